@@ -1,0 +1,74 @@
+"""The ``brikdesk`` command.
+
+With no subcommand it opens the app (the only path that imports Qt). Subcommands run headless and
+never import a Qt module. Each subcommand lives in ``brikdesk/commands/<name>.py`` with
+``add_arguments(parser)`` and ``run(args) -> int``; modules are imported only when needed, and must
+keep their own imports light (SQLAlchemy, for instance, is imported inside ``run``).
+
+Bad arguments print one line naming the argument and why, and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from brikdesk import __version__
+from brikdesk.errors import UserError
+
+#: name -> (module, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "roll": ("brikdesk.commands.roll", "roll a dice expression and show every die"),
+    "odds": ("brikdesk.commands.odds", "exact odds of an attack: hit, kill, Damage"),
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports errors in one line: ``brikdesk odds: --use: ...``."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    parser = _Parser(prog="brikdesk", description="BrikDesk, a campaign manager for BrikWars.")
+    parser.add_argument("--version", action="version", version=f"brikdesk {__version__}")
+    parser.add_argument("--db", metavar="URL",
+                        help="SQLAlchemy database URL (default: a SQLite file in the user data "
+                             "folder; also BRIKDESK_DB)")
+    parser.add_argument("--check-start", action="store_true",
+                        help="open the main window, wait until it is painted, exit 0")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, (module, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if only is None or only == name:
+            importlib.import_module(module).add_arguments(p)
+    return parser
+
+
+def _command_name(argv: Sequence[str]) -> str | None:
+    for arg in argv:
+        if arg in COMMANDS:
+            return arg
+    return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # Only the chosen subcommand's module is imported (keeps `brikdesk odds` fast).
+    wanted = _command_name(argv)
+    asks_help = "-h" in argv or "--help" in argv
+    parser = build_parser(only=None if asks_help and wanted is None else (wanted or ""))
+    args = parser.parse_args(argv)
+    if args.command is None:
+        from ui.app import run_app  # the only place Qt is imported
+
+        return run_app(args)
+    module = importlib.import_module(COMMANDS[args.command][0])
+    try:
+        return int(module.run(args) or 0)
+    except UserError as exc:
+        print(f"brikdesk {args.command}: {exc}", file=sys.stderr)
+        return 2

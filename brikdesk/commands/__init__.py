@@ -1,0 +1,1 @@
+"""Headless subcommands of the ``brikdesk`` command (no Qt here)."""

@@ -1,0 +1,24 @@
+"""The two kinds of expected errors (design convention 10).
+
+``UserError``: bad input or a rule that forbids the action; shown where the user acted, changes
+nothing. ``StorageError``: the database could not be read or written; shown and logged, the app
+keeps running. Anything else is a bug.
+"""
+
+from __future__ import annotations
+
+
+class UserError(Exception):
+    """Bad input or a forbidden action, with a message fit to show the user."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class StorageError(Exception):
+    """The database could not be opened, read or written."""

@@ -1,0 +1,47 @@
+"""Where BrikDesk finds its resources and keeps its data.
+
+``resource_path`` works from a checkout (or an editable install), an installed wheel (the files
+land in ``<prefix>/share/brikdesk/resources``) and a frozen bundle (``sys._MEIPASS``).
+``data_dir`` is the user data folder (platformdirs), overridden by ``BRIKDESK_HOME``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+APP_NAME = "BrikDesk"
+APP_ID = "org.brikdesk.BrikDesk"
+
+
+def resources_dir() -> Path:
+    candidates = []
+    frozen = getattr(sys, "_MEIPASS", None)
+    if frozen:
+        candidates.append(Path(frozen) / "resources")
+    candidates.append(Path(__file__).resolve().parent.parent / "resources")
+    candidates.append(Path(sys.prefix) / "share" / "brikdesk" / "resources")
+    for c in candidates:
+        if c.is_dir():
+            return c
+    raise FileNotFoundError("BrikDesk's resources folder was not found; looked in "
+                            + ", ".join(str(c) for c in candidates))
+
+
+def resource_path(name: str) -> Path:
+    """Path of a file under ``resources/`` (``resource_path("catalog-2020.json")``)."""
+    return resources_dir() / name
+
+
+def data_dir() -> Path:
+    """The user data folder: ``$BRIKDESK_HOME`` or the platform's (created if missing)."""
+    home = os.environ.get("BRIKDESK_HOME")
+    if home:
+        path = Path(home).expanduser()
+    else:
+        from platformdirs import user_data_path
+
+        path = user_data_path(APP_NAME, appauthor=False)
+    path.mkdir(parents=True, exist_ok=True)
+    return path

@@ -16,8 +16,8 @@ from typing import Any
 from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
-    QPersistentModelIndex,
     QObject,
+    QPersistentModelIndex,
     Qt,
 )
 

@@ -118,7 +118,8 @@ class DiceExpr:
         resolved = self.resolve(action_sides) if self.uses_action_die else self
         terms = tuple(DiceTerm(t.count - levels, t.sides) for t in resolved.terms
                       if t.count > levels)
-        return DiceExpr(terms, resolved.flat, resolved.explosive)
+        # With no dice left nothing explodes: "only its flat part" (and str() stays parseable).
+        return DiceExpr(terms, resolved.flat, resolved.explosive and bool(terms))
 
 
 def parse(text: str) -> DiceExpr:

@@ -1,0 +1,93 @@
+"""The ``brikdesk`` command as a user runs it: version, headless subcommands, argument errors."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import brikdesk
+
+BIN = Path(sys.executable).parent
+QT_MODULES = ("PySide6", "shiboken6", "pyqtgraph", "ui")
+
+
+def run(args: list[str], tmp_path: Path, timeout: float = 60) -> subprocess.CompletedProcess:
+    env = dict(os.environ, BRIKDESK_HOME=str(tmp_path), QT_QPA_PLATFORM="offscreen")
+    return subprocess.run(args, capture_output=True, text=True, env=env, timeout=timeout,
+                          cwd=tmp_path, check=False)
+
+
+def test_brikdesk_version(tmp_path: Path) -> None:
+    done = run([str(BIN / "brikdesk"), "--version"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"brikdesk {brikdesk.__version__}"
+
+
+def test_python_m_brikdesk_version(tmp_path: Path) -> None:
+    done = run([sys.executable, "-m", "brikdesk", "--version"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"brikdesk {brikdesk.__version__}"
+
+
+_NO_QT_SCRIPT = """
+import sys
+from brikdesk.cli import main
+code = main(sys.argv[1:])
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in {qt!r})
+print("QT-MODULES:", ",".join(loaded))
+sys.exit(code)
+"""
+
+
+@pytest.mark.parametrize("args", [["roll", "2d6", "--seed", "1"],
+                                  ["roll", "1dA-2", "--seed", "5", "--action-die", "d10"],
+                                  ["roll", "1d10 Exp", "--json", "--seed", "3"]])
+def test_subcommands_never_load_qt(tmp_path: Path, args: list[str]) -> None:
+    script = _NO_QT_SCRIPT.format(qt=set(QT_MODULES))
+    done = run([sys.executable, "-c", script, *args], tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-1] == "QT-MODULES: "
+    assert len(lines) > 1  # the roll itself was printed
+
+
+def test_roll_with_a_seed_shows_every_die_and_repeats(tmp_path: Path) -> None:
+    cmd = [str(BIN / "brikdesk"), "roll", "3d6+1", "--seed", "11"]
+    first, second = run(cmd, tmp_path), run(cmd, tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    head, *dice = first.stdout.splitlines()
+    assert head.startswith("3d6+1: ")
+    shown = [int(line.split()[1]) for line in dice]
+    assert len([line for line in dice if "natural" in line]) == 3
+    assert head.endswith(f"= {sum(shown) + 1}")
+
+
+@pytest.mark.parametrize(("expr", "column"), [("2d", 3), ("2d6+", 5), ("1d6 x", 5)])
+def test_a_bad_dice_expression_exits_2_with_one_line(tmp_path: Path, expr: str,
+                                                     column: int) -> None:
+    done = run([str(BIN / "brikdesk"), "roll", expr], tmp_path)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("brikdesk roll: argument EXPR: ")
+    assert f"'{expr}'" in lines[0]
+    assert lines[0].endswith(f"at column {column}")
+
+
+def test_the_2d_message_in_full(tmp_path: Path) -> None:
+    done = run([str(BIN / "brikdesk"), "roll", "2d"], tmp_path)
+    assert done.stderr == ("brikdesk roll: argument EXPR: '2d': missing number of sides after "
+                           "'d' at column 3\n")
+
+
+def test_a_bad_action_die_names_the_option(tmp_path: Path) -> None:
+    done = run([str(BIN / "brikdesk"), "roll", "1dA", "--action-die", "d7"], tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("brikdesk roll: argument --action-die: 'd7' is not an Action "
+                                   "die; use one of d4, d6, d8, d10, d12")

@@ -1,0 +1,186 @@
+"""The project as a whole: layering contracts, lint, layout, resources, packaging files and the
+quick-start scripts the README promises."""
+
+from __future__ import annotations
+
+import ast
+import configparser
+import os
+import re
+import struct
+import subprocess
+import sys
+import tomllib
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import brikdesk
+import ui
+from brikdesk.paths import APP_ID, resource_path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+QT_PACKAGES = {"PySide6", "shiboken6", "pyqtgraph"}
+
+
+def tool(name: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(BIN / name), *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+# -- architecture and lint --------------------------------------------------------------------
+
+def test_import_linter_contracts_are_kept() -> None:
+    done = tool("lint-imports", "--no-cache")
+    assert done.returncode == 0, done.stdout + done.stderr
+    kept = re.search(r"Contracts: (\d+) kept, (\d+) broken", done.stdout)
+    assert kept is not None, done.stdout
+    assert int(kept.group(1)) >= 3 and kept.group(2) == "0"
+
+
+def test_ruff_is_clean() -> None:
+    done = tool("ruff", "check", "--no-cache", ".")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_both_packages_come_from_this_checkout() -> None:
+    # `ui` is a generic name: make sure it is ours, not another installed package.
+    assert Path(ui.__file__).resolve().is_relative_to(ROOT)
+    assert Path(brikdesk.__file__).resolve().is_relative_to(ROOT)
+
+
+def _imports(path: Path) -> list[tuple[str, bool]]:
+    """Top-level names a module imports, each with whether the import is inside a function."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: list[tuple[str, bool]] = []
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
+            if isinstance(child, ast.Import):
+                found.extend((a.name.split(".")[0], inner) for a in child.names)
+            elif isinstance(child, ast.ImportFrom) and child.level == 0 and child.module:
+                found.append((child.module.split(".")[0], inner))
+            visit(child, inner)
+
+    visit(tree, False)
+    return found
+
+
+def test_no_brikdesk_module_imports_qt() -> None:
+    modules = sorted((ROOT / "brikdesk").rglob("*.py"))
+    assert len(modules) > 5
+    offenders = [f"{p.relative_to(ROOT)}: {name}" for p in modules
+                 for name, _ in _imports(p) if name in QT_PACKAGES]
+    assert offenders == []
+
+
+def test_only_the_launcher_reaches_into_ui_and_only_lazily() -> None:
+    uses = {str(p.relative_to(ROOT)): lazy for p in (ROOT / "brikdesk").rglob("*.py")
+            for name, lazy in _imports(p) if name == "ui"}
+    assert uses == {"brikdesk/cli.py": True}
+
+
+def test_versions_agree() -> None:
+    assert PYPROJECT["project"]["version"] == brikdesk.__version__
+
+
+# -- resources --------------------------------------------------------------------------------
+
+def test_the_app_icon_exists_as_svg_and_256_px_png() -> None:
+    svg = resource_path(f"icons/{APP_ID}.svg")
+    png = resource_path(f"icons/{APP_ID}.png")
+    assert ET.parse(svg).getroot().tag == "{http://www.w3.org/2000/svg}svg"
+    header = png.read_bytes()[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n"
+    assert struct.unpack(">II", header[16:24]) == (256, 256)
+
+
+def test_the_icons_go_into_the_wheel() -> None:
+    data_files = PYPROJECT["tool"]["setuptools"]["data-files"]
+    assert "resources/icons/*" in data_files["share/brikdesk/resources/icons"]
+
+
+# -- packaging --------------------------------------------------------------------------------
+
+def _desktop_entry() -> configparser.SectionProxy:
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.optionxform = str  # type: ignore[assignment,method-assign]  # keys are case-sensitive
+    parser.read(ROOT / "packaging" / f"{APP_ID}.desktop", encoding="utf-8")
+    return parser["Desktop Entry"]
+
+
+def test_desktop_entry() -> None:
+    entry = _desktop_entry()
+    assert entry["Type"] == "Application"
+    assert entry["Name"] == "BrikDesk"
+    assert entry["Comment"]
+    assert entry["Exec"] == "brikdesk"
+    assert "brikdesk" in PYPROJECT["project"]["scripts"]
+    assert entry["Icon"] == APP_ID
+    assert resource_path(f"icons/{entry['Icon']}.svg").is_file()
+    assert entry["Terminal"] == "false"
+    assert entry["Categories"].endswith(";")
+    assert {"Game", "BoardGame"} <= set(entry["Categories"].split(";"))
+
+
+def test_appstream_metainfo() -> None:
+    root = ET.parse(ROOT / "packaging" / f"{APP_ID}.metainfo.xml").getroot()
+    assert root.tag == "component" and root.get("type") == "desktop-application"
+    assert root.findtext("id") == APP_ID
+    assert root.findtext("name") == "BrikDesk"
+    assert root.findtext("summary")
+    assert root.findtext("metadata_license")
+    assert root.findtext("project_license") == PYPROJECT["project"]["license"]["text"]
+    description = root.find("description")
+    assert description is not None and description.find("p") is not None
+    launchable = root.find("launchable")
+    assert launchable is not None and launchable.get("type") == "desktop-id"
+    assert launchable.text == f"{APP_ID}.desktop"
+    assert (ROOT / "packaging" / launchable.text).is_file()
+    rating = root.find("content_rating")
+    assert rating is not None and rating.get("type", "").startswith("oars-")
+    versions = [r.get("version") for r in root.iter("release")]
+    assert brikdesk.__version__ in versions
+
+
+# -- the quick-start scripts ------------------------------------------------------------------
+
+def _quick_start_commands() -> list[str]:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = re.search(r"^## Quick start\n(.*?)(?=^#{1,6} )", readme, re.S | re.M)
+    assert section is not None, "README.md has no '## Quick start' section"
+    blocks = re.findall(r"```(?:sh|bash|console)?\n(.*?)```", section.group(1), re.S)
+    return [line.strip() for block in blocks for line in block.splitlines()
+            if line.strip() and not line.strip().startswith("#")]
+
+
+def test_readme_quick_start_has_exactly_two_commands_and_ci_runs_the_test_one() -> None:
+    commands = _quick_start_commands()
+    assert commands == ["./run-app", "./run-tests"]
+    ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()
+          if line.strip() and not line.lstrip().startswith("#")]
+    assert ci[-1] == "./run-tests"
+
+
+def test_scripts_are_executable_bash_without_syntax_errors() -> None:
+    for name in ("run-app", "run-tests", ".ci/run", "scripts/ensure-venv.sh"):
+        path = ROOT / name
+        if name.endswith(".sh"):
+            assert path.read_text().startswith("# shellcheck shell=bash")
+        else:
+            assert os.access(path, os.X_OK), f"{name} is not executable"
+            assert path.read_text().startswith("#!/usr/bin/env bash\n")
+        done = subprocess.run(["bash", "-n", str(path)], capture_output=True, text=True,
+                              check=False)
+        assert done.returncode == 0, f"{name}: {done.stderr}"
+
+
+def test_ensure_venv_maps_missing_libraries_to_debian_packages() -> None:
+    script = (f'source "{ROOT}/scripts/ensure-venv.sh"; debian_packages libxcb-icccm.so.4 '
+              "libxkbcommon-x11.so.0 libEGL.so.1 libdbus-1.so.3 libglib-2.0.so.0")
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == sorted(
+        ["libxcb-icccm4", "libxkbcommon-x11-0", "libegl1", "libdbus-1-3", "libglib2.0-0"])

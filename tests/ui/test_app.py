@@ -1,0 +1,174 @@
+"""The app shell: main window, About box, application identity, crash handler, --check-start."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSize
+from PySide6.QtGui import QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
+
+import brikdesk
+from ui import app as app_module
+from ui.app import CrashHandler, build_main_window, create_application
+from ui.main_window import MainWindow
+
+
+@pytest.fixture
+def window(qtbot) -> MainWindow:
+    win = build_main_window()
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    return win
+
+
+@pytest.fixture
+def restore_app_identity(qapp) -> Iterator[None]:
+    saved = (qapp.applicationName(), qapp.applicationDisplayName(), qapp.applicationVersion(),
+             qapp.organizationName(), qapp.organizationDomain(),
+             QGuiApplication.desktopFileName(), qapp.windowIcon())
+    yield
+    qapp.setApplicationName(saved[0])
+    qapp.setApplicationDisplayName(saved[1])
+    qapp.setApplicationVersion(saved[2])
+    qapp.setOrganizationName(saved[3])
+    qapp.setOrganizationDomain(saved[4])
+    QGuiApplication.setDesktopFileName(saved[5])
+    qapp.setWindowIcon(saved[6])
+
+
+def menu_texts(win: MainWindow) -> dict[str, list[str]]:
+    return {a.text(): [x.text() for x in a.menu().actions() if not x.isSeparator()]
+            for a in win.menuBar().actions()}
+
+
+def test_main_window_title_icon_and_welcome(window: MainWindow) -> None:
+    assert window.windowTitle() == "BrikDesk"
+    assert window.isVisible()
+    assert not window.windowIcon().isNull()
+    welcome = window.findChild(QLabel, "welcomeLabel")
+    assert welcome is not None and welcome.isVisible()
+    assert "Welcome to BrikDesk" in welcome.text()
+    logo = window.findChild(QLabel, "welcomeLogo")
+    assert logo is not None and not logo.pixmap().isNull()
+
+
+def test_menus_file_quit_and_help_about(window: MainWindow) -> None:
+    assert menu_texts(window) == {"&File": ["&Quit"], "&Help": ["&About BrikDesk"]}
+    assert window.quit_action.shortcut() == QKeySequence(QKeySequence.StandardKey.Quit)
+
+
+def test_status_bar_shows_ready_and_the_rules_edition(window: MainWindow) -> None:
+    assert window.statusBar().isVisible()
+    assert window.statusBar().currentMessage() == "Ready"
+    assert window.edition_label.text() == "Rules: BrikWars 2020"
+
+
+def test_about_shows_the_version_and_rules_edition(window: MainWindow, qtbot) -> None:
+    window.about_action.trigger()
+    box = window.findChild(QMessageBox, "aboutBox")
+    assert box is not None
+    qtbot.waitExposed(box)
+    assert box.windowTitle() == "About BrikDesk"
+    assert f"BrikDesk {brikdesk.__version__}" in box.text()
+    assert "Rules edition: BrikWars 2020" in box.text()
+    box.accept()
+    qtbot.waitUntil(lambda: window.findChild(QMessageBox, "aboutBox") is None)
+
+
+def test_quit_closes_the_window(window: MainWindow, qtbot) -> None:
+    window.quit_action.trigger()
+    qtbot.waitUntil(lambda: not window.isVisible())
+
+
+@pytest.mark.usefixtures("restore_app_identity")
+def test_application_identity(qapp) -> None:
+    app = create_application()
+    assert app is qapp  # reuses the running QApplication
+    assert app.applicationName() == "BrikDesk"
+    assert app.organizationName() == "BrikDesk"
+    assert app.applicationVersion() == brikdesk.__version__
+    assert QGuiApplication.desktopFileName() == "org.brikdesk.BrikDesk"
+    assert not app.windowIcon().isNull()
+
+
+def test_the_app_icon_draws_the_red_brick_at_any_size() -> None:
+    icon = app_module.app_icon()
+    for size in (16, 48, 64):
+        image = icon.pixmap(QSize(size, size)).toImage()
+        assert (image.width(), image.height()) == (size, size)
+        centre = image.pixelColor(size // 2, size // 2)
+        assert centre.alpha() == 255
+        assert centre.red() > 2 * max(centre.green(), centre.blue())  # red, not blank
+
+
+# -- crashes (design convention 10) -----------------------------------------------------------
+
+def _raise(exc: BaseException):
+    try:
+        raise exc
+    except BaseException as caught:  # noqa: B036 (we want the traceback of any exception)
+        return type(caught), caught, caught.__traceback__
+
+
+def test_a_bug_is_logged_every_time_and_shown_once(caplog) -> None:
+    shown: list[tuple[str, str]] = []
+    handler = CrashHandler(show_dialog=lambda summary, details: shown.append((summary, details)))
+    with caplog.at_level(logging.CRITICAL, logger="brikdesk"):
+        handler(*_raise(ZeroDivisionError("division by zero")))
+        handler(*_raise(KeyError("roster")))
+    assert len(shown) == 1
+    summary, details = shown[0]
+    assert summary == "ZeroDivisionError: division by zero"
+    assert "Traceback" in details and "ZeroDivisionError" in details
+    crit = [r for r in caplog.records if r.levelno == logging.CRITICAL]
+    assert len(crit) == 2
+    assert all(r.exc_info for r in crit)
+    assert handler.count == 2
+
+
+def test_install_and_uninstall_the_excepthook() -> None:
+    before = sys.excepthook
+    handler = CrashHandler(show_dialog=lambda s, d: None)
+    handler.install()
+    try:
+        assert sys.excepthook is handler
+    finally:
+        handler.uninstall()
+    assert sys.excepthook is before
+
+
+def test_the_crash_dialog_shows_the_error_and_its_details(window: MainWindow, qtbot) -> None:
+    window.activateWindow()
+    app_module._show_crash_dialog("ValueError: bad", "Traceback ...\nValueError: bad")
+    boxes = [w for w in QApplication.topLevelWidgets()
+             if isinstance(w, QMessageBox) and w.objectName() == "crashBox"]
+    assert len(boxes) == 1
+    box = boxes[0]
+    qtbot.waitExposed(box)
+    assert "This is a bug" in box.text()
+    assert "ValueError: bad" in box.informativeText()
+    assert box.detailedText().endswith("ValueError: bad")
+    box.close()
+
+
+# -- brikdesk --check-start -------------------------------------------------------------------
+
+def test_check_start_opens_paints_and_exits_0(tmp_path: Path) -> None:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", BRIKDESK_HOME=str(tmp_path))
+    started = time.perf_counter()
+    done = subprocess.run([str(Path(sys.executable).parent / "brikdesk"), "--check-start"],
+                          capture_output=True, text=True, env=env, timeout=60, check=False)
+    elapsed = time.perf_counter() - started
+    assert done.returncode == 0, done.stderr
+    assert "main window painted" in done.stdout
+    assert elapsed < 20
+    assert (tmp_path / "logs" / "brikdesk.log").is_file()

@@ -1,0 +1,237 @@
+"""The composition root: the one place that builds the application and wires it together.
+
+``brikdesk`` with no subcommand (and ``python -m brikdesk``) calls :func:`run_app`. It sets up
+logging and the crash handler, creates the ``QApplication`` with BrikDesk's names and icon,
+builds the main window through :func:`build_main_window` and runs the event loop.
+
+:func:`build_main_window` is where the database engine, the migrations and the services will be
+created (design: no globals, no service locator; widgets get what they need in their
+constructors). ``--check-start`` opens the window, waits for its first paint and exits 0: a
+start-up smoke test for CI and packaging.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from logging.handlers import RotatingFileHandler
+from types import TracebackType
+
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
+from PySide6.QtGui import QGuiApplication, QIcon
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+
+from brikdesk import __version__
+from brikdesk.paths import APP_ID, APP_NAME, data_dir, resource_path
+from ui.main_window import MainWindow
+
+log = logging.getLogger("brikdesk")
+
+ORGANIZATION_NAME = "BrikDesk"
+ORGANIZATION_DOMAIN = "brikdesk.org"
+#: Seconds ``--check-start`` waits for the first paint before giving up.
+CHECK_START_TIMEOUT = 30.0
+
+
+def app_icon() -> QIcon:
+    """The app icon: the SVG (sharp at any size) with the 256 px PNG as a fallback."""
+    icon = QIcon()
+    for name, size in ((f"icons/{APP_ID}.svg", QSize()), (f"icons/{APP_ID}.png", QSize(256, 256))):
+        try:
+            path = resource_path(name)
+        except FileNotFoundError:
+            continue
+        if path.is_file():
+            icon.addFile(str(path), size)
+    return icon
+
+
+def create_application(argv: Sequence[str] | None = None) -> QApplication:
+    """The ``QApplication`` (reused if one exists) with BrikDesk's names and icon."""
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(list(argv) if argv is not None else sys.argv[:1])
+    assert isinstance(app, QApplication)
+    app.setApplicationName(APP_NAME)
+    app.setApplicationDisplayName(APP_NAME)
+    app.setApplicationVersion(__version__)
+    app.setOrganizationName(ORGANIZATION_NAME)
+    app.setOrganizationDomain(ORGANIZATION_DOMAIN)
+    QGuiApplication.setDesktopFileName(APP_ID)
+    app.setWindowIcon(app_icon())
+    return app
+
+
+def build_main_window(args: argparse.Namespace | None = None) -> MainWindow:
+    """Build the main window and what it needs.
+
+    This is the composition root's wiring. Later steps add, in this order: open the database
+    (``args.db``, ``BRIKDESK_DB`` or the default file under ``paths.data_dir()``), back it up
+    and run the Alembic migrations, create the services over one session factory, then hand
+    them to the main window's constructor.
+    """
+    return MainWindow(icon=app_icon())
+
+
+# -- crashes (design convention 10) -----------------------------------------------------------
+
+ExcInfo = tuple[type[BaseException], BaseException, TracebackType | None]
+
+
+class CrashHandler:
+    """``sys.excepthook`` for bugs: log the traceback every time, show a crash dialog once.
+
+    ``UserError`` and ``StorageError`` are handled where they happen; anything reaching this hook
+    is a bug. ``show_dialog`` is a plain attribute so tests can replace it.
+    """
+
+    def __init__(self, show_dialog: Callable[[str, str], None] | None = None) -> None:
+        self.shown = False
+        self.count = 0
+        self.show_dialog = show_dialog or _show_crash_dialog
+        self._previous: Callable[..., object] | None = None
+
+    def install(self) -> None:
+        self._previous = sys.excepthook
+        sys.excepthook = self
+
+    def uninstall(self) -> None:
+        if sys.excepthook is self and self._previous is not None:
+            sys.excepthook = self._previous
+
+    def __call__(self, exc_type: type[BaseException], exc: BaseException,
+                 tb: TracebackType | None) -> None:
+        if issubclass(exc_type, KeyboardInterrupt):
+            sys.__excepthook__(exc_type, exc, tb)
+            return
+        self.count += 1
+        log.critical("Unexpected error (a bug in BrikDesk)", exc_info=(exc_type, exc, tb))
+        if self.shown:
+            return
+        self.shown = True
+        details = "".join(traceback.format_exception(exc_type, exc, tb))
+        summary = f"{exc_type.__name__}: {exc}"
+        try:
+            self.show_dialog(summary, details)
+        except Exception:  # never let the crash dialog crash the crash handler
+            log.exception("The crash dialog could not be shown")
+
+
+_crash_boxes: list[QMessageBox] = []
+
+
+def _show_crash_dialog(summary: str, details: str) -> None:
+    if QApplication.instance() is None:
+        return
+    parent = QApplication.activeWindow()
+    box = QMessageBox(parent)
+    box.setObjectName("crashBox")
+    box.setIcon(QMessageBox.Icon.Critical)
+    box.setWindowTitle("BrikDesk: unexpected error")
+    box.setText("Something went wrong inside BrikDesk. This is a bug, not something you did.")
+    box.setInformativeText(
+        f"{summary}\n\nThe details were written to the log. BrikDesk keeps running, but "
+        "saving your work and restarting is wise. Further errors are only logged.")
+    box.setDetailedText(details)
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    if parent is None:  # keep the unparented box alive until it closes
+        _crash_boxes.append(box)
+        box.destroyed.connect(_crash_boxes.clear)
+    box.open()
+
+
+def setup_logging() -> None:
+    """Log to stderr and, when the data folder is writable, to ``<data>/logs/brikdesk.log``."""
+    root = logging.getLogger()
+    if any(getattr(h, "_brikdesk", False) for h in root.handlers):
+        return
+    fmt = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    handlers: list[logging.Handler] = [logging.StreamHandler()]
+    try:
+        logs = data_dir() / "logs"
+        logs.mkdir(parents=True, exist_ok=True)
+        handlers.append(RotatingFileHandler(logs / "brikdesk.log", maxBytes=1_000_000,
+                                            backupCount=3, encoding="utf-8"))
+    except OSError as exc:
+        print(f"brikdesk: not logging to a file: {exc}", file=sys.stderr)
+    for h in handlers:
+        h.setFormatter(fmt)
+        h._brikdesk = True  # type: ignore[attr-defined]
+        root.addHandler(h)
+    handlers[0].setLevel(logging.WARNING)
+    if root.level == logging.NOTSET or root.level > logging.INFO:
+        root.setLevel(logging.INFO)
+
+
+# -- --check-start ----------------------------------------------------------------------------
+
+class FirstPaintWatcher(QObject):
+    """Calls ``on_painted`` once, after the first Paint event of ``window`` or a child."""
+
+    def __init__(self, window: QWidget, on_painted: Callable[[], None]) -> None:
+        super().__init__(window)
+        self._window = window
+        self._on_painted = on_painted
+        self.painted = False
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
+        if (not self.painted and event.type() == QEvent.Type.Paint
+                and isinstance(obj, QWidget)
+                and (obj is self._window or self._window.isAncestorOf(obj))):
+            self.painted = True
+            # Let this paint finish, then report.
+            QTimer.singleShot(0, self, self._on_painted)
+        return False
+
+
+def _check_start(app: QApplication, window: MainWindow, started: float) -> int:
+    def painted() -> None:
+        ms = (time.perf_counter() - started) * 1000
+        print(f"BrikDesk {__version__}: main window painted in {ms:.0f} ms "
+              f"(platform {app.platformName()})", flush=True)
+        app.exit(0)
+
+    def too_slow() -> None:
+        print(f"brikdesk --check-start: the main window was not painted within "
+              f"{CHECK_START_TIMEOUT:.0f} s", file=sys.stderr, flush=True)
+        app.exit(1)
+
+    watcher = FirstPaintWatcher(window, painted)
+    app.installEventFilter(watcher)
+    timeout = QTimer(window)
+    timeout.setSingleShot(True)
+    timeout.timeout.connect(too_slow)
+    timeout.start(int(CHECK_START_TIMEOUT * 1000))
+    window.show()
+    code = app.exec()
+    app.removeEventFilter(watcher)
+    return code
+
+
+def _fail_check_start(summary: str, details: str) -> None:
+    """Under ``--check-start`` a bug fails the check instead of opening a dialog."""
+    QApplication.exit(1)
+
+
+def run_app(args: argparse.Namespace | None = None) -> int:
+    """Open BrikDesk; returns the exit status."""
+    started = time.perf_counter()
+    setup_logging()
+    crash = CrashHandler()
+    crash.install()
+    try:
+        app = create_application(sys.argv[:1])
+        window = build_main_window(args)
+        if args is not None and getattr(args, "check_start", False):
+            crash.show_dialog = _fail_check_start
+            return _check_start(app, window, started)
+        window.show()
+        log.info("BrikDesk %s started in %.0f ms", __version__,
+                 (time.perf_counter() - started) * 1000)
+        return app.exec()
+    finally:
+        crash.uninstall()

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
 
-from brikdesk.domain.catalog import CatalogItem
+from brikdesk.domain.catalog import CatalogItem, Category
 from brikdesk.domain.dice import ACTION_DICE, DiceExpr, DiceTerm, parse
 from brikdesk.domain.modifiers import Modifier, Stat
 from brikdesk.domain.rolling import (
@@ -319,19 +319,38 @@ class Weapon:
         return "CC" if self.range_inches is None else inches_text(self.range_inches)
 
     @classmethod
-    def from_item(cls, item: CatalogItem, *, thrown: bool = False) -> Weapon:
-        """The attack profile of a catalog item, or its thrown profile (see READINGS)."""
-        heavy = "heavy" in item.key.lower() or item.name.lower().startswith("heavy")
+    def from_item(cls, item: CatalogItem, *, thrown: bool = False,
+                  thrown_range: int | None = None) -> Weapon:
+        """The attack profile of a catalog item, or its thrown profile (READINGS "Thrown
+        weapons"). An item that can only be thrown (an Explosive) always gets its thrown
+        profile. ``thrown_range`` gives the distance where the edition rolls it (2005
+        Explosive ``1d6+2``). ``thrust`` starts from the catalog's Charging flag; the organizer
+        can change it for a model that is not built for thrusts (5.4).
+        """
+        if item.as_object:
+            raise UserError(f"a {item.name} uses the Use and Damage of the object thrown: "
+                            "pick that object and throw it", field="weapon")
+        heavy = item.category is Category.WEAPON and (
+            "heavy" in item.key.lower() or item.name.lower().startswith("heavy"))
         common = dict(two_handed=item.two_handed, heavy=heavy, thrust=item.charging,
                       explosive_radius=item.explosive_radius, knockback=item.knockback,
                       shield=item.shield)
-        if not thrown or (item.range_inches is not None and item.thrown_range is None):
+        throwable = item.thrown_range is not None or bool(item.thrown_range_dice)
+        thrown_only = not item.close_combat and item.range_inches is None and throwable
+        if not (thrown or thrown_only) or (item.range_inches is not None and not throwable):
             return cls(item.name, item.use, item.damage, item.range_inches, **common)
-        if item.thrown_range is None and item.two_handed:
+        if not throwable and item.two_handed:
             raise UserError(f"a {item.name} is Two-Handed and can't be thrown", field="thrown")
+        rng = thrown_range if thrown_range is not None else item.thrown_range
+        if rng is None and item.thrown_range_dice:
+            raise UserError(f"this edition rolls how far a {item.name} is thrown "
+                            f"({item.thrown_range_dice}\"): roll it and give the Range",
+                            field="thrown_range")
+        if rng is None:
+            rng = THROWN_OBJECT_RANGE
         use = item.thrown_use if item.thrown_use is not None else item.use
-        rng = item.thrown_range if item.thrown_range is not None else THROWN_OBJECT_RANGE
-        return cls(f"thrown {item.name}", use, item.damage, rng, thrown=True, **common)
+        name = item.name if thrown_only else f"thrown {item.name}"
+        return cls(name, use, item.damage, rng, thrown=True, **common)
 
 
 #: Bare hands: Use 0, no Damage; they Grab, Shove and Parry Grabs and Shoves (rules facts §3).

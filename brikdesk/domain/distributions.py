@@ -158,11 +158,19 @@ def convolve(a: tuple[int, ...], b: tuple[int, ...], denom_a: int, denom_b: int,
 
 
 def _log_mgf(sides: int, lam: float) -> float:
-    """log E[exp(lam * X)] for one die with its endless bonus chain (lam < ln 6 / 6)."""
-    e = math.exp
-    chain = sum(e(lam * j) for j in range(1, BONUS_SIDES)) / BONUS_SIDES / (
-        1 - e(BONUS_SIDES * lam) / BONUS_SIDES)
-    return math.log((sum(e(lam * f) for f in range(1, sides)) + e(lam * sides) * chain) / sides)
+    """log E[exp(lam * X)] for one die with its endless bonus chain (0 < lam < ln 6 / 6).
+
+    With ``q = exp(lam)``: the plain faces give ``q + ... + q**(sides-1)``, the top face
+    ``q**sides`` times the chain's ``(q + ... + q**5) / 6 / (1 - q**6 / 6)``.
+    """
+    q = math.exp(lam)
+
+    def series(n: int) -> float:  # q + q**2 + ... + q**n
+        return q * (q**n - 1) / (q - 1)
+
+    b = BONUS_SIDES
+    chain = series(b - 1) / b / (1 - q**b / b)
+    return math.log((series(sides - 1) + q**sides * chain) / sides)
 
 
 @functools.lru_cache(maxsize=256)

@@ -1,0 +1,208 @@
+"""Paint a laid-out roster sheet on any paged device: one path for preview, print and PDF.
+
+``paint_roster_sheet(painter, device, sheet)`` lays the sheet out on ``device`` (unless a layout
+is given) and paints every page: the header (campaign, army, player, rules edition, cost and
+budget, date, "Page x of y") and the placed blocks. ``QPrintPreviewDialog.paintRequested``, the
+Print action and ``export_pdf`` all end here.
+
+Coordinates: the layout is in points; here every length is multiplied by the device's
+resolution / 72, and fonts are sized in points on the device, so nothing depends on the
+screen's density. The painter's origin is the top-left corner of the printable area.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QLineF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPagedPaintDevice, QPainter, QPen
+
+from brikdesk.domain.sheets import RosterSheet, SheetHeader
+from ui.printing.layout import (
+    ALIGN_LEFT,
+    ALIGN_RIGHT,
+    HEADER_H,
+    Metrics,
+    Op,
+    SheetLayout,
+    layout_roster_sheet,
+)
+
+DEFAULT_BAND = "#34495e"
+
+Progress = Callable[[int, int], None]
+
+
+def palette(header: SheetHeader, black_and_white: bool) -> dict[str, QColor]:
+    """Colours by role. Black and white: black and greys only, and no fills are drawn."""
+    if black_and_white:
+        ink = QColor("#000000")
+        return {"ink": ink, "muted": QColor("#3a3a3a"), "rule": QColor("#555555"),
+                "faint": QColor("#999999"), "frame": ink, "box": ink, "band_ink": ink,
+                "band_muted": QColor("#3a3a3a"), "band": QColor("#ffffff"),
+                "tint": QColor("#ffffff")}
+    band = QColor(header.colour or DEFAULT_BAND)
+    light = (0.299 * band.red() + 0.587 * band.green() + 0.114 * band.blue()) > 150
+    tint = QColor(round(255 - (255 - band.red()) * 0.16), round(255 - (255 - band.green()) * 0.16),
+                  round(255 - (255 - band.blue()) * 0.16))
+    return {"ink": QColor("#111111"), "muted": QColor("#4d4d4d"), "rule": QColor("#6b6b6b"),
+            "faint": QColor("#c4c4c4"), "frame": QColor("#3c3c3c"), "box": QColor("#222222"),
+            "band": band, "band_ink": QColor("#111111" if light else "#ffffff"),
+            "band_muted": QColor("#333333" if light else "#e8e8e8"), "tint": tint}
+
+
+def header_ops(m: Metrics, header: SheetHeader, page: int, pages: int, width: float,
+               black_and_white: bool) -> list[Op]:
+    """The header printed at the top of every page."""
+    ops: list[Op] = []
+    pad = 0.0 if black_and_white else 8.0
+    if not black_and_white:
+        ops.append(Op("fill", 0, 0, width, HEADER_H, colour="band"))
+    right_w = 150.0
+    left_w = width - right_w - 2 * pad - 8
+    lh_army = m.line("army")
+    lh = m.line("head")
+    y = (HEADER_H - lh_army - 2 * lh) / 2
+    ops.append(Op("text", pad, y, left_w, lh_army, m.elide(header.army, "army", left_w), "army",
+                  colour="band_ink"))
+    who = []
+    if header.player:
+        who.append(f"Player: {header.player}")
+    if header.campaign:
+        who.append(f"Campaign: {header.campaign}")
+    ops.append(Op("text", pad, y + lh_army, left_w, lh, m.elide("   ·   ".join(who), "head",
+                                                                left_w), "head",
+                  colour="band_ink"))
+    ops.append(Op("text", pad, y + lh_army + lh, left_w, lh,
+                  m.elide(f"Rules: {header.edition_text}", "head", left_w), "head",
+                  colour="band_muted"))
+    rx = width - right_w - pad
+    ops.append(Op("text", rx, y + 2, right_w, lh, f"Page {page} of {pages}", "head_bold",
+                  ALIGN_RIGHT, colour="band_ink"))
+    cost = header.cost_text
+    ops.append(Op("text", rx, y + lh_army, right_w, lh, f"Cost {cost}" if cost else "", "head",
+                  ALIGN_RIGHT, colour="band_ink"))
+    ops.append(Op("text", rx, y + lh_army + lh, right_w, lh, header.date_text, "head",
+                  ALIGN_RIGHT, colour="band_muted"))
+    if black_and_white:
+        ops.append(Op("line", 0, HEADER_H - 1, width, 0, colour="ink", width=1.2))
+    return ops
+
+
+class _Replayer:
+    """Draws ``Op`` lists on a painter, converting points to device units."""
+
+    def __init__(self, painter: QPainter, m: Metrics, colours: dict[str, QColor]) -> None:
+        self.p = painter
+        self.m = m
+        self.k = m.k
+        self.colours = colours
+        self._pens: dict[tuple[str, float], QPen] = {}
+        self._font = ""
+        self._pen: tuple[str, float] | None = None
+
+    def pen(self, colour: str, width: float) -> None:
+        key = (colour, width)
+        if self._pen == key:
+            return
+        pen = self._pens.get(key)
+        if pen is None:
+            pen = QPen(self.colours[colour])
+            pen.setWidthF(width * self.k)
+            pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+            self._pens[key] = pen
+        self.p.setPen(pen)
+        self._pen = key
+
+    def draw(self, ops: list[Op], dx: float, dy: float) -> None:
+        p = self.p
+        k = self.k
+        boxes: list[QRectF] = []
+        for op in ops:
+            rect = QRectF((op.x + dx) * k, (op.y + dy) * k, op.w * k, op.h * k)
+            kind = op.kind
+            if kind == "text":
+                if not op.text:
+                    continue
+                if self._font != op.font:
+                    p.setFont(self.m.fonts[op.font])
+                    self._font = op.font
+                self.pen(op.colour, 0.5)
+                p.drawText(rect, op.align, op.text)
+            elif kind == "box":
+                boxes.append(rect)
+            elif kind == "fill":
+                p.fillRect(rect, self.colours[op.colour])
+            elif kind == "frame":
+                self.pen(op.colour, op.width)
+                p.drawRoundedRect(rect, 3 * k, 3 * k)
+            elif kind == "line":
+                self.pen(op.colour, op.width)
+                p.drawLine(QLineF(rect.topLeft(), rect.bottomRight()))
+        if boxes:
+            self.pen("box", 0.8)
+            p.drawRects(boxes)
+
+
+def paint_roster_sheet(painter: QPainter, device: QPagedPaintDevice, sheet: RosterSheet, *,
+                       layout: SheetLayout | None = None, progress: Progress | None = None,
+                       first_page: int = 1, last_page: int | None = None) -> SheetLayout:
+    """Paint ``sheet`` on ``device`` through the active ``painter``, page after page.
+
+    The painter must be active on ``device``; pages after the first are started with
+    ``device.newPage()``. ``progress(done, total)`` is called after each page (it may run on a
+    worker thread when the device is a QPdfWriter). Returns the layout used.
+    """
+    if layout is None:
+        layout = layout_roster_sheet(sheet, device)
+    m = Metrics(device)
+    colours = palette(sheet.header, layout.black_and_white)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    painter.setBrush(QBrush(Qt.BrushStyle.NoBrush))
+    replay = _Replayer(painter, m, colours)
+    total = layout.page_count
+    last = total if last_page is None else min(last_page, total)
+    first = max(1, first_page)
+    width = layout.page_rect.width()
+    for n in range(first, last + 1):
+        if n > first:
+            device.newPage()
+        page = layout.pages[n - 1]
+        replay.draw(header_ops(m, sheet.header, n, total, width, layout.black_and_white), 0, 0)
+        for placed in page.placed:
+            if placed.scale == 1.0:
+                replay.draw(placed.ops, placed.x, placed.y)
+            else:
+                painter.save()
+                painter.translate(placed.x * m.k, placed.y * m.k)
+                painter.scale(placed.scale, placed.scale)
+                replay.draw(placed.ops, 0, 0)
+                painter.restore()
+                replay._pen = None
+                replay._font = ""
+        if progress is not None:
+            progress(n - first + 1, last - first + 1)
+    return layout
+
+
+def print_roster_sheet(printer: QPagedPaintDevice, sheet: RosterSheet, *,
+                       progress: Progress | None = None) -> SheetLayout:
+    """Paint ``sheet`` on a QPrinter (``QPrintPreviewDialog.paintRequested``, the Print action)
+    or any paged device, in the device's current page layout; honours a QPrinter's page range.
+    """
+    first, last = 1, None
+    from_page = getattr(printer, "fromPage", None)
+    if callable(from_page) and from_page() > 0:
+        first = from_page()
+        last = printer.toPage() or None  # type: ignore[attr-defined]
+    painter = QPainter()
+    if not painter.begin(printer):
+        raise RuntimeError("the printer could not be started")
+    try:
+        return paint_roster_sheet(painter, printer, sheet, progress=progress, first_page=first,
+                                  last_page=last)
+    finally:
+        painter.end()
+
+
+__all__ = ["paint_roster_sheet", "print_roster_sheet", "palette", "header_ops", "ALIGN_LEFT"]

@@ -1,0 +1,86 @@
+"""Export a roster sheet to PDF with ``QPdfWriter``: no window, works offscreen.
+
+``export_pdf`` may run on a worker thread (painting on a QPdfWriter is allowed off the GUI
+thread); a ``QGuiApplication`` must exist for fonts, and one is created when none does (on the
+main thread: the command line). The file is written next to its destination and moved into
+place when complete, so a failed export never leaves half a PDF behind.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QGuiApplication, QPainter, QPdfWriter
+
+from brikdesk.domain.sheets import RosterSheet, RosterSheetOptions
+from brikdesk.errors import UserError
+from ui.printing.layout import configure_page, layout_roster_sheet
+from ui.printing.painter import Progress, paint_roster_sheet
+
+PDF_RESOLUTION = 1200  # device units per inch; only the precision of positions
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    path: Path
+    pages: int
+
+
+def ensure_gui_application() -> QGuiApplication:
+    """The running QGuiApplication, or a new one (offscreen when there is no display)."""
+    app = QCoreApplication.instance()
+    if isinstance(app, QGuiApplication):
+        return app
+    if app is not None:
+        raise RuntimeError("a QCoreApplication without GUI exists; fonts need a "
+                           "QGuiApplication")
+    if (sys.platform.startswith("linux") and not os.environ.get("DISPLAY")
+            and not os.environ.get("WAYLAND_DISPLAY")):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    return QGuiApplication(sys.argv[:1] or ["brikdesk"])
+
+
+def export_pdf(sheet: RosterSheet, path: str | os.PathLike[str],
+               options: RosterSheetOptions | None = None,
+               progress: Progress | None = None) -> ExportResult:
+    """Write ``sheet`` to ``path`` as a PDF; returns the path and the number of pages.
+
+    ``options`` overrides the sheet's layout choices (paper, turns, black and white); what the
+    sheet contains (folding, blank cards, warnings) was decided when it was built.
+    ``progress(done, total)`` is called as pages are painted.
+    """
+    ensure_gui_application()
+    if options is not None:
+        sheet = replace(sheet, options=replace(sheet.options, paper=options.paper,
+                                               turns=options.turns,
+                                               black_and_white=options.black_and_white))
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise UserError(f"cannot write {target}: the folder {folder} does not exist",
+                        field="out")
+    part = target.with_name(target.name + ".part")
+    writer = QPdfWriter(str(part))
+    writer.setResolution(PDF_RESOLUTION)
+    writer.setCreator("BrikDesk")
+    writer.setTitle(f"{sheet.header.army}: roster sheet")
+    configure_page(writer, sheet.options.paper)
+    layout = layout_roster_sheet(sheet, writer)
+    painter = QPainter()
+    if not painter.begin(writer):
+        raise UserError(f"cannot write {target}", field="out")
+    try:
+        paint_roster_sheet(painter, writer, sheet, layout=layout, progress=progress)
+    finally:
+        painter.end()
+    del writer
+    try:
+        os.replace(part, target)
+    except OSError as exc:
+        part.unlink(missing_ok=True)
+        raise UserError(f"cannot write {target}: {exc.strerror or exc}", field="out") from exc
+    return ExportResult(target, layout.page_count)

@@ -242,6 +242,7 @@ def attack_odds(action_die: int, use: int | None, damage: DiceExpr | str,
         totals = die_distribution(4, depth, bonus_sides=4)
         # Only a natural 1 totals 1; every other total hits when it reaches `need`.
         hit = totals.at_least(max(need, 2))
+        error += float(lumped_mass(4, depth, bonus_sides=4))  # action_totals' last entry
         return AttackOdds(Fraction(1, 4), zero, hit, hit * kill_plain, zero, zero, error,
                           on_hit, totals.shifted(action_mod))
 

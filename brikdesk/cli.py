@@ -72,3 +72,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserError as exc:
         print(f"brikdesk {args.command}: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `brikdesk odds --json | head`: the reader went away
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

@@ -115,7 +115,7 @@ class DiceExpr:
         """
         if levels <= 0 or not self.terms:
             return self
-        resolved = self.resolve(action_sides) if self.uses_action_die else self
+        resolved = self.resolve(action_sides)  # merges 1d6+1d6 into 2d6 first
         terms = tuple(DiceTerm(t.count - levels, t.sides) for t in resolved.terms
                       if t.count > levels)
         # With no dice left nothing explodes: "only its flat part" (and str() stays parseable).

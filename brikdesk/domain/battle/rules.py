@@ -1,0 +1,884 @@
+"""Turn and response rules of a battle: ``apply(setup, state, event) -> state``.
+
+The battle is an event log (design convention 6): ``initial_state(setup)`` and then one
+``apply`` per event; ``replay(setup, events)`` does exactly that, so the state after any
+sequence of events and undos is the replay of the events that remain. ``apply`` refuses what
+the rules forbid with a ``RuleViolation`` (a ``UserError``) naming the reason and the section,
+and changes nothing.
+
+The rules (seeds 003, 004; rules facts §5):
+
+- 4.2 Action: one Action per unit per turn; a spent Action recharges at the start of its
+  owner's next turn.
+- 4.3 Enemy Response: a unit that did not spend its Action on its own previous turn may spend it
+  in response during another player's turn; a Sprint is never a response; a Bail is.
+- 5.2 Close Combat: a unit in Close Combat has one Counter per weapon or empty hand on every
+  player's turn, usable whether or not its Action is spent; using one spends it. No minifig is
+  the target of more than three Close Combat attackers in one player's turn; a unit in Close
+  Combat cannot respond to events outside it; the outnumbered side gets -1 on Action Rolls.
+- 4.1 Disrupted: no movement, Action, Counter or Parry until its next turn, on which it moves at
+  Half Speed; Stopped ends at the start of its next turn.
+
+Readings where the rules are vague (each is in ``READINGS`` under the key in brackets, for the
+interface to show and a group to overrule with a house rule):
+
+1. [action_states] 4.2/4.3: the Action is Ready on its owner's turn; if the owner's turn ends
+   with it unspent it is Held; a Held Action may be spent once in response during other
+   players' turns (Spent in response); at the start of its owner's next turn every Action of
+   that player is Ready again.
+2. [first_round] 4.3: at the start of the battle the units of players who have not had a turn
+   yet hold their Action and may respond (they spent nothing on a previous turn).
+3. [hands] 5.2 Close Combat Engagement: "every minifig in Close Combat can use each of his hands
+   once" per player turn, so Strikes, Grabs and Shoves on its own turn use the same hands as
+   Counterstrikes and Parries; "Counters used" counts all of them.
+4. [parry] 5.2 Parrying: a Parry needs no unspent Action, only an unused hand, and spends the
+   Action if unspent, in or out of Close Combat (a Shield Parry of incoming Damage).
+5. [counter_scope] 5.2 (the Hank and Butch example): a Counter may be used against any unit of
+   the same Close Combat engagement, not only the one it was paired with; they are then in
+   Close Combat with each other.
+6. [counterstrike_limit] 5.2 Disengaging: a Counterstrike is a Close Combat attack, so it
+   counts toward the target's three attackers; a Parry does not.
+7. [attacker_limit] 5.1 Combined Attacks: the three-attacker limit counts distinct attackers per
+   player turn and applies to minifigs only (units set up as not minifigs have no hard limit).
+8. [response_in_close_combat] 5.2: a unit in Close Combat may respond only to a unit of its
+   own Close Combat engagement (the units linked to it through Close Combat), so a response
+   by it must name that unit.
+9. [no_ranged_in_close_combat] 5.3: a unit in Close Combat cannot take part in a resolved
+   Ranged attack.
+10. [recovering] 4.1 Disrupted: a Disrupted unit recovers at the start of its owner's next
+    turn and moves at Half Speed for that whole turn; back to full speed when that turn ends.
+11. [stopped] 4.1 Stopped: Stopped ends at the start of the unit's own next turn; Half Speed
+    set by hand (Heavy Armor, a heavy load) lasts until cleared by hand.
+12. [stopped_no_sprint] 4.1: a Stopped unit's movement is over, so it may not Sprint or Bail;
+    a Grabbed or Grabbing unit may not Sprint, Bail or Disengage (5.2 Grabbing).
+13. [bail] 4.3 Bailing: a Bail leaves the Bailer Disrupted unless it went Over the Top.
+14. [disrupted_grab] 5.2: a unit knocked off its feet (Disrupted) is out of any Grab (a Shove
+    breaks a Grab).
+15. [mom] 5.4 Momentum: MOM is kept when a turn ends (the runner may have used all his Move);
+    it is lost when the unit is Stopped, Disrupted, killed or leaves the battle, and a Stopped,
+    Disrupted, Grabbed or Grabbing unit cannot gain one.
+16. [outnumbered] 5.1: fighters of allied players (same team) count together; a side is
+    outnumbered when the rest of its Close Combat engagement has more fighters.
+17. [dead] a killed unit leaves every Close Combat and Grab; dead and removed units cannot act
+    or be attacked. Heroic Feats (a Disrupted Hero acting) are left to the organizer, who can
+    clear Disrupted by hand.
+18. [order] turn order is fixed for the battle; after the last player a new round begins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import fields
+
+from brikdesk.domain.battle.events import (
+    ActionSpent,
+    ActionUse,
+    AttackResolved,
+    BattleFinished,
+    CloseCombatAttack,
+    CounterUse,
+    CounterUsed,
+    Event,
+    Maneuver,
+    StatusChange,
+    StatusCleared,
+    StatusSet,
+    TurnEnded,
+    UnitKilled,
+    Use,
+)
+from brikdesk.domain.battle.model import (
+    MAX_CLOSE_COMBAT_ATTACKERS,
+    ActionState,
+    BattleSetup,
+    BattleState,
+    Status,
+    UnitState,
+)
+from brikdesk.domain.modifiers import Modifier, Stat
+from brikdesk.errors import UserError
+
+READINGS: dict[str, str] = {
+    "action_states": (
+        "4.2 Action / 4.3 Enemy Response: the Action is Ready on its owner's turn; if the turn "
+        "ends with it unspent it is Held; a Held Action may be spent once in response during "
+        "other players' turns; at the start of the owner's next turn every Action of that "
+        "player is Ready again."),
+    "first_round": (
+        "4.3 Enemy Response: at the start of the battle, units of players who have not had a "
+        "turn yet hold their Action and may respond."),
+    "hands": (
+        "5.2 Close Combat Engagement: each hand is used once per player turn, so Strikes, Grabs "
+        "and Shoves on the unit's own turn use the same hands as Counterstrikes and Parries; "
+        "'Counters used' counts all of them."),
+    "parry": (
+        "5.2 Parrying: a Parry needs no unspent Action, only an unused hand, and spends the "
+        "Action if it was unspent, in or out of Close Combat."),
+    "counter_scope": (
+        "5.2 Counters and Actions (Hank and Butch): a Counter may be used against any unit of "
+        "the same Close Combat engagement; they are then in Close Combat with each other."),
+    "counterstrike_limit": (
+        "5.2 Disengaging: a Counterstrike is a Close Combat attack and counts toward the "
+        "target's three attackers; a Parry does not."),
+    "attacker_limit": (
+        "5.1 Combined Attacks: at most three distinct Close Combat attackers on one minifig in "
+        "one player turn; larger units have no hard limit."),
+    "response_in_close_combat": (
+        "5.2 Close Combat: a unit in Close Combat may respond only to a unit of its own Close "
+        "Combat engagement, and must name it."),
+    "no_ranged_in_close_combat": (
+        "5.3 Ranged Combat: a unit in Close Combat cannot take part in a Ranged attack."),
+    "recovering": (
+        "4.1 Disrupted: a Disrupted unit recovers at the start of its owner's next turn and "
+        "moves at Half Speed for that whole turn, back to full speed when the turn ends."),
+    "stopped": (
+        "4.1 Stopped: Stopped ends at the start of the unit's own next turn; Half Speed set by "
+        "hand (Heavy Armor, a heavy load) lasts until cleared by hand."),
+    "stopped_no_sprint": (
+        "4.1 / 5.2: a Stopped unit may not Sprint or Bail; a Grabbed or Grabbing unit may not "
+        "Sprint, Bail or Disengage."),
+    "bail": "4.3 Bailing: a Bail leaves the Bailer Disrupted unless it went Over the Top.",
+    "disrupted_grab": (
+        "5.2 Grabbing: a unit knocked off its feet (Disrupted) is out of any Grab."),
+    "mom": (
+        "5.4 Momentum: MOM is kept when a turn ends; it is lost when the unit is Stopped, "
+        "Disrupted, killed or leaves the battle; a Stopped, Disrupted, Grabbed or Grabbing "
+        "unit cannot gain one."),
+    "outnumbered": (
+        "5.1 Combined Attacks: allied players' fighters count together; a side is outnumbered "
+        "when the rest of its Close Combat engagement has more fighters (-1 Action Rolls)."),
+    "dead": (
+        "A killed unit leaves every Close Combat and Grab; dead and removed units cannot act or "
+        "be attacked. Heroic Feats are left to the organizer, who can clear Disrupted by hand."),
+    "order": "Turn order is fixed for the battle; after the last player a new round begins.",
+}
+
+
+class RuleViolation(UserError):
+    """The rules forbid this event; ``rule`` names the section (``"4.3 Enemy Response"``)."""
+
+    def __init__(self, message: str, rule: str = "") -> None:
+        super().__init__(f"{message} ({rule})" if rule else message)
+        self.reason = message
+        self.rule = rule
+
+
+# --- start, replay -------------------------------------------------------------------------
+
+
+def initial_state(setup: BattleSetup) -> BattleState:
+    """Round 1, first player active: its units Ready, all others Held (reading first_round)."""
+    first = setup.players[0].player_id
+    units = tuple(
+        UnitState(unit_id=u.unit_id, player_id=u.player_id,
+                  action=ActionState.READY if u.player_id == first else ActionState.HELD,
+                  counters=u.counters)
+        for u in setup.units)
+    return BattleState(setup=setup, round=1, active=first, units=units)
+
+
+def replay(setup: BattleSetup, events: Iterable[Event]) -> BattleState:
+    """The state the events lead to from the start of the battle."""
+    state = initial_state(setup)
+    for event in events:
+        state = apply(setup, state, event)
+    return state
+
+
+def apply(setup: BattleSetup, state: BattleState, event: Event) -> BattleState:
+    """The state after ``event``; raises ``RuleViolation`` (nothing changes) if it is illegal."""
+    if state.finished:
+        raise RuleViolation("The battle is over; nothing more can happen in it.")
+    handler = _HANDLERS.get(type(event))
+    if handler is None:
+        raise UserError(f"Not a battle event: {event!r}")
+    return handler(_Draft(setup, state), event)
+
+
+def end_turn(setup: BattleSetup, state: BattleState) -> tuple[TurnEnded, BattleState]:
+    """The event that ends the active player's turn, and the state after it."""
+    event = TurnEnded(player=state.active, round=state.round)
+    return event, apply(setup, state, event)
+
+
+# --- query helpers for the panel -----------------------------------------------------------
+
+
+def is_own_turn(state: BattleState, unit_id: int) -> bool:
+    return state.unit(unit_id).player_id == state.active
+
+
+def can_respond_now(state: BattleState, unit_id: int) -> bool:
+    """Held Action, alive, on the table, not Disrupted, and not its owner's turn (4.3)."""
+    u = state.unit(unit_id)
+    return u.may_respond and u.player_id != state.active and not state.finished
+
+
+def why_not_respond(state: BattleState, unit_id: int) -> str | None:
+    """Why the unit cannot respond now, in plain words; ``None`` when it can."""
+    u = state.unit(unit_id)
+    name = state.setup.unit(unit_id).name
+    if state.finished:
+        return "The battle is over."
+    if u.dead:
+        return f"{name} is dead."
+    if u.out:
+        return f"{name} is out of the battle."
+    if u.player_id == state.active:
+        return f"It is {name}'s own turn: it acts, it does not respond."
+    if u.disrupted:
+        return f"{name} is Disrupted until its next turn (4.1)."
+    if u.action is ActionState.SPENT_OWN_TURN:
+        return f"{name} spent its Action on its own turn (4.3)."
+    if u.action is ActionState.SPENT_RESPONSE:
+        return f"{name} has already responded since its last turn (4.3)."
+    return None
+
+
+def in_close_combat(state: BattleState, unit_id: int) -> bool:
+    return bool(state.unit(unit_id).close_combat)
+
+
+def acted(state: BattleState, unit_id: int) -> bool:
+    """Whether its Action is spent (on its own turn or in response)."""
+    return state.unit(unit_id).action.spent
+
+
+def engagement(state: BattleState, unit_id: int) -> frozenset[int]:
+    """The unit's Close Combat engagement: every unit linked to it through Close Combat, itself
+    included (empty if it is not in Close Combat)."""
+    start = state.unit(unit_id)
+    if not start.close_combat:
+        return frozenset()
+    seen = {unit_id}
+    todo = [unit_id]
+    while todo:
+        for other in state.unit(todo.pop()).close_combat:
+            if other not in seen:
+                seen.add(other)
+                todo.append(other)
+    return frozenset(seen)
+
+
+def close_combat_sides(state: BattleState, unit_id: int) -> tuple[int, int]:
+    """``(its side, its opponents)``: fighters in its engagement (5.1; reading outnumbered)."""
+    group = engagement(state, unit_id)
+    if not group:
+        return 0, 0
+    setup = state.setup
+    side = setup.player(state.unit(unit_id).player_id).side
+    ours = sum(1 for uid in group if setup.player(state.unit(uid).player_id).side == side)
+    return ours, len(group) - ours
+
+
+def outnumbered(state: BattleState, unit_id: int) -> bool:
+    """Whether the unit's side of its Close Combat has fewer fighters than its opponents."""
+    ours, theirs = close_combat_sides(state, unit_id)
+    return ours < theirs
+
+
+def outnumbered_modifier(state: BattleState, unit_id: int) -> Modifier | None:
+    """``-1 Action Roll`` when outnumbered in Close Combat (5.1 Combined Attacks), else None."""
+    ours, theirs = close_combat_sides(state, unit_id)
+    if ours >= theirs:
+        return None
+    return Modifier(-1, Stat.ACTION, f"outnumbered in Close Combat, {ours} against {theirs}",
+                    "5.1 Combined Attacks")
+
+
+def automatic_hit_reasons(state: BattleState, unit_id: int) -> tuple[str, ...]:
+    """Why Close Combat attacks on the unit hit automatically, if they do."""
+    u = state.unit(unit_id)
+    reasons = []
+    if u.disrupted:
+        reasons.append("Disrupted: attackers close enough to touch it hit automatically (4.1)")
+    if u.grabbed_by or u.grabbing:
+        reasons.append("in a Grab: Close Combat attacks on it are Automatic Hits (5.2 Grabbing)")
+    return tuple(reasons)
+
+
+def attackers_left(state: BattleState, unit_id: int) -> int | None:
+    """How many more Close Combat attackers it may take this player turn; None = no limit."""
+    if not state.setup.unit(unit_id).minifig:
+        return None
+    return max(0, MAX_CLOSE_COMBAT_ATTACKERS - len(state.unit(unit_id).attackers))
+
+
+# --- event builders (derive "in response" from whose turn it is) ----------------------------
+
+
+def spend_action(state: BattleState, unit_id: int, how: ActionUse, *, target: int | None = None,
+                 over_the_top: bool = False, note: str = "") -> ActionSpent:
+    return ActionSpent(actor=unit_id, how=how, as_response=not is_own_turn(state, unit_id),
+                       target=target, over_the_top=over_the_top, note=note)
+
+
+def close_combat_attack(state: BattleState, unit_id: int, target: int, *,
+                        maneuver: Maneuver = Maneuver.STRIKE, hands: int = 1) -> CloseCombatAttack:
+    return CloseCombatAttack(actor=unit_id, target=target, maneuver=maneuver, hands=hands,
+                             as_response=not is_own_turn(state, unit_id))
+
+
+def attack_use(state: BattleState, unit_id: int) -> Use:
+    """``Use.ACTION`` on the unit's own turn, else ``Use.RESPONSE``."""
+    return Use.ACTION if is_own_turn(state, unit_id) else Use.RESPONSE
+
+
+# --- the machinery -------------------------------------------------------------------------
+
+
+_UNIT_FIELDS = tuple(f.name for f in fields(UnitState))
+
+
+_UNIT_FIELD_SET = frozenset(_UNIT_FIELDS)
+
+
+def _evolve(unit: UnitState, **changes: object) -> UnitState:
+    """``dataclasses.replace`` for ``UnitState``, about twice as fast (it runs on every event)."""
+    if not _UNIT_FIELD_SET.issuperset(changes):
+        raise TypeError(f"UnitState has no field {sorted(set(changes) - _UNIT_FIELD_SET)}")
+    new = object.__new__(UnitState)
+    for name in _UNIT_FIELDS:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(unit, name))
+    return new
+
+
+class _Draft:
+    """The units changed so far by one event; thrown away if the event is refused."""
+
+    __slots__ = ("setup", "state", "changed")
+
+    def __init__(self, setup: BattleSetup, state: BattleState) -> None:
+        self.setup = setup
+        self.state = state
+        self.changed: dict[int, UnitState] = {}
+
+    def get(self, unit_id: int | None) -> UnitState:
+        if unit_id is None:
+            raise UserError("This event needs a unit.")
+        try:
+            idx = self.setup.unit_index[unit_id]
+        except KeyError:
+            raise UserError(f"No unit {unit_id} in this battle.") from None
+        return self.changed.get(idx) or self.state.units[idx]
+
+    def put(self, unit: UnitState) -> None:
+        self.changed[self.setup.unit_index[unit.unit_id]] = unit
+
+    def name(self, unit_id: int) -> str:
+        return self.setup.unit(unit_id).name
+
+    def player_name(self, player_id: int) -> str:
+        return self.setup.player(player_id).name
+
+    def own_turn(self, u: UnitState) -> bool:
+        return u.player_id == self.state.active
+
+    def build(self) -> BattleState:
+        if not self.changed:
+            return self.state
+        units = list(self.state.units)
+        for idx, unit in self.changed.items():
+            units[idx] = unit
+        st = self.state
+        return BattleState(setup=st.setup, round=st.round, active=st.active,
+                           units=tuple(units), finished=st.finished)
+
+
+def _check_can_act(d: _Draft, u: UnitState, doing: str = "act") -> None:
+    if not (u.dead or u.out or u.disrupted):
+        return
+    name = d.name(u.unit_id)
+    if u.dead:
+        raise RuleViolation(f"{name} is dead and cannot {doing}.")
+    if u.out:
+        raise RuleViolation(f"{name} is out of the battle and cannot {doing}.")
+    if u.disrupted:
+        raise RuleViolation(f"{name} is Disrupted and cannot {doing} until its next turn.",
+                            "4.1 Disrupted")
+
+
+def _check_target(d: _Draft, actor: UnitState, target: UnitState) -> None:
+    if actor.unit_id == target.unit_id:
+        raise RuleViolation(f"{d.name(actor.unit_id)} cannot target itself.")
+    if target.dead:
+        raise RuleViolation(f"{d.name(target.unit_id)} is already dead.")
+    if target.out:
+        raise RuleViolation(f"{d.name(target.unit_id)} is out of the battle.")
+
+
+def _check_turn(d: _Draft, u: UnitState, as_response: bool) -> None:
+    own = d.own_turn(u)
+    if own != as_response:
+        return
+    name = d.name(u.unit_id)
+    active = d.player_name(d.state.active)
+    if own and as_response:
+        raise RuleViolation(f"It is {active}'s turn: {name} acts normally, not in response.",
+                            "4.3 Enemy Response")
+    if not own and not as_response:
+        raise RuleViolation(f"It is {active}'s turn: {name} can only act in response.",
+                            "4.3 Enemy Response")
+
+
+def _spend_action(d: _Draft, u: UnitState, as_response: bool) -> UnitState:
+    """Spend the unit's Action as its own turn's Action or as a response."""
+    _check_turn(d, u, as_response)
+    a = u.action
+    if not as_response:
+        if a is ActionState.READY:
+            return _evolve(u, action=ActionState.SPENT_OWN_TURN)
+        raise RuleViolation(f"{d.name(u.unit_id)} has already spent its Action this turn.",
+                            "4.2 Action")
+    if a is ActionState.HELD or a is ActionState.READY:
+        return _evolve(u, action=ActionState.SPENT_RESPONSE)
+    name = d.name(u.unit_id)
+    if a is ActionState.SPENT_OWN_TURN:
+        raise RuleViolation(
+            f"{name} spent its Action on its own turn; it can respond only with an Action "
+            "saved from its previous turn.", "4.3 Enemy Response")
+    raise RuleViolation(f"{name} has already responded since its last turn.",
+                        "4.3 Enemy Response")
+
+
+def _use_hands(d: _Draft, u: UnitState, hands: int, spend: bool = True) -> UnitState:
+    """Use ``hands`` of the unit's Counters this player turn (5.2); spends the Action if
+    ``spend`` and it was unspent."""
+    if hands < 0:
+        raise UserError("A maneuver cannot use fewer than no hands.")
+    if u.counters_used + hands > u.counters:
+        raise RuleViolation(
+            f"{d.name(u.unit_id)} has used {u.counters_used} of its {u.counters} Counters this "
+            f"turn and has {u.counters_left} left, not {hands}.", "5.2 Counters and Actions")
+    action = u.action
+    if spend:
+        if action is ActionState.READY:
+            action = ActionState.SPENT_OWN_TURN if d.own_turn(u) else ActionState.SPENT_RESPONSE
+        elif action is ActionState.HELD:
+            action = ActionState.SPENT_RESPONSE
+    return _evolve(u, counters_used=u.counters_used + hands, action=action)
+
+
+def _check_response_scope(d: _Draft, u: UnitState, target: int | None) -> None:
+    """5.2: a unit in Close Combat cannot respond to events outside its Close Combat."""
+    if d.own_turn(u) or not u.close_combat:
+        return
+    name = d.name(u.unit_id)
+    if target is None:
+        raise RuleViolation(
+            f"{name} is in Close Combat: name the Close Combat opponent it responds to.",
+            "5.2 Close Combat")
+    group = _engagement(d, u.unit_id)
+    if target not in group:
+        raise RuleViolation(
+            f"{name} is in Close Combat and cannot respond to {d.name(target)}, who is outside "
+            "it.", "5.2 Close Combat")
+
+
+def _engagement(d: _Draft, unit_id: int) -> set[int]:
+    seen = {unit_id}
+    todo = [unit_id]
+    while todo:
+        for other in d.get(todo.pop()).close_combat:
+            if other not in seen:
+                seen.add(other)
+                todo.append(other)
+    return seen
+
+
+def _add_attacker(d: _Draft, attacker: int, target: UnitState) -> UnitState:
+    if attacker in target.attackers:
+        return target
+    if (d.setup.unit(target.unit_id).minifig
+            and len(target.attackers) >= MAX_CLOSE_COMBAT_ATTACKERS):
+        names = ", ".join(d.name(a) for a in target.attackers)
+        raise RuleViolation(
+            f"{d.name(target.unit_id)} already has three Close Combat attackers this turn "
+            f"({names}); no minifig can be attacked by more than three in one player's turn.",
+            "5.2 Close Combat")
+    return _evolve(target, attackers=target.attackers + (attacker,))
+
+
+def _link(d: _Draft, a: int, b: int) -> None:
+    ua, ub = d.get(a), d.get(b)
+    if b not in ua.close_combat:
+        d.put(_evolve(ua, close_combat=ua.close_combat | {b}))
+    if a not in ub.close_combat:
+        d.put(_evolve(ub, close_combat=ub.close_combat | {a}))
+
+
+def _unlink(d: _Draft, a: int, b: int) -> None:
+    ua, ub = d.get(a), d.get(b)
+    d.put(_evolve(ua, close_combat=ua.close_combat - {b}))
+    d.put(_evolve(ub, close_combat=ub.close_combat - {a}))
+
+
+def _grab(d: _Draft, grabber: int, grabbed: int) -> None:
+    _link(d, grabber, grabbed)
+    g, t = d.get(grabber), d.get(grabbed)
+    d.put(_evolve(g, grabbing=g.grabbing | {grabbed}))
+    d.put(_evolve(t, grabbed_by=t.grabbed_by | {grabber}, mom=False))
+
+
+def _release(d: _Draft, grabber: int, grabbed: int) -> None:
+    g, t = d.get(grabber), d.get(grabbed)
+    d.put(_evolve(g, grabbing=g.grabbing - {grabbed}))
+    d.put(_evolve(t, grabbed_by=t.grabbed_by - {grabber}))
+
+
+def _release_all(d: _Draft, unit_id: int) -> None:
+    u = d.get(unit_id)
+    for other in u.grabbing:
+        _release(d, unit_id, other)
+    for other in u.grabbed_by:
+        _release(d, other, unit_id)
+
+
+def _leave_battle(d: _Draft, unit_id: int) -> None:
+    """Out of every Close Combat and Grab; MOM lost (readings mom, dead)."""
+    _release_all(d, unit_id)
+    for other in d.get(unit_id).close_combat:
+        _unlink(d, unit_id, other)
+    d.put(_evolve(d.get(unit_id), mom=False))
+
+
+def _kill(d: _Draft, unit_id: int, strict: bool) -> None:
+    u = d.get(unit_id)
+    if u.dead:
+        if strict:
+            raise RuleViolation(f"{d.name(unit_id)} is already dead.")
+        return
+    _leave_battle(d, unit_id)
+    d.put(_evolve(d.get(unit_id), dead=True, disrupted=False, recovering=False, stopped=False))
+
+
+def _set_status(d: _Draft, unit_id: int, status: Status, with_ids: tuple[int, ...],
+                strict: bool) -> None:
+    """Give ``status`` to the unit. ``strict``: refuse a change that changes nothing."""
+    u = d.get(unit_id)
+    name = d.name(unit_id)
+    if status.takes_units:
+        if not with_ids:
+            raise UserError(f"{status.label} needs the units it is with.")
+    elif with_ids:
+        raise UserError(f"{status.label} does not name other units.")
+    if status is Status.DEAD:
+        if u.out:
+            raise RuleViolation(f"{name} is out of the battle.")
+        _kill(d, unit_id, strict)
+        return
+    if u.dead:
+        raise RuleViolation(f"{name} is dead.")
+    if status is Status.OUT:
+        if u.out and strict:
+            raise RuleViolation(f"{name} is already out of the battle.")
+        _leave_battle(d, unit_id)
+        d.put(_evolve(d.get(unit_id), out=True))
+        return
+    if u.out:
+        raise RuleViolation(f"{name} is out of the battle.")
+    if status.takes_units:
+        before = d.get(unit_id)
+        for other in with_ids:
+            o = d.get(other)
+            if other == unit_id:
+                raise RuleViolation(f"{name} cannot be {status.label} with itself.")
+            if not o.in_battle:
+                raise RuleViolation(f"{d.name(other)} is no longer in the battle.")
+            if status is Status.IN_CLOSE_COMBAT:
+                _link(d, unit_id, other)
+            elif status is Status.GRABBING:
+                if u.disrupted:
+                    raise RuleViolation(f"{name} is Disrupted and cannot Grab.", "4.1 Disrupted")
+                _grab(d, unit_id, other)
+            else:
+                if o.disrupted:
+                    raise RuleViolation(f"{d.name(other)} is Disrupted and cannot Grab.",
+                                        "4.1 Disrupted")
+                _grab(d, other, unit_id)
+        if strict and d.get(unit_id) == before:
+            raise RuleViolation(f"{name} is already {status.label} with them.")
+        return
+    flag = _FLAGS[status]
+    if getattr(u, flag):
+        if strict:
+            raise RuleViolation(f"{name} is already {status.label}.")
+        return
+    changes: dict[str, object] = {flag: True}
+    if status is Status.DISRUPTED:
+        changes.update(recovering=False, mom=False)
+        _release_all(d, unit_id)
+        u = d.get(unit_id)
+    elif status is Status.STOPPED:
+        changes["mom"] = False
+    elif status is Status.RECOVERING and u.disrupted:
+        raise RuleViolation(f"{name} is still Disrupted; it recovers at its next turn.",
+                            "4.1 Disrupted")
+    elif status is Status.MOM:
+        if u.disrupted or u.stopped or u.grabbed_by or u.grabbing:
+            raise RuleViolation(
+                f"{name} cannot gain a MOM while Disrupted, Stopped or in a Grab.",
+                "5.4 Momentum")
+    d.put(_evolve(u, **changes))
+
+
+_FLAGS = {
+    Status.HALF_SPEED: "half_speed",
+    Status.STOPPED: "stopped",
+    Status.DISRUPTED: "disrupted",
+    Status.RECOVERING: "recovering",
+    Status.MOM: "mom",
+    Status.DEAD: "dead",
+    Status.OUT: "out",
+}
+
+
+def _clear_status(d: _Draft, unit_id: int, status: Status, with_ids: tuple[int, ...],
+                  strict: bool) -> None:
+    u = d.get(unit_id)
+    name = d.name(unit_id)
+    if with_ids and not status.takes_units:
+        raise UserError(f"{status.label} does not name other units.")
+    if status is Status.IN_CLOSE_COMBAT:
+        others = with_ids or tuple(sorted(u.close_combat))
+        for other in others:
+            if other not in u.close_combat:
+                if strict:
+                    raise RuleViolation(f"{name} is not in Close Combat with {d.name(other)}.")
+                continue
+            if other in u.grabbing or other in u.grabbed_by:
+                raise RuleViolation(
+                    f"{name} and {d.name(other)} are in a Grab: release or break it before "
+                    "they part.", "5.2 Grabbing")
+            _unlink(d, unit_id, other)
+        if strict and not others:
+            raise RuleViolation(f"{name} is not in Close Combat.")
+        return
+    if status in (Status.GRABBING, Status.GRABBED):
+        held = u.grabbing if status is Status.GRABBING else u.grabbed_by
+        others = with_ids or tuple(sorted(held))
+        if strict and not others:
+            raise RuleViolation(f"{name} is not {status.label}.")
+        for other in others:
+            if other not in held:
+                if strict:
+                    raise RuleViolation(f"{name} is not {status.label} with {d.name(other)}.")
+                continue
+            if status is Status.GRABBING:
+                _release(d, unit_id, other)
+            else:
+                _release(d, other, unit_id)
+        return
+    flag = _FLAGS[status]
+    if not getattr(u, flag):
+        if strict:
+            raise RuleViolation(f"{name} is not {status.label}.")
+        return
+    d.put(_evolve(u, **{flag: False}))
+
+
+# --- handlers ------------------------------------------------------------------------------
+
+
+def _turn_ended(d: _Draft, e: TurnEnded) -> BattleState:
+    state, setup = d.state, d.setup
+    if e.player != state.active or e.round != state.round:
+        raise RuleViolation(
+            f"The turn to end is {state.active_player.name}'s in round {state.round}, not "
+            f"{setup.player(e.player).name if e.player in setup.player_index else e.player}'s "
+            f"in round {e.round}.")
+    ending = state.active
+    i = setup.player_index[ending]
+    j = (i + 1) % len(setup.players)
+    starting = setup.players[j].player_id
+    new_round = state.round + 1 if j == 0 else state.round
+    READY, HELD = ActionState.READY, ActionState.HELD
+    units = []
+    for u in state.units:
+        pid = u.player_id
+        if pid != ending and pid != starting and not u.counters_used and not u.attackers:
+            units.append(u)
+            continue
+        action, recovering, stopped, disrupted = u.action, u.recovering, u.stopped, u.disrupted
+        if pid == ending:
+            if action is READY:
+                action = HELD
+            recovering = False
+        if pid == starting:
+            action = READY
+            stopped = False
+            if disrupted:
+                disrupted, recovering = False, True
+        if (action is u.action and recovering == u.recovering and stopped == u.stopped
+                and disrupted == u.disrupted and not u.counters_used and not u.attackers):
+            units.append(u)
+            continue
+        units.append(UnitState(
+            u.unit_id, pid, action, u.counters, 0, u.half_speed, stopped, disrupted,
+            recovering, u.dead, u.out, u.mom, u.close_combat, u.grabbing, u.grabbed_by, ()))
+    return BattleState(setup=state.setup, round=new_round, active=starting,
+                       units=tuple(units), finished=False)
+
+
+def _action_spent(d: _Draft, e: ActionSpent) -> BattleState:
+    u = d.get(e.actor)
+    how = e.how
+    _check_can_act(d, u, "act" if how is ActionUse.ATTACK or how is ActionUse.OTHER
+                   else how.label)
+    if e.target is not None:
+        _check_target(d, u, d.get(e.target))
+    if how is ActionUse.ATTACK or how is ActionUse.OTHER:
+        d.put(_spend_action(d, u, e.as_response))
+        _check_response_scope(d, u, e.target)
+        return d.build()
+    name = d.name(e.actor)
+    if e.how is ActionUse.SPRINT:
+        if e.as_response:
+            raise RuleViolation(f"{name} cannot Sprint as a response; it may Bail instead.",
+                                "4.3 Bailing")
+        if u.stopped:
+            raise RuleViolation(f"{name} is Stopped: its movement is over for the turn.",
+                                "4.1 Stopped")
+    if e.how in (ActionUse.SPRINT, ActionUse.BAIL) and (u.grabbing or u.grabbed_by):
+        raise RuleViolation(f"{name} is in a Grab and cannot move or Bail.", "5.2 Grabbing")
+    if e.how is ActionUse.BAIL and u.stopped:
+        raise RuleViolation(f"{name} is Stopped: its movement is over for the turn.",
+                            "4.1 Stopped")
+    if e.how is ActionUse.PARRY:
+        _check_turn(d, u, e.as_response)
+        u = _use_hands(d, u, 1)
+    else:
+        u = _spend_action(d, u, e.as_response)
+    _check_response_scope(d, u, e.target)
+    d.put(u)
+    if e.how is ActionUse.BAIL and not e.over_the_top:
+        _set_status(d, e.actor, Status.DISRUPTED, (), strict=False)
+    return d.build()
+
+
+def _counter_used(d: _Draft, e: CounterUsed) -> BattleState:
+    u = d.get(e.actor)
+    t = d.get(e.target)
+    name = d.name(e.actor)
+    _check_can_act(d, u, "use a Counter")
+    _check_target(d, u, t)
+    if not u.close_combat:
+        raise RuleViolation(f"{name} is not in Close Combat; Counters are only for Close Combat.",
+                            "5.2 Counters and Actions")
+    if e.target not in _engagement(d, e.actor):
+        raise RuleViolation(f"{name} is not in Close Combat with {d.name(e.target)}.",
+                            "5.2 Counters and Actions")
+    d.put(_use_hands(d, u, 1))
+    if e.how is CounterUse.COUNTERSTRIKE:
+        d.put(_add_attacker(d, e.actor, t))
+    _link(d, e.actor, e.target)
+    return d.build()
+
+
+def _close_combat_attack(d: _Draft, e: CloseCombatAttack) -> BattleState:
+    u = d.get(e.actor)
+    t = d.get(e.target)
+    _check_can_act(d, u, f"make a {e.maneuver.label}")
+    _check_target(d, u, t)
+    u = _spend_action(d, u, e.as_response)
+    _check_response_scope(d, u, e.target)
+    d.put(_use_hands(d, u, e.hands, spend=False))
+    d.put(_add_attacker(d, e.actor, t))
+    _link(d, e.actor, e.target)
+    return d.build()
+
+
+def _status_set(d: _Draft, e: StatusSet) -> BattleState:
+    _set_status(d, e.actor, e.status, e.with_ids, strict=True)
+    return d.build()
+
+
+def _status_cleared(d: _Draft, e: StatusCleared) -> BattleState:
+    u = d.get(e.actor)
+    if e.status is Status.IN_CLOSE_COMBAT and (u.grabbed_by or u.grabbing):
+        raise RuleViolation(
+            f"{d.name(e.actor)} is in a Grab and cannot Disengage until it is released.",
+            "5.2 Grabbing")
+    _clear_status(d, e.actor, e.status, e.with_ids, strict=True)
+    return d.build()
+
+
+def _unit_killed(d: _Draft, e: UnitKilled) -> BattleState:
+    if e.actor is not None:
+        d.get(e.actor)  # must exist
+    t = d.get(e.target)
+    if t.out:
+        raise RuleViolation(f"{d.name(e.target)} is out of the battle.")
+    _kill(d, e.target, strict=True)
+    return d.build()
+
+
+def _attack_resolved(d: _Draft, e: AttackResolved) -> BattleState:
+    if not e.participants:
+        raise UserError("An attack needs at least one attacker.")
+    if e.participants[0].unit != e.actor:
+        raise UserError("The attack's actor must be its first participant.")
+    seen: set[int] = set()
+    for p in e.participants:
+        if p.unit in seen:
+            raise UserError(f"{d.name(p.unit)} is listed twice in one attack.")
+        seen.add(p.unit)
+    target = None
+    if e.target is not None:
+        target = d.get(e.target)
+    elif e.close_combat:
+        raise UserError("A Close Combat attack needs a target unit.")
+    for p in e.participants:
+        u = d.get(p.unit)
+        name = d.name(p.unit)
+        _check_can_act(d, u, "attack")
+        if target is not None:
+            _check_target(d, u, target)
+        if not e.close_combat and u.close_combat:
+            raise RuleViolation(f"{name} is in Close Combat and cannot make Ranged attacks.",
+                                "5.3 Ranged Combat")
+        if p.use is Use.COUNTER:
+            if not e.close_combat or e.target not in _engagement(d, p.unit):
+                raise RuleViolation(
+                    f"{name} can Counterstrike only an opponent it is in Close Combat with.",
+                    "5.2 Counters and Actions")
+            u = _use_hands(d, u, p.hands)
+        else:
+            u = _spend_action(d, u, p.use is Use.RESPONSE)
+            _check_response_scope(d, u, e.target)
+            if e.close_combat:
+                u = _use_hands(d, u, p.hands, spend=False)
+        d.put(u)
+        if e.close_combat and e.target is not None:
+            d.put(_add_attacker(d, p.unit, d.get(e.target)))
+            _link(d, p.unit, e.target)
+    for change in e.effects:
+        _apply_change(d, change)
+    for uid in e.killed:
+        _kill(d, uid, strict=False)
+    return d.build()
+
+
+def _apply_change(d: _Draft, change: StatusChange) -> None:
+    if change.on:
+        _set_status(d, change.unit, change.status, change.with_ids, strict=False)
+    else:
+        _clear_status(d, change.unit, change.status, change.with_ids, strict=False)
+
+
+def _battle_finished(d: _Draft, e: BattleFinished) -> BattleState:
+    return BattleState(setup=d.state.setup, round=d.state.round, active=d.state.active,
+                       units=d.state.units, finished=True)
+
+
+_HANDLERS = {
+    TurnEnded: _turn_ended,
+    ActionSpent: _action_spent,
+    CounterUsed: _counter_used,
+    CloseCombatAttack: _close_combat_attack,
+    StatusSet: _status_set,
+    StatusCleared: _status_cleared,
+    UnitKilled: _unit_killed,
+    AttackResolved: _attack_resolved,
+    BattleFinished: _battle_finished,
+}

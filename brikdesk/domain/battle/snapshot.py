@@ -1,0 +1,64 @@
+"""A battle state as JSON-ready data, for a cache beside the event log.
+
+The event log is the truth (``replay``); a stored snapshot only saves replaying a long log.
+``state_from_json(setup, state_to_json(state)) == state`` for every state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from brikdesk.domain.battle.events import EventFormatError
+from brikdesk.domain.battle.model import ActionState, BattleSetup, BattleState, UnitState
+
+SNAPSHOT_VERSION = 1
+
+_FLAGS = ("half_speed", "stopped", "disrupted", "recovering", "dead", "out", "mom")
+_SETS = ("close_combat", "grabbing", "grabbed_by")
+
+
+def unit_to_json(u: UnitState) -> dict[str, Any]:
+    data: dict[str, Any] = {"unit": u.unit_id, "player": u.player_id, "action": u.action.value,
+                            "counters": u.counters, "counters_used": u.counters_used}
+    for flag in _FLAGS:
+        data[flag] = getattr(u, flag)
+    for name in _SETS:
+        data[name] = sorted(getattr(u, name))
+    data["attackers"] = list(u.attackers)
+    return data
+
+
+def state_to_json(state: BattleState) -> dict[str, Any]:
+    return {"version": SNAPSHOT_VERSION, "round": state.round, "active": state.active,
+            "finished": state.finished, "units": [unit_to_json(u) for u in state.units]}
+
+
+def _unit_from_json(data: Mapping[str, Any]) -> UnitState:
+    return UnitState(
+        unit_id=int(data["unit"]), player_id=int(data["player"]),
+        action=ActionState(data["action"]), counters=int(data["counters"]),
+        counters_used=int(data["counters_used"]),
+        **{flag: bool(data[flag]) for flag in _FLAGS},
+        **{name: frozenset(int(i) for i in data[name]) for name in _SETS},
+        attackers=tuple(int(i) for i in data["attackers"]))
+
+
+def state_from_json(setup: BattleSetup, data: Mapping[str, Any]) -> BattleState:
+    """Rebuild a snapshot; raises ``EventFormatError`` if it does not fit ``setup``."""
+    try:
+        if data["version"] != SNAPSHOT_VERSION:
+            raise EventFormatError(f"snapshot version {data['version']!r} is not "
+                                   f"{SNAPSHOT_VERSION}")
+        units = tuple(_unit_from_json(u) for u in data["units"])
+        state = BattleState(setup=setup, round=int(data["round"]), active=int(data["active"]),
+                            units=units, finished=bool(data["finished"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, EventFormatError):
+            raise
+        raise EventFormatError(f"unreadable battle snapshot: {exc!r}") from None
+    if tuple(u.unit_id for u in units) != tuple(u.unit_id for u in setup.units):
+        raise EventFormatError("the snapshot's units are not the battle's units")
+    if state.active not in setup.player_index:
+        raise EventFormatError("the snapshot's active player is not in the battle")
+    return state

@@ -1,0 +1,238 @@
+"""Plain words for the battle log and the End Turn message."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from brikdesk.domain.battle.events import (
+    ActionSpent,
+    ActionUse,
+    AttackResolved,
+    BattleFinished,
+    CloseCombatAttack,
+    CounterUse,
+    CounterUsed,
+    Event,
+    StatusChange,
+    StatusCleared,
+    StatusSet,
+    TurnEnded,
+    UnitKilled,
+    Use,
+)
+from brikdesk.domain.battle.model import ActionState, BattleSetup, BattleState, Status
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _names(setup: BattleSetup, ids: tuple[int, ...] | frozenset[int]) -> str:
+    labels = [setup.label(i) for i in ids]
+    if len(labels) <= 1:
+        return "".join(labels)
+    return ", ".join(labels[:-1]) + " and " + labels[-1]
+
+
+def _player(setup: BattleSetup, player_id: int) -> str:
+    if player_id in setup.player_index:
+        return setup.player(player_id).name
+    return f"player {player_id}"
+
+
+def _status_on(setup: BattleSetup, who: str, status: Status, with_ids: tuple[int, ...]) -> str:
+    others = _names(setup, with_ids)
+    return {
+        Status.HALF_SPEED: f"{who} moves at Half Speed",
+        Status.STOPPED: f"{who} is Stopped",
+        Status.DISRUPTED: f"{who} is Disrupted",
+        Status.RECOVERING: f"{who} is recovering from Disruption (Half Speed)",
+        Status.DEAD: f"{who} is dead",
+        Status.IN_CLOSE_COMBAT: f"{who} is in Close Combat with {others}",
+        Status.GRABBED: f"{who} is Grabbed by {others}",
+        Status.GRABBING: f"{who} Grabs {others}",
+        Status.MOM: f"{who} gains a MOM",
+        Status.OUT: f"{who} leaves the battle",
+    }[status]
+
+
+def _status_off(setup: BattleSetup, who: str, status: Status, with_ids: tuple[int, ...]) -> str:
+    others = _names(setup, with_ids)
+    return {
+        Status.HALF_SPEED: f"{who} is back to full speed",
+        Status.STOPPED: f"{who} is no longer Stopped",
+        Status.DISRUPTED: f"{who} is no longer Disrupted",
+        Status.RECOVERING: f"{who} has recovered from Disruption",
+        Status.DEAD: f"{who} is alive again",
+        Status.IN_CLOSE_COMBAT: (f"{who} Disengages from {others}" if others
+                                 else f"{who} Disengages from Close Combat"),
+        Status.GRABBED: (f"{who} is released by {others}" if others
+                         else f"{who} is released from every Grab"),
+        Status.GRABBING: (f"{who} releases {others}" if others
+                          else f"{who} releases every Grab"),
+        Status.MOM: f"{who} loses its MOM",
+        Status.OUT: f"{who} returns to the battle",
+    }[status]
+
+
+def _change(setup: BattleSetup, change: StatusChange) -> str:
+    who = setup.label(change.unit)
+    if change.on:
+        return _status_on(setup, who, change.status, change.with_ids)
+    return _status_off(setup, who, change.status, change.with_ids)
+
+
+def describe(setup: BattleSetup, event: Event) -> str:
+    """The event in plain words for the battle log: "Sir Bob (Red) Sprints"."""
+    label = setup.label
+    if isinstance(event, TurnEnded):
+        return f"{_player(setup, event.player)} ends their turn (round {event.round})"
+    if isinstance(event, ActionSpent):
+        who = label(event.actor)
+        on = f" {label(event.target)}" if event.target is not None else ""
+        prefix = f"{who} responds: " if event.as_response else f"{who} "
+        how = event.how
+        if how is ActionUse.ATTACK:
+            text = f"{prefix}attacks{on}"
+        elif how is ActionUse.SPRINT:
+            text = f"{prefix}Sprints"
+        elif how is ActionUse.BAIL:
+            away = f" away from{on}" if on else ""
+            text = (f"{prefix}Bails{away} and lands on its feet (Over the Top)"
+                    if event.over_the_top else f"{prefix}Bails{away} and is Disrupted")
+        elif how is ActionUse.PARRY:
+            text = f"{prefix}Parries{on}"
+        else:
+            text = f"{prefix}spends its Action" + (f" on{on}" if on else "")
+            if event.note:
+                text += f": {event.note}"
+        return text
+    if isinstance(event, CounterUsed):
+        verb = "Counterstrikes" if event.how is CounterUse.COUNTERSTRIKE else "Parries"
+        return f"{label(event.actor)} uses a Counter: {verb} {label(event.target)}"
+    if isinstance(event, CloseCombatAttack):
+        prefix = "responds: " if event.as_response else ""
+        hands = f" ({_plural(event.hands, 'hand', 'hands')})" if event.hands != 1 else ""
+        verb = {"strike": "Strikes", "grab": "tries to Grab", "shove": "Shoves",
+                "charge": "Charges"}[event.maneuver.value]
+        return f"{label(event.actor)} {prefix}{verb} {label(event.target)}{hands}"
+    if isinstance(event, StatusSet):
+        return _status_on(setup, label(event.actor), event.status, event.with_ids)
+    if isinstance(event, StatusCleared):
+        return _status_off(setup, label(event.actor), event.status, event.with_ids)
+    if isinstance(event, UnitKilled):
+        text = f"{label(event.target)} is killed"
+        if event.actor is not None:
+            text += f" by {label(event.actor)}"
+        if event.cause:
+            text += f" ({event.cause})"
+        return text
+    if isinstance(event, AttackResolved):
+        return _describe_attack(setup, event)
+    if isinstance(event, BattleFinished):
+        return "The battle is over" + (f": {event.note}" if event.note else "")
+    raise TypeError(f"not a battle event: {event!r}")
+
+
+def _describe_attack(setup: BattleSetup, e: AttackResolved) -> str:
+    parts = []
+    for p in e.participants:
+        text = setup.label(p.unit)
+        if p.use is Use.RESPONSE:
+            text += " in response"
+        elif p.use is Use.COUNTER:
+            text += " with a Counter"
+        parts.append(text)
+    if len(parts) == 1:
+        who = parts[0]
+    else:
+        who = ", ".join(parts[:-1]) + " and " + parts[-1]
+    kind = "Close Combat " if e.close_combat else ""
+    what = e.maneuver if e.maneuver != "attack" else f"{kind}attack"
+    on = f" on {setup.label(e.target)}" if e.target is not None else ""
+    text = f"{who}: {what}{on}"
+    results = [_change(setup, c) for c in e.effects]
+    results += [f"{setup.label(k)} is killed" for k in e.killed]
+    return text + (": " + "; ".join(results) if results else ": no effect")
+
+
+@dataclass(frozen=True)
+class EndTurnSummary:
+    """What End Turn changed, in numbers and plain words for the panel."""
+
+    ended: str  # name of the player whose turn ended
+    started: str  # name of the player whose turn begins
+    round: int
+    new_round: bool
+    recharged: int  # the starting player's spent Actions that are Ready again
+    recovering: int  # its units that got up from Disruption (Half Speed this turn)
+    unstopped: int  # its units no longer Stopped
+    holding: int  # the ending player's units that saved their Action and may respond
+    full_speed: int  # the ending player's units back to full speed after recovering
+    counters_reset: int  # units whose used Counters came back
+
+    @property
+    def headline(self) -> str:
+        """``"Red: 12 Actions recharged; 2 units recover from Disruption"``."""
+        parts = []
+        if self.recharged:
+            parts.append(_plural(self.recharged, "Action", "Actions") + " recharged")
+        if self.recovering:
+            parts.append(
+                f"{_plural(self.recovering, 'unit recovers', 'units recover')} from Disruption "
+                "(Half Speed this turn)")
+        if self.unstopped:
+            parts.append(f"{_plural(self.unstopped, 'unit', 'units')} no longer Stopped")
+        return f"{self.started}: " + ("; ".join(parts) if parts else "turn begins")
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        out = []
+        if self.new_round:
+            out.append(f"Round {self.round} begins")
+        out.append(self.headline)
+        after = []
+        if self.holding:
+            after.append(
+                f"{_plural(self.holding, 'unit holds its', 'units hold their')} Action and may "
+                "respond")
+        if self.full_speed:
+            after.append(f"{_plural(self.full_speed, 'unit', 'units')} back to full speed")
+        if after:
+            out.append(f"{self.ended}: " + "; ".join(after))
+        if self.counters_reset:
+            out.append(f"Counters reset for {_plural(self.counters_reset, 'unit', 'units')}")
+        return tuple(out)
+
+    @property
+    def text(self) -> str:
+        return ". ".join(self.lines) + "."
+
+
+def summarize_turn_change(setup: BattleSetup, before: BattleState,
+                          after: BattleState) -> EndTurnSummary:
+    """Compare the states on either side of an End Turn."""
+    ended, started = before.active, after.active
+    recharged = recovering = unstopped = holding = full_speed = counters_reset = 0
+    for b, a in zip(before.units, after.units, strict=True):
+        if not a.in_battle:
+            continue
+        if b.counters_used and not a.counters_used:
+            counters_reset += 1
+        if a.player_id == started:
+            if b.action.spent and a.action is ActionState.READY:
+                recharged += 1
+            if a.recovering and not b.recovering:
+                recovering += 1
+            if b.stopped and not a.stopped:
+                unstopped += 1
+        if a.player_id == ended:
+            if a.action is ActionState.HELD and not a.disrupted:
+                holding += 1
+            if b.recovering and not a.recovering:
+                full_speed += 1
+    return EndTurnSummary(
+        ended=_player(setup, ended), started=_player(setup, started), round=after.round,
+        new_round=after.round != before.round, recharged=recharged, recovering=recovering,
+        unstopped=unstopped, holding=holding, full_speed=full_speed,
+        counters_reset=counters_reset)

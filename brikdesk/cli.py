@@ -22,6 +22,10 @@ from brikdesk.errors import UserError
 COMMANDS: dict[str, tuple[str, str]] = {
     "roll": ("brikdesk.commands.roll", "roll a dice expression and show every die"),
     "odds": ("brikdesk.commands.odds", "exact odds of an attack: hit, kill, Damage"),
+    "export": ("brikdesk.commands.export", "write one whole campaign to a JSON file"),
+    "import": ("brikdesk.commands.import_", "read an exported campaign back as a new campaign"),
+    "list": ("brikdesk.commands.list", "show the campaigns, armies and battles with their ids"),
+    "demo": ("brikdesk.commands.demo", "recreate the demo campaign"),
 }
 
 

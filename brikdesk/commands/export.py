@@ -1,0 +1,53 @@
+"""``brikdesk export [--campaign NAME] --out FILE.json``: write one whole campaign as JSON.
+
+The format is documented in docs/campaign-format.md (``"format": "brikdesk-campaign"``,
+``"version": 1``). ``--out -`` writes to standard output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--campaign", metavar="NAME",
+                   help="the campaign to export (needed when there are several)")
+    p.add_argument("--out", metavar="FILE.json", required=True,
+                   help="the file to write ('-' for standard output)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from brikdesk.commands._storage import opened, run_storage
+    from brikdesk.errors import UserError
+
+    def body() -> int:
+        with opened(args) as (_db, sv):
+            campaigns = sv.campaigns.list_campaigns()
+            if args.campaign is not None:
+                c = sv.campaigns.find_campaign(args.campaign)
+                if c is None:
+                    raise UserError(f"there is no campaign called '{args.campaign}'"
+                                    + _choices(campaigns))
+            elif len(campaigns) == 1:
+                c = campaigns[0]
+            elif not campaigns:
+                raise UserError("there are no campaigns to export")
+            else:
+                raise UserError("there are several campaigns; choose one with --campaign NAME"
+                                + _choices(campaigns))
+            if args.out == "-":
+                sys.stdout.write(sv.transfer.export_json(c.id))
+                return 0
+            path = sv.transfer.write_export(c.id, args.out)
+            print(f"Exported '{c.name}' ({c.players} players, {c.armies} armies, {c.units} "
+                  f"units, {c.battles} battles) to {path}")
+            return 0
+
+    return run_storage("export", body)
+
+
+def _choices(campaigns) -> str:
+    if not campaigns:
+        return ""
+    return ": " + ", ".join(f"'{c.name}'" for c in campaigns)

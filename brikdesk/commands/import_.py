@@ -1,0 +1,35 @@
+"""``brikdesk import FILE.json [--name NAME]``: read an exported campaign back as a new one.
+
+A file that is broken, truncated, foreign or hostile is refused whole with a message naming
+the place in the file (a JSON path such as ``$.armies[0].units[3].status``); nothing is written.
+A campaign of the same name is not replaced: give the import another name with ``--name``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE.json", help="a file written by 'brikdesk export'")
+    p.add_argument("--name", metavar="NAME", help="import under this campaign name")
+
+
+def run(args: argparse.Namespace) -> int:
+    from brikdesk.commands._storage import opened, run_storage
+    from brikdesk.errors import UserError
+
+    def body() -> int:
+        with opened(args) as (_db, sv):
+            try:
+                c = sv.transfer.import_file(args.file, name=args.name).value
+            except UserError as exc:
+                if exc.field == "name" and args.name is None:
+                    raise UserError(f"{exc} (use --name NEW to import it as a copy)",
+                                    field="name") from None
+                raise
+            print(f"Imported '{c.name}' as campaign {c.id}: {c.players} players, {c.armies} "
+                  f"armies, {c.units} units, {c.battles} battles")
+            return 0
+
+    return run_storage("import", body)

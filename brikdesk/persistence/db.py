@@ -1,0 +1,218 @@
+"""Opening a database: engine set-up, backups and Alembic migrations.
+
+``open_database(url)`` returns a :class:`Database` (engine + session factory) whose schema is at
+the newest Alembic revision. It works with any SQLAlchemy URL; SQLite gets foreign keys, WAL and a
+busy timeout on every connection, and real transactions (``BEGIN`` emitted by SQLAlchemy rather
+than the driver's implicit one, so reads and migrations are transactional too).
+
+Before migrating an existing, non-empty SQLite file it is copied (SQLite's online backup, which
+includes what is still in the WAL) to ``<name>.bak-<revision>-<YYYYmmddTHHMMSS>`` beside it.
+Errors opening or migrating raise ``StorageError`` with a message fit to show.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, create_engine, event, inspect
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+
+from brikdesk.errors import StorageError
+
+log = logging.getLogger(__name__)
+
+DB_ENV = "BRIKDESK_DB"
+DB_FILENAME = "brikdesk.sqlite3"
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+#: SQLite waits this long (milliseconds) for another writer before reporting "locked".
+BUSY_TIMEOUT_MS = 5000
+
+
+def default_url() -> str:
+    """``$BRIKDESK_DB``, else the SQLite file ``brikdesk.sqlite3`` in the user data folder."""
+    url = os.environ.get(DB_ENV, "").strip()
+    if url:
+        return url
+    from brikdesk.paths import data_dir
+
+    return f"sqlite:///{data_dir() / DB_FILENAME}"
+
+
+@dataclass
+class Database:
+    """An open database: its URL, engine and session factory; ``close()`` when done.
+
+    ``fresh`` is true when this open created the schema in an empty database (the app's first
+    start); ``backup`` is the backup file made before a migration, if any.
+    """
+
+    url: str
+    engine: Engine
+    sessions: sessionmaker[Session]
+    fresh: bool = False
+    backup: Path | None = None
+    revision: str | None = field(default=None)
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.engine.dialect.name == "sqlite"
+
+    @property
+    def display_name(self) -> str:
+        """The URL with any password hidden (for the status bar and messages)."""
+        return make_url(self.url).render_as_string(hide_password=True)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file behind a SQLite URL, or None (another database, or in memory)."""
+    u = make_url(url)
+    if u.get_backend_name() != "sqlite":
+        return None
+    name = u.database or ""
+    if not name or name == ":memory:" or name.startswith("file:") or "mode=memory" in name:
+        return None
+    return Path(name)
+
+
+def _sqlite_setup(engine: Engine) -> None:
+    """Foreign keys, WAL and a busy timeout on every connection; SQLAlchemy-driven BEGIN."""
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record) -> None:  # pragma: no cover - trivial
+        # Let SQLAlchemy, not the driver, decide when a transaction begins.
+        dbapi_connection.isolation_level = None
+        cur = dbapi_connection.cursor()
+        try:
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+        finally:
+            cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn) -> None:  # pragma: no cover - trivial
+        conn.exec_driver_sql("BEGIN")
+
+
+def create_db_engine(url: str) -> Engine:
+    """An engine for ``url`` with BrikDesk's SQLite settings (no migration)."""
+    try:
+        u = make_url(url)
+    except ArgumentError as exc:
+        raise StorageError(f"'{url}' is not a database URL: {exc}") from None
+    path = sqlite_file(url)
+    if path is not None and not path.parent.is_dir():
+        raise StorageError(f"cannot open the database {path}: the folder {path.parent} "
+                           "does not exist")
+    try:
+        engine = create_engine(u)
+    except (SQLAlchemyError, ImportError) as exc:
+        raise StorageError(f"cannot use the database {u.render_as_string(True)}: {exc}"
+                           ) from None
+    if engine.dialect.name == "sqlite":
+        _sqlite_setup(engine)
+    return engine
+
+
+def alembic_config(connection=None) -> Config:
+    """A programmatic Alembic configuration for the migrations inside the package."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    if connection is not None:
+        cfg.attributes["connection"] = connection
+    return cfg
+
+
+def head_revision() -> str:
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def _backup_sqlite(path: Path, revision: str | None) -> Path:
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+    target = path.with_name(f"{path.name}.bak-{revision or 'none'}-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.bak-{revision or 'none'}-{stamp}-{n}")
+    src = sqlite3.connect(str(path))
+    try:
+        dst = sqlite3.connect(str(target))
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+    finally:
+        src.close()
+    return target
+
+
+def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
+    """Open ``url`` (default: :func:`default_url`) and bring its schema to the newest revision.
+
+    With ``migrate=False`` the schema is left as it is (tools and tests only).
+    """
+    url = url or default_url()
+    engine = create_db_engine(url)
+    shown = make_url(url).render_as_string(hide_password=True)
+    path = sqlite_file(url)
+    existed = path is not None and path.is_file() and path.stat().st_size > 0
+    db = Database(url=url, engine=engine, sessions=sessionmaker(engine, expire_on_commit=False))
+    try:
+        head = head_revision()
+        with engine.connect() as conn:
+            current = MigrationContext.configure(conn).get_current_revision()
+            tables = set(inspect(conn).get_table_names())
+        db.revision = current
+        if current is None and tables - {"alembic_version"}:
+            raise StorageError(f"{shown} is not a BrikDesk database (it has tables "
+                               f"{', '.join(sorted(tables)[:5])} but no BrikDesk schema "
+                               "version); choose another file")
+        if current is not None and current != head:
+            known = {s.revision for s in ScriptDirectory.from_config(alembic_config())
+                     .walk_revisions()}
+            if current not in known:
+                raise StorageError(f"{shown} was made by a newer BrikDesk (schema revision "
+                                   f"{current}); update BrikDesk to open it")
+        if migrate and current != head:
+            if path is not None and existed:
+                db.backup = _backup_sqlite(path, current)
+                log.info("Backed up %s to %s before migrating", path, db.backup)
+            try:
+                with engine.begin() as conn:
+                    command.upgrade(alembic_config(conn), "head")
+            except SQLAlchemyError as exc:
+                where = f"; the backup is at {db.backup}" if db.backup else ""
+                raise StorageError(f"could not upgrade the database {shown} from revision "
+                                   f"{current or 'empty'} to {head}: {exc}{where}") from exc
+            db.fresh = current is None
+            db.revision = head
+    except StorageError:
+        engine.dispose()
+        raise
+    except (SQLAlchemyError, sqlite3.Error, OSError) as exc:
+        engine.dispose()
+        raise StorageError(f"cannot open the database {shown}: {exc}") from exc
+    return db

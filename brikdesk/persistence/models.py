@@ -1,0 +1,252 @@
+"""The persistent model: SQLAlchemy 2.x typed tables for campaigns and battles.
+
+ORM rows never leave ``brikdesk.persistence`` and ``brikdesk.services``: the services turn them
+into frozen summaries. Every schema change is an Alembic migration (``migrations/versions``);
+production code never calls ``create_all()``. Constraint names follow ``NAMING_CONVENTION`` so
+that migrations can name (and SQLite batch mode can rebuild) every constraint on any database.
+
+Times are stored as naive UTC ``DateTime`` values (the same on SQLite and PostgreSQL); the
+services hand them out as aware UTC datetimes. JSON columns use ``sqlalchemy.JSON``, which maps
+to the native JSON type where the database has one.
+
+Two deliberate shapes:
+
+- A ``BattleUnit`` keeps a copy of the unit as it was mustered (``name`` and ``spec``): the
+  campaign pool stays intact and editable, and a battle's log still reads correctly after the
+  unit is changed or deleted (then ``unit_id`` becomes NULL).
+- House-rule catalog entries (``HouseItem``, ``HouseUnitType``) hold the whole entry as JSON,
+  apart from the rules edition's defaults (``resources/catalog-<edition>.json``); deleting the
+  row is "reset to the rules' value". ``custom`` marks entries the rules do not have.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+#: Lengths shared with the services' validation.
+NAME_LEN = 100
+KEY_LEN = 64
+KIND_LEN = 40
+NOTES_LEN = 20_000
+
+CAMPAIGN_STATUS = ("alive", "wounded", "dead")
+BATTLE_STATUS = ("planned", "in_progress", "finished")
+COST_SYSTEMS = ("CP", "Unit Inches")
+
+
+def _in(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN (" + ", ".join(f"'{v}'" for v in values) + ")"
+
+
+#: Ids are never reused (SQLite AUTOINCREMENT), so an undone delete can put rows back under
+#: their old ids even after other rows were added meanwhile.
+NO_REUSE = {"sqlite_autoincrement": True}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {
+        dict[str, Any]: JSON,
+        list[Any]: JSON,
+        datetime: DateTime(),
+    }
+
+
+class Campaign(Base):
+    __tablename__ = "campaign"
+    __table_args__ = (
+        CheckConstraint(_in("cost_system", COST_SYSTEMS), name="cost_system"),
+        CheckConstraint("default_budget >= 0", name="default_budget"),
+        NO_REUSE,
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_LEN), unique=True)
+    edition: Mapped[str] = mapped_column(String(10))
+    cost_system: Mapped[str] = mapped_column(String(20))
+    default_budget: Mapped[int] = mapped_column(Integer)
+    notes: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+
+
+class Player(Base):
+    __tablename__ = "player"
+    __table_args__ = (UniqueConstraint("campaign_id", "name"), NO_REUSE)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(NAME_LEN))
+    colour: Mapped[str] = mapped_column(String(7))
+    faction: Mapped[str] = mapped_column(String(NAME_LEN), default="")
+
+
+class Army(Base):
+    __tablename__ = "army"
+    __table_args__ = (
+        CheckConstraint("budget IS NULL OR budget >= 0", name="budget"),
+        Index(None, "campaign_id"),
+        Index(None, "player_id"),
+        NO_REUSE,
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(NAME_LEN))
+    #: None: no budget (the campaign's default applies when the army is created).
+    budget: Mapped[int | None] = mapped_column(Integer)
+
+
+class HouseItem(Base):
+    """A campaign's own version of a catalog item (a house rule), or a custom item."""
+
+    __tablename__ = "house_item"
+    __table_args__ = (UniqueConstraint("campaign_id", "key"), NO_REUSE)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(KEY_LEN))
+    data: Mapped[dict[str, Any]]
+    custom: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class HouseUnitType(Base):
+    """A campaign's own version of a unit type (a house rule), or a custom type."""
+
+    __tablename__ = "house_unit_type"
+    __table_args__ = (UniqueConstraint("campaign_id", "key"), NO_REUSE)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(KEY_LEN))
+    data: Mapped[dict[str, Any]]
+    custom: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class Unit(Base):
+    __tablename__ = "unit"
+    __table_args__ = (
+        CheckConstraint(_in("status", CAMPAIGN_STATUS), name="status"),
+        CheckConstraint("battles_fought >= 0 AND kills >= 0", name="record"),
+        Index(None, "army_id", "position"),
+        NO_REUSE,
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    army_id: Mapped[int] = mapped_column(ForeignKey("army.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(NAME_LEN))
+    type_key: Mapped[str] = mapped_column(String(KEY_LEN))
+    #: Stat overrides: {"action_die": 8, "move": 6, "armor": "5", "cost": 3, ...}.
+    overrides: Mapped[dict[str, Any]]
+    #: Item keys in hand, one per hand used (JSON list of strings).
+    hands: Mapped[list[Any]]
+    worn: Mapped[list[Any]]
+    carried: Mapped[list[Any]]
+    notes: Mapped[str] = mapped_column(Text, default="")
+    status: Mapped[str] = mapped_column(String(10), default="alive")
+    battles_fought: Mapped[int] = mapped_column(Integer, default=0)
+    kills: Mapped[int] = mapped_column(Integer, default=0)
+    position: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Battle(Base):
+    __tablename__ = "battle"
+    __table_args__ = (
+        CheckConstraint(_in("status", BATTLE_STATUS), name="status"),
+        Index(None, "campaign_id"),
+        NO_REUSE,
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(NAME_LEN))
+    status: Mapped[str] = mapped_column(String(12), default="planned")
+    created_at: Mapped[datetime]
+    finished_at: Mapped[datetime | None]
+    notes: Mapped[str] = mapped_column(Text, default="")
+    #: Battle-level state cache (round, active player...): the event log is the truth.
+    state: Mapped[dict[str, Any]]
+
+
+class BattlePlayer(Base):
+    __tablename__ = "battle_player"
+    __table_args__ = (
+        UniqueConstraint("battle_id", "player_id"),
+        Index(None, "player_id"),
+        NO_REUSE,
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
+    turn_order: Mapped[int] = mapped_column(Integer)
+
+
+class BattleUnit(Base):
+    __tablename__ = "battle_unit"
+    __table_args__ = (
+        Index(None, "battle_id"),
+        Index(None, "unit_id"),
+        Index(None, "battle_player_id"),
+        NO_REUSE,
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    #: The campaign unit; NULL once that unit was deleted from the campaign.
+    unit_id: Mapped[int | None] = mapped_column(ForeignKey("unit.id", ondelete="SET NULL"))
+    battle_player_id: Mapped[int] = mapped_column(
+        ForeignKey("battle_player.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(NAME_LEN))
+    #: The unit as mustered: {"type": key, "overrides": {}, "hands": [], "worn": [], ...}.
+    spec: Mapped[dict[str, Any]]
+    #: Per-unit state cache for the battle tracker: the event log is the truth.
+    state: Mapped[dict[str, Any]]
+
+
+class BattleEvent(Base):
+    __tablename__ = "battle_event"
+    __table_args__ = (
+        UniqueConstraint("battle_id", "seq"),
+        Index(None, "actor_id"),
+        Index(None, "target_id"),
+        NO_REUSE,
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(KIND_LEN))
+    actor_id: Mapped[int | None] = mapped_column(
+        ForeignKey("battle_unit.id", ondelete="SET NULL"))
+    target_id: Mapped[int | None] = mapped_column(
+        ForeignKey("battle_unit.id", ondelete="SET NULL"))
+    #: {"dice": [{"sides", "face", "role", "why"}], "modifiers": [...], "outcome": {...}, ...}
+    payload: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]
+    reverted: Mapped[bool] = mapped_column(Boolean, default=False)

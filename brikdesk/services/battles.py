@@ -1,0 +1,513 @@
+"""Battles: mustering, the event log (append, revert, un-revert) and the campaign record.
+
+The event log is the truth (design convention 6). Undo marks the last standing event
+``reverted``; redo un-reverts the first reverted one. Reverted events always form the tail of
+the log: appending a new event discards that tail (like an undo stack dropping its redo branch),
+so "the state is the replay of the events that stand" holds after any sequence of appends,
+undos and redos. ``BattleUnit.state`` and ``Battle.state`` are caches the battle tracker may
+keep (``save_state``); nothing here reads them as truth.
+
+Mustering copies each unit (name, type, overrides, loadout) into the battle: the campaign pool
+stays intact and editable, and the log still reads correctly if a unit is later edited or
+deleted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.orm import Session
+
+from brikdesk.errors import UserError
+from brikdesk.persistence.models import (
+    CAMPAIGN_STATUS,
+    Army,
+    Battle,
+    BattleEvent,
+    BattlePlayer,
+    BattleUnit,
+    Campaign,
+    Player,
+    Unit,
+)
+from brikdesk.persistence.snapshots import Snapshot
+from brikdesk.services.base import ServiceBase
+from brikdesk.services.common import (
+    Changes,
+    Done,
+    clean_int,
+    clean_name,
+    clean_notes,
+    from_db_time,
+    step,
+    storage_errors,
+)
+from brikdesk.services.events import check_json, check_kind, check_payload, record_from_events
+from brikdesk.services.summaries import (
+    BattleDetail,
+    BattlePlayerSummary,
+    BattleSummary,
+    BattleUnitSummary,
+    EventSummary,
+    Muster,
+    NewEvent,
+    UnitOutcome,
+    UnitRecord,
+)
+
+#: Most events one call may append (a macro), most units one battle may muster.
+MAX_EVENTS_PER_CALL = 100
+MAX_BATTLE_UNITS = 5000
+
+
+def unit_spec_json(u: Unit, army: str) -> dict[str, Any]:
+    """The copy of a campaign unit kept by a battle."""
+    return {"type": u.type_key, "overrides": dict(u.overrides), "hands": list(u.hands),
+            "worn": list(u.worn), "carried": list(u.carried), "notes": u.notes,
+            "army_id": u.army_id, "army": army}
+
+
+def battle_summaries(s: Session, where) -> tuple[BattleSummary, ...]:
+    n_units = (select(func.count()).where(BattleUnit.battle_id == Battle.id)
+               .correlate(Battle).scalar_subquery())
+    n_events = (select(func.count()).where(BattleEvent.battle_id == Battle.id,
+                                           BattleEvent.reverted.is_(False))
+                .correlate(Battle).scalar_subquery())
+    rows = s.execute(select(Battle, n_units, n_events).where(where)
+                     .order_by(Battle.created_at, Battle.id)).all()
+    ids = [b.id for b, _, _ in rows]
+    names: dict[int, list[str]] = {}
+    if ids:
+        for bid, pname in s.execute(
+                select(BattlePlayer.battle_id, Player.name).join(Player)
+                .where(BattlePlayer.battle_id.in_(ids))
+                .order_by(BattlePlayer.battle_id, BattlePlayer.turn_order)):
+            names.setdefault(bid, []).append(pname)
+    return tuple(BattleSummary(b.id, b.campaign_id, b.name, b.status,
+                               from_db_time(b.created_at), from_db_time(b.finished_at), b.notes,
+                               tuple(names.get(b.id, ())), nu or 0, ne or 0)
+                 for b, nu, ne in rows)
+
+
+def event_summary(e: BattleEvent) -> EventSummary:
+    return EventSummary(e.id, e.battle_id, e.seq, e.kind, e.actor_id, e.target_id,
+                        dict(e.payload), from_db_time(e.created_at), e.reverted)
+
+
+class BattleService(ServiceBase):
+    """Battles of a campaign and their event logs."""
+
+    # -- reading ------------------------------------------------------------------------------
+
+    @storage_errors
+    def list_battles(self, campaign_id: int) -> tuple[BattleSummary, ...]:
+        with self._sessions.begin() as s:
+            self._get(s, Campaign, campaign_id, "campaign")
+            return battle_summaries(s, Battle.campaign_id == campaign_id)
+
+    @storage_errors
+    def battle(self, battle_id: int) -> BattleDetail:
+        """A battle, its players in turn order and its mustered units (with state caches)."""
+        with self._sessions.begin() as s:
+            b = self._get(s, Battle, battle_id, "battle")
+            summary = battle_summaries(s, Battle.id == b.id)[0]
+            players = tuple(
+                BattlePlayerSummary(bp.id, p.id, p.name, p.colour, p.faction, bp.turn_order)
+                for bp, p in s.execute(select(BattlePlayer, Player).join(Player)
+                                       .where(BattlePlayer.battle_id == battle_id)
+                                       .order_by(BattlePlayer.turn_order, BattlePlayer.id)))
+            side = {p.id: p.player_id for p in players}
+            units = tuple(
+                BattleUnitSummary(bu.id, bu.battle_player_id, side[bu.battle_player_id],
+                                  bu.unit_id, bu.name, dict(bu.spec), dict(bu.state))
+                for bu in s.scalars(select(BattleUnit).where(BattleUnit.battle_id == battle_id)
+                                    .order_by(BattleUnit.id)))
+            return BattleDetail(summary, players, units, dict(b.state))
+
+    @storage_errors
+    def events(self, battle_id: int, *, include_reverted: bool = True
+               ) -> tuple[EventSummary, ...]:
+        """The battle's log in order (oldest first)."""
+        with self._sessions.begin() as s:
+            self._get(s, Battle, battle_id, "battle")
+            q = select(BattleEvent).where(BattleEvent.battle_id == battle_id)
+            if not include_reverted:
+                q = q.where(BattleEvent.reverted.is_(False))
+            return tuple(event_summary(e) for e in s.scalars(q.order_by(BattleEvent.seq)))
+
+    # -- creating and editing battles ---------------------------------------------------------
+
+    @storage_errors
+    def create_battle(self, campaign_id: int, name: str, musters: Sequence[Muster], *,
+                      notes: str = "") -> Done[BattleSummary]:
+        """A planned battle with the chosen units of each player; turn order = muster order.
+
+        The units stay in the campaign pool; the battle keeps a copy of each. Dead units and a
+        unit picked twice are refused; so is a battle with fewer than two players.
+        """
+        name = clean_name(name, "The battle's name")
+        notes = clean_notes(notes)
+        if len(musters) < 2:
+            raise UserError("a battle needs at least two players", field="players")
+        with self._sessions.begin() as s:
+            self._get(s, Campaign, campaign_id, "campaign")
+            b = Battle(campaign_id=campaign_id, name=name, status="planned",
+                       created_at=self._now(), finished_at=None, notes=notes, state={})
+            s.add(b)
+            s.flush()
+            seen_players: set[int] = set()
+            seen_units: set[int] = set()
+            total = 0
+            for order, m in enumerate(musters):
+                p = self._get(s, Player, m.player_id, "player")
+                if p.campaign_id != campaign_id:
+                    raise UserError(f"{p.name} plays in another campaign", field="players")
+                if p.id in seen_players:
+                    raise UserError(f"{p.name} is in the battle twice", field="players")
+                seen_players.add(p.id)
+                ids = list(m.unit_ids)
+                if not ids:
+                    raise UserError(f"pick at least one unit for {p.name}", field="units")
+                if len(set(ids)) != len(ids) or seen_units & set(ids):
+                    raise UserError("a unit can be mustered only once", field="units")
+                seen_units |= set(ids)
+                total += len(ids)
+                if total > MAX_BATTLE_UNITS:
+                    raise UserError(f"at most {MAX_BATTLE_UNITS} units in one battle",
+                                    field="units")
+                rows = s.execute(select(Unit, Army).join(Army).where(Unit.id.in_(ids))).all()
+                found = {u.id: (u, a) for u, a in rows}
+                missing = [i for i in ids if i not in found]
+                if missing:
+                    raise UserError(f"there is no unit with id {missing[0]}", field="units")
+                bp = BattlePlayer(battle_id=b.id, player_id=p.id, turn_order=order)
+                s.add(bp)
+                s.flush()
+                for uid in ids:
+                    u, a = found[uid]
+                    if a.player_id != p.id:
+                        raise UserError(f"{u.name} is not one of {p.name}'s units",
+                                        field="units")
+                    if u.status == "dead":
+                        raise UserError(f"{u.name} is dead in the campaign and can't fight",
+                                        field="units")
+                    s.add(BattleUnit(battle_id=b.id, unit_id=u.id, battle_player_id=bp.id,
+                                     name=u.name, spec=unit_spec_json(u, a.name), state={}))
+            s.flush()
+            summary = battle_summaries(s, Battle.id == b.id)[0]
+            from brikdesk.persistence import snapshots
+
+            snap = snapshots.take(s, Battle.__table__, Battle.id == b.id)
+            self._touch(s, campaign_id)
+        text = f"Create battle {name}"
+        return Done(summary, Changes.BATTLES, text,
+                    redo=step(self.restore, snap, campaign_id, text),
+                    undo=step(self.delete_battle, summary.id))
+
+    @storage_errors
+    def update_battle(self, battle_id: int, *, name: str | None = None,
+                      notes: str | None = None) -> Done[tuple[str | None, str | None]]:
+        """Rename a battle or change its notes; ``value`` is the old (name, notes)."""
+        with self._sessions.begin() as s:
+            b = self._get(s, Battle, battle_id, "battle")
+            old = (b.name if name is not None else None, b.notes if notes is not None else None)
+            if name is not None:
+                b.name = clean_name(name, "The battle's name")
+            if notes is not None:
+                b.notes = clean_notes(notes)
+            self._touch(s, b.campaign_id)
+        return Done(old, Changes.BATTLES, "Edit battle",
+                    redo=step(self.update_battle, battle_id, name=name, notes=notes),
+                    undo=step(self.update_battle, battle_id, name=old[0], notes=old[1]))
+
+    @storage_errors
+    def set_turn_order(self, battle_id: int, player_ids: Sequence[int]
+                       ) -> Done[tuple[int, ...]]:
+        """Set the players' turn order (every player of the battle, once); value: old order."""
+        with self._sessions.begin() as s:
+            b = self._get(s, Battle, battle_id, "battle")
+            bps = s.scalars(select(BattlePlayer).where(BattlePlayer.battle_id == battle_id)
+                            .order_by(BattlePlayer.turn_order)).all()
+            old = tuple(bp.player_id for bp in bps)
+            if sorted(player_ids) != sorted(old):
+                raise UserError("the turn order must list every player of the battle once",
+                                field="players")
+            where = {pid: i for i, pid in enumerate(player_ids)}
+            for bp in bps:
+                bp.turn_order = where[bp.player_id]
+            self._touch(s, b.campaign_id)
+        return Done(old, Changes.BATTLES, "Change turn order",
+                    redo=step(self.set_turn_order, battle_id, tuple(player_ids)),
+                    undo=step(self.set_turn_order, battle_id, old))
+
+    @storage_errors
+    def start_battle(self, battle_id: int) -> Done[str]:
+        """A planned battle goes in progress; ``value`` is the old status."""
+        with self._sessions.begin() as s:
+            b = self._get(s, Battle, battle_id, "battle")
+            if b.status != "planned":
+                raise UserError(f"'{b.name}' is already {b.status.replace('_', ' ')}")
+            b.status = "in_progress"
+            self._touch(s, b.campaign_id)
+        return Done("planned", Changes.BATTLES, "Start battle",
+                    redo=step(self.start_battle, battle_id),
+                    undo=step(self._set_status, battle_id, "planned"))
+
+    @storage_errors
+    def _set_status(self, battle_id: int, status: str) -> Done[str]:
+        with self._sessions.begin() as s:
+            b = self._get(s, Battle, battle_id, "battle")
+            old = b.status
+            b.status = status
+            if status != "finished":
+                b.finished_at = None
+        return Done(old, Changes.BATTLES, "Battle status",
+                    redo=step(self._set_status, battle_id, status),
+                    undo=step(self._set_status, battle_id, old))
+
+    @storage_errors
+    def delete_battle(self, battle_id: int) -> Done[Snapshot]:
+        """Delete a battle with its log. Units' campaign records are left as they are."""
+        with self._sessions.begin() as s:
+            b = self._get(s, Battle, battle_id, "battle")
+            campaign_id, text = b.campaign_id, f"Delete battle {b.name}"
+            snap = self._snapshot_delete(s, Battle.__table__, Battle.id == battle_id)
+            self._touch(s, campaign_id)
+        return self._deleted(snap, campaign_id, text, None)
+
+    @storage_errors
+    def save_state(self, battle_id: int, battle_state: Mapping[str, Any] | None = None,
+                   unit_states: Mapping[int, Mapping[str, Any]] | None = None) -> Changes:
+        """Store the battle tracker's state caches (not an undoable action: a cache)."""
+        if battle_state is not None:
+            check_json(battle_state, "battle state")
+        for k, v in (unit_states or {}).items():
+            check_json(v, f"state of battle unit {k}")
+        with self._sessions.begin() as s:
+            b = self._get(s, Battle, battle_id, "battle")
+            if battle_state is not None:
+                b.state = dict(battle_state)
+            if unit_states:
+                rows = {bu.id: bu for bu in s.scalars(
+                    select(BattleUnit).where(BattleUnit.battle_id == battle_id,
+                                             BattleUnit.id.in_(list(unit_states))))}
+                for k, v in unit_states.items():
+                    if k not in rows:
+                        raise UserError(f"battle unit {k} is not in this battle")
+                    rows[k].state = dict(v)
+        return Changes.BATTLES
+
+    # -- the event log ------------------------------------------------------------------------
+
+    @storage_errors
+    def append_event(self, battle_id: int, event: NewEvent) -> Done[EventSummary]:
+        done = self.append_events(battle_id, (event,))
+        return Done(done.value[0], done.changes, done.text, done.redo, done.undo)
+
+    @storage_errors
+    def append_events(self, battle_id: int, events: Sequence[NewEvent]
+                      ) -> Done[tuple[EventSummary, ...]]:
+        """Append events as one action (a macro: an attack that kills and spends an Action).
+
+        Any reverted tail of the log is discarded first. Undo reverts exactly these events;
+        redo un-reverts them.
+        """
+        if not events:
+            raise UserError("no events to record")
+        if len(events) > MAX_EVENTS_PER_CALL:
+            raise UserError(f"at most {MAX_EVENTS_PER_CALL} events at once")
+        checked = []
+        for i, ev in enumerate(events):
+            kind = check_kind(ev.kind, f"event {i + 1}")
+            payload = check_payload(ev.payload, f"event {i + 1} payload")
+            checked.append((kind, ev.actor_id, ev.target_id, payload))
+        with self._sessions.begin() as s:
+            b = self._get(s, Battle, battle_id, "battle")
+            if b.status == "finished":
+                raise UserError(f"'{b.name}' is finished; its log can't change")
+            members = set(s.scalars(select(BattleUnit.id)
+                                    .where(BattleUnit.battle_id == battle_id)))
+            for i, (_k, actor, target, _p) in enumerate(checked):
+                for role, ref in (("actor", actor), ("target", target)):
+                    if ref is not None and ref not in members:
+                        raise UserError(f"event {i + 1}: the {role} ({ref}) is not a unit "
+                                        "of this battle")
+            s.execute(delete(BattleEvent).where(BattleEvent.battle_id == battle_id,
+                                                BattleEvent.reverted.is_(True)))
+            seq = s.scalar(select(func.max(BattleEvent.seq))
+                           .where(BattleEvent.battle_id == battle_id)) or 0
+            now = self._now()
+            rows = []
+            for kind, actor, target, payload in checked:
+                seq += 1
+                e = BattleEvent(battle_id=battle_id, seq=seq, kind=kind, actor_id=actor,
+                                target_id=target, payload=payload, created_at=now,
+                                reverted=False)
+                s.add(e)
+                rows.append(e)
+            s.flush()
+            out = tuple(event_summary(e) for e in rows)
+            self._touch(s, b.campaign_id)
+        ids = tuple(e.id for e in out)
+        text = out[0].payload.get("text") or out[0].kind.replace("_", " ")
+        return Done(out, Changes.EVENTS | Changes.BATTLES, str(text),
+                    redo=step(self.unrevert_events, battle_id, ids),
+                    undo=step(self.revert_events, battle_id, ids))
+
+    @storage_errors
+    def revert_events(self, battle_id: int, event_ids: Sequence[int]
+                      ) -> Done[tuple[EventSummary, ...]]:
+        """Undo: mark these events reverted; they must be the last events that stand."""
+        with self._sessions.begin() as s:
+            b = self._get(s, Battle, battle_id, "battle")
+            if b.status == "finished":
+                raise UserError(f"'{b.name}' is finished; its log can't change")
+            standing = s.scalars(select(BattleEvent).where(
+                BattleEvent.battle_id == battle_id, BattleEvent.reverted.is_(False))
+                .order_by(BattleEvent.seq.desc()).limit(len(event_ids))).all()
+            if not event_ids or sorted(e.id for e in standing) != sorted(event_ids):
+                raise UserError("only the last events of the log can be undone")
+            for e in standing:
+                e.reverted = True
+            out = tuple(event_summary(e) for e in sorted(standing, key=lambda e: e.seq))
+            self._touch(s, b.campaign_id)
+        ids = tuple(event_ids)
+        return Done(out, Changes.EVENTS | Changes.BATTLES, "Undo event",
+                    redo=step(self.revert_events, battle_id, ids),
+                    undo=step(self.unrevert_events, battle_id, ids))
+
+    @storage_errors
+    def unrevert_events(self, battle_id: int, event_ids: Sequence[int]
+                        ) -> Done[tuple[EventSummary, ...]]:
+        """Redo: these events stand again; they must be the first reverted ones."""
+        with self._sessions.begin() as s:
+            b = self._get(s, Battle, battle_id, "battle")
+            if b.status == "finished":
+                raise UserError(f"'{b.name}' is finished; its log can't change")
+            tail = s.scalars(select(BattleEvent).where(
+                BattleEvent.battle_id == battle_id, BattleEvent.reverted.is_(True))
+                .order_by(BattleEvent.seq).limit(len(event_ids))).all()
+            if not event_ids or sorted(e.id for e in tail) != sorted(event_ids):
+                raise UserError("only the next undone events of the log can be redone")
+            for e in tail:
+                e.reverted = False
+            out = tuple(event_summary(e) for e in tail)
+            self._touch(s, b.campaign_id)
+        ids = tuple(event_ids)
+        return Done(out, Changes.EVENTS | Changes.BATTLES, "Redo event",
+                    redo=step(self.unrevert_events, battle_id, ids),
+                    undo=step(self.revert_events, battle_id, ids))
+
+    @storage_errors
+    def revert_last_event(self, battle_id: int) -> Done[tuple[EventSummary, ...]]:
+        """Undo the last event that stands."""
+        with self._sessions.begin() as s:
+            last = s.scalar(select(BattleEvent.id).where(
+                BattleEvent.battle_id == battle_id, BattleEvent.reverted.is_(False))
+                .order_by(BattleEvent.seq.desc()).limit(1))
+        if last is None:
+            raise UserError("there is nothing to undo in this battle's log")
+        return self.revert_events(battle_id, (last,))
+
+    @storage_errors
+    def unrevert_next_event(self, battle_id: int) -> Done[tuple[EventSummary, ...]]:
+        """Redo the first reverted event."""
+        with self._sessions.begin() as s:
+            nxt = s.scalar(select(BattleEvent.id).where(
+                BattleEvent.battle_id == battle_id, BattleEvent.reverted.is_(True))
+                .order_by(BattleEvent.seq).limit(1))
+        if nxt is None:
+            raise UserError("there is nothing to redo in this battle's log")
+        return self.unrevert_events(battle_id, (nxt,))
+
+    # -- the campaign record ------------------------------------------------------------------
+
+    @storage_errors
+    def outcomes_from_log(self, battle_id: int) -> dict[int, UnitOutcome]:
+        """What the log says happened to each mustered unit (by battle-unit id)."""
+        with self._sessions.begin() as s:
+            self._get(s, Battle, battle_id, "battle")
+            return _outcomes(s, battle_id)
+
+    @storage_errors
+    def finish_battle(self, battle_id: int,
+                      outcomes: Mapping[int, UnitOutcome] | None = None
+                      ) -> Done[tuple[UnitRecord, ...]]:
+        """End a battle and write the campaign record of every mustered unit still in the pool.
+
+        ``outcomes`` (by battle-unit id) default to what the log says (:meth:`outcomes_from_log`):
+        killed units become dead, wounded ones wounded, the others keep their status; each
+        kill counts for its actor. Every mustered unit gets one more battle fought.
+        ``value`` holds the old records; undo puts them back and reopens the battle.
+        """
+        with self._sessions.begin() as s:
+            b = self._get(s, Battle, battle_id, "battle")
+            if b.status == "finished":
+                raise UserError(f"'{b.name}' is already finished")
+            derived = _outcomes(s, battle_id)
+            final = dict(derived)
+            for k, v in (outcomes or {}).items():
+                if k not in derived:
+                    raise UserError(f"battle unit {k} is not in this battle")
+                if v.status not in CAMPAIGN_STATUS:
+                    raise UserError(f"'{v.status}' is not a status; use "
+                                    + ", ".join(CAMPAIGN_STATUS), field="status")
+                clean_int(v.kills, "Kills", field="kills")
+                final[k] = v
+            old_status = b.status
+            records = []
+            links = dict(s.execute(select(BattleUnit.id, BattleUnit.unit_id).where(
+                BattleUnit.battle_id == battle_id, BattleUnit.unit_id.is_not(None))).tuples())
+            units = {u.id: u for u in s.scalars(select(Unit).where(
+                Unit.id.in_(list(links.values()))))} if links else {}
+            for buid, uid in sorted(links.items()):
+                u = units[uid]
+                records.append(UnitRecord(u.id, u.status, u.battles_fought, u.kills))
+                oc = final[buid]
+                u.status = oc.status
+                u.battles_fought += 1
+                u.kills += oc.kills
+            b.status = "finished"
+            b.finished_at = self._now()
+            self._touch(s, b.campaign_id)
+        recs = tuple(records)
+        return Done(recs, Changes.BATTLES | Changes.UNITS, f"Finish battle {b.name}",
+                    redo=step(self.finish_battle, battle_id, final),
+                    undo=step(self.reopen_battle, battle_id, recs, old_status))
+
+    @storage_errors
+    def reopen_battle(self, battle_id: int, records: Sequence[UnitRecord],
+                      status: str = "in_progress") -> Done[tuple[UnitRecord, ...]]:
+        """Undo of :meth:`finish_battle`: the units' old records, the battle not finished."""
+        with self._sessions.begin() as s:
+            b = self._get(s, Battle, battle_id, "battle")
+            if b.status != "finished":
+                raise UserError(f"'{b.name}' is not finished")
+            for r in records:
+                s.execute(update(Unit).where(Unit.id == r.unit_id).values(
+                    status=r.status, battles_fought=r.battles_fought, kills=r.kills))
+            b.status = status
+            b.finished_at = None
+            self._touch(s, b.campaign_id)
+        return Done(tuple(records), Changes.BATTLES | Changes.UNITS, "Reopen battle",
+                    redo=step(self.finish_battle, battle_id),
+                    undo=step(self.reopen_battle, battle_id, tuple(records), status))
+
+
+def _outcomes(s: Session, battle_id: int) -> dict[int, UnitOutcome]:
+    standing = s.execute(select(BattleEvent.kind, BattleEvent.actor_id, BattleEvent.target_id,
+                                BattleEvent.payload)
+                         .where(BattleEvent.battle_id == battle_id,
+                                BattleEvent.reverted.is_(False))
+                         .order_by(BattleEvent.seq)).tuples().all()
+    dead, wounded, kills = record_from_events(standing)
+    out = {}
+    for buid, current in s.execute(
+            select(BattleUnit.id, Unit.status).outerjoin(Unit, Unit.id == BattleUnit.unit_id)
+            .where(BattleUnit.battle_id == battle_id)).tuples():
+        current = current or "alive"
+        status = "dead" if buid in dead else "wounded" if buid in wounded else current
+        out[buid] = UnitOutcome(status, kills.get(buid, 0))
+    return out

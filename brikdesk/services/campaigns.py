@@ -1,0 +1,375 @@
+"""Campaigns, players and armies: one method per user action, one transaction each."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
+from brikdesk.errors import UserError
+from brikdesk.persistence.models import (
+    COST_SYSTEMS,
+    Army,
+    Battle,
+    BattlePlayer,
+    Campaign,
+    Player,
+    Unit,
+)
+from brikdesk.persistence.snapshots import Snapshot
+from brikdesk.services.base import ServiceBase
+from brikdesk.services.common import (
+    Changes,
+    Done,
+    clean_colour,
+    clean_int,
+    clean_name,
+    clean_notes,
+    from_db_time,
+    step,
+    storage_errors,
+)
+from brikdesk.services.summaries import (
+    NO_BUDGET,
+    ArmyPatch,
+    ArmySummary,
+    CampaignPatch,
+    CampaignSummary,
+    Navigator,
+    PlayerPatch,
+    PlayerSummary,
+)
+
+DEFAULT_BUDGET = 100
+#: Colours offered to new players in turn (distinct on a light and a dark background).
+PLAYER_COLOURS = ("#c0392b", "#2e86c1", "#27ae60", "#d68910", "#8e44ad", "#17a589",
+                  "#7f8c8d", "#d35400")
+
+
+def clean_edition(value: object) -> str:
+    try:
+        return Edition(str(value)).value
+    except ValueError:
+        raise UserError(f"'{value}' is not a rules edition BrikDesk knows; choose one of "
+                        + ", ".join(e.value for e in Edition), field="edition") from None
+
+
+def clean_cost_system(value: object) -> str:
+    if value not in COST_SYSTEMS:
+        raise UserError(f"'{value}' is not a cost system; choose "
+                        + " or ".join(f"'{c}'" for c in COST_SYSTEMS), field="cost_system")
+    return str(value)
+
+
+def campaign_summary(s: Session, c: Campaign) -> CampaignSummary:
+    players = s.scalar(select(func.count()).select_from(Player)
+                       .where(Player.campaign_id == c.id)) or 0
+    armies = s.scalar(select(func.count()).select_from(Army)
+                      .where(Army.campaign_id == c.id)) or 0
+    units = s.scalar(select(func.count()).select_from(Unit).join(Army)
+                     .where(Army.campaign_id == c.id)) or 0
+    battles = s.scalar(select(func.count()).select_from(Battle)
+                       .where(Battle.campaign_id == c.id)) or 0
+    return CampaignSummary(c.id, c.name, c.edition, c.cost_system, c.default_budget, c.notes,
+                           from_db_time(c.created_at), from_db_time(c.updated_at),
+                           players, armies, units, battles)
+
+
+def player_summary(p: Player, armies: int = 0) -> PlayerSummary:
+    return PlayerSummary(p.id, p.campaign_id, p.name, p.colour, p.faction, armies)
+
+
+class CampaignService(ServiceBase):
+    """Campaigns, their players and armies."""
+
+    # -- campaigns ----------------------------------------------------------------------------
+
+    @storage_errors
+    def list_campaigns(self) -> tuple[CampaignSummary, ...]:
+        """Every campaign, most recently changed first."""
+        with self._sessions.begin() as s:
+            rows = s.scalars(select(Campaign).order_by(Campaign.updated_at.desc(),
+                                                       Campaign.id.desc())).all()
+            return tuple(campaign_summary(s, c) for c in rows)
+
+    @storage_errors
+    def get_campaign(self, campaign_id: int) -> CampaignSummary:
+        with self._sessions.begin() as s:
+            return campaign_summary(s, self._get(s, Campaign, campaign_id, "campaign"))
+
+    @storage_errors
+    def find_campaign(self, name: str) -> CampaignSummary | None:
+        """The campaign called ``name`` (ignoring case and extra spaces), if any."""
+        with self._sessions.begin() as s:
+            c = _by_name(s, name)
+            return None if c is None else campaign_summary(s, c)
+
+    @storage_errors
+    def create_campaign(self, name: str, *, edition: str = DEFAULT_EDITION.value,
+                        cost_system: str = "CP", default_budget: int = DEFAULT_BUDGET,
+                        notes: str = "") -> Done[CampaignSummary]:
+        name = clean_name(name, "The campaign's name")
+        edition = clean_edition(edition)
+        cost_system = clean_cost_system(cost_system)
+        default_budget = clean_int(default_budget, "The default budget", field="default_budget")
+        notes = clean_notes(notes)
+        with self._sessions.begin() as s:
+            _check_free_name(s, name)
+            now = self._now()
+            c = Campaign(name=name, edition=edition, cost_system=cost_system,
+                         default_budget=default_budget, notes=notes, created_at=now,
+                         updated_at=now)
+            s.add(c)
+            s.flush()
+            summary = campaign_summary(s, c)
+            snap = _take(s, Campaign.__table__, Campaign.id == c.id)
+        text = f"Create campaign {name}"
+        return Done(summary, Changes.CAMPAIGNS, text,
+                    redo=step(self.restore, snap, None, text),
+                    undo=step(self.delete_campaign, summary.id))
+
+    @storage_errors
+    def update_campaign(self, campaign_id: int, patch: CampaignPatch) -> Done[CampaignPatch]:
+        """Change some of a campaign's fields; ``value`` holds the old values."""
+        with self._sessions.begin() as s:
+            c = self._get(s, Campaign, campaign_id, "campaign")
+            old = CampaignPatch(
+                name=c.name if patch.name is not None else None,
+                edition=c.edition if patch.edition is not None else None,
+                cost_system=c.cost_system if patch.cost_system is not None else None,
+                default_budget=c.default_budget if patch.default_budget is not None else None,
+                notes=c.notes if patch.notes is not None else None)
+            if patch.name is not None:
+                name = clean_name(patch.name, "The campaign's name")
+                if name != c.name:
+                    _check_free_name(s, name, but=c.id)
+                c.name = name
+            if patch.edition is not None:
+                c.edition = clean_edition(patch.edition)
+            if patch.cost_system is not None:
+                c.cost_system = clean_cost_system(patch.cost_system)
+            if patch.default_budget is not None:
+                c.default_budget = clean_int(patch.default_budget, "The default budget",
+                                             field="default_budget")
+            if patch.notes is not None:
+                c.notes = clean_notes(patch.notes)
+            c.updated_at = self._now()
+        changes = Changes.CAMPAIGNS
+        if patch.edition is not None or patch.cost_system is not None:
+            changes |= Changes.CATALOG | Changes.UNITS
+        return Done(old, changes, "Edit campaign",
+                    redo=step(self.update_campaign, campaign_id, patch),
+                    undo=step(self.update_campaign, campaign_id, old))
+
+    @storage_errors
+    def delete_campaign(self, campaign_id: int) -> Done[Snapshot]:
+        """Delete a campaign and everything in it; undo puts it all back."""
+        with self._sessions.begin() as s:
+            c = self._get(s, Campaign, campaign_id, "campaign")
+            text = f"Delete campaign {c.name}"
+            snap = self._snapshot_delete(s, Campaign.__table__, Campaign.id == campaign_id)
+        return self._deleted(snap, None, text, None)
+
+    # -- players ------------------------------------------------------------------------------
+
+    @storage_errors
+    def list_players(self, campaign_id: int) -> tuple[PlayerSummary, ...]:
+        with self._sessions.begin() as s:
+            self._get(s, Campaign, campaign_id, "campaign")
+            return _players(s, campaign_id)
+
+    @storage_errors
+    def add_player(self, campaign_id: int, name: str, *, colour: str | None = None,
+                   faction: str = "") -> Done[PlayerSummary]:
+        name = clean_name(name, "The player's name")
+        faction = clean_name(faction, "The faction", field="faction") if faction.strip() else ""
+        with self._sessions.begin() as s:
+            self._get(s, Campaign, campaign_id, "campaign")
+            _check_free_player(s, campaign_id, name)
+            if colour is None:
+                n = s.scalar(select(func.count()).select_from(Player)
+                             .where(Player.campaign_id == campaign_id)) or 0
+                colour = PLAYER_COLOURS[n % len(PLAYER_COLOURS)]
+            p = Player(campaign_id=campaign_id, name=name, colour=clean_colour(colour),
+                       faction=faction)
+            s.add(p)
+            s.flush()
+            summary = player_summary(p)
+            snap = _take(s, Player.__table__, Player.id == p.id)
+            self._touch(s, campaign_id)
+        text = f"Add player {name}"
+        return Done(summary, Changes.PLAYERS, text,
+                    redo=step(self.restore, snap, campaign_id, text),
+                    undo=step(self.delete_player, summary.id))
+
+    @storage_errors
+    def update_player(self, player_id: int, patch: PlayerPatch) -> Done[PlayerPatch]:
+        with self._sessions.begin() as s:
+            p = self._get(s, Player, player_id, "player")
+            old = PlayerPatch(name=p.name if patch.name is not None else None,
+                              colour=p.colour if patch.colour is not None else None,
+                              faction=p.faction if patch.faction is not None else None)
+            if patch.name is not None:
+                name = clean_name(patch.name, "The player's name")
+                if name.casefold() != p.name.casefold():
+                    _check_free_player(s, p.campaign_id, name)
+                p.name = name
+            if patch.colour is not None:
+                p.colour = clean_colour(patch.colour)
+            if patch.faction is not None:
+                p.faction = (clean_name(patch.faction, "The faction", field="faction")
+                             if patch.faction.strip() else "")
+            self._touch(s, p.campaign_id)
+        return Done(old, Changes.PLAYERS | Changes.ARMIES | Changes.BATTLES, "Edit player",
+                    redo=step(self.update_player, player_id, patch),
+                    undo=step(self.update_player, player_id, old))
+
+    @storage_errors
+    def delete_player(self, player_id: int) -> Done[Snapshot]:
+        """Delete a player with their armies and units. Refused if they fought in a battle."""
+        with self._sessions.begin() as s:
+            p = self._get(s, Player, player_id, "player")
+            battles = s.scalar(select(func.count()).select_from(BattlePlayer)
+                               .where(BattlePlayer.player_id == player_id)) or 0
+            if battles:
+                raise UserError(f"{p.name} took part in {battles} battle"
+                                f"{'s' if battles != 1 else ''}; delete "
+                                f"{'those battles' if battles != 1 else 'that battle'} first "
+                                "(the battle log needs its players)")
+            campaign_id = p.campaign_id
+            text = f"Delete player {p.name}"
+            snap = self._snapshot_delete(s, Player.__table__, Player.id == player_id)
+            self._touch(s, campaign_id)
+        return self._deleted(snap, campaign_id, text, None)
+
+    # -- armies -------------------------------------------------------------------------------
+
+    @storage_errors
+    def list_armies(self, campaign_id: int) -> tuple[ArmySummary, ...]:
+        with self._sessions.begin() as s:
+            self._get(s, Campaign, campaign_id, "campaign")
+            return _armies(s, Army.campaign_id == campaign_id)
+
+    @storage_errors
+    def get_army(self, army_id: int) -> ArmySummary:
+        with self._sessions.begin() as s:
+            self._get(s, Army, army_id, "army")
+            return _armies(s, Army.id == army_id)[0]
+
+    @storage_errors
+    def add_army(self, player_id: int, name: str, *, budget: int | None = None
+                 ) -> Done[ArmySummary]:
+        """A new, empty army for a player; ``budget`` defaults to the campaign's default."""
+        name = clean_name(name, "The army's name")
+        with self._sessions.begin() as s:
+            p = self._get(s, Player, player_id, "player")
+            if budget is None:
+                budget = s.get(Campaign, p.campaign_id).default_budget
+            budget = clean_int(budget, "The budget", field="budget")
+            a = Army(campaign_id=p.campaign_id, player_id=p.id, name=name, budget=budget)
+            s.add(a)
+            s.flush()
+            summary = _armies(s, Army.id == a.id)[0]
+            snap = _take(s, Army.__table__, Army.id == a.id)
+            self._touch(s, p.campaign_id)
+            campaign_id = p.campaign_id
+        text = f"Add army {name}"
+        return Done(summary, Changes.ARMIES, text,
+                    redo=step(self.restore, snap, campaign_id, text),
+                    undo=step(self.delete_army, summary.id))
+
+    @storage_errors
+    def update_army(self, army_id: int, patch: ArmyPatch) -> Done[ArmyPatch]:
+        """Rename, re-budget or hand an army to another player of the same campaign."""
+        with self._sessions.begin() as s:
+            a = self._get(s, Army, army_id, "army")
+            old = ArmyPatch(
+                name=a.name if patch.name is not None else None,
+                player_id=a.player_id if patch.player_id is not None else None,
+                budget=(NO_BUDGET if a.budget is None else a.budget)
+                if patch.budget is not None else None)
+            if patch.name is not None:
+                a.name = clean_name(patch.name, "The army's name")
+            if patch.player_id is not None:
+                p = self._get(s, Player, patch.player_id, "player")
+                if p.campaign_id != a.campaign_id:
+                    raise UserError(f"{p.name} plays in another campaign", field="player")
+                a.player_id = p.id
+            if patch.budget is not None:
+                a.budget = (None if patch.budget == NO_BUDGET else
+                            clean_int(patch.budget, "The budget", field="budget"))
+            self._touch(s, a.campaign_id)
+        return Done(old, Changes.ARMIES | Changes.UNITS, "Edit army",
+                    redo=step(self.update_army, army_id, patch),
+                    undo=step(self.update_army, army_id, old))
+
+    @storage_errors
+    def delete_army(self, army_id: int) -> Done[Snapshot]:
+        """Delete an army and its units (battle logs keep their copies of the units)."""
+        with self._sessions.begin() as s:
+            a = self._get(s, Army, army_id, "army")
+            campaign_id = a.campaign_id
+            text = f"Delete army {a.name}"
+            snap = self._snapshot_delete(s, Army.__table__, Army.id == army_id)
+            self._touch(s, campaign_id)
+        return self._deleted(snap, campaign_id, text, None)
+
+    # -- the navigator ------------------------------------------------------------------------
+
+    @storage_errors
+    def navigator(self, campaign_id: int) -> Navigator:
+        """The campaign with its players, armies and battles, in one transaction."""
+        from brikdesk.services.battles import battle_summaries
+
+        with self._sessions.begin() as s:
+            c = self._get(s, Campaign, campaign_id, "campaign")
+            return Navigator(campaign_summary(s, c), _players(s, campaign_id),
+                             _armies(s, Army.campaign_id == campaign_id),
+                             battle_summaries(s, Battle.campaign_id == campaign_id))
+
+
+def _take(s: Session, table, where) -> Snapshot:
+    from brikdesk.persistence import snapshots
+
+    return snapshots.take(s, table, where)
+
+
+def _by_name(s: Session, name: str) -> Campaign | None:
+    wanted = " ".join(str(name).split()).casefold()
+    for c in s.scalars(select(Campaign)):
+        if c.name.casefold() == wanted:
+            return c
+    return None
+
+
+def _check_free_name(s: Session, name: str, but: int | None = None) -> None:
+    other = _by_name(s, name)
+    if other is not None and other.id != but:
+        raise UserError(f"a campaign called '{other.name}' already exists; choose another name",
+                        field="name")
+
+
+def _check_free_player(s: Session, campaign_id: int, name: str) -> None:
+    for other in s.scalars(select(Player.name).where(Player.campaign_id == campaign_id)):
+        if other.casefold() == name.casefold():
+            raise UserError(f"this campaign already has a player called '{other}'",
+                            field="name")
+
+
+def _players(s: Session, campaign_id: int) -> tuple[PlayerSummary, ...]:
+    counts = dict(s.execute(select(Army.player_id, func.count()).where(
+        Army.campaign_id == campaign_id).group_by(Army.player_id)).tuples().all())
+    return tuple(player_summary(p, counts.get(p.id, 0)) for p in s.scalars(
+        select(Player).where(Player.campaign_id == campaign_id).order_by(Player.id)))
+
+
+def _armies(s: Session, where) -> tuple[ArmySummary, ...]:
+    counts = (select(Unit.army_id, func.count().label("n")).group_by(Unit.army_id)
+              .subquery())
+    rows = s.execute(
+        select(Army, Player.name, Player.colour, func.coalesce(counts.c.n, 0))
+        .join(Player, Player.id == Army.player_id)
+        .outerjoin(counts, counts.c.army_id == Army.id)
+        .where(where).order_by(Army.id)).all()
+    return tuple(ArmySummary(a.id, a.campaign_id, a.player_id, pname, pcolour, a.name,
+                             a.budget, n) for a, pname, pcolour, n in rows)

@@ -1,0 +1,196 @@
+"""What every service shares: the ``Changes`` flags, reversible results, validation, clock.
+
+Every mutating service method performs one user action in one transaction and returns a
+:class:`Done`: the value it produced (a frozen summary or ids), the ``Changes`` to publish, a
+text for the Undo menu, and two steps, ``redo`` and ``undo``, that each run one service call (one
+transaction) and return the ``Changes`` to publish (design convention 5). The steps hold ids and
+old/new values, never live objects; ``ui.undo.push_action`` records them::
+
+    done = services.roster.edit_unit(unit_id, UnitPatch(name="Sir Brickley"))
+    return done.changes, done.redo, done.undo
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Generic, ParamSpec, TypeVar
+
+from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
+
+from brikdesk.errors import StorageError, UserError
+from brikdesk.persistence.models import KEY_LEN, NAME_LEN, NOTES_LEN
+
+T = TypeVar("T")
+P = ParamSpec("P")
+
+Clock = Callable[[], datetime]
+
+
+class Changes(enum.Flag):
+    """What a service call changed, so views reload only what they show."""
+
+    NONE = 0
+    CAMPAIGNS = enum.auto()
+    PLAYERS = enum.auto()
+    ARMIES = enum.auto()
+    UNITS = enum.auto()
+    CATALOG = enum.auto()
+    BATTLES = enum.auto()
+    EVENTS = enum.auto()
+
+
+Step = Callable[[], Changes]
+
+
+@dataclass(frozen=True)
+class Done(Generic[T]):
+    """A performed, reversible user action.
+
+    ``value``: what the action produced; ``changes``: what to refresh; ``text``: a label for the
+    Undo menu ("Rename unit"); ``redo``/``undo``: one transaction each, returning ``Changes``.
+    """
+
+    value: T
+    changes: Changes
+    text: str
+    redo: Step
+    undo: Step
+
+
+def step(method: Callable[..., Done[Any]], *args: Any, **kwargs: Any) -> Step:
+    """A ``Step`` that calls ``method(*args, **kwargs)`` and returns its ``changes``."""
+
+    def run() -> Changes:
+        return method(*args, **kwargs).changes
+
+    run.__qualname__ = f"step({getattr(method, '__qualname__', method)})"
+    return run
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def to_db_time(value: datetime) -> datetime:
+    """Aware time -> naive UTC, as stored."""
+    if value.tzinfo is None:
+        return value
+    return value.astimezone(UTC).replace(tzinfo=None)
+
+
+def from_db_time(value: datetime | None) -> datetime | None:
+    """Stored naive UTC -> aware UTC."""
+    if value is None:
+        return None
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def storage_errors(method: Callable[P, T]) -> Callable[P, T]:
+    """Turn database failures (locked, disk full, corrupt) into ``StorageError``.
+
+    ``IntegrityError`` is not caught here: the services check their input first, so one reaching
+    the caller is a bug (or a clash the caller must handle).
+    """
+
+    @functools.wraps(method)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return method(*args, **kwargs)
+        except IntegrityError:
+            raise
+        except OperationalError as exc:
+            text = str(exc.orig) if exc.orig is not None else str(exc)
+            if "locked" in text or "busy" in text:
+                raise StorageError("the database is busy (another BrikDesk or program is "
+                                   f"writing to it); try again in a moment ({text})") from exc
+            raise StorageError(f"the database could not be read or written: {text}") from exc
+        except SQLAlchemyError as exc:
+            raise StorageError(f"the database could not be read or written: {exc}") from exc
+
+    return wrapper
+
+
+# -- validation ---------------------------------------------------------------------------------
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_COLOUR = re.compile(r"#?([0-9a-fA-F]{6}|[0-9a-fA-F]{3})")
+KEY_RE = re.compile(r"[a-z0-9][a-z0-9_\-]*")
+#: Largest budget, cost, count or record number the services accept.
+MAX_NUMBER = 1_000_000
+
+
+def clean_name(value: object, what: str, *, field: str = "name",
+               max_len: int = NAME_LEN) -> str:
+    """A trimmed, non-empty, single-line name of at most ``max_len`` characters."""
+    if not isinstance(value, str):
+        raise UserError(f"{what} must be text", field=field)
+    text = unicodedata.normalize("NFC", " ".join(value.split()))
+    if not text:
+        raise UserError(f"{what} can't be empty", field=field)
+    if len(text) > max_len:
+        raise UserError(f"{what} is too long ({len(text)} characters; at most {max_len})",
+                        field=field)
+    return text
+
+
+def clean_notes(value: object, what: str = "Notes", *, field: str = "notes") -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise UserError(f"{what} must be text", field=field)
+    text = value.replace("\r\n", "\n")
+    if _CONTROL.search(text.replace("\t", " ")):
+        raise UserError(f"{what} contain control characters", field=field)
+    if len(text) > NOTES_LEN:
+        raise UserError(f"{what} are too long ({len(text)} characters; at most {NOTES_LEN})",
+                        field=field)
+    return text
+
+
+def clean_colour(value: object, *, field: str = "colour") -> str:
+    """``#rrggbb`` (lower case) from ``#RRGGBB``, ``rrggbb`` or ``#rgb``."""
+    if not isinstance(value, str) or not _COLOUR.fullmatch(value.strip()):
+        raise UserError(f"'{value}' is not a colour; use #rrggbb, for example #c0392b",
+                        field=field)
+    hexes = value.strip().lstrip("#").lower()
+    if len(hexes) == 3:
+        hexes = "".join(c * 2 for c in hexes)
+    return "#" + hexes
+
+
+def clean_int(value: object, what: str, *, field: str, minimum: int = 0,
+              maximum: int = MAX_NUMBER) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise UserError(f"{what} must be a whole number", field=field)
+    if value < minimum:
+        raise UserError(f"{what} can't be {'negative' if minimum == 0 else f'below {minimum}'}"
+                        f" (got {value})", field=field)
+    if value > maximum:
+        raise UserError(f"{what} can't be more than {maximum} (got {value})", field=field)
+    return value
+
+
+def clean_key(value: object, what: str, *, field: str = "key") -> str:
+    """A catalog key: lower-case letters, digits, ``-`` and ``_``; at most 64 characters."""
+    if not isinstance(value, str) or not KEY_RE.fullmatch(value) or len(value) > KEY_LEN:
+        raise UserError(f"{what} '{value}' is not a valid key (lower-case letters, digits, "
+                        f"'-' and '_', at most {KEY_LEN} characters)", field=field)
+    return value
+
+
+def key_from_name(name: str) -> str:
+    """``"Laser Pike"`` -> ``"laser-pike"`` (a key for a custom catalog entry)."""
+    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    key = re.sub(r"[^a-z0-9]+", "-", text).strip("-")[:KEY_LEN].strip("-")
+    return key or "custom"
+
+
+def unknown(what: str, ident: object) -> UserError:
+    return UserError(f"there is no {what} with id {ident} (it may have been deleted)",
+                     field="id")

@@ -1,0 +1,264 @@
+"""The battle event payload: dice with roles, modifiers and an outcome, as checked JSON.
+
+An event's ``payload`` is a JSON object. BrikDesk reads these keys (others are kept as they are,
+for the battle tracker's own use):
+
+- ``"dice"``: ``[{"sides": 6, "face": 5, "role": "natural", "why": "Action die"}, ...]``, role one
+  of the ``rolling.Role`` values (natural, bonus, Benny, MOM, POP);
+- ``"modifiers"``: ``[{"value": -1, "applies_to": "Action Roll", "reason": "...",
+  "rule": "5.1 Out of Range"}, ...]``, ``applies_to`` one of the ``modifiers.Stat`` values;
+- ``"outcome"``: an object; ``"killed": true`` (the target died; the actor gets the kill) and
+  ``"wounded": true`` feed the campaign record when the battle is finished;
+- ``"text"``: the event in plain words, for the log.
+
+``check_payload`` refuses anything that is not plain JSON, is nested deeper than
+``MAX_DEPTH`` or larger than ``MAX_PAYLOAD_BYTES``, and dice or modifiers that do not make sense.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from brikdesk.domain.modifiers import Modifier, Stat
+from brikdesk.domain.rolling import DieRoll, Role
+from brikdesk.errors import UserError
+
+MAX_DEPTH = 12
+MAX_PAYLOAD_BYTES = 64 * 1024
+MAX_STRING = 10_000
+MAX_DIE_SIDES = 100
+KIND_RE = re.compile(r"[a-z][a-z0-9_.\-]{0,39}")
+
+#: Event kinds the services and the demo write; the battle tracker may add its own.
+ATTACK = "attack"
+TURN_ENDED = "turn_ended"
+ACTION = "action"
+STATUS = "status"
+
+
+def dice_payload(rolls: Iterable[DieRoll]) -> list[dict[str, Any]]:
+    return [{"sides": d.sides, "face": d.face, "role": d.role.value, "why": d.why}
+            for d in rolls]
+
+
+def modifiers_payload(mods: Iterable[Modifier]) -> list[dict[str, Any]]:
+    return [{"value": m.value, "applies_to": m.applies_to.value, "reason": m.reason,
+             "rule": m.rule} for m in mods]
+
+
+def dice_from_payload(items: Any) -> tuple[DieRoll, ...]:
+    out = []
+    for d in items if isinstance(items, Sequence) and not isinstance(items, str) else ():
+        try:
+            out.append(DieRoll(int(d["sides"]), int(d["face"]), Role(d.get("role", "natural")),
+                               str(d.get("why", ""))))
+        except (KeyError, TypeError, ValueError):
+            continue
+    return tuple(out)
+
+
+def modifiers_from_payload(items: Any) -> tuple[Modifier, ...]:
+    out = []
+    for m in items if isinstance(items, Sequence) and not isinstance(items, str) else ():
+        try:
+            out.append(Modifier(int(m["value"]), Stat(m["applies_to"]), str(m["reason"]),
+                                str(m["rule"])))
+        except (KeyError, TypeError, ValueError):
+            continue
+    return tuple(out)
+
+
+def check_kind(kind: object, where: str = "kind") -> str:
+    if not isinstance(kind, str) or not KIND_RE.fullmatch(kind):
+        raise UserError(f"{where}: '{kind}' is not an event kind (lower-case letters, digits, "
+                        "'_', '.', '-'; at most 40 characters)", field="kind")
+    return kind
+
+
+def check_json(value: Any, where: str, *, max_depth: int = MAX_DEPTH) -> None:
+    """Plain JSON only (objects with text keys, arrays, text, finite numbers, booleans, null),
+    nested at most ``max_depth`` deep. Iterative, so hostile nesting cannot overflow the stack.
+    """
+    stack: list[tuple[Any, str, int]] = [(value, where, 0)]
+    while stack:
+        v, path, depth = stack.pop()
+        if depth > max_depth:
+            raise UserError(f"{path}: nested more than {max_depth} levels deep")
+        if v is None or isinstance(v, bool | int):
+            continue
+        if isinstance(v, float):
+            if not math.isfinite(v):
+                raise UserError(f"{path}: {v} is not a finite number")
+            continue
+        if isinstance(v, str):
+            if len(v) > MAX_STRING:
+                raise UserError(f"{path}: text longer than {MAX_STRING} characters")
+            continue
+        if isinstance(v, Mapping):
+            for k, item in v.items():
+                if not isinstance(k, str):
+                    raise UserError(f"{path}: key {k!r} is not text")
+                stack.append((item, f"{path}.{k}", depth + 1))
+            continue
+        if isinstance(v, list | tuple):
+            for i, item in enumerate(v):
+                stack.append((item, f"{path}[{i}]", depth + 1))
+            continue
+        raise UserError(f"{path}: {type(v).__name__} is not a JSON value")
+
+
+def check_payload(payload: object, where: str = "payload") -> dict[str, Any]:
+    """A checked, JSON-ready copy of an event payload (see the module docstring)."""
+    if not isinstance(payload, Mapping):
+        raise UserError(f"{where}: the payload must be an object")
+    check_json(payload, where)
+    try:
+        text = json.dumps(payload, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise UserError(f"{where}: not plain JSON ({exc})") from None
+    if len(text.encode()) > MAX_PAYLOAD_BYTES:
+        raise UserError(f"{where}: larger than {MAX_PAYLOAD_BYTES // 1024} KB")
+    data = json.loads(text)
+    dice = data.get("dice", [])
+    if not isinstance(dice, list):
+        raise UserError(f"{where}.dice: must be a list")
+    roles = {r.value for r in Role}
+    for i, d in enumerate(dice):
+        at = f"{where}.dice[{i}]"
+        if not isinstance(d, dict):
+            raise UserError(f"{at}: must be an object")
+        sides, face = d.get("sides"), d.get("face")
+        if not _is_int(sides) or not 2 <= sides <= MAX_DIE_SIDES:
+            raise UserError(f"{at}.sides: {sides!r} is not a die size (2 to {MAX_DIE_SIDES})")
+        if not _is_int(face) or not 1 <= face <= sides:
+            raise UserError(f"{at}.face: a d{sides} cannot show {face!r}")
+        if d.get("role", "natural") not in roles:
+            raise UserError(f"{at}.role: {d.get('role')!r} is not one of "
+                            + ", ".join(sorted(roles)))
+        if not isinstance(d.get("why", ""), str):
+            raise UserError(f"{at}.why: must be text")
+    mods = data.get("modifiers", [])
+    if not isinstance(mods, list):
+        raise UserError(f"{where}.modifiers: must be a list")
+    stats = {s.value for s in Stat}
+    for i, m in enumerate(mods):
+        at = f"{where}.modifiers[{i}]"
+        if not isinstance(m, dict):
+            raise UserError(f"{at}: must be an object")
+        if not _is_int(m.get("value")) or abs(m["value"]) > 1000:
+            raise UserError(f"{at}.value: {m.get('value')!r} is not a modifier")
+        if m.get("applies_to") not in stats:
+            raise UserError(f"{at}.applies_to: {m.get('applies_to')!r} is not one of "
+                            + ", ".join(sorted(stats)))
+        for k in ("reason", "rule"):
+            if not isinstance(m.get(k), str):
+                raise UserError(f"{at}.{k}: must be text")
+    outcome = data.get("outcome", {})
+    if not isinstance(outcome, dict):
+        raise UserError(f"{where}.outcome: must be an object")
+    for k in ("killed", "wounded"):
+        if k in outcome and not isinstance(outcome[k], bool):
+            raise UserError(f"{where}.outcome.{k}: must be true or false")
+    return data
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def record_from_events(events: Iterable[tuple[str, int | None, int | None, Mapping[str, Any]]]
+                       ) -> tuple[set[int], set[int], dict[int, int]]:
+    """From (kind, actor, target, payload) of the events that stand, in order: the units that
+    end the battle dead, those wounded, and each actor's kills.
+
+    Read from the battle tracker's kinds (``unit_killed``: the target dies, the actor gets the
+    kill; ``attack_resolved``: every id in ``killed`` dies, each a kill for the actor;
+    ``status_set`` / ``status_cleared`` with status ``dead``: dies / lives again, no kill) and
+    from the generic ``outcome`` of any other kind (``killed``: the target dies and the actor
+    gets the kill; ``wounded``: the target is wounded). A unit never kills itself.
+    """
+    dead: set[int] = set()
+    wounded: set[int] = set()
+    kills: dict[int, int] = {}
+
+    def killed(victim: Any, killer: int | None) -> None:
+        if isinstance(victim, bool) or not isinstance(victim, int) or victim in dead:
+            return
+        dead.add(victim)
+        if killer is not None and killer != victim:
+            kills[killer] = kills.get(killer, 0) + 1
+
+    for kind, actor, target, payload in events:
+        if not isinstance(payload, Mapping):
+            continue
+        if kind == "unit_killed":
+            killed(target, actor)
+        elif kind == "attack_resolved":
+            victims = payload.get("killed", [])
+            for v in victims if isinstance(victims, list) else ():
+                killed(v, actor)
+        elif kind in ("status_set", "status_cleared"):
+            if payload.get("status") == "dead" and actor is not None:
+                if kind == "status_set":
+                    killed(actor, None)
+                else:
+                    dead.discard(actor)
+        else:
+            outcome = payload.get("outcome", {})
+            if not isinstance(outcome, Mapping) or target is None:
+                continue
+            if outcome.get("killed") is True:
+                killed(target, actor)
+            elif outcome.get("wounded") is True:
+                wounded.add(target)
+    return dead, wounded - dead, kills
+
+
+#: Where the battle tracker's payloads hold ids (``brikdesk.domain.battle.events``): unit ids
+#: are battle-unit ids, player ids are campaign player ids. Export and import translate them.
+#: Each path is a tuple of keys; ``"*"`` walks every element of a list.
+PAYLOAD_IDS: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
+    "turn_ended": ((("player",), "player"),),
+    "attack_resolved": ((("participants", "*", "unit"), "unit"),
+                        (("effects", "*", "unit"), "unit"),
+                        (("effects", "*", "with", "*"), "unit"),
+                        (("killed", "*"), "unit")),
+    "status_set": ((("with", "*"), "unit"),),
+    "status_cleared": ((("with", "*"), "unit"),),
+}
+
+
+def remap_payload(kind: str, payload: Mapping[str, Any], maps: Mapping[str, Mapping[int, Any]],
+                  where: str = "payload", *, strict: bool = True) -> dict[str, Any]:
+    """A copy of ``payload`` with the ids at ``PAYLOAD_IDS[kind]`` translated through
+    ``maps["unit"]`` / ``maps["player"]``. With ``strict`` an id that is not in the map (or is
+    not a whole number) is a ``UserError`` naming its path; otherwise it becomes ``None``."""
+    out = json.loads(json.dumps(payload))
+
+    def walk(node: Any, keys: tuple[str, ...], path: str, what: str) -> Any:
+        if not keys:
+            table = maps[what]
+            if node is None:
+                return None
+            if isinstance(node, bool) or not isinstance(node, int) or node not in table:
+                if strict:
+                    raise UserError(f"{path}: {node!r} is not the id of a {what} of this battle")
+                return None
+            return table[node]
+        head, rest = keys[0], keys[1:]
+        if head == "*":
+            if not isinstance(node, list):
+                return node
+            return [walk(v, rest, f"{path}[{i}]", what) for i, v in enumerate(node)]
+        if not isinstance(node, dict) or head not in node:
+            return node
+        node[head] = walk(node[head], rest, f"{path}.{head}", what)
+        return node
+
+    for keys, what in PAYLOAD_IDS.get(kind, ()):
+        out = walk(out, keys, where, what)
+    return out

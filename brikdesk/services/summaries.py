@@ -1,0 +1,213 @@
+"""Frozen summaries the services hand out (never ORM rows). Each row type has an ``id``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from brikdesk.domain.modifiers import Modifier
+from brikdesk.domain.rolling import DieRoll
+
+# -- campaign ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CampaignSummary:
+    id: int
+    name: str
+    edition: str
+    cost_system: str
+    default_budget: int
+    notes: str
+    created_at: datetime
+    updated_at: datetime
+    players: int = 0
+    armies: int = 0
+    units: int = 0
+    battles: int = 0
+
+
+@dataclass(frozen=True)
+class CampaignPatch:
+    """Fields to change on a campaign; ``None`` leaves a field as it is."""
+
+    name: str | None = None
+    edition: str | None = None
+    cost_system: str | None = None
+    default_budget: int | None = None
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    id: int
+    campaign_id: int
+    name: str
+    colour: str
+    faction: str
+    armies: int = 0
+
+
+@dataclass(frozen=True)
+class PlayerPatch:
+    name: str | None = None
+    colour: str | None = None
+    faction: str | None = None
+
+
+@dataclass(frozen=True)
+class ArmySummary:
+    id: int
+    campaign_id: int
+    player_id: int
+    player_name: str
+    player_colour: str
+    name: str
+    budget: int | None
+    units: int = 0
+
+
+#: ``ArmyPatch(budget=NO_BUDGET)`` removes an army's budget (``None`` means "unchanged").
+NO_BUDGET = -1
+
+
+@dataclass(frozen=True)
+class ArmyPatch:
+    name: str | None = None
+    player_id: int | None = None
+    budget: int | None = None  # NO_BUDGET to remove it
+
+
+@dataclass(frozen=True)
+class Navigator:
+    """What the campaign navigator shows: the campaign, its players, armies and battles."""
+
+    campaign: CampaignSummary
+    players: tuple[PlayerSummary, ...]
+    armies: tuple[ArmySummary, ...]
+    battles: tuple[BattleSummary, ...]
+
+
+# -- battles -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BattleSummary:
+    id: int
+    campaign_id: int
+    name: str
+    status: str  # "planned", "in_progress", "finished"
+    created_at: datetime
+    finished_at: datetime | None
+    notes: str
+    players: tuple[str, ...] = ()
+    units: int = 0
+    events: int = 0
+
+    @property
+    def status_text(self) -> str:
+        return {"planned": "planned", "in_progress": "in progress",
+                "finished": "finished"}.get(self.status, self.status)
+
+
+@dataclass(frozen=True)
+class BattlePlayerSummary:
+    id: int
+    player_id: int
+    name: str
+    colour: str
+    faction: str
+    turn_order: int
+
+
+@dataclass(frozen=True)
+class BattleUnitSummary:
+    """A unit as mustered into a battle, with its side and its (generic) battle state."""
+
+    id: int
+    battle_player_id: int
+    player_id: int
+    unit_id: int | None  # None once the campaign unit was deleted
+    name: str
+    spec: Mapping[str, Any]
+    state: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class EventSummary:
+    """One entry of a battle's event log."""
+
+    id: int
+    battle_id: int
+    seq: int
+    kind: str
+    actor_id: int | None
+    target_id: int | None
+    payload: Mapping[str, Any]
+    created_at: datetime
+    reverted: bool
+
+    @property
+    def dice(self) -> tuple[DieRoll, ...]:
+        from brikdesk.services.events import dice_from_payload
+
+        return dice_from_payload(self.payload.get("dice", ()))
+
+    @property
+    def modifiers(self) -> tuple[Modifier, ...]:
+        from brikdesk.services.events import modifiers_from_payload
+
+        return modifiers_from_payload(self.payload.get("modifiers", ()))
+
+    @property
+    def outcome(self) -> Mapping[str, Any]:
+        out = self.payload.get("outcome", {})
+        return out if isinstance(out, Mapping) else {}
+
+
+@dataclass(frozen=True)
+class BattleDetail:
+    """A battle with its players in turn order, its mustered units and its state cache."""
+
+    battle: BattleSummary
+    players: tuple[BattlePlayerSummary, ...]
+    units: tuple[BattleUnitSummary, ...]
+    state: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Muster:
+    """Which of a player's units go into a battle (``unit_ids`` from any of their armies)."""
+
+    player_id: int
+    unit_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event to append: kind, actor and target battle-unit ids, and its JSON payload."""
+
+    kind: str
+    actor_id: int | None = None
+    target_id: int | None = None
+    payload: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class UnitOutcome:
+    """What a battle did to a campaign unit: its status afterwards and the kills it made."""
+
+    status: str
+    kills: int = 0
+
+
+@dataclass(frozen=True)
+class UnitRecord:
+    """A campaign unit's record (status, battles fought, kills), to put back on undo."""
+
+    unit_id: int
+    status: str
+    battles_fought: int
+    kills: int

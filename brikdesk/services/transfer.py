@@ -1,0 +1,762 @@
+"""Export and import of one whole campaign as versioned JSON (docs/campaign-format.md).
+
+Export writes ``{"format": "brikdesk-campaign", "version": 1, ...}`` with export-local ids
+(1, 2, 3... in a deterministic order), so exporting, importing and exporting again gives the same
+text. Import reads a file back as a *new* campaign. It checks everything first (size, nesting
+depth, JSON syntax, every field's type and range, every reference between ids) and refuses the
+whole file on the first problem with a message that names the file, the JSON path and what is
+wrong; only then does it write, in a single transaction. A refused file changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import insert, select
+from sqlalchemy.orm import Session
+
+from brikdesk import __version__
+from brikdesk.domain.catalog import (
+    KEY_RE,
+    CatalogError,
+    Edition,
+    item_from_dict,
+    load_default_catalog,
+    unit_type_from_dict,
+)
+from brikdesk.domain.roster import UnitOverrides
+from brikdesk.errors import UserError
+from brikdesk.persistence import snapshots
+from brikdesk.persistence.models import (
+    BATTLE_STATUS,
+    CAMPAIGN_STATUS,
+    COST_SYSTEMS,
+    NAME_LEN,
+    NOTES_LEN,
+    Army,
+    Battle,
+    BattleEvent,
+    BattlePlayer,
+    BattleUnit,
+    Campaign,
+    HouseItem,
+    HouseUnitType,
+    Player,
+    Unit,
+)
+from brikdesk.services.base import ServiceBase
+from brikdesk.services.campaigns import _by_name, campaign_summary
+from brikdesk.services.common import (
+    MAX_NUMBER,
+    Changes,
+    Done,
+    clean_colour,
+    step,
+    storage_errors,
+    to_db_time,
+)
+from brikdesk.services.events import check_json, check_payload, remap_payload
+from brikdesk.services.roster import check_overrides, overrides_to_json
+from brikdesk.services.summaries import CampaignSummary
+
+FORMAT = "brikdesk-campaign"
+VERSION = 1
+#: Limits that keep a hostile file from exhausting memory or time.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_DEPTH = 24
+MAX_PLAYERS = 1000
+MAX_ARMIES = 5000
+MAX_UNITS = 200_000
+MAX_BATTLES = 10_000
+MAX_BATTLE_UNITS = 5000
+MAX_EVENTS = 100_000
+MAX_CATALOG_ENTRIES = 2000
+MAX_LOADOUT = 12
+MAX_STATE_BYTES = 256 * 1024
+
+
+def _time_text(value: datetime | None) -> str | None:
+    if value is None:
+        return None
+    return to_db_time(value).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+# -- export --------------------------------------------------------------------------------------
+
+
+def export_document(s: Session, campaign_id: int) -> dict[str, Any]:
+    c = s.get(Campaign, campaign_id)
+    if c is None:
+        raise UserError(f"there is no campaign with id {campaign_id}", field="id")
+    players = s.scalars(select(Player).where(Player.campaign_id == c.id)
+                        .order_by(Player.id)).all()
+    pid = {p.id: i + 1 for i, p in enumerate(players)}
+    armies = s.scalars(select(Army).where(Army.campaign_id == c.id).order_by(Army.id)).all()
+    units_by_army: dict[int, list[Unit]] = {a.id: [] for a in armies}
+    for u in s.scalars(select(Unit).join(Army).where(Army.campaign_id == c.id)
+                       .order_by(Unit.army_id, Unit.position, Unit.id)):
+        units_by_army[u.army_id].append(u)
+    uid: dict[int, int] = {}
+    out_armies = []
+    for i, a in enumerate(armies):
+        units = []
+        for u in units_by_army[a.id]:
+            uid[u.id] = len(uid) + 1
+            units.append({
+                "id": uid[u.id], "name": u.name, "type": u.type_key,
+                "overrides": dict(u.overrides), "hands": list(u.hands), "worn": list(u.worn),
+                "carried": list(u.carried), "notes": u.notes, "status": u.status,
+                "battles_fought": u.battles_fought, "kills": u.kills})
+        out_armies.append({"id": i + 1, "player": pid[a.player_id], "name": a.name,
+                           "budget": a.budget, "units": units})
+    catalog: dict[str, list[dict[str, Any]]] = {}
+    for name, model in (("items", HouseItem), ("unit_types", HouseUnitType)):
+        catalog[name] = [{"key": h.key, "custom": h.custom, "entry": dict(h.data)}
+                         for h in s.scalars(select(model).where(model.campaign_id == c.id)
+                                            .order_by(model.key))]
+    out_battles = []
+    for bi, b in enumerate(s.scalars(select(Battle).where(Battle.campaign_id == c.id)
+                                     .order_by(Battle.id))):
+        bps = s.scalars(select(BattlePlayer).where(BattlePlayer.battle_id == b.id)
+                        .order_by(BattlePlayer.turn_order, BattlePlayer.id)).all()
+        side = {bp.id: pid[bp.player_id] for bp in bps}
+        bus = s.scalars(select(BattleUnit).where(BattleUnit.battle_id == b.id)
+                        .order_by(BattleUnit.id)).all()
+        buid = {bu.id: i + 1 for i, bu in enumerate(bus)}
+        events = s.scalars(select(BattleEvent).where(BattleEvent.battle_id == b.id)
+                           .order_by(BattleEvent.seq)).all()
+        out_battles.append({
+            "id": bi + 1, "name": b.name, "status": b.status,
+            "created_at": _time_text(b.created_at), "finished_at": _time_text(b.finished_at),
+            "notes": b.notes,
+            "players": [{"player": pid[bp.player_id], "turn_order": bp.turn_order}
+                        for bp in bps],
+            "units": [{"id": buid[bu.id], "player": side[bu.battle_player_id],
+                       "unit": uid.get(bu.unit_id) if bu.unit_id is not None else None,
+                       "name": bu.name, "spec": dict(bu.spec)}
+                      for bu in bus],
+            "events": [{"seq": e.seq, "kind": e.kind,
+                        "actor": buid.get(e.actor_id) if e.actor_id is not None else None,
+                        "target": buid.get(e.target_id) if e.target_id is not None else None,
+                        "payload": remap_payload(e.kind, e.payload,
+                                                 {"unit": buid, "player": pid}, strict=False),
+                        "created_at": _time_text(e.created_at),
+                        "reverted": e.reverted} for e in events],
+        })
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "generator": f"BrikDesk {__version__}",
+        "campaign": {"name": c.name, "edition": c.edition, "cost_system": c.cost_system,
+                     "default_budget": c.default_budget, "notes": c.notes,
+                     "created_at": _time_text(c.created_at),
+                     "updated_at": _time_text(c.updated_at)},
+        "players": [{"id": pid[p.id], "name": p.name, "colour": p.colour,
+                     "faction": p.faction} for p in players],
+        "armies": out_armies,
+        "catalog": catalog,
+        "battles": out_battles,
+    }
+
+
+def dumps(doc: Mapping[str, Any]) -> str:
+    """The canonical text of a document (what ``brikdesk export`` writes)."""
+    return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+# -- reading and checking ------------------------------------------------------------------------
+
+
+class _Refused(Exception):
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+def _show(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return repr(v if len(v) <= 40 else v[:37] + "...")
+    if isinstance(v, int | float):
+        return repr(v)[:40]
+    if isinstance(v, dict):
+        return "an object"
+    if isinstance(v, list):
+        return "a list"
+    return type(v).__name__
+
+
+class _Obj:
+    """A JSON object at a path, read field by field; unknown fields are refused."""
+
+    def __init__(self, value: Any, path: str, fields: tuple[str, ...],
+                 optional: tuple[str, ...] = ()) -> None:
+        if not isinstance(value, dict):
+            raise _Refused(path, f"must be an object, not {_show(value)}")
+        for k in value:
+            if k not in fields and k not in optional:
+                raise _Refused(path, f"unknown field '{k}'")
+        for k in fields:
+            if k not in value:
+                raise _Refused(path, f"missing field '{k}'")
+        self.v = value
+        self.path = path
+
+    def at(self, k: str) -> str:
+        return f"{self.path}.{k}"
+
+    def get(self, k: str, default: Any = None) -> Any:
+        return self.v.get(k, default)
+
+    def int(self, k: str, lo: int = 0, hi: int = MAX_NUMBER, *, null: bool = False,
+            default: Any = ...) -> int | None:
+        if default is not ... and k not in self.v:
+            return default
+        x = self.v.get(k)
+        if x is None and null:
+            return None
+        if isinstance(x, bool) or not isinstance(x, int):
+            raise _Refused(self.at(k), f"must be a whole number{' or null' if null else ''}, "
+                                       f"not {_show(x)}")
+        if not lo <= x <= hi:
+            raise _Refused(self.at(k), f"must be from {lo} to {hi}, not {x}")
+        return x
+
+    def text(self, k: str, max_len: int, *, empty: bool = True, default: Any = ...) -> str:
+        if default is not ... and k not in self.v:
+            return default
+        x = self.v.get(k)
+        if not isinstance(x, str):
+            raise _Refused(self.at(k), f"must be text, not {_show(x)}")
+        if not empty and not x.strip():
+            raise _Refused(self.at(k), "must not be empty")
+        if len(x) > max_len:
+            raise _Refused(self.at(k), f"is longer than {max_len} characters")
+        return x
+
+    def name(self, k: str) -> str:
+        x = self.text(k, NAME_LEN, empty=False)
+        if x != " ".join(x.split()):
+            raise _Refused(self.at(k), "a name is one line without extra spaces")
+        return x
+
+    def choice(self, k: str, allowed: tuple[str, ...]) -> str:
+        x = self.v.get(k)
+        if x not in allowed:
+            raise _Refused(self.at(k), f"must be one of {', '.join(allowed)}, not {_show(x)}")
+        return str(x)
+
+    def bool(self, k: str) -> bool:
+        x = self.v.get(k)
+        if not isinstance(x, bool):
+            raise _Refused(self.at(k), f"must be true or false, not {_show(x)}")
+        return x
+
+    def list(self, k: str, max_len: int) -> list[Any]:
+        x = self.v.get(k)
+        if not isinstance(x, list):
+            raise _Refused(self.at(k), f"must be a list, not {_show(x)}")
+        if len(x) > max_len:
+            raise _Refused(self.at(k), f"has {len(x)} entries; at most {max_len}")
+        return x
+
+    def time(self, k: str, *, null: bool = False) -> datetime | None:
+        x = self.v.get(k)
+        if x is None and null:
+            return None
+        if not isinstance(x, str) or not re.fullmatch(
+                r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})", x):
+            raise _Refused(self.at(k), f"must be a UTC time such as "
+                                       f"\"2026-05-01T14:30:00.000000Z\", not {_show(x)}")
+        try:
+            t = datetime.fromisoformat(x.replace("Z", "+00:00"))
+        except ValueError as exc:
+            raise _Refused(self.at(k), f"is not a real time: {exc}") from None
+        return t.astimezone(UTC).replace(tzinfo=None)
+
+    def json_object(self, k: str, max_bytes: int = MAX_STATE_BYTES) -> dict[str, Any]:
+        x = self.v.get(k)
+        if not isinstance(x, dict):
+            raise _Refused(self.at(k), f"must be an object, not {_show(x)}")
+        try:
+            check_json(x, self.at(k), max_depth=12)
+        except UserError as exc:
+            raise _Refused(self.at(k), str(exc).split(": ", 1)[-1]) from None
+        if len(json.dumps(x, ensure_ascii=False).encode()) > max_bytes:
+            raise _Refused(self.at(k), f"larger than {max_bytes // 1024} KB")
+        return x
+
+
+def _key(value: Any, path: str, *, null: bool = False) -> str | None:
+    if value is None and null:
+        return None
+    if not isinstance(value, str) or not KEY_RE.match(value):
+        raise _Refused(path, f"{_show(value)} is not a catalog key (lower-case letters, digits "
+                             "and hyphens, like 'hand-weapon')")
+    return value
+
+
+def _ref(value: Any, path: str, known: Mapping[int, Any], what: str, *,
+         null: bool = False) -> int | None:
+    if value is None and null:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value not in known:
+        raise _Refused(path, f"{_show(value)} is not the id of a {what} in this file")
+    return value
+
+
+@dataclass
+class _Plan:
+    """A checked document, ready to write."""
+
+    campaign: dict[str, Any]
+    players: list[dict[str, Any]] = field(default_factory=list)
+    armies: list[dict[str, Any]] = field(default_factory=list)
+    units: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (army id, row)
+    house: list[tuple[Any, dict[str, Any]]] = field(default_factory=list)
+    battles: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _Refused("$", f"the field '{k}' appears twice in one object")
+        out[k] = v
+    return out
+
+
+def _no_constants(name: str) -> Any:
+    raise _Refused("$", f"{name} is not a number JSON allows")
+
+
+def parse_document(data: bytes | str) -> Any:
+    """JSON text -> Python value, with the size limit; ``_Refused`` on any problem."""
+    if isinstance(data, bytes):
+        if len(data) > MAX_FILE_BYTES:
+            raise _Refused("$", f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise _Refused("$", f"not UTF-8 text (byte {exc.start})") from None
+    else:
+        text = data
+        if len(text) > MAX_FILE_BYTES:
+            raise _Refused("$", f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
+    if not text.strip():
+        raise _Refused("$", "the file is empty")
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates,
+                          parse_constant=_no_constants)
+    except json.JSONDecodeError as exc:
+        ended = exc.pos >= len(text.rstrip())
+        hint = " (the file ends too early: is it truncated?)" if ended else ""
+        raise _Refused("$", f"not valid JSON: {exc.msg} at line {exc.lineno}, column "
+                            f"{exc.colno}{hint}") from None
+    except RecursionError:
+        raise _Refused("$", f"nested too deeply (more than {MAX_DEPTH} levels)") from None
+    except ValueError as exc:  # e.g. an integer with too many digits
+        raise _Refused("$", f"not valid JSON: {exc}") from None
+
+
+def check_document(doc: Any) -> _Plan:
+    """Check a parsed document completely; ``_Refused`` names the first problem's path."""
+    if not isinstance(doc, dict):
+        raise _Refused("$", f"not a BrikDesk campaign: the file holds {_show(doc)}, not an "
+                            "object")
+    if doc.get("format") != FORMAT:
+        raise _Refused("$.format", f"not a BrikDesk campaign export (format is "
+                                   f"{_show(doc.get('format'))}, expected '{FORMAT}')")
+    version = doc.get("version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise _Refused("$.version", f"must be a whole number, not {_show(version)}")
+    if version > VERSION:
+        raise _Refused("$.version", f"version {version} was written by a newer BrikDesk; this "
+                                    f"one reads version {VERSION}")
+    if version < 1:
+        raise _Refused("$.version", f"unknown version {version}")
+    try:
+        check_json(doc, "$", max_depth=MAX_DEPTH)
+    except UserError as exc:
+        path, _, reason = str(exc).partition(": ")
+        raise _Refused(path, reason) from None
+    root = _Obj(doc, "$", ("format", "version", "campaign", "players", "armies", "catalog",
+                           "battles"), ("generator",))
+    root.text("generator", 200, default="")
+
+    c = _Obj(root.get("campaign"), "$.campaign",
+             ("name", "edition", "cost_system", "default_budget", "notes", "created_at",
+              "updated_at"))
+    edition = c.choice("edition", tuple(e.value for e in Edition))
+    plan = _Plan(campaign={
+        "name": c.name("name"), "edition": edition,
+        "cost_system": c.choice("cost_system", COST_SYSTEMS),
+        "default_budget": c.int("default_budget"),
+        "notes": c.text("notes", NOTES_LEN), "created_at": c.time("created_at"),
+        "updated_at": c.time("updated_at")})
+
+    players: dict[int, dict[str, Any]] = {}
+    names: set[str] = set()
+    for i, raw in enumerate(root.list("players", MAX_PLAYERS)):
+        p = _Obj(raw, f"$.players[{i}]", ("id", "name", "colour", "faction"))
+        pid = p.int("id", 1)
+        if pid in players:
+            raise _Refused(p.at("id"), f"id {pid} is used twice")
+        name = p.name("name")
+        if name.casefold() in names:
+            raise _Refused(p.at("name"), f"two players are called '{name}'")
+        names.add(name.casefold())
+        try:
+            colour = clean_colour(p.get("colour"))
+        except UserError as exc:
+            raise _Refused(p.at("colour"), str(exc)) from None
+        if colour != p.get("colour"):
+            raise _Refused(p.at("colour"), f"must be #rrggbb in lower case, not "
+                                           f"{_show(p.get('colour'))}")
+        faction = p.text("faction", NAME_LEN)
+        players[pid] = {"name": name, "colour": colour, "faction": faction}
+    plan.players = [dict(v, _id=k) for k, v in players.items()]
+
+    unit_ids: dict[int, int] = {}  # export unit id -> export army id
+    army_ids: set[int] = set()
+    n_units = 0
+    for i, raw in enumerate(root.list("armies", MAX_ARMIES)):
+        a = _Obj(raw, f"$.armies[{i}]", ("id", "player", "name", "budget", "units"))
+        aid = a.int("id", 1)
+        if aid in army_ids:
+            raise _Refused(a.at("id"), f"id {aid} is used twice")
+        army_ids.add(aid)
+        player = _ref(a.get("player"), a.at("player"), players, "player")
+        plan.armies.append({"_id": aid, "_player": player, "name": a.name("name"),
+                            "budget": a.int("budget", null=True)})
+        units = a.list("units", MAX_UNITS)
+        n_units += len(units)
+        if n_units > MAX_UNITS:
+            raise _Refused(a.at("units"), f"more than {MAX_UNITS} units in the file")
+        for j, uraw in enumerate(units):
+            plan.units.append((aid, _check_unit(uraw, f"{a.at('units')}[{j}]", unit_ids, aid)))
+
+    cat = _Obj(root.get("catalog"), "$.catalog", ("items", "unit_types"))
+    defaults = load_default_catalog(edition)
+    for kind, model, parse, lookup in (
+            ("items", HouseItem, item_from_dict, defaults.get_item),
+            ("unit_types", HouseUnitType, unit_type_from_dict, defaults.get_unit_type)):
+        seen: set[str] = set()
+        for i, raw in enumerate(cat.list(kind, MAX_CATALOG_ENTRIES)):
+            h = _Obj(raw, f"$.catalog.{kind}[{i}]", ("key", "custom", "entry"))
+            key = _key(h.get("key"), h.at("key"))
+            if key in seen:
+                raise _Refused(h.at("key"), f"'{key}' appears twice")
+            seen.add(key)
+            custom = h.bool("custom")
+            if custom != (lookup(key) is None):
+                raise _Refused(h.at("custom"), f"'{key}' is {'not ' if custom else ''}in the "
+                                               f"{edition} rules, so custom must be "
+                                               f"{'false' if custom else 'true'}")
+            entry = h.get("entry")
+            if not isinstance(entry, dict):
+                raise _Refused(h.at("entry"), f"must be an object, not {_show(entry)}")
+            if "house_rule" in entry:
+                raise _Refused(h.at("entry"), "unknown field 'house_rule'")
+            if entry.get("key") != key:
+                raise _Refused(h.at("entry") + ".key", f"must be '{key}', the entry's key")
+            try:
+                parse(entry, source=None)
+            except CatalogError as exc:
+                raise _Refused(h.at("entry"), exc.message) from None
+            plan.house.append((model, {"key": key, "data": entry, "custom": custom}))
+
+    for i, raw in enumerate(root.list("battles", MAX_BATTLES)):
+        plan.battles.append(_check_battle(raw, f"$.battles[{i}]", players, unit_ids))
+    return plan
+
+
+def _check_unit(raw: Any, path: str, unit_ids: dict[int, int], army: int) -> dict[str, Any]:
+    u = _Obj(raw, path, ("id", "name", "type", "overrides", "hands", "worn", "carried",
+                         "notes", "status", "battles_fought", "kills"))
+    uid = u.int("id", 1)
+    if uid in unit_ids:
+        raise _Refused(u.at("id"), f"id {uid} is used twice")
+    unit_ids[uid] = army
+    ov = _Obj(u.get("overrides"), u.at("overrides"), (),
+              ("action_die", "move", "armor", "cost"))
+    armor = ov.get("armor")
+    if armor is not None and not isinstance(armor, str):
+        raise _Refused(ov.at("armor"), f"must be text such as \"5\" or \"2d6\", not "
+                                       f"{_show(armor)}")
+    overrides = UnitOverrides(
+        action_die=ov.int("action_die", 1, 100, default=None),
+        move=ov.int("move", 0, 100, default=None), armor=armor,
+        cost=ov.int("cost", 0, 999, default=None))
+    try:
+        checked = check_overrides(overrides)
+    except UserError as exc:
+        raise _Refused(ov.at(exc.field or "overrides"), str(exc)) from None
+    if checked != overrides:
+        raise _Refused(ov.at("armor"), f"write the Armor as {checked.armor!r}")
+    lists = {}
+    for name in ("hands", "worn", "carried"):
+        items = u.list(name, MAX_LOADOUT)
+        lists[name] = [_key(k, f"{u.at(name)}[{n}]", null=name == "hands")
+                       for n, k in enumerate(items)]
+    return {"_id": uid, "name": u.name("name"), "type_key": _key(u.get("type"), u.at("type")),
+            "overrides": overrides_to_json(overrides), **lists,
+            "notes": u.text("notes", NOTES_LEN), "status": u.choice("status", CAMPAIGN_STATUS),
+            "battles_fought": u.int("battles_fought"), "kills": u.int("kills")}
+
+
+def _check_battle(raw: Any, path: str, players: Mapping[int, Any],
+                  unit_ids: Mapping[int, int]) -> dict[str, Any]:
+    b = _Obj(raw, path, ("id", "name", "status", "created_at", "finished_at", "notes",
+                         "players", "units", "events"))
+    b.int("id", 1)
+    status = b.choice("status", BATTLE_STATUS)
+    finished_at = b.time("finished_at", null=True)
+    if (finished_at is None) != (status != "finished"):
+        raise _Refused(b.at("finished_at"), "a finished battle has a finish time, and only a "
+                                            "finished battle has one")
+    out: dict[str, Any] = {
+        "name": b.name("name"), "status": status, "created_at": b.time("created_at"),
+        "finished_at": finished_at, "notes": b.text("notes", NOTES_LEN),
+        "players": [], "units": [], "events": []}
+    sides: set[int] = set()
+    for i, raw_p in enumerate(b.list("players", MAX_PLAYERS)):
+        p = _Obj(raw_p, f"{b.at('players')}[{i}]", ("player", "turn_order"))
+        pid = _ref(p.get("player"), p.at("player"), players, "player")
+        if pid in sides:
+            raise _Refused(p.at("player"), f"player {pid} is in the battle twice")
+        sides.add(pid)
+        out["players"].append({"_player": pid, "turn_order": p.int("turn_order", 0, 1000)})
+    local: dict[int, int] = {}
+    mustered: set[int] = set()
+    for i, raw_u in enumerate(b.list("units", MAX_BATTLE_UNITS)):
+        u = _Obj(raw_u, f"{b.at('units')}[{i}]", ("id", "player", "unit", "name", "spec"))
+        bid = u.int("id", 1)
+        if bid in local:
+            raise _Refused(u.at("id"), f"id {bid} is used twice in this battle")
+        local[bid] = bid
+        side = _ref(u.get("player"), u.at("player"), {p: 1 for p in sides},
+                    "player of this battle")
+        unit = _ref(u.get("unit"), u.at("unit"), unit_ids, "unit", null=True)
+        if unit is not None:
+            if unit in mustered:
+                raise _Refused(u.at("unit"), f"unit {unit} is mustered twice")
+            mustered.add(unit)
+        out["units"].append({"_id": bid, "_player": side, "_unit": unit,
+                             "name": u.name("name"), "spec": u.json_object("spec")})
+    last_seq = 0
+    reverted_seen = False
+    for i, raw_e in enumerate(b.list("events", MAX_EVENTS)):
+        e = _Obj(raw_e, f"{b.at('events')}[{i}]", ("seq", "kind", "actor", "target", "payload",
+                                                   "created_at", "reverted"))
+        seq = e.int("seq", 1, 10 * MAX_EVENTS)
+        if seq is None or seq <= last_seq:
+            raise _Refused(e.at("seq"), f"events must be in increasing seq order ({seq} after "
+                                        f"{last_seq})")
+        last_seq = seq
+        kind = e.get("kind")
+        from brikdesk.services.events import check_kind
+
+        try:
+            check_kind(kind, e.at("kind"))
+            payload = check_payload(e.get("payload"), e.at("payload"))
+            remap_payload(kind, payload, {"unit": local, "player": {p: p for p in sides}},
+                          e.at("payload"))
+        except UserError as exc:
+            path_, _, reason = str(exc).partition(": ")
+            raise _Refused(path_, reason) from None
+        reverted = e.bool("reverted")
+        if reverted_seen and not reverted:
+            raise _Refused(e.at("reverted"), "a standing event can't follow a reverted one "
+                                             "(undone events form the end of the log)")
+        reverted_seen = reverted_seen or reverted
+        out["events"].append({
+            "seq": seq, "kind": kind,
+            "_actor": _ref(e.get("actor"), e.at("actor"), local, "unit of this battle",
+                           null=True),
+            "_target": _ref(e.get("target"), e.at("target"), local, "unit of this battle",
+                            null=True),
+            "payload": payload, "created_at": e.time("created_at"), "reverted": reverted})
+    return out
+
+
+def _write(s: Session, plan: _Plan, name: str) -> int:
+    c = plan.campaign
+    cid = s.scalars(insert(Campaign).returning(Campaign.id), [{
+        "name": name, "edition": c["edition"], "cost_system": c["cost_system"],
+        "default_budget": c["default_budget"], "notes": c["notes"],
+        "created_at": c["created_at"], "updated_at": c["updated_at"]}]).one()
+
+    def many(model, rows: list[dict[str, Any]]) -> list[int]:
+        if not rows:
+            return []
+        return list(s.scalars(insert(model).returning(model.id, sort_by_parameter_order=True),
+                              rows))
+
+    pids = many(Player, [{"campaign_id": cid, "name": p["name"], "colour": p["colour"],
+                          "faction": p["faction"]} for p in plan.players])
+    player_db = {p["_id"]: pid for p, pid in zip(plan.players, pids, strict=True)}
+    aids = many(Army, [{"campaign_id": cid, "player_id": player_db[a["_player"]],
+                        "name": a["name"], "budget": a["budget"]} for a in plan.armies])
+    army_db = {a["_id"]: aid for a, aid in zip(plan.armies, aids, strict=True)}
+    positions: dict[int, int] = {}
+    rows = []
+    for aid, u in plan.units:
+        positions[aid] = positions.get(aid, 0) + 1
+        rows.append({"army_id": army_db[aid], "position": positions[aid],
+                     **{k: v for k, v in u.items() if not k.startswith("_")}})
+    uids = many(Unit, rows)
+    unit_db = {u["_id"]: uid for (_a, u), uid in zip(plan.units, uids, strict=True)}
+    for model, h in plan.house:
+        s.execute(insert(model), [{"campaign_id": cid, **h}])
+    for b in plan.battles:
+        bid = s.scalars(insert(Battle).returning(Battle.id), [{
+            "campaign_id": cid, "state": {},
+            **{k: b[k] for k in ("name", "status", "created_at", "finished_at", "notes")}}]
+            ).one()
+        bp_ids = many(BattlePlayer, [{"battle_id": bid, "player_id": player_db[p["_player"]],
+                                      "turn_order": p["turn_order"]} for p in b["players"]])
+        side_db = {p["_player"]: x for p, x in zip(b["players"], bp_ids, strict=True)}
+        bu_ids = many(BattleUnit, [{
+            "battle_id": bid, "battle_player_id": side_db[u["_player"]],
+            "unit_id": unit_db[u["_unit"]] if u["_unit"] is not None else None,
+            "name": u["name"], "spec": u["spec"], "state": {}} for u in b["units"]])
+        local_db = {u["_id"]: x for u, x in zip(b["units"], bu_ids, strict=True)}
+        many(BattleEvent, [{
+            "battle_id": bid, "seq": e["seq"], "kind": e["kind"],
+            "actor_id": local_db.get(e["_actor"]) if e["_actor"] is not None else None,
+            "target_id": local_db.get(e["_target"]) if e["_target"] is not None else None,
+            "payload": remap_payload(e["kind"], e["payload"],
+                                     {"unit": local_db, "player": player_db}),
+            "created_at": e["created_at"],
+            "reverted": e["reverted"]} for e in b["events"]])
+    return cid
+
+
+def _refusal(source: str, exc: _Refused) -> UserError:
+    return UserError(f"{source} was not imported: {exc.path}: {exc.reason}", field="file")
+
+
+class TransferService(ServiceBase):
+    """Export a campaign to JSON, import one back as a new campaign."""
+
+    @storage_errors
+    def export_campaign(self, campaign_id: int) -> dict[str, Any]:
+        """The campaign as a format-1 document (plain JSON values)."""
+        with self._sessions.begin() as s:
+            return export_document(s, campaign_id)
+
+    def export_json(self, campaign_id: int) -> str:
+        return dumps(self.export_campaign(campaign_id))
+
+    def write_export(self, campaign_id: int, path: str | os.PathLike[str]) -> Path:
+        """Write the export to ``path`` atomically (a temporary file renamed into place)."""
+        text = self.export_json(campaign_id)
+        target = Path(path)
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+                    f.write(text)
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.replace(tmp, target)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+        except OSError as exc:
+            raise UserError(f"could not write {target}: {exc.strerror or exc}",
+                            field="file") from None
+        return target
+
+    def check(self, data: bytes | str, *, source: str = "the file") -> dict[str, Any]:
+        """Check a document without writing; returns its campaign fields. ``UserError``."""
+        try:
+            plan = check_document(parse_document(data))
+        except _Refused as exc:
+            raise _refusal(source, exc) from None
+        return dict(plan.campaign)
+
+    @storage_errors
+    def import_campaign(self, data: bytes | str, *, name: str | None = None,
+                        source: str = "the file", replace: bool = False
+                        ) -> Done[CampaignSummary]:
+        """Import an export as a new campaign (called ``name`` if given).
+
+        Refused whole, with nothing written, if anything in it is wrong, or if a campaign of
+        that name exists (unless ``replace``: then that campaign is deleted in the same
+        transaction; ``brikdesk demo`` uses this).
+        """
+        try:
+            plan = check_document(parse_document(data))
+        except _Refused as exc:
+            raise _refusal(source, exc) from None
+        from brikdesk.services.common import clean_name
+
+        final = clean_name(name, "The campaign's name") if name is not None else \
+            plan.campaign["name"]
+        with self._sessions.begin() as s:
+            other = _by_name(s, final)
+            replaced = None
+            if other is not None:
+                if not replace:
+                    raise UserError(f"a campaign called '{other.name}' already exists; import "
+                                    "this one under another name", field="name")
+                replaced = snapshots.take(s, Campaign.__table__, Campaign.id == other.id)
+                snapshots.delete_rows(s, Campaign.__table__, Campaign.id == other.id)
+            cid = _write(s, plan, final)
+            summary = campaign_summary(s, s.get(Campaign, cid))
+            snap = snapshots.take(s, Campaign.__table__, Campaign.id == cid)
+        text = f"Import {final}"
+        changes = (Changes.CAMPAIGNS | Changes.PLAYERS | Changes.ARMIES | Changes.UNITS
+                   | Changes.CATALOG | Changes.BATTLES | Changes.EVENTS)
+        return Done(summary, changes, text,
+                    redo=step(self.swap_campaigns, replaced.ids("campaign")[0]
+                              if replaced else None, snap),
+                    undo=step(self.swap_campaigns, cid, replaced))
+
+    @storage_errors
+    def swap_campaigns(self, delete_id: int | None, restore: snapshots.Snapshot | None
+                       ) -> Done[None]:
+        """Delete one campaign and put back another from a snapshot, in one transaction: the
+        undo and redo of an import (which may have replaced a campaign of the same name)."""
+        with self._sessions.begin() as s:
+            gone = None
+            if delete_id is not None:
+                gone = snapshots.take(s, Campaign.__table__, Campaign.id == delete_id)
+                snapshots.delete_rows(s, Campaign.__table__, Campaign.id == delete_id)
+            if restore is not None:
+                if snapshots.existing_ids(s, restore):
+                    raise UserError("can't undo: that campaign is back already")
+                if _by_name(s, restore.table_rows("campaign")[0]["name"]) is not None:
+                    raise UserError("can't undo: a campaign of the same name exists")
+                snapshots.restore(s, restore)
+        back = restore.ids("campaign")[0] if restore is not None else None
+        return Done(None, Changes.CAMPAIGNS | Changes.UNITS | Changes.BATTLES, "Import",
+                    redo=step(self.swap_campaigns, delete_id, restore),
+                    undo=step(self.swap_campaigns, back, gone))
+
+    def import_file(self, path: str | os.PathLike[str], *, name: str | None = None
+                    ) -> Done[CampaignSummary]:
+        p = Path(path)
+        try:
+            size = p.stat().st_size
+            if size > MAX_FILE_BYTES:
+                raise UserError(f"{p.name} was not imported: the file is larger than "
+                                f"{MAX_FILE_BYTES // (1024 * 1024)} MB", field="file")
+            data = p.read_bytes()
+        except OSError as exc:
+            raise UserError(f"could not read {p}: {exc.strerror or exc}", field="file") from None
+        return self.import_campaign(data, name=name, source=p.name)

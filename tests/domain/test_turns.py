@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import statistics
-import time
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -820,7 +818,8 @@ BattleLog.TestCase.settings = settings(max_examples=60, stateful_step_count=50, 
 test_undo_and_events_equal_replay = BattleLog.TestCase
 
 
-# --- performance ---------------------------------------------------------------------------
+# --- a long battle --------------------------------------------------------------------------
+# (speed is measured by benchmarks/bench_turns.py, not asserted here)
 
 
 def big_setup(units: int = 500) -> BattleSetup:
@@ -829,20 +828,7 @@ def big_setup(units: int = 500) -> BattleSetup:
                                       for i in range(units)))
 
 
-def test_end_turn_on_500_units_takes_far_less_than_a_frame():
-    setup = big_setup()
-    state = initial_state(setup)
-    for u in setup.units[::4]:
-        state = apply(setup, state, spend_action(state, u.unit_id, ActionUse.ATTACK))
-    times = []
-    for _ in range(30):
-        start = time.perf_counter()
-        end_turn(setup, state)
-        times.append(time.perf_counter() - start)
-    assert statistics.median(times) < 0.016
-
-
-def test_replaying_a_thousand_events_of_500_units_is_quick():
+def test_replaying_a_thousand_events_of_500_units_gives_the_same_state():
     setup = big_setup()
     state = initial_state(setup)
     events = []
@@ -853,6 +839,4 @@ def test_replaying_a_thousand_events_of_500_units_is_quick():
                  if ready and len(events) % 100 else end_turn(setup, state)[0])
         state = apply(setup, state, event)
         events.append(event)
-    start = time.perf_counter()
     assert replay(setup, events) == state
-    assert time.perf_counter() - start < 0.1

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from brikdesk.domain import catalog as catalog_module
@@ -297,12 +295,9 @@ def test_ten_thousand_units_without_parsing_dice(monkeypatch):
         raise AssertionError(f"parsed {text!r} again")
 
     monkeypatch.setattr(catalog_module, "parse", no_parsing)
-    start = time.perf_counter()
     total = army_total(units, CAT)
     warnings = validate_army(units, 100_000, CAT)
     stats = [effective_stats(u, CAT) for u in units]
-    elapsed = time.perf_counter() - start
     assert total == 2000 * (10 + 16 + 10 + 10 + 2)
     assert len(warnings) == 2000  # every Incompetent has no weapon
     assert stats[3].half_speed and stats[1].armor == "2d6+2"
-    assert elapsed < 2.0

@@ -37,6 +37,7 @@ from PySide6.QtCore import QMarginsF, QRectF, Qt
 from PySide6.QtGui import (
     QFont,
     QFontMetricsF,
+    QImage,
     QPagedPaintDevice,
     QPageLayout,
     QPageSize,
@@ -201,13 +202,27 @@ def configure_page(device: QPagedPaintDevice, paper: str) -> None:
     device.setPageLayout(page_layout_for(paper))
 
 
-class Metrics:
-    """Fonts in points, measured on the target device; every length returned is in points."""
+MEASURE_DPI = 1200
 
-    def __init__(self, device: QPaintDevice) -> None:
-        self.device = device
-        dpi = device.logicalDpiY() or 72
+
+class Metrics:
+    """Fonts in points and text measured in points.
+
+    Text is measured on a reference image of 1200 dots per inch, whatever the target device,
+    so a preview on a 96 dpi printer, a 300 dpi print and a PDF break lines and pages at the
+    same places (font hinting at a coarse resolution would otherwise shift them). ``k`` is the
+    target device's units per point, for painting.
+    """
+
+    def __init__(self, device: QPaintDevice | None = None) -> None:
+        dpi = (device.logicalDpiY() if device is not None else 0) or MEASURE_DPI
         self.k = dpi / 72.0  # device units per point
+        self._ref = QImage(1, 1, QImage.Format.Format_RGB32)
+        dpm = round(MEASURE_DPI / 0.0254)
+        self._ref.setDotsPerMeterX(dpm)
+        self._ref.setDotsPerMeterY(dpm)
+        self.device = self._ref
+        self._mk = self._ref.logicalDpiY() / 72.0  # measuring units per point
         self.fonts: dict[str, QFont] = {}
         self._fm: dict[str, QFontMetricsF] = {}
         self._wrap: dict[tuple[str, str, float, int], tuple[str, ...]] = {}
@@ -218,17 +233,19 @@ class Metrics:
             f.setPointSizeF(size)
             f.setBold(bold)
             f.setItalic(italic)
+            if hasattr(f, "setFeature"):  # Qt 6.7+: no "fi" ligatures, so the PDF's text
+                f.setFeature(QFont.Tag("liga"), 0)  # searches and copies as typed
             self.fonts[key] = f
-            self._fm[key] = QFontMetricsF(f, device)
+            self._fm[key] = QFontMetricsF(f, self._ref)
 
     def line(self, font: str) -> float:
-        return self._fm[font].lineSpacing() / self.k
+        return self._fm[font].lineSpacing() / self._mk
 
     def width(self, text: str, font: str) -> float:
-        return self._fm[font].horizontalAdvance(text) / self.k
+        return self._fm[font].horizontalAdvance(text) / self._mk
 
     def elide(self, text: str, font: str, width: float) -> str:
-        return self._fm[font].elidedText(text, Qt.TextElideMode.ElideRight, width * self.k)
+        return self._fm[font].elidedText(text, Qt.TextElideMode.ElideRight, width * self._mk)
 
     def _greedy(self, para: str, font: str, width: float) -> list[str]:
         """Break at spaces (a word wider than the line is broken between characters)."""
@@ -774,6 +791,9 @@ def layout_roster_sheet(sheet: RosterSheet, device: QPagedPaintDevice, *,
 
     blocks: list[_Block] = []
     total = len(sheet.cards)
+    if not sheet.cards:
+        blocks.append(_text_block(m, body.width(), "This army has no units yet.", "td",
+                                  colour="muted"))
     for i, card in enumerate(sheet.cards):
         blocks.append(card_block(m, geo, card, i, colour))
         if progress is not None and (i % 50 == 0 or i == total - 1):
@@ -789,8 +809,6 @@ def layout_roster_sheet(sheet: RosterSheet, device: QPagedPaintDevice, *,
         blocks += _section_blocks(m, body.width(), "Roster warnings")
         for w in sheet.warnings:
             blocks.append(_bullet_block(m, body.width(), w.text))
-    if not blocks:
-        blocks.append(_text_block(m, body.width(), "This army has no units.", "td"))
 
     pager = _Paginator(body, m)
     for i, block in enumerate(blocks):

@@ -29,6 +29,8 @@ from ui.printing.layout import (
 )
 
 DEFAULT_BAND = "#34495e"
+# text is measured at 1200 dpi; a coarse device's hinting may make it a hair wider: never cut it
+_NO_CLIP = int(Qt.TextFlag.TextDontClip)
 
 Progress = Callable[[int, int], None]
 
@@ -128,7 +130,7 @@ class _Replayer:
                     p.setFont(self.m.fonts[op.font])
                     self._font = op.font
                 self.pen(op.colour, 0.5)
-                p.drawText(rect, op.align, op.text)
+                p.drawText(rect, op.align | _NO_CLIP, op.text)
             elif kind == "box":
                 boxes.append(rect)
             elif kind == "fill":

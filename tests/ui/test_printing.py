@@ -131,22 +131,23 @@ def test_known_roster_pdf_has_expected_pages_and_every_unit_and_weapon(tmp_path)
     result = export_pdf(sheet, out)
     assert out.is_file() and not (tmp_path / "roster.pdf.part").exists()
     # A4, 6 turns, identical units folded: 10 cards on pages 1-2, the reference appendix on
-    # pages 3-4, six blank cards on page 5, the roster warnings on page 6.
-    assert result.pages == 6
-    assert pdf_pages(out) == 6
+    # page 3, six blank cards on page 4, the roster warnings on page 5.
+    assert result.pages == 5
+    assert pdf_pages(out) == 5
     text = pdf_text(out)
     for u in units:
         assert u.name in text
         for key, _ in u.loadout.placed():
             assert CAT.item(key).name in text
     assert "x6 Minifig with Long-Ranged Weapon" in text
-    assert "Page 1 of 6" in text and "Page 6 of 6" in text
+    assert "Page 1 of 5" in text and "Page 5 of 5" in text
     assert "126 / 120 CP" in text and "2025-03-01" in text and "BrikWars 2020" in text
-    first_blank = pdf_text(out, 5)
-    assert "Units gained at the table" in first_blank
-    assert first_blank.count("Name") == 6
-    assert "Roster warnings" in pdf_text(out, 6)
-    assert "over budget by 6 CP" in pdf_text(out, 6)
+    assert "Reference: the rules and items this army uses" in pdf_text(out, 3)
+    blanks = pdf_text(out, 4)
+    assert "Units gained at the table" in blanks
+    assert blanks.count("Name") == 6
+    assert "Roster warnings" in pdf_text(out, 5)
+    assert "over budget by 6 CP" in pdf_text(out, 5)
 
 
 def test_header_on_every_page(tmp_path):
@@ -321,7 +322,8 @@ def test_progress_reports_every_page(tmp_path):
     seen: list[tuple[int, int]] = []
     result = export_pdf(sheet_of(long_roster(30), fold_identical=False), tmp_path / "p.pdf",
                         progress=lambda done, total: seen.append((done, total)))
-    assert seen == [(n, result.pages) for n in range(1, result.pages + 1)]
+    # (0, 0) first: busy while laying out; then one report per painted page
+    assert seen == [(0, 0)] + [(n, result.pages) for n in range(1, result.pages + 1)]
 
 
 def test_export_to_a_missing_folder_is_a_user_error(tmp_path):
@@ -343,3 +345,43 @@ def test_painting_keeps_none_alive(tmp_path):
     before = sys.getrefcount(None)
     export_pdf(sheet_of(long_roster(40), fold_identical=False), tmp_path / "n.pdf")
     assert sys.getrefcount(None) - before > -500
+
+
+def test_export_runs_on_a_worker_thread_with_progress(qtbot, tmp_path):
+    from PySide6.QtCore import QObject
+
+    from ui.workers import start_job
+
+    sheet = sheet_of(long_roster(20), fold_identical=False)
+    out = tmp_path / "worker.pdf"
+    parent = QObject()
+    progress: list[tuple[int, int]] = []
+    done: list[object] = []
+    errors: list[str] = []
+    start_job(parent, lambda report: export_pdf(sheet, out, progress=report),
+              on_done=done.append, on_error=lambda exc, tb: errors.append(tb),
+              on_progress=lambda d, t: progress.append((d, t)))
+    qtbot.waitUntil(lambda: bool(done or errors), timeout=10000)
+    assert errors == []
+    pages = done[0].pages
+    assert pdf_pages(out) == pages
+    qtbot.waitUntil(lambda: len(progress) == pages + 1, timeout=2000)
+    assert progress[-1] == (pages, pages)
+
+
+@pytest.mark.parametrize("turns", [6, 12])
+def test_tick_boxes_never_cover_text(tmp_path, turns):
+    sheet = sheet_of(known_roster(), turns=turns, fold_identical=False)
+    layout = layout_roster_sheet(sheet, writer_for(tmp_path))
+    from PySide6.QtCore import QRectF
+
+    for p in layout.pages:
+        for b in p.placed:
+            texts = [QRectF(o.x, o.y, o.w, o.h) for o in b.ops if o.kind == "text" and o.text]
+            boxes = [QRectF(o.x, o.y, o.w, o.h) for o in b.ops if o.kind == "box"]
+            for box in boxes:
+                assert not any(box.intersects(t) for t in texts), (b.kind, b.card)
+    if turns == 12:  # A4 has no room beside the text for 12 turns: the boxes go below it
+        first = layout.pages[0].placed[0]
+        last_item_y = max(o.y for o in first.ops if o.kind == "text" and o.font == "td")
+        assert min(o.y for o in first.ops if o.kind == "box") > last_item_y

@@ -12,8 +12,8 @@ Layout choices (documented for the user in ``LAYOUT_NOTES``):
 - One column of cards, each with its tick boxes *beside* it on the right: a grid with one column
   per turn and one row for the Action, each Counter and "Dead". Boxes are 4.5 mm square, large
   enough to tick with a pen. Two columns would leave no room for the tick grid beside the item
-  table, so the sheet uses one. On a page too narrow for text and grid side by side, the grid
-  goes below the text.
+  table, so the sheet uses one. When the turns leave the text less than 320 pt (113 mm), that
+  is more than 9 turns on A4 or 10 on Letter, the grids go below the text instead.
 - A folded card (``x6 Minifig with ...``) has one tick grid per member, labelled with the
   member's name; the first grids stand beside the text, the rest flow in rows below it.
 - A card is never split across pages: a card that does not fit in what is left of a page starts
@@ -59,7 +59,7 @@ GRID_GAP = 10.0  # between the text and the grid beside it
 GRID_HGAP = 12.0  # between grids in a row below the text
 GRID_VGAP = 6.0
 GRID_LABEL_W = 44.0
-MIN_TEXT_W = 250.0
+MIN_TEXT_W = 320.0
 SECTION_GAP = 8.0
 CONT_H = 12.0  # the "continued on the next page" line
 MAX_NOTE_LINES = 6
@@ -67,7 +67,8 @@ MAX_CELL_LINES = 4
 
 LAYOUT_NOTES: dict[str, str] = {
     "columns": "One column of cards with the tick boxes beside each card; two columns leave no "
-               "room for a tick grid beside the item table.",
+               "room for a tick grid beside the item table. With more than 9 turns on A4 (10 "
+               "on Letter) the tick boxes go below the card's text.",
     "split": "A card is never split across pages. A card taller than a whole page (a very "
              "large folded group) gets pages of its own and continues between rows of tick "
              "boxes, marked 'continued on the next page'; it is not scaled down.",
@@ -91,6 +92,8 @@ FONT_SPECS: dict[str, tuple[float, bool, bool]] = {
     "th": (7.0, True, False),
     "td": (8.5, False, False),
     "td_bold": (8.5, True, False),
+    "ref": (7.8, False, False),
+    "ref_bold": (7.8, True, False),
     "note": (8.0, False, True),
     "tick": (7.0, False, False),
     "tick_head": (7.5, True, False),
@@ -384,7 +387,7 @@ def _table(m: Metrics, x: float, y: float, columns: tuple[tuple[str, float], ...
     for row in rows:
         cells = []
         for i, ((_, w), value) in enumerate(zip(columns, row, strict=True)):
-            font = "td_bold" if (i == 0 and bold_first and body_font == "td") else body_font
+            font = f"{body_font}_bold" if (i == 0 and bold_first) else body_font
             cells.append((font, m.wrap(value, font, w - 5, max_lines)))
         n = max(len(lines) for _, lines in cells)
         cx = x
@@ -552,22 +555,23 @@ def _bullet_block(m: Metrics, width: float, text: str) -> _Block:
     return _Block("warning", [(y + 2, ops)])
 
 
-def _rule_block(m: Metrics, width: float, title: str, text: str) -> _Block:
+def _rule_block(m: Metrics, width: float, title: str, text: str, font: str = "ref") -> _Block:
     """``Title: text`` with the title bold, wrapped under it with a hanging indent."""
     ops: list[Op] = []
-    lh = m.line("td")
-    tw = m.width(title + "  ", "td_bold")
-    ops.append(Op("text", 0, 0, tw, lh, title, "td_bold"))
-    first = m.wrap(text, "td", width - tw)
+    bold = f"{font}_bold"
+    lh = m.line(font)
+    tw = m.width(title + "  ", bold)
+    ops.append(Op("text", 0, 0, tw, lh, title, bold))
+    first = m.wrap(text, font, width - tw)
     rest_text = ""
     if first:
-        ops.append(Op("text", tw, 0, width - tw, lh, first[0], "td"))
+        ops.append(Op("text", tw, 0, width - tw, lh, first[0], font))
         rest_text = text[len(first[0]):].strip()
     y = lh
-    for line in (m.wrap(rest_text, "td", width - 12) if rest_text else ()):
-        ops.append(Op("text", 12, y, width - 12, lh, line, "td"))
+    for line in (m.wrap(rest_text, font, width - 12) if rest_text else ()):
+        ops.append(Op("text", 12, y, width - 12, lh, line, font))
         y += lh
-    return _Block("rule", [(y + 3, ops)])
+    return _Block("rule", [(y + 2, ops)])
 
 
 def _section_blocks(m: Metrics, width: float, title: str, subtitle: str = "",
@@ -592,10 +596,17 @@ def _table_blocks(m: Metrics, width: float, title: str,
     out = [header]
     for row in rows:
         ops: list[Op] = []
-        h = _table(m, 0, 0, columns, [row], ops, header=False, max_lines=40)
+        h = _table(m, 0, 0, columns, [row], ops, body_font="ref", header=False,
+                   max_lines=40)
         ops.append(Op("line", 0, h - 0.7, width, 0, colour="faint", width=0.3))
         out.append(_Block("table-row", [(h, ops)], table_header=header))
     return out
+
+
+def _natural(m: Metrics, values: list[str], head: str, font: str, cap: float) -> float:
+    """A column's width: its widest value (or heading) plus padding, at most ``cap``."""
+    widest = max([m.width(v, font) for v in values] + [m.width(head, "th")])
+    return min(widest + 7.0, cap)
 
 
 def _appendix_blocks(m: Metrics, sheet: RosterSheet, width: float) -> list[_Block]:
@@ -603,13 +614,13 @@ def _appendix_blocks(m: Metrics, sheet: RosterSheet, width: float) -> list[_Bloc
     if ref is None:
         return []
     out = _section_blocks(m, width, "Reference: the rules and items this army uses",
-                          "Modifiers from chapter 5 (rules facts §4) that can matter to this "
-                          "army, then dice, special rules and the items it carries.",
                           new_page=True)
-    cols = (("Situation", 0.34 * width), ("Modifier", 0.27 * width),
-            ("Applies to", 0.25 * width), ("Rule", 0.14 * width))
-    out += _table_blocks(m, width, "Modifiers", cols,
-                         [(r.situation, r.value, r.applies_to, r.rule) for r in ref.modifiers])
+    mod_rows = [(r.situation, r.value, r.applies_to, r.rule) for r in ref.modifiers]
+    rule_w = _natural(m, [r[3] for r in mod_rows], "Rule", "ref", 0.2 * width)
+    rest = width - rule_w
+    cols = (("Situation", 0.41 * rest), ("Modifier", 0.3 * rest), ("Applies to", 0.29 * rest),
+            ("Rule", rule_w))
+    out += _table_blocks(m, width, "Modifiers", cols, mod_rows)
     out.append(_Block("gap", [(SECTION_GAP, [])]))
     head = [Op("text", 0, 0, width, m.line("subsection"), "Dice", "subsection")]
     out.append(_Block("table-head", [(m.line("subsection") + 2, head)], keep_with_next=True))
@@ -621,11 +632,12 @@ def _appendix_blocks(m: Metrics, sheet: RosterSheet, width: float) -> list[_Bloc
         out += [_rule_block(m, width, f"{r.title}:", r.text) for r in ref.special_rules]
     if ref.items:
         out.append(_Block("gap", [(SECTION_GAP, [])]))
-        icols = (("Item", 0.18 * width), ("Cost", 0.06 * width), ("Use", 0.09 * width),
-                 ("Range", 0.12 * width), ("Damage", 0.1 * width), ("Notes", 0.45 * width))
-        out += _table_blocks(m, width, "Items", icols,
-                             [(i.name, i.cost, i.use, i.range, i.damage, i.notes)
-                              for i in ref.items])
+        rows = [(i.name, i.cost, i.use, i.range, i.damage, i.notes) for i in ref.items]
+        heads = ("Item", "Cost", "Use", "Range", "Damage")
+        widths = [_natural(m, [r[j] for r in rows], head, "ref_bold" if j == 0 else "ref",
+                           0.2 * width) for j, head in enumerate(heads)]
+        icols = (*zip(heads, widths, strict=True), ("Notes", width - sum(widths)))
+        out += _table_blocks(m, width, "Items", icols, rows)
     return out
 
 

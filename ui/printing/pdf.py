@@ -51,7 +51,8 @@ def export_pdf(sheet: RosterSheet, path: str | os.PathLike[str],
 
     ``options`` overrides the sheet's layout choices (paper, turns, black and white); what the
     sheet contains (folding, blank cards, warnings) was decided when it was built.
-    ``progress(done, total)`` is called as pages are painted.
+    ``progress(done, total)`` is called with ``(0, 0)`` while the sheet is laid out (a busy
+    QProgressBar: range 0..0), then with ``(page, pages)`` after each page is painted.
     """
     ensure_gui_application()
     if options is not None:
@@ -69,6 +70,8 @@ def export_pdf(sheet: RosterSheet, path: str | os.PathLike[str],
     writer.setCreator("BrikDesk")
     writer.setTitle(f"{sheet.header.army}: roster sheet")
     configure_page(writer, sheet.options.paper)
+    if progress is not None:
+        progress(0, 0)
     layout = layout_roster_sheet(sheet, writer)
     painter = QPainter()
     if not painter.begin(writer):

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tomllib
 import xml.etree.ElementTree as ET
+from functools import cache
 from pathlib import Path
 
 import brikdesk
@@ -50,7 +51,8 @@ def test_both_packages_come_from_this_checkout() -> None:
     assert Path(brikdesk.__file__).resolve().is_relative_to(ROOT)
 
 
-def _imports(path: Path) -> list[tuple[str, bool]]:
+@cache
+def _imports(path: Path) -> tuple[tuple[str, bool], ...]:
     """Top-level names a module imports, each with whether the import is inside a function."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     found: list[tuple[str, bool]] = []
@@ -65,7 +67,7 @@ def _imports(path: Path) -> list[tuple[str, bool]]:
             visit(child, inner)
 
     visit(tree, False)
-    return found
+    return tuple(found)
 
 
 def test_no_brikdesk_module_imports_qt() -> None:

@@ -65,6 +65,9 @@ READINGS: dict[str, str] = {
     "dead": "Dead has one box per turn: tick the turn the unit fell, so the sheet also records "
             "casualties per round.",
     "counters": "One Counter box per weapon or empty hand (5.2), as the unit's stats count them.",
+    "card_notes": "A card's item notes are short: what the item is and the effects that matter "
+                  "at the table (Explosion, KnockBack, Charging, Parry, Armor, Half Speed...); "
+                  "the reference appendix prints every item's full notes.",
 }
 
 
@@ -154,7 +157,10 @@ class SheetHeader:
 
 @dataclass(frozen=True)
 class ItemLine:
-    """One row of a card's item table; the Damage has ``dA`` resolved to the unit's die."""
+    """One row of a card's item table; the Damage has ``dA`` resolved to the unit's die.
+
+    ``count`` is how many of the same item the unit has in the same place (three grenades
+    carried are one line, ``3 x Explosive (carried)``)."""
 
     name: str
     where: str  # "hand", "worn" or "carried"
@@ -162,6 +168,13 @@ class ItemLine:
     range: str
     damage: str
     notes: str
+    count: int = 1
+
+    @property
+    def label(self) -> str:
+        """``"Hand Weapon"``, ``"Body Armor (worn)"``, ``"3 x Explosive (carried)"``."""
+        name = self.name if self.count == 1 else f"{self.count} x {self.name}"
+        return name if self.where == "hand" else f"{name} ({self.where})"
 
 
 @dataclass(frozen=True)
@@ -510,10 +523,20 @@ def short_notes(it: CatalogItem) -> str:
     return "; ".join([first] * bool(first) + flags)
 
 
-def _item_line(it: CatalogItem, where: str, action_sides: int) -> ItemLine:
-    place = {"in hand": "hand"}.get(where, where)
-    return ItemLine(name=it.name, where=place, use=_use_text(it), range=_range_text(it),
-                    damage=_damage_text(it, action_sides), notes=short_notes(it))
+def _item_lines(items: Sequence[tuple[CatalogItem, str]], action_sides: int
+                ) -> tuple[ItemLine, ...]:
+    """One line per item and place, in loadout order, with a count for repeats."""
+    counts: dict[tuple[str, str], int] = {}
+    first: dict[tuple[str, str], CatalogItem] = {}
+    for it, where in items:
+        key = (it.key, where)
+        counts[key] = counts.get(key, 0) + 1
+        first.setdefault(key, it)
+    return tuple(ItemLine(name=it.name, where={"in hand": "hand"}.get(where, where),
+                          use=_use_text(it), range=_range_text(it),
+                          damage=_damage_text(it, action_sides), notes=short_notes(it),
+                          count=counts[(key, where)])
+                 for (key, where), it in first.items())
 
 
 def _card(group: list[_UnitFacts], cost_unit: str) -> UnitCard:
@@ -530,14 +553,18 @@ def _card(group: list[_UnitFacts], cost_unit: str) -> UnitCard:
         action_die=f"d{st.action_die}", move=f'{st.move}"', armor=st.armor,
         armor_detail=_stat_detail(first.unit_type.armor, ut.name, st, Stat.ARMOR),
         traits=_traits(st),
-        items=tuple(_item_line(it, where, st.action_die) for it, where in first.items),
+        items=_item_lines(first.items, st.action_die),
         cost_each=first.cost, cost_unit=cost_unit, counters=st.counters,
         notes=first.notes, campaign_notes=first.campaign_notes)
 
 
 def _describe(f: _UnitFacts) -> str:
-    """``"Minifig with Long-Ranged Weapon"``, ``"Hero with Hand Weapon, Shield and Body Armor"``."""
-    names = [it.name for it, _ in f.items]
+    """``"Minifig with Long-Ranged Weapon"``, ``"Hero with Hand Weapon, Shield and Body Armor"``,
+    ``"Minifig with 2 Hand Weapons"``."""
+    counts: dict[str, int] = {}
+    for it, _ in f.items:
+        counts[it.name] = counts.get(it.name, 0) + 1
+    names = [n if c == 1 else f"{c} {n}s" for n, c in counts.items()]
     if not names:
         return f.unit_type.name
     if len(names) == 1:

@@ -306,3 +306,13 @@ def test_other_editions_build_too():
 
 def test_readings_are_exposed_for_the_user():
     assert {"fold", "reference", "dead", "counters"} <= set(READINGS)
+
+
+def test_repeated_items_share_one_line_with_a_count():
+    sheet = build([unit("Gus", hands=("hand-weapon", "hand-weapon"),
+                        carried=("explosive", "explosive", "explosive"))])
+    lines = sheet.cards[0].items
+    assert [(i.label, i.count) for i in lines] == [("2 x Hand Weapon", 2),
+                                                   ("3 x Explosive (carried)", 3)]
+    twins = build([unit(f"T{i}", hands=("hand-weapon", "hand-weapon")) for i in range(2)])
+    assert twins.cards[0].title == "x2 Minifig with 2 Hand Weapons"

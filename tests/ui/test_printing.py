@@ -385,3 +385,27 @@ def test_tick_boxes_never_cover_text(tmp_path, turns):
         first = layout.pages[0].placed[0]
         last_item_y = max(o.y for o in first.ops if o.kind == "text" and o.font == "td")
         assert min(o.y for o in first.ops if o.kind == "box") > last_item_y
+
+
+def test_a_card_whose_text_alone_is_taller_than_a_page_is_scaled_to_fit(tmp_path):
+    import dataclasses
+
+    tool = CAT.item("minifig-tool")
+    gadgets = tuple(dataclasses.replace(tool, key=f"gadget-{i}", name=f"Gadget {i:02d}",
+                                        house_rule=True) for i in range(70))
+    catalog = dataclasses.replace(CAT, items=CAT.items + gadgets)
+    mule = spec("Pack Mule", "minifig", ("hand-weapon",), carried=[g.key for g in gadgets])
+    sheet = build_roster_sheet(header(), [mule, spec("Al", "minifig", ("hand-weapon",))],
+                               catalog, RosterSheetOptions(blank_cards=0))
+    layout = layout_roster_sheet(sheet, writer_for(tmp_path))
+    (page, rect), = layout.card_rects(0)
+    placed = next(b for b in layout.pages[page - 1].placed if b.card == 0)
+    assert placed.scale < 1
+    body = layout.body_rect
+    assert body.top() - 0.01 <= rect.top() and rect.bottom() <= body.bottom() + 0.01
+    out = tmp_path / "mule.pdf"
+    export_pdf(sheet, out)
+    text = pdf_text(out, page)
+    assert "scaled down to fit the page" in text
+    assert "Gadget 69" in text
+    assert layout.card_pages(1) == [page + 1]  # the next card starts on a fresh page

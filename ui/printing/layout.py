@@ -323,12 +323,6 @@ class _Block:
         return sum(h for h, _ in self.slices)
 
 
-def _shift(ops: list[Op], dy: float) -> list[Op]:
-    for op in ops:
-        op.y += dy
-    return ops
-
-
 class _Geometry:
     """Sizes shared by every card of one sheet."""
 
@@ -354,18 +348,13 @@ class _Geometry:
         use = natural([i.use for i in items], "Use", 0.16 * tw)
         rng = natural([i.range for i in items], "Range", 0.2 * tw)
         dmg = natural([i.damage for i in items], "Damage", 0.2 * tw)
-        name = natural([_item_name(i.name, i.where) for i in items], "Item", 0.36 * tw,
-                       "td_bold")
+        name = natural([i.label for i in items], "Item", 0.36 * tw, "td_bold")
         notes = tw - use - rng - dmg - name
         if notes < 0.25 * tw:
             name = max(0.2 * tw, name - (0.25 * tw - notes))
             notes = tw - use - rng - dmg - name
         self.columns = (("Item", name), ("Use", use), ("Range", rng), ("Damage", dmg),
                         ("Notes", notes))
-
-
-def _item_name(name: str, where: str) -> str:
-    return name if where == "hand" else f"{name} ({where})"
 
 
 def _table(m: Metrics, x: float, y: float, columns: tuple[tuple[str, float], ...],
@@ -474,8 +463,7 @@ def _card_text(m: Metrics, geo: _Geometry, card: UnitCard,
     y += sh + 3
     # items
     if card.items:
-        rows = [(_item_name(i.name, i.where), i.use, i.range, i.damage, i.notes)
-                for i in card.items]
+        rows = [(i.label, i.use, i.range, i.damage, i.notes) for i in card.items]
         y = _table(m, x0, y, geo.columns, rows, ops)
     else:
         ops.append(Op("text", x0, y, tw, m.line("td"), "Bare hands: Use 0, Close Combat, "
@@ -534,10 +522,10 @@ def card_block(m: Metrics, geo: _Geometry, card: UnitCard, index: int,
 
 
 def _text_block(m: Metrics, width: float, text: str, font: str, colour: str = "ink",
-                kind: str = "text", gap_before: float = 0.0, indent: float = 0.0,
+                kind: str = "text", indent: float = 0.0,
                 max_lines: int = 0) -> _Block:
     ops: list[Op] = []
-    y = gap_before
+    y = 0.0
     lh = m.line(font)
     for line in m.wrap(text, font, width - indent, max_lines):
         ops.append(Op("text", indent, y, width - indent, lh, line, font, colour=colour))

@@ -19,7 +19,6 @@ from PySide6.QtGui import QBrush, QColor, QPagedPaintDevice, QPainter, QPen
 
 from brikdesk.domain.sheets import RosterSheet, SheetHeader
 from ui.printing.layout import (
-    ALIGN_LEFT,
     ALIGN_RIGHT,
     HEADER_H,
     Metrics,
@@ -207,4 +206,4 @@ def print_roster_sheet(printer: QPagedPaintDevice, sheet: RosterSheet, *,
         painter.end()
 
 
-__all__ = ["paint_roster_sheet", "print_roster_sheet", "palette", "header_ops", "ALIGN_LEFT"]
+__all__ = ["header_ops", "paint_roster_sheet", "palette", "print_roster_sheet"]

@@ -409,3 +409,13 @@ def test_a_card_whose_text_alone_is_taller_than_a_page_is_scaled_to_fit(tmp_path
     assert "scaled down to fit the page" in text
     assert "Gadget 69" in text
     assert layout.card_pages(1) == [page + 1]  # the next card starts on a fresh page
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_six_blank_cards_fill_one_page(tmp_path, paper):
+    sheet = sheet_of([spec("Al", "minifig", ("hand-weapon",))], paper=paper,
+                     include_warnings=False)
+    layout = layout_roster_sheet(sheet, writer_for(tmp_path, paper))
+    pages = [p.number for p in layout.pages for b in p.placed if b.kind == "blank-card"]
+    assert len(pages) == 6 and len(set(pages)) == 1
+    assert pages[0] == layout.page_count  # the last page, after the cards and the reference

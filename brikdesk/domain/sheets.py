@@ -417,6 +417,8 @@ class _UnitFacts:
     cost: int
     notes: str
     campaign_notes: str
+    armor_base: str
+    armor_label: str
 
     @classmethod
     def of(cls, spec: UnitSpec, catalog: Catalog, campaign_notes: str) -> _UnitFacts:
@@ -429,7 +431,11 @@ class _UnitFacts:
                              campaign_notes),
                    unit_type=unit_type, stats=stats, items=items,
                    cost=unit_cost(spec, catalog).total, notes=spec.notes,
-                   campaign_notes=campaign_notes)
+                   campaign_notes=campaign_notes,
+                   armor_base=(unit_type.armor if spec.overrides.armor is None
+                               else spec.overrides.armor),
+                   armor_label=(unit_type.name if spec.overrides.armor is None
+                                else "own Armor"))
 
 
 def _stat_detail(base: str, label: str, stats: UnitStats, stat: Stat) -> str:
@@ -551,7 +557,7 @@ def _card(group: list[_UnitFacts], cost_unit: str) -> UnitCard:
     return UnitCard(
         title=title, members=members, type_name=ut.name,
         action_die=f"d{st.action_die}", move=f'{st.move}"', armor=st.armor,
-        armor_detail=_stat_detail(first.unit_type.armor, ut.name, st, Stat.ARMOR),
+        armor_detail=_stat_detail(first.armor_base, first.armor_label, st, Stat.ARMOR),
         traits=_traits(st),
         items=_item_lines(first.items, st.action_die),
         cost_each=first.cost, cost_unit=cost_unit, counters=st.counters,

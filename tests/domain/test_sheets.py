@@ -104,6 +104,12 @@ def test_card_shows_worn_armour_applied_and_explains_it():
     assert captain.move == '7"'
 
 
+def test_armour_detail_starts_from_the_units_own_armor():
+    sheet = build([unit("Tank", worn=("body-armor",), armor="5")])
+    assert (sheet.cards[0].armor, sheet.cards[0].armor_detail) == (
+        "7", "5 own Armor + 2 Body Armor worn")
+
+
 def test_item_lines_resolve_the_wielders_action_die():
     sheet = build([unit("Captain", "hero", hands=("hand-weapon",)),
                    unit("Brute", "heavy", hands=("two-handed-weapon",)),

@@ -66,7 +66,7 @@ def unit_spec_json(u: Unit, army: str) -> dict[str, Any]:
     """The copy of a campaign unit kept by a battle."""
     return {"type": u.type_key, "overrides": dict(u.overrides), "hands": list(u.hands),
             "worn": list(u.worn), "carried": list(u.carried), "notes": u.notes,
-            "army_id": u.army_id, "army": army}
+            "army": army}
 
 
 def battle_summaries(s: Session, where) -> tuple[BattleSummary, ...]:
@@ -459,7 +459,7 @@ class BattleService(ServiceBase):
             old_status = b.status
             records = []
             links = dict(s.execute(select(BattleUnit.id, BattleUnit.unit_id).where(
-                BattleUnit.battle_id == battle_id, BattleUnit.unit_id.is_not(None))).tuples())
+                BattleUnit.battle_id == battle_id, BattleUnit.unit_id.is_not(None))).all())
             units = {u.id: u for u in s.scalars(select(Unit).where(
                 Unit.id.in_(list(links.values()))))} if links else {}
             for buid, uid in sorted(links.items()):
@@ -501,12 +501,12 @@ def _outcomes(s: Session, battle_id: int) -> dict[int, UnitOutcome]:
                                 BattleEvent.payload)
                          .where(BattleEvent.battle_id == battle_id,
                                 BattleEvent.reverted.is_(False))
-                         .order_by(BattleEvent.seq)).tuples().all()
+                         .order_by(BattleEvent.seq)).all()
     dead, wounded, kills = record_from_events(standing)
     out = {}
     for buid, current in s.execute(
             select(BattleUnit.id, Unit.status).outerjoin(Unit, Unit.id == BattleUnit.unit_id)
-            .where(BattleUnit.battle_id == battle_id)).tuples():
+            .where(BattleUnit.battle_id == battle_id)):
         current = current or "alive"
         status = "dead" if buid in dead else "wounded" if buid in wounded else current
         out[buid] = UnitOutcome(status, kills.get(buid, 0))

@@ -358,7 +358,7 @@ def _check_free_player(s: Session, campaign_id: int, name: str) -> None:
 
 def _players(s: Session, campaign_id: int) -> tuple[PlayerSummary, ...]:
     counts = dict(s.execute(select(Army.player_id, func.count()).where(
-        Army.campaign_id == campaign_id).group_by(Army.player_id)).tuples().all())
+        Army.campaign_id == campaign_id).group_by(Army.player_id)).all())
     return tuple(player_summary(p, counts.get(p.id, 0)) for p in s.scalars(
         select(Player).where(Player.campaign_id == campaign_id).order_by(Player.id)))
 

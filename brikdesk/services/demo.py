@@ -122,7 +122,7 @@ class _Story:
                                "spec": {"type": u.type, "overrides": dict(u.overrides),
                                         "hands": list(u.hands), "worn": list(u.worn),
                                         "carried": list(u.carried), "notes": u.notes,
-                                        "army": "", "army_id": 0}})
+                                        "army": ""}})
 
     def _event(self, kind: str, actor: str | None, target: str | None,
                payload: dict[str, Any]) -> None:
@@ -285,14 +285,13 @@ def demo_document(now: datetime) -> dict[str, Any]:
         for u in b["units"]:
             army = next(a for a in armies if any(x["id"] == u["unit"] for x in a["units"]))
             u["spec"]["army"] = army["name"]
-            u["spec"]["army_id"] = army["id"]
     return {
         "format": FORMAT, "version": VERSION,
         "campaign": {
             "name": DEMO_NAME, "edition": "2020", "cost_system": "CP", "default_budget": 80,
             "notes": ("A demo campaign to explore BrikDesk: three players, their armies, a "
-                      "finished battle and one in progress. Change anything; `brikdesk demo` "
-                      "(or Help > Recreate demo) brings it back."),
+                      "finished battle and one in progress. Change anything: `brikdesk demo` "
+                      "brings it back as it was."),
             "created_at": _t(start), "updated_at": _t(now)},
         "players": players,
         "armies": armies,

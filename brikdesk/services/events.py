@@ -79,7 +79,8 @@ def check_kind(kind: object, where: str = "kind") -> str:
     return kind
 
 
-def check_json(value: Any, where: str, *, max_depth: int = MAX_DEPTH) -> None:
+def check_json(value: Any, where: str, *, max_depth: int = MAX_DEPTH,
+               max_string: int = MAX_STRING) -> None:
     """Plain JSON only (objects with text keys, arrays, text, finite numbers, booleans, null),
     nested at most ``max_depth`` deep. Iterative, so hostile nesting cannot overflow the stack.
     """
@@ -95,8 +96,8 @@ def check_json(value: Any, where: str, *, max_depth: int = MAX_DEPTH) -> None:
                 raise UserError(f"{path}: {v} is not a finite number")
             continue
         if isinstance(v, str):
-            if len(v) > MAX_STRING:
-                raise UserError(f"{path}: text longer than {MAX_STRING} characters")
+            if len(v) > max_string:
+                raise UserError(f"{path}: text longer than {max_string} characters")
             continue
         if isinstance(v, Mapping):
             for k, item in v.items():

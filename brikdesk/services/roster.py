@@ -15,6 +15,7 @@ by restoring the rows as they were made.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -531,12 +532,11 @@ def _names(s: Session, army_id: int, pattern: str, type_name: str, count: int,
     base = pattern if "{n}" in pattern else pattern.rstrip() + " {n}"
     prefix, _, suffix = base.replace("{type}", type_name).partition("{n}")
     suffix = suffix.replace("{n}", "")
-    highest = 0
-    for existing in s.scalars(select(Unit.name).where(Unit.army_id == army_id)):
-        if existing.startswith(prefix) and existing.endswith(suffix):
-            middle = existing[len(prefix):len(existing) - len(suffix) or None]
-            if middle.isdigit():
-                highest = max(highest, int(middle))
+    existing = "\n".join(s.scalars(select(Unit.name).where(
+        Unit.army_id == army_id, Unit.name.startswith(prefix, autoescape=True))))
+    numbers = re.findall(rf"^{re.escape(prefix)}(\d{{1,9}}){re.escape(suffix)}$", existing,
+                         re.MULTILINE)
+    highest = max(map(int, numbers), default=0)
     names = [f"{prefix}{highest + i + 1}{suffix}" for i in range(count)]
     return [clean_name(n, "The unit's name") for n in names]
 

@@ -388,7 +388,7 @@ def check_document(doc: Any) -> _Plan:
     if version < 1:
         raise _Refused("$.version", f"unknown version {version}")
     try:
-        check_json(doc, "$", max_depth=MAX_DEPTH)
+        check_json(doc, "$", max_depth=MAX_DEPTH, max_string=NOTES_LEN)
     except UserError as exc:
         path, _, reason = str(exc).partition(": ")
         raise _Refused(path, reason) from None

@@ -1,0 +1,103 @@
+"""Fixtures for the service tests: a fresh SQLite file per test, a clock that ticks.
+
+Migrating an empty database takes about 0.1 s, so each test gets a *copy* of a database migrated
+once per session (and, for ``demo_sv``, one holding the demo campaign): still a fresh file under
+the test's own ``tmp_path``.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from brikdesk.persistence.db import Database, open_database
+from brikdesk.services import Services
+from brikdesk.services.demo import create_demo
+
+
+class TickingClock:
+    """A clock that starts at 2026-05-01 12:00 UTC and moves one second per reading."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(seconds=1)
+        return self.now
+
+
+def _template(tmp_path_factory: pytest.TempPathFactory, name: str, demo: bool) -> Path:
+    path = tmp_path_factory.mktemp("templates") / name
+    db = open_database(f"sqlite:///{path}")
+    if demo:
+        create_demo(db, clock=TickingClock())
+    with db.engine.connect() as conn:
+        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    return path
+
+
+@pytest.fixture(scope="session")
+def empty_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _template(tmp_path_factory, "empty.sqlite3", demo=False)
+
+
+@pytest.fixture(scope="session")
+def demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _template(tmp_path_factory, "demo.sqlite3", demo=True)
+
+
+def _open_copy(template: Path, tmp_path: Path, name: str = "test.sqlite3") -> Database:
+    path = tmp_path / name
+    shutil.copyfile(template, path)
+    return open_database(f"sqlite:///{path}")
+
+
+@pytest.fixture
+def clock() -> TickingClock:
+    return TickingClock()
+
+
+@pytest.fixture
+def db(empty_template: Path, tmp_path: Path) -> Iterator[Database]:
+    database = _open_copy(empty_template, tmp_path)
+    yield database
+    database.close()
+
+
+@pytest.fixture
+def sv(db: Database, clock: TickingClock) -> Services:
+    return Services.open(db, clock)
+
+
+@pytest.fixture
+def demo_db(demo_template: Path, tmp_path: Path) -> Iterator[Database]:
+    database = _open_copy(demo_template, tmp_path, "demo.sqlite3")
+    yield database
+    database.close()
+
+
+@pytest.fixture
+def demo_sv(demo_db: Database, clock: TickingClock) -> Services:
+    return Services.open(demo_db, clock)
+
+
+class Camp:
+    """A small campaign: two players with an army each."""
+
+    def __init__(self, sv: Services) -> None:
+        self.campaign = sv.campaigns.create_campaign("Test Campaign", default_budget=30).value
+        self.red = sv.campaigns.add_player(self.campaign.id, "Red", colour="#ff0000",
+                                           faction="Reds").value
+        self.blue = sv.campaigns.add_player(self.campaign.id, "Blue", colour="#0000ff").value
+        self.red_army = sv.campaigns.add_army(self.red.id, "Red Army").value
+        self.blue_army = sv.campaigns.add_army(self.blue.id, "Blue Army").value
+
+
+@pytest.fixture
+def camp(sv: Services) -> Camp:
+    return Camp(sv)

@@ -1,64 +1,29 @@
 """Printing a roster sheet: the PDF (pages, text, paper), the layout (no card split across
 pages, nothing clipped, tick boxes a pen can use), black and white, and the QPrinter path.
 
-The PDF checks use poppler-utils (pdftotext, pdfinfo, pdftoppm)."""
+PDFs are read with pypdf (tests/pdfread.py); pages are looked at as images painted by the same
+function that prints them (ui.printing.image), so no external tool is needed."""
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-import shutil
-import subprocess
 import sys
-import unicodedata
 
 import pytest
-from PySide6.QtGui import QImage, QPdfWriter
+from PySide6.QtGui import QPdfWriter
 
 from brikdesk.domain.catalog import load_default_catalog
 from brikdesk.domain.roster import Loadout, UnitSpec
 from brikdesk.domain.sheets import RosterSheetOptions, SheetHeader, build_roster_sheet
 from brikdesk.errors import UserError
+from tests.pdfread import PAPER_POINTS, pdf_page_size, pdf_pages, pdf_text
 from ui.printing import configure_page, export_pdf, layout_roster_sheet, print_roster_sheet
+from ui.printing.image import render_roster_page
 from ui.printing.layout import BOX_MM, PT_PER_MM, Metrics
 
 CAT = load_default_catalog("2020")
 COLOUR = "#b03a2e"
-
-
-def poppler(tool: str) -> str:
-    path = shutil.which(tool)
-    if path is None:
-        pytest.fail(f"{tool} is missing: install poppler-utils "
-                    "(Debian/Ubuntu: apt-get install poppler-utils)")
-    return path
-
-
-def pdf_text(path, page: int | None = None) -> str:
-    args = [poppler("pdftotext")]
-    if page is not None:
-        args += ["-f", str(page), "-l", str(page)]
-    out = subprocess.run([*args, str(path), "-"], check=True, capture_output=True, text=True)
-    return unicodedata.normalize("NFKC", out.stdout)
-
-
-def pdf_info(path) -> dict[str, str]:
-    out = subprocess.run([poppler("pdfinfo"), str(path)], check=True, capture_output=True,
-                         text=True).stdout
-    return dict(line.split(":", 1) for line in out.splitlines() if ":" in line)
-
-
-def pdf_pages(path) -> int:
-    return int(pdf_info(path)["Pages"])
-
-
-def render_page(path, page: int, tmp_path, dpi: int = 30) -> QImage:
-    stem = tmp_path / f"render-{page}"
-    subprocess.run([poppler("pdftoppm"), "-r", str(dpi), "-png", "-singlefile", "-f", str(page),
-                    "-l", str(page), str(path), str(stem)], check=True)
-    image = QImage(str(stem) + ".png")
-    assert not image.isNull()
-    return image
 
 
 def spec(name, kind, hands=(), worn=(), carried=(), notes=""):
@@ -217,22 +182,27 @@ def test_folded_card_keeps_every_member_name(tmp_path):
     assert "x6 Minifig" not in pdf_text(unfolded)
 
 
-@pytest.mark.parametrize(("paper", "size", "name"), [("a4", "595 x 842", "A4"),
-                                                      ("letter", "612 x 792", "letter")])
-def test_paper_size(tmp_path, paper, size, name):
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_paper_size(tmp_path, paper):
     out = tmp_path / f"{paper}.pdf"
-    export_pdf(sheet_of(known_roster(), paper=paper), out)
-    assert pdf_info(out)["Page size"].strip() == f"{size} pts ({name})"
+    pages = export_pdf(sheet_of(known_roster(), paper=paper), out).pages
+    # A4 is 595 x 842 points, Letter 612 x 792, portrait, on every page
+    assert [pdf_page_size(out, n) for n in range(1, pages + 1)] == [PAPER_POINTS[paper]] * pages
 
 
 def test_options_at_export_override_the_sheet_layout(tmp_path):
     sheet = sheet_of(known_roster())
     out = tmp_path / "letter.pdf"
     export_pdf(sheet, out, RosterSheetOptions(paper="letter"))
-    assert "letter" in pdf_info(out)["Page size"]
+    assert pdf_page_size(out) == PAPER_POINTS["letter"]
 
 
 # --------------------------------------------------------------------------- black and white
+
+def chroma(c) -> int:
+    """How far a pixel is from grey (0 for black, white and any grey)."""
+    return max(c.red(), c.green(), c.blue()) - min(c.red(), c.green(), c.blue())
+
 
 def test_black_and_white_draws_no_fills(tmp_path):
     bw = sheet_of(known_roster(), black_and_white=True)
@@ -241,22 +211,27 @@ def test_black_and_white_draws_no_fills(tmp_path):
     assert not [op for op in layout_roster_sheet(bw, writer).ops() if op.kind == "fill"]
     assert [op for op in layout_roster_sheet(colour, writer).ops() if op.kind == "fill"]
 
-    out_bw, out_colour = tmp_path / "bw.pdf", tmp_path / "colour.pdf"
-    export_pdf(bw, out_bw)
-    export_pdf(colour, out_colour)
-    img_bw = render_page(out_bw, 1, tmp_path)
-    img_colour = render_page(out_colour, 1, tmp_path)
-    # the header band, 12 mm from the top-left corner: the player's colour, or white paper
-    x, y = int(40 / 72 * 30), int(40 / 72 * 30)
+    # the pages as painted by the printing path, at 30 dpi
+    dpi = 30
+    img_colour = render_roster_page(colour, 1, dpi=dpi)
+    bw_pages = [render_roster_page(bw, n, dpi=dpi)
+                for n in range(1, layout_roster_sheet(bw, writer).page_count + 1)]
+    # the header band, 40 pt from the top-left corner of the paper (just inside the 12 mm
+    # margin): the player's colour, or white paper
+    x = y = int(40 / 72 * dpi)
     band = img_colour.pixelColor(x, y)
     assert (band.red(), band.green(), band.blue()) == (0xb0, 0x3a, 0x2e)
-    paper = img_bw.pixelColor(x, y)
+    paper = bw_pages[0].pixelColor(x, y)
     assert (paper.red(), paper.green(), paper.blue()) == (255, 255, 255)
-    # and nothing coloured anywhere on the black-and-white page
-    for py in range(0, img_bw.height(), 2):
-        for px in range(0, img_bw.width(), 2):
-            c = img_bw.pixelColor(px, py)
-            assert max(c.red(), c.green(), c.blue()) - min(c.red(), c.green(), c.blue()) <= 6
+    # and nothing coloured anywhere on the black-and-white pages, which do carry ink
+    for img in bw_pages:
+        assert img.width() == round(595 / 72 * dpi)
+        pixels = [img.pixelColor(px, py) for py in range(0, img.height(), 2)
+                  for px in range(0, img.width(), 2)]
+        assert max(chroma(c) for c in pixels) <= 6
+        assert min(c.lightness() for c in pixels) < 100
+    assert max(chroma(img_colour.pixelColor(px, py)) for py in range(0, img_colour.height(), 4)
+               for px in range(0, img_colour.width(), 4)) > 100
 
 
 # --------------------------------------------------------------------------- measurements

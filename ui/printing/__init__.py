@@ -6,9 +6,11 @@ One path for preview, print and PDF (design convention 9):
 - ``paint_roster_sheet(painter, device, sheet, layout=None, progress=None)`` paints it;
 - ``print_roster_sheet(printer, sheet)`` for ``QPrintPreviewDialog.paintRequested`` and Print
   (call ``configure_page(printer, sheet.options.paper)`` first);
-- ``export_pdf(sheet, path, options=None, progress=None)`` writes a PDF with ``QPdfWriter``.
+- ``export_pdf(sheet, path, options=None, progress=None)`` writes a PDF with ``QPdfWriter``;
+- ``render_roster_page(sheet, page, dpi=60)`` paints one page on a ``QImage`` (thumbnails).
 """
 
+from ui.printing.image import render_roster_page
 from ui.printing.layout import (
     LAYOUT_NOTES,
     SheetLayout,
@@ -30,4 +32,5 @@ __all__ = [
     "page_layout_for",
     "paint_roster_sheet",
     "print_roster_sheet",
+    "render_roster_page",
 ]

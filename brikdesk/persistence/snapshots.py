@@ -82,8 +82,7 @@ def take(session: Session, table: Table, where: ColumnElement[bool]) -> Snapshot
             child_ids = select(child.c.id).where(col.in_(ids))
             if ondelete == "CASCADE":
                 pending.append((child, child_ids))
-            elif ondelete == "SET NULL":
-                pass  # collected below, once every cascading path is known
+            # SET NULL references are collected below, once every cascading path is known.
     for name, ids in deleted.items():
         tbl = Base.metadata.tables[name]
         found[name] = [dict(r._mapping) for r in

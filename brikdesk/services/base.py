@@ -93,8 +93,7 @@ class ServiceBase:
         snapshots.delete_rows(s, table, where)
         return snap
 
-    def _deleted(self, snap: Snapshot, campaign_id: int | None, text: str,
-                 redo_where: Any) -> Done[Snapshot]:
+    def _deleted(self, snap: Snapshot, campaign_id: int | None, text: str) -> Done[Snapshot]:
         """The ``Done`` of a delete: undo restores the snapshot, redo deletes the same ids."""
         return Done(snap, changes_of(snap), text,
                     redo=step(self._delete_again, snap.root, snap.ids(snap.root), campaign_id,
@@ -143,4 +142,4 @@ class ServiceBase:
             snap = self._snapshot_delete(s, table, table.c.id.in_(ids))
             if campaign_id is not None:
                 self._touch(s, campaign_id)
-        return self._deleted(snap, campaign_id, text, None)
+        return self._deleted(snap, campaign_id, text)

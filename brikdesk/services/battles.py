@@ -275,7 +275,7 @@ class BattleService(ServiceBase):
             campaign_id, text = b.campaign_id, f"Delete battle {b.name}"
             snap = self._snapshot_delete(s, Battle.__table__, Battle.id == battle_id)
             self._touch(s, campaign_id)
-        return self._deleted(snap, campaign_id, text, None)
+        return self._deleted(snap, campaign_id, text)
 
     @storage_errors
     def save_state(self, battle_id: int, battle_state: Mapping[str, Any] | None = None,

@@ -7,6 +7,7 @@ from sqlalchemy.orm import Session
 
 from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
 from brikdesk.errors import UserError
+from brikdesk.persistence import snapshots
 from brikdesk.persistence.models import (
     COST_SYSTEMS,
     Army,
@@ -122,7 +123,7 @@ class CampaignService(ServiceBase):
             s.add(c)
             s.flush()
             summary = campaign_summary(s, c)
-            snap = _take(s, Campaign.__table__, Campaign.id == c.id)
+            snap = snapshots.take(s, Campaign.__table__, Campaign.id == c.id)
         text = f"Create campaign {name}"
         return Done(summary, Changes.CAMPAIGNS, text,
                     redo=step(self.restore, snap, None, text),
@@ -168,7 +169,7 @@ class CampaignService(ServiceBase):
             c = self._get(s, Campaign, campaign_id, "campaign")
             text = f"Delete campaign {c.name}"
             snap = self._snapshot_delete(s, Campaign.__table__, Campaign.id == campaign_id)
-        return self._deleted(snap, None, text, None)
+        return self._deleted(snap, None, text)
 
     # -- players ------------------------------------------------------------------------------
 
@@ -195,7 +196,7 @@ class CampaignService(ServiceBase):
             s.add(p)
             s.flush()
             summary = player_summary(p)
-            snap = _take(s, Player.__table__, Player.id == p.id)
+            snap = snapshots.take(s, Player.__table__, Player.id == p.id)
             self._touch(s, campaign_id)
         text = f"Add player {name}"
         return Done(summary, Changes.PLAYERS, text,
@@ -240,7 +241,7 @@ class CampaignService(ServiceBase):
             text = f"Delete player {p.name}"
             snap = self._snapshot_delete(s, Player.__table__, Player.id == player_id)
             self._touch(s, campaign_id)
-        return self._deleted(snap, campaign_id, text, None)
+        return self._deleted(snap, campaign_id, text)
 
     # -- armies -------------------------------------------------------------------------------
 
@@ -248,13 +249,13 @@ class CampaignService(ServiceBase):
     def list_armies(self, campaign_id: int) -> tuple[ArmySummary, ...]:
         with self._sessions.begin() as s:
             self._get(s, Campaign, campaign_id, "campaign")
-            return _armies(s, Army.campaign_id == campaign_id)
+            return army_summaries(s, Army.campaign_id == campaign_id)
 
     @storage_errors
     def get_army(self, army_id: int) -> ArmySummary:
         with self._sessions.begin() as s:
             self._get(s, Army, army_id, "army")
-            return _armies(s, Army.id == army_id)[0]
+            return army_summaries(s, Army.id == army_id)[0]
 
     @storage_errors
     def add_army(self, player_id: int, name: str, *, budget: int | None = None
@@ -269,8 +270,8 @@ class CampaignService(ServiceBase):
             a = Army(campaign_id=p.campaign_id, player_id=p.id, name=name, budget=budget)
             s.add(a)
             s.flush()
-            summary = _armies(s, Army.id == a.id)[0]
-            snap = _take(s, Army.__table__, Army.id == a.id)
+            summary = army_summaries(s, Army.id == a.id)[0]
+            snap = snapshots.take(s, Army.__table__, Army.id == a.id)
             self._touch(s, p.campaign_id)
             campaign_id = p.campaign_id
         text = f"Add army {name}"
@@ -312,7 +313,7 @@ class CampaignService(ServiceBase):
             text = f"Delete army {a.name}"
             snap = self._snapshot_delete(s, Army.__table__, Army.id == army_id)
             self._touch(s, campaign_id)
-        return self._deleted(snap, campaign_id, text, None)
+        return self._deleted(snap, campaign_id, text)
 
     # -- the navigator ------------------------------------------------------------------------
 
@@ -324,14 +325,8 @@ class CampaignService(ServiceBase):
         with self._sessions.begin() as s:
             c = self._get(s, Campaign, campaign_id, "campaign")
             return Navigator(campaign_summary(s, c), _players(s, campaign_id),
-                             _armies(s, Army.campaign_id == campaign_id),
+                             army_summaries(s, Army.campaign_id == campaign_id),
                              battle_summaries(s, Battle.campaign_id == campaign_id))
-
-
-def _take(s: Session, table, where) -> Snapshot:
-    from brikdesk.persistence import snapshots
-
-    return snapshots.take(s, table, where)
 
 
 def _by_name(s: Session, name: str) -> Campaign | None:
@@ -363,13 +358,13 @@ def _players(s: Session, campaign_id: int) -> tuple[PlayerSummary, ...]:
         select(Player).where(Player.campaign_id == campaign_id).order_by(Player.id)))
 
 
-def _armies(s: Session, where) -> tuple[ArmySummary, ...]:
-    counts = (select(Unit.army_id, func.count().label("n")).group_by(Unit.army_id)
-              .subquery())
+def army_summaries(s: Session, where) -> tuple[ArmySummary, ...]:
+    """Armies matching ``where`` with their player and unit count (one query)."""
+    n_units = (select(func.count()).where(Unit.army_id == Army.id).correlate(Army)
+               .scalar_subquery())
     rows = s.execute(
-        select(Army, Player.name, Player.colour, func.coalesce(counts.c.n, 0))
+        select(Army, Player.name, Player.colour, n_units)
         .join(Player, Player.id == Army.player_id)
-        .outerjoin(counts, counts.c.army_id == Army.id)
         .where(where).order_by(Army.id)).all()
     return tuple(ArmySummary(a.id, a.campaign_id, a.player_id, pname, pcolour, a.name,
-                             a.budget, n) for a, pname, pcolour, n in rows)
+                             a.budget, n or 0) for a, pname, pcolour, n in rows)

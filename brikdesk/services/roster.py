@@ -39,7 +39,7 @@ from brikdesk.domain.roster import (
 )
 from brikdesk.errors import UserError
 from brikdesk.persistence import snapshots
-from brikdesk.persistence.models import CAMPAIGN_STATUS, Army, Campaign, Unit
+from brikdesk.persistence.models import CAMPAIGN_STATUS, Army, Unit
 from brikdesk.persistence.snapshots import Snapshot
 from brikdesk.services.base import ServiceBase
 from brikdesk.services.catalogs import load_campaign_catalog
@@ -286,11 +286,11 @@ class RosterService(ServiceBase):
     @storage_errors
     def roster(self, army_id: int) -> Roster:
         """The army header and every unit's row (one query for the units)."""
-        from brikdesk.services.campaigns import _armies
+        from brikdesk.services.campaigns import army_summaries
 
         with self._sessions.begin() as s:
             army = self._get(s, Army, army_id, "army")
-            summary = _armies(s, Army.id == army_id)[0]
+            summary = army_summaries(s, Army.id == army_id)[0]
             cat = load_campaign_catalog(s, army.campaign_id)
             result = s.execute(select(*_ROW_COLUMNS).where(Unit.army_id == army_id)
                                .order_by(Unit.position, Unit.id))
@@ -396,7 +396,7 @@ class RosterService(ServiceBase):
             campaign_id = self._campaign_of_units(s, ids)
             src = s.scalars(select(Unit).where(Unit.id.in_(ids))
                             .order_by(Unit.army_id, Unit.position, Unit.id)).all()
-            if len(src) + 0 > MAX_ADD:
+            if len(src) > MAX_ADD:
                 raise UserError(f"at most {MAX_ADD} units at once")
             next_pos: dict[int, int] = {}
             new_ids = []
@@ -496,6 +496,10 @@ class RosterService(ServiceBase):
         return Done(snap, Changes.UNITS | Changes.ARMIES, text,
                     redo=step(self.delete_units, ids),
                     undo=step(self.restore, snap, campaign_id, text))
+
+    def delete_unit(self, unit_id: int) -> Done[Snapshot]:
+        """Delete one unit; ``value`` is the snapshot ``restore_units`` puts back."""
+        return self.delete_units([unit_id])
 
     @storage_errors
     def restore_units(self, snap: Snapshot) -> Done[Snapshot]:
@@ -599,8 +603,3 @@ def _apply(u: Unit, p: UnitPatch, cat: Catalog | None) -> None:
         u.battles_fought = p.battles_fought
     if p.kills is not None:
         u.kills = p.kills
-
-
-def campaign_of_army(s: Session, army_id: int) -> Campaign | None:
-    a = s.get(Army, army_id)
-    return None if a is None else s.get(Campaign, a.campaign_id)

@@ -63,7 +63,7 @@ from brikdesk.services.common import (
     storage_errors,
     to_db_time,
 )
-from brikdesk.services.events import check_json, check_payload, remap_payload
+from brikdesk.services.events import check_json, check_kind, check_payload, remap_payload
 from brikdesk.services.roster import check_overrides, overrides_to_json
 from brikdesk.services.summaries import CampaignSummary
 
@@ -567,8 +567,6 @@ def _check_battle(raw: Any, path: str, players: Mapping[int, Any],
                                         f"{last_seq})")
         last_seq = seq
         kind = e.get("kind")
-        from brikdesk.services.events import check_kind
-
         try:
             check_kind(kind, e.at("kind"))
             payload = check_payload(e.get("payload"), e.at("payload"))

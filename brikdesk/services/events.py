@@ -137,7 +137,8 @@ def check_payload(payload: object, where: str = "payload") -> dict[str, Any]:
             raise UserError(f"{at}.sides: {sides!r} is not a die size (2 to {MAX_DIE_SIDES})")
         if not _is_int(face) or not 1 <= face <= sides:
             raise UserError(f"{at}.face: a d{sides} cannot show {face!r}")
-        if d.get("role", "natural") not in roles:
+        role = d.get("role", "natural")
+        if not isinstance(role, str) or role not in roles:
             raise UserError(f"{at}.role: {d.get('role')!r} is not one of "
                             + ", ".join(sorted(roles)))
         if not isinstance(d.get("why", ""), str):
@@ -152,7 +153,8 @@ def check_payload(payload: object, where: str = "payload") -> dict[str, Any]:
             raise UserError(f"{at}: must be an object")
         if not _is_int(m.get("value")) or abs(m["value"]) > 1000:
             raise UserError(f"{at}.value: {m.get('value')!r} is not a modifier")
-        if m.get("applies_to") not in stats:
+        applies_to = m.get("applies_to")
+        if not isinstance(applies_to, str) or applies_to not in stats:
             raise UserError(f"{at}.applies_to: {m.get('applies_to')!r} is not one of "
                             + ", ".join(sorted(stats)))
         for k in ("reason", "rule"):

@@ -165,6 +165,7 @@ def overrides_from_json(data: Mapping[str, Any] | None) -> UnitOverrides:
 def check_overrides(ov: UnitOverrides) -> UnitOverrides:
     """Overrides with values the rules allow, else ``UserError``."""
     if ov.action_die is not None and (isinstance(ov.action_die, bool)
+                                      or not isinstance(ov.action_die, int)
                                       or ov.action_die not in ACTION_DICE):
         raise UserError("the Action die is one of " + ", ".join(f"d{s}" for s in ACTION_DICE),
                         field="action_die")
@@ -173,6 +174,8 @@ def check_overrides(ov: UnitOverrides) -> UnitOverrides:
     if ov.cost is not None:
         clean_int(ov.cost, "The cost", field="cost", maximum=MAX_COST_OVERRIDE)
     if ov.armor is not None:
+        if not isinstance(ov.armor, str):
+            raise UserError("Armor is a number (4) or dice (2d6), as text", field="armor")
         try:
             armor = armor_value(ov.armor)
         except CatalogError as exc:

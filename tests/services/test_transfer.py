@@ -171,6 +171,8 @@ def mutate(doc: dict[str, Any], path: str, value: Any) -> str:
     (("battles.0.events.0.payload.killed", [42]),
      "$.battles[0].events[0].payload.killed[0]: 42 is not the id of a unit"),
     (("battles.0.events.0.payload.dice.0.face", 9), "a d6 cannot show 9"),
+    (("battles.0.events.0.payload.dice.0.role", []), "payload.dice[0].role: [] is not one of"),
+    (("battles.0.events.0.payload.modifiers.0.applies_to", {}), "applies_to: {} is not one"),
     (("battles.0.events.1.reverted", True), "$.battles[0].events[2].reverted: a standing event"),
     (("battles.0.finished_at", None), "$.battles[0].finished_at: a finished battle"),
     (("battles.1.units.1.unit", 15), "$.battles[1].units[1].unit: unit 15 is mustered twice"),

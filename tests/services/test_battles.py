@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from brikdesk.domain.modifiers import Modifier, Stat
 from brikdesk.domain.rolling import TypedDice, roll_action
@@ -207,3 +209,30 @@ def test_the_state_cache_is_stored_as_given(sv: Services, duel) -> None:
     detail = sv.battles.battle(b.id)
     assert detail.state == {"round": 2, "active": 1}
     assert detail.units[0].state == {"action": "spent"} and detail.units[1].state == {}
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**12), 10**12) | st.text(max_size=20)
+    | st.floats(allow_nan=True, allow_infinity=True),
+    lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=8), c, max_size=3),
+    max_leaves=10)
+PAYLOADS = st.dictionaries(
+    st.sampled_from(["dice", "modifiers", "outcome", "text", "killed", "other"]), JSON,
+    max_size=4)
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(kind=st.sampled_from(["attack", "turn_ended", "Bad Kind", ""]) | st.text(max_size=5),
+       payload=PAYLOADS)
+def test_any_payload_is_stored_as_given_or_refused_cleanly(sv: Services, duel, kind,
+                                                          payload) -> None:
+    b = duel[0]
+    before = sv.battles.events(b.id)
+    try:
+        done = sv.battles.append_event(b.id, NewEvent(kind, payload=payload))
+    except UserError:
+        assert sv.battles.events(b.id) == before
+        return
+    assert done.value.payload == payload and done.value.kind == kind
+    done.undo()

@@ -109,6 +109,21 @@ def campaign_notes(status: str, battles: int, kills: int) -> str:
     return "; ".join(parts)
 
 
+def check_out_path(path: str | os.PathLike[str], *suffixes: str) -> Path:
+    """The file to write, checked before any work: one of ``suffixes`` (case ignored), not a
+    folder, in a folder that exists. A ``UserError`` naming ``--out`` otherwise."""
+    target = Path(path)
+    if suffixes and target.suffix.lower() not in suffixes:
+        raise UserError(f"--out: '{target}' must end in " + " or ".join(suffixes), field="out")
+    if target.is_dir():
+        raise UserError(f"--out: '{target}' is a folder; name a file in it", field="out")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise UserError(f"cannot write {target}: the folder {folder} does not exist",
+                        field="out")
+    return target
+
+
 def write_text(path: str | os.PathLike[str], text: str) -> Path:
     """Write ``text`` (UTF-8) to ``path`` atomically: a temporary file renamed into place."""
     target = Path(path)
@@ -296,5 +311,6 @@ def _colour(value: str | None) -> str | None:
     return f"#{v.lower()}" if len(v) == 6 else None
 
 
-__all__ = ["READINGS", "Found", "PrintService", "RosterPrint", "campaign_notes", "pick",
+__all__ = ["READINGS", "Found", "PrintService", "RosterPrint", "campaign_notes",
+           "check_out_path", "pick",
            "write_report_markdown", "write_text"]

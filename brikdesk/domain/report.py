@@ -1,0 +1,756 @@
+"""The battle report: a readable account of a battle written from its event log (issue 7).
+
+Pure: the caller passes the battle's facts, its players in turn order, its mustered units and
+the events that stand (reverted ones left out), oldest first. ``build_battle_report`` returns a
+``BattleReport``; ``report_markdown`` turns it into Markdown for a forum post; ``ui/printing``
+lays it out and paints it (PDF, print preview, print).
+
+What the report holds:
+
+- the account, round by round and turn by turn: for each event the headline (who attacked whom
+  with what, or the battle tracker's own words from ``battle.describe``), the dice as rolled
+  (Action die, Damage, Armor, bonus and Benny dice, from the payload's ``dice``), the
+  modifiers with their rule sections, the result, and the table's own words (``text``);
+- a casualties table per player (mustered, lost, standing, kills made, the fallen by name);
+- the casualties of every round per player, for a chart.
+
+Readings (shown to the user through ``READINGS``):
+
+- Rounds and turns come from the ``turn_ended`` events: the battle starts in round 1 with the
+  first player of the turn order; each ``turn_ended`` passes to the next player, and after the
+  last player a new round begins (the battle engine's reading 18). Responses made during
+  another player's turn are told in that player's turn.
+- A casualty is a unit killed: by an attack (its ``killed`` list), a ``unit_killed`` event, the
+  status Dead set by hand, or an event of another kind whose ``outcome`` says ``killed``, as
+  the campaign record reads the log when a battle is finished. A unit that gets the status
+  Dead cleared (a correction) is no longer a casualty. Units that leave the table alive are not
+  casualties. A kill counts for the attacker (the first participant of an attack), never for
+  the victim itself.
+- The dice are grouped by what they were rolled for, from the reason stored with each die:
+  "Action" (the Action die, a d4's bonus dice, a Benny on the roll), "Armor", "Damage"
+  (bonus and Benny dice included). A flat part of Damage or Armor (the +1 of 1d6+1, the +2 of
+  Body Armor) is what the stored total has beyond the dice and the listed modifiers.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from brikdesk.domain.battle.events import (
+    AttackResolved,
+    BattleFinished,
+    Event,
+    EventFormatError,
+    StatusCleared,
+    StatusSet,
+    TurnEnded,
+    UnitKilled,
+    from_payload,
+)
+from brikdesk.domain.battle.model import BattleSetup, PlayerSetup, Status, UnitSetup
+from brikdesk.domain.battle.text import describe
+from brikdesk.errors import UserError
+
+READINGS: dict[str, str] = {
+    "rounds": "Rounds and turns come from the End Turn events: round 1 starts with the first "
+              "player of the turn order, each End Turn passes to the next player, and after "
+              "the last player a new round begins. Responses are told in the turn they "
+              "happened in.",
+    "casualties": "A casualty is a unit killed (by an attack, a kill entered by hand or the "
+                  "status Dead); clearing Dead takes it off the list. Units that leave the "
+                  "table alive are not casualties. A kill counts for the attacker.",
+    "dice": "Dice are grouped by what they were rolled for (Action, Damage, Armor), bonus and "
+            "Benny dice with them; a flat part (the +1 of 1d6+1, Body Armor's +2) is what the "
+            "total has beyond the dice and the modifiers.",
+}
+
+STATUS_TEXT = {"planned": "planned", "in_progress": "in progress", "finished": "finished"}
+
+# ---------------------------------------------------------------------------------------------
+# Inputs
+
+
+@dataclass(frozen=True)
+class ReportPlayer:
+    """A player of the battle; give them in turn order."""
+
+    player_id: int
+    name: str
+    colour: str = ""
+    faction: str = ""
+
+
+@dataclass(frozen=True)
+class ReportUnit:
+    """A mustered unit (``unit_id`` is its id in the battle, as events name it)."""
+
+    unit_id: int
+    player_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class LoggedEvent:
+    """One standing event of the log: ``(kind, actor, target, payload)`` as stored."""
+
+    seq: int
+    kind: str
+    actor: int | None
+    target: int | None
+    payload: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BattleFacts:
+    """The battle's name and circumstances. ``date`` is given by the caller (no clock here):
+    the day it finished, or the day it was fought."""
+
+    name: str
+    campaign: str = ""
+    status: str = "finished"
+    date: _dt.date | None = None
+    notes: str = ""
+    edition: str = ""
+
+
+# ---------------------------------------------------------------------------------------------
+# The report
+
+
+@dataclass(frozen=True)
+class ReportEntry:
+    """One event told in plain words.
+
+    ``headline``: what happened ("Crossbow Kate (Margo) attacks Cactus Pete (Tobias) with a
+    Long-Ranged Weapon"); ``rolls``: one line per kind of roll ("Action Roll: d6 5, -1 = 4
+    against Use 3: hit"); ``modifiers``: each with its value, what it changes, why and the rule;
+    ``result``: the outcome ("Cactus Pete (Tobias) is killed."); ``note``: the table's own
+    words, if any; ``deaths``: the units this event killed (battle unit ids).
+    """
+
+    seq: int
+    round: int
+    player_id: int | None
+    kind: str
+    headline: str
+    rolls: tuple[str, ...] = ()
+    modifiers: tuple[str, ...] = ()
+    result: str = ""
+    note: str = ""
+    deaths: tuple[int, ...] = ()
+
+    @property
+    def is_attack(self) -> bool:
+        return self.kind == "attack"
+
+
+@dataclass(frozen=True)
+class ReportTurn:
+    """One player's turn within a round, with what happened in it (maybe nothing)."""
+
+    round: int
+    player_id: int | None
+    player: str
+    entries: tuple[ReportEntry, ...]
+    current: bool = False  # the turn an unfinished battle is in
+
+    @property
+    def title(self) -> str:
+        title = f"{self.player}'s turn" if self.player else "The first turn"
+        return f"{title} (in progress)" if self.current else title
+
+
+@dataclass(frozen=True)
+class ReportRound:
+    number: int
+    turns: tuple[ReportTurn, ...]
+
+    @property
+    def entries(self) -> tuple[ReportEntry, ...]:
+        return tuple(e for t in self.turns for e in t.entries)
+
+
+@dataclass(frozen=True)
+class CasualtyRow:
+    """One player's line of the casualties table."""
+
+    player_id: int
+    player: str
+    colour: str
+    mustered: int
+    lost: int
+    kills: int
+    fallen: tuple[str, ...]
+
+    @property
+    def standing(self) -> int:
+        return self.mustered - self.lost
+
+
+@dataclass(frozen=True)
+class RoundCasualties:
+    """Units each player lost in one round, in the order of ``BattleReport.players``."""
+
+    round: int
+    lost: tuple[int, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(self.lost)
+
+
+@dataclass(frozen=True)
+class AttackTally:
+    attacks: int = 0
+    hits: int = 0
+    kills: int = 0
+    over_the_top: int = 0
+    critical_failures: int = 0
+
+    @property
+    def text(self) -> str:
+        """``"5 attacks: 3 hits, 2 kills; 2 Over the Top, 1 critical failure"``."""
+        if not self.attacks:
+            return "no attacks"
+        parts = [_plural(self.hits, "hit", "hits"), _plural(self.kills, "kill", "kills")]
+        extra = []
+        if self.over_the_top:
+            extra.append(f"{self.over_the_top} Over the Top")
+        if self.critical_failures:
+            extra.append(_plural(self.critical_failures, "critical failure",
+                                 "critical failures"))
+        return (f"{_plural(self.attacks, 'attack', 'attacks')}: " + ", ".join(parts)
+                + ("; " + ", ".join(extra) if extra else ""))
+
+
+@dataclass(frozen=True)
+class BattleReport:
+    facts: BattleFacts
+    players: tuple[ReportPlayer, ...]
+    rounds: tuple[ReportRound, ...]
+    casualties: tuple[CasualtyRow, ...]
+    per_round: tuple[RoundCasualties, ...]
+    result: str  # the note of the "battle is over" event, if any
+    tally: AttackTally
+    finished: bool
+
+    @property
+    def title(self) -> str:
+        return self.facts.name
+
+    @property
+    def sides_text(self) -> str:
+        """``"Margo (Crimson Brickguard) vs Tobias (Blue Moon Posse)"``."""
+        return " vs ".join(f"{p.name} ({p.faction})" if p.faction else p.name
+                           for p in self.players)
+
+    @property
+    def status_text(self) -> str:
+        status = STATUS_TEXT.get(self.facts.status, self.facts.status.replace("_", " "))
+        return f"{status} {self.facts.date.isoformat()}" if self.facts.date else status
+
+    @property
+    def entries(self) -> tuple[ReportEntry, ...]:
+        return tuple(e for r in self.rounds for e in r.entries)
+
+    @property
+    def total_lost(self) -> int:
+        return sum(r.lost for r in self.casualties)
+
+
+# ---------------------------------------------------------------------------------------------
+# Building it
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _with(name: str) -> str:
+    """``"with a Heavy Weapon"``, ``"with an Explosive"``, ``"with Bare Hands"``."""
+    if name.endswith("s") and not name.endswith("ss"):
+        return f"with {name}"
+    return f"with {'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else f"-{-n}"
+
+
+def _dice(payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The payload's dice that make sense (as the services check them), in order."""
+    out = []
+    raw = payload.get("dice", ())
+    for d in raw if isinstance(raw, list | tuple) else ():
+        if not isinstance(d, Mapping):
+            continue
+        sides, face = _int(d.get("sides")), _int(d.get("face"))
+        if sides is None or face is None or not 1 <= face <= sides:
+            continue
+        out.append({"sides": sides, "face": face, "role": str(d.get("role", "natural")),
+                    "why": str(d.get("why", ""))})
+    return out
+
+
+def _modifiers(payload: Mapping[str, Any]) -> list[tuple[int, str, str, str]]:
+    out = []
+    raw = payload.get("modifiers", ())
+    for m in raw if isinstance(raw, list | tuple) else ():
+        if not isinstance(m, Mapping) or _int(m.get("value")) is None:
+            continue
+        out.append((m["value"], str(m.get("applies_to", "")), str(m.get("reason", "")),
+                    str(m.get("rule", ""))))
+    return out
+
+
+def _group(why: str) -> str:
+    if "Action" in why:
+        return "action"
+    if "Armor" in why or "Armour" in why:
+        return "armor"
+    if "Damage" in why:
+        return "damage"
+    return "other"
+
+
+def _faces(dice: list[dict[str, Any]]) -> str:
+    """``"d6 6 + bonus d6 2 + Benny d6 3"``: every die with its size, its face and its role."""
+    parts = []
+    for d in dice:
+        role = d["role"]
+        prefix = "" if role == "natural" else f"{role} "
+        parts.append(f"{prefix}d{d['sides']} {d['face']}")
+    return " + ".join(parts)
+
+
+def _sum_line(label: str, dice: list[dict[str, Any]], mods: list[int], total: int | None,
+              *, floor_zero: bool = False) -> str:
+    """``"Damage: d6 3, +1, -1 = 3"``: the dice, the flat part, the modifiers and the total."""
+    if total is None:
+        return f"{label}: {_faces(dice)}" if dice else label
+    dice_sum = sum(d["face"] for d in dice)
+    flat = total - dice_sum - sum(mods)
+    if floor_zero and total == 0 and flat < 0:
+        flat = 0  # a total below 0 counts as 0: the stored total hides the flat part
+    if not dice:
+        return (f"{label} {flat}, {', '.join(_signed(m) for m in mods)} = {total}" if mods
+                else f"{label} {total}")
+    bits = ([_signed(flat)] if flat else []) + [_signed(m) for m in mods]
+    text = f"{label}: {_faces(dice)}"
+    if not bits and len(dice) == 1:
+        return text
+    return text + (", " + ", ".join(bits) if bits else "") + f" = {total}"
+
+
+def _attack_rolls(payload: Mapping[str, Any]) -> tuple[tuple[str, ...], bool, bool]:
+    """(roll lines, Over the Top, critical failure)."""
+    outcome = payload.get("outcome", {})
+    outcome = outcome if isinstance(outcome, Mapping) else {}
+    dice = _dice(payload)
+    mods = _modifiers(payload)
+    groups: dict[str, list[dict[str, Any]]] = {"action": [], "damage": [], "armor": [],
+                                               "other": []}
+    for d in dice:
+        groups[_group(d["why"])].append(d)
+    action_mods = [m[0] for m in mods if m[1] == "Action Roll"]
+    damage_mods = [m[0] for m in mods if m[1] == "Damage"]
+    armor_mods = [m[0] for m in mods if m[1] == "Armor"]
+    lines = []
+    ott = outcome.get("over_the_top") is True
+    crit = outcome.get("critical_failure") is True
+    hit = outcome.get("hit")
+    use = _int(outcome.get("use"))
+    total = _int(outcome.get("action_total"))
+    if groups["action"] or total is not None:
+        line = _sum_line("Action Roll", groups["action"], action_mods, total)
+        if use is not None:
+            line += f" against Use {use}"
+        verdict = ""
+        if crit:
+            verdict = "a natural 1, critical failure"
+        elif hit is True:
+            verdict = "hit"
+        elif hit is False:
+            missed = _int(outcome.get("missed_by"))
+            verdict = f"missed by {missed}" if missed else "miss"
+        if verdict:
+            line += f": {verdict}"
+        if ott:
+            line += " (Over the Top: a Benny)"
+        lines.append(line)
+    damage = _int(outcome.get("damage"))
+    armor = _int(outcome.get("armor"))
+    if groups["damage"] or damage is not None:
+        line = _sum_line("Damage", groups["damage"], damage_mods, damage, floor_zero=True)
+        if armor is not None:
+            line += f" against Armor {armor}"
+        lines.append(line)
+    if groups["armor"]:
+        lines.append(_sum_line("Armor roll", groups["armor"], armor_mods, armor))
+    for d in groups["other"]:
+        lines.append(f"{d['why'] or 'Die'}: {_faces([d])}")
+    return tuple(lines), ott, crit
+
+
+def _modifier_lines(payload: Mapping[str, Any]) -> tuple[str, ...]:
+    """``"-1 Action Roll: 1 inch beyond Range (5.1 Out of Range)"``."""
+    out = []
+    for value, applies, reason, rule in _modifiers(payload):
+        text = f"{_signed(value)} {applies}".rstrip()
+        if reason:
+            text += f": {reason}"
+        if rule:
+            text += f" ({rule})"
+        out.append(text)
+    return tuple(out)
+
+
+_MANEUVER_VERBS = {"strike": "strikes", "grab": "tries to Grab", "shove": "Shoves",
+                   "charge": "Charges", "attack": "attacks"}
+
+
+def _names(labels: list[str]) -> str:
+    if len(labels) <= 1:
+        return "".join(labels)
+    return ", ".join(labels[:-1]) + " and " + labels[-1]
+
+
+class _Builder:
+    def __init__(self, facts: BattleFacts, players: Sequence[ReportPlayer],
+                 units: Sequence[ReportUnit]) -> None:
+        self.facts = facts
+        self.players = tuple(players)
+        self.units = tuple(units)
+        self.unit_player = {u.unit_id: u.player_id for u in self.units}
+        self.setup = BattleSetup(
+            tuple(PlayerSetup(p.player_id, p.name) for p in self.players),
+            tuple(UnitSetup(u.unit_id, u.player_id, u.name) for u in self.units
+                  if u.player_id in {p.player_id for p in self.players}))
+        self.order = [p.player_id for p in self.players]
+        self.round = 1
+        self.active = 0  # index into order
+        self.dead: dict[int, int] = {}  # unit id -> round it died
+        self.killers: dict[int, int | None] = {}
+        self.tally = {"attacks": 0, "hits": 0, "kills": 0, "ott": 0, "crit": 0}
+        self.result = ""
+        self.finished = False
+        # (round, player index) -> entries, in the order turns were reached
+        self.turns: dict[tuple[int, int], list[ReportEntry]] = {(1, 0): []}
+
+    def label(self, unit: int | None) -> str:
+        return self.setup.label(unit)
+
+    # -- deaths -------------------------------------------------------------------------------
+
+    def _kill(self, victim: Any, killer: int | None) -> int | None:
+        v = _int(victim)
+        if v is None or v in self.dead:
+            return None
+        self.dead[v] = self.round
+        self.killers[v] = killer if killer != v else None
+        return v
+
+    def _revive(self, unit: int | None) -> None:
+        if unit is not None:
+            self.dead.pop(unit, None)
+            self.killers.pop(unit, None)
+
+    # -- turns --------------------------------------------------------------------------------
+
+    def _turn_ended(self, ev: TurnEnded) -> None:
+        if ev.player in self.order:
+            i = self.order.index(ev.player)
+            self.round = max(ev.round, 1)
+        else:
+            i = self.active
+        nxt = i + 1
+        if nxt >= len(self.order):
+            nxt = 0
+            self.round += 1
+        self.active = nxt
+        self.turns.setdefault((self.round, self.active), [])
+
+    # -- events -------------------------------------------------------------------------------
+
+    def add(self, logged: LoggedEvent) -> None:
+        payload = logged.payload if isinstance(logged.payload, Mapping) else {}
+        try:
+            event: Event | None = from_payload(logged.kind, logged.actor, logged.target,
+                                               payload)
+        except (EventFormatError, UserError):
+            event = None
+        if isinstance(event, TurnEnded):
+            self._turn_ended(event)
+            return
+        entry = self._entry(logged, event, payload)
+        if entry is not None:
+            self.turns.setdefault((self.round, self.active), []).append(entry)
+
+    def _entry(self, logged: LoggedEvent, event: Event | None,
+               payload: Mapping[str, Any]) -> ReportEntry | None:
+        note = str(payload.get("text", "") or "").strip()
+        player = self.order[self.active] if self.order else None
+        base = {"seq": logged.seq, "round": self.round, "player_id": player}
+        if isinstance(event, AttackResolved):
+            return self._attack(event, payload, note, base)
+        if isinstance(event, BattleFinished):
+            self.finished = True
+            self.result = event.note
+            return ReportEntry(**base, kind="finish", headline="The battle is over",
+                               result=event.note)
+        deaths: list[int] = []
+        if isinstance(event, UnitKilled):
+            if (v := self._kill(event.target, event.actor)) is not None:
+                deaths.append(v)
+        elif isinstance(event, StatusSet) and event.status is Status.DEAD:
+            if (v := self._kill(event.actor, None)) is not None:
+                deaths.append(v)
+        elif isinstance(event, StatusCleared) and event.status is Status.DEAD:
+            self._revive(event.actor)
+        if event is not None:
+            headline = self._describe(event)
+            kind = {"unit_killed": "kill", "status_set": "status", "status_cleared": "status",
+                    "action_spent": "action", "counter_used": "action",
+                    "close_combat_attack": "action"}.get(event.kind, "other")
+            if note == headline:
+                note = ""
+            return ReportEntry(**base, kind=kind, headline=headline, note=note,
+                               deaths=tuple(deaths))
+        return self._generic(logged, payload, note, base)
+
+    def _describe(self, event: Event) -> str:
+        try:
+            return describe(self.setup, event)
+        except (TypeError, KeyError, UserError):
+            return event.kind.replace("_", " ")
+
+    def _generic(self, logged: LoggedEvent, payload: Mapping[str, Any], note: str,
+                 base: dict[str, Any]) -> ReportEntry:
+        """An event of a kind the battle engine does not know: its text and its outcome."""
+        outcome = payload.get("outcome", {})
+        outcome = outcome if isinstance(outcome, Mapping) else {}
+        deaths = []
+        result = ""
+        if logged.target is not None and outcome.get("killed") is True:
+            if (v := self._kill(logged.target, logged.actor)) is not None:
+                deaths.append(v)
+                result = f"{self.label(v)} is killed."
+        elif logged.target is not None and outcome.get("wounded") is True:
+            result = f"{self.label(logged.target)} is wounded."
+        headline = note or logged.kind.replace("_", " ").capitalize()
+        rolls: tuple[str, ...] = ()
+        if _dice(payload):
+            rolls = (_attack_rolls(payload)[0])
+        return ReportEntry(**base, kind="other", headline=headline, rolls=rolls,
+                           modifiers=_modifier_lines(payload), result=result,
+                           deaths=tuple(deaths))
+
+    def _attack(self, e: AttackResolved, payload: Mapping[str, Any], note: str,
+                base: dict[str, Any]) -> ReportEntry:
+        who = []
+        for p in e.participants:
+            text = self.label(p.unit)
+            if p.use.value == "response":
+                text += " in response"
+            elif p.use.value == "counter":
+                text += " with a Counter"
+            who.append(text)
+        if not who:
+            who = [self.label(e.actor)]
+        together = len(who) > 1
+        verb = _MANEUVER_VERBS.get(e.maneuver, e.maneuver)
+        if together and verb.endswith("s") and " " not in verb:
+            verb = verb[:-1]  # "attack", "strike" for several attackers
+        headline = f"{_names(who)} {verb}"
+        if e.target is not None:
+            headline += f" {self.label(e.target)}"
+        if together:
+            headline += " together"
+        if e.close_combat:
+            headline += " in Close Combat"
+        weapon = str(payload.get("weapon", "") or "").strip()
+        if weapon:
+            headline += f" {_with(weapon)}"
+        rolls, ott, crit = _attack_rolls(payload)
+        deaths = [v for k in e.killed if (v := self._kill(k, e.actor)) is not None]
+        effects = []
+        for c in e.effects:
+            ev: Event = (StatusSet(c.unit, c.status, c.with_ids) if c.on
+                         else StatusCleared(c.unit, c.status, c.with_ids))
+            effects.append(self._describe(ev))
+        outcome = payload.get("outcome", {})
+        outcome = outcome if isinstance(outcome, Mapping) else {}
+        results = [f"{self.label(k)} is killed" for k in e.killed]
+        results += effects
+        damage, armor = _int(outcome.get("damage")), _int(outcome.get("armor"))
+        if not results:
+            if crit or outcome.get("hit") is False:
+                pass  # the Action Roll's line says it: "missed by 1", "critical failure"
+            elif damage is not None and armor is not None and damage <= armor:
+                results.append(f"{damage} Damage does not beat Armor {armor}: no effect")
+            else:
+                results.append("No effect")
+        self.tally["attacks"] += 1
+        self.tally["hits"] += outcome.get("hit") is True
+        self.tally["kills"] += len(deaths)
+        self.tally["ott"] += ott
+        self.tally["crit"] += crit
+        if note == headline:
+            note = ""
+        return ReportEntry(**base, kind="attack", headline=headline, rolls=rolls,
+                           modifiers=_modifier_lines(payload),
+                           result="; ".join(results) + "." if results else "", note=note,
+                           deaths=tuple(deaths))
+
+    # -- the result ---------------------------------------------------------------------------
+
+    def report(self) -> BattleReport:
+        rounds: list[ReportRound] = []
+        by_round: dict[int, list[ReportTurn]] = {}
+        going_on = not (self.finished or self.facts.status == "finished")
+        last = (self.round, self.active)
+        for (rnd, idx), entries in self.turns.items():
+            pid = self.order[idx] if self.order else None
+            name = self.players[idx].name if self.players else ""
+            by_round.setdefault(rnd, []).append(
+                ReportTurn(rnd, pid, name, tuple(entries), going_on and (rnd, idx) == last))
+        for rnd in sorted(by_round):
+            turns = tuple(sorted(by_round[rnd], key=lambda t: self.order.index(t.player_id)
+                                 if t.player_id in self.order else 0))
+            rounds.append(ReportRound(rnd, turns))
+        last_round = max(by_round) if by_round else 1
+        rows = []
+        for p in self.players:
+            mine = [u for u in self.units if u.player_id == p.player_id]
+            names = {u.unit_id: u.name for u in mine}
+            fallen = tuple(names[v] for v in self.dead if v in names)  # in the order they fell
+            kills = sum(1 for k in self.killers.values()
+                        if k is not None and self.unit_player.get(k) == p.player_id)
+            rows.append(CasualtyRow(p.player_id, p.name, p.colour, len(mine), len(fallen),
+                                    kills, fallen))
+        per_round = []
+        for rnd in range(1, last_round + 1):
+            lost = tuple(sum(1 for u, r in self.dead.items()
+                             if r == rnd and self.unit_player.get(u) == p.player_id)
+                         for p in self.players)
+            per_round.append(RoundCasualties(rnd, lost))
+        t = self.tally
+        tally = AttackTally(t["attacks"], t["hits"], t["kills"], t["ott"], t["crit"])
+        return BattleReport(self.facts, self.players, tuple(rounds), tuple(rows),
+                            tuple(per_round), self.result, tally,
+                            self.finished or self.facts.status == "finished")
+
+
+def build_battle_report(facts: BattleFacts, players: Sequence[ReportPlayer],
+                        units: Sequence[ReportUnit],
+                        events: Sequence[LoggedEvent]) -> BattleReport:
+    """The report of one battle from its standing events (oldest first).
+
+    ``players`` in turn order; ``units`` every mustered unit. Events the battle engine cannot
+    read (another tool's kinds) are told with their own ``text`` and ``outcome``.
+    """
+    if not players:
+        raise UserError("a battle report needs the battle's players", field="players")
+    b = _Builder(facts, players, units)
+    for e in sorted(events, key=lambda e: e.seq):
+        b.add(e)
+    return b.report()
+
+
+# ---------------------------------------------------------------------------------------------
+# Markdown
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|<>#~])")
+
+
+def md_escape(text: str) -> str:
+    """Text safe to put in Markdown (and in a table cell): markup characters escaped."""
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def bar(n: int) -> str:
+    """A bar of ``n`` blocks for the text chart (at most 40, then the number says the rest)."""
+    return "█" * min(n, 40)
+
+
+def report_markdown(report: BattleReport) -> str:
+    """The report as Markdown for a forum post: summary, casualties, a chart of casualties per
+    round as a small text table, and the account round by round."""
+    e = md_escape
+    f = report.facts
+    out = [f"# {e(f.name)}", ""]
+    meta = [m for m in (f"*{e(f.campaign)}*" if f.campaign else "",
+                        e(f"BrikWars {f.edition}") if f.edition else "",
+                        e(report.status_text)) if m]
+    out += [" · ".join(meta), "", f"**{e(report.sides_text)}**", ""]
+    if f.notes:
+        out += [f"> {e(f.notes)}", ""]
+    if report.result:
+        out += [f"**Result:** {e(report.result)}", ""]
+    tally = e(report.tally.text)
+    out += [f"{tally[:1].upper()}{tally[1:]}.", ""]
+
+    out += ["## Casualties", "",
+            "| Player | Mustered | Lost | Standing | Kills | Fallen |",
+            "|---|---:|---:|---:|---:|---|"]
+    for r in report.casualties:
+        fallen = ", ".join(e(n) for n in r.fallen) or "-"
+        out.append(f"| {e(r.player)} | {r.mustered} | {r.lost} | {r.standing} | {r.kills} "
+                   f"| {fallen} |")
+    out.append("")
+    out += ["### Casualties per round", ""]
+    heads = " | ".join(e(p.name) for p in report.players)
+    out += [f"| Round | {heads} | Total |",
+            "|---:|" + "---:|" * len(report.players) + "---|"]
+    for rc in report.per_round:
+        cells = " | ".join(str(n) for n in rc.lost)
+        total = f"{bar(rc.total)} {rc.total}" if rc.total else "0"
+        out.append(f"| {rc.round} | {cells} | {total} |")
+    out.append("")
+
+    out += ["## The battle, round by round", ""]
+    for rnd in report.rounds:
+        out += [f"### Round {rnd.number}", ""]
+        for turn in rnd.turns:
+            out += [f"**{e(turn.title)}**", ""]
+            if not turn.entries:
+                out += ["Nothing was recorded in this turn.", ""]
+                continue
+            for n, entry in enumerate(turn.entries, 1):
+                out += _md_entry(n, entry)
+            out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _md_entry(n: int, entry: ReportEntry) -> list[str]:
+    e = md_escape
+    head = e(entry.headline)
+    if entry.kind == "finish":
+        line = f"{n}. **{head}**" + (f": {e(entry.result)}" if entry.result else ".")
+        return [line]
+    lines = [f"{n}. **{head}.**" if not head.endswith((".", "!", "?")) else f"{n}. **{head}**"]
+    for roll in entry.rolls:
+        lines.append(f"   - {e(roll)}")
+    for mod in entry.modifiers:
+        lines.append(f"   - Modifier {e(mod)}")
+    if entry.result:
+        result = e(entry.result)
+        lines.append(f"   - **{result}**" if entry.deaths else f"   - {result}")
+    if entry.note:
+        lines.append(f"   - *{e(entry.note)}*")
+    return lines
+
+
+__all__ = [
+    "READINGS", "AttackTally", "BattleFacts", "BattleReport", "CasualtyRow", "LoggedEvent",
+    "ReportEntry", "ReportPlayer", "ReportRound", "ReportTurn", "ReportUnit",
+    "RoundCasualties", "bar", "build_battle_report", "md_escape", "report_markdown",
+]

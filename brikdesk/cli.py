@@ -26,6 +26,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "import": ("brikdesk.commands.import_", "read an exported campaign back as a new campaign"),
     "list": ("brikdesk.commands.list", "show the campaigns, armies and battles with their ids"),
     "demo": ("brikdesk.commands.demo", "recreate the demo campaign"),
+    "print": ("brikdesk.commands.print_", "write an army's roster sheet as a PDF (no window)"),
+    "report": ("brikdesk.commands.report", "write a battle report as a PDF or Markdown"),
 }
 
 

@@ -617,7 +617,11 @@ class _Builder:
         by_round: dict[int, list[ReportTurn]] = {}
         going_on = not (self.finished or self.facts.status == "finished")
         last = (self.round, self.active)
-        for (rnd, idx), entries in self.turns.items():
+        turns = list(self.turns.items())
+        if not going_on:  # a finished battle: no empty turns after its last event
+            while len(turns) > 1 and not turns[-1][1]:
+                turns.pop()
+        for (rnd, idx), entries in turns:
             pid = self.order[idx] if self.order else None
             name = self.players[idx].name if self.players else ""
             by_round.setdefault(rnd, []).append(

@@ -285,7 +285,12 @@ def test_a_long_battle_charts_every_round_and_caps_the_bars():
         events += [TurnEnded(RED, rnd), TurnEnded(BLUE, rnd)]
     r = build_battle_report(FACTS, PLAYERS, units, log(*events))
     assert [rc.lost for rc in r.per_round][:5] == [(0, 1), (0, 2), (0, 3), (0, 4), (0, 0)]
-    assert len(r.per_round) == 13  # the 13th round began after the 12th
+    # finished after the 12th round: the empty turn that began after it is not told
+    assert len(r.per_round) == 12 and r.rounds[-1].turns[-1].title == "Margo's turn"
+    going = build_battle_report(BattleFacts("War", status="in_progress"), PLAYERS, units,
+                                log(*events))
+    assert len(going.per_round) == 13
+    assert going.rounds[-1].turns[-1].title == "Margo's turn (in progress)"
     md = report_markdown(r)
     assert "| 4 | 0 | 4 | ████ 4 |" in md
     assert "| 5 | 0 | 0 | 0 |" in md

@@ -8,6 +8,10 @@ One path for preview, print and PDF (design convention 9):
   (call ``configure_page(printer, sheet.options.paper)`` first);
 - ``export_pdf(sheet, path, options=None, progress=None)`` writes a PDF with ``QPdfWriter``;
 - ``render_roster_page(sheet, page, dpi=60)`` paints one page on a ``QImage`` (thumbnails).
+
+Battle reports (``ui.printing.report``) follow the same path: ``layout_battle_report``,
+``paint_battle_report``, ``print_battle_report(printer, report)``,
+``export_report_pdf(report, path, paper, progress)`` and ``render_report_page``.
 """
 
 from ui.printing.image import render_roster_page
@@ -20,6 +24,13 @@ from ui.printing.layout import (
 )
 from ui.printing.painter import paint_roster_sheet, print_roster_sheet
 from ui.printing.pdf import ExportResult, ensure_gui_application, export_pdf
+from ui.printing.report import (
+    export_report_pdf,
+    layout_battle_report,
+    paint_battle_report,
+    print_battle_report,
+    render_report_page,
+)
 
 __all__ = [
     "LAYOUT_NOTES",
@@ -28,9 +39,14 @@ __all__ = [
     "configure_page",
     "ensure_gui_application",
     "export_pdf",
+    "export_report_pdf",
+    "layout_battle_report",
     "layout_roster_sheet",
     "page_layout_for",
+    "paint_battle_report",
     "paint_roster_sheet",
+    "print_battle_report",
     "print_roster_sheet",
+    "render_report_page",
     "render_roster_page",
 ]

@@ -1,0 +1,56 @@
+"""``brikdesk report --battle NAME_OR_ID --out FILE.pdf|FILE.md``: a battle report.
+
+Written from the battle's event log: the account round by round (who attacked whom with what,
+the dice and the result), a casualties table per player and a chart of casualties per round.
+``.md`` (or ``.markdown``) writes Markdown for a forum post (the chart as a small table) and
+needs no Qt; ``.pdf`` loads Qt inside ``run()`` only (offscreen when there is no display).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from brikdesk.commands.print_ import paper_arg
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = ("Write the report of one battle from its event log, as a PDF or as "
+                     "Markdown for a forum post (the file's ending chooses).")
+    p.add_argument("--battle", metavar="NAME_OR_ID", required=True,
+                   help="the battle: its id, its name or a unique part of it")
+    p.add_argument("--campaign", metavar="NAME_OR_ID",
+                   help="look for the battle in this campaign only")
+    p.add_argument("--out", metavar="FILE.pdf|FILE.md", required=True,
+                   help="the file to write: .pdf, or .md for Markdown")
+    p.add_argument("--paper", type=paper_arg, default="a4", metavar="a4|letter",
+                   help="paper size of a PDF, portrait (default a4)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from brikdesk.commands._storage import opened, run_storage
+    from brikdesk.services.printing import PrintService, check_out_path, write_report_markdown
+
+    def body() -> int:
+        out = check_out_path(args.out, ".pdf", ".md", ".markdown")
+        with opened(args) as (db, _sv):
+            service = PrintService(db.sessions)
+            battle = service.find_battle(args.battle, args.campaign)
+            report = service.battle_report(battle.id)
+        rounds = len(report.rounds)
+        what = (f"'{report.title}' ({report.status_text}; {rounds} round"
+                f"{'s' if rounds != 1 else ''}, {report.tally.text})")
+        if out.suffix.lower() == ".pdf":
+            # Qt only now, and only for a PDF
+            from ui.printing import ensure_gui_application
+            from ui.printing.report import export_report_pdf
+
+            ensure_gui_application()
+            result = export_report_pdf(report, out, args.paper)
+            pages = result.pages
+            print(f"Wrote {pages} page{'s' if pages != 1 else ''} to {result.path}: {what}")
+        else:
+            path = write_report_markdown(report, out)
+            print(f"Wrote Markdown to {path}: {what}")
+        return 0
+
+    return run_storage("report", body)

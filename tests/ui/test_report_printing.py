@@ -1,0 +1,213 @@
+"""The battle report on paper: the PDF's pages and text (read with pypdf), entries never split
+across pages, the casualties chart drawn to scale in the players' colours, one drawing path for
+preview, print and PDF."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from brikdesk.domain.battle import TurnEnded, UnitKilled
+from brikdesk.domain.report import (
+    BattleFacts,
+    ReportPlayer,
+    ReportUnit,
+    build_battle_report,
+)
+from brikdesk.errors import UserError
+from tests.domain.test_report import FACTS, FORD, PLAYERS, UNITS, log
+from tests.pdfread import PAPER_POINTS, pdf_page_size, pdf_pages, pdf_text
+from ui.printing import configure_page
+from ui.printing.image import MeasuringDevice
+from ui.printing.report import (
+    export_report_pdf,
+    layout_battle_report,
+    print_battle_report,
+    render_report_page,
+)
+
+
+@pytest.fixture(autouse=True)
+def _app(qapp):
+    return qapp
+
+
+def squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+def ford():
+    return build_battle_report(FACTS, PLAYERS, UNITS, FORD)
+
+
+def long_battle(rounds: int = 30):
+    """Three players, 60 units each, killings every turn with long notes: several pages."""
+    players = (ReportPlayer(1, "Margo", "#c0392b"), ReportPlayer(2, "Tobias", "#2e86c1"),
+               ReportPlayer(3, "Ines", "#27ae60"))
+    units = tuple(ReportUnit(100 * p + i, p, f"Trooper {p}-{i:02d}") for p in (1, 2, 3)
+                  for i in range(60))
+    events: list[Any] = []
+    victims = {p: iter(range(100 * p, 100 * p + 60)) for p in (1, 2, 3)}
+    for rnd in range(1, rounds + 1):
+        for p in (1, 2, 3):
+            enemy = p % 3 + 1
+            for _ in range((rnd + p) % 3):
+                v = next(victims[enemy], None)
+                if v is not None:
+                    events.append(UnitKilled(v, actor=100 * p + rnd % 60,
+                                             cause="a long story of courage and folly, " * 3))
+            events.append(TurnEnded(p, rnd))
+    return build_battle_report(BattleFacts("The Long War", "Endless", "finished"), players,
+                               units, log(*events))
+
+
+def layout_of(report, paper="a4"):
+    device = MeasuringDevice(paper)
+    return layout_battle_report(report, device.writer), device
+
+
+# --------------------------------------------------------------------------- the PDF
+
+def test_the_report_pdf_tells_the_battle(tmp_path):
+    out = tmp_path / "ford.pdf"
+    result = export_report_pdf(ford(), out)
+    assert out.is_file() and not (tmp_path / "ford.pdf.part").exists()
+    assert result.pages == pdf_pages(out) == 1
+    text = squash(pdf_text(out))
+    for wanted in ("Skirmish at the Ford: battle report", "Campaign: Winter War",
+                   "BrikWars 2020", "Page 1 of 1", "Finished 2026-05-01", "2 rounds",
+                   "Margo (Crimson Brickguard)", "Result: Tobias falls back across the ford.",
+                   "5 attacks: 3 hits, 2 kills; 1 Over the Top, 1 critical failure.",
+                   "Casualties", "Cactus Pete, Rusty", "Casualties per round",
+                   "The battle, round by round", "Round 1", "Round 2", "Tobias's turn",
+                   "Crossbow Kate (Margo) attacks Cactus Pete (Tobias) with a Long-Ranged "
+                   "Weapon", "Action Roll: d6 5, -1 = 4 against Use 3: hit",
+                   "Damage: d6 3, +1, -1 = 3 against Armor 0",
+                   "Modifier -1 Action Roll: 1 inch beyond Range (5.1 Out of Range)",
+                   "Cactus Pete (Tobias) is killed.", "Armor roll: d6 5 + d6 4, +2 = 11",
+                   "11 Damage does not beat Armor 11: no effect.",
+                   "“Kate drops the cactus man from 11 inches”", "The battle is over:"):
+        assert wanted in text, wanted
+    assert text.index("Round 1") < text.index("Crossbow Kate (Margo) attacks") < text.index(
+        "Round 2") < text.index("Sir Reginald (Margo) strikes")
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_paper_sizes(tmp_path, paper):
+    out = tmp_path / f"{paper}.pdf"
+    pages = export_report_pdf(long_battle(), out, paper).pages
+    assert [pdf_page_size(out, n) for n in range(1, pages + 1)] == [PAPER_POINTS[paper]] * pages
+
+
+def test_a_long_battle_runs_over_pages_with_no_entry_split(tmp_path):
+    report = long_battle()
+    layout, _ = layout_of(report)
+    assert layout.page_count >= 3
+    body = layout.body_rect
+    placed = [(p.number, b) for p in layout.pages for b in p.placed]
+    for _, b in placed:
+        assert body.top() - 0.01 <= b.y and b.y + b.h <= body.bottom() + 0.01
+    # a heading never ends a page: it stays with what it introduces
+    for p in layout.pages[:-1]:
+        assert p.placed[-1].kind not in ("section", "round", "turn", "table-head"), p.number
+    entries = [b for _, b in placed if b.kind == "entry"]
+    told = [e for e in report.entries]
+    assert len(entries) == sum(max(1, len(t.entries)) for r in report.rounds for t in r.turns)
+    out = tmp_path / "long.pdf"
+    pages = export_report_pdf(report, out).pages
+    texts = [squash(pdf_text(out, n)) for n in range(1, pages + 1)]
+    for n, text in enumerate(texts, 1):
+        assert f"Page {n} of {pages}" in text and "The Long War: battle report" in text
+    for e in told:  # each entry's headline on exactly one page
+        name = e.headline.split(" is killed")[0]
+        assert sum(f"{name} is killed" in t for t in texts) == 1, name
+
+
+def test_print_preview_print_and_pdf_are_one_path(tmp_path):
+    from PySide6.QtPrintSupport import QPrinter
+
+    report = long_battle(8)
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+    printed = tmp_path / "printed.pdf"
+    printer.setOutputFileName(str(printed))
+    configure_page(printer, "letter")
+    layout = print_battle_report(printer, report)
+    exported = tmp_path / "exported.pdf"
+    result = export_report_pdf(report, exported, "letter")
+    assert pdf_pages(printed) == layout.page_count == result.pages
+    assert squash(pdf_text(printed)) == squash(pdf_text(exported))
+
+
+def test_progress_reports_every_page(tmp_path):
+    seen: list[tuple[int, int]] = []
+    result = export_report_pdf(long_battle(), tmp_path / "p.pdf",
+                               progress=lambda d, t: seen.append((d, t)))
+    assert seen == [(0, 0)] + [(n, result.pages) for n in range(1, result.pages + 1)]
+
+
+def test_bad_destinations_and_paper_are_user_errors(tmp_path):
+    with pytest.raises(UserError, match="does not exist"):
+        export_report_pdf(ford(), tmp_path / "nope" / "r.pdf")
+    with pytest.raises(UserError, match="A4 or Letter"):
+        export_report_pdf(ford(), tmp_path / "r.pdf", "a3")
+    assert not (tmp_path / "r.pdf").exists()
+
+
+# --------------------------------------------------------------------------- the chart
+
+def chart_bars(layout):
+    chart = next(b for p in layout.pages for b in p.placed if b.kind == "chart")
+    # the bars: fills below the title line (its legend swatches are on it)
+    return chart, [op for op in chart.ops if op.kind == "fill" and op.y >= 20]
+
+
+def test_the_chart_has_one_bar_per_loss_in_the_players_colour_to_scale():
+    report = long_battle()
+    layout, _ = layout_of(report)
+    chart, bars = chart_bars(layout)
+    cells = [(rc.round, report.players[j].player_id, n) for rc in report.per_round
+             for j, n in enumerate(rc.lost) if n]
+    assert len(bars) == len(cells)
+    assert sorted(op.colour for op in bars) == sorted(f"p:{pid}" for _, pid, _ in cells)
+    per_loss = {round(op.h / n, 6) for op, (_, _, n) in
+                zip(sorted(bars, key=lambda o: o.x), cells, strict=True)}
+    assert len(per_loss) == 1  # every bar's height is its number of losses times one step
+    bottoms = {round(op.y + op.h, 6) for op in bars}
+    assert len(bottoms) == 1  # all bars stand on the axis
+
+
+def test_the_chart_is_painted_in_the_players_colours():
+    report = ford()
+    layout, _ = layout_of(report)
+    chart, bars = chart_bars(layout)
+    (tobias_bar, *_rest) = bars
+    dpi = 60
+    image = render_report_page(report, 1, dpi=dpi)
+    k = dpi / 72
+    margin = 12 / 25.4 * 72
+    x = (margin + chart.x + tobias_bar.x + tobias_bar.w / 2) * k
+    y = (margin + chart.y + tobias_bar.y + tobias_bar.h / 2) * k
+    c = image.pixelColor(round(x), round(y))
+    assert (c.red(), c.green(), c.blue()) == (0x2e, 0x86, 0xc1)  # Tobias's blue
+
+
+def test_a_battle_with_no_casualties_says_so(tmp_path):
+    report = build_battle_report(FACTS, PLAYERS, UNITS, log(TurnEnded(10, 1)))
+    layout, _ = layout_of(report)
+    chart, bars = chart_bars(layout)
+    assert bars == []
+    assert any(op.text == "No casualties." for op in chart.ops)
+
+
+def test_a_white_player_gets_outlined_swatches_and_bars():
+    players = (ReportPlayer(10, "Snow", "#ffffff"), ReportPlayer(20, "Coal", "#000000"))
+    report = build_battle_report(FACTS, players, UNITS, log(UnitKilled(1, actor=4)))
+    layout, _ = layout_of(report)
+    chart, bars = chart_bars(layout)
+    assert [op.colour for op in bars] == ["p:10"]
+    boxes = [op for op in chart.ops if op.kind == "box"]
+    assert any((op.x, op.y, op.w, op.h) == (bars[0].x, bars[0].y, bars[0].w, bars[0].h)
+               for op in boxes)

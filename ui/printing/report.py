@@ -1,0 +1,484 @@
+"""The battle report on paper: laid out in points, painted on any paged device (convention 9).
+
+``brikdesk.domain.report`` decides what the report says; this module places it on A4 or Letter
+pages and paints it, through one path for print preview, printing, PDF export and page images:
+
+- ``layout_battle_report(report, device)`` -> ``SheetLayout`` (pages of placed blocks, points);
+- ``paint_battle_report(painter, device, report, layout=None, progress=None)`` paints it;
+- ``print_battle_report(printer, report)`` for ``QPrintPreviewDialog.paintRequested`` and Print
+  (call ``configure_page(printer, paper)`` first);
+- ``export_report_pdf(report, path, paper="a4", progress=None)`` writes a PDF (``QPdfWriter``);
+- ``render_report_page(report, page, paper="a4", dpi=60)`` paints one page on a ``QImage``.
+
+The pages: a header on every page (the battle, its campaign and rules, who fought, page x of y,
+its status and date); then the summary (the sides with their colours, the result, the tally of
+attacks), the casualties table per player, a bar chart of casualties per round drawn with
+QPainter in points (one bar per player and round, in the player's colour, with its number), and
+the account round by round, each turn under its player's colour. An entry is never split across
+pages; round and turn headings stay with their first entry.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QImage,
+    QPagedPaintDevice,
+    QPageLayout,
+    QPainter,
+    QPdfWriter,
+)
+
+from brikdesk.domain.report import BattleReport, ReportEntry, ReportTurn
+from brikdesk.errors import UserError
+from ui.printing.image import MeasuringDevice, render_page
+from ui.printing.layout import (
+    ALIGN_CENTER,
+    ALIGN_RIGHT,
+    HEADER_GAP,
+    HEADER_H,
+    SECTION_GAP,
+    Metrics,
+    Op,
+    SheetLayout,
+    _Block,
+    _Paginator,
+    _section_blocks,
+    configure_page,
+)
+from ui.printing.painter import _Replayer
+from ui.printing.pdf import PDF_RESOLUTION, ExportResult, ensure_gui_application
+
+Progress = Callable[[int, int], None]
+
+BAND = "#2c3e50"
+#: Colours for players who have none (or an unreadable one), in turn order.
+FALLBACK_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
+CHART_H = 130.0  # the plot area of the casualties chart, in points: at most
+CHART_MIN_H = 66.0  # and at least (22 points per grid step in between)
+ENTRY_INDENT = 16.0
+SWATCH = 8.0
+
+
+def player_key(player_id: int | None) -> str:
+    return f"p:{player_id}"
+
+
+def report_palette(report: BattleReport) -> dict[str, QColor]:
+    """Colours by role, and one per player (``p:<player id>``)."""
+    colours = {"ink": QColor("#111111"), "muted": QColor("#4d4d4d"),
+               "rule": QColor("#6b6b6b"), "faint": QColor("#c4c4c4"),
+               "frame": QColor("#3c3c3c"), "box": QColor("#333333"),
+               "band": QColor(BAND), "band_ink": QColor("#ffffff"),
+               "band_muted": QColor("#dfe6ec"), "tint": QColor("#eef1f4")}
+    for i, p in enumerate(report.players):
+        c = QColor(p.colour) if p.colour else QColor()
+        if not c.isValid():
+            c = QColor(FALLBACK_COLOURS[i % len(FALLBACK_COLOURS)])
+        colours[player_key(p.player_id)] = c
+    return colours
+
+
+def _light(colour: QColor) -> bool:
+    return 0.299 * colour.red() + 0.587 * colour.green() + 0.114 * colour.blue() > 200
+
+
+# ---------------------------------------------------------------------------------------------
+# Header
+
+
+def report_header_ops(m: Metrics, report: BattleReport, page: int, pages: int,
+                      width: float) -> list[Op]:
+    """The band at the top of every page."""
+    pad = 8.0
+    ops = [Op("fill", 0, 0, width, HEADER_H, colour="band")]
+    right_w = 150.0
+    left_w = width - right_w - 2 * pad - 8
+    lh_title = m.line("army")
+    lh = m.line("head")
+    y = (HEADER_H - lh_title - 2 * lh) / 2
+    f = report.facts
+    ops.append(Op("text", pad, y, left_w, lh_title,
+                  m.elide(f"{f.name}: battle report", "army", left_w), "army",
+                  colour="band_ink"))
+    where = [f"Campaign: {f.campaign}" if f.campaign else "",
+             f"BrikWars {f.edition}" if f.edition else ""]
+    ops.append(Op("text", pad, y + lh_title, left_w, lh,
+                  m.elide("   ·   ".join(w for w in where if w), "head", left_w), "head",
+                  colour="band_ink"))
+    ops.append(Op("text", pad, y + lh_title + lh, left_w, lh,
+                  m.elide(" vs ".join(p.name for p in report.players), "head", left_w),
+                  "head", colour="band_muted"))
+    rx = width - right_w - pad
+    ops.append(Op("text", rx, y + 2, right_w, lh, f"Page {page} of {pages}", "head_bold",
+                  ALIGN_RIGHT, colour="band_ink"))
+    ops.append(Op("text", rx, y + lh_title, right_w, lh,
+                  m.elide(report.status_text.capitalize(), "head", right_w), "head",
+                  ALIGN_RIGHT, colour="band_ink"))
+    rounds = len(report.rounds)
+    ops.append(Op("text", rx, y + lh_title + lh, right_w, lh,
+                  f"{rounds} round{'s' if rounds != 1 else ''}", "head", ALIGN_RIGHT,
+                  colour="band_muted"))
+    return ops
+
+
+# ---------------------------------------------------------------------------------------------
+# Blocks
+
+
+def _lines(m: Metrics, ops: list[Op], x: float, y: float, width: float, text: str, font: str,
+           colour: str = "ink") -> float:
+    lh = m.line(font)
+    for line in m.wrap(text, font, width):
+        ops.append(Op("text", x, y, width, lh, line, font, colour=colour))
+        y += lh
+    return y
+
+
+def _swatch(ops: list[Op], x: float, y: float, line_h: float, key: str,
+            colours: dict[str, QColor]) -> None:
+    top = y + (line_h - SWATCH) / 2
+    ops.append(Op("fill", x, top, SWATCH, SWATCH, colour=key))
+    if _light(colours[key]):
+        ops.append(Op("box", x, top, SWATCH, SWATCH, colour="box"))
+
+
+def _summary_block(m: Metrics, report: BattleReport, width: float,
+                   colours: dict[str, QColor]) -> _Block:
+    ops: list[Op] = []
+    y = 0.0
+    lh = m.line("card_title")
+    x = 0.0
+    for i, p in enumerate(report.players):
+        if i:
+            ops.append(Op("text", x, y, m.width(" vs ", "card_title") + 2, lh, "vs",
+                          "card_title", ALIGN_CENTER, colour="muted"))
+            x += m.width(" vs ", "card_title") + 2
+        _swatch(ops, x, y, lh, player_key(p.player_id), colours)
+        x += SWATCH + 4
+        label = f"{p.name} ({p.faction})" if p.faction else p.name
+        w = min(m.width(label, "card_title") + 2, width - x)
+        if w <= 20:  # many players: carry on on the next line
+            y += lh
+            x = 0.0
+            w = min(m.width(label, "card_title") + 2, width)
+        ops.append(Op("text", x, y, w, lh, m.elide(label, "card_title", w), "card_title"))
+        x += w + 4
+    y += lh + 3
+    f = report.facts
+    tally = report.tally.text
+    y = _lines(m, ops, 0, y, width, f"{tally[:1].upper()}{tally[1:]}.", "td", "muted")
+    if f.notes:
+        y = _lines(m, ops, 0, y + 2, width, f.notes, "note", "muted")
+    if report.result:
+        tw = m.width("Result:  ", "td_bold")
+        ops.append(Op("text", 0, y + 3, tw, m.line("td_bold"), "Result:", "td_bold"))
+        y = _lines(m, ops, tw, y + 3, width - tw, report.result, "td_bold")
+    elif not report.finished:
+        y = _lines(m, ops, 0, y + 3, width, "The battle is not over yet: this is the story so "
+                   "far.", "td", "muted")
+    return _Block("summary", [(y + SECTION_GAP, ops)])
+
+
+def _casualty_blocks(m: Metrics, report: BattleReport, width: float,
+                     colours: dict[str, QColor]) -> list[_Block]:
+    out = _section_blocks(m, width, "Casualties")
+    heads = ("Player", "Mustered", "Lost", "Standing", "Kills", "Fallen")
+    num_w = [max(m.width(h, "th"), m.width("0000", "td")) + 10 for h in heads[1:5]]
+    name_w = min(max([m.width(r.player, "td_bold") for r in report.casualties]
+                     + [m.width("Player", "th")]) + SWATCH + 14, 0.3 * width)
+    fallen_w = width - name_w - sum(num_w)
+    widths = (name_w, *num_w, fallen_w)
+    th = m.line("th")
+    ops: list[Op] = []
+    x = 0.0
+    for i, (h, w) in enumerate(zip(heads, widths, strict=True)):
+        align = ALIGN_RIGHT if 1 <= i <= 4 else int(Qt.AlignmentFlag.AlignLeft
+                                                    | Qt.AlignmentFlag.AlignVCenter)
+        ops.append(Op("text", x, 0, w - 8 if 1 <= i <= 4 else w - 4, th, h, "th", align,
+                      colour="muted"))
+        x += w
+    ops.append(Op("line", 0, th + 0.5, width, 0, colour="rule", width=0.5))
+    out.append(_Block("table-head", [(th + 2, ops)], keep_with_next=True))
+    lh = m.line("td")
+    for r in report.casualties:
+        ops = []
+        _swatch(ops, 0, 1, lh, player_key(r.player_id), colours)
+        ops.append(Op("text", SWATCH + 5, 1, name_w - SWATCH - 9, lh,
+                      m.elide(r.player, "td_bold", name_w - SWATCH - 9), "td_bold"))
+        x = name_w
+        for value, w in zip((r.mustered, r.lost, r.standing, r.kills), num_w, strict=True):
+            ops.append(Op("text", x, 1, w - 8, lh, str(value), "td", ALIGN_RIGHT))
+            x += w
+        fallen = m.wrap(", ".join(r.fallen) or "-", "td", fallen_w - 4)
+        for j, line in enumerate(fallen):
+            ops.append(Op("text", x, 1 + j * lh, fallen_w - 4, lh, line, "td"))
+        h = max(1, len(fallen)) * lh + 3
+        ops.append(Op("line", 0, h - 0.5, width, 0, colour="faint", width=0.3))
+        out.append(_Block("table-row", [(h, ops)], table_header=out[-1]))
+    out.append(_Block("gap", [(SECTION_GAP, [])]))
+    return out
+
+
+def _chart_block(m: Metrics, report: BattleReport, width: float,
+                 colours: dict[str, QColor]) -> list[_Block]:
+    """Casualties per round: a group of bars per round, one bar per player, with numbers."""
+    ops: list[Op] = []
+    title_h = m.line("subsection")
+    ops.append(Op("text", 0, 0, width, title_h, "Casualties per round", "subsection"))
+    # legend, right-aligned on the title line
+    lx = width
+    for p in reversed(report.players):
+        w = m.width(p.name, "sub") + 2
+        lx -= w
+        ops.append(Op("text", lx, 0, w, title_h, p.name, "sub"))
+        lx -= SWATCH + 3
+        _swatch(ops, lx, 0, title_h, player_key(p.player_id), colours)
+        lx -= 10
+    rounds = report.per_round
+    top = title_h + 10
+    peak = max([n for rc in rounds for n in rc.lost] + [1])
+    step = max(1, math.ceil(peak / 6))
+    y_max = step * math.ceil(peak / step)
+    axis_w = m.width(str(y_max), "tick") + 8
+    plot_x, plot_w = axis_w, width - axis_w
+    plot_h = min(CHART_H, max(CHART_MIN_H, y_max / step * 22.0))
+    per_unit = plot_h / y_max
+    lh_tick = m.line("tick")
+    for v in range(0, y_max + 1, step):
+        y = top + plot_h - v * per_unit
+        ops.append(Op("line", plot_x, y, plot_w, 0, colour="faint" if v else "rule",
+                      width=0.4 if v else 0.7))
+        ops.append(Op("text", 0, y - lh_tick / 2, axis_w - 4, lh_tick, str(v), "tick",
+                      ALIGN_RIGHT, colour="muted"))
+    n = max(1, len(rounds))
+    group_w = plot_w / n
+    players = report.players
+    bar_w = min(22.0, group_w * 0.72 / max(1, len(players)))
+    label_every = max(1, math.ceil(m.width(str(len(rounds)), "tick") * 2.2 / group_w))
+    for i, rc in enumerate(rounds):
+        gx = plot_x + i * group_w + (group_w - bar_w * len(players)) / 2
+        for j, lost in enumerate(rc.lost):
+            if lost <= 0:
+                continue
+            key = player_key(players[j].player_id)
+            h = lost * per_unit
+            x = gx + j * bar_w
+            ops.append(Op("fill", x + 0.5, top + plot_h - h, bar_w - 1, h, colour=key))
+            if _light(colours[key]):
+                ops.append(Op("box", x + 0.5, top + plot_h - h, bar_w - 1, h, colour="box"))
+            if bar_w >= m.width(str(lost), "tick"):
+                ops.append(Op("text", x, top + plot_h - h - lh_tick - 1, bar_w, lh_tick,
+                              str(lost), "tick", ALIGN_CENTER))
+        if i % label_every == 0 or i == n - 1:
+            ops.append(Op("text", plot_x + i * group_w, top + plot_h + 2, group_w, lh_tick,
+                          str(rc.round), "tick", ALIGN_CENTER, colour="muted"))
+    y = top + plot_h + 2 + lh_tick
+    ops.append(Op("text", plot_x, y, plot_w, m.line("sub"), "Round", "sub", ALIGN_CENTER,
+                  colour="muted"))
+    y += m.line("sub")
+    if not report.total_lost:
+        ops.append(Op("text", plot_x, top + plot_h / 2 - lh_tick, plot_w, m.line("td"),
+                      "No casualties.", "td", ALIGN_CENTER, colour="muted"))
+    return [_Block("chart", [(y + SECTION_GAP, ops)])]
+
+
+def _turn_heading(m: Metrics, turn: ReportTurn, width: float) -> _Block:
+    lh = m.line("subsection")
+    ops: list[Op] = []
+    ops.append(Op("fill", 0, 1, 3, lh - 2, colour=player_key(turn.player_id)))
+    ops.append(Op("text", 8, 0, width - 8, lh, turn.title, "subsection"))
+    return _Block("turn", [(lh + 2, ops)], keep_with_next=True)
+
+
+def _entry_block(m: Metrics, n: int, entry: ReportEntry, width: float) -> _Block:
+    ops: list[Op] = []
+    x = ENTRY_INDENT
+    w = width - x
+    lh = m.line("td_bold")
+    ops.append(Op("text", 0, 0, x - 4, lh, f"{n}.", "td_bold", ALIGN_RIGHT))
+    if entry.kind == "finish":
+        y = _lines(m, ops, x, 0, w, entry.headline + (":" if entry.result else "."),
+                   "td_bold")
+        if entry.result:
+            y = _lines(m, ops, x, y, w, entry.result, "td")
+        return _Block("entry", [(y + 4, ops)])
+    y = _lines(m, ops, x, 0, w, entry.headline, "td_bold")
+    for roll in entry.rolls:
+        y = _lines(m, ops, x, y, w, roll, "td")
+    for mod in entry.modifiers:
+        y = _lines(m, ops, x, y, w, f"Modifier {mod}", "sub", "muted")
+    if entry.result:
+        y = _lines(m, ops, x, y, w, entry.result, "td_bold" if entry.deaths else "td")
+    if entry.note:
+        y = _lines(m, ops, x, y + 1, w, f"“{entry.note}”", "note", "muted")
+    return _Block("entry", [(y + 5, ops)])
+
+
+def _account_blocks(m: Metrics, report: BattleReport, width: float) -> list[_Block]:
+    out = _section_blocks(m, width, "The battle, round by round")
+    if not report.entries:
+        out.append(_Block("text", [(m.line("td"), [Op("text", 0, 0, width, m.line("td"),
+                                                       "Nothing has happened yet.", "td",
+                                                       colour="muted")])]))
+        return out
+    for rnd in report.rounds:
+        lh = m.line("card_title")
+        ops = [Op("text", 0, 2, width, lh, f"Round {rnd.number}", "card_title"),
+               Op("line", 0, lh + 3, width, 0, colour="faint", width=0.5)]
+        out.append(_Block("round", [(lh + 7, ops)], keep_with_next=True))
+        for turn in rnd.turns:
+            out.append(_turn_heading(m, turn, width))
+            if not turn.entries:
+                lh = m.line("td")
+                out.append(_Block("entry", [(lh + 5, [Op(
+                    "text", ENTRY_INDENT, 0, width - ENTRY_INDENT, lh,
+                    "Nothing was recorded in this turn.", "td", colour="muted")])]))
+            for i, entry in enumerate(turn.entries, 1):
+                out.append(_entry_block(m, i, entry, width))
+            out.append(_Block("gap", [(3.0, [])]))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Layout, painting, PDF
+
+
+def layout_battle_report(report: BattleReport, device: QPagedPaintDevice) -> SheetLayout:
+    """Lay ``report`` out on ``device``'s pages (its current page layout), in points."""
+    pl = device.pageLayout()
+    paint = pl.paintRect(QPageLayout.Unit.Point)
+    full = pl.fullRect(QPageLayout.Unit.Point)
+    page_rect = QRectF(0, 0, paint.width(), paint.height())
+    body = QRectF(0, HEADER_H + HEADER_GAP, paint.width(), paint.height() - HEADER_H - HEADER_GAP)
+    m = Metrics(device)
+    colours = report_palette(report)
+    width = body.width()
+    blocks = [_summary_block(m, report, width, colours)]
+    blocks += _casualty_blocks(m, report, width, colours)
+    blocks += _chart_block(m, report, width, colours)
+    blocks += _account_blocks(m, report, width)
+    pager = _Paginator(body, m)
+    for i, block in enumerate(blocks):
+        pager.add(block, blocks[i + 1] if i + 1 < len(blocks) else None)
+    return SheetLayout(page_rect=page_rect, body_rect=body,
+                       paper_size=(full.width(), full.height()), black_and_white=False,
+                       pages=pager.pages)
+
+
+def paint_battle_report(painter: QPainter, device: QPagedPaintDevice, report: BattleReport, *,
+                        layout: SheetLayout | None = None, progress: Progress | None = None,
+                        first_page: int = 1, last_page: int | None = None) -> SheetLayout:
+    """Paint ``report`` on ``device`` through the active ``painter``, page after page (pages
+    after the first start with ``device.newPage()``). Returns the layout used."""
+    if layout is None:
+        layout = layout_battle_report(report, device)
+    m = Metrics(device)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    painter.setBrush(QBrush(Qt.BrushStyle.NoBrush))
+    replay = _Replayer(painter, m, report_palette(report))
+    total = layout.page_count
+    last = total if last_page is None else min(last_page, total)
+    first = max(1, first_page)
+    width = layout.page_rect.width()
+    for n in range(first, last + 1):
+        if n > first:
+            device.newPage()
+        replay.draw(report_header_ops(m, report, n, total, width), 0, 0)
+        for placed in layout.pages[n - 1].placed:
+            replay.draw(placed.ops, placed.x, placed.y)
+        if progress is not None:
+            progress(n - first + 1, last - first + 1)
+    return layout
+
+
+def print_battle_report(printer: QPagedPaintDevice, report: BattleReport, *,
+                        progress: Progress | None = None) -> SheetLayout:
+    """Paint ``report`` on a QPrinter (``QPrintPreviewDialog.paintRequested``, Print) in the
+    printer's current page layout; honours a QPrinter's page range."""
+    first, last = 1, None
+    from_page = getattr(printer, "fromPage", None)
+    if callable(from_page) and from_page() > 0:
+        first = from_page()
+        last = printer.toPage() or None  # type: ignore[attr-defined]
+    painter = QPainter()
+    if not painter.begin(printer):
+        raise RuntimeError("the printer could not be started")
+    try:
+        return paint_battle_report(painter, printer, report, progress=progress,
+                                   first_page=first, last_page=last)
+    finally:
+        painter.end()
+
+
+def export_report_pdf(report: BattleReport, path: str | os.PathLike[str], paper: str = "a4",
+                      progress: Progress | None = None) -> ExportResult:
+    """Write ``report`` to ``path`` as a PDF on A4 or Letter; returns the path and pages.
+
+    Written beside the destination and moved into place when complete. ``progress`` as for
+    ``export_pdf``: ``(0, 0)`` while laying out, then ``(page, pages)``. May run on a worker.
+    """
+    ensure_gui_application()
+    paper = _paper(paper)
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise UserError(f"cannot write {target}: the folder {folder} does not exist",
+                        field="out")
+    part = target.with_name(target.name + ".part")
+    writer = QPdfWriter(str(part))
+    writer.setResolution(PDF_RESOLUTION)
+    writer.setCreator("BrikDesk")
+    writer.setTitle(f"{report.title}: battle report")
+    configure_page(writer, paper)
+    if progress is not None:
+        progress(0, 0)
+    layout = layout_battle_report(report, writer)
+    painter = QPainter()
+    if not painter.begin(writer):
+        raise UserError(f"cannot write {target}", field="out")
+    try:
+        paint_battle_report(painter, writer, report, layout=layout, progress=progress)
+    finally:
+        painter.end()
+    del writer
+    try:
+        os.replace(part, target)
+    except OSError as exc:
+        part.unlink(missing_ok=True)
+        raise UserError(f"cannot write {target}: {exc.strerror or exc}", field="out") from exc
+    return ExportResult(target, layout.page_count)
+
+
+def render_report_page(report: BattleReport, page: int = 1, *, paper: str = "a4",
+                       dpi: float = 60.0, layout: SheetLayout | None = None) -> QImage:
+    """Page ``page`` (1-based) of the report as an image of the whole paper at ``dpi``."""
+    device = MeasuringDevice(_paper(paper))
+    if layout is None:
+        layout = layout_battle_report(report, device.writer)
+    if not 1 <= page <= layout.page_count:
+        raise ValueError(f"page {page} is not in 1..{layout.page_count}")
+
+    def paint(painter: QPainter, image: QImage) -> None:
+        paint_battle_report(painter, image, report, layout=layout,  # type: ignore[arg-type]
+                            first_page=page, last_page=page)
+
+    return render_page(device.writer.pageLayout(), dpi, paint)
+
+
+def _paper(paper: str) -> str:
+    value = str(paper).strip().lower()
+    if value not in ("a4", "letter"):
+        raise UserError(f"paper must be A4 or Letter, not '{paper}'", field="paper")
+    return value
+
+
+__all__ = ["export_report_pdf", "layout_battle_report", "paint_battle_report",
+           "print_battle_report", "render_report_page", "report_header_ops", "report_palette"]

@@ -444,6 +444,7 @@ class _Builder:
         self.finished = False
         # (round, player index) -> entries, in the order turns were reached
         self.turns: dict[tuple[int, int], list[ReportEntry]] = {(1, 0): []}
+        self.seen = 0  # events read
 
     def label(self, unit: int | None) -> str:
         return self.setup.label(unit)
@@ -481,6 +482,7 @@ class _Builder:
     # -- events -------------------------------------------------------------------------------
 
     def add(self, logged: LoggedEvent) -> None:
+        self.seen += 1
         payload = logged.payload if isinstance(logged.payload, Mapping) else {}
         try:
             event: Event | None = from_payload(logged.kind, logged.actor, logged.target,
@@ -617,7 +619,7 @@ class _Builder:
         by_round: dict[int, list[ReportTurn]] = {}
         going_on = not (self.finished or self.facts.status == "finished")
         last = (self.round, self.active)
-        turns = list(self.turns.items())
+        turns = list(self.turns.items()) if self.seen else []  # nothing logged: no rounds
         if not going_on:  # a finished battle: no empty turns after its last event
             while len(turns) > 1 and not turns[-1][1]:
                 turns.pop()
@@ -630,7 +632,7 @@ class _Builder:
             turns = tuple(sorted(by_round[rnd], key=lambda t: self.order.index(t.player_id)
                                  if t.player_id in self.order else 0))
             rounds.append(ReportRound(rnd, turns))
-        last_round = max(by_round) if by_round else 1
+        last_round = max(by_round) if by_round else 0
         rows = []
         for p in self.players:
             mine = [u for u in self.units if u.player_id == p.player_id]
@@ -711,16 +713,21 @@ def report_markdown(report: BattleReport) -> str:
                    f"| {fallen} |")
     out.append("")
     out += ["### Casualties per round", ""]
-    heads = " | ".join(e(p.name) for p in report.players)
-    out += [f"| Round | {heads} | Total |",
-            "|---:|" + "---:|" * len(report.players) + "---|"]
-    for rc in report.per_round:
-        cells = " | ".join(str(n) for n in rc.lost)
-        total = f"{bar(rc.total)} {rc.total}" if rc.total else "0"
-        out.append(f"| {rc.round} | {cells} | {total} |")
+    if report.per_round:
+        heads = " | ".join(e(p.name) for p in report.players)
+        out += [f"| Round | {heads} | Total |",
+                "|---:|" + "---:|" * len(report.players) + "---|"]
+        for rc in report.per_round:
+            cells = " | ".join(str(n) for n in rc.lost)
+            total = f"{bar(rc.total)} {rc.total}" if rc.total else "0"
+            out.append(f"| {rc.round} | {cells} | {total} |")
+    else:
+        out.append("No rounds have been played yet.")
     out.append("")
 
     out += ["## The battle, round by round", ""]
+    if not report.rounds:
+        out += ["Nothing has happened yet.", ""]
     for rnd in report.rounds:
         out += [f"### Round {rnd.number}", ""]
         for turn in rnd.turns:

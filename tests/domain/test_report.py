@@ -294,3 +294,13 @@ def test_a_long_battle_charts_every_round_and_caps_the_bars():
     md = report_markdown(r)
     assert "| 4 | 0 | 4 | ████ 4 |" in md
     assert "| 5 | 0 | 0 | 0 |" in md
+
+
+def test_a_battle_not_begun_has_no_rounds():
+    r = build_battle_report(BattleFacts("Lighthouse", status="planned"), PLAYERS, UNITS, [])
+    assert r.rounds == () and r.per_round == () and not r.finished
+    assert [(c.mustered, c.lost) for c in r.casualties] == [(3, 0), (3, 0)]
+    md = report_markdown(r)
+    assert "No rounds have been played yet.\n" in md
+    assert md.endswith("## The battle, round by round\n\nNothing has happened yet.\n")
+    assert "No attacks." in md

@@ -211,3 +211,14 @@ def test_a_white_player_gets_outlined_swatches_and_bars():
     boxes = [op for op in chart.ops if op.kind == "box"]
     assert any((op.x, op.y, op.w, op.h) == (bars[0].x, bars[0].y, bars[0].w, bars[0].h)
                for op in boxes)
+
+
+def test_a_battle_not_begun_prints_one_page_that_says_so(tmp_path):
+    report = build_battle_report(BattleFacts("Lighthouse", "Winter War", "planned"), PLAYERS,
+                                 UNITS, [])
+    out = tmp_path / "planned.pdf"
+    assert export_report_pdf(report, out).pages == 1
+    text = squash(pdf_text(out))
+    assert "Lighthouse: battle report" in text and "not begun" in text
+    assert "The battle has not begun." in text and "Nothing has happened yet." in text
+    assert "No casualties." in text

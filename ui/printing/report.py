@@ -99,14 +99,22 @@ def report_header_ops(m: Metrics, report: BattleReport, page: int, pages: int,
     """The band at the top of every page."""
     pad = 8.0
     ops = [Op("fill", 0, 0, width, HEADER_H, colour="band")]
-    right_w = 150.0
-    left_w = width - right_w - 2 * pad - 8
+    status = report.status_text.capitalize()
+    # the right column as wide as its widest line (the same on every page), at most 150 pt
+    right_w = min(150.0, 4 + max(m.width(f"Page {pages} of {pages}", "head_bold"),
+                                 m.width(status, "head"), m.width(_rounds_text(report), "head")))
+    left_w = width - right_w - 2 * pad - 12
     lh_title = m.line("army")
     lh = m.line("head")
     y = (HEADER_H - lh_title - 2 * lh) / 2
     f = report.facts
-    ops.append(Op("text", pad, y, left_w, lh_title,
-                  m.elide(f"{f.name}: battle report", "army", left_w), "army",
+    # a long name drops the suffix, then takes a smaller font, and only then is cut short
+    title, font = f"{f.name}: battle report", "army"
+    if m.width(title, font) > left_w:
+        title = f.name
+    if m.width(title, font) > left_w:
+        font = "card_title"
+    ops.append(Op("text", pad, y, left_w, lh_title, m.elide(title, font, left_w), font,
                   colour="band_ink"))
     where = [f"Campaign: {f.campaign}" if f.campaign else "",
              f"BrikWars {f.edition}" if f.edition else ""]
@@ -120,13 +128,16 @@ def report_header_ops(m: Metrics, report: BattleReport, page: int, pages: int,
     ops.append(Op("text", rx, y + 2, right_w, lh, f"Page {page} of {pages}", "head_bold",
                   ALIGN_RIGHT, colour="band_ink"))
     ops.append(Op("text", rx, y + lh_title, right_w, lh,
-                  m.elide(report.status_text.capitalize(), "head", right_w), "head",
+                  m.elide(status, "head", right_w), "head",
                   ALIGN_RIGHT, colour="band_ink"))
-    rounds = len(report.rounds)
-    ops.append(Op("text", rx, y + lh_title + lh, right_w, lh,
-                  f"{rounds} round{'s' if rounds != 1 else ''}", "head", ALIGN_RIGHT,
-                  colour="band_muted"))
+    ops.append(Op("text", rx, y + lh_title + lh, right_w, lh, _rounds_text(report), "head",
+                  ALIGN_RIGHT, colour="band_muted"))
     return ops
+
+
+def _rounds_text(report: BattleReport) -> str:
+    n = len(report.rounds)
+    return f"{n} round{'s' if n != 1 else ''}" if n else "not begun"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -161,14 +172,14 @@ def _summary_block(m: Metrics, report: BattleReport, width: float,
             ops.append(Op("text", x, y, m.width(" vs ", "card_title") + 2, lh, "vs",
                           "card_title", ALIGN_CENTER, colour="muted"))
             x += m.width(" vs ", "card_title") + 2
+        label = f"{p.name} ({p.faction})" if p.faction else p.name
+        need = m.width(label, "card_title") + 2
+        if i and x + SWATCH + 4 + need > width:  # no room left: carry on on the next line
+            y += lh + 2
+            x = 0.0
         _swatch(ops, x, y, lh, player_key(p.player_id), colours)
         x += SWATCH + 4
-        label = f"{p.name} ({p.faction})" if p.faction else p.name
-        w = min(m.width(label, "card_title") + 2, width - x)
-        if w <= 20:  # many players: carry on on the next line
-            y += lh
-            x = 0.0
-            w = min(m.width(label, "card_title") + 2, width)
+        w = min(need, width - x)
         ops.append(Op("text", x, y, w, lh, m.elide(label, "card_title", w), "card_title"))
         x += w + 4
     y += lh + 3
@@ -181,6 +192,8 @@ def _summary_block(m: Metrics, report: BattleReport, width: float,
         tw = m.width("Result:  ", "td_bold")
         ops.append(Op("text", 0, y + 3, tw, m.line("td_bold"), "Result:", "td_bold"))
         y = _lines(m, ops, tw, y + 3, width - tw, report.result, "td_bold")
+    elif not report.rounds:
+        y = _lines(m, ops, 0, y + 3, width, "The battle has not begun.", "td", "muted")
     elif not report.finished:
         y = _lines(m, ops, 0, y + 3, width, "The battle is not over yet: this is the story so "
                    "far.", "td", "muted")

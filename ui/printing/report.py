@@ -290,7 +290,9 @@ def _chart_block(m: Metrics, report: BattleReport, width: float,
             if bar_w >= m.width(str(lost), "tick"):
                 ops.append(Op("text", x, top + plot_h - h - lh_tick - 1, bar_w, lh_tick,
                               str(lost), "tick", ALIGN_CENTER))
-        if i % label_every == 0 or i == n - 1:
+        # every round's number when there is room, else every k-th (and round 1 if not crowded)
+        r = rc.round
+        if label_every == 1 or r % label_every == 0 or (r == 1 and label_every >= 3):
             ops.append(Op("text", plot_x + i * group_w, top + plot_h + 2, group_w, lh_tick,
                           str(rc.round), "tick", ALIGN_CENTER, colour="muted"))
     y = top + plot_h + 2 + lh_tick

@@ -15,6 +15,7 @@ from brikdesk.services.campaigns import CampaignService
 from brikdesk.services.catalogs import CatalogService
 from brikdesk.services.common import Changes, Clock, Done, utc_now
 from brikdesk.services.roster import RosterService
+from brikdesk.services.tracker import TrackerService
 from brikdesk.services.transfer import TransferService
 
 __all__ = ["Changes", "Done", "Services"]
@@ -27,9 +28,11 @@ class Services:
     catalog: CatalogService
     battles: BattleService
     transfer: TransferService
+    tracker: TrackerService
 
     @classmethod
     def open(cls, db: Database, clock: Clock = utc_now) -> Services:
         s = db.sessions
         return cls(CampaignService(s, clock), RosterService(s, clock), CatalogService(s, clock),
-                   BattleService(s, clock), TransferService(s, clock))
+                   BattleService(s, clock), TransferService(s, clock),
+                   TrackerService(s, clock))

@@ -1,0 +1,819 @@
+"""The battle tracker: a battle's state read from its event log, and validated recording.
+
+The event log is the truth (design convention 6). ``view(battle_id)`` replays the events that
+stand through the rules engine (``brikdesk.domain.battle``) and returns a frozen
+:class:`BattleView`: the setup, the state, every unit with its loadout and effective stats, the
+campaign's catalog (with house rules) and the log in plain words. ``record`` applies new events
+to the current state first, so an illegal one is refused (``RuleViolation``, a ``UserError``
+with ``reason`` and ``rule``) and nothing is stored; legal ones are stored in one transaction as
+one undo step.
+
+Undo works on groups: the events of one ``record`` call (an attack that kills and spends an
+Action) are undone and redone together. Group boundaries are kept in the battle's state cache
+(``battle.state["tracker"]["groups"]``, ``[first seq, last seq]`` of each group of more than one
+event); a log without them undoes event by event.
+
+Speed: the service keeps, per battle, the state after every standing event, keyed by the event
+ids (ids are never reused). A call reads the ids that stand (one small query) and applies only
+events it has not seen; undo drops states from the end. Payloads are read once per event. So
+recording one event, or undoing one, on a battle of 500 units and 1,000 events takes a few
+milliseconds rather than a full replay.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Text, delete, func, insert, select, type_coerce, update
+from sqlalchemy.orm import Session
+
+from brikdesk.domain.battle import (
+    BattleSetup,
+    BattleState,
+    EndTurnSummary,
+    Event,
+    EventFormatError,
+    PlayerSetup,
+    UnitSetup,
+    apply,
+    describe,
+    end_turn,
+    from_payload,
+    initial_state,
+    summarize_turn_change,
+    to_record,
+)
+from brikdesk.domain.battle.rolloff import RollOff, roll_off
+from brikdesk.domain.catalog import Catalog, CatalogError
+from brikdesk.domain.rolling import DiceSource
+from brikdesk.domain.roster import Loadout, UnitSpec, UnitStats, effective_stats
+from brikdesk.errors import UserError
+from brikdesk.persistence.models import Battle, BattlePlayer, BattleUnit, Player
+from brikdesk.persistence.models import BattleEvent as EventRow
+from brikdesk.services.base import ServiceBase
+from brikdesk.services.battles import MAX_EVENTS_PER_CALL, BattleService
+from brikdesk.services.catalogs import load_campaign_catalog
+from brikdesk.services.common import (
+    Changes,
+    Clock,
+    Done,
+    Step,
+    from_db_time,
+    storage_errors,
+    utc_now,
+)
+from brikdesk.services.events import check_payload
+from brikdesk.services.roster import overrides_from_json
+from brikdesk.services.summaries import Muster
+
+#: The domain's battle event (any of the event dataclasses); the name the tracker API uses.
+BattleEvent = Event
+
+#: What every change to a battle's log tells the views.
+LOG_CHANGES = Changes.EVENTS | Changes.BATTLES
+
+READINGS: dict[str, str] = {
+    "minifig": ("5.1 Combined Attacks: the three-attacker limit is for minifigs. BrikDesk "
+                "treats every unit type with hands (Minifig, Hero, Heavy...) as a minifig and "
+                "types without hands (a Horse, a vehicle) as larger units with no hard limit."),
+    "unknown_type": ("A mustered unit whose unit type is no longer in the campaign's catalog "
+                     "is tracked with the Minifig's stats until the type is back."),
+    "undo_groups": ("Undo takes back one action as the panel recorded it: an attack that "
+                    "kills its target and spends an Action is undone in one step."),
+}
+
+_SQL_CHUNK = 500  # ids per IN (...) list
+
+
+# -- what the tracker hands out -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TrackedPlayer:
+    """A player of the battle, in turn order. ``id`` is the campaign player's id."""
+
+    id: int
+    name: str
+    colour: str
+    faction: str
+    turn_order: int
+
+
+@dataclass(frozen=True)
+class TrackedUnit:
+    """A mustered unit: the battle's copy of it, its player, loadout and effective stats.
+
+    ``id`` is the battle unit id, the id the rules engine and the event log use.
+    """
+
+    id: int
+    name: str
+    player_id: int
+    player_name: str
+    player_colour: str
+    type_key: str
+    type_name: str
+    spec: UnitSpec
+    stats: UnitStats
+    army: str = ""
+    campaign_unit_id: int | None = None
+    minifig: bool = True
+    notes: tuple[str, ...] = ()  # e.g. "unknown unit type 'x': Minifig stats used"
+
+    @property
+    def unit_id(self) -> int:
+        return self.id
+
+    @property
+    def loadout(self) -> Loadout:
+        return self.spec.loadout
+
+
+@dataclass(frozen=True)
+class LoggedEvent:
+    """One entry of the battle log in plain words.
+
+    ``round`` and ``player`` say when it happened (the round and the active player before it;
+    ``None`` for an undone event). ``note`` is the recorder's own words, if any (the combat
+    wizard's story of an attack). ``problem`` says why a stored event does not count (it cannot
+    be read, or the rules refuse it where it stands); such an event is skipped by the replay.
+    """
+
+    id: int
+    seq: int
+    kind: str
+    text: str
+    time: datetime | None
+    reverted: bool
+    actor_id: int | None = None
+    target_id: int | None = None
+    round: int | None = None
+    player: str | None = None
+    note: str = ""
+    problem: str | None = None
+    event: Event | None = None
+
+
+@dataclass(frozen=True)
+class BattleView:
+    """A battle as the tracker shows it. ``events`` are the whole log, oldest first (undone
+    events last, marked ``reverted``); ``can_undo`` / ``can_redo`` are the texts of what Undo
+    and Redo would take back or bring back, ``None`` when there is nothing."""
+
+    id: int
+    campaign_id: int
+    name: str
+    status: str  # "planned", "in_progress", "finished"
+    notes: str
+    setup: BattleSetup
+    state: BattleState
+    players: tuple[TrackedPlayer, ...]
+    units: tuple[TrackedUnit, ...]
+    catalog: Catalog
+    events: tuple[LoggedEvent, ...]
+    can_undo: str | None = None
+    can_redo: str | None = None
+
+    @property
+    def in_progress(self) -> bool:
+        return self.status == "in_progress"
+
+    @property
+    def status_text(self) -> str:
+        return {"planned": "planned", "in_progress": "in progress",
+                "finished": "finished"}.get(self.status, self.status)
+
+    def unit(self, unit_id: int) -> TrackedUnit:
+        i = self.setup.unit_index.get(unit_id)
+        if i is None:
+            raise UserError(f"No unit {unit_id} in this battle.")
+        return self.units[i]
+
+    def player(self, player_id: int) -> TrackedPlayer:
+        i = self.setup.player_index.get(player_id)
+        if i is None:
+            raise UserError(f"No player {player_id} in this battle.")
+        return self.players[i]
+
+    @property
+    def active_player(self) -> TrackedPlayer:
+        return self.player(self.state.active)
+
+    @property
+    def standing_events(self) -> tuple[LoggedEvent, ...]:
+        return tuple(e for e in self.events if not e.reverted)
+
+
+# -- the per-battle cache -------------------------------------------------------------------
+
+
+@dataclass
+class _Row:
+    """An event row as read once: everything but the ``reverted`` flag, which can change."""
+
+    id: int
+    seq: int
+    kind: str
+    actor: int | None
+    target: int | None
+    time: datetime | None
+    note: str
+    event: Event | None
+    problem: str | None  # unreadable
+    text: str
+
+
+class _Cache:
+    """One battle's setup, units and the state after each standing event."""
+
+    def __init__(self, signature: tuple[Any, ...], setup: BattleSetup,
+                 players: tuple[TrackedPlayer, ...], units: tuple[TrackedUnit, ...],
+                 catalog: Catalog) -> None:
+        self.signature = signature
+        self.setup = setup
+        self.players = players
+        self.units = units
+        self.catalog = catalog
+        self.rows: dict[int, _Row] = {}
+        self.ids: list[int] = []  # standing events applied, in order
+        self.states: list[BattleState] = [initial_state(setup)]  # states[i]: before ids[i]
+        self.problems: list[str | None] = []
+        self.logged: dict[int, LoggedEvent] = {}
+        self.order: tuple[tuple[int, bool], ...] = ()  # (id, reverted) of every row by seq
+        self.view: BattleView | None = None
+        self.view_key: tuple[Any, ...] | None = None
+        self.pending = False  # holds rows of a transaction not yet committed
+
+    @property
+    @storage_errors
+    def state(self) -> BattleState:
+        return self.states[-1]
+
+    def advance(self, standing: Sequence[int]) -> None:
+        """Bring ``states`` in line with the ids that stand now (a common prefix is kept)."""
+        ids = self.ids
+        n = min(len(ids), len(standing))
+        k = 0
+        while k < n and ids[k] == standing[k]:
+            k += 1
+        if k < len(ids):
+            del ids[k:]
+            del self.states[k + 1:]
+            del self.problems[k:]
+        setup = self.setup
+        state = self.states[-1]
+        for event_id in standing[k:]:
+            row = self.rows[event_id]
+            problem = row.problem
+            if row.event is not None:
+                try:
+                    state = apply(setup, state, row.event)
+                except UserError as exc:
+                    problem = f"not counted: {exc}"
+            ids.append(event_id)
+            self.states.append(state)
+            self.problems.append(problem)
+
+
+def _event_text(setup: BattleSetup, kind: str, event: Event | None,
+                payload: Mapping[str, Any]) -> str:
+    if event is not None:
+        return describe(setup, event)
+    text = payload.get("text")
+    if isinstance(text, str) and text.strip():
+        return text.strip()
+    return kind.replace("_", " ").capitalize()
+
+
+def _fallback_stats(spec: UnitSpec, catalog: Catalog) -> tuple[UnitStats, str]:
+    note = f"unknown unit type '{spec.unit_type}': Minifig stats used"
+    try:
+        stats = effective_stats(replace(spec, unit_type="minifig"), catalog)
+    except CatalogError:
+        stats = UnitStats(action_die=6, move=5, armor="4", armor_dice=4, half_speed=False,
+                          deflection=0, cant_swim=False, counters=2, over_the_top=True)
+    return replace(stats, reasons=stats.reasons + (note,)), note
+
+
+def _spec_from_json(name: str, data: Mapping[str, Any]) -> UnitSpec:
+    def keys(value: Any, allow_none: bool = False) -> tuple[Any, ...]:
+        if not isinstance(value, list | tuple):
+            return ()
+        return tuple(v for v in value
+                     if isinstance(v, str) or (allow_none and v is None))
+
+    overrides = data.get("overrides")
+    try:
+        ov = overrides_from_json(overrides if isinstance(overrides, Mapping) else {})
+    except (TypeError, ValueError):
+        ov = overrides_from_json({})
+    lo = Loadout(keys(data.get("hands"), True), keys(data.get("worn")),
+                 keys(data.get("carried")))
+    type_key = data.get("type")
+    notes = data.get("notes")
+    return UnitSpec(name, type_key if isinstance(type_key, str) else "", lo, ov,
+                    notes if isinstance(notes, str) else "")
+
+
+# -- the service ----------------------------------------------------------------------------
+
+
+class TrackerService(ServiceBase):
+    """The battle tracker's actions: view, record, end turn, undo and redo, start, roll-off."""
+
+    def __init__(self, sessions, clock: Clock = utc_now) -> None:
+        super().__init__(sessions, clock)
+        self._battles = BattleService(sessions, clock)
+        self._caches: dict[int, _Cache] = {}
+        self._lock = threading.RLock()
+
+    # -- reading ------------------------------------------------------------------------------
+
+    @storage_errors
+    def view(self, battle_id: int) -> BattleView:
+        """The battle as its log says it stands now."""
+        with self._lock, self._sessions.begin() as s:
+            b, cache = self._sync(s, battle_id)
+            return self._view(b, cache)
+
+    def state(self, battle_id: int) -> BattleState:
+        return self.view(battle_id).state
+
+    @storage_errors
+    def roll_off(self, battle_id: int, dice: DiceSource) -> RollOff:
+        """Roll for the turn order of the battle's players (nothing is stored; see
+        ``brikdesk.domain.battle.rolloff.READING``)."""
+        with self._sessions.begin() as s:
+            self._get(s, Battle, battle_id, "battle")
+            players = [(pid, name) for _bp, pid, name, *_ in self._players(s, battle_id)]
+        return roll_off(players, dice)
+
+    # -- recording ----------------------------------------------------------------------------
+
+    @storage_errors
+    def record(self, battle_id: int, events: Sequence[Event], *, text: str | None = None
+               ) -> Done[BattleView]:
+        """Apply ``events`` in order to the current state with the rules; if every one is legal,
+        store them in one transaction as one undo step. An illegal one raises ``RuleViolation``
+        (a ``UserError`` naming the reason and the rule) and nothing is stored."""
+        events = tuple(events)
+        if not events:
+            raise UserError("Nothing to record.")
+        if len(events) > MAX_EVENTS_PER_CALL:
+            raise UserError(f"At most {MAX_EVENTS_PER_CALL} events at once.")
+        with self._lock:
+            ids, view = self._store(battle_id, events)
+        if text is None:
+            text = view.events[-len(events)].text if len(events) <= len(view.events) else ""
+            if len(events) > 1:
+                text += f" (+{len(events) - 1} more)"
+        return self._done(view, battle_id, ids, text)
+
+    @storage_errors
+    def end_turn(self, battle_id: int) -> Done[EndTurnSummary]:
+        """End the active player's turn: recharges, recoveries and resets, as one event."""
+        with self._lock:
+            with self._writing(battle_id) as s:
+                b, cache = self._sync(s, battle_id)
+                self._check_open(b)
+                before = cache.state
+                event, after = end_turn(cache.setup, before)
+                summary = summarize_turn_change(cache.setup, before, after)
+                ids = self._insert(s, b, cache, (event,))
+            done = self._done(None, battle_id, ids, f"End {summary.ended}'s turn")
+        return Done(summary, done.changes, done.text, done.redo, done.undo)
+
+    @storage_errors
+    def undo(self, battle_id: int) -> Done[BattleView]:
+        """Take back the last action of the log (its group of events)."""
+        with self._lock:
+            with self._sessions.begin() as s:
+                b, cache = self._sync(s, battle_id)
+                group = self._undo_group(b, cache)
+                if not group:
+                    raise UserError("There is nothing to undo in this battle's log.")
+            text = "Undo: " + cache.rows[group[0]].text
+            done = self.revert_events(battle_id, group)
+        return Done(done.value, done.changes, text, done.redo, done.undo)
+
+    @storage_errors
+    def redo(self, battle_id: int) -> Done[BattleView]:
+        """Bring back the first undone action of the log."""
+        with self._lock:
+            with self._sessions.begin() as s:
+                b, cache = self._sync(s, battle_id)
+                group = self._redo_group(b, cache)
+                if not group:
+                    raise UserError("There is nothing to redo in this battle's log.")
+            text = "Redo: " + cache.rows[group[0]].text
+            done = self.unrevert_events(battle_id, group)
+        return Done(done.value, done.changes, text, done.redo, done.undo)
+
+    @storage_errors
+    def revert_events(self, battle_id: int, event_ids: Sequence[int]) -> Done[BattleView]:
+        """Mark these events undone; they must be the last events that stand."""
+        ids = tuple(event_ids)
+        with self._writing(battle_id) as s:
+            b, cache = self._sync(s, battle_id)
+            self._check_not_finished(b)
+            tail = cache.ids[-len(ids):] if ids else []
+            if not ids or sorted(tail) != sorted(ids) or len(cache.ids) < len(ids):
+                raise UserError("Only the last events of the log can be undone.")
+            cache.pending = True
+            s.execute(update(EventRow).where(EventRow.id.in_(ids)).values(reverted=True))
+            self._touch(s, b.campaign_id)
+            self._sync_events(s, battle_id, cache)
+            view = self._view(b, cache)
+        return Done(view, LOG_CHANGES, "Undo", redo=_step(self.revert_events, battle_id, ids),
+                    undo=_step(self.unrevert_events, battle_id, ids))
+
+    @storage_errors
+    def unrevert_events(self, battle_id: int, event_ids: Sequence[int]) -> Done[BattleView]:
+        """Bring these undone events back; they must be the first undone ones."""
+        ids = tuple(event_ids)
+        with self._writing(battle_id) as s:
+            b, cache = self._sync(s, battle_id)
+            self._check_not_finished(b)
+            undone = [i for i, reverted in cache.order if reverted][:len(ids)]
+            if not ids or sorted(undone) != sorted(ids):
+                raise UserError("Only the next undone events of the log can be redone.")
+            cache.pending = True
+            s.execute(update(EventRow).where(EventRow.id.in_(ids)).values(reverted=False))
+            self._touch(s, b.campaign_id)
+            self._sync_events(s, battle_id, cache)
+            view = self._view(b, cache)
+        return Done(view, LOG_CHANGES, "Redo", redo=_step(self.unrevert_events, battle_id, ids),
+                    undo=_step(self.revert_events, battle_id, ids))
+
+    # -- starting -----------------------------------------------------------------------------
+
+    @storage_errors
+    def start(self, battle_id: int, player_order: Sequence[int]) -> Done[BattleView]:
+        """Set the turn order (every player of the battle once) and start the planned battle."""
+        order = tuple(player_order)
+        with self._writing(battle_id) as s:
+            b = self._get(s, Battle, battle_id, "battle")
+            if b.status != "planned":
+                raise UserError(f"'{b.name}' is already {b.status.replace('_', ' ')}.")
+            old = self._set_order(s, battle_id, order)
+            self._caches.pop(battle_id, None)
+            b.status = "in_progress"
+            self._touch(s, b.campaign_id)
+            b, cache = self._sync(s, battle_id, b)
+            cache.pending = True
+            view = self._view(b, cache)
+        return Done(view, LOG_CHANGES, f"Start battle {view.name}",
+                    redo=_step(self.start, battle_id, order),
+                    undo=_step(self._unstart, battle_id, old))
+
+    @storage_errors
+    def _unstart(self, battle_id: int, old_order: Sequence[int]) -> Done[BattleView]:
+        """Undo of ``start``: planned again, with the old turn order (no event may stand)."""
+        with self._writing(battle_id) as s:
+            b = self._get(s, Battle, battle_id, "battle")
+            if b.status != "in_progress":
+                raise UserError(f"'{b.name}' is not in progress.")
+            standing = s.scalar(select(func.count()).where(EventRow.battle_id == battle_id,
+                                                           EventRow.reverted.is_(False)))
+            if standing:
+                raise UserError(f"'{b.name}' has events in its log; undo them first.")
+            order = self._set_order(s, battle_id, tuple(old_order))
+            self._caches.pop(battle_id, None)
+            b.status = "planned"
+            self._touch(s, b.campaign_id)
+            b, cache = self._sync(s, battle_id, b)
+            cache.pending = True
+            view = self._view(b, cache)
+        return Done(view, LOG_CHANGES, f"Start battle {view.name}",
+                    redo=_step(self._unstart, battle_id, old_order),
+                    undo=_step(self.start, battle_id, order))
+
+    @storage_errors
+    def begin(self, campaign_id: int, name: str, musters: Sequence[Muster], *,
+              notes: str = "") -> Done[BattleView]:
+        """Create a battle with the mustered units and start it; the musters' order is the
+        turn order. One undo step (undo deletes the battle; the campaign pool is untouched)."""
+        created = self._battles.create_battle(campaign_id, name, musters, notes=notes)
+        battle_id = created.value.id
+        order = tuple(m.player_id for m in musters)
+        try:
+            started = self.start(battle_id, order)
+        except Exception:
+            created.undo()
+            raise
+
+        def redo() -> Changes:
+            return created.redo() | started.redo()
+
+        def undo() -> Changes:
+            return started.undo() | created.undo()
+
+        return Done(started.value, started.changes | created.changes,
+                    f"Start battle {started.value.name}", redo=redo, undo=undo)
+
+    # -- internals ----------------------------------------------------------------------------
+
+    @contextmanager
+    def _writing(self, battle_id: int) -> Iterator[Session]:
+        """One write transaction. If it fails after the cache took in rows it wrote, the cache
+        is dropped (a rolled-back insert's ids may be given out again)."""
+        with self._lock:
+            try:
+                with self._sessions.begin() as s:
+                    yield s
+            except BaseException:
+                cache = self._caches.get(battle_id)
+                if cache is not None and cache.pending:
+                    del self._caches[battle_id]
+                raise
+            cache = self._caches.get(battle_id)
+            if cache is not None:
+                cache.pending = False
+
+    def _done(self, view: BattleView | None, battle_id: int, ids: tuple[int, ...],
+              text: str) -> Done[Any]:
+        return Done(view, LOG_CHANGES, text,
+                    redo=_step(self.unrevert_events, battle_id, ids),
+                    undo=_step(self.revert_events, battle_id, ids))
+
+    def _store(self, battle_id: int, events: tuple[Event, ...]
+               ) -> tuple[tuple[int, ...], BattleView]:
+        with self._writing(battle_id) as s:
+            b, cache = self._sync(s, battle_id)
+            self._check_open(b)
+            state = cache.state
+            for event in events:
+                state = apply(cache.setup, state, event)  # RuleViolation: nothing stored
+            ids = self._insert(s, b, cache, events)
+            self._sync_events(s, battle_id, cache)
+            return ids, self._view(b, cache)
+
+    def _insert(self, s: Session, b: Battle, cache: _Cache, events: Sequence[Event]
+                ) -> tuple[int, ...]:
+        records = []
+        cache.pending = True
+        for i, event in enumerate(events):
+            kind, actor, target, payload = to_record(event)
+            records.append((kind, actor, target, check_payload(payload, f"event {i + 1}")))
+        reverted = [i for i, r in cache.order if r]
+        if reverted:
+            s.execute(delete(EventRow).where(EventRow.battle_id == b.id,
+                                             EventRow.reverted.is_(True)))
+        seq = s.scalar(select(func.max(EventRow.seq)).where(EventRow.battle_id == b.id)) or 0
+        now = self._now()
+        first = seq + 1
+        rows = []
+        for kind, actor, target, payload in records:
+            seq += 1
+            rows.append({"battle_id": b.id, "seq": seq, "kind": kind, "actor_id": actor,
+                         "target_id": target, "payload": payload, "created_at": now,
+                         "reverted": False})
+        ids = tuple(s.scalars(insert(EventRow).returning(EventRow.id, sort_by_parameter_order=True),
+                              rows))
+        groups = [g for g in _groups(b) if g[0] < first]
+        if len(rows) > 1:
+            groups.append([first, seq])
+        if groups != _groups(b) or reverted:
+            tracker = dict(b.state.get("tracker", {})) if isinstance(b.state, Mapping) else {}
+            tracker["groups"] = groups
+            b.state = {**(b.state if isinstance(b.state, Mapping) else {}), "tracker": tracker}
+        self._touch(s, b.campaign_id)
+        return ids
+
+    @staticmethod
+    def _check_open(b: Battle) -> None:
+        if b.status == "planned":
+            raise UserError(f"'{b.name}' has not started yet: start it to record its turns.")
+        if b.status == "finished":
+            raise UserError(f"'{b.name}' is finished; its log can't change.")
+
+    @staticmethod
+    def _check_not_finished(b: Battle) -> None:
+        if b.status == "finished":
+            raise UserError(f"'{b.name}' is finished; its log can't change.")
+
+    @staticmethod
+    def _players(s: Session, battle_id: int) -> list[Any]:
+        return list(s.execute(
+            select(BattlePlayer.id, Player.id, Player.name, Player.colour, Player.faction,
+                   BattlePlayer.turn_order)
+            .join(Player, Player.id == BattlePlayer.player_id)
+            .where(BattlePlayer.battle_id == battle_id)
+            .order_by(BattlePlayer.turn_order, BattlePlayer.id)).all())
+
+    def _set_order(self, s: Session, battle_id: int, order: tuple[int, ...]
+                   ) -> tuple[int, ...]:
+        bps = s.scalars(select(BattlePlayer).where(BattlePlayer.battle_id == battle_id)
+                        .order_by(BattlePlayer.turn_order, BattlePlayer.id)).all()
+        old = tuple(bp.player_id for bp in bps)
+        if len(order) != len(old) or sorted(order) != sorted(old):
+            raise UserError("The turn order must list every player of the battle once.",
+                            field="players")
+        where = {pid: i for i, pid in enumerate(order)}
+        for bp in bps:
+            bp.turn_order = where[bp.player_id]
+        s.flush()
+        return old
+
+    def _sync(self, s: Session, battle_id: int, b: Battle | None = None
+              ) -> tuple[Battle, _Cache]:
+        """Read what may have changed and bring the battle's cache up to date."""
+        if b is None:
+            b = self._get(s, Battle, battle_id, "battle")
+        players = self._players(s, battle_id)
+        catalog = load_campaign_catalog(s, b.campaign_id)
+        signature = (b.campaign_id, tuple(tuple(p) for p in players))
+        cache = self._caches.get(battle_id)
+        if cache is None or cache.signature != signature or cache.catalog != catalog:
+            cache = self._build(s, battle_id, signature, players, catalog)
+            self._caches[battle_id] = cache
+        self._sync_events(s, battle_id, cache)
+        return b, cache
+
+    def _sync_events(self, s: Session, battle_id: int, cache: _Cache) -> None:
+        """Read which events stand (ids only) and apply those the cache has not seen."""
+        order = tuple((i, r) for i, r in s.execute(
+            select(EventRow.id, EventRow.reverted).where(EventRow.battle_id == battle_id)
+            .order_by(EventRow.seq)))
+        if order != cache.order:
+            new = [i for i, _r in order if i not in cache.rows]
+            if new:
+                self._read_rows(s, cache, new)
+            cache.order = order
+            cache.advance([i for i, r in order if not r])
+
+    def _build(self, s: Session, battle_id: int, signature: tuple[Any, ...],
+               players: list[Any], catalog: Catalog) -> _Cache:
+        tracked_players = tuple(TrackedPlayer(pid, name, colour, faction, order)
+                                for _bp, pid, name, colour, faction, order in players)
+        by_bp = {bp: p for bp, p in zip((row[0] for row in players), tracked_players,
+                                        strict=True)}
+        units: list[TrackedUnit] = []
+        setups: list[UnitSetup] = []
+        kinds: dict[str, tuple[UnitStats, str, bool, tuple[str, ...]]] = {}
+        for buid, bpid, cuid, name, spec_text in s.execute(
+                select(BattleUnit.id, BattleUnit.battle_player_id, BattleUnit.unit_id,
+                       BattleUnit.name, type_coerce(BattleUnit.spec, Text))
+                .where(BattleUnit.battle_id == battle_id).order_by(BattleUnit.id)):
+            data = json.loads(spec_text) if isinstance(spec_text, str) else (spec_text or {})
+            if not isinstance(data, Mapping):
+                data = {}
+            spec = _spec_from_json(name, data)
+            key = json.dumps([spec.unit_type, data.get("overrides"), spec.loadout.hands,
+                              spec.loadout.worn, spec.loadout.carried], sort_keys=True,
+                             default=str)
+            kind = kinds.get(key)
+            if kind is None:
+                notes: tuple[str, ...] = ()
+                ut = catalog.get_unit_type(spec.unit_type)
+                try:
+                    stats = effective_stats(spec, catalog)
+                except CatalogError:
+                    stats, note = _fallback_stats(spec, catalog)
+                    notes = (note,)
+                type_name = ut.name if ut is not None else f"{spec.unit_type or '?'}?"
+                minifig = (ut.hands if ut is not None else 2) > 0
+                kind = (stats, type_name, minifig, notes)
+                kinds[key] = kind
+            stats, type_name, minifig, notes = kind
+            p = by_bp[bpid]
+            army = data.get("army")
+            units.append(TrackedUnit(buid, name, p.id, p.name, p.colour, spec.unit_type,
+                                     type_name, spec, stats,
+                                     army if isinstance(army, str) else "", cuid, minifig,
+                                     notes))
+            setups.append(UnitSetup(buid, p.id, name, counters=max(0, stats.counters),
+                                    minifig=minifig))
+        if not tracked_players:
+            raise UserError("This battle has no players.")
+        setup = BattleSetup(tuple(PlayerSetup(p.id, p.name) for p in tracked_players),
+                            tuple(setups))
+        return _Cache(signature, setup, tracked_players, tuple(units), catalog)
+
+    def _read_rows(self, s: Session, cache: _Cache, ids: list[int]) -> None:
+        setup = cache.setup
+        for start in range(0, len(ids), _SQL_CHUNK):
+            chunk = ids[start:start + _SQL_CHUNK]
+            for eid, seq, kind, actor, target, created, payload_text in s.execute(
+                    select(EventRow.id, EventRow.seq, EventRow.kind, EventRow.actor_id,
+                           EventRow.target_id, EventRow.created_at,
+                           type_coerce(EventRow.payload, Text))
+                    .where(EventRow.id.in_(chunk))):
+                try:
+                    payload = (json.loads(payload_text) if isinstance(payload_text, str)
+                               else payload_text)
+                except ValueError:
+                    payload = None
+                event: Event | None = None
+                problem = None
+                if not isinstance(payload, Mapping):
+                    payload = {}
+                    problem = "not counted: its stored details cannot be read"
+                else:
+                    try:
+                        event = from_payload(kind, actor, target, payload)
+                    except EventFormatError as exc:
+                        problem = f"not counted: {exc}"
+                note = payload.get("text") if event is not None else ""
+                cache.rows[eid] = _Row(eid, seq, kind, actor, target, from_db_time(created),
+                                       note if isinstance(note, str) else "", event, problem,
+                                       _event_text(setup, kind, event, payload))
+
+    def _view(self, b: Battle, cache: _Cache) -> BattleView:
+        groups = _groups(b)
+        key = (cache.order, b.status, b.name, b.notes, tuple(map(tuple, groups)))
+        if cache.view is not None and cache.view_key == key:
+            return cache.view
+        rows = cache.rows
+        logged = cache.logged
+        out: list[LoggedEvent] = []
+        position = {eid: i for i, eid in enumerate(cache.ids)}
+        names = {p.id: p.name for p in cache.players}
+        for eid, _reverted in cache.order:
+            row = rows[eid]
+            i = position.get(eid)
+            if i is None:
+                entry = LoggedEvent(row.id, row.seq, row.kind, row.text, row.time, True,
+                                    row.actor, row.target, None, None, row.note, row.problem,
+                                    row.event)
+            else:
+                before = cache.states[i]
+                problem = cache.problems[i]
+                old = logged.get(eid)
+                if (old is not None and not old.reverted and old.round == before.round
+                        and old.problem == problem and old.player == names.get(before.active)):
+                    entry = old
+                else:
+                    entry = LoggedEvent(row.id, row.seq, row.kind, row.text, row.time, False,
+                                        row.actor, row.target, before.round,
+                                        names.get(before.active), row.note, problem, row.event)
+            logged[eid] = entry
+            out.append(entry)
+        undo = self._undo_group(b, cache)
+        redo = self._redo_group(b, cache)
+        view = BattleView(
+            id=b.id, campaign_id=b.campaign_id, name=b.name, status=b.status, notes=b.notes,
+            setup=cache.setup, state=cache.state, players=cache.players, units=cache.units,
+            catalog=cache.catalog, events=tuple(out),
+            can_undo=_group_text(cache, undo) if undo and b.status != "finished" else None,
+            can_redo=_group_text(cache, redo) if redo and b.status != "finished" else None)
+        cache.view, cache.view_key = view, key
+        return view
+
+    @staticmethod
+    def _undo_group(b: Battle, cache: _Cache) -> tuple[int, ...]:
+        """The ids the next Undo reverts: the last standing event and its group."""
+        if not cache.ids:
+            return ()
+        rows = cache.rows
+        last = rows[cache.ids[-1]].seq
+        first = last
+        for f, lst in _groups(b):
+            if f <= last <= lst:
+                first = f
+        return tuple(i for i in cache.ids if first <= rows[i].seq <= last)
+
+    @staticmethod
+    def _redo_group(b: Battle, cache: _Cache) -> tuple[int, ...]:
+        """The ids the next Redo brings back: the first undone event and its group."""
+        undone = [i for i, reverted in cache.order if reverted]
+        if not undone:
+            return ()
+        rows = cache.rows
+        first = rows[undone[0]].seq
+        last = first
+        for f, lst in _groups(b):
+            if f <= first <= lst:
+                last = lst
+        return tuple(i for i in undone if first <= rows[i].seq <= last)
+
+
+def _groups(b: Battle) -> list[list[int]]:
+    state = b.state if isinstance(b.state, Mapping) else {}
+    tracker = state.get("tracker", {})
+    groups = tracker.get("groups", []) if isinstance(tracker, Mapping) else []
+    out = []
+    for g in groups if isinstance(groups, list) else ():
+        if (isinstance(g, list) and len(g) == 2 and all(type(x) is int for x in g)
+                and g[0] <= g[1]):
+            out.append([g[0], g[1]])
+    return out
+
+
+def _group_text(cache: _Cache, ids: tuple[int, ...]) -> str:
+    text = cache.rows[ids[0]].text
+    return text if len(ids) == 1 else f"{text} (+{len(ids) - 1} more)"
+
+
+def _step(method: Callable[..., Done[Any]], *args: Any) -> Step:
+    def run() -> Changes:
+        return method(*args).changes
+
+    run.__qualname__ = f"step({getattr(method, '__qualname__', method)})"
+    return run

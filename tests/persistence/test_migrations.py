@@ -22,6 +22,7 @@ from brikdesk.persistence.db import (
 )
 from brikdesk.persistence.models import Base
 from brikdesk.services import Services
+from tests.databases import fresh_url
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,7 +32,8 @@ def url(path: Path) -> str:
 
 
 def test_an_empty_database_is_migrated_to_head_with_no_drift(tmp_path: Path) -> None:
-    db = open_database(url(tmp_path / "new.sqlite3"))
+    new = fresh_url(tmp_path, "new")
+    db = open_database(new)
     try:
         assert db.fresh and db.backup is None
         assert db.revision == head_revision() == "0002"
@@ -43,7 +45,7 @@ def test_an_empty_database_is_migrated_to_head_with_no_drift(tmp_path: Path) -> 
     finally:
         db.close()
     # Opening it again changes nothing and makes no backup.
-    again = open_database(url(tmp_path / "new.sqlite3"))
+    again = open_database(new)
     assert not again.fresh and again.backup is None
     again.close()
     assert list(tmp_path.glob("*.bak-*")) == []
@@ -57,7 +59,7 @@ def test_there_are_two_revisions_in_one_line() -> None:
 
 
 def test_every_revision_downgrades_to_an_empty_schema(tmp_path: Path) -> None:
-    db = open_database(url(tmp_path / "down.sqlite3"))
+    db = open_database(fresh_url(tmp_path, "down"))
     with db.engine.begin() as conn:
         command.downgrade(alembic_config(conn), "base")
     with db.engine.connect() as conn:

@@ -1,8 +1,10 @@
-"""Fixtures for the service tests: a fresh SQLite file per test, a clock that ticks.
+"""Fixtures for the service tests: a fresh database per test, a clock that ticks.
 
-Migrating an empty database takes about 0.1 s, so each test gets a *copy* of a database migrated
-once per session (and, for ``demo_sv``, one holding the demo campaign): still a fresh file under
-the test's own ``tmp_path``.
+Migrating an empty database takes about 0.1 s, so on SQLite each test gets a *copy* of a
+database migrated once per session (and, for ``demo_sv``, one holding the demo campaign): still
+a fresh file under the test's own ``tmp_path``. With ``BRIKDESK_TEST_DB_URL`` set
+(``tests/databases.py``) each test gets a freshly wiped schema on that server instead, migrated
+(and given the demo) anew.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import pytest
 from brikdesk.persistence.db import Database, open_database
 from brikdesk.services import Services
 from brikdesk.services.demo import create_demo
+from tests.databases import fresh_url, on_server
 
 
 class TickingClock:
@@ -57,14 +60,27 @@ def _open_copy(template: Path, tmp_path: Path, name: str = "test.sqlite3") -> Da
     return open_database(f"sqlite:///{path}")
 
 
+def open_fresh(request: pytest.FixtureRequest, tmp_path: Path, name: str, *,
+               demo: bool) -> Database:
+    """A new database for one test (holding the demo campaign if ``demo``): a copy of the
+    session's SQLite template, or a wiped schema on the test server."""
+    if not on_server():
+        template = request.getfixturevalue("demo_template" if demo else "empty_template")
+        return _open_copy(template, tmp_path, f"{name}.sqlite3")
+    database = open_database(fresh_url(tmp_path, name))
+    if demo:
+        create_demo(database, clock=TickingClock())
+    return database
+
+
 @pytest.fixture
 def clock() -> TickingClock:
     return TickingClock()
 
 
 @pytest.fixture
-def db(empty_template: Path, tmp_path: Path) -> Iterator[Database]:
-    database = _open_copy(empty_template, tmp_path)
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    database = open_fresh(request, tmp_path, "test", demo=False)
     yield database
     database.close()
 
@@ -75,8 +91,8 @@ def sv(db: Database, clock: TickingClock) -> Services:
 
 
 @pytest.fixture
-def demo_db(demo_template: Path, tmp_path: Path) -> Iterator[Database]:
-    database = _open_copy(demo_template, tmp_path, "demo.sqlite3")
+def demo_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    database = open_fresh(request, tmp_path, "demo", demo=True)
     yield database
     database.close()
 

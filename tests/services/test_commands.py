@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from brikdesk.cli import main
+from tests.databases import fresh_url
 
 
 @pytest.fixture
 def dburl(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'cli.sqlite3'}"
+    return fresh_url(tmp_path, "cli")
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

@@ -8,11 +8,12 @@ from brikdesk.domain.catalog import load_default_catalog
 from brikdesk.persistence.db import Database, open_database
 from brikdesk.services import Services
 from brikdesk.services.demo import DEMO_NAME, create_demo, ensure_demo
+from tests.databases import fresh_url
 from tests.services.conftest import TickingClock
 
 
 def test_the_first_start_creates_the_demo_and_later_starts_do_not(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'first.sqlite3'}"
+    url = fresh_url(tmp_path, "first")
     db = open_database(url)
     demo = ensure_demo(db, clock=TickingClock())
     assert demo is not None and demo.name == DEMO_NAME

@@ -17,9 +17,13 @@ from tests.services.conftest import Camp
 
 def test_a_damaged_schema_is_a_storage_error(sv: Services, db: Database, camp: Camp) -> None:
     with db.engine.begin() as conn:
-        conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
-        conn.exec_driver_sql("DROP TABLE unit")
-    with pytest.raises(StorageError, match="could not be read or written.*no such table"):
+        if db.is_sqlite:
+            conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            conn.exec_driver_sql("DROP TABLE unit")
+        else:
+            conn.exec_driver_sql("DROP TABLE unit CASCADE")
+    missing = "no such table" if db.is_sqlite else 'relation "unit" does not exist'
+    with pytest.raises(StorageError, match=f"could not be read or written.*{missing}"):
         sv.roster.roster(camp.red_army.id)
 
 

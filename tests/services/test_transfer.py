@@ -20,7 +20,7 @@ from brikdesk.services import Services
 from brikdesk.services import transfer as transfer_module
 from brikdesk.services.demo import DEMO_NAME
 from brikdesk.services.roster import UnitPatch
-from tests.services.conftest import TickingClock, _open_copy
+from tests.services.conftest import TickingClock, open_fresh
 
 
 def demo_id(sv: Services) -> int:
@@ -65,8 +65,7 @@ def test_the_export_is_the_documented_format(demo_sv: Services) -> None:
     assert '"format": "brikdesk-campaign"' in doc_path.read_text()
 
 
-def test_a_round_trip_gives_an_identical_export(demo_sv: Services, demo_template: Path,
-                                                tmp_path: Path, db: Database) -> None:
+def test_a_round_trip_gives_an_identical_export(demo_sv: Services, db: Database) -> None:
     cid = enrich(demo_sv)
     first = demo_sv.transfer.export_json(cid)
     other = Services.open(db, TickingClock())
@@ -262,8 +261,8 @@ def apply_mutation(doc: Any, path: tuple, action: str, value: Any) -> Any:
 
 
 @pytest.fixture
-def fuzz_source(demo_template: Path, tmp_path: Path):
-    db = _open_copy(demo_template, tmp_path, "fuzz.sqlite3")
+def fuzz_source(request: pytest.FixtureRequest, tmp_path: Path):
+    db = open_fresh(request, tmp_path, "fuzz", demo=True)
     sv = Services.open(db, TickingClock())
     enrich(sv)
     doc = sv.transfer.export_campaign(demo_id(sv))

@@ -4,30 +4,42 @@
 logging and the crash handler, creates the ``QApplication`` with BrikDesk's names and icon,
 builds the main window through :func:`build_main_window` and runs the event loop.
 
-:func:`build_main_window` is where the database engine, the migrations and the services will be
-created (design: no globals, no service locator; widgets get what they need in their
-constructors). ``--check-start`` opens the window, waits for its first paint and exits 0: a
-start-up smoke test for CI and packaging.
+:func:`build_main_window` opens the database (``--db URL``, else ``BRIKDESK_DB``, else the
+SQLite file in the data folder, ``BRIKDESK_HOME`` or the platform's), which backs it up and
+runs the Alembic migrations; on the first start with the default data folder it creates the
+demo campaign. It then builds the services over one session factory, the bus, the shared undo
+stack and the main window (design: no globals, no service locator; widgets get what they need
+in their constructors). A database that can't be opened is a clear dialog and exit status 1.
+``--check-start`` opens the window on the current database, waits for its first paint and
+exits 0: a start-up smoke test for CI, packaging and the start-up benchmark.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 import time
 import traceback
 from collections.abc import Callable, Sequence
 from logging.handlers import RotatingFileHandler
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
-from PySide6.QtGui import QGuiApplication, QIcon
+from PySide6.QtGui import QGuiApplication, QIcon, QUndoStack
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from brikdesk import __version__
+from brikdesk.errors import StorageError
 from brikdesk.paths import APP_ID, APP_NAME, data_dir, resource_path
+from ui.bus import Bus
 from ui.main_window import MainWindow
+from ui.settings import AppSettings
+
+if TYPE_CHECKING:
+    from brikdesk.persistence.db import Database
 
 log = logging.getLogger("brikdesk")
 
@@ -66,15 +78,76 @@ def create_application(argv: Sequence[str] | None = None) -> QApplication:
     return app
 
 
-def build_main_window(args: argparse.Namespace | None = None) -> MainWindow:
-    """Build the main window and what it needs.
+def open_storage(args: argparse.Namespace | None = None) -> Database:
+    """Open (and migrate) the database of ``args.db``, ``BRIKDESK_DB`` or the data folder.
 
-    This is the composition root's wiring. Later steps add, in this order: open the database
-    (``args.db``, ``BRIKDESK_DB`` or the default file under ``paths.data_dir()``), back it up
-    and run the Alembic migrations, create the services over one session factory, then hand
-    them to the main window's constructor.
+    On the first start with the default data folder (no ``--db``, no ``BRIKDESK_DB``) the demo
+    campaign is created, as ``brikdesk list`` and the other commands do. Raises
+    ``StorageError`` with a message fit to show.
     """
-    return MainWindow(icon=app_icon())
+    from brikdesk.persistence.db import DB_ENV, open_database
+    from brikdesk.services.demo import ensure_demo
+
+    url = getattr(args, "db", None) if args is not None else None
+    db = open_database(url)
+    if url is None and not os.environ.get(DB_ENV, "").strip():
+        try:
+            demo = ensure_demo(db)
+        except Exception:
+            db.close()
+            raise
+        if demo is not None:
+            log.info("First start: created the demo campaign %s", demo.name)
+    return db
+
+
+def database_text(db: Database) -> str:
+    """What the status bar says: the file of a SQLite database, else its URL (no password)."""
+    from brikdesk.persistence.db import sqlite_file
+
+    path = sqlite_file(db.url)
+    return str(path) if path is not None else db.display_name
+
+
+def build_main_window(args: argparse.Namespace | None = None, *,
+                      settings: AppSettings | None = None) -> MainWindow:
+    """Open the database and build the services, the bus, the undo stack and the window.
+
+    The database is closed when the window is destroyed. Raises ``StorageError``.
+    """
+    from brikdesk.services import Services
+
+    db = open_storage(args)
+    try:
+        services = Services.open(db)
+        bus = Bus()
+        stack = QUndoStack()
+        stack.setUndoLimit(500)
+        window = MainWindow(services, bus, stack, settings=settings or AppSettings.for_app(),
+                            database=database_text(db), icon=app_icon())
+    except Exception:
+        db.close()
+        raise
+    bus.setParent(window)
+    stack.setParent(window)
+    window.db = db  # type: ignore[attr-defined]  (kept alive with the window)
+    window.destroyed.connect(db.close)
+    return window
+
+
+# -- storage errors at start ------------------------------------------------------------------
+
+def _show_start_error(error: StorageError) -> None:
+    """The database could not be opened: say so plainly (the app then exits with 1)."""
+    box = QMessageBox(QMessageBox.Icon.Critical, "BrikDesk can't open its database",
+                      "BrikDesk could not open the campaign database, so it can't start.")
+    box.setInformativeText(f"{error}\n\nChoose another database with --db URL or the "
+                           "BRIKDESK_DB environment variable, or move the file aside.")
+    box.exec()
+
+
+#: Replaced by tests (a modal box never runs in tests).
+show_start_error: Callable[[StorageError], None] = _show_start_error
 
 
 # -- crashes (design convention 10) -----------------------------------------------------------
@@ -225,8 +298,17 @@ def run_app(args: argparse.Namespace | None = None) -> int:
     crash.install()
     try:
         app = create_application(sys.argv[:1])
-        window = build_main_window(args)
-        if args is not None and getattr(args, "check_start", False):
+        checking = args is not None and getattr(args, "check_start", False)
+        try:
+            window = build_main_window(args)
+        except StorageError as exc:
+            log.error("Cannot open the database: %s", exc)
+            if checking:
+                print(f"brikdesk --check-start: {exc}", file=sys.stderr, flush=True)
+            else:
+                show_start_error(exc)
+            return 1
+        if checking:
             crash.show_dialog = _fail_check_start
             return _check_start(app, window, started)
         window.show()

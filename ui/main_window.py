@@ -1,26 +1,70 @@
-"""BrikDesk's main window: menus, status bar and (for now) a welcome page.
+"""BrikDesk's main window: the campaign navigator, the campaign overview and the menus.
 
-The window gets everything it needs through its constructor (design: no globals, no service
-locator); ``ui.app`` builds it. Rosters, the catalog, battles and the combat wizard will be
-added here as docks, pages and menu entries.
+The window gets everything through its constructor (design: no globals, no service locator):
+the services, the bus, the shared undo stack and the settings; ``ui.app`` builds it. It opens
+the last campaign (the demo on the first start), lists its players, armies and battles in the
+navigator dock, and opens the roster windows (one per army), the catalog window and battles.
+
+Hook for the battle tracker: ``open_battle(battle_id)`` shows the battle on ``battle_page``
+(for now its summary); the tracker replaces that page's body or this method.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QAction, QIcon, QKeySequence
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QPoint, QSize, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
+    QDockWidget,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
+    QStackedWidget,
+    QStyle,
+    QToolBar,
     QVBoxLayout,
     QWidget,
 )
 
 from brikdesk import __version__
 from brikdesk.domain.catalog import DEFAULT_EDITION
+from brikdesk.errors import StorageError, UserError
+from brikdesk.services import Changes, Services
+from brikdesk.services.summaries import NO_BUDGET, ArmyPatch, Navigator, PlayerPatch
+from ui.bus import Bus
+from ui.dialogs.base import FileChooser, TextPrompt
+from ui.dialogs.campaign import ArmyDialog, NewCampaignDialog, OpenCampaignDialog, PlayerDialog
+from ui.settings import AppSettings
+from ui.windows.catalog import CatalogWindow
+from ui.windows.common import (
+    Actions,
+    MessageBanner,
+    make_action,
+    show_storage_error,
+    undo_redo_actions,
+)
+from ui.windows.navigator import (
+    ARMY,
+    BATTLE,
+    PLAYER,
+    BattlePage,
+    CampaignNavigator,
+    OverviewPage,
+)
+from ui.windows.printing import RosterPrinting
+from ui.windows.roster import RosterWindow
+
+log = logging.getLogger(__name__)
 
 APP_TITLE = "BrikDesk"
+COMING_WITH_TRACKER = "coming with the battle tracker"
+NAVIGATOR_CHANGES = (Changes.CAMPAIGNS | Changes.PLAYERS | Changes.ARMIES | Changes.UNITS
+                     | Changes.BATTLES | Changes.EVENTS)
 
 
 def about_text() -> str:
@@ -37,84 +81,621 @@ def about_text() -> str:
 
 
 class MainWindow(QMainWindow):
-    """The top-level window. ``icon`` is the app icon (the window shows it)."""
+    """The top-level window over ``services``; ``database`` names the database in use."""
 
-    def __init__(self, icon: QIcon | None = None, parent: QWidget | None = None) -> None:
+    def __init__(self, services: Services, bus: Bus, undo_stack: QUndoStack, *,
+                 settings: AppSettings | None = None, database: str = "",
+                 icon: QIcon | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("MainWindow")
-        self.setWindowTitle(APP_TITLE)
+        self.services = services
+        self.bus = bus
+        self.undo_stack = undo_stack
+        self.settings = settings or AppSettings()
+        self.database = database
         self._icon = icon or QIcon()
         if icon is not None:
             self.setWindowIcon(icon)
-        self.resize(1100, 720)
-        self.setMinimumSize(QSize(640, 420))
+        self.setWindowTitle(APP_TITLE)
+        self.resize(1200, 760)
+        self.setMinimumSize(QSize(720, 460))
+        self.campaign_id: int | None = None
+        self.nav: Navigator | None = None
+        self.rosters: dict[int, RosterWindow] = {}
+        self.catalogs: dict[int, CatalogWindow] = {}
+        self.rules_reference = None
+        self._cost_unit = "CP"
 
+        self.banner = MessageBanner(self)
+        self.runner = Actions(self, undo_stack, bus, self.banner)
+        self.printing = RosterPrinting(self, services, self.banner)
+        self._build_central()
         self._build_actions()
         self._build_menus()
-        self._build_central()
+        self._build_toolbar()
         self._build_status_bar()
+        bus.changed.connect(self._on_changed)
+        bus.status.connect(self._on_status)
+        self._restore_layout()
+        self._open_initial_campaign()
 
     # -- construction ---------------------------------------------------------------------
 
-    def _build_actions(self) -> None:
-        self.quit_action = QAction("&Quit", self)
-        self.quit_action.setObjectName("quitAction")
-        self.quit_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Quit))
-        self.quit_action.setStatusTip("Close BrikDesk")
-        self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
-        self.quit_action.triggered.connect(self.close)
+    def _build_central(self) -> None:
+        self.pages = QStackedWidget(self)
+        self.pages.setObjectName("pages")
+        self.overview = OverviewPage(self.pages)
+        self.overview.link_activated.connect(self.open_entry)
+        self.battle_page = BattlePage(self.pages)
+        self.battle_page.back.connect(self.show_overview)
+        self.pages.addWidget(self.overview)
+        self.pages.addWidget(self.battle_page)
+        holder = QWidget(self)
+        v = QVBoxLayout(holder)
+        v.setContentsMargins(6, 6, 6, 0)
+        v.setSpacing(4)
+        v.addWidget(self.banner)
+        v.addWidget(self.pages, 1)
+        self.setCentralWidget(holder)
 
-        self.about_action = QAction("&About BrikDesk", self)
-        self.about_action.setObjectName("aboutAction")
-        self.about_action.setStatusTip("Version and rules edition")
+        self.navigator = CampaignNavigator(self)
+        self.navigator.activated_entry.connect(self.open_entry)
+        self.navigator.current_entry.connect(self._update_enabled)
+        self.navigator_dock = QDockWidget("Campaign", self)
+        self.navigator_dock.setObjectName("navigatorDock")
+        self.navigator_dock.setWidget(self.navigator)
+        self.navigator_dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                                        | QDockWidget.DockWidgetFeature.DockWidgetClosable)
+        self.navigator_dock.setMinimumWidth(220)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.navigator_dock)
+        self.resizeDocks([self.navigator_dock], [300], Qt.Orientation.Horizontal)
+
+    def _build_actions(self) -> None:
+        icon = self.style().standardIcon
+        sp = QStyle.StandardPixmap
+        act = make_action
+        self.new_action = act(self, "&New campaign…", self.new_campaign, name="newAction",
+                              shortcut=QKeySequence.StandardKey.New,
+                              tip="Start a new campaign", icon=icon(sp.SP_FileIcon))
+        self.open_action = act(self, "&Open campaign…", self.choose_campaign,
+                               name="openAction", shortcut=QKeySequence.StandardKey.Open,
+                               tip="Open another campaign of this database",
+                               icon=icon(sp.SP_DirOpenIcon))
+        self.import_action = act(self, "&Import campaign…", self.import_campaign,
+                                 name="importAction", shortcut="Ctrl+I",
+                                 tip="Read a campaign exported as JSON (a new campaign)")
+        self.export_action = act(self, "&Export campaign…", self.export_campaign,
+                                 name="exportAction", shortcut="Ctrl+Shift+S",
+                                 tip="Write the whole campaign to a JSON file")
+        self.preview_action = act(self, "Print pre&view…", self.print_preview,
+                                  name="printPreviewAction", shortcut="Ctrl+Shift+P",
+                                  tip="Preview the selected army's roster sheet",
+                                  icon=icon(sp.SP_FileDialogContentsView))
+        self.print_action = act(self, "&Print…", self.print_army, name="printAction",
+                                shortcut=QKeySequence.StandardKey.Print,
+                                tip="Print the selected army's roster sheet")
+        self.pdf_action = act(self, "Export roster as P&DF…", self.export_pdf,
+                              name="exportPdfAction", shortcut="Ctrl+Shift+E",
+                              tip="Save the selected army's roster sheet as a PDF")
+        self.quit_action = act(self, "&Quit", self.close, name="quitAction",
+                               shortcut=QKeySequence.StandardKey.Quit, tip="Close BrikDesk")
+        self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
+
+        self.undo_action, self.redo_action = undo_redo_actions(self, self.undo_stack)
+        self.edit_selected_action = act(self, "&Edit selected…", self.edit_selected,
+                                        name="editSelectedAction", shortcut="F2",
+                                        tip="Edit the player or army selected in the navigator")
+        self.delete_selected_action = act(
+            self, "&Delete selected", self.delete_selected, name="deleteSelectedAction",
+            shortcut=QKeySequence.StandardKey.Delete,
+            tip="Delete the player, army or battle selected in the navigator (Undo brings it "
+                "back)")
+
+        self.navigator_action = self.navigator_dock.toggleViewAction()
+        self.navigator_action.setText("&Navigator")
+        self.navigator_action.setShortcut(QKeySequence("Ctrl+1"))
+        self.navigator_action.setObjectName("navigatorAction")
+        self.overview_action = act(self, "Campaign &overview", self.show_overview,
+                                   name="overviewAction", shortcut="Ctrl+0",
+                                   tip="Show the campaign overview")
+        self.refresh_action = act(self, "&Refresh", self.refresh, name="refreshAction",
+                                  shortcut=QKeySequence.StandardKey.Refresh,
+                                  tip="Read the campaign again from the database")
+
+        self.add_player_action = act(self, "Add &player…", self.add_player,
+                                     name="addPlayerAction", shortcut="Ctrl+Alt+N",
+                                     tip="Add a player to the campaign",
+                                     icon=icon(sp.SP_FileDialogNewFolder))
+        self.add_army_action = act(self, "Add &army…", self.add_army, name="addArmyAction",
+                                   shortcut="Ctrl+Shift+N",
+                                   tip="Add an army for a player",
+                                   icon=icon(sp.SP_FileDialogListView))
+        self.open_roster_action = act(self, "Open &roster", self.open_selected_roster,
+                                      name="openRosterAction", shortcut="Ctrl+R",
+                                      tip="Open the roster of the selected army",
+                                      icon=icon(sp.SP_FileDialogDetailedView))
+        self.catalog_action = act(self, "&Catalog", self.open_catalog, name="catalogAction",
+                                  shortcut="Ctrl+K",
+                                  tip="The campaign's weapons, equipment and unit types",
+                                  icon=icon(sp.SP_FileDialogInfoView))
+
+        self.open_battle_action = act(self, "&Open battle", self.open_selected_battle,
+                                      name="openBattleAction", shortcut="Ctrl+B",
+                                      tip="Show the battle selected in the navigator")
+        self.new_battle_action = act(self, "&New battle…", None, name="newBattleAction",
+                                     tip=f"New battle ({COMING_WITH_TRACKER})")
+        self.new_battle_action.setEnabled(False)
+
+        self.rules_action = act(self, "&Rules reference", self.show_rules_reference,
+                                name="rulesAction", shortcut=QKeySequence.StandardKey.HelpContents,
+                                tip="Modifiers and how BrikDesk reads the rules",
+                                icon=icon(sp.SP_DialogHelpButton))
+        self.about_action = act(self, "&About BrikDesk", self.show_about, name="aboutAction",
+                                tip="Version and rules edition")
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
-        self.about_action.triggered.connect(self.show_about)
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        self.file_menu = bar.addMenu("&File")
-        self.file_menu.setObjectName("fileMenu")
-        self.file_menu.addAction(self.quit_action)
-        self.help_menu = bar.addMenu("&Help")
-        self.help_menu.setObjectName("helpMenu")
-        self.help_menu.addAction(self.about_action)
 
-    def _build_central(self) -> None:
-        page = QWidget(self)
-        page.setObjectName("welcomePage")
-        layout = QVBoxLayout(page)
-        layout.addStretch(1)
+        def menu(title: str, name: str, items: list[QAction | QMenu | None]) -> QMenu:
+            m = bar.addMenu(title)
+            m.setObjectName(name)
+            for a in items:
+                if a is None:
+                    m.addSeparator()
+                elif isinstance(a, QMenu):
+                    m.addMenu(a)
+                else:
+                    m.addAction(a)
+            return m
 
-        logo = QLabel(page)
-        logo.setObjectName("welcomeLogo")
-        logo.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        if not self._icon.isNull():
-            logo.setPixmap(self._icon.pixmap(QSize(128, 128)))
-        layout.addWidget(logo)
+        self.recent_menu = QMenu("&Recent campaigns", self)
+        self.recent_menu.setObjectName("recentMenu")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self.file_menu = menu("&File", "fileMenu", [
+            self.new_action, self.open_action, self.recent_menu, None, self.import_action,
+            self.export_action, None, self.preview_action, self.print_action, self.pdf_action,
+            None, self.quit_action])
+        self.edit_menu = menu("&Edit", "editMenu", [
+            self.undo_action, self.redo_action, None, self.edit_selected_action,
+            self.delete_selected_action])
+        self.view_menu = menu("&View", "viewMenu", [
+            self.navigator_action, None, self.overview_action, self.refresh_action])
+        self.campaign_menu = menu("&Campaign", "campaignMenu", [
+            self.add_player_action, self.add_army_action, None, self.open_roster_action,
+            self.catalog_action])
+        self.battle_menu = menu("&Battle", "battleMenu", [
+            self.open_battle_action, self.new_battle_action])
+        self.help_menu = menu("&Help", "helpMenu", [self.rules_action, None,
+                                                    self.about_action])
+        self.navigator.addActions([self.open_roster_action, self.open_battle_action,
+                                   self.edit_selected_action, self.add_army_action,
+                                   self.delete_selected_action])
+        self.navigator.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
 
-        self.welcome_label = QLabel(page)
-        self.welcome_label.setObjectName("welcomeLabel")
-        self.welcome_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.welcome_label.setWordWrap(True)
-        self.welcome_label.setTextFormat(Qt.TextFormat.RichText)
-        self.welcome_label.setText(
-            "<h1>Welcome to BrikDesk</h1>"
-            "<p>Your BrikWars campaigns: army rosters, the weapon catalog, battles and the "
-            "combat wizard will live here.</p>"
-        )
-        layout.addWidget(self.welcome_label)
-        layout.addStretch(2)
-        self.setCentralWidget(page)
+    def _build_toolbar(self) -> None:
+        tb = QToolBar("Main toolbar", self)
+        tb.setObjectName("mainToolbar")
+        tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        for a in (self.new_action, self.open_action, None, self.add_player_action,
+                  self.add_army_action, self.open_roster_action, self.catalog_action, None,
+                  self.undo_action, self.redo_action, None, self.preview_action, None,
+                  self.rules_action):
+            if a is None:
+                tb.addSeparator()
+            else:
+                tb.addAction(a)
+        self.addToolBar(tb)
+        self.toolbar = tb
+        toggle = tb.toggleViewAction()
+        toggle.setText("&Toolbar")
+        self.view_menu.insertAction(self.view_menu.actions()[1], toggle)
 
     def _build_status_bar(self) -> None:
         status = self.statusBar()
         status.setObjectName("statusBar")
+        self.database_label = QLabel(f"Database: {self.database}" if self.database else "",
+                                     status)
+        self.database_label.setObjectName("databaseLabel")
+        self.database_label.setToolTip("The database BrikDesk is using (--db URL or "
+                                       "BRIKDESK_DB choose another)")
+        status.addPermanentWidget(self.database_label)
         self.edition_label = QLabel(f"Rules: BrikWars {DEFAULT_EDITION}", status)
         self.edition_label.setObjectName("editionLabel")
         status.addPermanentWidget(self.edition_label)
         status.showMessage("Ready")
 
-    # -- actions --------------------------------------------------------------------------
+    def _restore_layout(self) -> None:
+        # The docks and toolbars first: restoring them after the geometry would shrink the
+        # window by a hidden dock's width.
+        state = self.settings.get_bytes("main/state")
+        if state is not None:
+            self.restoreState(state)
+        self.settings.restore_geometry("main", self)
+
+    # -- campaigns ------------------------------------------------------------------------
+
+    def _open_initial_campaign(self) -> None:
+        last = self.settings.last_campaign
+        if last is not None and self.open_campaign(last, quiet=True):
+            return
+        campaigns = self.runner.read(self.services.campaigns.list_campaigns) or ()
+        if campaigns:
+            self.open_campaign(campaigns[0].id)
+        else:
+            self._show_campaign(None)
+
+    def open_campaign(self, campaign_id: int, *, quiet: bool = False) -> bool:
+        """Show campaign ``campaign_id`` (False, and nothing changes, if it doesn't exist)."""
+        try:
+            nav = self.services.campaigns.navigator(campaign_id)
+        except UserError as exc:
+            if not quiet:
+                self.banner.show_error(str(exc))
+            self.settings.forget_recent(campaign_id)
+            return False
+        except StorageError as exc:
+            show_storage_error(self, exc)
+            return False
+        changed = campaign_id != self.campaign_id
+        self.campaign_id = campaign_id
+        self.settings.last_campaign = campaign_id
+        self.settings.add_recent(campaign_id)
+        self._show_campaign(nav)
+        if changed:
+            self.show_overview()
+        return True
+
+    def _show_campaign(self, nav: Navigator | None) -> None:
+        self.nav = nav
+        if nav is None:
+            self.campaign_id = None
+            self.setWindowTitle(APP_TITLE)
+            self.edition_label.setText(f"Rules: BrikWars {DEFAULT_EDITION}")
+        else:
+            c = nav.campaign
+            self._cost_unit = c.cost_system
+            self.setWindowTitle(f"{c.name}: {APP_TITLE}")
+            self.edition_label.setText(f"Rules: BrikWars {c.edition}")
+            self.navigator_dock.setWindowTitle(c.name)
+        self.navigator.show_navigator(nav, self._cost_unit)
+        self.overview.show_navigator(nav, self._cost_unit)
+        if nav is not None and self.battle_page.battle_id is not None and \
+                self.pages.currentWidget() is self.battle_page:
+            if self.battle_page.battle_id not in {b.id for b in nav.battles}:
+                self.show_overview()
+            else:
+                self.open_battle(self.battle_page.battle_id)
+        self._update_enabled()
+
+    def refresh(self) -> None:
+        if self.campaign_id is None or not self.open_campaign(self.campaign_id, quiet=True):
+            self._open_initial_campaign()
+
+    def _on_changed(self, changes: object) -> None:
+        if not isinstance(changes, Changes) or not changes & NAVIGATOR_CHANGES:
+            return
+        if self.campaign_id is not None and self.open_campaign(self.campaign_id, quiet=True):
+            return
+        # The campaign shown is gone (an undone create or import): show the latest one.
+        campaigns = self.runner.read(self.services.campaigns.list_campaigns) or ()
+        if campaigns:
+            self.open_campaign(campaigns[0].id, quiet=True)
+        else:
+            self._show_campaign(None)
+
+    def _on_status(self, text: str) -> None:
+        self.statusBar().showMessage(text, 10_000)
+
+    def new_campaign(self) -> int | None:
+        existing = self.runner.read(self.services.campaigns.list_campaigns) or ()
+        answer = NewCampaignDialog.ask(self, [c.name for c in existing])
+        if answer is None:
+            return None
+        summary = self.runner.perform(lambda: self.services.campaigns.create_campaign(
+            answer.name, edition=answer.edition, cost_system=answer.cost_system,
+            default_budget=answer.default_budget))
+        if summary is None:
+            return None
+        self.open_campaign(summary.id)
+        self.statusBar().showMessage(f"Created {summary.name}: add players, then their "
+                                     "armies (Campaign menu)", 10_000)
+        return summary.id
+
+    def choose_campaign(self) -> bool:
+        campaigns = self.runner.read(self.services.campaigns.list_campaigns)
+        if campaigns is None:
+            return False
+        chosen = OpenCampaignDialog.ask(self, campaigns, self.campaign_id)
+        return chosen is not None and self.open_campaign(chosen)
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        campaigns = {c.id: c for c in (self.runner.read(
+            self.services.campaigns.list_campaigns) or ())}
+        n = 0
+        for cid in self.settings.recent_campaigns:
+            c = campaigns.get(cid)
+            if c is None:
+                continue
+            n += 1
+            action = self.recent_menu.addAction(f"&{n} {c.name}")
+            action.setData(cid)
+            action.triggered.connect(lambda _=False, i=cid: self.open_campaign(i))
+        if n == 0:
+            none = self.recent_menu.addAction("No recent campaigns")
+            none.setEnabled(False)
+
+    def recent_actions(self) -> list[QAction]:
+        self._fill_recent()
+        return [a for a in self.recent_menu.actions() if a.isEnabled()]
+
+    def import_campaign(self, path: Path | None = None) -> int | None:
+        if path is None:
+            path = FileChooser.open_path(self, "Import campaign",
+                                         "BrikDesk campaigns (*.json);;All files (*)")
+            if path is None:
+                return None
+        name: str | None = None
+        while True:
+            try:
+                done = self.services.transfer.import_file(path, name=name)
+            except UserError as exc:
+                if exc.field == "name":
+                    name = TextPrompt.ask(self, "Import campaign",
+                                          f"{exc}.\nName for the imported campaign:",
+                                          f"{name or path.stem} (imported)")
+                    if name is not None:
+                        continue
+                    return None
+                self.banner.show_error(str(exc))
+                return None
+            except StorageError as exc:
+                show_storage_error(self, exc)
+                return None
+            break
+        summary = self.runner.perform(lambda: done)
+        if summary is None:
+            return None
+        self.open_campaign(summary.id)
+        self.banner.show_note(f"Imported {summary.name} from {path.name}.")
+        return summary.id
+
+    def export_campaign(self, path: Path | None = None) -> Path | None:
+        if self.nav is None:
+            return None
+        campaign = self.nav.campaign
+        if path is None:
+            safe = "".join(ch if ch.isalnum() or ch in " -_" else "_" for ch in campaign.name)
+            path = FileChooser.save_path(self, "Export campaign",
+                                         "BrikDesk campaigns (*.json)",
+                                         f"{safe.strip()}.json", ".json")
+            if path is None:
+                return None
+        written = self.runner.read(lambda: self.services.transfer.write_export(
+            campaign.id, path))
+        if written is not None:
+            self.banner.show_note(f"Exported {campaign.name} to {written}.")
+        return written
+
+    # -- players and armies ---------------------------------------------------------------
+
+    def selected(self) -> tuple[str, int]:
+        return self.navigator.current_key()
+
+    def selected_army(self) -> int | None:
+        """The army the File > Print entries use: the active roster's, else the selection."""
+        kind, ident = self.selected()
+        return ident if kind == ARMY else None
+
+    def add_player(self) -> int | None:
+        if self.campaign_id is None:
+            return None
+        from brikdesk.services.campaigns import PLAYER_COLOURS
+
+        n = len(self.nav.players) if self.nav is not None else 0
+        answer = PlayerDialog.ask(self, "Add player", colour=PLAYER_COLOURS[n % len(
+            PLAYER_COLOURS)])
+        if answer is None:
+            return None
+        cid = self.campaign_id
+        player = self.runner.perform(lambda: self.services.campaigns.add_player(
+            cid, answer.name, colour=answer.colour, faction=answer.faction))
+        if player is None:
+            return None
+        self.navigator.select(PLAYER, player.id)
+        return player.id
+
+    def add_army(self) -> int | None:
+        if self.nav is None:
+            return None
+        kind, ident = self.selected()
+        player_id = ident if kind == PLAYER else None
+        if kind == ARMY:
+            player_id = next((a.player_id for a in self.nav.armies if a.id == ident), None)
+        answer = ArmyDialog.ask(self, self.nav.players, player_id=player_id,
+                                budget=self.nav.campaign.default_budget,
+                                cost_unit=self._cost_unit)
+        if answer is None:
+            return None
+        campaigns = self.services.campaigns
+
+        def no_budget(army):
+            return None if answer.budget is not None else campaigns.update_army(
+                army.id, ArmyPatch(budget=NO_BUDGET))
+
+        army = self.runner.perform_chain(
+            lambda: campaigns.add_army(answer.player_id, answer.name, budget=answer.budget),
+            no_budget)
+        if army is None:
+            return None
+        self.navigator.select(ARMY, army.id)
+        return army.id
+
+    def edit_selected(self) -> bool:
+        kind, ident = self.selected()
+        if self.nav is None:
+            return False
+        if kind == PLAYER:
+            p = next((p for p in self.nav.players if p.id == ident), None)
+            if p is None:
+                return False
+            answer = PlayerDialog.ask(self, f"Edit {p.name}", p.name, p.colour, p.faction)
+            if answer is None:
+                return False
+            patch = PlayerPatch(name=answer.name, colour=answer.colour, faction=answer.faction)
+            return self.runner.perform(lambda: self.services.campaigns.update_player(
+                ident, patch)) is not None
+        if kind == ARMY:
+            a = next((a for a in self.nav.armies if a.id == ident), None)
+            if a is None:
+                return False
+            answer = ArmyDialog.ask(self, self.nav.players, title=f"Edit {a.name}",
+                                    player_id=a.player_id, name=a.name, budget=a.budget,
+                                    cost_unit=self._cost_unit)
+            if answer is None:
+                return False
+            patch = ArmyPatch(name=answer.name, player_id=answer.player_id,
+                              budget=NO_BUDGET if answer.budget is None else answer.budget)
+            return self.runner.perform(lambda: self.services.campaigns.update_army(
+                ident, patch), f"Edit army {answer.name}") is not None
+        if kind == BATTLE:
+            self.open_battle(ident)
+            return True
+        return False
+
+    def delete_selected(self) -> bool:
+        kind, ident = self.selected()
+        calls: dict[str, Callable[[int], Any]] = {
+            PLAYER: self.services.campaigns.delete_player,
+            ARMY: self.services.campaigns.delete_army,
+            BATTLE: self.services.battles.delete_battle}
+        call = calls.get(kind)
+        if call is None:
+            return False
+        done = self.runner.perform(lambda: call(ident))
+        if done is not None:
+            self.statusBar().showMessage("Deleted (Ctrl+Z brings it back)", 8000)
+        return done is not None
+
+    def _update_enabled(self, *args: object) -> None:
+        kind, _ident = self.selected()
+        has = self.campaign_id is not None
+        army = kind == ARMY
+        for a in (self.add_player_action, self.catalog_action, self.export_action):
+            a.setEnabled(has)
+        self.add_army_action.setEnabled(has and bool(self.nav and self.nav.players))
+        self.open_roster_action.setEnabled(army)
+        for a in (self.preview_action, self.print_action, self.pdf_action):
+            a.setEnabled(army)
+        self.open_battle_action.setEnabled(kind == BATTLE)
+        self.edit_selected_action.setEnabled(kind in (PLAYER, ARMY, BATTLE))
+        self.delete_selected_action.setEnabled(kind in (PLAYER, ARMY, BATTLE))
+
+    # -- windows and pages ----------------------------------------------------------------
+
+    def open_entry(self, kind: str, ident: int) -> None:
+        if kind == ARMY:
+            self.open_roster(ident)
+        elif kind == BATTLE:
+            self.open_battle(ident)
+        elif kind == PLAYER:
+            self.navigator.select(PLAYER, ident)
+            self.edit_selected()
+
+    def open_roster(self, army_id: int) -> RosterWindow | None:
+        """Open (or raise) the roster window of an army."""
+        window = self.rosters.get(army_id)
+        if window is None:
+            window = RosterWindow(self.services, self.bus, self.undo_stack, self.settings,
+                                  army_id, self)
+            if window.roster is None:
+                self.banner.show_error(f"There is no army with id {army_id} (it may have "
+                                       "been deleted)")
+                return None
+            self.rosters[army_id] = window
+            window.closed.connect(self._roster_closed)
+            n = len(self.rosters) - 1
+            if n:  # cascade, so a new roster doesn't hide the previous one
+                window.move(window.pos() + QPoint(28 * n, 28 * n))
+        window.show()
+        window.raise_()
+        window.activateWindow()
+        return window
+
+    def _roster_closed(self, army_id: int) -> None:
+        self.rosters.pop(army_id, None)
+
+    def open_selected_roster(self) -> RosterWindow | None:
+        kind, ident = self.selected()
+        return self.open_roster(ident) if kind == ARMY else None
+
+    def open_catalog(self) -> CatalogWindow | None:
+        if self.campaign_id is None:
+            return None
+        window = self.catalogs.get(self.campaign_id)
+        if window is None:
+            window = CatalogWindow(self.services, self.bus, self.undo_stack, self.settings,
+                                   self.campaign_id, self)
+            self.catalogs[self.campaign_id] = window
+            window.closed.connect(lambda cid: self.catalogs.pop(cid, None))
+        window.show()
+        window.raise_()
+        window.activateWindow()
+        return window
+
+    def open_battle(self, battle_id: int) -> bool:
+        """Show battle ``battle_id`` in the main window (for now: its summary).
+
+        The battle tracker replaces ``battle_page``'s body, or this method, with its panel.
+        """
+        detail = self.runner.read(lambda: self.services.battles.battle(battle_id))
+        if detail is None:
+            return False
+        self.battle_page.show_battle(detail)
+        self.battle_page.title.setText(detail.battle.status_text)
+        self.pages.setCurrentWidget(self.battle_page)
+        self.navigator.select(BATTLE, battle_id)
+        return True
+
+    def open_selected_battle(self) -> bool:
+        kind, ident = self.selected()
+        return kind == BATTLE and self.open_battle(ident)
+
+    def show_overview(self) -> None:
+        self.pages.setCurrentWidget(self.overview)
+
+    # -- printing -------------------------------------------------------------------------
+
+    def _print_army(self) -> int | None:
+        army = self.selected_army()
+        if army is None:
+            self.banner.show_error("Select an army in the navigator to print its roster.")
+        return army
+
+    def print_preview(self) -> object:
+        army = self._print_army()
+        return None if army is None else self.printing.preview(army)
+
+    def print_army(self) -> object:
+        army = self._print_army()
+        return None if army is None else self.printing.print(army)
+
+    def export_pdf(self, path: Path | None = None) -> bool:
+        army = self._print_army()
+        return army is not None and self.printing.export_pdf(army, path)
+
+    # -- help -----------------------------------------------------------------------------
+
+    def show_rules_reference(self):
+        from ui.dialogs.rules_reference import RulesReferenceDialog
+
+        if self.rules_reference is None:
+            self.rules_reference = RulesReferenceDialog(self)
+        self.rules_reference.show()
+        self.rules_reference.raise_()
+        self.rules_reference.activateWindow()
+        return self.rules_reference
 
     def show_about(self) -> QMessageBox:
         """Open the About box (window-modal, not blocking) and return it."""
@@ -129,3 +710,13 @@ class MainWindow(QMainWindow):
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
         return box
+
+    # -- closing --------------------------------------------------------------------------
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt name)
+        for window in [*self.rosters.values(), *self.catalogs.values()]:
+            window.close()
+        self.settings.save_geometry("main", self)
+        self.settings.save_bytes("main/state", self.saveState())
+        self.settings.sync()
+        super().closeEvent(event)

@@ -12,21 +12,17 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSize
 from PySide6.QtGui import QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 import brikdesk
 from ui import app as app_module
-from ui.app import CrashHandler, build_main_window, create_application
+from ui.app import CrashHandler, create_application
 from ui.main_window import MainWindow
 
 
 @pytest.fixture
-def window(qtbot) -> MainWindow:
-    win = build_main_window()
-    qtbot.addWidget(win)
-    win.show()
-    qtbot.waitExposed(win)
-    return win
+def window(open_main, demo_db) -> MainWindow:
+    return open_main(demo_db)
 
 
 @pytest.fixture
@@ -49,25 +45,33 @@ def menu_texts(win: MainWindow) -> dict[str, list[str]]:
             for a in win.menuBar().actions()}
 
 
-def test_main_window_title_icon_and_welcome(window: MainWindow) -> None:
-    assert window.windowTitle() == "BrikDesk"
+def test_main_window_title_icon_and_campaign(window: MainWindow) -> None:
+    campaign = window.nav.campaign
+    assert window.windowTitle() == f"{campaign.name}: BrikDesk"
     assert window.isVisible()
     assert not window.windowIcon().isNull()
-    welcome = window.findChild(QLabel, "welcomeLabel")
-    assert welcome is not None and welcome.isVisible()
-    assert "Welcome to BrikDesk" in welcome.text()
-    logo = window.findChild(QLabel, "welcomeLogo")
-    assert logo is not None and not logo.pixmap().isNull()
+    assert window.overview.isVisible()
+    assert campaign.name in window.overview.toPlainText()
 
 
-def test_menus_file_quit_and_help_about(window: MainWindow) -> None:
-    assert menu_texts(window) == {"&File": ["&Quit"], "&Help": ["&About BrikDesk"]}
+def test_menus(window: MainWindow) -> None:
+    menus = menu_texts(window)
+    assert list(menus) == ["&File", "&Edit", "&View", "&Campaign", "&Battle", "&Help"]
+    assert menus["&File"] == ["&New campaign…", "&Open campaign…", "&Recent campaigns",
+                              "&Import campaign…", "&Export campaign…", "Print pre&view…",
+                              "&Print…", "Export roster as P&DF…", "&Quit"]
+    assert menus["&Edit"][0].startswith("&Undo") and menus["&Edit"][1].startswith("&Redo")
+    assert menus["&Help"] == ["&Rules reference", "&About BrikDesk"]
+    assert "&Open battle" in menus["&Battle"]
     assert window.quit_action.shortcut() == QKeySequence(QKeySequence.StandardKey.Quit)
+    assert window.undo_action.shortcut().toString() == "Ctrl+Z"
+    assert window.redo_action.shortcuts()[0].toString() == "Ctrl+Shift+Z"
 
 
-def test_status_bar_shows_ready_and_the_rules_edition(window: MainWindow) -> None:
+def test_status_bar_shows_the_database_and_the_rules_edition(window: MainWindow,
+                                                            demo_db: str) -> None:
     assert window.statusBar().isVisible()
-    assert window.statusBar().currentMessage() == "Ready"
+    assert window.database_label.text() == f"Database: {demo_db.removeprefix('sqlite:///')}"
     assert window.edition_label.text() == "Rules: BrikWars 2020"
 
 

@@ -1,0 +1,87 @@
+"""Fixtures for the window tests: each test gets its own database file and settings file.
+
+Migrating an empty database takes a moment, so each test copies a database migrated once per
+session (empty, or holding the demo campaign) into its own ``tmp_path``. Windows are built
+through the composition root (``ui.app.build_main_window``) with ``--db`` pointing at that
+copy, and with settings kept in an INI file under ``tmp_path``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from brikdesk.persistence.db import open_database
+from brikdesk.services.demo import create_demo
+from ui.settings import AppSettings
+
+
+def _template(tmp_path_factory: pytest.TempPathFactory, name: str, demo: bool) -> Path:
+    path = tmp_path_factory.mktemp("ui-templates") / name
+    db = open_database(f"sqlite:///{path}")
+    if demo:
+        create_demo(db)
+    with db.engine.connect() as conn:
+        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    return path
+
+
+@pytest.fixture(scope="session")
+def empty_db_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _template(tmp_path_factory, "empty.sqlite3", demo=False)
+
+
+@pytest.fixture(scope="session")
+def demo_db_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _template(tmp_path_factory, "demo.sqlite3", demo=True)
+
+
+@pytest.fixture
+def empty_db(empty_db_template: Path, tmp_path: Path) -> str:
+    """URL of a fresh, migrated, empty database file."""
+    path = tmp_path / "campaigns.sqlite3"
+    shutil.copyfile(empty_db_template, path)
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture
+def demo_db(demo_db_template: Path, tmp_path: Path) -> str:
+    """URL of a fresh database file holding the demo campaign."""
+    path = tmp_path / "demo.sqlite3"
+    shutil.copyfile(demo_db_template, path)
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> AppSettings:
+    return AppSettings.at(tmp_path / "settings.ini")
+
+
+@pytest.fixture
+def open_main(qtbot, settings: AppSettings) -> Iterator[Callable]:
+    """``open_main(url)``: the main window on that database, shown (closed after the test).
+
+    The windows are kept alive until the end of the test (qtbot holds only weak references,
+    and a collected main window would take its roster windows with it)."""
+    from ui.app import build_main_window
+
+    windows: list = []
+
+    def make(url: str, *, show: bool = True):
+        window = build_main_window(argparse.Namespace(db=url), settings=settings)
+        windows.append(window)
+        qtbot.addWidget(window)
+        if show:
+            window.show()
+            qtbot.waitExposed(window)
+        return window
+
+    yield make
+    for window in windows:
+        window.close()
+    windows.clear()

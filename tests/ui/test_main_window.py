@@ -1,0 +1,231 @@
+"""The main window: first start, last and recent campaigns, layout kept between sessions,
+players and armies, battles, import and export, printing, the rules reference, and start-up
+failures and imports."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSize
+
+from brikdesk.domain import attack, roster
+from brikdesk.errors import StorageError
+from ui import app as app_module
+from ui.app import build_main_window
+from ui.dialogs.base import FileChooser, TextPrompt
+from ui.dialogs.campaign import (
+    ArmyDialog,
+    ArmyInput,
+    NewCampaign,
+    NewCampaignDialog,
+    OpenCampaignDialog,
+    PlayerDialog,
+    PlayerInput,
+)
+from ui.dialogs.rules_reference import modifier_rows
+from ui.windows.navigator import ARMY, BATTLE, PLAYER
+
+
+def patch_ask(monkeypatch, cls, value, name="ask"):
+    monkeypatch.setattr(cls, name, classmethod(lambda c, *a, **k: value))
+
+
+def test_first_start_creates_and_shows_the_demo(qtbot, tmp_path, settings, monkeypatch):
+    monkeypatch.setenv("BRIKDESK_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("BRIKDESK_DB", raising=False)
+    window = build_main_window(argparse.Namespace(db=None), settings=settings)
+    qtbot.addWidget(window)
+    assert (tmp_path / "home" / "brikdesk.sqlite3").is_file()
+    assert window.nav.campaign.name.startswith("Demo")
+    assert window.navigator.entries(ARMY) and window.navigator.entries(BATTLE)
+    assert window.database_label.text() == \
+        f"Database: {tmp_path / 'home' / 'brikdesk.sqlite3'}"
+    window.close()
+
+
+def test_opens_the_last_campaign_and_remembers_recent_ones(open_main, demo_db, monkeypatch):
+    main = open_main(demo_db)
+    demo_id = main.campaign_id
+    patch_ask(monkeypatch, NewCampaignDialog, NewCampaign("Second War", "2010", "CP", 50))
+    second = main.new_campaign()
+    assert main.edition_label.text() == "Rules: BrikWars 2010"
+    main.close()
+    again = open_main(demo_db)
+    assert again.campaign_id == second
+    assert [a.data() for a in again.recent_actions()] == [second, demo_id]
+    again.recent_actions()[1].trigger()
+    assert again.campaign_id == demo_id
+    patch_ask(monkeypatch, OpenCampaignDialog, second)
+    assert again.choose_campaign() and again.campaign_id == second
+
+
+def test_window_layout_and_geometry_persist(open_main, demo_db, qtbot):
+    # Sizes within the offscreen screen (800 x 600): restoring clamps a window to its screen.
+    main = open_main(demo_db)
+    main.resize(770, 560)
+    main.navigator_dock.hide()
+    roster = main.open_roster(main.navigator.entries(ARMY)[0][0])
+    roster.resize(790, 540)
+    main.close()
+    again = open_main(demo_db)
+    assert again.size() == QSize(770, 560)
+    assert not again.navigator_dock.isVisible()
+    roster = again.open_roster(again.navigator.entries(ARMY)[0][0])
+    assert roster.size() == QSize(790, 540)
+
+
+def test_players_and_armies_from_the_navigator(open_main, demo_db, monkeypatch):
+    main = open_main(demo_db)
+    patch_ask(monkeypatch, PlayerDialog, PlayerInput("Zed", "#17a589", "Zombies"))
+    player_id = main.add_player()
+    assert main.navigator.find(PLAYER, player_id).text(0) == "Zed · Zombies"
+    patch_ask(monkeypatch, ArmyDialog, ArmyInput(player_id, "Horde", None))
+    army_id = main.add_army()
+    assert main.navigator.current_key() == (ARMY, army_id)
+    assert next(a for a in main.nav.armies if a.id == army_id).budget is None
+    main.undo_action.trigger()  # adding an army without a budget is one step
+    assert main.navigator.find(ARMY, army_id) is None
+    main.redo_action.trigger()
+    assert next(a for a in main.nav.armies if a.id == army_id).budget is None
+
+    main.navigator.select(PLAYER, player_id)
+    assert main.delete_selected()
+    assert main.navigator.find(PLAYER, player_id) is None
+    assert main.navigator.find(ARMY, army_id) is None
+    main.undo_action.trigger()
+    assert main.navigator.find(PLAYER, player_id) is not None
+    assert main.navigator.find(ARMY, army_id) is not None
+    # A player who fought a battle can't be deleted: the banner says why, nothing changes.
+    fought = main.nav.battles[0].players[0]
+    pid = next(p.id for p in main.nav.players if p.name == fought)
+    main.navigator.select(PLAYER, pid)
+    assert not main.delete_selected()
+    assert "battle" in main.banner.text()
+    assert main.navigator.find(PLAYER, pid) is not None
+
+
+def test_open_battle_shows_its_summary(open_main, demo_db):
+    main = open_main(demo_db)
+    battle_id, text = main.navigator.entries(BATTLE)[0]
+    main.navigator.select(BATTLE, battle_id)
+    main.open_battle_action.trigger()
+    assert main.pages.currentWidget() is main.battle_page
+    battle = next(b for b in main.nav.battles if b.id == battle_id)
+    summary = main.battle_page.body.toPlainText()
+    assert battle.name in summary
+    assert all(p in summary for p in battle.players)
+    assert not main.new_battle_action.isEnabled()
+    assert "coming with the battle tracker" in main.new_battle_action.toolTip()
+    main.battle_page.back_button.click()
+    assert main.pages.currentWidget() is main.overview
+
+
+def test_export_and_import_a_campaign(open_main, demo_db, tmp_path, monkeypatch):
+    main = open_main(demo_db)
+    name = main.nav.campaign.name
+    target = tmp_path / "out.json"
+    patch_ask(monkeypatch, FileChooser, target, "save_path")
+    assert main.export_campaign() == target
+    assert json.loads(target.read_text())["campaign"]["name"] == name
+    # Importing it again clashes with the campaign's name: asked for another one.
+    patch_ask(monkeypatch, FileChooser, target, "open_path")
+    patch_ask(monkeypatch, TextPrompt, "Demo copy")
+    new_id = main.import_campaign()
+    assert new_id is not None and main.campaign_id == new_id
+    assert main.nav.campaign.name == "Demo copy"
+    assert len(main.navigator.entries(ARMY)) == 3
+    main.undo_action.trigger()  # undoing the import removes it; the window shows another
+    assert main.campaign_id != new_id
+    assert main.nav is not None
+
+
+def test_export_roster_pdf_from_the_main_window(open_main, demo_db, tmp_path, qtbot):
+    main = open_main(demo_db)
+    army_id = main.navigator.entries(ARMY)[0][0]
+    assert not main.pdf_action.isEnabled() or main.selected()[0] == ARMY
+    main.navigator.select(ARMY, army_id)
+    assert main.pdf_action.isEnabled()
+    out = tmp_path / "roster.pdf"
+    assert main.export_pdf(out)
+    qtbot.waitUntil(lambda: main.printing.last_export == out, timeout=20_000)
+    assert out.read_bytes().startswith(b"%PDF")
+    assert "Saved" in main.banner.text()
+
+
+def test_rules_reference_lists_the_readings_and_the_modifiers(open_main, demo_db):
+    main = open_main(demo_db)
+    ref = main.show_rules_reference()
+    text = ref.plain_text()
+    assert " ".join(attack.READINGS["5.1 Out of Range"].split()) in " ".join(text.split())
+    assert roster.READINGS["armor_stacking"] in text
+    rows = modifier_rows()
+    assert rows and all(r.rule in text for r in rows)
+    ref.filter.setText("Parry")
+    filtered = ref.plain_text()
+    assert "Parry" in filtered and roster.READINGS["armor_stacking"] not in filtered
+    ref.filter.setText("zzzz-nothing")
+    assert "Nothing matches" in ref.plain_text()
+
+
+def test_a_database_that_cannot_be_opened_is_a_clear_error_and_exit_1(tmp_path, monkeypatch):
+    shown: list[StorageError] = []
+    monkeypatch.setattr(app_module, "show_start_error", shown.append)
+    monkeypatch.setattr(app_module, "setup_logging", lambda: None)
+    bad = f"sqlite:///{tmp_path / 'no-such-folder' / 'x.sqlite3'}"
+    assert app_module.run_app(argparse.Namespace(db=bad, check_start=False)) == 1
+    assert len(shown) == 1 and "does not exist" in str(shown[0])
+
+
+def test_not_a_brikdesk_database_fails_check_start(tmp_path):
+    import sqlite3
+
+    other = tmp_path / "other.sqlite3"
+    with sqlite3.connect(other) as conn:
+        conn.execute("create table recipes (id integer primary key)")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", BRIKDESK_HOME=str(tmp_path))
+    done = subprocess.run([str(Path(sys.executable).parent / "brikdesk"), "--db",
+                           f"sqlite:///{other}", "--check-start"],
+                          capture_output=True, text=True, env=env, timeout=60, check=False)
+    assert done.returncode == 1
+    assert "not a BrikDesk database" in done.stderr
+
+
+def test_pyqtgraph_loads_only_with_the_chart(tmp_path, demo_db):
+    script = textwrap.dedent(f"""
+        import argparse, sys
+        from ui.app import build_main_window, create_application
+        from ui.settings import AppSettings
+        app = create_application()
+        w = build_main_window(argparse.Namespace(db={demo_db!r}),
+                              settings=AppSettings.at({str(tmp_path / 's.ini')!r}))
+        w.show(); app.processEvents()
+        r = w.open_roster(w.navigator.entries("army")[0][0]); app.processEvents()
+        print("start", "pyqtgraph" in sys.modules)
+        c = w.open_catalog(); c.select("item", "hand-weapon"); app.processEvents()
+        print("chart", "pyqtgraph" in sys.modules)
+    """)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", BRIKDESK_HOME=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "start False" in done.stdout and "chart True" in done.stdout
+
+
+@pytest.mark.parametrize("kind", ["roster", "navigator"])
+def test_table_models_pass_the_model_tester(open_main, demo_db, qtmodeltester, kind):
+    main = open_main(demo_db)
+    if kind == "roster":
+        model = main.open_roster(main.navigator.entries(ARMY)[0][0]).model
+        qtmodeltester.check(model)
+        model.set_filter("weapon")
+        model.sort(8)
+        qtmodeltester.check(model)
+    else:
+        qtmodeltester.check(main.navigator.model())

@@ -1,0 +1,1 @@
+"""Dialogs that ask a question; each exposes ``ask(parent, ...)`` (tests replace it)."""

@@ -1,0 +1,95 @@
+"""What the question dialogs share.
+
+Every dialog that asks something has a classmethod ``ask(parent, ...)`` returning the answer
+or ``None`` when cancelled; only ``ask`` runs the modal ``exec()``, so tests replace ``ask``
+with ``monkeypatch`` and never block (design: Qt habits).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+class FormDialog(QDialog):
+    """A dialog with an optional intro, a form and OK/Cancel; OK is enabled by ``refresh``."""
+
+    def __init__(self, parent: QWidget | None, title: str, intro: str = "",
+                 ok_text: str = "OK") -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+        outer = QVBoxLayout(self)
+        if intro:
+            label = QLabel(intro, self)
+            label.setWordWrap(True)
+            outer.addWidget(label)
+        self.form = QFormLayout()
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        outer.addLayout(self.form)
+        self.problem = QLabel(self)
+        self.problem.setObjectName("dialogProblem")
+        self.problem.setStyleSheet("color: #8a1c12;")
+        self.problem.setWordWrap(True)
+        self.problem.hide()
+        outer.addWidget(self.problem)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok_button.setText(ok_text)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        outer.addWidget(self.buttons)
+
+    def set_problem(self, text: str | None) -> None:
+        """Show why OK is disabled (``None``: all is well)."""
+        self.ok_button.setEnabled(text is None)
+        if text:
+            self.problem.setText(text)
+            self.problem.show()
+        else:
+            self.problem.hide()
+
+
+class TextPrompt:
+    """One line of text (a new name)."""
+
+    @classmethod
+    def ask(cls, parent: QWidget | None, title: str, label: str, text: str = "") -> str | None:
+        value, ok = QInputDialog.getText(parent, title, label, QLineEdit.EchoMode.Normal, text)
+        value = value.strip()
+        return value if ok and value else None
+
+
+class FileChooser:
+    """Open and save file dialogs (the platform's, or Qt's when there is none)."""
+
+    @classmethod
+    def open_path(cls, parent: QWidget | None, title: str, filter_text: str,
+                  folder: str = "") -> Path | None:
+        path, _ = QFileDialog.getOpenFileName(parent, title, folder or str(Path.home()),
+                                              filter_text)
+        return Path(path) if path else None
+
+    @classmethod
+    def save_path(cls, parent: QWidget | None, title: str, filter_text: str,
+                  suggested: str, suffix: str) -> Path | None:
+        start = suggested if os.path.isabs(suggested) else str(Path.home() / suggested)
+        path, _ = QFileDialog.getSaveFileName(parent, title, start, filter_text)
+        if not path:
+            return None
+        p = Path(path)
+        return p if p.suffix else p.with_suffix(suffix)

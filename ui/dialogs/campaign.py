@@ -1,0 +1,235 @@
+"""Campaign, player and army dialogs: new campaign, open campaign, player, army."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QColorDialog,
+    QComboBox,
+    QDialog,
+    QHBoxLayout,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSpinBox,
+    QWidget,
+)
+
+from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
+from brikdesk.services.summaries import CampaignSummary, PlayerSummary
+from ui.dialogs.base import FormDialog
+from ui.windows.common import colour_swatch
+
+COST_SYSTEMS = ("CP", "Unit Inches")
+
+
+@dataclass(frozen=True)
+class NewCampaign:
+    name: str
+    edition: str
+    cost_system: str
+    default_budget: int
+    notes: str = ""
+
+
+class NewCampaignDialog(FormDialog):
+    def __init__(self, parent: QWidget | None, taken: Sequence[str] = ()) -> None:
+        super().__init__(parent, "New campaign",
+                         "A campaign holds its players, their armies, the battles they fight "
+                         "and its own house rules for the catalog.", "Create")
+        self._taken = {t.casefold() for t in taken}
+        self.name = QLineEdit(self)
+        self.name.setPlaceholderText("e.g. The Siege of Brickton")
+        self.name.setMaxLength(100)
+        self.form.addRow("&Name:", self.name)
+        self.edition = QComboBox(self)
+        for e in Edition:
+            self.edition.addItem(f"BrikWars {e.value}" + (" (default)" if e is DEFAULT_EDITION
+                                                         else ""), e.value)
+        self.form.addRow("Rules &edition:", self.edition)
+        self.cost_system = QComboBox(self)
+        for c in COST_SYSTEMS:
+            self.cost_system.addItem(c, c)
+        self.form.addRow("&Costs in:", self.cost_system)
+        self.budget = QSpinBox(self)
+        self.budget.setRange(0, 1_000_000)
+        self.budget.setValue(100)
+        self.budget.setSuffix(" CP")
+        self.cost_system.currentIndexChanged.connect(self._suffix)
+        self.form.addRow("Default army &budget:", self.budget)
+        self.name.textChanged.connect(self._check)
+        self._check()
+
+    def _suffix(self) -> None:
+        self.budget.setSuffix(f" {self.cost_system.currentData()}")
+
+    def _check(self) -> None:
+        name = " ".join(self.name.text().split())
+        if not name:
+            self.set_problem("Give the campaign a name.")
+        elif name.casefold() in self._taken:
+            self.set_problem(f"There is already a campaign called '{name}'.")
+        else:
+            self.set_problem(None)
+
+    def value(self) -> NewCampaign:
+        return NewCampaign(" ".join(self.name.text().split()), self.edition.currentData(),
+                           self.cost_system.currentData(), self.budget.value())
+
+    @classmethod
+    def ask(cls, parent: QWidget | None, taken: Sequence[str] = ()) -> NewCampaign | None:
+        dlg = cls(parent, taken)
+        return dlg.value() if dlg.exec() == QDialog.DialogCode.Accepted else None
+
+
+class OpenCampaignDialog(FormDialog):
+    """Pick one of the database's campaigns (most recently changed first)."""
+
+    def __init__(self, parent: QWidget | None, campaigns: Sequence[CampaignSummary],
+                 current: int | None = None) -> None:
+        super().__init__(parent, "Open campaign", "", "Open")
+        self.list = QListWidget(self)
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        for c in campaigns:
+            when = c.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
+            item = QListWidgetItem(
+                f"{c.name}\nBrikWars {c.edition} · {c.players} players · {c.armies} armies · "
+                f"{c.units} units · {c.battles} battles · changed {when}")
+            item.setData(Qt.ItemDataRole.UserRole, c.id)
+            self.list.addItem(item)
+            if c.id == current:
+                self.list.setCurrentItem(item)
+        if self.list.currentRow() < 0 and self.list.count():
+            self.list.setCurrentRow(0)
+        self.list.itemDoubleClicked.connect(self.accept)
+        self.form.addRow(self.list)
+        self.resize(520, 360)
+        self.set_problem(None if campaigns else "There is no campaign yet: make a new one.")
+
+    def value(self) -> int | None:
+        item = self.list.currentItem()
+        return None if item is None else int(item.data(Qt.ItemDataRole.UserRole))
+
+    @classmethod
+    def ask(cls, parent: QWidget | None, campaigns: Sequence[CampaignSummary],
+            current: int | None = None) -> int | None:
+        dlg = cls(parent, campaigns, current)
+        return dlg.value() if dlg.exec() == QDialog.DialogCode.Accepted else None
+
+
+@dataclass(frozen=True)
+class PlayerInput:
+    name: str
+    colour: str
+    faction: str
+
+
+class _ColourButton(QPushButton):
+    def __init__(self, colour: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.colour = colour
+        self.clicked.connect(self._choose)
+        self._show()
+
+    def _show(self) -> None:
+        self.setIcon(colour_swatch(self.colour, 16))
+        self.setText(self.colour)
+
+    def _choose(self) -> None:
+        c = QColorDialog.getColor(QColor(self.colour), self, "Player colour")
+        if c.isValid():
+            self.colour = c.name()
+            self._show()
+
+
+class PlayerDialog(FormDialog):
+    def __init__(self, parent: QWidget | None, title: str, name: str = "",
+                 colour: str = "#c0392b", faction: str = "") -> None:
+        super().__init__(parent, title, "", "OK")
+        self.name = QLineEdit(name, self)
+        self.name.setMaxLength(100)
+        self.name.setPlaceholderText("e.g. Margo")
+        self.form.addRow("&Name:", self.name)
+        self.faction = QLineEdit(faction, self)
+        self.faction.setPlaceholderText("optional, e.g. Knights of the Round Brick")
+        self.form.addRow("&Faction:", self.faction)
+        self.colour = _ColourButton(colour, self)
+        self.form.addRow("&Colour:", self.colour)
+        self.name.textChanged.connect(self._check)
+        self._check()
+
+    def _check(self) -> None:
+        self.set_problem(None if self.name.text().strip() else "The player needs a name.")
+
+    def value(self) -> PlayerInput:
+        return PlayerInput(self.name.text().strip(), self.colour.colour,
+                           self.faction.text().strip())
+
+    @classmethod
+    def ask(cls, parent: QWidget | None, title: str = "Add player", name: str = "",
+            colour: str = "#c0392b", faction: str = "") -> PlayerInput | None:
+        dlg = cls(parent, title, name, colour, faction)
+        return dlg.value() if dlg.exec() == QDialog.DialogCode.Accepted else None
+
+
+@dataclass(frozen=True)
+class ArmyInput:
+    player_id: int
+    name: str
+    budget: int | None  # None: no budget
+
+
+class ArmyDialog(FormDialog):
+    def __init__(self, parent: QWidget | None, title: str, players: Sequence[PlayerSummary],
+                 player_id: int | None = None, name: str = "", budget: int | None = 100,
+                 cost_unit: str = "CP") -> None:
+        super().__init__(parent, title, "", "OK")
+        self.player = QComboBox(self)
+        for p in players:
+            self.player.addItem(colour_swatch(p.colour), p.name, p.id)
+            if p.id == player_id:
+                self.player.setCurrentIndex(self.player.count() - 1)
+        self.form.addRow("&Player:", self.player)
+        self.name = QLineEdit(name, self)
+        self.name.setMaxLength(100)
+        self.name.setPlaceholderText("e.g. Sir Reginald's Lancers")
+        self.form.addRow("&Name:", self.name)
+        row = QWidget(self)
+        h = QHBoxLayout(row)
+        h.setContentsMargins(0, 0, 0, 0)
+        self.budget = QSpinBox(row)
+        self.budget.setRange(0, 1_000_000)
+        self.budget.setSuffix(f" {cost_unit}")
+        self.budget.setValue(budget or 0)
+        self.has_budget = QCheckBox("budget", row)
+        self.has_budget.setChecked(budget is not None)
+        self.has_budget.toggled.connect(self.budget.setEnabled)
+        self.budget.setEnabled(budget is not None)
+        h.addWidget(self.has_budget)
+        h.addWidget(self.budget, 1)
+        self.form.addRow("&Budget:", row)
+        self.name.textChanged.connect(self._check)
+        self._check()
+        if not players:
+            self.set_problem("Add a player first: every army belongs to a player.")
+
+    def _check(self) -> None:
+        self.set_problem(None if self.name.text().strip() else "The army needs a name.")
+
+    def value(self) -> ArmyInput:
+        return ArmyInput(int(self.player.currentData()), self.name.text().strip(),
+                         self.budget.value() if self.has_budget.isChecked() else None)
+
+    @classmethod
+    def ask(cls, parent: QWidget | None, players: Sequence[PlayerSummary], *,
+            title: str = "Add army", player_id: int | None = None, name: str = "",
+            budget: int | None = 100, cost_unit: str = "CP") -> ArmyInput | None:
+        dlg = cls(parent, title, players, player_id, name, budget, cost_unit)
+        return dlg.value() if dlg.exec() == QDialog.DialogCode.Accepted else None

@@ -1,0 +1,140 @@
+"""Help > Rules reference: the modifiers with their sections and every reading BrikDesk chose
+where the rules are vague (the ``READINGS`` of the domain modules), with a filter.
+
+Nothing is written here: the texts come from the domain, so what this window says is what the
+calculations do.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLineEdit,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from brikdesk.domain import actions, attack, catalog, odds, roster, sheets
+from brikdesk.domain import battle as battle_rules
+
+
+@dataclass(frozen=True)
+class Reading:
+    topic: str  # where it applies ("Attacks", "Rosters"...)
+    title: str
+    text: str
+
+
+@dataclass(frozen=True)
+class ModifierRow:
+    situation: str
+    value: str
+    applies_to: str
+    rule: str
+
+
+def _title(key: str) -> str:
+    if key[:1].isdigit() or key[:1].isupper():
+        return key
+    return key.replace("_", " ").capitalize()
+
+
+#: Where each module's readings apply, in the order the reference lists them.
+SOURCES: tuple[tuple[str, Mapping[str, str]], ...] = (
+    ("Attacks (chapter 5)", attack.READINGS),
+    ("Other Actions: Sprint, Bail, Parry, Charge (chapters 4 and 5)", actions.READINGS),
+    ("Battles: turns, Actions and Counters", battle_rules.READINGS),
+    ("Odds", odds.READINGS),
+    ("Rosters: hands, armour, costs", roster.READINGS),
+    ("Catalog", catalog.READINGS),
+    ("Printed roster sheets", sheets.READINGS),
+)
+
+
+def readings() -> tuple[Reading, ...]:
+    return tuple(Reading(topic, _title(key), text)
+                 for topic, table in SOURCES for key, text in table.items())
+
+
+def modifier_rows() -> tuple[ModifierRow, ...]:
+    """The modifiers table (rules facts §4) as the printed sheets' reference lists it."""
+    # The sheets module keeps the table as data; every row, whatever army prints it.
+    rows = getattr(sheets, "_MODIFIER_ROWS", ())
+    return tuple(ModifierRow(r.situation, r.value, r.applies_to, r.rule) for _tag, r in rows)
+
+
+def _matches(needle: str, *texts: str) -> bool:
+    return not needle or any(needle in t.casefold() for t in texts)
+
+
+def reference_html(filter_text: str = "") -> str:
+    """The whole reference (or the rows containing ``filter_text``) as rich text."""
+    needle = filter_text.strip().casefold()
+    esc = html.escape
+    out = ["<style>td, th { padding: 3px 8px; vertical-align: top; } "
+           "th { text-align: left; background: #eceff3; } "
+           "h3 { margin-top: 16px; } .rule { color: #555; white-space: nowrap; }</style>"]
+    mods = [m for m in modifier_rows()
+            if _matches(needle, m.situation, m.value, m.applies_to, m.rule)]
+    if mods:
+        out.append("<h2>Modifiers</h2><table cellspacing='0' width='100%'>"
+                   "<tr><th>Situation</th><th>Modifier</th><th>Applies to</th>"
+                   "<th>Rule</th></tr>")
+        for m in mods:
+            out.append(f"<tr><td>{esc(m.situation)}</td><td><b>{esc(m.value)}</b></td>"
+                       f"<td>{esc(m.applies_to)}</td><td class='rule'>{esc(m.rule)}</td></tr>")
+        out.append("</table>")
+    found = [r for r in readings() if _matches(needle, r.topic, r.title, r.text)]
+    if found:
+        out.append("<h2>How BrikDesk reads the rules</h2><p>Where the rules leave room, "
+                   "BrikDesk follows these readings (the rule section is named in each).</p>")
+        topic = None
+        for r in found:
+            if r.topic != topic:
+                topic = r.topic
+                out.append(f"<h3>{esc(topic)}</h3>")
+            out.append(f"<p><b>{esc(r.title)}.</b> {esc(r.text)}</p>")
+    if not mods and not found:
+        out.append(f"<p>Nothing matches “{esc(filter_text.strip())}”.</p>")
+    return "".join(out)
+
+
+class RulesReferenceDialog(QDialog):
+    """A non-modal window; ``show()`` it (F1 in the main window)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("rulesReference")
+        self.setWindowTitle("Rules reference")
+        self.setWindowFlag(Qt.WindowType.WindowContextHelpButtonHint, False)
+        layout = QVBoxLayout(self)
+        self.filter = QLineEdit(self)
+        self.filter.setObjectName("rulesFilter")
+        self.filter.setPlaceholderText("Filter: a word or a section, e.g. Parry or 5.1")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self._refresh)
+        layout.addWidget(self.filter)
+        self.text = QTextBrowser(self)
+        self.text.setObjectName("rulesText")
+        self.text.setOpenLinks(False)
+        layout.addWidget(self.text, 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.close)
+        layout.addWidget(buttons)
+        QShortcut(QKeySequence(QKeySequence.StandardKey.Find), self, self.filter.setFocus)
+        self.resize(760, 640)
+        self._refresh()
+
+    def _refresh(self) -> None:
+        self.text.setHtml(reference_html(self.filter.text()))
+
+    def plain_text(self) -> str:
+        return self.text.toPlainText()

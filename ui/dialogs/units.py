@@ -1,0 +1,240 @@
+"""Unit dialogs: add units from a type, edit one unit (type, stats, record), change the type
+of several units."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QSpinBox,
+    QWidget,
+)
+
+from brikdesk.domain.catalog import Catalog, CatalogError, UnitType, armor_value
+from brikdesk.domain.dice import ACTION_DICE
+from brikdesk.domain.roster import Loadout, UnitOverrides
+from brikdesk.services.roster import MAX_ADD, UnitPatch, UnitRow
+from ui.dialogs.base import FormDialog
+from ui.windows.fields import ValidatingLineEdit
+
+STATUSES = ("alive", "wounded", "dead")
+
+
+def type_label(ut: UnitType, cost_unit: str = "CP") -> str:
+    cost = "no cost" if ut.cost is None else f"{ut.cost} {cost_unit}"
+    return f'{ut.name}: d{ut.action_die}, Move {ut.move}", Armor {ut.armor}, {cost}'
+
+
+def _type_combo(parent: QWidget, catalog: Catalog, current: str | None) -> QComboBox:
+    combo = QComboBox(parent)
+    for ut in catalog.unit_types:
+        combo.addItem(type_label(ut, catalog.cost_unit), ut.key)
+        if ut.key == current:
+            combo.setCurrentIndex(combo.count() - 1)
+    if current is not None and combo.findData(current) < 0:
+        combo.addItem(f"{current} (not in the catalog)", current)
+        combo.setCurrentIndex(combo.count() - 1)
+    return combo
+
+
+@dataclass(frozen=True)
+class AddUnits:
+    type_key: str
+    count: int
+    name: str  # a pattern with {type} and {n}, or a plain name for one unit
+    loadout: Loadout | None
+
+
+class AddUnitsDialog(FormDialog):
+    def __init__(self, parent: QWidget | None, catalog: Catalog, type_key: str | None,
+                 count: int, template: UnitRow | None) -> None:
+        super().__init__(parent, "Add units" if count != 1 else "Add unit",
+                         "New units go at the end of the roster.", "Add")
+        self.type = _type_combo(self, catalog, type_key or "minifig")
+        self.form.addRow("&Type:", self.type)
+        self.count = QSpinBox(self)
+        self.count.setRange(1, MAX_ADD)
+        self.count.setValue(count)
+        self.form.addRow("&How many:", self.count)
+        self.name = QLineEdit("{type} {n}", self)
+        self.name.setToolTip("{type} is the type's name and {n} a number that continues the "
+                             "army's numbering. For one unit, a plain name is used as it is.")
+        self.form.addRow("&Names:", self.name)
+        hint = QLabel("{type}: the type's name; {n}: the next number (added at the end when "
+                      "the pattern has none and several units are added)", self)
+        hint.setWordWrap(True)
+        self.form.addRow("", hint)
+        self.equipment = QComboBox(self)
+        self.equipment.addItem("None (add it in the loadout editor)", None)
+        self._template = template
+        if template is not None:
+            self.equipment.addItem(f"Same as {template.name}", template.id)
+            self.equipment.setCurrentIndex(1)
+        self.form.addRow("&Equipment:", self.equipment)
+        self.name.textChanged.connect(self._check)
+        self.count.valueChanged.connect(self._check)
+        self._check()
+        self.count.setFocus()
+        self.count.selectAll()
+
+    def _check(self) -> None:
+        text = self.name.text().strip()
+        self.set_problem(None if text else "Give a name, or a pattern such as {type} {n}.")
+
+    def value(self) -> AddUnits:
+        loadout = (self._template.loadout
+                   if self._template is not None and self.equipment.currentData() is not None
+                   else None)
+        return AddUnits(self.type.currentData(), self.count.value(), self.name.text().strip(),
+                        loadout)
+
+    @classmethod
+    def ask(cls, parent: QWidget | None, catalog: Catalog, *, type_key: str | None = None,
+            count: int = 1, template: UnitRow | None = None) -> AddUnits | None:
+        dlg = cls(parent, catalog, type_key, count, template)
+        return dlg.value() if dlg.exec() == QDialog.DialogCode.Accepted else None
+
+
+def _armor_error(_field: str, text: str) -> str | None:
+    if not text.strip():
+        return None  # empty: as the type
+    try:
+        armor_value(text.strip())
+    except CatalogError as exc:
+        return exc.reason
+    return None
+
+
+class UnitEditor(FormDialog):
+    """Name, type, per-unit stats (overrides), campaign record and notes of one unit."""
+
+    def __init__(self, parent: QWidget | None, row: UnitRow, catalog: Catalog) -> None:
+        super().__init__(parent, f"Edit {row.name}",
+                         "Stats left 'as type' follow the unit type (and its house rules).",
+                         "Save")
+        self.row = row
+        self.catalog = catalog
+        ov = row.overrides
+        self.name = QLineEdit(row.name, self)
+        self.name.setMaxLength(100)
+        self.form.addRow("&Name:", self.name)
+        self.type = _type_combo(self, catalog, row.type_key)
+        self.form.addRow("&Type:", self.type)
+        self.action_die = QComboBox(self)
+        self.action_die.addItem("as type", None)
+        for s in ACTION_DICE:
+            self.action_die.addItem(f"d{s}", s)
+        if ov.action_die is not None:
+            self.action_die.setCurrentIndex(max(0, self.action_die.findData(ov.action_die)))
+        self.form.addRow("&Action die:", self.action_die)
+        self.move = QSpinBox(self)
+        self.move.setRange(-1, 100)
+        self.move.setSuffix('"')
+        self.move.setValue(-1 if ov.move is None else ov.move)
+        self.form.addRow("&Move:", self.move)
+        self.armor_error = QLabel(self)
+        self.armor = ValidatingLineEdit("armor", _armor_error, self, self.armor_error)
+        self.armor.setText(ov.armor or "")
+        self.armor.textEdited.connect(self._check)
+        self.form.addRow("A&rmor:", self.armor)
+        self.form.addRow("", self.armor_error)
+        self.cost = QSpinBox(self)
+        self.cost.setRange(-1, 999)
+        self.cost.setValue(-1 if ov.cost is None else ov.cost)
+        self.form.addRow("Own &cost:", self.cost)
+        self.status = QComboBox(self)
+        for s in STATUSES:
+            self.status.addItem(s, s)
+        self.status.setCurrentIndex(max(0, self.status.findData(row.status)))
+        self.form.addRow("&Status:", self.status)
+        self.battles = QSpinBox(self)
+        self.battles.setRange(0, 1_000_000)
+        self.battles.setValue(row.battles_fought)
+        self.form.addRow("&Battles fought:", self.battles)
+        self.kills = QSpinBox(self)
+        self.kills.setRange(0, 1_000_000)
+        self.kills.setValue(row.kills)
+        self.form.addRow("&Kills:", self.kills)
+        self.notes = QPlainTextEdit(row.notes, self)
+        self.notes.setTabChangesFocus(True)
+        self.notes.setFixedHeight(70)
+        self.form.addRow("N&otes:", self.notes)
+        self.type.currentIndexChanged.connect(self._type_changed)
+        self.name.textChanged.connect(self._check)
+        self._type_changed()
+        self._check()
+        self.resize(460, self.sizeHint().height())
+
+    def _type(self) -> UnitType | None:
+        return self.catalog.get_unit_type(self.type.currentData())
+
+    def _type_changed(self) -> None:
+        ut = self._type()
+        self.action_die.setItemText(0, f"as type (d{ut.action_die})" if ut else "as type")
+        self.move.setSpecialValueText(f'as type ({ut.move}")' if ut else "as type")
+        self.armor.setPlaceholderText(f"as type ({ut.armor})" if ut else "as type")
+        cost = "-" if ut is None or ut.cost is None else f"{ut.cost} {self.catalog.cost_unit}"
+        self.cost.setSpecialValueText(f"as type ({cost})")
+        self.cost.setSuffix(f" {self.catalog.cost_unit}")
+
+    def _check(self) -> None:
+        if not self.name.text().strip():
+            self.set_problem("The unit needs a name.")
+        elif self.armor.check() is not None:
+            self.set_problem("Armor is a number (4) or dice (2d6), or empty for the type's.")
+        else:
+            self.set_problem(None)
+
+    def value(self) -> UnitPatch | None:
+        """Only what changed (``None`` when nothing did)."""
+        r = self.row
+        ov = UnitOverrides(
+            action_die=self.action_die.currentData(),
+            move=None if self.move.value() < 0 else self.move.value(),
+            armor=self.armor.text().strip() or None,
+            cost=None if self.cost.value() < 0 else self.cost.value())
+        name = " ".join(self.name.text().split())
+        notes = self.notes.toPlainText()
+        patch = UnitPatch(
+            name=name if name != r.name else None,
+            type_key=self.type.currentData() if self.type.currentData() != r.type_key
+            else None,
+            overrides=ov if ov != r.overrides else None,
+            notes=notes if notes != r.notes else None,
+            status=self.status.currentData() if self.status.currentData() != r.status
+            else None,
+            battles_fought=self.battles.value() if self.battles.value() != r.battles_fought
+            else None,
+            kills=self.kills.value() if self.kills.value() != r.kills else None)
+        return None if patch == UnitPatch() else patch
+
+    @classmethod
+    def ask(cls, parent: QWidget | None, row: UnitRow, catalog: Catalog) -> UnitPatch | None:
+        dlg = cls(parent, row, catalog)
+        return dlg.value() if dlg.exec() == QDialog.DialogCode.Accepted else None
+
+
+class ChangeTypeDialog(FormDialog):
+    def __init__(self, parent: QWidget | None, catalog: Catalog, current: str | None,
+                 count: int) -> None:
+        super().__init__(parent, "Change unit type",
+                         f"The new type for the {count} selected unit"
+                         f"{'s' if count != 1 else ''}; their equipment stays.", "Change")
+        self.type = _type_combo(self, catalog, current)
+        self.form.addRow("&Type:", self.type)
+
+    @classmethod
+    def ask(cls, parent: QWidget | None, catalog: Catalog, current: str | None,
+            count: int) -> str | None:
+        dlg = cls(parent, catalog, current, count)
+        return dlg.type.currentData() if dlg.exec() == QDialog.DialogCode.Accepted else None
+
+
+def type_keys(catalog: Catalog) -> Sequence[str]:
+    return [ut.key for ut in catalog.unit_types]

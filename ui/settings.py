@@ -1,0 +1,129 @@
+"""User interface preferences kept in ``QSettings`` with typed reads.
+
+Rules and campaign data live in the database; what lives here is how the organizer likes the
+windows: their geometry and layout, column widths, the last campaign and the recent ones.
+
+``AppSettings()`` uses the platform's usual place (``QSettings`` with the application's
+organization and name); with ``BRIKDESK_HOME`` set, or for tests, ``AppSettings.at(path)``
+keeps everything in one INI file.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtWidgets import QWidget
+
+#: How many campaigns File > Recent campaigns remembers.
+MAX_RECENT = 8
+
+
+class AppSettings:
+    """Typed access to the keys BrikDesk stores (a thin layer over one ``QSettings``)."""
+
+    def __init__(self, settings: QSettings | None = None) -> None:
+        self._s = settings if settings is not None else QSettings()
+
+    @classmethod
+    def at(cls, path: str | os.PathLike[str]) -> AppSettings:
+        """Settings kept in the INI file ``path`` (created when first written)."""
+        return cls(QSettings(str(path), QSettings.Format.IniFormat))
+
+    @classmethod
+    def for_app(cls) -> AppSettings:
+        """``$BRIKDESK_HOME/settings.ini`` when ``BRIKDESK_HOME`` is set, else the platform's
+        usual place for the application's settings."""
+        home = os.environ.get("BRIKDESK_HOME", "").strip()
+        if home:
+            return cls.at(Path(home).expanduser() / "settings.ini")
+        return cls()
+
+    @property
+    def qsettings(self) -> QSettings:
+        return self._s
+
+    def sync(self) -> None:
+        self._s.sync()
+
+    # -- typed reads ----------------------------------------------------------------------
+
+    def get_int(self, key: str, default: int | None = None) -> int | None:
+        value = self._s.value(key)
+        if value is None or value == "":
+            return default
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            return default
+
+    def get_bool(self, key: str, default: bool = False) -> bool:
+        value = self._s.value(key)
+        if value is None:
+            return default
+        if isinstance(value, bool):
+            return value
+        return str(value).strip().lower() in ("1", "true", "yes", "on")
+
+    def get_bytes(self, key: str) -> QByteArray | None:
+        value = self._s.value(key)
+        if isinstance(value, QByteArray) and not value.isEmpty():
+            return value
+        if isinstance(value, bytes | bytearray) and value:
+            return QByteArray(bytes(value))
+        return None
+
+    def get_ints(self, key: str) -> list[int]:
+        value = self._s.value(key)
+        if value is None:
+            return []
+        parts = value if isinstance(value, list) else str(value).split(",")
+        out: list[int] = []
+        for p in parts:
+            try:
+                out.append(int(str(p).strip()))
+            except ValueError:
+                continue
+        return out
+
+    def set(self, key: str, value: object) -> None:
+        if value is None:
+            self._s.remove(key)
+        else:
+            self._s.setValue(key, value)
+
+    # -- campaigns ------------------------------------------------------------------------
+
+    @property
+    def last_campaign(self) -> int | None:
+        return self.get_int("campaigns/last")
+
+    @last_campaign.setter
+    def last_campaign(self, campaign_id: int | None) -> None:
+        self.set("campaigns/last", campaign_id)
+
+    @property
+    def recent_campaigns(self) -> list[int]:
+        """Ids of the campaigns opened last, most recent first."""
+        return self.get_ints("campaigns/recent")[:MAX_RECENT]
+
+    def add_recent(self, campaign_id: int) -> None:
+        ids = [campaign_id] + [i for i in self.recent_campaigns if i != campaign_id]
+        self._s.setValue("campaigns/recent", ",".join(str(i) for i in ids[:MAX_RECENT]))
+
+    def forget_recent(self, campaign_id: int) -> None:
+        ids = [i for i in self.recent_campaigns if i != campaign_id]
+        self._s.setValue("campaigns/recent", ",".join(str(i) for i in ids))
+
+    # -- windows --------------------------------------------------------------------------
+
+    def save_geometry(self, key: str, widget: QWidget) -> None:
+        self._s.setValue(f"{key}/geometry", widget.saveGeometry())
+
+    def restore_geometry(self, key: str, widget: QWidget) -> bool:
+        data = self.get_bytes(f"{key}/geometry")
+        return bool(data is not None and widget.restoreGeometry(data))
+
+    def save_bytes(self, key: str, data: QByteArray) -> None:
+        self._s.setValue(key, data)

@@ -1,0 +1,288 @@
+"""What the windows share: performing service actions with undo, showing errors, actions.
+
+Design conventions 5 and 10: a user action calls one service method, which returns a
+``Done`` (value, ``Changes``, undo text, redo and undo steps). :class:`Actions` performs it,
+records it on the shared ``QUndoStack`` and publishes the changes on the bus. A ``UserError`` is
+shown where the user acted (the window's message banner) and changes nothing; a
+``StorageError`` is shown, logged, and the app keeps running.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtGui import QAction, QColor, QIcon, QKeySequence, QPainter, QPixmap, QUndoStack
+from PySide6.QtWidgets import (
+    QApplication,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QToolButton,
+    QWidget,
+)
+
+from brikdesk.errors import StorageError, UserError
+from brikdesk.services.common import Done
+from ui.bus import Bus
+from ui.undo import ServiceCommand
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+Shortcut = QKeySequence | QKeySequence.StandardKey | str
+
+#: How long an error stays in a banner before it fades away by itself (milliseconds).
+BANNER_TIMEOUT_MS = 15_000
+
+
+class MessageBanner(QFrame):
+    """A one-line message under a window's toolbar: errors in red, notes in blue.
+
+    Hidden while there is nothing to say; the close button (or Esc) hides it.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("messageBanner")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(10, 4, 4, 4)
+        self.label = QLabel(self)
+        self.label.setObjectName("bannerText")
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.label, 1)
+        close = QToolButton(self)
+        close.setText("✕")
+        close.setToolTip("Hide this message")
+        close.setAutoRaise(True)
+        close.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        close.clicked.connect(self.clear)
+        layout.addWidget(close)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self.clear)
+        self.kind = ""
+        self.hide()
+
+    def show_error(self, text: str) -> None:
+        self._show(text, "error", "#fdecea", "#8a1c12", "#e6a19a")
+
+    def show_note(self, text: str) -> None:
+        self._show(text, "note", "#e8f1fb", "#12406b", "#a9c6e6")
+
+    def _show(self, text: str, kind: str, bg: str, fg: str, border: str) -> None:
+        self.kind = kind
+        self.setStyleSheet(f"#messageBanner {{ background: {bg}; border: 1px solid {border}; "
+                           f"border-radius: 3px; }} #bannerText {{ color: {fg}; }}")
+        self.label.setText(text[:1].upper() + text[1:] if text else text)
+        self.show()
+        self._timer.start(BANNER_TIMEOUT_MS)
+
+    def text(self) -> str:
+        return self.label.text() if self.isVisible() else ""
+
+    def clear(self) -> None:
+        self.kind = ""
+        self.label.clear()
+        self._timer.stop()
+        self.hide()
+
+
+def show_storage_error(parent: QWidget | None, error: StorageError) -> QMessageBox:
+    """A window-modal (non-blocking) box for a database problem; the app keeps running."""
+    log.error("Storage error: %s", error)
+    box = QMessageBox(parent)
+    box.setObjectName("storageErrorBox")
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle("BrikDesk: the database could not be used")
+    box.setText("The last change could not be read or saved.")
+    box.setInformativeText(f"{error}\n\nNothing was changed. Check the disk and that no other "
+                           "program holds the database, then try again.")
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.open()
+    return box
+
+
+class SafeCommand(ServiceCommand):
+    """A ``ServiceCommand`` whose later undo or redo may be refused by the services.
+
+    Undoing an old delete can be refused ("the deleted rows' ids are in use again"): the
+    message goes to ``report`` and the command is dropped from the stack (obsolete) rather than
+    leaving the stack out of step with the database.
+    """
+
+    def __init__(self, text: str, redo: Callable[[], Any], undo: Callable[[], Any], bus: Bus,
+                 report: Callable[[str], None], *, done: bool = False) -> None:
+        super().__init__(text, redo, undo, bus, done=done)
+        self._report = report
+
+    def redo(self) -> None:
+        self._guard(super().redo, "redo")
+
+    def undo(self) -> None:
+        self._guard(super().undo, "undo")
+
+    def _guard(self, run: Callable[[], None], what: str) -> None:
+        try:
+            run()
+        except UserError as exc:
+            self.setObsolete(True)
+            self._report(f"Can't {what} “{self.text()}”: {exc}")
+        except StorageError as exc:
+            self.setObsolete(True)
+            log.error("Storage error during %s of %s: %s", what, self.text(), exc)
+            self._report(f"Can't {what} “{self.text()}”: {exc}")
+
+
+def report_to_active_window(bus: Bus) -> Callable[[str], None]:
+    """A ``report`` for ``SafeCommand``: the active window's banner and every status bar."""
+
+    def report(text: str) -> None:
+        bus.say(text)
+        window = QApplication.activeWindow()
+        banner = getattr(window, "banner", None)
+        if isinstance(banner, MessageBanner):
+            banner.show_error(text)
+
+    return report
+
+
+class Actions(QObject):
+    """Performs a window's service calls: undo recording, changes, errors.
+
+    ``perform(call)`` runs ``call()`` (a service method returning ``Done``), records it for
+    undo, publishes its changes and returns its value, or shows the error in ``banner`` and
+    returns ``None``. ``read(call)`` is the same for reading calls (no undo, no changes).
+    """
+
+    def __init__(self, parent: QWidget, stack: QUndoStack, bus: Bus, banner: MessageBanner
+                 ) -> None:
+        super().__init__(parent)
+        self._window = parent
+        self.stack = stack
+        self.bus = bus
+        self.banner = banner
+        self._report = report_to_active_window(bus)
+
+    def perform(self, call: Callable[[], Done[T]], text: str | None = None) -> T | None:
+        """Run ``call``; ``text`` (default: the service's) names it in the Undo menu."""
+        try:
+            done = call()
+        except UserError as exc:
+            self.banner.show_error(str(exc))
+            return None
+        except StorageError as exc:
+            show_storage_error(self._window, exc)
+            return None
+        self.stack.push(SafeCommand(text or done.text, done.redo, done.undo, self.bus, self._report,
+                                    done=True))
+        if self.banner.kind == "error":
+            self.banner.clear()
+        self.bus.publish(done.changes)
+        return done.value
+
+    def perform_chain(self, first: Callable[[], Done[T]],
+                      then: Callable[[T], Done[Any] | None], text: str | None = None
+                      ) -> T | None:
+        """Two service calls as one undo step: ``then(value of first)`` may return ``None``
+        (nothing more to do). If ``then`` is refused, ``first`` is undone."""
+        try:
+            d1 = first()
+        except (UserError, StorageError) as exc:
+            self._show(exc)
+            return None
+        try:
+            d2 = then(d1.value)
+        except (UserError, StorageError) as exc:
+            d1.undo()
+            self._show(exc)
+            return None
+        if d2 is None:
+            self.stack.push(SafeCommand(text or d1.text, d1.redo, d1.undo, self.bus,
+                                        self._report, done=True))
+            self.bus.publish(d1.changes)
+            return d1.value
+
+        def redo() -> Any:
+            return d1.redo() | d2.redo()
+
+        def undo() -> Any:
+            return d2.undo() | d1.undo()
+
+        self.stack.push(SafeCommand(text or d1.text, redo, undo, self.bus, self._report,
+                                    done=True))
+        self.bus.publish(d1.changes | d2.changes)
+        return d1.value
+
+    def _show(self, exc: Exception) -> None:
+        if isinstance(exc, StorageError):
+            show_storage_error(self._window, exc)
+        else:
+            self.banner.show_error(str(exc))
+
+    def read(self, call: Callable[[], T]) -> T | None:
+        try:
+            return call()
+        except UserError as exc:
+            self.banner.show_error(str(exc))
+        except StorageError as exc:
+            show_storage_error(self._window, exc)
+        return None
+
+
+def make_action(parent: QObject, text: str, slot: Callable[..., Any] | None = None, *,
+                name: str = "", shortcut: Shortcut | Sequence[Shortcut] | None = None,
+                tip: str = "", icon: QIcon | None = None, checkable: bool = False) -> QAction:
+    """A ``QAction`` with its shortcut(s), status tip (also the tooltip) and slot."""
+    action = QAction(text, parent)
+    if name:
+        action.setObjectName(name)
+    if shortcut is not None:
+        if isinstance(shortcut, list | tuple):
+            action.setShortcuts([QKeySequence(s) for s in shortcut])
+        else:
+            action.setShortcut(QKeySequence(shortcut))
+    if tip:
+        action.setStatusTip(tip)
+        keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+        action.setToolTip(f"{tip} ({keys})" if keys else tip)
+    if icon is not None:
+        action.setIcon(icon)
+    action.setCheckable(checkable)
+    if slot is not None:
+        action.triggered.connect(slot)
+    return action
+
+
+def undo_redo_actions(parent: QObject, stack: QUndoStack) -> tuple[QAction, QAction]:
+    """Undo (Ctrl+Z) and Redo (Ctrl+Shift+Z, also Ctrl+Y) bound to the shared stack."""
+    undo = stack.createUndoAction(parent, "&Undo")
+    undo.setObjectName("undoAction")
+    undo.setShortcuts([QKeySequence(QKeySequence.StandardKey.Undo)])
+    redo = stack.createRedoAction(parent, "&Redo")
+    redo.setObjectName("redoAction")
+    redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+    return undo, redo
+
+
+def colour_swatch(colour: str, size: int = 12) -> QIcon:
+    """A small filled square of a player's colour (for lists and headers)."""
+    pix = QPixmap(size, size)
+    pix.fill(Qt.GlobalColor.transparent)
+    p = QPainter(pix)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    c = QColor(colour)
+    p.setBrush(c if c.isValid() else QColor("#888888"))
+    p.setPen(QColor(0, 0, 0, 90))
+    p.drawRoundedRect(0.5, 0.5, size - 1, size - 1, 2, 2)
+    p.end()
+    return QIcon(pix)
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (many or word + 's')}"

@@ -1,0 +1,722 @@
+"""The roster window: one army's units, one window per army (several may be open).
+
+Top: the army header (player, budget, total cost and an over-budget warning). Left: the units
+table (sortable, filtered as you type, the name edited in place). Right: the selected unit's
+card (stats, each item's Use / Range / Damage, the cost breakdown, warnings) above the loadout
+editor. Every edit is one service call, stored at once and undoable (Ctrl+Z / Ctrl+Shift+Z);
+Delete deletes the selected units (undo brings them back, no confirmation box).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShowEvent, QUndoStack
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QSpinBox,
+    QSplitter,
+    QStyle,
+    QTableView,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from brikdesk.domain.catalog import Catalog
+from brikdesk.domain.roster import Loadout
+from brikdesk.errors import StorageError, UserError
+from brikdesk.services import Changes, Services
+from brikdesk.services.roster import Roster, UnitPatch, UnitRow
+from brikdesk.services.summaries import NO_BUDGET, ArmyPatch
+from ui.bus import Bus
+from ui.dialogs.units import AddUnitsDialog, ChangeTypeDialog, UnitEditor
+from ui.models.roster import NAME, UnitTableModel
+from ui.models.table import IdRole
+from ui.settings import AppSettings
+from ui.windows.common import (
+    Actions,
+    MessageBanner,
+    colour_swatch,
+    make_action,
+    plural,
+    show_storage_error,
+    undo_redo_actions,
+)
+from ui.windows.fields import ValidatingDelegate
+from ui.windows.loadout import LoadoutEditor
+from ui.windows.printing import RosterPrinting
+from ui.windows.unit_card import UnitCardView
+
+log = logging.getLogger(__name__)
+
+RELOAD_ON = (Changes.UNITS | Changes.ARMIES | Changes.PLAYERS | Changes.CATALOG
+             | Changes.CAMPAIGNS)
+
+
+class ArmyHeader(QFrame):
+    """Army name, player, budget (editable), total cost and the over-budget warning."""
+
+    budget_edited = Signal(object)  # int, or None for "no budget"
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("armyHeader")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(10, 6, 10, 6)
+        layout.setSpacing(14)
+        names = QVBoxLayout()
+        names.setSpacing(0)
+        self.army = QLabel(self)
+        self.army.setObjectName("armyName")
+        font = self.army.font()
+        font.setPointSizeF(font.pointSizeF() * 1.45)
+        font.setBold(True)
+        self.army.setFont(font)
+        names.addWidget(self.army)
+        player_row = QHBoxLayout()
+        player_row.setSpacing(6)
+        self.swatch = QLabel(self)
+        player_row.addWidget(self.swatch)
+        self.player = QLabel(self)
+        self.player.setObjectName("playerName")
+        player_row.addWidget(self.player)
+        player_row.addStretch(1)
+        names.addLayout(player_row)
+        layout.addLayout(names, 1)
+
+        self.budget_label = QLabel("&Budget:", self)
+        layout.addWidget(self.budget_label)
+        self.budget = QSpinBox(self)
+        self.budget.setObjectName("budgetSpin")
+        self.budget.setRange(-1, 1_000_000)
+        self.budget.setSpecialValueText("none")
+        self.budget.setKeyboardTracking(False)
+        self.budget.setToolTip("The army's budget; 'none' (below 0) for no budget")
+        self.budget.setMinimumWidth(96)
+        self.budget_label.setBuddy(self.budget)
+        self.budget.editingFinished.connect(self._budget_done)
+        layout.addWidget(self.budget)
+
+        self.total = QLabel(self)
+        self.total.setObjectName("totalCost")
+        tfont = self.total.font()
+        tfont.setPointSizeF(tfont.pointSizeF() * 1.3)
+        tfont.setBold(True)
+        self.total.setFont(tfont)
+        layout.addWidget(self.total)
+        self.warning = QLabel(self)
+        self.warning.setObjectName("budgetWarning")
+        self.warning.setStyleSheet("QLabel { color: white; background: #b03a2e; "
+                                   "border-radius: 3px; padding: 3px 8px; font-weight: 600; }")
+        self.warning.hide()
+        layout.addWidget(self.warning)
+        self._shown_budget: int | None = None
+
+    def show_roster(self, roster: Roster, total: int | None = None) -> None:
+        a = roster.army
+        total = roster.total if total is None else total
+        unit = roster.cost_unit
+        self.army.setText(a.name)
+        self.swatch.setPixmap(colour_swatch(a.player_colour, 14).pixmap(14, 14))
+        self.player.setText(f"Player: {a.player_name}")
+        self._shown_budget = roster.budget
+        self.budget.blockSignals(True)
+        self.budget.setSuffix(f" {unit}")
+        self.budget.setValue(-1 if roster.budget is None else roster.budget)
+        self.budget.blockSignals(False)
+        self.show_total(total, roster.budget, unit)
+
+    def show_total(self, total: int, budget: int | None, unit: str) -> None:
+        self.total.setText(f"Total {total} {unit}" if budget is None
+                           else f"Total {total} / {budget} {unit}")
+        if budget is not None and total > budget:
+            self.warning.setText(f"⚠ Over budget by {total - budget} {unit}")
+            self.warning.setToolTip(f"The army costs {total} {unit}, its budget is {budget} "
+                                    f"{unit}")
+            self.warning.show()
+        else:
+            self.warning.hide()
+
+    def _budget_done(self) -> None:
+        value = self.budget.value()
+        new = None if value < 0 else value
+        if new != self._shown_budget:
+            self._shown_budget = new
+            self.budget_edited.emit(new)
+
+
+class RosterWindow(QMainWindow):
+    """The roster of army ``army_id``. ``closed(army_id)`` when it closes."""
+
+    closed = Signal(int)
+
+    def __init__(self, services: Services, bus: Bus, undo_stack: QUndoStack,
+                 settings: AppSettings, army_id: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowFlag(Qt.WindowType.Window, True)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.setObjectName(f"RosterWindow_{army_id}")
+        self.services = services
+        self.bus = bus
+        self.settings = settings
+        self.army_id = army_id
+        self.roster: Roster | None = None
+        self.catalog: Catalog | None = None
+        self.campaign_id: int | None = None
+        self._dirty = False
+        self._select_after: tuple[int, ...] = ()
+        self._targeted: tuple[int, ...] | None = None
+        self._closing = False
+
+        self.banner = MessageBanner(self)
+        self.runner = Actions(self, undo_stack, bus, self.banner)
+        self.printing = RosterPrinting(self, services, self.banner)
+        self._build_widgets()
+        self._build_actions(undo_stack)
+        self._build_menus_and_toolbar()
+        self._restore_layout()
+
+        self._card_timer = QTimer(self)
+        self._card_timer.setSingleShot(True)
+        self._card_timer.setInterval(0)
+        self._card_timer.timeout.connect(self._show_current)
+
+        bus.changed.connect(self._on_changed)
+        bus.status.connect(self._on_status)
+        if not self.reload(first=True):
+            QTimer.singleShot(0, self, self.close)
+
+    # -- construction -----------------------------------------------------------------------
+
+    def _build_widgets(self) -> None:
+        central = QWidget(self)
+        outer = QVBoxLayout(central)
+        outer.setContentsMargins(8, 6, 8, 4)
+        outer.setSpacing(6)
+        self.header = ArmyHeader(central)
+        self.header.budget_edited.connect(self.set_budget)
+        outer.addWidget(self.header)
+        outer.addWidget(self.banner)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, central)
+        self.splitter.setObjectName("rosterSplitter")
+        left = QWidget(self.splitter)
+        lv = QVBoxLayout(left)
+        lv.setContentsMargins(0, 0, 0, 0)
+        lv.setSpacing(4)
+        self.filter = QLineEdit(left)
+        self.filter.setObjectName("unitFilter")
+        self.filter.setPlaceholderText("Filter units by name, type, item, status or warning "
+                                       "(Ctrl+F)")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self._filter_changed)
+        lv.addWidget(self.filter)
+
+        self.model = UnitTableModel(self._commit_edit, self)
+        self.table = QTableView(left)
+        self.table.setObjectName("unitTable")
+        self.table.setModel(self.model)
+        self.table.setItemDelegate(ValidatingDelegate(self.table))
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
+                                   | QAbstractItemView.EditTrigger.EditKeyPressed)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        self.table.setTabKeyNavigation(False)
+        self.table.verticalHeader().hide()
+        vh = self.table.verticalHeader()
+        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vh.setDefaultSectionSize(self.table.fontMetrics().height() + 8)
+        hh = self.table.horizontalHeader()
+        hh.setSectionsMovable(True)
+        hh.setHighlightSections(False)
+        hh.setStretchLastSection(True)
+        for i, col in enumerate(self.model.columns):
+            if col.width_hint:
+                self.table.setColumnWidth(i, col.width_hint)
+        hh.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.table.setSortingEnabled(True)
+        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+        self.table.selectionModel().currentRowChanged.connect(self._selection_changed)
+        self.table.doubleClicked.connect(self._double_clicked)
+        lv.addWidget(self.table, 1)
+        self.splitter.addWidget(left)
+
+        side = QSplitter(Qt.Orientation.Vertical, self.splitter)
+        side.setObjectName("rosterSide")
+        self.side = side
+        self.card = UnitCardView(side)
+        side.addWidget(self.card)
+        loadout_box = QFrame(side)
+        lb = QVBoxLayout(loadout_box)
+        lb.setContentsMargins(4, 4, 4, 4)
+        self.loadout = LoadoutEditor(loadout_box)
+        self.loadout.edit_requested.connect(self._loadout_edit)
+        lb.addWidget(self.loadout)
+        side.addWidget(loadout_box)
+        side.setStretchFactor(0, 3)
+        side.setStretchFactor(1, 2)
+        self.splitter.addWidget(side)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([900, 420])
+        outer.addWidget(self.splitter, 1)
+        self.setCentralWidget(central)
+
+        self.count_label = QLabel(self)
+        self.count_label.setObjectName("unitCount")
+        self.statusBar().addPermanentWidget(self.count_label)
+        QWidget.setTabOrder(self.header.budget, self.filter)
+        QWidget.setTabOrder(self.filter, self.table)
+        QWidget.setTabOrder(self.table, self.loadout.lists["in hand"])
+
+    def _build_actions(self, stack: QUndoStack) -> None:
+        style = self.style()
+        icon = style.standardIcon
+        sp = QStyle.StandardPixmap
+        self.undo_action, self.redo_action = undo_redo_actions(self, stack)
+        self.add_action = make_action(
+            self, "&Add unit…", self.add_unit, name="addUnitAction",
+            shortcut=[QKeySequence(QKeySequence.StandardKey.New), QKeySequence("Ins")],
+            tip="Add a unit of a type at the end of the roster", icon=icon(sp.SP_FileIcon))
+        self.add_many_action = make_action(
+            self, "Add &several…", self.add_copies, name="addCopiesAction",
+            shortcut="Ctrl+Shift+N",
+            tip="Add several units at once (equipped like the selected unit)",
+            icon=icon(sp.SP_FileDialogNewFolder))
+        self.duplicate_action = make_action(
+            self, "D&uplicate", self.duplicate, name="duplicateAction", shortcut="Ctrl+D",
+            tip="Copy the selected units (equipment, stats and notes)",
+            icon=icon(sp.SP_FileLinkIcon))
+        self.rename_action = make_action(self, "&Rename", self.rename, name="renameAction",
+                                         shortcut="F2", tip="Rename the unit in place")
+        self.edit_action = make_action(
+            self, "&Edit unit…", self.edit_unit, name="editUnitAction", shortcut="Ctrl+E",
+            tip="Type, stats, campaign record and notes of the unit",
+            icon=icon(sp.SP_FileDialogDetailedView))
+        self.type_action = make_action(self, "Change &type…", self.change_type,
+                                       name="changeTypeAction", shortcut="Ctrl+T",
+                                       tip="Give the selected units another unit type")
+        self.delete_action = make_action(
+            self, "&Delete", self.delete_selected, name="deleteAction",
+            shortcut=QKeySequence(QKeySequence.StandardKey.Delete),
+            tip="Delete the selected units (Undo brings them back)",
+            icon=icon(sp.SP_TrashIcon))
+        self.loadout_action = make_action(self, "Edit &loadout", self.focus_loadout,
+                                          name="loadoutAction", shortcut="Ctrl+L",
+                                          tip="Go to the loadout editor of the selected unit")
+        self.filter_action = make_action(
+            self, "&Filter units", self.focus_filter, name="filterAction",
+            shortcut=QKeySequence(QKeySequence.StandardKey.Find), tip="Filter the units")
+        self.select_all_action = make_action(
+            self, "Select &all", self.table.selectAll, name="selectAllAction",
+            shortcut=QKeySequence(QKeySequence.StandardKey.SelectAll))
+        self.edit_army_action = make_action(self, "Army &budget", self.focus_budget,
+                                            name="budgetAction", shortcut="Ctrl+B",
+                                            tip="Change the army's budget")
+        self.preview_action = make_action(
+            self, "Print pre&view…", lambda: self.printing.preview(self.army_id),
+            name="printPreviewAction", shortcut="Ctrl+Shift+P",
+            tip="Preview the roster sheet", icon=icon(sp.SP_FileDialogContentsView))
+        self.print_action = make_action(
+            self, "&Print…", lambda: self.printing.print(self.army_id), name="printAction",
+            shortcut=QKeySequence(QKeySequence.StandardKey.Print),
+            tip="Print the roster sheet")
+        self.pdf_action = make_action(
+            self, "Export P&DF…", lambda: self.printing.export_pdf(self.army_id),
+            name="exportPdfAction", shortcut="Ctrl+Shift+E",
+            tip="Save the roster sheet as a PDF")
+        self.close_action = make_action(
+            self, "&Close", self.close, name="closeAction",
+            shortcut=QKeySequence(QKeySequence.StandardKey.Close), tip="Close this roster")
+        self._selection_actions = (self.duplicate_action, self.delete_action,
+                                   self.type_action)
+        self._current_actions = (self.rename_action, self.edit_action, self.loadout_action)
+
+    def _build_menus_and_toolbar(self) -> None:
+        bar = self.menuBar()
+        army = bar.addMenu("&Army")
+        army.addAction(self.edit_army_action)
+        army.addSeparator()
+        for a in (self.preview_action, self.print_action, self.pdf_action):
+            army.addAction(a)
+        army.addSeparator()
+        army.addAction(self.close_action)
+        edit = bar.addMenu("&Edit")
+        edit.addAction(self.undo_action)
+        edit.addAction(self.redo_action)
+        edit.addSeparator()
+        edit.addAction(self.select_all_action)
+        edit.addAction(self.filter_action)
+        units = bar.addMenu("&Units")
+        for a in (self.add_action, self.add_many_action, self.duplicate_action, None,
+                  self.rename_action, self.edit_action, self.type_action, self.loadout_action,
+                  None, self.delete_action):
+            if a is None:
+                units.addSeparator()
+            else:
+                units.addAction(a)
+        tb = QToolBar("Roster", self)
+        tb.setObjectName("rosterToolbar")
+        tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        tb.setMovable(False)
+        for a in (self.add_action, self.add_many_action, self.duplicate_action,
+                  self.edit_action, self.delete_action, None, self.undo_action,
+                  self.redo_action, None, self.preview_action):
+            if a is None:
+                tb.addSeparator()
+            else:
+                tb.addAction(a)
+        self.addToolBar(tb)
+        self.table.addActions([self.add_action, self.duplicate_action, self.rename_action,
+                               self.edit_action, self.type_action, self.delete_action])
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+
+    def _restore_layout(self) -> None:
+        self.resize(1320, 780)
+        self.settings.restore_geometry("roster", self)
+        state = self.settings.get_bytes("roster/splitter")
+        if state is not None:
+            self.splitter.restoreState(state)
+        side = self.settings.get_bytes("roster/side")
+        if side is not None:
+            self.side.restoreState(side)
+        header = self.settings.get_bytes("roster/header")
+        if header is not None:
+            hh = self.table.horizontalHeader()
+            hh.restoreState(header)
+            hh.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+
+    def _save_layout(self) -> None:
+        self.settings.save_geometry("roster", self)
+        self.settings.save_bytes("roster/splitter", self.splitter.saveState())
+        self.settings.save_bytes("roster/side", self.side.saveState())
+        self.settings.save_bytes("roster/header", self.table.horizontalHeader().saveState())
+
+    # -- loading ----------------------------------------------------------------------------
+
+    def reload(self, first: bool = False) -> bool:
+        """Read the roster again (keeping the selection by id); False if the army is gone."""
+        try:
+            roster = self.services.roster.roster(self.army_id)
+            if first or self.catalog is None or self.campaign_id != roster.army.campaign_id:
+                self.campaign_id = roster.army.campaign_id
+                self.catalog = self.services.catalog.catalog(self.campaign_id)
+                self.loadout.set_catalog(self.catalog)
+        except UserError:
+            self.roster = None
+            return False
+        except StorageError as exc:
+            show_storage_error(self, exc)
+            return self.roster is not None
+        self._dirty = False
+        keep_current = self._current_id()
+        keep = set(self.selected_ids())
+        if self._select_after:
+            keep = set(self._select_after)
+            keep_current = self._select_after[-1]
+            self._select_after = ()
+        self.roster = roster
+        self.model.set_cost_unit(roster.cost_unit)
+        self.model.set_rows(roster.units)
+        self.header.show_roster(roster)
+        self.setWindowTitle(f"{roster.army.name} ({roster.army.player_name}): roster")
+        self._select_ids(keep, keep_current)
+        self._update_counts()
+        self._show_current()
+        return True
+
+    def _refresh_units(self, ids: Sequence[int]) -> None:
+        """Update only these rows (an edit made here); the header total from the rows."""
+        try:
+            rows = self.services.roster.unit_rows(list(ids))
+        except (UserError, StorageError):
+            self.reload()
+            return
+        if len(rows) != len(ids):
+            self.reload()
+            return
+        for row in rows:
+            self.model.update_row(row)
+        if self.roster is not None:
+            total = sum(r.cost for r in self.model.all_rows())
+            self.header.show_total(total, self.roster.budget, self.roster.cost_unit)
+        self._update_counts()
+        self._show_current()
+
+    def _on_changed(self, changes: object) -> None:
+        if self._closing or not isinstance(changes, Changes) or not changes & RELOAD_ON:
+            return
+        if changes & Changes.CATALOG or changes & Changes.CAMPAIGNS:
+            self.catalog = None  # read it again
+        if self._targeted is not None and changes == Changes.UNITS:
+            ids, self._targeted = self._targeted, None
+            self._refresh_units(ids)
+            return
+        self._targeted = None
+        if not self.isVisible() or self.isMinimized():
+            self._dirty = True
+            return
+        if not self.reload():
+            self.close()
+
+    def _on_status(self, text: str) -> None:
+        self.statusBar().showMessage(text, 10_000)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt name)
+        super().showEvent(event)
+        if self._dirty and not self.reload():
+            QTimer.singleShot(0, self, self.close)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt name)
+        self._closing = True
+        self._save_layout()
+        try:
+            self.bus.changed.disconnect(self._on_changed)
+            self.bus.status.disconnect(self._on_status)
+        except (RuntimeError, TypeError):
+            pass
+        self.closed.emit(self.army_id)
+        super().closeEvent(event)
+
+    # -- selection --------------------------------------------------------------------------
+
+    def selected_ids(self) -> list[int]:
+        sm = self.table.selectionModel()
+        return [int(i.data(IdRole)) for i in sm.selectedRows(NAME)]
+
+    def selected_rows(self) -> list[UnitRow]:
+        sm = self.table.selectionModel()
+        rows = sorted(i.row() for i in sm.selectedRows(NAME))
+        return [self.model.row_for(r) for r in rows]
+
+    def _current_id(self) -> int | None:
+        idx = self.table.currentIndex()
+        return int(idx.data(IdRole)) if idx.isValid() else None
+
+    def current_row(self) -> UnitRow | None:
+        idx = self.table.currentIndex()
+        if not idx.isValid():
+            return None
+        return self.model.row_for(idx.row())
+
+    def _select_ids(self, ids: Iterable[int], current: int | None) -> None:
+        rows = sorted(r for r in (self.model.row_of_id(i) for i in ids) if r >= 0)
+        sm = self.table.selectionModel()
+        selection = QItemSelection()
+        last = self.model.columnCount() - 1
+        start = prev = None
+        for r in rows:  # contiguous runs: one range each
+            if start is None:
+                start = prev = r
+            elif r == prev + 1:
+                prev = r
+            else:
+                selection.select(self.model.index(start, 0), self.model.index(prev, last))
+                start = prev = r
+        if start is not None:
+            selection.select(self.model.index(start, 0), self.model.index(prev, last))
+        sm.blockSignals(True)
+        sm.clearSelection()
+        if current is not None and self.model.row_of_id(current) >= 0:
+            sm.setCurrentIndex(self.model.index_of_id(current, NAME),
+                               QItemSelectionModel.SelectionFlag.NoUpdate)
+        sm.select(selection, QItemSelectionModel.SelectionFlag.Select)
+        sm.blockSignals(False)
+        self.table.viewport().update()
+        if current is not None and self.model.row_of_id(current) >= 0:
+            self.table.scrollTo(self.model.index_of_id(current, NAME))
+        self._update_enabled()
+
+    def select_units(self, ids: Sequence[int]) -> None:
+        """Select these units (the last one current) and show its card."""
+        self._select_ids(ids, ids[-1] if ids else None)
+        self._show_current()
+
+    def _selection_changed(self, *args: object) -> None:
+        self._update_enabled()
+        self._card_timer.start()
+
+    def _update_enabled(self) -> None:
+        has_sel = self.table.selectionModel().hasSelection()
+        has_cur = self.table.currentIndex().isValid()
+        for a in self._selection_actions:
+            a.setEnabled(has_sel)
+        for a in self._current_actions:
+            a.setEnabled(has_cur)
+
+    def _show_current(self) -> None:
+        row = self.current_row()
+        selected = self.selected_rows()
+        if row is None and selected:
+            row = selected[-1]
+        if row is not None and row.id not in {r.id for r in selected}:
+            selected = [row] if not selected else selected
+        card = None
+        if row is not None:
+            try:
+                card = self.services.roster.unit_card(row.id)
+            except (UserError, StorageError):
+                card = None
+        unit = self.roster.cost_unit if self.roster is not None else "CP"
+        self.card.show_card(card, unit, len(selected))
+        if self.catalog is None and self.campaign_id is not None:
+            try:
+                self.catalog = self.services.catalog.catalog(self.campaign_id)
+                self.loadout.set_catalog(self.catalog)
+            except (UserError, StorageError):
+                pass
+        self.loadout.set_units(selected if selected else ([row] if row else []), row)
+
+    def _update_counts(self) -> None:
+        rows = self.model.all_rows()
+        warned = sum(1 for r in rows if r.warnings)
+        shown = self.model.rowCount()
+        text = plural(len(rows), "unit")
+        if warned:
+            text += f" · {warned} with warnings"
+        if shown != len(rows):
+            text += f" · {shown} shown"
+        self.count_label.setText(text)
+
+    def _filter_changed(self, text: str) -> None:
+        self.model.set_filter(text)
+        self._update_counts()
+
+    def _double_clicked(self, index: QModelIndex) -> None:
+        if index.column() != NAME:
+            self.edit_unit()
+
+    # -- edits ------------------------------------------------------------------------------
+
+    def _commit_edit(self, row: UnitRow, field: str, text: str) -> bool:
+        if field != "name":
+            return False
+        self._targeted = (row.id,)
+        done = self.runner.perform(lambda: self.services.roster.edit_unit(
+            row.id, UnitPatch(name=text)))
+        self._targeted = None
+        return done is not None
+
+    def _perform_edit(self, patches: dict[int, UnitPatch], text: str | None = None) -> bool:
+        """Edit existing units (rows refreshed in place, not the whole roster)."""
+        self._targeted = tuple(patches)
+        done = self.runner.perform(lambda: self.services.roster.edit_units(patches), text)
+        self._targeted = None
+        return done is not None
+
+    def _loadout_edit(self, loadouts: dict[int, Loadout], text: str) -> None:
+        self._perform_edit({uid: UnitPatch(loadout=lo) for uid, lo in loadouts.items()}, text)
+
+    def add_unit(self) -> tuple[int, ...]:
+        return self._add(1)
+
+    def add_copies(self) -> tuple[int, ...]:
+        return self._add(10)
+
+    def _add(self, count: int) -> tuple[int, ...]:
+        if self.catalog is None:
+            return ()
+        template = self.current_row() if count != 1 else None
+        answer = AddUnitsDialog.ask(self, self.catalog,
+                                    type_key=template.type_key if template else None,
+                                    count=count, template=template)
+        if answer is None:
+            return ()
+        if answer.count == 1 and "{n}" not in answer.name:
+            ids = self.runner.perform(lambda: self.services.roster.add_unit(
+                self.army_id, answer.type_key, name=answer.name, loadout=answer.loadout))
+        else:
+            ids = self.runner.perform(lambda: self.services.roster.add_units(
+                self.army_id, answer.type_key, answer.count, answer.name,
+                loadout=answer.loadout))
+        if ids:
+            self.select_units(ids)
+            self.table.setFocus()
+        return ids or ()
+
+    def duplicate(self) -> tuple[int, ...]:
+        ids = self.selected_ids()
+        if not ids:
+            return ()
+        new = self.runner.perform(lambda: self.services.roster.duplicate_units(ids))
+        if new:
+            self.select_units(new)
+        return new or ()
+
+    def rename(self) -> None:
+        idx = self.table.currentIndex()
+        if idx.isValid():
+            self.table.setCurrentIndex(idx.siblingAtColumn(NAME))
+            self.table.edit(idx.siblingAtColumn(NAME))
+
+    def edit_unit(self) -> bool:
+        row = self.current_row()
+        if row is None or self.catalog is None:
+            return False
+        patch = UnitEditor.ask(self, row, self.catalog)
+        if patch is None:
+            return False
+        return self._perform_edit({row.id: patch})
+
+    def change_type(self) -> bool:
+        rows = self.selected_rows()
+        if not rows or self.catalog is None:
+            return False
+        key = ChangeTypeDialog.ask(self, self.catalog, rows[-1].type_key, len(rows))
+        if key is None:
+            return False
+        patches = {r.id: UnitPatch(type_key=key) for r in rows if r.type_key != key}
+        if not patches:
+            return False
+        return self._perform_edit(patches)
+
+    def delete_selected(self) -> bool:
+        rows = self.selected_rows()
+        if not rows:
+            return False
+        # The row after the last deleted one becomes current.
+        last = max(self.model.row_of_id(r.id) for r in rows)
+        after = None
+        if last + 1 < self.model.rowCount():
+            after = self.model.row_for(last + 1).id
+        elif min(self.model.row_of_id(r.id) for r in rows) > 0:
+            after = self.model.row_for(min(self.model.row_of_id(r.id) for r in rows) - 1).id
+        if after is not None:
+            self._select_after = (after,)
+        done = self.runner.perform(lambda: self.services.roster.delete_units(
+            [r.id for r in rows]))
+        self._select_after = ()
+        if done is not None:
+            self.statusBar().showMessage(
+                f"Deleted {rows[0].name if len(rows) == 1 else plural(len(rows), 'unit')}"
+                " (Ctrl+Z brings it back)", 8000)
+        return done is not None
+
+    def set_budget(self, budget: int | None) -> bool:
+        patch = ArmyPatch(budget=NO_BUDGET if budget is None else budget)
+        return self.runner.perform(
+            lambda: self.services.campaigns.update_army(self.army_id, patch),
+            "Change budget") is not None
+
+    def focus_loadout(self) -> None:
+        self.loadout.combos["in hand"].setFocus()
+
+    def focus_filter(self) -> None:
+        self.filter.setFocus()
+        self.filter.selectAll()
+
+    def focus_budget(self) -> None:
+        self.header.budget.setFocus()
+        self.header.budget.selectAll()

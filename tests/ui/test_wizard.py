@@ -1,0 +1,395 @@
+"""The combat wizard driven like the organizer would: pages, typed dice, Finish, Undo, Cancel.
+
+Each test gets its own copy of a small battle made through the services (``wizard_battle``).
+The wizard is shown with ``show()`` (never a modal ``exec()``) and driven with qtbot.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import QApplication, QWizard
+
+from brikdesk.domain.battle import ActionState
+from brikdesk.domain.combat import AttackKind, Reaction
+from brikdesk.domain.rolling import RandomDice
+from brikdesk.persistence.db import open_database
+from tests.ui.wizard_battle import WizardBattle, make_battle, services_for
+from ui.bus import Bus
+from ui.wizard import CombatWizard, open_combat_wizard
+from ui.wizard.wizard import context_from_view
+
+
+@pytest.fixture(scope="session")
+def battle_template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict, int, int]:
+    path = tmp_path_factory.mktemp("wizard") / "sherwood.sqlite3"
+    b = make_battle(path)
+    with b.db.engine.connect() as conn:
+        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    b.db.close()
+    return path, b.ids, b.battle_id, b.campaign_id
+
+
+@pytest.fixture
+def battle(battle_template, tmp_path: Path) -> WizardBattle:
+    src, ids, battle_id, campaign_id = battle_template
+    path = tmp_path / "sherwood.sqlite3"
+    shutil.copyfile(src, path)
+    db = open_database(f"sqlite:///{path}")
+    yield WizardBattle(db, services_for(db), battle_id, campaign_id, dict(ids))
+    db.close()
+
+
+@pytest.fixture
+def open_wizard(qtbot, battle):
+    bus = Bus()
+    stack = QUndoStack()
+
+    def make(attacker: str, *, seed: int = 1) -> CombatWizard:
+        w = CombatWizard(battle.services, bus, stack, battle.battle_id, battle.ids[attacker],
+                         dice=RandomDice(seed))
+        qtbot.addWidget(w)
+        w.show()
+        qtbot.waitExposed(w)
+        w.activateWindow()
+        w.undo_stack_for_test = stack
+        return w
+
+    return make
+
+
+def page(w: CombatWizard, i: int):
+    return w.pages[i]
+
+
+def type_faces(qtbot, w: CombatWizard, page_index: int, faces: str) -> None:
+    edit = page(w, page_index).dice.edit
+    for ch in faces:
+        qtbot.keyClicks(edit, ch)
+
+
+def next_page(qtbot, w: CombatWizard) -> None:
+    button = w.button(QWizard.WizardButton.NextButton)
+    assert button.isEnabled(), "Next is disabled"
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def finish(qtbot, w: CombatWizard) -> None:
+    button = w.button(QWizard.WizardButton.FinishButton)
+    assert button.isEnabled(), page(w, 4).problem.text()
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def attack_events(battle: WizardBattle):
+    return [e for e in battle.events() if e.kind == "attack_resolved"]
+
+
+def choose_target(w: CombatWizard, target) -> None:
+    page(w, 0).target.choose(target)
+
+
+class TestThievenHood:
+    def test_the_rope_shot_with_typed_dice(self, qtbot, open_wizard, battle):
+        w = open_wizard("Thieven Hood")
+        p1 = page(w, 0)
+        choose_target(w, "object")
+        p1.object_name.setText("the rope")
+        p1.object_name.textEdited.emit("the rope")
+        p1.object_armor.setText("1")
+        p1.object_armor.textEdited.emit("1")
+        assert w.draft.target_object.name == "the rope"
+        assert "1x1 stud" in p1.object_size.currentText()
+        next_page(qtbot, w)
+        qtbot.keyClicks(page(w, 1).distance, "15")
+        assert page(w, 1).cells["out"].text() == '5"'
+        next_page(qtbot, w)
+        p3 = page(w, 2)
+        assert p3.need.text() == "10+"  # Use 3, -2 for the rope, -5 for 5" out of Range
+        type_faces(qtbot, w, 2, "8")
+        assert p3.benny.isVisible()
+        qtbot.keyClick(p3.benny, Qt.Key.Key_R)
+        assert "a <b>d6</b>" in p3.dice.prompt.text() and "Range" in p3.dice.prompt.text()
+        type_faces(qtbot, w, 2, "2")
+        assert "8-2-3 = 3 vs Use 3: hit" in p3.outcome.text()
+        next_page(qtbot, w)
+        p4 = page(w, 3)
+        assert p4.armor.text() == "1"
+        assert p4.kill.text() == "50.0%"  # 1d6+1-3 beats 1 on a 4, 5 or 6
+        type_faces(qtbot, w, 3, "2")
+        next_page(qtbot, w)
+        p5 = page(w, 4)
+        assert p5.paragraph.text() == ("Thieven Hood's longbow hits the rope; 2+1-3 = 0 "
+                                       "Damage does not beat Armor 1: ka-ping.")
+        assert attack_events(battle) == []  # nothing written before Finish
+        finish(qtbot, w)
+        events = battle.events()
+        assert len(events) == 1
+        assert events[0].note.startswith("Thieven Hood's longbow hits the rope")
+        payload_dice = events[0].event.details["dice"]
+        assert [(d["sides"], d["face"], d["role"]) for d in payload_dice] == [
+            (10, 8, "natural"), (6, 2, "Benny"), (6, 2, "natural")]
+
+    def test_keyboard_only_in_under_ten_keystrokes(self, qtbot, open_wizard, battle):
+        """A whole Ranged attack with typed dice: count every key that is not a number."""
+        w = open_wizard("Thieven Hood")
+        keys = {"other": 0, "digits": 0}
+
+        def press(key: str) -> None:
+            QApplication.processEvents()
+            target = QApplication.focusWidget() or w
+            if key.isdigit():
+                keys["digits"] += 1
+                qtbot.keyClicks(target, key)
+            else:
+                keys["other"] += 1
+                code = {"Enter": Qt.Key.Key_Return}.get(key)
+                if code is not None:
+                    qtbot.keyClick(target, code)
+                else:
+                    qtbot.keyClicks(target, key)
+
+        target = battle.ids["Guy of Gisbourne"]
+        assert w.draft.target_id == target
+        press("Enter")  # Attack page: the defaults are right
+        for k in "8":
+            press(k)  # distance
+        press("Enter")
+        assert w.currentId() == CombatWizard.ACTION
+        press("9")  # Action die d10: 9, Over the Top
+        press("D")  # Benny: one more Damage die
+        press("Enter")  # to Damage
+        assert w.currentId() == CombatWizard.DAMAGE
+        for k in "52":  # 1d6+1 and the Benny's d6
+            press(k)
+        press("Enter")  # to Result
+        assert w.currentId() == CombatWizard.RESULT
+        press("Enter")  # Finish
+        QApplication.processEvents()
+        assert keys["other"] < 10, keys
+        assert not w.isVisible()
+        events = attack_events(battle)
+        assert len(events) == 1 and events[0].event.killed == (target,)
+
+    def test_virtual_dice_are_kept_as_faces(self, qtbot, open_wizard, battle):
+        w = open_wizard("Thieven Hood", seed=5)
+        next_page(qtbot, w)
+        qtbot.keyClicks(page(w, 1).distance, "6")
+        next_page(qtbot, w)
+        p3 = page(w, 2)
+        qtbot.mouseClick(p3.dice.roll_button, Qt.MouseButton.LeftButton)
+        assert len(w.draft.action_faces) >= 1
+        stage = w.action_stage()
+        if stage.pending:
+            p3.benny.pick_letter("N")
+        assert w.action_stage().complete
+        chips = p3.dice.chips_layout.count() - 1
+        assert chips == len(w.action_stage().dice)
+
+
+class TestReactionsAndDamage:
+    def test_shield_parry_deflects(self, qtbot, open_wizard, battle):
+        w = open_wizard("Will Scarlet")
+        choose_target(w, battle.ids["Guy of Gisbourne"])
+        assert w.draft.kind is AttackKind.STRIKE
+        next_page(qtbot, w)
+        next_page(qtbot, w)
+        p3 = page(w, 2)
+        values = p3.reaction.values()
+        assert (Reaction.PARRY, "shield") in values
+        p3.reaction.choose((Reaction.PARRY, "shield"))
+        assert "Shield Use 2" in p3.reaction_text.text()
+        type_faces(qtbot, w, 2, "4")  # Will's Action die: hit
+        assert "Parry" in p3.dice.prompt.text()
+        type_faces(qtbot, w, 2, "3")  # Guy's Parry: 3 against Use 2
+        assert "1 level of Deflection" in p3.outcome.text()
+        next_page(qtbot, w)
+        p4 = page(w, 3)
+        assert "Deflection: Guy of Gisbourne's Shield Parry" in p4.lines.text()
+        assert "Nothing to roll" in p4.outcome.text() or "0 Damage" in p4.outcome.text()
+        next_page(qtbot, w)
+        assert "ka-ping" in page(w, 4).paragraph.text()
+        finish(qtbot, w)
+        kinds = [e.kind for e in battle.events()]
+        assert kinds == ["action_spent", "attack_resolved"]
+        state = battle.view().state
+        assert state.unit(battle.ids["Guy of Gisbourne"]).counters_used == 1
+
+    def test_hero_armor_is_rolled(self, qtbot, open_wizard, battle):
+        w = open_wizard("Will Scarlet")
+        choose_target(w, battle.ids["The Sheriff"])
+        next_page(qtbot, w)
+        next_page(qtbot, w)
+        type_faces(qtbot, w, 2, "5")
+        next_page(qtbot, w)
+        p4 = page(w, 3)
+        assert "rolled each time" in p4.armor_text.text()
+        type_faces(qtbot, w, 3, "6")
+        assert "bonus" in p4.dice.prompt.text()
+        type_faces(qtbot, w, 3, "3")
+        assert "Armor of The Sheriff" in p4.dice.prompt.text()
+        type_faces(qtbot, w, 3, "42")
+        assert "9 Damage beats Armor 2d6 (rolled 4+2 = 6)" in p4.outcome.text()
+        next_page(qtbot, w)
+        finish(qtbot, w)
+        sheriff = battle.ids["The Sheriff"]
+        assert battle.view().state.unit(sheriff).dead
+        assert attack_events(battle)[0].event.killed == (sheriff,)
+
+    def test_critical_failure(self, qtbot, open_wizard, battle):
+        w = open_wizard("Thieven Hood")
+        next_page(qtbot, w)
+        qtbot.keyClicks(page(w, 1).distance, "5")
+        next_page(qtbot, w)
+        p3 = page(w, 2)
+        qtbot.keyClicks(p3.dice.edit, "1")
+        qtbot.keyClick(p3.dice.edit, Qt.Key.Key_Return)  # a 1 on a d10 waits for Enter
+        assert "Critical failure" in p3.outcome.text()
+        assert w.currentId() == CombatWizard.ACTION  # Enter took the face, not the page
+        next_page(qtbot, w)
+        assert page(w, 3).missed_label.isVisible()
+        next_page(qtbot, w)
+        assert "critical failure" in page(w, 4).paragraph.text()
+        finish(qtbot, w)
+        outcome = attack_events(battle)[0].event.details["outcome"]
+        assert outcome["critical_failure"] is True and outcome["hit"] is False
+
+    def test_missed_shot_strikes_a_guard(self, qtbot, open_wizard, battle):
+        w = open_wizard("Thieven Hood")
+        next_page(qtbot, w)
+        qtbot.keyClicks(page(w, 1).distance, "8")
+        next_page(qtbot, w)
+        type_faces(qtbot, w, 2, "2")  # 2 against Use 3: missed by 1
+        assert 'Missed Shot: lands within 1"' in page(w, 2).outcome.text()
+        next_page(qtbot, w)
+        p4 = page(w, 3)
+        assert 'within 1"' in p4.missed_label.text()
+        bert = battle.ids["Guard Bert"]
+        p4.missed.choose(bert)
+        type_faces(qtbot, w, 3, "5")
+        assert "5+1 = 6 Damage beats Armor 4" in p4.outcome.text()
+        next_page(qtbot, w)
+        finish(qtbot, w)
+        assert battle.view().state.unit(bert).dead
+        assert attack_events(battle)[0].event.killed == (bert,)
+
+    def test_charge_with_knockback(self, qtbot, open_wizard, battle):
+        w = open_wizard("Little John")
+        alan = battle.ids["Guard Alan"]
+        choose_target(w, alan)
+        page(w, 0).kind.choose(AttackKind.CHARGE)
+        next_page(qtbot, w)
+        p2 = page(w, 1)
+        assert p2.mom.isVisible()
+        qtbot.mouseClick(p2.mom, Qt.MouseButton.LeftButton, pos=_box(p2.mom))
+        assert w.draft.has_mom is True
+        next_page(qtbot, w)
+        type_faces(qtbot, w, 2, "2")  # misses Use 4
+        next_page(qtbot, w)
+        p4 = page(w, 3)
+        assert p4.collide.isVisible() and p4.collide.isChecked()
+        type_faces(qtbot, w, 3, "52")  # MOM 5 against POP 2
+        assert 'Knocked Back 3"' in p4.outcome.text()
+        next_page(qtbot, w)
+        assert "Disrupted" in page(w, 4).changes.text()
+        finish(qtbot, w)
+        assert battle.view().state.unit(alan).disrupted
+
+
+def _box(checkbox):
+    """Where a click toggles a check box (its indicator)."""
+    from PySide6.QtCore import QPoint
+
+    return QPoint(8, checkbox.height() // 2)
+
+
+class TestNothingBeforeFinish:
+    def test_cancel_stores_nothing(self, qtbot, open_wizard, battle):
+        w = open_wizard("Thieven Hood")
+        next_page(qtbot, w)
+        qtbot.keyClicks(page(w, 1).distance, "4")
+        next_page(qtbot, w)
+        type_faces(qtbot, w, 2, "7")
+        page(w, 2).benny.pick_letter("D")
+        next_page(qtbot, w)
+        type_faces(qtbot, w, 3, "66")
+        qtbot.mouseClick(w.button(QWizard.WizardButton.CancelButton),
+                         Qt.MouseButton.LeftButton)
+        assert not w.isVisible()
+        assert battle.events() == ()
+        assert w.undo_stack_for_test.count() == 0
+
+    def test_back_changes_nothing_and_keeps_the_draft(self, qtbot, open_wizard, battle):
+        w = open_wizard("Thieven Hood")
+        next_page(qtbot, w)
+        qtbot.keyClicks(page(w, 1).distance, "4")
+        next_page(qtbot, w)
+        type_faces(qtbot, w, 2, "5")
+        draft = w.draft
+        qtbot.mouseClick(w.button(QWizard.WizardButton.BackButton), Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(w.button(QWizard.WizardButton.BackButton), Qt.MouseButton.LeftButton)
+        assert w.currentId() == CombatWizard.ATTACK
+        next_page(qtbot, w)
+        next_page(qtbot, w)
+        assert w.draft == draft and w.action_stage().complete
+        assert battle.events() == ()
+
+    def test_finish_is_one_undo_step(self, qtbot, open_wizard, battle):
+        w = open_wizard("Will Scarlet")
+        guy = battle.ids["Guy of Gisbourne"]
+        choose_target(w, guy)
+        next_page(qtbot, w)
+        next_page(qtbot, w)
+        page(w, 2).reaction.choose((Reaction.PARRY, "shield"))
+        type_faces(qtbot, w, 2, "51")  # hit; the Parry rolls a natural 1
+        next_page(qtbot, w)
+        type_faces(qtbot, w, 3, "5")
+        next_page(qtbot, w)
+        finish(qtbot, w)
+        assert len(battle.events()) == 2 and battle.view().state.unit(guy).dead
+        stack = w.undo_stack_for_test
+        assert stack.count() == 1
+        stack.undo()
+        view = battle.view()
+        assert view.standing_events == ()
+        assert not view.state.unit(guy).dead
+        assert view.state.unit(battle.ids["Will Scarlet"]).action is ActionState.READY
+        stack.redo()
+        assert battle.view().state.unit(guy).dead
+
+
+class TestExplained:
+    def test_impossible_faces_are_refused_at_the_field(self, qtbot, open_wizard):
+        w = open_wizard("Will Scarlet")
+        next_page(qtbot, w)
+        next_page(qtbot, w)
+        p3 = page(w, 2)
+        qtbot.keyClicks(p3.dice.edit, "7")
+        assert p3.dice.edit.text() == ""
+        assert "A d6 shows 1 to 6: it can't show 7" in p3.dice.refusal.text()
+        assert w.draft.action_faces == ()
+
+    def test_a_disrupted_attacker_is_explained(self, qtbot, battle, open_wizard):
+        from brikdesk.domain.battle import Status, StatusSet
+
+        will = battle.ids["Will Scarlet"]
+        battle.services.tracker.record(battle.battle_id, [StatusSet(will, Status.DISRUPTED)])
+        w = open_wizard("Will Scarlet")
+        p1 = page(w, 0)
+        assert "Disrupted" in p1.problem.text() and p1.problem.isVisible()
+        assert not w.button(QWizard.WizardButton.NextButton).isEnabled()
+        assert "can't: Will Scarlet is Disrupted" in p1.attacker.currentText()
+
+    def test_open_combat_wizard_for_the_battle_panel(self, qtbot, battle):
+        bus = Bus()
+        w = open_combat_wizard(None, battle.services, bus, QUndoStack(), battle.battle_id,
+                               battle.ids["Friar Tuck"])
+        qtbot.addWidget(w)  # closed (and so deleted) after the test
+        assert w.isVisible() and w.windowModality() == Qt.WindowModality.WindowModal
+        assert w.draft.kind is AttackKind.THROWN
+        assert w.testAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        ctx = context_from_view(battle.view())
+        assert {f.name for f in ctx.fighters} >= {"Friar Tuck", "Guard Bert"}

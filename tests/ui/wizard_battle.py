@@ -1,0 +1,76 @@
+"""A small battle for the combat wizard's tests, screenshots and benchmark, made through the
+services on a fresh SQLite file: Thieven Hood (a Hero with a longbow), Little John (a pike),
+Friar Tuck (a grenade) and Will Scarlet (a sword) against Guy of Gisbourne (sword and
+shield), the Sheriff (a Hero with a greatsword) and two guards."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from brikdesk.domain.roster import Loadout
+from brikdesk.persistence.db import Database, open_database
+from brikdesk.services import Services
+from brikdesk.services.summaries import Muster
+from brikdesk.services.tracker import TrackerService
+
+UNITS = {
+    "Thieven Hood": ("outlaws", "hero", ("longbow",)),
+    "Little John": ("outlaws", "minifig", ("two-handed-weapon",)),
+    "Friar Tuck": ("outlaws", "minifig", ("explosive", "hand-weapon")),
+    "Will Scarlet": ("outlaws", "minifig", ("hand-weapon", None)),
+    "Guy of Gisbourne": ("sheriff", "minifig", ("hand-weapon", "shield")),
+    "The Sheriff": ("sheriff", "hero", ("heavy-weapon",)),
+    "Guard Alan": ("sheriff", "minifig", ("short-ranged-weapon",)),
+    "Guard Bert": ("sheriff", "minifig", ("hand-weapon", "shield")),
+}
+
+
+@dataclass
+class WizardBattle:
+    db: Database
+    services: Any
+    battle_id: int
+    campaign_id: int
+    ids: dict[str, int]  # battle unit id by name
+
+    def view(self) -> Any:
+        return self.services.tracker.view(self.battle_id)
+
+    def events(self) -> tuple[Any, ...]:
+        return self.view().standing_events
+
+
+def services_for(db: Database) -> Any:
+    """``Services.open(db)`` with the tracker (wired in by the battle panel's work)."""
+    services = Services.open(db)
+    if hasattr(services, "tracker"):
+        return services
+    parts = {f.name: getattr(services, f.name) for f in fields(services)}
+    return SimpleNamespace(**parts, tracker=TrackerService(db.sessions))
+
+
+def make_battle(path: Path, *, names: tuple[str, ...] = tuple(UNITS)) -> WizardBattle:
+    db = open_database(f"sqlite:///{path}")
+    services = services_for(db)
+    campaign = services.campaigns.create_campaign("Sherwood").value
+    players = {"outlaws": services.campaigns.add_player(campaign.id, "Merry Men").value,
+               "sheriff": services.campaigns.add_player(campaign.id, "Nottingham").value}
+    longbow = services.catalog.add_custom_item(campaign.id, "longbow",
+                                               based_on="long-ranged-weapon").value.key
+    armies = {k: services.campaigns.add_army(p.id, f"{p.name}'s army").value
+              for k, p in players.items()}
+    picked: dict[str, list[int]] = {"outlaws": [], "sheriff": []}
+    for name in names:
+        side, type_key, hands = UNITS[name]
+        hands = tuple(longbow if h == "longbow" else h for h in hands)
+        uid = services.roster.add_unit(armies[side].id, type_key, name=name,
+                                       loadout=Loadout(hands)).value[0]
+        picked[side].append(uid)
+    view = services.tracker.begin(campaign.id, "Ambush in Sherwood", [
+        Muster(players["outlaws"].id, tuple(picked["outlaws"])),
+        Muster(players["sheriff"].id, tuple(picked["sheriff"]))]).value
+    ids = {u.name: u.id for u in view.units}
+    return WizardBattle(db, services, view.id, campaign.id, ids)

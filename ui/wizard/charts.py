@@ -1,0 +1,129 @@
+"""The wizard's charts (pyqtgraph): the Action Roll totals and the Damage against Armor.
+
+Imported only by :class:`ui.wizard.widgets.ChartSlot` when a chart is first drawn, so the
+wizard opens without loading pyqtgraph. PySide6 is imported first so pyqtgraph picks it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+import PySide6.QtWidgets  # noqa: F401  (PySide6 before pyqtgraph: it picks the binding)
+
+os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+
+import pyqtgraph as pg  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtGui import QFont  # noqa: E402
+from PySide6.QtWidgets import QWidget  # noqa: E402
+
+from ui.wizard.widgets import BASE_PT, CRIT_COLOUR  # noqa: E402
+
+HIT = "#2e7d32"
+MISS = "#b0bac5"
+OTT = "#d4a017"
+KILL = "#c0392b"
+SAVE = "#9aa5b1"
+
+
+class BarChart(pg.PlotWidget):
+    """Bars of chances in percent with one dashed line (the Use or the Armor)."""
+
+    def __init__(self, parent: QWidget | None = None, *, xlabel: str = "") -> None:
+        super().__init__(parent, background="w")
+        self.setMenuEnabled(False)
+        self.setMouseEnabled(x=False, y=False)
+        self.hideButtons()
+        item = self.getPlotItem()
+        font = QFont()
+        font.setPointSize(BASE_PT - 3)
+        for name in ("left", "bottom"):
+            axis = item.getAxis(name)
+            axis.setTextPen(pg.mkPen("#333"))
+            axis.setPen(pg.mkPen("#888"))
+            axis.setStyle(tickFont=font)
+        style = {"font-size": f"{BASE_PT - 2}pt", "color": "#333"}
+        item.setLabel("bottom", xlabel, **style)
+        item.setLabel("left", "%", **style)
+        item.showGrid(y=True, alpha=0.25)
+        self._bars: pg.BarGraphItem | None = None
+        self.line = pg.InfiniteLine(angle=90, movable=False,
+                                    pen=pg.mkPen("#222", width=2, style=Qt.PenStyle.DashLine),
+                                    label="", labelOpts={"position": 0.92, "color": "#222",
+                                                         "fill": (255, 255, 255, 220)})
+        item.addItem(self.line)
+        self.bar_count = 0
+
+    def show_bars(self, bars: Sequence[tuple[int, float, str]], line_at: float | None,
+                  line_text: str, outlined: Sequence[int] = ()) -> None:
+        """``bars``: ``(x, probability, colour)``; the dashed line at ``line_at``; bars at
+        ``outlined`` totals get a thick gold edge (Over the Top)."""
+        item = self.getPlotItem()
+        if self._bars is not None:
+            item.removeItem(self._bars)
+            self._bars = None
+        self.bar_count = len(bars)
+        if not bars:
+            self.line.hide()
+            return
+        xs = [x for x, _p, _c in bars]
+        ys = [p * 100 for _x, p, _c in bars]
+        brushes = [pg.mkBrush(c) for _x, _p, c in bars]
+        edge = set(outlined)
+        pens = [pg.mkPen(OTT, width=4) if x in edge else pg.mkPen(None) for x in xs]
+        self._bars = pg.BarGraphItem(x=xs, height=ys, width=0.8, brushes=brushes, pens=pens)
+        item.addItem(self._bars)
+        lo, hi = min(xs), max(xs)
+        if line_at is not None:
+            self.line.setPos(line_at)
+            self.line.label.setFormat(line_text)
+            self.line.show()
+            lo, hi = min(lo, line_at), max(hi, line_at)
+        else:
+            self.line.hide()
+        item.setXRange(lo - 0.8, hi + 0.8, padding=0)
+        item.setYRange(0, max(ys) * 1.18, padding=0)
+
+
+def action_bars(totals: Sequence[tuple[int, float]], action_mod: int, use: int | None
+                ) -> list[tuple[int, float, str]]:
+    """Colour each Action Roll total: a natural 1 red (critical failure), a hit green, a miss
+    grey."""
+    out = []
+    for total, p in totals:
+        natural = total - action_mod
+        if natural == 1:
+            colour = CRIT_COLOUR
+        elif use is not None and total >= use:
+            colour = HIT
+        else:
+            colour = MISS
+        out.append((total, p, colour))
+    return out
+
+
+def over_the_top_totals(totals: Sequence[tuple[int, float]], action_mod: int,
+                        action_die: int, can: bool) -> list[int]:
+    """The totals whose natural face goes Over the Top (6 or more; never on a d4)."""
+    if not can or action_die < 6:
+        return []
+    return [t for t, _p in totals if 6 <= t - action_mod <= action_die]
+
+
+def damage_bars(dist: Sequence[tuple[int, float]], armor: int | None
+                ) -> list[tuple[int, float, str]]:
+    """Colour each Damage total: red where it beats the Armor (destroys)."""
+    return [(t, p, KILL if armor is not None and t > armor else SAVE) for t, p in dist]
+
+
+def make_action_chart(parent: QWidget) -> BarChart:
+    chart = BarChart(parent, xlabel="Action Roll total (natural face + modifiers)")
+    chart.setObjectName("actionChart")
+    return chart
+
+
+def make_damage_chart(parent: QWidget) -> BarChart:
+    chart = BarChart(parent, xlabel="Damage on a hit")
+    chart.setObjectName("damageChart")
+    return chart

@@ -1,0 +1,1280 @@
+"""The combat wizard's five pages: Attack, Range, Action Roll, Damage, Result.
+
+Each page reads the wizard's draft (``wizard.draft``) and the battle (``wizard.ctx``), shows
+the preview the domain computes from them (``brikdesk.domain.combat``), and hands every change
+back to the wizard (``wizard.change``), which makes a new draft and refreshes the page. Nothing
+here writes anything: Finish does, once (``CombatWizard.accept``).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+    QWizard,
+    QWizardPage,
+)
+
+from brikdesk.domain.attack import SizeClass, inches_text, to_inches
+from brikdesk.domain.combat import (
+    AttackKind,
+    Choice,
+    Joiner,
+    ObjectTarget,
+    Reaction,
+    action_preview,
+    attack_problem,
+    attacker_options,
+    benny_options,
+    damage_preview,
+    default_draft,
+    joiner_options,
+    kind_options,
+    parry_preview,
+    range_preview,
+    reaction_options,
+    size_options,
+    target_of,
+    target_options,
+    use_options,
+    weapon_options,
+)
+from brikdesk.domain.odds import BENNY_POLICY
+from brikdesk.errors import UserError
+from ui.wizard.widgets import (
+    BASE_PT,
+    BennyChooser,
+    ChartSlot,
+    ChoiceCombo,
+    DiceEntry,
+    OddsPanel,
+    card,
+    label,
+    percent,
+    set_problem,
+)
+
+if TYPE_CHECKING:
+    from ui.wizard.wizard import CombatWizard
+
+OBJECT = "object"
+
+
+def _make_action_chart(parent: QWidget) -> QWidget:
+    from ui.wizard.charts import make_action_chart
+
+    return make_action_chart(parent)
+
+
+def _make_damage_chart(parent: QWidget) -> QWidget:
+    from ui.wizard.charts import make_damage_chart
+
+    return make_damage_chart(parent)
+
+
+def _inches_or_none(text: str, what: str) -> tuple[Fraction | None, str | None]:
+    text = text.strip()
+    if not text:
+        return None, None
+    try:
+        return to_inches(text, what), None
+    except UserError as exc:
+        return None, str(exc)
+
+
+class _Page(QWizardPage):
+    """A page with a scrollable body; ``refresh()`` shows the draft."""
+
+    def __init__(self, wizard: CombatWizard, title: str, subtitle: str) -> None:
+        super().__init__(wizard)
+        self.w = wizard
+        self.setTitle(f"<span style='font-size:{BASE_PT + 8}pt; color:#1d3557'>{title}</span>")
+        self.setSubTitle(subtitle)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        body = QWidget(scroll)
+        self.body = QVBoxLayout(body)
+        self.body.setContentsMargins(4, 4, 4, 4)
+        self.body.setSpacing(10)
+        scroll.setWidget(body)
+        outer.addWidget(scroll)
+        self.scroll = scroll
+
+    def refresh(self) -> None:  # pragma: no cover - every page overrides it
+        raise NotImplementedError
+
+    def initializePage(self) -> None:
+        self.refresh()
+        # QWizard gives the focus to the page's first child after this: take it back after.
+        QTimer.singleShot(0, self, self.initial_focus)
+
+    def initial_focus(self) -> None:
+        self.focus_next_button()
+
+    def show_widget(self, widget: QWidget) -> None:
+        """Scroll so that ``widget`` is in view once the layout has settled (the dice follow
+        the focus)."""
+        self._visible_target = widget
+        QTimer.singleShot(0, self, self._scroll_to_target)
+
+    def _scroll_to_target(self) -> None:
+        widget = getattr(self, "_visible_target", None)
+        if widget is not None and widget.isVisible():
+            self.scroll.ensureWidgetVisible(widget, 20, 20)
+
+    def focus_next_button(self) -> None:
+        wiz = self.w
+        which = QWizard.WizardButton.FinishButton if self.isFinalPage() else \
+            QWizard.WizardButton.NextButton
+        button = wiz.button(which)
+        if button.isEnabled():
+            button.setFocus()
+
+
+def _form_row(grid: QGridLayout, row: int, text: str, widget: QWidget,
+              extra: QWidget | None = None) -> None:
+    lab = label(text, None, wrap=False)
+    lab.setBuddy(widget)
+    grid.addWidget(lab, row, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    grid.addWidget(widget, row, 1)
+    if extra is not None:
+        grid.addWidget(extra, row, 2)
+
+
+# --------------------------------------------------------------------------------------------
+# 1. Attack
+
+
+class AttackPage(_Page):
+    def __init__(self, wizard: CombatWizard) -> None:
+        super().__init__(wizard, "1 · Attack", "Who attacks, with what, how, and at whom.")
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(12)
+        grid.setVerticalSpacing(8)
+        self.attacker = ChoiceCombo(self)
+        self.attacker.setObjectName("attacker")
+        self.weapon = ChoiceCombo(self)
+        self.weapon.setObjectName("weapon")
+        self.improvised = QCheckBox("&Improvised: any catalog item", self)
+        self.kind = ChoiceCombo(self)
+        self.kind.setObjectName("kind")
+        self.target = ChoiceCombo(self)
+        self.target.setObjectName("target")
+        self.use = ChoiceCombo(self)
+        self.use.setObjectName("use")
+        _form_row(grid, 0, "&Attacker", self.attacker)
+        _form_row(grid, 1, "&Weapon or item", self.weapon, self.improvised)
+        _form_row(grid, 2, "&Kind of attack", self.kind)
+        _form_row(grid, 3, "&Target", self.target)
+        _form_row(grid, 5, "&Pays with", self.use)
+        grid.setColumnStretch(1, 1)
+        self.body.addLayout(grid)
+
+        self.object_box, obj = card(self)
+        obj_grid = QGridLayout()
+        self.object_name = QLineEdit(self)
+        self.object_name.setObjectName("objectName")
+        self.object_armor = QLineEdit(self)
+        self.object_armor.setObjectName("objectArmor")
+        self.object_armor.setMaximumWidth(160)
+        self.object_size = ChoiceCombo(self)
+        self.object_size.setObjectName("objectSize")
+        self.object_inches = QLineEdit(self)
+        self.object_inches.setObjectName("objectInches")
+        self.object_inches.setMaximumWidth(120)
+        self.object_inches.setPlaceholderText('Size "')
+        _form_row(obj_grid, 0, "Object's &name", self.object_name)
+        _form_row(obj_grid, 1, "Its A&rmor", self.object_armor)
+        _form_row(obj_grid, 2, "Its &Size", self.object_size, self.object_inches)
+        obj_grid.setColumnStretch(1, 1)
+        obj.addWidget(label("An inanimate object", "section"))
+        obj.addLayout(obj_grid)
+        self.object_problem = label("", "problem")
+        self.object_problem.hide()
+        obj.addWidget(self.object_problem)
+        self.body.addWidget(self.object_box)
+
+        self.joiners_box, jl = card(self)
+        jl.addWidget(label("Others joining a Combined Attack (5.1): their Damage adds up",
+                           "section"))
+        self.joiners = QListWidget(self)
+        self.joiners.setObjectName("joiners")
+        self.joiners.setMinimumHeight(90)
+        jl.addWidget(self.joiners)
+        self.body.addWidget(self.joiners_box)
+        self.problem = label("", "problem")
+        self.problem.setObjectName("attackProblem")
+        self.body.addWidget(self.problem)
+        self.body.addStretch(1)
+
+        self.attacker.chosen.connect(self._attacker)
+        self.weapon.chosen.connect(self._weapon)
+        self.improvised.toggled.connect(self._improvised)
+        self.kind.chosen.connect(self._kind)
+        self.target.chosen.connect(self._target)
+        self.use.chosen.connect(self._use)
+        self.object_name.textEdited.connect(self._object)
+        self.object_armor.textEdited.connect(self._object)
+        self.object_inches.textEdited.connect(self._object)
+        self.object_size.chosen.connect(self._object)
+        self.joiners.itemChanged.connect(self._joiner)
+
+    # -- showing ---------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        d, ctx = self.w.draft, self.w.ctx
+        self.attacker.set_choices(attacker_options(ctx), d.attacker_id)
+        self.weapon.set_choices(weapon_options(ctx, d), d.item_key)
+        self.improvised.blockSignals(True)
+        self.improvised.setChecked(d.improvised)
+        self.improvised.blockSignals(False)
+        self.kind.set_choices(kind_options(ctx, d), d.kind)
+        targets = list(target_options(ctx, d))
+        targets.append(Choice(OBJECT, "An inanimate object (name its Size and Armor)"))
+        self.target.set_choices(targets, d.target_id if d.target_id is not None else OBJECT)
+        self.use.set_choices(use_options(ctx, d), d.use or self._default_use())
+        obj = d.target_object
+        self.object_box.setVisible(d.target_id is None)
+        if obj is not None and d.target_id is None:
+            if not self.object_name.hasFocus():
+                self.object_name.setText(obj.name)
+            if not self.object_armor.hasFocus():
+                self.object_armor.setText(obj.armor)
+            self.object_size.set_choices(
+                [Choice(s, str(s)) for s in SizeClass if s is not SizeClass.MINIFIG], obj.size)
+            self.object_inches.setVisible(obj.size is SizeClass.LARGE)
+            if not self.object_inches.hasFocus():
+                self.object_inches.setText(str(obj.size_inches) if obj.size_inches else "")
+        self._fill_joiners()
+        set_problem(self.problem, attack_problem(ctx, d))
+        self.completeChanged.emit()
+
+    def _default_use(self) -> Any:
+        from brikdesk.domain.battle import attack_use
+
+        return attack_use(self.w.ctx.state, self.w.draft.attacker_id)
+
+    def _fill_joiners(self) -> None:
+        d, ctx = self.w.draft, self.w.ctx
+        joined = {j.unit_id for j in d.joiners}
+        self.joiners.blockSignals(True)
+        self.joiners.clear()
+        for c in joiner_options(ctx, d):
+            text = c.label if c.allowed or c.value in joined else \
+                f"{c.label}  —  can't: {c.problem}"
+            if c.value in joined and c.problem:
+                text = f"{c.label}  —  {c.problem}"
+            item = QListWidgetItem(text, self.joiners)
+            item.setData(Qt.ItemDataRole.UserRole, c.value)
+            flags = Qt.ItemFlag.ItemIsUserCheckable
+            if c.allowed or c.value in joined:
+                flags |= Qt.ItemFlag.ItemIsEnabled
+            item.setFlags(flags)
+            item.setCheckState(Qt.CheckState.Checked if c.value in joined else
+                               Qt.CheckState.Unchecked)
+        self.joiners.blockSignals(False)
+        self.joiners_box.setVisible(self.joiners.count() > 0)
+
+    def isComplete(self) -> bool:
+        return attack_problem(self.w.ctx, self.w.draft) is None and \
+            not self.object_problem.isVisible()
+
+    def initial_focus(self) -> None:
+        self.target.setFocus()
+
+    # -- changes ---------------------------------------------------------------------------
+
+    def _attacker(self, uid: int) -> None:
+        if uid != self.w.draft.attacker_id:
+            self.w.replace_draft(default_draft(self.w.ctx, uid))
+
+    def _weapon(self, key: str | None) -> None:
+        d = self.w.draft.but(item_key=key)
+        allowed = [c.value for c in kind_options(self.w.ctx, d) if c.allowed]
+        if d.kind not in allowed and allowed:
+            d = d.but(kind=allowed[0])
+        self.w.change("attack", item_key=d.item_key, kind=d.kind)
+
+    def _improvised(self, on: bool) -> None:
+        self.w.change("attack", improvised=on)
+
+    def _kind(self, kind: AttackKind) -> None:
+        self.w.change("attack", kind=kind, reaction=Reaction.NONE)
+
+    def _target(self, value: Any) -> None:
+        d = self.w.draft
+        if value == OBJECT:
+            self.w.change("attack", target_id=None,
+                          target_object=d.target_object or ObjectTarget(),
+                          size=None, visible_size=None, reaction=Reaction.NONE)
+            self.object_name.setFocus()
+            self.object_name.selectAll()
+        else:
+            self.w.change("attack", target_id=value, target_object=None, size=None,
+                          sections_visible=3, visible_size=None, target_disrupted=None,
+                          reaction=Reaction.NONE, blast_ids=())
+
+    def _use(self, use: Any) -> None:
+        self.w.change("attack", use=use)
+
+    def _object(self, *_args: Any) -> None:
+        size = self.object_size.value() or SizeClass.STUD_1X1
+        inches, err = _inches_or_none(self.object_inches.text(), "Size")
+        try:
+            obj = ObjectTarget(self.object_name.text().strip() or "the object",
+                               self.object_armor.text().strip() or "0", size,
+                               inches or Fraction(0))
+        except UserError as exc:
+            set_problem(self.object_problem, str(exc))
+            self.completeChanged.emit()
+            return
+        set_problem(self.object_problem, err)
+        self.w.change("attack", target_object=obj, size=None, visible_size=None)
+
+    def _joiner(self, item: QListWidgetItem) -> None:
+        uid = item.data(Qt.ItemDataRole.UserRole)
+        d = self.w.draft
+        rest = tuple(j for j in d.joiners if j.unit_id != uid)
+        if item.checkState() == Qt.CheckState.Checked:
+            f = self.w.ctx.fighter(uid)
+            key = next((it.key for it in f.items if it.deals_damage), None)
+            for c in weapon_options(self.w.ctx, d.but(attacker_id=uid)):
+                if c.allowed and c.value is not None:
+                    key = c.value
+                    break
+            rest = rest + (Joiner(uid, key),)
+        self.w.change("attack", joiners=rest)
+
+
+# --------------------------------------------------------------------------------------------
+# 2. Range
+
+
+class RangePage(_Page):
+    def __init__(self, wizard: CombatWizard) -> None:
+        super().__init__(wizard, "2 · Range", "Measure from the weapon's business end; Close "
+                         "Combat weapons must touch the target (5.1 Checking Range).")
+        self.ranged_box, rl = card(self)
+        grid = QGridLayout()
+        self.distance = QLineEdit(self)
+        self.distance.setObjectName("distance")
+        self.distance.setPlaceholderText('inches, e.g. 7.5')
+        self.distance.setMaximumWidth(200)
+        self.altitude = QLineEdit(self)
+        self.altitude.setObjectName("altitude")
+        self.altitude.setPlaceholderText("0")
+        self.altitude.setMaximumWidth(200)
+        self.blind = QCheckBox("Firing &Blind at a target known to be within 1\" (-5)", self)
+        self.blind.setObjectName("firingBlind")
+        _form_row(grid, 0, "&Distance to the target", self.distance)
+        _form_row(grid, 1, "&Height above the target", self.altitude)
+        grid.setColumnStretch(2, 1)
+        rl.addLayout(grid)
+        rl.addWidget(self.blind)
+        self.input_problem = label("", "problem")
+        self.input_problem.hide()
+        rl.addWidget(self.input_problem)
+        self.joiner_grid = QGridLayout()
+        rl.addLayout(self.joiner_grid)
+        self.joiner_edits: dict[int, QLineEdit] = {}
+        self.body.addWidget(self.ranged_box)
+
+        self.close_box, cl = card(self)
+        self.reach = QCheckBox("The weapon's striking surface can &touch the target (reach)",
+                               self)
+        self.reach.setObjectName("inReach")
+        self.mom = QCheckBox("Ran &4\" or more in a straight line at the target: a MOM (5.4)",
+                             self)
+        self.mom.setObjectName("hasMom")
+        self.both = QCheckBox("Weapon held in b&oth hands", self)
+        self.above = QCheckBox("Flying or falling: a mighty downward strike (5.4)", self)
+        for w in (self.reach, self.mom, self.both, self.above):
+            cl.addWidget(w)
+        self.body.addWidget(self.close_box)
+
+        self.preview_box, pl = card(self)
+        self.preview_grid = QGridLayout()
+        self.preview_grid.setHorizontalSpacing(24)
+        pl.addLayout(self.preview_grid)
+        self.cells: dict[str, QLabel] = {}
+        for col, (key, head) in enumerate((("range", "Weapon Range"),
+                                           ("height", "Height Advantage"),
+                                           ("effective", "Effective Range"),
+                                           ("out", "Out of Range"))):
+            self.preview_grid.addWidget(label(head, "note", wrap=False), 0, col)
+            value = label("-", "big", wrap=False)
+            value.setObjectName(f"range_{key}")
+            self.cells[key] = value
+            self.preview_grid.addWidget(value, 1, col)
+        self.preview_text = label("", "event")
+        self.preview_text.setObjectName("rangeText")
+        pl.addWidget(self.preview_text)
+        self.body.addWidget(self.preview_box)
+        self.problem = label("", "problem")
+        self.problem.setObjectName("rangeProblem")
+        self.body.addWidget(self.problem)
+        self.body.addStretch(1)
+
+        self.distance.textEdited.connect(self._distance)
+        self.altitude.textEdited.connect(self._altitude)
+        self.blind.toggled.connect(self._blind)
+        self.reach.toggled.connect(self._reach)
+        self.mom.toggled.connect(self._mom)
+        self.both.toggled.connect(self._both)
+        self.above.toggled.connect(self._above)
+
+    def refresh(self) -> None:
+        d, ctx = self.w.draft, self.w.ctx
+        close = d.kind.close_combat
+        self.ranged_box.setVisible(not close)
+        self.close_box.setVisible(close)
+        for box, value in ((self.blind, d.firing_blind), (self.reach, d.in_reach),
+                           (self.both, d.both_hands), (self.above, d.from_above),
+                           (self.mom, ctx.state.unit(d.attacker_id).mom if d.has_mom is None
+                            else d.has_mom)):
+            box.blockSignals(True)
+            box.setChecked(value)
+            box.blockSignals(False)
+        charge = d.kind is AttackKind.CHARGE
+        for w in (self.mom, self.both, self.above):
+            w.setVisible(charge)
+        if not self.distance.hasFocus():
+            self.distance.setText("" if d.distance is None else _num(d.distance))
+        if not self.altitude.hasFocus():
+            self.altitude.setText("" if not d.altitude else _num(d.altitude))
+        self._joiner_fields()
+        p = range_preview(d, ctx)
+        self.preview_grid.parentWidget().setVisible(True)
+        for w in self.cells.values():
+            w.setVisible(not close)
+        for i in range(self.preview_grid.count()):
+            item = self.preview_grid.itemAt(i)
+            if item is not None and item.widget() is not None:
+                item.widget().setVisible(not close)
+        if not close:
+            self.cells["range"].setText(inches_text(p.weapon_range) if p.weapon_range else "-")
+            self.cells["height"].setText(f'+{p.height.value}"' if p.height else '+0"')
+            self.cells["effective"].setText(inches_text(p.effective_range)
+                                            if p.effective_range is not None else "-")
+            self.cells["out"].setText(f'{p.inches_out}"' if p.effective_range is not None
+                                      else "-")
+            lines = []
+            if p.text:
+                lines.append(p.text)
+            if p.height is not None:
+                lines.append(p.height.describe())
+            lines.extend(m.describe() for m in p.penalties)
+            lines.extend(p.notes)
+            if p.firing_blind is not None:
+                lines.append(p.firing_blind.describe())
+            for name, text in p.joiners:
+                lines.append(f"{name}: {text}")
+            self.preview_text.setText("<br>".join(lines))
+        else:
+            self.preview_text.setText(p.text + ("" if d.kind is not AttackKind.CHARGE else
+                                                "<br>A Charge: one Strike and one Counter each, "
+                                                "no Angry Inches (5.4)."))
+        set_problem(self.problem, p.error)
+        self.completeChanged.emit()
+
+    def _joiner_fields(self) -> None:
+        d = self.w.draft
+        wanted = [] if d.kind.close_combat else [j.unit_id for j in d.joiners]
+        if list(self.joiner_edits) != wanted:
+            while self.joiner_grid.count():
+                item = self.joiner_grid.takeAt(0)
+                if item.widget() is not None:
+                    item.widget().deleteLater()
+            self.joiner_edits = {}
+            for row, uid in enumerate(wanted):
+                edit = QLineEdit(self)
+                edit.setObjectName(f"joinerDistance{uid}")
+                edit.setMaximumWidth(200)
+                edit.setPlaceholderText("inches")
+                edit.textEdited.connect(self._joiner_distance)
+                edit.setProperty("unit", uid)
+                _form_row(self.joiner_grid, row,
+                          f"Distance for {self.w.ctx.fighter(uid).name}", edit)
+                self.joiner_edits[uid] = edit
+        for j in d.joiners:
+            edit = self.joiner_edits.get(j.unit_id)
+            if edit is not None and not edit.hasFocus():
+                edit.setText("" if j.distance is None else _num(j.distance))
+
+    def isComplete(self) -> bool:
+        return range_preview(self.w.draft, self.w.ctx).error is None and \
+            not self.input_problem.isVisible()
+
+    def initial_focus(self) -> None:
+        if self.w.draft.kind.close_combat:
+            self.focus_next_button()
+        else:
+            self.distance.setFocus()
+            self.distance.selectAll()
+
+    def _distance(self, text: str) -> None:
+        value, err = _inches_or_none(text, "distance")
+        set_problem(self.input_problem, err)
+        self.w.change("range", distance=value)
+
+    def _altitude(self, text: str) -> None:
+        text = text.strip()
+        try:
+            value = to_inches(text, "height", allow_negative=True) if text else Fraction(0)
+            err = None
+        except UserError as exc:
+            value, err = Fraction(0), str(exc)
+        set_problem(self.input_problem, err)
+        self.w.change("range", altitude=value)
+
+    def _joiner_distance(self, text: str) -> None:
+        edit = self.sender()
+        uid = edit.property("unit") if edit is not None else None
+        value, err = _inches_or_none(text, "distance")
+        set_problem(self.input_problem, err)
+        d = self.w.draft
+        joiners = tuple(j if j.unit_id != uid else Joiner(j.unit_id, j.item_key, value,
+                                                           j.altitude, j.use)
+                        for j in d.joiners)
+        self.w.change("range", joiners=joiners)
+
+    def _blind(self, on: bool) -> None:
+        self.w.change("range", firing_blind=on)
+
+    def _reach(self, on: bool) -> None:
+        self.w.change("range", in_reach=on)
+
+    def _mom(self, on: bool) -> None:
+        self.w.change("range", has_mom=on)
+
+    def _both(self, on: bool) -> None:
+        self.w.change("range", both_hands=on)
+
+    def _above(self, on: bool) -> None:
+        self.w.change("range", from_above=on)
+
+
+def _num(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{float(x):g}"
+
+
+# --------------------------------------------------------------------------------------------
+# 3. Action Roll
+
+
+class ActionPage(_Page):
+    def __init__(self, wizard: CombatWizard) -> None:
+        super().__init__(wizard, "3 · Action Roll", "Every modifier with its rule; tick the "
+                         "judgements; then roll or type the faces the dice showed.")
+        top = QHBoxLayout()
+        top.setSpacing(12)
+        self.mods_box, ml = card(self)
+        ml.addWidget(label("Modifiers to the Action Roll", "section"))
+        self.mods = QGridLayout()
+        self.mods.setHorizontalSpacing(14)
+        ml.addLayout(self.mods)
+        self.joiner_text = label("", "event")
+        ml.addWidget(self.joiner_text)
+        ml.addStretch(1)
+        top.addWidget(self.mods_box, 5)
+        right = QVBoxLayout()
+        self.need_box, nl = card(self)
+        self.need_head = label("Needs on the die", "note")
+        self.need = label("-", "big")
+        self.need.setObjectName("needed")
+        self.need_text = label("", "event")
+        self.need_text.setObjectName("neededText")
+        nl.addWidget(self.need_head)
+        nl.addWidget(self.need)
+        nl.addWidget(self.need_text)
+        right.addWidget(self.need_box)
+        self.odds = OddsPanel(self)
+        right.addWidget(self.odds)
+        self.chart = ChartSlot(_make_action_chart, self, height=170)
+        right.addWidget(self.chart)
+        self.policy = label("Green: hit; red: critical failure; gold edge: Over the Top. "
+                            f"The odds spend a Benny so: {BENNY_POLICY}", "note")
+        right.addWidget(self.policy)
+        top.addLayout(right, 4)
+        self.body.addLayout(top)
+
+        # judgement widgets, kept across refreshes
+        self.size = ChoiceCombo(self)
+        self.size.setObjectName("judgeSize")
+        self.size.setMinimumContentsLength(18)
+        self.visible = QLineEdit(self)
+        self.visible.setObjectName("visibleInches")
+        self.visible.setPlaceholderText('visible "')
+        self.visible.setMaximumWidth(130)
+        self.disrupted = QCheckBox("&Disrupted", self)
+        self.disrupted.setObjectName("judgeDisrupted")
+        self.outnumbered = QCheckBox("O&utnumbered", self)
+        self.outnumbered.setObjectName("judgeOutnumbered")
+        self.engaged = QCheckBox("Attacker is &engaged", self)
+        self.engaged.setObjectName("judgeEngaged")
+        for w in (self.size, self.visible, self.disrupted, self.outnumbered, self.engaged):
+            w.setParent(self.mods_box)
+            w.hide()
+
+        self.react_box, rl = card(self)
+        row = QHBoxLayout()
+        react_label = label("The target's &reaction", "section", wrap=False)
+        row.addWidget(react_label)
+        self.reaction = ChoiceCombo(self)
+        self.reaction.setObjectName("reaction")
+        react_label.setBuddy(self.reaction)
+        row.addWidget(self.reaction, 1)
+        rl.addLayout(row)
+        self.reaction_text = label("", "event")
+        self.reaction_text.setObjectName("reactionText")
+        rl.addWidget(self.reaction_text)
+        self.bail_clears = QCheckBox("The dive takes him out of the attack (the attack is "
+                                     "avoided)", self)
+        self.bail_clears.setObjectName("bailClears")
+        rl.addWidget(self.bail_clears)
+        self.body.addWidget(self.react_box)
+
+        self.dice_box, dl = card(self)
+        dl.addWidget(label("Roll: virtual dice, or type the faces the dice showed", "section"))
+        self.dice = DiceEntry(self)
+        self.dice.setObjectName("actionDice")
+        dl.addWidget(self.dice)
+        self.outcome = label("", "event")
+        self.outcome.setObjectName("actionOutcome")
+        dl.addWidget(self.outcome)
+        self.benny = BennyChooser(self)
+        self.benny.setObjectName("bennyChooser")
+        self.benny.hide()
+        dl.addWidget(self.benny)
+        self.problem = label("", "problem")
+        self.problem.setObjectName("actionProblem")
+        dl.addWidget(self.problem)
+        self.body.addWidget(self.dice_box)
+        self.body.addStretch(1)
+
+        self.size.chosen.connect(self._size)
+        self.visible.textEdited.connect(self._visible)
+        self.disrupted.toggled.connect(self._disrupted)
+        self.outnumbered.toggled.connect(self._outnumbered)
+        self.engaged.toggled.connect(self._engaged)
+        self.reaction.chosen.connect(self._reaction)
+        self.bail_clears.toggled.connect(self._bail_clears)
+        self.dice.face.connect(self._face)
+        self.dice.undo.connect(self._undo_face)
+        self.dice.roll.connect(self._roll)
+        self.dice.clear.connect(self._clear)
+        self.benny.picked.connect(self._benny)
+
+    # -- showing ---------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        d, ctx = self.w.draft, self.w.ctx
+        preview = action_preview(d, ctx)
+        self._show_rows(preview)
+        first = preview.first
+        if first is not None:
+            self.need.setText("no roll" if first.needed is None else
+                              f"{first.needed}+" if first.needed <= first.action_die else
+                              f"{first.needed}")
+            self.need_head.setText(f"{first.name}: {first.weapon}, Use "
+                                   f"{first.use if first.use is not None else '-'}, "
+                                   f"Action die d{first.action_die}")
+            self.need_text.setText(first.needed_text + (
+                f"<br>{preview.missed_radius_text}" if preview.missed_radius_text else ""))
+            odds = first.odds
+            values: dict[str, Any] = {"kill": preview.kill}
+            if odds is not None:
+                values.update(critical_failure=odds.critical_failure,
+                              over_the_top=odds.over_the_top, hit=odds.hit)
+            elif first.automatic is not None:
+                values.update(critical_failure=0, over_the_top=0, hit=1)
+            self.odds.show_odds(values)
+            if odds is not None and odds.action_totals:
+                from ui.wizard import charts
+
+                totals = [(t, float(p)) for t, p in odds.action_totals]
+                bars = charts.action_bars(totals, first.action_mod, first.use)
+                ott = charts.over_the_top_totals(totals, first.action_mod, first.action_die,
+                                                 odds.over_the_top > 0)
+                self.chart.show()
+                self.chart.draw("show_bars", bars,
+                                first.use - 0.5 if first.use is not None else None,
+                                f"Use {first.use}: hit", ott)
+            else:
+                self.chart.hide()
+        else:
+            self.need.setText("-")
+            self.need_text.setText("")
+            self.odds.show_odds({})
+        lines = [f"{s.name} ({s.weapon}): needs {s.needed_text}"
+                 + (f"; hit {percent(s.odds.hit)}" if s.odds is not None else "")
+                 for s in preview.strikers[1:]]
+        if lines and preview.kill is not None:
+            lines.append(f"Together they destroy {_target(self)} with a chance of "
+                         f"{percent(preview.kill)} (5.1 Combined Attacks)")
+        self.joiner_text.setText("<br>".join(lines))
+        self.joiner_text.setVisible(bool(lines))
+        self._show_reaction()
+        self._show_stage()
+        self.completeChanged.emit()
+
+    def _show_rows(self, preview: Any) -> None:
+        grid = self.mods
+        keep = {self.size, self.visible, self.disrupted, self.outnumbered, self.engaged}
+        while grid.count():
+            item = grid.takeAt(0)
+            w = item.widget()
+            if w is None:
+                continue
+            w.hide()
+            if w not in keep:
+                w.deleteLater()
+        if preview.error:
+            grid.addWidget(label(preview.error, "problem"), 0, 0, 1, 4)
+            return
+        first = preview.first
+        if first is None:
+            return
+        d, ctx = self.w.draft, self.w.ctx
+        target = target_of(d, ctx)
+        for row, r in enumerate(first.rows):
+            m = r.modifier
+            value = label(f"{m.value:+d}" if m.value else "0", None, wrap=False)
+            value.setStyleSheet(f"font-size: {BASE_PT + 6}pt; font-weight: 700; color: "
+                                + ("#14532d" if m.value > 0 else "#8a1c12" if m.value < 0
+                                   else "#9aa5b1") + ";")
+            what = label(f"{m.reason}<br><span style='font-size:{BASE_PT - 3}pt; "
+                         f"color:#52606d'>{m.rule}</span>")
+            what.setObjectName("modifierRow")
+            grid.addWidget(value, row, 0, Qt.AlignmentFlag.AlignRight)
+            grid.addWidget(what, row, 1)
+            widget = self._judgement(r.judgement, target)
+            if widget is not None:
+                grid.addWidget(widget, row, 2)
+                widget.show()
+                if r.judgement == "size" and target.size is SizeClass.LARGE:
+                    grid.addWidget(self.visible, row, 3)
+                    self.visible.show()
+        total = label(f"{first.action_mod:+d}" if first.action_mod else "0", None,
+                      wrap=False)
+        total.setStyleSheet(f"font-size: {BASE_PT + 6}pt; font-weight: 700; "
+                            "border-top: 2px solid #1d3557;")
+        grid.addWidget(total, len(first.rows), 0, Qt.AlignmentFlag.AlignRight)
+        grid.addWidget(label("all Action Roll modifiers together"), len(first.rows), 1)
+        grid.setColumnStretch(1, 1)
+
+    def _judgement(self, key: str | None, target: Any) -> QWidget | None:
+        d = self.w.draft
+        if key == "size":
+            current = (target.size, target.sections_visible if target.is_minifig else 3)
+            self.size.set_choices(size_options(target), current)
+            if not self.visible.hasFocus():
+                self.visible.setText(_num(target.visible_size) if target.visible_size else "")
+            return self.size
+        box = {"disrupted": self.disrupted, "outnumbered": self.outnumbered,
+               "engaged": self.engaged}.get(key or "")
+        if box is None:
+            return None
+        value = {"disrupted": target.disrupted,
+                 "outnumbered": self._attack_outnumbered(),
+                 "engaged": self._engaged_now()}[key or ""]
+        box.blockSignals(True)
+        box.setChecked(bool(value))
+        box.blockSignals(False)
+        del d
+        return box
+
+    def _attack_outnumbered(self) -> bool:
+        from brikdesk.domain.battle import outnumbered_modifier
+
+        d = self.w.draft
+        if d.outnumbered is not None:
+            return d.outnumbered
+        return outnumbered_modifier(self.w.ctx.state, d.attacker_id) is not None
+
+    def _engaged_now(self) -> bool:
+        d = self.w.draft
+        if d.attacker_engaged is not None:
+            return d.attacker_engaged
+        return bool(self.w.ctx.state.unit(d.attacker_id).close_combat)
+
+    def _show_reaction(self) -> None:
+        d, ctx = self.w.draft, self.w.ctx
+        options = reaction_options(d, ctx)
+        self.reaction.set_choices(options, (d.reaction, d.parry_item if d.reaction is
+                                            Reaction.PARRY else None))
+        self.react_box.setVisible(True)
+        text = ""
+        if d.reaction is Reaction.PARRY:
+            words, chance = parry_preview(d, ctx)
+            text = words + (f"; succeeds {percent(chance)}" if chance is not None else "")
+            if d.kind.incoming.is_damage:
+                text += ("<br>A successful Shield Parry Deflects the Damage: one die of each "
+                         "kind fewer (5.2)")
+            else:
+                text += f"<br>A successful Parry cancels the {d.kind.label} (5.2)"
+        elif d.reaction is Reaction.BAIL and d.target_id is not None:
+            f = ctx.fighter(d.target_id)
+            text = (f"{f.name} Bails first: he dives 1d{f.action_die}\" (bonus dice on the "
+                    "highest face), ends prone and Disrupted unless he goes Over the Top; a "
+                    "natural 1 falls where he stands (4.3)")
+        self.reaction_text.setText(text)
+        self.reaction_text.setVisible(bool(text))
+        self.bail_clears.setVisible(d.reaction is Reaction.BAIL)
+        self.bail_clears.blockSignals(True)
+        self.bail_clears.setChecked(d.bail_clears)
+        self.bail_clears.blockSignals(False)
+
+    def _show_stage(self) -> None:
+        stage = self.w.action_stage()
+        self.dice.ask(stage.need, stage.dice, waiting="How is the Benny spent? Choose below."
+                      if stage.pending is not None else "")
+        lines = list(stage.messages())
+        first = stage.first
+        if first is not None and first.critical_failure:
+            lines.append("<b>Critical failure</b>: a natural 1 fails whatever the modifiers "
+                         "(4.2)")
+        if first is not None and first.automatic is not None:
+            lines.insert(0, f"<b>{first.automatic.describe()}</b>")
+        self.outcome.setText("<br>".join(lines))
+        self.outcome.setVisible(bool(lines))
+        if stage.pending is not None:
+            who = {"bail": "the Bail", "parry": "the Parry"}.get(stage.pending, "the attack")
+            self.benny.offer(f"Over the Top on {who}: a natural 6 or more earns a Benny. How "
+                             "is it spent? (press its letter)",
+                             benny_options(self.w.draft, self.w.ctx, stage.pending, stage),
+                             f"The odds above assume: {BENNY_POLICY}")
+            self.benny.show()
+        else:
+            self.benny.hide()
+        problem = stage.error
+        if stage.extra_faces:
+            problem = (f"{stage.extra_faces} face(s) typed beyond the dice the rules need: "
+                       "Backspace takes the last one back")
+        set_problem(self.problem, problem)
+
+    def isComplete(self) -> bool:
+        return self.w.action_stage().complete
+
+    def initial_focus(self) -> None:
+        self.focus_input()
+
+    def focus_input(self) -> None:
+        stage = self.w.action_stage()
+        if stage.pending is not None:
+            self.benny.setFocus()
+            self.show_widget(self.benny)
+        elif stage.need is not None:
+            self.dice.edit.setFocus()
+            self.show_widget(self.dice)
+        else:
+            self.focus_next_button()
+            self.show_widget(self.outcome)
+
+    # -- changes ---------------------------------------------------------------------------
+
+    def _size(self, value: tuple[SizeClass, int]) -> None:
+        size, n = value
+        self.w.change("action", size=size, sections_visible=n)
+
+    def _visible(self, text: str) -> None:
+        value, err = _inches_or_none(text, "visible Size")
+        self.w.change("action", visible_size=value or Fraction(0))
+
+    def _disrupted(self, on: bool) -> None:
+        self.w.change("action", target_disrupted=on)
+
+    def _outnumbered(self, on: bool) -> None:
+        self.w.change("action", outnumbered=on)
+
+    def _engaged(self, on: bool) -> None:
+        self.w.change("action", attacker_engaged=on)
+
+    def _reaction(self, value: tuple[Reaction, str | None]) -> None:
+        reaction, item = value
+        self.w.change("reaction", reaction=reaction, parry_item=item)
+
+    def _bail_clears(self, on: bool) -> None:
+        self.w.change("action", bail_clears=on)
+
+    def _face(self, face: int) -> None:
+        self.w.add_face("action", face)
+        self.focus_input()
+
+    def _undo_face(self) -> None:
+        self.w.drop_face("action")
+        self.focus_input()
+
+    def _roll(self) -> None:
+        self.w.roll_virtual("action")
+        self.focus_input()
+
+    def _clear(self) -> None:
+        self.w.clear_faces("action")
+        self.focus_input()
+
+    def _benny(self, use: Any) -> None:
+        stage = self.w.action_stage()
+        if stage.pending is not None:
+            self.w.pick_benny(stage.pending, use)
+            self.focus_input()
+
+
+def _target(page: _Page) -> str:
+    d = page.w.draft
+    if d.target_id is not None:
+        return page.w.ctx.fighter(d.target_id).name
+    return (d.target_object or ObjectTarget()).name
+
+
+# --------------------------------------------------------------------------------------------
+# 4. Damage
+
+
+class DamagePage(_Page):
+    def __init__(self, wizard: CombatWizard) -> None:
+        super().__init__(wizard, "4 · Damage", "Damage greater than the Armor destroys; equal "
+                         "or less glances off: ka-ping!")
+        top = QHBoxLayout()
+        self.lines_box, ll = card(self)
+        ll.addWidget(label("Damage dice and modifiers", "section"))
+        self.lines = label("", "event")
+        self.lines.setObjectName("damageLines")
+        ll.addWidget(self.lines)
+        self.mom = QCheckBox("Spend the &MOM: one more Action die of Damage (5.4)", self)
+        self.mom.setObjectName("spendMom")
+        ll.addWidget(self.mom)
+        self.mom_text = label("", "note")
+        ll.addWidget(self.mom_text)
+        ll.addStretch(1)
+        top.addWidget(self.lines_box, 3)
+        right = QVBoxLayout()
+        self.armor_box, al = card(self)
+        grid = QGridLayout()
+        grid.addWidget(label("Armor to beat", "note", wrap=False), 0, 0)
+        grid.addWidget(label("Chance to destroy", "note", wrap=False), 0, 1)
+        self.armor = label("-", "big", wrap=False)
+        self.armor.setObjectName("armorToBeat")
+        self.kill = label("-", "big", wrap=False)
+        self.kill.setObjectName("killChance")
+        self.kill.setStyleSheet("color: #8a1c12;")
+        grid.addWidget(self.armor, 1, 0)
+        grid.addWidget(self.kill, 1, 1)
+        al.addLayout(grid)
+        self.armor_text = label("", "note")
+        al.addWidget(self.armor_text)
+        right.addWidget(self.armor_box)
+        self.chart = ChartSlot(_make_damage_chart, self, height=190)
+        right.addWidget(self.chart)
+        top.addLayout(right, 2)
+        self.body.addLayout(top)
+
+        self.options_box, ol = card(self)
+        self.blast_label = label("Also inside the blast (each takes the same Damage roll)",
+                                 "section")
+        ol.addWidget(self.blast_label)
+        self.blast = QListWidget(self)
+        self.blast.setObjectName("blast")
+        self.blast.setMinimumHeight(90)
+        ol.addWidget(self.blast)
+        self.missed_label = label("", "section")
+        ol.addWidget(self.missed_label)
+        row = QHBoxLayout()
+        self.missed = ChoiceCombo(self)
+        self.missed.setObjectName("missedStrikes")
+        self.missed_distance = QLineEdit(self)
+        self.missed_distance.setObjectName("missedDistance")
+        self.missed_distance.setPlaceholderText("inches from the attacker")
+        self.missed_distance.setMaximumWidth(260)
+        row.addWidget(self.missed, 1)
+        row.addWidget(self.missed_distance)
+        self.missed_row = QWidget(self)
+        self.missed_row.setLayout(row)
+        ol.addWidget(self.missed_row)
+        self.collide = QCheckBox("The target is directly in his path: they &Collide (MOM "
+                                 "against POP, 5.4)", self)
+        self.collide.setObjectName("collide")
+        ol.addWidget(self.collide)
+        row2 = QHBoxLayout()
+        row2.addWidget(label("KnockBack stopped by an &obstacle after", None, wrap=False))
+        self.obstacle = QLineEdit(self)
+        self.obstacle.setObjectName("obstacle")
+        self.obstacle.setPlaceholderText("nothing in the way")
+        self.obstacle.setMaximumWidth(260)
+        row2.addWidget(self.obstacle)
+        row2.addStretch(1)
+        self.obstacle_row = QWidget(self)
+        self.obstacle_row.setLayout(row2)
+        ol.addWidget(self.obstacle_row)
+        self.body.addWidget(self.options_box)
+
+        self.dice_box, dl = card(self)
+        dl.addWidget(label("Roll: virtual dice, or type the faces the dice showed", "section"))
+        self.dice = DiceEntry(self)
+        self.dice.setObjectName("damageDice")
+        dl.addWidget(self.dice)
+        self.outcome = label("", "event")
+        self.outcome.setObjectName("damageOutcome")
+        dl.addWidget(self.outcome)
+        self.problem = label("", "problem")
+        self.problem.setObjectName("damageProblem")
+        dl.addWidget(self.problem)
+        self.body.addWidget(self.dice_box)
+        self.body.addStretch(1)
+
+        self.mom.toggled.connect(self._mom)
+        self.blast.itemChanged.connect(self._blast)
+        self.missed.chosen.connect(self._missed)
+        self.missed_distance.textEdited.connect(self._missed_distance)
+        self.collide.toggled.connect(self._collide)
+        self.obstacle.textEdited.connect(self._obstacle)
+        self.dice.face.connect(self._face)
+        self.dice.undo.connect(self._undo_face)
+        self.dice.roll.connect(self._roll)
+        self.dice.clear.connect(self._clear)
+
+    def refresh(self) -> None:
+        d, ctx = self.w.draft, self.w.ctx
+        action = self.w.action_stage()
+        p = damage_preview(d, ctx, action)
+        lines = list(p.lines)
+        if p.nothing:
+            lines.insert(0, p.nothing)
+        self.lines.setText("<br>".join(lines))
+        target = target_of(d, ctx)
+        self.armor.setText(str(target.armor))
+        self.armor_text.setText(p.armor_text)
+        self.kill.setText(percent(p.kill) if p.kill is not None else "-")
+        if p.distribution:
+            from ui.wizard import charts
+
+            self.chart.show()
+            self.chart.draw("show_bars", charts.damage_bars(p.distribution, p.armor_line),
+                            p.armor_line + 0.5 if p.armor_line is not None else None,
+                            f"Armor {p.armor_line}")
+        else:
+            self.chart.hide()
+        charge_hit = d.kind is AttackKind.CHARGE and action.hit
+        self.mom.setVisible(charge_hit)
+        self.mom.blockSignals(True)
+        self.mom.setChecked(d.spend_mom)
+        self.mom.blockSignals(False)
+        self.mom_text.setText(p.mom_text)
+        self.mom_text.setVisible(bool(p.mom_text))
+        self._show_blast(p.blast)
+        self._show_missed(p)
+        self.collide.setVisible(p.collision_possible)
+        self.collide.blockSignals(True)
+        self.collide.setChecked(d.collide)
+        self.collide.blockSignals(False)
+        knock = p.shove or (p.collision_possible and d.collide)
+        self.obstacle_row.setVisible(knock)
+        if not self.obstacle.hasFocus():
+            self.obstacle.setText("" if d.obstacle is None else _num(d.obstacle))
+        self.options_box.setVisible(p.blast or p.missed is not None or p.collision_possible
+                                    or p.shove)
+        self._show_stage()
+        self.completeChanged.emit()
+
+    def _show_blast(self, blast: bool) -> None:
+        d, ctx = self.w.draft, self.w.ctx
+        self.blast.setVisible(blast)
+        self.blast_label.setVisible(blast)
+        if not blast:
+            return
+        self.blast.blockSignals(True)
+        self.blast.clear()
+        for f in ctx.fighters:
+            if f.unit_id in (d.attacker_id, d.target_id):
+                continue
+            u = ctx.state.unit(f.unit_id)
+            if not u.in_battle:
+                continue
+            item = QListWidgetItem(f"{f.name} ({ctx.setup.player(f.player_id).name}), Armor "
+                                   f"{f.armor}", self.blast)
+            item.setData(Qt.ItemDataRole.UserRole, f.unit_id)
+            item.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
+            item.setCheckState(Qt.CheckState.Checked if f.unit_id in d.blast_ids else
+                               Qt.CheckState.Unchecked)
+        self.blast.blockSignals(False)
+
+    def _show_missed(self, p: Any) -> None:
+        d, ctx = self.w.draft, self.w.ctx
+        show = p.missed is not None and not p.blast
+        self.missed_label.setVisible(p.missed is not None)
+        self.missed_row.setVisible(show)
+        if p.missed is None:
+            return
+        radius = inches_text(p.missed.radius)
+        self.missed_label.setText(
+            f"Missed Shot: it lands within {radius} of {p.missed.state.attack.target.name}, "
+            "at a spot the target's owner picks (5.3)" + (
+                "; tick what the blast catches there" if p.blast else
+                ". What does it hit there?"))
+        choices = [Choice(None, "nothing that matters")]
+        for f in ctx.fighters:
+            if f.unit_id == d.attacker_id or not ctx.state.unit(f.unit_id).in_battle:
+                continue
+            choices.append(Choice(f.unit_id, f"{f.name} ({ctx.setup.player(f.player_id).name})"
+                                  f", Armor {f.armor}"))
+        self.missed.set_choices(choices, d.missed_strikes)
+        self.missed_distance.setVisible(d.missed_strikes is not None)
+        if not self.missed_distance.hasFocus():
+            dist = d.missed_distance if d.missed_distance is not None else d.distance
+            self.missed_distance.setText("" if dist is None else _num(dist))
+
+    def _show_stage(self) -> None:
+        stage = self.w.damage_stage()
+        self.dice.ask(stage.need, stage.dice)
+        self.dice.setVisible(stage.rolls_dice)
+        lines = []
+        if stage.damage is not None:
+            lines.append(f"<b>{stage.damage.describe()}</b>")
+        if stage.explosion is not None:
+            lines.extend(h.describe() for h in stage.explosion.hits)
+        if stage.missed_damage is not None:
+            lines.append(f"Missed Shot: {stage.missed_damage.describe()}")
+        for res in (stage.shove, stage.grab, stage.collision):
+            if res is not None:
+                lines.append(res.describe())
+        if stage.weapon_knockback:
+            lines.append(f"{_target(self)} is Knocked Back "
+                         f"{inches_text(stage.weapon_knockback)} by the weapon (3.1)")
+        if not stage.rolls_dice and stage.complete and not lines:
+            lines.append("Nothing to roll here.")
+        self.outcome.setText("<br>".join(lines))
+        self.outcome.setVisible(bool(lines))
+        problem = stage.error
+        if stage.extra_faces:
+            problem = (f"{stage.extra_faces} face(s) typed beyond the dice the rules need: "
+                       "Backspace takes the last one back")
+        set_problem(self.problem, problem)
+
+    def isComplete(self) -> bool:
+        return self.w.damage_stage().complete
+
+    def initial_focus(self) -> None:
+        self.focus_input()
+
+    def focus_input(self) -> None:
+        if self.w.damage_stage().need is not None:
+            self.dice.edit.setFocus()
+            self.show_widget(self.dice)
+        else:
+            self.focus_next_button()
+            self.show_widget(self.outcome)
+
+    def _mom(self, on: bool) -> None:
+        self.w.change("damage", spend_mom=on)
+
+    def _blast(self, item: QListWidgetItem) -> None:
+        uid = item.data(Qt.ItemDataRole.UserRole)
+        ids = tuple(u for u in self.w.draft.blast_ids if u != uid)
+        if item.checkState() == Qt.CheckState.Checked:
+            ids += (uid,)
+        self.w.change("damage", blast_ids=ids)
+
+    def _missed(self, uid: int | None) -> None:
+        self.w.change("damage", missed_strikes=uid)
+
+    def _missed_distance(self, text: str) -> None:
+        value, err = _inches_or_none(text, "distance")
+        set_problem(self.problem, err)
+        self.w.change("damage", missed_distance=value)
+
+    def _collide(self, on: bool) -> None:
+        self.w.change("damage", collide=on)
+
+    def _obstacle(self, text: str) -> None:
+        value, err = _inches_or_none(text, "obstacle distance")
+        set_problem(self.problem, err)
+        self.w.change("damage", obstacle=value)
+
+    def _face(self, face: int) -> None:
+        self.w.add_face("damage", face)
+        self.focus_input()
+
+    def _undo_face(self) -> None:
+        self.w.drop_face("damage")
+        self.focus_input()
+
+    def _roll(self) -> None:
+        self.w.roll_virtual("damage")
+        self.focus_input()
+
+    def _clear(self) -> None:
+        self.w.clear_faces("damage")
+        self.focus_input()
+
+
+# --------------------------------------------------------------------------------------------
+# 5. Result
+
+
+class ResultPage(_Page):
+    def __init__(self, wizard: CombatWizard) -> None:
+        super().__init__(wizard, "5 · Result", "What happened, and what Finish will record "
+                         "(one step on the battle's Undo).")
+        self.paragraph = label("", "paragraph")
+        self.paragraph.setObjectName("resultParagraph")
+        box, bl = card(self)
+        bl.addWidget(self.paragraph)
+        self.body.addWidget(box)
+        self.changes_box, cl = card(self)
+        cl.addWidget(label("What will change", "section"))
+        self.changes = label("", "event")
+        self.changes.setObjectName("resultChanges")
+        cl.addWidget(self.changes)
+        self.body.addWidget(self.changes_box)
+        self.details_box, dl = card(self)
+        dl.addWidget(label("Every step, die and modifier", "section"))
+        self.details = label("", "note")
+        self.details.setObjectName("resultDetails")
+        dl.addWidget(self.details)
+        self.body.addWidget(self.details_box)
+        self.problem = label("", "problem")
+        self.problem.setObjectName("resultProblem")
+        self.body.addWidget(self.problem)
+        self.body.addStretch(1)
+        self.setFinalPage(True)
+
+    def refresh(self) -> None:
+        s = self.w.summary()
+        self.paragraph.setText(s.paragraph)
+        self.changes.setText("<br>".join(f"• {c}" for c in s.changes))
+        self.details.setText("<br>".join(_html(x) for x in s.details))
+        self.changes_box.setVisible(bool(s.changes))
+        self.details_box.setVisible(bool(s.details))
+        set_problem(self.problem, s.problem)
+        self.completeChanged.emit()
+
+    def show_problem(self, text: str) -> None:
+        set_problem(self.problem, text)
+
+    def isComplete(self) -> bool:
+        return self.w.summary().problem is None
+
+
+
+def _html(text: str) -> str:
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    indent = len(escaped) - len(escaped.lstrip(" "))
+    return "&nbsp;" * (indent * 2) + escaped.lstrip(" ")

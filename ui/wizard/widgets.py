@@ -1,0 +1,465 @@
+"""Widgets the combat wizard's pages share: selectors that explain what they refuse, the dice
+entry that asks for exactly the die the rules need, the Benny chooser, the odds panel, and a
+chart slot that loads pyqtgraph only when a chart is first shown.
+
+Everything here is sized for a table: the wizard sets a large base font (``BASE_PT``), and the
+numbers the players look for (the number needed, the odds, the Armor) are larger still.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent, QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from brikdesk.domain.combat import BennyOption, Choice
+from brikdesk.domain.rolling import DieRoll, NeedDie, Role
+
+#: Base font size of the wizard (points): readable from across a table.
+BASE_PT = 15
+BIG_PT = 25
+
+STYLE = f"""
+QWizard, QWizardPage, QWidget {{ font-size: {BASE_PT}pt; }}
+QLabel[role="big"] {{ font-size: {BIG_PT}pt; font-weight: 600; }}
+QLabel[role="section"] {{ font-size: {BASE_PT + 2}pt; font-weight: 600; color: #1d3557; }}
+QLabel[role="note"] {{ font-size: {BASE_PT - 3}pt; color: #52606d; }}
+QLabel[role="problem"] {{ color: #8a1c12; background: #fdecea; border: 1px solid #e6a19a;
+    border-radius: 3px; padding: 6px 10px; }}
+QLabel[role="good"] {{ color: #14532d; background: #e8f5e9; border: 1px solid #9ccc9c;
+    border-radius: 3px; padding: 6px 10px; }}
+QLabel[role="event"] {{ font-size: {BASE_PT + 1}pt; }}
+QLabel[role="paragraph"] {{ font-size: {BASE_PT + 5}pt; }}
+QLabel[role="prompt"] {{ font-size: {BASE_PT + 2}pt; font-weight: 600; }}
+QLineEdit[role="die"] {{ font-size: {BIG_PT}pt; font-weight: 600; padding: 2px 8px; }}
+QFrame[role="card"] {{ background: #f7f9fb; border: 1px solid #d5dde5; border-radius: 6px; }}
+QFrame[role="chip"] {{ border: 2px solid #9aa5b1; border-radius: 6px; background: white; }}
+QPushButton {{ padding: 6px 14px; }}
+"""
+
+#: Colours of the dice chips by role (the same colour codes the charts use).
+ROLE_COLOURS = {
+    Role.NATURAL: "#1d3557", Role.BONUS: "#2a9d8f", Role.BENNY: "#b8860b",
+    Role.MOM: "#7b2cbf", Role.POP: "#6c757d",
+}
+CRIT_COLOUR = "#c0392b"
+
+
+def percent(p: Fraction | float | None) -> str:
+    """``"41.7%"``; ``"<0.1%"`` for a tiny chance that is not zero; ``"-"`` for none."""
+    if p is None:
+        return "-"
+    x = float(p)
+    if x == 0:
+        return "0%"
+    if x == 1:
+        return "100%"
+    if x < 0.001:
+        return "<0.1%"
+    if x > 0.999:
+        return ">99.9%"
+    return f"{x * 100:.1f}%"
+
+
+def label(text: str = "", role: str | None = None, parent: QWidget | None = None, *,
+          wrap: bool = True) -> QLabel:
+    lab = QLabel(text, parent)
+    if role:
+        lab.setProperty("role", role)
+    lab.setWordWrap(wrap)
+    lab.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return lab
+
+
+def card(parent: QWidget | None = None) -> tuple[QFrame, QVBoxLayout]:
+    frame = QFrame(parent)
+    frame.setProperty("role", "card")
+    lay = QVBoxLayout(frame)
+    lay.setContentsMargins(12, 10, 12, 10)
+    lay.setSpacing(6)
+    return frame, lay
+
+
+def set_problem(lab: QLabel, text: str | None, *, good: str | None = None) -> None:
+    """Show ``text`` as a problem (red), else ``good`` (green), else hide the label."""
+    if text:
+        lab.setProperty("role", "problem")
+        lab.setText(text)
+        lab.show()
+    elif good:
+        lab.setProperty("role", "good")
+        lab.setText(good)
+        lab.show()
+    else:
+        lab.hide()
+    lab.style().unpolish(lab)
+    lab.style().polish(lab)
+
+
+class ChoiceCombo(QComboBox):
+    """A combo box over :class:`Choice` values: a choice the rules refuse stays in the list,
+    greyed, with its reason ("explained, not hidden")."""
+
+    chosen = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._values: list[Any] = []
+        self._model = QStandardItemModel(self)
+        self.setModel(self._model)
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.setMinimumContentsLength(24)
+        self.activated.connect(self._on_activated)
+
+    def set_choices(self, choices: Sequence[Choice], current: Any) -> None:
+        self.blockSignals(True)
+        self._model.clear()
+        self._values = []
+        for c in choices:
+            text = c.label if c.allowed else f"{c.label}  —  can't: {c.problem}"
+            item = QStandardItem(text)
+            item.setEnabled(c.allowed)
+            item.setToolTip(c.problem or c.label)
+            self._model.appendRow(item)
+            self._values.append(c.value)
+        if current in self._values:
+            self.setCurrentIndex(self._values.index(current))
+        self.blockSignals(False)
+
+    def value(self) -> Any:
+        i = self.currentIndex()
+        return self._values[i] if 0 <= i < len(self._values) else None
+
+    def values(self) -> list[Any]:
+        return list(self._values)
+
+    def choose(self, value: Any) -> None:
+        """Select ``value`` as the user would (emits ``chosen``)."""
+        self.setCurrentIndex(self._values.index(value))
+        self._on_activated(self.currentIndex())
+
+    def _on_activated(self, index: int) -> None:
+        if 0 <= index < len(self._values):
+            self.chosen.emit(self._values[index])
+
+
+class FaceEdit(QLineEdit):
+    """The line where a die's face is typed. Enter submits the face (not the wizard's Next);
+    Backspace on an empty line takes back the last face."""
+
+    submitted = Signal()
+    back = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            if self.text():
+                self.submitted.emit()
+                event.accept()
+                return
+            event.ignore()  # empty: let the wizard's default button (Next) have it
+            return
+        if event.key() == Qt.Key.Key_Backspace and not self.text():
+            self.back.emit()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
+def _prefix_of_face(text: str, sides: int) -> bool:
+    """Whether ``text`` is a face of a d``sides`` or the start of one."""
+    if not text.isdigit() or text.startswith("0"):
+        return False
+    return any(str(f).startswith(text) for f in range(1, sides + 1))
+
+
+def _only_face(text: str, sides: int) -> bool:
+    """Whether ``text`` is a face and no longer face starts with it (accept at once)."""
+    n = int(text)
+    return 1 <= n <= sides and not any(str(f).startswith(text) and f != n
+                                       for f in range(1, sides + 1))
+
+
+class DiceEntry(QWidget):
+    """Asks for exactly the die the rules need next (``NeedDie``), refuses a face that die
+    can't show, and shows every die so far with its role.
+
+    A face no longer face can start with (any face of a d4, d6 or d8; 2 to 9 on a d10) is taken
+    as soon as it is typed; ``1`` on a d10 waits for Enter or a second digit. ``face(n)`` is
+    emitted with each face; ``undo()`` for Backspace on an empty line; ``roll()`` for the
+    virtual dice button.
+    """
+
+    face = Signal(int)
+    undo = Signal()
+    roll = Signal()
+    clear = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(6)
+        row = QHBoxLayout()
+        self.prompt = label("", "prompt", self)
+        self.prompt.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.edit = FaceEdit(self)
+        self.edit.setProperty("role", "die")
+        self.edit.setObjectName("faceEdit")
+        self.edit.setMaxLength(3)
+        self.edit.setFixedWidth(96)
+        self.edit.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.edit.setPlaceholderText("?")
+        self.roll_button = QPushButton("&Roll virtual dice", self)
+        self.roll_button.setObjectName("rollButton")
+        self.clear_button = QPushButton("&Clear dice", self)
+        self.clear_button.setObjectName("clearButton")
+        self.roll_button.setAutoDefault(False)
+        self.clear_button.setAutoDefault(False)
+        row.addWidget(self.prompt, 1)
+        row.addWidget(self.edit)
+        row.addWidget(self.roll_button)
+        row.addWidget(self.clear_button)
+        lay.addLayout(row)
+        self.refusal = label("", "problem", self)
+        self.refusal.hide()
+        lay.addWidget(self.refusal)
+        self.chips = QWidget(self)
+        self.chips_layout = QHBoxLayout(self.chips)
+        self.chips_layout.setContentsMargins(0, 0, 0, 0)
+        self.chips_layout.setSpacing(8)
+        self.chips_layout.addStretch(1)
+        lay.addWidget(self.chips)
+        self.need: NeedDie | None = None
+        self.edit.textEdited.connect(self._edited)
+        self.edit.submitted.connect(self._submit)
+        self.edit.back.connect(self.undo)
+        self.roll_button.clicked.connect(self.roll)
+        self.clear_button.clicked.connect(self.clear)
+
+    def ask(self, need: NeedDie | None, dice: Sequence[DieRoll], waiting: str = "") -> None:
+        """Ask for ``need`` (or nothing: ``waiting`` says why) and show ``dice``."""
+        self.need = need
+        self.edit.clear()
+        self.refusal.hide()
+        if need is None:
+            self.prompt.setText(waiting or ("All the dice needed are in." if dice else
+                                            "No dice to roll."))
+        else:
+            self.prompt.setText(f"Die {need.index + 1}: a <b>d{need.sides}</b> "
+                                f"<span style='font-weight:400'>— {need.why}</span>")
+        self.edit.setVisible(need is not None)
+        self.roll_button.setVisible(need is not None)
+        self.clear_button.setVisible(bool(dice))
+        self._show_dice(dice)
+
+    def _show_dice(self, dice: Sequence[DieRoll]) -> None:
+        lay = self.chips_layout
+        while lay.count() > 1:
+            item = lay.takeAt(0)
+            w = item.widget()
+            if w is not None:
+                w.hide()
+                w.deleteLater()
+        for d in dice:
+            lay.insertWidget(lay.count() - 1, die_chip(d, self.chips))
+
+    def _edited(self, text: str) -> None:
+        need = self.need
+        if need is None or not text:
+            self.refusal.hide()
+            return
+        if not _prefix_of_face(text, need.sides):
+            self.edit.setText(text[:-1])
+            self.refusal.setText(f"A d{need.sides} shows 1 to {need.sides}: it can't show "
+                                 f"{text}.")
+            self.refusal.show()
+            return
+        self.refusal.hide()
+        if _only_face(text, need.sides):
+            self._submit()
+
+    def _submit(self) -> None:
+        need = self.need
+        text = self.edit.text()
+        if need is None or not text.isdigit():
+            return
+        n = int(text)
+        if not 1 <= n <= need.sides:
+            self.refusal.setText(f"A d{need.sides} shows 1 to {need.sides}: it can't show {n}.")
+            self.refusal.show()
+            return
+        self.edit.clear()
+        self.face.emit(n)
+
+
+def die_chip(d: DieRoll, parent: QWidget | None = None) -> QFrame:
+    """A die as the players would point at it: its face large, its size and role below."""
+    frame = QFrame(parent)
+    frame.setProperty("role", "chip")
+    colour = ROLE_COLOURS.get(d.role, "#1d3557")
+    crit = d.role is Role.NATURAL and d.face == 1 and "Action die" in d.why
+    if crit:
+        colour = CRIT_COLOUR
+    frame.setStyleSheet(f"QFrame {{ border: 2px solid {colour}; border-radius: 6px; "
+                        "background: white; }")
+    lay = QVBoxLayout(frame)
+    lay.setContentsMargins(8, 2, 8, 4)
+    lay.setSpacing(0)
+    face = QLabel(str(d.face), frame)
+    face.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    face.setStyleSheet(f"border: none; font-size: {BIG_PT - 2}pt; font-weight: 700; "
+                       f"color: {colour};")
+    role = "Action" if d.role is Role.NATURAL and d.why.startswith("Action die") else str(
+        d.role)
+    sub = QLabel(f"d{d.sides} {role}", frame)
+    sub.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    sub.setStyleSheet(f"border: none; font-size: {BASE_PT - 4}pt; color: #52606d;")
+    frame.setToolTip(d.why)
+    lay.addWidget(face)
+    lay.addWidget(sub)
+    return frame
+
+
+class BennyChooser(QFrame):
+    """How an Over the Top Benny is spent: one radio button per option (rules facts §1),
+    each with its letter; the letter picks it at once, Enter picks the highlighted one."""
+
+    picked = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setProperty("role", "card")
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(12, 8, 12, 8)
+        self.title = label("", "prompt", self)
+        lay.addWidget(self.title)
+        self.grid = QGridLayout()
+        lay.addLayout(self.grid)
+        self.policy = label("", "note", self)
+        lay.addWidget(self.policy)
+        self.options: list[BennyOption] = []
+        self.buttons: list[QRadioButton] = []
+
+    def offer(self, title: str, options: Sequence[BennyOption], policy: str = "") -> None:
+        for b in self.buttons:
+            b.deleteLater()
+        self.buttons = []
+        self.options = list(options)
+        self.title.setText(title)
+        self.policy.setText(policy)
+        self.policy.setVisible(bool(policy))
+        first = None
+        for i, opt in enumerate(options):
+            text = f"[{opt.key}]  {opt.label}"
+            if opt.problem:
+                text += f"  —  can't: {opt.problem}"
+            b = QRadioButton(text, self)
+            b.setEnabled(opt.problem is None)
+            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            b.clicked.connect(self._clicked)
+            self.grid.addWidget(b, i // 2, i % 2)
+            self.buttons.append(b)
+            if first is None and opt.problem is None:
+                first = b
+        if first is not None:
+            first.setChecked(True)
+
+    def _clicked(self) -> None:
+        for b, opt in zip(self.buttons, self.options, strict=True):
+            if b.isChecked():
+                self.picked.emit(opt.use)
+
+    def pick_letter(self, letter: str) -> bool:
+        for b, opt in zip(self.buttons, self.options, strict=True):
+            if opt.key.lower() == letter.lower() and opt.problem is None:
+                b.setChecked(True)
+                self.picked.emit(opt.use)
+                return True
+        return False
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        text = event.text()
+        if text and text.isalpha() and self.pick_letter(text):
+            event.accept()
+            return
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self._clicked()
+            event.accept()
+            return
+        if event.key() in (Qt.Key.Key_Up, Qt.Key.Key_Down):
+            allowed = [b for b in self.buttons if b.isEnabled()]
+            if allowed:
+                cur = next((i for i, b in enumerate(allowed) if b.isChecked()), 0)
+                step = 1 if event.key() == Qt.Key.Key_Down else -1
+                allowed[(cur + step) % len(allowed)].setChecked(True)
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
+class OddsPanel(QFrame):
+    """The four exact chances in large type: critical failure, Over the Top, hit, destroy."""
+
+    NAMES = (("critical_failure", "Critical failure"), ("over_the_top", "Over the Top"),
+             ("hit", "Hit"), ("kill", "Destroy"))
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setProperty("role", "card")
+        grid = QGridLayout(self)
+        grid.setContentsMargins(12, 8, 12, 8)
+        grid.setHorizontalSpacing(18)
+        self.values: dict[str, QLabel] = {}
+        for col, (key, name) in enumerate(self.NAMES):
+            head = label(name, "note", self, wrap=False)
+            value = label("-", "big", self, wrap=False)
+            value.setObjectName(f"odds_{key}")
+            grid.addWidget(head, 0, col, Qt.AlignmentFlag.AlignHCenter)
+            grid.addWidget(value, 1, col, Qt.AlignmentFlag.AlignHCenter)
+            self.values[key] = value
+        colours = {"critical_failure": CRIT_COLOUR, "over_the_top": "#b8860b",
+                   "hit": "#14532d", "kill": "#8a1c12"}
+        for key, lab in self.values.items():
+            lab.setStyleSheet(f"color: {colours[key]};")
+
+    def show_odds(self, values: dict[str, Fraction | float | None]) -> None:
+        for key, lab in self.values.items():
+            lab.setText(percent(values.get(key)))
+
+
+class ChartSlot(QWidget):
+    """Holds a chart; pyqtgraph is imported (through ``ui.wizard.charts``) the first time a
+    chart is drawn, so opening the wizard does not pay for it."""
+
+    def __init__(self, make: Callable[[QWidget], QWidget], parent: QWidget | None = None,
+                 height: int = 210) -> None:
+        super().__init__(parent)
+        self._make = make
+        self.chart: Any = None
+        self.setFixedHeight(height)
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+
+    def draw(self, method: str, *args: Any, **kwargs: Any) -> None:
+        if self.chart is None:
+            self.chart = self._make(self)
+            self.chart.setMinimumSize(0, 0)
+            self._layout.addWidget(self.chart)
+        getattr(self.chart, method)(*args, **kwargs)

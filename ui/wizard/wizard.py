@@ -1,0 +1,227 @@
+"""The combat wizard (issue 6): a QWizard that walks the organizer through one attack.
+
+It edits a draft and commits once (design convention 8): the pages change
+``CombatWizard.draft`` (a frozen ``AttackDraft``) through :meth:`CombatWizard.change` and
+show what the domain computes from it; Back changes nothing; Cancel leaves no trace; Finish
+records every event of the attack with ``services.tracker.record`` in one transaction, pushed
+on the application's undo stack as one step (``ui.undo.push_action``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import QWidget, QWizard
+
+from brikdesk.domain.combat import (
+    ActionStage,
+    AttackDraft,
+    CombatContext,
+    DamageStage,
+    Reaction,
+    ResultSummary,
+    context_from,
+    default_draft,
+    event_text,
+    resolve_action,
+    resolve_damage,
+    result_summary,
+)
+from brikdesk.domain.rolling import BennyUse, DiceSource, RandomDice
+from brikdesk.errors import StorageError, UserError
+from ui.bus import Bus
+from ui.undo import push_action
+from ui.wizard.pages import ActionPage, AttackPage, DamagePage, RangePage, ResultPage
+from ui.wizard.widgets import STYLE
+
+log = logging.getLogger(__name__)
+
+#: At most this many virtual dice for one press of Roll (bonus chains are long but finite).
+MAX_VIRTUAL_DICE = 200
+
+_FACES = {"action": "action_faces", "damage": "damage_faces"}
+
+
+def context_from_view(view: Any) -> CombatContext:
+    """The wizard's battle from the tracker's ``BattleView``."""
+    return context_from(view.setup, view.state, view.catalog,
+                        [(u.id, u.name, u.player_id, u.spec, u.stats, u.minifig)
+                         for u in view.units])
+
+
+class CombatWizard(QWizard):
+    """Attack, Range, Action Roll, Damage, Result. ``recorded(summary)`` after Finish."""
+
+    draft_changed = Signal()
+    recorded = Signal(object)
+
+    ATTACK, RANGE, ACTION, DAMAGE, RESULT = range(5)
+
+    def __init__(self, services: Any, bus: Bus, undo_stack: QUndoStack, battle_id: int,
+                 attacker_id: int, parent: QWidget | None = None, *,
+                 dice: DiceSource | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("combatWizard")
+        self.services = services
+        self.bus = bus
+        self.undo_stack = undo_stack
+        self.battle_id = battle_id
+        self.view = services.tracker.view(battle_id)
+        self.ctx = context_from_view(self.view)
+        self.draft: AttackDraft = default_draft(self.ctx, attacker_id)
+        self.dice: DiceSource = dice if dice is not None else RandomDice()
+        self._action: tuple[AttackDraft, ActionStage] | None = None
+        self._damage: tuple[AttackDraft, DamageStage] | None = None
+        self._summary: tuple[AttackDraft, ResultSummary] | None = None
+        state = self.view.state
+        self.setWindowTitle(f"Attack — {self.view.name}, round {state.round}, "
+                            f"{self.view.active_player.name}'s turn")
+        self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
+        self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
+        self.setOption(QWizard.WizardOption.NoDefaultButton, False)
+        self.setStyleSheet(STYLE)
+        self.pages = (AttackPage(self), RangePage(self), ActionPage(self), DamagePage(self),
+                      ResultPage(self))
+        for i, page in enumerate(self.pages):
+            self.setPage(i, page)
+        self.setStartId(self.ATTACK)
+        self.resize(1280, 900)
+
+    # -- the draft ---------------------------------------------------------------------------
+
+    def replace_draft(self, draft: AttackDraft) -> None:
+        """Make ``draft`` the wizard's draft and show it on the current page."""
+        if draft == self.draft:
+            return
+        self.draft = draft
+        page = self.currentPage()
+        if page is not None:
+            page.refresh()
+        self.draft_changed.emit()
+
+    def change(self, stage: str, **changes: Any) -> None:
+        """Change the draft from page ``stage`` ("attack", "range", "action", "reaction",
+        "damage"). Dice typed for a later step no longer fit and are dropped: a change on the
+        Attack or Range page drops every face; one on the Action Roll page drops the Damage
+        faces (its own faces stay: they are what the dice showed)."""
+        d = self.draft.but(**changes)
+        if d == self.draft:
+            return
+        if stage in ("attack", "range"):
+            d = d.but(action_faces=(), bennies=(), damage_faces=(), missed_strikes=None,
+                      blast_ids=d.blast_ids if stage == "range" else ())
+        elif stage == "reaction":
+            bail = Reaction.BAIL in (self.draft.reaction, d.reaction)
+            d = d.but(damage_faces=(), **({"action_faces": (), "bennies": ()} if bail else {}))
+        elif stage == "action":
+            d = d.but(damage_faces=())
+        self.replace_draft(d)
+
+    def add_face(self, stage: str, face: int) -> None:
+        name = _FACES[stage]
+        d = self.draft.but(**{name: getattr(self.draft, name) + (face,)})
+        if stage == "action":
+            d = d.but(damage_faces=())
+        self.replace_draft(d)
+
+    def drop_face(self, stage: str) -> None:
+        name = _FACES[stage]
+        faces = getattr(self.draft, name)
+        if faces:
+            d = self.draft.but(**{name: faces[:-1]})
+            if stage == "action":
+                d = d.but(damage_faces=())
+            self.replace_draft(d)
+
+    def clear_faces(self, stage: str) -> None:
+        d = self.draft.but(**{_FACES[stage]: ()})
+        if stage == "action":
+            d = d.but(bennies=(), damage_faces=())
+        self.replace_draft(d)
+
+    def roll_virtual(self, stage: str) -> None:
+        """Roll every die the step needs now with virtual dice (kept as faces), up to the end
+        of the step or the next Benny decision."""
+        name = _FACES[stage]
+        d = self.draft
+        for _ in range(MAX_VIRTUAL_DICE):
+            st = self._stage(stage, d)
+            if st.need is None:
+                break
+            face = self.dice.roll(st.need.sides, st.need.why)
+            d = d.but(**{name: getattr(d, name) + (face,)})
+        if stage == "action":
+            d = d.but(damage_faces=())
+        self.replace_draft(d)
+
+    def pick_benny(self, key: str, use: BennyUse) -> None:
+        self.replace_draft(self.draft.with_benny(key, use).but(damage_faces=()))
+
+    # -- what the draft gives (cached per draft) --------------------------------------------
+
+    def _stage(self, stage: str, d: AttackDraft) -> Any:
+        if stage == "action":
+            return resolve_action(d, self.ctx)
+        return resolve_damage(d, self.ctx, resolve_action(d, self.ctx))
+
+    def action_stage(self) -> ActionStage:
+        if self._action is None or self._action[0] != self.draft:
+            self._action = (self.draft, resolve_action(self.draft, self.ctx))
+        return self._action[1]
+
+    def damage_stage(self) -> DamageStage:
+        if self._damage is None or self._damage[0] != self.draft:
+            self._damage = (self.draft, resolve_damage(self.draft, self.ctx,
+                                                       self.action_stage()))
+        return self._damage[1]
+
+    def summary(self) -> ResultSummary:
+        if self._summary is None or self._summary[0] != self.draft:
+            self._summary = (self.draft, result_summary(self.draft, self.ctx,
+                                                        self.action_stage(),
+                                                        self.damage_stage()))
+        return self._summary[1]
+
+    # -- Finish ------------------------------------------------------------------------------
+
+    def accept(self) -> None:
+        """Record the attack (one transaction, one undo step), then close."""
+        summary = self.summary()
+        result_page = self.pages[self.RESULT]
+        if summary.problem:
+            result_page.show_problem(summary.problem)
+            return
+        text = event_text(self.draft, self.ctx)
+        tracker = self.services.tracker
+        battle_id = self.battle_id
+        events = summary.events
+
+        def do() -> tuple[Any, Any, Any]:
+            done = tracker.record(battle_id, events, text=text)
+            return done.changes, done.redo, done.undo
+
+        try:
+            push_action(self.undo_stack, self.bus, text, do)
+        except (UserError, StorageError) as exc:
+            log.info("attack not recorded: %s", exc)
+            result_page.show_problem(f"Not recorded: {exc}")
+            return
+        self.bus.say(summary.paragraph)
+        self.recorded.emit(summary)
+        super().accept()
+
+
+def open_combat_wizard(parent: QWidget | None, services: Any, bus: Bus, undo_stack: QUndoStack,
+                       battle_id: int, attacker_id: int) -> CombatWizard:
+    """Open the combat wizard for ``attacker_id`` in a battle (window-modal, not blocking).
+
+    The battle panel calls this; the wizard deletes itself when closed.
+    """
+    wizard = CombatWizard(services, bus, undo_stack, battle_id, attacker_id, parent)
+    wizard.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    wizard.setWindowModality(Qt.WindowModality.WindowModal)
+    wizard.show()
+    return wizard

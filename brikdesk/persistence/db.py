@@ -5,6 +5,10 @@ the newest Alembic revision. It works with any SQLAlchemy URL; SQLite gets forei
 busy timeout on every connection, and real transactions (``BEGIN`` emitted by SQLAlchemy rather
 than the driver's implicit one, so reads and migrations are transactional too).
 
+A server database (PostgreSQL: ``postgresql+psycopg://user:password@host/dbname``, with the
+``postgres`` extra installed) needs no set-up of its own; its pooled connections are tested
+before use, so BrikDesk carries on after the server restarted or dropped them.
+
 Before migrating an existing, non-empty SQLite file it is copied (SQLite's online backup, which
 includes what is still in the WAL) to ``<name>.bak-<revision>-<YYYYmmddTHHMMSS>`` beside it.
 Errors opening or migrating raise ``StorageError`` with a message fit to show.
@@ -94,6 +98,14 @@ def sqlite_file(url: str) -> Path | None:
     return Path(name)
 
 
+def error_text(exc: BaseException) -> str:
+    """The database's own message for ``exc`` in one line: the driver's error (not SQLAlchemy's
+    echo of the SQL and its background link), first line only (PostgreSQL adds hints below)."""
+    orig = getattr(exc, "orig", None)
+    lines = [ln.strip() for ln in str(orig if orig is not None else exc).splitlines()]
+    return next((ln for ln in lines if ln), type(exc).__name__)
+
+
 def _sqlite_setup(engine: Engine) -> None:
     """Foreign keys, WAL and a busy timeout on every connection; SQLAlchemy-driven BEGIN."""
 
@@ -125,11 +137,18 @@ def create_db_engine(url: str) -> Engine:
     if path is not None and not path.parent.is_dir():
         raise StorageError(f"cannot open the database {path}: the folder {path.parent} "
                            "does not exist")
+    shown = u.render_as_string(hide_password=True)
     try:
-        engine = create_engine(u)
-    except (SQLAlchemyError, ImportError) as exc:
-        raise StorageError(f"cannot use the database {u.render_as_string(True)}: {exc}"
-                           ) from None
+        if u.get_backend_name() == "sqlite":
+            engine = create_engine(u)
+        else:  # a server: test a pooled connection before use (the server may have closed it)
+            engine = create_engine(u, pool_pre_ping=True)
+    except ImportError as exc:
+        raise StorageError(f"cannot use the database {shown}: its Python driver is not "
+                           f"installed ({exc}); for PostgreSQL install brikdesk[postgres] and "
+                           "use a postgresql+psycopg:// URL") from None
+    except SQLAlchemyError as exc:
+        raise StorageError(f"cannot use the database {shown}: {error_text(exc)}") from None
     if engine.dialect.name == "sqlite":
         _sqlite_setup(engine)
     return engine
@@ -189,7 +208,7 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
         if current is None and tables - {"alembic_version"}:
             raise StorageError(f"{shown} is not a BrikDesk database (it has tables "
                                f"{', '.join(sorted(tables)[:5])} but no BrikDesk schema "
-                               "version); choose another file")
+                               f"version); choose another {'file' if path else 'database'}")
         if current is not None and current != head:
             known = {s.revision for s in ScriptDirectory.from_config(alembic_config())
                      .walk_revisions()}
@@ -206,7 +225,8 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
             except SQLAlchemyError as exc:
                 where = f"; the backup is at {db.backup}" if db.backup else ""
                 raise StorageError(f"could not upgrade the database {shown} from revision "
-                                   f"{current or 'empty'} to {head}: {exc}{where}") from exc
+                                   f"{current or 'empty'} to {head}: {error_text(exc)}{where}"
+                                   ) from exc
             db.fresh = current is None
             db.revision = head
     except StorageError:
@@ -214,5 +234,5 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
         raise
     except (SQLAlchemyError, sqlite3.Error, OSError) as exc:
         engine.dispose()
-        raise StorageError(f"cannot open the database {shown}: {exc}") from exc
+        raise StorageError(f"cannot open the database {shown}: {error_text(exc)}") from exc
     return db

@@ -52,6 +52,9 @@ NAME_LEN = 100
 KEY_LEN = 64
 KIND_LEN = 40
 NOTES_LEN = 20_000
+#: The largest id: ids are ``Integer`` columns, 32-bit on PostgreSQL (and most servers). No row
+#: has a larger id on any database, so the services treat one as "not found" without asking.
+MAX_ID = 2**31 - 1
 
 CAMPAIGN_STATUS = ("alive", "wounded", "dead")
 BATTLE_STATUS = ("planned", "in_progress", "finished")

@@ -16,7 +16,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, Table, bindparam, delete, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Select,
+    Table,
+    bindparam,
+    delete,
+    insert,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.orm import Session
 
 from brikdesk.persistence.models import Base
@@ -113,6 +123,7 @@ def restore(session: Session, snap: Snapshot) -> None:
     for name, rows in snap.rows:
         tbl = Base.metadata.tables[name]
         session.execute(insert(tbl), [dict(r) for r in rows])
+        _advance_id_sequence(session, name, max(r["id"] for r in rows))
     by_column: dict[tuple[str, str], list[dict[str, int]]] = {}
     for rl in snap.relinks:
         by_column.setdefault((rl.table, rl.column), []).append(
@@ -122,6 +133,20 @@ def restore(session: Session, snap: Snapshot) -> None:
         session.execute(
             update(tbl).where(tbl.c.id == bindparam("rid"))
             .values({column: bindparam("value")}), params)
+
+
+def _advance_id_sequence(session: Session, table: str, top: int) -> None:
+    """After rows were inserted with their own ids, new rows must still get higher ones.
+
+    SQLite's AUTOINCREMENT does this by itself; a PostgreSQL sequence does not notice explicit
+    ids, so it is moved up to ``top`` when it is below (never down: ids are never reused).
+    """
+    if session.get_bind().dialect.name != "postgresql":
+        return
+    session.execute(text(
+        "SELECT setval(seq, :top) FROM (SELECT pg_get_serial_sequence(:table, 'id')::regclass "
+        "AS seq) AS s WHERE :top > COALESCE(pg_sequence_last_value(seq), 0)"),
+        {"table": table, "top": top})
 
 
 def existing_ids(session: Session, snap: Snapshot) -> dict[str, int]:

@@ -17,6 +17,7 @@ from brikdesk.services.common import (
     Changes,
     Clock,
     Done,
+    is_id,
     step,
     storage_errors,
     to_db_time,
@@ -65,7 +66,7 @@ class ServiceBase:
 
     @staticmethod
     def _get(s: Session, model: type[Any], ident: object, what: str) -> Any:
-        if isinstance(ident, bool) or not isinstance(ident, int):
+        if not is_id(ident):
             raise unknown(what, ident)
         row = s.get(model, ident)
         if row is None:
@@ -75,6 +76,9 @@ class ServiceBase:
     @staticmethod
     def _campaign_of_units(s: Session, unit_ids: Sequence[int]) -> int:
         ids = set(unit_ids)
+        for i in ids:
+            if not is_id(i):
+                raise unknown("unit", i)
         rows = s.execute(select(Unit.id, Army.campaign_id).join(Army, Army.id == Unit.army_id)
                          .where(Unit.id.in_(ids))).all()
         if len(rows) != len(ids):

@@ -41,6 +41,7 @@ from brikdesk.services.common import (
     clean_name,
     clean_notes,
     from_db_time,
+    is_id,
     step,
     storage_errors,
 )
@@ -177,7 +178,8 @@ class BattleService(ServiceBase):
                 if total > MAX_BATTLE_UNITS:
                     raise UserError(f"at most {MAX_BATTLE_UNITS} units in one battle",
                                     field="units")
-                rows = s.execute(select(Unit, Army).join(Army).where(Unit.id.in_(ids))).all()
+                rows = s.execute(select(Unit, Army).join(Army).where(
+                    Unit.id.in_([i for i in ids if is_id(i)]))).all()
                 found = {u.id: (u, a) for u, a in rows}
                 missing = [i for i in ids if i not in found]
                 if missing:
@@ -291,8 +293,9 @@ class BattleService(ServiceBase):
                 b.state = dict(battle_state)
             if unit_states:
                 rows = {bu.id: bu for bu in s.scalars(
-                    select(BattleUnit).where(BattleUnit.battle_id == battle_id,
-                                             BattleUnit.id.in_(list(unit_states))))}
+                    select(BattleUnit).where(
+                        BattleUnit.battle_id == battle_id,
+                        BattleUnit.id.in_([k for k in unit_states if is_id(k)])))}
                 for k, v in unit_states.items():
                     if k not in rows:
                         raise UserError(f"battle unit {k} is not in this battle")

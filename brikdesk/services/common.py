@@ -24,7 +24,8 @@ from typing import Any, Generic, ParamSpec, TypeVar
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from brikdesk.errors import StorageError, UserError
-from brikdesk.persistence.models import KEY_LEN, NAME_LEN, NOTES_LEN
+from brikdesk.persistence.db import error_text
+from brikdesk.persistence.models import KEY_LEN, MAX_ID, NAME_LEN, NOTES_LEN
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -105,13 +106,14 @@ def storage_errors(method: Callable[P, T]) -> Callable[P, T]:
         except IntegrityError:
             raise
         except OperationalError as exc:
-            text = str(exc.orig) if exc.orig is not None else str(exc)
+            text = error_text(exc)
             if "locked" in text or "busy" in text:
                 raise StorageError("the database is busy (another BrikDesk or program is "
                                    f"writing to it); try again in a moment ({text})") from exc
             raise StorageError(f"the database could not be read or written: {text}") from exc
         except SQLAlchemyError as exc:
-            raise StorageError(f"the database could not be read or written: {exc}") from exc
+            raise StorageError("the database could not be read or written: "
+                               f"{error_text(exc)}") from exc
 
     return wrapper
 
@@ -136,6 +138,8 @@ def clean_name(value: object, what: str, *, field: str = "name",
     if len(text) > max_len:
         raise UserError(f"{what} is too long ({len(text)} characters; at most {max_len})",
                         field=field)
+    if "\x00" in text:  # PostgreSQL cannot store it: refused on every database alike
+        raise UserError(f"{what} can't contain the NUL character", field=field)
     return text
 
 
@@ -189,6 +193,11 @@ def key_from_name(name: str) -> str:
     text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
     key = re.sub(r"[^a-z0-9]+", "-", text).strip("-")[:KEY_LEN].strip("-")
     return key or "custom"
+
+
+def is_id(value: object) -> bool:
+    """A whole number that can be a row's id (``1..MAX_ID``) on any database."""
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_ID
 
 
 def unknown(what: str, ident: object) -> UserError:

@@ -119,9 +119,12 @@ def export_document(s: Session, campaign_id: int) -> dict[str, Any]:
                            "budget": a.budget, "units": units})
     catalog: dict[str, list[dict[str, Any]]] = {}
     for name, model in (("items", HouseItem), ("unit_types", HouseUnitType)):
+        # Sorted here, by code point: ORDER BY on text follows the database's collation
+        # (PostgreSQL's en_US puts "laserbeam" before "laser-pike"; SQLite does not).
         catalog[name] = [{"key": h.key, "custom": h.custom, "entry": dict(h.data)}
-                         for h in s.scalars(select(model).where(model.campaign_id == c.id)
-                                            .order_by(model.key))]
+                         for h in sorted(s.scalars(select(model)
+                                                   .where(model.campaign_id == c.id)),
+                                         key=lambda h: h.key)]
     out_battles = []
     for bi, b in enumerate(s.scalars(select(Battle).where(Battle.campaign_id == c.id)
                                      .order_by(Battle.id))):
@@ -244,6 +247,8 @@ class _Obj:
             raise _Refused(self.at(k), "must not be empty")
         if len(x) > max_len:
             raise _Refused(self.at(k), f"is longer than {max_len} characters")
+        if "\x00" in x:  # PostgreSQL cannot store it: refused on every database alike
+            raise _Refused(self.at(k), "contains the NUL character (\\u0000)")
         return x
 
     def name(self, k: str) -> str:

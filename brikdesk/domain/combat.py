@@ -1038,11 +1038,34 @@ def action_preview(draft: AttackDraft, ctx: CombatContext) -> ActionPreview:
                                        auto, need, text, odds, dmg, a.target.deflection))
         if odds is not None:
             contributions.append((s, odds, rc))
-    kill = combined_kill(contributions, target_of(draft, ctx).armor) if contributions else None
+    kill = _kill_with_reaction(draft, ctx, contributions) if contributions else None
     radius = ""
     if ss and not draft.kind.close_combat:
         radius = "a miss by N lands within N\" of the target (5.3 Missed Shots)"
     return ActionPreview(tuple(previews), kill, missed_radius_text=radius)
+
+
+def _kill_with_reaction(draft: AttackDraft, ctx: CombatContext,
+                        contributions: Sequence[tuple[Striker, AttackOdds, RangeCheck]]
+                        ) -> Fraction:
+    """The chance to destroy, with the target's declared reaction: a Shield Parry that
+    succeeds Deflects the first attacker's Damage (one more level); a Bail that takes the
+    target out of the attack avoids it unless its die shows a natural 1 (4.3)."""
+    armor = target_of(draft, ctx).armor
+    kill = combined_kill(contributions, armor, spend_mom=draft.spend_mom)
+    if draft.target_id is None:
+        return kill
+    target = ctx.fighter(draft.target_id)
+    if draft.reaction is Reaction.BAIL and draft.bail_clears:
+        return kill * Fraction(1, target.action_die)
+    if draft.reaction is Reaction.PARRY and draft.kind.incoming.is_damage:
+        _text, parried = parry_preview(draft, ctx)
+        if parried:
+            first = contributions[0]
+            deflected = combined_kill([(first[0], first[1], first[2], 1), *contributions[1:]],
+                                      armor, spend_mom=draft.spend_mom)
+            return (1 - parried) * kill + parried * deflected
+    return kill
 
 
 def _mix(parts: Sequence[tuple[Fraction, Dist]]) -> Dist:
@@ -1089,18 +1112,22 @@ def _on_hit(s: Striker, rc: RangeCheck, *, benny_die: bool, mom: bool,
     return odds.damage_dist
 
 
-def combined_kill(contributions: Sequence[tuple[Striker, AttackOdds, RangeCheck]],
-                  armor: Armor, *, spend_mom: bool = True) -> Fraction:
+def combined_kill(contributions: Sequence[tuple[Any, ...]], armor: Armor, *,
+                  spend_mom: bool = True) -> Fraction:
     """P(the added Damage of every participant that hits beats the Armor once) (5.1 Combined
-    Attacks). Each participant hits or not independently, with its Benny spent as
-    ``BENNY_POLICY`` says; with one participant this is exactly ``AttackOdds.kill``."""
+    Attacks). ``contributions`` are ``(striker, its AttackOdds, its RangeCheck)``, with an
+    optional fourth item: extra levels of Deflection on its Damage (a Shield Parry). Each
+    participant hits or not independently, with its Benny spent as ``BENNY_POLICY`` says; with
+    one participant and no extra Deflection this is exactly ``AttackOdds.kill``."""
     total = _ZERO
-    for s, odds, rc in contributions:
+    for s, odds, rc, *more in contributions:
+        extra = more[0] if more else 0
         mom = spend_mom and _mom_spendable(s)[0]
-        defl = s.attack.target.deflection
+        defl = s.attack.target.deflection + extra
         plain = odds.hit - odds.benny_damage
-        parts: list[tuple[Fraction, Dist]] = [(1 - odds.hit, _ZERO),
-                                              (plain, odds.damage_dist)]
+        on_hit = odds.damage_dist if not extra else _on_hit(s, rc, benny_die=False, mom=mom,
+                                                            deflection=defl)
+        parts: list[tuple[Fraction, Dist]] = [(1 - odds.hit, _ZERO), (plain, on_hit)]
         if odds.benny_damage:
             parts.append((odds.benny_damage,
                           _on_hit(s, rc, benny_die=True, mom=mom, deflection=defl)))
@@ -1360,7 +1387,7 @@ def resolve_action(draft: AttackDraft, ctx: CombatContext) -> ActionStage:
                     pending = "bail"
                     raise _Stop
                 bail = apply_bail_benny(bail, choice, src)
-            if draft.bail_clears:
+            if draft.bail_clears and not bail.critical_failure:
                 avoided = (f"{who.name} dives out of the attack: dodged by Bailing "
                            "(the attacker's Action is still spent)")
         if avoided is None:
@@ -1454,7 +1481,7 @@ class DamagePreview:
     lines: tuple[str, ...]
     armor_text: str
     kill: Fraction | None
-    distribution: tuple[tuple[int, float], ...]
+    distribution: tuple[tuple[int, float, float], ...]  # (Damage, chance, chance it destroys)
     armor_line: int | None
     blast: bool = False
     missed: MissedShot | None = None
@@ -1475,9 +1502,10 @@ def damage_preview(draft: AttackDraft, ctx: CombatContext, action: ActionStage
     """The Damage dice of the participants that hit, their modifiers and Deflection, the Armor
     to beat, the exact chance to destroy and the Damage distribution (given the Action step)."""
     target = target_of(draft, ctx)
-    armor_text = (f"Armor {target.armor}" if not target.armor.rolled else
+    armor_text = (f"Damage must be more than {target.armor} to destroy {target.name}"
+                  if not target.armor.rolled else
                   f"Armor {target.armor}, rolled each time it takes Damage (at least "
-                  f"{target.armor.minimum()})")
+                  f"{target.armor.minimum()}), after the Damage")
     if not action.complete:
         return DamagePreview((), armor_text, None, (), None, nothing="finish the Action Roll")
     first = action.first
@@ -1517,7 +1545,10 @@ def damage_preview(draft: AttackDraft, ctx: CombatContext, action: ActionStage
         expr = _damage_expr(s, benny, mom)
         after = expr.deflected(levels) if levels else expr
         mod = _damage_mod(s, rc)
-        words = f"{r.attack.label}: Damage {after}" + (f"{mod:+d}" if mod else "")
+        weapon = s.attack.weapon.damage
+        words = f"{r.attack.label}: Damage {weapon}"
+        if str(weapon) != str(expr):
+            words += f" = {expr}"
         extras = []
         if benny:
             extras.append("one more die for the Benny")
@@ -1525,6 +1556,12 @@ def damage_preview(draft: AttackDraft, ctx: CombatContext, action: ActionStage
             extras.append("the MOM's extra Action die")
         if extras:
             words += " (with " + " and ".join(extras) + ")"
+        if levels:
+            words += (f"; after Deflection {after}" if after.terms else
+                      "; Deflection leaves no dice" + (f", only {after.flat:+d}"
+                                                        if after.flat else ""))
+        if mod:
+            words += f"; {mod:+d} Damage"
         lines.append(words)
         for m in rc.penalties:
             if m.applies_to is Stat.DAMAGE:
@@ -1544,7 +1581,14 @@ def damage_preview(draft: AttackDraft, ctx: CombatContext, action: ActionStage
         lines.append(f"Combined Attack: the {len(parts)} Damage totals are added and compared "
                      "with the Armor once (5.1)")
     if not parts:
-        nothing = ("the attack missed: no Damage" if missed is None and not collision else "")
+        if collision:
+            nothing = (f"the Charge missed: no Damage. {first.attack.attacker.name} keeps his "
+                       "MOM and Collides with the target if it is directly in his path, "
+                       "else runs on to the limit of his Move (5.4)")
+        elif missed is not None:
+            nothing = "the shot missed: no Damage to the target"
+        else:
+            nothing = "the attack missed: no Damage"
         return DamagePreview(tuple(lines), armor_text, None, (), None, missed=missed,
                              collision_possible=collision, nothing=nothing,
                              blast=explosive and missed is not None)
@@ -1552,10 +1596,29 @@ def damage_preview(draft: AttackDraft, ctx: CombatContext, action: ActionStage
     for p in parts[1:]:
         total = total.plus(p)
     kill = _p_beats(total, target.armor)
-    dist = tuple((t, p) for t, p in total.float_items() if p >= 1e-4 or t <= 30)
-    return DamagePreview(tuple(lines), armor_text, kill, dist,
+    return DamagePreview(tuple(lines), armor_text, kill, _shown_totals(total, target.armor),
                          target.armor.fixed if not target.armor.rolled else None,
                          blast=explosive, mom_text=mom_text)
+
+
+def _shown_totals(total: Dist, armor: Armor, keep: float = 0.999
+                  ) -> tuple[tuple[int, float, float], ...]:
+    """``(Damage, its chance, the chance that Damage destroys)`` for the chart: every total
+    up to where ``keep`` of the chance is shown (and at least one beyond the least Armor)."""
+    arm = None if armor.dice is None else expr_distribution(armor.dice)
+    out = []
+    seen = 0.0
+    for t, p in total.float_items():
+        if arm is None:
+            assert armor.fixed is not None
+            beats = 1.0 if t > armor.fixed else 0.0
+        else:
+            beats = float(1 - arm.at_least(t))
+        out.append((t, p, beats))
+        seen += p
+        if seen >= keep and t > armor.minimum():
+            break
+    return tuple(out)
 
 
 def resolve_damage(draft: AttackDraft, ctx: CombatContext, action: ActionStage) -> DamageStage:

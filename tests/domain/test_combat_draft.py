@@ -63,7 +63,7 @@ UNITS = {
     SHERIFF: ("The Sheriff", 2, "hero", ("heavy-weapon",)),
     ALAN: ("Guard Alan", 2, "minifig", ("short-ranged-weapon",)),
     BERT: ("Guard Bert", 2, "minifig", ("hand-weapon", "shield")),
-    MUCH: ("Much", 1, "minifig", ("hand-weapon", None)),
+    MUCH: ("Much", 1, "minifig", ("hand-weapon", "shield")),
 }
 
 
@@ -322,6 +322,37 @@ class TestReactions:
         assert options[(Reaction.PARRY, "shield")].allowed
         assert "only a Shield" in options[(Reaction.PARRY, "hand-weapon")].problem
         assert options[(Reaction.BAIL, None)].allowed
+
+    def test_kill_chance_with_a_shield_parry(self):
+        """The Sheriff (d10, greatsword 1dA+2) strikes Much, who Parries with his Shield:
+        a Parry that succeeds (5/6 on a d6 against Use 2) takes one die of each kind."""
+        ctx = make_ctx()
+        d = AttackDraft(SHERIFF, "heavy-weapon", AttackKind.STRIKE, MUCH, use=Use.RESPONSE)
+        plain = action_preview(d, ctx).kill
+        assert plain == attack_odds(10, 3, "1dA+2", 4).kill
+        parried = attack_odds(6, 2, "0", 0).hit
+        assert parried == Fraction(5, 6)
+        deflected = attack_odds(10, 3, "1dA+2", 4, deflection=1).kill
+        assert 0 < deflected < plain
+        p = action_preview(d.but(reaction=Reaction.PARRY, parry_item="shield"), ctx)
+        assert p.kill == (1 - parried) * plain + parried * deflected
+
+    def test_kill_chance_with_a_bail(self):
+        ctx = make_ctx()
+        d = AttackDraft(ALAN, "short-ranged-weapon", AttackKind.RANGED, HOOD, use=Use.RESPONSE,
+                        distance=Fraction(4))
+        plain = action_preview(d, ctx).kill
+        assert action_preview(d.but(reaction=Reaction.BAIL), ctx).kill == plain / 10
+        assert action_preview(d.but(reaction=Reaction.BAIL, bail_clears=False), ctx).kill == \
+            plain
+
+    def test_a_bail_that_slips_does_not_avoid_the_attack(self):
+        ctx = make_ctx()
+        d = AttackDraft(ALAN, "short-ranged-weapon", AttackKind.RANGED, HOOD, use=Use.RESPONSE,
+                        distance=Fraction(4), reaction=Reaction.BAIL, action_faces=(1,))
+        stage = resolve_action(d, ctx)
+        assert stage.bail.critical_failure and stage.avoided is None
+        assert stage.need.sides == 6 and "Action die" in stage.need.why
 
     def test_an_object_does_not_react(self):
         d = AttackDraft(HOOD, "longbow", AttackKind.RANGED, None, ROPE, distance=Fraction(5))

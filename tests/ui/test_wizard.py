@@ -247,7 +247,8 @@ class TestReactionsAndDamage:
         p3 = page(w, 2)
         qtbot.keyClicks(p3.dice.edit, "1")
         qtbot.keyClick(p3.dice.edit, Qt.Key.Key_Return)  # a 1 on a d10 waits for Enter
-        assert "Critical failure" in p3.outcome.text()
+        assert p3.verdict.text() == "Critical failure!"
+        assert "natural 1, a critical failure" in p3.outcome.text()
         assert w.currentId() == CombatWizard.ACTION  # Enter took the face, not the page
         next_page(qtbot, w)
         assert page(w, 3).missed_label.isVisible()

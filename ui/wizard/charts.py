@@ -48,6 +48,11 @@ class BarChart(pg.PlotWidget):
         item.setLabel("left", "%", **style)
         item.showGrid(y=True, alpha=0.25)
         self._bars: pg.BarGraphItem | None = None
+        self._shown: tuple[object, ...] | None = None
+        self._ranges: tuple[object, ...] | None = None
+        self._brushes: dict[str, object] = {}
+        self._edge = pg.mkPen(OTT, width=4)
+        self._no_edge = pg.mkPen(None)
         self.line = pg.InfiniteLine(angle=90, movable=False,
                                     pen=pg.mkPen("#222", width=2, style=Qt.PenStyle.DashLine),
                                     label="", labelOpts={"position": 0.92, "color": "#222",
@@ -59,21 +64,29 @@ class BarChart(pg.PlotWidget):
                   line_text: str, outlined: Sequence[int] = ()) -> None:
         """``bars``: ``(x, probability, colour)``; the dashed line at ``line_at``; bars at
         ``outlined`` totals get a thick gold edge (Over the Top)."""
+        key = (tuple(bars), line_at, line_text, tuple(outlined))
+        if key == self._shown:
+            return
+        self._shown = key
         item = self.getPlotItem()
-        if self._bars is not None:
-            item.removeItem(self._bars)
-            self._bars = None
         self.bar_count = len(bars)
         if not bars:
+            if self._bars is not None:
+                item.removeItem(self._bars)
+                self._bars = None
             self.line.hide()
             return
         xs = [x for x, _p, _c in bars]
         ys = [p * 100 for _x, p, _c in bars]
-        brushes = [pg.mkBrush(c) for _x, _p, c in bars]
+        brushes = [self._brush(c) for _x, _p, c in bars]
         edge = set(outlined)
-        pens = [pg.mkPen(OTT, width=4) if x in edge else pg.mkPen(None) for x in xs]
-        self._bars = pg.BarGraphItem(x=xs, height=ys, width=0.8, brushes=brushes, pens=pens)
-        item.addItem(self._bars)
+        pens = [self._edge if x in edge else self._no_edge for x in xs]
+        if self._bars is None:
+            self._bars = pg.BarGraphItem(x=xs, height=ys, width=0.8, brushes=brushes,
+                                         pens=pens)
+            item.addItem(self._bars)
+        else:  # the same item, new values: cheaper than a new item in the scene
+            self._bars.setOpts(x=xs, height=ys, brushes=brushes, pens=pens)
         lo, hi = min(xs), max(xs)
         if line_at is not None:
             self.line.setPos(line_at)
@@ -82,14 +95,26 @@ class BarChart(pg.PlotWidget):
             lo, hi = min(lo, line_at), max(hi, line_at)
         else:
             self.line.hide()
-        item.setXRange(lo - 0.8, hi + 0.8, padding=0)
-        item.setYRange(0, max(ys) * 1.18, padding=0)
+        x_range = (lo - 0.8, hi + 0.8)
+        y_top = max(ys) * 1.18
+        if (x_range, y_top) != self._ranges:  # the axes re-tick only when the ranges move
+            self._ranges = (x_range, y_top)
+            item.setXRange(*x_range, padding=0)
+            item.setYRange(0, y_top, padding=0)
+
+    def _brush(self, colour: str) -> object:
+        brush = self._brushes.get(colour)
+        if brush is None:
+            brush = self._brushes[colour] = pg.mkBrush(colour)
+        return brush
 
 
 def action_bars(totals: Sequence[tuple[int, float]], action_mod: int, use: int | None
                 ) -> list[tuple[int, float, str]]:
-    """Colour each Action Roll total: a natural 1 red (critical failure), a hit green, a miss
-    grey."""
+    """One bar per natural face of the Action die (a d4's bonus dice included), coloured by
+    what it does with the modifiers: a natural 1 red (critical failure), a hit green, a miss
+    grey. Faces, not totals, on the x axis: a change of modifier recolours the bars and moves
+    the line without moving the axis."""
     out = []
     for total, p in totals:
         natural = total - action_mod
@@ -99,26 +124,32 @@ def action_bars(totals: Sequence[tuple[int, float]], action_mod: int, use: int |
             colour = HIT
         else:
             colour = MISS
-        out.append((total, p, colour))
+        out.append((natural, p, colour))
     return out
 
 
-def over_the_top_totals(totals: Sequence[tuple[int, float]], action_mod: int,
-                        action_die: int, can: bool) -> list[int]:
-    """The totals whose natural face goes Over the Top (6 or more; never on a d4)."""
+def over_the_top_faces(action_die: int, can: bool) -> list[int]:
+    """The natural faces that go Over the Top (6 or more; never on a d4)."""
     if not can or action_die < 6:
         return []
-    return [t for t, _p in totals if 6 <= t - action_mod <= action_die]
+    return list(range(6, action_die + 1))
 
 
-def damage_bars(dist: Sequence[tuple[int, float]], armor: int | None
-                ) -> list[tuple[int, float, str]]:
-    """Colour each Damage total: red where it beats the Armor (destroys)."""
-    return [(t, p, KILL if armor is not None and t > armor else SAVE) for t, p in dist]
+def damage_bars(dist: Sequence[tuple[int, float, float]]) -> list[tuple[int, float, str]]:
+    """Colour each Damage total by the chance it destroys: red where it always beats the
+    Armor, grey where it never does, in between against rolled Armor (a Hero's 2d6)."""
+    return [(t, p, _blend(SAVE, KILL, beats)) for t, p, beats in dist]
+
+
+def _blend(a: str, b: str, x: float) -> str:
+    ca = [int(a[i:i + 2], 16) for i in (1, 3, 5)]
+    cb = [int(b[i:i + 2], 16) for i in (1, 3, 5)]
+    x = min(1.0, max(0.0, x))
+    return "#" + "".join(f"{round(u + (v - u) * x):02x}" for u, v in zip(ca, cb, strict=True))
 
 
 def make_action_chart(parent: QWidget) -> BarChart:
-    chart = BarChart(parent, xlabel="Action Roll total (natural face + modifiers)")
+    chart = BarChart(parent, xlabel="natural face of the Action die")
     chart.setObjectName("actionChart")
     return chart
 

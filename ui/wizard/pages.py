@@ -117,6 +117,12 @@ class _Page(QWizardPage):
         scroll.setWidget(body)
         outer.addWidget(scroll)
         self.scroll = scroll
+        self._stick_to_end = False
+        self._unstick = QTimer(self)
+        self._unstick.setSingleShot(True)
+        self._unstick.setInterval(400)
+        self._unstick.timeout.connect(self._release_end)
+        scroll.verticalScrollBar().rangeChanged.connect(self._range_changed)
 
     def refresh(self) -> None:  # pragma: no cover - every page overrides it
         raise NotImplementedError
@@ -135,9 +141,24 @@ class _Page(QWizardPage):
         self._visible_target = widget
         QTimer.singleShot(0, self, self._scroll_to_target)
 
+    def _range_changed(self, _low: int, high: int) -> None:
+        if self._stick_to_end:
+            self.scroll.verticalScrollBar().setValue(high)
+
+    def _release_end(self) -> None:
+        self._stick_to_end = False
+
     def _scroll_to_target(self) -> None:
         widget = getattr(self, "_visible_target", None)
-        if widget is not None and widget.isVisible():
+        if widget is None or not widget.isVisible():
+            return
+        if widget is getattr(self, "outcome", None) or widget is getattr(self, "dice", None):
+            # The dice card is last: show all of it, also once the layout has grown.
+            bar = self.scroll.verticalScrollBar()
+            bar.setValue(bar.maximum())
+            self._stick_to_end = True
+            self._unstick.start()
+        else:
             self.scroll.ensureWidgetVisible(widget, 20, 20)
 
     def focus_next_button(self) -> None:
@@ -588,9 +609,14 @@ class ActionPage(_Page):
         top.setSpacing(12)
         self.mods_box, ml = card(self)
         ml.addWidget(label("Modifiers to the Action Roll", "section"))
+        self.mods_error = label("", "problem")
+        self.mods_error.hide()
+        ml.addWidget(self.mods_error)
         self.mods = QGridLayout()
         self.mods.setHorizontalSpacing(14)
         ml.addLayout(self.mods)
+        self.row_widgets: list[tuple[QLabel, QLabel]] = []
+        self.placed: dict[QWidget, tuple[int, int]] = {}
         self.joiner_text = label("", "event")
         ml.addWidget(self.joiner_text)
         ml.addStretch(1)
@@ -657,6 +683,9 @@ class ActionPage(_Page):
         self.dice = DiceEntry(self)
         self.dice.setObjectName("actionDice")
         dl.addWidget(self.dice)
+        self.verdict = label("", "big")
+        self.verdict.setObjectName("actionVerdict")
+        dl.addWidget(self.verdict)
         self.outcome = label("", "event")
         self.outcome.setObjectName("actionOutcome")
         dl.addWidget(self.outcome)
@@ -712,12 +741,12 @@ class ActionPage(_Page):
 
                 totals = [(t, float(p)) for t, p in odds.action_totals]
                 bars = charts.action_bars(totals, first.action_mod, first.use)
-                ott = charts.over_the_top_totals(totals, first.action_mod, first.action_die,
-                                                 odds.over_the_top > 0)
+                ott = charts.over_the_top_faces(first.action_die, odds.over_the_top > 0)
+                need = first.needed
                 self.chart.show()
                 self.chart.draw("show_bars", bars,
-                                first.use - 0.5 if first.use is not None else None,
-                                f"Use {first.use}: hit", ott)
+                                need - 0.5 if need is not None else None,
+                                f"needs {need}", ott)
             else:
                 self.chart.hide()
         else:
@@ -736,50 +765,65 @@ class ActionPage(_Page):
         self._show_stage()
         self.completeChanged.emit()
 
-    def _show_rows(self, preview: Any) -> None:
-        grid = self.mods
-        keep = {self.size, self.visible, self.disrupted, self.outnumbered, self.engaged}
-        while grid.count():
-            item = grid.takeAt(0)
-            w = item.widget()
-            if w is None:
-                continue
-            w.hide()
-            if w not in keep:
-                w.deleteLater()
-        if preview.error:
-            grid.addWidget(label(preview.error, "problem"), 0, 0, 1, 4)
-            return
-        first = preview.first
-        if first is None:
-            return
-        d, ctx = self.w.draft, self.w.ctx
-        target = target_of(d, ctx)
-        for row, r in enumerate(first.rows):
-            m = r.modifier
-            value = label(f"{m.value:+d}" if m.value else "0", None, wrap=False)
-            value.setStyleSheet(f"font-size: {BASE_PT + 6}pt; font-weight: 700; color: "
-                                + ("#14532d" if m.value > 0 else "#8a1c12" if m.value < 0
-                                   else "#9aa5b1") + ";")
-            what = label(f"{m.reason}<br><span style='font-size:{BASE_PT - 3}pt; "
-                         f"color:#52606d'>{m.rule}</span>")
+    def _row(self, i: int) -> tuple[QLabel, QLabel]:
+        """The value and text labels of row ``i`` of the modifier list (made once, reused)."""
+        while len(self.row_widgets) <= i:
+            n = len(self.row_widgets)
+            value = label("", None, wrap=False)
+            what = label("")
             what.setObjectName("modifierRow")
-            grid.addWidget(value, row, 0, Qt.AlignmentFlag.AlignRight)
-            grid.addWidget(what, row, 1)
+            self.mods.addWidget(value, n, 0, Qt.AlignmentFlag.AlignRight)
+            self.mods.addWidget(what, n, 1)
+            self.row_widgets.append((value, what))
+        return self.row_widgets[i]
+
+    def _place(self, widget: QWidget, row: int, col: int) -> None:
+        if self.placed.get(widget) != (row, col):
+            self.mods.removeWidget(widget)
+            self.mods.addWidget(widget, row, col)
+            self.placed[widget] = (row, col)
+        widget.show()
+
+    def _show_rows(self, preview: Any) -> None:
+        first = preview.first
+        set_problem(self.mods_error, preview.error)
+        rows = [] if preview.error or first is None else list(first.rows)
+        used: set[QWidget] = set()
+        d, ctx = self.w.draft, self.w.ctx
+        target = target_of(d, ctx) if rows else None
+        for i, r in enumerate(rows):
+            m = r.modifier
+            value, what = self._row(i)
+            colour = ("#14532d" if m.value > 0 else "#8a1c12" if m.value < 0 else "#9aa5b1")
+            _set_style(value, f"font-size: {BASE_PT + 6}pt; font-weight: 700; color: {colour};")
+            value.setText(f"{m.value:+d}" if m.value else "0")
+            what.setText(f"{m.reason}<br><span style='font-size:{BASE_PT - 3}pt; "
+                         f"color:#52606d'>{m.rule}</span>")
+            value.show()
+            what.show()
             widget = self._judgement(r.judgement, target)
             if widget is not None:
-                grid.addWidget(widget, row, 2)
-                widget.show()
+                self._place(widget, i, 2)
+                used.add(widget)
                 if r.judgement == "size" and target.size is SizeClass.LARGE:
-                    grid.addWidget(self.visible, row, 3)
-                    self.visible.show()
-        total = label(f"{first.action_mod:+d}" if first.action_mod else "0", None,
-                      wrap=False)
-        total.setStyleSheet(f"font-size: {BASE_PT + 6}pt; font-weight: 700; "
-                            "border-top: 2px solid #1d3557;")
-        grid.addWidget(total, len(first.rows), 0, Qt.AlignmentFlag.AlignRight)
-        grid.addWidget(label("all Action Roll modifiers together"), len(first.rows), 1)
-        grid.setColumnStretch(1, 1)
+                    self._place(self.visible, i, 3)
+                    used.add(self.visible)
+        if rows:
+            value, what = self._row(len(rows))
+            _set_style(value, f"font-size: {BASE_PT + 6}pt; font-weight: 700; "
+                       "border-top: 2px solid #1d3557;")
+            value.setText(f"{first.action_mod:+d}" if first.action_mod else "0")
+            what.setText("all Action Roll modifiers together")
+            value.show()
+            what.show()
+        for value, what in self.row_widgets[len(rows) + (1 if rows else 0):]:
+            value.hide()
+            what.hide()
+        for widget in (self.size, self.visible, self.disrupted, self.outnumbered,
+                       self.engaged):
+            if widget not in used:
+                widget.hide()
+        self.mods.setColumnStretch(1, 1)
 
     def _judgement(self, key: str | None, target: Any) -> QWidget | None:
         d = self.w.draft
@@ -849,13 +893,11 @@ class ActionPage(_Page):
                       if stage.pending is not None else "")
         lines = list(stage.messages())
         first = stage.first
-        if first is not None and first.critical_failure:
-            lines.append("<b>Critical failure</b>: a natural 1 fails whatever the modifiers "
-                         "(4.2)")
         if first is not None and first.automatic is not None:
             lines.insert(0, f"<b>{first.automatic.describe()}</b>")
         self.outcome.setText("<br>".join(lines))
         self.outcome.setVisible(bool(lines))
+        _show_verdict(self.verdict, _action_verdict(stage))
         if stage.pending is not None:
             who = {"bail": "the Bail", "parry": "the Parry"}.get(stage.pending, "the attack")
             self.benny.offer(f"Over the Top on {who}: a natural 6 or more earns a Benny. How "
@@ -938,6 +980,62 @@ class ActionPage(_Page):
             self.focus_input()
 
 
+def _action_verdict(stage: Any) -> tuple[str, str]:
+    """The Action step's outcome in two or three words and its colour."""
+    if not stage.complete:
+        return "", ""
+    if stage.avoided:
+        return "Avoided", "#52606d"
+    first = stage.first
+    if first is None:
+        return "", ""
+    if first.critical_failure:
+        return "Critical failure!", "#c0392b"
+    hits = sum(1 for r in stage.rolls if r.hit)
+    ott = " Over the Top!" if first.over_the_top else ""
+    if first.automatic is not None:
+        return "Automatic Hit", "#14532d"
+    if hits == len(stage.rolls):
+        return "Hit!" + ott, "#14532d"
+    if hits:
+        return f"{hits} of {len(stage.rolls)} hit" + ott, "#14532d"
+    return f"Miss by {first.missed_by}" + ott, "#52606d"
+
+
+def _damage_verdict(stage: Any, action: Any) -> tuple[str, str]:
+    if not stage.complete:
+        return "", ""
+    results = [r for r in (stage.damage, stage.missed_damage) if r is not None]
+    if stage.explosion is not None:
+        results += [h.damage for h in stage.explosion.hits]
+    if any(r.destroyed for r in results):
+        n = sum(1 for r in results if r.destroyed)
+        return ("Destroyed!" if n == 1 else f"{n} destroyed!"), "#8a1c12"
+    if results:
+        return "Ka-ping!", "#1d3557"
+    if stage.knockback is not None and stage.knockback.inches:
+        return f"Knocked Back {inches_text(stage.knockback.inches)}!", "#7b2cbf"
+    if stage.grab is not None and stage.grab.held:
+        return "Grabbed!", "#7b2cbf"
+    if stage.collision is not None and stage.collision.resisted:
+        return "Resisted: locked in Close Combat", "#52606d"
+    return "", ""
+
+
+def _show_verdict(lab: QLabel, verdict: tuple[str, str]) -> None:
+    text, colour = verdict
+    lab.setVisible(bool(text))
+    if text:
+        _set_style(lab, f"color: {colour};")
+        lab.setText(text)
+
+
+def _set_style(widget: QWidget, style: str) -> None:
+    """Set a style sheet only when it changes (restyling is the slow part of a refresh)."""
+    if widget.styleSheet() != style:
+        widget.setStyleSheet(style)
+
+
 def _target(page: _Page) -> str:
     d = page.w.draft
     if d.target_id is not None:
@@ -964,6 +1062,10 @@ class DamagePage(_Page):
         ll.addWidget(self.mom)
         self.mom_text = label("", "note")
         ll.addWidget(self.mom_text)
+        self.options_box = QWidget(self)
+        ol = QVBoxLayout(self.options_box)
+        ol.setContentsMargins(0, 6, 0, 0)
+        ll.addWidget(self.options_box)
         ll.addStretch(1)
         top.addWidget(self.lines_box, 3)
         right = QVBoxLayout()
@@ -982,12 +1084,11 @@ class DamagePage(_Page):
         self.armor_text = label("", "note")
         al.addWidget(self.armor_text)
         right.addWidget(self.armor_box)
-        self.chart = ChartSlot(_make_damage_chart, self, height=190)
+        self.chart = ChartSlot(_make_damage_chart, self, height=200)
         right.addWidget(self.chart)
         top.addLayout(right, 2)
         self.body.addLayout(top)
 
-        self.options_box, ol = card(self)
         self.blast_label = label("Also inside the blast (each takes the same Damage roll)",
                                  "section")
         ol.addWidget(self.blast_label)
@@ -1014,8 +1115,10 @@ class DamagePage(_Page):
         self.collide.setObjectName("collide")
         ol.addWidget(self.collide)
         row2 = QHBoxLayout()
-        row2.addWidget(label("KnockBack stopped by an &obstacle after", None, wrap=False))
+        obstacle_label = label("KnockBack stopped by an &obstacle after", None, wrap=False)
+        row2.addWidget(obstacle_label)
         self.obstacle = QLineEdit(self)
+        obstacle_label.setBuddy(self.obstacle)
         self.obstacle.setObjectName("obstacle")
         self.obstacle.setPlaceholderText("nothing in the way")
         self.obstacle.setMaximumWidth(260)
@@ -1024,13 +1127,15 @@ class DamagePage(_Page):
         self.obstacle_row = QWidget(self)
         self.obstacle_row.setLayout(row2)
         ol.addWidget(self.obstacle_row)
-        self.body.addWidget(self.options_box)
 
         self.dice_box, dl = card(self)
         dl.addWidget(label("Roll: virtual dice, or type the faces the dice showed", "section"))
         self.dice = DiceEntry(self)
         self.dice.setObjectName("damageDice")
         dl.addWidget(self.dice)
+        self.verdict = label("", "big")
+        self.verdict.setObjectName("damageVerdict")
+        dl.addWidget(self.verdict)
         self.outcome = label("", "event")
         self.outcome.setObjectName("damageOutcome")
         dl.addWidget(self.outcome)
@@ -1067,7 +1172,7 @@ class DamagePage(_Page):
             from ui.wizard import charts
 
             self.chart.show()
-            self.chart.draw("show_bars", charts.damage_bars(p.distribution, p.armor_line),
+            self.chart.draw("show_bars", charts.damage_bars(p.distribution),
                             p.armor_line + 0.5 if p.armor_line is not None else None,
                             f"Armor {p.armor_line}")
         else:
@@ -1162,6 +1267,7 @@ class DamagePage(_Page):
             lines.append("Nothing to roll here.")
         self.outcome.setText("<br>".join(lines))
         self.outcome.setVisible(bool(lines))
+        _show_verdict(self.verdict, _damage_verdict(stage, self.w.action_stage()))
         problem = stage.error
         if stage.extra_faces:
             problem = (f"{stage.extra_faces} face(s) typed beyond the dice the rules need: "

@@ -98,18 +98,16 @@ def card(parent: QWidget | None = None) -> tuple[QFrame, QVBoxLayout]:
 
 def set_problem(lab: QLabel, text: str | None, *, good: str | None = None) -> None:
     """Show ``text`` as a problem (red), else ``good`` (green), else hide the label."""
-    if text:
-        lab.setProperty("role", "problem")
-        lab.setText(text)
-        lab.show()
-    elif good:
-        lab.setProperty("role", "good")
-        lab.setText(good)
-        lab.show()
-    else:
+    role = "problem" if text else "good" if good else None
+    if role is None:
         lab.hide()
-    lab.style().unpolish(lab)
-    lab.style().polish(lab)
+        return
+    if lab.property("role") != role:
+        lab.setProperty("role", role)
+        lab.style().unpolish(lab)
+        lab.style().polish(lab)
+    lab.setText(text or good or "")
+    lab.show()
 
 
 class ChoiceCombo(QComboBox):
@@ -121,6 +119,7 @@ class ChoiceCombo(QComboBox):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._values: list[Any] = []
+        self._choices: tuple[Choice, ...] | None = None
         self._model = QStandardItemModel(self)
         self.setModel(self._model)
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -129,16 +128,19 @@ class ChoiceCombo(QComboBox):
 
     def set_choices(self, choices: Sequence[Choice], current: Any) -> None:
         self.blockSignals(True)
-        self._model.clear()
-        self._values = []
-        for c in choices:
-            text = c.label if c.allowed else f"{c.label}  —  can't: {c.problem}"
-            item = QStandardItem(text)
-            item.setEnabled(c.allowed)
-            item.setToolTip(c.problem or c.label)
-            self._model.appendRow(item)
-            self._values.append(c.value)
-        if current in self._values:
+        choices = tuple(choices)
+        if choices != self._choices:
+            self._choices = choices
+            self._model.clear()
+            self._values = []
+            for c in choices:
+                text = c.label if c.allowed else f"{c.label}  —  can't: {c.problem}"
+                item = QStandardItem(text)
+                item.setEnabled(c.allowed)
+                item.setToolTip(c.problem or c.label)
+                self._model.appendRow(item)
+                self._values.append(c.value)
+        if current in self._values and self.currentIndex() != self._values.index(current):
             self.setCurrentIndex(self._values.index(current))
         self.blockSignals(False)
 
@@ -246,6 +248,7 @@ class DiceEntry(QWidget):
         self.chips_layout.addStretch(1)
         lay.addWidget(self.chips)
         self.need: NeedDie | None = None
+        self._shown: tuple[DieRoll, ...] = ()
         self.edit.textEdited.connect(self._edited)
         self.edit.submitted.connect(self._submit)
         self.edit.back.connect(self.undo)
@@ -269,6 +272,10 @@ class DiceEntry(QWidget):
         self._show_dice(dice)
 
     def _show_dice(self, dice: Sequence[DieRoll]) -> None:
+        dice = tuple(dice)
+        if dice == self._shown:
+            return
+        self._shown = dice
         lay = self.chips_layout
         while lay.count() > 1:
             item = lay.takeAt(0)
@@ -356,8 +363,12 @@ class BennyChooser(QFrame):
         lay.addWidget(self.policy)
         self.options: list[BennyOption] = []
         self.buttons: list[QRadioButton] = []
+        self._offered: tuple[Any, ...] | None = None
 
     def offer(self, title: str, options: Sequence[BennyOption], policy: str = "") -> None:
+        if (title, tuple(options), policy) == self._offered:
+            return
+        self._offered = (title, tuple(options), policy)
         for b in self.buttons:
             b.deleteLater()
         self.buttons = []

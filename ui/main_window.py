@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPoint, QSize, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QUndoStack
@@ -40,7 +40,6 @@ from ui.bus import Bus
 from ui.dialogs.base import FileChooser, TextPrompt
 from ui.dialogs.campaign import ArmyDialog, NewCampaignDialog, OpenCampaignDialog, PlayerDialog
 from ui.settings import AppSettings
-from ui.windows.catalog import CatalogWindow
 from ui.windows.common import (
     Actions,
     MessageBanner,
@@ -57,7 +56,10 @@ from ui.windows.navigator import (
     OverviewPage,
 )
 from ui.windows.printing import RosterPrinting
-from ui.windows.roster import RosterWindow
+
+if TYPE_CHECKING:  # the windows load when first opened
+    from ui.windows.catalog import CatalogWindow
+    from ui.windows.roster import RosterWindow
 
 log = logging.getLogger(__name__)
 
@@ -229,7 +231,7 @@ class MainWindow(QMainWindow):
         self.rules_action = act(self, "&Rules reference", self.show_rules_reference,
                                 name="rulesAction", shortcut=QKeySequence.StandardKey.HelpContents,
                                 tip="Modifiers and how BrikDesk reads the rules",
-                                icon=icon(sp.SP_DialogHelpButton))
+                                icon=icon(sp.SP_MessageBoxQuestion))
         self.about_action = act(self, "&About BrikDesk", self.show_about, name="aboutAction",
                                 tip="Version and rules edition")
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
@@ -607,6 +609,8 @@ class MainWindow(QMainWindow):
         """Open (or raise) the roster window of an army."""
         window = self.rosters.get(army_id)
         if window is None:
+            from ui.windows.roster import RosterWindow
+
             window = RosterWindow(self.services, self.bus, self.undo_stack, self.settings,
                                   army_id, self)
             if window.roster is None:
@@ -635,6 +639,8 @@ class MainWindow(QMainWindow):
             return None
         window = self.catalogs.get(self.campaign_id)
         if window is None:
+            from ui.windows.catalog import CatalogWindow
+
             window = CatalogWindow(self.services, self.bus, self.undo_stack, self.settings,
                                    self.campaign_id, self)
             self.catalogs[self.campaign_id] = window

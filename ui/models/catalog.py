@@ -197,18 +197,18 @@ ITEM_FIELDS = ("name", "category", "cost", "use", "range", "damage", "hands", "r
 def item_model(commit: Commit | None = None, parent: QObject | None = None
                ) -> CatalogTableModel:
     columns = (
-        Column("Name", lambda r: r.entry.name, width_hint=170),
-        Column("Category", lambda r: str(r.entry.category), width_hint=86),
-        Column("Cost", lambda r: r.entry.cost_text(), align_right=True, width_hint=52,
+        Column("Name", lambda r: r.entry.name, width_hint=150),
+        Column("Category", lambda r: str(r.entry.category), width_hint=78),
+        Column("Cost", lambda r: r.entry.cost_text(), align_right=True, width_hint=46,
                sort_key=lambda r: -1 if r.entry.cost is None else r.entry.cost),
-        Column("Use", lambda r: r.entry.use_text(), align_right=True, width_hint=64,
+        Column("Use", lambda r: r.entry.use_text(), align_right=True, width_hint=66,
                sort_key=lambda r: -1 if r.entry.use is None else r.entry.use),
-        Column("Range", lambda r: r.entry.range_text(), width_hint=84,
+        Column("Range", lambda r: r.entry.range_text(), width_hint=78,
                sort_key=lambda r: (r.entry.range_inches or 0, r.entry.range_text())),
-        Column("Damage", lambda r: r.entry.damage_text(), width_hint=96),
-        Column("Hands", lambda r: str(r.entry.hands), align_right=True, width_hint=54),
-        Column("Rules", rules_text, width_hint=86),
-        Column("Notes", lambda r: _short(r.entry.notes), width_hint=320),
+        Column("Damage", lambda r: r.entry.damage_text(), width_hint=84),
+        Column("Hands", lambda r: str(r.entry.hands), align_right=True, width_hint=50),
+        Column("Rules", rules_text, width_hint=80),
+        Column("Notes", lambda r: _short(r.entry.notes), width_hint=120),
     )
     editors = {i: Editor(f, lambda r, _f=f: item_field_text(r.entry, _f))
                for i, f in enumerate(ITEM_FIELDS) if f in ("name", "cost", "use", "range",
@@ -235,7 +235,7 @@ def unit_type_model(commit: Commit | None = None, parent: QObject | None = None
         Column("Over the Top", lambda r: "yes" if r.entry.over_the_top else "never",
                width_hint=96),
         Column("Rules", rules_text, width_hint=86),
-        Column("Notes", lambda r: _short(r.entry.notes), width_hint=360),
+        Column("Notes", lambda r: _short(r.entry.notes), width_hint=200),
     )
     editors = {i: Editor(f, lambda r, _f=f: unit_type_field_text(r.entry, _f))
                for i, f in enumerate(UNIT_TYPE_FIELDS) if f in ("name", "action_die", "move",

@@ -18,6 +18,8 @@ from ui.models.editable import Commit, EditableTableModel, Editor
 from ui.models.table import Column
 
 NAME, TYPE, ACTION, MOVE, ARMOR, HANDS, WORN, CARRIED, COST, STATUS, WARNINGS = range(11)
+#: Columns hidden until the organizer shows them (right-click the header).
+HIDDEN_BY_DEFAULT = (CARRIED,)
 
 STATUS_TEXT = {"alive": "alive", "wounded": "wounded", "dead": "dead"}
 WARNING_COLOUR = QColor("#a4400a")
@@ -45,26 +47,26 @@ def _move(row: UnitRow) -> str:
 
 def unit_columns(cost_unit: str = "CP") -> tuple[Column, ...]:
     return (
-        Column("Name", lambda r: r.name, width_hint=200),
-        Column("Type", lambda r: r.type_name, width_hint=100),
-        Column("Action", _die, sort_key=lambda r: r.action_die or 0, width_hint=56),
+        Column("Name", lambda r: r.name, width_hint=190),
+        Column("Type", lambda r: r.type_name, width_hint=92),
+        Column("Action", _die, sort_key=lambda r: r.action_die or 0, width_hint=50),
         Column("Move", _move, sort_key=lambda r: r.move if r.move is not None else -1,
-               align_right=True, width_hint=52),
-        Column("Armor", lambda r: r.armor, sort_key=_armor_key, width_hint=60),
-        Column("In hand", lambda r: r.hands_text, width_hint=190,
+               align_right=True, width_hint=46),
+        Column("Armor", lambda r: r.armor, sort_key=_armor_key, width_hint=52),
+        Column("In hand", lambda r: r.hands_text, width_hint=150,
                tooltip=lambda r: r.hands_text),
-        Column("Worn", lambda r: r.worn_text, width_hint=110, tooltip=lambda r: r.worn_text),
-        Column("Carried", lambda r: r.carried_text, width_hint=110,
+        Column("Worn", lambda r: r.worn_text, width_hint=84, tooltip=lambda r: r.worn_text),
+        Column("Carried", lambda r: r.carried_text, width_hint=96,
                tooltip=lambda r: r.carried_text),
         Column("Cost", lambda r: f"{r.cost} {cost_unit}", sort_key=lambda r: r.cost,
-               align_right=True, width_hint=64,
+               align_right=True, width_hint=56,
                tooltip=lambda r: "This unit has its own cost (Edit unit)"
                if r.overrides.cost is not None else None),
         Column("Status", lambda r: STATUS_TEXT.get(r.status, r.status),
                sort_key=lambda r: ("alive", "wounded", "dead").index(r.status)
-               if r.status in STATUS_TEXT else 9, width_hint=70),
+               if r.status in STATUS_TEXT else 9, width_hint=56),
         Column("Warnings", lambda r: r.warnings_text, sort_key=lambda r: -len(r.warnings),
-               tooltip=_warning_tip, width_hint=260),
+               tooltip=_warning_tip, width_hint=120),
     )
 
 

@@ -118,7 +118,7 @@ class DamageChart(QWidget):
                                            pen=pg.mkPen("#333", width=1.5,
                                                         style=Qt.PenStyle.DashLine),
                                            label="Armor 4", labelOpts={
-                                               "position": 0.9, "color": "#333",
+                                               "position": 0.94, "color": "#333",
                                                "fill": (255, 255, 255, 200)})
         item.addItem(self._armor_line)
         layout.addWidget(self.plot, 1)
@@ -145,5 +145,5 @@ class DamageChart(QWidget):
         self._armor_line.setPos(odds.armor + 0.5)
         self._armor_line.label.setFormat(f"Armor {odds.armor}")
         item.setXRange(min(xs + [0]) - 0.7, max(xs + [odds.armor + 1]) + 0.7, padding=0)
-        item.setYRange(0, max(ys + [1]) * 1.12, padding=0)
+        item.setYRange(0, max(ys + [1]) * 1.3, padding=0)  # room for the Armor label
         self.kills.setText(kill_table_html(odds))

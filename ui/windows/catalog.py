@@ -17,7 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QFocusEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -306,12 +307,15 @@ class ChartPanel(QFrame):
             self.chart = damage_chart.DamageChart(self)
             self._layout.addWidget(self.chart, 1)
         self.pending = True
-        start_job(self, lambda _progress: damage_chart.damage_odds(it),
+        # The relay lives with the application, not this panel: the window may close while
+        # the worker computes, and the late result is then dropped.
+        start_job(QCoreApplication.instance() or self,
+                  lambda _progress: damage_chart.damage_odds(it),
                   on_done=lambda odds: self._done(token, odds),
                   on_error=lambda exc, _details: self._failed(token, exc))
 
     def _done(self, token: int, odds: Any) -> None:
-        if token != self._token or self.chart is None:
+        if not shiboken6.isValid(self) or token != self._token or self.chart is None:
             return
         self.pending = False
         self.note.hide()
@@ -319,7 +323,7 @@ class ChartPanel(QFrame):
         self.chart.show()
 
     def _failed(self, token: int, exc: BaseException) -> None:
-        if token != self._token:
+        if not shiboken6.isValid(self) or token != self._token:
             return
         self.pending = False
         if self.chart is not None:
@@ -380,6 +384,7 @@ class CatalogTab(QWidget):
         self.splitter.addWidget(side)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
+        self.splitter.setSizes([800, 480])
         layout.addWidget(self.splitter)
 
     def current_key(self) -> str | None:

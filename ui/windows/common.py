@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMessageBox,
+    QStyle,
     QToolButton,
     QWidget,
 )
@@ -263,10 +264,15 @@ def undo_redo_actions(parent: QObject, stack: QUndoStack) -> tuple[QAction, QAct
     """Undo (Ctrl+Z) and Redo (Ctrl+Shift+Z, also Ctrl+Y) bound to the shared stack."""
     undo = stack.createUndoAction(parent, "&Undo")
     undo.setObjectName("undoAction")
+    style = QApplication.style()
+    undo.setIcon(QIcon.fromTheme("edit-undo",
+                                 style.standardIcon(QStyle.StandardPixmap.SP_ArrowBack)))
     undo.setShortcuts([QKeySequence(QKeySequence.StandardKey.Undo)])
     redo = stack.createRedoAction(parent, "&Redo")
     redo.setObjectName("redoAction")
     redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+    redo.setIcon(QIcon.fromTheme("edit-redo",
+                                 style.standardIcon(QStyle.StandardPixmap.SP_ArrowForward)))
     return undo, redo
 
 

@@ -122,7 +122,7 @@ class LoadoutEditor(QWidget):
             lst = QListWidget(self)
             lst.setObjectName(f"loadout_{_ATTR[place]}")
             lst.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-            lst.setMaximumHeight(62)
+            lst.setMaximumHeight(lst.fontMetrics().height() * 3 + 8)
             lst.setAlternatingRowColors(True)
             lst.currentRowChanged.connect(self._update_buttons)
             self.lists[place] = lst
@@ -173,8 +173,10 @@ class LoadoutEditor(QWidget):
             if place == WORN:  # armour first: that is what is usually worn
                 items.sort(key=lambda it: not it.worn)
             for it in items:
-                cost = "" if it.cost is None else f" · {it.cost} {unit}"
-                combo.addItem(item_summary(it, it.key) + cost, it.key)
+                cost = "no cost" if it.cost is None else f"{it.cost} {unit}"
+                combo.addItem(f"{it.name} ({cost})", it.key)
+                combo.setItemData(combo.count() - 1, item_summary(it, it.key),
+                                  Qt.ItemDataRole.ToolTipRole)
             if keep is not None and combo.findData(keep) >= 0:
                 combo.setCurrentIndex(combo.findData(keep))
             combo.blockSignals(False)

@@ -119,7 +119,8 @@ class CampaignNavigator(QTreeWidget):
         if found is not None:
             self.setCurrentItem(found)
         elif self.currentItem() is None and players.childCount():
-            self.setCurrentItem(players.child(0))
+            first = players.child(0)  # the first army, so Open roster works at once
+            self.setCurrentItem(first.child(0) if first.childCount() else first)
 
     def _expand(self, parent: QTreeWidgetItem) -> None:
         for i in range(parent.childCount()):

@@ -12,7 +12,8 @@ import datetime as dt
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import QObject
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QWidget
 
 from brikdesk.domain.sheets import RosterSheet, RosterSheetOptions, SheetHeader, build_roster_sheet
@@ -131,17 +132,25 @@ class RosterPrinting(QObject):
         self._banner.show_note(f"Writing {target.name}…")
 
         def done(result) -> None:
+            if not shiboken6.isValid(self._banner):  # the window closed meanwhile
+                log.info("Saved %s pages to %s", result.pages, result.path)
+                return
             self.last_export = result.path
             self._banner.show_note(f"Saved {result.pages} page{'s' if result.pages != 1 else ''}"
                                    f" to {result.path}")
 
         def failed(exc: BaseException, details: str) -> None:
+            if not shiboken6.isValid(self._banner):
+                log.error("PDF export failed: %s", exc)
+                return
             if isinstance(exc, UserError | OSError):
                 self._banner.show_error(f"The PDF was not written: {exc}")
             else:
                 log.error("PDF export failed:\n%s", details)
                 self._banner.show_error(f"The PDF was not written (a bug): {exc}")
 
-        start_job(self, lambda progress: export_pdf(sheet, target, progress=progress),
+        # The relay lives with the application: the window may close before the PDF is done.
+        start_job(QCoreApplication.instance() or self,
+                  lambda progress: export_pdf(sheet, target, progress=progress),
                   on_done=done, on_error=failed)
         return True

@@ -39,7 +39,7 @@ from brikdesk.services.roster import Roster, UnitPatch, UnitRow
 from brikdesk.services.summaries import NO_BUDGET, ArmyPatch
 from ui.bus import Bus
 from ui.dialogs.units import AddUnitsDialog, ChangeTypeDialog, UnitEditor
-from ui.models.roster import NAME, UnitTableModel
+from ui.models.roster import HIDDEN_BY_DEFAULT, NAME, UnitTableModel
 from ui.models.table import IdRole
 from ui.settings import AppSettings
 from ui.windows.common import (
@@ -195,6 +195,7 @@ class RosterWindow(QMainWindow):
         bus.status.connect(self._on_status)
         if not self.reload(first=True):
             QTimer.singleShot(0, self, self.close)
+        self.table.setFocus()
 
     # -- construction -----------------------------------------------------------------------
 
@@ -245,6 +246,11 @@ class RosterWindow(QMainWindow):
         for i, col in enumerate(self.model.columns):
             if col.width_hint:
                 self.table.setColumnWidth(i, col.width_hint)
+        for i in HIDDEN_BY_DEFAULT:
+            hh.hideSection(i)
+        hh.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        hh.customContextMenuRequested.connect(self._header_menu)
+        hh.setToolTip("Click to sort; right-click to show or hide columns")
         hh.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
@@ -270,7 +276,7 @@ class RosterWindow(QMainWindow):
         self.splitter.addWidget(side)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([900, 420])
+        self.splitter.setSizes([930, 400])
         outer.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
 
@@ -384,7 +390,7 @@ class RosterWindow(QMainWindow):
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
 
     def _restore_layout(self) -> None:
-        self.resize(1320, 780)
+        self.resize(1340, 800)
         self.settings.restore_geometry("roster", self)
         state = self.settings.get_bytes("roster/splitter")
         if state is not None:
@@ -397,6 +403,19 @@ class RosterWindow(QMainWindow):
             hh = self.table.horizontalHeader()
             hh.restoreState(header)
             hh.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+
+    def _header_menu(self, pos) -> None:
+        from PySide6.QtWidgets import QMenu
+
+        hh = self.table.horizontalHeader()
+        menu = QMenu(self)
+        for i, col in enumerate(self.model.columns):
+            action = menu.addAction(col.title)
+            action.setCheckable(True)
+            action.setChecked(not hh.isSectionHidden(i))
+            action.setEnabled(i != NAME)
+            action.toggled.connect(lambda on, i=i: hh.setSectionHidden(i, not on))
+        menu.popup(hh.mapToGlobal(pos))
 
     def _save_layout(self) -> None:
         self.settings.save_geometry("roster", self)
@@ -432,6 +451,8 @@ class RosterWindow(QMainWindow):
         self.model.set_rows(roster.units)
         self.header.show_roster(roster)
         self.setWindowTitle(f"{roster.army.name} ({roster.army.player_name}): roster")
+        if first and not keep and roster.units:
+            keep, keep_current = {roster.units[0].id}, roster.units[0].id
         self._select_ids(keep, keep_current)
         self._update_counts()
         self._show_current()

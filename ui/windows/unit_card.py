@@ -21,8 +21,10 @@ CARD_STYLE = """
   th { text-align: left; color: #444; font-weight: 600; border-bottom: 1px solid #ccc; }
   .stat { font-size: large; font-weight: 600; }
   .label { color: #666; }
-  .num { text-align: right; }
+  .num { text-align: right; white-space: nowrap; }
+  .nw { white-space: nowrap; }
   .why { color: #555; }
+  .rule { color: #666; font-size: small; }
   .warn { color: #a4400a; }
   .total td { border-top: 1px solid #999; font-weight: 600; }
   h4 { margin: 10px 0 3px 0; }
@@ -64,9 +66,6 @@ def card_html(card: UnitCard, cost_unit: str = "CP") -> str:
         traits.append("goes Over the Top on 6+" if stats.over_the_top
                       else "never goes Over the Top")
         out.append(f"<p>{esc(', '.join(traits).capitalize())}</p>")
-        why = [m.describe() for m in stats.modifiers] + list(stats.reasons)
-        if why:
-            out.append("<p class='why'>" + "<br>".join(esc(w) for w in why) + "</p>")
     else:
         out.append("<p class='warn'>Its unit type is not in the catalog: no stats.</p>")
 
@@ -88,8 +87,8 @@ def card_html(card: UnitCard, cost_unit: str = "CP") -> str:
 
     out.append("<h4>Cost</h4><table>")
     for line in card.cost.lines:
-        out.append(f"<tr><td>{esc(line.label)}</td><td class='num'>{line.cost} "
-                   f"{esc(cost_unit)}</td><td class='why'>{esc(line.rule)}</td></tr>")
+        out.append(f"<tr><td class='nw'>{esc(line.label)}</td><td class='num'>{line.cost} "
+                   f"{esc(cost_unit)}</td><td class='rule'>{esc(line.rule)}</td></tr>")
     out.append(f"<tr class='total'><td>Total</td><td class='num'>{card.cost.total} "
                f"{esc(cost_unit)}</td><td></td></tr></table>")
 
@@ -97,6 +96,11 @@ def card_html(card: UnitCard, cost_unit: str = "CP") -> str:
         out.append("<h4 class='warn'>Warnings</h4><p class='warn'>" + "<br>".join(
             f"⚠ {esc(w.message)} <span class='why'>({esc(w.rule)})</span>"
             for w in row.warnings) + "</p>")
+    if stats is not None:
+        why = [m.describe() for m in stats.modifiers] + list(stats.reasons)
+        if why:
+            out.append("<h4>How the stats come about</h4><p class='why'>"
+                       + "<br>".join(esc(w) for w in why) + "</p>")
     if row.notes:
         out.append(f"<h4>Notes</h4><p>{esc(row.notes)}</p>")
     return "".join(out)

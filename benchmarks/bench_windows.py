@@ -1,0 +1,235 @@
+"""Benchmark: the roster window on a 10,000-unit army, and BrikDesk's start-up (issue 4).
+
+Run: ``.venv/bin/python benchmarks/bench_windows.py [--units 10000] [--runs 5] [--check]``.
+
+Measures, offscreen (``QT_QPA_PLATFORM=offscreen`` unless set):
+
+- opening a roster window on an army of ``--units`` units from the main window (as the
+  organizer does) until its table is painted (target under 500 ms): the first opening and the
+  median of the next ones;
+- sorting it by each column until repainted (target under 100 ms, the slowest column);
+- the memory the open window adds (resident set, ``/proc/self/status``; target under 150 MB);
+- ``brikdesk --check-start`` on an existing database against a bare PySide6 window (a
+  ``QApplication`` showing an empty ``QMainWindow`` and quitting), alternated in the same run,
+  the median wall time of ``--runs`` runs each (target: at most 3x the bare window).
+
+The army cycles through 15 loadouts over every unit type, as an organizer's would. The database
+is a fresh SQLite file in a temporary folder. ``--check`` exits 1 when a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+
+OPEN_MS = 500.0
+SORT_MS = 100.0
+MEMORY_MB = 150.0
+START_RATIO = 3.0
+
+LOADOUTS = (
+    ("minifig", ("hand-weapon", "shield"), (), ()),
+    ("minifig", ("long-ranged-weapon",), (), ("explosive",)),
+    ("minifig", ("short-ranged-weapon", "hand-weapon"), ("body-armor",), ()),
+    ("hero", ("heavy-weapon", "heavy-shield"), ("body-armor",), ()),
+    ("heavy", ("two-handed-weapon",), ("heavy-armor",), ()),
+    ("skirmisher", ("short-ranged-weapon",), (), ("explosive", "explosive")),
+    ("minifig", ("explosive", "hand-weapon"), (), ()),
+    ("incompetent", ("random-object",), (), ()),
+    ("cannon-fodder", ("minifig-tool",), (), ()),
+    ("minifig", ("long-ranged-weapon",), ("body-armor",), ()),
+    ("hero", ("long-ranged-weapon",), ("heavy-armor",), ("hand-weapon",)),
+    ("minifig", ("hand-weapon", "hand-weapon"), (), ()),
+    ("skirmisher", ("two-handed-weapon",), (), ()),
+    ("heavy", ("heavy-weapon", "shield"), ("body-armor",), ("body-armor",)),
+    ("minifig", (), (), ()),
+)
+
+BARE_WINDOW = textwrap.dedent("""
+    import sys
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QMainWindow
+    app = QApplication(sys.argv[:1])
+    window = QMainWindow()
+    window.show()
+    QTimer.singleShot(0, app.quit)
+    app.exec()
+""")
+
+
+def rss_mb() -> float:
+    with open("/proc/self/status", encoding="ascii") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def make_army(url: str, units: int) -> int:
+    """A campaign with one army of ``units`` units; returns the army's id."""
+    from brikdesk.domain.roster import Loadout
+    from brikdesk.persistence.db import open_database
+    from brikdesk.services import Services
+
+    db = open_database(url)
+    sv = Services.open(db)
+    campaign = sv.campaigns.create_campaign("Benchmarks", default_budget=100_000).value
+    player = sv.campaigns.add_player(campaign.id, "Bench").value
+    army = sv.campaigns.add_army(player.id, "Benchmark Legion").value
+    per = -(-units // len(LOADOUTS))
+    left = units
+    for kind, hands, worn, carried in LOADOUTS:
+        n = min(per, left)
+        if n <= 0:
+            break
+        sv.roster.add_units(army.id, kind, n, "Trooper {n}", loadout=Loadout(hands, worn,
+                                                                            carried))
+        left -= n
+    db.close()
+    return army.id
+
+
+def wait_painted(app, widget, timeout: float = 30.0) -> None:
+    """Process events until ``widget`` (or a child) has been painted."""
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QWidget
+
+    class Watch(QObject):
+        painted = False
+
+        def eventFilter(self, obj, event):  # noqa: N802 (Qt name)
+            if event.type() == QEvent.Type.Paint and isinstance(obj, QWidget) and (
+                    obj is widget or widget.isAncestorOf(obj)):
+                self.painted = True
+            return False
+
+    watch = Watch()
+    app.installEventFilter(watch)
+    end = time.perf_counter() + timeout
+    try:
+        while not watch.painted and time.perf_counter() < end:
+            app.processEvents()
+    finally:
+        app.removeEventFilter(watch)
+
+
+def bench_roster(units: int, runs: int) -> dict[str, float]:
+    """Open the army's roster from the main window, as the organizer does, ``runs + 1``
+    times; sort and filter the first one."""
+    from PySide6.QtCore import Qt
+
+    from ui.app import build_main_window, create_application
+    from ui.settings import AppSettings
+
+    with tempfile.TemporaryDirectory(prefix="brikdesk-bench-") as tmp:
+        url = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
+        t = time.perf_counter()
+        army_id = make_army(url, units)
+        print(f"made an army of {units:,} units in {time.perf_counter() - t:.1f} s")
+        app = create_application()
+        main = build_main_window(argparse.Namespace(db=url),
+                                 settings=AppSettings.at(Path(tmp) / "settings.ini"))
+        main.show()
+        wait_painted(app, main)
+
+        opens = []
+        memory = 0.0
+        sorts: dict[str, float] = {}
+        filter_ms = 0.0
+        for i in range(runs + 1):
+            app.processEvents()
+            before = rss_mb()
+            t = time.perf_counter()
+            window = main.open_roster(army_id)
+            wait_painted(app, window.table.viewport())
+            opens.append((time.perf_counter() - t) * 1000)
+            assert window.model.rowCount() == units, window.model.rowCount()
+            if i == 0:
+                memory = rss_mb() - before
+                for col, column in enumerate(window.model.columns):
+                    times = []
+                    for order in (Qt.SortOrder.AscendingOrder, Qt.SortOrder.DescendingOrder):
+                        t = time.perf_counter()
+                        window.table.sortByColumn(col, order)
+                        wait_painted(app, window.table.viewport())
+                        times.append((time.perf_counter() - t) * 1000)
+                    sorts[column.title] = max(times)
+                t = time.perf_counter()
+                window.filter.setText("Trooper 99")
+                wait_painted(app, window.table.viewport())
+                filter_ms = (time.perf_counter() - t) * 1000
+                window.filter.clear()
+            window.close()
+            app.processEvents()
+        main.close()
+        app.processEvents()
+        del main
+    return {"first": opens[0], "median": statistics.median(opens[1:]) if runs else opens[0],
+            "sorts": sorts, "memory": memory, "filter": filter_ms}
+
+
+def bench_start(runs: int) -> dict[str, float]:
+    exe = str(Path(sys.executable).parent / "brikdesk")
+    with tempfile.TemporaryDirectory(prefix="brikdesk-start-") as tmp:
+        env = dict(os.environ, BRIKDESK_HOME=tmp, QT_QPA_PLATFORM="offscreen")
+        env.pop("BRIKDESK_DB", None)
+        # The first start creates the demo campaign; the runs measured open it as it is.
+        subprocess.run([exe, "--check-start"], env=env, check=True, capture_output=True)
+
+        def wall(cmd: list[str]) -> float:
+            t = time.perf_counter()
+            subprocess.run(cmd, env=env, check=True, capture_output=True)
+            return (time.perf_counter() - t) * 1000
+
+        bare, ours = [], []
+        wall([sys.executable, "-c", BARE_WINDOW])  # warm the file cache for both
+        for _ in range(runs):
+            bare.append(wall([sys.executable, "-c", BARE_WINDOW]))
+            ours.append(wall([exe, "--check-start"]))
+    b, o = statistics.median(bare), statistics.median(ours)
+    return {"bare": b, "ours": o, "ratio": o / b}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--units", type=int, default=10_000)
+    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    ap.add_argument("--skip-start", action="store_true", help="only the roster window")
+    args = ap.parse_args(argv)
+
+    r = bench_roster(args.units, max(1, args.runs // 2))
+    worst_sort = max(r["sorts"], key=r["sorts"].get)
+    print(f"roster window, {args.units:,} units, opened from the main window until painted: "
+          f"first {r['first']:.0f} ms, then median {r['median']:.0f} ms "
+          f"(target {OPEN_MS:.0f} ms)")
+    print("sort until repainted, slowest of both orders per column: " + ", ".join(
+        f"{k} {v:.0f}" for k, v in r["sorts"].items()) + " ms")
+    print(f"slowest sort: {worst_sort} {r['sorts'][worst_sort]:.0f} ms "
+          f"(target {SORT_MS:.0f} ms)")
+    print(f"filter 'Trooper 99' until repainted: {r['filter']:.0f} ms")
+    print(f"memory added by the open window: {r['memory']:.0f} MB (target {MEMORY_MB:.0f} MB)")
+    ok = (r["first"] < OPEN_MS and r["sorts"][worst_sort] < SORT_MS
+          and r["memory"] < MEMORY_MB)
+    if not args.skip_start:
+        s = bench_start(args.runs)
+        print(f"start: bare PySide6 window {s['bare']:.0f} ms, brikdesk --check-start "
+              f"{s['ours']:.0f} ms (medians of {args.runs}): {s['ratio']:.2f}x "
+              f"(target at most {START_RATIO:.0f}x)")
+        ok = ok and s["ratio"] <= START_RATIO
+    print("all targets met" if ok else "a target was missed")
+    return 0 if ok or not args.check else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -30,7 +30,17 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Text, delete, func, insert, select, type_coerce, update
+from sqlalchemy import (
+    Text,
+    bindparam,
+    case,
+    delete,
+    func,
+    insert,
+    select,
+    type_coerce,
+    update,
+)
 from sqlalchemy.orm import Session
 
 from brikdesk.domain.battle import (
@@ -54,7 +64,7 @@ from brikdesk.domain.catalog import Catalog, CatalogError
 from brikdesk.domain.rolling import DiceSource
 from brikdesk.domain.roster import Loadout, UnitSpec, UnitStats, effective_stats
 from brikdesk.errors import UserError
-from brikdesk.persistence.models import Battle, BattlePlayer, BattleUnit, Player
+from brikdesk.persistence.models import Battle, BattlePlayer, BattleUnit, Campaign, Player
 from brikdesk.persistence.models import BattleEvent as EventRow
 from brikdesk.services.base import ServiceBase
 from brikdesk.services.battles import MAX_EVENTS_PER_CALL, BattleService
@@ -66,6 +76,7 @@ from brikdesk.services.common import (
     Step,
     from_db_time,
     storage_errors,
+    unknown,
     utc_now,
 )
 from brikdesk.services.events import check_payload
@@ -89,6 +100,32 @@ READINGS: dict[str, str] = {
 }
 
 _SQL_CHUNK = 500  # ids per IN (...) list
+
+# Statements run on every view, built once (building a statement costs more than running it).
+_BID = bindparam("battle_id")
+_LOG_SUMMARY = (select(func.count(), func.max(EventRow.id),
+                       func.sum(case((EventRow.reverted.is_(True), 1), else_=0)))
+                .where(EventRow.battle_id == _BID))
+_LOG_ORDER = (select(EventRow.id, EventRow.reverted).where(EventRow.battle_id == _BID)
+              .order_by(EventRow.seq))
+_BATTLE_ROW = (select(Battle.id, Battle.campaign_id, Battle.name, Battle.status, Battle.notes,
+                      Battle.state, Campaign.updated_at)
+               .join(Campaign, Campaign.id == Battle.campaign_id)
+               .where(Battle.id == _BID))
+_SET_BATTLE_STATE = (update(Battle).where(Battle.id == bindparam("battle_id"))
+                     .values(state=bindparam("state")))
+_INSERT = insert(EventRow).returning(EventRow.id, sort_by_parameter_order=True)
+_SET_REVERTED = (update(EventRow).where(EventRow.id.in_(bindparam("ids", expanding=True)))
+                 .values(reverted=bindparam("flag"))
+                 .execution_options(synchronize_session=False))
+_TOUCH = (update(Campaign).where(Campaign.id == bindparam("campaign_id"))
+          .values(updated_at=bindparam("now")))
+_MAX_SEQ = select(func.max(EventRow.seq)).where(EventRow.battle_id == _BID)
+_PLAYERS = (select(BattlePlayer.id, Player.id, Player.name, Player.colour, Player.faction,
+                   BattlePlayer.turn_order)
+            .join(Player, Player.id == BattlePlayer.player_id)
+            .where(BattlePlayer.battle_id == _BID)
+            .order_by(BattlePlayer.turn_order, BattlePlayer.id))
 
 
 # -- what the tracker hands out -------------------------------------------------------------
@@ -214,6 +251,20 @@ class BattleView:
 
 
 @dataclass
+class _BattleInfo:
+    """The battle's row as read at the start of a call (a plain copy, not an ORM object)."""
+
+    id: int
+    campaign_id: int
+    name: str
+    status: str
+    notes: str
+    state: Mapping[str, Any]
+    stamp: datetime | None  # the campaign's updated_at: every service's write changes it
+    groups: tuple[Any, tuple[tuple[int, int], ...]] | None = None  # (state read, groups)
+
+
+@dataclass
 class _Row:
     """An event row as read once: everything but the ``reverted`` flag, which can change."""
 
@@ -244,24 +295,27 @@ class _Cache:
         self.ids: list[int] = []  # standing events applied, in order
         self.states: list[BattleState] = [initial_state(setup)]  # states[i]: before ids[i]
         self.problems: list[str | None] = []
-        self.logged: dict[int, LoggedEvent] = {}
         self.order: tuple[tuple[int, bool], ...] = ()  # (id, reverted) of every row by seq
         self.view: BattleView | None = None
         self.view_key: tuple[Any, ...] | None = None
         self.pending = False  # holds rows of a transaction not yet committed
+        self.token: tuple[Any, ...] | None = None  # the log's summary when last read
+        self.entries: list[LoggedEvent] = []  # the last view's log, aligned with ``order``
+        self.entries_order: tuple[tuple[int, bool], ...] = ()
+        self.tail_ok = True  # the undone events are the log's end (as this service keeps it)
+        self.stamp: tuple[int, datetime | None] | None = None  # (campaign, updated_at) seen
 
     @property
     @storage_errors
     def state(self) -> BattleState:
         return self.states[-1]
 
-    def advance(self, standing: Sequence[int]) -> None:
-        """Bring ``states`` in line with the ids that stand now (a common prefix is kept)."""
+    def advance(self, standing: Sequence[int],
+                known: Mapping[int, BattleState] | None = None) -> None:
+        """Bring ``states`` in line with the ids that stand now (a common prefix is kept).
+        ``known``: states already computed after some events (by the write that stored them)."""
         ids = self.ids
-        n = min(len(ids), len(standing))
-        k = 0
-        while k < n and ids[k] == standing[k]:
-            k += 1
+        k = common_prefix(ids, standing)
         if k < len(ids):
             del ids[k:]
             del self.states[k + 1:]
@@ -271,7 +325,9 @@ class _Cache:
         for event_id in standing[k:]:
             row = self.rows[event_id]
             problem = row.problem
-            if row.event is not None:
+            if known is not None and event_id in known:
+                state = known[event_id]
+            elif row.event is not None:
                 try:
                     state = apply(setup, state, row.event)
                 except UserError as exc:
@@ -279,6 +335,21 @@ class _Cache:
             ids.append(event_id)
             self.states.append(state)
             self.problems.append(problem)
+
+
+def common_prefix(a: Sequence[Any], b: Sequence[Any]) -> int:
+    """Length of the longest common prefix (slices compare in C: fast on long logs)."""
+    n = min(len(a), len(b))
+    if a[:n] == b[:n]:
+        return n
+    lo, hi = 0, n  # a[:lo] == b[:lo] and a[:hi] != b[:hi]
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
 
 
 def _event_text(setup: BattleSetup, kind: str, event: Event | None,
@@ -385,7 +456,7 @@ class TrackerService(ServiceBase):
                 before = cache.state
                 event, after = end_turn(cache.setup, before)
                 summary = summarize_turn_change(cache.setup, before, after)
-                ids = self._insert(s, b, cache, (event,))
+                ids = self._insert(s, b, cache, (event,), (after,))
             done = self._done(None, battle_id, ids, f"End {summary.ended}'s turn")
         return Done(summary, done.changes, done.text, done.redo, done.undo)
 
@@ -426,9 +497,16 @@ class TrackerService(ServiceBase):
             if not ids or sorted(tail) != sorted(ids) or len(cache.ids) < len(ids):
                 raise UserError("Only the last events of the log can be undone.")
             cache.pending = True
-            s.execute(update(EventRow).where(EventRow.id.in_(ids)).values(reverted=True))
-            self._touch(s, b.campaign_id)
-            self._sync_events(s, battle_id, cache)
+            s.execute(_SET_REVERTED, {"ids": list(ids), "flag": True})
+            self._touch(s, b.campaign_id, cache)
+            n = len(cache.ids)
+            if cache.tail_ok and tuple(cache.ids[n - len(ids):]) == ids:
+                order = cache.order
+                self._local_order(cache, order[:n - len(ids)]
+                                  + tuple((i, True) for i in ids) + order[n:],
+                                  cache.token[1] if cache.token else None)
+            else:
+                self._sync_events(s, battle_id, cache)
             view = self._view(b, cache)
         return Done(view, LOG_CHANGES, "Undo", redo=_step(self.revert_events, battle_id, ids),
                     undo=_step(self.unrevert_events, battle_id, ids))
@@ -444,9 +522,16 @@ class TrackerService(ServiceBase):
             if not ids or sorted(undone) != sorted(ids):
                 raise UserError("Only the next undone events of the log can be redone.")
             cache.pending = True
-            s.execute(update(EventRow).where(EventRow.id.in_(ids)).values(reverted=False))
-            self._touch(s, b.campaign_id)
-            self._sync_events(s, battle_id, cache)
+            s.execute(_SET_REVERTED, {"ids": list(ids), "flag": False})
+            self._touch(s, b.campaign_id, cache)
+            n = len(cache.ids)
+            order = cache.order
+            if cache.tail_ok and tuple(i for i, _r in order[n:n + len(ids)]) == ids:
+                self._local_order(cache, order[:n] + tuple((i, False) for i in ids)
+                                  + order[n + len(ids):],
+                                  cache.token[1] if cache.token else None)
+            else:
+                self._sync_events(s, battle_id, cache)
             view = self._view(b, cache)
         return Done(view, LOG_CHANGES, "Redo", redo=_step(self.unrevert_events, battle_id, ids),
                     undo=_step(self.revert_events, battle_id, ids))
@@ -465,9 +550,10 @@ class TrackerService(ServiceBase):
             self._caches.pop(battle_id, None)
             b.status = "in_progress"
             self._touch(s, b.campaign_id)
-            b, cache = self._sync(s, battle_id, b)
+            s.flush()
+            info, cache = self._sync(s, battle_id)
             cache.pending = True
-            view = self._view(b, cache)
+            view = self._view(info, cache)
         return Done(view, LOG_CHANGES, f"Start battle {view.name}",
                     redo=_step(self.start, battle_id, order),
                     undo=_step(self._unstart, battle_id, old))
@@ -487,9 +573,10 @@ class TrackerService(ServiceBase):
             self._caches.pop(battle_id, None)
             b.status = "planned"
             self._touch(s, b.campaign_id)
-            b, cache = self._sync(s, battle_id, b)
+            s.flush()
+            info, cache = self._sync(s, battle_id)
             cache.pending = True
-            view = self._view(b, cache)
+            view = self._view(info, cache)
         return Done(view, LOG_CHANGES, f"Start battle {view.name}",
                     redo=_step(self._unstart, battle_id, old_order),
                     undo=_step(self.start, battle_id, order))
@@ -518,6 +605,14 @@ class TrackerService(ServiceBase):
                     f"Start battle {started.value.name}", redo=redo, undo=undo)
 
     # -- internals ----------------------------------------------------------------------------
+
+    def _touch(self, s: Session, campaign_id: int, cache: _Cache | None = None) -> None:
+        """Mark the campaign as changed now (as every service does; a prebuilt statement).
+        ``cache``: this battle's cache, which then knows the new stamp is its own write."""
+        now = self._now()
+        s.execute(_TOUCH, {"campaign_id": campaign_id, "now": now})
+        if cache is not None and cache.stamp is not None and cache.stamp[0] == campaign_id:
+            cache.stamp = (campaign_id, now)
 
     @contextmanager
     def _writing(self, battle_id: int) -> Iterator[Session]:
@@ -548,24 +643,27 @@ class TrackerService(ServiceBase):
             b, cache = self._sync(s, battle_id)
             self._check_open(b)
             state = cache.state
+            states = []
             for event in events:
                 state = apply(cache.setup, state, event)  # RuleViolation: nothing stored
-            ids = self._insert(s, b, cache, events)
+                states.append(state)
+            ids = self._insert(s, b, cache, events, states)
             self._sync_events(s, battle_id, cache)
             return ids, self._view(b, cache)
 
-    def _insert(self, s: Session, b: Battle, cache: _Cache, events: Sequence[Event]
-                ) -> tuple[int, ...]:
+    def _insert(self, s: Session, b: _BattleInfo, cache: _Cache, events: Sequence[Event],
+                states: Sequence[BattleState] | None = None) -> tuple[int, ...]:
+        """Store ``events`` (already checked by the rules; ``states``: the state after each)."""
         records = []
         cache.pending = True
         for i, event in enumerate(events):
             kind, actor, target, payload = to_record(event)
             records.append((kind, actor, target, check_payload(payload, f"event {i + 1}")))
-        reverted = [i for i, r in cache.order if r]
+        reverted = bool(cache.token and cache.token[2]) or any(r for _i, r in cache.order)
         if reverted:
             s.execute(delete(EventRow).where(EventRow.battle_id == b.id,
                                              EventRow.reverted.is_(True)))
-        seq = s.scalar(select(func.max(EventRow.seq)).where(EventRow.battle_id == b.id)) or 0
+        seq = s.scalar(_MAX_SEQ, {"battle_id": b.id}) or 0
         now = self._now()
         first = seq + 1
         rows = []
@@ -574,38 +672,44 @@ class TrackerService(ServiceBase):
             rows.append({"battle_id": b.id, "seq": seq, "kind": kind, "actor_id": actor,
                          "target_id": target, "payload": payload, "created_at": now,
                          "reverted": False})
-        ids = tuple(s.scalars(insert(EventRow).returning(EventRow.id, sort_by_parameter_order=True),
-                              rows))
+        ids = tuple(s.scalars(_INSERT, rows))
+        time = from_db_time(now)
+        for eid, row, event in zip(ids, rows, events, strict=True):
+            note = row["payload"].get("text", "")
+            cache.rows[eid] = _Row(eid, row["seq"], row["kind"], row["actor_id"],
+                                   row["target_id"], time, note if isinstance(note, str) else "",
+                                   event, None, describe(cache.setup, event))
+        if cache.tail_ok:
+            standing = cache.order[:len(cache.ids)]
+            known = dict(zip(ids, states, strict=True)) if states is not None else None
+            self._local_order(cache, standing + tuple((i, False) for i in ids), max(ids), known)
         groups = [g for g in _groups(b) if g[0] < first]
         if len(rows) > 1:
             groups.append([first, seq])
         if groups != _groups(b) or reverted:
-            tracker = dict(b.state.get("tracker", {})) if isinstance(b.state, Mapping) else {}
+            tracker = b.state.get("tracker", {})
+            tracker = dict(tracker) if isinstance(tracker, Mapping) else {}
             tracker["groups"] = groups
-            b.state = {**(b.state if isinstance(b.state, Mapping) else {}), "tracker": tracker}
-        self._touch(s, b.campaign_id)
+            b.state = {**b.state, "tracker": tracker}
+            s.execute(_SET_BATTLE_STATE, {"battle_id": b.id, "state": b.state})
+        self._touch(s, b.campaign_id, cache)
         return ids
 
     @staticmethod
-    def _check_open(b: Battle) -> None:
+    def _check_open(b: _BattleInfo) -> None:
         if b.status == "planned":
             raise UserError(f"'{b.name}' has not started yet: start it to record its turns.")
         if b.status == "finished":
             raise UserError(f"'{b.name}' is finished; its log can't change.")
 
     @staticmethod
-    def _check_not_finished(b: Battle) -> None:
+    def _check_not_finished(b: _BattleInfo) -> None:
         if b.status == "finished":
             raise UserError(f"'{b.name}' is finished; its log can't change.")
 
     @staticmethod
     def _players(s: Session, battle_id: int) -> list[Any]:
-        return list(s.execute(
-            select(BattlePlayer.id, Player.id, Player.name, Player.colour, Player.faction,
-                   BattlePlayer.turn_order)
-            .join(Player, Player.id == BattlePlayer.player_id)
-            .where(BattlePlayer.battle_id == battle_id)
-            .order_by(BattlePlayer.turn_order, BattlePlayer.id)).all())
+        return list(s.execute(_PLAYERS, {"battle_id": battle_id}).all())
 
     def _set_order(self, s: Session, battle_id: int, order: tuple[int, ...]
                    ) -> tuple[int, ...]:
@@ -621,32 +725,67 @@ class TrackerService(ServiceBase):
         s.flush()
         return old
 
-    def _sync(self, s: Session, battle_id: int, b: Battle | None = None
-              ) -> tuple[Battle, _Cache]:
-        """Read what may have changed and bring the battle's cache up to date."""
-        if b is None:
-            b = self._get(s, Battle, battle_id, "battle")
-        players = self._players(s, battle_id)
-        catalog = load_campaign_catalog(s, b.campaign_id)
-        signature = (b.campaign_id, tuple(tuple(p) for p in players))
+    def _sync(self, s: Session, battle_id: int) -> tuple[_BattleInfo, _Cache]:
+        """Read what may have changed and bring the battle's cache up to date.
+
+        Players and the catalog are read again only when the campaign's ``updated_at`` moved
+        (every service stamps it when it writes); the log is checked on every call.
+        """
+        if isinstance(battle_id, bool) or not isinstance(battle_id, int):
+            raise unknown("battle", battle_id)
+        row = s.execute(_BATTLE_ROW, {"battle_id": battle_id}).one_or_none()
+        if row is None:
+            raise unknown("battle", battle_id)
+        bid, campaign_id, name, status, notes, state, stamp = row
+        b = _BattleInfo(bid, campaign_id, name, status, notes,
+                        state if isinstance(state, Mapping) else {}, stamp)
         cache = self._caches.get(battle_id)
-        if cache is None or cache.signature != signature or cache.catalog != catalog:
-            cache = self._build(s, battle_id, signature, players, catalog)
-            self._caches[battle_id] = cache
+        if cache is None or cache.stamp != (campaign_id, stamp):
+            players = self._players(s, battle_id)
+            catalog = load_campaign_catalog(s, campaign_id)
+            signature = (campaign_id, tuple(tuple(p) for p in players))
+            if cache is None or cache.signature != signature or cache.catalog != catalog:
+                cache = self._build(s, battle_id, signature, players, catalog)
+                self._caches[battle_id] = cache
+            cache.stamp = (campaign_id, stamp)
         self._sync_events(s, battle_id, cache)
         return b, cache
 
     def _sync_events(self, s: Session, battle_id: int, cache: _Cache) -> None:
-        """Read which events stand (ids only) and apply those the cache has not seen."""
-        order = tuple((i, r) for i, r in s.execute(
-            select(EventRow.id, EventRow.reverted).where(EventRow.battle_id == battle_id)
-            .order_by(EventRow.seq)))
+        """Read which events stand and apply those the cache has not seen.
+
+        First a one-row summary of the log (count, last id, how many undone): events are only
+        appended, undone from the end, redone or dropped from the end, and ids are never
+        reused, so an unchanged summary means an unchanged log. Only when it changed are the
+        ids read (ids and flags only; payloads once per new event).
+        """
+        token = tuple(s.execute(_LOG_SUMMARY, {"battle_id": battle_id}).one())
+        if token == cache.token:
+            return
+        order = tuple((i, bool(r)) for i, r in s.execute(_LOG_ORDER,
+                                                          {"battle_id": battle_id}))
         if order != cache.order:
             new = [i for i, _r in order if i not in cache.rows]
             if new:
                 self._read_rows(s, cache, new)
             cache.order = order
             cache.advance([i for i, r in order if not r])
+        cache.token = token
+        undone = token[2] or 0
+        cache.tail_ok = all(r for _i, r in order[len(order) - undone:]) if undone else True
+
+    @staticmethod
+    def _local_order(cache: _Cache, order: tuple[tuple[int, bool], ...],
+                     max_id: int | None, known: Mapping[int, BattleState] | None = None
+                     ) -> None:
+        """After this service's own write: the log's new order and summary, without reading
+        them back (``max_id``: the largest event id now in the log; ``known``: states the write
+        already computed)."""
+        standing = [i for i, r in order if not r]
+        undone = len(order) - len(standing)
+        cache.order = order
+        cache.advance(standing, known)
+        cache.token = (len(order), max_id, undone) if order else (0, None, None)
 
     def _build(self, s: Session, battle_id: int, signature: tuple[Any, ...],
                players: list[Any], catalog: Catalog) -> _Cache:
@@ -725,36 +864,40 @@ class TrackerService(ServiceBase):
                                        note if isinstance(note, str) else "", event, problem,
                                        _event_text(setup, kind, event, payload))
 
-    def _view(self, b: Battle, cache: _Cache) -> BattleView:
+    def _view(self, b: _BattleInfo, cache: _Cache) -> BattleView:
         groups = _groups(b)
         key = (cache.order, b.status, b.name, b.notes, tuple(map(tuple, groups)))
         if cache.view is not None and cache.view_key == key:
             return cache.view
         rows = cache.rows
-        logged = cache.logged
-        out: list[LoggedEvent] = []
-        position = {eid: i for i, eid in enumerate(cache.ids)}
+        order = cache.order
+        # The log changes at its end: keep the entries of the unchanged beginning.
+        k = common_prefix(cache.entries_order, order)
+        out = cache.entries[:k]
+        n_standing = len(cache.ids)
+        position = None
         names = {p.id: p.name for p in cache.players}
-        for eid, _reverted in cache.order:
+        for at in range(k, len(order)):
+            eid, reverted = order[at]
             row = rows[eid]
-            i = position.get(eid)
+            if at < n_standing and cache.ids[at] == eid:
+                i: int | None = at
+            else:  # the undone events are normally the log's end; otherwise look it up
+                if position is None:
+                    position = {x: j for j, x in enumerate(cache.ids)}
+                i = position.get(eid)
             if i is None:
                 entry = LoggedEvent(row.id, row.seq, row.kind, row.text, row.time, True,
                                     row.actor, row.target, None, None, row.note, row.problem,
                                     row.event)
             else:
                 before = cache.states[i]
-                problem = cache.problems[i]
-                old = logged.get(eid)
-                if (old is not None and not old.reverted and old.round == before.round
-                        and old.problem == problem and old.player == names.get(before.active)):
-                    entry = old
-                else:
-                    entry = LoggedEvent(row.id, row.seq, row.kind, row.text, row.time, False,
-                                        row.actor, row.target, before.round,
-                                        names.get(before.active), row.note, problem, row.event)
-            logged[eid] = entry
+                entry = LoggedEvent(row.id, row.seq, row.kind, row.text, row.time, False,
+                                    row.actor, row.target, before.round,
+                                    names.get(before.active), row.note, cache.problems[i],
+                                    row.event)
             out.append(entry)
+        cache.entries, cache.entries_order = out, order
         undo = self._undo_group(b, cache)
         redo = self._redo_group(b, cache)
         view = BattleView(
@@ -767,7 +910,7 @@ class TrackerService(ServiceBase):
         return view
 
     @staticmethod
-    def _undo_group(b: Battle, cache: _Cache) -> tuple[int, ...]:
+    def _undo_group(b: _BattleInfo, cache: _Cache) -> tuple[int, ...]:
         """The ids the next Undo reverts: the last standing event and its group."""
         if not cache.ids:
             return ()
@@ -777,14 +920,27 @@ class TrackerService(ServiceBase):
         for f, lst in _groups(b):
             if f <= last <= lst:
                 first = f
-        return tuple(i for i in cache.ids if first <= rows[i].seq <= last)
+        out = []
+        for i in reversed(cache.ids):
+            if rows[i].seq < first:
+                break
+            out.append(i)
+        return tuple(reversed(out))
 
     @staticmethod
-    def _redo_group(b: Battle, cache: _Cache) -> tuple[int, ...]:
+    def _redo_group(b: _BattleInfo, cache: _Cache) -> tuple[int, ...]:
         """The ids the next Redo brings back: the first undone event and its group."""
-        undone = [i for i, reverted in cache.order if reverted]
+        undone = []
+        for i, reverted in reversed(cache.order):  # undone events are the log's end
+            if not reverted:
+                break
+            undone.append(i)
         if not undone:
-            return ()
+            undone = [i for i, reverted in cache.order if reverted]
+            if not undone:
+                return ()
+        else:
+            undone.reverse()
         rows = cache.rows
         first = rows[undone[0]].seq
         last = first
@@ -794,8 +950,11 @@ class TrackerService(ServiceBase):
         return tuple(i for i in undone if first <= rows[i].seq <= last)
 
 
-def _groups(b: Battle) -> list[list[int]]:
-    state = b.state if isinstance(b.state, Mapping) else {}
+def _groups(b: _BattleInfo) -> list[list[int]]:
+    """``[first seq, last seq]`` of each stored undo group of more than one event."""
+    if b.groups is not None and b.groups[0] is b.state:
+        return [list(g) for g in b.groups[1]]
+    state = b.state
     tracker = state.get("tracker", {})
     groups = tracker.get("groups", []) if isinstance(tracker, Mapping) else []
     out = []
@@ -803,6 +962,7 @@ def _groups(b: Battle) -> list[list[int]]:
         if (isinstance(g, list) and len(g) == 2 and all(type(x) is int for x in g)
                 and g[0] <= g[1]):
             out.append([g[0], g[1]])
+    b.groups = (b.state, tuple(tuple(g) for g in out))
     return out
 
 

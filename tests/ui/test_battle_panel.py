@@ -1,0 +1,614 @@
+"""The battle panel: play through it, filters, table mode, refusals, undo, reopening."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import QMenu
+
+from brikdesk.domain.battle import ActionState, ActionUse, Status, spend_action
+from brikdesk.domain.rolling import TypedDice
+from brikdesk.domain.roster import Loadout
+from brikdesk.persistence.db import Database, open_database
+from brikdesk.services import Services
+from brikdesk.services.summaries import Muster
+from ui.bus import Bus
+from ui.panels import BattlePanel
+from ui.panels import battle_panel as panel_module
+from ui.panels.battle_model import (
+    ACTION,
+    COUNTERS,
+    RESPOND,
+    RESPOND_MARK,
+    STATUS,
+    UNIT,
+    BattleUnitModel,
+    Filters,
+    LogModel,
+)
+from ui.panels.pickers import UnitPicker
+from ui.panels.start_dialog import OrderDialog, StartBattleDialog, StartRequest
+from ui.panels.theme import NORMAL, TABLE, contrast_ratio
+
+
+@pytest.fixture(scope="session")
+def bp_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("battle-panel") / "empty.sqlite3"
+    db = open_database(f"sqlite:///{path}")
+    with db.engine.connect() as conn:
+        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    return path
+
+
+@pytest.fixture
+def db_path(bp_template: Path, tmp_path: Path) -> Path:
+    path = tmp_path / "battle.sqlite3"
+    shutil.copyfile(bp_template, path)
+    return path
+
+
+@pytest.fixture
+def database(db_path: Path) -> Iterator[Database]:
+    db = open_database(f"sqlite:///{db_path}")
+    yield db
+    db.close()
+
+
+@pytest.fixture
+def sv(database: Database) -> Services:
+    return Services.open(database)
+
+
+class Table:
+    """Red and Blue with three units each, and a battle between them (Red first)."""
+
+    def __init__(self, sv: Services) -> None:
+        c = sv.campaigns.create_campaign("Panel Campaign").value
+        self.campaign_id = c.id
+        self.red = sv.campaigns.add_player(c.id, "Red", colour="#c0392b").value
+        self.blue = sv.campaigns.add_player(c.id, "Blue", colour="#2e86c1").value
+        ra = sv.campaigns.add_army(self.red.id, "Reds").value
+        ba = sv.campaigns.add_army(self.blue.id, "Blues").value
+        sword = Loadout(("hand-weapon", "shield"))
+        rifle = Loadout(("long-ranged-weapon",))
+        reds = [*sv.roster.add_unit(ra.id, "minifig", name="Red Knight", loadout=sword).value,
+                *sv.roster.add_unit(ra.id, "minifig", name="Red Rifle", loadout=rifle).value,
+                *sv.roster.add_unit(ra.id, "minifig", name="Red Pike").value]
+        blues = [*sv.roster.add_unit(ba.id, "minifig", name="Blue Knight", loadout=sword).value,
+                 *sv.roster.add_unit(ba.id, "minifig", name="Blue Rifle", loadout=rifle).value,
+                 *sv.roster.add_unit(ba.id, "minifig", name="Blue Pike").value]
+        view = sv.tracker.begin(c.id, "Panel Battle", [Muster(self.red.id, reds),
+                                                       Muster(self.blue.id, blues)]).value
+        self.battle_id = view.id
+        self.ids = {u.name: u.id for u in view.units}
+
+
+@pytest.fixture
+def table(sv: Services) -> Table:
+    return Table(sv)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> QSettings:
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+def make_panel(qtbot, sv: Services, battle_id: int, settings: QSettings,
+               stack: QUndoStack | None = None, bus: Bus | None = None) -> BattlePanel:
+    panel = BattlePanel(sv, bus or Bus(), stack or QUndoStack(), battle_id, settings=settings)
+    qtbot.addWidget(panel)
+    panel.resize(1300, 800)
+    panel.show()
+    qtbot.waitExposed(panel)
+    return panel
+
+
+@pytest.fixture
+def panel(qtbot, sv: Services, table: Table, settings: QSettings) -> BattlePanel:
+    return make_panel(qtbot, sv, table.battle_id, settings)
+
+
+# -- reading what the panel shows ---------------------------------------------------------
+
+
+def cell(panel: BattlePanel, name: str, column: int) -> str:
+    uid = next(u.id for u in panel.view.units if u.name == name)
+    index = panel.model.index_of_unit(uid, column)
+    assert index.isValid(), f"{name} is not shown"
+    return index.data()
+
+
+def shown_units(panel: BattlePanel) -> list[str]:
+    return [panel.model.index_of_unit(uid, UNIT).data() for uid in panel.model.unit_ids()]
+
+
+def group_titles(panel: BattlePanel) -> list[str]:
+    return [panel.model.index(r, 0).data() for r in panel.model.group_rows()]
+
+
+def log_lines(panel: BattlePanel) -> list[str]:
+    m = panel.log_model
+    return [m.index(r, 0).data() for r in range(m.rowCount())]
+
+
+def act_key(qtbot, panel: BattlePanel, name: str, key: Qt.Key,
+            modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+    """Select the unit's row and press a key in the table, as a user would."""
+    assert panel.select_unit(next(u.id for u in panel.view.units if u.name == name))
+    panel.table.setFocus()
+    qtbot.keyClick(panel.table, key, modifier)
+
+
+def trigger_menu_item(menu: QMenu, text: str) -> None:
+    """Trigger the menu entry whose text starts with ``text`` (submenus searched too)."""
+    for action in menu.actions():
+        if action.menu() is not None:
+            try:
+                trigger_menu_item(action.menu(), text)
+                return
+            except LookupError:
+                continue
+        if action.text().replace("&", "").startswith(text) and action.isEnabled():
+            action.trigger()
+            return
+    raise LookupError(text)
+
+
+# -- playing three rounds -------------------------------------------------------------------
+
+
+def test_three_full_rounds_through_the_panel(qtbot, panel: BattlePanel, sv: Services,
+                                             table: Table) -> None:
+    ids = table.ids
+    assert panel.round_label.text() == "Round 1"
+    assert panel.turn_label.text() == "Red's turn"
+    assert group_titles(panel)[0].startswith("▶  Red  ·  ACTIVE")
+    assert cell(panel, "Blue Pike", RESPOND) == RESPOND_MARK  # reading first_round
+
+    # Round 1, Red: an attack by key, a Sprint from the Act menu, a Close Combat attack.
+    act_key(qtbot, panel, "Red Rifle", Qt.Key.Key_A)
+    assert cell(panel, "Red Rifle", ACTION) == "Spent"
+    panel.select_unit(ids["Red Pike"])
+    panel._fill_act_menu()
+    trigger_menu_item(panel.act_button.menu(), "Sprint")
+    assert cell(panel, "Red Pike", ACTION) == "Spent"
+    assert panel.close_combat_attack(ids["Red Knight"], ids["Blue Knight"])
+    assert "Close Combat: Blue Knight" in cell(panel, "Red Knight", STATUS)
+    assert "Attacked 1/3" in cell(panel, "Blue Knight", STATUS)
+    # Blue's Knight answers with a Counter (its Action is held: using a Counter spends it).
+    panel.select_unit(ids["Blue Knight"])
+    panel._fill_counter_menu()
+    trigger_menu_item(panel.counter_button.menu(), "Counterstrike Red Knight")
+    assert cell(panel, "Blue Knight", COUNTERS) == "1 / 2"
+    assert cell(panel, "Blue Knight", ACTION) == "Responded"
+    assert cell(panel, "Blue Knight", RESPOND) == ""
+    # Blue's Rifle responds with an attack by key (it held its Action).
+    act_key(qtbot, panel, "Blue Rifle", Qt.Key.Key_A)
+    assert cell(panel, "Blue Rifle", ACTION) == "Responded"
+    # End Turn by the button.
+    qtbot.mouseClick(panel.end_turn_button, Qt.MouseButton.LeftButton)
+    assert panel.turn_label.text() == "Blue's turn" and panel.round_label.text() == "Round 1"
+    assert group_titles(panel)[0].startswith("▶  Blue  ·  ACTIVE")
+    assert panel.message_kind == "info"
+    assert "Blue: 2 Actions recharged" in panel.message.text()
+    assert "Counters reset for 2 units" in panel.message.text()
+    assert cell(panel, "Blue Knight", COUNTERS) == "0 / 2"  # Counters reset
+    assert cell(panel, "Red Knight", RESPOND) == ""  # spent on its own turn
+    assert cell(panel, "Red Pike", ACTION) == "Spent"
+    assert cell(panel, "Blue Pike", ACTION) == "Ready"
+
+    # Round 1, Blue: the Pike attacks; Red's... nobody held: End Turn by Ctrl+E.
+    act_key(qtbot, panel, "Blue Pike", Qt.Key.Key_A)
+    panel.activateWindow()
+    qtbot.keyClick(panel.table, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    assert panel.round_label.text() == "Round 2" and panel.turn_label.text() == "Red's turn"
+    assert "Round 2 begins" in panel.message.text()
+
+    # Round 2, Red: the Knight is Disrupted by a Bail (B); nobody else acts.
+    act_key(qtbot, panel, "Red Knight", Qt.Key.Key_B)
+    assert "Disrupted" in cell(panel, "Red Knight", STATUS)
+    qtbot.keyClick(panel.table, Qt.Key.Key_F12)
+    # Round 2, Blue: Red's Rifle and Pike saved their Action and can respond now.
+    assert panel.turn_label.text() == "Blue's turn"
+    assert cell(panel, "Red Rifle", RESPOND) == RESPOND_MARK
+    assert cell(panel, "Red Knight", RESPOND) == ""  # Disrupted
+    act_key(qtbot, panel, "Red Rifle", Qt.Key.Key_P)  # a Parry in response
+    assert cell(panel, "Red Rifle", ACTION) == "Responded"
+    assert cell(panel, "Red Rifle", COUNTERS) == "1 / 1"
+    panel.end_turn()
+    # Round 3, Red: the Knight recovers at Half Speed.
+    assert panel.round_label.text() == "Round 3"
+    assert "1 unit recovers from Disruption" in panel.message.text()
+    assert "Recovering: Half Speed" in cell(panel, "Red Knight", STATUS)
+    act_key(qtbot, panel, "Red Knight", Qt.Key.Key_A)
+    panel.end_turn()
+    act_key(qtbot, panel, "Blue Rifle", Qt.Key.Key_S)
+    panel.end_turn()
+    assert panel.round_label.text() == "Round 4" and panel.turn_label.text() == "Red's turn"
+    assert "Recovering" not in cell(panel, "Red Knight", STATUS)
+
+    # The stored log is the whole story, in order, and the log view shows it newest first.
+    stored = sv.battles.events(table.battle_id)
+    assert [e.kind for e in stored] == [
+        "action_spent", "action_spent", "close_combat_attack", "counter_used", "action_spent",
+        "turn_ended", "action_spent", "turn_ended", "action_spent", "turn_ended",
+        "action_spent", "turn_ended", "action_spent", "turn_ended", "action_spent",
+        "turn_ended"]
+    assert not any(e.reverted for e in stored)
+    lines = log_lines(panel)
+    assert len(lines) == len(stored)
+    assert lines[0] == "R3 Blue  ·  Blue ends their turn (round 3)"
+    assert lines[-1] == "R1 Red  ·  Red Rifle (Red) attacks"
+    assert panel.view.state == sv.tracker.view(table.battle_id).state
+
+
+def test_refusals_are_shown_where_the_user_acted(qtbot, panel: BattlePanel, sv: Services,
+                                                 table: Table) -> None:
+    ids = table.ids
+    stack = panel.undo_stack
+    act_key(qtbot, panel, "Red Rifle", Qt.Key.Key_A)
+    act_key(qtbot, panel, "Red Rifle", Qt.Key.Key_S)
+    assert panel.message_kind == "error"
+    assert panel.message.text() == ("⛔ Red Rifle has already spent its Action this turn.  "
+                                    "(4.2 Action)")
+    assert panel.current_unit() == ids["Red Rifle"]
+    # A Sprint is never a response.
+    act_key(qtbot, panel, "Blue Pike", Qt.Key.Key_S)
+    assert "cannot Sprint as a response" in panel.message.text()
+    assert stack.count() == 1 and len(sv.battles.events(table.battle_id)) == 1
+    # A successful action clears the message (its strip stays, so the table does not move).
+    top = panel.table.geometry().top()
+    act_key(qtbot, panel, "Red Pike", Qt.Key.Key_A)
+    assert panel.message_text == "" and panel.message_kind == ""
+    assert panel.message.isVisible() and panel.table.geometry().top() == top
+
+
+def test_the_fourth_close_combat_attacker_is_refused(qtbot, sv: Services, settings,
+                                                    monkeypatch) -> None:
+    c = sv.campaigns.create_campaign("Mob").value
+    red = sv.campaigns.add_player(c.id, "Red").value
+    blue = sv.campaigns.add_player(c.id, "Blue").value
+    reds = sv.roster.add_units(sv.campaigns.add_army(red.id, "R").value.id, "minifig", 4,
+                               "Red {n}").value
+    blues = sv.roster.add_units(sv.campaigns.add_army(blue.id, "B").value.id, "minifig", 1,
+                                "Blue {n}").value
+    view = sv.tracker.begin(c.id, "Mob", [Muster(red.id, reds), Muster(blue.id, blues)]).value
+    ids = {u.name: u.id for u in view.units}
+    panel = make_panel(qtbot, sv, view.id, settings)
+    for n in (1, 2, 3):
+        assert panel.close_combat_attack(ids[f"Red {n}"], ids["Blue 1"])
+    assert "Attacked 3/3" in cell(panel, "Blue 1", STATUS)
+    # The fourth, from the row's menu: Close Combat attack > Strike > pick the target.
+    monkeypatch.setattr(UnitPicker, "ask", classmethod(lambda cls, *a: ids["Blue 1"]))
+    panel.select_unit(ids["Red 4"])
+    menu = QMenu(panel)
+    panel.fill_unit_menu(menu, ids["Red 4"])
+    strike = next(a.menu() for a in menu.actions() if a.text().startswith("&Close Combat"))
+    strike = next(a.menu() for a in strike.actions() if a.text() == "Strike")
+    trigger_menu_item(strike, "Pick the target")
+    assert panel.message_kind == "error"
+    assert "Blue 1 already has three Close Combat attackers this turn (Red 1, Red 2, Red 3)" \
+        in panel.message.text()
+    assert panel.message.text().endswith("(5.2 Close Combat)")
+    assert panel.current_unit() == ids["Red 4"]
+    assert "Close Combat" not in cell(panel, "Red 4", STATUS)
+    assert len(sv.battles.events(view.id)) == 3
+
+
+# -- filters, grouping ----------------------------------------------------------------------
+
+
+def test_filters_show_who_can_respond_fight_or_act(qtbot, panel: BattlePanel,
+                                                   table: Table) -> None:
+    ids = table.ids
+    panel.spend(ids["Red Rifle"], ActionUse.ATTACK)
+    panel.close_combat_attack(ids["Red Knight"], ids["Blue Knight"])
+    panel.spend(ids["Blue Pike"], ActionUse.ATTACK)  # a response
+    everyone = shown_units(panel)
+    assert everyone == ["Red Knight", "Red Rifle", "Red Pike", "Blue Knight", "Blue Rifle",
+                        "Blue Pike"]
+    panel.filter_respond.click()
+    assert shown_units(panel) == ["Blue Knight", "Blue Rifle"]
+    panel.filter_respond.click()
+    panel.filter_close.click()
+    assert shown_units(panel) == ["Red Knight", "Blue Knight"]
+    panel.filter_close.click()
+    panel.filter_not_acted.click()
+    assert shown_units(panel) == ["Red Pike", "Blue Knight", "Blue Rifle"]
+    panel.filter_close.click()  # filters combine
+    assert shown_units(panel) == ["Blue Knight"]
+    panel.set_filters(in_close_combat=False, not_acted=False, text="rifle")
+    assert shown_units(panel) == ["Red Rifle", "Blue Rifle"]
+    assert group_titles(panel)[0].endswith("1 shown")
+    panel.set_filters(text="")
+    # A change while filtered moves rows in and out without a reset.
+    panel.set_filters(not_acted=True)
+    resets = []
+    panel.model.modelReset.connect(lambda: resets.append(1))
+    panel.spend(ids["Blue Rifle"], ActionUse.PARRY)
+    assert "Blue Rifle" not in shown_units(panel) and resets == []
+    panel.end_turn()
+    assert shown_units(panel) == ["Blue Knight", "Blue Rifle", "Blue Pike", "Red Pike"]
+    assert resets == []
+
+
+def test_dead_units_are_greyed_and_last(qtbot, panel: BattlePanel, table: Table) -> None:
+    ids = table.ids
+    panel.set_status(ids["Red Knight"], Status.DEAD)
+    assert shown_units(panel)[:3] == ["Red Rifle", "Red Pike", "Red Knight"]
+    index = panel.model.index_of_unit(ids["Red Knight"], UNIT)
+    assert index.data(Qt.ItemDataRole.FontRole).strikeOut()
+    assert index.data(Qt.ItemDataRole.ForegroundRole).name() == NORMAL.dead_text
+    assert cell(panel, "Red Knight", ACTION) == "Dead"
+    assert "1 fallen" in group_titles(panel)[0]
+    panel.undo()
+    assert shown_units(panel)[0] == "Red Knight"
+
+
+# -- undo, redo, reopening ------------------------------------------------------------------
+
+
+def test_undo_and_redo_from_the_log(qtbot, panel: BattlePanel, sv: Services,
+                                    table: Table) -> None:
+    ids = table.ids
+    stack = panel.undo_stack
+    panel.spend(ids["Red Rifle"], ActionUse.ATTACK)
+    panel.end_turn()
+    assert panel.undo_button.isEnabled() and not panel.redo_button.isEnabled()
+    assert panel.undo_button.toolTip() == "Undo: Red ends their turn (round 1)"
+    qtbot.mouseClick(panel.undo_button, Qt.MouseButton.LeftButton)
+    assert panel.turn_label.text() == "Red's turn" and stack.index() == 1
+    assert log_lines(panel)[0] == "↶ undone — Red ends their turn (round 1)"
+    assert panel.redo_button.toolTip() == "Redo: Red ends their turn (round 1)"
+    qtbot.mouseClick(panel.redo_button, Qt.MouseButton.LeftButton)
+    assert panel.turn_label.text() == "Blue's turn" and stack.index() == 2
+    # The app's own Undo (the shared stack) does the same.
+    stack.undo()
+    stack.undo()
+    assert cell(panel, "Red Rifle", ACTION) == "Ready"
+    assert [e.reverted for e in sv.battles.events(table.battle_id)] == [True, True]
+    stack.redo()
+    assert cell(panel, "Red Rifle", ACTION) == "Spent"
+    # With an empty stack (the app was restarted) the log's Undo still works, and is undoable.
+    stack.clear()
+    assert panel.undo()
+    assert cell(panel, "Red Rifle", ACTION) == "Ready" and stack.count() == 1
+    stack.undo()
+    assert cell(panel, "Red Rifle", ACTION) == "Spent"
+
+
+def test_reopening_shows_exactly_the_same_battle(qtbot, sv: Services, table: Table,
+                                                 database: Database, db_path: Path,
+                                                 settings: QSettings) -> None:
+    ids = table.ids
+    panel = make_panel(qtbot, sv, table.battle_id, settings)
+    panel.close_combat_attack(ids["Red Knight"], ids["Blue Knight"])
+    panel.use_counter(ids["Blue Knight"], ids["Red Knight"])
+    panel.spend(ids["Red Rifle"], ActionUse.BAIL)
+    panel.end_turn()
+    panel.set_status(ids["Blue Pike"], Status.MOM)
+    panel.spend(ids["Red Pike"], ActionUse.ATTACK)
+    panel.undo()
+
+    def snapshot(p: BattlePanel) -> tuple:
+        m = p.model
+        rows = [tuple(m.index(r, c).data() for c in range(m.columnCount()))
+                for r in range(m.rowCount())]
+        return (p.round_label.text(), p.turn_label.text(), rows, log_lines(p),
+                p.undo_button.isEnabled(), p.redo_button.isEnabled())
+
+    before = snapshot(panel)
+    panel.close()
+    database.close()
+
+    again = open_database(f"sqlite:///{db_path}")
+    try:
+        reopened = make_panel(qtbot, Services.open(again), table.battle_id, settings)
+        assert snapshot(reopened) == before
+        assert reopened.view.state == panel.view.state
+        assert "MOM" in cell(reopened, "Blue Pike", STATUS)
+        reopened.close()
+    finally:
+        again.close()
+
+
+# -- table mode -----------------------------------------------------------------------------
+
+
+def test_table_mode_is_large_high_contrast_and_remembered(qtbot, panel: BattlePanel,
+                                                          sv: Services, table: Table,
+                                                          settings: QSettings) -> None:
+    panel.close_combat_attack(table.ids["Red Knight"], table.ids["Blue Knight"])
+    assert "Close Combat: Blue Knight" in cell(panel, "Red Knight", STATUS)
+    normal_size = panel.round_label.font().pointSizeF()
+    normal_rows = panel.table.verticalHeader().defaultSectionSize()
+    assert not panel.table_mode
+    panel.table_mode_action.trigger()
+    assert panel.table_mode and panel.table_mode_action.isChecked()
+    assert panel.round_label.font().pointSizeF() >= normal_size * 1.5
+    assert panel.table.verticalHeader().defaultSectionSize() >= normal_rows * 1.4
+    assert panel.model.index(0, 0).data(Qt.ItemDataRole.FontRole).pointSizeF() > \
+        QMenu().font().pointSizeF() * 1.5
+    assert not panel.keys_label.isVisible()
+    assert cell(panel, "Red Knight", STATUS).startswith("⚔ Blue Knight")
+    assert panel.table.currentIndex().isValid()
+    settings.sync()
+    assert str(settings.value("battle/tableMode")).lower() == "true"
+    # A new panel (the app reopened) starts in table mode.
+    second = make_panel(qtbot, sv, table.battle_id, settings)
+    assert second.table_mode
+    second.table_mode_action.trigger()
+    assert not second.table_mode
+    assert str(settings.value("battle/tableMode")).lower() == "false"
+
+
+@pytest.mark.parametrize("theme", [NORMAL, TABLE])
+def test_theme_text_colours_have_enough_contrast(theme) -> None:
+    pairs = [(theme.text, theme.window), (theme.muted, theme.window),
+             (theme.text, theme.active_row), (theme.ready, theme.window),
+             (theme.held, theme.window), (theme.responded, theme.window),
+             (theme.spent, theme.window), (theme.respond_marker, theme.window),
+             (theme.selection_text, theme.selection), (theme.banner_info[1], theme.banner_info[0]),
+             (theme.banner_error[1], theme.banner_error[0])]
+    pairs += [(theme.chip_text, chip) for chip in theme.chips.values()]
+    for fg, bg in pairs:
+        assert contrast_ratio(fg, bg) >= 4.5, (theme.name, fg, bg)
+    if theme is TABLE:
+        assert contrast_ratio(theme.text, theme.window) >= 15
+
+
+# -- models ---------------------------------------------------------------------------------
+
+
+def test_models_pass_the_qt_model_tester(qtbot, qtmodeltester, sv: Services,
+                                         table: Table) -> None:
+    ids = table.ids
+    model = BattleUnitModel()
+    model.set_view(sv.tracker.view(table.battle_id))
+    qtmodeltester.check(model)
+    log = LogModel()
+    state = sv.tracker.view(table.battle_id).state
+    sv.tracker.record(table.battle_id, [spend_action(state, ids["Red Rifle"], ActionUse.ATTACK)])
+    sv.tracker.end_turn(table.battle_id)
+    view = sv.tracker.view(table.battle_id)
+    model.set_view(view)
+    log.set_events(view.id, view.events)
+    qtmodeltester.check(model)
+    qtmodeltester.check(log)
+    model.set_filters(Filters(can_respond=True))
+    qtmodeltester.check(model)
+
+
+def test_end_turn_changes_the_model_in_place(qtbot, panel: BattlePanel, table: Table) -> None:
+    resets, layouts, changes = [], [], []
+    panel.model.modelReset.connect(lambda: resets.append(1))
+    panel.model.layoutChanged.connect(lambda *a: layouts.append(1))
+    panel.model.dataChanged.connect(lambda *a: changes.append(1))
+    panel.select_unit(table.ids["Blue Pike"])
+    panel.end_turn()
+    assert resets == [] and layouts == [1] and changes
+    assert panel.current_unit() == table.ids["Blue Pike"]  # the selection follows the unit
+    changes.clear()
+    panel.spend(table.ids["Blue Pike"], ActionUse.ATTACK)
+    assert resets == [] and len(changes) <= 2
+
+
+# -- starting -------------------------------------------------------------------------------
+
+
+def test_start_dialog_musters_units_and_rolls_off(qtbot, sv: Services, table: Table) -> None:
+    c = table.campaign_id
+    dead = sv.roster.add_unit(sv.campaigns.list_armies(c)[0].id, "minifig",
+                              name="Red Ghost").value[0]
+    from brikdesk.services.roster import UnitPatch
+
+    sv.roster.edit_unit(dead, UnitPatch(status="dead"))
+    dialog = StartBattleDialog(None, sv, c)
+    qtbot.addWidget(dialog)
+    assert not dialog.start_button.isEnabled()
+    dialog.check_player(table.red.id)
+    qtbot.waitUntil(lambda: "Red: 3" in dialog.count_label.text())
+    assert not dialog.start_button.isEnabled()  # one player cannot fight alone
+    dialog.check_player(table.blue.id)
+    blue_rifle = next(u.id for u in sv.roster.roster(sv.campaigns.list_armies(c)[1].id).units
+                      if u.name == "Blue Rifle")
+    dialog.set_unit_checked(blue_rifle, False)
+    qtbot.waitUntil(lambda: dialog.start_button.isEnabled())
+    chosen = dialog.musters()
+    assert len(chosen[table.red.id]) == 3  # the dead unit cannot be mustered
+    assert blue_rifle not in chosen[table.blue.id] and len(chosen[table.blue.id]) == 2
+    assert dialog.count_label.text() == "Mustered — Red: 3, Blue: 2"
+    dialog.order.dice_source = TypedDice([2, 5])
+    result = dialog.order.roll()
+    assert result.order == (table.blue.id, table.red.id)
+    assert dialog.order.dice_label.text() == "Roll: Red 2, Blue 5<br>Order: Blue, Red"
+    assert dialog.order.list.item(0).text() == "Blue   🎲 5"
+    request = dialog.request()
+    assert [m.player_id for m in request.musters] == [table.blue.id, table.red.id]
+    # Typed dice with a tie ask for more dice.
+    dialog.order.typed.setText("4 4")
+    assert dialog.order.roll() is None
+    assert "A tie" in dialog.order.dice_label.text()
+    dialog.order.typed.setText("4 4 1 6")
+    assert dialog.order.roll().order == (table.red.id, table.blue.id)
+
+
+def test_new_battle_is_started_through_the_undo_stack(qtbot, sv: Services, table: Table,
+                                                      monkeypatch) -> None:
+    reds = [u.id for u in sv.roster.roster(sv.campaigns.list_armies(table.campaign_id)[0].id)
+            .units]
+    blues = [u.id for u in sv.roster.roster(sv.campaigns.list_armies(table.campaign_id)[1].id)
+             .units]
+    request = StartRequest("Second Clash", (Muster(table.blue.id, tuple(blues[:2])),
+                                            Muster(table.red.id, tuple(reds[:1]))))
+    monkeypatch.setattr(StartBattleDialog, "ask", classmethod(lambda cls, *a: request))
+    stack, bus = QUndoStack(), Bus()
+    from PySide6.QtWidgets import QWidget
+
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    battle_id = panel_module.start_new_battle(parent, sv, bus, stack, table.campaign_id)
+    view = sv.tracker.view(battle_id)
+    assert view.in_progress and view.active_player.name == "Blue" and len(view.units) == 3
+    assert stack.count() == 1 and stack.undoText() == "Start battle Second Clash"
+    stack.undo()
+    assert [b.name for b in sv.battles.list_battles(table.campaign_id)] == ["Panel Battle"]
+    assert len(sv.roster.roster(sv.campaigns.list_armies(table.campaign_id)[0].id).units) == 3
+
+
+def test_a_planned_battle_starts_from_the_panel(qtbot, sv: Services, table: Table,
+                                                settings: QSettings, monkeypatch) -> None:
+    reds = [u.id for u in sv.roster.roster(sv.campaigns.list_armies(table.campaign_id)[0].id)
+            .units]
+    blues = [u.id for u in sv.roster.roster(sv.campaigns.list_armies(table.campaign_id)[1].id)
+             .units]
+    b = sv.battles.create_battle(table.campaign_id, "Later", [Muster(table.red.id, reds),
+                                                              Muster(table.blue.id, blues)])
+    panel = make_panel(qtbot, sv, b.value.id, settings)
+    assert panel.start_bar.isVisible() and not panel.end_turn_button.isEnabled()
+    assert panel.turn_label.text() == "Red will start"
+    assert not panel.spend(next(u.id for u in panel.view.units), ActionUse.ATTACK)
+    assert "has not started yet" in panel.message.text()
+    monkeypatch.setattr(OrderDialog, "ask",
+                        classmethod(lambda cls, *a: [table.blue.id, table.red.id]))
+    assert panel.start_battle()
+    assert not panel.start_bar.isVisible() and panel.end_turn_button.isEnabled()
+    assert panel.turn_label.text() == "Blue's turn"
+
+
+def test_the_combat_wizard_opens_for_the_selected_unit(qtbot, panel: BattlePanel,
+                                                       table: Table) -> None:
+    calls = []
+    panel.open_wizard_fn = None
+    panel._update_enabled()
+    if panel_module.wizard_opener() is None:
+        assert not panel.wizard_button.isEnabled()
+        assert "not available" in panel.wizard_button.toolTip()
+    panel.open_wizard_fn = lambda *args: calls.append(args)
+    panel.select_unit(table.ids["Red Pike"])
+    panel._update_enabled()
+    assert panel.wizard_button.isEnabled()
+    act_key(qtbot, panel, "Red Pike", Qt.Key.Key_W)
+    assert len(calls) == 1
+    parent, services, bus, stack, battle_id, attacker = calls[0]
+    assert (parent, battle_id, attacker) == (panel, table.battle_id, table.ids["Red Pike"])
+    assert stack is panel.undo_stack and bus is panel.bus and services is panel.services
+
+
+def test_state_shown_matches_the_rules_for_every_unit(qtbot, panel: BattlePanel,
+                                                      table: Table) -> None:
+    ids = table.ids
+    panel.spend(ids["Red Rifle"], ActionUse.ATTACK)
+    panel.spend(ids["Blue Rifle"], ActionUse.BAIL, over_the_top=True)
+    state = panel.view.state
+    labels = {ActionState.READY: "Ready", ActionState.SPENT_OWN_TURN: "Spent",
+              ActionState.HELD: "Held", ActionState.SPENT_RESPONSE: "Responded"}
+    for u in panel.view.units:
+        assert cell(panel, u.name, ACTION) == labels[state.unit(u.id).action]
+    assert "Disrupted" not in cell(panel, "Blue Rifle", STATUS)  # Over the Top

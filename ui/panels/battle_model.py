@@ -1,0 +1,649 @@
+"""Table models of the battle panel: the units grouped by player, and the battle log.
+
+``BattleUnitModel`` is a flat table: a header row per player (the active player first, then the
+others in turn order), each followed by that player's units that pass the filters, living units
+first and dead or removed ones last. ``set_view`` takes the tracker's new ``BattleView`` and
+changes the model in place: rows whose unit changed get ``dataChanged``, rows that leave or
+join the filtered set are removed or inserted, the groups' new order is a ``layoutChanged``
+(persistent indexes, hence the selection, follow the units). Only a new battle resets it.
+
+Display values of a unit row are computed when first painted and kept until that unit (or the
+active player) changes, so a repaint costs dictionary look-ups.
+
+``LogModel`` lists the log newest first; a change at the end of the log (new events, undone
+ones) inserts or removes rows at the top.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QColor, QFont
+
+from brikdesk.domain.battle import (
+    MAX_CLOSE_COMBAT_ATTACKERS,
+    ActionState,
+    BattleState,
+    Status,
+    UnitState,
+    can_respond_now,
+    close_combat_sides,
+    why_not_respond,
+)
+from brikdesk.services.tracker import BattleView, LoggedEvent, TrackedUnit
+from ui.models.table import IdRole
+from ui.panels.theme import NORMAL, Theme, action_colour, readable_on, tint
+
+Index = QModelIndex | QPersistentModelIndex
+
+#: For a group (player header) row: the player's id; ``None`` for unit rows.
+GroupRole = Qt.ItemDataRole.UserRole + 10
+#: For the Status column: ``[(chip key, label), ...]`` (the delegate paints them).
+ChipsRole = Qt.ItemDataRole.UserRole + 11
+#: For the whole row: whether it belongs to the active player.
+ActiveRole = Qt.ItemDataRole.UserRole + 12
+
+UNIT, TYPE, ACTION, COUNTERS, STATUS, RESPOND = range(6)
+COLUMNS = ("Unit", "Type", "Action", "Counters", "Status", "Respond")
+
+_ACTION_TEXT = {
+    ActionState.READY: "Ready",
+    ActionState.SPENT_OWN_TURN: "Spent",
+    ActionState.HELD: "Held",
+    ActionState.SPENT_RESPONSE: "Responded",
+}
+
+RESPOND_MARK = "↺ can respond"
+
+_DISPLAY = Qt.ItemDataRole.DisplayRole
+_FOREGROUND = Qt.ItemDataRole.ForegroundRole
+_BACKGROUND = Qt.ItemDataRole.BackgroundRole
+_FONT = Qt.ItemDataRole.FontRole
+_TOOLTIP = Qt.ItemDataRole.ToolTipRole
+_ALIGN = Qt.ItemDataRole.TextAlignmentRole
+_CENTER = int(Qt.AlignmentFlag.AlignCenter)
+_LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Which units the table shows: all three checks must hold, and the text must match."""
+
+    can_respond: bool = False
+    in_close_combat: bool = False
+    not_acted: bool = False
+    text: str = ""
+
+    @property
+    def active(self) -> bool:
+        return self.can_respond or self.in_close_combat or self.not_acted or bool(self.text)
+
+
+def short_names(state: BattleState, ids: Sequence[int] | frozenset[int]) -> str:
+    setup = state.setup
+    names = [setup.unit(i).name for i in sorted(ids) if setup.has_unit(i)]
+    if len(names) > 3:
+        return ", ".join(names[:3]) + f" +{len(names) - 3}"
+    return ", ".join(names)
+
+
+def unit_chips(state: BattleState, u: UnitState, minifig: bool, *, compact: bool = False
+               ) -> list[tuple[str, str]]:
+    """The status chips of a unit, in a fixed order: ``[(key, label), ...]``. ``compact``
+    (table mode) writes In Close Combat as crossed swords before the opponents' names."""
+    chips: list[tuple[str, str]] = []
+    for status in u.statuses:
+        if status is Status.IN_CLOSE_COMBAT:
+            chips.append(("in_close_combat", ("⚔ " if compact else "Close Combat: ")
+                          + short_names(state, u.close_combat)))
+        elif status is Status.GRABBED:
+            chips.append(("grabbed", "Grabbed by " + short_names(state, u.grabbed_by)))
+        elif status is Status.GRABBING:
+            chips.append(("grabbing", "Grabbing " + short_names(state, u.grabbing)))
+        elif status is Status.RECOVERING:
+            chips.append(("recovering", "Recovering: Half Speed"))
+        else:
+            chips.append((status.value, status.label))
+    if u.close_combat and u.in_battle:
+        ours, theirs = close_combat_sides(state, u.unit_id)
+        if ours < theirs:
+            chips.append(("outnumbered", f"Outnumbered {ours}v{theirs}: -1"))
+    if u.attackers and u.in_battle:
+        n = len(u.attackers)
+        chips.append(("attackers", f"Attacked {n}/{MAX_CLOSE_COMBAT_ATTACKERS}" if minifig
+                      else f"Attacked by {n}"))
+    return chips
+
+
+class _UnitRow:
+    """A unit row's display values, computed once per change of the unit."""
+
+    __slots__ = ("texts", "colours", "background", "font", "chips")
+
+    def __init__(self, texts: tuple[str, ...], colours: tuple[QColor, ...],
+                 background: QColor | None, font: QFont | None,
+                 chips: list[tuple[str, str]]) -> None:
+        self.texts = texts
+        self.colours = colours
+        self.background = background
+        self.font = font
+        self.chips = chips
+
+
+class BattleUnitModel(QAbstractTableModel):
+    """The units of one battle, grouped by player; see the module docstring."""
+
+    groups_changed = Signal()
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._view: BattleView | None = None
+        self._state: BattleState | None = None
+        self._rows: list[Any] = []  # ("g", player_id) for a header, else a unit id
+        self._row_of: dict[Any, int] = {}
+        self._filters = Filters()
+        self._theme = NORMAL
+        self._cache: dict[int, _UnitRow] = {}
+        self._group_cache: dict[int, tuple[str, str]] = {}
+        self._colours: dict[str, QColor] = {}
+        self._by_player: dict[int, tuple[int, ...]] = {}
+        self._base_font = QFont()
+        self._fonts: dict[str, QFont] = {}
+        self._make_fonts()
+
+    # -- what it shows ----------------------------------------------------------------------
+
+    @property
+    def view(self) -> BattleView | None:
+        return self._view
+
+    @property
+    def state(self) -> BattleState | None:
+        return self._state
+
+    @property
+    def filters(self) -> Filters:
+        return self._filters
+
+    def set_view(self, view: BattleView) -> None:
+        """Show ``view``: in place when it is the same battle, else a full reload."""
+        old = self._view
+        if old is None or old.id != view.id or old.setup is not view.setup:
+            self.beginResetModel()
+            self._view, self._state = view, view.state
+            self._by_player = {p.id: tuple(u.unit_id for u in view.setup.units_of(p.id))
+                               for p in view.players}
+            self._cache.clear()
+            self._group_cache.clear()
+            self._rows = self._layout()
+            self._row_of = {k: i for i, k in enumerate(self._rows)}
+            self.endResetModel()
+            self.groups_changed.emit()
+            return
+        before = self._state
+        assert before is not None
+        after = view.state
+        self._view, self._state = view, after
+        every = (before.active != after.active or before.round != after.round
+                 or before.finished != after.finished)
+        changed = [] if every else [
+            a.unit_id for a, b in zip(before.units, after.units, strict=True) if a is not b]
+        if every or len(changed) > 64:
+            self._cache.clear()
+        else:
+            for uid in changed:
+                self._cache.pop(uid, None)
+        self._group_cache.clear()
+        rows = self._layout()
+        if rows != self._rows:
+            self._apply_rows(rows)
+        last = self.columnCount() - 1
+        if every or len(changed) > 64:
+            if self._rows:
+                self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, last))
+            return
+        for uid in changed:
+            r = self._row_of.get(uid)
+            if r is not None:
+                self.dataChanged.emit(self.index(r, 0), self.index(r, last))
+        for pid in {after.setup.unit(uid).player_id for uid in changed}:
+            r = self._row_of.get(("g", pid))
+            if r is not None:
+                self.dataChanged.emit(self.index(r, 0), self.index(r, last))
+
+    def set_filters(self, filters: Filters) -> None:
+        if filters == self._filters:
+            return
+        self._filters = filters
+        if self._view is not None:
+            self._apply_rows(self._layout())
+
+    def set_theme(self, theme: Theme, base_font: QFont) -> None:
+        self.beginResetModel()
+        self._theme = theme
+        self._base_font = QFont(base_font)
+        self._make_fonts()
+        self._colours.clear()
+        self._cache.clear()
+        self._group_cache.clear()
+        self.endResetModel()
+        self.groups_changed.emit()
+
+    # -- rows -------------------------------------------------------------------------------
+
+    def unit_ids(self) -> list[int]:
+        """The unit rows as shown, top to bottom."""
+        return [k for k in self._rows if not isinstance(k, tuple)]
+
+    def group_rows(self) -> list[int]:
+        return [i for i, k in enumerate(self._rows) if isinstance(k, tuple)]
+
+    def unit_at(self, row: int) -> int | None:
+        if 0 <= row < len(self._rows):
+            key = self._rows[row]
+            return None if isinstance(key, tuple) else key
+        return None
+
+    def row_of_unit(self, unit_id: int) -> int:
+        return self._row_of.get(unit_id, -1)
+
+    def index_of_unit(self, unit_id: int, column: int = 0) -> QModelIndex:
+        r = self._row_of.get(unit_id, -1)
+        return self.index(r, column) if r >= 0 else QModelIndex()
+
+    def _passes(self, state: BattleState, u: UnitState, tracked: TrackedUnit) -> bool:
+        f = self._filters
+        if f.can_respond and not can_respond_now(state, u.unit_id):
+            return False
+        if f.in_close_combat and not (u.close_combat and u.in_battle):
+            return False
+        if f.not_acted and (u.action.spent or not u.in_battle):
+            return False
+        if f.text:
+            needle = f.text.casefold()
+            hay = f"{tracked.name} {tracked.type_name} {tracked.player_name}".casefold()
+            if needle not in hay:
+                return False
+        return True
+
+    def _layout(self) -> list[Any]:
+        view, state = self._view, self._state
+        if view is None or state is None:
+            return []
+        rows: list[Any] = []
+        filtering = self._filters.active
+        index = view.setup.unit_index
+        units = state.units
+        for p in state.players_from_active():
+            rows.append(("g", p.player_id))
+            fallen = []
+            for uid in self._by_player.get(p.player_id, ()):
+                u = units[index[uid]]
+                if filtering and not self._passes(state, u, view.units[index[uid]]):
+                    continue
+                if u.in_battle:
+                    rows.append(uid)
+                else:
+                    fallen.append(uid)
+            rows.extend(fallen)
+        return rows
+
+    def _reindex(self) -> None:
+        self._row_of = {k: i for i, k in enumerate(self._rows)}
+
+    def _apply_rows(self, new: list[Any]) -> None:
+        """Change the shown rows to ``new`` with removes, one move and inserts (no reset)."""
+        old = self._rows
+        new_set = set(new)
+        groups_before = self.group_rows()
+        # 1. Remove rows that are no longer shown, bottom up, in contiguous runs.
+        gone = [i for i, k in enumerate(old) if k not in new_set]
+        for first, last in reversed(_runs(gone)):
+            self.beginRemoveRows(QModelIndex(), first, last)
+            del self._rows[first:last + 1]
+            self.endRemoveRows()
+        self._reindex()
+        # 2. Reorder what stays (a layout change: persistent indexes follow their keys).
+        kept = set(self._rows)
+        target = [k for k in new if k in kept]
+        if target != self._rows:
+            self.layoutAboutToBeChanged.emit()
+            persistent = self.persistentIndexList()
+            keys = [self._rows[p.row()] if 0 <= p.row() < len(self._rows) else None
+                    for p in persistent]
+            self._rows = target
+            self._reindex()
+            moved_to = []
+            for p, key in zip(persistent, keys, strict=True):
+                r = self._row_of.get(key, -1) if key is not None else -1
+                moved_to.append(self.index(r, p.column()) if r >= 0 else QModelIndex())
+            self.changePersistentIndexList([QModelIndex(p) for p in persistent], moved_to)
+            self.layoutChanged.emit()
+        # 3. Insert the rows that are new, top down, in contiguous runs.
+        added = [j for j, k in enumerate(new) if k not in self._row_of]
+        for first, last in _runs(added):
+            self.beginInsertRows(QModelIndex(), first, last)
+            self._rows[first:first] = new[first:last + 1]
+            self.endInsertRows()
+        self._reindex()
+        if self.group_rows() != groups_before:
+            self.groups_changed.emit()
+
+    # -- display values -------------------------------------------------------------------------
+
+    @property
+    def _compact(self) -> bool:
+        return self._theme.name == "table"
+
+    def _make_fonts(self) -> None:
+        base = QFont(self._base_font)
+        bold = QFont(base)
+        bold.setBold(True)
+        group = QFont(base)
+        group.setBold(True)
+        group.setPointSizeF(max(base.pointSizeF(), 1.0) * 1.12)
+        dead = QFont(base)
+        dead.setStrikeOut(True)
+        self._fonts = {"bold": bold, "group": group, "dead": dead}
+
+    def _colour(self, name: str) -> QColor:
+        c = self._colours.get(name)
+        if c is None:
+            c = QColor(name)
+            self._colours[name] = c
+        return c
+
+    def _unit_row(self, uid: int) -> _UnitRow:
+        row = self._cache.get(uid)
+        if row is not None:
+            return row
+        view, state, theme = self._view, self._state, self._theme
+        assert view is not None and state is not None
+        i = view.setup.unit_index[uid]
+        u = state.units[i]
+        t = view.units[i]
+        active = u.player_id == state.active
+        colour = self._colour
+        if not u.in_battle:
+            grey = colour(theme.dead_text)
+            texts = (t.name, t.type_name, "Dead" if u.dead else "Out", "", "", "")
+            row = _UnitRow(texts, (grey,) * 6, None, self._fonts["dead"],
+                           unit_chips(state, u, t.minifig, compact=self._compact))
+        else:
+            counters = (f"{u.counters_used} / {u.counters}" if u.counters else "—")
+            action = _ACTION_TEXT[u.action]
+            respond = RESPOND_MARK if can_respond_now(state, uid) else ""
+            text_c = colour(theme.text)
+            texts = (t.name, f"{t.type_name} d{t.stats.action_die}", action, counters, "",
+                     respond)
+            colours = (text_c, colour(theme.muted), colour(action_colour(theme, u.action)),
+                       text_c if u.close_combat else colour(theme.muted), text_c,
+                       colour(theme.respond_marker))
+            row = _UnitRow(texts, colours, colour(theme.active_row) if active else None,
+                           self._fonts["bold"] if active else None,
+                           unit_chips(state, u, t.minifig, compact=self._compact))
+        self._cache[uid] = row
+        return row
+
+    def _group_texts(self, pid: int) -> tuple[str, str]:
+        cached = self._group_cache.get(pid)
+        if cached is not None:
+            return cached
+        view, state = self._view, self._state
+        assert view is not None and state is not None
+        p = view.player(pid)
+        index = view.setup.unit_index
+        units = [state.units[index[uid]] for uid in self._by_player.get(pid, ())]
+        alive = [u for u in units if u.in_battle]
+        fallen = len(units) - len(alive)
+        shown = sum(1 for k in self._rows if not isinstance(k, tuple)
+                    and state.units[index[k]].player_id == pid) if self._filters.active \
+            else None
+        parts = []
+        if pid == state.active:
+            left = sum(1 for u in alive if u.action is ActionState.READY)
+            head = f"▶  {p.name}  ·  ACTIVE"
+            parts.append(f"{left} of {len(alive)} Actions ready")
+        else:
+            head = p.name
+            ready = sum(1 for u in alive if u.may_respond)
+            parts.append(f"{ready} of {len(alive)} can respond")
+        fighting = sum(1 for u in alive if u.close_combat)
+        if fighting:
+            parts.append(f"{fighting} in Close Combat")
+        if fallen:
+            parts.append(f"{fallen} fallen")
+        if shown is not None:
+            parts.append(f"{shown} shown")
+        text = head + "   —   " + "  ·  ".join(parts)
+        tip = (f"{p.name} ({p.faction})" if p.faction else p.name) + \
+            f": {len(units)} units mustered"
+        self._group_cache[pid] = (text, tip)
+        return text, tip
+
+    # -- QAbstractTableModel ------------------------------------------------------------------
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if (orientation == Qt.Orientation.Horizontal and role == _DISPLAY
+                and 0 <= section < len(COLUMNS)):
+            return COLUMNS[section]
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        r = index.row()
+        if not index.isValid() or not 0 <= r < len(self._rows):
+            return Qt.ItemFlag.NoItemFlags
+        if isinstance(self._rows[r], tuple):
+            return Qt.ItemFlag.ItemIsEnabled
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        r = index.row()
+        c = index.column()
+        if not (0 <= r < len(self._rows)) or not (0 <= c < len(COLUMNS)):
+            return None
+        key = self._rows[r]
+        if isinstance(key, tuple):
+            return self._group_data(key[1], c, role)
+        if role == _DISPLAY:
+            row = self._unit_row(key)
+            if c == STATUS:
+                return " · ".join(label for _k, label in row.chips)
+            return row.texts[c]
+        if role == _FOREGROUND:
+            return self._unit_row(key).colours[c]
+        if role == _BACKGROUND:
+            return self._unit_row(key).background
+        if role == _FONT:
+            row = self._unit_row(key)
+            if c == UNIT or row.font is not None and row.font is self._fonts["dead"]:
+                return row.font
+            return None
+        if role == ChipsRole:
+            return self._unit_row(key).chips if c == STATUS else None
+        if role == IdRole:
+            return key
+        if role == _ALIGN:
+            return _CENTER if c in (ACTION, COUNTERS) else _LEFT
+        if role == GroupRole:
+            return None
+        if role == ActiveRole:
+            state = self._state
+            return state is not None and state.unit(key).player_id == state.active
+        if role == _TOOLTIP:
+            return self._unit_tooltip(key, c)
+        return None
+
+    def _group_data(self, pid: int, c: int, role: int) -> Any:
+        view, state = self._view, self._state
+        assert view is not None and state is not None
+        if role == _DISPLAY:
+            return self._group_texts(pid)[0] if c == 0 else ""
+        if role == GroupRole:
+            return pid
+        if role == _BACKGROUND:
+            colour = view.player(pid).colour
+            if pid == state.active:
+                return self._colour(colour)
+            return self._colour(tint(colour, self._theme.window, 0.72))
+        if role == _FOREGROUND:
+            colour = view.player(pid).colour
+            if pid == state.active:
+                return self._colour(readable_on(colour))
+            return self._colour(readable_on(tint(colour, self._theme.window, 0.72)))
+        if role == _FONT:
+            return self._fonts["group"]
+        if role == _TOOLTIP:
+            return self._group_texts(pid)[1]
+        if role == ActiveRole:
+            return pid == state.active
+        return None
+
+    def _unit_tooltip(self, uid: int, column: int) -> str:
+        view, state = self._view, self._state
+        assert view is not None and state is not None
+        t = view.unit(uid)
+        u = state.unit(uid)
+        s = t.stats
+        lines = [f"{t.name} ({t.player_name}) — {t.type_name}"
+                 + (f", {t.army}" if t.army else "")]
+        lines.append(f"Action d{s.action_die} · Move {s.move}\" · Armor {s.armor}"
+                     + (f" · Deflection {s.deflection}" if s.deflection else ""))
+        if column == ACTION:
+            lines.append(u.action.label)
+            why = why_not_respond(state, uid)
+            if u.player_id != state.active:
+                lines.append("It can respond now (4.3)." if why is None else why)
+        elif column == COUNTERS:
+            lines.append(f"Counters used this player turn: {u.counters_used} of "
+                         f"{u.counters} (one per weapon or empty hand, 5.2)")
+            if not u.close_combat:
+                lines.append("Counters are for Close Combat; Parries and maneuvers use hands "
+                             "too.")
+        elif column == STATUS:
+            chips = unit_chips(state, u, t.minifig)
+            lines.extend(label for _k, label in chips)
+        else:
+            held = [view.catalog.get_item(k) for k in t.loadout.held]
+            names = [it.name if it is not None else "?" for it in held]
+            if names:
+                lines.append("In hand: " + ", ".join(names))
+            lines.extend(t.notes)
+        return "\n".join(lines)
+
+
+def _runs(positions: list[int]) -> list[tuple[int, int]]:
+    """``[1, 2, 3, 7, 8]`` -> ``[(1, 3), (7, 8)]``."""
+    out: list[tuple[int, int]] = []
+    for p in positions:
+        if out and out[-1][1] == p - 1:
+            out[-1] = (out[-1][0], p)
+        else:
+            out.append((p, p))
+    return out
+
+
+# -- the log -------------------------------------------------------------------------------------
+
+
+class LogModel(QAbstractListModel):
+    """The battle log, newest first. ``IdRole`` is the event id."""
+
+    def __init__(self, parent: QObject | None = None,
+                 theme: Callable[[], Theme] | None = None) -> None:
+        super().__init__(parent)
+        self._events: list[LoggedEvent] = []  # oldest first; row r shows events[-1 - r]
+        self._battle: int | None = None
+        self._theme = theme or (lambda: NORMAL)
+        self._italic = QFont()
+        self._italic.setItalic(True)
+
+    def events(self) -> list[LoggedEvent]:
+        """As shown: newest first."""
+        return self._events[::-1]
+
+    def set_events(self, battle_id: int, events: Sequence[LoggedEvent]) -> None:
+        new = list(events)
+        if battle_id != self._battle:
+            self.beginResetModel()
+            self._battle = battle_id
+            self._events = new
+            self.endResetModel()
+            return
+        old = self._events
+        n = min(len(old), len(new))
+        k = 0
+        while k < n and (old[k] is new[k] or old[k] == new[k]):
+            k += 1
+        # The rows above k (the newest) changed: remove the old ones, insert the new ones.
+        if len(old) > k:
+            self.beginRemoveRows(QModelIndex(), 0, len(old) - k - 1)
+            self._events = old[:k]
+            self.endRemoveRows()
+        if len(new) > k:
+            self.beginInsertRows(QModelIndex(), 0, len(new) - k - 1)
+            self._events = new
+            self.endInsertRows()
+        self._events = new
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._events)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        r = index.row()
+        if not (0 <= r < len(self._events)):
+            return None
+        e = self._events[-1 - r]
+        if role == _DISPLAY:
+            return log_line(e)
+        if role == IdRole:
+            return e.id
+        if role == _FOREGROUND:
+            theme = self._theme()
+            return QColor(theme.muted if (e.reverted or e.problem) else theme.text)
+        if role == _FONT:
+            return self._italic if e.reverted else None
+        if role == _TOOLTIP:
+            return log_tooltip(e)
+        return None
+
+
+def log_line(e: LoggedEvent) -> str:
+    if e.reverted:
+        return f"↶ undone — {e.text}"
+    when = f"R{e.round} {e.player}" if e.round is not None else ""
+    mark = "⚠ " if e.problem else ""
+    return f"{when}  ·  {mark}{e.text}" if when else mark + e.text
+
+
+def log_tooltip(e: LoggedEvent) -> str:
+    lines = [e.text]
+    if e.note and e.note != e.text:
+        lines.append(e.note)
+    if e.round is not None:
+        lines.append(f"Round {e.round}, {e.player}'s turn")
+    if e.time is not None:
+        lines.append(e.time.astimezone().strftime("%Y-%m-%d %H:%M:%S"))
+    if e.reverted:
+        lines.append("Undone: Redo brings it back; a new action drops it.")
+    if e.problem:
+        lines.append(f"⚠ {e.problem}")
+    return "\n".join(lines)

@@ -1,0 +1,91 @@
+"""The Status column's delegate: each status a rounded, coloured chip with its label."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFontMetrics, QPainter
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+
+from ui.panels.battle_model import ChipsRole
+from ui.panels.theme import NORMAL, Theme
+
+Index = QModelIndex | QPersistentModelIndex
+
+
+class StatusChipDelegate(QStyledItemDelegate):
+    """Paints ``ChipsRole`` as chips; the cell's text (``DisplayRole``) stays for tests, copy
+    and accessibility."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.theme: Theme = NORMAL
+        self._colours: dict[str, QColor] = {}
+
+    def set_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        self._colours.clear()
+
+    def _colour(self, name: str) -> QColor:
+        c = self._colours.get(name)
+        if c is None:
+            c = QColor(name)
+            self._colours[name] = c
+        return c
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        chips = index.data(ChipsRole)
+        if not chips:
+            super().paint(painter, option, index)
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.text = ""
+        widget = opt.widget
+        style = widget.style() if widget is not None else None
+        if style is not None:
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        theme = self.theme
+        fm = QFontMetrics(opt.font)
+        pad_x = max(4, fm.height() // 3)
+        gap = max(3, fm.height() // 4)
+        rect: QRect = option.rect.adjusted(gap, 3, -gap, -3)
+        h = min(rect.height(), fm.height() + 6)
+        y = rect.top() + (rect.height() - h) / 2
+        x = float(rect.left())
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        font = opt.font
+        if font.strikeOut():
+            font.setStrikeOut(False)
+        painter.setFont(font)
+        text_colour = self._colour(theme.chip_text)
+        for key, label in chips:
+            width = fm.horizontalAdvance(label) + 2 * pad_x
+            if x + width > rect.right() + 1:
+                remaining = rect.right() - x
+                if remaining < fm.horizontalAdvance("…") + 2 * pad_x:
+                    break
+                label = fm.elidedText(label, Qt.TextElideMode.ElideRight,
+                                      int(remaining - 2 * pad_x))
+                width = remaining
+            box = QRectF(x, y, width, h)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(self._colour(theme.chips.get(key, "#777777")))
+            painter.drawRoundedRect(box, h / 2.5, h / 2.5)
+            painter.setPen(text_colour)
+            painter.drawText(box, int(Qt.AlignmentFlag.AlignCenter), label)
+            x += width + gap
+            if x >= rect.right():
+                break
+        painter.restore()
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
+        size = super().sizeHint(option, index)
+        chips = index.data(ChipsRole) or ()
+        if chips:
+            fm = QFontMetrics(option.font)
+            pad = max(4, fm.height() // 3)
+            gap = max(3, fm.height() // 4)
+            width = sum(fm.horizontalAdvance(label) + 2 * pad + gap for _k, label in chips)
+            size.setWidth(max(size.width(), width + gap))
+        return size

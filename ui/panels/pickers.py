@@ -1,0 +1,99 @@
+"""Small questions the battle panel asks: which unit, what "other" Action was.
+
+Each is a classmethod ``ask`` that tests replace; the real ones open a window-modal dialog.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+class UnitPicker(QDialog):
+    """Pick one unit from a list (typed text filters it; Enter takes the highlighted one)."""
+
+    def __init__(self, parent: QWidget | None, title: str, prompt: str,
+                 candidates: Sequence[tuple[int, str]]) -> None:
+        super().__init__(parent)
+        self.setObjectName("unitPicker")
+        self.setWindowTitle(title)
+        layout = QVBoxLayout(self)
+        label = QLabel(prompt, self)
+        label.setWordWrap(True)
+        layout.addWidget(label)
+        self.filter = QLineEdit(self)
+        self.filter.setObjectName("pickerFilter")
+        self.filter.setPlaceholderText("Type to filter…")
+        self.filter.setClearButtonEnabled(True)
+        layout.addWidget(self.filter)
+        self.list = QListWidget(self)
+        self.list.setObjectName("pickerList")
+        for uid, text in candidates:
+            item = QListWidgetItem(text, self.list)
+            item.setData(Qt.ItemDataRole.UserRole, uid)
+        if self.list.count():
+            self.list.setCurrentRow(0)
+        layout.addWidget(self.list, 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.filter.textChanged.connect(self._filter)
+        self.list.itemActivated.connect(self._activated)
+        self.resize(420, 480)
+
+    def _filter(self, text: str) -> None:
+        needle = text.casefold().strip()
+        first = None
+        for i in range(self.list.count()):
+            item = self.list.item(i)
+            hide = bool(needle) and needle not in item.text().casefold()
+            item.setHidden(hide)
+            if not hide and first is None:
+                first = item
+        if first is not None:
+            self.list.setCurrentItem(first)
+
+    def _activated(self, _item: QListWidgetItem) -> None:
+        self.accept()
+
+    def chosen(self) -> int | None:
+        item = self.list.currentItem()
+        if item is None or item.isHidden():
+            return None
+        return item.data(Qt.ItemDataRole.UserRole)
+
+    @classmethod
+    def ask(cls, parent: QWidget | None, title: str, prompt: str,
+            candidates: Sequence[tuple[int, str]]) -> int | None:
+        """The unit picked, or ``None`` if cancelled."""
+        dialog = cls(parent, title, prompt, candidates)
+        try:
+            if dialog.exec() != QDialog.DialogCode.Accepted:
+                return None
+            return dialog.chosen()
+        finally:
+            dialog.deleteLater()
+
+
+class NoteAsker:
+    """What an "other" Action was (optional words for the log)."""
+
+    @classmethod
+    def ask(cls, parent: QWidget | None, unit_name: str) -> str | None:
+        text, ok = QInputDialog.getText(parent, "Other Action",
+                                        f"What does {unit_name} do? (optional, for the log)")
+        return text.strip() if ok else None

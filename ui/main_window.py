@@ -116,6 +116,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._build_toolbar()
         self._build_status_bar()
+        self._wire_battle_tracker()
         bus.changed.connect(self._on_changed)
         bus.status.connect(self._on_status)
         self._restore_layout()
@@ -591,6 +592,7 @@ class MainWindow(QMainWindow):
         for a in (self.preview_action, self.print_action, self.pdf_action):
             a.setEnabled(army)
         self.open_battle_action.setEnabled(kind == BATTLE)
+        self.new_battle_action.setEnabled(has and len(self.nav.players if self.nav else ()) >= 2)
         self.edit_selected_action.setEnabled(kind in (PLAYER, ARMY, BATTLE))
         self.delete_selected_action.setEnabled(kind in (PLAYER, ARMY, BATTLE))
 
@@ -660,9 +662,56 @@ class MainWindow(QMainWindow):
             return False
         self.battle_page.show_battle(detail)
         self.battle_page.title.setText(detail.battle.status_text)
+        self._show_battle_panel(battle_id)
         self.pages.setCurrentWidget(self.battle_page)
         self.navigator.select(BATTLE, battle_id)
         return True
+
+    # -- the battle tracker (ui.panels) ---------------------------------------------------
+
+    def _wire_battle_tracker(self) -> None:
+        """New battle starts one from the campaign; the Battle menu gets the panel's actions."""
+        self.battle_panel = None
+        self.new_battle_action.setToolTip("Muster units from the armies, set the turn order "
+                                          "and start a battle")
+        self.new_battle_action.setShortcut("Ctrl+Shift+B")
+        self.new_battle_action.triggered.connect(self.new_battle)
+
+    def new_battle(self) -> int | None:
+        from ui.panels import start_new_battle
+
+        if self.campaign_id is None:
+            return None
+        battle_id = start_new_battle(self, self.services, self.bus, self.undo_stack,
+                                     self.campaign_id)
+        if battle_id is not None:
+            self.open_battle(battle_id)
+        return battle_id
+
+    def _show_battle_panel(self, battle_id: int) -> None:
+        """The battle page shows the tracker's panel (one battle at a time)."""
+        from ui.panels import BattlePanel
+
+        panel = self.battle_panel
+        if panel is None or panel.battle_id != battle_id:
+            if panel is not None:
+                panel.hide()
+                panel.deleteLater()
+            panel = BattlePanel(self.services, self.bus, self.undo_stack, battle_id,
+                                settings=self.settings.qsettings, parent=self.battle_page)
+            self.battle_page.layout().addWidget(panel, 1)
+            self.battle_panel = panel
+            self.battle_menu.clear()
+            self.battle_menu.addAction(self.open_battle_action)
+            self.battle_menu.addAction(self.new_battle_action)
+            self.battle_menu.addSeparator()
+            for action in panel.menu_actions():
+                if action is None:
+                    self.battle_menu.addSeparator()
+                else:
+                    self.battle_menu.addAction(action)
+        self.battle_page.body.hide()
+        panel.show()
 
     def open_selected_battle(self) -> bool:
         kind, ident = self.selected()

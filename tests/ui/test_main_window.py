@@ -121,8 +121,8 @@ def test_open_battle_shows_its_summary(open_main, demo_db):
     summary = main.battle_page.body.toPlainText()
     assert battle.name in summary
     assert all(p in summary for p in battle.players)
-    assert not main.new_battle_action.isEnabled()
-    assert "coming with the battle tracker" in main.new_battle_action.toolTip()
+    assert main.battle_panel.battle_id == battle_id and main.battle_panel.isVisible()
+    assert main.new_battle_action.isEnabled()
     main.battle_page.back_button.click()
     assert main.pages.currentWidget() is main.overview
 

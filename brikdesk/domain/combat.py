@@ -604,34 +604,29 @@ def joiner_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice, ...]
     engine's reason when it can't (Disrupted, Action spent, a fourth Close Combat attacker on
     one minifig...)."""
     out = []
-    joined = {j.unit_id for j in draft.joiners}
-    base = _participants(draft, ctx)
     side = ctx.side(draft.attacker_id)
+    bodily = draft.kind in (AttackKind.SHOVE, AttackKind.GRAB)
     for f in ctx.fighters:
         if f.unit_id in (draft.attacker_id, draft.target_id) or ctx.side(f.unit_id) != side:
             continue
         item_key = _default_item(f, draft.kind)
-        trial = draft.but(joiners=tuple(j for j in draft.joiners if j.unit_id != f.unit_id)
-                          + (Joiner(f.unit_id, item_key),))
-        parts = [p for p in _participants(trial, ctx) if p.unit in {pp.unit for pp in base}
-                 or p.unit == f.unit_id]
-        problem = _can_use_kind(ctx.item(item_key), draft.kind) if item_key is not None or \
-            draft.kind in (AttackKind.SHOVE, AttackKind.GRAB) else (
-                f"{f.name} has nothing to make a {draft.kind.label} with")
-        if problem is None:
-            problem = _trial(ctx, [_attack_event(trial, ctx, parts)])
-        mark = "joins" if f.unit_id in joined else ""
-        label = f"{f.name} ({ctx.setup.player(f.player_id).name})" + (f" {mark}" if mark else "")
-        out.append(Choice(f.unit_id, label, problem))
+        if item_key is None and not bodily:
+            problem: str | None = f"{f.name} has nothing to make a {draft.kind.label} with"
+        else:
+            trial = draft.but(joiners=tuple(j for j in draft.joiners if j.unit_id != f.unit_id)
+                              + (Joiner(f.unit_id, item_key),))
+            problem = _trial(ctx, [_attack_event(trial, ctx, _participants(trial, ctx))])
+        out.append(Choice(f.unit_id, f"{f.name} ({ctx.setup.player(f.player_id).name})",
+                          problem))
     return tuple(out)
 
 
 def _default_item(f: Fighter, kind: AttackKind) -> str | None:
+    """The first damaging item the unit can make this kind of attack with (``None``: bare
+    hands, or nothing)."""
     for it in f.items:
         if _can_use_kind(it, kind) is None and it.deals_damage:
             return it.key
-    if kind in (AttackKind.SHOVE, AttackKind.GRAB):
-        return None
     return None
 
 
@@ -1949,9 +1944,10 @@ def _changes(ctx: CombatContext, events: Sequence[Event], damage: DamageStage,
             continue
         bits = []
         if a.action != b.action:
-            bits.append(f"Action {a.action.label} -> {b.action.label}")
+            bits.append(f"Action {a.action.label} → {b.action.label}")
         if a.counters_used != b.counters_used:
-            bits.append(f"hands used {a.counters_used} -> {b.counters_used} of {b.counters}")
+            bits.append(f"Counters used {a.counters_used} → {b.counters_used} of "
+                        f"{b.counters}")
         gained = [s for s in b.statuses if s not in a.statuses]
         lost = [s for s in a.statuses if s not in b.statuses and not b.dead]
         if b.dead and not a.dead:

@@ -55,7 +55,8 @@ def open_wizard(qtbot, battle):
         qtbot.addWidget(w)
         w.show()
         qtbot.waitExposed(w)
-        w.activateWindow()
+        w.windowHandle().requestActivate()  # keyboard focus, as for the organizer
+        qtbot.waitUntil(w.isActiveWindow)
         w.undo_stack_for_test = stack
         return w
 
@@ -140,7 +141,8 @@ class TestThievenHood:
 
         def press(key: str) -> None:
             QApplication.processEvents()
-            target = QApplication.focusWidget() or w
+            target = QApplication.focusWidget()
+            assert target is not None and target.window() is w
             if key.isdigit():
                 keys["digits"] += 1
                 qtbot.keyClicks(target, key)
@@ -188,6 +190,25 @@ class TestThievenHood:
         assert w.action_stage().complete
         chips = p3.dice.chips_layout.count() - 1
         assert chips == len(w.action_stage().dice)
+
+
+    def test_a_benny_spent_on_an_embellishment(self, qtbot, open_wizard, battle):
+        w = open_wizard("Thieven Hood")
+        next_page(qtbot, w)
+        qtbot.keyClicks(page(w, 1).distance, "6")
+        next_page(qtbot, w)
+        p3 = page(w, 2)
+        type_faces(qtbot, w, 2, "9")
+        qtbot.keyClick(p3.benny, Qt.Key.Key_E)
+        QApplication.processEvents()
+        assert p3.embellishment.isVisible() and p3.embellishment.hasFocus()
+        qtbot.keyClicks(p3.embellishment, "the arrow pins his hat to the door")
+        assert "the arrow pins his hat to the door" in p3.outcome.text()
+        next_page(qtbot, w)
+        type_faces(qtbot, w, 3, "1")
+        next_page(qtbot, w)
+        finish(qtbot, w)
+        assert "pins his hat" in attack_events(battle)[0].event.details["lines"][1]
 
 
 class TestReactionsAndDamage:
@@ -298,6 +319,39 @@ class TestReactionsAndDamage:
         assert "Disrupted" in page(w, 4).changes.text()
         finish(qtbot, w)
         assert battle.view().state.unit(alan).disrupted
+
+
+    def test_a_combined_attack_adds_the_damage(self, qtbot, open_wizard, battle):
+        w = open_wizard("Will Scarlet")
+        guy, john = battle.ids["Guy of Gisbourne"], battle.ids["Little John"]
+        choose_target(w, guy)
+        joiners = page(w, 0).joiners
+
+        def john_row():
+            return next(joiners.item(i) for i in range(joiners.count())
+                        if joiners.item(i).data(Qt.ItemDataRole.UserRole) == john)
+
+        john_row().setCheckState(Qt.CheckState.Checked)
+        assert [j.unit_id for j in w.draft.joiners] == [john]
+        assert john_row().text().endswith(": Two-Handed Weapon")
+        next_page(qtbot, w)
+        next_page(qtbot, w)
+        p3 = page(w, 2)
+        assert "Little John (Two-Handed Weapon): needs 4 or more" in p3.joiner_text.text()
+        assert "Together they destroy" in p3.joiner_text.text()
+        type_faces(qtbot, w, 2, "4")  # Will hits Use 2
+        assert "Little John" in p3.dice.prompt.text()
+        type_faces(qtbot, w, 2, "5")  # John hits Use 4
+        next_page(qtbot, w)
+        p4 = page(w, 3)
+        assert "Combined Attack" in p4.lines.text()
+        type_faces(qtbot, w, 3, "212")  # Will 2; John 1 and 2: 5 against Armor 4
+        assert "combined Damage" in p4.outcome.text()
+        next_page(qtbot, w)
+        finish(qtbot, w)
+        event = attack_events(battle)[0].event
+        assert [p.unit for p in event.participants] == [battle.ids["Will Scarlet"], john]
+        assert event.killed == (guy,)
 
 
 def _box(checkbox):

@@ -53,6 +53,7 @@ from brikdesk.domain.combat import (
     weapon_options,
 )
 from brikdesk.domain.odds import BENNY_POLICY
+from brikdesk.domain.rolling import BennyUse
 from brikdesk.errors import UserError
 from ui.wizard.widgets import (
     BASE_PT,
@@ -129,8 +130,18 @@ class _Page(QWizardPage):
 
     def initializePage(self) -> None:
         self.refresh()
-        # QWizard gives the focus to the page's first child after this: take it back after.
-        QTimer.singleShot(0, self, self.initial_focus)
+        # QWizard gives the focus to the page's first child after this: take it back after,
+        # unless the organizer has already acted on the page (fast typing, a test).
+        self._acted = False
+        QTimer.singleShot(0, self, self._first_focus)
+
+    def _first_focus(self) -> None:
+        if not self._acted:
+            self.initial_focus()
+
+    def acted(self) -> None:
+        """The organizer did something here: the page's opening focus must not steal it."""
+        self._acted = True
 
     def initial_focus(self) -> None:
         self.focus_next_button()
@@ -172,7 +183,7 @@ class _Page(QWizardPage):
 
 def _form_row(grid: QGridLayout, row: int, text: str, widget: QWidget,
               extra: QWidget | None = None) -> None:
-    lab = label(text, None, wrap=False)
+    lab = QLabel(text)
     lab.setBuddy(widget)
     grid.addWidget(lab, row, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
     grid.addWidget(widget, row, 1)
@@ -188,7 +199,7 @@ class AttackPage(_Page):
     def __init__(self, wizard: CombatWizard) -> None:
         super().__init__(wizard, "1 · Attack", "Who attacks, with what, how, and at whom.")
         grid = QGridLayout()
-        grid.setHorizontalSpacing(12)
+        grid.setHorizontalSpacing(18)
         grid.setVerticalSpacing(8)
         self.attacker = ChoiceCombo(self)
         self.attacker.setObjectName("attacker")
@@ -208,6 +219,15 @@ class AttackPage(_Page):
         _form_row(grid, 5, "&Pays with", self.use)
         grid.setColumnStretch(1, 1)
         self.body.addLayout(grid)
+
+        self.summary_box, sl = card(self)
+        self.summary = label("", "paragraph")
+        self.summary.setObjectName("attackSummary")
+        self.facts = label("", "event")
+        self.facts.setObjectName("attackFacts")
+        sl.addWidget(self.summary)
+        sl.addWidget(self.facts)
+        self.body.addWidget(self.summary_box)
 
         self.object_box, obj = card(self)
         obj_grid = QGridLayout()
@@ -238,7 +258,6 @@ class AttackPage(_Page):
                            "section"))
         self.joiners = QListWidget(self)
         self.joiners.setObjectName("joiners")
-        self.joiners.setMinimumHeight(90)
         jl.addWidget(self.joiners)
         self.body.addWidget(self.joiners_box)
         self.problem = label("", "problem")
@@ -285,8 +304,32 @@ class AttackPage(_Page):
             if not self.object_inches.hasFocus():
                 self.object_inches.setText(str(obj.size_inches) if obj.size_inches else "")
         self._fill_joiners()
+        self._summarize()
         set_problem(self.problem, attack_problem(ctx, d))
         self.completeChanged.emit()
+
+    def _summarize(self) -> None:
+        """The attack in one sentence, and the numbers of who is in it."""
+        d, ctx = self.w.draft, self.w.ctx
+        me = ctx.fighter(d.attacker_id)
+        item = ctx.item(d.item_key)
+        weapon = item.name if item is not None else "bare hands"
+        target = _target(self)
+        verb = {AttackKind.RANGED: "shoots at", AttackKind.THROWN: "throws at",
+                AttackKind.STRIKE: "strikes", AttackKind.CHARGE: "Charges",
+                AttackKind.SHOVE: "Shoves", AttackKind.GRAB: "Grabs"}[d.kind]
+        others = [ctx.fighter(j.unit_id).name for j in d.joiners]
+        who = me.name + (" with " + ", ".join(others) if others else "")
+        self.summary.setText(f"<b>{who}</b> {verb} <b>{target}</b>"
+                             + ("" if d.kind in (AttackKind.SHOVE, AttackKind.GRAB) else
+                                f" with the {weapon}"))
+        facts = [_facts(ctx, me.unit_id)]
+        if d.target_id is not None:
+            facts.append(_facts(ctx, d.target_id))
+        else:
+            obj = d.target_object or ObjectTarget()
+            facts.append(f"{obj.name}: an inanimate object, Armor {obj.armor}, {obj.size}")
+        self.facts.setText("<br>".join(facts))
 
     def _default_use(self) -> Any:
         from brikdesk.domain.battle import attack_use
@@ -294,25 +337,39 @@ class AttackPage(_Page):
         return attack_use(self.w.ctx.state, self.w.draft.attacker_id)
 
     def _fill_joiners(self) -> None:
+        """The list of possible joiners; rows are updated in place (a check box's own signal
+        may be what called this, so its item must live on)."""
         d, ctx = self.w.draft, self.w.ctx
         joined = {j.unit_id for j in d.joiners}
-        self.joiners.blockSignals(True)
-        self.joiners.clear()
-        for c in joiner_options(ctx, d):
-            text = c.label if c.allowed or c.value in joined else \
-                f"{c.label}  —  can't: {c.problem}"
-            if c.value in joined and c.problem:
-                text = f"{c.label}  —  {c.problem}"
-            item = QListWidgetItem(text, self.joiners)
-            item.setData(Qt.ItemDataRole.UserRole, c.value)
+        weapons = {j.unit_id: ctx.item(j.item_key) for j in d.joiners}
+        options = joiner_options(ctx, d)
+        lw = self.joiners
+        lw.blockSignals(True)
+        ids = [lw.item(i).data(Qt.ItemDataRole.UserRole) for i in range(lw.count())]
+        if ids != [c.value for c in options]:
+            lw.clear()
+            for c in options:
+                QListWidgetItem(lw).setData(Qt.ItemDataRole.UserRole, c.value)
+        for i, c in enumerate(options):
+            text = c.label
+            if c.value in weapons:
+                it = weapons[c.value]
+                text += f": {it.name if it is not None else 'bare hands'}"
+            if c.problem:
+                why = c.problem if c.value in joined else f"can't: {c.problem}"
+                text += f"  —  {why}"
+            item = lw.item(i)
+            item.setText(text)
             flags = Qt.ItemFlag.ItemIsUserCheckable
             if c.allowed or c.value in joined:
                 flags |= Qt.ItemFlag.ItemIsEnabled
             item.setFlags(flags)
             item.setCheckState(Qt.CheckState.Checked if c.value in joined else
                                Qt.CheckState.Unchecked)
-        self.joiners.blockSignals(False)
-        self.joiners_box.setVisible(self.joiners.count() > 0)
+        lw.blockSignals(False)
+        self.joiners_box.setVisible(lw.count() > 0)
+        rows = min(max(lw.count(), 1), 6)
+        lw.setFixedHeight(rows * lw.sizeHintForRow(0) + 8 if lw.count() else 40)
 
     def isComplete(self) -> bool:
         return attack_problem(self.w.ctx, self.w.draft) is None and \
@@ -693,6 +750,18 @@ class ActionPage(_Page):
         self.benny.setObjectName("bennyChooser")
         self.benny.hide()
         dl.addWidget(self.benny)
+        self.embellish_row = QWidget(self)
+        er = QHBoxLayout(self.embellish_row)
+        er.setContentsMargins(0, 0, 0, 0)
+        embellish_label = QLabel("The embellishment the players agree on:", self)
+        self.embellishment = QLineEdit(self)
+        self.embellishment.setObjectName("embellishment")
+        self.embellishment.setPlaceholderText("e.g. the arrow pins his hat to the door")
+        embellish_label.setBuddy(self.embellishment)
+        er.addWidget(embellish_label)
+        er.addWidget(self.embellishment, 1)
+        self.embellish_row.hide()
+        dl.addWidget(self.embellish_row)
         self.problem = label("", "problem")
         self.problem.setObjectName("actionProblem")
         dl.addWidget(self.problem)
@@ -711,6 +780,7 @@ class ActionPage(_Page):
         self.dice.roll.connect(self._roll)
         self.dice.clear.connect(self._clear)
         self.benny.picked.connect(self._benny)
+        self.embellishment.textEdited.connect(self._embellishment)
 
     # -- showing ---------------------------------------------------------------------------
 
@@ -826,7 +896,6 @@ class ActionPage(_Page):
         self.mods.setColumnStretch(1, 1)
 
     def _judgement(self, key: str | None, target: Any) -> QWidget | None:
-        d = self.w.draft
         if key == "size":
             current = (target.size, target.sections_visible if target.is_minifig else 3)
             self.size.set_choices(size_options(target), current)
@@ -843,7 +912,6 @@ class ActionPage(_Page):
         box.blockSignals(True)
         box.setChecked(bool(value))
         box.blockSignals(False)
-        del d
         return box
 
     def _attack_outnumbered(self) -> bool:
@@ -907,6 +975,12 @@ class ActionPage(_Page):
             self.benny.show()
         else:
             self.benny.hide()
+        d = self.w.draft
+        embellished = any(use is BennyUse.EMBELLISH and key.startswith("attack")
+                          for key, use in d.bennies)
+        self.embellish_row.setVisible(embellished)
+        if not self.embellishment.hasFocus():
+            self.embellishment.setText(d.embellishment)
         problem = stage.error
         if stage.extra_faces:
             problem = (f"{stage.extra_faces} face(s) typed beyond the dice the rules need: "
@@ -973,11 +1047,36 @@ class ActionPage(_Page):
         self.w.clear_faces("action")
         self.focus_input()
 
+    def _embellishment(self, text: str) -> None:
+        self.w.change("action", embellishment=text)
+
     def _benny(self, use: Any) -> None:
         stage = self.w.action_stage()
         if stage.pending is not None:
-            self.w.pick_benny(stage.pending, use)
-            self.focus_input()
+            key = stage.pending
+            self.w.pick_benny(key, use)
+            if use is BennyUse.EMBELLISH and key.startswith("attack") \
+                    and self.w.action_stage().need is None:
+                self.embellishment.setFocus()
+                self.embellishment.selectAll()
+            else:
+                self.focus_input()
+
+
+def _facts(ctx: Any, unit_id: int) -> str:
+    """``"Guard Alan: Action die d6, Armor 4; Held (may respond); In Close Combat"``."""
+    f = ctx.fighter(unit_id)
+    u = ctx.state.unit(unit_id)
+    bits = [f"Action die d{f.action_die}", f"Armor {f.armor}"]
+    if f.deflection:
+        bits.append(f"Deflection {f.deflection}")
+    text = f"{f.name}: " + ", ".join(bits) + f"; Action {u.action.label}"
+    if u.close_combat:
+        text += f"; Counters used {u.counters_used} of {u.counters}"
+    statuses = [s.label for s in u.statuses]
+    if statuses:
+        text += "; " + ", ".join(statuses)
+    return text
 
 
 def _action_verdict(stage: Any) -> tuple[str, str]:
@@ -1094,7 +1193,6 @@ class DamagePage(_Page):
         ol.addWidget(self.blast_label)
         self.blast = QListWidget(self)
         self.blast.setObjectName("blast")
-        self.blast.setMinimumHeight(90)
         ol.addWidget(self.blast)
         self.missed_label = label("", "section")
         ol.addWidget(self.missed_label)
@@ -1205,21 +1303,24 @@ class DamagePage(_Page):
         self.blast_label.setVisible(blast)
         if not blast:
             return
-        self.blast.blockSignals(True)
-        self.blast.clear()
-        for f in ctx.fighters:
-            if f.unit_id in (d.attacker_id, d.target_id):
-                continue
-            u = ctx.state.unit(f.unit_id)
-            if not u.in_battle:
-                continue
-            item = QListWidgetItem(f"{f.name} ({ctx.setup.player(f.player_id).name}), Armor "
-                                   f"{f.armor}", self.blast)
-            item.setData(Qt.ItemDataRole.UserRole, f.unit_id)
-            item.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
-            item.setCheckState(Qt.CheckState.Checked if f.unit_id in d.blast_ids else
-                               Qt.CheckState.Unchecked)
-        self.blast.blockSignals(False)
+        rows_wanted = [f for f in ctx.fighters if f.unit_id not in (d.attacker_id, d.target_id)
+                       and ctx.state.unit(f.unit_id).in_battle]
+        lw = self.blast
+        lw.blockSignals(True)
+        ids = [lw.item(i).data(Qt.ItemDataRole.UserRole) for i in range(lw.count())]
+        if ids != [f.unit_id for f in rows_wanted]:  # rebuilt only when the units change
+            lw.clear()
+            for f in rows_wanted:
+                item = QListWidgetItem(f"{f.name} ({ctx.setup.player(f.player_id).name}), "
+                                       f"Armor {f.armor}", lw)
+                item.setData(Qt.ItemDataRole.UserRole, f.unit_id)
+                item.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
+        for i, f in enumerate(rows_wanted):
+            lw.item(i).setCheckState(Qt.CheckState.Checked if f.unit_id in d.blast_ids else
+                                     Qt.CheckState.Unchecked)
+        lw.blockSignals(False)
+        rows = min(max(self.blast.count(), 1), 6)
+        self.blast.setFixedHeight(rows * max(self.blast.sizeHintForRow(0), 20) + 8)
 
     def _show_missed(self, p: Any) -> None:
         d, ctx = self.w.draft, self.w.ctx
@@ -1342,6 +1443,9 @@ class ResultPage(_Page):
         self.paragraph = label("", "paragraph")
         self.paragraph.setObjectName("resultParagraph")
         box, bl = card(self)
+        self.verdict = label("", "big")
+        self.verdict.setObjectName("resultVerdict")
+        bl.addWidget(self.verdict)
         bl.addWidget(self.paragraph)
         self.body.addWidget(box)
         self.changes_box, cl = card(self)
@@ -1365,6 +1469,14 @@ class ResultPage(_Page):
     def refresh(self) -> None:
         s = self.w.summary()
         self.paragraph.setText(s.paragraph)
+        action = self.w.action_stage()
+        verdict = _damage_verdict(self.w.damage_stage(), action) if action.complete else \
+            ("", "")
+        if not verdict[0]:
+            verdict = _action_verdict(action)
+            if verdict[0].startswith("Hit"):
+                verdict = ("No effect", "#1d3557")
+        _show_verdict(self.verdict, verdict)
         self.changes.setText("<br>".join(f"• {c}" for c in s.changes))
         self.details.setText("<br>".join(_html(x) for x in s.details))
         self.changes_box.setVisible(bool(s.changes))

@@ -99,6 +99,7 @@ class CombatWizard(QWizard):
         self.draft = draft
         page = self.currentPage()
         if page is not None:
+            page.acted()
             page.refresh()
         self.draft_changed.emit()
 

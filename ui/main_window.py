@@ -275,6 +275,9 @@ class MainWindow(QMainWindow):
                                    self.edit_selected_action, self.add_army_action,
                                    self.delete_selected_action])
         self.navigator.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        # Delete and F2 act on the navigator's selection only when the navigator has focus.
+        for a in (self.delete_selected_action, self.edit_selected_action):
+            a.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
     def _build_toolbar(self) -> None:
         tb = QToolBar("Main toolbar", self)

@@ -13,7 +13,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtWidgets import QApplication
 
 from brikdesk.domain import attack, roster
 from brikdesk.errors import StorageError
@@ -229,3 +230,17 @@ def test_table_models_pass_the_model_tester(open_main, demo_db, qtmodeltester, k
         qtmodeltester.check(model)
     else:
         qtmodeltester.check(main.navigator.model())
+
+
+def test_delete_key_acts_on_the_navigator_only(open_main, demo_db, qtbot, monkeypatch):
+    main = open_main(demo_db)
+    patch_ask(monkeypatch, PlayerDialog, PlayerInput("Zed", "#17a589", ""))
+    player_id = main.add_player()
+    main.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is main)
+    main.overview.setFocus()
+    qtbot.keyClick(main.overview, Qt.Key.Key_Delete)
+    assert main.navigator.find(PLAYER, player_id) is not None
+    main.navigator.setFocus()
+    qtbot.keyClick(main.navigator, Qt.Key.Key_Delete)
+    assert main.navigator.find(PLAYER, player_id) is None

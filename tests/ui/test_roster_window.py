@@ -288,3 +288,17 @@ def test_renaming_to_nothing_is_refused_in_the_banner(demo_roster):
     assert not roster.model.setData(index, "   ")
     assert roster.banner.isVisible() and "empty" in roster.banner.text()
     assert names(roster)[0] == row.name
+
+
+def test_delete_in_a_loadout_list_takes_the_item_away_not_the_unit(demo_roster, qtbot):
+    roster = demo_roster
+    row = next(r for r in roster.model.all_rows() if len(r.loadout.held) == 2)
+    roster.select_units([row.id])
+    hand = roster.loadout.lists["in hand"]
+    hand.setFocus()
+    hand.setCurrentRow(0)
+    n = len(roster.model.all_rows())
+    qtbot.keyClick(hand, Qt.Key.Key_Delete)
+    after = next(r for r in roster.model.all_rows() if r.id == row.id)
+    assert after.loadout.held == row.loadout.held[1:]
+    assert len(roster.model.all_rows()) == n

@@ -538,6 +538,8 @@ class CatalogWindow(QMainWindow):
             tab.table.addActions([self.reset_cell_action, self.reset_action,
                                   self.delete_action])
             tab.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        # Delete acts on the tables only: in a field it deletes text.
+        self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         QWidget.setTabOrder(self.filter, self.tabs)
 
     # -- loading ----------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -125,6 +126,9 @@ class LoadoutEditor(QWidget):
             lst.setMaximumHeight(lst.fontMetrics().height() * 3 + 8)
             lst.setAlternatingRowColors(True)
             lst.currentRowChanged.connect(self._update_buttons)
+            remove_key = QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), lst)
+            remove_key.setContext(Qt.ShortcutContext.WidgetShortcut)
+            remove_key.activated.connect(lambda p=place: self.remove_current(p))
             self.lists[place] = lst
             grid.addWidget(lst, r * 2, 1)
             remove = QPushButton("Remove", self)

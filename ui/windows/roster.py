@@ -387,6 +387,10 @@ class RosterWindow(QMainWindow):
         self.addToolBar(tb)
         self.table.addActions([self.add_action, self.duplicate_action, self.rename_action,
                                self.edit_action, self.type_action, self.delete_action])
+        # Delete and F2 act on the table only: in the filter box or the loadout lists they
+        # keep their own meaning.
+        for a in (self.delete_action, self.rename_action):
+            a.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
 
     def _restore_layout(self) -> None:

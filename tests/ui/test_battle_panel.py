@@ -179,7 +179,7 @@ def test_three_full_rounds_through_the_panel(qtbot, panel: BattlePanel, sv: Serv
     trigger_menu_item(panel.act_button.menu(), "Sprint")
     assert cell(panel, "Red Pike", ACTION) == "Spent"
     assert panel.close_combat_attack(ids["Red Knight"], ids["Blue Knight"])
-    assert "Close Combat: Blue Knight" in cell(panel, "Red Knight", STATUS)
+    assert "⚔ Blue Knight" in cell(panel, "Red Knight", STATUS)
     assert "Attacked 1/3" in cell(panel, "Blue Knight", STATUS)
     # Blue's Knight answers with a Counter (its Action is held: using a Counter spends it).
     panel.select_unit(ids["Blue Knight"])
@@ -255,8 +255,9 @@ def test_refusals_are_shown_where_the_user_acted(qtbot, panel: BattlePanel, sv: 
     act_key(qtbot, panel, "Red Rifle", Qt.Key.Key_A)
     act_key(qtbot, panel, "Red Rifle", Qt.Key.Key_S)
     assert panel.message_kind == "error"
-    assert panel.message.text() == ("⛔ Red Rifle has already spent its Action this turn.  "
-                                    "(4.2 Action)")
+    assert panel.message_text == ("⛔ Red Rifle has already spent its Action this turn.  "
+                                  "(4.2 Action)")
+    assert panel.message.text() == panel.message_text
     assert panel.current_unit() == ids["Red Rifle"]
     # A Sprint is never a response.
     act_key(qtbot, panel, "Blue Pike", Qt.Key.Key_S)
@@ -297,7 +298,7 @@ def test_the_fourth_close_combat_attacker_is_refused(qtbot, sv: Services, settin
         in panel.message.text()
     assert panel.message.text().endswith("(5.2 Close Combat)")
     assert panel.current_unit() == ids["Red 4"]
-    assert "Close Combat" not in cell(panel, "Red 4", STATUS)
+    assert "⚔" not in cell(panel, "Red 4", STATUS)
     assert len(sv.battles.events(view.id)) == 3
 
 
@@ -425,7 +426,7 @@ def test_table_mode_is_large_high_contrast_and_remembered(qtbot, panel: BattlePa
                                                           sv: Services, table: Table,
                                                           settings: QSettings) -> None:
     panel.close_combat_attack(table.ids["Red Knight"], table.ids["Blue Knight"])
-    assert "Close Combat: Blue Knight" in cell(panel, "Red Knight", STATUS)
+    assert panel.message.text().startswith("Keys: A attack")
     normal_size = panel.round_label.font().pointSizeF()
     normal_rows = panel.table.verticalHeader().defaultSectionSize()
     assert not panel.table_mode
@@ -435,7 +436,7 @@ def test_table_mode_is_large_high_contrast_and_remembered(qtbot, panel: BattlePa
     assert panel.table.verticalHeader().defaultSectionSize() >= normal_rows * 1.4
     assert panel.model.index(0, 0).data(Qt.ItemDataRole.FontRole).pointSizeF() > \
         QMenu().font().pointSizeF() * 1.5
-    assert not panel.keys_label.isVisible()
+    assert panel.message.text() == ""  # no keys for the players to read
     assert cell(panel, "Red Knight", STATUS).startswith("⚔ Blue Knight")
     assert panel.table.currentIndex().isValid()
     settings.sync()
@@ -612,3 +613,23 @@ def test_state_shown_matches_the_rules_for_every_unit(qtbot, panel: BattlePanel,
     for u in panel.view.units:
         assert cell(panel, u.name, ACTION) == labels[state.unit(u.id).action]
     assert "Disrupted" not in cell(panel, "Blue Rifle", STATUS)  # Over the Top
+
+
+def test_the_log_undo_takes_back_an_action_recorded_elsewhere(qtbot, panel: BattlePanel,
+                                                            sv: Services, table: Table) -> None:
+    """The combat wizard records through the same undo stack; the log's Undo undoes it."""
+    from ui.undo import push_action
+
+    stack, bus = panel.undo_stack, panel.bus
+    state = panel.view.state
+
+    def do():
+        done = sv.tracker.record(table.battle_id, [
+            spend_action(state, table.ids["Red Rifle"], ActionUse.ATTACK)])
+        return done.changes, done.redo, done.undo
+
+    push_action(stack, bus, "Rifle shoots (wizard)", do)
+    assert cell(panel, "Red Rifle", ACTION) == "Spent"
+    assert panel.undo()
+    assert cell(panel, "Red Rifle", ACTION) == "Ready"
+    assert stack.index() == 0 and stack.count() == 1  # the wizard's own command was undone

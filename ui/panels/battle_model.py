@@ -98,15 +98,13 @@ def short_names(state: BattleState, ids: Sequence[int] | frozenset[int]) -> str:
     return ", ".join(names)
 
 
-def unit_chips(state: BattleState, u: UnitState, minifig: bool, *, compact: bool = False
-               ) -> list[tuple[str, str]]:
-    """The status chips of a unit, in a fixed order: ``[(key, label), ...]``. ``compact``
-    (table mode) writes In Close Combat as crossed swords before the opponents' names."""
+def unit_chips(state: BattleState, u: UnitState, minifig: bool) -> list[tuple[str, str]]:
+    """The status chips of a unit, in a fixed order: ``[(key, label), ...]``. In Close Combat
+    is crossed swords before the opponents' names (the tooltip says it in words)."""
     chips: list[tuple[str, str]] = []
     for status in u.statuses:
         if status is Status.IN_CLOSE_COMBAT:
-            chips.append(("in_close_combat", ("⚔ " if compact else "Close Combat: ")
-                          + short_names(state, u.close_combat)))
+            chips.append(("in_close_combat", "⚔ " + short_names(state, u.close_combat)))
         elif status is Status.GRABBED:
             chips.append(("grabbed", "Grabbed by " + short_names(state, u.grabbed_by)))
         elif status is Status.GRABBING:
@@ -342,10 +340,6 @@ class BattleUnitModel(QAbstractTableModel):
 
     # -- display values -------------------------------------------------------------------------
 
-    @property
-    def _compact(self) -> bool:
-        return self._theme.name == "table"
-
     def _make_fonts(self) -> None:
         base = QFont(self._base_font)
         bold = QFont(base)
@@ -379,7 +373,7 @@ class BattleUnitModel(QAbstractTableModel):
             grey = colour(theme.dead_text)
             texts = (t.name, t.type_name, "Dead" if u.dead else "Out", "", "", "")
             row = _UnitRow(texts, (grey,) * 6, None, self._fonts["dead"],
-                           unit_chips(state, u, t.minifig, compact=self._compact))
+                           unit_chips(state, u, t.minifig))
         else:
             counters = (f"{u.counters_used} / {u.counters}" if u.counters else "—")
             action = _ACTION_TEXT[u.action]
@@ -392,7 +386,7 @@ class BattleUnitModel(QAbstractTableModel):
                        colour(theme.respond_marker))
             row = _UnitRow(texts, colours, colour(theme.active_row) if active else None,
                            self._fonts["bold"] if active else None,
-                           unit_chips(state, u, t.minifig, compact=self._compact))
+                           unit_chips(state, u, t.minifig))
         self._cache[uid] = row
         return row
 
@@ -539,8 +533,11 @@ class BattleUnitModel(QAbstractTableModel):
                 lines.append("Counters are for Close Combat; Parries and maneuvers use hands "
                              "too.")
         elif column == STATUS:
+            if u.close_combat:
+                lines.append("In Close Combat with " + ", ".join(
+                    view.setup.label(i) for i in sorted(u.close_combat)))
             chips = unit_chips(state, u, t.minifig)
-            lines.extend(label for _k, label in chips)
+            lines.extend(label for key, label in chips if key != "in_close_combat")
         else:
             held = [view.catalog.get_item(k) for k in t.loadout.held]
             names = [it.name if it is not None else "?" for it in held]

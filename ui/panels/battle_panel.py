@@ -222,6 +222,7 @@ class BattlePanel(QWidget):
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # Always there with room for two lines, so a message never moves the table.
         self.message_kind = ""
+        self._message = ""
         self._message_style = ""
         outer.addWidget(self.message)
 
@@ -268,10 +269,6 @@ class BattlePanel(QWidget):
             actions.addWidget(b)
         actions.addStretch(1)
         lv.addLayout(actions)
-        self.keys_label = QLabel(KEYS_HELP, left)
-        self.keys_label.setObjectName("keysHelp")
-        self.keys_label.setWordWrap(True)
-        lv.addWidget(self.keys_label)
 
         right = QWidget(self.splitter)
         rv = QVBoxLayout(right)
@@ -279,6 +276,8 @@ class BattlePanel(QWidget):
         title = QHBoxLayout()
         self.log_title = QLabel("<b>Battle log</b> (newest first)", right)
         self.log_title.setObjectName("logTitle")
+        self.log_title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.log_title.setMinimumWidth(40)
         title.addWidget(self.log_title, 1)
         self.undo_button = QPushButton("Undo", right)
         self.undo_button.setObjectName("logUndo")
@@ -425,7 +424,21 @@ class BattlePanel(QWidget):
 
     def _on_changed(self, changes: object) -> None:
         if isinstance(changes, Changes) and changes & _REFRESH_ON:
+            before = self.view.events[-1].id if self.view and self.view.events else None
             self.refresh()
+            after = self.view.events[-1].id if self.view and self.view.events else None
+            if after is not None and after != before:
+                self._adopt_new_command()
+
+    def _adopt_new_command(self) -> None:
+        """Events were just added by someone else's command (the combat wizard's): mark the
+        command on top of the undo stack as this battle's, so the log's Undo takes it back."""
+        stack = self.undo_stack
+        if stack.index() == 0 or stack.index() != stack.count():
+            return
+        command = stack.command(stack.index() - 1)
+        if command is not None and not hasattr(command, "battle_id"):
+            command.battle_id = self.battle_id  # type: ignore[attr-defined]
 
     def refresh(self) -> None:
         """Read the battle from the tracker and update everything in place."""
@@ -550,31 +563,37 @@ class BattlePanel(QWidget):
 
     def _show_message(self, text: str, kind: str) -> None:
         self.message_kind = kind
+        self._message = text
         self._style_message()
         self.message.setText(text)
         self.bus.say(text.lstrip("⛔ "))
 
     def _style_message(self) -> None:
+        """Messages in their colours; when there is none, the keys in muted type (not in
+        table mode: the players do not need them)."""
         kind = self.message_kind
         if kind:
             bg, fg = self.theme.banner_error if kind == "error" else self.theme.banner_info
         else:
-            bg, fg = "transparent", self.theme.text
+            bg, fg = "transparent", self.theme.muted
         style = (f"QLabel#battleMessage {{ background: {bg}; color: {fg}; border-radius: 6px;"
                  " padding: 4px 10px; }")
         if style != self._message_style:  # setting a style sheet costs a re-polish
             self._message_style = style
             self.message.setStyleSheet(style)
+        if not kind:
+            self.message.setText("" if self.theme is TABLE else "Keys: " + KEYS_HELP)
 
     def clear_message(self) -> None:
-        if self.message_kind or self.message.text():
+        if self.message_kind or self._message:
             self.message_kind = ""
-            self.message.setText("")
+            self._message = ""
             self._style_message()
 
     @property
     def message_text(self) -> str:
-        return self.message.text()
+        """The message shown (empty when the strip only shows the keys)."""
+        return self._message
 
     # -- selection --------------------------------------------------------------------------
 
@@ -663,14 +682,16 @@ class BattlePanel(QWidget):
         self.end_turn_button.setFont(button_font)
         small = QFont(font)
         small.setPointSizeF(font.pointSizeF() * 0.9)
-        self.keys_label.setFont(small)
         self.name_label.setFont(small)
         self.chips.set_theme(theme)
         self.model.set_theme(theme, font)
         header_font = QFont(font)
         header_font.setBold(True)
         self.table.horizontalHeader().setFont(header_font)
-        self.keys_label.setVisible(not on)
+        # Across the table the players need names, Actions and statuses: the unit type (in
+        # the tooltip) and the battle's name (in the window title) make room for them.
+        self.table.setColumnHidden(TYPE, on)
+        self.name_label.setVisible(not on)
         rows = self.table.fontMetrics().height() + theme.row_padding
         self.table.verticalHeader().setDefaultSectionSize(rows)
         self.table.verticalHeader().setMinimumSectionSize(rows)
@@ -692,12 +713,21 @@ class BattlePanel(QWidget):
         """Columns share the table's width (the Status column takes what is left)."""
         fm = self.table.fontMetrics()
         width = max(self.table.viewport().width(), 600)
-        shares = {UNIT: (0.24, "First Mate Barnacle"), TYPE: (0.11, "Minifig d6"),
-                  ACTION: (0.11, "Responded"), COUNTERS: (0.08, "Counters"),
+        shares = {UNIT: (0.26, "First Mate Barnacle"), TYPE: (0.13, "Skirmisher d6"),
+                  ACTION: (0.1, "Responded"), COUNTERS: (0.08, "Counters"),
                   RESPOND: (0.11, "↺ can respond")}
-        for column, (share, sample) in shares.items():
-            self.table.setColumnWidth(column, max(int(width * share),
-                                                  fm.horizontalAdvance(sample) + 20))
+        if self.table.isColumnHidden(TYPE):
+            del shares[TYPE]
+            shares[UNIT] = (0.28, "First Mate Barnacle")
+            shares[RESPOND] = (0.15, "↺ can respond")
+        wanted = {c: max(int(width * share), fm.horizontalAdvance(sample) + 20)
+                  for c, (share, sample) in shares.items()}
+        # The Status column (it stretches) keeps at least 28 %: the others give way.
+        room = int(width * 0.72)
+        total = sum(wanted.values())
+        scale = min(1.0, room / total) if total else 1.0
+        for column, w in wanted.items():
+            self.table.setColumnWidth(column, max(24, int(w * scale)))
 
     def eventFilter(self, watched: Any, event: QEvent) -> bool:  # noqa: N802 (Qt name)
         if watched is self.table and event.type() == QEvent.Type.Resize:
@@ -721,7 +751,6 @@ class BattlePanel(QWidget):
         for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
             muted.setColor(group, QPalette.ColorRole.WindowText, QColor(theme.muted))
         self.name_label.setPalette(muted)
-        self.keys_label.setPalette(muted)
         self.log_detail.setPalette(muted)
 
     def _log_current_changed(self, *_args: object) -> None:
@@ -748,7 +777,10 @@ class BattlePanel(QWidget):
                     return
             except TypeError:
                 pass
-        log_share = 0.26 if self.theme is TABLE else 0.34
+        log_share = 0.22 if self.theme is TABLE else 0.3
+        # Growing or shrinking keeps the proportion: stretch factors in the same ratio.
+        self.splitter.setStretchFactor(0, int(100 * (1 - log_share)))
+        self.splitter.setStretchFactor(1, int(100 * log_share))
         total = max(self.splitter.width(), 1000)
         self.splitter.setSizes([int(total * (1 - log_share)), int(total * log_share)])
 

@@ -810,7 +810,18 @@ def range_preview(draft: AttackDraft, ctx: CombatContext) -> RangePreview:
                       "5.1 Firing Blind") if draft.firing_blind else None)
     if draft.kind.close_combat:
         rc = check_range(weapon, in_reach=draft.in_reach)
-        return RangePreview(True, weapon.name, None, None, None, 0, (), (), rc.describe(),
+        notes: tuple[str, ...] = ()
+        if draft.kind is AttackKind.CHARGE:
+            ok, why = charging_weapon(weapon, both_hands=draft.both_hands,
+                                      from_above=draft.from_above)
+            mom = _has_mom(draft, ctx)
+            notes = (f"{weapon.name}: {why}",
+                     ("MOM: a hit may spend it for one more Action die of Damage; a miss "
+                      "keeps it for a Collision (5.4)" if ok else
+                      "MOM: a miss keeps it for a Collision (5.4)") if mom else
+                     "No MOM: a Charge needs a run of 4\" or more straight at the target "
+                     "(5.4 Momentum)")
+        return RangePreview(True, weapon.name, None, None, None, 0, (), notes, rc.describe(),
                             error=None if draft.in_reach else rc.describe())
     joiners = []
     for j in draft.joiners:

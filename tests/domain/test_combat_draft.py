@@ -179,6 +179,15 @@ class TestRangePage:
         d = AttackDraft(WILL, "hand-weapon", AttackKind.STRIKE, GUY, in_reach=False)
         assert "must touch" in range_preview(d, make_ctx()).error
 
+    def test_a_charge_says_what_its_mom_will_do(self):
+        ctx = make_ctx()
+        d = AttackDraft(JOHN, "two-handed-weapon", AttackKind.CHARGE, ALAN, has_mom=True)
+        notes = range_preview(d, ctx).notes
+        assert "built for Charging" in notes[0] and "one more Action die" in notes[1]
+        d2 = AttackDraft(WILL, "hand-weapon", AttackKind.CHARGE, ALAN)
+        notes = range_preview(d2, ctx).notes
+        assert "not a Two-Handed or Heavy Weapon" in notes[0] and "No MOM" in notes[1]
+
     def test_firing_blind(self):
         d = AttackDraft(ALAN, "short-ranged-weapon", AttackKind.RANGED, HOOD,
                         distance=Fraction(3), firing_blind=True)

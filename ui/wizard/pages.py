@@ -63,6 +63,7 @@ from ui.wizard.widgets import (
     DiceEntry,
     OddsPanel,
     card,
+    fix_size,
     label,
     percent,
     set_problem,
@@ -72,6 +73,8 @@ if TYPE_CHECKING:
     from ui.wizard.wizard import CombatWizard
 
 OBJECT = "object"
+#: The number needed on the die, the figure the whole table looks for.
+NEED_PT = 40
 
 
 def _make_action_chart(parent: QWidget) -> QWidget:
@@ -554,6 +557,7 @@ class RangePage(_Page):
                                             if p.effective_range is not None else "-")
             self.cells["out"].setText(f'{p.inches_out}"' if p.effective_range is not None
                                       else "-")
+            _set_style(self.cells["out"], "color: #8a1c12;" if p.inches_out else "")
             lines = []
             if p.text:
                 lines.append(p.text)
@@ -567,9 +571,11 @@ class RangePage(_Page):
                 lines.append(f"{name}: {text}")
             self.preview_text.setText("<br>".join(lines))
         else:
-            self.preview_text.setText(p.text + ("" if d.kind is not AttackKind.CHARGE else
-                                                "<br>A Charge: one Strike and one Counter each, "
-                                                "no Angry Inches (5.4)."))
+            lines = [p.text, *p.notes]
+            if d.kind is AttackKind.CHARGE:
+                lines.append("A Charge: one Strike and one Counter each, no Angry Inches "
+                             "(5.4).")
+            self.preview_text.setText("<br>".join(lines))
         set_problem(self.problem, p.error)
         self.completeChanged.emit()
 
@@ -677,14 +683,21 @@ class ActionPage(_Page):
         self.joiner_text = label("", "event")
         ml.addWidget(self.joiner_text)
         ml.addStretch(1)
-        top.addWidget(self.mods_box, 5)
-        right = QVBoxLayout()
+        top.addWidget(self.mods_box, 1)
+        right_column = QWidget(self)
+        right_column.setFixedWidth(580)
+        right = QVBoxLayout(right_column)
+        right.setContentsMargins(0, 0, 0, 0)
         self.need_box, nl = card(self)
         self.need_head = label("Needs on the die", "note")
-        self.need = label("-", "big")
+        self.need = label("-", None, wrap=False)
         self.need.setObjectName("needed")
+        self.need.setStyleSheet(f"font-size: {NEED_PT}pt; font-weight: 800; color: #1d3557;")
+        fix_size(self.need, "no roll", NEED_PT)
         self.need_text = label("", "event")
         self.need_text.setObjectName("neededText")
+        # Fixed heights in this column: its size never depends on word wrapping.
+        self.need_text.setFixedHeight(2 * self.need_text.fontMetrics().lineSpacing() + 20)
         nl.addWidget(self.need_head)
         nl.addWidget(self.need)
         nl.addWidget(self.need_text)
@@ -693,11 +706,14 @@ class ActionPage(_Page):
         right.addWidget(self.odds)
         self.chart = ChartSlot(_make_action_chart, self, height=170)
         right.addWidget(self.chart)
-        self.policy = label("Green: hit; red: critical failure; gold edge: Over the Top. "
-                            f"The odds spend a Benny so: {BENNY_POLICY}", "note")
-        right.addWidget(self.policy)
-        top.addLayout(right, 4)
+        right.addStretch(1)
+        top.addWidget(right_column)
         self.body.addLayout(top)
+        self._policy_text = ("Chart: green hits, red is a critical failure, a gold edge goes "
+                             f"Over the Top. The odds spend a Benny so: {BENNY_POLICY}")
+        self.policy = label(self._policy_text, "note")
+        self.policy.setObjectName("bennyPolicy")
+        self.body.addWidget(self.policy)
 
         # judgement widgets, kept across refreshes
         self.size = ChoiceCombo(self)
@@ -796,8 +812,10 @@ class ActionPage(_Page):
             self.need_head.setText(f"{first.name}: {first.weapon}, Use "
                                    f"{first.use if first.use is not None else '-'}, "
                                    f"Action die d{first.action_die}")
-            self.need_text.setText(first.needed_text + (
-                f"<br>{preview.missed_radius_text}" if preview.missed_radius_text else ""))
+            self.need_text.setText(first.needed_text)
+            self.policy.setText((f"{preview.missed_radius_text[0].upper()}"
+                                 f"{preview.missed_radius_text[1:]}. "
+                                 if preview.missed_radius_text else "") + self._policy_text)
             odds = first.odds
             values: dict[str, Any] = {"kill": preview.kill}
             if odds is not None:
@@ -840,6 +858,9 @@ class ActionPage(_Page):
         while len(self.row_widgets) <= i:
             n = len(self.row_widgets)
             value = label("", None, wrap=False)
+            value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            value.setStyleSheet(f"font-size: {BASE_PT + 6}pt; font-weight: 700;")
+            fix_size(value, "+10", BASE_PT + 6)
             what = label("")
             what.setObjectName("modifierRow")
             self.mods.addWidget(value, n, 0, Qt.AlignmentFlag.AlignRight)
@@ -1080,8 +1101,9 @@ def _facts(ctx: Any, unit_id: int) -> str:
 
 
 def _action_verdict(stage: Any) -> tuple[str, str]:
-    """The Action step's outcome in two or three words and its colour."""
-    if not stage.complete:
+    """The Action step's outcome in two or three words and its colour (also while a Benny
+    waits for its decision)."""
+    if stage.need is not None or stage.error or stage.extra_faces:
         return "", ""
     if stage.avoided:
         return "Avoided", "#52606d"

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeyEvent, QStandardItem, QStandardItemModel
+from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -34,6 +34,7 @@ from brikdesk.domain.rolling import DieRoll, NeedDie, Role
 #: Base font size of the wizard (points): readable from across a table.
 BASE_PT = 15
 BIG_PT = 25
+ODDS_PT = 22
 
 STYLE = f"""
 QWizard, QWizardPage, QWidget {{ font-size: {BASE_PT}pt; }}
@@ -108,6 +109,17 @@ def set_problem(lab: QLabel, text: str | None, *, good: str | None = None) -> No
         lab.style().polish(lab)
     lab.setText(text or good or "")
     lab.show()
+
+
+def fix_size(lab: QLabel, widest: str, pt: int = BIG_PT) -> None:
+    """Give a label that changes often (an odds figure) a fixed size, wide enough for
+    ``widest`` in a bold ``pt``-point font: a new figure then repaints the label alone instead
+    of laying out the whole page again."""
+    font = QFont(lab.font())
+    font.setPointSize(pt)
+    font.setBold(True)
+    metrics = QFontMetrics(font)
+    lab.setFixedSize(metrics.horizontalAdvance(widest) + 14, metrics.height() + 8)
 
 
 class ChoiceCombo(QComboBox):
@@ -435,20 +447,24 @@ class OddsPanel(QFrame):
         super().__init__(parent)
         self.setProperty("role", "card")
         grid = QGridLayout(self)
-        grid.setContentsMargins(12, 8, 12, 8)
-        grid.setHorizontalSpacing(18)
+        grid.setContentsMargins(8, 6, 8, 6)
+        grid.setHorizontalSpacing(6)
+        grid.setVerticalSpacing(0)
         self.values: dict[str, QLabel] = {}
         for col, (key, name) in enumerate(self.NAMES):
             head = label(name, "note", self, wrap=False)
-            value = label("-", "big", self, wrap=False)
+            value = label("-", None, self, wrap=False)
             value.setObjectName(f"odds_{key}")
+            value.setAlignment(Qt.AlignmentFlag.AlignCenter)
             grid.addWidget(head, 0, col, Qt.AlignmentFlag.AlignHCenter)
             grid.addWidget(value, 1, col, Qt.AlignmentFlag.AlignHCenter)
             self.values[key] = value
         colours = {"critical_failure": CRIT_COLOUR, "over_the_top": "#b8860b",
                    "hit": "#14532d", "kill": "#8a1c12"}
         for key, lab in self.values.items():
-            lab.setStyleSheet(f"color: {colours[key]};")
+            lab.setStyleSheet(f"color: {colours[key]}; font-size: {ODDS_PT}pt; "
+                              "font-weight: 700;")
+            fix_size(lab, ">99.9%", ODDS_PT)
 
     def show_odds(self, values: dict[str, Fraction | float | None]) -> None:
         for key, lab in self.values.items():

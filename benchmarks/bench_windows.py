@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -56,15 +57,37 @@ LOADOUTS = (
 )
 
 BARE_WINDOW = textwrap.dedent("""
+    import os
     import sys
-    from PySide6.QtCore import QTimer
+    from PySide6.QtCore import QEvent, QObject, QTimer
     from PySide6.QtWidgets import QApplication, QMainWindow
+
+    def process_age_ms():  # as ui.app.process_age_ms, without importing BrikDesk
+        with open("/proc/self/stat") as f:
+            ticks = int(f.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime") as f:
+            uptime = float(f.read().split()[0])
+        return (uptime - ticks / os.sysconf("SC_CLK_TCK")) * 1000
+
+    class Painted(QObject):
+        done = False
+
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.Paint and not self.done:
+                self.done = True
+                print(f"painted {process_age_ms():.0f} ms after the process started",
+                      flush=True)
+                QTimer.singleShot(0, app.quit)
+            return False
+
     app = QApplication(sys.argv[:1])
+    watch = Painted()
+    app.installEventFilter(watch)
     window = QMainWindow()
     window.show()
-    QTimer.singleShot(0, app.quit)
     app.exec()
 """)
+AGE = re.compile(r"(\d+) ms after the process started")
 
 
 def rss_mb() -> float:
@@ -188,18 +211,23 @@ def bench_start(runs: int) -> dict[str, float]:
         # The first start creates the demo campaign; the runs measured open it as it is.
         subprocess.run([exe, "--check-start"], env=env, check=True, capture_output=True)
 
-        def wall(cmd: list[str]) -> float:
+        def run(cmd: list[str]) -> tuple[float, float]:
+            """(wall time of the process, time from its start to the first paint), ms."""
             t = time.perf_counter()
-            subprocess.run(cmd, env=env, check=True, capture_output=True)
-            return (time.perf_counter() - t) * 1000
+            done = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True)
+            wall = (time.perf_counter() - t) * 1000
+            m = AGE.search(done.stdout)
+            return wall, float(m.group(1)) if m else float("nan")
 
         bare, ours = [], []
-        wall([sys.executable, "-c", BARE_WINDOW])  # warm the file cache for both
+        run([sys.executable, "-c", BARE_WINDOW])  # warm the file cache for both
         for _ in range(runs):
-            bare.append(wall([sys.executable, "-c", BARE_WINDOW]))
-            ours.append(wall([exe, "--check-start"]))
-    b, o = statistics.median(bare), statistics.median(ours)
-    return {"bare": b, "ours": o, "ratio": o / b}
+            bare.append(run([sys.executable, "-c", BARE_WINDOW]))
+            ours.append(run([exe, "--check-start"]))
+    bw, bp = (statistics.median(x) for x in zip(*bare, strict=True))
+    ow, op = (statistics.median(x) for x in zip(*ours, strict=True))
+    return {"bare": bw, "ours": ow, "ratio": ow / bw, "bare_paint": bp, "ours_paint": op,
+            "paint_ratio": op / bp}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -225,9 +253,11 @@ def main(argv: list[str] | None = None) -> int:
           and r["memory"] < MEMORY_MB)
     if not args.skip_start:
         s = bench_start(args.runs)
-        print(f"start: bare PySide6 window {s['bare']:.0f} ms, brikdesk --check-start "
-              f"{s['ours']:.0f} ms (medians of {args.runs}): {s['ratio']:.2f}x "
-              f"(target at most {START_RATIO:.0f}x)")
+        print(f"start, process wall time: bare PySide6 window {s['bare']:.0f} ms, brikdesk "
+              f"--check-start {s['ours']:.0f} ms (medians of {args.runs}): "
+              f"{s['ratio']:.2f}x (target at most {START_RATIO:.0f}x)")
+        print(f"start, process start to first paint: bare {s['bare_paint']:.0f} ms, brikdesk "
+              f"{s['ours_paint']:.0f} ms: {s['paint_ratio']:.2f}x")
         ok = ok and s["ratio"] <= START_RATIO
     print("all targets met" if ok else "a target was missed")
     return 0 if ok or not args.check else 1

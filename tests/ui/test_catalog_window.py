@@ -198,3 +198,13 @@ def test_house_rule_font_is_bold_only_on_changed_cells(catalog):
     assert isinstance(model.index(row, COST).data(Qt.ItemDataRole.FontRole), QFont)
     assert model.index(row, USE).data(Qt.ItemDataRole.FontRole) is None
     assert cm.rules_text(model.row_for(row)) == "house rule"
+
+
+def test_catalog_edits_are_there_after_reopening(open_main, demo_db):
+    main = open_main(demo_db)
+    catalog = main.open_catalog()
+    assert catalog.set_field("item", "explosive", "damage", "2d10 Exp")
+    main.close()
+    again = open_main(demo_db).open_catalog()
+    assert row_text(again, "explosive", DAMAGE) == "2d10 Exp"
+    assert row_text(again, "explosive", RULES) == "house rule"

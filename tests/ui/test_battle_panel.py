@@ -529,7 +529,7 @@ def test_start_dialog_musters_units_and_rolls_off(qtbot, sv: Services, table: Ta
     result = dialog.order.roll()
     assert result.order == (table.blue.id, table.red.id)
     assert dialog.order.dice_label.text() == "Roll: Red 2, Blue 5<br>Order: Blue, Red"
-    assert dialog.order.list.item(0).text() == "Blue   🎲 5"
+    assert dialog.order.list.item(0).text() == "Blue   rolled 5"
     request = dialog.request()
     assert [m.player_id for m in request.musters] == [table.blue.id, table.red.id]
     # Typed dice with a tie ask for more dice.

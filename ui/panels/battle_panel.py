@@ -201,11 +201,11 @@ class BattlePanel(QWidget):
         filters = QHBoxLayout()
         filters.setSpacing(6)
         self.filter_respond = self._filter_button("Can respond now", "filterRespond",
-                                                  "Ctrl+1")
+                                                  "Alt+1")
         self.filter_close = self._filter_button("In Close Combat", "filterCloseCombat",
-                                                "Ctrl+2")
+                                                "Alt+2")
         self.filter_not_acted = self._filter_button("Not yet acted", "filterNotActed",
-                                                    "Ctrl+3")
+                                                    "Alt+3")
         for b in (self.filter_respond, self.filter_close, self.filter_not_acted):
             filters.addWidget(b)
         self.search = QLineEdit(self)

@@ -99,13 +99,12 @@ class OrderEditor(QWidget):
         buttons.addStretch(1)
         row.addLayout(buttons)
         layout.addLayout(row, 1)
-        typed = QHBoxLayout()
-        typed.addWidget(QLabel("Dice rolled at the table (optional):", self))
+        layout.addWidget(QLabel("Dice rolled at the table (optional; empty: virtual dice):",
+                                self))
         self.typed = QLineEdit(self)
         self.typed.setObjectName("typedDice")
         self.typed.setPlaceholderText("e.g. 5 3 — one d6 per player, in list order")
-        typed.addWidget(self.typed, 1)
-        layout.addLayout(typed)
+        layout.addWidget(self.typed)
         self.dice_label = QLabel(self)
         self.dice_label.setObjectName("rollOffDice")
         self.dice_label.setWordWrap(True)
@@ -118,7 +117,10 @@ class OrderEditor(QWidget):
 
     def set_players(self, players: Sequence[PlayerChoice]) -> None:
         """Show these players: ones already listed keep their place, new ones go last."""
-        keep = [pid for pid in self.order() if pid in {p.id for p in players}]
+        current = self.order()
+        if sorted(current) == sorted(p.id for p in players) and current:
+            return  # the same players: keep their order and the dice shown
+        keep = [pid for pid in current if pid in {p.id for p in players}]
         by_id = {p.id: p for p in players}
         order = keep + [p.id for p in players if p.id not in keep]
         self._colours = {p.id: p.colour for p in players}
@@ -199,8 +201,8 @@ class OrderEditor(QWidget):
         for i in range(self.list.count()):
             item = self.list.item(i)
             pid = item.data(ID)
-            rolls = " then ".join(str(f) for f in faces.get(pid, []))
-            item.setText(f"{item.text()}   🎲 {rolls}")
+            rolls = ", then ".join(str(f) for f in faces.get(pid, []))
+            item.setText(f"{item.text()}   rolled {rolls}")
         self.dice_label.setText("<br>".join(result.lines()))
         return result
 

@@ -123,7 +123,7 @@ __all__ = [
     "ModifierRow", "ObjectTarget", "RangePreview", "Reaction", "ResultSummary", "Striker",
     "context_from", "event_text", "parry_preview", "target_of", "weapon_of",
     "StrikerPreview", "action_preview", "attack_problem", "benny_options", "combined_kill",
-    "damage_preview", "default_draft", "final_events", "joiner_options", "kind_options",
+    "best_use", "damage_preview", "default_draft", "final_events", "joiner_options", "kind_options",
     "needed_text", "range_preview", "reaction_options", "resolve_action", "resolve_damage",
     "result_summary", "size_options", "strikers", "target_options", "use_options",
     "weapon_options",
@@ -156,6 +156,12 @@ READINGS: dict[str, str] = {
         "A participant's Strike, Charge or Grab uses one of its Counters (one hand, or the two "
         "hands on a Two-Handed Weapon, which is one Counter); a Shove uses both hands (one with "
         "a Shield), at most the unit's Counters."),
+    "Parting": (
+        "A Close Combat maneuver counts toward the target's three attackers and engages the "
+        "two, except where they end apart: a Shove or a Collision that Knocks the target "
+        "Back, a Bail that dives out of the attack, a Charge that misses and runs on. The 1\" "
+        "KnockBack of a Heavy or Two-Handed weapon leaves them engaged (Disengage by hand "
+        "if the table sees it otherwise)."),
     "Dice": (
         "Every die is kept as the face it showed, typed from the physical dice or rolled by "
         "BrikDesk, in the order the rules ask for them; the wizard replays them on every "
@@ -661,8 +667,20 @@ def default_draft(ctx: CombatContext, attacker_id: int) -> AttackDraft:
             if _can_use_kind(it, AttackKind.STRIKE) is None:
                 item_key, kind = it.key, AttackKind.STRIKE
                 break
-    return AttackDraft(attacker_id, item_key, kind, target,
-                       None if target is not None else ObjectTarget())
+    draft = AttackDraft(attacker_id, item_key, kind, target,
+                        None if target is not None else ObjectTarget())
+    return draft.but(use=best_use(ctx, draft))
+
+
+def best_use(ctx: CombatContext, draft: AttackDraft) -> Use | None:
+    """How the attacker pays by default: ``None`` (its Action, or its held Action in
+    response) when the rules allow it, else a Counter if one is allowed (a fighter in Close
+    Combat whose Action is spent)."""
+    options = {c.value: c for c in use_options(ctx, draft)}
+    default = _default_use(ctx, draft.attacker_id)
+    if options[default].allowed or not options[Use.COUNTER].allowed:
+        return None
+    return Use.COUNTER
 
 
 # --------------------------------------------------------------------------------------------
@@ -1763,6 +1781,10 @@ def _effects(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
                 out.append(StatusChange(tid, Status.DISRUPTED))
         if damage.grab is not None and damage.grab.held:
             out.append(StatusChange(draft.attacker_id, Status.GRABBING, with_ids=(tid,)))
+        if draft.kind.close_combat and _parted(draft, action, damage):
+            for p in _participants(draft, ctx):
+                out.append(StatusChange(p.unit, Status.IN_CLOSE_COMBAT, on=False,
+                                        with_ids=(tid,)))
     if damage.explosion is not None:
         ids = ([tid] if action.first is not None and action.first.hit else [])
         ids += list(damage.blast_units)
@@ -1776,6 +1798,18 @@ def _effects(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
         elif not damage.mom_spent and not had and _has_mom(draft, ctx):
             out.append(StatusChange(draft.attacker_id, Status.MOM))
     return tuple(out)
+
+
+def _parted(draft: AttackDraft, action: ActionStage, damage: DamageStage) -> bool:
+    """Whether a Close Combat maneuver leaves attacker and target apart (READINGS "Parting"):
+    the target dived away, was Shoved or Collided away, or the Charge missed and ran on."""
+    if action.bail is not None and action.avoided:
+        return True
+    if damage.shove is not None and damage.knockback is not None and damage.knockback.flown:
+        return True
+    if draft.kind is AttackKind.CHARGE and action.avoided is None and not action.hit:
+        return not (damage.collision is not None and damage.collision.resisted)
+    return False
 
 
 def _target_name(draft: AttackDraft, ctx: CombatContext) -> str:

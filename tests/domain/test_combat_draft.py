@@ -291,6 +291,9 @@ class TestIllegalChoicesAreExplained:
         ctx = make_ctx([CloseCombatAttack(WILL, GUY)])
         why = {c.value: c.problem for c in attacker_options(ctx)}
         assert why[WILL] is None  # Action spent, but a Counter is left
+        opened = default_draft(ctx, WILL)
+        assert opened.target_id == GUY and opened.use is Use.COUNTER
+        assert attack_problem(ctx, opened) is None
         d = AttackDraft(WILL, "hand-weapon", AttackKind.STRIKE, GUY, use=Use.COUNTER)
         assert attack_problem(ctx, d) is None
 
@@ -476,6 +479,9 @@ class TestDamage:
         summary, state = record(ctx, d.but(damage_faces=(5, 2)))
         assert "Guard Alan is Knocked Back 3\"" in summary.paragraph
         assert state.unit(ALAN).disrupted
+        assert not state.unit(JOHN).close_combat and state.unit(ALAN).attackers == (JOHN,)
+        summary, state = record(ctx, d.but(damage_faces=(2, 5)))  # POP resists the MOM
+        assert state.unit(JOHN).close_combat == {ALAN} and not state.unit(ALAN).disrupted
         assert [d["role"] for d in summary.events[0].details["dice"]] == ["natural", "MOM",
                                                                          "POP"]
 
@@ -524,7 +530,7 @@ class TestDamage:
         ctx = make_ctx()
         d = AttackDraft(WILL, None, AttackKind.SHOVE, BERT)
         summary, state = record(ctx, d)
-        assert state.unit(BERT).disrupted
+        assert state.unit(BERT).disrupted and not state.unit(WILL).close_combat
         assert summary.events[0].participants[0].hands == 2
         summary, state = record(ctx, d.but(obstacle=Fraction(1)))
         assert "Smash" in " ".join(summary.details)

@@ -438,6 +438,27 @@ class TestExplained:
         assert not w.button(QWizard.WizardButton.NextButton).isEnabled()
         assert "can't: Will Scarlet is Disrupted" in p1.attacker.currentText()
 
+    def test_an_automatic_hit_skips_the_roll(self, qtbot, battle, open_wizard):
+        from brikdesk.domain.battle import Status, StatusSet
+
+        bert = battle.ids["Guard Bert"]
+        battle.services.tracker.record(battle.battle_id, [StatusSet(bert, Status.DISRUPTED)])
+        w = open_wizard("Will Scarlet")
+        choose_target(w, bert)
+        next_page(qtbot, w)
+        next_page(qtbot, w)
+        p3 = page(w, 2)
+        assert p3.need.text() == "no roll"
+        assert "Automatic Hit" in p3.need_text.text() and "4.1 Disrupted" in p3.need_text.text()
+        assert p3.verdict.text() == "Automatic Hit" and not p3.dice.edit.isVisible()
+        next_page(qtbot, w)
+        type_faces(qtbot, w, 3, "5")
+        next_page(qtbot, w)
+        finish(qtbot, w)
+        event = attack_events(battle)[0].event
+        assert event.details["dice"][0]["why"].startswith("d6 Damage")
+        assert "Automatic Hit" in event.details["outcome"]["automatic_hit"]
+
     def test_open_combat_wizard_for_the_battle_panel(self, qtbot, battle):
         bus = Bus()
         w = open_combat_wizard(None, battle.services, bus, QUndoStack(), battle.battle_id,

@@ -39,6 +39,7 @@ from brikdesk.domain.combat import (
     attack_problem,
     attacker_options,
     benny_options,
+    best_use,
     damage_preview,
     default_draft,
     joiner_options,
@@ -409,9 +410,11 @@ class AttackPage(_Page):
             self.object_name.setFocus()
             self.object_name.selectAll()
         else:
+            d = d.but(target_id=value, target_object=None, use=None)
             self.w.change("attack", target_id=value, target_object=None, size=None,
                           sections_visible=3, visible_size=None, target_disrupted=None,
-                          reaction=Reaction.NONE, blast_ids=())
+                          reaction=Reaction.NONE, blast_ids=(),
+                          use=best_use(self.w.ctx, d))
 
     def _use(self, use: Any) -> None:
         self.w.change("attack", use=use)

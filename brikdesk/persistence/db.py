@@ -22,17 +22,22 @@ import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event, inspect
+from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from brikdesk.errors import StorageError
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+#: The newest schema revision. Alembic is imported only when a database is not at this
+#: revision (opening an up-to-date database is the common case, and Alembic takes ~100 ms to
+#: import); tests/persistence/test_migrations.py checks it against the migration scripts.
+HEAD_REVISION = "0002"
 
 log = logging.getLogger(__name__)
 
@@ -156,6 +161,8 @@ def create_db_engine(url: str) -> Engine:
 
 def alembic_config(connection=None) -> Config:
     """A programmatic Alembic configuration for the migrations inside the package."""
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
     if connection is not None:
@@ -164,9 +171,21 @@ def alembic_config(connection=None) -> Config:
 
 
 def head_revision() -> str:
+    """The head revision according to the migration scripts (imports Alembic)."""
+    from alembic.script import ScriptDirectory
+
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert head is not None
     return head
+
+
+def _current_revision(conn) -> tuple[str | None, set[str]]:
+    """The database's schema revision (``None`` if it has none) and its table names."""
+    tables = set(inspect(conn).get_table_names())
+    if "alembic_version" not in tables:
+        return None, tables
+    rows = conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+    return (rows[0] if len(rows) == 1 else None), tables
 
 
 def _backup_sqlite(path: Path, revision: str | None) -> Path:
@@ -200,16 +219,17 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
     existed = path is not None and path.is_file() and path.stat().st_size > 0
     db = Database(url=url, engine=engine, sessions=sessionmaker(engine, expire_on_commit=False))
     try:
-        head = head_revision()
+        head = HEAD_REVISION
         with engine.connect() as conn:
-            current = MigrationContext.configure(conn).get_current_revision()
-            tables = set(inspect(conn).get_table_names())
+            current, tables = _current_revision(conn)
         db.revision = current
         if current is None and tables - {"alembic_version"}:
             raise StorageError(f"{shown} is not a BrikDesk database (it has tables "
                                f"{', '.join(sorted(tables)[:5])} but no BrikDesk schema "
                                f"version); choose another {'file' if path else 'database'}")
         if current is not None and current != head:
+            from alembic.script import ScriptDirectory
+
             known = {s.revision for s in ScriptDirectory.from_config(alembic_config())
                      .walk_revisions()}
             if current not in known:
@@ -219,6 +239,8 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
             if path is not None and existed:
                 db.backup = _backup_sqlite(path, current)
                 log.info("Backed up %s to %s before migrating", path, db.backup)
+            from alembic import command
+
             try:
                 with engine.begin() as conn:
                     command.upgrade(alembic_config(conn), "head")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -173,3 +175,20 @@ def test_production_code_never_calls_create_all() -> None:
     offenders = [p for p in (ROOT / "brikdesk").rglob("*.py")
                  if re.search(r"\.create_all\(", p.read_text())]
     assert offenders == []
+
+
+def test_the_head_revision_constant_matches_the_migration_scripts(tmp_path):
+    """Opening a database reads HEAD_REVISION without importing Alembic; it must be true."""
+    from brikdesk.persistence.db import HEAD_REVISION
+
+    assert HEAD_REVISION == head_revision()
+
+
+def test_opening_an_up_to_date_database_does_not_import_alembic(tmp_path):
+    url = f"sqlite:///{tmp_path / 'b.sqlite3'}"
+    open_database(url).close()
+    script = ("import sys; from brikdesk.persistence.db import open_database; "
+              f"open_database({url!r}).close(); print('alembic' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "False"

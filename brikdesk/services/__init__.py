@@ -1,38 +1,75 @@
 """The service layer: one method per user action, one transaction each, frozen results.
 
-``Services.open(db)`` builds every service over one session factory (the composition root calls
+``Services.open(db)`` builds the services over one session factory (the composition root calls
 it once). Mutating methods return a :class:`~brikdesk.services.common.Done` with the value, the
 ``Changes`` to publish and ``redo``/``undo`` steps; reading methods return frozen summaries.
+
+Each service module is imported the first time the service is used, so that the app's start
+pays only for what its first window needs.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import importlib
+from functools import cached_property
+from typing import TYPE_CHECKING
 
-from brikdesk.persistence.db import Database
-from brikdesk.services.battles import BattleService
-from brikdesk.services.campaigns import CampaignService
-from brikdesk.services.catalogs import CatalogService
 from brikdesk.services.common import Changes, Clock, Done, utc_now
-from brikdesk.services.roster import RosterService
-from brikdesk.services.tracker import TrackerService
-from brikdesk.services.transfer import TransferService
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session, sessionmaker
+
+    from brikdesk.persistence.db import Database
+    from brikdesk.services.battles import BattleService
+    from brikdesk.services.campaigns import CampaignService
+    from brikdesk.services.catalogs import CatalogService
+    from brikdesk.services.printing import PrintService
+    from brikdesk.services.roster import RosterService
+    from brikdesk.services.tracker import TrackerService
+    from brikdesk.services.transfer import TransferService
 
 __all__ = ["Changes", "Done", "Services"]
 
 
-@dataclass(frozen=True)
+def _make(module: str, cls: str, sessions: sessionmaker[Session], clock: Clock):
+    return getattr(importlib.import_module(f"brikdesk.services.{module}"), cls)(sessions, clock)
+
+
 class Services:
-    campaigns: CampaignService
-    roster: RosterService
-    catalog: CatalogService
-    battles: BattleService
-    transfer: TransferService
-    tracker: TrackerService
+    """Every service over one session factory, each built when first used."""
+
+    def __init__(self, sessions: sessionmaker[Session], clock: Clock = utc_now) -> None:
+        self._sessions = sessions
+        self._clock = clock
 
     @classmethod
     def open(cls, db: Database, clock: Clock = utc_now) -> Services:
-        s = db.sessions
-        return cls(CampaignService(s, clock), RosterService(s, clock), CatalogService(s, clock),
-                   BattleService(s, clock), TransferService(s, clock),
-                   TrackerService(s, clock))
+        return cls(db.sessions, clock)
+
+    @cached_property
+    def campaigns(self) -> CampaignService:
+        return _make("campaigns", "CampaignService", self._sessions, self._clock)
+
+    @cached_property
+    def roster(self) -> RosterService:
+        return _make("roster", "RosterService", self._sessions, self._clock)
+
+    @cached_property
+    def catalog(self) -> CatalogService:
+        return _make("catalogs", "CatalogService", self._sessions, self._clock)
+
+    @cached_property
+    def battles(self) -> BattleService:
+        return _make("battles", "BattleService", self._sessions, self._clock)
+
+    @cached_property
+    def transfer(self) -> TransferService:
+        return _make("transfer", "TransferService", self._sessions, self._clock)
+
+    @cached_property
+    def tracker(self) -> TrackerService:
+        return _make("tracker", "TrackerService", self._sessions, self._clock)
+
+    @cached_property
+    def printing(self) -> PrintService:
+        return _make("printing", "PrintService", self._sessions, self._clock)

@@ -69,9 +69,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(only=None if asks_help and wanted is None else (wanted or ""))
     args = parser.parse_args(argv)
     if args.command is None:
-        from ui.app import run_app  # the only place Qt is imported
+        from ui.app import leave, run_app  # the only place Qt is imported
 
-        return run_app(args)
+        leave(run_app(args))  # everything is saved and closed by then: end without teardown
     module = importlib.import_module(COMMANDS[args.command][0])
     try:
         return int(module.run(args) or 0)

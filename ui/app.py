@@ -332,10 +332,40 @@ def run_app(args: argparse.Namespace | None = None) -> int:
             return 1
         if checking:
             crash.show_dialog = _fail_check_start
-            return _check_start(app, window, started)
-        window.show()
-        log.info("BrikDesk %s started in %.0f ms", __version__,
-                 (time.perf_counter() - started) * 1000)
-        return app.exec()
+            code = _check_start(app, window, started)
+        else:
+            window.show()
+            log.info("BrikDesk %s started in %.0f ms", __version__,
+                     (time.perf_counter() - started) * 1000)
+            code = app.exec()
+        shut_down(window)
+        return code
     finally:
         crash.uninstall()
+
+
+def shut_down(window: MainWindow) -> None:
+    """Put everything away in order once the event loop has ended.
+
+    Every user action was committed in its own transaction when it was made; this closes the
+    windows (saving layout and geometry), syncs the settings, closes the database and flushes
+    the log, so that the process may then end at once (``leave``).
+    """
+    window.close()
+    window.settings.sync()
+    db = getattr(window, "db", None)
+    if db is not None:
+        db.close()
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+
+
+def leave(code: int) -> None:
+    """End the process now, after ``shut_down``.
+
+    Python's own teardown (destroying a few thousand module objects and every Qt wrapper) takes
+    200-250 ms after the window is gone and saves nothing; the user is waiting for the window to
+    disappear and the shell prompt to come back.
+    """
+    os._exit(code)

@@ -7,7 +7,10 @@ Actions from the row's menu, the buttons under the table or single keys (the tab
 
     A attack · S Sprint · B Bail · Shift+B Bail, Over the Top · P Parry · O other
     F Close Combat attack · C use a Counter · R respond (menu) · T status · W combat wizard
-    Ctrl+E or F12: End Turn · Ctrl+T: table mode
+    Ctrl+E or F12: End Turn · Ctrl+T: table mode · Alt+1, Alt+2, Alt+3: the filters
+
+Off its owner's turn a unit's Action is a response (4.3): the same keys then respond, and a
+unit in Close Combat asks whom it responds to (5.2).
 
 Every action is recorded through the battle tracker (``services.tracker``) and the app's undo
 stack (``push_action``); the rules refuse what they forbid and the reason appears in the bar
@@ -252,7 +255,7 @@ class BattlePanel(QWidget):
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._context_menu)
         self.table.doubleClicked.connect(self._double_clicked)
-        self.table.installEventFilter(self)
+        self.table.viewport().installEventFilter(self)  # its size is final when it resizes
         self.table.selectionModel().currentRowChanged.connect(self._current_changed)
         lv.addWidget(self.table, 1)
 
@@ -692,6 +695,8 @@ class BattlePanel(QWidget):
         # the tooltip) and the battle's name (in the window title) make room for them.
         self.table.setColumnHidden(TYPE, on)
         self.name_label.setVisible(not on)
+        self.log_title.setText("<b>Log</b>" if on else "<b>Battle log</b> (newest first)")
+        self.log_title.setToolTip("The battle log, newest first")
         rows = self.table.fontMetrics().height() + theme.row_padding
         self.table.verticalHeader().setDefaultSectionSize(rows)
         self.table.verticalHeader().setMinimumSectionSize(rows)
@@ -730,7 +735,7 @@ class BattlePanel(QWidget):
             self.table.setColumnWidth(column, max(24, int(w * scale)))
 
     def eventFilter(self, watched: Any, event: QEvent) -> bool:  # noqa: N802 (Qt name)
-        if watched is self.table and event.type() == QEvent.Type.Resize:
+        if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
             self._size_columns()
         return False
 

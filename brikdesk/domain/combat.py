@@ -1997,13 +1997,18 @@ def _changes(ctx: CombatContext, events: Sequence[Event], damage: DamageStage,
         lost = [s for s in a.statuses if s not in b.statuses and not b.dead]
         if b.dead and not a.dead:
             bits.append("Dead")
-        bits += [s.label for s in gained if s is not Status.DEAD]
-        bits += [f"no longer {s.label}" for s in lost]
+        shown_apart = (Status.DEAD, Status.IN_CLOSE_COMBAT)  # said below, with whom
+        bits += [s.label for s in gained if s not in shown_apart]
+        bits += [f"no longer {s.label}" for s in lost if s is not Status.IN_CLOSE_COMBAT]
         if a.close_combat != b.close_combat and not b.dead:
             new = sorted(b.close_combat - a.close_combat)
+            gone = sorted(a.close_combat - b.close_combat)
             if new:
                 bits.append("in Close Combat with " + ", ".join(
                     ctx.setup.unit(u).name for u in new))
+            if gone:
+                bits.append("no longer in Close Combat with " + ", ".join(
+                    ctx.setup.unit(u).name for u in gone))
         if a.attackers != b.attackers and len(b.attackers) > len(a.attackers):
             bits.append(f"Close Combat attackers this turn: {len(b.attackers)} of 3")
         if bits:

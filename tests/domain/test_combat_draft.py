@@ -497,6 +497,9 @@ class TestDamage:
         assert "Knocked Back 1\"" in summary.paragraph
         assert not state.unit(ALAN).disrupted and state.unit(JOHN).close_combat == {ALAN}
         assert [d["role"] for d in summary.events[0].details["dice"]][-1] == "MOM"
+        assert ("Little John: Action Ready → Spent; Counters used 0 → 1 of 1; in Close Combat "
+                "with Guard Alan") in summary.changes
+        assert 'move Guard Alan 1" directly away (KnockBack, not Disrupted)' in summary.changes
 
     def test_charge_keeps_an_unspent_mom(self):
         ctx = make_ctx()

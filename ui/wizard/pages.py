@@ -995,7 +995,8 @@ class ActionPage(_Page):
             self.benny.offer(f"Over the Top on {who}: a natural 6 or more earns a Benny. How "
                              "is it spent? (press its letter)",
                              benny_options(self.w.draft, self.w.ctx, stage.pending, stage),
-                             f"The odds above assume: {BENNY_POLICY}")
+                             "The first choice is the one the odds above assume."
+                             if stage.pending.startswith("attack") else "")
             self.benny.show()
         else:
             self.benny.hide()

@@ -198,6 +198,12 @@ class AttackKind(str, Enum):
         return _MANEUVERS[self]
 
     @property
+    def event_name(self) -> str:
+        """The ``maneuver`` word of the battle log's ``AttackResolved`` ("ranged attack")."""
+        return {AttackKind.RANGED: "ranged attack",
+                AttackKind.THROWN: "thrown attack"}.get(self, self.value)
+
+    @property
     def incoming(self) -> Incoming:
         """What a Parry of this attack Parries (5.2)."""
         return _INCOMING[self]
@@ -534,7 +540,7 @@ def _attack_event(draft: AttackDraft, ctx: CombatContext, participants: Sequence
     close = draft.kind.close_combat and draft.target_id is not None
     return AttackResolved(actor=participants[0].unit, target=draft.target_id,
                           participants=tuple(participants), close_combat=close,
-                          maneuver=draft.kind.value)
+                          maneuver=draft.kind.event_name)
 
 
 def _trial(ctx: CombatContext, events: Sequence[Event]) -> str | None:
@@ -1970,7 +1976,7 @@ def final_events(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
     payload = _payload(draft, ctx, action, damage, paragraph, details)
     events.append(AttackResolved(actor=participants[0].unit, target=draft.target_id,
                                  participants=participants, close_combat=close,
-                                 maneuver=draft.kind.value, effects=effects, killed=killed,
+                                 maneuver=draft.kind.event_name, effects=effects, killed=killed,
                                  details=payload))
     return tuple(events)
 

@@ -459,6 +459,16 @@ class TestExplained:
         assert event.details["dice"][0]["why"].startswith("d6 Damage")
         assert "Automatic Hit" in event.details["outcome"]["automatic_hit"]
 
+    def test_pyqtgraph_loads_with_the_first_chart_only(self):
+        import subprocess
+        import sys
+
+        code = ("import sys, ui.wizard, ui.wizard.pages; "
+                "print('pyqtgraph' in sys.modules)")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True)
+        assert out.stdout.strip() == "False"
+
     def test_open_combat_wizard_for_the_battle_panel(self, qtbot, battle):
         bus = Bus()
         w = open_combat_wizard(None, battle.services, bus, QUndoStack(), battle.battle_id,

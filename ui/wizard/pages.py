@@ -189,7 +189,10 @@ def _form_row(grid: QGridLayout, row: int, text: str, widget: QWidget,
               extra: QWidget | None = None) -> None:
     lab = QLabel(text)
     lab.setBuddy(widget)
-    grid.addWidget(lab, row, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    # The label fills its cell and aligns its text itself: a cell aligned on the label's
+    # size hint can clip it when the hint was taken before the wizard's large font applied.
+    lab.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    grid.addWidget(lab, row, 0)
     grid.addWidget(widget, row, 1)
     if extra is not None:
         grid.addWidget(extra, row, 2)

@@ -5,16 +5,14 @@ shield), the Sheriff (a Hero with a greatsword) and two guards."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from brikdesk.domain.roster import Loadout
 from brikdesk.persistence.db import Database, open_database
 from brikdesk.services import Services
 from brikdesk.services.summaries import Muster
-from brikdesk.services.tracker import TrackerService
 
 UNITS = {
     "Thieven Hood": ("outlaws", "hero", ("longbow",)),
@@ -43,13 +41,8 @@ class WizardBattle:
         return self.view().standing_events
 
 
-def services_for(db: Database) -> Any:
-    """``Services.open(db)`` with the tracker (wired in by the battle panel's work)."""
-    services = Services.open(db)
-    if hasattr(services, "tracker"):
-        return services
-    parts = {f.name: getattr(services, f.name) for f in fields(services)}
-    return SimpleNamespace(**parts, tracker=TrackerService(db.sessions))
+def services_for(db: Database) -> Services:
+    return Services.open(db)
 
 
 def make_battle(path: Path, *, names: tuple[str, ...] = tuple(UNITS)) -> WizardBattle:

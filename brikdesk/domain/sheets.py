@@ -298,8 +298,10 @@ class RosterSheet:
         return sum(c.count for c in self.cards)
 
 
-# The modifiers table (rules facts §4). "general" rows are printed for every army.
-_MODIFIER_ROWS: tuple[tuple[str, ReferenceRow], ...] = (
+#: The modifiers table (rules facts §4) as ``(tag, row)``: "general" rows are printed for every
+#: army, the others when a unit of the army can use them. The rules reference (Help menu) lists
+#: every row.
+MODIFIER_ROWS: tuple[tuple[str, ReferenceRow], ...] = (
     ("general", ReferenceRow(
         "size_large", "Large target", '+1 per 2" of visible, in-range Size',
         "Action Roll (or Explosion Damage)", "5.1 Target Size")),
@@ -590,7 +592,7 @@ def _reference(units: list[_UnitFacts], catalog: Catalog) -> ReferenceAppendix:
             tags.add("two_handed")
         if it.charging:
             tags.add("charging")
-    modifiers = tuple(row for tag, row in _MODIFIER_ROWS if tag in tags)
+    modifiers = tuple(row for tag, row in MODIFIER_ROWS if tag in tags)
     dice = _dice_lines({u.stats.action_die for u in units} or {6})
 
     special: list[RuleLine] = [RuleLine(

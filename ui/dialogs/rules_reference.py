@@ -67,8 +67,8 @@ def readings() -> tuple[Reading, ...]:
 def modifier_rows() -> tuple[ModifierRow, ...]:
     """The modifiers table (rules facts §4) as the printed sheets' reference lists it."""
     # The sheets module keeps the table as data; every row, whatever army prints it.
-    rows = getattr(sheets, "_MODIFIER_ROWS", ())
-    return tuple(ModifierRow(r.situation, r.value, r.applies_to, r.rule) for _tag, r in rows)
+    return tuple(ModifierRow(r.situation, r.value, r.applies_to, r.rule)
+                 for _tag, r in sheets.MODIFIER_ROWS)
 
 
 def _matches(needle: str, *texts: str) -> bool:

@@ -134,6 +134,14 @@ def test_report_as_pdf_and_markdown(tmp_path: Path, db_url: str, capsys, qapp) -
     assert "| 1 | 0 | 1 | █ 1 |" in lines and "| 2 | 0 | 1 | █ 1 |" in lines
 
 
+def test_report_in_black_and_white(tmp_path: Path, db_url: str, capsys, qapp) -> None:
+    pdf = tmp_path / "ford-bw.pdf"
+    assert main(["--db", db_url, "report", "--battle", "1", "--out", str(pdf), "--bw"]) == 0
+    assert capsys.readouterr().out.startswith(f"Wrote 1 page, black and white to {pdf}: "
+                                              "'Skirmish at Baseplate Ford'")
+    assert "Skirmish at Baseplate Ford: battle report" in pdf_text(pdf)
+
+
 def _date_in(text: str) -> str:
     import re
 
@@ -149,6 +157,8 @@ def _date_in(text: str) -> str:
      "brikdesk print: argument --paper: 'a3' is not a paper size; use a4 or letter\n"),
     (["report", "--battle", "1", "--out", "x.txt"],
      "brikdesk report: --out: 'x.txt' must end in .pdf or .md or .markdown\n"),
+    (["report", "--battle", "1", "--out", "x.md", "--bw"],
+     "brikdesk report: --bw is for a PDF; Markdown has no colours\n"),
     (["report", "--battle", "Siege", "--out", "x.md"],
      "brikdesk report: there is no battle called 'Siege'; the battles are: 'Skirmish at "
      "Baseplate Ford' (id 1, finished, Demo: Battle for Baseplate Valley), 'Raid on Bilge "

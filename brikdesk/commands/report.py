@@ -24,14 +24,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the file to write: .pdf, or .md for Markdown")
     p.add_argument("--paper", type=paper_arg, default="a4", metavar="a4|letter",
                    help="paper size of a PDF, portrait (default a4)")
+    p.add_argument("--bw", action="store_true",
+                   help="black and white PDF: no coloured or filled areas, players told apart "
+                        "by line patterns (saves ink)")
 
 
 def run(args: argparse.Namespace) -> int:
     from brikdesk.commands._storage import opened, run_storage
+    from brikdesk.errors import UserError
     from brikdesk.services.printing import PrintService, check_out_path, write_report_markdown
 
     def body() -> int:
         out = check_out_path(args.out, ".pdf", ".md", ".markdown")
+        if args.bw and out.suffix.lower() != ".pdf":
+            raise UserError("--bw is for a PDF; Markdown has no colours", field="bw")
         with opened(args) as (db, _sv):
             service = PrintService(db.sessions)
             battle = service.find_battle(args.battle, args.campaign)
@@ -45,9 +51,10 @@ def run(args: argparse.Namespace) -> int:
             from ui.printing.report import export_report_pdf
 
             ensure_gui_application()
-            result = export_report_pdf(report, out, args.paper)
+            result = export_report_pdf(report, out, args.paper, black_and_white=args.bw)
             pages = result.pages
-            print(f"Wrote {pages} page{'s' if pages != 1 else ''} to {result.path}: {what}")
+            bw = ", black and white" if args.bw else ""
+            print(f"Wrote {pages} page{'s' if pages != 1 else ''}{bw} to {result.path}: {what}")
         else:
             path = write_report_markdown(report, out)
             print(f"Wrote Markdown to {path}: {what}")

@@ -308,6 +308,39 @@ def test_export_to_a_missing_folder_is_a_user_error(tmp_path):
     assert not target.parent.exists()
 
 
+def test_a_failed_export_leaves_no_file(tmp_path):
+    out = tmp_path / "roster.pdf"
+
+    def stop(done, total):
+        if done == 2:
+            raise RuntimeError("stopped")
+
+    with pytest.raises(RuntimeError, match="stopped"):
+        export_pdf(sheet_of(long_roster(30), fold_identical=False), out, progress=stop)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_layout_made_beforehand_is_reused_only_on_its_paper(tmp_path):
+    from PySide6.QtPrintSupport import QPrinter
+
+    from ui.printing.image import MeasuringDevice
+
+    sheet = sheet_of(known_roster())
+    made = layout_roster_sheet(sheet, MeasuringDevice("a4").writer)
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+    printer.setOutputFileName(str(tmp_path / "a4.pdf"))
+    configure_page(printer, "a4")
+    assert print_roster_sheet(printer, sheet, layout=made) is made
+    # the organizer picked Letter in the print dialog: laid out again for Letter
+    printer.setOutputFileName(str(tmp_path / "letter.pdf"))
+    configure_page(printer, "letter")
+    again = print_roster_sheet(printer, sheet, layout=made)
+    assert again is not made
+    assert again.paper_size == PAPER_POINTS["letter"]
+    assert pdf_page_size(tmp_path / "letter.pdf") == PAPER_POINTS["letter"]
+
+
 def test_an_empty_army_still_prints(tmp_path):
     out = tmp_path / "empty.pdf"
     export_pdf(sheet_of([]), out)

@@ -22,6 +22,7 @@ from tests.pdfread import PAPER_POINTS, pdf_page_size, pdf_pages, pdf_text
 from ui.printing import configure_page
 from ui.printing.image import MeasuringDevice
 from ui.printing.report import (
+    HATCHES,
     export_report_pdf,
     layout_battle_report,
     print_battle_report,
@@ -63,9 +64,10 @@ def long_battle(rounds: int = 30):
                                units, log(*events))
 
 
-def layout_of(report, paper="a4"):
+def layout_of(report, paper="a4", black_and_white=False):
     device = MeasuringDevice(paper)
-    return layout_battle_report(report, device.writer), device
+    return layout_battle_report(report, device.writer,
+                                black_and_white=black_and_white), device
 
 
 # --------------------------------------------------------------------------- the PDF
@@ -222,3 +224,85 @@ def test_a_battle_not_begun_prints_one_page_that_says_so(tmp_path):
     assert "Lighthouse: battle report" in text and "not begun" in text
     assert "The battle has not begun." in text and "Nothing has happened yet." in text
     assert "No casualties." in text
+
+
+# --------------------------------------------------------------------------- black and white
+
+def chroma(c) -> int:
+    return max(c.red(), c.green(), c.blue()) - min(c.red(), c.green(), c.blue())
+
+
+def test_black_and_white_fills_nothing_and_prints_no_colour():
+    report = long_battle(8)
+    bw, _ = layout_of(report, black_and_white=True)
+    colour, _ = layout_of(report)
+    assert bw.black_and_white and not colour.black_and_white
+    assert [op for op in colour.ops() if op.kind == "fill"]
+    assert not [op for op in bw.ops() if op.kind == "fill"]
+    dpi = 30
+    bw_img = render_report_page(report, 1, dpi=dpi, black_and_white=True)
+    colour_img = render_report_page(report, 1, dpi=dpi)
+    pixels = [(x, y) for y in range(0, bw_img.height(), 2) for x in range(0, bw_img.width(), 2)]
+    assert max(chroma(bw_img.pixelColor(x, y)) for x, y in pixels) <= 6
+    assert max(chroma(colour_img.pixelColor(x, y)) for x, y in pixels) > 100
+    # the header band (just inside the 12 mm margin) is white paper, not the dark band
+    x = y = int(40 / 72 * dpi)
+    assert bw_img.pixelColor(x, y).lightness() == 255
+    assert colour_img.pixelColor(x, y).lightness() < 100
+    # less ink: the black-and-white page is lighter on average
+    mean = lambda img: sum(img.pixelColor(x, y).lightness() for x, y in pixels) / len(pixels)  # noqa: E731
+    assert mean(bw_img) > mean(colour_img) + 5
+
+
+def test_black_and_white_tells_players_apart_by_line_pattern():
+    report = long_battle()
+    layout, _ = layout_of(report, black_and_white=True)
+    chart = next(b for p in layout.pages for b in p.placed if b.kind == "chart")
+    bars = [op for op in chart.ops if op.kind == "box" and op.y >= 20]
+
+    # bars in the order drawn: round by round, player by player (Margo, Tobias, Ines)
+    seen: dict[int, set[str]] = {}
+    cells = [(j, n) for rc in report.per_round for j, n in enumerate(rc.lost) if n]
+    assert len(bars) == len(cells)
+    for box, (j, _n) in zip(bars, cells, strict=True):
+        seen.setdefault(j, set()).add(pattern_of(chart.ops, box))
+    assert seen == {0: {"/"}, 1: {"-"}, 2: {"\\"}}
+    assert HATCHES[:3] == ("/", "-", "\\")
+    # the legend and the casualties table use the same patterns as the bars
+    table = [b for p in layout.pages for b in p.placed if b.kind == "table-row"]
+    assert len(table) == 3
+    for j, row in enumerate(table):
+        box = next(op for op in row.ops if op.kind == "box")
+        assert pattern_of(row.ops, box) == HATCHES[j]
+
+
+def pattern_of(ops, box) -> str:
+    """The line pattern hatching ``box``: which way its lines run, all inside the outline."""
+    inside = [op for op in ops if op.kind == "line" and op.width == 0.4
+              and box.x - 0.01 <= min(op.x, op.x + op.w) and max(op.x, op.x + op.w)
+              <= box.x + box.w + 0.01 and box.y - 0.01 <= min(op.y, op.y + op.h)
+              and max(op.y, op.y + op.h) <= box.y + box.h + 0.01]
+    assert inside, box
+    kinds = {("-" if abs(op.h) < 0.01 else "|" if abs(op.w) < 0.01 else
+              "/" if op.w * op.h < 0 else "\\") for op in inside}
+    return "".join(sorted(kinds))
+
+
+def test_a_black_and_white_pdf_has_the_same_text(tmp_path):
+    report = ford()
+    colour = export_report_pdf(report, tmp_path / "c.pdf")
+    bw = export_report_pdf(report, tmp_path / "bw.pdf", black_and_white=True)
+    assert colour.pages == bw.pages == 1
+    assert squash(pdf_text(tmp_path / "c.pdf")) == squash(pdf_text(tmp_path / "bw.pdf"))
+
+
+def test_a_failed_export_leaves_no_file(tmp_path):
+    out = tmp_path / "r.pdf"
+
+    def stop(done, total):
+        if done == 1:
+            raise RuntimeError("stopped")
+
+    with pytest.raises(RuntimeError, match="stopped"):
+        export_report_pdf(long_battle(), out, progress=stop)
+    assert list(tmp_path.iterdir()) == []

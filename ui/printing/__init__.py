@@ -11,7 +11,9 @@ One path for preview, print and PDF (design convention 9):
 
 Battle reports (``ui.printing.report``) follow the same path: ``layout_battle_report``,
 ``paint_battle_report``, ``print_battle_report(printer, report)``,
-``export_report_pdf(report, path, paper, progress)`` and ``render_report_page``.
+``export_report_pdf(report, path, paper, progress, black_and_white=...)`` and
+``render_report_page``. ``fits_device(layout, device)`` tells whether a layout made beforehand
+(on a worker) still fits a printer whose paper the organizer may have changed.
 """
 
 from ui.printing.image import render_roster_page
@@ -19,6 +21,7 @@ from ui.printing.layout import (
     LAYOUT_NOTES,
     SheetLayout,
     configure_page,
+    fits_device,
     layout_roster_sheet,
     page_layout_for,
 )
@@ -40,6 +43,7 @@ __all__ = [
     "ensure_gui_application",
     "export_pdf",
     "export_report_pdf",
+    "fits_device",
     "layout_battle_report",
     "layout_roster_sheet",
     "page_layout_for",

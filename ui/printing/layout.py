@@ -205,6 +205,14 @@ def configure_page(device: QPagedPaintDevice, paper: str) -> None:
     device.setPageLayout(page_layout_for(paper))
 
 
+def fits_device(layout: SheetLayout, device: QPagedPaintDevice) -> bool:
+    """Whether ``layout`` was made for the paper ``device`` is set to now (the organizer may
+    have chosen another paper in a print dialog since)."""
+    paint = device.pageLayout().paintRect(QPageLayout.Unit.Point)
+    return (abs(paint.width() - layout.page_rect.width()) < 0.5
+            and abs(paint.height() - layout.page_rect.height()) < 0.5)
+
+
 MEASURE_DPI = 1200
 
 

@@ -24,6 +24,7 @@ from ui.printing.layout import (
     Metrics,
     Op,
     SheetLayout,
+    fits_device,
     layout_roster_sheet,
 )
 
@@ -187,21 +188,28 @@ def paint_roster_sheet(painter: QPainter, device: QPagedPaintDevice, sheet: Rost
 
 
 def print_roster_sheet(printer: QPagedPaintDevice, sheet: RosterSheet, *,
-                       progress: Progress | None = None) -> SheetLayout:
+                       progress: Progress | None = None,
+                       layout: SheetLayout | None = None) -> SheetLayout:
     """Paint ``sheet`` on a QPrinter (``QPrintPreviewDialog.paintRequested``, the Print action)
     or any paged device, in the device's current page layout; honours a QPrinter's page range.
+
+    ``layout`` (made beforehand, e.g. on a worker thread) is used when it was made for the
+    printer's paper; otherwise, as when the organizer picked another paper in the dialog, the
+    sheet is laid out again for it.
     """
     first, last = 1, None
     from_page = getattr(printer, "fromPage", None)
     if callable(from_page) and from_page() > 0:
         first = from_page()
         last = printer.toPage() or None  # type: ignore[attr-defined]
+    if layout is not None and not fits_device(layout, printer):
+        layout = None
     painter = QPainter()
     if not painter.begin(printer):
         raise RuntimeError("the printer could not be started")
     try:
         return paint_roster_sheet(painter, printer, sheet, progress=progress, first_page=first,
-                                  last_page=last)
+                                  last_page=last, layout=layout)
     finally:
         painter.end()
 

@@ -3,13 +3,15 @@
 ``export_pdf`` may run on a worker thread (painting on a QPdfWriter is allowed off the GUI
 thread); a ``QGuiApplication`` must exist for fonts, and one is created when none does (on the
 main thread: the command line). The file is written next to its destination and moved into
-place when complete, so a failed export never leaves half a PDF behind.
+place when complete, so a failed export never leaves half a PDF behind (``write_pdf``, which
+the battle report shares).
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -18,7 +20,7 @@ from PySide6.QtGui import QGuiApplication, QPainter, QPdfWriter
 
 from brikdesk.domain.sheets import RosterSheet, RosterSheetOptions
 from brikdesk.errors import UserError
-from ui.printing.layout import configure_page, layout_roster_sheet
+from ui.printing.layout import SheetLayout, configure_page, fits_device, layout_roster_sheet
 from ui.printing.painter import Progress, paint_roster_sheet
 
 PDF_RESOLUTION = 1200  # device units per inch; only the precision of positions
@@ -44,46 +46,67 @@ def ensure_gui_application() -> QGuiApplication:
     return QGuiApplication(sys.argv[:1] or ["brikdesk"])
 
 
+def write_pdf(target: Path, paint: Callable[[QPdfWriter, Progress | None], SheetLayout],
+              progress: Progress | None = None) -> ExportResult:
+    """Write a PDF to ``target`` through ``paint(writer, progress)``, which sets the page up,
+    lays out, paints and returns the layout. The file is written beside the destination and
+    moved into place when complete; any failure removes it, so no half PDF is ever left."""
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise UserError(f"cannot write {target}: the folder {folder} does not exist",
+                        field="out")
+    part = target.with_name(target.name + ".part")
+    try:
+        writer = QPdfWriter(str(part))
+        writer.setResolution(PDF_RESOLUTION)
+        writer.setCreator("BrikDesk")
+        layout = paint(writer, progress)
+        del writer  # closes the file
+        os.replace(part, target)
+    except OSError as exc:
+        part.unlink(missing_ok=True)
+        raise UserError(f"cannot write {target}: {exc.strerror or exc}", field="out") from exc
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+    return ExportResult(target, layout.page_count)
+
+
 def export_pdf(sheet: RosterSheet, path: str | os.PathLike[str],
                options: RosterSheetOptions | None = None,
-               progress: Progress | None = None) -> ExportResult:
+               progress: Progress | None = None, *,
+               layout: SheetLayout | None = None) -> ExportResult:
     """Write ``sheet`` to ``path`` as a PDF; returns the path and the number of pages.
 
     ``options`` overrides the sheet's layout choices (paper, turns, black and white); what the
     sheet contains (folding, blank cards, warnings) was decided when it was built.
     ``progress(done, total)`` is called with ``(0, 0)`` while the sheet is laid out (a busy
     QProgressBar: range 0..0), then with ``(page, pages)`` after each page is painted.
+    ``layout`` reuses a layout made for the sheet's paper (it is made again if it does not fit).
+    A failure leaves no file behind.
     """
     ensure_gui_application()
     if options is not None:
         sheet = replace(sheet, options=replace(sheet.options, paper=options.paper,
                                                turns=options.turns,
                                                black_and_white=options.black_and_white))
+        layout = None
     target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise UserError(f"cannot write {target}: the folder {folder} does not exist",
-                        field="out")
-    part = target.with_name(target.name + ".part")
-    writer = QPdfWriter(str(part))
-    writer.setResolution(PDF_RESOLUTION)
-    writer.setCreator("BrikDesk")
-    writer.setTitle(f"{sheet.header.army}: roster sheet")
-    configure_page(writer, sheet.options.paper)
-    if progress is not None:
-        progress(0, 0)
-    layout = layout_roster_sheet(sheet, writer)
-    painter = QPainter()
-    if not painter.begin(writer):
-        raise UserError(f"cannot write {target}", field="out")
-    try:
-        paint_roster_sheet(painter, writer, sheet, layout=layout, progress=progress)
-    finally:
-        painter.end()
-    del writer
-    try:
-        os.replace(part, target)
-    except OSError as exc:
-        part.unlink(missing_ok=True)
-        raise UserError(f"cannot write {target}: {exc.strerror or exc}", field="out") from exc
-    return ExportResult(target, layout.page_count)
+
+    def paint(writer: QPdfWriter, painter_progress: Progress | None) -> SheetLayout:
+        writer.setTitle(f"{sheet.header.army}: roster sheet")
+        configure_page(writer, sheet.options.paper)
+        if painter_progress is not None:
+            painter_progress(0, 0)
+        used = (layout if layout is not None and fits_device(layout, writer)
+                else layout_roster_sheet(sheet, writer))
+        painter = QPainter()
+        if not painter.begin(writer):
+            raise UserError(f"cannot write {target}", field="out")
+        try:
+            paint_roster_sheet(painter, writer, sheet, layout=used, progress=painter_progress)
+        finally:
+            painter.end()
+        return used
+
+    return write_pdf(target, paint, progress)

@@ -16,6 +16,11 @@ attacks), the casualties table per player, a bar chart of casualties per round d
 QPainter in points (one bar per player and round, in the player's colour, with its number), and
 the account round by round, each turn under its player's colour. An entry is never split across
 pages; round and turn headings stay with their first entry.
+
+Black and white (``black_and_white=True``, to save ink): no filled areas at all. The header band
+becomes black text over a rule; each player gets a line pattern instead of a colour (hatched
+bars and legend swatches: diagonal, horizontal, the other diagonal, vertical, grid, empty), the
+same in the summary, the casualties table and the chart.
 """
 
 from __future__ import annotations
@@ -52,15 +57,18 @@ from ui.printing.layout import (
     _Paginator,
     _section_blocks,
     configure_page,
+    fits_device,
 )
 from ui.printing.painter import _Replayer
-from ui.printing.pdf import PDF_RESOLUTION, ExportResult, ensure_gui_application
+from ui.printing.pdf import ExportResult, ensure_gui_application, write_pdf
 
 Progress = Callable[[int, int], None]
 
 BAND = "#2c3e50"
 #: Colours for players who have none (or an unreadable one), in turn order.
 FALLBACK_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
+#: Line patterns standing for the players in black and white, in turn order.
+HATCHES = ("/", "-", "\\", "|", "+", "")
 CHART_H = 130.0  # the plot area of the casualties chart, in points: at most
 CHART_MIN_H = 66.0  # and at least (22 points per grid step in between)
 ENTRY_INDENT = 16.0
@@ -71,8 +79,16 @@ def player_key(player_id: int | None) -> str:
     return f"p:{player_id}"
 
 
-def report_palette(report: BattleReport) -> dict[str, QColor]:
-    """Colours by role, and one per player (``p:<player id>``)."""
+def report_palette(report: BattleReport, black_and_white: bool = False) -> dict[str, QColor]:
+    """Colours by role, and one per player (``p:<player id>``); black and greys only in black
+    and white."""
+    if black_and_white:
+        ink = QColor("#000000")
+        bw = {"ink": ink, "muted": QColor("#3a3a3a"), "rule": QColor("#555555"),
+              "faint": QColor("#999999"), "frame": ink, "box": ink, "band": QColor("#ffffff"),
+              "band_ink": ink, "band_muted": QColor("#3a3a3a"), "tint": QColor("#ffffff")}
+        bw.update({player_key(p.player_id): ink for p in report.players})
+        return bw
     colours = {"ink": QColor("#111111"), "muted": QColor("#4d4d4d"),
                "rule": QColor("#6b6b6b"), "faint": QColor("#c4c4c4"),
                "frame": QColor("#3c3c3c"), "box": QColor("#333333"),
@@ -90,15 +106,58 @@ def _light(colour: QColor) -> bool:
     return 0.299 * colour.red() + 0.587 * colour.green() + 0.114 * colour.blue() > 200
 
 
+def hatch_of(report: BattleReport, player_id: int | None) -> str:
+    """The line pattern standing for a player in black and white (``HATCHES``)."""
+    ids = [p.player_id for p in report.players]
+    i = ids.index(player_id) if player_id in ids else 0
+    return HATCHES[i % len(HATCHES)]
+
+
+def hatch_ops(x: float, y: float, w: float, h: float, pattern: str,
+              spacing: float = 2.5) -> list[Op]:
+    """An outlined rectangle filled with lines (``/``, ``-``, ``\\``, ``|``, ``+`` or none)
+    every ``spacing`` points, clipped to the rectangle: a player's mark in black and white."""
+    ops: list[Op] = [Op("box", x, y, w, h, colour="box")]
+
+    def diagonal(rising: bool) -> None:
+        # u, v: offsets from the top-left corner; rising (/): u + v = c; falling: u - v = c
+        c = spacing / 2 if rising else -h + spacing / 2
+        end = w + h if rising else w
+        while c < end:
+            if rising:
+                u1, u2 = max(0.0, c - h), min(w, c)
+                v1, v2 = c - u1, c - u2
+            else:
+                u1, u2 = max(0.0, c), min(w, h + c)
+                v1, v2 = u1 - c, u2 - c
+            if u2 - u1 > 0.05:
+                ops.append(Op("line", x + u1, y + v1, u2 - u1, v2 - v1, colour="ink", width=0.4))
+            c += spacing
+
+    if pattern in ("/", "\\"):
+        diagonal(pattern == "/")
+    if pattern in ("-", "+"):
+        v = spacing / 2
+        while v < h:
+            ops.append(Op("line", x, y + v, w, 0, colour="ink", width=0.4))
+            v += spacing
+    if pattern in ("|", "+"):
+        u = spacing / 2
+        while u < w:
+            ops.append(Op("line", x + u, y, 0, h, colour="ink", width=0.4))
+            u += spacing
+    return ops
+
+
 # ---------------------------------------------------------------------------------------------
 # Header
 
 
 def report_header_ops(m: Metrics, report: BattleReport, page: int, pages: int,
-                      width: float) -> list[Op]:
-    """The band at the top of every page."""
-    pad = 8.0
-    ops = [Op("fill", 0, 0, width, HEADER_H, colour="band")]
+                      width: float, black_and_white: bool = False) -> list[Op]:
+    """The band at the top of every page (black text over a rule in black and white)."""
+    pad = 0.0 if black_and_white else 8.0
+    ops = [] if black_and_white else [Op("fill", 0, 0, width, HEADER_H, colour="band")]
     status = report.status_text.capitalize()
     # the right column as wide as its widest line (the same on every page), at most 150 pt
     right_w = min(150.0, 4 + max(m.width(f"Page {pages} of {pages}", "head_bold"),
@@ -132,6 +191,8 @@ def report_header_ops(m: Metrics, report: BattleReport, page: int, pages: int,
                   ALIGN_RIGHT, colour="band_ink"))
     ops.append(Op("text", rx, y + lh_title + lh, right_w, lh, _rounds_text(report), "head",
                   ALIGN_RIGHT, colour="band_muted"))
+    if black_and_white:
+        ops.append(Op("line", 0, HEADER_H - 1, width, 0, colour="ink", width=1.2))
     return ops
 
 
@@ -153,16 +214,35 @@ def _lines(m: Metrics, ops: list[Op], x: float, y: float, width: float, text: st
     return y
 
 
-def _swatch(ops: list[Op], x: float, y: float, line_h: float, key: str,
-            colours: dict[str, QColor]) -> None:
+class _Marks:
+    """How players are told apart: by colour, or by line pattern in black and white."""
+
+    def __init__(self, report: BattleReport, black_and_white: bool) -> None:
+        self.report = report
+        self.bw = black_and_white
+        self.colours = report_palette(report, black_and_white)
+
+    def area(self, ops: list[Op], x: float, y: float, w: float, h: float, player_id: int | None,
+             spacing: float = 2.5) -> None:
+        """A filled rectangle in the player's colour (outlined when the colour is light), or
+        outlined and hatched in the player's pattern."""
+        if self.bw:
+            ops += hatch_ops(x, y, w, h, hatch_of(self.report, player_id), spacing)
+            return
+        key = player_key(player_id)
+        ops.append(Op("fill", x, y, w, h, colour=key))
+        if _light(self.colours[key]):
+            ops.append(Op("box", x, y, w, h, colour="box"))
+
+
+def _swatch(ops: list[Op], x: float, y: float, line_h: float, player_id: int | None,
+            marks: _Marks) -> None:
     top = y + (line_h - SWATCH) / 2
-    ops.append(Op("fill", x, top, SWATCH, SWATCH, colour=key))
-    if _light(colours[key]):
-        ops.append(Op("box", x, top, SWATCH, SWATCH, colour="box"))
+    marks.area(ops, x, top, SWATCH, SWATCH, player_id, spacing=2.0)
 
 
 def _summary_block(m: Metrics, report: BattleReport, width: float,
-                   colours: dict[str, QColor]) -> _Block:
+                   marks: _Marks) -> _Block:
     ops: list[Op] = []
     y = 0.0
     lh = m.line("card_title")
@@ -177,7 +257,7 @@ def _summary_block(m: Metrics, report: BattleReport, width: float,
         if i and x + SWATCH + 4 + need > width:  # no room left: carry on on the next line
             y += lh + 2
             x = 0.0
-        _swatch(ops, x, y, lh, player_key(p.player_id), colours)
+        _swatch(ops, x, y, lh, p.player_id, marks)
         x += SWATCH + 4
         w = min(need, width - x)
         ops.append(Op("text", x, y, w, lh, m.elide(label, "card_title", w), "card_title"))
@@ -201,7 +281,7 @@ def _summary_block(m: Metrics, report: BattleReport, width: float,
 
 
 def _casualty_blocks(m: Metrics, report: BattleReport, width: float,
-                     colours: dict[str, QColor]) -> list[_Block]:
+                     marks: _Marks) -> list[_Block]:
     out = _section_blocks(m, width, "Casualties")
     heads = ("Player", "Mustered", "Lost", "Standing", "Kills", "Fallen")
     num_w = [max(m.width(h, "th"), m.width("0000", "td")) + 10 for h in heads[1:5]]
@@ -223,7 +303,7 @@ def _casualty_blocks(m: Metrics, report: BattleReport, width: float,
     lh = m.line("td")
     for r in report.casualties:
         ops = []
-        _swatch(ops, 0, 1, lh, player_key(r.player_id), colours)
+        _swatch(ops, 0, 1, lh, r.player_id, marks)
         ops.append(Op("text", SWATCH + 5, 1, name_w - SWATCH - 9, lh,
                       m.elide(r.player, "td_bold", name_w - SWATCH - 9), "td_bold"))
         x = name_w
@@ -241,7 +321,7 @@ def _casualty_blocks(m: Metrics, report: BattleReport, width: float,
 
 
 def _chart_block(m: Metrics, report: BattleReport, width: float,
-                 colours: dict[str, QColor]) -> list[_Block]:
+                 marks: _Marks) -> list[_Block]:
     """Casualties per round: a group of bars per round, one bar per player, with numbers."""
     ops: list[Op] = []
     title_h = m.line("subsection")
@@ -253,7 +333,7 @@ def _chart_block(m: Metrics, report: BattleReport, width: float,
         lx -= w
         ops.append(Op("text", lx, 0, w, title_h, p.name, "sub"))
         lx -= SWATCH + 3
-        _swatch(ops, lx, 0, title_h, player_key(p.player_id), colours)
+        _swatch(ops, lx, 0, title_h, p.player_id, marks)
         lx -= 10
     rounds = report.per_round
     top = title_h + 10
@@ -281,12 +361,9 @@ def _chart_block(m: Metrics, report: BattleReport, width: float,
         for j, lost in enumerate(rc.lost):
             if lost <= 0:
                 continue
-            key = player_key(players[j].player_id)
             h = lost * per_unit
             x = gx + j * bar_w
-            ops.append(Op("fill", x + 0.5, top + plot_h - h, bar_w - 1, h, colour=key))
-            if _light(colours[key]):
-                ops.append(Op("box", x + 0.5, top + plot_h - h, bar_w - 1, h, colour="box"))
+            marks.area(ops, x + 0.5, top + plot_h - h, bar_w - 1, h, players[j].player_id)
             if bar_w >= m.width(str(lost), "tick"):
                 ops.append(Op("text", x, top + plot_h - h - lh_tick - 1, bar_w, lh_tick,
                               str(lost), "tick", ALIGN_CENTER))
@@ -305,10 +382,13 @@ def _chart_block(m: Metrics, report: BattleReport, width: float,
     return [_Block("chart", [(y + SECTION_GAP, ops)])]
 
 
-def _turn_heading(m: Metrics, turn: ReportTurn, width: float) -> _Block:
+def _turn_heading(m: Metrics, turn: ReportTurn, width: float, marks: _Marks) -> _Block:
     lh = m.line("subsection")
     ops: list[Op] = []
-    ops.append(Op("fill", 0, 1, 3, lh - 2, colour=player_key(turn.player_id)))
+    if marks.bw:
+        ops.append(Op("line", 1.5, 1, 0, lh - 2, colour="ink", width=1.5))
+    else:
+        ops.append(Op("fill", 0, 1, 3, lh - 2, colour=player_key(turn.player_id)))
     ops.append(Op("text", 8, 0, width - 8, lh, turn.title, "subsection"))
     return _Block("turn", [(lh + 2, ops)], keep_with_next=True)
 
@@ -337,7 +417,8 @@ def _entry_block(m: Metrics, n: int, entry: ReportEntry, width: float) -> _Block
     return _Block("entry", [(y + 5, ops)])
 
 
-def _account_blocks(m: Metrics, report: BattleReport, width: float) -> list[_Block]:
+def _account_blocks(m: Metrics, report: BattleReport, width: float,
+                    marks: _Marks) -> list[_Block]:
     out = _section_blocks(m, width, "The battle, round by round")
     if not report.entries:
         out.append(_Block("text", [(m.line("td"), [Op("text", 0, 0, width, m.line("td"),
@@ -350,7 +431,7 @@ def _account_blocks(m: Metrics, report: BattleReport, width: float) -> list[_Blo
                Op("line", 0, lh + 3, width, 0, colour="faint", width=0.5)]
         out.append(_Block("round", [(lh + 7, ops)], keep_with_next=True))
         for turn in rnd.turns:
-            out.append(_turn_heading(m, turn, width))
+            out.append(_turn_heading(m, turn, width, marks))
             if not turn.entries:
                 lh = m.line("td")
                 out.append(_Block("entry", [(lh + 5, [Op(
@@ -366,39 +447,44 @@ def _account_blocks(m: Metrics, report: BattleReport, width: float) -> list[_Blo
 # Layout, painting, PDF
 
 
-def layout_battle_report(report: BattleReport, device: QPagedPaintDevice) -> SheetLayout:
-    """Lay ``report`` out on ``device``'s pages (its current page layout), in points."""
+def layout_battle_report(report: BattleReport, device: QPagedPaintDevice, *,
+                         black_and_white: bool = False) -> SheetLayout:
+    """Lay ``report`` out on ``device``'s pages (its current page layout), in points; in black
+    and white the players are told apart by line patterns and nothing is filled."""
     pl = device.pageLayout()
     paint = pl.paintRect(QPageLayout.Unit.Point)
     full = pl.fullRect(QPageLayout.Unit.Point)
     page_rect = QRectF(0, 0, paint.width(), paint.height())
     body = QRectF(0, HEADER_H + HEADER_GAP, paint.width(), paint.height() - HEADER_H - HEADER_GAP)
     m = Metrics(device)
-    colours = report_palette(report)
+    marks = _Marks(report, black_and_white)
     width = body.width()
-    blocks = [_summary_block(m, report, width, colours)]
-    blocks += _casualty_blocks(m, report, width, colours)
-    blocks += _chart_block(m, report, width, colours)
-    blocks += _account_blocks(m, report, width)
+    blocks = [_summary_block(m, report, width, marks)]
+    blocks += _casualty_blocks(m, report, width, marks)
+    blocks += _chart_block(m, report, width, marks)
+    blocks += _account_blocks(m, report, width, marks)
     pager = _Paginator(body, m)
     for i, block in enumerate(blocks):
         pager.add(block, blocks[i + 1] if i + 1 < len(blocks) else None)
     return SheetLayout(page_rect=page_rect, body_rect=body,
-                       paper_size=(full.width(), full.height()), black_and_white=False,
+                       paper_size=(full.width(), full.height()), black_and_white=black_and_white,
                        pages=pager.pages)
 
 
 def paint_battle_report(painter: QPainter, device: QPagedPaintDevice, report: BattleReport, *,
                         layout: SheetLayout | None = None, progress: Progress | None = None,
-                        first_page: int = 1, last_page: int | None = None) -> SheetLayout:
+                        first_page: int = 1, last_page: int | None = None,
+                        black_and_white: bool = False) -> SheetLayout:
     """Paint ``report`` on ``device`` through the active ``painter``, page after page (pages
-    after the first start with ``device.newPage()``). Returns the layout used."""
+    after the first start with ``device.newPage()``). A given ``layout`` decides black and
+    white; otherwise ``black_and_white`` does. Returns the layout used."""
     if layout is None:
-        layout = layout_battle_report(report, device)
+        layout = layout_battle_report(report, device, black_and_white=black_and_white)
+    bw = layout.black_and_white
     m = Metrics(device)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     painter.setBrush(QBrush(Qt.BrushStyle.NoBrush))
-    replay = _Replayer(painter, m, report_palette(report))
+    replay = _Replayer(painter, m, report_palette(report, bw))
     total = layout.page_count
     last = total if last_page is None else min(last_page, total)
     first = max(1, first_page)
@@ -406,7 +492,7 @@ def paint_battle_report(painter: QPainter, device: QPagedPaintDevice, report: Ba
     for n in range(first, last + 1):
         if n > first:
             device.newPage()
-        replay.draw(report_header_ops(m, report, n, total, width), 0, 0)
+        replay.draw(report_header_ops(m, report, n, total, width, bw), 0, 0)
         for placed in layout.pages[n - 1].placed:
             replay.draw(placed.ops, placed.x, placed.y)
         if progress is not None:
@@ -415,69 +501,69 @@ def paint_battle_report(painter: QPainter, device: QPagedPaintDevice, report: Ba
 
 
 def print_battle_report(printer: QPagedPaintDevice, report: BattleReport, *,
-                        progress: Progress | None = None) -> SheetLayout:
+                        progress: Progress | None = None, black_and_white: bool = False,
+                        layout: SheetLayout | None = None) -> SheetLayout:
     """Paint ``report`` on a QPrinter (``QPrintPreviewDialog.paintRequested``, Print) in the
-    printer's current page layout; honours a QPrinter's page range."""
+    printer's current page layout; honours a QPrinter's page range. A ``layout`` made for
+    another paper than the printer's is made again."""
     first, last = 1, None
     from_page = getattr(printer, "fromPage", None)
     if callable(from_page) and from_page() > 0:
         first = from_page()
         last = printer.toPage() or None  # type: ignore[attr-defined]
+    if layout is not None and not fits_device(layout, printer):
+        black_and_white = layout.black_and_white
+        layout = None
     painter = QPainter()
     if not painter.begin(printer):
         raise RuntimeError("the printer could not be started")
     try:
         return paint_battle_report(painter, printer, report, progress=progress,
-                                   first_page=first, last_page=last)
+                                   first_page=first, last_page=last, layout=layout,
+                                   black_and_white=black_and_white)
     finally:
         painter.end()
 
 
 def export_report_pdf(report: BattleReport, path: str | os.PathLike[str], paper: str = "a4",
-                      progress: Progress | None = None) -> ExportResult:
+                      progress: Progress | None = None, *,
+                      black_and_white: bool = False) -> ExportResult:
     """Write ``report`` to ``path`` as a PDF on A4 or Letter; returns the path and pages.
 
-    Written beside the destination and moved into place when complete. ``progress`` as for
-    ``export_pdf``: ``(0, 0)`` while laying out, then ``(page, pages)``. May run on a worker.
+    Written beside the destination and moved into place when complete (a failure leaves no
+    file behind). ``progress`` as for ``export_pdf``: ``(0, 0)`` while laying out, then
+    ``(page, pages)``. May run on a worker.
     """
     ensure_gui_application()
     paper = _paper(paper)
     target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise UserError(f"cannot write {target}: the folder {folder} does not exist",
-                        field="out")
-    part = target.with_name(target.name + ".part")
-    writer = QPdfWriter(str(part))
-    writer.setResolution(PDF_RESOLUTION)
-    writer.setCreator("BrikDesk")
-    writer.setTitle(f"{report.title}: battle report")
-    configure_page(writer, paper)
-    if progress is not None:
-        progress(0, 0)
-    layout = layout_battle_report(report, writer)
-    painter = QPainter()
-    if not painter.begin(writer):
-        raise UserError(f"cannot write {target}", field="out")
-    try:
-        paint_battle_report(painter, writer, report, layout=layout, progress=progress)
-    finally:
-        painter.end()
-    del writer
-    try:
-        os.replace(part, target)
-    except OSError as exc:
-        part.unlink(missing_ok=True)
-        raise UserError(f"cannot write {target}: {exc.strerror or exc}", field="out") from exc
-    return ExportResult(target, layout.page_count)
+
+    def paint(writer: QPdfWriter, painter_progress: Progress | None) -> SheetLayout:
+        writer.setTitle(f"{report.title}: battle report")
+        configure_page(writer, paper)
+        if painter_progress is not None:
+            painter_progress(0, 0)
+        layout = layout_battle_report(report, writer, black_and_white=black_and_white)
+        painter = QPainter()
+        if not painter.begin(writer):
+            raise UserError(f"cannot write {target}", field="out")
+        try:
+            paint_battle_report(painter, writer, report, layout=layout,
+                                progress=painter_progress)
+        finally:
+            painter.end()
+        return layout
+
+    return write_pdf(target, paint, progress)
 
 
 def render_report_page(report: BattleReport, page: int = 1, *, paper: str = "a4",
-                       dpi: float = 60.0, layout: SheetLayout | None = None) -> QImage:
+                       dpi: float = 60.0, layout: SheetLayout | None = None,
+                       black_and_white: bool = False) -> QImage:
     """Page ``page`` (1-based) of the report as an image of the whole paper at ``dpi``."""
     device = MeasuringDevice(_paper(paper))
     if layout is None:
-        layout = layout_battle_report(report, device.writer)
+        layout = layout_battle_report(report, device.writer, black_and_white=black_and_white)
     if not 1 <= page <= layout.page_count:
         raise ValueError(f"page {page} is not in 1..{layout.page_count}")
 
@@ -495,5 +581,6 @@ def _paper(paper: str) -> str:
     return value
 
 
-__all__ = ["export_report_pdf", "layout_battle_report", "paint_battle_report",
-           "print_battle_report", "render_report_page", "report_header_ops", "report_palette"]
+__all__ = ["HATCHES", "export_report_pdf", "hatch_of", "hatch_ops", "layout_battle_report",
+           "paint_battle_report", "print_battle_report", "render_report_page",
+           "report_header_ops", "report_palette"]

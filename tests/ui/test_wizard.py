@@ -456,7 +456,9 @@ class TestExplained:
         next_page(qtbot, w)
         finish(qtbot, w)
         event = attack_events(battle)[0].event
-        assert event.details["dice"][0]["why"].startswith("d6 Damage")
+        first_die = event.details["dice"][0]
+        assert (first_die["sides"], first_die["face"], first_die["role"]) == (6, 5, "natural")
+        assert "Damage" in first_die["why"]  # no Action die: the first die is the Damage
         assert "Automatic Hit" in event.details["outcome"]["automatic_hit"]
 
     def test_pyqtgraph_loads_with_the_first_chart_only(self):

@@ -1,0 +1,317 @@
+"""The draft the wizard's pages fill: who is in the battle, the attack chosen, the
+readings the wizard shows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+from brikdesk.domain.actions import Incoming
+from brikdesk.domain.attack import Armor, Attacker, Maneuver, SizeClass, to_inches
+from brikdesk.domain.battle import BattleSetup, BattleState, Use
+from brikdesk.domain.catalog import Catalog, CatalogItem
+from brikdesk.domain.rolling import BennyUse
+from brikdesk.domain.roster import UnitSpec, UnitStats
+from brikdesk.errors import UserError
+
+#: Readings the wizard chose where the rules leave it open: section -> text to show.
+READINGS: dict[str, str] = {
+    "5.1 Combined Attacks": (
+        "Every participant makes its own Action Roll against the same target; the Damage of "
+        "those that hit is added and compared with the Armor once. A Missed Shot is followed "
+        "for the first attacker only; the organizer places the others' by hand."),
+    "5.2 Parrying": (
+        "The target Parries the first attacker's attack, after its Action Roll hits (a Parry "
+        "of a miss is pointless); a successful Shield Parry Deflects that attacker's Damage, a "
+        "successful Parry of a Grab or Shove cancels it. The Parry uses a hand and spends the "
+        "target's Action if it was unspent (the tracker's reading)."),
+    "4.3 Bailing": (
+        "A Bail is declared before the attack is rolled: the target rolls its dive first. When "
+        "the organizer judges that the dive takes it out of the attack, the attack is avoided "
+        "(no Action Roll; the attacker's Action is still spent); otherwise it is rolled as "
+        "usual. The Bailer ends Disrupted unless a Benny lands it on its feet."),
+    "5.4 Charge": (
+        "A MOM is spent on the Damage of a Charge that hits with a Charging Weapon, or on a "
+        "Collision when the Charge misses and the target is in the charger's path; a MOM not "
+        "spent is kept. Participants joining a Charge add their Damage but spend no MOM."),
+    "3.2 Explosives": (
+        "Every other unit the organizer marks as inside the blast is hit by the same Damage "
+        "roll with all three sections inside it; a survivor is Knocked Back and Disrupted."),
+    "5.2 Hands": (
+        "A participant's Strike, Charge or Grab uses one of its Counters (one hand, or the two "
+        "hands on a Two-Handed Weapon, which is one Counter); a Shove uses both hands (one with "
+        "a Shield), at most the unit's Counters."),
+    "Parting": (
+        "A Close Combat maneuver counts toward the target's three attackers and engages the "
+        "two, except where they end apart: a Shove or a Collision that Knocks the target "
+        "Back, a Bail that dives out of the attack, a Charge that misses and runs on. The 1\" "
+        "KnockBack of a Heavy or Two-Handed weapon leaves them engaged (Disengage by hand "
+        "if the table sees it otherwise)."),
+    "Dice": (
+        "Every die is kept as the face it showed, typed from the physical dice or rolled by "
+        "BrikDesk, in the order the rules ask for them; the wizard replays them on every "
+        "change, so going Back and changing a judgement recomputes the same roll."),
+}
+
+#: Attack kinds that are Close Combat maneuvers.
+_CLOSE = frozenset({"strike", "charge", "shove", "grab"})
+
+
+class AttackKind(str, Enum):
+    """The kind of attack chosen on page 1."""
+
+    RANGED = "ranged"
+    THROWN = "thrown"
+    STRIKE = "strike"
+    CHARGE = "charge"
+    SHOVE = "shove"
+    GRAB = "grab"
+
+    def __str__(self) -> str:
+        return self.label
+
+    @property
+    def label(self) -> str:
+        return _KIND_LABELS[self]
+
+    @property
+    def close_combat(self) -> bool:
+        return self.value in _CLOSE
+
+    @property
+    def maneuver(self) -> Maneuver:
+        return _MANEUVERS[self]
+
+    @property
+    def event_name(self) -> str:
+        """The ``maneuver`` word of the battle log's ``AttackResolved`` ("ranged attack")."""
+        return {AttackKind.RANGED: "ranged attack",
+                AttackKind.THROWN: "thrown attack"}.get(self, self.value)
+
+    @property
+    def incoming(self) -> Incoming:
+        """What a Parry of this attack Parries (5.2)."""
+        return _INCOMING[self]
+
+
+_KIND_LABELS = {
+    AttackKind.RANGED: "Ranged attack", AttackKind.THROWN: "Thrown",
+    AttackKind.STRIKE: "Close Combat Strike", AttackKind.CHARGE: "Charge",
+    AttackKind.SHOVE: "Shove", AttackKind.GRAB: "Grab",
+}
+_MANEUVERS = {
+    AttackKind.RANGED: Maneuver.RANGED, AttackKind.THROWN: Maneuver.RANGED,
+    AttackKind.STRIKE: Maneuver.STRIKE, AttackKind.CHARGE: Maneuver.CHARGE,
+    AttackKind.SHOVE: Maneuver.SHOVE, AttackKind.GRAB: Maneuver.GRAB,
+}
+_INCOMING = {
+    AttackKind.RANGED: Incoming.DAMAGE, AttackKind.THROWN: Incoming.DAMAGE,
+    AttackKind.STRIKE: Incoming.STRIKE, AttackKind.CHARGE: Incoming.CHARGE,
+    AttackKind.SHOVE: Incoming.SHOVE, AttackKind.GRAB: Incoming.GRAB,
+}
+
+
+class Reaction(str, Enum):
+    """What the target does about the attack (page 3)."""
+
+    NONE = "none"
+    PARRY = "parry"
+    BAIL = "bail"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+# --------------------------------------------------------------------------------------------
+# Who is in the battle
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """A unit of the battle as the wizard needs it: stats and what it holds, wears, carries."""
+
+    unit_id: int
+    name: str
+    player_id: int
+    action_die: int = 6
+    armor: str = "4"
+    over_the_top: bool = True
+    deflection: int = 0
+    held: tuple[CatalogItem, ...] = ()
+    worn: tuple[CatalogItem, ...] = ()
+    carried: tuple[CatalogItem, ...] = ()
+    minifig: bool = True
+
+    @classmethod
+    def from_spec(cls, unit_id: int, name: str, player_id: int, spec: UnitSpec,
+                  stats: UnitStats, catalog: Catalog, *, minifig: bool = True) -> Fighter:
+        def items(keys: Sequence[str | None]) -> tuple[CatalogItem, ...]:
+            return tuple(it for k in keys if k is not None
+                         for it in [catalog.get_item(k)] if it is not None)
+
+        lo = spec.loadout
+        return cls(unit_id, name, player_id, stats.action_die, stats.armor,
+                   stats.over_the_top, stats.deflection, items(lo.hands), items(lo.worn),
+                   items(lo.carried), minifig)
+
+    @property
+    def attacker(self) -> Attacker:
+        return Attacker(self.name, self.action_die, self.over_the_top)
+
+    @property
+    def items(self) -> tuple[CatalogItem, ...]:
+        """What it could attack or Parry with: held first, then carried."""
+        return self.held + self.carried
+
+
+@dataclass(frozen=True, eq=False)
+class CombatContext:
+    """The battle as the wizard opened it: rules setup and state, units, the catalog."""
+
+    setup: BattleSetup
+    state: BattleState
+    catalog: Catalog
+    fighters: tuple[Fighter, ...]
+
+    @cached_property
+    def by_id(self) -> dict[int, Fighter]:
+        return {f.unit_id: f for f in self.fighters}
+
+    def fighter(self, unit_id: int) -> Fighter:
+        try:
+            return self.by_id[unit_id]
+        except KeyError:
+            raise UserError(f"No unit {unit_id} in this battle.", field="unit") from None
+
+    def side(self, unit_id: int) -> str:
+        return self.setup.player(self.fighter(unit_id).player_id).side
+
+    def item(self, key: str | None) -> CatalogItem | None:
+        return None if key is None else self.catalog.get_item(key)
+
+
+# --------------------------------------------------------------------------------------------
+# The draft
+
+
+@dataclass(frozen=True)
+class ObjectTarget:
+    """An inanimate target chosen on page 1: its name, Armor (a number or dice) and Size."""
+
+    name: str = "the object"
+    armor: str = "1"
+    size: SizeClass = SizeClass.STUD_1X1
+    size_inches: Fraction = Fraction(0)
+
+    def __post_init__(self) -> None:
+        Armor.parse(self.armor)  # refuse Armor that is neither a number nor dice
+        object.__setattr__(self, "size_inches", to_inches(self.size_inches, "Size"))
+        if not self.name.strip():
+            raise UserError("name the object", field="object_name")
+
+
+@dataclass(frozen=True)
+class Joiner:
+    """Another unit joining a Combined Attack, with its own weapon (and distance, if Ranged)."""
+
+    unit_id: int
+    item_key: str | None = None
+    distance: Fraction | None = None
+    altitude: Fraction = Fraction(0)
+    use: Use | None = None
+
+
+@dataclass(frozen=True)
+class AttackDraft:
+    """Everything the wizard's pages choose. ``None`` in a judgement means "as the battle state
+    or the target says" (a Disrupted target is Disrupted unless the organizer says otherwise).
+
+    Faces of the dice are kept per stage: ``action_faces`` (Bail, Action Rolls, Benny dice,
+    Parry) and ``damage_faces`` (Damage, Armor, Missed Shot, Collision); ``bennies`` says how
+    each Over the Top Benny is spent, keyed ``"attack:<unit id>"``, ``"parry"`` or ``"bail"``.
+    """
+
+    attacker_id: int
+    item_key: str | None = None
+    kind: AttackKind = AttackKind.STRIKE
+    target_id: int | None = None
+    target_object: ObjectTarget | None = None
+    use: Use | None = None
+    joiners: tuple[Joiner, ...] = ()
+    improvised: bool = False
+    # page 2
+    distance: Fraction | None = None
+    altitude: Fraction = Fraction(0)
+    in_reach: bool = True
+    firing_blind: bool = False
+    has_mom: bool | None = None
+    both_hands: bool = True
+    from_above: bool = False
+    # page 3
+    size: SizeClass | None = None
+    sections_visible: int = 3
+    visible_size: Fraction | None = None
+    target_disrupted: bool | None = None
+    outnumbered: bool | None = None
+    attacker_engaged: bool | None = None
+    reaction: Reaction = Reaction.NONE
+    parry_item: str | None = None
+    bail_clears: bool = True
+    action_faces: tuple[int, ...] = ()
+    bennies: tuple[tuple[str, BennyUse], ...] = ()
+    embellishment: str = ""
+    # page 4
+    spend_mom: bool = True
+    blast_ids: tuple[int, ...] = ()
+    missed_strikes: int | None = None
+    missed_distance: Fraction | None = None
+    collide: bool = True
+    obstacle: Fraction | None = None
+    damage_faces: tuple[int, ...] = ()
+
+    def but(self, **changes: Any) -> AttackDraft:
+        """A copy with ``changes`` (``dataclasses.replace``)."""
+        return replace(self, **changes)
+
+    def benny(self, key: str) -> BennyUse | None:
+        for k, v in self.bennies:
+            if k == key:
+                return v
+        return None
+
+    def with_benny(self, key: str, use: BennyUse) -> AttackDraft:
+        others = tuple((k, v) for k, v in self.bennies if k != key)
+        return replace(self, bennies=others + ((key, use),))
+
+    @property
+    def target_is_object(self) -> bool:
+        return self.target_id is None
+
+
+# --------------------------------------------------------------------------------------------
+# A choice of a selector
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One entry of a selector: its value, label, and why it can't be chosen (``None``: it can)."""
+
+    value: Any
+    label: str
+    problem: str | None = None
+
+    @property
+    def allowed(self) -> bool:
+        return self.problem is None
+
+def context_from(setup: BattleSetup, state: BattleState, catalog: Catalog,
+                 units: Sequence[tuple[int, str, int, UnitSpec, UnitStats, bool]]
+                 ) -> CombatContext:
+    """A context from the tracker's units: ``(unit id, name, player id, spec, stats, minifig)``."""
+    fighters = tuple(Fighter.from_spec(uid, name, pid, spec, stats, catalog, minifig=mini)
+                     for uid, name, pid, spec, stats, mini in units)
+    return CombatContext(setup, state, catalog, fighters)

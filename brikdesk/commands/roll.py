@@ -6,7 +6,7 @@ import argparse
 import json
 
 from brikdesk.commands.common import action_die_arg, dice_expr_arg
-from brikdesk.domain.rolling import RandomDice, roll_expr
+from brikdesk.domain.rolling import RandomDice, Role, roll_expr
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -27,7 +27,10 @@ def run(args: argparse.Namespace) -> int:
                      for d in result.dice]}))
         return 0
     print(f"{result.expr}: {result.describe()}")
+    earner = None  # the die whose highest face earned the next bonus die
     for d in result.dice:
-        print(f"  d{d.sides:<3} {d.face:>3}  {d.role}" + (f"  ({d.why})" if d.role.value == "bonus"
-                                                       else ""))
+        note = (f"  (for the {earner.face} on the d{earner.sides})"
+                if d.role is Role.BONUS and earner is not None else "")
+        print(f"  d{d.sides:<3} {d.face:>3}  {d.role}{note}")
+        earner = d
     return 0

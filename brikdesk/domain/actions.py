@@ -34,6 +34,8 @@ from brikdesk.domain.rolling import (
     DiceSource,
     DieRoll,
     Role,
+    check_benny_to_spend,
+    embellishment_text,
     roll_action,
     roll_benny,
     roll_die,
@@ -176,6 +178,7 @@ class ParryResult:
     benny: BennyUse = BennyUse.NONE
     benny_dice: tuple[DieRoll, ...] = ()
     embellishment: str = ""
+    attacker_name: str = ""  # whose attack was Parried (for the knocked-away item's words)
 
     @property
     def success(self) -> bool:
@@ -204,6 +207,17 @@ class ParryResult:
             out.append("Over the Top Benny on the Parry: one more level (5.2)")
         return tuple(out)
 
+    def knocked_away_text(self) -> str:
+        """``'the Shield is knocked out of Bob's hands, 5" directly away from Ann (Ann's Action
+        Roll, 5.2)'``; empty when nothing was knocked away."""
+        if self.knocked_away is None:
+            return ""
+        who = self.attacker_name or "the attacker"
+        how = (f"a roll of {who}'s Action die" if self.knock_dice else
+               f"{who}'s Action Roll" if self.attacker_name else "the attacker's Action Roll")
+        return (f"the {self.item.name} is knocked out of {self.parrier.name}'s hands, "
+                f"{inches_text(self.knocked_away)} directly away from {who} ({how}, 5.2)")
+
     def describe(self) -> str:
         r = self.roll
         mods = "".join(f"{m.value:+d}" for m in r.modifiers if m.applies_to is Stat.ACTION)
@@ -213,8 +227,7 @@ class ParryResult:
         if self.critical_failure:
             text = f"{head}: natural 1, a critical failure"
             if self.knocked_away is not None:
-                text += (f"; the {self.item.name} is knocked "
-                         f"{inches_text(self.knocked_away)} away from the attacker")
+                text += f"; {self.knocked_away_text()}"
             return text
         if not self.success:
             text = f"{head}: the Parry fails"
@@ -275,7 +288,8 @@ def roll_parry(parrier: Attacker, item: ParryItem, against: Incoming, dice: Dice
                                   "distance the parrying item is knocked away"),)
             attacker_roll = face
         knocked = max(0, attacker_roll)
-    return ParryResult(parrier, item, against, roll, use_reason, knocked, knock_dice)
+    return ParryResult(parrier, item, against, roll, use_reason, knocked, knock_dice,
+                       attacker_name=attacker.name if attacker is not None else "")
 
 
 def apply_parry_benny(result: ParryResult, use: BennyUse, dice: DiceSource,
@@ -288,11 +302,9 @@ def apply_parry_benny(result: ParryResult, use: BennyUse, dice: DiceSource,
     """
     if use is BennyUse.NONE:
         return result
-    if result.benny is not BennyUse.NONE:
-        raise UserError(f"the Benny is already spent ({result.benny})", field="benny")
-    if not result.over_the_top:
-        raise UserError(f"no Benny to spend: the Parry's Action die showed "
-                        f"{result.roll.natural} (4.2 Over the Top)", field="benny")
+    check_benny_to_spend(result.benny, result.roll.natural, who=result.parrier.name,
+                         can_go_over_the_top=result.parrier.over_the_top,
+                         roll="Parry's Action die")
     if use is BennyUse.ACTION:
         bought = tuple(roll_benny(dice, 6, "+1d6 Parry roll"))
         return replace(result, roll=result.roll.with_benny(bought), benny=use, benny_dice=bought)
@@ -306,11 +318,7 @@ def apply_parry_benny(result: ParryResult, use: BennyUse, dice: DiceSource,
                        embellishment="one more level of Deflection")
     if use is BennyUse.STAT:
         raise UserError("a Parry of a Grab or Shove has no stat to add to (4.2)", field="benny")
-    text = embellishment.strip()
-    if not text:
-        raise UserError("say what the embellishment is (4.2 Over the Top)",
-                        field="embellishment")
-    return replace(result, benny=use, embellishment=text)
+    return replace(result, benny=use, embellishment=embellishment_text(embellishment))
 
 
 # --------------------------------------------------------------------------------------------
@@ -340,11 +348,8 @@ class _DistanceRoll:
         return sum(d.face for d in self.dice) + sum(d.face for d in self.benny_dice)
 
     def _check_benny(self, use: BennyUse) -> None:
-        if self.benny is not BennyUse.NONE:
-            raise UserError(f"the Benny is already spent ({self.benny})", field="benny")
-        if not self.over_the_top:
-            raise UserError(f"no Benny to spend: the Action die showed {self.natural} "
-                            "(4.2 Over the Top)", field="benny")
+        check_benny_to_spend(self.benny, self.natural, who=self.who.name,
+                             can_go_over_the_top=self.who.over_the_top)
         if use is BennyUse.DAMAGE:
             raise UserError("there is no Damage to add a die to (4.2)", field="benny")
 
@@ -381,7 +386,9 @@ class BailResult(_DistanceRoll):
         if self.critical_failure:
             return (f"{name} Bails: natural 1, he slips and falls on his face where he stands; "
                     "Disrupted")
-        text = f"{name} Bails: {_faces((*self.dice, *self.benny_dice))} = {self.bail_inches}\""
+        dice = (*self.dice, *self.benny_dice)
+        text = (f"{name} Bails: {_faces(dice)} = {self.bail_inches}\"" if len(dice) > 1 else
+                f"{name} Bails: rolls {self.bail_inches}\"")
         if self.half_speed:
             text += f" at Half Speed: dives {inches_text(self.distance)}"
         else:
@@ -474,11 +481,7 @@ def apply_sprint_benny(result: SprintResult, use: BennyUse, dice: DiceSource,
         return result
     result._check_benny(use)
     if use is BennyUse.EMBELLISH:
-        text = embellishment.strip()
-        if not text:
-            raise UserError("say what the embellishment is (4.2 Over the Top)",
-                            field="embellishment")
-        return replace(result, benny=use, embellishment=text)
+        return replace(result, benny=use, embellishment=embellishment_text(embellishment))
     bought = tuple(roll_benny(dice, 6, "+1d6 Sprint inches"))
     return replace(result, benny=BennyUse.STAT, benny_dice=bought)
 

@@ -40,6 +40,8 @@ from brikdesk.domain.rolling import (
     DieRoll,
     Role,
     RollResult,
+    check_benny_to_spend,
+    embellishment_text,
     roll_action,
     roll_benny,
     roll_die,
@@ -771,19 +773,12 @@ def apply_benny(state: AttackRoll, use: BennyUse, dice: DiceSource,
     """
     if use is BennyUse.NONE:
         return state
-    if state.benny is not BennyUse.NONE:
-        raise UserError(f"the Benny is already spent ({state.benny})", field="benny")
-    if not state.over_the_top:
-        if state.roll is None or not state.roll.rolled:
-            why = "an attack with no Action Roll earns no Benny"
-        elif not state.attack.attacker.over_the_top:
-            why = f"{state.attack.attacker.name} never goes Over the Top"
-        else:
-            why = (f"the Action die showed {state.roll.natural}; Over the Top needs a natural "
-                   "6 or more")
-        raise UserError(f"no Benny to spend: {why} (4.2 Over the Top)", field="benny")
-    assert state.roll is not None
     attack = state.attack
+    rolled = state.roll is not None and state.roll.rolled
+    check_benny_to_spend(state.benny, state.roll.natural if rolled else None,
+                         who=attack.attacker.name,
+                         can_go_over_the_top=attack.attacker.over_the_top)
+    assert state.roll is not None
     if use is BennyUse.ACTION:
         bought = tuple(roll_benny(dice, 6, "+1d6 Action Roll"))
         return replace(state, roll=state.roll.with_benny(bought), benny=use, benny_dice=bought)
@@ -804,11 +799,7 @@ def apply_benny(state: AttackRoll, use: BennyUse, dice: DiceSource,
             raise UserError(f"the {attack.weapon.name} has no Damage dice to add one more of "
                             "(4.2 Over the Top)", field="benny")
         return replace(state, benny=use)
-    text = embellishment.strip()
-    if not text:
-        raise UserError("say what the embellishment is (4.2 Over the Top)",
-                        field="embellishment")
-    return replace(state, benny=use, embellishment=text)
+    return replace(state, benny=use, embellishment=embellishment_text(embellishment))
 
 
 # --------------------------------------------------------------------------------------------
@@ -827,6 +818,7 @@ class DamageRoll:
     modifiers: tuple[Modifier, ...] = ()
     deflections: tuple[str, ...] = ()
     close_combat: bool = False
+    before: DiceExpr | None = None  # the Damage dice before Deflection (when any was taken)
 
     @property
     def raw_total(self) -> int:
@@ -839,22 +831,33 @@ class DamageRoll:
         return max(0, self.raw_total)
 
     def describe(self) -> str:
-        """``"2+1-3 = 0"``; ``"1+1-3 = -1, counts as 0"``."""
-        parts = [str(d.face) for d in self.dice]
-        text = "+".join(parts)
+        """``"2+1-3 = 0"``; ``"1+1-3 = -1, counts as 0"``; when Deflection took every die,
+        ``"Deflection removed every die: 0"`` (``"...: 1-1 = 0"`` with a flat part or
+        modifiers); Damage that is not rolled (Smash) is its points alone, ``"2"``."""
+        numbers = [d.face for d in self.dice]
         if self.flat:
-            text += f"{self.flat:+d}" if text else str(self.flat)
-        if not text:
-            text = "0"
-        text += "".join(f"{m.value:+d}" for m in self.modifiers if m.applies_to is Stat.DAMAGE)
-        text += f" = {self.raw_total}"
+            numbers.append(self.flat)
+        numbers += [m.value for m in self.modifiers if m.applies_to is Stat.DAMAGE]
+        if not numbers:
+            numbers = [0]
+        text = str(numbers[0]) + "".join(f"{n:+d}" for n in numbers[1:])
+        if len(numbers) > 1 or self.dice:
+            text += f" = {self.raw_total}"
         if self.raw_total < 0:
             text += ", counts as 0"
+        if self.deflections and not self.dice and self.before is not None \
+                and self.before.terms:
+            text = f"Deflection removed every die: {text}"
         return text
 
     def breakdown(self) -> tuple[str, ...]:
         """One line per die, Deflection level and modifier, for the wizard's detail view."""
-        lines = [f"Damage {self.expr}"]
+        if self.before is not None and str(self.before) != str(self.expr):
+            left = str(self.expr) if self.expr.terms else (
+                "no dice" + (f", {self.expr.flat:+d}" if self.expr.flat else ""))
+            lines = [f"Damage {self.before}, after Deflection {left}"]
+        else:
+            lines = [f"Damage {self.expr}"]
         lines += [f"Deflection: {d}" for d in self.deflections]
         lines += [f"d{d.sides} showed {d.face}" + ("" if d.role is Role.NATURAL
                                                    else f" ({d.role})") for d in self.dice]
@@ -894,8 +897,13 @@ def roll_damage(expr: DiceExpr, dice: DiceSource, *, action_sides: int | None,
         rolled.extend(roll_die(sides, dice, role, why))
         after = after.plus_dice(1, sides)
     mods = tuple(m for m in modifiers if m.applies_to is Stat.DAMAGE)
+    before = None
+    if deflections:
+        before = resolved
+        for sides, _role, _why in extra_dice:
+            before = before.plus_dice(1, sides)
     return DamageRoll(source, attacker, after, tuple(rolled), resolved.flat, mods,
-                      tuple(deflections), close_combat)
+                      tuple(deflections), close_combat, before)
 
 
 def flat_damage(points: int, reason: str, rule: str, attacker: str = "") -> DamageRoll:
@@ -1053,7 +1061,7 @@ def _extra_damage_dice(state: AttackRoll, spend_mom: bool) -> list[tuple[int, Ro
         if not ok:
             raise UserError(why, field="mom")
         extras.append((attack.attacker.action_die, Role.MOM,
-                       "the MOM's extra Action die of Damage (5.4)"))
+                       "extra Damage from the Charge's Momentum (5.4)"))
     return extras
 
 
@@ -1273,7 +1281,8 @@ def explode(state: AttackRoll, targets: Sequence[Target], dice: DiceSource, *,
         levels = _deflections(target, deflections.get(target.name, ()))
         kept = _deflect_rolled(shared.dice, len(levels))
         part = DamageRoll(shared.source, shared.attacker, shared.expr, kept, shared.flat,
-                          extra_mods + target_size_modifiers(target, Stat.DAMAGE), levels)
+                          extra_mods + target_size_modifiers(target, Stat.DAMAGE), levels,
+                          before=shared.expr if levels else None)
         hits.append(BlastHit(apply_damage(part, target, dice), knock))
     return ExplosionResult(attack.label, attack.weapon.explosive_radius, shared, tuple(hits))
 

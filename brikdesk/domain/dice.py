@@ -7,7 +7,9 @@ Hero). Weapons that explode are written with a trailing ``Exp`` (``1d10 Exp``, c
 The parser is a small hand-written scanner; nothing is ever evaluated as code. Errors say what is
 wrong and at which column (1-based), for example ``"2d"`` gives "missing number of sides after
 'd' at column 3". Limits keep it safe: at most 100 dice per term, 2 to 100 sides, a flat part of
-at most 1000 either way, at most 20 terms and 200 characters.
+at most 1000 either way, at most 20 terms and 200 characters. The flat limit is on each number and
+on the flat part as a whole (``|K| <= 1000``), not on a running sum: ``1000+1-1`` is read as 1000,
+while ``600+600`` is refused.
 """
 
 from __future__ import annotations
@@ -206,9 +208,10 @@ class _Parser:
         flat = 0
         explosive = False
         sign_tok: _Token | None = None
+        flat_parts: list[tuple[_Token, int]] = []  # (where the flat term starts, its value)
         first = True
         while True:
-            tok = self._peek()
+            tok = lead = self._peek()
             if tok.kind == "exp":
                 raise self._error("'Exp' must come after the dice", tok.column)
             sign = 1
@@ -231,10 +234,11 @@ class _Parser:
                 if len(terms) > MAX_TERMS:
                     raise self._error(f"more than {MAX_TERMS} dice terms", term_start.column)
             else:
-                flat += sign * value
-                if abs(flat) > MAX_FLAT:
+                if value > MAX_FLAT:
                     raise self._error(f"flat modifier beyond {MAX_FLAT} either way",
                                       term_start.column)
+                flat += sign * value
+                flat_parts.append((lead, sign * value))
             first = False
             tok = self._peek()
             if tok.kind == "exp":
@@ -248,6 +252,12 @@ class _Parser:
                                       tok.column)
             if tok.kind == "end":
                 break
+        if abs(flat) > MAX_FLAT:
+            # The limit is on the flat part as a whole (|K| <= 1000), not on a running sum:
+            # 1000+1-1 is 1000 and is accepted; 600+600 is refused where the flat part starts.
+            parts = "".join(f"{v:+d}" for _tok, v in flat_parts).removeprefix("+")
+            raise self._error(f"the flat part {parts} = {flat} is beyond {MAX_FLAT} either way",
+                              flat_parts[0][0].column)
         return DiceExpr(tuple(terms), flat, explosive, self.text)
 
     def _term(self) -> DiceTerm | int:

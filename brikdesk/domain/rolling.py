@@ -119,23 +119,37 @@ class TypedDice:
 
 def roll_bonus_chain(last_sides: int, last_face: int, source: DiceSource,
                      what: str = "") -> list[DieRoll]:
-    """The bonus d6 chain after a die showed ``last_face`` on ``last_sides`` sides."""
+    """The bonus d6 chain after a die showed ``last_face`` on ``last_sides`` sides.
+
+    Each bonus die's ``why`` names the face that earned it and what the roll is for:
+    ``"bonus die for the 6 on the d6, Damage of Robin's bow"``.
+    """
     out: list[DieRoll] = []
     while last_face == last_sides:
         if len(out) >= MAX_BONUS_CHAIN:
             raise UserError(f"more than {MAX_BONUS_CHAIN} bonus dice in a row", field="dice")
-        why = f"bonus d6 for the {last_face} on the d{last_sides}" + (f" ({what})" if what else "")
+        why = f"bonus die for the {last_face} on the d{last_sides}" + (f", {what}" if what
+                                                                       else "")
         face = source.roll(6, why)
         out.append(DieRoll(6, face, Role.BONUS, why))
         last_sides, last_face = 6, face
     return out
 
 
+def die_purpose(role: Role, what: str) -> str:
+    """The ``why`` of a die: what it is for, never its size again (the message that asks for
+    it already says "a d6"). A natural die is ``what`` itself (``"Damage of Robin's bow"``);
+    another role leads with the role's name (``"Benny die: +1d6 Range"``), which is how a
+    replay tells a Benny, MOM or POP die from a natural one."""
+    if role is Role.NATURAL:
+        return what or "a roll"
+    return f"{role} die: {what}" if what else f"{role} die"
+
+
 def roll_die(sides: int, source: DiceSource, role: Role = Role.NATURAL,
              what: str = "") -> list[DieRoll]:
-    """One die and its bonus chain (1.2 bonus dice)."""
-    why = f"d{sides}" + (f" {what}" if what else "") if role is Role.NATURAL else (
-        f"{role} d{sides}" + (f" {what}" if what else ""))
+    """One die and its bonus chain (1.2 bonus dice); ``what`` says what the die is for."""
+    why = die_purpose(role, what)
     face = source.roll(sides, why)
     return [DieRoll(sides, face, role, why), *roll_bonus_chain(sides, face, source, what)]
 
@@ -167,8 +181,13 @@ class RollResult:
 
 def roll_expr(expr: DiceExpr, source: DiceSource, action_sides: int | None = None,
               what: str = "") -> RollResult:
-    """Roll every die of ``expr`` (``dA`` as ``action_sides``), each with its bonus chain."""
+    """Roll every die of ``expr`` (``dA`` as ``action_sides``), each with its bonus chain.
+
+    ``what`` says what the roll is for (``"Damage of Robin's bow"``); without it the dice are
+    named after the expression (``"the roll 2d6+1"``).
+    """
     resolved = expr.resolve(action_sides) if expr.uses_action_die else expr
+    what = what or f"the roll {resolved}"
     dice: list[DieRoll] = []
     for term in resolved.terms:
         assert term.sides is not None
@@ -193,6 +212,37 @@ class BennyUse(str, Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+def check_benny_to_spend(spent: BennyUse, natural: int | None, *, who: str,
+                         can_go_over_the_top: bool = True, roll: str = "Action die") -> None:
+    """Refuse to spend a Benny (4.2 Over the Top) that is already spent or was never earned.
+
+    ``natural`` is the natural face of the Action die (``None``: no die was rolled, as for an
+    Automatic Hit); ``can_go_over_the_top`` is False for units that never do (Cannon Fodder).
+    The one check behind every ``apply_*_benny`` of the attack, the Parry, the Bail and the
+    Sprint, so each refusal says the same thing for the same reason.
+    """
+    if spent is not BennyUse.NONE:
+        raise UserError(f"the Benny is already spent ({spent})", field="benny")
+    if natural is None:
+        why = "no Action die was rolled, and an Action with no Action Roll earns no Benny"
+    elif not can_go_over_the_top:
+        why = f"{who} never goes Over the Top"
+    elif natural < 6:
+        why = f"the {roll} showed {natural}; Over the Top needs a natural 6 or more"
+    else:
+        return
+    raise UserError(f"no Benny to spend: {why} (4.2 Over the Top)", field="benny")
+
+
+def embellishment_text(text: str) -> str:
+    """The embellishment a Benny is spent on, which the players must say (4.2 Over the Top)."""
+    text = text.strip()
+    if not text:
+        raise UserError("say what the embellishment is (4.2 Over the Top)",
+                        field="embellishment")
+    return text
 
 
 @dataclass(frozen=True)
@@ -264,19 +314,24 @@ class ActionRoll:
 
 
 def roll_action(action_sides: int, use: int | None, source: DiceSource,
-                modifiers: Iterable[Modifier] = (), what: str = "Action Roll") -> ActionRoll:
-    """Roll the Action die for an Action Roll; trivial Actions (``use is None``) roll nothing."""
+                modifiers: Iterable[Modifier] = (), what: str = "an Action Roll") -> ActionRoll:
+    """Roll the Action die for an Action Roll; trivial Actions (``use is None``) roll nothing.
+
+    The die's ``why`` is ``"Action die for <what>"`` (``"Action die for Robin's bow at the
+    rope"``).
+    """
     mods = tuple(modifiers)
     if use is None:
         return ActionRoll(action_sides, None, (), mods)
-    face = source.roll(action_sides, f"Action die d{action_sides} ({what})")
-    dice = [DieRoll(action_sides, face, Role.NATURAL, f"Action die ({what})")]
+    why = f"Action die for {what}"
+    face = source.roll(action_sides, why)
+    dice = [DieRoll(action_sides, face, Role.NATURAL, why)]
     if action_sides == 4:
         last = face
         while last == 4:
             if len(dice) > MAX_BONUS_CHAIN:
                 raise UserError(f"more than {MAX_BONUS_CHAIN} bonus dice in a row", field="dice")
-            why = "bonus d4 for a natural 4 on the d4 Action die"
+            why = f"bonus die for a natural 4 on the d4 Action die, {what}"
             last = source.roll(4, why)
             dice.append(DieRoll(4, last, Role.BONUS, why))
     return ActionRoll(action_sides, use, tuple(dice), mods)

@@ -94,12 +94,16 @@ class TestParry:
     def test_critical_failure_knocks_the_item_away_by_the_attackers_roll(self):
         result = roll_parry(BOB, SHIELD, Incoming.STRIKE, TypedDice([1]), attacker_roll=5)
         assert result.knocked_away == 5
-        assert 'knocked 5" away from the attacker' in result.describe()
+        assert result.describe().endswith(
+            "natural 1, a critical failure; the shield is knocked out of Bob's hands, 5\" "
+            "directly away from the attacker (the attacker's Action Roll, 5.2)")
 
     def test_after_an_automatic_hit_the_attacker_rolls_for_the_distance(self):
         result = roll_parry(BOB, SWORD, Incoming.GRAB, TypedDice([1, 4]), attacker=HERO)
         assert result.knocked_away == 4
         assert result.knock_dice[0].sides == 10
+        assert "4\" directly away from Hero (a roll of Hero's Action die, 5.2)" in \
+            result.describe()
 
     def test_critical_failure_needs_the_attackers_roll(self):
         with pytest.raises(UserError, match="attacker's Action"):
@@ -124,8 +128,19 @@ class TestParry:
 
     def test_no_benny_without_over_the_top(self):
         result = roll_parry(BOB, SHIELD, Incoming.STRIKE, TypedDice([5]))
-        with pytest.raises(UserError, match="no Benny"):
+        with pytest.raises(UserError) as caught:
             apply_parry_benny(result, BennyUse.ACTION, TypedDice([2]))
+        assert str(caught.value) == ("no Benny to spend: the Parry's Action die showed 5; Over "
+                                     "the Top needs a natural 6 or more (4.2 Over the Top)")
+
+    def test_cannon_fodder_earns_no_benny_even_on_a_six(self):
+        fodder = Attacker("Fodder Fred", over_the_top=False)
+        result = roll_parry(fodder, SHIELD, Incoming.STRIKE, TypedDice([6]))
+        assert result.success and not result.over_the_top
+        with pytest.raises(UserError) as caught:
+            apply_parry_benny(result, BennyUse.EMBELLISH, TypedDice([]))
+        assert str(caught.value) == ("no Benny to spend: Fodder Fred never goes Over the Top "
+                                     "(4.2 Over the Top)")
 
     def test_shield_parry_deflects_the_strike(self):
         halberd = Weapon("halberd", 4, "2dA", two_handed=True)
@@ -147,7 +162,7 @@ class TestBail:
     def test_dives_the_roll_and_ends_disrupted(self):
         result = roll_bail(BOB, TypedDice([4]))
         assert result.distance == 4 and result.disrupted
-        assert result.describe() == 'Bob Bails: 4 = 4": dives up to 4"; ends prone and Disrupted'
+        assert result.describe() == 'Bob Bails: rolls 4": dives up to 4"; ends prone and Disrupted'
 
     def test_natural_one_falls_where_he_stands(self):
         result = roll_bail(BOB, TypedDice([1]))
@@ -175,8 +190,15 @@ class TestBail:
         assert result.distance == 10 and result.disrupted
 
     def test_no_benny_without_over_the_top(self):
-        with pytest.raises(UserError, match="no Benny"):
+        with pytest.raises(UserError, match="no Benny to spend: the Action die showed 5;"):
             apply_bail_benny(roll_bail(BOB, TypedDice([5])), BennyUse.EMBELLISH, TypedDice([]))
+
+    def test_cannon_fodder_bailing_on_a_six_earns_no_benny(self):
+        result = roll_bail(Attacker("Fodder Fred", over_the_top=False), TypedDice([6, 2]))
+        assert result.bail_inches == 8 and not result.over_the_top
+        with pytest.raises(UserError, match="Fodder Fred never goes Over the Top"):
+            apply_bail_benny(result, BennyUse.EMBELLISH, TypedDice([]))
+        assert "Benny" not in result.describe()
 
 
 # ---- Sprint ---------------------------------------------------------------------------------

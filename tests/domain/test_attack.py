@@ -256,6 +256,8 @@ class TestBenny:
         state = roll_attack_action(Attack(fodder, RIFLE, Target("Bob"), distance=3),
                                    TypedDice([6]))
         assert not state.over_the_top
+        with pytest.raises(UserError, match="no Benny to spend: fodder never goes Over the Top"):
+            apply_benny(state, BennyUse.ACTION, TypedDice([3]))
 
     def test_action_benny_adds_a_d6_with_its_bonus_dice(self):
         dice = TypedDice([6, 6, 2])

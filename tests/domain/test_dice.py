@@ -174,17 +174,31 @@ def test_dice_sides_out_of_range(text: str, message: str) -> None:
 
 
 @pytest.mark.parametrize(("text", "flat"), [
-    (f"{MAX_FLAT}", 1000), (f"-{MAX_FLAT}", -1000), ("1d6+1000", 1000), ("2dA-1000", -1000)])
+    (f"{MAX_FLAT}", 1000), (f"-{MAX_FLAT}", -1000), ("1d6+1000", 1000), ("2dA-1000", -1000),
+    # The limit is on the flat part as a whole, not on a running sum.
+    ("1000+1-1", 1000), ("-1000-1+1", -1000), ("1d6+1000+1000-1000", 1000)])
 def test_flat_part_up_to_1000_either_way(text: str, flat: int) -> None:
     assert parse(text).flat == flat
 
 
-@pytest.mark.parametrize(("text", "column"), [("1001", 1), ("-1001", 2), ("1d6+1001", 5)])
-def test_flat_part_beyond_1000_is_refused(text: str, column: int) -> None:
+@pytest.mark.parametrize(("text", "column"), [("1001", 1), ("-1001", 2), ("1d6+1001", 5),
+                                              ("1000+1001-1000", 6)])
+def test_a_flat_number_beyond_1000_is_refused_where_it_stands(text: str, column: int) -> None:
     with pytest.raises(DiceSyntaxError) as caught:
         parse(text)
     assert caught.value.reason == "flat modifier beyond 1000 either way"
     assert caught.value.column == column
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("600+600", "the flat part 600+600 = 1200 is beyond 1000 either way at column 1"),
+    ("1d6+600+1d4+401", "the flat part 600+401 = 1001 is beyond 1000 either way at column 4"),
+    ("2d6 -1000 -1", "the flat part -1000-1 = -1001 is beyond 1000 either way at column 5")])
+def test_a_flat_part_adding_up_beyond_1000_is_refused_where_it_starts(text: str,
+                                                                      message: str) -> None:
+    with pytest.raises(DiceSyntaxError) as caught:
+        parse(text)
+    assert str(caught.value) == message
 
 
 def test_at_most_20_terms_and_200_characters() -> None:

@@ -41,7 +41,7 @@ def test_typed_dice_are_asked_for_exactly_the_dice_of_the_expression() -> None:
     assert faces(result.dice) == [3, 4]
     assert result.total == 8
     assert result.describe() == "3+4+1 = 8"
-    assert typed.asked == [(6, "d6"), (6, "d6")]
+    assert typed.asked == [(6, "the roll 2d6+1"), (6, "the roll 2d6+1")]
     typed.check_all_used()  # nothing left over
 
 
@@ -57,7 +57,8 @@ def test_a_six_on_a_d6_asks_for_a_bonus_d6() -> None:
         roll_expr(parse("1d6"), TypedDice([6]))
     need = caught.value
     assert (need.sides, need.index) == (6, 1)
-    assert str(need) == "type the face of die 2: a d6 (bonus d6 for the 6 on the d6)"
+    assert str(need) == ("type the face of die 2: a d6 (bonus die for the 6 on the d6, "
+                         "the roll 1d6)")
 
 
 def test_a_six_on_the_bonus_d6_asks_for_another() -> None:
@@ -74,7 +75,7 @@ def test_the_highest_face_of_any_die_earns_a_bonus_d6_not_another_of_that_die() 
     with pytest.raises(NeedDie) as caught:
         roll_expr(parse("1d10"), TypedDice([10]))
     assert caught.value.sides == 6
-    assert "bonus d6 for the 10 on the d10" in str(caught.value)
+    assert "bonus die for the 10 on the d10" in str(caught.value)
     result = roll_expr(parse("1d10 Exp"), TypedDice([10, 4]))
     assert [(d.sides, d.face, d.role) for d in result.dice] == [
         (10, 10, Role.NATURAL), (6, 4, Role.BONUS)]
@@ -92,8 +93,26 @@ def test_bonus_dice_come_right_after_the_die_that_earned_them() -> None:
 def test_need_die_names_the_next_die_of_the_expression() -> None:
     with pytest.raises(NeedDie) as caught:
         roll_expr(parse("1d10+1d6"), TypedDice([3]))
-    assert str(caught.value) == "type the face of die 2: a d6 (d6)"
+    assert str(caught.value) == "type the face of die 2: a d6 (the roll 1d10+1d6)"
     assert caught.value.field == "dice"
+
+
+def test_each_die_says_what_it_is_for_and_not_its_size_again() -> None:
+    with pytest.raises(NeedDie) as caught:
+        roll_expr(parse("1d6+1"), TypedDice([6]), what="Damage of Robin's bow")
+    assert str(caught.value) == ("type the face of die 2: a d6 (bonus die for the 6 on the d6, "
+                                 "Damage of Robin's bow)")
+    with pytest.raises(NeedDie) as caught:
+        roll_action(10, 3, TypedDice([]), what="Robin's bow at the rope")
+    assert str(caught.value) == ("type the face of die 1: a d10 (Action die for Robin's bow at "
+                                 "the rope)")
+    with pytest.raises(NeedDie) as caught:
+        roll_benny(TypedDice([]), 6, "+1d6 Range")
+    assert str(caught.value) == "type the face of die 1: a d6 (Benny die: +1d6 Range)"
+    result = roll_expr(parse("2d6"), TypedDice([6, 2, 3]), what="Armor of the Hero")
+    assert [d.why for d in result.dice] == [
+        "Armor of the Hero", "bonus die for the 6 on the d6, Armor of the Hero",
+        "Armor of the Hero"]
 
 
 def test_a_need_die_is_a_user_error_so_the_interface_can_ask() -> None:
@@ -107,9 +126,20 @@ def test_impossible_faces_are_refused(face: int, sides: int) -> None:
     with pytest.raises(UserError) as caught:
         roll_expr(parse(f"1d{sides}"), typed)
     assert not isinstance(caught.value, NeedDie)
-    assert str(caught.value) == (f"die 1 is a d{sides} (d{sides}): it cannot show {face}; "
-                                 f"type 1 to {sides}")
+    assert str(caught.value) == (f"die 1 is a d{sides} (the roll 1d{sides}): it cannot show "
+                                 f"{face}; type 1 to {sides}")
     assert typed.used == 0
+
+
+def test_an_impossible_face_is_refused_naming_what_the_die_is_for() -> None:
+    with pytest.raises(UserError) as caught:
+        roll_expr(parse("1d6+1"), TypedDice([7]), what="Damage of Robin's bow")
+    assert str(caught.value) == ("die 1 is a d6 (Damage of Robin's bow): it cannot show 7; "
+                                 "type 1 to 6")
+    with pytest.raises(UserError) as caught:
+        roll_action(6, 3, TypedDice([0]), what="Wayne's pistol at Shaun")
+    assert str(caught.value) == ("die 1 is a d6 (Action die for Wayne's pistol at Shaun): it "
+                                 "cannot show 0; type 1 to 6")
 
 
 def test_an_impossible_bonus_die_is_refused_as_a_d6() -> None:
@@ -193,7 +223,8 @@ def test_a_d4_natural_4_asks_for_a_bonus_d4() -> None:
     with pytest.raises(NeedDie) as caught:
         roll_action(4, 3, TypedDice([4]))
     assert caught.value.sides == 4
-    assert "bonus d4 for a natural 4" in str(caught.value)
+    assert str(caught.value) == ("type the face of die 2: a d4 (bonus die for a natural 4 on "
+                                 "the d4 Action die, an Action Roll)")
 
 
 def test_the_bonus_d4_chains_on_4_and_never_goes_over_the_top() -> None:

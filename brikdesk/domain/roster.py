@@ -181,11 +181,21 @@ class CostBreakdown:
 
 @dataclass(frozen=True)
 class RosterWarning:
-    """A roster problem: which unit (``None`` for the whole army), which rule, what."""
+    """A roster problem: which unit (``None`` for the whole army), which rule, what.
+
+    ``short`` says it in a few words for a table cell ("armour stacked"); ``message`` says it
+    all. ``short`` takes no part in comparisons.
+    """
 
     unit_name: str | None
     rule: str
     message: str
+    short: str = field(default="", compare=False)
+
+    @property
+    def headline(self) -> str:
+        """``short`` if there is one, else the whole message."""
+        return self.short or self.message
 
     def __str__(self) -> str:
         who = self.unit_name if self.unit_name is not None else "Army"
@@ -359,12 +369,12 @@ def validate_unit(spec: UnitSpec, catalog: Catalog) -> tuple[RosterWarning, ...]
     name = spec.name
     out: list[RosterWarning] = []
 
-    def warn(rule: str, message: str) -> None:
-        out.append(RosterWarning(name, rule, message))
+    def warn(rule: str, message: str, short: str) -> None:
+        out.append(RosterWarning(name, rule, message, short))
 
     ut = catalog.get_unit_type(spec.unit_type)
     if ut is None:
-        warn(RULE_CATALOG, f"unknown unit type '{spec.unit_type}'")
+        warn(RULE_CATALOG, f"unknown unit type '{spec.unit_type}'", "unknown unit type")
 
     lo = spec.loadout
     held: list[CatalogItem] = []
@@ -372,16 +382,17 @@ def validate_unit(spec: UnitSpec, catalog: Catalog) -> tuple[RosterWarning, ...]
     for key, where in lo.placed():
         it = catalog.get_item(key)
         if it is None:
-            warn(RULE_CATALOG, f"unknown item '{key}' ({where})")
+            warn(RULE_CATALOG, f"unknown item '{key}' ({where})", "unknown item")
             continue
         if it.deals_damage and where != "worn":
             armed = True
         if where == "in hand":
             held.append(it)
             if it.worn:
-                warn(RULE_WORN, f"{it.name} is worn, not held: move it to worn")
+                warn(RULE_WORN, f"{it.name} is worn, not held: move it to worn",
+                     f"{it.name} in hand")
         elif where == "worn" and not it.worn:
-            warn(RULE_WORN, f"{it.name} is not worn: hold it or carry it")
+            warn(RULE_WORN, f"{it.name} is not worn: hold it or carry it", f"{it.name} worn")
 
     n_held = len(lo.held)
     if ut is not None:
@@ -389,19 +400,21 @@ def validate_unit(spec: UnitSpec, catalog: Catalog) -> tuple[RosterWarning, ...]
         two_handed = [it for it in held if it.two_handed]
         if n_held > hands:
             warn(RULE_HANDS, f"{n_held} item{'s' if n_held != 1 else ''} in hand, but a "
-                 f"{ut.name} has {hands} hand{'s' if hands != 1 else ''}")
+                 f"{ut.name} has {hands} hand{'s' if hands != 1 else ''}",
+                 f"{n_held} in {hands} hand{'s' if hands != 1 else ''}")
         elif two_handed and n_held > 1:
             rest = list(held)
             rest.remove(two_handed[0])
             others = " and ".join(it.name for it in rest) or "another item"
             verb = "are" if len(rest) > 1 else "is"
             warn(RULE_TWO_HANDED, f"{two_handed[0].name} takes both hands, but {others} {verb} "
-                 "also in hand")
+                 "also in hand", "two-handed + other item")
         elif two_handed and hands < 2:
             warn(RULE_HANDS, f"{two_handed[0].name} takes two hands, but a {ut.name} has "
-                 f"{hands} hand{'s' if hands != 1 else ''}")
+                 f"{hands} hand{'s' if hands != 1 else ''}", "needs two hands")
         if hands > 0 and not armed:
-            warn(RULE_NO_WEAPON, "no weapon: only Bare Hands (it can still Shove or Grab)")
+            warn(RULE_NO_WEAPON, "no weapon: only Bare Hands (it can still Shove or Grab)",
+                 "no weapon")
 
     suits = []
     for key in lo.worn:
@@ -410,21 +423,21 @@ def validate_unit(spec: UnitSpec, catalog: Catalog) -> tuple[RosterWarning, ...]
             suits.append(it.name)
     if len(suits) > 1:
         warn(RULE_ARMOR, f"armour stacked: {' and '.join(suits)} worn together; a unit wears "
-             "one suit of armour")
+             "one suit of armour", "armour stacked")
 
     ov = spec.overrides
     if ov.action_die is not None and ov.action_die not in ACTION_DICE:
         warn(RULE_OVERRIDE, f"Action die d{ov.action_die} is not one of "
-             + ", ".join(f"d{s}" for s in ACTION_DICE))
+             + ", ".join(f"d{s}" for s in ACTION_DICE), f"Action die d{ov.action_die}")
     if ov.armor is not None:
         try:
             armor_value(ov.armor)
         except CatalogError as exc:
-            warn(RULE_OVERRIDE, exc.reason)
+            warn(RULE_OVERRIDE, exc.reason, "Armor not a rules value")
     if ov.move is not None and ov.move < 0:
-        warn(RULE_OVERRIDE, f"Move {ov.move}\" is below 0")
+        warn(RULE_OVERRIDE, f"Move {ov.move}\" is below 0", "Move below 0")
     if ov.cost is not None and ov.cost < 0:
-        warn(RULE_OVERRIDE, f"cost {ov.cost} is below 0")
+        warn(RULE_OVERRIDE, f"cost {ov.cost} is below 0", "cost below 0")
     return tuple(out)
 
 
@@ -440,5 +453,5 @@ def validate_army(units: Iterable[UnitSpec], budget: int | None,
     if budget is not None and total > budget:
         unit = catalog.cost_unit
         out.append(RosterWarning(None, RULE_BUDGET, f"over budget by {total - budget} {unit} "
-                                 f"({total} {unit} of {budget} {unit})"))
+                                 f"({total} {unit} of {budget} {unit})", "over budget"))
     return tuple(out)

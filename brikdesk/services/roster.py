@@ -305,7 +305,7 @@ class RosterService(ServiceBase):
             unit = cat.cost_unit
             warnings = (RosterWarning(None, RULE_BUDGET,
                                       f"over budget by {total - army.budget} {unit} ({total} "
-                                      f"{unit} of {army.budget} {unit})"),)
+                                      f"{unit} of {army.budget} {unit})", "over budget"),)
         return Roster(summary, rows, total, army.budget, cat.cost_unit, warnings)
 
     @storage_errors

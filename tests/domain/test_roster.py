@@ -301,3 +301,16 @@ def test_ten_thousand_units_without_parsing_dice(monkeypatch):
     assert total == 2000 * (10 + 16 + 10 + 10 + 2)
     assert len(warnings) == 2000  # every Incompetent has no weapon
     assert stats[3].half_speed and stats[1].armor == "2d6+2"
+
+
+@pytest.mark.parametrize(("hands", "worn", "short"), [
+    (["hand-weapon", "shield", "minifig-tool"], [], "3 in 2 hands"),
+    (["long-ranged-weapon", "shield"], [], "two-handed + other item"),
+    (["hand-weapon"], ["body-armor", "heavy-armor"], "armour stacked"),
+    ([], [], "no weapon"),
+    (["hand-weapon", "body-armor"], [], "Body Armor in hand"),
+])
+def test_each_warning_has_a_few_words_for_a_table_cell(hands, worn, short):
+    (warning,) = validate_unit(unit(hands=hands, worn=worn), CAT)
+    assert warning.short == short == warning.headline
+    assert len(warning.short) < len(warning.message)

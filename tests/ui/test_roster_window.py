@@ -18,15 +18,17 @@ from ui.dialogs.campaign import (
 )
 from ui.dialogs.units import AddUnits, AddUnitsDialog, UnitEditor
 from ui.models import roster as cols
+from ui.windows.common import fit_columns
 from ui.windows.roster import RosterWindow
 
 CAT = load_default_catalog("2020")
 
 
-def cell(window: RosterWindow, name: str, column: int) -> str:
+def cell(window: RosterWindow, name: str, column: int,
+         role: Qt.ItemDataRole = Qt.ItemDataRole.DisplayRole) -> str:
     row = next(r for r in range(window.model.rowCount())
                if window.model.index(r, cols.NAME).data() == name)
-    return window.model.index(row, column).data()
+    return window.model.index(row, column).data(role)
 
 
 def names(window: RosterWindow) -> list[str]:
@@ -93,8 +95,11 @@ def test_build_an_army_from_nothing_and_find_it_after_reopening(open_main, empty
     # A shield beside a two-handed rifle: stored, and warned about beside the unit.
     roster.select_units([ids[0]])
     roster.loadout.add_item("in hand", "shield")
-    warning = cell(roster, "Minifig 1", cols.WARNINGS)
-    assert warning == ("Long-Ranged Weapon takes both hands, but Shield is also in hand")
+    # The cell says it in a few words; its tooltip and the unit card say it in full.
+    assert cell(roster, "Minifig 1", cols.WARNINGS) == "two-handed + other item"
+    assert cell(roster, "Minifig 1", cols.WARNINGS, Qt.ItemDataRole.ToolTipRole) == (
+        "• Long-Ranged Weapon takes both hands, but Shield is also in hand (rules facts §2 "
+        "Two-handed items)")
     assert "Long-Ranged Weapon takes both hands" in roster.card.toPlainText()
     assert roster.header.total.text() == f"Total {3 * rifle + 1} / 20 CP"
 
@@ -130,7 +135,7 @@ def test_build_an_army_from_nothing_and_find_it_after_reopening(open_main, empty
     roster = again.open_roster(army_id)
     assert names(roster) == ["Minifig 1", "Minifig 2", "Sergeant Stud"]
     assert cell(roster, "Minifig 1", cols.HANDS) == "Long-Ranged Weapon, Shield"
-    assert cell(roster, "Minifig 1", cols.WARNINGS).startswith("Long-Ranged Weapon takes both")
+    assert cell(roster, "Minifig 1", cols.WARNINGS) == "two-handed + other item"
     assert roster.header.total.text() == f"Total {3 * rifle + 1} / 40 CP"
 
 
@@ -229,7 +234,7 @@ def test_unit_card_shows_stats_items_and_cost_breakdown(demo_roster):
     if expr is not None and hand.damage_expr.uses_action_die:
         assert f"{hand.damage} ({expr})" in text
     for line in roster.card.card.cost.lines:  # the cost breakdown, line by line
-        assert f"{line.label}\n{line.cost} CP\n{line.rule}" in text
+        assert f"{line.label}\n{line.rule}\n{line.cost} CP" in text
     assert f"Total\n{row.cost} CP" in text
 
 
@@ -302,3 +307,44 @@ def test_delete_in_a_loadout_list_takes_the_item_away_not_the_unit(demo_roster, 
     after = next(r for r in roster.model.all_rows() if r.id == row.id)
     assert after.loadout.held == row.loadout.held[1:]
     assert len(roster.model.all_rows()) == n
+
+
+def _visible(roster: RosterWindow) -> list[int]:
+    hh = roster.table.horizontalHeader()
+    return [i for i in range(roster.model.columnCount()) if not hh.isSectionHidden(i)]
+
+
+def test_columns_fit_their_texts_and_all_stay_in_sight(demo_roster):
+    roster = demo_roster
+    table = roster.table
+    fm = table.fontMetrics()
+    longest = {i: max((roster.model.index(r, i).data() for r in range(roster.model.rowCount())),
+                      key=fm.horizontalAdvance) for i in (cols.NAME, cols.HANDS, cols.WORN)}
+    # With room enough, each name and loadout reads whole: nothing is cut short.
+    fit_columns(table, available=3000)
+    for i, text in longest.items():
+        assert table.columnWidth(i) > fm.horizontalAdvance(text), roster.model.columns[i].title
+    # In a narrow window every column still shows, each wide enough for its heading; a text
+    # cut short keeps all of it in its tooltip.
+    fit_columns(table, available=640)
+    header_fm = table.horizontalHeader().fontMetrics()
+    *left, last = _visible(roster)  # the last column stretches to the table's edge
+    last_title = header_fm.horizontalAdvance(roster.model.columns[last].title)
+    assert sum(table.columnWidth(i) for i in left) + last_title <= 640
+    for i in _visible(roster):
+        title = roster.model.columns[i].title
+        assert table.columnWidth(i) >= header_fm.horizontalAdvance(title), title
+    hero = next(r for r in roster.model.all_rows() if r.type_key == "hero")
+    assert cell(roster, hero.name, cols.HANDS, Qt.ItemDataRole.ToolTipRole) == hero.hands_text
+
+
+def test_the_organizers_column_widths_are_kept(open_main, demo_db, qtbot):
+    main = open_main(demo_db)
+    army_id = main.navigator.entries("army")[0][0]
+    roster = main.open_roster(army_id)
+    qtbot.waitExposed(roster)
+    roster.table.setColumnWidth(cols.HANDS, 333)
+    roster.close()
+    again = main.open_roster(army_id)
+    qtbot.waitExposed(again)
+    assert again.table.columnWidth(cols.HANDS) == 333

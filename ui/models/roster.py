@@ -45,28 +45,37 @@ def _move(row: UnitRow) -> str:
     return "?" if row.move is None else f'{row.move}"'
 
 
+def _warnings_short(row: UnitRow) -> str:
+    return "; ".join(w.headline for w in row.warnings)
+
+
 def unit_columns(cost_unit: str = "CP") -> tuple[Column, ...]:
+    """The roster's columns. Long texts are cut with "…" and given whole in the tooltip; the
+    Warnings column names each problem in a few words (the tooltip and the unit card say it in
+    full, with the rule)."""
     return (
-        Column("Name", lambda r: r.name, width_hint=190),
-        Column("Type", lambda r: r.type_name, width_hint=92),
+        Column("Name", lambda r: r.name, width_hint=190, fit_chars=30,
+               tooltip=lambda r: r.name),
+        Column("Type", lambda r: r.type_name, width_hint=92, fit_chars=14),
         Column("Action", _die, sort_key=lambda r: r.action_die or 0, width_hint=50),
         Column("Move", _move, sort_key=lambda r: r.move if r.move is not None else -1,
                align_right=True, width_hint=46),
         Column("Armor", lambda r: r.armor, sort_key=_armor_key, width_hint=52),
-        Column("In hand", lambda r: r.hands_text, width_hint=150,
+        Column("In hand", lambda r: r.hands_text, width_hint=150, fit_chars=34,
                tooltip=lambda r: r.hands_text),
-        Column("Worn", lambda r: r.worn_text, width_hint=84, tooltip=lambda r: r.worn_text),
-        Column("Carried", lambda r: r.carried_text, width_hint=96,
+        Column("Worn", lambda r: r.worn_text, width_hint=84, fit_chars=24,
+               tooltip=lambda r: r.worn_text),
+        Column("Carried", lambda r: r.carried_text, width_hint=96, fit_chars=24,
                tooltip=lambda r: r.carried_text),
         Column("Cost", lambda r: f"{r.cost} {cost_unit}", sort_key=lambda r: r.cost,
-               align_right=True, width_hint=56,
+               align_right=True, width_hint=56, fit_chars=8,
                tooltip=lambda r: "This unit has its own cost (Edit unit)"
                if r.overrides.cost is not None else None),
         Column("Status", lambda r: STATUS_TEXT.get(r.status, r.status),
                sort_key=lambda r: ("alive", "wounded", "dead").index(r.status)
                if r.status in STATUS_TEXT else 9, width_hint=56),
-        Column("Warnings", lambda r: r.warnings_text, sort_key=lambda r: -len(r.warnings),
-               tooltip=_warning_tip, width_hint=120),
+        Column("Warnings", _warnings_short, sort_key=lambda r: -len(r.warnings),
+               tooltip=_warning_tip, width_hint=120, fit_chars=30),
     )
 
 

@@ -37,6 +37,9 @@ class Column:
     tooltip: Callable[[Any], str | None] | None = None
     align_right: bool = False
     width_hint: int = 0
+    #: Views size the column to its longest text, up to this many average characters
+    #: (``ui.windows.common.fit_columns``); 0 keeps ``width_hint``.
+    fit_chars: int = 0
 
 
 def _natural_key(text: str) -> tuple:

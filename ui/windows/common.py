@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMessageBox,
     QStyle,
+    QTableView,
     QToolButton,
     QWidget,
 )
@@ -274,6 +275,72 @@ def undo_redo_actions(parent: QObject, stack: QUndoStack) -> tuple[QAction, QAct
     redo.setIcon(QIcon.fromTheme("edit-redo",
                                  style.standardIcon(QStyle.StandardPixmap.SP_ArrowForward)))
     return undo, redo
+
+
+#: Rows ``fit_columns`` measures at most (evenly spread over a longer table).
+FIT_SAMPLE_ROWS = 2000
+
+
+def fit_columns(view: QTableView, available: int | None = None) -> None:
+    """Size the columns of ``view`` (over a ``SummaryTableModel``) to what they show.
+
+    A column whose ``Column.fit_chars`` is set gets the width of its header or its longest text
+    (and the decoration icon), at most ``fit_chars`` average characters; the other columns get
+    their ``width_hint``. When the visible columns would not fit in ``available`` pixels (default:
+    the view's width), the fitted ones give up room in proportion to what they asked beyond
+    their ``width_hint``, so that every column stays in sight; a text cut short ends in "…" and
+    the tooltip gives it whole. Widths follow the font. Long tables are sampled.
+    """
+    model = view.model()
+    columns = getattr(model, "columns", None)
+    if not columns:
+        return
+    rows = model.all_rows()
+    if len(rows) > FIT_SAMPLE_ROWS:
+        stride = len(rows) / FIT_SAMPLE_ROWS
+        rows = [rows[int(i * stride)] for i in range(FIT_SAMPLE_ROWS)]
+    hh = view.horizontalHeader()
+    fm = view.fontMetrics()
+    header_fm = hh.fontMetrics()
+    style = view.style()
+    pad = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1) + 8
+    icon = style.pixelMetric(QStyle.PixelMetric.PM_SmallIconSize, None, view) + 6
+    sort_arrow = header_fm.horizontalAdvance("▲") + 12
+    average = fm.averageCharWidth()
+    widths: dict[int, int] = {}
+    hint_floors: dict[int, int] = {}
+    title_floors: dict[int, int] = {}
+    for i, col in enumerate(columns):
+        if not col.fit_chars:
+            widths[i] = hint_floors[i] = title_floors[i] = (col.width_hint
+                                                             or hh.defaultSectionSize())
+            continue
+        texts = {col.text(r): r for r in rows}
+        # Measure only the longest few by characters: text width follows length closely.
+        widest = 0
+        for text in sorted(texts, key=len, reverse=True)[:12]:
+            width = fm.horizontalAdvance(text)
+            if model.extra_data(texts[text], i, Qt.ItemDataRole.DecorationRole) is not None:
+                width += icon
+            widest = max(widest, width)
+        title = header_fm.horizontalAdvance(col.title) + sort_arrow
+        widths[i] = max(title, min(widest + pad, col.fit_chars * average + pad))
+        hint_floors[i] = min(widths[i], max(title, col.width_hint))
+        title_floors[i] = title
+    shown = [i for i in widths if not hh.isSectionHidden(i)]
+    room = (view.viewport().width() if available is None else available) - 2
+    # Give up room down to the width hints first, then down to the headings if need be.
+    for floors in (hint_floors, title_floors):
+        excess = sum(widths[i] for i in shown) - room
+        give = {i: max(0, widths[i] - floors[i]) for i in shown}
+        spare = sum(give.values())
+        if excess <= 0 or spare <= 0:
+            continue
+        share = min(1.0, excess / spare)
+        for i in shown:
+            widths[i] -= min(give[i], int(give[i] * share + 0.999))
+    for i, width in widths.items():
+        view.setColumnWidth(i, width)
 
 
 def colour_swatch(colour: str, size: int = 12) -> QIcon:

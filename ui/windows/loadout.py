@@ -125,6 +125,8 @@ class LoadoutEditor(QWidget):
             lst.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
             lst.setMaximumHeight(lst.fontMetrics().height() * 3 + 8)
             lst.setAlternatingRowColors(True)
+            # A long entry ends in "…" (its tooltip gives it whole) rather than scrolling.
+            lst.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
             lst.currentRowChanged.connect(self._update_buttons)
             remove_key = QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), lst)
             remove_key.setContext(Qt.ShortcutContext.WidgetShortcut)
@@ -217,6 +219,7 @@ class LoadoutEditor(QWidget):
                 for key in keys_of(cur.loadout, place):
                     it = self.catalog.get_item(key) if self.catalog is not None else None
                     item = QListWidgetItem(item_summary(it, key), lst)
+                    item.setToolTip(item.text())
                     item.setData(Qt.ItemDataRole.UserRole, key)
             if lst.count():
                 lst.setCurrentRow(min(max(row, 0), lst.count() - 1))

@@ -46,6 +46,7 @@ from ui.windows.common import (
     Actions,
     MessageBanner,
     colour_swatch,
+    fit_columns,
     make_action,
     plural,
     show_storage_error,
@@ -195,6 +196,9 @@ class RosterWindow(QMainWindow):
         bus.status.connect(self._on_status)
         if not self.reload(first=True):
             QTimer.singleShot(0, self, self.close)
+        # Columns fit their texts when first shown (the table's width is known then), unless
+        # the organizer's own widths were kept from an earlier session.
+        self._fit_pending = not self._columns_restored
         self.table.setFocus()
 
     # -- construction -----------------------------------------------------------------------
@@ -276,7 +280,7 @@ class RosterWindow(QMainWindow):
         self.splitter.addWidget(side)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([930, 400])
+        self.splitter.setSizes([1000, 340])
         outer.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
 
@@ -403,9 +407,10 @@ class RosterWindow(QMainWindow):
         if side is not None:
             self.side.restoreState(side)
         header = self.settings.get_bytes("roster/header")
+        self._columns_restored = False
         if header is not None:
             hh = self.table.horizontalHeader()
-            hh.restoreState(header)
+            self._columns_restored = hh.restoreState(header)
             hh.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
 
     def _header_menu(self, pos) -> None:
@@ -501,6 +506,11 @@ class RosterWindow(QMainWindow):
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt name)
         super().showEvent(event)
+        if self._fit_pending:
+            self._fit_pending = False
+            self.layout().activate()
+            self.centralWidget().layout().activate()
+            fit_columns(self.table)
         if self._dirty and not self.reload():
             QTimer.singleShot(0, self, self.close)
 

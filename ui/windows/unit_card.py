@@ -87,10 +87,12 @@ def card_html(card: UnitCard, cost_unit: str = "CP") -> str:
 
     out.append("<h4>Cost</h4><table>")
     for line in card.cost.lines:
-        out.append(f"<tr><td class='nw'>{esc(line.label)}</td><td class='num'>{line.cost} "
-                   f"{esc(cost_unit)}</td><td class='rule'>{esc(line.rule)}</td></tr>")
+        # The rule under its line, in small type: a narrow card stays two columns wide.
+        rule = f"<br><span class='rule'>{esc(line.rule)}</span>" if line.rule else ""
+        out.append(f"<tr><td>{esc(line.label)}{rule}</td><td class='num'>{line.cost} "
+                   f"{esc(cost_unit)}</td></tr>")
     out.append(f"<tr class='total'><td>Total</td><td class='num'>{card.cost.total} "
-               f"{esc(cost_unit)}</td><td></td></tr></table>")
+               f"{esc(cost_unit)}</td></tr></table>")
 
     if row.warnings:
         out.append("<h4 class='warn'>Warnings</h4><p class='warn'>" + "<br>".join(

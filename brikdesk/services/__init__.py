@@ -14,7 +14,7 @@ import importlib
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from brikdesk.services.common import Changes, Clock, Done, utc_now
+from brikdesk.services.changes import Changes, Clock, Done, utc_now
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session, sessionmaker

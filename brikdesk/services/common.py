@@ -12,14 +12,12 @@ old/new values, never live objects; ``ui.undo.push_action`` records them::
 
 from __future__ import annotations
 
-import enum
 import functools
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Generic, ParamSpec, TypeVar
+from typing import ParamSpec, TypeVar
 
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
@@ -27,55 +25,12 @@ from brikdesk.errors import StorageError, UserError
 from brikdesk.persistence.db import error_text
 from brikdesk.persistence.models import KEY_LEN, MAX_ID, NAME_LEN, NOTES_LEN
 
+# Defined without SQLAlchemy (the app's window is built before the database layer loads);
+# importable from here as before.
+from brikdesk.services.changes import Changes, Clock, Done, Step, step, utc_now  # noqa: F401
+
 T = TypeVar("T")
 P = ParamSpec("P")
-
-Clock = Callable[[], datetime]
-
-
-class Changes(enum.Flag):
-    """What a service call changed, so views reload only what they show."""
-
-    NONE = 0
-    CAMPAIGNS = enum.auto()
-    PLAYERS = enum.auto()
-    ARMIES = enum.auto()
-    UNITS = enum.auto()
-    CATALOG = enum.auto()
-    BATTLES = enum.auto()
-    EVENTS = enum.auto()
-
-
-Step = Callable[[], Changes]
-
-
-@dataclass(frozen=True)
-class Done(Generic[T]):
-    """A performed, reversible user action.
-
-    ``value``: what the action produced; ``changes``: what to refresh; ``text``: a label for the
-    Undo menu ("Rename unit"); ``redo``/``undo``: one transaction each, returning ``Changes``.
-    """
-
-    value: T
-    changes: Changes
-    text: str
-    redo: Step
-    undo: Step
-
-
-def step(method: Callable[..., Done[Any]], *args: Any, **kwargs: Any) -> Step:
-    """A ``Step`` that calls ``method(*args, **kwargs)`` and returns its ``changes``."""
-
-    def run() -> Changes:
-        return method(*args, **kwargs).changes
-
-    run.__qualname__ = f"step({getattr(method, '__qualname__', method)})"
-    return run
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 def to_db_time(value: datetime) -> datetime:

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.errors import StorageError, UserError
-from brikdesk.services.common import Done
+from brikdesk.services.changes import Done
 from ui.bus import Bus
 from ui.undo import ServiceCommand
 

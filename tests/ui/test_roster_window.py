@@ -348,3 +348,34 @@ def test_the_organizers_column_widths_are_kept(open_main, demo_db, qtbot):
     again = main.open_roster(army_id)
     qtbot.waitExposed(again)
     assert again.table.columnWidth(cols.HANDS) == 333
+
+
+def test_reorder_units_with_undo_and_after_reopening(open_main, demo_db, qtbot):
+    main = open_main(demo_db)
+    army_id = main.navigator.entries("army")[0][0]
+    roster = main.open_roster(army_id)
+    qtbot.waitExposed(roster)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is roster)
+    start = names(roster)
+    roster.table.sortByColumn(cols.COST, Qt.SortOrder.DescendingOrder)  # sorted for a look
+    roster.select_units([roster.model.all_rows()[2].id, roster.model.all_rows()[3].id])
+    roster.table.setFocus()
+    qtbot.keyClick(roster.table, Qt.Key.Key_Up, Qt.KeyboardModifier.AltModifier)
+    # Back in roster order, the two units one place up, still selected.
+    moved = [start[0], start[2], start[3], start[1], *start[4:]]
+    assert names(roster) == moved
+    assert roster.table.horizontalHeader().sortIndicatorSection() == -1
+    assert [r.name for r in roster.selected_rows()] == [start[2], start[3]]
+    assert roster.move_up()
+    assert names(roster)[:4] == [start[2], start[3], start[0], start[1]]
+    assert not roster.move_up()  # already first: nothing to do, no undo step
+    roster.undo_action.trigger()
+    assert names(roster) == moved
+    roster.move_to_bottom()
+    assert names(roster)[-2:] == [start[2], start[3]]
+    assert main.undo_action.text() == "&Undo Move units to the bottom"
+    roster.close()
+    main.close()
+    again = open_main(demo_db)
+    reopened = again.open_roster(army_id)
+    assert names(reopened) == [n for n in moved if n not in start[2:4]] + [start[2], start[3]]

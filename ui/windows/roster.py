@@ -350,8 +350,26 @@ class RosterWindow(QMainWindow):
         self.close_action = make_action(
             self, "&Close", self.close, name="closeAction",
             shortcut=QKeySequence(QKeySequence.StandardKey.Close), tip="Close this roster")
+        self.move_up_action = make_action(
+            self, "Move &up", self.move_up, name="moveUpAction", shortcut="Alt+Up",
+            tip="Move the selected units one place up the roster (its printed order)",
+            icon=icon(sp.SP_ArrowUp))
+        self.move_down_action = make_action(
+            self, "Move do&wn", self.move_down, name="moveDownAction", shortcut="Alt+Down",
+            tip="Move the selected units one place down the roster", icon=icon(sp.SP_ArrowDown))
+        self.move_top_action = make_action(
+            self, "Move to the &top", self.move_to_top, name="moveTopAction",
+            shortcut="Alt+PgUp", tip="Put the selected units first in the roster")
+        self.move_bottom_action = make_action(
+            self, "Move to the &bottom", self.move_to_bottom, name="moveBottomAction",
+            shortcut="Alt+PgDown", tip="Put the selected units last in the roster")
+        self.roster_order_action = make_action(
+            self, "Show in &roster order", self.show_roster_order, name="rosterOrderAction",
+            shortcut="Ctrl+0", tip="Undo the sorting by a column: the units in roster order")
         self._selection_actions = (self.duplicate_action, self.delete_action,
-                                   self.type_action)
+                                   self.type_action, self.move_up_action,
+                                   self.move_down_action, self.move_top_action,
+                                   self.move_bottom_action)
         self._current_actions = (self.rename_action, self.edit_action, self.loadout_action)
 
     def _build_menus_and_toolbar(self) -> None:
@@ -369,10 +387,12 @@ class RosterWindow(QMainWindow):
         edit.addSeparator()
         edit.addAction(self.select_all_action)
         edit.addAction(self.filter_action)
+        edit.addAction(self.roster_order_action)
         units = bar.addMenu("&Units")
         for a in (self.add_action, self.add_many_action, self.duplicate_action, None,
                   self.rename_action, self.edit_action, self.type_action, self.loadout_action,
-                  None, self.delete_action):
+                  None, self.move_up_action, self.move_down_action, self.move_top_action,
+                  self.move_bottom_action, None, self.delete_action):
             if a is None:
                 units.addSeparator()
             else:
@@ -390,7 +410,8 @@ class RosterWindow(QMainWindow):
                 tb.addAction(a)
         self.addToolBar(tb)
         self.table.addActions([self.add_action, self.duplicate_action, self.rename_action,
-                               self.edit_action, self.type_action, self.delete_action])
+                               self.edit_action, self.type_action, self.move_up_action,
+                               self.move_down_action, self.delete_action])
         # Delete and F2 act on the table only: in the filter box or the loadout lists they
         # keep their own meaning.
         for a in (self.delete_action, self.rename_action):
@@ -744,6 +765,56 @@ class RosterWindow(QMainWindow):
         return self.runner.perform(
             lambda: self.services.campaigns.update_army(self.army_id, patch),
             "Change budget") is not None
+
+    # -- roster order -----------------------------------------------------------------------
+
+    def show_roster_order(self) -> None:
+        """Drop the sorting by a column: the rows in roster order (the printed order)."""
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.model.sort(-1)
+
+    def _reorder(self, order: list[int], text: str) -> bool:
+        """Store ``order`` (every unit id once) as the roster order, in one undoable step."""
+        ids = self.selected_ids()
+        current = [r.id for r in self.model.all_rows()]
+        if not ids or order == current:
+            return False
+        self.show_roster_order()  # the moved units must be seen moving
+        self._select_after = (*[i for i in order if i in set(ids)], self._current_id() or ids[-1])
+        done = self.runner.perform(lambda: self.services.roster.reorder_units(self.army_id,
+                                                                              order), text)
+        self._select_after = ()
+        return done is not None
+
+    def _moved(self, step: int) -> list[int]:
+        """The roster order with each run of selected units moved ``step`` (+1/-1) places,
+        past the next unselected unit (as far as the roster's end allows)."""
+        chosen = set(self.selected_ids())
+        order = [r.id for r in self.model.all_rows()]
+        idx = range(1, len(order)) if step < 0 else range(len(order) - 2, -1, -1)
+        for i in idx:
+            j = i + step
+            if order[i] in chosen and order[j] not in chosen:
+                order[i], order[j] = order[j], order[i]
+        return order
+
+    def move_up(self) -> bool:
+        return self._reorder(self._moved(-1), "Move units up")
+
+    def move_down(self) -> bool:
+        return self._reorder(self._moved(+1), "Move units down")
+
+    def move_to_top(self) -> bool:
+        chosen = set(self.selected_ids())
+        order = [r.id for r in self.model.all_rows()]
+        return self._reorder([i for i in order if i in chosen]
+                             + [i for i in order if i not in chosen], "Move units to the top")
+
+    def move_to_bottom(self) -> bool:
+        chosen = set(self.selected_ids())
+        order = [r.id for r in self.model.all_rows()]
+        return self._reorder([i for i in order if i not in chosen]
+                             + [i for i in order if i in chosen], "Move units to the bottom")
 
     def focus_loadout(self) -> None:
         self.loadout.combos["in hand"].setFocus()

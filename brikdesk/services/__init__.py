@@ -5,7 +5,9 @@ it once). Mutating methods return a :class:`~brikdesk.services.common.Done` with
 ``Changes`` to publish and ``redo``/``undo`` steps; reading methods return frozen summaries.
 
 Each service module is imported the first time the service is used, so that the app's start
-pays only for what its first window needs.
+pays only for what its first window needs. The app builds its window before the database is
+open: ``Services()`` then has no session factory until ``connect(sessions)``; using a service
+before that is a bug (the window offers no action that needs one).
 """
 
 from __future__ import annotations
@@ -31,20 +33,34 @@ if TYPE_CHECKING:
 __all__ = ["Changes", "Done", "Services"]
 
 
-def _make(module: str, cls: str, sessions: sessionmaker[Session], clock: Clock):
+def _make(module: str, cls: str, sessions: sessionmaker[Session] | None, clock: Clock):
+    if sessions is None:
+        raise RuntimeError(f"{cls} used before the database was opened (Services.connect)")
     return getattr(importlib.import_module(f"brikdesk.services.{module}"), cls)(sessions, clock)
 
 
 class Services:
     """Every service over one session factory, each built when first used."""
 
-    def __init__(self, sessions: sessionmaker[Session], clock: Clock = utc_now) -> None:
+    def __init__(self, sessions: sessionmaker[Session] | None = None,
+                 clock: Clock = utc_now) -> None:
         self._sessions = sessions
         self._clock = clock
 
     @classmethod
     def open(cls, db: Database, clock: Clock = utc_now) -> Services:
         return cls(db.sessions, clock)
+
+    @property
+    def connected(self) -> bool:
+        """True once the services have their session factory (the database is open)."""
+        return self._sessions is not None
+
+    def connect(self, sessions: sessionmaker[Session]) -> None:
+        """Give services made before the database was open their session factory (once)."""
+        if self._sessions is not None:
+            raise RuntimeError("these services are already connected to a database")
+        self._sessions = sessions
 
     @cached_property
     def campaigns(self) -> CampaignService:

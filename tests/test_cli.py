@@ -55,6 +55,20 @@ def test_subcommands_never_load_qt(tmp_path: Path, args: list[str]) -> None:
     assert len(lines) > 1  # the roll itself was printed
 
 
+def test_the_campaign_subcommands_never_load_qt(tmp_path: Path) -> None:
+    """demo, list, export and import open the database (SQLAlchemy) but never Qt."""
+    script = _NO_QT_SCRIPT.format(qt=set(QT_MODULES))
+    out = tmp_path / "demo.json"
+    for args in (["demo"], ["list"], ["export", "--out", str(out)],
+                 ["import", str(out), "--name", "Demo copy"], ["list", "--json"]):
+        done = run([sys.executable, "-c", script, *args], tmp_path)
+        assert done.returncode == 0, (args, done.stderr)
+        lines = done.stdout.splitlines()
+        assert lines[-1] == "QT-MODULES: ", args
+        assert len(lines) > 1, args  # the command said what it did
+    assert '"name": "Demo copy"' in done.stdout
+
+
 def test_roll_with_a_seed_shows_every_die_and_repeats(tmp_path: Path) -> None:
     cmd = [str(BIN / "brikdesk"), "roll", "3d6+1", "--seed", "11"]
     first, second = run(cmd, tmp_path), run(cmd, tmp_path)
@@ -65,6 +79,16 @@ def test_roll_with_a_seed_shows_every_die_and_repeats(tmp_path: Path) -> None:
     shown = [int(line.split()[1]) for line in dice]
     assert len([line for line in dice if "natural" in line]) == 3
     assert head.endswith(f"= {sum(shown) + 1}")
+
+
+def test_roll_says_which_die_earned_a_bonus_die(capsys) -> None:
+    from brikdesk.cli import main
+
+    assert main(["roll", "1d6", "--seed", "19"]) == 0  # this seed rolls a 6, then a 1
+    assert capsys.readouterr().out.splitlines() == [
+        "1d6: 6+1 = 7",
+        "  d6     6  natural",
+        "  d6     1  bonus  (for the 6 on the d6)"]
 
 
 @pytest.mark.parametrize(("expr", "column"), [("2d", 3), ("2d6+", 5), ("1d6 x", 5)])

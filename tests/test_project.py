@@ -188,3 +188,27 @@ def test_ensure_venv_maps_missing_libraries_to_debian_packages() -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == sorted(
         ["libxcb-icccm4", "libxkbcommon-x11-0", "libegl1", "libdbus-1-3", "libglib2.0-0"])
+
+
+def test_readme_command_line_section_lists_every_command_with_its_options() -> None:
+    """Every subcommand and every option of it (and of `brikdesk` itself) is in the README."""
+    from brikdesk.cli import COMMANDS, build_parser
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = re.search(r"^## Command line\n(.*?)(?=^## )", readme, re.S | re.M)
+    assert section is not None, "README.md has no '## Command line' section"
+    rows = {m.group(1): m.group(0) for m in re.finditer(
+        r"^\| `brikdesk (\w+)[^`]*` \|.*$", section.group(1), re.M)}
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    missing = []
+    for name in COMMANDS:
+        if name not in rows:
+            missing.append(f"brikdesk {name}")
+            continue
+        for action in sub.choices[name]._actions:
+            missing += [f"brikdesk {name} {opt}" for opt in action.option_strings
+                        if opt.startswith("--") and opt != "--help" and opt not in rows[name]]
+    missing += [opt for a in parser._actions for opt in a.option_strings
+                if opt.startswith("--") and opt != "--help" and f"`brikdesk {opt}" not in readme]
+    assert missing == [], f"README.md's command line section does not mention: {missing}"

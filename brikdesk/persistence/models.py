@@ -37,7 +37,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column
 
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -125,30 +125,31 @@ class Army(Base):
     budget: Mapped[int | None] = mapped_column(Integer)
 
 
-class HouseItem(Base):
+class _HouseEntry:
+    """The shape of both house-rule tables: one campaign's own version of a catalog entry (the
+    whole entry as JSON, under the entry's key), or a ``custom`` entry the rules do not have."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(KEY_LEN))
+    data: Mapped[dict[str, Any]]
+    custom: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    @declared_attr.directive
+    def __table_args__(cls) -> tuple[Any, ...]:
+        return (UniqueConstraint("campaign_id", "key"), NO_REUSE)
+
+
+class HouseItem(_HouseEntry, Base):
     """A campaign's own version of a catalog item (a house rule), or a custom item."""
 
     __tablename__ = "house_item"
-    __table_args__ = (UniqueConstraint("campaign_id", "key"), NO_REUSE)
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))
-    key: Mapped[str] = mapped_column(String(KEY_LEN))
-    data: Mapped[dict[str, Any]]
-    custom: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
-class HouseUnitType(Base):
+class HouseUnitType(_HouseEntry, Base):
     """A campaign's own version of a unit type (a house rule), or a custom type."""
 
     __tablename__ = "house_unit_type"
-    __table_args__ = (UniqueConstraint("campaign_id", "key"), NO_REUSE)
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))
-    key: Mapped[str] = mapped_column(String(KEY_LEN))
-    data: Mapped[dict[str, Any]]
-    custom: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class Unit(Base):

@@ -290,8 +290,9 @@ def demo_document(now: datetime) -> dict[str, Any]:
         "campaign": {
             "name": DEMO_NAME, "edition": "2020", "cost_system": "CP", "default_budget": 80,
             "notes": ("A demo campaign to explore BrikDesk: three players, their armies, a "
-                      "finished battle and one in progress. Change anything: `brikdesk demo` "
-                      "brings it back as it was."),
+                      "finished battle and one in progress. Change anything you like: the "
+                      "command “brikdesk demo” (in a terminal) brings it back as it "
+                      "was."),
             "created_at": _t(start), "updated_at": _t(now)},
         "players": players,
         "armies": armies,

@@ -3,8 +3,9 @@
 An event's ``payload`` is a JSON object. BrikDesk reads these keys (others are kept as they are,
 for the battle tracker's own use):
 
-- ``"dice"``: ``[{"sides": 6, "face": 5, "role": "natural", "why": "Action die"}, ...]``, role one
-  of the ``rolling.Role`` values (natural, bonus, Benny, MOM, POP);
+- ``"dice"``: ``[{"sides": 6, "face": 5, "role": "natural", "why": "Action die for Kate's
+  crossbow at Pete"}, ...]``, role one of the ``rolling.Role`` values (natural, bonus, Benny, MOM,
+  POP), ``why`` what the die was for (``rolling.die_purpose``);
 - ``"modifiers"``: ``[{"value": -1, "applies_to": "Action Roll", "reason": "...",
   "rule": "5.1 Out of Range"}, ...]``, ``applies_to`` one of the ``modifiers.Stat`` values;
 - ``"outcome"``: an object; ``"killed": true`` (the target died; the actor gets the kill) and

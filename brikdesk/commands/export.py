@@ -1,7 +1,8 @@
-"""``brikdesk export [--campaign NAME] --out FILE.json``: write one whole campaign as JSON.
+"""``brikdesk export [--campaign NAME_OR_ID] --out FILE.json``: write one whole campaign as JSON.
 
 The format is documented in docs/campaign-format.md (``"format": "brikdesk-campaign"``,
-``"version": 1``). ``--out -`` writes to standard output.
+``"version": 1``). ``--out -`` writes to standard output. The campaign is named as ``print`` and
+``report`` name theirs: by its id, its name in any case, or a unique part of its name.
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ import sys
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--campaign", metavar="NAME",
-                   help="the campaign to export (needed when there are several)")
+    p.add_argument("--campaign", metavar="NAME_OR_ID",
+                   help="the campaign to export: its id, its name or a unique part of it "
+                        "(needed when there are several)")
     p.add_argument("--out", metavar="FILE.json", required=True,
                    help="the file to write ('-' for standard output)")
 
@@ -25,17 +27,15 @@ def run(args: argparse.Namespace) -> int:
         with opened(args) as (_db, sv):
             campaigns = sv.campaigns.list_campaigns()
             if args.campaign is not None:
-                c = sv.campaigns.find_campaign(args.campaign)
-                if c is None:
-                    raise UserError(f"there is no campaign called '{args.campaign}'"
-                                    + _choices(campaigns))
+                c = sv.campaigns.get_campaign(sv.printing.find_campaign(args.campaign).id)
             elif len(campaigns) == 1:
                 c = campaigns[0]
             elif not campaigns:
                 raise UserError("there are no campaigns to export")
             else:
-                raise UserError("there are several campaigns; choose one with --campaign NAME"
-                                + _choices(campaigns))
+                raise UserError("there are several campaigns; choose one with --campaign "
+                                "NAME_OR_ID: " + ", ".join(f"'{c.name}' (id {c.id})"
+                                                           for c in campaigns))
             if args.out == "-":
                 sys.stdout.write(sv.transfer.export_json(c.id))
                 return 0
@@ -45,9 +45,3 @@ def run(args: argparse.Namespace) -> int:
             return 0
 
     return run_storage("export", body)
-
-
-def _choices(campaigns) -> str:
-    if not campaigns:
-        return ""
-    return ": " + ", ".join(f"'{c.name}'" for c in campaigns)

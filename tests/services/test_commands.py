@@ -41,7 +41,15 @@ def test_demo_list_export_import_round_trip(capsys, dburl: str, tmp_path: Path) 
     code, out, _ = run(capsys, "--db", dburl, "import", str(first), "--name", "Copy")
     assert code == 0 and "Imported 'Copy' as campaign 2" in out
     code, _out, err = run(capsys, "--db", dburl, "export", "--out", str(tmp_path / "x.json"))
-    assert code == 2 and "several campaigns" in err
+    assert code == 2 and err == (
+        "brikdesk export: there are several campaigns; choose one with --campaign NAME_OR_ID: "
+        "'Copy' (id 2), 'Demo: Battle for Baseplate Valley' (id 1)\n")
+    # The campaign is named as print and report name theirs: id, name or a unique part.
+    for ref in ("1", "baseplate valley"):
+        code, out, _ = run(capsys, "--db", dburl, "export", "--campaign", ref, "--out", "-")
+        assert code == 0 and json.loads(out) == json.loads(first.read_text())
+    code, _out, err = run(capsys, "--db", dburl, "export", "--campaign", "o", "--out", "-")
+    assert code == 2 and "'o' matches 2 campaigns" in err and "give the id" in err
     code, out, _ = run(capsys, "--db", dburl, "export", "--campaign", "copy", "--out", "-")
     copy = json.loads(out)
     assert copy["campaign"]["name"] == "Copy"

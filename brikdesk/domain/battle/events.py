@@ -24,7 +24,18 @@ class EventFormatError(ValueError):
     """A stored event that cannot be read (unknown kind, missing or mistyped field)."""
 
 
-class ActionUse(str, Enum):
+class _Named(str, Enum):
+    """A stored value that reads as itself (``str()``) and, capitalised, as a label."""
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def label(self) -> str:
+        return self.value.capitalize()
+
+
+class ActionUse(_Named):
     """What a unit spends its Action on (4.1 Sprinting, 4.2 Action, 4.3 Bailing, 5.2 Parrying)."""
 
     ATTACK = "attack"
@@ -33,29 +44,15 @@ class ActionUse(str, Enum):
     PARRY = "parry"
     OTHER = "other"
 
-    def __str__(self) -> str:
-        return self.value
 
-    @property
-    def label(self) -> str:
-        return self.value.capitalize()
-
-
-class CounterUse(str, Enum):
+class CounterUse(_Named):
     """What a Counter is used for (5.2): a Counterstrike or a Parry."""
 
     COUNTERSTRIKE = "counterstrike"
     PARRY = "parry"
 
-    def __str__(self) -> str:
-        return self.value
 
-    @property
-    def label(self) -> str:
-        return self.value.capitalize()
-
-
-class Maneuver(str, Enum):
+class Maneuver(_Named):
     """Active Close Combat maneuvers (5.2 Active Maneuvers, 5.4 Charge)."""
 
     STRIKE = "strike"
@@ -63,23 +60,13 @@ class Maneuver(str, Enum):
     SHOVE = "shove"
     CHARGE = "charge"
 
-    def __str__(self) -> str:
-        return self.value
 
-    @property
-    def label(self) -> str:
-        return self.value.capitalize()
-
-
-class Use(str, Enum):
+class Use(_Named):
     """How a participant of a resolved attack paid for it."""
 
     ACTION = "action"  # its Action, on its own turn
     RESPONSE = "response"  # its held Action, in response on another player's turn
     COUNTER = "counter"  # a Counter (Counterstrike) in Close Combat
-
-    def __str__(self) -> str:
-        return self.value
 
 
 # --- payload readers -----------------------------------------------------------------------

@@ -437,29 +437,25 @@ def _enum_check(enum: type[Enum]) -> Check:
     return check
 
 
-def _damage_check(value: Any) -> str:
+def _dice_text(value: Any, example: str) -> DiceExpr | None:
+    """A dice expression given as text (``""``: none), parsed; ``example`` goes in the refusal."""
     if not isinstance(value, str):
-        raise _Invalid(f"must be a dice expression as text (\"1dA+2\") or \"\" for none, "
-                       f"not {_show(value)}")
-    if value:
-        try:
-            parse_damage(value)
-        except DiceSyntaxError as exc:
-            raise _Invalid(f"{_show(value)} is not a dice expression: {exc}") from None
+        raise _Invalid(f"must be a dice expression as text {example}, not {_show(value)}")
+    try:
+        return parse_damage(value) if value else None
+    except DiceSyntaxError as exc:
+        raise _Invalid(f"{_show(value)} is not a dice expression: {exc}") from None
+
+
+def _damage_check(value: Any) -> str:
+    _dice_text(value, '("1dA+2") or "" for none')
     return value
 
 
 def _distance_dice_check(value: Any) -> str:
-    if not isinstance(value, str):
-        raise _Invalid(f"must be a dice expression as text (\"1d6+2\") or \"\", "
-                       f"not {_show(value)}")
-    if value:
-        try:
-            expr = parse_damage(value)
-        except DiceSyntaxError as exc:
-            raise _Invalid(f"{_show(value)} is not a dice expression: {exc}") from None
-        if expr is not None and expr.explosive:
-            raise _Invalid("a distance can't be explosive (Exp)")
+    expr = _dice_text(value, '("1d6+2") or ""')
+    if expr is not None and expr.explosive:
+        raise _Invalid("a distance can't be explosive (Exp)")
     return value
 
 

@@ -387,12 +387,12 @@ class BailResult(_DistanceRoll):
             return (f"{name} Bails: natural 1, he slips and falls on his face where he stands; "
                     "Disrupted")
         dice = (*self.dice, *self.benny_dice)
-        text = (f"{name} Bails: {_faces(dice)} = {self.bail_inches}\"" if len(dice) > 1 else
-                f"{name} Bails: rolls {self.bail_inches}\"")
+        text = (f"{name} Bails: {_faces(dice)} = {self.bail_inches}" if len(dice) > 1 else
+                f"{name} Bails: rolls {self.bail_inches}")
         if self.half_speed:
-            text += f" at Half Speed: dives {inches_text(self.distance)}"
+            text += f" at Half Speed, dives {inches_text(self.distance)}"
         else:
-            text += f": dives up to {inches_text(self.distance)}"
+            text += f", dives up to {inches_text(self.distance)}"
         if self.landed_on_feet:
             text += "; Over the Top: lands on his feet, not Disrupted"
         else:

@@ -162,7 +162,7 @@ class TestBail:
     def test_dives_the_roll_and_ends_disrupted(self):
         result = roll_bail(BOB, TypedDice([4]))
         assert result.distance == 4 and result.disrupted
-        assert result.describe() == 'Bob Bails: rolls 4": dives up to 4"; ends prone and Disrupted'
+        assert result.describe() == 'Bob Bails: rolls 4, dives up to 4"; ends prone and Disrupted'
 
     def test_natural_one_falls_where_he_stands(self):
         result = roll_bail(BOB, TypedDice([1]))

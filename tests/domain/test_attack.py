@@ -326,6 +326,25 @@ class TestDamage:
         assert result.damage.total == 0
         assert "= -2, counts as 0" in result.describe()
 
+    def test_damage_with_every_die_deflected_reads_naturally(self):
+        shield = ("Bob's Shield Parry (5.2)",)
+        none_left = roll_damage(parse("1d6"), TypedDice([]), action_sides=6, deflections=shield)
+        assert none_left.describe() == "Deflection removed every die: 0"
+        result = apply_damage(none_left, Target("Bob"), TypedDice([]))
+        assert result.describe() == ("Deflection removed every die: 0 Damage does not beat "
+                                     "Armor 4: ka-ping")
+        assert none_left.breakdown()[0] == "Damage 1d6, after Deflection no dice"
+        flat_left = roll_damage(parse("1d6+1"), TypedDice([]), action_sides=6,
+                                deflections=shield, modifiers=out_of_range_modifiers(1))
+        assert flat_left.describe() == "Deflection removed every die: 1-1 = 0"
+        assert flat_left.breakdown()[0] == "Damage 1d6+1, after Deflection no dice, +1"
+        some_left = roll_damage(parse("2d6"), TypedDice([4]), action_sides=6,
+                                deflections=shield)
+        assert some_left.describe() == "4 = 4"
+        assert some_left.breakdown()[0] == "Damage 2d6, after Deflection 1d6"
+        smash = flat_damage(2, "Smash: 2\" of KnockBack stopped", "5.4 Minifig Collisions")
+        assert smash.describe() == "2"
+
     def test_hero_armor_is_rolled_each_time_with_bonus_dice(self):
         hero = Target("Hero", armor="2d6")
         result = resolve_attack(melee(GREATSWORD, target=hero), TypedDice([4, 6, 3, 6, 6, 2, 1]))

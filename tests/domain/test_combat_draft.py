@@ -39,6 +39,7 @@ from brikdesk.domain.combat import (
     joiner_options,
     kind_options,
     needed_text,
+    parry_preview,
     range_preview,
     reaction_options,
     resolve_action,
@@ -46,6 +47,7 @@ from brikdesk.domain.combat import (
     result_summary,
     strikers,
     use_options,
+    weapon_options,
 )
 from brikdesk.domain.modifiers import Stat
 from brikdesk.domain.odds import attack_odds
@@ -74,6 +76,14 @@ def _catalog() -> Catalog:
 
 
 CATALOG = _catalog()
+
+
+def _units() -> list[tuple]:
+    units = []
+    for uid, (name, player, type_key, hands) in UNITS.items():
+        spec = UnitSpec(name, type_key, Loadout(hands))
+        units.append((uid, name, player, spec, effective_stats(spec, CATALOG), True))
+    return units
 
 
 def make_ctx(events=()) -> CombatContext:
@@ -383,12 +393,66 @@ class TestReactions:
         damage = resolve_damage(d, ctx, stage)
         assert damage.complete and damage.dice == ()  # 1dA less one d6: nothing to roll
         summary, state = record(ctx, d)
-        assert "0 Damage does not beat Armor 4: ka-ping" in summary.paragraph
+        # In the order it happened, and a Damage roll with no dice left in plain words.
+        assert summary.paragraph == (
+            "Will Scarlet's Hand Weapon at Guy of Gisbourne: 4 = 4 vs Use 2: hit. "
+            "Guy of Gisbourne Parries a Strike with Shield: 3 = 3 vs Use 2: Parried, 1 level "
+            "of Deflection. Deflection removed every die: 0 Damage does not beat Armor 4: "
+            "ka-ping.")
+        assert "Damage 1d6, after Deflection no dice" in "\n".join(summary.details)
         parry, attack = summary.events
         assert isinstance(parry, ActionSpent) and parry.how is ActionUse.PARRY
         assert parry.as_response and parry.actor == GUY
         assert state.unit(GUY).counters_used == 1
         assert [d["role"] for d in attack.details["dice"]] == ["natural", "natural"]
+
+    def test_a_fumbled_parry_knocks_the_shield_away_by_the_attackers_roll(self):
+        """5.2: a critical failure on the Parry knocks the item directly away from the
+        attacker, as many inches as the attacker's Action Roll; Finish notes it in the log."""
+        ctx = make_ctx()
+        d = AttackDraft(WILL, "hand-weapon", AttackKind.STRIKE, GUY, reaction=Reaction.PARRY,
+                        parry_item="shield", action_faces=(5, 1), damage_faces=(2,))
+        summary, state = record(ctx, d)
+        assert ("the Shield is knocked out of Guy of Gisbourne's hands, 5\" directly away from "
+                "Will Scarlet (Will Scarlet's Action Roll, 5.2)") in summary.paragraph
+        assert summary.paragraph.index("Parries") < summary.paragraph.index("Damage does not")
+        attack = summary.events[-1]
+        assert attack.details["outcome"]["knocked_away"] == {
+            "unit": GUY, "item": "shield", "name": "Shield", "inches": 5, "round": 1}
+        assert ("Guy of Gisbourne's Shield lies 5\" directly away from Will Scarlet: out of his "
+                "hands until he picks it up (noted in the battle log)") in summary.changes
+        # Not noted: the log and the changes say nothing more.
+        quiet = result_summary(d.but(record_knocked_away=False), ctx)
+        assert "knocked_away" not in quiet.events[-1].details["outcome"]
+        assert not any("picks it up" in c for c in quiet.changes)
+        # The next attack's wizard reminds the table that the Shield may be on the ground.
+        later = context_from(ctx.setup, state, CATALOG, _units(), events=summary.events)
+        d2 = AttackDraft(WILL, "hand-weapon", AttackKind.STRIKE, GUY)
+        labels = {c.value: c.label for c in reaction_options(d2, later)}
+        assert labels[(Reaction.PARRY, "shield")].endswith(
+            " — knocked away in round 1: only if picked up since")
+        mine = {c.value: c.label for c in weapon_options(later, AttackDraft(GUY))}
+        assert mine["shield"].endswith("only if picked up since")
+        assert "knocked away" not in mine["hand-weapon"]
+
+    def test_parrying_a_shove_made_with_a_pike_gets_plus_one(self):
+        """5.2: +1 to Parry an Attack or Shove made with a Two-Handed Weapon: the Shove is made
+        with the hands, but the pike in them is what the rule looks at."""
+        ctx = make_ctx()
+        d = AttackDraft(JOHN, "two-handed-weapon", AttackKind.SHOVE, GUY,
+                        reaction=Reaction.PARRY, parry_item="hand-weapon")
+        labels = {c.value: c.label for c in reaction_options(d, ctx)}
+        assert labels[(Reaction.PARRY, "hand-weapon")] == (
+            "Parry with Hand Weapon (Use 2, +1 against a Two-Handed Weapon)")
+        _text, chance = parry_preview(d, ctx)
+        assert chance == Fraction(5, 6)  # needs 1+ with the +1: only a natural 1 fails
+        stage = resolve_action(d.but(action_faces=(1,)), ctx)  # Guy rolls a 1 (no Action Roll)
+        assert stage.need is not None and "knocked away" in stage.need.why
+        stage = resolve_action(d.but(action_faces=(2,)), ctx)
+        assert stage.parry.roll.total == 3 and stage.parry.cancelled
+        bare = d.but(item_key=None)
+        assert "+1" not in {c.value: c.label for c in reaction_options(bare, ctx)}[
+            (Reaction.PARRY, "hand-weapon")]
 
     def test_bail_out_of_the_attack(self):
         ctx = make_ctx()
@@ -519,6 +583,64 @@ class TestDamage:
         assert "Knocked Back 1\" and Disrupted" in summary.paragraph
         summary, state = record(ctx, d.but(damage_faces=(7,)))
         assert set(summary.events[0].killed) == {GUY, BERT}
+
+    def test_the_blast_lists_each_target_with_its_own_chance(self):
+        """One 1d10 Exp roll; each target compares it with its own Armor (3.2): a minifig is
+        destroyed on 5 or more (3/5), the Sheriff when it beats his rolled 2d6."""
+        ctx = make_ctx()
+        d = AttackDraft(TUCK, "explosive", AttackKind.THROWN, ALAN, distance=Fraction(3),
+                        action_faces=(4,), blast_ids=(SHERIFF, BERT, TUCK))
+        preview = damage_preview(d, ctx, resolve_action(d, ctx))
+        rows = {(c.unit_id, c.name, c.armor): c.kill for c in preview.targets}
+        hero = attack_odds(6, None, "1d10", "2d6", automatic_hit=True).kill
+        assert rows == {(ALAN, "Guard Alan", "4"): Fraction(3, 5),
+                        (SHERIFF, "The Sheriff", "2d6"): hero,
+                        (BERT, "Guard Bert", "4"): Fraction(3, 5)}  # never the thrower
+        assert Fraction(1, 5) < hero < Fraction(2, 5)
+        assert preview.kill == Fraction(3, 5)
+
+    def test_a_missed_explosive_can_still_catch_its_target(self):
+        """5.3: a Missed Shot lands within as many inches as it missed by; an Explosive blasts
+        there, and the table ticks what the blast catches, the target included."""
+        ctx = make_ctx()
+        d = AttackDraft(TUCK, "explosive", AttackKind.THROWN, ALAN, distance=Fraction(3),
+                        action_faces=(1,), blast_ids=(ALAN, BERT))
+        preview = damage_preview(d, ctx, resolve_action(d, ctx))
+        assert preview.blast and preview.nothing.startswith("the Explosive missed: it lands "
+                                                            "within 1\" of Guard Alan")
+        assert [c.unit_id for c in preview.targets] == [ALAN, BERT]
+        assert preview.kill == Fraction(3, 5) and "Guard Alan" in preview.armor_text
+        summary, state = record(ctx, d.but(damage_faces=(7,)))
+        assert summary.events[-1].killed == (ALAN, BERT)
+        assert state.unit(ALAN).dead and state.unit(BERT).dead
+
+    def test_a_missed_shot_shows_the_chance_for_what_it_strikes(self):
+        """Guard Bert 11" from Thieven Hood: 1 inch beyond the longbow's 10", so 1d6+1-1 must
+        beat Armor 4 (a 5 or 6: 1/3); the Action penalty does not matter (5.3)."""
+        ctx = make_ctx()
+        d = AttackDraft(HOOD, "longbow", AttackKind.RANGED, GUY, distance=Fraction(8),
+                        action_faces=(2,), missed_strikes=BERT, missed_distance=Fraction(11))
+        preview = damage_preview(d, ctx, resolve_action(d, ctx))
+        assert preview.kill == Fraction(1, 3)
+        assert preview.armor == "4" and "destroy Guard Bert" in preview.armor_text
+        assert "-1 Damage: 1 inch beyond Range (5.1 Out of Range)" in "".join(preview.lines)
+        near = damage_preview(d.but(missed_distance=Fraction(9)), ctx, resolve_action(d, ctx))
+        assert near.kill == Fraction(1, 2)  # in Range: 1d6+1 beats 4 on a 4, 5 or 6
+
+    def test_a_collision_shows_the_chance_of_knockback(self):
+        """5.4: MOM 1d6 against POP 1d6, each with bonus dice on a 6: the target flies when
+        the MOM is higher (a little more than the 15/36 of plain dice)."""
+        ctx = make_ctx()
+        d = AttackDraft(JOHN, "two-handed-weapon", AttackKind.CHARGE, ALAN, has_mom=True,
+                        action_faces=(2,))
+        preview = damage_preview(d, ctx, resolve_action(d, ctx))
+        assert preview.collision_possible
+        assert preview.collision_chance == Fraction(3, 7)
+        # The odds engine's distributions (bonus chains cut where they fall below 1e-12) agree.
+        engine = attack_odds(6, None, "1d6", "1d6", automatic_hit=True).kill
+        assert abs(engine - Fraction(3, 7)) < Fraction(1, 10**9)
+        assert damage_preview(d.but(collide=False), ctx,
+                              resolve_action(d, ctx)).collision_chance is None
 
     def test_a_pike_is_one_counter(self):
         ctx = make_ctx()

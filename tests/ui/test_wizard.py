@@ -106,7 +106,7 @@ class TestThievenHood:
         assert "1x1 stud" in p1.object_size.currentText()
         next_page(qtbot, w)
         qtbot.keyClicks(page(w, 1).distance, "15")
-        assert page(w, 1).cells["out"].text() == '5"'
+        assert page(w, 1).cells["out"].text() == '5" → -5'  # inches beyond, and the penalty
         next_page(qtbot, w)
         p3 = page(w, 2)
         assert p3.need.text() == "10+"  # Use 3, -2 for the rope, -5 for 5" out of Range
@@ -354,6 +354,97 @@ class TestReactionsAndDamage:
         assert event.killed == (guy,)
 
 
+    def test_a_fumbled_parry_offers_to_note_the_knocked_away_shield(self, qtbot, open_wizard,
+                                                                    battle):
+        w = open_wizard("Will Scarlet")
+        guy = battle.ids["Guy of Gisbourne"]
+        choose_target(w, guy)
+        next_page(qtbot, w)
+        next_page(qtbot, w)
+        p3 = page(w, 2)
+        p3.reaction.choose((Reaction.PARRY, "shield"))
+        type_faces(qtbot, w, 2, "51")  # Will hits with a 5; Guy's Parry shows a natural 1
+        assert p3.verdict.text() == "Hit! · Parry fumbled: Shield knocked away"
+        assert ("knocked out of Guy of Gisbourne's hands, 5\" directly away from Will Scarlet "
+                "(Will Scarlet's Action Roll, 5.2)") in p3.outcome.text()
+        assert [_chip_words(p3)] == [["d6 Action", "d6 Parry"]]
+        next_page(qtbot, w)
+        type_faces(qtbot, w, 3, "2")  # ka-ping: Guy lives, his Shield on the ground
+        next_page(qtbot, w)
+        p5 = page(w, 4)
+        box = p5.knocked
+        assert box.isVisible() and box.isChecked()
+        assert box.text() == "&Note in the battle log that Guy of Gisbourne's Shield is knocked away"
+        assert "Shield lies 5\" directly away from Will Scarlet" in p5.changes.text()
+        qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=_box(box))
+        assert not w.draft.record_knocked_away and "lies 5" not in p5.changes.text()
+        qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=_box(box))
+        assert "lies 5" in p5.changes.text()
+        finish(qtbot, w)
+        outcome = attack_events(battle)[0].event.details["outcome"]
+        assert outcome["knocked_away"]["unit"] == guy and outcome["knocked_away"]["inches"] == 5
+        # The next time Guy Parries, the wizard reminds the table the Shield may be on the ground.
+        w2 = open_wizard("Will Scarlet")
+        choose_target(w2, guy)
+        next_page(qtbot, w2)
+        next_page(qtbot, w2)
+        shield = page(w2, 2).reaction.values().index((Reaction.PARRY, "shield"))
+        assert page(w2, 2).reaction.itemText(shield).endswith(
+            "knocked away in round 1: only if picked up since")
+
+    def test_the_blast_lists_each_target_with_its_chance(self, qtbot, open_wizard, battle):
+        w = open_wizard("Friar Tuck")
+        choose_target(w, battle.ids["Guard Alan"])
+        next_page(qtbot, w)
+        qtbot.keyClicks(page(w, 1).distance, "3")
+        next_page(qtbot, w)
+        type_faces(qtbot, w, 2, "4")
+        next_page(qtbot, w)
+        p4 = page(w, 3)
+        blast = p4.blast
+        sheriff = battle.ids["The Sheriff"]
+        row = next(blast.item(i) for i in range(blast.count())
+                   if blast.item(i).data(Qt.ItemDataRole.UserRole) == sheriff)
+        row.setCheckState(Qt.CheckState.Checked)
+        text = p4.targets.text()
+        assert "<b>Guard Alan</b>: Armor 4 — destroyed <b>60.0%</b>" in text
+        assert "<b>The Sheriff</b>: Armor 2d6 — destroyed <b>29.7%</b>" in text
+        type_faces(qtbot, w, 3, "734")  # 7 Damage; the Sheriff's Armor rolls 3 and 4
+        assert p4.verdict.text() == "Destroyed!"
+        assert "The Sheriff: 7 = 7 Damage does not beat Armor 2d6 (rolled 3+4 = 7)" in \
+            p4.outcome.text()
+        next_page(qtbot, w)
+        finish(qtbot, w)
+        assert battle.view().state.unit(sheriff).disrupted
+        assert attack_events(battle)[0].event.killed == (battle.ids["Guard Alan"],)
+
+    def test_a_missed_charge_shows_the_chance_of_knockback(self, qtbot, open_wizard, battle):
+        w = open_wizard("Little John")
+        choose_target(w, battle.ids["Guard Alan"])
+        page(w, 0).kind.choose(AttackKind.CHARGE)
+        next_page(qtbot, w)
+        page(w, 1).mom.setChecked(True)
+        next_page(qtbot, w)
+        type_faces(qtbot, w, 2, "2")
+        next_page(qtbot, w)
+        p4 = page(w, 3)
+        assert p4.kill_head.text() == "Chance of KnockBack" and p4.kill.text() == "42.9%"
+        qtbot.mouseClick(p4.collide, Qt.MouseButton.LeftButton, pos=_box(p4.collide))
+        assert p4.kill_head.text() == "Chance to destroy" and p4.kill.text() == "-"
+
+
+def _chip_words(p) -> list[str]:
+    """The size and purpose written under each die chip, in order."""
+    from PySide6.QtWidgets import QLabel
+
+    lay = p.dice.chips_layout
+    out = []
+    for i in range(lay.count() - 1):
+        labels = lay.itemAt(i).widget().findChildren(QLabel)
+        out.append(labels[1].text())
+    return out
+
+
 def _box(checkbox):
     """Where a click toggles a check box (its indicator)."""
     from PySide6.QtCore import QPoint
@@ -414,6 +505,43 @@ class TestNothingBeforeFinish:
         assert view.state.unit(battle.ids["Will Scarlet"]).action is ActionState.READY
         stack.redo()
         assert battle.view().state.unit(guy).dead
+
+
+class TestFromTheBattlePanel:
+    def test_the_whole_attack_undoes_in_one_step(self, qtbot, battle, tmp_path):
+        """Opened from the battle panel, a Parried Strike records two events (the Parry and
+        the attack); the panel's Undo takes both back at once, and Redo puts both back."""
+        from PySide6.QtCore import QSettings
+
+        from ui.panels.battle_panel import BattlePanel
+
+        settings = QSettings(str(tmp_path / "panel.ini"), QSettings.Format.IniFormat)
+        stack = QUndoStack()
+        panel = BattlePanel(battle.services, Bus(), stack, battle.battle_id, settings=settings)
+        qtbot.addWidget(panel)
+        panel.show()
+        will, guy = battle.ids["Will Scarlet"], battle.ids["Guy of Gisbourne"]
+        assert panel.select_unit(will) and panel.open_wizard()
+        w = panel.findChild(CombatWizard)
+        assert w is not None and w.draft.attacker_id == will
+        choose_target(w, guy)
+        next_page(qtbot, w)
+        next_page(qtbot, w)
+        page(w, 2).reaction.choose((Reaction.PARRY, "shield"))
+        type_faces(qtbot, w, 2, "43")  # hit; Parried with the Shield: no Damage dice left
+        next_page(qtbot, w)
+        next_page(qtbot, w)
+        finish(qtbot, w)
+        assert [e.kind for e in battle.events()] == ["action_spent", "attack_resolved"]
+        assert stack.count() == 1
+        assert panel.undo()
+        assert stack.index() == 0  # the wizard's one command, undone as one step
+        view = battle.view()
+        assert view.standing_events == ()
+        assert view.state.unit(will).action is ActionState.READY
+        assert view.state.unit(guy).counters_used == 0 and not view.state.unit(guy).close_combat
+        assert panel.redo()
+        assert [e.kind for e in battle.events()] == ["action_spent", "attack_resolved"]
 
 
 class TestExplained:

@@ -37,13 +37,13 @@ class BarChart(pg.PlotWidget):
         self.hideButtons()
         item = self.getPlotItem()
         font = QFont()
-        font.setPointSize(BASE_PT - 3)
+        font.setPointSize(BASE_PT - 1)
         for name in ("left", "bottom"):
             axis = item.getAxis(name)
             axis.setTextPen(pg.mkPen("#333"))
             axis.setPen(pg.mkPen("#888"))
             axis.setStyle(tickFont=font)
-        style = {"font-size": f"{BASE_PT - 2}pt", "color": "#333"}
+        style = {"font-size": f"{BASE_PT - 1}pt", "color": "#333"}
         item.setLabel("bottom", xlabel, **style)
         item.setLabel("left", "%", **style)
         item.showGrid(y=True, alpha=0.25)
@@ -57,6 +57,10 @@ class BarChart(pg.PlotWidget):
                                     pen=pg.mkPen("#222", width=2, style=Qt.PenStyle.DashLine),
                                     label="", labelOpts={"position": 0.92, "color": "#222",
                                                          "fill": (255, 255, 255, 220)})
+        label_font = QFont()
+        label_font.setPointSize(BASE_PT - 1)
+        label_font.setBold(True)
+        self.line.label.setFont(label_font)
         item.addItem(self.line)
         self.bar_count = 0
 

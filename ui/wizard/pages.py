@@ -561,9 +561,9 @@ class RangePage(_Page):
             self.cells["height"].setText(f'+{p.height.value}"' if p.height else '+0"')
             self.cells["effective"].setText(inches_text(p.effective_range)
                                             if p.effective_range is not None else "-")
-            self.cells["out"].setText(f'{p.inches_out}"' if p.effective_range is not None
-                                      else "-")
-            _set_style(self.cells["out"], "color: #8a1c12;" if p.inches_out else "")
+            self.cells["out"].setText(_out_of_range_text(p))
+            _set_style(self.cells["out"], "color: #8a1c12;" if p.inches_out else
+                       "color: #14532d;" if p.effective_range is not None else "")
             lines = []
             if p.text:
                 lines.append(p.text)
@@ -662,6 +662,16 @@ class RangePage(_Page):
         self.w.change("range", from_above=on)
 
 
+def _out_of_range_text(p: Any) -> str:
+    """The Out of Range cell: ``in Range``, or the inches beyond and the penalty they imply
+    (``2" → -2``; the penalty is the same on the Action Roll and the Damage, 5.1)."""
+    if p.effective_range is None:
+        return "-"
+    if not p.inches_out:
+        return "in Range"
+    return f'{p.inches_out}" → -{p.inches_out}'
+
+
 def _num(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{float(x):g}"
 
@@ -710,7 +720,7 @@ class ActionPage(_Page):
         right.addWidget(self.need_box)
         self.odds = OddsPanel(self)
         right.addWidget(self.odds)
-        self.chart = ChartSlot(_make_action_chart, self, height=170)
+        self.chart = ChartSlot(_make_action_chart, self, height=185)
         right.addWidget(self.chart)
         right.addStretch(1)
         top.addWidget(right_column)
@@ -724,7 +734,7 @@ class ActionPage(_Page):
         # judgement widgets, kept across refreshes
         self.size = ChoiceCombo(self)
         self.size.setObjectName("judgeSize")
-        self.size.setMinimumContentsLength(18)
+        self.size.setMinimumContentsLength(13)
         self.visible = QLineEdit(self)
         self.visible.setObjectName("visibleInches")
         self.visible.setPlaceholderText('visible "')
@@ -1113,7 +1123,8 @@ def _action_verdict(stage: Any) -> tuple[str, str]:
     if stage.need is not None or stage.error or stage.extra_faces:
         return "", ""
     if stage.avoided:
-        return "Avoided", "#52606d"
+        return ("Parried!" if stage.parry is not None and stage.parry.cancelled else
+                "Dodged by Bailing" if stage.bail is not None else "Avoided"), "#52606d"
     first = stage.first
     if first is None:
         return "", ""
@@ -1121,13 +1132,26 @@ def _action_verdict(stage: Any) -> tuple[str, str]:
         return "Critical failure!", "#c0392b"
     hits = sum(1 for r in stage.rolls if r.hit)
     ott = " Over the Top!" if first.over_the_top else ""
+    parry = _parry_words(stage.parry)
     if first.automatic is not None:
-        return "Automatic Hit", "#14532d"
+        return "Automatic Hit" + parry, "#14532d"
     if hits == len(stage.rolls):
-        return "Hit!" + ott, "#14532d"
+        return "Hit!" + ott + parry, "#14532d"
     if hits:
-        return f"{hits} of {len(stage.rolls)} hit" + ott, "#14532d"
+        return f"{hits} of {len(stage.rolls)} hit" + ott + parry, "#14532d"
     return f"Miss by {first.missed_by}" + ott, "#52606d"
+
+
+def _parry_words(parry: Any) -> str:
+    """The Parry's outcome after the attack's verdict: ``" · Parried: Deflection"``."""
+    if parry is None:
+        return ""
+    if parry.critical_failure:
+        return (f" · Parry fumbled: {parry.item.name} knocked away"
+                if parry.knocked_away is not None else " · Parry fumbled")
+    if not parry.success:
+        return " · the Parry fails"
+    return " · Parried: Deflection" if parry.against.is_damage else " · Parried"
 
 
 def _damage_verdict(stage: Any, action: Any) -> tuple[str, str]:
@@ -1148,6 +1172,15 @@ def _damage_verdict(stage: Any, action: Any) -> tuple[str, str]:
     if stage.collision is not None and stage.collision.resisted:
         return "Resisted: locked in Close Combat", "#52606d"
     return "", ""
+
+
+def _targets_text(targets: Any) -> str:
+    """Every target of a blast with its Armor and its own chance to be destroyed."""
+    if not targets:
+        return ""
+    rows = [f"• <b>{t.name}</b>: Armor {t.armor}{t.note} — destroyed "
+            f"<b>{percent(t.kill)}</b>" for t in targets]
+    return "Each target in the blast (one Damage roll):<br>" + "<br>".join(rows)
 
 
 def _show_verdict(lab: QLabel, verdict: tuple[str, str]) -> None:
@@ -1185,6 +1218,10 @@ class DamagePage(_Page):
         self.lines = label("", "event")
         self.lines.setObjectName("damageLines")
         ll.addWidget(self.lines)
+        self.targets = label("", "event")
+        self.targets.setObjectName("blastTargets")
+        self.targets.hide()
+        ll.addWidget(self.targets)
         self.mom = QCheckBox("Spend the &MOM: one more Action die of Damage (5.4)", self)
         self.mom.setObjectName("spendMom")
         ll.addWidget(self.mom)
@@ -1200,7 +1237,8 @@ class DamagePage(_Page):
         self.armor_box, al = card(self)
         grid = QGridLayout()
         grid.addWidget(label("Armor to beat", "note", wrap=False), 0, 0)
-        grid.addWidget(label("Chance to destroy", "note", wrap=False), 0, 1)
+        self.kill_head = label("Chance to destroy", "note", wrap=False)
+        grid.addWidget(self.kill_head, 0, 1)
         self.armor = label("-", "big", wrap=False)
         self.armor.setObjectName("armorToBeat")
         self.kill = label("-", "big", wrap=False)
@@ -1211,6 +1249,7 @@ class DamagePage(_Page):
         al.addLayout(grid)
         self.armor_text = label("", "note")
         al.addWidget(self.armor_text)
+        al.addStretch(1)
         right.addWidget(self.armor_box)
         self.chart = ChartSlot(_make_damage_chart, self, height=200)
         right.addWidget(self.chart)
@@ -1230,10 +1269,15 @@ class DamagePage(_Page):
         self.missed.setObjectName("missedStrikes")
         self.missed_distance = QLineEdit(self)
         self.missed_distance.setObjectName("missedDistance")
-        self.missed_distance.setPlaceholderText("inches from the attacker")
-        self.missed_distance.setMaximumWidth(260)
+        self.missed_distance.setPlaceholderText("inches")
+        self.missed_distance.setMaximumWidth(110)
+        self.missed_at = label("", None, wrap=False)
+        self.missed_at.setBuddy(self.missed_distance)
+        self.missed_from = label("", None, wrap=False)
         row.addWidget(self.missed, 1)
+        row.addWidget(self.missed_at)
         row.addWidget(self.missed_distance)
+        row.addWidget(self.missed_from)
         self.missed_row = QWidget(self)
         self.missed_row.setLayout(row)
         ol.addWidget(self.missed_row)
@@ -1291,10 +1335,18 @@ class DamagePage(_Page):
         if p.nothing:
             lines.insert(0, p.nothing)
         self.lines.setText("<br>".join(lines))
-        target = target_of(d, ctx)
-        self.armor.setText(str(target.armor))
+        self.armor.setText(p.armor or str(target_of(d, ctx).armor))
         self.armor_text.setText(p.armor_text)
-        self.kill.setText(percent(p.kill) if p.kill is not None else "-")
+        if p.collision_chance is not None:
+            self.kill_head.setText("Chance of KnockBack")
+            self.kill.setText(percent(p.collision_chance))
+            _set_style(self.kill, "color: #7b2cbf;")
+        else:
+            self.kill_head.setText("Chance to destroy")
+            self.kill.setText(percent(p.kill) if p.kill is not None else "-")
+            _set_style(self.kill, "color: #8a1c12;")
+        self.targets.setText(_targets_text(p.targets))
+        self.targets.setVisible(bool(p.targets))
         if p.distribution:
             from ui.wizard import charts
 
@@ -1330,9 +1382,14 @@ class DamagePage(_Page):
         d, ctx = self.w.draft, self.w.ctx
         self.blast.setVisible(blast)
         self.blast_label.setVisible(blast)
+        self.blast_label.setText("Also inside the blast (each takes the same Damage roll)"
+                                 if self.w.action_stage().hit else
+                                 "Inside the blast where it lands: tick each unit it catches")
         if not blast:
             return
-        rows_wanted = [f for f in ctx.fighters if f.unit_id not in (d.attacker_id, d.target_id)
+        hit = self.w.action_stage().hit
+        rows_wanted = [f for f in ctx.fighters if f.unit_id != d.attacker_id
+                       and (f.unit_id != d.target_id or not hit)
                        and ctx.state.unit(f.unit_id).in_battle]
         lw = self.blast
         lw.blockSignals(True)
@@ -1348,13 +1405,13 @@ class DamagePage(_Page):
             lw.item(i).setCheckState(Qt.CheckState.Checked if f.unit_id in d.blast_ids else
                                      Qt.CheckState.Unchecked)
         lw.blockSignals(False)
-        rows = min(max(self.blast.count(), 1), 6)
+        rows = min(max(self.blast.count(), 1), 8)
         self.blast.setFixedHeight(rows * max(self.blast.sizeHintForRow(0), 20) + 8)
 
     def _show_missed(self, p: Any) -> None:
         d, ctx = self.w.draft, self.w.ctx
         show = p.missed is not None and not p.blast
-        self.missed_label.setVisible(p.missed is not None)
+        self.missed_label.setVisible(p.missed is not None and not p.blast)
         self.missed_row.setVisible(show)
         if p.missed is None:
             return
@@ -1371,7 +1428,12 @@ class DamagePage(_Page):
             choices.append(Choice(f.unit_id, f"{f.name} ({ctx.setup.player(f.player_id).name})"
                                   f", Armor {f.armor}"))
         self.missed.set_choices(choices, d.missed_strikes)
-        self.missed_distance.setVisible(d.missed_strikes is not None)
+        struck = d.missed_strikes is not None
+        self.missed_distance.setVisible(struck)
+        self.missed_at.setVisible(struck)
+        self.missed_from.setVisible(struck)
+        self.missed_at.setText("&at")
+        self.missed_from.setText(f"\" from {ctx.fighter(d.attacker_id).name}")
         if not self.missed_distance.hasFocus():
             dist = d.missed_distance if d.missed_distance is not None else d.distance
             self.missed_distance.setText("" if dist is None else _num(dist))
@@ -1482,6 +1544,11 @@ class ResultPage(_Page):
         self.changes = label("", "event")
         self.changes.setObjectName("resultChanges")
         cl.addWidget(self.changes)
+        self.knocked = QCheckBox(self)
+        self.knocked.setObjectName("recordKnockedAway")
+        self.knocked.toggled.connect(self._knocked)
+        self.knocked.hide()
+        cl.addWidget(self.knocked)
         self.body.addWidget(self.changes_box)
         self.details_box, dl = card(self)
         dl.addWidget(label("Every step, die and modifier", "section"))
@@ -1505,13 +1572,35 @@ class ResultPage(_Page):
             verdict = _action_verdict(action)
             if verdict[0].startswith("Hit"):
                 verdict = ("No effect", "#1d3557")
-        _show_verdict(self.verdict, verdict)
+        _show_verdict(self.verdict, ("", "") if s.problem else verdict)
+        self._show_knocked(action)
         self.changes.setText("<br>".join(f"• {c}" for c in s.changes))
         self.details.setText("<br>".join(_html(x) for x in s.details))
         self.changes_box.setVisible(bool(s.changes))
         self.details_box.setVisible(bool(s.details))
         set_problem(self.problem, s.problem)
         self.completeChanged.emit()
+
+    def _show_knocked(self, action: Any) -> None:
+        """Offer to note in the battle log the item a fumbled Parry knocked away (5.2)."""
+        d, ctx = self.w.draft, self.w.ctx
+        parry = action.parry if action.complete else None
+        alive = d.target_id is not None and not any(
+            d.target_id in e.killed for e in self.w.summary().events
+            if getattr(e, "killed", None))
+        show = parry is not None and parry.knocked_away is not None and alive
+        self.knocked.setVisible(show)
+        if not show:
+            return
+        who = ctx.fighter(d.target_id).name
+        self.knocked.setText(f"&Note in the battle log that {who}'s {parry.item.name} is "
+                             "knocked away")
+        self.knocked.blockSignals(True)
+        self.knocked.setChecked(d.record_knocked_away)
+        self.knocked.blockSignals(False)
+
+    def _knocked(self, on: bool) -> None:
+        self.w.change("note", record_knocked_away=on)
 
     def show_problem(self, text: str) -> None:
         set_problem(self.problem, text)

@@ -327,6 +327,19 @@ class DiceEntry(QWidget):
         self.face.emit(n)
 
 
+def chip_word(d: DieRoll) -> str:
+    """What a die was for, in a word the players know: Action, Parry, Bail, Damage, Armor,
+    distance; a bonus, Benny, MOM or POP die by its role."""
+    if d.role is not Role.NATURAL:
+        return str(d.role)
+    why = d.why
+    for word, shown in (("Parry", "Parry"), ("Bail", "Bail"), ("knocked away", "distance"),
+                        ("Action die", "Action"), ("Armor", "Armor"), ("Damage", "Damage")):
+        if word in why:
+            return shown
+    return "die"
+
+
 def die_chip(d: DieRoll, parent: QWidget | None = None) -> QFrame:
     """A die as the players would point at it: its face large, its size and role below."""
     frame = QFrame(parent)
@@ -344,9 +357,7 @@ def die_chip(d: DieRoll, parent: QWidget | None = None) -> QFrame:
     face.setAlignment(Qt.AlignmentFlag.AlignCenter)
     face.setStyleSheet(f"border: none; font-size: {BIG_PT - 2}pt; font-weight: 700; "
                        f"color: {colour};")
-    role = "Action" if d.role is Role.NATURAL and d.why.startswith("Action die") else str(
-        d.role)
-    sub = QLabel(f"d{d.sides} {role}", frame)
+    sub = QLabel(f"d{d.sides} {chip_word(d)}", frame)
     sub.setAlignment(Qt.AlignmentFlag.AlignCenter)
     sub.setStyleSheet(f"border: none; font-size: {BASE_PT - 4}pt; color: #52606d;")
     frame.setToolTip(d.why)

@@ -46,10 +46,12 @@ _FACES = {"action": "action_faces", "damage": "damage_faces"}
 
 
 def context_from_view(view: Any) -> CombatContext:
-    """The wizard's battle from the tracker's ``BattleView``."""
+    """The wizard's battle from the tracker's ``BattleView`` (its standing events tell which
+    items a fumbled Parry knocked away earlier)."""
     return context_from(view.setup, view.state, view.catalog,
                         [(u.id, u.name, u.player_id, u.spec, u.stats, u.minifig)
-                         for u in view.units])
+                         for u in view.units],
+                        events=[e.event for e in view.standing_events])
 
 
 class CombatWizard(QWizard):

@@ -81,13 +81,13 @@ def size_options(target: Target) -> tuple[Choice, ...]:
     """The target size and visibility choices (5.1) with their modifiers."""
     out = []
     if not target.inanimate:
-        out.append(Choice((SizeClass.MINIFIG, 3), "all 3 sections seen (0)"))
+        out.append(Choice((SizeClass.MINIFIG, 3), "3 of 3 sections (0)"))
         out.append(Choice((SizeClass.MINIFIG, 2), "2 of 3 sections (-1)"))
-        out.append(Choice((SizeClass.MINIFIG, 1), "1 section seen (-2)"))
-    out.append(Choice((SizeClass.LARGE, 3), "large: +1 per 2\" seen"))
-    out.append(Choice((SizeClass.BRICK_2X4, 3), "2x4 brick size (0)"))
-    out.append(Choice((SizeClass.BRICK_2X2, 3), "2x2 brick size (-1)"))
-    out.append(Choice((SizeClass.STUD_1X1, 3), "1x1 stud or item (-2)"))
+        out.append(Choice((SizeClass.MINIFIG, 1), "1 of 3 sections (-2)"))
+    out.append(Choice((SizeClass.LARGE, 3), "large: +1 per 2\""))
+    out.append(Choice((SizeClass.BRICK_2X4, 3), "2x4 brick (0)"))
+    out.append(Choice((SizeClass.BRICK_2X2, 3), "2x2 brick (-1)"))
+    out.append(Choice((SizeClass.STUD_1X1, 3), "1x1 stud, item (-2)"))
     return tuple(out)
 
 
@@ -243,7 +243,7 @@ def benny_options(draft: AttackDraft, ctx: CombatContext, key: str,
                     "this attack has no Damage dice", key="D"),
         BennyOption(BennyUse.STAT, "+1d6 inches of Range", None if ranged else
                     "Close Combat has no Range to add to (4.2)", key="R"),
-        BennyOption(BennyUse.EMBELLISH, "an embellishment the players agree on", key="E"),
+        BennyOption(BennyUse.EMBELLISH, "an embellishment (e.g. a precise spot)", key="E"),
         BennyOption(BennyUse.NONE, "not spent", key="N"),
     ]
     # BENNY_POLICY: Damage when the roll already hits, else +1d6 Action.

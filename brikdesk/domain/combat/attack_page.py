@@ -109,8 +109,8 @@ def weapon_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice, ...]
             continue
         seen.add(it.key)
         where = "" if draft.improvised else (" (in hand)" if it in fighter.held else " (carried)")
-        out.append(Choice(it.key, f"{it.name}{where}: {_profile(it)}",
-                          _can_use_kind(it, draft.kind)))
+        out.append(Choice(it.key, f"{it.name}{where}: {_profile(it)}"
+                          + fighter.knocked_away_note(it.key), _can_use_kind(it, draft.kind)))
     out.append(Choice(None, "Bare hands: Use 0, Shove or Grab", _can_use_kind(None, draft.kind)))
     return tuple(out)
 

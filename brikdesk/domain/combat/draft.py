@@ -3,7 +3,7 @@ readings the wizard shows."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
@@ -145,6 +145,8 @@ class Fighter:
     worn: tuple[CatalogItem, ...] = ()
     carried: tuple[CatalogItem, ...] = ()
     minifig: bool = True
+    #: Items a failed Parry knocked out of its hands earlier in this battle: (key, round).
+    knocked_away: tuple[tuple[str, int], ...] = ()
 
     @classmethod
     def from_spec(cls, unit_id: int, name: str, player_id: int, spec: UnitSpec,
@@ -166,6 +168,14 @@ class Fighter:
     def items(self) -> tuple[CatalogItem, ...]:
         """What it could attack or Parry with: held first, then carried."""
         return self.held + self.carried
+
+    def knocked_away_note(self, key: str | None) -> str:
+        """``" — knocked away in round 2: only if picked up since"`` for an item a critical
+        failure on a Parry knocked out of its hands (5.2), else ``""``."""
+        rounds = [r for k, r in self.knocked_away if k == key]
+        if key is None or not rounds:
+            return ""
+        return f" — knocked away in round {rounds[-1]}: only if picked up since"
 
 
 @dataclass(frozen=True, eq=False)
@@ -264,6 +274,7 @@ class AttackDraft:
     action_faces: tuple[int, ...] = ()
     bennies: tuple[tuple[str, BennyUse], ...] = ()
     embellishment: str = ""
+    record_knocked_away: bool = True  # a critical failure on a Parry: note the item's loss
     # page 4
     spend_mom: bool = True
     blast_ids: tuple[int, ...] = ()
@@ -308,10 +319,29 @@ class Choice:
     def allowed(self) -> bool:
         return self.problem is None
 
+def knocked_away_items(events: Iterable[Any]) -> dict[int, tuple[tuple[str, int], ...]]:
+    """Items knocked out of a unit's hands by a failed Parry (5.2), as the combat wizard
+    recorded them in the battle log: unit id -> ((item key, round), ...)."""
+    out: dict[int, list[tuple[str, int]]] = {}
+    for e in events:
+        details = getattr(e, "details", None)
+        if not isinstance(details, dict):
+            continue
+        knocked = details.get("outcome", {}).get("knocked_away")
+        if isinstance(knocked, dict) and isinstance(knocked.get("unit"), int):
+            out.setdefault(knocked["unit"], []).append(
+                (str(knocked.get("item", "")), int(knocked.get("round", 0))))
+    return {uid: tuple(v) for uid, v in out.items()}
+
+
 def context_from(setup: BattleSetup, state: BattleState, catalog: Catalog,
-                 units: Sequence[tuple[int, str, int, UnitSpec, UnitStats, bool]]
-                 ) -> CombatContext:
-    """A context from the tracker's units: ``(unit id, name, player id, spec, stats, minifig)``."""
-    fighters = tuple(Fighter.from_spec(uid, name, pid, spec, stats, catalog, minifig=mini)
+                 units: Sequence[tuple[int, str, int, UnitSpec, UnitStats, bool]],
+                 events: Iterable[Any] = ()) -> CombatContext:
+    """A context from the tracker's units: ``(unit id, name, player id, spec, stats, minifig)``,
+    and the battle's standing ``events`` (for items knocked away earlier)."""
+    knocked = knocked_away_items(events)
+    fighters = tuple(replace(Fighter.from_spec(uid, name, pid, spec, stats, catalog,
+                                               minifig=mini),
+                             knocked_away=knocked.get(uid, ()))
                      for uid, name, pid, spec, stats, mini in units)
     return CombatContext(setup, state, catalog, fighters)

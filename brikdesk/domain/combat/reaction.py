@@ -9,10 +9,19 @@ from brikdesk.domain.battle import ActionSpent, ActionUse, outnumbered_modifier
 from brikdesk.domain.combat.attack_page import _trial
 from brikdesk.domain.combat.chances import needed_text
 from brikdesk.domain.combat.draft import AttackDraft, AttackKind, Choice, CombatContext, Reaction
-from brikdesk.domain.combat.striker import weapon_of
 from brikdesk.domain.modifiers import Modifier, Stat
 from brikdesk.domain.odds import attack_odds
 from brikdesk.errors import UserError
+
+
+def made_two_handed(draft: AttackDraft, ctx: CombatContext) -> bool:
+    """Whether a Parry of this attack gets +1 (5.2): a Strike or Charge made with a
+    Two-Handed Weapon, or a Shove made by a minifig holding one (the Shove itself is made with
+    the hands, so the weapon is the item chosen on page 1, not the Shove's bare-hands
+    profile)."""
+    item = ctx.item(draft.item_key)
+    return bool(item is not None and item.two_handed and draft.kind in (
+        AttackKind.STRIKE, AttackKind.CHARGE, AttackKind.SHOVE))
 
 
 def _parry_item(ctx: CombatContext, key: str | None) -> ParryItem:
@@ -42,13 +51,7 @@ def reaction_options(draft: AttackDraft, ctx: CombatContext) -> tuple[Choice, ..
     t = ctx.fighter(draft.target_id)
     incoming = draft.kind.incoming
     rule_parry = _trial(ctx, [_reaction_event(draft, ctx, ActionUse.PARRY)])
-    weapon = None
-    try:
-        weapon = weapon_of(ctx.item(draft.item_key), draft.kind)
-    except UserError:
-        pass
-    two_handed = bool(weapon and weapon.two_handed) and incoming in (
-        Incoming.STRIKE, Incoming.CHARGE, Incoming.SHOVE)
+    two_handed = made_two_handed(draft, ctx)
     candidates: list[str | None] = [it.key for it in t.held if it.hands > 0]
     candidates.append(None)
     for key in dict.fromkeys(candidates):
@@ -56,6 +59,7 @@ def reaction_options(draft: AttackDraft, ctx: CombatContext) -> tuple[Choice, ..
         use, _why = (None, "") if p.use is None and not p.bare_hands else parry_use(p)
         label = f"Parry with {p.name} (Use {use}" + (", +1 against a Two-Handed Weapon"
                                                     if two_handed else "") + ")"
+        label += t.knocked_away_note(key)
         problem = rule_parry
         if problem is None and incoming.is_damage and not p.shield:
             what = "a Charge" if incoming is Incoming.CHARGE else "a Strike or other Damage"
@@ -96,9 +100,8 @@ def parry_preview(draft: AttackDraft, ctx: CombatContext) -> tuple[str, Fraction
 def _parry_mods(draft: AttackDraft, ctx: CombatContext) -> tuple[Modifier, ...]:
     assert draft.target_id is not None
     mods = []
-    weapon = weapon_of(ctx.item(draft.item_key), draft.kind)
     incoming = draft.kind.incoming
-    if weapon.two_handed and incoming in (Incoming.STRIKE, Incoming.CHARGE, Incoming.SHOVE):
+    if made_two_handed(draft, ctx):
         mods.append(Modifier(1, Stat.ACTION, f"Parrying {incoming} made with a Two-Handed "
                              "Weapon", "5.2 Parrying"))
     if draft.kind.close_combat and outnumbered_modifier(ctx.state, draft.target_id):

@@ -17,7 +17,7 @@ from brikdesk.domain.actions import (
 from brikdesk.domain.attack import AttackRoll, apply_benny, inches_text, roll_attack_action
 from brikdesk.domain.battle import outnumbered_modifier
 from brikdesk.domain.combat.draft import AttackDraft, CombatContext, Reaction
-from brikdesk.domain.combat.reaction import _parry_item
+from brikdesk.domain.combat.reaction import _parry_item, made_two_handed
 from brikdesk.domain.combat.striker import Striker, strikers
 from brikdesk.domain.rolling import DieRoll, NeedDie, Role, TypedDice
 from brikdesk.errors import UserError
@@ -151,7 +151,7 @@ def resolve_action(draft: AttackDraft, ctx: CombatContext) -> ActionStage:
                                  and first.roll.rolled else None)
                 parry = roll_parry(parrier, _parry_item(ctx, draft.parry_item),
                                    draft.kind.incoming, src,
-                                   two_handed_weapon=first.attack.weapon.two_handed,
+                                   two_handed_weapon=made_two_handed(draft, ctx),
                                    attacker_roll=attacker_roll, attacker=first.attack.attacker,
                                    outnumbered=_parry_outnumbered(draft, ctx))
                 if parry.over_the_top:

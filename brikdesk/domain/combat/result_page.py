@@ -108,18 +108,22 @@ def _paragraph(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
         sentences.append(action.avoided)
     single = len(action.rolls) == 1
     first = action.first
+    parry = action.parry
+    bodily = damage.shove is not None or damage.grab is not None
+    # In the order it happened: the Action Roll(s), the Parry, then the Damage against Armor.
+    merged = (single and parry is None and not bodily and damage.explosion is None
+              and damage.collision is None)
     if first is not None:
         if damage.explosion is not None:
             sentences.append(first.describe() if not first.hit else
                              f"{first.attack.label} hits {first.attack.target.name}")
-        elif single and damage.shove is None and damage.grab is None and (
-                damage.damage is None or damage.collision is None):
+        elif merged:
             sentences.append(AttackResult(first, damage.damage if first.hit else None)
                              .describe())
-        else:
+        elif not (bodily and first.automatic is not None):  # a Shove says it hit itself
             sentences.extend(r.describe() for r in action.rolls)
-    if action.parry is not None:
-        sentences.append(action.parry.describe())
+    if parry is not None:
+        sentences.append(parry.describe())
     if damage.explosion is not None:
         sentences.append(damage.explosion.describe())
     if damage.shove is not None:
@@ -128,9 +132,11 @@ def _paragraph(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
         sentences.append(damage.grab.describe())
     if damage.collision is not None:
         sentences.append(damage.collision.describe())
-    if damage.damage is not None and (not single or damage.collision is not None
-                                      or damage.shove is not None):
+    if damage.damage is not None and not merged:
         sentences.append(damage.damage.describe())
+    if damage.weapon_knockback and not merged:
+        sentences.append(f"{_target_name(draft, ctx)} is Knocked Back "
+                         f"{inches_text(damage.weapon_knockback)} (3.1)")
     if damage.missed_damage is not None and damage.missed_unit is not None:
         sentences.append(f"The Missed Shot strikes {ctx.fighter(damage.missed_unit).name}: "
                          f"{damage.missed_damage.describe()}")
@@ -184,6 +190,9 @@ def _payload(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
             outcome["armor"] = damage.damage.armor_value
     if action.avoided:
         outcome["avoided"] = action.avoided
+    knocked = _knocked_away(draft, ctx, action)
+    if knocked is not None:
+        outcome["knocked_away"] = knocked
     payload: dict[str, Any] = {
         "text": paragraph,
         "weapon": item.name if item is not None else "bare hands",
@@ -201,6 +210,18 @@ def _payload(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
                              "armor": draft.target_object.armor,
                              "size": draft.target_object.size.value}
     return payload
+
+
+def _knocked_away(draft: AttackDraft, ctx: CombatContext, action: ActionStage
+                  ) -> dict[str, Any] | None:
+    """The item a critical failure on the Parry knocked away (5.2), when the organizer records
+    it: ``{"unit", "item" (catalog key, or its name), "name", "inches", "round"}``."""
+    parry = action.parry
+    if parry is None or parry.knocked_away is None or draft.target_id is None \
+            or not draft.record_knocked_away:
+        return None
+    return {"unit": draft.target_id, "item": draft.parry_item or parry.item.name,
+            "name": parry.item.name, "inches": parry.knocked_away, "round": ctx.state.round}
 
 
 def _details(action: ActionStage, damage: DamageStage) -> tuple[str, ...]:
@@ -256,7 +277,8 @@ def final_events(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
     return tuple(events)
 
 
-def _changes(ctx: CombatContext, events: Sequence[Event], damage: DamageStage,
+def _changes(ctx: CombatContext, events: Sequence[Event], action: ActionStage,
+             damage: DamageStage,
              draft: AttackDraft) -> tuple[str, ...]:
     """What the events change, read by comparing the state before and after."""
     before = ctx.state
@@ -299,6 +321,13 @@ def _changes(ctx: CombatContext, events: Sequence[Event], damage: DamageStage,
             if e.killed:
                 n = len(e.killed)
                 out.append(f"{n} kill{'s' if n > 1 else ''} for {ctx.fighter(e.actor).name}")
+    knocked = _knocked_away(draft, ctx, action)
+    if knocked is not None and draft.target_id is not None \
+            and not after.unit(draft.target_id).dead:
+        out.append(f"{ctx.fighter(draft.target_id).name}'s {knocked['name']} lies "
+                   f"{inches_text(knocked['inches'])} directly away from "
+                   f"{ctx.fighter(draft.attacker_id).name}: out of his hands until he picks "
+                   "it up (noted in the battle log)")
     if damage.knockback is not None and damage.knockback.inches:
         out.append(f"move {damage.knockback.target} {inches_text(damage.knockback.inches)} "
                    "directly away (KnockBack)")
@@ -337,7 +366,7 @@ def result_summary(draft: AttackDraft, ctx: CombatContext, action: ActionStage |
     details = _details(action, damage)
     events = final_events(draft, ctx, action, damage, paragraph, details)
     try:
-        changes = _changes(ctx, events, damage, draft)
+        changes = _changes(ctx, events, action, damage, draft)
     except UserError as exc:
         return ResultSummary(paragraph, (), details, events, str(exc))
     return ResultSummary(paragraph, changes, details, events)

@@ -5,7 +5,8 @@
 Reports, for one army of ``--units`` units with varied loadouts:
 
 - the time to load the army's roster summaries (rows with stats, cost and warnings, the roster
-  window's data; target under 300 ms) and the peak memory of that load (tracemalloc);
+  window's data; target under 300 ms) and the peak memory of that load (tracemalloc: what the
+  load allocates), with the process's peak resident memory for scale;
 - the median time of a single-unit edit transaction (``edit_unit``, target under 10 ms), and
   of a few other single actions (add one unit, undo of a delete of one unit);
 - creating the units, exporting and checking the campaign file, for scale.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import resource
 import statistics
 import sys
 import tempfile
@@ -136,6 +138,8 @@ def main() -> int:
     print(f"Roster of 12 units: median of 21            {ms(med(small_loads))}")
     print(f"Roster load peak memory (tracemalloc)       {peak / 1e6:8.1f} MB "
           f"({len(roster.units)} rows, {warned} with warnings)")
+    print(f"Process peak resident memory (whole run)    "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:8.1f} MB")
     print(f"Single-unit edit (rename): median of 200    {ms(med(edits))}   target < 10 ms"
           f"   (95th percentile {ms(sorted(edits)[int(0.95 * len(edits))]).strip()})")
     print(f"Single-unit edit (loadout): median of 100   {ms(med(loadout_edits))}")

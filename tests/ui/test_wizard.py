@@ -176,6 +176,37 @@ class TestThievenHood:
         events = attack_events(battle)
         assert len(events) == 1 and events[0].event.killed == (target,)
 
+    def test_the_odds_follow_every_judgement(self, qtbot, open_wizard, battle):
+        """Thieven Hood (d10) shoots Guy 8" away with a longbow (Use 3, 1d6+1, Range 10"):
+        3+ on the d10, then 4+ once only two of Guy's three sections are visible."""
+        from brikdesk.domain.attack import SizeClass
+        from brikdesk.domain.odds import attack_odds
+        from ui.wizard.widgets import percent
+
+        w = open_wizard("Thieven Hood")
+        next_page(qtbot, w)
+        qtbot.keyClicks(page(w, 1).distance, "7.5")
+        assert page(w, 1).cells["out"].text() == "in Range"
+        next_page(qtbot, w)
+        p3 = page(w, 2)
+
+        def shown() -> tuple[str, ...]:
+            return tuple(p3.odds.values[k].text() for k in
+                         ("critical_failure", "over_the_top", "hit", "kill"))
+
+        plain = attack_odds(10, 3, "1d6+1", 4)
+        assert p3.need.text() == "3+"
+        assert shown() == ("10.0%", "50.0%", "80.0%", percent(plain.kill))
+        chart = p3.chart.chart
+        assert chart.bar_count == 10 and chart.line.value() == 2.5  # the line before the 3
+        p3.size.choose((SizeClass.MINIFIG, 2))
+        assert w.draft.sections_visible == 2
+        harder = attack_odds(10, 3, "1d6+1", 4, action_mod=-1)
+        assert p3.need.text() == "4+"
+        assert shown() == ("10.0%", "50.0%", "70.0%", percent(harder.kill))
+        assert chart.line.value() == 3.5
+        assert "-1" in [v.text() for v, _what in p3.row_widgets if v.isVisible()]
+
     def test_virtual_dice_are_kept_as_faces(self, qtbot, open_wizard, battle):
         w = open_wizard("Thieven Hood", seed=5)
         next_page(qtbot, w)
@@ -505,6 +536,33 @@ class TestNothingBeforeFinish:
         assert view.state.unit(battle.ids["Will Scarlet"]).action is ActionState.READY
         stack.redo()
         assert battle.view().state.unit(guy).dead
+
+
+class TestImprovised:
+    def test_any_catalog_item_for_an_improvised_attack(self, qtbot, open_wizard, battle):
+        """Will Scarlet picks up a Random Object (Use 4, 1dA-2) that is not in his loadout."""
+        w = open_wizard("Will Scarlet")
+        p1 = page(w, 0)
+        choose_target(w, battle.ids["Guard Bert"])
+        assert "random-object" not in p1.weapon.values()  # his loadout: sword, bare hands
+        qtbot.mouseClick(p1.improvised, Qt.MouseButton.LeftButton, pos=_box(p1.improvised))
+        assert "random-object" in p1.weapon.values()
+        shoot = p1.weapon.values().index("short-ranged-weapon")
+        assert "can't: Short-Ranged Weapon is not a Close Combat weapon" in \
+            p1.weapon.itemText(shoot)  # refused for a Strike, and said why
+        p1.weapon.choose("random-object")
+        assert p1.summary.text().endswith("with the Random Object")
+        next_page(qtbot, w)
+        next_page(qtbot, w)
+        assert page(w, 2).need.text() == "4+"
+        type_faces(qtbot, w, 2, "5")
+        next_page(qtbot, w)
+        assert "Damage 1dA-2 = 1d6-2" in page(w, 3).lines.text()
+        type_faces(qtbot, w, 3, "5")  # 5-2 = 3: ka-ping
+        next_page(qtbot, w)
+        finish(qtbot, w)
+        details = attack_events(battle)[0].event.details
+        assert details["weapon"] == "Random Object" and details["outcome"]["damage"] == 3
 
 
 class TestFromTheBattlePanel:

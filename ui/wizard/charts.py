@@ -16,7 +16,7 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 import pyqtgraph as pg  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QFont  # noqa: E402
-from PySide6.QtWidgets import QWidget  # noqa: E402
+from PySide6.QtWidgets import QGraphicsItem, QWidget  # noqa: E402
 
 from ui.wizard.widgets import BASE_PT, CRIT_COLOUR  # noqa: E402
 
@@ -43,6 +43,9 @@ class BarChart(pg.PlotWidget):
             axis.setTextPen(pg.mkPen("#333"))
             axis.setPen(pg.mkPen("#888"))
             axis.setStyle(tickFont=font)
+            # The axes (and their grid) are drawn once per range: a new set of bars repaints
+            # from the cached pixmap instead of replaying every tick.
+            axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         style = {"font-size": f"{BASE_PT - 1}pt", "color": "#333"}
         item.setLabel("bottom", xlabel, **style)
         item.setLabel("left", "%", **style)

@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QFrame,
@@ -74,6 +75,9 @@ if TYPE_CHECKING:
     from ui.wizard.wizard import CombatWizard
 
 OBJECT = "object"
+#: A modifier's value in the Action Roll page's list, and the sum under a line below them.
+_VALUE_STYLE = f"font-size: {BASE_PT + 6}pt; font-weight: 700;"
+_TOTAL_STYLE = _VALUE_STYLE + " border-top: 2px solid #1d3557;"
 #: The number needed on the die, the figure the whole table looks for.
 NEED_PT = 40
 
@@ -875,7 +879,7 @@ class ActionPage(_Page):
             n = len(self.row_widgets)
             value = label("", None, wrap=False)
             value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            value.setStyleSheet(f"font-size: {BASE_PT + 6}pt; font-weight: 700;")
+            value.setStyleSheet(_VALUE_STYLE)
             fix_size(value, "+10", BASE_PT + 6)
             what = label("")
             what.setObjectName("modifierRow")
@@ -901,8 +905,9 @@ class ActionPage(_Page):
         for i, r in enumerate(rows):
             m = r.modifier
             value, what = self._row(i)
-            colour = ("#14532d" if m.value > 0 else "#8a1c12" if m.value < 0 else "#9aa5b1")
-            _set_style(value, f"font-size: {BASE_PT + 6}pt; font-weight: 700; color: {colour};")
+            _set_style(value, _VALUE_STYLE)
+            _set_colour(value, "#14532d" if m.value > 0 else "#8a1c12" if m.value < 0 else
+                        "#9aa5b1")
             value.setText(f"{m.value:+d}" if m.value else "0")
             what.setText(f"{m.reason}<br><span style='font-size:{BASE_PT - 3}pt; "
                          f"color:#52606d'>{m.rule}</span>")
@@ -917,8 +922,8 @@ class ActionPage(_Page):
                     used.add(self.visible)
         if rows:
             value, what = self._row(len(rows))
-            _set_style(value, f"font-size: {BASE_PT + 6}pt; font-weight: 700; "
-                       "border-top: 2px solid #1d3557;")
+            _set_colour(value, "#000000")
+            _set_style(value, _TOTAL_STYLE)
             value.setText(f"{first.action_mod:+d}" if first.action_mod else "0")
             what.setText("all Action Roll modifiers together")
             value.show()
@@ -1189,6 +1194,15 @@ def _show_verdict(lab: QLabel, verdict: tuple[str, str]) -> None:
     if text:
         _set_style(lab, f"color: {colour};")
         lab.setText(text)
+
+
+def _set_colour(widget: QWidget, colour: str) -> None:
+    """Set a label's text colour through its palette: unlike a style sheet, a new palette
+    neither re-polishes the label nor lays the page out again (the fast path of a refresh)."""
+    pal = widget.palette()
+    if pal.color(QPalette.ColorRole.WindowText).name() != colour:
+        pal.setColor(QPalette.ColorRole.WindowText, QColor(colour))
+        widget.setPalette(pal)
 
 
 def _set_style(widget: QWidget, style: str) -> None:

@@ -78,20 +78,18 @@ def _catalog() -> Catalog:
 CATALOG = _catalog()
 
 
-def _units() -> list[tuple]:
+def _units(worn: dict[int, tuple[str, ...]] | None = None) -> list[tuple]:
     units = []
     for uid, (name, player, type_key, hands) in UNITS.items():
-        spec = UnitSpec(name, type_key, Loadout(hands))
+        spec = UnitSpec(name, type_key, Loadout(hands, (worn or {}).get(uid, ())))
         units.append((uid, name, player, spec, effective_stats(spec, CATALOG), True))
     return units
 
 
-def make_ctx(events=()) -> CombatContext:
-    """The battle as the tracker sets it up (Counters from the loadout), after ``events``."""
-    units = []
-    for uid, (name, player, type_key, hands) in UNITS.items():
-        spec = UnitSpec(name, type_key, Loadout(hands))
-        units.append((uid, name, player, spec, effective_stats(spec, CATALOG), True))
+def make_ctx(events=(), *, worn: dict[int, tuple[str, ...]] | None = None) -> CombatContext:
+    """The battle as the tracker sets it up (Counters from the loadout), after ``events``;
+    ``worn`` puts armour on some units."""
+    units = _units(worn)
     setup = BattleSetup((PlayerSetup(1, "Merry Men"), PlayerSetup(2, "Nottingham")),
                         tuple(UnitSetup(uid, p, name, counters=stats.counters)
                               for uid, name, p, _spec, stats, _m in units))
@@ -495,6 +493,30 @@ class TestDamage:
         assert "9 Damage beats Armor 2d6 (rolled 4+2 = 6)" in summary.paragraph
         assert summary.events[0].killed == (SHERIFF,)
         assert state.unit(SHERIFF).dead
+
+    def test_heavy_armor_deflects_a_die_of_each_kind(self):
+        """3.3: Heavy Armor is worn Deflection: the Sheriff's greatsword (1dA+2 on his d10)
+        loses its d10 against Guy in Heavy Armor, leaving +2, never more than his Armor 4;
+        only a Benny's extra d10 (on a natural 6 to 10, half the time) gets through, and then
+        beats Armor 4 on a 3 or more."""
+        ctx = make_ctx(worn={GUY: ("heavy-armor",)})
+        d = AttackDraft(SHERIFF, "heavy-weapon", AttackKind.STRIKE, GUY, use=Use.RESPONSE,
+                        action_faces=(5,))
+        assert action_preview(d, ctx).first.deflection == 1
+        assert action_preview(d, ctx).kill == Fraction(1, 2) * Fraction(8, 10)
+        preview = damage_preview(d, ctx, resolve_action(d, ctx))
+        assert "The Sheriff's Heavy Weapon: Damage 1dA+2 = 1d10+2; Deflection removes every " \
+            "die, leaving +2" in preview.lines
+        assert "  Deflection: Guy of Gisbourne's worn armour, one die of each kind (3.3)" in \
+            preview.lines
+        assert preview.kill == 0
+        summary, _state = record(ctx, d)
+        assert "Deflection removed every die: 2 Damage does not beat Armor 4: ka-ping" in \
+            summary.paragraph
+        pike = AttackDraft(JOHN, "two-handed-weapon", AttackKind.STRIKE, GUY,
+                           action_faces=(5,))  # 2dA: one d6 is left
+        assert "after Deflection 1d6" in damage_preview(pike, ctx,
+                                                      resolve_action(pike, ctx)).lines[0]
 
     def test_hero_armor_not_rolled_when_it_cannot_be_beaten(self):
         ctx = make_ctx()

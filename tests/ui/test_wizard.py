@@ -611,7 +611,26 @@ class TestExplained:
         qtbot.keyClicks(p3.dice.edit, "7")
         assert p3.dice.edit.text() == ""
         assert "A d6 shows 1 to 6: it can't show 7" in p3.dice.refusal.text()
+        for typed in ("0", "x"):
+            qtbot.keyClicks(p3.dice.edit, typed)
+            assert p3.dice.edit.text() == "" and p3.dice.refusal.isVisible()
+            assert f"it can't show {typed}" in p3.dice.refusal.text()
         assert w.draft.action_faces == ()
+        qtbot.keyClicks(p3.dice.edit, "6")  # a face it can show is taken at once
+        assert w.draft.action_faces == (6,) and not p3.dice.refusal.isVisible()
+
+    def test_a_d10_waits_for_a_second_digit_and_refuses_11(self, qtbot, open_wizard):
+        w = open_wizard("Thieven Hood")
+        next_page(qtbot, w)
+        qtbot.keyClicks(page(w, 1).distance, "5")
+        next_page(qtbot, w)
+        edit = page(w, 2).dice.edit
+        qtbot.keyClicks(edit, "1")
+        assert edit.text() == "1" and w.draft.action_faces == ()  # 1 or 10?
+        qtbot.keyClicks(edit, "1")
+        assert edit.text() == "1" and "it can't show 11" in page(w, 2).dice.refusal.text()
+        qtbot.keyClicks(edit, "0")
+        assert w.draft.action_faces == (10,)
 
     def test_a_disrupted_attacker_is_explained(self, qtbot, battle, open_wizard):
         from brikdesk.domain.battle import Status, StatusSet

@@ -55,7 +55,7 @@ from ui.windows.navigator import (
     CampaignNavigator,
     OverviewPage,
 )
-from ui.windows.printing import RosterPrinting
+from ui.windows.printing import ReportPrinting, RosterPrinting
 
 if TYPE_CHECKING:  # the windows load when first opened
     from ui.windows.catalog import CatalogWindow
@@ -110,7 +110,8 @@ class MainWindow(QMainWindow):
 
         self.banner = MessageBanner(self)
         self.runner = Actions(self, undo_stack, bus, self.banner)
-        self.printing = RosterPrinting(self, services, self.banner)
+        self.printing = RosterPrinting(self, services, self.banner, self.settings)
+        self.report_printing = ReportPrinting(self, services, self.banner, self.settings)
         self._build_central()
         self._build_actions()
         self._build_menus()
@@ -172,14 +173,17 @@ class MainWindow(QMainWindow):
                                  tip="Write the whole campaign to a JSON file")
         self.preview_action = act(self, "Print pre&view…", self.print_preview,
                                   name="printPreviewAction", shortcut="Ctrl+Shift+P",
-                                  tip="Preview the selected army's roster sheet",
+                                  tip="Preview the selected army's roster sheet or the "
+                                      "selected battle's report",
                                   icon=icon(sp.SP_FileDialogContentsView))
         self.print_action = act(self, "&Print…", self.print_army, name="printAction",
                                 shortcut=QKeySequence.StandardKey.Print,
-                                tip="Print the selected army's roster sheet")
-        self.pdf_action = act(self, "Export roster as P&DF…", self.export_pdf,
+                                tip="Print the selected army's roster sheet or the selected "
+                                    "battle's report")
+        self.pdf_action = act(self, "Export as P&DF…", self.export_pdf,
                               name="exportPdfAction", shortcut="Ctrl+Shift+E",
-                              tip="Save the selected army's roster sheet as a PDF")
+                              tip="Save the selected army's roster sheet or the selected "
+                                  "battle's report as a PDF")
         self.quit_action = act(self, "&Quit", self.close, name="quitAction",
                                shortcut=QKeySequence.StandardKey.Quit, tip="Close BrikDesk")
         self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
@@ -267,8 +271,9 @@ class MainWindow(QMainWindow):
         self.campaign_menu = menu("&Campaign", "campaignMenu", [
             self.add_player_action, self.add_army_action, None, self.open_roster_action,
             self.catalog_action])
+        self.report_menu = self.report_printing.make_menu(self, self.current_battle)
         self.battle_menu = menu("&Battle", "battleMenu", [
-            self.open_battle_action, self.new_battle_action])
+            self.open_battle_action, self.new_battle_action, None, self.report_menu])
         self.help_menu = menu("&Help", "helpMenu", [self.rules_action, None,
                                                     self.about_action])
         self.navigator.addActions([self.open_roster_action, self.open_battle_action,
@@ -593,7 +598,9 @@ class MainWindow(QMainWindow):
         self.add_army_action.setEnabled(has and bool(self.nav and self.nav.players))
         self.open_roster_action.setEnabled(army)
         for a in (self.preview_action, self.print_action, self.pdf_action):
-            a.setEnabled(army)
+            a.setEnabled(army or kind == BATTLE)
+        self.report_printing.describe_file_actions(
+            kind == BATTLE, self.preview_action, self.print_action, self.pdf_action)
         self.open_battle_action.setEnabled(kind == BATTLE)
         self.new_battle_action.setEnabled(has and len(self.nav.players if self.nav else ()) >= 2)
         self.edit_selected_action.setEnabled(kind in (PLAYER, ARMY, BATTLE))
@@ -708,6 +715,8 @@ class MainWindow(QMainWindow):
             self.battle_menu.addAction(self.open_battle_action)
             self.battle_menu.addAction(self.new_battle_action)
             self.battle_menu.addSeparator()
+            self.battle_menu.addMenu(self.report_menu)
+            self.battle_menu.addSeparator()
             for action in panel.menu_actions():
                 if action is None:
                     self.battle_menu.addSeparator()
@@ -725,23 +734,58 @@ class MainWindow(QMainWindow):
 
     # -- printing -------------------------------------------------------------------------
 
-    def _print_army(self) -> int | None:
-        army = self.selected_army()
-        if army is None:
-            self.banner.show_error("Select an army in the navigator to print its roster.")
-        return army
+    def _print_target(self) -> tuple[str, int, str] | None:
+        """What File > Print acts on: the selected army (its roster sheet) or battle (its
+        report), with its name."""
+        kind, ident = self.selected()
+        nav = self.nav
+        if kind == ARMY:
+            name = next((a.name for a in nav.armies if a.id == ident), None) if nav else None
+            return ARMY, ident, name
+        if kind == BATTLE:
+            name = next((b.name for b in nav.battles if b.id == ident), None) if nav else None
+            return BATTLE, ident, name
+        self.banner.show_error("Select an army (to print its roster) or a battle (its report) "
+                               "in the navigator.")
+        return None
 
-    def print_preview(self) -> object:
-        army = self._print_army()
-        return None if army is None else self.printing.preview(army)
+    def current_battle(self) -> tuple[int, str | None] | None:
+        """The battle the Battle > Battle report entries use: the one shown, else the one
+        selected in the navigator."""
+        ident = self.battle_page.battle_id
+        if ident is None or self.pages.currentWidget() is not self.battle_page:
+            kind, ident = self.selected()
+            if kind != BATTLE:
+                return None
+        nav = self.nav
+        name = next((b.name for b in nav.battles if b.id == ident), None) if nav else None
+        return ident, name
 
-    def print_army(self) -> object:
-        army = self._print_army()
-        return None if army is None else self.printing.print(army)
+    def print_preview(self) -> bool:
+        target = self._print_target()
+        if target is None:
+            return False
+        kind, ident, name = target
+        printing = self.printing if kind == ARMY else self.report_printing
+        return printing.preview(ident, name)
+
+    def print_army(self) -> bool:
+        target = self._print_target()
+        if target is None:
+            return False
+        kind, ident, name = target
+        printing = self.printing if kind == ARMY else self.report_printing
+        return printing.print(ident, name)
 
     def export_pdf(self, path: Path | None = None) -> bool:
-        army = self._print_army()
-        return army is not None and self.printing.export_pdf(army, path)
+        if not isinstance(path, Path):  # from the menu: QAction.triggered(checked)
+            path = None
+        target = self._print_target()
+        if target is None:
+            return False
+        kind, ident, name = target
+        printing = self.printing if kind == ARMY else self.report_printing
+        return printing.export_pdf(ident, path, name)
 
     # -- help -----------------------------------------------------------------------------
 

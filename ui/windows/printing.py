@@ -1,156 +1,791 @@
-"""File > Print preview / Print / Export PDF for an army: one path (design convention 9).
+"""Print preview, Print and Export for the app: roster sheets and battle reports (issue 7).
 
-The domain builds the sheet (``brikdesk.domain.sheets.build_roster_sheet``) from the stored
-roster and the campaign's catalog; ``ui.printing`` lays it out and paints it for the preview,
-the printer and the PDF alike. Qt's print support and ``ui.printing`` are imported only when
-the organizer prints.
+One path (design convention 9): the print service (``services.printing``) reads what a sheet
+or a report shows, in one transaction, exactly as ``brikdesk print`` and ``brikdesk report``
+do (units dead in the campaign are left out unless asked for, and the banner names them);
+``ui.printing`` lays it out and paints it for the preview, the printer and the PDF alike.
+
+Before each, a small dialog (``ui.dialogs.print_options``) asks what to print and remembers
+the answer. Every step that may take long runs off the GUI thread (convention 7) with a
+progress bar and a Stop button in the window's status bar: reading and laying out before a
+preview or a print, painting the pages for the printer, writing a PDF or Markdown. The preview
+dialog paints on the GUI thread (that is how ``QPrintPreviewDialog`` works), replaying the
+layout made on the worker; the layout is made again only if the organizer changes the paper
+in the preview or print dialog.
+
+Qt's print support and ``ui.printing`` are imported only when the organizer prints.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QObject
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QProgressBar,
+    QToolButton,
+    QWidget,
+)
 
-from brikdesk.domain.sheets import RosterSheet, RosterSheetOptions, SheetHeader, build_roster_sheet
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Services
 from ui.dialogs.base import FileChooser
+from ui.settings import AppSettings
 from ui.windows.common import MessageBanner, show_storage_error
 from ui.workers import start_job
 
 log = logging.getLogger(__name__)
 
-
-def roster_sheet(services: Services, army_id: int,
-                 options: RosterSheetOptions | None = None,
-                 today: dt.date | None = None) -> RosterSheet:
-    """The printed content of an army as stored now (raises ``UserError``/``StorageError``)."""
-    roster = services.roster.roster(army_id)
-    army = roster.army
-    campaign = services.campaigns.get_campaign(army.campaign_id)
-    catalog = services.catalog.catalog(army.campaign_id)
-    colour = army.player_colour if army.player_colour.startswith("#") and \
-        len(army.player_colour) == 7 else None
-    header = SheetHeader(army=army.name, player=army.player_name, campaign=campaign.name,
-                         budget=roster.budget, date=today or dt.date.today(), colour=colour,
-                         total_cost=roster.total, cost_unit=roster.cost_unit)
-    warnings = [w for u in roster.units for w in u.warnings] + list(roster.warnings)
-    return build_roster_sheet(header, [u.spec for u in roster.units], catalog, options,
-                              warnings=warnings)
+Step = Callable[[str, int, int], None]
 
 
-class RosterPrinting(QObject):
-    """Print preview, print and PDF export of one army for a window (errors in its banner)."""
+class Cancelled(Exception):
+    """The organizer pressed Stop: the job ends and leaves nothing behind."""
 
-    def __init__(self, window: QWidget, services: Services, banner: MessageBanner) -> None:
+
+# ---------------------------------------------------------------------------------------------
+# Progress in the status bar
+
+
+class _Ticket(QObject):
+    """One running job as the progress widget shows it: its title ("Exporting X to x.pdf"),
+    the step it is at ("writing pages") and how far; ``cancel`` is read by the worker."""
+
+    def __init__(self, parent: QObject | None, text: str) -> None:
+        super().__init__(parent)
+        self.title = text
+        self.text = ""
+        self.done = 0
+        self.total = 0
+        self.cancel = threading.Event()
+
+
+class JobProgress(QWidget):
+    """What a window's print jobs are doing: a line of text, a progress bar and Stop.
+
+    Lives in the window's status bar (a permanent widget), hidden while nothing runs. When
+    several jobs run, the latest is shown; Stop stops the one shown.
+    """
+
+    #: the widest the text may be (pixels) before it is elided in the middle
+    LABEL_MAX = 460
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("jobProgress")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(6)
+        self.label = QLabel(self)
+        self.label.setObjectName("jobText")
+        layout.addWidget(self.label)
+        self.bar = QProgressBar(self)
+        self.bar.setObjectName("jobBar")
+        self.bar.setFixedWidth(150)
+        self.bar.setFormat("%v of %m")
+        layout.addWidget(self.bar)
+        self.stop = QToolButton(self)
+        self.stop.setObjectName("jobStop")
+        self.stop.setText("Stop")
+        self.stop.setToolTip("Stop this job (nothing is written)")
+        self.stop.clicked.connect(self.stop_current)
+        layout.addWidget(self.stop)
+        self._tickets: list[_Ticket] = []
+        self.hide()
+
+    @classmethod
+    def for_window(cls, window: QWidget) -> JobProgress | None:
+        """The window's progress widget, added to its status bar the first time."""
+        existing = window.findChild(JobProgress, "jobProgress")
+        if existing is not None:
+            return existing
+        if not isinstance(window, QMainWindow):
+            return None
+        status = window.statusBar()
+        widget = cls(status)
+        status.addPermanentWidget(widget)
+        widget.hide()
+        return widget
+
+    def begin(self, text: str) -> _Ticket:
+        ticket = _Ticket(self, text)
+        self._tickets.append(ticket)
+        self._show(ticket)
+        return ticket
+
+    def step(self, ticket: _Ticket, text: str, done: int, total: int) -> None:
+        ticket.text, ticket.done, ticket.total = text, done, total
+        if self._tickets and self._tickets[-1] is ticket:
+            self._show(ticket)
+
+    def end(self, ticket: _Ticket) -> None:
+        if ticket in self._tickets:
+            self._tickets.remove(ticket)
+        ticket.deleteLater()
+        if self._tickets:
+            self._show(self._tickets[-1])
+        else:
+            self.hide()
+
+    def stop_current(self) -> None:
+        if self._tickets:
+            ticket = self._tickets[-1]
+            ticket.cancel.set()
+            self._set_label(f"{ticket.title} (stopping…)")
+
+    @property
+    def running(self) -> int:
+        return len(self._tickets)
+
+    def _set_label(self, text: str) -> None:
+        metrics = self.label.fontMetrics()
+        self.label.setText(metrics.elidedText(text, Qt.TextElideMode.ElideMiddle,
+                                              self.LABEL_MAX))
+        self.label.setToolTip(text)
+
+    def _show(self, ticket: _Ticket) -> None:
+        if ticket.cancel.is_set():
+            self._set_label(f"{ticket.title} (stopping…)")
+        else:
+            self._set_label(f"{ticket.title}: {ticket.text}" if ticket.text else ticket.title)
+        if ticket.total > 0:
+            self.bar.setRange(0, ticket.total)
+            self.bar.setValue(min(ticket.done, ticket.total))
+            self.bar.setTextVisible(True)
+        else:  # busy: no way to tell how long yet
+            self.bar.setRange(0, 0)
+            self.bar.setTextVisible(False)
+        self.show()
+
+
+class _StepRelay(QObject):
+    """Carries a job's steps from the worker to the GUI thread; lives with the application,
+    so a job whose window closed still runs to its end (its steps are then dropped)."""
+
+    step = Signal(str, int, int)
+
+
+class _Forward(QObject):
+    """Receives a job's steps for one ticket of a progress widget (dies with the widget)."""
+
+    def __init__(self, progress: JobProgress, ticket: _Ticket) -> None:
+        super().__init__(ticket)
+        self._progress = progress
+        self._ticket = ticket
+
+    def step(self, text: str, done: int, total: int) -> None:
+        self._progress.step(self._ticket, text, done, total)
+
+
+class _PagePainter(QObject):
+    """Paints prepared pages on the printer a preview dialog hands over (``paintRequested``)."""
+
+    def __init__(self, parent: QObject, paint: Callable[[Any], object]) -> None:
+        super().__init__(parent)
+        self._paint = paint
+        self.calls = 0
+
+    def paint(self, printer: Any) -> None:
+        self.calls += 1
+        self._paint(printer)
+
+
+# ---------------------------------------------------------------------------------------------
+# What roster and report printing share
+
+
+def _n(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def safe_file_name(name: str) -> str:
+    """``name`` fit for a file name (letters, digits, spaces, - and _ kept)."""
+    safe = "".join(c if c.isalnum() or c in " -_" else "_" for c in name).strip()
+    return safe or "brikdesk"
+
+
+class _Printing(QObject):
+    """Jobs, dialogs and messages for one window (errors and notes in its banner)."""
+
+    #: what the window's messages call the thing printed ("this army", "this battle")
+    THING = "this"
+
+    def __init__(self, window: QWidget, services: Services, banner: MessageBanner,
+                 settings: AppSettings | None = None) -> None:
         super().__init__(window)
         self._window = window
         self._services = services
         self._banner = banner
-        self._printer = None
+        self._settings = settings
+        self.progress = JobProgress.for_window(window)
+        self.preview_dialog: Any = None
+        self.print_dialog: Any = None
         self.last_export: Path | None = None
+        self.last_result: Any = None
+        self._printer: Any = None
+        self._printing = threading.Event()  # set while pages go to the printer
 
-    def _sheet(self, army_id: int) -> RosterSheet | None:
+    # -- settings -------------------------------------------------------------------------
+
+    @property
+    def settings(self) -> AppSettings:
+        """Where the choices are remembered: the settings given, else the window's own
+        (``window.settings``), else the app's usual place."""
+        if self._settings is None:
+            own = getattr(self._window, "settings", None)
+            self._settings = own if isinstance(own, AppSettings) else AppSettings.for_app()
+        return self._settings
+
+    def _save_path(self, title: str, filter_text: str, name: str, suffix: str) -> Path | None:
+        from ui.dialogs.print_options import KEY_FOLDER
+
+        folder = str(self.settings.qsettings.value(KEY_FOLDER) or "")
+        base = Path(folder) if folder and Path(folder).is_dir() else Path.home()
+        path = FileChooser.save_path(self._window, title, filter_text,
+                                     str(base / f"{safe_file_name(name)}{suffix}"), suffix)
+        if path is not None:
+            self.settings.set(KEY_FOLDER, str(path.parent))
+        return path
+
+    # -- jobs -----------------------------------------------------------------------------
+
+    def _alive(self) -> bool:
+        return shiboken6.isValid(self) and shiboken6.isValid(self._banner)
+
+    def _start(self, text: str, work: Callable[[Step], Any], on_done: Callable[[Any], None],
+               failure: str) -> bool:
+        """Run ``work(step)`` on a worker with progress; ``on_done(result)`` on the GUI thread
+        (not called if the window closed meanwhile). ``failure`` starts the error message."""
+        progress = self.progress
+        ticket = progress.begin(text) if progress is not None else _Ticket(self, text)
+        cancel = ticket.cancel
+        app = QCoreApplication.instance() or self
+        relay = _StepRelay(app)
+        if progress is not None:
+            relay.step.connect(_Forward(progress, ticket).step)
+
+        def step(what: str, done: int, total: int) -> None:  # on the worker
+            if cancel.is_set():
+                raise Cancelled()
+            relay.step.emit(what, done, total)
+
+        def finish() -> bool:
+            relay.deleteLater()
+            alive = self._alive()
+            if alive and progress is not None and shiboken6.isValid(progress):
+                progress.end(ticket)
+            return alive
+
+        def done(result: Any) -> None:
+            if finish():
+                on_done(result)
+            else:
+                log.info("%s: done after its window closed", text)
+
+        def failed(exc: BaseException, details: str) -> None:
+            if not finish():
+                log.error("%s failed after its window closed: %s", text, exc)
+                return
+            if isinstance(exc, Cancelled):
+                self._banner.show_note(f"Stopped: {text[:1].lower()}{text[1:]}")
+            elif isinstance(exc, StorageError):
+                show_storage_error(self._window, exc)
+            elif isinstance(exc, UserError | OSError):
+                self._banner.show_error(f"{failure}: {exc}")
+            else:
+                log.error("%s failed:\n%s", text, details)
+                self._banner.show_error(f"{failure} (a bug, written to the log): {exc}")
+
+        start_job(app, lambda _progress: work(step), on_done=done, on_error=failed)
+        return True
+
+    # -- dialogs --------------------------------------------------------------------------
+
+    def _printer_for(self, paper: str, doc_name: str, shared: bool):
+        from PySide6.QtPrintSupport import QPrinter
+
+        from ui.printing import configure_page
+
+        if shared:  # the Print action keeps the organizer's printer between prints
+            if self._printer is None:
+                self._printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+            printer = self._printer
+        else:
+            printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+        printer.setDocName(doc_name)
+        configure_page(printer, paper)
+        return printer
+
+    def _open_preview(self, title: str, paper: str, paint: Callable[[Any], object]):
+        """A window-modal, non-blocking QPrintPreviewDialog that paints through ``paint``."""
+        from PySide6.QtPrintSupport import QPrintPreviewDialog
+
+        printer = self._printer_for(paper, title, shared=False)
+        dialog = QPrintPreviewDialog(printer, self._window)
+        dialog.setObjectName("printPreview")
+        dialog.setWindowTitle(f"Print preview: {title}")
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.printer_ref = printer  # type: ignore[attr-defined]  # alive as long as the dialog
+        painter = _PagePainter(dialog, paint)
+        dialog.paintRequested.connect(painter.paint)
+        dialog.page_painter = painter  # type: ignore[attr-defined]
+        screen = self._window.screen()
+        avail = screen.availableGeometry() if screen is not None else None
+        h = 900 if avail is None else min(900, int(avail.height() * 0.9))
+        dialog.resize(min(900, h), h)
+        self.preview_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def _open_print_dialog(self, title: str, paper: str,
+                           send: Callable[[Any], None]):
+        from PySide6.QtPrintSupport import QPrintDialog
+
+        printer = self._printer_for(paper, title, shared=True)
+        dialog = QPrintDialog(printer, self._window)
+        dialog.setObjectName("printDialog")
+        dialog.setWindowTitle(f"Print {title}")
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        # QPrintDialog's accepted(QPrinter*) hides QDialog's accepted(); its open() wants a
+        # receiver: QDialog.open shows it window-modal without blocking
+        dialog.accepted.connect(_PrintSender(dialog, printer, send).send)
+        self.print_dialog = dialog
+        QDialog.open(dialog)
+        return dialog
+
+    def _send(self, printer: Any, title: str, paint: Callable[[Any, Step], Any]) -> bool:
+        """Paint on ``printer`` on a worker, with progress; one print at a time."""
+        if self._printing.is_set():
+            self._banner.show_error("BrikDesk is still sending the last print to the printer; "
+                                    "try again when it is done.")
+            return False
+        busy = self._printing
+        busy.set()
+
+        def sent(pages: int) -> None:
+            self._banner.show_note(f"{title} was sent to the printer ({_n(pages, 'page')}).")
+
+        def work(step: Step) -> int:
+            try:
+                return paint(printer, step).page_count
+            finally:
+                busy.clear()
+
+        return self._start(f"Printing {title}", work, sent, f"{title} was not printed")
+
+
+class _PrintSender(QObject):
+    """Sends the pages to the printer when the print dialog is accepted."""
+
+    def __init__(self, parent: QObject, printer: Any, send: Callable[[Any], None]) -> None:
+        super().__init__(parent)
+        self._printer = printer
+        self._send = send
+
+    def send(self, printer: Any = None) -> None:
+        self._send(printer if printer is not None else self._printer)
+
+
+# ---------------------------------------------------------------------------------------------
+# Roster sheets
+
+
+def _prepare_roster(services: Services, army_id: int, choice: Any, step: Step) -> tuple:
+    """Read the sheet (one transaction) and lay it out for its paper: on the worker."""
+    from ui.printing import layout_roster_sheet
+    from ui.printing.image import MeasuringDevice
+
+    step("reading the roster", 0, 0)
+    job = services.printing.roster_sheet(army_id, choice.options,
+                                         include_dead=choice.include_dead)
+    sheet = job.sheet
+    device = MeasuringDevice(sheet.options.paper)
+    what = f"laying out {_n(len(sheet.cards), 'card')}"
+    layout = layout_roster_sheet(sheet, device.writer,
+                                 progress=lambda done, total: step(what, done, total))
+    return job, layout
+
+
+def left_out_text(names: tuple[str, ...]) -> str:
+    """What the banner says of units dead in the campaign that were not printed."""
+    if not names:
+        return ""
+    shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+    return (f" Left out {_n(len(names), 'unit')} dead in the campaign ({shown}); tick "
+            "'Include units dead in the campaign' to print them.")
+
+
+class RosterPrinting(_Printing):
+    """Print preview, print and PDF export of one army's roster sheet for a window.
+
+    ``preview``, ``print`` and ``export_pdf`` ask for the options first (remembered); they
+    return ``True`` when the work started (it finishes on a worker: ``preview_dialog``,
+    ``print_dialog`` and ``last_export`` are set when it is done).
+    """
+
+    def _ask(self, army_id: int, name: str | None, verb: str):
+        from ui.dialogs.print_options import RosterOptionsDialog
+
+        if name is None:
+            name = self._army_name(army_id)
+            if name is None:
+                return None, ""
+        choice = RosterOptionsDialog.ask(self._window, self.settings, name, verb)
+        return choice, name
+
+    def _army_name(self, army_id: int) -> str | None:
         try:
-            return roster_sheet(self._services, army_id)
+            return self._services.campaigns.get_army(army_id).name
         except UserError as exc:
             self._banner.show_error(f"Can't print this army: {exc}")
         except StorageError as exc:
             show_storage_error(self._window, exc)
         return None
 
-    def _make_printer(self, sheet: RosterSheet):
-        from PySide6.QtPrintSupport import QPrinter
-
-        from ui.printing import configure_page
-
-        if self._printer is None:
-            self._printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-        self._printer.setDocName(f"{sheet.header.army}: roster sheet")
-        configure_page(self._printer, sheet.options.paper)
-        return self._printer
-
-    def preview(self, army_id: int):
-        """Open the print preview (window-modal, not blocking); returns the dialog."""
-        sheet = self._sheet(army_id)
-        if sheet is None:
-            return None
-        from PySide6.QtCore import Qt
-        from PySide6.QtPrintSupport import QPrintPreviewDialog
-
-        from ui.printing import print_roster_sheet
-
-        dialog = QPrintPreviewDialog(self._make_printer(sheet), self._window)
-        dialog.setObjectName("printPreview")
-        dialog.setWindowTitle(f"Print preview: {sheet.header.army}")
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.paintRequested.connect(lambda printer: print_roster_sheet(printer, sheet))
-        dialog.resize(900, 900)
-        dialog.open()
-        return dialog
-
-    def print(self, army_id: int):
-        sheet = self._sheet(army_id)
-        if sheet is None:
-            return None
-        from PySide6.QtCore import Qt
-        from PySide6.QtPrintSupport import QPrintDialog
-
-        from ui.printing import print_roster_sheet
-
-        printer = self._make_printer(sheet)
-        dialog = QPrintDialog(printer, self._window)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-
-        def accepted() -> None:
-            print_roster_sheet(printer, sheet)
-            self._banner.show_note(f"{sheet.header.army} was sent to the printer.")
-
-        dialog.accepted.connect(accepted)
-        dialog.open()
-        return dialog
-
-    def export_pdf(self, army_id: int, path: Path | None = None) -> bool:
-        """Ask where (unless ``path``), then write the PDF on a worker thread."""
-        sheet = self._sheet(army_id)
-        if sheet is None:
+    def preview(self, army_id: int, name: str | None = None) -> bool:
+        """Ask the options, read and lay out on a worker, then open the print preview."""
+        choice, name = self._ask(army_id, name, "Preview")
+        if choice is None:
             return False
+        services = self._services
+
+        def ready(result: tuple) -> None:
+            job, layout = result
+            self.last_result = job
+            from ui.printing import print_roster_sheet
+
+            sheet = job.sheet
+
+            def paint(printer: Any) -> None:
+                print_roster_sheet(printer, sheet, layout=layout)
+
+            self._open_preview(f"{sheet.header.army}: roster sheet", sheet.options.paper, paint)
+            note = left_out_text(job.left_out)
+            if note:
+                self._banner.show_note(note.strip())
+
+        return self._start(f"Preparing the roster sheet of {name}",
+                           lambda step: _prepare_roster(services, army_id, choice, step),
+                           ready, f"Can't preview {name}")
+
+    def print(self, army_id: int, name: str | None = None) -> bool:
+        """Ask the options, read and lay out on a worker, then the print dialog; the pages are
+        painted for the printer on a worker too."""
+        choice, name = self._ask(army_id, name, "Print…")
+        if choice is None:
+            return False
+        services = self._services
+
+        def ready(result: tuple) -> None:
+            job, layout = result
+            self.last_result = job
+            sheet = job.sheet
+
+            def paint(printer: Any, step: Step):
+                from ui.printing import print_roster_sheet
+
+                return print_roster_sheet(printer, sheet, layout=layout,
+                                          progress=lambda d, t: step("printing pages", d, t))
+
+            self._open_print_dialog(
+                f"{sheet.header.army}", sheet.options.paper,
+                lambda printer: self._send(printer, sheet.header.army, paint))
+            note = left_out_text(job.left_out)
+            if note:
+                self._banner.show_note(note.strip())
+
+        return self._start(f"Preparing the roster sheet of {name}",
+                           lambda step: _prepare_roster(services, army_id, choice, step),
+                           ready, f"Can't print {name}")
+
+    def export_pdf(self, army_id: int, path: Path | None = None, name: str | None = None
+                   ) -> bool:
+        """Ask the options and where (unless ``path`` is given: then no questions, the
+        remembered options), then read, lay out and write the PDF on a worker."""
+        from ui.dialogs.print_options import load_roster_choice
+
         if path is None:
-            safe = "".join(c if c.isalnum() or c in " -_" else "_" for c in sheet.header.army)
-            path = FileChooser.save_path(self._window, "Export roster sheet as PDF",
-                                         "PDF files (*.pdf)", f"{safe.strip()}.pdf", ".pdf")
+            choice, name = self._ask(army_id, name, "Export PDF…")
+            if choice is None:
+                return False
+            path = self._save_path("Export roster sheet as PDF", "PDF files (*.pdf)", name,
+                                   ".pdf")
             if path is None:
                 return False
-        from ui.printing import export_pdf
-
+        else:
+            choice = load_roster_choice(self.settings)
+            name = name or f"army {army_id}"
+        services = self._services
         target = path
-        self._banner.show_note(f"Writing {target.name}…")
 
-        def done(result) -> None:
-            if not shiboken6.isValid(self._banner):  # the window closed meanwhile
-                log.info("Saved %s pages to %s", result.pages, result.path)
-                return
+        def work(step: Step):
+            from ui.printing import export_pdf
+
+            job, layout = _prepare_roster(services, army_id, choice, step)
+            what = "writing pages"
+            result = export_pdf(job.sheet, target, layout=layout,
+                                progress=lambda done, total: step(what, done, total))
+            return job, result
+
+        def saved(outcome: tuple) -> None:
+            job, result = outcome
+            self.last_result = job
             self.last_export = result.path
-            self._banner.show_note(f"Saved {result.pages} page{'s' if result.pages != 1 else ''}"
-                                   f" to {result.path}")
+            self._banner.show_note(f"Saved {_n(result.pages, 'page')} to {result.path}."
+                                   + left_out_text(job.left_out))
 
-        def failed(exc: BaseException, details: str) -> None:
-            if not shiboken6.isValid(self._banner):
-                log.error("PDF export failed: %s", exc)
-                return
-            if isinstance(exc, UserError | OSError):
-                self._banner.show_error(f"The PDF was not written: {exc}")
+        return self._start(f"Exporting {name} to {target.name}", work, saved,
+                           "The PDF was not written")
+
+
+# ---------------------------------------------------------------------------------------------
+# Battle reports
+
+
+def _prepare_report(services: Services, battle_id: int, choice: Any, step: Step) -> tuple:
+    from ui.printing.image import MeasuringDevice
+    from ui.printing.report import layout_battle_report
+
+    step("reading the battle log", 0, 0)
+    report = services.printing.battle_report(battle_id)
+    step("laying out the report", 0, 0)
+    device = MeasuringDevice(choice.paper)
+    layout = layout_battle_report(report, device.writer, black_and_white=choice.black_and_white)
+    return report, layout
+
+
+class ReportPrinting(_Printing):
+    """Print preview, print, PDF and Markdown export of a battle's report for a window.
+
+    ``make_menu(parent, current)`` gives a "Battle report" menu (for the Battle menu) whose
+    entries act on ``current()``: ``(battle id, name)`` or ``None`` when no battle is shown or
+    selected.
+    """
+
+    _current: Callable[[], tuple[int, str | None] | None] | None = None
+
+    def make_menu(self, parent: QWidget,
+                  current: Callable[[], tuple[int, str | None] | None]) -> QMenu:
+        from ui.windows.common import make_action
+
+        self._current = current
+        menu = QMenu("Battle &report", parent)
+        menu.setObjectName("reportMenu")
+        menu.setToolTipsVisible(True)
+        self.preview_action = make_action(
+            menu, "Print pre&view…", self.preview_current, name="reportPreviewAction",
+            tip="Preview the report of the battle shown (or selected)")
+        self.print_action = make_action(
+            menu, "&Print…", self.print_current, name="reportPrintAction",
+            tip="Print the report of the battle shown (or selected)")
+        self.pdf_action = make_action(
+            menu, "Export as P&DF…", self.export_pdf_current, name="reportPdfAction",
+            tip="Save the battle report as a PDF: the account round by round, casualties and "
+                "a chart")
+        self.markdown_action = make_action(
+            menu, "Export as &Markdown…", self.export_markdown_current,
+            name="reportMarkdownAction",
+            tip="Save the battle report as Markdown, to paste in a forum post")
+        for a in (self.preview_action, self.print_action, None, self.pdf_action,
+                  self.markdown_action):
+            if a is None:
+                menu.addSeparator()
             else:
-                log.error("PDF export failed:\n%s", details)
-                self._banner.show_error(f"The PDF was not written (a bug): {exc}")
+                menu.addAction(a)
+        menu.aboutToShow.connect(self.update_enabled)
+        return menu
 
-        # The relay lives with the application: the window may close before the PDF is done.
-        start_job(QCoreApplication.instance() or self,
-                  lambda progress: export_pdf(sheet, target, progress=progress),
-                  on_done=done, on_error=failed)
-        return True
+    def update_enabled(self) -> None:
+        """Enable the report entries when a battle is shown or selected."""
+        has = self._current is not None and self._current() is not None
+        for a in (self.preview_action, self.print_action, self.pdf_action,
+                  self.markdown_action):
+            a.setEnabled(has)
+
+    @staticmethod
+    def describe_file_actions(battle: bool, preview: QAction, print_: QAction,
+                              pdf: QAction) -> None:
+        """Name what File > Print preview, Print and Export PDF will print: the selected
+        battle's report or the selected army's roster sheet."""
+        what = "the selected battle's report" if battle else "the selected army's roster sheet"
+        pdf.setText("Export report as P&DF…" if battle else "Export roster as P&DF…")
+        for action, tip in ((preview, f"Preview {what}"), (print_, f"Print {what}"),
+                            (pdf, f"Save {what} as a PDF")):
+            keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            action.setStatusTip(tip)
+            action.setToolTip(f"{tip} ({keys})" if keys else tip)
+
+    def _target(self) -> tuple[int, str | None] | None:
+        found = self._current() if self._current is not None else None
+        if found is None:
+            self._banner.show_error("Open or select a battle to write its report.")
+        return found
+
+    def preview_current(self) -> bool:
+        found = self._target()
+        return found is not None and self.preview(*found)
+
+    def print_current(self) -> bool:
+        found = self._target()
+        return found is not None and self.print(*found)
+
+    def export_pdf_current(self) -> bool:
+        found = self._target()
+        return found is not None and self.export_pdf(found[0], None, found[1])
+
+    def export_markdown_current(self) -> bool:
+        found = self._target()
+        return found is not None and self.export_markdown(found[0], None, found[1])
+
+    def _ask(self, battle_id: int, name: str | None, verb: str):
+        from ui.dialogs.print_options import ReportOptionsDialog
+
+        if name is None:
+            name = self._battle_name(battle_id)
+            if name is None:
+                return None, ""
+        return ReportOptionsDialog.ask(self._window, self.settings, name, verb), name
+
+    def _battle_name(self, battle_id: int) -> str | None:
+        try:
+            return self._services.battles.battle(battle_id).battle.name
+        except UserError as exc:
+            self._banner.show_error(f"Can't write this battle's report: {exc}")
+        except StorageError as exc:
+            show_storage_error(self._window, exc)
+        return None
+
+    def preview(self, battle_id: int, name: str | None = None) -> bool:
+        choice, name = self._ask(battle_id, name, "Preview")
+        if choice is None:
+            return False
+        services = self._services
+
+        def ready(result: tuple) -> None:
+            from ui.printing.report import print_battle_report
+
+            report, layout = result
+            self.last_result = report
+
+            def paint(printer: Any) -> None:
+                print_battle_report(printer, report, layout=layout)
+
+            self._open_preview(f"{report.title}: battle report", choice.paper, paint)
+
+        return self._start(f"Preparing the report of {name}",
+                           lambda step: _prepare_report(services, battle_id, choice, step),
+                           ready, f"Can't preview the report of {name}")
+
+    def print(self, battle_id: int, name: str | None = None) -> bool:
+        choice, name = self._ask(battle_id, name, "Print…")
+        if choice is None:
+            return False
+        services = self._services
+
+        def ready(result: tuple) -> None:
+            report, layout = result
+            self.last_result = report
+            title = f"{report.title}: battle report"
+
+            def paint(printer: Any, step: Step):
+                from ui.printing.report import print_battle_report
+
+                return print_battle_report(printer, report, layout=layout,
+                                           progress=lambda d, t: step("printing pages", d, t))
+
+            self._open_print_dialog(title, choice.paper,
+                                    lambda printer: self._send(printer, title, paint))
+
+        return self._start(f"Preparing the report of {name}",
+                           lambda step: _prepare_report(services, battle_id, choice, step),
+                           ready, f"Can't print the report of {name}")
+
+    def export_pdf(self, battle_id: int, path: Path | None = None, name: str | None = None
+                   ) -> bool:
+        """Ask paper and black and white, and where (unless ``path``: the remembered
+        choices), then read and write the PDF on a worker."""
+        from ui.dialogs.print_options import load_report_choice
+
+        if path is None:
+            choice, name = self._ask(battle_id, name, "Export PDF…")
+            if choice is None:
+                return False
+            path = self._save_path("Export battle report as PDF", "PDF files (*.pdf)",
+                                   f"{name} report", ".pdf")
+            if path is None:
+                return False
+        else:
+            choice = load_report_choice(self.settings)
+            name = name or f"battle {battle_id}"
+        services = self._services
+        target = path
+
+        def work(step: Step):
+            from ui.printing.report import export_report_pdf
+
+            step("reading the battle log", 0, 0)
+            report = services.printing.battle_report(battle_id)
+            what = "writing pages"
+            result = export_report_pdf(report, target, choice.paper,
+                                       lambda done, total: step(what, done, total),
+                                       black_and_white=choice.black_and_white)
+            return report, result
+
+        def saved(outcome: tuple) -> None:
+            report, result = outcome
+            self.last_result = report
+            self.last_export = result.path
+            self._banner.show_note(f"Saved the report of {report.title} "
+                                   f"({_n(result.pages, 'page')}) to {result.path}.")
+
+        return self._start(f"Exporting the report of {name} to {target.name}", work, saved,
+                           "The PDF was not written")
+
+    def export_markdown(self, battle_id: int, path: Path | None = None,
+                        name: str | None = None) -> bool:
+        """Ask where (unless ``path``), then write the report as Markdown for a forum post."""
+        if path is None:
+            if name is None:
+                name = self._battle_name(battle_id)
+                if name is None:
+                    return False
+            path = self._save_path("Export battle report as Markdown",
+                                   "Markdown files (*.md)", f"{name} report", ".md")
+            if path is None:
+                return False
+        name = name or f"battle {battle_id}"
+        services = self._services
+        target = path
+
+        def work(step: Step):
+            from brikdesk.services.printing import write_report_markdown
+
+            step("reading the battle log", 0, 0)
+            report = services.printing.battle_report(battle_id)
+            step("writing the file", 0, 0)
+            return report, write_report_markdown(report, target)
+
+        def saved(outcome: tuple) -> None:
+            report, written = outcome
+            self.last_result = report
+            self.last_export = written
+            self._banner.show_note(f"Saved the report of {report.title} as Markdown to "
+                                   f"{written}: ready to paste in a forum post.")
+
+        return self._start(f"Exporting the report of {name} to {target.name}", work, saved,
+                           "The Markdown file was not written")
+
+
+__all__ = ["Cancelled", "JobProgress", "ReportPrinting", "RosterPrinting", "left_out_text",
+           "safe_file_name"]

@@ -13,6 +13,10 @@ from pathlib import Path
 
 APP_NAME = "BrikDesk"
 APP_ID = "org.brikdesk.BrikDesk"
+#: The environment variable that names the database (a SQLAlchemy URL).
+DB_ENV = "BRIKDESK_DB"
+#: The SQLite file in the data folder used when no database is named.
+DB_FILENAME = "brikdesk.sqlite3"
 
 
 def resources_dir() -> Path:
@@ -45,3 +49,21 @@ def data_dir() -> Path:
         path = user_data_path(APP_NAME, appauthor=False)
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def database_target(url: str | None = None) -> str:
+    """The database ``url`` (else ``BRIKDESK_DB``, else the data folder's file) as people read
+    it: a SQLite file's path, or the URL with any password hidden. Needs no SQLAlchemy (the app
+    names the database while it is still opening it)."""
+    url = (url or os.environ.get(DB_ENV, "")).strip()
+    if not url:
+        return str(data_dir() / DB_FILENAME)
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    if scheme.split("+")[0] == "sqlite":
+        return rest[1:] if rest.startswith("/") and len(rest) > 1 else url
+    auth, at, host = rest.rpartition("@")
+    if at and ":" in auth:
+        return f"{scheme}://{auth.split(':')[0]}:***@{host}"
+    return url

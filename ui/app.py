@@ -1,17 +1,26 @@
 """The composition root: the one place that builds the application and wires it together.
 
 ``brikdesk`` with no subcommand (and ``python -m brikdesk``) calls :func:`run_app`. It sets up
-logging and the crash handler, creates the ``QApplication`` with BrikDesk's names and icon,
-builds the main window through :func:`build_main_window` and runs the event loop.
+logging and the crash handler, creates the ``QApplication`` with BrikDesk's names and icon and
+starts in two phases, so that the window appears as soon as Qt can paint it:
 
-:func:`build_main_window` opens the database (``--db URL``, else ``BRIKDESK_DB``, else the
-SQLite file in the data folder, ``BRIKDESK_HOME`` or the platform's), which backs it up and
-runs the Alembic migrations; on the first start with the default data folder it creates the
-demo campaign. It then builds the services over one session factory, the bus, the shared undo
-stack and the main window (design: no globals, no service locator; widgets get what they need
-in their constructors). A database that can't be opened is a clear dialog and exit status 1.
-``--check-start`` opens the window on the current database, waits for its first paint and
-exits 0: a start-up smoke test for CI, packaging and the start-up benchmark.
+1. the main window (menus, toolbar, an empty navigator, "Opening <database>…") is built over
+   services that have no database yet (:func:`build_window_first`) and shown; nothing of the
+   database layer (SQLAlchemy, the models) has been imported;
+2. right after its first paint, :class:`StartUp` opens the database on a worker thread
+   (:func:`open_storage`: ``--db URL``, else ``BRIKDESK_DB``, else the SQLite file in the data
+   folder, ``BRIKDESK_HOME`` or the platform's; backed up and migrated if needed; the demo
+   campaign on the first start), with a busy cursor over the window. The GUI thread then
+   connects the services and the window shows the last campaign. Nothing touches the database
+   while it opens: the window offers no action that needs it until then. A database that can't
+   be opened is a clear dialog and exit status 1.
+
+:func:`build_main_window` does both at once, for tests and tools (design: no globals, no
+service locator; widgets get what they need in their constructors).
+
+``--check-start`` opens the window on the current database, waits until the campaign is shown
+(the database works), prints the time to the first paint and to the campaign, and exits 0: a
+start-up smoke test for CI, packaging and the start-up benchmark.
 """
 
 from __future__ import annotations
@@ -27,23 +36,20 @@ from logging.handlers import RotatingFileHandler
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-# The database layer loads before Qt: once PySide6 is imported, its __feature__ import hook
-# reads the source of every module imported after it, which makes SQLAlchemy's and Alembic's
-# hundreds of modules load about 100 ms slower (start-up is measured by bench_windows.py).
-import brikdesk.persistence.db  # noqa: F401
-import brikdesk.services  # noqa: F401
-
-# isort: split
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
+# Nothing here imports the database layer (SQLAlchemy and the models take about twice as long
+# to load as Qt): it loads on a worker after the main window's first paint (StartUp).
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QThreadPool, QTimer
 from PySide6.QtGui import QGuiApplication, QIcon, QUndoStack
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from brikdesk import __version__
 from brikdesk.errors import StorageError
-from brikdesk.paths import APP_ID, APP_NAME, data_dir, resource_path
+from brikdesk.paths import APP_ID, APP_NAME, data_dir, database_target, resource_path
+from brikdesk.services import Services
 from ui.bus import Bus
 from ui.main_window import MainWindow
 from ui.settings import AppSettings
+from ui.workers import start_job
 
 if TYPE_CHECKING:
     from brikdesk.persistence.db import Database
@@ -52,8 +58,11 @@ log = logging.getLogger("brikdesk")
 
 ORGANIZATION_NAME = "BrikDesk"
 ORGANIZATION_DOMAIN = "brikdesk.org"
-#: Seconds ``--check-start`` waits for the first paint before giving up.
-CHECK_START_TIMEOUT = 30.0
+#: Seconds ``--check-start`` waits for the campaign to be shown before giving up.
+CHECK_START_TIMEOUT = 60.0
+#: The database starts opening after the window's first paint, or after this long at the
+#: latest (a window that starts minimized is not painted).
+OPEN_AFTER_MS = 1000
 
 
 def app_icon() -> QIcon:
@@ -117,30 +126,136 @@ def database_text(db: Database) -> str:
     return str(path) if path is not None else db.display_name
 
 
+def _window(services: Services, database: str, settings: AppSettings | None) -> MainWindow:
+    bus = Bus()
+    stack = QUndoStack()
+    stack.setUndoLimit(500)
+    window = MainWindow(services, bus, stack, settings=settings or AppSettings.for_app(),
+                        database=database, icon=app_icon())
+    bus.setParent(window)
+    stack.setParent(window)
+    window.db = None  # type: ignore[attr-defined]  (the open Database, kept with the window)
+    return window
+
+
+def _keep_database(window: MainWindow, db: Database) -> None:
+    window.db = db  # type: ignore[attr-defined]
+    window.destroyed.connect(db.close)
+
+
 def build_main_window(args: argparse.Namespace | None = None, *,
                       settings: AppSettings | None = None) -> MainWindow:
-    """Open the database and build the services, the bus, the undo stack and the window.
+    """Open the database and build the services, the bus, the undo stack and the window,
+    showing the last campaign, all at once (tests and tools; the app uses ``StartUp``).
 
     The database is closed when the window is destroyed. Raises ``StorageError``.
     """
-    from brikdesk.services import Services
-
     db = open_storage(args)
     try:
-        services = Services.open(db)
-        bus = Bus()
-        stack = QUndoStack()
-        stack.setUndoLimit(500)
-        window = MainWindow(services, bus, stack, settings=settings or AppSettings.for_app(),
-                            database=database_text(db), icon=app_icon())
+        window = _window(Services.open(db), database_text(db), settings)
     except Exception:
         db.close()
         raise
-    bus.setParent(window)
-    stack.setParent(window)
-    window.db = db  # type: ignore[attr-defined]  (kept alive with the window)
-    window.destroyed.connect(db.close)
+    _keep_database(window, db)
     return window
+
+
+def build_window_first(args: argparse.Namespace | None = None, *,
+                       settings: AppSettings | None = None) -> MainWindow:
+    """The main window over services with no database yet ("Opening <database>…"); the
+    database layer is not imported. ``StartUp`` opens the database after the first paint."""
+    url = getattr(args, "db", None) if args is not None else None
+    return _window(Services(), database_target(url), settings)
+
+
+class StartUp(QObject):
+    """Opens the database for ``window`` once the window has been painted.
+
+    The opening (imports, migrations, the demo on a first start) runs on a worker thread; the
+    window shows a busy cursor meanwhile and offers nothing that needs the database. On
+    success the GUI thread connects the services and the window shows the last campaign
+    (``on_ready``); on failure ``on_failed(error)`` is called with a ``StorageError`` (an
+    unexpected error is logged with its traceback and reported as one).
+    """
+
+    def __init__(self, window: MainWindow, args: argparse.Namespace | None,
+                 on_ready: Callable[[], None], on_failed: Callable[[StorageError], None],
+                 on_painted: Callable[[], None] | None = None) -> None:
+        super().__init__(window)
+        self._window = window
+        self._args = args
+        self._on_ready = on_ready
+        self._on_failed = on_failed
+        self._on_painted = on_painted
+        self.started = False
+        self.finished = False
+        self.db: Database | None = None
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+        self._watcher = FirstPaintWatcher(window, self._painted)
+        app = QApplication.instance()
+        assert app is not None
+        app.installEventFilter(self._watcher)
+        self._fallback = QTimer(self)
+        self._fallback.setSingleShot(True)
+        self._fallback.timeout.connect(self._start)
+        self._fallback.start(OPEN_AFTER_MS)
+        window.setCursor(Qt.CursorShape.BusyCursor)
+
+    def _painted(self) -> None:
+        app = QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self._watcher)
+        if self._on_painted is not None:
+            self._on_painted()
+        self._start()
+
+    def _start(self) -> None:
+        if self.started:
+            return
+        self.started = True
+        self._fallback.stop()
+        args = self._args
+
+        def work(_progress: Callable[[int, int], None]) -> Database:  # worker thread
+            db = open_storage(args)
+            self.db = db  # seen by wait() if the event loop ends first
+            # The first screen's service (imported here, off the GUI thread).
+            import brikdesk.services.campaigns  # noqa: F401
+
+            return db
+
+        # The relay lives with the application: the window may close while the worker runs.
+        start_job(QApplication.instance() or self, work, on_done=self._opened,
+                  on_error=self._failed, pool=self._pool)
+
+    def _opened(self, db: Database) -> None:
+        self.finished = True
+        window = self._window
+        _keep_database(window, db)
+        window.unsetCursor()
+        window.services.connect(db.sessions)
+        window.database_opened(database_text(db))
+        log.info("Opened the database %s", database_text(db))
+        self._on_ready()
+
+    def _failed(self, exc: BaseException, details: str) -> None:
+        self.finished = True
+        self._window.unsetCursor()
+        if not isinstance(exc, StorageError):
+            log.critical("Unexpected error opening the database (a bug in BrikDesk)\n%s",
+                         details)
+            exc = StorageError(f"an unexpected error stopped BrikDesk while opening it: "
+                               f"{type(exc).__name__}: {exc}")
+        else:
+            log.error("Cannot open the database: %s", exc)
+        self._on_failed(exc)
+
+    def wait(self) -> Database | None:
+        """Wait for an opening still under way (the event loop ended first); the database it
+        opened, if the window never took it."""
+        self._pool.waitForDone()
+        return self.db if not self.finished else None
 
 
 # -- storage errors at start ------------------------------------------------------------------
@@ -281,30 +396,12 @@ def process_age_ms() -> float | None:
         return None
 
 
-def _check_start(app: QApplication, window: MainWindow, started: float) -> int:
-    def painted() -> None:
-        ms = (time.perf_counter() - started) * 1000
-        age = process_age_ms()
-        since = f", {age:.0f} ms after the process started" if age is not None else ""
-        print(f"BrikDesk {__version__}: main window painted in {ms:.0f} ms{since} "
-              f"(platform {app.platformName()})", flush=True)
-        app.exit(0)
-
-    def too_slow() -> None:
-        print(f"brikdesk --check-start: the main window was not painted within "
-              f"{CHECK_START_TIMEOUT:.0f} s", file=sys.stderr, flush=True)
-        app.exit(1)
-
-    watcher = FirstPaintWatcher(window, painted)
-    app.installEventFilter(watcher)
-    timeout = QTimer(window)
-    timeout.setSingleShot(True)
-    timeout.timeout.connect(too_slow)
-    timeout.start(int(CHECK_START_TIMEOUT * 1000))
-    window.show()
-    code = app.exec()
-    app.removeEventFilter(watcher)
-    return code
+def _since(started: float) -> str:
+    """"N ms" since ``started`` (``perf_counter``), and since the process started if known."""
+    ms = (time.perf_counter() - started) * 1000
+    age = process_age_ms()
+    return f"{ms:.0f} ms" + (f", {age:.0f} ms after the process started" if age is not None
+                             else "")
 
 
 def _fail_check_start(summary: str, details: str) -> None:
@@ -321,23 +418,61 @@ def run_app(args: argparse.Namespace | None = None) -> int:
     try:
         app = create_application(sys.argv[:1])
         checking = args is not None and getattr(args, "check_start", False)
-        try:
-            window = build_main_window(args)
-        except StorageError as exc:
-            log.error("Cannot open the database: %s", exc)
-            if checking:
-                print(f"brikdesk --check-start: {exc}", file=sys.stderr, flush=True)
-            else:
-                show_start_error(exc)
-            return 1
         if checking:
             crash.show_dialog = _fail_check_start
-            code = _check_start(app, window, started)
-        else:
-            window.show()
-            log.info("BrikDesk %s started in %.0f ms", __version__,
-                     (time.perf_counter() - started) * 1000)
-            code = app.exec()
+        window = build_window_first(args)
+        failed: list[StorageError] = []
+
+        def painted() -> None:
+            if checking:
+                print(f"BrikDesk {__version__}: main window painted in {_since(started)} "
+                      f"(platform {app.platformName()})", flush=True)
+            else:
+                log.info("BrikDesk %s: main window painted in %s", __version__,
+                         _since(started))
+
+        def ready() -> None:
+            if not checking:
+                log.info("BrikDesk %s: campaign shown in %s", __version__, _since(started))
+                return
+
+            def shown() -> None:
+                print(f"BrikDesk {__version__}: campaign shown in {_since(started)} "
+                      f"(database {window.database})", flush=True)
+                app.exit(0)
+
+            # The campaign is on screen once the window has been painted with it.
+            app.installEventFilter(FirstPaintWatcher(window, shown))
+            window.update()
+
+        def storage_failed(error: StorageError) -> None:
+            failed.append(error)
+            if checking:
+                print(f"brikdesk --check-start: {error}", file=sys.stderr, flush=True)
+            else:
+                show_start_error(error)
+            app.exit(1)
+
+        startup = StartUp(window, args, ready, storage_failed, painted)
+        timeout = QTimer(window)
+        if checking:
+            def too_slow() -> None:
+                print(f"brikdesk --check-start: the campaign was not shown within "
+                      f"{CHECK_START_TIMEOUT:.0f} s", file=sys.stderr, flush=True)
+                app.exit(1)
+
+            timeout.setSingleShot(True)
+            timeout.timeout.connect(too_slow)
+            timeout.start(int(CHECK_START_TIMEOUT * 1000))
+        window.show()
+        code = app.exec()
+        timeout.stop()
+        late = startup.wait()  # an opening still under way when the loop ended
+        if late is not None:
+            late.close()
+        if failed:
+            window.close()
+            return 1
         shut_down(window)
         return code
     finally:

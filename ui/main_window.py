@@ -38,7 +38,13 @@ from brikdesk.services import Changes, Services
 from brikdesk.services.summaries import NO_BUDGET, ArmyPatch, Navigator, PlayerPatch
 from ui.bus import Bus
 from ui.dialogs.base import FileChooser, TextPrompt
-from ui.dialogs.campaign import ArmyDialog, NewCampaignDialog, OpenCampaignDialog, PlayerDialog
+from ui.dialogs.campaign import (
+    ArmyDialog,
+    CampaignSettingsDialog,
+    NewCampaignDialog,
+    OpenCampaignDialog,
+    PlayerDialog,
+)
 from ui.settings import AppSettings
 from ui.windows.common import (
     Actions,
@@ -83,7 +89,12 @@ def about_text() -> str:
 
 
 class MainWindow(QMainWindow):
-    """The top-level window over ``services``; ``database`` names the database in use."""
+    """The top-level window over ``services``; ``database`` names the database in use.
+
+    The app builds it before the database is open (``services`` not yet connected): it then
+    says "Opening <database>…" and offers nothing that needs the database until
+    ``database_opened`` (``ui.app.StartUp``).
+    """
 
     def __init__(self, services: Services, bus: Bus, undo_stack: QUndoStack, *,
                  settings: AppSettings | None = None, database: str = "",
@@ -121,7 +132,10 @@ class MainWindow(QMainWindow):
         bus.changed.connect(self._on_changed)
         bus.status.connect(self._on_status)
         self._restore_layout()
-        self._open_initial_campaign()
+        if services.connected:
+            self.database_opened(database)
+        else:
+            self._show_opening()
 
     # -- construction ---------------------------------------------------------------------
 
@@ -225,6 +239,14 @@ class MainWindow(QMainWindow):
                                   shortcut="Ctrl+K",
                                   tip="The campaign's weapons, equipment and unit types",
                                   icon=icon(sp.SP_FileDialogInfoView))
+        self.settings_action = act(self, "Campaign &settings…", self.edit_campaign,
+                                   name="campaignSettingsAction", shortcut="Ctrl+Shift+K",
+                                   tip="The campaign's name, rules edition, cost system, "
+                                       "default army budget and notes")
+        self.delete_campaign_action = act(
+            self, "Delete campaign", self.delete_campaign, name="deleteCampaignAction",
+            tip="Delete this campaign with its players, armies and battles (Undo brings it "
+                "back)")
 
         self.open_battle_action = act(self, "&Open battle", self.open_selected_battle,
                                       name="openBattleAction", shortcut="Ctrl+B",
@@ -270,7 +292,7 @@ class MainWindow(QMainWindow):
             self.navigator_action, None, self.overview_action, self.refresh_action])
         self.campaign_menu = menu("&Campaign", "campaignMenu", [
             self.add_player_action, self.add_army_action, None, self.open_roster_action,
-            self.catalog_action])
+            self.catalog_action, None, self.settings_action, self.delete_campaign_action])
         self.report_menu = self.report_printing.make_menu(self, self.current_battle)
         self.battle_menu = menu("&Battle", "battleMenu", [
             self.open_battle_action, self.new_battle_action, None, self.report_menu])
@@ -325,6 +347,20 @@ class MainWindow(QMainWindow):
         self.settings.restore_geometry("main", self)
 
     # -- campaigns ------------------------------------------------------------------------
+
+    def _show_opening(self) -> None:
+        """Before the database is open: say which one is opening; nothing to act on yet."""
+        self.overview.show_opening(self.database)
+        self.statusBar().showMessage("Opening the database…")
+        self._update_enabled()
+
+    def database_opened(self, database: str) -> None:
+        """The services have their database: name it and show the last campaign."""
+        self.database = database
+        self.database_label.setText(f"Database: {database}" if database else "")
+        self.settings.use_database(database)
+        self.statusBar().showMessage("Ready", 5000)
+        self._open_initial_campaign()
 
     def _open_initial_campaign(self) -> None:
         last = self.settings.last_campaign
@@ -405,13 +441,38 @@ class MainWindow(QMainWindow):
             return None
         summary = self.runner.perform(lambda: self.services.campaigns.create_campaign(
             answer.name, edition=answer.edition, cost_system=answer.cost_system,
-            default_budget=answer.default_budget))
+            default_budget=answer.default_budget, notes=answer.notes))
         if summary is None:
             return None
         self.open_campaign(summary.id)
         self.statusBar().showMessage(f"Created {summary.name}: add players, then their "
                                      "armies (Campaign menu)", 10_000)
         return summary.id
+
+    def edit_campaign(self) -> bool:
+        """Campaign > Campaign settings: one undoable edit of what was changed."""
+        if self.nav is None:
+            return False
+        existing = self.runner.read(self.services.campaigns.list_campaigns) or ()
+        campaign = self.nav.campaign
+        patch = CampaignSettingsDialog.ask(self, campaign, [c.name for c in existing])
+        if patch is None:
+            return False
+        cid = campaign.id
+        done = self.runner.perform(lambda: self.services.campaigns.update_campaign(cid, patch),
+                                   f"Edit campaign {campaign.name}")
+        return done is not None
+
+    def delete_campaign(self) -> bool:
+        """Delete the campaign shown (Undo brings it back); another one is shown."""
+        if self.campaign_id is None or self.nav is None:
+            return False
+        cid, name = self.campaign_id, self.nav.campaign.name
+        done = self.runner.perform(lambda: self.services.campaigns.delete_campaign(cid))
+        if done is not None:
+            self.statusBar().showMessage(f"Deleted the campaign {name} (Ctrl+Z brings it "
+                                         "back)", 10_000)
+        return done is not None
 
     def choose_campaign(self) -> bool:
         campaigns = self.runner.read(self.services.campaigns.list_campaigns)
@@ -591,7 +652,13 @@ class MainWindow(QMainWindow):
 
     def _update_enabled(self, *args: object) -> None:
         kind, _ident = self.selected()
-        has = self.campaign_id is not None
+        ready = self.services.connected  # the database is open
+        has = ready and self.campaign_id is not None
+        for a in (self.new_action, self.open_action, self.import_action, self.refresh_action):
+            a.setEnabled(ready)
+        self.recent_menu.setEnabled(ready)
+        for a in (self.settings_action, self.delete_campaign_action):
+            a.setEnabled(has)
         army = kind == ARMY
         for a in (self.add_player_action, self.catalog_action, self.export_action):
             a.setEnabled(has)
@@ -609,7 +676,9 @@ class MainWindow(QMainWindow):
     # -- windows and pages ----------------------------------------------------------------
 
     def open_entry(self, kind: str, ident: int) -> None:
-        if kind == ARMY:
+        if kind == "settings":
+            self.edit_campaign()
+        elif kind == ARMY:
             self.open_roster(ident)
         elif kind == BATTLE:
             self.open_battle(ident)

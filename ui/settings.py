@@ -2,6 +2,8 @@
 
 Rules and campaign data live in the database; what lives here is how the organizer likes the
 windows: their geometry and layout, column widths, the last campaign and the recent ones.
+Campaign ids mean something only in their own database, so the last and recent campaigns are
+kept per database (``use_database``): ``--db`` another file and its own list comes back.
 
 ``AppSettings()`` uses the platform's usual place (``QSettings`` with the application's
 organization and name); with ``BRIKDESK_HOME`` set, or for tests, ``AppSettings.at(path)``
@@ -10,6 +12,7 @@ keeps everything in one INI file.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -25,6 +28,12 @@ class AppSettings:
 
     def __init__(self, settings: QSettings | None = None) -> None:
         self._s = settings if settings is not None else QSettings()
+        self._campaigns = "campaigns"
+
+    def use_database(self, database: str) -> None:
+        """Keep the last and recent campaigns of ``database`` (its file or URL) from now on."""
+        digest = hashlib.sha1(database.encode("utf-8")).hexdigest()[:16]
+        self._campaigns = f"campaigns/{digest}" if database else "campaigns"
 
     @classmethod
     def at(cls, path: str | os.PathLike[str]) -> AppSettings:
@@ -97,24 +106,25 @@ class AppSettings:
 
     @property
     def last_campaign(self) -> int | None:
-        return self.get_int("campaigns/last")
+        return self.get_int(f"{self._campaigns}/last")
 
     @last_campaign.setter
     def last_campaign(self, campaign_id: int | None) -> None:
-        self.set("campaigns/last", campaign_id)
+        self.set(f"{self._campaigns}/last", campaign_id)
 
     @property
     def recent_campaigns(self) -> list[int]:
         """Ids of the campaigns opened last, most recent first."""
-        return self.get_ints("campaigns/recent")[:MAX_RECENT]
+        return self.get_ints(f"{self._campaigns}/recent")[:MAX_RECENT]
 
     def add_recent(self, campaign_id: int) -> None:
         ids = [campaign_id] + [i for i in self.recent_campaigns if i != campaign_id]
-        self._s.setValue("campaigns/recent", ",".join(str(i) for i in ids[:MAX_RECENT]))
+        self._s.setValue(f"{self._campaigns}/recent",
+                         ",".join(str(i) for i in ids[:MAX_RECENT]))
 
     def forget_recent(self, campaign_id: int) -> None:
         ids = [i for i in self.recent_campaigns if i != campaign_id]
-        self._s.setValue("campaigns/recent", ",".join(str(i) for i in ids))
+        self._s.setValue(f"{self._campaigns}/recent", ",".join(str(i) for i in ids))
 
     # -- windows --------------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from brikdesk.errors import StorageError
+from brikdesk.paths import DB_ENV, DB_FILENAME
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -41,8 +42,6 @@ HEAD_REVISION = "0002"
 
 log = logging.getLogger(__name__)
 
-DB_ENV = "BRIKDESK_DB"
-DB_FILENAME = "brikdesk.sqlite3"
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 #: SQLite waits this long (milliseconds) for another writer before reporting "locked".
 BUSY_TIMEOUT_MS = 5000

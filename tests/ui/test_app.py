@@ -6,6 +6,7 @@ import logging
 import os
 import subprocess
 import sys
+import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 import brikdesk
+from brikdesk.services.demo import DEMO_NAME
 from ui import app as app_module
 from ui.app import CrashHandler, create_application
 from ui.main_window import MainWindow
@@ -170,5 +172,52 @@ def test_check_start_opens_paints_and_exits_0(tmp_path: Path) -> None:
     done = subprocess.run([str(Path(sys.executable).parent / "brikdesk"), "--check-start"],
                           capture_output=True, text=True, env=env, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
-    assert "main window painted" in done.stdout
+    # Painted first, then the database opened (the demo created) and the campaign shown.
+    painted, shown = done.stdout.splitlines()[:2]
+    assert "main window painted in" in painted
+    assert "campaign shown in" in shown and str(tmp_path / "brikdesk.sqlite3") in shown
     assert (tmp_path / "logs" / "brikdesk.log").is_file()
+
+
+def test_the_window_is_painted_before_the_database_layer_loads(tmp_path: Path,
+                                                               demo_db: str) -> None:
+    script = textwrap.dedent(f"""
+        import argparse, sys
+        from ui.app import StartUp, build_window_first, create_application
+        from ui.settings import AppSettings
+        app = create_application()
+        args = argparse.Namespace(db={demo_db!r})
+        window = build_window_first(args, settings=AppSettings.at({str(tmp_path / 's.ini')!r}))
+
+        def painted():
+            print("painted", "sqlalchemy" in sys.modules, window.services.connected,
+                  window.new_action.isEnabled(), window.catalog_action.isEnabled(),
+                  window.cursor().shape().name)
+            print("overview", window.overview.toPlainText().splitlines()[0])
+
+        def ready():
+            print("ready", window.services.connected, window.new_action.isEnabled(),
+                  window.cursor().shape().name)
+            print("campaign", window.nav.campaign.name, "|", window.database_label.text())
+            app.exit(0)
+
+        def failed(error):
+            print("failed", error)
+            app.exit(1)
+
+        start = StartUp(window, args, ready, failed, painted)
+        window.show()
+        sys.exit(app.exec())
+    """)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", BRIKDESK_HOME=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, timeout=60, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = dict(line.split(" ", 1) for line in done.stdout.splitlines())
+    # At the first paint: no SQLAlchemy, no database, nothing to act on, a busy cursor.
+    assert lines["painted"] == "False False False False BusyCursor"
+    assert lines["overview"] == "Opening the campaigns…"
+    # Then the database opens and the last campaign is shown, with the actions enabled.
+    assert lines["ready"] == "True True ArrowCursor"
+    db_file = demo_db.removeprefix("sqlite:///")
+    assert lines["campaign"] == f"{DEMO_NAME} | Database: {db_file}"

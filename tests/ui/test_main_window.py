@@ -14,16 +14,19 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QApplication, QWidget
 
 from brikdesk.domain import attack, roster
 from brikdesk.errors import StorageError
+from brikdesk.services.summaries import CampaignPatch
 from ui import app as app_module
 from ui.app import build_main_window
 from ui.dialogs.base import FileChooser, TextPrompt
 from ui.dialogs.campaign import (
     ArmyDialog,
     ArmyInput,
+    CampaignSettingsDialog,
     NewCampaign,
     NewCampaignDialog,
     OpenCampaignDialog,
@@ -244,3 +247,147 @@ def test_delete_key_acts_on_the_navigator_only(open_main, demo_db, qtbot, monkey
     main.navigator.setFocus()
     qtbot.keyClick(main.navigator, Qt.Key.Key_Delete)
     assert main.navigator.find(PLAYER, player_id) is None
+
+
+def test_campaign_settings_are_edited_with_undo(open_main, demo_db, monkeypatch):
+    main = open_main(demo_db)
+    campaign = main.nav.campaign
+    patch = CampaignPatch(name="Baseplate Valley, Season 2", edition="2010",
+                          default_budget=120, notes="Saturdays at Margo's")
+    calls = []
+    monkeypatch.setattr(CampaignSettingsDialog, "ask", classmethod(
+        lambda cls, parent, c, taken: calls.append((c, taken)) or patch))
+    main.settings_action.trigger()
+    assert calls[0][0] == campaign and campaign.name in calls[0][1]
+    assert main.windowTitle() == "Baseplate Valley, Season 2: BrikDesk"
+    assert main.edition_label.text() == "Rules: BrikWars 2010"
+    text = main.overview.toPlainText()
+    assert "BrikWars 2010" in text and "default army budget 120 CP" in text
+    assert "Saturdays at Margo's" in text
+    main.undo_action.trigger()  # one step puts every field back
+    assert main.nav.campaign.name == campaign.name
+    assert (main.nav.campaign.edition, main.nav.campaign.default_budget,
+            main.nav.campaign.notes) == (campaign.edition, campaign.default_budget,
+                                         campaign.notes)
+    main.redo_action.trigger()
+    assert main.nav.campaign.edition == "2010"
+
+
+def test_settings_dialog_hands_back_only_what_changed(qtbot, open_main, demo_db):
+    main = open_main(demo_db)
+    campaign = main.nav.campaign
+    dialog = CampaignSettingsDialog(main, campaign, [campaign.name, "Other War"])
+    qtbot.addWidget(dialog)
+    assert dialog.value() == CampaignPatch()
+    assert dialog.ok_button.isEnabled() and not dialog.edition_note.isVisibleTo(dialog)
+    dialog.name.setText("other war")
+    assert not dialog.ok_button.isEnabled() and "already" in dialog.problem.text()
+    dialog.name.setText("  New   Name ")
+    dialog.edition.setCurrentIndex(dialog.edition.findData("2005"))
+    assert "BrikWars 2005" in dialog.edition_note.text()
+    assert dialog.value() == CampaignPatch(name="New Name", edition="2005")
+
+
+def test_delete_the_campaign_with_undo(open_main, demo_db, monkeypatch):
+    main = open_main(demo_db)
+    demo = main.campaign_id
+    patch_ask(monkeypatch, NewCampaignDialog, NewCampaign("Second War", "2020", "CP", 50,
+                                                          "a short one"))
+    second = main.new_campaign()
+    assert "a short one" in main.overview.toPlainText()
+    assert main.delete_campaign()
+    assert main.campaign_id == demo  # the other campaign is shown
+    assert "Ctrl+Z" in main.statusBar().currentMessage()
+    main.undo_action.trigger()
+    assert [a.data() for a in main.recent_actions()][:1] == [demo]
+    main.open_campaign(second)
+    assert main.nav.campaign.name == "Second War"
+
+
+def test_recent_campaigns_are_kept_per_database(open_main, demo_db, empty_db, monkeypatch):
+    main = open_main(demo_db)
+    demo = main.campaign_id
+    main.close()
+    other = open_main(empty_db)  # same settings file, another database
+    assert other.campaign_id is None and other.recent_actions() == []
+    patch_ask(monkeypatch, NewCampaignDialog, NewCampaign("Elsewhere", "2020", "CP", 50))
+    elsewhere = other.new_campaign()
+    other.close()
+    again = open_main(demo_db)
+    assert again.campaign_id == demo
+    assert [a.data() for a in again.recent_actions()] == [demo]
+    assert open_main(empty_db).campaign_id == elsewhere
+
+
+def _shortcuts(window) -> dict[str, list[str]]:
+    def owner(obj):
+        while obj is not None and not isinstance(obj, QWidget):
+            obj = obj.parent()
+        return obj.window() if obj is not None else None
+
+    seen: dict[str, list[str]] = {}
+    for action in window.findChildren(QAction):
+        if action.shortcutContext() != Qt.ShortcutContext.WindowShortcut:
+            continue  # acts on one widget only (Delete, F2 in the navigator or a table)
+        if owner(action) is not window:
+            continue  # another top-level window (a roster): its keys are its own
+        for key in action.shortcuts():
+            seen.setdefault(key.toString(), []).append(action.text())
+    return seen
+
+
+def test_every_menu_entry_works_and_no_two_share_a_key(open_main, demo_db, qtbot):
+    main = open_main(demo_db)
+    main.navigator.select(ARMY, main.navigator.entries(ARMY)[0][0])
+    for title, entries in (("&File", ["&New campaign…", "&Open campaign…",
+                                      "&Recent campaigns", "&Import campaign…",
+                                      "&Export campaign…", "&Quit"]),
+                           ("&Edit", ["&Undo", "&Redo"]), ("&Help", ["&Rules reference",
+                                                                       "&About BrikDesk"]),
+                           ("&Campaign", ["Campaign &settings…", "Delete campaign"])):
+        menu = next(a.menu() for a in main.menuBar().actions() if a.text() == title)
+        texts = [a.text() for a in menu.actions() if not a.isSeparator()]
+        for entry in entries:
+            assert any(t == entry or t.startswith(entry) for t in texts), (title, entry)
+        for action in menu.actions():
+            if action.isSeparator() or action.menu() is not None:
+                continue
+            # Every entry does something when chosen (a slot of ours or the undo stack's).
+            assert action.receivers("2triggered(bool)") > 0, action.text()
+    roster = main.open_roster(main.navigator.entries(ARMY)[0][0])
+    catalog = main.open_catalog()
+    main.open_battle(main.navigator.entries(BATTLE)[0][0])  # the battle panel's keys too
+    for window in (main, roster, catalog):
+        clashes = {k: v for k, v in _shortcuts(window).items() if len(v) > 1}
+        assert not clashes, (window.objectName(), clashes)
+
+
+def _tab_chain(qtbot, window, start, n: int) -> list:
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    start.setFocus()
+    chain = []
+    for _ in range(n):
+        widget = QApplication.focusWidget()
+        chain.append(widget)
+        qtbot.keyClick(widget, Qt.Key.Key_Tab)
+    return chain
+
+
+def test_tab_goes_through_each_window_in_reading_order(open_main, demo_db, qtbot):
+    main = open_main(demo_db)
+    chain = _tab_chain(qtbot, main, main.navigator, 12)
+    assert chain[1] is main.overview  # then the overview's links, then back
+    assert main.navigator in chain[2:]
+    catalog = main.open_catalog()
+    qtbot.waitExposed(catalog)
+    tab = catalog.current_tab()
+    chain = _tab_chain(qtbot, catalog, catalog.filter, 6)
+    form = tab.form.editors
+    assert chain[2:] == [tab.table, form["name"], form["category"], form["cost"]]
+    roster = main.open_roster(main.navigator.entries(ARMY)[0][0])
+    qtbot.waitExposed(roster)
+    chain = _tab_chain(qtbot, roster, roster.filter, 5)
+    lists = roster.loadout.lists
+    assert chain == [roster.filter, roster.table, roster.card, lists["in hand"],
+                     roster.loadout.remove_buttons["in hand"]]

@@ -1,4 +1,5 @@
-"""Campaign, player and army dialogs: new campaign, open campaign, player, army."""
+"""Campaign, player and army dialogs: new campaign, campaign settings, open campaign, player,
+army."""
 
 from __future__ import annotations
 
@@ -14,16 +15,18 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QPlainTextEdit,
     QPushButton,
     QSpinBox,
     QWidget,
 )
 
 from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
-from brikdesk.services.summaries import CampaignSummary, PlayerSummary
+from brikdesk.services.summaries import CampaignPatch, CampaignSummary, PlayerSummary
 from ui.dialogs.base import FormDialog
 from ui.windows.common import colour_swatch
 
@@ -39,11 +42,12 @@ class NewCampaign:
     notes: str = ""
 
 
-class NewCampaignDialog(FormDialog):
-    def __init__(self, parent: QWidget | None, taken: Sequence[str] = ()) -> None:
-        super().__init__(parent, "New campaign",
-                         "A campaign holds its players, their armies, the battles they fight "
-                         "and its own house rules for the catalog.", "Create")
+class _CampaignForm(FormDialog):
+    """Name, rules edition, cost system, default army budget and notes of a campaign."""
+
+    def __init__(self, parent: QWidget | None, title: str, intro: str, ok_text: str,
+                 taken: Sequence[str]) -> None:
+        super().__init__(parent, title, intro, ok_text)
         self._taken = {t.casefold() for t in taken}
         self.name = QLineEdit(self)
         self.name.setPlaceholderText("e.g. The Siege of Brickton")
@@ -53,6 +57,8 @@ class NewCampaignDialog(FormDialog):
         for e in Edition:
             self.edition.addItem(f"BrikWars {e.value}" + (" (default)" if e is DEFAULT_EDITION
                                                          else ""), e.value)
+        self.edition.setToolTip("The rules edition whose weapons, unit types and costs the "
+                                "catalog starts from")
         self.form.addRow("Rules &edition:", self.edition)
         self.cost_system = QComboBox(self)
         for c in COST_SYSTEMS:
@@ -62,10 +68,20 @@ class NewCampaignDialog(FormDialog):
         self.budget.setRange(0, 1_000_000)
         self.budget.setValue(100)
         self.budget.setSuffix(" CP")
+        self.budget.setToolTip("The budget a new army starts with (each army can have its own)")
         self.cost_system.currentIndexChanged.connect(self._suffix)
         self.form.addRow("Default army &budget:", self.budget)
+        self.notes = QPlainTextEdit(self)
+        self.notes.setObjectName("campaignNotes")
+        self.notes.setTabChangesFocus(True)
+        self.notes.setPlaceholderText("optional: the story, the house rules agreed at the "
+                                      "table, where you meet…")
+        margin = self.notes.document().documentMargin()
+        self.notes.setFixedHeight(int(self.notes.fontMetrics().lineSpacing() * 5 + 2 * margin
+                                      + 2 * self.notes.frameWidth()))
+        self.form.addRow("N&otes:", self.notes)
+        self.setMinimumWidth(460)
         self.name.textChanged.connect(self._check)
-        self._check()
 
     def _suffix(self) -> None:
         self.budget.setSuffix(f" {self.cost_system.currentData()}")
@@ -79,14 +95,90 @@ class NewCampaignDialog(FormDialog):
         else:
             self.set_problem(None)
 
+    def _name(self) -> str:
+        return " ".join(self.name.text().split())
+
+
+class NewCampaignDialog(_CampaignForm):
+    def __init__(self, parent: QWidget | None, taken: Sequence[str] = ()) -> None:
+        super().__init__(parent, "New campaign",
+                         "A campaign holds its players, their armies, the battles they fight "
+                         "and its own house rules for the catalog.", "Create", taken)
+        self._check()
+
     def value(self) -> NewCampaign:
-        return NewCampaign(" ".join(self.name.text().split()), self.edition.currentData(),
-                           self.cost_system.currentData(), self.budget.value())
+        return NewCampaign(self._name(), self.edition.currentData(),
+                           self.cost_system.currentData(), self.budget.value(),
+                           self.notes.toPlainText().strip())
 
     @classmethod
     def ask(cls, parent: QWidget | None, taken: Sequence[str] = ()) -> NewCampaign | None:
         dlg = cls(parent, taken)
         return dlg.value() if dlg.exec() == QDialog.DialogCode.Accepted else None
+
+
+class CampaignSettingsDialog(_CampaignForm):
+    """Change a campaign's name, rules edition, cost system, default budget and notes.
+
+    ``value()`` is a ``CampaignPatch`` holding only what was changed.
+    """
+
+    def __init__(self, parent: QWidget | None, campaign: CampaignSummary,
+                 taken: Sequence[str] = ()) -> None:
+        others = [t for t in taken if t.casefold() != campaign.name.casefold()]
+        super().__init__(parent, "Campaign settings", "", "Save", others)
+        self.campaign = campaign
+        self.name.setText(campaign.name)
+        self.edition.setCurrentIndex(max(0, self.edition.findData(campaign.edition)))
+        self.cost_system.setCurrentIndex(max(0, self.cost_system.findData(campaign.cost_system)))
+        self._suffix()
+        self.budget.setValue(campaign.default_budget)
+        self.notes.setPlainText(campaign.notes)
+        self.edition_note = QLabel(self)
+        self.edition_note.setObjectName("editionNote")
+        self.edition_note.setWordWrap(True)
+        self.edition_note.setStyleSheet("color: #7a4b00;")
+        self.form.addRow("", self.edition_note)
+        self.edition.currentIndexChanged.connect(self._explain)
+        self.cost_system.currentIndexChanged.connect(self._explain)
+        self._explain()
+        self._check()
+
+    def _explain(self) -> None:
+        notes = []
+        if self.edition.currentData() != self.campaign.edition:
+            notes.append(f"The catalog will hold the BrikWars {self.edition.currentData()} "
+                         "weapons, unit types and costs; the campaign's house rules and custom "
+                         "entries stay, and every army's costs and warnings are worked out "
+                         "again.")
+        if self.cost_system.currentData() != self.campaign.cost_system:
+            notes.append(f"Costs and budgets will be shown in {self.cost_system.currentData()}.")
+        self.edition_note.setText(" ".join(notes))
+        self.edition_note.setVisible(bool(notes))
+
+    def value(self) -> CampaignPatch:
+        c = self.campaign
+        name = self._name()
+        notes = self.notes.toPlainText().strip()
+        return CampaignPatch(
+            name=name if name != c.name else None,
+            edition=self.edition.currentData() if self.edition.currentData() != c.edition
+            else None,
+            cost_system=self.cost_system.currentData()
+            if self.cost_system.currentData() != c.cost_system else None,
+            default_budget=self.budget.value() if self.budget.value() != c.default_budget
+            else None,
+            notes=notes if notes != c.notes.strip() else None)
+
+    @classmethod
+    def ask(cls, parent: QWidget | None, campaign: CampaignSummary,
+            taken: Sequence[str] = ()) -> CampaignPatch | None:
+        """The changes asked for, or None when cancelled or nothing changed."""
+        dlg = cls(parent, campaign, taken)
+        if dlg.exec() != QDialog.DialogCode.Accepted:
+            return None
+        patch = dlg.value()
+        return patch if patch != CampaignPatch() else None
 
 
 class OpenCampaignDialog(FormDialog):

@@ -374,6 +374,7 @@ class CatalogTab(QWidget):
         scroll = QScrollArea(side)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes from the table to the form
         scroll.setWidget(form)
         sv.addWidget(scroll, 1)
         self.chart: ChartPanel | None = None

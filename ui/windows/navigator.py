@@ -177,7 +177,8 @@ def overview_html(nav: Navigator, cost_unit: str) -> str:
     c = nav.campaign
     out = [PAGE_STYLE, f"<h1>{esc(c.name)}</h1>",
            f"<p class='sub'>BrikWars {esc(c.edition)} · costs in {esc(c.cost_system)} · "
-           f"default army budget {c.default_budget} {esc(cost_unit)}</p>"]
+           f"default army budget {c.default_budget} {esc(cost_unit)} · "
+           "<a href='settings:0'>change…</a></p>"]
     if c.notes:
         out.append(f"<p>{esc(c.notes)}</p>")
     if nav.players:
@@ -215,6 +216,12 @@ def overview_html(nav: Navigator, cost_unit: str) -> str:
     return "".join(out)
 
 
+def opening_html(database: str) -> str:
+    """What the overview says while the database opens (the app's first moments)."""
+    return (PAGE_STYLE + "<h1>Opening the campaigns…</h1>"
+            f"<p class='sub'>Opening {esc(database) or 'the database'}…</p>")
+
+
 def empty_html() -> str:
     return (PAGE_STYLE + "<h1>No campaign</h1><p>Start one with File &gt; New campaign "
             "(Ctrl+N), or bring one in with File &gt; Import campaign (Ctrl+I).</p>")
@@ -234,6 +241,9 @@ class OverviewPage(QTextBrowser):
 
     def show_navigator(self, nav: Navigator | None, cost_unit: str = "CP") -> None:
         self.setHtml(empty_html() if nav is None else overview_html(nav, cost_unit))
+
+    def show_opening(self, database: str) -> None:
+        self.setHtml(opening_html(database))
 
     def _clicked(self, url) -> None:
         kind, _, ident = url.toString().partition(":")

@@ -289,7 +289,9 @@ class RosterWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.count_label)
         QWidget.setTabOrder(self.header.budget, self.filter)
         QWidget.setTabOrder(self.filter, self.table)
-        QWidget.setTabOrder(self.table, self.loadout.lists["in hand"])
+        # Then the card (read with the arrow keys) above the loadout editor, as they are seen.
+        QWidget.setTabOrder(self.table, self.card)
+        QWidget.setTabOrder(self.card, self.loadout.lists["in hand"])
 
     def _build_actions(self, stack: QUndoStack) -> None:
         style = self.style()

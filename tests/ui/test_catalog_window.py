@@ -208,3 +208,17 @@ def test_catalog_edits_are_there_after_reopening(open_main, demo_db):
     again = open_main(demo_db).open_catalog()
     assert row_text(again, "explosive", DAMAGE) == "2d10 Exp"
     assert row_text(again, "explosive", RULES) == "house rule"
+
+
+def test_the_filter_box_narrows_the_table_of_the_tab_shown(catalog, qtbot):
+    qtbot.keyClicks(catalog.filter, "armor")
+    model = catalog.item_model
+    shown = {model.index(r, NAME).data() for r in range(model.rowCount())}
+    assert shown == {"Body Armor", "Heavy Armor"}
+    catalog.tabs.setCurrentWidget(catalog.types_tab)  # the same words filter the unit types
+    types = catalog.type_model
+    assert 0 < types.rowCount() < len(CAT.unit_types)
+    catalog.filter.clear()
+    assert types.rowCount() == len(CAT.unit_types)
+    catalog.tabs.setCurrentWidget(catalog.items_tab)
+    assert model.rowCount() == len(CAT.items)

@@ -379,3 +379,21 @@ def test_reorder_units_with_undo_and_after_reopening(open_main, demo_db, qtbot):
     again = open_main(demo_db)
     reopened = again.open_roster(army_id)
     assert names(reopened) == [n for n in moved if n not in start[2:4]] + [start[2], start[3]]
+
+
+def test_several_rosters_open_at_once_one_per_army(open_main, demo_db, qtbot):
+    main = open_main(demo_db)
+    (first, _), (second, _) = main.navigator.entries("army")[:2]
+    a = main.open_roster(first)
+    b = main.open_roster(second)
+    qtbot.waitExposed(b)
+    assert a.isVisible() and b.isVisible() and a is not b
+    assert a.windowTitle() != b.windowTitle()
+    assert main.open_roster(first) is a  # the army's own window comes to the front
+    before_a, before_b = names(a), names(b)
+    a.select_units([a.model.row_for(0).id])
+    assert a.duplicate()
+    assert len(names(a)) == len(before_a) + 1
+    assert names(b) == before_b  # the other army is untouched
+    b.undo_action.trigger()  # one undo history for every window
+    assert names(a) == before_a

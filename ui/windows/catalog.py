@@ -591,7 +591,8 @@ class CatalogWindow(QMainWindow):
         self._show_current()
 
     def _filter_changed(self, text: str) -> None:
-        self.current_tab().model.set_filter(text)
+        for model in (self.item_model, self.type_model):  # one filter for both tabs
+            model.set_filter(text)
 
     def _current_changed(self, *args: object) -> None:
         self._show_current()

@@ -171,8 +171,8 @@ def build_window_first(args: argparse.Namespace | None = None, *,
 class StartUp(QObject):
     """Opens the database for ``window`` once the window has been painted.
 
-    The opening (imports, migrations, the demo on a first start) runs on a worker thread; the
-    window shows a busy cursor meanwhile and offers nothing that needs the database. On
+    The opening (imports, migrations, the demo on a first start) runs on a worker thread; a
+    busy cursor shows meanwhile and the window offers nothing that needs the database. On
     success the GUI thread connects the services and the window shows the last campaign
     (``on_ready``); on failure ``on_failed(error)`` is called with a ``StorageError`` (an
     unexpected error is logged with its traceback and reported as one).
@@ -198,9 +198,9 @@ class StartUp(QObject):
         app.installEventFilter(self._watcher)
         self._fallback = QTimer(self)
         self._fallback.setSingleShot(True)
-        self._fallback.timeout.connect(self._start)
+        self._fallback.timeout.connect(self.open_now)
         self._fallback.start(OPEN_AFTER_MS)
-        window.setCursor(Qt.CursorShape.BusyCursor)
+        QApplication.setOverrideCursor(Qt.CursorShape.BusyCursor)
 
     def _painted(self) -> None:
         app = QApplication.instance()
@@ -208,9 +208,10 @@ class StartUp(QObject):
             app.removeEventFilter(self._watcher)
         if self._on_painted is not None:
             self._on_painted()
-        self._start()
+        self.open_now()
 
-    def _start(self) -> None:
+    def open_now(self) -> None:
+        """Start opening the database (after the first paint, or the fallback timer)."""
         if self.started:
             return
         self.started = True
@@ -219,10 +220,13 @@ class StartUp(QObject):
 
         def work(_progress: Callable[[int, int], None]) -> Database:  # worker thread
             db = open_storage(args)
+            try:
+                # The first screen's service (imported here, off the GUI thread).
+                import brikdesk.services.campaigns  # noqa: F401
+            except BaseException:
+                db.close()
+                raise
             self.db = db  # seen by wait() if the event loop ends first
-            # The first screen's service (imported here, off the GUI thread).
-            import brikdesk.services.campaigns  # noqa: F401
-
             return db
 
         # The relay lives with the application: the window may close while the worker runs.
@@ -233,7 +237,7 @@ class StartUp(QObject):
         self.finished = True
         window = self._window
         _keep_database(window, db)
-        window.unsetCursor()
+        QApplication.restoreOverrideCursor()
         window.services.connect(db.sessions)
         window.database_opened(database_text(db))
         log.info("Opened the database %s", database_text(db))
@@ -241,7 +245,7 @@ class StartUp(QObject):
 
     def _failed(self, exc: BaseException, details: str) -> None:
         self.finished = True
-        self._window.unsetCursor()
+        QApplication.restoreOverrideCursor()
         if not isinstance(exc, StorageError):
             log.critical("Unexpected error opening the database (a bug in BrikDesk)\n%s",
                          details)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import logging
 import os
 import subprocess
@@ -16,10 +17,12 @@ from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 import brikdesk
+from brikdesk.errors import StorageError
 from brikdesk.services.demo import DEMO_NAME
 from ui import app as app_module
 from ui.app import CrashHandler, create_application
 from ui.main_window import MainWindow
+from ui.settings import AppSettings
 
 
 @pytest.fixture
@@ -183,6 +186,7 @@ def test_the_window_is_painted_before_the_database_layer_loads(tmp_path: Path,
                                                                demo_db: str) -> None:
     script = textwrap.dedent(f"""
         import argparse, sys
+        from PySide6.QtWidgets import QApplication
         from ui.app import StartUp, build_window_first, create_application
         from ui.settings import AppSettings
         app = create_application()
@@ -192,12 +196,12 @@ def test_the_window_is_painted_before_the_database_layer_loads(tmp_path: Path,
         def painted():
             print("painted", "sqlalchemy" in sys.modules, window.services.connected,
                   window.new_action.isEnabled(), window.catalog_action.isEnabled(),
-                  window.cursor().shape().name)
+                  QApplication.overrideCursor().shape().name)
             print("overview", window.overview.toPlainText().splitlines()[0])
 
         def ready():
             print("ready", window.services.connected, window.new_action.isEnabled(),
-                  window.cursor().shape().name)
+                  QApplication.overrideCursor() is None)
             print("campaign", window.nav.campaign.name, "|", window.database_label.text())
             app.exit(0)
 
@@ -218,6 +222,37 @@ def test_the_window_is_painted_before_the_database_layer_loads(tmp_path: Path,
     assert lines["painted"] == "False False False False BusyCursor"
     assert lines["overview"] == "Opening the campaigns…"
     # Then the database opens and the last campaign is shown, with the actions enabled.
-    assert lines["ready"] == "True True ArrowCursor"
+    assert lines["ready"] == "True True True"
     db_file = demo_db.removeprefix("sqlite:///")
     assert lines["campaign"] == f"{DEMO_NAME} | Database: {db_file}"
+
+
+def test_closing_while_the_database_opens_waits_for_it_and_closes_it(tmp_path: Path,
+                                                                     demo_db: str,
+                                                                     qtbot) -> None:
+    args = argparse.Namespace(db=demo_db)
+    window = app_module.build_window_first(args, settings=AppSettings.at(tmp_path / "s.ini"))
+    qtbot.addWidget(window)
+    outcome: list[str] = []
+    start = app_module.StartUp(window, args, lambda: outcome.append("ready"),
+                               lambda error: outcome.append(f"failed {error}"))
+    start.open_now()
+    db = start.wait()  # the event loop never ran: the window never got the database
+    assert db is not None and db.url == demo_db
+    assert not window.services.connected and outcome == []
+    db.close()
+    QApplication.restoreOverrideCursor()
+    window.close()
+
+
+def test_a_database_that_fails_to_open_is_reported_once(tmp_path: Path, qtbot) -> None:
+    args = argparse.Namespace(db=f"sqlite:///{tmp_path / 'missing' / 'x.sqlite3'}")
+    window = app_module.build_window_first(args, settings=AppSettings.at(tmp_path / "s.ini"))
+    qtbot.addWidget(window)
+    errors: list[StorageError] = []
+    start = app_module.StartUp(window, args, lambda: None, errors.append)
+    window.show()  # the first paint starts the opening
+    qtbot.waitUntil(lambda: bool(errors), timeout=20_000)
+    assert start.started and len(errors) == 1 and "does not exist" in str(errors[0])
+    assert QApplication.overrideCursor() is None and not window.services.connected
+    window.close()

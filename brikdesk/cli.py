@@ -45,7 +45,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                         help="SQLAlchemy database URL (default: a SQLite file in the user data "
                              "folder; also BRIKDESK_DB)")
     parser.add_argument("--check-start", action="store_true",
-                        help="open the main window, wait until it is painted, exit 0")
+                        help="open the main window, wait until it is painted and the campaign "
+                             "shown (the database works), exit 0")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)

@@ -222,3 +222,14 @@ def test_the_filter_box_narrows_the_table_of_the_tab_shown(catalog, qtbot):
     assert types.rowCount() == len(CAT.unit_types)
     catalog.tabs.setCurrentWidget(catalog.items_tab)
     assert model.rowCount() == len(CAT.items)
+
+
+def test_column_widths_are_kept_between_sessions(open_main, demo_db, qtbot):
+    main = open_main(demo_db)
+    window = main.open_catalog()
+    window.items_tab.table.setColumnWidth(NAME, 211)
+    window.close()
+    qtbot.waitUntil(lambda: not main.catalogs)
+    again = main.open_catalog()
+    assert again is not window
+    assert again.items_tab.table.columnWidth(NAME) == 211

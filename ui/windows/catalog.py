@@ -434,6 +434,11 @@ class CatalogWindow(QMainWindow):
             state = settings.get_bytes(key)
             if state is not None:
                 tab.splitter.restoreState(state)
+            columns = settings.get_bytes(f"{key}/columns")  # the organizer's column widths
+            if columns is not None:
+                hh = tab.table.horizontalHeader()
+                hh.restoreState(columns)
+                hh.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         if not self.reload():
             QTimer.singleShot(0, self, self.close)
 
@@ -616,6 +621,8 @@ class CatalogWindow(QMainWindow):
         self.settings.save_geometry("catalog", self)
         self.settings.save_bytes("catalog/items", self.items_tab.splitter.saveState())
         self.settings.save_bytes("catalog/types", self.types_tab.splitter.saveState())
+        for tab, key in ((self.items_tab, "catalog/items"), (self.types_tab, "catalog/types")):
+            self.settings.save_bytes(f"{key}/columns", tab.table.horizontalHeader().saveState())
         try:
             self.bus.changed.disconnect(self._on_changed)
             self.bus.status.disconnect(self._on_status)

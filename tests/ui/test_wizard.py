@@ -632,6 +632,31 @@ class TestExplained:
         qtbot.keyClicks(edit, "0")
         assert w.draft.action_faces == (10,)
 
+    def test_the_readings_are_shown_where_they_apply(self, qtbot, open_wizard, battle):
+        """Where BrikDesk had to read the rules, the row or note says so and its tooltip
+        gives the reading (rules facts: "show the user the reading")."""
+        from brikdesk.domain.attack import READINGS as ATTACK_READINGS
+        from brikdesk.domain.combat import READINGS as WIZARD_READINGS
+
+        w = open_wizard("Thieven Hood")
+        next_page(qtbot, w)
+        qtbot.keyClicks(page(w, 1).distance, "12.5")
+        assert "12½\" against a Range of 12\"" in page(w, 1).preview_text.toolTip()
+        next_page(qtbot, w)
+        p3 = page(w, 2)
+        rows = {what.text().split("<br>")[0]: what for _v, what in p3.row_widgets
+                if what.isVisible()}
+        out = rows["3 inches beyond Range"]
+        assert "5.1 Out of Range · BrikDesk's reading" in out.text()
+        assert "BrikDesk's reading, 5.1 Out of Range" in out.toolTip()
+        assert ATTACK_READINGS["5.1 Out of Range"].split(":")[0] in out.toolTip()
+        p3.reaction.choose((Reaction.PARRY, "shield"))
+        tip = p3.reaction_text.toolTip()
+        assert "BrikDesk's reading, 5.2 Parrying" in tip
+        assert "picking it up" in tip  # the wizard's own reading of the fumbled Parry
+        assert WIZARD_READINGS["Dice"].split(",")[0] in p3.dice_box.findChild(
+            type(p3.verdict)).toolTip()
+
     def test_a_disrupted_attacker_is_explained(self, qtbot, battle, open_wizard):
         from brikdesk.domain.battle import Status, StatusSet
 

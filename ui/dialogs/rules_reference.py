@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from brikdesk.domain import actions, attack, catalog, odds, roster, sheets
+from brikdesk.domain import actions, attack, catalog, combat, odds, roster, sheets
 from brikdesk.domain import battle as battle_rules
 
 
@@ -51,6 +51,7 @@ def _title(key: str) -> str:
 SOURCES: tuple[tuple[str, Mapping[str, str]], ...] = (
     ("Attacks (chapter 5)", attack.READINGS),
     ("Other Actions: Sprint, Bail, Parry, Charge (chapters 4 and 5)", actions.READINGS),
+    ("The combat wizard", combat.READINGS),
     ("Battles: turns, Actions and Counters", battle_rules.READINGS),
     ("Odds", odds.READINGS),
     ("Rosters: hands, armour, costs", roster.READINGS),

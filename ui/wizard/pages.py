@@ -69,6 +69,7 @@ from ui.wizard.widgets import (
     label,
     percent,
     set_problem,
+    show_readings,
 )
 
 if TYPE_CHECKING:
@@ -265,6 +266,7 @@ class AttackPage(_Page):
         self.body.addWidget(self.object_box)
 
         self.joiners_box, jl = card(self)
+        show_readings(self.joiners_box, "5.1 Combined Attacks", "5.2 Hands")
         jl.addWidget(label("Others joining a Combined Attack (5.1): their Damage adds up",
                            "section"))
         self.joiners = QListWidget(self)
@@ -586,6 +588,10 @@ class RangePage(_Page):
                 lines.append("A Charge: one Strike and one Counter each, no Angry Inches "
                              "(5.4).")
             self.preview_text.setText("<br>".join(lines))
+        show_readings(self.preview_text, *(("5.4 Charge", "5.4 Charging Weapons")
+                                           if d.kind is AttackKind.CHARGE else () if close else
+                                           ("5.1 Out of Range", "5.1 Height Advantage",
+                                            "Thrown weapons")))
         set_problem(self.problem, p.error)
         self.completeChanged.emit()
 
@@ -772,7 +778,7 @@ class ActionPage(_Page):
         self.body.addWidget(self.react_box)
 
         self.dice_box, dl = card(self)
-        dl.addWidget(label("Roll: virtual dice, or type the faces the dice showed", "section"))
+        dl.addWidget(_dice_heading())
         self.dice = DiceEntry(self)
         self.dice.setObjectName("actionDice")
         dl.addWidget(self.dice)
@@ -783,6 +789,7 @@ class ActionPage(_Page):
         self.outcome.setObjectName("actionOutcome")
         dl.addWidget(self.outcome)
         self.benny = BennyChooser(self)
+        show_readings(self.benny, "4.2 Over the Top")
         self.benny.setObjectName("bennyChooser")
         self.benny.hide()
         dl.addWidget(self.benny)
@@ -909,8 +916,10 @@ class ActionPage(_Page):
             _set_colour(value, "#14532d" if m.value > 0 else "#8a1c12" if m.value < 0 else
                         "#9aa5b1")
             value.setText(f"{m.value:+d}" if m.value else "0")
+            read = show_readings(what, m.rule)
             what.setText(f"{m.reason}<br><span style='font-size:{BASE_PT - 3}pt; "
-                         f"color:#52606d'>{m.rule}</span>")
+                         f"color:#52606d'>{m.rule}"
+                         + (" · BrikDesk's reading ⓘ" if read else "") + "</span>")
             value.show()
             what.show()
             widget = self._judgement(r.judgement, target)
@@ -992,6 +1001,8 @@ class ActionPage(_Page):
                     "natural 1 falls where he stands (4.3)")
         self.reaction_text.setText(text)
         self.reaction_text.setVisible(bool(text))
+        show_readings(self.reaction_text, *{Reaction.PARRY: ("5.2 Parrying",),
+                                            Reaction.BAIL: ("4.3 Bailing",)}.get(d.reaction, ()))
         self.bail_clears.setVisible(d.reaction is Reaction.BAIL)
         self.bail_clears.blockSignals(True)
         self.bail_clears.setChecked(d.bail_clears)
@@ -1188,6 +1199,12 @@ def _targets_text(targets: Any) -> str:
     return "Each target in the blast (one Damage roll):<br>" + "<br>".join(rows)
 
 
+def _dice_heading() -> QLabel:
+    heading = label("Roll: virtual dice, or type the faces the dice showed", "section")
+    show_readings(heading, "Dice")
+    return heading
+
+
 def _show_verdict(lab: QLabel, verdict: tuple[str, str]) -> None:
     text, colour = verdict
     lab.setVisible(bool(text))
@@ -1231,6 +1248,8 @@ class DamagePage(_Page):
         ll.addWidget(label("Damage dice and modifiers", "section"))
         self.lines = label("", "event")
         self.lines.setObjectName("damageLines")
+        show_readings(self.lines, "3.3 Deflection", "5.1 Action and Damage Rolls",
+                      "5.1 Combined Attacks")
         ll.addWidget(self.lines)
         self.targets = label("", "event")
         self.targets.setObjectName("blastTargets")
@@ -1262,6 +1281,7 @@ class DamagePage(_Page):
         grid.addWidget(self.kill, 1, 1)
         al.addLayout(grid)
         self.armor_text = label("", "note")
+        show_readings(self.armor_text, "5.1 Action and Damage Rolls")
         al.addWidget(self.armor_text)
         al.addStretch(1)
         right.addWidget(self.armor_box)
@@ -1275,8 +1295,11 @@ class DamagePage(_Page):
         ol.addWidget(self.blast_label)
         self.blast = QListWidget(self)
         self.blast.setObjectName("blast")
+        show_readings(self.blast_label, "3.2 Explosives")
+        show_readings(self.blast, "3.2 Explosives")
         ol.addWidget(self.blast)
         self.missed_label = label("", "section")
+        show_readings(self.missed_label, "5.3 Missed Shots")
         ol.addWidget(self.missed_label)
         row = QHBoxLayout()
         self.missed = ChoiceCombo(self)
@@ -1298,6 +1321,7 @@ class DamagePage(_Page):
         self.collide = QCheckBox("The target is directly in his path: they &Collide (MOM "
                                  "against POP, 5.4)", self)
         self.collide.setObjectName("collide")
+        show_readings(self.collide, "5.4 Collisions", "KnockBack", "5.4 Charge")
         ol.addWidget(self.collide)
         row2 = QHBoxLayout()
         obstacle_label = label("KnockBack stopped by an &obstacle after", None, wrap=False)
@@ -1314,7 +1338,7 @@ class DamagePage(_Page):
         ol.addWidget(self.obstacle_row)
 
         self.dice_box, dl = card(self)
-        dl.addWidget(label("Roll: virtual dice, or type the faces the dice showed", "section"))
+        dl.addWidget(_dice_heading())
         self.dice = DiceEntry(self)
         self.dice.setObjectName("damageDice")
         dl.addWidget(self.dice)
@@ -1554,6 +1578,7 @@ class ResultPage(_Page):
         bl.addWidget(self.paragraph)
         self.body.addWidget(box)
         self.changes_box, cl = card(self)
+        show_readings(self.changes_box, "Parting", "5.2 Parrying")
         cl.addWidget(label("What will change", "section"))
         self.changes = label("", "event")
         self.changes.setObjectName("resultChanges")

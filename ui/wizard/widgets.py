@@ -8,6 +8,7 @@ numbers the players look for (the number needed, the odds, the Armor) are larger
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -28,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from brikdesk.domain.combat import BennyOption, Choice
+from brikdesk.domain.combat import BennyOption, Choice, readings_for
 from brikdesk.domain.rolling import DieRoll, NeedDie, Role
 
 #: Base font size of the wizard (points): readable from across a table.
@@ -86,6 +87,23 @@ def label(text: str = "", role: str | None = None, parent: QWidget | None = None
     lab.setWordWrap(wrap)
     lab.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return lab
+
+
+def reading_tip(*sections: str) -> str:
+    """A tooltip with BrikDesk's readings of these rule sections (rich text, so it wraps);
+    empty when the rules need none."""
+    found = readings_for(*sections)
+    return "".join(f"<p><b>BrikDesk's reading, {html.escape(s)}</b>: "
+                   f"{html.escape(text, quote=False)}</p>"
+                   for s, text in found)
+
+
+def show_readings(widget: QWidget, *sections: str) -> bool:
+    """Put the readings of ``sections`` in ``widget``'s tooltip; whether there were any."""
+    tip = reading_tip(*sections)
+    if widget.toolTip() != tip:
+        widget.setToolTip(tip)
+    return bool(tip)
 
 
 def card(parent: QWidget | None = None) -> tuple[QFrame, QVBoxLayout]:

@@ -72,6 +72,7 @@ from brikdesk.domain.combat.draft import (
     ObjectTarget,
     Reaction,
     context_from,
+    readings_for,
 )
 from brikdesk.domain.combat.range_page import RangePreview, range_preview
 from brikdesk.domain.combat.reaction import parry_preview, reaction_options
@@ -111,6 +112,7 @@ __all__ = [
     "best_use",
     "combined_kill",
     "context_from",
+    "readings_for",
     "damage_preview",
     "default_draft",
     "event_text",

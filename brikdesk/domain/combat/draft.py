@@ -28,7 +28,11 @@ READINGS: dict[str, str] = {
         "The target Parries the first attacker's attack, after its Action Roll hits (a Parry "
         "of a miss is pointless); a successful Shield Parry Deflects that attacker's Damage, a "
         "successful Parry of a Grab or Shove cancels it. The Parry uses a hand and spends the "
-        "target's Action if it was unspent (the tracker's reading)."),
+        "target's Action if it was unspent (the tracker's reading). The +1 against a "
+        "Two-Handed Weapon also counts for a Shove made by a minifig holding one. A fumbled "
+        "Parry's item lies as many inches away as the attacker's Action Roll; the battle log "
+        "notes it (unless the organizer unticks it) and later Parries and attacks with that "
+        "item carry a reminder, since BrikDesk does not track picking it up."),
     "4.3 Bailing": (
         "A Bail is declared before the attack is rolled: the target rolls its dive first. When "
         "the organizer judges that the dive takes it out of the attack, the attack is avoided "
@@ -40,7 +44,9 @@ READINGS: dict[str, str] = {
         "spent is kept. Participants joining a Charge add their Damage but spend no MOM."),
     "3.2 Explosives": (
         "Every other unit the organizer marks as inside the blast is hit by the same Damage "
-        "roll with all three sections inside it; a survivor is Knocked Back and Disrupted."),
+        "roll with all three sections inside it; a survivor is Knocked Back and Disrupted. "
+        "When the throw misses, the blast where it lands (5.3) may catch the target itself; "
+        "the thrower is never listed (move him out of his own blast by hand)."),
     "5.2 Hands": (
         "A participant's Strike, Charge or Grab uses one of its Counters (one hand, or the two "
         "hands on a Two-Handed Weapon, which is one Counter); a Shove uses both hands (one with "
@@ -56,6 +62,21 @@ READINGS: dict[str, str] = {
         "BrikDesk, in the order the rules ask for them; the wizard replays them on every "
         "change, so going Back and changing a judgement recomputes the same roll."),
 }
+
+def readings_for(*sections: str) -> tuple[tuple[str, str], ...]:
+    """Every reading BrikDesk chose for these rule ``sections`` ("5.1 Out of Range"), from the
+    attack and action rules and the wizard's own, as ``(section, text)``: what the wizard shows
+    where the rule applies (rules facts: "show the user the reading")."""
+    from brikdesk.domain import actions, attack
+
+    out = []
+    for section in dict.fromkeys(sections):
+        for table in (attack.READINGS, actions.READINGS, READINGS):
+            text = table.get(section)
+            if text and (section, text) not in out:
+                out.append((section, text))
+    return tuple(out)
+
 
 #: Attack kinds that are Close Combat maneuvers.
 _CLOSE = frozenset({"strike", "charge", "shove", "grab"})

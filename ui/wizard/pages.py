@@ -919,7 +919,7 @@ class ActionPage(_Page):
             read = show_readings(what, m.rule)
             what.setText(f"{m.reason}<br><span style='font-size:{BASE_PT - 3}pt; "
                          f"color:#52606d'>{m.rule}"
-                         + (" · BrikDesk's reading ⓘ" if read else "") + "</span>")
+                         + (" · BrikDesk's reading (hover)" if read else "") + "</span>")
             value.show()
             what.show()
             widget = self._judgement(r.judgement, target)

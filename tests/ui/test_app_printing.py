@@ -381,3 +381,27 @@ def test_the_report_prints_in_black_and_white(main, qtbot, monkeypatch, tmp_path
     qtbot.waitUntil(lambda: "sent to the printer" in main.banner.text(), timeout=20_000)
     assert "Skirmish at Baseplate Ford: battle report" in pdf_text(printed)
     assert main.report_printing.last_result.title == "Skirmish at Baseplate Ford"
+
+
+def test_the_roster_window_prints_through_the_same_path(main, qtbot, monkeypatch, tmp_path):
+    army = army_id(main, "Moonlight Posse")
+    window = main.open_roster(army)
+    out = tmp_path / "from-roster.pdf"
+    asked = answer(monkeypatch, RosterOptionsDialog, choice(paper="letter"))
+    answer(monkeypatch, FileChooser, out, "save_path")
+    window.pdf_action.trigger()
+    progress = window.printing.progress
+    assert progress.parent() is window.statusBar() and progress.isVisible()
+    qtbot.waitUntil(lambda: window.printing.last_export == out, timeout=20_000)
+    assert asked[0][1:] == (main.settings, "Moonlight Posse", "Export PDF…")
+    assert pdf_page_size(out) == PAPER_POINTS["letter"]
+    assert "Left out 2 units dead in the campaign" in window.banner.text()
+    assert not any(name in pdf_text(out) for name in POSSE_DEAD)
+
+
+def test_the_rules_reference_lists_the_battle_report_readings(main):
+    from brikdesk.domain.report import READINGS
+
+    text = " ".join(main.show_rules_reference().plain_text().split())
+    assert "Battle reports" in text
+    assert all(" ".join(r.split()) in text for r in READINGS.values())

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from brikdesk.domain import actions, attack, catalog, combat, odds, roster, sheets
+from brikdesk.domain import actions, attack, catalog, combat, odds, report, roster, sheets
 from brikdesk.domain import battle as battle_rules
 
 
@@ -57,6 +57,7 @@ SOURCES: tuple[tuple[str, Mapping[str, str]], ...] = (
     ("Rosters: hands, armour, costs", roster.READINGS),
     ("Catalog", catalog.READINGS),
     ("Printed roster sheets", sheets.READINGS),
+    ("Battle reports", report.READINGS),
 )
 
 

@@ -127,6 +127,36 @@ def test_a_long_battle_runs_over_pages_with_no_entry_split(tmp_path):
         assert sum(f"{name} is killed" in t for t in texts) == 1, name
 
 
+def test_a_page_that_carries_on_a_round_says_which_round_and_turn(tmp_path):
+    report = long_battle()
+    layout, _ = layout_of(report)
+    texts = []
+    for page in layout.pages[1:]:
+        first = page.placed[0]
+        # never an entry or a turn without its round, nor blank space, at the top of a page
+        assert first.kind in ("continued", "round", "section"), (page.number, first.kind)
+        if first.kind == "continued":
+            heading = next(op.text for op in first.ops if op.kind == "text")
+            follower = page.placed[1]
+            assert re.fullmatch(r"Round \d+(, \w+'s turn)?, continued", heading)
+            # a turn heading follows "Round n, continued"; an entry follows the turn's line
+            assert (follower.kind == "turn") == ("turn" not in heading)
+            texts.append(heading)
+    assert texts
+    # the round named is the round the page carries on
+    out = tmp_path / "long.pdf"
+    pages = export_report_pdf(report, out).pages
+    seen_round = 0
+    for n in range(1, pages + 1):
+        text = squash(pdf_text(out, n))
+        carried = re.search(r"Round (\d+), (?:\w+'s turn, )?continued", text)
+        if carried:
+            assert int(carried.group(1)) == seen_round, (n, carried.group(0))
+        rounds = [int(r) for r in re.findall(r"Round (\d+)(?!, )", text)]
+        if rounds:
+            seen_round = max(rounds)
+
+
 def test_print_preview_print_and_pdf_are_one_path(tmp_path):
     from PySide6.QtPrintSupport import QPrinter
 

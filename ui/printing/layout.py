@@ -721,13 +721,22 @@ class _Paginator:
         self.pages[-1].placed.append(placed)
         self.y += h * scale
 
-    def add(self, block: _Block, following: _Block | None) -> None:
+    def add(self, block: _Block, following: _Block | list[_Block] | None) -> None:
+        """Place ``block``; ``following`` (the next blocks) lets a heading that is kept with
+        what comes next (a round heading, then a turn heading, then an entry) move to the
+        next page with all of it, rather than end a page."""
+        if block.kind == "gap" and (self.at_top or block.height > self.remaining):
+            return  # a page break is gap enough: never start a page with blank space
         gap = CARD_GAP if block.framed else 0.0
         if block.new_page and not self.at_top:
             self._new_page()
         need = block.height
         if block.keep_with_next and following is not None:
-            need += following.slices[0][0]
+            for nxt in following if isinstance(following, list) else [following]:
+                if not nxt.keep_with_next:
+                    need += nxt.slices[0][0]
+                    break
+                need += nxt.height
         if need > self.remaining and not self.at_top:
             self._new_page()
             if block.table_header is not None:
@@ -823,7 +832,7 @@ def layout_roster_sheet(sheet: RosterSheet, device: QPagedPaintDevice, *,
 
     pager = _Paginator(body, m)
     for i, block in enumerate(blocks):
-        pager.add(block, blocks[i + 1] if i + 1 < len(blocks) else None)
+        pager.add(block, blocks[i + 1:i + 4])
     return SheetLayout(page_rect=page_rect, body_rect=body,
                        paper_size=(full.width(), full.height()), black_and_white=bw,
                        pages=pager.pages)

@@ -15,7 +15,8 @@ its status and date); then the summary (the sides with their colours, the result
 attacks), the casualties table per player, a bar chart of casualties per round drawn with
 QPainter in points (one bar per player and round, in the player's colour, with its number), and
 the account round by round, each turn under its player's colour. An entry is never split across
-pages; round and turn headings stay with their first entry.
+pages; round and turn headings stay with their first entry, and a page that carries on a round
+starts by saying so ("Round 2, Tobias's turn, continued").
 
 Black and white (``black_and_white=True``, to save ink): no filled areas at all. The header band
 becomes black text over a rule; each player gets a line pattern instead of a colour (hatched
@@ -430,17 +431,34 @@ def _account_blocks(m: Metrics, report: BattleReport, width: float,
         ops = [Op("text", 0, 2, width, lh, f"Round {rnd.number}", "card_title"),
                Op("line", 0, lh + 3, width, 0, colour="faint", width=0.5)]
         out.append(_Block("round", [(lh + 7, ops)], keep_with_next=True))
+        round_cont = _continued_block(m, width, f"Round {rnd.number}, continued")
         for turn in rnd.turns:
-            out.append(_turn_heading(m, turn, width, marks))
+            heading = _turn_heading(m, turn, width, marks)
+            heading.table_header = round_cont
+            out.append(heading)
+            turn_cont = _continued_block(m, width,
+                                         f"Round {rnd.number}, {turn.title}, continued")
             if not turn.entries:
                 lh = m.line("td")
                 out.append(_Block("entry", [(lh + 5, [Op(
                     "text", ENTRY_INDENT, 0, width - ENTRY_INDENT, lh,
-                    "Nothing was recorded in this turn.", "td", colour="muted")])]))
+                    "Nothing was recorded in this turn.", "td", colour="muted")])],
+                    table_header=turn_cont))
             for i, entry in enumerate(turn.entries, 1):
-                out.append(_entry_block(m, i, entry, width))
+                block = _entry_block(m, i, entry, width)
+                block.table_header = turn_cont
+                out.append(block)
             out.append(_Block("gap", [(3.0, [])]))
     return out
+
+
+def _continued_block(m: Metrics, width: float, text: str) -> _Block:
+    """What a page that carries on a round (and a turn) starts with."""
+    lh = m.line("subsection")
+    ops = [Op("text", 0, 0, width, lh, m.elide(text, "subsection", width), "subsection",
+              colour="muted"),
+           Op("line", 0, lh + 1, width, 0, colour="faint", width=0.5)]
+    return _Block("continued", [(lh + 5, ops)])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -465,7 +483,7 @@ def layout_battle_report(report: BattleReport, device: QPagedPaintDevice, *,
     blocks += _account_blocks(m, report, width, marks)
     pager = _Paginator(body, m)
     for i, block in enumerate(blocks):
-        pager.add(block, blocks[i + 1] if i + 1 < len(blocks) else None)
+        pager.add(block, blocks[i + 1:i + 4])
     return SheetLayout(page_rect=page_rect, body_rect=body,
                        paper_size=(full.width(), full.height()), black_and_white=black_and_white,
                        pages=pager.pages)

@@ -399,9 +399,17 @@ def test_the_roster_window_prints_through_the_same_path(main, qtbot, monkeypatch
     assert not any(name in pdf_text(out) for name in POSSE_DEAD)
 
 
-def test_the_rules_reference_lists_the_battle_report_readings(main):
-    from brikdesk.domain.report import READINGS
+def test_the_rules_reference_lists_the_printing_readings(main, qtbot):
+    from brikdesk.domain import report, sheets
 
     text = " ".join(main.show_rules_reference().plain_text().split())
-    assert "Battle reports" in text
-    assert all(" ".join(r.split()) in text for r in READINGS.values())
+    assert "Printed roster sheets" in text and "Battle reports" in text
+    for readings in (sheets.READINGS, report.READINGS):
+        assert all(" ".join(r.split()) in text for r in readings.values())
+    # and the options dialog explains its choices with the same words
+    from brikdesk.services.printing import READINGS
+
+    dialog = RosterOptionsDialog(None, load_roster_choice(main.settings))
+    qtbot.addWidget(dialog)
+    assert dialog.dead.toolTip() == READINGS["dead_units"]
+    assert dialog.fold.toolTip() == sheets.READINGS["fold"]

@@ -30,6 +30,7 @@ from brikdesk.domain.sheets import (
     READINGS,
     RosterSheetOptions,
 )
+from brikdesk.services.printing import READINGS as PRINT_READINGS
 from ui.dialogs.base import FormDialog
 from ui.settings import AppSettings
 
@@ -46,8 +47,6 @@ KEY_FOLDER = "print/folder"
 
 PAPER_NAMES = {"a4": "A4 (210 × 297 mm)", "letter": "Letter (8.5 × 11 in)"}
 
-DEAD_TIP = ("Units dead in the campaign are left off the sheet unless this is ticked; wounded "
-            "units are printed with 'Wounded' in their campaign notes.")
 
 
 def default_paper() -> str:
@@ -176,7 +175,7 @@ class RosterOptionsDialog(FormDialog):
                                "What the roster check found (over budget, too many hands, "
                                "armour stacked...)", o.include_warnings)
         self.dead = _check(self, "includeDead", "Include units &dead in the campaign",
-                           DEAD_TIP, choice.include_dead)
+                           PRINT_READINGS["dead_units"], choice.include_dead)
         for box in (self.fold, self.bw, self.reference, self.warnings, self.dead):
             self.form.addRow("", box)
         self.buttons.addButton(QDialogButtonBox.StandardButton.RestoreDefaults)

@@ -257,7 +257,12 @@ def make_action(parent: QObject, text: str, slot: Callable[..., Any] | None = No
         action.setIcon(icon)
     action.setCheckable(checkable)
     if slot is not None:
-        action.triggered.connect(slot)
+        if checkable:
+            action.triggered.connect(slot)  # the slot receives the new checked state
+        else:
+            # QAction.triggered carries a ``checked`` flag; a plain command must not receive
+            # it as its first argument (``export_campaign(path=False)``).
+            action.triggered.connect(lambda _checked=False, _slot=slot: _slot())
     return action
 
 

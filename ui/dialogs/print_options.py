@@ -10,7 +10,9 @@ it) or ``None`` when cancelled; tests replace ``ask`` and never run the modal ``
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from PySide6.QtCore import QLocale
 from PySide6.QtWidgets import (
@@ -209,15 +211,8 @@ class RosterOptionsDialog(FormDialog):
     def ask(cls, parent: QWidget | None, settings: AppSettings, title: str = "",
             verb: str = "OK") -> RosterChoice | None:
         """Offer the stored choices; on OK store and return the new ones."""
-        dialog = cls(parent, load_roster_choice(settings), title=title, verb=verb)
-        try:
-            if dialog.exec() != FormDialog.DialogCode.Accepted:
-                return None
-            choice = dialog.choice()
-        finally:
-            dialog.deleteLater()
-        save_roster_choice(settings, choice)
-        return choice
+        return _ask_and_store(cls, parent, settings, title, verb, load_roster_choice,
+                              save_roster_choice)
 
 
 class ReportOptionsDialog(FormDialog):
@@ -248,15 +243,25 @@ class ReportOptionsDialog(FormDialog):
     @classmethod
     def ask(cls, parent: QWidget | None, settings: AppSettings, title: str = "",
             verb: str = "OK") -> ReportChoice | None:
-        dialog = cls(parent, load_report_choice(settings), title=title, verb=verb)
-        try:
-            if dialog.exec() != FormDialog.DialogCode.Accepted:
-                return None
-            choice = dialog.choice()
-        finally:
-            dialog.deleteLater()
-        save_report_choice(settings, choice)
-        return choice
+        """Offer the stored choices; on OK store and return the new ones."""
+        return _ask_and_store(cls, parent, settings, title, verb, load_report_choice,
+                              save_report_choice)
+
+
+def _ask_and_store(dialog_cls: Any, parent: QWidget | None, settings: AppSettings, title: str,
+                   verb: str, load: Callable[[AppSettings], Any],
+                   save: Callable[[AppSettings, Any], None]) -> Any:
+    """Open ``dialog_cls`` on the choices ``load`` reads from ``settings``; on OK ``save`` the
+    dialog's new choice and return it, else ``None``."""
+    dialog = dialog_cls(parent, load(settings), title=title, verb=verb)
+    try:
+        if dialog.exec() != FormDialog.DialogCode.Accepted:
+            return None
+        choice = dialog.choice()
+    finally:
+        dialog.deleteLater()
+    save(settings, choice)
+    return choice
 
 
 def _html(text: str) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -266,6 +267,17 @@ class _Printing(QObject):
             self.settings.set(KEY_FOLDER, str(path.parent))
         return path
 
+    def _read_name(self, read: Callable[[], str], failure: str) -> str | None:
+        """``read()``, or ``None`` once the banner (``failure: why``) or the storage error
+        dialog has said why not."""
+        try:
+            return read()
+        except UserError as exc:
+            self._banner.show_error(f"{failure}: {exc}")
+        except StorageError as exc:
+            show_storage_error(self._window, exc)
+        return None
+
     # -- jobs -----------------------------------------------------------------------------
 
     def _alive(self) -> bool:
@@ -393,6 +405,82 @@ class _Printing(QObject):
         return self._start(f"Printing {title}", work, sent, f"{title} was not printed")
 
 
+    # -- preview and print ----------------------------------------------------------------
+
+    #: the progress text while a preview or a print is prepared, and the start of its error
+    #: message ({verb}: "preview" or "print"); ``{name}`` is the army's or the battle's name
+    PREPARING = "Preparing {name}"
+    FAILED = "Can't {verb} {name}"
+
+    #: ``_prepare(services, id, choice, step)`` reads and lays out what ``choice`` asks for,
+    #: on the worker; ``_ask(id, name, verb)`` gives ``(choice or None, name)``
+    _prepare: Callable[[Services, int, Any, Step], Any]
+
+    def _printable(self, prepared: Any, choice: Any) -> _Printable:
+        """What the preview and the print dialog show of ``_prepare``'s result."""
+        raise NotImplementedError
+
+    def _preview_or_print(self, item_id: int, name: str | None, *, preview: bool) -> bool:
+        """Ask the options, read and lay out on a worker, then open the print preview or the
+        print dialog (whose pages are painted for the printer on a worker too)."""
+        choice, name = self._ask(item_id, name, "Preview" if preview else "Print…")
+        if choice is None:
+            return False
+        services = self._services
+
+        def ready(result: Any) -> None:
+            job = self._printable(result, choice)
+            self.last_result = job.result
+            if preview:
+                self._open_preview(job.preview_title, job.paper, job.paint)
+            else:
+                def paint(printer: Any, step: Step):
+                    return job.paint(printer,
+                                     progress=lambda d, t: step("printing pages", d, t))
+
+                self._open_print_dialog(job.print_title, job.paper,
+                                        lambda printer: self._send(printer, job.print_title,
+                                                                   paint))
+            if job.note:
+                self._banner.show_note(job.note)
+
+        return self._start(self.PREPARING.format(name=name),
+                           lambda step: self._prepare(services, item_id, choice, step),
+                           ready, self.FAILED.format(verb="preview" if preview else "print",
+                                                     name=name))
+
+    def _pdf_choice(self, item_id: int, path: Path | None, name: str | None, title: str,
+                    file_name: str, load: Callable[[AppSettings], Any], unnamed: str
+                    ) -> tuple[Any, Path, str] | None:
+        """The options, the file and the name of a PDF export: without ``path``, ask the
+        options then where (the file named ``file_name`` formatted with the name), ``None``
+        if either is cancelled; with ``path``, no questions: the options ``load`` reads and
+        ``name`` or else ``unnamed``."""
+        if path is None:
+            choice, name = self._ask(item_id, name, "Export PDF…")
+            if choice is None:
+                return None
+            path = self._save_path(title, "PDF files (*.pdf)", file_name.format(name=name),
+                                   ".pdf")
+            if path is None:
+                return None
+            return choice, path, name
+        return load(self.settings), path, name or unnamed
+
+
+@dataclass(frozen=True)
+class _Printable:
+    """A prepared sheet or report as the preview and the print dialog show it."""
+
+    result: Any  #: kept as ``last_result``
+    paper: str
+    preview_title: str
+    print_title: str
+    #: ``paint(printer)`` paints the pages; ``paint(printer, progress=...)`` reports them too
+    paint: Callable[..., Any]
+    note: str = ""  #: shown in the banner once the dialog is open
+
+
 class _PrintSender(QObject):
     """Sends the pages to the printer when the print dialog is accepted."""
 
@@ -442,6 +530,8 @@ class RosterPrinting(_Printing):
     ``print_dialog`` and ``last_export`` are set when it is done).
     """
 
+    PREPARING = "Preparing the roster sheet of {name}"
+
     def _ask(self, army_id: int, name: str | None, verb: str):
         from ui.dialogs.print_options import RosterOptionsDialog
 
@@ -453,69 +543,32 @@ class RosterPrinting(_Printing):
         return choice, name
 
     def _army_name(self, army_id: int) -> str | None:
-        try:
-            return self._services.campaigns.get_army(army_id).name
-        except UserError as exc:
-            self._banner.show_error(f"Can't print this army: {exc}")
-        except StorageError as exc:
-            show_storage_error(self._window, exc)
-        return None
+        return self._read_name(lambda: self._services.campaigns.get_army(army_id).name,
+                               "Can't print this army")
+
+    _prepare = staticmethod(_prepare_roster)
+
+    def _printable(self, prepared: tuple, choice: Any) -> _Printable:
+        job, layout = prepared
+        sheet = job.sheet
+
+        def paint(printer: Any, **progress: Any):
+            from ui.printing import print_roster_sheet
+
+            return print_roster_sheet(printer, sheet, layout=layout, **progress)
+
+        note = left_out_text(job.left_out)
+        return _Printable(job, sheet.options.paper, f"{sheet.header.army}: roster sheet",
+                          sheet.header.army, paint, note.strip())
 
     def preview(self, army_id: int, name: str | None = None) -> bool:
         """Ask the options, read and lay out on a worker, then open the print preview."""
-        choice, name = self._ask(army_id, name, "Preview")
-        if choice is None:
-            return False
-        services = self._services
-
-        def ready(result: tuple) -> None:
-            job, layout = result
-            self.last_result = job
-            from ui.printing import print_roster_sheet
-
-            sheet = job.sheet
-
-            def paint(printer: Any) -> None:
-                print_roster_sheet(printer, sheet, layout=layout)
-
-            self._open_preview(f"{sheet.header.army}: roster sheet", sheet.options.paper, paint)
-            note = left_out_text(job.left_out)
-            if note:
-                self._banner.show_note(note.strip())
-
-        return self._start(f"Preparing the roster sheet of {name}",
-                           lambda step: _prepare_roster(services, army_id, choice, step),
-                           ready, f"Can't preview {name}")
+        return self._preview_or_print(army_id, name, preview=True)
 
     def print(self, army_id: int, name: str | None = None) -> bool:
         """Ask the options, read and lay out on a worker, then the print dialog; the pages are
         painted for the printer on a worker too."""
-        choice, name = self._ask(army_id, name, "Print…")
-        if choice is None:
-            return False
-        services = self._services
-
-        def ready(result: tuple) -> None:
-            job, layout = result
-            self.last_result = job
-            sheet = job.sheet
-
-            def paint(printer: Any, step: Step):
-                from ui.printing import print_roster_sheet
-
-                return print_roster_sheet(printer, sheet, layout=layout,
-                                          progress=lambda d, t: step("printing pages", d, t))
-
-            self._open_print_dialog(
-                f"{sheet.header.army}", sheet.options.paper,
-                lambda printer: self._send(printer, sheet.header.army, paint))
-            note = left_out_text(job.left_out)
-            if note:
-                self._banner.show_note(note.strip())
-
-        return self._start(f"Preparing the roster sheet of {name}",
-                           lambda step: _prepare_roster(services, army_id, choice, step),
-                           ready, f"Can't print {name}")
+        return self._preview_or_print(army_id, name, preview=False)
 
     def export_pdf(self, army_id: int, path: Path | None = None, name: str | None = None
                    ) -> bool:
@@ -523,19 +576,12 @@ class RosterPrinting(_Printing):
         remembered options), then read, lay out and write the PDF on a worker."""
         from ui.dialogs.print_options import load_roster_choice
 
-        if path is None:
-            choice, name = self._ask(army_id, name, "Export PDF…")
-            if choice is None:
-                return False
-            path = self._save_path("Export roster sheet as PDF", "PDF files (*.pdf)", name,
-                                   ".pdf")
-            if path is None:
-                return False
-        else:
-            choice = load_roster_choice(self.settings)
-            name = name or f"army {army_id}"
+        asked = self._pdf_choice(army_id, path, name, "Export roster sheet as PDF", "{name}",
+                                 load_roster_choice, f"army {army_id}")
+        if asked is None:
+            return False
+        choice, target, name = asked
         services = self._services
-        target = path
 
         def work(step: Step):
             from ui.printing import export_pdf
@@ -581,6 +627,8 @@ class ReportPrinting(_Printing):
     selected.
     """
 
+    PREPARING = "Preparing the report of {name}"
+    FAILED = "Can't {verb} the report of {name}"
     _current: Callable[[], tuple[int, str | None] | None] | None = None
 
     def make_menu(self, parent: QWidget,
@@ -666,58 +714,27 @@ class ReportPrinting(_Printing):
         return ReportOptionsDialog.ask(self._window, self.settings, name, verb), name
 
     def _battle_name(self, battle_id: int) -> str | None:
-        try:
-            return self._services.battles.battle(battle_id).battle.name
-        except UserError as exc:
-            self._banner.show_error(f"Can't write this battle's report: {exc}")
-        except StorageError as exc:
-            show_storage_error(self._window, exc)
-        return None
+        return self._read_name(lambda: self._services.battles.battle(battle_id).battle.name,
+                               "Can't write this battle's report")
 
-    def preview(self, battle_id: int, name: str | None = None) -> bool:
-        choice, name = self._ask(battle_id, name, "Preview")
-        if choice is None:
-            return False
-        services = self._services
+    _prepare = staticmethod(_prepare_report)
 
-        def ready(result: tuple) -> None:
+    def _printable(self, prepared: tuple, choice: Any) -> _Printable:
+        report, layout = prepared
+        title = f"{report.title}: battle report"
+
+        def paint(printer: Any, **progress: Any):
             from ui.printing.report import print_battle_report
 
-            report, layout = result
-            self.last_result = report
+            return print_battle_report(printer, report, layout=layout, **progress)
 
-            def paint(printer: Any) -> None:
-                print_battle_report(printer, report, layout=layout)
+        return _Printable(report, choice.paper, title, title, paint)
 
-            self._open_preview(f"{report.title}: battle report", choice.paper, paint)
-
-        return self._start(f"Preparing the report of {name}",
-                           lambda step: _prepare_report(services, battle_id, choice, step),
-                           ready, f"Can't preview the report of {name}")
+    def preview(self, battle_id: int, name: str | None = None) -> bool:
+        return self._preview_or_print(battle_id, name, preview=True)
 
     def print(self, battle_id: int, name: str | None = None) -> bool:
-        choice, name = self._ask(battle_id, name, "Print…")
-        if choice is None:
-            return False
-        services = self._services
-
-        def ready(result: tuple) -> None:
-            report, layout = result
-            self.last_result = report
-            title = f"{report.title}: battle report"
-
-            def paint(printer: Any, step: Step):
-                from ui.printing.report import print_battle_report
-
-                return print_battle_report(printer, report, layout=layout,
-                                           progress=lambda d, t: step("printing pages", d, t))
-
-            self._open_print_dialog(title, choice.paper,
-                                    lambda printer: self._send(printer, title, paint))
-
-        return self._start(f"Preparing the report of {name}",
-                           lambda step: _prepare_report(services, battle_id, choice, step),
-                           ready, f"Can't print the report of {name}")
+        return self._preview_or_print(battle_id, name, preview=False)
 
     def export_pdf(self, battle_id: int, path: Path | None = None, name: str | None = None
                    ) -> bool:
@@ -725,19 +742,12 @@ class ReportPrinting(_Printing):
         choices), then read and write the PDF on a worker."""
         from ui.dialogs.print_options import load_report_choice
 
-        if path is None:
-            choice, name = self._ask(battle_id, name, "Export PDF…")
-            if choice is None:
-                return False
-            path = self._save_path("Export battle report as PDF", "PDF files (*.pdf)",
-                                   f"{name} report", ".pdf")
-            if path is None:
-                return False
-        else:
-            choice = load_report_choice(self.settings)
-            name = name or f"battle {battle_id}"
+        asked = self._pdf_choice(battle_id, path, name, "Export battle report as PDF",
+                                 "{name} report", load_report_choice, f"battle {battle_id}")
+        if asked is None:
+            return False
+        choice, target, name = asked
         services = self._services
-        target = path
 
         def work(step: Step):
             from ui.printing.report import export_report_pdf

@@ -8,6 +8,7 @@ here writes anything: Finish does, once (``CombatWizard.accept``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -201,6 +202,81 @@ def _form_row(grid: QGridLayout, row: int, text: str, widget: QWidget,
     grid.addWidget(widget, row, 1)
     if extra is not None:
         grid.addWidget(extra, row, 2)
+
+
+class _DicePage(_Page):
+    """A page that ends with the dice card of one stage of the attack: the faces typed or
+    rolled, the verdict, the outcome and the problem. ``STAGE`` is the wizard's name of the
+    stage ("action", "damage"), ``_stage()`` its resolution now."""
+
+    STAGE = ""
+
+    def _stage(self) -> Any:  # pragma: no cover - every dice page overrides it
+        raise NotImplementedError
+
+    def _add_dice_card(self, extra: Callable[[QVBoxLayout], None] | None = None) -> None:
+        """Add the dice card at the end of the page; ``extra(layout)`` adds the page's own
+        rows between the outcome and the problem. Object names start with ``STAGE``."""
+        self.dice_box, dl = card(self)
+        dl.addWidget(_dice_heading())
+        self.dice = DiceEntry(self)
+        self.dice.setObjectName(f"{self.STAGE}Dice")
+        dl.addWidget(self.dice)
+        self.verdict = label("", "big")
+        self.verdict.setObjectName(f"{self.STAGE}Verdict")
+        dl.addWidget(self.verdict)
+        self.outcome = label("", "event")
+        self.outcome.setObjectName(f"{self.STAGE}Outcome")
+        dl.addWidget(self.outcome)
+        if extra is not None:
+            extra(dl)
+        self.problem = label("", "problem")
+        self.problem.setObjectName(f"{self.STAGE}Problem")
+        dl.addWidget(self.problem)
+        self.body.addWidget(self.dice_box)
+        self.body.addStretch(1)
+        self.dice.face.connect(self._face)
+        self.dice.undo.connect(self._undo_face)
+        self.dice.roll.connect(self._roll)
+        self.dice.clear.connect(self._clear)
+
+    def _show_problem(self, stage: Any) -> None:
+        problem = stage.error
+        if stage.extra_faces:
+            problem = (f"{stage.extra_faces} face(s) typed beyond the dice the rules need: "
+                       "Backspace takes the last one back")
+        set_problem(self.problem, problem)
+
+    def isComplete(self) -> bool:
+        return self._stage().complete
+
+    def initial_focus(self) -> None:
+        self.focus_input()
+
+    def focus_input(self) -> None:
+        """The focus to the dice while the stage needs one, else to Next (or Finish)."""
+        if self._stage().need is not None:
+            self.dice.edit.setFocus()
+            self.show_widget(self.dice)
+        else:
+            self.focus_next_button()
+            self.show_widget(self.outcome)
+
+    def _face(self, face: int) -> None:
+        self.w.add_face(self.STAGE, face)
+        self.focus_input()
+
+    def _undo_face(self) -> None:
+        self.w.drop_face(self.STAGE)
+        self.focus_input()
+
+    def _roll(self) -> None:
+        self.w.roll_virtual(self.STAGE)
+        self.focus_input()
+
+    def _clear(self) -> None:
+        self.w.clear_faces(self.STAGE)
+        self.focus_input()
 
 
 # --------------------------------------------------------------------------------------------
@@ -690,7 +766,9 @@ def _num(x: Fraction) -> str:
 # 3. Action Roll
 
 
-class ActionPage(_Page):
+class ActionPage(_DicePage):
+    STAGE = "action"
+
     def __init__(self, wizard: CombatWizard) -> None:
         super().__init__(wizard, "3 · Action Roll", "Every modifier with its rule; tick the "
                          "judgements; then roll or type the faces the dice showed.")
@@ -777,17 +855,20 @@ class ActionPage(_Page):
         rl.addWidget(self.bail_clears)
         self.body.addWidget(self.react_box)
 
-        self.dice_box, dl = card(self)
-        dl.addWidget(_dice_heading())
-        self.dice = DiceEntry(self)
-        self.dice.setObjectName("actionDice")
-        dl.addWidget(self.dice)
-        self.verdict = label("", "big")
-        self.verdict.setObjectName("actionVerdict")
-        dl.addWidget(self.verdict)
-        self.outcome = label("", "event")
-        self.outcome.setObjectName("actionOutcome")
-        dl.addWidget(self.outcome)
+        self._add_dice_card(self._benny_rows)
+
+        self.size.chosen.connect(self._size)
+        self.visible.textEdited.connect(self._visible)
+        self.disrupted.toggled.connect(self._disrupted)
+        self.outnumbered.toggled.connect(self._outnumbered)
+        self.engaged.toggled.connect(self._engaged)
+        self.reaction.chosen.connect(self._reaction)
+        self.bail_clears.toggled.connect(self._bail_clears)
+        self.benny.picked.connect(self._benny)
+        self.embellishment.textEdited.connect(self._embellishment)
+
+    def _benny_rows(self, dl: QVBoxLayout) -> None:
+        """The dice card's Benny choice and embellishment, under the outcome."""
         self.benny = BennyChooser(self)
         show_readings(self.benny, "4.2 Over the Top")
         self.benny.setObjectName("bennyChooser")
@@ -805,27 +886,11 @@ class ActionPage(_Page):
         er.addWidget(self.embellishment, 1)
         self.embellish_row.hide()
         dl.addWidget(self.embellish_row)
-        self.problem = label("", "problem")
-        self.problem.setObjectName("actionProblem")
-        dl.addWidget(self.problem)
-        self.body.addWidget(self.dice_box)
-        self.body.addStretch(1)
-
-        self.size.chosen.connect(self._size)
-        self.visible.textEdited.connect(self._visible)
-        self.disrupted.toggled.connect(self._disrupted)
-        self.outnumbered.toggled.connect(self._outnumbered)
-        self.engaged.toggled.connect(self._engaged)
-        self.reaction.chosen.connect(self._reaction)
-        self.bail_clears.toggled.connect(self._bail_clears)
-        self.dice.face.connect(self._face)
-        self.dice.undo.connect(self._undo_face)
-        self.dice.roll.connect(self._roll)
-        self.dice.clear.connect(self._clear)
-        self.benny.picked.connect(self._benny)
-        self.embellishment.textEdited.connect(self._embellishment)
 
     # -- showing ---------------------------------------------------------------------------
+
+    def _stage(self) -> Any:
+        return self.w.action_stage()
 
     def refresh(self) -> None:
         d, ctx = self.w.draft, self.w.ctx
@@ -1035,29 +1100,14 @@ class ActionPage(_Page):
         self.embellish_row.setVisible(embellished)
         if not self.embellishment.hasFocus():
             self.embellishment.setText(d.embellishment)
-        problem = stage.error
-        if stage.extra_faces:
-            problem = (f"{stage.extra_faces} face(s) typed beyond the dice the rules need: "
-                       "Backspace takes the last one back")
-        set_problem(self.problem, problem)
-
-    def isComplete(self) -> bool:
-        return self.w.action_stage().complete
-
-    def initial_focus(self) -> None:
-        self.focus_input()
+        self._show_problem(stage)
 
     def focus_input(self) -> None:
-        stage = self.w.action_stage()
-        if stage.pending is not None:
+        if self.w.action_stage().pending is not None:
             self.benny.setFocus()
             self.show_widget(self.benny)
-        elif stage.need is not None:
-            self.dice.edit.setFocus()
-            self.show_widget(self.dice)
         else:
-            self.focus_next_button()
-            self.show_widget(self.outcome)
+            super().focus_input()
 
     # -- changes ---------------------------------------------------------------------------
 
@@ -1084,22 +1134,6 @@ class ActionPage(_Page):
 
     def _bail_clears(self, on: bool) -> None:
         self.w.change("action", bail_clears=on)
-
-    def _face(self, face: int) -> None:
-        self.w.add_face("action", face)
-        self.focus_input()
-
-    def _undo_face(self) -> None:
-        self.w.drop_face("action")
-        self.focus_input()
-
-    def _roll(self) -> None:
-        self.w.roll_virtual("action")
-        self.focus_input()
-
-    def _clear(self) -> None:
-        self.w.clear_faces("action")
-        self.focus_input()
 
     def _embellishment(self, text: str) -> None:
         self.w.change("action", embellishment=text)
@@ -1239,7 +1273,9 @@ def _target(page: _Page) -> str:
 # 4. Damage
 
 
-class DamagePage(_Page):
+class DamagePage(_DicePage):
+    STAGE = "damage"
+
     def __init__(self, wizard: CombatWizard) -> None:
         super().__init__(wizard, "4 · Damage", "Damage greater than the Armor destroys; equal "
                          "or less glances off: ka-ping!")
@@ -1337,22 +1373,7 @@ class DamagePage(_Page):
         self.obstacle_row.setLayout(row2)
         ol.addWidget(self.obstacle_row)
 
-        self.dice_box, dl = card(self)
-        dl.addWidget(_dice_heading())
-        self.dice = DiceEntry(self)
-        self.dice.setObjectName("damageDice")
-        dl.addWidget(self.dice)
-        self.verdict = label("", "big")
-        self.verdict.setObjectName("damageVerdict")
-        dl.addWidget(self.verdict)
-        self.outcome = label("", "event")
-        self.outcome.setObjectName("damageOutcome")
-        dl.addWidget(self.outcome)
-        self.problem = label("", "problem")
-        self.problem.setObjectName("damageProblem")
-        dl.addWidget(self.problem)
-        self.body.addWidget(self.dice_box)
-        self.body.addStretch(1)
+        self._add_dice_card()
 
         self.mom.toggled.connect(self._mom)
         self.blast.itemChanged.connect(self._blast)
@@ -1360,10 +1381,9 @@ class DamagePage(_Page):
         self.missed_distance.textEdited.connect(self._missed_distance)
         self.collide.toggled.connect(self._collide)
         self.obstacle.textEdited.connect(self._obstacle)
-        self.dice.face.connect(self._face)
-        self.dice.undo.connect(self._undo_face)
-        self.dice.roll.connect(self._roll)
-        self.dice.clear.connect(self._clear)
+
+    def _stage(self) -> Any:
+        return self.w.damage_stage()
 
     def refresh(self) -> None:
         d, ctx = self.w.draft, self.w.ctx
@@ -1498,25 +1518,7 @@ class DamagePage(_Page):
         self.outcome.setText("<br>".join(lines))
         self.outcome.setVisible(bool(lines))
         _show_verdict(self.verdict, _damage_verdict(stage, self.w.action_stage()))
-        problem = stage.error
-        if stage.extra_faces:
-            problem = (f"{stage.extra_faces} face(s) typed beyond the dice the rules need: "
-                       "Backspace takes the last one back")
-        set_problem(self.problem, problem)
-
-    def isComplete(self) -> bool:
-        return self.w.damage_stage().complete
-
-    def initial_focus(self) -> None:
-        self.focus_input()
-
-    def focus_input(self) -> None:
-        if self.w.damage_stage().need is not None:
-            self.dice.edit.setFocus()
-            self.show_widget(self.dice)
-        else:
-            self.focus_next_button()
-            self.show_widget(self.outcome)
+        self._show_problem(stage)
 
     def _mom(self, on: bool) -> None:
         self.w.change("damage", spend_mom=on)
@@ -1543,22 +1545,6 @@ class DamagePage(_Page):
         value, err = _inches_or_none(text, "obstacle distance")
         set_problem(self.problem, err)
         self.w.change("damage", obstacle=value)
-
-    def _face(self, face: int) -> None:
-        self.w.add_face("damage", face)
-        self.focus_input()
-
-    def _undo_face(self) -> None:
-        self.w.drop_face("damage")
-        self.focus_input()
-
-    def _roll(self) -> None:
-        self.w.roll_virtual("damage")
-        self.focus_input()
-
-    def _clear(self) -> None:
-        self.w.clear_faces("damage")
-        self.focus_input()
 
 
 # --------------------------------------------------------------------------------------------

@@ -780,6 +780,7 @@ class MainWindow(QMainWindow):
                                 settings=self.settings.qsettings, parent=self.battle_page)
             self.battle_page.layout().addWidget(panel, 1)
             self.battle_panel = panel
+            panel.table_mode_changed.connect(self._on_table_mode)
             self.battle_menu.clear()
             self.battle_menu.addAction(self.open_battle_action)
             self.battle_menu.addAction(self.new_battle_action)
@@ -793,12 +794,24 @@ class MainWindow(QMainWindow):
                     self.battle_menu.addAction(action)
         self.battle_page.body.hide()
         panel.show()
+        self._on_table_mode(panel.table_mode)
+
+    def _on_table_mode(self, on: bool) -> None:
+        """Table mode gives the panel the whole window: the navigator steps aside while it is
+        on (and comes back when it is off, or when the campaign overview is shown)."""
+        if on and self.navigator_dock.isVisible():
+            self._navigator_hidden_for_table = True
+            self.navigator_dock.hide()
+        elif not on and getattr(self, "_navigator_hidden_for_table", False):
+            self._navigator_hidden_for_table = False
+            self.navigator_dock.show()
 
     def open_selected_battle(self) -> bool:
         kind, ident = self.selected()
         return kind == BATTLE and self.open_battle(ident)
 
     def show_overview(self) -> None:
+        self._on_table_mode(False)
         self.pages.setCurrentWidget(self.overview)
 
     # -- printing -------------------------------------------------------------------------
@@ -887,6 +900,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt name)
         for window in [*self.rosters.values(), *self.catalogs.values()]:
             window.close()
+        self._on_table_mode(False)  # the navigator's own visibility is what is remembered
         self.settings.save_geometry("main", self)
         self.settings.save_bytes("main/state", self.saveState())
         self.settings.sync()

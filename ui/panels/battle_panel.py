@@ -26,7 +26,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QSettings, QSize, Qt, Signal
-from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QPalette, QUndoStack
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QKeySequence,
+    QPalette,
+    QUndoStack,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -458,7 +466,11 @@ class BattlePanel(QWidget):
                 self.show_error(f"The battle could not be read: {exc}")
                 return
             self._gone = False
+            resize = self.view is None or self.view.id != view.id or len(
+                self.view.units) != len(view.units)
             self.view = view
+            if resize:  # the names to fit change only with the units mustered
+                self._size_columns()
             self.model.set_view(view)
             self.log_model.set_events(view.id, view.events)
             self._show_log_detail()
@@ -715,20 +727,34 @@ class BattlePanel(QWidget):
         self.table_mode_changed.emit(on)
 
     def _size_columns(self) -> None:
-        """Columns share the table's width (the Status column takes what is left)."""
+        """Columns share the table's width (the Status column takes what is left).
+
+        The Unit and Type columns are as wide as the longest name and type in this battle
+        (names of the active player are bold), so that names read in full whenever the
+        window has the room.
+        """
         fm = self.table.fontMetrics()
+        bold = QFont(self.table.font())
+        bold.setBold(True)
+        bfm = QFontMetrics(bold)
         width = max(self.table.viewport().width(), 600)
-        shares = {UNIT: (0.26, "First Mate Barnacle"), TYPE: (0.13, "Skirmisher d6"),
-                  ACTION: (0.1, "Responded"), COUNTERS: (0.08, "Counters"),
-                  RESPOND: (0.11, "↺ can respond")}
+        units = self.view.units if self.view is not None else ()
+        name_w = max((bfm.horizontalAdvance(t.name) for t in units),
+                     default=bfm.horizontalAdvance("First Mate Barnacle"))
+        type_w = max((fm.horizontalAdvance(f"{t.type_name} d{t.stats.action_die}")
+                      for t in units), default=fm.horizontalAdvance("Skirmisher d6"))
+        shares = {UNIT: (0.26, name_w), TYPE: (0.13, type_w),
+                  ACTION: (0.1, fm.horizontalAdvance("Responded")),
+                  COUNTERS: (0.08, fm.horizontalAdvance("Counters")),
+                  RESPOND: (0.11, fm.horizontalAdvance("↺ can respond"))}
         if self.table.isColumnHidden(TYPE):
             del shares[TYPE]
-            shares[UNIT] = (0.28, "First Mate Barnacle")
-            shares[RESPOND] = (0.15, "↺ can respond")
-        wanted = {c: max(int(width * share), fm.horizontalAdvance(sample) + 20)
-                  for c, (share, sample) in shares.items()}
-        # The Status column (it stretches) keeps at least 28 %: the others give way.
-        room = int(width * 0.72)
+            shares[UNIT] = (0.28, name_w)
+            shares[RESPOND] = (0.15, fm.horizontalAdvance("↺ can respond"))
+        wanted = {c: max(int(width * share), text_w + 20)
+                  for c, (share, text_w) in shares.items()}
+        # The Status column (it stretches) keeps at least 22 %: the others give way.
+        room = int(width * 0.78)
         total = sum(wanted.values())
         scale = min(1.0, room / total) if total else 1.0
         for column, w in wanted.items():

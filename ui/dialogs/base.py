@@ -1,7 +1,7 @@
 """What the question dialogs share.
 
 Every dialog that asks something has a classmethod ``ask(parent, ...)`` returning the answer
-or ``None`` when cancelled; only ``ask`` runs the modal ``exec()``, so tests replace ``ask``
+or ``None`` when cancelled; only ``ask`` runs the modal ``QDialog.exec``, so tests replace ``ask``
 with ``monkeypatch`` and never block (design: Qt habits).
 """
 

@@ -5,7 +5,7 @@ white. The choices are remembered in ``QSettings`` (through ``AppSettings``) and
 next time; the paper and black and white are shared by sheets and reports.
 
 Each dialog has a classmethod ``ask(parent, settings, ...)`` returning the choice (and storing
-it) or ``None`` when cancelled; tests replace ``ask`` and never run the modal ``exec()``.
+it) or ``None`` when cancelled; tests replace ``ask`` and never run the modal ``QDialog.exec``.
 """
 
 from __future__ import annotations

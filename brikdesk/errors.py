@@ -22,3 +22,17 @@ class UserError(Exception):
 
 class StorageError(Exception):
     """The database could not be opened, read or written."""
+
+
+class ConflictError(UserError):
+    """A write or an undo made from a view that is no longer current: someone else (another
+    BrikDesk, a command line, another window) changed the same thing since it was read.
+
+    Nothing was changed; the message says what changed ("Sir Brickley was renamed to 'Sir
+    Brick' by someone else"). Views that see it reload what they show.
+    """
+
+
+class BusyError(StorageError):
+    """The database stayed locked by another writer for the whole busy timeout; the action was
+    not applied and nothing was lost (try again)."""

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 # Nothing here imports the database layer (SQLAlchemy and the models take about twice as long
 # to load as Qt): it loads on a worker after the main window's first paint (StartUp).
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QThreadPool, QTimer
-from PySide6.QtGui import QGuiApplication, QIcon, QUndoStack
+from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from brikdesk import __version__
@@ -49,6 +49,7 @@ from brikdesk.services import Services
 from ui.bus import Bus
 from ui.main_window import MainWindow
 from ui.settings import AppSettings
+from ui.undo import UndoScopes
 from ui.workers import start_job
 
 if TYPE_CHECKING:
@@ -128,12 +129,11 @@ def database_text(db: Database) -> str:
 
 def _window(services: Services, database: str, settings: AppSettings | None) -> MainWindow:
     bus = Bus()
-    stack = QUndoStack()
-    stack.setUndoLimit(500)
-    window = MainWindow(services, bus, stack, settings=settings or AppSettings.for_app(),
+    scopes = UndoScopes()
+    window = MainWindow(services, bus, scopes, settings=settings or AppSettings.for_app(),
                         database=database, icon=app_icon())
     bus.setParent(window)
-    stack.setParent(window)
+    scopes.setParent(window)
     window.db = None  # type: ignore[attr-defined]  (the open Database, kept with the window)
     return window
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPoint, QSize, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QUndoStack
+from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
@@ -46,6 +46,7 @@ from ui.dialogs.campaign import (
     PlayerDialog,
 )
 from ui.settings import AppSettings
+from ui.undo import UndoScopes
 from ui.windows.common import (
     Actions,
     MessageBanner,
@@ -96,14 +97,16 @@ class MainWindow(QMainWindow):
     ``database_opened`` (``ui.app.StartUp``).
     """
 
-    def __init__(self, services: Services, bus: Bus, undo_stack: QUndoStack, *,
+    def __init__(self, services: Services, bus: Bus, scopes: UndoScopes, *,
                  settings: AppSettings | None = None, database: str = "",
                  icon: QIcon | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("MainWindow")
         self.services = services
         self.bus = bus
-        self.undo_stack = undo_stack
+        #: The undo histories (``ui.undo``): this window's own, each roster's, each battle's.
+        self.undo_scopes = scopes
+        self.undo_stack = scopes.main()
         self.settings = settings or AppSettings()
         self.database = database
         self._icon = icon or QIcon()
@@ -120,7 +123,7 @@ class MainWindow(QMainWindow):
         self._cost_unit = "CP"
 
         self.banner = MessageBanner(self)
-        self.runner = Actions(self, undo_stack, bus, self.banner)
+        self.runner = Actions(self, self.undo_stack, bus, self.banner)
         self.printing = RosterPrinting(self, services, self.banner, self.settings)
         self.report_printing = ReportPrinting(self, services, self.banner, self.settings)
         self._build_central()
@@ -148,6 +151,7 @@ class MainWindow(QMainWindow):
         self.battle_page.back.connect(self.show_overview)
         self.pages.addWidget(self.overview)
         self.pages.addWidget(self.battle_page)
+        self.pages.currentChanged.connect(self._follow_page)
         holder = QWidget(self)
         v = QVBoxLayout(holder)
         v.setContentsMargins(6, 6, 6, 0)
@@ -202,7 +206,10 @@ class MainWindow(QMainWindow):
                                shortcut=QKeySequence.StandardKey.Quit, tip="Close BrikDesk")
         self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
 
-        self.undo_action, self.redo_action = undo_redo_actions(self, self.undo_stack)
+        # Edit > Undo follows the page shown: a battle's history on its page, else this
+        # window's own (``_follow_page``).
+        self.undo_scopes.setActiveStack(self.undo_stack)
+        self.undo_action, self.redo_action = undo_redo_actions(self, self.undo_scopes)
         self.edit_selected_action = act(self, "&Edit selected…", self.edit_selected,
                                         name="editSelectedAction", shortcut="F2",
                                         tip="Edit the player or army selected in the navigator")
@@ -692,7 +699,8 @@ class MainWindow(QMainWindow):
         if window is None:
             from ui.windows.roster import RosterWindow
 
-            window = RosterWindow(self.services, self.bus, self.undo_stack, self.settings,
+            window = RosterWindow(self.services, self.bus, self.undo_scopes.army(army_id),
+                                  self.settings,
                                   army_id, self)
             if window.roster is None:
                 self.banner.show_error(f"There is no army with id {army_id} (it may have "
@@ -722,14 +730,24 @@ class MainWindow(QMainWindow):
         if window is None:
             from ui.windows.catalog import CatalogWindow
 
-            window = CatalogWindow(self.services, self.bus, self.undo_stack, self.settings,
-                                   self.campaign_id, self)
+            window = CatalogWindow(self.services, self.bus,
+                                   self.undo_scopes.catalog(self.campaign_id),
+                                   self.settings, self.campaign_id, self)
             self.catalogs[self.campaign_id] = window
             window.closed.connect(lambda cid: self.catalogs.pop(cid, None))
         window.show()
         window.raise_()
         window.activateWindow()
         return window
+
+    def _follow_page(self, *_args: object) -> None:
+        """Edit > Undo offers the history of what is shown: the battle's on its page (its log,
+        the combat wizard), the main window's own elsewhere."""
+        panel = getattr(self, "battle_panel", None)
+        if self.pages.currentWidget() is self.battle_page and panel is not None:
+            self.undo_scopes.setActiveStack(panel.undo_stack)
+        else:
+            self.undo_scopes.setActiveStack(self.undo_stack)
 
     def open_battle(self, battle_id: int) -> bool:
         """Show battle ``battle_id`` in the main window (for now: its summary).
@@ -761,7 +779,7 @@ class MainWindow(QMainWindow):
 
         if self.campaign_id is None:
             return None
-        battle_id = start_new_battle(self, self.services, self.bus, self.undo_stack,
+        battle_id = start_new_battle(self, self.services, self.bus, self.undo_scopes,
                                      self.campaign_id)
         if battle_id is not None:
             self.open_battle(battle_id)
@@ -776,7 +794,8 @@ class MainWindow(QMainWindow):
             if panel is not None:
                 panel.hide()
                 panel.deleteLater()
-            panel = BattlePanel(self.services, self.bus, self.undo_stack, battle_id,
+            panel = BattlePanel(self.services, self.bus, self.undo_scopes.battle(battle_id),
+                                battle_id,
                                 settings=self.settings.qsettings, parent=self.battle_page)
             self.battle_page.layout().addWidget(panel, 1)
             self.battle_panel = panel
@@ -795,6 +814,7 @@ class MainWindow(QMainWindow):
         self.battle_page.body.hide()
         panel.show()
         self._on_table_mode(panel.table_mode)
+        self._follow_page()
 
     def _on_table_mode(self, on: bool) -> None:
         """Table mode gives the panel the whole window: the navigator steps aside while it is

@@ -362,14 +362,13 @@ def test_undo_and_redo_from_the_log(qtbot, panel: BattlePanel, sv: Services,
     panel.spend(ids["Red Rifle"], ActionUse.ATTACK)
     panel.end_turn()
     assert panel.undo_button.isEnabled() and not panel.redo_button.isEnabled()
-    assert panel.undo_button.toolTip() == "Undo: Red ends their turn (round 1)"
+    assert panel.undo_button.toolTip() == "Undo: End Red's turn"  # as in Edit > Undo
     qtbot.mouseClick(panel.undo_button, Qt.MouseButton.LeftButton)
     assert panel.turn_label.text() == "Red's turn" and stack.index() == 1
-    assert log_lines(panel)[0] == "↶ undone — Red ends their turn (round 1)"
-    assert panel.redo_button.toolTip() == "Redo: Red ends their turn (round 1)"
+    assert panel.redo_button.toolTip() == "Redo: End Red's turn"
     qtbot.mouseClick(panel.redo_button, Qt.MouseButton.LeftButton)
     assert panel.turn_label.text() == "Blue's turn" and stack.index() == 2
-    # The app's own Undo (the shared stack) does the same.
+    # The app's Edit > Undo (this battle's history) does the same.
     stack.undo()
     stack.undo()
     assert cell(panel, "Red Rifle", ACTION) == "Ready"
@@ -549,15 +548,20 @@ def test_new_battle_is_started_through_the_undo_stack(qtbot, sv: Services, table
     request = StartRequest("Second Clash", (Muster(table.blue.id, tuple(blues[:2])),
                                             Muster(table.red.id, tuple(reds[:1]))))
     monkeypatch.setattr(StartBattleDialog, "ask", classmethod(lambda cls, *a: request))
-    stack, bus = QUndoStack(), Bus()
     from PySide6.QtWidgets import QWidget
+
+    from ui.undo import UndoScopes
 
     parent = QWidget()
     qtbot.addWidget(parent)
-    battle_id = panel_module.start_new_battle(parent, sv, bus, stack, table.campaign_id)
+    scopes, bus = UndoScopes(parent), Bus()
+    battle_id = panel_module.start_new_battle(parent, sv, bus, scopes, table.campaign_id)
     view = sv.tracker.view(battle_id)
     assert view.in_progress and view.active_player.name == "Blue" and len(view.units) == 3
+    # The first step of the new battle's own history (not the main window's).
+    stack = scopes.battle(battle_id)
     assert stack.count() == 1 and stack.undoText() == "Start battle Second Clash"
+    assert scopes.main().count() == 0
     stack.undo()
     assert [b.name for b in sv.battles.list_battles(table.campaign_id)] == ["Panel Battle"]
     assert len(sv.roster.roster(sv.campaigns.list_armies(table.campaign_id)[0].id).units) == 3
@@ -617,18 +621,14 @@ def test_state_shown_matches_the_rules_for_every_unit(qtbot, panel: BattlePanel,
 
 def test_the_log_undo_takes_back_an_action_recorded_elsewhere(qtbot, panel: BattlePanel,
                                                             sv: Services, table: Table) -> None:
-    """The combat wizard records through the same undo stack; the log's Undo undoes it."""
-    from ui.undo import push_action
+    """The combat wizard records through the battle's undo history; the log's Undo undoes it."""
+    from ui.undo import perform
 
     stack, bus = panel.undo_stack, panel.bus
     state = panel.view.state
-
-    def do():
-        done = sv.tracker.record(table.battle_id, [
-            spend_action(state, table.ids["Red Rifle"], ActionUse.ATTACK)])
-        return done.changes, done.redo, done.undo
-
-    push_action(stack, bus, "Rifle shoots (wizard)", do)
+    perform(stack, bus, lambda: sv.tracker.record(table.battle_id, [
+        spend_action(state, table.ids["Red Rifle"], ActionUse.ATTACK)]),
+        text="Rifle shoots (wizard)")
     assert cell(panel, "Red Rifle", ACTION) == "Spent"
     assert panel.undo()
     assert cell(panel, "Red Rifle", ACTION) == "Ready"

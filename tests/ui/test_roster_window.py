@@ -373,7 +373,9 @@ def test_reorder_units_with_undo_and_after_reopening(open_main, demo_db, qtbot):
     assert names(roster) == moved
     roster.move_to_bottom()
     assert names(roster)[-2:] == [start[2], start[3]]
-    assert main.undo_action.text() == "&Undo Move units to the bottom"
+    # The roster window's own history; the main window's Edit menu offers none of it.
+    assert roster.undo_action.text() == "&Undo Move units to the bottom"
+    assert main.undo_action.text() == "&Undo"
     roster.close()
     main.close()
     again = open_main(demo_db)
@@ -395,5 +397,10 @@ def test_several_rosters_open_at_once_one_per_army(open_main, demo_db, qtbot):
     assert a.duplicate()
     assert len(names(a)) == len(before_a) + 1
     assert names(b) == before_b  # the other army is untouched
-    b.undo_action.trigger()  # one undo history for every window
-    assert names(a) == before_a
+    # Each roster keeps the history of its own army: b offers nothing of a's.
+    assert not b.undo_action.isEnabled()
+    b.undo_action.trigger()
+    assert len(names(a)) == len(before_a) + 1
+    assert a.undo_action.text().startswith("&Undo ")
+    a.undo_action.trigger()
+    assert names(a) == before_a and names(b) == before_b

@@ -12,10 +12,12 @@ Actions from the row's menu, the buttons under the table or single keys (the tab
 Off its owner's turn a unit's Action is a response (4.3): the same keys then respond, and a
 unit in Close Combat asks whom it responds to (5.2).
 
-Every action is recorded through the battle tracker (``services.tracker``) and the app's undo
-stack (``push_action``); the rules refuse what they forbid and the reason appears in the bar
-above the table. The battle log beside the table lists every event, newest first, with Undo
-and Redo. Table mode (large type, high contrast) is remembered in the settings.
+Every action is recorded through the battle tracker (``services.tracker``, the only writer of
+a battle's log) and this battle's undo history (``ui.undo.perform``; the combat wizard adds to
+the same history); the rules refuse what they forbid and the reason appears in the bar above
+the table. The battle log beside the table lists every event, newest first, with Undo and Redo:
+they take back this battle's last step, or, when its history is empty (after a restart), the
+log's last action. Table mode (large type, high contrast) is remembered in the settings.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QSettings, QSize, Qt, Signal
 from PySide6.QtGui import (
     QAction,
@@ -71,8 +74,9 @@ from brikdesk.domain.battle import (
     why_not_respond,
 )
 from brikdesk.domain.battle.rules import READINGS
-from brikdesk.errors import StorageError, UserError
+from brikdesk.errors import ConflictError, StorageError, UserError
 from brikdesk.services import Changes, Services
+from brikdesk.services.changes import Done
 from brikdesk.services.tracker import BattleView
 from ui.bus import Bus
 from ui.models.table import IdRole
@@ -92,7 +96,7 @@ from ui.panels.chips import StatusChipDelegate
 from ui.panels.pickers import NoteAsker, UnitPicker
 from ui.panels.start_dialog import OrderDialog, PlayerChoice
 from ui.panels.theme import NORMAL, TABLE, Theme, readable_on
-from ui.undo import push_action
+from ui.undo import UndoScopes, perform
 
 log = logging.getLogger(__name__)
 
@@ -142,6 +146,8 @@ class BattlePanel(QWidget):
         self.setObjectName("battlePanel")
         self.services = services
         self.bus = bus
+        #: This battle's undo history (``ui.undo.UndoScopes.battle``): the panel, its log's
+        #: Undo and the combat wizard add to it.
         self.undo_stack = undo_stack
         self.battle_id = battle_id
         self.settings = settings if settings is not None else QSettings()
@@ -161,6 +167,7 @@ class BattlePanel(QWidget):
         self._build_actions()
         self.model.groups_changed.connect(self._span_groups)
         bus.changed.connect(self._on_changed)
+        undo_stack.indexChanged.connect(self._history_moved)
         self.refresh()
         self.set_table_mode(read_bool(self.settings, TABLE_MODE_KEY), remember=False)
         if self.model.unit_ids():
@@ -435,21 +442,12 @@ class BattlePanel(QWidget):
 
     def _on_changed(self, changes: object) -> None:
         if isinstance(changes, Changes) and changes & _REFRESH_ON:
-            before = self.view.events[-1].id if self.view and self.view.events else None
             self.refresh()
-            after = self.view.events[-1].id if self.view and self.view.events else None
-            if after is not None and after != before:
-                self._adopt_new_command()
 
-    def _adopt_new_command(self) -> None:
-        """Events were just added by someone else's command (the combat wizard's): mark the
-        command on top of the undo stack as this battle's, so the log's Undo takes it back."""
-        stack = self.undo_stack
-        if stack.index() == 0 or stack.index() != stack.count():
-            return
-        command = stack.command(stack.index() - 1)
-        if command is not None and not hasattr(command, "battle_id"):
-            command.battle_id = self.battle_id  # type: ignore[attr-defined]
+    def _history_moved(self, _index: int = 0) -> None:
+        # A stack being destroyed empties itself first: nothing to show then.
+        if self.view is not None and shiboken6.isValid(self.undo_stack):
+            self._update_enabled()
 
     def refresh(self) -> None:
         """Read the battle from the tracker and update everything in place."""
@@ -513,8 +511,12 @@ class BattlePanel(QWidget):
         live = view is not None and view.in_progress and not view.state.finished
         self.end_turn_action.setEnabled(live and not self._hidden)
         self.end_turn_button.setEnabled(live)
-        can_undo = view.can_undo if view is not None else None
-        can_redo = view.can_redo if view is not None else None
+        # This battle's history first; with none, the log's own last action (after a restart).
+        stack = self.undo_stack
+        can_undo = (stack.undoText() if stack.canUndo()
+                    else view.can_undo if view is not None else None)
+        can_redo = (stack.redoText() if stack.canRedo()
+                    else view.can_redo if view is not None else None)
         for a, b, text, what in ((self.undo_battle_action, self.undo_button, can_undo, "Undo"),
                                  (self.redo_battle_action, self.redo_button, can_redo, "Redo")):
             a.setEnabled(bool(text))
@@ -817,21 +819,20 @@ class BattlePanel(QWidget):
 
     # -- performing -------------------------------------------------------------------------
 
-    def _push(self, text: str, do: Callable[[], tuple[Any, Any, Any]]) -> bool:
-        """Perform ``do`` through the undo stack; a refusal is shown, nothing recorded."""
+    def _push(self, text: str, call: Callable[[], Done[Any]]) -> Done[Any] | None:
+        """Perform ``call`` as one step of this battle's undo history; a refusal is shown and
+        nothing is recorded (``None``)."""
         try:
-            push_action(self.undo_stack, self.bus, text, do)
+            return perform(self.undo_stack, self.bus, call, text=text, report=self.show_error)
+        except ConflictError as exc:
+            self.show_error(exc)
+            self.refresh()
         except UserError as exc:
             self.show_error(exc)
-            return False
         except StorageError as exc:
             self.show_error(f"The battle could not be saved: {exc}")
             log.warning("storage error in the battle panel: %s", exc)
-            return False
-        command = self.undo_stack.command(self.undo_stack.index() - 1)
-        if command is not None:
-            command.battle_id = self.battle_id  # type: ignore[attr-defined]
-        return True
+        return None
 
     def record(self, events: Sequence[Event], text: str | None = None) -> bool:
         """Record ``events`` as one action (validated by the rules, one undo step)."""
@@ -843,11 +844,8 @@ class BattlePanel(QWidget):
             if len(events) > 1:
                 text += f" (+{len(events) - 1} more)"
 
-        def do() -> tuple[Any, Any, Any]:
-            done = self.services.tracker.record(self.battle_id, events, text=text)
-            return done.changes, done.redo, done.undo
-
-        if self._push(text, do):
+        if self._push(text, lambda: self.services.tracker.record(self.battle_id, events,
+                                                                  text=text)):
             self.clear_message()
             return True
         return False
@@ -859,67 +857,43 @@ class BattlePanel(QWidget):
             if view is not None and view.status == "planned":
                 self.show_error("Start the battle first: set the turn order.")
             return False
-        summary: list[Any] = []
-
-        def do() -> tuple[Any, Any, Any]:
-            done = self.services.tracker.end_turn(self.battle_id)
-            summary.append(done.value)
-            return done.changes, done.redo, done.undo
-
-        if not self._push(f"End {view.active_player.name}'s turn", do):
+        done = self._push(f"End {view.active_player.name}'s turn",
+                          lambda: self.services.tracker.end_turn(self.battle_id))
+        if done is None:
             return False
-        s = summary[0]
-        self.show_info(" · ".join(s.lines))
+        self.show_info(" · ".join(done.value.lines))
         return True
 
     def undo(self) -> bool:
-        """Take back the last action of this battle (the app's Undo when it is on top)."""
+        """Take back this battle's last step (its undo history); when the history is empty
+        (the app was restarted), the last action of the log, as a new step of the history."""
         stack = self.undo_stack
-        top = stack.command(stack.index() - 1) if stack.index() > 0 else None
-        if top is not None and getattr(top, "battle_id", None) == self.battle_id:
-            try:
-                stack.undo()
-            except UserError as exc:
-                self.show_error(exc)
-                return False
-            self.clear_message()
+        if stack.canUndo():
+            stack.undo()  # a refusal is reported by the command itself
+            self.refresh()
             return True
         if self.view is None or not self.view.can_undo:
             return False
-        text = f"Undo: {_short(self.view.can_undo)}"
-
-        def do() -> tuple[Any, Any, Any]:
-            done = self.services.tracker.undo(self.battle_id)
-            return done.changes, done.redo, done.undo
-
-        ok = self._push(text, do)
-        if ok:
-            self.clear_message()
-        return ok
+        if self._push(f"Undo: {_short(self.view.can_undo)}",
+                      lambda: self.services.tracker.undo(self.battle_id)) is None:
+            return False
+        self.clear_message()
+        return True
 
     def redo(self) -> bool:
+        """Redo this battle's last undone step; with none, the log's first undone action."""
         stack = self.undo_stack
-        nxt = stack.command(stack.index()) if stack.index() < stack.count() else None
-        if nxt is not None and getattr(nxt, "battle_id", None) == self.battle_id:
-            try:
-                stack.redo()
-            except UserError as exc:
-                self.show_error(exc)
-                return False
-            self.clear_message()
+        if stack.canRedo():
+            stack.redo()
+            self.refresh()
             return True
         if self.view is None or not self.view.can_redo:
             return False
-        text = f"Redo: {_short(self.view.can_redo)}"
-
-        def do() -> tuple[Any, Any, Any]:
-            done = self.services.tracker.redo(self.battle_id)
-            return done.changes, done.redo, done.undo
-
-        ok = self._push(text, do)
-        if ok:
-            self.clear_message()
-        return ok
+        if self._push(f"Redo: {_short(self.view.can_redo)}",
+                      lambda: self.services.tracker.redo(self.battle_id)) is None:
+            return False
+        self.clear_message()
+        return True
 
     def start_battle(self) -> bool:
         view = self.view
@@ -930,11 +904,8 @@ class BattlePanel(QWidget):
         if order is None:
             return False
 
-        def do() -> tuple[Any, Any, Any]:
-            done = self.services.tracker.start(self.battle_id, order)
-            return done.changes, done.redo, done.undo
-
-        if self._push(f"Start battle {view.name}", do):
+        if self._push(f"Start battle {view.name}",
+                      lambda: self.services.tracker.start(self.battle_id, order)):
             self.show_info(f"{self.view.active_player.name if self.view else ''} starts. "
                            "Round 1.")
             return True
@@ -1277,10 +1248,11 @@ def _palette(theme: Theme, base: QPalette) -> QPalette:
     return pal
 
 
-def start_new_battle(parent: QWidget, services: Services, bus: Bus, undo_stack: QUndoStack,
+def start_new_battle(parent: QWidget, services: Services, bus: Bus, scopes: UndoScopes,
                      campaign_id: int) -> int | None:
-    """Ask which units fight and in which order, create and start the battle (one undo step);
-    return its id, or ``None`` if cancelled or refused (the reason is shown)."""
+    """Ask which units fight and in which order, create and start the battle (the first step of
+    the new battle's undo history: undoing it deletes the battle); return its id, or ``None`` if
+    cancelled or refused (the reason is shown)."""
     from PySide6.QtWidgets import QMessageBox
 
     from ui.panels.start_dialog import StartBattleDialog
@@ -1288,16 +1260,9 @@ def start_new_battle(parent: QWidget, services: Services, bus: Bus, undo_stack: 
     request = StartBattleDialog.ask(parent, services, campaign_id)
     if request is None:
         return None
-    made: list[int] = []
-
-    def do() -> tuple[Any, Any, Any]:
+    try:
         done = services.tracker.begin(campaign_id, request.name, request.musters,
                                       notes=request.notes)
-        made.append(done.value.id)
-        return done.changes, done.redo, done.undo
-
-    try:
-        push_action(undo_stack, bus, f"Start battle {request.name}", do)
     except (UserError, StorageError) as exc:
         box = QMessageBox(QMessageBox.Icon.Warning, "New battle",
                           f"The battle could not be started: {exc}",
@@ -1305,4 +1270,6 @@ def start_new_battle(parent: QWidget, services: Services, bus: Bus, undo_stack: 
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
         return None
-    return made[0]
+    battle_id: int = done.value.id
+    perform(scopes.battle(battle_id), bus, lambda: done, text=f"Start battle {request.name}")
+    return battle_id

@@ -2,7 +2,7 @@
 
 Design conventions 5 and 10: a user action calls one service method, which returns a
 ``Done`` (value, ``Changes``, undo text, redo and undo steps). :class:`Actions` performs it,
-records it on the shared ``QUndoStack`` and publishes the changes on the bus. A ``UserError`` is
+records it on the window's ``QUndoStack`` (``ui.undo``) and publishes the changes on the bus. A ``UserError`` is
 shown where the user acted (the window's message banner) and changes nothing; a
 ``StorageError`` is shown, logged, and the app keeps running.
 """
@@ -14,7 +14,16 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, Qt, QTimer
-from PySide6.QtGui import QAction, QColor, QIcon, QKeySequence, QPainter, QPixmap, QUndoStack
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QIcon,
+    QKeySequence,
+    QPainter,
+    QPixmap,
+    QUndoGroup,
+    QUndoStack,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -27,10 +36,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from brikdesk.errors import StorageError, UserError
+from brikdesk.errors import ConflictError, StorageError, UserError
 from brikdesk.services.changes import Done
 from ui.bus import Bus
-from ui.undo import ServiceCommand
+from ui.undo import ALL_CHANGES, chain, perform
 
 log = logging.getLogger(__name__)
 
@@ -110,39 +119,8 @@ def show_storage_error(parent: QWidget | None, error: StorageError) -> QMessageB
     return box
 
 
-class SafeCommand(ServiceCommand):
-    """A ``ServiceCommand`` whose later undo or redo may be refused by the services.
-
-    Undoing an old delete can be refused ("the deleted rows' ids are in use again"): the
-    message goes to ``report`` and the command is dropped from the stack (obsolete) rather than
-    leaving the stack out of step with the database.
-    """
-
-    def __init__(self, text: str, redo: Callable[[], Any], undo: Callable[[], Any], bus: Bus,
-                 report: Callable[[str], None], *, done: bool = False) -> None:
-        super().__init__(text, redo, undo, bus, done=done)
-        self._report = report
-
-    def redo(self) -> None:
-        self._guard(super().redo, "redo")
-
-    def undo(self) -> None:
-        self._guard(super().undo, "undo")
-
-    def _guard(self, run: Callable[[], None], what: str) -> None:
-        try:
-            run()
-        except UserError as exc:
-            self.setObsolete(True)
-            self._report(f"Can't {what} “{self.text()}”: {exc}")
-        except StorageError as exc:
-            self.setObsolete(True)
-            log.error("Storage error during %s of %s: %s", what, self.text(), exc)
-            self._report(f"Can't {what} “{self.text()}”: {exc}")
-
-
 def report_to_active_window(bus: Bus) -> Callable[[str], None]:
-    """A ``report`` for ``SafeCommand``: the active window's banner and every status bar."""
+    """A ``report`` for refused undos: the active window's banner and every status bar."""
 
     def report(text: str) -> None:
         bus.say(text)
@@ -155,11 +133,13 @@ def report_to_active_window(bus: Bus) -> Callable[[str], None]:
 
 
 class Actions(QObject):
-    """Performs a window's service calls: undo recording, changes, errors.
+    """Performs a window's service calls through the one undo path (``ui.undo.perform``).
 
-    ``perform(call)`` runs ``call()`` (a service method returning ``Done``), records it for
-    undo, publishes its changes and returns its value, or shows the error in ``banner`` and
-    returns ``None``. ``read(call)`` is the same for reading calls (no undo, no changes).
+    ``perform(call)`` runs ``call()`` (a service method returning ``Done``), records it on the
+    window's undo stack, publishes its changes and returns its value, or shows the error in
+    ``banner`` and returns ``None``. A ``ConflictError`` (the window showed something someone
+    else has changed since) also makes every view read the database again. ``read(call)`` is
+    the same for reading calls (no undo, no changes).
     """
 
     def __init__(self, parent: QWidget, stack: QUndoStack, bus: Bus, banner: MessageBanner
@@ -174,18 +154,12 @@ class Actions(QObject):
     def perform(self, call: Callable[[], Done[T]], text: str | None = None) -> T | None:
         """Run ``call``; ``text`` (default: the service's) names it in the Undo menu."""
         try:
-            done = call()
-        except UserError as exc:
-            self.banner.show_error(str(exc))
+            done = perform(self.stack, self.bus, call, text=text, report=self._report)
+        except (UserError, StorageError) as exc:
+            self._show(exc)
             return None
-        except StorageError as exc:
-            show_storage_error(self._window, exc)
-            return None
-        self.stack.push(SafeCommand(text or done.text, done.redo, done.undo, self.bus, self._report,
-                                    done=True))
         if self.banner.kind == "error":
             self.banner.clear()
-        self.bus.publish(done.changes)
         return done.value
 
     def perform_chain(self, first: Callable[[], Done[T]],
@@ -193,39 +167,25 @@ class Actions(QObject):
                       ) -> T | None:
         """Two service calls as one undo step: ``then(value of first)`` may return ``None``
         (nothing more to do). If ``then`` is refused, ``first`` is undone."""
-        try:
+
+        def both() -> Done[T]:
             d1 = first()
-        except (UserError, StorageError) as exc:
-            self._show(exc)
-            return None
-        try:
-            d2 = then(d1.value)
-        except (UserError, StorageError) as exc:
-            d1.undo()
-            self._show(exc)
-            return None
-        if d2 is None:
-            self.stack.push(SafeCommand(text or d1.text, d1.redo, d1.undo, self.bus,
-                                        self._report, done=True))
-            self.bus.publish(d1.changes)
-            return d1.value
+            try:
+                d2 = then(d1.value)
+            except (UserError, StorageError):
+                d1.undo()
+                raise
+            return chain(d1, d2, text)
 
-        def redo() -> Any:
-            return d1.redo() | d2.redo()
-
-        def undo() -> Any:
-            return d2.undo() | d1.undo()
-
-        self.stack.push(SafeCommand(text or d1.text, redo, undo, self.bus, self._report,
-                                    done=True))
-        self.bus.publish(d1.changes | d2.changes)
-        return d1.value
+        return self.perform(both, text)
 
     def _show(self, exc: Exception) -> None:
         if isinstance(exc, StorageError):
             show_storage_error(self._window, exc)
         else:
             self.banner.show_error(str(exc))
+        if isinstance(exc, ConflictError):
+            self.bus.publish(ALL_CHANGES)
 
     def read(self, call: Callable[[], T]) -> T | None:
         try:
@@ -266,8 +226,10 @@ def make_action(parent: QObject, text: str, slot: Callable[..., Any] | None = No
     return action
 
 
-def undo_redo_actions(parent: QObject, stack: QUndoStack) -> tuple[QAction, QAction]:
-    """Undo (Ctrl+Z) and Redo (Ctrl+Shift+Z, also Ctrl+Y) bound to the shared stack."""
+def undo_redo_actions(parent: QObject, stack: QUndoStack | QUndoGroup
+                      ) -> tuple[QAction, QAction]:
+    """Undo (Ctrl+Z) and Redo (Ctrl+Shift+Z, also Ctrl+Y) bound to a window's undo history
+    (``stack``), or to whichever history of a group is active (the main window's)."""
     undo = stack.createUndoAction(parent, "&Undo")
     undo.setObjectName("undoAction")
     style = QApplication.style()

@@ -4,7 +4,7 @@ It edits a draft and commits once (design convention 8): the pages change
 ``CombatWizard.draft`` (a frozen ``AttackDraft``) through :meth:`CombatWizard.change` and
 show what the domain computes from it; Back changes nothing; Cancel leaves no trace; Finish
 records every event of the attack with ``services.tracker.record`` in one transaction, pushed
-on the application's undo stack as one step (``ui.undo.push_action``).
+on the application's undo stack as one step (``ui.undo.perform``; the battle's own history, as the panel's).
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ from brikdesk.domain.combat import (
 from brikdesk.domain.rolling import BennyUse, DiceSource, RandomDice
 from brikdesk.errors import StorageError, UserError
 from ui.bus import Bus
-from ui.undo import push_action
+from ui.undo import perform
+from ui.windows.common import report_to_active_window
 from ui.wizard.pages import ActionPage, AttackPage, DamagePage, RangePage, ResultPage
 from ui.wizard.widgets import STYLE
 
@@ -202,12 +203,10 @@ class CombatWizard(QWizard):
         battle_id = self.battle_id
         events = summary.events
 
-        def do() -> tuple[Any, Any, Any]:
-            done = tracker.record(battle_id, events, text=text)
-            return done.changes, done.redo, done.undo
-
         try:
-            push_action(self.undo_stack, self.bus, text, do)
+            perform(self.undo_stack, self.bus,
+                    lambda: tracker.record(battle_id, events, text=text), text=text,
+                    report=report_to_active_window(self.bus))
         except (UserError, StorageError) as exc:
             log.info("attack not recorded: %s", exc)
             result_page.show_problem(f"Not recorded: {exc}")

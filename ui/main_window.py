@@ -1,7 +1,8 @@
 """BrikDesk's main window: the campaign navigator, the campaign overview and the menus.
 
 The window gets everything through its constructor (design: no globals, no service locator):
-the services, the bus, the shared undo stack and the settings; ``ui.app`` builds it. It opens
+the services, the bus, the undo histories (``ui.undo.UndoScopes``: its own, one per roster, the
+catalog's, one per battle) and the settings; ``ui.app`` builds it. It opens
 the last campaign (the demo on the first start), lists its players, armies and battles in the
 navigator dock, and opens the roster windows (one per army), the catalog window and battles.
 

@@ -66,6 +66,7 @@ from ui.windows.navigator import (
 from ui.windows.printing import ReportPrinting, RosterPrinting
 
 if TYPE_CHECKING:  # the windows load when first opened
+    from ui.live import LiveRefresh
     from ui.windows.catalog import CatalogWindow
     from ui.windows.roster import RosterWindow
 
@@ -121,6 +122,7 @@ class MainWindow(QMainWindow):
         self.rosters: dict[int, RosterWindow] = {}
         self.catalogs: dict[int, CatalogWindow] = {}
         self.rules_reference = None
+        self.live: LiveRefresh | None = None
         self._cost_unit = "CP"
 
         self.banner = MessageBanner(self)
@@ -369,6 +371,19 @@ class MainWindow(QMainWindow):
         self.settings.use_database(database)
         self.statusBar().showMessage("Ready", 5000)
         self._open_initial_campaign()
+        self._start_live_refresh()
+
+    def _start_live_refresh(self) -> None:
+        """Show what other BrikDesks and commands write to this database (``ui.live``)."""
+        from ui.live import LiveRefresh
+
+        try:
+            watch = self.services.change_watch()
+        except Exception:  # no database layer to watch (a test double): nothing to poll
+            log.debug("no live refresh", exc_info=True)
+            return
+        self.live = LiveRefresh(watch, self.bus, self)
+        self.live.start()
 
     def _open_initial_campaign(self) -> None:
         last = self.settings.last_campaign
@@ -921,6 +936,8 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt name)
         for window in [*self.rosters.values(), *self.catalogs.values()]:
             window.close()
+        if self.live is not None:
+            self.live.stop()
         self._on_table_mode(False)  # the navigator's own visibility is what is remembered
         self.settings.save_geometry("main", self)
         self.settings.save_bytes("main/state", self.saveState())

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from brikdesk.services.roster import RosterService
     from brikdesk.services.tracker import TrackerService
     from brikdesk.services.transfer import TransferService
+    from brikdesk.services.watch import ChangeWatch
 
 __all__ = ["Changes", "Done", "Services"]
 
@@ -89,3 +90,12 @@ class Services:
     @cached_property
     def printing(self) -> PrintService:
         return _make("printing", "PrintService", self._sessions, self._clock)
+
+    def change_watch(self) -> ChangeWatch:
+        """A new watch for what other apps write to this database (``services.watch``); the
+        caller closes it."""
+        from brikdesk.services.watch import ChangeWatch
+
+        if self._sessions is None:
+            raise RuntimeError("the services are not connected to a database yet")
+        return ChangeWatch(self._sessions)

@@ -1,0 +1,81 @@
+"""Live refresh: what another BrikDesk or the command line writes shows here within ~2 s.
+
+``LiveRefresh`` polls the services' ``ChangeWatch`` once a second on a worker thread (a poll is
+one PRAGMA on an idle SQLite file, one tiny read otherwise; never on the GUI thread, so a slow
+server cannot freeze the window). When someone else committed a change, it publishes every kind
+of change on the bus: each open view reads the database again and keeps its selection (by id)
+and scroll, and the status bar says so. Polls never overlap; a failed poll is logged and the
+next one tries again.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QThreadPool, QTimer
+
+from ui.bus import Bus
+from ui.undo import ALL_CHANGES
+from ui.workers import start_job
+
+if TYPE_CHECKING:
+    from brikdesk.services.watch import ChangeWatch
+
+log = logging.getLogger(__name__)
+
+#: How often the database is asked (milliseconds): changes show within about twice this.
+POLL_MS = 1000
+
+
+class LiveRefresh(QObject):
+    """Polls ``watch`` every ``interval`` ms while started; ``changed_elsewhere`` counts hits."""
+
+    def __init__(self, watch: ChangeWatch, bus: Bus, parent: QObject | None = None, *,
+                 interval: int = POLL_MS) -> None:
+        super().__init__(parent)
+        self.watch = watch
+        self.bus = bus
+        self.changed_elsewhere = 0
+        self._busy = False
+        self._closed = False
+        self._timer = QTimer(self)
+        self._timer.setInterval(interval)
+        self._timer.timeout.connect(self.poll)
+        self._pool = QThreadPool(self)  # its own, so stopping can wait for a running poll
+        self._pool.setMaxThreadCount(1)
+
+    def start(self) -> None:
+        self._timer.start()
+        self.poll()  # the first look: what there is now
+
+    def stop(self) -> None:
+        """Stop polling and close the watch (once no poll is running)."""
+        if self._closed:
+            return
+        self._timer.stop()
+        self._closed = True
+        self._pool.waitForDone(5000)
+        self._busy = False
+        self.watch.close()
+
+    def poll(self) -> None:
+        if self._busy or self._closed:
+            return
+        self._busy = True
+        start_job(self, lambda _progress: self.watch.poll(), on_done=self._polled,
+                  on_error=self._failed, pool=self._pool)
+
+    def _polled(self, changed: object) -> None:
+        self._busy = False
+        if self._closed:
+            return
+        if changed:
+            self.changed_elsewhere += 1
+            self.bus.publish(ALL_CHANGES)
+            self.bus.say("Updated: the campaign was changed in another BrikDesk or by a command.")
+
+    def _failed(self, exc: BaseException, _trace: str) -> None:
+        self._busy = False
+        if not self._closed:
+            log.warning("live refresh: could not look for changes: %s", exc)

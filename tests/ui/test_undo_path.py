@@ -20,6 +20,7 @@ from brikdesk.errors import UserError
 from brikdesk.persistence.db import Database, open_database
 from brikdesk.services import Changes, Services
 from brikdesk.services.roster import UnitPatch
+from brikdesk.services.summaries import ArmyPatch
 from tests.ui.test_battle_panel import Table, cell, make_panel
 from ui.bus import Bus
 from ui.panels.battle_model import ACTION
@@ -297,3 +298,24 @@ def test_random_sequences_through_the_one_undo_path(qapp, template: Path,
     run_state_machine_as_test(machine, settings=settings(
         max_examples=20, stateful_step_count=25, deadline=None,
         suppress_health_check=[HealthCheck.too_slow]))
+
+
+def test_toolbar_keeps_its_geometry_after_a_long_undo_text(open_main, demo_db) -> None:
+    """The Undo and Redo buttons say just that; the long text is in the tooltip and the menu."""
+    from PySide6.QtWidgets import QToolBar
+
+    main = open_main(demo_db)
+    toolbar = main.findChild(QToolBar)
+    assert toolbar is not None
+    widgets = [toolbar.widgetForAction(a) for a in toolbar.actions() if not a.isSeparator()]
+    before = [w.geometry() for w in widgets if w is not None]
+    army = main.nav.armies[0]
+    text = ("Change the army Red Vanguard's name and budget (Sir Reginald Studsworth "
+            "commanding)")
+    main.runner.perform(lambda: main.services.campaigns.update_army(
+        army.id, ArmyPatch(budget=99)), text)
+    assert main.undo_action.text() == f"&Undo {text}"  # the Edit menu says it all
+    button = toolbar.widgetForAction(main.undo_action)
+    assert button.text() == "Undo"
+    assert main.undo_action.toolTip().startswith("Undo ")
+    assert [w.geometry() for w in widgets if w is not None] == before

@@ -241,6 +241,11 @@ def undo_redo_actions(parent: QObject, stack: QUndoStack | QUndoGroup
     redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
     redo.setIcon(QIcon.fromTheme("edit-redo",
                                  style.standardIcon(QStyle.StandardPixmap.SP_ArrowForward)))
+    # A toolbar shows the icon text: a fixed "Undo"/"Redo", so the buttons never change size
+    # and nothing shifts under the mouse; the full "Undo Rename unit …" is in the tooltip and
+    # the Edit menu.
+    undo.setIconText("Undo")
+    redo.setIconText("Redo")
     return undo, redo
 
 

@@ -549,7 +549,7 @@ class RosterService(ServiceBase):
             self._touch(s, campaign_id)
         text = f"Delete {names[0]}" if len(ids) == 1 else f"Delete {len(ids)} units"
         return Done(snap, Changes.UNITS | Changes.ARMIES, text,
-                    redo=step(self.delete_units, ids),
+                    redo=step(self.delete_units, ids, versions=_made(snap)),
                     undo=step(self.restore, snap, campaign_id, text))
 
     def delete_unit(self, unit_id: int, *, version: Expected = None) -> Done[Snapshot]:

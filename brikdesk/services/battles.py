@@ -107,14 +107,14 @@ class BattleService(ServiceBase):
 
     @storage_errors
     def list_battles(self, campaign_id: int) -> tuple[BattleSummary, ...]:
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             self._get(s, Campaign, campaign_id, "campaign")
             return battle_summaries(s, Battle.campaign_id == campaign_id)
 
     @storage_errors
     def battle(self, battle_id: int) -> BattleDetail:
         """A battle, its players in turn order and its mustered units (with state caches)."""
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             b = self._get(s, Battle, battle_id, "battle")
             summary = battle_summaries(s, Battle.id == b.id)[0]
             players = tuple(
@@ -134,7 +134,7 @@ class BattleService(ServiceBase):
     def events(self, battle_id: int, *, include_reverted: bool = True
                ) -> tuple[EventSummary, ...]:
         """The battle's log in order (oldest first)."""
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             self._get(s, Battle, battle_id, "battle")
             q = select(BattleEvent).where(BattleEvent.battle_id == battle_id)
             if not include_reverted:
@@ -296,7 +296,7 @@ class BattleService(ServiceBase):
     @storage_errors
     def outcomes_from_log(self, battle_id: int) -> dict[int, UnitOutcome]:
         """What the log says happened to each mustered unit (by battle-unit id)."""
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             self._get(s, Battle, battle_id, "battle")
             return _outcomes(s, battle_id)
 

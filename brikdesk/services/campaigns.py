@@ -98,20 +98,20 @@ class CampaignService(ServiceBase):
     @storage_errors
     def list_campaigns(self) -> tuple[CampaignSummary, ...]:
         """Every campaign, most recently changed first."""
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             rows = s.scalars(select(Campaign).order_by(Campaign.updated_at.desc(),
                                                        Campaign.id.desc())).all()
             return tuple(campaign_summary(s, c) for c in rows)
 
     @storage_errors
     def get_campaign(self, campaign_id: int) -> CampaignSummary:
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             return campaign_summary(s, self._get(s, Campaign, campaign_id, "campaign"))
 
     @storage_errors
     def find_campaign(self, name: str) -> CampaignSummary | None:
         """The campaign called ``name`` (ignoring case and extra spaces), if any."""
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             c = _by_name(s, name)
             return None if c is None else campaign_summary(s, c)
 
@@ -194,7 +194,7 @@ class CampaignService(ServiceBase):
 
     @storage_errors
     def list_players(self, campaign_id: int) -> tuple[PlayerSummary, ...]:
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             self._get(s, Campaign, campaign_id, "campaign")
             return _players(s, campaign_id)
 
@@ -271,13 +271,13 @@ class CampaignService(ServiceBase):
 
     @storage_errors
     def list_armies(self, campaign_id: int) -> tuple[ArmySummary, ...]:
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             self._get(s, Campaign, campaign_id, "campaign")
             return army_summaries(s, Army.campaign_id == campaign_id)
 
     @storage_errors
     def get_army(self, army_id: int) -> ArmySummary:
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             self._get(s, Army, army_id, "army")
             return army_summaries(s, Army.id == army_id)[0]
 
@@ -350,7 +350,7 @@ class CampaignService(ServiceBase):
         """The campaign with its players, armies and battles, in one transaction."""
         from brikdesk.services.battles import battle_summaries
 
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             c = self._get(s, Campaign, campaign_id, "campaign")
             return Navigator(campaign_summary(s, c), _players(s, campaign_id),
                              army_summaries(s, Army.campaign_id == campaign_id),

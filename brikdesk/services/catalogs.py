@@ -137,7 +137,7 @@ class CatalogService(ServiceBase):
     @storage_errors
     def catalog(self, campaign_id: int) -> Catalog:
         """The campaign's catalog (a frozen domain ``Catalog``) for costs and checks."""
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             return load_campaign_catalog(s, campaign_id)
 
     @storage_errors

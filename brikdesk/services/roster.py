@@ -301,7 +301,7 @@ class RosterService(ServiceBase):
         """The army header and every unit's row (one query for the units)."""
         from brikdesk.services.campaigns import army_summaries
 
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             army = self._get(s, Army, army_id, "army")
             summary = army_summaries(s, Army.id == army_id)[0]
             cat = load_campaign_catalog(s, army.campaign_id)
@@ -321,7 +321,7 @@ class RosterService(ServiceBase):
     @storage_errors
     def unit_rows(self, unit_ids: Sequence[int]) -> tuple[UnitRow, ...]:
         """Fresh rows of some units (after an edit), in roster order."""
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             if not unit_ids:
                 return ()
             campaign_id = self._campaign_of_units(s, unit_ids)
@@ -333,7 +333,7 @@ class RosterService(ServiceBase):
 
     @storage_errors
     def unit_card(self, unit_id: int) -> UnitCard:
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             campaign_id = self._campaign_of_units(s, [unit_id])
             cat = load_campaign_catalog(s, campaign_id)
             r = s.execute(select(*_ROW_COLUMNS).where(Unit.id == unit_id)).one()
@@ -563,7 +563,7 @@ class RosterService(ServiceBase):
         if snap.root != "unit":
             raise UserError("that snapshot holds no units")
         campaign_id = None
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             army_ids = {r["army_id"] for r in snap.table_rows("unit")}
             cids = set(s.scalars(select(Army.campaign_id).where(Army.id.in_(army_ids))))
             if len(cids) == 1:

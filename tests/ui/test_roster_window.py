@@ -397,3 +397,24 @@ def test_several_rosters_open_at_once_one_per_army(open_main, demo_db, qtbot):
     assert names(b) == before_b  # the other army is untouched
     b.undo_action.trigger()  # one undo history for every window
     assert names(a) == before_a
+
+
+def test_a_rename_over_someone_elses_is_refused_in_the_banner(demo_roster, demo_db):
+    """Another BrikDesk renamed the unit after this window read it: the window's rename is
+    refused with what changed, and the other organizer's name stays."""
+    from brikdesk.persistence.db import open_database
+    from brikdesk.services import Services
+    from brikdesk.services.roster import UnitPatch
+
+    roster = demo_roster
+    row = roster.model.row_for(0)
+    other_db = open_database(demo_db)
+    try:
+        Services.open(other_db).roster.edit_unit(row.id, UnitPatch(name="Sir Brick"))
+    finally:
+        other_db.close()
+    assert not roster.model.setData(roster.model.index(0, cols.NAME), "Sir Brickley")
+    assert roster.banner.isVisible()
+    assert "changed by someone else since you opened it" in roster.banner.text()
+    roster.reload()
+    assert "Sir Brick" in names(roster) and "Sir Brickley" not in names(roster)

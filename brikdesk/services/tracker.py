@@ -217,7 +217,8 @@ class LoggedEvent:
 class BattleView:
     """A battle as the tracker shows it. ``events`` are the whole log, oldest first (undone
     events last, marked ``reverted``); ``can_undo`` / ``can_redo`` are the texts of what Undo
-    and Redo would take back or bring back, ``None`` when there is nothing."""
+    and Redo would take back or bring back, ``None`` when there is nothing; ``undo_seen`` /
+    ``redo_seen`` go with them to ``TrackerService.undo(seen=...)`` / ``redo(seen=...)``."""
 
     id: int
     campaign_id: int
@@ -232,6 +233,9 @@ class BattleView:
     events: tuple[LoggedEvent, ...]
     can_undo: str | None = None
     can_redo: str | None = None
+    #: What to pass as ``seen`` to ``undo`` / ``redo`` from this view (None: nothing to do).
+    undo_seen: int | None = None
+    redo_seen: int | None = None
 
     @property
     def in_progress(self) -> bool:
@@ -480,10 +484,10 @@ class TrackerService(ServiceBase):
     def undo(self, battle_id: int, *, seen: int | None = None) -> Done[BattleView]:
         """Take back the last action of the log (its group of events).
 
-        ``seen``: the id of the last standing event in the caller's view (its ``can_undo``); if
-        the log's last action is another now (someone recorded or undid since), the undo is
-        refused with ``ConflictError`` naming what changed, rather than taking back another
-        table's action."""
+        ``seen``: the caller view's ``undo_seen`` (the last event of what its ``can_undo``
+        names); if the log's last action is another now (someone recorded or undid since),
+        the undo is refused with ``ConflictError`` naming what changed, rather than taking
+        back another table's action."""
         with self._lock, self._writing(battle_id) as s:
             b, cache = self._sync(s, battle_id)
             group = self._undo_group(b, cache)
@@ -498,8 +502,8 @@ class TrackerService(ServiceBase):
 
     @storage_errors
     def redo(self, battle_id: int, *, seen: int | None = None) -> Done[BattleView]:
-        """Bring back the first undone action of the log. ``seen``: the id of the first undone
-        event in the caller's view (its ``can_redo``); another one now: ``ConflictError``."""
+        """Bring back the first undone action of the log. ``seen``: the caller view's
+        ``redo_seen``; if the first undone action is another now, ``ConflictError``."""
         with self._lock, self._writing(battle_id) as s:
             b, cache = self._sync(s, battle_id)
             group = self._redo_group(b, cache)
@@ -1009,7 +1013,9 @@ class TrackerService(ServiceBase):
             setup=cache.setup, state=cache.state, players=cache.players, units=cache.units,
             catalog=cache.catalog, events=tuple(out),
             can_undo=_group_text(cache, undo) if undo and b.status != "finished" else None,
-            can_redo=_group_text(cache, redo) if redo and b.status != "finished" else None)
+            can_redo=_group_text(cache, redo) if redo and b.status != "finished" else None,
+            undo_seen=undo[-1] if undo and b.status != "finished" else None,
+            redo_seen=redo[0] if redo and b.status != "finished" else None)
         cache.view, cache.view_key = view, key
         return view
 

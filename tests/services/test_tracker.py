@@ -419,3 +419,40 @@ def test_roll_off_shows_every_die(sv: Services, camp: Camp, war) -> None:
     assert result.order == (camp.blue.id, camp.red.id)
     assert result.lines() == ("Roll: Red 4, Blue 4", "Tie-break: Red 2, Blue 5",
                               "Order: Blue, Red")
+
+
+def test_an_undo_or_redo_step_refuses_when_another_table_recorded_since(sv: Services,
+                                                                        db: Database,
+                                                                        war) -> None:
+    """Two tables on one battle: the undo of one's action is refused once the other recorded
+    after it (it is no longer the log's last); the redo of an undone action is refused once
+    the other recorded over it. Each message names what happened, and nothing changes."""
+    view = war.value
+    u = ids(view)
+    other = TrackerService(db.sessions, TickingClock())
+    mine = sv.tracker.record(view.id, [spend_action(view.state, u["Sir Shield"],
+                                                    ActionUse.SPRINT)])
+    state = other.view(view.id).state
+    other.record(view.id, [spend_action(state, u["Rifleman"], ActionUse.SPRINT)])
+    with pytest.raises(ConflictError, match=r"Can't undo 'Sir Shield \(Red\) Sprints': someone "
+                                            r"else recorded 'Rifleman \(Red\) Sprints' after "
+                                            r"it; nothing was changed"):
+        mine.undo()
+    assert len(sv.battles.events(view.id, include_reverted=False)) == 2
+    # The view's undo_seen names what its Undo takes back; stale, it is refused too.
+    stale = mine.value
+    assert stale.undo_seen == stale.standing_events[-1].id
+    with pytest.raises(ConflictError, match="someone else recorded"):
+        sv.tracker.undo(view.id, seen=stale.undo_seen)
+    # Redo after the other table recorded over the undone action.
+    theirs = other.undo(view.id)
+    assert theirs.value.redo_seen is not None
+    sv.tracker.undo(view.id)  # Sir Shield's Sprint, now the last
+    redo_mine = sv.tracker.view(view.id).redo_seen
+    state = other.view(view.id).state
+    other.record(view.id, [spend_action(state, u["Dobbin"], ActionUse.SPRINT)])
+    with pytest.raises(ConflictError, match="someone else recorded new events since"):
+        sv.tracker.redo(view.id, seen=redo_mine)
+    with pytest.raises(ConflictError, match=r"Can't redo 'Sir Shield \(Red\) Sprints'"):
+        mine.redo()
+    assert [e.text for e in sv.tracker.view(view.id).events] == ["Dobbin (Red) Sprints"]

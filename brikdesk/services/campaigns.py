@@ -125,7 +125,7 @@ class CampaignService(ServiceBase):
         default_budget = clean_int(default_budget, "The default budget", field="default_budget")
         notes = clean_notes(notes)
         with self._sessions.begin() as s:
-            _lock_campaign_names(s)
+            lock_campaign_names(s)
             _check_free_name(s, name)
             now = self._now()
             c = Campaign(name=name, edition=edition, cost_system=cost_system,
@@ -146,7 +146,7 @@ class CampaignService(ServiceBase):
         """Change some of a campaign's fields; ``value`` holds the old values."""
         with self._sessions.begin() as s:
             if patch.name is not None:
-                _lock_campaign_names(s)
+                lock_campaign_names(s)
             c = self._lock(s, Campaign, campaign_id, "campaign", version,
                            fields=_fields(patch))
             before = seen(c)
@@ -368,9 +368,11 @@ def _fields(patch: object) -> tuple[str, ...]:
     return tuple(f for f, v in vars(patch).items() if v is not None)
 
 
-def _lock_campaign_names(s: Session) -> None:
+def lock_campaign_names(s: Session) -> None:
     """Serialise the checks of campaign names (no row to lock: the name is new). PostgreSQL: a
-    transaction-level advisory lock; SQLite: the write transaction already is exclusive."""
+    transaction-level advisory lock; SQLite: the write transaction already is exclusive.
+    Anything that checks a campaign name is free before storing it calls this first (an
+    import of a campaign too)."""
     if s.get_bind().dialect.name == "postgresql":
         s.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _NAMES_LOCK})
 

@@ -50,7 +50,7 @@ def total(tallies: list[Tally], label: str, lost: int = 0) -> Tally:
     for t in tallies:
         out.add(t)
     print(f"\n{label}: {len(tallies)} processes, calls {out.calls}, applied {out.applied}, "
-          f"conflicts {out.conflicts}, refused by the rules {out.refused}, busy {out.busy}, "
+          f"conflicts {out.conflicts}, refused {out.refused}, busy {out.busy}, "
           f"lost {lost}, {out.seconds:.2f} s")
     assert out.errors == [], out.errors[0]
     assert out.calls == out.applied + out.conflicts + out.refused + out.busy
@@ -120,6 +120,29 @@ def test_adding_units_at_once_gives_distinct_positions_and_names(campaign) -> No
     # Named as one app would: "Trooper 1" ... "Trooper N", each once.
     assert sorted(names, key=lambda n: int(n.split()[-1])) == [
         f"Trooper {i}" for i in range(1, added + 1)]
+
+
+def test_adding_players_of_the_same_names_at_once_keeps_each_name_once(campaign) -> None:
+    url, db, sv, (red, _blue, _ra, _ba) = campaign
+    names = [f"Player {i}" for i in range(30)]
+    tallies = run_all(url, [(workers.add_players, (red.campaign_id, names)),
+                            (workers.add_players, (red.campaign_id, names))])
+    out = total(tallies, "players")
+    assert (out.applied, out.refused, out.busy) == (30, 30, 0)
+    refusals = [m for t in tallies for m in t.extra.get("refusals", [])]
+    assert all(m.startswith("this campaign already has a player called") for m in refusals)
+    players = [p.name for p in sv.campaigns.list_players(red.campaign_id)]
+    assert sorted(players) == sorted(["Red", "Blue", *names])
+
+
+def test_custom_items_of_one_name_added_at_once_get_distinct_keys(campaign) -> None:
+    url, db, sv, (red, _blue, _ra, _ba) = campaign
+    tallies = run_all(url, [(workers.add_custom_items, (red.campaign_id, 15)),
+                            (workers.add_custom_items, (red.campaign_id, 15))])
+    out = total(tallies, "custom items")
+    assert (out.applied, out.busy) == (30, 0)
+    keys = [e.key for e in sv.catalog.view(red.campaign_id).items if e.custom]
+    assert len(keys) == len(set(keys)) == 30
 
 
 def test_an_undo_after_anothers_rename_is_refused_every_time(campaign) -> None:

@@ -162,6 +162,32 @@ def add_units(sv, army_id: int, n: int) -> Tally:
     return tally
 
 
+def add_players(sv, campaign_id: int, names: list[str]) -> Tally:
+    """Add players by name; a name the other process took first is refused (counted as
+    ``refused``, with the message kept in ``extra``)."""
+    from brikdesk.errors import UserError
+
+    tally = Tally()
+    for name in names:
+        tally.calls += 1
+        try:
+            sv.campaigns.add_player(campaign_id, name)
+        except UserError as exc:
+            tally.refused += 1
+            tally.extra.setdefault("refusals", []).append(str(exc))
+            continue
+        tally.applied += 1
+    return tally
+
+
+def add_custom_items(sv, campaign_id: int, n: int) -> Tally:
+    """Add custom items all called "Laser Pike": each gets its own key."""
+    tally = Tally()
+    for _ in range(n):
+        _call(tally, lambda: sv.catalog.add_custom_item(campaign_id, "Laser Pike"))
+    return tally
+
+
 def rename_then_undo(sv, unit_id: int, rounds: int, me: str, first: bool, barrier) -> Tally:
     """Round by round: the first process renames, the second renames after it, then the first
     undoes its rename (which must be refused: it would wipe the second's name)."""

@@ -418,3 +418,23 @@ def test_a_rename_over_someone_elses_is_refused_in_the_banner(demo_roster, demo_
     assert "changed by someone else since you opened it" in roster.banner.text()
     roster.reload()
     assert "Sir Brick" in names(roster) and "Sir Brickley" not in names(roster)
+
+
+def test_edits_after_an_undo_go_through_with_the_fresh_versions(demo_roster):
+    """The window's rows carry the versions after its own edits, undos and redos: the next
+    edit from the window is never refused as a conflict with itself."""
+    roster = demo_roster
+    index = roster.model.index(0, cols.NAME)
+    assert roster.model.setData(index, "First")
+    roster.undo_action.trigger()
+    assert roster.model.setData(roster.model.index(0, cols.NAME), "Second")
+    roster.undo_action.trigger()
+    roster.redo_action.trigger()
+    assert roster.model.setData(roster.model.index(0, cols.NAME), "Third")
+    assert names(roster)[0] == "Third" and not roster.banner.isVisible()
+    row = roster.model.row_for(0)
+    assert roster.set_budget(77)
+    assert roster.set_budget(None)
+    roster.undo_action.trigger()
+    assert roster.set_budget(12)
+    assert roster.services.roster.unit_rows([row.id])[0].version == row.version

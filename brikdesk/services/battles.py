@@ -260,7 +260,7 @@ class BattleService(ServiceBase):
     def start_battle(self, battle_id: int) -> Done[str]:
         """A planned battle goes in progress; ``value`` is the old status."""
         with self._sessions.begin() as s:
-            b = self._get(s, Battle, battle_id, "battle")
+            b = self._lock(s, Battle, battle_id, "battle")
             if b.status != "planned":
                 raise UserError(f"'{b.name}' is already {b.status.replace('_', ' ')}")
             b.status = "in_progress"
@@ -272,7 +272,7 @@ class BattleService(ServiceBase):
     @storage_errors
     def _set_status(self, battle_id: int, status: str) -> Done[str]:
         with self._sessions.begin() as s:
-            b = self._get(s, Battle, battle_id, "battle")
+            b = self._lock(s, Battle, battle_id, "battle")
             old = b.status
             b.status = status
             if status != "finished":

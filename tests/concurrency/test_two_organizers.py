@@ -89,7 +89,8 @@ def test_editing_the_same_unit_refuses_conflicts_and_loses_none(campaign) -> Non
     lost = sum(t.applied for t in tallies) - (row.version - 1)
     out = total(tallies, "same unit", lost)
     assert lost == 0 and out.busy == 0
-    assert out.applied >= CALLS  # at least one process's edits always go through
+    # A write refuses at most the other process's one call in flight: conflicts <= applied.
+    assert out.applied >= CALLS
     assert all("changed by someone else since you opened it" in m for m in out.messages)
 
 

@@ -482,8 +482,8 @@ class MainWindow(QMainWindow):
         if patch is None:
             return False
         cid = campaign.id
-        done = self.runner.perform(lambda: self.services.campaigns.update_campaign(cid, patch),
-                                   f"Edit campaign {campaign.name}")
+        done = self.runner.perform(lambda: self.services.campaigns.update_campaign(
+            cid, patch, version=campaign.version), f"Edit campaign {campaign.name}")
         return done is not None
 
     def delete_campaign(self) -> bool:
@@ -491,7 +491,9 @@ class MainWindow(QMainWindow):
         if self.campaign_id is None or self.nav is None:
             return False
         cid, name = self.campaign_id, self.nav.campaign.name
-        done = self.runner.perform(lambda: self.services.campaigns.delete_campaign(cid))
+        version = self.nav.campaign.version
+        done = self.runner.perform(lambda: self.services.campaigns.delete_campaign(
+            cid, version=version))
         if done is not None:
             self.statusBar().showMessage(f"Deleted the campaign {name} (Ctrl+Z brings it "
                                          "back)", 10_000)
@@ -640,7 +642,7 @@ class MainWindow(QMainWindow):
                 return False
             patch = PlayerPatch(name=answer.name, colour=answer.colour, faction=answer.faction)
             return self.runner.perform(lambda: self.services.campaigns.update_player(
-                ident, patch)) is not None
+                ident, patch, version=p.version)) is not None
         if kind == ARMY:
             a = next((a for a in self.nav.armies if a.id == ident), None)
             if a is None:
@@ -653,7 +655,7 @@ class MainWindow(QMainWindow):
             patch = ArmyPatch(name=answer.name, player_id=answer.player_id,
                               budget=NO_BUDGET if answer.budget is None else answer.budget)
             return self.runner.perform(lambda: self.services.campaigns.update_army(
-                ident, patch), f"Edit army {answer.name}") is not None
+                ident, patch, version=a.version), f"Edit army {answer.name}") is not None
         if kind == BATTLE:
             self.open_battle(ident)
             return True
@@ -661,14 +663,17 @@ class MainWindow(QMainWindow):
 
     def delete_selected(self) -> bool:
         kind, ident = self.selected()
-        calls: dict[str, Callable[[int], Any]] = {
+        calls: dict[str, Callable[..., Any]] = {
             PLAYER: self.services.campaigns.delete_player,
             ARMY: self.services.campaigns.delete_army,
             BATTLE: self.services.battles.delete_battle}
         call = calls.get(kind)
-        if call is None:
+        if call is None or self.nav is None:
             return False
-        done = self.runner.perform(lambda: call(ident))
+        # The version the navigator shows: a row someone else changed since is not deleted.
+        shown = {PLAYER: self.nav.players, ARMY: self.nav.armies, BATTLE: self.nav.battles}
+        version = next((r.version for r in shown[kind] if r.id == ident), None)
+        done = self.runner.perform(lambda: call(ident, version=version))
         if done is not None:
             self.statusBar().showMessage("Deleted (Ctrl+Z brings it back)", 8000)
         return done is not None

@@ -5,6 +5,20 @@ the newest Alembic revision. It works with any SQLAlchemy URL; SQLite gets forei
 busy timeout on every connection, and real transactions (``BEGIN`` emitted by SQLAlchemy rather
 than the driver's implicit one, so reads and migrations are transactional too).
 
+SQLite: the services' transactions (``Database.sessions``, and the schema migration) begin with
+``BEGIN IMMEDIATE``: a transaction takes the database's one write lock when it begins, waiting up
+to ``BUSY_TIMEOUT_MS`` for another writer to finish. A deferred ``BEGIN`` would take it only at
+the first write, and SQLite cannot wait there (the reader's snapshot may be stale, so it fails
+at once with "database is locked" whatever the timeout): two BrikDesks writing to one file
+then lost a third of their actions. So every service action writes as if it were alone, and a
+lock held past the timeout is the only "busy" a user sees.
+
+Reading transactions opt out (:func:`reading`, ``ServiceBase._reading()``): a session that says
+it only reads begins deferred, so a long read (a 10,000-unit roster) never holds the write lock
+and WAL lets it run beside a writer. The opt-out is explicit, per transaction: a service
+transaction that does not say it only reads gets the safe ``IMMEDIATE``. Plain connections of
+the engine (``engine.connect()``: tools, PRAGMAs, the revision check on opening) stay deferred.
+
 A server database (PostgreSQL: ``postgresql+psycopg://user:password@host/dbname``, with the
 ``postgres`` extra installed) needs no set-up of its own; its pooled connections are tested
 before use, so BrikDesk carries on after the server restarted or dropped them.
@@ -19,6 +33,8 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -38,13 +54,16 @@ if TYPE_CHECKING:
 #: The newest schema revision. Alembic is imported only when a database is not at this
 #: revision (opening an up-to-date database is the common case, and Alembic takes ~100 ms to
 #: import); tests/persistence/test_migrations.py checks it against the migration scripts.
-HEAD_REVISION = "0002"
+HEAD_REVISION = "0003"
 
 log = logging.getLogger(__name__)
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 #: SQLite waits this long (milliseconds) for another writer before reporting "locked".
 BUSY_TIMEOUT_MS = 5000
+#: Execution option: True on the services' connections (SQLite: ``BEGIN IMMEDIATE``), False on
+#: a transaction that only reads (a deferred ``BEGIN``).
+WRITES = "brikdesk_writes"
 
 
 def default_url() -> str:
@@ -110,8 +129,19 @@ def error_text(exc: BaseException) -> str:
     return next((ln for ln in lines if ln), type(exc).__name__)
 
 
+@contextmanager
+def reading(sessions: sessionmaker[Session]) -> Iterator[Session]:
+    """``with reading(sessions) as s:`` a transaction that only reads: on SQLite it begins
+    deferred (no write lock; WAL readers never wait for a writer). Writing in it is a bug (it
+    could fail as "locked" at once, which is what ``IMMEDIATE`` avoids)."""
+    with sessions() as s, s.begin():
+        s.connection(execution_options={WRITES: False})
+        yield s
+
+
 def _sqlite_setup(engine: Engine) -> None:
-    """Foreign keys, WAL and a busy timeout on every connection; SQLAlchemy-driven BEGIN."""
+    """Foreign keys, WAL and a busy timeout on every connection; SQLAlchemy-driven BEGIN,
+    ``IMMEDIATE`` unless the connection says it only reads (see the module's docstring)."""
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection, _record) -> None:  # pragma: no cover - trivial
@@ -128,7 +158,10 @@ def _sqlite_setup(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn) -> None:  # pragma: no cover - trivial
-        conn.exec_driver_sql("BEGIN")
+        if conn.get_execution_options().get(WRITES):
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            conn.exec_driver_sql("BEGIN")
 
 
 def create_db_engine(url: str) -> Engine:
@@ -216,7 +249,8 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
     shown = make_url(url).render_as_string(hide_password=True)
     path = sqlite_file(url)
     existed = path is not None and path.is_file() and path.stat().st_size > 0
-    db = Database(url=url, engine=engine, sessions=sessionmaker(engine, expire_on_commit=False))
+    writer = engine.execution_options(**{WRITES: True})
+    db = Database(url=url, engine=engine, sessions=sessionmaker(writer, expire_on_commit=False))
     try:
         head = HEAD_REVISION
         with engine.connect() as conn:
@@ -241,7 +275,7 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
             from alembic import command
 
             try:
-                with engine.begin() as conn:
+                with writer.begin() as conn:
                     command.upgrade(alembic_config(conn), "head")
             except SQLAlchemyError as exc:
                 where = f"; the backup is at {db.backup}" if db.backup else ""

@@ -9,6 +9,15 @@ Times are stored as naive UTC ``DateTime`` values (the same on SQLite and Postgr
 services hand them out as aware UTC datetimes. JSON columns use ``sqlalchemy.JSON``, which maps
 to the native JSON type where the database has one.
 
+Rows a user edits are versioned (design convention 13): ``Versioned`` gives the table a
+``version`` column that SQLAlchemy's version counter raises on every ORM update (``UPDATE ...
+WHERE id = ? AND version = ?``), so two writers can never both apply a change made from the
+same version. The services compare the version a view showed with the row's (``ConflictError``
+on a mismatch). Versioned: campaign, player, army, unit, house_item, house_unit_type, battle.
+Not versioned, deliberately: the battle log and the battle's caches (``battle_event``,
+``battle_unit``, ``battle_player``) have one writer, the tracker, which serialises on the
+battle's row and checks new events against the log as it stands (``services/tracker.py``).
+
 Two deliberate shapes:
 
 - A ``BattleUnit`` keeps a copy of the unit as it was mustered (``name`` and ``spec``): the
@@ -79,7 +88,19 @@ class Base(DeclarativeBase):
     }
 
 
-class Campaign(Base):
+class Versioned:
+    """A ``version`` (1 for a new row, and for rows older than schema revision 0003), raised by
+    one on every ORM update of the row; an update whose version no longer matches raises
+    ``StaleDataError`` (turned into ``ConflictError`` by the services)."""
+
+    version: Mapped[int] = mapped_column(Integer, server_default="1")
+
+    @declared_attr.directive
+    def __mapper_args__(cls) -> dict[str, Any]:
+        return {"version_id_col": cls.__table__.c.version}  # type: ignore[attr-defined]
+
+
+class Campaign(Versioned, Base):
     __tablename__ = "campaign"
     __table_args__ = (
         CheckConstraint(_in("cost_system", COST_SYSTEMS), name="cost_system"),
@@ -97,7 +118,7 @@ class Campaign(Base):
     updated_at: Mapped[datetime]
 
 
-class Player(Base):
+class Player(Versioned, Base):
     __tablename__ = "player"
     __table_args__ = (UniqueConstraint("campaign_id", "name"), NO_REUSE)
 
@@ -108,7 +129,7 @@ class Player(Base):
     faction: Mapped[str] = mapped_column(String(NAME_LEN), default="")
 
 
-class Army(Base):
+class Army(Versioned, Base):
     __tablename__ = "army"
     __table_args__ = (
         CheckConstraint("budget IS NULL OR budget >= 0", name="budget"),
@@ -140,19 +161,19 @@ class _HouseEntry:
         return (UniqueConstraint("campaign_id", "key"), NO_REUSE)
 
 
-class HouseItem(_HouseEntry, Base):
+class HouseItem(_HouseEntry, Versioned, Base):
     """A campaign's own version of a catalog item (a house rule), or a custom item."""
 
     __tablename__ = "house_item"
 
 
-class HouseUnitType(_HouseEntry, Base):
+class HouseUnitType(_HouseEntry, Versioned, Base):
     """A campaign's own version of a unit type (a house rule), or a custom type."""
 
     __tablename__ = "house_unit_type"
 
 
-class Unit(Base):
+class Unit(Versioned, Base):
     __tablename__ = "unit"
     __table_args__ = (
         CheckConstraint(_in("status", CAMPAIGN_STATUS), name="status"),
@@ -178,7 +199,7 @@ class Unit(Base):
     position: Mapped[int] = mapped_column(Integer, default=0)
 
 
-class Battle(Base):
+class Battle(Versioned, Base):
     __tablename__ = "battle"
     __table_args__ = (
         CheckConstraint(_in("status", BATTLE_STATUS), name="status"),

@@ -1,8 +1,16 @@
-"""The base every service builds on: transactions, snapshots for undo, campaign touch."""
+"""The base every service builds on: transactions, snapshots for undo, campaign touch.
+
+Transactions: ``with self._sessions.begin() as s:`` for an action that writes (on SQLite it
+begins ``IMMEDIATE``: it waits for the write lock up front, see ``persistence/db.py``), and
+``with self._reading() as s:`` for one that only reads (deferred on SQLite: it never holds up a
+writer). Rows a write depends on are read with :meth:`ServiceBase._lock` and checked against
+the version the caller saw (``services/versions.py``).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 from sqlalchemy import ColumnElement, Table, select, update
@@ -11,6 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from brikdesk.errors import UserError
 from brikdesk.persistence import snapshots
+from brikdesk.persistence.db import reading
 from brikdesk.persistence.models import Army, Base, Campaign, Unit
 from brikdesk.persistence.snapshots import Snapshot
 from brikdesk.services.common import (
@@ -24,6 +33,7 @@ from brikdesk.services.common import (
     unknown,
     utc_now,
 )
+from brikdesk.services.versions import Expected, check, lock, seen_from_dict
 
 #: What a change to each table means for the views.
 TABLE_CHANGES: dict[str, Changes] = {
@@ -58,6 +68,25 @@ class ServiceBase:
 
     def _now(self):
         return to_db_time(self._clock())
+
+    def _reading(self) -> AbstractContextManager[Session]:
+        """A transaction that only reads (deferred on SQLite; see ``persistence/db.py``)."""
+        return reading(self._sessions)
+
+    @staticmethod
+    def _lock(s: Session, model: type[Any], ident: object, what: str,
+              expected: Expected = None, *, fields: tuple[str, ...] = ()) -> Any:
+        """The row, locked for this transaction and checked against what the caller saw.
+
+        No row: ``ConflictError`` if the caller had seen one (``expected``), else the usual
+        "there is no ... with id" ``UserError``."""
+        if not is_id(ident):
+            raise unknown(what, ident)
+        row = lock(s, model, ident)
+        if row is None and expected is None:
+            raise unknown(what, ident)
+        check(row, expected, model.__tablename__, fields=fields)
+        return row
 
     def _touch(self, s: Session, campaign_id: int) -> None:
         """Mark the campaign as changed now (its ``updated_at``)."""
@@ -101,7 +130,7 @@ class ServiceBase:
         """The ``Done`` of a delete: undo restores the snapshot, redo deletes the same ids."""
         return Done(snap, changes_of(snap), text,
                     redo=step(self._delete_again, snap.root, snap.ids(snap.root), campaign_id,
-                              text),
+                              text, _root_rows(snap)),
                     undo=step(self.restore, snap, campaign_id, text))
 
     @storage_errors
@@ -136,14 +165,25 @@ class ServiceBase:
         return Done(snap, changes_of(snap), text,
                     redo=step(self.restore, snap, campaign_id, text),
                     undo=step(self._delete_again, snap.root, snap.ids(snap.root), campaign_id,
-                              text))
+                              text, _root_rows(snap)))
 
     @storage_errors
     def _delete_again(self, table_name: str, ids: tuple[int, ...], campaign_id: int | None,
-                      text: str) -> Done[Snapshot]:
+                      text: str, expect: Mapping[int, Any] | None = None) -> Done[Snapshot]:
+        """Delete the rows a restore put back (an undo of an undone delete, a redo of an
+        undone create). ``expect``: their rows as restored; a row changed since is refused."""
         table = Base.metadata.tables[table_name]
         with self._sessions.begin() as s:
+            if expect and "version" in table.c:
+                model = next(m.class_ for m in Base.registry.mappers
+                             if m.local_table is table)
+                for rid, row in expect.items():
+                    check(lock(s, model, rid), seen_from_dict(table_name, row), table_name)
             snap = self._snapshot_delete(s, table, table.c.id.in_(ids))
             if campaign_id is not None:
                 self._touch(s, campaign_id)
         return self._deleted(snap, campaign_id, text)
+
+
+def _root_rows(snap: Snapshot) -> dict[int, Any]:
+    return {r["id"]: r for r in snap.table_rows(snap.root)}

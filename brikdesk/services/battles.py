@@ -1,11 +1,14 @@
-"""Battles: mustering, the event log (append, revert, un-revert) and the campaign record.
+"""Battles: mustering, reading the event log, and the campaign record.
 
-The event log is the truth (design convention 6). Undo marks the last standing event
-``reverted``; redo un-reverts the first reverted one. Reverted events always form the tail of
-the log: appending a new event discards that tail (like an undo stack dropping its redo branch),
-so "the state is the replay of the events that stand" holds after any sequence of appends,
-undos and redos. ``BattleUnit.state`` and ``Battle.state`` are caches the battle tracker may
-keep (``save_state``); nothing here reads them as truth.
+The event log is the truth (design convention 6), and the battle tracker
+(``services/tracker.py``) is its only writer (design convention 14): recording, undoing and
+redoing events check them with the rules against the log as it stands, under the battle's row
+lock. This service reads the log (``events``) and manages the battle itself (create, rename,
+turn order, delete, finish). ``BattleUnit.state`` and ``Battle.state`` are the tracker's
+caches; nothing here reads them as truth.
+
+Renames and deletes take ``version=`` (``BattleSummary.version``) and refuse with a
+``ConflictError`` when the battle changed since (``services/versions.py``).
 
 Mustering copies each unit (name, type, overrides, loadout) into the battle: the campaign pool
 stays intact and editable, and the log still reads correctly if a unit is later edited or
@@ -17,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from brikdesk.errors import UserError
@@ -45,7 +48,7 @@ from brikdesk.services.common import (
     step,
     storage_errors,
 )
-from brikdesk.services.events import check_json, check_kind, check_payload, record_from_events
+from brikdesk.services.events import record_from_events
 from brikdesk.services.summaries import (
     BattleDetail,
     BattlePlayerSummary,
@@ -53,10 +56,10 @@ from brikdesk.services.summaries import (
     BattleUnitSummary,
     EventSummary,
     Muster,
-    NewEvent,
     UnitOutcome,
     UnitRecord,
 )
+from brikdesk.services.versions import Expected, seen, seen_from_dict
 
 #: Most events one call may append (a macro), most units one battle may muster.
 MAX_EVENTS_PER_CALL = 100
@@ -88,7 +91,7 @@ def battle_summaries(s: Session, where) -> tuple[BattleSummary, ...]:
             names.setdefault(bid, []).append(pname)
     return tuple(BattleSummary(b.id, b.campaign_id, b.name, b.status,
                                from_db_time(b.created_at), from_db_time(b.finished_at), b.notes,
-                               tuple(names.get(b.id, ())), nu or 0, ne or 0)
+                               tuple(names.get(b.id, ())), nu or 0, ne or 0, b.version)
                  for b, nu, ne in rows)
 
 
@@ -104,14 +107,14 @@ class BattleService(ServiceBase):
 
     @storage_errors
     def list_battles(self, campaign_id: int) -> tuple[BattleSummary, ...]:
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             self._get(s, Campaign, campaign_id, "campaign")
             return battle_summaries(s, Battle.campaign_id == campaign_id)
 
     @storage_errors
     def battle(self, battle_id: int) -> BattleDetail:
         """A battle, its players in turn order and its mustered units (with state caches)."""
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             b = self._get(s, Battle, battle_id, "battle")
             summary = battle_summaries(s, Battle.id == b.id)[0]
             players = tuple(
@@ -131,7 +134,7 @@ class BattleService(ServiceBase):
     def events(self, battle_id: int, *, include_reverted: bool = True
                ) -> tuple[EventSummary, ...]:
         """The battle's log in order (oldest first)."""
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             self._get(s, Battle, battle_id, "battle")
             q = select(BattleEvent).where(BattleEvent.battle_id == battle_id)
             if not include_reverted:
@@ -204,32 +207,41 @@ class BattleService(ServiceBase):
             snap = snapshots.take(s, Battle.__table__, Battle.id == b.id)
             self._touch(s, campaign_id)
         text = f"Create battle {name}"
+        [made] = snap.table_rows("battle")
         return Done(summary, Changes.BATTLES, text,
                     redo=step(self.restore, snap, campaign_id, text),
-                    undo=step(self.delete_battle, summary.id))
+                    undo=step(self.delete_battle, summary.id,
+                              version=seen_from_dict("battle", made)))
 
     @storage_errors
     def update_battle(self, battle_id: int, *, name: str | None = None,
-                      notes: str | None = None) -> Done[tuple[str | None, str | None]]:
+                      notes: str | None = None, version: Expected = None
+                      ) -> Done[tuple[str | None, str | None]]:
         """Rename a battle or change its notes; ``value`` is the old (name, notes)."""
         with self._sessions.begin() as s:
-            b = self._get(s, Battle, battle_id, "battle")
+            fields = tuple(f for f, v in (("name", name), ("notes", notes)) if v is not None)
+            b = self._lock(s, Battle, battle_id, "battle", version, fields=fields)
+            before = seen(b)
             old = (b.name if name is not None else None, b.notes if notes is not None else None)
             if name is not None:
                 b.name = clean_name(name, "The battle's name")
             if notes is not None:
                 b.notes = clean_notes(notes)
+            s.flush()
+            after = seen(b)
             self._touch(s, b.campaign_id)
         return Done(old, Changes.BATTLES, "Edit battle",
-                    redo=step(self.update_battle, battle_id, name=name, notes=notes),
-                    undo=step(self.update_battle, battle_id, name=old[0], notes=old[1]))
+                    redo=step(self.update_battle, battle_id, name=name, notes=notes,
+                              version=before),
+                    undo=step(self.update_battle, battle_id, name=old[0], notes=old[1],
+                              version=after))
 
     @storage_errors
     def set_turn_order(self, battle_id: int, player_ids: Sequence[int]
                        ) -> Done[tuple[int, ...]]:
         """Set the players' turn order (every player of the battle, once); value: old order."""
         with self._sessions.begin() as s:
-            b = self._get(s, Battle, battle_id, "battle")
+            b = self._lock(s, Battle, battle_id, "battle")
             bps = s.scalars(select(BattlePlayer).where(BattlePlayer.battle_id == battle_id)
                             .order_by(BattlePlayer.turn_order)).all()
             old = tuple(bp.player_id for bp in bps)
@@ -248,7 +260,7 @@ class BattleService(ServiceBase):
     def start_battle(self, battle_id: int) -> Done[str]:
         """A planned battle goes in progress; ``value`` is the old status."""
         with self._sessions.begin() as s:
-            b = self._get(s, Battle, battle_id, "battle")
+            b = self._lock(s, Battle, battle_id, "battle")
             if b.status != "planned":
                 raise UserError(f"'{b.name}' is already {b.status.replace('_', ' ')}")
             b.status = "in_progress"
@@ -260,7 +272,7 @@ class BattleService(ServiceBase):
     @storage_errors
     def _set_status(self, battle_id: int, status: str) -> Done[str]:
         with self._sessions.begin() as s:
-            b = self._get(s, Battle, battle_id, "battle")
+            b = self._lock(s, Battle, battle_id, "battle")
             old = b.status
             b.status = status
             if status != "finished":
@@ -270,167 +282,21 @@ class BattleService(ServiceBase):
                     undo=step(self._set_status, battle_id, old))
 
     @storage_errors
-    def delete_battle(self, battle_id: int) -> Done[Snapshot]:
+    def delete_battle(self, battle_id: int, *, version: Expected = None) -> Done[Snapshot]:
         """Delete a battle with its log. Units' campaign records are left as they are."""
         with self._sessions.begin() as s:
-            b = self._get(s, Battle, battle_id, "battle")
+            b = self._lock(s, Battle, battle_id, "battle", version)
             campaign_id, text = b.campaign_id, f"Delete battle {b.name}"
             snap = self._snapshot_delete(s, Battle.__table__, Battle.id == battle_id)
             self._touch(s, campaign_id)
         return self._deleted(snap, campaign_id, text)
-
-    @storage_errors
-    def save_state(self, battle_id: int, battle_state: Mapping[str, Any] | None = None,
-                   unit_states: Mapping[int, Mapping[str, Any]] | None = None) -> Changes:
-        """Store the battle tracker's state caches (not an undoable action: a cache)."""
-        if battle_state is not None:
-            check_json(battle_state, "battle state")
-        for k, v in (unit_states or {}).items():
-            check_json(v, f"state of battle unit {k}")
-        with self._sessions.begin() as s:
-            b = self._get(s, Battle, battle_id, "battle")
-            if battle_state is not None:
-                b.state = dict(battle_state)
-            if unit_states:
-                rows = {bu.id: bu for bu in s.scalars(
-                    select(BattleUnit).where(
-                        BattleUnit.battle_id == battle_id,
-                        BattleUnit.id.in_([k for k in unit_states if is_id(k)])))}
-                for k, v in unit_states.items():
-                    if k not in rows:
-                        raise UserError(f"battle unit {k} is not in this battle")
-                    rows[k].state = dict(v)
-        return Changes.BATTLES
-
-    # -- the event log ------------------------------------------------------------------------
-
-    @storage_errors
-    def append_event(self, battle_id: int, event: NewEvent) -> Done[EventSummary]:
-        done = self.append_events(battle_id, (event,))
-        return Done(done.value[0], done.changes, done.text, done.redo, done.undo)
-
-    @storage_errors
-    def append_events(self, battle_id: int, events: Sequence[NewEvent]
-                      ) -> Done[tuple[EventSummary, ...]]:
-        """Append events as one action (a macro: an attack that kills and spends an Action).
-
-        Any reverted tail of the log is discarded first. Undo reverts exactly these events;
-        redo un-reverts them.
-        """
-        if not events:
-            raise UserError("no events to record")
-        if len(events) > MAX_EVENTS_PER_CALL:
-            raise UserError(f"at most {MAX_EVENTS_PER_CALL} events at once")
-        checked = []
-        for i, ev in enumerate(events):
-            kind = check_kind(ev.kind, f"event {i + 1}")
-            payload = check_payload(ev.payload, f"event {i + 1} payload")
-            checked.append((kind, ev.actor_id, ev.target_id, payload))
-        with self._sessions.begin() as s:
-            b = self._get(s, Battle, battle_id, "battle")
-            if b.status == "finished":
-                raise UserError(f"'{b.name}' is finished; its log can't change")
-            members = set(s.scalars(select(BattleUnit.id)
-                                    .where(BattleUnit.battle_id == battle_id)))
-            for i, (_k, actor, target, _p) in enumerate(checked):
-                for role, ref in (("actor", actor), ("target", target)):
-                    if ref is not None and ref not in members:
-                        raise UserError(f"event {i + 1}: the {role} ({ref}) is not a unit "
-                                        "of this battle")
-            s.execute(delete(BattleEvent).where(BattleEvent.battle_id == battle_id,
-                                                BattleEvent.reverted.is_(True)))
-            seq = s.scalar(select(func.max(BattleEvent.seq))
-                           .where(BattleEvent.battle_id == battle_id)) or 0
-            now = self._now()
-            rows = []
-            for kind, actor, target, payload in checked:
-                seq += 1
-                e = BattleEvent(battle_id=battle_id, seq=seq, kind=kind, actor_id=actor,
-                                target_id=target, payload=payload, created_at=now,
-                                reverted=False)
-                s.add(e)
-                rows.append(e)
-            s.flush()
-            out = tuple(event_summary(e) for e in rows)
-            self._touch(s, b.campaign_id)
-        ids = tuple(e.id for e in out)
-        text = out[0].payload.get("text") or out[0].kind.replace("_", " ")
-        return Done(out, Changes.EVENTS | Changes.BATTLES, str(text),
-                    redo=step(self.unrevert_events, battle_id, ids),
-                    undo=step(self.revert_events, battle_id, ids))
-
-    @storage_errors
-    def revert_events(self, battle_id: int, event_ids: Sequence[int]
-                      ) -> Done[tuple[EventSummary, ...]]:
-        """Undo: mark these events reverted; they must be the last events that stand."""
-        with self._sessions.begin() as s:
-            b = self._get(s, Battle, battle_id, "battle")
-            if b.status == "finished":
-                raise UserError(f"'{b.name}' is finished; its log can't change")
-            standing = s.scalars(select(BattleEvent).where(
-                BattleEvent.battle_id == battle_id, BattleEvent.reverted.is_(False))
-                .order_by(BattleEvent.seq.desc()).limit(len(event_ids))).all()
-            if not event_ids or sorted(e.id for e in standing) != sorted(event_ids):
-                raise UserError("only the last events of the log can be undone")
-            for e in standing:
-                e.reverted = True
-            out = tuple(event_summary(e) for e in sorted(standing, key=lambda e: e.seq))
-            self._touch(s, b.campaign_id)
-        ids = tuple(event_ids)
-        return Done(out, Changes.EVENTS | Changes.BATTLES, "Undo event",
-                    redo=step(self.revert_events, battle_id, ids),
-                    undo=step(self.unrevert_events, battle_id, ids))
-
-    @storage_errors
-    def unrevert_events(self, battle_id: int, event_ids: Sequence[int]
-                        ) -> Done[tuple[EventSummary, ...]]:
-        """Redo: these events stand again; they must be the first reverted ones."""
-        with self._sessions.begin() as s:
-            b = self._get(s, Battle, battle_id, "battle")
-            if b.status == "finished":
-                raise UserError(f"'{b.name}' is finished; its log can't change")
-            tail = s.scalars(select(BattleEvent).where(
-                BattleEvent.battle_id == battle_id, BattleEvent.reverted.is_(True))
-                .order_by(BattleEvent.seq).limit(len(event_ids))).all()
-            if not event_ids or sorted(e.id for e in tail) != sorted(event_ids):
-                raise UserError("only the next undone events of the log can be redone")
-            for e in tail:
-                e.reverted = False
-            out = tuple(event_summary(e) for e in tail)
-            self._touch(s, b.campaign_id)
-        ids = tuple(event_ids)
-        return Done(out, Changes.EVENTS | Changes.BATTLES, "Redo event",
-                    redo=step(self.unrevert_events, battle_id, ids),
-                    undo=step(self.revert_events, battle_id, ids))
-
-    @storage_errors
-    def revert_last_event(self, battle_id: int) -> Done[tuple[EventSummary, ...]]:
-        """Undo the last event that stands."""
-        with self._sessions.begin() as s:
-            last = s.scalar(select(BattleEvent.id).where(
-                BattleEvent.battle_id == battle_id, BattleEvent.reverted.is_(False))
-                .order_by(BattleEvent.seq.desc()).limit(1))
-        if last is None:
-            raise UserError("there is nothing to undo in this battle's log")
-        return self.revert_events(battle_id, (last,))
-
-    @storage_errors
-    def unrevert_next_event(self, battle_id: int) -> Done[tuple[EventSummary, ...]]:
-        """Redo the first reverted event."""
-        with self._sessions.begin() as s:
-            nxt = s.scalar(select(BattleEvent.id).where(
-                BattleEvent.battle_id == battle_id, BattleEvent.reverted.is_(True))
-                .order_by(BattleEvent.seq).limit(1))
-        if nxt is None:
-            raise UserError("there is nothing to redo in this battle's log")
-        return self.unrevert_events(battle_id, (nxt,))
 
     # -- the campaign record ------------------------------------------------------------------
 
     @storage_errors
     def outcomes_from_log(self, battle_id: int) -> dict[int, UnitOutcome]:
         """What the log says happened to each mustered unit (by battle-unit id)."""
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             self._get(s, Battle, battle_id, "battle")
             return _outcomes(s, battle_id)
 

@@ -1,8 +1,17 @@
-"""Campaigns, players and armies: one method per user action, one transaction each."""
+"""Campaigns, players and armies: one method per user action, one transaction each.
+
+Edits and deletes take ``version=``, the version of the row the caller's view showed
+(``CampaignSummary.version`` ...): if someone else changed or deleted the row since, the action
+is refused with a ``ConflictError`` saying so, and undo and redo steps refuse likewise when the
+row moved on after their action (``services/versions.py``). Names that must be free (campaigns;
+players of one campaign) are checked under a lock (the campaign's row; for campaign names a
+transaction-level advisory lock on PostgreSQL; SQLite's write transactions are exclusive), so
+two organizers adding "Red" at once get one player and one "already has a player" message.
+"""
 
 from __future__ import annotations
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
 from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
@@ -40,6 +49,7 @@ from brikdesk.services.summaries import (
     PlayerPatch,
     PlayerSummary,
 )
+from brikdesk.services.versions import Expected, Seen, seen, seen_from_dict
 
 DEFAULT_BUDGET = 100
 #: Colours offered to new players in turn (distinct on a light and a dark background).
@@ -73,11 +83,11 @@ def campaign_summary(s: Session, c: Campaign) -> CampaignSummary:
                        .where(Battle.campaign_id == c.id)) or 0
     return CampaignSummary(c.id, c.name, c.edition, c.cost_system, c.default_budget, c.notes,
                            from_db_time(c.created_at), from_db_time(c.updated_at),
-                           players, armies, units, battles)
+                           players, armies, units, battles, c.version)
 
 
 def player_summary(p: Player, armies: int = 0) -> PlayerSummary:
-    return PlayerSummary(p.id, p.campaign_id, p.name, p.colour, p.faction, armies)
+    return PlayerSummary(p.id, p.campaign_id, p.name, p.colour, p.faction, armies, p.version)
 
 
 class CampaignService(ServiceBase):
@@ -88,20 +98,20 @@ class CampaignService(ServiceBase):
     @storage_errors
     def list_campaigns(self) -> tuple[CampaignSummary, ...]:
         """Every campaign, most recently changed first."""
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             rows = s.scalars(select(Campaign).order_by(Campaign.updated_at.desc(),
                                                        Campaign.id.desc())).all()
             return tuple(campaign_summary(s, c) for c in rows)
 
     @storage_errors
     def get_campaign(self, campaign_id: int) -> CampaignSummary:
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             return campaign_summary(s, self._get(s, Campaign, campaign_id, "campaign"))
 
     @storage_errors
     def find_campaign(self, name: str) -> CampaignSummary | None:
         """The campaign called ``name`` (ignoring case and extra spaces), if any."""
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             c = _by_name(s, name)
             return None if c is None else campaign_summary(s, c)
 
@@ -115,6 +125,7 @@ class CampaignService(ServiceBase):
         default_budget = clean_int(default_budget, "The default budget", field="default_budget")
         notes = clean_notes(notes)
         with self._sessions.begin() as s:
+            lock_campaign_names(s)
             _check_free_name(s, name)
             now = self._now()
             c = Campaign(name=name, edition=edition, cost_system=cost_system,
@@ -127,13 +138,18 @@ class CampaignService(ServiceBase):
         text = f"Create campaign {name}"
         return Done(summary, Changes.CAMPAIGNS, text,
                     redo=step(self.restore, snap, None, text),
-                    undo=step(self.delete_campaign, summary.id))
+                    undo=step(self.delete_campaign, summary.id, version=_made(snap)))
 
     @storage_errors
-    def update_campaign(self, campaign_id: int, patch: CampaignPatch) -> Done[CampaignPatch]:
+    def update_campaign(self, campaign_id: int, patch: CampaignPatch, *,
+                        version: Expected = None) -> Done[CampaignPatch]:
         """Change some of a campaign's fields; ``value`` holds the old values."""
         with self._sessions.begin() as s:
-            c = self._get(s, Campaign, campaign_id, "campaign")
+            if patch.name is not None:
+                lock_campaign_names(s)
+            c = self._lock(s, Campaign, campaign_id, "campaign", version,
+                           fields=_fields(patch))
+            before = seen(c)
             old = CampaignPatch(
                 name=c.name if patch.name is not None else None,
                 edition=c.edition if patch.edition is not None else None,
@@ -155,18 +171,21 @@ class CampaignService(ServiceBase):
             if patch.notes is not None:
                 c.notes = clean_notes(patch.notes)
             c.updated_at = self._now()
+            s.flush()
+            after = seen(c)
         changes = Changes.CAMPAIGNS
         if patch.edition is not None or patch.cost_system is not None:
             changes |= Changes.CATALOG | Changes.UNITS
         return Done(old, changes, "Edit campaign",
-                    redo=step(self.update_campaign, campaign_id, patch),
-                    undo=step(self.update_campaign, campaign_id, old))
+                    redo=step(self.update_campaign, campaign_id, patch, version=before),
+                    undo=step(self.update_campaign, campaign_id, old, version=after))
 
     @storage_errors
-    def delete_campaign(self, campaign_id: int) -> Done[Snapshot]:
+    def delete_campaign(self, campaign_id: int, *, version: Expected = None
+                        ) -> Done[Snapshot]:
         """Delete a campaign and everything in it; undo puts it all back."""
         with self._sessions.begin() as s:
-            c = self._get(s, Campaign, campaign_id, "campaign")
+            c = self._lock(s, Campaign, campaign_id, "campaign", version)
             text = f"Delete campaign {c.name}"
             snap = self._snapshot_delete(s, Campaign.__table__, Campaign.id == campaign_id)
         return self._deleted(snap, None, text)
@@ -175,7 +194,7 @@ class CampaignService(ServiceBase):
 
     @storage_errors
     def list_players(self, campaign_id: int) -> tuple[PlayerSummary, ...]:
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             self._get(s, Campaign, campaign_id, "campaign")
             return _players(s, campaign_id)
 
@@ -185,7 +204,7 @@ class CampaignService(ServiceBase):
         name = clean_name(name, "The player's name")
         faction = clean_name(faction, "The faction", field="faction") if faction.strip() else ""
         with self._sessions.begin() as s:
-            self._get(s, Campaign, campaign_id, "campaign")
+            self._lock(s, Campaign, campaign_id, "campaign")  # names and colours: one at a time
             _check_free_player(s, campaign_id, name)
             if colour is None:
                 n = s.scalar(select(func.count()).select_from(Player)
@@ -201,18 +220,21 @@ class CampaignService(ServiceBase):
         text = f"Add player {name}"
         return Done(summary, Changes.PLAYERS, text,
                     redo=step(self.restore, snap, campaign_id, text),
-                    undo=step(self.delete_player, summary.id))
+                    undo=step(self.delete_player, summary.id, version=_made(snap)))
 
     @storage_errors
-    def update_player(self, player_id: int, patch: PlayerPatch) -> Done[PlayerPatch]:
+    def update_player(self, player_id: int, patch: PlayerPatch, *,
+                      version: Expected = None) -> Done[PlayerPatch]:
         with self._sessions.begin() as s:
-            p = self._get(s, Player, player_id, "player")
+            p = self._lock(s, Player, player_id, "player", version, fields=_fields(patch))
+            before = seen(p)
             old = PlayerPatch(name=p.name if patch.name is not None else None,
                               colour=p.colour if patch.colour is not None else None,
                               faction=p.faction if patch.faction is not None else None)
             if patch.name is not None:
                 name = clean_name(patch.name, "The player's name")
                 if name.casefold() != p.name.casefold():
+                    self._lock(s, Campaign, p.campaign_id, "campaign")
                     _check_free_player(s, p.campaign_id, name)
                 p.name = name
             if patch.colour is not None:
@@ -220,16 +242,18 @@ class CampaignService(ServiceBase):
             if patch.faction is not None:
                 p.faction = (clean_name(patch.faction, "The faction", field="faction")
                              if patch.faction.strip() else "")
+            s.flush()
+            after = seen(p)
             self._touch(s, p.campaign_id)
         return Done(old, Changes.PLAYERS | Changes.ARMIES | Changes.BATTLES, "Edit player",
-                    redo=step(self.update_player, player_id, patch),
-                    undo=step(self.update_player, player_id, old))
+                    redo=step(self.update_player, player_id, patch, version=before),
+                    undo=step(self.update_player, player_id, old, version=after))
 
     @storage_errors
-    def delete_player(self, player_id: int) -> Done[Snapshot]:
+    def delete_player(self, player_id: int, *, version: Expected = None) -> Done[Snapshot]:
         """Delete a player with their armies and units. Refused if they fought in a battle."""
         with self._sessions.begin() as s:
-            p = self._get(s, Player, player_id, "player")
+            p = self._lock(s, Player, player_id, "player", version)
             battles = s.scalar(select(func.count()).select_from(BattlePlayer)
                                .where(BattlePlayer.player_id == player_id)) or 0
             if battles:
@@ -247,13 +271,13 @@ class CampaignService(ServiceBase):
 
     @storage_errors
     def list_armies(self, campaign_id: int) -> tuple[ArmySummary, ...]:
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             self._get(s, Campaign, campaign_id, "campaign")
             return army_summaries(s, Army.campaign_id == campaign_id)
 
     @storage_errors
     def get_army(self, army_id: int) -> ArmySummary:
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             self._get(s, Army, army_id, "army")
             return army_summaries(s, Army.id == army_id)[0]
 
@@ -277,13 +301,15 @@ class CampaignService(ServiceBase):
         text = f"Add army {name}"
         return Done(summary, Changes.ARMIES, text,
                     redo=step(self.restore, snap, campaign_id, text),
-                    undo=step(self.delete_army, summary.id))
+                    undo=step(self.delete_army, summary.id, version=_made(snap)))
 
     @storage_errors
-    def update_army(self, army_id: int, patch: ArmyPatch) -> Done[ArmyPatch]:
+    def update_army(self, army_id: int, patch: ArmyPatch, *, version: Expected = None
+                    ) -> Done[ArmyPatch]:
         """Rename, re-budget or hand an army to another player of the same campaign."""
         with self._sessions.begin() as s:
-            a = self._get(s, Army, army_id, "army")
+            a = self._lock(s, Army, army_id, "army", version, fields=_fields(patch))
+            before = seen(a)
             old = ArmyPatch(
                 name=a.name if patch.name is not None else None,
                 player_id=a.player_id if patch.player_id is not None else None,
@@ -299,16 +325,18 @@ class CampaignService(ServiceBase):
             if patch.budget is not None:
                 a.budget = (None if patch.budget == NO_BUDGET else
                             clean_int(patch.budget, "The budget", field="budget"))
+            s.flush()
+            after = seen(a)
             self._touch(s, a.campaign_id)
         return Done(old, Changes.ARMIES | Changes.UNITS, "Edit army",
-                    redo=step(self.update_army, army_id, patch),
-                    undo=step(self.update_army, army_id, old))
+                    redo=step(self.update_army, army_id, patch, version=before),
+                    undo=step(self.update_army, army_id, old, version=after))
 
     @storage_errors
-    def delete_army(self, army_id: int) -> Done[Snapshot]:
+    def delete_army(self, army_id: int, *, version: Expected = None) -> Done[Snapshot]:
         """Delete an army and its units (battle logs keep their copies of the units)."""
         with self._sessions.begin() as s:
-            a = self._get(s, Army, army_id, "army")
+            a = self._lock(s, Army, army_id, "army", version)
             campaign_id = a.campaign_id
             text = f"Delete army {a.name}"
             snap = self._snapshot_delete(s, Army.__table__, Army.id == army_id)
@@ -322,11 +350,35 @@ class CampaignService(ServiceBase):
         """The campaign with its players, armies and battles, in one transaction."""
         from brikdesk.services.battles import battle_summaries
 
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             c = self._get(s, Campaign, campaign_id, "campaign")
             return Navigator(campaign_summary(s, c), _players(s, campaign_id),
                              army_summaries(s, Army.campaign_id == campaign_id),
                              battle_summaries(s, Battle.campaign_id == campaign_id))
+
+
+def _made(snap: Snapshot) -> Seen:
+    """What the undo of a create expects: the root row as the create made it."""
+    [row] = snap.table_rows(snap.root)
+    return seen_from_dict(snap.root, row)
+
+
+def _fields(patch: object) -> tuple[str, ...]:
+    """The columns a patch changes (named in a conflict message)."""
+    return tuple(f for f, v in vars(patch).items() if v is not None)
+
+
+def lock_campaign_names(s: Session) -> None:
+    """Serialise the checks of campaign names (no row to lock: the name is new). PostgreSQL: a
+    transaction-level advisory lock; SQLite: the write transaction already is exclusive.
+    Anything that checks a campaign name is free before storing it calls this first (an
+    import of a campaign too)."""
+    if s.get_bind().dialect.name == "postgresql":
+        s.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _NAMES_LOCK})
+
+
+#: The advisory lock key of campaign names ("BRIK" in ASCII).
+_NAMES_LOCK = 0x4252494B
 
 
 def _by_name(s: Session, name: str) -> Campaign | None:
@@ -367,4 +419,4 @@ def army_summaries(s: Session, where) -> tuple[ArmySummary, ...]:
         .join(Player, Player.id == Army.player_id)
         .where(where).order_by(Army.id)).all()
     return tuple(ArmySummary(a.id, a.campaign_id, a.player_id, pname, pcolour, a.name,
-                             a.budget, n or 0) for a, pname, pcolour, n in rows)
+                             a.budget, n or 0, a.version) for a, pname, pcolour, n in rows)

@@ -34,7 +34,7 @@ from brikdesk.domain.catalog import (
     validate_unit_type_field,
     with_house_rules,
 )
-from brikdesk.errors import UserError
+from brikdesk.errors import ConflictError, UserError
 from brikdesk.persistence.models import Campaign, HouseItem, HouseUnitType
 from brikdesk.services.base import ServiceBase
 from brikdesk.services.common import Changes, Done, step, storage_errors
@@ -42,6 +42,8 @@ from brikdesk.services.common import Changes, Done, step, storage_errors
 log = logging.getLogger(__name__)
 
 ITEM, UNIT_TYPE = "item", "unit_type"
+#: ``put_entry(expect=ANY)``: store whatever is there now (no check).
+ANY: Any = object()
 _MODELS = {ITEM: HouseItem, UNIT_TYPE: HouseUnitType}
 #: Fields whose value is true/false (set with a bool, not typed text).
 ITEM_FLAGS = ("close_combat", "half_speed", "cant_swim", "charging", "shield", "armor_piercing",
@@ -57,6 +59,8 @@ class CatalogEntry:
     entry: CatalogItem | UnitType
     default: CatalogItem | UnitType | None  # None: a custom entry
     changed: tuple[str, ...]  # fields that differ from the rules' entry
+    #: The house-rule row's version (0: no house rule, the rules' entry); pass it back to edits.
+    version: int = 0
 
     @property
     def id(self) -> str:
@@ -133,44 +137,49 @@ class CatalogService(ServiceBase):
     @storage_errors
     def catalog(self, campaign_id: int) -> Catalog:
         """The campaign's catalog (a frozen domain ``Catalog``) for costs and checks."""
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             return load_campaign_catalog(s, campaign_id)
 
     @storage_errors
     def view(self, campaign_id: int) -> CatalogView:
         """Every item and unit type with the rules' value and what differs."""
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             c = self._get(s, Campaign, campaign_id, "campaign")
             cat = _catalog_for(s, c)
             defaults = load_default_catalog(c.edition)
-        def rows(entries, lookup):
+            versions = {kind: dict(s.execute(select(model.key, model.version)
+                                             .where(model.campaign_id == c.id)).all())
+                        for kind, model in _MODELS.items()}
+
+        def rows(entries, lookup, kind):
             out = []
             for e in entries:
                 d = lookup(e.key)
                 out.append(CatalogEntry(e.key, e, d, () if d is None else
-                                        house_rule_diff(d, e)))
+                                        house_rule_diff(d, e), versions[kind].get(e.key, 0)))
             return tuple(out)
-        return CatalogView(cat, rows(cat.items, defaults.get_item),
-                           rows(cat.unit_types, defaults.get_unit_type))
+        return CatalogView(cat, rows(cat.items, defaults.get_item, ITEM),
+                           rows(cat.unit_types, defaults.get_unit_type, UNIT_TYPE))
 
     # -- field edits --------------------------------------------------------------------------
 
     @storage_errors
-    def set_item_field(self, campaign_id: int, key: str, field: str, value: Any
-                       ) -> Done[EntryChange]:
+    def set_item_field(self, campaign_id: int, key: str, field: str, value: Any, *,
+                       version: int | None = None) -> Done[EntryChange]:
         """Set one field of an item as typed (``"3"``, ``"CC"``, ``"1dA+2"``, ``"-"``), or a
         flag to True/False, or ``category``. The whole entry is checked before it is stored.
-        ``field="range"`` takes ``CC``, ``-`` or inches (sets Range and Close Combat)."""
-        return self._set_field(campaign_id, ITEM, key, field, value)
+        ``field="range"`` takes ``CC``, ``-`` or inches (sets Range and Close Combat).
+        ``version``: ``CatalogEntry.version`` as the caller's view showed it (see ``_put``)."""
+        return self._set_field(campaign_id, ITEM, key, field, value, version)
 
     @storage_errors
-    def set_unit_type_field(self, campaign_id: int, key: str, field: str, value: Any
-                            ) -> Done[EntryChange]:
+    def set_unit_type_field(self, campaign_id: int, key: str, field: str, value: Any, *,
+                            version: int | None = None) -> Done[EntryChange]:
         """Set one field of a unit type as typed (``"d8"``, ``"7"``, ``"2d6"``) or a flag."""
-        return self._set_field(campaign_id, UNIT_TYPE, key, field, value)
+        return self._set_field(campaign_id, UNIT_TYPE, key, field, value, version)
 
-    def _set_field(self, campaign_id: int, kind: str, key: str, field: str, value: Any
-                   ) -> Done[EntryChange]:
+    def _set_field(self, campaign_id: int, kind: str, key: str, field: str, value: Any,
+                   version: int | None = None) -> Done[EntryChange]:
         flags = ITEM_FLAGS if kind == ITEM else UNIT_TYPE_FLAGS
         if field in flags:
             if not isinstance(value, bool):
@@ -198,7 +207,7 @@ class CatalogService(ServiceBase):
             else:
                 updates = {field: checked}
         with self._sessions.begin() as s:
-            c = self._get(s, Campaign, campaign_id, "campaign")
+            c = self._lock(s, Campaign, campaign_id, "campaign")
             cat = _catalog_for(s, c)
             current = (cat.get_item(key) if kind == ITEM else cat.get_unit_type(key))
             if current is None:
@@ -209,24 +218,26 @@ class CatalogService(ServiceBase):
                 entry = _parse(kind, data)
             except CatalogError as exc:
                 raise UserError(exc.reason, field=field) from None
-            change = self._put(s, c, kind, key, _to_dict(entry))
+            change = self._put(s, c, kind, key, _to_dict(entry), version=version,
+                               name=current.name)
         label = getattr(current, "name", key)
         return self._done(campaign_id, change, f"Edit {label}: {field.replace('_', ' ')}")
 
     @storage_errors
-    def reset_item_field(self, campaign_id: int, key: str, field: str) -> Done[EntryChange]:
+    def reset_item_field(self, campaign_id: int, key: str, field: str, *,
+                         version: int | None = None) -> Done[EntryChange]:
         """Put one field of an item back to the rules' value."""
-        return self._reset_field(campaign_id, ITEM, key, field)
+        return self._reset_field(campaign_id, ITEM, key, field, version)
 
     @storage_errors
-    def reset_unit_type_field(self, campaign_id: int, key: str, field: str
-                              ) -> Done[EntryChange]:
-        return self._reset_field(campaign_id, UNIT_TYPE, key, field)
+    def reset_unit_type_field(self, campaign_id: int, key: str, field: str, *,
+                              version: int | None = None) -> Done[EntryChange]:
+        return self._reset_field(campaign_id, UNIT_TYPE, key, field, version)
 
-    def _reset_field(self, campaign_id: int, kind: str, key: str, field: str
-                     ) -> Done[EntryChange]:
+    def _reset_field(self, campaign_id: int, kind: str, key: str, field: str,
+                     version: int | None = None) -> Done[EntryChange]:
         with self._sessions.begin() as s:
-            c = self._get(s, Campaign, campaign_id, "campaign")
+            c = self._lock(s, Campaign, campaign_id, "campaign")
             defaults = load_default_catalog(c.edition)
             default = defaults.get_item(key) if kind == ITEM else defaults.get_unit_type(key)
             if default is None:
@@ -250,23 +261,27 @@ class CatalogService(ServiceBase):
             except CatalogError as exc:
                 raise UserError(f"can't reset {field} alone: {exc.reason}; reset the whole "
                                 "entry instead", field=field) from None
-            change = self._put(s, c, kind, key, _to_dict(entry))
+            change = self._put(s, c, kind, key, _to_dict(entry), version=version,
+                               name=default.name)
         return self._done(campaign_id, change, f"Reset {default.name}: {field}")
 
     # -- whole entries ------------------------------------------------------------------------
 
     @storage_errors
-    def reset_item(self, campaign_id: int, key: str) -> Done[EntryChange]:
+    def reset_item(self, campaign_id: int, key: str, *, version: int | None = None
+                   ) -> Done[EntryChange]:
         """Put an item back to the rules' value (drop the house rule)."""
-        return self._reset(campaign_id, ITEM, key)
+        return self._reset(campaign_id, ITEM, key, version)
 
     @storage_errors
-    def reset_unit_type(self, campaign_id: int, key: str) -> Done[EntryChange]:
-        return self._reset(campaign_id, UNIT_TYPE, key)
+    def reset_unit_type(self, campaign_id: int, key: str, *, version: int | None = None
+                        ) -> Done[EntryChange]:
+        return self._reset(campaign_id, UNIT_TYPE, key, version)
 
-    def _reset(self, campaign_id: int, kind: str, key: str) -> Done[EntryChange]:
+    def _reset(self, campaign_id: int, kind: str, key: str, version: int | None = None
+               ) -> Done[EntryChange]:
         with self._sessions.begin() as s:
-            c = self._get(s, Campaign, campaign_id, "campaign")
+            c = self._lock(s, Campaign, campaign_id, "campaign")
             defaults = load_default_catalog(c.edition)
             default = defaults.get_item(key) if kind == ITEM else defaults.get_unit_type(key)
             if default is None:
@@ -276,7 +291,7 @@ class CatalogService(ServiceBase):
             if s.scalar(select(model.id).where(model.campaign_id == c.id, model.key == key)) \
                     is None:
                 raise UserError(f"{default.name} already has the rules' value", field="key")
-            change = self._put(s, c, kind, key, None)
+            change = self._put(s, c, kind, key, None, version=version, name=default.name)
         return self._done(campaign_id, change, f"Reset {default.name} to the rules")
 
     @storage_errors
@@ -297,7 +312,7 @@ class CatalogService(ServiceBase):
 
         name = clean_name(name, f"The {_what(kind)}'s name", max_len=80)
         with self._sessions.begin() as s:
-            c = self._get(s, Campaign, campaign_id, "campaign")
+            c = self._lock(s, Campaign, campaign_id, "campaign")
             cat = _catalog_for(s, c)
             entries = cat.items if kind == ITEM else cat.unit_types
             key = new_key(name, {e.key for e in entries}
@@ -328,17 +343,20 @@ class CatalogService(ServiceBase):
         return self._done(campaign_id, change, f"Add {name}")
 
     @storage_errors
-    def delete_custom_item(self, campaign_id: int, key: str) -> Done[EntryChange]:
+    def delete_custom_item(self, campaign_id: int, key: str, *, version: int | None = None
+                           ) -> Done[EntryChange]:
         """Delete a custom item (units that hold it show an "unknown item" warning)."""
-        return self._delete(campaign_id, ITEM, key)
+        return self._delete(campaign_id, ITEM, key, version)
 
     @storage_errors
-    def delete_custom_unit_type(self, campaign_id: int, key: str) -> Done[EntryChange]:
-        return self._delete(campaign_id, UNIT_TYPE, key)
+    def delete_custom_unit_type(self, campaign_id: int, key: str, *,
+                                version: int | None = None) -> Done[EntryChange]:
+        return self._delete(campaign_id, UNIT_TYPE, key, version)
 
-    def _delete(self, campaign_id: int, kind: str, key: str) -> Done[EntryChange]:
+    def _delete(self, campaign_id: int, kind: str, key: str, version: int | None = None
+                ) -> Done[EntryChange]:
         with self._sessions.begin() as s:
-            c = self._get(s, Campaign, campaign_id, "campaign")
+            c = self._lock(s, Campaign, campaign_id, "campaign")
             defaults = load_default_catalog(c.edition)
             if (defaults.get_item(key) if kind == ITEM else defaults.get_unit_type(key)):
                 raise UserError(f"'{key}' is in the rules and can't be deleted; reset it to "
@@ -346,16 +364,21 @@ class CatalogService(ServiceBase):
             model = _MODELS[kind]
             if s.scalar(select(model.id).where(model.campaign_id == c.id, model.key == key)) \
                     is None:
+                if version:
+                    raise ConflictError(f"the custom {_what(kind)} '{key}' was deleted by "
+                                        "someone else since you opened it; nothing was changed")
                 raise UserError(f"there is no custom {_what(kind)} '{key}'", field="key")
-            change = self._put(s, c, kind, key, None)
+            change = self._put(s, c, kind, key, None, version=version)
         return self._done(campaign_id, change, f"Delete {key}")
 
     @storage_errors
     def put_entry(self, campaign_id: int, kind: str, key: str,
-                  data: Mapping[str, Any] | None) -> Done[EntryChange]:
+                  data: Mapping[str, Any] | None, *, expect: Any = ANY) -> Done[EntryChange]:
         """Store ``data`` as the house-rule entry of ``key`` (``None``: no house rule).
 
-        The primitive behind undo and redo of every catalog edit."""
+        The primitive behind undo and redo of every catalog edit. ``expect``: the stored entry
+        the step's action left (``None``: none); if it is another now, someone else changed
+        the entry since, and the step is refused (``ConflictError``)."""
         if kind not in _MODELS:
             raise UserError(f"'{kind}' is not a catalog entry kind")
         if data is not None:
@@ -364,15 +387,28 @@ class CatalogService(ServiceBase):
             except CatalogError as exc:
                 raise UserError(exc.message) from None
         with self._sessions.begin() as s:
-            c = self._get(s, Campaign, campaign_id, "campaign")
-            change = self._put(s, c, kind, key, data)
+            c = self._lock(s, Campaign, campaign_id, "campaign")
+            change = self._put(s, c, kind, key, data, expect=expect)
         return self._done(campaign_id, change, "Catalog edit")
 
     def _put(self, s: Session, c: Campaign, kind: str, key: str,
-             data: Mapping[str, Any] | None) -> EntryChange:
+             data: Mapping[str, Any] | None, *, version: int | None = None,
+             expect: Any = ANY, name: str | None = None) -> EntryChange:
+        """Store the house-rule entry, under the campaign row's lock (every catalog write takes
+        it first, through ``_lock``). ``version``: the caller view's ``CatalogEntry.version``
+        (0: it showed no house rule); ``expect``: the stored data an undo or redo step expects.
+        Either one not matching: ``ConflictError``, nothing stored."""
         model = _MODELS[kind]
-        row = s.scalar(select(model).where(model.campaign_id == c.id, model.key == key))
+        row = s.scalar(select(model).where(model.campaign_id == c.id, model.key == key)
+                       .with_for_update().execution_options(populate_existing=True))
         before = None if row is None else dict(row.data)
+        label = name or (before or {}).get("name") or key
+        if version is not None and version != (0 if row is None else row.version):
+            raise ConflictError(f"{label} was changed by someone else since you opened it; "
+                                "nothing was changed")
+        if expect is not ANY and (None if expect is None else dict(expect)) != before:
+            raise ConflictError(f"{label} was changed by someone else since you changed it; "
+                                "nothing was changed")
         defaults = load_default_catalog(c.edition)
         default = defaults.get_item(key) if kind == ITEM else defaults.get_unit_type(key)
         if data is not None and default is not None and _to_dict(default) == dict(data):
@@ -391,9 +427,9 @@ class CatalogService(ServiceBase):
     def _done(self, campaign_id: int, change: EntryChange, text: str) -> Done[EntryChange]:
         return Done(change, Changes.CATALOG | Changes.UNITS, text,
                     redo=step(self.put_entry, campaign_id, change.kind, change.key,
-                              change.after),
+                              change.after, expect=change.before),
                     undo=step(self.put_entry, campaign_id, change.kind, change.key,
-                              change.before))
+                              change.before, expect=change.after))
 
 
 def _what(kind: str) -> str:

@@ -20,9 +20,10 @@ from datetime import UTC, datetime
 from typing import ParamSpec, TypeVar
 
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
+from sqlalchemy.orm.exc import StaleDataError
 
-from brikdesk.errors import StorageError, UserError
-from brikdesk.persistence.db import error_text
+from brikdesk.errors import BusyError, ConflictError, StorageError, UserError
+from brikdesk.persistence.db import BUSY_TIMEOUT_MS, error_text
 from brikdesk.persistence.models import KEY_LEN, MAX_ID, NAME_LEN, NOTES_LEN
 
 # Defined without SQLAlchemy (the app's window is built before the database layer loads);
@@ -50,8 +51,14 @@ def from_db_time(value: datetime | None) -> datetime | None:
 def storage_errors(method: Callable[P, T]) -> Callable[P, T]:
     """Turn database failures (locked, disk full, corrupt) into ``StorageError``.
 
-    ``IntegrityError`` is not caught here: the services check their input first, so one reaching
-    the caller is a bug (or a clash the caller must handle).
+    A database still locked by another writer when the busy timeout ran out (SQLite's
+    "database is locked", after ``BEGIN IMMEDIATE`` waited ``BUSY_TIMEOUT_MS``), or a
+    PostgreSQL deadlock the server broke by cancelling this transaction, is a ``BusyError``:
+    the transaction was rolled back, so the action was not applied and nothing was lost.
+    SQLAlchemy's version counter refusing an update (``StaleDataError``: the row changed after
+    it was read) is a ``ConflictError``. ``IntegrityError`` is not caught here: the services
+    check their input first, so one reaching the caller is a bug (or a clash the caller must
+    handle).
     """
 
     @functools.wraps(method)
@@ -60,11 +67,15 @@ def storage_errors(method: Callable[P, T]) -> Callable[P, T]:
             return method(*args, **kwargs)
         except IntegrityError:
             raise
+        except StaleDataError as exc:
+            raise ConflictError("someone else changed this since you opened it; nothing was "
+                                "changed (the view shows it as it is now)") from exc
         except OperationalError as exc:
             text = error_text(exc)
-            if "locked" in text or "busy" in text:
-                raise StorageError("the database is busy (another BrikDesk or program is "
-                                   f"writing to it); try again in a moment ({text})") from exc
+            if "locked" in text or "busy" in text or "deadlock" in text:
+                raise BusyError("the database is busy (another BrikDesk or program kept it "
+                                f"locked for {BUSY_TIMEOUT_MS // 1000} s); nothing was changed, "
+                                f"try again in a moment ({text})") from exc
             raise StorageError(f"the database could not be read or written: {text}") from exc
         except SQLAlchemyError as exc:
             raise StorageError("the database could not be read or written: "

@@ -192,7 +192,7 @@ class PrintService(ServiceBase):
 
     @storage_errors
     def find_campaign(self, ref: str) -> Found:
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             rows = [Found(c.id, c.name, c.id, f"{c.edition} rules")
                     for c in s.scalars(select(Campaign).order_by(Campaign.id))]
         return pick("campaign", ref, rows)
@@ -201,7 +201,7 @@ class PrintService(ServiceBase):
     def find_army(self, ref: str, campaign: str | None = None) -> Found:
         """The army ``ref`` names (id, name or unique part), within ``campaign`` if given."""
         scope_id, scope = self._scope(campaign)
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             q = (select(Army.id, Army.name, Army.campaign_id, Player.name, Campaign.name)
                  .join(Player, Player.id == Army.player_id)
                  .join(Campaign, Campaign.id == Army.campaign_id).order_by(Army.id))
@@ -214,7 +214,7 @@ class PrintService(ServiceBase):
     @storage_errors
     def find_battle(self, ref: str, campaign: str | None = None) -> Found:
         scope_id, scope = self._scope(campaign)
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             q = (select(Battle.id, Battle.name, Battle.campaign_id, Battle.status,
                         Campaign.name)
                  .join(Campaign, Campaign.id == Battle.campaign_id).order_by(Battle.id))
@@ -239,7 +239,7 @@ class PrintService(ServiceBase):
         """The printed content of one army (one transaction). ``date`` defaults to today (the
         service's clock, in local time)."""
         options = options or RosterSheetOptions()
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             army = self._get(s, Army, army_id, "army")
             summary = army_summaries(s, Army.id == army_id)[0]
             campaign_name = s.get(Campaign, army.campaign_id).name
@@ -276,7 +276,7 @@ class PrintService(ServiceBase):
     @storage_errors
     def battle_report(self, battle_id: int) -> BattleReport:
         """The report of a battle from the events that stand (one transaction)."""
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             b = self._get(s, Battle, battle_id, "battle")
             campaign = s.get(Campaign, b.campaign_id)
             players = [ReportPlayer(p.id, p.name, p.colour, p.faction)

@@ -10,6 +10,13 @@ Edits are reversible (design convention 5): ``edit_units`` returns the old value
 fields it changed; ``delete_units`` returns a snapshot that ``restore`` puts back with the same
 ids (and relinks the battles that mustered those units); adds are undone by a delete and redone
 by restoring the rows as they were made.
+
+Shared campaigns (``services/versions.py``): ``UnitRow.version`` is the version the roster
+showed; ``edit_unit(..., version=row.version)`` and ``delete_unit(..., version=...)`` refuse
+with ``ConflictError`` when the unit changed since, and every undo and redo step refuses when
+someone else changed the unit after the step's action. Adding units locks the army's row first
+(``FOR UPDATE``; SQLite's write transactions are exclusive anyway), so two organizers adding to
+one army at once get distinct positions and names numbered on from each other's, as in one app.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import Text, func, insert, select, type_coerce, update
+from sqlalchemy import Text, bindparam, func, insert, select, type_coerce, update
 from sqlalchemy.orm import Session
 
 from brikdesk.domain.catalog import Catalog, CatalogError, CatalogItem, armor_value
@@ -37,7 +44,7 @@ from brikdesk.domain.roster import (
     unit_cost,
     validate_unit,
 )
-from brikdesk.errors import UserError
+from brikdesk.errors import ConflictError, UserError
 from brikdesk.persistence import snapshots
 from brikdesk.persistence.models import CAMPAIGN_STATUS, Army, Unit
 from brikdesk.persistence.snapshots import Snapshot
@@ -50,10 +57,12 @@ from brikdesk.services.common import (
     clean_int,
     clean_name,
     clean_notes,
+    is_id,
     step,
     storage_errors,
 )
 from brikdesk.services.summaries import ArmySummary
+from brikdesk.services.versions import Expected, Seen, check, seen, seen_from_dict
 
 #: Most units one call may add; most items in one list of a loadout.
 MAX_ADD = 10_000
@@ -86,6 +95,7 @@ class UnitRow:
     warnings: tuple[RosterWarning, ...]
     loadout: Loadout
     overrides: UnitOverrides
+    version: int = 0  # the row's version when read (pass it back to edit and delete)
 
     @property
     def spec(self) -> UnitSpec:
@@ -264,7 +274,7 @@ class _RowMaker:
         return UnitRow(r.id, r.army_id, r.position, r.name, r.type_key, type_name,
                        stats.action_die if stats else None, stats.move if stats else None,
                        stats.armor if stats else "?", hands, worn, carried, cost, r.status,
-                       r.battles_fought, r.kills, r.notes, warnings, lo, ov)
+                       r.battles_fought, r.kills, r.notes, warnings, lo, ov, r.version)
 
 
 def _hashable(value: Any) -> Any:
@@ -278,7 +288,7 @@ _ROW_COLUMNS = (Unit.id, Unit.army_id, Unit.position, Unit.name, Unit.type_key,
                 type_coerce(Unit.hands, Text).label("hands"),
                 type_coerce(Unit.worn, Text).label("worn"),
                 type_coerce(Unit.carried, Text).label("carried"),
-                Unit.notes, Unit.status, Unit.battles_fought, Unit.kills)
+                Unit.notes, Unit.status, Unit.battles_fought, Unit.kills, Unit.version)
 
 
 class RosterService(ServiceBase):
@@ -291,7 +301,7 @@ class RosterService(ServiceBase):
         """The army header and every unit's row (one query for the units)."""
         from brikdesk.services.campaigns import army_summaries
 
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             army = self._get(s, Army, army_id, "army")
             summary = army_summaries(s, Army.id == army_id)[0]
             cat = load_campaign_catalog(s, army.campaign_id)
@@ -311,7 +321,7 @@ class RosterService(ServiceBase):
     @storage_errors
     def unit_rows(self, unit_ids: Sequence[int]) -> tuple[UnitRow, ...]:
         """Fresh rows of some units (after an edit), in roster order."""
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             if not unit_ids:
                 return ()
             campaign_id = self._campaign_of_units(s, unit_ids)
@@ -323,7 +333,7 @@ class RosterService(ServiceBase):
 
     @storage_errors
     def unit_card(self, unit_id: int) -> UnitCard:
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             campaign_id = self._campaign_of_units(s, [unit_id])
             cat = load_campaign_catalog(s, campaign_id)
             r = s.execute(select(*_ROW_COLUMNS).where(Unit.id == unit_id)).one()
@@ -364,7 +374,7 @@ class RosterService(ServiceBase):
         notes = clean_notes(notes)
         ov = check_overrides(overrides or UnitOverrides())
         with self._sessions.begin() as s:
-            army = self._get(s, Army, army_id, "army")
+            army = self._lock(s, Army, army_id, "army")  # positions and names: one at a time
             cat = load_campaign_catalog(s, army.campaign_id)
             ut = cat.get_unit_type(type_key) if isinstance(type_key, str) else None
             if ut is None:
@@ -388,7 +398,7 @@ class RosterService(ServiceBase):
         text = f"Add {names[0]}" if count == 1 else f"Add {count} {ut.name} units"
         return Done(ids, Changes.UNITS | Changes.ARMIES, text,
                     redo=step(self.restore, snap, campaign_id, text),
-                    undo=step(self.delete_units, ids))
+                    undo=step(self.delete_units, ids, versions=_made(snap)))
 
     @storage_errors
     def duplicate_units(self, unit_ids: Sequence[int]) -> Done[tuple[int, ...]]:
@@ -397,6 +407,8 @@ class RosterService(ServiceBase):
         ids = _ids(unit_ids)
         with self._sessions.begin() as s:
             campaign_id = self._campaign_of_units(s, ids)
+            s.execute(select(Army.id).where(Army.id.in_(  # positions: one writer per army
+                select(Unit.army_id).where(Unit.id.in_(ids)))).with_for_update())
             src = s.scalars(select(Unit).where(Unit.id.in_(ids))
                             .order_by(Unit.army_id, Unit.position, Unit.id)).all()
             if len(src) > MAX_ADD:
@@ -422,87 +434,128 @@ class RosterService(ServiceBase):
         text = "Duplicate unit" if len(out) == 1 else f"Duplicate {len(out)} units"
         return Done(out, Changes.UNITS | Changes.ARMIES, text,
                     redo=step(self.restore, snap, campaign_id, text),
-                    undo=step(self.delete_units, out))
+                    undo=step(self.delete_units, out, versions=_made(snap)))
 
     # -- editing ------------------------------------------------------------------------------
 
     @storage_errors
-    def edit_unit(self, unit_id: int, patch: UnitPatch) -> Done[UnitPatch]:
-        """Change some fields of one unit; ``value`` holds their old values (for undo)."""
-        done = self.edit_units({unit_id: patch})
-        old = done.value[unit_id]
-        return Done(old, done.changes, done.text,
-                    redo=step(self.edit_unit, unit_id, patch),
-                    undo=step(self.edit_unit, unit_id, old))
+    def edit_unit(self, unit_id: int, patch: UnitPatch, *, version: Expected = None
+                  ) -> Done[UnitPatch]:
+        """Change some fields of one unit; ``value`` holds their old values (for undo).
+        ``version``: the unit's version in the caller's view (``UnitRow.version``); if the unit
+        changed since, ``ConflictError`` and nothing is changed."""
+        old, before, after, text = self._edit_units(
+            {unit_id: patch}, None if version is None else {unit_id: version})
+        return Done(old[unit_id], Changes.UNITS, text,
+                    redo=step(self.edit_unit, unit_id, patch, version=before[unit_id]),
+                    undo=step(self.edit_unit, unit_id, old[unit_id], version=after[unit_id]))
 
     @storage_errors
-    def edit_units(self, patches: Mapping[int, UnitPatch]) -> Done[dict[int, UnitPatch]]:
-        """Change several units in one action (e.g. the type of every selected unit)."""
+    def edit_units(self, patches: Mapping[int, UnitPatch], *,
+                   versions: Mapping[int, Expected] | None = None
+                   ) -> Done[dict[int, UnitPatch]]:
+        """Change several units in one action (e.g. the type of every selected unit).
+        ``versions``: each unit's version in the caller's view; one changed since refuses all."""
+        old, before, after, text = self._edit_units(patches, versions)
+        new = dict(patches)
+        return Done(old, Changes.UNITS, text,
+                    redo=step(self.edit_units, new, versions=before),
+                    undo=step(self.edit_units, old, versions=after))
+
+    def _edit_units(self, patches: Mapping[int, UnitPatch],
+                    versions: Mapping[int, Expected] | None
+                    ) -> tuple[dict[int, UnitPatch], dict[int, Seen], dict[int, Seen], str]:
         if not patches:
             raise UserError("no units to change")
         for p in patches.values():
             _check_patch_values(p)
+        versions = versions or {}
         with self._sessions.begin() as s:
             ids = list(patches)
+            units = {u.id: u for u in s.scalars(
+                select(Unit).where(Unit.id.in_([i for i in ids if is_id(i)]))
+                .order_by(Unit.id).with_for_update()
+                .execution_options(populate_existing=True))}
+            for uid, p in patches.items():
+                check(units.get(uid), versions.get(uid), "unit", fields=_patch_fields(p))
             campaign_id = self._campaign_of_units(s, ids)
             needs_catalog = any(p.type_key is not None or p.loadout is not None
                                 for p in patches.values())
             cat = load_campaign_catalog(s, campaign_id) if needs_catalog else None
-            units = {u.id: u for u in s.scalars(select(Unit).where(Unit.id.in_(ids)))}
             old: dict[int, UnitPatch] = {}
+            before: dict[int, Seen] = {}
             for uid, p in patches.items():
                 u = units[uid]
+                before[uid] = seen(u)
                 old[uid] = _old_values(u, p)
                 _apply(u, p, cat)
+            s.flush()
+            after = {uid: seen(units[uid]) for uid in patches}
             self._touch(s, campaign_id)
-        new = dict(patches)
-        if len(new) == 1:
-            p = next(iter(new.values()))
+        if len(patches) == 1:
+            p = next(iter(patches.values()))
             what = next((f for f in ("name", "type", "loadout", "overrides", "notes", "status")
                          if getattr(p, "type_key" if f == "type" else f) is not None), "unit")
             text = "Rename unit" if what == "name" else f"Change {what}"
         else:
-            text = f"Change {len(new)} units"
-        return Done(old, Changes.UNITS, text,
-                    redo=step(self.edit_units, new), undo=step(self.edit_units, old))
+            text = f"Change {len(patches)} units"
+        return old, before, after, text
 
     @storage_errors
-    def reorder_units(self, army_id: int, unit_ids: Sequence[int]) -> Done[tuple[int, ...]]:
-        """Put the army's units in this order (every unit once); ``value``: the old order."""
+    def reorder_units(self, army_id: int, unit_ids: Sequence[int],
+                      expect: Sequence[int] | None = None) -> Done[tuple[int, ...]]:
+        """Put the army's units in this order (every unit once); ``value``: the old order.
+        ``expect``: the order the caller saw (undo and redo pass the order their action left);
+        if the army's order is another now, ``ConflictError``."""
         ids = _ids(unit_ids)
         with self._sessions.begin() as s:
-            army = self._get(s, Army, army_id, "army")
+            army = self._lock(s, Army, army_id, "army")
             current = tuple(s.scalars(select(Unit.id).where(Unit.army_id == army_id)
                                       .order_by(Unit.position, Unit.id)))
+            if expect is not None and tuple(expect) != current:
+                raise ConflictError(f"the units of {army.name} were added, removed or "
+                                    "reordered by someone else since; nothing was changed")
             if sorted(current) != sorted(ids):
                 raise UserError("the new order must list every unit of the army once")
-            s.execute(update(Unit), [{"id": uid, "position": i + 1}
-                                     for i, uid in enumerate(ids)])
+            # Positions are not the unit's fields (no version change): a plain table update.
+            tbl = Unit.__table__
+            s.execute(update(tbl).where(tbl.c.id == bindparam("uid"))
+                      .values(position=bindparam("pos")),
+                      [{"uid": uid, "pos": i + 1} for i, uid in enumerate(ids)])
             self._touch(s, army.campaign_id)
         return Done(current, Changes.UNITS, "Reorder units",
-                    redo=step(self.reorder_units, army_id, ids),
-                    undo=step(self.reorder_units, army_id, current))
+                    redo=step(self.reorder_units, army_id, ids, current),
+                    undo=step(self.reorder_units, army_id, current, tuple(ids)))
 
     # -- deleting -----------------------------------------------------------------------------
 
     @storage_errors
-    def delete_units(self, unit_ids: Sequence[int]) -> Done[Snapshot]:
+    def delete_units(self, unit_ids: Sequence[int], *,
+                     versions: Mapping[int, Expected] | None = None) -> Done[Snapshot]:
         """Delete units; ``value`` is the snapshot that ``restore`` puts back (same ids).
-        Battles that mustered them keep their copies."""
+        Battles that mustered them keep their copies. ``versions``: as in ``edit_units``."""
         ids = _ids(unit_ids)
         with self._sessions.begin() as s:
+            if versions:
+                units = {u.id: u for u in s.scalars(
+                    select(Unit).where(Unit.id.in_([i for i in ids if is_id(i)]))
+                    .order_by(Unit.id).with_for_update()
+                    .execution_options(populate_existing=True))}
+                for uid in ids:
+                    check(units.get(uid), versions.get(uid), "unit")
             campaign_id = self._campaign_of_units(s, ids)
             names = list(s.scalars(select(Unit.name).where(Unit.id.in_(ids)).limit(2)))
             snap = self._snapshot_delete(s, Unit.__table__, Unit.id.in_(ids))
             self._touch(s, campaign_id)
         text = f"Delete {names[0]}" if len(ids) == 1 else f"Delete {len(ids)} units"
         return Done(snap, Changes.UNITS | Changes.ARMIES, text,
-                    redo=step(self.delete_units, ids),
+                    redo=step(self.delete_units, ids, versions=_made(snap)),
                     undo=step(self.restore, snap, campaign_id, text))
 
-    def delete_unit(self, unit_id: int) -> Done[Snapshot]:
+    def delete_unit(self, unit_id: int, *, version: Expected = None) -> Done[Snapshot]:
         """Delete one unit; ``value`` is the snapshot ``restore_units`` puts back."""
-        return self.delete_units([unit_id])
+        return self.delete_units([unit_id],
+                                 versions=None if version is None else {unit_id: version})
 
     @storage_errors
     def restore_units(self, snap: Snapshot) -> Done[Snapshot]:
@@ -510,7 +563,7 @@ class RosterService(ServiceBase):
         if snap.root != "unit":
             raise UserError("that snapshot holds no units")
         campaign_id = None
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             army_ids = {r["army_id"] for r in snap.table_rows("unit")}
             cids = set(s.scalars(select(Army.campaign_id).where(Army.id.in_(army_ids))))
             if len(cids) == 1:
@@ -546,6 +599,18 @@ def _names(s: Session, army_id: int, pattern: str, type_name: str, count: int,
     highest = max(map(int, numbers), default=0)
     names = [f"{prefix}{highest + i + 1}{suffix}" for i in range(count)]
     return [clean_name(n, "The unit's name") for n in names]
+
+
+def _made(snap: Snapshot) -> dict[int, Seen]:
+    """What the undo of an add expects: the units as the add made them."""
+    return {r["id"]: seen_from_dict("unit", r) for r in snap.table_rows("unit")}
+
+
+def _patch_fields(p: UnitPatch) -> tuple[str, ...]:
+    return tuple(col for f, col in (("name", "name"), ("type_key", "type_key"),
+                                    ("status", "status"), ("battles_fought", "battles_fought"),
+                                    ("kills", "kills"), ("notes", "notes"))
+                 if getattr(p, f) is not None)
 
 
 def _check_patch_values(p: UnitPatch) -> None:

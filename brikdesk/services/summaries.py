@@ -1,4 +1,9 @@
-"""Frozen summaries the services hand out (never ORM rows). Each row type has an ``id``."""
+"""Frozen summaries the services hand out (never ORM rows). Each row type has an ``id``.
+
+Summaries of rows a user edits carry the row's ``version`` as read: a window passes it back
+with an edit or a delete (``version=``), and the service refuses the action with a
+``ConflictError`` if someone else changed the row since (``services/versions.py``).
+"""
 
 from __future__ import annotations
 
@@ -27,6 +32,7 @@ class CampaignSummary:
     armies: int = 0
     units: int = 0
     battles: int = 0
+    version: int = 0
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,7 @@ class PlayerSummary:
     colour: str
     faction: str
     armies: int = 0
+    version: int = 0
 
 
 @dataclass(frozen=True)
@@ -67,6 +74,7 @@ class ArmySummary:
     name: str
     budget: int | None
     units: int = 0
+    version: int = 0
 
 
 #: ``ArmyPatch(budget=NO_BUDGET)`` removes an army's budget (``None`` means "unchanged").
@@ -105,6 +113,7 @@ class BattleSummary:
     players: tuple[str, ...] = ()
     units: int = 0
     events: int = 0
+    version: int = 0
 
     @property
     def status_text(self) -> str:

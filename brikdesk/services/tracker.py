@@ -13,6 +13,20 @@ Action) are undone and redone together. Group boundaries are kept in the battle'
 (``battle.state["tracker"]["groups"]``, ``[first seq, last seq]`` of each group of more than one
 event); a log without them undoes event by event.
 
+One writer, one order (design convention 14). The tracker is the only writer of a battle's log.
+Every write (record, end turn, undo, redo, start) first locks the battle's row (``FOR UPDATE``
+on PostgreSQL; on SQLite the write transaction is exclusive from its ``BEGIN IMMEDIATE``), then
+brings its cache up to date with whatever other processes wrote (the log's summary token below
+changes with any append, undo, redo or dropped tail), then checks the new events with the rules
+against that current state. So two tables recording for one battle at once land one after the
+other, in the order they got the lock, each checked against the other's events: the second is
+stored after the first, or refused by the rules with the reason (a unit cannot spend its Action
+twice). ``seq`` is the log's largest plus one, under the lock: never duplicated. An undo or redo
+step refuses (``ConflictError``) when the log moved on since its action: someone recorded after
+the events to undo, or already undid or redid them; the message names what was recorded since.
+``undo``/``redo`` of "the last action" take the id the caller's view showed (``seen``), so a
+table never takes back another table's action by mistake.
+
 Speed: the service keeps, per battle, the state after every standing event, keyed by the event
 ids (ids are never reused). A call reads the ids that stand (one small query) and applies only
 events it has not seen; undo drops states from the end. Payloads are read once per event. So
@@ -63,7 +77,7 @@ from brikdesk.domain.battle.rolloff import RollOff, roll_off
 from brikdesk.domain.catalog import Catalog, CatalogError
 from brikdesk.domain.rolling import DiceSource
 from brikdesk.domain.roster import Loadout, UnitSpec, UnitStats, effective_stats
-from brikdesk.errors import UserError
+from brikdesk.errors import ConflictError, UserError
 from brikdesk.persistence.models import Battle, BattlePlayer, BattleUnit, Campaign, Player
 from brikdesk.persistence.models import BattleEvent as EventRow
 from brikdesk.services.base import ServiceBase
@@ -75,6 +89,7 @@ from brikdesk.services.common import (
     Done,
     Step,
     from_db_time,
+    is_id,
     storage_errors,
     unknown,
     utc_now,
@@ -121,6 +136,7 @@ _SET_REVERTED = (update(EventRow).where(EventRow.id.in_(bindparam("ids", expandi
 _TOUCH = (update(Campaign).where(Campaign.id == bindparam("campaign_id"))
           .values(updated_at=bindparam("now")))
 _MAX_SEQ = select(func.max(EventRow.seq)).where(EventRow.battle_id == _BID)
+_LOCK_BATTLE = select(Battle.id).where(Battle.id == _BID).with_for_update()
 _PLAYERS = (select(BattlePlayer.id, Player.id, Player.name, Player.colour, Player.faction,
                    BattlePlayer.turn_order)
             .join(Player, Player.id == BattlePlayer.player_id)
@@ -201,7 +217,8 @@ class LoggedEvent:
 class BattleView:
     """A battle as the tracker shows it. ``events`` are the whole log, oldest first (undone
     events last, marked ``reverted``); ``can_undo`` / ``can_redo`` are the texts of what Undo
-    and Redo would take back or bring back, ``None`` when there is nothing."""
+    and Redo would take back or bring back, ``None`` when there is nothing; ``undo_seen`` /
+    ``redo_seen`` go with them to ``TrackerService.undo(seen=...)`` / ``redo(seen=...)``."""
 
     id: int
     campaign_id: int
@@ -216,6 +233,9 @@ class BattleView:
     events: tuple[LoggedEvent, ...]
     can_undo: str | None = None
     can_redo: str | None = None
+    #: What to pass as ``seen`` to ``undo`` / ``redo`` from this view (None: nothing to do).
+    undo_seen: int | None = None
+    redo_seen: int | None = None
 
     @property
     def in_progress(self) -> bool:
@@ -409,7 +429,7 @@ class TrackerService(ServiceBase):
     @storage_errors
     def view(self, battle_id: int) -> BattleView:
         """The battle as its log says it stands now."""
-        with self._lock, self._sessions.begin() as s:
+        with self._lock, self._reading() as s:
             b, cache = self._sync(s, battle_id)
             return self._view(b, cache)
 
@@ -420,7 +440,7 @@ class TrackerService(ServiceBase):
     def roll_off(self, battle_id: int, dice: DiceSource) -> RollOff:
         """Roll for the turn order of the battle's players (nothing is stored; see
         ``brikdesk.domain.battle.rolloff.READING``)."""
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             self._get(s, Battle, battle_id, "battle")
             players = [(pid, name) for _bp, pid, name, *_ in self._players(s, battle_id)]
         return roll_off(players, dice)
@@ -461,80 +481,164 @@ class TrackerService(ServiceBase):
         return Done(summary, done.changes, done.text, done.redo, done.undo)
 
     @storage_errors
-    def undo(self, battle_id: int) -> Done[BattleView]:
-        """Take back the last action of the log (its group of events)."""
-        with self._lock:
-            with self._sessions.begin() as s:
-                b, cache = self._sync(s, battle_id)
-                group = self._undo_group(b, cache)
-                if not group:
-                    raise UserError("There is nothing to undo in this battle's log.")
+    def undo(self, battle_id: int, *, seen: int | None = None) -> Done[BattleView]:
+        """Take back the last action of the log (its group of events).
+
+        ``seen``: the caller view's ``undo_seen`` (the last event of what its ``can_undo``
+        names); if the log's last action is another now (someone recorded or undid since),
+        the undo is refused with ``ConflictError`` naming what changed, rather than taking
+        back another table's action."""
+        with self._lock, self._writing(battle_id) as s:
+            b, cache = self._sync(s, battle_id)
+            group = self._undo_group(b, cache)
+            if seen is not None and (not group or group[-1] != seen):
+                raise ConflictError(self._moved_on(cache, seen, "undo"))
+            if not group:
+                raise UserError("There is nothing to undo in this battle's log.")
             text = "Undo: " + cache.rows[group[0]].text
-            done = self.revert_events(battle_id, group)
-        return Done(done.value, done.changes, text, done.redo, done.undo)
+            view = self._revert(s, b, cache, group)
+        return Done(view, LOG_CHANGES, text, redo=_step(self.revert_events, battle_id, group),
+                    undo=_step(self.unrevert_events, battle_id, group))
 
     @storage_errors
-    def redo(self, battle_id: int) -> Done[BattleView]:
-        """Bring back the first undone action of the log."""
-        with self._lock:
-            with self._sessions.begin() as s:
-                b, cache = self._sync(s, battle_id)
-                group = self._redo_group(b, cache)
-                if not group:
-                    raise UserError("There is nothing to redo in this battle's log.")
+    def redo(self, battle_id: int, *, seen: int | None = None) -> Done[BattleView]:
+        """Bring back the first undone action of the log. ``seen``: the caller view's
+        ``redo_seen``; if the first undone action is another now, ``ConflictError``."""
+        with self._lock, self._writing(battle_id) as s:
+            b, cache = self._sync(s, battle_id)
+            group = self._redo_group(b, cache)
+            if seen is not None and (not group or group[0] != seen):
+                raise ConflictError(self._moved_on(cache, seen, "redo"))
+            if not group:
+                raise UserError("There is nothing to redo in this battle's log.")
             text = "Redo: " + cache.rows[group[0]].text
-            done = self.unrevert_events(battle_id, group)
-        return Done(done.value, done.changes, text, done.redo, done.undo)
+            view = self._unrevert(s, b, cache, group)
+        return Done(view, LOG_CHANGES, text, redo=_step(self.unrevert_events, battle_id, group),
+                    undo=_step(self.revert_events, battle_id, group))
 
     @storage_errors
     def revert_events(self, battle_id: int, event_ids: Sequence[int]) -> Done[BattleView]:
-        """Mark these events undone; they must be the last events that stand."""
+        """Mark these events undone (the undo step of the action that recorded them).
+
+        They must be the last events that stand: if someone recorded after them, or undid them
+        already, ``ConflictError`` names what happened since and nothing changes."""
         ids = tuple(event_ids)
         with self._writing(battle_id) as s:
             b, cache = self._sync(s, battle_id)
-            self._check_not_finished(b)
-            tail = cache.ids[-len(ids):] if ids else []
-            if not ids or sorted(tail) != sorted(ids) or len(cache.ids) < len(ids):
-                raise UserError("Only the last events of the log can be undone.")
-            cache.pending = True
-            s.execute(_SET_REVERTED, {"ids": list(ids), "flag": True})
-            self._touch(s, b.campaign_id, cache)
-            n = len(cache.ids)
-            if cache.tail_ok and tuple(cache.ids[n - len(ids):]) == ids:
-                order = cache.order
-                self._local_order(cache, order[:n - len(ids)]
-                                  + tuple((i, True) for i in ids) + order[n:],
-                                  cache.token[1] if cache.token else None)
-            else:
-                self._sync_events(s, battle_id, cache)
-            view = self._view(b, cache)
+            view = self._revert(s, b, cache, ids)
         return Done(view, LOG_CHANGES, "Undo", redo=_step(self.revert_events, battle_id, ids),
                     undo=_step(self.unrevert_events, battle_id, ids))
 
     @storage_errors
     def unrevert_events(self, battle_id: int, event_ids: Sequence[int]) -> Done[BattleView]:
-        """Bring these undone events back; they must be the first undone ones."""
+        """Bring these undone events back (the redo step); they must be the first undone ones,
+        else ``ConflictError`` (someone recorded since, which drops the undone events, or
+        redid them already)."""
         ids = tuple(event_ids)
         with self._writing(battle_id) as s:
             b, cache = self._sync(s, battle_id)
-            self._check_not_finished(b)
-            undone = [i for i, reverted in cache.order if reverted][:len(ids)]
-            if not ids or sorted(undone) != sorted(ids):
-                raise UserError("Only the next undone events of the log can be redone.")
-            cache.pending = True
-            s.execute(_SET_REVERTED, {"ids": list(ids), "flag": False})
-            self._touch(s, b.campaign_id, cache)
-            n = len(cache.ids)
-            order = cache.order
-            if cache.tail_ok and tuple(i for i, _r in order[n:n + len(ids)]) == ids:
-                self._local_order(cache, order[:n] + tuple((i, False) for i in ids)
-                                  + order[n + len(ids):],
-                                  cache.token[1] if cache.token else None)
-            else:
-                self._sync_events(s, battle_id, cache)
-            view = self._view(b, cache)
+            view = self._unrevert(s, b, cache, ids)
         return Done(view, LOG_CHANGES, "Redo", redo=_step(self.unrevert_events, battle_id, ids),
                     undo=_step(self.revert_events, battle_id, ids))
+
+    def _revert(self, s: Session, b: _BattleInfo, cache: _Cache, ids: tuple[int, ...]
+                ) -> BattleView:
+        self._check_not_finished(b)
+        if not ids:
+            raise UserError("Only the last events of the log can be undone.")
+        n = len(cache.ids)
+        tail = cache.ids[n - len(ids):] if n >= len(ids) else []
+        if sorted(tail) != sorted(ids):
+            raise ConflictError(self._not_last(cache, ids))
+        cache.pending = True
+        s.execute(_SET_REVERTED, {"ids": list(ids), "flag": True})
+        self._touch(s, b.campaign_id, cache)
+        if cache.tail_ok and tuple(cache.ids[n - len(ids):]) == ids:
+            order = cache.order
+            self._local_order(cache, order[:n - len(ids)]
+                              + tuple((i, True) for i in ids) + order[n:],
+                              cache.token[1] if cache.token else None)
+        else:
+            self._sync_events(s, b.id, cache)
+        return self._view(b, cache)
+
+    def _unrevert(self, s: Session, b: _BattleInfo, cache: _Cache, ids: tuple[int, ...]
+                  ) -> BattleView:
+        self._check_not_finished(b)
+        undone = [i for i, reverted in cache.order if reverted][:len(ids)]
+        if not ids or sorted(undone) != sorted(ids):
+            if not ids:
+                raise UserError("Only the next undone events of the log can be redone.")
+            raise ConflictError(self._not_next(cache, ids))
+        cache.pending = True
+        s.execute(_SET_REVERTED, {"ids": list(ids), "flag": False})
+        self._touch(s, b.campaign_id, cache)
+        n = len(cache.ids)
+        order = cache.order
+        if cache.tail_ok and tuple(i for i, _r in order[n:n + len(ids)]) == ids:
+            self._local_order(cache, order[:n] + tuple((i, False) for i in ids)
+                              + order[n + len(ids):],
+                              cache.token[1] if cache.token else None)
+        else:
+            self._sync_events(s, b.id, cache)
+        return self._view(b, cache)
+
+    # -- what a conflict says -----------------------------------------------------------------
+
+    @staticmethod
+    def _texts(cache: _Cache, ids: Sequence[int]) -> str:
+        texts = [cache.rows[i].text for i in ids if i in cache.rows]
+        if not texts:
+            return "other events"
+        shown = ", ".join(f"'{t}'" for t in texts[:3])
+        return shown + (f" and {len(texts) - 3} more" if len(texts) > 3 else "")
+
+    def _what(self, cache: _Cache, ids: Sequence[int]) -> str:
+        known = [i for i in ids if i in cache.rows]
+        return self._texts(cache, known) if known else "those events"
+
+    def _not_last(self, cache: _Cache, ids: tuple[int, ...]) -> str:
+        """Why events cannot be undone: recorded over, already undone, or gone."""
+        what = self._what(cache, ids)
+        standing = set(cache.ids)
+        if all(i in standing for i in ids):
+            first = min(cache.ids.index(i) for i in ids)
+            after = [i for i in cache.ids[first:] if i not in ids]
+            return (f"Can't undo {what}: someone else recorded {self._texts(cache, after)} "
+                    "after it; nothing was changed (undo those first).")
+        if all(i in cache.rows and i not in standing for i in ids):
+            return f"Can't undo {what}: someone else undid it already; nothing was changed."
+        return (f"Can't undo {what}: the battle's log changed since (someone else undid and "
+                "recorded over it); nothing was changed.")
+
+    def _not_next(self, cache: _Cache, ids: tuple[int, ...]) -> str:
+        """Why undone events cannot be redone: redone already, or recorded over (gone)."""
+        what = self._what(cache, ids)
+        present = {i for i, _r in cache.order}
+        standing = set(cache.ids)
+        if all(i in standing for i in ids):
+            return f"Can't redo {what}: someone else redid it already; nothing was changed."
+        if not any(i in present for i in ids):
+            last = cache.ids[-1:] if cache.ids else []
+            since = f" ({self._texts(cache, last)})" if last else ""
+            return (f"Can't redo {what}: someone else recorded new events since{since}, which "
+                    "replaced the undone ones; nothing was changed.")
+        return f"Can't redo {what}: the battle's log changed since; nothing was changed."
+
+    def _moved_on(self, cache: _Cache, seen: int, doing: str) -> str:
+        """The log's last (or first undone) action is not the one the caller saw."""
+        what = f"'{cache.rows[seen].text}'" if seen in cache.rows else "the action you saw"
+        if doing == "undo" and seen in cache.ids:
+            after = cache.ids[cache.ids.index(seen) + 1:]
+            return (f"Can't undo {what}: someone else recorded {self._texts(cache, after)} "
+                    "after it; nothing was changed.")
+        if doing == "undo":
+            return (f"Can't undo {what}: someone else undid it already; nothing was "
+                    "changed.")
+        if seen in cache.ids:
+            return f"Can't redo {what}: someone else redid it already; nothing was changed."
+        return (f"Can't redo {what}: someone else recorded new events since; nothing was "
+                "changed.")
 
     # -- starting -----------------------------------------------------------------------------
 
@@ -616,11 +720,15 @@ class TrackerService(ServiceBase):
 
     @contextmanager
     def _writing(self, battle_id: int) -> Iterator[Session]:
-        """One write transaction. If it fails after the cache took in rows it wrote, the cache
-        is dropped (a rolled-back insert's ids may be given out again)."""
+        """One write transaction holding the battle's row lock (every write of the log takes
+        it first: the log has one writer at a time, across processes). If it fails after the
+        cache took in rows it wrote, the cache is dropped (a rolled-back insert's ids may be
+        given out again)."""
         with self._lock:
             try:
                 with self._sessions.begin() as s:
+                    if is_id(battle_id):
+                        s.execute(_LOCK_BATTLE, {"battle_id": battle_id})
                     yield s
             except BaseException:
                 cache = self._caches.get(battle_id)
@@ -905,7 +1013,9 @@ class TrackerService(ServiceBase):
             setup=cache.setup, state=cache.state, players=cache.players, units=cache.units,
             catalog=cache.catalog, events=tuple(out),
             can_undo=_group_text(cache, undo) if undo and b.status != "finished" else None,
-            can_redo=_group_text(cache, redo) if redo and b.status != "finished" else None)
+            can_redo=_group_text(cache, redo) if redo and b.status != "finished" else None,
+            undo_seen=undo[-1] if undo and b.status != "finished" else None,
+            redo_seen=redo[0] if redo and b.status != "finished" else None)
         cache.view, cache.view_key = view, key
         return view
 

@@ -38,7 +38,7 @@ def test_an_empty_database_is_migrated_to_head_with_no_drift(tmp_path: Path) -> 
     db = open_database(new)
     try:
         assert db.fresh and db.backup is None
-        assert db.revision == head_revision() == "0002"
+        assert db.revision == head_revision() == "0003"
         with db.engine.connect() as conn:
             ctx = MigrationContext.configure(conn, opts={"compare_type": True})
             assert compare_metadata(ctx, Base.metadata) == []
@@ -53,11 +53,11 @@ def test_an_empty_database_is_migrated_to_head_with_no_drift(tmp_path: Path) -> 
     assert list(tmp_path.glob("*.bak-*")) == []
 
 
-def test_there_are_two_revisions_in_one_line() -> None:
+def test_the_revisions_are_in_one_line() -> None:
     script = ScriptDirectory.from_config(alembic_config())
     revs = {s.revision: s.down_revision for s in script.walk_revisions()}
-    assert revs == {"0002": "0001", "0001": None}
-    assert script.get_heads() == ["0002"]
+    assert revs == {"0003": "0002", "0002": "0001", "0001": None}
+    assert script.get_heads() == ["0003"]
 
 
 def test_every_revision_downgrades_to_an_empty_schema(tmp_path: Path) -> None:
@@ -106,7 +106,7 @@ def test_a_database_made_at_revision_0001_keeps_its_data_when_upgraded(tmp_path:
 
     db = open_database(url(path))
     try:
-        assert db.revision == "0002" and not db.fresh
+        assert db.revision == "0003" and not db.fresh
         # The backup was made before migrating, named after the old revision, and holds the
         # old schema with the data.
         assert db.backup is not None and db.backup.exists()
@@ -127,6 +127,72 @@ def test_a_database_made_at_revision_0001_keeps_its_data_when_upgraded(tmp_path:
         assert sv.catalog.catalog(c.id).item("laser").house_rule
         # The new battle tables work on the upgraded file.
         assert sv.battles.list_battles(c.id) == ()
+    finally:
+        db.close()
+
+
+def test_a_database_made_at_revision_0002_keeps_its_data_and_gets_version_1(
+        tmp_path: Path) -> None:
+    """0003 adds the row versions: every existing row is at version 1, nothing is lost (the
+    battle with its log included), and the first edit after the upgrade makes it 2."""
+    from brikdesk.services.roster import UnitPatch
+
+    old = fresh_url(tmp_path, "v0002")
+    engine = create_engine(old)
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(conn), "0002")
+        for sql in (
+            "INSERT INTO campaign (id, name, edition, cost_system, default_budget, notes, "
+            "created_at, updated_at) VALUES (1, 'Old Campaign', '2020', 'CP', 60, 'kept', "
+            "'2025-01-02 03:04:05', '2025-01-02 03:04:05')",
+            "INSERT INTO player (id, campaign_id, name, colour, faction) VALUES "
+            "(1, 1, 'Ann', '#112233', 'Owls'), (2, 1, 'Bo', '#332211', '')",
+            "INSERT INTO army (id, campaign_id, player_id, name, budget) VALUES "
+            "(1, 1, 1, 'Owl Guard', 60), (2, 1, 2, 'Crows', NULL)",
+            "INSERT INTO unit (id, army_id, name, type_key, overrides, hands, worn, carried, "
+            "notes, status, battles_fought, kills, position) VALUES "
+            "(1, 1, 'Hoot', 'minifig', '{}', '[]', '[]', '[]', '', 'alive', 1, 2, 1), "
+            "(2, 2, 'Caw', 'minifig', '{}', '[]', '[]', '[]', '', 'alive', 1, 0, 1)",
+            "INSERT INTO house_unit_type (id, campaign_id, key, data, custom) VALUES (1, 1, "
+            "'owl', '{\"key\": \"owl\", \"name\": \"Owl\", \"action_die\": 6, "
+            "\"move\": 5, \"armor\": \"4\", \"cost\": 4}', true)",
+            "INSERT INTO battle (id, campaign_id, name, status, created_at, notes, state) "
+            "VALUES (1, 1, 'Night Raid', 'in_progress', '2025-01-03 10:00:00', '', '{}')",
+            "INSERT INTO battle_player (id, battle_id, player_id, turn_order) VALUES "
+            "(1, 1, 1, 0), (2, 1, 2, 1)",
+            "INSERT INTO battle_unit (id, battle_id, unit_id, battle_player_id, name, spec, "
+            "state) VALUES (1, 1, 1, 1, 'Hoot', '{\"type\": \"minifig\"}', '{}'), "
+            "(2, 1, 2, 2, 'Caw', '{\"type\": \"minifig\"}', '{}')",
+            "INSERT INTO battle_event (id, battle_id, seq, kind, actor_id, target_id, payload, "
+            "created_at, reverted) VALUES (1, 1, 1, 'turn_ended', NULL, NULL, '{}', "
+            "'2025-01-03 10:05:00', false)",
+        ):
+            conn.execute(text(sql))
+    engine.dispose()
+
+    db = open_database(old)
+    try:
+        assert db.revision == "0003"
+        with db.engine.connect() as conn:
+            for table in ("campaign", "player", "army", "unit", "house_unit_type", "battle"):
+                assert conn.execute(text(f"SELECT version FROM {table}")).scalars().all() \
+                    in ([1], [1, 1]), table
+            assert conn.execute(text("SELECT count(*) FROM battle_event")).scalar() == 1
+            assert conn.execute(text("SELECT count(*) FROM battle_unit")).scalar() == 2
+        sv = Services.open(db)
+        [c] = sv.campaigns.list_campaigns()
+        assert (c.name, c.notes, c.version) == ("Old Campaign", "kept", 1)
+        armies = sv.campaigns.list_armies(c.id)
+        assert [(a.name, a.version) for a in armies] == [("Owl Guard", 1), ("Crows", 1)]
+        [hoot] = sv.roster.roster(armies[0].id).units
+        assert (hoot.name, hoot.kills, hoot.version) == ("Hoot", 2, 1)
+        assert [e.kind for e in sv.battles.events(1)] == ["turn_ended"]
+        sv.roster.edit_unit(hoot.id, UnitPatch(kills=3), version=1)
+        [hoot] = sv.roster.roster(armies[0].id).units
+        assert (hoot.kills, hoot.version) == (3, 2)
+        if db.is_sqlite:  # the tables were altered, not rebuilt: ids are still never reused
+            sv.roster.delete_unit(2)
+            assert sv.roster.add_unit(armies[1].id, "minifig").value == (3,)
     finally:
         db.close()
 

@@ -12,6 +12,7 @@ import json
 import pytest
 from sqlalchemy import select
 
+from brikdesk.domain.battle import UnitKilled
 from brikdesk.errors import StorageError, UserError
 from brikdesk.persistence import snapshots
 from brikdesk.persistence.db import Database, open_database
@@ -47,10 +48,11 @@ def test_a_battle_unit_id_no_row_can_have_is_not_in_the_battle(sv: Services,
                                                                 camp: Camp) -> None:
     red = sv.roster.add_unit(camp.red_army.id, "minifig").value[0]
     blue = sv.roster.add_unit(camp.blue_army.id, "minifig").value[0]
-    b = sv.battles.create_battle(camp.campaign.id, "Skirmish", [
+    b = sv.tracker.begin(camp.campaign.id, "Skirmish", [
         Muster(camp.red.id, (red,)), Muster(camp.blue.id, (blue,))]).value
-    with pytest.raises(UserError, match=f"battle unit {2**40} is not in this battle"):
-        sv.battles.save_state(b.id, unit_states={2**40: {"hp": 1}})
+    with pytest.raises(UserError, match=f"{2**40}"):
+        sv.tracker.record(b.id, [UnitKilled(2**40)])
+    assert sv.battles.events(b.id) == ()
 
 
 def test_the_nul_character_is_refused_in_names_and_in_imported_files(sv: Services, db: Database,

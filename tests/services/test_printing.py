@@ -159,7 +159,7 @@ def test_undone_events_are_not_in_the_report(ps, demo_sv):
     before = ps.battle_report(bid)
     assert [t.title for t in before.rounds[-1].turns] == ["Tobias's turn",
                                                          "Ines's turn (in progress)"]
-    demo_sv.battles.revert_last_event(bid)  # Gunner Magda's Over the Top
+    demo_sv.tracker.undo(bid)  # Gunner Magda's Over the Top
     after = ps.battle_report(bid)
     assert len(after.entries) == len(before.entries) - 1
     assert after.tally.over_the_top == before.tally.over_the_top - 1 == 0

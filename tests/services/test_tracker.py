@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -23,10 +24,10 @@ from brikdesk.domain.battle import (
 )
 from brikdesk.domain.rolling import TypedDice
 from brikdesk.domain.roster import Loadout
-from brikdesk.errors import UserError
-from brikdesk.persistence.db import open_database
+from brikdesk.errors import ConflictError, UserError
+from brikdesk.persistence.db import Database, open_database
 from brikdesk.services import Changes, Services
-from brikdesk.services.summaries import Muster, NewEvent
+from brikdesk.services.summaries import Muster
 from brikdesk.services.tracker import TrackerService
 from tests.services.conftest import Camp, TickingClock
 
@@ -258,19 +259,49 @@ def test_reopening_the_database_shows_the_same_battle(tmp_path: Path, empty_temp
     assert fresh.can_undo == before.can_undo and fresh.can_redo == before.can_redo
 
 
-def test_the_cache_follows_changes_made_elsewhere(sv: Services, war) -> None:
+def test_the_cache_follows_changes_made_elsewhere(sv: Services, db: Database, war) -> None:
+    """Another tracker over the same database (another BrikDesk, in effect) undoes, redoes and
+    records; this one's cache follows each change at its next call."""
     view = war.value
     u = ids(view)
+    other = TrackerService(db.sessions, TickingClock())
     sv.tracker.record(view.id, [spend_action(view.state, u["Rifleman"], ActionUse.ATTACK)])
     sv.tracker.end_turn(view.id)
     assert sv.tracker.view(view.id).active_player.name == "Blue"
-    sv.battles.revert_last_event(view.id)  # straight through the battle service
+    other.undo(view.id)
     assert sv.tracker.view(view.id).active_player.name == "Red"
-    sv.battles.unrevert_next_event(view.id)
+    other.redo(view.id)
     assert sv.tracker.view(view.id).active_player.name == "Blue"
+    state = other.view(view.id).state
+    other.record(view.id, [spend_action(state, u["Blue 1"], ActionUse.SPRINT)])
+    assert sv.tracker.view(view.id).events[-1].text == "Blue 1 (Blue) Sprints"
+    # An undo of the end of turn this table saw as the last action is refused: the other
+    # table recorded after it.
+    with pytest.raises(ConflictError, match=r"someone else recorded 'Blue 1 \(Blue\) Sprints'"):
+        sv.tracker.undo(view.id, seen=view_last(sv.tracker.view(view.id), before=1))
     # A renamed player shows in the log at once.
     sv.campaigns.update_player(view.players[0].id, _patch(name="Crimson"))
-    assert sv.tracker.view(view.id).events[-1].text == "Crimson ends their turn (round 1)"
+    assert sv.tracker.view(view.id).events[-2].text == "Crimson ends their turn (round 1)"
+
+
+def view_last(view, before: int = 0) -> int:
+    """The id of a standing event counted from the end (``before=1``: the one before last)."""
+    return view.standing_events[-1 - before].id
+
+
+def _store_raw(db: Database, battle_id: int, kind: str, actor, target, payload) -> None:
+    """An event stored by something other than the tracker (an old BrikDesk, a hand-edited
+    import): the tracker must show it and skip what the rules cannot read."""
+    from sqlalchemy import func, insert, select
+
+    from brikdesk.persistence.models import BattleEvent
+
+    with db.sessions.begin() as s:
+        seq = (s.scalar(select(func.max(BattleEvent.seq))
+                        .where(BattleEvent.battle_id == battle_id)) or 0) + 1
+        s.execute(insert(BattleEvent).values(
+            battle_id=battle_id, seq=seq, kind=kind, actor_id=actor, target_id=target,
+            payload=payload, created_at=datetime(2026, 5, 1, 12, 0), reverted=False))
 
 
 def _patch(**kw):
@@ -279,13 +310,13 @@ def _patch(**kw):
     return PlayerPatch(**kw)
 
 
-def test_events_the_rules_cannot_read_are_shown_not_counted(sv: Services, war) -> None:
+def test_events_the_rules_cannot_read_are_shown_not_counted(sv: Services, db: Database,
+                                                            war) -> None:
     view = war.value
     u = ids(view)
-    sv.battles.append_event(view.id, NewEvent("attack", u["Rifleman"], u["Blue 1"],
-                                              {"text": "Rifleman shoots wide"}))
-    sv.battles.append_event(view.id, NewEvent("turn_ended", payload={"player": 999,
-                                                                     "round": 1}))
+    _store_raw(db, view.id, "attack", u["Rifleman"], u["Blue 1"],
+               {"text": "Rifleman shoots wide"})
+    _store_raw(db, view.id, "turn_ended", None, None, {"player": 999, "round": 1})
     sv.tracker.end_turn(view.id)
     after = sv.tracker.view(view.id)
     assert [e.text for e in after.events][:1] == ["Rifleman shoots wide"]
@@ -388,3 +419,40 @@ def test_roll_off_shows_every_die(sv: Services, camp: Camp, war) -> None:
     assert result.order == (camp.blue.id, camp.red.id)
     assert result.lines() == ("Roll: Red 4, Blue 4", "Tie-break: Red 2, Blue 5",
                               "Order: Blue, Red")
+
+
+def test_an_undo_or_redo_step_refuses_when_another_table_recorded_since(sv: Services,
+                                                                        db: Database,
+                                                                        war) -> None:
+    """Two tables on one battle: the undo of one's action is refused once the other recorded
+    after it (it is no longer the log's last); the redo of an undone action is refused once
+    the other recorded over it. Each message names what happened, and nothing changes."""
+    view = war.value
+    u = ids(view)
+    other = TrackerService(db.sessions, TickingClock())
+    mine = sv.tracker.record(view.id, [spend_action(view.state, u["Sir Shield"],
+                                                    ActionUse.SPRINT)])
+    state = other.view(view.id).state
+    other.record(view.id, [spend_action(state, u["Rifleman"], ActionUse.SPRINT)])
+    with pytest.raises(ConflictError, match=r"Can't undo 'Sir Shield \(Red\) Sprints': someone "
+                                            r"else recorded 'Rifleman \(Red\) Sprints' after "
+                                            r"it; nothing was changed"):
+        mine.undo()
+    assert len(sv.battles.events(view.id, include_reverted=False)) == 2
+    # The view's undo_seen names what its Undo takes back; stale, it is refused too.
+    stale = mine.value
+    assert stale.undo_seen == stale.standing_events[-1].id
+    with pytest.raises(ConflictError, match="someone else recorded"):
+        sv.tracker.undo(view.id, seen=stale.undo_seen)
+    # Redo after the other table recorded over the undone action.
+    theirs = other.undo(view.id)
+    assert theirs.value.redo_seen is not None
+    sv.tracker.undo(view.id)  # Sir Shield's Sprint, now the last
+    redo_mine = sv.tracker.view(view.id).redo_seen
+    state = other.view(view.id).state
+    other.record(view.id, [spend_action(state, u["Dobbin"], ActionUse.SPRINT)])
+    with pytest.raises(ConflictError, match="someone else recorded new events since"):
+        sv.tracker.redo(view.id, seen=redo_mine)
+    with pytest.raises(ConflictError, match=r"Can't redo 'Sir Shield \(Red\) Sprints'"):
+        mine.redo()
+    assert [e.text for e in sv.tracker.view(view.id).events] == ["Dobbin (Red) Sprints"]

@@ -233,3 +233,24 @@ def test_column_widths_are_kept_between_sessions(open_main, demo_db, qtbot):
     again = main.open_catalog()
     assert again is not window
     assert again.items_tab.table.columnWidth(NAME) == 211
+
+
+def test_edits_after_an_undo_are_not_refused_and_a_stale_one_is(catalog, demo_db):
+    """The window passes the version it shows: its own edits, undos and redos keep it fresh;
+    an edit over another BrikDesk's change of the same entry is refused in the banner."""
+    from brikdesk.persistence.db import open_database
+    from brikdesk.services import Services
+
+    assert catalog.set_field("item", "shield", "cost", "2")
+    assert catalog.set_field("item", "shield", "cost", "3")
+    catalog.undo_action.trigger()
+    assert catalog.set_field("item", "shield", "cost", "4")
+    other_db = open_database(demo_db)
+    try:
+        other = Services.open(other_db)
+        other.catalog.set_item_field(catalog.campaign_id, "shield", "cost", "7")
+    finally:
+        other_db.close()
+    assert not catalog.set_field("item", "shield", "cost", "5")
+    assert "Shield was changed by someone else" in catalog.banner.text()
+    assert catalog.services.catalog.catalog(catalog.campaign_id).get_item("shield").cost == 7

@@ -404,3 +404,44 @@ def test_several_rosters_open_at_once_one_per_army(open_main, demo_db, qtbot):
     assert a.undo_action.text().startswith("&Undo ")
     a.undo_action.trigger()
     assert names(a) == before_a and names(b) == before_b
+
+
+def test_a_rename_over_someone_elses_is_refused_in_the_banner(demo_roster, demo_db):
+    """Another BrikDesk renamed the unit after this window read it: the window's rename is
+    refused with what changed, and the other organizer's name stays."""
+    from brikdesk.persistence.db import open_database
+    from brikdesk.services import Services
+    from brikdesk.services.roster import UnitPatch
+
+    roster = demo_roster
+    row = roster.model.row_for(0)
+    other_db = open_database(demo_db)
+    try:
+        Services.open(other_db).roster.edit_unit(row.id, UnitPatch(name="Sir Brick"))
+    finally:
+        other_db.close()
+    assert not roster.model.setData(roster.model.index(0, cols.NAME), "Sir Brickley")
+    assert roster.banner.isVisible()
+    assert "changed by someone else since you opened it" in roster.banner.text()
+    roster.reload()
+    assert "Sir Brick" in names(roster) and "Sir Brickley" not in names(roster)
+
+
+def test_edits_after_an_undo_go_through_with_the_fresh_versions(demo_roster):
+    """The window's rows carry the versions after its own edits, undos and redos: the next
+    edit from the window is never refused as a conflict with itself."""
+    roster = demo_roster
+    index = roster.model.index(0, cols.NAME)
+    assert roster.model.setData(index, "First")
+    roster.undo_action.trigger()
+    assert roster.model.setData(roster.model.index(0, cols.NAME), "Second")
+    roster.undo_action.trigger()
+    roster.redo_action.trigger()
+    assert roster.model.setData(roster.model.index(0, cols.NAME), "Third")
+    assert names(roster)[0] == "Third" and not roster.banner.isVisible()
+    row = roster.model.row_for(0)
+    assert roster.set_budget(77)
+    assert roster.set_budget(None)
+    roster.undo_action.trigger()
+    assert roster.set_budget(12)
+    assert roster.services.roster.unit_rows([row.id])[0].version == row.version

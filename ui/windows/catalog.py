@@ -646,8 +646,9 @@ class CatalogWindow(QMainWindow):
             return False
         cat = self.services.catalog
         call = cat.set_item_field if kind == ITEM else cat.set_unit_type_field
-        return self.runner.perform(lambda: call(self.campaign_id, key, field, value)) \
-            is not None
+        version = _shown_version(tab, key)
+        return self.runner.perform(
+            lambda: call(self.campaign_id, key, field, value, version=version)) is not None
 
     def set_field(self, kind: str, key: str, field: str, value: object) -> bool:
         """Set one field of an entry (as the table or the form would)."""
@@ -659,7 +660,9 @@ class CatalogWindow(QMainWindow):
             return False
         cat = self.services.catalog
         call = cat.reset_item_field if kind == ITEM else cat.reset_unit_type_field
-        return self.runner.perform(lambda: call(self.campaign_id, key, field)) is not None
+        version = _shown_version(self.items_tab if kind == ITEM else self.types_tab, key)
+        return self.runner.perform(
+            lambda: call(self.campaign_id, key, field, version=version)) is not None
 
     def reset_current(self) -> bool:
         tab = self.current_tab()
@@ -672,7 +675,8 @@ class CatalogWindow(QMainWindow):
             return False
         cat = self.services.catalog
         call = cat.reset_item if tab.kind == ITEM else cat.reset_unit_type
-        return self.runner.perform(lambda: call(self.campaign_id, entry.key)) is not None
+        return self.runner.perform(
+            lambda: call(self.campaign_id, entry.key, version=entry.version)) is not None
 
     def reset_current_cell(self) -> bool:
         tab = self.current_tab()
@@ -718,7 +722,8 @@ class CatalogWindow(QMainWindow):
         row = tab.model.row_of_id(entry.key)
         cat = self.services.catalog
         call = cat.delete_custom_item if tab.kind == ITEM else cat.delete_custom_unit_type
-        done = self.runner.perform(lambda: call(self.campaign_id, entry.key))
+        done = self.runner.perform(
+            lambda: call(self.campaign_id, entry.key, version=entry.version))
         if done is not None and tab.model.rowCount():
             tab.table.setCurrentIndex(tab.model.index(min(row, tab.model.rowCount() - 1), 0))
         return done is not None
@@ -739,3 +744,9 @@ class CatalogWindow(QMainWindow):
 
 
 __all__ = ["CatalogWindow", "EntryForm"]
+
+
+def _shown_version(tab, key: str) -> int | None:
+    """The version of the entry as the tab shows it (passed with an edit: an entry someone
+    else changed since is refused, not overwritten); None if the tab does not show it."""
+    return next((e.version for e in tab.model.all_rows() if e.key == key), None)

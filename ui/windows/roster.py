@@ -663,14 +663,18 @@ class RosterWindow(QMainWindow):
             return False
         self._targeted = (row.id,)
         done = self.runner.perform(lambda: self.services.roster.edit_unit(
-            row.id, UnitPatch(name=text)))
+            row.id, UnitPatch(name=text), version=row.version))
         self._targeted = None
         return done is not None
 
     def _perform_edit(self, patches: dict[int, UnitPatch], text: str | None = None) -> bool:
-        """Edit existing units (rows refreshed in place, not the whole roster)."""
+        """Edit existing units (rows refreshed in place, not the whole roster). The versions
+        the rows show go along: a unit someone else changed since is refused, not overwritten."""
         self._targeted = tuple(patches)
-        done = self.runner.perform(lambda: self.services.roster.edit_units(patches), text)
+        shown = {r.id: r.version for r in self.model.all_rows()}
+        versions = {uid: shown[uid] for uid in patches if uid in shown}
+        done = self.runner.perform(
+            lambda: self.services.roster.edit_units(patches, versions=versions), text)
         self._targeted = None
         return done is not None
 
@@ -754,7 +758,7 @@ class RosterWindow(QMainWindow):
         if after is not None:
             self._select_after = (after,)
         done = self.runner.perform(lambda: self.services.roster.delete_units(
-            [r.id for r in rows]))
+            [r.id for r in rows], versions={r.id: r.version for r in rows}))
         self._select_after = ()
         if done is not None:
             self.statusBar().showMessage(
@@ -764,8 +768,9 @@ class RosterWindow(QMainWindow):
 
     def set_budget(self, budget: int | None) -> bool:
         patch = ArmyPatch(budget=NO_BUDGET if budget is None else budget)
+        version = self.roster.army.version if self.roster is not None else None
         return self.runner.perform(
-            lambda: self.services.campaigns.update_army(self.army_id, patch),
+            lambda: self.services.campaigns.update_army(self.army_id, patch, version=version),
             "Change budget") is not None
 
     # -- roster order -----------------------------------------------------------------------
@@ -783,8 +788,8 @@ class RosterWindow(QMainWindow):
             return False
         self.show_roster_order()  # the moved units must be seen moving
         self._select_after = (*[i for i in order if i in set(ids)], self._current_id() or ids[-1])
-        done = self.runner.perform(lambda: self.services.roster.reorder_units(self.army_id,
-                                                                              order), text)
+        done = self.runner.perform(lambda: self.services.roster.reorder_units(
+            self.army_id, order, current), text)
         self._select_after = ()
         return done is not None
 

@@ -319,3 +319,19 @@ def test_toolbar_keeps_its_geometry_after_a_long_undo_text(open_main, demo_db) -
     assert button.text() == "Undo"
     assert main.undo_action.toolTip().startswith("Undo ")
     assert [w.geometry() for w in widgets if w is not None] == before
+
+
+def test_the_log_undo_from_a_stale_view_is_refused(qtbot, sv: Services, other: Services,
+                                                   table: Table, qsettings: QSettings) -> None:
+    """After a restart (empty history) the log's Undo takes back what the panel shows as the
+    last action; if another table recorded since, it is refused with what was recorded."""
+    sv.tracker.record(table.battle_id, [spend_action(
+        sv.tracker.view(table.battle_id).state, table.ids["Red Rifle"], ActionUse.ATTACK)])
+    stack = QUndoStack()
+    panel = make_panel(qtbot, sv, table.battle_id, qsettings, stack=stack)
+    other.tracker.end_turn(table.battle_id)  # not yet seen by this panel
+    assert not panel.undo()
+    assert "someone else recorded" in panel.message_text
+    assert stack.count() == 0
+    assert standing_kinds(sv, table.battle_id) == ["action_spent", "turn_ended"]
+    assert panel.turn_label.text() == "Blue's turn"  # and the panel read the log again

@@ -874,8 +874,10 @@ class BattlePanel(QWidget):
             return True
         if self.view is None or not self.view.can_undo:
             return False
+        seen_undo = self.view.undo_seen  # refused if another table's log moved on since
         if self._push(f"Undo: {_short(self.view.can_undo)}",
-                      lambda: self.services.tracker.undo(self.battle_id)) is None:
+                      lambda: self.services.tracker.undo(self.battle_id, seen=seen_undo)
+                      ) is None:
             return False
         self.clear_message()
         return True
@@ -889,8 +891,10 @@ class BattlePanel(QWidget):
             return True
         if self.view is None or not self.view.can_redo:
             return False
+        seen_redo = self.view.redo_seen
         if self._push(f"Redo: {_short(self.view.can_redo)}",
-                      lambda: self.services.tracker.redo(self.battle_id)) is None:
+                      lambda: self.services.tracker.redo(self.battle_id, seen=seen_redo)
+                      ) is None:
             return False
         self.clear_message()
         return True

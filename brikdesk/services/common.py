@@ -4,10 +4,11 @@ Every mutating service method performs one user action in one transaction and re
 :class:`Done`: the value it produced (a frozen summary or ids), the ``Changes`` to publish, a
 text for the Undo menu, and two steps, ``redo`` and ``undo``, that each run one service call (one
 transaction) and return the ``Changes`` to publish (design convention 5). The steps hold ids and
-old/new values, never live objects; ``ui.undo.push_action`` records them::
+old/new values (and the version each row had, so that an undo of something someone else has
+changed since is refused with ``ConflictError``), never live objects. The app records them
+through its one undo path, ``ui.undo.perform``::
 
-    done = services.roster.edit_unit(unit_id, UnitPatch(name="Sir Brickley"))
-    return done.changes, done.redo, done.undo
+    perform(stack, bus, lambda: services.roster.edit_unit(unit_id, UnitPatch(name="Sir B.")))
 """
 
 from __future__ import annotations

@@ -14,7 +14,8 @@ public API at the same moment (a barrier), ``--edits`` calls each, in four scena
 Per run it prints the calls made, how many were applied, refused as conflicts
 (``ConflictError``: the view was stale), refused as busy (``BusyError``, or a ``StorageError``
 saying busy/locked), other errors, the lost updates, and the median and p95 latency of one
-write call (the read of the view is not timed). Lost updates are computed from the final
+write call, refused calls included (the read of the view is not timed; a SQLite "busy" that
+comes without waiting returns at once and pulls the median down). Lost updates are computed from the final
 database against the applied calls and must be 0:
 
 - a rename or an increment is lost when another applied write replaced it without having read

@@ -26,7 +26,10 @@ database that needs no CREATEDB right. The URL is an ordinary string other proce
 
 Tests that are about SQLite by nature (WAL, the backup file before a migration, PRAGMA checks,
 kill -9 of a writer, a file that is not a database) make their own SQLite file and do not ask
-for ``backend``. The window tests (``tests/ui``) stay on SQLite.
+for ``backend``; under ``tests/concurrency/`` such a test is marked ``@pytest.mark.sqlite_only``
+and runs once, as ``[sqlite]``. Inside a test, ``on_server()`` says whether this run is the
+PostgreSQL one (a test that differs, e.g. in an error's wording). The window tests
+(``tests/ui``) stay on SQLite.
 """
 
 from __future__ import annotations
@@ -83,8 +86,10 @@ def current_backend() -> str:
 
 
 def on_server() -> bool:
-    """True while the running test is on PostgreSQL."""
-    return current_backend() == POSTGRESQL
+    """True while the running test is on PostgreSQL; False outside a test with a backend
+    (at import, a module does not know which backend its tests will run on: mark a test
+    ``sqlite_only`` rather than skip it with ``skipif(on_server())``)."""
+    return bool(_current) and _current[-1] == POSTGRESQL
 
 
 def _admin_engine(url: str) -> Engine:

@@ -1,6 +1,41 @@
-"""Test set-up shared by every test: headless Qt before any Qt import."""
+"""Test set-up shared by every test: headless Qt before any Qt import; the database backends.
+
+``backend`` runs a test once per database backend (``[sqlite]``, and ``[postgresql]`` when
+``BRIKDESK_TEST_DB_URL`` is set): a test gets it by asking for it, through a fixture that asks
+for it (``db``, ``sv``...), or by living under ``tests/concurrency/``; one marked
+``@pytest.mark.sqlite_only`` runs on SQLite alone. See ``tests/databases.py``.
+"""
 
 import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests import databases
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+
+#: Folders whose every test runs on every backend, whether or not it names ``backend``.
+EVERY_BACKEND_DIRS = (Path(__file__).parent / "concurrency",)
+
+
+@pytest.fixture
+def backend(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The database backend of this run of the test; ``fresh_url`` makes databases of it."""
+    with databases.using(request.param) as name:
+        yield name
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "backend" in metafunc.fixturenames:
+        sqlite_only = metafunc.definition.get_closest_marker("sqlite_only") is not None
+        names = [databases.SQLITE] if sqlite_only else databases.backends()
+        metafunc.parametrize("backend", names, indirect=True)
+
+
+def pytest_collectstart(collector: pytest.Collector) -> None:
+    if isinstance(collector, pytest.Module) and any(
+            collector.path.is_relative_to(d) for d in EVERY_BACKEND_DIRS):
+        collector.add_marker(pytest.mark.usefixtures("backend"))

@@ -33,7 +33,8 @@ def url(path: Path) -> str:
     return f"sqlite:///{path}"
 
 
-def test_an_empty_database_is_migrated_to_head_with_no_drift(tmp_path: Path) -> None:
+def test_an_empty_database_is_migrated_to_head_with_no_drift(backend: str,
+                                                             tmp_path: Path) -> None:
     new = fresh_url(tmp_path, "new")
     db = open_database(new)
     try:
@@ -60,7 +61,7 @@ def test_the_revisions_are_in_one_line() -> None:
     assert script.get_heads() == ["0003"]
 
 
-def test_every_revision_downgrades_to_an_empty_schema(tmp_path: Path) -> None:
+def test_every_revision_downgrades_to_an_empty_schema(backend: str, tmp_path: Path) -> None:
     db = open_database(fresh_url(tmp_path, "down"))
     with db.engine.begin() as conn:
         command.downgrade(alembic_config(conn), "base")
@@ -79,9 +80,10 @@ def test_sqlite_connections_have_foreign_keys_wal_and_a_busy_timeout(tmp_path: P
     db.close()
 
 
-def test_a_database_made_at_revision_0001_keeps_its_data_when_upgraded(tmp_path: Path) -> None:
-    path = tmp_path / "old.sqlite3"
-    engine = create_engine(url(path))
+def test_a_database_made_at_revision_0001_keeps_its_data_when_upgraded(backend: str,
+                                                                     tmp_path: Path) -> None:
+    old_url = fresh_url(tmp_path, "old")
+    engine = create_engine(old_url)
     with engine.begin() as conn:
         command.upgrade(alembic_config(conn), "0001")
         conn.execute(text(
@@ -101,21 +103,25 @@ def test_a_database_made_at_revision_0001_keeps_its_data_when_upgraded(tmp_path:
                           "(1, 1, 'laser', '{\"key\": \"laser\", \"name\": \"Laser\", "
                           "\"category\": \"weapon\", \"cost\": 6, \"use\": 3, "
                           "\"range_inches\": 12, \"close_combat\": false, "
-                          "\"damage\": \"1d8\", \"hands\": 1}', 1)"))
+                          "\"damage\": \"1d8\", \"hands\": 1}', TRUE)"))
     engine.dispose()
 
-    db = open_database(url(path))
+    db = open_database(old_url)
     try:
-        assert db.revision == "0003" and not db.fresh
-        # The backup was made before migrating, named after the old revision, and holds the
-        # old schema with the data.
-        assert db.backup is not None and db.backup.exists()
-        assert re.fullmatch(r"old\.sqlite3\.bak-0001-\d{8}T\d{6}", db.backup.name)
-        with sqlite3.connect(db.backup) as old:
-            assert old.execute("SELECT version_num FROM alembic_version").fetchone() == ("0001",)
-            assert old.execute("SELECT name FROM unit").fetchall() == [("Hoot",)]
-            assert not old.execute("SELECT name FROM sqlite_master WHERE name='battle'")\
-                .fetchall()
+        assert db.revision == head_revision() and not db.fresh
+        if db.is_sqlite:
+            # The backup was made before migrating, named after the old revision, and holds
+            # the old schema with the data (a server database is backed up with pg_dump).
+            assert db.backup is not None and db.backup.exists()
+            assert re.fullmatch(r"old\.sqlite3\.bak-0001-\d{8}T\d{6}", db.backup.name)
+            with sqlite3.connect(db.backup) as old:
+                assert old.execute("SELECT version_num FROM alembic_version").fetchone() \
+                    == ("0001",)
+                assert old.execute("SELECT name FROM unit").fetchall() == [("Hoot",)]
+                assert not old.execute("SELECT name FROM sqlite_master WHERE name='battle'")\
+                    .fetchall()
+        else:
+            assert db.backup is None
         sv = Services.open(db)
         [c] = sv.campaigns.list_campaigns()
         assert (c.name, c.default_budget, c.notes) == ("Old Campaign", 60, "kept")
@@ -206,13 +212,14 @@ def test_a_file_that_is_not_a_brikdesk_database_is_refused(tmp_path: Path) -> No
     assert list(tmp_path.glob("*.bak-*")) == []
 
 
-def test_a_database_from_a_newer_brikdesk_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "newer.sqlite3"
-    open_database(url(path)).close()
-    with sqlite3.connect(path) as conn:
-        conn.execute("UPDATE alembic_version SET version_num = '0099'")
+def test_a_database_from_a_newer_brikdesk_is_refused(backend: str, tmp_path: Path) -> None:
+    newer = fresh_url(tmp_path, "newer")
+    db = open_database(newer)
+    with db.engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = '0099'"))
+    db.close()
     with pytest.raises(StorageError, match="newer BrikDesk"):
-        open_database(url(path))
+        open_database(newer)
 
 
 def test_a_database_in_a_missing_folder_is_a_storage_error(tmp_path: Path) -> None:

@@ -1,10 +1,11 @@
 """Fixtures for the service tests: a fresh database per test, a clock that ticks.
 
-Migrating an empty database takes about 0.1 s, so on SQLite each test gets a *copy* of a
-database migrated once per session (and, for ``demo_sv``, one holding the demo campaign): still
-a fresh file under the test's own ``tmp_path``. With ``BRIKDESK_TEST_DB_URL`` set
-(``tests/databases.py``) each test gets a freshly wiped schema on that server instead, migrated
-(and given the demo) anew.
+Every test that uses ``db`` (or ``sv``, ``demo_db``, ``demo_sv``, ``camp``) runs once per
+database backend (``tests/databases.py``): on SQLite, and on PostgreSQL when
+``BRIKDESK_TEST_DB_URL`` is set. Migrating an empty database takes about 0.1 s, so on SQLite
+each test gets a *copy* of a database migrated once per session (and, for ``demo_sv``, one
+holding the demo campaign): still a fresh file under the test's own ``tmp_path``. On
+PostgreSQL each test gets a freshly wiped schema, migrated (and given the demo) anew.
 """
 
 from __future__ import annotations
@@ -62,8 +63,9 @@ def _open_copy(template: Path, tmp_path: Path, name: str = "test.sqlite3") -> Da
 
 def open_fresh(request: pytest.FixtureRequest, tmp_path: Path, name: str, *,
                demo: bool) -> Database:
-    """A new database for one test (holding the demo campaign if ``demo``): a copy of the
-    session's SQLite template, or a wiped schema on the test server."""
+    """A new database for one test (holding the demo campaign if ``demo``) on the test's
+    backend: a copy of the session's SQLite template, or a wiped schema on the test server.
+    The test must have the ``backend`` fixture."""
     if not on_server():
         template = request.getfixturevalue("demo_template" if demo else "empty_template")
         return _open_copy(template, tmp_path, f"{name}.sqlite3")
@@ -79,7 +81,7 @@ def clock() -> TickingClock:
 
 
 @pytest.fixture
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+def db(request: pytest.FixtureRequest, backend: str, tmp_path: Path) -> Iterator[Database]:
     database = open_fresh(request, tmp_path, "test", demo=False)
     yield database
     database.close()
@@ -91,7 +93,8 @@ def sv(db: Database, clock: TickingClock) -> Services:
 
 
 @pytest.fixture
-def demo_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+def demo_db(request: pytest.FixtureRequest, backend: str, tmp_path: Path
+            ) -> Iterator[Database]:
     database = open_fresh(request, tmp_path, "demo", demo=True)
     yield database
     database.close()

@@ -14,7 +14,7 @@ from tests.databases import fresh_url
 
 
 @pytest.fixture
-def dburl(tmp_path: Path) -> str:
+def dburl(backend: str, tmp_path: Path) -> str:
     return fresh_url(tmp_path, "cli")
 
 

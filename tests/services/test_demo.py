@@ -12,7 +12,8 @@ from tests.databases import fresh_url
 from tests.services.conftest import TickingClock
 
 
-def test_the_first_start_creates_the_demo_and_later_starts_do_not(tmp_path: Path) -> None:
+def test_the_first_start_creates_the_demo_and_later_starts_do_not(backend: str,
+                                                                 tmp_path: Path) -> None:
     url = fresh_url(tmp_path, "first")
     db = open_database(url)
     demo = ensure_demo(db, clock=TickingClock())

@@ -29,6 +29,7 @@ from brikdesk.persistence.db import Database, open_database
 from brikdesk.services import Changes, Services
 from brikdesk.services.summaries import Muster
 from brikdesk.services.tracker import TrackerService
+from tests.databases import fresh_url
 from tests.services.conftest import Camp, TickingClock
 
 
@@ -224,13 +225,10 @@ def test_planned_and_finished_battles_refuse_events(sv: Services, camp: Camp) ->
     assert sv.tracker.view(b.id).can_undo is None
 
 
-def test_reopening_the_database_shows_the_same_battle(tmp_path: Path, empty_template: Path,
+def test_reopening_the_database_shows_the_same_battle(backend: str, tmp_path: Path,
                                                       clock: TickingClock) -> None:
-    import shutil
-
-    path = tmp_path / "reopen.sqlite3"
-    shutil.copyfile(empty_template, path)
-    db = open_database(f"sqlite:///{path}")
+    url = fresh_url(tmp_path, "reopen")
+    db = open_database(url)
     sv = Services.open(db, clock)
     camp = Camp(sv)
     reds = sv.roster.add_units(camp.red_army.id, "minifig", 2).value
@@ -246,7 +244,7 @@ def test_reopening_the_database_shows_the_same_battle(tmp_path: Path, empty_temp
     before = sv.tracker.view(view.id)
     db.close()
 
-    db = open_database(f"sqlite:///{path}")
+    db = open_database(url)
     try:
         fresh = Services.open(db, clock).tracker.view(view.id)
     finally:

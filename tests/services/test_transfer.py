@@ -261,7 +261,7 @@ def apply_mutation(doc: Any, path: tuple, action: str, value: Any) -> Any:
 
 
 @pytest.fixture
-def fuzz_source(request: pytest.FixtureRequest, tmp_path: Path):
+def fuzz_source(request: pytest.FixtureRequest, backend: str, tmp_path: Path):
     db = open_fresh(request, tmp_path, "fuzz", demo=True)
     sv = Services.open(db, TickingClock())
     enrich(sv)

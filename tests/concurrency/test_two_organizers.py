@@ -25,7 +25,7 @@ from brikdesk.services import Services
 from brikdesk.services.summaries import Muster
 from tests.concurrency import workers
 from tests.concurrency.workers import Tally, run_all
-from tests.databases import fresh_url, on_server
+from tests.databases import fresh_url
 
 CALLS = 60  # per process
 
@@ -186,7 +186,7 @@ def test_two_tables_recording_one_battle_land_in_one_valid_order(campaign) -> No
     assert len(standing) == out.applied - 2 * undone
 
 
-@pytest.mark.skipif(on_server(), reason="SQLite's write lock and busy timeout")
+@pytest.mark.sqlite_only  # SQLite's write lock and busy timeout
 def test_a_write_waits_for_another_writer_instead_of_failing(tmp_path: Path) -> None:
     """Another program holds the write lock for half a second: the action waits it out."""
     url = f"sqlite:///{tmp_path / 'wait.sqlite3'}"

@@ -138,7 +138,7 @@ def test_a_database_made_at_revision_0001_keeps_its_data_when_upgraded(backend: 
 
 
 def test_a_database_made_at_revision_0002_keeps_its_data_and_gets_version_1(
-        tmp_path: Path) -> None:
+        backend: str, tmp_path: Path) -> None:
     """0003 adds the row versions: every existing row is at version 1, nothing is lost (the
     battle with its log included), and the first edit after the upgrade makes it 2."""
     from brikdesk.services.roster import UnitPatch

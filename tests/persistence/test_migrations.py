@@ -38,7 +38,7 @@ def test_an_empty_database_is_migrated_to_head_with_no_drift(tmp_path: Path) -> 
     db = open_database(new)
     try:
         assert db.fresh and db.backup is None
-        assert db.revision == head_revision() == "0002"
+        assert db.revision == head_revision() == "0004"
         with db.engine.connect() as conn:
             ctx = MigrationContext.configure(conn, opts={"compare_type": True})
             assert compare_metadata(ctx, Base.metadata) == []
@@ -53,11 +53,11 @@ def test_an_empty_database_is_migrated_to_head_with_no_drift(tmp_path: Path) -> 
     assert list(tmp_path.glob("*.bak-*")) == []
 
 
-def test_there_are_two_revisions_in_one_line() -> None:
+def test_the_revisions_are_in_one_line() -> None:
     script = ScriptDirectory.from_config(alembic_config())
     revs = {s.revision: s.down_revision for s in script.walk_revisions()}
-    assert revs == {"0002": "0001", "0001": None}
-    assert script.get_heads() == ["0002"]
+    assert revs == {"0004": "0002", "0002": "0001", "0001": None}
+    assert script.get_heads() == ["0004"]
 
 
 def test_every_revision_downgrades_to_an_empty_schema(tmp_path: Path) -> None:
@@ -106,7 +106,7 @@ def test_a_database_made_at_revision_0001_keeps_its_data_when_upgraded(tmp_path:
 
     db = open_database(url(path))
     try:
-        assert db.revision == "0002" and not db.fresh
+        assert db.revision == "0004" and not db.fresh
         # The backup was made before migrating, named after the old revision, and holds the
         # old schema with the data.
         assert db.backup is not None and db.backup.exists()

@@ -43,3 +43,19 @@ def run_storage(name: str, body: Callable[[], int]) -> int:
     except StorageError as exc:
         print(f"brikdesk {name}: {exc}", file=sys.stderr)
         return 1
+
+
+def pick_campaign(sv: Services, ref: str | None, verb: str):
+    """The campaign ``--campaign`` names (id, name or unique part), or the only one there is;
+    with several and no ``--campaign``, a ``UserError`` listing them (``verb``: what for)."""
+    from brikdesk.errors import UserError
+
+    campaigns = sv.campaigns.list_campaigns()
+    if ref is not None:
+        return sv.campaigns.get_campaign(sv.printing.find_campaign(ref).id)
+    if len(campaigns) == 1:
+        return campaigns[0]
+    if not campaigns:
+        raise UserError(f"there are no campaigns to {verb}")
+    raise UserError("there are several campaigns; choose one with --campaign "
+                    "NAME_OR_ID: " + ", ".join(f"'{c.name}' (id {c.id})" for c in campaigns))

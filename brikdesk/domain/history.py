@@ -366,3 +366,49 @@ def _table(rows: Sequence[Sequence[str]]) -> list[str]:
     return ["  " + "  ".join(c.ljust(w) if i == 0 or not c.lstrip("-").isdigit() else c.rjust(w)
                              for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip()
             for r in rows]
+
+
+def history_markdown(h: CampaignHistory) -> str:
+    """The campaign report as Markdown (for a forum post): standings, timeline, each army's
+    numbers over the battles and the leaderboard."""
+    cu = h.cost_unit
+
+    def row(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
+    def table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+        return [row(head), row(["---"] * len(head)), *(row(r) for r in rows)]
+
+    out = [f"# {h.campaign}: campaign report", "",
+           f"{len(h.timeline)} finished battle{'s' if len(h.timeline) != 1 else ''}.", "",
+           "## Standings", ""]
+    out += table(("Player", "Fought", "Won", "Drawn", "Lost", f"Value ({cu})", "Budget",
+                  "Alive", "Casualties", "Kills"),
+                 [(s.name, str(s.fought), str(s.won), str(s.drawn), str(s.lost), str(s.value),
+                   "-" if s.budget is None else str(s.budget), str(s.alive), str(s.casualties),
+                   str(s.kills)) for s in h.standings])
+    out += ["", "## Timeline", ""]
+    if h.timeline:
+        out += table(("#", "Date", "Battle", "Sides", "Winner", "Casualties", "Most kills"),
+                     [(str(i), e.date.strftime("%Y-%m-%d") if e.date else "-",
+                       e.name + (" (from its log)" if e.from_log else ""),
+                       " vs ".join(e.sides), e.winner_text, e.casualties_text, e.top_text)
+                      for i, e in enumerate(h.timeline, 1)])
+    else:
+        out.append("No finished battles yet.")
+    out += ["", "## The armies over the battles", "",
+            "Start, then after each battle (numbered as in the timeline).", ""]
+    for s in h.series:
+        out += [f"**{s.army}** ({s.player})", "",
+                f"- value ({cu}): " + ", ".join(map(str, s.value)),
+                "- units alive: " + ", ".join(map(str, s.alive)),
+                "- casualties so far: " + ", ".join(map(str, s.casualties)),
+                "- kills so far: " + ", ".join(map(str, s.kills)), ""]
+    out += ["## Leaderboard: units by kills", ""]
+    if h.unit_leaders:
+        out += table(("#", "Unit", "Player", "Kills", "Battles", "Status"),
+                     [(str(i), u.name, u.player, str(u.kills), str(u.battles), u.status)
+                      for i, u in enumerate(h.unit_leaders[:20], 1)])
+    else:
+        out.append("No kills yet.")
+    return "\n".join(out) + "\n"

@@ -245,13 +245,19 @@ def build_history(campaign_id: int, campaign: str, cost_unit: str,
     standings.sort(key=lambda s: (-s.won, -(s.won * 2 + s.drawn), s.lost, -s.kills, s.name))
 
     series = []
+    points = n + 1  # point 0: the start; point i + 1: after battle i
     for a in armies:
         mine = [u for u in units if u.army_id == a.id]
-        values, alive_counts = [], []
-        for k in range(-1, n):
-            up = [u for u in mine if _alive_at(falls.get(u.id, ()), fights.get(u.id, ()), k)]
-            values.append(sum(u.cost for u in up))
-            alive_counts.append(len(up))
+        steady = [u for u in mine if u.id not in falls]  # never fell: counted everywhere
+        values = [sum(u.cost for u in steady)] * points
+        alive_counts = [len(steady)] * points
+        for u in mine:
+            if u.id not in falls:
+                continue
+            for k in range(points):
+                if _alive_at(falls[u.id], fights.get(u.id, ()), k - 1):
+                    values[k] += u.cost
+                    alive_counts[k] += 1
         series.append(ArmySeries(a.id, a.name, pname.get(a.player_id, "?"),
                                  pcolour.get(a.player_id, "#808080"), tuple(values),
                                  tuple(alive_counts),

@@ -14,7 +14,6 @@ from contextlib import contextmanager
 from brikdesk.errors import StorageError
 from brikdesk.persistence.db import DB_ENV, Database, open_database
 from brikdesk.services import Services
-from brikdesk.services.demo import ensure_demo
 
 
 @contextmanager
@@ -29,6 +28,8 @@ def opened(args: argparse.Namespace, *, first_start_demo: bool = True
     db = open_database(url)
     try:
         if first_start_demo and url is None and not os.environ.get(DB_ENV, "").strip():
+            from brikdesk.services.demo import ensure_demo  # only then: it loads the importer
+
             ensure_demo(db)
         yield db, Services.open(db)
     finally:

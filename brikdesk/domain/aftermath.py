@@ -303,3 +303,54 @@ def result_from_json(data: Any) -> BattleResult | None:
     notes = data.get("notes")
     return BattleResult(tuple(fates), _unit_id(data.get("winner")),
                         notes if isinstance(notes, str) else "")
+
+
+def remap_result(data: Any, units: Mapping[int, int], players: Mapping[int, int],
+                 where: str = "result") -> dict[str, Any]:
+    """A stored result (``result_to_json``'s shape) checked strictly and with its ids
+    translated: battle units through ``units``, the winner through ``players`` (export and
+    import). Anything that does not fit is a ``UserError`` naming its path (a file is refused
+    whole)."""
+    if not isinstance(data, Mapping):
+        raise UserError(f"{where}: must be an object")
+    unknown = set(data) - {"winner", "notes", "units"}
+    if unknown:
+        raise UserError(f"{where}: unknown field '{sorted(unknown)[0]}'")
+    winner = data.get("winner")
+    if winner is not None and (_unit_id(winner) is None or winner not in players):
+        raise UserError(f"{where}.winner: {winner!r} is not a player of this battle")
+    notes = data.get("notes", "")
+    if not isinstance(notes, str):
+        raise UserError(f"{where}.notes: must be text")
+    rows = data.get("units")
+    if not isinstance(rows, list):
+        raise UserError(f"{where}.units: must be a list")
+    out, seen = [], set()
+    fields = {"unit", "status", "killed_by", "disrupted", "out", "promote_to"}
+    for i, u in enumerate(rows):
+        at = f"{where}.units[{i}]"
+        if not isinstance(u, Mapping) or set(u) - fields:
+            raise UserError(f"{at}: must be an object with the fields " + ", ".join(
+                sorted(fields)))
+        unit = u.get("unit")
+        if _unit_id(unit) is None or unit not in units or unit in seen:
+            raise UserError(f"{at}.unit: {unit!r} is not a unit of this battle (or twice)")
+        seen.add(unit)
+        if u.get("status") not in FATE_STATUSES:
+            raise UserError(f"{at}.status: {u.get('status')!r} is not one of "
+                            + ", ".join(FATE_STATUSES))
+        killer = u.get("killed_by")
+        if killer is not None and (_unit_id(killer) is None or killer not in units):
+            raise UserError(f"{at}.killed_by: {killer!r} is not a unit of this battle")
+        promote = u.get("promote_to")
+        if promote is not None and not isinstance(promote, str):
+            raise UserError(f"{at}.promote_to: must be a unit type key or null")
+        for flag in ("disrupted", "out"):
+            if not isinstance(u.get(flag, False), bool):
+                raise UserError(f"{at}.{flag}: must be true or false")
+        out.append({"unit": units[unit], "status": u["status"],
+                    "killed_by": units[killer] if killer is not None else None,
+                    "disrupted": u.get("disrupted", False), "out": u.get("out", False),
+                    "promote_to": promote})
+    return {"winner": players[winner] if winner is not None else None, "notes": notes,
+            "units": out}

@@ -337,3 +337,35 @@ def test_finishing_then_undoing_any_battle_leaves_the_campaign_as_before(
     assert dump(sv) == before
     with sv._sessions() as s:  # noqa: SLF001
         assert s.get(Battle, view.id).result is None
+
+
+def test_export_and_import_keep_a_battles_result(demo_sv: Services) -> None:
+    import json
+
+    bid = battle_id(demo_sv, COVE)
+    am = demo_sv.aftermath.aftermath(bid)
+    ines = next(p.id for p in am.players if p.name == "Ines")
+    slim = next(u.id for u in am.units if u.name == "Slim Jim Sparks")
+    fates = tuple(replace(f, promote_to="hero") if f.unit == slim else f
+                  for f in am.proposal.fates)
+    demo_sv.aftermath.finish(bid, BattleResult(fates, ines, "Held the pier"))
+    [c] = demo_sv.campaigns.list_campaigns()
+    doc = demo_sv.transfer.export_campaign(c.id)
+    [exported] = [b for b in doc["battles"] if b["name"] == COVE]
+    assert exported["result"]["notes"] == "Held the pier"
+    copy = demo_sv.transfer.import_campaign(json.dumps(doc), source="t", name="Copy").value
+    new = next(b.id for b in demo_sv.battles.list_battles(copy.id) if b.name == COVE)
+    again = demo_sv.aftermath.aftermath(new)
+    assert again.result is not None and again.result.notes == "Held the pier"
+    assert next(p.name for p in again.players if p.id == again.result.winner) == "Ines"
+    names = {u.id: u.name for u in again.units}
+    assert [names[f.unit] for f in again.result.fates if f.fell] == ["Deckhand Dory"]
+    assert {names[f.unit]: f.promote_to for f in again.result.fates if f.promote_to} == \
+        {"Slim Jim Sparks": "hero"}
+    history = demo_sv.history.history(copy.id)
+    assert history.timeline[-1].winner == "Ines" and not history.timeline[-1].from_log
+    # A result that does not fit the battle is refused whole, saying where.
+    exported["result"]["units"][0]["killed_by"] = 999
+    with pytest.raises(UserError, match=r"result\.units\[0\]\.killed_by"):
+        demo_sv.transfer.import_campaign(json.dumps(doc), source="t", name="Bad")
+    assert [c.name for c in demo_sv.campaigns.list_campaigns()].count("Bad") == 0

@@ -68,7 +68,9 @@ class HistoryChart(QWidget):
             item.getAxis(axis).setPen(pg.mkPen("#555555"))
             item.getAxis(axis).setTextPen(pg.mkPen("#333333"))
         item.setLabel("bottom", "Battle")
-        self.legend = item.addLegend(offset=(8, 8), labelTextColor="#222222")
+        self.legend = item.addLegend(offset=(8, 8), labelTextColor="#222222",
+                                     brush=pg.mkBrush(255, 255, 255, 215),
+                                     pen=pg.mkPen("#bbbbbb"))
         self.curves: dict[int, pg.PlotDataItem] = {}
         layout.addWidget(self.plot)
 

@@ -103,7 +103,7 @@ def main() -> int:
         app.processEvents()
         return (cpu() - c) * 1000
 
-    view() # the first one builds the widgets' caches
+    view()  # the first one builds the widgets' caches
     view_ms = median_of(view, args.repeat)
 
     env = dict(os.environ, BRIKDESK_HOME=str(folder))
@@ -117,6 +117,7 @@ def main() -> int:
     base_s = median_of(lambda: run([py, "-c", "pass"]), args.repeat)
     cmd_s = median_of(lambda: run([py, "-m", "brikdesk", "--db", url, "history", "--json"]),
                       args.repeat)
+    list_s = median_of(lambda: run([py, "-m", "brikdesk", "--db", url, "list"]), args.repeat)
 
     from ui.printing.campaign_report import export_campaign_pdf
 
@@ -140,6 +141,8 @@ def main() -> int:
     print(f"python -c pass:                                     {base_s * 1000:7.1f} ms")
     print(f"brikdesk history --json:                            {cmd_s * 1000:7.1f} ms  "
           f"({ratio:.2f}x python -c pass; target < {COMMAND_TARGET_RATIO:.0f}x)")
+    print(f"brikdesk list (the same start-up: SQLAlchemy, models): {list_s * 1000:7.1f} ms  "
+          f"({list_s / base_s:.2f}x)")
     print(f"Campaign report PDF ({report.pages} pages):                    "  # type: ignore
           f"{report_s * 1000:7.1f} ms")
     print(f"Peak resident memory of this process:               {peak_mb:7.1f} MB")

@@ -121,4 +121,16 @@ def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch,
     assert (tmp_path / "kills.svg").read_text().lstrip().startswith("<?xml")
     pdf = window.export_pdf(tmp_path / "campaign.pdf")
     assert pdf is not None and pdf.read_bytes().startswith(b"%PDF")
+    md = window.export_markdown(tmp_path / "campaign.md")
+    assert md is not None and f"| {COVE} | Tobias vs Ines | Tobias |" in md.read_text()
     window.close()
+
+
+def test_the_rules_reference_lists_the_readings_of_the_end_of_a_battle() -> None:
+    from brikdesk.domain.aftermath import READINGS as AFTER
+    from brikdesk.domain.history import READINGS as HISTORY
+    from ui.dialogs.rules_reference import readings
+
+    texts = {r.text for r in readings()}
+    assert set(AFTER.values()) | set(HISTORY.values()) <= texts
+    assert any("holds the field" in t for t in texts)

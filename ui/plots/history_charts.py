@@ -92,7 +92,7 @@ class HistoryChart(QWidget):
         ticks = [(i, "Start" if i == 0 else str(i)) for i in range(0, n, step)]
         item.getAxis("bottom").setTicks([ticks, [(i, str(i)) for i in range(1, n)]])
         item.getViewBox().setLimits(xMin=-0.5, xMax=max(1, n - 1) + 0.5)
-        item.setXRange(0, max(1, n - 1), padding=0.02)
+        item.setXRange(-0.4, max(1, n - 1) + 0.4, padding=0)
         item.enableAutoRange(axis="y")
 
     def export(self, path: str | os.PathLike[str]) -> Path:

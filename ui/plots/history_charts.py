@@ -55,9 +55,14 @@ class HistoryChart(QWidget):
         self.title, self.attr, self.unit = title, attr, unit
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.plot = pg.PlotWidget(self, background="w")
+        # The legend has a row of its own above the plot: it never hides a line.
+        self.plot = pg.GraphicsLayoutWidget(self)
+        self.plot.setBackground("w")
         self.plot.setObjectName(f"plot_{attr}")
-        item = self.plot.getPlotItem()
+        self.legend = pg.LegendItem(colCount=4, labelTextColor="#222222")
+        self.plot.ci.addItem(self.legend, row=0, col=0)
+        item = self.plot.ci.addPlot(row=1, col=0)
+        self.item = item
         item.setTitle(title, color="#222222", size="11pt")
         item.showGrid(x=False, y=True, alpha=0.25)
         item.setMenuEnabled(False)
@@ -68,14 +73,11 @@ class HistoryChart(QWidget):
             item.getAxis(axis).setPen(pg.mkPen("#555555"))
             item.getAxis(axis).setTextPen(pg.mkPen("#333333"))
         item.setLabel("bottom", "Battle")
-        self.legend = item.addLegend(offset=(8, 8), labelTextColor="#222222",
-                                     brush=pg.mkBrush(255, 255, 255, 215),
-                                     pen=pg.mkPen("#bbbbbb"))
         self.curves: dict[int, pg.PlotDataItem] = {}
         layout.addWidget(self.plot)
 
     def show_history(self, history: CampaignHistory) -> None:
-        item = self.plot.getPlotItem()
+        item = self.item
         for curve in self.curves.values():
             item.removeItem(curve)
         self.legend.clear()
@@ -84,8 +86,8 @@ class HistoryChart(QWidget):
         xs = list(range(len(history.labels)))
         for s in history.series:
             pen = pg.mkPen(colours[s.army_id], width=2)
-            curve = item.plot(xs, list(getattr(s, self.attr)), pen=pen,
-                              name=f"{s.army} ({s.player})")
+            curve = item.plot(xs, list(getattr(s, self.attr)), pen=pen)
+            self.legend.addItem(curve, f"{s.army} ({s.player})")
             self.curves[s.army_id] = curve
         n = len(xs)
         step = max(1, n // 12)
@@ -103,7 +105,7 @@ class HistoryChart(QWidget):
             raise UserError(f"'{target.name}': a chart exports as .png or .svg", field="path")
         try:
             if suffix == ".png":
-                exporter = ImageExporter(self.plot.getPlotItem())
+                exporter = ImageExporter(self.plot.scene())
                 exporter.parameters()["width"] = max(1200, int(self.plot.width()))
                 exporter.export(str(target))
             else:
@@ -144,7 +146,7 @@ class HistoryCharts(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         self.charts = [HistoryChart(t, a, u, self) for t, a, u in METRICS]
         for c in self.charts:
-            c.setMinimumHeight(220)
+            c.setMinimumHeight(290)
             layout.addWidget(c)
 
     def show_history(self, history: CampaignHistory) -> None:

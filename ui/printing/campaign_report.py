@@ -13,7 +13,8 @@ path for print preview, printing, PDF export and page images (convention 9):
 The charts (army value, units alive, casualties and kills over the battles, a line per army in
 its player's colour) are drawn with QPainter in points, so they print sharp; a long campaign
 labels every k-th battle on the axis, never squashed numbers. In black and white the lines are
-black and each army gets its own marker at each point, named in the legend.
+black and each army gets its own marker (on every point, or every k-th of a long campaign),
+named in the legend.
 """
 
 from __future__ import annotations
@@ -193,20 +194,28 @@ def chart_block(m: Metrics, h: CampaignHistory, width: float, title: str, attr: 
         x += w + 6
     top = y + lh_l + 6
     values = [getattr(s, attr) for s in h.series]
-    peak = max([v for vs in values for v in vs] + [1])
-    step = 10 ** max(0, int(math.log10(peak)) - 1) if peak > 10 else 1
-    while peak / step > 6:
+    flat = [v for vs in values for v in vs] or [0]
+    peak, low = max(max(flat), 1), min(flat)
+    # A value that stays far from 0 (an army's worth) is drawn from just below its lowest,
+    # so its changes show; counts that start at 0 are drawn from 0.
+    base = low if low > peak / 2 else 0
+    span = max(1, peak - base)
+    step = 10 ** max(0, int(math.log10(span)) - 1) if span > 10 else 1
+    while span / step > 6:
         step *= 2 if str(step)[0] == "1" else 2.5 if str(step)[0] == "2" else 2
     step = max(1, int(step))
+    y_min = step * (base // step)
     y_max = step * math.ceil(peak / step)
+    if y_max == y_min:
+        y_max += step
     lh_tick = m.line("tick")
     axis_w = m.width(str(y_max), "tick") + 8
     plot_x, plot_w = axis_w, width - axis_w - 4
-    per = PLOT_H / y_max
-    for v in range(0, y_max + 1, step):
-        yy = top + PLOT_H - v * per
-        ops.append(Op("line", plot_x, yy, plot_w, 0, colour="faint" if v else "rule",
-                      width=0.4 if v else 0.7))
+    per = PLOT_H / (y_max - y_min)
+    for v in range(y_min, y_max + 1, step):
+        yy = top + PLOT_H - (v - y_min) * per
+        ops.append(Op("line", plot_x, yy, plot_w, 0, colour="faint" if v > y_min else "rule",
+                      width=0.4 if v > y_min else 0.7))
         ops.append(Op("text", 0, yy - lh_tick / 2, axis_w - 4, lh_tick, str(v), "tick",
                       ALIGN_RIGHT, colour="muted"))
     n = len(h.labels)
@@ -222,11 +231,12 @@ def chart_block(m: Metrics, h: CampaignHistory, width: float, title: str, attr: 
     for j, s in enumerate(h.series):
         vs = getattr(s, attr)
         key = army_key(s.army_id)
-        pts = [(plot_x + i * dx, top + PLOT_H - v * per) for i, v in enumerate(vs)]
+        pts = [(plot_x + i * dx, top + PLOT_H - (v - y_min) * per) for i, v in enumerate(vs)]
         for (x1, y1), (x2, y2) in zip(pts, pts[1:], strict=False):
             ops.append(Op("line", x1, y1, x2 - x1, y2 - y1, colour=key, width=1.2))
-        if black_and_white and len(pts) <= 60:
-            for px, py in pts:
+        if black_and_white:  # a marker on every k-th point (armies staggered) tells them apart
+            every = max(1, math.ceil(len(pts) / 30))
+            for px, py in pts[(j * every // max(1, len(h.series))) % every::every]:
                 _marker(ops, px, py, MARKERS[j % len(MARKERS)], key)
     bottom = top + PLOT_H + 2 + lh_tick
     ops.append(Op("text", plot_x, bottom, plot_w, m.line("sub"), "Battle (in the order "

@@ -86,6 +86,15 @@ def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch,
     qtbot.waitUntil(lambda: panel.view.status == "finished")
     assert "finished (Tobias won)" in panel.aftermath_bar.label.text()
     assert panel.aftermath_bar.report_button.isVisible()
+    # The report one click away (the options asked as for any report).
+    from ui.dialogs.print_options import ReportChoice, ReportOptionsDialog
+
+    monkeypatch.setattr(ReportOptionsDialog, "ask",
+                        classmethod(lambda cls, *a, **k: ReportChoice()))
+    qtbot.mouseClick(panel.aftermath_bar.report_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: main.report_printing.preview_dialog is not None, timeout=20_000)
+    assert COVE in main.report_printing.preview_dialog.windowTitle()
+    main.report_printing.preview_dialog.close()
     assert not panel.end_turn_button.isEnabled() and not main.end_battle_action.isEnabled()
     pool = {u.name: u for a in main.nav.armies for u in main.services.roster.roster(a.id).units}
     assert pool["Dynamite Dot"].kills == 5 and pool["Gunner Magda"].status == "dead"
@@ -119,8 +128,9 @@ def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch,
         out = window.export_chart("kills", tmp_path / f"kills{suffix}", suffix)
         assert out is not None and out.stat().st_size > 1000
     assert (tmp_path / "kills.svg").read_text().lstrip().startswith("<?xml")
-    pdf = window.export_pdf(tmp_path / "campaign.pdf")
-    assert pdf is not None and pdf.read_bytes().startswith(b"%PDF")
+    assert window.export_pdf(tmp_path / "campaign.pdf")
+    qtbot.waitUntil(lambda: window.last_export is not None, timeout=20_000)
+    assert window.last_export.read_bytes().startswith(b"%PDF")
     md = window.export_markdown(tmp_path / "campaign.md")
     assert md is not None and f"| {COVE} | Tobias vs Ines | Tobias |" in md.read_text()
     window.close()

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.history import CampaignHistory, history_markdown
-from brikdesk.errors import StorageError, UserError
+from brikdesk.errors import UserError
 from brikdesk.services import Changes, Services
 from ui.bus import Bus
 from ui.dialogs.base import FileChooser
@@ -81,6 +81,7 @@ class HistoryWindow(QWidget):
         self.services = services
         self.campaign_id = campaign_id
         self.history: CampaignHistory | None = None
+        self.last_export: Path | None = None
         self.charts = None  # built when the Charts tab is first shown (loads pyqtgraph)
         self._loading = False
         self._again = False
@@ -261,22 +262,35 @@ class HistoryWindow(QWidget):
     def _export_svg(self) -> None:
         self.export_chart(self.chart_choice.currentData(), suffix=".svg")
 
-    def export_pdf(self, path: Path | None = None) -> Path | None:
+    def export_pdf(self, path: Path | None = None) -> bool:
+        """The campaign report as a PDF, written on a worker (``last_export`` when done)."""
         from ui.printing.campaign_report import export_campaign_pdf
 
         if self.history is None:
-            return None
+            return False
         if not isinstance(path, Path):
             path = FileChooser.save_path(self, "Campaign report as PDF", "PDF (*.pdf)",
                                          f"{self.history.campaign} - campaign report.pdf",
                                          ".pdf")
             if path is None:
-                return None
-        try:
-            return export_campaign_pdf(self.history, path).path
-        except (UserError, StorageError) as exc:
-            self.banner.show_error(str(exc))
-            return None
+                return False
+        history, target = self.history, path
+        self.pdf_button.setEnabled(False)
+        self.status.setText(f"Writing {target.name}…")
+
+        def done(result: Any) -> None:
+            self.pdf_button.setEnabled(True)
+            self.last_export = result.path
+            self.status.setText(f"Saved {result.pages} page"
+                                f"{'s' if result.pages != 1 else ''} to {result.path}.")
+
+        def failed(exc: BaseException, _trace: str) -> None:
+            self.pdf_button.setEnabled(True)
+            self.banner.show_error(f"The PDF was not written: {exc}")
+
+        start_job(self, lambda _progress: export_campaign_pdf(history, target),
+                  on_done=done, on_error=failed)
+        return True
 
     def export_markdown(self, path: Path | None = None) -> Path | None:
         from brikdesk.services.printing import write_text

@@ -16,14 +16,10 @@ Battle reports (``ui.printing.report``) follow the same path: ``layout_battle_re
 (on a worker) still fits a printer whose paper the organizer may have changed.
 
 The campaign report (``ui.printing.campaign_report``) too: ``export_campaign_pdf``,
-``print_campaign_report``, ``render_campaign_page``.
+``print_campaign_report``.
 """
 
-from ui.printing.campaign_report import (
-    export_campaign_pdf,
-    print_campaign_report,
-    render_campaign_page,
-)
+from ui.printing.campaign_report import export_campaign_pdf, print_campaign_report
 from ui.printing.image import render_roster_page
 from ui.printing.layout import (
     LAYOUT_NOTES,
@@ -61,7 +57,6 @@ __all__ = [
     "print_battle_report",
     "print_campaign_report",
     "print_roster_sheet",
-    "render_campaign_page",
     "render_report_page",
     "render_roster_page",
 ]

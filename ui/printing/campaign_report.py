@@ -7,8 +7,7 @@ path for print preview, printing, PDF export and page images (convention 9):
 - ``layout_campaign_report(history, device)`` -> ``SheetLayout``;
 - ``paint_campaign_report(painter, device, history, layout=None, ...)``;
 - ``print_campaign_report(printer, history)`` for ``QPrintPreviewDialog.paintRequested``;
-- ``export_campaign_pdf(history, path, paper="a4")`` writes a PDF;
-- ``render_campaign_page(history, page)`` paints one page on a ``QImage``.
+- ``export_campaign_pdf(history, path, paper="a4")`` writes a PDF.
 
 The charts (army value, units alive, casualties and kills over the battles, a line per army in
 its player's colour) are drawn with QPainter in points, so they print sharp; a long campaign
@@ -22,14 +21,11 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QImage, QPagedPaintDevice, QPageLayout, QPainter
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QColor, QPagedPaintDevice, QPageLayout, QPainter
 
 from brikdesk.domain.history import CampaignHistory
-from brikdesk.errors import UserError
-from ui.printing.image import MeasuringDevice, render_page
 from ui.printing.layout import (
     ALIGN_CENTER,
     ALIGN_RIGHT,
@@ -43,12 +39,15 @@ from ui.printing.layout import (
     _Paginator,
     _section_blocks,
     _table_blocks,
-    configure_page,
-    fits_device,
 )
-from ui.printing.painter import _Replayer
-from ui.printing.pdf import ExportResult, ensure_gui_application, write_pdf
-from ui.printing.report import BAND, FALLBACK_COLOURS, _paper
+from ui.printing.pdf import ExportResult
+from ui.printing.report import (
+    BAND,
+    FALLBACK_COLOURS,
+    export_paged_pdf,
+    paint_pages,
+    print_paged,
+)
 
 Progress = Callable[[int, int], None]
 PLOT_H = 78.0
@@ -290,83 +289,27 @@ def paint_campaign_report(painter: QPainter, device: QPagedPaintDevice,
     if layout is None:
         layout = layout_campaign_report(history, device, black_and_white=black_and_white)
     bw = layout.black_and_white
-    m = Metrics(device)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-    painter.setBrush(QBrush(Qt.BrushStyle.NoBrush))
-    replay = _Replayer(painter, m, campaign_palette(history, bw))
-    total = layout.page_count
-    last = total if last_page is None else min(last_page, total)
-    first = max(1, first_page)
-    width = layout.page_rect.width()
-    for n in range(first, last + 1):
-        if n > first:
-            device.newPage()
-        replay.draw(header_ops(m, history, n, total, width, bw), 0, 0)
-        for placed in layout.pages[n - 1].placed:
-            replay.draw(placed.ops, placed.x, placed.y)
-        if progress is not None:
-            progress(n - first + 1, last - first + 1)
-    return layout
+    return paint_pages(painter, device, layout, campaign_palette(history, bw),
+                       lambda m, n, total, width: header_ops(m, history, n, total, width, bw),
+                       progress=progress, first_page=first_page, last_page=last_page)
 
 
 def print_campaign_report(printer: QPagedPaintDevice, history: CampaignHistory, *,
                           progress: Progress | None = None, black_and_white: bool = False,
                           layout: SheetLayout | None = None) -> SheetLayout:
-    first, last = 1, None
-    from_page = getattr(printer, "fromPage", None)
-    if callable(from_page) and from_page() > 0:
-        first = from_page()
-        last = printer.toPage() or None  # type: ignore[attr-defined]
-    if layout is not None and not fits_device(layout, printer):
-        black_and_white = layout.black_and_white
-        layout = None
-    painter = QPainter()
-    if not painter.begin(printer):
-        raise RuntimeError("the printer could not be started")
-    try:
-        return paint_campaign_report(painter, printer, history, progress=progress,
-                                     first_page=first, last_page=last, layout=layout,
-                                     black_and_white=black_and_white)
-    finally:
-        painter.end()
+    """Paint the report on a QPrinter (the preview's ``paintRequested`` and Print)."""
+    return print_paged(printer, lambda painter, first, last, used, bw: paint_campaign_report(
+        painter, printer, history, progress=progress, first_page=first, last_page=last,
+        layout=used, black_and_white=bw), layout=layout, black_and_white=black_and_white)
 
 
 def export_campaign_pdf(history: CampaignHistory, path: str | os.PathLike[str],
                         paper: str = "a4", progress: Progress | None = None, *,
                         black_and_white: bool = False) -> ExportResult:
     """Write the campaign report to ``path`` as a PDF (no half file on failure)."""
-    ensure_gui_application()
-    paper = _paper(paper)
-    target = Path(path)
-
-    def paint(writer, painter_progress: Progress | None) -> SheetLayout:
-        writer.setTitle(f"{history.campaign}: campaign report")
-        configure_page(writer, paper)
-        if painter_progress is not None:
-            painter_progress(0, 0)
-        layout = layout_campaign_report(history, writer, black_and_white=black_and_white)
-        painter = QPainter()
-        if not painter.begin(writer):
-            raise UserError(f"cannot write {target}", field="out")
-        try:
-            paint_campaign_report(painter, writer, history, layout=layout,
-                                  progress=painter_progress)
-        finally:
-            painter.end()
-        return layout
-
-    return write_pdf(target, paint, progress)
-
-
-def render_campaign_page(history: CampaignHistory, page: int = 1, *, paper: str = "a4",
-                         dpi: float = 60.0, black_and_white: bool = False) -> QImage:
-    device = MeasuringDevice(_paper(paper))
-    layout = layout_campaign_report(history, device.writer, black_and_white=black_and_white)
-    if not 1 <= page <= layout.page_count:
-        raise ValueError(f"page {page} is not in 1..{layout.page_count}")
-
-    def paint(painter: QPainter, image: QImage) -> None:
-        paint_campaign_report(painter, image, history, layout=layout,  # type: ignore[arg-type]
-                              first_page=page, last_page=page)
-
-    return render_page(device.writer.pageLayout(), dpi, paint)
+    return export_paged_pdf(
+        path, paper, f"{history.campaign}: campaign report",
+        lambda writer: layout_campaign_report(history, writer,
+                                              black_and_white=black_and_white),
+        lambda painter, writer, layout, step: paint_campaign_report(
+            painter, writer, history, layout=layout, progress=step), progress)

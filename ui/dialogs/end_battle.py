@@ -40,6 +40,49 @@ UNIT, PLAYER, STATUS, KILLED_BY, KILLS, END, PROMOTE = range(len(COLUMNS))
 STATUS_TEXT = {"alive": "Survived", "wounded": "Wounded", "dead": "Fell"}
 
 
+class KillerBox(QComboBox):
+    """Who killed a unit: "—" or any other mustered unit. The list of units is filled when it
+    first opens (a battle of hundreds of units keeps the dialog quick to open)."""
+
+    def __init__(self, parent: QWidget, aftermath: Aftermath, unit_id: int,
+                 killed_by: int | None) -> None:
+        super().__init__(parent)
+        self._aftermath = aftermath
+        self._unit = unit_id
+        self._filled = False
+        self.addItem("—", None)
+        if killed_by is not None:
+            killer = aftermath.unit(killed_by)
+            self.addItem(self._label(killer), killer.id)
+            self.setCurrentIndex(1)
+
+    @staticmethod
+    def _label(u) -> str:
+        return f"{u.name} ({u.player_name})"
+
+    def fill(self) -> None:
+        if self._filled:
+            return
+        self._filled = True
+        current = self.currentData()
+        self.blockSignals(True)
+        self.clear()
+        self.addItem("—", None)
+        for other in self._aftermath.units:
+            if other.id != self._unit:
+                self.addItem(self._label(other), other.id)
+        self.setCurrentIndex(max(0, self.findData(current)))
+        self.blockSignals(False)
+
+    def choose(self, unit_id: int | None) -> None:
+        self.fill()
+        self.setCurrentIndex(max(0, self.findData(unit_id)))
+
+    def showPopup(self) -> None:  # noqa: N802 (Qt name)
+        self.fill()
+        super().showPopup()
+
+
 class EndBattleDialog(QDialog):
     """The post-battle dialog for ``battle_id``; ``result()`` is the organizer's result."""
 
@@ -65,7 +108,7 @@ class EndBattleDialog(QDialog):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.status_boxes: list[QComboBox] = []
-        self.killer_boxes: list[QComboBox] = []
+        self.killer_boxes: list[KillerBox] = []
         self.promote_boxes: list[QComboBox] = []
         fates = {f.unit: f for f in am.proposal.fates}
         for row, u in enumerate(am.units):
@@ -88,13 +131,8 @@ class EndBattleDialog(QDialog):
             status.currentIndexChanged.connect(self._changed)
             self.table.setCellWidget(row, STATUS, status)
             self.status_boxes.append(status)
-            killer = QComboBox(self.table)
+            killer = KillerBox(self.table, am, u.id, f.killed_by)
             killer.setObjectName(f"killer{u.id}")
-            killer.addItem("—", None)
-            for other in am.units:
-                if other.id != u.id:
-                    killer.addItem(f"{other.name} ({other.player_name})", other.id)
-            killer.setCurrentIndex(max(0, killer.findData(f.killed_by)))
             killer.currentIndexChanged.connect(self._changed)
             self.table.setCellWidget(row, KILLED_BY, killer)
             self.killer_boxes.append(killer)
@@ -176,8 +214,7 @@ class EndBattleDialog(QDialog):
         """Overrule the log for one unit (what a user does with the row's boxes)."""
         row = [u.id for u in self.aftermath.units].index(unit_id)
         self.status_boxes[row].setCurrentIndex(FATE_STATUSES.index(status))
-        killer = self.killer_boxes[row]
-        killer.setCurrentIndex(max(0, killer.findData(killed_by)))
+        self.killer_boxes[row].choose(killed_by)
 
     def promote(self, unit_id: int, type_key: str | None) -> None:
         row = [u.id for u in self.aftermath.units].index(unit_id)

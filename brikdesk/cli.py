@@ -28,6 +28,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("brikdesk.commands.demo", "recreate the demo campaign"),
     "print": ("brikdesk.commands.print_", "write an army's roster sheet as a PDF (no window)"),
     "report": ("brikdesk.commands.report", "write a battle report as a PDF or Markdown"),
+    "history": ("brikdesk.commands.history",
+                "a campaign's timeline, standings, series over battles and leaderboards"),
 }
 
 

@@ -115,3 +115,22 @@ def test_a_bad_action_die_names_the_option(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.strip() == ("brikdesk roll: argument --action-die: 'd7' is not an Action "
                                    "die; use one of d4, d6, d8, d10, d12")
+
+
+def test_history_prints_text_and_json_without_qt(tmp_path: Path) -> None:
+    import json
+
+    script = _NO_QT_SCRIPT.format(qt=set(QT_MODULES))
+    assert run([sys.executable, "-c", script, "demo"], tmp_path).returncode == 0
+    done = run([sys.executable, "-c", script, "history"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "QT-MODULES: "
+    assert "Skirmish at Baseplate Ford" in done.stdout and "Standings" in done.stdout
+    done = run([sys.executable, "-m", "brikdesk", "history", "--json", "--campaign", "demo"],
+               tmp_path)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["timeline"][0]["winner"] == "Margo"
+    assert {s["player"] for s in data["standings"]} == {"Margo", "Tobias", "Ines"}
+    bad = run([sys.executable, "-m", "brikdesk", "history", "--campaign", "nope"], tmp_path)
+    assert bad.returncode == 2 and "nope" in bad.stderr

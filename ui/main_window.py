@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from brikdesk import __version__
 from brikdesk.domain.catalog import DEFAULT_EDITION
@@ -48,6 +49,7 @@ from ui.dialogs.campaign import (
 )
 from ui.settings import AppSettings
 from ui.undo import UndoScopes
+from ui.windows.battle_sheet_printing import BattleSheetPrinting
 from ui.windows.common import (
     Actions,
     MessageBanner,
@@ -129,6 +131,8 @@ class MainWindow(QMainWindow):
         self.runner = Actions(self, self.undo_stack, bus, self.banner)
         self.printing = RosterPrinting(self, services, self.banner, self.settings)
         self.report_printing = ReportPrinting(self, services, self.banner, self.settings)
+        self.battle_sheet_printing = BattleSheetPrinting(self, services, self.banner,
+                                                         self.settings)
         self._build_central()
         self._build_actions()
         self._build_menus()
@@ -265,6 +269,18 @@ class MainWindow(QMainWindow):
                                      tip=f"New battle ({COMING_WITH_TRACKER})")
         self.new_battle_action.setEnabled(False)
 
+        self.end_battle_action = act(self, "&End battle…", self.end_battle,
+                                     name="endBattleAction", shortcut="Ctrl+Shift+F",
+                                     tip="End the battle shown: who fell, who won, "
+                                         "promotions; the campaign is updated in one step")
+        self.history_action = act(self, "&History", self.open_history, name="historyAction",
+                                  shortcut="Ctrl+H",
+                                  tip="The campaign's battles, standings, charts and "
+                                      "leaderboard")
+        self.battle_sheet_action = act(self, "Roster sheet of the &mustered units…",
+                                       self.print_battle_sheet, name="battleSheetAction",
+                                       tip="Preview and print the roster sheet of exactly the "
+                                           "units mustered into the battle")
         self.rules_action = act(self, "&Rules reference", self.show_rules_reference,
                                 name="rulesAction", shortcut=QKeySequence.StandardKey.HelpContents,
                                 tip="Modifiers and how BrikDesk reads the rules",
@@ -302,13 +318,16 @@ class MainWindow(QMainWindow):
             self.navigator_action, None, self.overview_action, self.refresh_action])
         self.campaign_menu = menu("&Campaign", "campaignMenu", [
             self.add_player_action, self.add_army_action, None, self.open_roster_action,
-            self.catalog_action, None, self.settings_action, self.delete_campaign_action])
+            self.catalog_action, self.history_action, None, self.settings_action,
+            self.delete_campaign_action])
         self.report_menu = self.report_printing.make_menu(self, self.current_battle)
         self.battle_menu = menu("&Battle", "battleMenu", [
-            self.open_battle_action, self.new_battle_action, None, self.report_menu])
+            self.open_battle_action, self.new_battle_action, self.end_battle_action, None,
+            self.report_menu, self.battle_sheet_action])
         self.help_menu = menu("&Help", "helpMenu", [self.rules_action, None,
                                                     self.about_action])
         self.navigator.addActions([self.open_roster_action, self.open_battle_action,
+                                   self.end_battle_action, self.battle_sheet_action,
                                    self.edit_selected_action, self.add_army_action,
                                    self.delete_selected_action])
         self.navigator.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
@@ -429,7 +448,10 @@ class MainWindow(QMainWindow):
             self.edition_label.setText(f"Rules: BrikWars {c.edition}")
             self.navigator_dock.setWindowTitle(c.name)
         self.navigator.show_navigator(nav, self._cost_unit)
-        self.overview.show_navigator(nav, self._cost_unit)
+        # The standings are read only while the overview is shown (not on every battle event).
+        on_overview = self.pages.currentWidget() is self.overview
+        self.overview.show_navigator(nav, self._cost_unit,
+                                     self._standings_html(nav) if on_overview else "")
         if nav is not None and self.battle_page.battle_id is not None and \
                 self.pages.currentWidget() is self.battle_page:
             if self.battle_page.battle_id not in {b.id for b in nav.battles}:
@@ -697,6 +719,12 @@ class MainWindow(QMainWindow):
         self.report_printing.describe_file_actions(
             kind == BATTLE, self.preview_action, self.print_action, self.pdf_action)
         self.open_battle_action.setEnabled(kind == BATTLE)
+        self.history_action.setEnabled(has)
+        current = self.current_battle() if has else None
+        status = next((b.status for b in self.nav.battles if current and b.id == current[0]),
+                      None) if self.nav else None
+        self.end_battle_action.setEnabled(status == "in_progress")
+        self.battle_sheet_action.setEnabled(status is not None)
         self.new_battle_action.setEnabled(has and len(self.nav.players if self.nav else ()) >= 2)
         self.edit_selected_action.setEnabled(kind in (PLAYER, ARMY, BATTLE))
         self.delete_selected_action.setEnabled(kind in (PLAYER, ARMY, BATTLE))
@@ -706,6 +734,8 @@ class MainWindow(QMainWindow):
     def open_entry(self, kind: str, ident: int) -> None:
         if kind == "settings":
             self.edit_campaign()
+        elif kind == "history":
+            self.open_history()
         elif kind == ARMY:
             self.open_roster(ident)
         elif kind == BATTLE:
@@ -821,11 +851,14 @@ class MainWindow(QMainWindow):
             self.battle_page.layout().addWidget(panel, 1)
             self.battle_panel = panel
             panel.table_mode_changed.connect(self._on_table_mode)
+            self._wire_aftermath(panel)
             self.battle_menu.clear()
             self.battle_menu.addAction(self.open_battle_action)
             self.battle_menu.addAction(self.new_battle_action)
+            self.battle_menu.addAction(self.end_battle_action)
             self.battle_menu.addSeparator()
             self.battle_menu.addMenu(self.report_menu)
+            self.battle_menu.addAction(self.battle_sheet_action)
             self.battle_menu.addSeparator()
             for action in panel.menu_actions():
                 if action is None:
@@ -836,6 +869,98 @@ class MainWindow(QMainWindow):
         panel.show()
         self._on_table_mode(panel.table_mode)
         self._follow_page()
+
+    # -- the end of a battle and the campaign's history (ui.dialogs.end_battle) -----------
+
+    def _wire_aftermath(self, panel: Any) -> None:
+        bar = panel.aftermath_bar
+        bar.result_text = self._result_text
+        bar.end_requested.connect(self.end_battle)
+        bar.report_requested.connect(self._battle_report)
+        if panel.view is not None:
+            bar.show_view(panel.view)
+
+    def _standings_html(self, nav: Navigator | None) -> str:
+        """The campaign overview's standings (once a battle is finished)."""
+        from ui.windows.standings import standings_html
+
+        if nav is None or not any(b.status == "finished" for b in nav.battles):
+            return ""
+        history = self.runner.read(lambda: self.services.history.history(nav.campaign.id))
+        return standings_html(history) if history is not None else ""
+
+    def _result_text(self, battle_id: int) -> str:
+        am = self.runner.read(lambda: self.services.aftermath.aftermath(battle_id))
+        if am is None:
+            return ""
+        result = am.result
+        winner = am.suggestion.winner if result is None else result.winner
+        name = next((p.name for p in am.players if p.id == winner), None)
+        return f" ({name} won)" if name else " (a draw)"
+
+    def _battle_report(self, battle_id: int) -> bool:
+        nav = self.nav
+        name = next((b.name for b in nav.battles if b.id == battle_id), None) if nav else None
+        return self.report_printing.preview(battle_id, name)
+
+    def end_battle(self, battle_id: int | None = None) -> bool:
+        """Battle > End battle…: the post-battle dialog, then the campaign updated in one
+        undoable step."""
+        from ui.dialogs.end_battle import EndBattleDialog
+
+        if not isinstance(battle_id, int) or isinstance(battle_id, bool):
+            current = self.current_battle()
+            if current is None:
+                self.banner.show_error("Open or select the battle to end.")
+                return False
+            battle_id = current[0]
+        try:
+            result = EndBattleDialog.ask(self, self.services, battle_id)
+        except UserError as exc:
+            self.banner.show_error(str(exc))
+            return False
+        except StorageError as exc:
+            show_storage_error(self, exc)
+            return False
+        if result is None:
+            return False
+        done = self.runner.perform(lambda: self.services.aftermath.finish(battle_id, result))
+        if done is None:
+            return False
+        lost = f"; fallen: {', '.join(done.casualties)}" if done.casualties else ""
+        self.statusBar().showMessage(f"{done.name} is finished{lost}.", 10_000)
+        return True
+
+    def open_history(self):
+        """Campaign > History (one window per campaign)."""
+        from ui.windows.history import HistoryWindow
+
+        if self.campaign_id is None:
+            return None
+        window = getattr(self, "_history_windows", {}).get(self.campaign_id)
+        if window is None:
+            window = HistoryWindow(self.services, self.bus, self.campaign_id, self)
+            self._history_windows = {**getattr(self, "_history_windows", {}),
+                                     self.campaign_id: window}
+            window.destroyed.connect(self._history_closed)
+        window.show()
+        window.raise_()
+        window.activateWindow()
+        return window
+
+    def _history_closed(self, *_args: object) -> None:
+        self._history_windows = {k: w for k, w in getattr(self, "_history_windows", {}).items()
+                                 if isValid(w)}
+
+    def print_battle_sheet(self, battle_id: int | None = None) -> bool:
+        """The roster sheet of exactly the units mustered into the battle, in the preview."""
+        if not isinstance(battle_id, int) or isinstance(battle_id, bool):
+            current = self.current_battle()
+            if current is None:
+                self.banner.show_error("Open or select a battle to print its mustered units.")
+                return False
+            battle_id = current[0]
+        return self.battle_sheet_printing.preview(battle_id)
 
     def _on_table_mode(self, on: bool) -> None:
         """Table mode gives the panel the whole window: the navigator steps aside while it is
@@ -853,7 +978,10 @@ class MainWindow(QMainWindow):
 
     def show_overview(self) -> None:
         self._on_table_mode(False)
-        self.pages.setCurrentWidget(self.overview)
+        if self.pages.currentWidget() is not self.overview:
+            self.pages.setCurrentWidget(self.overview)
+            self.overview.show_navigator(self.nav, self._cost_unit,
+                                         self._standings_html(self.nav))
 
     # -- printing -------------------------------------------------------------------------
 

@@ -14,7 +14,6 @@ from contextlib import contextmanager
 from brikdesk.errors import StorageError
 from brikdesk.persistence.db import DB_ENV, Database, open_database
 from brikdesk.services import Services
-from brikdesk.services.demo import ensure_demo
 
 
 @contextmanager
@@ -29,6 +28,8 @@ def opened(args: argparse.Namespace, *, first_start_demo: bool = True
     db = open_database(url)
     try:
         if first_start_demo and url is None and not os.environ.get(DB_ENV, "").strip():
+            from brikdesk.services.demo import ensure_demo  # only then: it loads the importer
+
             ensure_demo(db)
         yield db, Services.open(db)
     finally:
@@ -43,3 +44,19 @@ def run_storage(name: str, body: Callable[[], int]) -> int:
     except StorageError as exc:
         print(f"brikdesk {name}: {exc}", file=sys.stderr)
         return 1
+
+
+def pick_campaign(sv: Services, ref: str | None, verb: str):
+    """The campaign ``--campaign`` names (id, name or unique part), or the only one there is;
+    with several and no ``--campaign``, a ``UserError`` listing them (``verb``: what for)."""
+    from brikdesk.errors import UserError
+
+    campaigns = sv.campaigns.list_campaigns()
+    if ref is not None:
+        return sv.campaigns.get_campaign(sv.printing.find_campaign(ref).id)
+    if len(campaigns) == 1:
+        return campaigns[0]
+    if not campaigns:
+        raise UserError(f"there are no campaigns to {verb}")
+    raise UserError("there are several campaigns; choose one with --campaign "
+                    "NAME_OR_ID: " + ", ".join(f"'{c.name}' (id {c.id})" for c in campaigns))

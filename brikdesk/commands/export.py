@@ -20,22 +20,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from brikdesk.commands._storage import opened, run_storage
-    from brikdesk.errors import UserError
+    from brikdesk.commands._storage import opened, pick_campaign, run_storage
 
     def body() -> int:
         with opened(args) as (_db, sv):
-            campaigns = sv.campaigns.list_campaigns()
-            if args.campaign is not None:
-                c = sv.campaigns.get_campaign(sv.printing.find_campaign(args.campaign).id)
-            elif len(campaigns) == 1:
-                c = campaigns[0]
-            elif not campaigns:
-                raise UserError("there are no campaigns to export")
-            else:
-                raise UserError("there are several campaigns; choose one with --campaign "
-                                "NAME_OR_ID: " + ", ".join(f"'{c.name}' (id {c.id})"
-                                                           for c in campaigns))
+            c = pick_campaign(sv, args.campaign, "export")
             if args.out == "-":
                 sys.stdout.write(sv.transfer.export_json(c.id))
                 return 0

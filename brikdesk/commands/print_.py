@@ -1,4 +1,6 @@
-"""``brikdesk print --army NAME_OR_ID --out FILE.pdf``: an army's roster sheet as a PDF.
+"""``brikdesk print --army NAME_OR_ID|--battle NAME_OR_ID --out FILE.pdf``: a roster sheet.
+
+An army's sheet, or the sheet of exactly the units mustered into a battle.
 
 No window opens: Qt is loaded only inside ``run()`` (offscreen when there is no display), after
 the database has been read and closed. The army is named by id, by name (any case) or by a
@@ -32,10 +34,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.description = ("Write the roster sheet of one army as a PDF (no window): a card per unit "
                      "with tick boxes for the Action, the Counters and Dead, a reference "
                      "appendix and blank cards.")
-    p.add_argument("--army", metavar="NAME_OR_ID", required=True,
-                   help="the army: its id, its name or a unique part of it")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--army", metavar="NAME_OR_ID",
+                       help="the army: its id, its name or a unique part of it")
+    which.add_argument("--battle", metavar="NAME_OR_ID",
+                       help="instead of an army, the units mustered into this battle (every "
+                            "side; each card says whose unit it is)")
     p.add_argument("--campaign", metavar="NAME_OR_ID",
-                   help="look for the army in this campaign only")
+                   help="look for the army or battle in this campaign only")
     p.add_argument("--out", metavar="FILE.pdf", required=True, help="the PDF to write")
     p.add_argument("--paper", type=paper_arg, default="a4", metavar="a4|letter",
                    help="paper size, portrait (default a4)")
@@ -56,6 +62,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from brikdesk.commands._storage import opened, run_storage
     from brikdesk.domain.sheets import RosterSheetOptions
+    from brikdesk.errors import UserError
     from brikdesk.services.printing import PrintService, check_out_path
 
     def body() -> int:
@@ -64,22 +71,34 @@ def run(args: argparse.Namespace) -> int:
                                      fold_identical=not args.no_fold,
                                      black_and_white=args.bw, include_warnings=args.warnings,
                                      blank_cards=args.blank_cards)
+        if args.battle is not None and args.include_dead:
+            raise UserError("--include-dead is for an army: a battle's sheet prints exactly "
+                            "the units mustered into it", field="include_dead")
         with opened(args) as (db, _sv):
             service = PrintService(db.sessions)
-            army = service.find_army(args.army, args.campaign)
-            job = service.roster_sheet(army.id, options, include_dead=args.include_dead)
+            if args.battle is not None:
+                battle = service.find_battle(args.battle, args.campaign)
+                bjob = service.battle_roster_sheet(battle.id, options)
+                sheet, left_out = bjob.sheet, ()
+                what = f"'{bjob.battle}' ({' vs '.join(bjob.players)})"
+            else:
+                army = service.find_army(args.army, args.campaign)
+                job = service.roster_sheet(army.id, options, include_dead=args.include_dead)
+                sheet, left_out = job.sheet, job.left_out
+                what = f"'{job.army.name}' ({job.army.player_name})"
         # Qt only now, and only here (design: printing imports Qt lazily in this command)
         from ui.printing import ensure_gui_application, export_pdf
 
         ensure_gui_application()
-        result = export_pdf(job.sheet, out)
-        units, cards = job.sheet.unit_count, len(job.sheet.cards)
+        result = export_pdf(sheet, out)
+        units, cards = sheet.unit_count, len(sheet.cards)
         paper = "A4" if args.paper == "a4" else "Letter"
-        print(f"Wrote {_n(result.pages, 'page')} to {result.path}: '{job.army.name}' "
-              f"({job.army.player_name}), {_n(units, 'unit')} on {_n(cards, 'card')}, "
+        print(f"Wrote {_n(result.pages, 'page')} to {result.path}: {what}, "
+              f"{_n(units, 'unit')} on {_n(cards, 'card')}, "
               f"{paper}, {_n(args.turns, 'turn')}{', black and white' if args.bw else ''}")
-        if job.left_out:
-            print(f"Left out {_n(len(job.left_out), 'unit')} dead in the campaign: {', '.join(job.left_out)} (--include-dead prints "
+        if left_out:
+            print(f"Left out {_n(len(left_out), 'unit')} dead in the campaign: "
+                  f"{', '.join(left_out)} (--include-dead prints "
                   "them)")
         return 0
 

@@ -1,5 +1,7 @@
 """``brikdesk report --battle NAME_OR_ID --out FILE.pdf|FILE.md``: a battle report.
 
+With ``--campaign NAME`` and no ``--battle``: the campaign report (standings, timeline, charts).
+
 Written from the battle's event log: the account round by round (who attacked whom with what,
 the dice and the result), a casualties table per player and a chart of casualties per round.
 ``.md`` (or ``.markdown``) writes Markdown for a forum post (the chart as a small table) and
@@ -14,12 +16,14 @@ from brikdesk.commands.print_ import paper_arg
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.description = ("Write the report of one battle from its event log, as a PDF or as "
+    p.description = ("Write the report of one battle from its event log, or with no --battle "
+                     "the campaign report (standings, timeline, charts), as a PDF or as "
                      "Markdown for a forum post (the file's ending chooses).")
-    p.add_argument("--battle", metavar="NAME_OR_ID", required=True,
+    p.add_argument("--battle", metavar="NAME_OR_ID",
                    help="the battle: its id, its name or a unique part of it")
     p.add_argument("--campaign", metavar="NAME_OR_ID",
-                   help="look for the battle in this campaign only")
+                   help="look for the battle in this campaign only; with no --battle, the "
+                        "campaign to report on")
     p.add_argument("--out", metavar="FILE.pdf|FILE.md", required=True,
                    help="the file to write: .pdf, or .md for Markdown")
     p.add_argument("--paper", type=paper_arg, default="a4", metavar="a4|letter",
@@ -38,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
         out = check_out_path(args.out, ".pdf", ".md", ".markdown")
         if args.bw and out.suffix.lower() != ".pdf":
             raise UserError("--bw is for a PDF; Markdown has no colours", field="bw")
+        if args.battle is None:
+            return _campaign_report(args, out)
         with opened(args) as (db, _sv):
             service = PrintService(db.sessions)
             battle = service.find_battle(args.battle, args.campaign)
@@ -61,3 +67,32 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     return run_storage("report", body)
+
+
+def _campaign_report(args: argparse.Namespace, out) -> int:
+    """``report --campaign NAME --out FILE`` with no ``--battle``: the campaign report."""
+    from brikdesk.commands._storage import opened, pick_campaign
+    from brikdesk.domain.history import history_markdown
+    from brikdesk.errors import UserError
+    from brikdesk.services.printing import write_text
+
+    if args.campaign is None:
+        raise UserError("name the battle (--battle) or, for the campaign report, the "
+                        "campaign (--campaign)", field="battle")
+    with opened(args) as (_db, sv):
+        c = pick_campaign(sv, args.campaign, "report on")
+        history = sv.history.history(c.id)
+    n = len(history.timeline)
+    what = f"'{history.campaign}' ({n} finished battle{'s' if n != 1 else ''})"
+    if out.suffix.lower() == ".pdf":
+        from ui.printing import ensure_gui_application, export_campaign_pdf
+
+        ensure_gui_application()
+        result = export_campaign_pdf(history, out, args.paper, black_and_white=args.bw)
+        bw = ", black and white" if args.bw else ""
+        print(f"Wrote {result.pages} page{'s' if result.pages != 1 else ''}{bw} to "
+              f"{result.path}: campaign report of {what}")
+    else:
+        path = write_text(out, history_markdown(history))
+        print(f"Wrote Markdown to {path}: campaign report of {what}")
+    return 0

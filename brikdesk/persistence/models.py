@@ -216,6 +216,9 @@ class Battle(Versioned, Base):
     notes: Mapped[str] = mapped_column(Text, default="")
     #: Battle-level state cache (round, active player...): the event log is the truth.
     state: Mapped[dict[str, Any]]
+    #: The post-battle update once finished (winner, notes, each unit's fate, promotions):
+    #: the organizer's word, which may overrule the log (``brikdesk.services.aftermath``).
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, default=None)
 
 
 class BattlePlayer(Base):

@@ -22,9 +22,11 @@ if TYPE_CHECKING:
     from sqlalchemy.orm import Session, sessionmaker
 
     from brikdesk.persistence.db import Database
+    from brikdesk.services.aftermath import AftermathService
     from brikdesk.services.battles import BattleService
     from brikdesk.services.campaigns import CampaignService
     from brikdesk.services.catalogs import CatalogService
+    from brikdesk.services.history import HistoryService
     from brikdesk.services.printing import PrintService
     from brikdesk.services.roster import RosterService
     from brikdesk.services.tracker import TrackerService
@@ -86,6 +88,14 @@ class Services:
     @cached_property
     def tracker(self) -> TrackerService:
         return _make("tracker", "TrackerService", self._sessions, self._clock)
+
+    @cached_property
+    def aftermath(self) -> AftermathService:
+        return _make("aftermath", "AftermathService", self._sessions, self._clock)
+
+    @cached_property
+    def history(self) -> HistoryService:
+        return _make("history", "HistoryService", self._sessions, self._clock)
 
     @cached_property
     def printing(self) -> PrintService:

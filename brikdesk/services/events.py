@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from brikdesk.domain.aftermath import fates_from_events
 from brikdesk.domain.modifiers import Modifier, Stat
 from brikdesk.domain.rolling import DieRoll, Role
 from brikdesk.errors import UserError
@@ -177,49 +178,10 @@ def _is_int(v: object) -> bool:
 def record_from_events(events: Iterable[tuple[str, int | None, int | None, Mapping[str, Any]]]
                        ) -> tuple[set[int], set[int], dict[int, int]]:
     """From (kind, actor, target, payload) of the events that stand, in order: the units that
-    end the battle dead, those wounded, and each actor's kills.
-
-    Read from the battle tracker's kinds (``unit_killed``: the target dies, the actor gets the
-    kill; ``attack_resolved``: every id in ``killed`` dies, each a kill for the actor;
-    ``status_set`` / ``status_cleared`` with status ``dead``: dies / lives again, no kill) and
-    from the generic ``outcome`` of any other kind (``killed``: the target dies and the actor
-    gets the kill; ``wounded``: the target is wounded). A unit never kills itself.
-    """
-    dead: set[int] = set()
-    wounded: set[int] = set()
-    kills: dict[int, int] = {}
-
-    def killed(victim: Any, killer: int | None) -> None:
-        if isinstance(victim, bool) or not isinstance(victim, int) or victim in dead:
-            return
-        dead.add(victim)
-        if killer is not None and killer != victim:
-            kills[killer] = kills.get(killer, 0) + 1
-
-    for kind, actor, target, payload in events:
-        if not isinstance(payload, Mapping):
-            continue
-        if kind == "unit_killed":
-            killed(target, actor)
-        elif kind == "attack_resolved":
-            victims = payload.get("killed", [])
-            for v in victims if isinstance(victims, list) else ():
-                killed(v, actor)
-        elif kind in ("status_set", "status_cleared"):
-            if payload.get("status") == "dead" and actor is not None:
-                if kind == "status_set":
-                    killed(actor, None)
-                else:
-                    dead.discard(actor)
-        else:
-            outcome = payload.get("outcome", {})
-            if not isinstance(outcome, Mapping) or target is None:
-                continue
-            if outcome.get("killed") is True:
-                killed(target, actor)
-            elif outcome.get("wounded") is True:
-                wounded.add(target)
-    return dead, wounded - dead, kills
+    end the battle dead, those wounded, and each actor's kills
+    (``brikdesk.domain.aftermath.fates_from_events`` says how each kind is read)."""
+    fates = fates_from_events(events)
+    return set(fates.dead), set(fates.wounded), fates.kills()
 
 
 #: Where the battle tracker's payloads hold ids (``brikdesk.domain.battle.events``): unit ids

@@ -79,6 +79,17 @@ class RosterPrint:
 
 
 @dataclass(frozen=True)
+class BattleRosterPrint:
+    """The roster sheet of a battle's mustered units, with the battle it is of."""
+
+    sheet: RosterSheet
+    battle_id: int
+    battle: str
+    campaign: str
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Found:
     """A campaign, army or battle a user named: its id, name and where it belongs."""
 
@@ -271,6 +282,46 @@ class PrintService(ServiceBase):
                                    campaign_notes={k: v for k, v in notes.items() if v})
         return RosterPrint(sheet, summary, campaign_name, left_out)
 
+    @storage_errors
+    def battle_roster_sheet(self, battle_id: int, options: RosterSheetOptions | None = None, *,
+                            date: _dt.date | None = None) -> BattleRosterPrint:
+        """The roster sheet of exactly the units mustered into a battle (the battle's copies,
+        every side, in turn order): each card says whose unit it is and from which army."""
+        options = options or RosterSheetOptions()
+        with self._sessions.begin() as s:
+            b = self._get(s, Battle, battle_id, "battle")
+            campaign_name = s.get(Campaign, b.campaign_id).name
+            cat = load_campaign_catalog(s, b.campaign_id)
+            players = [(bp.id, p.name) for bp, p in s.execute(
+                select(BattlePlayer, Player).join(Player)
+                .where(BattlePlayer.battle_id == battle_id)
+                .order_by(BattlePlayer.turn_order, BattlePlayer.id))]
+            rows = s.scalars(select(BattleUnit).where(BattleUnit.battle_id == battle_id)
+                             .order_by(BattleUnit.id)).all()
+            order = {bp: i for i, (bp, _n) in enumerate(players)}
+            names = dict(players)
+            units = []
+            for bu in sorted(rows, key=lambda r: (order.get(r.battle_player_id, 0), r.id)):
+                spec = bu.spec if isinstance(bu.spec, dict) else {}
+                army = spec.get("army") if isinstance(spec.get("army"), str) else ""
+                units.append((UnitSpec(bu.name, str(spec.get("type", "")), Loadout(
+                    tuple(spec.get("hands") or ()), tuple(spec.get("worn") or ()),
+                    tuple(spec.get("carried") or ())),
+                    overrides_from_json(spec.get("overrides") or {}),
+                    str(spec.get("notes") or "")),
+                    ", ".join(x for x in (names.get(bu.battle_player_id, ""), army) if x)))
+            name = b.name
+        notes = {}
+        for spec, side in units:  # a name shared across sides gets no side note
+            notes[spec.name] = side if notes.get(spec.name, side) == side else ""
+        header = SheetHeader(army=name, player=" vs ".join(n for _bp, n in players),
+                             campaign=campaign_name, budget=None,
+                             date=date or self._clock().astimezone().date())
+        sheet = build_roster_sheet(header, [spec for spec, _side in units], cat, options,
+                                   campaign_notes={k: v for k, v in notes.items() if v})
+        return BattleRosterPrint(sheet, battle_id, name, campaign_name,
+                                 tuple(n for _bp, n in players))
+
     # -- the battle report --------------------------------------------------------------------
 
     @storage_errors
@@ -311,6 +362,6 @@ def _colour(value: str | None) -> str | None:
     return f"#{v.lower()}" if len(v) == 6 else None
 
 
-__all__ = ["READINGS", "Found", "PrintService", "RosterPrint", "campaign_notes",
+__all__ = ["READINGS", "BattleRosterPrint", "Found", "PrintService", "RosterPrint", "campaign_notes",
            "check_out_path", "pick",
            "write_report_markdown", "write_text"]

@@ -20,10 +20,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
 from brikdesk import __version__
+from brikdesk.domain.aftermath import remap_result
 from brikdesk.domain.catalog import (
     KEY_RE,
     CatalogError,
@@ -154,6 +155,12 @@ def export_document(s: Session, campaign_id: int) -> dict[str, Any]:
                         "created_at": _time_text(e.created_at),
                         "reverted": e.reverted} for e in events],
         })
+        if b.result is not None:  # the post-battle update (brikdesk.services.aftermath)
+            try:
+                out_battles[-1]["result"] = remap_result(
+                    b.result, buid, {p: pid[p] for p in (bp.player_id for bp in bps)})
+            except UserError:
+                pass  # a result that no longer fits (a player deleted): the log says it
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -525,7 +532,7 @@ def _check_unit(raw: Any, path: str, unit_ids: dict[int, int], army: int) -> dic
 def _check_battle(raw: Any, path: str, players: Mapping[int, Any],
                   unit_ids: Mapping[int, int]) -> dict[str, Any]:
     b = _Obj(raw, path, ("id", "name", "status", "created_at", "finished_at", "notes",
-                         "players", "units", "events"))
+                         "players", "units", "events"), ("result",))
     b.int("id", 1)
     status = b.choice("status", BATTLE_STATUS)
     finished_at = b.time("finished_at", null=True)
@@ -592,6 +599,16 @@ def _check_battle(raw: Any, path: str, players: Mapping[int, Any],
             "_target": _ref(e.get("target"), e.at("target"), local, "unit of this battle",
                             null=True),
             "payload": payload, "created_at": e.time("created_at"), "reverted": reverted})
+    out["result"] = None
+    if b.get("result") is not None:
+        if status != "finished":
+            raise _Refused(b.at("result"), "only a finished battle has a result")
+        try:
+            out["result"] = remap_result(b.get("result"), local, {p: p for p in sides},
+                                         b.at("result"))
+        except UserError as exc:
+            path_, _, reason = str(exc).partition(": ")
+            raise _Refused(path_, reason) from None
     return out
 
 
@@ -637,6 +654,9 @@ def _write(s: Session, plan: _Plan, name: str) -> int:
             "unit_id": unit_db[u["_unit"]] if u["_unit"] is not None else None,
             "name": u["name"], "spec": u["spec"], "state": {}} for u in b["units"]])
         local_db = {u["_id"]: x for u, x in zip(b["units"], bu_ids, strict=True)}
+        if b["result"] is not None:
+            s.execute(update(Battle).where(Battle.id == bid).values(
+                result=remap_result(b["result"], local_db, player_db)))
         many(BattleEvent, [{
             "battle_id": bid, "seq": e["seq"], "kind": e["kind"],
             "actor_id": local_db.get(e["_actor"]) if e["_actor"] is not None else None,

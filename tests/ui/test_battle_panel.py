@@ -523,7 +523,11 @@ def test_start_dialog_musters_units_and_rolls_off(qtbot, sv: Services, table: Ta
     chosen = dialog.musters()
     assert len(chosen[table.red.id]) == 3  # the dead unit cannot be mustered
     assert blue_rifle not in chosen[table.blue.id] and len(chosen[table.blue.id]) == 2
-    assert dialog.count_label.text() == "Mustered — Red: 3, Blue: 2"
+    costs = {u.id: u.cost for a in sv.campaigns.list_armies(c)
+             for u in sv.roster.roster(a.id).units}
+    red, blue = (sum(costs[i] for i in chosen[p.id]) for p in (table.red, table.blue))
+    assert dialog.count_label.text() == (f"Mustered — Red: 3 units, {red} CP; "
+                                         f"Blue: 2 units, {blue} CP")
     dialog.order.dice_source = TypedDice([2, 5])
     result = dialog.order.roll()
     assert result.order == (table.blue.id, table.red.id)

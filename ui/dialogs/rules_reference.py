@@ -22,7 +22,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from brikdesk.domain import actions, attack, catalog, combat, odds, report, roster, sheets
+from brikdesk.domain import (
+    actions,
+    aftermath,
+    attack,
+    catalog,
+    combat,
+    history,
+    odds,
+    report,
+    roster,
+    sheets,
+)
 from brikdesk.domain import battle as battle_rules
 
 
@@ -58,6 +69,8 @@ SOURCES: tuple[tuple[str, Mapping[str, str]], ...] = (
     ("Catalog", catalog.READINGS),
     ("Printed roster sheets", sheets.READINGS),
     ("Battle reports", report.READINGS),
+    ("The end of a battle and the campaign record", aftermath.READINGS),
+    ("Campaign history and standings", history.READINGS),
 )
 
 

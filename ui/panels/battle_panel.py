@@ -80,6 +80,7 @@ from brikdesk.services.changes import Done
 from brikdesk.services.tracker import BattleView
 from ui.bus import Bus
 from ui.models.table import IdRole
+from ui.panels.aftermath_bar import AftermathBar
 from ui.panels.battle_model import (
     ACTION,
     COUNTERS,
@@ -203,6 +204,8 @@ class BattlePanel(QWidget):
         self.end_turn_button.setMinimumHeight(40)
         head.addWidget(self.end_turn_button)
         outer.addWidget(self.header)
+        self.aftermath_bar = AftermathBar(self)
+        outer.addWidget(self.aftermath_bar)
 
         self.start_bar = QFrame(self)
         self.start_bar.setObjectName("startBar")
@@ -473,6 +476,7 @@ class BattlePanel(QWidget):
             self.log_model.set_events(view.id, view.events)
             self._show_log_detail()
             self._update_header(view)
+            self.aftermath_bar.show_view(view)
             self._update_enabled()
         finally:
             self._refreshing = False

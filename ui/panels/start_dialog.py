@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QSpinBox,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -32,12 +33,15 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.battle.rolloff import READING, RollOff, roll_off
+from brikdesk.domain.muster import SideMuster, muster_summary
 from brikdesk.domain.rolling import DiceSource, NeedDie, RandomDice, TypedDice
 from brikdesk.errors import UserError
 from brikdesk.services import Services
+from brikdesk.services.common import MAX_NUMBER
 from brikdesk.services.summaries import Muster
 
 ID = Qt.ItemDataRole.UserRole
+COST = Qt.ItemDataRole.UserRole + 1
 
 
 def swatch(colour: str, size: int = 14) -> QIcon:
@@ -261,9 +265,23 @@ class StartBattleDialog(QDialog):
         form = QFormLayout()
         self.name = QLineEdit(self)
         self.name.setObjectName("battleName")
+        self.setFocusProxy(self.name)
         existing = services.battles.list_battles(campaign_id)
         self.name.setText(f"Battle {len(existing) + 1}")
         form.addRow("&Name:", self.name)
+        self.budget = QSpinBox(self)
+        self.budget.setObjectName("musterBudget")
+        self.budget.setRange(0, MAX_NUMBER)
+        self.budget.setSpecialValueText("no budget")
+        self.budget.setToolTip("Most each side may muster for this battle (0: no budget). Over "
+                               "it is a warning, never a refusal.")
+        self._cost_unit = "CP"
+        for c in services.campaigns.list_campaigns():
+            if c.id == campaign_id:
+                self.budget.setValue(c.default_budget)
+                self._cost_unit = c.cost_system
+        self.budget.setSuffix(f" {self._cost_unit} per side")
+        form.addRow("&Budget:", self.budget)
         layout.addLayout(form)
         columns = QHBoxLayout()
         left = QVBoxLayout()
@@ -277,6 +295,12 @@ class StartBattleDialog(QDialog):
         self.count_label = QLabel(self)
         self.count_label.setObjectName("musterCount")
         left.addWidget(self.count_label)
+        self.budget_warning = QLabel(self)
+        self.budget_warning.setObjectName("musterBudgetWarning")
+        self.budget_warning.setWordWrap(True)
+        self.budget_warning.setStyleSheet("color: #a04000; font-weight: bold;")
+        self.budget_warning.hide()
+        left.addWidget(self.budget_warning)
         columns.addLayout(left, 3)
         self.order = OrderEditor(self)
         columns.addWidget(self.order, 2)
@@ -297,8 +321,11 @@ class StartBattleDialog(QDialog):
         self._recount.timeout.connect(self._changed)
         self.tree.itemChanged.connect(self._recount.start)
         self.name.textChanged.connect(self._recount.start)
+        self.budget.valueChanged.connect(self._recount.start)
         self._changed()
         self.resize(920, 600)
+        self.name.selectAll()
+        self.name.setFocus()  # open ready to type (convention 16)
 
     def _load(self) -> None:
         players = self.services.campaigns.list_players(self.campaign_id)
@@ -320,6 +347,7 @@ class StartBattleDialog(QDialog):
                 for u in self.services.roster.roster(a.id).units:
                     item = QTreeWidgetItem(army, [u.name, u.type_name])
                     item.setData(0, ID, ("unit", u.id))
+                    item.setData(0, COST, u.cost)
                     if u.status == "dead":
                         item.setFlags(Qt.ItemFlag.ItemIsUserCheckable)
                         item.setText(1, f"{u.type_name} (dead)")
@@ -350,6 +378,17 @@ class StartBattleDialog(QDialog):
                         item.setCheckState(0, Qt.CheckState.Checked if on
                                            else Qt.CheckState.Unchecked)
 
+    @property
+    def _costs(self) -> dict[int, int]:
+        out = {}
+        for top in self.player_items():
+            for i in range(top.childCount()):
+                army = top.child(i)
+                for j in range(army.childCount()):
+                    item = army.child(j)
+                    out[item.data(0, ID)[1]] = item.data(0, COST) or 0
+        return out
+
     def musters(self) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
         for top in self.player_items():
@@ -369,8 +408,13 @@ class StartBattleDialog(QDialog):
     def _changed(self, *_args: object) -> None:
         chosen = self.musters()
         self.order.set_players([self._players[pid] for pid in self._players if pid in chosen])
-        parts = [f"{self._players[pid].name}: {len(ids)}" for pid, ids in chosen.items()]
-        self.count_label.setText("Mustered — " + (", ".join(parts) if parts else "nobody yet"))
+        sides = [SideMuster(self._players[pid].name, len(ids),
+                            sum(self._costs.get(i, 0) for i in ids))
+                 for pid, ids in chosen.items()]
+        line, warnings = muster_summary(sides, self.budget.value(), self._cost_unit)
+        self.count_label.setText("Mustered — " + (line or "nobody yet"))
+        self.budget_warning.setText("\n".join(warnings))
+        self.budget_warning.setVisible(bool(warnings))
         ok = len(chosen) >= 2 and bool(self.name.text().strip())
         self.start_button.setEnabled(ok)
         self.start_button.setToolTip("" if ok else "Pick units of at least two players")

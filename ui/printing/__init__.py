@@ -14,8 +14,12 @@ Battle reports (``ui.printing.report``) follow the same path: ``layout_battle_re
 ``export_report_pdf(report, path, paper, progress, black_and_white=...)`` and
 ``render_report_page``. ``fits_device(layout, device)`` tells whether a layout made beforehand
 (on a worker) still fits a printer whose paper the organizer may have changed.
+
+The campaign report (``ui.printing.campaign_report``) too: ``export_campaign_pdf``,
+``print_campaign_report``.
 """
 
+from ui.printing.campaign_report import export_campaign_pdf, print_campaign_report
 from ui.printing.image import render_roster_page
 from ui.printing.layout import (
     LAYOUT_NOTES,
@@ -41,6 +45,7 @@ __all__ = [
     "SheetLayout",
     "configure_page",
     "ensure_gui_application",
+    "export_campaign_pdf",
     "export_pdf",
     "export_report_pdf",
     "fits_device",
@@ -50,6 +55,7 @@ __all__ = [
     "paint_battle_report",
     "paint_roster_sheet",
     "print_battle_report",
+    "print_campaign_report",
     "print_roster_sheet",
     "render_report_page",
     "render_roster_page",

@@ -499,10 +499,23 @@ def paint_battle_report(painter: QPainter, device: QPagedPaintDevice, report: Ba
     if layout is None:
         layout = layout_battle_report(report, device, black_and_white=black_and_white)
     bw = layout.black_and_white
+    return paint_pages(painter, device, layout, report_palette(report, bw),
+                       lambda m, n, total, width: report_header_ops(m, report, n, total,
+                                                                   width, bw),
+                       progress=progress, first_page=first_page, last_page=last_page)
+
+
+def paint_pages(painter: QPainter, device: QPagedPaintDevice, layout: SheetLayout,
+                colours: dict[str, QColor],
+                header: Callable[[Metrics, int, int, float], list[Op]], *,
+                progress: Progress | None = None, first_page: int = 1,
+                last_page: int | None = None) -> SheetLayout:
+    """Paint a laid-out document page after page (a report's or the campaign report's):
+    ``header(metrics, page, pages, width)`` on each page, then its placed blocks."""
     m = Metrics(device)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     painter.setBrush(QBrush(Qt.BrushStyle.NoBrush))
-    replay = _Replayer(painter, m, report_palette(report, bw))
+    replay = _Replayer(painter, m, colours)
     total = layout.page_count
     last = total if last_page is None else min(last_page, total)
     first = max(1, first_page)
@@ -510,7 +523,7 @@ def paint_battle_report(painter: QPainter, device: QPagedPaintDevice, report: Ba
     for n in range(first, last + 1):
         if n > first:
             device.newPage()
-        replay.draw(report_header_ops(m, report, n, total, width, bw), 0, 0)
+        replay.draw(header(m, n, total, width), 0, 0)
         for placed in layout.pages[n - 1].placed:
             replay.draw(placed.ops, placed.x, placed.y)
         if progress is not None:
@@ -524,6 +537,19 @@ def print_battle_report(printer: QPagedPaintDevice, report: BattleReport, *,
     """Paint ``report`` on a QPrinter (``QPrintPreviewDialog.paintRequested``, Print) in the
     printer's current page layout; honours a QPrinter's page range. A ``layout`` made for
     another paper than the printer's is made again."""
+    return print_paged(printer, lambda painter, first, last, used, bw: paint_battle_report(
+        painter, printer, report, progress=progress, first_page=first, last_page=last,
+        layout=used, black_and_white=bw), layout=layout, black_and_white=black_and_white)
+
+
+def print_paged(printer: QPagedPaintDevice,
+                paint: Callable[[QPainter, int, int | None, SheetLayout | None, bool],
+                                SheetLayout], *,
+                layout: SheetLayout | None = None, black_and_white: bool = False
+                ) -> SheetLayout:
+    """Start a painter on a QPrinter and ``paint(painter, first, last, layout, bw)`` the pages
+    its page range asks for; a ``layout`` that does not fit the printer's paper is dropped
+    (made again by ``paint``), keeping its black and white."""
     first, last = 1, None
     from_page = getattr(printer, "fromPage", None)
     if callable(from_page) and from_page() > 0:
@@ -536,9 +562,7 @@ def print_battle_report(printer: QPagedPaintDevice, report: BattleReport, *,
     if not painter.begin(printer):
         raise RuntimeError("the printer could not be started")
     try:
-        return paint_battle_report(painter, printer, report, progress=progress,
-                                   first_page=first, last_page=last, layout=layout,
-                                   black_and_white=black_and_white)
+        return paint(painter, first, last, layout, black_and_white)
     finally:
         painter.end()
 
@@ -552,27 +576,41 @@ def export_report_pdf(report: BattleReport, path: str | os.PathLike[str], paper:
     file behind). ``progress`` as for ``export_pdf``: ``(0, 0)`` while laying out, then
     ``(page, pages)``. May run on a worker.
     """
+    return export_paged_pdf(
+        path, paper, f"{report.title}: battle report",
+        lambda writer: layout_battle_report(report, writer, black_and_white=black_and_white),
+        lambda painter, writer, layout, step: paint_battle_report(
+            painter, writer, report, layout=layout, progress=step), progress)
+
+
+def export_paged_pdf(path: str | os.PathLike[str], paper: str, title: str,
+                     lay_out: Callable[[QPdfWriter], SheetLayout],
+                     paint: Callable[[QPainter, QPdfWriter, SheetLayout, Progress | None],
+                                     SheetLayout],
+                     progress: Progress | None = None) -> ExportResult:
+    """Write a laid-out document (a report's, the campaign report's) as a PDF on A4 or
+    Letter: ``lay_out(writer)`` then ``paint(painter, writer, layout, progress)``; written
+    beside the destination and moved into place when complete."""
     ensure_gui_application()
     paper = _paper(paper)
     target = Path(path)
 
-    def paint(writer: QPdfWriter, painter_progress: Progress | None) -> SheetLayout:
-        writer.setTitle(f"{report.title}: battle report")
+    def write(writer: QPdfWriter, painter_progress: Progress | None) -> SheetLayout:
+        writer.setTitle(title)
         configure_page(writer, paper)
         if painter_progress is not None:
             painter_progress(0, 0)
-        layout = layout_battle_report(report, writer, black_and_white=black_and_white)
+        layout = lay_out(writer)
         painter = QPainter()
         if not painter.begin(writer):
             raise UserError(f"cannot write {target}", field="out")
         try:
-            paint_battle_report(painter, writer, report, layout=layout,
-                                progress=painter_progress)
+            paint(painter, writer, layout, painter_progress)
         finally:
             painter.end()
         return layout
 
-    return write_pdf(target, paint, progress)
+    return write_pdf(target, write, progress)
 
 
 def render_report_page(report: BattleReport, page: int = 1, *, paper: str = "a4",

@@ -173,7 +173,8 @@ a { color: #1b5e8c; text-decoration: none; } .hint { color: #666; }
 </style>"""
 
 
-def overview_html(nav: Navigator, cost_unit: str) -> str:
+def overview_html(nav: Navigator, cost_unit: str, standings: str = "") -> str:
+    """The overview page; ``standings``: the standings' HTML (``ui.windows.standings``)."""
     c = nav.campaign
     out = [PAGE_STYLE, f"<h1>{esc(c.name)}</h1>",
            f"<p class='sub'>BrikWars {esc(c.edition)} · costs in {esc(c.cost_system)} · "
@@ -202,6 +203,7 @@ def overview_html(nav: Navigator, cost_unit: str) -> str:
         out.append("</table>")
     else:
         out.append("<p class='hint'>No players yet: Campaign &gt; Add player.</p>")
+    out.append(standings)
     if nav.battles:
         out.append("<h3>Battles</h3><table><tr><th>Battle</th><th>Status</th><th>Sides</th>"
                    "<th>Units</th></tr>")
@@ -239,8 +241,9 @@ class OverviewPage(QTextBrowser):
         self.anchorClicked.connect(self._clicked)
         self.document().setDocumentMargin(18)
 
-    def show_navigator(self, nav: Navigator | None, cost_unit: str = "CP") -> None:
-        self.setHtml(empty_html() if nav is None else overview_html(nav, cost_unit))
+    def show_navigator(self, nav: Navigator | None, cost_unit: str = "CP",
+                       standings: str = "") -> None:
+        self.setHtml(empty_html() if nav is None else overview_html(nav, cost_unit, standings))
 
     def show_opening(self, database: str) -> None:
         self.setHtml(opening_html(database))

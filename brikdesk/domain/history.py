@@ -1,0 +1,420 @@
+"""A campaign's history: the timeline of its finished battles, standings, series and leaders.
+
+Pure functions over plain records (``brikdesk.services.history`` reads them in one
+transaction). Readings (also in Help > Rules reference, ``READINGS``):
+
+- a battle counts once it is finished; its casualties and kills are its result's (the
+  organizer's word, ``brikdesk.domain.aftermath``);
+- army value is the cost of the army's living units (alive or wounded) as they stand now;
+- the series over battles are drawn from the units as they stand now (BrikDesk keeps no dates
+  of roster edits): a unit counts from the start and leaves the count in the battle where it
+  fell; one brought back counts again from the next battle it fought in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from brikdesk.domain.aftermath import BattleResult
+
+READINGS: dict[str, str] = {
+    "standings": (
+        "Standings count finished battles only: won (the organizer's winner), drawn (no "
+        "winner) or lost. Army value is the cost of the living units (alive or wounded) as "
+        "they stand now, against the sum of the armies' budgets; casualties are the player's "
+        "units that fell in finished battles, kills the kills their units scored."),
+    "series": (
+        "The charts over battles are drawn from the units as they stand now (BrikDesk keeps no "
+        "dates of roster edits): a unit counts from the start, leaves the count in the battle "
+        "where it fell and, if brought back, counts again from the next battle it fought in."),
+}
+
+
+@dataclass(frozen=True)
+class RecordUnit:
+    """A mustered unit of a finished battle. ``id``: the battle unit; ``campaign_unit_id``
+    ``None`` once deleted from the campaign."""
+
+    id: int
+    name: str
+    player_id: int
+    campaign_unit_id: int | None
+
+
+@dataclass(frozen=True)
+class BattleRecord:
+    """A finished battle as the history reads it (``players``: (id, name) in turn order)."""
+
+    id: int
+    name: str
+    finished_at: datetime | None
+    players: tuple[tuple[int, str], ...]
+    units: tuple[RecordUnit, ...]
+    result: BattleResult
+
+
+@dataclass(frozen=True)
+class PoolUnit:
+    id: int
+    name: str
+    army_id: int
+    status: str
+    cost: int
+
+
+@dataclass(frozen=True)
+class ArmyInfo:
+    id: int
+    name: str
+    player_id: int
+    budget: int | None
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    id: int
+    name: str
+    colour: str
+
+
+@dataclass(frozen=True)
+class TopUnit:
+    name: str
+    player: str
+    kills: int
+
+
+@dataclass(frozen=True)
+class TimelineEntry:
+    battle_id: int
+    name: str
+    date: datetime | None
+    sides: tuple[str, ...]
+    winner: str | None  # None: a draw
+    casualties: tuple[tuple[str, int], ...]  # (player, units that fell), in turn order
+    top: TopUnit | None  # the unit with most kills (None: no kills)
+    from_log: bool = False  # finished before BrikDesk kept results: read from its log
+
+    @property
+    def winner_text(self) -> str:
+        return self.winner if self.winner is not None else "draw"
+
+    @property
+    def casualties_text(self) -> str:
+        return ", ".join(f"{p} {n}" for p, n in self.casualties)
+
+    @property
+    def top_text(self) -> str:
+        if self.top is None:
+            return "-"
+        return f"{self.top.name} ({self.top.player}, {self.top.kills})"
+
+
+@dataclass(frozen=True)
+class Standing:
+    player_id: int
+    name: str
+    colour: str
+    fought: int
+    won: int
+    drawn: int
+    lost: int
+    value: int
+    budget: int | None
+    alive: int
+    casualties: int
+    kills: int
+
+
+@dataclass(frozen=True)
+class ArmySeries:
+    """One army over the battles: point 0 is the start, point ``i`` after battle ``i``."""
+
+    army_id: int
+    army: str
+    player: str
+    colour: str
+    value: tuple[int, ...]
+    alive: tuple[int, ...]
+    casualties: tuple[int, ...]  # so far (cumulative)
+    kills: tuple[int, ...]  # so far (cumulative)
+
+
+@dataclass(frozen=True)
+class Leader:
+    name: str
+    player: str
+    kills: int
+    battles: int
+    status: str = ""
+
+
+@dataclass(frozen=True)
+class CampaignHistory:
+    campaign_id: int
+    campaign: str
+    cost_unit: str
+    timeline: tuple[TimelineEntry, ...]
+    standings: tuple[Standing, ...]
+    labels: tuple[str, ...]  # "Start", then the battles' names, for the series' points
+    series: tuple[ArmySeries, ...]
+    unit_leaders: tuple[Leader, ...]
+    player_leaders: tuple[Leader, ...]
+
+
+def build_history(campaign_id: int, campaign: str, cost_unit: str,
+                  players: Sequence[PlayerInfo], armies: Sequence[ArmyInfo],
+                  units: Sequence[PoolUnit], battles: Sequence[BattleRecord]
+                  ) -> CampaignHistory:
+    """Everything the history shows; ``battles`` in the order they were finished."""
+    pname = {p.id: p.name for p in players}
+    pcolour = {p.id: p.colour for p in players}
+    army_of = {u.id: u.army_id for u in units}
+    pool = {u.id: u for u in units}
+
+    timeline = []
+    won: dict[int, int] = {}
+    drawn: dict[int, int] = {}
+    fought: dict[int, int] = {}
+    fallen: dict[int, int] = {}
+    kills_by_player: dict[int, int] = {}
+    # Per campaign unit (or, deleted, per battle unit): kills, battles, its name and player.
+    leaders: dict[Any, list[Any]] = {}
+    falls: dict[int, list[int]] = {}  # campaign unit -> battle indexes where it fell
+    fights: dict[int, list[int]] = {}
+    army_kills: dict[int, list[int]] = {}  # army -> kills per battle index
+    army_falls: dict[int, list[int]] = {}
+    n = len(battles)
+
+    for i, b in enumerate(battles):
+        owner = {u.id: u.player_id for u in b.units}
+        kills = b.result.kills()
+        dead = set(b.result.casualties())
+        per_side = {pid: 0 for pid, _ in b.players}
+        for u in b.units:
+            key: Any = u.campaign_unit_id if u.campaign_unit_id is not None else ("b", b.id,
+                                                                                   u.id)
+            entry = leaders.setdefault(key, [u.name, u.player_id, 0, 0])
+            entry[2] += kills.get(u.id, 0)
+            entry[3] += 1
+            kills_by_player[u.player_id] = kills_by_player.get(u.player_id, 0) + kills.get(
+                u.id, 0)
+            if u.id in dead:
+                per_side[u.player_id] = per_side.get(u.player_id, 0) + 1
+                fallen[u.player_id] = fallen.get(u.player_id, 0) + 1
+            cu = u.campaign_unit_id
+            if cu is not None and cu in army_of:
+                fights.setdefault(cu, []).append(i)
+                army = army_of[cu]
+                if u.id in dead:
+                    falls.setdefault(cu, []).append(i)
+                    army_falls.setdefault(army, [0] * n)[i] += 1
+                army_kills.setdefault(army, [0] * n)[i] += kills.get(u.id, 0)
+        for pid, _ in b.players:
+            fought[pid] = fought.get(pid, 0) + 1
+            if b.result.winner is None:
+                drawn[pid] = drawn.get(pid, 0) + 1
+            elif b.result.winner == pid:
+                won[pid] = won.get(pid, 0) + 1
+        top = None
+        if kills:
+            best = max(b.units, key=lambda u: (kills.get(u.id, 0), -u.id))
+            top = TopUnit(best.name, pname.get(owner[best.id], "?"), kills[best.id])
+        names = dict(b.players)
+        timeline.append(TimelineEntry(
+            b.id, b.name, b.finished_at, tuple(name for _, name in b.players),
+            names.get(b.result.winner, pname.get(b.result.winner or -1))
+            if b.result.winner is not None else None,
+            tuple((names[pid], per_side.get(pid, 0)) for pid, _ in b.players), top,
+            b.result.from_log))
+
+    standings = []
+    for p in players:
+        mine = [a for a in armies if a.player_id == p.id]
+        ids = {a.id for a in mine}
+        living = [u for u in units if u.army_id in ids and u.status != "dead"]
+        budgets = [a.budget for a in mine if a.budget is not None]
+        f = fought.get(p.id, 0)
+        w, d = won.get(p.id, 0), drawn.get(p.id, 0)
+        standings.append(Standing(p.id, p.name, p.colour, f, w, d, f - w - d,
+                                  sum(u.cost for u in living), sum(budgets) if budgets else None,
+                                  len(living), fallen.get(p.id, 0), kills_by_player.get(p.id, 0)))
+    standings.sort(key=lambda s: (-s.won, -(s.won * 2 + s.drawn), s.lost, -s.kills, s.name))
+
+    series = []
+    points = n + 1  # point 0: the start; point i + 1: after battle i
+    for a in armies:
+        mine = [u for u in units if u.army_id == a.id]
+        steady = [u for u in mine if u.id not in falls]  # never fell: counted everywhere
+        values = [sum(u.cost for u in steady)] * points
+        alive_counts = [len(steady)] * points
+        for u in mine:
+            if u.id not in falls:
+                continue
+            for k in range(points):
+                if _alive_at(falls[u.id], fights.get(u.id, ()), k - 1):
+                    values[k] += u.cost
+                    alive_counts[k] += 1
+        series.append(ArmySeries(a.id, a.name, pname.get(a.player_id, "?"),
+                                 pcolour.get(a.player_id, "#808080"), tuple(values),
+                                 tuple(alive_counts),
+                                 _cumulative(army_falls.get(a.id, [0] * n)),
+                                 _cumulative(army_kills.get(a.id, [0] * n))))
+
+    unit_leaders = []
+    for key, (name, pid, k, nb) in leaders.items():
+        if k <= 0:
+            continue
+        u = pool.get(key) if isinstance(key, int) else None
+        unit_leaders.append(Leader(u.name if u else name, pname.get(pid, "?"), k, nb,
+                                   u.status if u else "deleted"))
+    unit_leaders.sort(key=lambda x: (-x.kills, x.battles, x.name))
+    player_leaders = sorted((Leader(s.name, s.name, s.kills, s.fought) for s in standings),
+                            key=lambda x: (-x.kills, x.name))
+    return CampaignHistory(campaign_id, campaign, cost_unit, tuple(timeline), tuple(standings),
+                           ("Start", *(b.name for b in battles)), tuple(series),
+                           tuple(unit_leaders), tuple(player_leaders))
+
+
+def _alive_at(falls: Sequence[int], fights: Sequence[int], k: int) -> bool:
+    """Standing after battle ``k`` (-1: at the start): no fall so far, or it fought again
+    after its last fall (brought back)."""
+    last = max((i for i in falls if i <= k), default=None)
+    return last is None or any(last < j <= k for j in fights)
+
+
+def _cumulative(values: Sequence[int]) -> tuple[int, ...]:
+    out, total = [0], 0
+    for v in values:
+        total += v
+        out.append(total)
+    return tuple(out)
+
+
+def history_to_json(h: CampaignHistory) -> dict[str, Any]:
+    """The history as one JSON object (``brikdesk history --json``)."""
+    def time(t: datetime | None) -> str | None:
+        return t.isoformat() if t is not None else None
+
+    return {
+        "campaign": {"id": h.campaign_id, "name": h.campaign, "cost_unit": h.cost_unit},
+        "timeline": [{"battle": e.battle_id, "name": e.name, "date": time(e.date),
+                      "sides": list(e.sides), "winner": e.winner,
+                      "casualties": {p: n for p, n in e.casualties},
+                      "top_unit": None if e.top is None else
+                      {"name": e.top.name, "player": e.top.player, "kills": e.top.kills},
+                      "read_from_log": e.from_log} for e in h.timeline],
+        "standings": [{"player": s.name, "fought": s.fought, "won": s.won, "drawn": s.drawn,
+                       "lost": s.lost, "value": s.value, "budget": s.budget,
+                       "units_alive": s.alive, "casualties": s.casualties, "kills": s.kills}
+                      for s in h.standings],
+        "series": {"points": list(h.labels),
+                   "armies": [{"army": s.army, "player": s.player, "value": list(s.value),
+                               "units_alive": list(s.alive),
+                               "casualties": list(s.casualties), "kills": list(s.kills)}
+                              for s in h.series]},
+        "leaderboard": {
+            "units": [{"name": u.name, "player": u.player, "kills": u.kills,
+                       "battles": u.battles, "status": u.status} for u in h.unit_leaders],
+            "players": [{"name": p.name, "kills": p.kills, "battles": p.battles}
+                        for p in h.player_leaders]},
+    }
+
+
+def history_to_text(h: CampaignHistory, *, limit: int = 10) -> str:
+    """The history as plain text (``brikdesk history``)."""
+    cu = h.cost_unit
+    out = [f"Campaign: {h.campaign}", "", "Standings"]
+    rows = [("Player", "Fought", "Won", "Drawn", "Lost", f"Value ({cu})", "Budget", "Alive",
+             "Casualties", "Kills")]
+    for s in h.standings:
+        rows.append((s.name, str(s.fought), str(s.won), str(s.drawn), str(s.lost),
+                     str(s.value), "-" if s.budget is None else str(s.budget), str(s.alive),
+                     str(s.casualties), str(s.kills)))
+    out += _table(rows)
+    out += ["", "Timeline"]
+    if not h.timeline:
+        out.append("  No finished battles yet.")
+    rows = [("Date", "Battle", "Sides", "Winner", "Casualties", "Most kills")]
+    for e in h.timeline:
+        rows.append((e.date.strftime("%Y-%m-%d") if e.date else "-",
+                     e.name + (" (from its log)" if e.from_log else ""), " vs ".join(e.sides),
+                     e.winner_text, e.casualties_text, e.top_text))
+    if h.timeline:
+        out += _table(rows)
+    out += ["", "Armies over the battles (start, then after each battle)"]
+    for s in h.series:
+        out.append(f"  {s.army} ({s.player}): value {_ends(s.value)} {cu}, units alive "
+                   f"{_ends(s.alive)}, casualties {s.casualties[-1]}, kills {s.kills[-1]}")
+    out += ["", "Leaderboard: units by kills"]
+    if not h.unit_leaders:
+        out.append("  No kills yet.")
+    for i, u in enumerate(h.unit_leaders[:limit], 1):
+        status = f", {u.status}" if u.status != "alive" else ""
+        out.append(f"  {i:>2}. {u.name} ({u.player}{status}): {u.kills} kill"
+                   f"{'s' if u.kills != 1 else ''} in {u.battles} battle"
+                   f"{'s' if u.battles != 1 else ''}")
+    out += ["", "Leaderboard: players by kills"]
+    for i, p in enumerate(h.player_leaders, 1):
+        out.append(f"  {i:>2}. {p.name}: {p.kills}")
+    return "\n".join(out)
+
+
+def _ends(values: Sequence[int]) -> str:
+    return f"{values[0]} → {values[-1]}" if len(values) > 1 else str(values[0])
+
+
+def _table(rows: Sequence[Sequence[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  " + "  ".join(c.ljust(w) if i == 0 or not c.lstrip("-").isdigit() else c.rjust(w)
+                             for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip()
+            for r in rows]
+
+
+def history_markdown(h: CampaignHistory) -> str:
+    """The campaign report as Markdown (for a forum post): standings, timeline, each army's
+    numbers over the battles and the leaderboard."""
+    cu = h.cost_unit
+
+    def row(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
+    def table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+        return [row(head), row(["---"] * len(head)), *(row(r) for r in rows)]
+
+    out = [f"# {h.campaign}: campaign report", "",
+           f"{len(h.timeline)} finished battle{'s' if len(h.timeline) != 1 else ''}.", "",
+           "## Standings", ""]
+    out += table(("Player", "Fought", "Won", "Drawn", "Lost", f"Value ({cu})", "Budget",
+                  "Alive", "Casualties", "Kills"),
+                 [(s.name, str(s.fought), str(s.won), str(s.drawn), str(s.lost), str(s.value),
+                   "-" if s.budget is None else str(s.budget), str(s.alive), str(s.casualties),
+                   str(s.kills)) for s in h.standings])
+    out += ["", "## Timeline", ""]
+    if h.timeline:
+        out += table(("#", "Date", "Battle", "Sides", "Winner", "Casualties", "Most kills"),
+                     [(str(i), e.date.strftime("%Y-%m-%d") if e.date else "-",
+                       e.name + (" (from its log)" if e.from_log else ""),
+                       " vs ".join(e.sides), e.winner_text, e.casualties_text, e.top_text)
+                      for i, e in enumerate(h.timeline, 1)])
+    else:
+        out.append("No finished battles yet.")
+    out += ["", "## The armies over the battles", "",
+            "Start, then after each battle (numbered as in the timeline).", ""]
+    for s in h.series:
+        out += [f"**{s.army}** ({s.player})", "",
+                f"- value ({cu}): " + ", ".join(map(str, s.value)),
+                "- units alive: " + ", ".join(map(str, s.alive)),
+                "- casualties so far: " + ", ".join(map(str, s.casualties)),
+                "- kills so far: " + ", ".join(map(str, s.kills)), ""]
+    out += ["## Leaderboard: units by kills", ""]
+    if h.unit_leaders:
+        out += table(("#", "Unit", "Player", "Kills", "Battles", "Status"),
+                     [(str(i), u.name, u.player, str(u.kills), str(u.battles), u.status)
+                      for i, u in enumerate(h.unit_leaders[:20], 1)])
+    else:
+        out.append("No kills yet.")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,411 @@
+"""The end of a battle: the post-battle update of the campaign, in one pass and one undo step.
+
+``aftermath(battle_id)`` reads what the log says happened to each mustered unit (killed and by
+whom, kills, wounded; Disrupted or off the table at the end from the tracker's state) and who
+holds the field (``brikdesk.domain.aftermath``); the organizer edits that proposal (overrule a
+death, give a kill to someone else, pick the winner or a draw, write notes, promote survivors)
+and ``finish(battle_id, result)`` writes it all in ONE transaction:
+
+- the battle is finished (``status``, ``finished_at``) and keeps the result in
+  ``battle.result`` (JSON; shape in :func:`brikdesk.domain.aftermath.result_to_json`): winner,
+  notes and every unit's fate, so the history shows casualties with the battle where they fell;
+- each mustered unit still in the campaign pool gets one more battle fought, its kills, its
+  status (``dead`` takes it out of the pool: it can't be mustered again) and its promotion
+  (a new unit type).
+
+The ``Done`` undoes with :meth:`reopen`, which puts back the battle's status and every unit's
+record exactly as they were; redo finishes again with the same result. A finished battle is
+read-only: the tracker refuses to change its log. ``resurrect(unit_id)`` brings a dead unit
+back to the pool (a house rule), undoable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from brikdesk.domain.aftermath import (
+    DEAD,
+    BattleResult,
+    Suggestion,
+    UnitFate,
+    check_result,
+    fates_from_events,
+    propose,
+    result_from_json,
+    result_to_json,
+    suggest_winner,
+)
+from brikdesk.domain.catalog import Catalog
+from brikdesk.domain.roster import Loadout, UnitSpec, unit_cost
+from brikdesk.errors import UserError
+from brikdesk.persistence.models import (
+    Army,
+    Battle,
+    BattleEvent,
+    BattlePlayer,
+    BattleUnit,
+    Unit,
+)
+from brikdesk.services.base import ServiceBase
+from brikdesk.services.catalogs import load_campaign_catalog
+from brikdesk.services.common import (
+    Changes,
+    Done,
+    clean_notes,
+    step,
+    storage_errors,
+)
+from brikdesk.services.roster import overrides_from_json
+
+FINISH_CHANGES = Changes.BATTLES | Changes.UNITS | Changes.EVENTS
+
+
+@dataclass(frozen=True)
+class AftermathPlayer:
+    id: int  # the campaign player
+    name: str
+    colour: str
+
+
+@dataclass(frozen=True)
+class AftermathUnit:
+    """A mustered unit as the post-battle dialog lists it. ``id`` is the battle-unit id;
+    ``cost`` its cost as mustered; ``campaign_status`` its status in the pool now (``None``
+    once the campaign unit was deleted)."""
+
+    id: int
+    name: str
+    player_id: int
+    player_name: str
+    army: str
+    type_key: str
+    type_name: str
+    cost: int
+    campaign_unit_id: int | None
+    campaign_status: str | None
+
+
+@dataclass(frozen=True)
+class UnitTypeChoice:
+    key: str
+    name: str
+    cost: int | None
+
+
+@dataclass(frozen=True)
+class Aftermath:
+    """What the post-battle dialog shows. ``proposal`` is the log's word (with the suggested
+    winner); ``result`` the stored one once the battle is finished."""
+
+    battle_id: int
+    campaign_id: int
+    name: str
+    status: str
+    players: tuple[AftermathPlayer, ...]
+    units: tuple[AftermathUnit, ...]
+    proposal: BattleResult
+    suggestion: Suggestion
+    result: BattleResult | None
+    unit_types: tuple[UnitTypeChoice, ...]
+    cost_unit: str
+
+    @property
+    def finished(self) -> bool:
+        return self.status == "finished"
+
+    def unit(self, unit_id: int) -> AftermathUnit:
+        for u in self.units:
+            if u.id == unit_id:
+                return u
+        raise UserError(f"battle unit {unit_id} is not in this battle")
+
+    def sides_standing(self, result: BattleResult | None = None) -> tuple[int, ...]:
+        """The players with units standing under ``result`` (default: the proposal)."""
+        result = result or self.proposal
+        players = {u.id: u.player_id for u in self.units}
+        return tuple(sorted({players[f.unit] for f in result.fates if f.standing}))
+
+
+@dataclass(frozen=True)
+class PromotionPreview:
+    """What promoting units does to an army: its total before and after, and the budget."""
+
+    army_id: int
+    army: str
+    units: tuple[tuple[str, str, str, int, int], ...]  # (unit, old type, new type, old, new)
+    total_before: int
+    total_after: int
+    budget: int | None
+    cost_unit: str
+
+    @property
+    def over_by(self) -> int:
+        return 0 if self.budget is None else max(0, self.total_after - self.budget)
+
+    @property
+    def text(self) -> str:
+        lines = [f"{name}: {old} → {new} ({oc} → {nc} {self.cost_unit})"
+                 for name, old, new, oc, nc in self.units]
+        budget = ("no budget" if self.budget is None
+                  else f"budget {self.budget} {self.cost_unit}")
+        head = (f"{self.army}: {self.total_before} → {self.total_after} {self.cost_unit} "
+                f"({budget})")
+        if self.over_by:
+            head += f": over budget by {self.over_by} {self.cost_unit} (a warning; allowed)"
+        return "\n".join([head, *lines])
+
+
+@dataclass(frozen=True)
+class FinishedBattle:
+    battle_id: int
+    name: str
+    result: BattleResult
+    casualties: tuple[str, ...]
+    promoted: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Before:
+    """What ``finish`` changed, to put back: the battle's status and finish time, and each
+    campaign unit's (id, status, battles fought, kills, unit type)."""
+
+    status: str
+    finished_at: datetime | None
+    result: Any
+    units: tuple[tuple[int, str, int, int, str], ...]
+
+
+class AftermathService(ServiceBase):
+    """End a battle, update the campaign in one pass; reopen it; bring a dead unit back."""
+
+    _tracker: Any = None
+
+    def _view(self, battle_id: int):
+        if self._tracker is None:
+            from brikdesk.services.tracker import TrackerService
+
+            self._tracker = TrackerService(self._sessions, self._clock)
+        return self._tracker.view(battle_id)
+
+    # -- reading ------------------------------------------------------------------------------
+
+    @storage_errors
+    def aftermath(self, battle_id: int) -> Aftermath:
+        """The log's word on every mustered unit and who holds the field (and the stored
+        result, once finished)."""
+        view = self._view(battle_id)
+        with self._sessions.begin() as s:
+            b = self._get(s, Battle, battle_id, "battle")
+            rows = s.execute(select(BattleEvent.kind, BattleEvent.actor_id,
+                                    BattleEvent.target_id, BattleEvent.payload)
+                             .where(BattleEvent.battle_id == battle_id,
+                                    BattleEvent.reverted.is_(False))
+                             .order_by(BattleEvent.seq)).all()
+            ids = [u.campaign_unit_id for u in view.units if u.campaign_unit_id is not None]
+            pool = dict(s.execute(select(Unit.id, Unit.status).where(Unit.id.in_(ids))).all()
+                        ) if ids else {}
+            result = result_from_json(b.result)
+            catalog = load_campaign_catalog(s, b.campaign_id)
+        fates = fates_from_events(rows)
+        state = view.state
+        units = tuple(
+            AftermathUnit(u.id, u.name, u.player_id, u.player_name, u.army, u.type_key,
+                          u.type_name, unit_cost(u.spec, catalog).total, u.campaign_unit_id,
+                          pool.get(u.campaign_unit_id) if u.campaign_unit_id else None)
+            for u in view.units)
+        proposal_fates = propose(
+            [u.id for u in units], fates,
+            disrupted=[x.unit_id for x in state.units if x.disrupted],
+            out=[x.unit_id for x in state.units if x.out],
+            dead=[x.unit_id for x in state.units if x.dead])
+        suggestion = _suggest(view.players, units, proposal_fates, catalog.cost_unit)
+        proposal = BattleResult(proposal_fates, suggestion.winner, "")
+        return Aftermath(b.id, b.campaign_id, b.name, b.status,
+                         tuple(AftermathPlayer(p.id, p.name, p.colour) for p in view.players),
+                         units, proposal, suggestion, result,
+                         tuple(UnitTypeChoice(t.key, t.name, t.cost)
+                               for t in catalog.unit_types),
+                         catalog.cost_unit)
+
+    def suggest(self, aftermath: Aftermath, fates: Sequence[UnitFate]) -> Suggestion:
+        """Who holds the field under edited fates (the dialog asks again after each edit)."""
+        players = [AftermathPlayer(p.id, p.name, p.colour) for p in aftermath.players]
+        return _suggest(players, aftermath.units, tuple(fates), aftermath.cost_unit)
+
+    @storage_errors
+    def promotion_preview(self, battle_id: int, promotions: Mapping[int, str]
+                          ) -> tuple[PromotionPreview, ...]:
+        """Each army touched by ``promotions`` (battle unit -> new unit type): its total cost
+        before and after and its budget (over budget is a warning, never a refusal)."""
+        with self._sessions.begin() as s:
+            b = self._get(s, Battle, battle_id, "battle")
+            catalog = load_campaign_catalog(s, b.campaign_id)
+            links = self._links(s, battle_id, promotions)
+            return _previews(s, catalog, {links[k]: v for k, v in promotions.items()
+                                          if k in links})
+
+    # -- writing ------------------------------------------------------------------------------
+
+    @storage_errors
+    def finish(self, battle_id: int, result: BattleResult) -> Done[FinishedBattle]:
+        """Finish the battle with ``result`` (see the module docstring), one transaction."""
+        notes = clean_notes(result.notes)
+        with self._sessions.begin() as s:
+            b = self._get(s, Battle, battle_id, "battle")
+            if b.status == "finished":
+                raise UserError(f"'{b.name}' is already finished")
+            if b.status == "planned":
+                raise UserError(f"'{b.name}' has not started: start it, or delete it")
+            catalog = load_campaign_catalog(s, b.campaign_id)
+            sides = dict(s.execute(select(BattleUnit.id, BattleUnit.battle_player_id)
+                                   .where(BattleUnit.battle_id == battle_id)).all())
+            player_of_side = dict(s.execute(select(BattlePlayer.id, BattlePlayer.player_id)
+                                            .where(BattlePlayer.battle_id == battle_id)).all())
+            units_players = {u: player_of_side[bp] for u, bp in sides.items()}
+            result = check_result(BattleResult(result.fates, result.winner, notes),
+                                  units_players, player_of_side.values())
+            for f in result.fates:
+                if f.promote_to is not None and catalog.get_unit_type(f.promote_to) is None:
+                    raise UserError(f"there is no unit type '{f.promote_to}' in this "
+                                    "campaign's catalog", field="promote_to")
+            links = dict(s.execute(select(BattleUnit.id, BattleUnit.unit_id).where(
+                BattleUnit.battle_id == battle_id, BattleUnit.unit_id.is_not(None))).all())
+            rows = {u.id: u for u in s.scalars(select(Unit).where(
+                Unit.id.in_(list(links.values()))))} if links else {}
+            before = _Before(b.status, b.finished_at, b.result,
+                             tuple((u.id, u.status, u.battles_fought, u.kills, u.type_key)
+                                   for u in sorted(rows.values(), key=lambda u: u.id)))
+            kills = result.kills()
+            names = dict(s.execute(select(BattleUnit.id, BattleUnit.name)
+                                   .where(BattleUnit.battle_id == battle_id)).all())
+            for f in result.fates:
+                u = rows.get(links.get(f.unit, -1))
+                if u is None:
+                    continue
+                u.battles_fought += 1
+                u.kills += kills.get(f.unit, 0)
+                u.status = f.status
+                if f.promote_to is not None:
+                    u.type_key = f.promote_to
+            b.status = "finished"
+            b.finished_at = self._now()
+            b.result = result_to_json(result)
+            self._touch(s, b.campaign_id)
+            name = b.name
+        value = FinishedBattle(battle_id, name, result,
+                               tuple(names[f.unit] for f in result.fates if f.fell),
+                               tuple(names[f.unit] for f in result.fates if f.promote_to))
+        return Done(value, FINISH_CHANGES, f"End battle {name}",
+                    redo=step(self.finish, battle_id, result),
+                    undo=step(self.reopen, battle_id, before, result))
+
+    @storage_errors
+    def reopen(self, battle_id: int, before: _Before, result: BattleResult
+               ) -> Done[str]:
+        """Undo of :meth:`finish`: the battle and every unit's record exactly as they were."""
+        with self._sessions.begin() as s:
+            b = self._get(s, Battle, battle_id, "battle")
+            if b.status != "finished":
+                raise UserError(f"'{b.name}' is not finished")
+            rows = {u.id: u for u in s.scalars(select(Unit).where(
+                Unit.id.in_([r[0] for r in before.units])))}
+            for uid, status, fought, kills, type_key in before.units:
+                u = rows.get(uid)
+                if u is None:  # deleted since: nothing to put back
+                    continue
+                u.status, u.battles_fought, u.kills, u.type_key = status, fought, kills, type_key
+            b.status = before.status
+            b.finished_at = before.finished_at
+            b.result = before.result
+            self._touch(s, b.campaign_id)
+            name = b.name
+        return Done(name, FINISH_CHANGES, f"Reopen battle {name}",
+                    redo=step(self.reopen, battle_id, before, result),
+                    undo=step(self.finish, battle_id, result))
+
+    @storage_errors
+    def resurrect(self, unit_id: int) -> Done[str]:
+        """Bring a dead unit back to the campaign pool, alive (a house rule). The battle where
+        it fell still counts it among its casualties."""
+        return self._set_status(unit_id, "alive", "Bring back", need_dead=True)
+
+    @storage_errors
+    def _set_status(self, unit_id: int, status: str, verb: str, *, need_dead: bool = False
+                    ) -> Done[str]:
+        with self._sessions.begin() as s:
+            u = self._get(s, Unit, unit_id, "unit")
+            if need_dead and u.status != DEAD:
+                raise UserError(f"{u.name} is not dead", field="status")
+            old, u.status = u.status, status
+            campaign_id = s.scalar(select(Army.campaign_id).where(Army.id == u.army_id))
+            self._touch(s, campaign_id)
+            text = f"{verb} {u.name}"
+        return Done(old, Changes.UNITS, text,
+                    redo=step(self._set_status, unit_id, status, verb),
+                    undo=step(self._set_status, unit_id, old, verb))
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    @staticmethod
+    def _links(s: Session, battle_id: int, which: Mapping[int, Any]) -> dict[int, int]:
+        """battle unit -> campaign unit, for the battle units in ``which``."""
+        return {bu: u for bu, u in s.execute(
+            select(BattleUnit.id, BattleUnit.unit_id).where(
+                BattleUnit.battle_id == battle_id, BattleUnit.unit_id.is_not(None),
+                BattleUnit.id.in_([k for k in which if isinstance(k, int)])))}
+
+
+def _suggest(players: Sequence[Any], units: Sequence[AftermathUnit],
+             fates: Sequence[UnitFate], cost_unit: str) -> Suggestion:
+    by_id = {u.id: u for u in units}
+    standing: dict[int, tuple[int, int]] = {}
+    for f in fates:
+        u = by_id.get(f.unit)
+        if u is None or not f.standing:
+            continue
+        n, v = standing.get(u.player_id, (0, 0))
+        standing[u.player_id] = (n + 1, v + u.cost)
+    return suggest_winner([(p.id, p.name) for p in players], standing, cost_unit)
+
+
+def _previews(s: Session, catalog: Catalog, promotions: Mapping[int, str]
+              ) -> tuple[PromotionPreview, ...]:
+    """Army totals before and after changing the unit types of ``promotions`` (campaign unit
+    -> type key), living units only."""
+    if not promotions:
+        return ()
+    armies = set(s.scalars(select(Unit.army_id).where(Unit.id.in_(list(promotions)))))
+    out = []
+    for army in s.scalars(select(Army).where(Army.id.in_(armies)).order_by(Army.id)):
+        before = after = 0
+        lines = []
+        for u in s.scalars(select(Unit).where(Unit.army_id == army.id, Unit.status != DEAD)
+                           .order_by(Unit.position, Unit.id)):
+            spec = spec_of_unit(u)
+            cost = unit_cost(spec, catalog).total
+            before += cost
+            new_key = promotions.get(u.id)
+            if new_key is None or new_key == u.type_key:
+                after += cost
+                continue
+            new_cost = unit_cost(replace(spec, unit_type=new_key), catalog).total
+            after += new_cost
+            old_t, new_t = catalog.get_unit_type(u.type_key), catalog.get_unit_type(new_key)
+            lines.append((u.name, old_t.name if old_t else u.type_key,
+                          new_t.name if new_t else new_key, cost, new_cost))
+        out.append(PromotionPreview(army.id, army.name, tuple(lines), before, after,
+                                    army.budget, catalog.cost_unit))
+    return tuple(out)
+
+
+def spec_of_unit(u: Unit) -> UnitSpec:
+    """A campaign unit's spec (for its cost)."""
+    return UnitSpec(u.name, u.type_key, Loadout(tuple(u.hands or ()), tuple(u.worn or ()),
+                                                tuple(u.carried or ())),
+                    overrides_from_json(u.overrides or {}), u.notes)

@@ -1,0 +1,146 @@
+"""End battle in the app: the prompt, the post-battle dialog, one undo step, a read-only
+finished battle with its report one click away, the standings and the History window."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from brikdesk.domain.battle import UnitKilled
+from ui.dialogs.end_battle import EndBattleDialog
+
+COVE = "Raid on Bilge Cove"
+
+
+def cove(main) -> int:
+    return next(b.id for b in main.nav.battles if b.name == COVE)
+
+
+def test_the_post_battle_dialog_proposes_the_log_and_takes_edits(qtbot, open_main, demo_db
+                                                                 ) -> None:
+    main = open_main(demo_db)
+    dialog = EndBattleDialog(main, main.services, cove(main))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    assert dialog.focusWidget() is dialog.status_boxes[0]
+    am = dialog.aftermath
+    by = {u.name: u.id for u in am.units}
+    row = {u.name: i for i, u in enumerate(am.units)}
+    assert dialog.table.rowCount() == 9
+    dory = row["Deckhand Dory"]
+    assert dialog.status_boxes[dory].currentText() == "Fell"
+    assert dialog.killer_boxes[dory].currentText() == "Dynamite Dot (Tobias)"
+    assert dialog.table.item(row["Dynamite Dot"], 4).text() == "1"
+    assert "holds the field" in dialog.suggestion.text()
+    # Overrule the log: the players agree Dory swam ashore.
+    dialog.set_fate(by["Deckhand Dory"], "alive")
+    assert dialog.table.item(row["Dynamite Dot"], 4).text() == "0"
+    assert not dialog.killer_boxes[dory].isEnabled()
+    # ... and Magda fell to Big Hank after all.
+    dialog.set_fate(by["Gunner Magda"], "dead", by["Big Hank the Anvil"])
+    assert dialog.table.item(row["Big Hank the Anvil"], 4).text() == "1"
+    assert not dialog.promote_boxes[row["Gunner Magda"]].isEnabled()
+    # Promote Slim Jim: the army's new total and its budget, over budget is only a warning.
+    dialog.promote(by["Slim Jim Sparks"], "hero")
+    assert "Moonlight Posse" in dialog.promotions.text()
+    assert "over budget by" in dialog.promotions.text()
+    assert dialog.end_button.isEnabled()
+    result = dialog.result()
+    assert result.fate(by["Slim Jim Sparks"]).promote_to == "hero"
+    assert result.kills() == {by["Big Hank the Anvil"]: 1}
+
+
+def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch,
+                                    tmp_path: Path) -> None:
+    main = open_main(demo_db)
+    bid = cove(main)
+    main.open_battle(bid)
+    panel = main.battle_panel
+    assert main.end_battle_action.isEnabled()
+    assert not panel.aftermath_bar.isVisible()  # both sides still stand
+    # Ines's last pirates fall: the panel asks whether the battle is over.
+    view = panel.view
+    dot = next(u.id for u in view.units if u.name == "Dynamite Dot")
+    for u in view.units:
+        if u.player_name == "Ines" and not view.state.unit(u.id).dead:
+            assert panel.record([UnitKilled(u.id, dot)])
+    qtbot.waitUntil(lambda: panel.aftermath_bar.isVisible())
+    assert panel.aftermath_bar.label.text() == "Only Tobias has units standing: is the " \
+                                               "battle over?"
+    asked = []
+
+    def ask(cls, parent, services, battle_id):
+        dialog = EndBattleDialog(parent, services, battle_id)
+        asked.append(dialog.aftermath)
+        result = dialog.result()
+        dialog.deleteLater()
+        return result
+
+    monkeypatch.setattr(EndBattleDialog, "ask", classmethod(ask))
+    qtbot.mouseClick(panel.aftermath_bar.end_button, Qt.MouseButton.LeftButton)
+    assert asked and asked[0].suggestion.winner == next(p.id for p in main.nav.players
+                                                       if p.name == "Tobias")
+    # Finished: read-only, says who won, the report one click away.
+    qtbot.waitUntil(lambda: panel.view.status == "finished")
+    assert "finished (Tobias won)" in panel.aftermath_bar.label.text()
+    assert panel.aftermath_bar.report_button.isVisible()
+    # The report one click away (the options asked as for any report).
+    from ui.dialogs.print_options import ReportChoice, ReportOptionsDialog
+
+    monkeypatch.setattr(ReportOptionsDialog, "ask",
+                        classmethod(lambda cls, *a, **k: ReportChoice()))
+    qtbot.mouseClick(panel.aftermath_bar.report_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: main.report_printing.preview_dialog is not None, timeout=20_000)
+    assert COVE in main.report_printing.preview_dialog.windowTitle()
+    main.report_printing.preview_dialog.close()
+    assert not panel.end_turn_button.isEnabled() and not main.end_battle_action.isEnabled()
+    pool = {u.name: u for a in main.nav.armies for u in main.services.roster.roster(a.id).units}
+    assert pool["Dynamite Dot"].kills == 5 and pool["Gunner Magda"].status == "dead"
+    assert main.undo_action.text().startswith("&Undo End battle") or \
+        "End battle" in main.undo_stack.undoText()
+    # One undo step reopens the battle as it was; redo ends it again.
+    main.undo_action.trigger()
+    qtbot.waitUntil(lambda: panel.view.status == "in_progress")
+    pool = {u.name: u for a in main.nav.armies for u in main.services.roster.roster(a.id).units}
+    assert pool["Dynamite Dot"].kills == 0 and pool["Gunner Magda"].status == "alive"
+    main.redo_action.trigger()
+    qtbot.waitUntil(lambda: panel.view.status == "finished")
+    # The overview shows the standings.
+    main.show_overview()
+    html = main.overview.toPlainText()
+    assert "Standings" in html and "Tobias" in html
+    # Campaign > History: the timeline, the charts (exported), the leaderboard.
+    main.history_action.trigger()
+    window = main._history_windows[main.campaign_id]  # noqa: SLF001
+    qtbot.waitUntil(lambda: window.history is not None and window.timeline.rowCount() == 2)
+    assert window.timeline.item(1, 2).text() == COVE
+    assert window.timeline.item(1, 4).text() == "Tobias"
+    assert window.timeline.item(1, 5).text() == "Tobias 0, Ines 5"
+    assert window.timeline.item(1, 6).text() == "Dynamite Dot (Tobias, 5)"
+    assert window.unit_leaders.item(0, 1).text() == "Dynamite Dot"
+    charts = window.show_charts()
+    chart = charts.chart("alive")
+    crew = next(s for s in window.history.series if s.army == "The Salty Bilge Crew")
+    assert list(chart.curves[crew.army_id].yData) == [9, 9, 4]
+    for suffix in (".png", ".svg"):
+        out = window.export_chart("kills", tmp_path / f"kills{suffix}", suffix)
+        assert out is not None and out.stat().st_size > 1000
+    assert (tmp_path / "kills.svg").read_text().lstrip().startswith("<?xml")
+    assert window.export_pdf(tmp_path / "campaign.pdf")
+    qtbot.waitUntil(lambda: window.last_export is not None, timeout=20_000)
+    assert window.last_export.read_bytes().startswith(b"%PDF")
+    md = window.export_markdown(tmp_path / "campaign.md")
+    assert md is not None and f"| {COVE} | Tobias vs Ines | Tobias |" in md.read_text()
+    window.close()
+
+
+def test_the_rules_reference_lists_the_readings_of_the_end_of_a_battle() -> None:
+    from brikdesk.domain.aftermath import READINGS as AFTER
+    from brikdesk.domain.history import READINGS as HISTORY
+    from ui.dialogs.rules_reference import readings
+
+    texts = {r.text for r in readings()}
+    assert set(AFTER.values()) | set(HISTORY.values()) <= texts
+    assert any("holds the field" in t for t in texts)

@@ -1,0 +1,261 @@
+"""End battle: the post-battle update of the campaign in one pass.
+
+One row per mustered unit with what the log says happened (status, killed by whom, its kills,
+Disrupted or off the table at the end), each editable: the organizer may overrule the log (a
+unit the players agree survived, a kill given to someone else) and promote survivors to
+another unit type (the new cost and the army's budget shown; over budget is a warning, never a
+refusal). The winner is suggested from who holds the field and editable (or a draw); notes.
+Nothing is written until End battle (one transaction, one undo step); Cancel leaves no trace
+(``AftermathService``; the dialog edits a draft, convention 8).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from brikdesk.domain.aftermath import FATE_STATUSES, BattleResult, UnitFate
+from brikdesk.errors import StorageError, UserError
+from brikdesk.services import Services
+from brikdesk.services.aftermath import Aftermath
+
+COLUMNS = ("Unit", "Player", "Status", "Killed by", "Kills", "At the end", "Promote to")
+UNIT, PLAYER, STATUS, KILLED_BY, KILLS, END, PROMOTE = range(len(COLUMNS))
+STATUS_TEXT = {"alive": "Survived", "wounded": "Wounded", "dead": "Fell"}
+
+
+class KillerBox(QComboBox):
+    """Who killed a unit: "—" or any other mustered unit. The list of units is filled when it
+    first opens (a battle of hundreds of units keeps the dialog quick to open)."""
+
+    def __init__(self, parent: QWidget, aftermath: Aftermath, unit_id: int,
+                 killed_by: int | None) -> None:
+        super().__init__(parent)
+        self._aftermath = aftermath
+        self._unit = unit_id
+        self._filled = False
+        self.addItem("—", None)
+        if killed_by is not None:
+            killer = aftermath.unit(killed_by)
+            self.addItem(self._label(killer), killer.id)
+            self.setCurrentIndex(1)
+
+    @staticmethod
+    def _label(u) -> str:
+        return f"{u.name} ({u.player_name})"
+
+    def fill(self) -> None:
+        if self._filled:
+            return
+        self._filled = True
+        current = self.currentData()
+        self.blockSignals(True)
+        self.clear()
+        self.addItem("—", None)
+        for other in self._aftermath.units:
+            if other.id != self._unit:
+                self.addItem(self._label(other), other.id)
+        self.setCurrentIndex(max(0, self.findData(current)))
+        self.blockSignals(False)
+
+    def choose(self, unit_id: int | None) -> None:
+        self.fill()
+        self.setCurrentIndex(max(0, self.findData(unit_id)))
+
+    def showPopup(self) -> None:  # noqa: N802 (Qt name)
+        self.fill()
+        super().showPopup()
+
+
+class EndBattleDialog(QDialog):
+    """The post-battle dialog for ``battle_id``; ``result()`` is the organizer's result."""
+
+    def __init__(self, parent: QWidget | None, services: Services, battle_id: int) -> None:
+        super().__init__(parent)
+        self.setObjectName("endBattleDialog")
+        self.services = services
+        self.battle_id = battle_id
+        self.aftermath: Aftermath = services.aftermath.aftermath(battle_id)
+        am = self.aftermath
+        self.setWindowTitle(f"End battle: {am.name}")
+        self._winner_touched = False
+        layout = QVBoxLayout(self)
+        intro = QLabel("What the log says happened to each unit. Change anything the players "
+                       "agree on: the campaign is updated in one step when you end the battle "
+                       "(Edit > Undo reopens it).", self)
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        self.table = QTableWidget(len(am.units), len(COLUMNS), self)
+        self.table.setObjectName("fatesTable")
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.verticalHeader().hide()
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.status_boxes: list[QComboBox] = []
+        self.killer_boxes: list[KillerBox] = []
+        self.promote_boxes: list[QComboBox] = []
+        fates = {f.unit: f for f in am.proposal.fates}
+        for row, u in enumerate(am.units):
+            f = fates[u.id]
+            name = QTableWidgetItem(u.name)
+            name.setData(Qt.ItemDataRole.UserRole, u.id)
+            name.setToolTip(f"{u.type_name}, {u.cost} {am.cost_unit}"
+                            + (f" ({u.army})" if u.army else ""))
+            self.table.setItem(row, UNIT, name)
+            player = QTableWidgetItem(u.player_name)
+            colour = next((p.colour for p in am.players if p.id == u.player_id), "")
+            if QColor(colour).isValid():
+                player.setForeground(QColor(colour))
+            self.table.setItem(row, PLAYER, player)
+            status = QComboBox(self.table)
+            status.setObjectName(f"status{u.id}")
+            for s in FATE_STATUSES:
+                status.addItem(STATUS_TEXT[s], s)
+            status.setCurrentIndex(FATE_STATUSES.index(f.status))
+            status.currentIndexChanged.connect(self._changed)
+            self.table.setCellWidget(row, STATUS, status)
+            self.status_boxes.append(status)
+            killer = KillerBox(self.table, am, u.id, f.killed_by)
+            killer.setObjectName(f"killer{u.id}")
+            killer.currentIndexChanged.connect(self._changed)
+            self.table.setCellWidget(row, KILLED_BY, killer)
+            self.killer_boxes.append(killer)
+            self.table.setItem(row, KILLS, QTableWidgetItem("0"))
+            end = ", ".join(x for x, on in (("Disrupted", f.disrupted),
+                                            ("off the table", f.out)) if on)
+            self.table.setItem(row, END, QTableWidgetItem(end or "-"))
+            promote = QComboBox(self.table)
+            promote.setObjectName(f"promote{u.id}")
+            promote.addItem("—", None)
+            for t in am.unit_types:
+                if t.key != u.type_key:
+                    cost = "-" if t.cost is None else f"{t.cost} {am.cost_unit}"
+                    promote.addItem(f"{t.name} ({cost})", t.key)
+            promote.setEnabled(u.campaign_unit_id is not None)
+            promote.currentIndexChanged.connect(self._changed)
+            self.table.setCellWidget(row, PROMOTE, promote)
+            self.promote_boxes.append(promote)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(UNIT, QHeaderView.ResizeMode.Stretch)
+        layout.addWidget(self.table, 1)
+
+        form = QFormLayout()
+        self.winner = QComboBox(self)
+        self.winner.setObjectName("winnerBox")
+        self.winner.addItem("Draw", None)
+        for p in am.players:
+            self.winner.addItem(p.name, p.id)
+        self.winner.setCurrentIndex(max(0, self.winner.findData(am.suggestion.winner)))
+        self.winner.activated.connect(self._winner_chosen)
+        form.addRow("&Winner:", self.winner)
+        self.suggestion = QLabel(self)
+        self.suggestion.setObjectName("winnerSuggestion")
+        self.suggestion.setWordWrap(True)
+        form.addRow("", self.suggestion)
+        self.notes = QPlainTextEdit(self)
+        self.notes.setObjectName("battleNotes")
+        self.notes.setPlaceholderText("How it ended, in a few words (kept with the battle)")
+        self.notes.setMaximumHeight(70)
+        self.notes.setTabChangesFocus(True)
+        form.addRow("&Notes:", self.notes)
+        self.promotions = QLabel(self)
+        self.promotions.setObjectName("promotionPreview")
+        self.promotions.setWordWrap(True)
+        form.addRow("Promotions:", self.promotions)
+        layout.addLayout(form)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel, self)
+        self.end_button = buttons.addButton("&End battle",
+                                            QDialogButtonBox.ButtonRole.AcceptRole)
+        self.end_button.setObjectName("endBattleButton")
+        self.end_button.setDefault(True)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.resize(960, 620)
+        self._changed()
+        if self.status_boxes:
+            self.table.setCurrentCell(0, STATUS)
+            self.status_boxes[0].setFocus()  # open ready to type (convention 16)
+
+    # -- the draft ------------------------------------------------------------------------
+
+    def fates(self) -> tuple[UnitFate, ...]:
+        out = []
+        proposal = {f.unit: f for f in self.aftermath.proposal.fates}
+        for row, u in enumerate(self.aftermath.units):
+            status = self.status_boxes[row].currentData()
+            killer = self.killer_boxes[row].currentData() if status == "dead" else None
+            promote = self.promote_boxes[row].currentData() if status != "dead" else None
+            out.append(replace(proposal[u.id], status=status, killed_by=killer,
+                               promote_to=promote))
+        return tuple(out)
+
+    def result(self) -> BattleResult:
+        return BattleResult(self.fates(), self.winner.currentData(), self.notes.toPlainText())
+
+    def set_fate(self, unit_id: int, status: str, killed_by: int | None = None) -> None:
+        """Overrule the log for one unit (what a user does with the row's boxes)."""
+        row = [u.id for u in self.aftermath.units].index(unit_id)
+        self.status_boxes[row].setCurrentIndex(FATE_STATUSES.index(status))
+        self.killer_boxes[row].choose(killed_by)
+
+    def promote(self, unit_id: int, type_key: str | None) -> None:
+        row = [u.id for u in self.aftermath.units].index(unit_id)
+        box = self.promote_boxes[row]
+        box.setCurrentIndex(max(0, box.findData(type_key)))
+
+    def _winner_chosen(self, *_args: object) -> None:
+        self._winner_touched = True
+
+    def _changed(self, *_args: object) -> None:
+        fates = self.fates()
+        kills = BattleResult(fates).kills()
+        for row, (u, f) in enumerate(zip(self.aftermath.units, fates, strict=True)):
+            self.table.item(row, KILLS).setText(str(kills.get(u.id, 0)))
+            self.killer_boxes[row].setEnabled(f.fell)
+            self.promote_boxes[row].setEnabled(not f.fell and u.campaign_unit_id is not None)
+        suggestion = self.services.aftermath.suggest(self.aftermath, fates)
+        self.suggestion.setText(f"Suggested: {suggestion.reason}")
+        if not self._winner_touched:
+            self.winner.setCurrentIndex(max(0, self.winner.findData(suggestion.winner)))
+        promotions = {f.unit: f.promote_to for f in fates if f.promote_to}
+        if not promotions:
+            self.promotions.setText("none (pick a unit type in a survivor's row)")
+            return
+        try:
+            previews = self.services.aftermath.promotion_preview(self.battle_id, promotions)
+        except (UserError, StorageError) as exc:
+            self.promotions.setText(str(exc))
+            return
+        self.promotions.setText("\n".join(p.text for p in previews))
+        over = any(p.over_by for p in previews)
+        self.promotions.setStyleSheet("color: #a04000;" if over else "")
+
+    @classmethod
+    def ask(cls, parent: QWidget | None, services: Services, battle_id: int
+            ) -> BattleResult | None:
+        """Show the dialog (modal); the organizer's result, or None if cancelled."""
+        dialog = cls(parent, services, battle_id)
+        try:
+            if dialog.exec() != QDialog.DialogCode.Accepted:
+                return None
+            return dialog.result()
+        finally:
+            dialog.deleteLater()

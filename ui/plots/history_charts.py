@@ -1,0 +1,157 @@
+"""The armies over the battles: army value, units alive, casualties and kills (pyqtgraph).
+
+This module imports pyqtgraph; import it only where the charts are shown (the History window
+does so when it opens), so BrikDesk starts without it. One plot per metric, a line per army in
+its player's colour (a second army of the same player a darker shade), the battles along the
+bottom. A long campaign stays readable: the view opens on the whole campaign, the mouse wheel
+zooms and dragging pans the battles axis (the numbers axis follows the data shown), and the
+axis labels every k-th battle so numbers never overlap. Each chart exports as PNG and SVG.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import PySide6.QtWidgets  # noqa: F401  (PySide6 before pyqtgraph: it picks the binding)
+
+os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+
+import pyqtgraph as pg  # noqa: E402
+from pyqtgraph.exporters import ImageExporter  # noqa: E402
+from PySide6.QtCore import QRect  # noqa: E402
+from PySide6.QtGui import QColor, QPainter  # noqa: E402
+from PySide6.QtSvg import QSvgGenerator  # noqa: E402
+from PySide6.QtWidgets import QVBoxLayout, QWidget  # noqa: E402
+
+from brikdesk.domain.history import CampaignHistory  # noqa: E402
+from brikdesk.errors import UserError  # noqa: E402
+
+#: (title, the series' attribute, what the numbers are)
+METRICS = (("Army value", "value", "CP"), ("Units alive", "alive", "units"),
+           ("Casualties so far", "casualties", "units"), ("Kills so far", "kills", "kills"))
+
+
+def army_colours(history: CampaignHistory) -> dict[int, QColor]:
+    out: dict[int, QColor] = {}
+    seen: dict[str, int] = {}
+    for s in history.series:
+        c = QColor(s.colour)
+        if not c.isValid():
+            c = QColor("#808080")
+        n = seen.get(s.colour, 0)
+        seen[s.colour] = n + 1
+        out[s.army_id] = c.darker(100 + 45 * n) if n else c
+    return out
+
+
+class HistoryChart(QWidget):
+    """One metric over the battles for every army."""
+
+    def __init__(self, title: str, attr: str, unit: str, parent: QWidget | None = None
+                 ) -> None:
+        super().__init__(parent)
+        self.setObjectName(f"chart_{attr}")
+        self.title, self.attr, self.unit = title, attr, unit
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        # The legend has a row of its own above the plot: it never hides a line.
+        self.plot = pg.GraphicsLayoutWidget(self)
+        self.plot.setBackground("w")
+        self.plot.setObjectName(f"plot_{attr}")
+        self.legend = pg.LegendItem(colCount=4, labelTextColor="#222222")
+        self.plot.ci.addItem(self.legend, row=0, col=0)
+        item = self.plot.ci.addPlot(row=1, col=0)
+        self.item = item
+        item.setTitle(title, color="#222222", size="11pt")
+        item.showGrid(x=False, y=True, alpha=0.25)
+        item.setMenuEnabled(False)
+        item.getViewBox().setMouseEnabled(x=True, y=False)
+        item.getViewBox().enableAutoRange(axis="y", enable=True)
+        item.getViewBox().setAutoVisible(y=True)
+        for axis in ("left", "bottom"):
+            item.getAxis(axis).setPen(pg.mkPen("#555555"))
+            item.getAxis(axis).setTextPen(pg.mkPen("#333333"))
+        item.setLabel("bottom", "Battle")
+        self.curves: dict[int, pg.PlotDataItem] = {}
+        layout.addWidget(self.plot)
+
+    def show_history(self, history: CampaignHistory) -> None:
+        item = self.item
+        for curve in self.curves.values():
+            item.removeItem(curve)
+        self.legend.clear()
+        self.curves.clear()
+        colours = army_colours(history)
+        xs = list(range(len(history.labels)))
+        for s in history.series:
+            pen = pg.mkPen(colours[s.army_id], width=2)
+            curve = item.plot(xs, list(getattr(s, self.attr)), pen=pen)
+            self.legend.addItem(curve, f"{s.army} ({s.player})")
+            self.curves[s.army_id] = curve
+        n = len(xs)
+        step = max(1, n // 12)
+        ticks = [(i, "Start" if i == 0 else str(i)) for i in range(0, n, step)]
+        item.getAxis("bottom").setTicks([ticks, [(i, str(i)) for i in range(1, n)]])
+        item.getViewBox().setLimits(xMin=-0.5, xMax=max(1, n - 1) + 0.5)
+        item.setXRange(-0.4, max(1, n - 1) + 0.4, padding=0)
+        item.enableAutoRange(axis="y")
+
+    def export(self, path: str | os.PathLike[str]) -> Path:
+        """Write the chart as ``.png`` or ``.svg`` (the file's ending chooses)."""
+        target = Path(path)
+        suffix = target.suffix.lower()
+        if suffix not in (".png", ".svg"):
+            raise UserError(f"'{target.name}': a chart exports as .png or .svg", field="path")
+        try:
+            if suffix == ".png":
+                exporter = ImageExporter(self.plot.scene())
+                exporter.parameters()["width"] = max(1200, int(self.plot.width()))
+                exporter.export(str(target))
+            else:
+                self._export_svg(target)
+        except OSError as exc:
+            raise UserError(f"cannot write {target}: {exc.strerror or exc}",
+                            field="path") from None
+        if not target.exists():
+            raise UserError(f"cannot write {target}", field="path")
+        return target
+
+
+    def _export_svg(self, target: Path) -> None:
+        """The chart as drawn, in vector form (Qt's SVG generator: pyqtgraph's own SVG
+        exporter cannot read Qt 6's paths)."""
+        size = self.plot.size()
+        gen = QSvgGenerator()
+        gen.setFileName(str(target))
+        gen.setSize(size)
+        gen.setViewBox(QRect(0, 0, size.width(), size.height()))
+        gen.setTitle(self.title)
+        painter = QPainter()
+        if not painter.begin(gen):
+            raise OSError(f"cannot write {target}")
+        try:
+            self.plot.render(painter)
+        finally:
+            painter.end()
+
+
+class HistoryCharts(QWidget):
+    """The four charts, one under the other."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("historyCharts")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.charts = [HistoryChart(t, a, u, self) for t, a, u in METRICS]
+        for c in self.charts:
+            c.setMinimumHeight(290)
+            layout.addWidget(c)
+
+    def show_history(self, history: CampaignHistory) -> None:
+        for c in self.charts:
+            c.show_history(history)
+
+    def chart(self, attr: str) -> HistoryChart:
+        return next(c for c in self.charts if c.attr == attr)

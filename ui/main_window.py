@@ -924,7 +924,9 @@ class MainWindow(QMainWindow):
             return False
         if result is None:
             return False
-        done = self.runner.perform(lambda: self.services.aftermath.finish(battle_id, result))
+        # The battle's own history: Undo on its page reopens it.
+        done = self.runner.perform(lambda: self.services.aftermath.finish(battle_id, result),
+                                   stack=self.undo_scopes.battle(battle_id))
         if done is None:
             return False
         lost = f"; fallen: {', '.join(done.casualties)}" if done.casualties else ""

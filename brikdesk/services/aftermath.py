@@ -43,7 +43,7 @@ from brikdesk.domain.aftermath import (
 )
 from brikdesk.domain.catalog import Catalog
 from brikdesk.domain.roster import Loadout, UnitSpec, unit_cost
-from brikdesk.errors import UserError
+from brikdesk.errors import ConflictError, UserError
 from brikdesk.persistence.models import (
     Army,
     Battle,
@@ -179,6 +179,9 @@ class _Before:
     finished_at: datetime | None
     result: Any
     units: tuple[tuple[int, str, int, int, str], ...]
+    #: Each unit's (id, status, battles fought, kills, unit type) as ``finish`` left them: the
+    #: undo is refused if someone has changed one of them since (design convention 13).
+    after: tuple[tuple[int, str, int, int, str], ...] = ()
 
 
 class AftermathService(ServiceBase):
@@ -257,7 +260,7 @@ class AftermathService(ServiceBase):
         """Finish the battle with ``result`` (see the module docstring), one transaction."""
         notes = clean_notes(result.notes)
         with self._sessions.begin() as s:
-            b = self._get(s, Battle, battle_id, "battle")
+            b = self._lock(s, Battle, battle_id, "battle")
             if b.status == "finished":
                 raise UserError(f"'{b.name}' is already finished")
             if b.status == "planned":
@@ -277,7 +280,7 @@ class AftermathService(ServiceBase):
             links = dict(s.execute(select(BattleUnit.id, BattleUnit.unit_id).where(
                 BattleUnit.battle_id == battle_id, BattleUnit.unit_id.is_not(None))).all())
             rows = {u.id: u for u in s.scalars(select(Unit).where(
-                Unit.id.in_(list(links.values()))))} if links else {}
+                Unit.id.in_(list(links.values()))).with_for_update())} if links else {}
             before = _Before(b.status, b.finished_at, b.result,
                              tuple((u.id, u.status, u.battles_fought, u.kills, u.type_key)
                                    for u in sorted(rows.values(), key=lambda u: u.id)))
@@ -298,6 +301,7 @@ class AftermathService(ServiceBase):
             b.result = result_to_json(result)
             self._touch(s, b.campaign_id)
             name = b.name
+            before = replace(before, after=_records(rows.values()))
         value = FinishedBattle(battle_id, name, result,
                                tuple(names[f.unit] for f in result.fates if f.fell),
                                tuple(names[f.unit] for f in result.fates if f.promote_to))
@@ -310,11 +314,20 @@ class AftermathService(ServiceBase):
                ) -> Done[str]:
         """Undo of :meth:`finish`: the battle and every unit's record exactly as they were."""
         with self._sessions.begin() as s:
-            b = self._get(s, Battle, battle_id, "battle")
+            b = self._lock(s, Battle, battle_id, "battle")
             if b.status != "finished":
                 raise UserError(f"'{b.name}' is not finished")
             rows = {u.id: u for u in s.scalars(select(Unit).where(
-                Unit.id.in_([r[0] for r in before.units])))}
+                Unit.id.in_([r[0] for r in before.units])).with_for_update())}
+            now = {r[0]: r for r in _records(rows.values())}
+            for record in before.after:
+                current = now.get(record[0])
+                if current is not None and current != record:
+                    u = rows[record[0]]
+                    raise ConflictError(
+                        f"{u.name}'s record was changed by someone else since '{b.name}' "
+                        f"ended (status {current[1]}, {current[2]} battles, {current[3]} "
+                        "kills); the battle was not reopened")
             for uid, status, fought, kills, type_key in before.units:
                 u = rows.get(uid)
                 if u is None:  # deleted since: nothing to put back
@@ -409,3 +422,9 @@ def spec_of_unit(u: Unit) -> UnitSpec:
     return UnitSpec(u.name, u.type_key, Loadout(tuple(u.hands or ()), tuple(u.worn or ()),
                                                 tuple(u.carried or ())),
                     overrides_from_json(u.overrides or {}), u.notes)
+
+
+def _records(units: Any) -> tuple[tuple[int, str, int, int, str], ...]:
+    """Each unit's (id, status, battles fought, kills, unit type), by id."""
+    return tuple((u.id, u.status, u.battles_fought, u.kills, u.type_key)
+                 for u in sorted(units, key=lambda u: u.id))

@@ -63,7 +63,9 @@ class HistoryService(ServiceBase):
                            type_coerce(Unit.worn, Text), type_coerce(Unit.carried, Text))
                     .join(Army, Army.id == Unit.army_id)
                     .where(Army.campaign_id == campaign_id).order_by(Unit.id)):
-                kind = (key, ov, hands, worn, carried)
+                # The loadout as text is the cache key (a server may hand JSON back decoded).
+                kind = (key, *(v if isinstance(v, str) else json.dumps(v, sort_keys=True)
+                               for v in (ov, hands, worn, carried)))
                 cost = costs.get(kind)
                 if cost is None:
                     cost = unit_cost(UnitSpec("", key, Loadout(

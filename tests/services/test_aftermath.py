@@ -36,12 +36,13 @@ def pool(sv: Services) -> dict[str, Any]:
 
 
 def dump(sv: Services) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table (the campaign's ``updated_at`` stamp aside: every action,
-    undo included, moves it)."""
+    """Every row of every table (the campaign's ``updated_at`` stamp and the row versions
+    aside: every action, undo included, moves them; versions only grow)."""
     out = {}
     with sv._sessions() as s:  # noqa: SLF001 (a test reads the whole database)
         for name, table in Base.metadata.tables.items():
-            cols = [c for c in table.c if not (name == "campaign" and c.name == "updated_at")]
+            cols = [c for c in table.c if not (name == "campaign" and c.name == "updated_at")
+                    and c.name != "version"]
             out[name] = sorted((tuple(repr(r) for r in row)
                                 for row in s.execute(select(*cols))), key=repr)
     return out
@@ -369,3 +370,23 @@ def test_export_and_import_keep_a_battles_result(demo_sv: Services) -> None:
     with pytest.raises(UserError, match=r"result\.units\[0\]\.killed_by"):
         demo_sv.transfer.import_campaign(json.dumps(doc), source="t", name="Bad")
     assert [c.name for c in demo_sv.campaigns.list_campaigns()].count("Bad") == 0
+
+
+def test_undo_of_an_ending_is_refused_once_someone_changed_a_units_record(
+        demo_sv: Services) -> None:
+    """Design convention 13: reopening puts the units' records back only if they are still what
+    the ending left; another organizer's change since (a fallen unit brought back) is kept and
+    the undo is refused with what changed."""
+    from brikdesk.errors import ConflictError
+
+    bid = battle_id(demo_sv, COVE)
+    am = demo_sv.aftermath.aftermath(bid)
+    done = demo_sv.aftermath.finish(bid, am.proposal)
+    fallen = next(f for f in am.proposal.fates if f.fell)
+    campaign_unit = next(u.unit_id for u in demo_sv.battles.battle(bid).units
+                         if u.id == fallen.unit)
+    demo_sv.aftermath.resurrect(campaign_unit)  # the house rule, by someone else
+    with pytest.raises(ConflictError, match="changed by someone else"):
+        done.undo()
+    assert demo_sv.battles.battle(bid).battle.status == "finished"
+    assert demo_sv.roster.unit_rows([campaign_unit])[0].status == "alive"

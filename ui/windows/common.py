@@ -151,10 +151,13 @@ class Actions(QObject):
         self.banner = banner
         self._report = report_to_active_window(bus)
 
-    def perform(self, call: Callable[[], Done[T]], text: str | None = None) -> T | None:
-        """Run ``call``; ``text`` (default: the service's) names it in the Undo menu."""
+    def perform(self, call: Callable[[], Done[T]], text: str | None = None, *,
+                stack: QUndoStack | None = None) -> T | None:
+        """Run ``call``; ``text`` (default: the service's) names it in the Undo menu;
+        ``stack``: another history than the window's (a battle's, for its ending)."""
         try:
-            done = perform(self.stack, self.bus, call, text=text, report=self._report)
+            done = perform(stack if stack is not None else self.stack, self.bus, call,
+                           text=text, report=self._report)
         except (UserError, StorageError) as exc:
             self._show(exc)
             return None

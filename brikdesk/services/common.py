@@ -22,6 +22,7 @@ from typing import ParamSpec, TypeVar
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from brikdesk.errors import StorageError, UserError
+from brikdesk.limits import MAX_NUMBER, text_problem
 from brikdesk.persistence.db import error_text
 from brikdesk.persistence.models import KEY_LEN, MAX_ID, NAME_LEN, NOTES_LEN
 
@@ -75,11 +76,8 @@ def storage_errors(method: Callable[P, T]) -> Callable[P, T]:
 
 # -- validation ---------------------------------------------------------------------------------
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _COLOUR = re.compile(r"#?([0-9a-fA-F]{6}|[0-9a-fA-F]{3})")
 KEY_RE = re.compile(r"[a-z0-9][a-z0-9_\-]*")
-#: Largest budget, cost, count or record number the services accept.
-MAX_NUMBER = 1_000_000
 
 
 def clean_name(value: object, what: str, *, field: str = "name",
@@ -90,11 +88,9 @@ def clean_name(value: object, what: str, *, field: str = "name",
     text = unicodedata.normalize("NFC", " ".join(value.split()))
     if not text:
         raise UserError(f"{what} can't be empty", field=field)
-    if len(text) > max_len:
-        raise UserError(f"{what} is too long ({len(text)} characters; at most {max_len})",
-                        field=field)
-    if "\x00" in text:  # PostgreSQL cannot store it: refused on every database alike
-        raise UserError(f"{what} can't contain the NUL character", field=field)
+    problem = text_problem(text, max_len)
+    if problem is not None:
+        raise UserError(f"{what} {problem}", field=field)
     return text
 
 
@@ -104,10 +100,9 @@ def clean_notes(value: object, what: str = "Notes", *, field: str = "notes") -> 
     if not isinstance(value, str):
         raise UserError(f"{what} must be text", field=field)
     text = value.replace("\r\n", "\n")
-    if _CONTROL.search(text.replace("\t", " ")):
-        raise UserError(f"{what} contain control characters", field=field)
-    if len(text) > NOTES_LEN:
-        raise UserError(f"{what} are too long ({len(text)} characters; at most {NOTES_LEN})",
+    problem = text_problem(text, NOTES_LEN, lines=True)
+    if problem is not None:
+        raise UserError(f"{what} {problem.replace('is too long', 'are too long', 1)}",
                         field=field)
     return text
 

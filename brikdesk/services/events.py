@@ -27,10 +27,10 @@ from typing import Any
 from brikdesk.domain.modifiers import Modifier, Stat
 from brikdesk.domain.rolling import DieRoll, Role
 from brikdesk.errors import UserError
+from brikdesk.limits import MAX_PAYLOAD_BYTES, PAYLOAD_TEXT_LEN, shown, text_problem
 
 MAX_DEPTH = 12
-MAX_PAYLOAD_BYTES = 64 * 1024
-MAX_STRING = 10_000
+MAX_STRING = PAYLOAD_TEXT_LEN
 MAX_DIE_SIDES = 100
 KIND_RE = re.compile(r"[a-z][a-z0-9_.\-]{0,39}")
 
@@ -80,37 +80,76 @@ def check_kind(kind: object, where: str = "kind") -> str:
     return kind
 
 
+class NotFinite(str):
+    """``NaN``, ``Infinity`` or ``-Infinity`` read from a JSON file (``parse_constant``): kept
+    as a marker so that ``check_json`` refuses it naming its place."""
+
+    __slots__ = ()
+
+
+_Where = str | tuple[Any, str | int]  # a path, built into text only for a message
+
+
+def _path_text(where: _Where) -> str:
+    parts: list[str] = []
+    while isinstance(where, tuple):
+        where, key = where
+        parts.append(f"[{key}]" if isinstance(key, int) else f".{key}")
+    return where + "".join(reversed(parts))
+
+
+def _check_value(v: Any, where: _Where, max_string: int | None) -> str | None:
+    """A problem with a scalar ``v`` (as "<reason>"), or None; containers pass."""
+    if v is None or isinstance(v, bool | int | dict | list | tuple | Mapping):
+        return None
+    if isinstance(v, NotFinite):
+        return f"{v} is not a number JSON allows"
+    if isinstance(v, float):
+        return None if math.isfinite(v) else f"{v} is not a finite number"
+    if isinstance(v, str):
+        problem = text_problem(v, max_string if max_string is not None else len(v),
+                               lines=True)
+        return problem
+    return f"{type(v).__name__} is not a JSON value"
+
+
 def check_json(value: Any, where: str, *, max_depth: int = MAX_DEPTH,
-               max_string: int = MAX_STRING) -> None:
+               max_string: int | None = MAX_STRING) -> None:
     """Plain JSON only (objects with text keys, arrays, text, finite numbers, booleans, null),
-    nested at most ``max_depth`` deep. Iterative, so hostile nesting cannot overflow the stack.
+    nested at most ``max_depth`` deep, text without control characters (but tab and line
+    breaks) or lone surrogates and at most ``max_string`` characters long (``None``: any).
+
+    Iterative, so hostile nesting cannot overflow the stack; only containers are stacked and
+    a path is put into words only for the message, so that a file of millions of values is
+    checked in little memory. ``UserError("<path>: <reason>")`` on the first problem.
     """
-    stack: list[tuple[Any, str, int]] = [(value, where, 0)]
+    problem = _check_value(value, where, max_string)
+    if problem is not None:
+        raise UserError(f"{where}: {problem}")
+    stack: list[tuple[Any, _Where, int]] = [(value, where, 0)]
     while stack:
-        v, path, depth = stack.pop()
-        if depth > max_depth:
-            raise UserError(f"{path}: nested more than {max_depth} levels deep")
-        if v is None or isinstance(v, bool | int):
-            continue
-        if isinstance(v, float):
-            if not math.isfinite(v):
-                raise UserError(f"{path}: {v} is not a finite number")
-            continue
-        if isinstance(v, str):
-            if len(v) > max_string:
-                raise UserError(f"{path}: text longer than {max_string} characters")
-            continue
+        v, at, depth = stack.pop()
         if isinstance(v, Mapping):
-            for k, item in v.items():
+            items: Iterable[tuple[Any, Any]] = v.items()
+        elif isinstance(v, list | tuple):
+            items = enumerate(v)
+        else:
+            continue
+        if depth >= max_depth:
+            raise UserError(f"{_path_text(at)}: nested more than {max_depth} levels deep")
+        for k, item in items:
+            if isinstance(v, Mapping):
                 if not isinstance(k, str):
-                    raise UserError(f"{path}: key {k!r} is not text")
-                stack.append((item, f"{path}.{k}", depth + 1))
-            continue
-        if isinstance(v, list | tuple):
-            for i, item in enumerate(v):
-                stack.append((item, f"{path}[{i}]", depth + 1))
-            continue
-        raise UserError(f"{path}: {type(v).__name__} is not a JSON value")
+                    raise UserError(f"{_path_text(at)}: key {k!r} is not text")
+                bad_key = text_problem(k, len(k))
+                if bad_key is not None:
+                    raise UserError(f"{_path_text(at)}: the key {shown(k)} {bad_key}")
+            if isinstance(item, Mapping | list | tuple):
+                stack.append((item, (at, k), depth + 1))
+                continue
+            problem = _check_value(item, (at, k), max_string)
+            if problem is not None:
+                raise UserError(f"{_path_text((at, k))}: {problem}")
 
 
 def check_payload(payload: object, where: str = "payload") -> dict[str, Any]:

@@ -9,14 +9,14 @@ from collections.abc import Callable
 from typing import TextIO
 
 from brikdesk.domain.dice import ACTION_DICE, DiceExpr, DiceSyntaxError, parse
-from brikdesk.limits import shown
+from brikdesk.limits import printable
 
 
 def dice_expr_arg(text: str) -> DiceExpr:
     try:
         return parse(text)
     except DiceSyntaxError as exc:
-        raise argparse.ArgumentTypeError(f"{shown(text)}: {exc}") from None
+        raise argparse.ArgumentTypeError(f"'{printable(text)}': {exc}") from None
 
 
 def action_die_arg(text: str) -> int:
@@ -24,7 +24,7 @@ def action_die_arg(text: str) -> int:
     t = text.strip().lower().removeprefix("d")
     if not t.isdigit() or int(t) not in ACTION_DICE:
         raise argparse.ArgumentTypeError(
-            f"{shown(text)} is not an Action die; use one of "
+            f"'{printable(text)}' is not an Action die; use one of "
             + ", ".join(f"d{s}" for s in ACTION_DICE))
     return int(t)
 

@@ -264,3 +264,24 @@ def test_a_cancelled_import_writes_nothing(demo_sv: Services, demo_db: Database)
         demo_sv.transfer.import_campaign(text, name="Copy", progress=cancel)
     assert {"Reading", "Checking", "Writing", "Saving"} <= set(seen)
     assert table_counts(demo_db) == before
+
+
+# -- 5: dice the app accepts anywhere have bounded odds -----------------------------------------
+
+@pytest.mark.parametrize("damage", ["100d100+5", "39d100", "11d100"])
+def test_a_house_rule_damage_beyond_the_dice_limits_is_refused(demo_sv: Services,
+                                                              damage: str) -> None:
+    cid = demo_id(demo_sv)
+    with pytest.raises(UserError, match="dice"):
+        demo_sv.catalog.set_item_field(cid, "long-ranged-weapon", "damage", damage)
+
+
+def test_an_imported_house_rule_beyond_the_dice_limits_is_refused(demo_sv: Services) -> None:
+    sv = demo_sv
+    cid = demo_id(sv)
+    sv.catalog.set_item_field(cid, "long-ranged-weapon", "damage", "10d100")  # the most
+    doc = sv.transfer.export_campaign(cid)
+    [entry] = [h for h in doc["catalog"]["items"] if h["key"] == "long-ranged-weapon"]
+    entry["entry"]["damage"] = "100d100+5"
+    message = import_text(sv, json.dumps(doc))
+    assert "$.catalog.items[0].entry" in message and "more than 20 dice" in message

@@ -66,6 +66,10 @@ def storage_errors(method: Callable[P, T]) -> Callable[P, T]:
             if "locked" in text or "busy" in text:
                 raise StorageError("the database is busy (another BrikDesk or program is "
                                    f"writing to it); try again in a moment ({text})") from exc
+            if "readonly database" in text:
+                raise StorageError("nothing was changed: the database is read-only (its file "
+                                   "or its folder can't be written; BrikDesk opened it only "
+                                   f"to read) ({text})") from exc
             raise StorageError(f"the database could not be read or written: {text}") from exc
         except SQLAlchemyError as exc:
             raise StorageError("the database could not be read or written: "

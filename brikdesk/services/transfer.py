@@ -15,7 +15,7 @@ import os
 import re
 import stat
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -88,24 +88,20 @@ from brikdesk.services.events import (
     check_payload,
     remap_payload,
 )
+from brikdesk.services.progress import Cancelled, Progress, no_progress
 from brikdesk.services.roster import check_overrides, overrides_to_json
 from brikdesk.services.summaries import CampaignSummary
+
+__all__ = ["FORMAT", "VERSION", "Cancelled", "Progress", "TransferService", "check_document",
+           "dumps", "export_document", "parse_document", "read_import_file"]
 
 FORMAT = "brikdesk-campaign"
 VERSION = 1
 #: The limits that keep a hostile file from exhausting memory or time are in brikdesk.limits.
 
 #: ``progress(stage, done, total)``: called as an import or export goes on; it may raise
-#: ``Cancelled`` to stop (nothing is then written).
-Progress = Callable[[str, int, int], None]
-
-
-class Cancelled(Exception):
-    """An import or export stopped by its progress callback; nothing was written."""
-
-
-def _no_progress(stage: str, done: int, total: int) -> None:
-    return None
+#: ``Cancelled`` to stop (nothing is then written). See brikdesk.services.progress.
+_no_progress = no_progress
 
 
 def _time_text(value: datetime | None) -> str | None:

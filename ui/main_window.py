@@ -534,12 +534,7 @@ class MainWindow(QMainWindow):
                 if again is not None:
                     job.retry = self.import_campaign(chosen, again)
                 return
-            if isinstance(exc, UserError):
-                self.banner.show_error(str(exc))
-            elif isinstance(exc, StorageError):
-                show_storage_error(self, exc)
-            else:
-                raise exc
+            self._transfer_failed(exc)
 
         job = ProgressJob.start(
             self, "Importing", lambda progress: self.services.transfer.import_file(
@@ -564,22 +559,23 @@ class MainWindow(QMainWindow):
                 return None
         target = path
 
-        def failed(exc: BaseException) -> None:
-            if isinstance(exc, UserError):
-                self.banner.show_error(str(exc))
-            elif isinstance(exc, StorageError):
-                show_storage_error(self, exc)
-            else:
-                raise exc
-
         return ProgressJob.start(
             self, "Exporting", lambda progress: self.services.transfer.write_export(
                 campaign.id, target, progress=progress),
             on_done=lambda written: self.banner.show_note(
                 f"Exported {campaign.name} to {written}."),
-            on_error=failed,
+            on_error=self._transfer_failed,
             on_cancelled=lambda: self.banner.show_note(
                 f"Export cancelled; {target.name} was not written."))
+
+    def _transfer_failed(self, exc: BaseException) -> None:
+        """An import or export refused (shown in the banner) or failed (storage dialog)."""
+        if isinstance(exc, UserError):
+            self.banner.show_error(str(exc))
+        elif isinstance(exc, StorageError):
+            show_storage_error(self, exc)
+        else:
+            raise exc
 
     # -- players and armies ---------------------------------------------------------------
 

@@ -285,3 +285,42 @@ def test_an_imported_house_rule_beyond_the_dice_limits_is_refused(demo_sv: Servi
     entry["entry"]["damage"] = "100d100+5"
     message = import_text(sv, json.dumps(doc))
     assert "$.catalog.items[0].entry" in message and "more than 20 dice" in message
+
+
+# -- 9: a killed import committed and said so, or wrote nothing ----------------------------------
+
+def test_a_killed_import_either_committed_and_said_so_or_wrote_nothing(tmp_path: Path) -> None:
+    """``brikdesk import`` killed (SIGKILL) at moments spread over its run, its output going to
+    a pipe: either the campaign is there and "Imported" reached the pipe, or nothing was
+    written."""
+    import subprocess
+    import sys
+    import time
+
+    from sqlalchemy import text
+
+    from brikdesk.persistence.db import open_database
+
+    source_url = f"sqlite:///{tmp_path / 'source.sqlite3'}"
+    assert main(["--db", source_url, "demo"]) == 0
+    export = tmp_path / "demo.json"
+    assert main(["--db", source_url, "export", "--out", str(export)]) == 0
+    brikdesk = str(Path(sys.executable).parent / "brikdesk")
+    start = time.perf_counter()
+    full = subprocess.run([brikdesk, "--db", f"sqlite:///{tmp_path / 'timing.sqlite3'}",
+                           "import", str(export)], capture_output=True, text=True, timeout=60)
+    took = time.perf_counter() - start
+    assert full.returncode == 0 and full.stdout.startswith("Imported")
+    for n in range(10):
+        url = f"sqlite:///{tmp_path / f'killed-{n}.sqlite3'}"
+        assert main(["--db", url, "list"]) == 0  # an empty BrikDesk database
+        proc = subprocess.Popen([brikdesk, "--db", url, "import", str(export)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(took * (0.3 + 0.08 * n))
+        proc.kill()
+        out, _err = proc.communicate(timeout=30)
+        with open_database(url) as db, db.sessions.begin() as s:
+            campaigns = s.execute(text("SELECT count(*) FROM campaign")).scalar_one()
+            units = s.execute(text("SELECT count(*) FROM unit")).scalar_one()
+        assert (campaigns, units) in ((0, 0), (1, 30))
+        assert (campaigns == 1) == ("Imported" in out), (n, out)

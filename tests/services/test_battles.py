@@ -116,7 +116,7 @@ def test_a_macro_of_events_is_one_undo(sv: Services, duel) -> None:
     (NewEvent("attack", payload={"modifiers": [{"value": 1, "applies_to": "Mood",
                                                 "reason": "", "rule": ""}]}), "is not one of"),
     (NewEvent("attack", payload={"x": float("nan")}), "not a finite number"),
-    (NewEvent("attack", payload={"x": "y" * 70_000}), "longer than"),
+    (NewEvent("attack", payload={"x": "y" * 70_000}), "is too long"),
     (NewEvent("attack", payload={"outcome": {"killed": "yes"}}), "true or false"),
     (NewEvent("attack", actor_id=999_999), "not a unit of this battle"),
 ])

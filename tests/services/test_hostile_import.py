@@ -324,3 +324,39 @@ def test_a_killed_import_either_committed_and_said_so_or_wrote_nothing(tmp_path:
             units = s.execute(text("SELECT count(*) FROM unit")).scalar_one()
         assert (campaigns, units) in ((0, 0), (1, 30))
         assert (campaigns == 1) == ("Imported" in out), (n, out)
+
+
+# -- progress on a terminal ----------------------------------------------------------------------
+
+class _Terminal:
+    def __init__(self, tty: bool) -> None:
+        self.text = ""
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, text: str) -> None:
+        self.text += text
+
+    def flush(self) -> None:
+        pass
+
+
+def test_terminal_progress_shows_only_after_a_second_and_only_on_a_terminal() -> None:
+    from brikdesk.commands.common import TerminalProgress
+
+    now = [0.0]
+    term = _Terminal(tty=True)
+    progress = TerminalProgress("Importing", term, clock=lambda: now[0])
+    progress("Reading", 10, 100)
+    assert term.text == ""  # quick work shows nothing
+    now[0] = 1.5
+    progress("Writing", 42, 100)
+    assert term.text == "\rImporting: Writing 42%"
+    progress.finish()
+    assert term.text.endswith("\r")  # the line is cleared before the result is printed
+    pipe = _Terminal(tty=False)
+    quiet = TerminalProgress("Importing", pipe, clock=lambda: now[0] + 10)
+    quiet("Writing", 42, 100)
+    assert pipe.text == ""

@@ -357,6 +357,7 @@ def test_terminal_progress_shows_only_after_a_second_and_only_on_a_terminal() ->
     progress.finish()
     assert term.text.endswith("\r")  # the line is cleared before the result is printed
     pipe = _Terminal(tty=False)
-    quiet = TerminalProgress("Importing", pipe, clock=lambda: now[0] + 10)
+    quiet = TerminalProgress("Importing", pipe, clock=lambda: now[0])
+    now[0] = 10.0
     quiet("Writing", 42, 100)
     assert pipe.text == ""

@@ -9,6 +9,8 @@ line it printed. The cases:
 - ``largest``: a valid file at the documented maximum (200,000 units in 40 armies, with notes;
   about 49 MB), which must be imported within 30 s with a peak under 1 GB;
 - ``numbers``: 60 MB (under the 64 MB limit) of 30 million small numbers in one event payload;
+- ``values-ints``, ``values-texts``: just under the bound on JSON values (8 million), numbers
+  or short texts, all parsed before the check refuses them (the most memory a file can take);
 - ``long-string``: one 60 MB name;
 - ``deep``: 60 MB of nested lists;
 - ``/dev/zero``, ``/dev/urandom`` (symlinks to them) and a FIFO with no writer;
@@ -30,7 +32,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from brikdesk.limits import MAX_FILE_BYTES  # noqa: E402
+from brikdesk.limits import MAX_FILE_BYTES, MAX_JSON_VALUES  # noqa: E402
 
 
 def demo_document(folder: Path) -> dict[str, Any]:
@@ -87,6 +89,15 @@ def write_cases(folder: Path, units: int) -> dict[str, Path]:
         f.write("1," * 30_000_000)
         f.write("1]}")
     cases["numbers"] = numbers
+    # Just under the bound on values, so that they are all parsed before the check refuses
+    # them: the most memory a file can make the import take (strings cost more than numbers).
+    for name, item in (("values-ints", "1,"), ("values-texts", '"abcd",')):
+        path = folder / f"{name}.json"
+        with path.open("w") as f:
+            f.write(head + ', "x": [')
+            f.write(item * (MAX_JSON_VALUES - 2000))
+            f.write("1]}")
+        cases[name] = path
     long_string = folder / "long-string.json"
     doc["campaign"]["name"] = "x" * 60_000_000
     long_string.write_text(json.dumps(doc))
@@ -142,7 +153,7 @@ def main() -> None:
         cases = write_cases(folder, args.units)
         print(f"{'case':<14} {'size':>9} {'time':>8} {'peak RSS':>9}  exit  first line")
         order = ["fifo", "/dev/zero", "/dev/urandom", "over", "deep", "long-string",
-                 "numbers", "largest"]
+                 "numbers", "values-ints", "values-texts", "largest"]
         for name in order:
             if args.only and name != args.only:
                 continue

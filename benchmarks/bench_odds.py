@@ -66,6 +66,28 @@ def time_process(argv: list[str], runs: int) -> float:
     return statistics.median(times)
 
 
+def worst_accepted() -> list[tuple[float, str]]:
+    """The cold time of the largest expressions the parser accepts (``brikdesk.limits``: at
+    most 20 dice and dice x sides at most 1000), as Damage and as Armor at once."""
+    from brikdesk.domain.distributions import clear_caches
+    from brikdesk.limits import MAX_DICE, MAX_DICE_SPREAD
+
+    out = []
+    for sides in (2, 6, 10, 12, 20, 30, 50, 60, 100):
+        count = min(MAX_DICE, MAX_DICE_SPREAD // sides)
+        expr = f"{count}d{sides}"
+        for action, damage, armor in ((10, expr + " Exp", expr), (4, expr, expr),
+                                      (12, f"{count}dA", expr)):
+            if "dA" in damage and count * 12 > MAX_DICE_SPREAD:
+                damage = f"{MAX_DICE_SPREAD // 12}dA"
+            clear_caches()
+            clear_odds_cache()
+            start = time.perf_counter()
+            attack_odds(action, 4, damage, armor)
+            out.append((time.perf_counter() - start, f"d{action}: {damage} vs Armor {armor}"))
+    return sorted(out, reverse=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
@@ -77,6 +99,10 @@ def main() -> int:
         cold = time_cold(args, kwargs, runs)
         cached = time_cached(args, kwargs, runs)
         print(f"{name:<40} {cold * 1e3:>9.3f} {cached * 1e3:>10.5f}")
+    print()
+    print("the slowest of the largest accepted expressions (cold, one run each)")
+    for took, what in worst_accepted()[:5]:
+        print(f"  {what:<46} {took * 1e3:9.1f} ms")
     print()
     base = time_process(["-c", "pass"], runs)
     odds = time_process(COMMAND, runs)

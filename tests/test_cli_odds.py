@@ -105,9 +105,35 @@ def test_bad_arguments_give_one_line_and_status_2(capsys, args, option):
 
 def test_too_many_dice_is_one_line_and_status_2(capsys):
     argv = ["odds", "--use", "3", "--damage", "30d10", "--armor", "20d6"]
-    assert main(argv) == 2
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "--damage" in err and "at most" in err
+    assert err == ("brikdesk odds: argument --damage: '30d10': more than 20 dice in one "
+                   "expression (30) at column 1\n")
+
+
+@pytest.mark.parametrize("armor, reason", [
+    ("-5", "Armor must be from 0 to 99, not -5"),
+    ("-3", "Armor must be from 0 to 99, not -3"),
+    ("100", "Armor is at most 99, not 100"),
+    ("2dA", "Armor dice can't use dA"),
+])
+def test_armor_is_refused_as_the_unit_editor_refuses_it(capsys, armor: str, reason: str) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["odds", "--use", "3", "--damage", "1d6", "--armor", armor])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"brikdesk odds: argument --armor: '{armor}': {reason}")
+
+
+def test_a_control_character_is_escaped_visibly_and_quoted_once(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["roll", "1d6\x1b"])
+    err = capsys.readouterr().err
+    assert "\x1b" not in err
+    assert err == ("brikdesk roll: argument EXPR: '1d6\\x1b': unexpected character U+001B "
+                   "at column 4\n")
 
 
 def _python(*args: str) -> subprocess.CompletedProcess[str]:

@@ -20,7 +20,9 @@ service locator; widgets get what they need in their constructors).
 
 ``--check-start`` opens the window on the current database, waits until the campaign is shown
 (the database works), prints the time to the first paint and to the campaign, and exits 0: a
-start-up smoke test for CI, packaging and the start-up benchmark.
+start-up smoke test for CI, packaging and the start-up benchmark. Any error logged on the way
+(a database that opened but could not show its campaign, a damaged table) fails it: it prints
+the error and exits 1, as ``brikdesk list`` does.
 """
 
 from __future__ import annotations
@@ -408,6 +410,21 @@ def _since(started: float) -> str:
                              else "")
 
 
+class ErrorLog(logging.Handler):
+    """Keeps the ERROR (and worse) records logged while ``--check-start`` runs."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+    def first_line(self) -> str:
+        message = self.records[0].getMessage() if self.records else ""
+        return message.strip().splitlines()[0] if message.strip() else ""
+
+
 def _fail_check_start(summary: str, details: str) -> None:
     """Under ``--check-start`` a bug fails the check instead of opening a dialog."""
     QApplication.exit(1)
@@ -419,11 +436,13 @@ def run_app(args: argparse.Namespace | None = None) -> int:
     setup_logging()
     crash = CrashHandler()
     crash.install()
+    errors = ErrorLog()
     try:
         app = create_application(sys.argv[:1])
         checking = args is not None and getattr(args, "check_start", False)
         if checking:
             crash.show_dialog = _fail_check_start
+            logging.getLogger().addHandler(errors)
         window = build_window_first(args)
         failed: list[StorageError] = []
 
@@ -441,6 +460,11 @@ def run_app(args: argparse.Namespace | None = None) -> int:
                 return
 
             def shown() -> None:
+                if errors.records:  # the window is up, but not everything worked
+                    print(f"brikdesk --check-start: {errors.first_line()}", file=sys.stderr,
+                          flush=True)
+                    app.exit(1)
+                    return
                 print(f"BrikDesk {__version__}: campaign shown in {_since(started)} "
                       f"(database {window.database})", flush=True)
                 app.exit(0)
@@ -480,6 +504,7 @@ def run_app(args: argparse.Namespace | None = None) -> int:
         shut_down(window)
         return code
     finally:
+        logging.getLogger().removeHandler(errors)
         crash.uninstall()
 
 

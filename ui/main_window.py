@@ -37,6 +37,7 @@ from brikdesk import __version__
 from brikdesk.domain.catalog import DEFAULT_EDITION
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
+from brikdesk.services.changes import Done
 from brikdesk.services.summaries import NO_BUDGET, ArmyPatch, Navigator, PlayerPatch
 from ui.bus import Bus
 from ui.dialogs.base import FileChooser, TextPrompt
@@ -47,6 +48,7 @@ from ui.dialogs.campaign import (
     OpenCampaignDialog,
     PlayerDialog,
 )
+from ui.dialogs.progress import ProgressJob
 from ui.settings import AppSettings
 from ui.undo import UndoScopes
 from ui.windows.battle_sheet_printing import BattleSheetPrinting
@@ -549,38 +551,49 @@ class MainWindow(QMainWindow):
         self._fill_recent()
         return [a for a in self.recent_menu.actions() if a.isEnabled()]
 
-    def import_campaign(self, path: Path | None = None) -> int | None:
+    def import_campaign(self, path: Path | None = None, name: str | None = None
+                        ) -> ProgressJob | None:
+        """Import a campaign file on a worker, with a progress bar and Cancel (a cancelled
+        import writes nothing). Returns the job (``job.done``; ``job.result`` is the new
+        campaign's id), or None if no file was chosen. A name clash asks for another name
+        and imports again."""
         if path is None:
             path = FileChooser.open_path(self, "Import campaign",
                                          "BrikDesk campaigns (*.json);;All files (*)")
             if path is None:
                 return None
-        name: str | None = None
-        while True:
-            try:
-                done = self.services.transfer.import_file(path, name=name)
-            except UserError as exc:
-                if exc.field == "name":
-                    name = TextPrompt.ask(self, "Import campaign",
-                                          f"{exc}.\nName for the imported campaign:",
-                                          f"{name or path.stem} (imported)")
-                    if name is not None:
-                        continue
-                    return None
-                self.banner.show_error(str(exc))
-                return None
-            except StorageError as exc:
-                show_storage_error(self, exc)
-                return None
-            break
-        summary = self.runner.perform(lambda: done)
-        if summary is None:
-            return None
-        self.open_campaign(summary.id)
-        self.banner.show_note(f"Imported {summary.name} from {path.name}.")
-        return summary.id
+        chosen = path
 
-    def export_campaign(self, path: Path | None = None) -> Path | None:
+        def done(result: Done[Any]) -> None:
+            summary = self.runner.perform(lambda: result)
+            job.result = None
+            if summary is None:
+                return
+            job.result = summary.id
+            self.open_campaign(summary.id)
+            self.banner.show_note(f"Imported {summary.name} from {chosen.name}.")
+
+        def failed(exc: BaseException) -> None:
+            if isinstance(exc, UserError) and exc.field == "name":
+                again = TextPrompt.ask(self, "Import campaign",
+                                       f"{exc}.\nName for the imported campaign:",
+                                       f"{name or chosen.stem} (imported)")
+                if again is not None:
+                    job.retry = self.import_campaign(chosen, again)
+                return
+            self._transfer_failed(exc)
+
+        job = ProgressJob.start(
+            self, "Importing", lambda progress: self.services.transfer.import_file(
+                chosen, name=name, progress=progress),
+            on_done=done, on_error=failed,
+            on_cancelled=lambda: self.banner.show_note(
+                f"Import of {chosen.name} cancelled; nothing was imported."))
+        return job
+
+    def export_campaign(self, path: Path | None = None) -> ProgressJob | None:
+        """Export the campaign on a worker, with a progress bar and Cancel (a cancelled
+        export leaves the file as it was). Returns the job (``job.result``: the path)."""
         if self.nav is None:
             return None
         campaign = self.nav.campaign
@@ -591,11 +604,25 @@ class MainWindow(QMainWindow):
                                          f"{safe.strip()}.json", ".json")
             if path is None:
                 return None
-        written = self.runner.read(lambda: self.services.transfer.write_export(
-            campaign.id, path))
-        if written is not None:
-            self.banner.show_note(f"Exported {campaign.name} to {written}.")
-        return written
+        target = path
+
+        return ProgressJob.start(
+            self, "Exporting", lambda progress: self.services.transfer.write_export(
+                campaign.id, target, progress=progress),
+            on_done=lambda written: self.banner.show_note(
+                f"Exported {campaign.name} to {written}."),
+            on_error=self._transfer_failed,
+            on_cancelled=lambda: self.banner.show_note(
+                f"Export cancelled; {target.name} was not written."))
+
+    def _transfer_failed(self, exc: BaseException) -> None:
+        """An import or export refused (shown in the banner) or failed (storage dialog)."""
+        if isinstance(exc, UserError):
+            self.banner.show_error(str(exc))
+        elif isinstance(exc, StorageError):
+            show_storage_error(self, exc)
+        else:
+            raise exc
 
     # -- players and armies ---------------------------------------------------------------
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from brikdesk.limits import printable
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--campaign", metavar="NAME_OR_ID",
@@ -21,6 +23,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from brikdesk.commands._storage import opened, pick_campaign, run_storage
+    from brikdesk.commands.common import TerminalProgress
 
     def body() -> int:
         with opened(args) as (_db, sv):
@@ -28,8 +31,12 @@ def run(args: argparse.Namespace) -> int:
             if args.out == "-":
                 sys.stdout.write(sv.transfer.export_json(c.id))
                 return 0
-            path = sv.transfer.write_export(c.id, args.out)
-            print(f"Exported '{c.name}' ({c.players} players, {c.armies} armies, {c.units} "
+            progress = TerminalProgress("Exporting")
+            try:
+                path = sv.transfer.write_export(c.id, args.out, progress=progress)
+            finally:
+                progress.finish()
+            print(f"Exported '{printable(c.name)}' ({c.players} players, {c.armies} armies, {c.units} "
                   f"units, {c.battles} battles) to {path}")
             return 0
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 
+from brikdesk.limits import printable
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE.json", help="a file written by 'brikdesk export'")
@@ -17,19 +19,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from brikdesk.commands._storage import opened, run_storage
+    from brikdesk.commands.common import TerminalProgress
     from brikdesk.errors import UserError
 
     def body() -> int:
         with opened(args) as (_db, sv):
+            progress = TerminalProgress("Importing")
             try:
-                c = sv.transfer.import_file(args.file, name=args.name).value
+                c = sv.transfer.import_file(args.file, name=args.name, progress=progress,
+                                            undoable=False).value
             except UserError as exc:
                 if exc.field == "name" and args.name is None:
                     raise UserError(f"{exc} (use --name NEW to import it as a copy)",
                                     field="name") from None
                 raise
-            print(f"Imported '{c.name}' as campaign {c.id}: {c.players} players, {c.armies} "
-                  f"armies, {c.units} units, {c.battles} battles")
+            finally:
+                progress.finish()
+            # Flushed at once: the import is committed, so say so before anything else can
+            # fail or the process be stopped (output to a pipe is otherwise held back).
+            print(f"Imported '{printable(c.name)}' as campaign {c.id}: {c.players} players, "
+                  f"{c.armies} armies, {c.units} units, {c.battles} battles", flush=True)
             return 0
 
     return run_storage("import", body)

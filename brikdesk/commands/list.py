@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import builtins
 import json
 
 
@@ -12,6 +13,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from brikdesk.commands._storage import opened, run_storage
+    from brikdesk.limits import printable
+
+    def print(line: str = "") -> None:  # noqa: A001 - every line printed safely
+        # Names stored by an older BrikDesk may hold control characters: shown as escapes,
+        # never sent to the terminal as they are.
+        builtins.print("\n".join(printable(part) for part in line.split("\n")))
 
     def body() -> int:
         with opened(args) as (db, sv):

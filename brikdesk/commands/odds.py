@@ -16,9 +16,11 @@ import sys
 import textwrap
 
 from brikdesk.commands.common import action_die_arg, dice_expr_arg
+from brikdesk.domain.catalog import CatalogError, armor_value
 from brikdesk.domain.dice import DiceExpr
 from brikdesk.domain.odds import BENNY_POLICY, MAX_NUMBER, AttackOdds, attack_odds
 from brikdesk.errors import UserError
+from brikdesk.limits import printable
 
 #: attack_odds' UserError.field -> the option to name in the message.
 _OPTIONS = {"action": "--action", "use": "--use", "damage": "--damage", "armor": "--armor",
@@ -71,22 +73,12 @@ def deflection_arg(text: str) -> int:
 
 
 def armor_arg(text: str) -> int | DiceExpr:
-    """Armor: a number (a minifig's 4) or dice (a Hero's 2d6)."""
+    """Armor: a number (a minifig's 4) or dice (a Hero's 2d6), checked as the unit editor and
+    the catalog check it (``catalog.armor_value``: 0 to 99, or dice without dA or Exp)."""
     try:
-        return _whole(text)
-    except ValueError:
-        pass
-    if text.strip().lstrip("+-").isdigit():
-        raise argparse.ArgumentTypeError(
-            f"'{text}' is out of range; Armor goes from {-MAX_NUMBER} to {MAX_NUMBER}")
-    try:
-        expr = dice_expr_arg(text)
-    except argparse.ArgumentTypeError as exc:
-        raise argparse.ArgumentTypeError(
-            f"{exc} (Armor is a number such as 4 or dice such as 2d6)") from None
-    if expr.uses_action_die:
-        raise argparse.ArgumentTypeError(f"'{text}': Armor cannot use dA; give dice such as 2d6")
-    return expr
+        return armor_value(text)
+    except CatalogError as exc:
+        raise argparse.ArgumentTypeError(f"'{printable(text)}': {exc.reason}") from None
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

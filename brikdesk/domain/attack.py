@@ -48,6 +48,7 @@ from brikdesk.domain.rolling import (
     roll_expr,
 )
 from brikdesk.errors import UserError
+from brikdesk.limits import MAX_INCHES
 
 #: Height Advantage never adds more than this many inches of Range (5.1).
 HEIGHT_ADVANTAGE_MAX = 5
@@ -125,8 +126,9 @@ def to_inches(value: Fraction | int | float | str, what: str = "distance",
               *, allow_negative: bool = False) -> Fraction:
     """A measurement in inches as an exact ``Fraction`` (half inches allowed: ``7.5``, ``"15/2"``).
 
-    Raises ``UserError`` for text that is not a number, for NaN or infinity, and for negative
-    values unless ``allow_negative``.
+    Raises ``UserError`` for text that is not a number, for NaN or infinity, for more than
+    ``MAX_INCHES`` either way (no table is that large; a distance of 999999999999" would make
+    an Action Roll of -999999999989), and for negative values unless ``allow_negative``.
     """
     if isinstance(value, bool):
         raise UserError(f"{what} must be a number of inches", field=what)
@@ -141,6 +143,8 @@ def to_inches(value: Fraction | int | float | str, what: str = "distance",
             out = Fraction(value).limit_denominator(1000)
         elif isinstance(value, str):
             text = value.strip().rstrip('"').replace("½", ".5").strip()
+            if len(text) > 20 or "e" in text.lower():  # 1e999999999 takes long to build
+                raise ValueError(text)
             out = Fraction(text)
         else:
             raise TypeError(type(value))
@@ -149,6 +153,9 @@ def to_inches(value: Fraction | int | float | str, what: str = "distance",
                         field=what) from exc
     if out < 0 and not allow_negative:
         raise UserError(f"{what} can't be negative ({inches_text(out)})", field=what)
+    if abs(out) > MAX_INCHES:
+        raise UserError(f"{what} can't be more than {MAX_INCHES} inches either way, not "
+                        f"{inches_text(out) if abs(out) < 10**15 else 'more'}", field=what)
     return out
 
 

@@ -40,6 +40,7 @@ from typing import Any
 
 from brikdesk.domain.dice import ACTION_DICE, DiceExpr, DiceSyntaxError, parse
 from brikdesk.errors import UserError
+from brikdesk.limits import text_problem
 
 FORMAT_NAME = "brikdesk-catalog"
 #: The catalog file format version this BrikDesk reads and writes.
@@ -412,8 +413,9 @@ def _text_check(max_len: int, *, empty: bool) -> Check:
             raise _Invalid(f"must be text, not {_show(value)}")
         if not empty and not value.strip():
             raise _Invalid("must not be empty")
-        if len(value) > max_len:
-            raise _Invalid(f"is longer than {max_len} characters")
+        problem = text_problem(value, max_len, lines=True)  # as every text BrikDesk keeps
+        if problem is not None:
+            raise _Invalid(problem)
         return value
     return check
 

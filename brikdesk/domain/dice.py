@@ -6,9 +6,12 @@ Hero). Weapons that explode are written with a trailing ``Exp`` (``1d10 Exp``, c
 
 The parser is a small hand-written scanner; nothing is ever evaluated as code. Errors say what is
 wrong and at which column (1-based), for example ``"2d"`` gives "missing number of sides after
-'d' at column 3". Limits keep it safe: at most 100 dice per term, 2 to 100 sides, a flat part of
-at most 1000 either way, at most 20 terms and 200 characters. The flat limit is on each number and
-on the flat part as a whole (``|K| <= 1000``), not on a running sum: ``1000+1-1`` is read as 1000,
+'d' at column 3". Limits keep it safe (``brikdesk.limits``): dice of 2 to 100 sides, at most 20
+dice in the whole expression and a spread (dice x sides over all terms, ``dA`` counted as the
+largest Action die, a d12) of at most 1000, so that the exact odds of any expression the app
+accepts anywhere (a catalog entry, an Armor, the command line) finish quickly; a flat part of at
+most 1000 either way, at most 20 terms and 200 characters. The flat limit is on each number and on
+the flat part as a whole (``|K| <= 1000``), not on a running sum: ``1000+1-1`` is read as 1000,
 while ``600+600`` is refused.
 """
 
@@ -18,8 +21,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from brikdesk.errors import UserError
+from brikdesk.limits import MAX_DICE, MAX_DICE_SPREAD
 
-MAX_DICE_PER_TERM = 100
+#: Dice in one term: no more than in the whole expression.
+MAX_DICE_PER_TERM = MAX_DICE
 MIN_SIDES = 2
 MAX_SIDES = 100
 MAX_FLAT = 1000
@@ -188,8 +193,9 @@ class _Parser:
                 tokens.append(_Token("A", c, col))
                 i += 1
             else:
-                shown = c if c.isprintable() else repr(c)
-                raise self._error(f"unexpected '{shown}'", col)
+                if c.isprintable():
+                    raise self._error(f"unexpected '{c}'", col)
+                raise self._error(f"unexpected character U+{ord(c):04X}", col)
         tokens.append(_Token("end", "", n + 1))
         return tokens
 
@@ -233,6 +239,15 @@ class _Parser:
                 terms.append(value)
                 if len(terms) > MAX_TERMS:
                     raise self._error(f"more than {MAX_TERMS} dice terms", term_start.column)
+                dice = sum(t.count for t in terms)
+                if dice > MAX_DICE:
+                    raise self._error(f"more than {MAX_DICE} dice in one expression ({dice})",
+                                      term_start.column)
+                spread = sum(t.count * (t.sides or max(ACTION_DICE)) for t in terms)
+                if spread > MAX_DICE_SPREAD:
+                    raise self._error(f"too many sides: dice x sides come to {spread}, at most "
+                                      f"{MAX_DICE_SPREAD} (such as 10d100 or 20d50)",
+                                      term_start.column)
             else:
                 if value > MAX_FLAT:
                     raise self._error(f"flat modifier beyond {MAX_FLAT} either way",
@@ -282,7 +297,8 @@ class _Parser:
         if count < 1:
             raise self._error("number of dice must be at least 1", tok.column)
         if count > MAX_DICE_PER_TERM:
-            raise self._error(f"more than {MAX_DICE_PER_TERM} dice in one term", tok.column)
+            raise self._error(f"more than {MAX_DICE} dice in one expression ({count})",
+                              tok.column)
         side_tok = self._peek()
         if side_tok.kind == "A":
             self._next()

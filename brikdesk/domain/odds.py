@@ -50,6 +50,7 @@ from brikdesk.domain.distributions import (
     tail_cap,
 )
 from brikdesk.errors import UserError
+from brikdesk.limits import MAX_DICE as MAX_EXPR_DICE
 
 __all__ = [
     "BENNY_POLICY",
@@ -99,8 +100,9 @@ READINGS: dict[str, str] = {
     ),
 }
 
-#: Odds are computed for at most this many dice of Damage (Benny included) and Armor together.
-MAX_DICE = 40
+#: Odds are computed for at most this many dice of Damage (Benny included) and Armor together:
+#: any Damage and any Armor the dice parser accepts (``brikdesk.limits``), plus the Benny's die.
+MAX_DICE = 2 * MAX_EXPR_DICE + 1
 #: Use, Armor and modifiers beyond this either way are refused.
 MAX_NUMBER = 1000
 

@@ -26,6 +26,12 @@ Readings (shown to the user through ``READINGS``):
   Dead cleared (a correction) is no longer a casualty. Units that leave the table alive are not
   casualties. A kill counts for the attacker (the first participant of an attack), never for
   the victim itself.
+- The report counts what the battle tracker counts: each event of the battle engine's kinds is
+  replayed by the battle rules (``battle.rules.apply``), and one the rules refuse (a unit
+  attacking itself, an action by a unit that is not ready, anything after the battle ended) is
+  told with "Not counted: <why>", as the tracker marks it, and changes nothing: no casualty, no
+  kill, no attack in the tally, no turn passed. A planned battle has not started: an event in
+  its log (an imported file may hold one) is told as not counted.
 - The dice are grouped by what they were rolled for, from the reason stored with each die:
   "Action" (the Action die, a d4's bonus dice, a Benny on the roll), "Armor", "Damage"
   (bonus and Benny dice included). A flat part of Damage or Armor (the +1 of 1d6+1, the +2 of
@@ -52,6 +58,7 @@ from brikdesk.domain.battle.events import (
     from_payload,
 )
 from brikdesk.domain.battle.model import BattleSetup, PlayerSetup, Status, UnitSetup
+from brikdesk.domain.battle.rules import apply, initial_state
 from brikdesk.domain.battle.text import describe
 from brikdesk.errors import UserError
 
@@ -63,6 +70,10 @@ READINGS: dict[str, str] = {
     "casualties": "A casualty is a unit killed (by an attack, a kill entered by hand or the "
                   "status Dead); clearing Dead takes it off the list. Units that leave the "
                   "table alive are not casualties. A kill counts for the attacker.",
+    "not_counted": "The report counts what the battle tracker counts: an event the battle "
+                   "rules refuse (a unit attacking itself, an action after the battle ended) "
+                   "or any event of a battle that has not started is told as \"Not counted\" "
+                   "and changes nothing (no casualty, no kill, no attack, no turn).",
     "dice": "Dice are grouped by what they were rolled for (Action, Damage, Armor), bonus and "
             "Benny dice with them; a flat part (the +1 of 1d6+1, Body Armor's +2) is what the "
             "total has beyond the dice and the modifiers.",
@@ -435,6 +446,7 @@ class _Builder:
             tuple(UnitSetup(u.unit_id, u.player_id, u.name) for u in self.units
                   if u.player_id in {p.player_id for p in self.players}))
         self.order = [p.player_id for p in self.players]
+        self.state = initial_state(self.setup) if self.setup.players else None
         self.round = 1
         self.active = 0  # index into order
         self.dead: dict[int, int] = {}  # unit id -> round it died
@@ -489,12 +501,35 @@ class _Builder:
                                                payload)
         except (EventFormatError, UserError):
             event = None
+        refused = self._refusal(event)
+        if refused is not None:
+            player = self.order[self.active] if self.order else None
+            headline = (self._describe(event) if event is not None
+                        else str(payload.get("text", "") or "").strip()
+                        or logged.kind.replace("_", " ").capitalize())
+            self.turns.setdefault((self.round, self.active), []).append(ReportEntry(
+                seq=logged.seq, round=self.round, player_id=player, kind="other",
+                headline=headline, result=f"Not counted: {refused}"))
+            return
         if isinstance(event, TurnEnded):
             self._turn_ended(event)
             return
         entry = self._entry(logged, event, payload)
         if entry is not None:
             self.turns.setdefault((self.round, self.active), []).append(entry)
+
+    def _refusal(self, event: Event | None) -> str | None:
+        """Why the tracker would not count this event (replaying it by the rules), or None;
+        a counted event of the battle engine moves the replayed state on."""
+        if self.facts.status == "planned":
+            return "the battle has not started"
+        if event is None or self.state is None:
+            return None  # another tool's kind: told from its own text and outcome
+        try:
+            self.state = apply(self.setup, self.state, event)
+        except UserError as exc:
+            return str(exc)
+        return None
 
     def _entry(self, logged: LoggedEvent, event: Event | None,
                payload: Mapping[str, Any]) -> ReportEntry | None:

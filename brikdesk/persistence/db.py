@@ -23,6 +23,12 @@ A server database (PostgreSQL: ``postgresql+psycopg://user:password@host/dbname`
 ``postgres`` extra installed) needs no set-up of its own; its pooled connections are tested
 before use, so BrikDesk carries on after the server restarted or dropped them.
 
+An existing SQLite file is first looked at read-only (``check_existing_sqlite``): a file that is
+not a BrikDesk database (another program's, or not SQLite at all) or is damaged (corrupt pages,
+a missing table) is refused with nothing about it changed, byte for byte (it is not switched to
+WAL). A file in a folder BrikDesk can't write (or a read-only file) is opened read-only: it can be
+read and listed, and a write says the database is read-only.
+
 Before migrating an existing, non-empty SQLite file it is copied (SQLite's online backup, which
 includes what is still in the WAL) to ``<name>.bak-<revision>-<YYYYmmddTHHMMSS>`` beside it.
 Errors opening or migrating raise ``StorageError`` with a message fit to show.
@@ -90,6 +96,8 @@ class Database:
     fresh: bool = False
     backup: Path | None = None
     revision: str | None = field(default=None)
+    #: Why the database was opened read-only (its folder or file can't be written), or None.
+    read_only: str | None = None
 
     @property
     def is_sqlite(self) -> bool:
@@ -119,6 +127,14 @@ def sqlite_file(url: str) -> Path | None:
     if not name or name == ":memory:" or name.startswith("file:") or "mode=memory" in name:
         return None
     return Path(name)
+
+
+def _is_url(url: str) -> bool:
+    try:
+        make_url(url)
+    except ArgumentError:
+        return False
+    return True
 
 
 def error_text(exc: BaseException) -> str:
@@ -239,18 +255,93 @@ def _backup_sqlite(path: Path, revision: str | None) -> Path:
     return target
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _read_only_reason(path: Path) -> str | None:
+    """Why ``path`` can't be written (so it must be opened read-only), or None."""
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        return f"the folder {path.parent} is read-only"
+    if not os.access(path, os.W_OK):
+        return f"the file {path} is read-only"
+    return None
+
+
+def _ro_uri(path: Path, *, immutable: bool) -> str:
+    from urllib.parse import quote
+
+    return f"file:{quote(str(path.resolve()))}?mode=ro" + ("&immutable=1" if immutable else "")
+
+
+def check_existing_sqlite(path: Path, shown: str) -> str | None:
+    """Look at an existing SQLite file read-only, before anything about it is changed.
+
+    ``StorageError`` if it is not a BrikDesk database (not SQLite, or SQLite without BrikDesk's
+    schema version) or is damaged (SQLite's ``quick_check`` fails, or a table of the current
+    schema is missing). Returns why it can't be written (it is then opened read-only), or None.
+    Nothing is written: a foreign file stays byte for byte as it was, its time stamps too.
+    """
+    try:
+        with path.open("rb") as f:
+            header = f.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise StorageError(f"cannot open the database {shown}: {exc.strerror or exc}") from None
+    if header != SQLITE_HEADER:
+        raise StorageError(f"{shown} is not a BrikDesk database (it is not an SQLite file); "
+                           "choose another file")
+    read_only = _read_only_reason(path)
+    try:
+        conn = sqlite3.connect(_ro_uri(path, immutable=read_only is not None), uri=True,
+                               isolation_level=None)
+    except sqlite3.Error as exc:
+        raise StorageError(f"cannot open the database {shown}: {exc}") from None
+    try:
+        tables = {r[0] for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables and "alembic_version" not in tables:
+            raise StorageError(f"{shown} is not a BrikDesk database (it has tables "
+                               f"{', '.join(sorted(tables)[:5])} but no BrikDesk schema "
+                               "version); choose another file")
+        revisions = [r[0] for r in conn.execute("SELECT version_num FROM alembic_version")] \
+            if tables else []
+        if revisions == [HEAD_REVISION]:
+            from brikdesk.persistence.models import Base
+
+            missing = sorted(set(Base.metadata.tables) - tables)
+            if missing:
+                raise StorageError(f"the database {shown} is damaged: the table"
+                                   f"{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                                   f"{'are' if len(missing) > 1 else 'is'} missing; restore "
+                                   "a backup (<name>.bak-...) or choose another file")
+        problems = [r[0] for r in conn.execute("PRAGMA quick_check(3)")]
+        if problems != ["ok"]:
+            raise StorageError(f"the database {shown} is damaged ({'; '.join(problems)}); "
+                               "restore a backup (<name>.bak-...) or choose another file")
+    except sqlite3.DatabaseError as exc:
+        raise StorageError(f"the database {shown} is damaged or not a database ({exc}); "
+                           "restore a backup (<name>.bak-...) or choose another file") from None
+    finally:
+        conn.close()
+    return read_only
+
+
 def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
     """Open ``url`` (default: :func:`default_url`) and bring its schema to the newest revision.
 
-    With ``migrate=False`` the schema is left as it is (tools and tests only).
+    With ``migrate=False`` the schema is left as it is (tools and tests only). An existing
+    SQLite file is checked read-only first (``check_existing_sqlite``); one that can't be
+    written is opened read-only (``Database.read_only`` says why) and is not migrated.
     """
     url = url or default_url()
-    engine = create_db_engine(url)
-    shown = make_url(url).render_as_string(hide_password=True)
-    path = sqlite_file(url)
+    shown = make_url(url).render_as_string(hide_password=True) if _is_url(url) else url
+    path = sqlite_file(url) if _is_url(url) else None
     existed = path is not None and path.is_file() and path.stat().st_size > 0
+    read_only = check_existing_sqlite(path, shown) if path is not None and existed else None
+    engine = create_db_engine(url if read_only is None or path is None else
+                              f"sqlite:///{_ro_uri(path, immutable=True)}&uri=true")
     writer = engine.execution_options(**{WRITES: True})
-    db = Database(url=url, engine=engine, sessions=sessionmaker(writer, expire_on_commit=False))
+    db = Database(url=url, engine=engine, sessions=sessionmaker(writer, expire_on_commit=False),
+                  read_only=read_only)
     try:
         head = HEAD_REVISION
         with engine.connect() as conn:
@@ -268,6 +359,9 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
             if current not in known:
                 raise StorageError(f"{shown} was made by a newer BrikDesk (schema revision "
                                    f"{current}); update BrikDesk to open it")
+        if migrate and current != head and read_only is not None:
+            raise StorageError(f"{shown} needs an upgrade to this BrikDesk's schema, but "
+                               f"{read_only}; copy it somewhere writable first")
         if migrate and current != head:
             if path is not None and existed:
                 db.backup = _backup_sqlite(path, current)

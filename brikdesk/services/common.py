@@ -24,6 +24,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm.exc import StaleDataError
 
 from brikdesk.errors import BusyError, ConflictError, StorageError, UserError
+from brikdesk.limits import MAX_NUMBER, text_problem
 from brikdesk.persistence.db import BUSY_TIMEOUT_MS, error_text
 from brikdesk.persistence.models import KEY_LEN, MAX_ID, NAME_LEN, NOTES_LEN
 
@@ -77,6 +78,10 @@ def storage_errors(method: Callable[P, T]) -> Callable[P, T]:
                 raise BusyError("the database is busy (another BrikDesk or program kept it "
                                 f"locked for {BUSY_TIMEOUT_MS // 1000} s); nothing was changed, "
                                 f"try again in a moment ({text})") from exc
+            if "readonly database" in text:
+                raise StorageError("nothing was changed: the database is read-only (its file "
+                                   "or its folder can't be written; BrikDesk opened it only "
+                                   f"to read) ({text})") from exc
             raise StorageError(f"the database could not be read or written: {text}") from exc
         except SQLAlchemyError as exc:
             raise StorageError("the database could not be read or written: "
@@ -87,11 +92,8 @@ def storage_errors(method: Callable[P, T]) -> Callable[P, T]:
 
 # -- validation ---------------------------------------------------------------------------------
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _COLOUR = re.compile(r"#?([0-9a-fA-F]{6}|[0-9a-fA-F]{3})")
 KEY_RE = re.compile(r"[a-z0-9][a-z0-9_\-]*")
-#: Largest budget, cost, count or record number the services accept.
-MAX_NUMBER = 1_000_000
 
 
 def clean_name(value: object, what: str, *, field: str = "name",
@@ -102,11 +104,9 @@ def clean_name(value: object, what: str, *, field: str = "name",
     text = unicodedata.normalize("NFC", " ".join(value.split()))
     if not text:
         raise UserError(f"{what} can't be empty", field=field)
-    if len(text) > max_len:
-        raise UserError(f"{what} is too long ({len(text)} characters; at most {max_len})",
-                        field=field)
-    if "\x00" in text:  # PostgreSQL cannot store it: refused on every database alike
-        raise UserError(f"{what} can't contain the NUL character", field=field)
+    problem = text_problem(text, max_len)
+    if problem is not None:
+        raise UserError(f"{what} {problem}", field=field)
     return text
 
 
@@ -116,10 +116,9 @@ def clean_notes(value: object, what: str = "Notes", *, field: str = "notes") -> 
     if not isinstance(value, str):
         raise UserError(f"{what} must be text", field=field)
     text = value.replace("\r\n", "\n")
-    if _CONTROL.search(text.replace("\t", " ")):
-        raise UserError(f"{what} contain control characters", field=field)
-    if len(text) > NOTES_LEN:
-        raise UserError(f"{what} are too long ({len(text)} characters; at most {NOTES_LEN})",
+    problem = text_problem(text, NOTES_LEN, lines=True)
+    if problem is not None:
+        raise UserError(f"{what} {problem.replace('is too long', 'are too long', 1)}",
                         field=field)
     return text
 

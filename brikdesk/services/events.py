@@ -28,10 +28,10 @@ from brikdesk.domain.aftermath import fates_from_events
 from brikdesk.domain.modifiers import Modifier, Stat
 from brikdesk.domain.rolling import DieRoll, Role
 from brikdesk.errors import UserError
+from brikdesk.limits import MAX_PAYLOAD_BYTES, PAYLOAD_TEXT_LEN, shown, text_problem
 
 MAX_DEPTH = 12
-MAX_PAYLOAD_BYTES = 64 * 1024
-MAX_STRING = 10_000
+MAX_STRING = PAYLOAD_TEXT_LEN
 MAX_DIE_SIDES = 100
 KIND_RE = re.compile(r"[a-z][a-z0-9_.\-]{0,39}")
 
@@ -81,37 +81,93 @@ def check_kind(kind: object, where: str = "kind") -> str:
     return kind
 
 
+class NotFinite(str):
+    """``NaN``, ``Infinity`` or ``-Infinity`` read from a JSON file (``parse_constant``): kept
+    as a marker so that ``check_json`` refuses it naming its place."""
+
+    __slots__ = ()
+
+
+_Where = str | tuple[Any, str | int]  # a path, built into text only for a message
+
+
+def _path_text(where: _Where) -> str:
+    parts: list[str] = []
+    while isinstance(where, tuple):
+        where, key = where
+        parts.append(f"[{key}]" if isinstance(key, int) else f".{key}")
+    return where + "".join(reversed(parts))
+
+
+#: Any character ``text_problem`` may refuse (a control character or a lone surrogate): text
+#: without one needs only its length checked (the fast path for millions of strings).
+_SUSPECT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+_SCALARS = (str, int, bool, type(None))
+
+
+def _check_value(v: Any, max_string: int | None) -> str | None:
+    """A problem with a scalar ``v`` (as "<reason>"), or None; containers pass."""
+    t = type(v)
+    if t is str:
+        if _SUSPECT.search(v) is None and (max_string is None or len(v) <= max_string):
+            return None
+        return text_problem(v, max_string if max_string is not None else len(v), lines=True)
+    if t is int or t is bool or v is None:
+        return None
+    if isinstance(v, NotFinite):
+        return f"{v} is not a number JSON allows"
+    if isinstance(v, float):
+        return None if math.isfinite(v) else f"{v} is not a finite number"
+    if isinstance(v, str):
+        return _check_value(str(v), max_string)
+    if isinstance(v, int | dict | list | tuple | Mapping):
+        return None
+    return f"{type(v).__name__} is not a JSON value"
+
+
 def check_json(value: Any, where: str, *, max_depth: int = MAX_DEPTH,
-               max_string: int = MAX_STRING) -> None:
+               max_string: int | None = MAX_STRING) -> None:
     """Plain JSON only (objects with text keys, arrays, text, finite numbers, booleans, null),
-    nested at most ``max_depth`` deep. Iterative, so hostile nesting cannot overflow the stack.
+    nested at most ``max_depth`` deep, text without control characters (but tab and line
+    breaks) or lone surrogates and at most ``max_string`` characters long (``None``: any).
+
+    Iterative, so hostile nesting cannot overflow the stack; only containers are stacked and
+    a path is put into words only for the message, so that a file of millions of values is
+    checked in little memory and time. ``UserError("<path>: <reason>")`` on the first problem.
     """
-    stack: list[tuple[Any, str, int]] = [(value, where, 0)]
+    problem = _check_value(value, max_string)
+    if problem is not None:
+        raise UserError(f"{where}: {problem}")
+    stack: list[tuple[Any, _Where, int]] = [(value, where, 0)]
     while stack:
-        v, path, depth = stack.pop()
-        if depth > max_depth:
-            raise UserError(f"{path}: nested more than {max_depth} levels deep")
-        if v is None or isinstance(v, bool | int):
+        v, at, depth = stack.pop()
+        is_map = type(v) is dict or isinstance(v, Mapping)
+        if is_map:
+            items: Iterable[tuple[Any, Any]] = v.items()
+        elif type(v) is list or isinstance(v, list | tuple):
+            items = enumerate(v)
+        else:
             continue
-        if isinstance(v, float):
-            if not math.isfinite(v):
-                raise UserError(f"{path}: {v} is not a finite number")
-            continue
-        if isinstance(v, str):
-            if len(v) > max_string:
-                raise UserError(f"{path}: text longer than {max_string} characters")
-            continue
-        if isinstance(v, Mapping):
-            for k, item in v.items():
-                if not isinstance(k, str):
-                    raise UserError(f"{path}: key {k!r} is not text")
-                stack.append((item, f"{path}.{k}", depth + 1))
-            continue
-        if isinstance(v, list | tuple):
-            for i, item in enumerate(v):
-                stack.append((item, f"{path}[{i}]", depth + 1))
-            continue
-        raise UserError(f"{path}: {type(v).__name__} is not a JSON value")
+        if depth >= max_depth:
+            raise UserError(f"{_path_text(at)}: nested more than {max_depth} levels deep")
+        for k, item in items:
+            if is_map:
+                if type(k) is not str:
+                    raise UserError(f"{_path_text(at)}: key {k!r} is not text")
+                if _SUSPECT.search(k) is not None:
+                    raise UserError(f"{_path_text(at)}: the key {shown(k)} "
+                                    f"{text_problem(k, len(k))}")
+            if type(item) in _SCALARS:
+                if type(item) is not str or (_SUSPECT.search(item) is None and (
+                        max_string is None or len(item) <= max_string)):
+                    continue
+            elif type(item) is dict or type(item) is list or isinstance(
+                    item, Mapping | list | tuple):
+                stack.append((item, (at, k), depth + 1))
+                continue
+            problem = _check_value(item, max_string)
+            if problem is not None:
+                raise UserError(f"{_path_text((at, k))}: {problem}")
 
 
 def check_payload(payload: object, where: str = "payload") -> dict[str, Any]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -35,13 +36,31 @@ from brikdesk.domain.catalog import (
 )
 from brikdesk.domain.roster import UnitOverrides
 from brikdesk.errors import UserError
+from brikdesk.limits import (
+    MAX_ARMIES,
+    MAX_BATTLE_UNITS,
+    MAX_BATTLES,
+    MAX_CATALOG_ENTRIES,
+    MAX_DEPTH,
+    MAX_EVENTS,
+    MAX_FILE_BYTES,
+    MAX_JSON_VALUES,
+    MAX_LOADOUT,
+    MAX_NUMBER,
+    MAX_PLAYERS,
+    MAX_STATE_BYTES,
+    MAX_UNITS,
+    NAME_LEN,
+    NOTES_LEN,
+    PAYLOAD_TEXT_LEN,
+    shown,
+    text_problem,
+)
 from brikdesk.persistence import snapshots
 from brikdesk.persistence.models import (
     BATTLE_STATUS,
     CAMPAIGN_STATUS,
     COST_SYSTEMS,
-    NAME_LEN,
-    NOTES_LEN,
     Army,
     Battle,
     BattleEvent,
@@ -56,7 +75,6 @@ from brikdesk.persistence.models import (
 from brikdesk.services.base import ServiceBase
 from brikdesk.services.campaigns import _by_name, campaign_summary
 from brikdesk.services.common import (
-    MAX_NUMBER,
     Changes,
     Done,
     clean_colour,
@@ -64,24 +82,27 @@ from brikdesk.services.common import (
     storage_errors,
     to_db_time,
 )
-from brikdesk.services.events import check_json, check_kind, check_payload, remap_payload
+from brikdesk.services.events import (
+    NotFinite,
+    check_json,
+    check_kind,
+    check_payload,
+    remap_payload,
+)
+from brikdesk.services.progress import Cancelled, Progress, no_progress
 from brikdesk.services.roster import check_overrides, overrides_to_json
 from brikdesk.services.summaries import CampaignSummary
 
+__all__ = ["FORMAT", "VERSION", "Cancelled", "Progress", "TransferService", "check_document",
+           "dumps", "export_document", "parse_document", "read_import_file"]
+
 FORMAT = "brikdesk-campaign"
 VERSION = 1
-#: Limits that keep a hostile file from exhausting memory or time.
-MAX_FILE_BYTES = 64 * 1024 * 1024
-MAX_DEPTH = 24
-MAX_PLAYERS = 1000
-MAX_ARMIES = 5000
-MAX_UNITS = 200_000
-MAX_BATTLES = 10_000
-MAX_BATTLE_UNITS = 5000
-MAX_EVENTS = 100_000
-MAX_CATALOG_ENTRIES = 2000
-MAX_LOADOUT = 12
-MAX_STATE_BYTES = 256 * 1024
+#: The limits that keep a hostile file from exhausting memory or time are in brikdesk.limits.
+
+#: ``progress(stage, done, total)``: called as an import or export goes on; it may raise
+#: ``Cancelled`` to stop (nothing is then written). See brikdesk.services.progress.
+_no_progress = no_progress
 
 
 def _time_text(value: datetime | None) -> str | None:
@@ -198,7 +219,7 @@ def _show(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, str):
-        return repr(v if len(v) <= 40 else v[:37] + "...")
+        return shown(v)
     if isinstance(v, int | float):
         return repr(v)[:40]
     if isinstance(v, dict):
@@ -244,7 +265,8 @@ class _Obj:
             raise _Refused(self.at(k), f"must be from {lo} to {hi}, not {x}")
         return x
 
-    def text(self, k: str, max_len: int, *, empty: bool = True, default: Any = ...) -> str:
+    def text(self, k: str, max_len: int, *, empty: bool = True, lines: bool = True,
+             default: Any = ...) -> str:
         if default is not ... and k not in self.v:
             return default
         x = self.v.get(k)
@@ -252,14 +274,14 @@ class _Obj:
             raise _Refused(self.at(k), f"must be text, not {_show(x)}")
         if not empty and not x.strip():
             raise _Refused(self.at(k), "must not be empty")
-        if len(x) > max_len:
-            raise _Refused(self.at(k), f"is longer than {max_len} characters")
-        if "\x00" in x:  # PostgreSQL cannot store it: refused on every database alike
-            raise _Refused(self.at(k), "contains the NUL character (\\u0000)")
+        # The same check as the app's (services.common.clean_name / clean_notes).
+        problem = text_problem(x, max_len, lines=lines)
+        if problem is not None:
+            raise _Refused(self.at(k), problem)
         return x
 
-    def name(self, k: str) -> str:
-        x = self.text(k, NAME_LEN, empty=False)
+    def name(self, k: str, *, empty: bool = False) -> str:
+        x = self.text(k, NAME_LEN, empty=empty, lines=False)
         if x != " ".join(x.split()):
             raise _Refused(self.at(k), "a name is one line without extra spaces")
         return x
@@ -350,15 +372,27 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _no_constants(name: str) -> Any:
-    raise _Refused("$", f"{name} is not a number JSON allows")
+def _too_big() -> _Refused:
+    return _Refused("$", f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
 
 
 def parse_document(data: bytes | str) -> Any:
-    """JSON text -> Python value, with the size limit; ``_Refused`` on any problem."""
+    """JSON text -> Python value, with the size limit; ``_Refused`` on any problem.
+
+    ``NaN``, ``Infinity`` and ``-Infinity`` are read as ``NotFinite`` markers, so that the check
+    that follows refuses them naming their place in the file.
+    """
     if isinstance(data, bytes):
         if len(data) > MAX_FILE_BYTES:
-            raise _Refused("$", f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
+            raise _too_big()
+        # Bound the work before parsing: every JSON value after the first in a list or an
+        # object follows a comma, so the commas bound the number of values (and the memory
+        # the parsed document takes). Counting them is one pass in C.
+        commas = data.count(b",")
+        if commas > MAX_JSON_VALUES:
+            raise _Refused("$", f"the file holds more than {MAX_JSON_VALUES:,} values "
+                                f"({commas:,} commas); a campaign at the largest size this "
+                                "format allows holds far fewer")
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
@@ -366,12 +400,13 @@ def parse_document(data: bytes | str) -> Any:
     else:
         text = data
         if len(text) > MAX_FILE_BYTES:
-            raise _Refused("$", f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
+            raise _too_big()
+        if text.count(",") > MAX_JSON_VALUES:
+            raise _Refused("$", f"the file holds more than {MAX_JSON_VALUES:,} values")
     if not text.strip():
         raise _Refused("$", "the file is empty")
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates,
-                          parse_constant=_no_constants)
+        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=NotFinite)
     except json.JSONDecodeError as exc:
         ended = exc.pos >= len(text.rstrip())
         hint = " (the file ends too early: is it truncated?)" if ended else ""
@@ -383,7 +418,7 @@ def parse_document(data: bytes | str) -> Any:
         raise _Refused("$", f"not valid JSON: {exc}") from None
 
 
-def check_document(doc: Any) -> _Plan:
+def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
     """Check a parsed document completely; ``_Refused`` names the first problem's path."""
     if not isinstance(doc, dict):
         raise _Refused("$", f"not a BrikDesk campaign: the file holds {_show(doc)}, not an "
@@ -391,6 +426,13 @@ def check_document(doc: Any) -> _Plan:
     if doc.get("format") != FORMAT:
         raise _Refused("$.format", f"not a BrikDesk campaign export (format is "
                                    f"{_show(doc.get('format'))}, expected '{FORMAT}')")
+    try:
+        # Text is checked field by field below (names against NAME_LEN, notes against
+        # NOTES_LEN), so that a long name is reported against its own limit.
+        check_json(doc, "$", max_depth=MAX_DEPTH, max_string=None)
+    except UserError as exc:
+        path, _, reason = str(exc).partition(": ")
+        raise _Refused(path, reason) from None
     version = doc.get("version")
     if isinstance(version, bool) or not isinstance(version, int):
         raise _Refused("$.version", f"must be a whole number, not {_show(version)}")
@@ -399,11 +441,6 @@ def check_document(doc: Any) -> _Plan:
                                     f"one reads version {VERSION}")
     if version < 1:
         raise _Refused("$.version", f"unknown version {version}")
-    try:
-        check_json(doc, "$", max_depth=MAX_DEPTH, max_string=NOTES_LEN)
-    except UserError as exc:
-        path, _, reason = str(exc).partition(": ")
-        raise _Refused(path, reason) from None
     root = _Obj(doc, "$", ("format", "version", "campaign", "players", "armies", "catalog",
                            "battles"), ("generator",))
     root.text("generator", 200, default="")
@@ -437,14 +474,18 @@ def check_document(doc: Any) -> _Plan:
         if colour != p.get("colour"):
             raise _Refused(p.at("colour"), f"must be #rrggbb in lower case, not "
                                            f"{_show(p.get('colour'))}")
-        faction = p.text("faction", NAME_LEN)
+        faction = p.name("faction", empty=True)
         players[pid] = {"name": name, "colour": colour, "faction": faction}
     plan.players = [dict(v, _id=k) for k, v in players.items()]
 
     unit_ids: dict[int, int] = {}  # export unit id -> export army id
     army_ids: set[int] = set()
     n_units = 0
-    for i, raw in enumerate(root.list("armies", MAX_ARMIES)):
+    raw_armies = root.list("armies", MAX_ARMIES)
+    all_units = sum(len(a["units"]) for a in raw_armies
+                    if isinstance(a, dict) and isinstance(a.get("units"), list))
+    for i, raw in enumerate(raw_armies):
+        progress("Checking", n_units, all_units)
         a = _Obj(raw, f"$.armies[{i}]", ("id", "player", "name", "budget", "units"))
         aid = a.int("id", 1)
         if aid in army_ids:
@@ -484,6 +525,11 @@ def check_document(doc: Any) -> _Plan:
                 raise _Refused(h.at("entry"), "unknown field 'house_rule'")
             if entry.get("key") != key:
                 raise _Refused(h.at("entry") + ".key", f"must be '{key}', the entry's key")
+            try:
+                check_json(entry, h.at("entry"), max_string=PAYLOAD_TEXT_LEN)
+            except UserError as exc:
+                path_, _, reason = str(exc).partition(": ")
+                raise _Refused(path_, reason) from None
             try:
                 parse(entry, source=None)
             except CatalogError as exc:
@@ -612,18 +658,25 @@ def _check_battle(raw: Any, path: str, players: Mapping[int, Any],
     return out
 
 
-def _write(s: Session, plan: _Plan, name: str) -> int:
+def _write(s: Session, plan: _Plan, name: str, progress: Progress = _no_progress) -> int:
     c = plan.campaign
+    total = len(plan.units) + sum(len(b["units"]) + len(b["events"]) for b in plan.battles)
+    written = 0
     cid = s.scalars(insert(Campaign).returning(Campaign.id), [{
         "name": name, "edition": c["edition"], "cost_system": c["cost_system"],
         "default_budget": c["default_budget"], "notes": c["notes"],
         "created_at": c["created_at"], "updated_at": c["updated_at"]}]).one()
 
     def many(model, rows: list[dict[str, Any]]) -> list[int]:
-        if not rows:
-            return []
-        return list(s.scalars(insert(model).returning(model.id, sort_by_parameter_order=True),
-                              rows))
+        nonlocal written
+        out: list[int] = []
+        for at in range(0, len(rows), _WRITE_BATCH):
+            progress("Writing", written, total)
+            batch = rows[at:at + _WRITE_BATCH]
+            out += s.scalars(insert(model).returning(model.id, sort_by_parameter_order=True),
+                             batch)
+            written += len(batch)
+        return out
 
     pids = many(Player, [{"campaign_id": cid, "name": p["name"], "colour": p["colour"],
                           "faction": p["faction"]} for p in plan.players])
@@ -637,8 +690,20 @@ def _write(s: Session, plan: _Plan, name: str) -> int:
         positions[aid] = positions.get(aid, 0) + 1
         rows.append({"army_id": army_db[aid], "position": positions[aid],
                      **{k: v for k, v in u.items() if not k.startswith("_")}})
-    uids = many(Unit, rows)
-    unit_db = {u["_id"]: uid for (_a, u), uid in zip(plan.units, uids, strict=True)}
+    # Units are the bulk (200,000 at most): inserted without RETURNING (a plain executemany,
+    # several times faster), their ids read back by (army, position), which the file fixes.
+    for at in range(0, len(rows), _WRITE_BATCH):
+        progress("Writing", written, total)
+        s.execute(insert(Unit), rows[at:at + _WRITE_BATCH])
+        written += len(rows[at:at + _WRITE_BATCH])
+    by_place = {(row["army_id"], row["position"]): u["_id"]
+                for row, (_a, u) in zip(rows, plan.units, strict=True)}
+    unit_db: dict[int, int] = {}
+    if any(bu["_unit"] is not None for b in plan.battles for bu in b["units"]):
+        for uid, army_id, position in s.execute(
+                select(Unit.id, Unit.army_id, Unit.position)
+                .where(Unit.army_id.in_(list(army_db.values())))):
+            unit_db[by_place[(army_id, position)]] = uid
     for model, h in plan.house:
         s.execute(insert(model), [{"campaign_id": cid, **h}])
     for b in plan.battles:
@@ -668,8 +733,16 @@ def _write(s: Session, plan: _Plan, name: str) -> int:
     return cid
 
 
+#: Rows inserted per statement when importing (and between two progress reports).
+_WRITE_BATCH = 5000
+
+
 def _refusal(source: str, exc: _Refused) -> UserError:
     return UserError(f"{source} was not imported: {exc.path}: {exc.reason}", field="file")
+
+
+def _not_undoable() -> Changes:
+    raise UserError("this import was made without Undo (from the command line)")
 
 
 class TransferService(ServiceBase):
@@ -684,17 +757,29 @@ class TransferService(ServiceBase):
     def export_json(self, campaign_id: int) -> str:
         return dumps(self.export_campaign(campaign_id))
 
-    def write_export(self, campaign_id: int, path: str | os.PathLike[str]) -> Path:
-        """Write the export to ``path`` atomically (a temporary file renamed into place)."""
+    def write_export(self, campaign_id: int, path: str | os.PathLike[str], *,
+                     progress: Progress = _no_progress) -> Path:
+        """Write the export to ``path`` atomically (a temporary file renamed into place).
+
+        A file that is replaced keeps its permissions; a new file gets the usual ones (0666
+        less the umask, as any program's new file). ``progress`` may raise ``Cancelled``: the
+        temporary file is then removed and ``path`` is left as it was.
+        """
+        progress("Reading the campaign", 0, 1)
         text = self.export_json(campaign_id)
         target = Path(path)
         try:
+            mode = stat.S_IMODE(target.stat().st_mode) if target.is_file() else _new_file_mode()
             fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
             try:
                 with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-                    f.write(text)
+                    os.fchmod(f.fileno(), mode)
+                    for at in range(0, len(text), _CHUNK):
+                        progress("Writing", at, len(text))
+                        f.write(text[at:at + _CHUNK])
                     f.flush()
                     os.fsync(f.fileno())
+                progress("Writing", len(text), len(text))
                 os.replace(tmp, target)
             except BaseException:
                 Path(tmp).unlink(missing_ok=True)
@@ -714,16 +799,23 @@ class TransferService(ServiceBase):
 
     @storage_errors
     def import_campaign(self, data: bytes | str, *, name: str | None = None,
-                        source: str = "the file", replace: bool = False
+                        source: str = "the file", replace: bool = False,
+                        progress: Progress = _no_progress, undoable: bool = True
                         ) -> Done[CampaignSummary]:
         """Import an export as a new campaign (called ``name`` if given).
 
         Refused whole, with nothing written, if anything in it is wrong, or if a campaign of
         that name exists (unless ``replace``: then that campaign is deleted in the same
-        transaction; ``brikdesk demo`` uses this).
+        transaction; ``brikdesk demo`` uses this). ``progress`` is told how far it got and may
+        raise ``Cancelled``: the transaction is then rolled back and nothing is written.
+        ``undoable=False`` (the command line, which has no Undo) skips the copy kept for Undo
+        (for the largest file, hundreds of MB); the result's steps then refuse with a message.
         """
+        progress("Reading", 0, 1)
         try:
-            plan = check_document(parse_document(data))
+            doc = parse_document(data)
+            del data
+            plan = check_document(doc, progress)
         except _Refused as exc:
             raise _refusal(source, exc) from None
         from brikdesk.services.common import clean_name
@@ -739,12 +831,16 @@ class TransferService(ServiceBase):
                                     "this one under another name", field="name")
                 replaced = snapshots.take(s, Campaign.__table__, Campaign.id == other.id)
                 snapshots.delete_rows(s, Campaign.__table__, Campaign.id == other.id)
-            cid = _write(s, plan, final)
+            cid = _write(s, plan, final, progress)
             summary = campaign_summary(s, s.get(Campaign, cid))
-            snap = snapshots.take(s, Campaign.__table__, Campaign.id == cid)
+            snap = (snapshots.take(s, Campaign.__table__, Campaign.id == cid) if undoable
+                    else None)
+            progress("Saving", 1, 1)
         text = f"Import {final}"
         changes = (Changes.CAMPAIGNS | Changes.PLAYERS | Changes.ARMIES | Changes.UNITS
                    | Changes.CATALOG | Changes.BATTLES | Changes.EVENTS)
+        if snap is None:
+            return Done(summary, changes, text, redo=_not_undoable, undo=_not_undoable)
         return Done(summary, changes, text,
                     redo=step(self.swap_campaigns, replaced.ids("campaign")[0]
                               if replaced else None, snap),
@@ -771,15 +867,75 @@ class TransferService(ServiceBase):
                     redo=step(self.swap_campaigns, delete_id, restore),
                     undo=step(self.swap_campaigns, back, gone))
 
-    def import_file(self, path: str | os.PathLike[str], *, name: str | None = None
+    def import_file(self, path: str | os.PathLike[str], *, name: str | None = None,
+                    progress: Progress = _no_progress, undoable: bool = True
                     ) -> Done[CampaignSummary]:
         p = Path(path)
-        try:
-            size = p.stat().st_size
-            if size > MAX_FILE_BYTES:
-                raise UserError(f"{p.name} was not imported: the file is larger than "
-                                f"{MAX_FILE_BYTES // (1024 * 1024)} MB", field="file")
-            data = p.read_bytes()
-        except OSError as exc:
-            raise UserError(f"could not read {p}: {exc.strerror or exc}", field="file") from None
-        return self.import_campaign(data, name=name, source=p.name)
+        data = read_import_file(p, progress)
+        return self.import_campaign(data, name=name, source=p.name, progress=progress,
+                                    undoable=undoable)
+
+
+_CHUNK = 1024 * 1024
+
+
+def read_import_file(path: Path, progress: Progress = _no_progress) -> bytes:
+    """The bytes of ``path``, never more than the size limit + 1 byte read.
+
+    Anything but a regular file (a device such as ``/dev/zero``, a FIFO, a folder, a symlink to
+    one of those) is refused before it is opened: its reported size says nothing and reading it
+    may never end or never start. ``UserError`` names the file and the reason.
+    """
+    mb = MAX_FILE_BYTES // (1024 * 1024)
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise UserError(f"{path.name} was not imported: it is not a regular file "
+                            f"(it is {_file_kind(info.st_mode)})", field="file")
+        if info.st_size > MAX_FILE_BYTES:
+            raise UserError(f"{path.name} was not imported: the file is larger than {mb} MB",
+                            field="file")
+        # O_NONBLOCK: if the file was swapped for a FIFO since, opening it does not wait.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        with os.fdopen(fd, "rb", buffering=0) as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise UserError(f"{path.name} was not imported: it is not a regular file",
+                                field="file")
+            chunks: list[bytes] = []
+            total = 0
+            while True:
+                progress("Reading", total, info.st_size)
+                chunk = f.read(min(_CHUNK, MAX_FILE_BYTES + 1 - total))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                total += len(chunk)
+                if total > MAX_FILE_BYTES:  # it grew while being read
+                    raise UserError(f"{path.name} was not imported: the file is larger than "
+                                    f"{mb} MB", field="file")
+    except OSError as exc:
+        raise UserError(f"could not read {path}: {exc.strerror or exc}", field="file") from None
+    return b"".join(chunks)
+
+
+def _new_file_mode() -> int:
+    """0666 less the process's umask (read without changing it where the system tells)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return 0o666 & ~int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def _file_kind(mode: int) -> str:
+    for test, what in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return what
+    return "not a file"

@@ -4,11 +4,10 @@ expression operations (resolve dA, Deflection, extra dice) give."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from brikdesk.domain.dice import (
-    MAX_DICE_PER_TERM,
     MAX_FLAT,
     MAX_SIDES,
     MIN_SIDES,
@@ -19,6 +18,7 @@ from brikdesk.domain.dice import (
     try_parse,
 )
 from brikdesk.errors import UserError
+from brikdesk.limits import MAX_DICE, MAX_DICE_SPREAD
 
 D6, D10, DA = 6, 10, None
 
@@ -145,15 +145,34 @@ def test_try_parse_gives_the_message_for_as_you_type_checks() -> None:
 
 # -- limits -----------------------------------------------------------------------------------
 
-def test_at_most_100_dice_in_a_term() -> None:
-    assert parse(f"{MAX_DICE_PER_TERM}d6") == expr((100, D6))
+def test_at_most_20_dice_in_the_whole_expression() -> None:
+    assert parse(f"{MAX_DICE}d6") == expr((20, D6))
+    assert parse("10d6+10d8").dice_count == 20
     with pytest.raises(DiceSyntaxError) as caught:
-        parse("101d6")
-    assert str(caught.value) == "more than 100 dice in one term at column 1"
+        parse("21d6")
+    assert str(caught.value) == "more than 20 dice in one expression (21) at column 1"
+    with pytest.raises(DiceSyntaxError) as caught:
+        parse("10d6 + 11d8")
+    assert str(caught.value) == "more than 20 dice in one expression (21) at column 8"
 
 
-def test_the_dice_limit_is_per_term() -> None:
-    assert parse("100d6+100d6").dice_count == 200
+@pytest.mark.parametrize("text, spread", [("11d100", 1100), ("100d100", None),
+                                          ("10d100+1d20", 1020), ("20d60", 1200),
+                                          ("9d100+10dA", 1020)])
+def test_the_spread_of_dice_times_sides_is_bounded(text: str, spread: int | None) -> None:
+    """Bound the work of the odds, not only the number of dice: 10d100 is the most."""
+    assert parse("10d100").dice_count == 10
+    assert parse("20d50").dice_count == 20
+    with pytest.raises(DiceSyntaxError) as caught:
+        parse(text)
+    if spread is not None:
+        assert f"dice x sides come to {spread}, at most {MAX_DICE_SPREAD}" in str(caught.value)
+
+
+def test_a_control_character_is_named_not_echoed() -> None:
+    with pytest.raises(DiceSyntaxError) as caught:
+        parse("1d6\x1b[2J")
+    assert str(caught.value) == "unexpected character U+001B at column 4"
 
 
 @pytest.mark.parametrize("sides", [MIN_SIDES, 4, 12, 20, MAX_SIDES])
@@ -221,7 +240,7 @@ def _case(rng: st.DataObject, text: str) -> str:
 
 
 _space = st.sampled_from(["", "", " ", "  ", "\t"])
-_dice = st.tuples(st.integers(1, MAX_DICE_PER_TERM),
+_dice = st.tuples(st.integers(1, 4),
                   st.one_of(st.none(), st.integers(MIN_SIDES, MAX_SIDES)))
 # Flat parts whose running sum stays within the limit (at most 3 parts of at most 300).
 _flat = st.integers(-300, 300)
@@ -246,6 +265,8 @@ def test_generated_expressions_parse_to_what_was_written(items, explosive, data)
             parts.append(f"{value:+d}" if i or value < 0 else str(value))
     text = "".join(data.draw(_space) + p for p in parts)
     dice = [v for kind, v in items if kind == "dice"]
+    assume(sum(c for c, _s in dice) <= MAX_DICE
+           and sum(c * (s or 12) for c, s in dice) <= MAX_DICE_SPREAD)
     exploding = explosive and bool(dice)
     if exploding:
         text += data.draw(_space.filter(bool)) + _case(data, "exp")

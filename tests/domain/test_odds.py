@@ -240,7 +240,8 @@ def test_dice_expressions_and_strings_give_the_same_odds():
     ({"armor": "2dA"}, "armor"),
     ({"armor": "x"}, "armor"),
     ({"deflection": -1}, "deflection"),
-    ({"damage": "30d10", "armor": "20d6"}, "damage"),
+    ({"damage": "30d10", "armor": "2d6"}, "damage"),
+    ({"damage": "1d6", "armor": "21d6"}, "armor"),
 ])
 def test_bad_input_is_a_user_error_naming_the_field(kwargs, field):
     args = {"action_die": 6, "use": 3, "damage": "1d6", "armor": 4} | kwargs

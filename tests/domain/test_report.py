@@ -164,15 +164,44 @@ def r_note() -> str:
     return "Tobias falls back across the ford."
 
 
-def test_combined_attacks_responses_and_effects_use_the_battle_engines_words():
-    shove = AttackResolved(1, 4, (Participant(1), Participant(2, Use.RESPONSE)), True, "shove",
+def test_combined_attacks_and_effects_use_the_battle_engines_words():
+    shove = AttackResolved(1, 4, (Participant(1), Participant(2)), True, "shove",
                            (StatusChange(4, Status.DISRUPTED),), (), {"weapon": "Bare Hands"})
     r = build_battle_report(FACTS, PLAYERS, UNITS, log(shove))
     e = r.entries[0]
-    assert e.headline == ("Sir Reginald (Margo) and Crossbow Kate (Margo) in response Shove "
+    assert e.headline == ("Sir Reginald (Margo) and Crossbow Kate (Margo) Shove "
                           "Marshal Dusty (Tobias) together in Close Combat with Bare Hands")
     assert e.result == "Marshal Dusty (Tobias) is Disrupted."
     assert e.rolls == ()
+
+
+def test_events_the_tracker_refuses_are_not_counted():
+    """An imported log may hold events the battle rules refuse: the report tells them as the
+    tracker marks them ("Not counted") and counts nothing from them."""
+    own_turn_response = AttackResolved(1, 4, (Participant(1), Participant(2, Use.RESPONSE)),
+                                       True, "shove", (StatusChange(4, Status.DISRUPTED),), (),
+                                       {"weapon": "Bare Hands"})
+    himself = AttackResolved(2, 2, (Participant(2),), False, "attack", (), (2,), {})
+    again = UnitKilled(5, actor=2)  # Kate, Ready, kills Cactus Pete: counted
+    r = build_battle_report(FACTS, PLAYERS, UNITS, log(own_turn_response, himself, again))
+    first, second, third = r.entries
+    assert first.result == ("Not counted: It is Margo's turn: Crossbow Kate acts normally, not "
+                            "in response. (4.3 Enemy Response)")
+    assert second.result.startswith("Not counted: ") and second.deaths == ()
+    assert third.deaths == (5,)
+    margo, tobias = r.casualties
+    assert (margo.lost, margo.kills, margo.fallen) == (0, 1, ())
+    assert (tobias.lost, tobias.fallen) == (1, ("Cactus Pete",))
+    assert r.tally.attacks == 0 and r.tally.kills == 0
+
+
+def test_a_planned_battle_counts_nothing_from_its_log():
+    planned = BattleFacts("Raid", "Winter War", "planned")
+    r = build_battle_report(planned, PLAYERS, UNITS,
+                            log(AttackResolved(1, 5, (Participant(1),), False, "attack", (),
+                                               (5,), {}), TurnEnded(RED, 1)))
+    assert [e.result for e in r.entries] == ["Not counted: the battle has not started"] * 2
+    assert r.tally.attacks == 0 and all(row.lost == 0 for row in r.casualties)
 
 
 def test_other_engine_events_are_told_with_describe():

@@ -230,7 +230,7 @@ def test_a_database_in_a_missing_folder_is_a_storage_error(tmp_path: Path) -> No
 def test_a_corrupt_file_is_a_storage_error(tmp_path: Path) -> None:
     path = tmp_path / "corrupt.sqlite3"
     path.write_bytes(b"this is not a database at all" * 100)
-    with pytest.raises(StorageError, match="cannot open the database"):
+    with pytest.raises(StorageError, match="not a BrikDesk database .it is not an SQLite file"):
         open_database(url(path))
 
 

@@ -94,7 +94,7 @@ def test_the_battle_service_has_no_log_writer() -> None:
     ("attack", {"modifiers": [{"value": 1, "applies_to": "Mood", "reason": "",
                                "rule": ""}]}, "is not one of"),
     ("attack", {"x": float("nan")}, "not a finite number"),
-    ("attack", {"x": "y" * 70_000}, "longer than"),
+    ("attack", {"x": "y" * 70_000}, "is too long"),
     ("attack", {"outcome": {"killed": "yes"}}, "true or false"),
 ])
 def test_bad_stored_events_are_refused_by_the_checks_imports_use(kind, payload,

@@ -159,7 +159,7 @@ def mutate(doc: dict[str, Any], path: str, value: Any) -> str:
     (("armies.0.units.3.status", "zombie"), "$.armies[0].units[3].status: must be one of "
                                             "alive, wounded, dead"),
     (("armies.1.player", 9), "$.armies[1].player: 9 is not the id of a player"),
-    (("armies.0.units.0.hands.0", "Laser!"), "$.armies[0].units[0].hands[0]: 'Laser!' is not"),
+    (("armies.0.units.0.hands.0", "Laser!"), '$.armies[0].units[0].hands[0]: "Laser!" is not'),
     (("armies.0.units.0.overrides", {"action_die": 7}),
      "$.armies[0].units[0].overrides.action_die: the Action die is one of"),
     (("players.1.id", 1), "$.players[1].id: id 1 is used twice"),
@@ -196,7 +196,7 @@ def test_broken_files_are_refused_whole_saying_where(demo_sv: Services, demo_db:
     (b'{"format": "brikdesk-campaign", "version": 1, "campaign": {', "truncated"),
     (b"[" * 100_000, "nested too deeply"),
     (b'{"format": "brikdesk-campaign", "format": "x"}', "appears twice"),
-    (b'{"format": "brikdesk-campaign", "version": NaN}', "NaN is not a number"),
+    (b'{"format": "brikdesk-campaign", "version": NaN}', r"\$\.version: NaN is not a number"),
     (b"[1, 2, 3]", "not a BrikDesk campaign"),
     (json.dumps({"format": "brikdesk-catalog", "version": 1, "items": []}).encode(),
      "not a BrikDesk campaign export"),

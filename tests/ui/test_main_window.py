@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QPushButton, QWidget
 
 from brikdesk.domain import attack, roster
 from brikdesk.errors import StorageError
@@ -131,23 +131,75 @@ def test_open_battle_shows_its_summary(open_main, demo_db):
     assert main.pages.currentWidget() is main.overview
 
 
-def test_export_and_import_a_campaign(open_main, demo_db, tmp_path, monkeypatch):
+def test_export_and_import_a_campaign(open_main, demo_db, tmp_path, monkeypatch, qtbot):
     main = open_main(demo_db)
     name = main.nav.campaign.name
     target = tmp_path / "out.json"
     patch_ask(monkeypatch, FileChooser, target, "save_path")
-    assert main.export_campaign() == target
+    job = main.export_campaign()
+    qtbot.waitUntil(lambda: job.done, timeout=20_000)
+    assert job.result == target
     assert json.loads(target.read_text())["campaign"]["name"] == name
     # Importing it again clashes with the campaign's name: asked for another one.
     patch_ask(monkeypatch, FileChooser, target, "open_path")
     patch_ask(monkeypatch, TextPrompt, "Demo copy")
-    new_id = main.import_campaign()
+    job = main.import_campaign()
+    qtbot.waitUntil(lambda: job.done and job.retry is not None and job.retry.done,
+                    timeout=20_000)
+    new_id = job.retry.result
     assert new_id is not None and main.campaign_id == new_id
     assert main.nav.campaign.name == "Demo copy"
     assert len(main.navigator.entries(ARMY)) == 3
     main.undo_action.trigger()  # undoing the import removes it; the window shows another
     assert main.campaign_id != new_id
     assert main.nav is not None
+
+
+def test_import_and_export_run_on_a_worker_with_progress_and_cancel(open_main, demo_db,
+                                                                   tmp_path, qtbot):
+    """The window keeps painting while a file is read and written; Cancel writes nothing."""
+    import threading
+
+    from brikdesk.services import transfer
+
+    main = open_main(demo_db)
+    source = tmp_path / "demo.json"
+    main.services.transfer.write_export(main.campaign_id, source)
+    campaigns = len(main.services.campaigns.list_campaigns())
+    gui = threading.get_ident()
+    seen: list[tuple[str, bool]] = []
+    release = threading.Event()
+    real = transfer.check_document
+
+    def slow_check(doc, progress=transfer.no_progress):
+        seen.append(("check", threading.get_ident() == gui))
+        release.wait(10)  # a large file: the check takes a while
+        return real(doc, progress)
+
+    transfer_check = pytest.MonkeyPatch()
+    transfer_check.setattr(transfer, "check_document", slow_check)
+    try:
+        job = main.import_campaign(source, "Cancelled copy")
+        qtbot.waitUntil(lambda: bool(seen), timeout=10_000)
+        assert seen == [("check", False)]  # on a worker, not on the GUI thread
+        qtbot.waitUntil(lambda: job.dialog.isVisible(), timeout=5_000)
+        assert job.dialog.windowModality() == Qt.WindowModality.WindowModal
+        job.dialog.findChild(QPushButton).click()  # Cancel
+        release.set()
+        qtbot.waitUntil(lambda: job.done, timeout=20_000)
+    finally:
+        transfer_check.undo()
+    assert job.cancelled and job.result is None
+    assert len(main.services.campaigns.list_campaigns()) == campaigns
+    assert "cancelled; nothing was imported" in main.banner.text()
+
+    target = tmp_path / "out.json"
+    target.write_text("old")
+    job = main.export_campaign(target)
+    job.cancel()  # before the worker reports anything
+    qtbot.waitUntil(lambda: job.done, timeout=20_000)
+    assert job.cancelled and target.read_text() == "old"
+    assert not any(p.name.startswith(".out.json") for p in tmp_path.iterdir())
 
 
 def test_export_roster_pdf_from_the_main_window(open_main, demo_db, tmp_path, qtbot):

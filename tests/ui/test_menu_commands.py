@@ -9,7 +9,7 @@ from ui.dialogs.base import FileChooser
 
 
 def test_file_export_and_import_from_the_menu_ask_for_a_file(open_main, demo_db, tmp_path,
-                                                             monkeypatch):
+                                                             monkeypatch, qtbot):
     main = open_main(demo_db)
     out = tmp_path / "demo.json"
     asked: list[str] = []
@@ -26,6 +26,7 @@ def test_file_export_and_import_from_the_menu_ask_for_a_file(open_main, demo_db,
     monkeypatch.setattr(FileChooser, "open_path", staticmethod(open_path))
     main.export_action.trigger()
     assert asked == ["Export campaign"]
+    qtbot.waitUntil(out.exists, timeout=20_000)  # written on a worker
     assert json.loads(out.read_text("utf-8"))["format"] == "brikdesk-campaign"
     main.import_action.trigger()
     assert asked == ["Export campaign", "Import campaign"]

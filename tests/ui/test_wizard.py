@@ -93,6 +93,20 @@ def choose_target(w: CombatWizard, target) -> None:
     page(w, 0).target.choose(target)
 
 
+def test_a_distance_beyond_any_table_is_refused_where_it_is_typed(qtbot, open_wizard, battle):
+    w = open_wizard("Thieven Hood")
+    next_page(qtbot, w)
+    p2 = page(w, 1)
+    qtbot.keyClicks(p2.distance, "999999999999")
+    assert p2.input_problem.isVisible()
+    assert "can't be more than 1000 inches" in p2.input_problem.text()
+    assert w.draft.distance is None  # no Action Roll of -999999999989
+    p2.distance.clear()
+    qtbot.keyClicks(p2.distance, "15")
+    assert not p2.input_problem.isVisible()
+    assert w.draft.distance == 15
+
+
 class TestThievenHood:
     def test_the_rope_shot_with_typed_dice(self, qtbot, open_wizard, battle):
         w = open_wizard("Thieven Hood")

@@ -19,9 +19,31 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QLineEdit,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
+
+from brikdesk.limits import MAX_NUMBER
+
+#: What a number box holds: more than ``MAX_NUMBER``, so that a larger number is typed in full
+#: and refused with the reason rather than silently cut to the box's maximum.
+BOX_MAX = 2**31 - 1
+
+
+def number_box(parent: QWidget, minimum: int = 0) -> QSpinBox:
+    """A box for a budget, a count or a record (battles fought, kills): ``minimum`` to
+    ``BOX_MAX``; the dialog refuses values above ``MAX_NUMBER`` (``too_large``)."""
+    box = QSpinBox(parent)
+    box.setRange(minimum, BOX_MAX)
+    return box
+
+
+def too_large(what: str, box: QSpinBox) -> str | None:
+    """Why the value of ``box`` is refused (the services' limit), or None."""
+    if box.isEnabled() and box.value() > MAX_NUMBER:
+        return f"{what} can't be more than {MAX_NUMBER:,} (not {box.value():,})."
+    return None
 
 
 class FormDialog(QDialog):

@@ -21,13 +21,12 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
-    QSpinBox,
     QWidget,
 )
 
 from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
 from brikdesk.services.summaries import CampaignPatch, CampaignSummary, PlayerSummary
-from ui.dialogs.base import FormDialog
+from ui.dialogs.base import FormDialog, number_box, too_large
 from ui.windows.common import colour_swatch
 
 COST_SYSTEMS = ("CP", "Unit Inches")
@@ -64,9 +63,9 @@ class _CampaignForm(FormDialog):
         for c in COST_SYSTEMS:
             self.cost_system.addItem(c, c)
         self.form.addRow("&Costs in:", self.cost_system)
-        self.budget = QSpinBox(self)
-        self.budget.setRange(0, 1_000_000)
+        self.budget = number_box(self)
         self.budget.setValue(100)
+        self.budget.valueChanged.connect(self._check)
         self.budget.setSuffix(" CP")
         self.budget.setToolTip("The budget a new army starts with (each army can have its own)")
         self.cost_system.currentIndexChanged.connect(self._suffix)
@@ -93,7 +92,7 @@ class _CampaignForm(FormDialog):
         elif name.casefold() in self._taken:
             self.set_problem(f"There is already a campaign called '{name}'.")
         else:
-            self.set_problem(None)
+            self.set_problem(too_large("The default budget", self.budget))
 
     def _name(self) -> str:
         return " ".join(self.name.text().split())
@@ -296,13 +295,14 @@ class ArmyDialog(FormDialog):
         row = QWidget(self)
         h = QHBoxLayout(row)
         h.setContentsMargins(0, 0, 0, 0)
-        self.budget = QSpinBox(row)
-        self.budget.setRange(0, 1_000_000)
+        self.budget = number_box(row)
         self.budget.setSuffix(f" {cost_unit}")
         self.budget.setValue(budget or 0)
         self.has_budget = QCheckBox("budget", row)
         self.has_budget.setChecked(budget is not None)
         self.has_budget.toggled.connect(self.budget.setEnabled)
+        self.has_budget.toggled.connect(self._check)
+        self.budget.valueChanged.connect(self._check)
         self.budget.setEnabled(budget is not None)
         h.addWidget(self.has_budget)
         h.addWidget(self.budget, 1)
@@ -313,7 +313,8 @@ class ArmyDialog(FormDialog):
             self.set_problem("Add a player first: every army belongs to a player.")
 
     def _check(self) -> None:
-        self.set_problem(None if self.name.text().strip() else "The army needs a name.")
+        self.set_problem(too_large("The budget", self.budget) if self.name.text().strip()
+                         else "The army needs a name.")
 
     def value(self) -> ArmyInput:
         return ArmyInput(int(self.player.currentData()), self.name.text().strip(),

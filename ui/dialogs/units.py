@@ -20,7 +20,7 @@ from brikdesk.domain.catalog import Catalog, CatalogError, UnitType, armor_value
 from brikdesk.domain.dice import ACTION_DICE
 from brikdesk.domain.roster import Loadout, UnitOverrides
 from brikdesk.services.roster import MAX_ADD, UnitPatch, UnitRow
-from ui.dialogs.base import FormDialog
+from ui.dialogs.base import FormDialog, number_box, too_large
 from ui.windows.fields import ValidatingLineEdit
 
 STATUSES = ("alive", "wounded", "dead")
@@ -153,13 +153,13 @@ class UnitEditor(FormDialog):
             self.status.addItem(s, s)
         self.status.setCurrentIndex(max(0, self.status.findData(row.status)))
         self.form.addRow("&Status:", self.status)
-        self.battles = QSpinBox(self)
-        self.battles.setRange(0, 1_000_000)
+        self.battles = number_box(self)
         self.battles.setValue(row.battles_fought)
+        self.battles.valueChanged.connect(self._check)
         self.form.addRow("&Battles fought:", self.battles)
-        self.kills = QSpinBox(self)
-        self.kills.setRange(0, 1_000_000)
+        self.kills = number_box(self)
         self.kills.setValue(row.kills)
+        self.kills.valueChanged.connect(self._check)
         self.form.addRow("&Kills:", self.kills)
         self.notes = QPlainTextEdit(row.notes, self)
         self.notes.setTabChangesFocus(True)
@@ -189,7 +189,8 @@ class UnitEditor(FormDialog):
         elif self.armor.check() is not None:
             self.set_problem("Armor is a number (4) or dice (2d6), or empty for the type's.")
         else:
-            self.set_problem(None)
+            self.set_problem(too_large("Battles fought", self.battles)
+                             or too_large("Kills", self.kills))
 
     def value(self) -> UnitPatch | None:
         """Only what changed (``None`` when nothing did)."""

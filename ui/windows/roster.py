@@ -38,6 +38,7 @@ from brikdesk.services import Changes, Services
 from brikdesk.services.roster import Roster, UnitPatch, UnitRow
 from brikdesk.services.summaries import NO_BUDGET, ArmyPatch
 from ui.bus import Bus
+from ui.dialogs.base import BOX_MAX
 from ui.dialogs.units import AddUnitsDialog, ChangeTypeDialog, UnitEditor
 from ui.models.roster import HIDDEN_BY_DEFAULT, NAME, UnitTableModel
 from ui.models.table import IdRole
@@ -99,7 +100,7 @@ class ArmyHeader(QFrame):
         layout.addWidget(self.budget_label)
         self.budget = QSpinBox(self)
         self.budget.setObjectName("budgetSpin")
-        self.budget.setRange(-1, 1_000_000)
+        self.budget.setRange(-1, BOX_MAX)  # above the limit: refused with the reason
         self.budget.setSpecialValueText("none")
         self.budget.setKeyboardTracking(False)
         self.budget.setToolTip("The army's budget; 'none' (below 0) for no budget")

@@ -1,0 +1,169 @@
+"""Import benchmark: the largest valid file and the worst hostile ones (prints numbers).
+
+    .venv/bin/python benchmarks/bench_import.py [--units 200000] [--only NAME]
+
+Each case runs ``brikdesk import`` in a fresh process (so its peak memory is its own) on a fresh
+SQLite file and prints the wall time, the peak resident memory of that process and the first
+line it printed. The cases:
+
+- ``largest``: a valid file at the documented maximum (200,000 units in 40 armies, with notes;
+  about 49 MB), which must be imported within 30 s with a peak under 1 GB;
+- ``numbers``: 60 MB (under the 64 MB limit) of 30 million small numbers in one event payload;
+- ``values-ints``, ``values-texts``: just under the bound on JSON values (8 million), numbers
+  or short texts, all parsed before the check refuses them (the most memory a file can take);
+- ``long-string``: one 60 MB name;
+- ``deep``: 60 MB of nested lists;
+- ``/dev/zero``, ``/dev/urandom`` (symlinks to them) and a FIFO with no writer;
+- ``over``: a file one byte over the limit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from brikdesk.limits import MAX_FILE_BYTES, MAX_JSON_VALUES  # noqa: E402
+
+
+def demo_document(folder: Path) -> dict[str, Any]:
+    from brikdesk.persistence.db import open_database
+    from brikdesk.services import Services
+    from brikdesk.services.demo import ensure_demo
+
+    db = open_database(f"sqlite:///{folder / 'demo.sqlite3'}")
+    try:
+        ensure_demo(db)
+        sv = Services.open(db)
+        return sv.transfer.export_campaign(sv.campaigns.list_campaigns()[0].id)
+    finally:
+        db.close()
+
+
+def largest_document(folder: Path, units: int) -> dict[str, Any]:
+    """The demo campaign with ``units`` units spread over 40 armies (its own units repeated)."""
+    doc = demo_document(folder)
+    models = [u for a in doc["armies"] for u in a["units"]]
+    players = [p["id"] for p in doc["players"]]
+    armies = []
+    n = 0
+    per_army = -(-units // 40)
+    for i in range(40):
+        army_units = []
+        for _ in range(min(per_army, units - n)):
+            n += 1
+            u = dict(models[n % len(models)], id=n, name=f"Trooper {n}", status="alive",
+                     notes=f"Unit {n}: a few words of notes.")
+            army_units.append(u)
+        armies.append({"id": i + 1, "player": players[i % len(players)],
+                       "name": f"Army {i + 1}", "budget": None, "units": army_units})
+    doc["armies"] = armies
+    # Battles refer to units of the demo's armies: keep only the battles' own roster copies.
+    for b in doc["battles"]:
+        for bu in b["units"]:
+            bu["unit"] = None
+    doc["campaign"]["name"] = "Largest"
+    return doc
+
+
+def write_cases(folder: Path, units: int) -> dict[str, Path]:
+    cases: dict[str, Path] = {}
+    big = folder / "largest.json"
+    big.write_text(json.dumps(largest_document(folder, units), ensure_ascii=False),
+                   encoding="utf-8")
+    cases["largest"] = big
+    doc = demo_document(folder)
+    head = json.dumps(doc)[:-1]
+    numbers = folder / "numbers.json"
+    with numbers.open("w") as f:
+        f.write(head + ', "x": [')
+        f.write("1," * 30_000_000)
+        f.write("1]}")
+    cases["numbers"] = numbers
+    # Just under the bound on values, so that they are all parsed before the check refuses
+    # them: the most memory a file can make the import take (strings cost more than numbers).
+    for name, item in (("values-ints", "1,"), ("values-texts", '"abcd",')):
+        path = folder / f"{name}.json"
+        with path.open("w") as f:
+            f.write(head + ', "x": [')
+            f.write(item * (MAX_JSON_VALUES - 2000))
+            f.write("1]}")
+        cases[name] = path
+    long_string = folder / "long-string.json"
+    doc["campaign"]["name"] = "x" * 60_000_000
+    long_string.write_text(json.dumps(doc))
+    cases["long-string"] = long_string
+    deep = folder / "deep.json"
+    deep.write_text("[" * 30_000_000 + "]" * 30_000_000)
+    cases["deep"] = deep
+    over = folder / "over.json"
+    with over.open("wb") as f:
+        f.truncate(MAX_FILE_BYTES + 1)
+    cases["over"] = over
+    for dev in ("/dev/zero", "/dev/urandom"):
+        link = folder / f"{Path(dev).name}.json"
+        link.symlink_to(dev)
+        cases[dev] = link
+    fifo = folder / "fifo.json"
+    os.mkfifo(fifo)
+    cases["fifo"] = fifo
+    return cases
+
+
+#: ``brikdesk`` in a child that prints its own peak resident memory (kB) as it exits: VmHWM,
+#: the high-water mark of this program's memory (ru_maxrss would count the parent's too).
+_CHILD = ("import atexit, sys\n"
+          "def peak():\n"
+          "    for line in open('/proc/self/status'):\n"
+          "        if line.startswith('VmHWM:'):\n"
+          "            print('PEAK', line.split()[1], file=sys.stderr)\n"
+          "atexit.register(peak)\n"
+          "from brikdesk.cli import main\n"
+          "sys.exit(main(sys.argv[1:]))\n")
+
+
+def run_case(path: Path, db: Path) -> tuple[float, float, str, int]:
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", _CHILD, "--db", f"sqlite:///{db}",
+                           "import", str(path)], capture_output=True, text=True, timeout=900,
+                          cwd=ROOT)
+    took = time.perf_counter() - start
+    lines = (proc.stdout + proc.stderr).strip().splitlines()
+    peak = next((int(ln.split()[1]) for ln in lines if ln.startswith("PEAK ")), 0)
+    out = [ln for ln in lines if not ln.startswith("PEAK ")]
+    return took, peak / 1024, (out[0] if out else "")[:110], proc.returncode
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--units", type=int, default=200_000)
+    ap.add_argument("--only", help="run only this case")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        cases = write_cases(folder, args.units)
+        print(f"{'case':<14} {'size':>9} {'time':>8} {'peak RSS':>9}  exit  first line")
+        order = ["fifo", "/dev/zero", "/dev/urandom", "over", "deep", "long-string",
+                 "numbers", "values-ints", "values-texts", "largest"]
+        for name in order:
+            if args.only and name != args.only:
+                continue
+            path = cases[name]
+            size = path.stat().st_size if path.is_file() else 0
+            db = folder / f"{name.strip('/').replace('/', '-')}.sqlite3"
+            took, peak, line, rc = run_case(path, db)
+            print(f"{name:<14} {size / 1e6:>7.1f}MB {took:>7.1f}s {peak:>7.0f}MB  {rc:>4}  "
+                  f"{line}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

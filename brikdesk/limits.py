@@ -1,0 +1,102 @@
+"""Every limit BrikDesk enforces, stated once.
+
+The app's dialogs, the services, the command line and ``brikdesk import`` all read their limits
+from here, so a value the app refuses is refused by the command line and by an import too, with
+the same words. Nothing here imports anything: every layer may use it.
+
+``text_problem`` is the one check of free text (names and notes, wherever they come from): no
+control characters (a name with ``ESC[2J`` would clear the terminal of ``brikdesk list``), no
+lone surrogates (they cannot be stored as UTF-8), and the length limit.
+"""
+
+from __future__ import annotations
+
+import re
+
+# -- text ---------------------------------------------------------------------------------------
+
+#: A name (campaign, player, faction, army, unit, battle): one line.
+NAME_LEN = 100
+#: Notes: several lines (tab and newlines allowed).
+NOTES_LEN = 20_000
+#: Any other text in an event payload or a catalog entry.
+PAYLOAD_TEXT_LEN = 10_000
+
+# -- numbers ------------------------------------------------------------------------------------
+
+#: Largest budget, cost, count or record number (battles fought, kills) anywhere.
+MAX_NUMBER = 1_000_000
+#: A distance in inches the combat wizard accepts (the largest table is far smaller).
+MAX_INCHES = 1000
+#: Armor and Use ratings: the unit editor, the wizard and ``brikdesk odds`` take 0 to this
+#: (a negative Armor or Use is not a rating; modifiers are given separately).
+MAX_RATING = 1000
+#: Modifiers to a roll either way.
+MAX_MODIFIER = 1000
+
+# -- dice (bound the work of exact odds, not only the number of dice) ---------------------------
+
+#: Dice in one expression, all terms together.
+MAX_DICE = 20
+#: The spread of one expression: the sum over its terms of dice x sides (``10d100`` is 1000).
+#: Exact odds convolve distributions about this wide, so it bounds their time.
+MAX_DICE_SPREAD = 1000
+
+# -- import files -------------------------------------------------------------------------------
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+#: JSON values (numbers, strings, objects...) in one file: a valid file at the documented
+#: maximum (200,000 units) has about 4 million; 30 million small numbers are refused before
+#: they are parsed.
+MAX_JSON_VALUES = 8_000_000
+MAX_DEPTH = 24
+MAX_PLAYERS = 1000
+MAX_ARMIES = 5000
+MAX_UNITS = 200_000
+MAX_BATTLES = 10_000
+MAX_BATTLE_UNITS = 5000
+MAX_EVENTS = 100_000
+MAX_CATALOG_ENTRIES = 2000
+MAX_LOADOUT = 12
+MAX_STATE_BYTES = 256 * 1024
+MAX_PAYLOAD_BYTES = 64 * 1024
+
+_CONTROL_ONE_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_CONTROL_LINES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters and lone surrogates written as visible escapes
+    (``\\x1b``, ``\\ud800``), safe to print on a terminal."""
+    if not (_CONTROL_ONE_LINE.search(text) or _SURROGATE.search(text)):
+        return text
+    return "".join(f"\\x{ord(c):02x}" if _CONTROL_ONE_LINE.match(c)
+                   else f"\\u{ord(c):04x}" if _SURROGATE.match(c) else c for c in text)
+
+
+def shown(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message: in double quotes, with ``printable`` escapes, cut to
+    ``limit`` characters (``"\\x1b[2J"``)."""
+    cut = text if len(text) <= limit else text[:limit - 3] + "..."
+    return '"' + printable(cut.replace("\\", "\\\\").replace('"', '\\"')) + '"'
+
+
+def text_problem(value: str, max_len: int, *, lines: bool = False) -> str | None:
+    """What is wrong with ``value`` as stored text, or ``None``.
+
+    ``lines`` allows tab, newline and carriage return (notes); a name allows none. The message
+    completes "<what> ...": "is too long (1000000 characters; at most 100)".
+    """
+    if len(value) > max_len:
+        return f"is too long ({len(value)} characters; at most {max_len})"
+    bad = (_CONTROL_LINES if lines else _CONTROL_ONE_LINE).search(value)
+    if bad is not None:
+        code = ord(bad.group())
+        return (f"contains the control character U+{code:04X} at position {bad.start() + 1}"
+                " (text can't hold control characters)")
+    sur = _SURROGATE.search(value)
+    if sur is not None:
+        return (f"contains a lone surrogate U+{ord(sur.group()):04X} at position "
+                f"{sur.start() + 1} (not a character; the text is not valid Unicode)")
+    return None

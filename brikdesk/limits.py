@@ -21,6 +21,15 @@ NAME_LEN = 100
 NOTES_LEN = 20_000
 #: Any other text in an event payload or a catalog entry.
 PAYLOAD_TEXT_LEN = 10_000
+#: A catalog key (``long-ranged-weapon``) and an event kind, as stored.
+KEY_LEN = 64
+KIND_LEN = 40
+
+# -- ids ----------------------------------------------------------------------------------------
+
+#: The largest id: ids are ``Integer`` columns, 32-bit on PostgreSQL (and most servers). No row
+#: has a larger id on any database, so the services treat one as "not found" without asking.
+MAX_ID = 2**31 - 1
 
 # -- numbers ------------------------------------------------------------------------------------
 

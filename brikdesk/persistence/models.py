@@ -48,6 +48,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column
 
+from brikdesk.limits import KEY_LEN, KIND_LEN, MAX_ID, NAME_LEN, NOTES_LEN  # noqa: F401
+
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
     "uq": "uq_%(table_name)s_%(column_0_N_name)s",
@@ -56,14 +58,8 @@ NAMING_CONVENTION = {
     "pk": "pk_%(table_name)s",
 }
 
-#: Lengths shared with the services' validation.
-NAME_LEN = 100
-KEY_LEN = 64
-KIND_LEN = 40
-NOTES_LEN = 20_000
-#: The largest id: ids are ``Integer`` columns, 32-bit on PostgreSQL (and most servers). No row
-#: has a larger id on any database, so the services treat one as "not found" without asking.
-MAX_ID = 2**31 - 1
+# The column lengths and the largest id are limits like any other: stated once, in
+# ``brikdesk.limits``, and importable from here as before.
 
 CAMPAIGN_STATUS = ("alive", "wounded", "dead")
 BATTLE_STATUS = ("planned", "in_progress", "finished")

@@ -72,6 +72,7 @@ from ui.windows.printing import ReportPrinting, RosterPrinting
 if TYPE_CHECKING:  # the windows load when first opened
     from ui.live import LiveRefresh
     from ui.windows.catalog import CatalogWindow
+    from ui.windows.history import HistoryWindow
     from ui.windows.roster import RosterWindow
 
 log = logging.getLogger(__name__)
@@ -125,6 +126,8 @@ class MainWindow(QMainWindow):
         self.nav: Navigator | None = None
         self.rosters: dict[int, RosterWindow] = {}
         self.catalogs: dict[int, CatalogWindow] = {}
+        #: Campaign > History windows, one per campaign.
+        self.histories: dict[int, HistoryWindow] = {}
         self.rules_reference = None
         self.live: LiveRefresh | None = None
         self._cost_unit = "CP"
@@ -966,11 +969,10 @@ class MainWindow(QMainWindow):
 
         if self.campaign_id is None:
             return None
-        window = getattr(self, "_history_windows", {}).get(self.campaign_id)
+        window = self.histories.get(self.campaign_id)
         if window is None:
             window = HistoryWindow(self.services, self.bus, self.campaign_id, self)
-            self._history_windows = {**getattr(self, "_history_windows", {}),
-                                     self.campaign_id: window}
+            self.histories[self.campaign_id] = window
             window.destroyed.connect(self._history_closed)
         window.show()
         window.raise_()
@@ -978,8 +980,7 @@ class MainWindow(QMainWindow):
         return window
 
     def _history_closed(self, *_args: object) -> None:
-        self._history_windows = {k: w for k, w in getattr(self, "_history_windows", {}).items()
-                                 if isValid(w)}
+        self.histories = {k: w for k, w in self.histories.items() if isValid(w)}
 
     def print_battle_sheet(self, battle_id: int | None = None) -> bool:
         """The roster sheet of exactly the units mustered into the battle, in the preview."""

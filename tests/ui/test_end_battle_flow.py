@@ -113,7 +113,7 @@ def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch,
     assert "Standings" in html and "Tobias" in html
     # Campaign > History: the timeline, the charts (exported), the leaderboard.
     main.history_action.trigger()
-    window = main._history_windows[main.campaign_id]  # noqa: SLF001
+    window = main.histories[main.campaign_id]
     qtbot.waitUntil(lambda: window.history is not None and window.timeline.rowCount() == 2)
     assert window.timeline.item(1, 2).text() == COVE
     assert window.timeline.item(1, 4).text() == "Tobias"

@@ -5,7 +5,8 @@
 #     database through the bundled Alembic scripts and the demo campaign from the bundled
 #     resources, and shows the campaign;
 #  3. it starts again on that database (nothing to migrate), and a subcommand runs
-#     (`APP list`, no Qt).
+#     (`APP list`, no Qt);
+#  4. a PostgreSQL URL reaches the driver (a refused connection, not a missing module).
 # Exits non-zero with the app's output when a step fails.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -37,4 +38,16 @@ echo "==> --version: $out"
 step "--check-start on a new data folder" "$app" --check-start
 step "--check-start again" "$app" --check-start
 step "list" "$app" list
+
+# A PostgreSQL URL reaches the driver (bundled when psycopg was installed at build time): the
+# connection is refused (nothing listens on port 9), not "No module named ...".
+if out="$("$app" --db "postgresql+psycopg://brikdesk:x@127.0.0.1:9/none" list 2>&1)"; then
+    echo "check: a database nobody serves was opened?" >&2; exit 1
+elif printf '%s' "$out" | grep -q "Connection refused"; then
+    echo "==> PostgreSQL driver: bundled"
+elif printf '%s' "$out" | grep -q "driver is not"; then
+    echo "==> PostgreSQL driver: not bundled (psycopg was not installed at build time)"
+else
+    printf 'check: a PostgreSQL URL FAILED:\n%s\n' "$out" >&2; exit 1
+fi
 echo "==> $app works"

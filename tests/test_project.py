@@ -166,13 +166,18 @@ def test_readme_quick_start_has_exactly_two_commands_and_ci_runs_the_test_one() 
     ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()
           if line.strip() and not line.lstrip().startswith("#")]
     # CI calls .ci/run with no arguments; a developer's arguments go on to pytest.
-    assert ci[-1] in ("./run-tests", './run-tests "$@"')
+    tests = [i for i, line in enumerate(ci) if line in ("./run-tests", './run-tests "$@"')]
+    assert len(tests) == 1
+    # Then, with no arguments only, the app is built and checked, and nothing else runs.
+    assert ci[tests[0] + 1:] == ["if [ $# -eq 0 ]; then", "packaging/build.sh",
+                                 "packaging/check.sh", "fi"]
 
 
 def test_scripts_are_executable_bash_without_syntax_errors() -> None:
-    for name in ("run-app", "run-tests", ".ci/run", "scripts/ensure-venv.sh"):
+    for name in ("run-app", "run-tests", ".ci/run", "scripts/ensure-venv.sh",
+                 "packaging/build.sh", "packaging/check.sh"):
         path = ROOT / name
-        if name.endswith(".sh"):
+        if name == "scripts/ensure-venv.sh":  # sourced, not run
             assert path.read_text().startswith("# shellcheck shell=bash")
         else:
             assert os.access(path, os.X_OK), f"{name} is not executable"

@@ -104,7 +104,8 @@ def open_storage(args: argparse.Namespace | None = None) -> Database:
     campaign is created, as ``brikdesk list`` and the other commands do. Raises
     ``StorageError`` with a message fit to show.
     """
-    from brikdesk.persistence.db import DB_ENV, open_database
+    from brikdesk.paths import DB_ENV
+    from brikdesk.persistence.db import open_database
 
     url = getattr(args, "db", None) if args is not None else None
     db = open_database(url)
@@ -119,6 +120,38 @@ def open_storage(args: argparse.Namespace | None = None) -> Database:
         if demo is not None:
             log.info("First start: created the demo campaign %s", demo.name)
     return db
+
+
+#: What the first screen (the last campaign: navigator, standings, a battle's result) needs
+#: from the database layer beyond ``open_storage``; ``StartUp`` imports it on its worker.
+FIRST_SCREEN_MODULES = ("brikdesk.services.campaigns", "brikdesk.services.battles",
+                        "brikdesk.services.history", "brikdesk.services.aftermath",
+                        "brikdesk.services.tracker", "ui.windows.standings")
+
+
+def prepare_first_screen() -> None:
+    """Import the first screen's services and configure the ORM's mappers, so that the GUI
+    thread only queries when it shows the campaign (runs on the start-up worker)."""
+    import importlib
+
+    from sqlalchemy.orm import configure_mappers
+
+    for name in FIRST_SCREEN_MODULES:
+        importlib.import_module(name)
+    configure_mappers()
+
+
+def resume_garbage_collection() -> None:
+    """End the pause ``brikdesk.cli`` puts on Python's cyclic garbage collector while the app
+    starts (the imports make a few hundred thousand objects and would trigger dozens of full
+    collections that find nothing to free). What start-up built stays for the whole session,
+    so it is moved out of the collector's sight (``gc.freeze``) and later collections are
+    quicker too."""
+    import gc
+
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
 
 
 def database_text(db: Database) -> str:
@@ -136,7 +169,7 @@ def _window(services: Services, database: str, settings: AppSettings | None) -> 
                         database=database, icon=app_icon())
     bus.setParent(window)
     scopes.setParent(window)
-    window.db = None  # type: ignore[attr-defined]  (the open Database, kept with the window)
+    window.db = None  # type: ignore[attr-defined]  # the open Database, kept with it
     return window
 
 
@@ -223,8 +256,7 @@ class StartUp(QObject):
         def work(_progress: Callable[[int, int], None]) -> Database:  # worker thread
             db = open_storage(args)
             try:
-                # The first screen's service (imported here, off the GUI thread).
-                import brikdesk.services.campaigns  # noqa: F401
+                prepare_first_screen()
             except BaseException:
                 db.close()
                 raise
@@ -455,6 +487,7 @@ def run_app(args: argparse.Namespace | None = None) -> int:
                          _since(started))
 
         def ready() -> None:
+            resume_garbage_collection()
             if not checking:
                 log.info("BrikDesk %s: campaign shown in %s", __version__, _since(started))
                 return
@@ -474,6 +507,7 @@ def run_app(args: argparse.Namespace | None = None) -> int:
             window.update()
 
         def storage_failed(error: StorageError) -> None:
+            resume_garbage_collection()
             failed.append(error)
             if checking:
                 print(f"brikdesk --check-start: {error}", file=sys.stderr, flush=True)
@@ -504,6 +538,7 @@ def run_app(args: argparse.Namespace | None = None) -> int:
         shut_down(window)
         return code
     finally:
+        resume_garbage_collection()
         logging.getLogger().removeHandler(errors)
         crash.uninstall()
 

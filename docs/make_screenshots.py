@@ -1,0 +1,154 @@
+"""Make the user guide's screenshots (docs/images/*.png) from the real windows.
+
+    .venv/bin/python docs/make_screenshots.py            # writes docs/images/
+    .venv/bin/python docs/make_screenshots.py --out DIR  # elsewhere (the tests do)
+
+Runs offscreen (``QT_QPA_PLATFORM=offscreen`` unless set) on a fresh copy of the demo campaign in a
+temporary folder, opens each window as a user would (the main window, an army's roster, the
+catalog, the battle in progress with its panel, the combat wizard, the campaign history, the print
+preview of a roster sheet), waits until it is painted and saves ``widget.grab()``. Run it again
+after changing a window so that the guide stays current. Prints one line per picture.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+
+#: file name -> what it shows (the guide links each one)
+SHOTS = {
+    "main-window.png": "the main window on the demo campaign",
+    "roster.png": "an army's roster window",
+    "catalog.png": "the weapon catalog",
+    "battle-panel.png": "the battle in progress with its panel",
+    "combat-wizard.png": "the combat wizard",
+    "history.png": "the campaign history",
+    "print-preview.png": "the print preview of a roster sheet",
+}
+MAIN_SIZE = (1280, 800)
+ARMY = "Moonlight Posse"
+
+
+def settle(app, until: Callable[[], object] = lambda: True, timeout: float = 30.0,
+           quiet_ms: int = 300) -> None:
+    """Process events until ``until()`` holds, then ``quiet_ms`` more (late paints, workers)."""
+    end = time.monotonic() + timeout
+    while not until():
+        if time.monotonic() > end:
+            raise SystemExit("make_screenshots: a window did not get ready in time")
+        app.processEvents()
+        time.sleep(0.01)
+    stop = time.monotonic() + quiet_ms / 1000
+    while time.monotonic() < stop:
+        app.processEvents()
+        time.sleep(0.01)
+
+
+def save(app, widget, out: Path, name: str) -> None:
+    settle(app, widget.isVisible)
+    widget.raise_()
+    settle(app)
+    if not widget.grab().save(str(out / name)):
+        raise SystemExit(f"make_screenshots: could not write {out / name}")
+    print(f"{name}: {SHOTS[name]}")
+
+
+def make(out: Path, tmp: Path) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from brikdesk.domain.battle.model import ActionState
+    from brikdesk.persistence.db import open_database
+    from brikdesk.services.demo import create_demo
+    from ui.app import build_main_window, create_application
+    from ui.dialogs.print_options import RosterOptionsDialog, load_roster_choice
+    from ui.settings import AppSettings
+    from ui.windows.navigator import ARMY as ARMY_KIND
+    from ui.wizard import CombatWizard
+
+    url = f"sqlite:///{tmp / 'demo.sqlite3'}"
+    db = open_database(url)
+    create_demo(db)
+    db.close()
+
+    app = create_application()
+    settings = AppSettings.at(tmp / "settings.ini")
+    main = build_main_window(argparse.Namespace(db=url), settings=settings)
+    main.resize(*MAIN_SIZE)
+    main.show()
+    save(app, main, out, "main-window.png")
+
+    army_id = next(a.id for a in main.nav.armies if a.name == ARMY)
+    roster = main.open_roster(army_id)
+    assert roster is not None
+    roster.resize(1100, 650)
+    save(app, roster, out, "roster.png")
+    roster.close()
+
+    catalog = main.open_catalog()
+    assert catalog is not None
+    catalog.resize(1000, 650)
+    save(app, catalog, out, "catalog.png")
+    catalog.close()
+
+    battle = next(b for b in main.nav.battles if b.status == "in_progress")
+    main.open_battle(battle.id)
+    panel = main.battle_panel
+    settle(app, lambda: panel.view is not None)
+    state = panel.view.state
+    attacker = next(u.unit_id for u in state.units
+                    if u.player_id == state.active and u.action is ActionState.READY)
+    panel.select_unit(attacker)
+    save(app, main, out, "battle-panel.png")
+
+    assert panel.open_wizard(), "the combat wizard did not open"
+    wizard = next(w for w in QApplication.topLevelWidgets() if isinstance(w, CombatWizard))
+    save(app, wizard, out, "combat-wizard.png")
+    wizard.reject()
+    settle(app)
+
+    history = main.open_history()
+    history.resize(1100, 700)
+    settle(app, lambda: history.isVisible())
+    save(app, history, out, "history.png")
+    history.close()
+
+    # The options dialog would ask; the remembered (default) options are taken.
+    def ask(_cls, _parent, chosen_settings, *_args, **_kwargs):
+        return load_roster_choice(chosen_settings)
+
+    RosterOptionsDialog.ask = classmethod(ask)  # type: ignore[method-assign,assignment]
+    main.show_overview()
+    main.navigator.select(ARMY_KIND, army_id)
+    assert main.print_preview(), "the print preview did not open"
+    settle(app, lambda: main.printing.preview_dialog is not None, quiet_ms=1000)
+    preview = main.printing.preview_dialog
+    save(app, preview, out, "print-preview.png")
+    preview.close()
+
+    main.close()
+    settle(app)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "images")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="brikdesk-shots-") as tmp:
+        os.environ["BRIKDESK_HOME"] = tmp  # no settings or logs of the user's are touched
+        make(args.out, Path(tmp))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

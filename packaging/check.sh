@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# packaging/check.sh [APP]: check a built app (default dist/brikdesk/brikdesk, from build.sh):
+#  1. `APP --version` answers with the project's version;
+#  2. `APP --check-start` (offscreen, in an empty data folder) opens the window, creates the
+#     database through the bundled Alembic scripts and the demo campaign from the bundled
+#     resources, and shows the campaign;
+#  3. it starts again on that database (nothing to migrate), and a subcommand runs
+#     (`APP list`, no Qt);
+#  4. a PostgreSQL URL reaches the driver (a refused connection, not a missing module).
+# Exits non-zero with the app's output when a step fails.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+app="${1:-dist/brikdesk/brikdesk}"
+[ -x "$app" ] || { echo "check: $app not found; run packaging/build.sh first" >&2; exit 1; }
+version="$(sed -n 's/^version = "\(.*\)"$/\1/p' pyproject.toml | head -n 1)"
+home="$(mktemp -d "${TMPDIR:-/tmp}/brikdesk-check.XXXXXX")"
+trap 'rm -rf "$home"' EXIT
+export QT_QPA_PLATFORM=offscreen BRIKDESK_HOME="$home"
+unset BRIKDESK_DB
+
+step() {  # step NAME COMMAND...: run it; on failure show its output and stop
+    local name=$1 out
+    shift
+    if out="$("$@" 2>&1)"; then
+        printf '==> %s: ok\n' "$name"
+        printf '%s\n' "$out" | sed 's/^/    | /'
+    else
+        printf 'check: %s FAILED:\n' "$name" >&2
+        printf '%s\n' "$out" | sed 's/^/    | /' >&2
+        exit 1
+    fi
+}
+
+out="$("$app" --version)"
+[ "$out" = "brikdesk $version" ] || { echo "check: --version said '$out', not 'brikdesk $version'" >&2; exit 1; }
+echo "==> --version: $out"
+step "--check-start on a new data folder" "$app" --check-start
+step "--check-start again" "$app" --check-start
+step "list" "$app" list
+
+# A PostgreSQL URL reaches the driver (bundled when psycopg was installed at build time): the
+# connection is refused (nothing listens on port 9), not "No module named ...".
+if out="$("$app" --db "postgresql+psycopg://brikdesk:x@127.0.0.1:9/none" list 2>&1)"; then
+    echo "check: a database nobody serves was opened?" >&2; exit 1
+elif printf '%s' "$out" | grep -q "Connection refused"; then
+    echo "==> PostgreSQL driver: bundled"
+elif printf '%s' "$out" | grep -q "driver is not"; then
+    echo "==> PostgreSQL driver: not bundled (psycopg was not installed at build time)"
+else
+    printf 'check: a PostgreSQL URL FAILED:\n%s\n' "$out" >&2; exit 1
+fi
+echo "==> $app works"

@@ -1,0 +1,91 @@
+"""Start-up: the work the GUI thread is left with once the database is open, and the pause of
+the garbage collector while BrikDesk starts (benchmarks/bench_windows.py measures the times)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+
+def _run(script: str, tmp_path: Path) -> dict[str, str]:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", BRIKDESK_HOME=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], capture_output=True,
+                          text=True, env=env, timeout=90, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return dict(line.split(" ", 1) for line in done.stdout.splitlines() if " " in line)
+
+
+def test_showing_the_campaign_imports_nothing_on_the_gui_thread(tmp_path: Path,
+                                                                demo_db: str) -> None:
+    # The worker imports the first screen's services (FIRST_SCREEN_MODULES) and configures the
+    # mappers; the GUI thread then only queries and fills the window, which stays responsive.
+    script = f"""
+        import argparse, sys
+        from ui.app import StartUp, build_window_first, create_application
+        from ui.settings import AppSettings
+        app = create_application()
+        args = argparse.Namespace(db={demo_db!r})
+        window = build_window_first(args, settings=AppSettings.at({str(tmp_path / 's.ini')!r}))
+        shown = window.database_opened
+
+        def database_opened(database):
+            before = set(sys.modules)
+            shown(database)
+            new = sorted(m for m in set(sys.modules) - before
+                         if m.startswith(("brikdesk", "ui", "sqlalchemy")))
+            print("imported", ",".join(new) or "-")
+            print("standings", bool(window.overview.toPlainText().strip()))
+
+        window.database_opened = database_opened
+
+        def ready():
+            print("campaign", window.nav.campaign.name)
+            app.exit(0)
+
+        def failed(error):
+            print("failed", error)
+            app.exit(1)
+
+        start = StartUp(window, args, ready, failed)
+        window.show()
+        sys.exit(app.exec())
+    """
+    lines = _run(script, tmp_path)
+    assert lines["campaign"] != ""
+    assert lines["standings"] == "True"
+    # ui.live (the live refresh) is started after the campaign is shown; it is tiny.
+    assert lines["imported"] in ("-", "ui.live", "brikdesk.services.watch,ui.live")
+
+
+def test_garbage_collection_is_paused_while_starting_and_resumed_once_the_campaign_shows(
+        tmp_path: Path) -> None:
+    # Left paused, a long session would never free reference cycles: memory would only grow.
+    script = """
+        import gc
+        import ui.app as app_module
+        from brikdesk.cli import main
+
+        resume = app_module.resume_garbage_collection
+        seen = []
+
+        def resume_and_tell():
+            seen.append(gc.isenabled())
+            resume()
+
+        app_module.resume_garbage_collection = resume_and_tell
+        shut_down = app_module.shut_down
+
+        def tell_and_shut_down(window):
+            print("paused-until-shown", seen[0] is False)
+            print("running-after", gc.isenabled(), gc.get_freeze_count() > 0)
+            shut_down(window)
+
+        app_module.shut_down = tell_and_shut_down
+        main(["--check-start"])
+    """
+    lines = _run(script, tmp_path)
+    assert lines["paused-until-shown"] == "True"
+    assert lines["running-after"] == "True True"

@@ -453,12 +453,64 @@ class BattleFinished:
         return cls(note=_str(_req(payload, "note", cls.kind), "note"))
 
 
+@dataclass(frozen=True)
+class LongActionStarted:
+    """``actor`` spends its Action on something that takes its whole turn (``turns`` 1: a
+    full-turn Action) or several of its own turns (an extended Action), 4.2 Long Actions.
+
+    It is Stopped and Busy with ``what`` until the end of its ``turns``-th own turn; a busy unit
+    cannot respond.
+    """
+
+    kind: ClassVar[str] = "long_action"
+    target: ClassVar[None] = None
+
+    actor: int
+    what: str
+    turns: int = 1
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"what": self.what, "turns": self.turns}
+
+    @classmethod
+    def from_payload(cls, actor: int | None, target: int | None,
+                     payload: Mapping[str, Any]) -> LongActionStarted:
+        _only(payload, cls.kind, {"what", "turns"})
+        return cls(actor=_int(actor, "actor"), what=_str(_req(payload, "what", cls.kind), "what"),
+                   turns=_int(_req(payload, "turns", cls.kind), "turns"))
+
+
+@dataclass(frozen=True)
+class FirstToAct:
+    """Who Acts First (4.3): ``actor`` acts before ``target`` (or both at once when
+    ``simultaneous``); ``reason`` says why in the edition's words. It changes no state; it puts
+    the decision in the battle log."""
+
+    kind: ClassVar[str] = "first_to_act"
+
+    actor: int
+    target: int
+    simultaneous: bool = False
+    reason: str = ""
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"simultaneous": self.simultaneous, "reason": self.reason}
+
+    @classmethod
+    def from_payload(cls, actor: int | None, target: int | None,
+                     payload: Mapping[str, Any]) -> FirstToAct:
+        _only(payload, cls.kind, {"simultaneous", "reason"})
+        return cls(actor=_int(actor, "actor"), target=_int(target, "target"),
+                   simultaneous=_bool(_req(payload, "simultaneous", cls.kind), "simultaneous"),
+                   reason=_str(_req(payload, "reason", cls.kind), "reason"))
+
+
 Event = (TurnEnded | ActionSpent | CounterUsed | CloseCombatAttack | StatusSet | StatusCleared
-         | UnitKilled | AttackResolved | BattleFinished)
+         | UnitKilled | AttackResolved | BattleFinished | LongActionStarted | FirstToAct)
 
 EVENT_TYPES: tuple[type, ...] = (TurnEnded, ActionSpent, CounterUsed, CloseCombatAttack,
                                  StatusSet, StatusCleared, UnitKilled, AttackResolved,
-                                 BattleFinished)
+                                 BattleFinished, LongActionStarted, FirstToAct)
 
 _READERS: dict[str, Callable[[int | None, int | None, Mapping[str, Any]], Event]] = {
     cls.kind: cls.from_payload for cls in EVENT_TYPES  # type: ignore[attr-defined]

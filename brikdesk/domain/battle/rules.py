@@ -79,6 +79,8 @@ from brikdesk.domain.battle.events import (
     CounterUse,
     CounterUsed,
     Event,
+    FirstToAct,
+    LongActionStarted,
     Maneuver,
     StatusChange,
     StatusCleared,
@@ -96,6 +98,7 @@ from brikdesk.domain.battle.model import (
     UnitState,
 )
 from brikdesk.domain.modifiers import Modifier, Stat
+from brikdesk.domain.rulesets import Recovery
 from brikdesk.errors import UserError
 
 READINGS: dict[str, str] = {
@@ -167,12 +170,16 @@ class RuleViolation(UserError):
 
 
 def initial_state(setup: BattleSetup) -> BattleState:
-    """Round 1, first player active: its units Ready, all others Held (reading first_round)."""
+    """Round 1, first player active: its units Ready, all others Held (reading first_round).
+
+    Statuses a unit's loadout gives (Heavy Armor's Half Speed, 4.1 "Walking in Heavy Armor:
+    Half Speed") apply from the start (reading loadout)."""
     first = setup.players[0].player_id
     units = tuple(
         UnitState(unit_id=u.unit_id, player_id=u.player_id,
                   action=ActionState.READY if u.player_id == first else ActionState.HELD,
-                  counters=u.counters)
+                  counters=u.counters, half_speed=Status.HALF_SPEED in u.start_statuses,
+                  stopped=Status.STOPPED in u.start_statuses)
         for u in setup.units)
     return BattleState(setup=setup, round=1, active=first, units=units)
 
@@ -228,6 +235,8 @@ def why_not_respond(state: BattleState, unit_id: int) -> str | None:
         return f"It is {name}'s own turn: it acts, it does not respond."
     if u.disrupted:
         return f"{name} is Disrupted until its next turn (4.1)."
+    if u.busy:
+        return f"{name} is Busy {u.busy} (4.2 Long Actions)."
     if u.action is ActionState.SPENT_OWN_TURN:
         return f"{name} spent its Action on its own turn (4.3)."
     if u.action is ActionState.SPENT_RESPONSE:
@@ -441,6 +450,16 @@ def _spend_action(d: _Draft, u: UnitState, as_response: bool) -> UnitState:
                         "4.3 Enemy Response")
 
 
+def _spend_or_sprint_charge(d: _Draft, u: UnitState, as_response: bool,
+                            maneuver: str) -> UnitState:
+    """Spend the Action, except for a Charge after a Sprint this turn: "Sprinting can be
+    combined with a Charge attack (5.4: Charge!) as part of a single Action" (4.1)."""
+    if (maneuver == Maneuver.CHARGE.value and u.sprinted and not as_response
+            and d.own_turn(u) and u.action is ActionState.SPENT_OWN_TURN):
+        return _evolve(u, sprinted=False)
+    return _spend_action(d, u, as_response)
+
+
 def _use_hands(d: _Draft, u: UnitState, hands: int, spend: bool = True) -> UnitState:
     """Use ``hands`` of the unit's Counters this player turn (5.2); spends the Action if
     ``spend`` and it was unspent."""
@@ -599,6 +618,9 @@ def _set_status(d: _Draft, unit_id: int, status: Status, with_ids: tuple[int, ..
         if strict and d.get(unit_id) == before:
             raise RuleViolation(f"{name} is already {status.label} with them.")
         return
+    if status is Status.BUSY:
+        raise UserError(f"{name} becomes Busy by starting a full-turn or extended Action "
+                        "(4.2 Long Actions), not by setting a status.")
     flag = _FLAGS[status]
     if getattr(u, flag):
         if strict:
@@ -630,6 +652,7 @@ _FLAGS = {
     Status.MOM: "mom",
     Status.DEAD: "dead",
     Status.OUT: "out",
+    Status.STANDING_UP: "standing_up",
 }
 
 
@@ -669,6 +692,13 @@ def _clear_status(d: _Draft, unit_id: int, status: Status, with_ids: tuple[int, 
             else:
                 _release(d, other, unit_id)
         return
+    if status is Status.BUSY:
+        if not u.busy:
+            if strict:
+                raise RuleViolation(f"{name} is not Busy.")
+            return
+        d.put(_evolve(u, busy="", busy_turns=0))
+        return
     flag = _FLAGS[status]
     if not getattr(u, flag):
         if strict:
@@ -692,32 +722,61 @@ def _turn_ended(d: _Draft, e: TurnEnded) -> BattleState:
     j = (i + 1) % len(setup.players)
     starting = setup.players[j].player_id
     new_round = state.round + 1 if j == 0 else state.round
-    READY, HELD = ActionState.READY, ActionState.HELD
     units = []
     for u in state.units:
         pid = u.player_id
         if pid != ending and pid != starting and not u.counters_used and not u.attackers:
             units.append(u)
             continue
-        action, recovering, stopped, disrupted = u.action, u.recovering, u.stopped, u.disrupted
+        changes: dict[str, object] = {"counters_used": 0, "attackers": ()}
         if pid == ending:
-            if action is READY:
-                action = HELD
-            recovering = False
+            changes.update(_ending_turn(u))
         if pid == starting:
-            action = READY
-            stopped = False
-            if disrupted:
-                disrupted, recovering = False, True
-        if (action is u.action and recovering == u.recovering and stopped == u.stopped
-                and disrupted == u.disrupted and not u.counters_used and not u.attackers):
-            units.append(u)
-            continue
-        units.append(UnitState(
-            u.unit_id, pid, action, u.counters, 0, u.half_speed, stopped, disrupted,
-            recovering, u.dead, u.out, u.mom, u.close_combat, u.grabbing, u.grabbed_by, ()))
+            changes.update(_starting_turn(setup, _evolve(u, **changes)))
+        units.append(_evolve(u, **changes))
     return BattleState(setup=state.setup, round=new_round, active=starting,
                        units=tuple(units), finished=False)
+
+
+def _ending_turn(u: UnitState) -> dict[str, object]:
+    """Its owner's turn ends: an unspent Action is Held (reading action_states), recovery and
+    standing up are over, a one-turn busy Action is done (4.2)."""
+    changes: dict[str, object] = {"recovering": False, "standing_up": False,
+                                  "sprinted": False, "struck": ()}
+    if u.action is ActionState.READY:
+        changes["action"] = ActionState.HELD
+    if u.busy and u.busy_turns <= 0:
+        changes.update(busy="", busy_turns=0)
+    return changes
+
+
+def _starting_turn(setup: BattleSetup, u: UnitState) -> dict[str, object]:
+    """Its owner's turn starts: the Action is Ready, Stopped ends; a busy unit spends this turn
+    on its extended Action (4.2); a Disrupted one recovers the edition's way (4.1)."""
+    changes: dict[str, object] = {"action": ActionState.READY, "stopped": False}
+    if u.dead or u.out:
+        return changes
+    if u.busy:
+        if u.busy_turns > 0:
+            changes.update(action=ActionState.SPENT_OWN_TURN, stopped=True,
+                           busy_turns=u.busy_turns - 1)
+        else:  # a busy Action started on another's turn (organizer's entry) ends here
+            changes.update(busy="", busy_turns=0)
+    if u.disrupted:
+        rules = setup.rules
+        changes["disrupted"] = False
+        if setup.unit(u.unit_id).heavy_armor and rules.heavy_armor_full_turn_recovery:
+            changes.update(busy=HEAVY_ARMOR_GETTING_UP, busy_turns=0,
+                           action=ActionState.SPENT_OWN_TURN, stopped=True)
+        elif rules.recovery is Recovery.STAND_UP:
+            changes["standing_up"] = True
+        else:
+            changes["recovering"] = True
+    return changes
+
+
+#: What a Heavy Armored minifig is busy with on the turn after a Disruption (2010, 4.1).
+HEAVY_ARMOR_GETTING_UP = "getting up in Heavy Armor"
 
 
 def _action_spent(d: _Draft, e: ActionSpent) -> BattleState:
@@ -749,6 +808,8 @@ def _action_spent(d: _Draft, e: ActionSpent) -> BattleState:
         u = _use_hands(d, u, 1)
     else:
         u = _spend_action(d, u, e.as_response)
+        if e.how is ActionUse.SPRINT:
+            u = _evolve(u, sprinted=True)
     _check_response_scope(d, u, e.target)
     d.put(u)
     if e.how is ActionUse.BAIL and not e.over_the_top:
@@ -780,7 +841,7 @@ def _close_combat_attack(d: _Draft, e: CloseCombatAttack) -> BattleState:
     t = d.get(e.target)
     _check_can_act(d, u, f"make a {e.maneuver.label}")
     _check_target(d, u, t)
-    u = _spend_action(d, u, e.as_response)
+    u = _spend_or_sprint_charge(d, u, e.as_response, e.maneuver.value)
     _check_response_scope(d, u, e.target)
     d.put(_use_hands(d, u, e.hands, spend=False))
     d.put(_add_attacker(d, e.actor, t))
@@ -844,7 +905,7 @@ def _attack_resolved(d: _Draft, e: AttackResolved) -> BattleState:
                     "5.2 Counters and Actions")
             u = _use_hands(d, u, p.hands)
         else:
-            u = _spend_action(d, u, p.use is Use.RESPONSE)
+            u = _spend_or_sprint_charge(d, u, p.use is Use.RESPONSE, e.maneuver)
             _check_response_scope(d, u, e.target)
             if e.close_combat:
                 u = _use_hands(d, u, p.hands, spend=False)
@@ -866,6 +927,35 @@ def _apply_change(d: _Draft, change: StatusChange) -> None:
         _clear_status(d, change.unit, change.status, change.with_ids, strict=False)
 
 
+def _long_action(d: _Draft, e: LongActionStarted) -> BattleState:
+    u = d.get(e.actor)
+    name = d.name(e.actor)
+    what = e.what.strip()
+    if not what:
+        raise UserError("Say what the long Action is (piloting, rowing, putting on armor...).")
+    if e.turns < 1:
+        raise UserError("A long Action takes at least the rest of this turn.")
+    _check_can_act(d, u, "start a long Action")
+    if not d.own_turn(u):
+        raise RuleViolation(
+            f"{name} can start a full-turn Action only on its own turn: it takes up the "
+            "minifig's entire turn.", "4.2 Long Actions")
+    if u.busy:
+        raise RuleViolation(f"{name} is already Busy {u.busy}.", "4.2 Long Actions")
+    u = _spend_action(d, u, as_response=False)
+    d.put(_evolve(u, busy=what, busy_turns=e.turns - 1, stopped=True, mom=False,
+                  sprinted=False))
+    return d.build()
+
+
+def _first_to_act(d: _Draft, e: FirstToAct) -> BattleState:
+    if e.actor == e.target:
+        raise UserError("Who acts first is between two different units.")
+    d.get(e.actor)
+    d.get(e.target)
+    return d.state
+
+
 def _battle_finished(d: _Draft, e: BattleFinished) -> BattleState:
     return BattleState(setup=d.state.setup, round=d.state.round, active=d.state.active,
                        units=d.state.units, finished=True)
@@ -881,4 +971,6 @@ _HANDLERS = {
     UnitKilled: _unit_killed,
     AttackResolved: _attack_resolved,
     BattleFinished: _battle_finished,
+    LongActionStarted: _long_action,
+    FirstToAct: _first_to_act,
 }

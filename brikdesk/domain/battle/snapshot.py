@@ -14,7 +14,10 @@ from brikdesk.domain.battle.model import ActionState, BattleSetup, BattleState, 
 
 SNAPSHOT_VERSION = 1
 
-_FLAGS = ("half_speed", "stopped", "disrupted", "recovering", "dead", "out", "mom")
+_FLAGS = ("half_speed", "stopped", "disrupted", "recovering", "dead", "out", "mom", "sprinted",
+          "standing_up")
+#: Fields added after version 1 snapshots were written: read with their defaults.
+_LATER = frozenset({"sprinted", "standing_up", "busy", "busy_turns", "struck"})
 _SETS = ("close_combat", "grabbing", "grabbed_by")
 
 
@@ -26,6 +29,9 @@ def unit_to_json(u: UnitState) -> dict[str, Any]:
     for name in _SETS:
         data[name] = sorted(getattr(u, name))
     data["attackers"] = list(u.attackers)
+    data["busy"] = u.busy
+    data["busy_turns"] = u.busy_turns
+    data["struck"] = list(u.struck)
     return data
 
 
@@ -39,9 +45,11 @@ def _unit_from_json(data: Mapping[str, Any]) -> UnitState:
         unit_id=int(data["unit"]), player_id=int(data["player"]),
         action=ActionState(data["action"]), counters=int(data["counters"]),
         counters_used=int(data["counters_used"]),
-        **{flag: bool(data[flag]) for flag in _FLAGS},
+        **{flag: bool(data[flag]) for flag in _FLAGS if flag in data or flag not in _LATER},
         **{name: frozenset(int(i) for i in data[name]) for name in _SETS},
-        attackers=tuple(int(i) for i in data["attackers"]))
+        attackers=tuple(int(i) for i in data["attackers"]),
+        busy=str(data.get("busy", "")), busy_turns=int(data.get("busy_turns", 0)),
+        struck=tuple(int(i) for i in data.get("struck", ())))
 
 
 def state_from_json(setup: BattleSetup, data: Mapping[str, Any]) -> BattleState:

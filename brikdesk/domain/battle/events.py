@@ -28,11 +28,11 @@ class _Named(str, Enum):
     """A stored value that reads as itself (``str()``) and, capitalised, as a label."""
 
     def __str__(self) -> str:
-        return self.value
+        return str(self.value)
 
     @property
     def label(self) -> str:
-        return self.value.capitalize()
+        return str(self.value).capitalize()
 
 
 class ActionUse(_Named):

@@ -67,8 +67,9 @@ interface to show and a group to overrule with a house rule):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import fields
+from typing import Any
 
 from brikdesk.domain.battle.events import (
     ActionSpent,
@@ -961,7 +962,7 @@ def _battle_finished(d: _Draft, e: BattleFinished) -> BattleState:
                        units=d.state.units, finished=True)
 
 
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[[_Draft, Any], BattleState]] = {
     TurnEnded: _turn_ended,
     ActionSpent: _action_spent,
     CounterUsed: _counter_used,

@@ -41,14 +41,23 @@ def state_to_json(state: BattleState) -> dict[str, Any]:
 
 
 def _unit_from_json(data: Mapping[str, Any]) -> UnitState:
+    def flag(name: str) -> bool:
+        return bool(data.get(name, False)) if name in _LATER else bool(data[name])
+
+    def ids(name: str) -> frozenset[int]:
+        return frozenset(int(i) for i in data[name])
+
     return UnitState(
         unit_id=int(data["unit"]), player_id=int(data["player"]),
         action=ActionState(data["action"]), counters=int(data["counters"]),
         counters_used=int(data["counters_used"]),
-        **{flag: bool(data[flag]) for flag in _FLAGS if flag in data or flag not in _LATER},
-        **{name: frozenset(int(i) for i in data[name]) for name in _SETS},
+        half_speed=flag("half_speed"), stopped=flag("stopped"), disrupted=flag("disrupted"),
+        recovering=flag("recovering"), dead=flag("dead"), out=flag("out"), mom=flag("mom"),
+        close_combat=ids("close_combat"), grabbing=ids("grabbing"),
+        grabbed_by=ids("grabbed_by"),
         attackers=tuple(int(i) for i in data["attackers"]),
         busy=str(data.get("busy", "")), busy_turns=int(data.get("busy_turns", 0)),
+        sprinted=flag("sprinted"), standing_up=flag("standing_up"),
         struck=tuple(int(i) for i in data.get("struck", ())))
 
 

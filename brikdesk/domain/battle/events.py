@@ -233,19 +233,26 @@ class CloseCombatAttack:
     maneuver: Maneuver = Maneuver.STRIKE
     hands: int = 1
     as_response: bool = False
+    #: A response at a minifig moving past: he is not locked in Close Combat unless he Parries
+    #: (4.1 "If he declines to Parry and survives, he can ignore the attack").
+    passing_by: bool = False
 
     def to_payload(self) -> dict[str, Any]:
-        return {"maneuver": self.maneuver.value, "hands": self.hands,
-                "as_response": self.as_response}
+        payload: dict[str, Any] = {"maneuver": self.maneuver.value, "hands": self.hands,
+                                   "as_response": self.as_response}
+        if self.passing_by:
+            payload["passing_by"] = True
+        return payload
 
     @classmethod
     def from_payload(cls, actor: int | None, target: int | None,
                      payload: Mapping[str, Any]) -> CloseCombatAttack:
-        _only(payload, cls.kind, {"maneuver", "hands", "as_response"})
+        _only(payload, cls.kind, {"maneuver", "hands", "as_response", "passing_by"})
         return cls(actor=_int(actor, "actor"), target=_int(target, "target"),
                    maneuver=_enum(Maneuver, _req(payload, "maneuver", cls.kind), "maneuver"),
                    hands=_int(_req(payload, "hands", cls.kind), "hands"),
-                   as_response=_bool(_req(payload, "as_response", cls.kind), "as_response"))
+                   as_response=_bool(_req(payload, "as_response", cls.kind), "as_response"),
+                   passing_by=_bool(payload.get("passing_by", False), "passing_by"))
 
 
 @dataclass(frozen=True)
@@ -367,7 +374,8 @@ class StatusChange:
                    with_ids=_ids(_req(data, "with", "effect"), "effect with"))
 
 
-_ATTACK_KEYS = frozenset({"participants", "close_combat", "maneuver", "effects", "killed"})
+_ATTACK_KEYS = frozenset({"participants", "close_combat", "maneuver", "effects", "killed",
+                          "passing_by"})
 
 
 @dataclass(frozen=True)
@@ -391,6 +399,8 @@ class AttackResolved:
     effects: tuple[StatusChange, ...] = ()
     killed: tuple[int, ...] = ()
     details: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    #: A response at a minifig moving past (4.1): see ``CloseCombatAttack.passing_by``.
+    passing_by: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "participants", tuple(self.participants))
@@ -410,6 +420,8 @@ class AttackResolved:
             "effects": [e.to_json() for e in self.effects],
             "killed": list(self.killed),
         })
+        if self.passing_by:
+            payload["passing_by"] = True
         return payload
 
     @classmethod
@@ -429,6 +441,7 @@ class AttackResolved:
             maneuver=_str(_req(payload, "maneuver", cls.kind), "maneuver"),
             effects=tuple(StatusChange.from_json(e) for e in effects),
             killed=_ids(_req(payload, "killed", cls.kind), "killed"),
+            passing_by=_bool(payload.get("passing_by", False), "passing_by"),
             details={k: v for k, v in payload.items() if k not in _ATTACK_KEYS},
         )
 

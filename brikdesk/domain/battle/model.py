@@ -245,8 +245,21 @@ class UnitState:
     sprinted: bool = False
     #: 2005: up from Disruption this turn, 2" of its Move spent standing up (4.3).
     standing_up: bool = False
-    #: Strikes made on its own turn with its Action: the targets, in order (5.2).
+    #: Close Combat attacks (Strike, Charge) it made with its Action this player turn: the
+    #: targets, in order; a second Strike must hit the same target (5.2).
     struck: tuple[int, ...] = ()
+    #: It Charged this player turn: a single Strike (5.4 Making the Attack).
+    charged: bool = False
+    #: Units that Charged it this player turn: a single Counter against each (5.4).
+    charged_by: frozenset[int] = frozenset()
+    #: Units it used a Counter against this player turn, in order (5.2, 5.4).
+    countered: tuple[int, ...] = ()
+    #: Opponents it Disengaged from this player turn: each may make one Counterstrike (5.2).
+    disengaged_from: frozenset[int] = frozenset()
+    #: Opponents that made their one Counterstrike on it as it Disengaged (5.2).
+    counterstruck_by: frozenset[int] = frozenset()
+    #: The target of its Ranged attacks this player turn (5.3: a single target).
+    shot_at: tuple[int, ...] = ()
 
     @property
     def in_battle(self) -> bool:

@@ -726,10 +726,11 @@ def _turn_ended(d: _Draft, e: TurnEnded) -> BattleState:
     units = []
     for u in state.units:
         pid = u.player_id
-        if pid != ending and pid != starting and not u.counters_used and not u.attackers:
+        marked = _has_turn_marks(u)
+        if pid != ending and pid != starting and not marked:
             units.append(u)
             continue
-        changes: dict[str, object] = {"counters_used": 0, "attackers": ()}
+        changes: dict[str, object] = dict(_TURN_MARKS) if marked else {}
         if pid == ending:
             changes.update(_ending_turn(u))
         if pid == starting:
@@ -739,11 +740,25 @@ def _turn_ended(d: _Draft, e: TurnEnded) -> BattleState:
                        units=tuple(units), finished=False)
 
 
+#: What lasts one player turn: Counters used, attackers, and the marks of Close Combat and
+#: Ranged attacks (5.1, 5.2, 5.3, 5.4). All reset when any turn ends.
+_TURN_MARKS: dict[str, object] = {
+    "counters_used": 0, "attackers": (), "struck": (), "charged": False,
+    "charged_by": frozenset(), "countered": (), "disengaged_from": frozenset(),
+    "counterstruck_by": frozenset(), "shot_at": (), "sprinted": False,
+}
+
+
+def _has_turn_marks(u: UnitState) -> bool:
+    return bool(u.counters_used or u.attackers or u.struck or u.charged or u.charged_by
+                or u.countered or u.disengaged_from or u.counterstruck_by or u.shot_at
+                or u.sprinted)
+
+
 def _ending_turn(u: UnitState) -> dict[str, object]:
     """Its owner's turn ends: an unspent Action is Held (reading action_states), recovery and
     standing up are over, a one-turn busy Action is done (4.2)."""
-    changes: dict[str, object] = {"recovering": False, "standing_up": False,
-                                  "sprinted": False, "struck": ()}
+    changes: dict[str, object] = {"recovering": False, "standing_up": False}
     if u.action is ActionState.READY:
         changes["action"] = ActionState.HELD
     if u.busy and u.busy_turns <= 0:
@@ -775,6 +790,10 @@ def _starting_turn(setup: BattleSetup, u: UnitState) -> dict[str, object]:
             changes["recovering"] = True
     return changes
 
+
+#: The ``maneuver`` of an ``AttackResolved`` that is a bodily Collision (5.4): part of
+#: movement, no Action, the MOM spent; any MOM-carrying unit, not only after a missed Charge.
+COLLISION = "collision"
 
 #: What a Heavy Armored minifig is busy with on the turn after a Disruption (2010, 4.1).
 HEAVY_ARMOR_GETTING_UP = "getting up in Heavy Armor"
@@ -813,6 +832,10 @@ def _action_spent(d: _Draft, e: ActionSpent) -> BattleState:
             u = _evolve(u, sprinted=True)
     _check_response_scope(d, u, e.target)
     d.put(u)
+    if e.how is ActionUse.PARRY and not e.as_response:
+        if e.target is not None:
+            _link(d, e.actor, e.target)
+        _movement_over(d, e.actor)
     if e.how is ActionUse.BAIL and not e.over_the_top:
         _set_status(d, e.actor, Status.DISRUPTED, (), strict=False)
     return d.build()
@@ -821,20 +844,64 @@ def _action_spent(d: _Draft, e: ActionSpent) -> BattleState:
 def _counter_used(d: _Draft, e: CounterUsed) -> BattleState:
     u = d.get(e.actor)
     t = d.get(e.target)
-    name = d.name(e.actor)
     _check_can_act(d, u, "use a Counter")
     _check_target(d, u, t)
+    fleeing = _check_counter(d, u, t, counterstrike=e.how is CounterUse.COUNTERSTRIKE)
+    d.put(_evolve(_use_hands(d, u, 1), countered=u.countered + (e.target,)))
+    if e.how is CounterUse.COUNTERSTRIKE:
+        d.put(_add_attacker(d, e.actor, d.get(e.target)))
+    if fleeing:
+        t = d.get(e.target)
+        d.put(_evolve(t, counterstruck_by=t.counterstruck_by | {e.actor}))
+        return d.build()
+    _link(d, e.actor, e.target)
+    if e.how is CounterUse.PARRY and d.own_turn(u):
+        _movement_over(d, e.actor)
+    return d.build()
+
+
+def _check_counter(d: _Draft, u: UnitState, t: UnitState, *, counterstrike: bool) -> bool:
+    """Whether ``u`` may use a Counter on ``t``; True when ``t`` is fleeing it (Disengaged
+    this turn): 5.2 "up to three of his opponents can immediately take an Angry Inch and make
+    one Counterstrike" (the Hank and Butch example; reading counter_fleeing)."""
+    name, other = d.name(u.unit_id), d.name(t.unit_id)
+    if u.unit_id in t.disengaged_from:
+        if not counterstrike:
+            raise RuleViolation(f"{other} is Disengaging from {name}: there is nothing to "
+                                "Parry, only a Counterstrike to make.", "5.2 Disengaging")
+        if u.unit_id in t.counterstruck_by:
+            raise RuleViolation(f"{name} already made its one Counterstrike on {other} as "
+                                f"{other} Disengaged.", "5.2 Disengaging")
+        return True
+    if t.unit_id in u.attackers and t.unit_id not in u.close_combat:
+        return False  # a minifig passing by Parries (or strikes back): now in Close Combat
     if not u.close_combat:
         raise RuleViolation(f"{name} is not in Close Combat; Counters are only for Close Combat.",
                             "5.2 Counters and Actions")
-    if e.target not in _engagement(d, e.actor):
-        raise RuleViolation(f"{name} is not in Close Combat with {d.name(e.target)}.",
+    if t.unit_id not in _engagement(d, u.unit_id):
+        raise RuleViolation(f"{name} is not in Close Combat with {other}.",
                             "5.2 Counters and Actions")
-    d.put(_use_hands(d, u, 1))
-    if e.how is CounterUse.COUNTERSTRIKE:
-        d.put(_add_attacker(d, e.actor, t))
-    _link(d, e.actor, e.target)
-    return d.build()
+    if d.own_turn(u) and u.struck and t.unit_id not in u.attackers:
+        # Its other hand on its own turn: a second Strike (or a Counter to a response on it).
+        if u.charged:
+            raise RuleViolation(f"{name} Charged this turn: a Charge allows a single Strike.",
+                                "5.4 Making the Attack")
+        if t.unit_id not in u.struck:
+            raise RuleViolation(
+                f"{name}'s second Strike must be against the same target, "
+                f"{d.name(u.struck[0])}.", "5.2 Striking")
+    if t.unit_id in u.charged_by and t.unit_id in u.countered:
+        raise RuleViolation(f"{other} Charged {name}: the defender is limited to a single "
+                            "Counter.", "5.4 Making the Attack")
+    return False
+
+
+def _movement_over(d: _Draft, unit_id: int) -> None:
+    """4.1: "If the minifig decides to Parry the attack, they are both entered into Close
+    Combat and the minifig's movement is over for the turn." """
+    u = d.get(unit_id)
+    if not u.stopped:
+        d.put(_evolve(u, stopped=True, mom=False))
 
 
 def _close_combat_attack(d: _Draft, e: CloseCombatAttack) -> BattleState:
@@ -842,12 +909,59 @@ def _close_combat_attack(d: _Draft, e: CloseCombatAttack) -> BattleState:
     t = d.get(e.target)
     _check_can_act(d, u, f"make a {e.maneuver.label}")
     _check_target(d, u, t)
-    u = _spend_or_sprint_charge(d, u, e.as_response, e.maneuver.value)
+    u = _pay_for_attack(d, u, e.as_response, e.maneuver.value, e.target, close=True)
     _check_response_scope(d, u, e.target)
     d.put(_use_hands(d, u, e.hands, spend=False))
-    d.put(_add_attacker(d, e.actor, t))
-    _link(d, e.actor, e.target)
+    _engage(d, e.actor, e.target, e.maneuver.value, e.as_response and e.passing_by)
     return d.build()
+
+
+def _pay_for_attack(d: _Draft, u: UnitState, as_response: bool, maneuver: str,
+                    target: int | None, *, close: bool) -> UnitState:
+    """Spend the Action on an attack, or let it continue the Action already spent on one:
+
+    - a Charge after a Sprint this turn (4.1 "Sprinting can be combined with a Charge attack
+      (5.4: Charge!) as part of a single Action");
+    - another Ranged attack at the same target (5.3 "A minifig can only make Ranged attacks
+      against a single target in a turn, even if they have multiple Ranged weapons").
+    """
+    name = d.name(u.unit_id)
+    spent_here = (u.action is ActionState.SPENT_RESPONSE if as_response
+                  else u.action is ActionState.SPENT_OWN_TURN and d.own_turn(u))
+    if close and maneuver == Maneuver.CHARGE.value:
+        u = _spend_or_sprint_charge(d, u, as_response, maneuver)
+        return _evolve(u, struck=u.struck + ((target,) if target is not None else ()),
+                       charged=True)
+    if not close and spent_here and u.shot_at:
+        if target not in u.shot_at:
+            raise RuleViolation(
+                f"{name} already fired at {d.name(u.shot_at[0])} this turn: Ranged attacks "
+                "go against a single target in a turn, even with several Ranged weapons.",
+                "5.3 Ranged Combat")
+        return u
+    u = _spend_action(d, u, as_response)
+    if target is None:
+        return u
+    if close and maneuver == Maneuver.STRIKE.value:
+        return _evolve(u, struck=u.struck + (target,))
+    if not close:
+        return _evolve(u, shot_at=(target,))
+    return u
+
+
+def _engage(d: _Draft, actor: int, target: int, maneuver: str, passing_by: bool) -> None:
+    """Count the attacker toward the target's three and put both in Close Combat, except for
+    a response at a minifig ``passing_by`` who is in no Close Combat yet: 4.1 "If he declines
+    to Parry and survives, he can ignore the attack and continue moving" (reading passer_by);
+    a Parry (or a Grab) locks them in."""
+    t = d.get(target)
+    d.put(_add_attacker(d, actor, t))
+    if maneuver == Maneuver.CHARGE.value:
+        t = d.get(target)
+        d.put(_evolve(t, charged_by=t.charged_by | {actor}))
+    if passing_by and maneuver != Maneuver.GRAB.value and not d.get(target).close_combat:
+        return
+    _link(d, actor, target)
 
 
 def _status_set(d: _Draft, e: StatusSet) -> BattleState:
@@ -861,7 +975,12 @@ def _status_cleared(d: _Draft, e: StatusCleared) -> BattleState:
         raise RuleViolation(
             f"{d.name(e.actor)} is in a Grab and cannot Disengage until it is released.",
             "5.2 Grabbing")
+    before = u.close_combat
     _clear_status(d, e.actor, e.status, e.with_ids, strict=True)
+    if e.status is Status.IN_CLOSE_COMBAT and d.own_turn(u):
+        left = before - d.get(e.actor).close_combat
+        now = d.get(e.actor)
+        d.put(_evolve(now, disengaged_from=now.disengaged_from | left))
     return d.build()
 
 
@@ -890,30 +1009,45 @@ def _attack_resolved(d: _Draft, e: AttackResolved) -> BattleState:
         target = d.get(e.target)
     elif e.close_combat:
         raise UserError("A Close Combat attack needs a target unit.")
+    maneuver = e.maneuver.lower()
+    collision = maneuver == COLLISION
     for p in e.participants:
         u = d.get(p.unit)
         name = d.name(p.unit)
         _check_can_act(d, u, "attack")
         if target is not None:
             _check_target(d, u, target)
-        if not e.close_combat and u.close_combat:
+        if not e.close_combat and u.close_combat and not collision:
             raise RuleViolation(f"{name} is in Close Combat and cannot make Ranged attacks.",
                                 "5.3 Ranged Combat")
+        fleeing = False
+        if collision:
+            # 5.4: "A Collision occurs as part of normal Movement and does not cost an Action."
+            d.put(_evolve(u, mom=False))
+            continue
         if p.use is Use.COUNTER:
-            if not e.close_combat or e.target not in _engagement(d, p.unit):
+            if not e.close_combat or target is None or (
+                    p.unit not in target.disengaged_from
+                    and target.unit_id not in _engagement(d, p.unit)):
                 raise RuleViolation(
                     f"{name} can Counterstrike only an opponent it is in Close Combat with.",
                     "5.2 Counters and Actions")
-            u = _use_hands(d, u, p.hands)
+            fleeing = _check_counter(d, u, target, counterstrike=True)
+            u = _evolve(_use_hands(d, u, p.hands), countered=u.countered + (target.unit_id,))
         else:
-            u = _spend_or_sprint_charge(d, u, p.use is Use.RESPONSE, e.maneuver)
+            u = _pay_for_attack(d, u, p.use is Use.RESPONSE, maneuver, e.target,
+                                close=e.close_combat)
             _check_response_scope(d, u, e.target)
             if e.close_combat:
                 u = _use_hands(d, u, p.hands, spend=False)
         d.put(u)
         if e.close_combat and e.target is not None:
-            d.put(_add_attacker(d, p.unit, d.get(e.target)))
-            _link(d, p.unit, e.target)
+            if fleeing:
+                t = _add_attacker(d, p.unit, d.get(e.target))
+                d.put(_evolve(t, counterstruck_by=t.counterstruck_by | {p.unit}))
+            else:
+                _engage(d, p.unit, e.target, maneuver,
+                        p.use is Use.RESPONSE and e.passing_by)
     for change in e.effects:
         _apply_change(d, change)
     for uid in e.killed:

@@ -17,7 +17,11 @@ SNAPSHOT_VERSION = 1
 _FLAGS = ("half_speed", "stopped", "disrupted", "recovering", "dead", "out", "mom", "sprinted",
           "standing_up")
 #: Fields added after version 1 snapshots were written: read with their defaults.
-_LATER = frozenset({"sprinted", "standing_up", "busy", "busy_turns", "struck"})
+_LATER = frozenset({"sprinted", "standing_up", "busy", "busy_turns", "struck", "charged",
+                    "charged_by", "countered", "disengaged_from", "counterstruck_by",
+                    "shot_at"})
+_LATER_SETS = ("charged_by", "disengaged_from", "counterstruck_by")
+_LATER_LISTS = ("struck", "countered", "shot_at")
 _SETS = ("close_combat", "grabbing", "grabbed_by")
 
 
@@ -31,7 +35,11 @@ def unit_to_json(u: UnitState) -> dict[str, Any]:
     data["attackers"] = list(u.attackers)
     data["busy"] = u.busy
     data["busy_turns"] = u.busy_turns
-    data["struck"] = list(u.struck)
+    data["charged"] = u.charged
+    for name in _LATER_SETS:
+        data[name] = sorted(getattr(u, name))
+    for name in _LATER_LISTS:
+        data[name] = list(getattr(u, name))
     return data
 
 
@@ -44,8 +52,14 @@ def _unit_from_json(data: Mapping[str, Any]) -> UnitState:
     def flag(name: str) -> bool:
         return bool(data.get(name, False)) if name in _LATER else bool(data[name])
 
+    def raw(name: str) -> Any:
+        return data.get(name, ()) if name in _LATER else data[name]
+
     def ids(name: str) -> frozenset[int]:
-        return frozenset(int(i) for i in data[name])
+        return frozenset(int(i) for i in raw(name))
+
+    def seq(name: str) -> tuple[int, ...]:
+        return tuple(int(i) for i in raw(name))
 
     return UnitState(
         unit_id=int(data["unit"]), player_id=int(data["player"]),
@@ -55,10 +69,12 @@ def _unit_from_json(data: Mapping[str, Any]) -> UnitState:
         recovering=flag("recovering"), dead=flag("dead"), out=flag("out"), mom=flag("mom"),
         close_combat=ids("close_combat"), grabbing=ids("grabbing"),
         grabbed_by=ids("grabbed_by"),
-        attackers=tuple(int(i) for i in data["attackers"]),
+        attackers=seq("attackers"),
         busy=str(data.get("busy", "")), busy_turns=int(data.get("busy_turns", 0)),
-        sprinted=flag("sprinted"), standing_up=flag("standing_up"),
-        struck=tuple(int(i) for i in data.get("struck", ())))
+        sprinted=flag("sprinted"), standing_up=flag("standing_up"), struck=seq("struck"),
+        charged=flag("charged"), charged_by=ids("charged_by"), countered=seq("countered"),
+        disengaged_from=ids("disengaged_from"), counterstruck_by=ids("counterstruck_by"),
+        shot_at=seq("shot_at"))
 
 
 def state_from_json(setup: BattleSetup, data: Mapping[str, Any]) -> BattleState:

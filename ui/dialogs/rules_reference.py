@@ -37,6 +37,7 @@ from brikdesk.domain import (
 )
 from brikdesk.domain import battle as battle_rules
 from brikdesk.domain.battle import first as first_to_act
+from brikdesk.domain.battle import warnings as battle_warnings
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,7 @@ SOURCES: tuple[tuple[str, Mapping[str, str]], ...] = (
     ("The combat wizard", combat.READINGS),
     ("Battles: turns, Actions and Counters", battle_rules.READINGS),
     ("Who Acts First", first_to_act.READINGS),
+    ("Battles: warnings the organizer may overrule", battle_warnings.READINGS),
     ("Odds", odds.READINGS),
     ("Rosters: hands, armour, costs", roster.READINGS),
     ("Catalog", catalog.READINGS),

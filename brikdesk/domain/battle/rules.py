@@ -63,6 +63,18 @@ interface to show and a group to overrule with a house rule):
     or be attacked. Heroic Feats (a Disrupted Hero acting) are left to the organizer, who can
     clear Disrupted by hand.
 18. [order] turn order is fixed for the battle; after the last player a new round begins.
+19. [loadout] 4.1: a status the loadout gives (Heavy Armor's Half Speed) applies from the start.
+20. [recovery_by_edition] 4.1: getting up from Disruption follows the campaign's edition
+    (``BattleSetup.rules``): 2005 2" of Move, 2010/2020 Half Speed, 2010 Heavy Armor a turn.
+21. [long_actions] 4.2: a full-turn or extended Action makes the unit Busy and Stopped.
+22. [sprint_charge] 4.1: a Charge may follow a Sprint as part of the same Action.
+23. [second_strike] 5.2: a second Strike on its own turn only at the same target.
+24. [charge_single] 5.4: a single Strike and a single Counter in a Charge.
+25. [counter_fleeing] 5.2: one Counterstrike per opponent on a Disengaging unit.
+26. [parry_stops] 4.1: a Parry on its own turn ends the unit's movement.
+27. [passer_by] 4.1: a response 'passing by' does not lock the target in unless he Parries.
+28. [ranged_single_target] 5.3: Ranged attacks in a turn go against a single target.
+29. [collision] 5.4: a Collision costs no Action, only the MOM.
 """
 
 from __future__ import annotations
@@ -155,6 +167,50 @@ READINGS: dict[str, str] = {
         "A killed unit leaves every Close Combat and Grab; dead and removed units cannot act or "
         "be attacked. Heroic Feats are left to the organizer, who can clear Disrupted by hand."),
     "order": "Turn order is fixed for the battle; after the last player a new round begins.",
+    "loadout": (
+        "4.1 Impaired Movement: a status a unit's loadout gives (Heavy Armor: Half Speed) "
+        "applies from the start of the battle and lasts until cleared by hand."),
+    "recovery_by_edition": (
+        "4.1 Disrupted: the campaign's edition decides how a Disrupted unit gets up on its next "
+        "turn: 2005 spends 2\" of Move standing up; 2010 and 2020 move at Half Speed that "
+        "turn; in 2010 a Heavy Armored minifig is Busy the whole turn getting up (the organizer "
+        "clears Busy when someone helps)."),
+    "long_actions": (
+        "4.2 Long Actions: a full-turn Action is started on the unit's own turn and spends its "
+        "Action; it is Stopped and Busy until that turn ends. An extended Action of N turns "
+        "also takes the Action and movement of its next N-1 own turns. A Busy unit cannot "
+        "respond; the organizer can end it early by clearing Busy."),
+    "sprint_charge": (
+        "4.1 Sprinting / 5.4 Charge: a Charge may follow a Sprint in the same turn without "
+        "spending another Action; only one Charge, and not a Strike."),
+    "second_strike": (
+        "5.2 Striking: on its own turn a unit that Struck with its Action uses its other hand "
+        "(a Counter) only for a second Strike at the same target, or against a unit that "
+        "attacked it in response; never after a Charge (5.4 a single Strike). The tracker "
+        "warns that a second weapon must be in hand."),
+    "charge_single": (
+        "5.4 Making the Attack: the Charged defender may use a single Counter against the "
+        "charger in that player turn."),
+    "counter_fleeing": (
+        "5.2 Disengaging (Hank and Butch): after a unit Disengages on its own turn, each "
+        "opponent it left may make one Counterstrike on it (an Angry Inch), with or without "
+        "an unspent Action; they are not in Close Combat again. The three-attacker limit "
+        "still counts."),
+    "parry_stops": (
+        "4.1 Movement: a unit that Parries on its own turn (a response Strike as it moves past) "
+        "is Stopped, and in Close Combat with the attacker when the Parry names him."),
+    "passer_by": (
+        "4.1 Movement: a response Strike marked 'passing by' on a unit in no Close Combat does "
+        "not lock him in; a Parry or Counter against that attacker does. Unmarked responses "
+        "engage as before (a brawl), and the tracker warns so the organizer can choose."),
+    "ranged_single_target": (
+        "5.3 Ranged Combat: after a Ranged attack with its Action, a unit may fire again in the "
+        "same turn at the same target (another Ranged weapon, the tracker warns), never at "
+        "another target."),
+    "collision": (
+        "5.4 Minifig Collisions: an attack recorded as a 'collision' costs no Action, only the "
+        "MOM, whether or not it follows a missed Charge; the tracker warns when no MOM is "
+        "recorded."),
 }
 
 

@@ -18,9 +18,14 @@ from fractions import Fraction
 from brikdesk.domain.attack import (
     MINIFIG_TOOL_USE,
     Attacker,
+    AttackRoll,
     DamageRoll,
+    ExplosionResult,
+    SizeClass,
+    Target,
     Weapon,
     charging_weapon,
+    explode,
     flat_damage,
     gains_mom,
     inches_text,
@@ -48,7 +53,7 @@ __all__ = [
     "KnockBackResult", "ParryItem", "ParryResult", "READINGS", "ShoveResult", "SprintResult",
     "apply_bail_benny", "apply_parry_benny", "apply_sprint_benny", "charging_weapon", "collide",
     "gains_mom", "grab", "knockback", "parry_use", "roll_bail", "roll_parry", "roll_sprint",
-    "shove", "SHOVE_KNOCKBACK",
+    "shove", "SHOVE_KNOCKBACK", "BlastExposure", "blast_targets", "explode_from_point",
 ]
 
 #: A Shove Knocks Back this many inches (5.2).
@@ -88,8 +93,14 @@ READINGS: dict[str, str] = {
         "takes 1 point of Smash damage per inch of KnockBack prevented, any part of an inch "
         "counting; it adds to other Damage from the same attack before comparing with Armor."),
     "5.2 Shoving": (
-        "A Charging Shove's extra 1d6\" of KnockBack from a MOM is not automated: roll it with "
-        "collide()."),
+        "A Charging Shove (5.4 'cause 1d6\" of KnockBack in a Collision or a Charging Shove') "
+        "spends the MOM for 1d6\" more KnockBack (with bonus dice) on top of the Shove's 2\"; "
+        "the target's POP resists Collisions only, not a Shove."),
+    "5.1 Explosions": (
+        "Each target in a blast takes the size and visibility modifiers of the part of it "
+        "inside the radius and visible from the point of detonation, measured for that target "
+        "(not the primary target's Action Roll); a target with nothing inside and visible is "
+        "not affected."),
 }
 
 
@@ -663,6 +674,7 @@ class ShoveResult:
     target: str
     avoided: str | None
     knockback: KnockBackResult | None
+    mom_dice: tuple[DieRoll, ...] = ()  # a Charging Shove's MOM (5.4)
 
     def describe(self) -> str:
         if self.avoided:
@@ -672,18 +684,30 @@ class ShoveResult:
 
 
 def shove(shover: str, target: str, *, parry: ParryResult | None = None, bailed: bool = False,
-          blocked_after: Fraction | int | float | str | None = None) -> ShoveResult:
+          blocked_after: Fraction | int | float | str | None = None,
+          mom_dice: DiceSource | None = None) -> ShoveResult:
     """5.2 Shoving: an Automatic Hit pushing the target 2" directly away, Disrupted, unless a
-    Parry cancels it or the target dodged by Bailing."""
+    Parry cancels it or the target dodged by Bailing.
+
+    A Charging Shove: give ``mom_dice`` to spend the shover's MOM, 5.4 "He might also use it to
+    cause 1d6\" of KnockBack in a Collision or a Charging Shove": 1d6 more inches (bonus dice
+    chain) on top of the 2" (READINGS "5.2 Shoving")."""
     if parry is not None and parry.against is not Incoming.SHOVE:
         raise UserError(f"that Parry was against {parry.against}, not a Shove", field="parry")
     if parry is not None and parry.cancelled:
         return ShoveResult(shover, target, "Parried it", None)
     if bailed:
         return ShoveResult(shover, target, "dodged by Bailing", None)
-    kb = knockback(target, SHOVE_KNOCKBACK, reason="Shove", rule="5.2 Shoving",
+    inches, reason = SHOVE_KNOCKBACK, "Shove"
+    mom: tuple[DieRoll, ...] = ()
+    if mom_dice is not None:
+        mom = tuple(roll_die(6, mom_dice, Role.MOM, f"KnockBack from {shover}'s MOM (Charging "
+                             "Shove)"))
+        inches += sum(d.face for d in mom)
+        reason = f"Charging Shove: 2\" + MOM {_faces(mom)}"
+    kb = knockback(target, inches, reason=reason, rule="5.2 Shoving, 5.4 Momentum",
                    blocked_after=blocked_after)
-    return ShoveResult(shover, target, None, kb)
+    return ShoveResult(shover, target, None, kb, mom)
 
 
 @dataclass(frozen=True)
@@ -716,3 +740,72 @@ def grab(grabber: str, target: str, *, parry: ParryResult | None = None,
     if bailed:
         return GrabResult(grabber, target, "dodged by Bailing")
     return GrabResult(grabber, target, None)
+
+
+# --------------------------------------------------------------------------------------------
+# Explosions: visibility from the point of detonation (5.1)
+
+
+@dataclass(frozen=True)
+class BlastExposure:
+    """How much of one target an Explosion reaches, seen from its point of detonation.
+
+    ``sections``: a minifig's sections (head, torso, legs) both inside the radius and visible
+    from the detonation point (0: untouched). ``visible_size``: a large target's inches inside
+    the radius and visible from there. ``None`` keeps the target's own value.
+    """
+
+    name: str
+    sections: int | None = None
+    visible_size: Fraction | int | None = None
+
+    def __post_init__(self) -> None:
+        if self.sections is not None and not 0 <= self.sections <= 3:
+            raise UserError(f"{self.name}: a minifig has 0 to 3 sections in the blast",
+                            field="sections")
+        if self.visible_size is not None:
+            object.__setattr__(self, "visible_size",
+                               to_inches(self.visible_size, "size inside the blast"))
+
+
+def blast_targets(targets: Sequence[Target],
+                  exposure: Sequence[BlastExposure]) -> tuple[Target, ...]:
+    """The targets as the blast sees them (5.1): "Only the sections of the target within the
+    area of effect are considered. Even if a minifig is fully visible from an Explosion's point
+    of detonation, if his head and body are outside the two inch radius then the Explosion
+    affects his pants only, doing -2 Damage."
+
+    Each target's visibility is its own, measured from the detonation point, never the
+    primary target's from the attacker; a minifig with no section exposed is left out.
+    """
+    by_name = {e.name: e for e in exposure}
+    unknown = set(by_name) - {t.name for t in targets}
+    if unknown:
+        raise UserError(f"not in the blast: {', '.join(sorted(unknown))}", field="targets")
+    out: list[Target] = []
+    for t in targets:
+        e = by_name.get(t.name)
+        if e is None:
+            out.append(t)
+            continue
+        if t.size is SizeClass.MINIFIG and e.sections is not None:
+            if e.sections == 0:
+                continue
+            t = replace(t, sections_visible=e.sections)
+        if t.size is SizeClass.LARGE and e.visible_size is not None:
+            t = replace(t, visible_size=Fraction(e.visible_size))
+        out.append(t)
+    return tuple(out)
+
+
+def explode_from_point(state: AttackRoll, targets: Sequence[Target],
+                       exposure: Sequence[BlastExposure], dice: DiceSource, *,
+                       deflections: dict[str, Sequence[str]] | None = None) -> ExplosionResult:
+    """An Explosion with each target's size and visibility measured from the point of
+    detonation (5.1; READINGS "5.1 Explosions"): ``blast_targets`` then the attack module's
+    ``explode`` (one shared Damage roll, per-target modifiers, Deflection and Armor)."""
+    kept = blast_targets(targets, exposure)
+    if not kept:
+        raise UserError("nothing is inside the blast and visible from the detonation point",
+                        field="targets")
+    return explode(state, kept, dice, deflections=deflections)

@@ -10,7 +10,16 @@ from fractions import Fraction
 import pytest
 
 from brikdesk.domain.actions import apply_bail_benny, apply_sprint_benny, roll_bail, roll_sprint
-from brikdesk.domain.attack import Attacker
+from brikdesk.domain.attack import (
+    Attack,
+    Attacker,
+    SizeClass,
+    Target,
+    Weapon,
+    apply_benny,
+    roll_attack_action,
+    roll_attack_damage,
+)
 from brikdesk.domain.catalog import Edition
 from brikdesk.domain.rolling import BennyUse, NeedDie, Role, TypedDice
 from brikdesk.domain.rulesets import (
@@ -165,3 +174,30 @@ class TestEditionTable:
         # Speed for their full turn".
         assert RULES_2005.recovery is Recovery.STAND_UP and RULES_2005.recovery_move_cost == 2
         assert RULES_2020.recovery is Recovery.HALF_SPEED_TURN
+
+
+def test_the_2010_hangmans_gallows_replays_under_2010():
+    # 4.2 (2010): "Thieven Hood makes his Attack Roll and rolls his d10 Skill die. An eight!
+    # Because it's a six or greater, it gives him an Overskill Benny to spend on the shot."
+    from brikdesk.domain.attack import (
+        Attack,
+        SizeClass,
+        Target,
+        Weapon,
+        apply_benny,
+        roll_attack_action,
+        roll_attack_damage,
+    )
+
+    rules = rules_for("2010")
+    assert rules.over_the_top == "Overskill" and rules.action_roll == "Skill Roll"
+    longbow = Weapon("longbow", 3, "1d6+1", 10, two_handed=True)
+    rope = Target("the rope", armor=1, size=SizeClass.STUD_1X1, inanimate=True)
+    dice = TypedDice([8, 2, 2])
+    state = roll_attack_action(Attack(Attacker("Thieven Hood", 10), longbow, rope,
+                                      distance=15), dice)
+    assert state.over_the_top and rules.has_over_the_top and not state.hit
+    state = apply_benny(state, BennyUse.STAT, dice)  # +1d6 Range: 2, the longbow reaches 12"
+    assert state.hit and state.range.effective_range == 12
+    damage = roll_attack_damage(state, dice)
+    assert damage.total == 0 and not damage.destroyed  # "it bounces off without effect"

@@ -76,6 +76,10 @@ class TestWhoActsFirst:
             result.describe()
         event = result.to_event()
         assert (event.actor, event.target, event.simultaneous) == (1, 2, False)
+        # "Shaun's shot occurs second, and since it was a Critical Failure, the gun goes off
+        # before he even gets it out of the holster."
+        assert result.responder_rolls[0].critical_failure
+        assert not result.active_rolls[0].critical_failure
 
     def test_2005_tie_goes_to_the_active_player_when_not_simultaneous(self):
         # 4.3 (2005): "In the case of a tie, assume that both Actions occurred simultaneously

@@ -179,15 +179,6 @@ class TestEditionTable:
 def test_the_2010_hangmans_gallows_replays_under_2010():
     # 4.2 (2010): "Thieven Hood makes his Attack Roll and rolls his d10 Skill die. An eight!
     # Because it's a six or greater, it gives him an Overskill Benny to spend on the shot."
-    from brikdesk.domain.attack import (
-        Attack,
-        SizeClass,
-        Target,
-        Weapon,
-        apply_benny,
-        roll_attack_action,
-        roll_attack_damage,
-    )
 
     rules = rules_for("2010")
     assert rules.over_the_top == "Overskill" and rules.action_roll == "Skill Roll"

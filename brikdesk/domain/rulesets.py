@@ -74,6 +74,11 @@ class RuleSet:
     extended_action: str
     #: Lesser acts: "Quick Actions cost Move" (2005), "Move Actions" (2010), minor activities.
     minor_activities: str
+    #: Quick Actions and their cost in inches of Move (2005's table, 4.1); empty when lesser
+    #: acts are free or impair movement instead.
+    quick_action_costs: tuple[tuple[str, int], ...]
+    #: What defending against a Close Combat attack is called (2005/2010 Counter, 2020 Parry).
+    parry_name: str
     #: Who Acts First (4.3).
     who_acts_first: FirstRule
     #: The High Noon example of this edition, in a line.
@@ -86,6 +91,11 @@ class RuleSet:
     @property
     def has_over_the_top(self) -> bool:
         return bool(self.over_the_top)
+
+    def quick_action_cost(self, what: str) -> int | None:
+        """Inches of Move a Quick Action costs (2005, 4.1); ``None`` when this edition has no
+        such cost (2010, 2020: free or an impairment instead) or does not list it."""
+        return dict(self.quick_action_costs).get(what)
 
 
 RULES_2005 = RuleSet(
@@ -105,6 +115,14 @@ RULES_2005 = RuleSet(
                     "of Size for a lone minifig",
     minor_activities="Quick Actions cost Move: a door or a heavy item -1\", standing up from "
                      "seated -1\", from prone -2\"",
+    quick_action_costs=(
+        ("Talking", 0), ("Opening or closing a door", 1),
+        ("Picking up or dropping equipment items", 0), ("Picking up a heavy item", 1),
+        ("Dropping to a seated, kneeling, or prone position", 0),
+        ("Standing up from a seated or kneeling position", 1),
+        ("Standing up from a prone position", 2),
+    ),
+    parry_name="Counter",
     who_acts_first=FirstRule.SKILL_CONTEST,
     high_noon="Wayne 2-3 = -1 beats Shaun 1-3 = -2: Wayne's miss first, then Shaun's "
               "misfire",
@@ -125,6 +143,8 @@ RULES_2010 = RuleSet(
     full_turn_action="Full-Round Action (Stopped, no other Action)",
     extended_action="Extended Action (a Full-Round Action over several turns)",
     minor_activities="Move Actions: free, or Half Speed / Stopped",
+    quick_action_costs=(),
+    parry_name="Counter",
     who_acts_first=FirstRule.SPEED_THEN_SKILL,
     high_noon="simultaneous: both miss; Shaun's natural 1 shoots his own foot",
 )
@@ -144,6 +164,8 @@ RULES_2020 = RuleSet(
     full_turn_action="full-turn Action (Stopped, no other Action)",
     extended_action="extended Action (a full-turn Action over several turns)",
     minor_activities="minor activities: free, or Half Speed / Stopped / Disrupted",
+    quick_action_costs=(),
+    parry_name="Parry",
     who_acts_first=FirstRule.INCH_THEN_ROLL,
     high_noon="simultaneous: both miss; Wayne's natural 1 shoots his own foot",
 )
@@ -183,6 +205,8 @@ EDITION_ROWS: tuple[tuple[str, str, str], ...] = (
     ("full_turn_action", "An Action taking the whole turn", "4.2"),
     ("extended_action", "An Action taking several turns", "4.2"),
     ("minor_activities", "Lesser acts", "4.1, 4.2"),
+    ("quick_action_costs", "Quick Actions that cost Move", "4.1"),
+    ("parry_name", "Defending against a Close Combat attack is called", "4.1, 5.2"),
     ("who_acts_first", "Who Acts First", "4.3"),
     ("high_noon", "The High Noon example", "4.3"),
 )
@@ -201,6 +225,9 @@ def _cell(value: object) -> str:
         return _FIRST_RULE_TEXT[value]
     if isinstance(value, Recovery):
         return _RECOVERY_TEXT[value]
+    if isinstance(value, tuple):
+        return "; ".join(f"{what} -{cost}\"" if cost else f"{what} free"
+                         for what, cost in value) or "none"
     text = str(value)
     return text or "none"
 

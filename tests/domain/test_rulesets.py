@@ -192,3 +192,17 @@ def test_the_2010_hangmans_gallows_replays_under_2010():
     assert state.hit and state.range.effective_range == 12
     damage = roll_attack_damage(state, dice)
     assert damage.total == 0 and not damage.destroyed  # "it bounces off without effect"
+
+
+def test_2005_quick_actions_cost_move():
+    # 4.1 (2005): "More involved actions, such as picking up a heavy object ..., opening a door,
+    # or holstering a weapon, cost 1" of Move"; "Standing up from a prone position -2"".
+    assert RULES_2005.quick_action_cost("Opening or closing a door") == 1
+    assert RULES_2005.quick_action_cost("Standing up from a prone position") == 2
+    assert RULES_2005.quick_action_cost("Talking") == 0
+    assert RULES_2020.quick_action_cost("Opening or closing a door") is None
+    table = {label: cells for label, _s, cells in edition_table()}
+    assert 'Opening or closing a door -1"' in table["Quick Actions that cost Move"][0]
+    assert table["Quick Actions that cost Move"][1:] == ("none", "none")
+    assert table["Defending against a Close Combat attack is called"] == (
+        "Counter", "Counter", "Parry")

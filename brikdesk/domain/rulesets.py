@@ -18,7 +18,7 @@ from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
 
 __all__ = [
     "EDITION_ROWS", "READINGS", "RULES_2005", "RULES_2010", "RULES_2020", "RULE_SETS",
-    "FirstRule", "Recovery", "RuleSet", "edition_table", "rules_for",
+    "FirstRule", "Recovery", "RuleSet", "edition_table", "large_action_turns", "rules_for",
 ]
 
 
@@ -259,6 +259,16 @@ def ruleset_fields() -> tuple[str, ...]:
     return tuple(f.name for f in fields(RuleSet) if f.name != "edition")
 
 
+def large_action_turns(size_inches: int, minifigs: int = 1) -> int:
+    """2005 4.2 Large Actions: "the number of minifigs required (or turns required for a single
+    minifig) to perform a Large Action is equal to the Size in inches of the object being used."
+    Reading: fewer minifigs share the work over ``ceil(size / minifigs)`` turns (at least 1);
+    give the result to ``LongActionStarted(turns=...)``."""
+    if size_inches < 1 or minifigs < 1:
+        raise ValueError("a Large Action needs a Size of at least 1\" and at least one minifig")
+    return max(1, -(-size_inches // minifigs))
+
+
 #: Readings chosen where an edition's text leaves room.
 READINGS: dict[str, str] = {
     "Editions": (
@@ -275,6 +285,10 @@ READINGS: dict[str, str] = {
         "Unless assisted, a Heavy Armored minifig spends its whole next turn (Movement and "
         "Action) getting up: the tracker marks it Busy getting up, Action spent, Stopped; the "
         "organizer clears it when someone helps."),
+    "2005 4.2 Large Actions": (
+        "A Large Action takes as many minifigs as the object's Size in inches, or one minifig "
+        "that many turns; with fewer minifigs than that, BrikDesk divides the turns among them "
+        "(rounding up) and tracks it as an extended Action."),
     "4.3 Bail as an Action Roll (2010, 2020)": (
         "The Bail is an Action Roll (4.3 'an Action Roll's worth of inches'), so it scores no "
         "bonus d6 (4.2 'doesn't score Critical Successes the same way'); a natural 6+ goes Over "

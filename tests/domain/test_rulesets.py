@@ -206,3 +206,15 @@ def test_2005_quick_actions_cost_move():
     assert table["Quick Actions that cost Move"][1:] == ("none", "none")
     assert table["Defending against a Close Combat attack is called"] == (
         "Counter", "Counter", "Parry")
+
+
+def test_2005_large_actions_take_a_turn_per_inch_for_a_lone_minifig():
+    # 4.2 (2005): "the number of minifigs required (or turns required for a single minifig) to
+    # perform a Large Action is equal to the Size in inches of the object being used."
+    from brikdesk.domain.rulesets import large_action_turns
+
+    assert large_action_turns(4) == 4
+    assert large_action_turns(4, minifigs=4) == 1
+    assert large_action_turns(5, minifigs=2) == 3
+    with pytest.raises(ValueError):
+        large_action_turns(0)

@@ -18,9 +18,14 @@ from fractions import Fraction
 from brikdesk.domain.attack import (
     MINIFIG_TOOL_USE,
     Attacker,
+    AttackRoll,
     DamageRoll,
+    ExplosionResult,
+    SizeClass,
+    Target,
     Weapon,
     charging_weapon,
+    explode,
     flat_damage,
     gains_mom,
     inches_text,
@@ -40,6 +45,7 @@ from brikdesk.domain.rolling import (
     roll_benny,
     roll_die,
 )
+from brikdesk.domain.rulesets import RULES_2020, RuleSet
 from brikdesk.errors import UserError
 
 __all__ = [
@@ -47,7 +53,7 @@ __all__ = [
     "KnockBackResult", "ParryItem", "ParryResult", "READINGS", "ShoveResult", "SprintResult",
     "apply_bail_benny", "apply_parry_benny", "apply_sprint_benny", "charging_weapon", "collide",
     "gains_mom", "grab", "knockback", "parry_use", "roll_bail", "roll_parry", "roll_sprint",
-    "shove", "SHOVE_KNOCKBACK",
+    "shove", "SHOVE_KNOCKBACK", "BlastExposure", "blast_targets", "explode_from_point",
 ]
 
 #: A Shove Knocks Back this many inches (5.2).
@@ -65,9 +71,10 @@ READINGS: dict[str, str] = {
         "At Half Speed the Sprint inches cost double: the runner goes half of them, keeping a "
         "half inch (a Sprint of 5 is 2½\")."),
     "4.3 Bailing": (
-        "The Bail roll is the Action die rolled for distance, with bonus dice like a Sprint; a "
-        "natural 1 falls where he stands (0\"), Disrupted. Over the Top (6 or more) earns a "
-        "Benny: land on his feet (not Disrupted) or +1d6 inches. At Half Speed he dives one "
+        "The Bail roll is an Action Roll for distance (2010, 2020): no bonus d6 on the top face, "
+        "a d4's natural 4 adds a bonus d4; a natural 1 falls where he stands (0\"), Disrupted. "
+        "Over the Top (6 or more) earns one Benny: land on his feet (not Disrupted) or +1d6 "
+        "inches, not both. At Half Speed he dives one "
         "real inch for every two Bail inches, keeping a half inch rather than rounding down, "
         "so a low roll is never turned into the critical failure's fall on the spot. Whether "
         "the dive clears the danger is the organizer's call on the table."),
@@ -86,8 +93,14 @@ READINGS: dict[str, str] = {
         "takes 1 point of Smash damage per inch of KnockBack prevented, any part of an inch "
         "counting; it adds to other Damage from the same attack before comparing with Armor."),
     "5.2 Shoving": (
-        "A Charging Shove's extra 1d6\" of KnockBack from a MOM is not automated: roll it with "
-        "collide()."),
+        "A Charging Shove (5.4 'cause 1d6\" of KnockBack in a Collision or a Charging Shove') "
+        "spends the MOM for 1d6\" more KnockBack (with bonus dice) on top of the Shove's 2\"; "
+        "the target's POP resists Collisions only, not a Shove."),
+    "5.1 Explosions": (
+        "Each target in a blast takes the size and visibility modifiers of the part of it "
+        "inside the radius and visible from the point of detonation, measured for that target "
+        "(not the primary target's Action Roll); a target with nothing inside and visible is "
+        "not affected."),
 }
 
 
@@ -333,6 +346,7 @@ class _DistanceRoll:
     benny: BennyUse = BennyUse.NONE
     benny_dice: tuple[DieRoll, ...] = ()
     embellishment: str = ""
+    rules: RuleSet = RULES_2020
 
     @property
     def natural(self) -> int:
@@ -340,18 +354,49 @@ class _DistanceRoll:
 
     @property
     def over_the_top(self) -> bool:
-        """A natural 6 or more on the Action die earns a Benny (4.2)."""
-        return self.natural >= 6 and self.who.over_the_top
+        """A natural 6 or more on the Action die earns a Benny (4.2); never in 2005, whose
+        Sprint and Bail are a plain 1d6 and whose chapter 4 has no Over the Top."""
+        return (self.natural >= 6 and self.who.over_the_top and self.rules.has_over_the_top
+                and self.rules.distance_die is None)
 
     @property
     def rolled_inches(self) -> int:
         return sum(d.face for d in self.dice) + sum(d.face for d in self.benny_dice)
 
+    @property
+    def halved(self) -> bool:
+        return self.half_speed
+
+    @property
+    def _inches(self) -> int:
+        return self.rolled_inches
+
+    @property
+    def distance(self) -> Fraction:
+        """Real inches: half the rolled inches at Half Speed (4.1, 4.3)."""
+        inches = Fraction(self._inches)
+        return inches / 2 if self.halved else inches
+
     def _check_benny(self, use: BennyUse) -> None:
+        if not self.rules.has_over_the_top or self.rules.distance_die is not None:
+            raise UserError(f"no Benny to spend: {self.rules.name}'s chapter 4 gives this roll "
+                            "no Over the Top (4.2)", field="benny")
         check_benny_to_spend(self.benny, self.natural, who=self.who.name,
                              can_go_over_the_top=self.who.over_the_top)
         if use is BennyUse.DAMAGE:
             raise UserError("there is no Damage to add a die to (4.2)", field="benny")
+
+
+def _distance_dice(who: Attacker, dice: DiceSource, what: str, rules: RuleSet, *,
+                   action_roll: bool, bonus: bool) -> tuple[DieRoll, ...]:
+    """The dice of a Sprint or Bail: the edition's distance die (2005: 1d6, a Hero too) or the
+    Action die; as an Action Roll (no bonus d6, the d4's bonus d4), with bonus dice, or plain."""
+    sides = rules.distance_die or who.action_die
+    if action_roll and rules.distance_die is None:
+        return roll_action(sides, 0, dice, what=what).dice
+    if bonus:
+        return tuple(roll_die(sides, dice, Role.NATURAL, what))
+    return (DieRoll(sides, dice.roll(sides, what), Role.NATURAL, what),)
 
 
 @dataclass(frozen=True)
@@ -368,10 +413,14 @@ class BailResult(_DistanceRoll):
         return 0 if self.critical_failure else self.rolled_inches
 
     @property
-    def distance(self) -> Fraction:
-        """Real inches dived: half the Bail inches at Half Speed (READINGS "4.3 Bailing")."""
-        inches = Fraction(self.bail_inches)
-        return inches / 2 if self.half_speed else inches
+    def _inches(self) -> int:
+        return self.bail_inches
+
+    @property
+    def halved(self) -> bool:
+        """Half the Bail inches at Half Speed (READINGS "4.3 Bailing"); 2005 says nothing of
+        Half Speed Bails."""
+        return self.half_speed and self.rules.bail_half_speed
 
     @property
     def landed_on_feet(self) -> bool:
@@ -389,7 +438,7 @@ class BailResult(_DistanceRoll):
         dice = (*self.dice, *self.benny_dice)
         text = (f"{name} Bails: {_faces(dice)} = {self.bail_inches}" if len(dice) > 1 else
                 f"{name} Bails: rolls {self.bail_inches}")
-        if self.half_speed:
+        if self.halved:
             text += f" at Half Speed, dives {inches_text(self.distance)}"
         else:
             text += f", dives up to {inches_text(self.distance)}"
@@ -402,16 +451,22 @@ class BailResult(_DistanceRoll):
         return text
 
 
-def roll_bail(who: Attacker, dice: DiceSource, *, half_speed: bool = False) -> BailResult:
-    """4.3 Bailing: spend the Action and roll the Action die for distance (bonus dice chain).
+def roll_bail(who: Attacker, dice: DiceSource, *, half_speed: bool = False,
+              rules: RuleSet = RULES_2020) -> BailResult:
+    """4.3 Bailing: "A Bailing minifig can spend an Action to dive to any spot within an Action
+    Roll's worth of inches from his current position, ending up lying prone on the ground and
+    Disrupted."
 
-    He dives to any spot within that many inches (half at Half Speed; a minifig slowed only by a
-    heavy burden can drop it and Bail at full speed), ending prone and Disrupted unless an Over
-    the Top Benny lands him on his feet; a natural 1 falls where he stands.
-    Reading: READINGS "4.3 Bailing".
+    2010 and 2020: the Bail is an Action Roll, so (4.2) it "doesn't score Critical Successes the
+    same way as other die rolls": no bonus d6 on the top face; a natural 6 or more goes Over
+    the Top instead (one Benny: +1d6 inches or land on his feet, ``apply_bail_benny``), and a
+    d4's natural 4 adds a bonus d4. 2005: "within 1d6\"" for every unit (a Hero too), a plain
+    distance roll with bonus dice and no Benny. A natural 1 falls where he stands. Half the
+    inches at Half Speed (2010, 2020). Readings: READINGS "4.3 Bailing", rulesets.READINGS.
     """
-    rolled = tuple(roll_die(who.action_die, dice, Role.NATURAL, f"{who.name}'s Bail"))
-    return BailResult(who, rolled, half_speed)
+    rolled = _distance_dice(who, dice, f"{who.name}'s Bail", rules,
+                            action_roll=rules.bail_is_action_roll, bonus=True)
+    return BailResult(who, rolled, half_speed, rules=rules)
 
 
 def apply_bail_benny(result: BailResult, use: BennyUse, dice: DiceSource) -> BailResult:
@@ -435,15 +490,10 @@ class SprintResult(_DistanceRoll):
         return self.rolled_inches
 
     @property
-    def distance(self) -> Fraction:
-        """Extra real inches: half the Sprint inches at Half Speed (4.1)."""
-        inches = Fraction(self.sprint_inches)
-        return inches / 2 if self.half_speed else inches
-
-    @property
     def must_run_full(self) -> bool:
-        """A chain of bonus dice ending in a 1: he can't stop short (4.1)."""
-        return _chain_ends_in_one(self.dice) or _chain_ends_in_one(self.benny_dice)
+        """A chain of bonus dice ending in a 1: he can't stop short (4.1; 2010 and 2020)."""
+        return self.rules.sprint_runaway and (
+            _chain_ends_in_one(self.dice) or _chain_ends_in_one(self.benny_dice))
 
     def describe(self) -> str:
         text = (f"{self.who.name} Sprints: {_faces((*self.dice, *self.benny_dice))} = "
@@ -452,8 +502,8 @@ class SprintResult(_DistanceRoll):
             text += f", at Half Speed {inches_text(self.distance)}"
         text += ", all in a straight line forward"
         if self.must_run_full:
-            text += ("; the bonus dice ended in a 1: he can't stop and must run the full "
-                     "distance, into walls or off the table")
+            text += (f"; the bonus dice ended in a 1: he can't stop and must run the full "
+                     f"{inches_text(self.distance)}, into walls or off the table")
         if self.over_the_top and self.benny is BennyUse.NONE:
             text += "; Over the Top: a Benny to spend"
         elif self.benny is BennyUse.EMBELLISH:
@@ -461,16 +511,21 @@ class SprintResult(_DistanceRoll):
         return text
 
 
-def roll_sprint(who: Attacker, dice: DiceSource, *, half_speed: bool = False) -> SprintResult:
-    """4.1 Sprinting: spend the Action, roll the Action die for that many extra inches of Move.
+def roll_sprint(who: Attacker, dice: DiceSource, *, half_speed: bool = False,
+                rules: RuleSet = RULES_2020) -> SprintResult:
+    """4.1 Sprinting: spend the Action, "rolling his Action Die and giving himself that many
+    bonus inches of Move" (2020; 2010 "equal to his Skill Roll"; 2005 "1d6 extra inches").
 
-    The Action die's highest face chains bonus dice (4.1 "can benefit from Bonus Dice like any
-    other roll"); a natural 6 or more also goes Over the Top. At Half Speed the Sprint inches are
-    at Half Speed. If a chain of bonus dice ends in a 1, he can't stop short.
-    Reading: READINGS "4.1 Sprinting".
+    "The die roll for Sprinting can benefit from Bonus Dice like any other roll" (4.1): the
+    die's highest face chains bonus d6s; a natural 6 or more also goes Over the Top (2010,
+    2020). At Half Speed the Sprint inches are at Half Speed. "If a series of Critical
+    Successes in a Sprint roll ends with a roll of one ... must run the full distance"
+    (2010, 2020). ``dice`` is virtual (``RandomDice``) or typed (``TypedDice``).
+    Reading: READINGS "4.1 Sprinting", rulesets.READINGS.
     """
-    rolled = tuple(roll_die(who.action_die, dice, Role.NATURAL, f"{who.name}'s Sprint"))
-    return SprintResult(who, rolled, half_speed)
+    rolled = _distance_dice(who, dice, f"{who.name}'s Sprint", rules, action_roll=False,
+                            bonus=rules.sprint_bonus_dice)
+    return SprintResult(who, rolled, half_speed, rules=rules)
 
 
 def apply_sprint_benny(result: SprintResult, use: BennyUse, dice: DiceSource,
@@ -619,6 +674,7 @@ class ShoveResult:
     target: str
     avoided: str | None
     knockback: KnockBackResult | None
+    mom_dice: tuple[DieRoll, ...] = ()  # a Charging Shove's MOM (5.4)
 
     def describe(self) -> str:
         if self.avoided:
@@ -628,18 +684,30 @@ class ShoveResult:
 
 
 def shove(shover: str, target: str, *, parry: ParryResult | None = None, bailed: bool = False,
-          blocked_after: Fraction | int | float | str | None = None) -> ShoveResult:
+          blocked_after: Fraction | int | float | str | None = None,
+          mom_dice: DiceSource | None = None) -> ShoveResult:
     """5.2 Shoving: an Automatic Hit pushing the target 2" directly away, Disrupted, unless a
-    Parry cancels it or the target dodged by Bailing."""
+    Parry cancels it or the target dodged by Bailing.
+
+    A Charging Shove: give ``mom_dice`` to spend the shover's MOM, 5.4 "He might also use it to
+    cause 1d6\" of KnockBack in a Collision or a Charging Shove": 1d6 more inches (bonus dice
+    chain) on top of the 2" (READINGS "5.2 Shoving")."""
     if parry is not None and parry.against is not Incoming.SHOVE:
         raise UserError(f"that Parry was against {parry.against}, not a Shove", field="parry")
     if parry is not None and parry.cancelled:
         return ShoveResult(shover, target, "Parried it", None)
     if bailed:
         return ShoveResult(shover, target, "dodged by Bailing", None)
-    kb = knockback(target, SHOVE_KNOCKBACK, reason="Shove", rule="5.2 Shoving",
+    inches, reason = SHOVE_KNOCKBACK, "Shove"
+    mom: tuple[DieRoll, ...] = ()
+    if mom_dice is not None:
+        mom = tuple(roll_die(6, mom_dice, Role.MOM, f"KnockBack from {shover}'s MOM (Charging "
+                             "Shove)"))
+        inches += sum(d.face for d in mom)
+        reason = f"Charging Shove: 2\" + MOM {_faces(mom)}"
+    kb = knockback(target, inches, reason=reason, rule="5.2 Shoving, 5.4 Momentum",
                    blocked_after=blocked_after)
-    return ShoveResult(shover, target, None, kb)
+    return ShoveResult(shover, target, None, kb, mom)
 
 
 @dataclass(frozen=True)
@@ -672,3 +740,72 @@ def grab(grabber: str, target: str, *, parry: ParryResult | None = None,
     if bailed:
         return GrabResult(grabber, target, "dodged by Bailing")
     return GrabResult(grabber, target, None)
+
+
+# --------------------------------------------------------------------------------------------
+# Explosions: visibility from the point of detonation (5.1)
+
+
+@dataclass(frozen=True)
+class BlastExposure:
+    """How much of one target an Explosion reaches, seen from its point of detonation.
+
+    ``sections``: a minifig's sections (head, torso, legs) both inside the radius and visible
+    from the detonation point (0: untouched). ``visible_size``: a large target's inches inside
+    the radius and visible from there. ``None`` keeps the target's own value.
+    """
+
+    name: str
+    sections: int | None = None
+    visible_size: Fraction | int | None = None
+
+    def __post_init__(self) -> None:
+        if self.sections is not None and not 0 <= self.sections <= 3:
+            raise UserError(f"{self.name}: a minifig has 0 to 3 sections in the blast",
+                            field="sections")
+        if self.visible_size is not None:
+            object.__setattr__(self, "visible_size",
+                               to_inches(self.visible_size, "size inside the blast"))
+
+
+def blast_targets(targets: Sequence[Target],
+                  exposure: Sequence[BlastExposure]) -> tuple[Target, ...]:
+    """The targets as the blast sees them (5.1): "Only the sections of the target within the
+    area of effect are considered. Even if a minifig is fully visible from an Explosion's point
+    of detonation, if his head and body are outside the two inch radius then the Explosion
+    affects his pants only, doing -2 Damage."
+
+    Each target's visibility is its own, measured from the detonation point, never the
+    primary target's from the attacker; a minifig with no section exposed is left out.
+    """
+    by_name = {e.name: e for e in exposure}
+    unknown = set(by_name) - {t.name for t in targets}
+    if unknown:
+        raise UserError(f"not in the blast: {', '.join(sorted(unknown))}", field="targets")
+    out: list[Target] = []
+    for t in targets:
+        e = by_name.get(t.name)
+        if e is None:
+            out.append(t)
+            continue
+        if t.size is SizeClass.MINIFIG and e.sections is not None:
+            if e.sections == 0:
+                continue
+            t = replace(t, sections_visible=e.sections)
+        if t.size is SizeClass.LARGE and e.visible_size is not None:
+            t = replace(t, visible_size=Fraction(e.visible_size))
+        out.append(t)
+    return tuple(out)
+
+
+def explode_from_point(state: AttackRoll, targets: Sequence[Target],
+                       exposure: Sequence[BlastExposure], dice: DiceSource, *,
+                       deflections: dict[str, Sequence[str]] | None = None) -> ExplosionResult:
+    """An Explosion with each target's size and visibility measured from the point of
+    detonation (5.1; READINGS "5.1 Explosions"): ``blast_targets`` then the attack module's
+    ``explode`` (one shared Damage roll, per-target modifiers, Deflection and Armor)."""
+    kept = blast_targets(targets, exposure)
+    if not kept:
+        raise UserError("nothing is inside the blast and visible from the detonation point",
+                        field="targets")
+    return explode(state, kept, dice, deflections=deflections)

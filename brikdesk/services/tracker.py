@@ -64,6 +64,7 @@ from brikdesk.domain.battle import (
     Event,
     EventFormatError,
     PlayerSetup,
+    Status,
     UnitSetup,
     apply,
     describe,
@@ -77,6 +78,7 @@ from brikdesk.domain.battle.rolloff import RollOff, roll_off
 from brikdesk.domain.catalog import Catalog, CatalogError
 from brikdesk.domain.rolling import DiceSource
 from brikdesk.domain.roster import Loadout, UnitSpec, UnitStats, effective_stats
+from brikdesk.domain.rulesets import rules_for
 from brikdesk.errors import ConflictError, UserError
 from brikdesk.persistence.models import Battle, BattlePlayer, BattleUnit, Campaign, Player
 from brikdesk.persistence.models import BattleEvent as EventRow
@@ -936,11 +938,13 @@ class TrackerService(ServiceBase):
                                      army if isinstance(army, str) else "", cuid, minifig,
                                      notes))
             setups.append(UnitSetup(buid, p.id, name, counters=max(0, stats.counters),
-                                    minifig=minifig))
+                                    minifig=minifig, heavy_armor=stats.deflection > 0,
+                                    start_statuses=(Status.HALF_SPEED,) if stats.half_speed
+                                    else ()))
         if not tracked_players:
             raise UserError("This battle has no players.")
         setup = BattleSetup(tuple(PlayerSetup(p.id, p.name) for p in tracked_players),
-                            tuple(setups))
+                            tuple(setups), rules=rules_for(catalog.edition))
         return _Cache(signature, setup, tracked_players, tuple(units), catalog)
 
     def _read_rows(self, s: Session, cache: _Cache, ids: list[int]) -> None:

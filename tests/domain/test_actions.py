@@ -173,10 +173,12 @@ class TestBail:
         assert result.distance == Fraction(5, 2)
         assert '2½"' in result.describe()
 
-    def test_bonus_dice_chain(self):
-        result = roll_bail(BOB, TypedDice([6, 6, 3]))
-        assert result.bail_inches == 15
-        assert [d.role for d in result.dice] == [Role.NATURAL, Role.BONUS, Role.BONUS]
+    def test_an_action_roll_earns_no_bonus_dice(self):
+        # 4.2: "An Action Roll doesn't score Critical Successes the same way as other die
+        # rolls." The 6 goes Over the Top instead (tests/domain/test_rulesets.py).
+        result = roll_bail(BOB, TypedDice([6]))
+        assert result.bail_inches == 6
+        assert [d.role for d in result.dice] == [Role.NATURAL]
 
     def test_over_the_top_lands_on_his_feet(self):
         result = apply_bail_benny(roll_bail(HERO, TypedDice([7])), BennyUse.EMBELLISH,
@@ -194,8 +196,8 @@ class TestBail:
             apply_bail_benny(roll_bail(BOB, TypedDice([5])), BennyUse.EMBELLISH, TypedDice([]))
 
     def test_cannon_fodder_bailing_on_a_six_earns_no_benny(self):
-        result = roll_bail(Attacker("Fodder Fred", over_the_top=False), TypedDice([6, 2]))
-        assert result.bail_inches == 8 and not result.over_the_top
+        result = roll_bail(Attacker("Fodder Fred", over_the_top=False), TypedDice([6]))
+        assert result.bail_inches == 6 and not result.over_the_top
         with pytest.raises(UserError, match="Fodder Fred never goes Over the Top"):
             apply_bail_benny(result, BennyUse.EMBELLISH, TypedDice([]))
         assert "Benny" not in result.describe()

@@ -593,6 +593,8 @@ def sample_events() -> list:
                                              "modifiers": [{"value": -1, "rule": "5.1"}],
                                              "outcome": {"hit": True}}),
         BattleFinished(note="Red holds the bridge"),
+        battle_pkg.LongActionStarted(1, "rowing the boat", turns=3),
+        battle_pkg.FirstToAct(4, 1, simultaneous=False, reason="4.3: Skill Roll minus Use"),
     ]
 
 
@@ -644,6 +646,8 @@ def test_every_event_reads_as_plain_words():
         "Ann (Red) and Bob (Red) with a Counter: Strike on Yul (Blue): Yul (Blue) is "
         "Disrupted; Yul (Blue) is released by Bob (Red); Yul (Blue) is killed",
         "The battle is over: Red holds the bridge",
+        "Ann (Red) is Busy rowing the boat for 3 of its turns (Stopped, 4.2)",
+        "Who acts first: Yul (Blue) acts before Ann (Red) (4.3: Skill Roll minus Use)",
     ]
     assert describe(setup, ActionSpent(3, ActionUse.BAIL, as_response=True)) == (
         "Xan (Blue) responds: Bails and is Disrupted")

@@ -32,9 +32,12 @@ from brikdesk.domain import (
     odds,
     report,
     roster,
+    rulesets,
     sheets,
 )
 from brikdesk.domain import battle as battle_rules
+from brikdesk.domain.battle import first as first_to_act
+from brikdesk.domain.battle import warnings as battle_warnings
 
 
 @dataclass(frozen=True)
@@ -60,10 +63,13 @@ def _title(key: str) -> str:
 
 #: Where each module's readings apply, in the order the reference lists them.
 SOURCES: tuple[tuple[str, Mapping[str, str]], ...] = (
+    ("Editions (chapter 4 of 2005, 2010 and 2020)", rulesets.READINGS),
     ("Attacks (chapter 5)", attack.READINGS),
     ("Other Actions: Sprint, Bail, Parry, Charge (chapters 4 and 5)", actions.READINGS),
     ("The combat wizard", combat.READINGS),
     ("Battles: turns, Actions and Counters", battle_rules.READINGS),
+    ("Who Acts First", first_to_act.READINGS),
+    ("Battles: warnings the organizer may overrule", battle_warnings.READINGS),
     ("Odds", odds.READINGS),
     ("Rosters: hands, armour, costs", roster.READINGS),
     ("Catalog", catalog.READINGS),
@@ -84,6 +90,24 @@ def modifier_rows() -> tuple[ModifierRow, ...]:
     # The sheets module keeps the table as data; every row, whatever army prints it.
     return tuple(ModifierRow(r.situation, r.value, r.applies_to, r.rule)
                  for _tag, r in sheets.MODIFIER_ROWS)
+
+
+@dataclass(frozen=True)
+class EditionRow:
+    label: str
+    section: str
+    cells: tuple[str, ...]  # one per rule set, in ``edition_columns()`` order
+
+
+def edition_columns() -> tuple[str, ...]:
+    """The "Rules by edition" table's columns: one per rule set, oldest first."""
+    return tuple(r.edition.value for r in rulesets.RULE_SETS)
+
+
+def edition_rows() -> tuple[EditionRow, ...]:
+    """The "Rules by edition" table: every property of the rule sets, side by side."""
+    return tuple(EditionRow(label, section, cells)
+                 for label, section, cells in rulesets.edition_table())
 
 
 def _matches(needle: str, *texts: str) -> bool:
@@ -107,6 +131,19 @@ def reference_html(filter_text: str = "") -> str:
             out.append(f"<tr><td>{esc(m.situation)}</td><td><b>{esc(m.value)}</b></td>"
                        f"<td>{esc(m.applies_to)}</td><td class='rule'>{esc(m.rule)}</td></tr>")
         out.append("</table>")
+    editions = [r for r in edition_rows()
+                if _matches(needle, "Rules by edition", r.label, r.section, *r.cells)]
+    if editions:
+        heads = "".join(f"<th>{esc(c)}</th>" for c in edition_columns())
+        out.append("<h2>Rules by edition</h2><p>The campaign's edition chooses these turn "
+                   "rules (chapter 4) as well as its catalog.</p>"
+                   "<table cellspacing='0' width='100%'>"
+                   f"<tr><th>Rule</th>{heads}<th class='rule'>Section</th></tr>")
+        for e in editions:
+            cells = "".join(f"<td>{esc(c)}</td>" for c in e.cells)
+            out.append(f"<tr><td><b>{esc(e.label)}</b></td>{cells}"
+                       f"<td class='rule'>{esc(e.section)}</td></tr>")
+        out.append("</table>")
     found = [r for r in readings() if _matches(needle, r.topic, r.title, r.text)]
     if found:
         out.append("<h2>How BrikDesk reads the rules</h2><p>Where the rules leave room, "
@@ -117,7 +154,7 @@ def reference_html(filter_text: str = "") -> str:
                 topic = r.topic
                 out.append(f"<h3>{esc(topic)}</h3>")
             out.append(f"<p><b>{esc(r.title)}.</b> {esc(r.text)}</p>")
-    if not mods and not found:
+    if not mods and not found and not editions:
         out.append(f"<p>Nothing matches “{esc(filter_text.strip())}”.</p>")
     return "".join(out)
 

@@ -10,6 +10,8 @@ readings chosen where they are vague, are in the docstring of ``rules`` and in `
 - ``events``: the events and their stored form (``to_payload`` / ``from_payload``).
 - ``rules``: ``apply``, ``replay``, ``end_turn`` and the panel's query helpers.
 - ``text``: ``describe`` (the battle log) and ``summarize_turn_change`` (the End Turn message).
+- ``first``: ``who_acts_first`` (4.3, per edition) and its ``FirstToAct`` event.
+- ``warnings``: ``rule_warnings``, what to check at the table before recording (overrulable).
 - ``history``: ``BattleHistory``, an immutable log with undo and redo.
 - ``snapshot``: ``state_to_json`` / ``state_from_json``, an optional cache of a state.
 """
@@ -25,6 +27,8 @@ from brikdesk.domain.battle.events import (
     CounterUsed,
     Event,
     EventFormatError,
+    FirstToAct,
+    LongActionStarted,
     Maneuver,
     Participant,
     StatusChange,
@@ -72,17 +76,20 @@ from brikdesk.domain.battle.rules import (
 )
 from brikdesk.domain.battle.snapshot import state_from_json, state_to_json
 from brikdesk.domain.battle.text import EndTurnSummary, describe, summarize_turn_change
+from brikdesk.domain.battle.warnings import RuleWarning, rule_warnings
 
 __all__ = [
     "EVENT_KINDS", "MAX_CLOSE_COMBAT_ATTACKERS", "READINGS",
     "ActionSpent", "ActionState", "ActionUse", "AttackResolved", "BattleFinished",
     "BattleHistory", "BattleSetup", "BattleState", "CloseCombatAttack", "CounterUse",
-    "CounterUsed", "EndTurnSummary", "Event", "EventFormatError", "Maneuver", "Participant",
-    "PlayerSetup", "RuleViolation", "Status", "StatusChange", "StatusCleared", "StatusSet",
+    "CounterUsed", "EndTurnSummary", "Event", "EventFormatError", "FirstToAct",
+    "LongActionStarted", "Maneuver", "Participant",
+    "PlayerSetup", "RuleViolation", "RuleWarning", "Status", "StatusChange", "StatusCleared", "StatusSet",
     "TurnEnded", "UnitKilled", "UnitSetup", "UnitState", "Use",
     "acted", "apply", "attack_use", "attackers_left", "automatic_hit_reasons",
     "can_respond_now", "close_combat_attack", "close_combat_sides", "counters_for_loadout",
     "describe", "end_turn", "engagement", "from_payload", "in_close_combat", "initial_state",
-    "is_own_turn", "outnumbered", "outnumbered_modifier", "replay", "spend_action",
+    "is_own_turn", "outnumbered", "outnumbered_modifier", "replay", "rule_warnings",
+    "spend_action",
     "state_from_json", "state_to_json", "summarize_turn_change", "to_record", "why_not_respond",
 ]

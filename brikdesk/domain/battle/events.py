@@ -28,11 +28,11 @@ class _Named(str, Enum):
     """A stored value that reads as itself (``str()``) and, capitalised, as a label."""
 
     def __str__(self) -> str:
-        return self.value
+        return str(self.value)
 
     @property
     def label(self) -> str:
-        return self.value.capitalize()
+        return str(self.value).capitalize()
 
 
 class ActionUse(_Named):
@@ -233,19 +233,26 @@ class CloseCombatAttack:
     maneuver: Maneuver = Maneuver.STRIKE
     hands: int = 1
     as_response: bool = False
+    #: A response at a minifig moving past: he is not locked in Close Combat unless he Parries
+    #: (4.1 "If he declines to Parry and survives, he can ignore the attack").
+    passing_by: bool = False
 
     def to_payload(self) -> dict[str, Any]:
-        return {"maneuver": self.maneuver.value, "hands": self.hands,
-                "as_response": self.as_response}
+        payload: dict[str, Any] = {"maneuver": self.maneuver.value, "hands": self.hands,
+                                   "as_response": self.as_response}
+        if self.passing_by:
+            payload["passing_by"] = True
+        return payload
 
     @classmethod
     def from_payload(cls, actor: int | None, target: int | None,
                      payload: Mapping[str, Any]) -> CloseCombatAttack:
-        _only(payload, cls.kind, {"maneuver", "hands", "as_response"})
+        _only(payload, cls.kind, {"maneuver", "hands", "as_response", "passing_by"})
         return cls(actor=_int(actor, "actor"), target=_int(target, "target"),
                    maneuver=_enum(Maneuver, _req(payload, "maneuver", cls.kind), "maneuver"),
                    hands=_int(_req(payload, "hands", cls.kind), "hands"),
-                   as_response=_bool(_req(payload, "as_response", cls.kind), "as_response"))
+                   as_response=_bool(_req(payload, "as_response", cls.kind), "as_response"),
+                   passing_by=_bool(payload.get("passing_by", False), "passing_by"))
 
 
 @dataclass(frozen=True)
@@ -367,7 +374,8 @@ class StatusChange:
                    with_ids=_ids(_req(data, "with", "effect"), "effect with"))
 
 
-_ATTACK_KEYS = frozenset({"participants", "close_combat", "maneuver", "effects", "killed"})
+_ATTACK_KEYS = frozenset({"participants", "close_combat", "maneuver", "effects", "killed",
+                          "passing_by"})
 
 
 @dataclass(frozen=True)
@@ -391,6 +399,8 @@ class AttackResolved:
     effects: tuple[StatusChange, ...] = ()
     killed: tuple[int, ...] = ()
     details: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    #: A response at a minifig moving past (4.1): see ``CloseCombatAttack.passing_by``.
+    passing_by: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "participants", tuple(self.participants))
@@ -410,6 +420,8 @@ class AttackResolved:
             "effects": [e.to_json() for e in self.effects],
             "killed": list(self.killed),
         })
+        if self.passing_by:
+            payload["passing_by"] = True
         return payload
 
     @classmethod
@@ -429,6 +441,7 @@ class AttackResolved:
             maneuver=_str(_req(payload, "maneuver", cls.kind), "maneuver"),
             effects=tuple(StatusChange.from_json(e) for e in effects),
             killed=_ids(_req(payload, "killed", cls.kind), "killed"),
+            passing_by=_bool(payload.get("passing_by", False), "passing_by"),
             details={k: v for k, v in payload.items() if k not in _ATTACK_KEYS},
         )
 
@@ -453,12 +466,64 @@ class BattleFinished:
         return cls(note=_str(_req(payload, "note", cls.kind), "note"))
 
 
+@dataclass(frozen=True)
+class LongActionStarted:
+    """``actor`` spends its Action on something that takes its whole turn (``turns`` 1: a
+    full-turn Action) or several of its own turns (an extended Action), 4.2 Long Actions.
+
+    It is Stopped and Busy with ``what`` until the end of its ``turns``-th own turn; a busy unit
+    cannot respond.
+    """
+
+    kind: ClassVar[str] = "long_action"
+    target: ClassVar[None] = None
+
+    actor: int
+    what: str
+    turns: int = 1
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"what": self.what, "turns": self.turns}
+
+    @classmethod
+    def from_payload(cls, actor: int | None, target: int | None,
+                     payload: Mapping[str, Any]) -> LongActionStarted:
+        _only(payload, cls.kind, {"what", "turns"})
+        return cls(actor=_int(actor, "actor"), what=_str(_req(payload, "what", cls.kind), "what"),
+                   turns=_int(_req(payload, "turns", cls.kind), "turns"))
+
+
+@dataclass(frozen=True)
+class FirstToAct:
+    """Who Acts First (4.3): ``actor`` acts before ``target`` (or both at once when
+    ``simultaneous``); ``reason`` says why in the edition's words. It changes no state; it puts
+    the decision in the battle log."""
+
+    kind: ClassVar[str] = "first_to_act"
+
+    actor: int
+    target: int
+    simultaneous: bool = False
+    reason: str = ""
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"simultaneous": self.simultaneous, "reason": self.reason}
+
+    @classmethod
+    def from_payload(cls, actor: int | None, target: int | None,
+                     payload: Mapping[str, Any]) -> FirstToAct:
+        _only(payload, cls.kind, {"simultaneous", "reason"})
+        return cls(actor=_int(actor, "actor"), target=_int(target, "target"),
+                   simultaneous=_bool(_req(payload, "simultaneous", cls.kind), "simultaneous"),
+                   reason=_str(_req(payload, "reason", cls.kind), "reason"))
+
+
 Event = (TurnEnded | ActionSpent | CounterUsed | CloseCombatAttack | StatusSet | StatusCleared
-         | UnitKilled | AttackResolved | BattleFinished)
+         | UnitKilled | AttackResolved | BattleFinished | LongActionStarted | FirstToAct)
 
 EVENT_TYPES: tuple[type, ...] = (TurnEnded, ActionSpent, CounterUsed, CloseCombatAttack,
                                  StatusSet, StatusCleared, UnitKilled, AttackResolved,
-                                 BattleFinished)
+                                 BattleFinished, LongActionStarted, FirstToAct)
 
 _READERS: dict[str, Callable[[int | None, int | None, Mapping[str, Any]], Event]] = {
     cls.kind: cls.from_payload for cls in EVENT_TYPES  # type: ignore[attr-defined]

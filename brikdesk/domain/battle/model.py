@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from brikdesk.domain.catalog import CatalogItem
+from brikdesk.domain.rulesets import RULES_2020, RuleSet
 from brikdesk.errors import UserError
 
 #: 5.1 Combined Attacks: no more than three Close Combat attackers on one minifig in one turn.
@@ -59,6 +60,8 @@ class Status(str, Enum):
     GRABBING = "grabbing"
     MOM = "mom"
     OUT = "out"  # out of the battle (fled, removed from the table)
+    BUSY = "busy"  # in a full-turn or extended Action (4.2): Stopped, Action spent
+    STANDING_UP = "standing_up"  # 2005: up from Disruption, 2" of Move spent standing up
 
     def __str__(self) -> str:
         return self.value
@@ -84,6 +87,8 @@ _STATUS_LABELS = {
     Status.GRABBING: "Grabbing",
     Status.MOM: "MOM",
     Status.OUT: "Out of the battle",
+    Status.BUSY: "Busy",
+    Status.STANDING_UP: "Standing up (-2\")",
 }
 
 
@@ -128,14 +133,29 @@ class UnitSetup:
     name: str
     counters: int = 2
     minifig: bool = True
+    #: Statuses its loadout gives it from the start (Heavy Armor: Half Speed, 4.1).
+    start_statuses: tuple[Status, ...] = ()
+    #: Wears Heavy Armor (2010: getting up from Disruption takes the whole turn, 4.1).
+    heavy_armor: bool = False
+
+    def __post_init__(self) -> None:
+        statuses = tuple(self.start_statuses)
+        object.__setattr__(self, "start_statuses", statuses)
+        allowed = (Status.HALF_SPEED, Status.STOPPED)
+        for status in statuses:
+            if status not in allowed:
+                raise UserError(f"{self.name} cannot start the battle {status.label}; a loadout "
+                                "gives only Half Speed or Stopped.", field="statuses")
 
 
 @dataclass(frozen=True)
 class BattleSetup:
-    """Players in turn order and the mustered units; fixed for the whole battle."""
+    """Players in turn order, the mustered units and the campaign edition's rule set (chapter
+    4: recovery from Disruption, long Actions, Who Acts First); fixed for the whole battle."""
 
     players: tuple[PlayerSetup, ...]
     units: tuple[UnitSetup, ...]
+    rules: RuleSet = RULES_2020
     unit_index: Mapping[int, int] = field(init=False, repr=False, compare=False)
     player_index: Mapping[int, int] = field(init=False, repr=False, compare=False)
 
@@ -217,6 +237,29 @@ class UnitState:
     grabbing: frozenset[int] = frozenset()
     grabbed_by: frozenset[int] = frozenset()
     attackers: tuple[int, ...] = ()
+    #: What its full-turn or extended Action is (4.2); "" when not busy.
+    busy: str = ""
+    #: Own turns the busy Action still takes after the current (or next) one.
+    busy_turns: int = 0
+    #: Sprinted this turn: a Charge may still follow as part of the same Action (4.1, 5.4).
+    sprinted: bool = False
+    #: 2005: up from Disruption this turn, 2" of its Move spent standing up (4.3).
+    standing_up: bool = False
+    #: Close Combat attacks (Strike, Charge) it made with its Action this player turn: the
+    #: targets, in order; a second Strike must hit the same target (5.2).
+    struck: tuple[int, ...] = ()
+    #: It Charged this player turn: a single Strike (5.4 Making the Attack).
+    charged: bool = False
+    #: Units that Charged it this player turn: a single Counter against each (5.4).
+    charged_by: frozenset[int] = frozenset()
+    #: Units it used a Counter against this player turn, in order (5.2, 5.4).
+    countered: tuple[int, ...] = ()
+    #: Opponents it Disengaged from this player turn: each may make one Counterstrike (5.2).
+    disengaged_from: frozenset[int] = frozenset()
+    #: Opponents that made their one Counterstrike on it as it Disengaged (5.2).
+    counterstruck_by: frozenset[int] = frozenset()
+    #: The target of its Ranged attacks this player turn (5.3: a single target).
+    shot_at: tuple[int, ...] = ()
 
     @property
     def in_battle(self) -> bool:
@@ -226,7 +269,8 @@ class UnitState:
     @property
     def may_respond(self) -> bool:
         """Whether it may spend a response Action now (4.3): held, alive, not Disrupted."""
-        return self.action is ActionState.HELD and self.in_battle and not self.disrupted
+        return (self.action is ActionState.HELD and self.in_battle and not self.disrupted
+                and not self.busy)
 
     @property
     def action_available(self) -> bool:
@@ -257,6 +301,8 @@ class UnitState:
         flags = (
             (self.out, Status.OUT),
             (self.disrupted, Status.DISRUPTED),
+            (bool(self.busy), Status.BUSY),
+            (self.standing_up, Status.STANDING_UP),
             (self.recovering, Status.RECOVERING),
             (self.half_speed, Status.HALF_SPEED),
             (self.stopped, Status.STOPPED),

@@ -63,12 +63,25 @@ interface to show and a group to overrule with a house rule):
     or be attacked. Heroic Feats (a Disrupted Hero acting) are left to the organizer, who can
     clear Disrupted by hand.
 18. [order] turn order is fixed for the battle; after the last player a new round begins.
+19. [loadout] 4.1: a status the loadout gives (Heavy Armor's Half Speed) applies from the start.
+20. [recovery_by_edition] 4.1: getting up from Disruption follows the campaign's edition
+    (``BattleSetup.rules``): 2005 2" of Move, 2010/2020 Half Speed, 2010 Heavy Armor a turn.
+21. [long_actions] 4.2: a full-turn or extended Action makes the unit Busy and Stopped.
+22. [sprint_charge] 4.1: a Charge may follow a Sprint as part of the same Action.
+23. [second_strike] 5.2: a second Strike on its own turn only at the same target.
+24. [charge_single] 5.4: a single Strike and a single Counter in a Charge.
+25. [counter_fleeing] 5.2: one Counterstrike per opponent on a Disengaging unit.
+26. [parry_stops] 4.1: a Parry on its own turn ends the unit's movement.
+27. [passer_by] 4.1: a response 'passing by' does not lock the target in unless he Parries.
+28. [ranged_single_target] 5.3: Ranged attacks in a turn go against a single target.
+29. [collision] 5.4: a Collision costs no Action, only the MOM.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import fields
+from typing import Any
 
 from brikdesk.domain.battle.events import (
     ActionSpent,
@@ -79,6 +92,8 @@ from brikdesk.domain.battle.events import (
     CounterUse,
     CounterUsed,
     Event,
+    FirstToAct,
+    LongActionStarted,
     Maneuver,
     StatusChange,
     StatusCleared,
@@ -96,6 +111,7 @@ from brikdesk.domain.battle.model import (
     UnitState,
 )
 from brikdesk.domain.modifiers import Modifier, Stat
+from brikdesk.domain.rulesets import Recovery
 from brikdesk.errors import UserError
 
 READINGS: dict[str, str] = {
@@ -151,6 +167,50 @@ READINGS: dict[str, str] = {
         "A killed unit leaves every Close Combat and Grab; dead and removed units cannot act or "
         "be attacked. Heroic Feats are left to the organizer, who can clear Disrupted by hand."),
     "order": "Turn order is fixed for the battle; after the last player a new round begins.",
+    "loadout": (
+        "4.1 Impaired Movement: a status a unit's loadout gives (Heavy Armor: Half Speed) "
+        "applies from the start of the battle and lasts until cleared by hand."),
+    "recovery_by_edition": (
+        "4.1 Disrupted: the campaign's edition decides how a Disrupted unit gets up on its next "
+        "turn: 2005 spends 2\" of Move standing up; 2010 and 2020 move at Half Speed that "
+        "turn; in 2010 a Heavy Armored minifig is Busy the whole turn getting up (the organizer "
+        "clears Busy when someone helps)."),
+    "long_actions": (
+        "4.2 Long Actions: a full-turn Action is started on the unit's own turn and spends its "
+        "Action; it is Stopped and Busy until that turn ends. An extended Action of N turns "
+        "also takes the Action and movement of its next N-1 own turns. A Busy unit cannot "
+        "respond; the organizer can end it early by clearing Busy."),
+    "sprint_charge": (
+        "4.1 Sprinting / 5.4 Charge: a Charge may follow a Sprint in the same turn without "
+        "spending another Action; only one Charge, and not a Strike."),
+    "second_strike": (
+        "5.2 Striking: on its own turn a unit that Struck with its Action uses its other hand "
+        "(a Counter) only for a second Strike at the same target, or against a unit that "
+        "attacked it in response; never after a Charge (5.4 a single Strike). The tracker "
+        "warns that a second weapon must be in hand."),
+    "charge_single": (
+        "5.4 Making the Attack: the Charged defender may use a single Counter against the "
+        "charger in that player turn."),
+    "counter_fleeing": (
+        "5.2 Disengaging (Hank and Butch): after a unit Disengages on its own turn, each "
+        "opponent it left may make one Counterstrike on it (an Angry Inch), with or without "
+        "an unspent Action; they are not in Close Combat again. The three-attacker limit "
+        "still counts."),
+    "parry_stops": (
+        "4.1 Movement: a unit that Parries on its own turn (a response Strike as it moves past) "
+        "is Stopped, and in Close Combat with the attacker when the Parry names him."),
+    "passer_by": (
+        "4.1 Movement: a response Strike marked 'passing by' on a unit in no Close Combat does "
+        "not lock him in; a Parry or Counter against that attacker does. Unmarked responses "
+        "engage as before (a brawl), and the tracker warns so the organizer can choose."),
+    "ranged_single_target": (
+        "5.3 Ranged Combat: after a Ranged attack with its Action, a unit may fire again in the "
+        "same turn at the same target (another Ranged weapon, the tracker warns), never at "
+        "another target."),
+    "collision": (
+        "5.4 Minifig Collisions: an attack recorded as a 'collision' costs no Action, only the "
+        "MOM, whether or not it follows a missed Charge; the tracker warns when no MOM is "
+        "recorded."),
 }
 
 
@@ -167,12 +227,16 @@ class RuleViolation(UserError):
 
 
 def initial_state(setup: BattleSetup) -> BattleState:
-    """Round 1, first player active: its units Ready, all others Held (reading first_round)."""
+    """Round 1, first player active: its units Ready, all others Held (reading first_round).
+
+    Statuses a unit's loadout gives (Heavy Armor's Half Speed, 4.1 "Walking in Heavy Armor:
+    Half Speed") apply from the start (reading loadout)."""
     first = setup.players[0].player_id
     units = tuple(
         UnitState(unit_id=u.unit_id, player_id=u.player_id,
                   action=ActionState.READY if u.player_id == first else ActionState.HELD,
-                  counters=u.counters)
+                  counters=u.counters, half_speed=Status.HALF_SPEED in u.start_statuses,
+                  stopped=Status.STOPPED in u.start_statuses)
         for u in setup.units)
     return BattleState(setup=setup, round=1, active=first, units=units)
 
@@ -228,6 +292,8 @@ def why_not_respond(state: BattleState, unit_id: int) -> str | None:
         return f"It is {name}'s own turn: it acts, it does not respond."
     if u.disrupted:
         return f"{name} is Disrupted until its next turn (4.1)."
+    if u.busy:
+        return f"{name} is Busy {u.busy} (4.2 Long Actions)."
     if u.action is ActionState.SPENT_OWN_TURN:
         return f"{name} spent its Action on its own turn (4.3)."
     if u.action is ActionState.SPENT_RESPONSE:
@@ -441,6 +507,16 @@ def _spend_action(d: _Draft, u: UnitState, as_response: bool) -> UnitState:
                         "4.3 Enemy Response")
 
 
+def _spend_or_sprint_charge(d: _Draft, u: UnitState, as_response: bool,
+                            maneuver: str) -> UnitState:
+    """Spend the Action, except for a Charge after a Sprint this turn: "Sprinting can be
+    combined with a Charge attack (5.4: Charge!) as part of a single Action" (4.1)."""
+    if (maneuver == Maneuver.CHARGE.value and u.sprinted and not as_response
+            and d.own_turn(u) and u.action is ActionState.SPENT_OWN_TURN):
+        return _evolve(u, sprinted=False)
+    return _spend_action(d, u, as_response)
+
+
 def _use_hands(d: _Draft, u: UnitState, hands: int, spend: bool = True) -> UnitState:
     """Use ``hands`` of the unit's Counters this player turn (5.2); spends the Action if
     ``spend`` and it was unspent."""
@@ -599,6 +675,9 @@ def _set_status(d: _Draft, unit_id: int, status: Status, with_ids: tuple[int, ..
         if strict and d.get(unit_id) == before:
             raise RuleViolation(f"{name} is already {status.label} with them.")
         return
+    if status is Status.BUSY:
+        raise UserError(f"{name} becomes Busy by starting a full-turn or extended Action "
+                        "(4.2 Long Actions), not by setting a status.")
     flag = _FLAGS[status]
     if getattr(u, flag):
         if strict:
@@ -630,6 +709,7 @@ _FLAGS = {
     Status.MOM: "mom",
     Status.DEAD: "dead",
     Status.OUT: "out",
+    Status.STANDING_UP: "standing_up",
 }
 
 
@@ -669,6 +749,13 @@ def _clear_status(d: _Draft, unit_id: int, status: Status, with_ids: tuple[int, 
             else:
                 _release(d, other, unit_id)
         return
+    if status is Status.BUSY:
+        if not u.busy:
+            if strict:
+                raise RuleViolation(f"{name} is not Busy.")
+            return
+        d.put(_evolve(u, busy="", busy_turns=0))
+        return
     flag = _FLAGS[status]
     if not getattr(u, flag):
         if strict:
@@ -692,32 +779,80 @@ def _turn_ended(d: _Draft, e: TurnEnded) -> BattleState:
     j = (i + 1) % len(setup.players)
     starting = setup.players[j].player_id
     new_round = state.round + 1 if j == 0 else state.round
-    READY, HELD = ActionState.READY, ActionState.HELD
     units = []
     for u in state.units:
         pid = u.player_id
-        if pid != ending and pid != starting and not u.counters_used and not u.attackers:
+        marked = _has_turn_marks(u)
+        if pid != ending and pid != starting and not marked:
             units.append(u)
             continue
-        action, recovering, stopped, disrupted = u.action, u.recovering, u.stopped, u.disrupted
+        changes: dict[str, object] = dict(_TURN_MARKS) if marked else {}
         if pid == ending:
-            if action is READY:
-                action = HELD
-            recovering = False
+            changes.update(_ending_turn(u))
         if pid == starting:
-            action = READY
-            stopped = False
-            if disrupted:
-                disrupted, recovering = False, True
-        if (action is u.action and recovering == u.recovering and stopped == u.stopped
-                and disrupted == u.disrupted and not u.counters_used and not u.attackers):
-            units.append(u)
-            continue
-        units.append(UnitState(
-            u.unit_id, pid, action, u.counters, 0, u.half_speed, stopped, disrupted,
-            recovering, u.dead, u.out, u.mom, u.close_combat, u.grabbing, u.grabbed_by, ()))
+            changes.update(_starting_turn(setup, _evolve(u, **changes)))
+        units.append(_evolve(u, **changes))
     return BattleState(setup=state.setup, round=new_round, active=starting,
                        units=tuple(units), finished=False)
+
+
+#: What lasts one player turn: Counters used, attackers, and the marks of Close Combat and
+#: Ranged attacks (5.1, 5.2, 5.3, 5.4). All reset when any turn ends.
+_TURN_MARKS: dict[str, object] = {
+    "counters_used": 0, "attackers": (), "struck": (), "charged": False,
+    "charged_by": frozenset(), "countered": (), "disengaged_from": frozenset(),
+    "counterstruck_by": frozenset(), "shot_at": (), "sprinted": False,
+}
+
+
+def _has_turn_marks(u: UnitState) -> bool:
+    return bool(u.counters_used or u.attackers or u.struck or u.charged or u.charged_by
+                or u.countered or u.disengaged_from or u.counterstruck_by or u.shot_at
+                or u.sprinted)
+
+
+def _ending_turn(u: UnitState) -> dict[str, object]:
+    """Its owner's turn ends: an unspent Action is Held (reading action_states), recovery and
+    standing up are over, a one-turn busy Action is done (4.2)."""
+    changes: dict[str, object] = {"recovering": False, "standing_up": False}
+    if u.action is ActionState.READY:
+        changes["action"] = ActionState.HELD
+    if u.busy and u.busy_turns <= 0:
+        changes.update(busy="", busy_turns=0)
+    return changes
+
+
+def _starting_turn(setup: BattleSetup, u: UnitState) -> dict[str, object]:
+    """Its owner's turn starts: the Action is Ready, Stopped ends; a busy unit spends this turn
+    on its extended Action (4.2); a Disrupted one recovers the edition's way (4.1)."""
+    changes: dict[str, object] = {"action": ActionState.READY, "stopped": False}
+    if u.dead or u.out:
+        return changes
+    if u.busy:
+        if u.busy_turns > 0:
+            changes.update(action=ActionState.SPENT_OWN_TURN, stopped=True,
+                           busy_turns=u.busy_turns - 1)
+        else:  # a busy Action started on another's turn (organizer's entry) ends here
+            changes.update(busy="", busy_turns=0)
+    if u.disrupted:
+        rules = setup.rules
+        changes["disrupted"] = False
+        if setup.unit(u.unit_id).heavy_armor and rules.heavy_armor_full_turn_recovery:
+            changes.update(busy=HEAVY_ARMOR_GETTING_UP, busy_turns=0,
+                           action=ActionState.SPENT_OWN_TURN, stopped=True)
+        elif rules.recovery is Recovery.STAND_UP:
+            changes["standing_up"] = True
+        else:
+            changes["recovering"] = True
+    return changes
+
+
+#: The ``maneuver`` of an ``AttackResolved`` that is a bodily Collision (5.4): part of
+#: movement, no Action, the MOM spent; any MOM-carrying unit, not only after a missed Charge.
+COLLISION = "collision"
+
+#: What a Heavy Armored minifig is busy with on the turn after a Disruption (2010, 4.1).
+HEAVY_ARMOR_GETTING_UP = "getting up in Heavy Armor"
 
 
 def _action_spent(d: _Draft, e: ActionSpent) -> BattleState:
@@ -749,8 +884,14 @@ def _action_spent(d: _Draft, e: ActionSpent) -> BattleState:
         u = _use_hands(d, u, 1)
     else:
         u = _spend_action(d, u, e.as_response)
+        if e.how is ActionUse.SPRINT:
+            u = _evolve(u, sprinted=True)
     _check_response_scope(d, u, e.target)
     d.put(u)
+    if e.how is ActionUse.PARRY and not e.as_response:
+        if e.target is not None:
+            _link(d, e.actor, e.target)
+        _movement_over(d, e.actor)
     if e.how is ActionUse.BAIL and not e.over_the_top:
         _set_status(d, e.actor, Status.DISRUPTED, (), strict=False)
     return d.build()
@@ -759,20 +900,64 @@ def _action_spent(d: _Draft, e: ActionSpent) -> BattleState:
 def _counter_used(d: _Draft, e: CounterUsed) -> BattleState:
     u = d.get(e.actor)
     t = d.get(e.target)
-    name = d.name(e.actor)
     _check_can_act(d, u, "use a Counter")
     _check_target(d, u, t)
+    fleeing = _check_counter(d, u, t, counterstrike=e.how is CounterUse.COUNTERSTRIKE)
+    d.put(_evolve(_use_hands(d, u, 1), countered=u.countered + (e.target,)))
+    if e.how is CounterUse.COUNTERSTRIKE:
+        d.put(_add_attacker(d, e.actor, d.get(e.target)))
+    if fleeing:
+        t = d.get(e.target)
+        d.put(_evolve(t, counterstruck_by=t.counterstruck_by | {e.actor}))
+        return d.build()
+    _link(d, e.actor, e.target)
+    if e.how is CounterUse.PARRY and d.own_turn(u):
+        _movement_over(d, e.actor)
+    return d.build()
+
+
+def _check_counter(d: _Draft, u: UnitState, t: UnitState, *, counterstrike: bool) -> bool:
+    """Whether ``u`` may use a Counter on ``t``; True when ``t`` is fleeing it (Disengaged
+    this turn): 5.2 "up to three of his opponents can immediately take an Angry Inch and make
+    one Counterstrike" (the Hank and Butch example; reading counter_fleeing)."""
+    name, other = d.name(u.unit_id), d.name(t.unit_id)
+    if u.unit_id in t.disengaged_from:
+        if not counterstrike:
+            raise RuleViolation(f"{other} is Disengaging from {name}: there is nothing to "
+                                "Parry, only a Counterstrike to make.", "5.2 Disengaging")
+        if u.unit_id in t.counterstruck_by:
+            raise RuleViolation(f"{name} already made its one Counterstrike on {other} as "
+                                f"{other} Disengaged.", "5.2 Disengaging")
+        return True
+    if t.unit_id in u.attackers and t.unit_id not in u.close_combat:
+        return False  # a minifig passing by Parries (or strikes back): now in Close Combat
     if not u.close_combat:
         raise RuleViolation(f"{name} is not in Close Combat; Counters are only for Close Combat.",
                             "5.2 Counters and Actions")
-    if e.target not in _engagement(d, e.actor):
-        raise RuleViolation(f"{name} is not in Close Combat with {d.name(e.target)}.",
+    if t.unit_id not in _engagement(d, u.unit_id):
+        raise RuleViolation(f"{name} is not in Close Combat with {other}.",
                             "5.2 Counters and Actions")
-    d.put(_use_hands(d, u, 1))
-    if e.how is CounterUse.COUNTERSTRIKE:
-        d.put(_add_attacker(d, e.actor, t))
-    _link(d, e.actor, e.target)
-    return d.build()
+    if d.own_turn(u) and u.struck and t.unit_id not in u.attackers:
+        # Its other hand on its own turn: a second Strike (or a Counter to a response on it).
+        if u.charged:
+            raise RuleViolation(f"{name} Charged this turn: a Charge allows a single Strike.",
+                                "5.4 Making the Attack")
+        if t.unit_id not in u.struck:
+            raise RuleViolation(
+                f"{name}'s second Strike must be against the same target, "
+                f"{d.name(u.struck[0])}.", "5.2 Striking")
+    if t.unit_id in u.charged_by and t.unit_id in u.countered:
+        raise RuleViolation(f"{other} Charged {name}: the defender is limited to a single "
+                            "Counter.", "5.4 Making the Attack")
+    return False
+
+
+def _movement_over(d: _Draft, unit_id: int) -> None:
+    """4.1: "If the minifig decides to Parry the attack, they are both entered into Close
+    Combat and the minifig's movement is over for the turn." """
+    u = d.get(unit_id)
+    if not u.stopped:
+        d.put(_evolve(u, stopped=True, mom=False))
 
 
 def _close_combat_attack(d: _Draft, e: CloseCombatAttack) -> BattleState:
@@ -780,12 +965,59 @@ def _close_combat_attack(d: _Draft, e: CloseCombatAttack) -> BattleState:
     t = d.get(e.target)
     _check_can_act(d, u, f"make a {e.maneuver.label}")
     _check_target(d, u, t)
-    u = _spend_action(d, u, e.as_response)
+    u = _pay_for_attack(d, u, e.as_response, e.maneuver.value, e.target, close=True)
     _check_response_scope(d, u, e.target)
     d.put(_use_hands(d, u, e.hands, spend=False))
-    d.put(_add_attacker(d, e.actor, t))
-    _link(d, e.actor, e.target)
+    _engage(d, e.actor, e.target, e.maneuver.value, e.as_response and e.passing_by)
     return d.build()
+
+
+def _pay_for_attack(d: _Draft, u: UnitState, as_response: bool, maneuver: str,
+                    target: int | None, *, close: bool) -> UnitState:
+    """Spend the Action on an attack, or let it continue the Action already spent on one:
+
+    - a Charge after a Sprint this turn (4.1 "Sprinting can be combined with a Charge attack
+      (5.4: Charge!) as part of a single Action");
+    - another Ranged attack at the same target (5.3 "A minifig can only make Ranged attacks
+      against a single target in a turn, even if they have multiple Ranged weapons").
+    """
+    name = d.name(u.unit_id)
+    spent_here = (u.action is ActionState.SPENT_RESPONSE if as_response
+                  else u.action is ActionState.SPENT_OWN_TURN and d.own_turn(u))
+    if close and maneuver == Maneuver.CHARGE.value:
+        u = _spend_or_sprint_charge(d, u, as_response, maneuver)
+        return _evolve(u, struck=u.struck + ((target,) if target is not None else ()),
+                       charged=True)
+    if not close and spent_here and u.shot_at:
+        if target not in u.shot_at:
+            raise RuleViolation(
+                f"{name} already fired at {d.name(u.shot_at[0])} this turn: Ranged attacks "
+                "go against a single target in a turn, even with several Ranged weapons.",
+                "5.3 Ranged Combat")
+        return u
+    u = _spend_action(d, u, as_response)
+    if target is None:
+        return u
+    if close and maneuver == Maneuver.STRIKE.value:
+        return _evolve(u, struck=u.struck + (target,))
+    if not close:
+        return _evolve(u, shot_at=(target,))
+    return u
+
+
+def _engage(d: _Draft, actor: int, target: int, maneuver: str, passing_by: bool) -> None:
+    """Count the attacker toward the target's three and put both in Close Combat, except for
+    a response at a minifig ``passing_by`` who is in no Close Combat yet: 4.1 "If he declines
+    to Parry and survives, he can ignore the attack and continue moving" (reading passer_by);
+    a Parry (or a Grab) locks them in."""
+    t = d.get(target)
+    d.put(_add_attacker(d, actor, t))
+    if maneuver == Maneuver.CHARGE.value:
+        t = d.get(target)
+        d.put(_evolve(t, charged_by=t.charged_by | {actor}))
+    if passing_by and maneuver != Maneuver.GRAB.value and not d.get(target).close_combat:
+        return
+    _link(d, actor, target)
 
 
 def _status_set(d: _Draft, e: StatusSet) -> BattleState:
@@ -799,7 +1031,12 @@ def _status_cleared(d: _Draft, e: StatusCleared) -> BattleState:
         raise RuleViolation(
             f"{d.name(e.actor)} is in a Grab and cannot Disengage until it is released.",
             "5.2 Grabbing")
+    before = u.close_combat
     _clear_status(d, e.actor, e.status, e.with_ids, strict=True)
+    if e.status is Status.IN_CLOSE_COMBAT and d.own_turn(u):
+        left = before - d.get(e.actor).close_combat
+        now = d.get(e.actor)
+        d.put(_evolve(now, disengaged_from=now.disengaged_from | left))
     return d.build()
 
 
@@ -828,30 +1065,45 @@ def _attack_resolved(d: _Draft, e: AttackResolved) -> BattleState:
         target = d.get(e.target)
     elif e.close_combat:
         raise UserError("A Close Combat attack needs a target unit.")
+    maneuver = e.maneuver.lower()
+    collision = maneuver == COLLISION
     for p in e.participants:
         u = d.get(p.unit)
         name = d.name(p.unit)
         _check_can_act(d, u, "attack")
         if target is not None:
             _check_target(d, u, target)
-        if not e.close_combat and u.close_combat:
+        if not e.close_combat and u.close_combat and not collision:
             raise RuleViolation(f"{name} is in Close Combat and cannot make Ranged attacks.",
                                 "5.3 Ranged Combat")
+        fleeing = False
+        if collision:
+            # 5.4: "A Collision occurs as part of normal Movement and does not cost an Action."
+            d.put(_evolve(u, mom=False))
+            continue
         if p.use is Use.COUNTER:
-            if not e.close_combat or e.target not in _engagement(d, p.unit):
+            if not e.close_combat or target is None or (
+                    p.unit not in target.disengaged_from
+                    and target.unit_id not in _engagement(d, p.unit)):
                 raise RuleViolation(
                     f"{name} can Counterstrike only an opponent it is in Close Combat with.",
                     "5.2 Counters and Actions")
-            u = _use_hands(d, u, p.hands)
+            fleeing = _check_counter(d, u, target, counterstrike=True)
+            u = _evolve(_use_hands(d, u, p.hands), countered=u.countered + (target.unit_id,))
         else:
-            u = _spend_action(d, u, p.use is Use.RESPONSE)
+            u = _pay_for_attack(d, u, p.use is Use.RESPONSE, maneuver, e.target,
+                                close=e.close_combat)
             _check_response_scope(d, u, e.target)
             if e.close_combat:
                 u = _use_hands(d, u, p.hands, spend=False)
         d.put(u)
         if e.close_combat and e.target is not None:
-            d.put(_add_attacker(d, p.unit, d.get(e.target)))
-            _link(d, p.unit, e.target)
+            if fleeing:
+                t = _add_attacker(d, p.unit, d.get(e.target))
+                d.put(_evolve(t, counterstruck_by=t.counterstruck_by | {p.unit}))
+            else:
+                _engage(d, p.unit, e.target, maneuver,
+                        p.use is Use.RESPONSE and e.passing_by)
     for change in e.effects:
         _apply_change(d, change)
     for uid in e.killed:
@@ -866,12 +1118,41 @@ def _apply_change(d: _Draft, change: StatusChange) -> None:
         _clear_status(d, change.unit, change.status, change.with_ids, strict=False)
 
 
+def _long_action(d: _Draft, e: LongActionStarted) -> BattleState:
+    u = d.get(e.actor)
+    name = d.name(e.actor)
+    what = e.what.strip()
+    if not what:
+        raise UserError("Say what the long Action is (piloting, rowing, putting on armor...).")
+    if e.turns < 1:
+        raise UserError("A long Action takes at least the rest of this turn.")
+    _check_can_act(d, u, "start a long Action")
+    if not d.own_turn(u):
+        raise RuleViolation(
+            f"{name} can start a full-turn Action only on its own turn: it takes up the "
+            "minifig's entire turn.", "4.2 Long Actions")
+    if u.busy:
+        raise RuleViolation(f"{name} is already Busy {u.busy}.", "4.2 Long Actions")
+    u = _spend_action(d, u, as_response=False)
+    d.put(_evolve(u, busy=what, busy_turns=e.turns - 1, stopped=True, mom=False,
+                  sprinted=False))
+    return d.build()
+
+
+def _first_to_act(d: _Draft, e: FirstToAct) -> BattleState:
+    if e.actor == e.target:
+        raise UserError("Who acts first is between two different units.")
+    d.get(e.actor)
+    d.get(e.target)
+    return d.state
+
+
 def _battle_finished(d: _Draft, e: BattleFinished) -> BattleState:
     return BattleState(setup=d.state.setup, round=d.state.round, active=d.state.active,
                        units=d.state.units, finished=True)
 
 
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[[_Draft, Any], BattleState]] = {
     TurnEnded: _turn_ended,
     ActionSpent: _action_spent,
     CounterUsed: _counter_used,
@@ -881,4 +1162,6 @@ _HANDLERS = {
     UnitKilled: _unit_killed,
     AttackResolved: _attack_resolved,
     BattleFinished: _battle_finished,
+    LongActionStarted: _long_action,
+    FirstToAct: _first_to_act,
 }

@@ -14,7 +14,14 @@ from brikdesk.domain.battle.model import ActionState, BattleSetup, BattleState, 
 
 SNAPSHOT_VERSION = 1
 
-_FLAGS = ("half_speed", "stopped", "disrupted", "recovering", "dead", "out", "mom")
+_FLAGS = ("half_speed", "stopped", "disrupted", "recovering", "dead", "out", "mom", "sprinted",
+          "standing_up")
+#: Fields added after version 1 snapshots were written: read with their defaults.
+_LATER = frozenset({"sprinted", "standing_up", "busy", "busy_turns", "struck", "charged",
+                    "charged_by", "countered", "disengaged_from", "counterstruck_by",
+                    "shot_at"})
+_LATER_SETS = ("charged_by", "disengaged_from", "counterstruck_by")
+_LATER_LISTS = ("struck", "countered", "shot_at")
 _SETS = ("close_combat", "grabbing", "grabbed_by")
 
 
@@ -26,6 +33,13 @@ def unit_to_json(u: UnitState) -> dict[str, Any]:
     for name in _SETS:
         data[name] = sorted(getattr(u, name))
     data["attackers"] = list(u.attackers)
+    data["busy"] = u.busy
+    data["busy_turns"] = u.busy_turns
+    data["charged"] = u.charged
+    for name in _LATER_SETS:
+        data[name] = sorted(getattr(u, name))
+    for name in _LATER_LISTS:
+        data[name] = list(getattr(u, name))
     return data
 
 
@@ -35,13 +49,32 @@ def state_to_json(state: BattleState) -> dict[str, Any]:
 
 
 def _unit_from_json(data: Mapping[str, Any]) -> UnitState:
+    def flag(name: str) -> bool:
+        return bool(data.get(name, False)) if name in _LATER else bool(data[name])
+
+    def raw(name: str) -> Any:
+        return data.get(name, ()) if name in _LATER else data[name]
+
+    def ids(name: str) -> frozenset[int]:
+        return frozenset(int(i) for i in raw(name))
+
+    def seq(name: str) -> tuple[int, ...]:
+        return tuple(int(i) for i in raw(name))
+
     return UnitState(
         unit_id=int(data["unit"]), player_id=int(data["player"]),
         action=ActionState(data["action"]), counters=int(data["counters"]),
         counters_used=int(data["counters_used"]),
-        **{flag: bool(data[flag]) for flag in _FLAGS},
-        **{name: frozenset(int(i) for i in data[name]) for name in _SETS},
-        attackers=tuple(int(i) for i in data["attackers"]))
+        half_speed=flag("half_speed"), stopped=flag("stopped"), disrupted=flag("disrupted"),
+        recovering=flag("recovering"), dead=flag("dead"), out=flag("out"), mom=flag("mom"),
+        close_combat=ids("close_combat"), grabbing=ids("grabbing"),
+        grabbed_by=ids("grabbed_by"),
+        attackers=seq("attackers"),
+        busy=str(data.get("busy", "")), busy_turns=int(data.get("busy_turns", 0)),
+        sprinted=flag("sprinted"), standing_up=flag("standing_up"), struck=seq("struck"),
+        charged=flag("charged"), charged_by=ids("charged_by"), countered=seq("countered"),
+        disengaged_from=ids("disengaged_from"), counterstruck_by=ids("counterstruck_by"),
+        shot_at=seq("shot_at"))
 
 
 def state_from_json(setup: BattleSetup, data: Mapping[str, Any]) -> BattleState:

@@ -13,6 +13,8 @@ from brikdesk.domain.battle.events import (
     CounterUse,
     CounterUsed,
     Event,
+    FirstToAct,
+    LongActionStarted,
     StatusChange,
     StatusCleared,
     StatusSet,
@@ -53,6 +55,8 @@ def _status_on(setup: BattleSetup, who: str, status: Status, with_ids: tuple[int
         Status.GRABBING: f"{who} Grabs {others}",
         Status.MOM: f"{who} gains a MOM",
         Status.OUT: f"{who} leaves the battle",
+        Status.BUSY: f"{who} is Busy",
+        Status.STANDING_UP: f"{who} stands up (2\" of Move)",
     }[status]
 
 
@@ -72,6 +76,8 @@ def _status_off(setup: BattleSetup, who: str, status: Status, with_ids: tuple[in
                           else f"{who} releases every Grab"),
         Status.MOM: f"{who} loses its MOM",
         Status.OUT: f"{who} returns to the battle",
+        Status.BUSY: f"{who} is no longer Busy",
+        Status.STANDING_UP: f"{who} is up",
     }[status]
 
 
@@ -131,6 +137,15 @@ def describe(setup: BattleSetup, event: Event) -> str:
         return _describe_attack(setup, event)
     if isinstance(event, BattleFinished):
         return "The battle is over" + (f": {event.note}" if event.note else "")
+    if isinstance(event, LongActionStarted):
+        turns = (" for its whole turn" if event.turns == 1 else
+                 f" for {event.turns} of its turns")
+        return f"{label(event.actor)} is Busy {event.what}{turns} (Stopped, 4.2)"
+    if isinstance(event, FirstToAct):
+        head = (f"{label(event.actor)} and {label(event.target)} act at the same time"
+                if event.simultaneous else
+                f"{label(event.actor)} acts before {label(event.target)}")
+        return f"Who acts first: {head}" + (f" ({event.reason})" if event.reason else "")
     raise TypeError(f"not a battle event: {event!r}")
 
 
@@ -170,6 +185,8 @@ class EndTurnSummary:
     holding: int  # the ending player's units that saved their Action and may respond
     full_speed: int  # the ending player's units back to full speed after recovering
     counters_reset: int  # units whose used Counters came back
+    standing_up: int = 0  # 2005: its units that got up from Disruption, 2" of Move spent
+    busy: int = 0  # its units whose turn goes on a full-turn or extended Action (4.2)
 
     @property
     def headline(self) -> str:
@@ -181,6 +198,12 @@ class EndTurnSummary:
             parts.append(
                 f"{_plural(self.recovering, 'unit recovers', 'units recover')} from Disruption "
                 "(Half Speed this turn)")
+        if self.standing_up:
+            parts.append(
+                f"{_plural(self.standing_up, 'unit stands', 'units stand')} up from Disruption "
+                "(2\" of Move)")
+        if self.busy:
+            parts.append(f"{_plural(self.busy, 'unit is', 'units are')} Busy this turn")
         if self.unstopped:
             parts.append(f"{_plural(self.unstopped, 'unit', 'units')} no longer Stopped")
         return f"{self.started}: " + ("; ".join(parts) if parts else "turn begins")
@@ -214,6 +237,7 @@ def summarize_turn_change(setup: BattleSetup, before: BattleState,
     """Compare the states on either side of an End Turn."""
     ended, started = before.active, after.active
     recharged = recovering = unstopped = holding = full_speed = counters_reset = 0
+    standing_up = busy = 0
     for b, a in zip(before.units, after.units, strict=True):
         if not a.in_battle:
             continue
@@ -224,6 +248,10 @@ def summarize_turn_change(setup: BattleSetup, before: BattleState,
                 recharged += 1
             if a.recovering and not b.recovering:
                 recovering += 1
+            if a.standing_up and not b.standing_up:
+                standing_up += 1
+            if a.busy:
+                busy += 1
             if b.stopped and not a.stopped:
                 unstopped += 1
         if a.player_id == ended:
@@ -235,4 +263,4 @@ def summarize_turn_change(setup: BattleSetup, before: BattleState,
         ended=_player(setup, ended), started=_player(setup, started), round=after.round,
         new_round=after.round != before.round, recharged=recharged, recovering=recovering,
         unstopped=unstopped, holding=holding, full_speed=full_speed,
-        counters_reset=counters_reset)
+        counters_reset=counters_reset, standing_up=standing_up, busy=busy)

@@ -1,0 +1,39 @@
+"""The Rules reference lists the rule sets side by side and every reading of the edition and
+turn modules (the text comes from the domain, so it cannot drift)."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+from brikdesk.domain.battle import first
+from brikdesk.domain.rulesets import RULE_SETS, RuleSet, rules_for
+from ui.dialogs.rules_reference import (
+    edition_columns,
+    edition_rows,
+    readings,
+    reference_html,
+)
+
+
+def test_rules_by_edition_has_a_row_per_rule_set_property_and_a_column_per_edition():
+    assert edition_columns() == ("2005", "2010", "2020")
+    assert len(edition_rows()) == len(fields(RuleSet)) - 1  # all but the edition itself
+    for row in edition_rows():
+        assert len(row.cells) == len(RULE_SETS)
+
+
+def test_the_table_follows_the_rule_set_objects():
+    row = next(r for r in edition_rows() if r.label == "Die for Sprint and Bail inches")
+    assert row.cells[0] == f"d{rules_for('2005').distance_die}"
+    row = next(r for r in edition_rows() if r.label == "A natural 6+ on the Action die earns")
+    assert row.cells == tuple(r.over_the_top or "none" for r in RULE_SETS)
+
+
+def test_the_reference_shows_the_table_and_the_readings():
+    page = reference_html()
+    assert "Rules by edition" in page and "spend 2&quot; of Move to stand up" in page
+    titles = {r.title for r in readings()}
+    assert set(first.READINGS) <= titles
+    assert "2005 4.1 Recovery" in titles
+    assert "Rules by edition" in reference_html("Heavy Armor")
+    assert "Rules by edition" not in reference_html("Parrying")

@@ -43,6 +43,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Table,
     Text,
     UniqueConstraint,
 )
@@ -82,6 +83,11 @@ class Base(DeclarativeBase):
         list[Any]: JSON,
         datetime: DateTime(),
     }
+
+
+def table_of(model: type[Base]) -> Table:
+    """The table ``model`` is stored in (``model.__table__`` is typed as any FROM clause)."""
+    return Base.metadata.tables[model.__tablename__]
 
 
 class Versioned:

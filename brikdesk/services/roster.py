@@ -45,13 +45,13 @@ from brikdesk.domain.roster import (
     validate_unit,
 )
 from brikdesk.errors import ConflictError, UserError
+from brikdesk.limits import MAX_NUMBER
 from brikdesk.persistence import snapshots
-from brikdesk.persistence.models import CAMPAIGN_STATUS, Army, Unit
+from brikdesk.persistence.models import CAMPAIGN_STATUS, Army, Unit, table_of
 from brikdesk.persistence.snapshots import Snapshot
 from brikdesk.services.base import ServiceBase
 from brikdesk.services.catalogs import load_campaign_catalog
 from brikdesk.services.common import (
-    MAX_NUMBER,
     Changes,
     Done,
     clean_int,
@@ -392,7 +392,7 @@ class RosterService(ServiceBase):
                     for i, nm in enumerate(names)]
             ids = tuple(s.scalars(insert(Unit).returning(Unit.id, sort_by_parameter_order=True),
                                   rows))
-            snap = snapshots.take(s, Unit.__table__, Unit.id.in_(ids))
+            snap = snapshots.take(s, table_of(Unit), Unit.id.in_(ids))
             self._touch(s, army.campaign_id)
             campaign_id = army.campaign_id
         text = f"Add {names[0]}" if count == 1 else f"Add {count} {ut.name} units"
@@ -429,7 +429,7 @@ class RosterService(ServiceBase):
                 s.flush()
                 new_ids.append(c.id)
             out = tuple(new_ids)
-            snap = snapshots.take(s, Unit.__table__, Unit.id.in_(out))
+            snap = snapshots.take(s, table_of(Unit), Unit.id.in_(out))
             self._touch(s, campaign_id)
         text = "Duplicate unit" if len(out) == 1 else f"Duplicate {len(out)} units"
         return Done(out, Changes.UNITS | Changes.ARMIES, text,
@@ -518,7 +518,7 @@ class RosterService(ServiceBase):
             if sorted(current) != sorted(ids):
                 raise UserError("the new order must list every unit of the army once")
             # Positions are not the unit's fields (no version change): a plain table update.
-            tbl = Unit.__table__
+            tbl = table_of(Unit)
             s.execute(update(tbl).where(tbl.c.id == bindparam("uid"))
                       .values(position=bindparam("pos")),
                       [{"uid": uid, "pos": i + 1} for i, uid in enumerate(ids)])
@@ -545,7 +545,7 @@ class RosterService(ServiceBase):
                     check(units.get(uid), versions.get(uid), "unit")
             campaign_id = self._campaign_of_units(s, ids)
             names = list(s.scalars(select(Unit.name).where(Unit.id.in_(ids)).limit(2)))
-            snap = self._snapshot_delete(s, Unit.__table__, Unit.id.in_(ids))
+            snap = self._snapshot_delete(s, table_of(Unit), Unit.id.in_(ids))
             self._touch(s, campaign_id)
         text = f"Delete {names[0]}" if len(ids) == 1 else f"Delete {len(ids)} units"
         return Done(snap, Changes.UNITS | Changes.ARMIES, text,

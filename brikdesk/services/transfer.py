@@ -71,6 +71,7 @@ from brikdesk.persistence.models import (
     HouseUnitType,
     Player,
     Unit,
+    table_of,
 )
 from brikdesk.services.base import ServiceBase
 from brikdesk.services.campaigns import _by_name, campaign_summary
@@ -829,11 +830,11 @@ class TransferService(ServiceBase):
                 if not replace:
                     raise UserError(f"a campaign called '{other.name}' already exists; import "
                                     "this one under another name", field="name")
-                replaced = snapshots.take(s, Campaign.__table__, Campaign.id == other.id)
-                snapshots.delete_rows(s, Campaign.__table__, Campaign.id == other.id)
+                replaced = snapshots.take(s, table_of(Campaign), Campaign.id == other.id)
+                snapshots.delete_rows(s, table_of(Campaign), Campaign.id == other.id)
             cid = _write(s, plan, final, progress)
             summary = campaign_summary(s, s.get(Campaign, cid))
-            snap = (snapshots.take(s, Campaign.__table__, Campaign.id == cid) if undoable
+            snap = (snapshots.take(s, table_of(Campaign), Campaign.id == cid) if undoable
                     else None)
             progress("Saving", 1, 1)
         text = f"Import {final}"
@@ -854,8 +855,8 @@ class TransferService(ServiceBase):
         with self._sessions.begin() as s:
             gone = None
             if delete_id is not None:
-                gone = snapshots.take(s, Campaign.__table__, Campaign.id == delete_id)
-                snapshots.delete_rows(s, Campaign.__table__, Campaign.id == delete_id)
+                gone = snapshots.take(s, table_of(Campaign), Campaign.id == delete_id)
+                snapshots.delete_rows(s, table_of(Campaign), Campaign.id == delete_id)
             if restore is not None:
                 if snapshots.existing_ids(s, restore):
                     raise UserError("can't undo: that campaign is back already")

@@ -36,8 +36,8 @@ from brikdesk.domain.battle.rolloff import READING, RollOff, roll_off
 from brikdesk.domain.muster import SideMuster, muster_summary
 from brikdesk.domain.rolling import DiceSource, NeedDie, RandomDice, TypedDice
 from brikdesk.errors import UserError
+from brikdesk.limits import MAX_NUMBER
 from brikdesk.services import Services
-from brikdesk.services.common import MAX_NUMBER
 from brikdesk.services.summaries import Muster
 
 ID = Qt.ItemDataRole.UserRole

@@ -99,6 +99,7 @@ class Versioned:
 
     @declared_attr.directive
     def __mapper_args__(cls) -> dict[str, Any]:
+        # the mixin has no __table__ of its own; each mapped class it is part of has
         return {"version_id_col": cls.__table__.c.version}  # type: ignore[attr-defined]
 
 
@@ -148,7 +149,7 @@ class Army(Versioned, Base):
     budget: Mapped[int | None] = mapped_column(Integer)
 
 
-class _HouseEntry:
+class HouseEntry(Versioned):
     """The shape of both house-rule tables: one campaign's own version of a catalog entry (the
     whole entry as JSON, under the entry's key), or a ``custom`` entry the rules do not have."""
 
@@ -163,13 +164,13 @@ class _HouseEntry:
         return (UniqueConstraint("campaign_id", "key"), NO_REUSE)
 
 
-class HouseItem(_HouseEntry, Versioned, Base):
+class HouseItem(HouseEntry, Base):
     """A campaign's own version of a catalog item (a house rule), or a custom item."""
 
     __tablename__ = "house_item"
 
 
-class HouseUnitType(_HouseEntry, Versioned, Base):
+class HouseUnitType(HouseEntry, Base):
     """A campaign's own version of a unit type (a house rule), or a custom type."""
 
     __tablename__ = "house_unit_type"

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -62,6 +62,9 @@ from brikdesk.services.common import (
     storage_errors,
 )
 from brikdesk.services.roster import overrides_from_json
+
+if TYPE_CHECKING:
+    from brikdesk.services.tracker import BattleView, TrackerService
 
 FINISH_CHANGES = Changes.BATTLES | Changes.UNITS | Changes.EVENTS
 
@@ -187,9 +190,9 @@ class _Before:
 class AftermathService(ServiceBase):
     """End a battle, update the campaign in one pass; reopen it; bring a dead unit back."""
 
-    _tracker: Any = None
+    _tracker: TrackerService | None = None
 
-    def _view(self, battle_id: int):
+    def _view(self, battle_id: int) -> BattleView:
         if self._tracker is None:
             from brikdesk.services.tracker import TrackerService
 
@@ -277,8 +280,9 @@ class AftermathService(ServiceBase):
                 if f.promote_to is not None and catalog.get_unit_type(f.promote_to) is None:
                     raise UserError(f"there is no unit type '{f.promote_to}' in this "
                                     "campaign's catalog", field="promote_to")
-            links = dict(s.execute(select(BattleUnit.id, BattleUnit.unit_id).where(
-                BattleUnit.battle_id == battle_id, BattleUnit.unit_id.is_not(None))).all())
+            links = {bu: u for bu, u in s.execute(select(BattleUnit.id, BattleUnit.unit_id).where(
+                BattleUnit.battle_id == battle_id, BattleUnit.unit_id.is_not(None)))
+                if u is not None}
             rows = {u.id: u for u in s.scalars(select(Unit).where(
                 Unit.id.in_(list(links.values()))).with_for_update())} if links else {}
             before = _Before(b.status, b.finished_at, b.result,
@@ -329,10 +333,11 @@ class AftermathService(ServiceBase):
                         f"ended (status {current[1]}, {current[2]} battles, {current[3]} "
                         "kills); the battle was not reopened")
             for uid, status, fought, kills, type_key in before.units:
-                u = rows.get(uid)
-                if u is None:  # deleted since: nothing to put back
+                unit = rows.get(uid)
+                if unit is None:  # deleted since: nothing to put back
                     continue
-                u.status, u.battles_fought, u.kills, u.type_key = status, fought, kills, type_key
+                unit.status, unit.battles_fought, unit.kills, unit.type_key = (
+                    status, fought, kills, type_key)
             b.status = before.status
             b.finished_at = before.finished_at
             b.result = before.result
@@ -356,7 +361,8 @@ class AftermathService(ServiceBase):
             if need_dead and u.status != DEAD:
                 raise UserError(f"{u.name} is not dead", field="status")
             old, u.status = u.status, status
-            campaign_id = s.scalar(select(Army.campaign_id).where(Army.id == u.army_id))
+            campaign_id = s.execute(select(Army.campaign_id).where(Army.id == u.army_id)
+                                    ).scalar_one()
             self._touch(s, campaign_id)
             text = f"{verb} {u.name}"
         return Done(old, Changes.UNITS, text,
@@ -371,7 +377,7 @@ class AftermathService(ServiceBase):
         return {bu: u for bu, u in s.execute(
             select(BattleUnit.id, BattleUnit.unit_id).where(
                 BattleUnit.battle_id == battle_id, BattleUnit.unit_id.is_not(None),
-                BattleUnit.id.in_([k for k in which if isinstance(k, int)])))}
+                BattleUnit.id.in_([k for k in which if isinstance(k, int)]))) if u is not None}
 
 
 def _suggest(players: Sequence[Any], units: Sequence[AftermathUnit],

@@ -11,7 +11,7 @@ two organizers adding "Red" at once get one player and one "already has a player
 
 from __future__ import annotations
 
-from sqlalchemy import func, select, text
+from sqlalchemy import ColumnElement, func, select, text
 from sqlalchemy.orm import Session
 
 from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
@@ -290,7 +290,7 @@ class CampaignService(ServiceBase):
         with self._sessions.begin() as s:
             p = self._get(s, Player, player_id, "player")
             if budget is None:
-                budget = s.get(Campaign, p.campaign_id).default_budget
+                budget = self._get(s, Campaign, p.campaign_id, "campaign").default_budget
             budget = clean_int(budget, "The budget", field="budget")
             a = Army(campaign_id=p.campaign_id, player_id=p.id, name=name, budget=budget)
             s.add(a)
@@ -411,13 +411,13 @@ def _players(s: Session, campaign_id: int) -> tuple[PlayerSummary, ...]:
         select(Player).where(Player.campaign_id == campaign_id).order_by(Player.id)))
 
 
-def army_summaries(s: Session, where) -> tuple[ArmySummary, ...]:
+def army_summaries(s: Session, where: ColumnElement[bool]) -> tuple[ArmySummary, ...]:
     """Armies matching ``where`` with their player and unit count (one query)."""
     n_units = (select(func.count()).where(Unit.army_id == Army.id).correlate(Army)
                .scalar_subquery())
     rows = s.execute(
         select(Army, Player.name, Player.colour, n_units)
         .join(Player, Player.id == Army.player_id)
-        .where(where).order_by(Army.id)).all()
+        .where(where).order_by(Army.id)).tuples().all()
     return tuple(ArmySummary(a.id, a.campaign_id, a.player_id, pname, pcolour, a.name,
                              a.budget, n or 0, a.version) for a, pname, pcolour, n in rows)

@@ -18,7 +18,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import ParamSpec, TypeVar
+from typing import ParamSpec, TypeVar, overload
 
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm.exc import StaleDataError
@@ -47,6 +47,10 @@ def to_db_time(value: datetime) -> datetime:
     return value.astimezone(UTC).replace(tzinfo=None)
 
 
+@overload
+def from_db_time(value: datetime) -> datetime: ...
+@overload
+def from_db_time(value: None) -> None: ...
 def from_db_time(value: datetime | None) -> datetime | None:
     """Stored naive UTC -> aware UTC."""
     if value is None:

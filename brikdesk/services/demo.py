@@ -193,7 +193,7 @@ def demo_document(now: datetime) -> dict[str, Any]:
     players = [{"id": i + 1, "name": n, "colour": c, "faction": f}
                for i, (n, c, f) in enumerate(PLAYERS)]
     doc_units: dict[str, tuple[int, int, _U]] = {}
-    armies = []
+    armies: list[dict[str, Any]] = []
     uid = 0
     for aid, (player, name, budget, units) in enumerate(ARMIES):
         rows = []
@@ -269,7 +269,7 @@ def demo_document(now: datetime) -> dict[str, Any]:
                 text="Gunner Magda goes Over the Top against Big Hank and adds a Benny die: 7 "
                      "Damage against Armor 7. Ka-ping!")
 
-    battles = [
+    battles: list[dict[str, Any]] = [
         {"id": 1, "name": "Skirmish at Baseplate Ford", "status": "finished",
          "created_at": _t(ford_start), "finished_at": _t(ford.time + timedelta(minutes=10)),
          "notes": "The first clash of the campaign.",

@@ -78,7 +78,7 @@ class HistoryService(ServiceBase):
                                     Battle.created_at, Battle.result)
                              .where(Battle.campaign_id == campaign_id,
                                     Battle.status == "finished")
-                             .order_by(Battle.finished_at, Battle.created_at, Battle.id)).all()
+                             .order_by(Battle.finished_at, Battle.created_at, Battle.id)).tuples().all()
             ids = [r[0] for r in rows]
             sides: dict[int, list[tuple[int, str]]] = {}
             side_player: dict[int, int] = {}

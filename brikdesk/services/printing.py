@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from brikdesk.domain.report import (
     BattleFacts,
@@ -51,7 +52,7 @@ from brikdesk.persistence.models import (
 from brikdesk.services.base import ServiceBase
 from brikdesk.services.campaigns import army_summaries
 from brikdesk.services.catalogs import load_campaign_catalog
-from brikdesk.services.common import from_db_time, storage_errors
+from brikdesk.services.common import from_db_time, storage_errors, unknown
 from brikdesk.services.roster import overrides_from_json
 from brikdesk.services.summaries import ArmySummary
 
@@ -253,7 +254,7 @@ class PrintService(ServiceBase):
         with self._reading() as s:
             army = self._get(s, Army, army_id, "army")
             summary = army_summaries(s, Army.id == army_id)[0]
-            campaign_name = s.get(Campaign, army.campaign_id).name
+            campaign_name = _campaign(s, army.campaign_id).name
             cat = load_campaign_catalog(s, army.campaign_id)
             units = [(UnitSpec(u.name, u.type_key,
                                Loadout(tuple(u.hands or ()), tuple(u.worn or ()),
@@ -290,7 +291,7 @@ class PrintService(ServiceBase):
         options = options or RosterSheetOptions()
         with self._sessions.begin() as s:
             b = self._get(s, Battle, battle_id, "battle")
-            campaign_name = s.get(Campaign, b.campaign_id).name
+            campaign_name = _campaign(s, b.campaign_id).name
             cat = load_campaign_catalog(s, b.campaign_id)
             players = [(bp.id, p.name) for bp, p in s.execute(
                 select(BattlePlayer, Player).join(Player)
@@ -302,16 +303,16 @@ class PrintService(ServiceBase):
             names = dict(players)
             units = []
             for bu in sorted(rows, key=lambda r: (order.get(r.battle_player_id, 0), r.id)):
-                spec = bu.spec if isinstance(bu.spec, dict) else {}
-                army = spec.get("army") if isinstance(spec.get("army"), str) else ""
-                units.append((UnitSpec(bu.name, str(spec.get("type", "")), Loadout(
-                    tuple(spec.get("hands") or ()), tuple(spec.get("worn") or ()),
-                    tuple(spec.get("carried") or ())),
-                    overrides_from_json(spec.get("overrides") or {}),
-                    str(spec.get("notes") or "")),
+                stored = bu.spec if isinstance(bu.spec, dict) else {}
+                army = stored.get("army") if isinstance(stored.get("army"), str) else ""
+                units.append((UnitSpec(bu.name, str(stored.get("type", "")), Loadout(
+                    tuple(stored.get("hands") or ()), tuple(stored.get("worn") or ()),
+                    tuple(stored.get("carried") or ())),
+                    overrides_from_json(stored.get("overrides") or {}),
+                    str(stored.get("notes") or "")),
                     ", ".join(x for x in (names.get(bu.battle_player_id, ""), army) if x)))
             name = b.name
-        notes = {}
+        notes: dict[str, str] = {}
         for spec, side in units:  # a name shared across sides gets no side note
             notes[spec.name] = side if notes.get(spec.name, side) == side else ""
         header = SheetHeader(army=name, player=" vs ".join(n for _bp, n in players),
@@ -329,7 +330,7 @@ class PrintService(ServiceBase):
         """The report of a battle from the events that stand (one transaction)."""
         with self._reading() as s:
             b = self._get(s, Battle, battle_id, "battle")
-            campaign = s.get(Campaign, b.campaign_id)
+            campaign = _campaign(s, b.campaign_id)
             players = [ReportPlayer(p.id, p.name, p.colour, p.faction)
                        for _bp, p in s.execute(
                            select(BattlePlayer, Player).join(Player)
@@ -350,6 +351,15 @@ class PrintService(ServiceBase):
                                 date=when.astimezone().date() if when else None,
                                 notes=b.notes, edition=campaign.edition)
         return build_battle_report(facts, players, units, events)
+
+
+def _campaign(s: Session, campaign_id: int) -> Campaign:
+    """The campaign an army or battle belongs to (the foreign key keeps it; a database edited
+    by hand may not: then the usual "there is no campaign with id" error)."""
+    campaign = s.get(Campaign, campaign_id)
+    if campaign is None:
+        raise unknown("campaign", campaign_id)
+    return campaign
 
 
 def _colour(value: str | None) -> str | None:

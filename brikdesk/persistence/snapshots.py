@@ -104,8 +104,9 @@ def take(session: Session, table: Table, where: ColumnElement[bool]) -> Snapshot
         for child, col, ondelete in _children(tbl):
             if ondelete != "SET NULL":
                 continue
-            for rid, value in session.execute(
-                    select(child.c.id, col).where(col.in_(ids)).order_by(child.c.id)).tuples():
+            pointing: Iterable[tuple[int, int]] = session.execute(
+                select(child.c.id, col).where(col.in_(ids)).order_by(child.c.id))
+            for rid, value in pointing:
                 if rid not in gone.get(child.name, ()):
                     relinks.append(Relink(child.name, col.name, rid, value))
     order = [t.name for t in Base.metadata.sorted_tables if t.name in found]

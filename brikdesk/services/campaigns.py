@@ -11,7 +11,7 @@ two organizers adding "Red" at once get one player and one "already has a player
 
 from __future__ import annotations
 
-from sqlalchemy import ColumnElement, func, select, text
+from sqlalchemy import ColumnElement, ScalarSelect, func, select, text
 from sqlalchemy.orm import Session
 
 from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
@@ -413,11 +413,12 @@ def _players(s: Session, campaign_id: int) -> tuple[PlayerSummary, ...]:
 
 def army_summaries(s: Session, where: ColumnElement[bool]) -> tuple[ArmySummary, ...]:
     """Armies matching ``where`` with their player and unit count (one query)."""
-    n_units = (select(func.count()).where(Unit.army_id == Army.id).correlate(Army)
+    n_units: ScalarSelect[int] = (select(func.count()).where(Unit.army_id == Army.id).correlate(Army)
                .scalar_subquery())
     rows = s.execute(
         select(Army, Player.name, Player.colour, n_units)
         .join(Player, Player.id == Army.player_id)
-        .where(where).order_by(Army.id)).tuples().all()
+        .where(where).order_by(Army.id)).all()
     return tuple(ArmySummary(a.id, a.campaign_id, a.player_id, pname, pcolour, a.name,
-                             a.budget, n or 0, a.version) for a, pname, pcolour, n in rows)
+                             a.budget, n or 0, a.version)
+                 for a, pname, pcolour, n in rows)

@@ -10,7 +10,7 @@ before and after, ``None`` meaning "no house rule"), undo puts ``before`` back.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -129,8 +129,9 @@ def _catalog_for(s: Session, c: Campaign) -> Catalog:
     items: dict[str, CatalogItem] = {}
     types: dict[str, UnitType] = {}
     for kind, model in _MODELS.items():
-        for key, data in s.execute(select(model.key, model.data)
-                                   .where(model.campaign_id == c.id).order_by(model.id)).tuples():
+        stored: Iterable[tuple[str, dict[str, Any]]] = s.execute(
+            select(model.key, model.data).where(model.campaign_id == c.id).order_by(model.id))
+        for key, data in stored:
             try:
                 entry = _parse(kind, {**data, "key": key})
             except CatalogError as exc:  # stored by an older BrikDesk with looser checks

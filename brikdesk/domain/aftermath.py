@@ -332,9 +332,10 @@ def remap_result(data: Any, units: Mapping[int, int], players: Mapping[int, int]
         if not isinstance(u, Mapping) or set(u) - fields:
             raise UserError(f"{at}: must be an object with the fields " + ", ".join(
                 sorted(fields)))
-        unit = u.get("unit")
-        if _unit_id(unit) is None or unit not in units or unit in seen:
-            raise UserError(f"{at}.unit: {unit!r} is not a unit of this battle (or twice)")
+        unit = _unit_id(u.get("unit"))
+        if unit is None or unit not in units or unit in seen:
+            raise UserError(f"{at}.unit: {u.get('unit')!r} is not a unit of this battle "
+                            "(or twice)")
         seen.add(unit)
         if u.get("status") not in FATE_STATUSES:
             raise UserError(f"{at}.status: {u.get('status')!r} is not one of "

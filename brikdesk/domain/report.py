@@ -44,7 +44,7 @@ import datetime as _dt
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from brikdesk.domain.battle.events import (
     AttackResolved,
@@ -130,6 +130,14 @@ class BattleFacts:
 
 # ---------------------------------------------------------------------------------------------
 # The report
+
+
+class _Where(TypedDict):
+    """Where in the battle an event was logged: the fields every ``ReportEntry`` starts with."""
+
+    seq: int
+    round: int
+    player_id: int | None
 
 
 @dataclass(frozen=True)
@@ -535,7 +543,7 @@ class _Builder:
                payload: Mapping[str, Any]) -> ReportEntry | None:
         note = str(payload.get("text", "") or "").strip()
         player = self.order[self.active] if self.order else None
-        base = {"seq": logged.seq, "round": self.round, "player_id": player}
+        base = _Where(seq=logged.seq, round=self.round, player_id=player)
         if isinstance(event, AttackResolved):
             return self._attack(event, payload, note, base)
         if isinstance(event, BattleFinished):
@@ -570,7 +578,7 @@ class _Builder:
             return event.kind.replace("_", " ")
 
     def _generic(self, logged: LoggedEvent, payload: Mapping[str, Any], note: str,
-                 base: dict[str, Any]) -> ReportEntry:
+                 base: _Where) -> ReportEntry:
         """An event of a kind the battle engine does not know: its text and its outcome."""
         outcome = payload.get("outcome", {})
         outcome = outcome if isinstance(outcome, Mapping) else {}
@@ -591,7 +599,7 @@ class _Builder:
                            deaths=tuple(deaths))
 
     def _attack(self, e: AttackResolved, payload: Mapping[str, Any], note: str,
-                base: dict[str, Any]) -> ReportEntry:
+                base: _Where) -> ReportEntry:
         who = []
         for p in e.participants:
             text = self.label(p.unit)
@@ -664,9 +672,9 @@ class _Builder:
             by_round.setdefault(rnd, []).append(
                 ReportTurn(rnd, pid, name, tuple(entries), going_on and (rnd, idx) == last))
         for rnd in sorted(by_round):
-            turns = tuple(sorted(by_round[rnd], key=lambda t: self.order.index(t.player_id)
-                                 if t.player_id in self.order else 0))
-            rounds.append(ReportRound(rnd, turns))
+            in_order = tuple(sorted(by_round[rnd], key=lambda t: self.order.index(t.player_id)
+                                    if t.player_id in self.order else 0))
+            rounds.append(ReportRound(rnd, in_order))
         last_round = max(by_round) if by_round else 0
         rows = []
         for p in self.players:

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QStyle,
     QTableView,
     QToolButton,
+    QTreeWidgetItem,
     QWidget,
 )
 
@@ -331,6 +332,12 @@ def colour_swatch(colour: str, size: int = 12) -> QIcon:
     p.drawRoundedRect(QRectF(0.5, 0.5, size - 1, size - 1), 2, 2)
     p.end()
     return QIcon(pix)
+
+
+def tree_children(parent: QTreeWidgetItem) -> list[QTreeWidgetItem]:
+    """The child items of ``parent``, in order."""
+    return [child for i in range(parent.childCount())
+            if (child := parent.child(i)) is not None]
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

@@ -320,8 +320,9 @@ def fit_columns(view: QTableView, available: int | None = None) -> None:
         view.setColumnWidth(i, width)
 
 
-def colour_swatch(colour: str, size: int = 12) -> QIcon:
-    """A small filled square of a player's colour (for lists and headers)."""
+def colour_swatch(colour: str, size: int = 12, *, radius: float = 2) -> QIcon:
+    """A small filled square of a player's colour (for lists and headers), its corners
+    rounded by ``radius`` pixels."""
     pix = QPixmap(size, size)
     pix.fill(Qt.GlobalColor.transparent)
     p = QPainter(pix)
@@ -329,7 +330,7 @@ def colour_swatch(colour: str, size: int = 12) -> QIcon:
     c = QColor(colour)
     p.setBrush(c if c.isValid() else QColor("#888888"))
     p.setPen(QColor(0, 0, 0, 90))
-    p.drawRoundedRect(QRectF(0.5, 0.5, size - 1, size - 1), 2, 2)
+    p.drawRoundedRect(QRectF(0.5, 0.5, size - 1, size - 1), radius, radius)
     p.end()
     return QIcon(pix)
 

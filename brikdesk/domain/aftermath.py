@@ -18,11 +18,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from brikdesk.domain.statuses import UnitStatus
 from brikdesk.errors import UserError
 
 #: A campaign unit's status after a battle (the campaign pool's statuses).
-ALIVE, WOUNDED, DEAD = "alive", "wounded", "dead"
-FATE_STATUSES = (ALIVE, WOUNDED, DEAD)
+ALIVE, WOUNDED, DEAD = UnitStatus.ALIVE, UnitStatus.WOUNDED, UnitStatus.DEAD
+FATE_STATUSES = tuple(UnitStatus)
 
 #: How BrikDesk reads what the rules leave open; shown in Help > Rules reference.
 READINGS: dict[str, str] = {
@@ -147,7 +148,7 @@ class UnitFate:
     """
 
     unit: int
-    status: str = ALIVE
+    status: UnitStatus = ALIVE
     killed_by: int | None = None
     disrupted: bool = False
     out: bool = False
@@ -297,7 +298,7 @@ def result_from_json(data: Any) -> BattleResult | None:
             continue
         status = u.get("status")
         promote = u.get("promote_to")
-        fates.append(UnitFate(u["unit"], status if status in FATE_STATUSES else ALIVE,
+        fates.append(UnitFate(u["unit"], UnitStatus(status) if status in FATE_STATUSES else ALIVE,
                               _unit_id(u.get("killed_by")), u.get("disrupted") is True,
                               u.get("out") is True, promote if isinstance(promote, str) else None))
     notes = data.get("notes")

@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from brikdesk.domain.aftermath import BattleResult
+from brikdesk.domain.statuses import UnitStatus
 
 READINGS: dict[str, str] = {
     "standings": (
@@ -235,7 +236,7 @@ def build_history(campaign_id: int, campaign: str, cost_unit: str,
     for p in players:
         mine = [a for a in armies if a.player_id == p.id]
         ids = {a.id for a in mine}
-        living = [u for u in units if u.army_id in ids and u.status != "dead"]
+        living = [u for u in units if u.army_id in ids and u.status != UnitStatus.DEAD]
         budgets = [a.budget for a in mine if a.budget is not None]
         f = fought.get(p.id, 0)
         w, d = won.get(p.id, 0), drawn.get(p.id, 0)
@@ -354,7 +355,7 @@ def history_to_text(h: CampaignHistory, *, limit: int = 10) -> str:
     if not h.unit_leaders:
         out.append("  No kills yet.")
     for i, u in enumerate(h.unit_leaders[:limit], 1):
-        status = f", {u.status}" if u.status != "alive" else ""
+        status = f", {u.status}" if u.status != UnitStatus.ALIVE else ""
         out.append(f"  {i:>2}. {u.name} ({u.player}{status}): {u.kills} kill"
                    f"{'s' if u.kills != 1 else ''} in {u.battles} battle"
                    f"{'s' if u.battles != 1 else ''}")

@@ -60,6 +60,7 @@ from brikdesk.domain.battle.events import (
 from brikdesk.domain.battle.model import BattleSetup, PlayerSetup, Status, UnitSetup
 from brikdesk.domain.battle.rules import apply, initial_state
 from brikdesk.domain.battle.text import describe
+from brikdesk.domain.statuses import BattleStatus, battle_status_text
 from brikdesk.errors import UserError
 
 READINGS: dict[str, str] = {
@@ -79,7 +80,6 @@ READINGS: dict[str, str] = {
             "total has beyond the dice and the modifiers.",
 }
 
-STATUS_TEXT = {"planned": "planned", "in_progress": "in progress", "finished": "finished"}
 
 # ---------------------------------------------------------------------------------------------
 # Inputs
@@ -122,7 +122,7 @@ class BattleFacts:
 
     name: str
     campaign: str = ""
-    status: str = "finished"
+    status: BattleStatus = BattleStatus.FINISHED
     date: _dt.date | None = None
     notes: str = ""
     edition: str = ""
@@ -269,7 +269,7 @@ class BattleReport:
 
     @property
     def status_text(self) -> str:
-        status = STATUS_TEXT.get(self.facts.status, self.facts.status.replace("_", " "))
+        status = battle_status_text(self.facts.status)
         return f"{status} {self.facts.date.isoformat()}" if self.facts.date else status
 
     @property
@@ -529,7 +529,7 @@ class _Builder:
     def _refusal(self, event: Event | None) -> str | None:
         """Why the tracker would not count this event (replaying it by the rules), or None;
         a counted event of the battle engine moves the replayed state on."""
-        if self.facts.status == "planned":
+        if self.facts.status == BattleStatus.PLANNED:
             return "the battle has not started"
         if event is None or self.state is None:
             return None  # another tool's kind: told from its own text and outcome
@@ -660,7 +660,7 @@ class _Builder:
     def report(self) -> BattleReport:
         rounds: list[ReportRound] = []
         by_round: dict[int, list[ReportTurn]] = {}
-        going_on = not (self.finished or self.facts.status == "finished")
+        going_on = not (self.finished or self.facts.status == BattleStatus.FINISHED)
         last = (self.round, self.active)
         turns = list(self.turns.items()) if self.seen else []  # nothing logged: no rounds
         if not going_on:  # a finished battle: no empty turns after its last event
@@ -695,7 +695,7 @@ class _Builder:
         tally = AttackTally(t["attacks"], t["hits"], t["kills"], t["ott"], t["crit"])
         return BattleReport(self.facts, self.players, tuple(rounds), tuple(rows),
                             tuple(per_round), self.result, tally,
-                            self.finished or self.facts.status == "finished")
+                            self.finished or self.facts.status == BattleStatus.FINISHED)
 
 
 def build_battle_report(facts: BattleFacts, players: Sequence[ReportPlayer],

@@ -49,6 +49,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column
 
+from brikdesk.domain.statuses import BattleStatus, UnitStatus
 from brikdesk.limits import KEY_LEN, KIND_LEN, MAX_ID, NAME_LEN, NOTES_LEN  # noqa: F401
 
 NAMING_CONVENTION = {
@@ -62,8 +63,8 @@ NAMING_CONVENTION = {
 # The column lengths and the largest id are limits like any other: stated once, in
 # ``brikdesk.limits``, and importable from here as before.
 
-CAMPAIGN_STATUS = ("alive", "wounded", "dead")
-BATTLE_STATUS = ("planned", "in_progress", "finished")
+CAMPAIGN_STATUS = tuple(s.value for s in UnitStatus)
+BATTLE_STATUS = tuple(s.value for s in BattleStatus)
 COST_SYSTEMS = ("CP", "Unit Inches")
 
 
@@ -196,7 +197,7 @@ class Unit(Versioned, Base):
     worn: Mapped[list[Any]]
     carried: Mapped[list[Any]]
     notes: Mapped[str] = mapped_column(Text, default="")
-    status: Mapped[str] = mapped_column(String(10), default="alive")
+    status: Mapped[str] = mapped_column(String(10), default=UnitStatus.ALIVE.value)
     battles_fought: Mapped[int] = mapped_column(Integer, default=0)
     kills: Mapped[int] = mapped_column(Integer, default=0)
     position: Mapped[int] = mapped_column(Integer, default=0)
@@ -213,7 +214,7 @@ class Battle(Versioned, Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     campaign_id: Mapped[int] = mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(NAME_LEN))
-    status: Mapped[str] = mapped_column(String(12), default="planned")
+    status: Mapped[str] = mapped_column(String(12), default=BattleStatus.PLANNED.value)
     created_at: Mapped[datetime]
     finished_at: Mapped[datetime | None]
     notes: Mapped[str] = mapped_column(Text, default="")

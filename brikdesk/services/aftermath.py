@@ -43,6 +43,7 @@ from brikdesk.domain.aftermath import (
 )
 from brikdesk.domain.catalog import Catalog
 from brikdesk.domain.roster import Loadout, UnitSpec, unit_cost
+from brikdesk.domain.statuses import BattleStatus, UnitStatus
 from brikdesk.errors import ConflictError, UserError
 from brikdesk.persistence.models import (
     Army,
@@ -120,7 +121,7 @@ class Aftermath:
 
     @property
     def finished(self) -> bool:
-        return self.status == "finished"
+        return self.status == BattleStatus.FINISHED
 
     def unit(self, unit_id: int) -> AftermathUnit:
         for u in self.units:
@@ -264,9 +265,9 @@ class AftermathService(ServiceBase):
         notes = clean_notes(result.notes)
         with self._sessions.begin() as s:
             b = self._lock(s, Battle, battle_id, "battle")
-            if b.status == "finished":
+            if b.status == BattleStatus.FINISHED:
                 raise UserError(f"'{b.name}' is already finished")
-            if b.status == "planned":
+            if b.status == BattleStatus.PLANNED:
                 raise UserError(f"'{b.name}' has not started: start it, or delete it")
             catalog = load_campaign_catalog(s, b.campaign_id)
             sides = dict(s.execute(select(BattleUnit.id, BattleUnit.battle_player_id)
@@ -300,7 +301,7 @@ class AftermathService(ServiceBase):
                 u.status = f.status
                 if f.promote_to is not None:
                     u.type_key = f.promote_to
-            b.status = "finished"
+            b.status = BattleStatus.FINISHED
             b.finished_at = self._now()
             b.result = result_to_json(result)
             self._touch(s, b.campaign_id)
@@ -319,7 +320,7 @@ class AftermathService(ServiceBase):
         """Undo of :meth:`finish`: the battle and every unit's record exactly as they were."""
         with self._sessions.begin() as s:
             b = self._lock(s, Battle, battle_id, "battle")
-            if b.status != "finished":
+            if b.status != BattleStatus.FINISHED:
                 raise UserError(f"'{b.name}' is not finished")
             rows = {u.id: u for u in s.scalars(select(Unit).where(
                 Unit.id.in_([r[0] for r in before.units])).with_for_update())}
@@ -351,7 +352,7 @@ class AftermathService(ServiceBase):
     def resurrect(self, unit_id: int) -> Done[str]:
         """Bring a dead unit back to the campaign pool, alive (a house rule). The battle where
         it fell still counts it among its casualties."""
-        return self._set_status(unit_id, "alive", "Bring back", need_dead=True)
+        return self._set_status(unit_id, UnitStatus.ALIVE, "Bring back", need_dead=True)
 
     @storage_errors
     def _set_status(self, unit_id: int, status: str, verb: str, *, need_dead: bool = False

@@ -28,6 +28,7 @@ from brikdesk.domain.history import (
     build_history,
 )
 from brikdesk.domain.roster import Loadout, UnitSpec, unit_cost
+from brikdesk.domain.statuses import BattleStatus
 from brikdesk.persistence.models import (
     Army,
     Battle,
@@ -78,7 +79,7 @@ class HistoryService(ServiceBase):
                 units.append(PoolUnit(uid, name, army, status, cost))
             query = (select(Battle.id, Battle.name, Battle.finished_at, Battle.created_at,
                             Battle.result)
-                     .where(Battle.campaign_id == campaign_id, Battle.status == "finished")
+                     .where(Battle.campaign_id == campaign_id, Battle.status == BattleStatus.FINISHED)
                      .order_by(Battle.finished_at, Battle.created_at, Battle.id))
             rows: Sequence[tuple[int, str, datetime | None, datetime, dict[str, Any] | None]] = \
                 s.execute(query).all()

@@ -38,6 +38,7 @@ from brikdesk.domain.report import (
 )
 from brikdesk.domain.roster import Loadout, UnitSpec
 from brikdesk.domain.sheets import RosterSheet, RosterSheetOptions, SheetHeader, build_roster_sheet
+from brikdesk.domain.statuses import BattleStatus, UnitStatus
 from brikdesk.errors import UserError
 from brikdesk.persistence.models import (
     Army,
@@ -107,9 +108,9 @@ class Found:
 def campaign_notes(status: str, battles: int, kills: int) -> str:
     """``"Wounded; 2 battles, 1 kill"``: a unit's campaign record for its card."""
     parts = []
-    if status == "wounded":
+    if status == UnitStatus.WOUNDED:
         parts.append("Wounded")
-    elif status == "dead":
+    elif status == UnitStatus.DEAD:
         parts.append("Dead in the campaign")
     record = []
     if battles:
@@ -264,9 +265,9 @@ class PrintService(ServiceBase):
                      for u in s.scalars(select(Unit).where(Unit.army_id == army_id)
                                         .order_by(Unit.position, Unit.id))]
         printed = [(spec, note) for spec, note, status in units
-                   if include_dead or status != "dead"]
+                   if include_dead or status != UnitStatus.DEAD]
         left_out = tuple(spec.name for spec, _note, status in units
-                         if not include_dead and status == "dead")
+                         if not include_dead and status == UnitStatus.DEAD)
         notes: dict[str, str] = {}
         clash: set[str] = set()
         for spec, text in printed:  # names are not unique: a note shared by all of that name
@@ -347,7 +348,8 @@ class PrintService(ServiceBase):
                           BattleEvent.battle_id == battle_id, BattleEvent.reverted.is_(False))
                           .order_by(BattleEvent.seq))]
             when = from_db_time(b.finished_at or b.created_at)
-            facts = BattleFacts(name=b.name, campaign=campaign.name, status=b.status,
+            facts = BattleFacts(name=b.name, campaign=campaign.name,
+                                status=BattleStatus(b.status),
                                 date=when.astimezone().date() if when else None,
                                 notes=b.notes, edition=campaign.edition)
         return build_battle_report(facts, players, units, events)

@@ -44,6 +44,7 @@ from brikdesk.domain.roster import (
     unit_cost,
     validate_unit,
 )
+from brikdesk.domain.statuses import UnitStatus
 from brikdesk.errors import ConflictError, UserError
 from brikdesk.limits import MAX_NUMBER
 from brikdesk.persistence import snapshots
@@ -388,7 +389,8 @@ class RosterService(ServiceBase):
             ovj = overrides_to_json(ov)
             rows = [dict(army_id=army_id, name=nm, type_key=type_key, overrides=ovj,
                          hands=hands, worn=worn, carried=carried, notes=notes,
-                         status="alive", battles_fought=0, kills=0, position=start + i)
+                         status=UnitStatus.ALIVE, battles_fought=0, kills=0,
+                         position=start + i)
                     for i, nm in enumerate(names)]
             ids = tuple(s.scalars(insert(Unit).returning(Unit.id, sort_by_parameter_order=True),
                                   rows))
@@ -422,7 +424,7 @@ class RosterService(ServiceBase):
                 copy_name = u.name if len(u.name) > 93 else f"{u.name} (copy)"
                 c = Unit(army_id=u.army_id, name=copy_name, type_key=u.type_key,
                          overrides=dict(u.overrides), hands=list(u.hands), worn=list(u.worn),
-                         carried=list(u.carried), notes=u.notes, status="alive",
+                         carried=list(u.carried), notes=u.notes, status=UnitStatus.ALIVE,
                          battles_fought=0, kills=0, position=next_pos[u.army_id])
                 next_pos[u.army_id] += 1
                 s.add(c)

@@ -36,6 +36,7 @@ from brikdesk.domain.catalog import (
     unit_type_from_dict,
 )
 from brikdesk.domain.roster import UnitOverrides
+from brikdesk.domain.statuses import BattleStatus
 from brikdesk.errors import UserError
 from brikdesk.limits import (
     MAX_ARMIES,
@@ -604,7 +605,7 @@ def _check_battle(raw: Any, path: str, players: Mapping[int, Any],
     b.number("id", 1)
     status = b.choice("status", BATTLE_STATUS)
     finished_at = b.time("finished_at", null=True)
-    if (finished_at is None) != (status != "finished"):
+    if (finished_at is None) != (status != BattleStatus.FINISHED):
         raise _Refused(b.at("finished_at"), "a finished battle has a finish time, and only a "
                                             "finished battle has one")
     out: dict[str, Any] = {
@@ -669,7 +670,7 @@ def _check_battle(raw: Any, path: str, players: Mapping[int, Any],
             "payload": payload, "created_at": e.time("created_at"), "reverted": reverted})
     out["result"] = None
     if b.get("result") is not None:
-        if status != "finished":
+        if status != BattleStatus.FINISHED:
             raise _Refused(b.at("result"), "only a finished battle has a result")
         try:
             out["result"] = remap_result(b.get("result"), local, {p: p for p in sides},

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 from brikdesk.domain.battle.rolloff import READING, RollOff, roll_off
 from brikdesk.domain.muster import SideMuster, muster_summary
 from brikdesk.domain.rolling import DiceSource, NeedDie, RandomDice, TypedDice
+from brikdesk.domain.statuses import UnitStatus
 from brikdesk.errors import UserError
 from brikdesk.limits import MAX_NUMBER
 from brikdesk.services import Services
@@ -339,14 +340,14 @@ class StartBattleDialog(QDialog):
                     item = QTreeWidgetItem(army, [u.name, u.type_name])
                     item.setData(0, ID, ("unit", u.id))
                     item.setData(0, COST, u.cost)
-                    if u.status == "dead":
+                    if u.status == UnitStatus.DEAD:
                         item.setFlags(Qt.ItemFlag.ItemIsUserCheckable)
                         item.setText(1, f"{u.type_name} (dead)")
                         item.setToolTip(0, "Dead in the campaign: cannot fight")
                     else:
                         item.setFlags(Qt.ItemFlag.ItemIsUserCheckable
                                       | Qt.ItemFlag.ItemIsEnabled)
-                        if u.status == "wounded":
+                        if u.status == UnitStatus.WOUNDED:
                             item.setText(1, f"{u.type_name} (wounded)")
                     item.setCheckState(0, Qt.CheckState.Unchecked)
             top.setExpanded(False)

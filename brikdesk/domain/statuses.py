@@ -11,7 +11,14 @@ from __future__ import annotations
 from enum import Enum
 
 
-class BattleStatus(str, Enum):
+class _Stored(str, Enum):
+    """A status whose ``str()`` is the text stored for it."""
+
+    def __str__(self) -> str:
+        return str.__str__(self)  # the text itself (the value), not "BattleStatus.PLANNED"
+
+
+class BattleStatus(_Stored):
     """A battle is planned (mustered, not started), in progress, or finished (ended: the
     campaign has its outcome)."""
 
@@ -19,25 +26,19 @@ class BattleStatus(str, Enum):
     IN_PROGRESS = "in_progress"
     FINISHED = "finished"
 
-    def __str__(self) -> str:
-        return self.value
-
     @property
     def text(self) -> str:
         """How the app says it: "planned", "in progress", "finished"."""
         return self.value.replace("_", " ")
 
 
-class UnitStatus(str, Enum):
+class UnitStatus(_Stored):
     """A campaign unit between battles: alive, wounded or dead (what an ended battle
     leaves it; a dead unit is left out of musters and, unless asked, of roster sheets)."""
 
     ALIVE = "alive"
     WOUNDED = "wounded"
     DEAD = "dead"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 def battle_status_text(status: str) -> str:

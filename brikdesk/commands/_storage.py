@@ -12,8 +12,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from brikdesk.errors import StorageError
-from brikdesk.persistence.db import DB_ENV, Database, open_database
+from brikdesk.paths import DB_ENV
+from brikdesk.persistence.db import Database, open_database
 from brikdesk.services import Services
+from brikdesk.services.summaries import CampaignSummary
 
 
 @contextmanager
@@ -46,7 +48,7 @@ def run_storage(name: str, body: Callable[[], int]) -> int:
         return 1
 
 
-def pick_campaign(sv: Services, ref: str | None, verb: str):
+def pick_campaign(sv: Services, ref: str | None, verb: str) -> CampaignSummary:
     """The campaign ``--campaign`` names (id, name or unique part), or the only one there is;
     with several and no ``--campaign``, a ``UserError`` listing them (``verb``: what for)."""
     from brikdesk.errors import UserError

@@ -11,9 +11,10 @@ with status 2 and one line naming the candidates with their ids.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 
-def whole_number(lo: int, hi: int):
+def whole_number(lo: int, hi: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         t = text.strip()
         if not t.lstrip("-").isdigit() or not lo <= int(t) <= hi:
@@ -74,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
         if args.battle is not None and args.include_dead:
             raise UserError("--include-dead is for an army: a battle's sheet prints exactly "
                             "the units mustered into it", field="include_dead")
+        left_out: tuple[str, ...]
         with opened(args) as (db, _sv):
             service = PrintService(db.sessions)
             if args.battle is not None:

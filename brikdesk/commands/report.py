@@ -11,6 +11,7 @@ needs no Qt; ``.pdf`` loads Qt inside ``run()`` only (offscreen when there is no
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from brikdesk.commands.print_ import paper_arg
 
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     return run_storage("report", body)
 
 
-def _campaign_report(args: argparse.Namespace, out) -> int:
+def _campaign_report(args: argparse.Namespace, out: Path) -> int:
     """``report --campaign NAME --out FILE`` with no ``--battle``: the campaign report."""
     from brikdesk.commands._storage import opened, pick_campaign
     from brikdesk.domain.history import history_markdown

@@ -18,11 +18,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from brikdesk.domain.statuses import UnitStatus
 from brikdesk.errors import UserError
 
 #: A campaign unit's status after a battle (the campaign pool's statuses).
-ALIVE, WOUNDED, DEAD = "alive", "wounded", "dead"
-FATE_STATUSES = (ALIVE, WOUNDED, DEAD)
+ALIVE, WOUNDED, DEAD = UnitStatus.ALIVE, UnitStatus.WOUNDED, UnitStatus.DEAD
+FATE_STATUSES = tuple(UnitStatus)
 
 #: How BrikDesk reads what the rules leave open; shown in Help > Rules reference.
 READINGS: dict[str, str] = {
@@ -147,7 +148,7 @@ class UnitFate:
     """
 
     unit: int
-    status: str = ALIVE
+    status: UnitStatus = ALIVE
     killed_by: int | None = None
     disrupted: bool = False
     out: bool = False
@@ -297,7 +298,7 @@ def result_from_json(data: Any) -> BattleResult | None:
             continue
         status = u.get("status")
         promote = u.get("promote_to")
-        fates.append(UnitFate(u["unit"], status if status in FATE_STATUSES else ALIVE,
+        fates.append(UnitFate(u["unit"], UnitStatus(status) if status in FATE_STATUSES else ALIVE,
                               _unit_id(u.get("killed_by")), u.get("disrupted") is True,
                               u.get("out") is True, promote if isinstance(promote, str) else None))
     notes = data.get("notes")
@@ -332,9 +333,10 @@ def remap_result(data: Any, units: Mapping[int, int], players: Mapping[int, int]
         if not isinstance(u, Mapping) or set(u) - fields:
             raise UserError(f"{at}: must be an object with the fields " + ", ".join(
                 sorted(fields)))
-        unit = u.get("unit")
-        if _unit_id(unit) is None or unit not in units or unit in seen:
-            raise UserError(f"{at}.unit: {unit!r} is not a unit of this battle (or twice)")
+        unit = _unit_id(u.get("unit"))
+        if unit is None or unit not in units or unit in seen:
+            raise UserError(f"{at}.unit: {u.get('unit')!r} is not a unit of this battle "
+                            "(or twice)")
         seen.add(unit)
         if u.get("status") not in FATE_STATUSES:
             raise UserError(f"{at}.status: {u.get('status')!r} is not one of "

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
+from typing import TypedDict
 
 from brikdesk.domain.catalog import CatalogItem, Category
 from brikdesk.domain.dice import ACTION_DICE, DiceExpr, DiceTerm, parse
@@ -288,6 +289,17 @@ class Target:
         return self.size is SizeClass.MINIFIG
 
 
+class _Traits(TypedDict):
+    """What a weapon profile takes over from its catalog item besides Use, Damage and Range."""
+
+    two_handed: bool
+    heavy: bool
+    thrust: bool
+    explosive_radius: int
+    knockback: int
+    shield: bool
+
+
 @dataclass(frozen=True)
 class Weapon:
     """An attack profile: Use, Damage, Range (``None`` = Close Combat) and what the rules ask.
@@ -341,13 +353,14 @@ class Weapon:
                             "pick that object and throw it", field="weapon")
         heavy = item.category is Category.WEAPON and (
             "heavy" in item.key.lower() or item.name.lower().startswith("heavy"))
-        common = dict(two_handed=item.two_handed, heavy=heavy, thrust=item.charging,
-                      explosive_radius=item.explosive_radius, knockback=item.knockback,
-                      shield=item.shield)
+        common = _Traits(two_handed=item.two_handed, heavy=heavy, thrust=item.charging,
+                         explosive_radius=item.explosive_radius, knockback=item.knockback,
+                         shield=item.shield)
+        damage = item.damage_expr or DiceExpr()
         throwable = item.thrown_range is not None or bool(item.thrown_range_dice)
         thrown_only = not item.close_combat and item.range_inches is None and throwable
         if not (thrown or thrown_only) or (item.range_inches is not None and not throwable):
-            return cls(item.name, item.use, item.damage, item.range_inches, **common)
+            return cls(item.name, item.use, damage, item.range_inches, **common)
         if not throwable and item.two_handed:
             raise UserError(f"a {item.name} is Two-Handed and can't be thrown", field="thrown")
         rng = thrown_range if thrown_range is not None else item.thrown_range
@@ -359,7 +372,7 @@ class Weapon:
             rng = THROWN_OBJECT_RANGE
         use = item.thrown_use if item.thrown_use is not None else item.use
         name = item.name if thrown_only else f"thrown {item.name}"
-        return cls(name, use, item.damage, rng, thrown=True, **common)
+        return cls(name, use, damage, rng, thrown=True, **common)
 
 
 #: Bare hands: Use 0, no Damage; they Grab, Shove and Parry Grabs and Shoves (rules facts §3).
@@ -781,8 +794,8 @@ def apply_benny(state: AttackRoll, use: BennyUse, dice: DiceSource,
     if use is BennyUse.NONE:
         return state
     attack = state.attack
-    rolled = state.roll is not None and state.roll.rolled
-    check_benny_to_spend(state.benny, state.roll.natural if rolled else None,
+    natural = state.roll.natural if state.roll is not None and state.roll.rolled else None
+    check_benny_to_spend(state.benny, natural,
                          who=attack.attacker.name,
                          can_go_over_the_top=attack.attacker.over_the_top)
     assert state.roll is not None

@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields, replace
 from enum import Enum
 from functools import cache, cached_property, lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from brikdesk.domain.dice import ACTION_DICE, DiceExpr, DiceSyntaxError, parse
 from brikdesk.errors import UserError
@@ -439,33 +439,34 @@ def _enum_check(enum: type[Enum]) -> Check:
     return check
 
 
-def _dice_text(value: Any, example: str) -> DiceExpr | None:
-    """A dice expression given as text (``""``: none), parsed; ``example`` goes in the refusal."""
+def _dice_text(value: Any, example: str) -> tuple[str, DiceExpr | None]:
+    """A dice expression given as text (``""``: none): the text and its parse; ``example`` goes
+    in the refusal."""
     if not isinstance(value, str):
         raise _Invalid(f"must be a dice expression as text {example}, not {_show(value)}")
     try:
-        return parse_damage(value) if value else None
+        return value, parse_damage(value) if value else None
     except DiceSyntaxError as exc:
         raise _Invalid(f"{_show(value)} is not a dice expression: {exc}") from None
 
 
 def _damage_check(value: Any) -> str:
-    _dice_text(value, '("1dA+2") or "" for none')
-    return value
+    text, _expr = _dice_text(value, '("1dA+2") or "" for none')
+    return text
 
 
 def _distance_dice_check(value: Any) -> str:
-    expr = _dice_text(value, '("1d6+2") or ""')
+    text, expr = _dice_text(value, '("1d6+2") or ""')
     if expr is not None and expr.explosive:
         raise _Invalid("a distance can't be explosive (Exp)")
-    return value
+    return text
 
 
 def _action_die_check(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in ACTION_DICE:
         raise _Invalid("must be one of the Action dice "
                        + ", ".join(str(s) for s in ACTION_DICE) + f", not {_show(value)}")
-    return value
+    return int(value)
 
 
 def _armor_check(value: Any) -> str:
@@ -784,8 +785,11 @@ def house_rule_diff(default_item: Any, item: Any) -> tuple[str, ...]:
                  != getattr(item, f.name, MISSING))
 
 
-def _merge(defaults: tuple[Any, ...], overrides: Mapping[str, Any], cls: type,
-           kind: str) -> tuple[Any, ...]:
+_Entry = TypeVar("_Entry", CatalogItem, UnitType)
+
+
+def _merge(defaults: tuple[_Entry, ...], overrides: Mapping[str, Any], cls: type[_Entry],
+           kind: str) -> tuple[_Entry, ...]:
     for key, entry in overrides.items():
         if not isinstance(entry, cls):
             raise CatalogError(f"the house rule stored under '{key}' is not a {kind}",
@@ -793,8 +797,8 @@ def _merge(defaults: tuple[Any, ...], overrides: Mapping[str, Any], cls: type,
         if entry.key != key:
             raise CatalogError(f"the house rule stored under '{key}' is for '{entry.key}'",
                                source="house rule")
-    default_keys = set()
-    merged = []
+    default_keys: set[str] = set()
+    merged: list[_Entry] = []
     for d in defaults:
         default_keys.add(d.key)
         o = overrides.get(d.key)

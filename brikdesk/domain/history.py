@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from brikdesk.domain.aftermath import BattleResult
+from brikdesk.domain.statuses import UnitStatus
 
 READINGS: dict[str, str] = {
     "standings": (
@@ -235,7 +236,7 @@ def build_history(campaign_id: int, campaign: str, cost_unit: str,
     for p in players:
         mine = [a for a in armies if a.player_id == p.id]
         ids = {a.id for a in mine}
-        living = [u for u in units if u.army_id in ids and u.status != "dead"]
+        living = [u for u in units if u.army_id in ids and u.status != UnitStatus.DEAD]
         budgets = [a.budget for a in mine if a.budget is not None]
         f = fought.get(p.id, 0)
         w, d = won.get(p.id, 0), drawn.get(p.id, 0)
@@ -247,16 +248,16 @@ def build_history(campaign_id: int, campaign: str, cost_unit: str,
     series = []
     points = n + 1  # point 0: the start; point i + 1: after battle i
     for a in armies:
-        mine = [u for u in units if u.army_id == a.id]
-        steady = [u for u in mine if u.id not in falls]  # never fell: counted everywhere
-        values = [sum(u.cost for u in steady)] * points
+        army_units = [pu for pu in units if pu.army_id == a.id]
+        steady = [pu for pu in army_units if pu.id not in falls]  # never fell: counted everywhere
+        values = [sum(pu.cost for pu in steady)] * points
         alive_counts = [len(steady)] * points
-        for u in mine:
-            if u.id not in falls:
+        for pu in army_units:
+            if pu.id not in falls:
                 continue
             for k in range(points):
-                if _alive_at(falls[u.id], fights.get(u.id, ()), k - 1):
-                    values[k] += u.cost
+                if _alive_at(falls[pu.id], fights.get(pu.id, ()), k - 1):
+                    values[k] += pu.cost
                     alive_counts[k] += 1
         series.append(ArmySeries(a.id, a.name, pname.get(a.player_id, "?"),
                                  pcolour.get(a.player_id, "#808080"), tuple(values),
@@ -268,9 +269,9 @@ def build_history(campaign_id: int, campaign: str, cost_unit: str,
     for key, (name, pid, k, nb) in leaders.items():
         if k <= 0:
             continue
-        u = pool.get(key) if isinstance(key, int) else None
-        unit_leaders.append(Leader(u.name if u else name, pname.get(pid, "?"), k, nb,
-                                   u.status if u else "deleted"))
+        known = pool.get(key) if isinstance(key, int) else None
+        unit_leaders.append(Leader(known.name if known else name, pname.get(pid, "?"), k, nb,
+                                   known.status if known else "deleted"))
     unit_leaders.sort(key=lambda x: (-x.kills, x.battles, x.name))
     player_leaders = sorted((Leader(s.name, s.name, s.kills, s.fought) for s in standings),
                             key=lambda x: (-x.kills, x.name))
@@ -328,8 +329,9 @@ def history_to_text(h: CampaignHistory, *, limit: int = 10) -> str:
     """The history as plain text (``brikdesk history``)."""
     cu = h.cost_unit
     out = [f"Campaign: {h.campaign}", "", "Standings"]
-    rows = [("Player", "Fought", "Won", "Drawn", "Lost", f"Value ({cu})", "Budget", "Alive",
-             "Casualties", "Kills")]
+    rows: list[tuple[str, ...]] = [
+        ("Player", "Fought", "Won", "Drawn", "Lost", f"Value ({cu})", "Budget", "Alive",
+         "Casualties", "Kills")]
     for s in h.standings:
         rows.append((s.name, str(s.fought), str(s.won), str(s.drawn), str(s.lost),
                      str(s.value), "-" if s.budget is None else str(s.budget), str(s.alive),
@@ -346,14 +348,14 @@ def history_to_text(h: CampaignHistory, *, limit: int = 10) -> str:
     if h.timeline:
         out += _table(rows)
     out += ["", "Armies over the battles (start, then after each battle)"]
-    for s in h.series:
-        out.append(f"  {s.army} ({s.player}): value {_ends(s.value)} {cu}, units alive "
-                   f"{_ends(s.alive)}, casualties {s.casualties[-1]}, kills {s.kills[-1]}")
+    for a in h.series:
+        out.append(f"  {a.army} ({a.player}): value {_ends(a.value)} {cu}, units alive "
+                   f"{_ends(a.alive)}, casualties {a.casualties[-1]}, kills {a.kills[-1]}")
     out += ["", "Leaderboard: units by kills"]
     if not h.unit_leaders:
         out.append("  No kills yet.")
     for i, u in enumerate(h.unit_leaders[:limit], 1):
-        status = f", {u.status}" if u.status != "alive" else ""
+        status = f", {u.status}" if u.status != UnitStatus.ALIVE else ""
         out.append(f"  {i:>2}. {u.name} ({u.player}{status}): {u.kills} kill"
                    f"{'s' if u.kills != 1 else ''} in {u.battles} battle"
                    f"{'s' if u.battles != 1 else ''}")

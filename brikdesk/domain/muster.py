@@ -24,7 +24,7 @@ def muster_summary(sides: Sequence[SideMuster], budget: int | None, cost_unit: s
     budget): ``("Margo: 5 units, 42 CP; Tobias: 3 units, 20 CP", ("Margo is over ..."))``."""
     line = "; ".join(f"{s.player}: {s.units} unit{'s' if s.units != 1 else ''}, "
                      f"{s.cost} {cost_unit}" for s in sides)
-    warnings = ()
+    warnings: tuple[str, ...] = ()
     if budget:
         warnings = tuple(f"{s.player} is over this battle's budget of {budget} {cost_unit} by "
                          f"{s.cost - budget} {cost_unit} ({s.cost} {cost_unit})"

@@ -44,7 +44,7 @@ import datetime as _dt
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from brikdesk.domain.battle.events import (
     AttackResolved,
@@ -60,6 +60,7 @@ from brikdesk.domain.battle.events import (
 from brikdesk.domain.battle.model import BattleSetup, PlayerSetup, Status, UnitSetup
 from brikdesk.domain.battle.rules import apply, initial_state
 from brikdesk.domain.battle.text import describe
+from brikdesk.domain.statuses import BattleStatus, battle_status_text
 from brikdesk.errors import UserError
 
 READINGS: dict[str, str] = {
@@ -79,7 +80,6 @@ READINGS: dict[str, str] = {
             "total has beyond the dice and the modifiers.",
 }
 
-STATUS_TEXT = {"planned": "planned", "in_progress": "in progress", "finished": "finished"}
 
 # ---------------------------------------------------------------------------------------------
 # Inputs
@@ -122,7 +122,7 @@ class BattleFacts:
 
     name: str
     campaign: str = ""
-    status: str = "finished"
+    status: BattleStatus = BattleStatus.FINISHED
     date: _dt.date | None = None
     notes: str = ""
     edition: str = ""
@@ -130,6 +130,14 @@ class BattleFacts:
 
 # ---------------------------------------------------------------------------------------------
 # The report
+
+
+class _Where(TypedDict):
+    """Where in the battle an event was logged: the fields every ``ReportEntry`` starts with."""
+
+    seq: int
+    round: int
+    player_id: int | None
 
 
 @dataclass(frozen=True)
@@ -261,7 +269,7 @@ class BattleReport:
 
     @property
     def status_text(self) -> str:
-        status = STATUS_TEXT.get(self.facts.status, self.facts.status.replace("_", " "))
+        status = battle_status_text(self.facts.status)
         return f"{status} {self.facts.date.isoformat()}" if self.facts.date else status
 
     @property
@@ -521,7 +529,7 @@ class _Builder:
     def _refusal(self, event: Event | None) -> str | None:
         """Why the tracker would not count this event (replaying it by the rules), or None;
         a counted event of the battle engine moves the replayed state on."""
-        if self.facts.status == "planned":
+        if self.facts.status == BattleStatus.PLANNED:
             return "the battle has not started"
         if event is None or self.state is None:
             return None  # another tool's kind: told from its own text and outcome
@@ -535,7 +543,7 @@ class _Builder:
                payload: Mapping[str, Any]) -> ReportEntry | None:
         note = str(payload.get("text", "") or "").strip()
         player = self.order[self.active] if self.order else None
-        base = {"seq": logged.seq, "round": self.round, "player_id": player}
+        base = _Where(seq=logged.seq, round=self.round, player_id=player)
         if isinstance(event, AttackResolved):
             return self._attack(event, payload, note, base)
         if isinstance(event, BattleFinished):
@@ -570,7 +578,7 @@ class _Builder:
             return event.kind.replace("_", " ")
 
     def _generic(self, logged: LoggedEvent, payload: Mapping[str, Any], note: str,
-                 base: dict[str, Any]) -> ReportEntry:
+                 base: _Where) -> ReportEntry:
         """An event of a kind the battle engine does not know: its text and its outcome."""
         outcome = payload.get("outcome", {})
         outcome = outcome if isinstance(outcome, Mapping) else {}
@@ -591,7 +599,7 @@ class _Builder:
                            deaths=tuple(deaths))
 
     def _attack(self, e: AttackResolved, payload: Mapping[str, Any], note: str,
-                base: dict[str, Any]) -> ReportEntry:
+                base: _Where) -> ReportEntry:
         who = []
         for p in e.participants:
             text = self.label(p.unit)
@@ -652,7 +660,7 @@ class _Builder:
     def report(self) -> BattleReport:
         rounds: list[ReportRound] = []
         by_round: dict[int, list[ReportTurn]] = {}
-        going_on = not (self.finished or self.facts.status == "finished")
+        going_on = not (self.finished or self.facts.status == BattleStatus.FINISHED)
         last = (self.round, self.active)
         turns = list(self.turns.items()) if self.seen else []  # nothing logged: no rounds
         if not going_on:  # a finished battle: no empty turns after its last event
@@ -664,9 +672,9 @@ class _Builder:
             by_round.setdefault(rnd, []).append(
                 ReportTurn(rnd, pid, name, tuple(entries), going_on and (rnd, idx) == last))
         for rnd in sorted(by_round):
-            turns = tuple(sorted(by_round[rnd], key=lambda t: self.order.index(t.player_id)
-                                 if t.player_id in self.order else 0))
-            rounds.append(ReportRound(rnd, turns))
+            in_order = tuple(sorted(by_round[rnd], key=lambda t: self.order.index(t.player_id)
+                                    if t.player_id in self.order else 0))
+            rounds.append(ReportRound(rnd, in_order))
         last_round = max(by_round) if by_round else 0
         rows = []
         for p in self.players:
@@ -687,7 +695,7 @@ class _Builder:
         tally = AttackTally(t["attacks"], t["hits"], t["kills"], t["ott"], t["crit"])
         return BattleReport(self.facts, self.players, tuple(rounds), tuple(rows),
                             tuple(per_round), self.result, tally,
-                            self.finished or self.facts.status == "finished")
+                            self.finished or self.facts.status == BattleStatus.FINISHED)
 
 
 def build_battle_report(facts: BattleFacts, players: Sequence[ReportPlayer],

@@ -44,9 +44,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
-from sqlalchemy import Engine, create_engine, event, inspect, text
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
@@ -69,7 +69,7 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 BUSY_TIMEOUT_MS = 5000
 #: Execution option: True on the services' connections (SQLite: ``BEGIN IMMEDIATE``), False on
 #: a transaction that only reads (a deferred ``BEGIN``).
-WRITES = "brikdesk_writes"
+WRITES: Final = "brikdesk_writes"
 
 
 def default_url() -> str:
@@ -160,7 +160,7 @@ def _sqlite_setup(engine: Engine) -> None:
     ``IMMEDIATE`` unless the connection says it only reads (see the module's docstring)."""
 
     @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection, _record) -> None:  # pragma: no cover - trivial
+    def _on_connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:  # pragma: no cover - trivial
         # Let SQLAlchemy, not the driver, decide when a transaction begins.
         dbapi_connection.isolation_level = None
         cur = dbapi_connection.cursor()
@@ -173,7 +173,7 @@ def _sqlite_setup(engine: Engine) -> None:
             cur.close()
 
     @event.listens_for(engine, "begin")
-    def _on_begin(conn) -> None:  # pragma: no cover - trivial
+    def _on_begin(conn: Connection) -> None:  # pragma: no cover - trivial
         if conn.get_execution_options().get(WRITES):
             conn.exec_driver_sql("BEGIN IMMEDIATE")
         else:
@@ -207,7 +207,7 @@ def create_db_engine(url: str) -> Engine:
     return engine
 
 
-def alembic_config(connection=None) -> Config:
+def alembic_config(connection: Connection | None = None) -> Config:
     """A programmatic Alembic configuration for the migrations inside the package."""
     from alembic.config import Config
 
@@ -227,12 +227,13 @@ def head_revision() -> str:
     return head
 
 
-def _current_revision(conn) -> tuple[str | None, set[str]]:
+def _current_revision(conn: Connection) -> tuple[str | None, set[str]]:
     """The database's schema revision (``None`` if it has none) and its table names."""
     tables = set(inspect(conn).get_table_names())
     if "alembic_version" not in tables:
         return None, tables
-    rows = conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+    rows: list[str] = list(
+        conn.execute(text("SELECT version_num FROM alembic_version")).scalars())
     return (rows[0] if len(rows) == 1 else None), tables
 
 

@@ -43,11 +43,13 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Table,
     Text,
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column
 
+from brikdesk.domain.statuses import BattleStatus, UnitStatus
 from brikdesk.limits import KEY_LEN, KIND_LEN, MAX_ID, NAME_LEN, NOTES_LEN  # noqa: F401
 
 NAMING_CONVENTION = {
@@ -61,8 +63,8 @@ NAMING_CONVENTION = {
 # The column lengths and the largest id are limits like any other: stated once, in
 # ``brikdesk.limits``, and importable from here as before.
 
-CAMPAIGN_STATUS = ("alive", "wounded", "dead")
-BATTLE_STATUS = ("planned", "in_progress", "finished")
+CAMPAIGN_STATUS = tuple(s.value for s in UnitStatus)
+BATTLE_STATUS = tuple(s.value for s in BattleStatus)
 COST_SYSTEMS = ("CP", "Unit Inches")
 
 
@@ -84,6 +86,11 @@ class Base(DeclarativeBase):
     }
 
 
+def table_of(model: type[Base]) -> Table:
+    """The table ``model`` is stored in (``model.__table__`` is typed as any FROM clause)."""
+    return Base.metadata.tables[model.__tablename__]
+
+
 class Versioned:
     """A ``version`` (1 for a new row, and for rows older than schema revision 0003), raised by
     one on every ORM update of the row; an update whose version no longer matches raises
@@ -93,6 +100,7 @@ class Versioned:
 
     @declared_attr.directive
     def __mapper_args__(cls) -> dict[str, Any]:
+        # the mixin has no __table__ of its own; each mapped class it is part of has
         return {"version_id_col": cls.__table__.c.version}  # type: ignore[attr-defined]
 
 
@@ -142,7 +150,7 @@ class Army(Versioned, Base):
     budget: Mapped[int | None] = mapped_column(Integer)
 
 
-class _HouseEntry:
+class HouseEntry(Versioned):
     """The shape of both house-rule tables: one campaign's own version of a catalog entry (the
     whole entry as JSON, under the entry's key), or a ``custom`` entry the rules do not have."""
 
@@ -157,13 +165,13 @@ class _HouseEntry:
         return (UniqueConstraint("campaign_id", "key"), NO_REUSE)
 
 
-class HouseItem(_HouseEntry, Versioned, Base):
+class HouseItem(HouseEntry, Base):
     """A campaign's own version of a catalog item (a house rule), or a custom item."""
 
     __tablename__ = "house_item"
 
 
-class HouseUnitType(_HouseEntry, Versioned, Base):
+class HouseUnitType(HouseEntry, Base):
     """A campaign's own version of a unit type (a house rule), or a custom type."""
 
     __tablename__ = "house_unit_type"
@@ -189,7 +197,7 @@ class Unit(Versioned, Base):
     worn: Mapped[list[Any]]
     carried: Mapped[list[Any]]
     notes: Mapped[str] = mapped_column(Text, default="")
-    status: Mapped[str] = mapped_column(String(10), default="alive")
+    status: Mapped[str] = mapped_column(String(10), default=UnitStatus.ALIVE.value)
     battles_fought: Mapped[int] = mapped_column(Integer, default=0)
     kills: Mapped[int] = mapped_column(Integer, default=0)
     position: Mapped[int] = mapped_column(Integer, default=0)
@@ -206,7 +214,7 @@ class Battle(Versioned, Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     campaign_id: Mapped[int] = mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(NAME_LEN))
-    status: Mapped[str] = mapped_column(String(12), default="planned")
+    status: Mapped[str] = mapped_column(String(12), default=BattleStatus.PLANNED.value)
     created_at: Mapped[datetime]
     finished_at: Mapped[datetime | None]
     notes: Mapped[str] = mapped_column(Text, default="")

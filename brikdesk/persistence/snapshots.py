@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
+    Column,
     ColumnElement,
     Select,
     Table,
@@ -68,7 +69,7 @@ class Snapshot:
         return ()
 
 
-def _children(table: Table) -> Iterable[tuple[Table, Any, str]]:
+def _children(table: Table) -> Iterable[tuple[Table, Column[int], str]]:
     """(child table, child fk column, ondelete) for every foreign key that points at ``table``."""
     for child in Base.metadata.sorted_tables:
         for fk in child.foreign_keys:
@@ -81,8 +82,8 @@ def take(session: Session, table: Table, where: ColumnElement[bool]) -> Snapshot
     found: dict[str, list[Row]] = {}
     relinks: list[Relink] = []
     # Each entry: (table, a SELECT of the ids of the rows that are deleted in it).
-    deleted: dict[str, Select] = {}
-    pending: list[tuple[Table, Select]] = [(table, select(table.c.id).where(where))]
+    deleted: dict[str, Select[Any]] = {}
+    pending: list[tuple[Table, Select[Any]]] = [(table, select(table.c.id).where(where))]
     while pending:
         tbl, ids = pending.pop(0)
         if tbl.name in deleted:  # reached by a second path (e.g. army and player): union them
@@ -103,8 +104,9 @@ def take(session: Session, table: Table, where: ColumnElement[bool]) -> Snapshot
         for child, col, ondelete in _children(tbl):
             if ondelete != "SET NULL":
                 continue
-            for rid, value in session.execute(
-                    select(child.c.id, col).where(col.in_(ids)).order_by(child.c.id)):
+            pointing: Iterable[tuple[int, int]] = session.execute(
+                select(child.c.id, col).where(col.in_(ids)).order_by(child.c.id))
+            for rid, value in pointing:
                 if rid not in gone.get(child.name, ()):
                     relinks.append(Relink(child.name, col.name, rid, value))
     order = [t.name for t in Base.metadata.sorted_tables if t.name in found]

@@ -12,9 +12,9 @@ before that is a bug (the window offers no action that needs one).
 
 from __future__ import annotations
 
-import importlib
+from collections.abc import Callable
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from brikdesk.services.changes import Changes, Clock, Done, utc_now
 
@@ -36,10 +36,16 @@ if TYPE_CHECKING:
 __all__ = ["Changes", "Done", "Services"]
 
 
-def _make(module: str, cls: str, sessions: sessionmaker[Session] | None, clock: Clock):
+S = TypeVar("S")
+
+
+def _make(cls: Callable[[sessionmaker[Session], Clock], S],
+          sessions: sessionmaker[Session] | None, clock: Clock) -> S:
+    """One service of class ``cls`` over ``sessions`` (refused before the database is open)."""
     if sessions is None:
-        raise RuntimeError(f"{cls} used before the database was opened (Services.connect)")
-    return getattr(importlib.import_module(f"brikdesk.services.{module}"), cls)(sessions, clock)
+        name = getattr(cls, "__name__", "a service")
+        raise RuntimeError(f"{name} used before the database was opened (Services.connect)")
+    return cls(sessions, clock)
 
 
 class Services:
@@ -67,39 +73,57 @@ class Services:
 
     @cached_property
     def campaigns(self) -> CampaignService:
-        return _make("campaigns", "CampaignService", self._sessions, self._clock)
+        from brikdesk.services.campaigns import CampaignService
+
+        return _make(CampaignService, self._sessions, self._clock)
 
     @cached_property
     def roster(self) -> RosterService:
-        return _make("roster", "RosterService", self._sessions, self._clock)
+        from brikdesk.services.roster import RosterService
+
+        return _make(RosterService, self._sessions, self._clock)
 
     @cached_property
     def catalog(self) -> CatalogService:
-        return _make("catalogs", "CatalogService", self._sessions, self._clock)
+        from brikdesk.services.catalogs import CatalogService
+
+        return _make(CatalogService, self._sessions, self._clock)
 
     @cached_property
     def battles(self) -> BattleService:
-        return _make("battles", "BattleService", self._sessions, self._clock)
+        from brikdesk.services.battles import BattleService
+
+        return _make(BattleService, self._sessions, self._clock)
 
     @cached_property
     def transfer(self) -> TransferService:
-        return _make("transfer", "TransferService", self._sessions, self._clock)
+        from brikdesk.services.transfer import TransferService
+
+        return _make(TransferService, self._sessions, self._clock)
 
     @cached_property
     def tracker(self) -> TrackerService:
-        return _make("tracker", "TrackerService", self._sessions, self._clock)
+        from brikdesk.services.tracker import TrackerService
+
+        return _make(TrackerService, self._sessions, self._clock)
 
     @cached_property
     def aftermath(self) -> AftermathService:
-        return _make("aftermath", "AftermathService", self._sessions, self._clock)
+        from brikdesk.services.aftermath import AftermathService
+
+        return _make(AftermathService, self._sessions, self._clock)
 
     @cached_property
     def history(self) -> HistoryService:
-        return _make("history", "HistoryService", self._sessions, self._clock)
+        from brikdesk.services.history import HistoryService
+
+        return _make(HistoryService, self._sessions, self._clock)
 
     @cached_property
     def printing(self) -> PrintService:
-        return _make("printing", "PrintService", self._sessions, self._clock)
+        from brikdesk.services.printing import PrintService
+
+        return _make(PrintService, self._sessions, self._clock)
 
     def change_watch(self) -> ChangeWatch:
         """A new watch for what other apps write to this database (``services.watch``); the

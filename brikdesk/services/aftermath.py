@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -43,6 +43,7 @@ from brikdesk.domain.aftermath import (
 )
 from brikdesk.domain.catalog import Catalog
 from brikdesk.domain.roster import Loadout, UnitSpec, unit_cost
+from brikdesk.domain.statuses import BattleStatus, UnitStatus
 from brikdesk.errors import ConflictError, UserError
 from brikdesk.persistence.models import (
     Army,
@@ -62,6 +63,9 @@ from brikdesk.services.common import (
     storage_errors,
 )
 from brikdesk.services.roster import overrides_from_json
+
+if TYPE_CHECKING:
+    from brikdesk.services.tracker import BattleView, TrackerService
 
 FINISH_CHANGES = Changes.BATTLES | Changes.UNITS | Changes.EVENTS
 
@@ -117,7 +121,7 @@ class Aftermath:
 
     @property
     def finished(self) -> bool:
-        return self.status == "finished"
+        return self.status == BattleStatus.FINISHED
 
     def unit(self, unit_id: int) -> AftermathUnit:
         for u in self.units:
@@ -187,9 +191,9 @@ class _Before:
 class AftermathService(ServiceBase):
     """End a battle, update the campaign in one pass; reopen it; bring a dead unit back."""
 
-    _tracker: Any = None
+    _tracker: TrackerService | None = None
 
-    def _view(self, battle_id: int):
+    def _view(self, battle_id: int) -> BattleView:
         if self._tracker is None:
             from brikdesk.services.tracker import TrackerService
 
@@ -261,9 +265,9 @@ class AftermathService(ServiceBase):
         notes = clean_notes(result.notes)
         with self._sessions.begin() as s:
             b = self._lock(s, Battle, battle_id, "battle")
-            if b.status == "finished":
+            if b.status == BattleStatus.FINISHED:
                 raise UserError(f"'{b.name}' is already finished")
-            if b.status == "planned":
+            if b.status == BattleStatus.PLANNED:
                 raise UserError(f"'{b.name}' has not started: start it, or delete it")
             catalog = load_campaign_catalog(s, b.campaign_id)
             sides = dict(s.execute(select(BattleUnit.id, BattleUnit.battle_player_id)
@@ -277,8 +281,9 @@ class AftermathService(ServiceBase):
                 if f.promote_to is not None and catalog.get_unit_type(f.promote_to) is None:
                     raise UserError(f"there is no unit type '{f.promote_to}' in this "
                                     "campaign's catalog", field="promote_to")
-            links = dict(s.execute(select(BattleUnit.id, BattleUnit.unit_id).where(
-                BattleUnit.battle_id == battle_id, BattleUnit.unit_id.is_not(None))).all())
+            links = {bu: u for bu, u in s.execute(select(BattleUnit.id, BattleUnit.unit_id).where(
+                BattleUnit.battle_id == battle_id, BattleUnit.unit_id.is_not(None)))
+                if u is not None}
             rows = {u.id: u for u in s.scalars(select(Unit).where(
                 Unit.id.in_(list(links.values()))).with_for_update())} if links else {}
             before = _Before(b.status, b.finished_at, b.result,
@@ -296,7 +301,7 @@ class AftermathService(ServiceBase):
                 u.status = f.status
                 if f.promote_to is not None:
                     u.type_key = f.promote_to
-            b.status = "finished"
+            b.status = BattleStatus.FINISHED
             b.finished_at = self._now()
             b.result = result_to_json(result)
             self._touch(s, b.campaign_id)
@@ -315,7 +320,7 @@ class AftermathService(ServiceBase):
         """Undo of :meth:`finish`: the battle and every unit's record exactly as they were."""
         with self._sessions.begin() as s:
             b = self._lock(s, Battle, battle_id, "battle")
-            if b.status != "finished":
+            if b.status != BattleStatus.FINISHED:
                 raise UserError(f"'{b.name}' is not finished")
             rows = {u.id: u for u in s.scalars(select(Unit).where(
                 Unit.id.in_([r[0] for r in before.units])).with_for_update())}
@@ -329,10 +334,11 @@ class AftermathService(ServiceBase):
                         f"ended (status {current[1]}, {current[2]} battles, {current[3]} "
                         "kills); the battle was not reopened")
             for uid, status, fought, kills, type_key in before.units:
-                u = rows.get(uid)
-                if u is None:  # deleted since: nothing to put back
+                unit = rows.get(uid)
+                if unit is None:  # deleted since: nothing to put back
                     continue
-                u.status, u.battles_fought, u.kills, u.type_key = status, fought, kills, type_key
+                unit.status, unit.battles_fought, unit.kills, unit.type_key = (
+                    status, fought, kills, type_key)
             b.status = before.status
             b.finished_at = before.finished_at
             b.result = before.result
@@ -346,7 +352,7 @@ class AftermathService(ServiceBase):
     def resurrect(self, unit_id: int) -> Done[str]:
         """Bring a dead unit back to the campaign pool, alive (a house rule). The battle where
         it fell still counts it among its casualties."""
-        return self._set_status(unit_id, "alive", "Bring back", need_dead=True)
+        return self._set_status(unit_id, UnitStatus.ALIVE, "Bring back", need_dead=True)
 
     @storage_errors
     def _set_status(self, unit_id: int, status: str, verb: str, *, need_dead: bool = False
@@ -356,7 +362,8 @@ class AftermathService(ServiceBase):
             if need_dead and u.status != DEAD:
                 raise UserError(f"{u.name} is not dead", field="status")
             old, u.status = u.status, status
-            campaign_id = s.scalar(select(Army.campaign_id).where(Army.id == u.army_id))
+            campaign_id = s.execute(select(Army.campaign_id).where(Army.id == u.army_id)
+                                    ).scalar_one()
             self._touch(s, campaign_id)
             text = f"{verb} {u.name}"
         return Done(old, Changes.UNITS, text,
@@ -371,7 +378,7 @@ class AftermathService(ServiceBase):
         return {bu: u for bu, u in s.execute(
             select(BattleUnit.id, BattleUnit.unit_id).where(
                 BattleUnit.battle_id == battle_id, BattleUnit.unit_id.is_not(None),
-                BattleUnit.id.in_([k for k in which if isinstance(k, int)])))}
+                BattleUnit.id.in_([k for k in which if isinstance(k, int)]))) if u is not None}
 
 
 def _suggest(players: Sequence[Any], units: Sequence[AftermathUnit],

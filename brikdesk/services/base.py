@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import ColumnElement, Table, select, update
@@ -66,7 +67,7 @@ class ServiceBase:
         self._sessions = sessions
         self._clock = clock
 
-    def _now(self):
+    def _now(self) -> datetime:
         return to_db_time(self._clock())
 
     def _reading(self) -> AbstractContextManager[Session]:
@@ -150,7 +151,7 @@ class ServiceBase:
                     needed = {r[fk.parent.name] for r in rows if r[fk.parent.name] is not None}
                     if not needed:
                         continue
-                    have = set(s.scalars(select(fk.column).where(fk.column.in_(needed))))
+                    have: set[object] = set(s.scalars(select(fk.column).where(fk.column.in_(needed))))
                     if needed - have:
                         raise UserError(f"can't undo: the {fk.column.table.name} these "
                                         f"{name} rows belonged to was deleted")

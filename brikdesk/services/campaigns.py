@@ -11,7 +11,7 @@ two organizers adding "Red" at once get one player and one "already has a player
 
 from __future__ import annotations
 
-from sqlalchemy import func, select, text
+from sqlalchemy import ColumnElement, ScalarSelect, func, select, text
 from sqlalchemy.orm import Session
 
 from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
@@ -25,6 +25,7 @@ from brikdesk.persistence.models import (
     Campaign,
     Player,
     Unit,
+    table_of,
 )
 from brikdesk.persistence.snapshots import Snapshot
 from brikdesk.services.base import ServiceBase
@@ -134,7 +135,7 @@ class CampaignService(ServiceBase):
             s.add(c)
             s.flush()
             summary = campaign_summary(s, c)
-            snap = snapshots.take(s, Campaign.__table__, Campaign.id == c.id)
+            snap = snapshots.take(s, table_of(Campaign), Campaign.id == c.id)
         text = f"Create campaign {name}"
         return Done(summary, Changes.CAMPAIGNS, text,
                     redo=step(self.restore, snap, None, text),
@@ -187,7 +188,7 @@ class CampaignService(ServiceBase):
         with self._sessions.begin() as s:
             c = self._lock(s, Campaign, campaign_id, "campaign", version)
             text = f"Delete campaign {c.name}"
-            snap = self._snapshot_delete(s, Campaign.__table__, Campaign.id == campaign_id)
+            snap = self._snapshot_delete(s, table_of(Campaign), Campaign.id == campaign_id)
         return self._deleted(snap, None, text)
 
     # -- players ------------------------------------------------------------------------------
@@ -215,7 +216,7 @@ class CampaignService(ServiceBase):
             s.add(p)
             s.flush()
             summary = player_summary(p)
-            snap = snapshots.take(s, Player.__table__, Player.id == p.id)
+            snap = snapshots.take(s, table_of(Player), Player.id == p.id)
             self._touch(s, campaign_id)
         text = f"Add player {name}"
         return Done(summary, Changes.PLAYERS, text,
@@ -263,7 +264,7 @@ class CampaignService(ServiceBase):
                                 "(the battle log needs its players)")
             campaign_id = p.campaign_id
             text = f"Delete player {p.name}"
-            snap = self._snapshot_delete(s, Player.__table__, Player.id == player_id)
+            snap = self._snapshot_delete(s, table_of(Player), Player.id == player_id)
             self._touch(s, campaign_id)
         return self._deleted(snap, campaign_id, text)
 
@@ -289,13 +290,13 @@ class CampaignService(ServiceBase):
         with self._sessions.begin() as s:
             p = self._get(s, Player, player_id, "player")
             if budget is None:
-                budget = s.get(Campaign, p.campaign_id).default_budget
+                budget = self._get(s, Campaign, p.campaign_id, "campaign").default_budget
             budget = clean_int(budget, "The budget", field="budget")
             a = Army(campaign_id=p.campaign_id, player_id=p.id, name=name, budget=budget)
             s.add(a)
             s.flush()
             summary = army_summaries(s, Army.id == a.id)[0]
-            snap = snapshots.take(s, Army.__table__, Army.id == a.id)
+            snap = snapshots.take(s, table_of(Army), Army.id == a.id)
             self._touch(s, p.campaign_id)
             campaign_id = p.campaign_id
         text = f"Add army {name}"
@@ -339,7 +340,7 @@ class CampaignService(ServiceBase):
             a = self._lock(s, Army, army_id, "army", version)
             campaign_id = a.campaign_id
             text = f"Delete army {a.name}"
-            snap = self._snapshot_delete(s, Army.__table__, Army.id == army_id)
+            snap = self._snapshot_delete(s, table_of(Army), Army.id == army_id)
             self._touch(s, campaign_id)
         return self._deleted(snap, campaign_id, text)
 
@@ -410,13 +411,14 @@ def _players(s: Session, campaign_id: int) -> tuple[PlayerSummary, ...]:
         select(Player).where(Player.campaign_id == campaign_id).order_by(Player.id)))
 
 
-def army_summaries(s: Session, where) -> tuple[ArmySummary, ...]:
+def army_summaries(s: Session, where: ColumnElement[bool]) -> tuple[ArmySummary, ...]:
     """Armies matching ``where`` with their player and unit count (one query)."""
-    n_units = (select(func.count()).where(Unit.army_id == Army.id).correlate(Army)
+    n_units: ScalarSelect[int] = (select(func.count()).where(Unit.army_id == Army.id).correlate(Army)
                .scalar_subquery())
     rows = s.execute(
         select(Army, Player.name, Player.colour, n_units)
         .join(Player, Player.id == Army.player_id)
         .where(where).order_by(Army.id)).all()
     return tuple(ArmySummary(a.id, a.campaign_id, a.player_id, pname, pcolour, a.name,
-                             a.budget, n or 0, a.version) for a, pname, pcolour, n in rows)
+                             a.budget, n or 0, a.version)
+                 for a, pname, pcolour, n in rows)

@@ -10,9 +10,9 @@ before and after, ``None`` meaning "no house rule"), undo puts ``before`` back.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
@@ -35,7 +35,7 @@ from brikdesk.domain.catalog import (
     with_house_rules,
 )
 from brikdesk.errors import ConflictError, UserError
-from brikdesk.persistence.models import Campaign, HouseItem, HouseUnitType
+from brikdesk.persistence.models import Campaign, HouseEntry, HouseItem, HouseUnitType
 from brikdesk.services.base import ServiceBase
 from brikdesk.services.common import Changes, Done, step, storage_errors
 
@@ -44,7 +44,8 @@ log = logging.getLogger(__name__)
 ITEM, UNIT_TYPE = "item", "unit_type"
 #: ``put_entry(expect=ANY)``: store whatever is there now (no check).
 ANY: Any = object()
-_MODELS = {ITEM: HouseItem, UNIT_TYPE: HouseUnitType}
+_MODELS: dict[str, type[HouseItem] | type[HouseUnitType]] = {
+    ITEM: HouseItem, UNIT_TYPE: HouseUnitType}
 #: Fields whose value is true/false (set with a bool, not typed text).
 ITEM_FLAGS = ("close_combat", "half_speed", "cant_swim", "charging", "shield", "armor_piercing",
               "worn", "as_object")
@@ -96,6 +97,15 @@ def _strip(data: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k != "house_rule"}
 
 
+H = TypeVar("H", bound=HouseEntry)
+
+
+def _locked_entry(s: Session, model: type[H], campaign_id: int, key: str) -> H | None:
+    """The campaign's house rule ``key`` in ``model``'s table, read afresh and locked."""
+    return s.scalar(select(model).where(model.campaign_id == campaign_id, model.key == key)
+                    .with_for_update().execution_options(populate_existing=True))
+
+
 def _parse(kind: str, data: Mapping[str, Any]) -> CatalogItem | UnitType:
     return (item_from_dict if kind == ITEM else unit_type_from_dict)(data)
 
@@ -118,14 +128,20 @@ def _catalog_for(s: Session, c: Campaign) -> Catalog:
     defaults = load_default_catalog(c.edition)
     items: dict[str, CatalogItem] = {}
     types: dict[str, UnitType] = {}
-    for kind, model, out in ((ITEM, HouseItem, items), (UNIT_TYPE, HouseUnitType, types)):
-        for key, data in s.execute(select(model.key, model.data)
-                                   .where(model.campaign_id == c.id).order_by(model.id)):
+    for kind, model in _MODELS.items():
+        stored: Iterable[tuple[str, dict[str, Any]]] = s.execute(
+            select(model.key, model.data).where(model.campaign_id == c.id).order_by(model.id))
+        for key, data in stored:
             try:
-                out[key] = _parse(kind, {**data, "key": key})
+                entry = _parse(kind, {**data, "key": key})
             except CatalogError as exc:  # stored by an older BrikDesk with looser checks
                 log.warning("house rule %s '%s' of campaign %s ignored: %s", kind, key, c.id,
                             exc)
+                continue
+            if isinstance(entry, CatalogItem):
+                items[key] = entry
+            else:
+                types[key] = entry
     merged = with_house_rules(defaults, items, types)
     return replace(merged, cost_unit=c.cost_system) if c.cost_system != merged.cost_unit \
         else merged
@@ -151,7 +167,9 @@ class CatalogService(ServiceBase):
                                              .where(model.campaign_id == c.id)).all())
                         for kind, model in _MODELS.items()}
 
-        def rows(entries, lookup, kind):
+        def rows(entries: Sequence[CatalogItem | UnitType],
+                 lookup: Callable[[str], CatalogItem | UnitType | None],
+                 kind: str) -> tuple[CatalogEntry, ...]:
             out = []
             for e in entries:
                 d = lookup(e.key)
@@ -399,9 +417,8 @@ class CatalogService(ServiceBase):
         (0: it showed no house rule); ``expect``: the stored data an undo or redo step expects.
         Either one not matching: ``ConflictError``, nothing stored."""
         model = _MODELS[kind]
-        row = s.scalar(select(model).where(model.campaign_id == c.id, model.key == key)
-                       .with_for_update().execution_options(populate_existing=True))
-        before = None if row is None else dict(row.data)
+        row = _locked_entry(s, model, c.id, key)
+        before: dict[str, Any] | None = None if row is None else dict(row.data)
         label = name or (before or {}).get("name") or key
         if version is not None and version != (0 if row is None else row.version):
             raise ConflictError(f"{label} was changed by someone else since you opened it; "

@@ -18,19 +18,23 @@ import re
 import unicodedata
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import ParamSpec, TypeVar
+from typing import ParamSpec, TypeVar, overload
 
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm.exc import StaleDataError
 
 from brikdesk.errors import BusyError, ConflictError, StorageError, UserError
-from brikdesk.limits import MAX_NUMBER, text_problem
+from brikdesk.limits import KEY_LEN, MAX_ID, MAX_NUMBER, NAME_LEN, NOTES_LEN, text_problem
 from brikdesk.persistence.db import BUSY_TIMEOUT_MS, error_text
-from brikdesk.persistence.models import KEY_LEN, MAX_ID, NAME_LEN, NOTES_LEN
 
 # Defined without SQLAlchemy (the app's window is built before the database layer loads);
 # importable from here as before.
-from brikdesk.services.changes import Changes, Clock, Done, Step, step, utc_now  # noqa: F401
+from brikdesk.services.changes import Changes as Changes
+from brikdesk.services.changes import Clock as Clock
+from brikdesk.services.changes import Done as Done
+from brikdesk.services.changes import Step as Step
+from brikdesk.services.changes import step as step
+from brikdesk.services.changes import utc_now as utc_now
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -43,6 +47,10 @@ def to_db_time(value: datetime) -> datetime:
     return value.astimezone(UTC).replace(tzinfo=None)
 
 
+@overload
+def from_db_time(value: datetime) -> datetime: ...
+@overload
+def from_db_time(value: None) -> None: ...
 def from_db_time(value: datetime | None) -> datetime | None:
     """Stored naive UTC -> aware UTC."""
     if value is None:

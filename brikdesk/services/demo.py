@@ -22,6 +22,7 @@ from brikdesk.domain.catalog import load_default_catalog
 from brikdesk.domain.dice import parse
 from brikdesk.domain.modifiers import Modifier, Stat
 from brikdesk.domain.rolling import TypedDice, roll_action, roll_benny, roll_expr
+from brikdesk.domain.statuses import BattleStatus, UnitStatus
 from brikdesk.persistence.db import Database
 from brikdesk.services.common import Clock, utc_now
 from brikdesk.services.events import dice_payload, modifiers_payload, record_from_events
@@ -193,7 +194,7 @@ def demo_document(now: datetime) -> dict[str, Any]:
     players = [{"id": i + 1, "name": n, "colour": c, "faction": f}
                for i, (n, c, f) in enumerate(PLAYERS)]
     doc_units: dict[str, tuple[int, int, _U]] = {}
-    armies = []
+    armies: list[dict[str, Any]] = []
     uid = 0
     for aid, (player, name, budget, units) in enumerate(ARMIES):
         rows = []
@@ -203,7 +204,7 @@ def demo_document(now: datetime) -> dict[str, Any]:
             rows.append({"id": uid, "name": u.name, "type": u.type,
                          "overrides": dict(u.overrides), "hands": list(u.hands),
                          "worn": list(u.worn), "carried": list(u.carried), "notes": u.notes,
-                         "status": "alive", "battles_fought": 0, "kills": 0})
+                         "status": UnitStatus.ALIVE, "battles_fought": 0, "kills": 0})
         armies.append({"id": aid + 1, "player": player + 1, "name": name, "budget": budget,
                        "units": rows})
 
@@ -247,7 +248,8 @@ def demo_document(now: datetime) -> dict[str, Any]:
         row = by_id[unit]
         row["battles_fought"] += 1
         row["kills"] += kills.get(local, 0)
-        row["status"] = "dead" if local in dead else "wounded" if local in wounded else \
+        row["status"] = UnitStatus.DEAD if local in dead else \
+            UnitStatus.WOUNDED if local in wounded else \
             row["status"]
 
     # -- a battle in progress: Tobias against Ines -------------------------------------------
@@ -269,13 +271,13 @@ def demo_document(now: datetime) -> dict[str, Any]:
                 text="Gunner Magda goes Over the Top against Big Hank and adds a Benny die: 7 "
                      "Damage against Armor 7. Ka-ping!")
 
-    battles = [
-        {"id": 1, "name": "Skirmish at Baseplate Ford", "status": "finished",
+    battles: list[dict[str, Any]] = [
+        {"id": 1, "name": "Skirmish at Baseplate Ford", "status": BattleStatus.FINISHED,
          "created_at": _t(ford_start), "finished_at": _t(ford.time + timedelta(minutes=10)),
          "notes": "The first clash of the campaign.",
          "players": [{"player": 1, "turn_order": 0}, {"player": 2, "turn_order": 1}],
          "units": ford.units, "events": ford.events},
-        {"id": 2, "name": "Raid on Bilge Cove", "status": "in_progress",
+        {"id": 2, "name": "Raid on Bilge Cove", "status": BattleStatus.IN_PROGRESS,
          "created_at": _t(cove_start), "finished_at": None,
          "notes": "Tobias's posse raids the pirates' harbour. It is Ines's turn.",
          "players": [{"player": 2, "turn_order": 0}, {"player": 3, "turn_order": 1}],

@@ -11,6 +11,8 @@ the field), marked ``from_log``.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Text, select, type_coerce
@@ -26,6 +28,7 @@ from brikdesk.domain.history import (
     build_history,
 )
 from brikdesk.domain.roster import Loadout, UnitSpec, unit_cost
+from brikdesk.domain.statuses import BattleStatus
 from brikdesk.persistence.models import (
     Army,
     Battle,
@@ -74,11 +77,12 @@ class HistoryService(ServiceBase):
                         catalog).total
                     costs[kind] = cost
                 units.append(PoolUnit(uid, name, army, status, cost))
-            rows = s.execute(select(Battle.id, Battle.name, Battle.finished_at,
-                                    Battle.created_at, Battle.result)
-                             .where(Battle.campaign_id == campaign_id,
-                                    Battle.status == "finished")
-                             .order_by(Battle.finished_at, Battle.created_at, Battle.id)).all()
+            query = (select(Battle.id, Battle.name, Battle.finished_at, Battle.created_at,
+                            Battle.result)
+                     .where(Battle.campaign_id == campaign_id, Battle.status == BattleStatus.FINISHED)
+                     .order_by(Battle.finished_at, Battle.created_at, Battle.id))
+            rows: Sequence[tuple[int, str, datetime | None, datetime, dict[str, Any] | None]] = \
+                s.execute(query).all()
             ids = [r[0] for r in rows]
             sides: dict[int, list[tuple[int, str]]] = {}
             side_player: dict[int, int] = {}

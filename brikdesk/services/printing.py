@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from brikdesk.domain.report import (
     BattleFacts,
@@ -37,6 +38,7 @@ from brikdesk.domain.report import (
 )
 from brikdesk.domain.roster import Loadout, UnitSpec
 from brikdesk.domain.sheets import RosterSheet, RosterSheetOptions, SheetHeader, build_roster_sheet
+from brikdesk.domain.statuses import BattleStatus, UnitStatus
 from brikdesk.errors import UserError
 from brikdesk.persistence.models import (
     Army,
@@ -51,7 +53,7 @@ from brikdesk.persistence.models import (
 from brikdesk.services.base import ServiceBase
 from brikdesk.services.campaigns import army_summaries
 from brikdesk.services.catalogs import load_campaign_catalog
-from brikdesk.services.common import from_db_time, storage_errors
+from brikdesk.services.common import from_db_time, storage_errors, unknown
 from brikdesk.services.roster import overrides_from_json
 from brikdesk.services.summaries import ArmySummary
 
@@ -106,9 +108,9 @@ class Found:
 def campaign_notes(status: str, battles: int, kills: int) -> str:
     """``"Wounded; 2 battles, 1 kill"``: a unit's campaign record for its card."""
     parts = []
-    if status == "wounded":
+    if status == UnitStatus.WOUNDED:
         parts.append("Wounded")
-    elif status == "dead":
+    elif status == UnitStatus.DEAD:
         parts.append("Dead in the campaign")
     record = []
     if battles:
@@ -253,7 +255,7 @@ class PrintService(ServiceBase):
         with self._reading() as s:
             army = self._get(s, Army, army_id, "army")
             summary = army_summaries(s, Army.id == army_id)[0]
-            campaign_name = s.get(Campaign, army.campaign_id).name
+            campaign_name = _campaign(s, army.campaign_id).name
             cat = load_campaign_catalog(s, army.campaign_id)
             units = [(UnitSpec(u.name, u.type_key,
                                Loadout(tuple(u.hands or ()), tuple(u.worn or ()),
@@ -263,9 +265,9 @@ class PrintService(ServiceBase):
                      for u in s.scalars(select(Unit).where(Unit.army_id == army_id)
                                         .order_by(Unit.position, Unit.id))]
         printed = [(spec, note) for spec, note, status in units
-                   if include_dead or status != "dead"]
+                   if include_dead or status != UnitStatus.DEAD]
         left_out = tuple(spec.name for spec, _note, status in units
-                         if not include_dead and status == "dead")
+                         if not include_dead and status == UnitStatus.DEAD)
         notes: dict[str, str] = {}
         clash: set[str] = set()
         for spec, text in printed:  # names are not unique: a note shared by all of that name
@@ -290,7 +292,7 @@ class PrintService(ServiceBase):
         options = options or RosterSheetOptions()
         with self._sessions.begin() as s:
             b = self._get(s, Battle, battle_id, "battle")
-            campaign_name = s.get(Campaign, b.campaign_id).name
+            campaign_name = _campaign(s, b.campaign_id).name
             cat = load_campaign_catalog(s, b.campaign_id)
             players = [(bp.id, p.name) for bp, p in s.execute(
                 select(BattlePlayer, Player).join(Player)
@@ -302,16 +304,16 @@ class PrintService(ServiceBase):
             names = dict(players)
             units = []
             for bu in sorted(rows, key=lambda r: (order.get(r.battle_player_id, 0), r.id)):
-                spec = bu.spec if isinstance(bu.spec, dict) else {}
-                army = spec.get("army") if isinstance(spec.get("army"), str) else ""
-                units.append((UnitSpec(bu.name, str(spec.get("type", "")), Loadout(
-                    tuple(spec.get("hands") or ()), tuple(spec.get("worn") or ()),
-                    tuple(spec.get("carried") or ())),
-                    overrides_from_json(spec.get("overrides") or {}),
-                    str(spec.get("notes") or "")),
+                stored = bu.spec if isinstance(bu.spec, dict) else {}
+                army = stored.get("army") if isinstance(stored.get("army"), str) else ""
+                units.append((UnitSpec(bu.name, str(stored.get("type", "")), Loadout(
+                    tuple(stored.get("hands") or ()), tuple(stored.get("worn") or ()),
+                    tuple(stored.get("carried") or ())),
+                    overrides_from_json(stored.get("overrides") or {}),
+                    str(stored.get("notes") or "")),
                     ", ".join(x for x in (names.get(bu.battle_player_id, ""), army) if x)))
             name = b.name
-        notes = {}
+        notes: dict[str, str] = {}
         for spec, side in units:  # a name shared across sides gets no side note
             notes[spec.name] = side if notes.get(spec.name, side) == side else ""
         header = SheetHeader(army=name, player=" vs ".join(n for _bp, n in players),
@@ -329,7 +331,7 @@ class PrintService(ServiceBase):
         """The report of a battle from the events that stand (one transaction)."""
         with self._reading() as s:
             b = self._get(s, Battle, battle_id, "battle")
-            campaign = s.get(Campaign, b.campaign_id)
+            campaign = _campaign(s, b.campaign_id)
             players = [ReportPlayer(p.id, p.name, p.colour, p.faction)
                        for _bp, p in s.execute(
                            select(BattlePlayer, Player).join(Player)
@@ -346,10 +348,20 @@ class PrintService(ServiceBase):
                           BattleEvent.battle_id == battle_id, BattleEvent.reverted.is_(False))
                           .order_by(BattleEvent.seq))]
             when = from_db_time(b.finished_at or b.created_at)
-            facts = BattleFacts(name=b.name, campaign=campaign.name, status=b.status,
+            facts = BattleFacts(name=b.name, campaign=campaign.name,
+                                status=BattleStatus(b.status),
                                 date=when.astimezone().date() if when else None,
                                 notes=b.notes, edition=campaign.edition)
         return build_battle_report(facts, players, units, events)
+
+
+def _campaign(s: Session, campaign_id: int) -> Campaign:
+    """The campaign an army or battle belongs to (the foreign key keeps it; a database edited
+    by hand may not: then the usual "there is no campaign with id" error)."""
+    campaign = s.get(Campaign, campaign_id)
+    if campaign is None:
+        raise unknown("campaign", campaign_id)
+    return campaign
 
 
 def _colour(value: str | None) -> str | None:

@@ -44,14 +44,15 @@ from brikdesk.domain.roster import (
     unit_cost,
     validate_unit,
 )
+from brikdesk.domain.statuses import UnitStatus
 from brikdesk.errors import ConflictError, UserError
+from brikdesk.limits import MAX_NUMBER
 from brikdesk.persistence import snapshots
-from brikdesk.persistence.models import CAMPAIGN_STATUS, Army, Unit
+from brikdesk.persistence.models import CAMPAIGN_STATUS, Army, Unit, table_of
 from brikdesk.persistence.snapshots import Snapshot
 from brikdesk.services.base import ServiceBase
 from brikdesk.services.catalogs import load_campaign_catalog
 from brikdesk.services.common import (
-    MAX_NUMBER,
     Changes,
     Done,
     clean_int,
@@ -388,11 +389,12 @@ class RosterService(ServiceBase):
             ovj = overrides_to_json(ov)
             rows = [dict(army_id=army_id, name=nm, type_key=type_key, overrides=ovj,
                          hands=hands, worn=worn, carried=carried, notes=notes,
-                         status="alive", battles_fought=0, kills=0, position=start + i)
+                         status=UnitStatus.ALIVE, battles_fought=0, kills=0,
+                         position=start + i)
                     for i, nm in enumerate(names)]
             ids = tuple(s.scalars(insert(Unit).returning(Unit.id, sort_by_parameter_order=True),
                                   rows))
-            snap = snapshots.take(s, Unit.__table__, Unit.id.in_(ids))
+            snap = snapshots.take(s, table_of(Unit), Unit.id.in_(ids))
             self._touch(s, army.campaign_id)
             campaign_id = army.campaign_id
         text = f"Add {names[0]}" if count == 1 else f"Add {count} {ut.name} units"
@@ -422,14 +424,14 @@ class RosterService(ServiceBase):
                 copy_name = u.name if len(u.name) > 93 else f"{u.name} (copy)"
                 c = Unit(army_id=u.army_id, name=copy_name, type_key=u.type_key,
                          overrides=dict(u.overrides), hands=list(u.hands), worn=list(u.worn),
-                         carried=list(u.carried), notes=u.notes, status="alive",
+                         carried=list(u.carried), notes=u.notes, status=UnitStatus.ALIVE,
                          battles_fought=0, kills=0, position=next_pos[u.army_id])
                 next_pos[u.army_id] += 1
                 s.add(c)
                 s.flush()
                 new_ids.append(c.id)
             out = tuple(new_ids)
-            snap = snapshots.take(s, Unit.__table__, Unit.id.in_(out))
+            snap = snapshots.take(s, table_of(Unit), Unit.id.in_(out))
             self._touch(s, campaign_id)
         text = "Duplicate unit" if len(out) == 1 else f"Duplicate {len(out)} units"
         return Done(out, Changes.UNITS | Changes.ARMIES, text,
@@ -518,7 +520,7 @@ class RosterService(ServiceBase):
             if sorted(current) != sorted(ids):
                 raise UserError("the new order must list every unit of the army once")
             # Positions are not the unit's fields (no version change): a plain table update.
-            tbl = Unit.__table__
+            tbl = table_of(Unit)
             s.execute(update(tbl).where(tbl.c.id == bindparam("uid"))
                       .values(position=bindparam("pos")),
                       [{"uid": uid, "pos": i + 1} for i, uid in enumerate(ids)])
@@ -545,7 +547,7 @@ class RosterService(ServiceBase):
                     check(units.get(uid), versions.get(uid), "unit")
             campaign_id = self._campaign_of_units(s, ids)
             names = list(s.scalars(select(Unit.name).where(Unit.id.in_(ids)).limit(2)))
-            snap = self._snapshot_delete(s, Unit.__table__, Unit.id.in_(ids))
+            snap = self._snapshot_delete(s, table_of(Unit), Unit.id.in_(ids))
             self._touch(s, campaign_id)
         text = f"Delete {names[0]}" if len(ids) == 1 else f"Delete {len(ids)} units"
         return Done(snap, Changes.UNITS | Changes.ARMIES, text,

@@ -14,6 +14,7 @@ from typing import Any
 
 from brikdesk.domain.modifiers import Modifier
 from brikdesk.domain.rolling import DieRoll
+from brikdesk.domain.statuses import battle_status_text
 
 # -- campaign ----------------------------------------------------------------------------------
 
@@ -106,7 +107,7 @@ class BattleSummary:
     id: int
     campaign_id: int
     name: str
-    status: str  # "planned", "in_progress", "finished"
+    status: str  # a BattleStatus value
     created_at: datetime
     finished_at: datetime | None
     notes: str
@@ -117,8 +118,7 @@ class BattleSummary:
 
     @property
     def status_text(self) -> str:
-        return {"planned": "planned", "in_progress": "in progress",
-                "finished": "finished"}.get(self.status, self.status)
+        return battle_status_text(self.status)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from types import EllipsisType
+from typing import Any, Literal, overload
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
@@ -35,6 +36,7 @@ from brikdesk.domain.catalog import (
     unit_type_from_dict,
 )
 from brikdesk.domain.roster import UnitOverrides
+from brikdesk.domain.statuses import BattleStatus
 from brikdesk.errors import UserError
 from brikdesk.limits import (
     MAX_ARMIES,
@@ -67,10 +69,12 @@ from brikdesk.persistence.models import (
     BattlePlayer,
     BattleUnit,
     Campaign,
+    HouseEntry,
     HouseItem,
     HouseUnitType,
     Player,
     Unit,
+    table_of,
 )
 from brikdesk.services.base import ServiceBase
 from brikdesk.services.campaigns import _by_name, campaign_summary
@@ -140,7 +144,9 @@ def export_document(s: Session, campaign_id: int) -> dict[str, Any]:
         out_armies.append({"id": i + 1, "player": pid[a.player_id], "name": a.name,
                            "budget": a.budget, "units": units})
     catalog: dict[str, list[dict[str, Any]]] = {}
-    for name, model in (("items", HouseItem), ("unit_types", HouseUnitType)):
+    tables: tuple[tuple[str, type[HouseEntry]], ...] = (
+        ("items", HouseItem), ("unit_types", HouseUnitType))
+    for name, model in tables:
         # Sorted here, by code point: ORDER BY on text follows the database's collation
         # (PostgreSQL's en_US puts "laserbeam" before "laser-pike"; SQLite does not).
         catalog[name] = [{"key": h.key, "custom": h.custom, "entry": dict(h.data)}
@@ -251,9 +257,16 @@ class _Obj:
     def get(self, k: str, default: Any = None) -> Any:
         return self.v.get(k, default)
 
-    def int(self, k: str, lo: int = 0, hi: int = MAX_NUMBER, *, null: bool = False,
-            default: Any = ...) -> int | None:
-        if default is not ... and k not in self.v:
+    @overload
+    def number(self, k: str, lo: int = 0, hi: int = MAX_NUMBER, *,
+               null: Literal[False] = False, default: EllipsisType = ...) -> int: ...
+    @overload
+    def number(self, k: str, lo: int = 0, hi: int = MAX_NUMBER, *, null: bool = False,
+               default: int | None | EllipsisType = ...) -> int | None: ...
+    def number(self, k: str, lo: int = 0, hi: int = MAX_NUMBER, *, null: bool = False,
+               default: int | None | EllipsisType = ...) -> int | None:
+        """The whole number at ``k`` (``null``: or null; ``default``: when ``k`` is absent)."""
+        if not isinstance(default, EllipsisType) and k not in self.v:
             return default
         x = self.v.get(k)
         if x is None and null:
@@ -266,8 +279,8 @@ class _Obj:
         return x
 
     def text(self, k: str, max_len: int, *, empty: bool = True, lines: bool = True,
-             default: Any = ...) -> str:
-        if default is not ... and k not in self.v:
+             default: str | EllipsisType = ...) -> str:
+        if isinstance(default, str) and k not in self.v:
             return default
         x = self.v.get(k)
         if not isinstance(x, str):
@@ -292,13 +305,13 @@ class _Obj:
             raise _Refused(self.at(k), f"must be one of {', '.join(allowed)}, not {_show(x)}")
         return str(x)
 
-    def bool(self, k: str) -> bool:
+    def flag(self, k: str) -> bool:
         x = self.v.get(k)
         if not isinstance(x, bool):
             raise _Refused(self.at(k), f"must be true or false, not {_show(x)}")
         return x
 
-    def list(self, k: str, max_len: int) -> list[Any]:
+    def array(self, k: str, max_len: int) -> list[Any]:
         x = self.v.get(k)
         if not isinstance(x, list):
             raise _Refused(self.at(k), f"must be a list, not {_show(x)}")
@@ -333,6 +346,10 @@ class _Obj:
         return x
 
 
+@overload
+def _key(value: Any, path: str, *, null: Literal[False] = False) -> str: ...
+@overload
+def _key(value: Any, path: str, *, null: bool) -> str | None: ...
 def _key(value: Any, path: str, *, null: bool = False) -> str | None:
     if value is None and null:
         return None
@@ -342,13 +359,19 @@ def _key(value: Any, path: str, *, null: bool = False) -> str | None:
     return value
 
 
+@overload
+def _ref(value: Any, path: str, known: Mapping[int, Any], what: str, *,
+         null: Literal[False] = False) -> int: ...
+@overload
+def _ref(value: Any, path: str, known: Mapping[int, Any], what: str, *,
+         null: bool) -> int | None: ...
 def _ref(value: Any, path: str, known: Mapping[int, Any], what: str, *,
          null: bool = False) -> int | None:
     if value is None and null:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value not in known:
         raise _Refused(path, f"{_show(value)} is not the id of a {what} in this file")
-    return value
+    return int(value)
 
 
 @dataclass
@@ -452,15 +475,15 @@ def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
     plan = _Plan(campaign={
         "name": c.name("name"), "edition": edition,
         "cost_system": c.choice("cost_system", COST_SYSTEMS),
-        "default_budget": c.int("default_budget"),
+        "default_budget": c.number("default_budget"),
         "notes": c.text("notes", NOTES_LEN), "created_at": c.time("created_at"),
         "updated_at": c.time("updated_at")})
 
     players: dict[int, dict[str, Any]] = {}
     names: set[str] = set()
-    for i, raw in enumerate(root.list("players", MAX_PLAYERS)):
+    for i, raw in enumerate(root.array("players", MAX_PLAYERS)):
         p = _Obj(raw, f"$.players[{i}]", ("id", "name", "colour", "faction"))
-        pid = p.int("id", 1)
+        pid = p.number("id", 1)
         if pid in players:
             raise _Refused(p.at("id"), f"id {pid} is used twice")
         name = p.name("name")
@@ -481,20 +504,20 @@ def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
     unit_ids: dict[int, int] = {}  # export unit id -> export army id
     army_ids: set[int] = set()
     n_units = 0
-    raw_armies = root.list("armies", MAX_ARMIES)
+    raw_armies = root.array("armies", MAX_ARMIES)
     all_units = sum(len(a["units"]) for a in raw_armies
                     if isinstance(a, dict) and isinstance(a.get("units"), list))
     for i, raw in enumerate(raw_armies):
         progress("Checking", n_units, all_units)
         a = _Obj(raw, f"$.armies[{i}]", ("id", "player", "name", "budget", "units"))
-        aid = a.int("id", 1)
+        aid = a.number("id", 1)
         if aid in army_ids:
             raise _Refused(a.at("id"), f"id {aid} is used twice")
         army_ids.add(aid)
         player = _ref(a.get("player"), a.at("player"), players, "player")
         plan.armies.append({"_id": aid, "_player": player, "name": a.name("name"),
-                            "budget": a.int("budget", null=True)})
-        units = a.list("units", MAX_UNITS)
+                            "budget": a.number("budget", null=True)})
+        units = a.array("units", MAX_UNITS)
         n_units += len(units)
         if n_units > MAX_UNITS:
             raise _Refused(a.at("units"), f"more than {MAX_UNITS} units in the file")
@@ -507,13 +530,13 @@ def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
             ("items", HouseItem, item_from_dict, defaults.get_item),
             ("unit_types", HouseUnitType, unit_type_from_dict, defaults.get_unit_type)):
         seen: set[str] = set()
-        for i, raw in enumerate(cat.list(kind, MAX_CATALOG_ENTRIES)):
+        for i, raw in enumerate(cat.array(kind, MAX_CATALOG_ENTRIES)):
             h = _Obj(raw, f"$.catalog.{kind}[{i}]", ("key", "custom", "entry"))
             key = _key(h.get("key"), h.at("key"))
             if key in seen:
                 raise _Refused(h.at("key"), f"'{key}' appears twice")
             seen.add(key)
-            custom = h.bool("custom")
+            custom = h.flag("custom")
             if custom != (lookup(key) is None):
                 raise _Refused(h.at("custom"), f"'{key}' is {'not ' if custom else ''}in the "
                                                f"{edition} rules, so custom must be "
@@ -536,7 +559,7 @@ def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
                 raise _Refused(h.at("entry"), exc.message) from None
             plan.house.append((model, {"key": key, "data": entry, "custom": custom}))
 
-    for i, raw in enumerate(root.list("battles", MAX_BATTLES)):
+    for i, raw in enumerate(root.array("battles", MAX_BATTLES)):
         plan.battles.append(_check_battle(raw, f"$.battles[{i}]", players, unit_ids))
     return plan
 
@@ -544,7 +567,7 @@ def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
 def _check_unit(raw: Any, path: str, unit_ids: dict[int, int], army: int) -> dict[str, Any]:
     u = _Obj(raw, path, ("id", "name", "type", "overrides", "hands", "worn", "carried",
                          "notes", "status", "battles_fought", "kills"))
-    uid = u.int("id", 1)
+    uid = u.number("id", 1)
     if uid in unit_ids:
         raise _Refused(u.at("id"), f"id {uid} is used twice")
     unit_ids[uid] = army
@@ -555,9 +578,9 @@ def _check_unit(raw: Any, path: str, unit_ids: dict[int, int], army: int) -> dic
         raise _Refused(ov.at("armor"), f"must be text such as \"5\" or \"2d6\", not "
                                        f"{_show(armor)}")
     overrides = UnitOverrides(
-        action_die=ov.int("action_die", 1, 100, default=None),
-        move=ov.int("move", 0, 100, default=None), armor=armor,
-        cost=ov.int("cost", 0, 999, default=None))
+        action_die=ov.number("action_die", 1, 100, default=None),
+        move=ov.number("move", 0, 100, default=None), armor=armor,
+        cost=ov.number("cost", 0, 999, default=None))
     try:
         checked = check_overrides(overrides)
     except UserError as exc:
@@ -566,23 +589,23 @@ def _check_unit(raw: Any, path: str, unit_ids: dict[int, int], army: int) -> dic
         raise _Refused(ov.at("armor"), f"write the Armor as {checked.armor!r}")
     lists = {}
     for name in ("hands", "worn", "carried"):
-        items = u.list(name, MAX_LOADOUT)
+        items = u.array(name, MAX_LOADOUT)
         lists[name] = [_key(k, f"{u.at(name)}[{n}]", null=name == "hands")
                        for n, k in enumerate(items)]
     return {"_id": uid, "name": u.name("name"), "type_key": _key(u.get("type"), u.at("type")),
             "overrides": overrides_to_json(overrides), **lists,
             "notes": u.text("notes", NOTES_LEN), "status": u.choice("status", CAMPAIGN_STATUS),
-            "battles_fought": u.int("battles_fought"), "kills": u.int("kills")}
+            "battles_fought": u.number("battles_fought"), "kills": u.number("kills")}
 
 
 def _check_battle(raw: Any, path: str, players: Mapping[int, Any],
                   unit_ids: Mapping[int, int]) -> dict[str, Any]:
     b = _Obj(raw, path, ("id", "name", "status", "created_at", "finished_at", "notes",
                          "players", "units", "events"), ("result",))
-    b.int("id", 1)
+    b.number("id", 1)
     status = b.choice("status", BATTLE_STATUS)
     finished_at = b.time("finished_at", null=True)
-    if (finished_at is None) != (status != "finished"):
+    if (finished_at is None) != (status != BattleStatus.FINISHED):
         raise _Refused(b.at("finished_at"), "a finished battle has a finish time, and only a "
                                             "finished battle has one")
     out: dict[str, Any] = {
@@ -590,18 +613,18 @@ def _check_battle(raw: Any, path: str, players: Mapping[int, Any],
         "finished_at": finished_at, "notes": b.text("notes", NOTES_LEN),
         "players": [], "units": [], "events": []}
     sides: set[int] = set()
-    for i, raw_p in enumerate(b.list("players", MAX_PLAYERS)):
+    for i, raw_p in enumerate(b.array("players", MAX_PLAYERS)):
         p = _Obj(raw_p, f"{b.at('players')}[{i}]", ("player", "turn_order"))
         pid = _ref(p.get("player"), p.at("player"), players, "player")
         if pid in sides:
             raise _Refused(p.at("player"), f"player {pid} is in the battle twice")
         sides.add(pid)
-        out["players"].append({"_player": pid, "turn_order": p.int("turn_order", 0, 1000)})
+        out["players"].append({"_player": pid, "turn_order": p.number("turn_order", 0, 1000)})
     local: dict[int, int] = {}
     mustered: set[int] = set()
-    for i, raw_u in enumerate(b.list("units", MAX_BATTLE_UNITS)):
+    for i, raw_u in enumerate(b.array("units", MAX_BATTLE_UNITS)):
         u = _Obj(raw_u, f"{b.at('units')}[{i}]", ("id", "player", "unit", "name", "spec"))
-        bid = u.int("id", 1)
+        bid = u.number("id", 1)
         if bid in local:
             raise _Refused(u.at("id"), f"id {bid} is used twice in this battle")
         local[bid] = bid
@@ -616,10 +639,10 @@ def _check_battle(raw: Any, path: str, players: Mapping[int, Any],
                              "name": u.name("name"), "spec": u.json_object("spec")})
     last_seq = 0
     reverted_seen = False
-    for i, raw_e in enumerate(b.list("events", MAX_EVENTS)):
+    for i, raw_e in enumerate(b.array("events", MAX_EVENTS)):
         e = _Obj(raw_e, f"{b.at('events')}[{i}]", ("seq", "kind", "actor", "target", "payload",
                                                    "created_at", "reverted"))
-        seq = e.int("seq", 1, 10 * MAX_EVENTS)
+        seq = e.number("seq", 1, 10 * MAX_EVENTS)
         if seq is None or seq <= last_seq:
             raise _Refused(e.at("seq"), f"events must be in increasing seq order ({seq} after "
                                         f"{last_seq})")
@@ -633,7 +656,7 @@ def _check_battle(raw: Any, path: str, players: Mapping[int, Any],
         except UserError as exc:
             path_, _, reason = str(exc).partition(": ")
             raise _Refused(path_, reason) from None
-        reverted = e.bool("reverted")
+        reverted = e.flag("reverted")
         if reverted_seen and not reverted:
             raise _Refused(e.at("reverted"), "a standing event can't follow a reverted one "
                                              "(undone events form the end of the log)")
@@ -647,7 +670,7 @@ def _check_battle(raw: Any, path: str, players: Mapping[int, Any],
             "payload": payload, "created_at": e.time("created_at"), "reverted": reverted})
     out["result"] = None
     if b.get("result") is not None:
-        if status != "finished":
+        if status != BattleStatus.FINISHED:
             raise _Refused(b.at("result"), "only a finished battle has a result")
         try:
             out["result"] = remap_result(b.get("result"), local, {p: p for p in sides},
@@ -667,7 +690,8 @@ def _write(s: Session, plan: _Plan, name: str, progress: Progress = _no_progress
         "default_budget": c["default_budget"], "notes": c["notes"],
         "created_at": c["created_at"], "updated_at": c["updated_at"]}]).one()
 
-    def many(model, rows: list[dict[str, Any]]) -> list[int]:
+    def many(model: type[Player | Army | BattlePlayer | BattleUnit | BattleEvent],
+             rows: list[dict[str, Any]]) -> list[int]:
         nonlocal written
         out: list[int] = []
         for at in range(0, len(rows), _WRITE_BATCH):
@@ -829,11 +853,11 @@ class TransferService(ServiceBase):
                 if not replace:
                     raise UserError(f"a campaign called '{other.name}' already exists; import "
                                     "this one under another name", field="name")
-                replaced = snapshots.take(s, Campaign.__table__, Campaign.id == other.id)
-                snapshots.delete_rows(s, Campaign.__table__, Campaign.id == other.id)
+                replaced = snapshots.take(s, table_of(Campaign), Campaign.id == other.id)
+                snapshots.delete_rows(s, table_of(Campaign), Campaign.id == other.id)
             cid = _write(s, plan, final, progress)
-            summary = campaign_summary(s, s.get(Campaign, cid))
-            snap = (snapshots.take(s, Campaign.__table__, Campaign.id == cid) if undoable
+            summary = campaign_summary(s, self._get(s, Campaign, cid, "campaign"))
+            snap = (snapshots.take(s, table_of(Campaign), Campaign.id == cid) if undoable
                     else None)
             progress("Saving", 1, 1)
         text = f"Import {final}"
@@ -854,8 +878,8 @@ class TransferService(ServiceBase):
         with self._sessions.begin() as s:
             gone = None
             if delete_id is not None:
-                gone = snapshots.take(s, Campaign.__table__, Campaign.id == delete_id)
-                snapshots.delete_rows(s, Campaign.__table__, Campaign.id == delete_id)
+                gone = snapshots.take(s, table_of(Campaign), Campaign.id == delete_id)
+                snapshots.delete_rows(s, table_of(Campaign), Campaign.id == delete_id)
             if restore is not None:
                 if snapshots.existing_ids(s, restore):
                     raise UserError("can't undo: that campaign is back already")

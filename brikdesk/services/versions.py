@@ -30,11 +30,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import inspect, select
 from sqlalchemy.orm import Session
 
 from brikdesk.errors import ConflictError
-from brikdesk.persistence.models import Versioned
+from brikdesk.persistence.models import Base, Versioned
 
 #: Columns that are not the user's edits (bookkeeping and caches), per table.
 _IGNORED: dict[str, frozenset[str]] = {
@@ -99,10 +99,11 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def lock(s: Session, model: type[Versioned], ident: object) -> Any:
+def lock(s: Session, model: type[Base], ident: object) -> Any:
     """The row with ``ident``, read afresh and locked for this transaction (``FOR UPDATE`` on a
     server; a no-op on SQLite, whose write transactions are already exclusive), or None."""
-    return s.scalar(select(model).where(model.id == ident)  # type: ignore[attr-defined]
+    key = inspect(model).primary_key[0]
+    return s.scalar(select(model).where(key == ident)
                     .with_for_update().execution_options(populate_existing=True))
 
 

@@ -89,30 +89,30 @@ def test_players_and_armies_from_the_navigator(open_main, demo_db, monkeypatch):
     main = open_main(demo_db)
     patch_ask(monkeypatch, PlayerDialog, PlayerInput("Zed", "#17a589", "Zombies"))
     player_id = main.add_player()
-    assert main.navigator.find(PLAYER, player_id).text(0) == "Zed · Zombies"
+    assert main.navigator.find_entry(PLAYER, player_id).text(0) == "Zed · Zombies"
     patch_ask(monkeypatch, ArmyDialog, ArmyInput(player_id, "Horde", None))
     army_id = main.add_army()
     assert main.navigator.current_key() == (ARMY, army_id)
     assert next(a for a in main.nav.armies if a.id == army_id).budget is None
     main.undo_action.trigger()  # adding an army without a budget is one step
-    assert main.navigator.find(ARMY, army_id) is None
+    assert main.navigator.find_entry(ARMY, army_id) is None
     main.redo_action.trigger()
     assert next(a for a in main.nav.armies if a.id == army_id).budget is None
 
     main.navigator.select(PLAYER, player_id)
     assert main.delete_selected()
-    assert main.navigator.find(PLAYER, player_id) is None
-    assert main.navigator.find(ARMY, army_id) is None
+    assert main.navigator.find_entry(PLAYER, player_id) is None
+    assert main.navigator.find_entry(ARMY, army_id) is None
     main.undo_action.trigger()
-    assert main.navigator.find(PLAYER, player_id) is not None
-    assert main.navigator.find(ARMY, army_id) is not None
+    assert main.navigator.find_entry(PLAYER, player_id) is not None
+    assert main.navigator.find_entry(ARMY, army_id) is not None
     # A player who fought a battle can't be deleted: the banner says why, nothing changes.
     fought = main.nav.battles[0].players[0]
     pid = next(p.id for p in main.nav.players if p.name == fought)
     main.navigator.select(PLAYER, pid)
     assert not main.delete_selected()
     assert "battle" in main.banner.text()
-    assert main.navigator.find(PLAYER, pid) is not None
+    assert main.navigator.find_entry(PLAYER, pid) is not None
 
 
 def test_open_battle_shows_its_summary(open_main, demo_db):
@@ -295,10 +295,10 @@ def test_delete_key_acts_on_the_navigator_only(open_main, demo_db, qtbot, monkey
     qtbot.waitUntil(lambda: QApplication.activeWindow() is main)
     main.overview.setFocus()
     qtbot.keyClick(main.overview, Qt.Key.Key_Delete)
-    assert main.navigator.find(PLAYER, player_id) is not None
+    assert main.navigator.find_entry(PLAYER, player_id) is not None
     main.navigator.setFocus()
     qtbot.keyClick(main.navigator, Qt.Key.Key_Delete)
-    assert main.navigator.find(PLAYER, player_id) is None
+    assert main.navigator.find_entry(PLAYER, player_id) is None
 
 
 def test_campaign_settings_are_edited_with_undo(open_main, demo_db, monkeypatch):

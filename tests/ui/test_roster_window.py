@@ -259,7 +259,7 @@ def test_roster_window_of_a_deleted_army_closes(open_main, demo_db, qtbot):
     assert main.delete_selected()
     qtbot.waitUntil(lambda: army_id not in main.rosters)
     main.undo_action.trigger()
-    assert main.navigator.find("army", army_id) is not None
+    assert main.navigator.find_entry("army", army_id) is not None
     assert roster is not main.open_roster(army_id)
 
 

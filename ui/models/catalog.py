@@ -25,7 +25,7 @@ from brikdesk.domain.catalog import (
 )
 from brikdesk.services.catalogs import CatalogEntry
 from ui.models.editable import Commit, EditableTableModel, Editor
-from ui.models.table import Column
+from ui.models.table import Column, Index
 
 HOUSE_BACKGROUND = QColor("#fff1c7")
 HOUSE_FOREGROUND = QColor("#7a4b00")
@@ -140,6 +140,11 @@ def rules_tip(entry: CatalogEntry) -> str:
     return "As in the rules"
 
 
+def _edit_text(text: Callable[[Any, str], str], field: str) -> Callable[[CatalogEntry], str]:
+    """The text the editor of ``field`` starts with, for a row of the table."""
+    return lambda row: text(row.entry, field)
+
+
 def _short(text: str, n: int = 90) -> str:
     one = " ".join(text.split())
     return one if len(one) <= n else one[: n - 1] + "…"
@@ -176,7 +181,7 @@ class CatalogTableModel(EditableTableModel):
                 return QBrush(HOUSE_FOREGROUND)
         return None
 
-    def data(self, index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role == Qt.ItemDataRole.ToolTipRole and index.isValid() \
                 and 0 <= index.row() < self.rowCount():
             row = self.row_for(index.row())
@@ -210,7 +215,7 @@ def item_model(commit: Commit | None = None, parent: QObject | None = None
         Column("Rules", rules_text, width_hint=80),
         Column("Notes", lambda r: _short(r.entry.notes), width_hint=120),
     )
-    editors = {i: Editor(f, lambda r, _f=f: item_field_text(r.entry, _f))
+    editors = {i: Editor(f, _edit_text(item_field_text, f))
                for i, f in enumerate(ITEM_FIELDS) if f in ("name", "cost", "use", "range",
                                                            "damage", "hands")}
     return CatalogTableModel(columns, ITEM_FIELDS, editors, item_error, commit, parent)
@@ -237,7 +242,7 @@ def unit_type_model(commit: Commit | None = None, parent: QObject | None = None
         Column("Rules", rules_text, width_hint=86),
         Column("Notes", lambda r: _short(r.entry.notes), width_hint=200),
     )
-    editors = {i: Editor(f, lambda r, _f=f: unit_type_field_text(r.entry, _f))
+    editors = {i: Editor(f, _edit_text(unit_type_field_text, f))
                for i, f in enumerate(UNIT_TYPE_FIELDS) if f in ("name", "action_die", "move",
                                                                 "armor", "cost", "hands")}
     return CatalogTableModel(columns, UNIT_TYPE_FIELDS, editors, unit_type_error, commit,

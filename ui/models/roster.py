@@ -13,6 +13,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QIcon
 from PySide6.QtWidgets import QApplication, QStyle
 
+from brikdesk.domain.statuses import UnitStatus
 from brikdesk.services.roster import UnitRow
 from ui.models.editable import Commit, EditableTableModel, Editor
 from ui.models.table import Column
@@ -21,7 +22,8 @@ NAME, TYPE, ACTION, MOVE, ARMOR, HANDS, WORN, CARRIED, COST, STATUS, WARNINGS = 
 #: Columns hidden until the organizer shows them (right-click the header).
 HIDDEN_BY_DEFAULT = (CARRIED,)
 
-STATUS_TEXT = {"alive": "alive", "wounded": "wounded", "dead": "dead"}
+#: Statuses in the order the Status column sorts them (an unknown one last).
+STATUS_ORDER = tuple(UnitStatus)
 WARNING_COLOUR = QColor("#a4400a")
 DEAD_COLOUR = QColor("#8a8a8a")
 
@@ -71,9 +73,9 @@ def unit_columns(cost_unit: str = "CP") -> tuple[Column, ...]:
                align_right=True, width_hint=56, fit_chars=8,
                tooltip=lambda r: "This unit has its own cost (Edit unit)"
                if r.overrides.cost is not None else None),
-        Column("Status", lambda r: STATUS_TEXT.get(r.status, r.status),
-               sort_key=lambda r: ("alive", "wounded", "dead").index(r.status)
-               if r.status in STATUS_TEXT else 9, width_hint=56),
+        Column("Status", lambda r: str(r.status),
+               sort_key=lambda r: STATUS_ORDER.index(r.status)
+               if r.status in STATUS_ORDER else 9, width_hint=56),
         Column("Warnings", _warnings_short, sort_key=lambda r: -len(r.warnings),
                tooltip=_warning_tip, width_hint=120, fit_chars=30),
     )
@@ -108,7 +110,7 @@ class UnitTableModel(EditableTableModel):
 
     def extra_data(self, row: Any, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.ForegroundRole:
-            if row.status == "dead":
+            if row.status == UnitStatus.DEAD:
                 return QBrush(DEAD_COLOUR)
             if column == WARNINGS and row.warnings:
                 return QBrush(WARNING_COLOUR)

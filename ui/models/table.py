@@ -41,8 +41,12 @@ class Column:
     #: (``ui.windows.common.fit_columns``); 0 keeps ``width_hint``.
     fit_chars: int = 0
 
+    def natural_key(self, row: Any) -> tuple[str]:
+        """How the column sorts without a ``sort_key``: by its text, ignoring case."""
+        return _natural_key(self.text(row))
 
-def _natural_key(text: str) -> tuple:
+
+def _natural_key(text: str) -> tuple[str]:
     return (text.casefold(),)
 
 
@@ -151,7 +155,7 @@ class SummaryTableModel(QAbstractTableModel):
         if 0 <= self._sort_column < len(self._columns):
             col = self._columns[self._sort_column]
             rows = self._rows
-            key = col.sort_key or (lambda r, _c=col: _natural_key(_c.text(r)))
+            key = col.sort_key or col.natural_key
             view.sort(key=lambda i: key(rows[i]),
                       reverse=self._sort_order == Qt.SortOrder.DescendingOrder)
         self._view = view

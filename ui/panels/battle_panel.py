@@ -97,6 +97,7 @@ from ui.panels.chips import StatusChipDelegate
 from ui.panels.pickers import NoteAsker, UnitPicker
 from ui.panels.start_dialog import OrderDialog, PlayerChoice
 from ui.panels.theme import NORMAL, TABLE, Theme, readable_on
+from ui.settings import AppSettings
 from ui.undo import UndoScopes, perform
 
 log = logging.getLogger(__name__)
@@ -123,15 +124,6 @@ def wizard_opener() -> Callable[..., Any] | None:
         return None
     opener = getattr(module, "open_combat_wizard", None)
     return opener if callable(opener) else None
-
-
-def read_bool(settings: QSettings, key: str, default: bool = False) -> bool:
-    value = settings.value(key)
-    if value is None:
-        return default
-    if isinstance(value, bool):
-        return value
-    return str(value).strip().lower() in ("1", "true", "yes", "on")
 
 
 class BattlePanel(QWidget):
@@ -170,7 +162,7 @@ class BattlePanel(QWidget):
         bus.changed.connect(self._on_changed)
         undo_stack.indexChanged.connect(self._history_moved)
         self.refresh()
-        self.set_table_mode(read_bool(self.settings, TABLE_MODE_KEY), remember=False)
+        self.set_table_mode(AppSettings(self.settings).get_bool(TABLE_MODE_KEY), remember=False)
         if self.model.unit_ids():
             self.select_unit(self.model.unit_ids()[0])
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPixmap
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -35,26 +35,16 @@ from PySide6.QtWidgets import (
 from brikdesk.domain.battle.rolloff import READING, RollOff, roll_off
 from brikdesk.domain.muster import SideMuster, muster_summary
 from brikdesk.domain.rolling import DiceSource, NeedDie, RandomDice, TypedDice
+from brikdesk.domain.statuses import UnitStatus
 from brikdesk.errors import UserError
+from brikdesk.limits import MAX_NUMBER
 from brikdesk.services import Services
-from brikdesk.services.common import MAX_NUMBER
 from brikdesk.services.summaries import Muster
+from ui.windows.common import colour_swatch, tree_children
 
 ID = Qt.ItemDataRole.UserRole
 COST = Qt.ItemDataRole.UserRole + 1
-
-
-def swatch(colour: str, size: int = 14) -> QIcon:
-    pix = QPixmap(size, size)
-    pix.fill(Qt.GlobalColor.transparent)
-    p = QPainter(pix)
-    p.setRenderHint(QPainter.RenderHint.Antialiasing)
-    c = QColor(colour)
-    p.setBrush(c if c.isValid() else QColor("#888888"))
-    p.setPen(QColor(0, 0, 0, 110))
-    p.drawRoundedRect(0.5, 0.5, size - 1, size - 1, 3, 3)
-    p.end()
-    return QIcon(pix)
+SWATCH = 14  # the players' colour squares, in pixels
 
 
 @dataclass(frozen=True)
@@ -131,7 +121,7 @@ class OrderEditor(QWidget):
         self.list.clear()
         for pid in order:
             p = by_id[pid]
-            item = QListWidgetItem(swatch(p.colour), p.name, self.list)
+            item = QListWidgetItem(colour_swatch(p.colour, SWATCH, radius=3), p.name, self.list)
             item.setData(ID, pid)
         if self.last_roll is not None and set(self.last_roll.order) != set(order):
             self.last_roll = None
@@ -181,11 +171,11 @@ class OrderEditor(QWidget):
         dice: DiceSource
         if text:
             try:
-                faces = [int(t) for t in text.replace(",", " ").split()]
+                typed = [int(t) for t in text.replace(",", " ").split()]
             except ValueError:
                 self.dice_label.setText("<b>Type the faces as numbers, e.g. 5 3 6.</b>")
                 return None
-            dice = TypedDice(faces)
+            dice = TypedDice(typed)
         else:
             dice = self.dice_source or RandomDice()
         try:
@@ -204,6 +194,8 @@ class OrderEditor(QWidget):
             faces.setdefault(d.player_id, []).append(d.face)
         for i in range(self.list.count()):
             item = self.list.item(i)
+            if item is None:
+                continue
             pid = item.data(ID)
             rolls = ", then ".join(str(f) for f in faces.get(pid, []))
             item.setText(f"{item.text()}   rolled {rolls}")
@@ -335,7 +327,7 @@ class StartBattleDialog(QDialog):
         for p in players:
             self._players[p.id] = PlayerChoice(p.id, p.name, p.colour)
             top = QTreeWidgetItem(self.tree, [p.name, p.faction])
-            top.setIcon(0, swatch(p.colour))
+            top.setIcon(0, colour_swatch(p.colour, SWATCH, radius=3))
             top.setData(0, ID, ("player", p.id))
             top.setFlags(flags_tri)
             top.setCheckState(0, Qt.CheckState.Unchecked)
@@ -348,20 +340,24 @@ class StartBattleDialog(QDialog):
                     item = QTreeWidgetItem(army, [u.name, u.type_name])
                     item.setData(0, ID, ("unit", u.id))
                     item.setData(0, COST, u.cost)
-                    if u.status == "dead":
+                    if u.status == UnitStatus.DEAD:
                         item.setFlags(Qt.ItemFlag.ItemIsUserCheckable)
                         item.setText(1, f"{u.type_name} (dead)")
                         item.setToolTip(0, "Dead in the campaign: cannot fight")
                     else:
                         item.setFlags(Qt.ItemFlag.ItemIsUserCheckable
                                       | Qt.ItemFlag.ItemIsEnabled)
-                        if u.status == "wounded":
+                        if u.status == UnitStatus.WOUNDED:
                             item.setText(1, f"{u.type_name} (wounded)")
                     item.setCheckState(0, Qt.CheckState.Unchecked)
             top.setExpanded(False)
 
     def player_items(self) -> list[QTreeWidgetItem]:
-        return [self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount())]
+        return tree_children(self.tree.invisibleRootItem())
+
+    def unit_items(self, top: QTreeWidgetItem) -> list[QTreeWidgetItem]:
+        """The unit entries under a player's entry (in its armies' entries)."""
+        return [item for army in tree_children(top) for item in tree_children(army)]
 
     def check_player(self, player_id: int, on: bool = True) -> None:
         for top in self.player_items():
@@ -370,37 +366,26 @@ class StartBattleDialog(QDialog):
 
     def set_unit_checked(self, unit_id: int, on: bool) -> None:
         for top in self.player_items():
-            for i in range(top.childCount()):
-                army = top.child(i)
-                for j in range(army.childCount()):
-                    item = army.child(j)
-                    if item.data(0, ID) == ("unit", unit_id):
-                        item.setCheckState(0, Qt.CheckState.Checked if on
-                                           else Qt.CheckState.Unchecked)
+            for item in self.unit_items(top):
+                if item.data(0, ID) == ("unit", unit_id):
+                    item.setCheckState(0, Qt.CheckState.Checked if on
+                                       else Qt.CheckState.Unchecked)
 
     @property
     def _costs(self) -> dict[int, int]:
-        out = {}
+        out: dict[int, int] = {}
         for top in self.player_items():
-            for i in range(top.childCount()):
-                army = top.child(i)
-                for j in range(army.childCount()):
-                    item = army.child(j)
-                    out[item.data(0, ID)[1]] = item.data(0, COST) or 0
+            for item in self.unit_items(top):
+                out[item.data(0, ID)[1]] = item.data(0, COST) or 0
         return out
 
     def musters(self) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
         for top in self.player_items():
             pid = top.data(0, ID)[1]
-            ids = []
-            for i in range(top.childCount()):
-                army = top.child(i)
-                for j in range(army.childCount()):
-                    item = army.child(j)
-                    if (item.checkState(0) == Qt.CheckState.Checked
-                            and item.flags() & Qt.ItemFlag.ItemIsEnabled):
-                        ids.append(item.data(0, ID)[1])
+            ids = [item.data(0, ID)[1] for item in self.unit_items(top)
+                   if item.checkState(0) == Qt.CheckState.Checked
+                   and item.flags() & Qt.ItemFlag.ItemIsEnabled]
             if ids:
                 out[pid] = ids
         return out

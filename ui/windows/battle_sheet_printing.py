@@ -7,12 +7,18 @@ battle, every side, each card saying whose unit it is.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ui.windows.printing import RosterPrinting, Step
 
+if TYPE_CHECKING:
+    from brikdesk.domain.sheets import RosterSheet
+    from brikdesk.services import Services
+    from ui.printing.layout import SheetLayout
 
-def _prepare_battle_sheet(services: Any, battle_id: int, choice: Any, step: Step) -> tuple:
+
+def _prepare_battle_sheet(services: Services, battle_id: int, choice: Any, step: Step
+                          ) -> tuple[_Job, SheetLayout]:
     """Read the battle's sheet (one transaction) and lay it out: on the worker."""
     from ui.printing import layout_roster_sheet
     from ui.printing.image import MeasuringDevice
@@ -28,7 +34,7 @@ def _prepare_battle_sheet(services: Any, battle_id: int, choice: Any, step: Step
 class _Job:
     """What ``RosterPrinting`` reads of a prepared sheet."""
 
-    def __init__(self, sheet: Any, left_out: tuple[str, ...]) -> None:
+    def __init__(self, sheet: RosterSheet, left_out: tuple[str, ...]) -> None:
         self.sheet = sheet
         self.left_out = left_out
 

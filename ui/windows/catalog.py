@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QModelIndex, Qt, QTimer, Signal
@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from brikdesk.domain.catalog import FIELD_LABELS, Category
+from brikdesk.domain.catalog import FIELD_LABELS, CatalogItem, Category
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
 from brikdesk.services.catalogs import CatalogEntry, CatalogView, EntryChange
@@ -75,6 +75,9 @@ from ui.workers import start_job
 log = logging.getLogger(__name__)
 
 HOUSE_STYLE = "background: #fff1c7;"
+
+if TYPE_CHECKING:
+    from ui.plots.damage_chart import DamageChart
 
 
 @dataclass(frozen=True)
@@ -236,7 +239,8 @@ class EntryForm(QWidget):
                 editor.setStyleSheet(f"QCheckBox {{ {HOUSE_STYLE} }}" if marked else "")
             elif isinstance(editor, QComboBox):
                 if entry is not None:
-                    editor.setCurrentIndex(editor.findData(str(entry.entry.category)))
+                    editor.setCurrentIndex(editor.findData(str(getattr(entry.entry,
+                                                                       spec.field))))
                 editor.setStyleSheet(f"QComboBox {{ {HOUSE_STYLE} }}" if marked else "")
             elif isinstance(editor, NotesEdit):
                 editor.setPlainText(entry.entry.notes if entry else "")
@@ -282,7 +286,7 @@ class ChartPanel(QFrame):
         self.note.setObjectName("chartNote")
         self.note.setWordWrap(True)
         self._layout.addWidget(self.note)
-        self.chart = None  # ui.plots.damage_chart.DamageChart, once needed
+        self.chart: DamageChart | None = None  # made once needed (loads pyqtgraph)
         self._token = 0
         self.pending = False
         self.show_item(None)
@@ -290,12 +294,12 @@ class ChartPanel(QFrame):
     def show_item(self, entry: CatalogEntry | None) -> None:
         self._token += 1
         it = entry.entry if entry is not None else None
-        if it is None or not getattr(it, "damage", ""):
+        if not isinstance(it, CatalogItem) or not it.damage:
             if self.chart is not None:
                 self.chart.hide()
-            self.note.setText("" if it is None or not hasattr(it, "damage") else
+            self.note.setText("" if not isinstance(it, CatalogItem) else
                               f"{it.name} has no Damage roll of its own: no chart.")
-            self.note.setVisible(it is not None and hasattr(it, "damage"))
+            self.note.setVisible(isinstance(it, CatalogItem))
             self.pending = False
             return
         self.note.setText(f"Working out the odds of {it.name}…")
@@ -746,7 +750,7 @@ class CatalogWindow(QMainWindow):
 __all__ = ["CatalogWindow", "EntryForm"]
 
 
-def _shown_version(tab, key: str) -> int | None:
+def _shown_version(tab: CatalogTab, key: str) -> int | None:
     """The version of the entry as the tab shows it (passed with an edit: an entry someone
     else changed since is refused, not overwritten); None if the tab does not show it."""
     return next((e.version for e in tab.model.all_rows() if e.key == key), None)

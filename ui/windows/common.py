@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtCore import QObject, QRectF, Qt, QTimer
 from PySide6.QtGui import (
     QAction,
     QColor,
@@ -33,12 +33,14 @@ from PySide6.QtWidgets import (
     QStyle,
     QTableView,
     QToolButton,
+    QTreeWidgetItem,
     QWidget,
 )
 
 from brikdesk.errors import ConflictError, StorageError, UserError
 from brikdesk.services.changes import Done
 from ui.bus import Bus
+from ui.models.table import SummaryTableModel
 from ui.undo import ALL_CHANGES, chain, perform
 
 log = logging.getLogger(__name__)
@@ -208,10 +210,10 @@ def make_action(parent: QObject, text: str, slot: Callable[..., Any] | None = No
     if name:
         action.setObjectName(name)
     if shortcut is not None:
-        if isinstance(shortcut, list | tuple):
-            action.setShortcuts([QKeySequence(s) for s in shortcut])
-        else:
+        if isinstance(shortcut, QKeySequence | QKeySequence.StandardKey | str):
             action.setShortcut(QKeySequence(shortcut))
+        else:
+            action.setShortcuts([QKeySequence(s) for s in shortcut])
     if tip:
         action.setStatusTip(tip)
         keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
@@ -267,9 +269,9 @@ def fit_columns(view: QTableView, available: int | None = None) -> None:
     the tooltip gives it whole. Widths follow the font. Long tables are sampled.
     """
     model = view.model()
-    columns = getattr(model, "columns", None)
-    if not columns:
+    if not isinstance(model, SummaryTableModel) or not model.columns:
         return
+    columns = model.columns
     rows = model.all_rows()
     if len(rows) > FIT_SAMPLE_ROWS:
         stride = len(rows) / FIT_SAMPLE_ROWS
@@ -318,8 +320,9 @@ def fit_columns(view: QTableView, available: int | None = None) -> None:
         view.setColumnWidth(i, width)
 
 
-def colour_swatch(colour: str, size: int = 12) -> QIcon:
-    """A small filled square of a player's colour (for lists and headers)."""
+def colour_swatch(colour: str, size: int = 12, *, radius: float = 2) -> QIcon:
+    """A small filled square of a player's colour (for lists and headers), its corners
+    rounded by ``radius`` pixels."""
     pix = QPixmap(size, size)
     pix.fill(Qt.GlobalColor.transparent)
     p = QPainter(pix)
@@ -327,9 +330,15 @@ def colour_swatch(colour: str, size: int = 12) -> QIcon:
     c = QColor(colour)
     p.setBrush(c if c.isValid() else QColor("#888888"))
     p.setPen(QColor(0, 0, 0, 90))
-    p.drawRoundedRect(0.5, 0.5, size - 1, size - 1, 2, 2)
+    p.drawRoundedRect(QRectF(0.5, 0.5, size - 1, size - 1), radius, radius)
     p.end()
     return QIcon(pix)
+
+
+def tree_children(parent: QTreeWidgetItem) -> list[QTreeWidgetItem]:
+    """The child items of ``parent``, in order."""
+    return [child for i in range(parent.childCount())
+            if (child := parent.child(i)) is not None]
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

@@ -19,7 +19,7 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     Qt,
 )
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QHideEvent, QKeyEvent, QMoveEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
@@ -100,17 +100,17 @@ class ValidatingLineEdit(QLineEdit):
             y = max(0, g.top() - self.error.height() - 1)  # no room below: above the cell
         self.error.move(x, y)
 
-    def moveEvent(self, event) -> None:  # noqa: N802 (Qt name)
+    def moveEvent(self, event: QMoveEvent) -> None:  # noqa: N802 (Qt name)
         super().moveEvent(event)
         if self._floating and self.error.isVisible():
             self._place_error()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt name)
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
         super().resizeEvent(event)
         if self._floating and self.error.isVisible():
             self._place_error()
 
-    def hideEvent(self, event) -> None:  # noqa: N802 (Qt name)
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 (Qt name)
         if self._floating:
             self.error.hide()
         super().hideEvent(event)

@@ -11,7 +11,7 @@ Markdown through the same path as the other sheets (``ui.printing.campaign_repor
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -36,6 +36,9 @@ from ui.bus import Bus
 from ui.dialogs.base import FileChooser
 from ui.windows.common import MessageBanner
 from ui.workers import start_job
+
+if TYPE_CHECKING:
+    from ui.plots.history_charts import HistoryCharts
 
 HISTORY_CHANGES = Changes.BATTLES | Changes.UNITS | Changes.PLAYERS | Changes.ARMIES
 
@@ -82,7 +85,7 @@ class HistoryWindow(QWidget):
         self.campaign_id = campaign_id
         self.history: CampaignHistory | None = None
         self.last_export: Path | None = None
-        self.charts = None  # built when the Charts tab is first shown (loads pyqtgraph)
+        self.charts: HistoryCharts | None = None  # built when the Charts tab is first shown (loads pyqtgraph)
         self._loading = False
         self._again = False
         self.setWindowTitle("History")
@@ -223,7 +226,7 @@ class HistoryWindow(QWidget):
         if self.tabs.widget(index) is self.charts_page:
             self.show_charts()
 
-    def show_charts(self):
+    def show_charts(self) -> HistoryCharts:
         """Build the charts (pyqtgraph loads now) and show the Charts tab."""
         if self.charts is None:
             from ui.plots.history_charts import HistoryCharts

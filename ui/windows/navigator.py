@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from brikdesk.services.summaries import BattleDetail, BattleSummary, Navigator
-from ui.windows.common import colour_swatch, plural
+from brikdesk.services.summaries import ArmySummary, BattleDetail, BattleSummary, Navigator
+from ui.windows.common import colour_swatch, plural, tree_children
 
 KindRole = Qt.ItemDataRole.UserRole + 10
 IdRole = Qt.ItemDataRole.UserRole + 11
@@ -92,7 +92,7 @@ class CampaignNavigator(QTreeWidget):
         players = self._item(self, SECTION, 1, f"Players and armies ({len(nav.players)})")
         players.setFont(0, bold)
         players.setFlags(players.flags() & ~Qt.ItemFlag.ItemIsSelectable)
-        by_player: dict[int, list] = {}
+        by_player: dict[int, list[ArmySummary]] = {}
         for a in nav.armies:
             by_player.setdefault(a.player_id, []).append(a)
         for p in nav.players:
@@ -115,28 +115,26 @@ class CampaignNavigator(QTreeWidget):
                        f"{plural(b.units, 'unit')}, {plural(b.events, 'event')}")
         self._expand(self.invisibleRootItem())
         self.blockSignals(False)
-        found = self.find(*keep) if keep[0] else None
+        found = self.find_entry(*keep) if keep[0] else None
         if found is not None:
             self.setCurrentItem(found)
-        elif self.currentItem() is None and players.childCount():
-            first = players.child(0)  # the first army, so Open roster works at once
-            self.setCurrentItem(first.child(0) if first.childCount() else first)
+        elif self.currentItem() is None and (player_items := tree_children(players)):
+            first = player_items[0]  # the first army, so Open roster works at once
+            self.setCurrentItem(next(iter(tree_children(first)), first))
 
     def _expand(self, parent: QTreeWidgetItem) -> None:
-        for i in range(parent.childCount()):
-            child = parent.child(i)
+        for child in tree_children(parent):
             child.setExpanded(self.key_of(child) not in self._collapsed)
             self._expand(child)
 
-    def find(self, kind: str, ident: int) -> QTreeWidgetItem | None:
+    def find_entry(self, kind: str, ident: int) -> QTreeWidgetItem | None:
         for item in self._walk(self.invisibleRootItem()):
             if self.key_of(item) == (kind, ident):
                 return item
         return None
 
     def _walk(self, parent: QTreeWidgetItem) -> Iterable[QTreeWidgetItem]:
-        for i in range(parent.childCount()):
-            child = parent.child(i)
+        for child in tree_children(parent):
             yield child
             yield from self._walk(child)
 
@@ -146,7 +144,7 @@ class CampaignNavigator(QTreeWidget):
                 if self.key_of(i)[0] == kind]
 
     def select(self, kind: str, ident: int) -> bool:
-        item = self.find(kind, ident)
+        item = self.find_entry(kind, ident)
         if item is not None:
             self.setCurrentItem(item)
         return item is not None
@@ -185,7 +183,7 @@ def overview_html(nav: Navigator, cost_unit: str, standings: str = "") -> str:
     if nav.players:
         out.append("<h3>Players and armies</h3><table><tr><th>Player</th><th>Army</th>"
                    "<th>Units</th><th>Budget</th></tr>")
-        by_player: dict[int, list] = {}
+        by_player: dict[int, list[ArmySummary]] = {}
         for a in nav.armies:
             by_player.setdefault(a.player_id, []).append(a)
         for p in nav.players:
@@ -248,7 +246,7 @@ class OverviewPage(QTextBrowser):
     def show_opening(self, database: str) -> None:
         self.setHtml(opening_html(database))
 
-    def _clicked(self, url) -> None:
+    def _clicked(self, url: QUrl) -> None:
         kind, _, ident = url.toString().partition(":")
         if ident.isdigit():
             self.link_activated.emit(kind, int(ident))

@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
@@ -45,6 +45,16 @@ from ui.dialogs.base import FileChooser
 from ui.settings import AppSettings
 from ui.windows.common import MessageBanner, show_storage_error
 from ui.workers import start_job
+
+if TYPE_CHECKING:
+    from PySide6.QtPrintSupport import QPrintDialog, QPrinter, QPrintPreviewDialog
+
+    from brikdesk.domain.report import BattleReport
+    from brikdesk.domain.sheets import RosterSheet
+    from brikdesk.services.printing import RosterPrint
+    from ui.dialogs.print_options import ReportChoice, RosterChoice
+    from ui.printing.layout import SheetLayout
+    from ui.printing.pdf import ExportResult
 
 log = logging.getLogger(__name__)
 
@@ -242,7 +252,7 @@ class _Printing(QObject):
         self.print_dialog: Any = None
         self.last_export: Path | None = None
         self.last_result: Any = None
-        self._printer: Any = None
+        self._printer: QPrinter | None = None
         self._printing = threading.Event()  # set while pages go to the printer
 
     # -- settings -------------------------------------------------------------------------
@@ -332,7 +342,7 @@ class _Printing(QObject):
 
     # -- dialogs --------------------------------------------------------------------------
 
-    def _printer_for(self, paper: str, doc_name: str, shared: bool):
+    def _printer_for(self, paper: str, doc_name: str, shared: bool) -> QPrinter:
         from PySide6.QtPrintSupport import QPrinter
 
         from ui.printing import configure_page
@@ -347,7 +357,8 @@ class _Printing(QObject):
         configure_page(printer, paper)
         return printer
 
-    def _open_preview(self, title: str, paper: str, paint: Callable[[Any], object]):
+    def _open_preview(self, title: str, paper: str, paint: Callable[[Any], object]
+                      ) -> QPrintPreviewDialog:
         """A window-modal, non-blocking QPrintPreviewDialog that paints through ``paint``."""
         from PySide6.QtPrintSupport import QPrintPreviewDialog
 
@@ -369,7 +380,7 @@ class _Printing(QObject):
         return dialog
 
     def _open_print_dialog(self, title: str, paper: str,
-                           send: Callable[[Any], None]):
+                           send: Callable[[Any], object]) -> QPrintDialog:
         from PySide6.QtPrintSupport import QPrintDialog
 
         printer = self._printer_for(paper, title, shared=True)
@@ -384,7 +395,8 @@ class _Printing(QObject):
         QDialog.open(dialog)
         return dialog
 
-    def _send(self, printer: Any, title: str, paint: Callable[[Any, Step], Any]) -> bool:
+    def _send(self, printer: Any, title: str, paint: Callable[[Any, Step], SheetLayout]
+              ) -> bool:
         """Paint on ``printer`` on a worker, with progress; one print at a time."""
         if self._printing.is_set():
             self._banner.show_error("BrikDesk is still sending the last print to the printer; "
@@ -416,6 +428,11 @@ class _Printing(QObject):
     #: on the worker; ``_ask(id, name, verb)`` gives ``(choice or None, name)``
     _prepare: Callable[[Services, int, Any, Step], Any]
 
+    def _ask(self, item_id: int, name: str | None, verb: str) -> tuple[Any, str]:
+        """The options for printing ``item_id`` (``None``: cancelled) and its name (read when
+        ``name`` is ``None``); ``verb`` is the dialog's button ("Print…")."""
+        raise NotImplementedError
+
     def _printable(self, prepared: Any, choice: Any) -> _Printable:
         """What the preview and the print dialog show of ``_prepare``'s result."""
         raise NotImplementedError
@@ -434,7 +451,7 @@ class _Printing(QObject):
             if preview:
                 self._open_preview(job.preview_title, job.paper, job.paint)
             else:
-                def paint(printer: Any, step: Step):
+                def paint(printer: Any, step: Step) -> SheetLayout:
                     return job.paint(printer,
                                      progress=lambda d, t: step("printing pages", d, t))
 
@@ -477,14 +494,14 @@ class _Printable:
     preview_title: str
     print_title: str
     #: ``paint(printer)`` paints the pages; ``paint(printer, progress=...)`` reports them too
-    paint: Callable[..., Any]
+    paint: Callable[..., SheetLayout]
     note: str = ""  #: shown in the banner once the dialog is open
 
 
 class _PrintSender(QObject):
     """Sends the pages to the printer when the print dialog is accepted."""
 
-    def __init__(self, parent: QObject, printer: Any, send: Callable[[Any], None]) -> None:
+    def __init__(self, parent: QObject, printer: Any, send: Callable[[Any], object]) -> None:
         super().__init__(parent)
         self._printer = printer
         self._send = send
@@ -497,7 +514,8 @@ class _PrintSender(QObject):
 # Roster sheets
 
 
-def _prepare_roster(services: Services, army_id: int, choice: Any, step: Step) -> tuple:
+def _prepare_roster(services: Services, army_id: int, choice: RosterChoice, step: Step
+                    ) -> tuple[RosterPrint, SheetLayout]:
     """Read the sheet (one transaction) and lay it out for its paper: on the worker."""
     from ui.printing import layout_roster_sheet
     from ui.printing.image import MeasuringDevice
@@ -511,6 +529,16 @@ def _prepare_roster(services: Services, army_id: int, choice: Any, step: Step) -
     layout = layout_roster_sheet(sheet, device.writer,
                                  progress=lambda done, total: step(what, done, total))
     return job, layout
+
+
+class PreparedSheet(Protocol):
+    """What ``RosterPrinting`` reads of a roster sheet read for printing."""
+
+    @property
+    def sheet(self) -> RosterSheet: ...
+
+    @property
+    def left_out(self) -> tuple[str, ...]: ...
 
 
 def left_out_text(names: tuple[str, ...]) -> str:
@@ -532,7 +560,8 @@ class RosterPrinting(_Printing):
 
     PREPARING = "Preparing the roster sheet of {name}"
 
-    def _ask(self, army_id: int, name: str | None, verb: str):
+    def _ask(self, army_id: int, name: str | None, verb: str
+             ) -> tuple[RosterChoice | None, str]:
         from ui.dialogs.print_options import RosterOptionsDialog
 
         if name is None:
@@ -546,13 +575,15 @@ class RosterPrinting(_Printing):
         return self._read_name(lambda: self._services.campaigns.get_army(army_id).name,
                                "Can't print this army")
 
-    _prepare = staticmethod(_prepare_roster)
+    _prepare: Callable[[Services, int, Any, Step], tuple[PreparedSheet, SheetLayout]] = (
+        staticmethod(_prepare_roster))
 
-    def _printable(self, prepared: tuple, choice: Any) -> _Printable:
+    def _printable(self, prepared: tuple[PreparedSheet, SheetLayout], choice: Any
+                   ) -> _Printable:
         job, layout = prepared
         sheet = job.sheet
 
-        def paint(printer: Any, **progress: Any):
+        def paint(printer: Any, **progress: Any) -> SheetLayout:
             from ui.printing import print_roster_sheet
 
             return print_roster_sheet(printer, sheet, layout=layout, **progress)
@@ -583,7 +614,7 @@ class RosterPrinting(_Printing):
         choice, target, name = asked
         services = self._services
 
-        def work(step: Step):
+        def work(step: Step) -> tuple[RosterPrint, ExportResult]:
             from ui.printing import export_pdf
 
             job, layout = _prepare_roster(services, army_id, choice, step)
@@ -592,7 +623,7 @@ class RosterPrinting(_Printing):
                                 progress=lambda done, total: step(what, done, total))
             return job, result
 
-        def saved(outcome: tuple) -> None:
+        def saved(outcome: tuple[RosterPrint, ExportResult]) -> None:
             job, result = outcome
             self.last_result = job
             self.last_export = result.path
@@ -607,7 +638,8 @@ class RosterPrinting(_Printing):
 # Battle reports
 
 
-def _prepare_report(services: Services, battle_id: int, choice: Any, step: Step) -> tuple:
+def _prepare_report(services: Services, battle_id: int, choice: ReportChoice, step: Step
+                    ) -> tuple[BattleReport, SheetLayout]:
     from ui.printing.image import MeasuringDevice
     from ui.printing.report import layout_battle_report
 
@@ -704,7 +736,8 @@ class ReportPrinting(_Printing):
         found = self._target()
         return found is not None and self.export_markdown(found[0], None, found[1])
 
-    def _ask(self, battle_id: int, name: str | None, verb: str):
+    def _ask(self, battle_id: int, name: str | None, verb: str
+             ) -> tuple[ReportChoice | None, str]:
         from ui.dialogs.print_options import ReportOptionsDialog
 
         if name is None:
@@ -719,11 +752,12 @@ class ReportPrinting(_Printing):
 
     _prepare = staticmethod(_prepare_report)
 
-    def _printable(self, prepared: tuple, choice: Any) -> _Printable:
+    def _printable(self, prepared: tuple[BattleReport, SheetLayout], choice: Any
+                   ) -> _Printable:
         report, layout = prepared
         title = f"{report.title}: battle report"
 
-        def paint(printer: Any, **progress: Any):
+        def paint(printer: Any, **progress: Any) -> SheetLayout:
             from ui.printing.report import print_battle_report
 
             return print_battle_report(printer, report, layout=layout, **progress)
@@ -749,7 +783,7 @@ class ReportPrinting(_Printing):
         choice, target, name = asked
         services = self._services
 
-        def work(step: Step):
+        def work(step: Step) -> tuple[BattleReport, ExportResult]:
             from ui.printing.report import export_report_pdf
 
             step("reading the battle log", 0, 0)
@@ -760,7 +794,7 @@ class ReportPrinting(_Printing):
                                        black_and_white=choice.black_and_white)
             return report, result
 
-        def saved(outcome: tuple) -> None:
+        def saved(outcome: tuple[BattleReport, ExportResult]) -> None:
             report, result = outcome
             self.last_result = report
             self.last_export = result.path
@@ -786,7 +820,7 @@ class ReportPrinting(_Printing):
         services = self._services
         target = path
 
-        def work(step: Step):
+        def work(step: Step) -> tuple[BattleReport, Path]:
             from brikdesk.services.printing import write_report_markdown
 
             step("reading the battle log", 0, 0)
@@ -794,7 +828,7 @@ class ReportPrinting(_Printing):
             step("writing the file", 0, 0)
             return report, write_report_markdown(report, target)
 
-        def saved(outcome: tuple) -> None:
+        def saved(outcome: tuple[BattleReport, Path]) -> None:
             report, written = outcome
             self.last_result = report
             self.last_export = written

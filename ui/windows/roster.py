@@ -12,7 +12,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Sequence
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import (
+    QItemSelection,
+    QItemSelectionModel,
+    QModelIndex,
+    QPoint,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShowEvent, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -380,8 +388,8 @@ class RosterWindow(QMainWindow):
         army = bar.addMenu("&Army")
         army.addAction(self.edit_army_action)
         army.addSeparator()
-        for a in (self.preview_action, self.print_action, self.pdf_action):
-            army.addAction(a)
+        for act in (self.preview_action, self.print_action, self.pdf_action):
+            army.addAction(act)
         army.addSeparator()
         army.addAction(self.close_action)
         edit = bar.addMenu("&Edit")
@@ -437,7 +445,7 @@ class RosterWindow(QMainWindow):
             self._columns_restored = hh.restoreState(header)
             hh.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
 
-    def _header_menu(self, pos) -> None:
+    def _header_menu(self, pos: QPoint) -> None:
         from PySide6.QtWidgets import QMenu
 
         hh = self.table.horizontalHeader()
@@ -532,8 +540,10 @@ class RosterWindow(QMainWindow):
         super().showEvent(event)
         if self._fit_pending:
             self._fit_pending = False
-            self.layout().activate()
-            self.centralWidget().layout().activate()
+            for widget in (self, self.centralWidget()):
+                layout = widget.layout() if widget is not None else None
+                if layout is not None:
+                    layout.activate()
             fit_columns(self.table)
         if self._dirty and not self.reload():
             QTimer.singleShot(0, self, self.close)
@@ -568,24 +578,22 @@ class RosterWindow(QMainWindow):
         idx = self.table.currentIndex()
         if not idx.isValid():
             return None
-        return self.model.row_for(idx.row())
+        row: UnitRow = self.model.row_for(idx.row())
+        return row
 
     def _select_ids(self, ids: Iterable[int], current: int | None) -> None:
         rows = sorted(r for r in (self.model.row_of_id(i) for i in ids) if r >= 0)
         sm = self.table.selectionModel()
         selection = QItemSelection()
         last = self.model.columnCount() - 1
-        start = prev = None
-        for r in rows:  # contiguous runs: one range each
-            if start is None:
-                start = prev = r
-            elif r == prev + 1:
-                prev = r
+        runs: list[tuple[int, int]] = []  # contiguous runs: one range each
+        for r in rows:
+            if runs and r == runs[-1][1] + 1:
+                runs[-1] = (runs[-1][0], r)
             else:
-                selection.select(self.model.index(start, 0), self.model.index(prev, last))
-                start = prev = r
-        if start is not None:
-            selection.select(self.model.index(start, 0), self.model.index(prev, last))
+                runs.append((r, r))
+        for start, end in runs:
+            selection.select(self.model.index(start, 0), self.model.index(end, last))
         sm.blockSignals(True)
         sm.clearSelection()
         if current is not None and self.model.row_of_id(current) >= 0:

@@ -11,7 +11,7 @@ models' naming convention, so batch operations can find them.
 from __future__ import annotations
 
 from alembic import context
-from sqlalchemy import create_engine
+from sqlalchemy import Connection, create_engine
 
 from brikdesk.persistence.models import Base
 
@@ -19,7 +19,7 @@ config = context.config
 target_metadata = Base.metadata
 
 
-def _configure(connection) -> None:
+def _configure(connection: Connection) -> None:
     context.configure(
         connection=connection,
         target_metadata=target_metadata,

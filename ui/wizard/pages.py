@@ -8,7 +8,9 @@ here writes anything: Finish does, once (``CombatWizard.accept``).
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -42,14 +44,20 @@ from brikdesk.domain.combat import (
     attacker_options,
     benny_options,
     best_use,
+    blast_candidates,
     damage_preview,
     default_draft,
+    default_use,
+    has_mom,
     joiner_options,
+    judgement_values,
     kind_options,
     parry_preview,
+    prose,
     range_preview,
     reaction_options,
     size_options,
+    target_name,
     target_of,
     target_options,
     use_options,
@@ -343,8 +351,7 @@ class AttackPage(_Page):
 
         self.joiners_box, jl = card(self)
         show_readings(self.joiners_box, "5.1 Combined Attacks", "5.2 Hands")
-        jl.addWidget(label("Others joining a Combined Attack (5.1): their Damage adds up",
-                           "section"))
+        jl.addWidget(label(prose.JOINERS_HEADING, "section"))
         self.joiners = QListWidget(self)
         self.joiners.setObjectName("joiners")
         jl.addWidget(self.joiners)
@@ -379,7 +386,7 @@ class AttackPage(_Page):
         targets = list(target_options(ctx, d))
         targets.append(Choice(OBJECT, "An inanimate object (name its Size and Armor)"))
         self.target.set_choices(targets, d.target_id if d.target_id is not None else OBJECT)
-        self.use.set_choices(use_options(ctx, d), d.use or self._default_use())
+        self.use.set_choices(use_options(ctx, d), d.use or default_use(ctx, d.attacker_id))
         obj = d.target_object
         self.object_box.setVisible(d.target_id is None)
         if obj is not None and d.target_id is None:
@@ -403,7 +410,7 @@ class AttackPage(_Page):
         me = ctx.fighter(d.attacker_id)
         item = ctx.item(d.item_key)
         weapon = item.name if item is not None else "bare hands"
-        target = _target(self)
+        target = target_name(self.w.draft, self.w.ctx)
         verb = {AttackKind.RANGED: "shoots at", AttackKind.THROWN: "throws at",
                 AttackKind.STRIKE: "strikes", AttackKind.CHARGE: "Charges",
                 AttackKind.SHOVE: "Shoves", AttackKind.GRAB: "Grabs"}[d.kind]
@@ -419,11 +426,6 @@ class AttackPage(_Page):
             obj = d.target_object or ObjectTarget()
             facts.append(f"{obj.name}: an inanimate object, Armor {obj.armor}, {obj.size}")
         self.facts.setText("<br>".join(facts))
-
-    def _default_use(self) -> Any:
-        from brikdesk.domain.battle import attack_use
-
-        return attack_use(self.w.ctx.state, self.w.draft.attacker_id)
 
     def _fill_joiners(self) -> None:
         """The list of possible joiners; rows are updated in place (a check box's own signal
@@ -474,35 +476,35 @@ class AttackPage(_Page):
             self.w.replace_draft(default_draft(self.w.ctx, uid))
 
     def _weapon(self, key: str | None) -> None:
-        d = self.w.draft.but(item_key=key)
+        d = replace(self.w.draft, item_key=key)
         allowed = [c.value for c in kind_options(self.w.ctx, d) if c.allowed]
         if d.kind not in allowed and allowed:
-            d = d.but(kind=allowed[0])
-        self.w.change("attack", item_key=d.item_key, kind=d.kind)
+            d = replace(d, kind=allowed[0])
+        self.w.change("attack", d)
 
     def _improvised(self, on: bool) -> None:
-        self.w.change("attack", improvised=on)
+        self.w.change("attack", replace(self.w.draft, improvised=on))
 
     def _kind(self, kind: AttackKind) -> None:
-        self.w.change("attack", kind=kind, reaction=Reaction.NONE)
+        self.w.change("attack", replace(self.w.draft, kind=kind, reaction=Reaction.NONE))
 
     def _target(self, value: Any) -> None:
         d = self.w.draft
         if value == OBJECT:
-            self.w.change("attack", target_id=None,
+            self.w.change("attack", replace(self.w.draft, target_id=None,
                           target_object=d.target_object or ObjectTarget(),
-                          size=None, visible_size=None, reaction=Reaction.NONE)
+                          size=None, visible_size=None, reaction=Reaction.NONE))
             self.object_name.setFocus()
             self.object_name.selectAll()
         else:
-            d = d.but(target_id=value, target_object=None, use=None)
-            self.w.change("attack", target_id=value, target_object=None, size=None,
+            d = replace(d, target_id=value, target_object=None, use=None)
+            self.w.change("attack", replace(self.w.draft, target_id=value, target_object=None, size=None,
                           sections_visible=3, visible_size=None, target_disrupted=None,
                           reaction=Reaction.NONE, blast_ids=(),
-                          use=best_use(self.w.ctx, d))
+                          use=best_use(self.w.ctx, d)))
 
     def _use(self, use: Any) -> None:
-        self.w.change("attack", use=use)
+        self.w.change("attack", replace(self.w.draft, use=use))
 
     def _object(self, *_args: Any) -> None:
         size = self.object_size.value() or SizeClass.STUD_1X1
@@ -516,7 +518,7 @@ class AttackPage(_Page):
             self.completeChanged.emit()
             return
         set_problem(self.object_problem, err)
-        self.w.change("attack", target_object=obj, size=None, visible_size=None)
+        self.w.change("attack", replace(self.w.draft, target_object=obj, size=None, visible_size=None))
 
     def _joiner(self, item: QListWidgetItem) -> None:
         uid = item.data(Qt.ItemDataRole.UserRole)
@@ -525,12 +527,12 @@ class AttackPage(_Page):
         if item.checkState() == Qt.CheckState.Checked:
             f = self.w.ctx.fighter(uid)
             key = next((it.key for it in f.items if it.deals_damage), None)
-            for c in weapon_options(self.w.ctx, d.but(attacker_id=uid)):
+            for c in weapon_options(self.w.ctx, replace(d, attacker_id=uid)):
                 if c.allowed and c.value is not None:
                     key = c.value
                     break
             rest = rest + (Joiner(uid, key),)
-        self.w.change("attack", joiners=rest)
+        self.w.change("attack", replace(self.w.draft, joiners=rest))
 
 
 # --------------------------------------------------------------------------------------------
@@ -539,8 +541,7 @@ class AttackPage(_Page):
 
 class RangePage(_Page):
     def __init__(self, wizard: CombatWizard) -> None:
-        super().__init__(wizard, "2 · Range", "Measure from the weapon's business end; Close "
-                         "Combat weapons must touch the target (5.1 Checking Range).")
+        super().__init__(wizard, "2 · Range", prose.RANGE_SUBTITLE)
         self.ranged_box, rl = card(self)
         grid = QGridLayout()
         self.distance = QLineEdit(self)
@@ -570,11 +571,10 @@ class RangePage(_Page):
         self.reach = QCheckBox("The weapon's striking surface can &touch the target (reach)",
                                self)
         self.reach.setObjectName("inReach")
-        self.mom = QCheckBox("Ran &4\" or more in a straight line at the target: a MOM (5.4)",
-                             self)
+        self.mom = QCheckBox(_mnemonic(prose.HAS_MOM, "4"), self)
         self.mom.setObjectName("hasMom")
         self.both = QCheckBox("Weapon held in b&oth hands", self)
-        self.above = QCheckBox("Flying or falling: a mighty downward strike (5.4)", self)
+        self.above = QCheckBox(prose.FROM_ABOVE, self)
         for w in (self.reach, self.mom, self.both, self.above):
             cl.addWidget(w)
         self.body.addWidget(self.close_box)
@@ -617,8 +617,7 @@ class RangePage(_Page):
         self.close_box.setVisible(close)
         for box, value in ((self.blind, d.firing_blind), (self.reach, d.in_reach),
                            (self.both, d.both_hands), (self.above, d.from_above),
-                           (self.mom, ctx.state.unit(d.attacker_id).mom if d.has_mom is None
-                            else d.has_mom)):
+                           (self.mom, has_mom(d, ctx))):
             box.blockSignals(True)
             box.setChecked(value)
             box.blockSignals(False)
@@ -661,8 +660,7 @@ class RangePage(_Page):
         else:
             lines = [p.text, *p.notes]
             if d.kind is AttackKind.CHARGE:
-                lines.append("A Charge: one Strike and one Counter each, no Angry Inches "
-                             "(5.4).")
+                lines.append(prose.CHARGE_NOTE)
             self.preview_text.setText("<br>".join(lines))
         show_readings(self.preview_text, *(("5.4 Charge", "5.4 Charging Weapons")
                                            if d.kind is AttackKind.CHARGE else () if close else
@@ -709,7 +707,7 @@ class RangePage(_Page):
     def _distance(self, text: str) -> None:
         value, err = _inches_or_none(text, "distance")
         set_problem(self.input_problem, err)
-        self.w.change("range", distance=value)
+        self.w.change("range", replace(self.w.draft, distance=value))
 
     def _altitude(self, text: str) -> None:
         text = text.strip()
@@ -719,7 +717,7 @@ class RangePage(_Page):
         except UserError as exc:
             value, err = Fraction(0), str(exc)
         set_problem(self.input_problem, err)
-        self.w.change("range", altitude=value)
+        self.w.change("range", replace(self.w.draft, altitude=value))
 
     def _joiner_distance(self, text: str) -> None:
         edit = self.sender()
@@ -730,22 +728,22 @@ class RangePage(_Page):
         joiners = tuple(j if j.unit_id != uid else Joiner(j.unit_id, j.item_key, value,
                                                            j.altitude, j.use)
                         for j in d.joiners)
-        self.w.change("range", joiners=joiners)
+        self.w.change("range", replace(self.w.draft, joiners=joiners))
 
     def _blind(self, on: bool) -> None:
-        self.w.change("range", firing_blind=on)
+        self.w.change("range", replace(self.w.draft, firing_blind=on))
 
     def _reach(self, on: bool) -> None:
-        self.w.change("range", in_reach=on)
+        self.w.change("range", replace(self.w.draft, in_reach=on))
 
     def _mom(self, on: bool) -> None:
-        self.w.change("range", has_mom=on)
+        self.w.change("range", replace(self.w.draft, has_mom=on))
 
     def _both(self, on: bool) -> None:
-        self.w.change("range", both_hands=on)
+        self.w.change("range", replace(self.w.draft, both_hands=on))
 
     def _above(self, on: bool) -> None:
-        self.w.change("range", from_above=on)
+        self.w.change("range", replace(self.w.draft, from_above=on))
 
 
 def _out_of_range_text(p: Any) -> str:
@@ -756,6 +754,11 @@ def _out_of_range_text(p: Any) -> str:
     if not p.inches_out:
         return "in Range"
     return f'{p.inches_out}" → -{p.inches_out}'
+
+
+def _mnemonic(text: str, key: str) -> str:
+    """``text`` with a keyboard mnemonic (``&``) before the first ``key`` in it."""
+    return text.replace(key, "&" + key, 1)
 
 
 def _num(x: Fraction) -> str:
@@ -782,6 +785,10 @@ class ActionPage(_DicePage):
         self.mods = QGridLayout()
         self.mods.setHorizontalSpacing(14)
         ml.addLayout(self.mods)
+        self.visible_problem = label("", "problem")
+        self.visible_problem.setObjectName("visibleProblem")
+        self.visible_problem.hide()
+        ml.addWidget(self.visible_problem)
         self.row_widgets: list[tuple[QLabel, QLabel]] = []
         self.placed: dict[QWidget, tuple[int, int]] = {}
         self.joiner_text = label("", "event")
@@ -937,8 +944,8 @@ class ActionPage(_DicePage):
                  + (f"; hit {percent(s.odds.hit)}" if s.odds is not None else "")
                  for s in preview.strikers[1:]]
         if lines and preview.kill is not None:
-            lines.append(f"Together they destroy {_target(self)} with a chance of "
-                         f"{percent(preview.kill)} (5.1 Combined Attacks)")
+            lines.append(prose.together_destroy(target_name(self.w.draft, self.w.ctx),
+                                                percent(preview.kill)))
         self.joiner_text.setText("<br>".join(lines))
         self.joiner_text.setVisible(bool(lines))
         self._show_reaction()
@@ -1009,6 +1016,8 @@ class ActionPage(_DicePage):
                        self.engaged):
             if widget not in used:
                 widget.hide()
+        if self.visible not in used:
+            self.visible_problem.hide()
         self.mods.setColumnStretch(1, 1)
 
     def _judgement(self, key: str | None, target: Any) -> QWidget | None:
@@ -1022,27 +1031,13 @@ class ActionPage(_DicePage):
                "engaged": self.engaged}.get(key or "")
         if box is None:
             return None
-        value = {"disrupted": target.disrupted,
-                 "outnumbered": self._attack_outnumbered(),
-                 "engaged": self._engaged_now()}[key or ""]
+        judged = judgement_values(self.w.draft, self.w.ctx)
+        value = {"disrupted": judged.disrupted, "outnumbered": judged.outnumbered,
+                 "engaged": judged.engaged}[key or ""]
         box.blockSignals(True)
         box.setChecked(bool(value))
         box.blockSignals(False)
         return box
-
-    def _attack_outnumbered(self) -> bool:
-        from brikdesk.domain.battle import outnumbered_modifier
-
-        d = self.w.draft
-        if d.outnumbered is not None:
-            return d.outnumbered
-        return outnumbered_modifier(self.w.ctx.state, d.attacker_id) is not None
-
-    def _engaged_now(self) -> bool:
-        d = self.w.draft
-        if d.attacker_engaged is not None:
-            return d.attacker_engaged
-        return bool(self.w.ctx.state.unit(d.attacker_id).close_combat)
 
     def _show_reaction(self) -> None:
         d, ctx = self.w.draft, self.w.ctx
@@ -1055,15 +1050,12 @@ class ActionPage(_DicePage):
             words, chance = parry_preview(d, ctx)
             text = words + (f"; succeeds {percent(chance)}" if chance is not None else "")
             if d.kind.incoming.is_damage:
-                text += ("<br>A successful Shield Parry Deflects the Damage: one die of each "
-                         "kind fewer (5.2)")
+                text += "<br>" + prose.SHIELD_PARRY_DEFLECTS
             else:
-                text += f"<br>A successful Parry cancels the {d.kind.label} (5.2)"
+                text += "<br>" + prose.parry_cancels(d.kind.label)
         elif d.reaction is Reaction.BAIL and d.target_id is not None:
             f = ctx.fighter(d.target_id)
-            text = (f"{f.name} Bails first: he dives 1d{f.action_die}\" (bonus dice on the "
-                    "highest face), ends prone and Disrupted unless he goes Over the Top; a "
-                    "natural 1 falls where he stands (4.3)")
+            text = prose.bail_note(f.name, f.action_die)
         self.reaction_text.setText(text)
         self.reaction_text.setVisible(bool(text))
         show_readings(self.reaction_text, *{Reaction.PARRY: ("5.2 Parrying",),
@@ -1113,30 +1105,34 @@ class ActionPage(_DicePage):
 
     def _size(self, value: tuple[SizeClass, int]) -> None:
         size, n = value
-        self.w.change("action", size=size, sections_visible=n)
+        self.w.change("action", replace(self.w.draft, size=size, sections_visible=n))
 
     def _visible(self, text: str) -> None:
+        """The visible Size of a large target: a bad entry is explained under the modifiers
+        and leaves the draft as it was (it never silently becomes 0)."""
         value, err = _inches_or_none(text, "visible Size")
-        self.w.change("action", visible_size=value or Fraction(0))
+        set_problem(self.visible_problem, err)
+        if err is None:
+            self.w.change("action", replace(self.w.draft, visible_size=value or Fraction(0)))
 
     def _disrupted(self, on: bool) -> None:
-        self.w.change("action", target_disrupted=on)
+        self.w.change("action", replace(self.w.draft, target_disrupted=on))
 
     def _outnumbered(self, on: bool) -> None:
-        self.w.change("action", outnumbered=on)
+        self.w.change("action", replace(self.w.draft, outnumbered=on))
 
     def _engaged(self, on: bool) -> None:
-        self.w.change("action", attacker_engaged=on)
+        self.w.change("action", replace(self.w.draft, attacker_engaged=on))
 
     def _reaction(self, value: tuple[Reaction, str | None]) -> None:
         reaction, item = value
-        self.w.change("reaction", reaction=reaction, parry_item=item)
+        self.w.change("reaction", replace(self.w.draft, reaction=reaction, parry_item=item))
 
     def _bail_clears(self, on: bool) -> None:
-        self.w.change("action", bail_clears=on)
+        self.w.change("action", replace(self.w.draft, bail_clears=on))
 
     def _embellishment(self, text: str) -> None:
-        self.w.change("action", embellishment=text)
+        self.w.change("action", replace(self.w.draft, embellishment=text))
 
     def _benny(self, use: Any) -> None:
         stage = self.w.action_stage()
@@ -1262,13 +1258,6 @@ def _set_style(widget: QWidget, style: str) -> None:
         widget.setStyleSheet(style)
 
 
-def _target(page: _Page) -> str:
-    d = page.w.draft
-    if d.target_id is not None:
-        return page.w.ctx.fighter(d.target_id).name
-    return (d.target_object or ObjectTarget()).name
-
-
 # --------------------------------------------------------------------------------------------
 # 4. Damage
 
@@ -1291,7 +1280,7 @@ class DamagePage(_DicePage):
         self.targets.setObjectName("blastTargets")
         self.targets.hide()
         ll.addWidget(self.targets)
-        self.mom = QCheckBox("Spend the &MOM: one more Action die of Damage (5.4)", self)
+        self.mom = QCheckBox(_mnemonic(prose.SPEND_MOM, "MOM"), self)
         self.mom.setObjectName("spendMom")
         ll.addWidget(self.mom)
         self.mom_text = label("", "note")
@@ -1446,9 +1435,7 @@ class DamagePage(_DicePage):
         if not blast:
             return
         hit = self.w.action_stage().hit
-        rows_wanted = [f for f in ctx.fighters if f.unit_id != d.attacker_id
-                       and (f.unit_id != d.target_id or not hit)
-                       and ctx.state.unit(f.unit_id).in_battle]
+        rows_wanted = blast_candidates(d, ctx, hit)
         lw = self.blast
         lw.blockSignals(True)
         ids = [lw.item(i).data(Qt.ItemDataRole.UserRole) for i in range(lw.count())]
@@ -1474,11 +1461,8 @@ class DamagePage(_DicePage):
         if p.missed is None:
             return
         radius = inches_text(p.missed.radius)
-        self.missed_label.setText(
-            f"Missed Shot: it lands within {radius} of {p.missed.state.attack.target.name}, "
-            "at a spot the target's owner picks (5.3)" + (
-                "; tick what the blast catches there" if p.blast else
-                ". What does it hit there?"))
+        self.missed_label.setText(prose.missed_shot_lands(
+            radius, p.missed.state.attack.target.name, p.blast))
         choices = [Choice(None, "nothing that matters")]
         for f in ctx.fighters:
             if f.unit_id == d.attacker_id or not ctx.state.unit(f.unit_id).in_battle:
@@ -1511,8 +1495,8 @@ class DamagePage(_DicePage):
             if res is not None:
                 lines.append(res.describe())
         if stage.weapon_knockback:
-            lines.append(f"{_target(self)} is Knocked Back "
-                         f"{inches_text(stage.weapon_knockback)} by the weapon (3.1)")
+            lines.append(prose.weapon_knockback(target_name(self.w.draft, self.w.ctx),
+                                                inches_text(stage.weapon_knockback)))
         if not stage.rolls_dice and stage.complete and not lines:
             lines.append("Nothing to roll here.")
         self.outcome.setText("<br>".join(lines))
@@ -1521,30 +1505,30 @@ class DamagePage(_DicePage):
         self._show_problem(stage)
 
     def _mom(self, on: bool) -> None:
-        self.w.change("damage", spend_mom=on)
+        self.w.change("damage", replace(self.w.draft, spend_mom=on))
 
     def _blast(self, item: QListWidgetItem) -> None:
         uid = item.data(Qt.ItemDataRole.UserRole)
         ids = tuple(u for u in self.w.draft.blast_ids if u != uid)
         if item.checkState() == Qt.CheckState.Checked:
             ids += (uid,)
-        self.w.change("damage", blast_ids=ids)
+        self.w.change("damage", replace(self.w.draft, blast_ids=ids))
 
     def _missed(self, uid: int | None) -> None:
-        self.w.change("damage", missed_strikes=uid)
+        self.w.change("damage", replace(self.w.draft, missed_strikes=uid))
 
     def _missed_distance(self, text: str) -> None:
         value, err = _inches_or_none(text, "distance")
         set_problem(self.problem, err)
-        self.w.change("damage", missed_distance=value)
+        self.w.change("damage", replace(self.w.draft, missed_distance=value))
 
     def _collide(self, on: bool) -> None:
-        self.w.change("damage", collide=on)
+        self.w.change("damage", replace(self.w.draft, collide=on))
 
     def _obstacle(self, text: str) -> None:
         value, err = _inches_or_none(text, "obstacle distance")
         set_problem(self.problem, err)
-        self.w.change("damage", obstacle=value)
+        self.w.change("damage", replace(self.w.draft, obstacle=value))
 
 
 # --------------------------------------------------------------------------------------------
@@ -1625,7 +1609,7 @@ class ResultPage(_Page):
         self.knocked.blockSignals(False)
 
     def _knocked(self, on: bool) -> None:
-        self.w.change("note", record_knocked_away=on)
+        self.w.change("note", replace(self.w.draft, record_knocked_away=on))
 
     def show_problem(self, text: str) -> None:
         set_problem(self.problem, text)
@@ -1636,6 +1620,6 @@ class ResultPage(_Page):
 
 
 def _html(text: str) -> str:
-    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    indent = len(escaped) - len(escaped.lstrip(" "))
-    return "&nbsp;" * (indent * 2) + escaped.lstrip(" ")
+    """A detail line as rich text: escaped, its leading spaces kept as an indent."""
+    body = text.lstrip(" ")
+    return "&nbsp;" * (2 * (len(text) - len(body))) + html.escape(body, quote=False)

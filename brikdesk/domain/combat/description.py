@@ -1,0 +1,234 @@
+"""The attack in words: one paragraph in plain words, what will change (read by comparing the
+battle state before and after the events), every step, die and modifier, and the undo stack's
+name for it; the Result page's summary."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+
+from brikdesk.domain.attack import AttackResult, inches_text
+from brikdesk.domain.battle import AttackResolved, BattleState, Event, Status, apply
+from brikdesk.domain.combat.draft import AttackDraft, CombatContext
+from brikdesk.domain.combat.events import final_events, knocked_away
+from brikdesk.domain.combat.participants import target_name
+from brikdesk.domain.combat.resolution import (
+    ActionStage,
+    DamageStage,
+    resolve_action,
+    resolve_damage,
+)
+from brikdesk.domain.rolling import Role
+from brikdesk.errors import UserError
+
+
+@dataclass(frozen=True)
+class ResultSummary:
+    """The Result page: one paragraph in plain words, what will change, every step."""
+
+    paragraph: str
+    changes: tuple[str, ...]
+    details: tuple[str, ...]
+    events: tuple[Event, ...]
+    problem: str | None = None
+
+
+def _paragraph(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
+               damage: DamageStage) -> str:
+    sentences: list[str] = []
+    if action.bail is not None:
+        sentences.append(action.bail.describe())
+    if action.avoided and action.bail is not None:
+        sentences.append(action.avoided)
+    single = len(action.rolls) == 1
+    first = action.first
+    parry = action.parry
+    bodily = damage.shove is not None or damage.grab is not None
+    # In the order it happened: the Action Roll(s), the Parry, then the Damage against Armor.
+    merged = (single and parry is None and not bodily and damage.explosion is None
+              and damage.collision is None)
+    if first is not None:
+        if damage.explosion is not None:
+            sentences.append(first.describe() if not first.hit else
+                             f"{first.attack.label} hits {first.attack.target.name}")
+        elif merged:
+            sentences.append(AttackResult(first, damage.damage if first.hit else None)
+                             .describe())
+        elif not (bodily and first.automatic is not None):  # a Shove says it hit itself
+            sentences.extend(r.describe() for r in action.rolls)
+    if parry is not None:
+        sentences.append(parry.describe())
+    if damage.explosion is not None:
+        sentences.append(damage.explosion.describe())
+    if damage.shove is not None:
+        sentences.append(damage.shove.describe())
+    if damage.grab is not None:
+        sentences.append(damage.grab.describe())
+    if damage.collision is not None:
+        sentences.append(damage.collision.describe())
+    if damage.damage is not None and not merged:
+        sentences.append(damage.damage.describe())
+    if damage.weapon_knockback and not merged:
+        sentences.append(f"{target_name(draft, ctx)} is Knocked Back "
+                         f"{inches_text(damage.weapon_knockback)} (3.1)")
+    if damage.missed_damage is not None and damage.missed_unit is not None:
+        sentences.append(f"The Missed Shot strikes {ctx.fighter(damage.missed_unit).name}: "
+                         f"{damage.missed_damage.describe()}")
+    elif damage.missed is not None and damage.explosion is None:
+        sentences.append(f"The Missed Shot lands within {inches_text(damage.missed.radius)} "
+                         f"of {damage.missed.state.attack.target.name} and hits nothing that "
+                         "matters")
+    if first is not None and first.critical_failure:
+        sentences.append("A critical failure: the players may narrate something worse")
+    text = ". ".join(s[0].upper() + s[1:] if s else s for s in sentences)
+    return text + ("." if text and not text.endswith(".") else "")
+
+
+def _details(action: ActionStage, damage: DamageStage) -> tuple[str, ...]:
+    lines: list[str] = []
+    if action.bail is not None:
+        lines.append(action.bail.describe())
+    for r in action.rolls:
+        if not r.range.close_combat:
+            lines.append(f"Range: {r.range.describe()}")
+        lines.append(r.describe())
+        lines.extend("  " + m.describe() for m in r.modifiers)
+    if action.parry is not None:
+        lines.append(action.parry.describe())
+        lines.extend("  " + m.describe() for m in action.parry.roll.modifiers)
+    for res in (damage.damage, damage.missed_damage):
+        if res is not None:
+            for p in res.parts:
+                lines.extend("  " + x for x in p.breakdown())
+            lines.append(res.describe())
+    if damage.explosion is not None:
+        lines.append(damage.explosion.describe())
+    if damage.knockback is not None:
+        lines.append(damage.knockback.describe())
+    dice = (*action.dice, *damage.dice)
+    if dice:
+        lines.append("Dice: " + ", ".join(f"d{d.sides}={d.face}"
+                                          + ("" if d.role is Role.NATURAL else f" ({d.role})")
+                                          for d in dice))
+    return tuple(lines)
+
+
+def _changes(ctx: CombatContext, events: Sequence[Event], action: ActionStage,
+             damage: DamageStage, draft: AttackDraft) -> tuple[str, ...]:
+    """What the events change, read by comparing the state before and after: each unit's
+    changes, the kills, the item knocked away, the moves the table makes, the object's fate."""
+    after = ctx.state
+    for e in events:
+        after = apply(ctx.setup, after, e)
+    out = [line for f in ctx.fighters
+           for line in [_unit_changes(ctx, f.unit_id, after)] if line]
+    out.extend(_kills(ctx, events))
+    knocked = knocked_away(draft, ctx, action)
+    if knocked is not None and draft.target_id is not None \
+            and not after.unit(draft.target_id).dead:
+        out.append(f"{ctx.fighter(draft.target_id).name}'s {knocked['name']} lies "
+                   f"{inches_text(knocked['inches'])} directly away from "
+                   f"{ctx.fighter(draft.attacker_id).name}: out of his hands until he picks "
+                   "it up (noted in the battle log)")
+    out.extend(_moves(draft, ctx, damage))
+    if draft.target_id is None:
+        verdict = ("destroyed" if damage.damage is not None and damage.damage.destroyed
+                   else "no effect")
+        out.append(f"{target_name(draft, ctx)}: {verdict}")
+    out.append("the battle log: one entry with every die and modifier")
+    return tuple(out)
+
+
+def _unit_changes(ctx: CombatContext, unit_id: int, after: BattleState) -> str:
+    """``"Guy: Action Ready → Spent; Disrupted"`` (``""``: nothing changes for the unit)."""
+    a, b = ctx.state.unit(unit_id), after.unit(unit_id)
+    if a == b:
+        return ""
+    bits = []
+    if a.action != b.action:
+        bits.append(f"Action {a.action.label} → {b.action.label}")
+    if a.counters_used != b.counters_used:
+        bits.append(f"Counters used {a.counters_used} → {b.counters_used} of {b.counters}")
+    if b.dead and not a.dead:
+        bits.append("Dead")
+    shown_apart = (Status.DEAD, Status.IN_CLOSE_COMBAT)  # said below, with whom
+    bits += [s.label for s in b.statuses if s not in a.statuses and s not in shown_apart]
+    bits += [f"no longer {s.label}" for s in a.statuses
+             if s not in b.statuses and not b.dead and s is not Status.IN_CLOSE_COMBAT]
+    if a.close_combat != b.close_combat and not b.dead:
+        bits += _close_combat_changes(ctx, a.close_combat, b.close_combat)
+    if a.attackers != b.attackers and len(b.attackers) > len(a.attackers):
+        bits.append(f"Close Combat attackers this turn: {len(b.attackers)} of 3")
+    return f"{ctx.fighter(unit_id).name}: " + "; ".join(bits) if bits else ""
+
+
+def _close_combat_changes(ctx: CombatContext, before: AbstractSet[int],
+                          after: AbstractSet[int]) -> list[str]:
+    """Whom a unit is newly in Close Combat with, and whom no longer."""
+    bits = []
+    new, gone = sorted(after - before), sorted(before - after)
+    if new:
+        bits.append("in Close Combat with " + ", ".join(ctx.setup.unit(u).name for u in new))
+    if gone:
+        bits.append("no longer in Close Combat with " + ", ".join(
+            ctx.setup.unit(u).name for u in gone))
+    return bits
+
+
+def _kills(ctx: CombatContext, events: Sequence[Event]) -> list[str]:
+    """``"2 kills for Will Scarlet"`` for each attack that kills."""
+    out = []
+    for e in events:
+        if isinstance(e, AttackResolved) and e.killed:
+            n = len(e.killed)
+            out.append(f"{n} kill{'s' if n > 1 else ''} for {ctx.fighter(e.actor).name}")
+    return out
+
+
+def _moves(draft: AttackDraft, ctx: CombatContext, damage: DamageStage) -> list[str]:
+    """The models the table moves: KnockBack, a weapon's KnockBack, a blast's survivors."""
+    out = []
+    if damage.knockback is not None and damage.knockback.inches:
+        out.append(f"move {damage.knockback.target} {inches_text(damage.knockback.inches)} "
+                   "directly away (KnockBack)")
+    if damage.weapon_knockback:
+        out.append(f"move {target_name(draft, ctx)} "
+                   f"{inches_text(damage.weapon_knockback)} directly away (KnockBack, "
+                   "not Disrupted)")
+    if damage.explosion is not None:
+        out.extend(f"move {h.target.name} {inches_text(h.knockback)} away from the blast"
+                   for h in damage.explosion.hits if h.disrupted)
+    return out
+
+
+def result_summary(draft: AttackDraft, ctx: CombatContext, action: ActionStage | None = None,
+                   damage: DamageStage | None = None) -> ResultSummary:
+    """The Result page: the paragraph, what will change, every step, and the events to record
+    (``problem`` says why Finish can't record them yet)."""
+    action = action or resolve_action(draft, ctx)
+    if not action.complete:
+        why = action.error or ("type the dice of the Action Roll" if action.need else
+                               "decide how the Benny is spent")
+        return ResultSummary("", (), (), (), why)
+    damage = damage or resolve_damage(draft, ctx, action)
+    if not damage.complete:
+        why = damage.error or ("type the Damage dice" if damage.need else
+                               f"{damage.extra_faces} faces typed beyond the dice needed")
+        return ResultSummary("", (), (), (), why)
+    paragraph = _paragraph(draft, ctx, action, damage)
+    details = _details(action, damage)
+    events = final_events(draft, ctx, action, damage, paragraph, details)
+    try:
+        changes = _changes(ctx, events, action, damage, draft)
+    except UserError as exc:
+        return ResultSummary(paragraph, (), details, events, str(exc))
+    return ResultSummary(paragraph, changes, details, events)
+
+
+def event_text(draft: AttackDraft, ctx: CombatContext) -> str:
+    """The undo stack's name for the whole attack."""
+    me = ctx.fighter(draft.attacker_id)
+    item = ctx.item(draft.item_key)
+    what = item.name if item is not None else "bare hands"
+    return f"{draft.kind.label}: {me.name} ({what}) at {target_name(draft, ctx)}"

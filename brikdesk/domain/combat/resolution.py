@@ -1,0 +1,383 @@
+"""Resolving the attack from the dice: the Action step (Bail, every participant's Action
+Roll with its Over the Top Benny, the Parry) and the Damage step (Damage against Armor,
+Combined Attacks, Explosions, Missed Shots, Shoves, Grabs, KnockBack, Collisions), replayed
+from every die typed so far (or rolled virtually and kept as a face), in the order the rules
+ask for them; and how each Over the Top Benny may be spent."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from brikdesk.domain.actions import (
+    BailResult,
+    CollisionResult,
+    GrabResult,
+    KnockBackResult,
+    ParryResult,
+    ShoveResult,
+    apply_bail_benny,
+    apply_parry_benny,
+    collide,
+    grab,
+    roll_bail,
+    roll_parry,
+    shove,
+)
+from brikdesk.domain.attack import (
+    AttackResult,
+    AttackRoll,
+    DamageResult,
+    DamageRoll,
+    ExplosionResult,
+    MissedShot,
+    Target,
+    apply_benny,
+    apply_damage,
+    damage_roll,
+    explode,
+    inches_text,
+    missed_shot,
+    resolve_missed_shot,
+    roll_attack_action,
+)
+from brikdesk.domain.battle import outnumbered_modifier
+from brikdesk.domain.combat.chances import mom_spendable
+from brikdesk.domain.combat.draft import AttackDraft, AttackKind, CombatContext, Reaction
+from brikdesk.domain.combat.participants import Striker, blast_units, strikers, target_of
+from brikdesk.domain.combat.reaction import made_two_handed, parry_item_of
+from brikdesk.domain.rolling import BennyUse, DieRoll, NeedDie, Role, TypedDice
+from brikdesk.errors import UserError
+
+
+class _Stop(Exception):
+    """A decision is needed before the dice can go on."""
+
+
+def _role_of(why: str) -> Role:
+    head = why.split(" ", 1)[0]
+    return {"bonus": Role.BONUS, "Benny": Role.BENNY, "MOM": Role.MOM,
+            "POP": Role.POP}.get(head, Role.NATURAL)
+
+
+class Recorder:
+    """Typed dice that keep every die asked for, with its role, in order."""
+
+    def __init__(self, faces: Sequence[int]) -> None:
+        self.typed = TypedDice(faces)
+        self.rolled: list[DieRoll] = []
+
+    def roll(self, sides: int, why: str = "") -> int:
+        face = self.typed.roll(sides, why)
+        self.rolled.append(DieRoll(sides, face, _role_of(why), why))
+        return face
+
+
+@dataclass(frozen=True)
+class ActionStage:
+    """The Action step as far as the dice typed so far go.
+
+    ``need`` is the die wanted next; ``pending`` the key of a Benny waiting for a decision;
+    ``complete`` when neither. ``rolls`` holds each participant's ``AttackRoll`` (fewer when
+    stopped early; none when a Bail took the target out of the attack).
+    """
+
+    strikers: tuple[Striker, ...]
+    rolls: tuple[AttackRoll, ...]
+    parry: ParryResult | None
+    bail: BailResult | None
+    avoided: str | None
+    dice: tuple[DieRoll, ...]
+    need: NeedDie | None = None
+    pending: str | None = None
+    error: str | None = None
+    extra_faces: int = 0
+
+    @property
+    def complete(self) -> bool:
+        return (self.need is None and self.pending is None and self.error is None
+                and not self.extra_faces)
+
+    @property
+    def first(self) -> AttackRoll | None:
+        return self.rolls[0] if self.rolls else None
+
+    @property
+    def hit(self) -> bool:
+        """Whether any participant hit (and the attack was not avoided)."""
+        return self.avoided is None and any(r.hit for r in self.rolls)
+
+    @property
+    def cancelled(self) -> bool:
+        return self.avoided is not None
+
+    def messages(self) -> tuple[str, ...]:
+        """What happened so far in plain words, one line per step."""
+        out = []
+        if self.bail is not None:
+            out.append(self.bail.describe())
+        if self.avoided:
+            out.append(self.avoided)
+        for r in self.rolls:
+            out.append(r.describe())
+        if self.parry is not None:
+            out.append(self.parry.describe())
+        for r in self.rolls:
+            if r.roll is not None and r.roll.rolled and not r.hit and r.attack.ranged:
+                out.append(f"Missed Shot: lands within {inches_text(r.missed_by)} of "
+                           f"{r.attack.target.name} (5.3)")
+        return tuple(out)
+
+
+def resolve_action(draft: AttackDraft, ctx: CombatContext) -> ActionStage:
+    """Replay the Action step with ``draft.action_faces``: Bail first if declared, every
+    participant's Automatic Hit or Action Roll (with its Benny, once decided), then the Parry
+    if the first attack hit. Stops at the first die it needs or Benny it must ask about."""
+    try:
+        ss = strikers(draft, ctx)
+    except UserError as exc:
+        return ActionStage((), (), None, None, None, (), error=str(exc))
+    src = Recorder(draft.action_faces)
+    rolls: list[AttackRoll] = []
+    parry = bail = None
+    avoided = None
+    need = None
+    pending = None
+    error = None
+    try:
+        if draft.reaction is Reaction.BAIL and draft.target_id is not None:
+            who = ctx.fighter(draft.target_id).attacker
+            bail = roll_bail(who, src, half_speed=ctx.state.unit(
+                draft.target_id).moves_at_half_speed)
+            if bail.over_the_top:
+                choice = draft.benny("bail")
+                if choice is None:
+                    pending = "bail"
+                    raise _Stop
+                bail = apply_bail_benny(bail, choice, src)
+            if draft.bail_clears and not bail.critical_failure:
+                avoided = (f"{who.name} dives out of the attack: dodged by Bailing "
+                           "(the attacker's Action is still spent)")
+        if avoided is None:
+            for s in ss:
+                r = roll_attack_action(s.attack, src)
+                if r.over_the_top:
+                    choice = draft.benny(s.key)
+                    if choice is None:
+                        rolls.append(r)
+                        pending = s.key
+                        raise _Stop
+                    r = apply_benny(r, choice, src, draft.embellishment or
+                                    "an embellishment the players agree on")
+                rolls.append(r)
+            if draft.reaction is Reaction.PARRY and rolls and rolls[0].hit \
+                    and draft.target_id is not None:
+                parrier = ctx.fighter(draft.target_id).attacker
+                first = rolls[0]
+                attacker_roll = (first.roll.total if first.roll is not None
+                                 and first.roll.rolled else None)
+                parry = roll_parry(parrier, parry_item_of(ctx, draft.parry_item),
+                                   draft.kind.incoming, src,
+                                   two_handed_weapon=made_two_handed(draft, ctx),
+                                   attacker_roll=attacker_roll, attacker=first.attack.attacker,
+                                   outnumbered=_parry_outnumbered(draft, ctx))
+                if parry.over_the_top:
+                    choice = draft.benny("parry")
+                    if choice is None:
+                        pending = "parry"
+                        raise _Stop
+                    parry = apply_parry_benny(parry, choice, src, draft.embellishment or
+                                              "an embellishment the players agree on")
+                if parry.cancelled:
+                    avoided = f"{parrier.name} Parries the {draft.kind.label}: cancelled"
+    except NeedDie as exc:
+        need = exc
+    except _Stop:
+        pass
+    except UserError as exc:
+        error = str(exc)
+    extra = 0
+    if need is None and pending is None and error is None:
+        extra = len(draft.action_faces) - src.typed.used
+    return ActionStage(ss, tuple(rolls), parry, bail, avoided, tuple(src.rolled), need,
+                       pending, error, extra)
+
+
+def _parry_outnumbered(draft: AttackDraft, ctx: CombatContext) -> bool:
+    return (draft.kind.close_combat and draft.target_id is not None
+            and outnumbered_modifier(ctx.state, draft.target_id) is not None)
+@dataclass(frozen=True)
+class DamageStage:
+    """The Damage step as far as the dice typed so far go (``need``: the die wanted next)."""
+
+    damage: DamageResult | None = None
+    explosion: ExplosionResult | None = None
+    missed: MissedShot | None = None
+    missed_damage: DamageResult | None = None
+    missed_unit: int | None = None
+    collision: CollisionResult | None = None
+    shove: ShoveResult | None = None
+    grab: GrabResult | None = None
+    knockback: KnockBackResult | None = None
+    weapon_knockback: int = 0
+    mom_spent: bool = False
+    dice: tuple[DieRoll, ...] = ()
+    need: NeedDie | None = None
+    error: str | None = None
+    extra_faces: int = 0
+    blast_units: tuple[int, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        return self.need is None and self.error is None and not self.extra_faces
+
+    @property
+    def rolls_dice(self) -> bool:
+        return bool(self.dice) or self.need is not None
+
+
+def deflections_for(i: int, action: ActionStage) -> tuple[str, ...]:
+    if i == 0 and action.parry is not None:
+        return action.parry.deflections
+    return ()
+
+
+def resolve_damage(draft: AttackDraft, ctx: CombatContext, action: ActionStage) -> DamageStage:
+    """Replay the Damage step with ``draft.damage_faces``: the Damage of every participant that
+    hit against the Armor once (a Hero's Armor rolled after), an Explosion over every target in
+    the blast, a Missed Shot where it lands, a Shove or Grab, a Collision for a Charge that
+    missed. Stops at the first die it needs."""
+    if not action.complete:
+        return DamageStage(error="finish the Action Roll first")
+    src = Recorder(draft.damage_faces)
+    out: dict[str, Any] = {}
+    need = error = None
+    target = target_of(draft, ctx)
+    first = action.first
+    try:
+        if action.avoided:
+            pass
+        elif draft.kind is AttackKind.SHOVE and first is not None:
+            res = shove(first.attack.attacker.name, target.name, parry=action.parry,
+                        blocked_after=draft.obstacle)
+            out["shove"] = res
+            _knocked_back(out, res.knockback, first.attack.attacker.name, target, src)
+        elif draft.kind is AttackKind.GRAB and first is not None:
+            out["grab"] = grab(first.attack.attacker.name, target.name, parry=action.parry)
+        else:
+            _resolve_hits(draft, ctx, action, target, src, out)
+    except NeedDie as exc:
+        need = exc
+    except UserError as exc:
+        error = str(exc)
+    extra = 0
+    if need is None and error is None:
+        extra = len(draft.damage_faces) - src.typed.used
+    return DamageStage(dice=tuple(src.rolled), need=need, error=error, extra_faces=extra, **out)
+
+
+def _resolve_hits(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
+                  target: Target, src: Recorder, out: dict[str, Any]) -> None:
+    first = action.first
+    assert first is not None
+    explosive = action.strikers[0].attack.weapon.explosive
+    if explosive and (first.hit or first.attack.ranged):
+        units = blast_units(draft, first.hit)
+        targets = [target] if first.hit else []
+        targets += [target_of(draft, ctx, unit_id=u, sections=3) for u in units]
+        if targets:
+            defl: dict[str, Sequence[str]] | None = (
+                {target.name: action.parry.deflections} if action.parry and first.hit
+                else None)
+            out["explosion"] = explode(first, targets, src, deflections=defl)
+            out["blast_units"] = units
+        if not first.hit:
+            out["missed"] = missed_shot(first)
+        return
+    parts: list[DamageRoll] = []
+    for i, (s, r) in enumerate(zip(action.strikers, action.rolls, strict=False)):
+        if not r.hit or not (s.attack.weapon.damage.terms or s.attack.weapon.damage.flat):
+            continue
+        mom = i == 0 and draft.kind is AttackKind.CHARGE and draft.spend_mom \
+            and mom_spendable(s)[0]
+        if mom:
+            out["mom_spent"] = True
+        parts.append(damage_roll(r, src, deflections=deflections_for(i, action),
+                                 spend_mom=mom))
+    if parts:
+        damage = apply_damage(parts, target, src)
+        out["damage"] = damage
+        out["weapon_knockback"] = AttackResult(first, damage).knockback if first.hit else 0
+    if not first.hit and first.attack.ranged and first.roll is not None:
+        out["missed"] = missed_shot(first)
+        if draft.missed_strikes is not None:
+            struck = target_of(draft, ctx, unit_id=draft.missed_strikes, sections=3)
+            distance = draft.missed_distance if draft.missed_distance is not None else (
+                first.attack.distance)
+            assert distance is not None  # a Ranged attack is measured before it is rolled
+            out["missed_damage"] = resolve_missed_shot(first, struck, distance, src)
+            out["missed_unit"] = draft.missed_strikes
+    if not first.hit and draft.kind is AttackKind.CHARGE and first.attack.has_mom \
+            and draft.collide:
+        col = collide(first.attack.attacker.name, target.name, src,
+                      blocked_after=draft.obstacle)
+        out["collision"] = col
+        out["mom_spent"] = True
+        _knocked_back(out, col.knockback, first.attack.attacker.name, target, src)
+
+
+def _knocked_back(out: dict[str, Any], knockback: KnockBackResult | None, attacker: str,
+                  target: Target, src: Recorder) -> None:
+    """A Shove's or Collision's KnockBack, and the Smash damage of an obstacle in the way."""
+    if knockback is None:
+        return
+    out["knockback"] = knockback
+    smash = knockback.smash_damage(attacker)
+    if smash is not None:
+        out["damage"] = apply_damage(smash, target, src)
+@dataclass(frozen=True)
+class BennyOption:
+    use: BennyUse
+    label: str
+    problem: str | None = None
+    key: str = ""  # the keyboard letter that picks it
+
+
+def benny_options(draft: AttackDraft, ctx: CombatContext, key: str,
+                  stage: ActionStage | None = None) -> tuple[BennyOption, ...]:
+    """How the Over the Top Benny of ``key`` may be spent (rules facts §1), each with why not,
+    and the keyboard letter that picks it. The first allowed one is the BENNY_POLICY default."""
+    if key == "bail":
+        return (BennyOption(BennyUse.EMBELLISH, "land on his feet: not Disrupted", key="L"),
+                BennyOption(BennyUse.STAT, "+1d6 inches of dive", key="I"),
+                BennyOption(BennyUse.NONE, "not spent", key="N"))
+    if key == "parry":
+        damage = draft.kind.incoming.is_damage
+        return (BennyOption(BennyUse.ACTION, "+1d6 to the Parry roll", key="A"),
+                BennyOption(BennyUse.EMBELLISH, "one more level of Deflection" if damage else
+                            "an embellishment the players agree on", key="E"),
+                BennyOption(BennyUse.NONE, "not spent", key="N"))
+    ranged = not draft.kind.close_combat
+    has_damage = True
+    try:
+        s = next(s for s in strikers(draft, ctx) if s.key == key)
+        has_damage = bool(s.attack.weapon.damage.terms)
+    except (UserError, StopIteration):
+        pass
+    opts = [
+        BennyOption(BennyUse.ACTION, "+1d6 to the Action Roll", key="A"),
+        BennyOption(BennyUse.DAMAGE, "one more Damage die", None if has_damage else
+                    "this attack has no Damage dice", key="D"),
+        BennyOption(BennyUse.STAT, "+1d6 inches of Range", None if ranged else
+                    "Close Combat has no Range to add to (4.2)", key="R"),
+        BennyOption(BennyUse.EMBELLISH, "an embellishment (e.g. a precise spot)", key="E"),
+        BennyOption(BennyUse.NONE, "not spent", key="N"),
+    ]
+    # BENNY_POLICY: Damage when the roll already hits, else +1d6 Action.
+    if stage is not None:
+        roll = next((r for r, s in zip(stage.rolls, stage.strikers, strict=False)
+                     if s.key == key), None)
+        if roll is not None and roll.hit and has_damage:
+            opts.insert(0, opts.pop(1))
+    return tuple(opts)

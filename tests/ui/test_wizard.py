@@ -107,6 +107,28 @@ def test_a_distance_beyond_any_table_is_refused_where_it_is_typed(qtbot, open_wi
     assert w.draft.distance == 15
 
 
+def test_a_bad_visible_size_is_explained_at_the_field_not_taken_as_0(qtbot, open_wizard):
+    """A large target's visible Size that isn't a number says so under the modifiers, and the
+    draft keeps the last good value (it used to become 0 without a word)."""
+    from brikdesk.domain.attack import SizeClass
+
+    w = open_wizard("Thieven Hood")
+    next_page(qtbot, w)
+    qtbot.keyClicks(page(w, 1).distance, "6")
+    next_page(qtbot, w)
+    p3 = page(w, 2)
+    p3.size.choose((SizeClass.LARGE, 3))
+    assert p3.visible.isVisible()
+    qtbot.keyClicks(p3.visible, "4")
+    assert w.draft.visible_size == 4 and not p3.visible_problem.isVisible()
+    qtbot.keyClicks(p3.visible, "x")
+    assert p3.visible_problem.isVisible()
+    assert "visible Size must be a number of inches, not '4x'" in p3.visible_problem.text()
+    assert w.draft.visible_size == 4
+    qtbot.keyClick(p3.visible, Qt.Key.Key_Backspace)
+    assert not p3.visible_problem.isVisible() and w.draft.visible_size == 4
+
+
 class TestThievenHood:
     def test_the_rope_shot_with_typed_dice(self, qtbot, open_wizard, battle):
         w = open_wizard("Thieven Hood")

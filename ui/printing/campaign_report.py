@@ -32,13 +32,13 @@ from ui.printing.layout import (
     HEADER_GAP,
     HEADER_H,
     SECTION_GAP,
+    Block,
     Metrics,
     Op,
+    Paginator,
     SheetLayout,
-    _Block,
-    _Paginator,
-    _section_blocks,
-    _table_blocks,
+    section_blocks,
+    table_blocks,
 )
 from ui.printing.pdf import ExportResult
 from ui.printing.report import (
@@ -124,17 +124,17 @@ def _columns(m: Metrics, width: float, heads: Sequence[str], rows: Sequence[Sequ
     return tuple((h, w * scale) for h, w in zip(heads, widths, strict=True))
 
 
-def _standings_blocks(m: Metrics, h: CampaignHistory, width: float) -> list[_Block]:
+def _standings_blocks(m: Metrics, h: CampaignHistory, width: float) -> list[Block]:
     cu = h.cost_unit
     heads = ("Player", "Fought", "Won", "Drawn", "Lost", f"Value ({cu})", "Budget", "Alive",
              "Casualties", "Kills")
     rows = [(s.name, str(s.fought), str(s.won), str(s.drawn), str(s.lost), str(s.value),
              "-" if s.budget is None else str(s.budget), str(s.alive), str(s.casualties),
              str(s.kills)) for s in h.standings]
-    return _table_blocks(m, width, "Standings", _columns(m, width, heads, rows, None), rows)
+    return table_blocks(m, width, "Standings", _columns(m, width, heads, rows, None), rows)
 
 
-def _timeline_blocks(m: Metrics, h: CampaignHistory, width: float) -> list[_Block]:
+def _timeline_blocks(m: Metrics, h: CampaignHistory, width: float) -> list[Block]:
     heads = ("#", "Date", "Battle", "Sides", "Winner", "Casualties", "Most kills")
     rows = [(str(i), e.date.astimezone().strftime("%Y-%m-%d") if e.date else "-",
              e.name + (" (from its log)" if e.from_log else ""), " vs ".join(e.sides),
@@ -142,7 +142,7 @@ def _timeline_blocks(m: Metrics, h: CampaignHistory, width: float) -> list[_Bloc
             for i, e in enumerate(h.timeline, 1)]
     if not rows:
         lh = m.line("td")
-        return [_Block("text", [(lh + SECTION_GAP, [Op("text", 0, 0, width, lh,
+        return [Block("text", [(lh + SECTION_GAP, [Op("text", 0, 0, width, lh,
                                                          "No finished battles yet.", "td",
                                                          colour="muted")])])]
     cols = _columns(m, width, heads, rows, 2)
@@ -151,7 +151,7 @@ def _timeline_blocks(m: Metrics, h: CampaignHistory, width: float) -> list[_Bloc
     cols = tuple((t, min(w, cap) if i >= 3 else w) for i, (t, w) in enumerate(cols))
     extra = width - sum(w for _, w in cols)
     cols = tuple((t, w + extra if i == 2 else w) for i, (t, w) in enumerate(cols))
-    return _table_blocks(m, width, "Timeline of battles", cols, rows)
+    return table_blocks(m, width, "Timeline of battles", cols, rows)
 
 
 def _marker(ops: list[Op], x: float, y: float, kind: str, colour: str) -> None:
@@ -171,7 +171,7 @@ def _marker(ops: list[Op], x: float, y: float, kind: str, colour: str) -> None:
 
 
 def chart_block(m: Metrics, h: CampaignHistory, width: float, title: str, attr: str,
-                black_and_white: bool) -> _Block:
+                black_and_white: bool) -> Block:
     """One metric over the battles: a line per army, y grid with numbers, x every k-th battle
     (``Start`` at 0), legend under the title."""
     ops: list[Op] = []
@@ -240,16 +240,16 @@ def chart_block(m: Metrics, h: CampaignHistory, width: float, title: str, attr: 
     bottom = top + PLOT_H + 2 + lh_tick
     ops.append(Op("text", plot_x, bottom, plot_w, m.line("sub"), "Battle (in the order "
                   "they were finished)", "sub", ALIGN_CENTER, colour="muted"))
-    return _Block("chart", [(bottom + m.line("sub") + SECTION_GAP, ops)])
+    return Block("chart", [(bottom + m.line("sub") + SECTION_GAP, ops)])
 
 
-def _leader_blocks(m: Metrics, h: CampaignHistory, width: float) -> list[_Block]:
+def _leader_blocks(m: Metrics, h: CampaignHistory, width: float) -> list[Block]:
     heads = ("#", "Unit", "Player", "Kills", "Battles", "Status")
     rows = [(str(i), u.name, u.player, str(u.kills), str(u.battles), u.status)
             for i, u in enumerate(h.unit_leaders[:20], 1)]
     if not rows:
         return []
-    return _table_blocks(m, width, "Leaderboard: units by kills",
+    return table_blocks(m, width, "Leaderboard: units by kills",
                          _columns(m, width, heads, rows, 1), rows)
 
 
@@ -264,16 +264,16 @@ def layout_campaign_report(history: CampaignHistory, device: QPagedPaintDevice, 
     m = Metrics(device)
     width = body.width()
     blocks = _standings_blocks(m, history, width)
-    blocks.append(_Block("gap", [(SECTION_GAP, [])]))
-    blocks += _section_blocks(m, width, "The armies over the battles",
+    blocks.append(Block("gap", [(SECTION_GAP, [])]))
+    blocks += section_blocks(m, width, "The armies over the battles",
                               "Drawn from the units as they stand now: a unit leaves the count "
                               "in the battle where it fell.")
     for title, attr in CHARTS:
         blocks.append(chart_block(m, history, width, title, attr, black_and_white))
     blocks += _timeline_blocks(m, history, width)
-    blocks.append(_Block("gap", [(SECTION_GAP, [])]))
+    blocks.append(Block("gap", [(SECTION_GAP, [])]))
     blocks += _leader_blocks(m, history, width)
-    pager = _Paginator(body, m)
+    pager = Paginator(body, m)
     for i, block in enumerate(blocks):
         pager.add(block, blocks[i + 1:i + 4])
     return SheetLayout(page_rect=page_rect, body_rect=body,

@@ -311,7 +311,7 @@ class Metrics:
 
 
 @dataclass
-class _Block:
+class Block:
     """Something to place: a list of slices (each an unbreakable piece with its ops).
 
     ``card`` blocks may be continued across pages between slices; other blocks have one slice.
@@ -323,7 +323,7 @@ class _Block:
     title: str = ""
     new_page: bool = False
     keep_with_next: bool = False
-    table_header: _Block | None = None
+    table_header: Block | None = None
     framed: bool = False
 
     @property
@@ -489,7 +489,7 @@ def _card_text(m: Metrics, geo: _Geometry, card: UnitCard,
 
 
 def card_block(m: Metrics, geo: _Geometry, card: UnitCard, index: int,
-               colour: bool) -> _Block:
+               colour: bool) -> Block:
     """A unit card: the text with tick grids beside it, then rows of further grids."""
     text_ops, text_h, title_lines = _card_text(m, geo, card, colour)
     rows = card.tick_rows
@@ -526,32 +526,32 @@ def card_block(m: Metrics, geo: _Geometry, card: UnitCard, index: int,
     if len(slices) > 1:
         h, last = slices[-1]
         slices[-1] = (h - GRID_VGAP + CARD_PAD, last)
-    return _Block("card", slices, card=index, title=card.title, framed=True)
+    return Block("card", slices, card=index, title=card.title, framed=True)
 
 
 def _text_block(m: Metrics, width: float, text: str, font: str, colour: str = "ink",
                 kind: str = "text", indent: float = 0.0,
-                max_lines: int = 0) -> _Block:
+                max_lines: int = 0) -> Block:
     ops: list[Op] = []
     y = 0.0
     lh = m.line(font)
     for line in m.wrap(text, font, width - indent, max_lines):
         ops.append(Op("text", indent, y, width - indent, lh, line, font, colour=colour))
         y += lh
-    return _Block(kind, [(y, ops)])
+    return Block(kind, [(y, ops)])
 
 
-def _bullet_block(m: Metrics, width: float, text: str) -> _Block:
+def _bullet_block(m: Metrics, width: float, text: str) -> Block:
     lh = m.line("td")
     ops = [Op("text", 0, 0, 10, lh, "•", "td")]
     y = 0.0
     for line in m.wrap(text, "td", width - 12):
         ops.append(Op("text", 12, y, width - 12, lh, line, "td"))
         y += lh
-    return _Block("warning", [(y + 2, ops)])
+    return Block("warning", [(y + 2, ops)])
 
 
-def _rule_block(m: Metrics, width: float, title: str, text: str, font: str = "ref") -> _Block:
+def _rule_block(m: Metrics, width: float, title: str, text: str, font: str = "ref") -> Block:
     """``Title: text`` with the title bold, wrapped under it with a hanging indent."""
     ops: list[Op] = []
     bold = f"{font}_bold"
@@ -567,11 +567,11 @@ def _rule_block(m: Metrics, width: float, title: str, text: str, font: str = "re
     for line in (m.wrap(rest_text, font, width - 12) if rest_text else ()):
         ops.append(Op("text", 12, y, width - 12, lh, line, font))
         y += lh
-    return _Block("rule", [(y + 2, ops)])
+    return Block("rule", [(y + 2, ops)])
 
 
-def _section_blocks(m: Metrics, width: float, title: str, subtitle: str = "",
-                    new_page: bool = False) -> list[_Block]:
+def section_blocks(m: Metrics, width: float, title: str, subtitle: str = "",
+                    new_page: bool = False) -> list[Block]:
     ops = [Op("text", 0, 0, width, m.line("section"), title, "section")]
     h = m.line("section")
     if subtitle:
@@ -579,23 +579,23 @@ def _section_blocks(m: Metrics, width: float, title: str, subtitle: str = "",
             ops.append(Op("text", 0, h, width, m.line("sub"), line, "sub", colour="muted"))
             h += m.line("sub")
     ops.append(Op("line", 0, h + 2, width, 0, colour="ink", width=0.8))
-    return [_Block("section", [(h + 6, ops)], new_page=new_page, keep_with_next=True)]
+    return [Block("section", [(h + 6, ops)], new_page=new_page, keep_with_next=True)]
 
 
-def _table_blocks(m: Metrics, width: float, title: str,
+def table_blocks(m: Metrics, width: float, title: str,
                   columns: tuple[tuple[str, float], ...], rows: list[tuple[str, ...]]
-                  ) -> list[_Block]:
+                  ) -> list[Block]:
     """A titled table whose rows are placed one by one; its header repeats on a new page."""
     head_ops: list[Op] = [Op("text", 0, 0, width, m.line("subsection"), title, "subsection")]
     y = _table(m, 0, m.line("subsection") + 1, columns, [], head_ops)
-    header = _Block("table-head", [(y, head_ops)], keep_with_next=True)
+    header = Block("table-head", [(y, head_ops)], keep_with_next=True)
     out = [header]
     for row in rows:
         ops: list[Op] = []
         h = _table(m, 0, 0, columns, [row], ops, body_font="ref", header=False,
                    max_lines=40)
         ops.append(Op("line", 0, h - 0.7, width, 0, colour="faint", width=0.3))
-        out.append(_Block("table-row", [(h, ops)], table_header=header))
+        out.append(Block("table-row", [(h, ops)], table_header=header))
     return out
 
 
@@ -605,39 +605,39 @@ def _natural(m: Metrics, values: list[str], head: str, font: str, cap: float) ->
     return min(widest + 7.0, cap)
 
 
-def _appendix_blocks(m: Metrics, sheet: RosterSheet, width: float) -> list[_Block]:
+def _appendix_blocks(m: Metrics, sheet: RosterSheet, width: float) -> list[Block]:
     ref = sheet.reference
     if ref is None:
         return []
-    out = _section_blocks(m, width, "Reference: the rules and items this army uses",
+    out = section_blocks(m, width, "Reference: the rules and items this army uses",
                           new_page=True)
     mod_rows = [(r.situation, r.value, r.applies_to, r.rule) for r in ref.modifiers]
     rule_w = _natural(m, [r[3] for r in mod_rows], "Rule", "ref", 0.2 * width)
     rest = width - rule_w
     cols = (("Situation", 0.41 * rest), ("Modifier", 0.3 * rest), ("Applies to", 0.29 * rest),
             ("Rule", rule_w))
-    out += _table_blocks(m, width, "Modifiers", cols, mod_rows)
-    out.append(_Block("gap", [(SECTION_GAP, [])]))
+    out += table_blocks(m, width, "Modifiers", cols, mod_rows)
+    out.append(Block("gap", [(SECTION_GAP, [])]))
     head = [Op("text", 0, 0, width, m.line("subsection"), "Dice", "subsection")]
-    out.append(_Block("table-head", [(m.line("subsection") + 2, head)], keep_with_next=True))
+    out.append(Block("table-head", [(m.line("subsection") + 2, head)], keep_with_next=True))
     out += [_rule_block(m, width, f"{r.title}:", r.text) for r in ref.dice]
     if ref.special_rules:
-        out.append(_Block("gap", [(SECTION_GAP, [])]))
+        out.append(Block("gap", [(SECTION_GAP, [])]))
         head = [Op("text", 0, 0, width, m.line("subsection"), "Special rules", "subsection")]
-        out.append(_Block("table-head", [(m.line("subsection") + 2, head)], keep_with_next=True))
+        out.append(Block("table-head", [(m.line("subsection") + 2, head)], keep_with_next=True))
         out += [_rule_block(m, width, f"{r.title}:", r.text) for r in ref.special_rules]
     if ref.items:
-        out.append(_Block("gap", [(SECTION_GAP, [])]))
+        out.append(Block("gap", [(SECTION_GAP, [])]))
         rows = [(i.name, i.cost, i.use, i.range, i.damage, i.notes) for i in ref.items]
         heads = ("Item", "Cost", "Use", "Range", "Damage")
         widths = [_natural(m, [r[j] for r in rows], head, "ref_bold" if j == 0 else "ref",
                            0.2 * width) for j, head in enumerate(heads)]
         icols = (*zip(heads, widths, strict=True), ("Notes", width - sum(widths)))
-        out += _table_blocks(m, width, "Items", icols, rows)
+        out += table_blocks(m, width, "Items", icols, rows)
     return out
 
 
-def blank_card_block(m: Metrics, geo: _Geometry, rows: tuple[str, ...]) -> _Block:
+def blank_card_block(m: Metrics, geo: _Geometry, rows: tuple[str, ...]) -> Block:
     """An empty card with writing lines (5.5 mm apart) for a unit gained at the table; six fit
     on a page of A4 or Letter."""
     ops: list[Op] = []
@@ -673,14 +673,14 @@ def blank_card_block(m: Metrics, geo: _Geometry, rows: tuple[str, ...]) -> _Bloc
                              geo.title_h)
     ops += gops
     h = max(text_h, 2 * CARD_PAD + grid_h) if geo.beside else text_h + grid_h + CARD_PAD
-    return _Block("blank-card", [(h, ops)], framed=True)
+    return Block("blank-card", [(h, ops)], framed=True)
 
 
 # ---------------------------------------------------------------------------------------------
 # Pagination
 
 
-class _Paginator:
+class Paginator:
     def __init__(self, body: QRectF, m: Metrics) -> None:
         self.body = body
         self.m = m
@@ -700,7 +700,7 @@ class _Paginator:
     def at_top(self) -> bool:
         return self.y <= self.body.top() + 0.01
 
-    def _put(self, block: _Block, slices: list[tuple[float, list[Op]]], *,
+    def _put(self, block: Block, slices: list[tuple[float, list[Op]]], *,
              continued: bool = False, scale: float = 1.0, note: str = "") -> None:
         ops: list[Op] = []
         y = 0.0
@@ -721,7 +721,7 @@ class _Paginator:
         self.pages[-1].placed.append(placed)
         self.y += h * scale
 
-    def add(self, block: _Block, following: _Block | list[_Block] | None) -> None:
+    def add(self, block: Block, following: Block | list[Block] | None) -> None:
         """Place ``block``; ``following`` (the next blocks) lets a heading that is kept with
         what comes next (a round heading, then a turn heading, then an entry) move to the
         next page with all of it, rather than end a page."""
@@ -748,7 +748,7 @@ class _Paginator:
         self._split(block)
         self.y += gap
 
-    def _split(self, block: _Block) -> None:
+    def _split(self, block: Block) -> None:
         """A block taller than a whole page: continue it between slices on pages of its own."""
         title_h = self.m.line("card_title") + 2 * CARD_PAD
         pending = list(block.slices)
@@ -807,7 +807,7 @@ def layout_roster_sheet(sheet: RosterSheet, device: QPagedPaintDevice, *,
     geo = _Geometry(sheet, body.width(), m, turns)
     colour = not bw
 
-    blocks: list[_Block] = []
+    blocks: list[Block] = []
     total = len(sheet.cards)
     if not sheet.cards:
         blocks.append(_text_block(m, body.width(), "This army has no units yet.", "td",
@@ -818,19 +818,19 @@ def layout_roster_sheet(sheet: RosterSheet, device: QPagedPaintDevice, *,
             progress(i + 1, total)
     blocks += _appendix_blocks(m, sheet, body.width())
     if sheet.blank_cards:
-        blocks += _section_blocks(m, body.width(), "Units gained at the table",
+        blocks += section_blocks(m, body.width(), "Units gained at the table",
                                   "Fill in a card for each unit that joins the army during the "
                                   "battle.", new_page=True)
         rows = ("Action", "Counter 1", "Counter 2", "Dead")
         blocks += [blank_card_block(m, geo, rows) for _ in range(sheet.blank_cards)]
     if sheet.warnings:
         # one block: the list stays together when it fits on a page, else it continues
-        head = _section_blocks(m, body.width(), "Roster warnings")[0]
+        head = section_blocks(m, body.width(), "Roster warnings")[0]
         slices = head.slices + [_bullet_block(m, body.width(), w.text).slices[0]
                                 for w in sheet.warnings]
-        blocks.append(_Block("warnings", slices, title="Roster warnings"))
+        blocks.append(Block("warnings", slices, title="Roster warnings"))
 
-    pager = _Paginator(body, m)
+    pager = Paginator(body, m)
     for i, block in enumerate(blocks):
         pager.add(block, blocks[i + 1:i + 4])
     return SheetLayout(page_rect=page_rect, body_rect=body,

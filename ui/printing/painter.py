@@ -91,7 +91,7 @@ def header_ops(m: Metrics, header: SheetHeader, page: int, pages: int, width: fl
     return ops
 
 
-class _Replayer:
+class Replayer:
     """Draws ``Op`` lists on a painter, converting points to device units."""
 
     def __init__(self, painter: QPainter, m: Metrics, colours: dict[str, QColor]) -> None:
@@ -161,7 +161,7 @@ def paint_roster_sheet(painter: QPainter, device: QPagedPaintDevice, sheet: Rost
     colours = palette(sheet.header, layout.black_and_white)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     painter.setBrush(QBrush(Qt.BrushStyle.NoBrush))
-    replay = _Replayer(painter, m, colours)
+    replay = Replayer(painter, m, colours)
     total = layout.page_count
     last = total if last_page is None else min(last_page, total)
     first = max(1, first_page)

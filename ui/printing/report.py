@@ -51,16 +51,16 @@ from ui.printing.layout import (
     HEADER_GAP,
     HEADER_H,
     SECTION_GAP,
+    Block,
     Metrics,
     Op,
+    Paginator,
     SheetLayout,
-    _Block,
-    _Paginator,
-    _section_blocks,
     configure_page,
     fits_device,
+    section_blocks,
 )
-from ui.printing.painter import _Replayer
+from ui.printing.painter import Replayer
 from ui.printing.pdf import ExportResult, ensure_gui_application, write_pdf
 
 Progress = Callable[[int, int], None]
@@ -243,7 +243,7 @@ def _swatch(ops: list[Op], x: float, y: float, line_h: float, player_id: int | N
 
 
 def _summary_block(m: Metrics, report: BattleReport, width: float,
-                   marks: _Marks) -> _Block:
+                   marks: _Marks) -> Block:
     ops: list[Op] = []
     y = 0.0
     lh = m.line("card_title")
@@ -278,12 +278,12 @@ def _summary_block(m: Metrics, report: BattleReport, width: float,
     elif not report.finished:
         y = _lines(m, ops, 0, y + 3, width, "The battle is not over yet: this is the story so "
                    "far.", "td", "muted")
-    return _Block("summary", [(y + SECTION_GAP, ops)])
+    return Block("summary", [(y + SECTION_GAP, ops)])
 
 
 def _casualty_blocks(m: Metrics, report: BattleReport, width: float,
-                     marks: _Marks) -> list[_Block]:
-    out = _section_blocks(m, width, "Casualties")
+                     marks: _Marks) -> list[Block]:
+    out = section_blocks(m, width, "Casualties")
     heads = ("Player", "Mustered", "Lost", "Standing", "Kills", "Fallen")
     num_w = [max(m.width(h, "th"), m.width("0000", "td")) + 10 for h in heads[1:5]]
     name_w = min(max([m.width(r.player, "td_bold") for r in report.casualties]
@@ -300,7 +300,7 @@ def _casualty_blocks(m: Metrics, report: BattleReport, width: float,
                       colour="muted"))
         x += w
     ops.append(Op("line", 0, th + 0.5, width, 0, colour="rule", width=0.5))
-    out.append(_Block("table-head", [(th + 2, ops)], keep_with_next=True))
+    out.append(Block("table-head", [(th + 2, ops)], keep_with_next=True))
     lh = m.line("td")
     for r in report.casualties:
         ops = []
@@ -316,13 +316,13 @@ def _casualty_blocks(m: Metrics, report: BattleReport, width: float,
             ops.append(Op("text", x, 1 + j * lh, fallen_w - 4, lh, line, "td"))
         h = max(1, len(fallen)) * lh + 3
         ops.append(Op("line", 0, h - 0.5, width, 0, colour="faint", width=0.3))
-        out.append(_Block("table-row", [(h, ops)], table_header=out[-1]))
-    out.append(_Block("gap", [(SECTION_GAP, [])]))
+        out.append(Block("table-row", [(h, ops)], table_header=out[-1]))
+    out.append(Block("gap", [(SECTION_GAP, [])]))
     return out
 
 
 def _chart_block(m: Metrics, report: BattleReport, width: float,
-                 marks: _Marks) -> list[_Block]:
+                 marks: _Marks) -> list[Block]:
     """Casualties per round: a group of bars per round, one bar per player, with numbers."""
     ops: list[Op] = []
     title_h = m.line("subsection")
@@ -380,10 +380,10 @@ def _chart_block(m: Metrics, report: BattleReport, width: float,
     if not report.total_lost:
         ops.append(Op("text", plot_x, top + plot_h / 2 - lh_tick, plot_w, m.line("td"),
                       "No casualties.", "td", ALIGN_CENTER, colour="muted"))
-    return [_Block("chart", [(y + SECTION_GAP, ops)])]
+    return [Block("chart", [(y + SECTION_GAP, ops)])]
 
 
-def _turn_heading(m: Metrics, turn: ReportTurn, width: float, marks: _Marks) -> _Block:
+def _turn_heading(m: Metrics, turn: ReportTurn, width: float, marks: _Marks) -> Block:
     lh = m.line("subsection")
     ops: list[Op] = []
     if marks.bw:
@@ -391,10 +391,10 @@ def _turn_heading(m: Metrics, turn: ReportTurn, width: float, marks: _Marks) -> 
     else:
         ops.append(Op("fill", 0, 1, 3, lh - 2, colour=player_key(turn.player_id)))
     ops.append(Op("text", 8, 0, width - 8, lh, turn.title, "subsection"))
-    return _Block("turn", [(lh + 2, ops)], keep_with_next=True)
+    return Block("turn", [(lh + 2, ops)], keep_with_next=True)
 
 
-def _entry_block(m: Metrics, n: int, entry: ReportEntry, width: float) -> _Block:
+def _entry_block(m: Metrics, n: int, entry: ReportEntry, width: float) -> Block:
     ops: list[Op] = []
     x = ENTRY_INDENT
     w = width - x
@@ -405,7 +405,7 @@ def _entry_block(m: Metrics, n: int, entry: ReportEntry, width: float) -> _Block
                    "td_bold")
         if entry.result:
             y = _lines(m, ops, x, y, w, entry.result, "td")
-        return _Block("entry", [(y + 4, ops)])
+        return Block("entry", [(y + 4, ops)])
     y = _lines(m, ops, x, 0, w, entry.headline, "td_bold")
     for roll in entry.rolls:
         y = _lines(m, ops, x, y, w, roll, "td")
@@ -415,14 +415,14 @@ def _entry_block(m: Metrics, n: int, entry: ReportEntry, width: float) -> _Block
         y = _lines(m, ops, x, y, w, entry.result, "td_bold" if entry.deaths else "td")
     if entry.note:
         y = _lines(m, ops, x, y + 1, w, f"“{entry.note}”", "note", "muted")
-    return _Block("entry", [(y + 5, ops)])
+    return Block("entry", [(y + 5, ops)])
 
 
 def _account_blocks(m: Metrics, report: BattleReport, width: float,
-                    marks: _Marks) -> list[_Block]:
-    out = _section_blocks(m, width, "The battle, round by round")
+                    marks: _Marks) -> list[Block]:
+    out = section_blocks(m, width, "The battle, round by round")
     if not report.entries:
-        out.append(_Block("text", [(m.line("td"), [Op("text", 0, 0, width, m.line("td"),
+        out.append(Block("text", [(m.line("td"), [Op("text", 0, 0, width, m.line("td"),
                                                        "Nothing has happened yet.", "td",
                                                        colour="muted")])]))
         return out
@@ -430,7 +430,7 @@ def _account_blocks(m: Metrics, report: BattleReport, width: float,
         lh = m.line("card_title")
         ops = [Op("text", 0, 2, width, lh, f"Round {rnd.number}", "card_title"),
                Op("line", 0, lh + 3, width, 0, colour="faint", width=0.5)]
-        out.append(_Block("round", [(lh + 7, ops)], keep_with_next=True))
+        out.append(Block("round", [(lh + 7, ops)], keep_with_next=True))
         round_cont = _continued_block(m, width, f"Round {rnd.number}, continued")
         for turn in rnd.turns:
             heading = _turn_heading(m, turn, width, marks)
@@ -440,7 +440,7 @@ def _account_blocks(m: Metrics, report: BattleReport, width: float,
                                          f"Round {rnd.number}, {turn.title}, continued")
             if not turn.entries:
                 lh = m.line("td")
-                out.append(_Block("entry", [(lh + 5, [Op(
+                out.append(Block("entry", [(lh + 5, [Op(
                     "text", ENTRY_INDENT, 0, width - ENTRY_INDENT, lh,
                     "Nothing was recorded in this turn.", "td", colour="muted")])],
                     table_header=turn_cont))
@@ -448,17 +448,17 @@ def _account_blocks(m: Metrics, report: BattleReport, width: float,
                 block = _entry_block(m, i, entry, width)
                 block.table_header = turn_cont
                 out.append(block)
-            out.append(_Block("gap", [(3.0, [])]))
+            out.append(Block("gap", [(3.0, [])]))
     return out
 
 
-def _continued_block(m: Metrics, width: float, text: str) -> _Block:
+def _continued_block(m: Metrics, width: float, text: str) -> Block:
     """What a page that carries on a round (and a turn) starts with."""
     lh = m.line("subsection")
     ops = [Op("text", 0, 0, width, lh, m.elide(text, "subsection", width), "subsection",
               colour="muted"),
            Op("line", 0, lh + 1, width, 0, colour="faint", width=0.5)]
-    return _Block("continued", [(lh + 5, ops)])
+    return Block("continued", [(lh + 5, ops)])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -481,7 +481,7 @@ def layout_battle_report(report: BattleReport, device: QPagedPaintDevice, *,
     blocks += _casualty_blocks(m, report, width, marks)
     blocks += _chart_block(m, report, width, marks)
     blocks += _account_blocks(m, report, width, marks)
-    pager = _Paginator(body, m)
+    pager = Paginator(body, m)
     for i, block in enumerate(blocks):
         pager.add(block, blocks[i + 1:i + 4])
     return SheetLayout(page_rect=page_rect, body_rect=body,
@@ -515,7 +515,7 @@ def paint_pages(painter: QPainter, device: QPagedPaintDevice, layout: SheetLayou
     m = Metrics(device)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     painter.setBrush(QBrush(Qt.BrushStyle.NoBrush))
-    replay = _Replayer(painter, m, colours)
+    replay = Replayer(painter, m, colours)
     total = layout.page_count
     last = total if last_page is None else min(last_page, total)
     first = max(1, first_page)

@@ -117,7 +117,7 @@ def test_a_bad_visible_size_is_explained_at_the_field_not_taken_as_0(qtbot, open
     qtbot.keyClicks(page(w, 1).distance, "6")
     next_page(qtbot, w)
     p3 = page(w, 2)
-    p3.size.choose((SizeClass.LARGE, 3))
+    p3.judge_size.choose((SizeClass.LARGE, 3))
     assert p3.visible.isVisible()
     qtbot.keyClicks(p3.visible, "4")
     assert w.draft.visible_size == 4 and not p3.visible_problem.isVisible()
@@ -235,7 +235,7 @@ class TestThievenHood:
         assert shown() == ("10.0%", "50.0%", "80.0%", percent(plain.kill))
         chart = p3.chart.chart
         assert chart.bar_count == 10 and chart.line.value() == 2.5  # the line before the 3
-        p3.size.choose((SizeClass.MINIFIG, 2))
+        p3.judge_size.choose((SizeClass.MINIFIG, 2))
         assert w.draft.sections_visible == 2
         harder = attack_odds(10, 3, "1d6+1", 4, action_mod=-1)
         assert p3.need.text() == "4+"

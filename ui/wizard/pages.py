@@ -33,9 +33,12 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.attack import SizeClass, inches_text, to_inches
+from brikdesk.domain.battle import AttackResolved
 from brikdesk.domain.combat import (
+    ActionStage,
     AttackKind,
     Choice,
+    DamageStage,
     Joiner,
     ObjectTarget,
     Reaction,
@@ -82,7 +85,7 @@ from ui.wizard.widgets import (
 )
 
 if TYPE_CHECKING:
-    from ui.wizard.wizard import CombatWizard
+    from ui.wizard.wizard import CombatWizard, DiceStep
 
 OBJECT = "object"
 #: A modifier's value in the Action Roll page's list, and the sum under a line below them.
@@ -135,7 +138,7 @@ class _Page(QWizardPage):
         self.body.setSpacing(10)
         scroll.setWidget(body)
         outer.addWidget(scroll)
-        self.scroll = scroll
+        self.scroller = scroll
         self._stick_to_end = False
         self._unstick = QTimer(self)
         self._unstick.setSingleShot(True)
@@ -172,7 +175,7 @@ class _Page(QWizardPage):
 
     def _range_changed(self, _low: int, high: int) -> None:
         if self._stick_to_end:
-            self.scroll.verticalScrollBar().setValue(high)
+            self.scroller.verticalScrollBar().setValue(high)
 
     def _release_end(self) -> None:
         self._stick_to_end = False
@@ -183,12 +186,12 @@ class _Page(QWizardPage):
             return
         if widget is getattr(self, "outcome", None) or widget is getattr(self, "dice", None):
             # The dice card is last: show all of it, also once the layout has grown.
-            bar = self.scroll.verticalScrollBar()
+            bar = self.scroller.verticalScrollBar()
             bar.setValue(bar.maximum())
             self._stick_to_end = True
             self._unstick.start()
         else:
-            self.scroll.ensureWidgetVisible(widget, 20, 20)
+            self.scroller.ensureWidgetVisible(widget, 20, 20)
 
     def focus_next_button(self) -> None:
         wiz = self.w
@@ -217,9 +220,9 @@ class _DicePage(_Page):
     rolled, the verdict, the outcome and the problem. ``STAGE`` is the wizard's name of the
     stage ("action", "damage"), ``_stage()`` its resolution now."""
 
-    STAGE = ""
+    STAGE: DiceStep = "action"
 
-    def _stage(self) -> Any:  # pragma: no cover - every dice page overrides it
+    def _stage(self) -> ActionStage | DamageStage:  # pragma: no cover - overridden
         raise NotImplementedError
 
     def _add_dice_card(self, extra: Callable[[QVBoxLayout], None] | None = None) -> None:
@@ -248,7 +251,7 @@ class _DicePage(_Page):
         self.dice.roll.connect(self._roll)
         self.dice.clear.connect(self._clear)
 
-    def _show_problem(self, stage: Any) -> None:
+    def _show_problem(self, stage: ActionStage | DamageStage) -> None:
         problem = stage.error
         if stage.extra_faces:
             problem = (f"{stage.extra_faces} face(s) typed beyond the dice the rules need: "
@@ -630,13 +633,13 @@ class RangePage(_Page):
             self.altitude.setText("" if not d.altitude else _num(d.altitude))
         self._joiner_fields()
         p = range_preview(d, ctx)
-        self.preview_grid.parentWidget().setVisible(True)
-        for w in self.cells.values():
-            w.setVisible(not close)
+        for value_label in self.cells.values():
+            value_label.setVisible(not close)
         for i in range(self.preview_grid.count()):
             item = self.preview_grid.itemAt(i)
-            if item is not None and item.widget() is not None:
-                item.widget().setVisible(not close)
+            cell = item.widget() if item is not None else None
+            if cell is not None:
+                cell.setVisible(not close)
         if not close:
             self.cells["range"].setText(inches_text(p.weapon_range) if p.weapon_range else "-")
             self.cells["height"].setText(f'+{p.height.value}"' if p.height else '+0"')
@@ -675,8 +678,9 @@ class RangePage(_Page):
         if list(self.joiner_edits) != wanted:
             while self.joiner_grid.count():
                 item = self.joiner_grid.takeAt(0)
-                if item.widget() is not None:
-                    item.widget().deleteLater()
+                gone = item.widget() if item is not None else None
+                if gone is not None:
+                    gone.deleteLater()
             self.joiner_edits = {}
             for row, uid in enumerate(wanted):
                 edit = QLineEdit(self)
@@ -689,9 +693,9 @@ class RangePage(_Page):
                           f"Distance for {self.w.ctx.fighter(uid).name}", edit)
                 self.joiner_edits[uid] = edit
         for j in d.joiners:
-            edit = self.joiner_edits.get(j.unit_id)
-            if edit is not None and not edit.hasFocus():
-                edit.setText("" if j.distance is None else _num(j.distance))
+            field = self.joiner_edits.get(j.unit_id)
+            if field is not None and not field.hasFocus():
+                field.setText("" if j.distance is None else _num(j.distance))
 
     def isComplete(self) -> bool:
         return range_preview(self.w.draft, self.w.ctx).error is None and \
@@ -770,7 +774,7 @@ def _num(x: Fraction) -> str:
 
 
 class ActionPage(_DicePage):
-    STAGE = "action"
+    STAGE: DiceStep = "action"
 
     def __init__(self, wizard: CombatWizard) -> None:
         super().__init__(wizard, "3 · Action Roll", "Every modifier with its rule; tick the "
@@ -827,9 +831,9 @@ class ActionPage(_DicePage):
         self.body.addWidget(self.policy)
 
         # judgement widgets, kept across refreshes
-        self.size = ChoiceCombo(self)
-        self.size.setObjectName("judgeSize")
-        self.size.setMinimumContentsLength(13)
+        self.judge_size = ChoiceCombo(self)
+        self.judge_size.setObjectName("judgeSize")
+        self.judge_size.setMinimumContentsLength(13)
         self.visible = QLineEdit(self)
         self.visible.setObjectName("visibleInches")
         self.visible.setPlaceholderText('visible "')
@@ -840,7 +844,7 @@ class ActionPage(_DicePage):
         self.outnumbered.setObjectName("judgeOutnumbered")
         self.engaged = QCheckBox("Attacker is &engaged", self)
         self.engaged.setObjectName("judgeEngaged")
-        for w in (self.size, self.visible, self.disrupted, self.outnumbered, self.engaged):
+        for w in (self.judge_size, self.visible, self.disrupted, self.outnumbered, self.engaged):
             w.setParent(self.mods_box)
             w.hide()
 
@@ -864,7 +868,7 @@ class ActionPage(_DicePage):
 
         self._add_dice_card(self._benny_rows)
 
-        self.size.chosen.connect(self._size)
+        self.judge_size.chosen.connect(self._size)
         self.visible.textEdited.connect(self._visible)
         self.disrupted.toggled.connect(self._disrupted)
         self.outnumbered.toggled.connect(self._outnumbered)
@@ -896,7 +900,7 @@ class ActionPage(_DicePage):
 
     # -- showing ---------------------------------------------------------------------------
 
-    def _stage(self) -> Any:
+    def _stage(self) -> ActionStage:
         return self.w.action_stage()
 
     def refresh(self) -> None:
@@ -998,7 +1002,8 @@ class ActionPage(_DicePage):
             if widget is not None:
                 self._place(widget, i, 2)
                 used.add(widget)
-                if r.judgement == "size" and target.size is SizeClass.LARGE:
+                if r.judgement == "size" and target is not None \
+                        and target.size is SizeClass.LARGE:
                     self._place(self.visible, i, 3)
                     used.add(self.visible)
         if rows:
@@ -1012,7 +1017,7 @@ class ActionPage(_DicePage):
         for value, what in self.row_widgets[len(rows) + (1 if rows else 0):]:
             value.hide()
             what.hide()
-        for widget in (self.size, self.visible, self.disrupted, self.outnumbered,
+        for widget in (self.judge_size, self.visible, self.disrupted, self.outnumbered,
                        self.engaged):
             if widget not in used:
                 widget.hide()
@@ -1023,10 +1028,10 @@ class ActionPage(_DicePage):
     def _judgement(self, key: str | None, target: Any) -> QWidget | None:
         if key == "size":
             current = (target.size, target.sections_visible if target.is_minifig else 3)
-            self.size.set_choices(size_options(target), current)
+            self.judge_size.set_choices(size_options(target), current)
             if not self.visible.hasFocus():
                 self.visible.setText(_num(target.visible_size) if target.visible_size else "")
-            return self.size
+            return self.judge_size
         box = {"disrupted": self.disrupted, "outnumbered": self.outnumbered,
                "engaged": self.engaged}.get(key or "")
         if box is None:
@@ -1263,7 +1268,7 @@ def _set_style(widget: QWidget, style: str) -> None:
 
 
 class DamagePage(_DicePage):
-    STAGE = "damage"
+    STAGE: DiceStep = "damage"
 
     def __init__(self, wizard: CombatWizard) -> None:
         super().__init__(wizard, "4 · Damage", "Damage greater than the Armor destroys; equal "
@@ -1371,7 +1376,7 @@ class DamagePage(_DicePage):
         self.collide.toggled.connect(self._collide)
         self.obstacle.textEdited.connect(self._obstacle)
 
-    def _stage(self) -> Any:
+    def _stage(self) -> DamageStage:
         return self.w.damage_stage()
 
     def refresh(self) -> None:
@@ -1595,11 +1600,11 @@ class ResultPage(_Page):
         d, ctx = self.w.draft, self.w.ctx
         parry = action.parry if action.complete else None
         alive = d.target_id is not None and not any(
-            d.target_id in e.killed for e in self.w.summary().events
-            if getattr(e, "killed", None))
+            isinstance(e, AttackResolved) and d.target_id in e.killed
+            for e in self.w.summary().events)
         show = parry is not None and parry.knocked_away is not None and alive
         self.knocked.setVisible(show)
-        if not show:
+        if not show or parry is None or d.target_id is None:
             return
         who = ctx.fighter(d.target_id).name
         self.knocked.setText(f"&Note in the battle log that {who}'s {parry.item.name} is "

@@ -309,7 +309,7 @@ class DiceEntry(QWidget):
         lay = self.chips_layout
         while lay.count() > 1:
             item = lay.takeAt(0)
-            w = item.widget()
+            w = item.widget() if item is not None else None
             if w is not None:
                 w.hide()
                 w.deleteLater()

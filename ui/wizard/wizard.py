@@ -113,8 +113,9 @@ class CombatWizard(QWizard):
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
         self.setOption(QWizard.WizardOption.NoDefaultButton, False)
         self.setStyleSheet(STYLE)
+        self.result_page = ResultPage(self)
         self.pages = (AttackPage(self), RangePage(self), ActionPage(self), DamagePage(self),
-                      ResultPage(self))
+                      self.result_page)
         for i, page in enumerate(self.pages):
             self.setPage(i, page)
         self.setStartId(self.ATTACK)
@@ -127,7 +128,7 @@ class CombatWizard(QWizard):
         if draft == self.draft:
             return
         self.draft = draft
-        page = self.currentPage()
+        page = next((p for p in self.pages if p is self.currentPage()), None)
         if page is not None:
             page.acted()
             page.refresh()
@@ -213,7 +214,7 @@ class CombatWizard(QWizard):
     def accept(self) -> None:
         """Record the attack (one transaction, one undo step), then close."""
         summary = self.summary()
-        result_page = self.pages[self.RESULT]
+        result_page = self.result_page
         if summary.problem:
             result_page.show_problem(summary.problem)
             return

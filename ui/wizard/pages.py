@@ -139,6 +139,7 @@ class _Page(QWizardPage):
         scroll.setWidget(body)
         outer.addWidget(scroll)
         self.scroller = scroll
+        self._told_complete: bool | None = None
         self._stick_to_end = False
         self._unstick = QTimer(self)
         self._unstick.setSingleShot(True)
@@ -149,7 +150,22 @@ class _Page(QWizardPage):
     def refresh(self) -> None:  # pragma: no cover - every page overrides it
         raise NotImplementedError
 
+    def complete_changed(self) -> None:
+        """Tell the wizard when the page's completeness changes, and only then: QWizard
+        repaints the whole window each time it is told (it hides and shows its contents while
+        it updates the buttons), which would make every small change a full repaint."""
+        complete = self.isComplete()
+        if complete != self._told_complete:
+            self._told_complete = complete
+            self.completeChanged.emit()
+
+    def forget_completeness(self) -> None:
+        """The wizard reads the page's completeness itself when it shows the page: tell it
+        afresh after that."""
+        self._told_complete = None
+
     def initializePage(self) -> None:
+        self.forget_completeness()
         self.refresh()
         # QWizard gives the focus to the page's first child after this: take it back after,
         # unless the organizer has already acted on the page (fast typing, a test).
@@ -405,7 +421,7 @@ class AttackPage(_Page):
         self._fill_joiners()
         self._summarize()
         set_problem(self.problem, attack_problem(ctx, d))
-        self.completeChanged.emit()
+        self.complete_changed()
 
     def _summarize(self) -> None:
         """The attack in one sentence, and the numbers of who is in it."""
@@ -518,7 +534,7 @@ class AttackPage(_Page):
                                inches or Fraction(0))
         except UserError as exc:
             set_problem(self.object_problem, str(exc))
-            self.completeChanged.emit()
+            self.complete_changed()
             return
         set_problem(self.object_problem, err)
         self.w.change("attack", replace(self.w.draft, target_object=obj, size=None, visible_size=None))
@@ -670,7 +686,7 @@ class RangePage(_Page):
                                            ("5.1 Out of Range", "5.1 Height Advantage",
                                             "Thrown weapons")))
         set_problem(self.problem, p.error)
-        self.completeChanged.emit()
+        self.complete_changed()
 
     def _joiner_fields(self) -> None:
         d = self.w.draft
@@ -954,7 +970,7 @@ class ActionPage(_DicePage):
         self.joiner_text.setVisible(bool(lines))
         self._show_reaction()
         self._show_stage()
-        self.completeChanged.emit()
+        self.complete_changed()
 
     def _row(self, i: int) -> tuple[QLabel, QLabel]:
         """The value and text labels of row ``i`` of the modifier list (made once, reused)."""
@@ -1428,7 +1444,7 @@ class DamagePage(_DicePage):
         self.options_box.setVisible(p.blast or p.missed is not None or p.collision_possible
                                     or p.shove)
         self._show_stage()
-        self.completeChanged.emit()
+        self.complete_changed()
 
     def _show_blast(self, blast: bool) -> None:
         d, ctx = self.w.draft, self.w.ctx
@@ -1593,7 +1609,7 @@ class ResultPage(_Page):
         self.changes_box.setVisible(bool(s.changes))
         self.details_box.setVisible(bool(s.details))
         set_problem(self.problem, s.problem)
-        self.completeChanged.emit()
+        self.complete_changed()
 
     def _show_knocked(self, action: Any) -> None:
         """Offer to note in the battle log the item a fumbled Parry knocked away (5.2)."""

@@ -119,7 +119,12 @@ class CombatWizard(QWizard):
         for i, page in enumerate(self.pages):
             self.setPage(i, page)
         self.setStartId(self.ATTACK)
+        self.currentIdChanged.connect(self._page_shown)
         self.resize(1280, 900)
+
+    def _page_shown(self, _page_id: int) -> None:
+        for page in self.pages:
+            page.forget_completeness()
 
     # -- the draft ---------------------------------------------------------------------------
 

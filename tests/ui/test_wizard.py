@@ -129,6 +129,31 @@ def test_a_bad_visible_size_is_explained_at_the_field_not_taken_as_0(qtbot, open
     assert not p3.visible_problem.isVisible() and w.draft.visible_size == 4
 
 
+def test_a_judgement_repaints_the_page_not_the_whole_wizard(qtbot, open_wizard):
+    """Ticking a judgement doesn't tell the wizard the page's completeness changed (QWizard
+    repaints the whole window each time it is told); Next still follows completeness when
+    it does change, also after going Back."""
+    w = open_wizard("Thieven Hood")
+    next_page(qtbot, w)
+    p2 = page(w, 1)
+    next_button = w.button(QWizard.WizardButton.NextButton)
+    assert not next_button.isEnabled()  # no distance yet
+    qtbot.keyClicks(p2.distance, "6")
+    assert next_button.isEnabled()
+    next_page(qtbot, w)
+    p3 = page(w, 2)
+    with qtbot.assertNotEmitted(p3.completeChanged):
+        p3.disrupted.click()
+    assert w.draft.target_disrupted is True
+    w.back()
+    p2.distance.clear()
+    qtbot.keyClicks(p2.distance, "x")
+    assert not next_button.isEnabled()
+    p2.distance.clear()
+    qtbot.keyClicks(p2.distance, "7")
+    assert next_button.isEnabled() and w.draft.distance == 7
+
+
 class TestThievenHood:
     def test_the_rope_shot_with_typed_dice(self, qtbot, open_wizard, battle):
         w = open_wizard("Thieven Hood")

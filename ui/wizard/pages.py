@@ -159,10 +159,10 @@ class _Page(QWizardPage):
             self._told_complete = complete
             self.completeChanged.emit()
 
-    def forget_completeness(self) -> None:
-        """The wizard reads the page's completeness itself when it shows the page: tell it
-        afresh after that."""
-        self._told_complete = None
+    def forget_completeness(self, shown: bool = False) -> None:
+        """The wizard reads the shown page's completeness itself when it shows the page: it
+        knows it then; the other pages tell it afresh when they are shown again."""
+        self._told_complete = self.isComplete() if shown else None
 
     def initializePage(self) -> None:
         self.forget_completeness()

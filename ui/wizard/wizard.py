@@ -123,8 +123,9 @@ class CombatWizard(QWizard):
         self.resize(1280, 900)
 
     def _page_shown(self, _page_id: int) -> None:
+        current = self.currentPage()
         for page in self.pages:
-            page.forget_completeness()
+            page.forget_completeness(shown=page is current)
 
     # -- the draft ---------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ here writes anything: Finish does, once (``CombatWizard.accept``).
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -32,23 +32,31 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from brikdesk.domain.attack import SizeClass, inches_text, to_inches
-from brikdesk.domain.battle import AttackResolved
+from brikdesk.domain.attack import SizeClass, Target, inches_text, to_inches
+from brikdesk.domain.battle import AttackResolved, Use
 from brikdesk.domain.combat import (
+    ActionPreview,
     ActionStage,
     AttackKind,
     Choice,
+    DamagePreview,
     DamageStage,
     Joiner,
     ObjectTarget,
+    RangePreview,
     Reaction,
+    TargetChance,
+    Tone,
+    Verdict,
     action_preview,
+    action_verdict,
     attack_problem,
     attacker_options,
     benny_options,
     best_use,
     blast_candidates,
     damage_preview,
+    damage_verdict,
     default_draft,
     default_use,
     has_mom,
@@ -59,10 +67,12 @@ from brikdesk.domain.combat import (
     prose,
     range_preview,
     reaction_options,
+    result_verdict,
     size_options,
     target_name,
     target_of,
     target_options,
+    unit_facts,
     use_options,
     weapon_options,
 )
@@ -438,9 +448,9 @@ class AttackPage(_Page):
         self.summary.setText(f"<b>{who}</b> {verb} <b>{target}</b>"
                              + ("" if d.kind in (AttackKind.SHOVE, AttackKind.GRAB) else
                                 f" with the {weapon}"))
-        facts = [_facts(ctx, me.unit_id)]
+        facts = [unit_facts(ctx, me.unit_id)]
         if d.target_id is not None:
-            facts.append(_facts(ctx, d.target_id))
+            facts.append(unit_facts(ctx, d.target_id))
         else:
             obj = d.target_object or ObjectTarget()
             facts.append(f"{obj.name}: an inanimate object, Armor {obj.armor}, {obj.size}")
@@ -522,7 +532,7 @@ class AttackPage(_Page):
                           reaction=Reaction.NONE, blast_ids=(),
                           use=best_use(self.w.ctx, d)))
 
-    def _use(self, use: Any) -> None:
+    def _use(self, use: Use | None) -> None:
         self.w.change("attack", replace(self.w.draft, use=use))
 
     def _object(self, *_args: Any) -> None:
@@ -766,7 +776,7 @@ class RangePage(_Page):
         self.w.change("range", replace(self.w.draft, from_above=on))
 
 
-def _out_of_range_text(p: Any) -> str:
+def _out_of_range_text(p: RangePreview) -> str:
     """The Out of Range cell: ``in Range``, or the inches beyond and the penalty they imply
     (``2" → -2``; the penalty is the same on the Action Roll and the Damage, 5.1)."""
     if p.effective_range is None:
@@ -994,7 +1004,7 @@ class ActionPage(_DicePage):
             self.placed[widget] = (row, col)
         widget.show()
 
-    def _show_rows(self, preview: Any) -> None:
+    def _show_rows(self, preview: ActionPreview) -> None:
         first = preview.first
         set_problem(self.mods_error, preview.error)
         rows = [] if preview.error or first is None else list(first.rows)
@@ -1014,7 +1024,7 @@ class ActionPage(_DicePage):
                          + (" · BrikDesk's reading (hover)" if read else "") + "</span>")
             value.show()
             what.show()
-            widget = self._judgement(r.judgement, target)
+            widget = self._judgement(r.judgement, target) if target is not None else None
             if widget is not None:
                 self._place(widget, i, 2)
                 used.add(widget)
@@ -1022,7 +1032,7 @@ class ActionPage(_DicePage):
                         and target.size is SizeClass.LARGE:
                     self._place(self.visible, i, 3)
                     used.add(self.visible)
-        if rows:
+        if rows and first is not None:
             value, what = self._row(len(rows))
             _set_colour(value, "#000000")
             _set_style(value, _TOTAL_STYLE)
@@ -1041,7 +1051,7 @@ class ActionPage(_DicePage):
             self.visible_problem.hide()
         self.mods.setColumnStretch(1, 1)
 
-    def _judgement(self, key: str | None, target: Any) -> QWidget | None:
+    def _judgement(self, key: str | None, target: Target) -> QWidget | None:
         if key == "size":
             current = (target.size, target.sections_visible if target.is_minifig else 3)
             self.judge_size.set_choices(size_options(target), current)
@@ -1096,7 +1106,7 @@ class ActionPage(_DicePage):
             lines.insert(0, f"<b>{first.automatic.describe()}</b>")
         self.outcome.setText("<br>".join(lines))
         self.outcome.setVisible(bool(lines))
-        _show_verdict(self.verdict, _action_verdict(stage))
+        _show_verdict(self.verdict, action_verdict(stage))
         if stage.pending is not None:
             who = {"bail": "the Bail", "parry": "the Parry"}.get(stage.pending, "the attack")
             self.benny.offer(f"Over the Top on {who}: a natural 6 or more earns a Benny. How "
@@ -1155,7 +1165,7 @@ class ActionPage(_DicePage):
     def _embellishment(self, text: str) -> None:
         self.w.change("action", replace(self.w.draft, embellishment=text))
 
-    def _benny(self, use: Any) -> None:
+    def _benny(self, use: BennyUse) -> None:
         stage = self.w.action_stage()
         if stage.pending is not None:
             key = stage.pending
@@ -1168,80 +1178,7 @@ class ActionPage(_DicePage):
                 self.focus_input()
 
 
-def _facts(ctx: Any, unit_id: int) -> str:
-    """``"Guard Alan: Action die d6, Armor 4; Held (may respond); In Close Combat"``."""
-    f = ctx.fighter(unit_id)
-    u = ctx.state.unit(unit_id)
-    bits = [f"Action die d{f.action_die}", f"Armor {f.armor}"]
-    if f.deflection:
-        bits.append(f"Deflection {f.deflection}")
-    text = f"{f.name}: " + ", ".join(bits) + f"; Action {u.action.label}"
-    if u.close_combat:
-        text += f"; Counters used {u.counters_used} of {u.counters}"
-    statuses = [s.label for s in u.statuses]
-    if statuses:
-        text += "; " + ", ".join(statuses)
-    return text
-
-
-def _action_verdict(stage: Any) -> tuple[str, str]:
-    """The Action step's outcome in two or three words and its colour (also while a Benny
-    waits for its decision)."""
-    if stage.need is not None or stage.error or stage.extra_faces:
-        return "", ""
-    if stage.avoided:
-        return ("Parried!" if stage.parry is not None and stage.parry.cancelled else
-                "Dodged by Bailing" if stage.bail is not None else "Avoided"), "#52606d"
-    first = stage.first
-    if first is None:
-        return "", ""
-    if first.critical_failure:
-        return "Critical failure!", "#c0392b"
-    hits = sum(1 for r in stage.rolls if r.hit)
-    ott = " Over the Top!" if first.over_the_top else ""
-    parry = _parry_words(stage.parry)
-    if first.automatic is not None:
-        return "Automatic Hit" + parry, "#14532d"
-    if hits == len(stage.rolls):
-        return "Hit!" + ott + parry, "#14532d"
-    if hits:
-        return f"{hits} of {len(stage.rolls)} hit" + ott + parry, "#14532d"
-    return f"Miss by {first.missed_by}" + ott, "#52606d"
-
-
-def _parry_words(parry: Any) -> str:
-    """The Parry's outcome after the attack's verdict: ``" · Parried: Deflection"``."""
-    if parry is None:
-        return ""
-    if parry.critical_failure:
-        return (f" · Parry fumbled: {parry.item.name} knocked away"
-                if parry.knocked_away is not None else " · Parry fumbled")
-    if not parry.success:
-        return " · the Parry fails"
-    return " · Parried: Deflection" if parry.against.is_damage else " · Parried"
-
-
-def _damage_verdict(stage: Any, action: Any) -> tuple[str, str]:
-    if not stage.complete:
-        return "", ""
-    results = [r for r in (stage.damage, stage.missed_damage) if r is not None]
-    if stage.explosion is not None:
-        results += [h.damage for h in stage.explosion.hits]
-    if any(r.destroyed for r in results):
-        n = sum(1 for r in results if r.destroyed)
-        return ("Destroyed!" if n == 1 else f"{n} destroyed!"), "#8a1c12"
-    if results:
-        return "Ka-ping!", "#1d3557"
-    if stage.knockback is not None and stage.knockback.inches:
-        return f"Knocked Back {inches_text(stage.knockback.inches)}!", "#7b2cbf"
-    if stage.grab is not None and stage.grab.held:
-        return "Grabbed!", "#7b2cbf"
-    if stage.collision is not None and stage.collision.resisted:
-        return "Resisted: locked in Close Combat", "#52606d"
-    return "", ""
-
-
-def _targets_text(targets: Any) -> str:
+def _targets_text(targets: Sequence[TargetChance]) -> str:
     """Every target of a blast with its Armor and its own chance to be destroyed."""
     if not targets:
         return ""
@@ -1256,12 +1193,16 @@ def _dice_heading() -> QLabel:
     return heading
 
 
-def _show_verdict(lab: QLabel, verdict: tuple[str, str]) -> None:
-    text, colour = verdict
-    lab.setVisible(bool(text))
-    if text:
-        _set_style(lab, f"color: {colour};")
-        lab.setText(text)
+#: The colour of each kind of verdict.
+_TONES = {Tone.NONE: "", Tone.HIT: "#14532d", Tone.MISS: "#52606d", Tone.CRITICAL: "#c0392b",
+          Tone.DESTROYED: "#8a1c12", Tone.DAMAGE: "#1d3557", Tone.MOVED: "#7b2cbf"}
+
+
+def _show_verdict(lab: QLabel, verdict: Verdict) -> None:
+    lab.setVisible(bool(verdict.text))
+    if verdict.text:
+        _set_style(lab, f"color: {_TONES[verdict.tone]};")
+        lab.setText(verdict.text)
 
 
 def _set_colour(widget: QWidget, colour: str) -> None:
@@ -1474,7 +1415,7 @@ class DamagePage(_DicePage):
         rows = min(max(self.blast.count(), 1), 8)
         self.blast.setFixedHeight(rows * max(self.blast.sizeHintForRow(0), 20) + 8)
 
-    def _show_missed(self, p: Any) -> None:
+    def _show_missed(self, p: DamagePreview) -> None:
         d, ctx = self.w.draft, self.w.ctx
         show = p.missed is not None and not p.blast
         self.missed_label.setVisible(p.missed is not None and not p.blast)
@@ -1522,7 +1463,7 @@ class DamagePage(_DicePage):
             lines.append("Nothing to roll here.")
         self.outcome.setText("<br>".join(lines))
         self.outcome.setVisible(bool(lines))
-        _show_verdict(self.verdict, _damage_verdict(stage, self.w.action_stage()))
+        _show_verdict(self.verdict, damage_verdict(stage))
         self._show_problem(stage)
 
     def _mom(self, on: bool) -> None:
@@ -1596,13 +1537,8 @@ class ResultPage(_Page):
         s = self.w.summary()
         self.paragraph.setText(s.paragraph)
         action = self.w.action_stage()
-        verdict = _damage_verdict(self.w.damage_stage(), action) if action.complete else \
-            ("", "")
-        if not verdict[0]:
-            verdict = _action_verdict(action)
-            if verdict[0].startswith("Hit"):
-                verdict = ("No effect", "#1d3557")
-        _show_verdict(self.verdict, ("", "") if s.problem else verdict)
+        damage = self.w.damage_stage() if action.complete else None
+        _show_verdict(self.verdict, Verdict() if s.problem else result_verdict(action, damage))
         self._show_knocked(action)
         self.changes.setText("<br>".join(f"• {c}" for c in s.changes))
         self.details.setText("<br>".join(_html(x) for x in s.details))
@@ -1611,7 +1547,7 @@ class ResultPage(_Page):
         set_problem(self.problem, s.problem)
         self.complete_changed()
 
-    def _show_knocked(self, action: Any) -> None:
+    def _show_knocked(self, action: ActionStage) -> None:
         """Offer to note in the battle log the item a fumbled Parry knocked away (5.2)."""
         d, ctx = self.w.draft, self.w.ctx
         parry = action.parry if action.complete else None

@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from enum import Enum
 
+from brikdesk.domain.actions import ParryResult
 from brikdesk.domain.attack import AttackResult, inches_text
 from brikdesk.domain.battle import AttackResolved, BattleState, Event, Status, apply
 from brikdesk.domain.combat.draft import AttackDraft, CombatContext
@@ -232,3 +234,109 @@ def event_text(draft: AttackDraft, ctx: CombatContext) -> str:
     item = ctx.item(draft.item_key)
     what = item.name if item is not None else "bare hands"
     return f"{draft.kind.label}: {me.name} ({what}) at {target_name(draft, ctx)}"
+
+
+class Tone(str, Enum):
+    """How a verdict reads: the pages colour it by this."""
+
+    NONE = "none"
+    HIT = "hit"
+    MISS = "miss"
+    CRITICAL = "critical"
+    DESTROYED = "destroyed"
+    DAMAGE = "damage"
+    MOVED = "moved"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """An outcome in two or three words (``"Hit! Over the Top!"``) and how it reads."""
+
+    text: str = ""
+    tone: Tone = Tone.NONE
+
+
+def action_verdict(stage: ActionStage) -> Verdict:
+    """The Action step's outcome in a few words (also while a Benny waits for its decision);
+    empty while dice are missing or wrong."""
+    if stage.need is not None or stage.error or stage.extra_faces:
+        return Verdict()
+    if stage.avoided:
+        return Verdict("Parried!" if stage.parry is not None and stage.parry.cancelled else
+                       "Dodged by Bailing" if stage.bail is not None else "Avoided", Tone.MISS)
+    first = stage.first
+    if first is None:
+        return Verdict()
+    if first.critical_failure:
+        return Verdict("Critical failure!", Tone.CRITICAL)
+    hits = sum(1 for r in stage.rolls if r.hit)
+    ott = " Over the Top!" if first.over_the_top else ""
+    parry = _parry_words(stage.parry)
+    if first.automatic is not None:
+        return Verdict("Automatic Hit" + parry, Tone.HIT)
+    if hits == len(stage.rolls):
+        return Verdict("Hit!" + ott + parry, Tone.HIT)
+    if hits:
+        return Verdict(f"{hits} of {len(stage.rolls)} hit" + ott + parry, Tone.HIT)
+    return Verdict(f"Miss by {first.missed_by}" + ott, Tone.MISS)
+
+
+def _parry_words(parry: ParryResult | None) -> str:
+    """The Parry's outcome after the attack's verdict: ``" · Parried: Deflection"``."""
+    if parry is None:
+        return ""
+    if parry.critical_failure:
+        return (f" · Parry fumbled: {parry.item.name} knocked away"
+                if parry.knocked_away is not None else " · Parry fumbled")
+    if not parry.success:
+        return " · the Parry fails"
+    return " · Parried: Deflection" if parry.against.is_damage else " · Parried"
+
+
+def damage_verdict(stage: DamageStage) -> Verdict:
+    """The Damage step's outcome in a few words: destroyed, ka-ping, Knocked Back, Grabbed,
+    resisted (empty while dice are missing, or when nothing happened)."""
+    if not stage.complete:
+        return Verdict()
+    results = [r for r in (stage.damage, stage.missed_damage) if r is not None]
+    if stage.explosion is not None:
+        results += [h.damage for h in stage.explosion.hits]
+    destroyed = sum(1 for r in results if r.destroyed)
+    if destroyed:
+        return Verdict("Destroyed!" if destroyed == 1 else f"{destroyed} destroyed!",
+                       Tone.DESTROYED)
+    if results:
+        return Verdict("Ka-ping!", Tone.DAMAGE)
+    if stage.knockback is not None and stage.knockback.inches:
+        return Verdict(f"Knocked Back {inches_text(stage.knockback.inches)}!", Tone.MOVED)
+    if stage.grab is not None and stage.grab.held:
+        return Verdict("Grabbed!", Tone.MOVED)
+    if stage.collision is not None and stage.collision.resisted:
+        return Verdict("Resisted: locked in Close Combat", Tone.MISS)
+    return Verdict()
+
+
+def result_verdict(action: ActionStage, damage: DamageStage | None) -> Verdict:
+    """The whole attack's outcome: the Damage step's, else the Action step's (a hit that
+    did nothing is "No effect")."""
+    verdict = damage_verdict(damage) if action.complete and damage is not None else Verdict()
+    if verdict.text:
+        return verdict
+    verdict = action_verdict(action)
+    return Verdict("No effect", Tone.DAMAGE) if verdict.text.startswith("Hit") else verdict
+
+
+def unit_facts(ctx: CombatContext, unit_id: int) -> str:
+    """``"Guard Alan: Action die d6, Armor 4; Action Held (may respond); In Close Combat"``."""
+    f = ctx.fighter(unit_id)
+    u = ctx.state.unit(unit_id)
+    bits = [f"Action die d{f.action_die}", f"Armor {f.armor}"]
+    if f.deflection:
+        bits.append(f"Deflection {f.deflection}")
+    text = f"{f.name}: " + ", ".join(bits) + f"; Action {u.action.label}"
+    if u.close_combat:
+        text += f"; Counters used {u.counters_used} of {u.counters}"
+    statuses = [s.label for s in u.statuses]
+    if statuses:
+        text += "; " + ", ".join(statuses)
+    return text

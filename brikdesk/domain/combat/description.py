@@ -38,53 +38,68 @@ class ResultSummary:
 
 def _paragraph(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
                damage: DamageStage) -> str:
+    """The attack in plain words, in the order it happened: the Bail, the Action Roll(s), the
+    Parry, then what the Damage (or the Shove, Grab, Collision, Missed Shot) did."""
     sentences: list[str] = []
     if action.bail is not None:
         sentences.append(action.bail.describe())
     if action.avoided and action.bail is not None:
         sentences.append(action.avoided)
-    single = len(action.rolls) == 1
-    first = action.first
-    parry = action.parry
     bodily = damage.shove is not None or damage.grab is not None
-    # In the order it happened: the Action Roll(s), the Parry, then the Damage against Armor.
-    merged = (single and parry is None and not bodily and damage.explosion is None
-              and damage.collision is None)
-    if first is not None:
-        if damage.explosion is not None:
-            sentences.append(first.describe() if not first.hit else
-                             f"{first.attack.label} hits {first.attack.target.name}")
-        elif merged:
-            sentences.append(AttackResult(first, damage.damage if first.hit else None)
-                             .describe())
-        elif not (bodily and first.automatic is not None):  # a Shove says it hit itself
-            sentences.extend(r.describe() for r in action.rolls)
-    if parry is not None:
-        sentences.append(parry.describe())
-    if damage.explosion is not None:
-        sentences.append(damage.explosion.describe())
-    if damage.shove is not None:
-        sentences.append(damage.shove.describe())
-    if damage.grab is not None:
-        sentences.append(damage.grab.describe())
-    if damage.collision is not None:
-        sentences.append(damage.collision.describe())
-    if damage.damage is not None and not merged:
-        sentences.append(damage.damage.describe())
-    if damage.weapon_knockback and not merged:
-        sentences.append(f"{target_name(draft, ctx)} is Knocked Back "
-                         f"{inches_text(damage.weapon_knockback)} (3.1)")
-    if damage.missed_damage is not None and damage.missed_unit is not None:
-        sentences.append(f"The Missed Shot strikes {ctx.fighter(damage.missed_unit).name}: "
-                         f"{damage.missed_damage.describe()}")
-    elif damage.missed is not None and damage.explosion is None:
-        sentences.append(f"The Missed Shot lands within {inches_text(damage.missed.radius)} "
-                         f"of {damage.missed.state.attack.target.name} and hits nothing that "
-                         "matters")
-    if first is not None and first.critical_failure:
+    # One sentence for a single plain attack: its roll and its Damage against the Armor.
+    merged = (len(action.rolls) == 1 and action.parry is None and not bodily
+              and damage.explosion is None and damage.collision is None)
+    sentences += _roll_sentences(action, damage, merged=merged, bodily=bodily)
+    if action.parry is not None:
+        sentences.append(action.parry.describe())
+    sentences += [r.describe() for r in (damage.explosion, damage.shove, damage.grab,
+                                         damage.collision) if r is not None]
+    if not merged:
+        sentences += _damage_sentences(draft, ctx, damage)
+    sentences += _missed_shot_sentences(ctx, damage)
+    if action.first is not None and action.first.critical_failure:
         sentences.append("A critical failure: the players may narrate something worse")
     text = ". ".join(s[0].upper() + s[1:] if s else s for s in sentences)
     return text + ("." if text and not text.endswith(".") else "")
+
+
+def _roll_sentences(action: ActionStage, damage: DamageStage, *, merged: bool,
+                    bodily: bool) -> list[str]:
+    """The Action Roll(s) in words (a Shove or Grab that hit automatically says so itself)."""
+    first = action.first
+    if first is None:
+        return []
+    if damage.explosion is not None:
+        return [first.describe() if not first.hit else
+                f"{first.attack.label} hits {first.attack.target.name}"]
+    if merged:
+        return [AttackResult(first, damage.damage if first.hit else None).describe()]
+    if bodily and first.automatic is not None:
+        return []
+    return [r.describe() for r in action.rolls]
+
+
+def _damage_sentences(draft: AttackDraft, ctx: CombatContext, damage: DamageStage
+                      ) -> list[str]:
+    """The Damage against the Armor and a weapon's KnockBack, when not said with the roll."""
+    out = []
+    if damage.damage is not None:
+        out.append(damage.damage.describe())
+    if damage.weapon_knockback:
+        out.append(f"{target_name(draft, ctx)} is Knocked Back "
+                   f"{inches_text(damage.weapon_knockback)} (3.1)")
+    return out
+
+
+def _missed_shot_sentences(ctx: CombatContext, damage: DamageStage) -> list[str]:
+    """What a Missed Shot struck, or that it hit nothing that matters (5.3)."""
+    if damage.missed_damage is not None and damage.missed_unit is not None:
+        return [f"The Missed Shot strikes {ctx.fighter(damage.missed_unit).name}: "
+                f"{damage.missed_damage.describe()}"]
+    if damage.missed is not None and damage.explosion is None:
+        return [f"The Missed Shot lands within {inches_text(damage.missed.radius)} of "
+                f"{damage.missed.state.attack.target.name} and hits nothing that matters"]
+    return []
 
 
 def _details(action: ActionStage, damage: DamageStage) -> tuple[str, ...]:

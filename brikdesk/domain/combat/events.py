@@ -33,36 +33,48 @@ def killed_units(draft: AttackDraft, action: ActionStage, damage: DamageStage) -
 
 def _effects(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
              damage: DamageStage, killed: Sequence[int]) -> tuple[StatusChange, ...]:
+    """Every status the attack changes: the target's (Disrupted, Close Combat, Grab), the
+    blast's survivors' (Disrupted) and the charger's MOM."""
     out: list[StatusChange] = []
-    tid = draft.target_id
-    if tid is not None and tid not in killed:
-        if damage.shove is not None and damage.knockback is not None:
-            out.append(StatusChange(tid, Status.DISRUPTED))
-        if damage.collision is not None:
-            if damage.collision.resisted:
-                out.append(StatusChange(draft.attacker_id, Status.IN_CLOSE_COMBAT,
-                                        with_ids=(tid,)))
-            else:
-                out.append(StatusChange(tid, Status.DISRUPTED))
-        if damage.grab is not None and damage.grab.held:
-            out.append(StatusChange(draft.attacker_id, Status.GRABBING, with_ids=(tid,)))
-        if draft.kind.close_combat and _parted(draft, action, damage):
-            for p in participants(draft, ctx):
-                out.append(StatusChange(p.unit, Status.IN_CLOSE_COMBAT, on=False,
-                                        with_ids=(tid,)))
+    if draft.target_id is not None and draft.target_id not in killed:
+        out += _target_effects(draft, ctx, action, damage, draft.target_id)
     if damage.explosion is not None:
-        ids = ([tid] if action.first is not None and action.first.hit else [])
+        ids = ([draft.target_id] if action.first is not None and action.first.hit else [])
         ids += list(damage.blast_units)
-        for uid, hit in zip(ids, damage.explosion.hits, strict=False):
-            if uid is not None and uid not in killed and hit.disrupted:
-                out.append(StatusChange(uid, Status.DISRUPTED))
+        out += [StatusChange(uid, Status.DISRUPTED)
+                for uid, hit in zip(ids, damage.explosion.hits, strict=False)
+                if uid is not None and uid not in killed and hit.disrupted]
     if draft.kind is AttackKind.CHARGE:
-        had = ctx.state.unit(draft.attacker_id).mom
-        if damage.mom_spent and had:
-            out.append(StatusChange(draft.attacker_id, Status.MOM, on=False))
-        elif not damage.mom_spent and not had and has_mom(draft, ctx):
-            out.append(StatusChange(draft.attacker_id, Status.MOM))
+        out += _mom_effects(draft, ctx, damage)
     return tuple(out)
+
+
+def _target_effects(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
+                    damage: DamageStage, tid: int) -> list[StatusChange]:
+    """What a Shove, a Collision, a Grab or parting does to the surviving target's status."""
+    out: list[StatusChange] = []
+    if damage.shove is not None and damage.knockback is not None:
+        out.append(StatusChange(tid, Status.DISRUPTED))
+    if damage.collision is not None:
+        out.append(StatusChange(draft.attacker_id, Status.IN_CLOSE_COMBAT, with_ids=(tid,))
+                   if damage.collision.resisted else StatusChange(tid, Status.DISRUPTED))
+    if damage.grab is not None and damage.grab.held:
+        out.append(StatusChange(draft.attacker_id, Status.GRABBING, with_ids=(tid,)))
+    if draft.kind.close_combat and _parted(draft, action, damage):
+        out += [StatusChange(p.unit, Status.IN_CLOSE_COMBAT, on=False, with_ids=(tid,))
+                for p in participants(draft, ctx)]
+    return out
+
+
+def _mom_effects(draft: AttackDraft, ctx: CombatContext, damage: DamageStage
+                 ) -> list[StatusChange]:
+    """A Charge spends the charger's MOM, or gives it one he earned and kept (5.4)."""
+    had = ctx.state.unit(draft.attacker_id).mom
+    if damage.mom_spent and had:
+        return [StatusChange(draft.attacker_id, Status.MOM, on=False)]
+    if not damage.mom_spent and not had and has_mom(draft, ctx):
+        return [StatusChange(draft.attacker_id, Status.MOM)]
+    return []
 
 
 def _parted(draft: AttackDraft, action: ActionStage, damage: DamageStage) -> bool:
@@ -79,25 +91,54 @@ def _parted(draft: AttackDraft, action: ActionStage, damage: DamageStage) -> boo
 
 def _payload(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
              damage: DamageStage, paragraph: str, details: Sequence[str]) -> dict[str, Any]:
-    first = action.first
+    """The battle log's details of the attack: its words, weapon, every die and modifier,
+    the outcome, every step."""
+    item = ctx.item(draft.item_key)
+    payload: dict[str, Any] = {
+        "text": paragraph,
+        "weapon": item.name if item is not None else "bare hands",
+        "kind": draft.kind.label,
+        "target_name": target_name(draft, ctx),
+        "dice": [{"sides": d.sides, "face": d.face, "role": d.role.value, "why": d.why}
+                 for d in (*action.dice, *damage.dice)],
+        "modifiers": [{"value": m.value, "applies_to": m.applies_to.value,
+                       "reason": m.reason, "rule": m.rule}
+                      for m in _modifiers_used(action, damage)],
+        "outcome": _outcome(draft, ctx, action, damage),
+        "lines": list(details),
+    }
+    if draft.target_object is not None and draft.target_id is None:
+        payload["object"] = {"name": draft.target_object.name,
+                             "armor": draft.target_object.armor,
+                             "size": draft.target_object.size.value}
+    return payload
+
+
+def _modifiers_used(action: ActionStage, damage: DamageStage) -> list[Modifier]:
+    """Every modifier of every roll of the attack, once each, in the order they applied."""
     mods: list[Modifier] = []
     for r in action.rolls:
         mods.extend(r.modifiers)
     if action.parry is not None:
         mods.extend(action.parry.roll.modifiers)
-    for res in (damage.damage, damage.missed_damage):
-        if res is not None:
-            for p in res.parts:
-                mods.extend(p.modifiers)
+    results = [res for res in (damage.damage, damage.missed_damage) if res is not None]
     if damage.explosion is not None:
-        for h in damage.explosion.hits:
-            for p in h.damage.parts:
-                mods.extend(p.modifiers)
+        results += [h.damage for h in damage.explosion.hits]
+    for res in results:
+        for p in res.parts:
+            mods.extend(p.modifiers)
     seen: list[Modifier] = []
     for m in mods:
         if m not in seen:
             seen.append(m)
-    item = ctx.item(draft.item_key)
+    return seen
+
+
+def _outcome(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
+             damage: DamageStage) -> dict[str, Any]:
+    """The attack's outcome as the battle log keeps it: hit, killed, the Action Roll and its
+    Use, the Damage and Armor, what avoided it, the item knocked away."""
+    first = action.first
     outcome: dict[str, Any] = {
         "hit": action.hit,
         "killed": bool(draft.target_id is not None and draft.target_id in
@@ -120,23 +161,7 @@ def _payload(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
     knocked = knocked_away(draft, ctx, action)
     if knocked is not None:
         outcome["knocked_away"] = knocked
-    payload: dict[str, Any] = {
-        "text": paragraph,
-        "weapon": item.name if item is not None else "bare hands",
-        "kind": draft.kind.label,
-        "target_name": target_name(draft, ctx),
-        "dice": [{"sides": d.sides, "face": d.face, "role": d.role.value, "why": d.why}
-                 for d in (*action.dice, *damage.dice)],
-        "modifiers": [{"value": m.value, "applies_to": m.applies_to.value,
-                       "reason": m.reason, "rule": m.rule} for m in seen],
-        "outcome": outcome,
-        "lines": list(details),
-    }
-    if draft.target_object is not None and draft.target_id is None:
-        payload["object"] = {"name": draft.target_object.name,
-                             "armor": draft.target_object.armor,
-                             "size": draft.target_object.size.value}
-    return payload
+    return outcome
 
 
 def knocked_away(draft: AttackDraft, ctx: CombatContext, action: ActionStage

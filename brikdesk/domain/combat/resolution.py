@@ -52,7 +52,11 @@ from brikdesk.errors import UserError
 
 
 class _Stop(Exception):
-    """A decision is needed before the dice can go on."""
+    """A decision is needed before the dice can go on: how the Benny of ``key`` is spent."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
 
 
 def _role_of(why: str) -> Role:
@@ -138,70 +142,95 @@ def resolve_action(draft: AttackDraft, ctx: CombatContext) -> ActionStage:
         ss = strikers(draft, ctx)
     except UserError as exc:
         return ActionStage((), (), None, None, None, (), error=str(exc))
-    src = Recorder(draft.action_faces)
-    rolls: list[AttackRoll] = []
-    parry = bail = None
-    avoided = None
-    need = None
-    pending = None
-    error = None
+    replay = _ActionReplay(draft, ctx, Recorder(draft.action_faces))
+    need = pending = error = None
     try:
-        if draft.reaction is Reaction.BAIL and draft.target_id is not None:
-            who = ctx.fighter(draft.target_id).attacker
-            bail = roll_bail(who, src, half_speed=ctx.state.unit(
-                draft.target_id).moves_at_half_speed)
-            if bail.over_the_top:
-                choice = draft.benny("bail")
-                if choice is None:
-                    pending = "bail"
-                    raise _Stop
-                bail = apply_bail_benny(bail, choice, src)
-            if draft.bail_clears and not bail.critical_failure:
-                avoided = (f"{who.name} dives out of the attack: dodged by Bailing "
-                           "(the attacker's Action is still spent)")
-        if avoided is None:
-            for s in ss:
-                r = roll_attack_action(s.attack, src)
-                if r.over_the_top:
-                    choice = draft.benny(s.key)
-                    if choice is None:
-                        rolls.append(r)
-                        pending = s.key
-                        raise _Stop
-                    r = apply_benny(r, choice, src, draft.embellishment or
-                                    "an embellishment the players agree on")
-                rolls.append(r)
-            if draft.reaction is Reaction.PARRY and rolls and rolls[0].hit \
-                    and draft.target_id is not None:
-                parrier = ctx.fighter(draft.target_id).attacker
-                first = rolls[0]
-                attacker_roll = (first.roll.total if first.roll is not None
-                                 and first.roll.rolled else None)
-                parry = roll_parry(parrier, parry_item_of(ctx, draft.parry_item),
-                                   draft.kind.incoming, src,
-                                   two_handed_weapon=made_two_handed(draft, ctx),
-                                   attacker_roll=attacker_roll, attacker=first.attack.attacker,
-                                   outnumbered=_parry_outnumbered(draft, ctx))
-                if parry.over_the_top:
-                    choice = draft.benny("parry")
-                    if choice is None:
-                        pending = "parry"
-                        raise _Stop
-                    parry = apply_parry_benny(parry, choice, src, draft.embellishment or
-                                              "an embellishment the players agree on")
-                if parry.cancelled:
-                    avoided = f"{parrier.name} Parries the {draft.kind.label}: cancelled"
+        replay.bail()
+        if replay.avoided is None:
+            replay.attacks(ss)
+            replay.parry()
     except NeedDie as exc:
         need = exc
-    except _Stop:
-        pass
+    except _Stop as stop:
+        pending = stop.key
     except UserError as exc:
         error = str(exc)
     extra = 0
     if need is None and pending is None and error is None:
-        extra = len(draft.action_faces) - src.typed.used
-    return ActionStage(ss, tuple(rolls), parry, bail, avoided, tuple(src.rolled), need,
-                       pending, error, extra)
+        extra = len(draft.action_faces) - replay.src.typed.used
+    return ActionStage(ss, tuple(replay.rolls), replay.parried, replay.bailed, replay.avoided,
+                       tuple(replay.src.rolled), need, pending, error, extra)
+
+
+class _ActionReplay:
+    """The steps of the Action step, in order, each adding what it rolled."""
+
+    def __init__(self, draft: AttackDraft, ctx: CombatContext, src: Recorder) -> None:
+        self.draft, self.ctx, self.src = draft, ctx, src
+        self.rolls: list[AttackRoll] = []
+        self.bailed: BailResult | None = None
+        self.parried: ParryResult | None = None
+        self.avoided: str | None = None
+
+    def _benny(self, key: str) -> BennyUse:
+        """How the Benny of ``key`` is spent; stops the replay while nobody has said."""
+        choice = self.draft.benny(key)
+        if choice is None:
+            raise _Stop(key)
+        return choice
+
+    @property
+    def _embellishment(self) -> str:
+        return self.draft.embellishment or "an embellishment the players agree on"
+
+    def bail(self) -> None:
+        """The target's Bail, declared before the attack (4.3)."""
+        draft, ctx = self.draft, self.ctx
+        if draft.reaction is not Reaction.BAIL or draft.target_id is None:
+            return
+        who = ctx.fighter(draft.target_id).attacker
+        bail = roll_bail(who, self.src,
+                         half_speed=ctx.state.unit(draft.target_id).moves_at_half_speed)
+        self.bailed = bail
+        if bail.over_the_top:
+            bail = apply_bail_benny(bail, self._benny("bail"), self.src)
+            self.bailed = bail
+        if draft.bail_clears and not bail.critical_failure:
+            self.avoided = (f"{who.name} dives out of the attack: dodged by Bailing "
+                            "(the attacker's Action is still spent)")
+
+    def attacks(self, ss: Sequence[Striker]) -> None:
+        """Every participant's Automatic Hit or Action Roll, with its Benny."""
+        for s in ss:
+            r = roll_attack_action(s.attack, self.src)
+            if r.over_the_top:
+                self.rolls.append(r)
+                choice = self._benny(s.key)
+                self.rolls.pop()
+                r = apply_benny(r, choice, self.src, self._embellishment)
+            self.rolls.append(r)
+
+    def parry(self) -> None:
+        """The target's Parry of the first attack, when it hit (5.2)."""
+        draft, ctx, rolls = self.draft, self.ctx, self.rolls
+        if draft.reaction is not Reaction.PARRY or not rolls or not rolls[0].hit \
+                or draft.target_id is None:
+            return
+        parrier = ctx.fighter(draft.target_id).attacker
+        first = rolls[0]
+        attacker_roll = (first.roll.total if first.roll is not None and first.roll.rolled
+                         else None)
+        parry = roll_parry(parrier, parry_item_of(ctx, draft.parry_item), draft.kind.incoming,
+                           self.src, two_handed_weapon=made_two_handed(draft, ctx),
+                           attacker_roll=attacker_roll, attacker=first.attack.attacker,
+                           outnumbered=_parry_outnumbered(draft, ctx))
+        self.parried = parry
+        if parry.over_the_top:
+            parry = apply_parry_benny(parry, self._benny("parry"), self.src,
+                                      self._embellishment)
+            self.parried = parry
+        if parry.cancelled:
+            self.avoided = f"{parrier.name} Parries the {draft.kind.label}: cancelled"
 
 
 def _parry_outnumbered(draft: AttackDraft, ctx: CombatContext) -> bool:

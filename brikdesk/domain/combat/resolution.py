@@ -7,8 +7,7 @@ ask for them; and how each Over the Top Benny may be spent."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
 
 from brikdesk.domain.actions import (
     BailResult,
@@ -32,7 +31,6 @@ from brikdesk.domain.attack import (
     DamageRoll,
     ExplosionResult,
     MissedShot,
-    Target,
     apply_benny,
     apply_damage,
     damage_roll,
@@ -276,95 +274,123 @@ def resolve_damage(draft: AttackDraft, ctx: CombatContext, action: ActionStage) 
     """Replay the Damage step with ``draft.damage_faces``: the Damage of every participant that
     hit against the Armor once (a Hero's Armor rolled after), an Explosion over every target in
     the blast, a Missed Shot where it lands, a Shove or Grab, a Collision for a Charge that
-    missed. Stops at the first die it needs."""
+    missed. Stops at the first die it needs (what was resolved before it is kept)."""
     if not action.complete:
         return DamageStage(error="finish the Action Roll first")
-    src = Recorder(draft.damage_faces)
-    out: dict[str, Any] = {}
-    need = error = None
-    target = target_of(draft, ctx)
-    first = action.first
+    step = _DamageReplay(draft, ctx, action, Recorder(draft.damage_faces))
     try:
-        if action.avoided:
-            pass
-        elif draft.kind is AttackKind.SHOVE and first is not None:
-            res = shove(first.attack.attacker.name, target.name, parry=action.parry,
-                        blocked_after=draft.obstacle)
-            out["shove"] = res
-            _knocked_back(out, res.knockback, first.attack.attacker.name, target, src)
-        elif draft.kind is AttackKind.GRAB and first is not None:
-            out["grab"] = grab(first.attack.attacker.name, target.name, parry=action.parry)
-        else:
-            _resolve_hits(draft, ctx, action, target, src, out)
+        step.run()
     except NeedDie as exc:
-        need = exc
+        return replace(step.out, dice=tuple(step.src.rolled), need=exc)
     except UserError as exc:
-        error = str(exc)
-    extra = 0
-    if need is None and error is None:
-        extra = len(draft.damage_faces) - src.typed.used
-    return DamageStage(dice=tuple(src.rolled), need=need, error=error, extra_faces=extra, **out)
+        return replace(step.out, dice=tuple(step.src.rolled), error=str(exc))
+    return replace(step.out, dice=tuple(step.src.rolled),
+                   extra_faces=len(draft.damage_faces) - step.src.typed.used)
 
 
-def _resolve_hits(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
-                  target: Target, src: Recorder, out: dict[str, Any]) -> None:
-    first = action.first
-    assert first is not None
-    explosive = action.strikers[0].attack.weapon.explosive
-    if explosive and (first.hit or first.attack.ranged):
+class _DamageReplay:
+    """The steps of the Damage step; ``out`` holds what is resolved so far."""
+
+    def __init__(self, draft: AttackDraft, ctx: CombatContext, action: ActionStage,
+                 src: Recorder) -> None:
+        self.draft, self.ctx, self.action, self.src = draft, ctx, action, src
+        self.target = target_of(draft, ctx)
+        self.out = DamageStage()
+
+    def run(self) -> None:
+        draft, action, first = self.draft, self.action, self.action.first
+        if action.avoided or first is None:
+            return
+        attacker = first.attack.attacker.name
+        if draft.kind is AttackKind.SHOVE:
+            res = shove(attacker, self.target.name, parry=action.parry,
+                        blocked_after=draft.obstacle)
+            self.out = replace(self.out, shove=res)
+            self.knocked_back(res.knockback, attacker)
+        elif draft.kind is AttackKind.GRAB:
+            self.out = replace(self.out, grab=grab(attacker, self.target.name,
+                                                   parry=action.parry))
+        elif action.strikers[0].attack.weapon.explosive and (first.hit or
+                                                            first.attack.ranged):
+            self.explosion(first)
+        else:
+            self.hits(first)
+            self.missed_shot(first)
+            self.collision(first)
+
+    def explosion(self, first: AttackRoll) -> None:
+        """An Explosive's blast over the target (when it hit) and every unit marked inside
+        it, and where a missed one lands (3.2, 5.3)."""
+        draft, action, target = self.draft, self.action, self.target
         units = blast_units(draft, first.hit)
         targets = [target] if first.hit else []
-        targets += [target_of(draft, ctx, unit_id=u, sections=3) for u in units]
+        targets += [target_of(draft, self.ctx, unit_id=u, sections=3) for u in units]
         if targets:
             defl: dict[str, Sequence[str]] | None = (
                 {target.name: action.parry.deflections} if action.parry and first.hit
                 else None)
-            out["explosion"] = explode(first, targets, src, deflections=defl)
-            out["blast_units"] = units
+            self.out = replace(self.out, explosion=explode(first, targets, self.src,
+                                                           deflections=defl),
+                               blast_units=units)
         if not first.hit:
-            out["missed"] = missed_shot(first)
-        return
-    parts: list[DamageRoll] = []
-    for i, (s, r) in enumerate(zip(action.strikers, action.rolls, strict=False)):
-        if not r.hit or not (s.attack.weapon.damage.terms or s.attack.weapon.damage.flat):
-            continue
-        mom = i == 0 and draft.kind is AttackKind.CHARGE and draft.spend_mom \
-            and mom_spendable(s)[0]
-        if mom:
-            out["mom_spent"] = True
-        parts.append(damage_roll(r, src, deflections=deflections_for(i, action),
-                                 spend_mom=mom))
-    if parts:
-        damage = apply_damage(parts, target, src)
-        out["damage"] = damage
-        out["weapon_knockback"] = AttackResult(first, damage).knockback if first.hit else 0
-    if not first.hit and first.attack.ranged and first.roll is not None:
-        out["missed"] = missed_shot(first)
-        if draft.missed_strikes is not None:
-            struck = target_of(draft, ctx, unit_id=draft.missed_strikes, sections=3)
-            distance = draft.missed_distance if draft.missed_distance is not None else (
-                first.attack.distance)
-            assert distance is not None  # a Ranged attack is measured before it is rolled
-            out["missed_damage"] = resolve_missed_shot(first, struck, distance, src)
-            out["missed_unit"] = draft.missed_strikes
-    if not first.hit and draft.kind is AttackKind.CHARGE and first.attack.has_mom \
-            and draft.collide:
-        col = collide(first.attack.attacker.name, target.name, src,
-                      blocked_after=draft.obstacle)
-        out["collision"] = col
-        out["mom_spent"] = True
-        _knocked_back(out, col.knockback, first.attack.attacker.name, target, src)
+            self.out = replace(self.out, missed=missed_shot(first))
 
+    def hits(self, first: AttackRoll) -> None:
+        """The Damage of every participant that hit, against the Armor once (5.1 Combined
+        Attacks), and a Heavy or Two-Handed weapon's KnockBack (3.1)."""
+        draft, action = self.draft, self.action
+        parts: list[DamageRoll] = []
+        for i, (s, r) in enumerate(zip(action.strikers, action.rolls, strict=False)):
+            if not r.hit or not (s.attack.weapon.damage.terms or s.attack.weapon.damage.flat):
+                continue
+            mom = i == 0 and draft.kind is AttackKind.CHARGE and draft.spend_mom \
+                and mom_spendable(s)[0]
+            if mom:
+                self.out = replace(self.out, mom_spent=True)
+            parts.append(damage_roll(r, self.src, deflections=deflections_for(i, action),
+                                     spend_mom=mom))
+        if parts:
+            damage = apply_damage(parts, self.target, self.src)
+            self.out = replace(self.out, damage=damage, weapon_knockback=AttackResult(
+                first, damage).knockback if first.hit else 0)
 
-def _knocked_back(out: dict[str, Any], knockback: KnockBackResult | None, attacker: str,
-                  target: Target, src: Recorder) -> None:
-    """A Shove's or Collision's KnockBack, and the Smash damage of an obstacle in the way."""
-    if knockback is None:
-        return
-    out["knockback"] = knockback
-    smash = knockback.smash_damage(attacker)
-    if smash is not None:
-        out["damage"] = apply_damage(smash, target, src)
+    def missed_shot(self, first: AttackRoll) -> None:
+        """Where a missed Ranged attack lands, and what it strikes there (5.3)."""
+        draft = self.draft
+        if first.hit or not first.attack.ranged or first.roll is None:
+            return
+        self.out = replace(self.out, missed=missed_shot(first))
+        if draft.missed_strikes is None:
+            return
+        struck = target_of(draft, self.ctx, unit_id=draft.missed_strikes, sections=3)
+        distance = draft.missed_distance if draft.missed_distance is not None else (
+            first.attack.distance)
+        assert distance is not None  # a Ranged attack is measured before it is rolled
+        self.out = replace(self.out, missed_damage=resolve_missed_shot(first, struck, distance,
+                                                                       self.src),
+                           missed_unit=draft.missed_strikes)
+
+    def collision(self, first: AttackRoll) -> None:
+        """A Charge that missed Collides with the target in its path, spending the MOM
+        (5.4)."""
+        draft = self.draft
+        if first.hit or draft.kind is not AttackKind.CHARGE or not first.attack.has_mom \
+                or not draft.collide:
+            return
+        attacker = first.attack.attacker.name
+        col = collide(attacker, self.target.name, self.src, blocked_after=draft.obstacle)
+        self.out = replace(self.out, collision=col, mom_spent=True)
+        self.knocked_back(col.knockback, attacker)
+
+    def knocked_back(self, knockback: KnockBackResult | None, attacker: str) -> None:
+        """A Shove's or Collision's KnockBack, and the Smash damage of an obstacle in the
+        way."""
+        if knockback is None:
+            return
+        self.out = replace(self.out, knockback=knockback)
+        smash = knockback.smash_damage(attacker)
+        if smash is not None:
+            self.out = replace(self.out, damage=apply_damage(smash, self.target, self.src))
 @dataclass(frozen=True)
 class BennyOption:
     use: BennyUse

@@ -440,12 +440,9 @@ class AttackPage(_Page):
         item = ctx.item(d.item_key)
         weapon = item.name if item is not None else "bare hands"
         target = target_name(self.w.draft, self.w.ctx)
-        verb = {AttackKind.RANGED: "shoots at", AttackKind.THROWN: "throws at",
-                AttackKind.STRIKE: "strikes", AttackKind.CHARGE: "Charges",
-                AttackKind.SHOVE: "Shoves", AttackKind.GRAB: "Grabs"}[d.kind]
         others = [ctx.fighter(j.unit_id).name for j in d.joiners]
         who = me.name + (" with " + ", ".join(others) if others else "")
-        self.summary.setText(f"<b>{who}</b> {verb} <b>{target}</b>"
+        self.summary.setText(f"<b>{who}</b> {d.kind.verb} <b>{target}</b>"
                              + ("" if d.kind in (AttackKind.SHOVE, AttackKind.GRAB) else
                                 f" with the {weapon}"))
         facts = [unit_facts(ctx, me.unit_id)]

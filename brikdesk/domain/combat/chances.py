@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
 
 from brikdesk.domain.attack import (
     Armor,
@@ -20,7 +19,7 @@ from brikdesk.domain.combat.participants import Striker
 from brikdesk.domain.dice import DiceExpr
 from brikdesk.domain.distributions import Dist
 from brikdesk.domain.modifiers import Stat
-from brikdesk.domain.odds import attack_odds, expr_distribution
+from brikdesk.domain.odds import AttackOdds, attack_odds, expr_distribution
 
 
 def damage_expr(s: Striker, benny_die: bool = False, mom: bool = False) -> DiceExpr:
@@ -97,7 +96,13 @@ def damage_on_hit(s: Striker, rc: RangeCheck, *, benny_die: bool, mom: bool,
     return odds.damage_dist
 
 
-def combined_kill(contributions: Sequence[tuple[Any, ...]], armor: Armor, *,
+#: A participant's share of a Combined Attack: its striker, odds and Range check, and the
+#: extra levels of Deflection on its Damage (a Shield Parry), if any.
+Contribution = (tuple[Striker, AttackOdds, RangeCheck]
+                | tuple[Striker, AttackOdds, RangeCheck, int])
+
+
+def combined_kill(contributions: Sequence[Contribution], armor: Armor, *,
                   spend_mom: bool = True) -> Fraction:
     """P(the added Damage of every participant that hits beats the Armor once) (5.1 Combined
     Attacks). ``contributions`` are ``(striker, its AttackOdds, its RangeCheck)``, with an

@@ -40,6 +40,11 @@ class AttackKind(str, Enum):
         return _KIND_LABELS[self]
 
     @property
+    def verb(self) -> str:
+        """``"shoots at"``: what the attacker does to the target, in a sentence."""
+        return _KIND_VERBS[self]
+
+    @property
     def close_combat(self) -> bool:
         return self.value in _CLOSE
 
@@ -63,6 +68,11 @@ _KIND_LABELS = {
     AttackKind.RANGED: "Ranged attack", AttackKind.THROWN: "Thrown",
     AttackKind.STRIKE: "Close Combat Strike", AttackKind.CHARGE: "Charge",
     AttackKind.SHOVE: "Shove", AttackKind.GRAB: "Grab",
+}
+_KIND_VERBS = {
+    AttackKind.RANGED: "shoots at", AttackKind.THROWN: "throws at",
+    AttackKind.STRIKE: "strikes", AttackKind.CHARGE: "Charges",
+    AttackKind.SHOVE: "Shoves", AttackKind.GRAB: "Grabs",
 }
 _MANEUVERS = {
     AttackKind.RANGED: Maneuver.RANGED, AttackKind.THROWN: Maneuver.RANGED,
@@ -276,7 +286,7 @@ class Choice:
     def allowed(self) -> bool:
         return self.problem is None
 
-def knocked_away_items(events: Iterable[Any]) -> dict[int, tuple[tuple[str, int], ...]]:
+def knocked_away_items(events: Iterable[object]) -> dict[int, tuple[tuple[str, int], ...]]:
     """Items knocked out of a unit's hands by a failed Parry (5.2), as the combat wizard
     recorded them in the battle log: unit id -> ((item key, round), ...)."""
     out: dict[int, list[tuple[str, int]]] = {}
@@ -293,7 +303,7 @@ def knocked_away_items(events: Iterable[Any]) -> dict[int, tuple[tuple[str, int]
 
 def context_from(setup: BattleSetup, state: BattleState, catalog: Catalog,
                  units: Sequence[tuple[int, str, int, UnitSpec, UnitStats, bool]],
-                 events: Iterable[Any] = ()) -> CombatContext:
+                 events: Iterable[object] = ()) -> CombatContext:
     """A context from the tracker's units: ``(unit id, name, player id, spec, stats, minifig)``,
     and the battle's standing ``events`` (for items knocked away earlier)."""
     knocked = knocked_away_items(events)

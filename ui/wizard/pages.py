@@ -12,7 +12,7 @@ import html
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor, QPalette
@@ -514,9 +514,9 @@ class AttackPage(_Page):
     def _kind(self, kind: AttackKind) -> None:
         self.w.change("attack", replace(self.w.draft, kind=kind, reaction=Reaction.NONE))
 
-    def _target(self, value: Any) -> None:
+    def _target(self, value: int | str) -> None:
         d = self.w.draft
-        if value == OBJECT:
+        if isinstance(value, str):  # OBJECT: an inanimate target
             self.w.change("attack", replace(self.w.draft, target_id=None,
                           target_object=d.target_object or ObjectTarget(),
                           size=None, visible_size=None, reaction=Reaction.NONE))
@@ -532,7 +532,7 @@ class AttackPage(_Page):
     def _use(self, use: Use | None) -> None:
         self.w.change("attack", replace(self.w.draft, use=use))
 
-    def _object(self, *_args: Any) -> None:
+    def _object(self, *_args: object) -> None:
         size = self.object_size.value() or SizeClass.STUD_1X1
         inches, err = _inches_or_none(self.object_inches.text(), "Size")
         try:
@@ -943,7 +943,7 @@ class ActionPage(_DicePage):
                                  f"{preview.missed_radius_text[1:]}. "
                                  if preview.missed_radius_text else "") + self._policy_text)
             odds = first.odds
-            values: dict[str, Any] = {"kill": preview.kill}
+            values: dict[str, Fraction | float | None] = {"kill": preview.kill}
             if odds is not None:
                 values.update(critical_failure=odds.critical_failure,
                               over_the_top=odds.over_the_top, hit=odds.hit)

@@ -412,7 +412,7 @@ class AttackPage(_Page):
         self.improvised.setChecked(d.improvised)
         self.improvised.blockSignals(False)
         self.kind.set_choices(kind_options(ctx, d), d.kind)
-        targets = list(target_options(ctx, d))
+        targets: list[Choice[int | str]] = list(target_options(ctx, d))
         targets.append(Choice(OBJECT, "An inanimate object (name its Size and Armor)"))
         self.target.set_choices(targets, d.target_id if d.target_id is not None else OBJECT)
         self.use.set_choices(use_options(ctx, d), d.use or default_use(ctx, d.attacker_id))
@@ -1422,7 +1422,7 @@ class DamagePage(_DicePage):
         radius = inches_text(p.missed.radius)
         self.missed_label.setText(prose.missed_shot_lands(
             radius, p.missed.state.attack.target.name, p.blast))
-        choices = [Choice(None, "nothing that matters")]
+        choices: list[Choice[int | None]] = [Choice(None, "nothing that matters")]
         for f in ctx.fighters:
             if f.unit_id == d.attacker_id or not ctx.state.unit(f.unit_id).in_battle:
                 continue

@@ -149,14 +149,14 @@ class ChoiceCombo(QComboBox):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._values: list[Any] = []
-        self._choices: tuple[Choice, ...] | None = None
+        self._choices: tuple[Choice[Any], ...] | None = None
         self._model = QStandardItemModel(self)
         self.setModel(self._model)
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.setMinimumContentsLength(24)
         self.activated.connect(self._on_activated)
 
-    def set_choices(self, choices: Sequence[Choice], current: Any) -> None:
+    def set_choices(self, choices: Sequence[Choice[Any]], current: object) -> None:
         self.blockSignals(True)
         choices = tuple(choices)
         if choices != self._choices:

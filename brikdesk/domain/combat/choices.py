@@ -36,7 +36,7 @@ from brikdesk.domain.combat.participants import (
 from brikdesk.errors import UserError
 
 
-def attacker_options(ctx: CombatContext) -> tuple[Choice, ...]:
+def attacker_options(ctx: CombatContext) -> tuple[Choice[int], ...]:
     """Every unit as a possible attacker, with why it can't attack now (Disrupted, dead, its
     Action spent with no response or Counter left)."""
     state = ctx.state
@@ -61,18 +61,19 @@ def attacker_options(ctx: CombatContext) -> tuple[Choice, ...]:
     return tuple(out)
 
 
-def kind_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice, ...]:
+def kind_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice[AttackKind], ...]:
     """Every kind of attack, each with why the chosen weapon can't make it."""
     item = ctx.item(draft.item_key)
     return tuple(Choice(k, k.label, can_use_kind(item, k)) for k in AttackKind)
 
 
-def weapon_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice, ...]:
+def weapon_options(ctx: CombatContext, draft: AttackDraft
+                   ) -> tuple[Choice[str | None], ...]:
     """The attacker's held and carried items and bare hands (any catalog item when
     ``draft.improvised``), each with why it can't make the chosen kind of attack."""
     fighter = ctx.fighter(draft.attacker_id)
     seen: set[str] = set()
-    out: list[Choice] = []
+    out: list[Choice[str | None]] = []
     items = list(ctx.catalog.items) if draft.improvised else list(fighter.items)
     for it in items:
         if it.key in seen or it.key == "bare-hands" or it.worn:
@@ -92,11 +93,11 @@ def _profile(it: CatalogItem) -> str:
     return ", ".join(parts)
 
 
-def target_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice, ...]:
+def target_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice[int], ...]:
     """Units of the battle (enemies first), each with why it can't be attacked."""
     me = ctx.fighter(draft.attacker_id)
     my_side = ctx.side(me.unit_id)
-    out: list[tuple[int, Choice]] = []
+    out: list[tuple[int, Choice[int]]] = []
     for f in ctx.fighters:
         if f.unit_id == me.unit_id:
             continue
@@ -135,7 +136,7 @@ def rules_problem(ctx: CombatContext, events: Sequence[Event]) -> str | None:
 
 
 def use_options(ctx: CombatContext, draft: AttackDraft, unit_id: int | None = None
-                ) -> tuple[Choice, ...]:
+                ) -> tuple[Choice[Use], ...]:
     """How a participant may pay: its Action, a held Action in response, a Counter; each with
     the rules engine's reason when it can't."""
     uid = draft.attacker_id if unit_id is None else unit_id
@@ -167,7 +168,7 @@ def attack_problem(ctx: CombatContext, draft: AttackDraft) -> str | None:
     return rules_problem(ctx, [_attack_event(draft, ctx, participants(draft, ctx))])
 
 
-def joiner_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice, ...]:
+def joiner_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice[int], ...]:
     """The attacker's side's units that could join a Combined Attack, each with the rules
     engine's reason when it can't (Disrupted, Action spent, a fourth Close Combat attacker on
     one minifig...)."""

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
 from functools import cached_property
-from typing import Any
+from typing import Generic, TypeVar
 
 from brikdesk.domain.actions import Incoming
 from brikdesk.domain.attack import Armor, Attacker, Maneuver, SizeClass, to_inches
@@ -17,6 +17,8 @@ from brikdesk.domain.catalog import Catalog, CatalogItem
 from brikdesk.domain.rolling import BennyUse
 from brikdesk.domain.roster import UnitSpec, UnitStats
 from brikdesk.errors import UserError
+
+T = TypeVar("T", covariant=True)  # a Choice only hands its value out
 
 #: Attack kinds that are Close Combat maneuvers.
 _CLOSE = frozenset({"strike", "charge", "shove", "grab"})
@@ -275,10 +277,10 @@ class AttackDraft:
 
 
 @dataclass(frozen=True)
-class Choice:
+class Choice(Generic[T]):
     """One entry of a selector: its value, label, and why it can't be chosen (``None``: it can)."""
 
-    value: Any
+    value: T
     label: str
     problem: str | None = None
 

@@ -33,7 +33,7 @@ class ModifierRow:
     judgement: str | None = None
 
 
-def size_options(target: Target) -> tuple[Choice, ...]:
+def size_options(target: Target) -> tuple[Choice[tuple[SizeClass, int]], ...]:
     """The target size and visibility choices (5.1) with their modifiers."""
     out = []
     if not target.inanimate:

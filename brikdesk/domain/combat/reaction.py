@@ -39,10 +39,12 @@ def reaction_event(draft: AttackDraft, ctx: CombatContext, how: ActionUse,
                        target=draft.attacker_id, over_the_top=over_the_top)
 
 
-def reaction_options(draft: AttackDraft, ctx: CombatContext) -> tuple[Choice, ...]:
+def reaction_options(draft: AttackDraft, ctx: CombatContext
+                     ) -> tuple[Choice[tuple[Reaction, str | None]], ...]:
     """What the target may do: nothing, Parry with each item it holds (or bare hands), or
     Bail; each with why the rules forbid it. Values: ``(Reaction, item key or None)``."""
-    out = [Choice((Reaction.NONE, None), "no reaction")]
+    out: list[Choice[tuple[Reaction, str | None]]] = [
+        Choice((Reaction.NONE, None), "no reaction")]
     if draft.target_id is None:
         why = "an inanimate object doesn't react"
         out.append(Choice((Reaction.PARRY, None), "Parry", why))

@@ -1,9 +1,10 @@
 """The combat wizard's five pages: Attack, Range, Action Roll, Damage, Result.
 
 Each page reads the wizard's draft (``wizard.draft``) and the battle (``wizard.ctx``), shows
-the preview the domain computes from them (``brikdesk.domain.combat``), and hands every change
-back to the wizard (``wizard.change``), which makes a new draft and refreshes the page. Nothing
-here writes anything: Finish does, once (``CombatWizard.accept``).
+the preview the domain computes from them (``brikdesk.domain.combat``: numbers, rule prose,
+verdicts; the pages add no rules of their own), and hands every change back to the wizard as a
+new draft (``wizard.change(step, dataclasses.replace(draft, ...))``), which refreshes the
+page. Nothing here writes anything: Finish does, once (``CombatWizard.accept``).
 """
 
 from __future__ import annotations

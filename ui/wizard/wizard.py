@@ -1,7 +1,8 @@
 """The combat wizard (issue 6): a QWizard that walks the organizer through one attack.
 
 It edits a draft and commits once (design convention 8): the pages change
-``CombatWizard.draft`` (a frozen ``AttackDraft``) through :meth:`CombatWizard.change` and
+``CombatWizard.draft`` (a frozen ``AttackDraft``) through :meth:`CombatWizard.change`, handing
+it the new draft made with ``dataclasses.replace`` (a type checker checks its fields), and
 show what the domain computes from it; Back changes nothing; Cancel leaves no trace; Finish
 records every event of the attack with ``services.tracker.record`` in one transaction, pushed
 on the application's undo stack as one step (``ui.undo.perform``; the battle's own history, as the panel's).

@@ -113,7 +113,7 @@ class CampaignService(ServiceBase):
     def find_campaign(self, name: str) -> CampaignSummary | None:
         """The campaign called ``name`` (ignoring case and extra spaces), if any."""
         with self._reading() as s:
-            c = _by_name(s, name)
+            c = campaign_by_name(s, name)
             return None if c is None else campaign_summary(s, c)
 
     @storage_errors
@@ -382,7 +382,7 @@ def lock_campaign_names(s: Session) -> None:
 _NAMES_LOCK = 0x4252494B
 
 
-def _by_name(s: Session, name: str) -> Campaign | None:
+def campaign_by_name(s: Session, name: str) -> Campaign | None:
     wanted = " ".join(str(name).split()).casefold()
     for c in s.scalars(select(Campaign)):
         if c.name.casefold() == wanted:
@@ -391,7 +391,7 @@ def _by_name(s: Session, name: str) -> Campaign | None:
 
 
 def _check_free_name(s: Session, name: str, but: int | None = None) -> None:
-    other = _by_name(s, name)
+    other = campaign_by_name(s, name)
     if other is not None and other.id != but:
         raise UserError(f"a campaign called '{other.name}' already exists; choose another name",
                         field="name")

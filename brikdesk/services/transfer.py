@@ -77,7 +77,7 @@ from brikdesk.persistence.models import (
     table_of,
 )
 from brikdesk.services.base import ServiceBase
-from brikdesk.services.campaigns import _by_name, campaign_summary
+from brikdesk.services.campaigns import campaign_by_name, campaign_summary
 from brikdesk.services.common import (
     Changes,
     Done,
@@ -847,7 +847,7 @@ class TransferService(ServiceBase):
         final = clean_name(name, "The campaign's name") if name is not None else \
             plan.campaign["name"]
         with self._sessions.begin() as s:
-            other = _by_name(s, final)
+            other = campaign_by_name(s, final)
             replaced = None
             if other is not None:
                 if not replace:
@@ -883,7 +883,7 @@ class TransferService(ServiceBase):
             if restore is not None:
                 if snapshots.existing_ids(s, restore):
                     raise UserError("can't undo: that campaign is back already")
-                if _by_name(s, restore.table_rows("campaign")[0]["name"]) is not None:
+                if campaign_by_name(s, restore.table_rows("campaign")[0]["name"]) is not None:
                     raise UserError("can't undo: a campaign of the same name exists")
                 snapshots.restore(s, restore)
         back = restore.ids("campaign")[0] if restore is not None else None

@@ -118,7 +118,7 @@ class TestThievenHoodRope:
     def draft(self, **changes) -> AttackDraft:
         base = AttackDraft(HOOD, "longbow", AttackKind.RANGED, None, ROPE,
                            distance=Fraction(15))
-        return base.but(**changes)
+        return replace(base, **changes)  # a test helper: the keywords are the fields
 
     def test_the_dice_are_asked_for_one_by_one(self):
         ctx = make_ctx()
@@ -216,7 +216,7 @@ class TestActionPreview:
         assert judged == {"size": -1, "disrupted": 0}
         assert (p.action_mod, p.needed) == (-1, 4)
         assert p.needed_text == "4 or more on the d6"
-        d2 = d.but(target_disrupted=True)
+        d2 = replace(d, target_disrupted=True)
         p2 = action_preview(d2, ctx).first
         assert {r.judgement: r.modifier.value for r in p2.rows if r.judgement} == {
             "size": -1, "disrupted": 1}
@@ -354,7 +354,7 @@ class TestReactions:
         assert parried == Fraction(5, 6)
         deflected = attack_odds(10, 3, "1dA+2", 4, deflection=1).kill
         assert 0 < deflected < plain
-        p = action_preview(d.but(reaction=Reaction.PARRY, parry_item="shield"), ctx)
+        p = action_preview(replace(d, reaction=Reaction.PARRY, parry_item="shield"), ctx)
         assert p.kill == (1 - parried) * plain + parried * deflected
 
     def test_kill_chance_with_a_bail(self):
@@ -362,8 +362,8 @@ class TestReactions:
         d = AttackDraft(ALAN, "short-ranged-weapon", AttackKind.RANGED, HOOD, use=Use.RESPONSE,
                         distance=Fraction(4))
         plain = action_preview(d, ctx).kill
-        assert action_preview(d.but(reaction=Reaction.BAIL), ctx).kill == plain / 10
-        assert action_preview(d.but(reaction=Reaction.BAIL, bail_clears=False), ctx).kill == \
+        assert action_preview(replace(d, reaction=Reaction.BAIL), ctx).kill == plain / 10
+        assert action_preview(replace(d, reaction=Reaction.BAIL, bail_clears=False), ctx).kill == \
             plain
 
     def test_a_bail_that_slips_does_not_avoid_the_attack(self):
@@ -420,7 +420,7 @@ class TestReactions:
         assert ("Guy of Gisbourne's Shield lies 5\" directly away from Will Scarlet: out of his "
                 "hands until he picks it up (noted in the battle log)") in summary.changes
         # Not noted: the log and the changes say nothing more.
-        quiet = result_summary(d.but(record_knocked_away=False), ctx)
+        quiet = result_summary(replace(d, record_knocked_away=False), ctx)
         assert "knocked_away" not in quiet.events[-1].details["outcome"]
         assert not any("picks it up" in c for c in quiet.changes)
         # The next attack's wizard reminds the table that the Shield may be on the ground.
@@ -444,21 +444,21 @@ class TestReactions:
             "Parry with Hand Weapon (Use 2, +1 against a Two-Handed Weapon)")
         _text, chance = parry_preview(d, ctx)
         assert chance == Fraction(5, 6)  # needs 1+ with the +1: only a natural 1 fails
-        stage = resolve_action(d.but(action_faces=(1,)), ctx)  # Guy rolls a 1 (no Action Roll)
+        stage = resolve_action(replace(d, action_faces=(1,)), ctx)  # Guy rolls a 1 (no Action Roll)
         assert stage.need is not None and "knocked away" in stage.need.why
-        stage = resolve_action(d.but(action_faces=(2,)), ctx)
+        stage = resolve_action(replace(d, action_faces=(2,)), ctx)
         assert stage.parry.roll.total == 3 and stage.parry.cancelled
-        bare = d.but(item_key=None)
+        bare = replace(d, item_key=None)
         assert "+1" not in {c.value: c.label for c in reaction_options(bare, ctx)}[
             (Reaction.PARRY, "hand-weapon")]
 
     def test_bail_out_of_the_attack(self):
         ctx = make_ctx()
         d = AttackDraft(ALAN, "short-ranged-weapon", AttackKind.RANGED, HOOD,
-                        distance=Fraction(4), reaction=Reaction.BAIL).but(use=Use.RESPONSE)
+                        distance=Fraction(4), reaction=Reaction.BAIL, use=Use.RESPONSE)
         stage = resolve_action(d, ctx)
         assert stage.need.sides == 10 and "Bail" in stage.need.why
-        summary, state = record(ctx, d.but(action_faces=(4,)))
+        summary, state = record(ctx, replace(d, action_faces=(4,)))
         assert "dodged by Bailing" in summary.paragraph
         bail, attack = summary.events
         assert bail.how is ActionUse.BAIL and not bail.over_the_top
@@ -484,12 +484,12 @@ class TestDamage:
         needs = []
         faces: tuple[int, ...] = ()
         for face in (6, 3, 4, 2):
-            damage = resolve_damage(d.but(damage_faces=faces), ctx, stage)
+            damage = resolve_damage(replace(d, damage_faces=faces), ctx, stage)
             needs.append((damage.need.sides, damage.need.why))
             faces += (face,)
         assert [s for s, _w in needs] == [6, 6, 6, 6]
         assert "bonus" in needs[1][1] and "Armor of The Sheriff" in needs[2][1]
-        summary, state = record(ctx, d.but(damage_faces=faces))
+        summary, state = record(ctx, replace(d, damage_faces=faces))
         assert "9 Damage beats Armor 2d6 (rolled 4+2 = 6)" in summary.paragraph
         assert summary.events[0].killed == (SHERIFF,)
         assert state.unit(SHERIFF).dead
@@ -546,7 +546,7 @@ class TestDamage:
         assert not stage.hit and stage.rolls[0].missed_by == 1
         damage = resolve_damage(d, ctx, stage)
         assert damage.need.sides == 6
-        summary, state = record(ctx, d.but(damage_faces=(5,)))
+        summary, state = record(ctx, replace(d, damage_faces=(5,)))
         assert "The Missed Shot strikes Guard Bert: 5+1 = 6 Damage beats Armor 4" in \
             summary.paragraph
         assert summary.events[0].killed == (BERT,) and state.unit(BERT).dead
@@ -562,11 +562,11 @@ class TestDamage:
         assert preview.collision_possible
         damage = resolve_damage(d, ctx, stage)
         assert damage.need.sides == 6 and "MOM" in damage.need.why
-        summary, state = record(ctx, d.but(damage_faces=(5, 2)))
+        summary, state = record(ctx, replace(d, damage_faces=(5, 2)))
         assert "Guard Alan is Knocked Back 3\"" in summary.paragraph
         assert state.unit(ALAN).disrupted
         assert not state.unit(JOHN).close_combat and state.unit(ALAN).attackers == (JOHN,)
-        summary, state = record(ctx, d.but(damage_faces=(2, 5)))  # POP resists the MOM
+        summary, state = record(ctx, replace(d, damage_faces=(2, 5)))  # POP resists the MOM
         assert state.unit(JOHN).close_combat == {ALAN} and not state.unit(ALAN).disrupted
         assert [d["role"] for d in summary.events[0].details["dice"]] == ["natural", "MOM",
                                                                          "POP"]
@@ -578,7 +578,7 @@ class TestDamage:
         stage = resolve_action(d, ctx)
         preview = damage_preview(d, ctx, stage)
         assert "MOM" in preview.mom_text and "3d6" in preview.lines[0]
-        summary, state = record(ctx, d.but(damage_faces=(1, 1, 2)))
+        summary, state = record(ctx, replace(d, damage_faces=(1, 1, 2)))
         assert "4 Damage does not beat Armor 4" in summary.paragraph
         assert "Knocked Back 1\"" in summary.paragraph
         assert not state.unit(ALAN).disrupted and state.unit(JOHN).close_combat == {ALAN}
@@ -600,10 +600,10 @@ class TestDamage:
                         action_faces=(4,), blast_ids=(BERT,))
         stage = resolve_action(d, ctx)
         assert damage_preview(d, ctx, stage).blast
-        summary, state = record(ctx, d.but(damage_faces=(3,)))
+        summary, state = record(ctx, replace(d, damage_faces=(3,)))
         assert state.unit(GUY).disrupted and state.unit(BERT).disrupted
         assert "Knocked Back 1\" and Disrupted" in summary.paragraph
-        summary, state = record(ctx, d.but(damage_faces=(7,)))
+        summary, state = record(ctx, replace(d, damage_faces=(7,)))
         assert set(summary.events[0].killed) == {GUY, BERT}
 
     def test_the_blast_lists_each_target_with_its_own_chance(self):
@@ -632,7 +632,7 @@ class TestDamage:
                                                             "within 1\" of Guard Alan")
         assert [c.unit_id for c in preview.targets] == [ALAN, BERT]
         assert preview.kill == Fraction(3, 5) and "Guard Alan" in preview.armor_text
-        summary, state = record(ctx, d.but(damage_faces=(7,)))
+        summary, state = record(ctx, replace(d, damage_faces=(7,)))
         assert summary.events[-1].killed == (ALAN, BERT)
         assert state.unit(ALAN).dead and state.unit(BERT).dead
 
@@ -646,7 +646,7 @@ class TestDamage:
         assert preview.kill == Fraction(1, 3)
         assert preview.armor == "4" and "destroy Guard Bert" in preview.armor_text
         assert "-1 Damage: 1 inch beyond Range (5.1 Out of Range)" in "".join(preview.lines)
-        near = damage_preview(d.but(missed_distance=Fraction(9)), ctx, resolve_action(d, ctx))
+        near = damage_preview(replace(d, missed_distance=Fraction(9)), ctx, resolve_action(d, ctx))
         assert near.kill == Fraction(1, 2)  # in Range: 1d6+1 beats 4 on a 4, 5 or 6
 
     def test_a_collision_shows_the_chance_of_knockback(self):
@@ -661,7 +661,7 @@ class TestDamage:
         # The odds engine's distributions (bonus chains cut where they fall below 1e-12) agree.
         engine = attack_odds(6, None, "1d6", "1d6", automatic_hit=True).kill
         assert abs(engine - Fraction(3, 7)) < Fraction(1, 10**9)
-        assert damage_preview(d.but(collide=False), ctx,
+        assert damage_preview(replace(d, collide=False), ctx,
                               resolve_action(d, ctx)).collision_chance is None
 
     def test_a_pike_is_one_counter(self):
@@ -669,9 +669,9 @@ class TestDamage:
         assert ctx.setup.unit(JOHN).counters == 1
         d = AttackDraft(JOHN, "two-handed-weapon", AttackKind.STRIKE, ALAN)
         assert attack_problem(ctx, d) is None
-        summary, _state = record(ctx, d.but(action_faces=(2,)))
+        summary, _state = record(ctx, replace(d, action_faces=(2,)))
         assert summary.events[0].participants[0].hands == 1
-        assert attack_problem(ctx, d.but(kind=AttackKind.SHOVE, item_key=None)) is None
+        assert attack_problem(ctx, replace(d, kind=AttackKind.SHOVE, item_key=None)) is None
 
     def test_shove_and_grab(self):
         ctx = make_ctx()
@@ -679,9 +679,9 @@ class TestDamage:
         summary, state = record(ctx, d)
         assert state.unit(BERT).disrupted and not state.unit(WILL).close_combat
         assert summary.events[0].participants[0].hands == 2
-        summary, state = record(ctx, d.but(obstacle=Fraction(1)))
+        summary, state = record(ctx, replace(d, obstacle=Fraction(1)))
         assert "Smash" in " ".join(summary.details)
-        summary, state = record(ctx, d.but(kind=AttackKind.GRAB))
+        summary, state = record(ctx, replace(d, kind=AttackKind.GRAB))
         assert state.unit(WILL).grabbing == {BERT}
 
 
@@ -700,9 +700,9 @@ class TestBenny:
         ctx = make_ctx()
         d = AttackDraft(WILL, "hand-weapon", AttackKind.STRIKE, GUY, action_faces=(6,)
                         ).with_benny("attack:4", BennyUse.DAMAGE)
-        damage = resolve_damage(d.but(damage_faces=(2,)), ctx, resolve_action(d, ctx))
+        damage = resolve_damage(replace(d, damage_faces=(2,)), ctx, resolve_action(d, ctx))
         assert damage.need is not None and damage.need.sides == 6
-        damage = resolve_damage(d.but(damage_faces=(2, 3)), ctx, resolve_action(d, ctx))
+        damage = resolve_damage(replace(d, damage_faces=(2, 3)), ctx, resolve_action(d, ctx))
         assert [r.role for r in damage.dice] == [Role.NATURAL, Role.BENNY]
         assert damage.damage.destroyed
 

@@ -107,6 +107,53 @@ def test_a_distance_beyond_any_table_is_refused_where_it_is_typed(qtbot, open_wi
     assert w.draft.distance == 15
 
 
+def test_a_bad_visible_size_is_explained_at_the_field_not_taken_as_0(qtbot, open_wizard):
+    """A large target's visible Size that isn't a number says so under the modifiers, and the
+    draft keeps the last good value (it used to become 0 without a word)."""
+    from brikdesk.domain.attack import SizeClass
+
+    w = open_wizard("Thieven Hood")
+    next_page(qtbot, w)
+    qtbot.keyClicks(page(w, 1).distance, "6")
+    next_page(qtbot, w)
+    p3 = page(w, 2)
+    p3.judge_size.choose((SizeClass.LARGE, 3))
+    assert p3.visible.isVisible()
+    qtbot.keyClicks(p3.visible, "4")
+    assert w.draft.visible_size == 4 and not p3.visible_problem.isVisible()
+    qtbot.keyClicks(p3.visible, "x")
+    assert p3.visible_problem.isVisible()
+    assert "visible Size must be a number of inches, not '4x'" in p3.visible_problem.text()
+    assert w.draft.visible_size == 4
+    qtbot.keyClick(p3.visible, Qt.Key.Key_Backspace)
+    assert not p3.visible_problem.isVisible() and w.draft.visible_size == 4
+
+
+def test_a_judgement_repaints_the_page_not_the_whole_wizard(qtbot, open_wizard):
+    """Ticking a judgement doesn't tell the wizard the page's completeness changed (QWizard
+    repaints the whole window each time it is told); Next still follows completeness when
+    it does change, also after going Back."""
+    w = open_wizard("Thieven Hood")
+    next_page(qtbot, w)
+    p2 = page(w, 1)
+    next_button = w.button(QWizard.WizardButton.NextButton)
+    assert not next_button.isEnabled()  # no distance yet
+    qtbot.keyClicks(p2.distance, "6")
+    assert next_button.isEnabled()
+    next_page(qtbot, w)
+    p3 = page(w, 2)
+    with qtbot.assertNotEmitted(p3.completeChanged):
+        p3.disrupted.click()
+    assert w.draft.target_disrupted is True
+    w.back()
+    p2.distance.clear()
+    qtbot.keyClicks(p2.distance, "x")
+    assert not next_button.isEnabled()
+    p2.distance.clear()
+    qtbot.keyClicks(p2.distance, "7")
+    assert next_button.isEnabled() and w.draft.distance == 7
+
+
 class TestThievenHood:
     def test_the_rope_shot_with_typed_dice(self, qtbot, open_wizard, battle):
         w = open_wizard("Thieven Hood")
@@ -213,7 +260,7 @@ class TestThievenHood:
         assert shown() == ("10.0%", "50.0%", "80.0%", percent(plain.kill))
         chart = p3.chart.chart
         assert chart.bar_count == 10 and chart.line.value() == 2.5  # the line before the 3
-        p3.size.choose((SizeClass.MINIFIG, 2))
+        p3.judge_size.choose((SizeClass.MINIFIG, 2))
         assert w.draft.sections_visible == 2
         harder = attack_odds(10, 3, "1d6+1", 4, action_mod=-1)
         assert p3.need.text() == "4+"

@@ -27,7 +27,7 @@ KILL = "#c0392b"
 SAVE = "#9aa5b1"
 
 
-class BarChart(pg.PlotWidget):
+class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type hints
     """Bars of chances in percent with one dashed line (the Use or the Armor)."""
 
     def __init__(self, parent: QWidget | None = None, *, xlabel: str = "") -> None:
@@ -94,7 +94,8 @@ class BarChart(pg.PlotWidget):
             item.addItem(self._bars)
         else:  # the same item, new values: cheaper than a new item in the scene
             self._bars.setOpts(x=xs, height=ys, brushes=brushes, pens=pens)
-        lo, hi = min(xs), max(xs)
+        lo: float = min(xs)
+        hi: float = max(xs)
         if line_at is not None:
             self.line.setPos(line_at)
             self.line.label.setFormat(line_text)

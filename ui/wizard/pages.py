@@ -1,16 +1,19 @@
 """The combat wizard's five pages: Attack, Range, Action Roll, Damage, Result.
 
 Each page reads the wizard's draft (``wizard.draft``) and the battle (``wizard.ctx``), shows
-the preview the domain computes from them (``brikdesk.domain.combat``), and hands every change
-back to the wizard (``wizard.change``), which makes a new draft and refreshes the page. Nothing
-here writes anything: Finish does, once (``CombatWizard.accept``).
+the preview the domain computes from them (``brikdesk.domain.combat``: numbers, rule prose,
+verdicts; the pages add no rules of their own), and hands every change back to the wizard as a
+new draft (``wizard.change(step, dataclasses.replace(draft, ...))``), which refreshes the
+page. Nothing here writes anything: Finish does, once (``CombatWizard.accept``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import html
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor, QPalette
@@ -30,28 +33,47 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from brikdesk.domain.attack import SizeClass, inches_text, to_inches
+from brikdesk.domain.attack import SizeClass, Target, inches_text, to_inches
+from brikdesk.domain.battle import AttackResolved, Use
 from brikdesk.domain.combat import (
+    ActionPreview,
+    ActionStage,
     AttackKind,
     Choice,
+    DamagePreview,
+    DamageStage,
     Joiner,
     ObjectTarget,
+    RangePreview,
     Reaction,
+    TargetChance,
+    Tone,
+    Verdict,
     action_preview,
+    action_verdict,
     attack_problem,
     attacker_options,
     benny_options,
     best_use,
+    blast_candidates,
     damage_preview,
+    damage_verdict,
     default_draft,
+    default_use,
+    has_mom,
     joiner_options,
+    judgement_values,
     kind_options,
     parry_preview,
+    prose,
     range_preview,
     reaction_options,
+    result_verdict,
     size_options,
+    target_name,
     target_of,
     target_options,
+    unit_facts,
     use_options,
     weapon_options,
 )
@@ -74,7 +96,7 @@ from ui.wizard.widgets import (
 )
 
 if TYPE_CHECKING:
-    from ui.wizard.wizard import CombatWizard
+    from ui.wizard.wizard import CombatWizard, DiceStep
 
 OBJECT = "object"
 #: A modifier's value in the Action Roll page's list, and the sum under a line below them.
@@ -127,7 +149,8 @@ class _Page(QWizardPage):
         self.body.setSpacing(10)
         scroll.setWidget(body)
         outer.addWidget(scroll)
-        self.scroll = scroll
+        self.scroller = scroll
+        self._told_complete: bool | None = None
         self._stick_to_end = False
         self._unstick = QTimer(self)
         self._unstick.setSingleShot(True)
@@ -138,7 +161,22 @@ class _Page(QWizardPage):
     def refresh(self) -> None:  # pragma: no cover - every page overrides it
         raise NotImplementedError
 
+    def complete_changed(self) -> None:
+        """Tell the wizard when the page's completeness changes, and only then: QWizard
+        repaints the whole window each time it is told (it hides and shows its contents while
+        it updates the buttons), which would make every small change a full repaint."""
+        complete = self.isComplete()
+        if complete != self._told_complete:
+            self._told_complete = complete
+            self.completeChanged.emit()
+
+    def forget_completeness(self, shown: bool = False) -> None:
+        """The wizard reads the shown page's completeness itself when it shows the page: it
+        knows it then; the other pages tell it afresh when they are shown again."""
+        self._told_complete = self.isComplete() if shown else None
+
     def initializePage(self) -> None:
+        self.forget_completeness()
         self.refresh()
         # QWizard gives the focus to the page's first child after this: take it back after,
         # unless the organizer has already acted on the page (fast typing, a test).
@@ -164,7 +202,7 @@ class _Page(QWizardPage):
 
     def _range_changed(self, _low: int, high: int) -> None:
         if self._stick_to_end:
-            self.scroll.verticalScrollBar().setValue(high)
+            self.scroller.verticalScrollBar().setValue(high)
 
     def _release_end(self) -> None:
         self._stick_to_end = False
@@ -175,12 +213,12 @@ class _Page(QWizardPage):
             return
         if widget is getattr(self, "outcome", None) or widget is getattr(self, "dice", None):
             # The dice card is last: show all of it, also once the layout has grown.
-            bar = self.scroll.verticalScrollBar()
+            bar = self.scroller.verticalScrollBar()
             bar.setValue(bar.maximum())
             self._stick_to_end = True
             self._unstick.start()
         else:
-            self.scroll.ensureWidgetVisible(widget, 20, 20)
+            self.scroller.ensureWidgetVisible(widget, 20, 20)
 
     def focus_next_button(self) -> None:
         wiz = self.w
@@ -209,9 +247,9 @@ class _DicePage(_Page):
     rolled, the verdict, the outcome and the problem. ``STAGE`` is the wizard's name of the
     stage ("action", "damage"), ``_stage()`` its resolution now."""
 
-    STAGE = ""
+    STAGE: DiceStep = "action"
 
-    def _stage(self) -> Any:  # pragma: no cover - every dice page overrides it
+    def _stage(self) -> ActionStage | DamageStage:  # pragma: no cover - overridden
         raise NotImplementedError
 
     def _add_dice_card(self, extra: Callable[[QVBoxLayout], None] | None = None) -> None:
@@ -240,7 +278,7 @@ class _DicePage(_Page):
         self.dice.roll.connect(self._roll)
         self.dice.clear.connect(self._clear)
 
-    def _show_problem(self, stage: Any) -> None:
+    def _show_problem(self, stage: ActionStage | DamageStage) -> None:
         problem = stage.error
         if stage.extra_faces:
             problem = (f"{stage.extra_faces} face(s) typed beyond the dice the rules need: "
@@ -343,8 +381,7 @@ class AttackPage(_Page):
 
         self.joiners_box, jl = card(self)
         show_readings(self.joiners_box, "5.1 Combined Attacks", "5.2 Hands")
-        jl.addWidget(label("Others joining a Combined Attack (5.1): their Damage adds up",
-                           "section"))
+        jl.addWidget(label(prose.JOINERS_HEADING, "section"))
         self.joiners = QListWidget(self)
         self.joiners.setObjectName("joiners")
         jl.addWidget(self.joiners)
@@ -376,10 +413,10 @@ class AttackPage(_Page):
         self.improvised.setChecked(d.improvised)
         self.improvised.blockSignals(False)
         self.kind.set_choices(kind_options(ctx, d), d.kind)
-        targets = list(target_options(ctx, d))
+        targets: list[Choice[int | str]] = list(target_options(ctx, d))
         targets.append(Choice(OBJECT, "An inanimate object (name its Size and Armor)"))
         self.target.set_choices(targets, d.target_id if d.target_id is not None else OBJECT)
-        self.use.set_choices(use_options(ctx, d), d.use or self._default_use())
+        self.use.set_choices(use_options(ctx, d), d.use or default_use(ctx, d.attacker_id))
         obj = d.target_object
         self.object_box.setVisible(d.target_id is None)
         if obj is not None and d.target_id is None:
@@ -395,7 +432,7 @@ class AttackPage(_Page):
         self._fill_joiners()
         self._summarize()
         set_problem(self.problem, attack_problem(ctx, d))
-        self.completeChanged.emit()
+        self.complete_changed()
 
     def _summarize(self) -> None:
         """The attack in one sentence, and the numbers of who is in it."""
@@ -403,27 +440,19 @@ class AttackPage(_Page):
         me = ctx.fighter(d.attacker_id)
         item = ctx.item(d.item_key)
         weapon = item.name if item is not None else "bare hands"
-        target = _target(self)
-        verb = {AttackKind.RANGED: "shoots at", AttackKind.THROWN: "throws at",
-                AttackKind.STRIKE: "strikes", AttackKind.CHARGE: "Charges",
-                AttackKind.SHOVE: "Shoves", AttackKind.GRAB: "Grabs"}[d.kind]
+        target = target_name(self.w.draft, self.w.ctx)
         others = [ctx.fighter(j.unit_id).name for j in d.joiners]
         who = me.name + (" with " + ", ".join(others) if others else "")
-        self.summary.setText(f"<b>{who}</b> {verb} <b>{target}</b>"
+        self.summary.setText(f"<b>{who}</b> {d.kind.verb} <b>{target}</b>"
                              + ("" if d.kind in (AttackKind.SHOVE, AttackKind.GRAB) else
                                 f" with the {weapon}"))
-        facts = [_facts(ctx, me.unit_id)]
+        facts = [unit_facts(ctx, me.unit_id)]
         if d.target_id is not None:
-            facts.append(_facts(ctx, d.target_id))
+            facts.append(unit_facts(ctx, d.target_id))
         else:
             obj = d.target_object or ObjectTarget()
             facts.append(f"{obj.name}: an inanimate object, Armor {obj.armor}, {obj.size}")
         self.facts.setText("<br>".join(facts))
-
-    def _default_use(self) -> Any:
-        from brikdesk.domain.battle import attack_use
-
-        return attack_use(self.w.ctx.state, self.w.draft.attacker_id)
 
     def _fill_joiners(self) -> None:
         """The list of possible joiners; rows are updated in place (a check box's own signal
@@ -474,37 +503,37 @@ class AttackPage(_Page):
             self.w.replace_draft(default_draft(self.w.ctx, uid))
 
     def _weapon(self, key: str | None) -> None:
-        d = self.w.draft.but(item_key=key)
+        d = replace(self.w.draft, item_key=key)
         allowed = [c.value for c in kind_options(self.w.ctx, d) if c.allowed]
         if d.kind not in allowed and allowed:
-            d = d.but(kind=allowed[0])
-        self.w.change("attack", item_key=d.item_key, kind=d.kind)
+            d = replace(d, kind=allowed[0])
+        self.w.change("attack", d)
 
     def _improvised(self, on: bool) -> None:
-        self.w.change("attack", improvised=on)
+        self.w.change("attack", replace(self.w.draft, improvised=on))
 
     def _kind(self, kind: AttackKind) -> None:
-        self.w.change("attack", kind=kind, reaction=Reaction.NONE)
+        self.w.change("attack", replace(self.w.draft, kind=kind, reaction=Reaction.NONE))
 
-    def _target(self, value: Any) -> None:
+    def _target(self, value: int | str) -> None:
         d = self.w.draft
-        if value == OBJECT:
-            self.w.change("attack", target_id=None,
+        if isinstance(value, str):  # OBJECT: an inanimate target
+            self.w.change("attack", replace(self.w.draft, target_id=None,
                           target_object=d.target_object or ObjectTarget(),
-                          size=None, visible_size=None, reaction=Reaction.NONE)
+                          size=None, visible_size=None, reaction=Reaction.NONE))
             self.object_name.setFocus()
             self.object_name.selectAll()
         else:
-            d = d.but(target_id=value, target_object=None, use=None)
-            self.w.change("attack", target_id=value, target_object=None, size=None,
+            d = replace(d, target_id=value, target_object=None, use=None)
+            self.w.change("attack", replace(self.w.draft, target_id=value, target_object=None, size=None,
                           sections_visible=3, visible_size=None, target_disrupted=None,
                           reaction=Reaction.NONE, blast_ids=(),
-                          use=best_use(self.w.ctx, d))
+                          use=best_use(self.w.ctx, d)))
 
-    def _use(self, use: Any) -> None:
-        self.w.change("attack", use=use)
+    def _use(self, use: Use | None) -> None:
+        self.w.change("attack", replace(self.w.draft, use=use))
 
-    def _object(self, *_args: Any) -> None:
+    def _object(self, *_args: object) -> None:
         size = self.object_size.value() or SizeClass.STUD_1X1
         inches, err = _inches_or_none(self.object_inches.text(), "Size")
         try:
@@ -513,10 +542,10 @@ class AttackPage(_Page):
                                inches or Fraction(0))
         except UserError as exc:
             set_problem(self.object_problem, str(exc))
-            self.completeChanged.emit()
+            self.complete_changed()
             return
         set_problem(self.object_problem, err)
-        self.w.change("attack", target_object=obj, size=None, visible_size=None)
+        self.w.change("attack", replace(self.w.draft, target_object=obj, size=None, visible_size=None))
 
     def _joiner(self, item: QListWidgetItem) -> None:
         uid = item.data(Qt.ItemDataRole.UserRole)
@@ -525,12 +554,12 @@ class AttackPage(_Page):
         if item.checkState() == Qt.CheckState.Checked:
             f = self.w.ctx.fighter(uid)
             key = next((it.key for it in f.items if it.deals_damage), None)
-            for c in weapon_options(self.w.ctx, d.but(attacker_id=uid)):
+            for c in weapon_options(self.w.ctx, replace(d, attacker_id=uid)):
                 if c.allowed and c.value is not None:
                     key = c.value
                     break
             rest = rest + (Joiner(uid, key),)
-        self.w.change("attack", joiners=rest)
+        self.w.change("attack", replace(self.w.draft, joiners=rest))
 
 
 # --------------------------------------------------------------------------------------------
@@ -539,8 +568,7 @@ class AttackPage(_Page):
 
 class RangePage(_Page):
     def __init__(self, wizard: CombatWizard) -> None:
-        super().__init__(wizard, "2 · Range", "Measure from the weapon's business end; Close "
-                         "Combat weapons must touch the target (5.1 Checking Range).")
+        super().__init__(wizard, "2 · Range", prose.RANGE_SUBTITLE)
         self.ranged_box, rl = card(self)
         grid = QGridLayout()
         self.distance = QLineEdit(self)
@@ -570,11 +598,10 @@ class RangePage(_Page):
         self.reach = QCheckBox("The weapon's striking surface can &touch the target (reach)",
                                self)
         self.reach.setObjectName("inReach")
-        self.mom = QCheckBox("Ran &4\" or more in a straight line at the target: a MOM (5.4)",
-                             self)
+        self.mom = QCheckBox(_mnemonic(prose.HAS_MOM, "4"), self)
         self.mom.setObjectName("hasMom")
         self.both = QCheckBox("Weapon held in b&oth hands", self)
-        self.above = QCheckBox("Flying or falling: a mighty downward strike (5.4)", self)
+        self.above = QCheckBox(prose.FROM_ABOVE, self)
         for w in (self.reach, self.mom, self.both, self.above):
             cl.addWidget(w)
         self.body.addWidget(self.close_box)
@@ -617,8 +644,7 @@ class RangePage(_Page):
         self.close_box.setVisible(close)
         for box, value in ((self.blind, d.firing_blind), (self.reach, d.in_reach),
                            (self.both, d.both_hands), (self.above, d.from_above),
-                           (self.mom, ctx.state.unit(d.attacker_id).mom if d.has_mom is None
-                            else d.has_mom)):
+                           (self.mom, has_mom(d, ctx))):
             box.blockSignals(True)
             box.setChecked(value)
             box.blockSignals(False)
@@ -631,13 +657,13 @@ class RangePage(_Page):
             self.altitude.setText("" if not d.altitude else _num(d.altitude))
         self._joiner_fields()
         p = range_preview(d, ctx)
-        self.preview_grid.parentWidget().setVisible(True)
-        for w in self.cells.values():
-            w.setVisible(not close)
+        for value_label in self.cells.values():
+            value_label.setVisible(not close)
         for i in range(self.preview_grid.count()):
             item = self.preview_grid.itemAt(i)
-            if item is not None and item.widget() is not None:
-                item.widget().setVisible(not close)
+            cell = item.widget() if item is not None else None
+            if cell is not None:
+                cell.setVisible(not close)
         if not close:
             self.cells["range"].setText(inches_text(p.weapon_range) if p.weapon_range else "-")
             self.cells["height"].setText(f'+{p.height.value}"' if p.height else '+0"')
@@ -661,15 +687,14 @@ class RangePage(_Page):
         else:
             lines = [p.text, *p.notes]
             if d.kind is AttackKind.CHARGE:
-                lines.append("A Charge: one Strike and one Counter each, no Angry Inches "
-                             "(5.4).")
+                lines.append(prose.CHARGE_NOTE)
             self.preview_text.setText("<br>".join(lines))
         show_readings(self.preview_text, *(("5.4 Charge", "5.4 Charging Weapons")
                                            if d.kind is AttackKind.CHARGE else () if close else
                                            ("5.1 Out of Range", "5.1 Height Advantage",
                                             "Thrown weapons")))
         set_problem(self.problem, p.error)
-        self.completeChanged.emit()
+        self.complete_changed()
 
     def _joiner_fields(self) -> None:
         d = self.w.draft
@@ -677,8 +702,9 @@ class RangePage(_Page):
         if list(self.joiner_edits) != wanted:
             while self.joiner_grid.count():
                 item = self.joiner_grid.takeAt(0)
-                if item.widget() is not None:
-                    item.widget().deleteLater()
+                gone = item.widget() if item is not None else None
+                if gone is not None:
+                    gone.deleteLater()
             self.joiner_edits = {}
             for row, uid in enumerate(wanted):
                 edit = QLineEdit(self)
@@ -691,9 +717,9 @@ class RangePage(_Page):
                           f"Distance for {self.w.ctx.fighter(uid).name}", edit)
                 self.joiner_edits[uid] = edit
         for j in d.joiners:
-            edit = self.joiner_edits.get(j.unit_id)
-            if edit is not None and not edit.hasFocus():
-                edit.setText("" if j.distance is None else _num(j.distance))
+            field = self.joiner_edits.get(j.unit_id)
+            if field is not None and not field.hasFocus():
+                field.setText("" if j.distance is None else _num(j.distance))
 
     def isComplete(self) -> bool:
         return range_preview(self.w.draft, self.w.ctx).error is None and \
@@ -709,7 +735,7 @@ class RangePage(_Page):
     def _distance(self, text: str) -> None:
         value, err = _inches_or_none(text, "distance")
         set_problem(self.input_problem, err)
-        self.w.change("range", distance=value)
+        self.w.change("range", replace(self.w.draft, distance=value))
 
     def _altitude(self, text: str) -> None:
         text = text.strip()
@@ -719,7 +745,7 @@ class RangePage(_Page):
         except UserError as exc:
             value, err = Fraction(0), str(exc)
         set_problem(self.input_problem, err)
-        self.w.change("range", altitude=value)
+        self.w.change("range", replace(self.w.draft, altitude=value))
 
     def _joiner_distance(self, text: str) -> None:
         edit = self.sender()
@@ -730,25 +756,25 @@ class RangePage(_Page):
         joiners = tuple(j if j.unit_id != uid else Joiner(j.unit_id, j.item_key, value,
                                                            j.altitude, j.use)
                         for j in d.joiners)
-        self.w.change("range", joiners=joiners)
+        self.w.change("range", replace(self.w.draft, joiners=joiners))
 
     def _blind(self, on: bool) -> None:
-        self.w.change("range", firing_blind=on)
+        self.w.change("range", replace(self.w.draft, firing_blind=on))
 
     def _reach(self, on: bool) -> None:
-        self.w.change("range", in_reach=on)
+        self.w.change("range", replace(self.w.draft, in_reach=on))
 
     def _mom(self, on: bool) -> None:
-        self.w.change("range", has_mom=on)
+        self.w.change("range", replace(self.w.draft, has_mom=on))
 
     def _both(self, on: bool) -> None:
-        self.w.change("range", both_hands=on)
+        self.w.change("range", replace(self.w.draft, both_hands=on))
 
     def _above(self, on: bool) -> None:
-        self.w.change("range", from_above=on)
+        self.w.change("range", replace(self.w.draft, from_above=on))
 
 
-def _out_of_range_text(p: Any) -> str:
+def _out_of_range_text(p: RangePreview) -> str:
     """The Out of Range cell: ``in Range``, or the inches beyond and the penalty they imply
     (``2" → -2``; the penalty is the same on the Action Roll and the Damage, 5.1)."""
     if p.effective_range is None:
@@ -756,6 +782,11 @@ def _out_of_range_text(p: Any) -> str:
     if not p.inches_out:
         return "in Range"
     return f'{p.inches_out}" → -{p.inches_out}'
+
+
+def _mnemonic(text: str, key: str) -> str:
+    """``text`` with a keyboard mnemonic (``&``) before the first ``key`` in it."""
+    return text.replace(key, "&" + key, 1)
 
 
 def _num(x: Fraction) -> str:
@@ -767,7 +798,7 @@ def _num(x: Fraction) -> str:
 
 
 class ActionPage(_DicePage):
-    STAGE = "action"
+    STAGE: DiceStep = "action"
 
     def __init__(self, wizard: CombatWizard) -> None:
         super().__init__(wizard, "3 · Action Roll", "Every modifier with its rule; tick the "
@@ -782,6 +813,10 @@ class ActionPage(_DicePage):
         self.mods = QGridLayout()
         self.mods.setHorizontalSpacing(14)
         ml.addLayout(self.mods)
+        self.visible_problem = label("", "problem")
+        self.visible_problem.setObjectName("visibleProblem")
+        self.visible_problem.hide()
+        ml.addWidget(self.visible_problem)
         self.row_widgets: list[tuple[QLabel, QLabel]] = []
         self.placed: dict[QWidget, tuple[int, int]] = {}
         self.joiner_text = label("", "event")
@@ -820,9 +855,9 @@ class ActionPage(_DicePage):
         self.body.addWidget(self.policy)
 
         # judgement widgets, kept across refreshes
-        self.size = ChoiceCombo(self)
-        self.size.setObjectName("judgeSize")
-        self.size.setMinimumContentsLength(13)
+        self.judge_size = ChoiceCombo(self)
+        self.judge_size.setObjectName("judgeSize")
+        self.judge_size.setMinimumContentsLength(13)
         self.visible = QLineEdit(self)
         self.visible.setObjectName("visibleInches")
         self.visible.setPlaceholderText('visible "')
@@ -833,7 +868,7 @@ class ActionPage(_DicePage):
         self.outnumbered.setObjectName("judgeOutnumbered")
         self.engaged = QCheckBox("Attacker is &engaged", self)
         self.engaged.setObjectName("judgeEngaged")
-        for w in (self.size, self.visible, self.disrupted, self.outnumbered, self.engaged):
+        for w in (self.judge_size, self.visible, self.disrupted, self.outnumbered, self.engaged):
             w.setParent(self.mods_box)
             w.hide()
 
@@ -857,7 +892,7 @@ class ActionPage(_DicePage):
 
         self._add_dice_card(self._benny_rows)
 
-        self.size.chosen.connect(self._size)
+        self.judge_size.chosen.connect(self._size)
         self.visible.textEdited.connect(self._visible)
         self.disrupted.toggled.connect(self._disrupted)
         self.outnumbered.toggled.connect(self._outnumbered)
@@ -889,7 +924,7 @@ class ActionPage(_DicePage):
 
     # -- showing ---------------------------------------------------------------------------
 
-    def _stage(self) -> Any:
+    def _stage(self) -> ActionStage:
         return self.w.action_stage()
 
     def refresh(self) -> None:
@@ -909,7 +944,7 @@ class ActionPage(_DicePage):
                                  f"{preview.missed_radius_text[1:]}. "
                                  if preview.missed_radius_text else "") + self._policy_text)
             odds = first.odds
-            values: dict[str, Any] = {"kill": preview.kill}
+            values: dict[str, Fraction | float | None] = {"kill": preview.kill}
             if odds is not None:
                 values.update(critical_failure=odds.critical_failure,
                               over_the_top=odds.over_the_top, hit=odds.hit)
@@ -937,13 +972,13 @@ class ActionPage(_DicePage):
                  + (f"; hit {percent(s.odds.hit)}" if s.odds is not None else "")
                  for s in preview.strikers[1:]]
         if lines and preview.kill is not None:
-            lines.append(f"Together they destroy {_target(self)} with a chance of "
-                         f"{percent(preview.kill)} (5.1 Combined Attacks)")
+            lines.append(prose.together_destroy(target_name(self.w.draft, self.w.ctx),
+                                                percent(preview.kill)))
         self.joiner_text.setText("<br>".join(lines))
         self.joiner_text.setVisible(bool(lines))
         self._show_reaction()
         self._show_stage()
-        self.completeChanged.emit()
+        self.complete_changed()
 
     def _row(self, i: int) -> tuple[QLabel, QLabel]:
         """The value and text labels of row ``i`` of the modifier list (made once, reused)."""
@@ -967,7 +1002,7 @@ class ActionPage(_DicePage):
             self.placed[widget] = (row, col)
         widget.show()
 
-    def _show_rows(self, preview: Any) -> None:
+    def _show_rows(self, preview: ActionPreview) -> None:
         first = preview.first
         set_problem(self.mods_error, preview.error)
         rows = [] if preview.error or first is None else list(first.rows)
@@ -987,14 +1022,15 @@ class ActionPage(_DicePage):
                          + (" · BrikDesk's reading (hover)" if read else "") + "</span>")
             value.show()
             what.show()
-            widget = self._judgement(r.judgement, target)
+            widget = self._judgement(r.judgement, target) if target is not None else None
             if widget is not None:
                 self._place(widget, i, 2)
                 used.add(widget)
-                if r.judgement == "size" and target.size is SizeClass.LARGE:
+                if r.judgement == "size" and target is not None \
+                        and target.size is SizeClass.LARGE:
                     self._place(self.visible, i, 3)
                     used.add(self.visible)
-        if rows:
+        if rows and first is not None:
             value, what = self._row(len(rows))
             _set_colour(value, "#000000")
             _set_style(value, _TOTAL_STYLE)
@@ -1005,44 +1041,32 @@ class ActionPage(_DicePage):
         for value, what in self.row_widgets[len(rows) + (1 if rows else 0):]:
             value.hide()
             what.hide()
-        for widget in (self.size, self.visible, self.disrupted, self.outnumbered,
+        for widget in (self.judge_size, self.visible, self.disrupted, self.outnumbered,
                        self.engaged):
             if widget not in used:
                 widget.hide()
+        if self.visible not in used:
+            self.visible_problem.hide()
         self.mods.setColumnStretch(1, 1)
 
-    def _judgement(self, key: str | None, target: Any) -> QWidget | None:
+    def _judgement(self, key: str | None, target: Target) -> QWidget | None:
         if key == "size":
             current = (target.size, target.sections_visible if target.is_minifig else 3)
-            self.size.set_choices(size_options(target), current)
+            self.judge_size.set_choices(size_options(target), current)
             if not self.visible.hasFocus():
                 self.visible.setText(_num(target.visible_size) if target.visible_size else "")
-            return self.size
+            return self.judge_size
         box = {"disrupted": self.disrupted, "outnumbered": self.outnumbered,
                "engaged": self.engaged}.get(key or "")
         if box is None:
             return None
-        value = {"disrupted": target.disrupted,
-                 "outnumbered": self._attack_outnumbered(),
-                 "engaged": self._engaged_now()}[key or ""]
+        judged = judgement_values(self.w.draft, self.w.ctx)
+        value = {"disrupted": judged.disrupted, "outnumbered": judged.outnumbered,
+                 "engaged": judged.engaged}[key or ""]
         box.blockSignals(True)
         box.setChecked(bool(value))
         box.blockSignals(False)
         return box
-
-    def _attack_outnumbered(self) -> bool:
-        from brikdesk.domain.battle import outnumbered_modifier
-
-        d = self.w.draft
-        if d.outnumbered is not None:
-            return d.outnumbered
-        return outnumbered_modifier(self.w.ctx.state, d.attacker_id) is not None
-
-    def _engaged_now(self) -> bool:
-        d = self.w.draft
-        if d.attacker_engaged is not None:
-            return d.attacker_engaged
-        return bool(self.w.ctx.state.unit(d.attacker_id).close_combat)
 
     def _show_reaction(self) -> None:
         d, ctx = self.w.draft, self.w.ctx
@@ -1055,15 +1079,12 @@ class ActionPage(_DicePage):
             words, chance = parry_preview(d, ctx)
             text = words + (f"; succeeds {percent(chance)}" if chance is not None else "")
             if d.kind.incoming.is_damage:
-                text += ("<br>A successful Shield Parry Deflects the Damage: one die of each "
-                         "kind fewer (5.2)")
+                text += "<br>" + prose.SHIELD_PARRY_DEFLECTS
             else:
-                text += f"<br>A successful Parry cancels the {d.kind.label} (5.2)"
+                text += "<br>" + prose.parry_cancels(d.kind.label)
         elif d.reaction is Reaction.BAIL and d.target_id is not None:
             f = ctx.fighter(d.target_id)
-            text = (f"{f.name} Bails first: he dives 1d{f.action_die}\" (bonus dice on the "
-                    "highest face), ends prone and Disrupted unless he goes Over the Top; a "
-                    "natural 1 falls where he stands (4.3)")
+            text = prose.bail_note(f.name, f.action_die)
         self.reaction_text.setText(text)
         self.reaction_text.setVisible(bool(text))
         show_readings(self.reaction_text, *{Reaction.PARRY: ("5.2 Parrying",),
@@ -1083,7 +1104,7 @@ class ActionPage(_DicePage):
             lines.insert(0, f"<b>{first.automatic.describe()}</b>")
         self.outcome.setText("<br>".join(lines))
         self.outcome.setVisible(bool(lines))
-        _show_verdict(self.verdict, _action_verdict(stage))
+        _show_verdict(self.verdict, action_verdict(stage))
         if stage.pending is not None:
             who = {"bail": "the Bail", "parry": "the Parry"}.get(stage.pending, "the attack")
             self.benny.offer(f"Over the Top on {who}: a natural 6 or more earns a Benny. How "
@@ -1113,32 +1134,36 @@ class ActionPage(_DicePage):
 
     def _size(self, value: tuple[SizeClass, int]) -> None:
         size, n = value
-        self.w.change("action", size=size, sections_visible=n)
+        self.w.change("action", replace(self.w.draft, size=size, sections_visible=n))
 
     def _visible(self, text: str) -> None:
+        """The visible Size of a large target: a bad entry is explained under the modifiers
+        and leaves the draft as it was (it never silently becomes 0)."""
         value, err = _inches_or_none(text, "visible Size")
-        self.w.change("action", visible_size=value or Fraction(0))
+        set_problem(self.visible_problem, err)
+        if err is None:
+            self.w.change("action", replace(self.w.draft, visible_size=value or Fraction(0)))
 
     def _disrupted(self, on: bool) -> None:
-        self.w.change("action", target_disrupted=on)
+        self.w.change("action", replace(self.w.draft, target_disrupted=on))
 
     def _outnumbered(self, on: bool) -> None:
-        self.w.change("action", outnumbered=on)
+        self.w.change("action", replace(self.w.draft, outnumbered=on))
 
     def _engaged(self, on: bool) -> None:
-        self.w.change("action", attacker_engaged=on)
+        self.w.change("action", replace(self.w.draft, attacker_engaged=on))
 
     def _reaction(self, value: tuple[Reaction, str | None]) -> None:
         reaction, item = value
-        self.w.change("reaction", reaction=reaction, parry_item=item)
+        self.w.change("reaction", replace(self.w.draft, reaction=reaction, parry_item=item))
 
     def _bail_clears(self, on: bool) -> None:
-        self.w.change("action", bail_clears=on)
+        self.w.change("action", replace(self.w.draft, bail_clears=on))
 
     def _embellishment(self, text: str) -> None:
-        self.w.change("action", embellishment=text)
+        self.w.change("action", replace(self.w.draft, embellishment=text))
 
-    def _benny(self, use: Any) -> None:
+    def _benny(self, use: BennyUse) -> None:
         stage = self.w.action_stage()
         if stage.pending is not None:
             key = stage.pending
@@ -1151,80 +1176,7 @@ class ActionPage(_DicePage):
                 self.focus_input()
 
 
-def _facts(ctx: Any, unit_id: int) -> str:
-    """``"Guard Alan: Action die d6, Armor 4; Held (may respond); In Close Combat"``."""
-    f = ctx.fighter(unit_id)
-    u = ctx.state.unit(unit_id)
-    bits = [f"Action die d{f.action_die}", f"Armor {f.armor}"]
-    if f.deflection:
-        bits.append(f"Deflection {f.deflection}")
-    text = f"{f.name}: " + ", ".join(bits) + f"; Action {u.action.label}"
-    if u.close_combat:
-        text += f"; Counters used {u.counters_used} of {u.counters}"
-    statuses = [s.label for s in u.statuses]
-    if statuses:
-        text += "; " + ", ".join(statuses)
-    return text
-
-
-def _action_verdict(stage: Any) -> tuple[str, str]:
-    """The Action step's outcome in two or three words and its colour (also while a Benny
-    waits for its decision)."""
-    if stage.need is not None or stage.error or stage.extra_faces:
-        return "", ""
-    if stage.avoided:
-        return ("Parried!" if stage.parry is not None and stage.parry.cancelled else
-                "Dodged by Bailing" if stage.bail is not None else "Avoided"), "#52606d"
-    first = stage.first
-    if first is None:
-        return "", ""
-    if first.critical_failure:
-        return "Critical failure!", "#c0392b"
-    hits = sum(1 for r in stage.rolls if r.hit)
-    ott = " Over the Top!" if first.over_the_top else ""
-    parry = _parry_words(stage.parry)
-    if first.automatic is not None:
-        return "Automatic Hit" + parry, "#14532d"
-    if hits == len(stage.rolls):
-        return "Hit!" + ott + parry, "#14532d"
-    if hits:
-        return f"{hits} of {len(stage.rolls)} hit" + ott + parry, "#14532d"
-    return f"Miss by {first.missed_by}" + ott, "#52606d"
-
-
-def _parry_words(parry: Any) -> str:
-    """The Parry's outcome after the attack's verdict: ``" · Parried: Deflection"``."""
-    if parry is None:
-        return ""
-    if parry.critical_failure:
-        return (f" · Parry fumbled: {parry.item.name} knocked away"
-                if parry.knocked_away is not None else " · Parry fumbled")
-    if not parry.success:
-        return " · the Parry fails"
-    return " · Parried: Deflection" if parry.against.is_damage else " · Parried"
-
-
-def _damage_verdict(stage: Any, action: Any) -> tuple[str, str]:
-    if not stage.complete:
-        return "", ""
-    results = [r for r in (stage.damage, stage.missed_damage) if r is not None]
-    if stage.explosion is not None:
-        results += [h.damage for h in stage.explosion.hits]
-    if any(r.destroyed for r in results):
-        n = sum(1 for r in results if r.destroyed)
-        return ("Destroyed!" if n == 1 else f"{n} destroyed!"), "#8a1c12"
-    if results:
-        return "Ka-ping!", "#1d3557"
-    if stage.knockback is not None and stage.knockback.inches:
-        return f"Knocked Back {inches_text(stage.knockback.inches)}!", "#7b2cbf"
-    if stage.grab is not None and stage.grab.held:
-        return "Grabbed!", "#7b2cbf"
-    if stage.collision is not None and stage.collision.resisted:
-        return "Resisted: locked in Close Combat", "#52606d"
-    return "", ""
-
-
-def _targets_text(targets: Any) -> str:
+def _targets_text(targets: Sequence[TargetChance]) -> str:
     """Every target of a blast with its Armor and its own chance to be destroyed."""
     if not targets:
         return ""
@@ -1239,12 +1191,16 @@ def _dice_heading() -> QLabel:
     return heading
 
 
-def _show_verdict(lab: QLabel, verdict: tuple[str, str]) -> None:
-    text, colour = verdict
-    lab.setVisible(bool(text))
-    if text:
-        _set_style(lab, f"color: {colour};")
-        lab.setText(text)
+#: The colour of each kind of verdict.
+_TONES = {Tone.NONE: "", Tone.HIT: "#14532d", Tone.MISS: "#52606d", Tone.CRITICAL: "#c0392b",
+          Tone.DESTROYED: "#8a1c12", Tone.DAMAGE: "#1d3557", Tone.MOVED: "#7b2cbf"}
+
+
+def _show_verdict(lab: QLabel, verdict: Verdict) -> None:
+    lab.setVisible(bool(verdict.text))
+    if verdict.text:
+        _set_style(lab, f"color: {_TONES[verdict.tone]};")
+        lab.setText(verdict.text)
 
 
 def _set_colour(widget: QWidget, colour: str) -> None:
@@ -1262,19 +1218,12 @@ def _set_style(widget: QWidget, style: str) -> None:
         widget.setStyleSheet(style)
 
 
-def _target(page: _Page) -> str:
-    d = page.w.draft
-    if d.target_id is not None:
-        return page.w.ctx.fighter(d.target_id).name
-    return (d.target_object or ObjectTarget()).name
-
-
 # --------------------------------------------------------------------------------------------
 # 4. Damage
 
 
 class DamagePage(_DicePage):
-    STAGE = "damage"
+    STAGE: DiceStep = "damage"
 
     def __init__(self, wizard: CombatWizard) -> None:
         super().__init__(wizard, "4 · Damage", "Damage greater than the Armor destroys; equal "
@@ -1291,7 +1240,7 @@ class DamagePage(_DicePage):
         self.targets.setObjectName("blastTargets")
         self.targets.hide()
         ll.addWidget(self.targets)
-        self.mom = QCheckBox("Spend the &MOM: one more Action die of Damage (5.4)", self)
+        self.mom = QCheckBox(_mnemonic(prose.SPEND_MOM, "MOM"), self)
         self.mom.setObjectName("spendMom")
         ll.addWidget(self.mom)
         self.mom_text = label("", "note")
@@ -1382,7 +1331,7 @@ class DamagePage(_DicePage):
         self.collide.toggled.connect(self._collide)
         self.obstacle.textEdited.connect(self._obstacle)
 
-    def _stage(self) -> Any:
+    def _stage(self) -> DamageStage:
         return self.w.damage_stage()
 
     def refresh(self) -> None:
@@ -1434,7 +1383,7 @@ class DamagePage(_DicePage):
         self.options_box.setVisible(p.blast or p.missed is not None or p.collision_possible
                                     or p.shove)
         self._show_stage()
-        self.completeChanged.emit()
+        self.complete_changed()
 
     def _show_blast(self, blast: bool) -> None:
         d, ctx = self.w.draft, self.w.ctx
@@ -1446,9 +1395,7 @@ class DamagePage(_DicePage):
         if not blast:
             return
         hit = self.w.action_stage().hit
-        rows_wanted = [f for f in ctx.fighters if f.unit_id != d.attacker_id
-                       and (f.unit_id != d.target_id or not hit)
-                       and ctx.state.unit(f.unit_id).in_battle]
+        rows_wanted = blast_candidates(d, ctx, hit)
         lw = self.blast
         lw.blockSignals(True)
         ids = [lw.item(i).data(Qt.ItemDataRole.UserRole) for i in range(lw.count())]
@@ -1466,7 +1413,7 @@ class DamagePage(_DicePage):
         rows = min(max(self.blast.count(), 1), 8)
         self.blast.setFixedHeight(rows * max(self.blast.sizeHintForRow(0), 20) + 8)
 
-    def _show_missed(self, p: Any) -> None:
+    def _show_missed(self, p: DamagePreview) -> None:
         d, ctx = self.w.draft, self.w.ctx
         show = p.missed is not None and not p.blast
         self.missed_label.setVisible(p.missed is not None and not p.blast)
@@ -1474,12 +1421,9 @@ class DamagePage(_DicePage):
         if p.missed is None:
             return
         radius = inches_text(p.missed.radius)
-        self.missed_label.setText(
-            f"Missed Shot: it lands within {radius} of {p.missed.state.attack.target.name}, "
-            "at a spot the target's owner picks (5.3)" + (
-                "; tick what the blast catches there" if p.blast else
-                ". What does it hit there?"))
-        choices = [Choice(None, "nothing that matters")]
+        self.missed_label.setText(prose.missed_shot_lands(
+            radius, p.missed.state.attack.target.name, p.blast))
+        choices: list[Choice[int | None]] = [Choice(None, "nothing that matters")]
         for f in ctx.fighters:
             if f.unit_id == d.attacker_id or not ctx.state.unit(f.unit_id).in_battle:
                 continue
@@ -1511,40 +1455,40 @@ class DamagePage(_DicePage):
             if res is not None:
                 lines.append(res.describe())
         if stage.weapon_knockback:
-            lines.append(f"{_target(self)} is Knocked Back "
-                         f"{inches_text(stage.weapon_knockback)} by the weapon (3.1)")
+            lines.append(prose.weapon_knockback(target_name(self.w.draft, self.w.ctx),
+                                                inches_text(stage.weapon_knockback)))
         if not stage.rolls_dice and stage.complete and not lines:
             lines.append("Nothing to roll here.")
         self.outcome.setText("<br>".join(lines))
         self.outcome.setVisible(bool(lines))
-        _show_verdict(self.verdict, _damage_verdict(stage, self.w.action_stage()))
+        _show_verdict(self.verdict, damage_verdict(stage))
         self._show_problem(stage)
 
     def _mom(self, on: bool) -> None:
-        self.w.change("damage", spend_mom=on)
+        self.w.change("damage", replace(self.w.draft, spend_mom=on))
 
     def _blast(self, item: QListWidgetItem) -> None:
         uid = item.data(Qt.ItemDataRole.UserRole)
         ids = tuple(u for u in self.w.draft.blast_ids if u != uid)
         if item.checkState() == Qt.CheckState.Checked:
             ids += (uid,)
-        self.w.change("damage", blast_ids=ids)
+        self.w.change("damage", replace(self.w.draft, blast_ids=ids))
 
     def _missed(self, uid: int | None) -> None:
-        self.w.change("damage", missed_strikes=uid)
+        self.w.change("damage", replace(self.w.draft, missed_strikes=uid))
 
     def _missed_distance(self, text: str) -> None:
         value, err = _inches_or_none(text, "distance")
         set_problem(self.problem, err)
-        self.w.change("damage", missed_distance=value)
+        self.w.change("damage", replace(self.w.draft, missed_distance=value))
 
     def _collide(self, on: bool) -> None:
-        self.w.change("damage", collide=on)
+        self.w.change("damage", replace(self.w.draft, collide=on))
 
     def _obstacle(self, text: str) -> None:
         value, err = _inches_or_none(text, "obstacle distance")
         set_problem(self.problem, err)
-        self.w.change("damage", obstacle=value)
+        self.w.change("damage", replace(self.w.draft, obstacle=value))
 
 
 # --------------------------------------------------------------------------------------------
@@ -1591,31 +1535,26 @@ class ResultPage(_Page):
         s = self.w.summary()
         self.paragraph.setText(s.paragraph)
         action = self.w.action_stage()
-        verdict = _damage_verdict(self.w.damage_stage(), action) if action.complete else \
-            ("", "")
-        if not verdict[0]:
-            verdict = _action_verdict(action)
-            if verdict[0].startswith("Hit"):
-                verdict = ("No effect", "#1d3557")
-        _show_verdict(self.verdict, ("", "") if s.problem else verdict)
+        damage = self.w.damage_stage() if action.complete else None
+        _show_verdict(self.verdict, Verdict() if s.problem else result_verdict(action, damage))
         self._show_knocked(action)
         self.changes.setText("<br>".join(f"• {c}" for c in s.changes))
         self.details.setText("<br>".join(_html(x) for x in s.details))
         self.changes_box.setVisible(bool(s.changes))
         self.details_box.setVisible(bool(s.details))
         set_problem(self.problem, s.problem)
-        self.completeChanged.emit()
+        self.complete_changed()
 
-    def _show_knocked(self, action: Any) -> None:
+    def _show_knocked(self, action: ActionStage) -> None:
         """Offer to note in the battle log the item a fumbled Parry knocked away (5.2)."""
         d, ctx = self.w.draft, self.w.ctx
         parry = action.parry if action.complete else None
         alive = d.target_id is not None and not any(
-            d.target_id in e.killed for e in self.w.summary().events
-            if getattr(e, "killed", None))
+            isinstance(e, AttackResolved) and d.target_id in e.killed
+            for e in self.w.summary().events)
         show = parry is not None and parry.knocked_away is not None and alive
         self.knocked.setVisible(show)
-        if not show:
+        if not show or parry is None or d.target_id is None:
             return
         who = ctx.fighter(d.target_id).name
         self.knocked.setText(f"&Note in the battle log that {who}'s {parry.item.name} is "
@@ -1625,7 +1564,7 @@ class ResultPage(_Page):
         self.knocked.blockSignals(False)
 
     def _knocked(self, on: bool) -> None:
-        self.w.change("note", record_knocked_away=on)
+        self.w.change("note", replace(self.w.draft, record_knocked_away=on))
 
     def show_problem(self, text: str) -> None:
         set_problem(self.problem, text)
@@ -1636,6 +1575,6 @@ class ResultPage(_Page):
 
 
 def _html(text: str) -> str:
-    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    indent = len(escaped) - len(escaped.lstrip(" "))
-    return "&nbsp;" * (indent * 2) + escaped.lstrip(" ")
+    """A detail line as rich text: escaped, its leading spaces kept as an indent."""
+    body = text.lstrip(" ")
+    return "&nbsp;" * (2 * (len(text) - len(body))) + html.escape(body, quote=False)

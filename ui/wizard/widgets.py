@@ -149,14 +149,14 @@ class ChoiceCombo(QComboBox):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._values: list[Any] = []
-        self._choices: tuple[Choice, ...] | None = None
+        self._choices: tuple[Choice[Any], ...] | None = None
         self._model = QStandardItemModel(self)
         self.setModel(self._model)
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.setMinimumContentsLength(24)
         self.activated.connect(self._on_activated)
 
-    def set_choices(self, choices: Sequence[Choice], current: Any) -> None:
+    def set_choices(self, choices: Sequence[Choice[Any]], current: object) -> None:
         self.blockSignals(True)
         choices = tuple(choices)
         if choices != self._choices:
@@ -309,7 +309,7 @@ class DiceEntry(QWidget):
         lay = self.chips_layout
         while lay.count() > 1:
             item = lay.takeAt(0)
-            w = item.widget()
+            w = item.widget() if item is not None else None
             if w is not None:
                 w.hide()
                 w.deleteLater()

@@ -1,7 +1,8 @@
 """The combat wizard (issue 6): a QWizard that walks the organizer through one attack.
 
 It edits a draft and commits once (design convention 8): the pages change
-``CombatWizard.draft`` (a frozen ``AttackDraft``) through :meth:`CombatWizard.change` and
+``CombatWizard.draft`` (a frozen ``AttackDraft``) through :meth:`CombatWizard.change`, handing
+it the new draft made with ``dataclasses.replace`` (a type checker checks its fields), and
 show what the domain computes from it; Back changes nothing; Cancel leaves no trace; Finish
 records every event of the attack with ``services.tracker.record`` in one transaction, pushed
 on the application's undo stack as one step (``ui.undo.perform``; the battle's own history, as the panel's).
@@ -10,7 +11,8 @@ on the application's undo stack as one step (``ui.undo.perform``; the battle's o
 from __future__ import annotations
 
 import logging
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QUndoStack
@@ -30,7 +32,7 @@ from brikdesk.domain.combat import (
     resolve_damage,
     result_summary,
 )
-from brikdesk.domain.rolling import BennyUse, DiceSource, RandomDice
+from brikdesk.domain.rolling import BennyUse, DiceSource, NeedDie, RandomDice
 from brikdesk.errors import StorageError, UserError
 from ui.bus import Bus
 from ui.undo import perform
@@ -38,15 +40,41 @@ from ui.windows.common import report_to_active_window
 from ui.wizard.pages import ActionPage, AttackPage, DamagePage, RangePage, ResultPage
 from ui.wizard.widgets import STYLE
 
+if TYPE_CHECKING:
+    from brikdesk.services.tracker import BattleView, TrackerService
+
 log = logging.getLogger(__name__)
+
+#: The wizard's steps whose changes drop the dice typed for later steps (see ``change``).
+Step = Literal["attack", "range", "action", "reaction", "damage", "note"]
+#: The steps that roll dice.
+DiceStep = Literal["action", "damage"]
+
+
+class CombatServices(Protocol):
+    """What the wizard uses of the application's services: the battle tracker (its view of
+    the battle, and ``record`` for Finish)."""
+
+    @property
+    def tracker(self) -> TrackerService: ...
 
 #: At most this many virtual dice for one press of Roll (bonus chains are long but finite).
 MAX_VIRTUAL_DICE = 200
 
-_FACES = {"action": "action_faces", "damage": "damage_faces"}
+def faces_of(draft: AttackDraft, step: DiceStep) -> tuple[int, ...]:
+    """The faces typed so far for a step's dice."""
+    return draft.action_faces if step == "action" else draft.damage_faces
 
 
-def context_from_view(view: Any) -> CombatContext:
+def with_faces(draft: AttackDraft, step: DiceStep, faces: tuple[int, ...]) -> AttackDraft:
+    """The draft with a step's faces replaced; new Action faces drop the Damage faces (they no
+    longer fit)."""
+    if step == "action":
+        return replace(draft, action_faces=faces, damage_faces=())
+    return replace(draft, damage_faces=faces)
+
+
+def context_from_view(view: BattleView) -> CombatContext:
     """The wizard's battle from the tracker's ``BattleView`` (its standing events tell which
     items a fumbled Parry knocked away earlier)."""
     return context_from(view.setup, view.state, view.catalog,
@@ -63,7 +91,7 @@ class CombatWizard(QWizard):
 
     ATTACK, RANGE, ACTION, DAMAGE, RESULT = range(5)
 
-    def __init__(self, services: Any, bus: Bus, undo_stack: QUndoStack, battle_id: int,
+    def __init__(self, services: CombatServices, bus: Bus, undo_stack: QUndoStack, battle_id: int,
                  attacker_id: int, parent: QWidget | None = None, *,
                  dice: DiceSource | None = None) -> None:
         super().__init__(parent)
@@ -86,12 +114,19 @@ class CombatWizard(QWizard):
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
         self.setOption(QWizard.WizardOption.NoDefaultButton, False)
         self.setStyleSheet(STYLE)
+        self.result_page = ResultPage(self)
         self.pages = (AttackPage(self), RangePage(self), ActionPage(self), DamagePage(self),
-                      ResultPage(self))
+                      self.result_page)
         for i, page in enumerate(self.pages):
             self.setPage(i, page)
         self.setStartId(self.ATTACK)
+        self.currentIdChanged.connect(self._page_shown)
         self.resize(1280, 900)
+
+    def _page_shown(self, _page_id: int) -> None:
+        current = self.currentPage()
+        for page in self.pages:
+            page.forget_completeness(shown=page is current)
 
     # -- the draft ---------------------------------------------------------------------------
 
@@ -100,76 +135,68 @@ class CombatWizard(QWizard):
         if draft == self.draft:
             return
         self.draft = draft
-        page = self.currentPage()
+        page = next((p for p in self.pages if p is self.currentPage()), None)
         if page is not None:
             page.acted()
             page.refresh()
         self.draft_changed.emit()
 
-    def change(self, stage: str, **changes: Any) -> None:
-        """Change the draft from page ``stage`` ("attack", "range", "action", "reaction",
-        "damage"). Dice typed for a later step no longer fit and are dropped: a change on the
-        Attack or Range page drops every face; one on the Action Roll page drops the Damage
-        faces (its own faces stay: they are what the dice showed)."""
-        d = self.draft.but(**changes)
+    def change(self, step: Step, draft: AttackDraft) -> None:
+        """Make ``draft`` (the current one changed on page ``step``) the wizard's draft. Dice
+        typed for a later step no longer fit and are dropped: a change on the Attack or Range
+        page drops every face; one on the Action Roll page drops the Damage faces (its own
+        faces stay: they are what the dice showed), and so does a change of the reaction,
+        which also drops the Action faces when a Bail comes or goes."""
+        d = draft
         if d == self.draft:
             return
-        if stage in ("attack", "range"):
-            d = d.but(action_faces=(), bennies=(), damage_faces=(), missed_strikes=None,
-                      blast_ids=d.blast_ids if stage == "range" else ())
-        elif stage == "reaction":
-            bail = Reaction.BAIL in (self.draft.reaction, d.reaction)
-            d = d.but(damage_faces=(), **({"action_faces": (), "bennies": ()} if bail else {}))
-        elif stage == "action":
-            d = d.but(damage_faces=())
+        if step in ("attack", "range"):
+            d = replace(d, action_faces=(), bennies=(), damage_faces=(), missed_strikes=None,
+                        blast_ids=d.blast_ids if step == "range" else ())
+        elif step == "reaction":
+            if Reaction.BAIL in (self.draft.reaction, d.reaction):
+                d = replace(d, action_faces=(), bennies=())
+            d = replace(d, damage_faces=())
+        elif step == "action":
+            d = replace(d, damage_faces=())
         self.replace_draft(d)
 
-    def add_face(self, stage: str, face: int) -> None:
-        name = _FACES[stage]
-        d = self.draft.but(**{name: getattr(self.draft, name) + (face,)})
-        if stage == "action":
-            d = d.but(damage_faces=())
-        self.replace_draft(d)
+    def add_face(self, step: DiceStep, face: int) -> None:
+        self.replace_draft(with_faces(self.draft, step, faces_of(self.draft, step) + (face,)))
 
-    def drop_face(self, stage: str) -> None:
-        name = _FACES[stage]
-        faces = getattr(self.draft, name)
+    def drop_face(self, step: DiceStep) -> None:
+        faces = faces_of(self.draft, step)
         if faces:
-            d = self.draft.but(**{name: faces[:-1]})
-            if stage == "action":
-                d = d.but(damage_faces=())
-            self.replace_draft(d)
+            self.replace_draft(with_faces(self.draft, step, faces[:-1]))
 
-    def clear_faces(self, stage: str) -> None:
-        d = self.draft.but(**{_FACES[stage]: ()})
-        if stage == "action":
-            d = d.but(bennies=(), damage_faces=())
+    def clear_faces(self, step: DiceStep) -> None:
+        d = with_faces(self.draft, step, ())
+        if step == "action":
+            d = replace(d, bennies=())
         self.replace_draft(d)
 
-    def roll_virtual(self, stage: str) -> None:
+    def roll_virtual(self, step: DiceStep) -> None:
         """Roll every die the step needs now with virtual dice (kept as faces), up to the end
         of the step or the next Benny decision."""
-        name = _FACES[stage]
         d = self.draft
         for _ in range(MAX_VIRTUAL_DICE):
-            st = self._stage(stage, d)
-            if st.need is None:
+            need = self._need(step, d)
+            if need is None:
                 break
-            face = self.dice.roll(st.need.sides, st.need.why)
-            d = d.but(**{name: getattr(d, name) + (face,)})
-        if stage == "action":
-            d = d.but(damage_faces=())
+            d = with_faces(d, step, faces_of(d, step) + (self.dice.roll(need.sides, need.why),))
+        if step == "action":
+            d = replace(d, damage_faces=())
         self.replace_draft(d)
 
     def pick_benny(self, key: str, use: BennyUse) -> None:
-        self.replace_draft(self.draft.with_benny(key, use).but(damage_faces=()))
+        self.replace_draft(replace(self.draft.with_benny(key, use), damage_faces=()))
+
+    def _need(self, step: DiceStep, d: AttackDraft) -> NeedDie | None:
+        """The die the step needs next with draft ``d`` (``None``: none)."""
+        action = resolve_action(d, self.ctx)
+        return action.need if step == "action" else resolve_damage(d, self.ctx, action).need
 
     # -- what the draft gives (cached per draft) --------------------------------------------
-
-    def _stage(self, stage: str, d: AttackDraft) -> Any:
-        if stage == "action":
-            return resolve_action(d, self.ctx)
-        return resolve_damage(d, self.ctx, resolve_action(d, self.ctx))
 
     def action_stage(self) -> ActionStage:
         if self._action is None or self._action[0] != self.draft:
@@ -194,7 +221,7 @@ class CombatWizard(QWizard):
     def accept(self) -> None:
         """Record the attack (one transaction, one undo step), then close."""
         summary = self.summary()
-        result_page = self.pages[self.RESULT]
+        result_page = self.result_page
         if summary.problem:
             result_page.show_problem(summary.problem)
             return
@@ -216,7 +243,7 @@ class CombatWizard(QWizard):
         super().accept()
 
 
-def open_combat_wizard(parent: QWidget | None, services: Any, bus: Bus, undo_stack: QUndoStack,
+def open_combat_wizard(parent: QWidget | None, services: CombatServices, bus: Bus, undo_stack: QUndoStack,
                        battle_id: int, attacker_id: int) -> CombatWizard:
     """Open the combat wizard for ``attacker_id`` in a battle (window-modal, not blocking).
 

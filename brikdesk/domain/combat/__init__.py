@@ -1,49 +1,43 @@
-"""The combat wizard's draft: everything its five pages choose, and the previews they show.
+"""The combat wizard's domain: everything its pages choose (the draft), and what the rules make
+of it, one module per concept; every public name is importable from here.
 
-One module per page (``attack_page`` ... ``result_page``), with the draft itself in ``draft``,
-the participants in ``striker``, the exact chances in ``chances``, the target's reaction in
-``reaction`` and the dice replay of the Action step in ``replay``; every public name is
-importable from here.
+- ``draft``: the frozen :class:`AttackDraft` the pages fill (changed with
+  ``dataclasses.replace``), the :class:`Fighter` s and the :class:`CombatContext` of the battle.
+- ``participants``: who takes part and how the rules see each of them (:func:`strikers`,
+  :func:`target_of`, :func:`weapon_of`, the hands and the way each pays, the judgements the
+  organizer may override: :func:`has_mom`, :func:`attacker_outnumbered`,
+  :func:`attacker_engaged`; :func:`blast_units`).
+- ``choices``: the choices of an attack and why a choice is illegal (:func:`default_draft`,
+  :func:`weapon_options`, :func:`kind_options`, :func:`target_options`, :func:`use_options`,
+  :func:`joiner_options`, :func:`attack_problem`): the battle rules engine is asked with a trial
+  event, so the wizard refuses exactly what the tracker would.
+- ``ranges``: weapon Range, Height Advantage, effective Range, Out of Range penalties, Firing
+  Blind, reach (:func:`range_preview`).
+- ``modifiers``: every Action Roll modifier with its rule and the judgements on it
+  (:func:`modifier_rows`, :func:`judgement_values`, :func:`size_options`).
+- ``chances``: exact chances (a participant's Damage, a Combined Attack's
+  :func:`combined_kill`, :func:`collision_chance`, :func:`needed_text`).
+- ``reaction``: the target's Parry or Bail (:func:`reaction_options`, :func:`parry_preview`).
+- ``resolution``: the dice replayed (:func:`resolve_action`, ``NeedDie`` for the die it needs
+  next, the Over the Top Benny waiting for a decision, :func:`benny_options`;
+  :func:`resolve_damage`: Damage vs Armor, Combined Attacks, Explosions, Missed Shots, Shoves,
+  Grabs, KnockBack, Collisions).
+- ``previews``: what the pages show before rolling (:func:`action_preview`,
+  :func:`damage_preview`).
+- ``events``: what Finish records (:func:`final_events`).
+- ``description``: the attack in words (:func:`result_summary`, :func:`event_text`).
+- ``prose``: the rule prose the wizard shows (:data:`READINGS`, :func:`readings_for`, the
+  sentences citing rule sections).
 
 Design convention 8: the wizard's pages fill one frozen :class:`AttackDraft`; every page
 recomputes its preview from the draft with the pure functions here, and nothing is written
 until Finish, which stores :func:`final_events` in one transaction. Back keeps the draft as it
-is; Cancel throws it away.
-
-The pages and their functions:
-
-1. **Attack**: :func:`default_draft`, :func:`weapon_options`, :func:`kind_options`,
-   :func:`target_options`, :func:`use_options`, :func:`joiner_options`, :func:`attack_problem`
-   (illegal choices are explained, never hidden: the battle rules engine is asked with a trial
-   event, so the wizard refuses exactly what the tracker would).
-2. **Range**: :func:`range_preview` (weapon Range, Height Advantage, effective Range, Out of
-   Range penalties, Firing Blind; reach for Close Combat).
-3. **Action Roll**: :func:`action_preview` (every modifier with its rule, the judgements the
-   organizer makes, the number needed on the die, exact odds), :func:`reaction_options`,
-   :func:`benny_options`, and :func:`resolve_action`, which replays the dice typed so far (or
-   rolled virtually and kept as faces) and says which die it needs next (``NeedDie``) or which
-   Over the Top Benny waits for a decision.
-4. **Damage**: :func:`damage_preview` (dice, modifiers, Deflection, Armor to beat, exact kill
-   chance and distribution) and :func:`resolve_damage` (Damage vs Armor, Combined Attacks,
-   Explosions, Missed Shots, Shoves, Grabs, KnockBack, Collisions).
-5. **Result**: :func:`result_summary` (one paragraph in plain words, what will change, every
-   step) and :func:`final_events` (the events Finish records).
-
-Every die, typed or virtual, is stored in the draft as a face, so each replay is exact and
-every preview is a pure function of the draft. Readings where the wizard had to choose are in
-:data:`READINGS`.
+is; Cancel throws it away. Every die, typed or virtual, is stored in the draft as a face, so
+each replay is exact and every preview is a pure function of the draft.
 """
 
-from brikdesk.domain.combat.action_page import (
-    ActionPreview,
-    BennyOption,
-    ModifierRow,
-    StrikerPreview,
-    action_preview,
-    benny_options,
-    size_options,
-)
-from brikdesk.domain.combat.attack_page import (
+from brikdesk.domain.combat.chances import collision_chance, combined_kill, needed_text
+from brikdesk.domain.combat.choices import (
     attack_problem,
     attacker_options,
     best_use,
@@ -54,15 +48,18 @@ from brikdesk.domain.combat.attack_page import (
     use_options,
     weapon_options,
 )
-from brikdesk.domain.combat.chances import combined_kill, needed_text
-from brikdesk.domain.combat.damage_page import (
-    DamagePreview,
-    DamageStage,
-    damage_preview,
-    resolve_damage,
+from brikdesk.domain.combat.description import (
+    ResultSummary,
+    Tone,
+    Verdict,
+    action_verdict,
+    damage_verdict,
+    event_text,
+    result_summary,
+    result_verdict,
+    unit_facts,
 )
 from brikdesk.domain.combat.draft import (
-    READINGS,
     AttackDraft,
     AttackKind,
     Choice,
@@ -72,20 +69,50 @@ from brikdesk.domain.combat.draft import (
     ObjectTarget,
     Reaction,
     context_from,
-    readings_for,
 )
-from brikdesk.domain.combat.range_page import RangePreview, range_preview
+from brikdesk.domain.combat.events import final_events
+from brikdesk.domain.combat.modifiers import (
+    Judgements,
+    ModifierRow,
+    judgement_values,
+    modifier_rows,
+    size_options,
+)
+from brikdesk.domain.combat.participants import (
+    Striker,
+    attacker_engaged,
+    attacker_outnumbered,
+    blast_candidates,
+    blast_units,
+    default_use,
+    has_mom,
+    strikers,
+    target_name,
+    target_of,
+    weapon_of,
+)
+from brikdesk.domain.combat.previews import (
+    ActionPreview,
+    DamagePreview,
+    StrikerPreview,
+    TargetChance,
+    action_preview,
+    damage_preview,
+)
+from brikdesk.domain.combat.prose import READINGS, readings_for
+from brikdesk.domain.combat.ranges import RangePreview, range_preview
 from brikdesk.domain.combat.reaction import parry_preview, reaction_options
-from brikdesk.domain.combat.replay import ActionStage, resolve_action
-from brikdesk.domain.combat.result_page import (
-    ResultSummary,
-    event_text,
-    final_events,
-    result_summary,
+from brikdesk.domain.combat.resolution import (
+    ActionStage,
+    BennyOption,
+    DamageStage,
+    benny_options,
+    resolve_action,
+    resolve_damage,
 )
-from brikdesk.domain.combat.striker import Striker, strikers, target_of, weapon_of
 
 __all__ = [
+    "READINGS",
     "ActionPreview",
     "ActionStage",
     "AttackDraft",
@@ -97,39 +124,56 @@ __all__ = [
     "DamageStage",
     "Fighter",
     "Joiner",
+    "Judgements",
     "ModifierRow",
     "ObjectTarget",
-    "READINGS",
     "RangePreview",
     "Reaction",
     "ResultSummary",
     "Striker",
     "StrikerPreview",
+    "TargetChance",
+    "Tone",
+    "Verdict",
     "action_preview",
+    "action_verdict",
     "attack_problem",
+    "attacker_engaged",
     "attacker_options",
+    "attacker_outnumbered",
     "benny_options",
     "best_use",
+    "blast_candidates",
+    "blast_units",
+    "collision_chance",
     "combined_kill",
     "context_from",
-    "readings_for",
     "damage_preview",
+    "damage_verdict",
     "default_draft",
+    "default_use",
     "event_text",
     "final_events",
+    "has_mom",
     "joiner_options",
+    "judgement_values",
     "kind_options",
+    "modifier_rows",
     "needed_text",
     "parry_preview",
     "range_preview",
     "reaction_options",
+    "readings_for",
     "resolve_action",
     "resolve_damage",
     "result_summary",
+    "result_verdict",
     "size_options",
     "strikers",
+    "target_name",
     "target_of",
     "target_options",
+    "unit_facts",
     "use_options",
     "weapon_of",
     "weapon_options",

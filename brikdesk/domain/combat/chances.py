@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
 
 from brikdesk.domain.attack import (
     Armor,
@@ -16,14 +15,14 @@ from brikdesk.domain.attack import (
     charging_weapon,
     target_size_modifiers,
 )
-from brikdesk.domain.combat.striker import Striker
+from brikdesk.domain.combat.participants import Striker
 from brikdesk.domain.dice import DiceExpr
 from brikdesk.domain.distributions import Dist
 from brikdesk.domain.modifiers import Stat
-from brikdesk.domain.odds import attack_odds, expr_distribution
+from brikdesk.domain.odds import AttackOdds, attack_odds, expr_distribution
 
 
-def _damage_expr(s: Striker, benny_die: bool = False, mom: bool = False) -> DiceExpr:
+def damage_expr(s: Striker, benny_die: bool = False, mom: bool = False) -> DiceExpr:
     """The Damage dice of a participant: its weapon's, plus a Benny's die and the MOM's die."""
     a = s.attack
     expr = a.weapon.damage
@@ -37,7 +36,7 @@ def _damage_expr(s: Striker, benny_die: bool = False, mom: bool = False) -> Dice
     return expr.resolve(None) if expr.terms else expr
 
 
-def _damage_mod(s: Striker, rc: RangeCheck) -> int:
+def damage_mod(s: Striker, rc: RangeCheck) -> int:
     a = s.attack
     mods = [m for m in rc.penalties if m.applies_to is Stat.DAMAGE]
     if a.weapon.explosive:
@@ -45,7 +44,7 @@ def _damage_mod(s: Striker, rc: RangeCheck) -> int:
     return sum(m.value for m in mods)
 
 
-def _mom_spendable(s: Striker) -> tuple[bool, str]:
+def mom_spendable(s: Striker) -> tuple[bool, str]:
     a = s.attack
     if a.maneuver is not Maneuver.CHARGE:
         return False, "not a Charge"
@@ -72,7 +71,7 @@ def _mix(parts: Sequence[tuple[Fraction, Dist]]) -> Dist:
 _ZERO = Dist(0, (1,), 1)
 
 
-def _p_beats(total: Dist, armor: Armor) -> Fraction:
+def p_beats_armor(total: Dist, armor: Armor) -> Fraction:
     """P(Damage > Armor), Armor a number or dice rolled independently."""
     if armor.dice is None:
         assert armor.fixed is not None
@@ -87,17 +86,23 @@ def _p_beats(total: Dist, armor: Armor) -> Fraction:
     return Fraction(num, arm.denom * total.denom)
 
 
-def _on_hit(s: Striker, rc: RangeCheck, *, benny_die: bool, mom: bool,
+def damage_on_hit(s: Striker, rc: RangeCheck, *, benny_die: bool, mom: bool,
             deflection: int) -> Dist:
     """The Damage distribution of one participant's hit (floored at 0)."""
     a = s.attack
-    odds = attack_odds(a.attacker.action_die, None, _damage_expr(s, benny_die, mom),
-                       str(a.target.armor), damage_mod=_damage_mod(s, rc),
+    odds = attack_odds(a.attacker.action_die, None, damage_expr(s, benny_die, mom),
+                       str(a.target.armor), damage_mod=damage_mod(s, rc),
                        deflection=deflection, automatic_hit=True)
     return odds.damage_dist
 
 
-def combined_kill(contributions: Sequence[tuple[Any, ...]], armor: Armor, *,
+#: A participant's share of a Combined Attack: its striker, odds and Range check, and the
+#: extra levels of Deflection on its Damage (a Shield Parry), if any.
+Contribution = (tuple[Striker, AttackOdds, RangeCheck]
+                | tuple[Striker, AttackOdds, RangeCheck, int])
+
+
+def combined_kill(contributions: Sequence[Contribution], armor: Armor, *,
                   spend_mom: bool = True) -> Fraction:
     """P(the added Damage of every participant that hits beats the Armor once) (5.1 Combined
     Attacks). ``contributions`` are ``(striker, its AttackOdds, its RangeCheck)``, with an
@@ -107,17 +112,17 @@ def combined_kill(contributions: Sequence[tuple[Any, ...]], armor: Armor, *,
     total = _ZERO
     for s, odds, rc, *more in contributions:
         extra = more[0] if more else 0
-        mom = spend_mom and _mom_spendable(s)[0]
+        mom = spend_mom and mom_spendable(s)[0]
         defl = s.attack.target.deflection + extra
         plain = odds.hit - odds.benny_damage
-        on_hit = odds.damage_dist if not extra else _on_hit(s, rc, benny_die=False, mom=mom,
+        on_hit = odds.damage_dist if not extra else damage_on_hit(s, rc, benny_die=False, mom=mom,
                                                             deflection=defl)
         parts: list[tuple[Fraction, Dist]] = [(1 - odds.hit, _ZERO), (plain, on_hit)]
         if odds.benny_damage:
             parts.append((odds.benny_damage,
-                          _on_hit(s, rc, benny_die=True, mom=mom, deflection=defl)))
+                          damage_on_hit(s, rc, benny_die=True, mom=mom, deflection=defl)))
         total = total.plus(_mix(parts))
-    return _p_beats(total, armor)
+    return p_beats_armor(total, armor)
 
 def needed_text(action_die: int, use: int | None, action_mod: int,
                 automatic: AutomaticHit | None) -> tuple[int | None, str]:
@@ -136,3 +141,36 @@ def needed_text(action_die: int, use: int | None, action_mod: int,
         return need, (f"{need}: more than a {die} shows; only an Over the Top Benny can "
                       "make it")
     return need, f"{need} or more on the {die}"
+
+
+def collision_chance() -> Fraction:
+    """The exact chance a Collision Knocks the target Back (5.4): the MOM's 1d6 beats the
+    POP's 1d6, each with bonus dice on a 6 (READINGS "5.4 Collisions" of ``actions``).
+
+    The two rolls are alike, so the MOM wins half of what is not a tie. They tie when the
+    first dice tie below 6 (5 in 36), or both show 6 (1 in 36) and the bonus dice tie again:
+    a tie is 5/36 / (1 - 1/36) = 1/7, and the KnockBack chance (1 - 1/7) / 2 = 3/7."""
+    tie = Fraction(5, 36) / (1 - Fraction(1, 36))
+    return (1 - tie) / 2
+
+
+def shown_totals(total: Dist, armor: Armor, keep: float = 0.999
+                  ) -> tuple[tuple[int, float, float], ...]:
+    """``(Damage, its chance, the chance that Damage destroys)`` for the chart: every total
+    up to where ``keep`` of the chance is shown (and at least one beyond the least Armor)."""
+    arm = None if armor.dice is None else expr_distribution(armor.dice)
+    out = []
+    seen = 0.0
+    for t, p in total.float_items():
+        if arm is None:
+            assert armor.fixed is not None
+            beats = 1.0 if t > armor.fixed else 0.0
+        else:
+            beats = float(1 - arm.at_least(t))
+        out.append((t, p, beats))
+        seen += p
+        if seen >= keep and t > armor.minimum():
+            break
+    return tuple(out)
+
+

@@ -1,5 +1,5 @@
-"""The draft the wizard's pages fill: who is in the battle, the attack chosen, the
-readings the wizard shows."""
+"""The draft the wizard's pages fill: who is in the battle (fighters, the context) and the
+attack chosen (a frozen ``AttackDraft``, changed with ``dataclasses.replace``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
 from functools import cached_property
-from typing import Any
+from typing import Generic, TypeVar
 
 from brikdesk.domain.actions import Incoming
 from brikdesk.domain.attack import Armor, Attacker, Maneuver, SizeClass, to_inches
@@ -18,65 +18,7 @@ from brikdesk.domain.rolling import BennyUse
 from brikdesk.domain.roster import UnitSpec, UnitStats
 from brikdesk.errors import UserError
 
-#: Readings the wizard chose where the rules leave it open: section -> text to show.
-READINGS: dict[str, str] = {
-    "5.1 Combined Attacks": (
-        "Every participant makes its own Action Roll against the same target; the Damage of "
-        "those that hit is added and compared with the Armor once. A Missed Shot is followed "
-        "for the first attacker only; the organizer places the others' by hand."),
-    "5.2 Parrying": (
-        "The target Parries the first attacker's attack, after its Action Roll hits (a Parry "
-        "of a miss is pointless); a successful Shield Parry Deflects that attacker's Damage, a "
-        "successful Parry of a Grab or Shove cancels it. The Parry uses a hand and spends the "
-        "target's Action if it was unspent (the tracker's reading). The +1 against a "
-        "Two-Handed Weapon also counts for a Shove made by a minifig holding one. A fumbled "
-        "Parry's item lies as many inches away as the attacker's Action Roll; the battle log "
-        "notes it (unless the organizer unticks it) and later Parries and attacks with that "
-        "item carry a reminder, since BrikDesk does not track picking it up."),
-    "4.3 Bailing": (
-        "A Bail is declared before the attack is rolled: the target rolls its dive first. When "
-        "the organizer judges that the dive takes it out of the attack, the attack is avoided "
-        "(no Action Roll; the attacker's Action is still spent); otherwise it is rolled as "
-        "usual. The Bailer ends Disrupted unless a Benny lands it on its feet."),
-    "5.4 Charge": (
-        "A MOM is spent on the Damage of a Charge that hits with a Charging Weapon, or on a "
-        "Collision when the Charge misses and the target is in the charger's path; a MOM not "
-        "spent is kept. Participants joining a Charge add their Damage but spend no MOM."),
-    "3.2 Explosives": (
-        "Every other unit the organizer marks as inside the blast is hit by the same Damage "
-        "roll with all three sections inside it; a survivor is Knocked Back and Disrupted. "
-        "When the throw misses, the blast where it lands (5.3) may catch the target itself; "
-        "the thrower is never listed (move him out of his own blast by hand)."),
-    "5.2 Hands": (
-        "A participant's Strike, Charge or Grab uses one of its Counters (one hand, or the two "
-        "hands on a Two-Handed Weapon, which is one Counter); a Shove uses both hands (one with "
-        "a Shield), at most the unit's Counters."),
-    "Parting": (
-        "A Close Combat maneuver counts toward the target's three attackers and engages the "
-        "two, except where they end apart: a Shove or a Collision that Knocks the target "
-        "Back, a Bail that dives out of the attack, a Charge that misses and runs on. The 1\" "
-        "KnockBack of a Heavy or Two-Handed weapon leaves them engaged (Disengage by hand "
-        "if the table sees it otherwise)."),
-    "Dice": (
-        "Every die is kept as the face it showed, typed from the physical dice or rolled by "
-        "BrikDesk, in the order the rules ask for them; the wizard replays them on every "
-        "change, so going Back and changing a judgement recomputes the same roll."),
-}
-
-def readings_for(*sections: str) -> tuple[tuple[str, str], ...]:
-    """Every reading BrikDesk chose for these rule ``sections`` ("5.1 Out of Range"), from the
-    attack and action rules and the wizard's own, as ``(section, text)``: what the wizard shows
-    where the rule applies (rules facts: "show the user the reading")."""
-    from brikdesk.domain import actions, attack
-
-    out = []
-    for section in dict.fromkeys(sections):
-        for table in (attack.READINGS, actions.READINGS, READINGS):
-            text = table.get(section)
-            if text and (section, text) not in out:
-                out.append((section, text))
-    return tuple(out)
-
+T = TypeVar("T", covariant=True)  # a Choice only hands its value out
 
 #: Attack kinds that are Close Combat maneuvers.
 _CLOSE = frozenset({"strike", "charge", "shove", "grab"})
@@ -98,6 +40,11 @@ class AttackKind(str, Enum):
     @property
     def label(self) -> str:
         return _KIND_LABELS[self]
+
+    @property
+    def verb(self) -> str:
+        """``"shoots at"``: what the attacker does to the target, in a sentence."""
+        return _KIND_VERBS[self]
 
     @property
     def close_combat(self) -> bool:
@@ -123,6 +70,11 @@ _KIND_LABELS = {
     AttackKind.RANGED: "Ranged attack", AttackKind.THROWN: "Thrown",
     AttackKind.STRIKE: "Close Combat Strike", AttackKind.CHARGE: "Charge",
     AttackKind.SHOVE: "Shove", AttackKind.GRAB: "Grab",
+}
+_KIND_VERBS = {
+    AttackKind.RANGED: "shoots at", AttackKind.THROWN: "throws at",
+    AttackKind.STRIKE: "strikes", AttackKind.CHARGE: "Charges",
+    AttackKind.SHOVE: "Shoves", AttackKind.GRAB: "Grabs",
 }
 _MANEUVERS = {
     AttackKind.RANGED: Maneuver.RANGED, AttackKind.THROWN: Maneuver.RANGED,
@@ -305,10 +257,6 @@ class AttackDraft:
     obstacle: Fraction | None = None
     damage_faces: tuple[int, ...] = ()
 
-    def but(self, **changes: Any) -> AttackDraft:
-        """A copy with ``changes`` (``dataclasses.replace``)."""
-        return replace(self, **changes)
-
     def benny(self, key: str) -> BennyUse | None:
         for k, v in self.bennies:
             if k == key:
@@ -329,10 +277,10 @@ class AttackDraft:
 
 
 @dataclass(frozen=True)
-class Choice:
+class Choice(Generic[T]):
     """One entry of a selector: its value, label, and why it can't be chosen (``None``: it can)."""
 
-    value: Any
+    value: T
     label: str
     problem: str | None = None
 
@@ -340,7 +288,7 @@ class Choice:
     def allowed(self) -> bool:
         return self.problem is None
 
-def knocked_away_items(events: Iterable[Any]) -> dict[int, tuple[tuple[str, int], ...]]:
+def knocked_away_items(events: Iterable[object]) -> dict[int, tuple[tuple[str, int], ...]]:
     """Items knocked out of a unit's hands by a failed Parry (5.2), as the combat wizard
     recorded them in the battle log: unit id -> ((item key, round), ...)."""
     out: dict[int, list[tuple[str, int]]] = {}
@@ -357,7 +305,7 @@ def knocked_away_items(events: Iterable[Any]) -> dict[int, tuple[tuple[str, int]
 
 def context_from(setup: BattleSetup, state: BattleState, catalog: Catalog,
                  units: Sequence[tuple[int, str, int, UnitSpec, UnitStats, bool]],
-                 events: Iterable[Any] = ()) -> CombatContext:
+                 events: Iterable[object] = ()) -> CombatContext:
     """A context from the tracker's units: ``(unit id, name, player id, spec, stats, minifig)``,
     and the battle's standing ``events`` (for items knocked away earlier)."""
     knocked = knocked_away_items(events)

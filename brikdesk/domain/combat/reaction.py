@@ -6,8 +6,8 @@ from fractions import Fraction
 
 from brikdesk.domain.actions import BARE_HANDS_PARRY, Incoming, ParryItem, parry_use
 from brikdesk.domain.battle import ActionSpent, ActionUse, outnumbered_modifier
-from brikdesk.domain.combat.attack_page import _trial
 from brikdesk.domain.combat.chances import needed_text
+from brikdesk.domain.combat.choices import rules_problem
 from brikdesk.domain.combat.draft import AttackDraft, AttackKind, Choice, CombatContext, Reaction
 from brikdesk.domain.modifiers import Modifier, Stat
 from brikdesk.domain.odds import attack_odds
@@ -24,14 +24,14 @@ def made_two_handed(draft: AttackDraft, ctx: CombatContext) -> bool:
         AttackKind.STRIKE, AttackKind.CHARGE, AttackKind.SHOVE))
 
 
-def _parry_item(ctx: CombatContext, key: str | None) -> ParryItem:
+def parry_item_of(ctx: CombatContext, key: str | None) -> ParryItem:
     item = ctx.item(key)
     if item is None or item.key == "bare-hands":
         return BARE_HANDS_PARRY
     return ParryItem.from_item(item)
 
 
-def _reaction_event(draft: AttackDraft, ctx: CombatContext, how: ActionUse,
+def reaction_event(draft: AttackDraft, ctx: CombatContext, how: ActionUse,
                     over_the_top: bool = False) -> ActionSpent:
     assert draft.target_id is not None
     own = ctx.state.unit(draft.target_id).player_id == ctx.state.active
@@ -39,10 +39,12 @@ def _reaction_event(draft: AttackDraft, ctx: CombatContext, how: ActionUse,
                        target=draft.attacker_id, over_the_top=over_the_top)
 
 
-def reaction_options(draft: AttackDraft, ctx: CombatContext) -> tuple[Choice, ...]:
+def reaction_options(draft: AttackDraft, ctx: CombatContext
+                     ) -> tuple[Choice[tuple[Reaction, str | None]], ...]:
     """What the target may do: nothing, Parry with each item it holds (or bare hands), or
     Bail; each with why the rules forbid it. Values: ``(Reaction, item key or None)``."""
-    out = [Choice((Reaction.NONE, None), "no reaction")]
+    out: list[Choice[tuple[Reaction, str | None]]] = [
+        Choice((Reaction.NONE, None), "no reaction")]
     if draft.target_id is None:
         why = "an inanimate object doesn't react"
         out.append(Choice((Reaction.PARRY, None), "Parry", why))
@@ -50,12 +52,12 @@ def reaction_options(draft: AttackDraft, ctx: CombatContext) -> tuple[Choice, ..
         return tuple(out)
     t = ctx.fighter(draft.target_id)
     incoming = draft.kind.incoming
-    rule_parry = _trial(ctx, [_reaction_event(draft, ctx, ActionUse.PARRY)])
+    rule_parry = rules_problem(ctx, [reaction_event(draft, ctx, ActionUse.PARRY)])
     two_handed = made_two_handed(draft, ctx)
     candidates: list[str | None] = [it.key for it in t.held if it.hands > 0]
     candidates.append(None)
     for key in dict.fromkeys(candidates):
-        p = _parry_item(ctx, key)
+        p = parry_item_of(ctx, key)
         use, _why = (None, "") if p.use is None and not p.bare_hands else parry_use(p)
         label = f"Parry with {p.name} (Use {use}" + (", +1 against a Two-Handed Weapon"
                                                     if two_handed else "") + ")"
@@ -70,7 +72,7 @@ def reaction_options(draft: AttackDraft, ctx: CombatContext) -> tuple[Choice, ..
                 not p.shield:
             problem = "a Charge can only be Parried with a Shield (5.4)"
         out.append(Choice((Reaction.PARRY, key), label, problem))
-    bail_problem = _trial(ctx, [_reaction_event(draft, ctx, ActionUse.BAIL)])
+    bail_problem = rules_problem(ctx, [reaction_event(draft, ctx, ActionUse.BAIL)])
     out.append(Choice((Reaction.BAIL, None),
                       f"Bail: dive 1d{t.action_die}\" (bonus dice), then Disrupted",
                       bail_problem))
@@ -82,7 +84,7 @@ def parry_preview(draft: AttackDraft, ctx: CombatContext) -> tuple[str, Fraction
     if draft.reaction is not Reaction.PARRY or draft.target_id is None:
         return "", None
     t = ctx.fighter(draft.target_id)
-    item = _parry_item(ctx, draft.parry_item)
+    item = parry_item_of(ctx, draft.parry_item)
     try:
         use, why = parry_use(item)
     except UserError as exc:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from brikdesk.domain.attack import RangeCheck, charging_weapon, check_range
+from brikdesk.domain.attack import charging_weapon, check_range
 from brikdesk.domain.combat.draft import AttackDraft, AttackKind, CombatContext
-from brikdesk.domain.combat.striker import _has_mom, weapon_of
+from brikdesk.domain.combat.participants import has_mom, weapon_of
 from brikdesk.domain.modifiers import Modifier, Stat
 from brikdesk.errors import UserError
 
@@ -41,20 +41,20 @@ def range_preview(draft: AttackDraft, ctx: CombatContext) -> RangePreview:
     blind = (Modifier(-5, Stat.ACTION, "Firing Blind at a target known within 1\"",
                       "5.1 Firing Blind") if draft.firing_blind else None)
     if draft.kind.close_combat:
-        rc = check_range(weapon, in_reach=draft.in_reach)
+        reach = check_range(weapon, in_reach=draft.in_reach)
         notes: tuple[str, ...] = ()
         if draft.kind is AttackKind.CHARGE:
             ok, why = charging_weapon(weapon, both_hands=draft.both_hands,
                                       from_above=draft.from_above)
-            mom = _has_mom(draft, ctx)
+            mom = has_mom(draft, ctx)
             notes = (f"{weapon.name}: {why}",
                      ("MOM: a hit may spend it for one more Action die of Damage; a miss "
                       "keeps it for a Collision (5.4)" if ok else
                       "MOM: a miss keeps it for a Collision (5.4)") if mom else
                      "No MOM: a Charge needs a run of 4\" or more straight at the target "
                      "(5.4 Momentum)")
-        return RangePreview(True, weapon.name, None, None, None, 0, (), notes, rc.describe(),
-                            error=None if draft.in_reach else rc.describe())
+        return RangePreview(True, weapon.name, None, None, None, 0, (), notes,
+                            reach.describe(), error=None if draft.in_reach else reach.describe())
     joiners = []
     for j in draft.joiners:
         f = ctx.fighter(j.unit_id)
@@ -72,7 +72,7 @@ def range_preview(draft: AttackDraft, ctx: CombatContext) -> RangePreview:
                             "measure the distance to the target (inches; halves allowed)",
                             blind)
     try:
-        rc: RangeCheck = check_range(weapon, distance=draft.distance, altitude=draft.altitude)
+        rc = check_range(weapon, distance=draft.distance, altitude=draft.altitude)
     except UserError as exc:
         return RangePreview(False, weapon.name, weapon.range_inches, None, None, 0, (), (), "",
                             tuple(joiners), str(exc), blind)

@@ -1,10 +1,11 @@
-"""Page 1, Attack: the choices and what the rules say about them (illegal choices are
-explained, never hidden: the battle rules engine is asked with a trial event, so the wizard
-refuses exactly what the tracker would)."""
+"""The choices of an attack (attacker, weapon, kind, target, how each pays, who joins) and
+what the rules say about them: illegal choices are explained, never hidden; the battle rules
+engine is asked with a trial event, so the wizard refuses exactly what the tracker would."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from brikdesk.domain.battle import (
     ActionState,
@@ -13,7 +14,6 @@ from brikdesk.domain.battle import (
     Participant,
     Use,
     apply,
-    attack_use,
     can_respond_now,
     why_not_respond,
 )
@@ -27,46 +27,16 @@ from brikdesk.domain.combat.draft import (
     Joiner,
     ObjectTarget,
 )
+from brikdesk.domain.combat.participants import (
+    can_use_kind,
+    default_use,
+    hands_used,
+    participants,
+)
 from brikdesk.errors import UserError
 
 
-def _can_use_kind(item: CatalogItem | None, kind: AttackKind) -> str | None:
-    """Why ``item`` can't make an attack of ``kind`` (``None``: it can)."""
-    name = item.name if item is not None else "Bare hands"
-    if kind in (AttackKind.SHOVE, AttackKind.GRAB):
-        if item is not None and item.hands == 0 and item.worn:
-            return f"{name} is worn, not held"
-        return None
-    if item is None or item.key == "bare-hands":
-        return ("Bare Hands do no Damage: Shove or Grab with them (rules facts §3)"
-                if kind in (AttackKind.STRIKE, AttackKind.CHARGE) else
-                "Bare Hands can't shoot or throw")
-    if kind is AttackKind.RANGED:
-        return None if item.range_inches is not None else f"{name} has no Range"
-    if kind is AttackKind.THROWN:
-        if item.as_object:
-            return f"pick the object thrown instead of the {name} row"
-        if item.thrown_range_dice and item.thrown_range is None:
-            return (f"this edition rolls how far a {name} is thrown "
-                    f"({item.thrown_range_dice}\"): use a house rule with a Range")
-        if item.thrown_range is not None:
-            return None
-        if item.range_inches is not None:
-            return f"{name} is a Ranged weapon: shoot it"
-        if item.two_handed:
-            return f"a {name} is Two-Handed and can't be thrown"
-        if not item.deals_damage:
-            return f"a {name} does no Damage when thrown"
-        return None  # a Thrown Object: 3" with its Close Combat Use and Damage
-    # Strike or Charge
-    if not item.close_combat:
-        return f"{name} is not a Close Combat weapon"
-    if not item.deals_damage:
-        return f"{name} does no Damage: Parry or Shove with it"
-    return None
-
-
-def attacker_options(ctx: CombatContext) -> tuple[Choice, ...]:
+def attacker_options(ctx: CombatContext) -> tuple[Choice[int], ...]:
     """Every unit as a possible attacker, with why it can't attack now (Disrupted, dead, its
     Action spent with no response or Counter left)."""
     state = ctx.state
@@ -91,18 +61,19 @@ def attacker_options(ctx: CombatContext) -> tuple[Choice, ...]:
     return tuple(out)
 
 
-def kind_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice, ...]:
+def kind_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice[AttackKind], ...]:
     """Every kind of attack, each with why the chosen weapon can't make it."""
     item = ctx.item(draft.item_key)
-    return tuple(Choice(k, k.label, _can_use_kind(item, k)) for k in AttackKind)
+    return tuple(Choice(k, k.label, can_use_kind(item, k)) for k in AttackKind)
 
 
-def weapon_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice, ...]:
+def weapon_options(ctx: CombatContext, draft: AttackDraft
+                   ) -> tuple[Choice[str | None], ...]:
     """The attacker's held and carried items and bare hands (any catalog item when
     ``draft.improvised``), each with why it can't make the chosen kind of attack."""
     fighter = ctx.fighter(draft.attacker_id)
     seen: set[str] = set()
-    out: list[Choice] = []
+    out: list[Choice[str | None]] = []
     items = list(ctx.catalog.items) if draft.improvised else list(fighter.items)
     for it in items:
         if it.key in seen or it.key == "bare-hands" or it.worn:
@@ -110,8 +81,8 @@ def weapon_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice, ...]
         seen.add(it.key)
         where = "" if draft.improvised else (" (in hand)" if it in fighter.held else " (carried)")
         out.append(Choice(it.key, f"{it.name}{where}: {_profile(it)}"
-                          + fighter.knocked_away_note(it.key), _can_use_kind(it, draft.kind)))
-    out.append(Choice(None, "Bare hands: Use 0, Shove or Grab", _can_use_kind(None, draft.kind)))
+                          + fighter.knocked_away_note(it.key), can_use_kind(it, draft.kind)))
+    out.append(Choice(None, "Bare hands: Use 0, Shove or Grab", can_use_kind(None, draft.kind)))
     return tuple(out)
 
 
@@ -122,11 +93,11 @@ def _profile(it: CatalogItem) -> str:
     return ", ".join(parts)
 
 
-def target_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice, ...]:
+def target_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice[int], ...]:
     """Units of the battle (enemies first), each with why it can't be attacked."""
     me = ctx.fighter(draft.attacker_id)
     my_side = ctx.side(me.unit_id)
-    out: list[tuple[int, Choice]] = []
+    out: list[tuple[int, Choice[int]]] = []
     for f in ctx.fighters:
         if f.unit_id == me.unit_id:
             continue
@@ -145,15 +116,15 @@ def target_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice, ...]
     return tuple(c for _o, c in out)
 
 
-def _attack_event(draft: AttackDraft, ctx: CombatContext, participants: Sequence[Participant]
+def _attack_event(draft: AttackDraft, ctx: CombatContext, parts: Sequence[Participant]
                   ) -> AttackResolved:
     close = draft.kind.close_combat and draft.target_id is not None
-    return AttackResolved(actor=participants[0].unit, target=draft.target_id,
-                          participants=tuple(participants), close_combat=close,
+    return AttackResolved(actor=parts[0].unit, target=draft.target_id,
+                          participants=tuple(parts), close_combat=close,
                           maneuver=draft.kind.event_name)
 
 
-def _trial(ctx: CombatContext, events: Sequence[Event]) -> str | None:
+def rules_problem(ctx: CombatContext, events: Sequence[Event]) -> str | None:
     """What the battle rules say against these events from the current state (None: legal)."""
     state = ctx.state
     try:
@@ -164,32 +135,8 @@ def _trial(ctx: CombatContext, events: Sequence[Event]) -> str | None:
     return None
 
 
-def _default_use(ctx: CombatContext, unit_id: int) -> Use:
-    return attack_use(ctx.state, unit_id)
-
-
-def _hands(draft: AttackDraft, ctx: CombatContext, unit_id: int, item_key: str | None) -> int:
-    """Counters (hands) a participant uses (5.2; READINGS "5.2 Hands"): a Strike, Charge or
-    Grab 1 (a Two-Handed Weapon is one Counter); a Shove 2, or 1 with a Shield, and never more
-    than the unit's Counters (a pike held in both hands is one)."""
-    item = ctx.item(item_key)
-    if draft.kind is AttackKind.SHOVE:
-        if item is not None and item.shield:
-            return 1
-        return max(1, min(2, ctx.setup.unit(unit_id).counters))
-    return 1
-
-
-def _participants(draft: AttackDraft, ctx: CombatContext) -> tuple[Participant, ...]:
-    first = Participant(draft.attacker_id, draft.use or _default_use(ctx, draft.attacker_id),
-                        _hands(draft, ctx, draft.attacker_id, draft.item_key))
-    rest = tuple(Participant(j.unit_id, j.use or _default_use(ctx, j.unit_id),
-                             _hands(draft, ctx, j.unit_id, j.item_key)) for j in draft.joiners)
-    return (first,) + rest
-
-
 def use_options(ctx: CombatContext, draft: AttackDraft, unit_id: int | None = None
-                ) -> tuple[Choice, ...]:
+                ) -> tuple[Choice[Use], ...]:
     """How a participant may pay: its Action, a held Action in response, a Counter; each with
     the rules engine's reason when it can't."""
     uid = draft.attacker_id if unit_id is None else unit_id
@@ -197,9 +144,9 @@ def use_options(ctx: CombatContext, draft: AttackDraft, unit_id: int | None = No
               Use.COUNTER: "a Counter (Close Combat)"}
     out = []
     for use in (Use.ACTION, Use.RESPONSE, Use.COUNTER):
-        hands = _hands(draft, ctx, uid, draft.item_key if uid == draft.attacker_id else
+        hands = hands_used(draft, ctx, uid, draft.item_key if uid == draft.attacker_id else
                        next((j.item_key for j in draft.joiners if j.unit_id == uid), None))
-        problem = _trial(ctx, [_attack_event(draft, ctx, [Participant(uid, use, hands)])])
+        problem = rules_problem(ctx, [_attack_event(draft, ctx, [Participant(uid, use, hands)])])
         out.append(Choice(use, labels[use], problem))
     return tuple(out)
 
@@ -211,17 +158,17 @@ def attack_problem(ctx: CombatContext, draft: AttackDraft) -> str | None:
         return "choose a target: a unit or an inanimate object"
     if draft.target_id == draft.attacker_id:
         return f"{me.name} can't attack himself"
-    problem = _can_use_kind(ctx.item(draft.item_key), draft.kind)
+    problem = can_use_kind(ctx.item(draft.item_key), draft.kind)
     if problem:
         return problem
     for j in draft.joiners:
-        problem = _can_use_kind(ctx.item(j.item_key), draft.kind)
+        problem = can_use_kind(ctx.item(j.item_key), draft.kind)
         if problem:
             return f"{ctx.fighter(j.unit_id).name}: {problem}"
-    return _trial(ctx, [_attack_event(draft, ctx, _participants(draft, ctx))])
+    return rules_problem(ctx, [_attack_event(draft, ctx, participants(draft, ctx))])
 
 
-def joiner_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice, ...]:
+def joiner_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice[int], ...]:
     """The attacker's side's units that could join a Combined Attack, each with the rules
     engine's reason when it can't (Disrupted, Action spent, a fourth Close Combat attacker on
     one minifig...)."""
@@ -235,9 +182,9 @@ def joiner_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice, ...]
         if item_key is None and not bodily:
             problem: str | None = f"{f.name} has nothing to make a {draft.kind.label} with"
         else:
-            trial = draft.but(joiners=tuple(j for j in draft.joiners if j.unit_id != f.unit_id)
+            trial = replace(draft, joiners=tuple(j for j in draft.joiners if j.unit_id != f.unit_id)
                               + (Joiner(f.unit_id, item_key),))
-            problem = _trial(ctx, [_attack_event(trial, ctx, _participants(trial, ctx))])
+            problem = rules_problem(ctx, [_attack_event(trial, ctx, participants(trial, ctx))])
         out.append(Choice(f.unit_id, f"{f.name} ({ctx.setup.player(f.player_id).name})",
                           problem))
     return tuple(out)
@@ -247,7 +194,7 @@ def _default_item(f: Fighter, kind: AttackKind) -> str | None:
     """The first damaging item the unit can make this kind of attack with (``None``: bare
     hands, or nothing)."""
     for it in f.items:
-        if _can_use_kind(it, kind) is None and it.deals_damage:
+        if can_use_kind(it, kind) is None and it.deals_damage:
             return it.key
     return None
 
@@ -262,7 +209,7 @@ def default_draft(ctx: CombatContext, attacker_id: int) -> AttackDraft:
         if not it.deals_damage:
             continue
         for k in (AttackKind.RANGED, AttackKind.STRIKE, AttackKind.THROWN):
-            if _can_use_kind(it, k) is None:
+            if can_use_kind(it, k) is None:
                 item_key, kind = it.key, k
                 break
         if item_key is not None:
@@ -280,12 +227,12 @@ def default_draft(ctx: CombatContext, attacker_id: int) -> AttackDraft:
     if unit.close_combat and kind in (AttackKind.RANGED, AttackKind.THROWN):
         # 5.3: no Ranged attacks from Close Combat; strike with a Close Combat weapon instead.
         for it in me.items:
-            if _can_use_kind(it, AttackKind.STRIKE) is None:
+            if can_use_kind(it, AttackKind.STRIKE) is None:
                 item_key, kind = it.key, AttackKind.STRIKE
                 break
     draft = AttackDraft(attacker_id, item_key, kind, target,
                         None if target is not None else ObjectTarget())
-    return draft.but(use=best_use(ctx, draft))
+    return replace(draft, use=best_use(ctx, draft))
 
 
 def best_use(ctx: CombatContext, draft: AttackDraft) -> Use | None:
@@ -293,7 +240,7 @@ def best_use(ctx: CombatContext, draft: AttackDraft) -> Use | None:
     response) when the rules allow it, else a Counter if one is allowed (a fighter in Close
     Combat whose Action is spent)."""
     options = {c.value: c for c in use_options(ctx, draft)}
-    default = _default_use(ctx, draft.attacker_id)
+    default = default_use(ctx, draft.attacker_id)
     if options[default].allowed or not options[Use.COUNTER].allowed:
         return None
     return Use.COUNTER

@@ -33,6 +33,7 @@ from brikdesk.domain import (
     report,
     roster,
     sheets,
+    tracking,
 )
 from brikdesk.domain import battle as battle_rules
 
@@ -64,6 +65,7 @@ SOURCES: tuple[tuple[str, Mapping[str, str]], ...] = (
     ("Other Actions: Sprint, Bail, Parry, Charge (chapters 4 and 5)", actions.READINGS),
     ("The combat wizard", combat.READINGS),
     ("Battles: turns, Actions and Counters", battle_rules.READINGS),
+    ("The battle tracker: unknown unit types, undo steps", tracking.READINGS),
     ("Odds", odds.READINGS),
     ("Rosters: hands, armour, costs", roster.READINGS),
     ("Catalog", catalog.READINGS),

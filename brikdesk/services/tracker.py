@@ -106,6 +106,9 @@ from brikdesk.services.tracker_cache import (
 )
 from brikdesk.services.tracker_views import BattleView, LoggedEvent, TrackedPlayer, TrackedUnit
 
+__all__ = ["LOG_CHANGES", "BattleEvent", "BattleView", "LoggedEvent", "TrackedPlayer",
+           "TrackedUnit", "TrackerService"]
+
 #: The domain's battle event (any of the event dataclasses); the name the tracker API uses.
 BattleEvent = Event
 

@@ -136,3 +136,15 @@ class BattleView:
     @property
     def standing_events(self) -> tuple[LoggedEvent, ...]:
         return tuple(e for e in self.events if not e.reverted)
+
+    def changed_units(self, before: BattleView) -> tuple[int, ...] | None:
+        """The units whose state differs from ``before``'s, for a view to update only their
+        rows; ``None`` when every row may differ (another battle or muster, a new round or
+        active player, the battle's end). The tracker's states share every unit an event
+        left alone, so this compares references, not values."""
+        if before.id != self.id or before.setup is not self.setup:
+            return None
+        a, b = before.state, self.state
+        if a.active != b.active or a.round != b.round or a.finished != b.finished:
+            return None
+        return tuple(x.unit_id for x, y in zip(a.units, b.units, strict=True) if x is not y)

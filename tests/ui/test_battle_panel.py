@@ -499,6 +499,31 @@ def test_end_turn_changes_the_model_in_place(qtbot, panel: BattlePanel, table: T
     assert resets == [] and len(changes) <= 2
 
 
+def test_an_action_updates_only_the_rows_it_changed(qtbot, panel: BattlePanel,
+                                                    table: Table) -> None:
+    """Spending one unit's Action repaints that unit's row and its player's header row (the
+    count of Actions ready), nothing else: no reset, no layout change, no other row."""
+    m = panel.model
+    resets, layouts, rows = [], [], []
+    m.modelReset.connect(lambda: resets.append(1))
+    m.layoutChanged.connect(lambda *a: layouts.append(1))
+    m.dataChanged.connect(lambda first, last, *a: rows.append((first.row(), last.row(),
+                                                               first.column(), last.column())))
+    rifle = table.ids["Red Rifle"]
+    panel.spend(rifle, ActionUse.ATTACK)
+    r = m.row_of_unit(rifle)
+    red_header = m.group_rows()[0]
+    assert resets == [] and layouts == []
+    assert sorted(rows) == sorted([(r, r, 0, m.columnCount() - 1),
+                                   (red_header, red_header, 0, m.columnCount() - 1)])
+    # Undo of it: the same two rows again, and the cell shows the unit ready.
+    rows.clear()
+    assert panel.undo()
+    assert sorted(rows) == sorted([(r, r, 0, m.columnCount() - 1),
+                                   (red_header, red_header, 0, m.columnCount() - 1)])
+    assert cell(panel, "Red Rifle", ACTION) == "Ready" and resets == []
+
+
 # -- starting -------------------------------------------------------------------------------
 
 

@@ -3,7 +3,8 @@
 ``BattleUnitModel`` is a flat table: a header row per player (the active player first, then the
 others in turn order), each followed by that player's units that pass the filters, living units
 first and dead or removed ones last. ``set_view`` takes the tracker's new ``BattleView`` and
-changes the model in place: rows whose unit changed get ``dataChanged``, rows that leave or
+changes the model in place: rows of the units the view says changed
+(``BattleView.changed_units``) get ``dataChanged``, rows that leave or
 join the filtered set are removed or inserted, the groups' new order is a ``layoutChanged``
 (persistent indexes, hence the selection, follow the units). Only a new battle resets it.
 
@@ -189,14 +190,13 @@ class BattleUnitModel(QAbstractTableModel):
             self.endResetModel()
             self.groups_changed.emit()
             return
-        before = self._state
-        assert before is not None
         after = view.state
+        told = view.changed_units(old)  # the tracker says which units changed (None: all)
         self._view, self._state = view, after
-        every = (before.active != after.active or before.round != after.round
-                 or before.finished != after.finished)
-        changed = [] if every else [
-            a.unit_id for a, b in zip(before.units, after.units, strict=True) if a is not b]
+        every = told is None
+        changed = told or ()
+        if not every and not changed:
+            return  # the same rows, the same values (the log or the name may have changed)
         if every or len(changed) > 64:
             self._cache.clear()
         else:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QResizeEvent
+from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -23,7 +23,9 @@ from brikdesk.services.tracker import LoggedEvent
 from ui.panels.battle_model import LogModel, log_tooltip
 from ui.panels.theme import TABLE, Theme, muted
 
-TITLE = "<b>Battle log</b> (newest first)"
+#: The log's title, longest first: the longest that fits beside Undo and Redo is shown.
+TITLES = (("<b>Battle log</b> (newest first)", "Battle log (newest first)"),
+          ("<b>Battle log</b>", "Battle log"))
 SHORT_TITLE = "<b>Log</b>"
 
 
@@ -36,7 +38,7 @@ class BattleLogPane(QWidget):
         rv = QVBoxLayout(self)
         rv.setContentsMargins(0, 0, 0, 0)
         title = QHBoxLayout()
-        self.title = QLabel(TITLE, self)
+        self.title = QLabel(TITLES[0][0], self)
         self.title.setObjectName("logTitle")
         self.title.setToolTip("The battle log, newest first")
         # The title gives way to the buttons, down to its short form (set_title_room).
@@ -102,11 +104,17 @@ class BattleLogPane(QWidget):
         self._fit_title()
 
     def _fit_title(self) -> None:
-        """The full title when it fits beside the buttons, else the short one (never cut)."""
+        """The longest title that fits beside the buttons (never a cut one); table mode has
+        the short one."""
         room = self.width() - self.undo_button.sizeHint().width() \
             - self.redo_button.sizeHint().width() - 24
-        full = self.title.fontMetrics().horizontalAdvance("Battle log (newest first)") + 8
-        text = SHORT_TITLE if self._short or room < full else TITLE
+        bold = QFont(self.title.font())
+        bold.setBold(True)
+        fm = QFontMetrics(bold)
+        text = SHORT_TITLE
+        if not self._short:
+            text = next((rich for rich, plain in TITLES if fm.horizontalAdvance(plain) + 8 <= room),
+                        SHORT_TITLE)
         if text != self.title.text():
             self.title.setText(text)
 

@@ -25,10 +25,11 @@ from ui.panels.battle_model import (
 from ui.panels.chips import StatusChipDelegate
 from ui.panels.theme import TABLE, Theme
 
-#: Pixels around a cell's or a header's text (margins, the grid line, the sort arrow's room).
-PAD = 24
-#: The Status column (it stretches) keeps at least this share of the width.
-STATUS_SHARE = 0.22
+#: Pixels around a cell's or a header's text (margins and the grid line).
+PAD = 16
+#: The Status column (it stretches) keeps at least this share of the width, and this much.
+STATUS_SHARE = 0.15
+STATUS_MIN = 100
 #: What the columns get when the window has room (as shares of the table's width).
 SHARES = {UNIT: 0.26, TYPE: 0.13, ACTION: 0.1, COUNTERS: 0.08, RESPOND: 0.11}
 
@@ -119,7 +120,7 @@ class UnitTable(QTableView):
         Action, Counters and Respond are always as wide as their header and their longest
         value ("Responded", "↺ can respond"), so they are never cut. Unit and Type get the
         longest name and type of this battle (names of the active player are bold) when the
-        window has room; when it has not, they give way (Type first) down to a third of that,
+        window has room; when it has not, they give way (Type first) down to half of that,
         and a cut name ends with "…" (its tooltip has it in full).
         """
         fm = self.fontMetrics()
@@ -142,7 +143,7 @@ class UnitTable(QTableView):
             shares[UNIT], shares[RESPOND] = 0.28, 0.15
         need = {c: max(content[c], hfm.horizontalAdvance(COLUMNS[c])) + PAD for c in shares}
         wanted = {c: max(int(width * share), need[c]) for c, share in shares.items()}
-        room = int(width * (1 - STATUS_SHARE))
+        room = width - max(int(width * STATUS_SHARE), STATUS_MIN)
         over = sum(wanted.values()) - room
         # First what the shares add beyond the need, then Type, then Unit give way.
         for c in (TYPE, UNIT, RESPOND, COUNTERS, ACTION):
@@ -156,7 +157,7 @@ class UnitTable(QTableView):
             if over <= 0:
                 break
             if c in wanted:
-                give = min(over, wanted[c] - need[c] // 3)
+                give = min(over, wanted[c] - need[c] // 2)
                 wanted[c] -= give
                 over -= give
         for column, w in wanted.items():

@@ -13,7 +13,7 @@ from brikdesk.services import Services
 from brikdesk.services.summaries import Muster
 from tests.ui.battle_tables import Table, cell, make_panel
 from ui.bus import Bus
-from ui.panels import BattlePanel
+from ui.panels import BattlePanel, start_new_battle
 from ui.panels import battle_panel as panel_module
 from ui.panels.battle_model import (
     ACTION,
@@ -90,7 +90,7 @@ def test_three_full_rounds_through_the_panel(qtbot, panel: BattlePanel, sv: Serv
     act_key(qtbot, panel, "Red Rifle", Qt.Key.Key_A)
     assert cell(panel, "Red Rifle", ACTION) == "Spent"
     panel.select_unit(ids["Red Pike"])
-    panel._fill_act_menu()
+    panel.act_button.menu().aboutToShow.emit()
     trigger_menu_item(panel.act_button.menu(), "Sprint")
     assert cell(panel, "Red Pike", ACTION) == "Spent"
     assert panel.close_combat_attack(ids["Red Knight"], ids["Blue Knight"])
@@ -98,7 +98,7 @@ def test_three_full_rounds_through_the_panel(qtbot, panel: BattlePanel, sv: Serv
     assert "Attacked 1/3" in cell(panel, "Blue Knight", STATUS)
     # Blue's Knight answers with a Counter (its Action is held: using a Counter spends it).
     panel.select_unit(ids["Blue Knight"])
-    panel._fill_counter_menu()
+    panel.counter_button.menu().aboutToShow.emit()
     trigger_menu_item(panel.counter_button.menu(), "Counterstrike Red Knight")
     assert cell(panel, "Blue Knight", COUNTERS) == "1 / 2"
     assert cell(panel, "Blue Knight", ACTION) == "Responded"
@@ -499,7 +499,7 @@ def test_new_battle_is_started_through_the_undo_stack(qtbot, sv: Services, table
     parent = QWidget()
     qtbot.addWidget(parent)
     scopes, bus = UndoScopes(parent), Bus()
-    battle_id = panel_module.start_new_battle(parent, sv, bus, scopes, table.campaign_id)
+    battle_id = start_new_battle(parent, sv, bus, scopes, table.campaign_id)
     view = sv.tracker.view(battle_id)
     assert view.in_progress and view.active_player.name == "Blue" and len(view.units) == 3
     # The first step of the new battle's own history (not the main window's).

@@ -33,17 +33,13 @@ from PySide6.QtGui import (
     QAction,
     QFont,
     QHideEvent,
-    QKeySequence,
     QPalette,
     QShowEvent,
     QUndoStack,
 )
 from PySide6.QtWidgets import (
-    QHBoxLayout,
     QMenu,
-    QPushButton,
     QSplitter,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -54,7 +50,6 @@ from brikdesk.domain.battle import (
     Event,
     Maneuver,
     Status,
-    is_own_turn,
 )
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
@@ -66,11 +61,12 @@ from ui.panels.battle_header import BattleHeader, StartBar
 from ui.panels.battle_log import BattleLogPane
 from ui.panels.battle_model import BattleUnitModel, Filters
 from ui.panels.filter_bar import FilterBar
+from ui.panels.keys import make_action, unit_keys
 from ui.panels.message_strip import MessageStrip, error_text
 from ui.panels.theme import NORMAL, TABLE, Theme, palette
-from ui.panels.unit_menus import UnitActions, fill_act, fill_counter, fill_status
+from ui.panels.unit_buttons import UnitButtons
+from ui.panels.unit_menus import fill_act, fill_counter, fill_status
 from ui.panels.unit_table import UnitTable
-from ui.undo import UndoScopes, perform
 
 log = logging.getLogger(__name__)
 
@@ -168,21 +164,13 @@ class BattlePanel(QWidget):
         self.table.doubleClicked.connect(self._double_clicked)
         self.table.selectionModel().currentRowChanged.connect(self._current_changed)
         lv.addWidget(self.table, 1)
-        buttons = QHBoxLayout()
-        buttons.setSpacing(6)
-        self.act_button = self._menu_button("Act", "actButton", self._fill_act_menu)
-        self.counter_button = self._menu_button("Counter", "counterButton",
-                                                self._fill_counter_menu)
-        self.status_button = self._menu_button("Status", "statusButton",
-                                               self._fill_status_menu)
-        self.wizard_button = QPushButton("Combat wizard…", left)
-        self.wizard_button.setObjectName("wizardButton")
-        self.wizard_button.clicked.connect(self.open_wizard)
-        for b in (self.act_button, self.counter_button, self.status_button,
-                  self.wizard_button):
-            buttons.addWidget(b)
-        buttons.addStretch(1)
-        lv.addLayout(buttons)
+        self.buttons = UnitButtons(self.table, self.commands, self._view, left)
+        self.buttons.wizard_button.clicked.connect(self.open_wizard)
+        self.act_button = self.buttons.act_button
+        self.counter_button = self.buttons.counter_button
+        self.status_button = self.buttons.status_button
+        self.wizard_button = self.buttons.wizard_button
+        lv.addWidget(self.buttons)
 
         self.log_pane = BattleLogPane(self._current_theme, self.splitter)
         self.log_pane.undo_button.clicked.connect(self.undo)
@@ -206,65 +194,30 @@ class BattlePanel(QWidget):
     def _current_theme(self) -> Theme:
         return self.theme
 
-    def _menu_button(self, text: str, name: str, fill: Callable[[], None]) -> QToolButton:
-        b = QToolButton(self)
-        b.setObjectName(name)
-        b.setText(text)
-        b.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        menu = QMenu(b)
-        menu.aboutToShow.connect(fill)
-        b.setMenu(menu)
-        return b
-
-    def _action(self, text: str, name: str, slot: Callable[[], Any],
-                keys: Sequence[str] = (), *, table_only: bool = True, tip: str = "") -> QAction:
-        a = QAction(text, self)
-        a.setObjectName(name)
-        if keys:
-            a.setShortcuts([QKeySequence(k) for k in keys])
-        a.setShortcutContext(Qt.ShortcutContext.WidgetShortcut if table_only
-                             else Qt.ShortcutContext.WindowShortcut)
-        if tip:
-            a.setToolTip(tip)
-            a.setStatusTip(tip)
-        a.triggered.connect(slot)
-        (self.table if table_only else self).addAction(a)
-        return a
+    def _view(self) -> BattleView | None:
+        return self.view
 
     def _build_actions(self) -> None:
-        action = self._action
-        self.end_turn_action = action(
-            "&End Turn", "endTurnAction", self.end_turn, ("Ctrl+E", "F12"), table_only=False,
+        self.end_turn_action = make_action(
+            self, "&End Turn", "endTurnAction", self.end_turn, ("Ctrl+E", "F12"), window=True,
             tip="End the active player's turn: their units keep unspent Actions to respond; "
                 "the next player's Actions recharge; Counters reset (4.2, 5.2)")
         self.end_turn_button.clicked.connect(self.end_turn_action.trigger)
-        self.table_mode_action = action(
-            "&Table mode", "tableModeAction", self._toggle_table_mode, ("Ctrl+T",),
-            table_only=False, tip="Large type and high contrast, for a screen turned towards "
-                                  "the players")
+        self.table_mode_action = make_action(
+            self, "&Table mode", "tableModeAction", self._toggle_table_mode, ("Ctrl+T",),
+            window=True, tip="Large type and high contrast, for a screen turned towards the "
+                             "players")
         self.table_mode_action.setCheckable(True)
         self.header.table_mode_button.setDefaultAction(self.table_mode_action)
-        self.undo_battle_action = action("&Undo last battle action", "undoBattleAction",
-                                         self.undo, table_only=False)
-        self.redo_battle_action = action("&Redo battle action", "redoBattleAction",
-                                         self.redo, table_only=False)
-        self.start_action = action("&Start battle…", "startBattleAction", self.start_battle,
-                                   table_only=False)
-        self.unit_actions = [
-            action("Attack", "attackAction", self.commands.attack_current, ("A",)),
-            action("Sprint", "sprintAction", self.commands.sprint_current, ("S",)),
-            action("Bail (ends Disrupted)", "bailAction", self.commands.bail_current, ("B",)),
-            action("Bail, Over the Top (lands on its feet)", "bailOverTheTopAction",
-                   self.commands.bail_over_the_top_current, ("Shift+B",)),
-            action("Parry", "parryAction", self.commands.parry_current, ("P",)),
-            action("Other…", "otherAction", self.commands.other_current, ("O",)),
-            action("Close Combat attack…", "fightAction", self.commands.fight_current, ("F",)),
-            action("Use a Counter…", "counterAction", self._popup_counter, ("C",)),
-            action("Respond…", "respondAction", self._popup_act, ("R",)),
-            action("Status…", "statusAction", self._popup_status, ("T",))]
-        self.wizard_action = action("Combat &wizard…", "wizardAction", self.open_wizard,
-                                    ("W",))
+        self.undo_battle_action = make_action(self, "&Undo last battle action",
+                                              "undoBattleAction", self.undo, window=True)
+        self.redo_battle_action = make_action(self, "&Redo battle action", "redoBattleAction",
+                                              self.redo, window=True)
+        self.start_action = make_action(self, "&Start battle…", "startBattleAction",
+                                        self.start_battle, window=True)
+        self.unit_actions = unit_keys(self.table, self.commands, self.buttons)
+        self.wizard_action = make_action(self.table, "Combat &wizard…", "wizardAction",
+                                         self.open_wizard, ("W",))
         self.filter_actions = self.filter_bar.filter_actions
         for a in self.filter_actions:
             self.addAction(a)
@@ -339,9 +292,7 @@ class BattlePanel(QWidget):
         on_unit = live and unit is not None
         for a in self.unit_actions:
             a.setEnabled(on_unit)
-        for b in (self.act_button, self.counter_button, self.status_button):
-            b.setEnabled(on_unit)
-        self._update_act_label(unit)
+        self.buttons.set_enabled(on_unit, unit)
         opener_ok = self.open_wizard_fn is not None
         self.wizard_action.setEnabled(on_unit and opener_ok)
         self.wizard_button.setEnabled(on_unit and opener_ok)
@@ -349,16 +300,6 @@ class BattlePanel(QWidget):
                "The combat wizard is not available in this version of BrikDesk")
         self.wizard_button.setToolTip(tip)
         self.wizard_action.setToolTip(tip)
-
-    def _update_act_label(self, unit: int | None) -> None:
-        view = self.view
-        if view is not None and unit is not None and not is_own_turn(view.state, unit):
-            self.act_button.setText("Respond")
-            self.act_button.setToolTip("Spend the held Action in response (4.3): R")
-        else:
-            self.act_button.setText("Act")
-            self.act_button.setToolTip("Spend the Action: A attack, S Sprint, B Bail, P Parry, "
-                                       "O other; F Close Combat")
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt name)
         super().showEvent(event)
@@ -521,23 +462,7 @@ class BattlePanel(QWidget):
             return False
         return True
 
-    # -- menus ------------------------------------------------------------------------------
-
-    def _popup(self, button: QToolButton) -> None:
-        if button.isEnabled():
-            rect = self.table.visualRect(self.table.currentIndex())
-            menu = button.menu()
-            menu.aboutToShow.emit()
-            menu.popup(self.table.viewport().mapToGlobal(rect.bottomLeft()))
-
-    def _popup_act(self) -> None:
-        self._popup(self.act_button)
-
-    def _popup_counter(self) -> None:
-        self._popup(self.counter_button)
-
-    def _popup_status(self) -> None:
-        self._popup(self.status_button)
+    # -- the row's menu -------------------------------------------------------------------
 
     def _context_menu(self, pos: QPoint) -> None:
         uid = self.table.unit_at(self.table.indexAt(pos))
@@ -560,49 +485,5 @@ class BattlePanel(QWidget):
         menu.addSeparator()
         menu.addAction(self.wizard_action)
 
-    def _fill_button_menu(self, button: QToolButton,
-                          fill: Callable[[QMenu, BattleView, int, UnitActions], None]) -> None:
-        menu = button.menu()
-        menu.clear()
-        unit = self.current_unit()
-        if unit is not None and self.view is not None:
-            fill(menu, self.view, unit, self.commands)
-
-    def _fill_act_menu(self) -> None:
-        self._fill_button_menu(self.act_button, fill_act)
-
-    def _fill_counter_menu(self) -> None:
-        self._fill_button_menu(self.counter_button, fill_counter)
-
-    def _fill_status_menu(self) -> None:
-        self._fill_button_menu(self.status_button, fill_status)
-
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
         return QSize(1200, 760)
-
-
-def start_new_battle(parent: QWidget, services: Services, bus: Bus, scopes: UndoScopes,
-                     campaign_id: int) -> int | None:
-    """Ask which units fight and in which order, create and start the battle (the first step of
-    the new battle's undo history: undoing it deletes the battle); return its id, or ``None`` if
-    cancelled or refused (the reason is shown)."""
-    from PySide6.QtWidgets import QMessageBox
-
-    from ui.panels.start_dialog import StartBattleDialog
-
-    request = StartBattleDialog.ask(parent, services, campaign_id)
-    if request is None:
-        return None
-    try:
-        done = services.tracker.begin(campaign_id, request.name, request.musters,
-                                      notes=request.notes)
-    except (UserError, StorageError) as exc:
-        box = QMessageBox(QMessageBox.Icon.Warning, "New battle",
-                          f"The battle could not be started: {exc}",
-                          QMessageBox.StandardButton.Ok, parent)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.open()
-        return None
-    battle_id: int = done.value.id
-    perform(scopes.battle(battle_id), bus, lambda: done, text=f"Start battle {request.name}")
-    return battle_id

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Table, func, select, update
+from sqlalchemy import ColumnElement, Select, Table, func, select, update
 from sqlalchemy.orm import Session
 
 from brikdesk.errors import UserError
@@ -83,10 +83,9 @@ def battle_summaries(s: Session, where: ColumnElement[bool]) -> tuple[BattleSumm
     n_events = (select(func.count()).where(BattleEvent.battle_id == Battle.id,
                                            BattleEvent.reverted.is_(False))
                 .correlate(Battle).scalar_subquery())
-    rows: list[tuple[Battle, int | None, int | None]] = [
-        (b, nu, ne) for b, nu, ne in s.execute(
-            select(Battle, n_units, n_events).where(where)
-            .order_by(Battle.created_at, Battle.id)).tuples()]
+    query: Select[Battle, int | None, int | None] = (
+        select(Battle, n_units, n_events).where(where).order_by(Battle.created_at, Battle.id))
+    rows = [(b, nu, ne) for b, nu, ne in s.execute(query)]
     ids = [b.id for b, _, _ in rows]
     names: dict[int, list[str]] = {}
     if ids:

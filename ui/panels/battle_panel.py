@@ -12,14 +12,17 @@ Actions from the row's menu, the buttons under the table or single keys (the tab
 Off its owner's turn a unit's Action is a response (4.3): the same keys then respond, and a
 unit in Close Combat asks whom it responds to (5.2).
 
-Every action is recorded through the battle tracker (``services.tracker``, the only writer of
-a battle's log) and this battle's undo history (``ui.undo.perform``; the combat wizard adds to
-the same history); the rules refuse what they forbid and the reason appears in the bar above
-the table. The battle log beside the table lists every event, newest first, with Undo and Redo:
-they take back this battle's last step, or, when its history is empty (after a restart), the
-log's last action. Table mode (large type, high contrast) is remembered in the settings.
+The panel composes widgets with one job each: ``battle_header`` (round, turn, End Turn),
+``filter_bar``, ``message_strip``, ``unit_table`` (over ``battle_model``), ``unit_buttons`` and
+``unit_menus``, ``battle_log`` (the log with Undo and Redo), ``theme`` (colours and fonts).
+Every action is recorded by ``battle_commands`` through the battle tracker
+(``services.tracker``, the only writer of a battle's log) as one step of this battle's undo
+history (``ui.undo.perform``; the combat wizard adds to the same history); the rules refuse
+what they forbid and the reason appears in the strip above the table. The log's Undo and Redo
+take back this battle's last step, or, when its history is empty (after a restart), the log's
+last action. A refresh updates what changed in place: the rows of the units the tracker's view
+says changed. Table mode (large type, high contrast) is remembered in the settings.
 """
-
 
 from __future__ import annotations
 

@@ -46,6 +46,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column
 
@@ -223,6 +224,10 @@ class Battle(Versioned, Base):
     #: The post-battle update once finished (winner, notes, each unit's fate, promotions):
     #: the organizer's word, which may overrule the log (``brikdesk.services.aftermath``).
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, default=None)
+    #: ``[first seq, last seq]`` of each group of events one action recorded together (more
+    #: than one event): Undo and Redo take a group as one step (``brikdesk.services.tracker``).
+    undo_groups: Mapped[list[list[int]]] = mapped_column(JSON, default=list,
+                                                         server_default=text("'[]'"))
 
 
 class BattlePlayer(Base):

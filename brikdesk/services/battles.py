@@ -18,15 +18,17 @@ deleted.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import ColumnElement, Select, Table, func, select, update
 from sqlalchemy.orm import Session
 
 from brikdesk.errors import UserError
 from brikdesk.persistence.models import (
     CAMPAIGN_STATUS,
     Army,
+    Base,
     Battle,
     BattleEvent,
     BattlePlayer,
@@ -37,16 +39,15 @@ from brikdesk.persistence.models import (
 )
 from brikdesk.persistence.snapshots import Snapshot
 from brikdesk.services.base import ServiceBase
+from brikdesk.services.changes import Changes, Done, step
 from brikdesk.services.common import (
-    Changes,
-    Done,
     clean_int,
     clean_name,
     clean_notes,
     from_db_time,
     is_id,
-    step,
     storage_errors,
+    to_db_time,
 )
 from brikdesk.services.events import record_from_events
 from brikdesk.services.summaries import (
@@ -61,6 +62,9 @@ from brikdesk.services.summaries import (
 )
 from brikdesk.services.versions import Expected, seen, seen_from_dict
 
+#: The battle table (snapshots take and delete its rows with their children).
+BATTLE_TABLE: Table = Base.metadata.tables["battle"]
+
 #: Most events one call may append (a macro), most units one battle may muster.
 MAX_EVENTS_PER_CALL = 100
 MAX_BATTLE_UNITS = 5000
@@ -73,14 +77,15 @@ def unit_spec_json(u: Unit, army: str) -> dict[str, Any]:
             "army": army}
 
 
-def battle_summaries(s: Session, where) -> tuple[BattleSummary, ...]:
+def battle_summaries(s: Session, where: ColumnElement[bool]) -> tuple[BattleSummary, ...]:
     n_units = (select(func.count()).where(BattleUnit.battle_id == Battle.id)
                .correlate(Battle).scalar_subquery())
     n_events = (select(func.count()).where(BattleEvent.battle_id == Battle.id,
                                            BattleEvent.reverted.is_(False))
                 .correlate(Battle).scalar_subquery())
-    rows = s.execute(select(Battle, n_units, n_events).where(where)
-                     .order_by(Battle.created_at, Battle.id)).all()
+    query: Select[Battle, int | None, int | None] = (
+        select(Battle, n_units, n_events).where(where).order_by(Battle.created_at, Battle.id))
+    rows = [(b, nu, ne) for b, nu, ne in s.execute(query)]
     ids = [b.id for b, _, _ in rows]
     names: dict[int, list[str]] = {}
     if ids:
@@ -90,14 +95,21 @@ def battle_summaries(s: Session, where) -> tuple[BattleSummary, ...]:
                 .order_by(BattlePlayer.battle_id, BattlePlayer.turn_order)):
             names.setdefault(bid, []).append(pname)
     return tuple(BattleSummary(b.id, b.campaign_id, b.name, b.status,
-                               from_db_time(b.created_at), from_db_time(b.finished_at), b.notes,
+                               db_time(b.created_at), from_db_time(b.finished_at), b.notes,
                                tuple(names.get(b.id, ())), nu or 0, ne or 0, b.version)
                  for b, nu, ne in rows)
 
 
+def db_time(value: datetime) -> datetime:
+    """A stored (not null) time as the services hand times out (aware, UTC)."""
+    out = from_db_time(value)
+    assert out is not None  # from_db_time keeps a time a time
+    return out
+
+
 def event_summary(e: BattleEvent) -> EventSummary:
     return EventSummary(e.id, e.battle_id, e.seq, e.kind, e.actor_id, e.target_id,
-                        dict(e.payload), from_db_time(e.created_at), e.reverted)
+                        dict(e.payload), db_time(e.created_at), e.reverted)
 
 
 class BattleService(ServiceBase):
@@ -158,7 +170,7 @@ class BattleService(ServiceBase):
         with self._sessions.begin() as s:
             self._get(s, Campaign, campaign_id, "campaign")
             b = Battle(campaign_id=campaign_id, name=name, status="planned",
-                       created_at=self._now(), finished_at=None, notes=notes, state={})
+                       created_at=to_db_time(self._clock()), finished_at=None, notes=notes, state={})
             s.add(b)
             s.flush()
             seen_players: set[int] = set()
@@ -204,7 +216,7 @@ class BattleService(ServiceBase):
             summary = battle_summaries(s, Battle.id == b.id)[0]
             from brikdesk.persistence import snapshots
 
-            snap = snapshots.take(s, Battle.__table__, Battle.id == b.id)
+            snap = snapshots.take(s, BATTLE_TABLE, Battle.id == b.id)
             self._touch(s, campaign_id)
         text = f"Create battle {name}"
         [made] = snap.table_rows("battle")
@@ -287,7 +299,7 @@ class BattleService(ServiceBase):
         with self._sessions.begin() as s:
             b = self._lock(s, Battle, battle_id, "battle", version)
             campaign_id, text = b.campaign_id, f"Delete battle {b.name}"
-            snap = self._snapshot_delete(s, Battle.__table__, Battle.id == battle_id)
+            snap = self._snapshot_delete(s, BATTLE_TABLE, Battle.id == battle_id)
             self._touch(s, campaign_id)
         return self._deleted(snap, campaign_id, text)
 
@@ -332,6 +344,7 @@ class BattleService(ServiceBase):
             units = {u.id: u for u in s.scalars(select(Unit).where(
                 Unit.id.in_(list(links.values()))))} if links else {}
             for buid, uid in sorted(links.items()):
+                assert uid is not None  # the query keeps linked units only
                 u = units[uid]
                 records.append(UnitRecord(u.id, u.status, u.battles_fought, u.kills))
                 oc = final[buid]
@@ -339,7 +352,7 @@ class BattleService(ServiceBase):
                 u.battles_fought += 1
                 u.kills += oc.kills
             b.status = "finished"
-            b.finished_at = self._now()
+            b.finished_at = to_db_time(self._clock())
             self._touch(s, b.campaign_id)
         recs = tuple(records)
         return Done(recs, Changes.BATTLES | Changes.UNITS, f"Finish battle {b.name}",

@@ -3,7 +3,8 @@
 ``BattleUnitModel`` is a flat table: a header row per player (the active player first, then the
 others in turn order), each followed by that player's units that pass the filters, living units
 first and dead or removed ones last. ``set_view`` takes the tracker's new ``BattleView`` and
-changes the model in place: rows whose unit changed get ``dataChanged``, rows that leave or
+changes the model in place: rows of the units the view says changed
+(``BattleView.changed_units``) get ``dataChanged``, rows that leave or
 join the filtered set are removed or inserted, the groups' new order is a ``layoutChanged``
 (persistent indexes, hence the selection, follow the units). Only a new battle resets it.
 
@@ -74,6 +75,9 @@ _TOOLTIP = Qt.ItemDataRole.ToolTipRole
 _ALIGN = Qt.ItemDataRole.TextAlignmentRole
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
 _LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+_NO_FLAGS = Qt.ItemFlag.NoItemFlags
+_GROUP_FLAGS = Qt.ItemFlag.ItemIsEnabled
+_UNIT_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
 
 @dataclass(frozen=True)
@@ -125,18 +129,27 @@ def unit_chips(state: BattleState, u: UnitState, minifig: bool) -> list[tuple[st
 
 
 class _UnitRow:
-    """A unit row's display values, computed once per change of the unit."""
+    """A unit row's display values, computed once per change of the unit: for each column,
+    the value of each role a view asks for when it paints (``cells[column][role]``)."""
 
-    __slots__ = ("texts", "colours", "background", "font", "chips")
+    __slots__ = ("texts", "colours", "background", "font", "chips", "cells")
 
-    def __init__(self, texts: tuple[str, ...], colours: tuple[QColor, ...],
+    def __init__(self, uid: int, texts: tuple[str, ...], colours: tuple[QColor, ...],
                  background: QColor | None, font: QFont | None,
-                 chips: list[tuple[str, str]]) -> None:
+                 chips: list[tuple[str, str]], dead_font: QFont) -> None:
         self.texts = texts
         self.colours = colours
         self.background = background
         self.font = font
         self.chips = chips
+        status = " · ".join(label for _k, label in chips)
+        self.cells = tuple(
+            {_DISPLAY: status if c == STATUS else texts[c], _FOREGROUND: colours[c],
+             _BACKGROUND: background,
+             _FONT: font if c == UNIT or font is dead_font else None,
+             ChipsRole: chips if c == STATUS else None, IdRole: uid,
+             _ALIGN: _CENTER if c in (ACTION, COUNTERS) else _LEFT}
+            for c in range(len(COLUMNS)))
 
 
 class BattleUnitModel(QAbstractTableModel):
@@ -189,14 +202,13 @@ class BattleUnitModel(QAbstractTableModel):
             self.endResetModel()
             self.groups_changed.emit()
             return
-        before = self._state
-        assert before is not None
         after = view.state
+        told = view.changed_units(old)  # the tracker says which units changed (None: all)
         self._view, self._state = view, after
-        every = (before.active != after.active or before.round != after.round
-                 or before.finished != after.finished)
-        changed = [] if every else [
-            a.unit_id for a, b in zip(before.units, after.units, strict=True) if a is not b]
+        every = told is None
+        changed = told or ()
+        if not every and not changed:
+            return  # the same rows, the same values (the log or the name may have changed)
         if every or len(changed) > 64:
             self._cache.clear()
         else:
@@ -372,8 +384,8 @@ class BattleUnitModel(QAbstractTableModel):
         if not u.in_battle:
             grey = colour(theme.dead_text)
             texts = (t.name, t.type_name, "Dead" if u.dead else "Out", "", "", "")
-            row = _UnitRow(texts, (grey,) * 6, None, self._fonts["dead"],
-                           unit_chips(state, u, t.minifig))
+            row = _UnitRow(uid, texts, (grey,) * 6, None, self._fonts["dead"],
+                           unit_chips(state, u, t.minifig), self._fonts["dead"])
         else:
             counters = (f"{u.counters_used} / {u.counters}" if u.counters else "—")
             action = _ACTION_TEXT[u.action]
@@ -384,9 +396,9 @@ class BattleUnitModel(QAbstractTableModel):
             colours = (text_c, colour(theme.muted), colour(action_colour(theme, u.action)),
                        text_c if u.close_combat else colour(theme.muted), text_c,
                        colour(theme.respond_marker))
-            row = _UnitRow(texts, colours, colour(theme.active_row) if active else None,
+            row = _UnitRow(uid, texts, colours, colour(theme.active_row) if active else None,
                            self._fonts["bold"] if active else None,
-                           unit_chips(state, u, t.minifig))
+                           unit_chips(state, u, t.minifig), self._fonts["dead"])
         self._cache[uid] = row
         return row
 
@@ -443,42 +455,23 @@ class BattleUnitModel(QAbstractTableModel):
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         r = index.row()
-        if not index.isValid() or not 0 <= r < len(self._rows):
-            return Qt.ItemFlag.NoItemFlags
-        if isinstance(self._rows[r], tuple):
-            return Qt.ItemFlag.ItemIsEnabled
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        rows = self._rows
+        if not 0 <= r < len(rows):
+            return _NO_FLAGS
+        return _GROUP_FLAGS if type(rows[r]) is tuple else _UNIT_FLAGS
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         r = index.row()
         c = index.column()
-        if not (0 <= r < len(self._rows)) or not (0 <= c < len(COLUMNS)):
+        rows = self._rows
+        if not (0 <= r < len(rows)) or not (0 <= c < len(COLUMNS)):
             return None
-        key = self._rows[r]
-        if isinstance(key, tuple):
+        key = rows[r]
+        if type(key) is tuple:
             return self._group_data(key[1], c, role)
-        if role == _DISPLAY:
-            row = self._unit_row(key)
-            if c == STATUS:
-                return " · ".join(label for _k, label in row.chips)
-            return row.texts[c]
-        if role == _FOREGROUND:
-            return self._unit_row(key).colours[c]
-        if role == _BACKGROUND:
-            return self._unit_row(key).background
-        if role == _FONT:
-            row = self._unit_row(key)
-            if c == UNIT or row.font is not None and row.font is self._fonts["dead"]:
-                return row.font
-            return None
-        if role == ChipsRole:
-            return self._unit_row(key).chips if c == STATUS else None
-        if role == IdRole:
-            return key
-        if role == _ALIGN:
-            return _CENTER if c in (ACTION, COUNTERS) else _LEFT
-        if role == GroupRole:
-            return None
+        cells = self._unit_row(key).cells[c]
+        if role in cells:
+            return cells[role]
         if role == ActiveRole:
             state = self._state
             return state is not None and state.unit(key).player_id == state.active

@@ -74,7 +74,8 @@ class UnitPicker(QDialog):
         item = self.list.currentItem()
         if item is None or item.isHidden():
             return None
-        return item.data(Qt.ItemDataRole.UserRole)
+        uid = item.data(Qt.ItemDataRole.UserRole)
+        return uid if isinstance(uid, int) else None
 
     @classmethod
     def ask(cls, parent: QWidget | None, title: str, prompt: str,

@@ -11,7 +11,9 @@ import os
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -25,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.limits import MAX_NUMBER
+from ui.screen import fit_to_screen
 
 #: What a number box holds: more than ``MAX_NUMBER``, so that a larger number is typed in full
 #: and refused with the reason rather than silently cut to the box's maximum.
@@ -44,6 +47,51 @@ def too_large(what: str, box: QSpinBox) -> str | None:
     if box.isEnabled() and box.value() > MAX_NUMBER:
         return f"{what} can't be more than {MAX_NUMBER:,} (not {box.value():,})."
     return None
+
+
+def first_field(dialog: QWidget) -> QWidget | None:
+    """The first widget of ``dialog`` that takes typing or a choice (in tab order), leaving out
+    the buttons of its button boxes."""
+    widget = dialog.nextInFocusChain()
+    while widget is not None and widget is not dialog:
+        if (widget.isVisibleTo(dialog) and widget.isEnabled()
+                and widget.focusPolicy() & Qt.FocusPolicy.TabFocus
+                and not (isinstance(widget, QAbstractButton)
+                         and isinstance(widget.parent(), QDialogButtonBox))):
+            return widget
+        widget = widget.nextInFocusChain()
+    return None
+
+
+def buttons_last(buttons: QDialogButtonBox) -> None:
+    """Put the buttons of ``buttons`` at the end of the tab order (a button box made before
+    the fields would otherwise come first, and take the focus)."""
+    window = buttons.window()
+    mine = [b for b in buttons.buttons() if b.focusPolicy() & Qt.FocusPolicy.TabFocus]
+    if not mine:
+        return
+    last: QWidget = window
+    widget = window.nextInFocusChain()
+    while widget is not None and widget is not window:
+        if widget not in mine and not buttons.isAncestorOf(widget):
+            last = widget
+        widget = widget.nextInFocusChain()
+    for b in mine:
+        QWidget.setTabOrder(last, b)
+        last = b
+
+
+def ready_to_type(dialog: QDialog, buttons: QDialogButtonBox | None = None) -> None:
+    """Open ``dialog`` ready to type (convention 16) and fitting the screen: its buttons last
+    in the tab order, the focus on its first field."""
+    if buttons is not None:
+        buttons_last(buttons)
+    fit_to_screen(dialog, *((dialog.width(), dialog.height())
+                            if dialog.testAttribute(Qt.WidgetAttribute.WA_Resized)
+                            else (None, None)))
+    field = first_field(dialog)
+    if field is not None:
+        field.setFocus(Qt.FocusReason.TabFocusReason)
 
 
 class FormDialog(QDialog):
@@ -75,6 +123,15 @@ class FormDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         outer.addWidget(self.buttons)
+        self._opened = False
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt name)
+        """The first time it is shown: buttons last, focus on the first field, sized to the
+        screen."""
+        if not self._opened:
+            self._opened = True
+            ready_to_type(self, self.buttons)
+        super().showEvent(event)
 
     def set_problem(self, text: str | None) -> None:
         """Show why OK is disabled (``None``: all is well)."""

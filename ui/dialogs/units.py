@@ -56,12 +56,12 @@ class AddUnitsDialog(FormDialog):
                  count: int, template: UnitRow | None) -> None:
         super().__init__(parent, "Add units" if count != 1 else "Add unit",
                          "New units go at the end of the roster.", "Add")
-        self.type = _type_combo(self, catalog, type_key or "minifig")
-        self.form.addRow("&Type:", self.type)
         self.count = QSpinBox(self)
         self.count.setRange(1, MAX_ADD)
         self.count.setValue(count)
         self.form.addRow("&How many:", self.count)
+        self.type = _type_combo(self, catalog, type_key or "minifig")
+        self.form.addRow("&Type:", self.type)
         self.name = QLineEdit("{type} {n}", self)
         self.name.setToolTip("{type} is the type's name and {n} a number that continues the "
                              "army's numbering. For one unit, a plain name is used as it is.")
@@ -80,8 +80,7 @@ class AddUnitsDialog(FormDialog):
         self.name.textChanged.connect(self._check)
         self.count.valueChanged.connect(self._check)
         self._check()
-        self.count.setFocus()
-        self.count.selectAll()
+        self.count.selectAll()  # the first field: typing replaces the count
 
     def _check(self) -> None:
         text = self.name.text().strip()

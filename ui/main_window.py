@@ -49,6 +49,7 @@ from ui.dialogs.campaign import (
     PlayerDialog,
 )
 from ui.dialogs.progress import ProgressJob
+from ui.screen import fit_to_screen
 from ui.settings import AppSettings
 from ui.undo import UndoScopes
 from ui.windows.battle_sheet_printing import BattleSheetPrinting
@@ -379,6 +380,7 @@ class MainWindow(QMainWindow):
         if state is not None:
             self.restoreState(state)
         self.settings.restore_geometry("main", self)
+        fit_to_screen(self, self.width(), self.height())
 
     # -- campaigns ------------------------------------------------------------------------
 

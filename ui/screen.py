@@ -74,9 +74,12 @@ def fit_to_screen(widget: QWidget, width: int | None = None,
     widget.resize(size)
     area = available_geometry(widget)
     pos = widget.pos()
-    x = min(max(pos.x(), area.left()), area.right() - size.width() - FRAME_MARGIN.width() + 1)
-    y = min(max(pos.y(), area.top()), area.bottom() - size.height() - FRAME_MARGIN.height() + 1)
-    widget.move(max(area.left(), x), max(area.top(), y))
+    if not area.contains(QRect(pos, size + FRAME_MARGIN)):  # e.g. kept from a larger screen
+        x = min(max(pos.x(), area.left()),
+                area.right() - size.width() - FRAME_MARGIN.width() + 1)
+        y = min(max(pos.y(), area.top()),
+                area.bottom() - size.height() - FRAME_MARGIN.height() + 1)
+        widget.move(max(area.left(), x), max(area.top(), y))
     return widget.size()
 
 

@@ -11,7 +11,6 @@ import os
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QDialog,
@@ -65,20 +64,24 @@ def first_field(dialog: QWidget) -> QWidget | None:
 
 def buttons_last(buttons: QDialogButtonBox) -> None:
     """Put the buttons of ``buttons`` at the end of the tab order (a button box made before
-    the fields would otherwise come first, and take the focus)."""
-    window = buttons.window()
-    mine = [b for b in buttons.buttons() if b.focusPolicy() & Qt.FocusPolicy.TabFocus]
-    if not mine:
+    the fields would otherwise come first, and take the focus).
+
+    A widget given a parent joins the end of that window's tab order: the box is lifted out
+    and put back in its place in the layout.
+    """
+    parent = buttons.parentWidget()
+    layout = parent.layout() if parent is not None else None
+    if parent is None or layout is None or layout.indexOf(buttons) < 0:
         return
-    last: QWidget = window
-    widget = window.nextInFocusChain()
-    while widget is not None and widget is not window:
-        if widget not in mine and not buttons.isAncestorOf(widget):
-            last = widget
-        widget = widget.nextInFocusChain()
-    for b in mine:
-        QWidget.setTabOrder(last, b)
-        last = b
+    index = layout.indexOf(buttons)
+    layout.removeWidget(buttons)
+    buttons.setParent(None)
+    buttons.setParent(parent)
+    if isinstance(layout, QVBoxLayout):
+        layout.insertWidget(index, buttons)
+    else:
+        layout.addWidget(buttons)
+    buttons.show()
 
 
 def ready_to_type(dialog: QDialog, buttons: QDialogButtonBox | None = None) -> None:
@@ -125,13 +128,13 @@ class FormDialog(QDialog):
         outer.addWidget(self.buttons)
         self._opened = False
 
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt name)
-        """The first time it is shown: buttons last, focus on the first field, sized to the
+    def setVisible(self, visible: bool) -> None:  # noqa: N802 (Qt name)
+        """Before it is first shown: buttons last, focus on the first field, sized to the
         screen."""
-        if not self._opened:
+        if visible and not self._opened:
             self._opened = True
             ready_to_type(self, self.buttons)
-        super().showEvent(event)
+        super().setVisible(visible)
 
     def set_problem(self, text: str | None) -> None:
         """Show why OK is disabled (``None``: all is well)."""

@@ -282,16 +282,17 @@ class ArmyDialog(FormDialog):
                  player_id: int | None = None, name: str = "", budget: int | None = 100,
                  cost_unit: str = "CP") -> None:
         super().__init__(parent, title, "", "OK")
+        # The name first: the player is usually the one selected already.
+        self.name = QLineEdit(name, self)
+        self.name.setMaxLength(100)
+        self.name.setPlaceholderText("e.g. Sir Reginald's Lancers")
+        self.form.addRow("&Name:", self.name)
         self.player = QComboBox(self)
         for p in players:
             self.player.addItem(colour_swatch(p.colour), p.name, p.id)
             if p.id == player_id:
                 self.player.setCurrentIndex(self.player.count() - 1)
         self.form.addRow("&Player:", self.player)
-        self.name = QLineEdit(name, self)
-        self.name.setMaxLength(100)
-        self.name.setPlaceholderText("e.g. Sir Reginald's Lancers")
-        self.form.addRow("&Name:", self.name)
         row = QWidget(self)
         h = QHBoxLayout(row)
         h.setContentsMargins(0, 0, 0, 0)

@@ -43,6 +43,7 @@ from ui.dialogs.base import BOX_MAX
 from ui.dialogs.units import AddUnitsDialog, ChangeTypeDialog, UnitEditor
 from ui.models.roster import HIDDEN_BY_DEFAULT, NAME, UnitTableModel
 from ui.models.table import IdRole
+from ui.screen import fit_to_screen
 from ui.settings import AppSettings
 from ui.windows.common import (
     Actions,
@@ -446,6 +447,7 @@ class RosterWindow(QMainWindow):
     def _restore_layout(self) -> None:
         self.resize(1340, 800)
         self.settings.restore_geometry("roster", self)
+        fit_to_screen(self, self.width(), self.height())
         state = self.settings.get_bytes("roster/splitter")
         if state is not None:
             self.splitter.restoreState(state)

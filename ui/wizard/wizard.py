@@ -33,6 +33,7 @@ from brikdesk.domain.combat import (
 from brikdesk.domain.rolling import BennyUse, DiceSource, RandomDice
 from brikdesk.errors import StorageError, UserError
 from ui.bus import Bus
+from ui.screen import fit_to_screen
 from ui.undo import perform
 from ui.windows.common import report_to_active_window
 from ui.wizard.pages import ActionPage, AttackPage, DamagePage, RangePage, ResultPage
@@ -91,7 +92,7 @@ class CombatWizard(QWizard):
         for i, page in enumerate(self.pages):
             self.setPage(i, page)
         self.setStartId(self.ATTACK)
-        self.resize(1280, 900)
+        fit_to_screen(self, 1280, 900)
 
     # -- the draft ---------------------------------------------------------------------------
 

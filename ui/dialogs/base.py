@@ -8,7 +8,9 @@ with ``monkeypatch`` and never block (design: Qt habits).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -27,6 +29,8 @@ from PySide6.QtWidgets import (
 
 from brikdesk.limits import MAX_NUMBER
 from ui.screen import fit_to_screen
+
+T = TypeVar("T")
 
 #: What a number box holds: more than ``MAX_NUMBER``, so that a larger number is typed in full
 #: and refused with the reason rather than silently cut to the box's maximum.
@@ -144,6 +148,17 @@ class FormDialog(QDialog):
             self.problem.show()
         else:
             self.problem.hide()
+
+
+def answer_of(dialog: QDialog, read: Callable[[], T]) -> T | None:
+    """Run ``dialog`` (modal); ``read()`` once it was accepted, else None. The dialog is
+    deleted afterwards."""
+    try:
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        return read()
+    finally:
+        dialog.deleteLater()
 
 
 class TextPrompt:

@@ -33,7 +33,7 @@ from brikdesk.domain.sheets import (
     RosterSheetOptions,
 )
 from brikdesk.services.printing import READINGS as PRINT_READINGS
-from ui.dialogs.base import FormDialog
+from ui.dialogs.base import FormDialog, answer_of
 from ui.settings import AppSettings
 
 #: The keys the choices are kept under.
@@ -254,13 +254,9 @@ def _ask_and_store(dialog_cls: Any, parent: QWidget | None, settings: AppSetting
     """Open ``dialog_cls`` on the choices ``load`` reads from ``settings``; on OK ``save`` the
     dialog's new choice and return it, else ``None``."""
     dialog = dialog_cls(parent, load(settings), title=title, verb=verb)
-    try:
-        if dialog.exec() != FormDialog.DialogCode.Accepted:
-            return None
-        choice = dialog.choice()
-    finally:
-        dialog.deleteLater()
-    save(settings, choice)
+    choice = answer_of(dialog, dialog.choice)
+    if choice is not None:
+        save(settings, choice)
     return choice
 
 

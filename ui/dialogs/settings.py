@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QSpinBox, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox, QWidget
 
 from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
-from ui.dialogs.base import FormDialog
+from ui.dialogs.base import FormDialog, answer_of
 from ui.dialogs.print_options import KEY_BW, KEY_PAPER, PAPER_NAMES, default_paper
 from ui.settings import DICE_MODES, MAX_TABLE_FONT, MIN_TABLE_FONT, AppSettings
 
@@ -102,11 +102,7 @@ class SettingsDialog(FormDialog):
     def ask(cls, parent: QWidget | None, settings: AppSettings) -> Preferences | None:
         """Show the preferences; on Save store them and return them, else None."""
         dialog = cls(parent, settings)
-        try:
-            if dialog.exec() != QDialog.DialogCode.Accepted:
-                return None
-            prefs = dialog.value()
-        finally:
-            dialog.deleteLater()
-        save_preferences(settings, prefs)
+        prefs = answer_of(dialog, dialog.value)
+        if prefs is not None:
+            save_preferences(settings, prefs)
         return prefs

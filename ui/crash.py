@@ -62,9 +62,10 @@ def log_file_handler(folder: Path | None = None) -> RotatingFileHandler:
 
 
 def log_path() -> Path | None:
-    """The file the root logger writes to, if any."""
-    for h in logging.getLogger().handlers:
-        if isinstance(h, logging.FileHandler):
+    """The rotating log file the root logger writes to, if any."""
+    handlers = logging.getLogger().handlers
+    for h in reversed(handlers):  # BrikDesk's own is a rotating one
+        if isinstance(h, RotatingFileHandler):
             return Path(h.baseFilename)
     return None
 

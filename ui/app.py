@@ -104,7 +104,8 @@ def open_storage(args: argparse.Namespace | None = None) -> Database:
     campaign is created, as ``brikdesk list`` and the other commands do. Raises
     ``StorageError`` with a message fit to show.
     """
-    from brikdesk.persistence.db import DB_ENV, open_database
+    from brikdesk.paths import DB_ENV
+    from brikdesk.persistence.db import open_database
 
     url = getattr(args, "db", None) if args is not None else None
     db = open_database(url)
@@ -136,12 +137,11 @@ def _window(services: Services, database: str, settings: AppSettings | None) -> 
                         database=database, icon=app_icon())
     bus.setParent(window)
     scopes.setParent(window)
-    window.db = None  # type: ignore[attr-defined]  (the open Database, kept with the window)
     return window
 
 
 def _keep_database(window: MainWindow, db: Database) -> None:
-    window.db = db  # type: ignore[attr-defined]
+    window.db = db
     window.destroyed.connect(db.close)
 
 

@@ -11,7 +11,7 @@ navigator dock, and opens the roster windows (one per army), the catalog window 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +34,13 @@ from brikdesk.domain.catalog import DEFAULT_EDITION
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
 from brikdesk.services.changes import Done
-from brikdesk.services.summaries import NO_BUDGET, ArmyPatch, Navigator, PlayerPatch
+from brikdesk.services.summaries import (
+    NO_BUDGET,
+    ArmyPatch,
+    ArmySummary,
+    Navigator,
+    PlayerPatch,
+)
 from ui.bus import Bus
 from ui.dialogs.base import FileChooser, TextPrompt
 from ui.dialogs.campaign import (
@@ -67,7 +73,9 @@ from ui.windows.navigator import (
 from ui.windows.printing import ReportPrinting, RosterPrinting
 
 if TYPE_CHECKING:  # the windows load when first opened
+    from brikdesk.persistence.db import Database
     from ui.dialogs.about import AboutDialog
+    from ui.dialogs.rules_reference import RulesReferenceDialog
     from ui.live import LiveRefresh
     from ui.windows.catalog import CatalogWindow
     from ui.windows.history import HistoryWindow
@@ -115,7 +123,9 @@ class MainWindow(QMainWindow):
         self.catalogs: dict[int, CatalogWindow] = {}
         #: Campaign > History windows, one per campaign.
         self.histories: dict[int, HistoryWindow] = {}
-        self.rules_reference = None
+        self.rules_reference: RulesReferenceDialog | None = None
+        #: The open database, kept with the window (``ui.app``) and closed after it.
+        self.db: Database | None = None
         self.live: LiveRefresh | None = None
         self._cost_unit = "CP"
 
@@ -666,7 +676,7 @@ class MainWindow(QMainWindow):
             return None
         campaigns = self.services.campaigns
 
-        def no_budget(army):
+        def no_budget(army: ArmySummary) -> Done[ArmyPatch] | None:
             return None if answer.budget is not None else campaigns.update_army(
                 army.id, ArmyPatch(budget=NO_BUDGET))
 
@@ -686,25 +696,26 @@ class MainWindow(QMainWindow):
             p = next((p for p in self.nav.players if p.id == ident), None)
             if p is None:
                 return False
-            answer = PlayerDialog.ask(self, f"Edit {p.name}", p.name, p.colour, p.faction)
-            if answer is None:
+            player = PlayerDialog.ask(self, f"Edit {p.name}", p.name, p.colour, p.faction)
+            if player is None:
                 return False
-            patch = PlayerPatch(name=answer.name, colour=answer.colour, faction=answer.faction)
+            player_patch = PlayerPatch(name=player.name, colour=player.colour,
+                                       faction=player.faction)
             return self.runner.perform(lambda: self.services.campaigns.update_player(
-                ident, patch, version=p.version)) is not None
+                ident, player_patch, version=p.version)) is not None
         if kind == ARMY:
             a = next((a for a in self.nav.armies if a.id == ident), None)
             if a is None:
                 return False
-            answer = ArmyDialog.ask(self, self.nav.players, title=f"Edit {a.name}",
-                                    player_id=a.player_id, name=a.name, budget=a.budget,
-                                    cost_unit=self._cost_unit)
-            if answer is None:
+            army = ArmyDialog.ask(self, self.nav.players, title=f"Edit {a.name}",
+                                  player_id=a.player_id, name=a.name, budget=a.budget,
+                                  cost_unit=self._cost_unit)
+            if army is None:
                 return False
-            patch = ArmyPatch(name=answer.name, player_id=answer.player_id,
-                              budget=NO_BUDGET if answer.budget is None else answer.budget)
+            army_patch = ArmyPatch(name=army.name, player_id=army.player_id,
+                                   budget=NO_BUDGET if army.budget is None else army.budget)
             return self.runner.perform(lambda: self.services.campaigns.update_army(
-                ident, patch, version=a.version), f"Edit army {answer.name}") is not None
+                ident, army_patch, version=a.version), f"Edit army {army.name}") is not None
         if kind == BATTLE:
             self.open_battle(ident)
             return True
@@ -720,7 +731,8 @@ class MainWindow(QMainWindow):
         if call is None or self.nav is None:
             return False
         # The version the navigator shows: a row someone else changed since is not deleted.
-        shown = {PLAYER: self.nav.players, ARMY: self.nav.armies, BATTLE: self.nav.battles}
+        shown: dict[str, Sequence[Any]] = {PLAYER: self.nav.players, ARMY: self.nav.armies,
+                                           BATTLE: self.nav.battles}
         version = next((r.version for r in shown[kind] if r.id == ident), None)
         done = self.runner.perform(lambda: call(ident, version=version))
         if done is not None:
@@ -864,7 +876,9 @@ class MainWindow(QMainWindow):
             panel = BattlePanel(self.services, self.bus, self.undo_scopes.battle(battle_id),
                                 battle_id,
                                 settings=self.settings.qsettings, parent=self.battle_page)
-            self.battle_page.layout().addWidget(panel, 1)
+            page_layout = self.battle_page.layout()
+            assert isinstance(page_layout, QVBoxLayout)  # BattlePage's own
+            page_layout.addWidget(panel, 1)
             self.battle_panel = panel
             panel.table_mode_changed.connect(self._on_table_mode)
             self._wire_aftermath(panel)
@@ -948,7 +962,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"{done.name} is finished{lost}.", 10_000)
         return True
 
-    def open_history(self):
+    def open_history(self) -> HistoryWindow | None:
         """Campaign > History (one window per campaign)."""
         from ui.windows.history import HistoryWindow
 
@@ -1000,7 +1014,7 @@ class MainWindow(QMainWindow):
 
     # -- printing -------------------------------------------------------------------------
 
-    def _print_target(self) -> tuple[str, int, str] | None:
+    def _print_target(self) -> tuple[str, int, str | None] | None:
         """What File > Print acts on: the selected army (its roster sheet) or battle (its
         report), with its name."""
         kind, ident = self.selected()
@@ -1055,15 +1069,16 @@ class MainWindow(QMainWindow):
 
     # -- help -----------------------------------------------------------------------------
 
-    def show_rules_reference(self):
+    def show_rules_reference(self) -> RulesReferenceDialog:
         from ui.dialogs.rules_reference import RulesReferenceDialog
 
-        if self.rules_reference is None:
-            self.rules_reference = RulesReferenceDialog(self)
-        self.rules_reference.show()
-        self.rules_reference.raise_()
-        self.rules_reference.activateWindow()
-        return self.rules_reference
+        reference = self.rules_reference
+        if reference is None:
+            reference = self.rules_reference = RulesReferenceDialog(self)
+        reference.show()
+        reference.raise_()
+        reference.activateWindow()
+        return reference
 
     def show_about(self) -> AboutDialog:
         """Open the About dialog (window-modal, not blocking) and return it."""

@@ -398,3 +398,53 @@ def test_unreadable_settings_fall_back_to_the_defaults(settings: AppSettings) ->
     assert settings.table_font_percent == 155
     settings.table_font_percent = 5000
     assert settings.table_font_percent == 300
+
+
+@pytest.mark.parametrize(("mode", "focus"), [("virtual", "roll_button"), ("typed", "edit")])
+def test_the_dice_setting_decides_what_the_wizard_offers_first(qtbot, tmp_path: Path,
+                                                               mode: str, focus: str) -> None:
+    from PySide6.QtGui import QUndoStack
+    from PySide6.QtWidgets import QWizard
+
+    from brikdesk.domain.rolling import RandomDice
+    from tests.ui.wizard_battle import make_battle
+    from ui.bus import Bus
+    from ui.wizard import CombatWizard
+
+    battle = make_battle(tmp_path / "sherwood.sqlite3")
+    try:
+        w = CombatWizard(battle.services, Bus(), QUndoStack(), battle.battle_id,
+                         battle.ids["Little John"], dice=RandomDice(1))
+        qtbot.addWidget(w)
+        w.set_dice_mode(mode)
+        w.show()
+        qtbot.waitExposed(w)
+        w.windowHandle().requestActivate()
+        qtbot.waitUntil(w.isActiveWindow)
+        w.pages[w.ATTACK].target.choose(battle.ids["Guard Bert"])
+        while w.currentId() != w.ACTION:
+            w.button(QWizard.WizardButton.NextButton).click()
+        action = w.pages[w.ACTION]
+        qtbot.waitUntil(lambda: QApplication.focusWidget() is getattr(action.dice, focus))
+        w.close()
+    finally:
+        battle.db.close()
+
+
+def test_table_mode_uses_the_text_size_from_the_settings(open_main, demo_db,
+                                                         settings: AppSettings) -> None:
+    main = open_main(demo_db)
+    battle = next(b.id for b in main.services.battles.list_battles(main.campaign_id)
+                  if b.status == "in_progress")
+    assert main.open_battle(battle)
+    panel = main.battle_panel
+    panel.set_table_mode(False)
+    normal = panel.font().pointSizeF()
+    settings.table_font_percent = 200
+    panel.set_table_mode(True)
+    assert panel.font().pointSizeF() == pytest.approx(normal * 2)
+    settings.table_font_percent = 120
+    panel.set_table_mode(True)
+    assert panel.font().pointSizeF() == pytest.approx(normal * 1.2)
+    panel.set_table_mode(False)
+    assert panel.font().pointSizeF() == pytest.approx(normal)

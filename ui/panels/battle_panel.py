@@ -97,6 +97,7 @@ from ui.panels.chips import StatusChipDelegate
 from ui.panels.pickers import NoteAsker, UnitPicker
 from ui.panels.start_dialog import OrderDialog, PlayerChoice
 from ui.panels.theme import NORMAL, TABLE, Theme, readable_on
+from ui.settings import AppSettings
 from ui.undo import UndoScopes, perform
 
 log = logging.getLogger(__name__)
@@ -687,7 +688,9 @@ class BattlePanel(QWidget):
         self.table_mode_action.setChecked(on)
         font = QFont(self._app_font)
         size = font.pointSizeF() if font.pointSizeF() > 0 else 10.0
-        font.setPointSizeF(size * theme.font_scale)
+        # Table mode's text size is the organizer's (Edit > Settings).
+        scale = AppSettings(self.settings).table_font_percent / 100 if on else theme.font_scale
+        font.setPointSizeF(size * scale)
         self._apply_colours(theme)
         self.setFont(font)
         for child in self.findChildren(QWidget):  # a child with a style sheet keeps its font
@@ -966,10 +969,12 @@ class BattlePanel(QWidget):
             return False
         self.open_wizard_fn = opener
         try:
-            opener(self, self.services, self.bus, self.undo_stack, self.battle_id, unit)
+            wizard = opener(self, self.services, self.bus, self.undo_stack, self.battle_id, unit)
         except UserError as exc:
             self.show_error(exc)
             return False
+        if hasattr(wizard, "set_dice_mode"):  # Edit > Settings: virtual or typed dice first
+            wizard.set_dice_mode(AppSettings(self.settings).dice_mode)
         return True
 
     def _spend_current(self, how: ActionUse, *, over_the_top: bool = False) -> None:

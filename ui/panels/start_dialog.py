@@ -435,6 +435,8 @@ class StartBattleDialog(QDialog):
         for top in self.player_items():
             for i in range(top.childCount()):
                 army = top.child(i)
+                if army is None:
+                    continue
                 army_id = army.data(0, ID)[1]
                 if army_id in self._over_budget and army.checkState(0) != Qt.CheckState.Unchecked:
                     out.append(self._over_budget[army_id])

@@ -118,7 +118,8 @@ class OpenFailedDialog(QDialog):
         self.headline.setObjectName("openFailedHeadline")
         self.headline.setWordWrap(True)
         layout.addWidget(self.headline)
-        self.message = QLabel(f"{failure.database}\n\n{failure.message}", self)
+        said = failure.message[:1].upper() + failure.message[1:]
+        self.message = QLabel(f"{failure.database}\n\n{said}.", self)
         self.message.setObjectName("openFailedMessage")
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -8,7 +8,6 @@ screen (and 1280x720) and all its buttons must lie on the screen.
 
 from __future__ import annotations
 
-import gc
 import importlib
 import pkgutil
 import shutil
@@ -364,10 +363,3 @@ def test_every_window_fits_a_laptop_screen(qtbot, open_main, demo_db: str, width
             assert window.width() <= room.width(), window.objectName()
             assert window.height() <= room.height(), window.objectName()
             assert _buttons_off_screen(window) == [], window.objectName()
-
-
-@pytest.fixture(autouse=True)
-def _collect_each() -> Iterator[None]:
-    """The dialogs here have no parent: collect each test's between tests."""
-    yield
-    gc.collect()

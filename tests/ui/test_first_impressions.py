@@ -448,3 +448,12 @@ def test_table_mode_uses_the_text_size_from_the_settings(open_main, demo_db,
     assert panel.font().pointSizeF() == pytest.approx(normal * 1.2)
     panel.set_table_mode(False)
     assert panel.font().pointSizeF() == pytest.approx(normal)
+
+
+def test_another_programs_database_is_named_as_not_brikdesks(tmp_path: Path) -> None:
+    other = tmp_path / "recipes.sqlite3"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE recipes (id INTEGER PRIMARY KEY)")
+    conn.close()
+    failure = describe(_error(f"sqlite:///{other}"), str(other), other)
+    assert failure.kind == FailureKind.FOREIGN and failure.backup is None

@@ -3,8 +3,10 @@
 A laptop screen (1366x768, less the task bar) is smaller than the size a window asks for when
 it is built for a desktop monitor. ``fit_to_screen(widget, width, height)`` sizes a top-level
 window to what it asks for, but never larger than the screen's available geometry (less a
-margin for the window frame), and moves it inside that area. Long content scrolls
-(``scrolling``) rather than pushing a dialog's buttons off the screen.
+margin for the window frame), and moves it back inside that area if it was placed outside
+(a geometry kept from a larger screen). A window whose content is taller than the screen
+must scroll it (the combat wizard's pages, the catalog's form do) rather than push its buttons
+off the screen.
 
 ``available_geometry`` is the one place that asks Qt for the screen's free area; tests fake a
 small screen with ``pretend_screen``.
@@ -17,7 +19,7 @@ from contextlib import contextmanager
 
 from PySide6.QtCore import QRect, QSize
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
+from PySide6.QtWidgets import QWidget
 
 #: Room left for the window manager's frame and title bar (pixels).
 FRAME_MARGIN = QSize(16, 40)
@@ -81,14 +83,3 @@ def fit_to_screen(widget: QWidget, width: int | None = None,
                 area.bottom() - size.height() - FRAME_MARGIN.height() + 1)
         widget.move(max(area.left(), x), max(area.top(), y))
     return widget.size()
-
-
-def scrolling(content: QWidget, parent: QWidget | None = None) -> QScrollArea:
-    """``content`` in a frameless scroll area that scrolls only when the window is too small
-    to show it all."""
-    area = QScrollArea(parent)
-    area.setObjectName(f"{content.objectName() or 'content'}Scroll")
-    area.setFrameShape(QFrame.Shape.NoFrame)
-    area.setWidgetResizable(True)
-    area.setWidget(content)
-    return area

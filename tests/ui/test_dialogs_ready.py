@@ -26,7 +26,7 @@ from brikdesk.domain.rolling import RandomDice
 from brikdesk.persistence.db import open_database
 from tests.ui.wizard_battle import make_battle, services_for
 from ui.bus import Bus
-from ui.screen import pretend_screen, usable_size
+from ui.screen import fit_to_screen, pretend_screen, usable_size
 
 # -- a small battle to open the dialogs on ---------------------------------------------------
 
@@ -363,3 +363,14 @@ def test_every_window_fits_a_laptop_screen(qtbot, open_main, demo_db: str, width
             assert window.width() <= room.width(), window.objectName()
             assert window.height() <= room.height(), window.objectName()
             assert _buttons_off_screen(window) == [], window.objectName()
+
+
+def test_a_window_kept_from_a_larger_screen_comes_back_onto_this_one(qtbot) -> None:
+    window = QWidget()
+    qtbot.addWidget(window)
+    window.move(2400, 1300)  # where it was on a 2560x1440 monitor
+    with pretend_screen(1366, 768) as screen:
+        size = fit_to_screen(window, 1600, 1000)
+        room = usable_size(window)
+        assert size == room
+        assert screen.contains(QRect(window.pos(), size))

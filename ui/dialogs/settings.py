@@ -3,7 +3,7 @@
 - the default paper and black-and-white printing (what the print dialogs offer first; the same
   choices they remember, ``ui.dialogs.print_options``);
 - the dice: BrikDesk rolls virtual dice, or the faces rolled at the table are typed in (what
-  the combat wizard and the roll-off offer first);
+  the combat wizard's dice cards offer first);
 - table mode's text size;
 - the rules edition a new campaign starts with.
 """
@@ -74,8 +74,8 @@ class SettingsDialog(FormDialog):
         for mode in DICE_MODES:
             self.dice.addItem(DICE_TEXT[mode], mode)
         self.dice.setCurrentIndex(max(0, self.dice.findData(prefs.dice_mode)))
-        self.dice.setToolTip("What the combat wizard and the turn-order roll-off offer first; "
-                             "either can always be used")
+        self.dice.setToolTip("What the combat wizard's dice cards offer first; either can "
+                             "always be used")
         self.form.addRow("&Dice:", self.dice)
         self.table_font = QSpinBox(self)
         self.table_font.setObjectName("tableFont")

@@ -4,27 +4,24 @@ The window gets everything through its constructor (design: no globals, no servi
 the services, the bus, the undo histories (``ui.undo.UndoScopes``: its own, one per roster, the
 catalog's, one per battle) and the settings; ``ui.app`` builds it. It opens
 the last campaign (the demo on the first start), lists its players, armies and battles in the
-navigator dock, and opens the roster windows (one per army), the catalog window and battles.
-
-Hook for the battle tracker: ``open_battle(battle_id)`` shows the battle on ``battle_page``
-(for now its summary); the tracker replaces that page's body or this method.
+navigator dock, and opens the roster windows (one per army), the catalog window and battles
+(``open_battle``: the battle tracker's panel on ``battle_page``).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QPoint, QSize, Qt
+from PySide6.QtCore import QPoint, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
     QMainWindow,
     QMenu,
-    QMessageBox,
     QStackedWidget,
     QStyle,
     QToolBar,
@@ -33,12 +30,17 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import isValid
 
-from brikdesk import __version__
 from brikdesk.domain.catalog import DEFAULT_EDITION
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
 from brikdesk.services.changes import Done
-from brikdesk.services.summaries import NO_BUDGET, ArmyPatch, Navigator, PlayerPatch
+from brikdesk.services.summaries import (
+    NO_BUDGET,
+    ArmyPatch,
+    ArmySummary,
+    Navigator,
+    PlayerPatch,
+)
 from ui.bus import Bus
 from ui.dialogs.base import FileChooser, TextPrompt
 from ui.dialogs.campaign import (
@@ -49,6 +51,7 @@ from ui.dialogs.campaign import (
     PlayerDialog,
 )
 from ui.dialogs.progress import ProgressJob
+from ui.screen import fit_to_screen
 from ui.settings import AppSettings
 from ui.undo import UndoScopes
 from ui.windows.battle_sheet_printing import BattleSheetPrinting
@@ -70,6 +73,9 @@ from ui.windows.navigator import (
 from ui.windows.printing import ReportPrinting, RosterPrinting
 
 if TYPE_CHECKING:  # the windows load when first opened
+    from brikdesk.persistence.db import Database
+    from ui.dialogs.about import AboutDialog
+    from ui.dialogs.rules_reference import RulesReferenceDialog
     from ui.live import LiveRefresh
     from ui.windows.catalog import CatalogWindow
     from ui.windows.history import HistoryWindow
@@ -78,22 +84,8 @@ if TYPE_CHECKING:  # the windows load when first opened
 log = logging.getLogger(__name__)
 
 APP_TITLE = "BrikDesk"
-COMING_WITH_TRACKER = "coming with the battle tracker"
 NAVIGATOR_CHANGES = (Changes.CAMPAIGNS | Changes.PLAYERS | Changes.ARMIES | Changes.UNITS
                      | Changes.BATTLES | Changes.EVENTS)
-
-
-def about_text() -> str:
-    """What Help > About BrikDesk says (rich text)."""
-    return (
-        f"<h3>BrikDesk {__version__}</h3>"
-        "<p>A campaign manager for the BrikWars tabletop wargame: army rosters and the "
-        "weapon catalog, a battle tracker, a combat wizard that explains every modifier, "
-        "and printed roster sheets.</p>"
-        f"<p>Rules edition: BrikWars {DEFAULT_EDITION}.</p>"
-        "<p>BrikWars is a free rules set by Mike Rayhawk; BrikDesk is an independent tool "
-        "and is not affiliated with it or with the LEGO Group.</p>"
-    )
 
 
 class MainWindow(QMainWindow):
@@ -103,6 +95,9 @@ class MainWindow(QMainWindow):
     says "Opening <database>…" and offers nothing that needs the database until
     ``database_opened`` (``ui.app.StartUp``).
     """
+
+    #: Edit > Settings saved new preferences (table mode and the print dialogs read them).
+    preferences_changed = Signal()
 
     def __init__(self, services: Services, bus: Bus, scopes: UndoScopes, *,
                  settings: AppSettings | None = None, database: str = "",
@@ -128,7 +123,9 @@ class MainWindow(QMainWindow):
         self.catalogs: dict[int, CatalogWindow] = {}
         #: Campaign > History windows, one per campaign.
         self.histories: dict[int, HistoryWindow] = {}
-        self.rules_reference = None
+        self.rules_reference: RulesReferenceDialog | None = None
+        #: The open database, kept with the window (``ui.app``) and closed after it.
+        self.db: Database | None = None
         self.live: LiveRefresh | None = None
         self._cost_unit = "CP"
 
@@ -143,7 +140,6 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._build_toolbar()
         self._build_status_bar()
-        self._wire_battle_tracker()
         bus.changed.connect(self._on_changed)
         bus.status.connect(self._on_status)
         self._restore_layout()
@@ -161,6 +157,8 @@ class MainWindow(QMainWindow):
         self.overview.link_activated.connect(self.open_entry)
         self.battle_page = BattlePage(self.pages)
         self.battle_page.back.connect(self.show_overview)
+        self.battle_page.body.hide()  # the tracker's panel takes the page
+        self.battle_panel: Any = None
         self.pages.addWidget(self.overview)
         self.pages.addWidget(self.battle_page)
         self.pages.currentChanged.connect(self._follow_page)
@@ -270,9 +268,10 @@ class MainWindow(QMainWindow):
         self.open_battle_action = act(self, "&Open battle", self.open_selected_battle,
                                       name="openBattleAction", shortcut="Ctrl+B",
                                       tip="Show the battle selected in the navigator")
-        self.new_battle_action = act(self, "&New battle…", None, name="newBattleAction",
-                                     tip=f"New battle ({COMING_WITH_TRACKER})")
-        self.new_battle_action.setEnabled(False)
+        self.new_battle_action = act(self, "&New battle…", self.new_battle,
+                                     name="newBattleAction", shortcut="Ctrl+Shift+B",
+                                     tip="Muster units from the armies, set the turn order "
+                                         "and start a battle")
 
         self.end_battle_action = act(self, "&End battle…", self.end_battle,
                                      name="endBattleAction", shortcut="Ctrl+Shift+F",
@@ -291,7 +290,13 @@ class MainWindow(QMainWindow):
                                 tip="Modifiers and how BrikDesk reads the rules",
                                 icon=icon(sp.SP_MessageBoxQuestion))
         self.about_action = act(self, "&About BrikDesk", self.show_about, name="aboutAction",
-                                tip="Version and rules edition")
+                                tip="Version, database, rules edition and libraries")
+        self.preferences_action = act(self, "Se&ttings…", self.edit_preferences,
+                                      name="preferencesAction",
+                                      shortcut=QKeySequence.StandardKey.Preferences,
+                                      tip="Paper, black-and-white printing, dice, table "
+                                          "mode's text size, new campaigns' rules edition")
+        self.preferences_action.setMenuRole(QAction.MenuRole.PreferencesRole)
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
 
     def _build_menus(self) -> None:
@@ -318,7 +323,7 @@ class MainWindow(QMainWindow):
             None, self.quit_action])
         self.edit_menu = menu("&Edit", "editMenu", [
             self.undo_action, self.redo_action, None, self.edit_selected_action,
-            self.delete_selected_action])
+            self.delete_selected_action, None, self.preferences_action])
         self.view_menu = menu("&View", "viewMenu", [
             self.navigator_action, None, self.overview_action, self.refresh_action])
         self.campaign_menu = menu("&Campaign", "campaignMenu", [
@@ -379,6 +384,7 @@ class MainWindow(QMainWindow):
         if state is not None:
             self.restoreState(state)
         self.settings.restore_geometry("main", self)
+        fit_to_screen(self, self.width(), self.height())
 
     # -- campaigns ------------------------------------------------------------------------
 
@@ -486,7 +492,8 @@ class MainWindow(QMainWindow):
 
     def new_campaign(self) -> int | None:
         existing = self.runner.read(self.services.campaigns.list_campaigns) or ()
-        answer = NewCampaignDialog.ask(self, [c.name for c in existing])
+        answer = NewCampaignDialog.ask(self, [c.name for c in existing],
+                                       edition=self.settings.new_campaign_edition)
         if answer is None:
             return None
         summary = self.runner.perform(lambda: self.services.campaigns.create_campaign(
@@ -669,7 +676,7 @@ class MainWindow(QMainWindow):
             return None
         campaigns = self.services.campaigns
 
-        def no_budget(army):
+        def no_budget(army: ArmySummary) -> Done[ArmyPatch] | None:
             return None if answer.budget is not None else campaigns.update_army(
                 army.id, ArmyPatch(budget=NO_BUDGET))
 
@@ -689,25 +696,26 @@ class MainWindow(QMainWindow):
             p = next((p for p in self.nav.players if p.id == ident), None)
             if p is None:
                 return False
-            answer = PlayerDialog.ask(self, f"Edit {p.name}", p.name, p.colour, p.faction)
-            if answer is None:
+            player = PlayerDialog.ask(self, f"Edit {p.name}", p.name, p.colour, p.faction)
+            if player is None:
                 return False
-            patch = PlayerPatch(name=answer.name, colour=answer.colour, faction=answer.faction)
+            player_patch = PlayerPatch(name=player.name, colour=player.colour,
+                                       faction=player.faction)
             return self.runner.perform(lambda: self.services.campaigns.update_player(
-                ident, patch, version=p.version)) is not None
+                ident, player_patch, version=p.version)) is not None
         if kind == ARMY:
             a = next((a for a in self.nav.armies if a.id == ident), None)
             if a is None:
                 return False
-            answer = ArmyDialog.ask(self, self.nav.players, title=f"Edit {a.name}",
-                                    player_id=a.player_id, name=a.name, budget=a.budget,
-                                    cost_unit=self._cost_unit)
-            if answer is None:
+            army = ArmyDialog.ask(self, self.nav.players, title=f"Edit {a.name}",
+                                  player_id=a.player_id, name=a.name, budget=a.budget,
+                                  cost_unit=self._cost_unit)
+            if army is None:
                 return False
-            patch = ArmyPatch(name=answer.name, player_id=answer.player_id,
-                              budget=NO_BUDGET if answer.budget is None else answer.budget)
+            army_patch = ArmyPatch(name=army.name, player_id=army.player_id,
+                                   budget=NO_BUDGET if army.budget is None else army.budget)
             return self.runner.perform(lambda: self.services.campaigns.update_army(
-                ident, patch, version=a.version), f"Edit army {answer.name}") is not None
+                ident, army_patch, version=a.version), f"Edit army {army.name}") is not None
         if kind == BATTLE:
             self.open_battle(ident)
             return True
@@ -723,7 +731,8 @@ class MainWindow(QMainWindow):
         if call is None or self.nav is None:
             return False
         # The version the navigator shows: a row someone else changed since is not deleted.
-        shown = {PLAYER: self.nav.players, ARMY: self.nav.armies, BATTLE: self.nav.battles}
+        shown: dict[str, Sequence[Any]] = {PLAYER: self.nav.players, ARMY: self.nav.armies,
+                                           BATTLE: self.nav.battles}
         version = next((r.version for r in shown[kind] if r.id == ident), None)
         done = self.runner.perform(lambda: call(ident, version=version))
         if done is not None:
@@ -831,14 +840,11 @@ class MainWindow(QMainWindow):
             self.undo_scopes.setActiveStack(self.undo_stack)
 
     def open_battle(self, battle_id: int) -> bool:
-        """Show battle ``battle_id`` in the main window (for now: its summary).
-
-        The battle tracker replaces ``battle_page``'s body, or this method, with its panel.
-        """
+        """Show battle ``battle_id`` in the main window: the battle tracker's panel."""
         detail = self.runner.read(lambda: self.services.battles.battle(battle_id))
         if detail is None:
             return False
-        self.battle_page.show_battle(detail)
+        self.battle_page.battle_id = battle_id
         self.battle_page.title.setText(detail.battle.status_text)
         self._show_battle_panel(battle_id)
         self.pages.setCurrentWidget(self.battle_page)
@@ -846,14 +852,6 @@ class MainWindow(QMainWindow):
         return True
 
     # -- the battle tracker (ui.panels) ---------------------------------------------------
-
-    def _wire_battle_tracker(self) -> None:
-        """New battle starts one from the campaign; the Battle menu gets the panel's actions."""
-        self.battle_panel = None
-        self.new_battle_action.setToolTip("Muster units from the armies, set the turn order "
-                                          "and start a battle")
-        self.new_battle_action.setShortcut("Ctrl+Shift+B")
-        self.new_battle_action.triggered.connect(self.new_battle)
 
     def new_battle(self) -> int | None:
         from ui.panels import start_new_battle
@@ -878,7 +876,9 @@ class MainWindow(QMainWindow):
             panel = BattlePanel(self.services, self.bus, self.undo_scopes.battle(battle_id),
                                 battle_id,
                                 settings=self.settings.qsettings, parent=self.battle_page)
-            self.battle_page.layout().addWidget(panel, 1)
+            page_layout = self.battle_page.layout()
+            assert isinstance(page_layout, QVBoxLayout)  # BattlePage's own
+            page_layout.addWidget(panel, 1)
             self.battle_panel = panel
             panel.table_mode_changed.connect(self._on_table_mode)
             self._wire_aftermath(panel)
@@ -895,7 +895,6 @@ class MainWindow(QMainWindow):
                     self.battle_menu.addSeparator()
                 else:
                     self.battle_menu.addAction(action)
-        self.battle_page.body.hide()
         panel.show()
         self._on_table_mode(panel.table_mode)
         self._follow_page()
@@ -963,7 +962,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"{done.name} is finished{lost}.", 10_000)
         return True
 
-    def open_history(self):
+    def open_history(self) -> HistoryWindow | None:
         """Campaign > History (one window per campaign)."""
         from ui.windows.history import HistoryWindow
 
@@ -1015,7 +1014,7 @@ class MainWindow(QMainWindow):
 
     # -- printing -------------------------------------------------------------------------
 
-    def _print_target(self) -> tuple[str, int, str] | None:
+    def _print_target(self) -> tuple[str, int, str | None] | None:
         """What File > Print acts on: the selected army (its roster sheet) or battle (its
         report), with its name."""
         kind, ident = self.selected()
@@ -1070,29 +1069,41 @@ class MainWindow(QMainWindow):
 
     # -- help -----------------------------------------------------------------------------
 
-    def show_rules_reference(self):
+    def show_rules_reference(self) -> RulesReferenceDialog:
         from ui.dialogs.rules_reference import RulesReferenceDialog
 
-        if self.rules_reference is None:
-            self.rules_reference = RulesReferenceDialog(self)
-        self.rules_reference.show()
-        self.rules_reference.raise_()
-        self.rules_reference.activateWindow()
-        return self.rules_reference
+        reference = self.rules_reference
+        if reference is None:
+            reference = self.rules_reference = RulesReferenceDialog(self)
+        reference.show()
+        reference.raise_()
+        reference.activateWindow()
+        return reference
 
-    def show_about(self) -> QMessageBox:
-        """Open the About box (window-modal, not blocking) and return it."""
-        box = QMessageBox(self)
-        box.setObjectName("aboutBox")
-        box.setWindowTitle("About BrikDesk")
-        box.setTextFormat(Qt.TextFormat.RichText)
-        box.setText(about_text())
-        if not self._icon.isNull():
-            box.setIconPixmap(self._icon.pixmap(QSize(64, 64)))
-        box.setStandardButtons(QMessageBox.StandardButton.Ok)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.open()
-        return box
+    def show_about(self) -> AboutDialog:
+        """Open the About dialog (window-modal, not blocking) and return it."""
+        from ui.dialogs.about import AboutDialog
+
+        dialog = AboutDialog(self, self.database, self._edition(), self._icon)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+    def _edition(self) -> str:
+        """The rules edition of the campaign shown (else the default)."""
+        edition = self.nav.campaign.edition if self.nav is not None else DEFAULT_EDITION
+        return str(getattr(edition, "value", edition))
+
+    def edit_preferences(self) -> bool:
+        """Edit > Settings: the preferences; True when saved."""
+        from ui.dialogs.settings import SettingsDialog
+
+        prefs = SettingsDialog.ask(self, self.settings)
+        if prefs is None:
+            return False
+        self.preferences_changed.emit()
+        self.statusBar().showMessage("Settings saved.", 5000)
+        return True
 
     # -- closing --------------------------------------------------------------------------
 

@@ -22,6 +22,17 @@ from PySide6.QtWidgets import QWidget
 #: How many campaigns File > Recent campaigns remembers.
 MAX_RECENT = 8
 
+#: Edit > Settings keys (the paper and black and white are the print dialogs' own choices,
+#: ``ui.dialogs.print_options``).
+KEY_DICE_MODE = "preferences/dice_mode"
+KEY_TABLE_FONT = "preferences/table_font_percent"
+KEY_EDITION = "preferences/new_campaign_edition"
+DICE_MODES = ("virtual", "typed")
+#: Table mode's text size in percent of the application's: the default and the range offered.
+DEFAULT_TABLE_FONT = 155
+MIN_TABLE_FONT = 100
+MAX_TABLE_FONT = 300
+
 
 class AppSettings:
     """Typed access to the keys BrikDesk stores (a thin layer over one ``QSettings``)."""
@@ -125,6 +136,40 @@ class AppSettings:
     def forget_recent(self, campaign_id: int) -> None:
         ids = [i for i in self.recent_campaigns if i != campaign_id]
         self._s.setValue(f"{self._campaigns}/recent", ",".join(str(i) for i in ids))
+
+    # -- preferences (Edit > Settings) -------------------------------------------------------
+
+    @property
+    def dice_mode(self) -> str:
+        """How dice are entered by default: ``"virtual"`` (BrikDesk rolls) or ``"typed"`` (the
+        faces rolled at the table are typed in)."""
+        value = str(self._s.value(KEY_DICE_MODE) or "").strip()
+        return value if value in DICE_MODES else "virtual"
+
+    @dice_mode.setter
+    def dice_mode(self, mode: str) -> None:
+        self.set(KEY_DICE_MODE, mode if mode in DICE_MODES else None)
+
+    @property
+    def table_font_percent(self) -> int:
+        """Table mode's text size, in percent of the application's (large print across a
+        table)."""
+        value = self.get_int(KEY_TABLE_FONT, DEFAULT_TABLE_FONT) or DEFAULT_TABLE_FONT
+        return max(MIN_TABLE_FONT, min(MAX_TABLE_FONT, value))
+
+    @table_font_percent.setter
+    def table_font_percent(self, percent: int) -> None:
+        self.set(KEY_TABLE_FONT, max(MIN_TABLE_FONT, min(MAX_TABLE_FONT, percent)))
+
+    @property
+    def new_campaign_edition(self) -> str | None:
+        """The rules edition New campaign offers first (None: the app's default)."""
+        value = str(self._s.value(KEY_EDITION) or "").strip()
+        return value or None
+
+    @new_campaign_edition.setter
+    def new_campaign_edition(self, edition: str | None) -> None:
+        self.set(KEY_EDITION, edition or None)
 
     # -- windows --------------------------------------------------------------------------
 

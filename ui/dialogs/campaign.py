@@ -99,10 +99,15 @@ class _CampaignForm(FormDialog):
 
 
 class NewCampaignDialog(_CampaignForm):
-    def __init__(self, parent: QWidget | None, taken: Sequence[str] = ()) -> None:
+    """A new campaign; ``edition`` is the rules edition offered first (Edit > Settings)."""
+
+    def __init__(self, parent: QWidget | None, taken: Sequence[str] = (),
+                 edition: str | None = None) -> None:
         super().__init__(parent, "New campaign",
                          "A campaign holds its players, their armies, the battles they fight "
                          "and its own house rules for the catalog.", "Create", taken)
+        if edition is not None and self.edition.findData(edition) >= 0:
+            self.edition.setCurrentIndex(self.edition.findData(edition))
         self._check()
 
     def value(self) -> NewCampaign:
@@ -111,8 +116,9 @@ class NewCampaignDialog(_CampaignForm):
                            self.notes.toPlainText().strip())
 
     @classmethod
-    def ask(cls, parent: QWidget | None, taken: Sequence[str] = ()) -> NewCampaign | None:
-        dlg = cls(parent, taken)
+    def ask(cls, parent: QWidget | None, taken: Sequence[str] = (),
+            edition: str | None = None) -> NewCampaign | None:
+        dlg = cls(parent, taken, edition)
         return dlg.value() if dlg.exec() == QDialog.DialogCode.Accepted else None
 
 
@@ -282,16 +288,17 @@ class ArmyDialog(FormDialog):
                  player_id: int | None = None, name: str = "", budget: int | None = 100,
                  cost_unit: str = "CP") -> None:
         super().__init__(parent, title, "", "OK")
+        # The name first: the player is usually the one selected already.
+        self.name = QLineEdit(name, self)
+        self.name.setMaxLength(100)
+        self.name.setPlaceholderText("e.g. Sir Reginald's Lancers")
+        self.form.addRow("&Name:", self.name)
         self.player = QComboBox(self)
         for p in players:
             self.player.addItem(colour_swatch(p.colour), p.name, p.id)
             if p.id == player_id:
                 self.player.setCurrentIndex(self.player.count() - 1)
         self.form.addRow("&Player:", self.player)
-        self.name = QLineEdit(name, self)
-        self.name.setMaxLength(100)
-        self.name.setPlaceholderText("e.g. Sir Reginald's Lancers")
-        self.form.addRow("&Name:", self.name)
         row = QWidget(self)
         h = QHBoxLayout(row)
         h.setContentsMargins(0, 0, 0, 0)

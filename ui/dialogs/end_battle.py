@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from brikdesk.domain.aftermath import FATE_STATUSES, BattleResult, UnitFate
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Services
-from brikdesk.services.aftermath import Aftermath
+from brikdesk.services.aftermath import Aftermath, AftermathUnit
 
 COLUMNS = ("Unit", "Player", "Status", "Killed by", "Kills", "At the end", "Promote to")
 UNIT, PLAYER, STATUS, KILLED_BY, KILLS, END, PROMOTE = range(len(COLUMNS))
@@ -57,7 +57,7 @@ class KillerBox(QComboBox):
             self.setCurrentIndex(1)
 
     @staticmethod
-    def _label(u) -> str:
+    def _label(u: AftermathUnit) -> str:
         return f"{u.name} ({u.player_name})"
 
     def fill(self) -> None:
@@ -84,7 +84,8 @@ class KillerBox(QComboBox):
 
 
 class EndBattleDialog(QDialog):
-    """The post-battle dialog for ``battle_id``; ``result()`` is the organizer's result."""
+    """The post-battle dialog for ``battle_id``; ``battle_result()`` is the organizer's
+    result."""
 
     def __init__(self, parent: QWidget | None, services: Services, battle_id: int) -> None:
         super().__init__(parent)
@@ -207,7 +208,8 @@ class EndBattleDialog(QDialog):
                                promote_to=promote))
         return tuple(out)
 
-    def result(self) -> BattleResult:
+    def battle_result(self) -> BattleResult:
+        """The organizer's result (``QDialog.result`` is the dialog's exit code)."""
         return BattleResult(self.fates(), self.winner.currentData(), self.notes.toPlainText())
 
     def set_fate(self, unit_id: int, status: str, killed_by: int | None = None) -> None:
@@ -228,7 +230,9 @@ class EndBattleDialog(QDialog):
         fates = self.fates()
         kills = BattleResult(fates).kills()
         for row, (u, f) in enumerate(zip(self.aftermath.units, fates, strict=True)):
-            self.table.item(row, KILLS).setText(str(kills.get(u.id, 0)))
+            cell = self.table.item(row, KILLS)
+            if cell is not None:
+                cell.setText(str(kills.get(u.id, 0)))
             self.killer_boxes[row].setEnabled(f.fell)
             self.promote_boxes[row].setEnabled(not f.fell and u.campaign_unit_id is not None)
         suggestion = self.services.aftermath.suggest(self.aftermath, fates)
@@ -256,6 +260,6 @@ class EndBattleDialog(QDialog):
         try:
             if dialog.exec() != QDialog.DialogCode.Accepted:
                 return None
-            return dialog.result()
+            return dialog.battle_result()
         finally:
             dialog.deleteLater()

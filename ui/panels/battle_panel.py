@@ -375,7 +375,9 @@ class BattlePanel(QWidget):
         self.table_mode_action.setChecked(on)
         font = QFont(self._app_font)
         size = font.pointSizeF() if font.pointSizeF() > 0 else 10.0
-        font.setPointSizeF(size * theme.font_scale)
+        # Table mode's text size is the organizer's (Edit > Settings).
+        scale = AppSettings(self.settings).table_font_percent / 100 if on else theme.font_scale
+        font.setPointSizeF(size * scale)
         self.setAutoFillBackground(True)
         self.setPalette(palette(theme, self._app_palette))
         self.setFont(font)
@@ -451,10 +453,12 @@ class BattlePanel(QWidget):
             return False
         self.open_wizard_fn = opener
         try:
-            opener(self, self.services, self.bus, self.undo_stack, self.battle_id, unit)
+            wizard = opener(self, self.services, self.bus, self.undo_stack, self.battle_id, unit)
         except UserError as exc:
             self.show_error(exc)
             return False
+        if hasattr(wizard, "set_dice_mode"):  # Edit > Settings: virtual or typed dice first
+            wizard.set_dice_mode(AppSettings(self.settings).dice_mode)
         return True
 
     # -- the row's menu -------------------------------------------------------------------

@@ -305,6 +305,8 @@ class StartBattleDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)
         self._players: dict[int, PlayerChoice] = {}
+        #: Why each army over its own budget is (a warning, never a refusal).
+        self._over_budget: dict[int, str] = {}
         self._load()
         # Checking a player checks every unit under it, one itemChanged each: count once.
         self._recount = QTimer(self)
@@ -336,7 +338,14 @@ class StartBattleDialog(QDialog):
                 army.setData(0, ID, ("army", a.id))
                 army.setFlags(flags_tri)
                 army.setCheckState(0, Qt.CheckState.Unchecked)
-                for u in self.services.roster.roster(a.id).units:
+                roster = self.services.roster.roster(a.id)
+                if roster.over_budget and roster.budget is not None:
+                    self._over_budget[a.id] = (
+                        f"{a.name} is over its own budget of {roster.budget} "
+                        f"{roster.cost_unit} by {roster.total - roster.budget} "
+                        f"{roster.cost_unit} ({roster.total} {roster.cost_unit}): the battle "
+                        "can still start.")
+                for u in roster.units:
                     item = QTreeWidgetItem(army, [u.name, u.type_name])
                     item.setData(0, ID, ("unit", u.id))
                     item.setData(0, COST, u.cost)
@@ -397,12 +406,26 @@ class StartBattleDialog(QDialog):
                             sum(self._costs.get(i, 0) for i in ids))
                  for pid, ids in chosen.items()]
         line, warnings = muster_summary(sides, self.budget.value(), self._cost_unit)
+        warnings = (*warnings, *self._armies_over_budget())
         self.count_label.setText("Mustered — " + (line or "nobody yet"))
         self.budget_warning.setText("\n".join(warnings))
         self.budget_warning.setVisible(bool(warnings))
         ok = len(chosen) >= 2 and bool(self.name.text().strip())
         self.start_button.setEnabled(ok)
         self.start_button.setToolTip("" if ok else "Pick units of at least two players")
+
+    def _armies_over_budget(self) -> list[str]:
+        """A warning for each army with a mustered unit whose roster is over its budget."""
+        out = []
+        for top in self.player_items():
+            for i in range(top.childCount()):
+                army = top.child(i)
+                if army is None:
+                    continue
+                army_id = army.data(0, ID)[1]
+                if army_id in self._over_budget and army.checkState(0) != Qt.CheckState.Unchecked:
+                    out.append(self._over_budget[army_id])
+        return out
 
     def request(self) -> StartRequest | None:
         self._changed()

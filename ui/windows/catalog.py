@@ -61,6 +61,7 @@ from ui.models.catalog import (
     unit_type_model,
 )
 from ui.models.table import IdRole
+from ui.screen import fit_to_screen
 from ui.settings import AppSettings
 from ui.windows.common import (
     Actions,
@@ -433,6 +434,7 @@ class CatalogWindow(QMainWindow):
         bus.status.connect(self._on_status)
         self.resize(1300, 800)
         settings.restore_geometry("catalog", self)
+        fit_to_screen(self, self.width(), self.height())
         for tab, key in ((self.items_tab, "catalog/items"),
                          (self.types_tab, "catalog/types")):
             state = settings.get_bytes(key)

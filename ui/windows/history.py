@@ -34,6 +34,7 @@ from brikdesk.errors import UserError
 from brikdesk.services import Changes, Services
 from ui.bus import Bus
 from ui.dialogs.base import FileChooser
+from ui.screen import fit_to_screen
 from ui.windows.common import MessageBanner
 from ui.workers import start_job
 
@@ -89,7 +90,7 @@ class HistoryWindow(QWidget):
         self._loading = False
         self._again = False
         self.setWindowTitle("History")
-        self.resize(1100, 760)
+        fit_to_screen(self, 1100, 760)
         layout = QVBoxLayout(self)
         self.banner = MessageBanner(self)
         layout.addWidget(self.banner)

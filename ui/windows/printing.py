@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Services
 from ui.dialogs.base import FileChooser
+from ui.screen import fit_to_screen
 from ui.settings import AppSettings
 from ui.windows.common import MessageBanner, show_storage_error
 from ui.workers import start_job
@@ -371,10 +372,7 @@ class _Printing(QObject):
         painter = _PagePainter(dialog, paint)
         dialog.paintRequested.connect(painter.paint)
         dialog.page_painter = painter  # type: ignore[attr-defined]
-        screen = self._window.screen()
-        avail = screen.availableGeometry() if screen is not None else None
-        h = 900 if avail is None else min(900, int(avail.height() * 0.9))
-        dialog.resize(min(900, h), h)
+        fit_to_screen(dialog, 900, 900)
         self.preview_dialog = dialog
         dialog.open()
         return dialog

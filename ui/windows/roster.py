@@ -10,6 +10,7 @@ Delete deletes the selected units (undo brings them back, no confirmation box).
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from PySide6.QtCore import (
@@ -50,6 +51,7 @@ from ui.dialogs.base import BOX_MAX
 from ui.dialogs.units import AddUnitsDialog, ChangeTypeDialog, UnitEditor
 from ui.models.roster import HIDDEN_BY_DEFAULT, NAME, UnitTableModel
 from ui.models.table import IdRole
+from ui.screen import fit_to_screen
 from ui.settings import AppSettings
 from ui.windows.common import (
     Actions,
@@ -163,6 +165,27 @@ class ArmyHeader(QFrame):
         if new != self._shown_budget:
             self._shown_budget = new
             self.budget_edited.emit(new)
+
+
+#: Where "Add several" remembers how many units it added last.
+ADD_COUNT_KEY = "roster/add_count"
+#: The most characters of a name the Name column widens for (longer names end in "…").
+NAME_CHARS = 40
+
+
+def typical_unit(rows: Sequence[UnitRow]) -> UnitRow | None:
+    """A unit of the army's most common type carrying that type's most common equipment (the
+    first such unit in roster order), or None for an empty army. Ties go to what comes first
+    in the roster."""
+    if not rows:
+        return None
+    types = Counter(r.type_key for r in rows)
+    top = max(types.values())
+    type_key = next(r.type_key for r in rows if types[r.type_key] == top)
+    same = [r for r in rows if r.type_key == type_key]
+    loadouts = Counter(r.loadout for r in same)
+    best = max(loadouts.values())
+    return next(r for r in same if loadouts[r.loadout] == best)
 
 
 class RosterWindow(QMainWindow):
@@ -314,7 +337,7 @@ class RosterWindow(QMainWindow):
         self.add_many_action = make_action(
             self, "Add &several…", self.add_copies, name="addCopiesAction",
             shortcut="Ctrl+Shift+N",
-            tip="Add several units at once (equipped like the selected unit)",
+            tip="Add several units at once (of the army's most common type and equipment)",
             icon=icon(sp.SP_FileDialogNewFolder))
         self.duplicate_action = make_action(
             self, "D&uplicate", self.duplicate, name="duplicateAction", shortcut="Ctrl+D",
@@ -432,6 +455,7 @@ class RosterWindow(QMainWindow):
     def _restore_layout(self) -> None:
         self.resize(1340, 800)
         self.settings.restore_geometry("roster", self)
+        fit_to_screen(self, self.width(), self.height())
         state = self.settings.get_bytes("roster/splitter")
         if state is not None:
             self.splitter.restoreState(state)
@@ -497,7 +521,21 @@ class RosterWindow(QMainWindow):
         self._select_ids(keep, keep_current)
         self._update_counts()
         self._show_current()
+        if self.isVisible():
+            self._fit_names()
         return True
+
+    def _fit_names(self) -> None:
+        """Widen the Name column to its longest name (up to ``NAME_CHARS`` characters): the
+        name is what tells units apart, so it is never the column cut short."""
+        fm = self.table.fontMetrics()
+        names = sorted((r.name for r in self.model.all_rows()), key=len, reverse=True)[:12]
+        widest = max((fm.horizontalAdvance(n) for n in names), default=0)
+        pad = 2 * self.table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin,
+                                                 None, self.table) + 12
+        needed = min(widest + pad, fm.averageCharWidth() * NAME_CHARS + pad)
+        if self.table.columnWidth(NAME) < needed:
+            self.table.setColumnWidth(NAME, needed)
 
     def _refresh_units(self, ids: Sequence[int]) -> None:
         """Update only these rows (an edit made here); the header total from the rows."""
@@ -545,6 +583,7 @@ class RosterWindow(QMainWindow):
                 if layout is not None:
                     layout.activate()
             fit_columns(self.table)
+        self._fit_names()
         if self._dirty and not self.reload():
             QTimer.singleShot(0, self, self.close)
 
@@ -694,17 +733,21 @@ class RosterWindow(QMainWindow):
         return self._add(1)
 
     def add_copies(self) -> tuple[int, ...]:
-        return self._add(10)
+        """Add several: of the army's most common type, equipped like most units of that type,
+        as many as last time (1 the first time)."""
+        count = self.settings.get_int(ADD_COUNT_KEY, 1) or 1
+        return self._add(max(1, count), typical_unit(self.model.all_rows()))
 
-    def _add(self, count: int) -> tuple[int, ...]:
+    def _add(self, count: int, template: UnitRow | None = None) -> tuple[int, ...]:
         if self.catalog is None:
             return ()
-        template = self.current_row() if count != 1 else None
         answer = AddUnitsDialog.ask(self, self.catalog,
                                     type_key=template.type_key if template else None,
                                     count=count, template=template)
         if answer is None:
             return ()
+        if template is not None:
+            self.settings.set(ADD_COUNT_KEY, answer.count)
         if answer.count == 1 and "{n}" not in answer.name:
             ids = self.runner.perform(lambda: self.services.roster.add_unit(
                 self.army_id, answer.type_key, name=answer.name, loadout=answer.loadout))

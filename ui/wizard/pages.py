@@ -294,7 +294,10 @@ class _DicePage(_Page):
     def focus_input(self) -> None:
         """The focus to the dice while the stage needs one, else to Next (or Finish)."""
         if self._stage().need is not None:
-            self.dice.edit.setFocus()
+            if self.w.dice_mode == "virtual":
+                self.dice.roll_button.setFocus()
+            else:
+                self.dice.edit.setFocus()
             self.show_widget(self.dice)
         else:
             self.focus_next_button()

@@ -84,7 +84,7 @@ def keys_legend(view: BattleView | None, unit_id: int | None) -> str:
                   if spend_refusal(view, unit_id, how, over_the_top=ott) is None]
         if own and hold_refusal(view, unit_id) is None:
             moves.append("H hold to respond")
-        if fight_targets(view, unit_id)[0]:
+        if fight_targets(view, unit_id, first_only=True)[0]:
             moves.append("F Close Combat")
     if counter_refusal(view, unit_id) is None:
         moves.append("C Counter")

@@ -12,7 +12,7 @@ itself does. No rule is decided here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from brikdesk.domain.battle import (
     ActionUse,
@@ -50,15 +50,18 @@ def refusal(view: BattleView, events: Iterable[Event]) -> UserError | None:
     return None
 
 
-def first_allowed(view: BattleView, tries: Sequence[tuple[int, Event]]
-                  ) -> tuple[list[int], UserError | None]:
-    """The keys of ``tries`` whose event the rules allow, and the first refusal when none is."""
+def first_allowed(view: BattleView, tries: Sequence[tuple[int, Event]], *,
+                  first_only: bool = False) -> tuple[list[int], UserError | None]:
+    """The keys of ``tries`` whose event the rules allow (``first_only``: the first of them,
+    enough to know whether there is one), and the first refusal when none is."""
     allowed: list[int] = []
     first: UserError | None = None
     for key, event in tries:
         why = refusal(view, [event])
         if why is None:
             allowed.append(key)
+            if first_only:
+                break
         elif first is None:
             first = why
     return allowed, (first if not allowed else None)
@@ -106,43 +109,47 @@ def spend_refusal(view: BattleView, unit_id: int, how: ActionUse, *,
     return spend_targets(view, unit_id, how, over_the_top=over_the_top)[1]
 
 
-def fight_targets(view: BattleView, unit_id: int, maneuver: Maneuver = Maneuver.STRIKE
+def fight_targets(view: BattleView, unit_id: int, maneuver: Maneuver = Maneuver.STRIKE, *,
+                  first_only: bool = False, exclude: Collection[int] = ()
                   ) -> tuple[list[int], UserError | None]:
-    """The units a Close Combat attack (this maneuver) may go against now."""
+    """The units (not in ``exclude``) a Close Combat attack (this maneuver) may go against
+    now; ``first_only``: the first of them (is there one?)."""
     own = is_own_turn(view.state, unit_id)
     tries = [(t, CloseCombatAttack(unit_id, t, maneuver, 1, as_response=not own))
-             for t in enemies(view, unit_id)]
+             for t in enemies(view, unit_id) if t not in exclude]
     if not tries:
         return [], UserError("There is nobody to fight.")
-    return first_allowed(view, tries)
+    return first_allowed(view, tries, first_only=first_only)
 
 
-def counter_targets(view: BattleView, unit_id: int, how: CounterUse = CounterUse.COUNTERSTRIKE
-                    ) -> tuple[list[int], UserError | None]:
+def counter_targets(view: BattleView, unit_id: int, how: CounterUse = CounterUse.COUNTERSTRIKE,
+                    *, first_only: bool = False) -> tuple[list[int], UserError | None]:
     """The opponents the unit may use a Counter on now (5.2); out of Close Combat the rules'
     refusal says why there are none."""
     candidates = opponents(view, unit_id) or enemies(view, unit_id)[:1]
     if not candidates:
         return [], UserError("There is nobody to fight.")
-    return first_allowed(view, [(t, CounterUsed(unit_id, t, how)) for t in candidates])
+    return first_allowed(view, [(t, CounterUsed(unit_id, t, how)) for t in candidates],
+                         first_only=first_only)
 
 
 def counter_refusal(view: BattleView, unit_id: int) -> UserError | None:
     """Why the unit cannot use any Counter now (``None``: it can use one)."""
-    allowed, why = counter_targets(view, unit_id, CounterUse.COUNTERSTRIKE)
+    allowed, why = counter_targets(view, unit_id, CounterUse.COUNTERSTRIKE, first_only=True)
     if allowed:
         return None
-    parry, _ = counter_targets(view, unit_id, CounterUse.PARRY)
+    parry, _ = counter_targets(view, unit_id, CounterUse.PARRY, first_only=True)
     return None if parry else why
 
 
-def join_targets(view: BattleView, unit_id: int) -> tuple[list[int], UserError | None]:
+def join_targets(view: BattleView, unit_id: int, *, first_only: bool = False
+                 ) -> tuple[list[int], UserError | None]:
     """The units it may be put in Close Combat with (a correction by the organizer)."""
     tries = [(t, StatusSet(unit_id, Status.IN_CLOSE_COMBAT, (t,))) for t in enemies(view, unit_id)
              if t not in view.state.unit(unit_id).close_combat]
     if not tries:
         return [], UserError("There is nobody to put it in Close Combat with.")
-    return first_allowed(view, tries)
+    return first_allowed(view, tries, first_only=first_only)
 
 
 def attack_refusal(view: BattleView, unit_id: int) -> str | None:

@@ -164,8 +164,8 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: int, act: UnitActions) -> N
                 bind(act.close_combat_attack, unit_id, other, maneuver))
         if others:
             sub.addSeparator()
-        allowed, refused = fight_targets(view, unit_id, maneuver)
-        elsewhere = [t for t in allowed if t not in others]
+        elsewhere, refused = fight_targets(view, unit_id, maneuver, first_only=True,
+                                           exclude=others)
         pick = allow(sub.addAction("Someone else…" if others else "Pick the target…"),
                      None if elsewhere else refused or "Nobody else can be attacked now.")
         pick.triggered.connect(bind(act.fight_pick, unit_id, maneuver))
@@ -227,7 +227,7 @@ def fill_status(menu: QMenu, view: BattleView, unit_id: int, act: UnitActions) -
         entry("&Killed", False, Status.DEAD)
     menu.addSeparator()
     allow(menu.addAction("Put in Close Combat with…"),
-          join_targets(view, unit_id)[1]).triggered.connect(
+          join_targets(view, unit_id, first_only=True)[1]).triggered.connect(
         bind(act.join_close_combat, unit_id))
     for o in sorted(u.close_combat):
         entry(f"Disengage from {setup.label(o)}", True, Status.IN_CLOSE_COMBAT, (o,))

@@ -83,6 +83,10 @@ def test_hold_then_respond_from_the_panel(qtbot, panel: BattlePanel, sv: Service
     panel.act_button.menu().aboutToShow.emit()
     hold = entry(panel.act_button.menu(), "Hold to respond")
     assert hold.isEnabled() and hold.text().endswith("\tH")
+    # R on its own turn opens nothing: the strip points to H.
+    press(qtbot, panel, pike, Qt.Key.Key_R)
+    assert popups == [] and panel.message_kind == "error"
+    assert panel.message_text.endswith("it acts now, or H holds its Action to respond later.")
     # H holds: nothing is recorded, the strip says so, the next Ready unit is selected.
     press(qtbot, panel, pike, Qt.Key.Key_H)
     assert panel.message_kind == "info"
@@ -174,7 +178,8 @@ def test_refused_moves_ask_nothing_and_say_why(qtbot, panel: BattlePanel, sv: Se
         # Counters are for Close Combat: no empty menu.
         Qt.Key.Key_C: "Red Pike is not in Close Combat; Counters are only for Close Combat.",
         # R on its own turn: no Act menu in disguise.
-        Qt.Key.Key_R: "It is Red Pike's own turn: it acts now",
+        Qt.Key.Key_R: "It is Red Pike's own turn: R is for responding on another player's "
+                      "turn; it has spent its Action.",
         # A with its Action spent and no Counter: no wizard.
         Qt.Key.Key_A: "has already spent its Action this turn",
         Qt.Key.Key_S: "Red Pike has already spent its Action this turn.  (4.2 Action)",
@@ -300,3 +305,15 @@ def test_the_log_and_the_strip_use_those_signs(panel: BattlePanel, table: Table)
     from dataclasses import replace
     assert log_line(replace(logged, problem="no MOM recorded")).startswith(
         f"R1 Red  ·  {warning_sign()} ")
+
+
+def test_the_roster_budget_warning_uses_a_sign_its_font_has(qtbot) -> None:
+    from ui.windows.roster import ArmyHeader
+    header = ArmyHeader()
+    qtbot.addWidget(header)
+    for family in ("DejaVu Sans", "Sans Serif", QApplication.font().family()):
+        header.warning.setFont(QFont(family))
+        header.show_total(25, 20, "CP")
+        mark = header.warning.text().split(" ")[0]
+        assert header.warning.text() == f"{mark} Over budget by 5 CP"
+        assert all(QFontMetrics(header.warning.font()).inFontUcs4(ord(c)) for c in mark)

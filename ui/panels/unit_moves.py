@@ -220,11 +220,11 @@ class UnitMoves(QObject):
         state = view.state
         name = view.setup.unit(unit).name
         if is_own_turn(state, unit):
-            held = state.unit(unit).action is ActionState.READY
+            ready = state.unit(unit).action is ActionState.READY
             self.host.show_error(
-                f"It is {name}'s own turn: it acts now (A, S, B, P, O, F)"
-                + (", or H holds its Action to respond on another player's turn." if held
-                   else "."))
+                f"It is {name}'s own turn: R is for responding on another player's turn; "
+                + ("it acts now, or H holds its Action to respond later." if ready
+                   else "it has spent its Action."))
             return
         why = why_not_respond(state, unit)
         if why is not None:

@@ -317,3 +317,17 @@ def test_the_roster_budget_warning_uses_a_sign_its_font_has(qtbot) -> None:
         mark = header.warning.text().split(" ")[0]
         assert header.warning.text() == f"{mark} Over budget by 5 CP"
         assert all(QFontMetrics(header.warning.font()).inFontUcs4(ord(c)) for c in mark)
+
+
+def test_the_hold_button_holds_and_leaves_the_keys_on_the_table(qtbot, panel: BattlePanel,
+                                                                table: Table) -> None:
+    knight = table.ids["Red Knight"]
+    press(qtbot, panel, knight, Qt.Key.Key_Down)  # the table has the keyboard
+    panel.select_unit(knight)
+    qtbot.mouseClick(panel.hold_button, Qt.MouseButton.LeftButton)
+    assert panel.message_text.startswith("Red Knight holds its Action")
+    assert panel.current_unit() == table.ids["Red Rifle"]
+    assert panel.table.hasFocus()
+    assert action(panel, knight) is ActionState.READY  # held when Red's turn ends
+    panel.end_turn()
+    assert action(panel, knight) is ActionState.HELD

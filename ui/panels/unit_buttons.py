@@ -33,6 +33,8 @@ class UnitButtons(QWidget):
         self.act_button = self._menu_button("Act", "actButton", fill_act)
         self.hold_button = QPushButton("Hold to respond", self)
         self.hold_button.setObjectName("holdButton")
+        # A click keeps the keyboard on the table: the next unit's keys work at once.
+        self.hold_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.hold_button.clicked.connect(self._hold)
         self.counter_button = self._menu_button("Counter", "counterButton", fill_counter)
         self.status_button = self._menu_button("Status", "statusButton", fill_status)

@@ -34,6 +34,7 @@ from brikdesk.domain.battle import (
     is_own_turn,
     spend_action,
 )
+from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.errors import ConflictError, StorageError, UserError
 from brikdesk.services import Services
 from brikdesk.services.changes import Done
@@ -58,14 +59,14 @@ class Host(Protocol):
     services: Services
     bus: Bus
     undo_stack: QUndoStack
-    battle_id: int
+    battle_id: BattleId
     view: BattleView | None
 
     def refresh(self) -> None: ...
 
-    def select_unit(self, unit_id: int) -> bool: ...
+    def select_unit(self, unit_id: BattleUnitId) -> bool: ...
 
-    def current_unit(self) -> int | None: ...
+    def current_unit(self) -> BattleUnitId | None: ...
 
     def show_error(self, error: BaseException | str) -> None: ...
 
@@ -177,7 +178,7 @@ class BattleCommands(QObject):
 
     # -- unit actions (the menus, the keys and tests call them) -----------------------------
 
-    def spend(self, unit_id: int, how: ActionUse, *, target: int | None = None,
+    def spend(self, unit_id: BattleUnitId, how: ActionUse, *, target: BattleUnitId | None = None,
               over_the_top: bool = False, note: str = "") -> bool:
         """Spend the unit's Action (on its own turn) or its held Action (in response)."""
         if self.host.view is None:
@@ -186,7 +187,7 @@ class BattleCommands(QObject):
         return self.record([spend_action(self.host.view.state, unit_id, how, target=target,
                                          over_the_top=over_the_top, note=note)])
 
-    def close_combat_attack(self, unit_id: int, target: int,
+    def close_combat_attack(self, unit_id: BattleUnitId, target: BattleUnitId,
                             maneuver: Maneuver = Maneuver.STRIKE, hands: int = 1) -> bool:
         """A Close Combat attack: off its owner's turn, a response (4.3)."""
         if self.host.view is None:
@@ -196,17 +197,17 @@ class BattleCommands(QObject):
         return self.record([CloseCombatAttack(unit_id, target, maneuver, hands,
                                               as_response=response)])
 
-    def use_counter(self, unit_id: int, target: int,
+    def use_counter(self, unit_id: BattleUnitId, target: BattleUnitId,
                     how: CounterUse = CounterUse.COUNTERSTRIKE) -> bool:
         self.host.select_unit(unit_id)
         return self.record([CounterUsed(unit_id, target, how)])
 
-    def set_status(self, unit_id: int, status: Status, with_ids: Sequence[int] = ()) -> bool:
+    def set_status(self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()) -> bool:
         self.host.select_unit(unit_id)
         if status is Status.DEAD:
             return self.record([UnitKilled(unit_id)])
         return self.record([StatusSet(unit_id, status, tuple(with_ids))])
 
-    def clear_status(self, unit_id: int, status: Status, with_ids: Sequence[int] = ()) -> bool:
+    def clear_status(self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()) -> bool:
         self.host.select_unit(unit_id)
         return self.record([StatusCleared(unit_id, status, tuple(with_ids))])

@@ -12,6 +12,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QWidget
 
 from brikdesk.domain.battle import ActionUse, is_own_turn, why_not_respond
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.services.tracker import BattleView
 from ui.panels.legal import (
     attack_refusal,
@@ -66,7 +67,7 @@ SPENDS = ((ActionUse.SPRINT, False, "S", "Sprint"), (ActionUse.BAIL, False, "B",
           (ActionUse.PARRY, False, "P", "Parry"), (ActionUse.OTHER, False, "O", "other"))
 
 
-def keys_legend(view: BattleView | None, unit_id: int | None) -> str:
+def keys_legend(view: BattleView | None, unit_id: BattleUnitId | None) -> str:
     """The keys that work on the current unit now, as the strip shows them (issue 15: the
     legend changes with what the selected unit may do)."""
     end = "Ctrl+E End Turn"

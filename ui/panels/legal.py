@@ -32,6 +32,7 @@ from brikdesk.domain.battle import (
     why_not_respond,
 )
 from brikdesk.domain.combat import Choice, context_from, default_draft, use_options
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.errors import UserError
 from brikdesk.services.tracker import BattleView
 
@@ -50,11 +51,11 @@ def refusal(view: BattleView, events: Iterable[Event]) -> UserError | None:
     return None
 
 
-def first_allowed(view: BattleView, tries: Sequence[tuple[int, Event]], *,
-                  first_only: bool = False) -> tuple[list[int], UserError | None]:
+def first_allowed(view: BattleView, tries: Sequence[tuple[BattleUnitId, Event]], *,
+                  first_only: bool = False) -> tuple[list[BattleUnitId], UserError | None]:
     """The keys of ``tries`` whose event the rules allow (``first_only``: the first of them,
     enough to know whether there is one), and the first refusal when none is."""
-    allowed: list[int] = []
+    allowed: list[BattleUnitId] = []
     first: UserError | None = None
     for key, event in tries:
         why = refusal(view, [event])
@@ -67,12 +68,12 @@ def first_allowed(view: BattleView, tries: Sequence[tuple[int, Event]], *,
     return allowed, (first if not allowed else None)
 
 
-def opponents(view: BattleView, unit_id: int) -> list[int]:
+def opponents(view: BattleView, unit_id: BattleUnitId) -> list[BattleUnitId]:
     """The units ``unit_id`` is in Close Combat with (directly or through its engagement)."""
     return sorted(engagement(view.state, unit_id) - {unit_id})
 
 
-def enemies(view: BattleView, unit_id: int) -> list[int]:
+def enemies(view: BattleView, unit_id: BattleUnitId) -> list[BattleUnitId]:
     """Who it could fight: its Close Combat opponents first, then every other player's unit
     still in the battle."""
     state = view.state
@@ -83,16 +84,16 @@ def enemies(view: BattleView, unit_id: int) -> list[int]:
     return near + rest
 
 
-def spend_targets(view: BattleView, unit_id: int, how: ActionUse, *, over_the_top: bool = False
-                  ) -> tuple[list[int | None], UserError | None]:
+def spend_targets(view: BattleView, unit_id: BattleUnitId, how: ActionUse, *, over_the_top: bool = False
+                  ) -> tuple[list[BattleUnitId | None], UserError | None]:
     """How the unit may spend its Action this way: ``[None]`` (no target needed), or the
     Close Combat opponents a response may name (5.2); with the refusal when there is none."""
     state = view.state
     note = TRIAL_NOTE if how is ActionUse.OTHER else ""
     others = opponents(view, unit_id)
-    targets: list[int | None] = ([*others] if others and not is_own_turn(state, unit_id)
+    targets: list[BattleUnitId | None] = ([*others] if others and not is_own_turn(state, unit_id)
                                  else [None])
-    allowed: list[int | None] = []
+    allowed: list[BattleUnitId | None] = []
     first: UserError | None = None
     for target in targets:
         why = refusal(view, [spend_action(state, unit_id, how, target=target,
@@ -104,14 +105,14 @@ def spend_targets(view: BattleView, unit_id: int, how: ActionUse, *, over_the_to
     return allowed, (first if not allowed else None)
 
 
-def spend_refusal(view: BattleView, unit_id: int, how: ActionUse, *,
+def spend_refusal(view: BattleView, unit_id: BattleUnitId, how: ActionUse, *,
                   over_the_top: bool = False) -> UserError | None:
     return spend_targets(view, unit_id, how, over_the_top=over_the_top)[1]
 
 
-def fight_targets(view: BattleView, unit_id: int, maneuver: Maneuver = Maneuver.STRIKE, *,
-                  first_only: bool = False, exclude: Collection[int] = ()
-                  ) -> tuple[list[int], UserError | None]:
+def fight_targets(view: BattleView, unit_id: BattleUnitId, maneuver: Maneuver = Maneuver.STRIKE, *,
+                  first_only: bool = False, exclude: Collection[BattleUnitId] = ()
+                  ) -> tuple[list[BattleUnitId], UserError | None]:
     """The units (not in ``exclude``) a Close Combat attack (this maneuver) may go against
     now; ``first_only``: the first of them (is there one?)."""
     own = is_own_turn(view.state, unit_id)
@@ -122,8 +123,8 @@ def fight_targets(view: BattleView, unit_id: int, maneuver: Maneuver = Maneuver.
     return first_allowed(view, tries, first_only=first_only)
 
 
-def counter_targets(view: BattleView, unit_id: int, how: CounterUse = CounterUse.COUNTERSTRIKE,
-                    *, first_only: bool = False) -> tuple[list[int], UserError | None]:
+def counter_targets(view: BattleView, unit_id: BattleUnitId, how: CounterUse = CounterUse.COUNTERSTRIKE,
+                    *, first_only: bool = False) -> tuple[list[BattleUnitId], UserError | None]:
     """The opponents the unit may use a Counter on now (5.2); out of Close Combat the rules'
     refusal says why there are none."""
     candidates = opponents(view, unit_id) or enemies(view, unit_id)[:1]
@@ -133,7 +134,7 @@ def counter_targets(view: BattleView, unit_id: int, how: CounterUse = CounterUse
                          first_only=first_only)
 
 
-def counter_refusal(view: BattleView, unit_id: int) -> UserError | None:
+def counter_refusal(view: BattleView, unit_id: BattleUnitId) -> UserError | None:
     """Why the unit cannot use any Counter now (``None``: it can use one)."""
     allowed, why = counter_targets(view, unit_id, CounterUse.COUNTERSTRIKE, first_only=True)
     if allowed:
@@ -142,8 +143,8 @@ def counter_refusal(view: BattleView, unit_id: int) -> UserError | None:
     return None if parry else why
 
 
-def join_targets(view: BattleView, unit_id: int, *, first_only: bool = False
-                 ) -> tuple[list[int], UserError | None]:
+def join_targets(view: BattleView, unit_id: BattleUnitId, *, first_only: bool = False
+                 ) -> tuple[list[BattleUnitId], UserError | None]:
     """The units it may be put in Close Combat with (a correction by the organizer)."""
     tries = [(t, StatusSet(unit_id, Status.IN_CLOSE_COMBAT, (t,))) for t in enemies(view, unit_id)
              if t not in view.state.unit(unit_id).close_combat]
@@ -152,7 +153,7 @@ def join_targets(view: BattleView, unit_id: int, *, first_only: bool = False
     return first_allowed(view, tries, first_only=first_only)
 
 
-def attack_refusal(view: BattleView, unit_id: int) -> str | None:
+def attack_refusal(view: BattleView, unit_id: BattleUnitId) -> str | None:
     """Why the unit cannot attack at all now, as the combat wizard would say it: neither its
     Action (or a held Action, in response) nor a Counter may pay for its first attack."""
     ctx = context_from(view.setup, view.state, view.catalog,
@@ -166,7 +167,7 @@ def attack_refusal(view: BattleView, unit_id: int) -> str | None:
     return next((c.problem for c in options if c.value is want), options[0].problem)
 
 
-def hold_refusal(view: BattleView, unit_id: int) -> str | None:
+def hold_refusal(view: BattleView, unit_id: BattleUnitId) -> str | None:
     """Why the unit cannot hold its Action to respond later (``None``: it can).
 
     Holding is not spending (reading action_states, 4.2/4.3): an Action left unspent on its

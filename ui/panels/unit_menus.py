@@ -31,6 +31,7 @@ from brikdesk.domain.battle import (
     spend_action,
     why_not_respond,
 )
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.errors import UserError
 from brikdesk.services.tracker import BattleView
 from ui.panels.legal import (
@@ -61,29 +62,29 @@ USES = ((ActionUse.ATTACK, "&Attack", "A", False),
 class UnitActions(Protocol):
     """What the menus call (the panel's checked moves, ``ui.panels.unit_moves``)."""
 
-    def spend(self, unit_id: int, how: ActionUse, *, target: int | None = None,
+    def spend(self, unit_id: BattleUnitId, how: ActionUse, *, target: BattleUnitId | None = None,
               over_the_top: bool = False, note: str = "") -> bool: ...
 
-    def close_combat_attack(self, unit_id: int, target: int,
+    def close_combat_attack(self, unit_id: BattleUnitId, target: BattleUnitId,
                             maneuver: Maneuver = Maneuver.STRIKE, hands: int = 1) -> bool: ...
 
-    def use_counter(self, unit_id: int, target: int,
+    def use_counter(self, unit_id: BattleUnitId, target: BattleUnitId,
                     how: CounterUse = CounterUse.COUNTERSTRIKE) -> bool: ...
 
-    def set_status(self, unit_id: int, status: Status, with_ids: Sequence[int] = ()) -> bool: ...
+    def set_status(self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()) -> bool: ...
 
-    def clear_status(self, unit_id: int, status: Status,
-                     with_ids: Sequence[int] = ()) -> bool: ...
+    def clear_status(self, unit_id: BattleUnitId, status: Status,
+                     with_ids: Sequence[BattleUnitId] = ()) -> bool: ...
 
-    def attack(self, unit_id: int) -> bool: ...
+    def attack(self, unit_id: BattleUnitId) -> bool: ...
 
-    def hold(self, unit_id: int) -> bool: ...
+    def hold(self, unit_id: BattleUnitId) -> bool: ...
 
-    def other(self, unit_id: int, target: int | None = None) -> bool: ...
+    def other(self, unit_id: BattleUnitId, target: BattleUnitId | None = None) -> bool: ...
 
-    def fight_pick(self, unit_id: int, maneuver: Maneuver) -> bool: ...
+    def fight_pick(self, unit_id: BattleUnitId, maneuver: Maneuver) -> bool: ...
 
-    def join_close_combat(self, unit_id: int) -> bool: ...
+    def join_close_combat(self, unit_id: BattleUnitId) -> bool: ...
 
 
 def bind(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Callable[..., None]:
@@ -106,7 +107,7 @@ def allow(action: QAction, why: UserError | str | None, tip: str = "") -> QActio
     return action
 
 
-def fill_act(menu: QMenu, view: BattleView, unit_id: int, act: UnitActions) -> None:
+def fill_act(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActions) -> None:
     """Spend the Action on the unit's own turn; respond (4.3) off it. Each entry is enabled
     only when the rules allow it now, its tooltip saying why not otherwise."""
     state = view.state
@@ -171,7 +172,7 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: int, act: UnitActions) -> N
         pick.triggered.connect(bind(act.fight_pick, unit_id, maneuver))
 
 
-def fill_counter(menu: QMenu, view: BattleView, unit_id: int, act: UnitActions) -> None:
+def fill_counter(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActions) -> None:
     """Counterstrike or Parry one of the unit's opponents (5.2)."""
     u = view.state.unit(unit_id)
     others = opponents(view, unit_id)
@@ -193,7 +194,7 @@ def fill_counter(menu: QMenu, view: BattleView, unit_id: int, act: UnitActions) 
     note.setToolTip(READINGS["hands"])
 
 
-def fill_status(menu: QMenu, view: BattleView, unit_id: int, act: UnitActions) -> None:
+def fill_status(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActions) -> None:
     """Toggle statuses, kill or revive, engage, disengage, grab and release; what the rules
     refuse now is disabled with the reason."""
     state = view.state
@@ -201,7 +202,8 @@ def fill_status(menu: QMenu, view: BattleView, unit_id: int, act: UnitActions) -
     setup = view.setup
     menu.setToolTipsVisible(True)
 
-    def entry(text: str, on: bool, status: Status, others: tuple[int, ...] = ()) -> QAction:
+    def entry(text: str, on: bool, status: Status,
+              others: tuple[BattleUnitId, ...] = ()) -> QAction:
         """``on``: the entry clears ``status`` (else it sets it)."""
         event = (StatusCleared(unit_id, status, others) if on
                  else UnitKilled(unit_id) if status is Status.DEAD

@@ -27,6 +27,7 @@ from brikdesk.domain.battle import (
     is_own_turn,
     why_not_respond,
 )
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.errors import UserError
 from brikdesk.services.tracker import BattleView
 from ui.panels.battle_commands import BattleCommands
@@ -46,17 +47,17 @@ class Host(Protocol):
 
     view: BattleView | None
 
-    def current_unit(self) -> int | None: ...
+    def current_unit(self) -> BattleUnitId | None: ...
 
-    def select_unit(self, unit_id: int) -> bool: ...
+    def select_unit(self, unit_id: BattleUnitId) -> bool: ...
 
     def show_error(self, error: BaseException | str) -> None: ...
 
     def show_info(self, text: str) -> None: ...
 
-    def open_wizard(self, unit_id: int | None = None) -> bool: ...
+    def open_wizard(self, unit_id: BattleUnitId | None = None) -> bool: ...
 
-    def next_ready_unit(self, after: int) -> int | None: ...
+    def next_ready_unit(self, after: BattleUnitId) -> BattleUnitId | None: ...
 
 
 class Menus(Protocol):
@@ -82,27 +83,27 @@ class UnitMoves(QObject):
 
     # -- what the menus call ----------------------------------------------------------------
 
-    def spend(self, unit_id: int, how: ActionUse, *, target: int | None = None,
+    def spend(self, unit_id: BattleUnitId, how: ActionUse, *, target: BattleUnitId | None = None,
               over_the_top: bool = False, note: str = "") -> bool:
         return self.commands.spend(unit_id, how, target=target, over_the_top=over_the_top,
                                    note=note)
 
-    def close_combat_attack(self, unit_id: int, target: int,
+    def close_combat_attack(self, unit_id: BattleUnitId, target: BattleUnitId,
                             maneuver: Maneuver = Maneuver.STRIKE, hands: int = 1) -> bool:
         return self.commands.close_combat_attack(unit_id, target, maneuver, hands)
 
-    def use_counter(self, unit_id: int, target: int,
+    def use_counter(self, unit_id: BattleUnitId, target: BattleUnitId,
                     how: CounterUse = CounterUse.COUNTERSTRIKE) -> bool:
         return self.commands.use_counter(unit_id, target, how)
 
-    def set_status(self, unit_id: int, status: Status, with_ids: Sequence[int] = ()) -> bool:
+    def set_status(self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()) -> bool:
         return self.commands.set_status(unit_id, status, with_ids)
 
-    def clear_status(self, unit_id: int, status: Status,
-                     with_ids: Sequence[int] = ()) -> bool:
+    def clear_status(self, unit_id: BattleUnitId, status: Status,
+                     with_ids: Sequence[BattleUnitId] = ()) -> bool:
         return self.commands.clear_status(unit_id, status, with_ids)
 
-    def attack(self, unit_id: int) -> bool:
+    def attack(self, unit_id: BattleUnitId) -> bool:
         """Open the combat wizard with the unit as attacker, when it may attack at all."""
         view = self._view(unit_id)
         if view is None:
@@ -113,7 +114,7 @@ class UnitMoves(QObject):
             return False
         return self.host.open_wizard(unit_id)
 
-    def other(self, unit_id: int, target: int | None = None) -> bool:
+    def other(self, unit_id: BattleUnitId, target: BattleUnitId | None = None) -> bool:
         """Spend the Action on something else, in the user's words (asked once it is legal)."""
         view = self._view(unit_id)
         if view is None:
@@ -128,7 +129,7 @@ class UnitMoves(QObject):
             return False
         return self.spend(unit_id, ActionUse.OTHER, target=target, note=note)
 
-    def fight_pick(self, unit_id: int, maneuver: Maneuver) -> bool:
+    def fight_pick(self, unit_id: BattleUnitId, maneuver: Maneuver) -> bool:
         """A Close Combat attack on a target picked among those the rules allow."""
         view = self._view(unit_id)
         if view is None:
@@ -137,7 +138,7 @@ class UnitMoves(QObject):
         target = self._pick(view, allowed, why, f"{maneuver.label}: on whom?", ask_one=True)
         return target is not None and self.close_combat_attack(unit_id, target, maneuver)
 
-    def join_close_combat(self, unit_id: int) -> bool:
+    def join_close_combat(self, unit_id: BattleUnitId) -> bool:
         view = self._view(unit_id)
         if view is None:
             return False
@@ -146,7 +147,7 @@ class UnitMoves(QObject):
         return target is not None and self.set_status(unit_id, Status.IN_CLOSE_COMBAT,
                                                       (target,))
 
-    def hold(self, unit_id: int) -> bool:
+    def hold(self, unit_id: BattleUnitId) -> bool:
         """Keep the Action to respond on another player's turn; move on to the next unit of
         the active player that has not acted."""
         view = self._view(unit_id)
@@ -238,7 +239,7 @@ class UnitMoves(QObject):
 
     # -- helpers ----------------------------------------------------------------------------
 
-    def _view(self, unit_id: int) -> BattleView | None:
+    def _view(self, unit_id: BattleUnitId) -> BattleView | None:
         view = self.host.view
         if view is None:
             return None
@@ -254,8 +255,8 @@ class UnitMoves(QObject):
         if targets is not None:
             self.spend(unit, how, target=targets[0], over_the_top=over_the_top)
 
-    def _spend_target(self, view: BattleView, unit_id: int, how: ActionUse, *,
-                      over_the_top: bool = False) -> list[int | None] | None:
+    def _spend_target(self, view: BattleView, unit_id: BattleUnitId, how: ActionUse, *,
+                      over_the_top: bool = False) -> list[BattleUnitId | None] | None:
         """``[target]`` for spending the Action this way (``[None]``: no target needed; a
         response from Close Combat names its opponent, asked when there are several), or
         ``None`` after showing why it cannot."""
@@ -269,8 +270,8 @@ class UnitMoves(QObject):
                             "Respond to whom?")
         return None if picked is None else [picked]
 
-    def _pick(self, view: BattleView, allowed: list[int], why: UserError | None,
-              prompt: str, *, ask_one: bool = False) -> int | None:
+    def _pick(self, view: BattleView, allowed: list[BattleUnitId], why: UserError | None,
+              prompt: str, *, ask_one: bool = False) -> BattleUnitId | None:
         """One of ``allowed`` (asked when there are several, or ``ask_one``: a target to
         confirm), or ``None`` after showing ``why`` there is none."""
         if not allowed:

@@ -607,16 +607,23 @@ class LogModel(QAbstractListModel):
         k = 0
         while k < n and (old[k] is new[k] or old[k] == new[k]):
             k += 1
-        # The rows above k (the newest) changed: remove the old ones, insert the new ones.
-        if len(old) > k:
-            self.beginRemoveRows(QModelIndex(), 0, len(old) - k - 1)
-            self._events = old[:k]
+        # From k on, events that kept their place (undone or redone) change in place: only
+        # their rows repaint. The rows above j (the newest) are new: removed, then inserted.
+        j = k
+        while j < n and old[j].id == new[j].id:
+            j += 1
+        if len(old) > j:
+            self.beginRemoveRows(QModelIndex(), 0, len(old) - j - 1)
+            self._events = old[:j]
             self.endRemoveRows()
-        if len(new) > k:
-            self.beginInsertRows(QModelIndex(), 0, len(new) - k - 1)
-            self._events = new
+        if len(new) > j:
+            self.beginInsertRows(QModelIndex(), 0, len(new) - j - 1)
+            self._events = old[:j] + new[j:]
             self.endInsertRows()
         self._events = new
+        last = len(new) - 1
+        for first, end in _runs(list(range(k, j))):
+            self.dataChanged.emit(self.index(last - end), self.index(last - first))
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._events)

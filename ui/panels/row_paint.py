@@ -21,8 +21,9 @@ from ui.panels.battle_model import GroupRow, RowRole, UnitRow
 Index = QModelIndex | QPersistentModelIndex
 
 #: States painted by Qt's own delegate (the selection's colours, the focus frame).
-_QT_PAINTS = QStyle.StateFlag.State_Selected | QStyle.StateFlag.State_HasFocus
-_ENABLED = QStyle.StateFlag.State_Enabled
+#: As plain ints: a test of flags costs no enum objects (this runs for every cell painted).
+_QT_PAINTS = (QStyle.StateFlag.State_Selected | QStyle.StateFlag.State_HasFocus).value
+_ENABLED = QStyle.StateFlag.State_Enabled.value
 #: More laid out texts than this (many resizes) and the memory starts again.
 _LAID_KEPT = 4096
 
@@ -42,7 +43,7 @@ class RowDelegate(QStyledItemDelegate):
 
     def record(self, option: QStyleOptionViewItem, index: Index) -> UnitRow | GroupRow | None:
         """The row's record when this delegate paints the cell itself, else ``None``."""
-        state = option.state
+        state = option.state.value
         if state & _QT_PAINTS or not state & _ENABLED:
             return None
         row = index.data(RowRole)

@@ -143,7 +143,7 @@ def fix_size(lab: QLabel, widest: str, pt: int = BIG_PT) -> None:
 def lay_out_now() -> None:
     """Do now the layouts a change asked for (a label's page, then the scroll area holding it),
     before Qt paints: otherwise it paints, lays the scroll area out and paints again."""
-    for _ in range(3):  # the label's layout, the page's body, the scroll area
+    for _ in range(6):  # the label's layout, its card, the page's body, the scroll area...
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
 
 

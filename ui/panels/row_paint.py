@@ -72,16 +72,17 @@ class RowDelegate(QStyledItemDelegate):
                   text: str, font: QFont | None, colour: QColor, align: int) -> None:
         """``text`` in ``rect`` as Qt's delegate draws it: within the style's text margins,
         elided at the right, laid out once and kept (``font`` ``None``: the view's font)."""
-        # The record's fonts live as long as the model's theme (``forget`` comes with a new
-        # one); the view's font is the same for every cell.
+        # The record's fonts live as long as the model's theme, and the view's font is the
+        # same for every cell: ``forget`` comes with a new theme.
         key = (text, 0 if font is None else id(font), rect.width(), rect.height(), align)
         laid = self._laid.get(key)
         if laid is None:
             if len(self._laid) >= _LAID_KEPT:
                 self._laid.clear()
+            view_font = option.font
             laid = self._laid[key] = self._lay_out(
-                option, text, option.font if font is None else font,
-                rect, align)
+                option, text, view_font if font is None else font.resolve(view_font), rect,
+                align)
         layout, dx, dy = laid
         painter.setPen(colour)
         layout.draw(painter, QPointF(rect.x() + dx, rect.y() + dy))
@@ -102,11 +103,12 @@ class RowDelegate(QStyledItemDelegate):
         text_option.setTextDirection(Qt.LayoutDirection.LeftToRight)
         text_option.setAlignment(Qt.AlignmentFlag(align))
         layout = _one_line(text, font, text_option, box.width())
+        # Centred on the height of the whole text, also when it is drawn cut short.
+        height = layout.boundingRect().size().toSize().height()
         if layout.lineAt(0).naturalTextWidth() > box.width():
             shown = QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight,
                                                   box.width())
             layout = _one_line(shown, font, text_option, box.width())
-        height = layout.boundingRect().size().toSize().height()
         return layout, self._margin, (box.height() - height) // 2
 
 

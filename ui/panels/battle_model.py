@@ -54,7 +54,7 @@ GroupRole = Qt.ItemDataRole.UserRole + 10
 ChipsRole = Qt.ItemDataRole.UserRole + 11
 #: For the whole row: whether it belongs to the active player.
 ActiveRole = Qt.ItemDataRole.UserRole + 12
-#: For any cell: the row's display record (:class:`UnitRow` or :class:`GroupRow`), so a
+#: For any cell: the row's display record (:class:`UnitRow` or :class:`LineRow`), so a
 #: delegate paints a cell from one look-up instead of one ``data()`` call per role.
 RowRole = Qt.ItemDataRole.UserRole + 13
 
@@ -160,13 +160,14 @@ class UnitRow:
             for c in range(len(COLUMNS)))
 
 
-class GroupRow:
-    """A player's header row as painted: its text across the table, in its colours."""
+class LineRow:
+    """A row painted as one line of text across the table (a player's header, a line of the
+    log): its text in its colours and font (``None``: the view's own)."""
 
     __slots__ = ("text", "tip", "background", "foreground", "font")
 
-    def __init__(self, text: str, tip: str, background: QColor, foreground: QColor,
-                 font: QFont) -> None:
+    def __init__(self, text: str, tip: str, background: QColor | None, foreground: QColor,
+                 font: QFont | None) -> None:
         self.text = text
         self.tip = tip
         self.background = background
@@ -188,7 +189,7 @@ class BattleUnitModel(QAbstractTableModel):
         self._filters = Filters()
         self._theme = NORMAL
         self._cache: dict[int, UnitRow] = {}
-        self._group_cache: dict[int, GroupRow] = {}
+        self._group_cache: dict[int, LineRow] = {}
         self._colours: dict[str, QColor] = {}
         self._by_player: dict[int, tuple[int, ...]] = {}
         self._base_font = QFont()
@@ -424,7 +425,7 @@ class BattleUnitModel(QAbstractTableModel):
         self._cache[uid] = row
         return row
 
-    def _group_row(self, pid: int) -> GroupRow:
+    def _group_row(self, pid: int) -> LineRow:
         cached = self._group_cache.get(pid)
         if cached is not None:
             return cached
@@ -458,7 +459,7 @@ class BattleUnitModel(QAbstractTableModel):
         tip = (f"{p.name} ({p.faction})" if p.faction else p.name) + \
             f": {len(units)} units mustered"
         colour = p.colour if pid == state.active else tint(p.colour, self._theme.window, 0.72)
-        row = GroupRow(text, tip, self._colour(colour), self._colour(readable_on(colour)),
+        row = LineRow(text, tip, self._colour(colour), self._colour(readable_on(colour)),
                        self._fonts["group"])
         self._group_cache[pid] = row
         return row
@@ -589,6 +590,8 @@ class LogModel(QAbstractListModel):
         self._theme = theme or (lambda: NORMAL)
         self._italic = QFont()
         self._italic.setItalic(True)
+        #: Per event id: the event, the theme and the line painted for them.
+        self._lines: dict[int, tuple[LoggedEvent, Theme, LineRow]] = {}
 
     def events(self) -> list[LoggedEvent]:
         """As shown: newest first."""
@@ -633,6 +636,8 @@ class LogModel(QAbstractListModel):
         if not (0 <= r < len(self._events)):
             return None
         e = self._events[-1 - r]
+        if role == RowRole:
+            return self._line(e)
         if role == _DISPLAY:
             return log_line(e)
         if role == IdRole:
@@ -645,6 +650,21 @@ class LogModel(QAbstractListModel):
         if role == _TOOLTIP:
             return log_tooltip(e)
         return None
+
+
+    def _line(self, e: LoggedEvent) -> LineRow:
+        """The event's line as painted, kept while the event and the theme stay."""
+        theme = self._theme()
+        kept = self._lines.get(e.id)
+        if kept is not None and kept[0] is e and kept[1] is theme:
+            return kept[2]
+        if len(self._lines) > 2 * len(self._events) + 64:  # lines of events no longer shown
+            self._lines.clear()
+        line = LineRow(log_line(e), "", None,
+                       QColor(theme.muted if (e.reverted or e.problem) else theme.text),
+                       self._italic if e.reverted else None)
+        self._lines[e.id] = (e, theme, line)
+        return line
 
 
 def log_line(e: LoggedEvent) -> str:

@@ -1,13 +1,15 @@
-"""The unit table's delegate: paints a cell from its row's one display record.
+"""The battle panel's delegate (unit table, log): paints a cell from its row's record.
 
 Qt's default delegate asks the model for about seven roles per cell on every paint (display,
 font, colours, alignment, check state, decoration...) and lays the text out with a
 ``QTextLayout``; on a table of 30 visible rows that is most of a repaint. This delegate asks
 once per cell for :data:`~ui.panels.battle_model.RowRole` (the row's record, kept by the model
 until that row changes), fills the background and draws the text with the cell's font,
-colour and alignment, elided as Qt's delegate elides it (the elided texts are kept until the
-theme or a column width changes). A selected or focused cell, and any cell of a model without
-records, is painted by Qt's delegate, so selection and focus look as they always did.
+colour and alignment, laid out and elided as Qt's delegate does it, once per text and cell
+size (kept until the theme changes). Where Qt rounds a line's centre its own way, each kind
+of line is checked once against the style's own drawing, so the pixels stay Qt's; a line
+that cannot be matched, a selected or focused cell, and any cell of a model without records,
+are painted by Qt's delegate, so selection and focus look as they always did.
 """
 
 from __future__ import annotations
@@ -42,7 +44,8 @@ _LAID_KEPT = 4096
 
 
 class RowDelegate(QStyledItemDelegate):
-    """Paints unit and player rows from their records; see the module docstring."""
+    """Paints rows from their records (:class:`UnitRow`, :class:`LineRow`); see the module
+    docstring."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

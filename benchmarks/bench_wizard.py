@@ -8,18 +8,20 @@ Prints the median (and worst) time of one change on the Action Roll page:
    of a Combined Attack) with every odds cache cleared before each run, for a few attacks;
 
 2. the whole page: a judgement changed through the wizard (a new draft, the preview, the
-   modifier list, the odds, the chart redrawn), on an offscreen Qt, as the organizer sees it;
-   side by side with it, in the same run and for the same drafts, the domain's share of it
-   (``action_preview`` and ``resolve_action`` of each draft), and the UI's share: the page's
-   time less the domain's.
+   modifier list, the odds, the chart redrawn), on an offscreen Qt, as the organizer sees it,
+   until Qt has laid out and painted what changed; split, in the same run, into the domain's
+   part (time inside the domain's functions the wizard calls: ``action_preview``,
+   ``resolve_action``, the target, the reactions...) and the UI's part (the rest: the page's
+   own update, then Qt's layout and paint, shown apart).
 
 Targets (the issue): under 16 ms per change (median), so the dialog never freezes; the UI's
-share no more than the domain's plus a few ms.
+part no more than the domain's.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import sys
@@ -92,12 +94,51 @@ def bench_domain(runs: int) -> list[tuple[str, float, float]]:
     return out
 
 
+class DomainClock:
+    """Adds up the time spent inside the domain's functions the wizard calls: every function
+    of ``brikdesk`` that the wizard's modules imported by name is wrapped in their namespace
+    (calls inside the domain are not wrapped, so nothing is counted twice)."""
+
+    def __init__(self, *modules: object) -> None:
+        self.spent = 0.0
+        self._depth = 0
+        for module in modules:
+            for name, value in list(vars(module).items()):
+                if (callable(value) and not isinstance(value, type)
+                        and getattr(value, "__module__", "").startswith("brikdesk.")):
+                    setattr(module, name, self._timed(value))
+
+    def _timed(self, fn: Callable[..., object]) -> Callable[..., object]:
+        @functools.wraps(fn)
+        def run(*args: object, **kwargs: object) -> object:
+            if self._depth:
+                return fn(*args, **kwargs)
+            self._depth += 1
+            start = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.spent += time.perf_counter() - start
+                self._depth -= 1
+
+        return run
+
+
+def settle(app: object) -> None:
+    """Let Qt finish what the change asked for: the layouts, then the paint."""
+    for _ in range(3):
+        app.processEvents()  # type: ignore[attr-defined]
+
+
 def bench_page(runs: int) -> list[tuple[str, float, float]]:
     from PySide6.QtGui import QUndoStack
     from PySide6.QtWidgets import QApplication
 
+    import ui.wizard.pages
+    import ui.wizard.widgets
+    import ui.wizard.wizard
     from brikdesk.domain.attack import SizeClass
-    from brikdesk.domain.combat import AttackDraft, action_preview, resolve_action
+    from brikdesk.domain.combat import AttackDraft
     from brikdesk.domain.odds import clear_odds_cache
     from tests.ui.wizard_battle import make_battle
     from ui.bus import Bus
@@ -114,7 +155,12 @@ def bench_page(runs: int) -> list[tuple[str, float, float]]:
             w.next()
             w.change("range", replace(w.draft, distance=Fraction(12)))
             w.next()
-            app.processEvents()
+            # The page has settled (it follows the dice card to the end of the scroll area
+            # for a moment after it opens), as when the organizer judges.
+            until = time.perf_counter() + 0.6
+            while time.perf_counter() < until:
+                app.processEvents()
+            clock = DomainClock(ui.wizard.pages, ui.wizard.widgets, ui.wizard.wizard)
             sizes = [(SizeClass.MINIFIG, 3), (SizeClass.MINIFIG, 2), (SizeClass.MINIFIG, 1),
                      (SizeClass.BRICK_2X2, 3)]
 
@@ -123,29 +169,34 @@ def bench_page(runs: int) -> list[tuple[str, float, float]]:
                 return replace(w.draft, size=size, sections_visible=n,
                                target_disrupted=bool(i % 2))
 
-            def judge(i: int, cold: bool) -> None:
-                if cold:
-                    clear_odds_cache()
-                w.change("action", drafted(i))
-                app.processEvents()  # the layout and the paint of what changed
-
-            def domain(i: int, cold: bool) -> None:
-                if cold:
-                    clear_odds_cache()
-                d = drafted(i)
-                action_preview(d, w.ctx)
-                resolve_action(d, w.ctx)
-
             for cold in (True, False):
                 how = "odds cache cleared" if cold else "odds cached"
-                page_median, page_worst = measure(lambda i, cold=cold: judge(i, cold), runs)
-                dom_median, dom_worst = measure(lambda i, cold=cold: domain(i, cold), runs)
-                out.append((f"Action Roll page: a judgement changed, painted ({how})",
-                            page_median, page_worst))
-                out.append((f"  its domain part: action_preview + resolve_action ({how})",
-                            dom_median, dom_worst))
-                out.append((f"  its UI part: the page less the domain ({how})",
-                            page_median - dom_median, page_worst - dom_worst))
+                total, domain, paint = [], [], []
+                for i in range(runs):
+                    if cold:
+                        clear_odds_cache()
+                    clock.spent = 0.0
+                    start = time.perf_counter()
+                    w.change("action", drafted(i))
+                    changed = time.perf_counter()
+                    settle(app)  # the paint of what changed
+                    end = time.perf_counter()
+                    total.append((end - start) * 1000)
+                    domain.append(clock.spent * 1000)
+                    paint.append((end - changed) * 1000)
+                ui_part = [t - d for t, d in zip(total, domain, strict=True)]
+                own = [u - p for u, p in zip(ui_part, paint, strict=True)]
+                verdict = "met" if statistics.median(ui_part) <= statistics.median(domain) \
+                    else "MISSED"
+                out += [(f"Action Roll page: a judgement changed, painted ({how})",
+                         statistics.median(total), max(total)),
+                        ("  its domain part (the domain's functions the wizard calls)",
+                         statistics.median(domain), max(domain)),
+                        (f"  its UI part (target: <= the domain part: {verdict})",
+                         statistics.median(ui_part), max(ui_part)),
+                        ("    of which the page's own update", statistics.median(own), max(own)),
+                        ("    of which Qt's layout and paint", statistics.median(paint),
+                         max(paint))]
             w.close()
         finally:
             battle.db.close()

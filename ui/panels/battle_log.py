@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from brikdesk.domain.ids import BattleId
 from brikdesk.services.tracker import LoggedEvent
 from ui.panels.battle_model import LogModel, log_tooltip
+from ui.panels.row_paint import RowDelegate
 from ui.panels.theme import TABLE, Theme, muted
 
 #: The log's title, longest first: the longest that fits beside Undo and Redo is shown.
@@ -58,6 +59,8 @@ class BattleLogPane(QWidget):
         self.view = QTableView(self)
         self.view.setObjectName("battleLog")
         self.view.setModel(self.model)
+        self.lines = RowDelegate(self.view)  # lines painted from the model's row records
+        self.view.setItemDelegate(self.lines)
         self.view.horizontalHeader().hide()
         self.view.verticalHeader().hide()
         self.view.horizontalHeader().setStretchLastSection(True)
@@ -93,6 +96,7 @@ class BattleLogPane(QWidget):
             button.setToolTip(f"{what}: {text}" if text else f"Nothing to {what.lower()}")
 
     def set_theme(self, theme: Theme, font: QFont) -> None:
+        self.lines.forget()
         self._short = theme is TABLE
         self._fit_title()
         rows = self.view.fontMetrics().height() + 6

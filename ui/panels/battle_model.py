@@ -56,6 +56,9 @@ GroupRole = Qt.ItemDataRole.UserRole + 10
 ChipsRole = Qt.ItemDataRole.UserRole + 11
 #: For the whole row: whether it belongs to the active player.
 ActiveRole = Qt.ItemDataRole.UserRole + 12
+#: For any cell: the row's display record (:class:`UnitRow` or :class:`LineRow`), so a
+#: delegate paints a cell from one look-up instead of one ``data()`` call per role.
+RowRole = Qt.ItemDataRole.UserRole + 13
 
 UNIT, TYPE, ACTION, COUNTERS, STATUS, RESPOND = range(6)
 COLUMNS = ("Unit", "Type", "Action", "Counters", "Status", "Respond")
@@ -130,11 +133,13 @@ def unit_chips(state: BattleState, u: UnitState, minifig: bool) -> list[tuple[st
     return chips
 
 
-class _UnitRow:
+class UnitRow:
     """A unit row's display values, computed once per change of the unit: for each column,
-    the value of each role a view asks for when it paints (``cells[column][role]``)."""
+    the value of each role a view asks for when it paints (``cells[column][role]``), and for
+    the row delegate the same per column (``texts``, ``colours``, ``fonts``: ``None`` is the
+    view's font, ``aligns``) with the chips."""
 
-    __slots__ = ("texts", "colours", "background", "font", "chips", "cells")
+    __slots__ = ("texts", "colours", "background", "font", "chips", "cells", "fonts", "aligns")
 
     def __init__(self, uid: BattleUnitId, texts: tuple[str, ...], colours: tuple[QColor, ...],
                  background: QColor | None, font: QFont | None,
@@ -145,13 +150,31 @@ class _UnitRow:
         self.font = font
         self.chips = chips
         status = " · ".join(label for _k, label in chips)
+        self.fonts = tuple(font if c == UNIT or font is dead_font else None
+                           for c in range(len(COLUMNS)))
+        self.aligns = tuple(_CENTER if c in (ACTION, COUNTERS) else _LEFT
+                            for c in range(len(COLUMNS)))
         self.cells = tuple(
             {_DISPLAY: status if c == STATUS else texts[c], _FOREGROUND: colours[c],
-             _BACKGROUND: background,
-             _FONT: font if c == UNIT or font is dead_font else None,
+             _BACKGROUND: background, _FONT: self.fonts[c],
              ChipsRole: chips if c == STATUS else None, IdRole: uid,
-             _ALIGN: _CENTER if c in (ACTION, COUNTERS) else _LEFT}
+             _ALIGN: self.aligns[c]}
             for c in range(len(COLUMNS)))
+
+
+class LineRow:
+    """A row painted as one line of text across the table (a player's header, a line of the
+    log): its text in its colours and font (``None``: the view's own)."""
+
+    __slots__ = ("text", "tip", "background", "foreground", "font")
+
+    def __init__(self, text: str, tip: str, background: QColor | None, foreground: QColor,
+                 font: QFont | None) -> None:
+        self.text = text
+        self.tip = tip
+        self.background = background
+        self.foreground = foreground
+        self.font = font
 
 
 class BattleUnitModel(QAbstractTableModel):
@@ -167,8 +190,8 @@ class BattleUnitModel(QAbstractTableModel):
         self._row_of: dict[Any, int] = {}
         self._filters = Filters()
         self._theme = NORMAL
-        self._cache: dict[BattleUnitId, _UnitRow] = {}
-        self._group_cache: dict[PlayerId, tuple[str, str]] = {}
+        self._cache: dict[BattleUnitId, UnitRow] = {}
+        self._group_cache: dict[PlayerId, LineRow] = {}
         self._colours: dict[str, QColor] = {}
         self._by_player: dict[PlayerId, tuple[BattleUnitId, ...]] = {}
         self._base_font = QFont()
@@ -372,7 +395,7 @@ class BattleUnitModel(QAbstractTableModel):
             self._colours[name] = c
         return c
 
-    def _unit_row(self, uid: BattleUnitId) -> _UnitRow:
+    def _unit_row(self, uid: BattleUnitId) -> UnitRow:
         row = self._cache.get(uid)
         if row is not None:
             return row
@@ -386,8 +409,8 @@ class BattleUnitModel(QAbstractTableModel):
         if not u.in_battle:
             grey = colour(theme.dead_text)
             texts = (t.name, t.type_name, "Dead" if u.dead else "Out", "", "", "")
-            row = _UnitRow(uid, texts, (grey,) * 6, None, self._fonts["dead"],
-                           unit_chips(state, u, t.minifig), self._fonts["dead"])
+            row = UnitRow(uid, texts, (grey,) * 6, None, self._fonts["dead"],
+                          unit_chips(state, u, t.minifig), self._fonts["dead"])
         else:
             counters = (f"{u.counters_used} / {u.counters}" if u.counters else "—")
             action = _ACTION_TEXT[u.action]
@@ -398,13 +421,13 @@ class BattleUnitModel(QAbstractTableModel):
             colours = (text_c, colour(theme.muted), colour(action_colour(theme, u.action)),
                        text_c if u.close_combat else colour(theme.muted), text_c,
                        colour(theme.respond_marker))
-            row = _UnitRow(uid, texts, colours, colour(theme.active_row) if active else None,
-                           self._fonts["bold"] if active else None,
-                           unit_chips(state, u, t.minifig), self._fonts["dead"])
+            row = UnitRow(uid, texts, colours, colour(theme.active_row) if active else None,
+                          self._fonts["bold"] if active else None,
+                          unit_chips(state, u, t.minifig), self._fonts["dead"])
         self._cache[uid] = row
         return row
 
-    def _group_texts(self, pid: PlayerId) -> tuple[str, str]:
+    def _group_row(self, pid: PlayerId) -> LineRow:
         cached = self._group_cache.get(pid)
         if cached is not None:
             return cached
@@ -437,8 +460,11 @@ class BattleUnitModel(QAbstractTableModel):
         text = head + "   —   " + "  ·  ".join(parts)
         tip = (f"{p.name} ({p.faction})" if p.faction else p.name) + \
             f": {len(units)} units mustered"
-        self._group_cache[pid] = (text, tip)
-        return text, tip
+        colour = p.colour if pid == state.active else tint(p.colour, self._theme.window, 0.72)
+        row = LineRow(text, tip, self._colour(colour), self._colour(readable_on(colour)),
+                       self._fonts["group"])
+        self._group_cache[pid] = row
+        return row
 
     # -- QAbstractTableModel ------------------------------------------------------------------
 
@@ -471,9 +497,12 @@ class BattleUnitModel(QAbstractTableModel):
         key = rows[r]
         if type(key) is tuple:
             return self._group_data(key[1], c, role)
-        cells = self._unit_row(key).cells[c]
+        row = self._unit_row(key)
+        cells = row.cells[c]
         if role in cells:
             return cells[role]
+        if role == RowRole:
+            return row
         if role == ActiveRole:
             state = self._state
             return state is not None and state.unit(key).player_id == state.active
@@ -482,26 +511,22 @@ class BattleUnitModel(QAbstractTableModel):
         return None
 
     def _group_data(self, pid: PlayerId, c: int, role: int) -> Any:
-        view, state = self._view, self._state
-        assert view is not None and state is not None
+        state = self._state
+        assert state is not None
         if role == _DISPLAY:
-            return self._group_texts(pid)[0] if c == 0 else ""
+            return self._group_row(pid).text if c == 0 else ""
+        if role == RowRole:
+            return self._group_row(pid)
         if role == GroupRole:
             return pid
         if role == _BACKGROUND:
-            colour = view.player(pid).colour
-            if pid == state.active:
-                return self._colour(colour)
-            return self._colour(tint(colour, self._theme.window, 0.72))
+            return self._group_row(pid).background
         if role == _FOREGROUND:
-            colour = view.player(pid).colour
-            if pid == state.active:
-                return self._colour(readable_on(colour))
-            return self._colour(readable_on(tint(colour, self._theme.window, 0.72)))
+            return self._group_row(pid).foreground
         if role == _FONT:
             return self._fonts["group"]
         if role == _TOOLTIP:
-            return self._group_texts(pid)[1]
+            return self._group_row(pid).tip
         if role == ActiveRole:
             return pid == state.active
         return None
@@ -567,6 +592,8 @@ class LogModel(QAbstractListModel):
         self._theme = theme or (lambda: NORMAL)
         self._italic = QFont()
         self._italic.setItalic(True)
+        #: Per event id: the event, the theme and the line painted for them.
+        self._lines: dict[int, tuple[LoggedEvent, Theme, LineRow]] = {}
 
     def events(self) -> list[LoggedEvent]:
         """As shown: newest first."""
@@ -585,16 +612,23 @@ class LogModel(QAbstractListModel):
         k = 0
         while k < n and (old[k] is new[k] or old[k] == new[k]):
             k += 1
-        # The rows above k (the newest) changed: remove the old ones, insert the new ones.
-        if len(old) > k:
-            self.beginRemoveRows(QModelIndex(), 0, len(old) - k - 1)
-            self._events = old[:k]
+        # From k on, events that kept their place (undone or redone) change in place: only
+        # their rows repaint. The rows above j (the newest) are new: removed, then inserted.
+        j = k
+        while j < n and old[j].id == new[j].id:
+            j += 1
+        if len(old) > j:
+            self.beginRemoveRows(QModelIndex(), 0, len(old) - j - 1)
+            self._events = old[:j]
             self.endRemoveRows()
-        if len(new) > k:
-            self.beginInsertRows(QModelIndex(), 0, len(new) - k - 1)
-            self._events = new
+        if len(new) > j:
+            self.beginInsertRows(QModelIndex(), 0, len(new) - j - 1)
+            self._events = old[:j] + new[j:]
             self.endInsertRows()
         self._events = new
+        last = len(new) - 1
+        for first, end in _runs(list(range(k, j))):
+            self.dataChanged.emit(self.index(last - end), self.index(last - first))
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._events)
@@ -604,6 +638,8 @@ class LogModel(QAbstractListModel):
         if not (0 <= r < len(self._events)):
             return None
         e = self._events[-1 - r]
+        if role == RowRole:
+            return self._line(e)
         if role == _DISPLAY:
             return log_line(e)
         if role == IdRole:
@@ -616,6 +652,21 @@ class LogModel(QAbstractListModel):
         if role == _TOOLTIP:
             return log_tooltip(e)
         return None
+
+
+    def _line(self, e: LoggedEvent) -> LineRow:
+        """The event's line as painted, kept while the event and the theme stay."""
+        theme = self._theme()
+        kept = self._lines.get(e.id)
+        if kept is not None and kept[0] is e and kept[1] is theme:
+            return kept[2]
+        if len(self._lines) > 2 * len(self._events) + 64:  # lines of events no longer shown
+            self._lines.clear()
+        line = LineRow(log_line(e), "", None,
+                       QColor(theme.muted if (e.reverted or e.problem) else theme.text),
+                       self._italic if e.reverted else None)
+        self._lines[e.id] = (e, theme, line)
+        return line
 
 
 def log_line(e: LoggedEvent) -> str:

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFontMetrics, QPainter
-from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter
+from PySide6.QtWidgets import QStyle, QStyleOptionViewItem, QWidget
 
-from ui.panels.battle_model import ChipsRole
+from ui.panels.battle_model import STATUS, ChipsRole, UnitRow
+from ui.panels.row_paint import RowDelegate
 from ui.panels.theme import NORMAL, Theme
 
 Index = QModelIndex | QPersistentModelIndex
 
 
-class StatusChipDelegate(QStyledItemDelegate):
+class StatusChipDelegate(RowDelegate):
     """Paints ``ChipsRole`` as chips; the cell's text (``DisplayRole``) stays for tests, copy
-    and accessibility."""
+    and accessibility. A cell that is neither selected nor focused is painted from its row's
+    record (:class:`RowDelegate`), the others through the style."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -24,6 +26,7 @@ class StatusChipDelegate(QStyledItemDelegate):
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
         self._colours.clear()
+        self.forget()
 
     def _colour(self, name: str) -> QColor:
         c = self._colours.get(name)
@@ -33,6 +36,15 @@ class StatusChipDelegate(QStyledItemDelegate):
         return c
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        row = self.record(option, index)
+        if isinstance(row, UnitRow):
+            if row.background is not None:
+                painter.fillRect(option.rect, row.background)
+            if row.chips:
+                font = row.fonts[STATUS]
+                self._draw_chips(painter, option.rect, QFont(font if font is not None
+                                                             else option.font), row.chips)
+            return
         chips = index.data(ChipsRole)
         if not chips:
             super().paint(painter, option, index)
@@ -44,17 +56,21 @@ class StatusChipDelegate(QStyledItemDelegate):
         style = widget.style() if widget is not None else None
         if style is not None:
             style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        self._draw_chips(painter, option.rect, opt.font, chips)
+
+    def _draw_chips(self, painter: QPainter, cell: QRect, font: QFont,
+                    chips: list[tuple[str, str]]) -> None:
+        """The chips left to right in ``cell``; the last that does not fit is elided."""
         theme = self.theme
-        fm = QFontMetrics(opt.font)
+        fm = QFontMetrics(font)
         pad_x = max(4, fm.height() // 3)
         gap = max(3, fm.height() // 4)
-        rect: QRect = option.rect.adjusted(gap, 3, -gap, -3)
+        rect = cell.adjusted(gap, 3, -gap, -3)
         h = min(rect.height(), fm.height() + 6)
         y = rect.top() + (rect.height() - h) / 2
         x = float(rect.left())
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        font = opt.font
         if font.strikeOut():
             font.setStrikeOut(False)
         painter.setFont(font)

@@ -24,6 +24,7 @@ from ui.panels.battle_model import (
     BattleUnitModel,
 )
 from ui.panels.chips import StatusChipDelegate
+from ui.panels.row_paint import RowDelegate
 from ui.panels.theme import TABLE, Theme
 
 #: Pixels around a cell's or a header's text (margins and the grid line).
@@ -58,6 +59,9 @@ class UnitTable(QTableView):
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         hh.setSectionResizeMode(STATUS, QHeaderView.ResizeMode.Stretch)
         hh.setHighlightSections(False)
+        # Cells are painted from their row's record (one model look-up per cell).
+        self.rows = RowDelegate(self)
+        self.setItemDelegate(self.rows)
         self.chips = StatusChipDelegate(self)
         self.setItemDelegateForColumn(STATUS, self.chips)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -98,6 +102,7 @@ class UnitTable(QTableView):
 
     def set_theme(self, theme: Theme, font: QFont) -> None:
         self.chips.set_theme(theme)
+        self.rows.forget()
         self.unit_model.set_theme(theme, font)
         header_font = QFont(font)
         header_font.setBold(True)

@@ -91,6 +91,7 @@ from ui.wizard.widgets import (
     card,
     fix_size,
     label,
+    lay_out_now,
     percent,
     set_problem,
     show_readings,
@@ -983,6 +984,7 @@ class ActionPage(_DicePage):
         self._show_reaction()
         self._show_stage()
         self.complete_changed()
+        lay_out_now()  # one paint of the final geometry
 
     def _row(self, i: int) -> tuple[QLabel, QLabel]:
         """The value and text labels of row ``i`` of the modifier list (made once, reused)."""
@@ -1388,6 +1390,7 @@ class DamagePage(_DicePage):
                                     or p.shove)
         self._show_stage()
         self.complete_changed()
+        lay_out_now()  # one paint of the final geometry
 
     def _show_blast(self, blast: bool) -> None:
         d, ctx = self.w.draft, self.w.ctx

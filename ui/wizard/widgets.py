@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
@@ -138,6 +138,13 @@ def fix_size(lab: QLabel, widest: str, pt: int = BIG_PT) -> None:
     font.setBold(True)
     metrics = QFontMetrics(font)
     lab.setFixedSize(metrics.horizontalAdvance(widest) + 14, metrics.height() + 8)
+
+
+def lay_out_now() -> None:
+    """Do now the layouts a change asked for (a label's page, then the scroll area holding it),
+    before Qt paints: otherwise it paints, lays the scroll area out and paints again."""
+    for _ in range(6):  # the label's layout, its card, the page's body, the scroll area...
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
 
 
 class ChoiceCombo(QComboBox):

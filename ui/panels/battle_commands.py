@@ -40,6 +40,8 @@ from brikdesk.services import Services
 from brikdesk.services.changes import Done
 from brikdesk.services.tracker import BattleView
 from ui.bus import Bus
+from ui.panels import rules_commands
+from ui.panels.overrule_box import confirm_overrule
 from ui.panels.pickers import NoteAsker, UnitPicker
 from ui.panels.start_dialog import OrderDialog, PlayerChoice
 from ui.undo import perform
@@ -110,6 +112,10 @@ class BattleCommands(QObject):
             text = describe(view.setup, events[0])
             if len(events) > 1:
                 text += f" (+{len(events) - 1} more)"
+        checked = confirm_overrule(self.widget, view.state, events)  # warnings: ask first
+        if checked is None:
+            return False
+        events = checked
         tracker, battle_id, what = self.host.services.tracker, self.host.battle_id, text
         if self.perform(text, lambda: tracker.record(battle_id, events, text=what)):
             self.host.clear_message()
@@ -229,6 +235,18 @@ class BattleCommands(QObject):
         if target is not None:
             self.set_status(unit_id, Status.IN_CLOSE_COMBAT, (target,))
 
+    def long_action(self, unit_id: int) -> bool:
+        """A full-turn or extended Action (4.2), asked per the battle's edition."""
+        return rules_commands.start_long_action(self, unit_id)
+
+    def who_acts_first(self, unit_id: int, active: int) -> bool:
+        """Who acts first, ``unit_id`` responding to ``active`` (4.3)."""
+        return rules_commands.settle_who_first(self, unit_id, active)
+
+    def sprint(self, unit_id: int) -> bool:
+        """The Sprint dialog (4.1), or a plain Sprint where this build lacks it."""
+        return rules_commands.sprint(self, unit_id)
+
     def _name(self, unit_id: int) -> str:
         assert self.host.view is not None
         return self.host.view.setup.unit(unit_id).name
@@ -250,7 +268,12 @@ class BattleCommands(QObject):
         self._spend_current(ActionUse.ATTACK)
 
     def sprint_current(self) -> None:
-        self._spend_current(ActionUse.SPRINT)
+        unit = self.host.current_unit()
+        if unit is not None and self.host.view is not None \
+                and is_own_turn(self.host.view.state, unit):
+            self.sprint(unit)
+        else:
+            self._spend_current(ActionUse.SPRINT)
 
     def bail_current(self) -> None:
         self._spend_current(ActionUse.BAIL)

@@ -42,6 +42,7 @@ from brikdesk.domain.battle import (
     close_combat_sides,
     why_not_respond,
 )
+from brikdesk.domain.battle.busy import busy_text
 from brikdesk.services.tracker import BattleView, LoggedEvent, TrackedUnit
 from ui.models.table import IdRole
 from ui.panels.theme import NORMAL, Theme, action_colour, readable_on, tint
@@ -115,6 +116,8 @@ def unit_chips(state: BattleState, u: UnitState, minifig: bool) -> list[tuple[st
             chips.append(("grabbing", "Grabbing " + short_names(state, u.grabbing)))
         elif status is Status.RECOVERING:
             chips.append(("recovering", "Recovering: Half Speed"))
+        elif status is Status.BUSY:  # what and until when (4.2 Long Actions)
+            chips.append(("busy", busy_text(state, u.unit_id)))
         else:
             chips.append((status.value, status.label))
     if u.close_combat and u.in_battle:

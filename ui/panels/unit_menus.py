@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
 from brikdesk.domain.battle import (
@@ -21,6 +22,7 @@ from brikdesk.domain.battle import (
     is_own_turn,
     why_not_respond,
 )
+from brikdesk.domain.battle.busy import busy_text
 from brikdesk.domain.battle.rules import READINGS
 from brikdesk.services.tracker import BattleView
 
@@ -59,6 +61,12 @@ class UnitActions(Protocol):
     def fight_pick(self, unit_id: int, maneuver: Maneuver) -> None: ...
 
     def join_close_combat(self, unit_id: int) -> None: ...
+
+    def long_action(self, unit_id: int) -> bool: ...
+
+    def who_acts_first(self, unit_id: int, active: int) -> bool: ...
+
+    def sprint(self, unit_id: int) -> bool: ...
 
 
 def bind(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Callable[..., None]:
@@ -101,6 +109,8 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: int, act: UnitActions) -> N
         a = menu.addAction(f"{label}\t{key}")
         if how is ActionUse.OTHER:
             a.triggered.connect(bind(act.other, unit_id))
+        elif how is ActionUse.SPRINT:  # the Sprint dialog rolls it (4.1)
+            a.triggered.connect(bind(act.sprint, unit_id))
         else:
             a.triggered.connect(bind(act.spend, unit_id, how, over_the_top=ott))
     fight = menu.addMenu("&Close Combat attack" + ("" if own else " in response"))
@@ -116,6 +126,58 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: int, act: UnitActions) -> N
     fight.setToolTipsVisible(True)
     fight.setToolTip(f"At most {MAX_CLOSE_COMBAT_ATTACKERS} Close Combat attackers on one "
                      f"minifig per player turn (5.1); {u.counters_left} hands left")
+    add_edition_entries(menu, view, unit_id, act)
+
+
+def add_edition_entries(menu: QMenu, view: BattleView, unit_id: int, act: UnitActions) -> None:
+    """The Act menu's entries that follow the battle's edition: a long Action on the unit's own
+    turn (4.2), Who Acts First off it (4.3); a Busy unit's entries are disabled with why."""
+    state = view.state
+    rules = view.setup.rules
+    menu.setToolTipsVisible(True)
+    if is_own_turn(state, unit_id):
+        a = menu.addAction("&Long action…")
+        a.setObjectName("longActionEntry")
+        a.setToolTip(f"{rules.full_turn_action[:1].upper()}{rules.full_turn_action[1:]}, or "
+                     f"{rules.extended_action} ({rules.name}, 4.2)")
+        a.triggered.connect(bind(act.long_action, unit_id))
+    else:
+        me = state.unit(unit_id)
+        near = opponents(view, unit_id)
+        acting = near + [u.unit_id for u in state.units if u.player_id == state.active
+                         and u.in_battle and u.unit_id not in near and u.unit_id != unit_id
+                         and me.player_id != state.active]
+        sub = menu.addMenu("Who acts &first against")
+        sub.setObjectName("whoFirstMenu")
+        sub.setToolTipsVisible(True)
+        sub.setToolTip(f"A response meets an Action: who goes first under {rules.name} (4.3)")
+        for other in acting:
+            sub.addAction(view.setup.label(other)).triggered.connect(
+                bind(act.who_acts_first, unit_id, other))
+        if not acting:
+            sub.addAction("Nobody is acting").setEnabled(False)
+    disable_when_busy(menu, view, unit_id)
+
+
+def disable_when_busy(menu: QMenu, view: BattleView, unit_id: int) -> None:
+    """A Busy unit can neither act nor respond (4.2): every entry disabled, the reason shown."""
+    state = view.state
+    if not state.unit(unit_id).busy:
+        return
+    why = why_not_respond(state, unit_id) if not is_own_turn(state, unit_id) else None
+    reason = why or busy_text(state, unit_id) + " (4.2 Long Actions)"
+    entries = [a for a in menu.actions() if not a.isSeparator()]
+    for a in entries:
+        a.setEnabled(False)
+        a.setToolTip(reason)
+    if why is None:  # off its turn the menu already says why it cannot respond
+        note = QAction(reason, menu)
+        note.setObjectName("busyReason")
+        note.setEnabled(False)
+        if entries:
+            menu.insertAction(entries[0], note)
+        else:
+            menu.addAction(note)
 
 
 def fill_counter(menu: QMenu, view: BattleView, unit_id: int, act: UnitActions) -> None:
@@ -151,6 +213,12 @@ def fill_status(menu: QMenu, view: BattleView, unit_id: int, act: UnitActions) -
         a.setCheckable(True)
         a.setChecked(on)
         a.triggered.connect(bind(act.clear_status if on else act.set_status, unit_id, status))
+    if u.busy:  # clearing it ends the long Action early (4.2)
+        a = menu.addAction(busy_text(state, unit_id) + " — clear to end it early")
+        a.setObjectName("clearBusyEntry")
+        a.setCheckable(True)
+        a.setChecked(True)
+        a.triggered.connect(bind(act.clear_status, unit_id, Status.BUSY))
     if u.recovering:
         a = menu.addAction("Recovering (Half Speed this turn)")
         a.setCheckable(True)

@@ -85,18 +85,26 @@ class WhoFirstDialog(QDialog):
         self.active_half.setChecked(self.active.half_speed)
         self.responder_half = QCheckBox(f"{r.name} moves at Half Speed", self)
         self.responder_half.setChecked(self.responder.half_speed)
+        asked: list[QWidget]
         if how is FirstRule.SKILL_CONTEST:
             form.addRow(self.to_movement)
             form.addRow(f"Use of {a.name}'s Action:", self.active_use)
             form.addRow(f"Use of {r.name}'s Action:", self.responder_use)
             self.at_once.setText("On a tie, both Actions can happen at the same time")
             form.addRow(self.at_once)
+            asked = [self.to_movement, self.active_use, self.responder_use, self.at_once]
         else:
             form.addRow(self.inch)
             form.addRow(self.at_once)
+            asked = [self.inch, self.at_once]
             if how is FirstRule.SPEED_THEN_SKILL:
                 form.addRow(self.active_half)
                 form.addRow(self.responder_half)
+                asked += [self.active_half, self.responder_half]
+        for field in (self.to_movement, self.inch, self.at_once, self.active_use,
+                      self.responder_use, self.active_half, self.responder_half):
+            if field not in asked:  # not a fact this edition asks
+                field.hide()
         self.virtual = QRadioButton("Roll the dice here", self)
         self.typed = QRadioButton("Type the dice rolled at the table:", self)
         self.virtual.setChecked(True)

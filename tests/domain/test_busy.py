@@ -64,3 +64,4 @@ def test_a_unit_not_busy_has_no_end():
     setup = _setup()
     assert busy_until(initial_state(setup), 20) is None
     assert busy_text(initial_state(setup), 20) == ""
+

@@ -12,7 +12,16 @@ from dataclasses import dataclass
 
 from brikdesk.domain.battle.model import BattleState
 
-__all__ = ["BusyEnd", "busy_text", "busy_until"]
+__all__ = ["READINGS", "BusyEnd", "busy_text", "busy_until"]
+
+READINGS: dict[str, str] = {
+    "4.2 When a long Action is done": (
+        "A full-turn Action takes 'the rest of the turn': the unit is free again when the "
+        "next player's turn starts. An extended Action of N turns also takes the unit's next "
+        "N-1 own turns, so it is done when the player after its owner starts a turn after the "
+        "last of them. The Busy chip names that turn ('done at the start of Ines's turn 3', "
+        "3 being the round)."),
+}
 
 
 @dataclass(frozen=True)

@@ -226,11 +226,13 @@ def test_2020_who_acts_first_asks_the_inch_and_simultaneity(qtbot, panel: Battle
     assert dialog.to_movement.isHidden() and not dialog.inch.isHidden()
     assert dialog.active_half.isHidden()  # speed matters in 2010 only
     dialog.inch.setChecked(True)
+    assert not dialog.faces.isEnabled()  # no dice decide this
     assert dialog.decide().describe().startswith("Blue Knight acts before Red Knight: the "
                                                  "enemy is still an inch or more")
     dialog.inch.setChecked(False)
     assert "act at the same time" in dialog.decide().describe()
     dialog.at_once.setChecked(False)
+    assert dialog.faces.isEnabled()
     dialog.typed.setChecked(True)
     dialog.faces.setText("3 x")
     assert dialog.decide() is None
@@ -242,6 +244,25 @@ def test_2020_who_acts_first_asks_the_inch_and_simultaneity(qtbot, panel: Battle
     assert dialog.decide().describe() == (
         "Red Knight acts before Blue Knight: both can't happen at once: higher Action Roll "
         "first, Red Knight 5, Blue Knight 2 after 1 tie(s) rolled again (4.3 Who Acts First)")
+
+
+def test_2010_who_acts_first_puts_regular_speed_before_half_speed(
+        qtbot, sv: Services, table: Table, qsettings: QSettings) -> None:
+    # 2010 4.3: "If a simultaneous result isn't possible, then a minifig moving at regular
+    # speed takes his Action before a minifig moving at Half Speed."
+    panel = _panel(qtbot, sv, table, qsettings, "2010")
+    red, blue = table.ids["Red Knight"], table.ids["Blue Knight"]
+    assert panel.set_status(red, Status.HALF_SPEED)
+    dialog = WhoFirstDialog(panel, panel.view, red, blue)
+    qtbot.addWidget(dialog)
+    assert dialog.active_half.isChecked() and not dialog.responder_half.isChecked()
+    dialog.at_once.setChecked(False)
+    assert not dialog.faces.isEnabled()  # speed decides, not dice
+    assert dialog.decide().describe() == (
+        "Blue Knight acts before Red Knight: Blue Knight moves at regular speed, the other at "
+        "Half Speed (BrikWars 2010) (4.3 Who Acts First)")
+    dialog.active_half.setChecked(False)
+    assert dialog.faces.isEnabled()
 
 
 # -- Sprint (4.1) -----------------------------------------------------------------------------

@@ -144,6 +144,7 @@ class WhoFirstDialog(QDialog):
             spin.valueChanged.connect(self._facts_changed)
         self.faces.textEdited.connect(self._faces_edited)
         self.setMinimumWidth(520)
+        self._facts_changed()
         first = self.to_movement if how is FirstRule.SKILL_CONTEST else self.inch
         first.setFocus()
 
@@ -160,8 +161,20 @@ class WhoFirstDialog(QDialog):
         self.typed.setChecked(True)
         self._facts_changed()
 
+    def needs_dice(self) -> bool:
+        """Whether the facts leave the decision to the dice (else the dice rows rest)."""
+        if self.rules.who_acts_first is FirstRule.SKILL_CONTEST:
+            return not self.to_movement.isChecked()
+        if self.inch.isChecked() or self.at_once.isChecked():
+            return False
+        return not (self.rules.who_acts_first is FirstRule.SPEED_THEN_SKILL
+                    and self.active_half.isChecked() != self.responder_half.isChecked())
+
     def _facts_changed(self, *_args: object) -> None:
         """A changed fact makes the decision stale: decide again before recording."""
+        dice = self.needs_dice()
+        for field in (self.virtual, self.typed, self.faces):
+            field.setEnabled(dice)
         self.decision = None
         self.outcome.clear()
         self.dice_error.hide()
@@ -169,7 +182,7 @@ class WhoFirstDialog(QDialog):
         self.decide_button.setDefault(True)
 
     def _source(self) -> DiceSource:
-        if not self.typed.isChecked():
+        if not self.typed.isChecked() or not self.needs_dice():
             return self._dice if self._dice is not None else RandomDice()
         words = [w for w in re.split(r"[\s,;]+", self.faces.text().strip()) if w]
         if not words:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QGridLayout, QMessageBox, QSizePolicy, QSpacerItem, QWidget
 
 from brikdesk.domain.battle import (
     BattleState,
@@ -57,6 +57,11 @@ class OverruleBox:
         record = box.addButton("Overrule and record", QMessageBox.ButtonRole.AcceptRole)
         cancel = box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(cancel)
+        grid = box.layout()
+        if isinstance(grid, QGridLayout):  # room for the warnings: fewer, longer lines
+            grid.addItem(QSpacerItem(460, 0, QSizePolicy.Policy.Minimum,
+                                     QSizePolicy.Policy.Expanding),
+                         grid.rowCount(), 0, 1, grid.columnCount())
         box.setEscapeButton(cancel)
         try:
             box.exec()

@@ -250,6 +250,18 @@ def test_a_damaged_database_offers_the_backup(tmp_path: Path, qtbot) -> None:
     assert path.read_bytes() == before  # the refused file is left as it was
 
 
+def test_a_damaged_database_without_a_backup_does_not_offer_one(tmp_path: Path, qtbot) -> None:
+    path = tmp_path / "campaigns.sqlite3"
+    path.write_bytes(b"SQLite format 3\x00" + b"\x13" * 4000)
+    failure = describe(_error(f"sqlite:///{path}"), str(path), path)
+    assert failure.kind == FailureKind.DAMAGED and failure.backup is None
+    dialog = OpenFailedDialog(None, failure)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.backup_button is None
+    assert "no backup" in dialog.advice.text() and "Open the backup" not in dialog.advice.text()
+
+
 def test_a_database_of_a_newer_brikdesk_says_so_without_a_backup(tmp_path: Path, qtbot,
                                                                    monkeypatch) -> None:
     path = tmp_path / "new.sqlite3"

@@ -60,6 +60,10 @@ ADVICE = {
                         "Open another file, or the backup if there is one."),
 }
 
+#: A damaged file with no backup beside it.
+NO_BACKUP_ADVICE = ("BrikDesk found no backup beside it. Open another file; the damaged file "
+                    "is left as it is.")
+
 #: Words of the persistence layer's messages that tell the kind (first match wins).
 _KIND_WORDS = (
     (FailureKind.NEWER, ("newer brikdesk",)),
@@ -113,6 +117,8 @@ class OpenFailedDialog(QDialog):
         self.failure = failure
         self.choice: Path | None = None
         what, help_text = ADVICE[FailureKind(failure.kind)]
+        if failure.kind == FailureKind.DAMAGED and failure.backup is None:
+            help_text = NO_BACKUP_ADVICE  # don't offer what isn't there
         layout = QVBoxLayout(self)
         self.headline = QLabel(f"<b>{what}</b>", self)
         self.headline.setObjectName("openFailedHeadline")

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from shiboken6 import isValid
 
 from brikdesk.domain.catalog import DEFAULT_EDITION
+from brikdesk.domain.ids import ArmyId, BattleId, CampaignId, PlayerId
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
 from brikdesk.services.changes import Done
@@ -117,12 +118,12 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(APP_TITLE)
         self.resize(1200, 760)
         self.setMinimumSize(QSize(720, 460))
-        self.campaign_id: int | None = None
+        self.campaign_id: CampaignId | None = None
         self.nav: Navigator | None = None
-        self.rosters: dict[int, RosterWindow] = {}
-        self.catalogs: dict[int, CatalogWindow] = {}
+        self.rosters: dict[ArmyId, RosterWindow] = {}
+        self.catalogs: dict[CampaignId, CatalogWindow] = {}
         #: Campaign > History windows, one per campaign.
-        self.histories: dict[int, HistoryWindow] = {}
+        self.histories: dict[CampaignId, HistoryWindow] = {}
         self.rules_reference: RulesReferenceDialog | None = None
         #: The open database, kept with the window (``ui.app``) and closed after it.
         self.db: Database | None = None
@@ -425,7 +426,7 @@ class MainWindow(QMainWindow):
         else:
             self._show_campaign(None)
 
-    def open_campaign(self, campaign_id: int, *, quiet: bool = False) -> bool:
+    def open_campaign(self, campaign_id: CampaignId, *, quiet: bool = False) -> bool:
         """Show campaign ``campaign_id`` (False, and nothing changes, if it doesn't exist)."""
         try:
             nav = self.services.campaigns.navigator(campaign_id)
@@ -490,7 +491,7 @@ class MainWindow(QMainWindow):
     def _on_status(self, text: str) -> None:
         self.statusBar().showMessage(text, 10_000)
 
-    def new_campaign(self) -> int | None:
+    def new_campaign(self) -> CampaignId | None:
         existing = self.runner.read(self.services.campaigns.list_campaigns) or ()
         answer = NewCampaignDialog.ask(self, [c.name for c in existing],
                                        edition=self.settings.new_campaign_edition)
@@ -639,12 +640,12 @@ class MainWindow(QMainWindow):
     def selected(self) -> tuple[str, int]:
         return self.navigator.current_key()
 
-    def selected_army(self) -> int | None:
+    def selected_army(self) -> ArmyId | None:
         """The army the File > Print entries use: the active roster's, else the selection."""
         kind, ident = self.selected()
-        return ident if kind == ARMY else None
+        return ArmyId(ident) if kind == ARMY else None
 
-    def add_player(self) -> int | None:
+    def add_player(self) -> PlayerId | None:
         if self.campaign_id is None:
             return None
         from brikdesk.services.campaigns import PLAYER_COLOURS
@@ -662,11 +663,11 @@ class MainWindow(QMainWindow):
         self.navigator.select(PLAYER, player.id)
         return player.id
 
-    def add_army(self) -> int | None:
+    def add_army(self) -> ArmyId | None:
         if self.nav is None:
             return None
         kind, ident = self.selected()
-        player_id = ident if kind == PLAYER else None
+        player_id = PlayerId(ident) if kind == PLAYER else None
         if kind == ARMY:
             player_id = next((a.player_id for a in self.nav.armies if a.id == ident), None)
         answer = ArmyDialog.ask(self, self.nav.players, player_id=player_id,
@@ -702,7 +703,7 @@ class MainWindow(QMainWindow):
             player_patch = PlayerPatch(name=player.name, colour=player.colour,
                                        faction=player.faction)
             return self.runner.perform(lambda: self.services.campaigns.update_player(
-                ident, player_patch, version=p.version)) is not None
+                PlayerId(ident), player_patch, version=p.version)) is not None
         if kind == ARMY:
             a = next((a for a in self.nav.armies if a.id == ident), None)
             if a is None:
@@ -715,9 +716,9 @@ class MainWindow(QMainWindow):
             army_patch = ArmyPatch(name=army.name, player_id=army.player_id,
                                    budget=NO_BUDGET if army.budget is None else army.budget)
             return self.runner.perform(lambda: self.services.campaigns.update_army(
-                ident, army_patch, version=a.version), f"Edit army {army.name}") is not None
+                ArmyId(ident), army_patch, version=a.version), f"Edit army {army.name}") is not None
         if kind == BATTLE:
-            self.open_battle(ident)
+            self.open_battle(BattleId(ident))
             return True
         return False
 
@@ -776,14 +777,14 @@ class MainWindow(QMainWindow):
         elif kind == "history":
             self.open_history()
         elif kind == ARMY:
-            self.open_roster(ident)
+            self.open_roster(ArmyId(ident))
         elif kind == BATTLE:
-            self.open_battle(ident)
+            self.open_battle(BattleId(ident))
         elif kind == PLAYER:
             self.navigator.select(PLAYER, ident)
             self.edit_selected()
 
-    def open_roster(self, army_id: int) -> RosterWindow | None:
+    def open_roster(self, army_id: ArmyId) -> RosterWindow | None:
         """Open (or raise) the roster window of an army."""
         window = self.rosters.get(army_id)
         if window is None:
@@ -806,12 +807,12 @@ class MainWindow(QMainWindow):
         window.activateWindow()
         return window
 
-    def _roster_closed(self, army_id: int) -> None:
+    def _roster_closed(self, army_id: ArmyId) -> None:
         self.rosters.pop(army_id, None)
 
     def open_selected_roster(self) -> RosterWindow | None:
         kind, ident = self.selected()
-        return self.open_roster(ident) if kind == ARMY else None
+        return self.open_roster(ArmyId(ident)) if kind == ARMY else None
 
     def open_catalog(self) -> CatalogWindow | None:
         if self.campaign_id is None:
@@ -839,7 +840,7 @@ class MainWindow(QMainWindow):
         else:
             self.undo_scopes.setActiveStack(self.undo_stack)
 
-    def open_battle(self, battle_id: int) -> bool:
+    def open_battle(self, battle_id: BattleId) -> bool:
         """Show battle ``battle_id`` in the main window: the battle tracker's panel."""
         detail = self.runner.read(lambda: self.services.battles.battle(battle_id))
         if detail is None:
@@ -853,7 +854,7 @@ class MainWindow(QMainWindow):
 
     # -- the battle tracker (ui.panels) ---------------------------------------------------
 
-    def new_battle(self) -> int | None:
+    def new_battle(self) -> BattleId | None:
         from ui.panels import start_new_battle
 
         if self.campaign_id is None:
@@ -864,7 +865,7 @@ class MainWindow(QMainWindow):
             self.open_battle(battle_id)
         return battle_id
 
-    def _show_battle_panel(self, battle_id: int) -> None:
+    def _show_battle_panel(self, battle_id: BattleId) -> None:
         """The battle page shows the tracker's panel (one battle at a time)."""
         from ui.panels import BattlePanel
 
@@ -918,7 +919,7 @@ class MainWindow(QMainWindow):
         history = self.runner.read(lambda: self.services.history.history(nav.campaign.id))
         return standings_html(history) if history is not None else ""
 
-    def _result_text(self, battle_id: int) -> str:
+    def _result_text(self, battle_id: BattleId) -> str:
         am = self.runner.read(lambda: self.services.aftermath.aftermath(battle_id))
         if am is None:
             return ""
@@ -927,12 +928,12 @@ class MainWindow(QMainWindow):
         name = next((p.name for p in am.players if p.id == winner), None)
         return f" ({name} won)" if name else " (a draw)"
 
-    def _battle_report(self, battle_id: int) -> bool:
+    def _battle_report(self, battle_id: BattleId) -> bool:
         nav = self.nav
         name = next((b.name for b in nav.battles if b.id == battle_id), None) if nav else None
         return self.report_printing.preview(battle_id, name)
 
-    def end_battle(self, battle_id: int | None = None) -> bool:
+    def end_battle(self, battle_id: BattleId | None = None) -> bool:
         """Battle > End battle…: the post-battle dialog, then the campaign updated in one
         undoable step."""
         from ui.dialogs.end_battle import EndBattleDialog
@@ -981,7 +982,7 @@ class MainWindow(QMainWindow):
     def _history_closed(self, *_args: object) -> None:
         self.histories = {k: w for k, w in self.histories.items() if isValid(w)}
 
-    def print_battle_sheet(self, battle_id: int | None = None) -> bool:
+    def print_battle_sheet(self, battle_id: BattleId | None = None) -> bool:
         """The roster sheet of exactly the units mustered into the battle, in the preview."""
         if not isinstance(battle_id, int) or isinstance(battle_id, bool):
             current = self.current_battle()
@@ -1003,7 +1004,7 @@ class MainWindow(QMainWindow):
 
     def open_selected_battle(self) -> bool:
         kind, ident = self.selected()
-        return kind == BATTLE and self.open_battle(ident)
+        return kind == BATTLE and self.open_battle(BattleId(ident))
 
     def show_overview(self) -> None:
         self._on_table_mode(False)
@@ -1029,14 +1030,15 @@ class MainWindow(QMainWindow):
                                "in the navigator.")
         return None
 
-    def current_battle(self) -> tuple[int, str | None] | None:
+    def current_battle(self) -> tuple[BattleId, str | None] | None:
         """The battle the Battle > Battle report entries use: the one shown, else the one
         selected in the navigator."""
         ident = self.battle_page.battle_id
         if ident is None or self.pages.currentWidget() is not self.battle_page:
-            kind, ident = self.selected()
+            kind, selected = self.selected()
             if kind != BATTLE:
                 return None
+            ident = BattleId(selected)
         nav = self.nav
         name = next((b.name for b in nav.battles if b.id == ident), None) if nav else None
         return ident, name

@@ -19,6 +19,8 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QSettings
 from PySide6.QtWidgets import QWidget
 
+from brikdesk.domain.ids import CampaignId
+
 #: How many campaigns File > Recent campaigns remembers.
 MAX_RECENT = 8
 
@@ -116,24 +118,25 @@ class AppSettings:
     # -- campaigns ------------------------------------------------------------------------
 
     @property
-    def last_campaign(self) -> int | None:
-        return self.get_int(f"{self._campaigns}/last")
+    def last_campaign(self) -> CampaignId | None:
+        last = self.get_int(f"{self._campaigns}/last")
+        return None if last is None else CampaignId(last)
 
     @last_campaign.setter
-    def last_campaign(self, campaign_id: int | None) -> None:
+    def last_campaign(self, campaign_id: CampaignId | None) -> None:
         self.set(f"{self._campaigns}/last", campaign_id)
 
     @property
-    def recent_campaigns(self) -> list[int]:
+    def recent_campaigns(self) -> list[CampaignId]:
         """Ids of the campaigns opened last, most recent first."""
-        return self.get_ints(f"{self._campaigns}/recent")[:MAX_RECENT]
+        return [CampaignId(i) for i in self.get_ints(f"{self._campaigns}/recent")[:MAX_RECENT]]
 
-    def add_recent(self, campaign_id: int) -> None:
+    def add_recent(self, campaign_id: CampaignId) -> None:
         ids = [campaign_id] + [i for i in self.recent_campaigns if i != campaign_id]
         self._s.setValue(f"{self._campaigns}/recent",
                          ",".join(str(i) for i in ids[:MAX_RECENT]))
 
-    def forget_recent(self, campaign_id: int) -> None:
+    def forget_recent(self, campaign_id: CampaignId) -> None:
         ids = [i for i in self.recent_campaigns if i != campaign_id]
         self._s.setValue(f"{self._campaigns}/recent", ",".join(str(i) for i in ids))
 

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeGuard
 
 from brikdesk.domain.aftermath import fates_from_events
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.domain.modifiers import Modifier, Stat
 from brikdesk.domain.rolling import DieRoll, Role
 from brikdesk.errors import UserError
@@ -231,8 +232,9 @@ def _is_int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def record_from_events(events: Iterable[tuple[str, int | None, int | None, Mapping[str, Any]]]
-                       ) -> tuple[set[int], set[int], dict[int, int]]:
+def record_from_events(events: Iterable[tuple[str, BattleUnitId | None, BattleUnitId | None,
+                                              Mapping[str, Any]]]
+                       ) -> tuple[set[BattleUnitId], set[BattleUnitId], dict[BattleUnitId, int]]:
     """From (kind, actor, target, payload) of the events that stand, in order: the units that
     end the battle dead, those wounded, and each actor's kills
     (``brikdesk.domain.aftermath.fates_from_events`` says how each kind is read)."""

@@ -77,6 +77,7 @@ from brikdesk.domain.battle import (
 )
 from brikdesk.domain.battle.rolloff import RollOff, roll_off
 from brikdesk.domain.catalog import Catalog, CatalogError
+from brikdesk.domain.ids import BattleId, CampaignId, EventId, PlayerId
 from brikdesk.domain.rolling import DiceSource
 from brikdesk.domain.roster import Loadout, UnitSpec, UnitStats, effective_stats
 from brikdesk.domain.rulesets import rules_for
@@ -154,8 +155,8 @@ _PLAYERS = (select(BattlePlayer.id, Player.id, Player.name, Player.colour, Playe
 class _BattleInfo:
     """The battle's row as read at the start of a call (a plain copy, not an ORM object)."""
 
-    id: int
-    campaign_id: int
+    id: BattleId
+    campaign_id: CampaignId
     name: str
     status: str
     notes: str
@@ -202,23 +203,23 @@ class TrackerService(ServiceBase):
     def __init__(self, sessions: sessionmaker[Session], clock: Clock = utc_now) -> None:
         super().__init__(sessions, clock)
         self._battles = BattleService(sessions, clock)
-        self._caches: dict[int, BattleCache] = {}
+        self._caches: dict[BattleId, BattleCache] = {}
         self._mutex = threading.RLock()
 
     # -- reading ------------------------------------------------------------------------------
 
     @storage_errors
-    def view(self, battle_id: int) -> BattleView:
+    def view(self, battle_id: BattleId) -> BattleView:
         """The battle as its log says it stands now."""
         with self._mutex, self._reading() as s:
             b, cache = self._sync(s, battle_id)
             return self._view(b, cache)
 
-    def state(self, battle_id: int) -> BattleState:
+    def state(self, battle_id: BattleId) -> BattleState:
         return self.view(battle_id).state
 
     @storage_errors
-    def roll_off(self, battle_id: int, dice: DiceSource) -> RollOff:
+    def roll_off(self, battle_id: BattleId, dice: DiceSource) -> RollOff:
         """Roll for the turn order of the battle's players (nothing is stored; see
         ``brikdesk.domain.battle.rolloff.READING``)."""
         with self._reading() as s:
@@ -229,7 +230,7 @@ class TrackerService(ServiceBase):
     # -- recording ----------------------------------------------------------------------------
 
     @storage_errors
-    def record(self, battle_id: int, events: Sequence[Event], *, text: str | None = None
+    def record(self, battle_id: BattleId, events: Sequence[Event], *, text: str | None = None
                ) -> Done[BattleView]:
         """Apply ``events`` in order to the current state with the rules; if every one is legal,
         store them in one transaction as one undo step. An illegal one raises ``RuleViolation``
@@ -248,7 +249,7 @@ class TrackerService(ServiceBase):
         return self._done(view, battle_id, ids, text)
 
     @storage_errors
-    def end_turn(self, battle_id: int) -> Done[EndTurnSummary]:
+    def end_turn(self, battle_id: BattleId) -> Done[EndTurnSummary]:
         """End the active player's turn: recharges, recoveries and resets, as one event."""
         with self._mutex:
             with self._writing(battle_id) as s:
@@ -262,7 +263,7 @@ class TrackerService(ServiceBase):
         return Done(summary, done.changes, done.text, done.redo, done.undo)
 
     @storage_errors
-    def undo(self, battle_id: int, *, seen: int | None = None) -> Done[BattleView]:
+    def undo(self, battle_id: BattleId, *, seen: EventId | None = None) -> Done[BattleView]:
         """Take back the last action of the log (its group of events).
 
         ``seen``: the caller view's ``undo_seen`` (the last event of what its ``can_undo``
@@ -282,7 +283,7 @@ class TrackerService(ServiceBase):
                     undo=_step(self.unrevert_events, battle_id, group))
 
     @storage_errors
-    def redo(self, battle_id: int, *, seen: int | None = None) -> Done[BattleView]:
+    def redo(self, battle_id: BattleId, *, seen: EventId | None = None) -> Done[BattleView]:
         """Bring back the first undone action of the log. ``seen``: the caller view's
         ``redo_seen``; if the first undone action is another now, ``ConflictError``."""
         with self._mutex, self._writing(battle_id) as s:
@@ -298,7 +299,7 @@ class TrackerService(ServiceBase):
                     undo=_step(self.revert_events, battle_id, group))
 
     @storage_errors
-    def revert_events(self, battle_id: int, event_ids: Sequence[int]) -> Done[BattleView]:
+    def revert_events(self, battle_id: BattleId, event_ids: Sequence[EventId]) -> Done[BattleView]:
         """Mark these events undone (the undo step of the action that recorded them).
 
         They must be the last events that stand: if someone recorded after them, or undid them
@@ -311,7 +312,8 @@ class TrackerService(ServiceBase):
                     undo=_step(self.unrevert_events, battle_id, ids))
 
     @storage_errors
-    def unrevert_events(self, battle_id: int, event_ids: Sequence[int]) -> Done[BattleView]:
+    def unrevert_events(self, battle_id: BattleId, event_ids: Sequence[EventId]
+                        ) -> Done[BattleView]:
         """Bring these undone events back (the redo step); they must be the first undone ones,
         else ``ConflictError`` (someone recorded since, which drops the undone events, or
         redid them already)."""
@@ -322,7 +324,7 @@ class TrackerService(ServiceBase):
         return Done(view, LOG_CHANGES, "Redo", redo=_step(self.unrevert_events, battle_id, ids),
                     undo=_step(self.revert_events, battle_id, ids))
 
-    def _revert(self, s: Session, b: _BattleInfo, cache: BattleCache, ids: tuple[int, ...]
+    def _revert(self, s: Session, b: _BattleInfo, cache: BattleCache, ids: tuple[EventId, ...]
                 ) -> BattleView:
         self._check_not_finished(b)
         if not ids:
@@ -343,7 +345,7 @@ class TrackerService(ServiceBase):
             self._sync_events(s, b.id, cache)
         return self._view(b, cache)
 
-    def _unrevert(self, s: Session, b: _BattleInfo, cache: BattleCache, ids: tuple[int, ...]
+    def _unrevert(self, s: Session, b: _BattleInfo, cache: BattleCache, ids: tuple[EventId, ...]
                   ) -> BattleView:
         self._check_not_finished(b)
         undone = [i for i, reverted in cache.order if reverted][:len(ids)]
@@ -367,18 +369,18 @@ class TrackerService(ServiceBase):
     # -- what a conflict says -----------------------------------------------------------------
 
     @staticmethod
-    def _texts(cache: BattleCache, ids: Sequence[int]) -> str:
+    def _texts(cache: BattleCache, ids: Sequence[EventId]) -> str:
         texts = [cache.rows[i].text for i in ids if i in cache.rows]
         if not texts:
             return "other events"
         shown = ", ".join(f"'{t}'" for t in texts[:3])
         return shown + (f" and {len(texts) - 3} more" if len(texts) > 3 else "")
 
-    def _what(self, cache: BattleCache, ids: Sequence[int]) -> str:
+    def _what(self, cache: BattleCache, ids: Sequence[EventId]) -> str:
         known = [i for i in ids if i in cache.rows]
         return self._texts(cache, known) if known else "those events"
 
-    def _not_last(self, cache: BattleCache, ids: tuple[int, ...]) -> str:
+    def _not_last(self, cache: BattleCache, ids: tuple[EventId, ...]) -> str:
         """Why events cannot be undone: recorded over, already undone, or gone."""
         what = self._what(cache, ids)
         standing = set(cache.ids)
@@ -392,7 +394,7 @@ class TrackerService(ServiceBase):
         return (f"Can't undo {what}: the battle's log changed since (someone else undid and "
                 "recorded over it); nothing was changed.")
 
-    def _not_next(self, cache: BattleCache, ids: tuple[int, ...]) -> str:
+    def _not_next(self, cache: BattleCache, ids: tuple[EventId, ...]) -> str:
         """Why undone events cannot be redone: redone already, or recorded over (gone)."""
         what = self._what(cache, ids)
         present = {i for i, _r in cache.order}
@@ -406,7 +408,7 @@ class TrackerService(ServiceBase):
                     "replaced the undone ones; nothing was changed.")
         return f"Can't redo {what}: the battle's log changed since; nothing was changed."
 
-    def _moved_on(self, cache: BattleCache, seen: int, doing: str) -> str:
+    def _moved_on(self, cache: BattleCache, seen: EventId, doing: str) -> str:
         """The log's last (or first undone) action is not the one the caller saw."""
         what = f"'{cache.rows[seen].text}'" if seen in cache.rows else "the action you saw"
         if doing == "undo" and seen in cache.ids:
@@ -424,7 +426,7 @@ class TrackerService(ServiceBase):
     # -- starting -----------------------------------------------------------------------------
 
     @storage_errors
-    def start(self, battle_id: int, player_order: Sequence[int]) -> Done[BattleView]:
+    def start(self, battle_id: BattleId, player_order: Sequence[PlayerId]) -> Done[BattleView]:
         """Set the turn order (every player of the battle once) and start the planned battle."""
         order = tuple(player_order)
         with self._writing(battle_id) as s:
@@ -444,7 +446,7 @@ class TrackerService(ServiceBase):
                     undo=_step(self._unstart, battle_id, old))
 
     @storage_errors
-    def _unstart(self, battle_id: int, old_order: Sequence[int]) -> Done[BattleView]:
+    def _unstart(self, battle_id: BattleId, old_order: Sequence[PlayerId]) -> Done[BattleView]:
         """Undo of ``start``: planned again, with the old turn order (no event may stand)."""
         with self._writing(battle_id) as s:
             b = self._get(s, Battle, battle_id, "battle")
@@ -467,7 +469,7 @@ class TrackerService(ServiceBase):
                     undo=_step(self.start, battle_id, order))
 
     @storage_errors
-    def begin(self, campaign_id: int, name: str, musters: Sequence[Muster], *,
+    def begin(self, campaign_id: CampaignId, name: str, musters: Sequence[Muster], *,
               notes: str = "") -> Done[BattleView]:
         """Create a battle with the mustered units and start it; the musters' order is the
         turn order. One undo step (undo deletes the battle; the campaign pool is untouched)."""
@@ -495,7 +497,8 @@ class TrackerService(ServiceBase):
         """Now, as the database stores times."""
         return to_db_time(self._clock())
 
-    def _touch(self, s: Session, campaign_id: int, cache: BattleCache | None = None) -> None:
+    def _touch(self, s: Session, campaign_id: CampaignId,
+               cache: BattleCache | None = None) -> None:
         """Mark the campaign as changed now (as every service does; a prebuilt statement).
         ``cache``: this battle's cache, which then knows the new stamp is its own write."""
         now = self._db_now()
@@ -504,7 +507,7 @@ class TrackerService(ServiceBase):
             cache.stamp = (campaign_id, now)
 
     @contextmanager
-    def _writing(self, battle_id: int) -> Iterator[Session]:
+    def _writing(self, battle_id: BattleId) -> Iterator[Session]:
         """One write transaction holding the battle's row lock (every write of the log takes
         it first: the log has one writer at a time, across processes). If it fails after the
         cache took in rows it wrote, the cache is dropped (a rolled-back insert's ids may be
@@ -524,14 +527,14 @@ class TrackerService(ServiceBase):
             if cache is not None:
                 cache.pending = False
 
-    def _done(self, view: BattleView | None, battle_id: int, ids: tuple[int, ...],
+    def _done(self, view: BattleView | None, battle_id: BattleId, ids: tuple[EventId, ...],
               text: str) -> Done[Any]:
         return Done(view, LOG_CHANGES, text,
                     redo=_step(self.unrevert_events, battle_id, ids),
                     undo=_step(self.revert_events, battle_id, ids))
 
-    def _store(self, battle_id: int, events: tuple[Event, ...]
-               ) -> tuple[tuple[int, ...], BattleView]:
+    def _store(self, battle_id: BattleId, events: tuple[Event, ...]
+               ) -> tuple[tuple[EventId, ...], BattleView]:
         with self._writing(battle_id) as s:
             b, cache = self._sync(s, battle_id)
             self._check_open(b)
@@ -545,7 +548,7 @@ class TrackerService(ServiceBase):
             return ids, self._view(b, cache)
 
     def _insert(self, s: Session, b: _BattleInfo, cache: BattleCache, events: Sequence[Event],
-                states: Sequence[BattleState] | None = None) -> tuple[int, ...]:
+                states: Sequence[BattleState] | None = None) -> tuple[EventId, ...]:
         """Store ``events`` (already checked by the rules; ``states``: the state after each)."""
         records = []
         cache.pending = True
@@ -598,11 +601,11 @@ class TrackerService(ServiceBase):
             raise UserError(f"'{b.name}' is finished; its log can't change.")
 
     @staticmethod
-    def _players(s: Session, battle_id: int) -> list[Any]:
+    def _players(s: Session, battle_id: BattleId) -> list[Any]:
         return list(s.execute(_PLAYERS, {"battle_id": battle_id}).all())
 
-    def _set_order(self, s: Session, battle_id: int, order: tuple[int, ...]
-                   ) -> tuple[int, ...]:
+    def _set_order(self, s: Session, battle_id: BattleId, order: tuple[PlayerId, ...]
+                   ) -> tuple[PlayerId, ...]:
         bps = s.scalars(select(BattlePlayer).where(BattlePlayer.battle_id == battle_id)
                         .order_by(BattlePlayer.turn_order, BattlePlayer.id)).all()
         old = tuple(bp.player_id for bp in bps)
@@ -615,7 +618,7 @@ class TrackerService(ServiceBase):
         s.flush()
         return old
 
-    def _sync(self, s: Session, battle_id: int) -> tuple[_BattleInfo, BattleCache]:
+    def _sync(self, s: Session, battle_id: BattleId) -> tuple[_BattleInfo, BattleCache]:
         """Read what may have changed and bring the battle's cache up to date.
 
         Players and the catalog are read again only when the campaign's ``updated_at`` moved
@@ -640,7 +643,7 @@ class TrackerService(ServiceBase):
         self._sync_events(s, battle_id, cache)
         return b, cache
 
-    def _sync_events(self, s: Session, battle_id: int, cache: BattleCache) -> None:
+    def _sync_events(self, s: Session, battle_id: BattleId, cache: BattleCache) -> None:
         """Read which events stand and apply those the cache has not seen.
 
         First a one-row summary of the log (count, last id, how many undone): events are only
@@ -659,7 +662,7 @@ class TrackerService(ServiceBase):
                 self._read_rows(s, cache, new)
         cache.read_order(order, token)
 
-    def _build(self, s: Session, battle_id: int, signature: tuple[Any, ...],
+    def _build(self, s: Session, battle_id: BattleId, signature: tuple[Any, ...],
                players: list[Any], catalog: Catalog) -> BattleCache:
         tracked_players = tuple(TrackedPlayer(pid, name, colour, faction, order)
                                 for _bp, pid, name, colour, faction, order in players)
@@ -709,7 +712,7 @@ class TrackerService(ServiceBase):
                             tuple(setups), rules=rules_for(catalog.edition))
         return BattleCache(Roster(signature, setup, tracked_players, tuple(units), catalog))
 
-    def _read_rows(self, s: Session, cache: BattleCache, ids: list[int]) -> None:
+    def _read_rows(self, s: Session, cache: BattleCache, ids: list[EventId]) -> None:
         setup = cache.setup
         for start in range(0, len(ids), _SQL_CHUNK):
             chunk = ids[start:start + _SQL_CHUNK]

@@ -22,6 +22,7 @@ from typing import Any
 
 from brikdesk.domain.battle import BattleSetup, BattleState, Event, apply, initial_state
 from brikdesk.domain.catalog import Catalog
+from brikdesk.domain.ids import BattleUnitId, EventId
 from brikdesk.errors import UserError
 from brikdesk.services.tracker_views import BattleView, LoggedEvent, TrackedPlayer, TrackedUnit
 
@@ -31,7 +32,7 @@ __all__ = ["BattleCache", "CachedRow", "Group", "Roster", "common_prefix", "pars
 Group = tuple[int, int]
 
 #: ``(event id, reverted)`` of every row of a log, by ``seq``.
-Order = tuple[tuple[int, bool], ...]
+Order = tuple[tuple[EventId, bool], ...]
 
 
 @dataclass(frozen=True)
@@ -50,11 +51,11 @@ class Roster:
 class CachedRow:
     """An event row as read once: everything but the ``reverted`` flag, which can change."""
 
-    id: int
+    id: EventId
     seq: int
     kind: str
-    actor: int | None
-    target: int | None
+    actor: BattleUnitId | None
+    target: BattleUnitId | None
     time: datetime | None
     note: str
     event: Event | None
@@ -97,8 +98,8 @@ class BattleCache:
     """
 
     roster: Roster
-    rows: dict[int, CachedRow] = field(default_factory=dict)
-    ids: list[int] = field(default_factory=list)
+    rows: dict[EventId, CachedRow] = field(default_factory=dict)
+    ids: list[EventId] = field(default_factory=list)
     states: list[BattleState] = field(default_factory=list)
     problems: list[str | None] = field(default_factory=list)
     order: Order = ()
@@ -134,8 +135,8 @@ class BattleCache:
     def add_row(self, row: CachedRow) -> None:
         self.rows[row.id] = row
 
-    def advance(self, standing: Sequence[int],
-                known: Mapping[int, BattleState] | None = None) -> None:
+    def advance(self, standing: Sequence[EventId],
+                known: Mapping[EventId, BattleState] | None = None) -> None:
         """Bring ``states`` in line with the ids that stand now (a common prefix is kept).
         ``known``: states already computed after some events (by the write that stored them)."""
         ids = self.ids
@@ -168,7 +169,7 @@ class BattleCache:
         self.token = token
 
     def set_order(self, order: Order, max_id: int | None,
-                  known: Mapping[int, BattleState] | None = None) -> None:
+                  known: Mapping[EventId, BattleState] | None = None) -> None:
         """After the tracker's own write: the log's new order and summary, without reading
         them back (``max_id``: the largest event id now in the log; ``known``: states the write
         already computed)."""
@@ -180,7 +181,7 @@ class BattleCache:
 
     # -- undo groups ---------------------------------------------------------------------
 
-    def undo_group(self, groups: Iterable[Group]) -> tuple[int, ...]:
+    def undo_group(self, groups: Iterable[Group]) -> tuple[EventId, ...]:
         """The ids the next Undo reverts: the last standing event and its group."""
         if not self.ids:
             return ()
@@ -197,7 +198,7 @@ class BattleCache:
             out.append(i)
         return tuple(reversed(out))
 
-    def redo_group(self, groups: Iterable[Group]) -> tuple[int, ...]:
+    def redo_group(self, groups: Iterable[Group]) -> tuple[EventId, ...]:
         """The ids the next Redo brings back: the first undone event and its group."""
         undone = []
         for i, reverted in reversed(self.order):  # undone events are the log's end
@@ -218,7 +219,7 @@ class BattleCache:
                 last = lst
         return tuple(i for i in undone if first <= rows[i].seq <= last)
 
-    def group_text(self, ids: Sequence[int]) -> str:
+    def group_text(self, ids: Sequence[EventId]) -> str:
         """What a group is called in the Undo menu: its first event (+ how many more)."""
         text = self.rows[ids[0]].text
         return text if len(ids) == 1 else f"{text} (+{len(ids) - 1} more)"

@@ -11,6 +11,7 @@ from datetime import datetime
 
 from brikdesk.domain.battle import BattleSetup, BattleState, Event
 from brikdesk.domain.catalog import Catalog
+from brikdesk.domain.ids import BattleId, BattleUnitId, CampaignId, EventId, PlayerId, UnitId
 from brikdesk.domain.roster import Loadout, UnitSpec, UnitStats
 from brikdesk.errors import UserError
 
@@ -22,7 +23,7 @@ __all__ = ["BattleView", "LoggedEvent", "TrackedPlayer", "TrackedUnit"]
 class TrackedPlayer:
     """A player of the battle, in turn order. ``id`` is the campaign player's id."""
 
-    id: int
+    id: PlayerId
     name: str
     colour: str
     faction: str
@@ -36,9 +37,9 @@ class TrackedUnit:
     ``id`` is the battle unit id, the id the rules engine and the event log use.
     """
 
-    id: int
+    id: BattleUnitId
     name: str
-    player_id: int
+    player_id: PlayerId
     player_name: str
     player_colour: str
     type_key: str
@@ -46,12 +47,12 @@ class TrackedUnit:
     spec: UnitSpec
     stats: UnitStats
     army: str = ""
-    campaign_unit_id: int | None = None
+    campaign_unit_id: UnitId | None = None
     minifig: bool = True
     notes: tuple[str, ...] = ()  # e.g. "unknown unit type 'x': Minifig stats used"
 
     @property
-    def unit_id(self) -> int:
+    def unit_id(self) -> BattleUnitId:
         return self.id
 
     @property
@@ -69,14 +70,14 @@ class LoggedEvent:
     be read, or the rules refuse it where it stands); such an event is skipped by the replay.
     """
 
-    id: int
+    id: EventId
     seq: int
     kind: str
     text: str
     time: datetime | None
     reverted: bool
-    actor_id: int | None = None
-    target_id: int | None = None
+    actor_id: BattleUnitId | None = None
+    target_id: BattleUnitId | None = None
     round: int | None = None
     player: str | None = None
     note: str = ""
@@ -91,8 +92,8 @@ class BattleView:
     and Redo would take back or bring back, ``None`` when there is nothing; ``undo_seen`` /
     ``redo_seen`` go with them to ``TrackerService.undo(seen=...)`` / ``redo(seen=...)``."""
 
-    id: int
-    campaign_id: int
+    id: BattleId
+    campaign_id: CampaignId
     name: str
     status: str  # "planned", "in_progress", "finished"
     notes: str
@@ -105,8 +106,8 @@ class BattleView:
     can_undo: str | None = None
     can_redo: str | None = None
     #: What to pass as ``seen`` to ``undo`` / ``redo`` from this view (None: nothing to do).
-    undo_seen: int | None = None
-    redo_seen: int | None = None
+    undo_seen: EventId | None = None
+    redo_seen: EventId | None = None
 
     @property
     def in_progress(self) -> bool:
@@ -117,13 +118,13 @@ class BattleView:
         return {"planned": "planned", "in_progress": "in progress",
                 "finished": "finished"}.get(self.status, self.status)
 
-    def unit(self, unit_id: int) -> TrackedUnit:
+    def unit(self, unit_id: BattleUnitId) -> TrackedUnit:
         i = self.setup.unit_index.get(unit_id)
         if i is None:
             raise UserError(f"No unit {unit_id} in this battle.")
         return self.units[i]
 
-    def player(self, player_id: int) -> TrackedPlayer:
+    def player(self, player_id: PlayerId) -> TrackedPlayer:
         i = self.setup.player_index.get(player_id)
         if i is None:
             raise UserError(f"No player {player_id} in this battle.")
@@ -137,7 +138,7 @@ class BattleView:
     def standing_events(self) -> tuple[LoggedEvent, ...]:
         return tuple(e for e in self.events if not e.reverted)
 
-    def changed_units(self, before: BattleView) -> tuple[int, ...] | None:
+    def changed_units(self, before: BattleView) -> tuple[BattleUnitId, ...] | None:
         """The units whose state differs from ``before``'s, for a view to update only their
         rows; ``None`` when every row may differ (another battle or muster, a new round or
         active player, the battle's end). The tracker's states share every unit an event

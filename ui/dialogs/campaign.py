@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
+from brikdesk.domain.ids import CampaignId, PlayerId
 from brikdesk.services.summaries import CampaignPatch, CampaignSummary, PlayerSummary
 from ui.dialogs.base import FormDialog, number_box, too_large
 from ui.windows.common import colour_swatch
@@ -210,13 +211,13 @@ class OpenCampaignDialog(FormDialog):
         self.resize(520, 360)
         self.set_problem(None if campaigns else "There is no campaign yet: make a new one.")
 
-    def value(self) -> int | None:
+    def value(self) -> CampaignId | None:
         item = self.list.currentItem()
-        return None if item is None else int(item.data(Qt.ItemDataRole.UserRole))
+        return None if item is None else CampaignId(int(item.data(Qt.ItemDataRole.UserRole)))
 
     @classmethod
     def ask(cls, parent: QWidget | None, campaigns: Sequence[CampaignSummary],
-            current: int | None = None) -> int | None:
+            current: CampaignId | None = None) -> CampaignId | None:
         dlg = cls(parent, campaigns, current)
         return dlg.value() if dlg.exec() == QDialog.DialogCode.Accepted else None
 
@@ -278,14 +279,14 @@ class PlayerDialog(FormDialog):
 
 @dataclass(frozen=True)
 class ArmyInput:
-    player_id: int
+    player_id: PlayerId
     name: str
     budget: int | None  # None: no budget
 
 
 class ArmyDialog(FormDialog):
     def __init__(self, parent: QWidget | None, title: str, players: Sequence[PlayerSummary],
-                 player_id: int | None = None, name: str = "", budget: int | None = 100,
+                 player_id: PlayerId | None = None, name: str = "", budget: int | None = 100,
                  cost_unit: str = "CP") -> None:
         super().__init__(parent, title, "", "OK")
         # The name first: the player is usually the one selected already.
@@ -324,12 +325,12 @@ class ArmyDialog(FormDialog):
                          else "The army needs a name.")
 
     def value(self) -> ArmyInput:
-        return ArmyInput(int(self.player.currentData()), self.name.text().strip(),
+        return ArmyInput(PlayerId(int(self.player.currentData())), self.name.text().strip(),
                          self.budget.value() if self.has_budget.isChecked() else None)
 
     @classmethod
     def ask(cls, parent: QWidget | None, players: Sequence[PlayerSummary], *,
-            title: str = "Add army", player_id: int | None = None, name: str = "",
+            title: str = "Add army", player_id: PlayerId | None = None, name: str = "",
             budget: int | None = 100, cost_unit: str = "CP") -> ArmyInput | None:
         dlg = cls(parent, title, players, player_id, name, budget, cost_unit)
         return dlg.value() if dlg.exec() == QDialog.DialogCode.Accepted else None

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.battle.first import Contender, FirstToActResult, who_acts_first
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.domain.rolling import DiceSource, RandomDice, TypedDice
 from brikdesk.domain.rulesets import RULE_SETS, FirstRule, edition_table
 from brikdesk.errors import UserError
@@ -50,8 +51,8 @@ def first_rule_text(view: BattleView) -> str:
 class WhoFirstDialog(QDialog):
     """Asks the facts, decides with the battle's rules, shows who goes first and why."""
 
-    def __init__(self, parent: QWidget | None, view: BattleView, active_id: int,
-                 responder_id: int, dice: DiceSource | None = None) -> None:
+    def __init__(self, parent: QWidget | None, view: BattleView, active_id: BattleUnitId,
+                 responder_id: BattleUnitId, dice: DiceSource | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("whoFirstDialog")
         self.setWindowTitle("Who acts first?")
@@ -228,8 +229,8 @@ class WhoFirstDialog(QDialog):
             self.accept()
 
     @classmethod
-    def ask(cls, parent: QWidget | None, view: BattleView, active_id: int,
-            responder_id: int) -> FirstToActResult | None:
+    def ask(cls, parent: QWidget | None, view: BattleView, active_id: BattleUnitId,
+            responder_id: BattleUnitId) -> FirstToActResult | None:
         """The decision to record, or ``None`` if cancelled."""
         dialog = cls(parent, view, active_id, responder_id)
         try:

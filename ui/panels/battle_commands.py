@@ -35,6 +35,7 @@ from brikdesk.domain.battle import (
     is_own_turn,
     spend_action,
 )
+from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.errors import ConflictError, StorageError, UserError
 from brikdesk.services import Services
 from brikdesk.services.changes import Done
@@ -62,14 +63,14 @@ class Host(Protocol):
     services: Services
     bus: Bus
     undo_stack: QUndoStack
-    battle_id: int
+    battle_id: BattleId
     view: BattleView | None
 
     def refresh(self) -> None: ...
 
-    def select_unit(self, unit_id: int) -> bool: ...
+    def select_unit(self, unit_id: BattleUnitId) -> bool: ...
 
-    def current_unit(self) -> int | None: ...
+    def current_unit(self) -> BattleUnitId | None: ...
 
     def show_error(self, error: BaseException | str) -> None: ...
 
@@ -185,7 +186,7 @@ class BattleCommands(QObject):
 
     # -- unit actions (the menus, the keys and tests call them) -----------------------------
 
-    def spend(self, unit_id: int, how: ActionUse, *, target: int | None = None,
+    def spend(self, unit_id: BattleUnitId, how: ActionUse, *, target: BattleUnitId | None = None,
               over_the_top: bool = False, note: str = "") -> bool:
         """Spend the unit's Action (on its own turn) or its held Action (in response)."""
         if self.host.view is None:
@@ -194,7 +195,7 @@ class BattleCommands(QObject):
         return self.record([spend_action(self.host.view.state, unit_id, how, target=target,
                                          over_the_top=over_the_top, note=note)])
 
-    def close_combat_attack(self, unit_id: int, target: int,
+    def close_combat_attack(self, unit_id: BattleUnitId, target: BattleUnitId,
                             maneuver: Maneuver = Maneuver.STRIKE, hands: int = 1) -> bool:
         """A Close Combat attack: off its owner's turn, a response (4.3)."""
         if self.host.view is None:
@@ -204,50 +205,50 @@ class BattleCommands(QObject):
         return self.record([CloseCombatAttack(unit_id, target, maneuver, hands,
                                               as_response=response)])
 
-    def use_counter(self, unit_id: int, target: int,
+    def use_counter(self, unit_id: BattleUnitId, target: BattleUnitId,
                     how: CounterUse = CounterUse.COUNTERSTRIKE) -> bool:
         self.host.select_unit(unit_id)
         return self.record([CounterUsed(unit_id, target, how)])
 
-    def set_status(self, unit_id: int, status: Status, with_ids: Sequence[int] = ()) -> bool:
+    def set_status(self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()) -> bool:
         self.host.select_unit(unit_id)
         if status is Status.DEAD:
             return self.record([UnitKilled(unit_id)])
         return self.record([StatusSet(unit_id, status, tuple(with_ids))])
 
-    def clear_status(self, unit_id: int, status: Status, with_ids: Sequence[int] = ()) -> bool:
+    def clear_status(self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()) -> bool:
         self.host.select_unit(unit_id)
         return self.record([StatusCleared(unit_id, status, tuple(with_ids))])
 
-    def other(self, unit_id: int) -> None:
+    def other(self, unit_id: BattleUnitId) -> None:
         """Spend the Action on something else, in the user's words."""
         note = NoteAsker.ask(self.widget, self._name(unit_id))
         if note is not None:
             self.spend(unit_id, ActionUse.OTHER, note=note)
 
-    def fight_pick(self, unit_id: int, maneuver: Maneuver) -> None:
+    def fight_pick(self, unit_id: BattleUnitId, maneuver: Maneuver) -> None:
         target = self._ask_enemy(unit_id, f"{maneuver.label}: on whom?")
         if target is not None:
             self.close_combat_attack(unit_id, target, maneuver)
 
-    def join_close_combat(self, unit_id: int) -> None:
+    def join_close_combat(self, unit_id: BattleUnitId) -> None:
         target = self._ask_enemy(unit_id, "In Close Combat with whom?")
         if target is not None:
             self.set_status(unit_id, Status.IN_CLOSE_COMBAT, (target,))
 
-    def long_action(self, unit_id: int) -> bool:
+    def long_action(self, unit_id: BattleUnitId) -> bool:
         """A full-turn or extended Action (4.2), asked per the battle's edition."""
         return rules_commands.start_long_action(self, unit_id)
 
-    def who_acts_first(self, unit_id: int, active: int) -> bool:
+    def who_acts_first(self, unit_id: BattleUnitId, active: BattleUnitId) -> bool:
         """Who acts first, ``unit_id`` responding to ``active`` (4.3)."""
         return rules_commands.settle_who_first(self, unit_id, active)
 
-    def sprint(self, unit_id: int) -> bool:
+    def sprint(self, unit_id: BattleUnitId) -> bool:
         """The Sprint dialog (4.1), or a plain Sprint where this build lacks it."""
         return rules_commands.sprint(self, unit_id)
 
-    def _name(self, unit_id: int) -> str:
+    def _name(self, unit_id: BattleUnitId) -> str:
         assert self.host.view is not None
         return self.host.view.setup.unit(unit_id).name
 
@@ -297,7 +298,7 @@ class BattleCommands(QObject):
         if target is not None:
             self.close_combat_attack(unit, target)
 
-    def _ask_opponent(self, unit_id: int, prompt: str) -> int | None:
+    def _ask_opponent(self, unit_id: BattleUnitId, prompt: str) -> BattleUnitId | None:
         assert self.host.view is not None
         others = sorted(engagement(self.host.view.state, unit_id) - {unit_id})
         if len(others) == 1:
@@ -305,7 +306,7 @@ class BattleCommands(QObject):
         return UnitPicker.ask(self.widget, "Pick a unit", prompt,
                               [(i, self.host.view.setup.label(i)) for i in others])
 
-    def _ask_enemy(self, unit_id: int, prompt: str) -> int | None:
+    def _ask_enemy(self, unit_id: BattleUnitId, prompt: str) -> BattleUnitId | None:
         assert self.host.view is not None
         state = self.host.view.state
         me = state.unit(unit_id)

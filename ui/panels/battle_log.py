@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from brikdesk.domain.ids import BattleId
 from brikdesk.services.tracker import LoggedEvent
 from ui.panels.battle_model import LogModel, log_tooltip
 from ui.panels.theme import TABLE, Theme, muted
@@ -80,7 +81,7 @@ class BattleLogPane(QWidget):
         rv.addWidget(self.detail)
         self._short = False
 
-    def show_events(self, battle_id: int, events: Sequence[LoggedEvent]) -> None:
+    def show_events(self, battle_id: BattleId, events: Sequence[LoggedEvent]) -> None:
         self.model.set_events(battle_id, events)
         self._show_detail()
 

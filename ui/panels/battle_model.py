@@ -43,6 +43,7 @@ from brikdesk.domain.battle import (
     why_not_respond,
 )
 from brikdesk.domain.battle.busy import busy_text
+from brikdesk.domain.ids import BattleId, BattleUnitId, PlayerId
 from brikdesk.services.tracker import BattleView, LoggedEvent, TrackedUnit
 from ui.models.table import IdRole
 from ui.panels.theme import NORMAL, Theme, action_colour, readable_on, tint
@@ -95,7 +96,7 @@ class Filters:
         return self.can_respond or self.in_close_combat or self.not_acted or bool(self.text)
 
 
-def short_names(state: BattleState, ids: Sequence[int] | frozenset[int]) -> str:
+def short_names(state: BattleState, ids: Sequence[BattleUnitId] | frozenset[BattleUnitId]) -> str:
     setup = state.setup
     names = [setup.unit(i).name for i in sorted(ids) if setup.has_unit(i)]
     if len(names) > 3:
@@ -137,7 +138,7 @@ class _UnitRow:
 
     __slots__ = ("texts", "colours", "background", "font", "chips", "cells")
 
-    def __init__(self, uid: int, texts: tuple[str, ...], colours: tuple[QColor, ...],
+    def __init__(self, uid: BattleUnitId, texts: tuple[str, ...], colours: tuple[QColor, ...],
                  background: QColor | None, font: QFont | None,
                  chips: list[tuple[str, str]], dead_font: QFont) -> None:
         self.texts = texts
@@ -168,10 +169,10 @@ class BattleUnitModel(QAbstractTableModel):
         self._row_of: dict[Any, int] = {}
         self._filters = Filters()
         self._theme = NORMAL
-        self._cache: dict[int, _UnitRow] = {}
-        self._group_cache: dict[int, tuple[str, str]] = {}
+        self._cache: dict[BattleUnitId, _UnitRow] = {}
+        self._group_cache: dict[PlayerId, tuple[str, str]] = {}
         self._colours: dict[str, QColor] = {}
-        self._by_player: dict[int, tuple[int, ...]] = {}
+        self._by_player: dict[PlayerId, tuple[BattleUnitId, ...]] = {}
         self._base_font = QFont()
         self._fonts: dict[str, QFont] = {}
         self._make_fonts()
@@ -255,23 +256,23 @@ class BattleUnitModel(QAbstractTableModel):
 
     # -- rows -------------------------------------------------------------------------------
 
-    def unit_ids(self) -> list[int]:
+    def unit_ids(self) -> list[BattleUnitId]:
         """The unit rows as shown, top to bottom."""
         return [k for k in self._rows if not isinstance(k, tuple)]
 
     def group_rows(self) -> list[int]:
         return [i for i, k in enumerate(self._rows) if isinstance(k, tuple)]
 
-    def unit_at(self, row: int) -> int | None:
+    def unit_at(self, row: int) -> BattleUnitId | None:
         if 0 <= row < len(self._rows):
             key = self._rows[row]
             return None if isinstance(key, tuple) else key
         return None
 
-    def row_of_unit(self, unit_id: int) -> int:
+    def row_of_unit(self, unit_id: BattleUnitId) -> int:
         return self._row_of.get(unit_id, -1)
 
-    def index_of_unit(self, unit_id: int, column: int = 0) -> QModelIndex:
+    def index_of_unit(self, unit_id: BattleUnitId, column: int = 0) -> QModelIndex:
         r = self._row_of.get(unit_id, -1)
         return self.index(r, column) if r >= 0 else QModelIndex()
 
@@ -373,7 +374,7 @@ class BattleUnitModel(QAbstractTableModel):
             self._colours[name] = c
         return c
 
-    def _unit_row(self, uid: int) -> _UnitRow:
+    def _unit_row(self, uid: BattleUnitId) -> _UnitRow:
         row = self._cache.get(uid)
         if row is not None:
             return row
@@ -405,7 +406,7 @@ class BattleUnitModel(QAbstractTableModel):
         self._cache[uid] = row
         return row
 
-    def _group_texts(self, pid: int) -> tuple[str, str]:
+    def _group_texts(self, pid: PlayerId) -> tuple[str, str]:
         cached = self._group_cache.get(pid)
         if cached is not None:
             return cached
@@ -482,7 +483,7 @@ class BattleUnitModel(QAbstractTableModel):
             return self._unit_tooltip(key, c)
         return None
 
-    def _group_data(self, pid: int, c: int, role: int) -> Any:
+    def _group_data(self, pid: PlayerId, c: int, role: int) -> Any:
         view, state = self._view, self._state
         assert view is not None and state is not None
         if role == _DISPLAY:
@@ -507,7 +508,7 @@ class BattleUnitModel(QAbstractTableModel):
             return pid == state.active
         return None
 
-    def _unit_tooltip(self, uid: int, column: int) -> str:
+    def _unit_tooltip(self, uid: BattleUnitId, column: int) -> str:
         view, state = self._view, self._state
         assert view is not None and state is not None
         t = view.unit(uid)
@@ -564,7 +565,7 @@ class LogModel(QAbstractListModel):
                  theme: Callable[[], Theme] | None = None) -> None:
         super().__init__(parent)
         self._events: list[LoggedEvent] = []  # oldest first; row r shows events[-1 - r]
-        self._battle: int | None = None
+        self._battle: BattleId | None = None
         self._theme = theme or (lambda: NORMAL)
         self._italic = QFont()
         self._italic.setItalic(True)
@@ -573,7 +574,7 @@ class LogModel(QAbstractListModel):
         """As shown: newest first."""
         return self._events[::-1]
 
-    def set_events(self, battle_id: int, events: Sequence[LoggedEvent]) -> None:
+    def set_events(self, battle_id: BattleId, events: Sequence[LoggedEvent]) -> None:
         new = list(events)
         if battle_id != self._battle:
             self.beginResetModel()

@@ -54,6 +54,7 @@ from brikdesk.domain.battle import (
     Maneuver,
     Status,
 )
+from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
 from brikdesk.services.tracker import BattleView
@@ -99,7 +100,7 @@ class BattlePanel(QWidget):
     battle_gone = Signal(int)
     table_mode_changed = Signal(bool)
 
-    def __init__(self, services: Services, bus: Bus, undo_stack: QUndoStack, battle_id: int,
+    def __init__(self, services: Services, bus: Bus, undo_stack: QUndoStack, battle_id: BattleId,
                  *, settings: QSettings | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("battlePanel")
@@ -335,10 +336,10 @@ class BattlePanel(QWidget):
 
     # -- selection and filters --------------------------------------------------------------
 
-    def current_unit(self) -> int | None:
+    def current_unit(self) -> BattleUnitId | None:
         return self.table.current_unit()
 
-    def select_unit(self, unit_id: int) -> bool:
+    def select_unit(self, unit_id: BattleUnitId) -> bool:
         return self.table.select_unit(unit_id)
 
     def _current_changed(self, *_args: object) -> None:
@@ -430,20 +431,20 @@ class BattlePanel(QWidget):
     def start_battle(self) -> bool:
         return self.commands.start_battle()
 
-    def spend(self, unit_id: int, how: ActionUse, *, target: int | None = None,
+    def spend(self, unit_id: BattleUnitId, how: ActionUse, *, target: BattleUnitId | None = None,
               over_the_top: bool = False, note: str = "") -> bool:
         return self.commands.spend(unit_id, how, target=target, over_the_top=over_the_top,
                                    note=note)
 
-    def close_combat_attack(self, unit_id: int, target: int,
+    def close_combat_attack(self, unit_id: BattleUnitId, target: BattleUnitId,
                             maneuver: Maneuver = Maneuver.STRIKE, hands: int = 1) -> bool:
         return self.commands.close_combat_attack(unit_id, target, maneuver, hands)
 
-    def use_counter(self, unit_id: int, target: int,
+    def use_counter(self, unit_id: BattleUnitId, target: BattleUnitId,
                     how: CounterUse = CounterUse.COUNTERSTRIKE) -> bool:
         return self.commands.use_counter(unit_id, target, how)
 
-    def set_status(self, unit_id: int, status: Status, with_ids: Sequence[int] = ()) -> bool:
+    def set_status(self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()) -> bool:
         return self.commands.set_status(unit_id, status, with_ids)
 
     def open_wizard(self) -> bool:
@@ -473,7 +474,7 @@ class BattlePanel(QWidget):
         self.fill_unit_menu(menu, uid)
         menu.popup(self.table.viewport().mapToGlobal(pos))
 
-    def fill_unit_menu(self, menu: QMenu, unit_id: int) -> None:
+    def fill_unit_menu(self, menu: QMenu, unit_id: BattleUnitId) -> None:
         """The row's context menu: act or respond, Counters, statuses, the wizard."""
         if self.view is None:
             return

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from brikdesk.domain.ids import BattleId, CampaignId
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Services
 from ui.bus import Bus
@@ -13,7 +14,7 @@ from ui.undo import UndoScopes, perform
 
 
 def start_new_battle(parent: QWidget, services: Services, bus: Bus, scopes: UndoScopes,
-                     campaign_id: int) -> int | None:
+                     campaign_id: CampaignId) -> BattleId | None:
     """Ask which units fight and in which order, create and start the battle (the first step of
     the new battle's undo history: undoing it deletes the battle); return its id, or ``None`` if
     cancelled or refused (the reason is shown)."""
@@ -30,6 +31,6 @@ def start_new_battle(parent: QWidget, services: Services, bus: Bus, scopes: Undo
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
         return None
-    battle_id: int = done.value.id
+    battle_id: BattleId = done.value.id
     perform(scopes.battle(battle_id), bus, lambda: done, text=f"Start battle {request.name}")
     return battle_id

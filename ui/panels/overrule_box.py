@@ -21,14 +21,15 @@ from brikdesk.domain.battle import (
     apply,
     rule_warnings,
 )
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.errors import UserError
 
 
 def warnings_for(state: BattleState, events: Sequence[Event]
-                 ) -> list[tuple[int, RuleWarning]]:
+                 ) -> list[tuple[BattleUnitId, RuleWarning]]:
     """The warnings of ``events`` recorded in order from ``state``: (the unit concerned, the
     warning). An event the rules refuse ends the check (recording will say why)."""
-    out: list[tuple[int, RuleWarning]] = []
+    out: list[tuple[BattleUnitId, RuleWarning]] = []
     for event in events:
         actor = event.actor
         if actor is not None:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from brikdesk.domain.battle import ActionUse, LongActionStarted
+from brikdesk.domain.ids import BattleUnitId
 from ui.dialogs.long_action import LongActionDialog
 from ui.dialogs.who_first import WhoFirstDialog
 
@@ -31,7 +32,7 @@ def sprint_opener() -> SprintOpener | None:
     return opener if callable(opener) else None
 
 
-def start_long_action(commands: BattleCommands, unit_id: int) -> bool:
+def start_long_action(commands: BattleCommands, unit_id: BattleUnitId) -> bool:
     """Ask what the unit is busy with and for how long (per the edition), then record it."""
     view = commands.host.view
     if view is None:
@@ -44,7 +45,8 @@ def start_long_action(commands: BattleCommands, unit_id: int) -> bool:
     return commands.record([LongActionStarted(unit_id, answer.what, answer.turns)])
 
 
-def settle_who_first(commands: BattleCommands, responder: int, active: int) -> bool:
+def settle_who_first(commands: BattleCommands, responder: BattleUnitId,
+                     active: BattleUnitId) -> bool:
     """Who acts first between the acting ``active`` unit and ``responder`` (4.3, per the
     battle's edition); the decision goes in the log."""
     view = commands.host.view
@@ -60,7 +62,7 @@ def settle_who_first(commands: BattleCommands, responder: int, active: int) -> b
     return True
 
 
-def sprint(commands: BattleCommands, unit_id: int) -> bool:
+def sprint(commands: BattleCommands, unit_id: BattleUnitId) -> bool:
     """Open the Sprint dialog (it rolls and records); without it, record a plain Sprint."""
     host = commands.host
     opener = sprint_opener()

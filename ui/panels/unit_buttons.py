@@ -9,11 +9,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QMenu, QPushButton, QToolButton, QWidget
 
 from brikdesk.domain.battle import is_own_turn
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.services.tracker import BattleView
 from ui.panels.unit_menus import UnitActions, fill_act, fill_counter, fill_status
 from ui.panels.unit_table import UnitTable
 
-Fill = Callable[[QMenu, BattleView, int, UnitActions], None]
+Fill = Callable[[QMenu, BattleView, BattleUnitId, UnitActions], None]
 
 
 class UnitButtons(QWidget):
@@ -56,7 +57,7 @@ class UnitButtons(QWidget):
         menu.aboutToShow.connect(fill_menu)
         return b
 
-    def set_enabled(self, on_unit: bool, unit: int | None) -> None:
+    def set_enabled(self, on_unit: bool, unit: BattleUnitId | None) -> None:
         """Enabled on a unit of a battle in progress; "Respond" off the unit's turn (4.3)."""
         for b in (self.act_button, self.counter_button, self.status_button):
             b.setEnabled(on_unit)

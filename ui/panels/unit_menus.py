@@ -24,6 +24,7 @@ from brikdesk.domain.battle import (
 )
 from brikdesk.domain.battle.busy import busy_text
 from brikdesk.domain.battle.rules import READINGS
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.services.tracker import BattleView
 
 #: Statuses set and cleared by a plain toggle (the ones naming other units have their own
@@ -42,31 +43,31 @@ USES = ((ActionUse.ATTACK, "&Attack", "A", False),
 class UnitActions(Protocol):
     """What the menus call (the battle panel)."""
 
-    def spend(self, unit_id: int, how: ActionUse, *, target: int | None = None,
+    def spend(self, unit_id: BattleUnitId, how: ActionUse, *, target: BattleUnitId | None = None,
               over_the_top: bool = False, note: str = "") -> bool: ...
 
-    def close_combat_attack(self, unit_id: int, target: int,
+    def close_combat_attack(self, unit_id: BattleUnitId, target: BattleUnitId,
                             maneuver: Maneuver = Maneuver.STRIKE, hands: int = 1) -> bool: ...
 
-    def use_counter(self, unit_id: int, target: int,
+    def use_counter(self, unit_id: BattleUnitId, target: BattleUnitId,
                     how: CounterUse = CounterUse.COUNTERSTRIKE) -> bool: ...
 
-    def set_status(self, unit_id: int, status: Status, with_ids: Sequence[int] = ()) -> bool: ...
+    def set_status(self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()) -> bool: ...
 
-    def clear_status(self, unit_id: int, status: Status,
-                     with_ids: Sequence[int] = ()) -> bool: ...
+    def clear_status(self, unit_id: BattleUnitId, status: Status,
+                     with_ids: Sequence[BattleUnitId] = ()) -> bool: ...
 
-    def other(self, unit_id: int) -> None: ...
+    def other(self, unit_id: BattleUnitId) -> None: ...
 
-    def fight_pick(self, unit_id: int, maneuver: Maneuver) -> None: ...
+    def fight_pick(self, unit_id: BattleUnitId, maneuver: Maneuver) -> None: ...
 
-    def join_close_combat(self, unit_id: int) -> None: ...
+    def join_close_combat(self, unit_id: BattleUnitId) -> None: ...
 
-    def long_action(self, unit_id: int) -> bool: ...
+    def long_action(self, unit_id: BattleUnitId) -> bool: ...
 
-    def who_acts_first(self, unit_id: int, active: int) -> bool: ...
+    def who_acts_first(self, unit_id: BattleUnitId, active: BattleUnitId) -> bool: ...
 
-    def sprint(self, unit_id: int) -> bool: ...
+    def sprint(self, unit_id: BattleUnitId) -> bool: ...
 
 
 def bind(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Callable[..., None]:
@@ -78,12 +79,12 @@ def bind(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Callable[..., Non
     return slot
 
 
-def opponents(view: BattleView, unit_id: int) -> list[int]:
+def opponents(view: BattleView, unit_id: BattleUnitId) -> list[BattleUnitId]:
     """The units ``unit_id`` is in Close Combat with (directly or through its engagement)."""
     return sorted(engagement(view.state, unit_id) - {unit_id})
 
 
-def fill_act(menu: QMenu, view: BattleView, unit_id: int, act: UnitActions) -> None:
+def fill_act(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActions) -> None:
     """Spend the Action on the unit's own turn; respond (4.3) off it."""
     state = view.state
     u = state.unit(unit_id)
@@ -129,7 +130,8 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: int, act: UnitActions) -> N
     add_edition_entries(menu, view, unit_id, act)
 
 
-def add_edition_entries(menu: QMenu, view: BattleView, unit_id: int, act: UnitActions) -> None:
+def add_edition_entries(menu: QMenu, view: BattleView, unit_id: BattleUnitId,
+                        act: UnitActions) -> None:
     """The Act menu's entries that follow the battle's edition: a long Action on the unit's own
     turn (4.2), Who Acts First off it (4.3); a Busy unit's entries are disabled with why."""
     state = view.state
@@ -159,7 +161,7 @@ def add_edition_entries(menu: QMenu, view: BattleView, unit_id: int, act: UnitAc
     disable_when_busy(menu, view, unit_id)
 
 
-def disable_when_busy(menu: QMenu, view: BattleView, unit_id: int) -> None:
+def disable_when_busy(menu: QMenu, view: BattleView, unit_id: BattleUnitId) -> None:
     """A Busy unit can neither act nor respond (4.2): every entry disabled, the reason shown."""
     state = view.state
     if not state.unit(unit_id).busy:
@@ -180,7 +182,7 @@ def disable_when_busy(menu: QMenu, view: BattleView, unit_id: int) -> None:
             menu.addAction(note)
 
 
-def fill_counter(menu: QMenu, view: BattleView, unit_id: int, act: UnitActions) -> None:
+def fill_counter(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActions) -> None:
     """Counterstrike or Parry one of the unit's opponents (5.2)."""
     u = view.state.unit(unit_id)
     others = opponents(view, unit_id)
@@ -202,7 +204,7 @@ def fill_counter(menu: QMenu, view: BattleView, unit_id: int, act: UnitActions) 
     note.setToolTip(READINGS["hands"])
 
 
-def fill_status(menu: QMenu, view: BattleView, unit_id: int, act: UnitActions) -> None:
+def fill_status(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActions) -> None:
     """Toggle statuses, kill or revive, engage, disengage, grab and release."""
     state = view.state
     u = state.unit(unit_id)

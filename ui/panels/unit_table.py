@@ -9,6 +9,7 @@ from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.services.tracker import TrackedUnit
 from ui.models.table import IdRole
 from ui.panels.battle_model import (
@@ -65,14 +66,14 @@ class UnitTable(QTableView):
 
     # -- the current unit -------------------------------------------------------------------
 
-    def current_unit(self) -> int | None:
+    def current_unit(self) -> BattleUnitId | None:
         index = self.currentIndex()
         if not index.isValid():
             return None
         uid = index.data(IdRole)
-        return uid if isinstance(uid, int) else None
+        return BattleUnitId(uid) if isinstance(uid, int) else None
 
-    def select_unit(self, unit_id: int) -> bool:
+    def select_unit(self, unit_id: BattleUnitId) -> bool:
         index = self.unit_model.index_of_unit(unit_id)
         if not index.isValid():
             return False
@@ -82,9 +83,9 @@ class UnitTable(QTableView):
         self.scrollTo(index)
         return True
 
-    def unit_at(self, index: QModelIndex) -> int | None:
+    def unit_at(self, index: QModelIndex) -> BattleUnitId | None:
         uid = index.data(IdRole) if index.isValid() else None
-        return uid if isinstance(uid, int) else None
+        return BattleUnitId(uid) if isinstance(uid, int) else None
 
     # -- look -------------------------------------------------------------------------------
 

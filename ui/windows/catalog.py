@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.catalog import FIELD_LABELS, CatalogItem, Category
+from brikdesk.domain.ids import CampaignId
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
 from brikdesk.services.catalogs import CatalogEntry, CatalogView, EntryChange
@@ -416,7 +417,7 @@ class CatalogWindow(QMainWindow):
     closed = Signal(int)
 
     def __init__(self, services: Services, bus: Bus, undo_stack: QUndoStack,
-                 settings: AppSettings, campaign_id: int, parent: QWidget | None = None) -> None:
+                 settings: AppSettings, campaign_id: CampaignId, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowFlag(Qt.WindowType.Window, True)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

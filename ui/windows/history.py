@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.history import CampaignHistory, history_markdown
+from brikdesk.domain.ids import CampaignId
 from brikdesk.errors import UserError
 from brikdesk.services import Changes, Services
 from ui.bus import Bus
@@ -77,7 +78,7 @@ class HistoryWindow(QWidget):
 
     loaded = Signal()
 
-    def __init__(self, services: Services, bus: Bus, campaign_id: int,
+    def __init__(self, services: Services, bus: Bus, campaign_id: CampaignId,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("historyWindow")

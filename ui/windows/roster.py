@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.catalog import Catalog
+from brikdesk.domain.ids import ArmyId, CampaignId, UnitId
 from brikdesk.domain.roster import Loadout
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
@@ -194,7 +195,7 @@ class RosterWindow(QMainWindow):
     closed = Signal(int)
 
     def __init__(self, services: Services, bus: Bus, undo_stack: QUndoStack,
-                 settings: AppSettings, army_id: int, parent: QWidget | None = None) -> None:
+                 settings: AppSettings, army_id: ArmyId, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowFlag(Qt.WindowType.Window, True)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -205,10 +206,10 @@ class RosterWindow(QMainWindow):
         self.army_id = army_id
         self.roster: Roster | None = None
         self.catalog: Catalog | None = None
-        self.campaign_id: int | None = None
+        self.campaign_id: CampaignId | None = None
         self._dirty = False
-        self._select_after: tuple[int, ...] = ()
-        self._targeted: tuple[int, ...] | None = None
+        self._select_after: tuple[UnitId, ...] = ()
+        self._targeted: tuple[UnitId, ...] | None = None
         self._closing = False
 
         self.banner = MessageBanner(self)
@@ -537,7 +538,7 @@ class RosterWindow(QMainWindow):
         if self.table.columnWidth(NAME) < needed:
             self.table.setColumnWidth(NAME, needed)
 
-    def _refresh_units(self, ids: Sequence[int]) -> None:
+    def _refresh_units(self, ids: Sequence[UnitId]) -> None:
         """Update only these rows (an edit made here); the header total from the rows."""
         try:
             rows = self.services.roster.unit_rows(list(ids))
@@ -600,18 +601,18 @@ class RosterWindow(QMainWindow):
 
     # -- selection --------------------------------------------------------------------------
 
-    def selected_ids(self) -> list[int]:
+    def selected_ids(self) -> list[UnitId]:
         sm = self.table.selectionModel()
-        return [int(i.data(IdRole)) for i in sm.selectedRows(NAME)]
+        return [UnitId(int(i.data(IdRole))) for i in sm.selectedRows(NAME)]
 
     def selected_rows(self) -> list[UnitRow]:
         sm = self.table.selectionModel()
         rows = sorted(i.row() for i in sm.selectedRows(NAME))
         return [self.model.row_for(r) for r in rows]
 
-    def _current_id(self) -> int | None:
+    def _current_id(self) -> UnitId | None:
         idx = self.table.currentIndex()
-        return int(idx.data(IdRole)) if idx.isValid() else None
+        return UnitId(int(idx.data(IdRole))) if idx.isValid() else None
 
     def current_row(self) -> UnitRow | None:
         idx = self.table.currentIndex()
@@ -620,7 +621,7 @@ class RosterWindow(QMainWindow):
         row: UnitRow = self.model.row_for(idx.row())
         return row
 
-    def _select_ids(self, ids: Iterable[int], current: int | None) -> None:
+    def _select_ids(self, ids: Iterable[UnitId], current: UnitId | None) -> None:
         rows = sorted(r for r in (self.model.row_of_id(i) for i in ids) if r >= 0)
         sm = self.table.selectionModel()
         selection = QItemSelection()
@@ -645,7 +646,7 @@ class RosterWindow(QMainWindow):
             self.table.scrollTo(self.model.index_of_id(current, NAME))
         self._update_enabled()
 
-    def select_units(self, ids: Sequence[int]) -> None:
+    def select_units(self, ids: Sequence[UnitId]) -> None:
         """Select these units (the last one current) and show its card."""
         self._select_ids(ids, ids[-1] if ids else None)
         self._show_current()
@@ -715,7 +716,7 @@ class RosterWindow(QMainWindow):
         self._targeted = None
         return done is not None
 
-    def _perform_edit(self, patches: dict[int, UnitPatch], text: str | None = None) -> bool:
+    def _perform_edit(self, patches: dict[UnitId, UnitPatch], text: str | None = None) -> bool:
         """Edit existing units (rows refreshed in place, not the whole roster). The versions
         the rows show go along: a unit someone else changed since is refused, not overwritten."""
         self._targeted = tuple(patches)
@@ -726,19 +727,19 @@ class RosterWindow(QMainWindow):
         self._targeted = None
         return done is not None
 
-    def _loadout_edit(self, loadouts: dict[int, Loadout], text: str) -> None:
+    def _loadout_edit(self, loadouts: dict[UnitId, Loadout], text: str) -> None:
         self._perform_edit({uid: UnitPatch(loadout=lo) for uid, lo in loadouts.items()}, text)
 
-    def add_unit(self) -> tuple[int, ...]:
+    def add_unit(self) -> tuple[UnitId, ...]:
         return self._add(1)
 
-    def add_copies(self) -> tuple[int, ...]:
+    def add_copies(self) -> tuple[UnitId, ...]:
         """Add several: of the army's most common type, equipped like most units of that type,
         as many as last time (1 the first time)."""
         count = self.settings.get_int(ADD_COUNT_KEY, 1) or 1
         return self._add(max(1, count), typical_unit(self.model.all_rows()))
 
-    def _add(self, count: int, template: UnitRow | None = None) -> tuple[int, ...]:
+    def _add(self, count: int, template: UnitRow | None = None) -> tuple[UnitId, ...]:
         if self.catalog is None:
             return ()
         answer = AddUnitsDialog.ask(self, self.catalog,
@@ -760,7 +761,7 @@ class RosterWindow(QMainWindow):
             self.table.setFocus()
         return ids or ()
 
-    def duplicate(self) -> tuple[int, ...]:
+    def duplicate(self) -> tuple[UnitId, ...]:
         ids = self.selected_ids()
         if not ids:
             return ()
@@ -832,7 +833,7 @@ class RosterWindow(QMainWindow):
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.model.sort(-1)
 
-    def _reorder(self, order: list[int], text: str) -> bool:
+    def _reorder(self, order: list[UnitId], text: str) -> bool:
         """Store ``order`` (every unit id once) as the roster order, in one undoable step."""
         ids = self.selected_ids()
         current = [r.id for r in self.model.all_rows()]
@@ -845,7 +846,7 @@ class RosterWindow(QMainWindow):
         self._select_after = ()
         return done is not None
 
-    def _moved(self, step: int) -> list[int]:
+    def _moved(self, step: int) -> list[UnitId]:
         """The roster order with each run of selected units moved ``step`` (+1/-1) places,
         past the next unselected unit (as far as the roster's end allows)."""
         chosen = set(self.selected_ids())

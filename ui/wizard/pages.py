@@ -77,6 +77,7 @@ from brikdesk.domain.combat import (
     use_options,
     weapon_options,
 )
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.domain.odds import BENNY_POLICY
 from brikdesk.domain.rolling import BennyUse
 from brikdesk.errors import UserError
@@ -501,7 +502,7 @@ class AttackPage(_Page):
 
     # -- changes ---------------------------------------------------------------------------
 
-    def _attacker(self, uid: int) -> None:
+    def _attacker(self, uid: BattleUnitId) -> None:
         if uid != self.w.draft.attacker_id:
             self.w.replace_draft(default_draft(self.w.ctx, uid))
 
@@ -518,7 +519,7 @@ class AttackPage(_Page):
     def _kind(self, kind: AttackKind) -> None:
         self.w.change("attack", replace(self.w.draft, kind=kind, reaction=Reaction.NONE))
 
-    def _target(self, value: int | str) -> None:
+    def _target(self, value: BattleUnitId | str) -> None:
         d = self.w.draft
         if isinstance(value, str):  # OBJECT: an inanimate target
             self.w.change("attack", replace(self.w.draft, target_id=None,
@@ -594,7 +595,7 @@ class RangePage(_Page):
         rl.addWidget(self.input_problem)
         self.joiner_grid = QGridLayout()
         rl.addLayout(self.joiner_grid)
-        self.joiner_edits: dict[int, QLineEdit] = {}
+        self.joiner_edits: dict[BattleUnitId, QLineEdit] = {}
         self.body.addWidget(self.ranged_box)
 
         self.close_box, cl = card(self)
@@ -1477,7 +1478,7 @@ class DamagePage(_DicePage):
             ids += (uid,)
         self.w.change("damage", replace(self.w.draft, blast_ids=ids))
 
-    def _missed(self, uid: int | None) -> None:
+    def _missed(self, uid: BattleUnitId | None) -> None:
         self.w.change("damage", replace(self.w.draft, missed_strikes=uid))
 
     def _missed_distance(self, text: str) -> None:

@@ -32,6 +32,7 @@ from brikdesk.domain.combat import (
     resolve_damage,
     result_summary,
 )
+from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.domain.rolling import BennyUse, DiceSource, NeedDie, RandomDice
 from brikdesk.errors import StorageError, UserError
 from ui.bus import Bus
@@ -92,8 +93,8 @@ class CombatWizard(QWizard):
 
     ATTACK, RANGE, ACTION, DAMAGE, RESULT = range(5)
 
-    def __init__(self, services: CombatServices, bus: Bus, undo_stack: QUndoStack, battle_id: int,
-                 attacker_id: int, parent: QWidget | None = None, *,
+    def __init__(self, services: CombatServices, bus: Bus, undo_stack: QUndoStack, battle_id: BattleId,
+                 attacker_id: BattleUnitId, parent: QWidget | None = None, *,
                  dice: DiceSource | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("combatWizard")
@@ -253,7 +254,7 @@ class CombatWizard(QWizard):
 
 
 def open_combat_wizard(parent: QWidget | None, services: CombatServices, bus: Bus, undo_stack: QUndoStack,
-                       battle_id: int, attacker_id: int) -> CombatWizard:
+                       battle_id: BattleId, attacker_id: BattleUnitId) -> CombatWizard:
     """Open the combat wizard for ``attacker_id`` in a battle (window-modal, not blocking).
 
     The battle panel calls this; the wizard deletes itself when closed.

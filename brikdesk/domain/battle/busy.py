@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from brikdesk.domain.battle.model import BattleState
+from brikdesk.domain.ids import BattleUnitId, PlayerId
 
 __all__ = ["READINGS", "BusyEnd", "busy_text", "busy_until"]
 
@@ -29,11 +30,11 @@ class BusyEnd:
     """The turn at whose start the unit is free again: ``player_id``'s turn in ``round``."""
 
     round: int
-    player_id: int
+    player_id: PlayerId
     player_name: str
 
 
-def busy_until(state: BattleState, unit_id: int) -> BusyEnd | None:
+def busy_until(state: BattleState, unit_id: BattleUnitId) -> BusyEnd | None:
     """When ``unit_id``'s long Action is done (``None``: it is not Busy). 4.2 Long Actions:
     the unit is Busy through its last own turn; ``busy_turns`` counts the own turns it still
     takes after the current one (on its owner's turn) or after the next one (off it)."""
@@ -56,7 +57,7 @@ def busy_until(state: BattleState, unit_id: int) -> BusyEnd | None:
     return BusyEnd(last + 1, players[0].player_id, players[0].name)
 
 
-def busy_text(state: BattleState, unit_id: int) -> str:
+def busy_text(state: BattleState, unit_id: BattleUnitId) -> str:
     """"Busy: digging a trench (done at the start of Ines's turn 3)"; "" when not Busy."""
     end = busy_until(state, unit_id)
     if end is None:

@@ -19,6 +19,7 @@ from brikdesk.domain.battle.events import (
     Use,
 )
 from brikdesk.domain.battle.model import ActionState, BattleState, UnitState
+from brikdesk.domain.ids import BattleUnitId
 
 __all__ = ["READINGS", "RuleWarning", "rule_warnings"]
 
@@ -83,8 +84,8 @@ def rule_warnings(state: BattleState, event: Event) -> tuple[RuleWarning, ...]:
     return tuple(out)
 
 
-def _counterstrike_warnings(state: BattleState, actor: int,
-                            target: int) -> tuple[RuleWarning, ...]:
+def _counterstrike_warnings(state: BattleState, actor: BattleUnitId,
+                            target: BattleUnitId) -> tuple[RuleWarning, ...]:
     setup = state.setup
     u, t = state.unit(actor), state.unit(target)
     name = setup.unit(actor).name

@@ -14,6 +14,7 @@ from brikdesk.domain.actions import Incoming
 from brikdesk.domain.attack import Armor, Attacker, Maneuver, SizeClass, to_inches
 from brikdesk.domain.battle import BattleSetup, BattleState, Use
 from brikdesk.domain.catalog import Catalog, CatalogItem
+from brikdesk.domain.ids import BattleUnitId, PlayerId
 from brikdesk.domain.rolling import BennyUse
 from brikdesk.domain.roster import UnitSpec, UnitStats
 from brikdesk.errors import UserError
@@ -107,9 +108,9 @@ class Reaction(str, Enum):
 class Fighter:
     """A unit of the battle as the wizard needs it: stats and what it holds, wears, carries."""
 
-    unit_id: int
+    unit_id: BattleUnitId
     name: str
-    player_id: int
+    player_id: PlayerId
     action_die: int = 6
     armor: str = "4"
     over_the_top: bool = True
@@ -122,7 +123,7 @@ class Fighter:
     knocked_away: tuple[tuple[str, int], ...] = ()
 
     @classmethod
-    def from_spec(cls, unit_id: int, name: str, player_id: int, spec: UnitSpec,
+    def from_spec(cls, unit_id: BattleUnitId, name: str, player_id: PlayerId, spec: UnitSpec,
                   stats: UnitStats, catalog: Catalog, *, minifig: bool = True) -> Fighter:
         def items(keys: Sequence[str | None]) -> tuple[CatalogItem, ...]:
             return tuple(it for k in keys if k is not None
@@ -161,16 +162,16 @@ class CombatContext:
     fighters: tuple[Fighter, ...]
 
     @cached_property
-    def by_id(self) -> dict[int, Fighter]:
+    def by_id(self) -> dict[BattleUnitId, Fighter]:
         return {f.unit_id: f for f in self.fighters}
 
-    def fighter(self, unit_id: int) -> Fighter:
+    def fighter(self, unit_id: BattleUnitId) -> Fighter:
         try:
             return self.by_id[unit_id]
         except KeyError:
             raise UserError(f"No unit {unit_id} in this battle.", field="unit") from None
 
-    def side(self, unit_id: int) -> str:
+    def side(self, unit_id: BattleUnitId) -> str:
         return self.setup.player(self.fighter(unit_id).player_id).side
 
     def item(self, key: str | None) -> CatalogItem | None:
@@ -201,7 +202,7 @@ class ObjectTarget:
 class Joiner:
     """Another unit joining a Combined Attack, with its own weapon (and distance, if Ranged)."""
 
-    unit_id: int
+    unit_id: BattleUnitId
     item_key: str | None = None
     distance: Fraction | None = None
     altitude: Fraction = Fraction(0)
@@ -218,10 +219,10 @@ class AttackDraft:
     each Over the Top Benny is spent, keyed ``"attack:<unit id>"``, ``"parry"`` or ``"bail"``.
     """
 
-    attacker_id: int
+    attacker_id: BattleUnitId
     item_key: str | None = None
     kind: AttackKind = AttackKind.STRIKE
-    target_id: int | None = None
+    target_id: BattleUnitId | None = None
     target_object: ObjectTarget | None = None
     use: Use | None = None
     joiners: tuple[Joiner, ...] = ()
@@ -250,8 +251,8 @@ class AttackDraft:
     record_knocked_away: bool = True  # a critical failure on a Parry: note the item's loss
     # page 4
     spend_mom: bool = True
-    blast_ids: tuple[int, ...] = ()
-    missed_strikes: int | None = None
+    blast_ids: tuple[BattleUnitId, ...] = ()
+    missed_strikes: BattleUnitId | None = None
     missed_distance: Fraction | None = None
     collide: bool = True
     obstacle: Fraction | None = None
@@ -288,23 +289,24 @@ class Choice(Generic[T]):
     def allowed(self) -> bool:
         return self.problem is None
 
-def knocked_away_items(events: Iterable[object]) -> dict[int, tuple[tuple[str, int], ...]]:
+def knocked_away_items(events: Iterable[object]
+                       ) -> dict[BattleUnitId, tuple[tuple[str, int], ...]]:
     """Items knocked out of a unit's hands by a failed Parry (5.2), as the combat wizard
     recorded them in the battle log: unit id -> ((item key, round), ...)."""
-    out: dict[int, list[tuple[str, int]]] = {}
+    out: dict[BattleUnitId, list[tuple[str, int]]] = {}
     for e in events:
         details = getattr(e, "details", None)
         if not isinstance(details, dict):
             continue
         knocked = details.get("outcome", {}).get("knocked_away")
         if isinstance(knocked, dict) and isinstance(knocked.get("unit"), int):
-            out.setdefault(knocked["unit"], []).append(
+            out.setdefault(BattleUnitId(knocked["unit"]), []).append(
                 (str(knocked.get("item", "")), int(knocked.get("round", 0))))
     return {uid: tuple(v) for uid, v in out.items()}
 
 
 def context_from(setup: BattleSetup, state: BattleState, catalog: Catalog,
-                 units: Sequence[tuple[int, str, int, UnitSpec, UnitStats, bool]],
+                 units: Sequence[tuple[BattleUnitId, str, PlayerId, UnitSpec, UnitStats, bool]],
                  events: Iterable[object] = ()) -> CombatContext:
     """A context from the tracker's units: ``(unit id, name, player id, spec, stats, minifig)``,
     and the battle's standing ``events`` (for items knocked away earlier)."""

@@ -17,6 +17,7 @@ from brikdesk.domain.combat.draft import (
     Fighter,
     ObjectTarget,
 )
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.errors import UserError
 
 
@@ -56,12 +57,13 @@ def can_use_kind(item: CatalogItem | None, kind: AttackKind) -> str | None:
     return None
 
 
-def default_use(ctx: CombatContext, unit_id: int) -> Use:
+def default_use(ctx: CombatContext, unit_id: BattleUnitId) -> Use:
     """How a unit pays by default: its Action on its own turn, else its held Action."""
     return attack_use(ctx.state, unit_id)
 
 
-def hands_used(draft: AttackDraft, ctx: CombatContext, unit_id: int, item_key: str | None) -> int:
+def hands_used(draft: AttackDraft, ctx: CombatContext, unit_id: BattleUnitId,
+               item_key: str | None) -> int:
     """Counters (hands) a participant uses (5.2; READINGS "5.2 Hands"): a Strike, Charge or
     Grab 1 (a Two-Handed Weapon is one Counter); a Shove 2, or 1 with a Shield, and never more
     than the unit's Counters (a pike held in both hands is one)."""
@@ -97,7 +99,7 @@ class Striker:
         return f"attack:{self.fighter.unit_id}"
 
 
-def target_of(draft: AttackDraft, ctx: CombatContext, *, unit_id: int | None = None,
+def target_of(draft: AttackDraft, ctx: CombatContext, *, unit_id: BattleUnitId | None = None,
               sections: int | None = None) -> Target:
     """The domain ``Target`` of the attack (or of another unit, for a blast or Missed Shot)."""
     uid = draft.target_id if unit_id is None else unit_id
@@ -133,7 +135,7 @@ def has_mom(draft: AttackDraft, ctx: CombatContext) -> bool:
 
 
 def attacker_outnumbered(draft: AttackDraft, ctx: CombatContext,
-                         unit_id: int | None = None) -> bool:
+                         unit_id: BattleUnitId | None = None) -> bool:
     """Whether a participant (the attacker by default) is outnumbered in Close Combat (5.1
     Combined Attacks): the organizer's word for the attacker, else the battle state's."""
     if unit_id is None:
@@ -193,13 +195,13 @@ def strikers(draft: AttackDraft, ctx: CombatContext) -> tuple[Striker, ...]:
     return tuple(out)
 
 
-def in_grab(ctx: CombatContext, unit_id: int) -> bool:
+def in_grab(ctx: CombatContext, unit_id: BattleUnitId) -> bool:
     """Whether the unit is Grabbing or Grabbed (5.2 Grab)."""
     u = ctx.state.unit(unit_id)
     return bool(u.grabbing or u.grabbed_by)
 
 
-def blast_units(draft: AttackDraft, hit: bool) -> tuple[int, ...]:
+def blast_units(draft: AttackDraft, hit: bool) -> tuple[BattleUnitId, ...]:
     """The other units the organizer marked inside the blast (3.2): never the attacker; the
     target itself too when the Explosive missed and its blast still catches it (5.3)."""
     return tuple(u for u in dict.fromkeys(draft.blast_ids)

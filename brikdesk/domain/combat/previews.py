@@ -43,6 +43,7 @@ from brikdesk.domain.combat.reaction import parry_preview
 from brikdesk.domain.combat.resolution import ActionStage, deflections_for
 from brikdesk.domain.dice import DiceExpr
 from brikdesk.domain.distributions import Dist
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.domain.modifiers import Stat
 from brikdesk.domain.odds import BENNY_POLICY, AttackOdds, attack_odds
 from brikdesk.domain.rolling import BennyUse
@@ -159,7 +160,7 @@ class TargetChance:
     """One target of a blast (or the unit a Missed Shot strikes): its Armor and the exact
     chance the Damage destroys it."""
 
-    unit_id: int | None
+    unit_id: BattleUnitId | None
     name: str
     armor: str
     kill: Fraction
@@ -204,7 +205,8 @@ def blast_chances(draft: AttackDraft, ctx: CombatContext, action: ActionStage
     s0 = action.strikers[0]
     benny = first.benny is BennyUse.DAMAGE
     main = target_of(draft, ctx)
-    chosen: list[tuple[int | None, Target]] = [(draft.target_id, main)] if first.hit else []
+    chosen: list[tuple[BattleUnitId | None, Target]] = (
+        [(draft.target_id, main)] if first.hit else [])
     chosen += [(u, target_of(draft, ctx, unit_id=u, sections=3))
                for u in blast_units(draft, first.hit)]
     out = []

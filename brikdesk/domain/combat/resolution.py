@@ -45,6 +45,7 @@ from brikdesk.domain.combat.chances import mom_spendable
 from brikdesk.domain.combat.draft import AttackDraft, AttackKind, CombatContext, Reaction
 from brikdesk.domain.combat.participants import Striker, blast_units, strikers, target_of
 from brikdesk.domain.combat.reaction import made_two_handed, parry_item_of
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.domain.rolling import BennyUse, DieRoll, NeedDie, Role, TypedDice
 from brikdesk.errors import UserError
 
@@ -242,7 +243,7 @@ class DamageStage:
     explosion: ExplosionResult | None = None
     missed: MissedShot | None = None
     missed_damage: DamageResult | None = None
-    missed_unit: int | None = None
+    missed_unit: BattleUnitId | None = None
     collision: CollisionResult | None = None
     shove: ShoveResult | None = None
     grab: GrabResult | None = None
@@ -253,7 +254,7 @@ class DamageStage:
     need: NeedDie | None = None
     error: str | None = None
     extra_faces: int = 0
-    blast_units: tuple[int, ...] = ()
+    blast_units: tuple[BattleUnitId, ...] = ()
 
     @property
     def complete(self) -> bool:

@@ -18,7 +18,8 @@ from ui.dialogs.long_action import LongActionDialog, LongActionRequest
 from ui.dialogs.who_first import WhoFirstDialog
 from ui.panels import BattlePanel, rules_commands
 from ui.panels.battle_model import ACTION, STATUS
-from ui.panels.overrule_box import OverruleBox
+from ui.panels.overrule_box import Choice, OverruleBox
+from ui.panels.pickers import UnitPicker
 
 
 def _panel(qtbot, sv: Services, table: Table, qsettings: QSettings,
@@ -297,12 +298,14 @@ def test_a_second_strike_warns_before_it_is_recorded(panel: BattlePanel, table: 
     red, blue = table.ids["Red Knight"], table.ids["Blue Knight"]
     assert panel.close_combat_attack(red, blue)
     shown = []
-    monkeypatch.setattr(OverruleBox, "ask",
-                        classmethod(lambda cls, parent, ws: shown.append(list(ws)) or overrule))
+    monkeypatch.setattr(OverruleBox, "ask", classmethod(
+        lambda cls, parent, ws, passing_by: shown.append((list(ws), passing_by))
+        or (Choice.OVERRULE if overrule else Choice.CANCEL)))
     before = log_lines(panel)
     counter = unit_menu(panel, red)
     entry(counter, "Counterstrike Blue Knight").trigger()
-    (warnings,), = [shown]
+    ((warnings, passing_by),) = shown
+    assert not passing_by  # not a response: "passing by" is no answer here
     assert [str(w) for w in warnings] == [
         "A second Strike needs a second weapon ready in Red Knight's hand (5.2 Striking)"]
     if not overrule:
@@ -323,3 +326,23 @@ def test_no_warning_no_question(panel: BattlePanel, table: Table, monkeypatch) -
     assert panel.close_combat_attack(table.ids["Red Knight"], table.ids["Blue Knight"])
     assert panel.use_counter(table.ids["Blue Knight"], table.ids["Red Knight"],
                              CounterUse.PARRY)
+
+
+def test_a_response_strike_at_a_minifig_moving_past_can_be_marked_passing_by(
+        panel: BattlePanel, table: Table, monkeypatch) -> None:
+    # 2020 4.1: "If he declines to Parry and survives, he can ignore the attack and continue
+    # moving."
+    red, blue = table.ids["Red Knight"], table.ids["Blue Knight"]
+    shown = []
+    monkeypatch.setattr(OverruleBox, "ask", classmethod(
+        lambda cls, parent, ws, passing_by: shown.append(([str(w) for w in ws], passing_by))
+        or Choice.PASSING_BY))
+    monkeypatch.setattr(UnitPicker, "ask", classmethod(lambda cls, *a: red))
+    fight = entry(unit_menu(panel, blue), "Close Combat attack in response").menu()
+    entry(entry(fight, "Strike").menu(), "Pick the target").trigger()
+    assert shown == [(["If Red Knight is moving past, mark the attack 'passing by': he can "
+                       "ignore it and keep moving unless he Parries (4.1 Movement)"], True)]
+    # Recorded as passing by: Red Knight is not locked in Close Combat, and no overrule.
+    assert not panel.view.state.unit(red).close_combat
+    assert not any(e.kind == "warning_overruled" for e in panel.view.standing_events)
+    assert log_lines(panel)[0] == "Blue Knight (Blue) responds: Strikes Red Knight (Red)"

@@ -206,7 +206,10 @@ def test_2005_who_acts_first_is_skill_minus_use_and_goes_in_the_log(
                         classmethod(lambda cls, parent, view, a, r: asked.append((a, r))
                                     or result))
     before = len(panel.view.standing_events)
-    entry(unit_menu(panel, blue), "Red Rifle").trigger()
+    who = entry(unit_menu(panel, blue), "Who acts first against").menu()
+    assert [a.text() for a in who.actions()] == ["Red Knight (Red)", "Red Rifle (Red)",
+                                                 "Red Pike (Red)"]  # the acting player's
+    entry(who, "Red Rifle").trigger()
     assert asked == [(red, blue)]
     assert log_lines(panel)[0] == (
         "Who acts first: Red Rifle (Red) acts before Blue Rifle (Blue) (Skill Roll minus Use: "

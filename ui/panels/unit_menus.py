@@ -144,11 +144,11 @@ def add_edition_entries(menu: QMenu, view: BattleView, unit_id: BattleUnitId,
                      f"{rules.extended_action} ({rules.name}, 4.2)")
         a.triggered.connect(bind(act.long_action, unit_id))
     else:
-        me = state.unit(unit_id)
-        near = opponents(view, unit_id)
-        acting = near + [u.unit_id for u in state.units if u.player_id == state.active
-                         and u.in_battle and u.unit_id not in near and u.unit_id != unit_id
-                         and me.player_id != state.active]
+        near = set(opponents(view, unit_id))
+        # The active player's units: its opponents in Close Combat first.
+        acting = sorted((u.unit_id for u in state.units
+                         if u.player_id == state.active and u.in_battle),
+                        key=lambda i: i not in near)
         sub = menu.addMenu("Who acts &first against")
         sub.setObjectName("whoFirstMenu")
         sub.setToolTipsVisible(True)

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMenu
 
-from brikdesk.domain.battle import CounterUse, Status
+from brikdesk.domain.battle import ActionUse, CounterUse, Status
 from brikdesk.domain.rolling import TypedDice
 from brikdesk.domain.rulesets import RULES_2005, RULES_2020
 from brikdesk.services import Services
@@ -283,6 +283,12 @@ def test_sprint_opens_the_sprint_dialog_when_there_is_one(panel: BattlePanel, sv
     assert args == (panel, sv, table.battle_id, pike)
     assert kwargs == {"bus": panel.bus, "undo_stack": panel.undo_stack}
     assert cell(panel, "Red Pike", ACTION) == "Ready"  # the dialog records, not the menu
+    # A Sprint the rules refuse is refused before the dialog opens (4.2: one Action a turn).
+    assert panel.spend(table.ids["Red Rifle"], ActionUse.ATTACK)
+    entry(unit_menu(panel, table.ids["Red Rifle"]), "Sprint").trigger()
+    assert len(opened) == 1
+    assert panel.message_text == ("⛔ Red Rifle has already spent its Action this turn.  "
+                                  "(4.2 Action)")
     # A build without the dialog records a plain Sprint.
     monkeypatch.setattr(rules_commands, "sprint_opener", lambda: None)
     entry(unit_menu(panel, pike), "Sprint").trigger()

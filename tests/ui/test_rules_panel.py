@@ -272,8 +272,9 @@ def test_2010_who_acts_first_puts_regular_speed_before_half_speed(
 # -- Sprint (4.1) -----------------------------------------------------------------------------
 
 
-def test_sprint_opens_the_sprint_dialog_when_there_is_one(panel: BattlePanel, sv: Services,
-                                                         table: Table, monkeypatch) -> None:
+def test_sprint_opens_the_sprint_dialog_when_there_is_one(qtbot, panel: BattlePanel,
+                                                         sv: Services, table: Table,
+                                                         monkeypatch) -> None:
     pike = table.ids["Red Pike"]
     opened = []
     monkeypatch.setattr(rules_commands, "sprint_opener",
@@ -284,11 +285,18 @@ def test_sprint_opens_the_sprint_dialog_when_there_is_one(panel: BattlePanel, sv
     assert kwargs == {"bus": panel.bus, "undo_stack": panel.undo_stack}
     assert cell(panel, "Red Pike", ACTION) == "Ready"  # the dialog records, not the menu
     # A Sprint the rules refuse is refused before the dialog opens (4.2: one Action a turn).
-    assert panel.spend(table.ids["Red Rifle"], ActionUse.ATTACK)
-    entry(unit_menu(panel, table.ids["Red Rifle"]), "Sprint").trigger()
+    rifle = table.ids["Red Rifle"]
+    assert panel.spend(rifle, ActionUse.ATTACK)
+    sprint = entry(unit_menu(panel, rifle), "Sprint")
+    assert not sprint.isEnabled()
+    assert sprint.toolTip() == "Red Rifle has already spent its Action this turn. (4.2 Action)"
+    panel.select_unit(rifle)
+    panel.table.setFocus()
+    qtbot.keyClick(panel.table, Qt.Key.Key_S)  # the key: refused before the dialog opens
     assert len(opened) == 1
-    assert panel.message_text == ("⛔ Red Rifle has already spent its Action this turn.  "
-                                  "(4.2 Action)")
+    assert panel.message_kind == "error"
+    assert panel.message_text.endswith("Red Rifle has already spent its Action this turn.  "
+                                       "(4.2 Action)")
     # A build without the dialog records a plain Sprint.
     monkeypatch.setattr(rules_commands, "sprint_opener", lambda: None)
     entry(unit_menu(panel, pike), "Sprint").trigger()

@@ -10,11 +10,11 @@ import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from brikdesk.domain.battle import ActionUse, LongActionStarted, apply, spend_action
+from brikdesk.domain.battle import ActionUse, LongActionStarted
 from brikdesk.domain.ids import BattleUnitId
-from brikdesk.errors import UserError
 from ui.dialogs.long_action import LongActionDialog
 from ui.dialogs.who_first import WhoFirstDialog
+from ui.panels.legal import spend_refusal
 
 if TYPE_CHECKING:
     from ui.panels.battle_commands import BattleCommands
@@ -67,16 +67,17 @@ def sprint(commands: BattleCommands, unit_id: BattleUnitId) -> bool:
     """Open the Sprint dialog (it rolls and records) if the rules allow a Sprint now, else say
     why; without the dialog, record a plain Sprint."""
     host = commands.host
-    opener = sprint_opener()
     view = host.view
-    if opener is None or view is None:
-        return commands.spend(unit_id, ActionUse.SPRINT)
-    host.select_unit(unit_id)
-    try:  # a Sprint the rules refuse now is refused here, before any dice are rolled
-        apply(view.setup, view.state, spend_action(view.state, unit_id, ActionUse.SPRINT))
-    except UserError as exc:
-        host.show_error(exc)
+    if view is None:
         return False
+    host.select_unit(unit_id)
+    why = spend_refusal(view, unit_id, ActionUse.SPRINT)
+    if why is not None:  # refused here, before any dice are rolled
+        host.show_error(why)
+        return False
+    opener = sprint_opener()
+    if opener is None:
+        return commands.spend(unit_id, ActionUse.SPRINT)
     opener(commands.widget, host.services, host.battle_id, unit_id, bus=host.bus,
            undo_stack=host.undo_stack)
     return True

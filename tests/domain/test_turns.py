@@ -595,6 +595,8 @@ def sample_events() -> list:
         BattleFinished(note="Red holds the bridge"),
         battle_pkg.LongActionStarted(1, "rowing the boat", turns=3),
         battle_pkg.FirstToAct(4, 1, simultaneous=False, reason="4.3: Skill Roll minus Use"),
+        battle_pkg.WarningOverruled(1, "A second Strike needs a second weapon ready in "
+                                       "Ann's hand", "5.2 Striking"),
     ]
 
 
@@ -648,6 +650,8 @@ def test_every_event_reads_as_plain_words():
         "The battle is over: Red holds the bridge",
         "Ann (Red) is Busy rowing the boat for 3 of its turns (Stopped, 4.2)",
         "Who acts first: Yul (Blue) acts before Ann (Red) (4.3: Skill Roll minus Use)",
+        "Warning overruled by the organizer for Ann (Red): A second Strike needs a second "
+        "weapon ready in Ann's hand (5.2 Striking)",
     ]
     assert describe(setup, ActionSpent(3, ActionUse.BAIL, as_response=True)) == (
         "Xan (Blue) responds: Bails and is Disrupted")

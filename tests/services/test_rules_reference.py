@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-from brikdesk.domain.battle import first
+from brikdesk.domain.battle import busy, first
 from brikdesk.domain.rulesets import RULE_SETS, RuleSet, rules_for
 from ui.dialogs.rules_reference import (
     edition_columns,
@@ -34,6 +34,7 @@ def test_the_reference_shows_the_table_and_the_readings():
     assert "Rules by edition" in page and "spend 2&quot; of Move to stand up" in page
     titles = {r.title for r in readings()}
     assert set(first.READINGS) <= titles
+    assert set(busy.READINGS) <= titles  # when a long Action is done (4.2)
     assert "2005 4.1 Recovery" in titles
     assert "Rules by edition" in reference_html("Heavy Armor")
     assert "Rules by edition" not in reference_html("Parrying")

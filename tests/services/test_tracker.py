@@ -467,3 +467,32 @@ def test_a_view_says_which_units_changed_since_another(sv: Services, war) -> Non
     # A new turn changes what every row says (the active player, who can respond).
     sv.tracker.end_turn(view.id)
     assert sv.tracker.view(view.id).changed_units(after) is None
+
+
+
+def test_who_acts_first_and_an_overruled_warning_stay_in_the_log(sv: Services, db: Database,
+                                                                 war) -> None:
+    # 4.3 Who Acts First and the warnings the organizer may overrule change no state: they
+    # are stored, read back by another tracker (a reopened database) and undone as one step.
+    from brikdesk.domain.battle import CounterUse, FirstToAct, WarningOverruled
+
+    bid, u = war.value.id, ids(war.value)
+    knight, blue = u["Sir Shield"], u["Blue 1"]
+    sv.tracker.record(bid, [CloseCombatAttack(knight, blue)])
+    sv.tracker.record(bid, [FirstToAct(blue, knight, reason="the enemy is still an inch or "
+                                                              "more from acting")])
+    before = sv.tracker.state(bid)
+    done = sv.tracker.record(bid, [CounterUsed(blue, knight, CounterUse.PARRY),
+                                   WarningOverruled(blue, "Check the shield", "5.2 Parrying")])
+    assert done.text.startswith("Blue 1 (Blue) uses a Counter")
+    other = TrackerService(db.sessions, TickingClock())
+    texts = [e.text for e in other.view(bid).standing_events]
+    assert texts[-3:] == [
+        "Who acts first: Blue 1 (Blue) acts before Sir Shield (Red) (the enemy is still an "
+        "inch or more from acting)",
+        "Blue 1 (Blue) uses a Counter: Parries Sir Shield (Red)",
+        "Warning overruled by the organizer for Blue 1 (Blue): Check the shield "
+        "(5.2 Parrying)"]
+    sv.tracker.undo(bid)
+    assert sv.tracker.state(bid) == before
+    assert [e.text for e in sv.tracker.view(bid).standing_events][-1].startswith("Who acts")

@@ -205,6 +205,22 @@ def _open_failed(w: World) -> tuple[QDialog, Any]:
     return d, d.backup_button
 
 
+def _long_action(w: World) -> tuple[QDialog, Any]:
+    from brikdesk.domain.rulesets import RULES_2005
+    from ui.dialogs.long_action import LongActionDialog
+    d = LongActionDialog(None, "Little John", RULES_2005)
+    return d, d.what
+
+
+def _who_first(w: World) -> tuple[QDialog, Any]:
+    from ui.dialogs.who_first import WhoFirstDialog
+    view = w.services.tracker.view(w.battle_id)
+    a, r = (u.id for u in view.units if u.player_id == view.state.active), (
+        u.id for u in view.units if u.player_id != view.state.active)
+    d = WhoFirstDialog(None, view, next(a), next(r))
+    return d, d.inch  # the battle plays 2020: the inch decides first
+
+
 #: Each dialog class of the app, how to open it, and the field that must have the focus.
 DIALOGS: dict[str, Callable[[World], tuple[QDialog, Any]]] = {
     "NewCampaignDialog": _new_campaign,
@@ -228,6 +244,8 @@ DIALOGS: dict[str, Callable[[World], tuple[QDialog, Any]]] = {
     "AboutDialog": _about,
     "CrashDialog": _crash,
     "OpenFailedDialog": _open_failed,
+    "LongActionDialog": _long_action,
+    "WhoFirstDialog": _who_first,
 }
 
 

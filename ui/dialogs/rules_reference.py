@@ -37,6 +37,7 @@ from brikdesk.domain import (
     tracking,
 )
 from brikdesk.domain import battle as battle_rules
+from brikdesk.domain.battle import busy as battle_busy
 from brikdesk.domain.battle import first as first_to_act
 from brikdesk.domain.battle import warnings as battle_warnings
 
@@ -70,6 +71,7 @@ SOURCES: tuple[tuple[str, Mapping[str, str]], ...] = (
     ("The combat wizard", combat.READINGS),
     ("Battles: turns, Actions and Counters", battle_rules.READINGS),
     ("Who Acts First", first_to_act.READINGS),
+    ("Long Actions: when a Busy unit is free", battle_busy.READINGS),
     ("Battles: warnings the organizer may overrule", battle_warnings.READINGS),
     ("The battle tracker: unknown unit types, undo steps", tracking.READINGS),
     ("Odds", odds.READINGS),

@@ -40,6 +40,7 @@ from brikdesk.services import Services
 from brikdesk.services.changes import Done
 from brikdesk.services.tracker import BattleView
 from ui.bus import Bus
+from ui.panels.overrule_box import confirm_overrule
 from ui.panels.start_dialog import OrderDialog, PlayerChoice
 from ui.undo import perform
 
@@ -109,6 +110,10 @@ class BattleCommands(QObject):
             text = describe(view.setup, events[0])
             if len(events) > 1:
                 text += f" (+{len(events) - 1} more)"
+        checked = confirm_overrule(self.widget, view.state, events)  # warnings: ask first
+        if checked is None:
+            return False
+        events = checked
         tracker, battle_id, what = self.host.services.tracker, self.host.battle_id, text
         if self.perform(text, lambda: tracker.record(battle_id, events, text=what)):
             self.host.clear_message()

@@ -1,5 +1,6 @@
 """The battle panel's header: the round and whose turn it is in large type, the battle's name,
-the table-mode switch and the End Turn button; and the bar offering to start a planned battle.
+the rules edition it plays ("BrikWars 2005 rules"), the table-mode switch and the End Turn
+button; and the bar offering to start a planned battle.
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ class BattleHeader(QFrame):
         head.addWidget(self.round_label)
         head.addWidget(self.turn_label)
         head.addWidget(self.name_label, 1)
+        self.edition_label = QLabel(self)
+        self.edition_label.setObjectName("editionLabel")
+        head.addWidget(self.edition_label)
         self.table_mode_button = QToolButton(self)
         self.table_mode_button.setObjectName("tableModeButton")
         head.addWidget(self.table_mode_button)
@@ -64,6 +68,12 @@ class BattleHeader(QFrame):
         status = "" if view.in_progress else f" — {view.status_text}"
         self.name_label.setText(f"{view.name}{status}")
         self.name_label.setToolTip(view.notes or view.name)
+        rules = view.setup.rules
+        self.edition_label.setText(f"{rules.name} rules")
+        self.edition_label.setToolTip(
+            f"This battle plays the {rules.name} rules (the campaign's edition): "
+            f"{rules.action_roll}s, {rules.parry_name}s, {rules.full_turn_action}. "
+            "Help > Rules reference lists every difference between the editions.")
         self.end_turn_button.setText(f"End {player.name}'s turn")
         self.end_turn_button.setToolTip(end_turn_tip + "  (Ctrl+E or F12)")
 
@@ -75,6 +85,8 @@ class BattleHeader(QFrame):
         self.end_turn_button.setFont(scaled(font, 1.2, bold=True))
         self.name_label.setFont(scaled(font, 0.9))
         self.name_label.setPalette(muted(self.palette(), theme))
+        self.edition_label.setFont(scaled(font, 0.9))
+        self.edition_label.setPalette(muted(self.palette(), theme))
         # Across the table the players need the round and the turn: the battle's name is in
         # the window title.
         self.name_label.setVisible(theme is not TABLE)

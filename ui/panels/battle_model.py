@@ -42,6 +42,7 @@ from brikdesk.domain.battle import (
     close_combat_sides,
     why_not_respond,
 )
+from brikdesk.domain.battle.busy import busy_text
 from brikdesk.domain.ids import BattleId, BattleUnitId, PlayerId
 from brikdesk.services.tracker import BattleView, LoggedEvent, TrackedUnit
 from ui.glyphs import warning_sign
@@ -120,6 +121,8 @@ def unit_chips(state: BattleState, u: UnitState, minifig: bool) -> list[tuple[st
             chips.append(("grabbing", "Grabbing " + short_names(state, u.grabbing)))
         elif status is Status.RECOVERING:
             chips.append(("recovering", "Recovering: Half Speed"))
+        elif status is Status.BUSY:  # what and until when (4.2 Long Actions)
+            chips.append(("busy", busy_text(state, u.unit_id)))
         else:
             chips.append((status.value, status.label))
     if u.close_combat and u.in_battle:

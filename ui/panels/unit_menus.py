@@ -20,6 +20,7 @@ from brikdesk.domain.battle import (
     ActionUse,
     CounterUse,
     CounterUsed,
+    LongActionStarted,
     Maneuver,
     Status,
     StatusCleared,
@@ -31,6 +32,7 @@ from brikdesk.domain.battle import (
     spend_action,
     why_not_respond,
 )
+from brikdesk.domain.battle.busy import busy_text
 from brikdesk.domain.ids import BattleUnitId
 from brikdesk.errors import UserError
 from brikdesk.services.tracker import BattleView
@@ -85,6 +87,12 @@ class UnitActions(Protocol):
     def fight_pick(self, unit_id: BattleUnitId, maneuver: Maneuver) -> bool: ...
 
     def join_close_combat(self, unit_id: BattleUnitId) -> bool: ...
+
+    def long_action(self, unit_id: BattleUnitId) -> bool: ...
+
+    def who_acts_first(self, unit_id: BattleUnitId, active: BattleUnitId) -> bool: ...
+
+    def sprint(self, unit_id: BattleUnitId) -> bool: ...
 
 
 def bind(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Callable[..., None]:
@@ -145,6 +153,8 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActi
                   spend_refusal(view, unit_id, how, over_the_top=ott))
         if how is ActionUse.OTHER:
             a.triggered.connect(bind(act.other, unit_id))
+        elif how is ActionUse.SPRINT:  # the Sprint dialog rolls it (4.1)
+            a.triggered.connect(bind(act.sprint, unit_id))
         else:
             a.triggered.connect(bind(act.spend, unit_id, how, over_the_top=ott))
     if own:
@@ -170,6 +180,60 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActi
         pick = allow(sub.addAction("Someone else…" if others else "Pick the target…"),
                      None if elsewhere else refused or "Nobody else can be attacked now.")
         pick.triggered.connect(bind(act.fight_pick, unit_id, maneuver))
+    add_edition_entries(menu, view, unit_id, act)
+
+
+def add_edition_entries(menu: QMenu, view: BattleView, unit_id: BattleUnitId,
+                        act: UnitActions) -> None:
+    """The Act menu's entries that follow the battle's edition: a long Action on the unit's own
+    turn (4.2), Who Acts First off it (4.3); a Busy unit's entries are disabled with why."""
+    state = view.state
+    rules = view.setup.rules
+    menu.setToolTipsVisible(True)
+    if is_own_turn(state, unit_id):
+        a = allow(menu.addAction("&Long action…"),
+                  refusal(view, [LongActionStarted(unit_id, TRIAL_NOTE)]),
+                  f"{rules.full_turn_action[:1].upper()}{rules.full_turn_action[1:]}, or "
+                  f"{rules.extended_action} ({rules.name}, 4.2)")
+        a.setObjectName("longActionEntry")
+        a.triggered.connect(bind(act.long_action, unit_id))
+    else:
+        near = set(opponents(view, unit_id))
+        # The active player's units: its opponents in Close Combat first.
+        acting = sorted((u.unit_id for u in state.units
+                         if u.player_id == state.active and u.in_battle),
+                        key=lambda i: i not in near)
+        sub = menu.addMenu("Who acts &first against")
+        sub.setObjectName("whoFirstMenu")
+        sub.setToolTipsVisible(True)
+        sub.setToolTip(f"A response meets an Action: who goes first under {rules.name} (4.3)")
+        for other in acting:
+            sub.addAction(view.setup.label(other)).triggered.connect(
+                bind(act.who_acts_first, unit_id, other))
+        if not acting:
+            sub.addAction("Nobody is acting").setEnabled(False)
+    disable_when_busy(menu, view, unit_id)
+
+
+def disable_when_busy(menu: QMenu, view: BattleView, unit_id: BattleUnitId) -> None:
+    """A Busy unit can neither act nor respond (4.2): every entry disabled, the reason shown."""
+    state = view.state
+    if not state.unit(unit_id).busy:
+        return
+    why = why_not_respond(state, unit_id) if not is_own_turn(state, unit_id) else None
+    because = why or busy_text(state, unit_id) + " (4.2 Long Actions)"
+    entries = [a for a in menu.actions() if not a.isSeparator()]
+    for a in entries:
+        a.setEnabled(False)
+        a.setToolTip(because)
+    if why is None:  # off its turn the menu already says why it cannot respond
+        note = QAction(because, menu)
+        note.setObjectName("busyReason")
+        note.setEnabled(False)
+        if entries:
+            menu.insertAction(entries[0], note)
+        else:
+            menu.addAction(note)
 
 
 def fill_counter(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActions) -> None:
@@ -218,6 +282,11 @@ def fill_status(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitA
         a = entry(status.label, on, status)
         a.setCheckable(True)
         a.setChecked(on)
+    if u.busy:  # clearing it ends the long Action early (4.2)
+        a = entry(busy_text(state, unit_id) + " — clear to end it early", True, Status.BUSY)
+        a.setObjectName("clearBusyEntry")
+        a.setCheckable(True)
+        a.setChecked(True)
     if u.recovering:
         a = entry("Recovering (Half Speed this turn)", True, Status.RECOVERING)
         a.setCheckable(True)

@@ -30,6 +30,7 @@ from brikdesk.domain.battle import (
 from brikdesk.domain.ids import BattleUnitId
 from brikdesk.errors import UserError
 from brikdesk.services.tracker import BattleView
+from ui.panels import rules_commands
 from ui.panels.battle_commands import BattleCommands
 from ui.panels.legal import (
     attack_refusal,
@@ -166,6 +167,20 @@ class UnitMoves(QObject):
             self.host.select_unit(after)
         return True
 
+    # The edition's turn rules (chapter 4): ``rules_commands`` asks and records.
+
+    def long_action(self, unit_id: BattleUnitId) -> bool:
+        """A full-turn or extended Action (4.2), asked per the battle's edition."""
+        return rules_commands.start_long_action(self.commands, unit_id)
+
+    def who_acts_first(self, unit_id: BattleUnitId, active: BattleUnitId) -> bool:
+        """Who acts first, ``unit_id`` responding to ``active`` (4.3)."""
+        return rules_commands.settle_who_first(self.commands, unit_id, active)
+
+    def sprint(self, unit_id: BattleUnitId) -> bool:
+        """The Sprint dialog (4.1) when the rules allow a Sprint now."""
+        return rules_commands.sprint(self.commands, unit_id)
+
     # -- the keys: on the current unit ------------------------------------------------------
 
     def attack_current(self) -> None:
@@ -174,7 +189,9 @@ class UnitMoves(QObject):
             self.attack(unit)
 
     def sprint_current(self) -> None:
-        self._spend_current(ActionUse.SPRINT)
+        unit = self.host.current_unit()
+        if unit is not None:
+            self.sprint(unit)
 
     def bail_current(self) -> None:
         self._spend_current(ActionUse.BAIL)

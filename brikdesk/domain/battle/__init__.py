@@ -12,6 +12,7 @@ readings chosen where they are vague, are in the docstring of ``rules`` and in `
 - ``text``: ``describe`` (the battle log) and ``summarize_turn_change`` (the End Turn message).
 - ``first``: ``who_acts_first`` (4.3, per edition) and its ``FirstToAct`` event.
 - ``warnings``: ``rule_warnings``, what to check at the table before recording (overrulable).
+- ``busy``: ``busy_until`` / ``busy_text``, when a unit's long Action (4.2) is done.
 - ``history``: ``BattleHistory``, an immutable log with undo and redo.
 - ``snapshot``: ``state_to_json`` / ``state_from_json``, an optional cache of a state.
 """
@@ -37,6 +38,7 @@ from brikdesk.domain.battle.events import (
     TurnEnded,
     UnitKilled,
     Use,
+    WarningOverruled,
     from_payload,
     to_record,
 )
@@ -85,7 +87,7 @@ __all__ = [
     "CounterUsed", "EndTurnSummary", "Event", "EventFormatError", "FirstToAct",
     "LongActionStarted", "Maneuver", "Participant",
     "PlayerSetup", "RuleViolation", "RuleWarning", "Status", "StatusChange", "StatusCleared", "StatusSet",
-    "TurnEnded", "UnitKilled", "UnitSetup", "UnitState", "Use",
+    "TurnEnded", "UnitKilled", "UnitSetup", "UnitState", "Use", "WarningOverruled",
     "acted", "apply", "attack_use", "attackers_left", "automatic_hit_reasons",
     "can_respond_now", "close_combat_attack", "close_combat_sides", "counters_for_loadout",
     "describe", "end_turn", "engagement", "from_payload", "in_close_combat", "initial_state",

@@ -523,12 +523,39 @@ class FirstToAct:
                    reason=_str(_req(payload, "reason", cls.kind), "reason"))
 
 
+@dataclass(frozen=True)
+class WarningOverruled:
+    """The organizer recorded ``actor``'s action despite a warning of ``rule_warnings`` (the
+    rules leave the call to the table). It changes no state; it puts the decision in the log,
+    recorded with the action it concerns (one undo step)."""
+
+    kind: ClassVar[str] = "warning_overruled"
+    target: ClassVar[None] = None
+
+    actor: BattleUnitId
+    warning: str
+    rule: str = ""
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"warning": self.warning, "rule": self.rule}
+
+    @classmethod
+    def from_payload(cls, actor: int | None, target: int | None,
+                     payload: Mapping[str, Any]) -> WarningOverruled:
+        _only(payload, cls.kind, {"warning", "rule"})
+        return cls(actor=_unit(actor, "actor"),
+                   warning=_str(_req(payload, "warning", cls.kind), "warning"),
+                   rule=_str(_req(payload, "rule", cls.kind), "rule"))
+
+
 Event = (TurnEnded | ActionSpent | CounterUsed | CloseCombatAttack | StatusSet | StatusCleared
-         | UnitKilled | AttackResolved | BattleFinished | LongActionStarted | FirstToAct)
+         | UnitKilled | AttackResolved | BattleFinished | LongActionStarted | FirstToAct
+         | WarningOverruled)
 
 EVENT_TYPES: tuple[type, ...] = (TurnEnded, ActionSpent, CounterUsed, CloseCombatAttack,
                                  StatusSet, StatusCleared, UnitKilled, AttackResolved,
-                                 BattleFinished, LongActionStarted, FirstToAct)
+                                 BattleFinished, LongActionStarted, FirstToAct,
+                                 WarningOverruled)
 
 _READERS: dict[str, Callable[[int | None, int | None, Mapping[str, Any]], Event]] = {
     cls.kind: cls.from_payload for cls in EVENT_TYPES  # type: ignore[attr-defined]

@@ -101,6 +101,7 @@ from brikdesk.domain.battle.events import (
     TurnEnded,
     UnitKilled,
     Use,
+    WarningOverruled,
 )
 from brikdesk.domain.battle.model import (
     MAX_CLOSE_COMBAT_ATTACKERS,
@@ -1150,6 +1151,11 @@ def _first_to_act(d: _Draft, e: FirstToAct) -> BattleState:
     return d.state
 
 
+def _warning_overruled(d: _Draft, e: WarningOverruled) -> BattleState:
+    d.get(e.actor)
+    return d.state
+
+
 def _battle_finished(d: _Draft, e: BattleFinished) -> BattleState:
     return BattleState(setup=d.state.setup, round=d.state.round, active=d.state.active,
                        units=d.state.units, finished=True)
@@ -1167,4 +1173,5 @@ _HANDLERS: dict[type, Callable[[_Draft, Any], BattleState]] = {
     BattleFinished: _battle_finished,
     LongActionStarted: _long_action,
     FirstToAct: _first_to_act,
+    WarningOverruled: _warning_overruled,
 }

@@ -21,6 +21,7 @@ from brikdesk.domain.battle.events import (
     TurnEnded,
     UnitKilled,
     Use,
+    WarningOverruled,
 )
 from brikdesk.domain.battle.model import ActionState, BattleSetup, BattleState, Status
 from brikdesk.domain.ids import BattleUnitId, PlayerId
@@ -149,6 +150,10 @@ def describe(setup: BattleSetup, event: Event) -> str:
                 if event.simultaneous else
                 f"{label(event.actor)} acts before {label(event.target)}")
         return f"Who acts first: {head}" + (f" ({event.reason})" if event.reason else "")
+    if isinstance(event, WarningOverruled):
+        rule = f" ({event.rule})" if event.rule else ""
+        return (f"Warning overruled by the organizer for {label(event.actor)}: "
+                f"{event.warning}{rule}")
     raise TypeError(f"not a battle event: {event!r}")
 
 

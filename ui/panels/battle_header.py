@@ -41,6 +41,9 @@ class BattleHeader(QFrame):
         head.addWidget(self.name_label, 1)
         self.edition_label = QLabel(self)
         self.edition_label.setObjectName("editionLabel")
+        # Gives way first in a narrow window (the tooltip keeps the whole text): the panel must
+        # not grow wider than the turn, the table-mode switch and End Turn need.
+        self.edition_label.setMinimumWidth(1)
         head.addWidget(self.edition_label)
         self.table_mode_button = QToolButton(self)
         self.table_mode_button.setObjectName("tableModeButton")

@@ -1084,7 +1084,7 @@ class ActionPage(_DicePage):
                 text += "<br>" + prose.parry_cancels(d.kind.label)
         elif d.reaction is Reaction.BAIL and d.target_id is not None:
             f = ctx.fighter(d.target_id)
-            text = prose.bail_note(f.name, f.action_die)
+            text = prose.bail_note(f.name, f.action_die, ctx.rules)
         self.reaction_text.setText(text)
         self.reaction_text.setVisible(bool(text))
         show_readings(self.reaction_text, *{Reaction.PARRY: ("5.2 Parrying",),

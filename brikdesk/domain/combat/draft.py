@@ -16,6 +16,7 @@ from brikdesk.domain.battle import BattleSetup, BattleState, Use
 from brikdesk.domain.catalog import Catalog, CatalogItem
 from brikdesk.domain.rolling import BennyUse
 from brikdesk.domain.roster import UnitSpec, UnitStats
+from brikdesk.domain.rulesets import RuleSet
 from brikdesk.errors import UserError
 
 T = TypeVar("T", covariant=True)  # a Choice only hands its value out
@@ -164,6 +165,11 @@ class CombatContext:
     def by_id(self) -> dict[int, Fighter]:
         return {f.unit_id: f for f in self.fighters}
 
+    @property
+    def rules(self) -> RuleSet:
+        """The battle's edition (the campaign's): the rules the wizard plays."""
+        return self.setup.rules
+
     def fighter(self, unit_id: int) -> Fighter:
         try:
             return self.by_id[unit_id]
@@ -307,10 +313,17 @@ def context_from(setup: BattleSetup, state: BattleState, catalog: Catalog,
                  units: Sequence[tuple[int, str, int, UnitSpec, UnitStats, bool]],
                  events: Iterable[object] = ()) -> CombatContext:
     """A context from the tracker's units: ``(unit id, name, player id, spec, stats, minifig)``,
-    and the battle's standing ``events`` (for items knocked away earlier)."""
+    and the battle's standing ``events`` (for items knocked away earlier).
+
+    4.2: a unit goes Over the Top only where the battle's edition has it
+    (``RuleSet.has_over_the_top``): 2005's chapter 4 has no Benny, so no 2005 unit can go
+    Over the Top, a Hero neither; every roll, odds and attack call then follows its Fighter.
+    """
     knocked = knocked_away_items(events)
+    edition_ott = setup.rules.has_over_the_top
     fighters = tuple(replace(Fighter.from_spec(uid, name, pid, spec, stats, catalog,
                                                minifig=mini),
-                             knocked_away=knocked.get(uid, ()))
+                             knocked_away=knocked.get(uid, ()),
+                             over_the_top=stats.over_the_top and edition_ott)
                      for uid, name, pid, spec, stats, mini in units)
     return CombatContext(setup, state, catalog, fighters)

@@ -136,14 +136,15 @@ def kill_with_reaction(draft: AttackDraft, ctx: CombatContext,
                         ) -> Fraction:
     """The chance to destroy, with the target's declared reaction: a Shield Parry that
     succeeds Deflects the first attacker's Damage (one more level); a Bail that takes the
-    target out of the attack avoids it unless its die shows a natural 1 (4.3)."""
+    target out of the attack avoids it unless its die (the edition's: 2005 1d6 for every unit)
+    shows a natural 1 (4.3)."""
     armor = target_of(draft, ctx).armor
     kill = combined_kill(contributions, armor, spend_mom=draft.spend_mom)
     if draft.target_id is None:
         return kill
     target = ctx.fighter(draft.target_id)
     if draft.reaction is Reaction.BAIL and draft.bail_clears:
-        return kill * Fraction(1, target.action_die)
+        return kill * Fraction(1, ctx.rules.distance_die or target.action_die)
     if draft.reaction is Reaction.PARRY and draft.kind.incoming.is_damage:
         _text, parried = parry_preview(draft, ctx)
         if parried:

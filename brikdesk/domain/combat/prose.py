@@ -4,6 +4,8 @@ the wizard's pages show. The pages display these; they do not write rules text o
 
 from __future__ import annotations
 
+from brikdesk.domain.rulesets import RuleSet
+
 #: Readings the wizard chose where the rules leave it open: section -> text to show.
 READINGS: dict[str, str] = {
     "5.1 Combined Attacks": (
@@ -82,11 +84,29 @@ def parry_cancels(kind: str) -> str:
     return f"A successful Parry cancels the {kind} (5.2)"
 
 
-def bail_note(name: str, action_die: int) -> str:
-    """How a Bail goes (4.3)."""
-    return (f"{name} Bails first: he dives 1d{action_die}\" (bonus dice on the highest face), "
-            "ends prone and Disrupted unless he goes Over the Top; a natural 1 falls where he "
-            "stands (4.3)")
+def bail_dice(rules: RuleSet, action_die: int) -> str:
+    """The Bail's dice in the battle's edition (4.3): 2005 "within 1d6\"" for every unit,
+    2010/2020 the unit's Action die (an Action Roll's worth of inches)."""
+    return f"1d{rules.distance_die or action_die}"
+
+
+def bail_label(rules: RuleSet, action_die: int) -> str:
+    """The Bail entry of the reaction list (4.3)."""
+    return f"Bail: dive {bail_dice(rules, action_die)}\", then Disrupted"
+
+
+def bail_note(name: str, action_die: int, rules: RuleSet) -> str:
+    """How a Bail goes in the battle's edition (4.3)."""
+    dice = bail_dice(rules, action_die)
+    if not rules.bail_is_action_roll:
+        how = (f"he dives {dice}\" ({rules.name}: 1d6 for every unit, a Hero too; bonus dice "
+               "on a 6; no Benny), ends prone and Disrupted")
+    else:
+        how = (f"he dives an {rules.action_roll}'s worth of inches, {dice}\" (no bonus d6), "
+               "ends prone and Disrupted")
+        if rules.has_over_the_top:
+            how += f" unless he goes {rules.over_the_top} (a Benny lands him on his feet)"
+    return f"{name} Bails first: {how}; a natural 1 falls where he stands (4.3)"
 
 
 def missed_shot_lands(radius: str, target: str, blast: bool) -> str:
@@ -105,11 +125,13 @@ def readings_for(*sections: str) -> tuple[tuple[str, str], ...]:
     """Every reading BrikDesk chose for these rule ``sections`` ("5.1 Out of Range"), from the
     attack and action rules and the wizard's own, as ``(section, text)``: what the wizard shows
     where the rule applies (rules facts: "show the user the reading")."""
-    from brikdesk.domain import actions, attack
+    from brikdesk.domain import actions, attack, rulesets
+    from brikdesk.domain.battle import first, warnings
 
     out = []
     for section in dict.fromkeys(sections):
-        for table in (attack.READINGS, actions.READINGS, READINGS):
+        for table in (attack.READINGS, actions.READINGS, rulesets.READINGS, first.READINGS,
+                      warnings.READINGS, READINGS):
             text = table.get(section)
             if text and (section, text) not in out:
                 out.append((section, text))

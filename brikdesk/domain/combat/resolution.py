@@ -188,7 +188,8 @@ class _ActionReplay:
             return
         who = ctx.fighter(draft.target_id).attacker
         bail = roll_bail(who, self.src,
-                         half_speed=ctx.state.unit(draft.target_id).moves_at_half_speed)
+                         half_speed=ctx.state.unit(draft.target_id).moves_at_half_speed,
+                         rules=ctx.rules)
         self.bailed = bail
         if bail.over_the_top:
             bail = apply_bail_benny(bail, self._benny("bail"), self.src)

@@ -6,8 +6,8 @@ from fractions import Fraction
 
 from brikdesk.domain.actions import BARE_HANDS_PARRY, Incoming, ParryItem, parry_use
 from brikdesk.domain.battle import ActionSpent, ActionUse, outnumbered_modifier
-from brikdesk.domain.combat.chances import needed_text
 from brikdesk.domain.combat import prose
+from brikdesk.domain.combat.chances import needed_text
 from brikdesk.domain.combat.choices import rules_problem
 from brikdesk.domain.combat.draft import AttackDraft, AttackKind, Choice, CombatContext, Reaction
 from brikdesk.domain.modifiers import Modifier, Stat

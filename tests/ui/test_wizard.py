@@ -6,7 +6,7 @@ The wizard is shown with ``show()`` (never a modal ``exec()``) and driven with q
 
 from __future__ import annotations
 
-import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,31 +17,25 @@ from PySide6.QtWidgets import QApplication, QWizard
 from brikdesk.domain.battle import ActionState
 from brikdesk.domain.combat import AttackKind, Reaction
 from brikdesk.domain.rolling import RandomDice
-from brikdesk.persistence.db import open_database
-from tests.ui.wizard_battle import WizardBattle, make_battle, services_for
+from tests.ui.wizard_battle import (
+    Template,
+    WizardBattle,
+    battle_from,
+    battle_template_at,
+)
 from ui.bus import Bus
 from ui.wizard import CombatWizard, open_combat_wizard
 from ui.wizard.wizard import context_from_view
 
 
 @pytest.fixture(scope="session")
-def battle_template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict, int, int]:
-    path = tmp_path_factory.mktemp("wizard") / "sherwood.sqlite3"
-    b = make_battle(path)
-    with b.db.engine.connect() as conn:
-        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-    b.db.close()
-    return path, b.ids, b.battle_id, b.campaign_id
+def battle_template(tmp_path_factory: pytest.TempPathFactory) -> Template:
+    return battle_template_at(tmp_path_factory, "2020")
 
 
 @pytest.fixture
-def battle(battle_template, tmp_path: Path) -> WizardBattle:
-    src, ids, battle_id, campaign_id = battle_template
-    path = tmp_path / "sherwood.sqlite3"
-    shutil.copyfile(src, path)
-    db = open_database(f"sqlite:///{path}")
-    yield WizardBattle(db, services_for(db), battle_id, campaign_id, dict(ids))
-    db.close()
+def battle(battle_template: Template, tmp_path: Path) -> Iterator[WizardBattle]:
+    yield from battle_from(battle_template, tmp_path)
 
 
 @pytest.fixture

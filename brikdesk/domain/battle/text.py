@@ -101,7 +101,7 @@ def describe(setup: BattleSetup, event: Event) -> str:
         if how is ActionUse.ATTACK:
             text = f"{prefix}attacks{on}"
         elif how is ActionUse.SPRINT:
-            text = f"{prefix}Sprints"
+            text = f"{prefix}Sprints" + (f": {event.note}" if event.note else "")
         elif how is ActionUse.BAIL:
             away = f" away from{on}" if on else ""
             text = (f"{prefix}Bails{away} and lands on its feet (Over the Top)"

@@ -12,26 +12,15 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QLabel
 
 from brikdesk.domain.rolling import RandomDice
-from tests.ui.wizard_battle import Template, WizardBattle, battle_from, battle_template_at
+from tests.ui.wizard_battle import WizardBattle, battle_from
 from ui.bus import Bus
 from ui.dialogs.sprint import SprintDialog, open_sprint
 
 
-@pytest.fixture(scope="session")
-def templates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Template]:
-    return {e: battle_template_at(tmp_path_factory, e) for e in ("2020", "2005")}
-
-
 @pytest.fixture
-def battle(templates: dict[str, Template], tmp_path: Path) -> Iterator[WizardBattle]:
+def battle(wizard_templates, tmp_path: Path) -> Iterator[WizardBattle]:
     """The Sherwood battle in a 2020 campaign."""
-    yield from battle_from(templates["2020"], tmp_path)
-
-
-@pytest.fixture
-def battle_2005(templates: dict[str, Template], tmp_path: Path) -> Iterator[WizardBattle]:
-    """The same battle in a 2005 campaign (2005 catalog and chapter 4)."""
-    yield from battle_from(templates["2005"], tmp_path)
+    yield from battle_from(wizard_templates("2020"), tmp_path)
 
 
 def _open(qtbot, b: WizardBattle, name: str, *, seed: int = 1) -> SprintDialog:

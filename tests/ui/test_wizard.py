@@ -18,41 +18,40 @@ from brikdesk.domain.battle import ActionState
 from brikdesk.domain.combat import AttackKind, Reaction
 from brikdesk.domain.rolling import RandomDice
 from tests.ui.wizard_battle import (
-    Template,
     WizardBattle,
     battle_from,
-    battle_template_at,
 )
 from ui.bus import Bus
 from ui.wizard import CombatWizard, open_combat_wizard
 from ui.wizard.wizard import context_from_view
 
 
-@pytest.fixture(scope="session")
-def battle_template(tmp_path_factory: pytest.TempPathFactory) -> Template:
-    return battle_template_at(tmp_path_factory, "2020")
-
-
 @pytest.fixture
-def battle(battle_template: Template, tmp_path: Path) -> Iterator[WizardBattle]:
-    yield from battle_from(battle_template, tmp_path)
+def battle(wizard_templates, tmp_path: Path) -> Iterator[WizardBattle]:
+    yield from battle_from(wizard_templates("2020"), tmp_path)
+
+
+def wizard_on(qtbot, battle: WizardBattle, stack: QUndoStack, attacker: str, *,
+              seed: int = 1) -> CombatWizard:
+    """The combat wizard on ``battle`` for ``attacker``, shown and active, with virtual dice
+    from ``seed``."""
+    w = CombatWizard(battle.services, Bus(), stack, battle.battle_id, battle.ids[attacker],
+                     dice=RandomDice(seed))
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    w.windowHandle().requestActivate()  # keyboard focus, as for the organizer
+    qtbot.waitUntil(w.isActiveWindow)
+    w.undo_stack_for_test = stack
+    return w
 
 
 @pytest.fixture
 def open_wizard(qtbot, battle):
-    bus = Bus()
     stack = QUndoStack()
 
     def make(attacker: str, *, seed: int = 1) -> CombatWizard:
-        w = CombatWizard(battle.services, bus, stack, battle.battle_id, battle.ids[attacker],
-                         dice=RandomDice(seed))
-        qtbot.addWidget(w)
-        w.show()
-        qtbot.waitExposed(w)
-        w.windowHandle().requestActivate()  # keyboard focus, as for the organizer
-        qtbot.waitUntil(w.isActiveWindow)
-        w.undo_stack_for_test = stack
-        return w
+        return wizard_on(qtbot, battle, stack, attacker, seed=seed)
 
     return make
 

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QPushButton,
     QScrollArea,
     QVBoxLayout,
     QWidget,
@@ -65,6 +66,7 @@ from brikdesk.domain.combat import (
     judgement_values,
     kind_options,
     parry_preview,
+    passing_by_possible,
     prose,
     range_preview,
     reaction_options,
@@ -343,6 +345,10 @@ class AttackPage(_Page):
         _form_row(grid, 2, "&Kind of attack", self.kind)
         _form_row(grid, 3, "&Target", self.target)
         _form_row(grid, 5, "&Pays with", self.use)
+        self.passing_by = QCheckBox(_mnemonic(prose.PASSING_BY, "passing"), self)
+        self.passing_by.setObjectName("passingBy")
+        show_readings(self.passing_by, "4.1 Movement")
+        grid.addWidget(self.passing_by, 6, 1)
         grid.setColumnStretch(1, 1)
         self.body.addLayout(grid)
 
@@ -397,6 +403,7 @@ class AttackPage(_Page):
         self.kind.chosen.connect(self._kind)
         self.target.chosen.connect(self._target)
         self.use.chosen.connect(self._use)
+        self.passing_by.toggled.connect(self._passing_by)
         self.object_name.textEdited.connect(self._object)
         self.object_armor.textEdited.connect(self._object)
         self.object_inches.textEdited.connect(self._object)
@@ -417,6 +424,10 @@ class AttackPage(_Page):
         targets.append(Choice(OBJECT, "An inanimate object (name its Size and Armor)"))
         self.target.set_choices(targets, d.target_id if d.target_id is not None else OBJECT)
         self.use.set_choices(use_options(ctx, d), d.use or default_use(ctx, d.attacker_id))
+        self.passing_by.setVisible(passing_by_possible(d, ctx))
+        self.passing_by.blockSignals(True)
+        self.passing_by.setChecked(d.passing_by)
+        self.passing_by.blockSignals(False)
         obj = d.target_object
         self.object_box.setVisible(d.target_id is None)
         if obj is not None and d.target_id is None:
@@ -532,6 +543,9 @@ class AttackPage(_Page):
 
     def _use(self, use: Use | None) -> None:
         self.w.change("attack", replace(self.w.draft, use=use))
+
+    def _passing_by(self, on: bool) -> None:
+        self.w.change("attack", replace(self.w.draft, passing_by=on))
 
     def _object(self, *_args: object) -> None:
         size = self.object_size.value() or SizeClass.STUD_1X1
@@ -1525,6 +1539,25 @@ class ResultPage(_Page):
         self.details.setObjectName("resultDetails")
         dl.addWidget(self.details)
         self.body.addWidget(self.details_box)
+        self.warnings_box, wl = card(self)
+        self.warnings_box.setObjectName("ruleWarnings")
+        self.warnings_box.setStyleSheet("QFrame#ruleWarnings { background: #fff8e1; "
+                                        "border: 2px solid #e0a800; border-radius: 6px; }")
+        show_readings(self.warnings_box, "Rule warnings")
+        wl.addWidget(label(prose.WARNINGS_HEADING, "section"))
+        self.warnings = label("", "event")
+        self.warnings.setObjectName("ruleWarningList")
+        wl.addWidget(self.warnings)
+        wl.addWidget(label(prose.WARNINGS_NOTE, "note"))
+        row = QHBoxLayout()
+        self.overrule = QPushButton("&Overrule and record", self)
+        self.overrule.setObjectName("overruleAndRecord")
+        self.overrule.setAutoDefault(False)
+        self.overrule.clicked.connect(self._overrule)
+        row.addWidget(self.overrule)
+        row.addStretch(1)
+        wl.addLayout(row)
+        self.body.insertWidget(0, self.warnings_box)
         self.problem = label("", "problem")
         self.problem.setObjectName("resultProblem")
         self.body.addWidget(self.problem)
@@ -1542,6 +1575,9 @@ class ResultPage(_Page):
         self.details.setText("<br>".join(_html(x) for x in s.details))
         self.changes_box.setVisible(bool(s.changes))
         self.details_box.setVisible(bool(s.details))
+        self.warnings_box.setVisible(s.needs_decision)
+        self.warnings.setText("<br>".join(f"⚠ {html.escape(w, quote=False)}"
+                                          for w in s.warnings))
         set_problem(self.problem, s.problem)
         self.complete_changed()
 
@@ -1570,8 +1606,13 @@ class ResultPage(_Page):
         set_problem(self.problem, text)
 
     def isComplete(self) -> bool:
-        return self.w.summary().problem is None
+        s = self.w.summary()
+        return s.problem is None and not s.needs_decision
 
+    def _overrule(self) -> None:
+        """Record the attack anyway, with the warnings noted (READINGS "Rule warnings")."""
+        self.w.change("note", replace(self.w.draft, overruled=self.w.summary().warnings))
+        self.w.accept()
 
 
 def _html(text: str) -> str:

@@ -232,6 +232,8 @@ class AttackDraft:
     use: Use | None = None
     joiners: tuple[Joiner, ...] = ()
     improvised: bool = False
+    #: A response Strike on a minifig moving past (4.1): he may ignore it unless he Parries.
+    passing_by: bool = False
     # page 2
     distance: Fraction | None = None
     altitude: Fraction = Fraction(0)
@@ -254,6 +256,9 @@ class AttackDraft:
     bennies: tuple[tuple[str, BennyUse], ...] = ()
     embellishment: str = ""
     record_knocked_away: bool = True  # a critical failure on a Parry: note the item's loss
+    # page 5
+    #: The rule warnings (``str(RuleWarning)``) the organizer overruled: recorded anyway.
+    overruled: tuple[str, ...] = ()
     # page 4
     spend_mom: bool = True
     blast_ids: tuple[int, ...] = ()

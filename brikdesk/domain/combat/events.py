@@ -9,7 +9,12 @@ from typing import Any
 
 from brikdesk.domain.battle import ActionUse, AttackResolved, Event, Status, StatusChange
 from brikdesk.domain.combat.draft import AttackDraft, AttackKind, CombatContext
-from brikdesk.domain.combat.participants import has_mom, participants, target_name
+from brikdesk.domain.combat.participants import (
+    has_mom,
+    participants,
+    passing_by_possible,
+    target_name,
+)
 from brikdesk.domain.combat.reaction import reaction_event
 from brikdesk.domain.combat.resolution import ActionStage, DamageStage
 from brikdesk.domain.modifiers import Modifier
@@ -196,7 +201,8 @@ def final_events(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
     events.append(AttackResolved(actor=parts[0].unit, target=draft.target_id,
                                  participants=parts, close_combat=close,
                                  maneuver=draft.kind.event_name, effects=effects, killed=killed,
-                                 details=payload))
+                                 details=payload,
+                                 passing_by=draft.passing_by and passing_by_possible(draft, ctx)))
     return tuple(events)
 
 

@@ -213,6 +213,18 @@ def target_name(draft: AttackDraft, ctx: CombatContext) -> str:
     return (draft.target_object or ObjectTarget()).name
 
 
+def passing_by_possible(draft: AttackDraft, ctx: CombatContext) -> bool:
+    """Whether the attack may be marked "passing by" (4.1 Movement: "If he declines to Parry
+    and survives, he can ignore the attack and continue moving normally"): a Strike or Shove
+    paid for in response, at a unit of the active player that is in no Close Combat yet."""
+    if draft.kind not in (AttackKind.STRIKE, AttackKind.SHOVE) or draft.target_id is None:
+        return False
+    if (draft.use or default_use(ctx, draft.attacker_id)) is not Use.RESPONSE:
+        return False
+    t = ctx.state.unit(draft.target_id)
+    return not t.close_combat and t.player_id == ctx.state.active
+
+
 def blast_candidates(draft: AttackDraft, ctx: CombatContext, hit: bool) -> tuple[Fighter, ...]:
     """The units the organizer may mark inside the blast (3.2): every unit still in the battle
     but the attacker, and the target only when the Explosive missed (5.3); see

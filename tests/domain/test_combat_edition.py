@@ -12,10 +12,11 @@ from brikdesk.domain.combat import (
     action_preview,
     reaction_options,
     resolve_action,
+    resolve_damage,
 )
 from brikdesk.domain.combat.prose import bail_note
 from brikdesk.domain.rulesets import RULES_2005, RULES_2010, RULES_2020
-from tests.domain.test_combat_draft import GUY, HOOD, SHERIFF, WILL, make_ctx
+from tests.domain.test_combat_draft import ALAN, BERT, GUY, HOOD, SHERIFF, TUCK, WILL, make_ctx
 
 
 def _bail(ctx, faces=()):
@@ -88,3 +89,20 @@ class TestOverTheTop:
         shot = AttackDraft(HOOD, "longbow", AttackKind.RANGED, GUY, distance=Fraction(6),
                            action_faces=(8,))
         assert resolve_action(shot, make_ctx(rules=RULES_2010)).pending == f"attack:{HOOD}"
+
+
+class TestBlastFromTheDetonationPoint:
+    def test_each_target_takes_its_own_sections_not_the_action_rolls(self):
+        """5.1: "Only the sections of the target within the area of effect are considered."
+        Guy was seen with 1 section by the thrower (-2 to hit), yet the grenade lands at his
+        feet: all 3 inside, no Damage penalty; Alan's pants only (-2); Bert untouched (0)."""
+        d = AttackDraft(TUCK, "explosive", AttackKind.THROWN, GUY, distance=Fraction(3),
+                        sections_visible=1, blast_ids=(ALAN, BERT), action_faces=(5,),
+                        blast_sections=((ALAN, 1), (BERT, 0)), damage_faces=(7,))
+        ctx = make_ctx()
+        action = resolve_action(d, ctx)
+        assert action.hit
+        damage = resolve_damage(d, ctx, action)
+        assert damage.blast_hit_ids == (GUY, ALAN)
+        totals = {h.damage.target.name: h.damage.total for h in damage.explosion.hits}
+        assert totals == {"Guy of Gisbourne": 7, "Guard Alan": 5}

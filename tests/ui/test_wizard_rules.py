@@ -129,3 +129,41 @@ class TestEdition:
         type_faces(qtbot, w, 2, "2")
         assert w.action_stage().pending is None
         assert "Bails: 6+2 = 8" in p3.outcome.text()
+
+
+class TestBlastFromTheDetonationPoint:
+    def test_each_target_has_its_own_sections_inside_the_blast(self, qtbot, battle):
+        """5.1: "Even if a minifig is fully visible from an Explosion's point of detonation,
+        if his head and body are outside the two inch radius then the Explosion affects his
+        pants only, doing -2 Damage." Guard Bert's pants only; Guard Alan, the target, ducked
+        behind the wall: 0 sections, left out."""
+        w = _wizard(qtbot, battle, "Friar Tuck")
+        alan, bert = battle.ids["Guard Alan"], battle.ids["Guard Bert"]
+        choose_target(w, alan)
+        next_page(qtbot, w)
+        qtbot.keyClicks(page(w, 1).distance, "3")
+        next_page(qtbot, w)
+        type_faces(qtbot, w, 2, "4")
+        next_page(qtbot, w)
+        p4 = page(w, 3)
+        blast = p4.blast
+        row = next(blast.item(i) for i in range(blast.count())
+                   if blast.item(i).data(Qt.ItemDataRole.UserRole) == bert)
+        row.setCheckState(Qt.CheckState.Checked)
+        rows = p4.blast_sections
+        assert rows.isVisible() and set(rows.combos) == {alan, bert}
+        rows.combos[bert].choose(1)
+        rows.combos[alan].choose(0)
+        assert w.draft.sections_in_blast(bert) == 1 and w.draft.sections_in_blast(alan) == 0
+        text = p4.targets.text()
+        assert "Guard Alan" not in text
+        assert p4.kill.text() == "0%"  # the target itself is out of the blast
+        assert "<b>Guard Bert</b>" in text and "-2" in text
+        type_faces(qtbot, w, 3, "5")  # 5 Damage, -2 for Bert's pants: 3, Armor 4
+        assert "Guard Bert" in p4.outcome.text()
+        next_page(qtbot, w)
+        finish(qtbot, w)
+        event = attack_events(battle)[0].event
+        assert event.killed == ()
+        state = battle.view().state
+        assert state.unit(bert).disrupted and not state.unit(alan).disrupted

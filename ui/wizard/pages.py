@@ -57,6 +57,7 @@ from brikdesk.domain.combat import (
     benny_options,
     best_use,
     blast_candidates,
+    blast_section_rows,
     damage_preview,
     damage_verdict,
     default_draft,
@@ -82,6 +83,7 @@ from brikdesk.domain.combat import (
 from brikdesk.domain.odds import BENNY_POLICY
 from brikdesk.domain.rolling import BennyUse
 from brikdesk.errors import UserError
+from ui.wizard.blast import BlastSections
 from ui.wizard.widgets import (
     BASE_PT,
     BennyChooser,
@@ -1297,6 +1299,9 @@ class DamagePage(_DicePage):
         show_readings(self.blast_label, "3.2 Explosives")
         show_readings(self.blast, "3.2 Explosives")
         ol.addWidget(self.blast)
+        self.blast_sections = BlastSections(self)
+        self.blast_sections.setObjectName("blastSections")
+        ol.addWidget(self.blast_sections)
         self.missed_label = label("", "section")
         show_readings(self.missed_label, "5.3 Missed Shots")
         ol.addWidget(self.missed_label)
@@ -1340,6 +1345,7 @@ class DamagePage(_DicePage):
 
         self.mom.toggled.connect(self._mom)
         self.blast.itemChanged.connect(self._blast)
+        self.blast_sections.changed.connect(self._blast_sections)
         self.missed.chosen.connect(self._missed)
         self.missed_distance.textEdited.connect(self._missed_distance)
         self.collide.toggled.connect(self._collide)
@@ -1406,6 +1412,8 @@ class DamagePage(_DicePage):
         self.blast_label.setText("Also inside the blast (each takes the same Damage roll)"
                                  if self.w.action_stage().hit else
                                  "Inside the blast where it lands: tick each unit it catches")
+        self.blast_sections.show_rows(blast_section_rows(d, ctx, self.w.action_stage().hit)
+                                      if blast else ())
         if not blast:
             return
         hit = self.w.action_stage().hit
@@ -1487,6 +1495,9 @@ class DamagePage(_DicePage):
         if item.checkState() == Qt.CheckState.Checked:
             ids += (uid,)
         self.w.change("damage", replace(self.w.draft, blast_ids=ids))
+
+    def _blast_sections(self, uid: int, sections: int) -> None:
+        self.w.change("damage", self.w.draft.with_sections_in_blast(uid, sections))
 
     def _missed(self, uid: int | None) -> None:
         self.w.change("damage", replace(self.w.draft, missed_strikes=uid))

@@ -262,6 +262,9 @@ class AttackDraft:
     # page 4
     spend_mom: bool = True
     blast_ids: tuple[int, ...] = ()
+    #: Per unit in the blast: its sections inside the radius and visible from the point of
+    #: detonation (5.1), when the organizer said; 3 otherwise, 0 leaves it out.
+    blast_sections: tuple[tuple[int, int], ...] = ()
     missed_strikes: int | None = None
     missed_distance: Fraction | None = None
     collide: bool = True
@@ -277,6 +280,15 @@ class AttackDraft:
     def with_benny(self, key: str, use: BennyUse) -> AttackDraft:
         others = tuple((k, v) for k, v in self.bennies if k != key)
         return replace(self, bennies=others + ((key, use),))
+
+    def sections_in_blast(self, unit_id: int | None) -> int:
+        """A unit's sections inside the blast and visible from the detonation point (5.1):
+        what the organizer set, else all three."""
+        return dict(self.blast_sections).get(unit_id, 3) if unit_id is not None else 3
+
+    def with_sections_in_blast(self, unit_id: int, sections: int) -> AttackDraft:
+        others = tuple((u, n) for u, n in self.blast_sections if u != unit_id)
+        return replace(self, blast_sections=others + ((unit_id, sections),))
 
     @property
     def target_is_object(self) -> bool:

@@ -25,9 +25,7 @@ def killed_units(draft: AttackDraft, action: ActionStage, damage: DamageStage) -
     if draft.target_id is not None and damage.damage is not None and damage.damage.destroyed:
         out.append(draft.target_id)
     if damage.explosion is not None:
-        ids = ([draft.target_id] if action.first is not None and action.first.hit else [])
-        ids += list(damage.blast_units)
-        for uid, hit in zip(ids, damage.explosion.hits, strict=False):
+        for uid, hit in zip(damage.blast_hit_ids, damage.explosion.hits, strict=True):
             if uid is not None and hit.damage.destroyed:
                 out.append(uid)
     if damage.missed_damage is not None and damage.missed_damage.destroyed \
@@ -44,10 +42,8 @@ def _effects(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
     if draft.target_id is not None and draft.target_id not in killed:
         out += _target_effects(draft, ctx, action, damage, draft.target_id)
     if damage.explosion is not None:
-        ids = ([draft.target_id] if action.first is not None and action.first.hit else [])
-        ids += list(damage.blast_units)
         out += [StatusChange(uid, Status.DISRUPTED)
-                for uid, hit in zip(ids, damage.explosion.hits, strict=False)
+                for uid, hit in zip(damage.blast_hit_ids, damage.explosion.hits, strict=True)
                 if uid is not None and uid not in killed and hit.disrupted]
     if draft.kind is AttackKind.CHARGE:
         out += _mom_effects(draft, ctx, damage)

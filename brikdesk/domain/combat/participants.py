@@ -4,9 +4,11 @@ and the judgements the organizer may override (MOM, outnumbered, engaged)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from brikdesk.domain.actions import BlastExposure
 from brikdesk.domain.attack import BARE_HANDS, Armor, Attack, SizeClass, Target, Weapon
 from brikdesk.domain.battle import Participant, Use, attack_use, outnumbered_modifier
 from brikdesk.domain.catalog import CatalogItem
@@ -211,6 +213,51 @@ def target_name(draft: AttackDraft, ctx: CombatContext) -> str:
     if draft.target_id is not None:
         return ctx.fighter(draft.target_id).name
     return (draft.target_object or ObjectTarget()).name
+
+
+def blast_members(draft: AttackDraft, ctx: CombatContext, hit: bool
+                  ) -> tuple[tuple[int | None, Target], ...]:
+    """Every target the blast may catch (3.2, 5.1), as ``(unit id or None for an object,
+    Target)``: the attack's target when it hit, then each unit marked inside it; each as the
+    attacker saw it (the blast's own view is applied by :func:`blast_exposures`)."""
+    out: list[tuple[int | None, Target]] = [(draft.target_id, target_of(draft, ctx))] \
+        if hit else []
+    out += [(u, target_of(draft, ctx, unit_id=u, sections=3)) for u in blast_units(draft, hit)]
+    return tuple(out)
+
+
+def blast_exposures(draft: AttackDraft, members: Sequence[tuple[int | None, Target]]
+                    ) -> tuple[BlastExposure, ...]:
+    """Each minifig's sections inside the radius and visible from the point of detonation
+    (5.1 "Only the sections of the target within the area of effect are considered"), as the
+    organizer set them on the Damage page (3 unless said; 0: not affected)."""
+    return tuple(BlastExposure(t.name, sections=draft.sections_in_blast(uid))
+                 for uid, t in members if uid is not None and t.size is SizeClass.MINIFIG)
+
+
+def blast_kept(draft: AttackDraft, members: Sequence[tuple[int | None, Target]]
+               ) -> tuple[tuple[int | None, Target], ...]:
+    """The members the blast affects, each with its own sections from the detonation point
+    (a minifig with none inside and visible is left out), in the order of the Explosion's
+    hits (``explode_from_point``)."""
+    out = []
+    for uid, t in members:
+        if uid is not None and t.size is SizeClass.MINIFIG:
+            n = draft.sections_in_blast(uid)
+            if n == 0:
+                continue
+            t = replace(t, sections_visible=n)
+        out.append((uid, t))
+    return tuple(out)
+
+
+def blast_section_rows(draft: AttackDraft, ctx: CombatContext, hit: bool
+                       ) -> tuple[tuple[int, str, int], ...]:
+    """The Damage page's rows for the blast (5.1): ``(unit id, name, sections inside the
+    radius and visible from the detonation point)`` for each minifig the blast may catch."""
+    return tuple((uid, t.name, draft.sections_in_blast(uid))
+                 for uid, t in blast_members(draft, ctx, hit)
+                 if uid is not None and t.size is SizeClass.MINIFIG)
 
 
 def passing_by_possible(draft: AttackDraft, ctx: CombatContext) -> bool:

@@ -37,7 +37,13 @@ from brikdesk.domain.combat.chances import (
 )
 from brikdesk.domain.combat.draft import AttackDraft, AttackKind, CombatContext, Reaction
 from brikdesk.domain.combat.modifiers import ModifierRow, modifier_rows
-from brikdesk.domain.combat.participants import Striker, blast_units, strikers, target_of
+from brikdesk.domain.combat.participants import (
+    Striker,
+    blast_kept,
+    blast_members,
+    strikers,
+    target_of,
+)
 from brikdesk.domain.combat.prose import COLLISION_LINE, GRAB_DAMAGE, SHOVE_DAMAGE
 from brikdesk.domain.combat.reaction import parry_preview
 from brikdesk.domain.combat.resolution import ActionStage, deflections_for
@@ -204,10 +210,7 @@ def blast_chances(draft: AttackDraft, ctx: CombatContext, action: ActionStage
     assert first is not None
     s0 = action.strikers[0]
     benny = first.benny is BennyUse.DAMAGE
-    main = target_of(draft, ctx)
-    chosen: list[tuple[int | None, Target]] = [(draft.target_id, main)] if first.hit else []
-    chosen += [(u, target_of(draft, ctx, unit_id=u, sections=3))
-               for u in blast_units(draft, first.hit)]
+    chosen = blast_kept(draft, blast_members(draft, ctx, first.hit))
     out = []
     for uid, t in chosen:
         extra = len(action.parry.deflections) if (
@@ -275,8 +278,11 @@ def damage_preview(draft: AttackDraft, ctx: CombatContext, action: ActionStage
     total = hits.parts[0]
     for part in hits.parts[1:]:
         total = total.plus(part)
+    kill = p_beats_armor(total, target.armor)
+    if explosive and first.hit:  # the target as the blast sees it (5.1), or left out
+        kill = next((t.kill for t in targets if t.unit_id == draft.target_id), Fraction(0))
     return DamagePreview(hits.lines, armor_to_beat_text(target),
-                         p_beats_armor(total, target.armor), shown_totals(total, target.armor),
+                         kill, shown_totals(total, target.armor),
                          target.armor.fixed if not target.armor.rolled else None,
                          blast=explosive, mom_text=hits.mom_text, armor=str(target.armor),
                          targets=targets)

@@ -91,6 +91,14 @@ SHIELD_PARRY_DEFLECTS = ("A successful Shield Parry Deflects the Damage: one die
                          "fewer (5.2)")
 
 
+BLAST_SECTIONS_HEADING = ("Each one's sections inside the blast and visible from where it "
+                          "goes off (5.1)")
+#: The sections of a minifig inside a blast and visible from the detonation point, and what
+#: they do to the Explosion's Damage (5.1; rules facts §4).
+BLAST_SECTIONS = ((3, "3: all of him"), (2, "2 of 3 (-1 Damage)"), (1, "1 of 3 (-2 Damage)"),
+                  (0, "none: not affected"))
+
+
 def together_destroy(target: str, chance: str) -> str:
     """The chance a Combined Attack destroys its target, in words (5.1)."""
     return f"Together they destroy {target} with a chance of {chance} (5.1 Combined Attacks)"

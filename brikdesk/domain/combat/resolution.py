@@ -19,6 +19,7 @@ from brikdesk.domain.actions import (
     apply_bail_benny,
     apply_parry_benny,
     collide,
+    explode_from_point,
     grab,
     roll_bail,
     roll_parry,
@@ -34,7 +35,6 @@ from brikdesk.domain.attack import (
     apply_benny,
     apply_damage,
     damage_roll,
-    explode,
     inches_text,
     missed_shot,
     resolve_missed_shot,
@@ -43,7 +43,15 @@ from brikdesk.domain.attack import (
 from brikdesk.domain.battle import outnumbered_modifier
 from brikdesk.domain.combat.chances import mom_spendable
 from brikdesk.domain.combat.draft import AttackDraft, AttackKind, CombatContext, Reaction
-from brikdesk.domain.combat.participants import Striker, blast_units, strikers, target_of
+from brikdesk.domain.combat.participants import (
+    Striker,
+    blast_exposures,
+    blast_kept,
+    blast_members,
+    blast_units,
+    strikers,
+    target_of,
+)
 from brikdesk.domain.combat.reaction import made_two_handed, parry_item_of
 from brikdesk.domain.rolling import BennyUse, DieRoll, NeedDie, Role, TypedDice
 from brikdesk.errors import UserError
@@ -255,6 +263,8 @@ class DamageStage:
     error: str | None = None
     extra_faces: int = 0
     blast_units: tuple[int, ...] = ()
+    #: The unit (``None``: the object) of each of the Explosion's hits, in order.
+    blast_hit_ids: tuple[int | None, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -321,18 +331,19 @@ class _DamageReplay:
 
     def explosion(self, first: AttackRoll) -> None:
         """An Explosive's blast over the target (when it hit) and every unit marked inside
-        it, and where a missed one lands (3.2, 5.3)."""
+        it, each seen from the point of detonation (5.1: ``explode_from_point``), and where a
+        missed one lands (3.2, 5.3)."""
         draft, action, target = self.draft, self.action, self.target
-        units = blast_units(draft, first.hit)
-        targets = [target] if first.hit else []
-        targets += [target_of(draft, self.ctx, unit_id=u, sections=3) for u in units]
-        if targets:
+        members = blast_members(draft, self.ctx, first.hit)
+        kept = blast_kept(draft, members)
+        if kept:
             defl: dict[str, Sequence[str]] | None = (
                 {target.name: action.parry.deflections} if action.parry and first.hit
                 else None)
-            self.out = replace(self.out, explosion=explode(first, targets, self.src,
-                                                           deflections=defl),
-                               blast_units=units)
+            self.out = replace(self.out, explosion=explode_from_point(
+                first, [t for _uid, t in members], blast_exposures(draft, members), self.src,
+                deflections=defl), blast_units=blast_units(draft, first.hit),
+                blast_hit_ids=tuple(uid for uid, _t in kept))
         if not first.hit:
             self.out = replace(self.out, missed=missed_shot(first))
 

@@ -86,6 +86,23 @@ def choose_target(w: CombatWizard, target) -> None:
     page(w, 0).target.choose(target)
 
 
+def throw_grenade(qtbot, w: CombatWizard, target: int, *, also: int):
+    """Friar Tuck's grenade thrown 3" at ``target`` and hitting (a 4), with ``also`` ticked
+    inside the blast; the Damage page."""
+    choose_target(w, target)
+    next_page(qtbot, w)
+    qtbot.keyClicks(page(w, 1).distance, "3")
+    next_page(qtbot, w)
+    type_faces(qtbot, w, 2, "4")
+    next_page(qtbot, w)
+    p4 = page(w, 3)
+    blast = p4.blast
+    row = next(blast.item(i) for i in range(blast.count())
+               if blast.item(i).data(Qt.ItemDataRole.UserRole) == also)
+    row.setCheckState(Qt.CheckState.Checked)
+    return p4
+
+
 def test_a_distance_beyond_any_table_is_refused_where_it_is_typed(qtbot, open_wizard, battle):
     w = open_wizard("Thieven Hood")
     next_page(qtbot, w)
@@ -479,18 +496,8 @@ class TestReactionsAndDamage:
 
     def test_the_blast_lists_each_target_with_its_chance(self, qtbot, open_wizard, battle):
         w = open_wizard("Friar Tuck")
-        choose_target(w, battle.ids["Guard Alan"])
-        next_page(qtbot, w)
-        qtbot.keyClicks(page(w, 1).distance, "3")
-        next_page(qtbot, w)
-        type_faces(qtbot, w, 2, "4")
-        next_page(qtbot, w)
-        p4 = page(w, 3)
-        blast = p4.blast
         sheriff = battle.ids["The Sheriff"]
-        row = next(blast.item(i) for i in range(blast.count())
-                   if blast.item(i).data(Qt.ItemDataRole.UserRole) == sheriff)
-        row.setCheckState(Qt.CheckState.Checked)
+        p4 = throw_grenade(qtbot, w, battle.ids["Guard Alan"], also=sheriff)
         text = p4.targets.text()
         assert "<b>Guard Alan</b>: Armor 4 — destroyed <b>60.0%</b>" in text
         assert "<b>The Sheriff</b>: Armor 2d6 — destroyed <b>29.7%</b>" in text

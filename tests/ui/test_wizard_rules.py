@@ -20,6 +20,7 @@ from tests.ui.test_wizard import (
     finish,
     next_page,
     page,
+    throw_grenade,
     type_faces,
     wizard_on,
 )
@@ -139,17 +140,7 @@ class TestBlastFromTheDetonationPoint:
         behind the wall: 0 sections, left out."""
         w = _wizard(qtbot, battle, "Friar Tuck")
         alan, bert = battle.ids["Guard Alan"], battle.ids["Guard Bert"]
-        choose_target(w, alan)
-        next_page(qtbot, w)
-        qtbot.keyClicks(page(w, 1).distance, "3")
-        next_page(qtbot, w)
-        type_faces(qtbot, w, 2, "4")
-        next_page(qtbot, w)
-        p4 = page(w, 3)
-        blast = p4.blast
-        row = next(blast.item(i) for i in range(blast.count())
-                   if blast.item(i).data(Qt.ItemDataRole.UserRole) == bert)
-        row.setCheckState(Qt.CheckState.Checked)
+        p4 = throw_grenade(qtbot, w, alan, also=bert)
         rows = p4.blast_sections
         assert rows.isVisible() and set(rows.combos) == {alan, bert}
         rows.combos[bert].choose(1)

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QWizard
 
-from brikdesk.domain.combat import Reaction
+from brikdesk.domain.combat import AttackKind, Reaction
 from tests.ui.test_wizard import (
     attack_events,
     choose_target,
@@ -158,3 +158,34 @@ class TestBlastFromTheDetonationPoint:
         assert event.killed == ()
         state = battle.view().state
         assert state.unit(bert).disrupted and not state.unit(alan).disrupted
+
+
+class TestChargingShove:
+    def test_the_mom_adds_a_d6_of_knockback(self, qtbot, battle):
+        """5.4 Momentum: "He might also use it to cause 1d6\\" of KnockBack in a Collision or a
+        Charging Shove." Will runs 4" at Guard Alan and Shoves him: 2" + the MOM's 4."""
+        w = _wizard(qtbot, battle, "Will Scarlet")
+        alan = battle.ids["Guard Alan"]
+        choose_target(w, alan)
+        page(w, 0).kind.choose(AttackKind.SHOVE)
+        next_page(qtbot, w)
+        p2 = page(w, 1)
+        assert p2.mom.isVisible()
+        qtbot.mouseClick(p2.mom, Qt.MouseButton.LeftButton)
+        next_page(qtbot, w)
+        next_page(qtbot, w)  # a Shove is an Automatic Hit: nothing to roll
+        p4 = page(w, 3)
+        assert p4.mom.isVisible() and "Charging Shove" in p4.mom.text()
+        assert "the MOM adds 1d6\" of KnockBack" in p4.lines.text()
+        assert "MOM" in p4.dice.prompt.text()
+        type_faces(qtbot, w, 3, "4")
+        assert "Knocked Back 6\"" in p4.outcome.text()
+        qtbot.mouseClick(p4.mom, Qt.MouseButton.LeftButton)  # not spent: the plain 2"
+        assert "Knocked Back 2\"" in p4.outcome.text()
+        qtbot.mouseClick(p4.mom, Qt.MouseButton.LeftButton)
+        type_faces(qtbot, w, 3, "4")
+        next_page(qtbot, w)
+        finish(qtbot, w)
+        event = attack_events(battle)[0].event
+        assert any(d["role"] == "MOM" and d["face"] == 4 for d in event.details["dice"])
+        assert battle.view().state.unit(alan).disrupted

@@ -665,8 +665,9 @@ class RangePage(_Page):
             box.setChecked(value)
             box.blockSignals(False)
         charge = d.kind is AttackKind.CHARGE
-        for w in (self.mom, self.both, self.above):
+        for w in (self.both, self.above):
             w.setVisible(charge)
+        self.mom.setVisible(charge or d.kind is AttackKind.SHOVE)
         if not self.distance.hasFocus():
             self.distance.setText("" if d.distance is None else _num(d.distance))
         if not self.altitude.hasFocus():
@@ -1384,7 +1385,11 @@ class DamagePage(_DicePage):
         else:
             self.chart.hide()
         charge_hit = d.kind is AttackKind.CHARGE and action.hit
-        self.mom.setVisible(charge_hit)
+        shove_mom = (d.kind is AttackKind.SHOVE and has_mom(d, ctx) and action.complete
+                     and not action.avoided)
+        self.mom.setText(_mnemonic(prose.SPEND_MOM_SHOVE if shove_mom else prose.SPEND_MOM,
+                                   "MOM"))
+        self.mom.setVisible(charge_hit or shove_mom)
         self.mom.blockSignals(True)
         self.mom.setChecked(d.spend_mom)
         self.mom.blockSignals(False)

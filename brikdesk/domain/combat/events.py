@@ -45,7 +45,7 @@ def _effects(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
         out += [StatusChange(uid, Status.DISRUPTED)
                 for uid, hit in zip(damage.blast_hit_ids, damage.explosion.hits, strict=True)
                 if uid is not None and uid not in killed and hit.disrupted]
-    if draft.kind is AttackKind.CHARGE:
+    if draft.kind in (AttackKind.CHARGE, AttackKind.SHOVE):
         out += _mom_effects(draft, ctx, damage)
     return tuple(out)
 
@@ -69,7 +69,8 @@ def _target_effects(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
 
 def _mom_effects(draft: AttackDraft, ctx: CombatContext, damage: DamageStage
                  ) -> list[StatusChange]:
-    """A Charge spends the charger's MOM, or gives it one he earned and kept (5.4)."""
+    """A Charge (or a Charging Shove) spends the charger's MOM, or gives it one he earned
+    and kept (5.4)."""
     had = ctx.state.unit(draft.attacker_id).mom
     if damage.mom_spent and had:
         return [StatusChange(draft.attacker_id, Status.MOM, on=False)]

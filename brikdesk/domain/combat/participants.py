@@ -134,6 +134,13 @@ def has_mom(draft: AttackDraft, ctx: CombatContext) -> bool:
     return ctx.state.unit(draft.attacker_id).mom if draft.has_mom is None else draft.has_mom
 
 
+def charging_shove(draft: AttackDraft, ctx: CombatContext) -> bool:
+    """Whether a Shove spends the shover's MOM (5.4 Momentum: "He might also use it to cause
+    1d6\" of KnockBack in a Collision or a Charging Shove"): he has one and the organizer
+    spends it (READINGS "5.2 Shoving")."""
+    return draft.kind is AttackKind.SHOVE and draft.spend_mom and has_mom(draft, ctx)
+
+
 def attacker_outnumbered(draft: AttackDraft, ctx: CombatContext,
                          unit_id: int | None = None) -> bool:
     """Whether a participant (the attacker by default) is outnumbered in Close Combat (5.1

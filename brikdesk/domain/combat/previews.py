@@ -41,10 +41,16 @@ from brikdesk.domain.combat.participants import (
     Striker,
     blast_kept,
     blast_members,
+    charging_shove,
     strikers,
     target_of,
 )
-from brikdesk.domain.combat.prose import COLLISION_LINE, GRAB_DAMAGE, SHOVE_DAMAGE
+from brikdesk.domain.combat.prose import (
+    CHARGING_SHOVE,
+    COLLISION_LINE,
+    GRAB_DAMAGE,
+    SHOVE_DAMAGE,
+)
 from brikdesk.domain.combat.reaction import parry_preview
 from brikdesk.domain.combat.resolution import ActionStage, deflections_for
 from brikdesk.domain.dice import DiceExpr
@@ -262,7 +268,7 @@ def damage_preview(draft: AttackDraft, ctx: CombatContext, action: ActionStage
     every target of a blast with its own chance; what a Missed Shot strikes; the chance of a
     Collision's KnockBack."""
     target = target_of(draft, ctx)
-    early = _no_damage_roll(draft, action, target)
+    early = _no_damage_roll(draft, action, target, charging=charging_shove(draft, ctx))
     if early is not None:
         return early
     first = action.first
@@ -288,8 +294,8 @@ def damage_preview(draft: AttackDraft, ctx: CombatContext, action: ActionStage
                          targets=targets)
 
 
-def _no_damage_roll(draft: AttackDraft, action: ActionStage, target: Target
-                    ) -> DamagePreview | None:
+def _no_damage_roll(draft: AttackDraft, action: ActionStage, target: Target, *,
+                    charging: bool = False) -> DamagePreview | None:
     """The preview when there is no Damage roll to show: the Action step unfinished or
     avoided, a Shove or a Grab (``None``: there may be one)."""
     text, armor = armor_to_beat_text(target), str(target.armor)
@@ -299,7 +305,8 @@ def _no_damage_roll(draft: AttackDraft, action: ActionStage, target: Target
     if action.avoided:
         return DamagePreview((), text, None, (), None, nothing=action.avoided, armor=armor)
     if draft.kind is AttackKind.SHOVE:
-        return DamagePreview((SHOVE_DAMAGE,), text, None, (), None, shove=True, armor=armor)
+        lines = (SHOVE_DAMAGE, CHARGING_SHOVE) if charging else (SHOVE_DAMAGE,)
+        return DamagePreview(lines, text, None, (), None, shove=True, armor=armor)
     if draft.kind is AttackKind.GRAB:
         return DamagePreview((GRAB_DAMAGE,), text, None, (), None, armor=armor)
     return None

@@ -65,6 +65,9 @@ READINGS: dict[str, str] = {
 #: What the Damage page says of maneuvers that do no Damage, and of a Collision (5.2, 5.4).
 SHOVE_DAMAGE = ("a Shove does no Damage: 2\" of KnockBack directly away and Disrupted (5.2); "
                 "an obstacle in the way turns the inches it prevents into Smash damage")
+CHARGING_SHOVE = ("a Charging Shove: the MOM adds 1d6\" of KnockBack (bonus dice on a 6) to the "
+                  "Shove's 2\" (5.4 Momentum)")
+SPEND_MOM_SHOVE = "Spend the MOM: a Charging Shove, 1d6\" more KnockBack (5.4)"
 GRAB_DAMAGE = "a Grab does no Damage: both are held in the Grab (5.2)"
 COLLISION_LINE = ("Collision: MOM 1d6 against the target's POP 1d6, each with bonus dice on a "
                   "6; any inches left Knock it Back and Disrupt it, none lock both in Close "

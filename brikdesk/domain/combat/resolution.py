@@ -49,6 +49,7 @@ from brikdesk.domain.combat.participants import (
     blast_kept,
     blast_members,
     blast_units,
+    charging_shove,
     strikers,
     target_of,
 )
@@ -315,8 +316,9 @@ class _DamageReplay:
         attacker = first.attack.attacker.name
         if draft.kind is AttackKind.SHOVE:
             res = shove(attacker, self.target.name, parry=action.parry,
-                        blocked_after=draft.obstacle)
-            self.out = replace(self.out, shove=res)
+                        blocked_after=draft.obstacle,
+                        mom_dice=self.src if charging_shove(draft, self.ctx) else None)
+            self.out = replace(self.out, shove=res, mom_spent=bool(res.mom_dice))
             self.knocked_back(res.knockback, attacker)
         elif draft.kind is AttackKind.GRAB:
             self.out = replace(self.out, grab=grab(attacker, self.target.name,

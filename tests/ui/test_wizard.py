@@ -86,6 +86,17 @@ def choose_target(w: CombatWizard, target) -> None:
     page(w, 0).target.choose(target)
 
 
+def running_at(qtbot, w: CombatWizard, target: int, kind: AttackKind):
+    """An attack of ``kind`` at ``target`` after running 4" at him: the MOM ticked on the
+    Range page."""
+    choose_target(w, target)
+    page(w, 0).kind.choose(kind)
+    next_page(qtbot, w)
+    p2 = page(w, 1)
+    assert p2.mom.isVisible()
+    qtbot.mouseClick(p2.mom, Qt.MouseButton.LeftButton, pos=_box(p2.mom))
+
+
 def throw_grenade(qtbot, w: CombatWizard, target: int, *, also: int):
     """Friar Tuck's grenade thrown 3" at ``target`` and hitting (a 4), with ``also`` ticked
     inside the blast; the Damage page."""
@@ -403,12 +414,7 @@ class TestReactionsAndDamage:
     def test_charge_with_knockback(self, qtbot, open_wizard, battle):
         w = open_wizard("Little John")
         alan = battle.ids["Guard Alan"]
-        choose_target(w, alan)
-        page(w, 0).kind.choose(AttackKind.CHARGE)
-        next_page(qtbot, w)
-        p2 = page(w, 1)
-        assert p2.mom.isVisible()
-        qtbot.mouseClick(p2.mom, Qt.MouseButton.LeftButton, pos=_box(p2.mom))
+        running_at(qtbot, w, alan, AttackKind.CHARGE)
         assert w.draft.has_mom is True
         next_page(qtbot, w)
         type_faces(qtbot, w, 2, "2")  # misses Use 4

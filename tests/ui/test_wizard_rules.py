@@ -20,6 +20,7 @@ from tests.ui.test_wizard import (
     finish,
     next_page,
     page,
+    running_at,
     throw_grenade,
     type_faces,
     wizard_on,
@@ -166,12 +167,7 @@ class TestChargingShove:
         Charging Shove." Will runs 4" at Guard Alan and Shoves him: 2" + the MOM's 4."""
         w = _wizard(qtbot, battle, "Will Scarlet")
         alan = battle.ids["Guard Alan"]
-        choose_target(w, alan)
-        page(w, 0).kind.choose(AttackKind.SHOVE)
-        next_page(qtbot, w)
-        p2 = page(w, 1)
-        assert p2.mom.isVisible()
-        qtbot.mouseClick(p2.mom, Qt.MouseButton.LeftButton)
+        running_at(qtbot, w, alan, AttackKind.SHOVE)
         next_page(qtbot, w)
         next_page(qtbot, w)  # a Shove is an Automatic Hit: nothing to roll
         p4 = page(w, 3)

@@ -185,3 +185,61 @@ class TestChargingShove:
         event = attack_events(battle)[0].event
         assert any(d["role"] == "MOM" and d["face"] == 4 for d in event.details["dice"])
         assert battle.view().state.unit(alan).disrupted
+
+
+class TestWhoActsFirst:
+    def test_2005_skill_minus_use_the_high_noon_example(self, qtbot, battle_2005):
+        """2005 4.3: "The unit with the higher total acts first, even if their total was less
+        than zero" -- High Noon: Wayne 2-3 = -1 beats Shaun 1-3 = -2, and Shaun's natural 1 is
+        also his shot's Critical Failure. Guard Alan answers Thieven Hood's shot (Use 3)."""
+        b = battle_2005
+        w = _wizard(qtbot, b, "Guard Alan")
+        choose_target(w, b.ids["Thieven Hood"])
+        box = page(w, 0).first
+        assert box.isVisible() and not box.facts.isVisible()
+        box.ask.setChecked(True)
+        assert w.draft.who_first and box.facts.isVisible()
+        assert box.to_movement.isVisible() and box.use_row.isVisible()
+        assert not box.inch_away.isVisible()
+        qtbot.keyClicks(box.target_use, "3")
+        assert w.draft.first_target_use == 3
+        next_page(qtbot, w)
+        qtbot.keyClicks(page(w, 1).distance, "5")
+        next_page(qtbot, w)
+        p3 = page(w, 2)
+        assert "Skill Roll (who acts first)" in p3.dice.prompt.text()
+        type_faces(qtbot, w, 2, "21")  # Hood's d10 shows 2, Alan's d6 shows 1
+        text = p3.outcome.text()
+        assert ("Thieven Hood acts before Guard Alan: Skill Roll minus Use: Thieven Hood 2-3 = "
+                "-1, Guard Alan 1-3 = -2; higher first (4.3 Who Acts First)") in text
+        assert "critical failure" in text  # the same die: no third face asked
+        assert w.action_stage().complete
+        next_page(qtbot, w)
+        next_page(qtbot, w)
+        finish(qtbot, w)
+        kinds = [e.kind for e in b.events()]
+        assert kinds == ["first_to_act", "attack_resolved"]
+        assert b.events()[0].text.startswith(
+            "Who acts first: Thieven Hood (Merry Men) acts before Guard Alan (Nottingham)")
+
+    def test_2020_an_inch_away_the_responder_acts_first(self, qtbot, battle):
+        """2020 4.3: "If a minifig is able to act or react while his opponent is still an inch
+        or more away from acting himself, then the minifig acts first." No dice needed."""
+        w = _wizard(qtbot, battle, "Guard Alan")
+        choose_target(w, battle.ids["Thieven Hood"])
+        box = page(w, 0).first
+        box.ask.setChecked(True)
+        assert box.inch_away.isVisible() and not box.use_row.isVisible()
+        box.inch_away.setChecked(True)
+        next_page(qtbot, w)
+        qtbot.keyClicks(page(w, 1).distance, "5")
+        next_page(qtbot, w)
+        p3 = page(w, 2)
+        assert ("Guard Alan acts before Thieven Hood: the enemy is still an inch or more from "
+                "acting (BrikWars 2020)") in p3.outcome.text()
+        assert "Guard Alan's Short-Ranged Weapon" in p3.dice.prompt.text()
+
+    def test_not_asked_on_the_attackers_own_turn(self, qtbot, battle):
+        w = _wizard(qtbot, battle, "Thieven Hood")
+        choose_target(w, battle.ids["Guard Alan"])
+        assert not page(w, 0).first.isVisible()

@@ -39,6 +39,7 @@ from brikdesk.domain.battle import AttackResolved, Use
 from brikdesk.domain.combat import (
     ActionPreview,
     ActionStage,
+    AttackDraft,
     AttackKind,
     Choice,
     DamagePreview,
@@ -84,6 +85,7 @@ from brikdesk.domain.odds import BENNY_POLICY
 from brikdesk.domain.rolling import BennyUse
 from brikdesk.errors import UserError
 from ui.wizard.blast import BlastSections
+from ui.wizard.first import FirstToActBox
 from ui.wizard.widgets import (
     BASE_PT,
     BennyChooser,
@@ -353,6 +355,9 @@ class AttackPage(_Page):
         grid.addWidget(self.passing_by, 6, 1)
         grid.setColumnStretch(1, 1)
         self.body.addLayout(grid)
+        self.first = FirstToActBox(self, self._first_changed)
+        self.first.setObjectName("firstToAct")
+        self.body.addWidget(self.first)
 
         self.summary_box, sl = card(self)
         self.summary = label("", "paragraph")
@@ -427,6 +432,7 @@ class AttackPage(_Page):
         self.target.set_choices(targets, d.target_id if d.target_id is not None else OBJECT)
         self.use.set_choices(use_options(ctx, d), d.use or default_use(ctx, d.attacker_id))
         self.passing_by.setVisible(passing_by_possible(d, ctx))
+        self.first.show_draft(d, ctx)
         self.passing_by.blockSignals(True)
         self.passing_by.setChecked(d.passing_by)
         self.passing_by.blockSignals(False)
@@ -545,6 +551,9 @@ class AttackPage(_Page):
 
     def _use(self, use: Use | None) -> None:
         self.w.change("attack", replace(self.w.draft, use=use))
+
+    def _first_changed(self, d: AttackDraft) -> None:
+        self.w.change("attack", d)
 
     def _passing_by(self, on: bool) -> None:
         self.w.change("attack", replace(self.w.draft, passing_by=on))
@@ -1124,7 +1133,8 @@ class ActionPage(_DicePage):
         _show_verdict(self.verdict, action_verdict(stage))
         if stage.pending is not None:
             who = {"bail": "the Bail", "parry": "the Parry"}.get(stage.pending, "the attack")
-            self.benny.offer(f"Over the Top on {who}: a natural 6 or more earns a Benny. How "
+            self.benny.offer(f"{self.w.ctx.rules.over_the_top} on {who}: a natural 6 or more "
+                             "earns a Benny. How "
                              "is it spent? (press its letter)",
                              benny_options(self.w.draft, self.w.ctx, stage.pending, stage),
                              "The first choice is the one the odds above assume."

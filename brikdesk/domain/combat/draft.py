@@ -219,8 +219,8 @@ class AttackDraft:
     """Everything the wizard's pages choose. ``None`` in a judgement means "as the battle state
     or the target says" (a Disrupted target is Disrupted unless the organizer says otherwise).
 
-    Faces of the dice are kept per stage: ``action_faces`` (Bail, Action Rolls, Benny dice,
-    Parry) and ``damage_faces`` (Damage, Armor, Missed Shot, Collision); ``bennies`` says how
+    Faces of the dice are kept per stage: ``action_faces`` (Who Acts First, Bail, Action
+    Rolls, Benny dice, Parry) and ``damage_faces`` (Damage, Armor, Missed Shot, Collision); ``bennies`` says how
     each Over the Top Benny is spent, keyed ``"attack:<unit id>"``, ``"parry"`` or ``"bail"``.
     """
 
@@ -234,6 +234,14 @@ class AttackDraft:
     improvised: bool = False
     #: A response Strike on a minifig moving past (4.1): he may ignore it unless he Parries.
     passing_by: bool = False
+    #: Who Acts First (4.3): the attack is a response colliding with the target's own Action;
+    #: the facts the edition needs (2005: a response to Movement, the Use of what the target
+    #: attempts; 2010/2020: an inch or more from acting; whether both can happen at once).
+    who_first: bool = False
+    first_to_movement: bool = False
+    first_target_use: int | None = None
+    first_inch_away: bool = False
+    first_simultaneous: bool = True
     # page 2
     distance: Fraction | None = None
     altitude: Fraction = Fraction(0)

@@ -181,10 +181,12 @@ def knocked_away(draft: AttackDraft, ctx: CombatContext, action: ActionStage
 def final_events(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
                  damage: DamageStage, paragraph: str = "",
                  details: Sequence[str] = ()) -> tuple[Event, ...]:
-    """What Finish records: the target's reaction (its Parry or Bail spends its Action or a
-    hand) and one ``AttackResolved`` holding every participant, status change, kill, die and
+    """What Finish records: who acts first (4.3, when asked), the target's reaction (its Parry
+    or Bail spends its Action or a hand) and one ``AttackResolved`` holding every participant, status change, kill, die and
     modifier."""
     events: list[Event] = []
+    if action.first_to_act is not None:
+        events.append(action.first_to_act.to_event())
     if action.bail is not None:
         events.append(reaction_event(draft, ctx, ActionUse.BAIL,
                                       over_the_top=action.bail.landed_on_feet))

@@ -102,6 +102,18 @@ BLAST_SECTIONS = ((3, "3: all of him"), (2, "2 of 3 (-1 Damage)"), (1, "1 of 3 (
                   (0, "none: not affected"))
 
 
+#: Who Acts First (4.3): the question on the Attack page and the facts each edition asks.
+FIRST_ASK = "He is acting too: who acts first? (4.3 Who Acts First)"
+FIRST_FACTS = {
+    "to_movement": "This answers his Movement, not an Action: the response is fast enough",
+    "target_use": "Use of what he attempts (blank: it has no Use)",
+    "inch_away": "He is still an inch or more away from acting",
+    "simultaneous": "Both Actions can happen at once",
+}
+FIRST_NOTE = ("The contest's dice come first on the Action Roll page; if he acts first, "
+              "resolve his Action on the table before this attack.")
+
+
 def together_destroy(target: str, chance: str) -> str:
     """The chance a Combined Attack destroys its target, in words (5.1)."""
     return f"Together they destroy {target} with a chance of {chance} (5.1 Combined Attacks)"

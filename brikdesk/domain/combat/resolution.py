@@ -41,8 +41,10 @@ from brikdesk.domain.attack import (
     roll_attack_action,
 )
 from brikdesk.domain.battle import outnumbered_modifier
+from brikdesk.domain.battle.first import FirstToActResult, who_acts_first
 from brikdesk.domain.combat.chances import mom_spendable
 from brikdesk.domain.combat.draft import AttackDraft, AttackKind, CombatContext, Reaction
+from brikdesk.domain.combat.first import contenders, first_contest_possible
 from brikdesk.domain.combat.participants import (
     Striker,
     blast_exposures,
@@ -55,6 +57,7 @@ from brikdesk.domain.combat.participants import (
 )
 from brikdesk.domain.combat.reaction import made_two_handed, parry_item_of
 from brikdesk.domain.rolling import BennyUse, DieRoll, NeedDie, Role, TypedDice
+from brikdesk.domain.rulesets import FirstRule
 from brikdesk.errors import UserError
 
 
@@ -78,8 +81,20 @@ class Recorder:
     def __init__(self, faces: Sequence[int]) -> None:
         self.typed = TypedDice(faces)
         self.rolled: list[DieRoll] = []
+        self.again: list[int] = []
+
+    def reuse(self, face: int) -> None:
+        """Let the next die asked for show ``face`` again, without a new face typed (the 2005
+        contest's Skill Roll is also the attack's Action Roll, READINGS "4.3 Who Acts
+        First (2005)")."""
+        self.again.append(face)
 
     def roll(self, sides: int, why: str = "") -> int:
+        if self.again and 1 <= self.again[0] <= sides:
+            face = self.again.pop(0)
+            self.rolled.append(DieRoll(sides, face, _role_of(why), why + " (the same die)"))
+            return face
+        self.again.clear()
         face = self.typed.roll(sides, why)
         self.rolled.append(DieRoll(sides, face, _role_of(why), why))
         return face
@@ -104,6 +119,7 @@ class ActionStage:
     pending: str | None = None
     error: str | None = None
     extra_faces: int = 0
+    first_to_act: FirstToActResult | None = None
 
     @property
     def complete(self) -> bool:
@@ -126,6 +142,8 @@ class ActionStage:
     def messages(self) -> tuple[str, ...]:
         """What happened so far in plain words, one line per step."""
         out = []
+        if self.first_to_act is not None:
+            out.append(self.first_to_act.describe())
         if self.bail is not None:
             out.append(self.bail.describe())
         if self.avoided:
@@ -152,6 +170,7 @@ def resolve_action(draft: AttackDraft, ctx: CombatContext) -> ActionStage:
     replay = _ActionReplay(draft, ctx, Recorder(draft.action_faces))
     need = pending = error = None
     try:
+        replay.who_first()
         replay.bail()
         if replay.avoided is None:
             replay.attacks(ss)
@@ -166,7 +185,8 @@ def resolve_action(draft: AttackDraft, ctx: CombatContext) -> ActionStage:
     if need is None and pending is None and error is None:
         extra = len(draft.action_faces) - replay.src.typed.used
     return ActionStage(ss, tuple(replay.rolls), replay.parried, replay.bailed, replay.avoided,
-                       tuple(replay.src.rolled), need, pending, error, extra)
+                       tuple(replay.src.rolled), need, pending, error, extra,
+                       replay.first_to_act)
 
 
 class _ActionReplay:
@@ -178,6 +198,24 @@ class _ActionReplay:
         self.bailed: BailResult | None = None
         self.parried: ParryResult | None = None
         self.avoided: str | None = None
+        self.first_to_act: FirstToActResult | None = None
+        self.contest_face: int | None = None
+
+    def who_first(self) -> None:
+        """Who Acts First (4.3), when the organizer says the response collides with the
+        target's Action: the edition's contest, its dice first. In 2005 the responder's Skill
+        Roll is also his attack's Action Roll (the High Noon example)."""
+        draft, ctx = self.draft, self.ctx
+        if not draft.who_first or not first_contest_possible(draft, ctx):
+            return
+        active, responder = contenders(draft, ctx)
+        res = who_acts_first(active, responder, self.src, rules=ctx.rules,
+                             to_movement=draft.first_to_movement,
+                             inch_or_more_away=draft.first_inch_away,
+                             simultaneous_possible=draft.first_simultaneous)
+        self.first_to_act = res
+        if ctx.rules.who_acts_first is FirstRule.SKILL_CONTEST and res.responder_rolls:
+            self.contest_face = res.responder_rolls[-1].natural
 
     def _benny(self, key: str) -> BennyUse:
         """How the Benny of ``key`` is spent; stops the replay while nobody has said."""
@@ -209,8 +247,11 @@ class _ActionReplay:
 
     def attacks(self, ss: Sequence[Striker]) -> None:
         """Every participant's Automatic Hit or Action Roll, with its Benny."""
-        for s in ss:
+        for i, s in enumerate(ss):
+            if i == 0 and self.contest_face is not None:
+                self.src.reuse(self.contest_face)
             r = roll_attack_action(s.attack, self.src)
+            self.src.again.clear()  # an Automatic Hit rolls nothing: the face is not kept
             if r.over_the_top:
                 self.rolls.append(r)
                 choice = self._benny(s.key)

@@ -243,3 +243,37 @@ class TestWhoActsFirst:
         w = _wizard(qtbot, battle, "Thieven Hood")
         choose_target(w, battle.ids["Guard Alan"])
         assert not page(w, 0).first.isVisible()
+
+
+class TestCollision:
+    def test_a_collision_outside_a_charge_costs_no_action(self, qtbot, battle):
+        """5.4: "A Collision occurs as part of normal Movement and does not cost an Action."
+        Little John runs 4" into Guard Alan: MOM 4 against POP 2, 2" of KnockBack; recorded
+        as a collision, his Action still Ready, his MOM spent."""
+        w = _wizard(qtbot, battle, "Little John")
+        john, alan = battle.ids["Little John"], battle.ids["Guard Alan"]
+        running_at(qtbot, w, alan, AttackKind.COLLISION)
+        next_page(qtbot, w)
+        p3 = page(w, 2)
+        assert "a Collision, part of his movement (5.4 Minifig Collisions); no Action is spent" \
+            in p3.outcome.text()
+        reactions = dict(zip(p3.reaction.values(),
+                             [p3.reaction.itemText(i) for i in range(p3.reaction.count())],
+                             strict=True))
+        assert any("can't be Parried" in t for v, t in reactions.items()
+                   if v[0] is Reaction.PARRY)
+        next_page(qtbot, w)
+        p4 = page(w, 3)
+        assert p4.kill.text() == "42.9%"  # 3/7: the MOM's d6 beats the POP's d6
+        assert not p4.collide.isVisible()
+        type_faces(qtbot, w, 3, "42")
+        assert "Knocked Back 2\"" in p4.outcome.text()
+        next_page(qtbot, w)
+        finish(qtbot, w)
+        kinds = [e.kind for e in battle.events()]
+        assert kinds == ["status_set", "attack_resolved"]
+        event = attack_events(battle)[0].event
+        assert event.maneuver == "collision" and not event.close_combat
+        state = battle.view().state
+        assert state.unit(alan).disrupted
+        assert state.unit(john).action.value == "ready" and not state.unit(john).mom

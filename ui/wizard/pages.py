@@ -676,7 +676,7 @@ class RangePage(_Page):
         charge = d.kind is AttackKind.CHARGE
         for w in (self.both, self.above):
             w.setVisible(charge)
-        self.mom.setVisible(charge or d.kind is AttackKind.SHOVE)
+        self.mom.setVisible(charge or d.kind in (AttackKind.SHOVE, AttackKind.COLLISION))
         if not self.distance.hasFocus():
             self.distance.setText("" if d.distance is None else _num(d.distance))
         if not self.altitude.hasFocus():
@@ -1407,7 +1407,7 @@ class DamagePage(_DicePage):
         self.mom_text.setVisible(bool(p.mom_text))
         self._show_blast(p.blast)
         self._show_missed(p)
-        self.collide.setVisible(p.collision_possible)
+        self.collide.setVisible(p.collision_possible and d.kind is not AttackKind.COLLISION)
         self.collide.blockSignals(True)
         self.collide.setChecked(d.collide)
         self.collide.blockSignals(False)

@@ -22,7 +22,7 @@ from brikdesk.errors import UserError
 T = TypeVar("T", covariant=True)  # a Choice only hands its value out
 
 #: Attack kinds that are Close Combat maneuvers.
-_CLOSE = frozenset({"strike", "charge", "shove", "grab"})
+_CLOSE = frozenset({"strike", "charge", "shove", "grab", "collision"})
 
 
 class AttackKind(str, Enum):
@@ -34,6 +34,7 @@ class AttackKind(str, Enum):
     CHARGE = "charge"
     SHOVE = "shove"
     GRAB = "grab"
+    COLLISION = "collision"
 
     def __str__(self) -> str:
         return self.label
@@ -50,6 +51,12 @@ class AttackKind(str, Enum):
     @property
     def close_combat(self) -> bool:
         return self.value in _CLOSE
+
+    @property
+    def engages(self) -> bool:
+        """Whether the attack counts as a Close Combat attack in the battle log (a Collision
+        is part of movement, 5.4: it locks the two in only when resisted)."""
+        return self.close_combat and self is not AttackKind.COLLISION
 
     @property
     def maneuver(self) -> Maneuver:
@@ -71,21 +78,25 @@ _KIND_LABELS = {
     AttackKind.RANGED: "Ranged attack", AttackKind.THROWN: "Thrown",
     AttackKind.STRIKE: "Close Combat Strike", AttackKind.CHARGE: "Charge",
     AttackKind.SHOVE: "Shove", AttackKind.GRAB: "Grab",
+    AttackKind.COLLISION: "Collision (a MOM, no Action)",
 }
 _KIND_VERBS = {
     AttackKind.RANGED: "shoots at", AttackKind.THROWN: "throws at",
     AttackKind.STRIKE: "strikes", AttackKind.CHARGE: "Charges",
     AttackKind.SHOVE: "Shoves", AttackKind.GRAB: "Grabs",
+    AttackKind.COLLISION: "Collides with",
 }
 _MANEUVERS = {
     AttackKind.RANGED: Maneuver.RANGED, AttackKind.THROWN: Maneuver.RANGED,
     AttackKind.STRIKE: Maneuver.STRIKE, AttackKind.CHARGE: Maneuver.CHARGE,
     AttackKind.SHOVE: Maneuver.SHOVE, AttackKind.GRAB: Maneuver.GRAB,
+    AttackKind.COLLISION: Maneuver.SHOVE,  # no Action Roll; see resolution's collision_hit
 }
 _INCOMING = {
     AttackKind.RANGED: Incoming.DAMAGE, AttackKind.THROWN: Incoming.DAMAGE,
     AttackKind.STRIKE: Incoming.STRIKE, AttackKind.CHARGE: Incoming.CHARGE,
     AttackKind.SHOVE: Incoming.SHOVE, AttackKind.GRAB: Incoming.GRAB,
+    AttackKind.COLLISION: Incoming.SHOVE,
 }
 
 

@@ -7,7 +7,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from brikdesk.domain.battle import ActionUse, AttackResolved, Event, Status, StatusChange
+from brikdesk.domain.battle import (
+    ActionUse,
+    AttackResolved,
+    Event,
+    Status,
+    StatusChange,
+    StatusSet,
+)
 from brikdesk.domain.combat.draft import AttackDraft, AttackKind, CombatContext
 from brikdesk.domain.combat.participants import (
     has_mom,
@@ -192,10 +199,13 @@ def final_events(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
                                       over_the_top=action.bail.landed_on_feet))
     if action.parry is not None:
         events.append(reaction_event(draft, ctx, ActionUse.PARRY))
+    if (draft.kind is AttackKind.COLLISION and has_mom(draft, ctx)
+            and not ctx.state.unit(draft.attacker_id).mom):
+        events.append(StatusSet(draft.attacker_id, Status.MOM))  # he ran 4": a MOM (5.4)
     killed = killed_units(draft, action, damage)
     effects = _effects(draft, ctx, action, damage, killed)
     parts = participants(draft, ctx)
-    close = draft.kind.close_combat and draft.target_id is not None
+    close = draft.kind.engages and draft.target_id is not None
     payload = _payload(draft, ctx, action, damage, paragraph, details)
     events.append(AttackResolved(actor=parts[0].unit, target=draft.target_id,
                                  participants=parts, close_combat=close,

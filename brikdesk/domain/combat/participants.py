@@ -25,6 +25,8 @@ from brikdesk.errors import UserError
 def can_use_kind(item: CatalogItem | None, kind: AttackKind) -> str | None:
     """Why ``item`` can't make an attack of ``kind`` (``None``: it can)."""
     name = item.name if item is not None else "Bare hands"
+    if kind is AttackKind.COLLISION:
+        return None  # his body, running: whatever he holds
     if kind in (AttackKind.SHOVE, AttackKind.GRAB):
         if item is not None and item.hands == 0 and item.worn:
             return f"{name} is worn, not held"
@@ -123,7 +125,7 @@ def target_of(draft: AttackDraft, ctx: CombatContext, *, unit_id: int | None = N
 
 
 def weapon_of(item: CatalogItem | None, kind: AttackKind) -> Weapon:
-    if kind in (AttackKind.SHOVE, AttackKind.GRAB) or item is None:
+    if kind in (AttackKind.SHOVE, AttackKind.GRAB, AttackKind.COLLISION) or item is None:
         return BARE_HANDS
     return Weapon.from_item(item, thrown=kind is AttackKind.THROWN)
 

@@ -52,7 +52,7 @@ from brikdesk.domain.combat.prose import (
     SHOVE_DAMAGE,
 )
 from brikdesk.domain.combat.reaction import parry_preview
-from brikdesk.domain.combat.resolution import ActionStage, deflections_for
+from brikdesk.domain.combat.resolution import COLLISION_HIT, ActionStage, deflections_for
 from brikdesk.domain.dice import DiceExpr
 from brikdesk.domain.distributions import Dist
 from brikdesk.domain.modifiers import Stat
@@ -120,6 +120,8 @@ def action_preview(draft: AttackDraft, ctx: CombatContext) -> ActionPreview:
         rc = check_range(a.weapon, distance=a.distance, in_reach=a.in_reach,
                          altitude=a.altitude)
         auto = automatic_hit(a) if rc.can_attack else None
+        if draft.kind is AttackKind.COLLISION:
+            auto = COLLISION_HIT
         rows = modifier_rows(draft, a, rc, i == 0)
         action_mod = sum(r.modifier.value for r in rows if r.modifier.applies_to is Stat.ACTION)
         need, text = needed_text(a.attacker.action_die, a.weapon.use, action_mod, auto)
@@ -309,6 +311,9 @@ def _no_damage_roll(draft: AttackDraft, action: ActionStage, target: Target, *,
         return DamagePreview(lines, text, None, (), None, shove=True, armor=armor)
     if draft.kind is AttackKind.GRAB:
         return DamagePreview((GRAB_DAMAGE,), text, None, (), None, armor=armor)
+    if draft.kind is AttackKind.COLLISION:
+        return DamagePreview((COLLISION_LINE,), text, None, (), None, armor=armor,
+                             collision_possible=True, collision_chance=collision_chance())
     return None
 
 

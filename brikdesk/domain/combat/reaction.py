@@ -64,6 +64,8 @@ def reaction_options(draft: AttackDraft, ctx: CombatContext
                                                     if two_handed else "") + ")"
         label += t.knocked_away_note(key)
         problem = rule_parry
+        if problem is None and draft.kind is AttackKind.COLLISION:
+            problem = "a Collision can't be Parried, only dodged by Bailing (5.4)"
         if problem is None and incoming.is_damage and not p.shield:
             what = "a Charge" if incoming is Incoming.CHARGE else "a Strike or other Damage"
             problem = f"only a Shield can Parry {what} (5.2)"

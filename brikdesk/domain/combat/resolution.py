@@ -27,6 +27,7 @@ from brikdesk.domain.actions import (
 )
 from brikdesk.domain.attack import (
     AttackResult,
+    AutomaticHit,
     AttackRoll,
     DamageResult,
     DamageRoll,
@@ -59,6 +60,22 @@ from brikdesk.domain.combat.reaction import made_two_handed, parry_item_of
 from brikdesk.domain.rolling import BennyUse, DieRoll, NeedDie, Role, TypedDice
 from brikdesk.domain.rulesets import FirstRule
 from brikdesk.errors import UserError
+
+
+@dataclass(frozen=True)
+class CollisionHit(AutomaticHit):
+    """5.4 Minifig Collisions: part of the charger's movement, no Action Roll and no Action
+    spent; the target can only dodge it by Bailing."""
+
+    def describe(self) -> str:
+        return (f"Automatic Hit: {self.reason} ({self.rule}); no Action is spent; it can be "
+                "dodged by Bailing")
+
+
+#: A Collision needs no Action Roll (5.4 "A Collision occurs as part of normal Movement and
+#: does not cost an Action").
+COLLISION_HIT = CollisionHit("a Collision, part of his movement", "5.4 Minifig Collisions",
+                             can_be_avoided=True)
 
 
 class _Stop(Exception):
@@ -251,6 +268,8 @@ class _ActionReplay:
             if i == 0 and self.contest_face is not None:
                 self.src.reuse(self.contest_face)
             r = roll_attack_action(s.attack, self.src)
+            if self.draft.kind is AttackKind.COLLISION:
+                r = replace(r, automatic=COLLISION_HIT)
             self.src.again.clear()  # an Automatic Hit rolls nothing: the face is not kept
             if r.over_the_top:
                 self.rolls.append(r)
@@ -355,7 +374,11 @@ class _DamageReplay:
         if action.avoided or first is None:
             return
         attacker = first.attack.attacker.name
-        if draft.kind is AttackKind.SHOVE:
+        if draft.kind is AttackKind.COLLISION:
+            col = collide(attacker, self.target.name, self.src, blocked_after=draft.obstacle)
+            self.out = replace(self.out, collision=col, mom_spent=True)
+            self.knocked_back(col.knockback, attacker)
+        elif draft.kind is AttackKind.SHOVE:
             res = shove(attacker, self.target.name, parry=action.parry,
                         blocked_after=draft.obstacle,
                         mom_dice=self.src if charging_shove(draft, self.ctx) else None)

@@ -27,8 +27,8 @@ from brikdesk.domain.actions import (
 )
 from brikdesk.domain.attack import (
     AttackResult,
-    AutomaticHit,
     AttackRoll,
+    AutomaticHit,
     DamageResult,
     DamageRoll,
     ExplosionResult,

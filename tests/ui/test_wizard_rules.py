@@ -277,3 +277,16 @@ class TestCollision:
         state = battle.view().state
         assert state.unit(alan).disrupted
         assert state.unit(john).action.value == "ready" and not state.unit(john).mom
+
+
+def test_the_new_readings_are_in_the_rules_reference(qtbot):
+    """Help > Rules reference lists every reading the wizard and the Sprint dialog chose."""
+    from brikdesk.domain.combat import READINGS
+    from ui.dialogs.rules_reference import RulesReferenceDialog
+
+    ref = RulesReferenceDialog()
+    qtbot.addWidget(ref)
+    text = " ".join(ref.plain_text().split())
+    for key in ("4.1 Movement", "Rule warnings", "4.3 Who Acts First (the wizard)",
+                "5.4 Collisions (the wizard)", "4.1 Sprinting (the Sprint dialog)"):
+        assert " ".join(READINGS[key].split()) in text

@@ -71,7 +71,8 @@ class SprintDialog(FormDialog):
                          ok_text="&Record the Sprint")
         self.setObjectName("sprintDialog")
         self.setStyleSheet(STYLE)
-        show_readings(self, "4.1 Sprinting", "4.1 Half Speed", "2005 4.1/4.3 Sprint and Bail")
+        show_readings(self, "4.1 Sprinting (the Sprint dialog)", "4.1 Sprinting",
+                      "4.1 Half Speed", "2005 4.1/4.3 Sprint and Bail")
         self.entry = self._row(DiceEntry(self), "sprintDice")
         self.chains = self._row(label("", "event", self), "sprintChains")
         self.benny = self._row(BennyChooser(self), "sprintBenny")

@@ -28,7 +28,8 @@ class FirstToActBox(QWidget):
         outer.addWidget(self.frame)
         self.ask = QCheckBox(prose.FIRST_ASK.replace("acting", "&acting", 1), self.frame)
         self.ask.setObjectName("whoActsFirst")
-        show_readings(self.ask, "4.3 Who Acts First (2005)", "4.3 Who Acts First (2010, 2020)")
+        show_readings(self.ask, "4.3 Who Acts First (the wizard)", "4.3 Who Acts First (2005)",
+                      "4.3 Who Acts First (2010, 2020)")
         lay.addWidget(self.ask)
         self.facts = QFrame(self.frame)
         fl = QHBoxLayout(self.facts)

@@ -810,6 +810,14 @@ def _out_of_range_text(p: RangePreview) -> str:
     return f'{p.inches_out}" → -{p.inches_out}'
 
 
+#: The readings the Damage page's lines add for some kinds of attack.
+_KIND_READINGS = {
+    AttackKind.COLLISION: ("5.4 Collisions (the wizard)", "5.4 Collisions", "KnockBack"),
+    AttackKind.SHOVE: ("5.2 Shoving", "KnockBack"),
+    AttackKind.THROWN: ("5.1 Explosions", "3.2 Explosives"),
+}
+
+
 def _mnemonic(text: str, key: str) -> str:
     """``text`` with a keyboard mnemonic (``&``) before the first ``key`` in it."""
     return text.replace(key, "&" + key, 1)
@@ -1373,6 +1381,8 @@ class DamagePage(_DicePage):
         if p.nothing:
             lines.insert(0, p.nothing)
         self.lines.setText("<br>".join(lines))
+        show_readings(self.lines, "3.3 Deflection", "5.1 Action and Damage Rolls",
+                      "5.1 Combined Attacks", *_KIND_READINGS.get(d.kind, ()))
         self.armor.setText(p.armor or str(target_of(d, ctx).armor))
         self.armor_text.setText(p.armor_text)
         if p.collision_chance is not None:

@@ -56,6 +56,20 @@ READINGS: dict[str, str] = {
         "check at the table (rule_warnings): the Result page shows each warning, and Finish "
         "waits until the organizer goes Back to change the attack or overrules it; an "
         "overruled warning is recorded with the attack and shown in the battle log."),
+    "4.3 Who Acts First (the wizard)": (
+        "Asked only when the attack is paid for in response at a unit of the player whose "
+        "turn it is. The contest's dice come first on the Action Roll page and the result is "
+        "recorded with the attack; when the target acts first, the organizer resolves his "
+        "Action on the table before this attack (Cancel if it takes the attacker out)."),
+    "5.4 Collisions (the wizard)": (
+        "A Collision outside a missed Charge is its own kind of attack: no Action Roll and no "
+        "Action, an Automatic Hit the target can only dodge by Bailing, MOM against POP. When "
+        "the organizer says the runner has a MOM the tracker has not recorded, Finish records "
+        "the MOM first; the Collision spends it."),
+    "4.1 Sprinting (the Sprint dialog)": (
+        "The Sprint dialog rolls the edition's die (2005: 1d6 for every unit) with its bonus "
+        "chain; a Benny not spent is said so. The roll is kept in the battle log as the note "
+        "of the Action spent on the Sprint; a Charge may still follow as the same Action."),
     "Dice": (
         "Every die is kept as the face it showed, typed from the physical dice or rolled by "
         "BrikDesk, in the order the rules ask for them; the wizard replays them on every "

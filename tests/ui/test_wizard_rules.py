@@ -121,6 +121,7 @@ class TestEdition:
         next_page(qtbot, w)
         next_page(qtbot, w)
         p3 = page(w, 2)
+        assert "BrikWars 2005 has no Over the Top: no Benny" in p3.policy.text()
         labels = [p3.reaction.itemText(i) for i in range(p3.reaction.count())]
         assert any('Bail: dive 1d6"' in t for t in labels)
         p3.reaction.choose((Reaction.BAIL, None))

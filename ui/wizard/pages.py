@@ -81,7 +81,6 @@ from brikdesk.domain.combat import (
     use_options,
     weapon_options,
 )
-from brikdesk.domain.odds import BENNY_POLICY
 from brikdesk.domain.rolling import BennyUse
 from brikdesk.errors import UserError
 from ui.wizard.blast import BlastSections
@@ -882,8 +881,7 @@ class ActionPage(_DicePage):
         right.addStretch(1)
         top.addWidget(right_column)
         self.body.addLayout(top)
-        self._policy_text = ("Chart: green hits, red is a critical failure, a gold edge goes "
-                             f"Over the Top. The odds spend a Benny so: {BENNY_POLICY}")
+        self._policy_text = prose.chart_policy(wizard.ctx.rules)
         self.policy = label(self._policy_text, "note")
         self.policy.setObjectName("bennyPolicy")
         self.body.addWidget(self.policy)

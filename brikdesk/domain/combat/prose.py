@@ -128,6 +128,18 @@ FIRST_NOTE = ("The contest's dice come first on the Action Roll page; if he acts
               "resolve his Action on the table before this attack.")
 
 
+def chart_policy(rules: RuleSet) -> str:
+    """The Action Roll chart's legend and the Benny the odds assume (4.2), in the battle's
+    edition: 2005 has no Over the Top."""
+    if not rules.has_over_the_top:
+        return (f"Chart: green hits, red is a critical failure. {rules.name} has no Over the "
+                "Top: no Benny to spend (4.2).")
+    from brikdesk.domain.odds import BENNY_POLICY
+
+    return (f"Chart: green hits, red is a critical failure, a gold edge goes "
+            f"{rules.over_the_top}. The odds spend a Benny so: {BENNY_POLICY}")
+
+
 def together_destroy(target: str, chance: str) -> str:
     """The chance a Combined Attack destroys its target, in words (5.1)."""
     return f"Together they destroy {target} with a chance of {chance} (5.1 Combined Attacks)"

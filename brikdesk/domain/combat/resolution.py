@@ -108,9 +108,7 @@ class Recorder:
 
     def roll(self, sides: int, why: str = "") -> int:
         if self.again and 1 <= self.again[0] <= sides:
-            face = self.again.pop(0)
-            self.rolled.append(DieRoll(sides, face, _role_of(why), why + " (the same die)"))
-            return face
+            return self.again.pop(0)  # the same physical die: shown and kept once
         self.again.clear()
         face = self.typed.roll(sides, why)
         self.rolled.append(DieRoll(sides, face, _role_of(why), why))

@@ -108,8 +108,8 @@ def test_a_2005_hero_sprints_1d6_with_no_benny(qtbot, battle_2005):
 
 
 def test_a_sprint_is_never_a_response(qtbot, battle):
-    """4.3 (2020): a unit can't Sprint in response; the rules' reason is shown and Record
-    stays disabled."""
+    """4.3 (2020): "Minifigs are not able to Sprint as a Response Action." The rules' reason
+    is shown and Record stays disabled."""
     d = _open(qtbot, battle, "Guard Alan")
     _type(qtbot, d, "3")
     assert d.problem.isVisible() and "Sprint" in d.problem.text()
@@ -122,3 +122,20 @@ def test_virtual_dice_roll_what_is_needed(qtbot, battle):
     stage = d.stage()
     assert stage.need is None and stage.dice
     assert d.draft.faces == tuple(x.face for x in stage.dice)
+
+
+def test_a_charge_may_follow_the_sprint_as_the_same_action(qtbot, battle):
+    """2020 4.1: "Sprinting can be combined with a Charge attack (5.4: Charge!) as part of a
+    single Action." After the Sprint is recorded, the combat wizard still lets Will Charge."""
+    from brikdesk.domain.combat import AttackKind, attack_problem
+    from tests.ui.test_wizard import wizard_on
+
+    d = _open(qtbot, battle, "Will Scarlet")
+    _type(qtbot, d, "3")
+    qtbot.mouseClick(d.ok_button, Qt.MouseButton.LeftButton)
+    w = wizard_on(qtbot, battle, QUndoStack(), "Will Scarlet")
+    w.pages[0].target.choose(battle.ids["Guard Alan"])
+    w.pages[0].kind.choose(AttackKind.CHARGE)
+    assert attack_problem(w.ctx, w.draft) is None
+    w.pages[0].kind.choose(AttackKind.STRIKE)
+    assert attack_problem(w.ctx, w.draft) is not None  # a Strike needs a new Action

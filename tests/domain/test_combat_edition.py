@@ -106,3 +106,36 @@ class TestBlastFromTheDetonationPoint:
         assert damage.blast_hit_ids == (GUY, ALAN)
         totals = {h.damage.target.name: h.damage.total for h in damage.explosion.hits}
         assert totals == {"Guy of Gisbourne": 7, "Guard Alan": 5}
+
+
+class TestWhoActsFirst:
+    def _shot(self, **kw):
+        return AttackDraft(ALAN, "short-ranged-weapon", AttackKind.RANGED, HOOD,
+                           distance=Fraction(5), who_first=True, **kw)
+
+    def test_2020_the_higher_action_roll_goes_first_when_not_simultaneous(self):
+        """2020 4.3: "both Actions occur simultaneously if possible, and with the higher Action
+        Roll going first otherwise." Hood 3, Alan 5: Alan first; then Alan's attack die."""
+        ctx = make_ctx()
+        stage = resolve_action(self._shot(first_simultaneous=False, action_faces=(3, 5)), ctx)
+        res = stage.first_to_act
+        assert res is not None and res.winner is not None and res.winner.name == "Guard Alan"
+        assert stage.need is not None and "Guard Alan's Short-Ranged Weapon" in stage.need.why
+        simultaneous = resolve_action(self._shot(), ctx).first_to_act
+        assert simultaneous is not None and simultaneous.first.value == "simultaneous"
+
+    def test_2005_a_response_to_movement_is_fast_enough(self):
+        """2005 4.3: "If a unit is taking an Action in Response to enemy Movement ... his
+        Response is automatically fast enough"."""
+        stage = resolve_action(self._shot(first_to_movement=True), make_ctx(rules=RULES_2005))
+        res = stage.first_to_act
+        assert res is not None and res.winner is not None and res.winner.name == "Guard Alan"
+        assert stage.need is not None and stage.need.index == 0  # no contest dice
+
+    def test_the_event_goes_first_in_the_battle_log(self):
+        from brikdesk.domain.combat import result_summary
+
+        d = self._shot(first_inch_away=True, action_faces=(4,), damage_faces=(2,))
+        summary = result_summary(d, make_ctx())
+        assert [e.kind for e in summary.events] == ["first_to_act", "attack_resolved"]
+        assert summary.events[0].actor == ALAN and summary.events[0].target == HOOD

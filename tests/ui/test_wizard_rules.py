@@ -217,6 +217,7 @@ class TestWhoActsFirst:
         assert w.action_stage().complete
         next_page(qtbot, w)
         next_page(qtbot, w)
+        assert page(w, 4).paragraph.text().startswith("Thieven Hood acts before Guard Alan")
         finish(qtbot, w)
         kinds = [e.kind for e in b.events()]
         assert kinds == ["first_to_act", "attack_resolved"]

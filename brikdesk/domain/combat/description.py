@@ -54,9 +54,11 @@ class ResultSummary:
 
 def _paragraph(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
                damage: DamageStage) -> str:
-    """The attack in plain words, in the order it happened: the Bail, the Action Roll(s), the
-    Parry, then what the Damage (or the Shove, Grab, Collision, Missed Shot) did."""
+    """The attack in plain words, in the order it happened: who acts first, the Bail, the
+    Action Roll(s), the Parry, then what the Damage (or the Shove, Grab, Collision, Missed Shot) did."""
     sentences: list[str] = []
+    if action.first_to_act is not None:
+        sentences.append(action.first_to_act.describe())
     if action.bail is not None:
         sentences.append(action.bail.describe())
     if action.avoided and action.bail is not None:
@@ -120,6 +122,8 @@ def _missed_shot_sentences(ctx: CombatContext, damage: DamageStage) -> list[str]
 
 def _details(action: ActionStage, damage: DamageStage) -> tuple[str, ...]:
     lines: list[str] = []
+    if action.first_to_act is not None:
+        lines.append(action.first_to_act.describe())
     if action.bail is not None:
         lines.append(action.bail.describe())
     for r in action.rolls:

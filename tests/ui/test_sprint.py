@@ -139,3 +139,19 @@ def test_a_charge_may_follow_the_sprint_as_the_same_action(qtbot, battle):
     assert attack_problem(w.ctx, w.draft) is None
     w.pages[0].kind.choose(AttackKind.STRIKE)
     assert attack_problem(w.ctx, w.draft) is not None  # a Strike needs a new Action
+
+
+def test_open_sprint_with_only_the_services_records_and_says_so(qtbot, battle):
+    """The entry point the battle panel calls: ``open_sprint(parent, services, battle_id,
+    unit_id)``; without an undo stack it records through the tracker and emits
+    ``recorded``."""
+    d = open_sprint(None, battle.services, battle.battle_id, battle.ids["Little John"],
+                    dice=RandomDice(2))
+    d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+    qtbot.addWidget(d)
+    said: list[str] = []
+    d.recorded.connect(said.append)
+    _type(qtbot, d, "4")
+    d.accept()
+    assert _sprint_log(battle) == ["Little John (Merry Men) Sprints: 4\" more Move"]
+    assert said == ["Little John Sprints: 4 = 4\" more Move, all in a straight line forward"]

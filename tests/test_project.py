@@ -218,3 +218,23 @@ def test_readme_command_line_section_lists_every_command_with_its_options() -> N
     missing += [opt for a in parser._actions for opt in a.option_strings
                 if opt.startswith("--") and opt != "--help" and f"`brikdesk {opt}" not in readme]
     assert missing == [], f"README.md's command line section does not mention: {missing}"
+
+
+# -- checked types ----------------------------------------------------------------------------
+
+def test_types_are_checked_strictly_and_without_blanket_ignores() -> None:
+    """./run-tests runs mypy: strict for the domain package, untyped bodies checked in ui, and
+    no file or module opted out (no ignore_errors, no bare `# type: ignore`)."""
+    config = PYPROJECT["tool"]["mypy"]
+    assert set(config["files"]) == {"brikdesk", "ui"}
+    overrides = {tuple(o["module"]): o for o in config["overrides"]}
+    assert overrides[("brikdesk.*",)].get("strict") is True
+    assert overrides[("ui.*",)].get("check_untyped_defs") is True
+    assert not any(o.get("ignore_errors") for o in config["overrides"])
+    assert re.search(r'^step "mypy" .*mypy', (ROOT / "run-tests").read_text(), re.M)
+    bare = [f"{p.relative_to(ROOT)}:{n}"
+            for package in ("brikdesk", "ui") for p in sorted((ROOT / package).rglob("*.py"))
+            for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+            if re.search(r"#\s*type:\s*ignore(?!\[)", line)]
+    assert bare == []
+    assert (ROOT / "brikdesk" / "py.typed").is_file() and (ROOT / "ui" / "py.typed").is_file()

@@ -34,7 +34,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable, Sequence
-from logging.handlers import RotatingFileHandler
+from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
@@ -42,11 +42,11 @@ from typing import TYPE_CHECKING
 # to load as Qt): it loads on a worker after the main window's first paint (StartUp).
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QThreadPool, QTimer
 from PySide6.QtGui import QGuiApplication, QIcon
-from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QWidget
 
 from brikdesk import __version__
 from brikdesk.errors import StorageError
-from brikdesk.paths import APP_ID, APP_NAME, data_dir, database_target, resource_path
+from brikdesk.paths import APP_ID, APP_NAME, database_target, resource_path
 from brikdesk.services import Services
 from ui.bus import Bus
 from ui.main_window import MainWindow
@@ -169,12 +169,11 @@ def _window(services: Services, database: str, settings: AppSettings | None) -> 
                         database=database, icon=app_icon())
     bus.setParent(window)
     scopes.setParent(window)
-    window.db = None  # type: ignore[attr-defined]  # the open Database, kept with it
     return window
 
 
 def _keep_database(window: MainWindow, db: Database) -> None:
-    window.db = db  # type: ignore[attr-defined]
+    window.db = db
     window.destroyed.connect(db.close)
 
 
@@ -298,17 +297,27 @@ class StartUp(QObject):
 
 # -- storage errors at start ------------------------------------------------------------------
 
-def _show_start_error(error: StorageError) -> None:
-    """The database could not be opened: say so plainly (the app then exits with 1)."""
-    box = QMessageBox(QMessageBox.Icon.Critical, "BrikDesk can't open its database",
-                      "BrikDesk could not open the campaign database, so it can't start.")
-    box.setInformativeText(f"{error}\n\nChoose another database with --db URL or the "
-                           "BRIKDESK_DB environment variable, or move the file aside.")
-    box.exec()
+def _show_start_error(error: StorageError, url: str | None = None) -> Path | None:
+    """The database of ``url`` could not be opened: say why and offer its backup or another
+    file (``ui.dialogs.open_failed``); the file to try instead, or None to quit (exit 1)."""
+    from brikdesk.persistence.db import default_url, sqlite_file
+    from ui.dialogs.open_failed import OpenFailedDialog, describe
+
+    url = url or default_url()
+    path = sqlite_file(url)
+    return OpenFailedDialog.ask(None, describe(error, str(path or url), path))
 
 
-#: Replaced by tests (a modal box never runs in tests).
-show_start_error: Callable[[StorageError], None] = _show_start_error
+#: Replaced by tests (a modal dialog never runs in tests).
+show_start_error: Callable[[StorageError, str | None], Path | None] = _show_start_error
+
+
+def reopen_args(args: argparse.Namespace | None, path: Path) -> argparse.Namespace:
+    """``args`` with the database ``path`` instead (the backup or the file chosen after a
+    failed opening)."""
+    values = dict(vars(args)) if args is not None else {}
+    values["db"] = f"sqlite:///{path}"
+    return argparse.Namespace(**values)
 
 
 # -- crashes (design convention 10) -----------------------------------------------------------
@@ -355,46 +364,30 @@ class CrashHandler:
             log.exception("The crash dialog could not be shown")
 
 
-_crash_boxes: list[QMessageBox] = []
-
-
 def _show_crash_dialog(summary: str, details: str) -> None:
-    if QApplication.instance() is None:
-        return
-    parent = QApplication.activeWindow()
-    box = QMessageBox(parent)
-    box.setObjectName("crashBox")
-    box.setIcon(QMessageBox.Icon.Critical)
-    box.setWindowTitle("BrikDesk: unexpected error")
-    box.setText("Something went wrong inside BrikDesk. This is a bug, not something you did.")
-    box.setInformativeText(
-        f"{summary}\n\nThe details were written to the log. BrikDesk keeps running, but "
-        "saving your work and restarting is wise. Further errors are only logged.")
-    box.setDetailedText(details)
-    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    if parent is None:  # keep the unparented box alive until it closes
-        _crash_boxes.append(box)
-        box.destroyed.connect(_crash_boxes.clear)
-    box.open()
+    """The one crash dialog (``ui.crash.CrashDialog``) over the active window."""
+    from ui.crash import show_crash_dialog
+
+    show_crash_dialog(summary, details)
 
 
 def setup_logging() -> None:
-    """Log to stderr and, when the data folder is writable, to ``<data>/logs/brikdesk.log``."""
+    """Log to stderr and, when the log folder is writable, to a rotating ``brikdesk.log`` in
+    the user log folder (``ui.crash.log_folder``)."""
+    from ui.crash import log_file_handler
+
     root = logging.getLogger()
     if any(getattr(h, "_brikdesk", False) for h in root.handlers):
         return
-    fmt = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
-    handlers: list[logging.Handler] = [logging.StreamHandler()]
+    console = logging.StreamHandler()
+    console.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handlers: list[logging.Handler] = [console]
     try:
-        logs = data_dir() / "logs"
-        logs.mkdir(parents=True, exist_ok=True)
-        handlers.append(RotatingFileHandler(logs / "brikdesk.log", maxBytes=1_000_000,
-                                            backupCount=3, encoding="utf-8"))
+        handlers.append(log_file_handler())
     except OSError as exc:
         print(f"brikdesk: not logging to a file: {exc}", file=sys.stderr)
     for h in handlers:
-        h.setFormatter(fmt)
-        h._brikdesk = True  # type: ignore[attr-defined]
+        h._brikdesk = True  # type: ignore[attr-defined]  # marks BrikDesk's own handlers
         root.addHandler(h)
     handlers[0].setLevel(logging.WARNING)
     if root.level == logging.NOTSET or root.level > logging.INFO:
@@ -506,16 +499,24 @@ def run_app(args: argparse.Namespace | None = None) -> int:
             app.installEventFilter(FirstPaintWatcher(window, shown))
             window.update()
 
+        opening = [args]  # the arguments of the opening under way
+
         def storage_failed(error: StorageError) -> None:
             resume_garbage_collection()
-            failed.append(error)
             if checking:
                 print(f"brikdesk --check-start: {error}", file=sys.stderr, flush=True)
             else:
-                show_start_error(error)
+                other = show_start_error(error, getattr(opening[-1], "db", None))
+                if other is not None:  # the backup, or another file: try that one
+                    opening.append(reopen_args(opening[-1], other))
+                    window.overview.show_opening(str(other))
+                    startups.append(StartUp(window, opening[-1], ready, storage_failed))
+                    startups[-1].open_now()
+                    return
+            failed.append(error)
             app.exit(1)
 
-        startup = StartUp(window, args, ready, storage_failed, painted)
+        startups = [StartUp(window, args, ready, storage_failed, painted)]
         timeout = QTimer(window)
         if checking:
             def too_slow() -> None:
@@ -529,9 +530,10 @@ def run_app(args: argparse.Namespace | None = None) -> int:
         window.show()
         code = app.exec()
         timeout.stop()
-        late = startup.wait()  # an opening still under way when the loop ended
-        if late is not None:
-            late.close()
+        for startup in startups:
+            late = startup.wait()  # an opening still under way when the loop ended
+            if late is not None:
+                late.close()
         if failed:
             window.close()
             return 1

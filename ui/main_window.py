@@ -4,27 +4,24 @@ The window gets everything through its constructor (design: no globals, no servi
 the services, the bus, the undo histories (``ui.undo.UndoScopes``: its own, one per roster, the
 catalog's, one per battle) and the settings; ``ui.app`` builds it. It opens
 the last campaign (the demo on the first start), lists its players, armies and battles in the
-navigator dock, and opens the roster windows (one per army), the catalog window and battles.
-
-Hook for the battle tracker: ``open_battle(battle_id)`` shows the battle on ``battle_page``
-(for now its summary); the tracker replaces that page's body or this method.
+navigator dock, and opens the roster windows (one per army), the catalog window and battles
+(``open_battle``: the battle tracker's panel on ``battle_page``).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QPoint, QSize, Qt
+from PySide6.QtCore import QPoint, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
     QMainWindow,
     QMenu,
-    QMessageBox,
     QStackedWidget,
     QStyle,
     QToolBar,
@@ -33,12 +30,18 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import isValid
 
-from brikdesk import __version__
 from brikdesk.domain.catalog import DEFAULT_EDITION
+from brikdesk.domain.ids import ArmyId, BattleId, CampaignId, PlayerId
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
 from brikdesk.services.changes import Done
-from brikdesk.services.summaries import NO_BUDGET, ArmyPatch, Navigator, PlayerPatch
+from brikdesk.services.summaries import (
+    NO_BUDGET,
+    ArmyPatch,
+    ArmySummary,
+    Navigator,
+    PlayerPatch,
+)
 from ui.bus import Bus
 from ui.dialogs.base import FileChooser, TextPrompt
 from ui.dialogs.campaign import (
@@ -49,6 +52,7 @@ from ui.dialogs.campaign import (
     PlayerDialog,
 )
 from ui.dialogs.progress import ProgressJob
+from ui.screen import fit_to_screen
 from ui.settings import AppSettings
 from ui.undo import UndoScopes
 from ui.windows.battle_sheet_printing import BattleSheetPrinting
@@ -70,6 +74,9 @@ from ui.windows.navigator import (
 from ui.windows.printing import ReportPrinting, RosterPrinting
 
 if TYPE_CHECKING:  # the windows load when first opened
+    from brikdesk.persistence.db import Database
+    from ui.dialogs.about import AboutDialog
+    from ui.dialogs.rules_reference import RulesReferenceDialog
     from ui.live import LiveRefresh
     from ui.windows.catalog import CatalogWindow
     from ui.windows.history import HistoryWindow
@@ -78,22 +85,8 @@ if TYPE_CHECKING:  # the windows load when first opened
 log = logging.getLogger(__name__)
 
 APP_TITLE = "BrikDesk"
-COMING_WITH_TRACKER = "coming with the battle tracker"
 NAVIGATOR_CHANGES = (Changes.CAMPAIGNS | Changes.PLAYERS | Changes.ARMIES | Changes.UNITS
                      | Changes.BATTLES | Changes.EVENTS)
-
-
-def about_text() -> str:
-    """What Help > About BrikDesk says (rich text)."""
-    return (
-        f"<h3>BrikDesk {__version__}</h3>"
-        "<p>A campaign manager for the BrikWars tabletop wargame: army rosters and the "
-        "weapon catalog, a battle tracker, a combat wizard that explains every modifier, "
-        "and printed roster sheets.</p>"
-        f"<p>Rules edition: BrikWars {DEFAULT_EDITION}.</p>"
-        "<p>BrikWars is a free rules set by Mike Rayhawk; BrikDesk is an independent tool "
-        "and is not affiliated with it or with the LEGO Group.</p>"
-    )
 
 
 class MainWindow(QMainWindow):
@@ -103,6 +96,9 @@ class MainWindow(QMainWindow):
     says "Opening <database>…" and offers nothing that needs the database until
     ``database_opened`` (``ui.app.StartUp``).
     """
+
+    #: Edit > Settings saved new preferences (table mode and the print dialogs read them).
+    preferences_changed = Signal()
 
     def __init__(self, services: Services, bus: Bus, scopes: UndoScopes, *,
                  settings: AppSettings | None = None, database: str = "",
@@ -122,13 +118,15 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(APP_TITLE)
         self.resize(1200, 760)
         self.setMinimumSize(QSize(720, 460))
-        self.campaign_id: int | None = None
+        self.campaign_id: CampaignId | None = None
         self.nav: Navigator | None = None
-        self.rosters: dict[int, RosterWindow] = {}
-        self.catalogs: dict[int, CatalogWindow] = {}
+        self.rosters: dict[ArmyId, RosterWindow] = {}
+        self.catalogs: dict[CampaignId, CatalogWindow] = {}
         #: Campaign > History windows, one per campaign.
-        self.histories: dict[int, HistoryWindow] = {}
-        self.rules_reference = None
+        self.histories: dict[CampaignId, HistoryWindow] = {}
+        self.rules_reference: RulesReferenceDialog | None = None
+        #: The open database, kept with the window (``ui.app``) and closed after it.
+        self.db: Database | None = None
         self.live: LiveRefresh | None = None
         self._cost_unit = "CP"
 
@@ -143,7 +141,6 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._build_toolbar()
         self._build_status_bar()
-        self._wire_battle_tracker()
         bus.changed.connect(self._on_changed)
         bus.status.connect(self._on_status)
         self._restore_layout()
@@ -161,6 +158,8 @@ class MainWindow(QMainWindow):
         self.overview.link_activated.connect(self.open_entry)
         self.battle_page = BattlePage(self.pages)
         self.battle_page.back.connect(self.show_overview)
+        self.battle_page.body.hide()  # the tracker's panel takes the page
+        self.battle_panel: Any = None
         self.pages.addWidget(self.overview)
         self.pages.addWidget(self.battle_page)
         self.pages.currentChanged.connect(self._follow_page)
@@ -270,9 +269,10 @@ class MainWindow(QMainWindow):
         self.open_battle_action = act(self, "&Open battle", self.open_selected_battle,
                                       name="openBattleAction", shortcut="Ctrl+B",
                                       tip="Show the battle selected in the navigator")
-        self.new_battle_action = act(self, "&New battle…", None, name="newBattleAction",
-                                     tip=f"New battle ({COMING_WITH_TRACKER})")
-        self.new_battle_action.setEnabled(False)
+        self.new_battle_action = act(self, "&New battle…", self.new_battle,
+                                     name="newBattleAction", shortcut="Ctrl+Shift+B",
+                                     tip="Muster units from the armies, set the turn order "
+                                         "and start a battle")
 
         self.end_battle_action = act(self, "&End battle…", self.end_battle,
                                      name="endBattleAction", shortcut="Ctrl+Shift+F",
@@ -291,7 +291,13 @@ class MainWindow(QMainWindow):
                                 tip="Modifiers and how BrikDesk reads the rules",
                                 icon=icon(sp.SP_MessageBoxQuestion))
         self.about_action = act(self, "&About BrikDesk", self.show_about, name="aboutAction",
-                                tip="Version and rules edition")
+                                tip="Version, database, rules edition and libraries")
+        self.preferences_action = act(self, "Se&ttings…", self.edit_preferences,
+                                      name="preferencesAction",
+                                      shortcut=QKeySequence.StandardKey.Preferences,
+                                      tip="Paper, black-and-white printing, dice, table "
+                                          "mode's text size, new campaigns' rules edition")
+        self.preferences_action.setMenuRole(QAction.MenuRole.PreferencesRole)
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
 
     def _build_menus(self) -> None:
@@ -318,7 +324,7 @@ class MainWindow(QMainWindow):
             None, self.quit_action])
         self.edit_menu = menu("&Edit", "editMenu", [
             self.undo_action, self.redo_action, None, self.edit_selected_action,
-            self.delete_selected_action])
+            self.delete_selected_action, None, self.preferences_action])
         self.view_menu = menu("&View", "viewMenu", [
             self.navigator_action, None, self.overview_action, self.refresh_action])
         self.campaign_menu = menu("&Campaign", "campaignMenu", [
@@ -379,6 +385,7 @@ class MainWindow(QMainWindow):
         if state is not None:
             self.restoreState(state)
         self.settings.restore_geometry("main", self)
+        fit_to_screen(self, self.width(), self.height())
 
     # -- campaigns ------------------------------------------------------------------------
 
@@ -419,7 +426,7 @@ class MainWindow(QMainWindow):
         else:
             self._show_campaign(None)
 
-    def open_campaign(self, campaign_id: int, *, quiet: bool = False) -> bool:
+    def open_campaign(self, campaign_id: CampaignId, *, quiet: bool = False) -> bool:
         """Show campaign ``campaign_id`` (False, and nothing changes, if it doesn't exist)."""
         try:
             nav = self.services.campaigns.navigator(campaign_id)
@@ -484,9 +491,10 @@ class MainWindow(QMainWindow):
     def _on_status(self, text: str) -> None:
         self.statusBar().showMessage(text, 10_000)
 
-    def new_campaign(self) -> int | None:
+    def new_campaign(self) -> CampaignId | None:
         existing = self.runner.read(self.services.campaigns.list_campaigns) or ()
-        answer = NewCampaignDialog.ask(self, [c.name for c in existing])
+        answer = NewCampaignDialog.ask(self, [c.name for c in existing],
+                                       edition=self.settings.new_campaign_edition)
         if answer is None:
             return None
         summary = self.runner.perform(lambda: self.services.campaigns.create_campaign(
@@ -632,12 +640,12 @@ class MainWindow(QMainWindow):
     def selected(self) -> tuple[str, int]:
         return self.navigator.current_key()
 
-    def selected_army(self) -> int | None:
+    def selected_army(self) -> ArmyId | None:
         """The army the File > Print entries use: the active roster's, else the selection."""
         kind, ident = self.selected()
-        return ident if kind == ARMY else None
+        return ArmyId(ident) if kind == ARMY else None
 
-    def add_player(self) -> int | None:
+    def add_player(self) -> PlayerId | None:
         if self.campaign_id is None:
             return None
         from brikdesk.services.campaigns import PLAYER_COLOURS
@@ -655,11 +663,11 @@ class MainWindow(QMainWindow):
         self.navigator.select(PLAYER, player.id)
         return player.id
 
-    def add_army(self) -> int | None:
+    def add_army(self) -> ArmyId | None:
         if self.nav is None:
             return None
         kind, ident = self.selected()
-        player_id = ident if kind == PLAYER else None
+        player_id = PlayerId(ident) if kind == PLAYER else None
         if kind == ARMY:
             player_id = next((a.player_id for a in self.nav.armies if a.id == ident), None)
         answer = ArmyDialog.ask(self, self.nav.players, player_id=player_id,
@@ -669,7 +677,7 @@ class MainWindow(QMainWindow):
             return None
         campaigns = self.services.campaigns
 
-        def no_budget(army):
+        def no_budget(army: ArmySummary) -> Done[ArmyPatch] | None:
             return None if answer.budget is not None else campaigns.update_army(
                 army.id, ArmyPatch(budget=NO_BUDGET))
 
@@ -689,27 +697,28 @@ class MainWindow(QMainWindow):
             p = next((p for p in self.nav.players if p.id == ident), None)
             if p is None:
                 return False
-            answer = PlayerDialog.ask(self, f"Edit {p.name}", p.name, p.colour, p.faction)
-            if answer is None:
+            player = PlayerDialog.ask(self, f"Edit {p.name}", p.name, p.colour, p.faction)
+            if player is None:
                 return False
-            patch = PlayerPatch(name=answer.name, colour=answer.colour, faction=answer.faction)
+            player_patch = PlayerPatch(name=player.name, colour=player.colour,
+                                       faction=player.faction)
             return self.runner.perform(lambda: self.services.campaigns.update_player(
-                ident, patch, version=p.version)) is not None
+                PlayerId(ident), player_patch, version=p.version)) is not None
         if kind == ARMY:
             a = next((a for a in self.nav.armies if a.id == ident), None)
             if a is None:
                 return False
-            answer = ArmyDialog.ask(self, self.nav.players, title=f"Edit {a.name}",
-                                    player_id=a.player_id, name=a.name, budget=a.budget,
-                                    cost_unit=self._cost_unit)
-            if answer is None:
+            army = ArmyDialog.ask(self, self.nav.players, title=f"Edit {a.name}",
+                                  player_id=a.player_id, name=a.name, budget=a.budget,
+                                  cost_unit=self._cost_unit)
+            if army is None:
                 return False
-            patch = ArmyPatch(name=answer.name, player_id=answer.player_id,
-                              budget=NO_BUDGET if answer.budget is None else answer.budget)
+            army_patch = ArmyPatch(name=army.name, player_id=army.player_id,
+                                   budget=NO_BUDGET if army.budget is None else army.budget)
             return self.runner.perform(lambda: self.services.campaigns.update_army(
-                ident, patch, version=a.version), f"Edit army {answer.name}") is not None
+                ArmyId(ident), army_patch, version=a.version), f"Edit army {army.name}") is not None
         if kind == BATTLE:
-            self.open_battle(ident)
+            self.open_battle(BattleId(ident))
             return True
         return False
 
@@ -723,7 +732,8 @@ class MainWindow(QMainWindow):
         if call is None or self.nav is None:
             return False
         # The version the navigator shows: a row someone else changed since is not deleted.
-        shown = {PLAYER: self.nav.players, ARMY: self.nav.armies, BATTLE: self.nav.battles}
+        shown: dict[str, Sequence[Any]] = {PLAYER: self.nav.players, ARMY: self.nav.armies,
+                                           BATTLE: self.nav.battles}
         version = next((r.version for r in shown[kind] if r.id == ident), None)
         done = self.runner.perform(lambda: call(ident, version=version))
         if done is not None:
@@ -767,14 +777,14 @@ class MainWindow(QMainWindow):
         elif kind == "history":
             self.open_history()
         elif kind == ARMY:
-            self.open_roster(ident)
+            self.open_roster(ArmyId(ident))
         elif kind == BATTLE:
-            self.open_battle(ident)
+            self.open_battle(BattleId(ident))
         elif kind == PLAYER:
             self.navigator.select(PLAYER, ident)
             self.edit_selected()
 
-    def open_roster(self, army_id: int) -> RosterWindow | None:
+    def open_roster(self, army_id: ArmyId) -> RosterWindow | None:
         """Open (or raise) the roster window of an army."""
         window = self.rosters.get(army_id)
         if window is None:
@@ -797,12 +807,12 @@ class MainWindow(QMainWindow):
         window.activateWindow()
         return window
 
-    def _roster_closed(self, army_id: int) -> None:
+    def _roster_closed(self, army_id: ArmyId) -> None:
         self.rosters.pop(army_id, None)
 
     def open_selected_roster(self) -> RosterWindow | None:
         kind, ident = self.selected()
-        return self.open_roster(ident) if kind == ARMY else None
+        return self.open_roster(ArmyId(ident)) if kind == ARMY else None
 
     def open_catalog(self) -> CatalogWindow | None:
         if self.campaign_id is None:
@@ -830,15 +840,12 @@ class MainWindow(QMainWindow):
         else:
             self.undo_scopes.setActiveStack(self.undo_stack)
 
-    def open_battle(self, battle_id: int) -> bool:
-        """Show battle ``battle_id`` in the main window (for now: its summary).
-
-        The battle tracker replaces ``battle_page``'s body, or this method, with its panel.
-        """
+    def open_battle(self, battle_id: BattleId) -> bool:
+        """Show battle ``battle_id`` in the main window: the battle tracker's panel."""
         detail = self.runner.read(lambda: self.services.battles.battle(battle_id))
         if detail is None:
             return False
-        self.battle_page.show_battle(detail)
+        self.battle_page.battle_id = battle_id
         self.battle_page.title.setText(detail.battle.status_text)
         self._show_battle_panel(battle_id)
         self.pages.setCurrentWidget(self.battle_page)
@@ -847,15 +854,7 @@ class MainWindow(QMainWindow):
 
     # -- the battle tracker (ui.panels) ---------------------------------------------------
 
-    def _wire_battle_tracker(self) -> None:
-        """New battle starts one from the campaign; the Battle menu gets the panel's actions."""
-        self.battle_panel = None
-        self.new_battle_action.setToolTip("Muster units from the armies, set the turn order "
-                                          "and start a battle")
-        self.new_battle_action.setShortcut("Ctrl+Shift+B")
-        self.new_battle_action.triggered.connect(self.new_battle)
-
-    def new_battle(self) -> int | None:
+    def new_battle(self) -> BattleId | None:
         from ui.panels import start_new_battle
 
         if self.campaign_id is None:
@@ -866,7 +865,7 @@ class MainWindow(QMainWindow):
             self.open_battle(battle_id)
         return battle_id
 
-    def _show_battle_panel(self, battle_id: int) -> None:
+    def _show_battle_panel(self, battle_id: BattleId) -> None:
         """The battle page shows the tracker's panel (one battle at a time)."""
         from ui.panels import BattlePanel
 
@@ -878,7 +877,9 @@ class MainWindow(QMainWindow):
             panel = BattlePanel(self.services, self.bus, self.undo_scopes.battle(battle_id),
                                 battle_id,
                                 settings=self.settings.qsettings, parent=self.battle_page)
-            self.battle_page.layout().addWidget(panel, 1)
+            page_layout = self.battle_page.layout()
+            assert isinstance(page_layout, QVBoxLayout)  # BattlePage's own
+            page_layout.addWidget(panel, 1)
             self.battle_panel = panel
             panel.table_mode_changed.connect(self._on_table_mode)
             self._wire_aftermath(panel)
@@ -895,7 +896,6 @@ class MainWindow(QMainWindow):
                     self.battle_menu.addSeparator()
                 else:
                     self.battle_menu.addAction(action)
-        self.battle_page.body.hide()
         panel.show()
         self._on_table_mode(panel.table_mode)
         self._follow_page()
@@ -919,7 +919,7 @@ class MainWindow(QMainWindow):
         history = self.runner.read(lambda: self.services.history.history(nav.campaign.id))
         return standings_html(history) if history is not None else ""
 
-    def _result_text(self, battle_id: int) -> str:
+    def _result_text(self, battle_id: BattleId) -> str:
         am = self.runner.read(lambda: self.services.aftermath.aftermath(battle_id))
         if am is None:
             return ""
@@ -928,12 +928,12 @@ class MainWindow(QMainWindow):
         name = next((p.name for p in am.players if p.id == winner), None)
         return f" ({name} won)" if name else " (a draw)"
 
-    def _battle_report(self, battle_id: int) -> bool:
+    def _battle_report(self, battle_id: BattleId) -> bool:
         nav = self.nav
         name = next((b.name for b in nav.battles if b.id == battle_id), None) if nav else None
         return self.report_printing.preview(battle_id, name)
 
-    def end_battle(self, battle_id: int | None = None) -> bool:
+    def end_battle(self, battle_id: BattleId | None = None) -> bool:
         """Battle > End battle…: the post-battle dialog, then the campaign updated in one
         undoable step."""
         from ui.dialogs.end_battle import EndBattleDialog
@@ -963,7 +963,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"{done.name} is finished{lost}.", 10_000)
         return True
 
-    def open_history(self):
+    def open_history(self) -> HistoryWindow | None:
         """Campaign > History (one window per campaign)."""
         from ui.windows.history import HistoryWindow
 
@@ -982,7 +982,7 @@ class MainWindow(QMainWindow):
     def _history_closed(self, *_args: object) -> None:
         self.histories = {k: w for k, w in self.histories.items() if isValid(w)}
 
-    def print_battle_sheet(self, battle_id: int | None = None) -> bool:
+    def print_battle_sheet(self, battle_id: BattleId | None = None) -> bool:
         """The roster sheet of exactly the units mustered into the battle, in the preview."""
         if not isinstance(battle_id, int) or isinstance(battle_id, bool):
             current = self.current_battle()
@@ -1004,7 +1004,7 @@ class MainWindow(QMainWindow):
 
     def open_selected_battle(self) -> bool:
         kind, ident = self.selected()
-        return kind == BATTLE and self.open_battle(ident)
+        return kind == BATTLE and self.open_battle(BattleId(ident))
 
     def show_overview(self) -> None:
         self._on_table_mode(False)
@@ -1015,7 +1015,7 @@ class MainWindow(QMainWindow):
 
     # -- printing -------------------------------------------------------------------------
 
-    def _print_target(self) -> tuple[str, int, str] | None:
+    def _print_target(self) -> tuple[str, int, str | None] | None:
         """What File > Print acts on: the selected army (its roster sheet) or battle (its
         report), with its name."""
         kind, ident = self.selected()
@@ -1030,14 +1030,15 @@ class MainWindow(QMainWindow):
                                "in the navigator.")
         return None
 
-    def current_battle(self) -> tuple[int, str | None] | None:
+    def current_battle(self) -> tuple[BattleId, str | None] | None:
         """The battle the Battle > Battle report entries use: the one shown, else the one
         selected in the navigator."""
         ident = self.battle_page.battle_id
         if ident is None or self.pages.currentWidget() is not self.battle_page:
-            kind, ident = self.selected()
+            kind, selected = self.selected()
             if kind != BATTLE:
                 return None
+            ident = BattleId(selected)
         nav = self.nav
         name = next((b.name for b in nav.battles if b.id == ident), None) if nav else None
         return ident, name
@@ -1070,29 +1071,41 @@ class MainWindow(QMainWindow):
 
     # -- help -----------------------------------------------------------------------------
 
-    def show_rules_reference(self):
+    def show_rules_reference(self) -> RulesReferenceDialog:
         from ui.dialogs.rules_reference import RulesReferenceDialog
 
-        if self.rules_reference is None:
-            self.rules_reference = RulesReferenceDialog(self)
-        self.rules_reference.show()
-        self.rules_reference.raise_()
-        self.rules_reference.activateWindow()
-        return self.rules_reference
+        reference = self.rules_reference
+        if reference is None:
+            reference = self.rules_reference = RulesReferenceDialog(self)
+        reference.show()
+        reference.raise_()
+        reference.activateWindow()
+        return reference
 
-    def show_about(self) -> QMessageBox:
-        """Open the About box (window-modal, not blocking) and return it."""
-        box = QMessageBox(self)
-        box.setObjectName("aboutBox")
-        box.setWindowTitle("About BrikDesk")
-        box.setTextFormat(Qt.TextFormat.RichText)
-        box.setText(about_text())
-        if not self._icon.isNull():
-            box.setIconPixmap(self._icon.pixmap(QSize(64, 64)))
-        box.setStandardButtons(QMessageBox.StandardButton.Ok)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.open()
-        return box
+    def show_about(self) -> AboutDialog:
+        """Open the About dialog (window-modal, not blocking) and return it."""
+        from ui.dialogs.about import AboutDialog
+
+        dialog = AboutDialog(self, self.database, self._edition(), self._icon)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+    def _edition(self) -> str:
+        """The rules edition of the campaign shown (else the default)."""
+        edition = self.nav.campaign.edition if self.nav is not None else DEFAULT_EDITION
+        return str(getattr(edition, "value", edition))
+
+    def edit_preferences(self) -> bool:
+        """Edit > Settings: the preferences; True when saved."""
+        from ui.dialogs.settings import SettingsDialog
+
+        prefs = SettingsDialog.ask(self, self.settings)
+        if prefs is None:
+            return False
+        self.preferences_changed.emit()
+        self.statusBar().showMessage("Settings saved.", 5000)
+        return True
 
     # -- closing --------------------------------------------------------------------------
 

@@ -19,8 +19,21 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QSettings
 from PySide6.QtWidgets import QWidget
 
+from brikdesk.domain.ids import CampaignId
+
 #: How many campaigns File > Recent campaigns remembers.
 MAX_RECENT = 8
+
+#: Edit > Settings keys (the paper and black and white are the print dialogs' own choices,
+#: ``ui.dialogs.print_options``).
+KEY_DICE_MODE = "preferences/dice_mode"
+KEY_TABLE_FONT = "preferences/table_font_percent"
+KEY_EDITION = "preferences/new_campaign_edition"
+DICE_MODES = ("virtual", "typed")
+#: Table mode's text size in percent of the application's: the default and the range offered.
+DEFAULT_TABLE_FONT = 155
+MIN_TABLE_FONT = 100
+MAX_TABLE_FONT = 300
 
 
 class AppSettings:
@@ -105,26 +118,61 @@ class AppSettings:
     # -- campaigns ------------------------------------------------------------------------
 
     @property
-    def last_campaign(self) -> int | None:
-        return self.get_int(f"{self._campaigns}/last")
+    def last_campaign(self) -> CampaignId | None:
+        last = self.get_int(f"{self._campaigns}/last")
+        return None if last is None else CampaignId(last)
 
     @last_campaign.setter
-    def last_campaign(self, campaign_id: int | None) -> None:
+    def last_campaign(self, campaign_id: CampaignId | None) -> None:
         self.set(f"{self._campaigns}/last", campaign_id)
 
     @property
-    def recent_campaigns(self) -> list[int]:
+    def recent_campaigns(self) -> list[CampaignId]:
         """Ids of the campaigns opened last, most recent first."""
-        return self.get_ints(f"{self._campaigns}/recent")[:MAX_RECENT]
+        return [CampaignId(i) for i in self.get_ints(f"{self._campaigns}/recent")[:MAX_RECENT]]
 
-    def add_recent(self, campaign_id: int) -> None:
+    def add_recent(self, campaign_id: CampaignId) -> None:
         ids = [campaign_id] + [i for i in self.recent_campaigns if i != campaign_id]
         self._s.setValue(f"{self._campaigns}/recent",
                          ",".join(str(i) for i in ids[:MAX_RECENT]))
 
-    def forget_recent(self, campaign_id: int) -> None:
+    def forget_recent(self, campaign_id: CampaignId) -> None:
         ids = [i for i in self.recent_campaigns if i != campaign_id]
         self._s.setValue(f"{self._campaigns}/recent", ",".join(str(i) for i in ids))
+
+    # -- preferences (Edit > Settings) -------------------------------------------------------
+
+    @property
+    def dice_mode(self) -> str:
+        """How dice are entered by default: ``"virtual"`` (BrikDesk rolls) or ``"typed"`` (the
+        faces rolled at the table are typed in)."""
+        value = str(self._s.value(KEY_DICE_MODE) or "").strip()
+        return value if value in DICE_MODES else "virtual"
+
+    @dice_mode.setter
+    def dice_mode(self, mode: str) -> None:
+        self.set(KEY_DICE_MODE, mode if mode in DICE_MODES else None)
+
+    @property
+    def table_font_percent(self) -> int:
+        """Table mode's text size, in percent of the application's (large print across a
+        table)."""
+        value = self.get_int(KEY_TABLE_FONT, DEFAULT_TABLE_FONT) or DEFAULT_TABLE_FONT
+        return max(MIN_TABLE_FONT, min(MAX_TABLE_FONT, value))
+
+    @table_font_percent.setter
+    def table_font_percent(self, percent: int) -> None:
+        self.set(KEY_TABLE_FONT, max(MIN_TABLE_FONT, min(MAX_TABLE_FONT, percent)))
+
+    @property
+    def new_campaign_edition(self) -> str | None:
+        """The rules edition New campaign offers first (None: the app's default)."""
+        value = str(self._s.value(KEY_EDITION) or "").strip()
+        return value or None
+
+    @new_campaign_edition.setter
+    def new_campaign_edition(self, edition: str | None) -> None:
+        self.set(KEY_EDITION, edition or None)
 
     # -- windows --------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from brikdesk.domain.ids import BattleUnitId, PlayerId
 from brikdesk.domain.statuses import UnitStatus
 from brikdesk.errors import UserError
 
@@ -63,20 +64,21 @@ class Fates:
     its killer (``None``: no killer, e.g. set Dead by hand); ``wounded`` are the wounded that
     did not die."""
 
-    killed_by: Mapping[int, int | None]
-    wounded: frozenset[int]
+    killed_by: Mapping[BattleUnitId, BattleUnitId | None]
+    wounded: frozenset[BattleUnitId]
 
     @property
-    def dead(self) -> frozenset[int]:
+    def dead(self) -> frozenset[BattleUnitId]:
         return frozenset(self.killed_by)
 
-    def kills(self) -> dict[int, int]:
+    def kills(self) -> dict[BattleUnitId, int]:
         return count_kills(self.killed_by)
 
 
-def count_kills(killed_by: Mapping[int, int | None]) -> dict[int, int]:
+def count_kills(killed_by: Mapping[BattleUnitId, BattleUnitId | None]
+                ) -> dict[BattleUnitId, int]:
     """Each killer's number of kills."""
-    out: dict[int, int] = {}
+    out: dict[BattleUnitId, int] = {}
     for victim, killer in killed_by.items():
         if killer is not None and killer != victim:
             out[killer] = out.get(killer, 0) + 1
@@ -87,8 +89,18 @@ def _unit_id(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def fates_from_events(events: Iterable[tuple[str, int | None, int | None, Mapping[str, Any]]]
-                      ) -> Fates:
+def _battle_unit(value: Any) -> BattleUnitId | None:
+    v = _unit_id(value)
+    return None if v is None else BattleUnitId(v)
+
+
+def _player(value: Any) -> PlayerId | None:
+    v = _unit_id(value)
+    return None if v is None else PlayerId(v)
+
+
+def fates_from_events(events: Iterable[tuple[str, BattleUnitId | None, BattleUnitId | None,
+                                             Mapping[str, Any]]]) -> Fates:
     """From (kind, actor, target, payload) of the events that stand, in order, who ends the
     battle dead (and by whom) and who wounded (``READINGS["fates_from_log"]``).
 
@@ -98,11 +110,11 @@ def fates_from_events(events: Iterable[tuple[str, int | None, int | None, Mappin
     any other kind by its generic ``outcome``: ``killed`` (the target dies, by the actor) or
     ``wounded`` (the target is wounded).
     """
-    killed_by: dict[int, int | None] = {}
-    wounded: set[int] = set()
+    killed_by: dict[BattleUnitId, BattleUnitId | None] = {}
+    wounded: set[BattleUnitId] = set()
 
-    def die(victim: Any, killer: int | None) -> None:
-        v = _unit_id(victim)
+    def die(victim: Any, killer: BattleUnitId | None) -> None:
+        v = _battle_unit(victim)
         if v is None or v in killed_by:
             return
         killed_by[v] = killer if killer != v else None
@@ -147,9 +159,9 @@ class UnitFate:
     to, or ``None``.
     """
 
-    unit: int
+    unit: BattleUnitId
     status: UnitStatus = ALIVE
-    killed_by: int | None = None
+    killed_by: BattleUnitId | None = None
     disrupted: bool = False
     out: bool = False
     promote_to: str | None = None
@@ -170,7 +182,7 @@ class BattleResult:
     ``None`` for a draw) and the organizer's notes."""
 
     fates: tuple[UnitFate, ...]
-    winner: int | None = None
+    winner: PlayerId | None = None
     notes: str = ""
     from_log: bool = field(default=False, compare=False)  # read from an old battle's log
 
@@ -178,22 +190,23 @@ class BattleResult:
     def draw(self) -> bool:
         return self.winner is None
 
-    def fate(self, unit: int) -> UnitFate:
+    def fate(self, unit: BattleUnitId) -> UnitFate:
         for f in self.fates:
             if f.unit == unit:
                 return f
         raise UserError(f"battle unit {unit} is not in this battle")
 
-    def kills(self) -> dict[int, int]:
+    def kills(self) -> dict[BattleUnitId, int]:
         """Each battle unit's kills: the victims that name it as ``killed_by``."""
         return count_kills({f.unit: f.killed_by for f in self.fates if f.fell})
 
-    def casualties(self) -> tuple[int, ...]:
+    def casualties(self) -> tuple[BattleUnitId, ...]:
         return tuple(f.unit for f in self.fates if f.fell)
 
 
-def propose(units: Sequence[int], fates: Fates, *, disrupted: Iterable[int] = (),
-            out: Iterable[int] = (), dead: Iterable[int] = ()) -> tuple[UnitFate, ...]:
+def propose(units: Sequence[BattleUnitId], fates: Fates, *,
+            disrupted: Iterable[BattleUnitId] = (), out: Iterable[BattleUnitId] = (),
+            dead: Iterable[BattleUnitId] = ()) -> tuple[UnitFate, ...]:
     """The log's word for each mustered unit (``units`` in order). ``disrupted`` / ``out``:
     units the tracker's state has Disrupted or off the table at the end; ``dead``: units the
     tracker's state has dead that no event names (kept dead, no killer)."""
@@ -208,13 +221,13 @@ def propose(units: Sequence[int], fates: Fates, *, disrupted: Iterable[int] = ()
     return tuple(out_fates)
 
 
-def check_result(result: BattleResult, units: Mapping[int, int], players: Iterable[int]
-                 ) -> BattleResult:
+def check_result(result: BattleResult, units: Mapping[BattleUnitId, PlayerId],
+                 players: Iterable[PlayerId]) -> BattleResult:
     """Refuse a result that does not fit the battle: ``units`` maps every battle unit to its
     player. Every unit once, statuses known, killers from this battle (never the victim),
     the winner one of the battle's players. A killer on a unit that did not die is dropped;
     so is a promotion of a unit that fell (with a message: promote survivors only)."""
-    seen: set[int] = set()
+    seen: set[BattleUnitId] = set()
     fixed = []
     for f in result.fates:
         if f.unit not in units:
@@ -246,12 +259,12 @@ def check_result(result: BattleResult, units: Mapping[int, int], players: Iterab
 class Suggestion:
     """A suggested winner (``None``: a draw) and why, in words."""
 
-    winner: int | None
+    winner: PlayerId | None
     reason: str
 
 
-def suggest_winner(players: Sequence[tuple[int, str]],
-                   standing: Mapping[int, tuple[int, int]], cost_unit: str = "CP"
+def suggest_winner(players: Sequence[tuple[PlayerId, str]],
+                   standing: Mapping[PlayerId, tuple[int, int]], cost_unit: str = "CP"
                    ) -> Suggestion:
     """Who holds the field (``READINGS["holds_the_field"]``). ``players``: (id, name) in turn
     order; ``standing``: player id -> (units standing, their value)."""
@@ -299,10 +312,10 @@ def result_from_json(data: Any) -> BattleResult | None:
         status = u.get("status")
         promote = u.get("promote_to")
         fates.append(UnitFate(u["unit"], UnitStatus(status) if status in FATE_STATUSES else ALIVE,
-                              _unit_id(u.get("killed_by")), u.get("disrupted") is True,
+                              _battle_unit(u.get("killed_by")), u.get("disrupted") is True,
                               u.get("out") is True, promote if isinstance(promote, str) else None))
     notes = data.get("notes")
-    return BattleResult(tuple(fates), _unit_id(data.get("winner")),
+    return BattleResult(tuple(fates), _player(data.get("winner")),
                         notes if isinstance(notes, str) else "")
 
 

@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from brikdesk.domain.aftermath import BattleResult
+from brikdesk.domain.ids import ArmyId, BattleId, BattleUnitId, CampaignId, PlayerId, UnitId
 from brikdesk.domain.statuses import UnitStatus
 
 READINGS: dict[str, str] = {
@@ -39,44 +40,44 @@ class RecordUnit:
     """A mustered unit of a finished battle. ``id``: the battle unit; ``campaign_unit_id``
     ``None`` once deleted from the campaign."""
 
-    id: int
+    id: BattleUnitId
     name: str
-    player_id: int
-    campaign_unit_id: int | None
+    player_id: PlayerId
+    campaign_unit_id: UnitId | None
 
 
 @dataclass(frozen=True)
 class BattleRecord:
     """A finished battle as the history reads it (``players``: (id, name) in turn order)."""
 
-    id: int
+    id: BattleId
     name: str
     finished_at: datetime | None
-    players: tuple[tuple[int, str], ...]
+    players: tuple[tuple[PlayerId, str], ...]
     units: tuple[RecordUnit, ...]
     result: BattleResult
 
 
 @dataclass(frozen=True)
 class PoolUnit:
-    id: int
+    id: UnitId
     name: str
-    army_id: int
+    army_id: ArmyId
     status: str
     cost: int
 
 
 @dataclass(frozen=True)
 class ArmyInfo:
-    id: int
+    id: ArmyId
     name: str
-    player_id: int
+    player_id: PlayerId
     budget: int | None
 
 
 @dataclass(frozen=True)
 class PlayerInfo:
-    id: int
+    id: PlayerId
     name: str
     colour: str
 
@@ -90,7 +91,7 @@ class TopUnit:
 
 @dataclass(frozen=True)
 class TimelineEntry:
-    battle_id: int
+    battle_id: BattleId
     name: str
     date: datetime | None
     sides: tuple[str, ...]
@@ -116,7 +117,7 @@ class TimelineEntry:
 
 @dataclass(frozen=True)
 class Standing:
-    player_id: int
+    player_id: PlayerId
     name: str
     colour: str
     fought: int
@@ -134,7 +135,7 @@ class Standing:
 class ArmySeries:
     """One army over the battles: point 0 is the start, point ``i`` after battle ``i``."""
 
-    army_id: int
+    army_id: ArmyId
     army: str
     player: str
     colour: str
@@ -155,7 +156,7 @@ class Leader:
 
 @dataclass(frozen=True)
 class CampaignHistory:
-    campaign_id: int
+    campaign_id: CampaignId
     campaign: str
     cost_unit: str
     timeline: tuple[TimelineEntry, ...]
@@ -166,7 +167,7 @@ class CampaignHistory:
     player_leaders: tuple[Leader, ...]
 
 
-def build_history(campaign_id: int, campaign: str, cost_unit: str,
+def build_history(campaign_id: CampaignId, campaign: str, cost_unit: str,
                   players: Sequence[PlayerInfo], armies: Sequence[ArmyInfo],
                   units: Sequence[PoolUnit], battles: Sequence[BattleRecord]
                   ) -> CampaignHistory:
@@ -227,7 +228,7 @@ def build_history(campaign_id: int, campaign: str, cost_unit: str,
         names = dict(b.players)
         timeline.append(TimelineEntry(
             b.id, b.name, b.finished_at, tuple(name for _, name in b.players),
-            names.get(b.result.winner, pname.get(b.result.winner or -1))
+            names.get(b.result.winner, pname.get(b.result.winner))
             if b.result.winner is not None else None,
             tuple((names[pid], per_side.get(pid, 0)) for pid, _ in b.players), top,
             b.result.from_log))
@@ -269,7 +270,7 @@ def build_history(campaign_id: int, campaign: str, cost_unit: str,
     for key, (name, pid, k, nb) in leaders.items():
         if k <= 0:
             continue
-        known = pool.get(key) if isinstance(key, int) else None
+        known = pool.get(UnitId(key)) if isinstance(key, int) else None
         unit_leaders.append(Leader(known.name if known else name, pname.get(pid, "?"), k, nb,
                                    known.status if known else "deleted"))
     unit_leaders.sort(key=lambda x: (-x.kills, x.battles, x.name))

@@ -60,6 +60,7 @@ from brikdesk.domain.battle.events import (
 from brikdesk.domain.battle.model import BattleSetup, PlayerSetup, Status, UnitSetup
 from brikdesk.domain.battle.rules import apply, initial_state
 from brikdesk.domain.battle.text import describe
+from brikdesk.domain.ids import BattleUnitId, PlayerId
 from brikdesk.domain.statuses import BattleStatus, battle_status_text
 from brikdesk.errors import UserError
 
@@ -89,7 +90,7 @@ READINGS: dict[str, str] = {
 class ReportPlayer:
     """A player of the battle; give them in turn order."""
 
-    player_id: int
+    player_id: PlayerId
     name: str
     colour: str = ""
     faction: str = ""
@@ -99,8 +100,8 @@ class ReportPlayer:
 class ReportUnit:
     """A mustered unit (``unit_id`` is its id in the battle, as events name it)."""
 
-    unit_id: int
-    player_id: int
+    unit_id: BattleUnitId
+    player_id: PlayerId
     name: str
 
 
@@ -110,8 +111,8 @@ class LoggedEvent:
 
     seq: int
     kind: str
-    actor: int | None
-    target: int | None
+    actor: BattleUnitId | None
+    target: BattleUnitId | None
     payload: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -137,7 +138,7 @@ class _Where(TypedDict):
 
     seq: int
     round: int
-    player_id: int | None
+    player_id: PlayerId | None
 
 
 @dataclass(frozen=True)
@@ -153,14 +154,14 @@ class ReportEntry:
 
     seq: int
     round: int
-    player_id: int | None
+    player_id: PlayerId | None
     kind: str
     headline: str
     rolls: tuple[str, ...] = ()
     modifiers: tuple[str, ...] = ()
     result: str = ""
     note: str = ""
-    deaths: tuple[int, ...] = ()
+    deaths: tuple[BattleUnitId, ...] = ()
 
     @property
     def is_attack(self) -> bool:
@@ -172,7 +173,7 @@ class ReportTurn:
     """One player's turn within a round, with what happened in it (maybe nothing)."""
 
     round: int
-    player_id: int | None
+    player_id: PlayerId | None
     player: str
     entries: tuple[ReportEntry, ...]
     current: bool = False  # the turn an unfinished battle is in
@@ -197,7 +198,7 @@ class ReportRound:
 class CasualtyRow:
     """One player's line of the casualties table."""
 
-    player_id: int
+    player_id: PlayerId
     player: str
     colour: str
     mustered: int
@@ -298,6 +299,11 @@ def _with(name: str) -> str:
 
 def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _unit(value: Any) -> BattleUnitId | None:
+    v = _int(value)
+    return None if v is None else BattleUnitId(v)
 
 
 def _signed(n: int) -> str:
@@ -457,8 +463,8 @@ class _Builder:
         self.state = initial_state(self.setup) if self.setup.players else None
         self.round = 1
         self.active = 0  # index into order
-        self.dead: dict[int, int] = {}  # unit id -> round it died
-        self.killers: dict[int, int | None] = {}
+        self.dead: dict[BattleUnitId, int] = {}  # unit id -> round it died
+        self.killers: dict[BattleUnitId, BattleUnitId | None] = {}
         self.tally = {"attacks": 0, "hits": 0, "kills": 0, "ott": 0, "crit": 0}
         self.result = ""
         self.finished = False
@@ -466,20 +472,20 @@ class _Builder:
         self.turns: dict[tuple[int, int], list[ReportEntry]] = {(1, 0): []}
         self.seen = 0  # events read
 
-    def label(self, unit: int | None) -> str:
+    def label(self, unit: BattleUnitId | None) -> str:
         return self.setup.label(unit)
 
     # -- deaths -------------------------------------------------------------------------------
 
-    def _kill(self, victim: Any, killer: int | None) -> int | None:
-        v = _int(victim)
+    def _kill(self, victim: Any, killer: BattleUnitId | None) -> BattleUnitId | None:
+        v = _unit(victim)
         if v is None or v in self.dead:
             return None
         self.dead[v] = self.round
         self.killers[v] = killer if killer != v else None
         return v
 
-    def _revive(self, unit: int | None) -> None:
+    def _revive(self, unit: BattleUnitId | None) -> None:
         if unit is not None:
             self.dead.pop(unit, None)
             self.killers.pop(unit, None)
@@ -551,7 +557,7 @@ class _Builder:
             self.result = event.note
             return ReportEntry(**base, kind="finish", headline="The battle is over",
                                result=event.note)
-        deaths: list[int] = []
+        deaths: list[BattleUnitId] = []
         if isinstance(event, UnitKilled):
             if (v := self._kill(event.target, event.actor)) is not None:
                 deaths.append(v)

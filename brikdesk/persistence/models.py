@@ -46,9 +46,20 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column
 
+from brikdesk.domain.ids import (
+    ArmyId,
+    BattleId,
+    BattlePlayerId,
+    BattleUnitId,
+    CampaignId,
+    EventId,
+    PlayerId,
+    UnitId,
+)
 from brikdesk.domain.statuses import BattleStatus, UnitStatus
 from brikdesk.limits import KEY_LEN, KIND_LEN, MAX_ID, NAME_LEN, NOTES_LEN  # noqa: F401
 
@@ -79,10 +90,13 @@ NO_REUSE = {"sqlite_autoincrement": True}
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
-    type_annotation_map = {
+    type_annotation_map: dict[Any, Any] = {
         dict[str, Any]: JSON,
         list[Any]: JSON,
         datetime: DateTime(),
+        # the typed ids (``brikdesk.domain.ids``) are integer columns like any other
+        **{id_type: Integer() for id_type in (CampaignId, PlayerId, ArmyId, UnitId, BattleId,
+                                               BattlePlayerId, BattleUnitId, EventId)},
     }
 
 
@@ -112,7 +126,7 @@ class Campaign(Versioned, Base):
         NO_REUSE,
     )
 
-    id: Mapped[int] = mapped_column(primary_key=True)
+    id: Mapped[CampaignId] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(NAME_LEN), unique=True)
     edition: Mapped[str] = mapped_column(String(10))
     cost_system: Mapped[str] = mapped_column(String(20))
@@ -126,8 +140,8 @@ class Player(Versioned, Base):
     __tablename__ = "player"
     __table_args__ = (UniqueConstraint("campaign_id", "name"), NO_REUSE)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))
+    id: Mapped[PlayerId] = mapped_column(primary_key=True)
+    campaign_id: Mapped[CampaignId] = mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(NAME_LEN))
     colour: Mapped[str] = mapped_column(String(7))
     faction: Mapped[str] = mapped_column(String(NAME_LEN), default="")
@@ -142,9 +156,9 @@ class Army(Versioned, Base):
         NO_REUSE,
     )
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))
-    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
+    id: Mapped[ArmyId] = mapped_column(primary_key=True)
+    campaign_id: Mapped[CampaignId] = mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))
+    player_id: Mapped[PlayerId] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(NAME_LEN))
     #: None: no budget (the campaign's default applies when the army is created).
     budget: Mapped[int | None] = mapped_column(Integer)
@@ -155,7 +169,7 @@ class HouseEntry(Versioned):
     whole entry as JSON, under the entry's key), or a ``custom`` entry the rules do not have."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))
+    campaign_id: Mapped[CampaignId] = mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))
     key: Mapped[str] = mapped_column(String(KEY_LEN))
     data: Mapped[dict[str, Any]]
     custom: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -186,8 +200,8 @@ class Unit(Versioned, Base):
         NO_REUSE,
     )
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    army_id: Mapped[int] = mapped_column(ForeignKey("army.id", ondelete="CASCADE"))
+    id: Mapped[UnitId] = mapped_column(primary_key=True)
+    army_id: Mapped[ArmyId] = mapped_column(ForeignKey("army.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(NAME_LEN))
     type_key: Mapped[str] = mapped_column(String(KEY_LEN))
     #: Stat overrides: {"action_die": 8, "move": 6, "armor": "5", "cost": 3, ...}.
@@ -211,8 +225,8 @@ class Battle(Versioned, Base):
         NO_REUSE,
     )
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))
+    id: Mapped[BattleId] = mapped_column(primary_key=True)
+    campaign_id: Mapped[CampaignId] = mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(NAME_LEN))
     status: Mapped[str] = mapped_column(String(12), default=BattleStatus.PLANNED.value)
     created_at: Mapped[datetime]
@@ -223,6 +237,10 @@ class Battle(Versioned, Base):
     #: The post-battle update once finished (winner, notes, each unit's fate, promotions):
     #: the organizer's word, which may overrule the log (``brikdesk.services.aftermath``).
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, default=None)
+    #: ``[first seq, last seq]`` of each group of events one action recorded together (more
+    #: than one event): Undo and Redo take a group as one step (``brikdesk.services.tracker``).
+    undo_groups: Mapped[list[list[int]]] = mapped_column(JSON, default=list,
+                                                         server_default=text("'[]'"))
 
 
 class BattlePlayer(Base):
@@ -233,9 +251,9 @@ class BattlePlayer(Base):
         NO_REUSE,
     )
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
-    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
+    id: Mapped[BattlePlayerId] = mapped_column(primary_key=True)
+    battle_id: Mapped[BattleId] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    player_id: Mapped[PlayerId] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
     turn_order: Mapped[int] = mapped_column(Integer)
 
 
@@ -248,11 +266,11 @@ class BattleUnit(Base):
         NO_REUSE,
     )
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    id: Mapped[BattleUnitId] = mapped_column(primary_key=True)
+    battle_id: Mapped[BattleId] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
     #: The campaign unit; NULL once that unit was deleted from the campaign.
-    unit_id: Mapped[int | None] = mapped_column(ForeignKey("unit.id", ondelete="SET NULL"))
-    battle_player_id: Mapped[int] = mapped_column(
+    unit_id: Mapped[UnitId | None] = mapped_column(ForeignKey("unit.id", ondelete="SET NULL"))
+    battle_player_id: Mapped[BattlePlayerId] = mapped_column(
         ForeignKey("battle_player.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(NAME_LEN))
     #: The unit as mustered: {"type": key, "overrides": {}, "hands": [], "worn": [], ...}.
@@ -270,13 +288,13 @@ class BattleEvent(Base):
         NO_REUSE,
     )
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    id: Mapped[EventId] = mapped_column(primary_key=True)
+    battle_id: Mapped[BattleId] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
     seq: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(KIND_LEN))
-    actor_id: Mapped[int | None] = mapped_column(
+    actor_id: Mapped[BattleUnitId | None] = mapped_column(
         ForeignKey("battle_unit.id", ondelete="SET NULL"))
-    target_id: Mapped[int | None] = mapped_column(
+    target_id: Mapped[BattleUnitId | None] = mapped_column(
         ForeignKey("battle_unit.id", ondelete="SET NULL"))
     #: {"dice": [{"sides", "face", "role", "why"}], "modifiers": [...], "outcome": {...}, ...}
     payload: Mapped[dict[str, Any]]

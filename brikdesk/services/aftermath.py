@@ -42,6 +42,7 @@ from brikdesk.domain.aftermath import (
     suggest_winner,
 )
 from brikdesk.domain.catalog import Catalog
+from brikdesk.domain.ids import ArmyId, BattleId, BattleUnitId, CampaignId, PlayerId, UnitId
 from brikdesk.domain.roster import Loadout, UnitSpec, unit_cost
 from brikdesk.domain.statuses import BattleStatus, UnitStatus
 from brikdesk.errors import ConflictError, UserError
@@ -72,7 +73,7 @@ FINISH_CHANGES = Changes.BATTLES | Changes.UNITS | Changes.EVENTS
 
 @dataclass(frozen=True)
 class AftermathPlayer:
-    id: int  # the campaign player
+    id: PlayerId  # the campaign player
     name: str
     colour: str
 
@@ -83,15 +84,15 @@ class AftermathUnit:
     ``cost`` its cost as mustered; ``campaign_status`` its status in the pool now (``None``
     once the campaign unit was deleted)."""
 
-    id: int
+    id: BattleUnitId
     name: str
-    player_id: int
+    player_id: PlayerId
     player_name: str
     army: str
     type_key: str
     type_name: str
     cost: int
-    campaign_unit_id: int | None
+    campaign_unit_id: UnitId | None
     campaign_status: str | None
 
 
@@ -107,8 +108,8 @@ class Aftermath:
     """What the post-battle dialog shows. ``proposal`` is the log's word (with the suggested
     winner); ``result`` the stored one once the battle is finished."""
 
-    battle_id: int
-    campaign_id: int
+    battle_id: BattleId
+    campaign_id: CampaignId
     name: str
     status: str
     players: tuple[AftermathPlayer, ...]
@@ -123,13 +124,13 @@ class Aftermath:
     def finished(self) -> bool:
         return self.status == BattleStatus.FINISHED
 
-    def unit(self, unit_id: int) -> AftermathUnit:
+    def unit(self, unit_id: BattleUnitId) -> AftermathUnit:
         for u in self.units:
             if u.id == unit_id:
                 return u
         raise UserError(f"battle unit {unit_id} is not in this battle")
 
-    def sides_standing(self, result: BattleResult | None = None) -> tuple[int, ...]:
+    def sides_standing(self, result: BattleResult | None = None) -> tuple[PlayerId, ...]:
         """The players with units standing under ``result`` (default: the proposal)."""
         result = result or self.proposal
         players = {u.id: u.player_id for u in self.units}
@@ -140,7 +141,7 @@ class Aftermath:
 class PromotionPreview:
     """What promoting units does to an army: its total before and after, and the budget."""
 
-    army_id: int
+    army_id: ArmyId
     army: str
     units: tuple[tuple[str, str, str, int, int], ...]  # (unit, old type, new type, old, new)
     total_before: int
@@ -167,7 +168,7 @@ class PromotionPreview:
 
 @dataclass(frozen=True)
 class FinishedBattle:
-    battle_id: int
+    battle_id: BattleId
     name: str
     result: BattleResult
     casualties: tuple[str, ...]
@@ -182,10 +183,10 @@ class _Before:
     status: str
     finished_at: datetime | None
     result: Any
-    units: tuple[tuple[int, str, int, int, str], ...]
+    units: tuple[tuple[UnitId, str, int, int, str], ...]
     #: Each unit's (id, status, battles fought, kills, unit type) as ``finish`` left them: the
     #: undo is refused if someone has changed one of them since (design convention 13).
-    after: tuple[tuple[int, str, int, int, str], ...] = ()
+    after: tuple[tuple[UnitId, str, int, int, str], ...] = ()
 
 
 class AftermathService(ServiceBase):
@@ -193,7 +194,7 @@ class AftermathService(ServiceBase):
 
     _tracker: TrackerService | None = None
 
-    def _view(self, battle_id: int) -> BattleView:
+    def _view(self, battle_id: BattleId) -> BattleView:
         if self._tracker is None:
             from brikdesk.services.tracker import TrackerService
 
@@ -203,7 +204,7 @@ class AftermathService(ServiceBase):
     # -- reading ------------------------------------------------------------------------------
 
     @storage_errors
-    def aftermath(self, battle_id: int) -> Aftermath:
+    def aftermath(self, battle_id: BattleId) -> Aftermath:
         """The log's word on every mustered unit and who holds the field (and the stored
         result, once finished)."""
         view = self._view(battle_id)
@@ -246,7 +247,7 @@ class AftermathService(ServiceBase):
         return _suggest(players, aftermath.units, tuple(fates), aftermath.cost_unit)
 
     @storage_errors
-    def promotion_preview(self, battle_id: int, promotions: Mapping[int, str]
+    def promotion_preview(self, battle_id: BattleId, promotions: Mapping[BattleUnitId, str]
                           ) -> tuple[PromotionPreview, ...]:
         """Each army touched by ``promotions`` (battle unit -> new unit type): its total cost
         before and after and its budget (over budget is a warning, never a refusal)."""
@@ -260,7 +261,7 @@ class AftermathService(ServiceBase):
     # -- writing ------------------------------------------------------------------------------
 
     @storage_errors
-    def finish(self, battle_id: int, result: BattleResult) -> Done[FinishedBattle]:
+    def finish(self, battle_id: BattleId, result: BattleResult) -> Done[FinishedBattle]:
         """Finish the battle with ``result`` (see the module docstring), one transaction."""
         notes = clean_notes(result.notes)
         with self._sessions.begin() as s:
@@ -293,7 +294,7 @@ class AftermathService(ServiceBase):
             names = dict(s.execute(select(BattleUnit.id, BattleUnit.name)
                                    .where(BattleUnit.battle_id == battle_id)).all())
             for f in result.fates:
-                u = rows.get(links.get(f.unit, -1))
+                u = rows.get(links.get(f.unit, UnitId(-1)))
                 if u is None:
                     continue
                 u.battles_fought += 1
@@ -315,7 +316,7 @@ class AftermathService(ServiceBase):
                     undo=step(self.reopen, battle_id, before, result))
 
     @storage_errors
-    def reopen(self, battle_id: int, before: _Before, result: BattleResult
+    def reopen(self, battle_id: BattleId, before: _Before, result: BattleResult
                ) -> Done[str]:
         """Undo of :meth:`finish`: the battle and every unit's record exactly as they were."""
         with self._sessions.begin() as s:
@@ -349,13 +350,13 @@ class AftermathService(ServiceBase):
                     undo=step(self.finish, battle_id, result))
 
     @storage_errors
-    def resurrect(self, unit_id: int) -> Done[str]:
+    def resurrect(self, unit_id: UnitId) -> Done[str]:
         """Bring a dead unit back to the campaign pool, alive (a house rule). The battle where
         it fell still counts it among its casualties."""
         return self._set_status(unit_id, UnitStatus.ALIVE, "Bring back", need_dead=True)
 
     @storage_errors
-    def _set_status(self, unit_id: int, status: str, verb: str, *, need_dead: bool = False
+    def _set_status(self, unit_id: UnitId, status: str, verb: str, *, need_dead: bool = False
                     ) -> Done[str]:
         with self._sessions.begin() as s:
             u = self._get(s, Unit, unit_id, "unit")
@@ -373,7 +374,8 @@ class AftermathService(ServiceBase):
     # -- helpers ------------------------------------------------------------------------------
 
     @staticmethod
-    def _links(s: Session, battle_id: int, which: Mapping[int, Any]) -> dict[int, int]:
+    def _links(s: Session, battle_id: BattleId, which: Mapping[BattleUnitId, Any]
+               ) -> dict[BattleUnitId, UnitId]:
         """battle unit -> campaign unit, for the battle units in ``which``."""
         return {bu: u for bu, u in s.execute(
             select(BattleUnit.id, BattleUnit.unit_id).where(
@@ -384,7 +386,7 @@ class AftermathService(ServiceBase):
 def _suggest(players: Sequence[Any], units: Sequence[AftermathUnit],
              fates: Sequence[UnitFate], cost_unit: str) -> Suggestion:
     by_id = {u.id: u for u in units}
-    standing: dict[int, tuple[int, int]] = {}
+    standing: dict[PlayerId, tuple[int, int]] = {}
     for f in fates:
         u = by_id.get(f.unit)
         if u is None or not f.standing:
@@ -394,7 +396,7 @@ def _suggest(players: Sequence[Any], units: Sequence[AftermathUnit],
     return suggest_winner([(p.id, p.name) for p in players], standing, cost_unit)
 
 
-def _previews(s: Session, catalog: Catalog, promotions: Mapping[int, str]
+def _previews(s: Session, catalog: Catalog, promotions: Mapping[UnitId, str]
               ) -> tuple[PromotionPreview, ...]:
     """Army totals before and after changing the unit types of ``promotions`` (campaign unit
     -> type key), living units only."""
@@ -431,7 +433,7 @@ def spec_of_unit(u: Unit) -> UnitSpec:
                     overrides_from_json(u.overrides or {}), u.notes)
 
 
-def _records(units: Any) -> tuple[tuple[int, str, int, int, str], ...]:
+def _records(units: Any) -> tuple[tuple[UnitId, str, int, int, str], ...]:
     """Each unit's (id, status, battles fought, kills, unit type), by id."""
     return tuple((u.id, u.status, u.battles_fought, u.kills, u.type_key)
                  for u in sorted(units, key=lambda u: u.id))

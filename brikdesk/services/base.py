@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import ColumnElement, Table, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from brikdesk.domain.ids import CampaignId, UnitId
 from brikdesk.errors import UserError
 from brikdesk.persistence import snapshots
 from brikdesk.persistence.db import reading
@@ -49,6 +50,10 @@ TABLE_CHANGES: dict[str, Changes] = {
     "battle_unit": Changes.BATTLES,
     "battle_event": Changes.EVENTS,
 }
+
+
+#: A mapped class (``ServiceBase._get`` returns a row of the class it is given).
+M = TypeVar("M", bound=Base)
 
 
 def changes_of(snap: Snapshot) -> Changes:
@@ -89,13 +94,14 @@ class ServiceBase:
         check(row, expected, model.__tablename__, fields=fields)
         return row
 
-    def _touch(self, s: Session, campaign_id: int) -> None:
+    def _touch(self, s: Session, campaign_id: CampaignId) -> None:
         """Mark the campaign as changed now (its ``updated_at``)."""
         s.execute(update(Campaign).where(Campaign.id == campaign_id)
                   .values(updated_at=self._now()))
 
     @staticmethod
-    def _get(s: Session, model: type[Any], ident: object, what: str) -> Any:
+    def _get(s: Session, model: type[M], ident: object, what: str) -> M:
+        """The row of ``model`` with id ``ident``; "there is no ... with id" if none."""
         if not is_id(ident):
             raise unknown(what, ident)
         row = s.get(model, ident)
@@ -104,7 +110,7 @@ class ServiceBase:
         return row
 
     @staticmethod
-    def _campaign_of_units(s: Session, unit_ids: Sequence[int]) -> int:
+    def _campaign_of_units(s: Session, unit_ids: Sequence[UnitId]) -> CampaignId:
         ids = set(unit_ids)
         for i in ids:
             if not is_id(i):
@@ -127,7 +133,8 @@ class ServiceBase:
         snapshots.delete_rows(s, table, where)
         return snap
 
-    def _deleted(self, snap: Snapshot, campaign_id: int | None, text: str) -> Done[Snapshot]:
+    def _deleted(self, snap: Snapshot, campaign_id: CampaignId | None, text: str
+                 ) -> Done[Snapshot]:
         """The ``Done`` of a delete: undo restores the snapshot, redo deletes the same ids."""
         return Done(snap, changes_of(snap), text,
                     redo=step(self._delete_again, snap.root, snap.ids(snap.root), campaign_id,
@@ -135,7 +142,7 @@ class ServiceBase:
                     undo=step(self.restore, snap, campaign_id, text))
 
     @storage_errors
-    def restore(self, snap: Snapshot, campaign_id: int | None = None,
+    def restore(self, snap: Snapshot, campaign_id: CampaignId | None = None,
                 text: str = "Restore") -> Done[Snapshot]:
         """Put back rows a delete removed, with the same ids (one transaction)."""
         with self._sessions.begin() as s:
@@ -169,7 +176,7 @@ class ServiceBase:
                               text, _root_rows(snap)))
 
     @storage_errors
-    def _delete_again(self, table_name: str, ids: tuple[int, ...], campaign_id: int | None,
+    def _delete_again(self, table_name: str, ids: tuple[int, ...], campaign_id: CampaignId | None,
                       text: str, expect: Mapping[int, Any] | None = None) -> Done[Snapshot]:
         """Delete the rows a restore put back (an undo of an undone delete, a redo of an
         undone create). ``expect``: their rows as restored; a row changed since is refused."""

@@ -18,15 +18,19 @@ deleted.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import ColumnElement, Select, Table, func, select, update
 from sqlalchemy.orm import Session
 
+from brikdesk.domain.ids import BattleId, BattleUnitId, CampaignId, PlayerId, UnitId
+from brikdesk.domain.statuses import BattleStatus, UnitStatus
 from brikdesk.errors import UserError
 from brikdesk.persistence.models import (
     CAMPAIGN_STATUS,
     Army,
+    Base,
     Battle,
     BattleEvent,
     BattlePlayer,
@@ -37,16 +41,15 @@ from brikdesk.persistence.models import (
 )
 from brikdesk.persistence.snapshots import Snapshot
 from brikdesk.services.base import ServiceBase
+from brikdesk.services.changes import Changes, Done, step
 from brikdesk.services.common import (
-    Changes,
-    Done,
     clean_int,
     clean_name,
     clean_notes,
     from_db_time,
     is_id,
-    step,
     storage_errors,
+    to_db_time,
 )
 from brikdesk.services.events import record_from_events
 from brikdesk.services.summaries import (
@@ -61,6 +64,9 @@ from brikdesk.services.summaries import (
 )
 from brikdesk.services.versions import Expected, seen, seen_from_dict
 
+#: The battle table (snapshots take and delete its rows with their children).
+BATTLE_TABLE: Table = Base.metadata.tables["battle"]
+
 #: Most events one call may append (a macro), most units one battle may muster.
 MAX_EVENTS_PER_CALL = 100
 MAX_BATTLE_UNITS = 5000
@@ -73,31 +79,39 @@ def unit_spec_json(u: Unit, army: str) -> dict[str, Any]:
             "army": army}
 
 
-def battle_summaries(s: Session, where) -> tuple[BattleSummary, ...]:
+def battle_summaries(s: Session, where: ColumnElement[bool]) -> tuple[BattleSummary, ...]:
     n_units = (select(func.count()).where(BattleUnit.battle_id == Battle.id)
                .correlate(Battle).scalar_subquery())
     n_events = (select(func.count()).where(BattleEvent.battle_id == Battle.id,
                                            BattleEvent.reverted.is_(False))
                 .correlate(Battle).scalar_subquery())
-    rows = s.execute(select(Battle, n_units, n_events).where(where)
-                     .order_by(Battle.created_at, Battle.id)).all()
+    query: Select[Battle, int | None, int | None] = (
+        select(Battle, n_units, n_events).where(where).order_by(Battle.created_at, Battle.id))
+    rows = [(b, nu, ne) for b, nu, ne in s.execute(query)]
     ids = [b.id for b, _, _ in rows]
-    names: dict[int, list[str]] = {}
+    names: dict[BattleId, list[str]] = {}
     if ids:
         for bid, pname in s.execute(
                 select(BattlePlayer.battle_id, Player.name).join(Player)
                 .where(BattlePlayer.battle_id.in_(ids))
                 .order_by(BattlePlayer.battle_id, BattlePlayer.turn_order)):
             names.setdefault(bid, []).append(pname)
-    return tuple(BattleSummary(b.id, b.campaign_id, b.name, b.status,
-                               from_db_time(b.created_at), from_db_time(b.finished_at), b.notes,
+    return tuple(BattleSummary(b.id, b.campaign_id, b.name, BattleStatus(b.status),
+                               db_time(b.created_at), from_db_time(b.finished_at), b.notes,
                                tuple(names.get(b.id, ())), nu or 0, ne or 0, b.version)
                  for b, nu, ne in rows)
 
 
+def db_time(value: datetime) -> datetime:
+    """A stored (not null) time as the services hand times out (aware, UTC)."""
+    out = from_db_time(value)
+    assert out is not None  # from_db_time keeps a time a time
+    return out
+
+
 def event_summary(e: BattleEvent) -> EventSummary:
     return EventSummary(e.id, e.battle_id, e.seq, e.kind, e.actor_id, e.target_id,
-                        dict(e.payload), from_db_time(e.created_at), e.reverted)
+                        dict(e.payload), db_time(e.created_at), e.reverted)
 
 
 class BattleService(ServiceBase):
@@ -106,13 +120,13 @@ class BattleService(ServiceBase):
     # -- reading ------------------------------------------------------------------------------
 
     @storage_errors
-    def list_battles(self, campaign_id: int) -> tuple[BattleSummary, ...]:
+    def list_battles(self, campaign_id: CampaignId) -> tuple[BattleSummary, ...]:
         with self._reading() as s:
             self._get(s, Campaign, campaign_id, "campaign")
             return battle_summaries(s, Battle.campaign_id == campaign_id)
 
     @storage_errors
-    def battle(self, battle_id: int) -> BattleDetail:
+    def battle(self, battle_id: BattleId) -> BattleDetail:
         """A battle, its players in turn order and its mustered units (with state caches)."""
         with self._reading() as s:
             b = self._get(s, Battle, battle_id, "battle")
@@ -131,7 +145,7 @@ class BattleService(ServiceBase):
             return BattleDetail(summary, players, units, dict(b.state))
 
     @storage_errors
-    def events(self, battle_id: int, *, include_reverted: bool = True
+    def events(self, battle_id: BattleId, *, include_reverted: bool = True
                ) -> tuple[EventSummary, ...]:
         """The battle's log in order (oldest first)."""
         with self._reading() as s:
@@ -144,7 +158,7 @@ class BattleService(ServiceBase):
     # -- creating and editing battles ---------------------------------------------------------
 
     @storage_errors
-    def create_battle(self, campaign_id: int, name: str, musters: Sequence[Muster], *,
+    def create_battle(self, campaign_id: CampaignId, name: str, musters: Sequence[Muster], *,
                       notes: str = "") -> Done[BattleSummary]:
         """A planned battle with the chosen units of each player; turn order = muster order.
 
@@ -158,11 +172,11 @@ class BattleService(ServiceBase):
         with self._sessions.begin() as s:
             self._get(s, Campaign, campaign_id, "campaign")
             b = Battle(campaign_id=campaign_id, name=name, status="planned",
-                       created_at=self._now(), finished_at=None, notes=notes, state={})
+                       created_at=to_db_time(self._clock()), finished_at=None, notes=notes, state={})
             s.add(b)
             s.flush()
-            seen_players: set[int] = set()
-            seen_units: set[int] = set()
+            seen_players: set[PlayerId] = set()
+            seen_units: set[UnitId] = set()
             total = 0
             for order, m in enumerate(musters):
                 p = self._get(s, Player, m.player_id, "player")
@@ -204,7 +218,7 @@ class BattleService(ServiceBase):
             summary = battle_summaries(s, Battle.id == b.id)[0]
             from brikdesk.persistence import snapshots
 
-            snap = snapshots.take(s, Battle.__table__, Battle.id == b.id)
+            snap = snapshots.take(s, BATTLE_TABLE, Battle.id == b.id)
             self._touch(s, campaign_id)
         text = f"Create battle {name}"
         [made] = snap.table_rows("battle")
@@ -214,7 +228,7 @@ class BattleService(ServiceBase):
                               version=seen_from_dict("battle", made)))
 
     @storage_errors
-    def update_battle(self, battle_id: int, *, name: str | None = None,
+    def update_battle(self, battle_id: BattleId, *, name: str | None = None,
                       notes: str | None = None, version: Expected = None
                       ) -> Done[tuple[str | None, str | None]]:
         """Rename a battle or change its notes; ``value`` is the old (name, notes)."""
@@ -237,8 +251,8 @@ class BattleService(ServiceBase):
                               version=after))
 
     @storage_errors
-    def set_turn_order(self, battle_id: int, player_ids: Sequence[int]
-                       ) -> Done[tuple[int, ...]]:
+    def set_turn_order(self, battle_id: BattleId, player_ids: Sequence[PlayerId]
+                       ) -> Done[tuple[PlayerId, ...]]:
         """Set the players' turn order (every player of the battle, once); value: old order."""
         with self._sessions.begin() as s:
             b = self._lock(s, Battle, battle_id, "battle")
@@ -257,7 +271,7 @@ class BattleService(ServiceBase):
                     undo=step(self.set_turn_order, battle_id, old))
 
     @storage_errors
-    def start_battle(self, battle_id: int) -> Done[str]:
+    def start_battle(self, battle_id: BattleId) -> Done[str]:
         """A planned battle goes in progress; ``value`` is the old status."""
         with self._sessions.begin() as s:
             b = self._lock(s, Battle, battle_id, "battle")
@@ -270,7 +284,7 @@ class BattleService(ServiceBase):
                     undo=step(self._set_status, battle_id, "planned"))
 
     @storage_errors
-    def _set_status(self, battle_id: int, status: str) -> Done[str]:
+    def _set_status(self, battle_id: BattleId, status: str) -> Done[str]:
         with self._sessions.begin() as s:
             b = self._lock(s, Battle, battle_id, "battle")
             old = b.status
@@ -282,27 +296,27 @@ class BattleService(ServiceBase):
                     undo=step(self._set_status, battle_id, old))
 
     @storage_errors
-    def delete_battle(self, battle_id: int, *, version: Expected = None) -> Done[Snapshot]:
+    def delete_battle(self, battle_id: BattleId, *, version: Expected = None) -> Done[Snapshot]:
         """Delete a battle with its log. Units' campaign records are left as they are."""
         with self._sessions.begin() as s:
             b = self._lock(s, Battle, battle_id, "battle", version)
             campaign_id, text = b.campaign_id, f"Delete battle {b.name}"
-            snap = self._snapshot_delete(s, Battle.__table__, Battle.id == battle_id)
+            snap = self._snapshot_delete(s, BATTLE_TABLE, Battle.id == battle_id)
             self._touch(s, campaign_id)
         return self._deleted(snap, campaign_id, text)
 
     # -- the campaign record ------------------------------------------------------------------
 
     @storage_errors
-    def outcomes_from_log(self, battle_id: int) -> dict[int, UnitOutcome]:
+    def outcomes_from_log(self, battle_id: BattleId) -> dict[BattleUnitId, UnitOutcome]:
         """What the log says happened to each mustered unit (by battle-unit id)."""
         with self._reading() as s:
             self._get(s, Battle, battle_id, "battle")
             return _outcomes(s, battle_id)
 
     @storage_errors
-    def finish_battle(self, battle_id: int,
-                      outcomes: Mapping[int, UnitOutcome] | None = None
+    def finish_battle(self, battle_id: BattleId,
+                      outcomes: Mapping[BattleUnitId, UnitOutcome] | None = None
                       ) -> Done[tuple[UnitRecord, ...]]:
         """End a battle and write the campaign record of every mustered unit still in the pool.
 
@@ -332,14 +346,15 @@ class BattleService(ServiceBase):
             units = {u.id: u for u in s.scalars(select(Unit).where(
                 Unit.id.in_(list(links.values()))))} if links else {}
             for buid, uid in sorted(links.items()):
+                assert uid is not None  # the query keeps linked units only
                 u = units[uid]
-                records.append(UnitRecord(u.id, u.status, u.battles_fought, u.kills))
+                records.append(UnitRecord(u.id, UnitStatus(u.status), u.battles_fought, u.kills))
                 oc = final[buid]
                 u.status = oc.status
                 u.battles_fought += 1
                 u.kills += oc.kills
             b.status = "finished"
-            b.finished_at = self._now()
+            b.finished_at = to_db_time(self._clock())
             self._touch(s, b.campaign_id)
         recs = tuple(records)
         return Done(recs, Changes.BATTLES | Changes.UNITS, f"Finish battle {b.name}",
@@ -347,7 +362,7 @@ class BattleService(ServiceBase):
                     undo=step(self.reopen_battle, battle_id, recs, old_status))
 
     @storage_errors
-    def reopen_battle(self, battle_id: int, records: Sequence[UnitRecord],
+    def reopen_battle(self, battle_id: BattleId, records: Sequence[UnitRecord],
                       status: str = "in_progress") -> Done[tuple[UnitRecord, ...]]:
         """Undo of :meth:`finish_battle`: the units' old records, the battle not finished."""
         with self._sessions.begin() as s:
@@ -365,7 +380,7 @@ class BattleService(ServiceBase):
                     undo=step(self.reopen_battle, battle_id, tuple(records), status))
 
 
-def _outcomes(s: Session, battle_id: int) -> dict[int, UnitOutcome]:
+def _outcomes(s: Session, battle_id: BattleId) -> dict[BattleUnitId, UnitOutcome]:
     standing = s.execute(select(BattleEvent.kind, BattleEvent.actor_id, BattleEvent.target_id,
                                 BattleEvent.payload)
                          .where(BattleEvent.battle_id == battle_id,
@@ -378,5 +393,5 @@ def _outcomes(s: Session, battle_id: int) -> dict[int, UnitOutcome]:
             .where(BattleUnit.battle_id == battle_id)):
         current = current or "alive"
         status = "dead" if buid in dead else "wounded" if buid in wounded else current
-        out[buid] = UnitOutcome(status, kills.get(buid, 0))
+        out[buid] = UnitOutcome(UnitStatus(status), kills.get(buid, 0))
     return out

@@ -15,6 +15,7 @@ from sqlalchemy import ColumnElement, ScalarSelect, func, select, text
 from sqlalchemy.orm import Session
 
 from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
+from brikdesk.domain.ids import ArmyId, CampaignId, PlayerId
 from brikdesk.errors import UserError
 from brikdesk.persistence import snapshots
 from brikdesk.persistence.models import (
@@ -105,7 +106,7 @@ class CampaignService(ServiceBase):
             return tuple(campaign_summary(s, c) for c in rows)
 
     @storage_errors
-    def get_campaign(self, campaign_id: int) -> CampaignSummary:
+    def get_campaign(self, campaign_id: CampaignId) -> CampaignSummary:
         with self._reading() as s:
             return campaign_summary(s, self._get(s, Campaign, campaign_id, "campaign"))
 
@@ -142,7 +143,7 @@ class CampaignService(ServiceBase):
                     undo=step(self.delete_campaign, summary.id, version=_made(snap)))
 
     @storage_errors
-    def update_campaign(self, campaign_id: int, patch: CampaignPatch, *,
+    def update_campaign(self, campaign_id: CampaignId, patch: CampaignPatch, *,
                         version: Expected = None) -> Done[CampaignPatch]:
         """Change some of a campaign's fields; ``value`` holds the old values."""
         with self._sessions.begin() as s:
@@ -182,7 +183,7 @@ class CampaignService(ServiceBase):
                     undo=step(self.update_campaign, campaign_id, old, version=after))
 
     @storage_errors
-    def delete_campaign(self, campaign_id: int, *, version: Expected = None
+    def delete_campaign(self, campaign_id: CampaignId, *, version: Expected = None
                         ) -> Done[Snapshot]:
         """Delete a campaign and everything in it; undo puts it all back."""
         with self._sessions.begin() as s:
@@ -194,13 +195,13 @@ class CampaignService(ServiceBase):
     # -- players ------------------------------------------------------------------------------
 
     @storage_errors
-    def list_players(self, campaign_id: int) -> tuple[PlayerSummary, ...]:
+    def list_players(self, campaign_id: CampaignId) -> tuple[PlayerSummary, ...]:
         with self._reading() as s:
             self._get(s, Campaign, campaign_id, "campaign")
             return _players(s, campaign_id)
 
     @storage_errors
-    def add_player(self, campaign_id: int, name: str, *, colour: str | None = None,
+    def add_player(self, campaign_id: CampaignId, name: str, *, colour: str | None = None,
                    faction: str = "") -> Done[PlayerSummary]:
         name = clean_name(name, "The player's name")
         faction = clean_name(faction, "The faction", field="faction") if faction.strip() else ""
@@ -224,7 +225,7 @@ class CampaignService(ServiceBase):
                     undo=step(self.delete_player, summary.id, version=_made(snap)))
 
     @storage_errors
-    def update_player(self, player_id: int, patch: PlayerPatch, *,
+    def update_player(self, player_id: PlayerId, patch: PlayerPatch, *,
                       version: Expected = None) -> Done[PlayerPatch]:
         with self._sessions.begin() as s:
             p = self._lock(s, Player, player_id, "player", version, fields=_fields(patch))
@@ -251,7 +252,7 @@ class CampaignService(ServiceBase):
                     undo=step(self.update_player, player_id, old, version=after))
 
     @storage_errors
-    def delete_player(self, player_id: int, *, version: Expected = None) -> Done[Snapshot]:
+    def delete_player(self, player_id: PlayerId, *, version: Expected = None) -> Done[Snapshot]:
         """Delete a player with their armies and units. Refused if they fought in a battle."""
         with self._sessions.begin() as s:
             p = self._lock(s, Player, player_id, "player", version)
@@ -271,19 +272,19 @@ class CampaignService(ServiceBase):
     # -- armies -------------------------------------------------------------------------------
 
     @storage_errors
-    def list_armies(self, campaign_id: int) -> tuple[ArmySummary, ...]:
+    def list_armies(self, campaign_id: CampaignId) -> tuple[ArmySummary, ...]:
         with self._reading() as s:
             self._get(s, Campaign, campaign_id, "campaign")
             return army_summaries(s, Army.campaign_id == campaign_id)
 
     @storage_errors
-    def get_army(self, army_id: int) -> ArmySummary:
+    def get_army(self, army_id: ArmyId) -> ArmySummary:
         with self._reading() as s:
             self._get(s, Army, army_id, "army")
             return army_summaries(s, Army.id == army_id)[0]
 
     @storage_errors
-    def add_army(self, player_id: int, name: str, *, budget: int | None = None
+    def add_army(self, player_id: PlayerId, name: str, *, budget: int | None = None
                  ) -> Done[ArmySummary]:
         """A new, empty army for a player; ``budget`` defaults to the campaign's default."""
         name = clean_name(name, "The army's name")
@@ -305,7 +306,7 @@ class CampaignService(ServiceBase):
                     undo=step(self.delete_army, summary.id, version=_made(snap)))
 
     @storage_errors
-    def update_army(self, army_id: int, patch: ArmyPatch, *, version: Expected = None
+    def update_army(self, army_id: ArmyId, patch: ArmyPatch, *, version: Expected = None
                     ) -> Done[ArmyPatch]:
         """Rename, re-budget or hand an army to another player of the same campaign."""
         with self._sessions.begin() as s:
@@ -334,7 +335,7 @@ class CampaignService(ServiceBase):
                     undo=step(self.update_army, army_id, old, version=after))
 
     @storage_errors
-    def delete_army(self, army_id: int, *, version: Expected = None) -> Done[Snapshot]:
+    def delete_army(self, army_id: ArmyId, *, version: Expected = None) -> Done[Snapshot]:
         """Delete an army and its units (battle logs keep their copies of the units)."""
         with self._sessions.begin() as s:
             a = self._lock(s, Army, army_id, "army", version)
@@ -347,7 +348,7 @@ class CampaignService(ServiceBase):
     # -- the navigator ------------------------------------------------------------------------
 
     @storage_errors
-    def navigator(self, campaign_id: int) -> Navigator:
+    def navigator(self, campaign_id: CampaignId) -> Navigator:
         """The campaign with its players, armies and battles, in one transaction."""
         from brikdesk.services.battles import battle_summaries
 
@@ -397,14 +398,14 @@ def _check_free_name(s: Session, name: str, but: int | None = None) -> None:
                         field="name")
 
 
-def _check_free_player(s: Session, campaign_id: int, name: str) -> None:
+def _check_free_player(s: Session, campaign_id: CampaignId, name: str) -> None:
     for other in s.scalars(select(Player.name).where(Player.campaign_id == campaign_id)):
         if other.casefold() == name.casefold():
             raise UserError(f"this campaign already has a player called '{other}'",
                             field="name")
 
 
-def _players(s: Session, campaign_id: int) -> tuple[PlayerSummary, ...]:
+def _players(s: Session, campaign_id: CampaignId) -> tuple[PlayerSummary, ...]:
     counts = dict(s.execute(select(Army.player_id, func.count()).where(
         Army.campaign_id == campaign_id).group_by(Army.player_id)).all())
     return tuple(player_summary(p, counts.get(p.id, 0)) for p in s.scalars(

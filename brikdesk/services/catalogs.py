@@ -34,6 +34,7 @@ from brikdesk.domain.catalog import (
     validate_unit_type_field,
     with_house_rules,
 )
+from brikdesk.domain.ids import CampaignId
 from brikdesk.errors import ConflictError, UserError
 from brikdesk.persistence.models import Campaign, HouseEntry, HouseItem, HouseUnitType
 from brikdesk.services.base import ServiceBase
@@ -100,7 +101,7 @@ def _strip(data: Mapping[str, Any]) -> dict[str, Any]:
 H = TypeVar("H", bound=HouseEntry)
 
 
-def _locked_entry(s: Session, model: type[H], campaign_id: int, key: str) -> H | None:
+def _locked_entry(s: Session, model: type[H], campaign_id: CampaignId, key: str) -> H | None:
     """The campaign's house rule ``key`` in ``model``'s table, read afresh and locked."""
     return s.scalar(select(model).where(model.campaign_id == campaign_id, model.key == key)
                     .with_for_update().execution_options(populate_existing=True))
@@ -116,7 +117,7 @@ def _to_dict(entry: CatalogItem | UnitType) -> dict[str, Any]:
     return _strip(unit_type_to_dict(entry))
 
 
-def load_campaign_catalog(s: Session, campaign_id: int) -> Catalog:
+def load_campaign_catalog(s: Session, campaign_id: CampaignId) -> Catalog:
     """Defaults of the campaign's edition with its house rules, costs in its cost system."""
     c = s.get(Campaign, campaign_id)
     if c is None:
@@ -151,13 +152,13 @@ class CatalogService(ServiceBase):
     """The campaign's catalog: view, edit fields, custom entries, reset to the rules."""
 
     @storage_errors
-    def catalog(self, campaign_id: int) -> Catalog:
+    def catalog(self, campaign_id: CampaignId) -> Catalog:
         """The campaign's catalog (a frozen domain ``Catalog``) for costs and checks."""
         with self._reading() as s:
             return load_campaign_catalog(s, campaign_id)
 
     @storage_errors
-    def view(self, campaign_id: int) -> CatalogView:
+    def view(self, campaign_id: CampaignId) -> CatalogView:
         """Every item and unit type with the rules' value and what differs."""
         with self._reading() as s:
             c = self._get(s, Campaign, campaign_id, "campaign")
@@ -182,7 +183,7 @@ class CatalogService(ServiceBase):
     # -- field edits --------------------------------------------------------------------------
 
     @storage_errors
-    def set_item_field(self, campaign_id: int, key: str, field: str, value: Any, *,
+    def set_item_field(self, campaign_id: CampaignId, key: str, field: str, value: Any, *,
                        version: int | None = None) -> Done[EntryChange]:
         """Set one field of an item as typed (``"3"``, ``"CC"``, ``"1dA+2"``, ``"-"``), or a
         flag to True/False, or ``category``. The whole entry is checked before it is stored.
@@ -191,12 +192,12 @@ class CatalogService(ServiceBase):
         return self._set_field(campaign_id, ITEM, key, field, value, version)
 
     @storage_errors
-    def set_unit_type_field(self, campaign_id: int, key: str, field: str, value: Any, *,
+    def set_unit_type_field(self, campaign_id: CampaignId, key: str, field: str, value: Any, *,
                             version: int | None = None) -> Done[EntryChange]:
         """Set one field of a unit type as typed (``"d8"``, ``"7"``, ``"2d6"``) or a flag."""
         return self._set_field(campaign_id, UNIT_TYPE, key, field, value, version)
 
-    def _set_field(self, campaign_id: int, kind: str, key: str, field: str, value: Any,
+    def _set_field(self, campaign_id: CampaignId, kind: str, key: str, field: str, value: Any,
                    version: int | None = None) -> Done[EntryChange]:
         flags = ITEM_FLAGS if kind == ITEM else UNIT_TYPE_FLAGS
         if field in flags:
@@ -242,17 +243,17 @@ class CatalogService(ServiceBase):
         return self._done(campaign_id, change, f"Edit {label}: {field.replace('_', ' ')}")
 
     @storage_errors
-    def reset_item_field(self, campaign_id: int, key: str, field: str, *,
+    def reset_item_field(self, campaign_id: CampaignId, key: str, field: str, *,
                          version: int | None = None) -> Done[EntryChange]:
         """Put one field of an item back to the rules' value."""
         return self._reset_field(campaign_id, ITEM, key, field, version)
 
     @storage_errors
-    def reset_unit_type_field(self, campaign_id: int, key: str, field: str, *,
+    def reset_unit_type_field(self, campaign_id: CampaignId, key: str, field: str, *,
                               version: int | None = None) -> Done[EntryChange]:
         return self._reset_field(campaign_id, UNIT_TYPE, key, field, version)
 
-    def _reset_field(self, campaign_id: int, kind: str, key: str, field: str,
+    def _reset_field(self, campaign_id: CampaignId, kind: str, key: str, field: str,
                      version: int | None = None) -> Done[EntryChange]:
         with self._sessions.begin() as s:
             c = self._lock(s, Campaign, campaign_id, "campaign")
@@ -286,17 +287,17 @@ class CatalogService(ServiceBase):
     # -- whole entries ------------------------------------------------------------------------
 
     @storage_errors
-    def reset_item(self, campaign_id: int, key: str, *, version: int | None = None
+    def reset_item(self, campaign_id: CampaignId, key: str, *, version: int | None = None
                    ) -> Done[EntryChange]:
         """Put an item back to the rules' value (drop the house rule)."""
         return self._reset(campaign_id, ITEM, key, version)
 
     @storage_errors
-    def reset_unit_type(self, campaign_id: int, key: str, *, version: int | None = None
+    def reset_unit_type(self, campaign_id: CampaignId, key: str, *, version: int | None = None
                         ) -> Done[EntryChange]:
         return self._reset(campaign_id, UNIT_TYPE, key, version)
 
-    def _reset(self, campaign_id: int, kind: str, key: str, version: int | None = None
+    def _reset(self, campaign_id: CampaignId, kind: str, key: str, version: int | None = None
                ) -> Done[EntryChange]:
         with self._sessions.begin() as s:
             c = self._lock(s, Campaign, campaign_id, "campaign")
@@ -313,18 +314,18 @@ class CatalogService(ServiceBase):
         return self._done(campaign_id, change, f"Reset {default.name} to the rules")
 
     @storage_errors
-    def add_custom_item(self, campaign_id: int, name: str, *, based_on: str | None = None,
+    def add_custom_item(self, campaign_id: CampaignId, name: str, *, based_on: str | None = None,
                         category: str = Category.WEAPON.value) -> Done[EntryChange]:
         """A new custom item, a copy of ``based_on`` (a key) or a plain one-handed weapon."""
         return self._add(campaign_id, ITEM, name, based_on, category)
 
     @storage_errors
-    def add_custom_unit_type(self, campaign_id: int, name: str, *,
+    def add_custom_unit_type(self, campaign_id: CampaignId, name: str, *,
                              based_on: str | None = "minifig") -> Done[EntryChange]:
         """A new custom unit type, a copy of ``based_on`` (default: the Minifig)."""
         return self._add(campaign_id, UNIT_TYPE, name, based_on, None)
 
-    def _add(self, campaign_id: int, kind: str, name: str, based_on: str | None,
+    def _add(self, campaign_id: CampaignId, kind: str, name: str, based_on: str | None,
              category: str | None) -> Done[EntryChange]:
         from brikdesk.services.common import clean_name
 
@@ -361,17 +362,17 @@ class CatalogService(ServiceBase):
         return self._done(campaign_id, change, f"Add {name}")
 
     @storage_errors
-    def delete_custom_item(self, campaign_id: int, key: str, *, version: int | None = None
+    def delete_custom_item(self, campaign_id: CampaignId, key: str, *, version: int | None = None
                            ) -> Done[EntryChange]:
         """Delete a custom item (units that hold it show an "unknown item" warning)."""
         return self._delete(campaign_id, ITEM, key, version)
 
     @storage_errors
-    def delete_custom_unit_type(self, campaign_id: int, key: str, *,
+    def delete_custom_unit_type(self, campaign_id: CampaignId, key: str, *,
                                 version: int | None = None) -> Done[EntryChange]:
         return self._delete(campaign_id, UNIT_TYPE, key, version)
 
-    def _delete(self, campaign_id: int, kind: str, key: str, version: int | None = None
+    def _delete(self, campaign_id: CampaignId, kind: str, key: str, version: int | None = None
                 ) -> Done[EntryChange]:
         with self._sessions.begin() as s:
             c = self._lock(s, Campaign, campaign_id, "campaign")
@@ -390,7 +391,7 @@ class CatalogService(ServiceBase):
         return self._done(campaign_id, change, f"Delete {key}")
 
     @storage_errors
-    def put_entry(self, campaign_id: int, kind: str, key: str,
+    def put_entry(self, campaign_id: CampaignId, kind: str, key: str,
                   data: Mapping[str, Any] | None, *, expect: Any = ANY) -> Done[EntryChange]:
         """Store ``data`` as the house-rule entry of ``key`` (``None``: no house rule).
 
@@ -441,7 +442,7 @@ class CatalogService(ServiceBase):
         self._touch(s, c.id)
         return EntryChange(kind, key, before, None if data is None else dict(data))
 
-    def _done(self, campaign_id: int, change: EntryChange, text: str) -> Done[EntryChange]:
+    def _done(self, campaign_id: CampaignId, change: EntryChange, text: str) -> Done[EntryChange]:
         return Done(change, Changes.CATALOG | Changes.UNITS, text,
                     redo=step(self.put_entry, campaign_id, change.kind, change.key,
                               change.after, expect=change.before),

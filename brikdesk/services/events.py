@@ -22,9 +22,10 @@ import json
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 from brikdesk.domain.aftermath import fates_from_events
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.domain.modifiers import Modifier, Stat
 from brikdesk.domain.rolling import DieRoll, Role
 from brikdesk.errors import UserError
@@ -181,7 +182,7 @@ def check_payload(payload: object, where: str = "payload") -> dict[str, Any]:
         raise UserError(f"{where}: not plain JSON ({exc})") from None
     if len(text.encode()) > MAX_PAYLOAD_BYTES:
         raise UserError(f"{where}: larger than {MAX_PAYLOAD_BYTES // 1024} KB")
-    data = json.loads(text)
+    data: dict[str, Any] = json.loads(text)
     dice = data.get("dice", [])
     if not isinstance(dice, list):
         raise UserError(f"{where}.dice: must be a list")
@@ -227,12 +228,13 @@ def check_payload(payload: object, where: str = "payload") -> dict[str, Any]:
     return data
 
 
-def _is_int(v: object) -> bool:
+def _is_int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def record_from_events(events: Iterable[tuple[str, int | None, int | None, Mapping[str, Any]]]
-                       ) -> tuple[set[int], set[int], dict[int, int]]:
+def record_from_events(events: Iterable[tuple[str, BattleUnitId | None, BattleUnitId | None,
+                                              Mapping[str, Any]]]
+                       ) -> tuple[set[BattleUnitId], set[BattleUnitId], dict[BattleUnitId, int]]:
     """From (kind, actor, target, payload) of the events that stand, in order: the units that
     end the battle dead, those wounded, and each actor's kills
     (``brikdesk.domain.aftermath.fates_from_events`` says how each kind is read)."""
@@ -259,7 +261,7 @@ def remap_payload(kind: str, payload: Mapping[str, Any], maps: Mapping[str, Mapp
     """A copy of ``payload`` with the ids at ``PAYLOAD_IDS[kind]`` translated through
     ``maps["unit"]`` / ``maps["player"]``. With ``strict`` an id that is not in the map (or is
     not a whole number) is a ``UserError`` naming its path; otherwise it becomes ``None``."""
-    out = json.loads(json.dumps(payload))
+    out: dict[str, Any] = json.loads(json.dumps(payload))
 
     def walk(node: Any, keys: tuple[str, ...], path: str, what: str) -> Any:
         if not keys:

@@ -27,6 +27,7 @@ from brikdesk.domain.history import (
     RecordUnit,
     build_history,
 )
+from brikdesk.domain.ids import BattleId, BattlePlayerId, CampaignId, PlayerId
 from brikdesk.domain.roster import Loadout, UnitSpec, unit_cost
 from brikdesk.domain.statuses import BattleStatus
 from brikdesk.persistence.models import (
@@ -48,7 +49,7 @@ class HistoryService(ServiceBase):
     """The campaign's history (reading only)."""
 
     @storage_errors
-    def history(self, campaign_id: int) -> CampaignHistory:
+    def history(self, campaign_id: CampaignId) -> CampaignHistory:
         with self._sessions.begin() as s:
             campaign = self._get(s, Campaign, campaign_id, "campaign").name
             catalog = load_campaign_catalog(s, campaign_id)
@@ -81,12 +82,13 @@ class HistoryService(ServiceBase):
                             Battle.result)
                      .where(Battle.campaign_id == campaign_id, Battle.status == BattleStatus.FINISHED)
                      .order_by(Battle.finished_at, Battle.created_at, Battle.id))
-            rows: Sequence[tuple[int, str, datetime | None, datetime, dict[str, Any] | None]] = \
+            rows: Sequence[tuple[BattleId, str, datetime | None, datetime,
+                                 dict[str, Any] | None]] = \
                 s.execute(query).all()
             ids = [r[0] for r in rows]
-            sides: dict[int, list[tuple[int, str]]] = {}
-            side_player: dict[int, int] = {}
-            bunits: dict[int, list[RecordUnit]] = {}
+            sides: dict[BattleId, list[tuple[PlayerId, str]]] = {}
+            side_player: dict[BattlePlayerId, PlayerId] = {}
+            bunits: dict[BattleId, list[RecordUnit]] = {}
             if ids:
                 for bid, bpid, pid, pname in s.execute(
                         select(BattlePlayer.battle_id, BattlePlayer.id, Player.id, Player.name)
@@ -100,7 +102,7 @@ class HistoryService(ServiceBase):
                                BattleUnit.battle_player_id, BattleUnit.unit_id)
                         .where(BattleUnit.battle_id.in_(ids)).order_by(BattleUnit.id)):
                     bunits.setdefault(bid, []).append(
-                        RecordUnit(buid, name, side_player.get(bpid, -1), cu))
+                        RecordUnit(buid, name, side_player.get(bpid, PlayerId(-1)), cu))
         records = []
         for bid, name, finished, created, stored in rows:
             result = result_from_json(_json(stored))

@@ -23,10 +23,12 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from brikdesk.domain.ids import ArmyId, BattleId, CampaignId
 from brikdesk.domain.report import (
     BattleFacts,
     BattleReport,
@@ -85,19 +87,23 @@ class BattleRosterPrint:
     """The roster sheet of a battle's mustered units, with the battle it is of."""
 
     sheet: RosterSheet
-    battle_id: int
+    battle_id: BattleId
     battle: str
     campaign: str
     players: tuple[str, ...]
 
 
+#: The kind of id a ``Found`` holds (``CampaignId``, ``ArmyId`` or ``BattleId``).
+IdT = TypeVar("IdT", bound=int)
+
+
 @dataclass(frozen=True)
-class Found:
+class Found(Generic[IdT]):
     """A campaign, army or battle a user named: its id, name and where it belongs."""
 
-    id: int
+    id: IdT
     name: str
-    campaign_id: int
+    campaign_id: CampaignId
     context: str  # "Margo, Demo: Battle for Baseplate Valley"
 
     @property
@@ -167,7 +173,7 @@ def _norm(text: str) -> str:
     return " ".join(str(text).split()).casefold()
 
 
-def pick(what: str, ref: str, candidates: Sequence[Found], scope: str = "") -> Found:
+def pick(what: str, ref: str, candidates: Sequence[Found[IdT]], scope: str = "") -> Found[IdT]:
     """The one candidate ``ref`` names (an id, a name, or a unique part of a name), or a
     ``UserError`` in one line: unknown (with the names there are) or ambiguous (with ids)."""
     whats = PLURALS.get(what, f"{what}s")
@@ -204,14 +210,14 @@ class PrintService(ServiceBase):
     # -- finding what the user named ----------------------------------------------------------
 
     @storage_errors
-    def find_campaign(self, ref: str) -> Found:
+    def find_campaign(self, ref: str) -> Found[CampaignId]:
         with self._reading() as s:
             rows = [Found(c.id, c.name, c.id, f"{c.edition} rules")
                     for c in s.scalars(select(Campaign).order_by(Campaign.id))]
         return pick("campaign", ref, rows)
 
     @storage_errors
-    def find_army(self, ref: str, campaign: str | None = None) -> Found:
+    def find_army(self, ref: str, campaign: str | None = None) -> Found[ArmyId]:
         """The army ``ref`` names (id, name or unique part), within ``campaign`` if given."""
         scope_id, scope = self._scope(campaign)
         with self._reading() as s:
@@ -225,7 +231,7 @@ class PrintService(ServiceBase):
         return pick("army", ref, rows, scope)
 
     @storage_errors
-    def find_battle(self, ref: str, campaign: str | None = None) -> Found:
+    def find_battle(self, ref: str, campaign: str | None = None) -> Found[BattleId]:
         scope_id, scope = self._scope(campaign)
         with self._reading() as s:
             q = (select(Battle.id, Battle.name, Battle.campaign_id, Battle.status,
@@ -238,7 +244,7 @@ class PrintService(ServiceBase):
                     for i, n, c, st, cn in s.execute(q)]
         return pick("battle", ref, rows, scope)
 
-    def _scope(self, campaign: str | None) -> tuple[int | None, str]:
+    def _scope(self, campaign: str | None) -> tuple[CampaignId | None, str]:
         if campaign is None:
             return None, ""
         c = self.find_campaign(campaign)
@@ -247,7 +253,7 @@ class PrintService(ServiceBase):
     # -- the roster sheet ---------------------------------------------------------------------
 
     @storage_errors
-    def roster_sheet(self, army_id: int, options: RosterSheetOptions | None = None, *,
+    def roster_sheet(self, army_id: ArmyId, options: RosterSheetOptions | None = None, *,
                      date: _dt.date | None = None, include_dead: bool = False) -> RosterPrint:
         """The printed content of one army (one transaction). ``date`` defaults to today (the
         service's clock, in local time)."""
@@ -285,7 +291,8 @@ class PrintService(ServiceBase):
         return RosterPrint(sheet, summary, campaign_name, left_out)
 
     @storage_errors
-    def battle_roster_sheet(self, battle_id: int, options: RosterSheetOptions | None = None, *,
+    def battle_roster_sheet(self, battle_id: BattleId,
+                            options: RosterSheetOptions | None = None, *,
                             date: _dt.date | None = None) -> BattleRosterPrint:
         """The roster sheet of exactly the units mustered into a battle (the battle's copies,
         every side, in turn order): each card says whose unit it is and from which army."""
@@ -327,7 +334,7 @@ class PrintService(ServiceBase):
     # -- the battle report --------------------------------------------------------------------
 
     @storage_errors
-    def battle_report(self, battle_id: int) -> BattleReport:
+    def battle_report(self, battle_id: BattleId) -> BattleReport:
         """The report of a battle from the events that stand (one transaction)."""
         with self._reading() as s:
             b = self._get(s, Battle, battle_id, "battle")
@@ -355,7 +362,7 @@ class PrintService(ServiceBase):
         return build_battle_report(facts, players, units, events)
 
 
-def _campaign(s: Session, campaign_id: int) -> Campaign:
+def _campaign(s: Session, campaign_id: CampaignId) -> Campaign:
     """The campaign an army or battle belongs to (the foreign key keeps it; a database edited
     by hand may not: then the usual "there is no campaign with id" error)."""
     campaign = s.get(Campaign, campaign_id)

@@ -32,6 +32,7 @@ from sqlalchemy.orm import Session
 
 from brikdesk.domain.catalog import Catalog, CatalogError, CatalogItem, armor_value
 from brikdesk.domain.dice import ACTION_DICE
+from brikdesk.domain.ids import ArmyId, UnitId
 from brikdesk.domain.roster import (
     RULE_BUDGET,
     CostBreakdown,
@@ -76,8 +77,8 @@ MAX_COST_OVERRIDE = 999
 class UnitRow:
     """One row of the roster table."""
 
-    id: int
-    army_id: int
+    id: UnitId
+    army_id: ArmyId
     position: int
     name: str
     type_key: str
@@ -89,7 +90,7 @@ class UnitRow:
     worn: tuple[str, ...]
     carried: tuple[str, ...]
     cost: int
-    status: str
+    status: UnitStatus
     battles_fought: int
     kills: int
     notes: str
@@ -154,7 +155,7 @@ class UnitPatch:
     overrides: UnitOverrides | None = None
     loadout: Loadout | None = None
     notes: str | None = None
-    status: str | None = None
+    status: UnitStatus | None = None
     battles_fought: int | None = None
     kills: int | None = None
 
@@ -274,7 +275,8 @@ class _RowMaker:
             warnings = tuple(replace(w, unit_name=r.name) for w in warnings)
         return UnitRow(r.id, r.army_id, r.position, r.name, r.type_key, type_name,
                        stats.action_die if stats else None, stats.move if stats else None,
-                       stats.armor if stats else "?", hands, worn, carried, cost, r.status,
+                       stats.armor if stats else "?", hands, worn, carried, cost,
+                       UnitStatus(r.status),
                        r.battles_fought, r.kills, r.notes, warnings, lo, ov, r.version)
 
 
@@ -298,7 +300,7 @@ class RosterService(ServiceBase):
     # -- reading ------------------------------------------------------------------------------
 
     @storage_errors
-    def roster(self, army_id: int) -> Roster:
+    def roster(self, army_id: ArmyId) -> Roster:
         """The army header and every unit's row (one query for the units)."""
         from brikdesk.services.campaigns import army_summaries
 
@@ -320,7 +322,7 @@ class RosterService(ServiceBase):
         return Roster(summary, rows, total, army.budget, cat.cost_unit, warnings)
 
     @storage_errors
-    def unit_rows(self, unit_ids: Sequence[int]) -> tuple[UnitRow, ...]:
+    def unit_rows(self, unit_ids: Sequence[UnitId]) -> tuple[UnitRow, ...]:
         """Fresh rows of some units (after an edit), in roster order."""
         with self._reading() as s:
             if not unit_ids:
@@ -333,7 +335,7 @@ class RosterService(ServiceBase):
                 .order_by(Unit.position, Unit.id)))
 
     @storage_errors
-    def unit_card(self, unit_id: int) -> UnitCard:
+    def unit_card(self, unit_id: UnitId) -> UnitCard:
         with self._reading() as s:
             campaign_id = self._campaign_of_units(s, [unit_id])
             cat = load_campaign_catalog(s, campaign_id)
@@ -350,24 +352,24 @@ class RosterService(ServiceBase):
     # -- adding -------------------------------------------------------------------------------
 
     @storage_errors
-    def add_unit(self, army_id: int, type_key: str, *, name: str | None = None,
+    def add_unit(self, army_id: ArmyId, type_key: str, *, name: str | None = None,
                  loadout: Loadout | None = None, overrides: UnitOverrides | None = None,
-                 notes: str = "") -> Done[tuple[int, ...]]:
+                 notes: str = "") -> Done[tuple[UnitId, ...]]:
         """One unit at the end of the army (named after its type when no name is given)."""
         return self._add(army_id, type_key, 1, name or "{type} {n}", loadout, overrides, notes,
                          exact_name=name is not None)
 
     @storage_errors
-    def add_units(self, army_id: int, type_key: str, count: int,
+    def add_units(self, army_id: ArmyId, type_key: str, count: int,
                   name_pattern: str = "{type} {n}", *, loadout: Loadout | None = None
-                  ) -> Done[tuple[int, ...]]:
+                  ) -> Done[tuple[UnitId, ...]]:
         """``count`` units of a type at once. ``name_pattern`` may use ``{type}`` (the type's
         name) and ``{n}`` (a number continuing after the army's existing names)."""
         return self._add(army_id, type_key, count, name_pattern, loadout, None, "")
 
-    def _add(self, army_id: int, type_key: str, count: int, pattern: str,
+    def _add(self, army_id: ArmyId, type_key: str, count: int, pattern: str,
              loadout: Loadout | None, overrides: UnitOverrides | None, notes: str, *,
-             exact_name: bool = False) -> Done[tuple[int, ...]]:
+             exact_name: bool = False) -> Done[tuple[UnitId, ...]]:
         count = clean_int(count, "The number of units", field="count", minimum=1,
                           maximum=MAX_ADD)
         if not isinstance(pattern, str):
@@ -403,7 +405,7 @@ class RosterService(ServiceBase):
                     undo=step(self.delete_units, ids, versions=_made(snap)))
 
     @storage_errors
-    def duplicate_units(self, unit_ids: Sequence[int]) -> Done[tuple[int, ...]]:
+    def duplicate_units(self, unit_ids: Sequence[UnitId]) -> Done[tuple[UnitId, ...]]:
         """Copies of the units (loadout, overrides, notes; a fresh campaign record) at the end
         of their armies, named "<name> (copy)"."""
         ids = _ids(unit_ids)
@@ -441,7 +443,7 @@ class RosterService(ServiceBase):
     # -- editing ------------------------------------------------------------------------------
 
     @storage_errors
-    def edit_unit(self, unit_id: int, patch: UnitPatch, *, version: Expected = None
+    def edit_unit(self, unit_id: UnitId, patch: UnitPatch, *, version: Expected = None
                   ) -> Done[UnitPatch]:
         """Change some fields of one unit; ``value`` holds their old values (for undo).
         ``version``: the unit's version in the caller's view (``UnitRow.version``); if the unit
@@ -453,9 +455,9 @@ class RosterService(ServiceBase):
                     undo=step(self.edit_unit, unit_id, old[unit_id], version=after[unit_id]))
 
     @storage_errors
-    def edit_units(self, patches: Mapping[int, UnitPatch], *,
-                   versions: Mapping[int, Expected] | None = None
-                   ) -> Done[dict[int, UnitPatch]]:
+    def edit_units(self, patches: Mapping[UnitId, UnitPatch], *,
+                   versions: Mapping[UnitId, Expected] | None = None
+                   ) -> Done[dict[UnitId, UnitPatch]]:
         """Change several units in one action (e.g. the type of every selected unit).
         ``versions``: each unit's version in the caller's view; one changed since refuses all."""
         old, before, after, text = self._edit_units(patches, versions)
@@ -464,9 +466,10 @@ class RosterService(ServiceBase):
                     redo=step(self.edit_units, new, versions=before),
                     undo=step(self.edit_units, old, versions=after))
 
-    def _edit_units(self, patches: Mapping[int, UnitPatch],
-                    versions: Mapping[int, Expected] | None
-                    ) -> tuple[dict[int, UnitPatch], dict[int, Seen], dict[int, Seen], str]:
+    def _edit_units(self, patches: Mapping[UnitId, UnitPatch],
+                    versions: Mapping[UnitId, Expected] | None
+                    ) -> tuple[dict[UnitId, UnitPatch], dict[UnitId, Seen], dict[UnitId, Seen],
+                               str]:
         if not patches:
             raise UserError("no units to change")
         for p in patches.values():
@@ -484,8 +487,8 @@ class RosterService(ServiceBase):
             needs_catalog = any(p.type_key is not None or p.loadout is not None
                                 for p in patches.values())
             cat = load_campaign_catalog(s, campaign_id) if needs_catalog else None
-            old: dict[int, UnitPatch] = {}
-            before: dict[int, Seen] = {}
+            old: dict[UnitId, UnitPatch] = {}
+            before: dict[UnitId, Seen] = {}
             for uid, p in patches.items():
                 u = units[uid]
                 before[uid] = seen(u)
@@ -504,8 +507,8 @@ class RosterService(ServiceBase):
         return old, before, after, text
 
     @storage_errors
-    def reorder_units(self, army_id: int, unit_ids: Sequence[int],
-                      expect: Sequence[int] | None = None) -> Done[tuple[int, ...]]:
+    def reorder_units(self, army_id: ArmyId, unit_ids: Sequence[UnitId],
+                      expect: Sequence[UnitId] | None = None) -> Done[tuple[UnitId, ...]]:
         """Put the army's units in this order (every unit once); ``value``: the old order.
         ``expect``: the order the caller saw (undo and redo pass the order their action left);
         if the army's order is another now, ``ConflictError``."""
@@ -532,8 +535,8 @@ class RosterService(ServiceBase):
     # -- deleting -----------------------------------------------------------------------------
 
     @storage_errors
-    def delete_units(self, unit_ids: Sequence[int], *,
-                     versions: Mapping[int, Expected] | None = None) -> Done[Snapshot]:
+    def delete_units(self, unit_ids: Sequence[UnitId], *,
+                     versions: Mapping[UnitId, Expected] | None = None) -> Done[Snapshot]:
         """Delete units; ``value`` is the snapshot that ``restore`` puts back (same ids).
         Battles that mustered them keep their copies. ``versions``: as in ``edit_units``."""
         ids = _ids(unit_ids)
@@ -554,7 +557,7 @@ class RosterService(ServiceBase):
                     redo=step(self.delete_units, ids, versions=_made(snap)),
                     undo=step(self.restore, snap, campaign_id, text))
 
-    def delete_unit(self, unit_id: int, *, version: Expected = None) -> Done[Snapshot]:
+    def delete_unit(self, unit_id: UnitId, *, version: Expected = None) -> Done[Snapshot]:
         """Delete one unit; ``value`` is the snapshot ``restore_units`` puts back."""
         return self.delete_units([unit_id],
                                  versions=None if version is None else {unit_id: version})
@@ -576,7 +579,7 @@ class RosterService(ServiceBase):
 # -- helpers -------------------------------------------------------------------------------------
 
 
-def _ids(unit_ids: Sequence[int]) -> list[int]:
+def _ids(unit_ids: Sequence[UnitId]) -> list[UnitId]:
     ids = list(dict.fromkeys(unit_ids))
     if not ids:
         raise UserError("no units chosen")
@@ -586,7 +589,7 @@ def _ids(unit_ids: Sequence[int]) -> list[int]:
     return ids
 
 
-def _names(s: Session, army_id: int, pattern: str, type_name: str, count: int,
+def _names(s: Session, army_id: ArmyId, pattern: str, type_name: str, count: int,
            exact: bool) -> list[str]:
     if exact:
         return [clean_name(pattern, "The unit's name")]
@@ -603,7 +606,7 @@ def _names(s: Session, army_id: int, pattern: str, type_name: str, count: int,
     return [clean_name(n, "The unit's name") for n in names]
 
 
-def _made(snap: Snapshot) -> dict[int, Seen]:
+def _made(snap: Snapshot) -> dict[UnitId, Seen]:
     """What the undo of an add expects: the units as the add made them."""
     return {r["id"]: seen_from_dict("unit", r) for r in snap.table_rows("unit")}
 
@@ -638,7 +641,7 @@ def _old_values(u: Unit, p: UnitPatch) -> UnitPatch:
         loadout=Loadout(tuple(u.hands), tuple(u.worn), tuple(u.carried))
         if p.loadout is not None else None,
         notes=u.notes if p.notes is not None else None,
-        status=u.status if p.status is not None else None,
+        status=UnitStatus(u.status) if p.status is not None else None,
         battles_fought=u.battles_fought if p.battles_fought is not None else None,
         kills=u.kills if p.kills is not None else None)
 

@@ -12,16 +12,26 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from brikdesk.domain.ids import (
+    ArmyId,
+    BattleId,
+    BattlePlayerId,
+    BattleUnitId,
+    CampaignId,
+    EventId,
+    PlayerId,
+    UnitId,
+)
 from brikdesk.domain.modifiers import Modifier
 from brikdesk.domain.rolling import DieRoll
-from brikdesk.domain.statuses import battle_status_text
+from brikdesk.domain.statuses import BattleStatus, UnitStatus, battle_status_text
 
 # -- campaign ----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class CampaignSummary:
-    id: int
+    id: CampaignId
     name: str
     edition: str
     cost_system: str
@@ -49,8 +59,8 @@ class CampaignPatch:
 
 @dataclass(frozen=True)
 class PlayerSummary:
-    id: int
-    campaign_id: int
+    id: PlayerId
+    campaign_id: CampaignId
     name: str
     colour: str
     faction: str
@@ -67,9 +77,9 @@ class PlayerPatch:
 
 @dataclass(frozen=True)
 class ArmySummary:
-    id: int
-    campaign_id: int
-    player_id: int
+    id: ArmyId
+    campaign_id: CampaignId
+    player_id: PlayerId
     player_name: str
     player_colour: str
     name: str
@@ -85,7 +95,7 @@ NO_BUDGET = -1
 @dataclass(frozen=True)
 class ArmyPatch:
     name: str | None = None
-    player_id: int | None = None
+    player_id: PlayerId | None = None
     budget: int | None = None  # NO_BUDGET to remove it
 
 
@@ -104,10 +114,10 @@ class Navigator:
 
 @dataclass(frozen=True)
 class BattleSummary:
-    id: int
-    campaign_id: int
+    id: BattleId
+    campaign_id: CampaignId
     name: str
-    status: str  # a BattleStatus value
+    status: BattleStatus
     created_at: datetime
     finished_at: datetime | None
     notes: str
@@ -123,8 +133,8 @@ class BattleSummary:
 
 @dataclass(frozen=True)
 class BattlePlayerSummary:
-    id: int
-    player_id: int
+    id: BattlePlayerId
+    player_id: PlayerId
     name: str
     colour: str
     faction: str
@@ -135,10 +145,10 @@ class BattlePlayerSummary:
 class BattleUnitSummary:
     """A unit as mustered into a battle, with its side and its (generic) battle state."""
 
-    id: int
-    battle_player_id: int
-    player_id: int
-    unit_id: int | None  # None once the campaign unit was deleted
+    id: BattleUnitId
+    battle_player_id: BattlePlayerId
+    player_id: PlayerId
+    unit_id: UnitId | None  # None once the campaign unit was deleted
     name: str
     spec: Mapping[str, Any]
     state: Mapping[str, Any]
@@ -148,12 +158,12 @@ class BattleUnitSummary:
 class EventSummary:
     """One entry of a battle's event log."""
 
-    id: int
-    battle_id: int
+    id: EventId
+    battle_id: BattleId
     seq: int
     kind: str
-    actor_id: int | None
-    target_id: int | None
+    actor_id: BattleUnitId | None
+    target_id: BattleUnitId | None
     payload: Mapping[str, Any]
     created_at: datetime
     reverted: bool
@@ -190,8 +200,8 @@ class BattleDetail:
 class Muster:
     """Which of a player's units go into a battle (``unit_ids`` from any of their armies)."""
 
-    player_id: int
-    unit_ids: tuple[int, ...]
+    player_id: PlayerId
+    unit_ids: tuple[UnitId, ...]
 
 
 @dataclass(frozen=True)
@@ -199,8 +209,8 @@ class NewEvent:
     """An event to append: kind, actor and target battle-unit ids, and its JSON payload."""
 
     kind: str
-    actor_id: int | None = None
-    target_id: int | None = None
+    actor_id: BattleUnitId | None = None
+    target_id: BattleUnitId | None = None
     payload: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -208,7 +218,7 @@ class NewEvent:
 class UnitOutcome:
     """What a battle did to a campaign unit: its status afterwards and the kills it made."""
 
-    status: str
+    status: UnitStatus
     kills: int = 0
 
 
@@ -216,7 +226,7 @@ class UnitOutcome:
 class UnitRecord:
     """A campaign unit's record (status, battles fought, kills), to put back on undo."""
 
-    unit_id: int
-    status: str
+    unit_id: UnitId
+    status: UnitStatus
     battles_fought: int
     kills: int

@@ -9,9 +9,9 @@ with ``reason`` and ``rule``) and nothing is stored; legal ones are stored in on
 one undo step.
 
 Undo works on groups: the events of one ``record`` call (an attack that kills and spends an
-Action) are undone and redone together. Group boundaries are kept in the battle's state cache
-(``battle.state["tracker"]["groups"]``, ``[first seq, last seq]`` of each group of more than one
-event); a log without them undoes event by event.
+Action) are undone and redone together (``brikdesk.domain.tracking.READINGS["undo_groups"]``).
+Group boundaries are the battle's ``undo_groups`` column (``[first seq, last seq]`` of each
+group of more than one event); a log without them undoes event by event.
 
 One writer, one order (design convention 14). The tracker is the only writer of a battle's log.
 Every write (record, end turn, undo, redo, start) first locks the battle's row (``FOR UPDATE``
@@ -27,7 +27,8 @@ the events to undo, or already undid or redid them; the message names what was r
 ``undo``/``redo`` of "the last action" take the id the caller's view showed (``seen``), so a
 table never takes back another table's action by mistake.
 
-Speed: the service keeps, per battle, the state after every standing event, keyed by the event
+Speed: the service keeps, per battle, a :class:`~brikdesk.services.tracker_cache.BattleCache`:
+the state after every standing event, keyed by the event
 ids (ids are never reused). A call reads the ids that stand (one small query) and applies only
 events it has not seen; undo drops states from the end. Payloads are read once per event. So
 recording one event, or undoing one, on a battle of 500 units and 1,000 events takes a few
@@ -40,11 +41,12 @@ import json
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
+    BindParameter,
     Text,
     bindparam,
     case,
@@ -55,7 +57,7 @@ from sqlalchemy import (
     type_coerce,
     update,
 )
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 
 from brikdesk.domain.battle import (
     BattleSetup,
@@ -70,35 +72,45 @@ from brikdesk.domain.battle import (
     describe,
     end_turn,
     from_payload,
-    initial_state,
     summarize_turn_change,
     to_record,
 )
 from brikdesk.domain.battle.rolloff import RollOff, roll_off
 from brikdesk.domain.catalog import Catalog, CatalogError
+from brikdesk.domain.ids import BattleId, CampaignId, EventId, PlayerId
 from brikdesk.domain.rolling import DiceSource
 from brikdesk.domain.roster import Loadout, UnitSpec, UnitStats, effective_stats
 from brikdesk.domain.rulesets import rules_for
+from brikdesk.domain.tracking import fallback_stats
 from brikdesk.errors import ConflictError, UserError
 from brikdesk.persistence.models import Battle, BattlePlayer, BattleUnit, Campaign, Player
 from brikdesk.persistence.models import BattleEvent as EventRow
 from brikdesk.services.base import ServiceBase
 from brikdesk.services.battles import MAX_EVENTS_PER_CALL, BattleService
 from brikdesk.services.catalogs import load_campaign_catalog
+from brikdesk.services.changes import Changes, Clock, Done, Step, utc_now
 from brikdesk.services.common import (
-    Changes,
-    Clock,
-    Done,
-    Step,
     from_db_time,
     is_id,
     storage_errors,
+    to_db_time,
     unknown,
-    utc_now,
 )
 from brikdesk.services.events import check_payload
 from brikdesk.services.roster import overrides_from_json
 from brikdesk.services.summaries import Muster
+from brikdesk.services.tracker_cache import (
+    BattleCache,
+    CachedRow,
+    Group,
+    Roster,
+    common_prefix,
+    parse_groups,
+)
+from brikdesk.services.tracker_views import BattleView, LoggedEvent, TrackedPlayer, TrackedUnit
+
+__all__ = ["LOG_CHANGES", "BattleEvent", "BattleView", "LoggedEvent", "TrackedPlayer",
+           "TrackedUnit", "TrackerService"]
 
 #: The domain's battle event (any of the event dataclasses); the name the tracker API uses.
 BattleEvent = Event
@@ -106,31 +118,21 @@ BattleEvent = Event
 #: What every change to a battle's log tells the views.
 LOG_CHANGES = Changes.EVENTS | Changes.BATTLES
 
-READINGS: dict[str, str] = {
-    "minifig": ("5.1 Combined Attacks: the three-attacker limit is for minifigs. BrikDesk "
-                "treats every unit type with hands (Minifig, Hero, Heavy...) as a minifig and "
-                "types without hands (a Horse, a vehicle) as larger units with no hard limit."),
-    "unknown_type": ("A mustered unit whose unit type is no longer in the campaign's catalog "
-                     "is tracked with the Minifig's stats until the type is back."),
-    "undo_groups": ("Undo takes back one action as the panel recorded it: an attack that "
-                    "kills its target and spends an Action is undone in one step."),
-}
-
 _SQL_CHUNK = 500  # ids per IN (...) list
 
 # Statements run on every view, built once (building a statement costs more than running it).
-_BID = bindparam("battle_id")
+_BID: BindParameter[int] = bindparam("battle_id")
 _LOG_SUMMARY = (select(func.count(), func.max(EventRow.id),
                        func.sum(case((EventRow.reverted.is_(True), 1), else_=0)))
                 .where(EventRow.battle_id == _BID))
 _LOG_ORDER = (select(EventRow.id, EventRow.reverted).where(EventRow.battle_id == _BID)
               .order_by(EventRow.seq))
 _BATTLE_ROW = (select(Battle.id, Battle.campaign_id, Battle.name, Battle.status, Battle.notes,
-                      Battle.state, Campaign.updated_at)
+                      Battle.undo_groups, Campaign.updated_at)
                .join(Campaign, Campaign.id == Battle.campaign_id)
                .where(Battle.id == _BID))
-_SET_BATTLE_STATE = (update(Battle).where(Battle.id == bindparam("battle_id"))
-                     .values(state=bindparam("state")))
+_SET_UNDO_GROUPS = (update(Battle).where(Battle.id == bindparam("battle_id"))
+                    .values(undo_groups=bindparam("groups")))
 _INSERT = insert(EventRow).returning(EventRow.id, sort_by_parameter_order=True)
 _SET_REVERTED = (update(EventRow).where(EventRow.id.in_(bindparam("ids", expanding=True)))
                  .values(reverted=bindparam("flag"))
@@ -146,232 +148,20 @@ _PLAYERS = (select(BattlePlayer.id, Player.id, Player.name, Player.colour, Playe
             .order_by(BattlePlayer.turn_order, BattlePlayer.id))
 
 
-# -- what the tracker hands out -------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TrackedPlayer:
-    """A player of the battle, in turn order. ``id`` is the campaign player's id."""
-
-    id: int
-    name: str
-    colour: str
-    faction: str
-    turn_order: int
-
-
-@dataclass(frozen=True)
-class TrackedUnit:
-    """A mustered unit: the battle's copy of it, its player, loadout and effective stats.
-
-    ``id`` is the battle unit id, the id the rules engine and the event log use.
-    """
-
-    id: int
-    name: str
-    player_id: int
-    player_name: str
-    player_colour: str
-    type_key: str
-    type_name: str
-    spec: UnitSpec
-    stats: UnitStats
-    army: str = ""
-    campaign_unit_id: int | None = None
-    minifig: bool = True
-    notes: tuple[str, ...] = ()  # e.g. "unknown unit type 'x': Minifig stats used"
-
-    @property
-    def unit_id(self) -> int:
-        return self.id
-
-    @property
-    def loadout(self) -> Loadout:
-        return self.spec.loadout
-
-
-@dataclass(frozen=True)
-class LoggedEvent:
-    """One entry of the battle log in plain words.
-
-    ``round`` and ``player`` say when it happened (the round and the active player before it;
-    ``None`` for an undone event). ``note`` is the recorder's own words, if any (the combat
-    wizard's story of an attack). ``problem`` says why a stored event does not count (it cannot
-    be read, or the rules refuse it where it stands); such an event is skipped by the replay.
-    """
-
-    id: int
-    seq: int
-    kind: str
-    text: str
-    time: datetime | None
-    reverted: bool
-    actor_id: int | None = None
-    target_id: int | None = None
-    round: int | None = None
-    player: str | None = None
-    note: str = ""
-    problem: str | None = None
-    event: Event | None = None
-
-
-@dataclass(frozen=True)
-class BattleView:
-    """A battle as the tracker shows it. ``events`` are the whole log, oldest first (undone
-    events last, marked ``reverted``); ``can_undo`` / ``can_redo`` are the texts of what Undo
-    and Redo would take back or bring back, ``None`` when there is nothing; ``undo_seen`` /
-    ``redo_seen`` go with them to ``TrackerService.undo(seen=...)`` / ``redo(seen=...)``."""
-
-    id: int
-    campaign_id: int
-    name: str
-    status: str  # "planned", "in_progress", "finished"
-    notes: str
-    setup: BattleSetup
-    state: BattleState
-    players: tuple[TrackedPlayer, ...]
-    units: tuple[TrackedUnit, ...]
-    catalog: Catalog
-    events: tuple[LoggedEvent, ...]
-    can_undo: str | None = None
-    can_redo: str | None = None
-    #: What to pass as ``seen`` to ``undo`` / ``redo`` from this view (None: nothing to do).
-    undo_seen: int | None = None
-    redo_seen: int | None = None
-
-    @property
-    def in_progress(self) -> bool:
-        return self.status == "in_progress"
-
-    @property
-    def status_text(self) -> str:
-        return {"planned": "planned", "in_progress": "in progress",
-                "finished": "finished"}.get(self.status, self.status)
-
-    def unit(self, unit_id: int) -> TrackedUnit:
-        i = self.setup.unit_index.get(unit_id)
-        if i is None:
-            raise UserError(f"No unit {unit_id} in this battle.")
-        return self.units[i]
-
-    def player(self, player_id: int) -> TrackedPlayer:
-        i = self.setup.player_index.get(player_id)
-        if i is None:
-            raise UserError(f"No player {player_id} in this battle.")
-        return self.players[i]
-
-    @property
-    def active_player(self) -> TrackedPlayer:
-        return self.player(self.state.active)
-
-    @property
-    def standing_events(self) -> tuple[LoggedEvent, ...]:
-        return tuple(e for e in self.events if not e.reverted)
-
-
-# -- the per-battle cache -------------------------------------------------------------------
+# -- the battle's row as one call reads it ---------------------------------------------------
 
 
 @dataclass
 class _BattleInfo:
     """The battle's row as read at the start of a call (a plain copy, not an ORM object)."""
 
-    id: int
-    campaign_id: int
+    id: BattleId
+    campaign_id: CampaignId
     name: str
     status: str
     notes: str
-    state: Mapping[str, Any]
-    stamp: datetime | None  # the campaign's updated_at: every service's write changes it
-    groups: tuple[Any, tuple[tuple[int, int], ...]] | None = None  # (state read, groups)
+    groups: tuple[Group, ...]  # its undo groups
 
-
-@dataclass
-class _Row:
-    """An event row as read once: everything but the ``reverted`` flag, which can change."""
-
-    id: int
-    seq: int
-    kind: str
-    actor: int | None
-    target: int | None
-    time: datetime | None
-    note: str
-    event: Event | None
-    problem: str | None  # unreadable
-    text: str
-
-
-class _Cache:
-    """One battle's setup, units and the state after each standing event."""
-
-    def __init__(self, signature: tuple[Any, ...], setup: BattleSetup,
-                 players: tuple[TrackedPlayer, ...], units: tuple[TrackedUnit, ...],
-                 catalog: Catalog) -> None:
-        self.signature = signature
-        self.setup = setup
-        self.players = players
-        self.units = units
-        self.catalog = catalog
-        self.rows: dict[int, _Row] = {}
-        self.ids: list[int] = []  # standing events applied, in order
-        self.states: list[BattleState] = [initial_state(setup)]  # states[i]: before ids[i]
-        self.problems: list[str | None] = []
-        self.order: tuple[tuple[int, bool], ...] = ()  # (id, reverted) of every row by seq
-        self.view: BattleView | None = None
-        self.view_key: tuple[Any, ...] | None = None
-        self.pending = False  # holds rows of a transaction not yet committed
-        self.token: tuple[Any, ...] | None = None  # the log's summary when last read
-        self.entries: list[LoggedEvent] = []  # the last view's log, aligned with ``order``
-        self.entries_order: tuple[tuple[int, bool], ...] = ()
-        self.tail_ok = True  # the undone events are the log's end (as this service keeps it)
-        self.stamp: tuple[int, datetime | None] | None = None  # (campaign, updated_at) seen
-
-    @property
-    @storage_errors
-    def state(self) -> BattleState:
-        return self.states[-1]
-
-    def advance(self, standing: Sequence[int],
-                known: Mapping[int, BattleState] | None = None) -> None:
-        """Bring ``states`` in line with the ids that stand now (a common prefix is kept).
-        ``known``: states already computed after some events (by the write that stored them)."""
-        ids = self.ids
-        k = common_prefix(ids, standing)
-        if k < len(ids):
-            del ids[k:]
-            del self.states[k + 1:]
-            del self.problems[k:]
-        setup = self.setup
-        state = self.states[-1]
-        for event_id in standing[k:]:
-            row = self.rows[event_id]
-            problem = row.problem
-            if known is not None and event_id in known:
-                state = known[event_id]
-            elif row.event is not None:
-                try:
-                    state = apply(setup, state, row.event)
-                except UserError as exc:
-                    problem = f"not counted: {exc}"
-            ids.append(event_id)
-            self.states.append(state)
-            self.problems.append(problem)
-
-
-def common_prefix(a: Sequence[Any], b: Sequence[Any]) -> int:
-    """Length of the longest common prefix (slices compare in C: fast on long logs)."""
-    n = min(len(a), len(b))
-    if a[:n] == b[:n]:
-        return n
-    lo, hi = 0, n  # a[:lo] == b[:lo] and a[:hi] != b[:hi]
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if a[:mid] == b[:mid]:
-            lo = mid
-        else:
-            hi = mid
-    return lo
 
 
 def _event_text(setup: BattleSetup, kind: str, event: Event | None,
@@ -382,16 +172,6 @@ def _event_text(setup: BattleSetup, kind: str, event: Event | None,
     if isinstance(text, str) and text.strip():
         return text.strip()
     return kind.replace("_", " ").capitalize()
-
-
-def _fallback_stats(spec: UnitSpec, catalog: Catalog) -> tuple[UnitStats, str]:
-    note = f"unknown unit type '{spec.unit_type}': Minifig stats used"
-    try:
-        stats = effective_stats(replace(spec, unit_type="minifig"), catalog)
-    except CatalogError:
-        stats = UnitStats(action_die=6, move=5, armor="4", armor_dice=4, half_speed=False,
-                          deflection=0, cant_swim=False, counters=2, over_the_top=True)
-    return replace(stats, reasons=stats.reasons + (note,)), note
 
 
 def _spec_from_json(name: str, data: Mapping[str, Any]) -> UnitSpec:
@@ -420,26 +200,26 @@ def _spec_from_json(name: str, data: Mapping[str, Any]) -> UnitSpec:
 class TrackerService(ServiceBase):
     """The battle tracker's actions: view, record, end turn, undo and redo, start, roll-off."""
 
-    def __init__(self, sessions, clock: Clock = utc_now) -> None:
+    def __init__(self, sessions: sessionmaker[Session], clock: Clock = utc_now) -> None:
         super().__init__(sessions, clock)
         self._battles = BattleService(sessions, clock)
-        self._caches: dict[int, _Cache] = {}
-        self._lock = threading.RLock()
+        self._caches: dict[BattleId, BattleCache] = {}
+        self._mutex = threading.RLock()
 
     # -- reading ------------------------------------------------------------------------------
 
     @storage_errors
-    def view(self, battle_id: int) -> BattleView:
+    def view(self, battle_id: BattleId) -> BattleView:
         """The battle as its log says it stands now."""
-        with self._lock, self._reading() as s:
+        with self._mutex, self._reading() as s:
             b, cache = self._sync(s, battle_id)
             return self._view(b, cache)
 
-    def state(self, battle_id: int) -> BattleState:
+    def state(self, battle_id: BattleId) -> BattleState:
         return self.view(battle_id).state
 
     @storage_errors
-    def roll_off(self, battle_id: int, dice: DiceSource) -> RollOff:
+    def roll_off(self, battle_id: BattleId, dice: DiceSource) -> RollOff:
         """Roll for the turn order of the battle's players (nothing is stored; see
         ``brikdesk.domain.battle.rolloff.READING``)."""
         with self._reading() as s:
@@ -450,7 +230,7 @@ class TrackerService(ServiceBase):
     # -- recording ----------------------------------------------------------------------------
 
     @storage_errors
-    def record(self, battle_id: int, events: Sequence[Event], *, text: str | None = None
+    def record(self, battle_id: BattleId, events: Sequence[Event], *, text: str | None = None
                ) -> Done[BattleView]:
         """Apply ``events`` in order to the current state with the rules; if every one is legal,
         store them in one transaction as one undo step. An illegal one raises ``RuleViolation``
@@ -460,7 +240,7 @@ class TrackerService(ServiceBase):
             raise UserError("Nothing to record.")
         if len(events) > MAX_EVENTS_PER_CALL:
             raise UserError(f"At most {MAX_EVENTS_PER_CALL} events at once.")
-        with self._lock:
+        with self._mutex:
             ids, view = self._store(battle_id, events)
         if text is None:
             text = view.events[-len(events)].text if len(events) <= len(view.events) else ""
@@ -469,9 +249,9 @@ class TrackerService(ServiceBase):
         return self._done(view, battle_id, ids, text)
 
     @storage_errors
-    def end_turn(self, battle_id: int) -> Done[EndTurnSummary]:
+    def end_turn(self, battle_id: BattleId) -> Done[EndTurnSummary]:
         """End the active player's turn: recharges, recoveries and resets, as one event."""
-        with self._lock:
+        with self._mutex:
             with self._writing(battle_id) as s:
                 b, cache = self._sync(s, battle_id)
                 self._check_open(b)
@@ -483,16 +263,16 @@ class TrackerService(ServiceBase):
         return Done(summary, done.changes, done.text, done.redo, done.undo)
 
     @storage_errors
-    def undo(self, battle_id: int, *, seen: int | None = None) -> Done[BattleView]:
+    def undo(self, battle_id: BattleId, *, seen: EventId | None = None) -> Done[BattleView]:
         """Take back the last action of the log (its group of events).
 
         ``seen``: the caller view's ``undo_seen`` (the last event of what its ``can_undo``
         names); if the log's last action is another now (someone recorded or undid since),
         the undo is refused with ``ConflictError`` naming what changed, rather than taking
         back another table's action."""
-        with self._lock, self._writing(battle_id) as s:
+        with self._mutex, self._writing(battle_id) as s:
             b, cache = self._sync(s, battle_id)
-            group = self._undo_group(b, cache)
+            group = cache.undo_group(b.groups)
             if seen is not None and (not group or group[-1] != seen):
                 raise ConflictError(self._moved_on(cache, seen, "undo"))
             if not group:
@@ -503,12 +283,12 @@ class TrackerService(ServiceBase):
                     undo=_step(self.unrevert_events, battle_id, group))
 
     @storage_errors
-    def redo(self, battle_id: int, *, seen: int | None = None) -> Done[BattleView]:
+    def redo(self, battle_id: BattleId, *, seen: EventId | None = None) -> Done[BattleView]:
         """Bring back the first undone action of the log. ``seen``: the caller view's
         ``redo_seen``; if the first undone action is another now, ``ConflictError``."""
-        with self._lock, self._writing(battle_id) as s:
+        with self._mutex, self._writing(battle_id) as s:
             b, cache = self._sync(s, battle_id)
-            group = self._redo_group(b, cache)
+            group = cache.redo_group(b.groups)
             if seen is not None and (not group or group[0] != seen):
                 raise ConflictError(self._moved_on(cache, seen, "redo"))
             if not group:
@@ -519,7 +299,7 @@ class TrackerService(ServiceBase):
                     undo=_step(self.revert_events, battle_id, group))
 
     @storage_errors
-    def revert_events(self, battle_id: int, event_ids: Sequence[int]) -> Done[BattleView]:
+    def revert_events(self, battle_id: BattleId, event_ids: Sequence[EventId]) -> Done[BattleView]:
         """Mark these events undone (the undo step of the action that recorded them).
 
         They must be the last events that stand: if someone recorded after them, or undid them
@@ -532,7 +312,8 @@ class TrackerService(ServiceBase):
                     undo=_step(self.unrevert_events, battle_id, ids))
 
     @storage_errors
-    def unrevert_events(self, battle_id: int, event_ids: Sequence[int]) -> Done[BattleView]:
+    def unrevert_events(self, battle_id: BattleId, event_ids: Sequence[EventId]
+                        ) -> Done[BattleView]:
         """Bring these undone events back (the redo step); they must be the first undone ones,
         else ``ConflictError`` (someone recorded since, which drops the undone events, or
         redid them already)."""
@@ -543,7 +324,7 @@ class TrackerService(ServiceBase):
         return Done(view, LOG_CHANGES, "Redo", redo=_step(self.unrevert_events, battle_id, ids),
                     undo=_step(self.revert_events, battle_id, ids))
 
-    def _revert(self, s: Session, b: _BattleInfo, cache: _Cache, ids: tuple[int, ...]
+    def _revert(self, s: Session, b: _BattleInfo, cache: BattleCache, ids: tuple[EventId, ...]
                 ) -> BattleView:
         self._check_not_finished(b)
         if not ids:
@@ -557,14 +338,14 @@ class TrackerService(ServiceBase):
         self._touch(s, b.campaign_id, cache)
         if cache.tail_ok and tuple(cache.ids[n - len(ids):]) == ids:
             order = cache.order
-            self._local_order(cache, order[:n - len(ids)]
+            cache.set_order(order[:n - len(ids)]
                               + tuple((i, True) for i in ids) + order[n:],
                               cache.token[1] if cache.token else None)
         else:
             self._sync_events(s, b.id, cache)
         return self._view(b, cache)
 
-    def _unrevert(self, s: Session, b: _BattleInfo, cache: _Cache, ids: tuple[int, ...]
+    def _unrevert(self, s: Session, b: _BattleInfo, cache: BattleCache, ids: tuple[EventId, ...]
                   ) -> BattleView:
         self._check_not_finished(b)
         undone = [i for i, reverted in cache.order if reverted][:len(ids)]
@@ -578,7 +359,7 @@ class TrackerService(ServiceBase):
         n = len(cache.ids)
         order = cache.order
         if cache.tail_ok and tuple(i for i, _r in order[n:n + len(ids)]) == ids:
-            self._local_order(cache, order[:n] + tuple((i, False) for i in ids)
+            cache.set_order(order[:n] + tuple((i, False) for i in ids)
                               + order[n + len(ids):],
                               cache.token[1] if cache.token else None)
         else:
@@ -588,18 +369,18 @@ class TrackerService(ServiceBase):
     # -- what a conflict says -----------------------------------------------------------------
 
     @staticmethod
-    def _texts(cache: _Cache, ids: Sequence[int]) -> str:
+    def _texts(cache: BattleCache, ids: Sequence[EventId]) -> str:
         texts = [cache.rows[i].text for i in ids if i in cache.rows]
         if not texts:
             return "other events"
         shown = ", ".join(f"'{t}'" for t in texts[:3])
         return shown + (f" and {len(texts) - 3} more" if len(texts) > 3 else "")
 
-    def _what(self, cache: _Cache, ids: Sequence[int]) -> str:
+    def _what(self, cache: BattleCache, ids: Sequence[EventId]) -> str:
         known = [i for i in ids if i in cache.rows]
         return self._texts(cache, known) if known else "those events"
 
-    def _not_last(self, cache: _Cache, ids: tuple[int, ...]) -> str:
+    def _not_last(self, cache: BattleCache, ids: tuple[EventId, ...]) -> str:
         """Why events cannot be undone: recorded over, already undone, or gone."""
         what = self._what(cache, ids)
         standing = set(cache.ids)
@@ -613,7 +394,7 @@ class TrackerService(ServiceBase):
         return (f"Can't undo {what}: the battle's log changed since (someone else undid and "
                 "recorded over it); nothing was changed.")
 
-    def _not_next(self, cache: _Cache, ids: tuple[int, ...]) -> str:
+    def _not_next(self, cache: BattleCache, ids: tuple[EventId, ...]) -> str:
         """Why undone events cannot be redone: redone already, or recorded over (gone)."""
         what = self._what(cache, ids)
         present = {i for i, _r in cache.order}
@@ -627,7 +408,7 @@ class TrackerService(ServiceBase):
                     "replaced the undone ones; nothing was changed.")
         return f"Can't redo {what}: the battle's log changed since; nothing was changed."
 
-    def _moved_on(self, cache: _Cache, seen: int, doing: str) -> str:
+    def _moved_on(self, cache: BattleCache, seen: EventId, doing: str) -> str:
         """The log's last (or first undone) action is not the one the caller saw."""
         what = f"'{cache.rows[seen].text}'" if seen in cache.rows else "the action you saw"
         if doing == "undo" and seen in cache.ids:
@@ -645,7 +426,7 @@ class TrackerService(ServiceBase):
     # -- starting -----------------------------------------------------------------------------
 
     @storage_errors
-    def start(self, battle_id: int, player_order: Sequence[int]) -> Done[BattleView]:
+    def start(self, battle_id: BattleId, player_order: Sequence[PlayerId]) -> Done[BattleView]:
         """Set the turn order (every player of the battle once) and start the planned battle."""
         order = tuple(player_order)
         with self._writing(battle_id) as s:
@@ -665,7 +446,7 @@ class TrackerService(ServiceBase):
                     undo=_step(self._unstart, battle_id, old))
 
     @storage_errors
-    def _unstart(self, battle_id: int, old_order: Sequence[int]) -> Done[BattleView]:
+    def _unstart(self, battle_id: BattleId, old_order: Sequence[PlayerId]) -> Done[BattleView]:
         """Undo of ``start``: planned again, with the old turn order (no event may stand)."""
         with self._writing(battle_id) as s:
             b = self._get(s, Battle, battle_id, "battle")
@@ -688,7 +469,7 @@ class TrackerService(ServiceBase):
                     undo=_step(self.start, battle_id, order))
 
     @storage_errors
-    def begin(self, campaign_id: int, name: str, musters: Sequence[Muster], *,
+    def begin(self, campaign_id: CampaignId, name: str, musters: Sequence[Muster], *,
               notes: str = "") -> Done[BattleView]:
         """Create a battle with the mustered units and start it; the musters' order is the
         turn order. One undo step (undo deletes the battle; the campaign pool is untouched)."""
@@ -712,21 +493,26 @@ class TrackerService(ServiceBase):
 
     # -- internals ----------------------------------------------------------------------------
 
-    def _touch(self, s: Session, campaign_id: int, cache: _Cache | None = None) -> None:
+    def _db_now(self) -> datetime:
+        """Now, as the database stores times."""
+        return to_db_time(self._clock())
+
+    def _touch(self, s: Session, campaign_id: CampaignId,
+               cache: BattleCache | None = None) -> None:
         """Mark the campaign as changed now (as every service does; a prebuilt statement).
         ``cache``: this battle's cache, which then knows the new stamp is its own write."""
-        now = self._now()
+        now = self._db_now()
         s.execute(_TOUCH, {"campaign_id": campaign_id, "now": now})
         if cache is not None and cache.stamp is not None and cache.stamp[0] == campaign_id:
             cache.stamp = (campaign_id, now)
 
     @contextmanager
-    def _writing(self, battle_id: int) -> Iterator[Session]:
+    def _writing(self, battle_id: BattleId) -> Iterator[Session]:
         """One write transaction holding the battle's row lock (every write of the log takes
         it first: the log has one writer at a time, across processes). If it fails after the
         cache took in rows it wrote, the cache is dropped (a rolled-back insert's ids may be
         given out again)."""
-        with self._lock:
+        with self._mutex:
             try:
                 with self._sessions.begin() as s:
                     if is_id(battle_id):
@@ -741,14 +527,14 @@ class TrackerService(ServiceBase):
             if cache is not None:
                 cache.pending = False
 
-    def _done(self, view: BattleView | None, battle_id: int, ids: tuple[int, ...],
+    def _done(self, view: BattleView | None, battle_id: BattleId, ids: tuple[EventId, ...],
               text: str) -> Done[Any]:
         return Done(view, LOG_CHANGES, text,
                     redo=_step(self.unrevert_events, battle_id, ids),
                     undo=_step(self.revert_events, battle_id, ids))
 
-    def _store(self, battle_id: int, events: tuple[Event, ...]
-               ) -> tuple[tuple[int, ...], BattleView]:
+    def _store(self, battle_id: BattleId, events: tuple[Event, ...]
+               ) -> tuple[tuple[EventId, ...], BattleView]:
         with self._writing(battle_id) as s:
             b, cache = self._sync(s, battle_id)
             self._check_open(b)
@@ -761,8 +547,8 @@ class TrackerService(ServiceBase):
             self._sync_events(s, battle_id, cache)
             return ids, self._view(b, cache)
 
-    def _insert(self, s: Session, b: _BattleInfo, cache: _Cache, events: Sequence[Event],
-                states: Sequence[BattleState] | None = None) -> tuple[int, ...]:
+    def _insert(self, s: Session, b: _BattleInfo, cache: BattleCache, events: Sequence[Event],
+                states: Sequence[BattleState] | None = None) -> tuple[EventId, ...]:
         """Store ``events`` (already checked by the rules; ``states``: the state after each)."""
         records = []
         cache.pending = True
@@ -774,34 +560,31 @@ class TrackerService(ServiceBase):
             s.execute(delete(EventRow).where(EventRow.battle_id == b.id,
                                              EventRow.reverted.is_(True)))
         seq = s.scalar(_MAX_SEQ, {"battle_id": b.id}) or 0
-        now = self._now()
+        now = self._db_now()
         first = seq + 1
-        rows = []
-        for kind, actor, target, payload in records:
-            seq += 1
-            rows.append({"battle_id": b.id, "seq": seq, "kind": kind, "actor_id": actor,
-                         "target_id": target, "payload": payload, "created_at": now,
-                         "reverted": False})
+        rows = [{"battle_id": b.id, "seq": first + n, "kind": kind, "actor_id": actor,
+                 "target_id": target, "payload": payload, "created_at": now, "reverted": False}
+                for n, (kind, actor, target, payload) in enumerate(records)]
+        seq = first + len(records) - 1
         ids = tuple(s.scalars(_INSERT, rows))
         time = from_db_time(now)
-        for eid, row, event in zip(ids, rows, events, strict=True):
-            note = row["payload"].get("text", "")
-            cache.rows[eid] = _Row(eid, row["seq"], row["kind"], row["actor_id"],
-                                   row["target_id"], time, note if isinstance(note, str) else "",
-                                   event, None, describe(cache.setup, event))
+        for n, (eid, event) in enumerate(zip(ids, events, strict=True)):
+            kind, actor, target, payload = records[n]
+            note = payload.get("text", "")
+            cache.add_row(CachedRow(eid, first + n, kind, actor, target, time,
+                                    note if isinstance(note, str) else "", event, None,
+                                    describe(cache.setup, event)))
         if cache.tail_ok:
             standing = cache.order[:len(cache.ids)]
             known = dict(zip(ids, states, strict=True)) if states is not None else None
-            self._local_order(cache, standing + tuple((i, False) for i in ids), max(ids), known)
-        groups = [g for g in _groups(b) if g[0] < first]
+            cache.set_order(standing + tuple((i, False) for i in ids), max(ids), known)
+        groups = tuple(g for g in b.groups if g[0] < first)
         if len(rows) > 1:
-            groups.append([first, seq])
-        if groups != _groups(b) or reverted:
-            tracker = b.state.get("tracker", {})
-            tracker = dict(tracker) if isinstance(tracker, Mapping) else {}
-            tracker["groups"] = groups
-            b.state = {**b.state, "tracker": tracker}
-            s.execute(_SET_BATTLE_STATE, {"battle_id": b.id, "state": b.state})
+            groups += ((first, seq),)
+        if groups != b.groups:
+            b.groups = groups
+            s.execute(_SET_UNDO_GROUPS, {"battle_id": b.id,
+                                         "groups": [list(g) for g in groups]})
         self._touch(s, b.campaign_id, cache)
         return ids
 
@@ -818,11 +601,11 @@ class TrackerService(ServiceBase):
             raise UserError(f"'{b.name}' is finished; its log can't change.")
 
     @staticmethod
-    def _players(s: Session, battle_id: int) -> list[Any]:
+    def _players(s: Session, battle_id: BattleId) -> list[Any]:
         return list(s.execute(_PLAYERS, {"battle_id": battle_id}).all())
 
-    def _set_order(self, s: Session, battle_id: int, order: tuple[int, ...]
-                   ) -> tuple[int, ...]:
+    def _set_order(self, s: Session, battle_id: BattleId, order: tuple[PlayerId, ...]
+                   ) -> tuple[PlayerId, ...]:
         bps = s.scalars(select(BattlePlayer).where(BattlePlayer.battle_id == battle_id)
                         .order_by(BattlePlayer.turn_order, BattlePlayer.id)).all()
         old = tuple(bp.player_id for bp in bps)
@@ -835,7 +618,7 @@ class TrackerService(ServiceBase):
         s.flush()
         return old
 
-    def _sync(self, s: Session, battle_id: int) -> tuple[_BattleInfo, _Cache]:
+    def _sync(self, s: Session, battle_id: BattleId) -> tuple[_BattleInfo, BattleCache]:
         """Read what may have changed and bring the battle's cache up to date.
 
         Players and the catalog are read again only when the campaign's ``updated_at`` moved
@@ -846,22 +629,21 @@ class TrackerService(ServiceBase):
         row = s.execute(_BATTLE_ROW, {"battle_id": battle_id}).one_or_none()
         if row is None:
             raise unknown("battle", battle_id)
-        bid, campaign_id, name, status, notes, state, stamp = row
-        b = _BattleInfo(bid, campaign_id, name, status, notes,
-                        state if isinstance(state, Mapping) else {}, stamp)
+        bid, campaign_id, name, status, notes, groups, stamp = row
+        b = _BattleInfo(bid, campaign_id, name, status, notes, parse_groups(groups))
         cache = self._caches.get(battle_id)
         if cache is None or cache.stamp != (campaign_id, stamp):
             players = self._players(s, battle_id)
             catalog = load_campaign_catalog(s, campaign_id)
             signature = (campaign_id, tuple(tuple(p) for p in players))
-            if cache is None or cache.signature != signature or cache.catalog != catalog:
+            if cache is None or cache.roster.signature != signature or cache.roster.catalog != catalog:
                 cache = self._build(s, battle_id, signature, players, catalog)
                 self._caches[battle_id] = cache
             cache.stamp = (campaign_id, stamp)
         self._sync_events(s, battle_id, cache)
         return b, cache
 
-    def _sync_events(self, s: Session, battle_id: int, cache: _Cache) -> None:
+    def _sync_events(self, s: Session, battle_id: BattleId, cache: BattleCache) -> None:
         """Read which events stand and apply those the cache has not seen.
 
         First a one-row summary of the log (count, last id, how many undone): events are only
@@ -878,27 +660,10 @@ class TrackerService(ServiceBase):
             new = [i for i, _r in order if i not in cache.rows]
             if new:
                 self._read_rows(s, cache, new)
-            cache.order = order
-            cache.advance([i for i, r in order if not r])
-        cache.token = token
-        undone = token[2] or 0
-        cache.tail_ok = all(r for _i, r in order[len(order) - undone:]) if undone else True
+        cache.read_order(order, token)
 
-    @staticmethod
-    def _local_order(cache: _Cache, order: tuple[tuple[int, bool], ...],
-                     max_id: int | None, known: Mapping[int, BattleState] | None = None
-                     ) -> None:
-        """After this service's own write: the log's new order and summary, without reading
-        them back (``max_id``: the largest event id now in the log; ``known``: states the write
-        already computed)."""
-        standing = [i for i, r in order if not r]
-        undone = len(order) - len(standing)
-        cache.order = order
-        cache.advance(standing, known)
-        cache.token = (len(order), max_id, undone) if order else (0, None, None)
-
-    def _build(self, s: Session, battle_id: int, signature: tuple[Any, ...],
-               players: list[Any], catalog: Catalog) -> _Cache:
+    def _build(self, s: Session, battle_id: BattleId, signature: tuple[Any, ...],
+               players: list[Any], catalog: Catalog) -> BattleCache:
         tracked_players = tuple(TrackedPlayer(pid, name, colour, faction, order)
                                 for _bp, pid, name, colour, faction, order in players)
         by_bp = {bp: p for bp, p in zip((row[0] for row in players), tracked_players,
@@ -924,7 +689,7 @@ class TrackerService(ServiceBase):
                 try:
                     stats = effective_stats(spec, catalog)
                 except CatalogError:
-                    stats, note = _fallback_stats(spec, catalog)
+                    stats, note = fallback_stats(spec, catalog)
                     notes = (note,)
                 type_name = ut.name if ut is not None else f"{spec.unit_type or '?'}?"
                 minifig = (ut.hands if ut is not None else 2) > 0
@@ -945,9 +710,9 @@ class TrackerService(ServiceBase):
             raise UserError("This battle has no players.")
         setup = BattleSetup(tuple(PlayerSetup(p.id, p.name) for p in tracked_players),
                             tuple(setups), rules=rules_for(catalog.edition))
-        return _Cache(signature, setup, tracked_players, tuple(units), catalog)
+        return BattleCache(Roster(signature, setup, tracked_players, tuple(units), catalog))
 
-    def _read_rows(self, s: Session, cache: _Cache, ids: list[int]) -> None:
+    def _read_rows(self, s: Session, cache: BattleCache, ids: list[EventId]) -> None:
         setup = cache.setup
         for start in range(0, len(ids), _SQL_CHUNK):
             chunk = ids[start:start + _SQL_CHUNK]
@@ -972,13 +737,12 @@ class TrackerService(ServiceBase):
                     except EventFormatError as exc:
                         problem = f"not counted: {exc}"
                 note = payload.get("text") if event is not None else ""
-                cache.rows[eid] = _Row(eid, seq, kind, actor, target, from_db_time(created),
+                cache.rows[eid] = CachedRow(eid, seq, kind, actor, target, from_db_time(created),
                                        note if isinstance(note, str) else "", event, problem,
                                        _event_text(setup, kind, event, payload))
 
-    def _view(self, b: _BattleInfo, cache: _Cache) -> BattleView:
-        groups = _groups(b)
-        key = (cache.order, b.status, b.name, b.notes, tuple(map(tuple, groups)))
+    def _view(self, b: _BattleInfo, cache: BattleCache) -> BattleView:
+        key = (cache.order, b.status, b.name, b.notes, b.groups)
         if cache.view is not None and cache.view_key == key:
             return cache.view
         rows = cache.rows
@@ -988,7 +752,7 @@ class TrackerService(ServiceBase):
         out = cache.entries[:k]
         n_standing = len(cache.ids)
         position = None
-        names = {p.id: p.name for p in cache.players}
+        names = {p.id: p.name for p in cache.roster.players}
         for at in range(k, len(order)):
             eid, reverted = order[at]
             row = rows[eid]
@@ -1010,79 +774,18 @@ class TrackerService(ServiceBase):
                                     row.event)
             out.append(entry)
         cache.entries, cache.entries_order = out, order
-        undo = self._undo_group(b, cache)
-        redo = self._redo_group(b, cache)
+        undo = cache.undo_group(b.groups)
+        redo = cache.redo_group(b.groups)
         view = BattleView(
             id=b.id, campaign_id=b.campaign_id, name=b.name, status=b.status, notes=b.notes,
-            setup=cache.setup, state=cache.state, players=cache.players, units=cache.units,
-            catalog=cache.catalog, events=tuple(out),
-            can_undo=_group_text(cache, undo) if undo and b.status != "finished" else None,
-            can_redo=_group_text(cache, redo) if redo and b.status != "finished" else None,
+            setup=cache.setup, state=cache.state, players=cache.roster.players, units=cache.roster.units,
+            catalog=cache.roster.catalog, events=tuple(out),
+            can_undo=cache.group_text(undo) if undo and b.status != "finished" else None,
+            can_redo=cache.group_text(redo) if redo and b.status != "finished" else None,
             undo_seen=undo[-1] if undo and b.status != "finished" else None,
             redo_seen=redo[0] if redo and b.status != "finished" else None)
         cache.view, cache.view_key = view, key
         return view
-
-    @staticmethod
-    def _undo_group(b: _BattleInfo, cache: _Cache) -> tuple[int, ...]:
-        """The ids the next Undo reverts: the last standing event and its group."""
-        if not cache.ids:
-            return ()
-        rows = cache.rows
-        last = rows[cache.ids[-1]].seq
-        first = last
-        for f, lst in _groups(b):
-            if f <= last <= lst:
-                first = f
-        out = []
-        for i in reversed(cache.ids):
-            if rows[i].seq < first:
-                break
-            out.append(i)
-        return tuple(reversed(out))
-
-    @staticmethod
-    def _redo_group(b: _BattleInfo, cache: _Cache) -> tuple[int, ...]:
-        """The ids the next Redo brings back: the first undone event and its group."""
-        undone = []
-        for i, reverted in reversed(cache.order):  # undone events are the log's end
-            if not reverted:
-                break
-            undone.append(i)
-        if not undone:
-            undone = [i for i, reverted in cache.order if reverted]
-            if not undone:
-                return ()
-        else:
-            undone.reverse()
-        rows = cache.rows
-        first = rows[undone[0]].seq
-        last = first
-        for f, lst in _groups(b):
-            if f <= first <= lst:
-                last = lst
-        return tuple(i for i in undone if first <= rows[i].seq <= last)
-
-
-def _groups(b: _BattleInfo) -> list[list[int]]:
-    """``[first seq, last seq]`` of each stored undo group of more than one event."""
-    if b.groups is not None and b.groups[0] is b.state:
-        return [list(g) for g in b.groups[1]]
-    state = b.state
-    tracker = state.get("tracker", {})
-    groups = tracker.get("groups", []) if isinstance(tracker, Mapping) else []
-    out = []
-    for g in groups if isinstance(groups, list) else ():
-        if (isinstance(g, list) and len(g) == 2 and all(type(x) is int for x in g)
-                and g[0] <= g[1]):
-            out.append([g[0], g[1]])
-    b.groups = (b.state, tuple(tuple(g) for g in out))
-    return out
-
-
-def _group_text(cache: _Cache, ids: tuple[int, ...]) -> str:
-    text = cache.rows[ids[0]].text
-    return text if len(ids) == 1 else f"{text} (+{len(ids) - 1} more)"
 
 
 def _step(method: Callable[..., Done[Any]], *args: Any) -> Step:

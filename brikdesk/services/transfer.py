@@ -35,6 +35,7 @@ from brikdesk.domain.catalog import (
     load_default_catalog,
     unit_type_from_dict,
 )
+from brikdesk.domain.ids import CampaignId
 from brikdesk.domain.roster import UnitOverrides
 from brikdesk.domain.statuses import BattleStatus
 from brikdesk.errors import UserError
@@ -118,13 +119,13 @@ def _time_text(value: datetime | None) -> str | None:
 # -- export --------------------------------------------------------------------------------------
 
 
-def export_document(s: Session, campaign_id: int) -> dict[str, Any]:
+def export_document(s: Session, campaign_id: CampaignId) -> dict[str, Any]:
     c = s.get(Campaign, campaign_id)
     if c is None:
         raise UserError(f"there is no campaign with id {campaign_id}", field="id")
     players = s.scalars(select(Player).where(Player.campaign_id == c.id)
                         .order_by(Player.id)).all()
-    pid = {p.id: i + 1 for i, p in enumerate(players)}
+    pid: dict[int, int] = {p.id: i + 1 for i, p in enumerate(players)}  # db id -> file id
     armies = s.scalars(select(Army).where(Army.campaign_id == c.id).order_by(Army.id)).all()
     units_by_army: dict[int, list[Unit]] = {a.id: [] for a in armies}
     for u in s.scalars(select(Unit).join(Army).where(Army.campaign_id == c.id)
@@ -161,7 +162,7 @@ def export_document(s: Session, campaign_id: int) -> dict[str, Any]:
         side = {bp.id: pid[bp.player_id] for bp in bps}
         bus = s.scalars(select(BattleUnit).where(BattleUnit.battle_id == b.id)
                         .order_by(BattleUnit.id)).all()
-        buid = {bu.id: i + 1 for i, bu in enumerate(bus)}
+        buid: dict[int, int] = {bu.id: i + 1 for i, bu in enumerate(bus)}  # db -> file
         events = s.scalars(select(BattleEvent).where(BattleEvent.battle_id == b.id)
                            .order_by(BattleEvent.seq)).all()
         out_battles.append({
@@ -681,7 +682,8 @@ def _check_battle(raw: Any, path: str, players: Mapping[int, Any],
     return out
 
 
-def _write(s: Session, plan: _Plan, name: str, progress: Progress = _no_progress) -> int:
+def _write(s: Session, plan: _Plan, name: str, progress: Progress = _no_progress
+           ) -> CampaignId:
     c = plan.campaign
     total = len(plan.units) + sum(len(b["units"]) + len(b["events"]) for b in plan.battles)
     written = 0
@@ -773,15 +775,15 @@ class TransferService(ServiceBase):
     """Export a campaign to JSON, import one back as a new campaign."""
 
     @storage_errors
-    def export_campaign(self, campaign_id: int) -> dict[str, Any]:
+    def export_campaign(self, campaign_id: CampaignId) -> dict[str, Any]:
         """The campaign as a format-1 document (plain JSON values)."""
         with self._sessions.begin() as s:
             return export_document(s, campaign_id)
 
-    def export_json(self, campaign_id: int) -> str:
+    def export_json(self, campaign_id: CampaignId) -> str:
         return dumps(self.export_campaign(campaign_id))
 
-    def write_export(self, campaign_id: int, path: str | os.PathLike[str], *,
+    def write_export(self, campaign_id: CampaignId, path: str | os.PathLike[str], *,
                      progress: Progress = _no_progress) -> Path:
         """Write the export to ``path`` atomically (a temporary file renamed into place).
 
@@ -871,7 +873,7 @@ class TransferService(ServiceBase):
                     undo=step(self.swap_campaigns, cid, replaced))
 
     @storage_errors
-    def swap_campaigns(self, delete_id: int | None, restore: snapshots.Snapshot | None
+    def swap_campaigns(self, delete_id: CampaignId | None, restore: snapshots.Snapshot | None
                        ) -> Done[None]:
         """Delete one campaign and put back another from a snapshot, in one transaction: the
         undo and redo of an import (which may have replaced a campaign of the same name)."""

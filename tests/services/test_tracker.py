@@ -454,3 +454,16 @@ def test_an_undo_or_redo_step_refuses_when_another_table_recorded_since(sv: Serv
     with pytest.raises(ConflictError, match=r"Can't redo 'Sir Shield \(Red\) Sprints'"):
         mine.redo()
     assert [e.text for e in sv.tracker.view(view.id).events] == ["Dobbin (Red) Sprints"]
+
+
+def test_a_view_says_which_units_changed_since_another(sv: Services, war) -> None:
+    view = war.value
+    u = ids(view)
+    after = sv.tracker.record(view.id, [
+        spend_action(view.state, u["Rifleman"], ActionUse.ATTACK),
+        StatusSet(u["Blue 2"], Status.DISRUPTED)]).value
+    assert after.changed_units(view) == (u["Rifleman"], u["Blue 2"])
+    assert after.changed_units(after) == ()
+    # A new turn changes what every row says (the active player, who can respond).
+    sv.tracker.end_turn(view.id)
+    assert sv.tracker.view(view.id).changed_units(after) is None

@@ -15,9 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import QSettings
 
-from brikdesk.persistence.db import open_database
+from brikdesk.persistence.db import Database, open_database
+from brikdesk.services import Services
 from brikdesk.services.demo import create_demo
+from tests.ui.battle_tables import Table
 from ui.settings import AppSettings
 
 
@@ -56,6 +59,31 @@ def demo_db(demo_db_template: Path, tmp_path: Path) -> str:
     path = tmp_path / "demo.sqlite3"
     shutil.copyfile(demo_db_template, path)
     return f"sqlite:///{path}"
+
+
+@pytest.fixture
+def database(empty_db: str) -> Iterator[Database]:
+    """A fresh, migrated, empty database, open (closed after the test)."""
+    db = open_database(empty_db)
+    yield db
+    db.close()
+
+
+@pytest.fixture
+def sv(database: Database) -> Services:
+    return Services.open(database)
+
+
+@pytest.fixture
+def table(sv: Services) -> Table:
+    """Red and Blue with three units each, and a battle between them (Red first)."""
+    return Table(sv)
+
+
+@pytest.fixture
+def qsettings(tmp_path: Path) -> QSettings:
+    """A widget's own settings file (the panels read and write ``QSettings``)."""
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSize
 from PySide6.QtGui import QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
 import brikdesk
 from brikdesk.errors import StorageError
@@ -80,16 +80,24 @@ def test_status_bar_shows_the_database_and_the_rules_edition(window: MainWindow,
     assert window.edition_label.text() == "Rules: BrikWars 2020"
 
 
-def test_about_shows_the_version_and_rules_edition(window: MainWindow, qtbot) -> None:
+def test_about_shows_the_version_database_edition_and_libraries(window: MainWindow,
+                                                               qtbot) -> None:
+    from ui.dialogs.about import AboutDialog
+
     window.about_action.trigger()
-    box = window.findChild(QMessageBox, "aboutBox")
+    box = window.findChild(AboutDialog, "aboutDialog")
     assert box is not None
     qtbot.waitExposed(box)
     assert box.windowTitle() == "About BrikDesk"
-    assert f"BrikDesk {brikdesk.__version__}" in box.text()
-    assert "Rules edition: BrikWars 2020" in box.text()
+    assert f"BrikDesk {brikdesk.__version__}" in box.text.text()
+    assert "Rules edition: BrikWars 2020" in box.text.text()
+    report = box.details.toPlainText()
+    assert f"Database: {window.database}" in report
+    assert "PySide6: " in report and "SQLAlchemy: " in report and "Qt: " in report
+    box.copy_button.click()
+    assert QApplication.clipboard().text() == report
     box.accept()
-    qtbot.waitUntil(lambda: window.findChild(QMessageBox, "aboutBox") is None)
+    qtbot.waitUntil(lambda: window.findChild(AboutDialog, "aboutDialog") is None)
 
 
 def test_quit_closes_the_window(window: MainWindow, qtbot) -> None:
@@ -155,16 +163,18 @@ def test_install_and_uninstall_the_excepthook() -> None:
 
 
 def test_the_crash_dialog_shows_the_error_and_its_details(window: MainWindow, qtbot) -> None:
+    from ui.crash import CrashDialog
+
     window.activateWindow()
     app_module._show_crash_dialog("ValueError: bad", "Traceback ...\nValueError: bad")
-    boxes = [w for w in QApplication.topLevelWidgets()
-             if isinstance(w, QMessageBox) and w.objectName() == "crashBox"]
+    boxes = [w for w in QApplication.topLevelWidgets() if isinstance(w, CrashDialog)]
     assert len(boxes) == 1
     box = boxes[0]
     qtbot.waitExposed(box)
-    assert "This is a bug" in box.text()
-    assert "ValueError: bad" in box.informativeText()
-    assert box.detailedText().endswith("ValueError: bad")
+    assert box.summary == "ValueError: bad"
+    assert box.details.toPlainText().endswith("Traceback ...\nValueError: bad")
+    box.copy_button.click()
+    assert "ValueError: bad" in QApplication.clipboard().text()
     box.close()
 
 

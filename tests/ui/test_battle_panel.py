@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QMenu
 
 from brikdesk.domain.battle import ActionState, ActionUse, Status, spend_action
 from brikdesk.domain.rolling import TypedDice
-from brikdesk.domain.roster import Loadout
 from brikdesk.persistence.db import Database, open_database
 from brikdesk.services import Services
 from brikdesk.services.summaries import Muster
+from tests.ui.battle_tables import Table, cell, make_panel
 from ui.bus import Bus
-from ui.panels import BattlePanel
+from ui.panels import BattlePanel, start_new_battle
 from ui.panels import battle_panel as panel_module
 from ui.panels.battle_model import (
     ACTION,
@@ -36,92 +31,12 @@ from ui.panels.start_dialog import OrderDialog, StartBattleDialog, StartRequest
 from ui.panels.theme import NORMAL, TABLE, contrast_ratio
 
 
-@pytest.fixture(scope="session")
-def bp_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("battle-panel") / "empty.sqlite3"
-    db = open_database(f"sqlite:///{path}")
-    with db.engine.connect() as conn:
-        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-    db.close()
-    return path
-
-
 @pytest.fixture
-def db_path(bp_template: Path, tmp_path: Path) -> Path:
-    path = tmp_path / "battle.sqlite3"
-    shutil.copyfile(bp_template, path)
-    return path
-
-
-@pytest.fixture
-def database(db_path: Path) -> Iterator[Database]:
-    db = open_database(f"sqlite:///{db_path}")
-    yield db
-    db.close()
-
-
-@pytest.fixture
-def sv(database: Database) -> Services:
-    return Services.open(database)
-
-
-class Table:
-    """Red and Blue with three units each, and a battle between them (Red first)."""
-
-    def __init__(self, sv: Services) -> None:
-        c = sv.campaigns.create_campaign("Panel Campaign").value
-        self.campaign_id = c.id
-        self.red = sv.campaigns.add_player(c.id, "Red", colour="#c0392b").value
-        self.blue = sv.campaigns.add_player(c.id, "Blue", colour="#2e86c1").value
-        ra = sv.campaigns.add_army(self.red.id, "Reds").value
-        ba = sv.campaigns.add_army(self.blue.id, "Blues").value
-        sword = Loadout(("hand-weapon", "shield"))
-        rifle = Loadout(("long-ranged-weapon",))
-        reds = [*sv.roster.add_unit(ra.id, "minifig", name="Red Knight", loadout=sword).value,
-                *sv.roster.add_unit(ra.id, "minifig", name="Red Rifle", loadout=rifle).value,
-                *sv.roster.add_unit(ra.id, "minifig", name="Red Pike").value]
-        blues = [*sv.roster.add_unit(ba.id, "minifig", name="Blue Knight", loadout=sword).value,
-                 *sv.roster.add_unit(ba.id, "minifig", name="Blue Rifle", loadout=rifle).value,
-                 *sv.roster.add_unit(ba.id, "minifig", name="Blue Pike").value]
-        view = sv.tracker.begin(c.id, "Panel Battle", [Muster(self.red.id, reds),
-                                                       Muster(self.blue.id, blues)]).value
-        self.battle_id = view.id
-        self.ids = {u.name: u.id for u in view.units}
-
-
-@pytest.fixture
-def table(sv: Services) -> Table:
-    return Table(sv)
-
-
-@pytest.fixture
-def settings(tmp_path: Path) -> QSettings:
-    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-
-
-def make_panel(qtbot, sv: Services, battle_id: int, settings: QSettings,
-               stack: QUndoStack | None = None, bus: Bus | None = None) -> BattlePanel:
-    panel = BattlePanel(sv, bus or Bus(), stack or QUndoStack(), battle_id, settings=settings)
-    qtbot.addWidget(panel)
-    panel.resize(1300, 800)
-    panel.show()
-    qtbot.waitExposed(panel)
-    return panel
-
-
-@pytest.fixture
-def panel(qtbot, sv: Services, table: Table, settings: QSettings) -> BattlePanel:
-    return make_panel(qtbot, sv, table.battle_id, settings)
+def panel(qtbot, sv: Services, table: Table, qsettings: QSettings) -> BattlePanel:
+    return make_panel(qtbot, sv, table.battle_id, qsettings)
 
 
 # -- reading what the panel shows ---------------------------------------------------------
-
-
-def cell(panel: BattlePanel, name: str, column: int) -> str:
-    uid = next(u.id for u in panel.view.units if u.name == name)
-    index = panel.model.index_of_unit(uid, column)
-    assert index.isValid(), f"{name} is not shown"
-    return index.data()
 
 
 def shown_units(panel: BattlePanel) -> list[str]:
@@ -175,7 +90,7 @@ def test_three_full_rounds_through_the_panel(qtbot, panel: BattlePanel, sv: Serv
     act_key(qtbot, panel, "Red Rifle", Qt.Key.Key_A)
     assert cell(panel, "Red Rifle", ACTION) == "Spent"
     panel.select_unit(ids["Red Pike"])
-    panel._fill_act_menu()
+    panel.act_button.menu().aboutToShow.emit()
     trigger_menu_item(panel.act_button.menu(), "Sprint")
     assert cell(panel, "Red Pike", ACTION) == "Spent"
     assert panel.close_combat_attack(ids["Red Knight"], ids["Blue Knight"])
@@ -183,7 +98,7 @@ def test_three_full_rounds_through_the_panel(qtbot, panel: BattlePanel, sv: Serv
     assert "Attacked 1/3" in cell(panel, "Blue Knight", STATUS)
     # Blue's Knight answers with a Counter (its Action is held: using a Counter spends it).
     panel.select_unit(ids["Blue Knight"])
-    panel._fill_counter_menu()
+    panel.counter_button.menu().aboutToShow.emit()
     trigger_menu_item(panel.counter_button.menu(), "Counterstrike Red Knight")
     assert cell(panel, "Blue Knight", COUNTERS) == "1 / 2"
     assert cell(panel, "Blue Knight", ACTION) == "Responded"
@@ -270,7 +185,7 @@ def test_refusals_are_shown_where_the_user_acted(qtbot, panel: BattlePanel, sv: 
     assert panel.message.isVisible() and panel.table.geometry().top() == top
 
 
-def test_the_fourth_close_combat_attacker_is_refused(qtbot, sv: Services, settings,
+def test_the_fourth_close_combat_attacker_is_refused(qtbot, sv: Services, qsettings,
                                                     monkeypatch) -> None:
     c = sv.campaigns.create_campaign("Mob").value
     red = sv.campaigns.add_player(c.id, "Red").value
@@ -281,7 +196,7 @@ def test_the_fourth_close_combat_attacker_is_refused(qtbot, sv: Services, settin
                                 "Blue {n}").value
     view = sv.tracker.begin(c.id, "Mob", [Muster(red.id, reds), Muster(blue.id, blues)]).value
     ids = {u.name: u.id for u in view.units}
-    panel = make_panel(qtbot, sv, view.id, settings)
+    panel = make_panel(qtbot, sv, view.id, qsettings)
     for n in (1, 2, 3):
         assert panel.close_combat_attack(ids[f"Red {n}"], ids["Blue 1"])
     assert "Attacked 3/3" in cell(panel, "Blue 1", STATUS)
@@ -384,10 +299,10 @@ def test_undo_and_redo_from_the_log(qtbot, panel: BattlePanel, sv: Services,
 
 
 def test_reopening_shows_exactly_the_same_battle(qtbot, sv: Services, table: Table,
-                                                 database: Database, db_path: Path,
-                                                 settings: QSettings) -> None:
+                                                 database: Database,
+                                                 qsettings: QSettings) -> None:
     ids = table.ids
-    panel = make_panel(qtbot, sv, table.battle_id, settings)
+    panel = make_panel(qtbot, sv, table.battle_id, qsettings)
     panel.close_combat_attack(ids["Red Knight"], ids["Blue Knight"])
     panel.use_counter(ids["Blue Knight"], ids["Red Knight"])
     panel.spend(ids["Red Rifle"], ActionUse.BAIL)
@@ -407,9 +322,9 @@ def test_reopening_shows_exactly_the_same_battle(qtbot, sv: Services, table: Tab
     panel.close()
     database.close()
 
-    again = open_database(f"sqlite:///{db_path}")
+    again = open_database(database.url)
     try:
-        reopened = make_panel(qtbot, Services.open(again), table.battle_id, settings)
+        reopened = make_panel(qtbot, Services.open(again), table.battle_id, qsettings)
         assert snapshot(reopened) == before
         assert reopened.view.state == panel.view.state
         assert "MOM" in cell(reopened, "Blue Pike", STATUS)
@@ -423,7 +338,7 @@ def test_reopening_shows_exactly_the_same_battle(qtbot, sv: Services, table: Tab
 
 def test_table_mode_is_large_high_contrast_and_remembered(qtbot, panel: BattlePanel,
                                                           sv: Services, table: Table,
-                                                          settings: QSettings) -> None:
+                                                          qsettings: QSettings) -> None:
     panel.close_combat_attack(table.ids["Red Knight"], table.ids["Blue Knight"])
     assert panel.message.text().startswith("Keys: A attack")
     normal_size = panel.round_label.font().pointSizeF()
@@ -438,14 +353,14 @@ def test_table_mode_is_large_high_contrast_and_remembered(qtbot, panel: BattlePa
     assert panel.message.text() == ""  # no keys for the players to read
     assert cell(panel, "Red Knight", STATUS).startswith("⚔ Blue Knight")
     assert panel.table.currentIndex().isValid()
-    settings.sync()
-    assert str(settings.value("battle/tableMode")).lower() == "true"
+    qsettings.sync()
+    assert str(qsettings.value("battle/tableMode")).lower() == "true"
     # A new panel (the app reopened) starts in table mode.
-    second = make_panel(qtbot, sv, table.battle_id, settings)
+    second = make_panel(qtbot, sv, table.battle_id, qsettings)
     assert second.table_mode
     second.table_mode_action.trigger()
     assert not second.table_mode
-    assert str(settings.value("battle/tableMode")).lower() == "false"
+    assert str(qsettings.value("battle/tableMode")).lower() == "false"
 
 
 @pytest.mark.parametrize("theme", [NORMAL, TABLE])
@@ -497,6 +412,31 @@ def test_end_turn_changes_the_model_in_place(qtbot, panel: BattlePanel, table: T
     changes.clear()
     panel.spend(table.ids["Blue Pike"], ActionUse.ATTACK)
     assert resets == [] and len(changes) <= 2
+
+
+def test_an_action_updates_only_the_rows_it_changed(qtbot, panel: BattlePanel,
+                                                    table: Table) -> None:
+    """Spending one unit's Action repaints that unit's row and its player's header row (the
+    count of Actions ready), nothing else: no reset, no layout change, no other row."""
+    m = panel.model
+    resets, layouts, rows = [], [], []
+    m.modelReset.connect(lambda: resets.append(1))
+    m.layoutChanged.connect(lambda *a: layouts.append(1))
+    m.dataChanged.connect(lambda first, last, *a: rows.append((first.row(), last.row(),
+                                                               first.column(), last.column())))
+    rifle = table.ids["Red Rifle"]
+    panel.spend(rifle, ActionUse.ATTACK)
+    r = m.row_of_unit(rifle)
+    red_header = m.group_rows()[0]
+    assert resets == [] and layouts == []
+    assert sorted(rows) == sorted([(r, r, 0, m.columnCount() - 1),
+                                   (red_header, red_header, 0, m.columnCount() - 1)])
+    # Undo of it: the same two rows again, and the cell shows the unit ready.
+    rows.clear()
+    assert panel.undo()
+    assert sorted(rows) == sorted([(r, r, 0, m.columnCount() - 1),
+                                   (red_header, red_header, 0, m.columnCount() - 1)])
+    assert cell(panel, "Red Rifle", ACTION) == "Ready" and resets == []
 
 
 # -- starting -------------------------------------------------------------------------------
@@ -559,7 +499,7 @@ def test_new_battle_is_started_through_the_undo_stack(qtbot, sv: Services, table
     parent = QWidget()
     qtbot.addWidget(parent)
     scopes, bus = UndoScopes(parent), Bus()
-    battle_id = panel_module.start_new_battle(parent, sv, bus, scopes, table.campaign_id)
+    battle_id = start_new_battle(parent, sv, bus, scopes, table.campaign_id)
     view = sv.tracker.view(battle_id)
     assert view.in_progress and view.active_player.name == "Blue" and len(view.units) == 3
     # The first step of the new battle's own history (not the main window's).
@@ -572,14 +512,14 @@ def test_new_battle_is_started_through_the_undo_stack(qtbot, sv: Services, table
 
 
 def test_a_planned_battle_starts_from_the_panel(qtbot, sv: Services, table: Table,
-                                                settings: QSettings, monkeypatch) -> None:
+                                                qsettings: QSettings, monkeypatch) -> None:
     reds = [u.id for u in sv.roster.roster(sv.campaigns.list_armies(table.campaign_id)[0].id)
             .units]
     blues = [u.id for u in sv.roster.roster(sv.campaigns.list_armies(table.campaign_id)[1].id)
              .units]
     b = sv.battles.create_battle(table.campaign_id, "Later", [Muster(table.red.id, reds),
                                                               Muster(table.blue.id, blues)])
-    panel = make_panel(qtbot, sv, b.value.id, settings)
+    panel = make_panel(qtbot, sv, b.value.id, qsettings)
     assert panel.start_bar.isVisible() and not panel.end_turn_button.isEnabled()
     assert panel.turn_label.text() == "Red will start"
     assert not panel.spend(next(u.id for u in panel.view.units), ActionUse.ATTACK)
@@ -637,3 +577,39 @@ def test_the_log_undo_takes_back_an_action_recorded_elsewhere(qtbot, panel: Batt
     assert panel.undo()
     assert cell(panel, "Red Rifle", ACTION) == "Ready"
     assert stack.index() == 0 and stack.count() == 1  # the wizard's own command was undone
+
+
+def test_at_1366x768_names_headers_and_marks_are_not_cut(qtbot, sv: Services, table: Table,
+                                                         qsettings: QSettings) -> None:
+    """In the main window at 1366x768 the panel is about 1050 pixels wide: every unit's name,
+    the Counters header, "↺ can respond" and the log's title read in full."""
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from ui.panels.battle_model import COLUMNS, COUNTERS
+    from ui.panels.unit_table import PAD
+
+    army = sv.campaigns.list_armies(table.campaign_id)[0].id
+    long_name = sv.roster.add_unit(army, "minifig", name="Captain Peg-Leg Pennywhistle").value
+    reds = [u.id for u in sv.roster.roster(army).units]
+    blues = [u.id for u in sv.roster.roster(sv.campaigns.list_armies(table.campaign_id)[1].id)
+             .units]
+    assert long_name[0] in reds
+    view = sv.tracker.begin(table.campaign_id, "Cove", [Muster(table.red.id, reds),
+                                                        Muster(table.blue.id, blues)]).value
+    panel = make_panel(qtbot, sv, view.id, qsettings)
+    panel.resize(1048, 643)
+    qtbot.wait(10)
+    t = panel.table
+    bold = QFont(t.font())
+    bold.setBold(True)
+    names = QFontMetrics(bold)
+    header = QFontMetrics(t.horizontalHeader().font())
+    for u in panel.view.units:
+        assert names.horizontalAdvance(u.name) + PAD // 2 <= t.columnWidth(UNIT), u.name
+    for column, text in ((COUNTERS, COLUMNS[COUNTERS]), (ACTION, "Responded")):
+        assert header.horizontalAdvance(text) + PAD // 2 <= t.columnWidth(column), text
+    assert t.fontMetrics().horizontalAdvance(RESPOND_MARK) + PAD // 2 <= t.columnWidth(RESPOND)
+    title = panel.log_pane.title
+    plain = title.text().replace("<b>", "").replace("</b>", "")
+    assert QFontMetrics(bold).horizontalAdvance(plain) <= title.width()
+    assert plain.startswith("Battle log")

@@ -47,7 +47,7 @@ def test_the_post_battle_dialog_proposes_the_log_and_takes_edits(qtbot, open_mai
     assert "Moonlight Posse" in dialog.promotions.text()
     assert "over budget by" in dialog.promotions.text()
     assert dialog.end_button.isEnabled()
-    result = dialog.result()
+    result = dialog.battle_result()
     assert result.fate(by["Slim Jim Sparks"]).promote_to == "hero"
     assert result.kills() == {by["Big Hank the Anvil"]: 1}
 
@@ -74,7 +74,7 @@ def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch,
     def ask(cls, parent, services, battle_id):
         dialog = EndBattleDialog(parent, services, battle_id)
         asked.append(dialog.aftermath)
-        result = dialog.result()
+        result = dialog.battle_result()
         dialog.deleteLater()
         return result
 

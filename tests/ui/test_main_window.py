@@ -71,18 +71,19 @@ def test_opens_the_last_campaign_and_remembers_recent_ones(open_main, demo_db, m
 
 
 def test_window_layout_and_geometry_persist(open_main, demo_db, qtbot):
-    # Sizes within the offscreen screen (800 x 600): restoring clamps a window to its screen.
+    # Sizes within the offscreen screen (800 x 800) and its window frame: a window is fitted to
+    # its screen (ui.screen.fit_to_screen).
     main = open_main(demo_db)
     main.resize(770, 560)
     main.navigator_dock.hide()
     roster = main.open_roster(main.navigator.entries(ARMY)[0][0])
-    roster.resize(790, 540)
+    roster.resize(760, 540)
     main.close()
     again = open_main(demo_db)
     assert again.size() == QSize(770, 560)
     assert not again.navigator_dock.isVisible()
     roster = again.open_roster(again.navigator.entries(ARMY)[0][0])
-    assert roster.size() == QSize(790, 540)
+    assert roster.size() == QSize(760, 540)
 
 
 def test_players_and_armies_from_the_navigator(open_main, demo_db, monkeypatch):
@@ -115,16 +116,16 @@ def test_players_and_armies_from_the_navigator(open_main, demo_db, monkeypatch):
     assert main.navigator.find_entry(PLAYER, pid) is not None
 
 
-def test_open_battle_shows_its_summary(open_main, demo_db):
+def test_open_battle_shows_its_panel(open_main, demo_db):
     main = open_main(demo_db)
     battle_id, text = main.navigator.entries(BATTLE)[0]
     main.navigator.select(BATTLE, battle_id)
     main.open_battle_action.trigger()
     assert main.pages.currentWidget() is main.battle_page
     battle = next(b for b in main.nav.battles if b.id == battle_id)
-    summary = main.battle_page.body.toPlainText()
-    assert battle.name in summary
-    assert all(p in summary for p in battle.players)
+    assert main.battle_page.battle_id == battle_id
+    assert main.battle_page.title.text() == battle.status_text
+    assert not main.battle_page.body.isVisible()  # the panel, not a summary under it
     assert main.battle_panel.battle_id == battle_id and main.battle_panel.isVisible()
     assert main.new_battle_action.isEnabled()
     main.battle_page.back_button.click()
@@ -232,7 +233,8 @@ def test_rules_reference_lists_the_readings_and_the_modifiers(open_main, demo_db
 
 def test_a_database_that_cannot_be_opened_is_a_clear_error_and_exit_1(tmp_path, monkeypatch):
     shown: list[StorageError] = []
-    monkeypatch.setattr(app_module, "show_start_error", shown.append)
+    monkeypatch.setattr(app_module, "show_start_error",
+                        lambda error, url=None: shown.append(error))
     monkeypatch.setattr(app_module, "setup_logging", lambda: None)
     bad = f"sqlite:///{tmp_path / 'no-such-folder' / 'x.sqlite3'}"
     assert app_module.run_app(argparse.Namespace(db=bad, check_start=False)) == 1

@@ -39,14 +39,16 @@ def test_an_over_budget_muster_says_by_how_much_and_may_still_start(qtbot, demo:
     assert f"Margo: 11 units, {margo} CP" in dialog.count_label.text()
     assert margo > 80 >= ines
     assert dialog.budget_warning.isVisible()
-    assert dialog.budget_warning.text() == (
+    assert dialog.budget_warning.text().splitlines()[0] == (
         f"Margo is over this battle's budget of 80 CP by {margo - 80} CP ({margo} CP)")
     # Lower the budget: both sides are over; no budget: no warning. Never blocked.
     dialog.budget.setValue(ines - 1)
-    qtbot.waitUntil(lambda: dialog.budget_warning.text().count("over") == 2)
+    qtbot.waitUntil(lambda: dialog.budget_warning.text().count("this battle's budget") == 2)
     assert "by 1 CP" in dialog.budget_warning.text()
     assert dialog.start_button.isEnabled()
     dialog.budget.setValue(0)
-    qtbot.waitUntil(lambda: not dialog.budget_warning.isVisible())
+    # No budget for the battle: only Margo's army, over its own budget, is still named.
+    qtbot.waitUntil(lambda: "this battle's budget" not in dialog.budget_warning.text())
+    assert dialog.budget_warning.text().endswith("the battle can still start.")
     assert dialog.budget.text() == "no budget"
     assert dialog.request() is not None

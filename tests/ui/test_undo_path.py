@@ -21,38 +21,10 @@ from brikdesk.persistence.db import Database, open_database
 from brikdesk.services import Changes, Services
 from brikdesk.services.roster import UnitPatch
 from brikdesk.services.summaries import ArmyPatch
-from tests.ui.test_battle_panel import Table, cell, make_panel
+from tests.ui.battle_tables import Table, cell, make_panel
 from ui.bus import Bus
 from ui.panels.battle_model import ACTION
 from ui.undo import ALL_CHANGES, ActionCommand, UndoScopes, perform
-
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("undo-path") / "empty.sqlite3"
-    db = open_database(f"sqlite:///{path}")
-    with db.engine.connect() as conn:
-        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-    db.close()
-    return path
-
-
-def _open_copy(template: Path, folder: Path) -> Database:
-    path = folder / "undo.sqlite3"
-    shutil.copyfile(template, path)
-    return open_database(f"sqlite:///{path}")
-
-
-@pytest.fixture
-def database(template: Path, tmp_path: Path) -> Iterator[Database]:
-    db = _open_copy(template, tmp_path)
-    yield db
-    db.close()
-
-
-@pytest.fixture
-def sv(database: Database) -> Services:
-    return Services.open(database)
 
 
 @pytest.fixture
@@ -61,16 +33,6 @@ def other(database: Database) -> Iterator[Services]:
     db = open_database(database.url)
     yield Services.open(db)
     db.close()
-
-
-@pytest.fixture
-def table(sv: Services) -> Table:
-    return Table(sv)
-
-
-@pytest.fixture
-def qsettings(tmp_path: Path) -> QSettings:
-    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
 
 
 def standing_kinds(sv: Services, battle_id: int) -> list[str]:
@@ -206,7 +168,9 @@ def _machine(template: Path, folder_factory) -> type[RuleBasedStateMachine]:
         def __init__(self) -> None:
             super().__init__()
             folder = folder_factory()
-            self.db = _open_copy(template, folder)
+            path = folder / "undo.sqlite3"
+            shutil.copyfile(template, path)
+            self.db = open_database(f"sqlite:///{path}")
             self.sv = Services.open(self.db)
             self.other_db = open_database(self.db.url)
             self.other = Services.open(self.other_db)
@@ -292,9 +256,9 @@ def _machine(template: Path, folder_factory) -> type[RuleBasedStateMachine]:
     return UndoPath
 
 
-def test_random_sequences_through_the_one_undo_path(qapp, template: Path,
+def test_random_sequences_through_the_one_undo_path(qapp, empty_db_template: Path,
                                                     tmp_path_factory) -> None:
-    machine = _machine(template, lambda: tmp_path_factory.mktemp("machine"))
+    machine = _machine(empty_db_template, lambda: tmp_path_factory.mktemp("machine"))
     run_state_machine_as_test(machine, settings=settings(
         max_examples=20, stateful_step_count=25, deadline=None,
         suppress_health_check=[HealthCheck.too_slow]))

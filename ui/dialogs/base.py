@@ -8,10 +8,13 @@ with ``monkeypatch`` and never block (design: Qt habits).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -25,6 +28,9 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.limits import MAX_NUMBER
+from ui.screen import fit_to_screen
+
+T = TypeVar("T")
 
 #: What a number box holds: more than ``MAX_NUMBER``, so that a larger number is typed in full
 #: and refused with the reason rather than silently cut to the box's maximum.
@@ -44,6 +50,55 @@ def too_large(what: str, box: QSpinBox) -> str | None:
     if box.isEnabled() and box.value() > MAX_NUMBER:
         return f"{what} can't be more than {MAX_NUMBER:,} (not {box.value():,})."
     return None
+
+
+def first_field(dialog: QWidget) -> QWidget | None:
+    """The first widget of ``dialog`` that takes typing or a choice (in tab order), leaving out
+    the buttons of its button boxes."""
+    widget = dialog.nextInFocusChain()
+    while widget is not None and widget is not dialog:
+        if (widget.isVisibleTo(dialog) and widget.isEnabled()
+                and widget.focusPolicy() & Qt.FocusPolicy.TabFocus
+                and not (isinstance(widget, QAbstractButton)
+                         and isinstance(widget.parent(), QDialogButtonBox))):
+            return widget
+        widget = widget.nextInFocusChain()
+    return None
+
+
+def buttons_last(buttons: QDialogButtonBox) -> None:
+    """Put the buttons of ``buttons`` at the end of the tab order (a button box made before
+    the fields would otherwise come first, and take the focus).
+
+    A widget given a parent joins the end of that window's tab order: the box is lifted out
+    and put back in its place in the layout.
+    """
+    parent = buttons.parentWidget()
+    layout = parent.layout() if parent is not None else None
+    if parent is None or layout is None or layout.indexOf(buttons) < 0:
+        return
+    index = layout.indexOf(buttons)
+    layout.removeWidget(buttons)
+    buttons.setParent(None)
+    buttons.setParent(parent)
+    if isinstance(layout, QVBoxLayout):
+        layout.insertWidget(index, buttons)
+    else:
+        layout.addWidget(buttons)
+    buttons.show()
+
+
+def ready_to_type(dialog: QDialog, buttons: QDialogButtonBox | None = None) -> None:
+    """Open ``dialog`` ready to type (convention 16) and fitting the screen: its buttons last
+    in the tab order, the focus on its first field."""
+    if buttons is not None:
+        buttons_last(buttons)
+    fit_to_screen(dialog, *((dialog.width(), dialog.height())
+                            if dialog.testAttribute(Qt.WidgetAttribute.WA_Resized)
+                            else (None, None)))
+    field = first_field(dialog)
+    if field is not None:
+        field.setFocus(Qt.FocusReason.TabFocusReason)
 
 
 class FormDialog(QDialog):
@@ -75,6 +130,15 @@ class FormDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         outer.addWidget(self.buttons)
+        self._opened = False
+
+    def setVisible(self, visible: bool) -> None:  # noqa: N802 (Qt name)
+        """Before it is first shown: buttons last, focus on the first field, sized to the
+        screen."""
+        if visible and not self._opened:
+            self._opened = True
+            ready_to_type(self, self.buttons)
+        super().setVisible(visible)
 
     def set_problem(self, text: str | None) -> None:
         """Show why OK is disabled (``None``: all is well)."""
@@ -84,6 +148,17 @@ class FormDialog(QDialog):
             self.problem.show()
         else:
             self.problem.hide()
+
+
+def answer_of(dialog: QDialog, read: Callable[[], T]) -> T | None:
+    """Run ``dialog`` (modal); ``read()`` once it was accepted, else None. The dialog is
+    deleted afterwards."""
+    try:
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        return read()
+    finally:
+        dialog.deleteLater()
 
 
 class TextPrompt:

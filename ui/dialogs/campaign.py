@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
+from brikdesk.domain.ids import CampaignId, PlayerId
 from brikdesk.services.summaries import CampaignPatch, CampaignSummary, PlayerSummary
 from ui.dialogs.base import FormDialog, number_box, too_large
 from ui.windows.common import colour_swatch
@@ -99,10 +100,15 @@ class _CampaignForm(FormDialog):
 
 
 class NewCampaignDialog(_CampaignForm):
-    def __init__(self, parent: QWidget | None, taken: Sequence[str] = ()) -> None:
+    """A new campaign; ``edition`` is the rules edition offered first (Edit > Settings)."""
+
+    def __init__(self, parent: QWidget | None, taken: Sequence[str] = (),
+                 edition: str | None = None) -> None:
         super().__init__(parent, "New campaign",
                          "A campaign holds its players, their armies, the battles they fight "
                          "and its own house rules for the catalog.", "Create", taken)
+        if edition is not None and self.edition.findData(edition) >= 0:
+            self.edition.setCurrentIndex(self.edition.findData(edition))
         self._check()
 
     def value(self) -> NewCampaign:
@@ -111,8 +117,9 @@ class NewCampaignDialog(_CampaignForm):
                            self.notes.toPlainText().strip())
 
     @classmethod
-    def ask(cls, parent: QWidget | None, taken: Sequence[str] = ()) -> NewCampaign | None:
-        dlg = cls(parent, taken)
+    def ask(cls, parent: QWidget | None, taken: Sequence[str] = (),
+            edition: str | None = None) -> NewCampaign | None:
+        dlg = cls(parent, taken, edition)
         return dlg.value() if dlg.exec() == QDialog.DialogCode.Accepted else None
 
 
@@ -204,13 +211,13 @@ class OpenCampaignDialog(FormDialog):
         self.resize(520, 360)
         self.set_problem(None if campaigns else "There is no campaign yet: make a new one.")
 
-    def value(self) -> int | None:
+    def value(self) -> CampaignId | None:
         item = self.list.currentItem()
-        return None if item is None else int(item.data(Qt.ItemDataRole.UserRole))
+        return None if item is None else CampaignId(int(item.data(Qt.ItemDataRole.UserRole)))
 
     @classmethod
     def ask(cls, parent: QWidget | None, campaigns: Sequence[CampaignSummary],
-            current: int | None = None) -> int | None:
+            current: CampaignId | None = None) -> CampaignId | None:
         dlg = cls(parent, campaigns, current)
         return dlg.value() if dlg.exec() == QDialog.DialogCode.Accepted else None
 
@@ -272,26 +279,27 @@ class PlayerDialog(FormDialog):
 
 @dataclass(frozen=True)
 class ArmyInput:
-    player_id: int
+    player_id: PlayerId
     name: str
     budget: int | None  # None: no budget
 
 
 class ArmyDialog(FormDialog):
     def __init__(self, parent: QWidget | None, title: str, players: Sequence[PlayerSummary],
-                 player_id: int | None = None, name: str = "", budget: int | None = 100,
+                 player_id: PlayerId | None = None, name: str = "", budget: int | None = 100,
                  cost_unit: str = "CP") -> None:
         super().__init__(parent, title, "", "OK")
+        # The name first: the player is usually the one selected already.
+        self.name = QLineEdit(name, self)
+        self.name.setMaxLength(100)
+        self.name.setPlaceholderText("e.g. Sir Reginald's Lancers")
+        self.form.addRow("&Name:", self.name)
         self.player = QComboBox(self)
         for p in players:
             self.player.addItem(colour_swatch(p.colour), p.name, p.id)
             if p.id == player_id:
                 self.player.setCurrentIndex(self.player.count() - 1)
         self.form.addRow("&Player:", self.player)
-        self.name = QLineEdit(name, self)
-        self.name.setMaxLength(100)
-        self.name.setPlaceholderText("e.g. Sir Reginald's Lancers")
-        self.form.addRow("&Name:", self.name)
         row = QWidget(self)
         h = QHBoxLayout(row)
         h.setContentsMargins(0, 0, 0, 0)
@@ -317,12 +325,12 @@ class ArmyDialog(FormDialog):
                          else "The army needs a name.")
 
     def value(self) -> ArmyInput:
-        return ArmyInput(int(self.player.currentData()), self.name.text().strip(),
+        return ArmyInput(PlayerId(int(self.player.currentData())), self.name.text().strip(),
                          self.budget.value() if self.has_budget.isChecked() else None)
 
     @classmethod
     def ask(cls, parent: QWidget | None, players: Sequence[PlayerSummary], *,
-            title: str = "Add army", player_id: int | None = None, name: str = "",
+            title: str = "Add army", player_id: PlayerId | None = None, name: str = "",
             budget: int | None = 100, cost_unit: str = "CP") -> ArmyInput | None:
         dlg = cls(parent, title, players, player_id, name, budget, cost_unit)
         return dlg.value() if dlg.exec() == QDialog.DialogCode.Accepted else None

@@ -31,9 +31,10 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.aftermath import FATE_STATUSES, BattleResult, UnitFate
+from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Services
-from brikdesk.services.aftermath import Aftermath
+from brikdesk.services.aftermath import Aftermath, AftermathUnit
 
 COLUMNS = ("Unit", "Player", "Status", "Killed by", "Kills", "At the end", "Promote to")
 UNIT, PLAYER, STATUS, KILLED_BY, KILLS, END, PROMOTE = range(len(COLUMNS))
@@ -44,8 +45,8 @@ class KillerBox(QComboBox):
     """Who killed a unit: "—" or any other mustered unit. The list of units is filled when it
     first opens (a battle of hundreds of units keeps the dialog quick to open)."""
 
-    def __init__(self, parent: QWidget, aftermath: Aftermath, unit_id: int,
-                 killed_by: int | None) -> None:
+    def __init__(self, parent: QWidget, aftermath: Aftermath, unit_id: BattleUnitId,
+                 killed_by: BattleUnitId | None) -> None:
         super().__init__(parent)
         self._aftermath = aftermath
         self._unit = unit_id
@@ -57,7 +58,7 @@ class KillerBox(QComboBox):
             self.setCurrentIndex(1)
 
     @staticmethod
-    def _label(u) -> str:
+    def _label(u: AftermathUnit) -> str:
         return f"{u.name} ({u.player_name})"
 
     def fill(self) -> None:
@@ -74,7 +75,7 @@ class KillerBox(QComboBox):
         self.setCurrentIndex(max(0, self.findData(current)))
         self.blockSignals(False)
 
-    def choose(self, unit_id: int | None) -> None:
+    def choose(self, unit_id: BattleUnitId | None) -> None:
         self.fill()
         self.setCurrentIndex(max(0, self.findData(unit_id)))
 
@@ -84,9 +85,10 @@ class KillerBox(QComboBox):
 
 
 class EndBattleDialog(QDialog):
-    """The post-battle dialog for ``battle_id``; ``result()`` is the organizer's result."""
+    """The post-battle dialog for ``battle_id``; ``battle_result()`` is the organizer's
+    result."""
 
-    def __init__(self, parent: QWidget | None, services: Services, battle_id: int) -> None:
+    def __init__(self, parent: QWidget | None, services: Services, battle_id: BattleId) -> None:
         super().__init__(parent)
         self.setObjectName("endBattleDialog")
         self.services = services
@@ -207,16 +209,17 @@ class EndBattleDialog(QDialog):
                                promote_to=promote))
         return tuple(out)
 
-    def result(self) -> BattleResult:
+    def battle_result(self) -> BattleResult:
+        """The organizer's result (``QDialog.result`` is the dialog's exit code)."""
         return BattleResult(self.fates(), self.winner.currentData(), self.notes.toPlainText())
 
-    def set_fate(self, unit_id: int, status: str, killed_by: int | None = None) -> None:
+    def set_fate(self, unit_id: BattleUnitId, status: str, killed_by: BattleUnitId | None = None) -> None:
         """Overrule the log for one unit (what a user does with the row's boxes)."""
         row = [u.id for u in self.aftermath.units].index(unit_id)
         self.status_boxes[row].setCurrentIndex(FATE_STATUSES.index(status))
         self.killer_boxes[row].choose(killed_by)
 
-    def promote(self, unit_id: int, type_key: str | None) -> None:
+    def promote(self, unit_id: BattleUnitId, type_key: str | None) -> None:
         row = [u.id for u in self.aftermath.units].index(unit_id)
         box = self.promote_boxes[row]
         box.setCurrentIndex(max(0, box.findData(type_key)))
@@ -228,7 +231,9 @@ class EndBattleDialog(QDialog):
         fates = self.fates()
         kills = BattleResult(fates).kills()
         for row, (u, f) in enumerate(zip(self.aftermath.units, fates, strict=True)):
-            self.table.item(row, KILLS).setText(str(kills.get(u.id, 0)))
+            cell = self.table.item(row, KILLS)
+            if cell is not None:
+                cell.setText(str(kills.get(u.id, 0)))
             self.killer_boxes[row].setEnabled(f.fell)
             self.promote_boxes[row].setEnabled(not f.fell and u.campaign_unit_id is not None)
         suggestion = self.services.aftermath.suggest(self.aftermath, fates)
@@ -249,13 +254,13 @@ class EndBattleDialog(QDialog):
         self.promotions.setStyleSheet("color: #a04000;" if over else "")
 
     @classmethod
-    def ask(cls, parent: QWidget | None, services: Services, battle_id: int
+    def ask(cls, parent: QWidget | None, services: Services, battle_id: BattleId
             ) -> BattleResult | None:
         """Show the dialog (modal); the organizer's result, or None if cancelled."""
         dialog = cls(parent, services, battle_id)
         try:
             if dialog.exec() != QDialog.DialogCode.Accepted:
                 return None
-            return dialog.result()
+            return dialog.battle_result()
         finally:
             dialog.deleteLater()

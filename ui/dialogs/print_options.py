@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QLocale
 from PySide6.QtWidgets import (
@@ -33,7 +33,7 @@ from brikdesk.domain.sheets import (
     RosterSheetOptions,
 )
 from brikdesk.services.printing import READINGS as PRINT_READINGS
-from ui.dialogs.base import FormDialog
+from ui.dialogs.base import FormDialog, answer_of
 from ui.settings import AppSettings
 
 #: The keys the choices are kept under.
@@ -49,6 +49,9 @@ KEY_FOLDER = "print/folder"
 
 PAPER_NAMES = {"a4": "A4 (210 × 297 mm)", "letter": "Letter (8.5 × 11 in)"}
 
+
+
+C = TypeVar("C")  # a choice: RosterChoice or ReportChoice
 
 
 def default_paper() -> str:
@@ -249,18 +252,14 @@ class ReportOptionsDialog(FormDialog):
 
 
 def _ask_and_store(dialog_cls: Any, parent: QWidget | None, settings: AppSettings, title: str,
-                   verb: str, load: Callable[[AppSettings], Any],
-                   save: Callable[[AppSettings, Any], None]) -> Any:
+                   verb: str, load: Callable[[AppSettings], C],
+                   save: Callable[[AppSettings, C], None]) -> C | None:
     """Open ``dialog_cls`` on the choices ``load`` reads from ``settings``; on OK ``save`` the
     dialog's new choice and return it, else ``None``."""
     dialog = dialog_cls(parent, load(settings), title=title, verb=verb)
-    try:
-        if dialog.exec() != FormDialog.DialogCode.Accepted:
-            return None
-        choice = dialog.choice()
-    finally:
-        dialog.deleteLater()
-    save(settings, choice)
+    choice: C | None = answer_of(dialog, dialog.choice)
+    if choice is not None:
+        save(settings, choice)
     return choice
 
 

@@ -26,6 +26,10 @@ from ui.workers import start_job
 _STEPS = 1000
 
 
+def _ignore(_value: object) -> None:
+    """Nothing to do (a job not started through ``ProgressJob.start``)."""
+
+
 class ProgressJob(QObject):
     """One transfer under way; ``done`` once it ended (``result``, ``error`` or
     ``cancelled``)."""
@@ -41,6 +45,10 @@ class ProgressJob(QObject):
         self.error: BaseException | None = None
         #: The job that took over (an import asked for another name and started again).
         self.retry: ProgressJob | None = None
+        # What to call when it ends (given by ``start``).
+        self._on_done: Callable[[Any], None] = _ignore
+        self._on_error: Callable[[BaseException], None] = _ignore
+        self._on_cancelled: Callable[[], None] | None = None
         dialog = QProgressDialog(f"{title}…", "Cancel", 0, _STEPS, parent)
         dialog.setObjectName("transferProgress")
         dialog.setWindowTitle(title)

@@ -34,6 +34,7 @@ from brikdesk.domain import (
     roster,
     rulesets,
     sheets,
+    tracking,
 )
 from brikdesk.domain import battle as battle_rules
 from brikdesk.domain.battle import first as first_to_act
@@ -70,6 +71,7 @@ SOURCES: tuple[tuple[str, Mapping[str, str]], ...] = (
     ("Battles: turns, Actions and Counters", battle_rules.READINGS),
     ("Who Acts First", first_to_act.READINGS),
     ("Battles: warnings the organizer may overrule", battle_warnings.READINGS),
+    ("The battle tracker: unknown unit types, undo steps", tracking.READINGS),
     ("Odds", odds.READINGS),
     ("Rosters: hands, armour, costs", roster.READINGS),
     ("Catalog", catalog.READINGS),

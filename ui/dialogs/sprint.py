@@ -31,6 +31,7 @@ from brikdesk.domain.combat.sprint import (
     sprint_problem,
     sprint_rule_text,
 )
+from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.domain.rolling import BennyUse, DiceSource, RandomDice
 from brikdesk.errors import StorageError, UserError
 from ui.bus import Bus
@@ -54,8 +55,8 @@ class SprintDialog(FormDialog):
 
     recorded = Signal(str)
 
-    def __init__(self, parent: QWidget | None, services: CombatServices, battle_id: int,
-                 unit_id: int, *, bus: Bus | None = None, undo_stack: QUndoStack | None = None,
+    def __init__(self, parent: QWidget | None, services: CombatServices, battle_id: BattleId,
+                 unit_id: BattleUnitId, *, bus: Bus | None = None, undo_stack: QUndoStack | None = None,
                  dice: DiceSource | None = None) -> None:
         from ui.wizard.wizard import context_from_view
 
@@ -201,8 +202,8 @@ class SprintDialog(FormDialog):
         super().accept()
 
 
-def open_sprint(parent: QWidget | None, services: CombatServices, battle_id: int, unit_id: int,
-                *, bus: Bus | None = None, undo_stack: QUndoStack | None = None,
+def open_sprint(parent: QWidget | None, services: CombatServices, battle_id: BattleId,
+                unit_id: BattleUnitId, *, bus: Bus | None = None, undo_stack: QUndoStack | None = None,
                 dice: DiceSource | None = None) -> SprintDialog:
     """Open the Sprint dialog for ``unit_id`` (window-modal, not blocking; it deletes itself
     when closed). Give the battle's ``bus`` and ``undo_stack`` so that the Sprint is one step

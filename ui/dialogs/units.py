@@ -56,12 +56,12 @@ class AddUnitsDialog(FormDialog):
                  count: int, template: UnitRow | None) -> None:
         super().__init__(parent, "Add units" if count != 1 else "Add unit",
                          "New units go at the end of the roster.", "Add")
-        self.type = _type_combo(self, catalog, type_key or "minifig")
-        self.form.addRow("&Type:", self.type)
         self.count = QSpinBox(self)
         self.count.setRange(1, MAX_ADD)
         self.count.setValue(count)
         self.form.addRow("&How many:", self.count)
+        self.type = _type_combo(self, catalog, type_key or "minifig")
+        self.form.addRow("&Type:", self.type)
         self.name = QLineEdit("{type} {n}", self)
         self.name.setToolTip("{type} is the type's name and {n} a number that continues the "
                              "army's numbering. For one unit, a plain name is used as it is.")
@@ -80,8 +80,7 @@ class AddUnitsDialog(FormDialog):
         self.name.textChanged.connect(self._check)
         self.count.valueChanged.connect(self._check)
         self._check()
-        self.count.setFocus()
-        self.count.selectAll()
+        self.count.selectAll()  # the first field: typing replaces the count
 
     def _check(self) -> None:
         text = self.name.text().strip()
@@ -128,16 +127,16 @@ class UnitEditor(FormDialog):
         self.form.addRow("&Type:", self.type)
         self.action_die = QComboBox(self)
         self.action_die.addItem("as type", None)
-        for s in ACTION_DICE:
-            self.action_die.addItem(f"d{s}", s)
+        for sides in ACTION_DICE:
+            self.action_die.addItem(f"d{sides}", sides)
         if ov.action_die is not None:
             self.action_die.setCurrentIndex(max(0, self.action_die.findData(ov.action_die)))
         self.form.addRow("&Action die:", self.action_die)
-        self.move = QSpinBox(self)
-        self.move.setRange(-1, 100)
-        self.move.setSuffix('"')
-        self.move.setValue(-1 if ov.move is None else ov.move)
-        self.form.addRow("&Move:", self.move)
+        self.move_box = QSpinBox(self)  # not ``move``: that is QWidget.move
+        self.move_box.setRange(-1, 100)
+        self.move_box.setSuffix('"')
+        self.move_box.setValue(-1 if ov.move is None else ov.move)
+        self.form.addRow("&Move:", self.move_box)
         self.armor_error = QLabel(self)
         self.armor = ValidatingLineEdit("armor", _armor_error, self, self.armor_error)
         self.armor.setText(ov.armor or "")
@@ -149,8 +148,8 @@ class UnitEditor(FormDialog):
         self.cost.setValue(-1 if ov.cost is None else ov.cost)
         self.form.addRow("Own &cost:", self.cost)
         self.status = QComboBox(self)
-        for s in STATUSES:
-            self.status.addItem(s, s)
+        for status in STATUSES:
+            self.status.addItem(status, status)
         self.status.setCurrentIndex(max(0, self.status.findData(row.status)))
         self.form.addRow("&Status:", self.status)
         self.battles = number_box(self)
@@ -177,7 +176,7 @@ class UnitEditor(FormDialog):
     def _type_changed(self) -> None:
         ut = self._type()
         self.action_die.setItemText(0, f"as type (d{ut.action_die})" if ut else "as type")
-        self.move.setSpecialValueText(f'as type ({ut.move}")' if ut else "as type")
+        self.move_box.setSpecialValueText(f'as type ({ut.move}")' if ut else "as type")
         self.armor.setPlaceholderText(f"as type ({ut.armor})" if ut else "as type")
         cost = "-" if ut is None or ut.cost is None else f"{ut.cost} {self.catalog.cost_unit}"
         self.cost.setSpecialValueText(f"as type ({cost})")
@@ -197,7 +196,7 @@ class UnitEditor(FormDialog):
         r = self.row
         ov = UnitOverrides(
             action_die=self.action_die.currentData(),
-            move=None if self.move.value() < 0 else self.move.value(),
+            move=None if self.move_box.value() < 0 else self.move_box.value(),
             armor=self.armor.text().strip() or None,
             cost=None if self.cost.value() < 0 else self.cost.value())
         name = " ".join(self.name.text().split())

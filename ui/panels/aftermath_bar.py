@@ -13,6 +13,7 @@ from collections.abc import Callable
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
+from brikdesk.domain.ids import BattleId
 from brikdesk.services.tracker import BattleView
 
 
@@ -32,7 +33,7 @@ class AftermathBar(QFrame):
         super().__init__(parent)
         self.setObjectName("aftermathBar")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.battle_id: int | None = None
+        self.battle_id: BattleId | None = None
         #: Set by the main window: a finished battle's result in words (" — Ines won").
         self.result_text: Callable[[int], str] | None = None
         row = QHBoxLayout(self)

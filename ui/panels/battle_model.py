@@ -3,7 +3,8 @@
 ``BattleUnitModel`` is a flat table: a header row per player (the active player first, then the
 others in turn order), each followed by that player's units that pass the filters, living units
 first and dead or removed ones last. ``set_view`` takes the tracker's new ``BattleView`` and
-changes the model in place: rows whose unit changed get ``dataChanged``, rows that leave or
+changes the model in place: rows of the units the view says changed
+(``BattleView.changed_units``) get ``dataChanged``, rows that leave or
 join the filtered set are removed or inserted, the groups' new order is a ``layoutChanged``
 (persistent indexes, hence the selection, follow the units). Only a new battle resets it.
 
@@ -41,6 +42,7 @@ from brikdesk.domain.battle import (
     close_combat_sides,
     why_not_respond,
 )
+from brikdesk.domain.ids import BattleId, BattleUnitId, PlayerId
 from brikdesk.services.tracker import BattleView, LoggedEvent, TrackedUnit
 from ui.models.table import IdRole
 from ui.panels.theme import NORMAL, Theme, action_colour, readable_on, tint
@@ -74,6 +76,9 @@ _TOOLTIP = Qt.ItemDataRole.ToolTipRole
 _ALIGN = Qt.ItemDataRole.TextAlignmentRole
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
 _LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+_NO_FLAGS = Qt.ItemFlag.NoItemFlags
+_GROUP_FLAGS = Qt.ItemFlag.ItemIsEnabled
+_UNIT_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
 
 @dataclass(frozen=True)
@@ -90,7 +95,7 @@ class Filters:
         return self.can_respond or self.in_close_combat or self.not_acted or bool(self.text)
 
 
-def short_names(state: BattleState, ids: Sequence[int] | frozenset[int]) -> str:
+def short_names(state: BattleState, ids: Sequence[BattleUnitId] | frozenset[BattleUnitId]) -> str:
     setup = state.setup
     names = [setup.unit(i).name for i in sorted(ids) if setup.has_unit(i)]
     if len(names) > 3:
@@ -125,18 +130,27 @@ def unit_chips(state: BattleState, u: UnitState, minifig: bool) -> list[tuple[st
 
 
 class _UnitRow:
-    """A unit row's display values, computed once per change of the unit."""
+    """A unit row's display values, computed once per change of the unit: for each column,
+    the value of each role a view asks for when it paints (``cells[column][role]``)."""
 
-    __slots__ = ("texts", "colours", "background", "font", "chips")
+    __slots__ = ("texts", "colours", "background", "font", "chips", "cells")
 
-    def __init__(self, texts: tuple[str, ...], colours: tuple[QColor, ...],
+    def __init__(self, uid: BattleUnitId, texts: tuple[str, ...], colours: tuple[QColor, ...],
                  background: QColor | None, font: QFont | None,
-                 chips: list[tuple[str, str]]) -> None:
+                 chips: list[tuple[str, str]], dead_font: QFont) -> None:
         self.texts = texts
         self.colours = colours
         self.background = background
         self.font = font
         self.chips = chips
+        status = " · ".join(label for _k, label in chips)
+        self.cells = tuple(
+            {_DISPLAY: status if c == STATUS else texts[c], _FOREGROUND: colours[c],
+             _BACKGROUND: background,
+             _FONT: font if c == UNIT or font is dead_font else None,
+             ChipsRole: chips if c == STATUS else None, IdRole: uid,
+             _ALIGN: _CENTER if c in (ACTION, COUNTERS) else _LEFT}
+            for c in range(len(COLUMNS)))
 
 
 class BattleUnitModel(QAbstractTableModel):
@@ -152,10 +166,10 @@ class BattleUnitModel(QAbstractTableModel):
         self._row_of: dict[Any, int] = {}
         self._filters = Filters()
         self._theme = NORMAL
-        self._cache: dict[int, _UnitRow] = {}
-        self._group_cache: dict[int, tuple[str, str]] = {}
+        self._cache: dict[BattleUnitId, _UnitRow] = {}
+        self._group_cache: dict[PlayerId, tuple[str, str]] = {}
         self._colours: dict[str, QColor] = {}
-        self._by_player: dict[int, tuple[int, ...]] = {}
+        self._by_player: dict[PlayerId, tuple[BattleUnitId, ...]] = {}
         self._base_font = QFont()
         self._fonts: dict[str, QFont] = {}
         self._make_fonts()
@@ -189,14 +203,13 @@ class BattleUnitModel(QAbstractTableModel):
             self.endResetModel()
             self.groups_changed.emit()
             return
-        before = self._state
-        assert before is not None
         after = view.state
+        told = view.changed_units(old)  # the tracker says which units changed (None: all)
         self._view, self._state = view, after
-        every = (before.active != after.active or before.round != after.round
-                 or before.finished != after.finished)
-        changed = [] if every else [
-            a.unit_id for a, b in zip(before.units, after.units, strict=True) if a is not b]
+        every = told is None
+        changed = told or ()
+        if not every and not changed:
+            return  # the same rows, the same values (the log or the name may have changed)
         if every or len(changed) > 64:
             self._cache.clear()
         else:
@@ -240,23 +253,23 @@ class BattleUnitModel(QAbstractTableModel):
 
     # -- rows -------------------------------------------------------------------------------
 
-    def unit_ids(self) -> list[int]:
+    def unit_ids(self) -> list[BattleUnitId]:
         """The unit rows as shown, top to bottom."""
         return [k for k in self._rows if not isinstance(k, tuple)]
 
     def group_rows(self) -> list[int]:
         return [i for i, k in enumerate(self._rows) if isinstance(k, tuple)]
 
-    def unit_at(self, row: int) -> int | None:
+    def unit_at(self, row: int) -> BattleUnitId | None:
         if 0 <= row < len(self._rows):
             key = self._rows[row]
             return None if isinstance(key, tuple) else key
         return None
 
-    def row_of_unit(self, unit_id: int) -> int:
+    def row_of_unit(self, unit_id: BattleUnitId) -> int:
         return self._row_of.get(unit_id, -1)
 
-    def index_of_unit(self, unit_id: int, column: int = 0) -> QModelIndex:
+    def index_of_unit(self, unit_id: BattleUnitId, column: int = 0) -> QModelIndex:
         r = self._row_of.get(unit_id, -1)
         return self.index(r, column) if r >= 0 else QModelIndex()
 
@@ -358,7 +371,7 @@ class BattleUnitModel(QAbstractTableModel):
             self._colours[name] = c
         return c
 
-    def _unit_row(self, uid: int) -> _UnitRow:
+    def _unit_row(self, uid: BattleUnitId) -> _UnitRow:
         row = self._cache.get(uid)
         if row is not None:
             return row
@@ -372,8 +385,8 @@ class BattleUnitModel(QAbstractTableModel):
         if not u.in_battle:
             grey = colour(theme.dead_text)
             texts = (t.name, t.type_name, "Dead" if u.dead else "Out", "", "", "")
-            row = _UnitRow(texts, (grey,) * 6, None, self._fonts["dead"],
-                           unit_chips(state, u, t.minifig))
+            row = _UnitRow(uid, texts, (grey,) * 6, None, self._fonts["dead"],
+                           unit_chips(state, u, t.minifig), self._fonts["dead"])
         else:
             counters = (f"{u.counters_used} / {u.counters}" if u.counters else "—")
             action = _ACTION_TEXT[u.action]
@@ -384,13 +397,13 @@ class BattleUnitModel(QAbstractTableModel):
             colours = (text_c, colour(theme.muted), colour(action_colour(theme, u.action)),
                        text_c if u.close_combat else colour(theme.muted), text_c,
                        colour(theme.respond_marker))
-            row = _UnitRow(texts, colours, colour(theme.active_row) if active else None,
+            row = _UnitRow(uid, texts, colours, colour(theme.active_row) if active else None,
                            self._fonts["bold"] if active else None,
-                           unit_chips(state, u, t.minifig))
+                           unit_chips(state, u, t.minifig), self._fonts["dead"])
         self._cache[uid] = row
         return row
 
-    def _group_texts(self, pid: int) -> tuple[str, str]:
+    def _group_texts(self, pid: PlayerId) -> tuple[str, str]:
         cached = self._group_cache.get(pid)
         if cached is not None:
             return cached
@@ -443,42 +456,23 @@ class BattleUnitModel(QAbstractTableModel):
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         r = index.row()
-        if not index.isValid() or not 0 <= r < len(self._rows):
-            return Qt.ItemFlag.NoItemFlags
-        if isinstance(self._rows[r], tuple):
-            return Qt.ItemFlag.ItemIsEnabled
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        rows = self._rows
+        if not 0 <= r < len(rows):
+            return _NO_FLAGS
+        return _GROUP_FLAGS if type(rows[r]) is tuple else _UNIT_FLAGS
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         r = index.row()
         c = index.column()
-        if not (0 <= r < len(self._rows)) or not (0 <= c < len(COLUMNS)):
+        rows = self._rows
+        if not (0 <= r < len(rows)) or not (0 <= c < len(COLUMNS)):
             return None
-        key = self._rows[r]
-        if isinstance(key, tuple):
+        key = rows[r]
+        if type(key) is tuple:
             return self._group_data(key[1], c, role)
-        if role == _DISPLAY:
-            row = self._unit_row(key)
-            if c == STATUS:
-                return " · ".join(label for _k, label in row.chips)
-            return row.texts[c]
-        if role == _FOREGROUND:
-            return self._unit_row(key).colours[c]
-        if role == _BACKGROUND:
-            return self._unit_row(key).background
-        if role == _FONT:
-            row = self._unit_row(key)
-            if c == UNIT or row.font is not None and row.font is self._fonts["dead"]:
-                return row.font
-            return None
-        if role == ChipsRole:
-            return self._unit_row(key).chips if c == STATUS else None
-        if role == IdRole:
-            return key
-        if role == _ALIGN:
-            return _CENTER if c in (ACTION, COUNTERS) else _LEFT
-        if role == GroupRole:
-            return None
+        cells = self._unit_row(key).cells[c]
+        if role in cells:
+            return cells[role]
         if role == ActiveRole:
             state = self._state
             return state is not None and state.unit(key).player_id == state.active
@@ -486,7 +480,7 @@ class BattleUnitModel(QAbstractTableModel):
             return self._unit_tooltip(key, c)
         return None
 
-    def _group_data(self, pid: int, c: int, role: int) -> Any:
+    def _group_data(self, pid: PlayerId, c: int, role: int) -> Any:
         view, state = self._view, self._state
         assert view is not None and state is not None
         if role == _DISPLAY:
@@ -511,7 +505,7 @@ class BattleUnitModel(QAbstractTableModel):
             return pid == state.active
         return None
 
-    def _unit_tooltip(self, uid: int, column: int) -> str:
+    def _unit_tooltip(self, uid: BattleUnitId, column: int) -> str:
         view, state = self._view, self._state
         assert view is not None and state is not None
         t = view.unit(uid)
@@ -568,7 +562,7 @@ class LogModel(QAbstractListModel):
                  theme: Callable[[], Theme] | None = None) -> None:
         super().__init__(parent)
         self._events: list[LoggedEvent] = []  # oldest first; row r shows events[-1 - r]
-        self._battle: int | None = None
+        self._battle: BattleId | None = None
         self._theme = theme or (lambda: NORMAL)
         self._italic = QFont()
         self._italic.setItalic(True)
@@ -577,7 +571,7 @@ class LogModel(QAbstractListModel):
         """As shown: newest first."""
         return self._events[::-1]
 
-    def set_events(self, battle_id: int, events: Sequence[LoggedEvent]) -> None:
+    def set_events(self, battle_id: BattleId, events: Sequence[LoggedEvent]) -> None:
         new = list(events)
         if battle_id != self._battle:
             self.beginResetModel()

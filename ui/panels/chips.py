@@ -67,7 +67,7 @@ class StatusChipDelegate(QStyledItemDelegate):
                     break
                 label = fm.elidedText(label, Qt.TextElideMode.ElideRight,
                                       int(remaining - 2 * pad_x))
-                width = remaining
+                width = int(remaining)
             box = QRectF(x, y, width, h)
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(self._colour(theme.chips.get(key, "#777777")))

@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from brikdesk.domain.ids import BattleUnitId
+
 
 class UnitPicker(QDialog):
     """Pick one unit from a list (typed text filters it; Enter takes the highlighted one)."""
@@ -70,15 +72,16 @@ class UnitPicker(QDialog):
     def _activated(self, _item: QListWidgetItem) -> None:
         self.accept()
 
-    def chosen(self) -> int | None:
+    def chosen(self) -> BattleUnitId | None:
         item = self.list.currentItem()
         if item is None or item.isHidden():
             return None
-        return item.data(Qt.ItemDataRole.UserRole)
+        uid = item.data(Qt.ItemDataRole.UserRole)
+        return BattleUnitId(uid) if isinstance(uid, int) else None
 
     @classmethod
     def ask(cls, parent: QWidget | None, title: str, prompt: str,
-            candidates: Sequence[tuple[int, str]]) -> int | None:
+            candidates: Sequence[tuple[BattleUnitId, str]]) -> BattleUnitId | None:
         """The unit picked, or ``None`` if cancelled."""
         dialog = cls(parent, title, prompt, candidates)
         try:

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.battle.rolloff import READING, RollOff, roll_off
+from brikdesk.domain.ids import CampaignId, PlayerId, UnitId
 from brikdesk.domain.muster import SideMuster, muster_summary
 from brikdesk.domain.rolling import DiceSource, NeedDie, RandomDice, TypedDice
 from brikdesk.domain.statuses import UnitStatus
@@ -49,7 +50,7 @@ SWATCH = 14  # the players' colour squares, in pixels
 
 @dataclass(frozen=True)
 class PlayerChoice:
-    id: int
+    id: PlayerId
     name: str
     colour: str
 
@@ -128,10 +129,10 @@ class OrderEditor(QWidget):
             self.dice_label.clear()
         self.order_changed.emit()
 
-    def order(self) -> list[int]:
+    def order(self) -> list[PlayerId]:
         return [self.list.item(i).data(ID) for i in range(self.list.count())]
 
-    def set_order(self, order: Sequence[int]) -> None:
+    def set_order(self, order: Sequence[PlayerId]) -> None:
         items = {self.list.item(i).data(ID): self.list.item(i) for i in range(self.list.count())}
         taken = [self.list.takeItem(0) for _ in range(self.list.count())]
         del taken
@@ -225,7 +226,7 @@ class OrderDialog(QDialog):
 
     @classmethod
     def ask(cls, parent: QWidget | None, battle_name: str,
-            players: Sequence[PlayerChoice]) -> list[int] | None:
+            players: Sequence[PlayerChoice]) -> list[PlayerId] | None:
         dialog = cls(parent, battle_name, players)
         try:
             if dialog.exec() != QDialog.DialogCode.Accepted:
@@ -247,7 +248,7 @@ class StartRequest:
 class StartBattleDialog(QDialog):
     """Muster units from the campaign's armies and set the turn order of a new battle."""
 
-    def __init__(self, parent: QWidget | None, services: Services, campaign_id: int) -> None:
+    def __init__(self, parent: QWidget | None, services: Services, campaign_id: CampaignId) -> None:
         super().__init__(parent)
         self.setObjectName("startBattleDialog")
         self.setWindowTitle("New battle")
@@ -304,7 +305,9 @@ class StartBattleDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)
-        self._players: dict[int, PlayerChoice] = {}
+        self._players: dict[PlayerId, PlayerChoice] = {}
+        #: Why each army over its own budget is (a warning, never a refusal).
+        self._over_budget: dict[int, str] = {}
         self._load()
         # Checking a player checks every unit under it, one itemChanged each: count once.
         self._recount = QTimer(self)
@@ -336,7 +339,14 @@ class StartBattleDialog(QDialog):
                 army.setData(0, ID, ("army", a.id))
                 army.setFlags(flags_tri)
                 army.setCheckState(0, Qt.CheckState.Unchecked)
-                for u in self.services.roster.roster(a.id).units:
+                roster = self.services.roster.roster(a.id)
+                if roster.over_budget and roster.budget is not None:
+                    self._over_budget[a.id] = (
+                        f"{a.name} is over its own budget of {roster.budget} "
+                        f"{roster.cost_unit} by {roster.total - roster.budget} "
+                        f"{roster.cost_unit} ({roster.total} {roster.cost_unit}): the battle "
+                        "can still start.")
+                for u in roster.units:
                     item = QTreeWidgetItem(army, [u.name, u.type_name])
                     item.setData(0, ID, ("unit", u.id))
                     item.setData(0, COST, u.cost)
@@ -359,12 +369,12 @@ class StartBattleDialog(QDialog):
         """The unit entries under a player's entry (in its armies' entries)."""
         return [item for army in tree_children(top) for item in tree_children(army)]
 
-    def check_player(self, player_id: int, on: bool = True) -> None:
+    def check_player(self, player_id: PlayerId, on: bool = True) -> None:
         for top in self.player_items():
             if top.data(0, ID) == ("player", player_id):
                 top.setCheckState(0, Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
 
-    def set_unit_checked(self, unit_id: int, on: bool) -> None:
+    def set_unit_checked(self, unit_id: UnitId, on: bool) -> None:
         for top in self.player_items():
             for item in self.unit_items(top):
                 if item.data(0, ID) == ("unit", unit_id):
@@ -379,8 +389,8 @@ class StartBattleDialog(QDialog):
                 out[item.data(0, ID)[1]] = item.data(0, COST) or 0
         return out
 
-    def musters(self) -> dict[int, list[int]]:
-        out: dict[int, list[int]] = {}
+    def musters(self) -> dict[PlayerId, list[UnitId]]:
+        out: dict[PlayerId, list[UnitId]] = {}
         for top in self.player_items():
             pid = top.data(0, ID)[1]
             ids = [item.data(0, ID)[1] for item in self.unit_items(top)
@@ -397,12 +407,26 @@ class StartBattleDialog(QDialog):
                             sum(self._costs.get(i, 0) for i in ids))
                  for pid, ids in chosen.items()]
         line, warnings = muster_summary(sides, self.budget.value(), self._cost_unit)
+        warnings = (*warnings, *self._armies_over_budget())
         self.count_label.setText("Mustered — " + (line or "nobody yet"))
         self.budget_warning.setText("\n".join(warnings))
         self.budget_warning.setVisible(bool(warnings))
         ok = len(chosen) >= 2 and bool(self.name.text().strip())
         self.start_button.setEnabled(ok)
         self.start_button.setToolTip("" if ok else "Pick units of at least two players")
+
+    def _armies_over_budget(self) -> list[str]:
+        """A warning for each army with a mustered unit whose roster is over its budget."""
+        out = []
+        for top in self.player_items():
+            for i in range(top.childCount()):
+                army = top.child(i)
+                if army is None:
+                    continue
+                army_id = army.data(0, ID)[1]
+                if army_id in self._over_budget and army.checkState(0) != Qt.CheckState.Unchecked:
+                    out.append(self._over_budget[army_id])
+        return out
 
     def request(self) -> StartRequest | None:
         self._changed()
@@ -414,7 +438,7 @@ class StartBattleDialog(QDialog):
                             tuple(Muster(pid, tuple(chosen[pid])) for pid in order))
 
     @classmethod
-    def ask(cls, parent: QWidget | None, services: Services, campaign_id: int
+    def ask(cls, parent: QWidget | None, services: Services, campaign_id: CampaignId
             ) -> StartRequest | None:
         dialog = cls(parent, services, campaign_id)
         try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QFont, QPalette
 
 from brikdesk.domain.battle import ActionState
 
@@ -127,3 +127,46 @@ def tint(colour: str, towards: str, amount: float) -> str:
                           a.greenF() + (b.greenF() - a.greenF()) * amount,
                           a.blueF() + (b.blueF() - a.blueF()) * amount)
     return mix.name()
+
+
+def palette(theme: Theme, base: QPalette) -> QPalette:
+    """The panel's colours as a palette: item views paint fastest without style sheets."""
+    pal = QPalette(base)
+    t = theme
+    roles = {
+        QPalette.ColorRole.Window: t.window, QPalette.ColorRole.WindowText: t.text,
+        QPalette.ColorRole.Base: t.window, QPalette.ColorRole.AlternateBase: t.alt_row,
+        QPalette.ColorRole.Text: t.text, QPalette.ColorRole.Highlight: t.selection,
+        QPalette.ColorRole.HighlightedText: t.selection_text,
+        QPalette.ColorRole.PlaceholderText: t.muted,
+    }
+    if t is TABLE:
+        roles.update({QPalette.ColorRole.Button: "#1f2630",
+                      QPalette.ColorRole.ButtonText: t.text,
+                      QPalette.ColorRole.Light: "#4a5565", QPalette.ColorRole.Midlight: "#3a4250",
+                      QPalette.ColorRole.Mid: t.grid, QPalette.ColorRole.Dark: "#05070a",
+                      QPalette.ColorRole.Shadow: "#000000"})
+    for role, colour in roles.items():
+        for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
+            pal.setColor(group, role, QColor(colour))
+    for role in (QPalette.ColorRole.ButtonText, QPalette.ColorRole.WindowText,
+                 QPalette.ColorRole.Text):
+        pal.setColor(QPalette.ColorGroup.Disabled, role, QColor(t.muted))
+    return pal
+
+
+def muted(base: QPalette, theme: Theme) -> QPalette:
+    """``base`` with secondary text (a battle's name, a log entry's details)."""
+    pal = QPalette(base)
+    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
+        pal.setColor(group, QPalette.ColorRole.WindowText, QColor(theme.muted))
+    return pal
+
+
+def scaled(font: QFont, factor: float, *, bold: bool = False) -> QFont:
+    """A copy of ``font``, ``factor`` times its size, bold if asked."""
+    out = QFont(font)
+    out.setPointSizeF(max(font.pointSizeF(), 1.0) * factor)
+    if bold:
+        out.setBold(True)
+    return out

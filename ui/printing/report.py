@@ -42,6 +42,7 @@ from PySide6.QtGui import (
     QPdfWriter,
 )
 
+from brikdesk.domain.ids import PlayerId
 from brikdesk.domain.report import BattleReport, ReportEntry, ReportTurn
 from brikdesk.errors import UserError
 from ui.printing.image import MeasuringDevice, render_page
@@ -76,7 +77,7 @@ ENTRY_INDENT = 16.0
 SWATCH = 8.0
 
 
-def player_key(player_id: int | None) -> str:
+def player_key(player_id: PlayerId | None) -> str:
     return f"p:{player_id}"
 
 
@@ -107,7 +108,7 @@ def _light(colour: QColor) -> bool:
     return 0.299 * colour.red() + 0.587 * colour.green() + 0.114 * colour.blue() > 200
 
 
-def hatch_of(report: BattleReport, player_id: int | None) -> str:
+def hatch_of(report: BattleReport, player_id: PlayerId | None) -> str:
     """The line pattern standing for a player in black and white (``HATCHES``)."""
     ids = [p.player_id for p in report.players]
     i = ids.index(player_id) if player_id in ids else 0
@@ -223,7 +224,7 @@ class _Marks:
         self.bw = black_and_white
         self.colours = report_palette(report, black_and_white)
 
-    def area(self, ops: list[Op], x: float, y: float, w: float, h: float, player_id: int | None,
+    def area(self, ops: list[Op], x: float, y: float, w: float, h: float, player_id: PlayerId | None,
              spacing: float = 2.5) -> None:
         """A filled rectangle in the player's colour (outlined when the colour is light), or
         outlined and hatched in the player's pattern."""
@@ -236,7 +237,7 @@ class _Marks:
             ops.append(Op("box", x, y, w, h, colour="box"))
 
 
-def _swatch(ops: list[Op], x: float, y: float, line_h: float, player_id: int | None,
+def _swatch(ops: list[Op], x: float, y: float, line_h: float, player_id: PlayerId | None,
             marks: _Marks) -> None:
     top = y + (line_h - SWATCH) / 2
     marks.area(ops, x, top, SWATCH, SWATCH, player_id, spacing=2.0)

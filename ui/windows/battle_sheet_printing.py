@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from brikdesk.domain.ids import BattleId
 from ui.windows.printing import RosterPrinting, Step
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ def _prepare_battle_sheet(services: Services, battle_id: int, choice: Any, step:
     from ui.printing.image import MeasuringDevice
 
     step("reading the mustered units", 0, 0)
-    job = services.printing.battle_roster_sheet(battle_id, choice.options)
+    job = services.printing.battle_roster_sheet(BattleId(battle_id), choice.options)
     device = MeasuringDevice(job.sheet.options.paper)
     layout = layout_roster_sheet(job.sheet, device.writer,
                                  progress=lambda done, total: step("laying out", done, total))
@@ -45,7 +46,7 @@ class BattleSheetPrinting(RosterPrinting):
     PREPARING = "Preparing the roster sheet of {name}"
 
     def _army_name(self, battle_id: int) -> str | None:
-        return self._read_name(lambda: self._services.battles.battle(battle_id).battle.name,
+        return self._read_name(lambda: self._services.battles.battle(BattleId(battle_id)).battle.name,
                                "Can't print this battle's units")
 
     _prepare = staticmethod(_prepare_battle_sheet)

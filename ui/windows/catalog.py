@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.catalog import FIELD_LABELS, CatalogItem, Category
+from brikdesk.domain.ids import CampaignId
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
 from brikdesk.services.catalogs import CatalogEntry, CatalogView, EntryChange
@@ -61,6 +62,7 @@ from ui.models.catalog import (
     unit_type_model,
 )
 from ui.models.table import IdRole
+from ui.screen import fit_to_screen
 from ui.settings import AppSettings
 from ui.windows.common import (
     Actions,
@@ -415,7 +417,7 @@ class CatalogWindow(QMainWindow):
     closed = Signal(int)
 
     def __init__(self, services: Services, bus: Bus, undo_stack: QUndoStack,
-                 settings: AppSettings, campaign_id: int, parent: QWidget | None = None) -> None:
+                 settings: AppSettings, campaign_id: CampaignId, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowFlag(Qt.WindowType.Window, True)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -433,6 +435,7 @@ class CatalogWindow(QMainWindow):
         bus.status.connect(self._on_status)
         self.resize(1300, 800)
         settings.restore_geometry("catalog", self)
+        fit_to_screen(self, self.width(), self.height())
         for tab, key in ((self.items_tab, "catalog/items"),
                          (self.types_tab, "catalog/types")):
             state = settings.get_bytes(key)

@@ -30,10 +30,12 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.history import CampaignHistory, history_markdown
+from brikdesk.domain.ids import CampaignId
 from brikdesk.errors import UserError
 from brikdesk.services import Changes, Services
 from ui.bus import Bus
 from ui.dialogs.base import FileChooser
+from ui.screen import fit_to_screen
 from ui.windows.common import MessageBanner
 from ui.workers import start_job
 
@@ -76,7 +78,7 @@ class HistoryWindow(QWidget):
 
     loaded = Signal()
 
-    def __init__(self, services: Services, bus: Bus, campaign_id: int,
+    def __init__(self, services: Services, bus: Bus, campaign_id: CampaignId,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("historyWindow")
@@ -89,7 +91,7 @@ class HistoryWindow(QWidget):
         self._loading = False
         self._again = False
         self.setWindowTitle("History")
-        self.resize(1100, 760)
+        fit_to_screen(self, 1100, 760)
         layout = QVBoxLayout(self)
         self.banner = MessageBanner(self)
         layout.addWidget(self.banner)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from brikdesk.domain.ids import BattleId
 from brikdesk.services.summaries import ArmySummary, BattleDetail, BattleSummary, Navigator
 from ui.windows.common import colour_swatch, plural, tree_children
 
@@ -282,7 +283,7 @@ class BattlePage(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("battlePage")
-        self.battle_id: int | None = None
+        self.battle_id: BattleId | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         top = QHBoxLayout()

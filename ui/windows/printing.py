@@ -39,9 +39,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from brikdesk.domain.ids import ArmyId, BattleId
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Services
 from ui.dialogs.base import FileChooser
+from ui.screen import fit_to_screen
 from ui.settings import AppSettings
 from ui.windows.common import MessageBanner, show_storage_error
 from ui.workers import start_job
@@ -371,10 +373,7 @@ class _Printing(QObject):
         painter = _PagePainter(dialog, paint)
         dialog.paintRequested.connect(painter.paint)
         dialog.page_painter = painter  # type: ignore[attr-defined]
-        screen = self._window.screen()
-        avail = screen.availableGeometry() if screen is not None else None
-        h = 900 if avail is None else min(900, int(avail.height() * 0.9))
-        dialog.resize(min(900, h), h)
+        fit_to_screen(dialog, 900, 900)
         self.preview_dialog = dialog
         dialog.open()
         return dialog
@@ -521,7 +520,7 @@ def _prepare_roster(services: Services, army_id: int, choice: RosterChoice, step
     from ui.printing.image import MeasuringDevice
 
     step("reading the roster", 0, 0)
-    job = services.printing.roster_sheet(army_id, choice.options,
+    job = services.printing.roster_sheet(ArmyId(army_id), choice.options,
                                          include_dead=choice.include_dead)
     sheet = job.sheet
     device = MeasuringDevice(sheet.options.paper)
@@ -572,7 +571,7 @@ class RosterPrinting(_Printing):
         return choice, name
 
     def _army_name(self, army_id: int) -> str | None:
-        return self._read_name(lambda: self._services.campaigns.get_army(army_id).name,
+        return self._read_name(lambda: self._services.campaigns.get_army(ArmyId(army_id)).name,
                                "Can't print this army")
 
     _prepare: Callable[[Services, int, Any, Step], tuple[PreparedSheet, SheetLayout]] = (
@@ -644,7 +643,7 @@ def _prepare_report(services: Services, battle_id: int, choice: ReportChoice, st
     from ui.printing.report import layout_battle_report
 
     step("reading the battle log", 0, 0)
-    report = services.printing.battle_report(battle_id)
+    report = services.printing.battle_report(BattleId(battle_id))
     step("laying out the report", 0, 0)
     device = MeasuringDevice(choice.paper)
     layout = layout_battle_report(report, device.writer, black_and_white=choice.black_and_white)
@@ -747,7 +746,7 @@ class ReportPrinting(_Printing):
         return ReportOptionsDialog.ask(self._window, self.settings, name, verb), name
 
     def _battle_name(self, battle_id: int) -> str | None:
-        return self._read_name(lambda: self._services.battles.battle(battle_id).battle.name,
+        return self._read_name(lambda: self._services.battles.battle(BattleId(battle_id)).battle.name,
                                "Can't write this battle's report")
 
     _prepare = staticmethod(_prepare_report)
@@ -787,7 +786,7 @@ class ReportPrinting(_Printing):
             from ui.printing.report import export_report_pdf
 
             step("reading the battle log", 0, 0)
-            report = services.printing.battle_report(battle_id)
+            report = services.printing.battle_report(BattleId(battle_id))
             what = "writing pages"
             result = export_report_pdf(report, target, choice.paper,
                                        lambda done, total: step(what, done, total),
@@ -824,7 +823,7 @@ class ReportPrinting(_Printing):
             from brikdesk.services.printing import write_report_markdown
 
             step("reading the battle log", 0, 0)
-            report = services.printing.battle_report(battle_id)
+            report = services.printing.battle_report(BattleId(battle_id))
             step("writing the file", 0, 0)
             return report, write_report_markdown(report, target)
 

@@ -10,6 +10,7 @@ Delete deletes the selected units (undo brings them back, no confirmation box).
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from PySide6.QtCore import (
@@ -40,6 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.catalog import Catalog
+from brikdesk.domain.ids import ArmyId, CampaignId, UnitId
 from brikdesk.domain.roster import Loadout
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
@@ -50,6 +52,7 @@ from ui.dialogs.base import BOX_MAX
 from ui.dialogs.units import AddUnitsDialog, ChangeTypeDialog, UnitEditor
 from ui.models.roster import HIDDEN_BY_DEFAULT, NAME, UnitTableModel
 from ui.models.table import IdRole
+from ui.screen import fit_to_screen
 from ui.settings import AppSettings
 from ui.windows.common import (
     Actions,
@@ -165,13 +168,34 @@ class ArmyHeader(QFrame):
             self.budget_edited.emit(new)
 
 
+#: Where "Add several" remembers how many units it added last.
+ADD_COUNT_KEY = "roster/add_count"
+#: The most characters of a name the Name column widens for (longer names end in "…").
+NAME_CHARS = 40
+
+
+def typical_unit(rows: Sequence[UnitRow]) -> UnitRow | None:
+    """A unit of the army's most common type carrying that type's most common equipment (the
+    first such unit in roster order), or None for an empty army. Ties go to what comes first
+    in the roster."""
+    if not rows:
+        return None
+    types = Counter(r.type_key for r in rows)
+    top = max(types.values())
+    type_key = next(r.type_key for r in rows if types[r.type_key] == top)
+    same = [r for r in rows if r.type_key == type_key]
+    loadouts = Counter(r.loadout for r in same)
+    best = max(loadouts.values())
+    return next(r for r in same if loadouts[r.loadout] == best)
+
+
 class RosterWindow(QMainWindow):
     """The roster of army ``army_id``. ``closed(army_id)`` when it closes."""
 
     closed = Signal(int)
 
     def __init__(self, services: Services, bus: Bus, undo_stack: QUndoStack,
-                 settings: AppSettings, army_id: int, parent: QWidget | None = None) -> None:
+                 settings: AppSettings, army_id: ArmyId, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowFlag(Qt.WindowType.Window, True)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -182,10 +206,10 @@ class RosterWindow(QMainWindow):
         self.army_id = army_id
         self.roster: Roster | None = None
         self.catalog: Catalog | None = None
-        self.campaign_id: int | None = None
+        self.campaign_id: CampaignId | None = None
         self._dirty = False
-        self._select_after: tuple[int, ...] = ()
-        self._targeted: tuple[int, ...] | None = None
+        self._select_after: tuple[UnitId, ...] = ()
+        self._targeted: tuple[UnitId, ...] | None = None
         self._closing = False
 
         self.banner = MessageBanner(self)
@@ -314,7 +338,7 @@ class RosterWindow(QMainWindow):
         self.add_many_action = make_action(
             self, "Add &several…", self.add_copies, name="addCopiesAction",
             shortcut="Ctrl+Shift+N",
-            tip="Add several units at once (equipped like the selected unit)",
+            tip="Add several units at once (of the army's most common type and equipment)",
             icon=icon(sp.SP_FileDialogNewFolder))
         self.duplicate_action = make_action(
             self, "D&uplicate", self.duplicate, name="duplicateAction", shortcut="Ctrl+D",
@@ -432,6 +456,7 @@ class RosterWindow(QMainWindow):
     def _restore_layout(self) -> None:
         self.resize(1340, 800)
         self.settings.restore_geometry("roster", self)
+        fit_to_screen(self, self.width(), self.height())
         state = self.settings.get_bytes("roster/splitter")
         if state is not None:
             self.splitter.restoreState(state)
@@ -497,9 +522,23 @@ class RosterWindow(QMainWindow):
         self._select_ids(keep, keep_current)
         self._update_counts()
         self._show_current()
+        if self.isVisible():
+            self._fit_names()
         return True
 
-    def _refresh_units(self, ids: Sequence[int]) -> None:
+    def _fit_names(self) -> None:
+        """Widen the Name column to its longest name (up to ``NAME_CHARS`` characters): the
+        name is what tells units apart, so it is never the column cut short."""
+        fm = self.table.fontMetrics()
+        names = sorted((r.name for r in self.model.all_rows()), key=len, reverse=True)[:12]
+        widest = max((fm.horizontalAdvance(n) for n in names), default=0)
+        pad = 2 * self.table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin,
+                                                 None, self.table) + 12
+        needed = min(widest + pad, fm.averageCharWidth() * NAME_CHARS + pad)
+        if self.table.columnWidth(NAME) < needed:
+            self.table.setColumnWidth(NAME, needed)
+
+    def _refresh_units(self, ids: Sequence[UnitId]) -> None:
         """Update only these rows (an edit made here); the header total from the rows."""
         try:
             rows = self.services.roster.unit_rows(list(ids))
@@ -545,6 +584,7 @@ class RosterWindow(QMainWindow):
                 if layout is not None:
                     layout.activate()
             fit_columns(self.table)
+        self._fit_names()
         if self._dirty and not self.reload():
             QTimer.singleShot(0, self, self.close)
 
@@ -561,18 +601,18 @@ class RosterWindow(QMainWindow):
 
     # -- selection --------------------------------------------------------------------------
 
-    def selected_ids(self) -> list[int]:
+    def selected_ids(self) -> list[UnitId]:
         sm = self.table.selectionModel()
-        return [int(i.data(IdRole)) for i in sm.selectedRows(NAME)]
+        return [UnitId(int(i.data(IdRole))) for i in sm.selectedRows(NAME)]
 
     def selected_rows(self) -> list[UnitRow]:
         sm = self.table.selectionModel()
         rows = sorted(i.row() for i in sm.selectedRows(NAME))
         return [self.model.row_for(r) for r in rows]
 
-    def _current_id(self) -> int | None:
+    def _current_id(self) -> UnitId | None:
         idx = self.table.currentIndex()
-        return int(idx.data(IdRole)) if idx.isValid() else None
+        return UnitId(int(idx.data(IdRole))) if idx.isValid() else None
 
     def current_row(self) -> UnitRow | None:
         idx = self.table.currentIndex()
@@ -581,7 +621,7 @@ class RosterWindow(QMainWindow):
         row: UnitRow = self.model.row_for(idx.row())
         return row
 
-    def _select_ids(self, ids: Iterable[int], current: int | None) -> None:
+    def _select_ids(self, ids: Iterable[UnitId], current: UnitId | None) -> None:
         rows = sorted(r for r in (self.model.row_of_id(i) for i in ids) if r >= 0)
         sm = self.table.selectionModel()
         selection = QItemSelection()
@@ -606,7 +646,7 @@ class RosterWindow(QMainWindow):
             self.table.scrollTo(self.model.index_of_id(current, NAME))
         self._update_enabled()
 
-    def select_units(self, ids: Sequence[int]) -> None:
+    def select_units(self, ids: Sequence[UnitId]) -> None:
         """Select these units (the last one current) and show its card."""
         self._select_ids(ids, ids[-1] if ids else None)
         self._show_current()
@@ -676,7 +716,7 @@ class RosterWindow(QMainWindow):
         self._targeted = None
         return done is not None
 
-    def _perform_edit(self, patches: dict[int, UnitPatch], text: str | None = None) -> bool:
+    def _perform_edit(self, patches: dict[UnitId, UnitPatch], text: str | None = None) -> bool:
         """Edit existing units (rows refreshed in place, not the whole roster). The versions
         the rows show go along: a unit someone else changed since is refused, not overwritten."""
         self._targeted = tuple(patches)
@@ -687,24 +727,28 @@ class RosterWindow(QMainWindow):
         self._targeted = None
         return done is not None
 
-    def _loadout_edit(self, loadouts: dict[int, Loadout], text: str) -> None:
+    def _loadout_edit(self, loadouts: dict[UnitId, Loadout], text: str) -> None:
         self._perform_edit({uid: UnitPatch(loadout=lo) for uid, lo in loadouts.items()}, text)
 
-    def add_unit(self) -> tuple[int, ...]:
+    def add_unit(self) -> tuple[UnitId, ...]:
         return self._add(1)
 
-    def add_copies(self) -> tuple[int, ...]:
-        return self._add(10)
+    def add_copies(self) -> tuple[UnitId, ...]:
+        """Add several: of the army's most common type, equipped like most units of that type,
+        as many as last time (1 the first time)."""
+        count = self.settings.get_int(ADD_COUNT_KEY, 1) or 1
+        return self._add(max(1, count), typical_unit(self.model.all_rows()))
 
-    def _add(self, count: int) -> tuple[int, ...]:
+    def _add(self, count: int, template: UnitRow | None = None) -> tuple[UnitId, ...]:
         if self.catalog is None:
             return ()
-        template = self.current_row() if count != 1 else None
         answer = AddUnitsDialog.ask(self, self.catalog,
                                     type_key=template.type_key if template else None,
                                     count=count, template=template)
         if answer is None:
             return ()
+        if template is not None:
+            self.settings.set(ADD_COUNT_KEY, answer.count)
         if answer.count == 1 and "{n}" not in answer.name:
             ids = self.runner.perform(lambda: self.services.roster.add_unit(
                 self.army_id, answer.type_key, name=answer.name, loadout=answer.loadout))
@@ -717,7 +761,7 @@ class RosterWindow(QMainWindow):
             self.table.setFocus()
         return ids or ()
 
-    def duplicate(self) -> tuple[int, ...]:
+    def duplicate(self) -> tuple[UnitId, ...]:
         ids = self.selected_ids()
         if not ids:
             return ()
@@ -789,7 +833,7 @@ class RosterWindow(QMainWindow):
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.model.sort(-1)
 
-    def _reorder(self, order: list[int], text: str) -> bool:
+    def _reorder(self, order: list[UnitId], text: str) -> bool:
         """Store ``order`` (every unit id once) as the roster order, in one undoable step."""
         ids = self.selected_ids()
         current = [r.id for r in self.model.all_rows()]
@@ -802,7 +846,7 @@ class RosterWindow(QMainWindow):
         self._select_after = ()
         return done is not None
 
-    def _moved(self, step: int) -> list[int]:
+    def _moved(self, step: int) -> list[UnitId]:
         """The roster order with each run of selected units moved ``step`` (+1/-1) places,
         past the next unselected unit (as far as the roster's end allows)."""
         chosen = set(self.selected_ids())

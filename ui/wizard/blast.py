@@ -10,6 +10,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from brikdesk.domain.combat import Choice, prose
+from brikdesk.domain.ids import BattleUnitId
 from ui.wizard.widgets import ChoiceCombo, label, show_readings
 
 
@@ -29,10 +30,10 @@ class BlastSections(QWidget):
         self.grid = QGridLayout()
         self.grid.setColumnStretch(1, 1)
         lay.addLayout(self.grid)
-        self.combos: dict[int, ChoiceCombo] = {}
-        self._ids: tuple[int, ...] = ()
+        self.combos: dict[BattleUnitId, ChoiceCombo] = {}
+        self._ids: tuple[BattleUnitId, ...] = ()
 
-    def show_rows(self, rows: Sequence[tuple[int, str, int]]) -> None:
+    def show_rows(self, rows: Sequence[tuple[BattleUnitId, str, int]]) -> None:
         """Show ``(unit id, name, sections)`` rows; rebuilt only when the units change."""
         ids = tuple(uid for uid, _name, _n in rows)
         if ids != self._ids:

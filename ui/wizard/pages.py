@@ -81,6 +81,7 @@ from brikdesk.domain.combat import (
     use_options,
     weapon_options,
 )
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.domain.rolling import BennyUse
 from brikdesk.errors import UserError
 from ui.wizard.blast import BlastSections
@@ -299,7 +300,10 @@ class _DicePage(_Page):
     def focus_input(self) -> None:
         """The focus to the dice while the stage needs one, else to Next (or Finish)."""
         if self._stage().need is not None:
-            self.dice.edit.setFocus()
+            if self.w.dice_mode == "virtual":
+                self.dice.roll_button.setFocus()
+            else:
+                self.dice.edit.setFocus()
             self.show_widget(self.dice)
         else:
             self.focus_next_button()
@@ -516,7 +520,7 @@ class AttackPage(_Page):
 
     # -- changes ---------------------------------------------------------------------------
 
-    def _attacker(self, uid: int) -> None:
+    def _attacker(self, uid: BattleUnitId) -> None:
         if uid != self.w.draft.attacker_id:
             self.w.replace_draft(default_draft(self.w.ctx, uid))
 
@@ -533,7 +537,7 @@ class AttackPage(_Page):
     def _kind(self, kind: AttackKind) -> None:
         self.w.change("attack", replace(self.w.draft, kind=kind, reaction=Reaction.NONE))
 
-    def _target(self, value: int | str) -> None:
+    def _target(self, value: BattleUnitId | str) -> None:
         d = self.w.draft
         if isinstance(value, str):  # OBJECT: an inanimate target
             self.w.change("attack", replace(self.w.draft, target_id=None,
@@ -615,7 +619,7 @@ class RangePage(_Page):
         rl.addWidget(self.input_problem)
         self.joiner_grid = QGridLayout()
         rl.addLayout(self.joiner_grid)
-        self.joiner_edits: dict[int, QLineEdit] = {}
+        self.joiner_edits: dict[BattleUnitId, QLineEdit] = {}
         self.body.addWidget(self.ranged_box)
 
         self.close_box, cl = card(self)
@@ -1519,10 +1523,10 @@ class DamagePage(_DicePage):
             ids += (uid,)
         self.w.change("damage", replace(self.w.draft, blast_ids=ids))
 
-    def _blast_sections(self, uid: int, sections: int) -> None:
+    def _blast_sections(self, uid: BattleUnitId, sections: int) -> None:
         self.w.change("damage", self.w.draft.with_sections_in_blast(uid, sections))
 
-    def _missed(self, uid: int | None) -> None:
+    def _missed(self, uid: BattleUnitId | None) -> None:
         self.w.change("damage", replace(self.w.draft, missed_strikes=uid))
 
     def _missed_distance(self, text: str) -> None:

@@ -33,9 +33,11 @@ from brikdesk.domain.combat import (
     resolve_damage,
     result_summary,
 )
+from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.domain.rolling import BennyUse, DiceSource, NeedDie, RandomDice
 from brikdesk.errors import StorageError, UserError
 from ui.bus import Bus
+from ui.screen import fit_to_screen
 from ui.undo import perform
 from ui.windows.common import report_to_active_window
 from ui.wizard.pages import ActionPage, AttackPage, DamagePage, RangePage, ResultPage
@@ -92,8 +94,8 @@ class CombatWizard(QWizard):
 
     ATTACK, RANGE, ACTION, DAMAGE, RESULT = range(5)
 
-    def __init__(self, services: CombatServices, bus: Bus, undo_stack: QUndoStack, battle_id: int,
-                 attacker_id: int, parent: QWidget | None = None, *,
+    def __init__(self, services: CombatServices, bus: Bus, undo_stack: QUndoStack, battle_id: BattleId,
+                 attacker_id: BattleUnitId, parent: QWidget | None = None, *,
                  dice: DiceSource | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("combatWizard")
@@ -105,6 +107,9 @@ class CombatWizard(QWizard):
         self.ctx = context_from_view(self.view)
         self.draft: AttackDraft = default_draft(self.ctx, attacker_id)
         self.dice: DiceSource = dice if dice is not None else RandomDice()
+        #: What a dice card offers first: "typed" (the face entry) or "virtual" (the Roll
+        #: button); both can always be used (Edit > Settings).
+        self.dice_mode = "typed"
         self._action: tuple[AttackDraft, ActionStage] | None = None
         self._damage: tuple[AttackDraft, DamageStage] | None = None
         self._summary: tuple[AttackDraft, ResultSummary] | None = None
@@ -122,7 +127,12 @@ class CombatWizard(QWizard):
             self.setPage(i, page)
         self.setStartId(self.ATTACK)
         self.currentIdChanged.connect(self._page_shown)
-        self.resize(1280, 900)
+        fit_to_screen(self, 1280, 900)
+
+    def set_dice_mode(self, mode: str) -> None:
+        """Offer virtual dice (``"virtual"``: the Roll button has the focus) or typed faces
+        (``"typed"``) first on the dice cards."""
+        self.dice_mode = mode if mode in ("virtual", "typed") else "typed"
 
     def _page_shown(self, _page_id: int) -> None:
         current = self.currentPage()
@@ -249,7 +259,7 @@ class CombatWizard(QWizard):
 
 
 def open_combat_wizard(parent: QWidget | None, services: CombatServices, bus: Bus, undo_stack: QUndoStack,
-                       battle_id: int, attacker_id: int) -> CombatWizard:
+                       battle_id: BattleId, attacker_id: BattleUnitId) -> CombatWizard:
     """Open the combat wizard for ``attacker_id`` in a battle (window-modal, not blocking).
 
     The battle panel calls this; the wizard deletes itself when closed.

@@ -18,6 +18,7 @@ from enum import Enum
 from typing import Any, ClassVar
 
 from brikdesk.domain.battle.model import Status
+from brikdesk.domain.ids import BattleUnitId, PlayerId
 
 
 class EventFormatError(ValueError):
@@ -85,8 +86,12 @@ def _int(value: Any, what: str) -> int:
     return value
 
 
-def _opt_int(value: Any, what: str) -> int | None:
-    return None if value is None else _int(value, what)
+def _unit(value: Any, what: str) -> BattleUnitId:
+    return BattleUnitId(_int(value, what))
+
+
+def _opt_unit(value: Any, what: str) -> BattleUnitId | None:
+    return None if value is None else _unit(value, what)
 
 
 def _bool(value: Any, what: str) -> bool:
@@ -101,10 +106,10 @@ def _str(value: Any, what: str) -> str:
     return value
 
 
-def _ids(value: Any, what: str) -> tuple[int, ...]:
+def _ids(value: Any, what: str) -> tuple[BattleUnitId, ...]:
     if not isinstance(value, list | tuple):
         raise EventFormatError(f"{what} must be a list of unit ids, not {value!r}")
-    return tuple(_int(v, what) for v in value)
+    return tuple(_unit(v, what) for v in value)
 
 
 def _enum(cls: type[Enum], value: Any, what: str) -> Any:
@@ -149,7 +154,7 @@ class TurnEnded:
     actor: ClassVar[None] = None
     target: ClassVar[None] = None
 
-    player: int
+    player: PlayerId
     round: int
 
     def to_payload(self) -> dict[str, Any]:
@@ -159,7 +164,7 @@ class TurnEnded:
     def from_payload(cls, actor: int | None, target: int | None,
                      payload: Mapping[str, Any]) -> TurnEnded:
         _only(payload, cls.kind, {"player", "round"})
-        return cls(player=_int(_req(payload, "player", cls.kind), "player"),
+        return cls(player=PlayerId(_int(_req(payload, "player", cls.kind), "player")),
                    round=_int(_req(payload, "round", cls.kind), "round"))
 
 
@@ -174,10 +179,10 @@ class ActionSpent:
 
     kind: ClassVar[str] = "action_spent"
 
-    actor: int
+    actor: BattleUnitId
     how: ActionUse
     as_response: bool = False
-    target: int | None = None
+    target: BattleUnitId | None = None
     over_the_top: bool = False
     note: str = ""
 
@@ -189,10 +194,10 @@ class ActionSpent:
     def from_payload(cls, actor: int | None, target: int | None,
                      payload: Mapping[str, Any]) -> ActionSpent:
         _only(payload, cls.kind, {"how", "as_response", "over_the_top", "note"})
-        return cls(actor=_int(actor, "actor"),
+        return cls(actor=_unit(actor, "actor"),
                    how=_enum(ActionUse, _req(payload, "how", cls.kind), "how"),
                    as_response=_bool(_req(payload, "as_response", cls.kind), "as_response"),
-                   target=_opt_int(target, "target"),
+                   target=_opt_unit(target, "target"),
                    over_the_top=_bool(_req(payload, "over_the_top", cls.kind), "over_the_top"),
                    note=_str(_req(payload, "note", cls.kind), "note"))
 
@@ -203,8 +208,8 @@ class CounterUsed:
 
     kind: ClassVar[str] = "counter_used"
 
-    actor: int
-    target: int
+    actor: BattleUnitId
+    target: BattleUnitId
     how: CounterUse = CounterUse.COUNTERSTRIKE
 
     def to_payload(self) -> dict[str, Any]:
@@ -214,7 +219,7 @@ class CounterUsed:
     def from_payload(cls, actor: int | None, target: int | None,
                      payload: Mapping[str, Any]) -> CounterUsed:
         _only(payload, cls.kind, {"how"})
-        return cls(actor=_int(actor, "actor"), target=_int(target, "target"),
+        return cls(actor=_unit(actor, "actor"), target=_unit(target, "target"),
                    how=_enum(CounterUse, _req(payload, "how", cls.kind), "how"))
 
 
@@ -228,8 +233,8 @@ class CloseCombatAttack:
 
     kind: ClassVar[str] = "close_combat_attack"
 
-    actor: int
-    target: int
+    actor: BattleUnitId
+    target: BattleUnitId
     maneuver: Maneuver = Maneuver.STRIKE
     hands: int = 1
     as_response: bool = False
@@ -248,7 +253,7 @@ class CloseCombatAttack:
     def from_payload(cls, actor: int | None, target: int | None,
                      payload: Mapping[str, Any]) -> CloseCombatAttack:
         _only(payload, cls.kind, {"maneuver", "hands", "as_response", "passing_by"})
-        return cls(actor=_int(actor, "actor"), target=_int(target, "target"),
+        return cls(actor=_unit(actor, "actor"), target=_unit(target, "target"),
                    maneuver=_enum(Maneuver, _req(payload, "maneuver", cls.kind), "maneuver"),
                    hands=_int(_req(payload, "hands", cls.kind), "hands"),
                    as_response=_bool(_req(payload, "as_response", cls.kind), "as_response"),
@@ -262,9 +267,9 @@ class StatusSet:
     kind: ClassVar[str] = "status_set"
     target: ClassVar[None] = None
 
-    actor: int
+    actor: BattleUnitId
     status: Status
-    with_ids: tuple[int, ...] = ()
+    with_ids: tuple[BattleUnitId, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "with_ids", tuple(self.with_ids))
@@ -276,7 +281,7 @@ class StatusSet:
     def from_payload(cls, actor: int | None, target: int | None,
                      payload: Mapping[str, Any]) -> StatusSet:
         _only(payload, cls.kind, {"status", "with"})
-        return cls(actor=_int(actor, "actor"),
+        return cls(actor=_unit(actor, "actor"),
                    status=_enum(Status, _req(payload, "status", cls.kind), "status"),
                    with_ids=_ids(_req(payload, "with", cls.kind), "with"))
 
@@ -289,9 +294,9 @@ class StatusCleared:
     kind: ClassVar[str] = "status_cleared"
     target: ClassVar[None] = None
 
-    actor: int
+    actor: BattleUnitId
     status: Status
-    with_ids: tuple[int, ...] = ()
+    with_ids: tuple[BattleUnitId, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "with_ids", tuple(self.with_ids))
@@ -303,7 +308,7 @@ class StatusCleared:
     def from_payload(cls, actor: int | None, target: int | None,
                      payload: Mapping[str, Any]) -> StatusCleared:
         _only(payload, cls.kind, {"status", "with"})
-        return cls(actor=_int(actor, "actor"),
+        return cls(actor=_unit(actor, "actor"),
                    status=_enum(Status, _req(payload, "status", cls.kind), "status"),
                    with_ids=_ids(_req(payload, "with", cls.kind), "with"))
 
@@ -314,8 +319,8 @@ class UnitKilled:
 
     kind: ClassVar[str] = "unit_killed"
 
-    target: int
-    actor: int | None = None
+    target: BattleUnitId
+    actor: BattleUnitId | None = None
     cause: str = ""
 
     def to_payload(self) -> dict[str, Any]:
@@ -325,7 +330,7 @@ class UnitKilled:
     def from_payload(cls, actor: int | None, target: int | None,
                      payload: Mapping[str, Any]) -> UnitKilled:
         _only(payload, cls.kind, {"cause"})
-        return cls(target=_int(target, "target"), actor=_opt_int(actor, "actor"),
+        return cls(target=_unit(target, "target"), actor=_opt_unit(actor, "actor"),
                    cause=_str(_req(payload, "cause", cls.kind), "cause"))
 
 
@@ -334,7 +339,7 @@ class Participant:
     """One attacker of a resolved attack: how it paid (``use``) and the hands it used in Close
     Combat (ignored for a Ranged attack)."""
 
-    unit: int
+    unit: BattleUnitId
     use: Use = Use.ACTION
     hands: int = 1
 
@@ -344,7 +349,7 @@ class Participant:
     @classmethod
     def from_json(cls, data: Any) -> Participant:
         _only(data, "participant", {"unit", "use", "hands"})
-        return cls(unit=_int(_req(data, "unit", "participant"), "participant unit"),
+        return cls(unit=_unit(_req(data, "unit", "participant"), "participant unit"),
                    use=_enum(Use, _req(data, "use", "participant"), "participant use"),
                    hands=_int(_req(data, "hands", "participant"), "participant hands"))
 
@@ -353,10 +358,10 @@ class Participant:
 class StatusChange:
     """A status an attack gave or took away (``on``), e.g. Disrupted by a Shove."""
 
-    unit: int
+    unit: BattleUnitId
     status: Status
     on: bool = True
-    with_ids: tuple[int, ...] = ()
+    with_ids: tuple[BattleUnitId, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "with_ids", tuple(self.with_ids))
@@ -368,7 +373,7 @@ class StatusChange:
     @classmethod
     def from_json(cls, data: Any) -> StatusChange:
         _only(data, "effect", {"unit", "status", "on", "with"})
-        return cls(unit=_int(_req(data, "unit", "effect"), "effect unit"),
+        return cls(unit=_unit(_req(data, "unit", "effect"), "effect unit"),
                    status=_enum(Status, _req(data, "status", "effect"), "effect status"),
                    on=_bool(_req(data, "on", "effect"), "effect on"),
                    with_ids=_ids(_req(data, "with", "effect"), "effect with"))
@@ -391,13 +396,13 @@ class AttackResolved:
 
     kind: ClassVar[str] = "attack_resolved"
 
-    actor: int
-    target: int | None
+    actor: BattleUnitId
+    target: BattleUnitId | None
     participants: tuple[Participant, ...]
     close_combat: bool = False
     maneuver: str = "attack"
     effects: tuple[StatusChange, ...] = ()
-    killed: tuple[int, ...] = ()
+    killed: tuple[BattleUnitId, ...] = ()
     details: Mapping[str, Any] = field(default_factory=dict, hash=False)
     #: A response at a minifig moving past (4.1): see ``CloseCombatAttack.passing_by``.
     passing_by: bool = False
@@ -434,8 +439,8 @@ class AttackResolved:
         if not isinstance(parts, list | tuple) or not isinstance(effects, list | tuple):
             raise EventFormatError(f"{cls.kind}: participants and effects must be lists")
         return cls(
-            actor=_int(actor, "actor"),
-            target=_opt_int(target, "target"),
+            actor=_unit(actor, "actor"),
+            target=_opt_unit(target, "target"),
             participants=tuple(Participant.from_json(p) for p in parts),
             close_combat=_bool(_req(payload, "close_combat", cls.kind), "close_combat"),
             maneuver=_str(_req(payload, "maneuver", cls.kind), "maneuver"),
@@ -478,7 +483,7 @@ class LongActionStarted:
     kind: ClassVar[str] = "long_action"
     target: ClassVar[None] = None
 
-    actor: int
+    actor: BattleUnitId
     what: str
     turns: int = 1
 
@@ -489,7 +494,7 @@ class LongActionStarted:
     def from_payload(cls, actor: int | None, target: int | None,
                      payload: Mapping[str, Any]) -> LongActionStarted:
         _only(payload, cls.kind, {"what", "turns"})
-        return cls(actor=_int(actor, "actor"), what=_str(_req(payload, "what", cls.kind), "what"),
+        return cls(actor=_unit(actor, "actor"), what=_str(_req(payload, "what", cls.kind), "what"),
                    turns=_int(_req(payload, "turns", cls.kind), "turns"))
 
 
@@ -501,8 +506,8 @@ class FirstToAct:
 
     kind: ClassVar[str] = "first_to_act"
 
-    actor: int
-    target: int
+    actor: BattleUnitId
+    target: BattleUnitId
     simultaneous: bool = False
     reason: str = ""
 
@@ -513,7 +518,7 @@ class FirstToAct:
     def from_payload(cls, actor: int | None, target: int | None,
                      payload: Mapping[str, Any]) -> FirstToAct:
         _only(payload, cls.kind, {"simultaneous", "reason"})
-        return cls(actor=_int(actor, "actor"), target=_int(target, "target"),
+        return cls(actor=_unit(actor, "actor"), target=_unit(target, "target"),
                    simultaneous=_bool(_req(payload, "simultaneous", cls.kind), "simultaneous"),
                    reason=_str(_req(payload, "reason", cls.kind), "reason"))
 
@@ -543,6 +548,7 @@ def from_payload(kind: str, actor: int | None, target: int | None,
     return reader(actor, target, payload)
 
 
-def to_record(event: Event) -> tuple[str, int | None, int | None, dict[str, Any]]:
+def to_record(event: Event) -> tuple[str, BattleUnitId | None, BattleUnitId | None,
+                                   dict[str, Any]]:
     """``(kind, actor, target, payload)``: the columns the battle log stores."""
     return event.kind, event.actor, event.target, event.to_payload()

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from brikdesk.domain.battle.events import FirstToAct
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.domain.rolling import ActionRoll, DiceSource, roll_action
 from brikdesk.domain.rulesets import RULES_2020, FirstRule, RuleSet
 
@@ -56,7 +57,7 @@ class Contender:
     """One side: its name, Action die, the Use of what it attempts (``None``: no Use, such as
     a Bail) and whether it moves at Half Speed (2010)."""
 
-    unit_id: int
+    unit_id: BattleUnitId
     name: str
     action_die: int = 6
     use: int | None = None

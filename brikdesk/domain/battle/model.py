@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from brikdesk.domain.catalog import CatalogItem
+from brikdesk.domain.ids import BattleUnitId, PlayerId
 from brikdesk.domain.rulesets import RULES_2020, RuleSet
 from brikdesk.errors import UserError
 
@@ -112,7 +113,7 @@ def counters_for_loadout(hands: int, held: Iterable[CatalogItem]) -> int:
 class PlayerSetup:
     """A player in the battle. Players with the same ``team`` are allies (5.1 outnumbered)."""
 
-    player_id: int
+    player_id: PlayerId
     name: str
     team: str | None = None
 
@@ -128,8 +129,8 @@ class UnitSetup:
     ``minifig``: the three-attacker limit applies to it (5.1: larger targets have no hard limit).
     """
 
-    unit_id: int
-    player_id: int
+    unit_id: BattleUnitId
+    player_id: PlayerId
     name: str
     counters: int = 2
     minifig: bool = True
@@ -156,8 +157,8 @@ class BattleSetup:
     players: tuple[PlayerSetup, ...]
     units: tuple[UnitSetup, ...]
     rules: RuleSet = RULES_2020
-    unit_index: Mapping[int, int] = field(init=False, repr=False, compare=False)
-    player_index: Mapping[int, int] = field(init=False, repr=False, compare=False)
+    unit_index: Mapping[BattleUnitId, int] = field(init=False, repr=False, compare=False)
+    player_index: Mapping[PlayerId, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         players = tuple(self.players)
@@ -166,13 +167,13 @@ class BattleSetup:
         object.__setattr__(self, "units", units)
         if not players:
             raise UserError("A battle needs at least one player.", field="players")
-        player_index: dict[int, int] = {}
+        player_index: dict[PlayerId, int] = {}
         for i, p in enumerate(players):
             if p.player_id in player_index:
                 raise UserError(f"Player {p.name!r} is in the turn order twice.",
                                 field="players")
             player_index[p.player_id] = i
-        unit_index: dict[int, int] = {}
+        unit_index: dict[BattleUnitId, int] = {}
         for i, u in enumerate(units):
             if u.unit_id in unit_index:
                 raise UserError(f"Unit id {u.unit_id} ({u.name}) is mustered twice.",
@@ -185,25 +186,25 @@ class BattleSetup:
         object.__setattr__(self, "unit_index", unit_index)
         object.__setattr__(self, "player_index", player_index)
 
-    def player(self, player_id: int) -> PlayerSetup:
+    def player(self, player_id: PlayerId) -> PlayerSetup:
         try:
             return self.players[self.player_index[player_id]]
         except KeyError:
             raise UserError(f"No player {player_id} in this battle.") from None
 
-    def unit(self, unit_id: int) -> UnitSetup:
+    def unit(self, unit_id: BattleUnitId) -> UnitSetup:
         try:
             return self.units[self.unit_index[unit_id]]
         except KeyError:
             raise UserError(f"No unit {unit_id} in this battle.") from None
 
-    def has_unit(self, unit_id: int) -> bool:
+    def has_unit(self, unit_id: BattleUnitId) -> bool:
         return unit_id in self.unit_index
 
-    def units_of(self, player_id: int) -> Iterator[UnitSetup]:
+    def units_of(self, player_id: PlayerId) -> Iterator[UnitSetup]:
         return (u for u in self.units if u.player_id == player_id)
 
-    def label(self, unit_id: int | None) -> str:
+    def label(self, unit_id: BattleUnitId | None) -> str:
         """``"Sir Bob (Red)"`` for the battle log; a unit no longer known is named plainly."""
         if unit_id is None or unit_id not in self.unit_index:
             return "a removed unit" if unit_id is None else f"unit {unit_id}"
@@ -221,8 +222,8 @@ class UnitState:
     ``close_combat``, ``grabbing`` and ``grabbed_by`` are kept symmetric with the other units.
     """
 
-    unit_id: int
-    player_id: int
+    unit_id: BattleUnitId
+    player_id: PlayerId
     action: ActionState
     counters: int
     counters_used: int = 0
@@ -233,10 +234,10 @@ class UnitState:
     dead: bool = False
     out: bool = False
     mom: bool = False
-    close_combat: frozenset[int] = frozenset()
-    grabbing: frozenset[int] = frozenset()
-    grabbed_by: frozenset[int] = frozenset()
-    attackers: tuple[int, ...] = ()
+    close_combat: frozenset[BattleUnitId] = frozenset()
+    grabbing: frozenset[BattleUnitId] = frozenset()
+    grabbed_by: frozenset[BattleUnitId] = frozenset()
+    attackers: tuple[BattleUnitId, ...] = ()
     #: What its full-turn or extended Action is (4.2); "" when not busy.
     busy: str = ""
     #: Own turns the busy Action still takes after the current (or next) one.
@@ -247,19 +248,19 @@ class UnitState:
     standing_up: bool = False
     #: Close Combat attacks (Strike, Charge) it made with its Action this player turn: the
     #: targets, in order; a second Strike must hit the same target (5.2).
-    struck: tuple[int, ...] = ()
+    struck: tuple[BattleUnitId, ...] = ()
     #: It Charged this player turn: a single Strike (5.4 Making the Attack).
     charged: bool = False
     #: Units that Charged it this player turn: a single Counter against each (5.4).
-    charged_by: frozenset[int] = frozenset()
+    charged_by: frozenset[BattleUnitId] = frozenset()
     #: Units it used a Counter against this player turn, in order (5.2, 5.4).
-    countered: tuple[int, ...] = ()
+    countered: tuple[BattleUnitId, ...] = ()
     #: Opponents it Disengaged from this player turn: each may make one Counterstrike (5.2).
-    disengaged_from: frozenset[int] = frozenset()
+    disengaged_from: frozenset[BattleUnitId] = frozenset()
     #: Opponents that made their one Counterstrike on it as it Disengaged (5.2).
-    counterstruck_by: frozenset[int] = frozenset()
+    counterstruck_by: frozenset[BattleUnitId] = frozenset()
     #: The target of its Ranged attacks this player turn (5.3: a single target).
-    shot_at: tuple[int, ...] = ()
+    shot_at: tuple[BattleUnitId, ...] = ()
 
     @property
     def in_battle(self) -> bool:
@@ -324,11 +325,11 @@ class BattleState:
 
     setup: BattleSetup = field(compare=False, repr=False)
     round: int
-    active: int
+    active: PlayerId
     units: tuple[UnitState, ...]
     finished: bool = False
 
-    def unit(self, unit_id: int) -> UnitState:
+    def unit(self, unit_id: BattleUnitId) -> UnitState:
         try:
             return self.units[self.setup.unit_index[unit_id]]
         except KeyError:

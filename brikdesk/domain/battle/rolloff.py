@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from brikdesk.domain.ids import PlayerId
 from brikdesk.domain.rolling import DiceSource
 from brikdesk.errors import UserError
 
@@ -26,7 +27,7 @@ MAX_ROUNDS = 50
 class RollOffDie:
     """One die of the roll-off: who rolled it, in which round (1, then 2 for a tie-break...)."""
 
-    player_id: int
+    player_id: PlayerId
     name: str
     round: int
     face: int
@@ -40,9 +41,9 @@ class RollOff:
     each later one the dice of players who tied and rolled again among themselves.
     """
 
-    order: tuple[int, ...]
+    order: tuple[PlayerId, ...]
     throws: tuple[tuple[RollOffDie, ...], ...]
-    names: tuple[tuple[int, str], ...] = ()
+    names: tuple[tuple[PlayerId, str], ...] = ()
     sides: int = 6
 
     @property
@@ -68,7 +69,7 @@ class RollOff:
         return "; ".join(self.lines())
 
 
-def roll_off(players: Sequence[tuple[int, str]], dice: DiceSource, *, sides: int = 6
+def roll_off(players: Sequence[tuple[PlayerId, str]], dice: DiceSource, *, sides: int = 6
              ) -> RollOff:
     """Roll for the turn order of ``players`` (``(player_id, name)`` pairs); see ``READING``.
 
@@ -80,16 +81,16 @@ def roll_off(players: Sequence[tuple[int, str]], dice: DiceSource, *, sides: int
         raise UserError("A player is listed twice for the roll-off.")
     names = dict(players)
     throws: list[tuple[RollOffDie, ...]] = []
-    order: list[int] = []
+    order: list[PlayerId] = []
 
-    def settle(group: list[int], rnd: int) -> None:
+    def settle(group: list[PlayerId], rnd: int) -> None:
         if len(group) == 1:
             order.append(group[0])
             return
         if rnd > MAX_ROUNDS:
             raise UserError(f"The roll-off is still tied after {MAX_ROUNDS} rounds; set the "
                             "order by hand.")
-        faces: dict[int, int] = {}
+        faces: dict[PlayerId, int] = {}
         throw = []
         for pid in group:
             what = f"{names[pid]}'s roll-off" + (" (tie-break)" if rnd > 1 else "")

@@ -110,6 +110,7 @@ from brikdesk.domain.battle.model import (
     Status,
     UnitState,
 )
+from brikdesk.domain.ids import BattleUnitId, PlayerId
 from brikdesk.domain.modifiers import Modifier, Stat
 from brikdesk.domain.rulesets import Recovery
 from brikdesk.errors import UserError
@@ -268,17 +269,17 @@ def end_turn(setup: BattleSetup, state: BattleState) -> tuple[TurnEnded, BattleS
 # --- query helpers for the panel -----------------------------------------------------------
 
 
-def is_own_turn(state: BattleState, unit_id: int) -> bool:
+def is_own_turn(state: BattleState, unit_id: BattleUnitId) -> bool:
     return state.unit(unit_id).player_id == state.active
 
 
-def can_respond_now(state: BattleState, unit_id: int) -> bool:
+def can_respond_now(state: BattleState, unit_id: BattleUnitId) -> bool:
     """Held Action, alive, on the table, not Disrupted, and not its owner's turn (4.3)."""
     u = state.unit(unit_id)
     return u.may_respond and u.player_id != state.active and not state.finished
 
 
-def why_not_respond(state: BattleState, unit_id: int) -> str | None:
+def why_not_respond(state: BattleState, unit_id: BattleUnitId) -> str | None:
     """Why the unit cannot respond now, in plain words; ``None`` when it can."""
     u = state.unit(unit_id)
     name = state.setup.unit(unit_id).name
@@ -301,16 +302,16 @@ def why_not_respond(state: BattleState, unit_id: int) -> str | None:
     return None
 
 
-def in_close_combat(state: BattleState, unit_id: int) -> bool:
+def in_close_combat(state: BattleState, unit_id: BattleUnitId) -> bool:
     return bool(state.unit(unit_id).close_combat)
 
 
-def acted(state: BattleState, unit_id: int) -> bool:
+def acted(state: BattleState, unit_id: BattleUnitId) -> bool:
     """Whether its Action is spent (on its own turn or in response)."""
     return state.unit(unit_id).action.spent
 
 
-def engagement(state: BattleState, unit_id: int) -> frozenset[int]:
+def engagement(state: BattleState, unit_id: BattleUnitId) -> frozenset[BattleUnitId]:
     """The unit's Close Combat engagement: every unit linked to it through Close Combat, itself
     included (empty if it is not in Close Combat)."""
     start = state.unit(unit_id)
@@ -326,7 +327,7 @@ def engagement(state: BattleState, unit_id: int) -> frozenset[int]:
     return frozenset(seen)
 
 
-def close_combat_sides(state: BattleState, unit_id: int) -> tuple[int, int]:
+def close_combat_sides(state: BattleState, unit_id: BattleUnitId) -> tuple[int, int]:
     """``(its side, its opponents)``: fighters in its engagement (5.1; reading outnumbered)."""
     group = engagement(state, unit_id)
     if not group:
@@ -337,13 +338,13 @@ def close_combat_sides(state: BattleState, unit_id: int) -> tuple[int, int]:
     return ours, len(group) - ours
 
 
-def outnumbered(state: BattleState, unit_id: int) -> bool:
+def outnumbered(state: BattleState, unit_id: BattleUnitId) -> bool:
     """Whether the unit's side of its Close Combat has fewer fighters than its opponents."""
     ours, theirs = close_combat_sides(state, unit_id)
     return ours < theirs
 
 
-def outnumbered_modifier(state: BattleState, unit_id: int) -> Modifier | None:
+def outnumbered_modifier(state: BattleState, unit_id: BattleUnitId) -> Modifier | None:
     """``-1 Action Roll`` when outnumbered in Close Combat (5.1 Combined Attacks), else None."""
     ours, theirs = close_combat_sides(state, unit_id)
     if ours >= theirs:
@@ -352,7 +353,7 @@ def outnumbered_modifier(state: BattleState, unit_id: int) -> Modifier | None:
                     "5.1 Combined Attacks")
 
 
-def automatic_hit_reasons(state: BattleState, unit_id: int) -> tuple[str, ...]:
+def automatic_hit_reasons(state: BattleState, unit_id: BattleUnitId) -> tuple[str, ...]:
     """Why Close Combat attacks on the unit hit automatically, if they do."""
     u = state.unit(unit_id)
     reasons = []
@@ -363,7 +364,7 @@ def automatic_hit_reasons(state: BattleState, unit_id: int) -> tuple[str, ...]:
     return tuple(reasons)
 
 
-def attackers_left(state: BattleState, unit_id: int) -> int | None:
+def attackers_left(state: BattleState, unit_id: BattleUnitId) -> int | None:
     """How many more Close Combat attackers it may take this player turn; None = no limit."""
     if not state.setup.unit(unit_id).minifig:
         return None
@@ -373,19 +374,20 @@ def attackers_left(state: BattleState, unit_id: int) -> int | None:
 # --- event builders (derive "in response" from whose turn it is) ----------------------------
 
 
-def spend_action(state: BattleState, unit_id: int, how: ActionUse, *, target: int | None = None,
-                 over_the_top: bool = False, note: str = "") -> ActionSpent:
+def spend_action(state: BattleState, unit_id: BattleUnitId, how: ActionUse, *,
+                 target: BattleUnitId | None = None, over_the_top: bool = False,
+                 note: str = "") -> ActionSpent:
     return ActionSpent(actor=unit_id, how=how, as_response=not is_own_turn(state, unit_id),
                        target=target, over_the_top=over_the_top, note=note)
 
 
-def close_combat_attack(state: BattleState, unit_id: int, target: int, *,
+def close_combat_attack(state: BattleState, unit_id: BattleUnitId, target: BattleUnitId, *,
                         maneuver: Maneuver = Maneuver.STRIKE, hands: int = 1) -> CloseCombatAttack:
     return CloseCombatAttack(actor=unit_id, target=target, maneuver=maneuver, hands=hands,
                              as_response=not is_own_turn(state, unit_id))
 
 
-def attack_use(state: BattleState, unit_id: int) -> Use:
+def attack_use(state: BattleState, unit_id: BattleUnitId) -> Use:
     """``Use.ACTION`` on the unit's own turn, else ``Use.RESPONSE``."""
     return Use.ACTION if is_own_turn(state, unit_id) else Use.RESPONSE
 
@@ -419,7 +421,7 @@ class _Draft:
         self.state = state
         self.changed: dict[int, UnitState] = {}
 
-    def get(self, unit_id: int | None) -> UnitState:
+    def get(self, unit_id: BattleUnitId | None) -> UnitState:
         if unit_id is None:
             raise UserError("This event needs a unit.")
         try:
@@ -431,10 +433,10 @@ class _Draft:
     def put(self, unit: UnitState) -> None:
         self.changed[self.setup.unit_index[unit.unit_id]] = unit
 
-    def name(self, unit_id: int) -> str:
+    def name(self, unit_id: BattleUnitId) -> str:
         return self.setup.unit(unit_id).name
 
-    def player_name(self, player_id: int) -> str:
+    def player_name(self, player_id: PlayerId) -> str:
         return self.setup.player(player_id).name
 
     def own_turn(self, u: UnitState) -> bool:
@@ -535,7 +537,7 @@ def _use_hands(d: _Draft, u: UnitState, hands: int, spend: bool = True) -> UnitS
     return _evolve(u, counters_used=u.counters_used + hands, action=action)
 
 
-def _check_response_scope(d: _Draft, u: UnitState, target: int | None) -> None:
+def _check_response_scope(d: _Draft, u: UnitState, target: BattleUnitId | None) -> None:
     """5.2: a unit in Close Combat cannot respond to events outside its Close Combat."""
     if d.own_turn(u) or not u.close_combat:
         return
@@ -551,7 +553,7 @@ def _check_response_scope(d: _Draft, u: UnitState, target: int | None) -> None:
             "it.", "5.2 Close Combat")
 
 
-def _engagement(d: _Draft, unit_id: int) -> set[int]:
+def _engagement(d: _Draft, unit_id: BattleUnitId) -> set[BattleUnitId]:
     seen = {unit_id}
     todo = [unit_id]
     while todo:
@@ -562,7 +564,7 @@ def _engagement(d: _Draft, unit_id: int) -> set[int]:
     return seen
 
 
-def _add_attacker(d: _Draft, attacker: int, target: UnitState) -> UnitState:
+def _add_attacker(d: _Draft, attacker: BattleUnitId, target: UnitState) -> UnitState:
     if attacker in target.attackers:
         return target
     if (d.setup.unit(target.unit_id).minifig
@@ -575,7 +577,7 @@ def _add_attacker(d: _Draft, attacker: int, target: UnitState) -> UnitState:
     return _evolve(target, attackers=target.attackers + (attacker,))
 
 
-def _link(d: _Draft, a: int, b: int) -> None:
+def _link(d: _Draft, a: BattleUnitId, b: BattleUnitId) -> None:
     ua, ub = d.get(a), d.get(b)
     if b not in ua.close_combat:
         d.put(_evolve(ua, close_combat=ua.close_combat | {b}))
@@ -583,26 +585,26 @@ def _link(d: _Draft, a: int, b: int) -> None:
         d.put(_evolve(ub, close_combat=ub.close_combat | {a}))
 
 
-def _unlink(d: _Draft, a: int, b: int) -> None:
+def _unlink(d: _Draft, a: BattleUnitId, b: BattleUnitId) -> None:
     ua, ub = d.get(a), d.get(b)
     d.put(_evolve(ua, close_combat=ua.close_combat - {b}))
     d.put(_evolve(ub, close_combat=ub.close_combat - {a}))
 
 
-def _grab(d: _Draft, grabber: int, grabbed: int) -> None:
+def _grab(d: _Draft, grabber: BattleUnitId, grabbed: BattleUnitId) -> None:
     _link(d, grabber, grabbed)
     g, t = d.get(grabber), d.get(grabbed)
     d.put(_evolve(g, grabbing=g.grabbing | {grabbed}))
     d.put(_evolve(t, grabbed_by=t.grabbed_by | {grabber}, mom=False))
 
 
-def _release(d: _Draft, grabber: int, grabbed: int) -> None:
+def _release(d: _Draft, grabber: BattleUnitId, grabbed: BattleUnitId) -> None:
     g, t = d.get(grabber), d.get(grabbed)
     d.put(_evolve(g, grabbing=g.grabbing - {grabbed}))
     d.put(_evolve(t, grabbed_by=t.grabbed_by - {grabber}))
 
 
-def _release_all(d: _Draft, unit_id: int) -> None:
+def _release_all(d: _Draft, unit_id: BattleUnitId) -> None:
     u = d.get(unit_id)
     for other in u.grabbing:
         _release(d, unit_id, other)
@@ -610,7 +612,7 @@ def _release_all(d: _Draft, unit_id: int) -> None:
         _release(d, other, unit_id)
 
 
-def _leave_battle(d: _Draft, unit_id: int) -> None:
+def _leave_battle(d: _Draft, unit_id: BattleUnitId) -> None:
     """Out of every Close Combat and Grab; MOM lost (readings mom, dead)."""
     _release_all(d, unit_id)
     for other in d.get(unit_id).close_combat:
@@ -618,7 +620,7 @@ def _leave_battle(d: _Draft, unit_id: int) -> None:
     d.put(_evolve(d.get(unit_id), mom=False))
 
 
-def _kill(d: _Draft, unit_id: int, strict: bool) -> None:
+def _kill(d: _Draft, unit_id: BattleUnitId, strict: bool) -> None:
     u = d.get(unit_id)
     if u.dead:
         if strict:
@@ -628,8 +630,8 @@ def _kill(d: _Draft, unit_id: int, strict: bool) -> None:
     d.put(_evolve(d.get(unit_id), dead=True, disrupted=False, recovering=False, stopped=False))
 
 
-def _set_status(d: _Draft, unit_id: int, status: Status, with_ids: tuple[int, ...],
-                strict: bool) -> None:
+def _set_status(d: _Draft, unit_id: BattleUnitId, status: Status,
+                with_ids: tuple[BattleUnitId, ...], strict: bool) -> None:
     """Give ``status`` to the unit. ``strict``: refuse a change that changes nothing."""
     u = d.get(unit_id)
     name = d.name(unit_id)
@@ -713,8 +715,8 @@ _FLAGS = {
 }
 
 
-def _clear_status(d: _Draft, unit_id: int, status: Status, with_ids: tuple[int, ...],
-                  strict: bool) -> None:
+def _clear_status(d: _Draft, unit_id: BattleUnitId, status: Status,
+                  with_ids: tuple[BattleUnitId, ...], strict: bool) -> None:
     u = d.get(unit_id)
     name = d.name(unit_id)
     if with_ids and not status.takes_units:
@@ -952,7 +954,7 @@ def _check_counter(d: _Draft, u: UnitState, t: UnitState, *, counterstrike: bool
     return False
 
 
-def _movement_over(d: _Draft, unit_id: int) -> None:
+def _movement_over(d: _Draft, unit_id: BattleUnitId) -> None:
     """4.1: "If the minifig decides to Parry the attack, they are both entered into Close
     Combat and the minifig's movement is over for the turn." """
     u = d.get(unit_id)
@@ -973,7 +975,7 @@ def _close_combat_attack(d: _Draft, e: CloseCombatAttack) -> BattleState:
 
 
 def _pay_for_attack(d: _Draft, u: UnitState, as_response: bool, maneuver: str,
-                    target: int | None, *, close: bool) -> UnitState:
+                    target: BattleUnitId | None, *, close: bool) -> UnitState:
     """Spend the Action on an attack, or let it continue the Action already spent on one:
 
     - a Charge after a Sprint this turn (4.1 "Sprinting can be combined with a Charge attack
@@ -1005,7 +1007,8 @@ def _pay_for_attack(d: _Draft, u: UnitState, as_response: bool, maneuver: str,
     return u
 
 
-def _engage(d: _Draft, actor: int, target: int, maneuver: str, passing_by: bool) -> None:
+def _engage(d: _Draft, actor: BattleUnitId, target: BattleUnitId, maneuver: str,
+            passing_by: bool) -> None:
     """Count the attacker toward the target's three and put both in Close Combat, except for
     a response at a minifig ``passing_by`` who is in no Close Combat yet: 4.1 "If he declines
     to Parry and survives, he can ignore the attack and continue moving" (reading passer_by);
@@ -1055,7 +1058,7 @@ def _attack_resolved(d: _Draft, e: AttackResolved) -> BattleState:
         raise UserError("An attack needs at least one attacker.")
     if e.participants[0].unit != e.actor:
         raise UserError("The attack's actor must be its first participant.")
-    seen: set[int] = set()
+    seen: set[BattleUnitId] = set()
     for p in e.participants:
         if p.unit in seen:
             raise UserError(f"{d.name(p.unit)} is listed twice in one attack.")

@@ -11,6 +11,7 @@ from typing import Any
 
 from brikdesk.domain.battle.events import EventFormatError
 from brikdesk.domain.battle.model import ActionState, BattleSetup, BattleState, UnitState
+from brikdesk.domain.ids import BattleUnitId, PlayerId
 
 SNAPSHOT_VERSION = 1
 
@@ -55,14 +56,14 @@ def _unit_from_json(data: Mapping[str, Any]) -> UnitState:
     def raw(name: str) -> Any:
         return data.get(name, ()) if name in _LATER else data[name]
 
-    def ids(name: str) -> frozenset[int]:
-        return frozenset(int(i) for i in raw(name))
+    def ids(name: str) -> frozenset[BattleUnitId]:
+        return frozenset(BattleUnitId(int(i)) for i in raw(name))
 
-    def seq(name: str) -> tuple[int, ...]:
-        return tuple(int(i) for i in raw(name))
+    def seq(name: str) -> tuple[BattleUnitId, ...]:
+        return tuple(BattleUnitId(int(i)) for i in raw(name))
 
     return UnitState(
-        unit_id=int(data["unit"]), player_id=int(data["player"]),
+        unit_id=BattleUnitId(int(data["unit"])), player_id=PlayerId(int(data["player"])),
         action=ActionState(data["action"]), counters=int(data["counters"]),
         counters_used=int(data["counters_used"]),
         half_speed=flag("half_speed"), stopped=flag("stopped"), disrupted=flag("disrupted"),
@@ -84,7 +85,8 @@ def state_from_json(setup: BattleSetup, data: Mapping[str, Any]) -> BattleState:
             raise EventFormatError(f"snapshot version {data['version']!r} is not "
                                    f"{SNAPSHOT_VERSION}")
         units = tuple(_unit_from_json(u) for u in data["units"])
-        state = BattleState(setup=setup, round=int(data["round"]), active=int(data["active"]),
+        state = BattleState(setup=setup, round=int(data["round"]),
+                            active=PlayerId(int(data["active"])),
                             units=units, finished=bool(data["finished"]))
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, EventFormatError):

@@ -23,26 +23,28 @@ from brikdesk.domain.battle.events import (
     Use,
 )
 from brikdesk.domain.battle.model import ActionState, BattleSetup, BattleState, Status
+from brikdesk.domain.ids import BattleUnitId, PlayerId
 
 
 def _plural(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def _names(setup: BattleSetup, ids: tuple[int, ...] | frozenset[int]) -> str:
+def _names(setup: BattleSetup, ids: tuple[BattleUnitId, ...] | frozenset[BattleUnitId]) -> str:
     labels = [setup.label(i) for i in ids]
     if len(labels) <= 1:
         return "".join(labels)
     return ", ".join(labels[:-1]) + " and " + labels[-1]
 
 
-def _player(setup: BattleSetup, player_id: int) -> str:
+def _player(setup: BattleSetup, player_id: PlayerId) -> str:
     if player_id in setup.player_index:
         return setup.player(player_id).name
     return f"player {player_id}"
 
 
-def _status_on(setup: BattleSetup, who: str, status: Status, with_ids: tuple[int, ...]) -> str:
+def _status_on(setup: BattleSetup, who: str, status: Status,
+               with_ids: tuple[BattleUnitId, ...]) -> str:
     others = _names(setup, with_ids)
     return {
         Status.HALF_SPEED: f"{who} moves at Half Speed",
@@ -60,7 +62,8 @@ def _status_on(setup: BattleSetup, who: str, status: Status, with_ids: tuple[int
     }[status]
 
 
-def _status_off(setup: BattleSetup, who: str, status: Status, with_ids: tuple[int, ...]) -> str:
+def _status_off(setup: BattleSetup, who: str, status: Status,
+                with_ids: tuple[BattleUnitId, ...]) -> str:
     others = _names(setup, with_ids)
     return {
         Status.HALF_SPEED: f"{who} is back to full speed",

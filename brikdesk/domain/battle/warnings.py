@@ -19,6 +19,7 @@ from brikdesk.domain.battle.events import (
     Use,
 )
 from brikdesk.domain.battle.model import ActionState, BattleState, UnitState
+from brikdesk.domain.ids import BattleUnitId
 
 __all__ = ["READINGS", "RuleWarning", "rule_warnings"]
 
@@ -92,8 +93,8 @@ def _passing_by_warning(name: str) -> RuleWarning:
                        "it and keep moving unless he Parries", "4.1 Movement")
 
 
-def _counterstrike_warnings(state: BattleState, actor: int,
-                            target: int) -> tuple[RuleWarning, ...]:
+def _counterstrike_warnings(state: BattleState, actor: BattleUnitId,
+                            target: BattleUnitId) -> tuple[RuleWarning, ...]:
     setup = state.setup
     u, t = state.unit(actor), state.unit(target)
     name = setup.unit(actor).name

@@ -33,10 +33,11 @@ from brikdesk.domain.combat.participants import (
     hands_used,
     participants,
 )
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.errors import UserError
 
 
-def attacker_options(ctx: CombatContext) -> tuple[Choice[int], ...]:
+def attacker_options(ctx: CombatContext) -> tuple[Choice[BattleUnitId], ...]:
     """Every unit as a possible attacker, with why it can't attack now (Disrupted, dead, its
     Action spent with no response or Counter left)."""
     state = ctx.state
@@ -93,11 +94,11 @@ def _profile(it: CatalogItem) -> str:
     return ", ".join(parts)
 
 
-def target_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice[int], ...]:
+def target_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice[BattleUnitId], ...]:
     """Units of the battle (enemies first), each with why it can't be attacked."""
     me = ctx.fighter(draft.attacker_id)
     my_side = ctx.side(me.unit_id)
-    out: list[tuple[int, Choice[int]]] = []
+    out: list[tuple[int, Choice[BattleUnitId]]] = []
     for f in ctx.fighters:
         if f.unit_id == me.unit_id:
             continue
@@ -135,7 +136,7 @@ def rules_problem(ctx: CombatContext, events: Sequence[Event]) -> str | None:
     return None
 
 
-def use_options(ctx: CombatContext, draft: AttackDraft, unit_id: int | None = None
+def use_options(ctx: CombatContext, draft: AttackDraft, unit_id: BattleUnitId | None = None
                 ) -> tuple[Choice[Use], ...]:
     """How a participant may pay: its Action, a held Action in response, a Counter; each with
     the rules engine's reason when it can't."""
@@ -170,11 +171,11 @@ def attack_problem(ctx: CombatContext, draft: AttackDraft) -> str | None:
     return rules_problem(ctx, [_attack_event(draft, ctx, participants(draft, ctx))])
 
 
-def joiner_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice[int], ...]:
+def joiner_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice[BattleUnitId], ...]:
     """The attacker's side's units that could join a Combined Attack, each with the rules
     engine's reason when it can't (Disrupted, Action spent, a fourth Close Combat attacker on
     one minifig...)."""
-    out: list[Choice[int]] = []
+    out: list[Choice[BattleUnitId]] = []
     if draft.kind is AttackKind.COLLISION:
         return ()  # one charger's MOM; others Collide on their own
     side = ctx.side(draft.attacker_id)
@@ -203,7 +204,7 @@ def _default_item(f: Fighter, kind: AttackKind) -> str | None:
     return None
 
 
-def default_draft(ctx: CombatContext, attacker_id: int) -> AttackDraft:
+def default_draft(ctx: CombatContext, attacker_id: BattleUnitId) -> AttackDraft:
     """The draft the wizard opens with: the attacker's first damaging weapon (a Ranged one as a
     Ranged attack, a Close Combat one as a Strike, an Explosive thrown), bare hands Shoving if
     it has none, the first enemy in Close Combat with it or else the first enemy alive."""

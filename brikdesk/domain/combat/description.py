@@ -28,6 +28,7 @@ from brikdesk.domain.combat.resolution import (
     resolve_action,
     resolve_damage,
 )
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.domain.rolling import Role
 from brikdesk.errors import UserError
 
@@ -177,7 +178,7 @@ def _changes(ctx: CombatContext, events: Sequence[Event], action: ActionStage,
     return tuple(out)
 
 
-def _unit_changes(ctx: CombatContext, unit_id: int, after: BattleState) -> str:
+def _unit_changes(ctx: CombatContext, unit_id: BattleUnitId, after: BattleState) -> str:
     """``"Guy: Action Ready → Spent; Disrupted"`` (``""``: nothing changes for the unit)."""
     a, b = ctx.state.unit(unit_id), after.unit(unit_id)
     if a == b:
@@ -200,8 +201,8 @@ def _unit_changes(ctx: CombatContext, unit_id: int, after: BattleState) -> str:
     return f"{ctx.fighter(unit_id).name}: " + "; ".join(bits) if bits else ""
 
 
-def _close_combat_changes(ctx: CombatContext, before: AbstractSet[int],
-                          after: AbstractSet[int]) -> list[str]:
+def _close_combat_changes(ctx: CombatContext, before: AbstractSet[BattleUnitId],
+                          after: AbstractSet[BattleUnitId]) -> list[str]:
     """Whom a unit is newly in Close Combat with, and whom no longer."""
     bits = []
     new, gone = sorted(after - before), sorted(before - after)
@@ -393,7 +394,7 @@ def result_verdict(action: ActionStage, damage: DamageStage | None) -> Verdict:
     return Verdict("No effect", Tone.DAMAGE) if verdict.text.startswith("Hit") else verdict
 
 
-def unit_facts(ctx: CombatContext, unit_id: int) -> str:
+def unit_facts(ctx: CombatContext, unit_id: BattleUnitId) -> str:
     """``"Guard Alan: Action die d6, Armor 4; Action Held (may respond); In Close Combat"``."""
     f = ctx.fighter(unit_id)
     u = ctx.state.unit(unit_id)

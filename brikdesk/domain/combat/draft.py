@@ -14,6 +14,7 @@ from brikdesk.domain.actions import Incoming
 from brikdesk.domain.attack import Armor, Attacker, Maneuver, SizeClass, to_inches
 from brikdesk.domain.battle import BattleSetup, BattleState, Use
 from brikdesk.domain.catalog import Catalog, CatalogItem
+from brikdesk.domain.ids import BattleUnitId, PlayerId
 from brikdesk.domain.rolling import BennyUse
 from brikdesk.domain.roster import UnitSpec, UnitStats
 from brikdesk.domain.rulesets import RuleSet
@@ -119,9 +120,9 @@ class Reaction(str, Enum):
 class Fighter:
     """A unit of the battle as the wizard needs it: stats and what it holds, wears, carries."""
 
-    unit_id: int
+    unit_id: BattleUnitId
     name: str
-    player_id: int
+    player_id: PlayerId
     action_die: int = 6
     armor: str = "4"
     over_the_top: bool = True
@@ -134,7 +135,7 @@ class Fighter:
     knocked_away: tuple[tuple[str, int], ...] = ()
 
     @classmethod
-    def from_spec(cls, unit_id: int, name: str, player_id: int, spec: UnitSpec,
+    def from_spec(cls, unit_id: BattleUnitId, name: str, player_id: PlayerId, spec: UnitSpec,
                   stats: UnitStats, catalog: Catalog, *, minifig: bool = True) -> Fighter:
         def items(keys: Sequence[str | None]) -> tuple[CatalogItem, ...]:
             return tuple(it for k in keys if k is not None
@@ -173,7 +174,7 @@ class CombatContext:
     fighters: tuple[Fighter, ...]
 
     @cached_property
-    def by_id(self) -> dict[int, Fighter]:
+    def by_id(self) -> dict[BattleUnitId, Fighter]:
         return {f.unit_id: f for f in self.fighters}
 
     @property
@@ -181,13 +182,13 @@ class CombatContext:
         """The battle's edition (the campaign's): the rules the wizard plays."""
         return self.setup.rules
 
-    def fighter(self, unit_id: int) -> Fighter:
+    def fighter(self, unit_id: BattleUnitId) -> Fighter:
         try:
             return self.by_id[unit_id]
         except KeyError:
             raise UserError(f"No unit {unit_id} in this battle.", field="unit") from None
 
-    def side(self, unit_id: int) -> str:
+    def side(self, unit_id: BattleUnitId) -> str:
         return self.setup.player(self.fighter(unit_id).player_id).side
 
     def item(self, key: str | None) -> CatalogItem | None:
@@ -218,7 +219,7 @@ class ObjectTarget:
 class Joiner:
     """Another unit joining a Combined Attack, with its own weapon (and distance, if Ranged)."""
 
-    unit_id: int
+    unit_id: BattleUnitId
     item_key: str | None = None
     distance: Fraction | None = None
     altitude: Fraction = Fraction(0)
@@ -235,10 +236,10 @@ class AttackDraft:
     each Over the Top Benny is spent, keyed ``"attack:<unit id>"``, ``"parry"`` or ``"bail"``.
     """
 
-    attacker_id: int
+    attacker_id: BattleUnitId
     item_key: str | None = None
     kind: AttackKind = AttackKind.STRIKE
-    target_id: int | None = None
+    target_id: BattleUnitId | None = None
     target_object: ObjectTarget | None = None
     use: Use | None = None
     joiners: tuple[Joiner, ...] = ()
@@ -280,11 +281,11 @@ class AttackDraft:
     overruled: tuple[str, ...] = ()
     # page 4
     spend_mom: bool = True
-    blast_ids: tuple[int, ...] = ()
+    blast_ids: tuple[BattleUnitId, ...] = ()
     #: Per unit in the blast: its sections inside the radius and visible from the point of
     #: detonation (5.1), when the organizer said; 3 otherwise, 0 leaves it out.
-    blast_sections: tuple[tuple[int, int], ...] = ()
-    missed_strikes: int | None = None
+    blast_sections: tuple[tuple[BattleUnitId, int], ...] = ()
+    missed_strikes: BattleUnitId | None = None
     missed_distance: Fraction | None = None
     collide: bool = True
     obstacle: Fraction | None = None
@@ -300,12 +301,12 @@ class AttackDraft:
         others = tuple((k, v) for k, v in self.bennies if k != key)
         return replace(self, bennies=others + ((key, use),))
 
-    def sections_in_blast(self, unit_id: int | None) -> int:
+    def sections_in_blast(self, unit_id: BattleUnitId | None) -> int:
         """A unit's sections inside the blast and visible from the detonation point (5.1):
         what the organizer set, else all three."""
         return dict(self.blast_sections).get(unit_id, 3) if unit_id is not None else 3
 
-    def with_sections_in_blast(self, unit_id: int, sections: int) -> AttackDraft:
+    def with_sections_in_blast(self, unit_id: BattleUnitId, sections: int) -> AttackDraft:
         others = tuple((u, n) for u, n in self.blast_sections if u != unit_id)
         return replace(self, blast_sections=others + ((unit_id, sections),))
 
@@ -330,23 +331,24 @@ class Choice(Generic[T]):
     def allowed(self) -> bool:
         return self.problem is None
 
-def knocked_away_items(events: Iterable[object]) -> dict[int, tuple[tuple[str, int], ...]]:
+def knocked_away_items(events: Iterable[object]
+                       ) -> dict[BattleUnitId, tuple[tuple[str, int], ...]]:
     """Items knocked out of a unit's hands by a failed Parry (5.2), as the combat wizard
     recorded them in the battle log: unit id -> ((item key, round), ...)."""
-    out: dict[int, list[tuple[str, int]]] = {}
+    out: dict[BattleUnitId, list[tuple[str, int]]] = {}
     for e in events:
         details = getattr(e, "details", None)
         if not isinstance(details, dict):
             continue
         knocked = details.get("outcome", {}).get("knocked_away")
         if isinstance(knocked, dict) and isinstance(knocked.get("unit"), int):
-            out.setdefault(knocked["unit"], []).append(
+            out.setdefault(BattleUnitId(knocked["unit"]), []).append(
                 (str(knocked.get("item", "")), int(knocked.get("round", 0))))
     return {uid: tuple(v) for uid, v in out.items()}
 
 
 def context_from(setup: BattleSetup, state: BattleState, catalog: Catalog,
-                 units: Sequence[tuple[int, str, int, UnitSpec, UnitStats, bool]],
+                 units: Sequence[tuple[BattleUnitId, str, PlayerId, UnitSpec, UnitStats, bool]],
                  events: Iterable[object] = ()) -> CombatContext:
     """A context from the tracker's units: ``(unit id, name, player id, spec, stats, minifig)``,
     and the battle's standing ``events`` (for items knocked away earlier).

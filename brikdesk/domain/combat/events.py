@@ -24,11 +24,13 @@ from brikdesk.domain.combat.participants import (
 )
 from brikdesk.domain.combat.reaction import reaction_event
 from brikdesk.domain.combat.resolution import ActionStage, DamageStage
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.domain.modifiers import Modifier
 
 
-def killed_units(draft: AttackDraft, action: ActionStage, damage: DamageStage) -> tuple[int, ...]:
-    out: list[int] = []
+def killed_units(draft: AttackDraft, action: ActionStage, damage: DamageStage
+                 ) -> tuple[BattleUnitId, ...]:
+    out: list[BattleUnitId] = []
     if draft.target_id is not None and damage.damage is not None and damage.damage.destroyed:
         out.append(draft.target_id)
     if damage.explosion is not None:
@@ -42,7 +44,7 @@ def killed_units(draft: AttackDraft, action: ActionStage, damage: DamageStage) -
 
 
 def _effects(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
-             damage: DamageStage, killed: Sequence[int]) -> tuple[StatusChange, ...]:
+             damage: DamageStage, killed: Sequence[BattleUnitId]) -> tuple[StatusChange, ...]:
     """Every status the attack changes: the target's (Disrupted, Close Combat, Grab), the
     blast's survivors' (Disrupted) and the charger's MOM."""
     out: list[StatusChange] = []
@@ -58,7 +60,7 @@ def _effects(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
 
 
 def _target_effects(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
-                    damage: DamageStage, tid: int) -> list[StatusChange]:
+                    damage: DamageStage, tid: BattleUnitId) -> list[StatusChange]:
     """What a Shove, a Collision, a Grab or parting does to the surviving target's status."""
     out: list[StatusChange] = []
     if damage.shove is not None and damage.knockback is not None:

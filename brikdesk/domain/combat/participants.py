@@ -19,6 +19,7 @@ from brikdesk.domain.combat.draft import (
     Fighter,
     ObjectTarget,
 )
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.errors import UserError
 
 
@@ -60,12 +61,13 @@ def can_use_kind(item: CatalogItem | None, kind: AttackKind) -> str | None:
     return None
 
 
-def default_use(ctx: CombatContext, unit_id: int) -> Use:
+def default_use(ctx: CombatContext, unit_id: BattleUnitId) -> Use:
     """How a unit pays by default: its Action on its own turn, else its held Action."""
     return attack_use(ctx.state, unit_id)
 
 
-def hands_used(draft: AttackDraft, ctx: CombatContext, unit_id: int, item_key: str | None) -> int:
+def hands_used(draft: AttackDraft, ctx: CombatContext, unit_id: BattleUnitId,
+               item_key: str | None) -> int:
     """Counters (hands) a participant uses (5.2; READINGS "5.2 Hands"): a Strike, Charge or
     Grab 1 (a Two-Handed Weapon is one Counter); a Shove 2, or 1 with a Shield, and never more
     than the unit's Counters (a pike held in both hands is one)."""
@@ -101,7 +103,7 @@ class Striker:
         return f"attack:{self.fighter.unit_id}"
 
 
-def target_of(draft: AttackDraft, ctx: CombatContext, *, unit_id: int | None = None,
+def target_of(draft: AttackDraft, ctx: CombatContext, *, unit_id: BattleUnitId | None = None,
               sections: int | None = None) -> Target:
     """The domain ``Target`` of the attack (or of another unit, for a blast or Missed Shot)."""
     uid = draft.target_id if unit_id is None else unit_id
@@ -144,7 +146,7 @@ def charging_shove(draft: AttackDraft, ctx: CombatContext) -> bool:
 
 
 def attacker_outnumbered(draft: AttackDraft, ctx: CombatContext,
-                         unit_id: int | None = None) -> bool:
+                         unit_id: BattleUnitId | None = None) -> bool:
     """Whether a participant (the attacker by default) is outnumbered in Close Combat (5.1
     Combined Attacks): the organizer's word for the attacker, else the battle state's."""
     if unit_id is None:
@@ -204,13 +206,13 @@ def strikers(draft: AttackDraft, ctx: CombatContext) -> tuple[Striker, ...]:
     return tuple(out)
 
 
-def in_grab(ctx: CombatContext, unit_id: int) -> bool:
+def in_grab(ctx: CombatContext, unit_id: BattleUnitId) -> bool:
     """Whether the unit is Grabbing or Grabbed (5.2 Grab)."""
     u = ctx.state.unit(unit_id)
     return bool(u.grabbing or u.grabbed_by)
 
 
-def blast_units(draft: AttackDraft, hit: bool) -> tuple[int, ...]:
+def blast_units(draft: AttackDraft, hit: bool) -> tuple[BattleUnitId, ...]:
     """The other units the organizer marked inside the blast (3.2): never the attacker; the
     target itself too when the Explosive missed and its blast still catches it (5.3)."""
     return tuple(u for u in dict.fromkeys(draft.blast_ids)
@@ -225,17 +227,17 @@ def target_name(draft: AttackDraft, ctx: CombatContext) -> str:
 
 
 def blast_members(draft: AttackDraft, ctx: CombatContext, hit: bool
-                  ) -> tuple[tuple[int | None, Target], ...]:
+                  ) -> tuple[tuple[BattleUnitId | None, Target], ...]:
     """Every target the blast may catch (3.2, 5.1), as ``(unit id or None for an object,
     Target)``: the attack's target when it hit, then each unit marked inside it; each as the
     attacker saw it (the blast's own view is applied by :func:`blast_exposures`)."""
-    out: list[tuple[int | None, Target]] = [(draft.target_id, target_of(draft, ctx))] \
+    out: list[tuple[BattleUnitId | None, Target]] = [(draft.target_id, target_of(draft, ctx))] \
         if hit else []
     out += [(u, target_of(draft, ctx, unit_id=u, sections=3)) for u in blast_units(draft, hit)]
     return tuple(out)
 
 
-def blast_exposures(draft: AttackDraft, members: Sequence[tuple[int | None, Target]]
+def blast_exposures(draft: AttackDraft, members: Sequence[tuple[BattleUnitId | None, Target]]
                     ) -> tuple[BlastExposure, ...]:
     """Each minifig's sections inside the radius and visible from the point of detonation
     (5.1 "Only the sections of the target within the area of effect are considered"), as the
@@ -244,8 +246,8 @@ def blast_exposures(draft: AttackDraft, members: Sequence[tuple[int | None, Targ
                  for uid, t in members if uid is not None and t.size is SizeClass.MINIFIG)
 
 
-def blast_kept(draft: AttackDraft, members: Sequence[tuple[int | None, Target]]
-               ) -> tuple[tuple[int | None, Target], ...]:
+def blast_kept(draft: AttackDraft, members: Sequence[tuple[BattleUnitId | None, Target]]
+               ) -> tuple[tuple[BattleUnitId | None, Target], ...]:
     """The members the blast affects, each with its own sections from the detonation point
     (a minifig with none inside and visible is left out), in the order of the Explosion's
     hits (``explode_from_point``)."""
@@ -261,7 +263,7 @@ def blast_kept(draft: AttackDraft, members: Sequence[tuple[int | None, Target]]
 
 
 def blast_section_rows(draft: AttackDraft, ctx: CombatContext, hit: bool
-                       ) -> tuple[tuple[int, str, int], ...]:
+                       ) -> tuple[tuple[BattleUnitId, str, int], ...]:
     """The Damage page's rows for the blast (5.1): ``(unit id, name, sections inside the
     radius and visible from the detonation point)`` for each minifig the blast may catch."""
     return tuple((uid, t.name, draft.sections_in_blast(uid))

@@ -55,6 +55,7 @@ from brikdesk.domain.combat.reaction import parry_preview
 from brikdesk.domain.combat.resolution import COLLISION_HIT, ActionStage, deflections_for
 from brikdesk.domain.dice import DiceExpr
 from brikdesk.domain.distributions import Dist
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.domain.modifiers import Stat
 from brikdesk.domain.odds import BENNY_POLICY, AttackOdds, attack_odds
 from brikdesk.domain.rolling import BennyUse
@@ -174,7 +175,7 @@ class TargetChance:
     """One target of a blast (or the unit a Missed Shot strikes): its Armor and the exact
     chance the Damage destroys it."""
 
-    unit_id: int | None
+    unit_id: BattleUnitId | None
     name: str
     armor: str
     kill: Fraction

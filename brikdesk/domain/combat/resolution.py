@@ -57,6 +57,7 @@ from brikdesk.domain.combat.participants import (
     target_of,
 )
 from brikdesk.domain.combat.reaction import made_two_handed, parry_item_of
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.domain.rolling import BennyUse, DieRoll, NeedDie, Role, TypedDice
 from brikdesk.domain.rulesets import FirstRule
 from brikdesk.errors import UserError
@@ -310,7 +311,7 @@ class DamageStage:
     explosion: ExplosionResult | None = None
     missed: MissedShot | None = None
     missed_damage: DamageResult | None = None
-    missed_unit: int | None = None
+    missed_unit: BattleUnitId | None = None
     collision: CollisionResult | None = None
     shove: ShoveResult | None = None
     grab: GrabResult | None = None
@@ -321,9 +322,9 @@ class DamageStage:
     need: NeedDie | None = None
     error: str | None = None
     extra_faces: int = 0
-    blast_units: tuple[int, ...] = ()
+    blast_units: tuple[BattleUnitId, ...] = ()
     #: The unit (``None``: the object) of each of the Explosion's hits, in order.
-    blast_hit_ids: tuple[int | None, ...] = ()
+    blast_hit_ids: tuple[BattleUnitId | None, ...] = ()
 
     @property
     def complete(self) -> bool:

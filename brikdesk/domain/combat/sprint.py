@@ -17,6 +17,7 @@ from brikdesk.domain.battle import ActionSpent, ActionUse, Event, spend_action
 from brikdesk.domain.combat.choices import rules_problem
 from brikdesk.domain.combat.draft import CombatContext
 from brikdesk.domain.combat.resolution import BennyOption, Recorder
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.domain.rolling import BennyUse, DieRoll, NeedDie, Role
 from brikdesk.errors import UserError
 
@@ -29,7 +30,7 @@ __all__ = ["SprintDraft", "SprintStage", "bonus_chains", "resolve_sprint", "runa
 class SprintDraft:
     """What the Sprint dialog has chosen: the runner, the faces so far, the Benny's use."""
 
-    unit_id: int
+    unit_id: BattleUnitId
     faces: tuple[int, ...] = ()
     benny: BennyUse | None = None
     embellishment: str = ""
@@ -116,7 +117,7 @@ def bonus_chains(dice: tuple[DieRoll, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def sprint_rule_text(ctx: CombatContext, unit_id: int) -> str:
+def sprint_rule_text(ctx: CombatContext, unit_id: BattleUnitId) -> str:
     """What the runner rolls in this edition (4.1), for the dialog's intro."""
     rules = ctx.rules
     f = ctx.fighter(unit_id)

@@ -1,0 +1,105 @@
+"""The battle panel's header: the round and whose turn it is in large type, the battle's name,
+the table-mode switch and the End Turn button; and the bar offering to start a planned battle.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QToolButton,
+    QWidget,
+)
+
+from brikdesk.services.tracker import BattleView
+from ui.panels.theme import TABLE, Theme, muted, readable_on, scaled
+
+
+class BattleHeader(QFrame):
+    """Round, active player (on the player's colour), name, table mode, End Turn."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("battleHeader")
+        head = QHBoxLayout(self)
+        head.setContentsMargins(14, 8, 14, 8)
+        head.setSpacing(16)
+        self.round_label = QLabel(self)
+        self.round_label.setObjectName("roundLabel")
+        self.turn_label = QLabel(self)
+        self.turn_label.setObjectName("turnLabel")
+        self.name_label = QLabel(self)
+        self.name_label.setObjectName("battleNameLabel")
+        self.name_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        head.addWidget(self.round_label)
+        head.addWidget(self.turn_label)
+        head.addWidget(self.name_label, 1)
+        self.table_mode_button = QToolButton(self)
+        self.table_mode_button.setObjectName("tableModeButton")
+        head.addWidget(self.table_mode_button)
+        self.end_turn_button = QPushButton(self)
+        self.end_turn_button.setObjectName("endTurnButton")
+        self.end_turn_button.setMinimumHeight(40)
+        head.addWidget(self.end_turn_button)
+
+    def show_view(self, view: BattleView, end_turn_tip: str) -> None:
+        state = view.state
+        player = view.active_player
+        self.round_label.setText(f"Round {state.round}")
+        if view.status == "planned":
+            self.turn_label.setText(f"{player.name} will start")
+        elif view.status == "finished" or state.finished:
+            self.turn_label.setText("Battle over")
+        else:
+            self.turn_label.setText(f"{player.name}'s turn")
+        band = player.colour
+        style = (f"QLabel#turnLabel {{ background: {band}; color: {readable_on(band)};"
+                 " border-radius: 6px; padding: 2px 14px; }")
+        if style != self.turn_label.styleSheet():  # a new style sheet costs a re-polish
+            self.turn_label.setStyleSheet(style)
+        status = "" if view.in_progress else f" — {view.status_text}"
+        self.name_label.setText(f"{view.name}{status}")
+        self.name_label.setToolTip(view.notes or view.name)
+        self.end_turn_button.setText(f"End {player.name}'s turn")
+        self.end_turn_button.setToolTip(end_turn_tip + "  (Ctrl+E or F12)")
+
+    def set_theme(self, theme: Theme, font: QFont) -> None:
+        """Fonts and colours for ``theme`` (``font``: the panel's font)."""
+        big = scaled(font, theme.header_pt_scale, bold=True)
+        self.round_label.setFont(big)
+        self.turn_label.setFont(big)
+        self.end_turn_button.setFont(scaled(font, 1.2, bold=True))
+        self.name_label.setFont(scaled(font, 0.9))
+        self.name_label.setPalette(muted(self.palette(), theme))
+        # Across the table the players need the round and the turn: the battle's name is in
+        # the window title.
+        self.name_label.setVisible(theme is not TABLE)
+        self.end_turn_button.setStyleSheet(
+            "QPushButton#endTurnButton { background: #ffd400; color: #000000; "
+            "border: 2px solid #ffd400; border-radius: 6px; padding: 6px 18px; }"
+            "QPushButton#endTurnButton:disabled { background: #5f5a3a; color: #c3ccd5; }"
+            if theme is TABLE else "QPushButton#endTurnButton { padding: 6px 18px; }")
+
+
+class StartBar(QFrame):
+    """"This battle has not started yet" with a button to set the turn order and start."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("startBar")
+        bar = QHBoxLayout(self)
+        bar.setContentsMargins(10, 6, 10, 6)
+        self.text = QLabel("This battle has not started yet.", self)
+        bar.addWidget(self.text, 1)
+        self.button = QPushButton("Set turn order and &start…", self)
+        self.button.setObjectName("startButton")
+        bar.addWidget(self.button)
+
+    def set_theme(self, theme: Theme) -> None:
+        bg, fg = theme.banner_info
+        self.setStyleSheet(f"QFrame#startBar {{ background: {bg}; border-radius: 6px; }}"
+                           f"QFrame#startBar QLabel {{ color: {fg}; }}")

@@ -1,0 +1,170 @@
+"""The battle panel's unit table: one row per unit under its player's header row, the Status
+column's chips, columns sized to what they show, and the current unit kept by id."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt
+from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+
+from brikdesk.domain.ids import BattleUnitId
+from brikdesk.services.tracker import TrackedUnit
+from ui.models.table import IdRole
+from ui.panels.battle_model import (
+    ACTION,
+    COLUMNS,
+    COUNTERS,
+    RESPOND,
+    RESPOND_MARK,
+    STATUS,
+    TYPE,
+    UNIT,
+    BattleUnitModel,
+)
+from ui.panels.chips import StatusChipDelegate
+from ui.panels.theme import TABLE, Theme
+
+#: Pixels around a cell's or a header's text (margins and the grid line).
+PAD = 16
+#: The Status column (it stretches) keeps at least this share of the width, and this much.
+STATUS_SHARE = 0.15
+STATUS_MIN = 100
+#: What the columns get when the window has room (as shares of the table's width).
+SHARES = {UNIT: 0.26, TYPE: 0.13, ACTION: 0.1, COUNTERS: 0.08, RESPOND: 0.11}
+
+
+class UnitTable(QTableView):
+    """The table of a :class:`BattleUnitModel`; see the module docstring."""
+
+    def __init__(self, model: BattleUnitModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("unitTable")
+        self.units: Sequence[TrackedUnit] = ()
+        self.setModel(model)
+        self.unit_model = model
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setAlternatingRowColors(False)
+        self.setShowGrid(True)
+        self.setWordWrap(False)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.setCornerButtonEnabled(False)
+        self.verticalHeader().hide()
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        hh = self.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        hh.setSectionResizeMode(STATUS, QHeaderView.ResizeMode.Stretch)
+        hh.setHighlightSections(False)
+        self.chips = StatusChipDelegate(self)
+        self.setItemDelegateForColumn(STATUS, self.chips)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.viewport().installEventFilter(self)  # its size is final when it resizes
+        model.groups_changed.connect(self.span_groups)
+
+    # -- the current unit -------------------------------------------------------------------
+
+    def current_unit(self) -> BattleUnitId | None:
+        index = self.currentIndex()
+        if not index.isValid():
+            return None
+        uid = index.data(IdRole)
+        return BattleUnitId(uid) if isinstance(uid, int) else None
+
+    def select_unit(self, unit_id: BattleUnitId) -> bool:
+        index = self.unit_model.index_of_unit(unit_id)
+        if not index.isValid():
+            return False
+        self.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows)
+        self.scrollTo(index)
+        return True
+
+    def unit_at(self, index: QModelIndex) -> BattleUnitId | None:
+        uid = index.data(IdRole) if index.isValid() else None
+        return BattleUnitId(uid) if isinstance(uid, int) else None
+
+    # -- look -------------------------------------------------------------------------------
+
+    def span_groups(self) -> None:
+        """A player's header row spans the table."""
+        self.clearSpans()
+        columns = self.unit_model.columnCount()
+        for row in self.unit_model.group_rows():
+            self.setSpan(row, 0, 1, columns)
+
+    def set_theme(self, theme: Theme, font: QFont) -> None:
+        self.chips.set_theme(theme)
+        self.unit_model.set_theme(theme, font)
+        header_font = QFont(font)
+        header_font.setBold(True)
+        self.horizontalHeader().setFont(header_font)
+        # Across the table the players need names, Actions and statuses: the unit type (in
+        # the tooltip) makes room for them.
+        self.setColumnHidden(TYPE, theme is TABLE)
+        rows = self.fontMetrics().height() + theme.row_padding
+        self.verticalHeader().setDefaultSectionSize(rows)
+        self.verticalHeader().setMinimumSectionSize(rows)
+        self.size_columns()
+
+    def set_units(self, units: Sequence[TrackedUnit]) -> None:
+        """The units mustered (the names and types the columns must fit)."""
+        self.units = units
+        self.size_columns()
+
+    def size_columns(self) -> None:
+        """Columns sized to what they show; the Status column takes what is left.
+
+        Action, Counters and Respond are always as wide as their header and their longest
+        value ("Responded", "↺ can respond"), so they are never cut. Unit and Type get the
+        longest name and type of this battle (names of the active player are bold) when the
+        window has room; when it has not, they give way (Type first) down to half of that,
+        and a cut name ends with "…" (its tooltip has it in full).
+        """
+        fm = self.fontMetrics()
+        bold = QFont(self.font())
+        bold.setBold(True)
+        bfm = QFontMetrics(bold)
+        hfm = QFontMetrics(self.horizontalHeader().font())
+        width = max(self.viewport().width(), 400)
+        units = self.units
+        name_w = max((bfm.horizontalAdvance(t.name) for t in units),
+                     default=bfm.horizontalAdvance("First Mate Barnacle"))
+        type_w = max((fm.horizontalAdvance(f"{t.type_name} d{t.stats.action_die}")
+                      for t in units), default=fm.horizontalAdvance("Skirmisher d6"))
+        content = {UNIT: name_w, TYPE: type_w, ACTION: fm.horizontalAdvance("Responded"),
+                   COUNTERS: fm.horizontalAdvance("10 / 10"),
+                   RESPOND: fm.horizontalAdvance(RESPOND_MARK)}
+        shares = dict(SHARES)
+        if self.isColumnHidden(TYPE):
+            del shares[TYPE]
+            shares[UNIT], shares[RESPOND] = 0.28, 0.15
+        need = {c: max(content[c], hfm.horizontalAdvance(COLUMNS[c])) + PAD for c in shares}
+        wanted = {c: max(int(width * share), need[c]) for c, share in shares.items()}
+        room = width - max(int(width * STATUS_SHARE), STATUS_MIN)
+        over = sum(wanted.values()) - room
+        # First what the shares add beyond the need, then Type, then Unit give way.
+        for c in (TYPE, UNIT, RESPOND, COUNTERS, ACTION):
+            if over <= 0:
+                break
+            if c in wanted:
+                give = min(over, wanted[c] - need[c])
+                wanted[c] -= give
+                over -= give
+        for c in (TYPE, UNIT):
+            if over <= 0:
+                break
+            if c in wanted:
+                give = min(over, wanted[c] - need[c] // 2)
+                wanted[c] -= give
+                over -= give
+        for column, w in wanted.items():
+            self.setColumnWidth(column, w)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
+        if watched is self.viewport() and event.type() == QEvent.Type.Resize:
+            self.size_columns()
+        return False

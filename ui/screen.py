@@ -1,0 +1,85 @@
+"""Windows and dialogs that fit the screen they open on.
+
+A laptop screen (1366x768, less the task bar) is smaller than the size a window asks for when
+it is built for a desktop monitor. ``fit_to_screen(widget, width, height)`` sizes a top-level
+window to what it asks for, but never larger than the screen's available geometry (less a
+margin for the window frame), and moves it back inside that area if it was placed outside
+(a geometry kept from a larger screen). A window whose content is taller than the screen
+must scroll it (the combat wizard's pages, the catalog's form do) rather than push its buttons
+off the screen.
+
+``available_geometry`` is the one place that asks Qt for the screen's free area; tests fake a
+small screen with ``pretend_screen``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from PySide6.QtCore import QRect, QSize
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QWidget
+
+#: Room left for the window manager's frame and title bar (pixels).
+FRAME_MARGIN = QSize(16, 40)
+
+_pretended: list[QRect] = []
+
+
+@contextmanager
+def pretend_screen(width: int, height: int) -> Iterator[QRect]:
+    """Within the ``with`` block, every window sizes itself to a ``width`` x ``height`` screen
+    (a laptop's, for tests)."""
+    rect = QRect(0, 0, width, height)
+    _pretended.append(rect)
+    try:
+        yield rect
+    finally:
+        _pretended.remove(rect)
+
+
+def available_geometry(widget: QWidget | None = None) -> QRect:
+    """The free area (without task bars) of the screen ``widget`` is on, else of the primary
+    screen."""
+    if _pretended:
+        return QRect(_pretended[-1])
+    screen = widget.screen() if widget is not None else None
+    if screen is None:
+        screen = QGuiApplication.primaryScreen()
+    return screen.availableGeometry() if screen is not None else QRect(0, 0, 1366, 768)
+
+
+def usable_size(widget: QWidget | None = None) -> QSize:
+    """The largest window size that fits the screen with its frame."""
+    area = available_geometry(widget)
+    return QSize(max(1, area.width() - FRAME_MARGIN.width()),
+                 max(1, area.height() - FRAME_MARGIN.height()))
+
+
+def fit_to_screen(widget: QWidget, width: int | None = None,
+                  height: int | None = None) -> QSize:
+    """Size the top-level ``widget`` to ``width`` x ``height`` (default: its size hint), no
+    larger than the screen allows, and keep it on the screen; returns the size given.
+
+    The minimum size is lowered too when it would not fit, so that the layout squeezes (and
+    scroll areas scroll) rather than the window running off the screen.
+    """
+    hint = widget.sizeHint()
+    want = QSize(width if width is not None else hint.width(),
+                 height if height is not None else hint.height())
+    room = usable_size(widget)
+    size = want.boundedTo(room)
+    minimum = widget.minimumSize()
+    if minimum.width() > room.width() or minimum.height() > room.height():
+        widget.setMinimumSize(minimum.boundedTo(room))
+    widget.resize(size)
+    area = available_geometry(widget)
+    pos = widget.pos()
+    if not area.contains(QRect(pos, size + FRAME_MARGIN)):  # e.g. kept from a larger screen
+        x = min(max(pos.x(), area.left()),
+                area.right() - size.width() - FRAME_MARGIN.width() + 1)
+        y = min(max(pos.y(), area.top()),
+                area.bottom() - size.height() - FRAME_MARGIN.height() + 1)
+        widget.move(max(area.left(), x), max(area.top(), y))
+    return widget.size()

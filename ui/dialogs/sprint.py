@@ -36,6 +36,7 @@ from brikdesk.domain.rolling import BennyUse, DiceSource, RandomDice
 from brikdesk.errors import StorageError, UserError
 from ui.bus import Bus
 from ui.dialogs.base import FormDialog
+from ui.screen import fit_to_screen
 from ui.undo import perform
 from ui.wizard.widgets import STYLE, BennyChooser, DiceEntry, label, set_problem, show_readings
 
@@ -87,7 +88,7 @@ class SprintDialog(FormDialog):
         outer = self.layout()
         if isinstance(outer, QVBoxLayout):  # the rows at the top, the buttons at the bottom
             outer.insertStretch(outer.indexOf(self.buttons), 1)
-        self.resize(980, 720)  # room for the Benny and the runaway warning
+        fit_to_screen(self, 980, 700)  # room for the Benny and the runaway warning
         self.refresh()
         self.entry.edit.setFocus()
 

@@ -13,6 +13,7 @@ from brikdesk.services import Services
 from brikdesk.services.summaries import Muster
 from tests.ui.battle_tables import Table, cell, make_panel
 from ui.bus import Bus
+from ui.glyphs import refusal_sign
 from ui.panels import BattlePanel, start_new_battle
 from ui.panels import battle_panel as panel_module
 from ui.panels.battle_model import (
@@ -31,9 +32,17 @@ from ui.panels.start_dialog import OrderDialog, StartBattleDialog, StartRequest
 from ui.panels.theme import NORMAL, TABLE, contrast_ratio
 
 
+def wizard_finishing_an_attack(parent: BattlePanel, _services, _bus, _stack, _battle_id,
+                               attacker: int) -> None:
+    """Stands in for the combat wizard: Finish at once records the attacker's attack."""
+    parent.spend(attacker, ActionUse.ATTACK)
+
+
 @pytest.fixture
 def panel(qtbot, sv: Services, table: Table, qsettings: QSettings) -> BattlePanel:
-    return make_panel(qtbot, sv, table.battle_id, qsettings)
+    p = make_panel(qtbot, sv, table.battle_id, qsettings)
+    p.open_wizard_fn = wizard_finishing_an_attack  # A opens the wizard (tested on its own)
+    return p
 
 
 # -- reading what the panel shows ---------------------------------------------------------
@@ -56,7 +65,9 @@ def act_key(qtbot, panel: BattlePanel, name: str, key: Qt.Key,
             modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
     """Select the unit's row and press a key in the table, as a user would."""
     assert panel.select_unit(next(u.id for u in panel.view.units if u.name == name))
+    panel.activateWindow()
     panel.table.setFocus()
+    qtbot.waitUntil(panel.table.hasFocus, timeout=2000)  # the keys work on the focused table
     qtbot.keyClick(panel.table, key, modifier)
 
 
@@ -170,8 +181,8 @@ def test_refusals_are_shown_where_the_user_acted(qtbot, panel: BattlePanel, sv: 
     act_key(qtbot, panel, "Red Rifle", Qt.Key.Key_A)
     act_key(qtbot, panel, "Red Rifle", Qt.Key.Key_S)
     assert panel.message_kind == "error"
-    assert panel.message_text == ("⛔ Red Rifle has already spent its Action this turn.  "
-                                  "(4.2 Action)")
+    assert panel.message_text == (f"{refusal_sign()} Red Rifle has already spent its Action "
+                                  "this turn.  (4.2 Action)")
     assert panel.message.text() == panel.message_text
     assert panel.current_unit() == ids["Red Rifle"]
     # A Sprint is never a response.
@@ -200,14 +211,20 @@ def test_the_fourth_close_combat_attacker_is_refused(qtbot, sv: Services, qsetti
     for n in (1, 2, 3):
         assert panel.close_combat_attack(ids[f"Red {n}"], ids["Blue 1"])
     assert "Attacked 3/3" in cell(panel, "Blue 1", STATUS)
-    # The fourth, from the row's menu: Close Combat attack > Strike > pick the target.
-    monkeypatch.setattr(UnitPicker, "ask", classmethod(lambda cls, *a: ids["Blue 1"]))
+    # The fourth, from the row's menu: Close Combat attack > Strike > pick the target is
+    # disabled, the rules' reason as its tooltip; the F key asks nothing and says why.
+    asked = []
+    monkeypatch.setattr(UnitPicker, "ask", classmethod(lambda cls, *a: asked.append(a)))
     panel.select_unit(ids["Red 4"])
     menu = QMenu(panel)
     panel.fill_unit_menu(menu, ids["Red 4"])
     strike = next(a.menu() for a in menu.actions() if a.text().startswith("&Close Combat"))
     strike = next(a.menu() for a in strike.actions() if a.text() == "Strike")
-    trigger_menu_item(strike, "Pick the target")
+    pick = next(a for a in strike.actions() if a.text().startswith("Pick the target"))
+    assert not pick.isEnabled()
+    assert "Blue 1 already has three Close Combat attackers this turn" in pick.toolTip()
+    act_key(qtbot, panel, "Red 4", Qt.Key.Key_F)
+    assert asked == []
     assert panel.message_kind == "error"
     assert "Blue 1 already has three Close Combat attackers this turn (Red 1, Red 2, Red 3)" \
         in panel.message.text()
@@ -340,7 +357,7 @@ def test_table_mode_is_large_high_contrast_and_remembered(qtbot, panel: BattlePa
                                                           sv: Services, table: Table,
                                                           qsettings: QSettings) -> None:
     panel.close_combat_attack(table.ids["Red Knight"], table.ids["Blue Knight"])
-    assert panel.message.text().startswith("Keys: A attack")
+    assert panel.message.text().startswith("Keys: Red Knight: A attack")
     normal_size = panel.round_label.font().pointSizeF()
     normal_rows = panel.table.verticalHeader().defaultSectionSize()
     assert not panel.table_mode

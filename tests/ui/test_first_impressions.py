@@ -257,7 +257,6 @@ def test_a_damaged_database_without_a_backup_does_not_offer_one(tmp_path: Path, 
     assert failure.kind == FailureKind.DAMAGED and failure.backup is None
     dialog = OpenFailedDialog(None, failure)
     qtbot.addWidget(dialog)
-    dialog.show()
     assert dialog.backup_button is None
     assert "no backup" in dialog.advice.text() and "Open the backup" not in dialog.advice.text()
 

@@ -4,8 +4,8 @@ the one helper that runs a tracker call and pushes it on this battle's undo hist
 where the user acted and nothing is recorded.
 
 The unit actions (spend an Action, a Close Combat attack, a Counter, a status) build the
-domain's events and record them; the keys act on the current unit, asking for a target when
-the rules need one. Rule decisions are the domain's (``is_own_turn``: off its owner's turn a
+domain's events and record them; the menus and keys reach them through
+``ui.panels.unit_moves``, which asks the rules first and asks the user only what can be done. Rule decisions are the domain's (``is_own_turn``: off its owner's turn a
 unit's Action is a response, 4.3).
 """
 
@@ -31,7 +31,6 @@ from brikdesk.domain.battle import (
     StatusSet,
     UnitKilled,
     describe,
-    engagement,
     is_own_turn,
     spend_action,
 )
@@ -41,7 +40,6 @@ from brikdesk.services import Services
 from brikdesk.services.changes import Done
 from brikdesk.services.tracker import BattleView
 from ui.bus import Bus
-from ui.panels.pickers import NoteAsker, UnitPicker
 from ui.panels.start_dialog import OrderDialog, PlayerChoice
 from ui.undo import perform
 
@@ -213,85 +211,3 @@ class BattleCommands(QObject):
     def clear_status(self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()) -> bool:
         self.host.select_unit(unit_id)
         return self.record([StatusCleared(unit_id, status, tuple(with_ids))])
-
-    def other(self, unit_id: BattleUnitId) -> None:
-        """Spend the Action on something else, in the user's words."""
-        note = NoteAsker.ask(self.widget, self._name(unit_id))
-        if note is not None:
-            self.spend(unit_id, ActionUse.OTHER, note=note)
-
-    def fight_pick(self, unit_id: BattleUnitId, maneuver: Maneuver) -> None:
-        target = self._ask_enemy(unit_id, f"{maneuver.label}: on whom?")
-        if target is not None:
-            self.close_combat_attack(unit_id, target, maneuver)
-
-    def join_close_combat(self, unit_id: BattleUnitId) -> None:
-        target = self._ask_enemy(unit_id, "In Close Combat with whom?")
-        if target is not None:
-            self.set_status(unit_id, Status.IN_CLOSE_COMBAT, (target,))
-
-    def _name(self, unit_id: BattleUnitId) -> str:
-        assert self.host.view is not None
-        return self.host.view.setup.unit(unit_id).name
-
-    # -- the keys: on the current unit (the panel's actions call these) ------------------------------------------------------
-
-    def _spend_current(self, how: ActionUse, *, over_the_top: bool = False) -> None:
-        unit = self.host.current_unit()
-        if unit is None or self.host.view is None:
-            return
-        target = None
-        if self.host.view.state.unit(unit).close_combat and not is_own_turn(self.host.view.state, unit):
-            target = self._ask_opponent(unit, "Respond to whom?")
-            if target is None:
-                return
-        self.spend(unit, how, target=target, over_the_top=over_the_top)
-
-    def attack_current(self) -> None:
-        self._spend_current(ActionUse.ATTACK)
-
-    def sprint_current(self) -> None:
-        self._spend_current(ActionUse.SPRINT)
-
-    def bail_current(self) -> None:
-        self._spend_current(ActionUse.BAIL)
-
-    def bail_over_the_top_current(self) -> None:
-        self._spend_current(ActionUse.BAIL, over_the_top=True)
-
-    def parry_current(self) -> None:
-        self._spend_current(ActionUse.PARRY)
-
-    def other_current(self) -> None:
-        unit = self.host.current_unit()
-        if unit is not None:
-            self.other(unit)
-
-    def fight_current(self) -> None:
-        unit = self.host.current_unit()
-        if unit is None or self.host.view is None:
-            return
-        target = self._ask_enemy(unit, "Close Combat attack on whom?")
-        if target is not None:
-            self.close_combat_attack(unit, target)
-
-    def _ask_opponent(self, unit_id: BattleUnitId, prompt: str) -> BattleUnitId | None:
-        assert self.host.view is not None
-        others = sorted(engagement(self.host.view.state, unit_id) - {unit_id})
-        if len(others) == 1:
-            return others[0]
-        return UnitPicker.ask(self.widget, "Pick a unit", prompt,
-                              [(i, self.host.view.setup.label(i)) for i in others])
-
-    def _ask_enemy(self, unit_id: BattleUnitId, prompt: str) -> BattleUnitId | None:
-        assert self.host.view is not None
-        state = self.host.view.state
-        me = state.unit(unit_id)
-        near = sorted(engagement(state, unit_id) - {unit_id})
-        rest = [u.unit_id for u in state.units
-                if u.player_id != me.player_id and u.in_battle and u.unit_id not in near]
-        candidates = [(i, self.host.view.setup.label(i)) for i in near + rest]
-        if not candidates:
-            self.host.show_error("There is nobody to fight.")
-            return None
-        return UnitPicker.ask(self.widget, "Pick a target", prompt, candidates)

@@ -44,6 +44,7 @@ from brikdesk.domain.battle import (
 )
 from brikdesk.domain.ids import BattleId, BattleUnitId, PlayerId
 from brikdesk.services.tracker import BattleView, LoggedEvent, TrackedUnit
+from ui.glyphs import warning_sign
 from ui.models.table import IdRole
 from ui.panels.theme import NORMAL, Theme, action_colour, readable_on, tint
 
@@ -621,7 +622,7 @@ def log_line(e: LoggedEvent) -> str:
     if e.reverted:
         return f"↶ undone — {e.text}"
     when = f"R{e.round} {e.player}" if e.round is not None else ""
-    mark = "⚠ " if e.problem else ""
+    mark = f"{warning_sign()} " if e.problem else ""
     return f"{when}  ·  {mark}{e.text}" if when else mark + e.text
 
 
@@ -636,5 +637,5 @@ def log_tooltip(e: LoggedEvent) -> str:
     if e.reverted:
         lines.append("Undone: Redo brings it back; a new action drops it.")
     if e.problem:
-        lines.append(f"⚠ {e.problem}")
+        lines.append(f"{warning_sign()} {e.problem}")
     return "\n".join(lines)

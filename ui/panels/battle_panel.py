@@ -5,12 +5,16 @@ player in large type; per unit its Action, Counters used of available, status ch
 marker when it can respond now. Filters: can respond now, in Close Combat, not yet acted.
 Actions from the row's menu, the buttons under the table or single keys (the table has focus):
 
-    A attack · S Sprint · B Bail · Shift+B Bail, Over the Top · P Parry · O other
-    F Close Combat attack · C use a Counter · R respond (menu) · T status · W combat wizard
+    A attack (the combat wizard) · S Sprint · B Bail · Shift+B Bail, Over the Top · P Parry
+    O other · H hold to respond · F Close Combat attack · C use a Counter · R respond (menu)
+    T status · W combat wizard
     Ctrl+E or F12: End Turn · Ctrl+T: table mode · Alt+1, Alt+2, Alt+3: the filters
 
 Off its owner's turn a unit's Action is a response (4.3): the same keys then respond, and a
-unit in Close Combat asks whom it responds to (5.2).
+unit in Close Combat asks whom it responds to (5.2). Every entry and key asks the rules first
+(``unit_moves``, ``legal``): what they refuse opens no dialog, a disabled entry says why in its
+tooltip, a key shows why in the strip; the strip's key legend lists what works on the current
+unit now. While the pointer is over the table its rows stay still (``still_rows``).
 
 The panel composes widgets with one job each: ``battle_header`` (round, turn, End Turn),
 ``filter_bar``, ``message_strip``, ``unit_table`` (over ``battle_model``), ``unit_buttons`` and
@@ -48,6 +52,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.battle import (
+    ActionState,
     ActionUse,
     CounterUse,
     Event,
@@ -59,17 +64,20 @@ from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
 from brikdesk.services.tracker import BattleView
 from ui.bus import Bus
+from ui.glyphs import refusal_sign
 from ui.panels.aftermath_bar import AftermathBar
 from ui.panels.battle_commands import BattleCommands, short
 from ui.panels.battle_header import BattleHeader, StartBar
 from ui.panels.battle_log import BattleLogPane
 from ui.panels.battle_model import BattleUnitModel, Filters
 from ui.panels.filter_bar import FilterBar
-from ui.panels.keys import make_action, unit_keys
+from ui.panels.keys import keys_legend, make_action, unit_keys
 from ui.panels.message_strip import MessageStrip, error_text
+from ui.panels.still_rows import StillRows
 from ui.panels.theme import NORMAL, TABLE, Theme, palette
 from ui.panels.unit_buttons import UnitButtons
 from ui.panels.unit_menus import fill_act, fill_counter, fill_status
+from ui.panels.unit_moves import UnitMoves
 from ui.panels.unit_table import UnitTable
 from ui.settings import AppSettings
 
@@ -122,6 +130,7 @@ class BattlePanel(QWidget):
 
         self.model = BattleUnitModel(self)
         self.commands = BattleCommands(self, self)
+        self.moves = UnitMoves(self, self.commands, self)
         self._build()
         self._build_actions()
         bus.changed.connect(self._on_changed)
@@ -159,9 +168,12 @@ class BattlePanel(QWidget):
         self.table.customContextMenuRequested.connect(self._context_menu)
         self.table.doubleClicked.connect(self._double_clicked)
         self.table.selectionModel().currentRowChanged.connect(self._current_changed)
+        self.still_rows = StillRows(self.table)
         lv.addWidget(self.table, 1)
-        self.buttons = UnitButtons(self.table, self.commands, self._view, left)
-        self.buttons.wizard_button.clicked.connect(self.open_wizard)
+        self.buttons = UnitButtons(self.table, self.moves, self._view, left)
+        self.moves.menus = self.buttons
+        self.buttons.wizard_button.clicked.connect(self.moves.attack_current)
+        self.hold_button = self.buttons.hold_button
         self.act_button = self.buttons.act_button
         self.counter_button = self.buttons.counter_button
         self.status_button = self.buttons.status_button
@@ -211,9 +223,9 @@ class BattlePanel(QWidget):
                                               self.redo, window=True)
         self.start_action = make_action(self, "&Start battle…", "startBattleAction",
                                         self.start_battle, window=True)
-        self.unit_actions = unit_keys(self.table, self.commands, self.buttons)
+        self.unit_actions = unit_keys(self.table, self.moves)
         self.wizard_action = make_action(self.table, "Combat &wizard…", "wizardAction",
-                                         self.open_wizard, ("W",))
+                                         self.moves.attack_current, ("W",))
         self.filter_actions = self.filter_bar.filter_actions
         for a in self.filter_actions:
             self.addAction(a)
@@ -296,6 +308,7 @@ class BattlePanel(QWidget):
                "The combat wizard is not available in this version of BrikDesk")
         self.wizard_button.setToolTip(tip)
         self.wizard_action.setToolTip(tip)
+        self.message.set_keys(keys_legend(view if live else None, unit))
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt name)
         super().showEvent(event)
@@ -320,7 +333,7 @@ class BattlePanel(QWidget):
     def show_error(self, error: BaseException | str) -> None:
         text = error_text(error)
         self.message.show_message(text, "error")
-        self.bus.say(text.lstrip("⛔ "))
+        self.bus.say(text.lstrip(refusal_sign() + " "))
 
     def clear_message(self) -> None:
         self.message.clear_message()
@@ -346,8 +359,22 @@ class BattlePanel(QWidget):
         self._update_enabled()
 
     def _double_clicked(self, index: QModelIndex) -> None:
-        if self.table.unit_at(index) is not None and self.open_wizard_fn is not None:
-            self.open_wizard()
+        unit = self.table.unit_at(index)
+        if unit is not None and self.open_wizard_fn is not None:
+            self.moves.attack(unit)
+
+    def next_ready_unit(self, after: BattleUnitId) -> BattleUnitId | None:
+        """The next unit shown after ``after`` (round the table) whose Action is Ready."""
+        state = self.view.state if self.view is not None else None
+        ids = self.model.unit_ids()
+        if state is None or after not in ids:
+            return None
+        start = ids.index(after)
+        for uid in ids[start + 1:] + ids[:start]:
+            u = state.unit(uid)
+            if u.action is ActionState.READY and u.in_battle:
+                return uid
+        return None
 
     def _filters_changed(self, filters: Filters) -> None:
         self.model.set_filters(filters)
@@ -447,8 +474,10 @@ class BattlePanel(QWidget):
     def set_status(self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()) -> bool:
         return self.commands.set_status(unit_id, status, with_ids)
 
-    def open_wizard(self) -> bool:
-        unit = self.current_unit()
+    def open_wizard(self, unit_id: BattleUnitId | None = None) -> bool:
+        """The combat wizard with ``unit_id`` (the current unit by default) as attacker; as a
+        response off its owner's turn (the wizard pays with the held Action)."""
+        unit = self.current_unit() if unit_id is None else unit_id
         opener = self.open_wizard_fn or wizard_opener()
         if unit is None or opener is None or self.view is None:
             return False
@@ -478,10 +507,10 @@ class BattlePanel(QWidget):
         """The row's context menu: act or respond, Counters, statuses, the wizard."""
         if self.view is None:
             return
-        fill_act(menu, self.view, unit_id, self.commands)
+        fill_act(menu, self.view, unit_id, self.moves)
         menu.addSeparator()
-        fill_counter(menu.addMenu("Use a &Counter"), self.view, unit_id, self.commands)
-        fill_status(menu.addMenu("S&tatus"), self.view, unit_id, self.commands)
+        fill_counter(menu.addMenu("Use a &Counter"), self.view, unit_id, self.moves)
+        fill_status(menu.addMenu("S&tatus"), self.view, unit_id, self.moves)
         menu.addSeparator()
         menu.addAction(self.wizard_action)
 

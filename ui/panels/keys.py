@@ -1,5 +1,6 @@
 """The battle panel's keys as actions: single keys on the unit table act on the current unit;
-End Turn, table mode, undo and redo work anywhere in the window."""
+End Turn, table mode, undo and redo work anywhere in the window. ``keys_legend`` says which
+keys work on the current unit now (the message strip shows it)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,17 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QWidget
 
-from ui.panels.battle_commands import BattleCommands
-from ui.panels.unit_buttons import UnitButtons
+from brikdesk.domain.battle import ActionUse, is_own_turn, why_not_respond
+from brikdesk.domain.ids import BattleUnitId
+from brikdesk.services.tracker import BattleView
+from ui.panels.legal import (
+    attack_refusal,
+    counter_refusal,
+    fight_targets,
+    hold_refusal,
+    spend_refusal,
+)
+from ui.panels.unit_moves import UnitMoves
 
 
 def make_action(owner: QWidget, text: str, name: str, slot: Callable[[], Any],
@@ -31,20 +41,58 @@ def make_action(owner: QWidget, text: str, name: str, slot: Callable[[], Any],
     return a
 
 
-def unit_keys(table: QWidget, commands: BattleCommands, buttons: UnitButtons
-              ) -> list[QAction]:
-    """A attack, S Sprint, B Bail (Shift+B Over the Top), P Parry, O other, F Close Combat,
-    C Counter, R respond, T status: on the table's current unit."""
-    c = commands
+def unit_keys(table: QWidget, moves: UnitMoves) -> list[QAction]:
+    """A attack (the combat wizard), S Sprint, B Bail (Shift+B Over the Top), P Parry, O other,
+    H hold to respond, F Close Combat, C Counter, R respond, T status: on the table's current
+    unit. Each checks the rules first and shows a refusal in the strip (no dialog)."""
+    m = moves
     return [
-        make_action(table, "Attack", "attackAction", c.attack_current, ("A",)),
-        make_action(table, "Sprint", "sprintAction", c.sprint_current, ("S",)),
-        make_action(table, "Bail (ends Disrupted)", "bailAction", c.bail_current, ("B",)),
+        make_action(table, "Attack… (combat wizard)", "attackAction", m.attack_current, ("A",)),
+        make_action(table, "Sprint", "sprintAction", m.sprint_current, ("S",)),
+        make_action(table, "Bail (ends Disrupted)", "bailAction", m.bail_current, ("B",)),
         make_action(table, "Bail, Over the Top (lands on its feet)", "bailOverTheTopAction",
-                    c.bail_over_the_top_current, ("Shift+B",)),
-        make_action(table, "Parry", "parryAction", c.parry_current, ("P",)),
-        make_action(table, "Other…", "otherAction", c.other_current, ("O",)),
-        make_action(table, "Close Combat attack…", "fightAction", c.fight_current, ("F",)),
-        make_action(table, "Use a Counter…", "counterAction", buttons.popup_counter, ("C",)),
-        make_action(table, "Respond…", "respondAction", buttons.popup_act, ("R",)),
-        make_action(table, "Status…", "statusAction", buttons.popup_status, ("T",))]
+                    m.bail_over_the_top_current, ("Shift+B",)),
+        make_action(table, "Parry", "parryAction", m.parry_current, ("P",)),
+        make_action(table, "Other…", "otherAction", m.other_current, ("O",)),
+        make_action(table, "Hold to respond", "holdAction", m.hold_current, ("H",)),
+        make_action(table, "Close Combat attack…", "fightAction", m.fight_current, ("F",)),
+        make_action(table, "Use a Counter…", "counterAction", m.counter_current, ("C",)),
+        make_action(table, "Respond…", "respondAction", m.respond_current, ("R",)),
+        make_action(table, "Status…", "statusAction", m.status_current, ("T",))]
+
+
+#: The legend's keys for spending the Action: how, Over the Top, key, words.
+SPENDS = ((ActionUse.SPRINT, False, "S", "Sprint"), (ActionUse.BAIL, False, "B", "Bail"),
+          (ActionUse.BAIL, True, "Shift+B", "Bail Over the Top"),
+          (ActionUse.PARRY, False, "P", "Parry"), (ActionUse.OTHER, False, "O", "other"))
+
+
+def keys_legend(view: BattleView | None, unit_id: BattleUnitId | None) -> str:
+    """The keys that work on the current unit now, as the strip shows them (issue 15: the
+    legend changes with what the selected unit may do)."""
+    end = "Ctrl+E End Turn"
+    if view is None or unit_id is None or not view.in_progress or view.state.finished:
+        return "Select a unit to see what it may do"
+    state = view.state
+    name = view.setup.unit(unit_id).name
+    own = is_own_turn(state, unit_id)
+    moves: list[str] = []
+    why_not = why_not_respond(state, unit_id) if not own else None
+    if own or why_not is None:
+        if attack_refusal(view, unit_id) is None:
+            moves.append("A attack")
+        moves += [f"{key} {words}" for how, ott, key, words in SPENDS
+                  if spend_refusal(view, unit_id, how, over_the_top=ott) is None]
+        if own and hold_refusal(view, unit_id) is None:
+            moves.append("H hold to respond")
+        if fight_targets(view, unit_id, first_only=True)[0]:
+            moves.append("F Close Combat")
+    if counter_refusal(view, unit_id) is None:
+        moves.append("C Counter")
+    if own:
+        head = f"{name}: " if moves else f"{name} has nothing left to do this turn: "
+    elif why_not is None:
+        head = f"{name} may respond: R menu · "
+    else:
+        head = f"{name} cannot respond ({why_not.rstrip('.')}): "
+    return head + " · ".join([*moves, "T status", end])

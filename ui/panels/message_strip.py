@@ -1,5 +1,6 @@
 """The strip above the unit table: what the last action said, a refusal with its reason and
-rule, or (when there is nothing to say, outside table mode) the keys."""
+rule, or (when there is nothing to say, outside table mode) the keys that work on the current
+unit now."""
 
 from __future__ import annotations
 
@@ -7,18 +8,17 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
 from brikdesk.domain.battle import RuleViolation
+from ui.glyphs import refusal_sign
 from ui.panels.theme import NORMAL, TABLE, Theme
-
-KEYS_HELP = ("A attack · S Sprint · B Bail (Shift+B Over the Top) · P Parry · O other · "
-             "F Close Combat · C Counter · R respond · T status · W wizard · "
-             "Ctrl+E End Turn")
 
 
 def error_text(error: BaseException | str) -> str:
-    """A refusal as the strip shows it: the reason, and the rule when it names one."""
+    """A refusal as the strip shows it: the reason, and the rule when it names one (after a
+    refusal sign the application's font has)."""
+    mark = refusal_sign()
     if isinstance(error, RuleViolation):
-        return f"⛔ {error.reason}" + (f"  ({error.rule})" if error.rule else "")
-    return f"⛔ {error}"
+        return f"{mark} {error.reason}" + (f"  ({error.rule})" if error.rule else "")
+    return f"{mark} {error}"
 
 
 class MessageStrip(QLabel):
@@ -33,6 +33,7 @@ class MessageStrip(QLabel):
         self.message = ""
         self._style = ""
         self._theme: Theme = NORMAL
+        self.keys = ""  # the keys that work on the current unit (``keys.keys_legend``)
 
     def show_message(self, text: str, kind: str) -> None:
         self.kind = kind
@@ -45,6 +46,13 @@ class MessageStrip(QLabel):
             self.kind = ""
             self.message = ""
             self._restyle()
+
+    def set_keys(self, text: str) -> None:
+        """The keys legend, shown when there is no message."""
+        if text != self.keys:
+            self.keys = text
+            if not self.kind:
+                self._restyle()
 
     def set_theme(self, theme: Theme) -> None:
         self._theme = theme
@@ -63,4 +71,4 @@ class MessageStrip(QLabel):
             self._style = style
             self.setStyleSheet(style)
         if not self.kind:
-            self.setText("" if theme is TABLE else "Keys: " + KEYS_HELP)
+            self.setText("" if theme is TABLE or not self.keys else "Keys: " + self.keys)

@@ -1,5 +1,6 @@
-"""The buttons under the unit table: Act (Respond off the unit's turn), Counter and Status
-menus for the current unit, and the combat wizard."""
+"""The buttons under the unit table: Act (Respond off the unit's turn), Hold to respond,
+Counter and Status menus for the current unit, and the combat wizard. Hold is enabled only
+when the rules allow it, its tooltip saying why not otherwise."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from PySide6.QtWidgets import QHBoxLayout, QMenu, QPushButton, QToolButton, QWid
 from brikdesk.domain.battle import is_own_turn
 from brikdesk.domain.ids import BattleUnitId
 from brikdesk.services.tracker import BattleView
+from ui.panels.legal import hold_refusal
 from ui.panels.unit_menus import UnitActions, fill_act, fill_counter, fill_status
 from ui.panels.unit_table import UnitTable
 
@@ -30,11 +32,16 @@ class UnitButtons(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(6)
         self.act_button = self._menu_button("Act", "actButton", fill_act)
+        self.hold_button = QPushButton("Hold to respond", self)
+        self.hold_button.setObjectName("holdButton")
+        # A click keeps the keyboard on the table: the next unit's keys work at once.
+        self.hold_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+        self.hold_button.clicked.connect(self._hold)
         self.counter_button = self._menu_button("Counter", "counterButton", fill_counter)
         self.status_button = self._menu_button("Status", "statusButton", fill_status)
         self.wizard_button = QPushButton("Combat wizard…", self)
         self.wizard_button.setObjectName("wizardButton")
-        for b in (self.act_button, self.counter_button, self.status_button,
+        for b in (self.act_button, self.hold_button, self.counter_button, self.status_button,
                   self.wizard_button):
             row.addWidget(b)
         row.addStretch(1)
@@ -62,13 +69,20 @@ class UnitButtons(QWidget):
         for b in (self.act_button, self.counter_button, self.status_button):
             b.setEnabled(on_unit)
         view = self.view()
+        why = (hold_refusal(view, unit) if on_unit and view is not None and unit is not None
+               else "Select a unit of a battle in progress.")
+        self.hold_button.setEnabled(why is None)
+        self.hold_button.setToolTip(
+            why or "Keep this unit's Action: when the turn ends it is Held and may be spent "
+                   "once in response on another player's turn (4.3): H")
         if view is not None and unit is not None and not is_own_turn(view.state, unit):
             self.act_button.setText("Respond")
             self.act_button.setToolTip("Spend the held Action in response (4.3): R")
         else:
             self.act_button.setText("Act")
-            self.act_button.setToolTip("Spend the Action: A attack, S Sprint, B Bail, P Parry, "
-                                       "O other; F Close Combat")
+            self.act_button.setToolTip("Spend the Action: A attack (combat wizard), S Sprint, "
+                                       "B Bail, P Parry, O other; F Close Combat; H hold it "
+                                       "to respond")
 
     def popup(self, button: QToolButton) -> None:
         """Open ``button``'s menu under the current row (the C, R and T keys)."""
@@ -77,6 +91,11 @@ class UnitButtons(QWidget):
             menu = button.menu()
             menu.aboutToShow.emit()
             menu.popup(self.table.viewport().mapToGlobal(rect.bottomLeft()))
+
+    def _hold(self) -> None:
+        unit = self.table.current_unit()
+        if unit is not None:
+            self.unit_actions.hold(unit)
 
     def popup_act(self) -> None:
         self.popup(self.act_button)

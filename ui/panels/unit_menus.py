@@ -1,7 +1,9 @@
 """What a unit can do, as menus: act or respond, use a Counter, set or clear a status.
 
 The menus are filled when they open, from the battle as it stands (``BattleView``); each entry
-calls one of the panel's unit actions (:class:`UnitActions`), which records it.
+calls one of the panel's unit actions (:class:`UnitActions`), which records it. An entry the
+rules refuse now is disabled, the reason as its tooltip (``ui.panels.legal`` asks the rules);
+Attack opens the combat wizard; Hold to respond keeps the Action for a response (issue 15).
 """
 
 from __future__ import annotations
@@ -9,21 +11,40 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
 from brikdesk.domain.battle import (
     MAX_CLOSE_COMBAT_ATTACKERS,
+    READINGS,
     ActionUse,
     CounterUse,
+    CounterUsed,
     Maneuver,
     Status,
+    StatusCleared,
+    StatusSet,
+    UnitKilled,
+    close_combat_attack,
     engagement,
     is_own_turn,
+    spend_action,
     why_not_respond,
 )
-from brikdesk.domain.battle.rules import READINGS
 from brikdesk.domain.ids import BattleUnitId
+from brikdesk.errors import UserError
 from brikdesk.services.tracker import BattleView
+from ui.panels.legal import (
+    TRIAL_NOTE,
+    attack_refusal,
+    fight_targets,
+    hold_refusal,
+    join_targets,
+    opponents,
+    reason,
+    refusal,
+    spend_refusal,
+)
 
 #: Statuses set and cleared by a plain toggle (the ones naming other units have their own
 #: entries).
@@ -39,7 +60,7 @@ USES = ((ActionUse.ATTACK, "&Attack", "A", False),
 
 
 class UnitActions(Protocol):
-    """What the menus call (the battle panel)."""
+    """What the menus call (the panel's checked moves, ``ui.panels.unit_moves``)."""
 
     def spend(self, unit_id: BattleUnitId, how: ActionUse, *, target: BattleUnitId | None = None,
               over_the_top: bool = False, note: str = "") -> bool: ...
@@ -55,11 +76,15 @@ class UnitActions(Protocol):
     def clear_status(self, unit_id: BattleUnitId, status: Status,
                      with_ids: Sequence[BattleUnitId] = ()) -> bool: ...
 
-    def other(self, unit_id: BattleUnitId) -> None: ...
+    def attack(self, unit_id: BattleUnitId) -> bool: ...
 
-    def fight_pick(self, unit_id: BattleUnitId, maneuver: Maneuver) -> None: ...
+    def hold(self, unit_id: BattleUnitId) -> bool: ...
 
-    def join_close_combat(self, unit_id: BattleUnitId) -> None: ...
+    def other(self, unit_id: BattleUnitId, target: BattleUnitId | None = None) -> bool: ...
+
+    def fight_pick(self, unit_id: BattleUnitId, maneuver: Maneuver) -> bool: ...
+
+    def join_close_combat(self, unit_id: BattleUnitId) -> bool: ...
 
 
 def bind(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Callable[..., None]:
@@ -71,17 +96,25 @@ def bind(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Callable[..., Non
     return slot
 
 
-def opponents(view: BattleView, unit_id: BattleUnitId) -> list[BattleUnitId]:
-    """The units ``unit_id`` is in Close Combat with (directly or through its engagement)."""
-    return sorted(engagement(view.state, unit_id) - {unit_id})
+def allow(action: QAction, why: UserError | str | None, tip: str = "") -> QAction:
+    """Enable ``action`` when ``why`` is ``None``; else disable it, the reason as its tooltip
+    (issue 15: what the rules refuse is not offered, and says why)."""
+    action.setEnabled(why is None)
+    if why is not None:
+        action.setToolTip(reason(why) if isinstance(why, UserError) else why)
+    elif tip:
+        action.setToolTip(tip)
+    return action
 
 
 def fill_act(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActions) -> None:
-    """Spend the Action on the unit's own turn; respond (4.3) off it."""
+    """Spend the Action on the unit's own turn; respond (4.3) off it. Each entry is enabled
+    only when the rules allow it now, its tooltip saying why not otherwise."""
     state = view.state
     u = state.unit(unit_id)
     own = is_own_turn(state, unit_id)
     name = view.setup.unit(unit_id).name
+    menu.setToolTipsVisible(True)
     if own:
         menu.addSection(f"{name}: spend the Action")
     else:
@@ -90,33 +123,53 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActi
         if why:
             menu.addAction(why).setEnabled(False)
     others = opponents(view, unit_id)
+    allow(menu.addAction("&Attack… (combat wizard)\tA"), attack_refusal(view, unit_id),
+          "Open the combat wizard with this unit as attacker"
+          + ("" if own else ", in response (4.3)")).triggered.connect(
+        bind(act.attack, unit_id))
     for how, label, key, ott in USES:
-        if how is ActionUse.SPRINT and not own:
+        if how is ActionUse.ATTACK or (how is ActionUse.SPRINT and not own):
             continue
         if not own and u.close_combat and others:
             sub = menu.addMenu(label.replace("…", "") + " in response to")
+            sub.setToolTipsVisible(True)
             for other in others:
-                sub.addAction(view.setup.label(other)).triggered.connect(
+                entry = sub.addAction(view.setup.label(other))
+                allow(entry, refusal(view, [spend_action(
+                    state, unit_id, how, target=other, over_the_top=ott, note=TRIAL_NOTE)]))
+                entry.triggered.connect(
+                    bind(act.other, unit_id, other) if how is ActionUse.OTHER else
                     bind(act.spend, unit_id, how, target=other, over_the_top=ott))
             continue
-        a = menu.addAction(f"{label}\t{key}")
+        a = allow(menu.addAction(f"{label}\t{key}"),
+                  spend_refusal(view, unit_id, how, over_the_top=ott))
         if how is ActionUse.OTHER:
             a.triggered.connect(bind(act.other, unit_id))
         else:
             a.triggered.connect(bind(act.spend, unit_id, how, over_the_top=ott))
+    if own:
+        allow(menu.addAction("&Hold to respond\tH"), hold_refusal(view, unit_id),
+              "Keep the Action: when this turn ends it is Held and may be spent once in "
+              "response on another player's turn (4.3)").triggered.connect(
+            bind(act.hold, unit_id))
     fight = menu.addMenu("&Close Combat attack" + ("" if own else " in response"))
-    for maneuver in Maneuver:
-        sub = fight.addMenu(maneuver.label)
-        for other in others:
-            sub.addAction(view.setup.label(other)).triggered.connect(
-                bind(act.close_combat_attack, unit_id, other, maneuver))
-        if others:
-            sub.addSeparator()
-        pick = sub.addAction("Someone else…" if others else "Pick the target…")
-        pick.triggered.connect(bind(act.fight_pick, unit_id, maneuver))
     fight.setToolTipsVisible(True)
     fight.setToolTip(f"At most {MAX_CLOSE_COMBAT_ATTACKERS} Close Combat attackers on one "
                      f"minifig per player turn (5.1); {u.counters_left} hands left")
+    for maneuver in Maneuver:
+        sub = fight.addMenu(maneuver.label)
+        sub.setToolTipsVisible(True)
+        for other in others:
+            allow(sub.addAction(view.setup.label(other)), refusal(view, [close_combat_attack(
+                state, unit_id, other, maneuver=maneuver)])).triggered.connect(
+                bind(act.close_combat_attack, unit_id, other, maneuver))
+        if others:
+            sub.addSeparator()
+        elsewhere, refused = fight_targets(view, unit_id, maneuver, first_only=True,
+                                           exclude=others)
+        pick = allow(sub.addAction("Someone else…" if others else "Pick the target…"),
+                     None if elsewhere else refused or "Nobody else can be attacked now.")
+        pick.triggered.connect(bind(act.fight_pick, unit_id, maneuver))
 
 
 def fill_counter(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActions) -> None:
@@ -131,10 +184,10 @@ def fill_counter(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: Unit
         False)
     for other in others:
         label = view.setup.label(other)
-        menu.addAction(f"Counterstrike {label}").triggered.connect(
-            bind(act.use_counter, unit_id, other, CounterUse.COUNTERSTRIKE))
-        menu.addAction(f"Parry {label}").triggered.connect(
-            bind(act.use_counter, unit_id, other, CounterUse.PARRY))
+        for how in (CounterUse.COUNTERSTRIKE, CounterUse.PARRY):
+            allow(menu.addAction(f"{how.label} {label}"),
+                  refusal(view, [CounterUsed(unit_id, other, how)])).triggered.connect(
+                bind(act.use_counter, unit_id, other, how))
     menu.addSeparator()
     note = menu.addAction(READINGS["hands"][:90] + "…")
     note.setEnabled(False)
@@ -142,37 +195,47 @@ def fill_counter(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: Unit
 
 
 def fill_status(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActions) -> None:
-    """Toggle statuses, kill or revive, engage, disengage, grab and release."""
+    """Toggle statuses, kill or revive, engage, disengage, grab and release; what the rules
+    refuse now is disabled with the reason."""
     state = view.state
     u = state.unit(unit_id)
     setup = view.setup
+    menu.setToolTipsVisible(True)
+
+    def entry(text: str, on: bool, status: Status,
+              others: tuple[BattleUnitId, ...] = ()) -> QAction:
+        """``on``: the entry clears ``status`` (else it sets it)."""
+        event = (StatusCleared(unit_id, status, others) if on
+                 else UnitKilled(unit_id) if status is Status.DEAD
+                 else StatusSet(unit_id, status, others))
+        a = allow(menu.addAction(text), refusal(view, [event]))
+        a.triggered.connect(bind(act.clear_status if on else act.set_status, unit_id, status,
+                                 others))
+        return a
+
     for status in TOGGLES:
         on = status in u.statuses
-        a = menu.addAction(status.label)
+        a = entry(status.label, on, status)
         a.setCheckable(True)
         a.setChecked(on)
-        a.triggered.connect(bind(act.clear_status if on else act.set_status, unit_id, status))
     if u.recovering:
-        a = menu.addAction("Recovering (Half Speed this turn)")
+        a = entry("Recovering (Half Speed this turn)", True, Status.RECOVERING)
         a.setCheckable(True)
         a.setChecked(True)
-        a.triggered.connect(bind(act.clear_status, unit_id, Status.RECOVERING))
     menu.addSeparator()
     if u.dead:
-        menu.addAction("Dead: bring back to life").triggered.connect(
-            bind(act.clear_status, unit_id, Status.DEAD))
+        entry("Dead: bring back to life", True, Status.DEAD)
     else:
-        menu.addAction("&Killed").triggered.connect(bind(act.set_status, unit_id, Status.DEAD))
+        entry("&Killed", False, Status.DEAD)
     menu.addSeparator()
-    menu.addAction("Put in Close Combat with…").triggered.connect(
+    allow(menu.addAction("Put in Close Combat with…"),
+          join_targets(view, unit_id, first_only=True)[1]).triggered.connect(
         bind(act.join_close_combat, unit_id))
-    entries = ([(f"Disengage from {setup.label(o)}", act.clear_status, Status.IN_CLOSE_COMBAT,
-                 o) for o in sorted(u.close_combat)]
-               + [(f"Grabs {setup.label(o)}", act.set_status, Status.GRABBING, o)
-                  for o in sorted(engagement(state, unit_id) - {unit_id} - u.grabbing)]
-               + [(f"Releases {setup.label(o)}", act.clear_status, Status.GRABBING, o)
-                  for o in sorted(u.grabbing)]
-               + [(f"Breaks free of {setup.label(o)}", act.clear_status, Status.GRABBED, o)
-                  for o in sorted(u.grabbed_by)])
-    for text, fn, status, other in entries:
-        menu.addAction(text).triggered.connect(bind(fn, unit_id, status, (other,)))
+    for o in sorted(u.close_combat):
+        entry(f"Disengage from {setup.label(o)}", True, Status.IN_CLOSE_COMBAT, (o,))
+    for o in sorted(engagement(state, unit_id) - {unit_id} - u.grabbing):
+        entry(f"Grabs {setup.label(o)}", False, Status.GRABBING, (o,))
+    for o in sorted(u.grabbing):
+        entry(f"Releases {setup.label(o)}", True, Status.GRABBING, (o,))
+    for o in sorted(u.grabbed_by):
+        entry(f"Breaks free of {setup.label(o)}", True, Status.GRABBED, (o,))

@@ -50,6 +50,7 @@ from brikdesk.services.summaries import NO_BUDGET, ArmyPatch
 from ui.bus import Bus
 from ui.dialogs.base import BOX_MAX
 from ui.dialogs.units import AddUnitsDialog, ChangeTypeDialog, UnitEditor
+from ui.glyphs import warning_sign
 from ui.models.roster import HIDDEN_BY_DEFAULT, NAME, UnitTableModel
 from ui.models.table import IdRole
 from ui.screen import fit_to_screen
@@ -153,7 +154,7 @@ class ArmyHeader(QFrame):
         self.total.setText(f"Total {total} {unit}" if budget is None
                            else f"Total {total} / {budget} {unit}")
         if budget is not None and total > budget:
-            self.warning.setText(f"⚠ Over budget by {total - budget} {unit}")
+            self.warning.setText(f"{warning_sign(self.warning.font())} Over budget by {total - budget} {unit}")
             self.warning.setToolTip(f"The army costs {total} {unit}, its budget is {budget} "
                                     f"{unit}")
             self.warning.show()

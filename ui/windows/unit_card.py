@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from brikdesk.domain.catalog import CatalogItem
 from brikdesk.services.roster import UnitCard
+from ui.glyphs import warning_sign
 
 esc = html.escape
 
@@ -42,7 +43,7 @@ def damage_text(it: CatalogItem, action_die: int | None) -> str:
     return it.damage
 
 
-def card_html(card: UnitCard, cost_unit: str = "CP") -> str:
+def card_html(card: UnitCard, cost_unit: str = "CP", warn: str = "!") -> str:
     row, stats = card.row, card.stats
     out = [CARD_STYLE, f"<h2>{esc(row.name)}</h2>"]
     record = f"{row.status}"
@@ -96,7 +97,7 @@ def card_html(card: UnitCard, cost_unit: str = "CP") -> str:
 
     if row.warnings:
         out.append("<h4 class='warn'>Warnings</h4><p class='warn'>" + "<br>".join(
-            f"⚠ {esc(w.message)} <span class='why'>({esc(w.rule)})</span>"
+            f"{esc(warn)} {esc(w.message)} <span class='why'>({esc(w.rule)})</span>"
             for w in row.warnings) + "</p>")
     if stats is not None:
         why = [m.describe() for m in stats.modifiers] + list(stats.reasons)
@@ -127,4 +128,4 @@ class UnitCardView(QTextBrowser):
             return
         extra = (f"<p class='sub'><i>{selected} units selected; this is the current one."
                  "</i></p>" if selected > 1 else "")
-        self.setHtml(card_html(card, cost_unit) + extra)
+        self.setHtml(card_html(card, cost_unit, warning_sign(self.font())) + extra)

@@ -1,0 +1,333 @@
+"""The battle panel's legal moves (issue 15): Hold to respond, Attack through the combat
+wizard, no question before a refusal, a key legend true for the current unit, rows that stay
+still under the pointer, and warning signs the font has."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QEvent, QSettings, Qt
+from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics
+from PySide6.QtWidgets import QApplication, QMenu
+
+from brikdesk.domain.battle import ActionState, ActionUse
+from brikdesk.services import Services
+from tests.ui.battle_tables import Table, make_panel
+from ui.glyphs import REFUSAL, WARNING, refusal_sign, sign, warning_sign
+from ui.panels import BattlePanel
+from ui.panels.battle_model import log_line
+from ui.panels.pickers import NoteAsker, UnitPicker
+
+
+@pytest.fixture
+def panel(qtbot, sv: Services, table: Table, qsettings: QSettings) -> BattlePanel:
+    return make_panel(qtbot, sv, table.battle_id, qsettings)
+
+
+@pytest.fixture
+def asked(monkeypatch) -> list[str]:
+    """Every question the panel asks (a note, a target): none may come before a refusal."""
+    questions: list[str] = []
+
+    def note(cls, parent, name):
+        questions.append(f"note for {name}")
+        return "digs a trench"
+
+    def pick(cls, parent, title, prompt, choices):
+        questions.append(prompt)
+        return choices[0][0]
+
+    monkeypatch.setattr(NoteAsker, "ask", classmethod(note))
+    monkeypatch.setattr(UnitPicker, "ask", classmethod(pick))
+    return questions
+
+
+@pytest.fixture
+def popups(monkeypatch) -> list[QMenu]:
+    """The menus the panel pops up (recorded, not shown: offscreen has no popups)."""
+    opened: list[QMenu] = []
+    monkeypatch.setattr(QMenu, "popup", lambda menu, *args: opened.append(menu))
+    return opened
+
+
+def press(qtbot, panel: BattlePanel, unit: int, key: Qt.Key) -> None:
+    assert panel.select_unit(unit)
+    panel.activateWindow()
+    panel.table.setFocus()
+    qtbot.waitUntil(panel.table.hasFocus, timeout=2000)
+    qtbot.keyClick(panel.table, key)
+
+
+def action(panel: BattlePanel, unit: int) -> ActionState:
+    return panel.view.state.unit(unit).action
+
+
+def entry(menu: QMenu, text: str):
+    for a in menu.actions():
+        if a.text().replace("&", "").startswith(text):
+            return a
+    raise LookupError(text)
+
+
+# -- hold, then respond -----------------------------------------------------------------------
+
+
+def test_hold_then_respond_from_the_panel(qtbot, panel: BattlePanel, sv: Services,
+                                          table: Table, asked: list[str],
+                                          popups: list[QMenu]) -> None:
+    """4.3 Enemy Response: "a unit that did not spend its Action on its own previous turn may
+    spend it in response during another player's turn" (rules facts §5)."""
+    pike, rifle = table.ids["Red Pike"], table.ids["Red Rifle"]
+    panel.select_unit(pike)
+    assert panel.hold_button.isVisible() and panel.hold_button.isEnabled()
+    assert "Held" in panel.hold_button.toolTip()
+    panel.act_button.menu().aboutToShow.emit()
+    hold = entry(panel.act_button.menu(), "Hold to respond")
+    assert hold.isEnabled() and hold.text().endswith("\tH")
+    # R on its own turn opens nothing: the strip points to H.
+    press(qtbot, panel, pike, Qt.Key.Key_R)
+    assert popups == [] and panel.message_kind == "error"
+    assert panel.message_text.endswith("it acts now, or H holds its Action to respond later.")
+    # H holds: nothing is recorded, the strip says so, the next Ready unit is selected.
+    press(qtbot, panel, pike, Qt.Key.Key_H)
+    assert panel.message_kind == "info"
+    assert panel.message_text.startswith("Red Pike holds its Action")
+    assert len(sv.battles.events(table.battle_id)) == 0
+    assert panel.current_unit() != pike and action(panel, panel.current_unit()) is \
+        ActionState.READY
+    # The Rifle spends its Action: it cannot hold any more; the button says why.
+    panel.spend(rifle, ActionUse.BAIL, over_the_top=True)
+    panel.select_unit(rifle)
+    assert not panel.hold_button.isEnabled()
+    assert panel.hold_button.toolTip() == ("Red Rifle has already spent its Action this turn."
+                                           " (4.2 Action)")
+    panel.end_turn()
+    assert action(panel, pike) is ActionState.HELD
+    assert action(panel, rifle) is ActionState.SPENT_OWN_TURN
+    panel.select_unit(pike)
+    assert not panel.hold_button.isEnabled()
+    assert "already holds its Action" in panel.hold_button.toolTip()
+    assert panel.act_button.text() == "Respond"
+    # R opens the Respond menu; its Bail is the response.
+    press(qtbot, panel, pike, Qt.Key.Key_R)
+    menu = panel.act_button.menu()
+    assert popups == [menu]
+    assert entry(menu, "Red Pike: respond") is not None
+    entry(menu, "Bail, Over the Top").trigger()
+    assert action(panel, pike) is ActionState.SPENT_RESPONSE
+    assert asked == []
+    # R again: it has responded; no menu, the reason in the strip.
+    press(qtbot, panel, pike, Qt.Key.Key_R)
+    assert popups == [menu]
+    assert panel.message_kind == "error"
+    assert "Red Pike has already responded since its last turn (4.3)" in panel.message_text
+
+
+# -- Attack through the wizard -----------------------------------------------------------------
+
+
+def test_attack_opens_the_combat_wizard_with_that_unit(qtbot, panel: BattlePanel,
+                                                       sv: Services, table: Table) -> None:
+    calls: list[tuple] = []
+    panel.open_wizard_fn = lambda *args: calls.append(args)
+    # Red's turn: the Act menu's Attack opens the wizard for the Red Rifle.
+    panel.select_unit(table.ids["Red Rifle"])
+    panel.act_button.menu().aboutToShow.emit()
+    attack = entry(panel.act_button.menu(), "Attack")
+    assert attack.text().endswith("\tA")
+    attack.trigger()
+    assert [c[-1] for c in calls] == [table.ids["Red Rifle"]]
+    assert calls[0][0] is panel and calls[0][4] == table.battle_id
+    # Off its turn, the Blue Rifle's Respond menu and its row's menu do the same (a response).
+    panel.select_unit(table.ids["Blue Rifle"])
+    panel.act_button.menu().aboutToShow.emit()
+    entry(panel.act_button.menu(), "Attack").trigger()
+    menu = QMenu(panel)
+    panel.fill_unit_menu(menu, table.ids["Blue Pike"])
+    entry(menu, "Attack").trigger()
+    assert [c[-1] for c in calls[1:]] == [table.ids["Blue Rifle"], table.ids["Blue Pike"]]
+    assert len(sv.battles.events(table.battle_id)) == 0  # nothing recorded without the wizard
+
+
+def test_the_real_wizard_opens_as_a_response(qtbot, panel: BattlePanel, table: Table) -> None:
+    pytest.importorskip("ui.wizard")
+    press(qtbot, panel, table.ids["Blue Rifle"], Qt.Key.Key_A)
+    wizard = next(w for w in QApplication.topLevelWidgets()
+                  if type(w).__name__ == "CombatWizard" and w.isVisible())
+    assert wizard.draft.attacker_id == table.ids["Blue Rifle"]
+    # It pays with the held Action (a response), not a Counter.
+    assert wizard.draft.use is None
+    wizard.reject()
+
+
+# -- no question before a refusal ------------------------------------------------------------
+
+
+def test_refused_moves_ask_nothing_and_say_why(qtbot, panel: BattlePanel, sv: Services,
+                                               table: Table, asked: list[str],
+                                               popups: list[QMenu]) -> None:
+    ids = table.ids
+    knight, pike = ids["Red Knight"], ids["Red Pike"]
+    calls: list[tuple] = []
+    panel.open_wizard_fn = lambda *args: calls.append(args)
+    panel.spend(pike, ActionUse.SPRINT)
+    refusals = {
+        # Other on a spent unit: no "What does Red Pike do?".
+        Qt.Key.Key_O: "Red Pike has already spent its Action this turn.  (4.2 Action)",
+        # Hold: nothing left to hold.
+        Qt.Key.Key_H: "Red Pike has already spent its Action this turn. (4.2 Action)",
+        # Counters are for Close Combat: no empty menu.
+        Qt.Key.Key_C: "Red Pike is not in Close Combat; Counters are only for Close Combat.",
+        # R on its own turn: no Act menu in disguise.
+        Qt.Key.Key_R: "It is Red Pike's own turn: R is for responding on another player's "
+                      "turn; it has spent its Action.",
+        # A with its Action spent and no Counter: no wizard.
+        Qt.Key.Key_A: "has already spent its Action this turn",
+        Qt.Key.Key_S: "Red Pike has already spent its Action this turn.  (4.2 Action)",
+    }
+    for key, why in refusals.items():
+        panel.clear_message()
+        press(qtbot, panel, pike, key)
+        assert popups == [], key
+        assert panel.message_kind == "error", key
+        assert why in panel.message_text, (key, panel.message_text)
+    assert asked == [] and calls == []
+    # F when the rules refuse every target (its Action is spent): the reason, no target asked.
+    press(qtbot, panel, pike, Qt.Key.Key_F)
+    assert asked == [] and panel.message_kind == "error"
+    assert "Red Pike has already spent its Action this turn" in panel.message_text
+    # The menus offer the same entries disabled, the reason as the tooltip.
+    panel.select_unit(pike)
+    act = panel.act_button.menu()
+    act.aboutToShow.emit()
+    other = entry(act, "Other")
+    assert not other.isEnabled()
+    assert other.toolTip() == "Red Pike has already spent its Action this turn. (4.2 Action)"
+    assert not entry(act, "Hold to respond").isEnabled()
+    counter = panel.counter_button.menu()
+    counter.aboutToShow.emit()
+    assert not any(a.isEnabled() for a in counter.actions())
+    # A legal move still asks what it must: Other on the Knight asks for the words.
+    press(qtbot, panel, knight, Qt.Key.Key_O)
+    assert asked == ["note for Red Knight"]
+    assert action(panel, knight) is ActionState.SPENT_OWN_TURN
+    assert len(sv.battles.events(table.battle_id)) == 2
+
+
+def test_a_responder_in_close_combat_names_only_a_legal_opponent(
+        qtbot, panel: BattlePanel, table: Table, asked: list[str]) -> None:
+    """5.2 Close Combat: "a unit in Close Combat cannot respond to events outside it"."""
+    ids = table.ids
+    assert panel.close_combat_attack(ids["Red Knight"], ids["Blue Knight"])
+    # Its only opponent is taken without asking.
+    press(qtbot, panel, ids["Blue Knight"], Qt.Key.Key_B)
+    assert asked == []
+    assert action(panel, ids["Blue Knight"]) is ActionState.SPENT_RESPONSE
+
+
+# -- the key legend ------------------------------------------------------------------------
+
+
+def test_the_key_legend_follows_what_the_selected_unit_may_do(panel: BattlePanel,
+                                                              table: Table) -> None:
+    ids = table.ids
+    panel.select_unit(ids["Red Pike"])
+    keys = panel.message.text()
+    assert keys.startswith("Keys: Red Pike: A attack · S Sprint")
+    assert "H hold to respond" in keys and "R " not in keys.replace("Red ", "")
+    panel.select_unit(ids["Blue Pike"])
+    keys = panel.message.text()
+    assert keys.startswith("Keys: Blue Pike may respond: R menu · A attack")
+    assert "S Sprint" not in keys and "H hold" not in keys  # a Sprint is never a response
+    panel.spend(ids["Red Pike"], ActionUse.SPRINT)
+    panel.select_unit(ids["Red Pike"])
+    keys = panel.message.text()
+    assert "A attack" not in keys and "S Sprint" not in keys and "H hold" not in keys
+    assert "T status" in keys and "Ctrl+E End Turn" in keys
+
+
+# -- rows still under the pointer --------------------------------------------------------------
+
+
+def test_rows_stay_still_under_the_pointer_after_end_turn(qtbot, panel: BattlePanel,
+                                                          table: Table) -> None:
+    viewport = panel.table.viewport()
+    ids = table.ids
+
+    def y(name: str) -> int:
+        return panel.table.rowViewportPosition(panel.model.row_of_unit(ids[name]))
+
+    before = {name: y(name) for name in ids}
+    assert y("Red Knight") < y("Blue Knight")
+    QApplication.sendEvent(viewport, QEvent(QEvent.Type.Enter))
+    panel.end_turn()
+    assert panel.model.unit_ids()[0] == ids["Blue Knight"]  # the model's new order
+    assert {name: y(name) for name in ids} == before  # ... not shown under the pointer
+    assert panel.table.indexAt(viewport.rect().topLeft() + panel.table.visualRect(
+        panel.model.index_of_unit(ids["Red Knight"])).center()).data() == "Red Knight"
+    QApplication.sendEvent(viewport, QEvent(QEvent.Type.Leave))
+    assert y("Blue Knight") < y("Red Knight")  # the pointer left: Blue on top
+    assert y("Blue Knight") == before["Red Knight"]
+
+
+def test_rows_take_their_new_order_after_a_pause(qtbot, sv: Services, table: Table,
+                                                 qsettings: QSettings) -> None:
+    panel = make_panel(qtbot, sv, table.battle_id, qsettings)
+    panel.still_rows.timer.setInterval(50)
+    QApplication.sendEvent(panel.table.viewport(), QEvent(QEvent.Type.Enter))
+    panel.end_turn()
+    assert panel.still_rows.holding
+    qtbot.waitUntil(lambda: not panel.still_rows.holding, timeout=2000)
+    row = panel.model.row_of_unit(table.ids["Blue Knight"])
+    assert panel.table.rowViewportPosition(row) < panel.table.rowViewportPosition(
+        panel.model.row_of_unit(table.ids["Red Knight"]))
+
+
+# -- signs the font has -----------------------------------------------------------------------
+
+
+def test_warning_and_refusal_signs_are_in_the_font_used(qtbot, panel: BattlePanel) -> None:
+    fonts = [QApplication.font(), panel.font(), panel.message.font()]
+    fonts += [QFont(family) for family in QFontDatabase.families()]
+    for font in fonts:
+        metrics = QFontMetrics(font)
+        for chosen in (warning_sign(font), refusal_sign(font)):
+            assert all(metrics.inFontUcs4(ord(c)) for c in chosen), (font.family(), chosen)
+    # A sign no font has gives way to the next one.
+    assert sign(("\U000f0001", "!"), QApplication.font()) == "!"
+    assert warning_sign() in WARNING and refusal_sign() in REFUSAL
+
+
+def test_the_log_and_the_strip_use_those_signs(panel: BattlePanel, table: Table) -> None:
+    panel.spend(table.ids["Red Pike"], ActionUse.SPRINT)
+    panel.spend(table.ids["Red Pike"], ActionUse.SPRINT)
+    assert panel.message_text.startswith(refusal_sign() + " ")
+    logged = panel.log_model.events()[0]
+    from dataclasses import replace
+    assert log_line(replace(logged, problem="no MOM recorded")).startswith(
+        f"R1 Red  ·  {warning_sign()} ")
+
+
+def test_the_roster_budget_warning_uses_a_sign_its_font_has(qtbot) -> None:
+    from ui.windows.roster import ArmyHeader
+    header = ArmyHeader()
+    qtbot.addWidget(header)
+    for family in ("DejaVu Sans", "Sans Serif", QApplication.font().family()):
+        header.warning.setFont(QFont(family))
+        header.show_total(25, 20, "CP")
+        mark = header.warning.text().split(" ")[0]
+        assert header.warning.text() == f"{mark} Over budget by 5 CP"
+        assert all(QFontMetrics(header.warning.font()).inFontUcs4(ord(c)) for c in mark)
+
+
+def test_the_hold_button_holds_and_leaves_the_keys_on_the_table(qtbot, panel: BattlePanel,
+                                                                table: Table) -> None:
+    knight = table.ids["Red Knight"]
+    press(qtbot, panel, knight, Qt.Key.Key_Down)  # the table has the keyboard
+    panel.select_unit(knight)
+    qtbot.mouseClick(panel.hold_button, Qt.MouseButton.LeftButton)
+    assert panel.message_text.startswith("Red Knight holds its Action")
+    assert panel.current_unit() == table.ids["Red Rifle"]
+    assert panel.table.hasFocus()
+    assert action(panel, knight) is ActionState.READY  # held when Red's turn ends
+    panel.end_turn()
+    assert action(panel, knight) is ActionState.HELD

@@ -1,0 +1,283 @@
+"""The battle panel's unit actions as the menus and keys call them: check first, then ask only
+what can be done, then record (issue 15).
+
+Each move asks the rules (``ui.panels.legal``) before it opens anything: a move the rules
+refuse opens no dialog and shows the reason in the message strip; a target or a note is asked
+only among what the rules allow (the one opponent a response names is taken without asking). Attack opens the
+combat wizard with the unit as attacker (a response off its owner's turn: the wizard pays with
+the held Action). Hold to respond records nothing: an Action left unspent is Held when its
+owner's turn ends (reading action_states, 4.2/4.3). Recording is ``BattleCommands``' (the one
+helper that records a tracker call as an undoable step).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QWidget
+
+from brikdesk.domain.battle import (
+    ActionState,
+    ActionUse,
+    CounterUse,
+    Maneuver,
+    Status,
+    is_own_turn,
+    why_not_respond,
+)
+from brikdesk.domain.ids import BattleUnitId
+from brikdesk.errors import UserError
+from brikdesk.services.tracker import BattleView
+from ui.panels.battle_commands import BattleCommands
+from ui.panels.legal import (
+    attack_refusal,
+    counter_refusal,
+    fight_targets,
+    hold_refusal,
+    join_targets,
+    spend_targets,
+)
+from ui.panels.pickers import NoteAsker, UnitPicker
+
+
+class Host(Protocol):
+    """What the moves need of the panel."""
+
+    view: BattleView | None
+
+    def current_unit(self) -> BattleUnitId | None: ...
+
+    def select_unit(self, unit_id: BattleUnitId) -> bool: ...
+
+    def show_error(self, error: BaseException | str) -> None: ...
+
+    def show_info(self, text: str) -> None: ...
+
+    def open_wizard(self, unit_id: BattleUnitId | None = None) -> bool: ...
+
+    def next_ready_unit(self, after: BattleUnitId) -> BattleUnitId | None: ...
+
+
+class Menus(Protocol):
+    """The buttons whose menus the C, R and T keys open."""
+
+    def popup_act(self) -> None: ...
+
+    def popup_counter(self) -> None: ...
+
+    def popup_status(self) -> None: ...
+
+
+class UnitMoves(QObject):
+    """The unit actions of :class:`ui.panels.unit_menus.UnitActions`, checked first, and the
+    keys on the current unit; see the module docstring."""
+
+    def __init__(self, host: Host, commands: BattleCommands, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.host = host
+        self.commands = commands
+        self.widget = parent  # the dialogs' parent
+        self.menus: Menus | None = None
+
+    # -- what the menus call ----------------------------------------------------------------
+
+    def spend(self, unit_id: BattleUnitId, how: ActionUse, *, target: BattleUnitId | None = None,
+              over_the_top: bool = False, note: str = "") -> bool:
+        return self.commands.spend(unit_id, how, target=target, over_the_top=over_the_top,
+                                   note=note)
+
+    def close_combat_attack(self, unit_id: BattleUnitId, target: BattleUnitId,
+                            maneuver: Maneuver = Maneuver.STRIKE, hands: int = 1) -> bool:
+        return self.commands.close_combat_attack(unit_id, target, maneuver, hands)
+
+    def use_counter(self, unit_id: BattleUnitId, target: BattleUnitId,
+                    how: CounterUse = CounterUse.COUNTERSTRIKE) -> bool:
+        return self.commands.use_counter(unit_id, target, how)
+
+    def set_status(self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()) -> bool:
+        return self.commands.set_status(unit_id, status, with_ids)
+
+    def clear_status(self, unit_id: BattleUnitId, status: Status,
+                     with_ids: Sequence[BattleUnitId] = ()) -> bool:
+        return self.commands.clear_status(unit_id, status, with_ids)
+
+    def attack(self, unit_id: BattleUnitId) -> bool:
+        """Open the combat wizard with the unit as attacker, when it may attack at all."""
+        view = self._view(unit_id)
+        if view is None:
+            return False
+        why = attack_refusal(view, unit_id)
+        if why is not None:
+            self.host.show_error(why)
+            return False
+        return self.host.open_wizard(unit_id)
+
+    def other(self, unit_id: BattleUnitId, target: BattleUnitId | None = None) -> bool:
+        """Spend the Action on something else, in the user's words (asked once it is legal)."""
+        view = self._view(unit_id)
+        if view is None:
+            return False
+        if target is None:
+            targets = self._spend_target(view, unit_id, ActionUse.OTHER)
+            if targets is None:
+                return False
+            target = targets[0]
+        note = NoteAsker.ask(self.widget, view.setup.unit(unit_id).name)
+        if note is None:
+            return False
+        return self.spend(unit_id, ActionUse.OTHER, target=target, note=note)
+
+    def fight_pick(self, unit_id: BattleUnitId, maneuver: Maneuver) -> bool:
+        """A Close Combat attack on a target picked among those the rules allow."""
+        view = self._view(unit_id)
+        if view is None:
+            return False
+        allowed, why = fight_targets(view, unit_id, maneuver)
+        target = self._pick(view, allowed, why, f"{maneuver.label}: on whom?", ask_one=True)
+        return target is not None and self.close_combat_attack(unit_id, target, maneuver)
+
+    def join_close_combat(self, unit_id: BattleUnitId) -> bool:
+        view = self._view(unit_id)
+        if view is None:
+            return False
+        allowed, why = join_targets(view, unit_id)
+        target = self._pick(view, allowed, why, "In Close Combat with whom?", ask_one=True)
+        return target is not None and self.set_status(unit_id, Status.IN_CLOSE_COMBAT,
+                                                      (target,))
+
+    def hold(self, unit_id: BattleUnitId) -> bool:
+        """Keep the Action to respond on another player's turn; move on to the next unit of
+        the active player that has not acted."""
+        view = self._view(unit_id)
+        if view is None:
+            return False
+        why = hold_refusal(view, unit_id)
+        if why is not None:
+            self.host.show_error(why)
+            return False
+        name = view.setup.unit(unit_id).name
+        self.host.show_info(
+            f"{name} holds its Action: when {view.active_player.name}'s turn ends it may "
+            "respond once on another player's turn (4.3). Nothing is recorded until it does.")
+        after = self.host.next_ready_unit(unit_id)
+        if after is not None:
+            self.host.select_unit(after)
+        return True
+
+    # -- the keys: on the current unit ------------------------------------------------------
+
+    def attack_current(self) -> None:
+        unit = self.host.current_unit()
+        if unit is not None:
+            self.attack(unit)
+
+    def sprint_current(self) -> None:
+        self._spend_current(ActionUse.SPRINT)
+
+    def bail_current(self) -> None:
+        self._spend_current(ActionUse.BAIL)
+
+    def bail_over_the_top_current(self) -> None:
+        self._spend_current(ActionUse.BAIL, over_the_top=True)
+
+    def parry_current(self) -> None:
+        self._spend_current(ActionUse.PARRY)
+
+    def other_current(self) -> None:
+        unit = self.host.current_unit()
+        if unit is not None:
+            self.other(unit)
+
+    def fight_current(self) -> None:
+        unit = self.host.current_unit()
+        if unit is not None:
+            self.fight_pick(unit, Maneuver.STRIKE)
+
+    def hold_current(self) -> None:
+        unit = self.host.current_unit()
+        if unit is not None:
+            self.hold(unit)
+
+    def counter_current(self) -> None:
+        """C: the Counter menu, when the unit may use a Counter."""
+        unit = self.host.current_unit()
+        view = self._view(unit) if unit is not None else None
+        if unit is None or view is None or self.menus is None:
+            return
+        why = counter_refusal(view, unit)
+        if why is not None:
+            self.host.show_error(why)
+            return
+        self.menus.popup_counter()
+
+    def respond_current(self) -> None:
+        """R: the Respond menu, when the unit may respond now (4.3)."""
+        unit = self.host.current_unit()
+        view = self._view(unit) if unit is not None else None
+        if unit is None or view is None or self.menus is None:
+            return
+        state = view.state
+        name = view.setup.unit(unit).name
+        if is_own_turn(state, unit):
+            ready = state.unit(unit).action is ActionState.READY
+            self.host.show_error(
+                f"It is {name}'s own turn: R is for responding on another player's turn; "
+                + ("it acts now, or H holds its Action to respond later." if ready
+                   else "it has spent its Action."))
+            return
+        why = why_not_respond(state, unit)
+        if why is not None:
+            self.host.show_error(why)
+            return
+        self.menus.popup_act()
+
+    def status_current(self) -> None:
+        if self.menus is not None and self.host.current_unit() is not None:
+            self.menus.popup_status()
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _view(self, unit_id: BattleUnitId) -> BattleView | None:
+        view = self.host.view
+        if view is None:
+            return None
+        self.host.select_unit(unit_id)
+        return view
+
+    def _spend_current(self, how: ActionUse, *, over_the_top: bool = False) -> None:
+        unit = self.host.current_unit()
+        view = self._view(unit) if unit is not None else None
+        if unit is None or view is None:
+            return
+        targets = self._spend_target(view, unit, how, over_the_top=over_the_top)
+        if targets is not None:
+            self.spend(unit, how, target=targets[0], over_the_top=over_the_top)
+
+    def _spend_target(self, view: BattleView, unit_id: BattleUnitId, how: ActionUse, *,
+                      over_the_top: bool = False) -> list[BattleUnitId | None] | None:
+        """``[target]`` for spending the Action this way (``[None]``: no target needed; a
+        response from Close Combat names its opponent, asked when there are several), or
+        ``None`` after showing why it cannot."""
+        allowed, why = spend_targets(view, unit_id, how, over_the_top=over_the_top)
+        if not allowed:
+            self.host.show_error(why if why is not None else "Not possible now.")
+            return None
+        if allowed == [None]:
+            return [None]
+        picked = self._pick(view, [t for t in allowed if t is not None], None,
+                            "Respond to whom?")
+        return None if picked is None else [picked]
+
+    def _pick(self, view: BattleView, allowed: list[BattleUnitId], why: UserError | None,
+              prompt: str, *, ask_one: bool = False) -> BattleUnitId | None:
+        """One of ``allowed`` (asked when there are several, or ``ask_one``: a target to
+        confirm), or ``None`` after showing ``why`` there is none."""
+        if not allowed:
+            self.host.show_error(why if why is not None else "Nobody can be picked now.")
+            return None
+        if len(allowed) == 1 and not ask_one:
+            return allowed[0]
+        return UnitPicker.ask(self.widget, "Pick a unit", prompt,
+                              [(i, view.setup.label(i)) for i in allowed])

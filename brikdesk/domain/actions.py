@@ -52,6 +52,7 @@ __all__ = [
     "BARE_HANDS_PARRY", "BailResult", "CollisionResult", "GrabResult", "Incoming",
     "KnockBackResult", "ParryItem", "ParryResult", "READINGS", "ShoveResult", "SprintResult",
     "apply_bail_benny", "apply_parry_benny", "apply_sprint_benny", "charging_weapon", "collide",
+    "dice_chains",
     "gains_mom", "grab", "knockback", "parry_use", "roll_bail", "roll_parry", "roll_sprint",
     "shove", "SHOVE_KNOCKBACK", "BlastExposure", "blast_targets", "explode_from_point",
 ]
@@ -108,15 +109,20 @@ def _faces(dice: Iterable[DieRoll]) -> str:
     return "+".join(str(d.face) for d in dice)
 
 
-def _chain_ends_in_one(dice: Sequence[DieRoll]) -> bool:
-    """A chain of bonus dice (at least one) whose last die shows 1 (4.1 Sprinting)."""
+def dice_chains(dice: Sequence[DieRoll]) -> tuple[tuple[DieRoll, ...], ...]:
+    """The dice grouped by chain: each die with the bonus dice that follow it (1.2)."""
     groups: list[list[DieRoll]] = []
     for d in dice:
         if d.role is Role.BONUS and groups:
             groups[-1].append(d)
         else:
             groups.append([d])
-    return any(len(g) > 1 and g[-1].face == 1 for g in groups)
+    return tuple(tuple(g) for g in groups)
+
+
+def _chain_ends_in_one(dice: Sequence[DieRoll]) -> bool:
+    """A chain of bonus dice (at least one) whose last die shows 1 (4.1 Sprinting)."""
+    return any(len(g) > 1 and g[-1].face == 1 for g in dice_chains(dice))
 
 
 # --------------------------------------------------------------------------------------------

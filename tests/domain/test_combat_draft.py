@@ -53,6 +53,7 @@ from brikdesk.domain.modifiers import Stat
 from brikdesk.domain.odds import attack_odds
 from brikdesk.domain.rolling import BennyUse, Role
 from brikdesk.domain.roster import Loadout, UnitSpec, effective_stats
+from brikdesk.domain.rulesets import RULES_2020, RuleSet
 
 HOOD, JOHN, TUCK, WILL, GUY, SHERIFF, ALAN, BERT, MUCH = range(1, 10)
 
@@ -86,13 +87,14 @@ def _units(worn: dict[int, tuple[str, ...]] | None = None) -> list[tuple]:
     return units
 
 
-def make_ctx(events=(), *, worn: dict[int, tuple[str, ...]] | None = None) -> CombatContext:
+def make_ctx(events=(), *, worn: dict[int, tuple[str, ...]] | None = None,
+             rules: RuleSet = RULES_2020) -> CombatContext:
     """The battle as the tracker sets it up (Counters from the loadout), after ``events``;
-    ``worn`` puts armour on some units."""
+    ``worn`` puts armour on some units; ``rules`` is the campaign's edition."""
     units = _units(worn)
     setup = BattleSetup((PlayerSetup(1, "Merry Men"), PlayerSetup(2, "Nottingham")),
                         tuple(UnitSetup(uid, p, name, counters=stats.counters)
-                              for uid, name, p, _spec, stats, _m in units))
+                              for uid, name, p, _spec, stats, _m in units), rules=rules)
     state = initial_state(setup)
     for e in events:
         state = apply(setup, state, e)

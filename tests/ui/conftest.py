@@ -12,6 +12,7 @@ import argparse
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings
@@ -113,3 +114,27 @@ def open_main(qtbot, settings: AppSettings) -> Iterator[Callable]:
     for window in windows:
         window.close()
     windows.clear()
+
+
+@pytest.fixture(scope="session")
+def wizard_templates(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Any]:
+    """The combat wizard's Sherwood battle (``tests.ui.wizard_battle``) made once per session
+    and edition: ``wizard_templates("2005")``; copy it with ``battle_from``."""
+    from tests.ui.wizard_battle import battle_template_at
+
+    made: dict[str, Any] = {}
+
+    def template(edition: str = "2020") -> Any:
+        if edition not in made:
+            made[edition] = battle_template_at(tmp_path_factory, edition)
+        return made[edition]
+
+    return template
+
+
+@pytest.fixture
+def battle_2005(wizard_templates: Callable[[str], Any], tmp_path: Path) -> Iterator[Any]:
+    """The combat wizard's Sherwood battle in a 2005 campaign (2005 catalog and chapter 4)."""
+    from tests.ui.wizard_battle import battle_from
+
+    yield from battle_from(wizard_templates("2005"), tmp_path)

@@ -178,6 +178,13 @@ def _combat_wizard(w: World) -> tuple[QDialog, Any]:
     return d, d.pages[d.ATTACK].target  # the attacker comes chosen
 
 
+def _sprint(w: World) -> tuple[QDialog, Any]:
+    from ui.dialogs.sprint import SprintDialog
+    d = SprintDialog(None, w.services, w.battle_id, w.unit_ids["Will Scarlet"],
+                     dice=RandomDice(1))
+    return d, d.entry.edit  # the first die's face
+
+
 def _settings(w: World) -> tuple[QDialog, Any]:
     from ui.dialogs.settings import SettingsDialog
     d = SettingsDialog(None, w.settings)
@@ -240,6 +247,7 @@ DIALOGS: dict[str, Callable[[World], tuple[QDialog, Any]]] = {
     "StartBattleDialog": _start_battle,
     "UnitPicker": _unit_picker,
     "CombatWizard": _combat_wizard,
+    "SprintDialog": _sprint,
     "SettingsDialog": _settings,
     "AboutDialog": _about,
     "CrashDialog": _crash,

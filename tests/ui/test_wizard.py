@@ -6,7 +6,7 @@ The wizard is shown with ``show()`` (never a modal ``exec()``) and driven with q
 
 from __future__ import annotations
 
-import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,48 +17,41 @@ from PySide6.QtWidgets import QApplication, QWizard
 from brikdesk.domain.battle import ActionState
 from brikdesk.domain.combat import AttackKind, Reaction
 from brikdesk.domain.rolling import RandomDice
-from brikdesk.persistence.db import open_database
-from tests.ui.wizard_battle import WizardBattle, make_battle, services_for
+from tests.ui.wizard_battle import (
+    WizardBattle,
+    battle_from,
+)
 from ui.bus import Bus
 from ui.wizard import CombatWizard, open_combat_wizard
 from ui.wizard.wizard import context_from_view
 
 
-@pytest.fixture(scope="session")
-def battle_template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict, int, int]:
-    path = tmp_path_factory.mktemp("wizard") / "sherwood.sqlite3"
-    b = make_battle(path)
-    with b.db.engine.connect() as conn:
-        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-    b.db.close()
-    return path, b.ids, b.battle_id, b.campaign_id
-
-
 @pytest.fixture
-def battle(battle_template, tmp_path: Path) -> WizardBattle:
-    src, ids, battle_id, campaign_id = battle_template
-    path = tmp_path / "sherwood.sqlite3"
-    shutil.copyfile(src, path)
-    db = open_database(f"sqlite:///{path}")
-    yield WizardBattle(db, services_for(db), battle_id, campaign_id, dict(ids))
-    db.close()
+def battle(wizard_templates, tmp_path: Path) -> Iterator[WizardBattle]:
+    yield from battle_from(wizard_templates("2020"), tmp_path)
+
+
+def wizard_on(qtbot, battle: WizardBattle, stack: QUndoStack, attacker: str, *,
+              seed: int = 1) -> CombatWizard:
+    """The combat wizard on ``battle`` for ``attacker``, shown and active, with virtual dice
+    from ``seed``."""
+    w = CombatWizard(battle.services, Bus(), stack, battle.battle_id, battle.ids[attacker],
+                     dice=RandomDice(seed))
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    w.windowHandle().requestActivate()  # keyboard focus, as for the organizer
+    qtbot.waitUntil(w.isActiveWindow)
+    w.undo_stack_for_test = stack
+    return w
 
 
 @pytest.fixture
 def open_wizard(qtbot, battle):
-    bus = Bus()
     stack = QUndoStack()
 
     def make(attacker: str, *, seed: int = 1) -> CombatWizard:
-        w = CombatWizard(battle.services, bus, stack, battle.battle_id, battle.ids[attacker],
-                         dice=RandomDice(seed))
-        qtbot.addWidget(w)
-        w.show()
-        qtbot.waitExposed(w)
-        w.windowHandle().requestActivate()  # keyboard focus, as for the organizer
-        qtbot.waitUntil(w.isActiveWindow)
-        w.undo_stack_for_test = stack
-        return w
+        return wizard_on(qtbot, battle, stack, attacker, seed=seed)
 
     return make
 
@@ -91,6 +84,34 @@ def attack_events(battle: WizardBattle):
 
 def choose_target(w: CombatWizard, target) -> None:
     page(w, 0).target.choose(target)
+
+
+def running_at(qtbot, w: CombatWizard, target: int, kind: AttackKind):
+    """An attack of ``kind`` at ``target`` after running 4" at him: the MOM ticked on the
+    Range page."""
+    choose_target(w, target)
+    page(w, 0).kind.choose(kind)
+    next_page(qtbot, w)
+    p2 = page(w, 1)
+    assert p2.mom.isVisible()
+    qtbot.mouseClick(p2.mom, Qt.MouseButton.LeftButton, pos=_box(p2.mom))
+
+
+def throw_grenade(qtbot, w: CombatWizard, target: int, *, also: int):
+    """Friar Tuck's grenade thrown 3" at ``target`` and hitting (a 4), with ``also`` ticked
+    inside the blast; the Damage page."""
+    choose_target(w, target)
+    next_page(qtbot, w)
+    qtbot.keyClicks(page(w, 1).distance, "3")
+    next_page(qtbot, w)
+    type_faces(qtbot, w, 2, "4")
+    next_page(qtbot, w)
+    p4 = page(w, 3)
+    blast = p4.blast
+    row = next(blast.item(i) for i in range(blast.count())
+               if blast.item(i).data(Qt.ItemDataRole.UserRole) == also)
+    row.setCheckState(Qt.CheckState.Checked)
+    return p4
 
 
 def test_a_distance_beyond_any_table_is_refused_where_it_is_typed(qtbot, open_wizard, battle):
@@ -393,12 +414,7 @@ class TestReactionsAndDamage:
     def test_charge_with_knockback(self, qtbot, open_wizard, battle):
         w = open_wizard("Little John")
         alan = battle.ids["Guard Alan"]
-        choose_target(w, alan)
-        page(w, 0).kind.choose(AttackKind.CHARGE)
-        next_page(qtbot, w)
-        p2 = page(w, 1)
-        assert p2.mom.isVisible()
-        qtbot.mouseClick(p2.mom, Qt.MouseButton.LeftButton, pos=_box(p2.mom))
+        running_at(qtbot, w, alan, AttackKind.CHARGE)
         assert w.draft.has_mom is True
         next_page(qtbot, w)
         type_faces(qtbot, w, 2, "2")  # misses Use 4
@@ -486,18 +502,8 @@ class TestReactionsAndDamage:
 
     def test_the_blast_lists_each_target_with_its_chance(self, qtbot, open_wizard, battle):
         w = open_wizard("Friar Tuck")
-        choose_target(w, battle.ids["Guard Alan"])
-        next_page(qtbot, w)
-        qtbot.keyClicks(page(w, 1).distance, "3")
-        next_page(qtbot, w)
-        type_faces(qtbot, w, 2, "4")
-        next_page(qtbot, w)
-        p4 = page(w, 3)
-        blast = p4.blast
         sheriff = battle.ids["The Sheriff"]
-        row = next(blast.item(i) for i in range(blast.count())
-                   if blast.item(i).data(Qt.ItemDataRole.UserRole) == sheriff)
-        row.setCheckState(Qt.CheckState.Checked)
+        p4 = throw_grenade(qtbot, w, battle.ids["Guard Alan"], also=sheriff)
         text = p4.targets.text()
         assert "<b>Guard Alan</b>: Armor 4 — destroyed <b>60.0%</b>" in text
         assert "<b>The Sheriff</b>: Armor 2d6 — destroyed <b>29.7%</b>" in text

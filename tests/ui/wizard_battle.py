@@ -5,9 +5,13 @@ shield), the Sheriff (a Hero with a greatsword) and two guards."""
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from brikdesk.domain.roster import Loadout
 from brikdesk.persistence.db import Database, open_database
@@ -45,10 +49,11 @@ def services_for(db: Database) -> Services:
     return Services.open(db)
 
 
-def make_battle(path: Path, *, names: tuple[str, ...] = tuple(UNITS)) -> WizardBattle:
+def make_battle(path: Path, *, names: tuple[str, ...] = tuple(UNITS),
+                edition: str = "2020") -> WizardBattle:
     db = open_database(f"sqlite:///{path}")
     services = services_for(db)
-    campaign = services.campaigns.create_campaign("Sherwood").value
+    campaign = services.campaigns.create_campaign("Sherwood", edition=edition).value
     players = {"outlaws": services.campaigns.add_player(campaign.id, "Merry Men").value,
                "sheriff": services.campaigns.add_player(campaign.id, "Nottingham").value}
     longbow = services.catalog.add_custom_item(campaign.id, "longbow",
@@ -67,3 +72,26 @@ def make_battle(path: Path, *, names: tuple[str, ...] = tuple(UNITS)) -> WizardB
         Muster(players["sheriff"].id, tuple(picked["sheriff"]))]).value
     ids = {u.name: u.id for u in view.units}
     return WizardBattle(db, services, view.id, campaign.id, ids)
+
+
+Template = tuple[Path, dict[str, int], int, int]
+
+
+def battle_template_at(tmp_path_factory: pytest.TempPathFactory, edition: str) -> Template:
+    """A battle file made once per session, copied for each test (``battle_from``)."""
+    path = tmp_path_factory.mktemp(f"wizard{edition}") / "sherwood.sqlite3"
+    b = make_battle(path, edition=edition)
+    with b.db.engine.connect() as conn:
+        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    b.db.close()
+    return path, b.ids, b.battle_id, b.campaign_id
+
+
+def battle_from(template: Template, tmp_path: Path) -> Iterator[WizardBattle]:
+    """A test's own copy of a template battle, closed after the test."""
+    src, ids, battle_id, campaign_id = template
+    path = tmp_path / "sherwood.sqlite3"
+    shutil.copyfile(src, path)
+    db = open_database(f"sqlite:///{path}")
+    yield WizardBattle(db, services_for(db), battle_id, campaign_id, dict(ids))
+    db.close()

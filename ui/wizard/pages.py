@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QPushButton,
     QScrollArea,
     QVBoxLayout,
     QWidget,
@@ -38,6 +39,7 @@ from brikdesk.domain.battle import AttackResolved, Use
 from brikdesk.domain.combat import (
     ActionPreview,
     ActionStage,
+    AttackDraft,
     AttackKind,
     Choice,
     DamagePreview,
@@ -56,6 +58,7 @@ from brikdesk.domain.combat import (
     benny_options,
     best_use,
     blast_candidates,
+    blast_section_rows,
     damage_preview,
     damage_verdict,
     default_draft,
@@ -65,6 +68,7 @@ from brikdesk.domain.combat import (
     judgement_values,
     kind_options,
     parry_preview,
+    passing_by_possible,
     prose,
     range_preview,
     reaction_options,
@@ -78,9 +82,10 @@ from brikdesk.domain.combat import (
     weapon_options,
 )
 from brikdesk.domain.ids import BattleUnitId
-from brikdesk.domain.odds import BENNY_POLICY
 from brikdesk.domain.rolling import BennyUse
 from brikdesk.errors import UserError
+from ui.wizard.blast import BlastSections
+from ui.wizard.first import FirstToActBox
 from ui.wizard.widgets import (
     BASE_PT,
     BennyChooser,
@@ -348,8 +353,15 @@ class AttackPage(_Page):
         _form_row(grid, 2, "&Kind of attack", self.kind)
         _form_row(grid, 3, "&Target", self.target)
         _form_row(grid, 5, "&Pays with", self.use)
+        self.passing_by = QCheckBox(_mnemonic(prose.PASSING_BY, "passing"), self)
+        self.passing_by.setObjectName("passingBy")
+        show_readings(self.passing_by, "4.1 Movement")
+        grid.addWidget(self.passing_by, 6, 1)
         grid.setColumnStretch(1, 1)
         self.body.addLayout(grid)
+        self.first = FirstToActBox(self, self._first_changed)
+        self.first.setObjectName("firstToAct")
+        self.body.addWidget(self.first)
 
         self.summary_box, sl = card(self)
         self.summary = label("", "paragraph")
@@ -402,6 +414,7 @@ class AttackPage(_Page):
         self.kind.chosen.connect(self._kind)
         self.target.chosen.connect(self._target)
         self.use.chosen.connect(self._use)
+        self.passing_by.toggled.connect(self._passing_by)
         self.object_name.textEdited.connect(self._object)
         self.object_armor.textEdited.connect(self._object)
         self.object_inches.textEdited.connect(self._object)
@@ -422,6 +435,11 @@ class AttackPage(_Page):
         targets.append(Choice(OBJECT, "An inanimate object (name its Size and Armor)"))
         self.target.set_choices(targets, d.target_id if d.target_id is not None else OBJECT)
         self.use.set_choices(use_options(ctx, d), d.use or default_use(ctx, d.attacker_id))
+        self.passing_by.setVisible(passing_by_possible(d, ctx))
+        self.first.show_draft(d, ctx)
+        self.passing_by.blockSignals(True)
+        self.passing_by.setChecked(d.passing_by)
+        self.passing_by.blockSignals(False)
         obj = d.target_object
         self.object_box.setVisible(d.target_id is None)
         if obj is not None and d.target_id is None:
@@ -537,6 +555,12 @@ class AttackPage(_Page):
 
     def _use(self, use: Use | None) -> None:
         self.w.change("attack", replace(self.w.draft, use=use))
+
+    def _first_changed(self, d: AttackDraft) -> None:
+        self.w.change("attack", d)
+
+    def _passing_by(self, on: bool) -> None:
+        self.w.change("attack", replace(self.w.draft, passing_by=on))
 
     def _object(self, *_args: object) -> None:
         size = self.object_size.value() or SizeClass.STUD_1X1
@@ -654,8 +678,9 @@ class RangePage(_Page):
             box.setChecked(value)
             box.blockSignals(False)
         charge = d.kind is AttackKind.CHARGE
-        for w in (self.mom, self.both, self.above):
+        for w in (self.both, self.above):
             w.setVisible(charge)
+        self.mom.setVisible(charge or d.kind in (AttackKind.SHOVE, AttackKind.COLLISION))
         if not self.distance.hasFocus():
             self.distance.setText("" if d.distance is None else _num(d.distance))
         if not self.altitude.hasFocus():
@@ -789,6 +814,14 @@ def _out_of_range_text(p: RangePreview) -> str:
     return f'{p.inches_out}" → -{p.inches_out}'
 
 
+#: The readings the Damage page's lines add for some kinds of attack.
+_KIND_READINGS = {
+    AttackKind.COLLISION: ("5.4 Collisions (the wizard)", "5.4 Collisions", "KnockBack"),
+    AttackKind.SHOVE: ("5.2 Shoving", "KnockBack"),
+    AttackKind.THROWN: ("5.1 Explosions", "3.2 Explosives"),
+}
+
+
 def _mnemonic(text: str, key: str) -> str:
     """``text`` with a keyboard mnemonic (``&``) before the first ``key`` in it."""
     return text.replace(key, "&" + key, 1)
@@ -853,8 +886,7 @@ class ActionPage(_DicePage):
         right.addStretch(1)
         top.addWidget(right_column)
         self.body.addLayout(top)
-        self._policy_text = ("Chart: green hits, red is a critical failure, a gold edge goes "
-                             f"Over the Top. The odds spend a Benny so: {BENNY_POLICY}")
+        self._policy_text = prose.chart_policy(wizard.ctx.rules)
         self.policy = label(self._policy_text, "note")
         self.policy.setObjectName("bennyPolicy")
         self.body.addWidget(self.policy)
@@ -1090,7 +1122,7 @@ class ActionPage(_DicePage):
                 text += "<br>" + prose.parry_cancels(d.kind.label)
         elif d.reaction is Reaction.BAIL and d.target_id is not None:
             f = ctx.fighter(d.target_id)
-            text = prose.bail_note(f.name, f.action_die)
+            text = prose.bail_note(f.name, f.action_die, ctx.rules)
         self.reaction_text.setText(text)
         self.reaction_text.setVisible(bool(text))
         show_readings(self.reaction_text, *{Reaction.PARRY: ("5.2 Parrying",),
@@ -1113,7 +1145,8 @@ class ActionPage(_DicePage):
         _show_verdict(self.verdict, action_verdict(stage))
         if stage.pending is not None:
             who = {"bail": "the Bail", "parry": "the Parry"}.get(stage.pending, "the attack")
-            self.benny.offer(f"Over the Top on {who}: a natural 6 or more earns a Benny. How "
+            self.benny.offer(f"{self.w.ctx.rules.over_the_top} on {who}: a natural 6 or more "
+                             "earns a Benny. How "
                              "is it spent? (press its letter)",
                              benny_options(self.w.draft, self.w.ctx, stage.pending, stage),
                              "The first choice is the one the odds above assume."
@@ -1289,6 +1322,9 @@ class DamagePage(_DicePage):
         show_readings(self.blast_label, "3.2 Explosives")
         show_readings(self.blast, "3.2 Explosives")
         ol.addWidget(self.blast)
+        self.blast_sections = BlastSections(self)
+        self.blast_sections.setObjectName("blastSections")
+        ol.addWidget(self.blast_sections)
         self.missed_label = label("", "section")
         show_readings(self.missed_label, "5.3 Missed Shots")
         ol.addWidget(self.missed_label)
@@ -1332,6 +1368,7 @@ class DamagePage(_DicePage):
 
         self.mom.toggled.connect(self._mom)
         self.blast.itemChanged.connect(self._blast)
+        self.blast_sections.changed.connect(self._blast_sections)
         self.missed.chosen.connect(self._missed)
         self.missed_distance.textEdited.connect(self._missed_distance)
         self.collide.toggled.connect(self._collide)
@@ -1348,6 +1385,8 @@ class DamagePage(_DicePage):
         if p.nothing:
             lines.insert(0, p.nothing)
         self.lines.setText("<br>".join(lines))
+        show_readings(self.lines, "3.3 Deflection", "5.1 Action and Damage Rolls",
+                      "5.1 Combined Attacks", *_KIND_READINGS.get(d.kind, ()))
         self.armor.setText(p.armor or str(target_of(d, ctx).armor))
         self.armor_text.setText(p.armor_text)
         if p.collision_chance is not None:
@@ -1370,7 +1409,11 @@ class DamagePage(_DicePage):
         else:
             self.chart.hide()
         charge_hit = d.kind is AttackKind.CHARGE and action.hit
-        self.mom.setVisible(charge_hit)
+        shove_mom = (d.kind is AttackKind.SHOVE and has_mom(d, ctx) and action.complete
+                     and not action.avoided)
+        self.mom.setText(_mnemonic(prose.SPEND_MOM_SHOVE if shove_mom else prose.SPEND_MOM,
+                                   "MOM"))
+        self.mom.setVisible(charge_hit or shove_mom)
         self.mom.blockSignals(True)
         self.mom.setChecked(d.spend_mom)
         self.mom.blockSignals(False)
@@ -1378,7 +1421,7 @@ class DamagePage(_DicePage):
         self.mom_text.setVisible(bool(p.mom_text))
         self._show_blast(p.blast)
         self._show_missed(p)
-        self.collide.setVisible(p.collision_possible)
+        self.collide.setVisible(p.collision_possible and d.kind is not AttackKind.COLLISION)
         self.collide.blockSignals(True)
         self.collide.setChecked(d.collide)
         self.collide.blockSignals(False)
@@ -1399,6 +1442,8 @@ class DamagePage(_DicePage):
         self.blast_label.setText("Also inside the blast (each takes the same Damage roll)"
                                  if self.w.action_stage().hit else
                                  "Inside the blast where it lands: tick each unit it catches")
+        self.blast_sections.show_rows(blast_section_rows(d, ctx, self.w.action_stage().hit)
+                                      if blast else ())
         if not blast:
             return
         hit = self.w.action_stage().hit
@@ -1481,6 +1526,9 @@ class DamagePage(_DicePage):
             ids += (uid,)
         self.w.change("damage", replace(self.w.draft, blast_ids=ids))
 
+    def _blast_sections(self, uid: BattleUnitId, sections: int) -> None:
+        self.w.change("damage", self.w.draft.with_sections_in_blast(uid, sections))
+
     def _missed(self, uid: BattleUnitId | None) -> None:
         self.w.change("damage", replace(self.w.draft, missed_strikes=uid))
 
@@ -1532,6 +1580,25 @@ class ResultPage(_Page):
         self.details.setObjectName("resultDetails")
         dl.addWidget(self.details)
         self.body.addWidget(self.details_box)
+        self.warnings_box, wl = card(self)
+        self.warnings_box.setObjectName("ruleWarnings")
+        self.warnings_box.setStyleSheet("QFrame#ruleWarnings { background: #fff8e1; "
+                                        "border: 2px solid #e0a800; border-radius: 6px; }")
+        show_readings(self.warnings_box, "Rule warnings")
+        wl.addWidget(label(prose.WARNINGS_HEADING, "section"))
+        self.warnings = label("", "event")
+        self.warnings.setObjectName("ruleWarningList")
+        wl.addWidget(self.warnings)
+        wl.addWidget(label(prose.WARNINGS_NOTE, "note"))
+        row = QHBoxLayout()
+        self.overrule = QPushButton("&Overrule and record", self)
+        self.overrule.setObjectName("overruleAndRecord")
+        self.overrule.setAutoDefault(False)
+        self.overrule.clicked.connect(self._overrule)
+        row.addWidget(self.overrule)
+        row.addStretch(1)
+        wl.addLayout(row)
+        self.body.insertWidget(0, self.warnings_box)
         self.problem = label("", "problem")
         self.problem.setObjectName("resultProblem")
         self.body.addWidget(self.problem)
@@ -1549,6 +1616,9 @@ class ResultPage(_Page):
         self.details.setText("<br>".join(_html(x) for x in s.details))
         self.changes_box.setVisible(bool(s.changes))
         self.details_box.setVisible(bool(s.details))
+        self.warnings_box.setVisible(s.needs_decision)
+        self.warnings.setText("<br>".join(f"⚠ {html.escape(w, quote=False)}"
+                                          for w in s.warnings))
         set_problem(self.problem, s.problem)
         self.complete_changed()
 
@@ -1577,8 +1647,13 @@ class ResultPage(_Page):
         set_problem(self.problem, text)
 
     def isComplete(self) -> bool:
-        return self.w.summary().problem is None
+        s = self.w.summary()
+        return s.problem is None and not s.needs_decision
 
+    def _overrule(self) -> None:
+        """Record the attack anyway, with the warnings noted (READINGS "Rule warnings")."""
+        self.w.change("note", replace(self.w.draft, overruled=self.w.summary().warnings))
+        self.w.accept()
 
 
 def _html(text: str) -> str:

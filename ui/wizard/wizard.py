@@ -28,6 +28,7 @@ from brikdesk.domain.combat import (
     context_from,
     default_draft,
     event_text,
+    overruled_text,
     resolve_action,
     resolve_damage,
     result_summary,
@@ -235,7 +236,11 @@ class CombatWizard(QWizard):
         if summary.problem:
             result_page.show_problem(summary.problem)
             return
-        text = event_text(self.draft, self.ctx)
+        if summary.needs_decision:
+            result_page.show_problem("Check the warning above: go Back to change the attack, "
+                                     "or Overrule and record.")
+            return
+        text = event_text(self.draft, self.ctx) + overruled_text(summary)
         tracker = self.services.tracker
         battle_id = self.battle_id
         events = summary.events

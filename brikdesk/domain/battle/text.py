@@ -105,7 +105,7 @@ def describe(setup: BattleSetup, event: Event) -> str:
         if how is ActionUse.ATTACK:
             text = f"{prefix}attacks{on}"
         elif how is ActionUse.SPRINT:
-            text = f"{prefix}Sprints"
+            text = f"{prefix}Sprints" + (f": {event.note}" if event.note else "")
         elif how is ActionUse.BAIL:
             away = f" away from{on}" if on else ""
             text = (f"{prefix}Bails{away} and lands on its feet (Over the Top)"
@@ -174,9 +174,16 @@ def _describe_attack(setup: BattleSetup, e: AttackResolved) -> str:
     what = e.maneuver if e.maneuver != "attack" else f"{kind}attack"
     on = f" on {setup.label(e.target)}" if e.target is not None else ""
     text = f"{who}: {what}{on}"
+    if e.passing_by:
+        text += " (passing by)"
     results = [_change(setup, c) for c in e.effects]
     results += [f"{setup.label(k)} is killed" for k in e.killed]
-    return text + (": " + "; ".join(results) if results else ": no effect")
+    text += ": " + "; ".join(results) if results else ": no effect"
+    overruled = e.details.get("overruled")
+    if isinstance(overruled, list) and overruled:
+        text += " [rule warning overruled by the organizer: " + "; ".join(
+            str(w) for w in overruled) + "]"
+    return text
 
 
 @dataclass(frozen=True)

@@ -58,9 +58,7 @@ def rule_warnings(state: BattleState, event: Event) -> tuple[RuleWarning, ...]:
         t = state.unit(event.target)
         if (event.as_response and not event.passing_by and not t.close_combat
                 and t.player_id == state.active):
-            out.append(RuleWarning(
-                f"If {setup.unit(event.target).name} is moving past, mark the attack 'passing "
-                "by': he can ignore it and keep moving unless he Parries", "4.1 Movement"))
+            out.append(_passing_by_warning(setup.unit(event.target).name))
     elif isinstance(event, CounterUsed) and event.how is CounterUse.COUNTERSTRIKE:
         out.extend(_counterstrike_warnings(state, event.actor, event.target))
     elif isinstance(event, AttackResolved):
@@ -71,6 +69,12 @@ def rule_warnings(state: BattleState, event: Event) -> tuple[RuleWarning, ...]:
                         f"{setup.unit(p.unit).name} has no MOM recorded: a Collision needs "
                         "4\" of straight-line movement", "5.4 Momentum"))
             return tuple(out)
+        if (event.close_combat and event.target is not None and not event.passing_by
+                and event.maneuver.lower() != "grab"
+                and any(p.use is Use.RESPONSE for p in event.participants)):
+            t = state.unit(event.target)
+            if not t.close_combat and t.player_id == state.active:
+                out.append(_passing_by_warning(setup.unit(event.target).name))
         for p in event.participants:
             u = state.unit(p.unit)
             if p.use is Use.COUNTER and event.target is not None:
@@ -82,6 +86,11 @@ def rule_warnings(state: BattleState, event: Event) -> tuple[RuleWarning, ...]:
                     f"{setup.unit(p.unit).name} fires again at the same target: only with "
                     "another Ranged weapon it has not fired this turn", "5.3 Ranged Combat"))
     return tuple(out)
+
+
+def _passing_by_warning(name: str) -> RuleWarning:
+    return RuleWarning(f"If {name} is moving past, mark the attack 'passing by': he can ignore "
+                       "it and keep moving unless he Parries", "4.1 Movement")
 
 
 def _counterstrike_warnings(state: BattleState, actor: BattleUnitId,

@@ -26,6 +26,8 @@ of it, one module per concept; every public name is importable from here.
   :func:`damage_preview`).
 - ``events``: what Finish records (:func:`final_events`).
 - ``description``: the attack in words (:func:`result_summary`, :func:`event_text`).
+- ``sprint``: a Sprint (4.1) rolled under the battle's edition for the Sprint dialog
+  (:func:`~brikdesk.domain.combat.sprint.resolve_sprint`, its event and words).
 - ``prose``: the rule prose the wizard shows (:data:`READINGS`, :func:`readings_for`, the
   sentences citing rule sections).
 
@@ -53,8 +55,10 @@ from brikdesk.domain.combat.description import (
     Tone,
     Verdict,
     action_verdict,
+    attack_warnings,
     damage_verdict,
     event_text,
+    overruled_text,
     result_summary,
     result_verdict,
     unit_facts,
@@ -83,9 +87,12 @@ from brikdesk.domain.combat.participants import (
     attacker_engaged,
     attacker_outnumbered,
     blast_candidates,
+    blast_section_rows,
     blast_units,
+    charging_shove,
     default_use,
     has_mom,
+    passing_by_possible,
     strikers,
     target_name,
     target_of,
@@ -138,13 +145,16 @@ __all__ = [
     "action_preview",
     "action_verdict",
     "attack_problem",
+    "attack_warnings",
     "attacker_engaged",
     "attacker_options",
     "attacker_outnumbered",
     "benny_options",
     "best_use",
     "blast_candidates",
+    "blast_section_rows",
     "blast_units",
+    "charging_shove",
     "collision_chance",
     "combined_kill",
     "context_from",
@@ -160,7 +170,9 @@ __all__ = [
     "kind_options",
     "modifier_rows",
     "needed_text",
+    "overruled_text",
     "parry_preview",
+    "passing_by_possible",
     "range_preview",
     "reaction_options",
     "readings_for",

@@ -119,7 +119,7 @@ def target_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice[Battl
 
 def _attack_event(draft: AttackDraft, ctx: CombatContext, parts: Sequence[Participant]
                   ) -> AttackResolved:
-    close = draft.kind.close_combat and draft.target_id is not None
+    close = draft.kind.engages and draft.target_id is not None
     return AttackResolved(actor=parts[0].unit, target=draft.target_id,
                           participants=tuple(parts), close_combat=close,
                           maneuver=draft.kind.event_name)
@@ -159,6 +159,8 @@ def attack_problem(ctx: CombatContext, draft: AttackDraft) -> str | None:
         return "choose a target: a unit or an inanimate object"
     if draft.target_id == draft.attacker_id:
         return f"{me.name} can't attack himself"
+    if draft.kind is AttackKind.COLLISION and draft.target_id is None:
+        return "a Collision is with a unit in his path (5.4 Minifig Collisions)"
     problem = can_use_kind(ctx.item(draft.item_key), draft.kind)
     if problem:
         return problem
@@ -173,7 +175,9 @@ def joiner_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice[Battl
     """The attacker's side's units that could join a Combined Attack, each with the rules
     engine's reason when it can't (Disrupted, Action spent, a fourth Close Combat attacker on
     one minifig...)."""
-    out = []
+    out: list[Choice[BattleUnitId]] = []
+    if draft.kind is AttackKind.COLLISION:
+        return ()  # one charger's MOM; others Collide on their own
     side = ctx.side(draft.attacker_id)
     bodily = draft.kind in (AttackKind.SHOVE, AttackKind.GRAB)
     for f in ctx.fighters:

@@ -6,12 +6,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from brikdesk.domain.actions import ParryResult
 from brikdesk.domain.attack import AttackResult, inches_text
-from brikdesk.domain.battle import AttackResolved, BattleState, Event, Status, apply
+from brikdesk.domain.battle import (
+    AttackResolved,
+    BattleState,
+    Event,
+    Status,
+    apply,
+    rule_warnings,
+)
 from brikdesk.domain.combat.draft import AttackDraft, CombatContext
 from brikdesk.domain.combat.events import final_events, knocked_away
 from brikdesk.domain.combat.participants import target_name
@@ -35,13 +42,24 @@ class ResultSummary:
     details: tuple[str, ...]
     events: tuple[Event, ...]
     problem: str | None = None
+    #: What to check at the table before recording (``rule_warnings``), as ``"text (rule)"``.
+    warnings: tuple[str, ...] = ()
+    #: Whether every warning is overruled (the draft's ``overruled`` covers them all).
+    overruled: bool = False
+
+    @property
+    def needs_decision(self) -> bool:
+        """A warning stands and the organizer has not overruled it: Finish waits."""
+        return bool(self.warnings) and not self.overruled
 
 
 def _paragraph(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
                damage: DamageStage) -> str:
-    """The attack in plain words, in the order it happened: the Bail, the Action Roll(s), the
-    Parry, then what the Damage (or the Shove, Grab, Collision, Missed Shot) did."""
+    """The attack in plain words, in the order it happened: who acts first, the Bail, the
+    Action Roll(s), the Parry, then what the Damage (or the Shove, Grab, Collision, Missed Shot) did."""
     sentences: list[str] = []
+    if action.first_to_act is not None:
+        sentences.append(action.first_to_act.describe())
     if action.bail is not None:
         sentences.append(action.bail.describe())
     if action.avoided and action.bail is not None:
@@ -105,6 +123,8 @@ def _missed_shot_sentences(ctx: CombatContext, damage: DamageStage) -> list[str]
 
 def _details(action: ActionStage, damage: DamageStage) -> tuple[str, ...]:
     lines: list[str] = []
+    if action.first_to_act is not None:
+        lines.append(action.first_to_act.describe())
     if action.bail is not None:
         lines.append(action.bail.describe())
     for r in action.rolls:
@@ -238,10 +258,42 @@ def result_summary(draft: AttackDraft, ctx: CombatContext, action: ActionStage |
     details = _details(action, damage)
     events = final_events(draft, ctx, action, damage, paragraph, details)
     try:
+        warnings = attack_warnings(ctx, events)
         changes = _changes(ctx, events, action, damage, draft)
     except UserError as exc:
         return ResultSummary(paragraph, (), details, events, str(exc))
-    return ResultSummary(paragraph, changes, details, events)
+    overruled = bool(warnings) and set(warnings) <= set(draft.overruled)
+    if overruled:
+        events = with_overruled(events, warnings)
+    return ResultSummary(paragraph, changes, details, events, warnings=warnings,
+                         overruled=overruled)
+
+
+def attack_warnings(ctx: CombatContext, events: Sequence[Event]) -> tuple[str, ...]:
+    """What the organizer should check at the table before these events are recorded
+    (``rule_warnings`` of each, in order, on the state the ones before it leave): a response
+    Strike on a minifig who may be passing by (4.1), a second Strike (5.2), a second Ranged
+    attack at the same target (5.3), a Collision with no MOM (5.4)."""
+    out: list[str] = []
+    state = ctx.state
+    for e in events:
+        out += [str(w) for w in rule_warnings(state, e)]
+        state = apply(ctx.setup, state, e)
+    return tuple(dict.fromkeys(out))
+
+
+def with_overruled(events: Sequence[Event], warnings: Sequence[str]) -> tuple[Event, ...]:
+    """The events with the overruled warnings noted in the attack's details (the battle log
+    says the organizer recorded it anyway)."""
+    return tuple(replace(e, details={**e.details, "overruled": list(warnings)})
+                 if isinstance(e, AttackResolved) else e for e in events)
+
+
+def overruled_text(summary: ResultSummary) -> str:
+    """The undo step's and the message's words for the overruled warnings (``""``: none)."""
+    if not summary.overruled:
+        return ""
+    return "; organizer overruled: " + "; ".join(summary.warnings)
 
 
 def event_text(draft: AttackDraft, ctx: CombatContext) -> str:

@@ -17,12 +17,13 @@ from brikdesk.domain.catalog import Catalog, CatalogItem
 from brikdesk.domain.ids import BattleUnitId, PlayerId
 from brikdesk.domain.rolling import BennyUse
 from brikdesk.domain.roster import UnitSpec, UnitStats
+from brikdesk.domain.rulesets import RuleSet
 from brikdesk.errors import UserError
 
 T = TypeVar("T", covariant=True)  # a Choice only hands its value out
 
 #: Attack kinds that are Close Combat maneuvers.
-_CLOSE = frozenset({"strike", "charge", "shove", "grab"})
+_CLOSE = frozenset({"strike", "charge", "shove", "grab", "collision"})
 
 
 class AttackKind(str, Enum):
@@ -34,6 +35,7 @@ class AttackKind(str, Enum):
     CHARGE = "charge"
     SHOVE = "shove"
     GRAB = "grab"
+    COLLISION = "collision"
 
     def __str__(self) -> str:
         return self.label
@@ -50,6 +52,12 @@ class AttackKind(str, Enum):
     @property
     def close_combat(self) -> bool:
         return self.value in _CLOSE
+
+    @property
+    def engages(self) -> bool:
+        """Whether the attack counts as a Close Combat attack in the battle log (a Collision
+        is part of movement, 5.4: it locks the two in only when resisted)."""
+        return self.close_combat and self is not AttackKind.COLLISION
 
     @property
     def maneuver(self) -> Maneuver:
@@ -71,21 +79,25 @@ _KIND_LABELS = {
     AttackKind.RANGED: "Ranged attack", AttackKind.THROWN: "Thrown",
     AttackKind.STRIKE: "Close Combat Strike", AttackKind.CHARGE: "Charge",
     AttackKind.SHOVE: "Shove", AttackKind.GRAB: "Grab",
+    AttackKind.COLLISION: "Collision (a MOM, no Action)",
 }
 _KIND_VERBS = {
     AttackKind.RANGED: "shoots at", AttackKind.THROWN: "throws at",
     AttackKind.STRIKE: "strikes", AttackKind.CHARGE: "Charges",
     AttackKind.SHOVE: "Shoves", AttackKind.GRAB: "Grabs",
+    AttackKind.COLLISION: "Collides with",
 }
 _MANEUVERS = {
     AttackKind.RANGED: Maneuver.RANGED, AttackKind.THROWN: Maneuver.RANGED,
     AttackKind.STRIKE: Maneuver.STRIKE, AttackKind.CHARGE: Maneuver.CHARGE,
     AttackKind.SHOVE: Maneuver.SHOVE, AttackKind.GRAB: Maneuver.GRAB,
+    AttackKind.COLLISION: Maneuver.SHOVE,  # no Action Roll; see resolution's collision_hit
 }
 _INCOMING = {
     AttackKind.RANGED: Incoming.DAMAGE, AttackKind.THROWN: Incoming.DAMAGE,
     AttackKind.STRIKE: Incoming.STRIKE, AttackKind.CHARGE: Incoming.CHARGE,
     AttackKind.SHOVE: Incoming.SHOVE, AttackKind.GRAB: Incoming.GRAB,
+    AttackKind.COLLISION: Incoming.SHOVE,
 }
 
 
@@ -165,6 +177,11 @@ class CombatContext:
     def by_id(self) -> dict[BattleUnitId, Fighter]:
         return {f.unit_id: f for f in self.fighters}
 
+    @property
+    def rules(self) -> RuleSet:
+        """The battle's edition (the campaign's): the rules the wizard plays."""
+        return self.setup.rules
+
     def fighter(self, unit_id: BattleUnitId) -> Fighter:
         try:
             return self.by_id[unit_id]
@@ -214,8 +231,8 @@ class AttackDraft:
     """Everything the wizard's pages choose. ``None`` in a judgement means "as the battle state
     or the target says" (a Disrupted target is Disrupted unless the organizer says otherwise).
 
-    Faces of the dice are kept per stage: ``action_faces`` (Bail, Action Rolls, Benny dice,
-    Parry) and ``damage_faces`` (Damage, Armor, Missed Shot, Collision); ``bennies`` says how
+    Faces of the dice are kept per stage: ``action_faces`` (Who Acts First, Bail, Action
+    Rolls, Benny dice, Parry) and ``damage_faces`` (Damage, Armor, Missed Shot, Collision); ``bennies`` says how
     each Over the Top Benny is spent, keyed ``"attack:<unit id>"``, ``"parry"`` or ``"bail"``.
     """
 
@@ -227,6 +244,16 @@ class AttackDraft:
     use: Use | None = None
     joiners: tuple[Joiner, ...] = ()
     improvised: bool = False
+    #: A response Strike on a minifig moving past (4.1): he may ignore it unless he Parries.
+    passing_by: bool = False
+    #: Who Acts First (4.3): the attack is a response colliding with the target's own Action;
+    #: the facts the edition needs (2005: a response to Movement, the Use of what the target
+    #: attempts; 2010/2020: an inch or more from acting; whether both can happen at once).
+    who_first: bool = False
+    first_to_movement: bool = False
+    first_target_use: int | None = None
+    first_inch_away: bool = False
+    first_simultaneous: bool = True
     # page 2
     distance: Fraction | None = None
     altitude: Fraction = Fraction(0)
@@ -249,9 +276,15 @@ class AttackDraft:
     bennies: tuple[tuple[str, BennyUse], ...] = ()
     embellishment: str = ""
     record_knocked_away: bool = True  # a critical failure on a Parry: note the item's loss
+    # page 5
+    #: The rule warnings (``str(RuleWarning)``) the organizer overruled: recorded anyway.
+    overruled: tuple[str, ...] = ()
     # page 4
     spend_mom: bool = True
     blast_ids: tuple[BattleUnitId, ...] = ()
+    #: Per unit in the blast: its sections inside the radius and visible from the point of
+    #: detonation (5.1), when the organizer said; 3 otherwise, 0 leaves it out.
+    blast_sections: tuple[tuple[BattleUnitId, int], ...] = ()
     missed_strikes: BattleUnitId | None = None
     missed_distance: Fraction | None = None
     collide: bool = True
@@ -267,6 +300,15 @@ class AttackDraft:
     def with_benny(self, key: str, use: BennyUse) -> AttackDraft:
         others = tuple((k, v) for k, v in self.bennies if k != key)
         return replace(self, bennies=others + ((key, use),))
+
+    def sections_in_blast(self, unit_id: BattleUnitId | None) -> int:
+        """A unit's sections inside the blast and visible from the detonation point (5.1):
+        what the organizer set, else all three."""
+        return dict(self.blast_sections).get(unit_id, 3) if unit_id is not None else 3
+
+    def with_sections_in_blast(self, unit_id: BattleUnitId, sections: int) -> AttackDraft:
+        others = tuple((u, n) for u, n in self.blast_sections if u != unit_id)
+        return replace(self, blast_sections=others + ((unit_id, sections),))
 
     @property
     def target_is_object(self) -> bool:
@@ -309,10 +351,17 @@ def context_from(setup: BattleSetup, state: BattleState, catalog: Catalog,
                  units: Sequence[tuple[BattleUnitId, str, PlayerId, UnitSpec, UnitStats, bool]],
                  events: Iterable[object] = ()) -> CombatContext:
     """A context from the tracker's units: ``(unit id, name, player id, spec, stats, minifig)``,
-    and the battle's standing ``events`` (for items knocked away earlier)."""
+    and the battle's standing ``events`` (for items knocked away earlier).
+
+    4.2: a unit goes Over the Top only where the battle's edition has it
+    (``RuleSet.has_over_the_top``): 2005's chapter 4 has no Benny, so no 2005 unit can go
+    Over the Top, a Hero neither; every roll, odds and attack call then follows its Fighter.
+    """
     knocked = knocked_away_items(events)
+    edition_ott = setup.rules.has_over_the_top
     fighters = tuple(replace(Fighter.from_spec(uid, name, pid, spec, stats, catalog,
                                                minifig=mini),
-                             knocked_away=knocked.get(uid, ()))
+                             knocked_away=knocked.get(uid, ()),
+                             over_the_top=stats.over_the_top and edition_ott)
                      for uid, name, pid, spec, stats, mini in units)
     return CombatContext(setup, state, catalog, fighters)

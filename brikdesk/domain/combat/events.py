@@ -7,9 +7,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from brikdesk.domain.battle import ActionUse, AttackResolved, Event, Status, StatusChange
+from brikdesk.domain.battle import (
+    ActionUse,
+    AttackResolved,
+    Event,
+    Status,
+    StatusChange,
+    StatusSet,
+)
 from brikdesk.domain.combat.draft import AttackDraft, AttackKind, CombatContext
-from brikdesk.domain.combat.participants import has_mom, participants, target_name
+from brikdesk.domain.combat.participants import (
+    has_mom,
+    participants,
+    passing_by_possible,
+    target_name,
+)
 from brikdesk.domain.combat.reaction import reaction_event
 from brikdesk.domain.combat.resolution import ActionStage, DamageStage
 from brikdesk.domain.ids import BattleUnitId
@@ -22,9 +34,7 @@ def killed_units(draft: AttackDraft, action: ActionStage, damage: DamageStage
     if draft.target_id is not None and damage.damage is not None and damage.damage.destroyed:
         out.append(draft.target_id)
     if damage.explosion is not None:
-        ids = ([draft.target_id] if action.first is not None and action.first.hit else [])
-        ids += list(damage.blast_units)
-        for uid, hit in zip(ids, damage.explosion.hits, strict=False):
+        for uid, hit in zip(damage.blast_hit_ids, damage.explosion.hits, strict=True):
             if uid is not None and hit.damage.destroyed:
                 out.append(uid)
     if damage.missed_damage is not None and damage.missed_damage.destroyed \
@@ -41,12 +51,10 @@ def _effects(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
     if draft.target_id is not None and draft.target_id not in killed:
         out += _target_effects(draft, ctx, action, damage, draft.target_id)
     if damage.explosion is not None:
-        ids = ([draft.target_id] if action.first is not None and action.first.hit else [])
-        ids += list(damage.blast_units)
         out += [StatusChange(uid, Status.DISRUPTED)
-                for uid, hit in zip(ids, damage.explosion.hits, strict=False)
+                for uid, hit in zip(damage.blast_hit_ids, damage.explosion.hits, strict=True)
                 if uid is not None and uid not in killed and hit.disrupted]
-    if draft.kind is AttackKind.CHARGE:
+    if draft.kind in (AttackKind.CHARGE, AttackKind.SHOVE):
         out += _mom_effects(draft, ctx, damage)
     return tuple(out)
 
@@ -70,7 +78,8 @@ def _target_effects(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
 
 def _mom_effects(draft: AttackDraft, ctx: CombatContext, damage: DamageStage
                  ) -> list[StatusChange]:
-    """A Charge spends the charger's MOM, or gives it one he earned and kept (5.4)."""
+    """A Charge (or a Charging Shove) spends the charger's MOM, or gives it one he earned
+    and kept (5.4)."""
     had = ctx.state.unit(draft.attacker_id).mom
     if damage.mom_spent and had:
         return [StatusChange(draft.attacker_id, Status.MOM, on=False)]
@@ -181,24 +190,30 @@ def knocked_away(draft: AttackDraft, ctx: CombatContext, action: ActionStage
 def final_events(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
                  damage: DamageStage, paragraph: str = "",
                  details: Sequence[str] = ()) -> tuple[Event, ...]:
-    """What Finish records: the target's reaction (its Parry or Bail spends its Action or a
-    hand) and one ``AttackResolved`` holding every participant, status change, kill, die and
+    """What Finish records: who acts first (4.3, when asked), the target's reaction (its Parry
+    or Bail spends its Action or a hand) and one ``AttackResolved`` holding every participant, status change, kill, die and
     modifier."""
     events: list[Event] = []
+    if action.first_to_act is not None:
+        events.append(action.first_to_act.to_event())
     if action.bail is not None:
         events.append(reaction_event(draft, ctx, ActionUse.BAIL,
                                       over_the_top=action.bail.landed_on_feet))
     if action.parry is not None:
         events.append(reaction_event(draft, ctx, ActionUse.PARRY))
+    if (draft.kind is AttackKind.COLLISION and has_mom(draft, ctx)
+            and not ctx.state.unit(draft.attacker_id).mom):
+        events.append(StatusSet(draft.attacker_id, Status.MOM))  # he ran 4": a MOM (5.4)
     killed = killed_units(draft, action, damage)
     effects = _effects(draft, ctx, action, damage, killed)
     parts = participants(draft, ctx)
-    close = draft.kind.close_combat and draft.target_id is not None
+    close = draft.kind.engages and draft.target_id is not None
     payload = _payload(draft, ctx, action, damage, paragraph, details)
     events.append(AttackResolved(actor=parts[0].unit, target=draft.target_id,
                                  participants=parts, close_combat=close,
                                  maneuver=draft.kind.event_name, effects=effects, killed=killed,
-                                 details=payload))
+                                 details=payload,
+                                 passing_by=draft.passing_by and passing_by_possible(draft, ctx)))
     return tuple(events)
 
 

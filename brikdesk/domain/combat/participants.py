@@ -4,9 +4,11 @@ and the judgements the organizer may override (MOM, outnumbered, engaged)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from brikdesk.domain.actions import BlastExposure
 from brikdesk.domain.attack import BARE_HANDS, Armor, Attack, SizeClass, Target, Weapon
 from brikdesk.domain.battle import Participant, Use, attack_use, outnumbered_modifier
 from brikdesk.domain.catalog import CatalogItem
@@ -24,6 +26,8 @@ from brikdesk.errors import UserError
 def can_use_kind(item: CatalogItem | None, kind: AttackKind) -> str | None:
     """Why ``item`` can't make an attack of ``kind`` (``None``: it can)."""
     name = item.name if item is not None else "Bare hands"
+    if kind is AttackKind.COLLISION:
+        return None  # his body, running: whatever he holds
     if kind in (AttackKind.SHOVE, AttackKind.GRAB):
         if item is not None and item.hands == 0 and item.worn:
             return f"{name} is worn, not held"
@@ -123,7 +127,7 @@ def target_of(draft: AttackDraft, ctx: CombatContext, *, unit_id: BattleUnitId |
 
 
 def weapon_of(item: CatalogItem | None, kind: AttackKind) -> Weapon:
-    if kind in (AttackKind.SHOVE, AttackKind.GRAB) or item is None:
+    if kind in (AttackKind.SHOVE, AttackKind.GRAB, AttackKind.COLLISION) or item is None:
         return BARE_HANDS
     return Weapon.from_item(item, thrown=kind is AttackKind.THROWN)
 
@@ -132,6 +136,13 @@ def has_mom(draft: AttackDraft, ctx: CombatContext) -> bool:
     """Whether the attacker has a MOM (5.4 Momentum): the organizer's word, else the battle
     state's."""
     return ctx.state.unit(draft.attacker_id).mom if draft.has_mom is None else draft.has_mom
+
+
+def charging_shove(draft: AttackDraft, ctx: CombatContext) -> bool:
+    """Whether a Shove spends the shover's MOM (5.4 Momentum: "He might also use it to cause
+    1d6\" of KnockBack in a Collision or a Charging Shove"): he has one and the organizer
+    spends it (READINGS "5.2 Shoving")."""
+    return draft.kind is AttackKind.SHOVE and draft.spend_mom and has_mom(draft, ctx)
 
 
 def attacker_outnumbered(draft: AttackDraft, ctx: CombatContext,
@@ -213,6 +224,63 @@ def target_name(draft: AttackDraft, ctx: CombatContext) -> str:
     if draft.target_id is not None:
         return ctx.fighter(draft.target_id).name
     return (draft.target_object or ObjectTarget()).name
+
+
+def blast_members(draft: AttackDraft, ctx: CombatContext, hit: bool
+                  ) -> tuple[tuple[BattleUnitId | None, Target], ...]:
+    """Every target the blast may catch (3.2, 5.1), as ``(unit id or None for an object,
+    Target)``: the attack's target when it hit, then each unit marked inside it; each as the
+    attacker saw it (the blast's own view is applied by :func:`blast_exposures`)."""
+    out: list[tuple[BattleUnitId | None, Target]] = [(draft.target_id, target_of(draft, ctx))] \
+        if hit else []
+    out += [(u, target_of(draft, ctx, unit_id=u, sections=3)) for u in blast_units(draft, hit)]
+    return tuple(out)
+
+
+def blast_exposures(draft: AttackDraft, members: Sequence[tuple[BattleUnitId | None, Target]]
+                    ) -> tuple[BlastExposure, ...]:
+    """Each minifig's sections inside the radius and visible from the point of detonation
+    (5.1 "Only the sections of the target within the area of effect are considered"), as the
+    organizer set them on the Damage page (3 unless said; 0: not affected)."""
+    return tuple(BlastExposure(t.name, sections=draft.sections_in_blast(uid))
+                 for uid, t in members if uid is not None and t.size is SizeClass.MINIFIG)
+
+
+def blast_kept(draft: AttackDraft, members: Sequence[tuple[BattleUnitId | None, Target]]
+               ) -> tuple[tuple[BattleUnitId | None, Target], ...]:
+    """The members the blast affects, each with its own sections from the detonation point
+    (a minifig with none inside and visible is left out), in the order of the Explosion's
+    hits (``explode_from_point``)."""
+    out = []
+    for uid, t in members:
+        if uid is not None and t.size is SizeClass.MINIFIG:
+            n = draft.sections_in_blast(uid)
+            if n == 0:
+                continue
+            t = replace(t, sections_visible=n)
+        out.append((uid, t))
+    return tuple(out)
+
+
+def blast_section_rows(draft: AttackDraft, ctx: CombatContext, hit: bool
+                       ) -> tuple[tuple[BattleUnitId, str, int], ...]:
+    """The Damage page's rows for the blast (5.1): ``(unit id, name, sections inside the
+    radius and visible from the detonation point)`` for each minifig the blast may catch."""
+    return tuple((uid, t.name, draft.sections_in_blast(uid))
+                 for uid, t in blast_members(draft, ctx, hit)
+                 if uid is not None and t.size is SizeClass.MINIFIG)
+
+
+def passing_by_possible(draft: AttackDraft, ctx: CombatContext) -> bool:
+    """Whether the attack may be marked "passing by" (4.1 Movement: "If he declines to Parry
+    and survives, he can ignore the attack and continue moving normally"): a Strike or Shove
+    paid for in response, at a unit of the active player that is in no Close Combat yet."""
+    if draft.kind not in (AttackKind.STRIKE, AttackKind.SHOVE) or draft.target_id is None:
+        return False
+    if (draft.use or default_use(ctx, draft.attacker_id)) is not Use.RESPONSE:
+        return False
+    t = ctx.state.unit(draft.target_id)
+    return not t.close_combat and t.player_id == ctx.state.active
 
 
 def blast_candidates(draft: AttackDraft, ctx: CombatContext, hit: bool) -> tuple[Fighter, ...]:

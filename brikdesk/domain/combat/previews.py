@@ -37,10 +37,22 @@ from brikdesk.domain.combat.chances import (
 )
 from brikdesk.domain.combat.draft import AttackDraft, AttackKind, CombatContext, Reaction
 from brikdesk.domain.combat.modifiers import ModifierRow, modifier_rows
-from brikdesk.domain.combat.participants import Striker, blast_units, strikers, target_of
-from brikdesk.domain.combat.prose import COLLISION_LINE, GRAB_DAMAGE, SHOVE_DAMAGE
+from brikdesk.domain.combat.participants import (
+    Striker,
+    blast_kept,
+    blast_members,
+    charging_shove,
+    strikers,
+    target_of,
+)
+from brikdesk.domain.combat.prose import (
+    CHARGING_SHOVE,
+    COLLISION_LINE,
+    GRAB_DAMAGE,
+    SHOVE_DAMAGE,
+)
 from brikdesk.domain.combat.reaction import parry_preview
-from brikdesk.domain.combat.resolution import ActionStage, deflections_for
+from brikdesk.domain.combat.resolution import COLLISION_HIT, ActionStage, deflections_for
 from brikdesk.domain.dice import DiceExpr
 from brikdesk.domain.distributions import Dist
 from brikdesk.domain.ids import BattleUnitId
@@ -109,6 +121,8 @@ def action_preview(draft: AttackDraft, ctx: CombatContext) -> ActionPreview:
         rc = check_range(a.weapon, distance=a.distance, in_reach=a.in_reach,
                          altitude=a.altitude)
         auto = automatic_hit(a) if rc.can_attack else None
+        if draft.kind is AttackKind.COLLISION:
+            auto = COLLISION_HIT
         rows = modifier_rows(draft, a, rc, i == 0)
         action_mod = sum(r.modifier.value for r in rows if r.modifier.applies_to is Stat.ACTION)
         need, text = needed_text(a.attacker.action_die, a.weapon.use, action_mod, auto)
@@ -137,14 +151,15 @@ def kill_with_reaction(draft: AttackDraft, ctx: CombatContext,
                         ) -> Fraction:
     """The chance to destroy, with the target's declared reaction: a Shield Parry that
     succeeds Deflects the first attacker's Damage (one more level); a Bail that takes the
-    target out of the attack avoids it unless its die shows a natural 1 (4.3)."""
+    target out of the attack avoids it unless its die (the edition's: 2005 1d6 for every unit)
+    shows a natural 1 (4.3)."""
     armor = target_of(draft, ctx).armor
     kill = combined_kill(contributions, armor, spend_mom=draft.spend_mom)
     if draft.target_id is None:
         return kill
     target = ctx.fighter(draft.target_id)
     if draft.reaction is Reaction.BAIL and draft.bail_clears:
-        return kill * Fraction(1, target.action_die)
+        return kill * Fraction(1, ctx.rules.distance_die or target.action_die)
     if draft.reaction is Reaction.PARRY and draft.kind.incoming.is_damage:
         _text, parried = parry_preview(draft, ctx)
         if parried:
@@ -204,11 +219,7 @@ def blast_chances(draft: AttackDraft, ctx: CombatContext, action: ActionStage
     assert first is not None
     s0 = action.strikers[0]
     benny = first.benny is BennyUse.DAMAGE
-    main = target_of(draft, ctx)
-    chosen: list[tuple[BattleUnitId | None, Target]] = (
-        [(draft.target_id, main)] if first.hit else [])
-    chosen += [(u, target_of(draft, ctx, unit_id=u, sections=3))
-               for u in blast_units(draft, first.hit)]
+    chosen = blast_kept(draft, blast_members(draft, ctx, first.hit))
     out = []
     for uid, t in chosen:
         extra = len(action.parry.deflections) if (
@@ -260,7 +271,7 @@ def damage_preview(draft: AttackDraft, ctx: CombatContext, action: ActionStage
     every target of a blast with its own chance; what a Missed Shot strikes; the chance of a
     Collision's KnockBack."""
     target = target_of(draft, ctx)
-    early = _no_damage_roll(draft, action, target)
+    early = _no_damage_roll(draft, action, target, charging=charging_shove(draft, ctx))
     if early is not None:
         return early
     first = action.first
@@ -276,15 +287,18 @@ def damage_preview(draft: AttackDraft, ctx: CombatContext, action: ActionStage
     total = hits.parts[0]
     for part in hits.parts[1:]:
         total = total.plus(part)
+    kill = p_beats_armor(total, target.armor)
+    if explosive and first.hit:  # the target as the blast sees it (5.1), or left out
+        kill = next((t.kill for t in targets if t.unit_id == draft.target_id), Fraction(0))
     return DamagePreview(hits.lines, armor_to_beat_text(target),
-                         p_beats_armor(total, target.armor), shown_totals(total, target.armor),
+                         kill, shown_totals(total, target.armor),
                          target.armor.fixed if not target.armor.rolled else None,
                          blast=explosive, mom_text=hits.mom_text, armor=str(target.armor),
                          targets=targets)
 
 
-def _no_damage_roll(draft: AttackDraft, action: ActionStage, target: Target
-                    ) -> DamagePreview | None:
+def _no_damage_roll(draft: AttackDraft, action: ActionStage, target: Target, *,
+                    charging: bool = False) -> DamagePreview | None:
     """The preview when there is no Damage roll to show: the Action step unfinished or
     avoided, a Shove or a Grab (``None``: there may be one)."""
     text, armor = armor_to_beat_text(target), str(target.armor)
@@ -294,9 +308,13 @@ def _no_damage_roll(draft: AttackDraft, action: ActionStage, target: Target
     if action.avoided:
         return DamagePreview((), text, None, (), None, nothing=action.avoided, armor=armor)
     if draft.kind is AttackKind.SHOVE:
-        return DamagePreview((SHOVE_DAMAGE,), text, None, (), None, shove=True, armor=armor)
+        lines = (SHOVE_DAMAGE, CHARGING_SHOVE) if charging else (SHOVE_DAMAGE,)
+        return DamagePreview(lines, text, None, (), None, shove=True, armor=armor)
     if draft.kind is AttackKind.GRAB:
         return DamagePreview((GRAB_DAMAGE,), text, None, (), None, armor=armor)
+    if draft.kind is AttackKind.COLLISION:
+        return DamagePreview((COLLISION_LINE,), text, None, (), None, armor=armor,
+                             collision_possible=True, collision_chance=collision_chance())
     return None
 
 

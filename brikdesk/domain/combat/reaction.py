@@ -6,6 +6,7 @@ from fractions import Fraction
 
 from brikdesk.domain.actions import BARE_HANDS_PARRY, Incoming, ParryItem, parry_use
 from brikdesk.domain.battle import ActionSpent, ActionUse, outnumbered_modifier
+from brikdesk.domain.combat import prose
 from brikdesk.domain.combat.chances import needed_text
 from brikdesk.domain.combat.choices import rules_problem
 from brikdesk.domain.combat.draft import AttackDraft, AttackKind, Choice, CombatContext, Reaction
@@ -63,6 +64,8 @@ def reaction_options(draft: AttackDraft, ctx: CombatContext
                                                     if two_handed else "") + ")"
         label += t.knocked_away_note(key)
         problem = rule_parry
+        if problem is None and draft.kind is AttackKind.COLLISION:
+            problem = "a Collision can't be Parried, only dodged by Bailing (5.4)"
         if problem is None and incoming.is_damage and not p.shield:
             what = "a Charge" if incoming is Incoming.CHARGE else "a Strike or other Damage"
             problem = f"only a Shield can Parry {what} (5.2)"
@@ -73,8 +76,7 @@ def reaction_options(draft: AttackDraft, ctx: CombatContext
             problem = "a Charge can only be Parried with a Shield (5.4)"
         out.append(Choice((Reaction.PARRY, key), label, problem))
     bail_problem = rules_problem(ctx, [reaction_event(draft, ctx, ActionUse.BAIL)])
-    out.append(Choice((Reaction.BAIL, None),
-                      f"Bail: dive 1d{t.action_die}\" (bonus dice), then Disrupted",
+    out.append(Choice((Reaction.BAIL, None), prose.bail_label(ctx.rules, t.action_die),
                       bail_problem))
     return tuple(out)
 

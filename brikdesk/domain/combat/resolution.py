@@ -19,6 +19,7 @@ from brikdesk.domain.actions import (
     apply_bail_benny,
     apply_parry_benny,
     collide,
+    explode_from_point,
     grab,
     roll_bail,
     roll_parry,
@@ -27,6 +28,7 @@ from brikdesk.domain.actions import (
 from brikdesk.domain.attack import (
     AttackResult,
     AttackRoll,
+    AutomaticHit,
     DamageResult,
     DamageRoll,
     ExplosionResult,
@@ -34,20 +36,47 @@ from brikdesk.domain.attack import (
     apply_benny,
     apply_damage,
     damage_roll,
-    explode,
     inches_text,
     missed_shot,
     resolve_missed_shot,
     roll_attack_action,
 )
 from brikdesk.domain.battle import outnumbered_modifier
+from brikdesk.domain.battle.first import FirstToActResult, who_acts_first
 from brikdesk.domain.combat.chances import mom_spendable
 from brikdesk.domain.combat.draft import AttackDraft, AttackKind, CombatContext, Reaction
-from brikdesk.domain.combat.participants import Striker, blast_units, strikers, target_of
+from brikdesk.domain.combat.first import contenders, first_contest_possible
+from brikdesk.domain.combat.participants import (
+    Striker,
+    blast_exposures,
+    blast_kept,
+    blast_members,
+    blast_units,
+    charging_shove,
+    strikers,
+    target_of,
+)
 from brikdesk.domain.combat.reaction import made_two_handed, parry_item_of
 from brikdesk.domain.ids import BattleUnitId
 from brikdesk.domain.rolling import BennyUse, DieRoll, NeedDie, Role, TypedDice
+from brikdesk.domain.rulesets import FirstRule
 from brikdesk.errors import UserError
+
+
+@dataclass(frozen=True)
+class CollisionHit(AutomaticHit):
+    """5.4 Minifig Collisions: part of the charger's movement, no Action Roll and no Action
+    spent; the target can only dodge it by Bailing."""
+
+    def describe(self) -> str:
+        return (f"Automatic Hit: {self.reason} ({self.rule}); no Action is spent; it can be "
+                "dodged by Bailing")
+
+
+#: A Collision needs no Action Roll (5.4 "A Collision occurs as part of normal Movement and
+#: does not cost an Action").
+COLLISION_HIT = CollisionHit("a Collision, part of his movement", "5.4 Minifig Collisions",
+                             can_be_avoided=True)
 
 
 class _Stop(Exception):
@@ -70,8 +99,18 @@ class Recorder:
     def __init__(self, faces: Sequence[int]) -> None:
         self.typed = TypedDice(faces)
         self.rolled: list[DieRoll] = []
+        self.again: list[int] = []
+
+    def reuse(self, face: int) -> None:
+        """Let the next die asked for show ``face`` again, without a new face typed (the 2005
+        contest's Skill Roll is also the attack's Action Roll, READINGS "4.3 Who Acts
+        First (2005)")."""
+        self.again.append(face)
 
     def roll(self, sides: int, why: str = "") -> int:
+        if self.again and 1 <= self.again[0] <= sides:
+            return self.again.pop(0)  # the same physical die: shown and kept once
+        self.again.clear()
         face = self.typed.roll(sides, why)
         self.rolled.append(DieRoll(sides, face, _role_of(why), why))
         return face
@@ -96,6 +135,7 @@ class ActionStage:
     pending: str | None = None
     error: str | None = None
     extra_faces: int = 0
+    first_to_act: FirstToActResult | None = None
 
     @property
     def complete(self) -> bool:
@@ -118,6 +158,8 @@ class ActionStage:
     def messages(self) -> tuple[str, ...]:
         """What happened so far in plain words, one line per step."""
         out = []
+        if self.first_to_act is not None:
+            out.append(self.first_to_act.describe())
         if self.bail is not None:
             out.append(self.bail.describe())
         if self.avoided:
@@ -144,6 +186,7 @@ def resolve_action(draft: AttackDraft, ctx: CombatContext) -> ActionStage:
     replay = _ActionReplay(draft, ctx, Recorder(draft.action_faces))
     need = pending = error = None
     try:
+        replay.who_first()
         replay.bail()
         if replay.avoided is None:
             replay.attacks(ss)
@@ -158,7 +201,8 @@ def resolve_action(draft: AttackDraft, ctx: CombatContext) -> ActionStage:
     if need is None and pending is None and error is None:
         extra = len(draft.action_faces) - replay.src.typed.used
     return ActionStage(ss, tuple(replay.rolls), replay.parried, replay.bailed, replay.avoided,
-                       tuple(replay.src.rolled), need, pending, error, extra)
+                       tuple(replay.src.rolled), need, pending, error, extra,
+                       replay.first_to_act)
 
 
 class _ActionReplay:
@@ -170,6 +214,24 @@ class _ActionReplay:
         self.bailed: BailResult | None = None
         self.parried: ParryResult | None = None
         self.avoided: str | None = None
+        self.first_to_act: FirstToActResult | None = None
+        self.contest_face: int | None = None
+
+    def who_first(self) -> None:
+        """Who Acts First (4.3), when the organizer says the response collides with the
+        target's Action: the edition's contest, its dice first. In 2005 the responder's Skill
+        Roll is also his attack's Action Roll (the High Noon example)."""
+        draft, ctx = self.draft, self.ctx
+        if not draft.who_first or not first_contest_possible(draft, ctx):
+            return
+        active, responder = contenders(draft, ctx)
+        res = who_acts_first(active, responder, self.src, rules=ctx.rules,
+                             to_movement=draft.first_to_movement,
+                             inch_or_more_away=draft.first_inch_away,
+                             simultaneous_possible=draft.first_simultaneous)
+        self.first_to_act = res
+        if ctx.rules.who_acts_first is FirstRule.SKILL_CONTEST and res.responder_rolls:
+            self.contest_face = res.responder_rolls[-1].natural
 
     def _benny(self, key: str) -> BennyUse:
         """How the Benny of ``key`` is spent; stops the replay while nobody has said."""
@@ -189,7 +251,8 @@ class _ActionReplay:
             return
         who = ctx.fighter(draft.target_id).attacker
         bail = roll_bail(who, self.src,
-                         half_speed=ctx.state.unit(draft.target_id).moves_at_half_speed)
+                         half_speed=ctx.state.unit(draft.target_id).moves_at_half_speed,
+                         rules=ctx.rules)
         self.bailed = bail
         if bail.over_the_top:
             bail = apply_bail_benny(bail, self._benny("bail"), self.src)
@@ -200,8 +263,13 @@ class _ActionReplay:
 
     def attacks(self, ss: Sequence[Striker]) -> None:
         """Every participant's Automatic Hit or Action Roll, with its Benny."""
-        for s in ss:
+        for i, s in enumerate(ss):
+            if i == 0 and self.contest_face is not None:
+                self.src.reuse(self.contest_face)
             r = roll_attack_action(s.attack, self.src)
+            if self.draft.kind is AttackKind.COLLISION:
+                r = replace(r, automatic=COLLISION_HIT)
+            self.src.again.clear()  # an Automatic Hit rolls nothing: the face is not kept
             if r.over_the_top:
                 self.rolls.append(r)
                 choice = self._benny(s.key)
@@ -255,6 +323,8 @@ class DamageStage:
     error: str | None = None
     extra_faces: int = 0
     blast_units: tuple[BattleUnitId, ...] = ()
+    #: The unit (``None``: the object) of each of the Explosion's hits, in order.
+    blast_hit_ids: tuple[BattleUnitId | None, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -303,10 +373,15 @@ class _DamageReplay:
         if action.avoided or first is None:
             return
         attacker = first.attack.attacker.name
-        if draft.kind is AttackKind.SHOVE:
+        if draft.kind is AttackKind.COLLISION:
+            col = collide(attacker, self.target.name, self.src, blocked_after=draft.obstacle)
+            self.out = replace(self.out, collision=col, mom_spent=True)
+            self.knocked_back(col.knockback, attacker)
+        elif draft.kind is AttackKind.SHOVE:
             res = shove(attacker, self.target.name, parry=action.parry,
-                        blocked_after=draft.obstacle)
-            self.out = replace(self.out, shove=res)
+                        blocked_after=draft.obstacle,
+                        mom_dice=self.src if charging_shove(draft, self.ctx) else None)
+            self.out = replace(self.out, shove=res, mom_spent=bool(res.mom_dice))
             self.knocked_back(res.knockback, attacker)
         elif draft.kind is AttackKind.GRAB:
             self.out = replace(self.out, grab=grab(attacker, self.target.name,
@@ -321,18 +396,19 @@ class _DamageReplay:
 
     def explosion(self, first: AttackRoll) -> None:
         """An Explosive's blast over the target (when it hit) and every unit marked inside
-        it, and where a missed one lands (3.2, 5.3)."""
+        it, each seen from the point of detonation (5.1: ``explode_from_point``), and where a
+        missed one lands (3.2, 5.3)."""
         draft, action, target = self.draft, self.action, self.target
-        units = blast_units(draft, first.hit)
-        targets = [target] if first.hit else []
-        targets += [target_of(draft, self.ctx, unit_id=u, sections=3) for u in units]
-        if targets:
+        members = blast_members(draft, self.ctx, first.hit)
+        kept = blast_kept(draft, members)
+        if kept:
             defl: dict[str, Sequence[str]] | None = (
                 {target.name: action.parry.deflections} if action.parry and first.hit
                 else None)
-            self.out = replace(self.out, explosion=explode(first, targets, self.src,
-                                                           deflections=defl),
-                               blast_units=units)
+            self.out = replace(self.out, explosion=explode_from_point(
+                first, [t for _uid, t in members], blast_exposures(draft, members), self.src,
+                deflections=defl), blast_units=blast_units(draft, first.hit),
+                blast_hit_ids=tuple(uid for uid, _t in kept))
         if not first.hit:
             self.out = replace(self.out, missed=missed_shot(first))
 

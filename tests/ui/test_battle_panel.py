@@ -13,6 +13,7 @@ from brikdesk.services import Services
 from brikdesk.services.summaries import Muster
 from tests.ui.battle_tables import Table, cell, make_panel
 from ui.bus import Bus
+from ui.dialogs.sprint import SprintDialog
 from ui.glyphs import refusal_sign
 from ui.panels import BattlePanel, start_new_battle
 from ui.panels import battle_panel as panel_module
@@ -86,6 +87,14 @@ def trigger_menu_item(menu: QMenu, text: str) -> None:
     raise LookupError(text)
 
 
+def sprint_dialog(qtbot, panel: BattlePanel) -> SprintDialog:
+    """The Sprint dialog the panel opened (window-modal, over the panel)."""
+    qtbot.waitUntil(lambda: bool(panel.findChildren(SprintDialog)), timeout=2000)
+    dialog = panel.findChildren(SprintDialog)[-1]
+    qtbot.waitExposed(dialog)
+    return dialog
+
+
 # -- playing three rounds -------------------------------------------------------------------
 
 
@@ -102,7 +111,11 @@ def test_three_full_rounds_through_the_panel(qtbot, panel: BattlePanel, sv: Serv
     assert cell(panel, "Red Rifle", ACTION) == "Spent"
     panel.select_unit(ids["Red Pike"])
     panel.act_button.menu().aboutToShow.emit()
-    trigger_menu_item(panel.act_button.menu(), "Sprint")
+    trigger_menu_item(panel.act_button.menu(), "Sprint")  # opens the Sprint dialog (4.1)
+    sprint = sprint_dialog(qtbot, panel)
+    qtbot.keyClicks(sprint.entry.edit, "3")  # the face the player rolled
+    assert sprint.ok_button.isEnabled()
+    qtbot.mouseClick(sprint.ok_button, Qt.MouseButton.LeftButton)
     assert cell(panel, "Red Pike", ACTION) == "Spent"
     assert panel.close_combat_attack(ids["Red Knight"], ids["Blue Knight"])
     assert "⚔ Blue Knight" in cell(panel, "Red Knight", STATUS)
@@ -154,7 +167,10 @@ def test_three_full_rounds_through_the_panel(qtbot, panel: BattlePanel, sv: Serv
     assert "Recovering: Half Speed" in cell(panel, "Red Knight", STATUS)
     act_key(qtbot, panel, "Red Knight", Qt.Key.Key_A)
     panel.end_turn()
-    act_key(qtbot, panel, "Blue Rifle", Qt.Key.Key_S)
+    act_key(qtbot, panel, "Blue Rifle", Qt.Key.Key_S)  # S: the Sprint dialog, typed dice
+    sprint = sprint_dialog(qtbot, panel)
+    qtbot.keyClicks(sprint.entry.edit, "2")
+    qtbot.mouseClick(sprint.ok_button, Qt.MouseButton.LeftButton)
     panel.end_turn()
     assert panel.round_label.text() == "Round 4" and panel.turn_label.text() == "Red's turn"
     assert "Recovering" not in cell(panel, "Red Knight", STATUS)

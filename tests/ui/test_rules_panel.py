@@ -272,13 +272,12 @@ def test_2010_who_acts_first_puts_regular_speed_before_half_speed(
 # -- Sprint (4.1) -----------------------------------------------------------------------------
 
 
-def test_sprint_opens_the_sprint_dialog_when_there_is_one(qtbot, panel: BattlePanel,
+def test_sprint_opens_the_sprint_dialog(qtbot, panel: BattlePanel,
                                                          sv: Services, table: Table,
                                                          monkeypatch) -> None:
     pike = table.ids["Red Pike"]
     opened = []
-    monkeypatch.setattr(rules_commands, "sprint_opener",
-                        lambda: lambda *a, **k: opened.append((a, k)))
+    monkeypatch.setattr(rules_commands, "open_sprint", lambda *a, **k: opened.append((a, k)))
     entry(unit_menu(panel, pike), "Sprint").trigger()
     (args, kwargs), = opened
     assert args == (panel, sv, table.battle_id, pike)
@@ -297,11 +296,7 @@ def test_sprint_opens_the_sprint_dialog_when_there_is_one(qtbot, panel: BattlePa
     assert panel.message_kind == "error"
     assert panel.message_text.endswith("Red Rifle has already spent its Action this turn.  "
                                        "(4.2 Action)")
-    # A build without the dialog records a plain Sprint.
-    monkeypatch.setattr(rules_commands, "sprint_opener", lambda: None)
-    entry(unit_menu(panel, pike), "Sprint").trigger()
-    assert cell(panel, "Red Pike", ACTION) == "Spent"
-    assert log_lines(panel)[0] == "Red Pike (Red) Sprints"
+
 
 
 # -- warnings the organizer may overrule ------------------------------------------------------

@@ -6,32 +6,17 @@ log shows it.
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from brikdesk.domain.battle import ActionUse, LongActionStarted
 from brikdesk.domain.ids import BattleUnitId
 from ui.dialogs.long_action import LongActionDialog
+from ui.dialogs.sprint import open_sprint
 from ui.dialogs.who_first import WhoFirstDialog
 from ui.panels.legal import spend_refusal
 
 if TYPE_CHECKING:
     from ui.panels.battle_commands import BattleCommands
-
-SprintOpener = Callable[..., Any]
-
-
-def sprint_opener() -> SprintOpener | None:
-    """``ui.dialogs.sprint.open_sprint`` when this build has the Sprint dialog, else ``None``
-    (the panel then records a plain Sprint)."""
-    try:
-        module = importlib.import_module("ui.dialogs.sprint")
-    except ImportError:
-        return None
-    opener = getattr(module, "open_sprint", None)
-    return opener if callable(opener) else None
-
 
 def start_long_action(commands: BattleCommands, unit_id: BattleUnitId) -> bool:
     """Ask what the unit is busy with and for how long (per the edition), then record it."""
@@ -65,7 +50,7 @@ def settle_who_first(commands: BattleCommands, responder: BattleUnitId,
 
 def sprint(commands: BattleCommands, unit_id: BattleUnitId) -> bool:
     """Open the Sprint dialog (it rolls and records) if the rules allow a Sprint now, else say
-    why; without the dialog, record a plain Sprint."""
+    why."""
     host = commands.host
     view = host.view
     if view is None:
@@ -75,9 +60,6 @@ def sprint(commands: BattleCommands, unit_id: BattleUnitId) -> bool:
     if why is not None:  # refused here, before any dice are rolled
         host.show_error(why)
         return False
-    opener = sprint_opener()
-    if opener is None:
-        return commands.spend(unit_id, ActionUse.SPRINT)
-    opener(commands.widget, host.services, host.battle_id, unit_id, bus=host.bus,
+    open_sprint(commands.widget, host.services, host.battle_id, unit_id, bus=host.bus,
            undo_stack=host.undo_stack)
     return True

@@ -502,8 +502,9 @@ class SprintResult(_DistanceRoll):
             _chain_ends_in_one(self.dice) or _chain_ends_in_one(self.benny_dice))
 
     def describe(self) -> str:
-        text = (f"{self.who.name} Sprints: {_faces((*self.dice, *self.benny_dice))} = "
-                f"{self.sprint_inches}\" more Move")
+        rolled = (*self.dice, *self.benny_dice)
+        sum_text = f"{_faces(rolled)} = " if len(rolled) > 1 else ""  # one die: no "4 = 4"
+        text = f"{self.who.name} Sprints: {sum_text}{self.sprint_inches}\" more Move"
         if self.half_speed:
             text += f", at Half Speed {inches_text(self.distance)}"
         text += ", all in a straight line forward"

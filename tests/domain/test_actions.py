@@ -241,6 +241,13 @@ class TestSprint:
         result = roll_sprint(zombie, TypedDice([4, 2]))
         assert result.sprint_inches == 6 and not result.over_the_top
 
+    def test_a_one_die_sprint_reads_as_its_inches(self):
+        """A single die needs no sum ("Bob Sprints: 4\" more Move", not "4 = 4\""); a bonus
+        chain shows its dice."""
+        assert roll_sprint(BOB, TypedDice([4])).describe().startswith('Bob Sprints: 4" more')
+        assert roll_sprint(BOB, TypedDice([6, 2])).describe().startswith(
+            'Bob Sprints: 6+2 = 8" more')
+
     @given(st.lists(st.integers(1, 6), min_size=1, max_size=8))
     def test_sprint_inches_are_the_sum_of_the_dice_rolled(self, faces):
         dice = TypedDice(faces + [1] * 10)

@@ -154,4 +154,4 @@ def test_open_sprint_with_only_the_services_records_and_says_so(qtbot, battle):
     _type(qtbot, d, "4")
     d.accept()
     assert _sprint_log(battle) == ["Little John (Merry Men) Sprints: 4\" more Move"]
-    assert said == ["Little John Sprints: 4 = 4\" more Move, all in a straight line forward"]
+    assert said == ["Little John Sprints: 4\" more Move, all in a straight line forward"]

@@ -113,6 +113,24 @@ class TestRuleWarnings:
 
 
 class TestEdition:
+    @pytest.mark.parametrize(("edition", "name"),
+                             [("2005", ""), ("2010", "Overskill"), ("2020", "Over the Top")])
+    def test_the_odds_name_the_editions_bonus(self, qtbot, wizard_templates, tmp_path,
+                                              edition, name):
+        """4.2 (2020): "An Action Roll doesn't score Critical Successes the same way as other
+        die rolls. Instead ..." it goes Over the Top; 2010 calls it Overskill; 2005's chapter
+        4 has none, so the Action Roll page shows no such chance."""
+        for b in battle_from(wizard_templates(edition), tmp_path):
+            w = _wizard(qtbot, b, "Will Scarlet")
+            choose_target(w, b.ids["The Sheriff"])
+            next_page(qtbot, w)
+            next_page(qtbot, w)
+            odds = page(w, 2).odds
+            assert odds.heads["over_the_top"].isVisible() == bool(name)
+            if name:
+                assert odds.heads["over_the_top"].text() == name
+            w.reject()
+
     def test_a_2005_hero_bails_on_1d6(self, qtbot, battle_2005):
         """2005 4.3: "A Bailing unit can dive to any spot within 1d6\" of its current
         position" -- the Sheriff, a Hero, is asked for a d6 and no Benny follows his 6."""

@@ -880,6 +880,7 @@ class ActionPage(_DicePage):
         nl.addWidget(self.need_text)
         right.addWidget(self.need_box)
         self.odds = OddsPanel(self)
+        self.odds.name_bonus(wizard.ctx.rules.over_the_top)
         right.addWidget(self.odds)
         self.chart = ChartSlot(_make_action_chart, self, height=185)
         right.addWidget(self.chart)

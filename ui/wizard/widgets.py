@@ -487,8 +487,10 @@ class OddsPanel(QFrame):
         grid.setHorizontalSpacing(6)
         grid.setVerticalSpacing(0)
         self.values: dict[str, QLabel] = {}
+        self.heads: dict[str, QLabel] = {}
         for col, (key, name) in enumerate(self.NAMES):
             head = label(name, "note", self, wrap=False)
+            self.heads[key] = head
             value = label("-", None, self, wrap=False)
             value.setObjectName(f"odds_{key}")
             value.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -501,6 +503,14 @@ class OddsPanel(QFrame):
             lab.setStyleSheet(f"color: {colours[key]}; font-size: {ODDS_PT}pt; "
                               "font-weight: 700;")
             fix_size(lab, ">99.9%", ODDS_PT)
+
+    def name_bonus(self, name: str) -> None:
+        """The edition's name for a natural roll's bonus (4.2: "Over the Top" in 2020,
+        "Overskill" in 2010); an edition without one (2005) shows no such column."""
+        head, value = self.heads["over_the_top"], self.values["over_the_top"]
+        head.setText(name)
+        head.setVisible(bool(name))
+        value.setVisible(bool(name))
 
     def show_odds(self, values: dict[str, Fraction | float | None]) -> None:
         for key, lab in self.values.items():

@@ -500,6 +500,10 @@ class BattleUnitModel(QAbstractTableModel):
         key = rows[r]
         if type(key) is tuple:
             return self._group_data(key[1], c, role)
+        if role == IdRole:  # asked of every row when rows move: no display record needed
+            return key
+        if role == GroupRole:
+            return None
         row = self._unit_row(key)
         cells = row.cells[c]
         if role in cells:

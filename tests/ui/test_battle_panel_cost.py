@@ -1,0 +1,57 @@
+"""What End Turn and Undo cost the battle panel (issue 14): the rules are asked about the current
+unit once per action, rows are found by their keys without their display values, and the
+header's turn label and End Turn button keep their size from one player's turn to the next."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from brikdesk.domain.battle import ActionUse
+from brikdesk.services import Services
+from tests.ui.battle_tables import Table, make_panel
+from ui.models.table import IdRole
+from ui.panels import BattlePanel
+from ui.panels import battle_panel as panel_module
+
+
+@pytest.fixture
+def panel(qtbot, sv: Services, table: Table, qsettings: QSettings) -> BattlePanel:
+    return make_panel(qtbot, sv, table.battle_id, qsettings)
+
+
+def test_the_keys_legend_is_worked_out_once_per_action_and_follows_undo(
+        qtbot, panel: BattlePanel, table: Table, monkeypatch) -> None:
+    asked: list[object] = []
+    real = panel_module.keys_legend
+
+    def counting(view, unit):
+        asked.append(unit)
+        return real(view, unit)
+
+    monkeypatch.setattr(panel_module, "keys_legend", counting)
+    rifle = table.ids["Red Rifle"]
+    panel.select_unit(rifle)
+    assert "A attack" in panel.message.keys
+    asked.clear()
+    assert panel.spend(rifle, ActionUse.ATTACK)
+    assert asked == [rifle]
+    assert "A attack" not in panel.message.keys
+    asked.clear()
+    assert panel.undo()  # the history moves and the battle changes: one look at the rules
+    assert asked == [rifle]
+    assert "A attack" in panel.message.keys
+    asked.clear()
+    assert panel.end_turn()
+    assert asked == [rifle]
+    assert panel.message.keys.startswith("Red Rifle may respond")
+
+
+def test_rows_are_found_by_key_without_their_display_values(panel: BattlePanel) -> None:
+    """Keeping rows still under the pointer reads every row's key on End Turn: that must not
+    build every row's display values (500 rows: 15 ms)."""
+    m = panel.model
+    m._cache.clear()
+    ids = [m.index(r, 0).data(IdRole) for r in range(m.rowCount())]
+    assert [i for i in ids if i is not None] == m.unit_ids()
+    assert m._cache == {}

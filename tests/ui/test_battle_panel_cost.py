@@ -13,6 +13,7 @@ from tests.ui.battle_tables import Table, make_panel
 from ui.models.table import IdRole
 from ui.panels import BattlePanel
 from ui.panels import battle_panel as panel_module
+from ui.panels.legal import attack_refusal, combat_context
 
 
 @pytest.fixture
@@ -55,3 +56,20 @@ def test_rows_are_found_by_key_without_their_display_values(panel: BattlePanel) 
     ids = [m.index(r, 0).data(IdRole) for r in range(m.rowCount())]
     assert [i for i in ids if i is not None] == m.unit_ids()
     assert m._cache == {}
+
+
+def test_the_attack_check_reuses_the_fighters_but_never_an_old_state(
+        panel: BattlePanel, table: Table) -> None:
+    """The Act menu and the legend ask whether a unit may attack from the battle as it stands
+    (its fighters are kept while the units stay the same)."""
+    rifle = table.ids["Red Rifle"]
+    before = panel.view
+    assert before is not None and attack_refusal(before, rifle) is None
+    first = combat_context(before)
+    assert panel.spend(rifle, ActionUse.ATTACK)
+    after = panel.view
+    assert after is not None and after.units is before.units
+    again = combat_context(after)
+    assert again.state is after.state and again.fighters is first.fighters
+    assert attack_refusal(after, rifle) is not None  # its Action is spent now
+    assert attack_refusal(before, rifle) is None  # the old view still says what it said

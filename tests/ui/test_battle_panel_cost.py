@@ -13,6 +13,7 @@ from tests.ui.battle_tables import Table, make_panel
 from ui.models.table import IdRole
 from ui.panels import BattlePanel
 from ui.panels import battle_panel as panel_module
+from ui.panels.battle_model import GroupRole
 from ui.panels.legal import attack_refusal, combat_context
 
 
@@ -56,6 +57,10 @@ def test_rows_are_found_by_key_without_their_display_values(panel: BattlePanel) 
     ids = [m.index(r, 0).data(IdRole) for r in range(m.rowCount())]
     assert [i for i in ids if i is not None] == m.unit_ids()
     assert m._cache == {}
+    # The rows kept still under the pointer read the same keys from the model at once.
+    groups = [m.index(r, 0).data(GroupRole) for r in range(m.rowCount())]
+    assert panel.still_rows.model_keys() == [("g", g) if g is not None else i
+                                             for g, i in zip(groups, ids, strict=True)]
 
 
 def test_the_attack_check_reuses_the_fighters_but_never_an_old_state(

@@ -78,3 +78,27 @@ def test_the_attack_check_reuses_the_fighters_but_never_an_old_state(
     assert again.state is after.state and again.fighters is first.fighters
     assert attack_refusal(after, rifle) is not None  # its Action is spent now
     assert attack_refusal(before, rifle) is None  # the old view still says what it said
+
+
+def test_end_turn_keeps_the_header_and_act_button_widths_and_their_texts_fit(
+        qtbot, panel: BattlePanel, table: Table) -> None:
+    """Whose turn it is and the End Turn button are as wide for Red as for Blue (nothing beside
+    them moves on End Turn), in both looks, and never cut their text."""
+    header = panel.header
+    widgets = (header.turn_label, header.end_turn_button, panel.act_button)
+    for table_mode in (False, True):
+        panel.set_table_mode(table_mode, remember=False)
+        qtbot.wait(1)  # widths are worked out again after the new fonts are in place
+        panel.select_unit(table.ids["Red Rifle"])
+        widths = [w.width() for w in widgets]
+        texts = []
+        for _turn in range(2):
+            assert panel.end_turn()
+            qtbot.wait(1)
+            assert [w.width() for w in widgets] == widths
+            texts.append((header.turn_label.text(), panel.act_button.text()))
+            for w in widgets:
+                fm = w.fontMetrics()
+                assert fm.horizontalAdvance(w.text()) < w.width()
+        assert {t for t, _a in texts} == {"Blue's turn", "Red's turn"}
+        assert {a for _t, a in texts} == {"Act", "Respond"}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -21,18 +21,23 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.services.tracker import BattleView
+from ui.panels.theme import TABLE, Theme, muted, readable_on, scaled
+
 #: Qt's largest widget size (QWIDGETSIZE_MAX).
 QWIDGETSIZE_MAX = (1 << 24) - 1
 
-from ui.panels.theme import TABLE, Theme, muted, readable_on, scaled
-
 
 def widest(widget: QLabel | QAbstractButton, texts: Sequence[str]) -> int:
-    """The width ``widget`` would ask for with the longest of ``texts`` (its padding, border and
-    style as they are now, with its current text)."""
-    fm = widget.fontMetrics()
-    frame = widget.sizeHint().width() - fm.horizontalAdvance(widget.text())
-    return max([widget.sizeHint().width(), *(frame + fm.horizontalAdvance(t) for t in texts)])
+    """The width ``widget`` asks for with the longest of ``texts`` (its padding, border and
+    style as they are now); it keeps its text."""
+    widget.ensurePolished()  # a new style sheet's padding and border count
+    shown = widget.text()
+    widths = [widget.sizeHint().width()]
+    for text in texts:
+        widget.setText(text)
+        widths.append(widget.sizeHint().width())
+    widget.setText(shown)
+    return max(widths)
 
 
 class FixedWidths(QObject):
@@ -60,9 +65,13 @@ class FixedWidths(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange) \
                 and watched in self.texts:
-            assert isinstance(watched, QLabel | QAbstractButton)
-            self.fit(watched)
+            # After the widget has seen the change itself (its size hint is cached till then).
+            QTimer.singleShot(0, self, self._fit_all)
         return False
+
+    def _fit_all(self) -> None:
+        for widget in self.texts:
+            self.fit(widget)
 
 
 class BattleHeader(QFrame):

@@ -6,7 +6,8 @@ followed by the paint Qt does for what they changed (``processEvents``); median
 of many runs. Each is split, in the same run, into the tracker's part (time spent inside the
 tracker service's methods: store, read the new state) and the UI's part (the rest: the panel,
 the models, the views and Qt's paint, shown apart). Target: the UI's part no more than the
-tracker's.
+tracker's. Then, in a few extra untimed runs, the paint and layout events Qt sends per widget
+during each (what repaints or lays out twice, or at all, on End Turn and Undo).
 
 Run: QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_battle_panel.py
 """

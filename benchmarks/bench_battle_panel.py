@@ -6,7 +6,8 @@ followed by the paint Qt does for what they changed (``processEvents``); median
 of many runs. Each is split, in the same run, into the tracker's part (time spent inside the
 tracker service's methods: store, read the new state) and the UI's part (the rest: the panel,
 the models, the views and Qt's paint, shown apart). Target: the UI's part no more than the
-tracker's.
+tracker's. Then, in a few extra untimed runs, the paint and layout events Qt sends per widget
+during each (what repaints or lays out twice, or at all, on End Turn and Undo).
 
 Run: QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_battle_panel.py
 """
@@ -25,9 +26,9 @@ from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtCore import QEvent, QObject, QSettings  # noqa: E402
 from PySide6.QtGui import QUndoStack  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
 from brikdesk.domain.battle import ActionUse, spend_action  # noqa: E402
 from brikdesk.persistence.db import open_database  # noqa: E402
@@ -94,6 +95,43 @@ class TrackerClock:
         return run
 
 
+class QtEvents(QObject):
+    """Counts the paint and layout events Qt sends, per widget (its object name, else its
+    class and its parent's name), while ``counting``; installed on the application."""
+
+    KINDS = {QEvent.Type.Paint: "paint", QEvent.Type.LayoutRequest: "layout"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.counting = False
+        self.seen: dict[tuple[str, str], int] = {}
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
+        kind = self.KINDS.get(event.type()) if self.counting else None
+        if kind is not None and isinstance(watched, QWidget):
+            key = (kind, self.name(watched))
+            self.seen[key] = self.seen.get(key, 0) + 1
+        return False
+
+    @staticmethod
+    def name(w: QWidget) -> str:
+        own = w.objectName()
+        if own and not own.startswith("qt_"):
+            return own
+        parent = w.parentWidget()
+        above = parent.objectName() if parent is not None else ""
+        return f"{type(w).__name__}{' ' + own if own else ''} in {above or '?'}"
+
+    def lines(self, what: str, runs: int) -> list[str]:
+        total = {k: sum(n for (kind, _w), n in self.seen.items() if kind == k)
+                 for k in ("paint", "layout")}
+        out = [f"{what}: per run {total['paint'] / runs:.1f} paint and "
+               f"{total['layout'] / runs:.1f} layout events"]
+        for (kind, widget), n in sorted(self.seen.items(), key=lambda kv: -kv[1]):
+            out.append(f"    {n / runs:4.1f} {kind:6} {widget}")
+        return out
+
+
 class Split:
     """Totals, tracker parts and UI parts of one kind of action."""
 
@@ -127,6 +165,39 @@ class Split:
                 f"    of which the panel's update: {ms(update)}, Qt's paint: {ms(self.paint)}"]
 
 
+def count_events(app: QApplication, panel: BattlePanel, sv: Services, battle_id: int,
+                 runs: int = 5) -> list[str]:
+    """Paint and layout events per widget during Undo of an attack, End Turn and its Undo."""
+    out = []
+    kinds: dict[str, QtEvents] = {}
+    for what in ("End Turn", "Undo of an attack", "Undo of the End Turn"):
+        kinds[what] = QtEvents()
+    for _run in range(runs):
+        spend_some(sv, battle_id, SPENT_PER_TURN)
+        panel.refresh()
+        settle(app)
+        state = sv.tracker.view(battle_id).state
+        ready = next(u.unit_id for u in state.units
+                     if u.player_id == state.active and u.action_available)
+        panel.spend(ready, ActionUse.ATTACK)
+        settle(app)
+        for what, action in (("Undo of an attack", panel.undo), ("redo", panel.redo),
+                             ("End Turn", panel.end_turn), ("Undo of the End Turn", panel.undo),
+                             ("redo", panel.redo)):
+            counter = kinds.get(what)
+            if counter is not None:
+                app.installEventFilter(counter)
+                counter.counting = True
+            action()
+            settle(app)
+            if counter is not None:
+                counter.counting = False
+                app.removeEventFilter(counter)
+    for what, counter in kinds.items():
+        out += counter.lines(what, runs)
+    return out
+
+
 def main() -> None:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
@@ -158,6 +229,7 @@ def main() -> None:
             panel.redo()
             settle(app)
         events = len(sv.tracker.view(battle_id).events)
+        counts = count_events(app, panel, sv, battle_id)
         panel.close()
 
     print(f"battle of {UNITS} units, {events} events in the log at the end, "
@@ -165,6 +237,9 @@ def main() -> None:
     print("\n".join(end_turn.lines("End Turn through the panel")))
     print("\n".join(undo.lines("Undo of one event (an attack) through the panel")))
     print("\n".join(undo_end.lines("Undo of one event (the End Turn) through the panel")))
+    print("Qt's events (counted in extra runs, not timed):")
+    for line in counts:
+        print("  " + line)
     print(f"machine load while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
 
 

@@ -5,8 +5,12 @@ button; and the bar offering to start a planned battle.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -18,6 +22,56 @@ from PySide6.QtWidgets import (
 
 from brikdesk.services.tracker import BattleView
 from ui.panels.theme import TABLE, Theme, muted, readable_on, scaled
+
+#: Qt's largest widget size (QWIDGETSIZE_MAX).
+QWIDGETSIZE_MAX = (1 << 24) - 1
+
+
+def widest(widget: QLabel | QAbstractButton, texts: Sequence[str]) -> int:
+    """The width ``widget`` asks for with the longest of ``texts`` (its padding, border and
+    style as they are now); it keeps its text."""
+    widget.ensurePolished()  # a new style sheet's padding and border count
+    shown = widget.text()
+    widths = [widget.sizeHint().width()]
+    for text in texts:
+        widget.setText(text)
+        widths.append(widget.sizeHint().width())
+    widget.setText(shown)
+    return max(widths)
+
+
+class FixedWidths(QObject):
+    """Keeps widgets whose text changes (whose turn it is, Act or Respond) as wide as their
+    longest text: a new text then repaints the widget alone, nothing beside it moves. Widths
+    are worked out again when a widget's font or style changes, or its texts do."""
+
+    def __init__(self, parent: QObject) -> None:
+        super().__init__(parent)
+        self.texts: dict[QLabel | QAbstractButton, tuple[str, ...]] = {}
+
+    def keep(self, widget: QLabel | QAbstractButton, texts: Sequence[str]) -> None:
+        new = widget not in self.texts
+        if new or self.texts[widget] != tuple(texts):
+            self.texts[widget] = tuple(texts)
+            if new:
+                widget.installEventFilter(self)
+            self.fit(widget)
+
+    def fit(self, widget: QLabel | QAbstractButton) -> None:
+        widget.setMinimumWidth(0)  # a size hint asked under a fixed width follows that width
+        widget.setMaximumWidth(QWIDGETSIZE_MAX)
+        widget.setFixedWidth(widest(widget, self.texts[widget]))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange) \
+                and watched in self.texts:
+            # After the widget has seen the change itself (its size hint is cached till then).
+            QTimer.singleShot(0, self, self._fit_all)
+        return False
+
+    def _fit_all(self) -> None:
+        for widget in self.texts:
+            self.fit(widget)
 
 
 class BattleHeader(QFrame):
@@ -33,6 +87,8 @@ class BattleHeader(QFrame):
         self.round_label.setObjectName("roundLabel")
         self.turn_label = QLabel(self)
         self.turn_label.setObjectName("turnLabel")
+        self.turn_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.widths = FixedWidths(self)
         self.name_label = QLabel(self)
         self.name_label.setObjectName("battleNameLabel")
         self.name_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -57,12 +113,15 @@ class BattleHeader(QFrame):
         state = view.state
         player = view.active_player
         self.round_label.setText(f"Round {state.round}")
+        names = [p.name for p in view.players]
         if view.status == "planned":
-            self.turn_label.setText(f"{player.name} will start")
+            turn = [f"{n} will start" for n in names]
         elif view.status == "finished" or state.finished:
-            self.turn_label.setText("Battle over")
+            turn = []
         else:
-            self.turn_label.setText(f"{player.name}'s turn")
+            turn = [f"{n}'s turn" for n in names]
+        shown = turn[view.setup.player_index[player.id]] if turn else "Battle over"
+        self.turn_label.setText(shown)
         band = player.colour
         style = (f"QLabel#turnLabel {{ background: {band}; color: {readable_on(band)};"
                  " border-radius: 6px; padding: 2px 14px; }")
@@ -79,6 +138,8 @@ class BattleHeader(QFrame):
             "Help > Rules reference lists every difference between the editions.")
         self.end_turn_button.setText(f"End {player.name}'s turn")
         self.end_turn_button.setToolTip(end_turn_tip + "  (Ctrl+E or F12)")
+        self.widths.keep(self.turn_label, turn or [shown])  # as wide for every player
+        self.widths.keep(self.end_turn_button, [f"End {n}'s turn" for n in names])
 
     def set_theme(self, theme: Theme, font: QFont) -> None:
         """Fonts and colours for ``theme`` (``font``: the panel's font)."""

@@ -284,6 +284,10 @@ class BattleUnitModel(QAbstractTableModel):
         """The unit rows as shown, top to bottom."""
         return [k for k in self._rows if not isinstance(k, tuple)]
 
+    def row_keys(self) -> list[Any]:
+        """Every row's key top to bottom: a unit id, or ``("g", player id)`` for a header."""
+        return list(self._rows)
+
     def group_rows(self) -> list[int]:
         return [i for i, k in enumerate(self._rows) if isinstance(k, tuple)]
 
@@ -500,6 +504,10 @@ class BattleUnitModel(QAbstractTableModel):
         key = rows[r]
         if type(key) is tuple:
             return self._group_data(key[1], c, role)
+        if role == IdRole:  # asked of every row when rows move: no display record needed
+            return key
+        if role == GroupRole:
+            return None
         row = self._unit_row(key)
         cells = row.cells[c]
         if role in cells:

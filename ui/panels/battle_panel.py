@@ -124,6 +124,8 @@ class BattlePanel(QWidget):
         self._app_font = QFont(self.font())
         self._app_palette = QPalette(self.palette())
         self._refreshing = False
+        #: The battle state, unit and whether it is live the rules were last asked about.
+        self._asked: tuple[BattleView | None, BattleUnitId | None, bool] = (None, None, False)
         self._hidden = False
         self._shown_once = False
         self.open_wizard_fn = wizard_opener()
@@ -244,8 +246,10 @@ class BattlePanel(QWidget):
 
     def _history_moved(self, _index: int = 0) -> None:
         # A stack being destroyed empties itself first: nothing to show then.
+        # Undo and Redo only: what the current unit may do depends on the battle, not on the
+        # history (a refresh follows when the battle changed).
         if self.view is not None and shiboken6.isValid(self.undo_stack):
-            self._update_enabled()
+            self._update_history()
 
     def refresh(self) -> None:
         """Read the battle from the tracker and update what changed, in place."""
@@ -284,7 +288,30 @@ class BattlePanel(QWidget):
         live = view is not None and view.in_progress and not view.state.finished
         self.end_turn_action.setEnabled(live and not self._hidden)
         self.end_turn_button.setEnabled(live)
-        # This battle's history first; with none, the log's own last action (after a restart).
+        self._update_history()
+        self.start_action.setEnabled(view is not None and view.status == "planned")
+        unit = self.current_unit()
+        on_unit = live and unit is not None
+        for a in self.unit_actions:
+            a.setEnabled(on_unit)
+        opener_ok = self.open_wizard_fn is not None
+        self.wizard_action.setEnabled(on_unit and opener_ok)
+        self.wizard_button.setEnabled(on_unit and opener_ok)
+        tip = ("Open the combat wizard for this unit (W)" if opener_ok else
+               "The combat wizard is not available in this version of BrikDesk")
+        self.wizard_button.setToolTip(tip)
+        self.wizard_action.setToolTip(tip)
+        # The buttons and the keys legend ask the rules: once per battle state and unit.
+        asked = (view if live else None, unit, on_unit)
+        if asked[0] is not self._asked[0] or asked[1:] != self._asked[1:]:
+            self._asked = asked
+            self.buttons.set_enabled(on_unit, unit)
+            self.message.set_keys(keys_legend(asked[0], unit))
+
+    def _update_history(self) -> None:
+        """Undo and Redo: this battle's history first; with none, the log's own last action
+        (after a restart)."""
+        view = self.view
         stack = self.undo_stack
         can_undo = (stack.undoText() if stack.canUndo()
                     else view.can_undo if view is not None else None)
@@ -295,20 +322,6 @@ class BattlePanel(QWidget):
                               (self.redo_battle_action, can_redo, "Redo")):
             a.setEnabled(bool(text))
             a.setText(f"{what} battle: {short(text)}" if text else f"{what} battle action")
-        self.start_action.setEnabled(view is not None and view.status == "planned")
-        unit = self.current_unit()
-        on_unit = live and unit is not None
-        for a in self.unit_actions:
-            a.setEnabled(on_unit)
-        self.buttons.set_enabled(on_unit, unit)
-        opener_ok = self.open_wizard_fn is not None
-        self.wizard_action.setEnabled(on_unit and opener_ok)
-        self.wizard_button.setEnabled(on_unit and opener_ok)
-        tip = ("Open the combat wizard for this unit (W)" if opener_ok else
-               "The combat wizard is not available in this version of BrikDesk")
-        self.wizard_button.setToolTip(tip)
-        self.wizard_action.setToolTip(tip)
-        self.message.set_keys(keys_legend(view if live else None, unit))
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt name)
         super().showEvent(event)

@@ -54,6 +54,14 @@ class StillRows(QObject):
         group = index.data(GroupRole)
         return ("g", group) if group is not None else index.data(IdRole)
 
+    def model_keys(self) -> list[Any]:
+        """The rows' keys in the model's order (from the model at once when it lists them)."""
+        model = self.table.model()
+        listed = getattr(model, "row_keys", None)
+        if listed is not None:
+            return list(listed())
+        return [self._key(r) for r in range(model.rowCount())]
+
     def keys_shown(self) -> list[Any]:
         """The rows' keys (a unit id, or ``("g", player id)``) top to bottom, as shown."""
         h = self.header
@@ -77,7 +85,7 @@ class StillRows(QObject):
         if self.holding:
             for v in range(h.count()):
                 h.moveSection(h.visualIndex(v), v)
-        self._shown = self.keys_shown()
+        self._shown = self.model_keys()  # shown in the model's order now
 
     def _rows_changed(self, *_args: object) -> None:
         h = self.header
@@ -87,7 +95,7 @@ class StillRows(QObject):
             return
         before = {k: i for i, k in enumerate(self._shown)}
         rows = range(model.rowCount())
-        keys = [self._key(r) for r in rows]
+        keys = self.model_keys()
         # Rows seen before keep their order; a new row goes after the row above it in the
         # model's order (or first).
         place: dict[int, float] = {}

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QHBoxLayout, QMenu, QPushButton, QToolButton, QWid
 from brikdesk.domain.battle import is_own_turn
 from brikdesk.domain.ids import BattleUnitId
 from brikdesk.services.tracker import BattleView
+from ui.panels.battle_header import FixedWidths
 from ui.panels.legal import hold_refusal
 from ui.panels.unit_menus import UnitActions, fill_act, fill_counter, fill_status
 from ui.panels.unit_table import UnitTable
@@ -41,6 +42,7 @@ class UnitButtons(QWidget):
         self.status_button = self._menu_button("Status", "statusButton", fill_status)
         self.wizard_button = QPushButton("Combat wizard…", self)
         self.wizard_button.setObjectName("wizardButton")
+        FixedWidths(self).keep(self.act_button, ("Act", "Respond"))  # as wide for both
         for b in (self.act_button, self.hold_button, self.counter_button, self.status_button,
                   self.wizard_button):
             row.addWidget(b)

@@ -1,0 +1,104 @@
+"""What End Turn and Undo cost the battle panel (issue 14): the rules are asked about the current
+unit once per action, rows are found by their keys without their display values, and the
+header's turn label and End Turn button keep their size from one player's turn to the next."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from brikdesk.domain.battle import ActionUse
+from brikdesk.services import Services
+from tests.ui.battle_tables import Table, make_panel
+from ui.models.table import IdRole
+from ui.panels import BattlePanel
+from ui.panels import battle_panel as panel_module
+from ui.panels.battle_model import GroupRole
+from ui.panels.legal import attack_refusal, combat_context
+
+
+@pytest.fixture
+def panel(qtbot, sv: Services, table: Table, qsettings: QSettings) -> BattlePanel:
+    return make_panel(qtbot, sv, table.battle_id, qsettings)
+
+
+def test_the_keys_legend_is_worked_out_once_per_action_and_follows_undo(
+        qtbot, panel: BattlePanel, table: Table, monkeypatch) -> None:
+    asked: list[object] = []
+    real = panel_module.keys_legend
+
+    def counting(view, unit):
+        asked.append(unit)
+        return real(view, unit)
+
+    monkeypatch.setattr(panel_module, "keys_legend", counting)
+    rifle = table.ids["Red Rifle"]
+    panel.select_unit(rifle)
+    assert "A attack" in panel.message.keys
+    asked.clear()
+    assert panel.spend(rifle, ActionUse.ATTACK)
+    assert asked == [rifle]
+    assert "A attack" not in panel.message.keys
+    asked.clear()
+    assert panel.undo()  # the history moves and the battle changes: one look at the rules
+    assert asked == [rifle]
+    assert "A attack" in panel.message.keys
+    asked.clear()
+    assert panel.end_turn()
+    assert asked == [rifle]
+    assert panel.message.keys.startswith("Red Rifle may respond")
+
+
+def test_rows_are_found_by_key_without_their_display_values(panel: BattlePanel) -> None:
+    """Keeping rows still under the pointer reads every row's key on End Turn: that must not
+    build every row's display values (500 rows: 15 ms)."""
+    m = panel.model
+    m._cache.clear()
+    ids = [m.index(r, 0).data(IdRole) for r in range(m.rowCount())]
+    assert [i for i in ids if i is not None] == m.unit_ids()
+    assert m._cache == {}
+    # The rows kept still under the pointer read the same keys from the model at once.
+    groups = [m.index(r, 0).data(GroupRole) for r in range(m.rowCount())]
+    assert panel.still_rows.model_keys() == [("g", g) if g is not None else i
+                                             for g, i in zip(groups, ids, strict=True)]
+
+
+def test_the_attack_check_reuses_the_fighters_but_never_an_old_state(
+        panel: BattlePanel, table: Table) -> None:
+    """The Act menu and the legend ask whether a unit may attack from the battle as it stands
+    (its fighters are kept while the units stay the same)."""
+    rifle = table.ids["Red Rifle"]
+    before = panel.view
+    assert before is not None and attack_refusal(before, rifle) is None
+    first = combat_context(before)
+    assert panel.spend(rifle, ActionUse.ATTACK)
+    after = panel.view
+    assert after is not None and after.units is before.units
+    again = combat_context(after)
+    assert again.state is after.state and again.fighters is first.fighters
+    assert attack_refusal(after, rifle) is not None  # its Action is spent now
+    assert attack_refusal(before, rifle) is None  # the old view still says what it said
+
+
+def test_end_turn_keeps_the_header_and_act_button_widths_and_their_texts_fit(
+        qtbot, panel: BattlePanel, table: Table) -> None:
+    """Whose turn it is and the End Turn button are as wide for Red as for Blue (nothing beside
+    them moves on End Turn), in both looks, and never cut their text."""
+    header = panel.header
+    widgets = (header.turn_label, header.end_turn_button, panel.act_button)
+    for table_mode in (False, True):
+        panel.set_table_mode(table_mode, remember=False)
+        qtbot.wait(1)  # widths are worked out again after the new fonts are in place
+        panel.select_unit(table.ids["Red Rifle"])
+        widths = [w.width() for w in widgets]
+        texts = []
+        for _turn in range(2):
+            assert panel.end_turn()
+            qtbot.wait(1)
+            assert [w.width() for w in widgets] == widths
+            texts.append((header.turn_label.text(), panel.act_button.text()))
+            for w in widgets:
+                fm = w.fontMetrics()
+                assert fm.horizontalAdvance(w.text()) < w.width()
+        assert {t for t, _a in texts} == {"Blue's turn", "Red's turn"}
+        assert {a for _t, a in texts} == {"Act", "Respond"}

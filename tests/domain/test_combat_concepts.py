@@ -95,3 +95,34 @@ def test_a_units_facts_in_one_line():
     ctx = make_ctx([StatusSet(GUY, Status.DISRUPTED)])
     assert unit_facts(ctx, GUY).startswith("Guy of Gisbourne: Action die d6, Armor ")
     assert "Disrupted" in unit_facts(ctx, GUY)
+
+
+class TestFirstTarget:
+    """The wizard opens on the first enemy in Close Combat with the attacker, else the first
+    enemy alive and in the battle: what :func:`target_options` allows, without its labels."""
+
+    @staticmethod
+    def _by_the_list(ctx, attacker):
+        me = ctx.side(attacker)
+        allowed = [c.value for c in combat.target_options(ctx, AttackDraft(attacker))
+                   if c.allowed and ctx.side(c.value) != me]
+        engaged = [t for t in allowed if t in ctx.state.unit(attacker).close_combat]
+        return (engaged or allowed or [None])[0]
+
+    def test_it_agrees_with_the_target_list(self):
+        from brikdesk.domain.combat.choices import first_target
+        states = [
+            make_ctx(),
+            make_ctx([StatusSet(GUY, Status.DEAD)]),
+            make_ctx([CloseCombatAttack(WILL, ALAN)]),
+            make_ctx([StatusSet(GUY, Status.DEAD), CloseCombatAttack(HOOD, ALAN)]),
+        ]
+        for ctx in states:
+            for attacker in (HOOD, WILL, TUCK, GUY, ALAN):
+                assert first_target(ctx, attacker) == self._by_the_list(ctx, attacker)
+
+    def test_in_close_combat_the_opponent_comes_first(self):
+        from brikdesk.domain.combat.choices import first_target
+        ctx = make_ctx([CloseCombatAttack(WILL, ALAN)])
+        assert first_target(ctx, WILL) == ALAN
+        assert first_target(make_ctx(), WILL) == GUY  # out of Close Combat: the first enemy

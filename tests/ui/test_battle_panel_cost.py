@@ -102,3 +102,22 @@ def test_end_turn_keeps_the_header_and_act_button_widths_and_their_texts_fit(
                 assert fm.horizontalAdvance(w.text()) < w.width()
         assert {t for t, _a in texts} == {"Blue's turn", "Red's turn"}
         assert {a for _t, a in texts} == {"Act", "Respond"}
+
+
+def test_a_longer_log_detail_scrolls_in_its_box_instead_of_moving_the_log(
+        qtbot, panel: BattlePanel, table: Table) -> None:
+    """The selected log line's detail changes with every action; its box keeps its height, so
+    the log above it does not move and the panel is not laid out again (a long detail
+    scrolls)."""
+    panel.show()
+    qtbot.waitExposed(panel)
+    pane = panel.log_pane
+    box_height, log_height = pane.detail_box.height(), pane.view.height()
+    pane.detail.setText("\n".join(f"line {n}" for n in range(12)))
+    qtbot.wait(10)
+    assert (pane.detail_box.height(), pane.view.height()) == (box_height, log_height)
+    assert pane.detail_box.verticalScrollBar().maximum() > 0  # the rest is a scroll away
+    assert panel.spend(table.ids["Red Rifle"], ActionUse.ATTACK)
+    qtbot.wait(10)
+    assert (pane.detail_box.height(), pane.view.height()) == (box_height, log_height)
+    assert "Red Rifle" in pane.detail.text()

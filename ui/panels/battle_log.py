@@ -9,10 +9,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QTableView,
     QVBoxLayout,
@@ -29,6 +31,10 @@ from ui.panels.theme import TABLE, Theme, muted
 TITLES = (("<b>Battle log</b> (newest first)", "Battle log (newest first)"),
           ("<b>Battle log</b>", "Battle log"))
 SHORT_TITLE = "<b>Log</b>"
+
+
+#: Lines of the selected log line's detail shown under the log (more scroll).
+DETAIL_LINES = 7
 
 
 class BattleLogPane(QWidget):
@@ -79,9 +85,19 @@ class BattleLogPane(QWidget):
         self.detail.setObjectName("logDetail")
         self.detail.setWordWrap(True)
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.detail.setMinimumHeight(self.fontMetrics().height() * 3)
         self.detail.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        rv.addWidget(self.detail)
+        # The detail sits in a box of fixed height (it scrolls when longer): a new text never
+        # changes the pane's layout, so an action repaints the detail, not the whole panel.
+        self.detail_box = QScrollArea(self)
+        self.detail_box.setObjectName("logDetailBox")
+        self.detail_box.setFrameShape(QFrame.Shape.NoFrame)
+        self.detail_box.setWidgetResizable(True)
+        self.detail_box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.detail_box.setWidget(self.detail)
+        self.detail_box.viewport().setAutoFillBackground(False)
+        self.detail.setAutoFillBackground(False)
+        self._fit_detail()
+        rv.addWidget(self.detail_box)
         self._short = False
 
     def show_events(self, battle_id: BattleId, events: Sequence[LoggedEvent]) -> None:
@@ -103,6 +119,11 @@ class BattleLogPane(QWidget):
         self.view.verticalHeader().setMinimumSectionSize(rows)
         self.view.verticalHeader().setDefaultSectionSize(rows)
         self.detail.setPalette(muted(self.palette(), theme))
+        self._fit_detail()
+
+    def _fit_detail(self) -> None:
+        """Room for seven lines of the detail in the pane's font."""
+        self.detail_box.setFixedHeight(self.detail.fontMetrics().lineSpacing() * DETAIL_LINES + 4)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
         super().resizeEvent(event)

@@ -204,6 +204,27 @@ def _default_item(f: Fighter, kind: AttackKind) -> str | None:
     return None
 
 
+def first_target(ctx: CombatContext, attacker_id: BattleUnitId) -> BattleUnitId | None:
+    """The enemy the wizard suggests first: the first one in Close Combat with the attacker,
+    else the first enemy alive and in the battle (in muster order), else ``None``. The same
+    units :func:`target_options` allows, found without building every unit's label (the battle
+    panel asks this for its key legend on every action)."""
+    unit = ctx.state.unit(attacker_id)
+    my_side = ctx.side(attacker_id)
+    first: BattleUnitId | None = None
+    for f in ctx.fighters:
+        if f.unit_id == attacker_id or ctx.side(f.unit_id) == my_side:
+            continue
+        u = ctx.state.unit(f.unit_id)
+        if u.dead or u.out:
+            continue
+        if f.unit_id in unit.close_combat or not unit.close_combat:
+            return f.unit_id
+        if first is None:
+            first = f.unit_id
+    return first
+
+
 def default_draft(ctx: CombatContext, attacker_id: BattleUnitId) -> AttackDraft:
     """The draft the wizard opens with: the attacker's first damaging weapon (a Ranged one as a
     Ranged attack, a Close Combat one as a Strike, an Explosive thrown), bare hands Shoving if
@@ -220,15 +241,7 @@ def default_draft(ctx: CombatContext, attacker_id: BattleUnitId) -> AttackDraft:
         if item_key is not None:
             break
     unit = ctx.state.unit(attacker_id)
-    target = None
-    candidates = [c for c in target_options(ctx, AttackDraft(attacker_id)) if c.allowed
-                  and ctx.side(c.value) != ctx.side(attacker_id)]
-    for c in candidates:
-        if c.value in unit.close_combat:
-            target = c.value
-            break
-    if target is None and candidates:
-        target = candidates[0].value
+    target = first_target(ctx, attacker_id)
     if unit.close_combat and kind in (AttackKind.RANGED, AttackKind.THROWN):
         # 5.3: no Ranged attacks from Close Combat; strike with a Close Combat weapon instead.
         for it in me.items:

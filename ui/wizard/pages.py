@@ -92,6 +92,7 @@ from ui.wizard.widgets import (
     ChartSlot,
     ChoiceCombo,
     DiceEntry,
+    ModifierText,
     OddsPanel,
     card,
     fix_size,
@@ -855,7 +856,7 @@ class ActionPage(_DicePage):
         self.visible_problem.setObjectName("visibleProblem")
         self.visible_problem.hide()
         ml.addWidget(self.visible_problem)
-        self.row_widgets: list[tuple[QLabel, QLabel]] = []
+        self.row_widgets: list[tuple[QLabel, ModifierText]] = []
         self.placed: dict[QWidget, tuple[int, int]] = {}
         self.joiner_text = label("", "event")
         ml.addWidget(self.joiner_text)
@@ -965,6 +966,13 @@ class ActionPage(_DicePage):
     def _stage(self) -> ActionStage:
         return self.w.action_stage()
 
+    def initializePage(self) -> None:
+        super().initializePage()
+        # A new attack: the rows take the heights of its modifiers (then keep them, so that a
+        # judgement moves nothing on the page).
+        for _value, what in self.row_widgets:
+            what.forget()
+
     def refresh(self) -> None:
         d, ctx = self.w.draft, self.w.ctx
         preview = action_preview(d, ctx)
@@ -1019,7 +1027,7 @@ class ActionPage(_DicePage):
         self.complete_changed()
         lay_out_now()  # one paint of the final geometry
 
-    def _row(self, i: int) -> tuple[QLabel, QLabel]:
+    def _row(self, i: int) -> tuple[QLabel, ModifierText]:
         """The value and text labels of row ``i`` of the modifier list (made once, reused)."""
         while len(self.row_widgets) <= i:
             n = len(self.row_widgets)
@@ -1027,7 +1035,7 @@ class ActionPage(_DicePage):
             value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             value.setStyleSheet(_VALUE_STYLE)
             fix_size(value, "+10", BASE_PT + 6)
-            what = label("")
+            what = ModifierText(self.mods_box)
             what.setObjectName("modifierRow")
             self.mods.addWidget(value, n, 0, Qt.AlignmentFlag.AlignRight)
             self.mods.addWidget(what, n, 1)
@@ -1056,9 +1064,7 @@ class ActionPage(_DicePage):
                         "#9aa5b1")
             value.setText(f"{m.value:+d}" if m.value else "0")
             read = show_readings(what, m.rule)
-            what.setText(f"{m.reason}<br><span style='font-size:{BASE_PT - 3}pt; "
-                         f"color:#52606d'>{m.rule}"
-                         + (" · BrikDesk's reading (hover)" if read else "") + "</span>")
+            what.set_texts(m.reason, m.rule + (" · BrikDesk's reading (hover)" if read else ""))
             value.show()
             what.show()
             widget = self._judgement(r.judgement, target) if target is not None else None
@@ -1074,7 +1080,7 @@ class ActionPage(_DicePage):
             _set_colour(value, "#000000")
             _set_style(value, _TOTAL_STYLE)
             value.setText(f"{first.action_mod:+d}" if first.action_mod else "0")
-            what.setText("all Action Roll modifiers together")
+            what.set_texts("all Action Roll modifiers together")
             value.show()
             what.show()
         for value, what in self.row_widgets[len(rows) + (1 if rows else 0):]:

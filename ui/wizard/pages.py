@@ -10,6 +10,7 @@ page. Nothing here writes anything: Finish does, once (``CombatWizard.accept``).
 from __future__ import annotations
 
 import html
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
@@ -45,6 +46,7 @@ from brikdesk.domain.combat import (
     DamagePreview,
     DamageStage,
     Joiner,
+    ModifierRow,
     ObjectTarget,
     RangePreview,
     Reaction,
@@ -851,12 +853,14 @@ class ActionPage(_DicePage):
         ml.addWidget(self.mods_error)
         self.mods = QGridLayout()
         self.mods.setHorizontalSpacing(14)
+        self.mods.setColumnStretch(1, 1)  # once: setting it lays the list out again
         ml.addLayout(self.mods)
         self.visible_problem = label("", "problem")
         self.visible_problem.setObjectName("visibleProblem")
         self.visible_problem.hide()
         ml.addWidget(self.visible_problem)
         self.row_widgets: list[tuple[QLabel, ModifierText]] = []
+        self._order: dict[str, int] = {}
         self.placed: dict[QWidget, tuple[int, int]] = {}
         self.joiner_text = label("", "event")
         ml.addWidget(self.joiner_text)
@@ -967,11 +971,28 @@ class ActionPage(_DicePage):
         return self.w.action_stage()
 
     def initializePage(self) -> None:
+        # A new attack: its modifiers in the domain's order, each row the height of its text;
+        # then the rows keep their places and heights, so that a judgement moves nothing.
+        self._order.clear()
         super().initializePage()
-        # A new attack: the rows take the heights of its modifiers (then keep them, so that a
-        # judgement moves nothing on the page).
         for _value, what in self.row_widgets:
             what.forget()
+
+    def _steady(self, rows: Sequence[ModifierRow]) -> list[ModifierRow]:
+        """``rows`` in the order their modifiers first appeared since the page was opened: a
+        judgement that gives a modifier (or takes it away) leaves its row, and the check box
+        the organizer just clicked, where they were. A modifier is known by its judgement, or
+        by its rule section (and how many rows before it cite that section)."""
+        keys = []
+        cited: Counter[str] = Counter()
+        for r in rows:
+            rule = r.modifier.rule
+            keys.append(r.judgement or f"{rule}#{cited[rule]}")
+            cited[rule] += 1
+        for key in keys:
+            self._order.setdefault(key, len(self._order))
+        return [r for _key, r in sorted(zip(keys, rows, strict=True),
+                                        key=lambda kr: self._order[kr[0]])]
 
     def refresh(self) -> None:
         d, ctx = self.w.draft, self.w.ctx
@@ -1052,7 +1073,7 @@ class ActionPage(_DicePage):
     def _show_rows(self, preview: ActionPreview) -> None:
         first = preview.first
         set_problem(self.mods_error, preview.error)
-        rows = [] if preview.error or first is None else list(first.rows)
+        rows = [] if preview.error or first is None else self._steady(first.rows)
         used: set[QWidget] = set()
         d, ctx = self.w.draft, self.w.ctx
         target = target_of(d, ctx) if rows else None
@@ -1092,7 +1113,6 @@ class ActionPage(_DicePage):
                 widget.hide()
         if self.visible not in used:
             self.visible_problem.hide()
-        self.mods.setColumnStretch(1, 1)
 
     def _judgement(self, key: str | None, target: Target) -> QWidget | None:
         if key == "size":

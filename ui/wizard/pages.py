@@ -867,7 +867,8 @@ class ActionPage(_DicePage):
         ml.addStretch(1)
         top.addWidget(self.mods_box, 1)
         right_column = QWidget(self)
-        right_column.setFixedWidth(580)
+        right_width = 580
+        right_column.setFixedWidth(right_width)
         right = QVBoxLayout(right_column)
         right.setContentsMargins(0, 0, 0, 0)
         self.need_box, nl = card(self)
@@ -878,8 +879,10 @@ class ActionPage(_DicePage):
         fix_size(self.need, "no roll", NEED_PT)
         self.need_text = label("", "event")
         self.need_text.setObjectName("neededText")
-        # Fixed heights in this column: its size never depends on word wrapping.
-        self.need_text.setFixedHeight(2 * self.need_text.fontMetrics().lineSpacing() + 20)
+        # A fixed size in this column (its width less the card's margins and 1px border): its
+        # size never depends on word wrapping, and a new text repaints the label alone.
+        self.need_text.setFixedSize(right_width - 2 * 12 - 2,
+                                    2 * self.need_text.fontMetrics().lineSpacing() + 20)
         nl.addWidget(self.need_head)
         nl.addWidget(self.need)
         nl.addWidget(self.need_text)

@@ -237,8 +237,8 @@ class ModifierText(QWidget):
         return QSize(width, self.heightForWidth(width))
 
     def minimumSizeHint(self) -> QSize:
-        width = QFontMetrics(self.font()).averageCharWidth() * 12
-        return QSize(width, self.heightForWidth(width))
+        # Narrow if need be; the layout asks heightForWidth for the height at the width given.
+        return QSize(QFontMetrics(self.font()).averageCharWidth() * 12, 0)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)

@@ -24,13 +24,16 @@ from ui.bus import Bus
 from ui.wizard import CombatWizard
 
 
-class _Paints(QObject):
-    def __init__(self) -> None:
+class _Events(QObject):
+    """Counts the events of one type each widget receives."""
+
+    def __init__(self, kind: QEvent.Type = QEvent.Type.Paint) -> None:
         super().__init__()
+        self.kind = kind
         self.seen: Counter[QWidget] = Counter()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
-        if event.type() == QEvent.Type.Paint and isinstance(watched, QWidget):
+        if event.type() == self.kind and isinstance(watched, QWidget):
             self.seen[watched] += 1
         return False
 
@@ -49,7 +52,7 @@ def test_a_judgement_paints_what_it_moves_once(qtbot, tmp_path: Path) -> None:
         action = w.currentPage()
         qtbot.wait(action._unstick.interval() + 100)  # the page has scrolled to the dice
         app = QApplication.instance()
-        paints = _Paints()
+        paints = _Events(QEvent.Type.Paint)
         app.installEventFilter(paints)
         try:
             heights = set()
@@ -73,18 +76,6 @@ def test_a_judgement_paints_what_it_moves_once(qtbot, tmp_path: Path) -> None:
             app.removeEventFilter(paints)
     finally:
         battle.db.close()
-
-
-class _LayoutRequests(QObject):
-    def __init__(self, watched: QWidget) -> None:
-        super().__init__()
-        self.watched = watched
-        self.count = 0
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
-        if watched is self.watched and event.type() == QEvent.Type.LayoutRequest:
-            self.count += 1
-        return False
 
 
 def test_ticking_a_judgement_leaves_the_rows_and_its_box_in_place(qtbot, tmp_path: Path) -> None:
@@ -112,7 +103,7 @@ def test_ticking_a_judgement_leaves_the_rows_and_its_box_in_place(qtbot, tmp_pat
         assert any("not Disrupted" in r for r in reasons)
         where = box.mapTo(w, QPoint(0, 0))
         geometry = [what.geometry() for what in rows]
-        requests = _LayoutRequests(action.scroller.widget())
+        requests = _Events(QEvent.Type.LayoutRequest)
         QApplication.instance().installEventFilter(requests)
         try:
             for ticked in (True, False, True):
@@ -129,6 +120,7 @@ def test_ticking_a_judgement_leaves_the_rows_and_its_box_in_place(qtbot, tmp_pat
         row = next(i for i, r in enumerate(reasons) if "Disrupted" in r)
         value, what = action.row_widgets[row]
         assert "is Disrupted" in what.reason and value.text() != "0"
-        assert requests.count == 0
+        assert requests.seen[action.scroller.widget()] == 0
+        assert requests.seen[action.mods_box] == 0
     finally:
         battle.db.close()

@@ -1,6 +1,9 @@
 """Benchmark of the combat wizard: how long the odds take to follow a change.
 
-    python benchmarks/bench_wizard.py [--runs 41]
+    python benchmarks/bench_wizard.py [--runs 41] [--size 1280x900]
+
+The wizard is measured at the size it opens at on a large enough screen (1280x900; the
+offscreen screen is smaller, and a smaller wizard wraps the modifier list narrower).
 
 Prints the median (and worst) time of one change on the Action Roll page:
 

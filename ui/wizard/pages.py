@@ -10,6 +10,7 @@ page. Nothing here writes anything: Finish does, once (``CombatWizard.accept``).
 from __future__ import annotations
 
 import html
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
@@ -45,6 +46,7 @@ from brikdesk.domain.combat import (
     DamagePreview,
     DamageStage,
     Joiner,
+    ModifierRow,
     ObjectTarget,
     RangePreview,
     Reaction,
@@ -92,6 +94,7 @@ from ui.wizard.widgets import (
     ChartSlot,
     ChoiceCombo,
     DiceEntry,
+    ModifierText,
     OddsPanel,
     card,
     fix_size,
@@ -850,19 +853,22 @@ class ActionPage(_DicePage):
         ml.addWidget(self.mods_error)
         self.mods = QGridLayout()
         self.mods.setHorizontalSpacing(14)
+        self.mods.setColumnStretch(1, 1)  # once: setting it lays the list out again
         ml.addLayout(self.mods)
         self.visible_problem = label("", "problem")
         self.visible_problem.setObjectName("visibleProblem")
         self.visible_problem.hide()
         ml.addWidget(self.visible_problem)
-        self.row_widgets: list[tuple[QLabel, QLabel]] = []
+        self.row_widgets: list[tuple[QLabel, ModifierText]] = []
+        self._order: dict[str, int] = {}
         self.placed: dict[QWidget, tuple[int, int]] = {}
         self.joiner_text = label("", "event")
         ml.addWidget(self.joiner_text)
         ml.addStretch(1)
         top.addWidget(self.mods_box, 1)
         right_column = QWidget(self)
-        right_column.setFixedWidth(580)
+        right_width = 580
+        right_column.setFixedWidth(right_width)
         right = QVBoxLayout(right_column)
         right.setContentsMargins(0, 0, 0, 0)
         self.need_box, nl = card(self)
@@ -873,8 +879,10 @@ class ActionPage(_DicePage):
         fix_size(self.need, "no roll", NEED_PT)
         self.need_text = label("", "event")
         self.need_text.setObjectName("neededText")
-        # Fixed heights in this column: its size never depends on word wrapping.
-        self.need_text.setFixedHeight(2 * self.need_text.fontMetrics().lineSpacing() + 20)
+        # A fixed size in this column (its width less the card's margins and 1px border): its
+        # size never depends on word wrapping, and a new text repaints the label alone.
+        self.need_text.setFixedSize(right_width - 2 * 12 - 2,
+                                    2 * self.need_text.fontMetrics().lineSpacing() + 20)
         nl.addWidget(self.need_head)
         nl.addWidget(self.need)
         nl.addWidget(self.need_text)
@@ -965,6 +973,30 @@ class ActionPage(_DicePage):
     def _stage(self) -> ActionStage:
         return self.w.action_stage()
 
+    def initializePage(self) -> None:
+        # A new attack: its modifiers in the domain's order, each row the height of its text;
+        # then the rows keep their places and heights, so that a judgement moves nothing.
+        self._order.clear()
+        super().initializePage()
+        for _value, what in self.row_widgets:
+            what.forget()
+
+    def _steady(self, rows: Sequence[ModifierRow]) -> list[ModifierRow]:
+        """``rows`` in the order their modifiers first appeared since the page was opened: a
+        judgement that gives a modifier (or takes it away) leaves its row, and the check box
+        the organizer just clicked, where they were. A modifier is known by its judgement, or
+        by its rule section (and how many rows before it cite that section)."""
+        keys = []
+        cited: Counter[str] = Counter()
+        for r in rows:
+            rule = r.modifier.rule
+            keys.append(r.judgement or f"{rule}#{cited[rule]}")
+            cited[rule] += 1
+        for key in keys:
+            self._order.setdefault(key, len(self._order))
+        return [r for _key, r in sorted(zip(keys, rows, strict=True),
+                                        key=lambda kr: self._order[kr[0]])]
+
     def refresh(self) -> None:
         d, ctx = self.w.draft, self.w.ctx
         preview = action_preview(d, ctx)
@@ -1019,7 +1051,7 @@ class ActionPage(_DicePage):
         self.complete_changed()
         lay_out_now()  # one paint of the final geometry
 
-    def _row(self, i: int) -> tuple[QLabel, QLabel]:
+    def _row(self, i: int) -> tuple[QLabel, ModifierText]:
         """The value and text labels of row ``i`` of the modifier list (made once, reused)."""
         while len(self.row_widgets) <= i:
             n = len(self.row_widgets)
@@ -1027,7 +1059,7 @@ class ActionPage(_DicePage):
             value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             value.setStyleSheet(_VALUE_STYLE)
             fix_size(value, "+10", BASE_PT + 6)
-            what = label("")
+            what = ModifierText(self.mods_box)
             what.setObjectName("modifierRow")
             self.mods.addWidget(value, n, 0, Qt.AlignmentFlag.AlignRight)
             self.mods.addWidget(what, n, 1)
@@ -1044,7 +1076,7 @@ class ActionPage(_DicePage):
     def _show_rows(self, preview: ActionPreview) -> None:
         first = preview.first
         set_problem(self.mods_error, preview.error)
-        rows = [] if preview.error or first is None else list(first.rows)
+        rows = [] if preview.error or first is None else self._steady(first.rows)
         used: set[QWidget] = set()
         d, ctx = self.w.draft, self.w.ctx
         target = target_of(d, ctx) if rows else None
@@ -1056,9 +1088,7 @@ class ActionPage(_DicePage):
                         "#9aa5b1")
             value.setText(f"{m.value:+d}" if m.value else "0")
             read = show_readings(what, m.rule)
-            what.setText(f"{m.reason}<br><span style='font-size:{BASE_PT - 3}pt; "
-                         f"color:#52606d'>{m.rule}"
-                         + (" · BrikDesk's reading (hover)" if read else "") + "</span>")
+            what.set_texts(m.reason, m.rule + (" · BrikDesk's reading (hover)" if read else ""))
             value.show()
             what.show()
             widget = self._judgement(r.judgement, target) if target is not None else None
@@ -1074,7 +1104,7 @@ class ActionPage(_DicePage):
             _set_colour(value, "#000000")
             _set_style(value, _TOTAL_STYLE)
             value.setText(f"{first.action_mod:+d}" if first.action_mod else "0")
-            what.setText("all Action Roll modifiers together")
+            what.set_texts("all Action Roll modifiers together")
             value.show()
             what.show()
         for value, what in self.row_widgets[len(rows) + (1 if rows else 0):]:
@@ -1086,7 +1116,6 @@ class ActionPage(_DicePage):
                 widget.hide()
         if self.visible not in used:
             self.visible_problem.hide()
-        self.mods.setColumnStretch(1, 1)
 
     def _judgement(self, key: str | None, target: Target) -> QWidget | None:
         if key == "size":

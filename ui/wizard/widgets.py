@@ -13,8 +13,17 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
-from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QStandardItem, QStandardItemModel
+from PySide6.QtCore import QCoreApplication, QEvent, QRect, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetrics,
+    QKeyEvent,
+    QPainter,
+    QPaintEvent,
+    QStandardItem,
+    QStandardItemModel,
+)
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -145,6 +154,107 @@ def lay_out_now() -> None:
     before Qt paints: otherwise it paints, lays the scroll area out and paints again."""
     for _ in range(6):  # the label's layout, its card, the page's body, the scroll area...
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+
+
+class ModifierText(QWidget):
+    """A modifier's explanation: its reason, and under it, smaller and grey, its rule section
+    (and whether BrikDesk had to read the rule), both word-wrapped to the column's width.
+
+    Plain text painted directly: measuring it is cheap (no rich-text document). The row keeps
+    the height of the tallest text it has shown since :meth:`forget`: a judgement that
+    shortens a text, or moves a modifier to another row, moves nothing below (nor the check
+    box under the mouse) and only repaints the row; the page is laid out again only when a
+    text is taller than any the row has shown."""
+
+    NOTE_COLOUR = "#52606d"
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+        self.reason = ""
+        self.note = ""
+        self._seen: set[tuple[str, str]] = set()
+        self._tallest: dict[int, int] = {}
+
+    def set_texts(self, reason: str, note: str = "") -> None:
+        """Show ``reason`` over ``note``; the layout hears of it only if the height changes."""
+        if (reason, note) == (self.reason, self.note):
+            return
+        before = self.heightForWidth(self.width())
+        self.reason, self.note = reason, note
+        if (reason, note) not in self._seen:
+            self._seen.add((reason, note))
+            self._tallest.clear()
+        if self.heightForWidth(self.width()) != before:
+            self.updateGeometry()
+        self.update()
+
+    def forget(self) -> None:
+        """Take the height of the text shown now (a new attack: its own modifiers)."""
+        self._seen = {(self.reason, self.note)}
+        self._tallest.clear()
+        self.updateGeometry()
+
+    def text(self) -> str:
+        """The two lines as the rich text a label would show (``reason<br>note``)."""
+        return f"{self.reason}<br>{self.note}" if self.note else self.reason
+
+    def _fonts(self) -> tuple[QFont, QFont]:
+        note = QFont(self.font())
+        note.setPointSize(BASE_PT - 3)
+        return self.font(), note
+
+    def _rect(self, font: QFont, width: int, text: str) -> QRect:
+        return QFontMetrics(font).boundingRect(QRect(0, 0, max(width, 1), 100_000),
+                                               Qt.TextFlag.TextWordWrap, text)
+
+    def measure(self, width: int, reason: str, note: str) -> int:
+        """The height of ``reason`` over ``note`` word-wrapped at ``width``."""
+        fonts = self._fonts()
+        return sum(self._rect(font, width, text).height()
+                   for font, text in zip(fonts, (reason, note), strict=True) if text)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        """The height of the tallest text shown since :meth:`forget`, at ``width``."""
+        if width not in self._tallest:
+            self._tallest[width] = max((self.measure(width, *seen) for seen in self._seen),
+                                       default=0)
+        return self._tallest[width]
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._tallest.clear()
+        super().changeEvent(event)
+
+    def sizeHint(self) -> QSize:
+        metrics = QFontMetrics(self.font())
+        width = min(metrics.horizontalAdvance(self.reason), metrics.averageCharWidth() * 30)
+        return QSize(width, self.heightForWidth(width))
+
+    def minimumSizeHint(self) -> QSize:
+        # Narrow if need be; the layout asks heightForWidth for the height at the width given.
+        return QSize(QFontMetrics(self.font()).averageCharWidth() * 12, 0)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        width = self.width()
+        top = 0
+        colours = (self.palette().windowText().color(), QColor(self.NOTE_COLOUR))
+        for font, colour, text in zip(self._fonts(), colours, (self.reason, self.note),
+                                      strict=True):
+            if text:
+                rect = self._rect(font, width, text)
+                painter.setFont(font)
+                painter.setPen(colour)
+                painter.drawText(QRect(0, top, width, rect.height()),
+                                 Qt.TextFlag.TextWordWrap, text)
+                top += rect.height()
+        painter.end()
 
 
 class ChoiceCombo(QComboBox):

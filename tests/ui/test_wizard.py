@@ -288,6 +288,10 @@ class TestThievenHood:
         assert shown() == ("10.0%", "50.0%", "70.0%", percent(harder.kill))
         assert chart.line.value() == 3.5
         assert "-1" in [v.text() for v, _what in p3.row_widgets if v.isVisible()]
+        # Cancel: the chart is let go (its view closed, its scene cleared) before the wizard
+        # and its pages are deleted, so no late paint reaches a view without a scene.
+        w.reject()
+        assert p3.chart.chart is None and chart.closed and not chart.isVisible()
 
     def test_virtual_dice_are_kept_as_faces(self, qtbot, open_wizard, battle):
         w = open_wizard("Thieven Hood", seed=5)

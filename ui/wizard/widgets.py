@@ -640,6 +640,17 @@ class ChartSlot(QWidget):
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
 
+    def release(self) -> None:
+        """Let the chart go before its window is deleted: pyqtgraph's view must be closed
+        (its scene cleared) first, or a paint event that arrives while the window's children
+        are being deleted reaches a view whose scene is already gone."""
+        chart, self.chart = self.chart, None
+        if chart is not None:
+            chart.setUpdatesEnabled(False)
+            chart.hide()
+            chart.close()
+            chart.deleteLater()
+
     def draw(self, method: str, *args: Any, **kwargs: Any) -> None:
         if self.chart is None:
             self.chart = self._make(self)

@@ -41,7 +41,7 @@ from ui.screen import fit_to_screen
 from ui.undo import perform
 from ui.windows.common import report_to_active_window
 from ui.wizard.pages import ActionPage, AttackPage, DamagePage, RangePage, ResultPage
-from ui.wizard.widgets import STYLE
+from ui.wizard.widgets import STYLE, ChartSlot
 
 if TYPE_CHECKING:
     from brikdesk.services.tracker import BattleView, TrackerService
@@ -226,6 +226,14 @@ class CombatWizard(QWizard):
                                                         self.action_stage(),
                                                         self.damage_stage()))
         return self._summary[1]
+
+    # -- closing -----------------------------------------------------------------------------
+
+    def done(self, result: int) -> None:
+        """Finish, Cancel or closing the window: the charts go first (ChartSlot.release)."""
+        super().done(result)
+        for slot in self.findChildren(ChartSlot):
+            slot.release()
 
     # -- Finish ------------------------------------------------------------------------------
 

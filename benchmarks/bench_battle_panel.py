@@ -165,6 +165,20 @@ class Split:
                 f"    of which the panel's update: {ms(update)}, Qt's paint: {ms(self.paint)}"]
 
 
+def one_more_attack(sv: Services, battle_id: int, panel: BattlePanel,
+                    app: QApplication) -> None:
+    """The turn's units spend their Actions (through the tracker), then one more attack goes
+    through the panel (untimed): what the Undo that follows takes back."""
+    spend_some(sv, battle_id, SPENT_PER_TURN)
+    panel.refresh()
+    settle(app)
+    state = sv.tracker.view(battle_id).state
+    ready = next(u.unit_id for u in state.units
+                 if u.player_id == state.active and u.action_available)
+    panel.spend(ready, ActionUse.ATTACK)
+    settle(app)
+
+
 def count_events(app: QApplication, panel: BattlePanel, sv: Services, battle_id: int,
                  runs: int = 5) -> list[str]:
     """Paint and layout events per widget during Undo of an attack, End Turn and its Undo."""
@@ -173,14 +187,7 @@ def count_events(app: QApplication, panel: BattlePanel, sv: Services, battle_id:
     for what in ("End Turn", "Undo of an attack", "Undo of the End Turn"):
         kinds[what] = QtEvents()
     for _run in range(runs):
-        spend_some(sv, battle_id, SPENT_PER_TURN)
-        panel.refresh()
-        settle(app)
-        state = sv.tracker.view(battle_id).state
-        ready = next(u.unit_id for u in state.units
-                     if u.player_id == state.active and u.action_available)
-        panel.spend(ready, ActionUse.ATTACK)
-        settle(app)
+        one_more_attack(sv, battle_id, panel, app)
         for what, action in (("Undo of an attack", panel.undo), ("redo", panel.redo),
                              ("End Turn", panel.end_turn), ("Undo of the End Turn", panel.undo),
                              ("redo", panel.redo)):
@@ -211,15 +218,8 @@ def main() -> None:
         clock = TrackerClock(sv.tracker)
         end_turn, undo, undo_end = Split(), Split(), Split()
         for _turn in range(TURNS):
-            spend_some(sv, battle_id, SPENT_PER_TURN)
-            panel.refresh()
-            settle(app)
             # One more attack through the panel (untimed), then Undo of it and Redo.
-            state = sv.tracker.view(battle_id).state
-            ready = next(u.unit_id for u in state.units
-                         if u.player_id == state.active and u.action_available)
-            panel.spend(ready, ActionUse.ATTACK)
-            settle(app)
+            one_more_attack(sv, battle_id, panel, app)
             undo.measure(clock, app, panel.undo)
             panel.redo()
             settle(app)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.rulesets import RuleSet, large_action_turns
+from ui.dialogs.base import answer_of
 
 #: The longest extended Action the dialog offers (the turns box's maximum).
 MAX_TURNS = 99
@@ -154,12 +155,7 @@ class LongActionDialog(QDialog):
     def ask(cls, parent: QWidget | None, unit_name: str,
             rules: RuleSet) -> LongActionRequest | None:
         dialog = cls(parent, unit_name, rules)
-        try:
-            if dialog.exec() != QDialog.DialogCode.Accepted:
-                return None
-            return dialog.request()
-        finally:
-            dialog.deleteLater()
+        return answer_of(dialog, dialog.request)
 
 
 def _first_cap(text: str) -> str:

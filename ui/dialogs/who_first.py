@@ -36,6 +36,7 @@ from brikdesk.domain.rolling import DiceSource, RandomDice, TypedDice
 from brikdesk.domain.rulesets import RULE_SETS, FirstRule, edition_table
 from brikdesk.errors import UserError
 from brikdesk.services.tracker import BattleView
+from ui.dialogs.base import answer_of
 
 #: The "no Use" value of a Use box (a Bail: nothing to subtract).
 NO_USE = -1
@@ -233,9 +234,4 @@ class WhoFirstDialog(QDialog):
             responder_id: BattleUnitId) -> FirstToActResult | None:
         """The decision to record, or ``None`` if cancelled."""
         dialog = cls(parent, view, active_id, responder_id)
-        try:
-            if dialog.exec() != QDialog.DialogCode.Accepted:
-                return None
-            return dialog.decision
-        finally:
-            dialog.deleteLater()
+        return answer_of(dialog, lambda: dialog.decision)

@@ -43,6 +43,7 @@ from brikdesk.domain.battle import (
     automatic_hit_reasons,
     can_respond_now,
     close_combat_attack,
+    close_combat_refusal,
     counters_for_loadout,
     describe,
     end_turn,
@@ -819,6 +820,29 @@ class BattleLog(RuleBasedStateMachine):
                 assert u.unit_id in state.unit(other).close_combat
             for other in u.grabbing:
                 assert u.unit_id in state.unit(other).grabbed_by and other in u.close_combat
+
+
+    @invariant()
+    def what_refuses_the_attacker_refuses_every_target(self):
+        """The battle panel asks ``close_combat_refusal`` once instead of trying a Close
+        Combat attack on each enemy: when it refuses, the attack itself is refused against
+        everyone, for the same reason wherever the target is alive and on the table."""
+        state = self.history.state
+        for a in IDS:
+            own = state.unit(a).player_id == state.active
+            for maneuver in Maneuver:
+                why = close_combat_refusal(PROPERTY_SETUP, state, a, maneuver,
+                                           as_response=not own)
+                if why is None:
+                    continue
+                for b in IDS:
+                    if b == a:
+                        continue
+                    with pytest.raises(UserError) as refused:
+                        apply(PROPERTY_SETUP, state,
+                              CloseCombatAttack(a, b, maneuver, 1, as_response=not own))
+                    if state.unit(b).in_battle:
+                        assert str(refused.value) == str(why)
 
 
 BattleLog.TestCase.settings = settings(max_examples=60, stateful_step_count=50, deadline=None,

@@ -27,6 +27,7 @@ from brikdesk.domain.battle import (
     StatusSet,
     Use,
     apply,
+    close_combat_refusal,
     engagement,
     is_own_turn,
     spend_action,
@@ -124,11 +125,16 @@ def fight_targets(view: BattleView, unit_id: BattleUnitId, maneuver: Maneuver = 
     """The units (not in ``exclude``) a Close Combat attack (this maneuver) may go against
     now; ``first_only``: the first of them (is there one?)."""
     own = is_own_turn(view.state, unit_id)
-    tries = [(t, CloseCombatAttack(unit_id, t, maneuver, 1, as_response=not own))
-             for t in enemies(view, unit_id) if t not in exclude]
-    if not tries:
+    targets = [t for t in enemies(view, unit_id) if t not in exclude]
+    if not targets:
         return [], UserError("There is nobody to fight.")
-    return first_allowed(view, tries, first_only=first_only)
+    # What refuses the attacker refuses it against everyone: said once, not tried 250 times.
+    why = close_combat_refusal(view.setup, view.state, unit_id, maneuver, as_response=not own)
+    if why is not None:
+        return [], why
+    return first_allowed(view, [(t, CloseCombatAttack(unit_id, t, maneuver, 1,
+                                                      as_response=not own))
+                                for t in targets], first_only=first_only)
 
 
 def counter_targets(view: BattleView, unit_id: BattleUnitId, how: CounterUse = CounterUse.COUNTERSTRIKE,

@@ -64,6 +64,7 @@ from brikdesk.domain.battle.rules import (
     automatic_hit_reasons,
     can_respond_now,
     close_combat_attack,
+    close_combat_refusal,
     close_combat_sides,
     end_turn,
     engagement,
@@ -93,5 +94,5 @@ __all__ = [
     "describe", "end_turn", "engagement", "from_payload", "in_close_combat", "initial_state",
     "is_own_turn", "outnumbered", "outnumbered_modifier", "replay", "rule_warnings",
     "spend_action",
-    "state_from_json", "state_to_json", "summarize_turn_change", "to_record", "why_not_respond",
+    "state_from_json", "state_to_json", "summarize_turn_change", "to_record", "why_not_respond", "close_combat_refusal",
 ]

@@ -303,6 +303,29 @@ def why_not_respond(state: BattleState, unit_id: BattleUnitId) -> str | None:
     return None
 
 
+def close_combat_refusal(setup: BattleSetup, state: BattleState, actor: BattleUnitId,
+                         maneuver: Maneuver = Maneuver.STRIKE, *, as_response: bool,
+                         hands: int = 1) -> UserError | None:
+    """Why ``actor`` can make no Close Combat attack (``maneuver``, ``hands``) now, whoever
+    the target: the checks of a ``CloseCombatAttack`` that ask nothing of the target (the
+    attacker alive, on the table and not Disrupted, 4.1; an Action, or a held Action in
+    response, to pay with, 4.2/4.3; a hand free, 5.2), in the order the event makes them.
+    ``None``: whether it may attack depends on the target (try the event itself). A refusal
+    here refuses the event against every target with the same words, so a menu can say it
+    once instead of trying each enemy in turn."""
+    if state.finished:
+        return RuleViolation("The battle is over; nothing more can happen in it.")
+    d = _Draft(setup, state)
+    try:
+        u = d.get(actor)
+        _check_can_act(d, u, f"make a {maneuver.label}")
+        u = _pay_for_attack(d, u, as_response, maneuver.value, None, close=True)
+        _use_hands(d, u, hands, spend=False)
+    except UserError as exc:
+        return exc
+    return None
+
+
 def in_close_combat(state: BattleState, unit_id: BattleUnitId) -> bool:
     return bool(state.unit(unit_id).close_combat)
 

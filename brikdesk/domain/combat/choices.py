@@ -211,9 +211,10 @@ def first_target(ctx: CombatContext, attacker_id: BattleUnitId) -> BattleUnitId 
     panel asks this for its key legend on every action)."""
     unit = ctx.state.unit(attacker_id)
     my_side = ctx.side(attacker_id)
+    friends = {p.player_id for p in ctx.setup.players if p.side == my_side}
     first: BattleUnitId | None = None
     for f in ctx.fighters:
-        if f.unit_id == attacker_id or ctx.side(f.unit_id) == my_side:
+        if f.player_id in friends or f.unit_id == attacker_id:
             continue
         u = ctx.state.unit(f.unit_id)
         if u.dead or u.out:

@@ -300,6 +300,17 @@ class BattleUnitModel(QAbstractTableModel):
     def row_of_unit(self, unit_id: BattleUnitId) -> int:
         return self._row_of.get(unit_id, -1)
 
+    def record(self, r: int) -> UnitRow | LineRow | None:
+        """Row ``r``'s record, as ``RowRole`` gives it, without an index (the unit table's
+        painter asks it once per row it paints); ``None`` past the last row."""
+        rows = self._rows
+        if not 0 <= r < len(rows):
+            return None
+        key = rows[r]
+        if type(key) is tuple:
+            return self._group_row(key[1])
+        return self._unit_row(key)
+
     def index_of_unit(self, unit_id: BattleUnitId, column: int = 0) -> QModelIndex:
         r = self._row_of.get(unit_id, -1)
         return self.index(r, column) if r >= 0 else QModelIndex()

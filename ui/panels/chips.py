@@ -40,10 +40,7 @@ class StatusChipDelegate(RowDelegate):
         if isinstance(row, UnitRow):
             if row.background is not None:
                 painter.fillRect(option.rect, row.background)
-            if row.chips:
-                font = row.fonts[STATUS]
-                self._draw_chips(painter, option.rect, QFont(font if font is not None
-                                                             else option.font), row.chips)
+            self.draw_row_chips(painter, option, option.rect, row)
             return
         chips = index.data(ChipsRole)
         if not chips:
@@ -57,6 +54,15 @@ class StatusChipDelegate(RowDelegate):
         if style is not None:
             style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
         self._draw_chips(painter, option.rect, opt.font, chips)
+
+    def draw_row_chips(self, painter: QPainter, option: QStyleOptionViewItem, cell: QRect,
+                       row: UnitRow) -> None:
+        """The chips of a unit's row in ``cell`` (over its background), in the row's font
+        (``option``'s, the view's, when it has none)."""
+        if row.chips:
+            font = row.fonts[STATUS]
+            self._draw_chips(painter, cell, QFont(font if font is not None else option.font),
+                             row.chips)
 
     def _draw_chips(self, painter: QPainter, cell: QRect, font: QFont,
                     chips: list[tuple[str, str]]) -> None:

@@ -12,7 +12,7 @@ itself does. No rule is decided here.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable
 from dataclasses import replace
 
 from brikdesk.domain.battle import (
@@ -60,7 +60,7 @@ def refusal(view: BattleView, events: Iterable[Event]) -> UserError | None:
     return None
 
 
-def first_allowed(view: BattleView, tries: Sequence[tuple[BattleUnitId, Event]], *,
+def first_allowed(view: BattleView, tries: Iterable[tuple[BattleUnitId, Event]], *,
                   first_only: bool = False) -> tuple[list[BattleUnitId], UserError | None]:
     """The keys of ``tries`` whose event the rules allow (``first_only``: the first of them,
     enough to know whether there is one), and the first refusal when none is."""
@@ -132,9 +132,10 @@ def fight_targets(view: BattleView, unit_id: BattleUnitId, maneuver: Maneuver = 
     why = close_combat_refusal(view.setup, view.state, unit_id, maneuver, as_response=not own)
     if why is not None:
         return [], why
-    return first_allowed(view, [(t, CloseCombatAttack(unit_id, t, maneuver, 1,
+    # Built as they are tried: "is there one?" usually stops at the first enemy.
+    return first_allowed(view, ((t, CloseCombatAttack(unit_id, t, maneuver, 1,
                                                       as_response=not own))
-                                for t in targets], first_only=first_only)
+                                for t in targets), first_only=first_only)
 
 
 def counter_targets(view: BattleView, unit_id: BattleUnitId, how: CounterUse = CounterUse.COUNTERSTRIKE,

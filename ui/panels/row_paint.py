@@ -38,7 +38,8 @@ Index = QModelIndex | QPersistentModelIndex
 #: As plain ints: a test of flags costs no enum objects (this runs for every cell painted).
 _QT_PAINTS = (QStyle.StateFlag.State_Selected | QStyle.StateFlag.State_HasFocus).value
 _ENABLED = QStyle.StateFlag.State_Enabled.value
-_LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+#: A line of text: at the left, centred vertically (a header row, a log line).
+LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
 #: More laid out texts than this (many resizes) and the memory starts again.
 _LAID_KEPT = 4096
 
@@ -77,7 +78,7 @@ class RowDelegate(QStyledItemDelegate):
             if row.background is not None:
                 painter.fillRect(rect, row.background)
             if not self.draw_text(painter, option, rect, row.text, row.font, row.foreground,
-                                  _LEFT):
+                                  LEFT):
                 super().paint(painter, option, index)
             return
         if row.background is not None:

@@ -5,8 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtCore import (
+    QEvent,
+    QItemSelectionModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+)
+from PySide6.QtGui import QFont, QFontMetrics, QHoverEvent, QPaintEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from brikdesk.domain.ids import BattleUnitId
@@ -25,6 +32,7 @@ from ui.panels.battle_model import (
 )
 from ui.panels.chips import StatusChipDelegate
 from ui.panels.row_paint import RowDelegate
+from ui.panels.table_paint import RowPainter
 from ui.panels.theme import TABLE, Theme
 
 #: Pixels around a cell's or a header's text (margins and the grid line).
@@ -64,6 +72,8 @@ class UnitTable(QTableView):
         self.setItemDelegate(self.rows)
         self.chips = StatusChipDelegate(self)
         self.setItemDelegateForColumn(STATUS, self.chips)
+        #: Paints the rows from their records (``None``: Qt's view paints cell by cell).
+        self.row_painter: RowPainter | None = RowPainter(self, model, self.rows, self.chips)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.viewport().installEventFilter(self)  # its size is final when it resizes
         model.groups_changed.connect(self.span_groups)
@@ -168,6 +178,22 @@ class UnitTable(QTableView):
                 over -= give
         for column, w in wanted.items():
             self.setColumnWidth(column, w)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
+        painter = self.row_painter
+        if painter is None or not painter.paint(event):
+            super().paintEvent(event)
+
+    def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 (Qt name)
+        painter = self.row_painter
+        kind = event.type()
+        if painter is not None:
+            if kind in (QEvent.Type.HoverEnter, QEvent.Type.HoverMove) \
+                    and isinstance(event, QHoverEvent):
+                painter.hover = QPersistentModelIndex(self.indexAt(event.position().toPoint()))
+            elif kind == QEvent.Type.HoverLeave:
+                painter.hover = QPersistentModelIndex()
+        return super().viewportEvent(event)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
         if watched is self.viewport() and event.type() == QEvent.Type.Resize:

@@ -1,0 +1,175 @@
+"""The unit table painted row by row from its records (issue 14: End Turn and Undo spend no
+more time in the UI than in the tracker) looks exactly as Qt's view paints it, cell by cell:
+each picture is taken both ways and compared pixel for pixel."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QSettings, Qt
+from PySide6.QtGui import QHoverEvent, QImage, QPainter, QRegion
+from PySide6.QtWidgets import QApplication
+
+from brikdesk.domain.battle import ActionUse, Status
+from brikdesk.services import Services
+from tests.ui.battle_tables import Table, make_panel
+from ui.panels import BattlePanel
+from ui.panels.battle_model import GroupRole
+from ui.panels.table_paint import RowPainter
+from ui.panels.unit_table import UnitTable
+
+
+@pytest.fixture
+def panel(qtbot, sv: Services, table: Table, qsettings: QSettings) -> BattlePanel:
+    return make_panel(qtbot, sv, table.battle_id, qsettings)
+
+
+def picture(table: UnitTable, region: QRegion | None = None) -> QImage:
+    """The viewport as it paints now (only ``region`` of it, over white, when given)."""
+    viewport = table.viewport()
+    if region is None:
+        return viewport.grab().toImage()
+    image = QImage(viewport.size(), QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(Qt.GlobalColor.white)
+    painter = QPainter(image)
+    viewport.render(painter, QPoint(), region)
+    painter.end()
+    return image
+
+
+def both_ways(table: UnitTable, region: QRegion | None = None) -> tuple[QImage, QImage]:
+    """The viewport painted by the row painter, and by Qt's view cell by cell."""
+    ours = picture(table, region)
+    painter, table.row_painter = table.row_painter, None
+    try:
+        theirs = picture(table, region)
+    finally:
+        table.row_painter = painter
+    return ours, theirs
+
+
+def stray_grid_pixels(table: UnitTable) -> set[tuple[int, int]]:
+    """Where Qt's view may leave a pixel of grid on a player's header row: on the header row's
+    top line, the first pixel of each column line (it does at the top of the viewport, and
+    when rows are shown out of order; elsewhere it clips its grid off the header row). The
+    row painter keeps the header row whole; these pixels are the one difference allowed."""
+    model = table.model()
+    header = table.horizontalHeader()
+    lines = [header.sectionViewportPosition(c) + header.sectionSize(c) - 1
+             for c in range(header.count()) if not header.isSectionHidden(c)][:-1]
+    return {(x, table.rowViewportPosition(r)) for r in range(model.rowCount())
+            if model.index(r, 0).data(GroupRole) is not None for x in lines}
+
+
+def assert_same(table: UnitTable, region: QRegion | None = None) -> None:
+    ours, theirs = both_ways(table, region)
+    if ours == theirs:
+        return
+    assert ours.size() == theirs.size()
+    differ = {(x, y) for y in range(ours.height()) for x in range(ours.width())
+              if ours.pixel(x, y) != theirs.pixel(x, y)}
+    stray = stray_grid_pixels(table)
+    assert differ <= stray, f"{len(differ - stray)} pixels differ from Qt's own painting"
+    for x, y in differ:  # there the header row's own colour, as on the rest of its top line
+        assert ours.pixel(x, y) == ours.pixel(x - 1, y)
+
+
+@pytest.fixture
+def spent_and_hurt(panel: BattlePanel, table: Table) -> Iterator[BattlePanel]:
+    """Red Rifle spent its Action, Red Pike is Disrupted, the Knights are in Close Combat and
+    Blue Pike is dead: every kind of cell, chip and font of the table."""
+    ids = table.ids
+    assert panel.spend(ids["Red Rifle"], ActionUse.ATTACK)
+    assert panel.set_status(ids["Red Pike"], Status.DISRUPTED)
+    assert panel.set_status(ids["Red Knight"], Status.IN_CLOSE_COMBAT, (ids["Blue Knight"],))
+    assert panel.set_status(ids["Blue Pike"], Status.DEAD)
+    yield panel
+
+
+def test_the_row_painter_paints_the_table(panel: BattlePanel, monkeypatch) -> None:
+    """The table is painted row by row, not by Qt's view cell by cell: the delegate is asked
+    only for the current row's cells."""
+    painted: list[int] = []
+    real = RowPainter.paint
+
+    def counting(self: RowPainter, event: object) -> bool:
+        done = real(self, event)  # type: ignore[arg-type]  # a QPaintEvent
+        painted.append(done)
+        return done
+
+    monkeypatch.setattr(RowPainter, "paint", counting)
+    asked: list[int] = []
+    delegate = panel.table.rows
+    monkeypatch.setattr(delegate, "paint", lambda p, o, i: asked.append(i.row()))
+    panel.table.viewport().grab()
+    assert painted == [True]
+    current = panel.table.currentIndex().row()
+    assert current >= 0 and asked == [current] * 5  # its cells but the Status column's
+
+
+@pytest.mark.parametrize("table_mode", [False, True])
+def test_every_kind_of_row_looks_as_qt_paints_it(panel: BattlePanel, spent_and_hurt,
+                                                 table: Table, table_mode: bool) -> None:
+    """Active and waiting rows, a player's header across the table, the dead (struck out),
+    chips, and in table mode the hidden Type column and the larger rows."""
+    panel.set_table_mode(table_mode, remember=False)
+    QApplication.processEvents()
+    assert panel.table.isColumnHidden(1) is table_mode
+    assert_same(panel.table)
+    assert panel.end_turn()
+    assert_same(panel.table)
+
+
+def test_selection_focus_and_hover_look_as_qt_paints_them(
+        qtbot, panel: BattlePanel, spent_and_hurt, table: Table) -> None:
+    t = panel.table
+    t.setFocus()
+    assert panel.select_unit(table.ids["Red Pike"])
+    assert_same(t)
+    knight = t.visualRect(panel.model.index_of_unit(table.ids["Blue Knight"], 2)).center()
+    QApplication.sendEvent(t.viewport(), QHoverEvent(QEvent.Type.HoverEnter, QPointF(knight),
+                                                      QPointF(knight), QPointF(-1, -1)))
+    assert t.row_painter is not None and t.row_painter.hover.row() == \
+        panel.model.row_of_unit(table.ids["Blue Knight"])
+    assert_same(t)
+    QApplication.sendEvent(t.viewport(), QHoverEvent(QEvent.Type.HoverLeave, QPointF(-1, -1),
+                                                      QPointF(-1, -1), QPointF(knight)))
+    assert t.row_painter is not None and not t.row_painter.hover.isValid()
+    panel.setEnabled(False)  # a disabled table is Qt's to paint
+    assert_same(t)
+
+
+def test_a_part_of_the_table_and_a_scrolled_table_look_as_qt_paints_them(
+        qtbot, panel: BattlePanel, spent_and_hurt, table: Table) -> None:
+    """One row repainted alone (what Undo of an attack repaints), a band across two rows and
+    a column, and a short table scrolled, with each row at the top in turn (the last one cut short
+    at the top)."""
+    t = panel.table
+    row = t.visualRect(panel.model.index_of_unit(table.ids["Red Rifle"], 0))
+    one_row = QRect(0, row.top(), t.viewport().width(), row.height())
+    assert_same(t, QRegion(one_row))
+    band = QRegion(QRect(40, row.top() + 5, 300, row.height() * 2)) + QRegion(
+        QRect(t.columnViewportPosition(3) + 2, 0, 30, t.viewport().height()))
+    assert_same(t, band)
+    t.setFixedHeight(t.horizontalHeader().height() + 4 * t.rowHeight(0))  # a short table
+    QApplication.processEvents()
+    bar = t.verticalScrollBar()
+    assert bar.maximum() >= 3
+    tops = []
+    for value in range(1, bar.maximum() + 1):  # a row at a time, each row at the top once
+        bar.setValue(value)
+        QApplication.processEvents()
+        tops.append(t.rowViewportPosition(t.rowAt(0)))
+        assert_same(t)
+    assert tops[0] == 0 and tops[-1] < 0  # at the end, the last row ends at the bottom
+
+
+def test_rows_kept_still_under_the_pointer_look_as_qt_paints_them(
+        qtbot, panel: BattlePanel, table: Table) -> None:
+    """After End Turn under the pointer the rows are shown out of the model's order (the
+    header keeps them where they were): the painter follows the order shown."""
+    QApplication.sendEvent(panel.table.viewport(), QEvent(QEvent.Type.Enter))
+    assert panel.end_turn()
+    assert panel.still_rows.holding
+    assert_same(panel.table)

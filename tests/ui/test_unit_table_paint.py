@@ -1,7 +1,8 @@
 """The battle panel paints its tables from what the model keeps, and looks as Qt paints them.
 
-The unit table's cells are painted from one row record per cell (``RowRole``) instead of
-Qt's seven questions per cell; the pictures must stay those Qt's own delegate makes, pixel
+The unit table's rows are painted from one record per row (``ui/panels/table_paint.py``),
+the log's lines from one record per line (``RowRole``), instead of Qt's seven questions per
+cell; the pictures must stay those Qt's own delegate makes, pixel
 for pixel, in both looks, with the current row selected, a dead unit, Close Combat chips and
 names cut short in a narrow window, and so must the log's lines. An Undo changes its log
 line in place: a selected line stays selected.
@@ -78,12 +79,14 @@ def test_the_unit_table_looks_as_qt_paints_it(qtbot, panel: BattlePanel, table_m
         assert fm.horizontalAdvance(header.data()) > panel.table.viewport().width()
 
 
-def test_a_repaint_asks_the_model_once_per_cell(qtbot, panel: BattlePanel,
-                                                monkeypatch) -> None:
-    """Each cell of a unit row is painted from its row's record, asked once (a selected row
-    is painted by Qt's delegate, for the selection's colours: none is selected here)."""
+def test_a_repaint_asks_the_model_once_per_row(qtbot, panel: BattlePanel,
+                                               monkeypatch) -> None:
+    """Each unit row is painted from its record, asked once for the whole row (the current
+    row is painted the way Qt paints it, for the selection's colours and the focus: there is
+    none here)."""
     table, model = panel.table, panel.model
     table.selectionModel().clear()
+    table.setCurrentIndex(model.index(-1, -1))
     asked: Counter[int] = Counter()
     unit_row = model._unit_row
 
@@ -93,7 +96,7 @@ def test_a_repaint_asks_the_model_once_per_cell(qtbot, panel: BattlePanel,
 
     monkeypatch.setattr(model, "_unit_row", counted)
     table.viewport().repaint()
-    assert dict(asked) == {uid: model.columnCount() for uid in model.unit_ids()}
+    assert dict(asked) == {uid: 1 for uid in model.unit_ids()}
 
 
 def test_an_undone_line_of_the_log_stays_selected(qtbot, panel: BattlePanel) -> None:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QFont
+from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt, QTimer
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QFrame,
@@ -41,26 +41,31 @@ def widest(widget: QLabel | QAbstractButton, texts: Sequence[str]) -> int:
 
 
 class FixedWidths(QObject):
-    """Keeps widgets whose text changes (whose turn it is, Act or Respond) as wide as their
-    longest text: a new text then repaints the widget alone, nothing beside it moves. Widths
-    are worked out again when a widget's font or style changes, or its texts do."""
+    """Keeps widgets whose text changes (End Turn's player, Act or Respond) as wide as their
+    longest text, and as high as they are: a new text then repaints the widget alone, and
+    since its size cannot change, Qt does not lay out the window again for it. Sizes are
+    worked out again when a widget's font or style changes, or its texts do."""
 
     def __init__(self, parent: QObject) -> None:
         super().__init__(parent)
         self.texts: dict[QLabel | QAbstractButton, tuple[str, ...]] = {}
+        self.floors: dict[QLabel | QAbstractButton, int] = {}  # each one's own least height
 
     def keep(self, widget: QLabel | QAbstractButton, texts: Sequence[str]) -> None:
         new = widget not in self.texts
         if new or self.texts[widget] != tuple(texts):
             self.texts[widget] = tuple(texts)
             if new:
+                self.floors[widget] = widget.minimumHeight()
                 widget.installEventFilter(self)
             self.fit(widget)
 
     def fit(self, widget: QLabel | QAbstractButton) -> None:
-        widget.setMinimumWidth(0)  # a size hint asked under a fixed width follows that width
-        widget.setMaximumWidth(QWIDGETSIZE_MAX)
-        widget.setFixedWidth(widest(widget, self.texts[widget]))
+        # A size hint asked under a fixed size follows that size: let go of it first.
+        widget.setMinimumSize(0, self.floors[widget])
+        widget.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)
+        width = widest(widget, self.texts[widget])
+        widget.setFixedSize(width, max(widget.sizeHint().height(), self.floors[widget]))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange) \
@@ -74,6 +79,68 @@ class FixedWidths(QObject):
             self.fit(widget)
 
 
+class TurnBadge(QWidget):
+    """Whose turn it is, on the player's colour: a rounded band painted here, as wide as the
+    longest text it is given (every player's turn), as high as the header's row. A new turn
+    repaints the badge alone: no style sheet to polish again, no size to lay out again."""
+
+    PAD_X = 14  # around the text, as the band's padding was
+    PAD_Y = 2
+    RADIUS = 6.0
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._text = ""
+        self._band = QColor("#888888")
+        self._ink = QColor("#000000")
+        self._texts: tuple[str, ...] = ()
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
+
+    def text(self) -> str:
+        return self._text
+
+    def band(self) -> QColor:
+        """The colour behind the text (the player's)."""
+        return QColor(self._band)
+
+    def show_turn(self, text: str, band: str, texts: Sequence[str]) -> None:
+        """Show ``text`` on ``band`` (with a readable ink); ``texts``: every text it may
+        show, the widest of which sets its width."""
+        if tuple(texts) != self._texts:
+            self._texts = tuple(texts)
+            self.updateGeometry()
+        colour = QColor(band)
+        if text != self._text or colour != self._band:
+            self._text = text
+            self._band = colour
+            self._ink = QColor(readable_on(band))
+            self.update()
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        fm = self.fontMetrics()
+        widest = max((fm.horizontalAdvance(t) for t in (*self._texts, self._text)), default=0)
+        return QSize(widest + 2 * self.PAD_X, fm.height() + 2 * self.PAD_Y)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        return self.sizeHint()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt name)
+        if event.type() == QEvent.Type.FontChange:
+            self.updateGeometry()
+        super().changeEvent(event)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(self._band)
+        painter.drawRoundedRect(QRectF(self.rect()), self.RADIUS, self.RADIUS)
+        painter.setPen(self._ink)
+        painter.setFont(self.font())
+        painter.drawText(self.rect(), int(Qt.AlignmentFlag.AlignCenter), self._text)
+        painter.end()
+
+
 class BattleHeader(QFrame):
     """Round, active player (on the player's colour), name, table mode, End Turn."""
 
@@ -85,9 +152,8 @@ class BattleHeader(QFrame):
         head.setSpacing(16)
         self.round_label = QLabel(self)
         self.round_label.setObjectName("roundLabel")
-        self.turn_label = QLabel(self)
+        self.turn_label = TurnBadge(self)
         self.turn_label.setObjectName("turnLabel")
-        self.turn_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.widths = FixedWidths(self)
         self.name_label = QLabel(self)
         self.name_label.setObjectName("battleNameLabel")
@@ -121,12 +187,7 @@ class BattleHeader(QFrame):
         else:
             turn = [f"{n}'s turn" for n in names]
         shown = turn[view.setup.player_index[player.id]] if turn else "Battle over"
-        self.turn_label.setText(shown)
-        band = player.colour
-        style = (f"QLabel#turnLabel {{ background: {band}; color: {readable_on(band)};"
-                 " border-radius: 6px; padding: 2px 14px; }")
-        if style != self.turn_label.styleSheet():  # a new style sheet costs a re-polish
-            self.turn_label.setStyleSheet(style)
+        self.turn_label.show_turn(shown, player.colour, turn or [shown])  # as wide for all
         status = "" if view.in_progress else f" — {view.status_text}"
         self.name_label.setText(f"{view.name}{status}")
         self.name_label.setToolTip(view.notes or view.name)
@@ -138,7 +199,6 @@ class BattleHeader(QFrame):
             "Help > Rules reference lists every difference between the editions.")
         self.end_turn_button.setText(f"End {player.name}'s turn")
         self.end_turn_button.setToolTip(end_turn_tip + "  (Ctrl+E or F12)")
-        self.widths.keep(self.turn_label, turn or [shown])  # as wide for every player
         self.widths.keep(self.end_turn_button, [f"End {n}'s turn" for n in names])
 
     def set_theme(self, theme: Theme, font: QFont) -> None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import (
+    QAbstractItemModel,
     QAbstractListModel,
     QAbstractTableModel,
     QModelIndex,
@@ -29,6 +30,7 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     Qt,
     Signal,
+    SignalInstance,
 )
 from PySide6.QtGui import QColor, QFont
 
@@ -81,6 +83,16 @@ _TOOLTIP = Qt.ItemDataRole.ToolTipRole
 _ALIGN = Qt.ItemDataRole.TextAlignmentRole
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
 _LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+_ROWS_MOVE = QAbstractItemModel.LayoutChangeHint.VerticalSortHint
+#: The layout signals' full signature (the hint is its second argument).
+_LAYOUT_ARGS = ("QList<QPersistentModelIndex>", "QAbstractItemModel::LayoutChangeHint")
+
+
+def _with_hint(signal: SignalInstance) -> SignalInstance:
+    """A layout signal's overload that takes its hint (PySide's stubs do not index signals)."""
+    overloads: Any = signal
+    picked: SignalInstance = overloads[_LAYOUT_ARGS]
+    return picked
 _NO_FLAGS = Qt.ItemFlag.NoItemFlags
 _GROUP_FLAGS = Qt.ItemFlag.ItemIsEnabled
 _UNIT_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
@@ -371,7 +383,8 @@ class BattleUnitModel(QAbstractTableModel):
         kept = set(self._rows)
         target = [k for k in new if k in kept]
         if target != self._rows:
-            self.layoutAboutToBeChanged.emit()
+            # Rows move, columns stay: the column header need not look at its sections again.
+            _with_hint(self.layoutAboutToBeChanged).emit([], _ROWS_MOVE)
             persistent = self.persistentIndexList()
             keys = [self._rows[p.row()] if 0 <= p.row() < len(self._rows) else None
                     for p in persistent]
@@ -382,7 +395,7 @@ class BattleUnitModel(QAbstractTableModel):
                 r = self._row_of.get(key, -1) if key is not None else -1
                 moved_to.append(self.index(r, p.column()) if r >= 0 else QModelIndex())
             self.changePersistentIndexList([QModelIndex(p) for p in persistent], moved_to)
-            self.layoutChanged.emit()
+            _with_hint(self.layoutChanged).emit([], _ROWS_MOVE)
         # 3. Insert the rows that are new, top down, in contiguous runs.
         added = [j for j, k in enumerate(new) if k not in self._row_of]
         for first, last in _runs(added):

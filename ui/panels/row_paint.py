@@ -22,6 +22,7 @@ from PySide6.QtGui import (
     QColor,
     QFont,
     QFontMetrics,
+    QGlyphRun,
     QImage,
     QPainter,
     QPalette,
@@ -50,7 +51,8 @@ class RowDelegate(QStyledItemDelegate):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._laid: dict[tuple[str, int, int, int, int], tuple[QTextLayout, int, int] | None] = {}
+        self._laid: dict[tuple[str, int, int, int, int],
+                         tuple[Shaped, int, int] | None] = {}
         self._margin: int | None = None
         self._nudges: dict[tuple[str, int, int, float, float, bool], int | None] = {}
 
@@ -108,13 +110,13 @@ class RowDelegate(QStyledItemDelegate):
                 align)
         if laid is None:
             return False
-        layout, dx, dy = laid
+        shaped, dx, dy = laid
         painter.setPen(colour)
-        layout.draw(painter, QPointF(rect.x() + dx, rect.y() + dy))
+        _draw(painter, QPointF(rect.x() + dx, rect.y() + dy), shaped)
         return True
 
     def _lay_out(self, option: QStyleOptionViewItem, text: str, font: QFont, rect: QRect,
-                 align: int) -> tuple[QTextLayout, int, int] | None:
+                 align: int) -> tuple[Shaped, int, int] | None:
         """The text laid out as ``QCommonStyle`` lays out an item's text (one line, elided at
         the right when too wide, centred vertically on its rounded height), with its offset
         from the cell's top left corner."""
@@ -142,19 +144,20 @@ class RowDelegate(QStyledItemDelegate):
         # text is checked against the style's own drawing of it; where no placement gives
         # the same pixels (``None``), Qt's delegate paints the cell.
         first = layout.lineAt(0)
+        runs = _shaped(layout, font)  # what is drawn: shaped once, here
         kind = (font.key(), rect.height(), align, first.ascent(), first.descent(),
                 shown is not text)
         if kind in self._nudges:
             nudge = self._nudges[kind]
         else:
-            nudge = self._nudges[kind] = _nudge(option, text, font, rect, align, layout,
+            nudge = self._nudges[kind] = _nudge(option, text, font, rect, align, runs,
                                                 self._margin, top)
-        return None if nudge is None else (layout, self._margin, top + nudge)
+        return None if nudge is None else (runs, self._margin, top + nudge)
 
 
 def _nudge(option: QStyleOptionViewItem, text: str, font: QFont, rect: QRect, align: int,
-           layout: QTextLayout, left: int, top: int) -> int | None:
-    """The vertical correction (0, 1 or -1 pixel) that makes ``layout`` drawn at
+           runs: Shaped, left: int, top: int) -> int | None:
+    """The vertical correction (0, 1 or -1 pixel) that makes the text's ``runs`` drawn at
     ``(left, top)`` the same pixels as the style's own drawing of ``text`` in such a cell;
     ``None`` if there is none."""
     width, height = rect.width(), rect.height()
@@ -193,11 +196,32 @@ def _nudge(option: QStyleOptionViewItem, text: str, font: QFont, rect: QRect, al
     theirs = picture(styled)
     for nudge in (0, 1, -1):
         def ours(painter: QPainter, n: int = nudge) -> None:
-            layout.draw(painter, QPointF(left, top + n))
+            _draw(painter, QPointF(left, top + n), runs)
 
         if picture(ours) == theirs:
             return nudge
     return None
+
+
+#: A text ready to draw: its glyph runs (shaped once), or its layout when the font draws lines
+#: through or under it (a dead unit's struck-out name), which glyph runs draw otherwise.
+Shaped = list[QGlyphRun] | QTextLayout
+
+
+def _shaped(layout: QTextLayout, font: QFont) -> Shaped:
+    if font.strikeOut() or font.underline() or font.overline():
+        return layout
+    return layout.glyphRuns()
+
+
+def _draw(painter: QPainter, at: QPointF, shaped: Shaped) -> None:
+    """Draw a text at ``at``: glyph runs as they were shaped (drawing a layout shapes its text
+    again each time)."""
+    if isinstance(shaped, QTextLayout):
+        shaped.draw(painter, at)
+        return
+    for run in shaped:
+        painter.drawGlyphRun(at, run)
 
 
 def _one_line(text: str, font: QFont, option: QTextOption, width: int) -> QTextLayout:

@@ -6,15 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QPlainTextEdit,
     QPushButton,
-    QScrollArea,
     QSizePolicy,
     QTableView,
     QVBoxLayout,
@@ -25,7 +25,7 @@ from brikdesk.domain.ids import BattleId
 from brikdesk.services.tracker import LoggedEvent
 from ui.panels.battle_model import LogModel, log_tooltip
 from ui.panels.row_paint import RowDelegate
-from ui.panels.theme import TABLE, Theme, muted
+from ui.panels.theme import TABLE, Theme
 
 #: The log's title, longest first: the longest that fits beside Undo and Redo is shown.
 TITLES = (("<b>Battle log</b> (newest first)", "Battle log (newest first)"),
@@ -35,6 +35,40 @@ SHORT_TITLE = "<b>Log</b>"
 
 #: Lines of the selected log line's detail shown under the log (more scroll).
 DETAIL_LINES = 7
+
+
+class LogDetail(QPlainTextEdit):
+    """The selected log line in full, to read and to select and copy, in a box of fixed
+    height (it scrolls when longer), on the pane's own background. A new text lays out these
+    few lines and nothing else: the pane and the panel keep their layout."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("logDetail")
+        self.setReadOnly(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                     | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        self.document().setDocumentMargin(0)
+        self.viewport().setAutoFillBackground(False)  # the pane's background shows through
+        self.viewport().setCursor(Qt.CursorShape.IBeamCursor)
+
+    def text(self) -> str:
+        return self.toPlainText()
+
+    def setText(self, text: str) -> None:  # noqa: N802 (as a label's)
+        if text != self.toPlainText():
+            self.setPlainText(text)
+
+    def set_ink(self, colour: QColor) -> None:
+        """The text's colour (the theme's muted one), on no background of its own."""
+        palette = self.palette()
+        for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
+            palette.setColor(group, QPalette.ColorRole.Text, colour)
+            palette.setColor(group, QPalette.ColorRole.Base, QColor(Qt.GlobalColor.transparent))
+        self.setPalette(palette)
 
 
 class BattleLogPane(QWidget):
@@ -81,21 +115,8 @@ class BattleLogPane(QWidget):
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.selectionModel().currentChanged.connect(self._current_changed)
         rv.addWidget(self.view, 1)
-        self.detail = QLabel(self)
-        self.detail.setObjectName("logDetail")
-        self.detail.setWordWrap(True)
-        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.detail.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        # The detail sits in a box of fixed height (it scrolls when longer): a new text never
-        # changes the pane's layout, so an action repaints the detail, not the whole panel.
-        self.detail_box = QScrollArea(self)
-        self.detail_box.setObjectName("logDetailBox")
-        self.detail_box.setFrameShape(QFrame.Shape.NoFrame)
-        self.detail_box.setWidgetResizable(True)
-        self.detail_box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.detail_box.setWidget(self.detail)
-        self.detail_box.viewport().setAutoFillBackground(False)
-        self.detail.setAutoFillBackground(False)
+        self.detail = LogDetail(self)
+        self.detail_box = self.detail  # its own box: it scrolls when longer
         self._fit_detail()
         rv.addWidget(self.detail_box)
         self._short = False
@@ -118,12 +139,12 @@ class BattleLogPane(QWidget):
         rows = self.view.fontMetrics().height() + 6
         self.view.verticalHeader().setMinimumSectionSize(rows)
         self.view.verticalHeader().setDefaultSectionSize(rows)
-        self.detail.setPalette(muted(self.palette(), theme))
+        self.detail.set_ink(QColor(theme.muted))
         self._fit_detail()
 
     def _fit_detail(self) -> None:
         """Room for seven lines of the detail in the pane's font."""
-        self.detail_box.setFixedHeight(self.detail.fontMetrics().lineSpacing() * DETAIL_LINES + 4)
+        self.detail.setFixedHeight(self.detail.fontMetrics().lineSpacing() * DETAIL_LINES + 4)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
         super().resizeEvent(event)

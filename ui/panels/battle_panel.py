@@ -72,7 +72,7 @@ from ui.panels.battle_log import BattleLogPane
 from ui.panels.battle_model import BattleUnitModel, Filters
 from ui.panels.filter_bar import FilterBar
 from ui.panels.keys import keys_legend, make_action, unit_keys
-from ui.panels.message_strip import MessageStrip, error_text
+from ui.panels.message_strip import MessageStrip, StillBox, error_text
 from ui.panels.still_rows import StillRows
 from ui.panels.theme import NORMAL, TABLE, Theme, palette
 from ui.panels.unit_buttons import UnitButtons
@@ -159,7 +159,8 @@ class BattlePanel(QWidget):
         self.filter_bar.changed.connect(self._filters_changed)
         outer.addWidget(self.filter_bar)
         self.message = MessageStrip(self)
-        outer.addWidget(self.message)
+        self.message_box = StillBox(self.message, self)  # a message never lays out the panel
+        outer.addWidget(self.message_box)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setObjectName("battleSplitter")
@@ -429,6 +430,7 @@ class BattlePanel(QWidget):
         self.table.set_theme(theme, font)
         self.log_pane.set_theme(theme, font)
         self.message.set_theme(theme)
+        self.message_box.follow_height()
         if keep is not None:
             self.select_unit(keep)
         if remember:

@@ -21,6 +21,9 @@ whole.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import cast
+
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen, QRegion
 from PySide6.QtWidgets import QStyle, QStyleOptionViewItem, QTableView
@@ -67,12 +70,15 @@ class RowPainter:
         clip = region.boundingRect()
         right = hh.length() - hh.offset() - 1  # the last pixel of the last column
         bottom = vh.length() - vh.offset() - 1  # and of the last row
-        first = vh.visualIndexAt(clip.top())
-        last = vh.visualIndexAt(min(clip.bottom(), bottom))
-        if first < 0:
+        shown: set[int] = set()  # the rows (in the order shown) under each part of the region
+        for part in cast(Iterable[QRect], region):  # its rectangles (the stubs miss __iter__)
+            first = vh.visualIndexAt(part.top())
+            last = vh.visualIndexAt(min(part.bottom(), bottom))
+            if first < 0:
+                continue
+            shown.update(range(first, (count - 1 if last < 0 else last) + 1))
+        if not shown:
             return True
-        if last < 0:
-            last = count - 1
         start = columns[0][1]
         span_width = sum(w for _c, _x, w in columns)
         selection = table.selectionModel()
@@ -80,7 +86,7 @@ class RowPainter:
         focus = table.hasFocus() or table.viewport().hasFocus()
         hover_row = self.hover.row() if self.hover.isValid() else -1
         rows: list[tuple[int, int, int, UnitRow | LineRow | None]] = []  # row, top, height
-        for visual in range(first, last + 1):
+        for visual in sorted(shown):
             r = vh.logicalIndex(visual)
             if not vh.isSectionHidden(r):
                 rows.append((r, vh.sectionViewportPosition(r), vh.sectionSize(r),

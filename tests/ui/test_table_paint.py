@@ -121,6 +121,30 @@ def test_every_kind_of_row_looks_as_qt_paints_it(panel: BattlePanel, spent_and_h
     assert_same(panel.table)
 
 
+def test_a_row_that_looks_again_as_it_did_is_drawn_from_its_picture(
+        panel: BattlePanel, spent_and_hurt, table: Table) -> None:
+    """End Turn changes every row; its Undo brings back rows that look as they did a moment
+    ago: they are drawn from the pictures kept, and still look as Qt paints them. A new font
+    paints them again."""
+    t = panel.table
+    painter = t.row_painter
+    assert painter is not None
+    t.viewport().grab()
+    before = dict(painter._pictures)
+    assert before  # the unit rows' pictures
+    assert panel.end_turn()
+    t.viewport().grab()
+    after_end = len(painter._pictures)
+    assert after_end > len(before)  # the rows look different now: new pictures
+    assert panel.undo()
+    assert_same(t)
+    assert len(painter._pictures) == after_end  # ... and none after Undo: the old ones
+    font = t.font()
+    font.setPointSizeF(font.pointSizeF() + 2)
+    t.setFont(font)
+    assert painter._pictures == {}
+
+
 def test_selection_focus_and_hover_look_as_qt_paints_them(
         qtbot, panel: BattlePanel, spent_and_hurt, table: Table) -> None:
     t = panel.table

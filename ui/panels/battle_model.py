@@ -149,32 +149,45 @@ def unit_chips(state: BattleState, u: UnitState, minifig: bool) -> list[tuple[st
 
 
 class UnitRow:
-    """A unit row's display values, computed once per change of the unit: for each column,
-    the value of each role a view asks for when it paints (``cells[column][role]``), and for
-    the row delegate the same per column (``texts``, ``colours``, ``fonts``: ``None`` is the
-    view's font, ``aligns``) with the chips."""
+    """A unit row's display values, computed once per change of the unit: for the row
+    painters, per column, ``texts``, ``colours``, ``fonts`` (``None``: the view's font) and
+    ``aligns``, with the chips and the row's ``look``; for a view's questions, the value of each
+    role of each cell (``cells[column][role]``, made when first asked: the painters need
+    none of it)."""
 
-    __slots__ = ("texts", "colours", "background", "font", "chips", "cells", "fonts", "aligns")
+    __slots__ = ("uid", "texts", "colours", "background", "font", "chips", "fonts", "look",
+                 "_cells")
+
+    #: Centred counts, the rest at the left.
+    aligns = tuple(_CENTER if c in (ACTION, COUNTERS) else _LEFT for c in range(len(COLUMNS)))
 
     def __init__(self, uid: BattleUnitId, texts: tuple[str, ...], colours: tuple[QColor, ...],
                  background: QColor | None, font: QFont | None,
-                 chips: list[tuple[str, str]], dead_font: QFont) -> None:
+                 chips: list[tuple[str, str]], dead_font: QFont, look: tuple[object, ...]
+                 ) -> None:
+        self.uid = uid
         self.texts = texts
         self.colours = colours
         self.background = background
         self.font = font
         self.chips = chips
-        status = " · ".join(label for _k, label in chips)
-        self.fonts = tuple(font if c == UNIT or font is dead_font else None
-                           for c in range(len(COLUMNS)))
-        self.aligns = tuple(_CENTER if c in (ACTION, COUNTERS) else _LEFT
-                            for c in range(len(COLUMNS)))
-        self.cells = tuple(
-            {_DISPLAY: status if c == STATUS else texts[c], _FOREGROUND: colours[c],
-             _BACKGROUND: background, _FONT: self.fonts[c],
-             ChipsRole: chips if c == STATUS else None, IdRole: uid,
-             _ALIGN: self.aligns[c]}
-            for c in range(len(COLUMNS)))
+        self.fonts = ((font,) * len(COLUMNS) if font is dead_font
+                      else (font,) + (None,) * (len(COLUMNS) - 1))
+        #: Everything the row looks like (two rows that look alike have the same look).
+        self.look = look
+        self._cells: tuple[dict[int, object], ...] | None = None
+
+    @property
+    def cells(self) -> tuple[dict[int, object], ...]:
+        if self._cells is None:
+            status = " · ".join(label for _k, label in self.chips)
+            self._cells = tuple(
+                {_DISPLAY: status if c == STATUS else self.texts[c],
+                 _FOREGROUND: self.colours[c], _BACKGROUND: self.background,
+                 _FONT: self.fonts[c], ChipsRole: self.chips if c == STATUS else None,
+                 IdRole: self.uid, _ALIGN: self.aligns[c]}
+                for c in range(len(COLUMNS)))
+        return self._cells
 
 
 class LineRow:
@@ -437,24 +450,27 @@ class BattleUnitModel(QAbstractTableModel):
         t = view.units[i]
         active = u.player_id == state.active
         colour = self._colour
+        chips = unit_chips(state, u, t.minifig)
         if not u.in_battle:
-            grey = colour(theme.dead_text)
             texts = (t.name, t.type_name, "Dead" if u.dead else "Out", "", "", "")
-            row = UnitRow(uid, texts, (grey,) * 6, None, self._fonts["dead"],
-                          unit_chips(state, u, t.minifig), self._fonts["dead"])
+            names: tuple[str, ...] = (theme.dead_text,) * 6
+            row = UnitRow(uid, texts, (colour(theme.dead_text),) * 6, None,
+                          self._fonts["dead"], chips, self._fonts["dead"],
+                          (texts, names, None, "dead", tuple(chips)))
         else:
             counters = (f"{u.counters_used} / {u.counters}" if u.counters else "—")
             action = _ACTION_TEXT[u.action]
             respond = RESPOND_MARK if can_respond_now(state, uid) else ""
-            text_c = colour(theme.text)
             texts = (t.name, f"{t.type_name} d{t.stats.action_die}", action, counters, "",
                      respond)
-            colours = (text_c, colour(theme.muted), colour(action_colour(theme, u.action)),
-                       text_c if u.close_combat else colour(theme.muted), text_c,
-                       colour(theme.respond_marker))
-            row = UnitRow(uid, texts, colours, colour(theme.active_row) if active else None,
-                          self._fonts["bold"] if active else None,
-                          unit_chips(state, u, t.minifig), self._fonts["dead"])
+            names = (theme.text, theme.muted, action_colour(theme, u.action),
+                     theme.text if u.close_combat else theme.muted, theme.text,
+                     theme.respond_marker)
+            # The colours by name (the theme's), the fonts by role: the row's look.
+            row = UnitRow(uid, texts, tuple(colour(n) for n in names),
+                          colour(theme.active_row) if active else None,
+                          self._fonts["bold"] if active else None, chips, self._fonts["dead"],
+                          (texts, names, active, tuple(chips)))
         self._cache[uid] = row
         return row
 

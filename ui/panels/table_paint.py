@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from typing import cast
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen, QRegion
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen, QPixmap, QRegion
 from PySide6.QtWidgets import QStyle, QStyleOptionViewItem, QTableView
 
 from ui.panels.battle_model import STATUS, BattleUnitModel, LineRow, UnitRow
@@ -37,6 +37,8 @@ _FOCUS = QStyle.StateFlag.State_HasFocus
 _HOVER = QStyle.StateFlag.State_MouseOver
 _ENABLED = QStyle.StateFlag.State_Enabled
 _ITEM_ENABLED = Qt.ItemFlag.ItemIsEnabled
+#: Rows' pictures kept (about 80 kB each on a laptop screen).
+_PICTURES_KEPT = 160
 
 
 class RowPainter:
@@ -51,6 +53,8 @@ class RowPainter:
         #: The cell under the pointer, as the view tracks its own (out of reach): its row is
         #: painted the way Qt paints it, so a style's hover look stays.
         self.hover = QPersistentModelIndex()
+        #: Unit rows' pictures by look and geometry, least recently used first.
+        self._pictures: dict[tuple[object, ...], QPixmap | None] = {}
 
     def paint(self, event: QPaintEvent) -> bool:
         """Paint the part of the viewport ``event`` asks for; ``False``: nothing painted, the
@@ -91,7 +95,13 @@ class RowPainter:
             if not vh.isSectionHidden(r):
                 rows.append((r, vh.sectionViewportPosition(r), vh.sectionSize(r),
                              model.record(r)))
-        painter = QPainter(table.viewport())
+        viewport = table.viewport()
+        ground = viewport.palette().brush(viewport.backgroundRole())
+        # What a row's picture depends on besides its look: the columns, the ground.
+        frame = ((tuple((x - start, w) for _c, x, w in columns), ground.color().rgba(),
+                  viewport.devicePixelRatioF())
+                 if ground.style() == Qt.BrushStyle.SolidPattern else None)
+        painter = QPainter(viewport)
         # As the view does: the header rows (spans) first, then the rest clipped off them.
         spans = QRegion()
         for r, y, h, record in rows:
@@ -107,6 +117,11 @@ class RowPainter:
                 continue
             as_qt = (record is None or r == hover_row or r == current.row()
                      or selection.isRowSelected(r))
+            if not as_qt and isinstance(record, UnitRow) and frame is not None:
+                picture = self._picture(base, record, columns, h, frame)
+                if picture is not None:
+                    painter.drawPixmap(start, y, picture)
+                    continue
             for c, x, w in columns:
                 cell = QRect(x, y, w - 1, h - 1)
                 if as_qt or record is None or not self._cell(painter, base, cell, record, c):
@@ -116,6 +131,39 @@ class RowPainter:
                        right, bottom)
         painter.end()
         return True
+
+    def forget(self) -> None:
+        """The fonts, colours or style changed: the rows' pictures are out of date."""
+        self._pictures.clear()
+
+    def _picture(self, base: QStyleOptionViewItem, record: UnitRow,
+                 columns: list[tuple[int, int, int]], height: int,
+                 frame: tuple[tuple[tuple[int, int], ...], int, float]) -> QPixmap | None:
+        """The picture of a unit's row (its cells above the grid line under it), painted
+        once for each look a row has in this ``frame`` (columns, ground, pixel ratio);
+        ``None``: Qt paints a text of it, so it is painted cell by cell. A row that looks again
+        as it did (Undo, the next turn, scrolling back) is drawn from its picture."""
+        key = (record.look, height, frame)
+        pictures = self._pictures
+        if key in pictures:
+            picture = pictures.pop(key)
+            pictures[key] = picture  # the most recently used last
+            return picture
+        ratio = frame[2]
+        start = columns[0][1]
+        width = sum(w for _c, _x, w in columns)
+        picture = QPixmap(round(width * ratio), round((height - 1) * ratio))
+        picture.setDevicePixelRatio(ratio)
+        # On the viewport's own ground, as the row is painted over it on the screen.
+        picture.fill(QColor.fromRgba(frame[1]))
+        painter = QPainter(picture)
+        whole = all(self._cell(painter, base, QRect(x - start, 0, w - 1, height - 1), record, c)
+                    for c, x, w in columns)
+        painter.end()
+        if len(pictures) >= _PICTURES_KEPT:
+            del pictures[next(iter(pictures))]  # the least recently used
+        pictures[key] = picture if whole else None
+        return pictures[key]
 
     def _line(self, painter: QPainter, base: QStyleOptionViewItem, cell: QRect,
               record: LineRow) -> bool:

@@ -113,6 +113,8 @@ class UnitTable(QTableView):
     def set_theme(self, theme: Theme, font: QFont) -> None:
         self.chips.set_theme(theme)
         self.rows.forget()
+        if self.row_painter is not None:
+            self.row_painter.forget()
         self.unit_model.set_theme(theme, font)
         header_font = QFont(font)
         header_font.setBold(True)
@@ -178,6 +180,12 @@ class UnitTable(QTableView):
                 over -= give
         for column, w in wanted.items():
             self.setColumnWidth(column, w)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt name)
+        if event.type() in (QEvent.Type.StyleChange, QEvent.Type.FontChange,
+                            QEvent.Type.PaletteChange) and self.row_painter is not None:
+            self.row_painter.forget()  # the rows' pictures were painted in the old look
+        super().changeEvent(event)
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
         painter = self.row_painter

@@ -25,7 +25,17 @@ from collections.abc import Iterable
 from typing import cast
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen, QPixmap, QRegion
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFontMetrics,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+    QPixmap,
+    QRegion,
+)
 from PySide6.QtWidgets import QStyle, QStyleOptionViewItem, QTableView
 
 from ui.panels.battle_model import STATUS, BattleUnitModel, LineRow, UnitRow
@@ -37,6 +47,7 @@ _FOCUS = QStyle.StateFlag.State_HasFocus
 _HOVER = QStyle.StateFlag.State_MouseOver
 _ENABLED = QStyle.StateFlag.State_Enabled
 _ITEM_ENABLED = Qt.ItemFlag.ItemIsEnabled
+_HAS_DISPLAY = QStyleOptionViewItem.ViewItemFeature.HasDisplay
 #: Rows' pictures kept (about 80 kB each on a laptop screen).
 _PICTURES_KEPT = 160
 
@@ -125,7 +136,8 @@ class RowPainter:
             for c, x, w in columns:
                 cell = QRect(x, y, w - 1, h - 1)
                 if as_qt or record is None or not self._cell(painter, base, cell, record, c):
-                    self._as_qt(painter, base, cell, model.index(r, c), current, focus)
+                    self._as_qt(painter, base, cell, model.index(r, c), current, focus,
+                                record if isinstance(record, UnitRow) else None)
         if table.showGrid() and rows:
             self._grid(painter, base, [(y, h) for _r, y, h, _rec in rows], columns, clip,
                        right, bottom)
@@ -186,9 +198,11 @@ class RowPainter:
                                                record.colours[c], record.aligns[c])
 
     def _as_qt(self, painter: QPainter, base: QStyleOptionViewItem, cell: QRect,
-               index: QModelIndex, current: QModelIndex, focus: bool) -> None:
-        """The cell as the table view paints it: the style's row panel, then the cell's
-        delegate, with the selection, hover, enabled and focus states the view gives."""
+               index: QModelIndex, current: QModelIndex, focus: bool,
+               record: UnitRow | None = None) -> None:
+        """The cell as the table view paints it: the style's row panel, then the item as Qt's
+        delegate draws it, with the selection, hover, enabled and focus states the view gives
+        (a unit's cell drawn from its ``record`` instead of the model's answers)."""
         table = self.table
         opt = QStyleOptionViewItem(base)
         opt.rect = cell
@@ -203,9 +217,27 @@ class RowPainter:
         if focus and current.isValid() and index == current:
             state |= _FOCUS
         opt.state = state
-        table.style().drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewRow, opt,
-                                    painter, table)
-        table.itemDelegateForIndex(index).paint(painter, opt, index)
+        style = table.style()
+        style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewRow, opt, painter, table)
+        if record is None:
+            table.itemDelegateForIndex(index).paint(painter, opt, index)
+            return
+        # What Qt's delegate would ask the model for, from the record.
+        c = index.column()
+        opt.index = index
+        font = record.fonts[c]
+        if font is not None:
+            opt.font = font.resolve(opt.font)
+            opt.fontMetrics = QFontMetrics(opt.font)
+        opt.displayAlignment = Qt.AlignmentFlag(record.aligns[c])
+        opt.palette.setBrush(QPalette.ColorRole.Text, QBrush(record.colours[c]))
+        opt.features |= _HAS_DISPLAY
+        opt.text = "" if c == STATUS else record.texts[c]
+        if record.background is not None:
+            opt.backgroundBrush = QBrush(record.background)
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, table)
+        if c == STATUS:
+            self.chips.draw_row_chips(painter, opt, cell, record)
 
     def _grid(self, painter: QPainter, base: QStyleOptionViewItem,
               drawn: list[tuple[int, int]], columns: list[tuple[int, int, int]], clip: QRect,

@@ -17,8 +17,10 @@ ones) inserts or removes rows at the top.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import (
@@ -391,7 +393,8 @@ class BattleUnitModel(QAbstractTableModel):
             self.beginRemoveRows(QModelIndex(), first, last)
             del self._rows[first:last + 1]
             self.endRemoveRows()
-        self._reindex()
+        if gone:
+            self._reindex()
         # 2. Reorder what stays (a layout change: persistent indexes follow their keys).
         kept = set(self._rows)
         target = [k for k in new if k in kept]
@@ -415,7 +418,8 @@ class BattleUnitModel(QAbstractTableModel):
             self.beginInsertRows(QModelIndex(), first, last)
             self._rows[first:first] = new[first:last + 1]
             self.endInsertRows()
-        self._reindex()
+        if added:
+            self._reindex()
         if self.group_rows() != groups_before:
             self.groups_changed.emit()
 
@@ -728,6 +732,12 @@ def log_line(e: LoggedEvent) -> str:
     return f"{when}  ·  {mark}{e.text}" if when else mark + e.text
 
 
+@functools.lru_cache(maxsize=4096)
+def _local_time(when: datetime) -> str:
+    """When an event was recorded, in the local time zone (each is written once)."""
+    return when.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
 def log_tooltip(e: LoggedEvent) -> str:
     lines = [e.text]
     if e.note and e.note != e.text:
@@ -735,7 +745,7 @@ def log_tooltip(e: LoggedEvent) -> str:
     if e.round is not None:
         lines.append(f"Round {e.round}, {e.player}'s turn")
     if e.time is not None:
-        lines.append(e.time.astimezone().strftime("%Y-%m-%d %H:%M:%S"))
+        lines.append(_local_time(e.time))
     if e.reverted:
         lines.append("Undone: Redo brings it back; a new action drops it.")
     if e.problem:

@@ -31,6 +31,7 @@ class StillRows(QObject):
         self.table = table
         self.header = table.verticalHeader()
         self._over = False
+        self._moved = False  # whether sections were moved since the last release
         self._shown: list[Any] = []  # the row keys top to bottom, as last shown
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
@@ -46,6 +47,8 @@ class StillRows(QObject):
     @property
     def holding(self) -> bool:
         """Whether rows are shown out of the model's order (waiting for the pointer)."""
+        if not self._moved:  # sections moved only here: none since the last release
+            return False
         h = self.header
         return any(h.logicalIndex(v) != v for v in range(h.count()))
 
@@ -85,6 +88,7 @@ class StillRows(QObject):
         if self.holding:
             for v in range(h.count()):
                 h.moveSection(h.visualIndex(v), v)
+        self._moved = False
         self._shown = self.model_keys()  # shown in the model's order now
 
     def _rows_changed(self, *_args: object) -> None:
@@ -109,7 +113,9 @@ class StillRows(QObject):
                 place[r] = last
         wanted = sorted(rows, key=lambda r: place[r])
         for v, logical in enumerate(wanted):
-            h.moveSection(h.visualIndex(logical), v)
+            if h.visualIndex(logical) != v:
+                self._moved = True
+                h.moveSection(h.visualIndex(logical), v)
         self._shown = self.keys_shown()
         if self.holding:
             self.timer.start()

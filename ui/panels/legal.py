@@ -12,7 +12,8 @@ itself does. No rule is decided here.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+import itertools
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import replace
 
 from brikdesk.domain.battle import (
@@ -37,8 +38,7 @@ from brikdesk.domain.combat import (
     Choice,
     CombatContext,
     context_from,
-    default_draft,
-    use_options,
+    opening,
 )
 from brikdesk.domain.combat.draft import knocked_away_items
 from brikdesk.domain.ids import BattleUnitId
@@ -85,12 +85,18 @@ def opponents(view: BattleView, unit_id: BattleUnitId) -> list[BattleUnitId]:
 def enemies(view: BattleView, unit_id: BattleUnitId) -> list[BattleUnitId]:
     """Who it could fight: its Close Combat opponents first, then every other player's unit
     still in the battle."""
+    return list(each_enemy(view, unit_id))
+
+
+def each_enemy(view: BattleView, unit_id: BattleUnitId) -> Iterator[BattleUnitId]:
+    """:func:`enemies` one by one, found as they are asked for (is there one?)."""
     state = view.state
     me = state.unit(unit_id)
     near = opponents(view, unit_id)
-    rest = [u.unit_id for u in state.units
-            if u.player_id != me.player_id and u.in_battle and u.unit_id not in near]
-    return near + rest
+    yield from near
+    for u in state.units:
+        if u.player_id != me.player_id and u.in_battle and u.unit_id not in near:
+            yield u.unit_id
 
 
 def spend_targets(view: BattleView, unit_id: BattleUnitId, how: ActionUse, *, over_the_top: bool = False
@@ -125,8 +131,9 @@ def fight_targets(view: BattleView, unit_id: BattleUnitId, maneuver: Maneuver = 
     """The units (not in ``exclude``) a Close Combat attack (this maneuver) may go against
     now; ``first_only``: the first of them (is there one?)."""
     own = is_own_turn(view.state, unit_id)
-    targets = [t for t in enemies(view, unit_id) if t not in exclude]
-    if not targets:
+    targets = (t for t in each_enemy(view, unit_id) if t not in exclude)
+    first = next(targets, None)
+    if first is None:
         return [], UserError("There is nobody to fight.")
     # What refuses the attacker refuses it against everyone: said once, not tried 250 times.
     why = close_combat_refusal(view.setup, view.state, unit_id, maneuver, as_response=not own)
@@ -135,14 +142,15 @@ def fight_targets(view: BattleView, unit_id: BattleUnitId, maneuver: Maneuver = 
     # Built as they are tried: "is there one?" usually stops at the first enemy.
     return first_allowed(view, ((t, CloseCombatAttack(unit_id, t, maneuver, 1,
                                                       as_response=not own))
-                                for t in targets), first_only=first_only)
+                                for t in itertools.chain((first,), targets)),
+                         first_only=first_only)
 
 
 def counter_targets(view: BattleView, unit_id: BattleUnitId, how: CounterUse = CounterUse.COUNTERSTRIKE,
                     *, first_only: bool = False) -> tuple[list[BattleUnitId], UserError | None]:
     """The opponents the unit may use a Counter on now (5.2); out of Close Combat the rules'
     refusal says why there are none."""
-    candidates = opponents(view, unit_id) or enemies(view, unit_id)[:1]
+    candidates = opponents(view, unit_id) or list(itertools.islice(each_enemy(view, unit_id), 1))
     if not candidates:
         return [], UserError("There is nobody to fight.")
     return first_allowed(view, [(t, CounterUsed(unit_id, t, how)) for t in candidates],
@@ -171,8 +179,7 @@ def join_targets(view: BattleView, unit_id: BattleUnitId, *, first_only: bool = 
 def attack_refusal(view: BattleView, unit_id: BattleUnitId) -> str | None:
     """Why the unit cannot attack at all now, as the combat wizard would say it: neither its
     Action (or a held Action, in response) nor a Counter may pay for its first attack."""
-    ctx = combat_context(view)
-    options: tuple[Choice[Use], ...] = use_options(ctx, default_draft(ctx, unit_id))
+    options: tuple[Choice[Use], ...] = opening(combat_context(view), unit_id)[1]
     if any(c.allowed for c in options):
         return None
     want = Use.ACTION if is_own_turn(view.state, unit_id) else Use.RESPONSE

@@ -230,6 +230,14 @@ def default_draft(ctx: CombatContext, attacker_id: BattleUnitId) -> AttackDraft:
     """The draft the wizard opens with: the attacker's first damaging weapon (a Ranged one as a
     Ranged attack, a Close Combat one as a Strike, an Explosive thrown), bare hands Shoving if
     it has none, the first enemy in Close Combat with it or else the first enemy alive."""
+    return opening(ctx, attacker_id)[0]
+
+
+def opening(ctx: CombatContext, attacker_id: BattleUnitId
+            ) -> tuple[AttackDraft, tuple[Choice[Use], ...]]:
+    """The draft the wizard opens with (:func:`default_draft`) and how its attacker may pay
+    for it (:func:`use_options`, which does not depend on the payment chosen), asked of the
+    rules once for both."""
     me = ctx.fighter(attacker_id)
     item_key, kind = None, AttackKind.SHOVE
     for it in me.held + me.carried:
@@ -251,14 +259,20 @@ def default_draft(ctx: CombatContext, attacker_id: BattleUnitId) -> AttackDraft:
                 break
     draft = AttackDraft(attacker_id, item_key, kind, target,
                         None if target is not None else ObjectTarget())
-    return replace(draft, use=best_use(ctx, draft))
+    options = use_options(ctx, draft)
+    return replace(draft, use=_best_of(ctx, draft, options)), options
 
 
 def best_use(ctx: CombatContext, draft: AttackDraft) -> Use | None:
     """How the attacker pays by default: ``None`` (its Action, or its held Action in
     response) when the rules allow it, else a Counter if one is allowed (a fighter in Close
     Combat whose Action is spent)."""
-    options = {c.value: c for c in use_options(ctx, draft)}
+    return _best_of(ctx, draft, use_options(ctx, draft))
+
+
+def _best_of(ctx: CombatContext, draft: AttackDraft, choices: tuple[Choice[Use], ...]
+             ) -> Use | None:
+    options = {c.value: c for c in choices}
     default = default_use(ctx, draft.attacker_id)
     if options[default].allowed or not options[Use.COUNTER].allowed:
         return None

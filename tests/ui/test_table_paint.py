@@ -13,9 +13,8 @@ from PySide6.QtWidgets import QApplication
 
 from brikdesk.domain.battle import ActionUse, Status
 from brikdesk.services import Services
-from tests.ui.battle_tables import Table, make_panel
+from tests.ui.battle_tables import Table, assert_looks_as_qt, make_panel
 from ui.panels import BattlePanel
-from ui.panels.battle_model import GroupRole
 from ui.panels.table_paint import RowPainter
 from ui.panels.unit_table import UnitTable
 
@@ -49,30 +48,8 @@ def both_ways(table: UnitTable, region: QRegion | None = None) -> tuple[QImage, 
     return ours, theirs
 
 
-def stray_grid_pixels(table: UnitTable) -> set[tuple[int, int]]:
-    """Where Qt's view may leave a pixel of grid on a player's header row: on the header row's
-    top line, the first pixel of each column line (it does at the top of the viewport, and
-    when rows are shown out of order; elsewhere it clips its grid off the header row). The
-    row painter keeps the header row whole; these pixels are the one difference allowed."""
-    model = table.model()
-    header = table.horizontalHeader()
-    lines = [header.sectionViewportPosition(c) + header.sectionSize(c) - 1
-             for c in range(header.count()) if not header.isSectionHidden(c)][:-1]
-    return {(x, table.rowViewportPosition(r)) for r in range(model.rowCount())
-            if model.index(r, 0).data(GroupRole) is not None for x in lines}
-
-
 def assert_same(table: UnitTable, region: QRegion | None = None) -> None:
-    ours, theirs = both_ways(table, region)
-    if ours == theirs:
-        return
-    assert ours.size() == theirs.size()
-    differ = {(x, y) for y in range(ours.height()) for x in range(ours.width())
-              if ours.pixel(x, y) != theirs.pixel(x, y)}
-    stray = stray_grid_pixels(table)
-    assert differ <= stray, f"{len(differ - stray)} pixels differ from Qt's own painting"
-    for x, y in differ:  # there the header row's own colour, as on the rest of its top line
-        assert ours.pixel(x, y) == ours.pixel(x - 1, y)
+    assert_looks_as_qt(table, *both_ways(table, region))
 
 
 @pytest.fixture

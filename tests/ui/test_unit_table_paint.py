@@ -19,12 +19,13 @@ from PySide6.QtWidgets import QStyledItemDelegate, QTableView
 
 from brikdesk.domain.battle import ActionUse, Status
 from brikdesk.services import Services
-from tests.ui.battle_tables import Table, make_panel
+from tests.ui.battle_tables import Table, assert_looks_as_qt, make_panel
 from ui.models.table import IdRole
 from ui.panels import BattlePanel
 from ui.panels.battle_model import STATUS, LineRow, RowRole
 from ui.panels.chips import StatusChipDelegate
 from ui.panels.row_paint import RowDelegate
+from ui.panels.table_paint import RowPaintedTable
 
 
 class _ChipsThroughTheStyle(StatusChipDelegate):
@@ -50,16 +51,19 @@ def _picture(panel: BattlePanel) -> QImage:
 
 
 def _as_qt_paints_it(panel: BattlePanel) -> QImage:
-    """The same table painted by Qt's own delegate (and the chips through the style)."""
+    """The same table painted by Qt's view, cell by cell, with Qt's own delegate (and the
+    chips through the style)."""
     table = panel.table
     rows, chips = table.itemDelegate(), table.itemDelegateForColumn(STATUS)
     plain, styled = QStyledItemDelegate(table), _ChipsThroughTheStyle(table)
     styled.set_theme(panel.theme)
     table.setItemDelegate(plain)
     table.setItemDelegateForColumn(STATUS, styled)
+    painter, table.row_painter = table.row_painter, None
     try:
         return _picture(panel)
     finally:
+        table.row_painter = painter
         table.setItemDelegate(rows)
         table.setItemDelegateForColumn(STATUS, chips)
 
@@ -71,8 +75,7 @@ def test_the_unit_table_looks_as_qt_paints_it(qtbot, panel: BattlePanel, table_m
     panel.set_table_mode(table_mode, remember=False)
     panel.resize(width, 800)
     qtbot.wait(1)
-    ours = _picture(panel)
-    assert ours == _as_qt_paints_it(panel)
+    assert_looks_as_qt(panel.table, _picture(panel), _as_qt_paints_it(panel))
     if width < 1000:  # the narrow window cuts the longest texts: elided, as Qt elides them
         header = panel.model.index(0, 0)
         fm = panel.table.fontMetrics()
@@ -115,8 +118,8 @@ def test_an_undone_line_of_the_log_stays_selected(qtbot, panel: BattlePanel) -> 
 
 @pytest.mark.parametrize("table_mode", [False, True])
 def test_the_log_looks_as_qt_paints_it(qtbot, panel: BattlePanel, table_mode: bool) -> None:
-    """Its lines, cut short where the pane is narrow, an undone one in grey italics, and the
-    selected one."""
+    """Its lines, cut short where the pane is narrow, an undone one in grey italics, the
+    alternate colour of every other line, and the selected one."""
     panel.undo()
     panel.set_table_mode(table_mode, remember=False)
     log = panel.findChild(QTableView, "battleLog")
@@ -124,11 +127,14 @@ def test_the_log_looks_as_qt_paints_it(qtbot, panel: BattlePanel, table_mode: bo
     qtbot.wait(1)
     assert log.model().index(0, 0).data().startswith("↶ undone")
     ours = log.viewport().grab().toImage()
+    assert isinstance(log, RowPaintedTable) and log.row_painter is not None
     lines = log.itemDelegate()
-    log.setItemDelegate(QStyledItemDelegate(log))
+    log.setItemDelegate(QStyledItemDelegate(log))  # Qt's view and delegate, line by line
+    painter, log.row_painter = log.row_painter, None
     try:
         assert ours == log.viewport().grab().toImage()
     finally:
+        log.row_painter = painter
         log.setItemDelegate(lines)
 
 

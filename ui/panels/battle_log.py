@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -25,6 +24,7 @@ from brikdesk.domain.ids import BattleId
 from brikdesk.services.tracker import LoggedEvent
 from ui.panels.battle_model import LogModel, log_tooltip
 from ui.panels.row_paint import RowDelegate
+from ui.panels.table_paint import RowPaintedTable, RowPainter
 from ui.panels.theme import TABLE, Theme
 
 #: The log's title, longest first: the longest that fits beside Undo and Redo is shown.
@@ -96,11 +96,12 @@ class BattleLogPane(QWidget):
         rv.addLayout(title)
         # A one-column table, one line per event: unlike a list view it never lays out every
         # row again when an event is added at the top.
-        self.view = QTableView(self)
+        self.view = RowPaintedTable(self)
         self.view.setObjectName("battleLog")
         self.view.setModel(self.model)
         self.lines = RowDelegate(self.view)  # lines painted from the model's row records
         self.view.setItemDelegate(self.lines)
+        self.view.row_painter = RowPainter(self.view, self.model, self.lines)  # line by line
         self.view.horizontalHeader().hide()
         self.view.verticalHeader().hide()
         self.view.horizontalHeader().setStretchLastSection(True)

@@ -21,7 +21,7 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import (
     QAbstractItemModel,
@@ -636,6 +636,17 @@ def _runs(positions: list[int]) -> list[tuple[int, int]]:
 # -- the log -------------------------------------------------------------------------------------
 
 
+class RowRecords(Protocol):
+    """A model whose rows have records (what :class:`~ui.panels.table_paint.RowPainter`
+    paints from)."""
+
+    def record(self, r: int) -> UnitRow | LineRow | None: ...
+
+    def index(self, row: int, column: int, /, parent: Index = ...) -> QModelIndex: ...
+
+    def flags(self, index: Index) -> Qt.ItemFlag: ...
+
+
 class LogModel(QAbstractListModel):
     """The battle log, newest first. ``IdRole`` is the event id."""
 
@@ -708,6 +719,12 @@ class LogModel(QAbstractListModel):
             return log_tooltip(e)
         return None
 
+
+    def record(self, r: int) -> LineRow | None:
+        """Row ``r``'s line as painted (``RowRole``), without an index."""
+        if not 0 <= r < len(self._events):
+            return None
+        return self._line(self._events[-1 - r])
 
     def _line(self, e: LoggedEvent) -> LineRow:
         """The event's line as painted, kept while the event and the theme stay."""

@@ -24,11 +24,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import cast
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
     QFontMetrics,
+    QHoverEvent,
     QPainter,
     QPaintEvent,
     QPalette,
@@ -36,9 +37,9 @@ from PySide6.QtGui import (
     QPixmap,
     QRegion,
 )
-from PySide6.QtWidgets import QStyle, QStyleOptionViewItem, QTableView
+from PySide6.QtWidgets import QStyle, QStyleOptionViewItem, QTableView, QWidget
 
-from ui.panels.battle_model import STATUS, BattleUnitModel, LineRow, UnitRow
+from ui.panels.battle_model import STATUS, LineRow, RowRecords, UnitRow
 from ui.panels.chips import StatusChipDelegate
 from ui.panels.row_paint import LEFT, RowDelegate
 
@@ -48,15 +49,50 @@ _HOVER = QStyle.StateFlag.State_MouseOver
 _ENABLED = QStyle.StateFlag.State_Enabled
 _ITEM_ENABLED = Qt.ItemFlag.ItemIsEnabled
 _HAS_DISPLAY = QStyleOptionViewItem.ViewItemFeature.HasDisplay
+_ALTERNATE = QStyleOptionViewItem.ViewItemFeature.Alternate
 #: Rows' pictures kept (about 80 kB each on a laptop screen).
 _PICTURES_KEPT = 160
 
 
-class RowPainter:
-    """Paints ``table``'s viewport for its :class:`BattleUnitModel`; see the module."""
+class RowPaintedTable(QTableView):
+    """A table view whose viewport its ``row_painter`` paints (``None``: Qt's view does, cell
+    by cell); it tells the painter which cell is under the pointer and when the look
+    changes."""
 
-    def __init__(self, table: QTableView, model: BattleUnitModel, rows: RowDelegate,
-                 chips: StatusChipDelegate) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.row_painter: RowPainter | None = None
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt name)
+        if event.type() in (QEvent.Type.StyleChange, QEvent.Type.FontChange,
+                            QEvent.Type.PaletteChange) and self.row_painter is not None:
+            self.row_painter.forget()  # the rows' pictures were painted in the old look
+        super().changeEvent(event)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
+        painter = self.row_painter
+        if painter is None or not painter.paint(event):
+            super().paintEvent(event)
+
+    def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 (Qt name)
+        painter = self.row_painter
+        kind = event.type()
+        if painter is not None:
+            if kind in (QEvent.Type.HoverEnter, QEvent.Type.HoverMove) \
+                    and isinstance(event, QHoverEvent):
+                painter.hover = QPersistentModelIndex(self.indexAt(event.position().toPoint()))
+            elif kind == QEvent.Type.HoverLeave:
+                painter.hover = QPersistentModelIndex()
+        return super().viewportEvent(event)
+
+
+class RowPainter:
+    """Paints ``table``'s viewport from its model's row records; see the module. A table of
+    :class:`LineRow` (the battle log: one column, alternating colours, no grid) is painted
+    the same way, a line per row."""
+
+    def __init__(self, table: QTableView, model: RowRecords, rows: RowDelegate,
+                 chips: StatusChipDelegate | None = None) -> None:
         self.table = table
         self.model = model
         self.rows = rows
@@ -96,14 +132,18 @@ class RowPainter:
             return True
         start = columns[0][1]
         span_width = sum(w for _c, _x, w in columns)
+        grid = 1 if table.showGrid() else 0  # the line under and right of each cell
+        alternate = table.alternatingRowColors()
         selection = table.selectionModel()
         current = table.currentIndex()
         focus = table.hasFocus() or table.viewport().hasFocus()
         hover_row = self.hover.row() if self.hover.isValid() else -1
         rows: list[tuple[int, int, int, UnitRow | LineRow | None]] = []  # row, top, height
+        shown_rows: list[int] = []  # their places, as shown
         for visual in sorted(shown):
             r = vh.logicalIndex(visual)
             if not vh.isSectionHidden(r):
+                shown_rows.append(visual)
                 rows.append((r, vh.sectionViewportPosition(r), vh.sectionSize(r),
                              model.record(r)))
         viewport = table.viewport()
@@ -115,26 +155,28 @@ class RowPainter:
         painter = QPainter(viewport)
         # As the view does: the header rows (spans) first, then the rest clipped off them.
         spans = QRegion()
-        for r, y, h, record in rows:
+        for visual, (r, y, h, record) in zip(shown_rows, rows, strict=True):
             if isinstance(record, LineRow):
-                cell = QRect(start, y, span_width - 1, h - 1)
+                cell = QRect(start, y, span_width - grid, h - grid)
                 spans += cell
-                if (r in (hover_row, current.row())
-                        or not self._line(painter, base, cell, record)):
-                    self._as_qt(painter, base, cell, model.index(r, 0), current, focus)
+                odd = alternate and visual & 1 == 1
+                if (r in (hover_row, current.row()) or selection.isRowSelected(r)
+                        or not self._line(painter, base, cell, record, odd)):
+                    self._as_qt(painter, base, cell, model.index(r, 0), current, focus,
+                                odd=odd)
         painter.setClipRegion(QRegion(table.viewport().rect()) - spans)
         for r, y, h, record in rows:
             if isinstance(record, LineRow):
                 continue
             as_qt = (record is None or r == hover_row or r == current.row()
                      or selection.isRowSelected(r))
-            if not as_qt and isinstance(record, UnitRow) and frame is not None:
+            if not as_qt and isinstance(record, UnitRow) and frame is not None and grid:
                 picture = self._picture(base, record, columns, h, frame)
                 if picture is not None:
                     painter.drawPixmap(start, y, picture)
                     continue
             for c, x, w in columns:
-                cell = QRect(x, y, w - 1, h - 1)
+                cell = QRect(x, y, w - grid, h - grid)
                 if as_qt or record is None or not self._cell(painter, base, cell, record, c):
                     self._as_qt(painter, base, cell, model.index(r, c), current, focus,
                                 record if isinstance(record, UnitRow) else None)
@@ -178,8 +220,11 @@ class RowPainter:
         return pictures[key]
 
     def _line(self, painter: QPainter, base: QStyleOptionViewItem, cell: QRect,
-              record: LineRow) -> bool:
-        """A player's header row; ``False``: its text is Qt's to paint."""
+              record: LineRow, odd: bool = False) -> bool:
+        """A line across the table (a player's header, a line of the log), on the style's
+        alternate colour when ``odd``; ``False``: its text is Qt's to paint."""
+        if odd:
+            self._row_panel(painter, base, cell, odd=True)
         if record.background is not None:
             painter.fillRect(cell, record.background)
         return self.rows.draw_text(painter, base, cell, record.text, record.font,
@@ -190,7 +235,7 @@ class RowPainter:
         """A unit's cell; ``False``: its text is Qt's to paint (over the same background)."""
         if record.background is not None:
             painter.fillRect(cell, record.background)
-        if c == STATUS:
+        if c == STATUS and self.chips is not None:
             self.chips.draw_row_chips(painter, base, cell, record)
             return True
         text = record.texts[c]
@@ -199,7 +244,7 @@ class RowPainter:
 
     def _as_qt(self, painter: QPainter, base: QStyleOptionViewItem, cell: QRect,
                index: QModelIndex, current: QModelIndex, focus: bool,
-               record: UnitRow | None = None) -> None:
+               record: UnitRow | None = None, *, odd: bool = False) -> None:
         """The cell as the table view paints it: the style's row panel, then the item as Qt's
         delegate draws it, with the selection, hover, enabled and focus states the view gives
         (a unit's cell drawn from its ``record`` instead of the model's answers)."""
@@ -217,6 +262,8 @@ class RowPainter:
         if focus and current.isValid() and index == current:
             state |= _FOCUS
         opt.state = state
+        if odd:
+            opt.features |= _ALTERNATE
         style = table.style()
         style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewRow, opt, painter, table)
         if record is None:
@@ -236,8 +283,18 @@ class RowPainter:
         if record.background is not None:
             opt.backgroundBrush = QBrush(record.background)
         style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, table)
-        if c == STATUS:
+        if c == STATUS and self.chips is not None:
             self.chips.draw_row_chips(painter, opt, cell, record)
+
+    def _row_panel(self, painter: QPainter, base: QStyleOptionViewItem, cell: QRect, *,
+                   odd: bool) -> None:
+        """The style's panel under a row's cell (the alternate colour of odd rows)."""
+        opt = QStyleOptionViewItem(base)
+        opt.rect = cell
+        if odd:
+            opt.features |= _ALTERNATE
+        self.table.style().drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewRow, opt,
+                                         painter, self.table)
 
     def _grid(self, painter: QPainter, base: QStyleOptionViewItem,
               drawn: list[tuple[int, int]], columns: list[tuple[int, int, int]], clip: QRect,

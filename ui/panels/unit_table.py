@@ -10,11 +10,10 @@ from PySide6.QtCore import (
     QItemSelectionModel,
     QModelIndex,
     QObject,
-    QPersistentModelIndex,
     Qt,
 )
-from PySide6.QtGui import QFont, QFontMetrics, QHoverEvent, QPaintEvent
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QWidget
 
 from brikdesk.domain.ids import BattleUnitId
 from brikdesk.services.tracker import TrackedUnit
@@ -32,7 +31,7 @@ from ui.panels.battle_model import (
 )
 from ui.panels.chips import StatusChipDelegate
 from ui.panels.row_paint import RowDelegate
-from ui.panels.table_paint import RowPainter
+from ui.panels.table_paint import RowPaintedTable, RowPainter
 from ui.panels.theme import TABLE, Theme
 
 #: Pixels around a cell's or a header's text (margins and the grid line).
@@ -44,7 +43,7 @@ STATUS_MIN = 100
 SHARES = {UNIT: 0.26, TYPE: 0.13, ACTION: 0.1, COUNTERS: 0.08, RESPOND: 0.11}
 
 
-class UnitTable(QTableView):
+class UnitTable(RowPaintedTable):
     """The table of a :class:`BattleUnitModel`; see the module docstring."""
 
     def __init__(self, model: BattleUnitModel, parent: QWidget | None = None) -> None:
@@ -72,8 +71,7 @@ class UnitTable(QTableView):
         self.setItemDelegate(self.rows)
         self.chips = StatusChipDelegate(self)
         self.setItemDelegateForColumn(STATUS, self.chips)
-        #: Paints the rows from their records (``None``: Qt's view paints cell by cell).
-        self.row_painter: RowPainter | None = RowPainter(self, model, self.rows, self.chips)
+        self.row_painter = RowPainter(self, model, self.rows, self.chips)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.viewport().installEventFilter(self)  # its size is final when it resizes
         model.groups_changed.connect(self.span_groups)
@@ -180,28 +178,6 @@ class UnitTable(QTableView):
                 over -= give
         for column, w in wanted.items():
             self.setColumnWidth(column, w)
-
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt name)
-        if event.type() in (QEvent.Type.StyleChange, QEvent.Type.FontChange,
-                            QEvent.Type.PaletteChange) and self.row_painter is not None:
-            self.row_painter.forget()  # the rows' pictures were painted in the old look
-        super().changeEvent(event)
-
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
-        painter = self.row_painter
-        if painter is None or not painter.paint(event):
-            super().paintEvent(event)
-
-    def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 (Qt name)
-        painter = self.row_painter
-        kind = event.type()
-        if painter is not None:
-            if kind in (QEvent.Type.HoverEnter, QEvent.Type.HoverMove) \
-                    and isinstance(event, QHoverEvent):
-                painter.hover = QPersistentModelIndex(self.indexAt(event.position().toPoint()))
-            elif kind == QEvent.Type.HoverLeave:
-                painter.hover = QPersistentModelIndex()
-        return super().viewportEvent(event)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
         if watched is self.viewport() and event.type() == QEvent.Type.Resize:

@@ -486,22 +486,30 @@ class BattleUnitModel(QAbstractTableModel):
         assert view is not None and state is not None
         p = view.player(pid)
         index = view.setup.unit_index
-        units = [state.units[index[uid]] for uid in self._by_player.get(pid, ())]
-        alive = [u for u in units if u.in_battle]
-        fallen = len(units) - len(alive)
+        mustered = self._by_player.get(pid, ())
         shown = sum(1 for k in self._rows if not isinstance(k, tuple)
                     and state.units[index[k]].player_id == pid) if self._filters.active \
             else None
+        active = pid == state.active
+        alive = willing = fighting = 0  # willing: Actions ready (active), else may respond
+        all_units = state.units
+        for uid in mustered:  # one pass: a player may have hundreds
+            u = all_units[index[uid]]
+            if not u.in_battle:
+                continue
+            alive += 1
+            if u.action is ActionState.READY if active else u.may_respond:
+                willing += 1
+            if u.close_combat:
+                fighting += 1
+        fallen = len(mustered) - alive
         parts = []
-        if pid == state.active:
-            left = sum(1 for u in alive if u.action is ActionState.READY)
+        if active:
             head = f"▶  {p.name}  ·  ACTIVE"
-            parts.append(f"{left} of {len(alive)} Actions ready")
+            parts.append(f"{willing} of {alive} Actions ready")
         else:
             head = p.name
-            ready = sum(1 for u in alive if u.may_respond)
-            parts.append(f"{ready} of {len(alive)} can respond")
-        fighting = sum(1 for u in alive if u.close_combat)
+            parts.append(f"{willing} of {alive} can respond")
         if fighting:
             parts.append(f"{fighting} in Close Combat")
         if fallen:
@@ -510,7 +518,7 @@ class BattleUnitModel(QAbstractTableModel):
             parts.append(f"{shown} shown")
         text = head + "   —   " + "  ·  ".join(parts)
         tip = (f"{p.name} ({p.faction})" if p.faction else p.name) + \
-            f": {len(units)} units mustered"
+            f": {len(mustered)} units mustered"
         colour = p.colour if pid == state.active else tint(p.colour, self._theme.window, 0.72)
         row = LineRow(text, tip, self._colour(colour), self._colour(readable_on(colour)),
                        self._fonts["group"])

@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import os
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -34,6 +33,7 @@ from brikdesk.domain.battle import ActionUse, spend_action  # noqa: E402
 from brikdesk.persistence.db import open_database  # noqa: E402
 from brikdesk.services import Services  # noqa: E402
 from brikdesk.services.summaries import Muster  # noqa: E402
+from ui.app import create_application  # noqa: E402
 from ui.bus import Bus  # noqa: E402
 from ui.panels import BattlePanel  # noqa: E402
 
@@ -206,8 +206,7 @@ def count_events(app: QApplication, panel: BattlePanel, sv: Services, battle_id:
 
 
 def main() -> None:
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    assert isinstance(app, QApplication)
+    app = create_application()  # Qt set up as the app runs it
     with tempfile.TemporaryDirectory() as tmp:
         sv, battle_id = build(Path(tmp))
         settings = QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat)

@@ -100,6 +100,7 @@ from ui.wizard.widgets import (
     fix_size,
     label,
     lay_out_now,
+    on_card,
     percent,
     set_problem,
     show_readings,
@@ -883,6 +884,7 @@ class ActionPage(_DicePage):
         # size never depends on word wrapping, and a new text repaints the label alone.
         self.need_text.setFixedSize(right_width - 2 * 12 - 2,
                                     2 * self.need_text.fontMetrics().lineSpacing() + 20)
+        on_card(self.need_head, self.need, self.need_text)
         nl.addWidget(self.need_head)
         nl.addWidget(self.need)
         nl.addWidget(self.need_text)
@@ -917,6 +919,8 @@ class ActionPage(_DicePage):
         for w in (self.judge_size, self.visible, self.disrupted, self.outnumbered, self.engaged):
             w.setParent(self.mods_box)
             w.hide()
+        on_card(self.judge_size, self.disrupted, self.outnumbered, self.engaged,
+                self.joiner_text)
 
         self.react_box, rl = card(self)
         row = QHBoxLayout()
@@ -1061,6 +1065,7 @@ class ActionPage(_DicePage):
             fix_size(value, "+10", BASE_PT + 6)
             what = ModifierText(self.mods_box)
             what.setObjectName("modifierRow")
+            on_card(value, what)
             self.mods.addWidget(value, n, 0, Qt.AlignmentFlag.AlignRight)
             self.mods.addWidget(what, n, 1)
             self.row_widgets.append((value, what))

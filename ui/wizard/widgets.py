@@ -21,6 +21,7 @@ from PySide6.QtGui import (
     QKeyEvent,
     QPainter,
     QPaintEvent,
+    QPalette,
     QStandardItem,
     QStandardItemModel,
 )
@@ -45,6 +46,8 @@ from brikdesk.domain.rolling import DieRoll, NeedDie, Role
 BASE_PT = 15
 BIG_PT = 25
 ODDS_PT = 22
+#: The background of a card (``QFrame[role="card"]``), which the labels on it fill in too.
+CARD_BG = "#f7f9fb"
 
 STYLE = f"""
 QWizard, QWizardPage, QWidget {{ font-size: {BASE_PT}pt; }}
@@ -59,7 +62,7 @@ QLabel[role="event"] {{ font-size: {BASE_PT + 1}pt; }}
 QLabel[role="paragraph"] {{ font-size: {BASE_PT + 5}pt; }}
 QLabel[role="prompt"] {{ font-size: {BASE_PT + 2}pt; font-weight: 600; }}
 QLineEdit[role="die"] {{ font-size: {BIG_PT}pt; font-weight: 600; padding: 2px 8px; }}
-QFrame[role="card"] {{ background: #f7f9fb; border: 1px solid #d5dde5; border-radius: 6px; }}
+QFrame[role="card"] {{ background: {CARD_BG}; border: 1px solid #d5dde5; border-radius: 6px; }}
 QFrame[role="chip"] {{ border: 2px solid #9aa5b1; border-radius: 6px; background: white; }}
 QPushButton {{ padding: 6px 14px; }}
 """
@@ -147,6 +150,17 @@ def fix_size(lab: QLabel, widest: str, pt: int = BIG_PT) -> None:
     font.setBold(True)
     metrics = QFontMetrics(font)
     lab.setFixedSize(metrics.horizontalAdvance(widest) + 14, metrics.height() + 8)
+
+
+def on_card(*widgets: QWidget) -> None:
+    """Make widgets that change often and sit on a card paint their own background (the
+    card's colour, so they look the same): Qt then repaints such a widget alone when it
+    changes, instead of the card, the page and every widget under it first."""
+    for widget in widgets:
+        palette = widget.palette()
+        palette.setColor(QPalette.ColorRole.Window, QColor(CARD_BG))
+        widget.setPalette(palette)
+        widget.setAutoFillBackground(True)
 
 
 def lay_out_now() -> None:
@@ -613,6 +627,7 @@ class OddsPanel(QFrame):
             lab.setStyleSheet(f"color: {colours[key]}; font-size: {ODDS_PT}pt; "
                               "font-weight: 700;")
             fix_size(lab, ">99.9%", ODDS_PT)
+        on_card(*self.heads.values(), *self.values.values())
 
     def name_bonus(self, name: str) -> None:
         """The edition's name for a natural roll's bonus (4.2: "Over the Top" in 2020,

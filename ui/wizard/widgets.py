@@ -157,9 +157,15 @@ def on_card(*widgets: QWidget) -> None:
     card's colour, so they look the same): Qt then repaints such a widget alone when it
     changes, instead of the card, the page and every widget under it first."""
     for widget in widgets:
+        # A label fills with its window colour; a check box or a combo box with a colour its
+        # style does not draw with (the style derives its outlines from the window colour,
+        # and a button's own background role is the colour of its face).
+        role = QPalette.ColorRole.Window if isinstance(widget, (QLabel, ModifierText)) \
+            else QPalette.ColorRole.AlternateBase
         palette = widget.palette()
-        palette.setColor(QPalette.ColorRole.Window, QColor(CARD_BG))
+        palette.setColor(role, QColor(CARD_BG))
         widget.setPalette(palette)
+        widget.setBackgroundRole(role)
         widget.setAutoFillBackground(True)
 
 

@@ -14,8 +14,8 @@ import PySide6.QtWidgets  # noqa: F401  (PySide6 before pyqtgraph: it picks the 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 import pyqtgraph as pg  # noqa: E402
-from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt  # noqa: E402
-from PySide6.QtGui import QColor, QFont, QPainter, QPen, QTextDocument  # noqa: E402
+from PySide6.QtCore import QPointF, QRectF, Qt  # noqa: E402
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen, QTextDocument  # noqa: E402
 from PySide6.QtWidgets import QGraphicsItem, QWidget  # noqa: E402
 
 from ui.wizard.widgets import BASE_PT, CRIT_COLOUR  # noqa: E402
@@ -42,7 +42,7 @@ class ChartMarks(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph ships no
     def __init__(self) -> None:
         super().__init__()
         self._bounds = QRectF()
-        self._bars: list[tuple[QRectF, QColor]] = []
+        self._bars: list[tuple[QRectF, QBrush]] = []
         self._outlined: list[QRectF] = []
         self._line_at: float | None = None
         self._text = ""
@@ -55,7 +55,13 @@ class ChartMarks(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph ships no
         self.font = QFont()
         self.font.setPointSize(BASE_PT - 1)
         self.font.setBold(True)
-        self._label_sizes: dict[str, QSizeF] = {}
+        # The label's box as large as a text item's: its document's line and margins.
+        document = QTextDocument()
+        document.setDefaultFont(self.font)
+        document.setDocumentMargin(self.LABEL_MARGIN)
+        document.setPlainText("needs")
+        self._label_height = document.size().height()
+        self._metrics = QFontMetricsF(self.font)
 
     def value(self) -> float | None:
         """Where the dashed line is (``None``: no line)."""
@@ -69,7 +75,7 @@ class ChartMarks(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph ships no
             self.prepareGeometryChange()
             self._bounds = QRectF(bounds)
         edge = set(outlined)
-        self._bars = [(QRectF(x - 0.4, 0, 0.8, h), QColor(c)) for x, h, c in bars]
+        self._bars = [(QRectF(x - 0.4, 0, 0.8, h), QBrush(QColor(c))) for x, h, c in bars]
         self._outlined = [QRectF(x - 0.4, 0, 0.8, h) for x, h, _c in bars if x in edge]
         self._line_at = line_at
         self._text = text
@@ -85,37 +91,26 @@ class ChartMarks(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph ships no
             painter.setPen(self._dash)
             painter.drawLine(QPointF(x, bounds.top()), QPointF(x, bounds.bottom()))
             if self._text:
-                self._paint_label(painter)
-        for rect, colour in self._bars:
-            painter.fillRect(rect, colour)
+                self._paint_label(painter, x)
+        painter.setPen(Qt.PenStyle.NoPen)
+        for rect, brush in self._bars:
+            painter.setBrush(brush)
+            painter.drawRect(rect)
         if self._outlined:
             painter.setPen(self._edge)
             painter.setBrush(Qt.BrushStyle.NoBrush)
             for rect in self._outlined:
                 painter.drawRect(rect)
 
-    def _label_size(self, text: str) -> QSizeF:
-        """The label's box: as large as a text item's (its document, with its margins)."""
-        size = self._label_sizes.get(text)
-        if size is None:
-            document = QTextDocument()
-            document.setDefaultFont(self.font)
-            document.setDocumentMargin(self.LABEL_MARGIN)
-            document.setPlainText(text)
-            size = self._label_sizes[text] = document.size()
-        return size
-
-    def _paint_label(self, painter: QPainter) -> None:
-        """The line's label, upright in device pixels, on the side of the line with more room
-        (as pyqtgraph's line labels)."""
+    def _paint_label(self, painter: QPainter, x: float) -> None:
+        """The label of the line at ``x``, upright in device pixels, on the side of the line
+        with more room (as pyqtgraph's line labels)."""
         bounds = self._bounds
-        assert self._line_at is not None
-        at = painter.transform().map(QPointF(self._line_at,
-                                             bounds.top() + bounds.height() * self.LABEL_AT))
+        at = painter.transform().map(QPointF(x, bounds.top() + bounds.height() * self.LABEL_AT))
         margin = self.LABEL_MARGIN
-        size = self._label_size(self._text)
-        width, height = size.width(), size.height()
-        left = at.x() if self._line_at < bounds.center().x() else at.x() - width
+        width = self._metrics.horizontalAdvance(self._text) + 2 * margin
+        height = self._label_height
+        left = at.x() if x < bounds.center().x() else at.x() - width
         box = QRectF(left, at.y() - height / 2, width, height)
         painter.save()
         painter.resetTransform()

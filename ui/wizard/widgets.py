@@ -141,7 +141,7 @@ def set_problem(lab: QLabel, text: str | None, *, good: str | None = None) -> No
     lab.show()
 
 
-def fix_size(lab: QLabel, widest: str, pt: int = BIG_PT) -> None:
+def fix_size(lab: QWidget, widest: str, pt: int = BIG_PT) -> None:
     """Give a label that changes often (an odds figure) a fixed size, wide enough for
     ``widest`` in a bold ``pt``-point font: a new figure then repaints the label alone instead
     of laying out the whole page again."""
@@ -274,6 +274,58 @@ class ModifierText(QWidget):
                 painter.drawText(QRect(0, top, width, rect.height()),
                                  Qt.TextFlag.TextWordWrap, text)
                 top += rect.height()
+        painter.end()
+
+
+class ModifierValue(QWidget):
+    """A modifier's value in the Action Roll list, large, bold and right-aligned in its colour;
+    or, with ``total``, the sum of the modifiers under a rule.
+
+    Painted directly on the card's colour (the list's values change with every judgement): a
+    new value repaints this widget alone, and costs no rich-text document or style sheet."""
+
+    RULE = 2  # the rule above a total, in pixels
+    RULE_COLOUR = "#1d3557"
+    POINTS = BASE_PT + 6
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
+        self._text = ""
+        self._colour = QColor("#000000")
+        self.total = False
+        self._font: QFont | None = None
+        fix_size(self, "+10", self.POINTS)
+
+    def text(self) -> str:
+        return self._text
+
+    def show_value(self, text: str, colour: str, *, total: bool = False) -> None:
+        """Show ``text`` in ``colour`` (``total``: under a rule); repaint only on a change."""
+        if (text, colour, total) != (self._text, self._colour.name(), self.total):
+            self._text, self._colour, self.total = text, QColor(colour), total
+            self.update()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._font = None
+        super().changeEvent(event)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        if self._font is None:
+            self._font = QFont(self.font())
+            self._font.setPointSize(self.POINTS)
+            self._font.setBold(True)
+        painter = QPainter(self)
+        rect = self.rect()
+        painter.fillRect(rect, QColor(CARD_BG))
+        if self.total:
+            painter.fillRect(0, 0, rect.width(), self.RULE, QColor(self.RULE_COLOUR))
+            rect.setTop(self.RULE)
+        painter.setFont(self._font)
+        painter.setPen(self._colour)
+        painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                         self._text)
         painter.end()
 
 

@@ -871,11 +871,11 @@ class ActionPage(_DicePage):
         right.setContentsMargins(0, 0, 0, 0)
         self.need_box, nl = card(self)
         self.need_head = label("Needs on the die", "note")
-        self.need = label("-", None, wrap=False)
+        self.need = label("-", None, wrap=False, selectable=False)
         self.need.setObjectName("needed")
         self.need.setStyleSheet(f"font-size: {NEED_PT}pt; font-weight: 800; color: #1d3557;")
         fix_size(self.need, "no roll", NEED_PT)
-        self.need_text = label("", "event")
+        self.need_text = label("", "event", selectable=False)
         self.need_text.setObjectName("neededText")
         # A fixed size in this column (its width less the card's margins and 1px border): its
         # size never depends on word wrapping, and a new text repaints the label alone.

@@ -92,12 +92,16 @@ def percent(p: Fraction | float | None) -> str:
 
 
 def label(text: str = "", role: str | None = None, parent: QWidget | None = None, *,
-          wrap: bool = True) -> QLabel:
+          wrap: bool = True, selectable: bool = True) -> QLabel:
+    """A label of the wizard; its text can be selected with the mouse, but for a figure that
+    changes with every judgement (``selectable=False``): a selectable label keeps a rich-text
+    document, rebuilt at each new text and slower to paint."""
     lab = QLabel(text, parent)
     if role:
         lab.setProperty("role", role)
     lab.setWordWrap(wrap)
-    lab.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    if selectable:
+        lab.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return lab
 
 
@@ -673,7 +677,7 @@ class OddsPanel(QFrame):
         for col, (key, name) in enumerate(self.NAMES):
             head = label(name, "note", self, wrap=False)
             self.heads[key] = head
-            value = label("-", None, self, wrap=False)
+            value = label("-", None, self, wrap=False, selectable=False)
             value.setObjectName(f"odds_{key}")
             value.setAlignment(Qt.AlignmentFlag.AlignCenter)
             grid.addWidget(head, 0, col, Qt.AlignmentFlag.AlignHCenter)

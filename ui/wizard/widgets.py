@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -24,6 +24,8 @@ from PySide6.QtGui import (
     QPalette,
     QStandardItem,
     QStandardItemModel,
+    QStaticText,
+    QTransform,
 )
 from PySide6.QtWidgets import (
     QComboBox,
@@ -201,6 +203,10 @@ class ModifierText(QWidget):
         self.note = ""
         self._seen: set[tuple[str, str]] = set()
         self._tallest: dict[int, int] = {}
+        self._font_pair: tuple[QFont, QFont] | None = None
+        #: The texts shown, laid out for the width they were laid out at (painting them again,
+        #: on a scroll or an expose, costs no new layout).
+        self._laid_out: tuple[int, list[tuple[QFont, QColor, float, QStaticText]]] | None = None
 
     def set_texts(self, reason: str, note: str = "") -> None:
         """Show ``reason`` over ``note``; the layout hears of it only if the height changes."""
@@ -208,6 +214,7 @@ class ModifierText(QWidget):
             return
         before = self.heightForWidth(self.width())
         self.reason, self.note = reason, note
+        self._laid_out = None
         if (reason, note) not in self._seen:
             self._seen.add((reason, note))
             self._tallest.clear()
@@ -226,9 +233,11 @@ class ModifierText(QWidget):
         return f"{self.reason}<br>{self.note}" if self.note else self.reason
 
     def _fonts(self) -> tuple[QFont, QFont]:
-        note = QFont(self.font())
-        note.setPointSize(BASE_PT - 3)
-        return self.font(), note
+        if self._font_pair is None:
+            note = QFont(self.font())
+            note.setPointSize(BASE_PT - 3)
+            self._font_pair = (QFont(self.font()), note)
+        return self._font_pair
 
     def _rect(self, font: QFont, width: int, text: str) -> QRect:
         return QFontMetrics(font).boundingRect(QRect(0, 0, max(width, 1), 100_000),
@@ -253,6 +262,10 @@ class ModifierText(QWidget):
     def changeEvent(self, event: QEvent) -> None:
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._tallest.clear()
+            self._font_pair = None
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange,
+                            QEvent.Type.PaletteChange):
+            self._laid_out = None
         super().changeEvent(event)
 
     def sizeHint(self) -> QSize:
@@ -264,20 +277,31 @@ class ModifierText(QWidget):
         # Narrow if need be; the layout asks heightForWidth for the height at the width given.
         return QSize(QFontMetrics(self.font()).averageCharWidth() * 12, 0)
 
+    def _layout(self) -> list[tuple[QFont, QColor, float, QStaticText]]:
+        """The texts laid out at the widget's width: font, colour, top, and the text."""
+        width = self.width()
+        if self._laid_out is None or self._laid_out[0] != width:
+            laid: list[tuple[QFont, QColor, float, QStaticText]] = []
+            top = 0.0
+            colours = (self.palette().windowText().color(), QColor(self.NOTE_COLOUR))
+            for font, colour, text in zip(self._fonts(), colours, (self.reason, self.note),
+                                          strict=True):
+                if text:
+                    static = QStaticText(text)
+                    static.setTextFormat(Qt.TextFormat.PlainText)
+                    static.setTextWidth(max(width, 1))
+                    static.prepare(QTransform(), font)
+                    laid.append((font, colour, top, static))
+                    top += static.size().height()  # as measure(): the wrapped text's height
+            self._laid_out = (width, laid)
+        return self._laid_out[1]
+
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
-        width = self.width()
-        top = 0
-        colours = (self.palette().windowText().color(), QColor(self.NOTE_COLOUR))
-        for font, colour, text in zip(self._fonts(), colours, (self.reason, self.note),
-                                      strict=True):
-            if text:
-                rect = self._rect(font, width, text)
-                painter.setFont(font)
-                painter.setPen(colour)
-                painter.drawText(QRect(0, top, width, rect.height()),
-                                 Qt.TextFlag.TextWordWrap, text)
-                top += rect.height()
+        for font, colour, top, static in self._layout():
+            painter.setFont(font)
+            painter.setPen(colour)
+            painter.drawStaticText(QPointF(0, top), static)
         painter.end()
 
 

@@ -42,10 +42,11 @@ class ChartMarks(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph ships no
     def __init__(self) -> None:
         super().__init__()
         self._bounds = QRectF()
-        self._bars: list[tuple[QRectF, QBrush]] = []
+        self._bars: list[tuple[QBrush, list[QRectF]]] = []  # the bars of each colour
         self._outlined: list[QRectF] = []
         self._line_at: float | None = None
         self._text = ""
+        self._label_width = 0.0
         self._edge = QPen(QColor(OTT), 4)
         self._edge.setCosmetic(True)
         self._dash = QPen(QColor("#222"), self.LINE_PEN_WIDTH, Qt.PenStyle.DashLine)
@@ -75,10 +76,17 @@ class ChartMarks(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph ships no
             self.prepareGeometryChange()
             self._bounds = QRectF(bounds)
         edge = set(outlined)
-        self._bars = [(QRectF(x - 0.4, 0, 0.8, h), QBrush(QColor(c))) for x, h, c in bars]
-        self._outlined = [QRectF(x - 0.4, 0, 0.8, h) for x, h, _c in bars if x in edge]
+        by_colour: dict[str, list[QRectF]] = {}
+        self._outlined = []
+        for x, h, colour in bars:
+            rect = QRectF(x - 0.4, 0, 0.8, h)
+            by_colour.setdefault(colour, []).append(rect)
+            if x in edge:
+                self._outlined.append(rect)
+        self._bars = [(QBrush(QColor(colour)), rects) for colour, rects in by_colour.items()]
         self._line_at = line_at
         self._text = text
+        self._label_width = self._metrics.horizontalAdvance(text) + 2 * self.LABEL_MARGIN
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -93,14 +101,13 @@ class ChartMarks(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph ships no
             if self._text:
                 self._paint_label(painter, x)
         painter.setPen(Qt.PenStyle.NoPen)
-        for rect, brush in self._bars:
+        for brush, rects in self._bars:
             painter.setBrush(brush)
-            painter.drawRect(rect)
+            painter.drawRects(rects)
         if self._outlined:
             painter.setPen(self._edge)
             painter.setBrush(Qt.BrushStyle.NoBrush)
-            for rect in self._outlined:
-                painter.drawRect(rect)
+            painter.drawRects(self._outlined)
 
     def _paint_label(self, painter: QPainter, x: float) -> None:
         """The label of the line at ``x``, upright in device pixels, on the side of the line
@@ -108,8 +115,7 @@ class ChartMarks(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph ships no
         bounds = self._bounds
         at = painter.transform().map(QPointF(x, bounds.top() + bounds.height() * self.LABEL_AT))
         margin = self.LABEL_MARGIN
-        width = self._metrics.horizontalAdvance(self._text) + 2 * margin
-        height = self._label_height
+        width, height = self._label_width, self._label_height
         left = at.x() if x < bounds.center().x() else at.x() - width
         box = QRectF(left, at.y() - height / 2, width, height)
         painter.save()

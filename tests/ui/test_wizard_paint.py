@@ -78,6 +78,23 @@ def test_a_judgement_paints_what_it_moves_once(qtbot, tmp_path: Path) -> None:
         battle.db.close()
 
 
+def _action_page(qtbot, battle, distance: Fraction) -> tuple[CombatWizard, object]:
+    """Thieven Hood's longbow at Guy of Gisbourne, ``distance`` away, on the Action Roll page
+    once it has settled (scrolled to the dice)."""
+    w = CombatWizard(battle.services, Bus(), QUndoStack(), battle.battle_id,
+                     battle.ids["Thieven Hood"], dice=RandomDice(1))
+    qtbot.addWidget(w)
+    w.show()
+    w.resize(1280, 900)
+    qtbot.waitExposed(w)
+    w.next()
+    w.change("range", replace(w.draft, distance=distance))
+    w.next()
+    action = w.currentPage()
+    qtbot.wait(action._unstick.interval() + 100)
+    return w, action
+
+
 def test_ticking_a_judgement_leaves_the_rows_and_its_box_in_place(qtbot, tmp_path: Path) -> None:
     """Disrupted gives a modifier, and the domain lists the modifiers that count first: the
     page keeps each row where it first showed it (and as tall as its tallest text), so the box
@@ -86,17 +103,7 @@ def test_ticking_a_judgement_leaves_the_rows_and_its_box_in_place(qtbot, tmp_pat
 
     battle = make_battle(tmp_path / "sherwood.sqlite3")
     try:
-        w = CombatWizard(battle.services, Bus(), QUndoStack(), battle.battle_id,
-                         battle.ids["Thieven Hood"], dice=RandomDice(1))
-        qtbot.addWidget(w)
-        w.show()
-        w.resize(1280, 900)
-        qtbot.waitExposed(w)
-        w.next()
-        w.change("range", replace(w.draft, distance=Fraction(12)))
-        w.next()
-        action = w.currentPage()
-        qtbot.wait(action._unstick.interval() + 100)
+        w, action = _action_page(qtbot, battle, Fraction(12))
         box = action.disrupted
         rows = [what for _value, what in action.row_widgets if what.isVisible()]
         reasons = [what.reason for what in rows]
@@ -124,23 +131,6 @@ def test_ticking_a_judgement_leaves_the_rows_and_its_box_in_place(qtbot, tmp_pat
         assert requests.seen[action.mods_box] == 0
     finally:
         battle.db.close()
-
-
-def _action_page(qtbot, battle, distance: Fraction) -> tuple[CombatWizard, object]:
-    """Thieven Hood's longbow at Guy of Gisbourne, ``distance`` away, on the Action Roll page
-    once it has settled (scrolled to the dice)."""
-    w = CombatWizard(battle.services, Bus(), QUndoStack(), battle.battle_id,
-                     battle.ids["Thieven Hood"], dice=RandomDice(1))
-    qtbot.addWidget(w)
-    w.show()
-    w.resize(1280, 900)
-    qtbot.waitExposed(w)
-    w.next()
-    w.change("range", replace(w.draft, distance=distance))
-    w.next()
-    action = w.currentPage()
-    qtbot.wait(action._unstick.interval() + 100)
-    return w, action
 
 
 def test_a_judgement_repaints_the_figures_it_changes_not_the_cards_under_them(

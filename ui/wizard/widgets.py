@@ -204,9 +204,10 @@ class ModifierText(QWidget):
         self._seen: set[tuple[str, str]] = set()
         self._tallest: dict[int, int] = {}
         self._font_pair: tuple[QFont, QFont] | None = None
-        #: The texts shown, laid out for the width they were laid out at (painting them again,
-        #: on a scroll or an expose, costs no new layout).
-        self._laid_out: tuple[int, list[tuple[QFont, QColor, float, QStaticText]]] | None = None
+        #: The reason and the note as last laid out, with their text and width: painting them
+        #: again (a scroll, an expose, a new reason over the same note) lays out only what
+        #: changed.
+        self._statics: list[tuple[tuple[str, int], QStaticText] | None] = [None, None]
 
     def set_texts(self, reason: str, note: str = "") -> None:
         """Show ``reason`` over ``note``; the layout hears of it only if the height changes."""
@@ -214,7 +215,6 @@ class ModifierText(QWidget):
             return
         before = self.heightForWidth(self.width())
         self.reason, self.note = reason, note
-        self._laid_out = None
         if (reason, note) not in self._seen:
             self._seen.add((reason, note))
             self._tallest.clear()
@@ -263,9 +263,7 @@ class ModifierText(QWidget):
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._tallest.clear()
             self._font_pair = None
-        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange,
-                            QEvent.Type.PaletteChange):
-            self._laid_out = None
+            self._statics = [None, None]
         super().changeEvent(event)
 
     def sizeHint(self) -> QSize:
@@ -277,30 +275,33 @@ class ModifierText(QWidget):
         # Narrow if need be; the layout asks heightForWidth for the height at the width given.
         return QSize(QFontMetrics(self.font()).averageCharWidth() * 12, 0)
 
-    def _layout(self) -> list[tuple[QFont, QColor, float, QStaticText]]:
-        """The texts laid out at the widget's width: font, colour, top, and the text."""
-        width = self.width()
-        if self._laid_out is None or self._laid_out[0] != width:
-            laid: list[tuple[QFont, QColor, float, QStaticText]] = []
-            top = 0.0
-            colours = (self.palette().windowText().color(), QColor(self.NOTE_COLOUR))
-            for font, colour, text in zip(self._fonts(), colours, (self.reason, self.note),
-                                          strict=True):
-                if text:
-                    static = QStaticText(text)
-                    static.setTextFormat(Qt.TextFormat.PlainText)
-                    static.setTextWidth(max(width, 1))
-                    static.prepare(QTransform(), font)
-                    laid.append((font, colour, top, static))
-                    top += static.size().height()  # as measure(): the wrapped text's height
-            self._laid_out = (width, laid)
-        return self._laid_out[1]
+    def _layout(self) -> list[tuple[int, QFont, float, QStaticText]]:
+        """The texts laid out at the widget's width: which (0 the reason, 1 the note), font,
+        top, and the laid out text."""
+        width = max(self.width(), 1)
+        laid: list[tuple[int, QFont, float, QStaticText]] = []
+        top = 0.0
+        for part, (font, text) in enumerate(zip(self._fonts(), (self.reason, self.note),
+                                                strict=True)):
+            if not text:
+                continue
+            kept = self._statics[part]
+            if kept is None or kept[0] != (text, width):
+                static = QStaticText(text)
+                static.setTextFormat(Qt.TextFormat.PlainText)
+                static.setTextWidth(width)
+                static.prepare(QTransform(), font)
+                self._statics[part] = kept = ((text, width), static)
+            laid.append((part, font, top, kept[1]))
+            top += kept[1].size().height()  # as measure(): the wrapped text's height
+        return laid
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
-        for font, colour, top, static in self._layout():
+        colours = (self.palette().windowText().color(), QColor(self.NOTE_COLOUR))
+        for part, font, top, static in self._layout():
             painter.setFont(font)
-            painter.setPen(colour)
+            painter.setPen(colours[part])
             painter.drawStaticText(QPointF(0, top), static)
         painter.end()
 

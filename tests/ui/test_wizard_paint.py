@@ -14,7 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtGui import QUndoStack
+from PySide6.QtGui import QColor, QUndoStack
 from PySide6.QtWidgets import QApplication, QWidget
 
 from brikdesk.domain.attack import SizeClass
@@ -78,6 +78,23 @@ def test_a_judgement_paints_what_it_moves_once(qtbot, tmp_path: Path) -> None:
         battle.db.close()
 
 
+def _action_page(qtbot, battle, distance: Fraction) -> tuple[CombatWizard, object]:
+    """Thieven Hood's longbow at Guy of Gisbourne, ``distance`` away, on the Action Roll page
+    once it has settled (scrolled to the dice)."""
+    w = CombatWizard(battle.services, Bus(), QUndoStack(), battle.battle_id,
+                     battle.ids["Thieven Hood"], dice=RandomDice(1))
+    qtbot.addWidget(w)
+    w.show()
+    w.resize(1280, 900)
+    qtbot.waitExposed(w)
+    w.next()
+    w.change("range", replace(w.draft, distance=distance))
+    w.next()
+    action = w.currentPage()
+    qtbot.wait(action._unstick.interval() + 100)
+    return w, action
+
+
 def test_ticking_a_judgement_leaves_the_rows_and_its_box_in_place(qtbot, tmp_path: Path) -> None:
     """Disrupted gives a modifier, and the domain lists the modifiers that count first: the
     page keeps each row where it first showed it (and as tall as its tallest text), so the box
@@ -86,17 +103,7 @@ def test_ticking_a_judgement_leaves_the_rows_and_its_box_in_place(qtbot, tmp_pat
 
     battle = make_battle(tmp_path / "sherwood.sqlite3")
     try:
-        w = CombatWizard(battle.services, Bus(), QUndoStack(), battle.battle_id,
-                         battle.ids["Thieven Hood"], dice=RandomDice(1))
-        qtbot.addWidget(w)
-        w.show()
-        w.resize(1280, 900)
-        qtbot.waitExposed(w)
-        w.next()
-        w.change("range", replace(w.draft, distance=Fraction(12)))
-        w.next()
-        action = w.currentPage()
-        qtbot.wait(action._unstick.interval() + 100)
+        w, action = _action_page(qtbot, battle, Fraction(12))
         box = action.disrupted
         rows = [what for _value, what in action.row_widgets if what.isVisible()]
         reasons = [what.reason for what in rows]
@@ -122,5 +129,71 @@ def test_ticking_a_judgement_leaves_the_rows_and_its_box_in_place(qtbot, tmp_pat
         assert "is Disrupted" in what.reason and value.text() != "0"
         assert requests.seen[action.scroller.widget()] == 0
         assert requests.seen[action.mods_box] == 0
+    finally:
+        battle.db.close()
+
+
+def test_a_judgement_repaints_the_figures_it_changes_not_the_cards_under_them(
+        qtbot, tmp_path: Path) -> None:
+    """The figures a judgement changes (a modifier's value and explanation, the number needed,
+    the odds, the check box) paint their card's colour themselves: Qt repaints them alone,
+    not the card, the page and every widget under them first. (Once each explanation has
+    been shown: a row that must grow lays the page out, and repaints it, once.)"""
+    battle = make_battle(tmp_path / "sherwood.sqlite3")
+    app = QApplication.instance()
+    flash = app.cursorFlashTime()
+    app.setCursorFlashTime(0)  # the dice entry's caret does not blink into the count
+    try:
+        w, action = _action_page(qtbot, battle, Fraction(12))
+        judgements = ((SizeClass.MINIFIG, 2, True), (SizeClass.MINIFIG, 1, False),
+                      (SizeClass.BRICK_2X2, 3, True), (SizeClass.MINIFIG, 3, False))
+        paints = _Events(QEvent.Type.Paint)
+        for counted in (False, True):
+            if counted:
+                app.installEventFilter(paints)
+            try:
+                for size, shown, disrupted in judgements:
+                    w.change("action", replace(w.draft, size=size, sections_visible=shown,
+                                               target_disrupted=disrupted))
+                    for _ in range(3):
+                        app.processEvents()
+            finally:
+                app.removeEventFilter(paints)
+        changed = [what for _value, what in action.row_widgets]
+        assert any(paints.seen[what] for what in changed), "the judgements changed nothing"
+        assert paints.seen[action.need] and paints.seen[action.disrupted]
+        for card in (action.mods_box, action.need_box, action.odds,
+                     action.scroller.widget()):
+            assert paints.seen[card] == 0, card
+    finally:
+        app.setCursorFlashTime(flash)
+        battle.db.close()
+
+
+def _colours(widget: QWidget) -> set[str]:
+    image = widget.grab().toImage()
+    return {QColor(image.pixel(x, y)).name() for x in range(image.width())
+            for y in range(image.height())}
+
+
+def test_the_modifier_values_show_their_colours_from_the_first_paint(qtbot,
+                                                                    tmp_path: Path) -> None:
+    """A penalty is red, a modifier of 0 grey, the total black under its rule: as soon as the
+    page shows, before any judgement."""
+    battle = make_battle(tmp_path / "sherwood.sqlite3")
+    try:
+        _w, action = _action_page(qtbot, battle, Fraction(19))
+        shown = {value.text(): value for value, _what in action.row_widgets
+                 if value.isVisible()}
+        out_of_range = next(value for value, what in action.row_widgets
+                            if value.isVisible() and "beyond Range" in what.reason)
+        zero = next(value for value, _what in action.row_widgets
+                    if value.isVisible() and value.text() == "0")
+        total = next(value for value, what in action.row_widgets
+                     if value.isVisible() and what.reason.startswith("all Action Roll"))
+        assert out_of_range.text().startswith("-") and len(shown) >= 2
+        assert "#8a1c12" in _colours(out_of_range)
+        assert "#9aa5b1" in _colours(zero)
+        assert {"#000000", "#1d3557"} <= _colours(total)  # the figure and its rule
     finally:
         battle.db.close()

@@ -14,8 +14,8 @@ import PySide6.QtWidgets  # noqa: F401  (PySide6 before pyqtgraph: it picks the 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 import pyqtgraph as pg  # noqa: E402
-from PySide6.QtCore import Qt  # noqa: E402
-from PySide6.QtGui import QFont  # noqa: E402
+from PySide6.QtCore import QPointF, QRectF, Qt  # noqa: E402
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen, QTextDocument  # noqa: E402
 from PySide6.QtWidgets import QGraphicsItem, QWidget  # noqa: E402
 
 from ui.wizard.widgets import BASE_PT, CRIT_COLOUR  # noqa: E402
@@ -25,6 +25,108 @@ MISS = "#b0bac5"
 OTT = "#d4a017"
 KILL = "#c0392b"
 SAVE = "#9aa5b1"
+
+
+class ChartMarks(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph ships no type hints
+    """The bars and the dashed line with its label, painted by one item.
+
+    One item that paints a few rectangles, a line and a text costs far less to change and to
+    paint than pyqtgraph's bar, line and label items (each a scene item with its own Python
+    geometry, signals and paint). Its bounds are the chart's ranges: a new set of bars within
+    the same ranges repaints the plot without touching the scene's geometry."""
+
+    LINE_PEN_WIDTH = 2
+    LABEL_AT = 0.92  # the label's height on the line, as a fraction of the plot's height
+    LABEL_MARGIN = 4  # around the label's text, as pyqtgraph's text items
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._bounds = QRectF()
+        self._bars: list[tuple[QBrush, list[QRectF]]] = []  # the bars of each colour
+        self._outlined: list[QRectF] = []
+        self._line_at: float | None = None
+        self._text = ""
+        self._label_width = 0.0
+        self._edge = QPen(QColor(OTT), 4)
+        self._edge.setCosmetic(True)
+        self._dash = QPen(QColor("#222"), self.LINE_PEN_WIDTH, Qt.PenStyle.DashLine)
+        self._dash.setCosmetic(True)
+        self._label_fill = QColor(255, 255, 255, 220)
+        self._label_pen = QPen(QColor("#222"))
+        self.font = QFont()
+        self.font.setPointSize(BASE_PT - 1)
+        self.font.setBold(True)
+        # The label's box as large as a text item's: its document's line and margins.
+        document = QTextDocument()
+        document.setDefaultFont(self.font)
+        document.setDocumentMargin(self.LABEL_MARGIN)
+        document.setPlainText("needs")
+        self._label_height = document.size().height()
+        self._metrics = QFontMetricsF(self.font)
+
+    def value(self) -> float | None:
+        """Where the dashed line is (``None``: no line)."""
+        return self._line_at
+
+    def show_marks(self, bars: Sequence[tuple[float, float, str]], outlined: Sequence[float],
+                   line_at: float | None, text: str, bounds: QRectF) -> None:
+        """``bars``: ``(x, height, colour)``, 0.8 wide; the dashed line at ``line_at`` across
+        ``bounds`` (the plot's ranges) with ``text`` by it."""
+        if bounds != self._bounds:
+            self.prepareGeometryChange()
+            self._bounds = QRectF(bounds)
+        edge = set(outlined)
+        by_colour: dict[str, list[QRectF]] = {}
+        self._outlined = []
+        for x, h, colour in bars:
+            rect = QRectF(x - 0.4, 0, 0.8, h)
+            by_colour.setdefault(colour, []).append(rect)
+            if x in edge:
+                self._outlined.append(rect)
+        self._bars = [(QBrush(QColor(colour)), rects) for colour, rects in by_colour.items()]
+        self._line_at = line_at
+        self._text = text
+        self._label_width = self._metrics.horizontalAdvance(text) + 2 * self.LABEL_MARGIN
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def paint(self, painter: QPainter, *_args: object) -> None:
+        """The line and its label first, the bars over them (as the chart always showed)."""
+        if self._line_at is not None:
+            x, bounds = self._line_at, self._bounds
+            painter.setPen(self._dash)
+            painter.drawLine(QPointF(x, bounds.top()), QPointF(x, bounds.bottom()))
+            if self._text:
+                self._paint_label(painter, x)
+        painter.setPen(Qt.PenStyle.NoPen)
+        for brush, rects in self._bars:
+            painter.setBrush(brush)
+            painter.drawRects(rects)
+        if self._outlined:
+            painter.setPen(self._edge)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRects(self._outlined)
+
+    def _paint_label(self, painter: QPainter, x: float) -> None:
+        """The label of the line at ``x``, upright in device pixels, on the side of the line
+        with more room (as pyqtgraph's line labels)."""
+        bounds = self._bounds
+        at = painter.transform().map(QPointF(x, bounds.top() + bounds.height() * self.LABEL_AT))
+        margin = self.LABEL_MARGIN
+        width, height = self._label_width, self._label_height
+        left = at.x() if x < bounds.center().x() else at.x() - width
+        box = QRectF(left, at.y() - height / 2, width, height)
+        painter.save()
+        painter.resetTransform()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.fillRect(box, self._label_fill)
+        painter.setFont(self.font)
+        painter.setPen(self._label_pen)
+        painter.drawText(box.adjusted(margin, margin, -margin, -margin),
+                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, self._text)
+        painter.restore()
 
 
 class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type hints
@@ -50,21 +152,11 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
         item.setLabel("bottom", xlabel, **style)
         item.setLabel("left", "%", **style)
         item.showGrid(y=True, alpha=0.25)
-        self._bars: pg.BarGraphItem | None = None
         self._shown: tuple[object, ...] | None = None
         self._ranges: tuple[object, ...] | None = None
-        self._brushes: dict[str, object] = {}
-        self._edge = pg.mkPen(OTT, width=4)
-        self._no_edge = pg.mkPen(None)
-        self.line = pg.InfiniteLine(angle=90, movable=False,
-                                    pen=pg.mkPen("#222", width=2, style=Qt.PenStyle.DashLine),
-                                    label="", labelOpts={"position": 0.92, "color": "#222",
-                                                         "fill": (255, 255, 255, 220)})
-        label_font = QFont()
-        label_font.setPointSize(BASE_PT - 1)
-        label_font.setBold(True)
-        self.line.label.setFont(label_font)
-        item.addItem(self.line)
+        #: The bars and the dashed line; ``line.value()`` is where the line is.
+        self.line = self.marks = ChartMarks()
+        item.addItem(self.marks)
         self.bar_count = 0
 
     def show_bars(self, bars: Sequence[tuple[int, float, str]], line_at: float | None,
@@ -75,46 +167,25 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
         if key == self._shown:
             return
         self._shown = key
-        item = self.getPlotItem()
         self.bar_count = len(bars)
         if not bars:
-            if self._bars is not None:
-                item.removeItem(self._bars)
-                self._bars = None
-            self.line.hide()
+            self.marks.hide()
             return
-        xs = [x for x, _p, _c in bars]
-        ys = [p * 100 for _x, p, _c in bars]
-        brushes = [self._brush(c) for _x, _p, c in bars]
-        edge = set(outlined)
-        pens = [self._edge if x in edge else self._no_edge for x in xs]
-        if self._bars is None:
-            self._bars = pg.BarGraphItem(x=xs, height=ys, width=0.8, brushes=brushes,
-                                         pens=pens)
-            item.addItem(self._bars)
-        else:  # the same item, new values: cheaper than a new item in the scene
-            self._bars.setOpts(x=xs, height=ys, brushes=brushes, pens=pens)
-        lo: float = min(xs)
-        hi: float = max(xs)
+        heights = [(x, p * 100, c) for x, p, c in bars]
+        lo: float = min(x for x, _h, _c in heights)
+        hi: float = max(x for x, _h, _c in heights)
         if line_at is not None:
-            self.line.setPos(line_at)
-            self.line.label.setFormat(line_text)
-            self.line.show()
             lo, hi = min(lo, line_at), max(hi, line_at)
-        else:
-            self.line.hide()
         x_range = (lo - 0.8, hi + 0.8)
-        y_top = max(ys) * 1.18
+        y_top = max(h for _x, h, _c in heights) * 1.18
+        self.marks.show_marks(heights, outlined, line_at, line_text if line_at is not None
+                              else "", QRectF(x_range[0], 0, x_range[1] - x_range[0], y_top))
+        self.marks.show()
         if (x_range, y_top) != self._ranges:  # the axes re-tick only when the ranges move
             self._ranges = (x_range, y_top)
+            item = self.getPlotItem()
             item.setXRange(*x_range, padding=0)
             item.setYRange(0, y_top, padding=0)
-
-    def _brush(self, colour: str) -> object:
-        brush = self._brushes.get(colour)
-        if brush is None:
-            brush = self._brushes[colour] = pg.mkBrush(colour)
-        return brush
 
 
 def action_bars(totals: Sequence[tuple[int, float]], action_mod: int, use: int | None

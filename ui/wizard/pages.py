@@ -17,7 +17,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QFrame,
@@ -95,11 +94,13 @@ from ui.wizard.widgets import (
     ChoiceCombo,
     DiceEntry,
     ModifierText,
+    ModifierValue,
     OddsPanel,
     card,
     fix_size,
     label,
     lay_out_now,
+    on_card,
     percent,
     set_problem,
     show_readings,
@@ -109,9 +110,6 @@ if TYPE_CHECKING:
     from ui.wizard.wizard import CombatWizard, DiceStep
 
 OBJECT = "object"
-#: A modifier's value in the Action Roll page's list, and the sum under a line below them.
-_VALUE_STYLE = f"font-size: {BASE_PT + 6}pt; font-weight: 700;"
-_TOTAL_STYLE = _VALUE_STYLE + " border-top: 2px solid #1d3557;"
 #: The number needed on the die, the figure the whole table looks for.
 NEED_PT = 40
 
@@ -859,7 +857,7 @@ class ActionPage(_DicePage):
         self.visible_problem.setObjectName("visibleProblem")
         self.visible_problem.hide()
         ml.addWidget(self.visible_problem)
-        self.row_widgets: list[tuple[QLabel, ModifierText]] = []
+        self.row_widgets: list[tuple[ModifierValue, ModifierText]] = []
         self._order: dict[str, int] = {}
         self.placed: dict[QWidget, tuple[int, int]] = {}
         self.joiner_text = label("", "event")
@@ -873,16 +871,17 @@ class ActionPage(_DicePage):
         right.setContentsMargins(0, 0, 0, 0)
         self.need_box, nl = card(self)
         self.need_head = label("Needs on the die", "note")
-        self.need = label("-", None, wrap=False)
+        self.need = label("-", None, wrap=False, selectable=False)
         self.need.setObjectName("needed")
         self.need.setStyleSheet(f"font-size: {NEED_PT}pt; font-weight: 800; color: #1d3557;")
         fix_size(self.need, "no roll", NEED_PT)
-        self.need_text = label("", "event")
+        self.need_text = label("", "event", selectable=False)
         self.need_text.setObjectName("neededText")
         # A fixed size in this column (its width less the card's margins and 1px border): its
         # size never depends on word wrapping, and a new text repaints the label alone.
         self.need_text.setFixedSize(right_width - 2 * 12 - 2,
                                     2 * self.need_text.fontMetrics().lineSpacing() + 20)
+        on_card(self.need_head, self.need, self.need_text)
         nl.addWidget(self.need_head)
         nl.addWidget(self.need)
         nl.addWidget(self.need_text)
@@ -917,6 +916,8 @@ class ActionPage(_DicePage):
         for w in (self.judge_size, self.visible, self.disrupted, self.outnumbered, self.engaged):
             w.setParent(self.mods_box)
             w.hide()
+        on_card(self.judge_size, self.disrupted, self.outnumbered, self.engaged,
+                self.joiner_text)
 
         self.react_box, rl = card(self)
         row = QHBoxLayout()
@@ -1051,16 +1052,14 @@ class ActionPage(_DicePage):
         self.complete_changed()
         lay_out_now()  # one paint of the final geometry
 
-    def _row(self, i: int) -> tuple[QLabel, ModifierText]:
-        """The value and text labels of row ``i`` of the modifier list (made once, reused)."""
+    def _row(self, i: int) -> tuple[ModifierValue, ModifierText]:
+        """The value and text of row ``i`` of the modifier list (made once, reused)."""
         while len(self.row_widgets) <= i:
             n = len(self.row_widgets)
-            value = label("", None, wrap=False)
-            value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            value.setStyleSheet(_VALUE_STYLE)
-            fix_size(value, "+10", BASE_PT + 6)
+            value = ModifierValue(self.mods_box)
             what = ModifierText(self.mods_box)
             what.setObjectName("modifierRow")
+            on_card(what)
             self.mods.addWidget(value, n, 0, Qt.AlignmentFlag.AlignRight)
             self.mods.addWidget(what, n, 1)
             self.row_widgets.append((value, what))
@@ -1083,10 +1082,9 @@ class ActionPage(_DicePage):
         for i, r in enumerate(rows):
             m = r.modifier
             value, what = self._row(i)
-            _set_style(value, _VALUE_STYLE)
-            _set_colour(value, "#14532d" if m.value > 0 else "#8a1c12" if m.value < 0 else
-                        "#9aa5b1")
-            value.setText(f"{m.value:+d}" if m.value else "0")
+            value.show_value(f"{m.value:+d}" if m.value else "0",
+                             "#14532d" if m.value > 0 else "#8a1c12" if m.value < 0 else
+                             "#9aa5b1")
             read = show_readings(what, m.rule)
             what.set_texts(m.reason, m.rule + (" · BrikDesk's reading (hover)" if read else ""))
             value.show()
@@ -1101,9 +1099,8 @@ class ActionPage(_DicePage):
                     used.add(self.visible)
         if rows and first is not None:
             value, what = self._row(len(rows))
-            _set_colour(value, "#000000")
-            _set_style(value, _TOTAL_STYLE)
-            value.setText(f"{first.action_mod:+d}" if first.action_mod else "0")
+            value.show_value(f"{first.action_mod:+d}" if first.action_mod else "0", "#000000",
+                             total=True)
             what.set_texts("all Action Roll modifiers together")
             value.show()
             what.show()
@@ -1270,15 +1267,6 @@ def _show_verdict(lab: QLabel, verdict: Verdict) -> None:
     if verdict.text:
         _set_style(lab, f"color: {_TONES[verdict.tone]};")
         lab.setText(verdict.text)
-
-
-def _set_colour(widget: QWidget, colour: str) -> None:
-    """Set a label's text colour through its palette: unlike a style sheet, a new palette
-    neither re-polishes the label nor lays the page out again (the fast path of a refresh)."""
-    pal = widget.palette()
-    if pal.color(QPalette.ColorRole.WindowText).name() != colour:
-        pal.setColor(QPalette.ColorRole.WindowText, QColor(colour))
-        widget.setPalette(pal)
 
 
 def _set_style(widget: QWidget, style: str) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -21,8 +21,11 @@ from PySide6.QtGui import (
     QKeyEvent,
     QPainter,
     QPaintEvent,
+    QPalette,
     QStandardItem,
     QStandardItemModel,
+    QStaticText,
+    QTransform,
 )
 from PySide6.QtWidgets import (
     QComboBox,
@@ -45,6 +48,8 @@ from brikdesk.domain.rolling import DieRoll, NeedDie, Role
 BASE_PT = 15
 BIG_PT = 25
 ODDS_PT = 22
+#: The background of a card (``QFrame[role="card"]``), which the labels on it fill in too.
+CARD_BG = "#f7f9fb"
 
 STYLE = f"""
 QWizard, QWizardPage, QWidget {{ font-size: {BASE_PT}pt; }}
@@ -59,7 +64,7 @@ QLabel[role="event"] {{ font-size: {BASE_PT + 1}pt; }}
 QLabel[role="paragraph"] {{ font-size: {BASE_PT + 5}pt; }}
 QLabel[role="prompt"] {{ font-size: {BASE_PT + 2}pt; font-weight: 600; }}
 QLineEdit[role="die"] {{ font-size: {BIG_PT}pt; font-weight: 600; padding: 2px 8px; }}
-QFrame[role="card"] {{ background: #f7f9fb; border: 1px solid #d5dde5; border-radius: 6px; }}
+QFrame[role="card"] {{ background: {CARD_BG}; border: 1px solid #d5dde5; border-radius: 6px; }}
 QFrame[role="chip"] {{ border: 2px solid #9aa5b1; border-radius: 6px; background: white; }}
 QPushButton {{ padding: 6px 14px; }}
 """
@@ -89,12 +94,16 @@ def percent(p: Fraction | float | None) -> str:
 
 
 def label(text: str = "", role: str | None = None, parent: QWidget | None = None, *,
-          wrap: bool = True) -> QLabel:
+          wrap: bool = True, selectable: bool = True) -> QLabel:
+    """A label of the wizard; its text can be selected with the mouse, but for a figure that
+    changes with every judgement (``selectable=False``): a selectable label keeps a rich-text
+    document, rebuilt at each new text and slower to paint."""
     lab = QLabel(text, parent)
     if role:
         lab.setProperty("role", role)
     lab.setWordWrap(wrap)
-    lab.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    if selectable:
+        lab.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return lab
 
 
@@ -138,7 +147,7 @@ def set_problem(lab: QLabel, text: str | None, *, good: str | None = None) -> No
     lab.show()
 
 
-def fix_size(lab: QLabel, widest: str, pt: int = BIG_PT) -> None:
+def fix_size(lab: QWidget, widest: str, pt: int = BIG_PT) -> None:
     """Give a label that changes often (an odds figure) a fixed size, wide enough for
     ``widest`` in a bold ``pt``-point font: a new figure then repaints the label alone instead
     of laying out the whole page again."""
@@ -147,6 +156,23 @@ def fix_size(lab: QLabel, widest: str, pt: int = BIG_PT) -> None:
     font.setBold(True)
     metrics = QFontMetrics(font)
     lab.setFixedSize(metrics.horizontalAdvance(widest) + 14, metrics.height() + 8)
+
+
+def on_card(*widgets: QWidget) -> None:
+    """Make widgets that change often and sit on a card paint their own background (the
+    card's colour, so they look the same): Qt then repaints such a widget alone when it
+    changes, instead of the card, the page and every widget under it first."""
+    for widget in widgets:
+        # A label fills with its window colour; a check box or a combo box with a colour its
+        # style does not draw with (the style derives its outlines from the window colour,
+        # and a button's own background role is the colour of its face).
+        role = QPalette.ColorRole.Window if isinstance(widget, (QLabel, ModifierText)) \
+            else QPalette.ColorRole.AlternateBase
+        palette = widget.palette()
+        palette.setColor(role, QColor(CARD_BG))
+        widget.setPalette(palette)
+        widget.setBackgroundRole(role)
+        widget.setAutoFillBackground(True)
 
 
 def lay_out_now() -> None:
@@ -177,6 +203,11 @@ class ModifierText(QWidget):
         self.note = ""
         self._seen: set[tuple[str, str]] = set()
         self._tallest: dict[int, int] = {}
+        self._font_pair: tuple[QFont, QFont] | None = None
+        #: The reason and the note as last laid out, with their text and width: painting them
+        #: again (a scroll, an expose, a new reason over the same note) lays out only what
+        #: changed.
+        self._statics: list[tuple[tuple[str, int], QStaticText] | None] = [None, None]
 
     def set_texts(self, reason: str, note: str = "") -> None:
         """Show ``reason`` over ``note``; the layout hears of it only if the height changes."""
@@ -202,9 +233,11 @@ class ModifierText(QWidget):
         return f"{self.reason}<br>{self.note}" if self.note else self.reason
 
     def _fonts(self) -> tuple[QFont, QFont]:
-        note = QFont(self.font())
-        note.setPointSize(BASE_PT - 3)
-        return self.font(), note
+        if self._font_pair is None:
+            note = QFont(self.font())
+            note.setPointSize(BASE_PT - 3)
+            self._font_pair = (QFont(self.font()), note)
+        return self._font_pair
 
     def _rect(self, font: QFont, width: int, text: str) -> QRect:
         return QFontMetrics(font).boundingRect(QRect(0, 0, max(width, 1), 100_000),
@@ -229,6 +262,8 @@ class ModifierText(QWidget):
     def changeEvent(self, event: QEvent) -> None:
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._tallest.clear()
+            self._font_pair = None
+            self._statics = [None, None]
         super().changeEvent(event)
 
     def sizeHint(self) -> QSize:
@@ -240,20 +275,86 @@ class ModifierText(QWidget):
         # Narrow if need be; the layout asks heightForWidth for the height at the width given.
         return QSize(QFontMetrics(self.font()).averageCharWidth() * 12, 0)
 
+    def _layout(self) -> list[tuple[int, QFont, float, QStaticText]]:
+        """The texts laid out at the widget's width: which (0 the reason, 1 the note), font,
+        top, and the laid out text."""
+        width = max(self.width(), 1)
+        laid: list[tuple[int, QFont, float, QStaticText]] = []
+        top = 0.0
+        for part, (font, text) in enumerate(zip(self._fonts(), (self.reason, self.note),
+                                                strict=True)):
+            if not text:
+                continue
+            kept = self._statics[part]
+            if kept is None or kept[0] != (text, width):
+                static = QStaticText(text)
+                static.setTextFormat(Qt.TextFormat.PlainText)
+                static.setTextWidth(width)
+                static.prepare(QTransform(), font)
+                self._statics[part] = kept = ((text, width), static)
+            laid.append((part, font, top, kept[1]))
+            top += kept[1].size().height()  # as measure(): the wrapped text's height
+        return laid
+
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
-        width = self.width()
-        top = 0
         colours = (self.palette().windowText().color(), QColor(self.NOTE_COLOUR))
-        for font, colour, text in zip(self._fonts(), colours, (self.reason, self.note),
-                                      strict=True):
-            if text:
-                rect = self._rect(font, width, text)
-                painter.setFont(font)
-                painter.setPen(colour)
-                painter.drawText(QRect(0, top, width, rect.height()),
-                                 Qt.TextFlag.TextWordWrap, text)
-                top += rect.height()
+        for part, font, top, static in self._layout():
+            painter.setFont(font)
+            painter.setPen(colours[part])
+            painter.drawStaticText(QPointF(0, top), static)
+        painter.end()
+
+
+class ModifierValue(QWidget):
+    """A modifier's value in the Action Roll list, large, bold and right-aligned in its colour;
+    or, with ``total``, the sum of the modifiers under a rule.
+
+    Painted directly on the card's colour (the list's values change with every judgement): a
+    new value repaints this widget alone, and costs no rich-text document or style sheet."""
+
+    RULE = 2  # the rule above a total, in pixels
+    RULE_COLOUR = "#1d3557"
+    POINTS = BASE_PT + 6
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
+        self._text = ""
+        self._colour = QColor("#000000")
+        self.total = False
+        self._font: QFont | None = None
+        fix_size(self, "+10", self.POINTS)
+
+    def text(self) -> str:
+        return self._text
+
+    def show_value(self, text: str, colour: str, *, total: bool = False) -> None:
+        """Show ``text`` in ``colour`` (``total``: under a rule); repaint only on a change."""
+        if (text, colour, total) != (self._text, self._colour.name(), self.total):
+            self._text, self._colour, self.total = text, QColor(colour), total
+            self.update()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._font = None
+        super().changeEvent(event)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        if self._font is None:
+            self._font = QFont(self.font())
+            self._font.setPointSize(self.POINTS)
+            self._font.setBold(True)
+        painter = QPainter(self)
+        rect = self.rect()
+        painter.fillRect(rect, QColor(CARD_BG))
+        if self.total:
+            painter.fillRect(0, 0, rect.width(), self.RULE, QColor(self.RULE_COLOUR))
+            rect.setTop(self.RULE)
+        painter.setFont(self._font)
+        painter.setPen(self._colour)
+        painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                         self._text)
         painter.end()
 
 
@@ -601,7 +702,7 @@ class OddsPanel(QFrame):
         for col, (key, name) in enumerate(self.NAMES):
             head = label(name, "note", self, wrap=False)
             self.heads[key] = head
-            value = label("-", None, self, wrap=False)
+            value = label("-", None, self, wrap=False, selectable=False)
             value.setObjectName(f"odds_{key}")
             value.setAlignment(Qt.AlignmentFlag.AlignCenter)
             grid.addWidget(head, 0, col, Qt.AlignmentFlag.AlignHCenter)
@@ -613,6 +714,7 @@ class OddsPanel(QFrame):
             lab.setStyleSheet(f"color: {colours[key]}; font-size: {ODDS_PT}pt; "
                               "font-weight: 700;")
             fix_size(lab, ">99.9%", ODDS_PT)
+        on_card(*self.heads.values(), *self.values.values())
 
     def name_bonus(self, name: str) -> None:
         """The edition's name for a natural roll's bonus (4.2: "Over the Top" in 2020,

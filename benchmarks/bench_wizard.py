@@ -135,7 +135,6 @@ def settle(app: object) -> None:
 
 def bench_page(runs: int, size: tuple[int, int]) -> list[tuple[str, float, float]]:
     from PySide6.QtGui import QUndoStack
-    from PySide6.QtWidgets import QApplication
 
     import ui.wizard.pages
     import ui.wizard.widgets
@@ -144,10 +143,11 @@ def bench_page(runs: int, size: tuple[int, int]) -> list[tuple[str, float, float
     from brikdesk.domain.combat import AttackDraft
     from brikdesk.domain.odds import clear_odds_cache
     from tests.ui.wizard_battle import make_battle
+    from ui.app import create_application
     from ui.bus import Bus
     from ui.wizard import CombatWizard
 
-    app = QApplication.instance() or QApplication([])
+    app = create_application()  # Qt set up as the app runs it
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         battle = make_battle(Path(tmp) / "bench.sqlite3")

@@ -196,7 +196,7 @@ class LineRow:
     """A row painted as one line of text across the table (a player's header, a line of the
     log): its text in its colours and font (``None``: the view's own)."""
 
-    __slots__ = ("text", "tip", "background", "foreground", "font")
+    __slots__ = ("text", "tip", "background", "foreground", "font", "_look")
 
     def __init__(self, text: str, tip: str, background: QColor | None, foreground: QColor,
                  font: QFont | None) -> None:
@@ -205,6 +205,15 @@ class LineRow:
         self.background = background
         self.foreground = foreground
         self.font = font
+        self._look: tuple[object, ...] | None = None
+
+    def look(self) -> tuple[object, ...]:
+        """Everything the line looks like (two lines that look alike have the same look)."""
+        if self._look is None:
+            self._look = (self.text, None if self.background is None
+                          else self.background.rgba(), self.foreground.rgba(),
+                          None if self.font is None else self.font.key())
+        return self._look
 
 
 class BattleUnitModel(QAbstractTableModel):

@@ -21,10 +21,18 @@ whole.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import cast
+from collections.abc import Callable, Iterable
+from typing import Any, cast
 
-from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, Qt
+from PySide6.QtCore import (
+    QEvent,
+    QModelIndex,
+    QPersistentModelIndex,
+    QPoint,
+    QRect,
+    QSize,
+    Qt,
+)
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -47,6 +55,7 @@ _SELECTED = QStyle.StateFlag.State_Selected
 _FOCUS = QStyle.StateFlag.State_HasFocus
 _HOVER = QStyle.StateFlag.State_MouseOver
 _ENABLED = QStyle.StateFlag.State_Enabled
+_ACTIVE = QStyle.StateFlag.State_Active
 _ITEM_ENABLED = Qt.ItemFlag.ItemIsEnabled
 _HAS_DISPLAY = QStyleOptionViewItem.ViewItemFeature.HasDisplay
 _ALTERNATE = QStyleOptionViewItem.ViewItemFeature.Alternate
@@ -148,32 +157,61 @@ class RowPainter:
                              model.record(r)))
         viewport = table.viewport()
         ground = viewport.palette().brush(viewport.backgroundRole())
-        # What a row's picture depends on besides its look: the columns, the ground.
+        # What a row's picture depends on besides the row: the columns, the ground, the pixel
+        # ratio, whether the window is active (the selection's colours).
         frame = ((tuple((x - start, w) for _c, x, w in columns), ground.color().rgba(),
-                  viewport.devicePixelRatioF())
+                  viewport.devicePixelRatioF(), bool(base.state & _ACTIVE))
                  if ground.style() == Qt.BrushStyle.SolidPattern else None)
+        current_row = current.row()
         painter = QPainter(viewport)
         # As the view does: the header rows (spans) first, then the rest clipped off them.
         spans = QRegion()
         for visual, (r, y, h, record) in zip(shown_rows, rows, strict=True):
-            if isinstance(record, LineRow):
-                cell = QRect(start, y, span_width - grid, h - grid)
-                spans += cell
-                odd = alternate and visual & 1 == 1
-                if (r in (hover_row, current.row()) or selection.isRowSelected(r)
-                        or not self._line(painter, base, cell, record, odd)):
-                    self._as_qt(painter, base, cell, model.index(r, 0), current, focus,
+            if not isinstance(record, LineRow):
+                continue
+            size = QSize(span_width - grid, h - grid)
+            spans += QRect(QPoint(start, y), size)
+            odd = alternate and visual & 1 == 1
+            index = (model.index(r, 0) if r in (hover_row, current_row)
+                     or selection.isRowSelected(r) else None)  # painted the way Qt does
+            line_row: LineRow = record
+
+            def line(p: QPainter, at: QPoint, record: LineRow = line_row, odd: bool = odd,
+                     index: QModelIndex | None = index, r: int = r, size: QSize = size) -> bool:
+                cell = QRect(at, size)
+                if index is not None or not self._line(p, base, cell, record, odd):
+                    self._as_qt(p, base, cell, index or model.index(r, 0), current, focus,
                                 odd=odd)
-        painter.setClipRegion(QRegion(table.viewport().rect()) - spans)
+                return True
+
+            # A selected, current or hovered line is painted straight: the style's selection
+            # can differ by a shade when painted into a picture.
+            self._row(painter, QPoint(start, y), size, None if index is not None else frame,
+                      ("line", record.look(), odd), line)
+        painter.setClipRegion(QRegion(viewport.rect()) - spans)
         for r, y, h, record in rows:
             if isinstance(record, LineRow):
                 continue
-            as_qt = (record is None or r == hover_row or r == current.row()
+            as_qt = (record is None or r == hover_row or r == current_row
                      or selection.isRowSelected(r))
-            if not as_qt and isinstance(record, UnitRow) and frame is not None and grid:
-                picture = self._picture(base, record, columns, h, frame)
-                if picture is not None:
-                    painter.drawPixmap(start, y, picture)
+            if isinstance(record, UnitRow) and grid:
+                indexes = [model.index(r, c) for c, _x, _w in columns] if as_qt else None
+                unit_row: UnitRow = record
+
+                def unit(p: QPainter, at: QPoint, record: UnitRow = unit_row, h: int = h,
+                         r: int = r, indexes: list[QModelIndex] | None = indexes) -> bool:
+                    for n, (c, x, w) in enumerate(columns):
+                        cell = QRect(at.x() + x - start, at.y(), w - grid, h - grid)
+                        if indexes is None and self._cell(p, base, cell, record, c):
+                            continue
+                        if indexes is None and p is not painter:
+                            return False  # a text Qt's delegate paints: no picture of it
+                        self._as_qt(p, base, cell, model.index(r, c) if indexes is None
+                                    else indexes[n], current, focus, record)
+                    return True
+
+                if self._row(painter, QPoint(start, y), QSize(span_width, h - grid),
+                             None if as_qt else frame, ("unit", record.look), unit):
                     continue
             for c, x, w in columns:
                 cell = QRect(x, y, w - grid, h - grid)
@@ -190,29 +228,39 @@ class RowPainter:
         """The fonts, colours or style changed: the rows' pictures are out of date."""
         self._pictures.clear()
 
-    def _picture(self, base: QStyleOptionViewItem, record: UnitRow,
-                 columns: list[tuple[int, int, int]], height: int,
-                 frame: tuple[tuple[tuple[int, int], ...], int, float]) -> QPixmap | None:
-        """The picture of a unit's row (its cells above the grid line under it), painted
-        once for each look a row has in this ``frame`` (columns, ground, pixel ratio);
-        ``None``: Qt paints a text of it, so it is painted cell by cell. A row that looks again
-        as it did (Undo, the next turn, scrolling back) is drawn from its picture."""
-        key = (record.look, height, frame)
+    def _row(self, painter: QPainter, at: QPoint, size: QSize,
+             frame: tuple[object, ...] | None, key: tuple[object, ...],
+             draw: Callable[[QPainter, QPoint], bool]) -> bool:
+        """Paint a row at ``at`` with ``draw`` (given a painter and where to draw): from its
+        picture, made the first time the row looks like this (``key``) in this ``frame``; or
+        straight onto the viewport when there is no frame (a ground that is not one colour).
+        ``False``: nothing painted (``draw`` said the row must be painted cell by cell)."""
+        if frame is None:
+            return draw(painter, at)
+        picture = self._picture((key, size.height(), frame), size, draw)
+        if picture is None:
+            return False
+        painter.drawPixmap(at, picture)
+        return True
+
+    def _picture(self, key: tuple[object, ...], size: QSize,
+                 draw: Callable[[QPainter, QPoint], bool]) -> QPixmap | None:
+        """The picture kept for ``key``, else painted now (``None``: ``draw`` refused). A row
+        that looks again as it did (Undo, the next turn, scrolling back) is drawn from its
+        picture."""
         pictures = self._pictures
         if key in pictures:
             picture = pictures.pop(key)
             pictures[key] = picture  # the most recently used last
             return picture
-        ratio = frame[2]
-        start = columns[0][1]
-        width = sum(w for _c, _x, w in columns)
-        picture = QPixmap(round(width * ratio), round((height - 1) * ratio))
+        frame = cast(tuple[Any, ...], key[-1])
+        ratio: float = frame[2]
+        picture = QPixmap(round(size.width() * ratio), round(size.height() * ratio))
         picture.setDevicePixelRatio(ratio)
         # On the viewport's own ground, as the row is painted over it on the screen.
         picture.fill(QColor.fromRgba(frame[1]))
         painter = QPainter(picture)
-        whole = all(self._cell(painter, base, QRect(x - start, 0, w - 1, height - 1), record, c)
-                    for c, x, w in columns)
+        whole = draw(painter, QPoint(0, 0))
         painter.end()
         if len(pictures) >= _PICTURES_KEPT:
             del pictures[next(iter(pictures))]  # the least recently used

@@ -184,10 +184,12 @@ class RowPainter:
                                 odd=odd)
                 return True
 
-            # A selected, current or hovered line is painted straight: the style's selection
-            # can differ by a shade when painted into a picture.
-            self._row(painter, QPoint(start, y), size, None if index is not None else frame,
-                      ("line", record.look(), odd), line)
+            # Painted straight: a selected, current or hovered line (the style's selection can
+            # differ by a shade in a picture), and the lines of a table in alternate colours
+            # (the log: a new line moves every line to the other colour, where it is new).
+            self._row(painter, QPoint(start, y), size,
+                      None if index is not None or alternate else frame,
+                      ("line", record.look()), line)
         painter.setClipRegion(QRegion(viewport.rect()) - spans)
         for r, y, h, record in rows:
             if isinstance(record, LineRow):

@@ -21,6 +21,7 @@ whole.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Iterable
 from typing import Any, cast
 
@@ -102,7 +103,9 @@ class RowPainter:
 
     def __init__(self, table: QTableView, model: RowRecords, rows: RowDelegate,
                  chips: StatusChipDelegate | None = None) -> None:
-        self.table = table
+        # The table keeps its painter: the painter only refers to it (no reference cycle
+        # between a widget and the pictures, left for Python's collector at exit).
+        self._table = weakref.ref(table)
         self.model = model
         self.rows = rows
         self.chips = chips
@@ -111,6 +114,13 @@ class RowPainter:
         self.hover = QPersistentModelIndex()
         #: Unit rows' pictures by look and geometry, least recently used first.
         self._pictures: dict[tuple[object, ...], QPixmap | None] = {}
+
+    @property
+    def table(self) -> QTableView:
+        table = self._table()
+        if table is None:
+            raise RuntimeError("the table of this row painter is gone")
+        return table
 
     def paint(self, event: QPaintEvent) -> bool:
         """Paint the part of the viewport ``event`` asks for; ``False``: nothing painted, the

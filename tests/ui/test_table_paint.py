@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QSettings, Qt
 from PySide6.QtGui import QHoverEvent, QImage, QPainter, QPaintEvent, QRegion
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle
 
 from brikdesk.domain.battle import ActionUse, Status
 from brikdesk.services import Services
@@ -121,6 +121,39 @@ def test_a_row_that_looks_again_as_it_did_is_drawn_from_its_picture(
     font.setPointSizeF(font.pointSizeF() + 2)
     t.setFont(font)
     assert painter._pictures == {}
+
+
+class _CountingStyle(QProxyStyle):
+    """The application's style, counting the items it draws."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.items = 0
+
+    def drawControl(self, element, option, painter, widget=None):  # noqa: N802 (Qt name)
+        if element == QStyle.ControlElement.CE_ItemViewItem:
+            self.items += 1
+        super().drawControl(element, option, painter, widget)
+
+
+def test_the_current_row_is_drawn_around_texts_laid_out_once(
+        qtbot, panel: BattlePanel, spent_and_hurt, table: Table) -> None:
+    """The selected, focused row is drawn with the style's own selection and focus frame,
+    around its texts laid out once: after a first check of each kind of cell against the
+    style's item drawing, repainting it does not ask the style to lay out any text again,
+    and it still looks as Qt paints it."""
+    t = panel.table
+    style = _CountingStyle()
+    t.setStyle(style)
+    t.setFocus()
+    assert panel.select_unit(table.ids["Red Rifle"])
+    t.viewport().grab()
+    checked = style.items
+    assert checked > 0  # each kind of cell checked once against the style's drawing
+    style.items = 0
+    t.viewport().grab()
+    assert style.items == 0
+    assert_same(t)
 
 
 def test_selection_focus_and_hover_look_as_qt_paints_them(

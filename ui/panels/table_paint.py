@@ -39,6 +39,7 @@ from PySide6.QtGui import (
     QColor,
     QFontMetrics,
     QHoverEvent,
+    QImage,
     QPainter,
     QPaintEvent,
     QPalette,
@@ -46,7 +47,13 @@ from PySide6.QtGui import (
     QPixmap,
     QRegion,
 )
-from PySide6.QtWidgets import QStyle, QStyleOptionViewItem, QTableView, QWidget
+from PySide6.QtWidgets import (
+    QStyle,
+    QStyleOptionFocusRect,
+    QStyleOptionViewItem,
+    QTableView,
+    QWidget,
+)
 
 from ui.panels.battle_model import STATUS, LineRow, RowRecords, UnitRow
 from ui.panels.chips import StatusChipDelegate
@@ -112,6 +119,9 @@ class RowPainter:
         #: The cell under the pointer, as the view tracks its own (out of reach): its row is
         #: painted the way Qt paints it, so a style's hover look stays.
         self.hover = QPersistentModelIndex()
+        #: For each kind of cell (style, state, font, size...): whether drawing it around a
+        #: text laid out once gives the style's pixels.
+        self._quick_ok: dict[tuple[object, ...], bool] = {}
         #: Unit rows' pictures by look and geometry, least recently used first.
         self._pictures: dict[tuple[object, ...], QPixmap | None] = {}
 
@@ -239,6 +249,7 @@ class RowPainter:
     def forget(self) -> None:
         """The fonts, colours or style changed: the rows' pictures are out of date."""
         self._pictures.clear()
+        self._quick_ok.clear()
 
     def _row(self, painter: QPainter, at: QPoint, size: QSize,
              frame: tuple[object, ...] | None, key: tuple[object, ...],
@@ -342,9 +353,85 @@ class RowPainter:
         opt.text = "" if c == STATUS else record.texts[c]
         if record.background is not None:
             opt.backgroundBrush = QBrush(record.background)
-        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, table)
+        # The style's own drawing lays the text out again each time; the same pixels from
+        # the style's panel and focus frame around the text laid out once, where that was
+        # checked to be so for such a cell.
+        kind = (style, state.value, opt.font.key(), cell.width(), cell.height(),
+                opt.displayAlignment.value, record.background is not None, c == STATUS)
+        verdict = self._quick_ok.get(kind)
+        if verdict is None:
+            verdict = self._quick_ok[kind] = self._same_quick(base, opt, cell, record, c)
+        if not verdict or not self._quick_cell(painter, base, opt, cell, record, c):
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, table)
         if c == STATUS and self.chips is not None:
             self.chips.draw_row_chips(painter, opt, cell, record)
+
+    def _quick_cell(self, painter: QPainter, base: QStyleOptionViewItem,
+                    opt: QStyleOptionViewItem, cell: QRect, record: UnitRow, c: int) -> bool:
+        """What the style's item drawing does for a text cell (its panel: background and
+        selection; the text in the selection's or the cell's colour, clipped to the cell;
+        the focus frame), with the text laid out once (``RowDelegate.draw_text``).
+        ``False``: nothing drawn, the text is the style's to lay out."""
+        table = self.table
+        style = table.style()
+        state = opt.state
+        group = (QPalette.ColorGroup.Disabled if not state & _ENABLED
+                 else QPalette.ColorGroup.Normal if state & _ACTIVE
+                 else QPalette.ColorGroup.Inactive)
+        text = opt.text
+        painter.save()
+        painter.setClipRect(cell, Qt.ClipOperation.IntersectClip)
+        style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewItem, opt, painter, table)
+        ok = True
+        if text:
+            colour = opt.palette.color(group, QPalette.ColorRole.HighlightedText
+                                       if state & _SELECTED else QPalette.ColorRole.Text)
+            # Laid out (and checked once) as an unselected cell's text: the same place.
+            ok = self.rows.draw_text(painter, base, cell, text, record.fonts[c], colour,
+                                     record.aligns[c])
+        if ok and state & _FOCUS:
+            frame = QStyleOptionFocusRect()
+            frame.initFrom(table)
+            frame.state = state | QStyle.StateFlag.State_KeyboardFocusChange \
+                | QStyle.StateFlag.State_Item
+            frame.palette = opt.palette
+            frame.fontMetrics = opt.fontMetrics
+            frame.direction = opt.direction
+            frame.rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemFocusRect, opt,
+                                              table)
+            frame.backgroundColor = opt.palette.color(
+                QPalette.ColorGroup.Normal if state & _ENABLED else QPalette.ColorGroup.Disabled,
+                QPalette.ColorRole.Highlight if state & _SELECTED else QPalette.ColorRole.Window)
+            style.drawPrimitive(QStyle.PrimitiveElement.PE_FrameFocusRect, frame, painter, table)
+        painter.restore()
+        return ok
+
+    def _same_quick(self, base: QStyleOptionViewItem, opt: QStyleOptionViewItem, cell: QRect,
+                    record: UnitRow, c: int) -> bool:
+        """Whether :meth:`_quick_cell` gives the style's own pixels for such a cell: both
+        drawn once into pictures and compared."""
+        table = self.table
+        ratio = table.viewport().devicePixelRatioF()
+        local = QStyleOptionViewItem(opt)
+        local.rect = QRect(QPoint(0, 0), cell.size())
+
+        def picture(quick: bool) -> QImage | None:
+            image = QImage(round(cell.width() * ratio), round(cell.height() * ratio),
+                           QImage.Format.Format_ARGB32_Premultiplied)
+            image.setDevicePixelRatio(ratio)
+            image.fill(QColor("white"))
+            p = QPainter(image)
+            done = True
+            if quick:
+                done = self._quick_cell(p, base, local, local.rect, record, c)
+            else:
+                table.style().drawControl(QStyle.ControlElement.CE_ItemViewItem, local, p,
+                                          table)
+            p.end()
+            return image if done else None
+
+        quick = picture(True)
+        return quick is not None and quick == picture(False)
 
     def _row_panel(self, painter: QPainter, base: QStyleOptionViewItem, cell: QRect, *,
                    odd: bool) -> None:

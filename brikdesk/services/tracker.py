@@ -122,6 +122,8 @@ _SQL_CHUNK = 500  # ids per IN (...) list
 
 # Statements run on every view, built once (building a statement costs more than running it).
 _BID: BindParameter[int] = bindparam("battle_id")
+#: Times the log is read again when it changed between two reads of one call.
+_LOG_READS = 5
 _LOG_SUMMARY = (select(func.count(), func.max(EventRow.id),
                        func.sum(case((EventRow.reverted.is_(True), 1), else_=0)))
                 .where(EventRow.battle_id == _BID))
@@ -651,16 +653,24 @@ class TrackerService(ServiceBase):
         reused, so an unchanged summary means an unchanged log. Only when it changed are the
         ids read (ids and flags only; payloads once per new event).
         """
-        token = tuple(s.execute(_LOG_SUMMARY, {"battle_id": battle_id}).one())
-        if token == cache.token:
+        for _attempt in range(_LOG_READS):
+            token = tuple(s.execute(_LOG_SUMMARY, {"battle_id": battle_id}).one())
+            if token == cache.token:
+                return
+            order = tuple((i, bool(r)) for i, r in s.execute(_LOG_ORDER,
+                                                              {"battle_id": battle_id}))
+            if order != cache.order:
+                new = [i for i, _r in order if i not in cache.rows]
+                if new:
+                    self._read_rows(s, cache, new)
+                    if any(i not in cache.rows for i in new):
+                        # Between the two reads another process's new action dropped undone
+                        # events (a database whose reads see each commit, as PostgreSQL's
+                        # do): the log is read again.
+                        continue
+            cache.read_order(order, token)
             return
-        order = tuple((i, bool(r)) for i, r in s.execute(_LOG_ORDER,
-                                                          {"battle_id": battle_id}))
-        if order != cache.order:
-            new = [i for i, _r in order if i not in cache.rows]
-            if new:
-                self._read_rows(s, cache, new)
-        cache.read_order(order, token)
+        raise ConflictError("The battle's log kept changing while it was read; try again.")
 
     def _build(self, s: Session, battle_id: BattleId, signature: tuple[Any, ...],
                players: list[Any], catalog: Catalog) -> BattleCache:

@@ -144,6 +144,7 @@ def test_the_current_row_is_drawn_around_texts_laid_out_once(
     and it still looks as Qt paints it."""
     t = panel.table
     style = _CountingStyle()
+    style.setParent(t)  # a widget does not own the style it is given: its table keeps it
     t.setStyle(style)
     t.setFocus()
     assert panel.select_unit(table.ids["Red Rifle"])

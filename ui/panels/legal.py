@@ -194,8 +194,7 @@ def combat_context(view: BattleView) -> CombatContext:
     """The combat wizard's context of the battle as it stands. Its fighters (500 units: 2 ms)
     depend on the units mustered, the catalog and the items knocked away, not on the state:
     while those stay, the last ones serve with the new state."""
-    events = [e.event for e in view.standing_events]
-    knocked = knocked_away_items(events)
+    knocked = knocked_away_items(e.event for e in view.events if not e.reverted)
     if _last_context:
         (units, catalog, setup, was_knocked), ctx = _last_context[0]
         if (units is view.units and catalog is view.catalog and setup is view.setup
@@ -203,7 +202,8 @@ def combat_context(view: BattleView) -> CombatContext:
             return replace(ctx, state=view.state)
     ctx = context_from(view.setup, view.state, view.catalog,
                        [(u.id, u.name, u.player_id, u.spec, u.stats, u.minifig)
-                        for u in view.units], events=events)
+                        for u in view.units],
+                       events=[e.event for e in view.events if not e.reverted])
     _last_context[:] = [((view.units, view.catalog, view.setup, knocked), ctx)]
     return ctx
 

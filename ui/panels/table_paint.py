@@ -69,6 +69,8 @@ _HAS_DISPLAY = QStyleOptionViewItem.ViewItemFeature.HasDisplay
 _ALTERNATE = QStyleOptionViewItem.ViewItemFeature.Alternate
 #: Rows' pictures kept (about 80 kB each on a laptop screen).
 _PICTURES_KEPT = 160
+#: Cells' options kept (the current row's cells in their few states).
+_OPTIONS_KEPT = 256
 
 
 class RowPaintedTable(QTableView):
@@ -122,6 +124,9 @@ class RowPainter:
         #: For each kind of cell (style, state, font, size...): whether drawing it around a
         #: text laid out once gives the style's pixels.
         self._quick_ok: dict[tuple[object, ...], bool] = {}
+        #: The items' options (what Qt's delegate would ask the model) of the cells drawn
+        #: this way, by look, column, state and size, with their verdict.
+        self._options: dict[tuple[object, ...], tuple[QStyleOptionViewItem, bool]] = {}
         #: Unit rows' pictures by look and geometry, least recently used first.
         self._pictures: dict[tuple[object, ...], QPixmap | None] = {}
 
@@ -250,6 +255,7 @@ class RowPainter:
         """The fonts, colours or style changed: the rows' pictures are out of date."""
         self._pictures.clear()
         self._quick_ok.clear()
+        self._options.clear()
 
     def _row(self, painter: QPainter, at: QPoint, size: QSize,
              frame: tuple[object, ...] | None, key: tuple[object, ...],
@@ -320,9 +326,7 @@ class RowPainter:
         delegate draws it, with the selection, hover, enabled and focus states the view gives
         (a unit's cell drawn from its ``record`` instead of the model's answers)."""
         table = self.table
-        opt = QStyleOptionViewItem(base)
-        opt.rect = cell
-        state = opt.state
+        state = base.state
         selection = table.selectionModel()
         if selection is not None and selection.isSelected(index):
             state |= _SELECTED
@@ -332,35 +336,49 @@ class RowPainter:
             state &= ~_ENABLED
         if focus and current.isValid() and index == current:
             state |= _FOCUS
-        opt.state = state
-        if odd:
-            opt.features |= _ALTERNATE
         style = table.style()
-        style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewRow, opt, painter, table)
-        if record is None:
-            table.itemDelegateForIndex(index).paint(painter, opt, index)
-            return
-        # What Qt's delegate would ask the model for, from the record.
         c = index.column()
+        key = (None if record is None else record.look, c, state.value, cell.width(),
+               cell.height(), odd)
+        kept = self._options.get(key) if record is not None else None
+        if kept is None:
+            opt = QStyleOptionViewItem(base)
+            opt.rect = cell
+            opt.state = state
+            if odd:
+                opt.features |= _ALTERNATE
+            if record is None:
+                style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewRow, opt, painter,
+                                    table)
+                table.itemDelegateForIndex(index).paint(painter, opt, index)
+                return
+            # What Qt's delegate would ask the model for, from the record.
+            font = record.fonts[c]
+            if font is not None:
+                opt.font = font.resolve(opt.font)
+                opt.fontMetrics = QFontMetrics(opt.font)
+            opt.displayAlignment = Qt.AlignmentFlag(record.aligns[c])
+            opt.palette.setBrush(QPalette.ColorRole.Text, QBrush(record.colours[c]))
+            opt.features |= _HAS_DISPLAY
+            opt.text = "" if c == STATUS else record.texts[c]
+            if record.background is not None:
+                opt.backgroundBrush = QBrush(record.background)
+            # The style's own drawing lays the text out again each time; the same pixels from
+            # the style's panel and focus frame around the text laid out once, where that was
+            # checked to be so for such a cell.
+            kind = (style, state.value, opt.font.key(), cell.width(), cell.height(),
+                    opt.displayAlignment.value, record.background is not None, c == STATUS)
+            verdict = self._quick_ok.get(kind)
+            if verdict is None:
+                verdict = self._quick_ok[kind] = self._same_quick(base, opt, cell, record, c)
+            if len(self._options) >= _OPTIONS_KEPT:
+                self._options.clear()
+            kept = self._options[key] = (opt, verdict)
+        assert record is not None
+        opt, verdict = kept
+        opt.rect = cell  # the same cell elsewhere (a row moved, the table scrolled)
         opt.index = index
-        font = record.fonts[c]
-        if font is not None:
-            opt.font = font.resolve(opt.font)
-            opt.fontMetrics = QFontMetrics(opt.font)
-        opt.displayAlignment = Qt.AlignmentFlag(record.aligns[c])
-        opt.palette.setBrush(QPalette.ColorRole.Text, QBrush(record.colours[c]))
-        opt.features |= _HAS_DISPLAY
-        opt.text = "" if c == STATUS else record.texts[c]
-        if record.background is not None:
-            opt.backgroundBrush = QBrush(record.background)
-        # The style's own drawing lays the text out again each time; the same pixels from
-        # the style's panel and focus frame around the text laid out once, where that was
-        # checked to be so for such a cell.
-        kind = (style, state.value, opt.font.key(), cell.width(), cell.height(),
-                opt.displayAlignment.value, record.background is not None, c == STATUS)
-        verdict = self._quick_ok.get(kind)
-        if verdict is None:
-            verdict = self._quick_ok[kind] = self._same_quick(base, opt, cell, record, c)
+        style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewRow, opt, painter, table)
         if not verdict or not self._quick_cell(painter, base, opt, cell, record, c):
             style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, table)
         if c == STATUS and self.chips is not None:

@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from brikdesk.domain.battle import (
     ActionUse,
+    AttackResolved,
     CloseCombatAttack,
     CounterUse,
     CounterUsed,
@@ -194,7 +195,9 @@ def combat_context(view: BattleView) -> CombatContext:
     """The combat wizard's context of the battle as it stands. Its fighters (500 units: 2 ms)
     depend on the units mustered, the catalog and the items knocked away, not on the state:
     while those stay, the last ones serve with the new state."""
-    knocked = knocked_away_items(e.event for e in view.events if not e.reverted)
+    # Items are knocked away by resolved attacks only (their recorded outcome).
+    knocked = knocked_away_items(e.event for e in view.events
+                                 if e.kind == AttackResolved.kind and not e.reverted)
     if _last_context:
         (units, catalog, setup, was_knocked), ctx = _last_context[0]
         if (units is view.units and catalog is view.catalog and setup is view.setup

@@ -25,7 +25,8 @@ history (``ui.undo.perform``; the combat wizard adds to the same history); the r
 what they forbid and the reason appears in the strip above the table. The log's Undo and Redo
 take back this battle's last step, or, when its history is empty (after a restart), the log's
 last action. A refresh updates what changed in place: the rows of the units the tracker's view
-says changed. Table mode (large type, high contrast) is remembered in the settings.
+says changed, painted row by row from their records (``table_paint``). Table mode (large type,
+high contrast) is remembered in the settings.
 """
 
 from __future__ import annotations

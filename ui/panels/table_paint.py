@@ -1,22 +1,30 @@
-"""The unit table's viewport painted row by row from the rows' records.
+"""The battle panel's tables (the units, the log) painted row by row from the rows' records.
 
 Qt's table view paints cell by cell, and for each cell it calls into Python five times: the
 model's ``index`` (its ``rowCount`` and ``columnCount``), its ``flags``, the delegate's
 ``paint`` and the model's ``data`` for the row's record. On a laptop screen that is 180 cells
-and 900 calls, most of the time End Turn or Undo spends painting. :class:`RowPainter` paints
+and 900 calls, most of the time End Turn or Undo spent painting. :class:`RowPainter` paints
 the same pixels with one look-up per row: each row's record (:class:`UnitRow`, or a
-:class:`LineRow` across the table for a player's header) straight from the model, its
-cells' background, text and chips drawn by the delegates' own drawing code, then the grid as
-Qt draws it (a line under each row and right of each column, none across a header row).
+:class:`LineRow` across the table: a player's header, a line of the log) straight from the
+model, its cells drawn by the delegates' own drawing code (texts laid out once), then the grid
+as Qt draws it (a line under each row and right of each column, none across a header row).
+Only the rows under the region Qt asks to repaint are painted.
 
-A cell of a selected row, the current cell, and any row without a record are painted the way
-Qt paints them (the style's row panel, then the cell's delegate, with the same state flags),
-so selection, focus and hover look as they always did. ``tests/ui/test_table_paint.py``
-compares both ways pixel for pixel, in both looks, with header rows, a selection, the focus,
-hover, a hidden column, a scrolled table and rows kept still under the pointer. The one
-difference: Qt's view sometimes leaves the first pixel of each column line on a header row's
-top line (at the top of the table, or with rows shown out of order); here the header row is
-whole.
+- A row that looks as it did before (Undo, the next turn, scrolling back) is drawn from the
+  picture kept of that look (not the log's lines: a new line moves every line to the other
+  alternate colour).
+- Selected, current and hovered rows, and rows without a record, are painted as Qt paints
+  them: the style's row panel, then the item with the same state flags, drawn from the
+  record. The style lays a text out again at every paint; around a text laid out once, its
+  panel, selection and focus frame give the same pixels, which is checked once for each kind
+  of cell before it is drawn so.
+
+``tests/ui/test_table_paint.py`` and ``test_unit_table_paint.py`` compare with Qt's own view
+and delegates pixel for pixel: both looks, header rows, a dead unit, chips, selection, focus,
+hover, a hidden column, partial repaints, a scrolled table, rows kept still under the pointer
+and the log. The one difference: Qt's view sometimes leaves the first pixel of each column
+line on a header row's top line (at the top of the table, or with rows shown out of order);
+here the header row is whole.
 """
 
 from __future__ import annotations

@@ -72,7 +72,7 @@ from ui.panels.battle_header import BattleHeader, StartBar
 from ui.panels.battle_log import BattleLogPane
 from ui.panels.battle_model import BattleUnitModel, Filters
 from ui.panels.filter_bar import FilterBar
-from ui.panels.keys import keys_legend, make_action, unit_keys
+from ui.panels.keys import LegendsSeen, keys_legend, make_action, unit_keys
 from ui.panels.message_strip import MessageStrip, StillBox, error_text
 from ui.panels.still_rows import StillRows
 from ui.panels.theme import NORMAL, TABLE, Theme, palette
@@ -127,6 +127,7 @@ class BattlePanel(QWidget):
         self._refreshing = False
         #: The battle state, unit and whether it is live the rules were last asked about.
         self._asked: tuple[BattleView | None, BattleUnitId | None, bool] = (None, None, False)
+        self._legends = LegendsSeen()  # Undo and Redo bring back states already seen
         self._hidden = False
         self._shown_once = False
         self.open_wizard_fn = wizard_opener()
@@ -308,7 +309,14 @@ class BattlePanel(QWidget):
         if asked[0] is not self._asked[0] or asked[1:] != self._asked[1:]:
             self._asked = asked
             self.buttons.set_enabled(on_unit, unit)
-            self.message.set_keys(keys_legend(asked[0], unit))
+            seen = asked[0]
+            legend = (self._legends.get(seen, unit) if seen is not None and unit is not None
+                      else None)
+            if legend is None:
+                legend = keys_legend(seen, unit)
+                if seen is not None and unit is not None:
+                    self._legends.put(seen, unit, legend)
+            self.message.set_keys(legend)
 
     def _update_history(self) -> None:
         """Undo and Redo: this battle's history first; with none, the log's own last action

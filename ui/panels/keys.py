@@ -96,3 +96,34 @@ def keys_legend(view: BattleView | None, unit_id: BattleUnitId | None) -> str:
     else:
         head = f"{name} cannot respond ({why_not.rstrip('.')}): "
     return head + " · ".join([*moves, "T status", end])
+
+
+class LegendsSeen:
+    """The legends worked out lately, by battle state and unit: Undo and Redo bring back a
+    state the legend was worked out for a moment ago (the tracker keeps the very state object
+    of each step of the log), so its legend is not asked of the rules again. A legend depends
+    on the state, the units mustered, the catalog and the setup (and the battle's status):
+    kept with references to them, it is used only for those very objects."""
+
+    KEPT = 32
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[object, ...], tuple[tuple[object, ...], str]] = {}
+
+    @staticmethod
+    def _key(view: BattleView, unit_id: BattleUnitId) -> tuple[tuple[object, ...], ...]:
+        things = (view.state, view.units, view.catalog, view.setup)
+        return (tuple(id(t) for t in things) + (unit_id, view.status), things)
+
+    def get(self, view: BattleView, unit_id: BattleUnitId) -> str | None:
+        key, things = self._key(view, unit_id)
+        kept = self._kept.get(key)
+        if kept is None or any(a is not b for a, b in zip(kept[0], things, strict=True)):
+            return None
+        return kept[1]
+
+    def put(self, view: BattleView, unit_id: BattleUnitId, legend: str) -> None:
+        key, things = self._key(view, unit_id)
+        if len(self._kept) >= self.KEPT:
+            del self._kept[next(iter(self._kept))]  # the oldest
+        self._kept[key] = (things, legend)

@@ -9,34 +9,19 @@ copy, and with settings kept in an INI file under ``tmp_path``.
 from __future__ import annotations
 
 import argparse
-import gc
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QEvent, QSettings
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QSettings
 
 from brikdesk.persistence.db import Database, open_database
 from brikdesk.services import Services
 from brikdesk.services.demo import create_demo
 from tests.ui.battle_tables import Table
 from ui.settings import AppSettings
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _let_windows_go(qapp: QApplication) -> Iterator[None]:
-    """After the window tests, the windows they left to Python's collector (in reference
-    cycles with their helpers) go while Qt is whole: the deletions Qt deferred are carried
-    out, then the collector runs. Left to pytest's last collection, after its own teardown,
-    hundreds of windows' wrappers going at once crashed the test process at exit."""
-    yield
-    qapp.processEvents()
-    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    gc.collect()
-    qapp.processEvents()
 
 
 def _template(tmp_path_factory: pytest.TempPathFactory, name: str, demo: bool) -> Path:

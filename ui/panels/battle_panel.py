@@ -309,14 +309,7 @@ class BattlePanel(QWidget):
         if asked[0] is not self._asked[0] or asked[1:] != self._asked[1:]:
             self._asked = asked
             self.buttons.set_enabled(on_unit, unit)
-            seen = asked[0]
-            legend = (self._legends.get(seen, unit) if seen is not None and unit is not None
-                      else None)
-            if legend is None:
-                legend = keys_legend(seen, unit)
-                if seen is not None and unit is not None:
-                    self._legends.put(seen, unit, legend)
-            self.message.set_keys(legend)
+            self.message.set_keys(self._legends.legend(asked[0], unit, keys_legend))
 
     def _update_history(self) -> None:
         """Undo and Redo: this battle's history first; with none, the log's own last action

@@ -38,9 +38,7 @@ class StatusChipDelegate(RowDelegate):
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         row = self.record(option, index)
         if isinstance(row, UnitRow):
-            if row.background is not None:
-                painter.fillRect(option.rect, row.background)
-            self.draw_row_chips(painter, option, option.rect, row)
+            self.draw_cell(painter, option, option.rect, row, STATUS)
             return
         chips = index.data(ChipsRole)
         if not chips:
@@ -54,6 +52,14 @@ class StatusChipDelegate(RowDelegate):
         if style is not None:
             style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
         self._draw_chips(painter, option.rect, opt.font, chips)
+
+    def draw_cell(self, painter: QPainter, option: QStyleOptionViewItem, rect: QRect,
+                  row: UnitRow, column: int) -> bool:
+        """The Status cell of a unit's row: the row's background, its chips."""
+        if row.background is not None:
+            painter.fillRect(rect, row.background)
+        self.draw_row_chips(painter, option, rect, row)
+        return True
 
     def draw_row_chips(self, painter: QPainter, option: QStyleOptionViewItem, cell: QRect,
                        row: UnitRow) -> None:

@@ -110,20 +110,19 @@ class LegendsSeen:
     def __init__(self) -> None:
         self._kept: dict[tuple[object, ...], tuple[tuple[object, ...], str]] = {}
 
-    @staticmethod
-    def _key(view: BattleView, unit_id: BattleUnitId) -> tuple[tuple[object, ...], ...]:
+    def legend(self, view: BattleView | None, unit_id: BattleUnitId | None,
+               work_out: Callable[[BattleView | None, BattleUnitId | None], str]) -> str:
+        """The legend of ``unit_id`` in ``view``: the one kept for these very objects, else
+        ``work_out``'s (kept)."""
+        if view is None or unit_id is None:
+            return work_out(view, unit_id)
         things = (view.state, view.units, view.catalog, view.setup)
-        return (tuple(id(t) for t in things) + (unit_id, view.status), things)
-
-    def get(self, view: BattleView, unit_id: BattleUnitId) -> str | None:
-        key, things = self._key(view, unit_id)
+        key = tuple(id(t) for t in things) + (unit_id, view.status)
         kept = self._kept.get(key)
-        if kept is None or any(a is not b for a, b in zip(kept[0], things, strict=True)):
-            return None
-        return kept[1]
-
-    def put(self, view: BattleView, unit_id: BattleUnitId, legend: str) -> None:
-        key, things = self._key(view, unit_id)
+        if kept is not None and all(a is b for a, b in zip(kept[0], things, strict=True)):
+            return kept[1]
+        text = work_out(view, unit_id)
         if len(self._kept) >= self.KEPT:
             del self._kept[next(iter(self._kept))]  # the oldest
-        self._kept[key] = (things, legend)
+        self._kept[key] = (things, text)
+        return text

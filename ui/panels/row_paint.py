@@ -40,7 +40,7 @@ Index = QModelIndex | QPersistentModelIndex
 _QT_PAINTS = (QStyle.StateFlag.State_Selected | QStyle.StateFlag.State_HasFocus).value
 _ENABLED = QStyle.StateFlag.State_Enabled.value
 #: A line of text: at the left, centred vertically (a header row, a log line).
-LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+_LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
 #: More laid out texts than this (many resizes) and the memory starts again.
 _LAID_KEPT = 4096
 
@@ -76,20 +76,28 @@ class RowDelegate(QStyledItemDelegate):
             super().paint(painter, option, index)
             return
         rect: QRect = option.rect
-        if isinstance(row, LineRow):
-            if row.background is not None:
-                painter.fillRect(rect, row.background)
-            if not self.draw_text(painter, option, rect, row.text, row.font, row.foreground,
-                                  LEFT):
-                super().paint(painter, option, index)
-            return
+        drawn = (self.draw_line(painter, option, rect, row) if isinstance(row, LineRow)
+                 else self.draw_cell(painter, option, rect, row, index.column()))
+        if not drawn:
+            super().paint(painter, option, index)
+
+    def draw_line(self, painter: QPainter, option: QStyleOptionViewItem, rect: QRect,
+                  row: LineRow) -> bool:
+        """A line across the table in ``rect``: its background, its text at the left.
+        ``False``: its text is Qt's delegate's to paint (over the background drawn)."""
         if row.background is not None:
             painter.fillRect(rect, row.background)
-        c = index.column()
-        text = row.texts[c]
-        if text and not self.draw_text(painter, option, rect, text, row.fonts[c],
-                                       row.colours[c], row.aligns[c]):
-            super().paint(painter, option, index)
+        return self.draw_text(painter, option, rect, row.text, row.font, row.foreground, _LEFT)
+
+    def draw_cell(self, painter: QPainter, option: QStyleOptionViewItem, rect: QRect,
+                  row: UnitRow, column: int) -> bool:
+        """A unit row's cell in ``rect``: the row's background, the column's text.
+        ``False``: its text is Qt's delegate's to paint (over the background drawn)."""
+        if row.background is not None:
+            painter.fillRect(rect, row.background)
+        text = row.texts[column]
+        return not text or self.draw_text(painter, option, rect, text, row.fonts[column],
+                                          row.colours[column], row.aligns[column])
 
     def draw_text(self, painter: QPainter, option: QStyleOptionViewItem, rect: QRect,
                   text: str, font: QFont | None, colour: QColor, align: int) -> bool:

@@ -65,7 +65,7 @@ from PySide6.QtWidgets import (
 
 from ui.panels.battle_model import STATUS, LineRow, RowRecords, UnitRow
 from ui.panels.chips import StatusChipDelegate
-from ui.panels.row_paint import LEFT, RowDelegate
+from ui.panels.row_paint import RowDelegate
 
 _SELECTED = QStyle.StateFlag.State_Selected
 _FOCUS = QStyle.StateFlag.State_HasFocus
@@ -310,22 +310,13 @@ class RowPainter:
         alternate colour when ``odd``; ``False``: its text is Qt's to paint."""
         if odd:
             self._row_panel(painter, base, cell, odd=True)
-        if record.background is not None:
-            painter.fillRect(cell, record.background)
-        return self.rows.draw_text(painter, base, cell, record.text, record.font,
-                                   record.foreground, LEFT)
+        return self.rows.draw_line(painter, base, cell, record)
 
     def _cell(self, painter: QPainter, base: QStyleOptionViewItem, cell: QRect,
               record: UnitRow, c: int) -> bool:
         """A unit's cell; ``False``: its text is Qt's to paint (over the same background)."""
-        if record.background is not None:
-            painter.fillRect(cell, record.background)
-        if c == STATUS and self.chips is not None:
-            self.chips.draw_row_chips(painter, base, cell, record)
-            return True
-        text = record.texts[c]
-        return not text or self.rows.draw_text(painter, base, cell, text, record.fonts[c],
-                                               record.colours[c], record.aligns[c])
+        delegate = self.chips if c == STATUS and self.chips is not None else self.rows
+        return delegate.draw_cell(painter, base, cell, record, c)
 
     def _as_qt(self, painter: QPainter, base: QStyleOptionViewItem, cell: QRect,
                index: QModelIndex, current: QModelIndex, focus: bool,

@@ -169,14 +169,17 @@ def bench_page(runs: int, size: tuple[int, int]) -> list[tuple[str, float, float
                      (SizeClass.BRICK_2X2, 3)]
 
             def drafted(i: int) -> AttackDraft:
-                size, n = sizes[i % len(sizes)]
+                """The organizer's ``i``-th click: one judgement each, as on the page (the
+                target's size and the sections seen, picked in one list; the Disrupted box)."""
+                size, n = sizes[(i + 1) // 2 % len(sizes)]
                 return replace(w.draft, size=size, sections_visible=n,
-                               target_disrupted=bool(i % 2))
+                               target_disrupted=bool(i // 2 % 2))
 
             for cold in (True, False):
                 how = "odds cache cleared" if cold else "odds cached"
                 total, domain, paint = [], [], []
-                for i in range(runs):
+                first = 1 if cold else runs + 1  # the clicks go on: each changes the draft
+                for i in range(first, first + runs):
                     if cold:
                         clear_odds_cache()
                     clock.spent = 0.0

@@ -13,8 +13,8 @@ from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject
-from PySide6.QtGui import QColor, QUndoStack
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QUndoStack
 from PySide6.QtWidgets import QApplication, QWidget
 
 from brikdesk.domain.attack import SizeClass
@@ -22,6 +22,7 @@ from brikdesk.domain.rolling import RandomDice
 from tests.ui.wizard_battle import make_battle
 from ui.bus import Bus
 from ui.wizard import CombatWizard
+from ui.wizard.widgets import CARD_BG, ModifierValue
 
 
 class _Events(QObject):
@@ -197,3 +198,32 @@ def test_the_modifier_values_show_their_colours_from_the_first_paint(qtbot,
         assert {"#000000", "#1d3557"} <= _colours(total)  # the figure and its rule
     finally:
         battle.db.close()
+
+
+def test_a_modifier_value_sits_where_qt_would_write_it(qtbot) -> None:
+    """The values are drawn from texts laid out once: each still sits right-aligned and
+    centred upright in its box, pixel for pixel where QPainter.drawText puts it, in a new
+    value, a value shown again, and a total under its rule."""
+    value = ModifierValue()
+    qtbot.addWidget(value)
+    for text, colour, total in (("+2", "#14532d", False), ("-10", "#8a1c12", False),
+                                ("0", "#9aa5b1", False), ("+2", "#14532d", False),
+                                ("-3", "#000000", True)):
+        value.show_value(text, colour, total=total)
+        shown = value.grab().toImage()
+        expected = QImage(shown.size(), shown.format())
+        expected.setDevicePixelRatio(shown.devicePixelRatio())
+        painter = QPainter(expected)
+        rect = value.rect()
+        painter.fillRect(rect, QColor(CARD_BG))
+        if total:
+            painter.fillRect(0, 0, rect.width(), value.RULE, QColor(value.RULE_COLOUR))
+            rect.setTop(value.RULE)
+        font = QFont(value.font())
+        font.setPointSize(value.POINTS)
+        font.setBold(True)
+        painter.setFont(font)
+        painter.setPen(QColor(colour))
+        painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
+        painter.end()
+        assert shown == expected, text

@@ -18,7 +18,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt  # noqa: E402
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen, QTextDocument  # noqa: E402
 from PySide6.QtWidgets import QGraphicsItem, QWidget  # noqa: E402
 
-from ui.wizard.widgets import BASE_PT, CRIT_COLOUR  # noqa: E402
+from ui.wizard.widgets import BASE_PT, CRIT_COLOUR, StaticTexts  # noqa: E402
 
 HIT = "#2e7d32"
 MISS = "#b0bac5"
@@ -63,6 +63,7 @@ class ChartMarks(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph ships no
         document.setPlainText("needs")
         self._label_height = document.size().height()
         self._metrics = QFontMetricsF(self.font)
+        self._texts = StaticTexts(8)  # the labels shown lately ("needs 7"), laid out once
 
     def value(self) -> float | None:
         """Where the dashed line is (``None``: no line)."""
@@ -124,8 +125,8 @@ class ChartMarks(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph ships no
         painter.fillRect(box, self._label_fill)
         painter.setFont(self.font)
         painter.setPen(self._label_pen)
-        painter.drawText(box.adjusted(margin, margin, -margin, -margin),
-                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, self._text)
+        painter.drawStaticText(QPointF(box.left() + margin, box.top() + margin),
+                               self._texts.get(self._text, self.font))
         painter.restore()
 
 

@@ -8,6 +8,7 @@ numbers the players look for (the number needed, the odds, the Armor) are larger
 
 from __future__ import annotations
 
+import functools
 import html
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -107,6 +108,7 @@ def label(text: str = "", role: str | None = None, parent: QWidget | None = None
     return lab
 
 
+@functools.lru_cache(maxsize=256)
 def reading_tip(*sections: str) -> str:
     """A tooltip with BrikDesk's readings of these rule sections (rich text, so it wraps);
     empty when the rules need none."""
@@ -145,6 +147,35 @@ def set_problem(lab: QLabel, text: str | None, *, good: str | None = None) -> No
         lab.style().polish(lab)
     lab.setText(text or good or "")
     lab.show()
+
+
+class StaticTexts:
+    """Texts laid out once in one font, for a widget that paints the same few texts again and
+    again (a modifier's reason, a value such as ``+2``, a chart's label): each is shaped and
+    laid out the first time it is painted at its width, then drawn from its glyphs. Keeps the
+    last ``limit`` texts; :meth:`clear` when the font changes."""
+
+    def __init__(self, limit: int = 48) -> None:
+        self.limit = limit
+        self._kept: dict[tuple[str, float], QStaticText] = {}
+
+    def get(self, text: str, font: QFont, width: float = -1) -> QStaticText:
+        """``text`` in plain text, laid out in ``font`` (the cache's one font), word-wrapped at
+        ``width`` (``-1``: one line)."""
+        key = (text, width)
+        static = self._kept.pop(key, None)
+        if static is None:
+            static = QStaticText(text)
+            static.setTextFormat(Qt.TextFormat.PlainText)
+            static.setTextWidth(width)
+            static.prepare(QTransform(), font)
+            if len(self._kept) >= self.limit:
+                del self._kept[next(iter(self._kept))]
+        self._kept[key] = static  # the most recent last
+        return static
+
+    def clear(self) -> None:
+        self._kept.clear()
 
 
 def fix_size(lab: QWidget, widest: str, pt: int = BIG_PT) -> None:
@@ -204,10 +235,9 @@ class ModifierText(QWidget):
         self._seen: set[tuple[str, str]] = set()
         self._tallest: dict[int, int] = {}
         self._font_pair: tuple[QFont, QFont] | None = None
-        #: The reason and the note as last laid out, with their text and width: painting them
-        #: again (a scroll, an expose, a new reason over the same note) lays out only what
-        #: changed.
-        self._statics: list[tuple[tuple[str, int], QStaticText] | None] = [None, None]
+        #: The reasons and notes laid out lately, at their width: painting them again (a
+        #: scroll, an expose, a judgement changed back) lays out only what is new.
+        self._statics = (StaticTexts(), StaticTexts())  # the reasons', the notes'
 
     def set_texts(self, reason: str, note: str = "") -> None:
         """Show ``reason`` over ``note``; the layout hears of it only if the height changes."""
@@ -263,7 +293,8 @@ class ModifierText(QWidget):
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._tallest.clear()
             self._font_pair = None
-            self._statics = [None, None]
+            for kept in self._statics:
+                kept.clear()
         super().changeEvent(event)
 
     def sizeHint(self) -> QSize:
@@ -285,15 +316,9 @@ class ModifierText(QWidget):
                                                 strict=True)):
             if not text:
                 continue
-            kept = self._statics[part]
-            if kept is None or kept[0] != (text, width):
-                static = QStaticText(text)
-                static.setTextFormat(Qt.TextFormat.PlainText)
-                static.setTextWidth(width)
-                static.prepare(QTransform(), font)
-                self._statics[part] = kept = ((text, width), static)
-            laid.append((part, font, top, kept[1]))
-            top += kept[1].size().height()  # as measure(): the wrapped text's height
+            static = self._statics[part].get(text, font, width)
+            laid.append((part, font, top, static))
+            top += static.size().height()  # as measure(): the wrapped text's height
         return laid
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -324,6 +349,7 @@ class ModifierValue(QWidget):
         self._colour = QColor("#000000")
         self.total = False
         self._font: QFont | None = None
+        self._texts = StaticTexts(8)  # the values shown lately ("+1", "-2"...)
         fix_size(self, "+10", self.POINTS)
 
     def text(self) -> str:
@@ -338,6 +364,7 @@ class ModifierValue(QWidget):
     def changeEvent(self, event: QEvent) -> None:
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._font = None
+            self._texts.clear()
         super().changeEvent(event)
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -351,10 +378,13 @@ class ModifierValue(QWidget):
         if self.total:
             painter.fillRect(0, 0, rect.width(), self.RULE, QColor(self.RULE_COLOUR))
             rect.setTop(self.RULE)
+        # Right-aligned and centred upright, as QPainter.drawText would place it.
+        static = self._texts.get(self._text, self._font)
+        size = static.size()
         painter.setFont(self._font)
         painter.setPen(self._colour)
-        painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                         self._text)
+        painter.drawStaticText(QPointF(rect.x() + rect.width() - size.width(),
+                                       rect.y() + (rect.height() - size.height()) / 2), static)
         painter.end()
 
 

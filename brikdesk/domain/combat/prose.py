@@ -4,6 +4,8 @@ the wizard's pages show. The pages display these; they do not write rules text o
 
 from __future__ import annotations
 
+import functools
+
 from brikdesk.domain.rulesets import RuleSet
 
 #: Readings the wizard chose where the rules leave it open: section -> text to show.
@@ -187,10 +189,12 @@ def weapon_knockback(target: str, inches: str) -> str:
     return f"{target} is Knocked Back {inches} by the weapon (3.1)"
 
 
+@functools.lru_cache(maxsize=256)
 def readings_for(*sections: str) -> tuple[tuple[str, str], ...]:
     """Every reading BrikDesk chose for these rule ``sections`` ("5.1 Out of Range"), from the
     attack and action rules and the wizard's own, as ``(section, text)``: what the wizard shows
-    where the rule applies (rules facts: "show the user the reading")."""
+    where the rule applies (rules facts: "show the user the reading"). The readings are fixed
+    texts, so each set of sections is looked up once."""
     from brikdesk.domain import actions, attack, rulesets
     from brikdesk.domain.battle import first, warnings
 

@@ -27,6 +27,28 @@ KILL = "#c0392b"
 SAVE = "#9aa5b1"
 
 
+class SteadyAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph ships no type hints
+    """pyqtgraph's axis, with its bounds worked out once per layout.
+
+    Qt asks every item for its bounds at every paint of the chart; pyqtgraph's axis works
+    them out again each time (its grid spans the plot). They depend only on where the axis and
+    its plot sit, and on the tick length and label margin, so they are kept until one of those
+    changes."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self._bounds_for: tuple[object, ...] | None = None
+        self._bounds = QRectF()
+
+    def boundingRect(self) -> QRectF:
+        view = self.linkedView()
+        key = (self.geometry(), None if view is None else view.geometry(), self.grid,
+               self.style["tickLength"], self.style["hideOverlappingLabels"])
+        if key != self._bounds_for:
+            self._bounds_for, self._bounds = key, super().boundingRect()
+        return QRectF(self._bounds)
+
+
 class ChartMarks(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph ships no type hints
     """The bars and the dashed line with its label, painted by one item.
 
@@ -64,6 +86,9 @@ class ChartMarks(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph ships no
         self._label_height = document.size().height()
         self._metrics = QFontMetricsF(self.font)
         self._texts = StaticTexts(8)  # the labels shown lately ("needs 7"), laid out once
+        self._rects: dict[tuple[float, float], QRectF] = {}  # a bar's, by place and height
+        self._brushes: dict[str, QBrush] = {}  # by colour
+        self._widths: dict[str, float] = {}  # a label's text's, by text ("needs 4"...)
 
     def value(self) -> float | None:
         """Where the dashed line is (``None``: no line)."""
@@ -79,15 +104,29 @@ class ChartMarks(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph ships no
         edge = set(outlined)
         by_colour: dict[str, list[QRectF]] = {}
         self._outlined = []
+        rects, brushes = self._rects, self._brushes
         for x, h, colour in bars:
-            rect = QRectF(x - 0.4, 0, 0.8, h)
+            rect = rects.get((x, h))
+            if rect is None:
+                if len(rects) > 256:
+                    rects.clear()
+                rect = rects[(x, h)] = QRectF(x - 0.4, 0, 0.8, h)
             by_colour.setdefault(colour, []).append(rect)
             if x in edge:
                 self._outlined.append(rect)
-        self._bars = [(QBrush(QColor(colour)), rects) for colour, rects in by_colour.items()]
+        for colour in by_colour:
+            if colour not in brushes:
+                brushes[colour] = QBrush(QColor(colour))
+        self._bars = [(brushes[colour], rects) for colour, rects in by_colour.items()]
         self._line_at = line_at
-        self._text = text
-        self._label_width = self._metrics.horizontalAdvance(text) + 2 * self.LABEL_MARGIN
+        if text != self._text:
+            self._text = text
+            width = self._widths.get(text)
+            if width is None:
+                if len(self._widths) > 64:
+                    self._widths.clear()
+                width = self._widths[text] = self._metrics.horizontalAdvance(text)
+            self._label_width = width + 2 * self.LABEL_MARGIN
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -134,7 +173,8 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
     """Bars of chances in percent with one dashed line (the Use or the Armor)."""
 
     def __init__(self, parent: QWidget | None = None, *, xlabel: str = "") -> None:
-        super().__init__(parent, background="w")
+        super().__init__(parent, background="w",
+                         axisItems={name: SteadyAxis(name) for name in ("left", "bottom")})
         self.setMenuEnabled(False)
         self.setMouseEnabled(x=False, y=False)
         self.hideButtons()

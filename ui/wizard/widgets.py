@@ -347,6 +347,7 @@ class ModifierValue(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self._text = ""
         self._colour = QColor("#000000")
+        self._colour_name = "#000000"
         self.total = False
         self._font: QFont | None = None
         self._texts = StaticTexts(8)  # the values shown lately ("+1", "-2"...)
@@ -357,8 +358,9 @@ class ModifierValue(QWidget):
 
     def show_value(self, text: str, colour: str, *, total: bool = False) -> None:
         """Show ``text`` in ``colour`` (``total``: under a rule); repaint only on a change."""
-        if (text, colour, total) != (self._text, self._colour.name(), self.total):
-            self._text, self._colour, self.total = text, QColor(colour), total
+        if (text, colour, total) != (self._text, self._colour_name, self.total):
+            self._text, self._colour_name, self.total = text, colour, total
+            self._colour = QColor(colour)
             self.update()
 
     def changeEvent(self, event: QEvent) -> None:
@@ -536,7 +538,8 @@ class DiceEntry(QWidget):
     def ask(self, need: NeedDie | None, dice: Sequence[DieRoll], waiting: str = "") -> None:
         """Ask for ``need`` (or nothing: ``waiting`` says why) and show ``dice``."""
         self.need = need
-        self.edit.clear()
+        if self.edit.text():
+            self.edit.clear()
         self.refusal.hide()
         if need is None:
             self.prompt.setText(waiting or ("All the dice needed are in." if dice else

@@ -146,7 +146,8 @@ class CombatWizard(QWizard):
         if draft == self.draft:
             return
         self.draft = draft
-        page = next((p for p in self.pages if p is self.currentPage()), None)
+        current = self.currentPage()
+        page = next((p for p in self.pages if p is current), None)
         if page is not None:
             page.acted()
             page.refresh()
@@ -168,7 +169,7 @@ class CombatWizard(QWizard):
             if Reaction.BAIL in (self.draft.reaction, d.reaction):
                 d = replace(d, action_faces=(), bennies=())
             d = replace(d, damage_faces=())
-        elif step == "action":
+        elif step == "action" and d.damage_faces:
             d = replace(d, damage_faces=())
         self.replace_draft(d)
 

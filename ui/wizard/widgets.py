@@ -238,6 +238,7 @@ class ModifierText(QWidget):
         #: The reasons and notes laid out lately, at their width: painting them again (a
         #: scroll, an expose, a judgement changed back) lays out only what is new.
         self._statics = (StaticTexts(), StaticTexts())  # the reasons', the notes'
+        self._colours: tuple[QColor, QColor] | None = None  # the reason's, the note's
 
     def set_texts(self, reason: str, note: str = "") -> None:
         """Show ``reason`` over ``note``; the layout hears of it only if the height changes."""
@@ -295,6 +296,9 @@ class ModifierText(QWidget):
             self._font_pair = None
             for kept in self._statics:
                 kept.clear()
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange,
+                            QEvent.Type.PaletteChange):
+            self._colours = None
         super().changeEvent(event)
 
     def sizeHint(self) -> QSize:
@@ -322,11 +326,12 @@ class ModifierText(QWidget):
         return laid
 
     def paintEvent(self, event: QPaintEvent) -> None:
+        if self._colours is None:
+            self._colours = (self.palette().windowText().color(), QColor(self.NOTE_COLOUR))
         painter = QPainter(self)
-        colours = (self.palette().windowText().color(), QColor(self.NOTE_COLOUR))
         for part, font, top, static in self._layout():
             painter.setFont(font)
-            painter.setPen(colours[part])
+            painter.setPen(self._colours[part])
             painter.drawStaticText(QPointF(0, top), static)
         painter.end()
 

@@ -4,8 +4,11 @@ header's turn label and End Turn button keep their size from one player's turn t
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QEvent, QObject, QSettings
+from PySide6.QtWidgets import QApplication
 
 from brikdesk.domain.battle import ActionUse
 from brikdesk.services import Services
@@ -120,3 +123,55 @@ def test_a_longer_log_detail_scrolls_in_its_box_instead_of_moving_the_log(
     qtbot.wait(10)
     assert (pane.detail_box.height(), pane.view.height()) == (box_height, log_height)
     assert "Red Rifle" in pane.detail.text()
+
+
+def test_undo_of_end_turn_shows_the_rows_made_for_the_turn_before(
+        qtbot, panel: BattlePanel, table: Table) -> None:
+    """End Turn changes every row; its Undo brings back the tracker's state of a moment ago,
+    and with it the rows made for that state (not made again), showing what they showed."""
+    m = panel.model
+    rifle = table.ids["Red Rifle"]
+    before = {uid: m._unit_row(uid) for uid in m.unit_ids()}
+    shown = {uid: m.index_of_unit(uid, c).data() for uid in m.unit_ids() for c in range(3)}
+    assert panel.end_turn()
+    after = m._unit_row(rifle)
+    shown_after = {uid: m.index_of_unit(uid, c).data() for uid in m.unit_ids()
+                   for c in range(3)}
+    assert after is not before[rifle] and after.look != before[rifle].look
+    assert shown_after != shown
+    assert panel.undo()
+    assert all(m._unit_row(uid) is row for uid, row in before.items())
+    assert {uid: m.index_of_unit(uid, c).data() for uid in m.unit_ids()
+            for c in range(3)} == shown
+    assert panel.redo()  # the turn after, shown as it was
+    assert {uid: m.index_of_unit(uid, c).data() for uid in m.unit_ids()
+            for c in range(3)} == shown_after
+
+
+def test_end_turn_paints_the_table_and_its_column_header_once(
+        qtbot, panel: BattlePanel, table: Table) -> None:
+    """End Turn moves every row: the table lays its rows out at once, so the rows and the
+    column header above them are painted once, in the same paint as the rest of the panel."""
+    class Paints(QObject):
+        def __init__(self) -> None:
+            super().__init__()
+            self.seen: Counter[QObject] = Counter()
+
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+            if event.type() == QEvent.Type.Paint:
+                self.seen[watched] += 1
+            return False
+
+    qtbot.wait(20)
+    paints = Paints()
+    app = QApplication.instance()
+    app.installEventFilter(paints)
+    try:
+        for action in (panel.end_turn, panel.undo):
+            paints.seen.clear()
+            assert action()
+            qtbot.wait(30)
+            assert paints.seen[panel.table.viewport()] == 1
+            assert paints.seen[panel.table.horizontalHeader().viewport()] == 1
+    finally:
+        app.removeEventFilter(paints)

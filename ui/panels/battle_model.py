@@ -230,6 +230,9 @@ class BattleUnitModel(QAbstractTableModel):
         self._filters = Filters()
         self._theme = NORMAL
         self._cache: dict[BattleUnitId, UnitRow] = {}
+        #: The rows made for the last few battle states, by the state (the very object): Undo
+        #: brings back the tracker's state of a moment ago, whose rows are then not made again.
+        self._rows_seen: dict[int, tuple[BattleState, object, dict[BattleUnitId, UnitRow]]] = {}
         self._group_cache: dict[PlayerId, LineRow] = {}
         self._colours: dict[str, QColor] = {}
         self._by_player: dict[PlayerId, tuple[BattleUnitId, ...]] = {}
@@ -260,6 +263,7 @@ class BattleUnitModel(QAbstractTableModel):
             self._by_player = {p.id: tuple(u.unit_id for u in view.setup.units_of(p.id))
                                for p in view.players}
             self._cache.clear()
+            self._rows_seen.clear()
             self._group_cache.clear()
             self._rows = self._layout()
             self._row_of = {k: i for i, k in enumerate(self._rows)}
@@ -274,7 +278,7 @@ class BattleUnitModel(QAbstractTableModel):
         if not every and not changed:
             return  # the same rows, the same values (the log or the name may have changed)
         if every or len(changed) > 64:
-            self._cache.clear()
+            self._cache = self._rows_for(old, view)
         else:
             for uid in changed:
                 self._cache.pop(uid, None)
@@ -310,6 +314,7 @@ class BattleUnitModel(QAbstractTableModel):
         self._make_fonts()
         self._colours.clear()
         self._cache.clear()
+        self._rows_seen.clear()
         self._group_cache.clear()
         self.endResetModel()
         self.groups_changed.emit()
@@ -451,6 +456,18 @@ class BattleUnitModel(QAbstractTableModel):
             c = QColor(name)
             self._colours[name] = c
         return c
+
+    def _rows_for(self, old: BattleView, new: BattleView) -> dict[BattleUnitId, UnitRow]:
+        """The rows made for ``new``'s state when it was last shown (with the same units),
+        else none; ``old``'s rows are kept for a moment."""
+        seen = self._rows_seen
+        seen[id(old.state)] = (old.state, old.units, self._cache)
+        while len(seen) > 4:
+            del seen[next(iter(seen))]  # the oldest
+        kept = seen.pop(id(new.state), None)
+        if kept is not None and kept[0] is new.state and kept[1] is new.units:
+            return kept[2]
+        return {}
 
     def _unit_row(self, uid: BattleUnitId) -> UnitRow:
         row = self._cache.get(uid)

@@ -277,6 +277,10 @@ class BattlePanel(QWidget):
             self.start_bar.setVisible(view.status == "planned")
             self.aftermath_bar.show_view(view)
             self._update_enabled()
+            # The views lay their rows out now, not on Qt's next timer: what the change moved
+            # (every row, on End Turn) is then painted once, in the same pass as the rest.
+            self.table.executeDelayedItemsLayout()
+            self.log_pane.view.executeDelayedItemsLayout()
         finally:
             self._refreshing = False
 

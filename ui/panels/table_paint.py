@@ -35,6 +35,7 @@ from typing import Any, cast
 
 from PySide6.QtCore import (
     QEvent,
+    QLine,
     QModelIndex,
     QPersistentModelIndex,
     QPoint,
@@ -177,6 +178,14 @@ class RowPainter:
         grid = 1 if table.showGrid() else 0  # the line under and right of each cell
         alternate = table.alternatingRowColors()
         selection = table.selectionModel()
+        # The rows the selection touches, read once: asking Qt whether a row is selected
+        # asks the model for the flags of each of its cells.
+        touched = {r for part in selection.selection() for r in range(part.top(),
+                                                                       part.bottom() + 1)}
+
+        def selected(r: int) -> bool:
+            return r in touched and selection.isRowSelected(r)
+
         current = table.currentIndex()
         focus = table.hasFocus() or table.viewport().hasFocus()
         hover_row = self.hover.row() if self.hover.isValid() else -1
@@ -206,7 +215,7 @@ class RowPainter:
             spans += QRect(QPoint(start, y), size)
             odd = alternate and visual & 1 == 1
             index = (model.index(r, 0) if r in (hover_row, current_row)
-                     or selection.isRowSelected(r) else None)  # painted the way Qt does
+                     or selected(r) else None)  # painted the way Qt does
             line_row: LineRow = record
 
             def line(p: QPainter, at: QPoint, record: LineRow = line_row, odd: bool = odd,
@@ -228,7 +237,7 @@ class RowPainter:
             if isinstance(record, LineRow):
                 continue
             as_qt = (record is None or r == hover_row or r == current_row
-                     or selection.isRowSelected(r))
+                     or selected(r))
             if isinstance(record, UnitRow) and grid:
                 indexes = [model.index(r, c) for c, _x, _w in columns] if as_qt else None
                 unit_row: UnitRow = record
@@ -470,8 +479,6 @@ class RowPainter:
         hint = table.style().styleHint(QStyle.StyleHint.SH_Table_GridLineColor, base, table)
         painter.setPen(QPen(QColor.fromRgba(hint & 0xFFFFFFFF), 1, table.gridStyle()))
         left, end = clip.left(), min(clip.right(), right)
-        for y, h in drawn:
-            painter.drawLine(left, y + h - 1, end, y + h - 1)
         top, low = clip.top(), min(clip.bottom(), bottom)
-        for _c, x, w in columns:
-            painter.drawLine(x + w - 1, top, x + w - 1, low)
+        painter.drawLines([QLine(left, y + h - 1, end, y + h - 1) for y, h in drawn]
+                          + [QLine(x + w - 1, top, x + w - 1, low) for _c, x, w in columns])

@@ -35,6 +35,7 @@ from typing import Any, cast
 
 from PySide6.QtCore import (
     QEvent,
+    QItemSelectionRange,
     QLine,
     QModelIndex,
     QPersistentModelIndex,
@@ -180,8 +181,8 @@ class RowPainter:
         selection = table.selectionModel()
         # The rows the selection touches, read once: asking Qt whether a row is selected
         # asks the model for the flags of each of its cells.
-        touched = {r for part in selection.selection() for r in range(part.top(),
-                                                                       part.bottom() + 1)}
+        parts = cast(Iterable[QItemSelectionRange], selection.selection())  # (no __iter__ stub)
+        touched = {r for part in parts for r in range(part.top(), part.bottom() + 1)}
 
         def selected(r: int) -> bool:
             return r in touched and selection.isRowSelected(r)

@@ -209,3 +209,27 @@ def test_rows_kept_still_under_the_pointer_look_as_qt_paints_them(
     assert panel.end_turn()
     assert panel.still_rows.holding
     assert_same(panel.table)
+
+
+def test_a_selected_row_without_the_focus_is_drawn_from_its_picture(
+        qtbot, panel: BattlePanel, spent_and_hurt, table: Table) -> None:
+    """The current row while the organizer works elsewhere (the log, the header) has a
+    picture of its own, selected; it looks as Qt paints it, and repainting it does not ask the
+    style to draw its items again. With the focus back, it is painted straight again."""
+    t = panel.table
+    style = _CountingStyle()
+    style.setParent(t)
+    t.setStyle(style)
+    assert panel.select_unit(table.ids["Red Rifle"])
+    panel.log_pane.view.setFocus()
+    assert not t.hasFocus()
+    t.viewport().grab()
+    style.items = 0
+    t.viewport().grab()
+    assert style.items == 0
+    painter = t.row_painter
+    assert painter is not None
+    assert any(len(key[-1]) > 4 and key[-1][-1][0] for key in painter._pictures)  # selected
+    assert_same(t)
+    t.setFocus()
+    assert_same(t)

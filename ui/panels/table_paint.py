@@ -11,13 +11,16 @@ as Qt draws it (a line under each row and right of each column, none across a he
 Only the rows under the region Qt asks to repaint are painted.
 
 - A row that looks as it did before (Undo, the next turn, scrolling back) is drawn from the
-  picture kept of that look (not the log's lines: a new line moves every line to the other
-  alternate colour).
-- Selected, current and hovered rows, and rows without a record, are painted as Qt paints
+  picture kept of that look (a line of the log: of that look in that alternate colour; a new
+  line moves every line to the other colour, its Undo moves them back).
+- Selected, current and hovered rows, and rows without a record, are drawn as Qt draws
   them: the style's row panel, then the item with the same state flags, drawn from the
   record. The style lays a text out again at every paint; around a text laid out once, its
   panel, selection and focus frame give the same pixels, which is checked once for each kind
-  of cell before it is drawn so.
+  of cell before it is drawn so. A selected or current row without the keyboard focus has a
+  picture of its own (selected, enabled); with the focus, or under the pointer, it is painted
+  straight (the focus frame is blended onto the selection, which in a picture comes out a
+  shade different at one pixel).
 
 ``tests/ui/test_table_paint.py`` and ``test_unit_table_paint.py`` compare with Qt's own view
 and delegates pixel for pixel: both looks, header rows, a dead unit, chips, selection, focus,
@@ -206,6 +209,17 @@ class RowPainter:
                   viewport.devicePixelRatioF(), bool(base.state & _ACTIVE))
                  if ground.style() == Qt.BrushStyle.SolidPattern else None)
         current_row = current.row()
+
+        def qt_frame(r: int) -> tuple[object, ...] | None:
+            """The picture frame of a row the style draws (selected or current): with its
+            selection and whether it is enabled. None: painted straight, when the pointer is
+            over it or it has the keyboard focus (the focus frame is blended onto what is
+            under it, which a picture gets a shade different)."""
+            if frame is None or r == hover_row or (focus and r == current_row):
+                return None
+            return frame + ((selected(r),
+                             bool(model.flags(model.index(r, 0)) & _ITEM_ENABLED)),)
+
         painter = QPainter(viewport)
         # As the view does: the header rows (spans) first, then the rest clipped off them.
         spans = QRegion()
@@ -227,12 +241,11 @@ class RowPainter:
                                 odd=odd)
                 return True
 
-            # Painted straight: a selected, current or hovered line (the style's selection can
-            # differ by a shade in a picture), and the lines of a table in alternate colours
-            # (the log: a new line moves every line to the other colour, where it is new).
+            # A line in alternate colours has a picture for each colour (the log: a new line
+            # moves every line to the other colour; its Undo moves them back).
             self._row(painter, QPoint(start, y), size,
-                      None if index is not None or alternate else frame,
-                      ("line", record.look()), line)
+                      frame if index is None else qt_frame(r), ("line", record.look(), odd),
+                      line)
         painter.setClipRegion(QRegion(viewport.rect()) - spans)
         for r, y, h, record in rows:
             if isinstance(record, LineRow):
@@ -256,7 +269,7 @@ class RowPainter:
                     return True
 
                 if self._row(painter, QPoint(start, y), QSize(span_width, h - grid),
-                             None if as_qt else frame, ("unit", record.look), unit):
+                             qt_frame(r) if as_qt else frame, ("unit", record.look), unit):
                     continue
             for c, x, w in columns:
                 cell = QRect(x, y, w - grid, h - grid)

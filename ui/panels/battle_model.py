@@ -233,6 +233,8 @@ class BattleUnitModel(QAbstractTableModel):
         #: The rows made for the last few battle states, by the state (the very object): Undo
         #: brings back the tracker's state of a moment ago, whose rows are then not made again.
         self._rows_seen: dict[int, tuple[BattleState, object, dict[BattleUnitId, UnitRow]]] = {}
+        #: The order of the rows for the last few states (with the filters and the units).
+        self._layouts: dict[int, tuple[BattleState, Filters, object, list[Any]]] = {}
         self._group_cache: dict[PlayerId, LineRow] = {}
         self._colours: dict[str, QColor] = {}
         self._by_player: dict[PlayerId, tuple[BattleUnitId, ...]] = {}
@@ -283,7 +285,7 @@ class BattleUnitModel(QAbstractTableModel):
             for uid in changed:
                 self._cache.pop(uid, None)
         self._group_cache.clear()
-        rows = self._layout()
+        rows = self._layout_of(after)
         if rows != self._rows:
             self._apply_rows(rows)
         last = self.columnCount() - 1
@@ -330,7 +332,9 @@ class BattleUnitModel(QAbstractTableModel):
         return list(self._rows)
 
     def group_rows(self) -> list[int]:
-        return [i for i, k in enumerate(self._rows) if isinstance(k, tuple)]
+        """The rows of the players' headers, top to bottom (found by key: one per player)."""
+        rows = (self._row_of.get(("g", pid), -1) for pid in self._by_player)
+        return sorted(r for r in rows if r >= 0)
 
     def unit_at(self, row: int) -> BattleUnitId | None:
         if 0 <= row < len(self._rows):
@@ -391,6 +395,20 @@ class BattleUnitModel(QAbstractTableModel):
                 else:
                     fallen.append(uid)
             rows.extend(fallen)
+        return rows
+
+    def _layout_of(self, state: BattleState) -> list[Any]:
+        """:meth:`_layout` for ``state``, the battle's state now: kept for the last few states
+        (Undo brings back the very state of a moment ago, whose rows are in the same order).
+        The list is not to be changed."""
+        kept = self._layouts.get(id(state))
+        if kept is not None and kept[0] is state and kept[1] == self._filters \
+                and kept[2] is self._by_player:
+            return kept[3]
+        rows = self._layout()
+        self._layouts[id(state)] = (state, self._filters, self._by_player, rows)
+        while len(self._layouts) > 4:
+            del self._layouts[next(iter(self._layouts))]  # the oldest
         return rows
 
     def _reindex(self) -> None:

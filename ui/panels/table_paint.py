@@ -50,6 +50,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import (
     QBrush,
     QColor,
+    QFont,
     QFontMetrics,
     QHoverEvent,
     QImage,
@@ -81,6 +82,7 @@ _ITEM_ENABLED = Qt.ItemFlag.ItemIsEnabled
 _HAS_DISPLAY = QStyleOptionViewItem.ViewItemFeature.HasDisplay
 _ALTERNATE = QStyleOptionViewItem.ViewItemFeature.Alternate
 #: Rows' pictures kept (about 80 kB each on a laptop screen).
+_LINE_ALIGN = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)  # a line's text
 _PICTURES_KEPT = 160
 _MISSING = object()
 #: Cells' options kept (the current row's cells in their few states).
@@ -143,6 +145,7 @@ class RowPainter:
         self._options: dict[tuple[object, ...], tuple[QStyleOptionViewItem, bool]] = {}
         #: Unit rows' pictures by look and geometry, least recently used first.
         self._pictures: dict[tuple[object, ...], QPixmap | None] = {}
+        self._seen_once: set[tuple[object, ...]] = set()  # looks painted once, straight
 
     @property
     def table(self) -> QTableView:
@@ -249,14 +252,14 @@ class RowPainter:
                 cell = QRect(at, size)
                 if index is not None or not self._line(p, base, cell, record, odd):
                     self._as_qt(p, base, cell, index or model.index(r, 0), current, focus,
-                                odd=odd)
+                                record, odd=odd)
                 return True
 
             # A line in alternate colours has a picture for each colour (the log: a new line
             # moves every line to the other colour; its Undo moves them back).
             self._row(painter, QPoint(start, y), size,
                       frame if index is None else qt_frame(r), ("line", record.look(), odd),
-                      line)
+                      line, once=index is not None)
         painter.setClipRegion(QRegion(viewport.rect()) - spans)
         for r, y, h, record in rows:
             if isinstance(record, LineRow):
@@ -286,7 +289,7 @@ class RowPainter:
                     return True
 
                 if self._row(painter, QPoint(start, y), QSize(span_width, h - grid), kept,
-                             ("unit", record.look), unit):
+                             ("unit", record.look), unit, once=as_qt):
                     continue
             for c, x, w in columns:
                 cell = QRect(x, y, w - grid, h - grid)
@@ -302,19 +305,28 @@ class RowPainter:
     def forget(self) -> None:
         """The fonts, colours or style changed: the rows' pictures are out of date."""
         self._pictures.clear()
+        self._seen_once.clear()
         self._quick_ok.clear()
         self._options.clear()
 
     def _row(self, painter: QPainter, at: QPoint, size: QSize,
              frame: tuple[object, ...] | None, key: tuple[object, ...],
-             draw: Callable[[QPainter, QPoint], bool]) -> bool:
+             draw: Callable[[QPainter, QPoint], bool], *, once: bool = False) -> bool:
         """Paint a row at ``at`` with ``draw`` (given a painter and where to draw): from its
         picture, made the first time the row looks like this (``key``) in this ``frame``; or
         straight onto the viewport when there is no frame (a ground that is not one colour).
+        ``once``: a look often seen only once (the selected row, the log's newest line) is
+        painted straight the first time, and gets its picture when it is seen again.
         ``False``: nothing painted (``draw`` said the row must be painted cell by cell)."""
         if frame is None:
             return draw(painter, at)
-        picture = self._picture((key, size.height(), frame), size, draw)
+        full = (key, size.height(), frame)
+        if once and full not in self._pictures and full not in self._seen_once:
+            if len(self._seen_once) >= _PICTURES_KEPT:
+                self._seen_once.clear()
+            self._seen_once.add(full)
+            return draw(painter, at)
+        picture = self._picture(full, size, draw)
         if picture is None:
             return False
         painter.drawPixmap(at, picture)
@@ -369,10 +381,10 @@ class RowPainter:
 
     def _as_qt(self, painter: QPainter, base: QStyleOptionViewItem, cell: QRect,
                index: QModelIndex, current: QModelIndex, focus: bool,
-               record: UnitRow | None = None, *, odd: bool = False) -> None:
+               record: UnitRow | LineRow | None = None, *, odd: bool = False) -> None:
         """The cell as the table view paints it: the style's row panel, then the item as Qt's
         delegate draws it, with the selection, hover, enabled and focus states the view gives
-        (a unit's cell drawn from its ``record`` instead of the model's answers)."""
+        (a unit's cell or a line drawn from its ``record`` instead of the model's answers)."""
         table = self.table
         state = base.state
         selection = table.selectionModel()
@@ -386,54 +398,64 @@ class RowPainter:
             state |= _FOCUS
         style = table.style()
         c = index.column()
-        key = (None if record is None else record.look, c, state.value, cell.width(),
-               cell.height(), odd)
-        kept = self._options.get(key) if record is not None else None
+        if record is None:
+            opt = QStyleOptionViewItem(base)
+            opt.rect = cell
+            opt.state = state
+            if odd:
+                opt.features |= _ALTERNATE
+            style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewRow, opt, painter,
+                                table)
+            table.itemDelegateForIndex(index).paint(painter, opt, index)
+            return
+        # What Qt's delegate would ask the model for, from the record.
+        if isinstance(record, UnitRow):
+            look: object = record.look
+            text = "" if c == STATUS else record.texts[c]
+            font, colour, align = record.fonts[c], record.colours[c], record.aligns[c]
+        else:
+            look, text, font, colour, align = (record.look(), record.text, record.font,
+                                               record.foreground, _LINE_ALIGN)
+        key = (look, c, state.value, cell.width(), cell.height(), odd)
+        kept = self._options.get(key)
         if kept is None:
             opt = QStyleOptionViewItem(base)
             opt.rect = cell
             opt.state = state
             if odd:
                 opt.features |= _ALTERNATE
-            if record is None:
-                style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewRow, opt, painter,
-                                    table)
-                table.itemDelegateForIndex(index).paint(painter, opt, index)
-                return
-            # What Qt's delegate would ask the model for, from the record.
-            font = record.fonts[c]
             if font is not None:
                 opt.font = font.resolve(opt.font)
                 opt.fontMetrics = QFontMetrics(opt.font)
-            opt.displayAlignment = Qt.AlignmentFlag(record.aligns[c])
-            opt.palette.setBrush(QPalette.ColorRole.Text, QBrush(record.colours[c]))
+            opt.displayAlignment = Qt.AlignmentFlag(align)
+            opt.palette.setBrush(QPalette.ColorRole.Text, QBrush(colour))
             opt.features |= _HAS_DISPLAY
-            opt.text = "" if c == STATUS else record.texts[c]
+            opt.text = text
             if record.background is not None:
                 opt.backgroundBrush = QBrush(record.background)
             # The style's own drawing lays the text out again each time; the same pixels from
             # the style's panel and focus frame around the text laid out once, where that was
             # checked to be so for such a cell.
-            kind = (style, state.value, opt.font.key(), cell.width(), cell.height(),
-                    opt.displayAlignment.value, record.background is not None, c == STATUS)
+            kind = (style, state.value, opt.font.key(), cell.width(), cell.height(), align,
+                    record.background is not None, c == STATUS and isinstance(record, UnitRow))
             verdict = self._quick_ok.get(kind)
             if verdict is None:
-                verdict = self._quick_ok[kind] = self._same_quick(base, opt, cell, record, c)
+                verdict = self._quick_ok[kind] = self._same_quick(base, opt, cell, font, align)
             if len(self._options) >= _OPTIONS_KEPT:
                 self._options.clear()
             kept = self._options[key] = (opt, verdict)
-        assert record is not None
         opt, verdict = kept
         opt.rect = cell  # the same cell elsewhere (a row moved, the table scrolled)
         opt.index = index
         style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewRow, opt, painter, table)
-        if not verdict or not self._quick_cell(painter, base, opt, cell, record, c):
+        if not verdict or not self._quick_cell(painter, base, opt, cell, font, align):
             style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, table)
-        if c == STATUS and self.chips is not None:
+        if c == STATUS and self.chips is not None and isinstance(record, UnitRow):
             self.chips.draw_row_chips(painter, opt, cell, record)
 
     def _quick_cell(self, painter: QPainter, base: QStyleOptionViewItem,
-                    opt: QStyleOptionViewItem, cell: QRect, record: UnitRow, c: int) -> bool:
+                    opt: QStyleOptionViewItem, cell: QRect, font: QFont | None,
+                    align: int) -> bool:
         """What the style's item drawing does for a text cell (its panel: background and
         selection; the text in the selection's or the cell's colour, clipped to the cell;
         the focus frame), with the text laid out once (``RowDelegate.draw_text``).
@@ -453,8 +475,7 @@ class RowPainter:
             colour = opt.palette.color(group, QPalette.ColorRole.HighlightedText
                                        if state & _SELECTED else QPalette.ColorRole.Text)
             # Laid out (and checked once) as an unselected cell's text: the same place.
-            ok = self.rows.draw_text(painter, base, cell, text, record.fonts[c], colour,
-                                     record.aligns[c])
+            ok = self.rows.draw_text(painter, base, cell, text, font, colour, align)
         if ok and state & _FOCUS:
             frame = QStyleOptionFocusRect()
             frame.initFrom(table)
@@ -473,7 +494,7 @@ class RowPainter:
         return ok
 
     def _same_quick(self, base: QStyleOptionViewItem, opt: QStyleOptionViewItem, cell: QRect,
-                    record: UnitRow, c: int) -> bool:
+                    font: QFont | None, align: int) -> bool:
         """Whether :meth:`_quick_cell` gives the style's own pixels for such a cell: both
         drawn once into pictures and compared."""
         table = self.table
@@ -489,7 +510,7 @@ class RowPainter:
             p = QPainter(image)
             done = True
             if quick:
-                done = self._quick_cell(p, base, local, local.rect, record, c)
+                done = self._quick_cell(p, base, local, local.rect, font, align)
             else:
                 table.style().drawControl(QStyle.ControlElement.CE_ItemViewItem, local, p,
                                           table)

@@ -399,11 +399,7 @@ class RowPainter:
         style = table.style()
         c = index.column()
         if record is None:
-            opt = QStyleOptionViewItem(base)
-            opt.rect = cell
-            opt.state = state
-            if odd:
-                opt.features |= _ALTERNATE
+            opt = _item_option(base, cell, state, odd)
             style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewRow, opt, painter,
                                 table)
             table.itemDelegateForIndex(index).paint(painter, opt, index)
@@ -419,11 +415,7 @@ class RowPainter:
         key = (look, c, state.value, cell.width(), cell.height(), odd)
         kept = self._options.get(key)
         if kept is None:
-            opt = QStyleOptionViewItem(base)
-            opt.rect = cell
-            opt.state = state
-            if odd:
-                opt.features |= _ALTERNATE
+            opt = _item_option(base, cell, state, odd)
             if font is not None:
                 opt.font = font.resolve(opt.font)
                 opt.fontMetrics = QFontMetrics(opt.font)
@@ -553,3 +545,14 @@ class RowPainter:
         painter.setPen(QPen(colour, 1, style))
         painter.drawLines([QLine(left, y + h - 1, end, y + h - 1) for y, h in drawn]
                           + [QLine(x + w - 1, top, x + w - 1, low) for _c, x, w in columns])
+
+
+def _item_option(base: QStyleOptionViewItem, cell: QRect, state: QStyle.StateFlag,
+                 odd: bool) -> QStyleOptionViewItem:
+    """The view's item option for ``cell`` in ``state`` (``odd``: in the alternate colour)."""
+    opt = QStyleOptionViewItem(base)
+    opt.rect = cell
+    opt.state = state
+    if odd:
+        opt.features |= _ALTERNATE
+    return opt

@@ -15,6 +15,7 @@ Run: QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_battle_panel.py
 from __future__ import annotations
 
 import functools
+import gc
 import os
 import statistics
 import tempfile
@@ -33,7 +34,7 @@ from brikdesk.domain.battle import ActionUse, spend_action  # noqa: E402
 from brikdesk.persistence.db import open_database  # noqa: E402
 from brikdesk.services import Services  # noqa: E402
 from brikdesk.services.summaries import Muster  # noqa: E402
-from ui.app import create_application  # noqa: E402
+from ui.app import create_application, resume_garbage_collection  # noqa: E402
 from ui.bus import Bus  # noqa: E402
 from ui.panels import BattlePanel  # noqa: E402
 
@@ -206,9 +207,11 @@ def count_events(app: QApplication, panel: BattlePanel, sv: Services, battle_id:
 
 
 def main() -> None:
+    gc.disable()  # as the app starts: no collections while it starts (brikdesk.cli)
     app = create_application()  # Qt set up as the app runs it
     with tempfile.TemporaryDirectory() as tmp:
         sv, battle_id = build(Path(tmp))
+        resume_garbage_collection()  # what start-up made is frozen, as in the app
         settings = QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat)
         panel = BattlePanel(sv, Bus(), QUndoStack(), battle_id, settings=settings)
         panel.resize(1400, 900)

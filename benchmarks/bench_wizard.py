@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gc
 import os
 import statistics
 import sys
@@ -143,14 +144,16 @@ def bench_page(runs: int, size: tuple[int, int]) -> list[tuple[str, float, float
     from brikdesk.domain.combat import AttackDraft
     from brikdesk.domain.odds import clear_odds_cache
     from tests.ui.wizard_battle import make_battle
-    from ui.app import create_application
+    from ui.app import create_application, resume_garbage_collection
     from ui.bus import Bus
     from ui.wizard import CombatWizard
 
+    gc.disable()  # as the app starts: no collections while it starts (brikdesk.cli)
     app = create_application()  # Qt set up as the app runs it
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         battle = make_battle(Path(tmp) / "bench.sqlite3")
+        resume_garbage_collection()  # what start-up made is frozen, as in the app
         try:
             w = CombatWizard(battle.services, Bus(), QUndoStack(), battle.battle_id,
                              battle.ids["Thieven Hood"])

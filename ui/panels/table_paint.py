@@ -81,10 +81,11 @@ _ACTIVE = QStyle.StateFlag.State_Active
 _ITEM_ENABLED = Qt.ItemFlag.ItemIsEnabled
 _HAS_DISPLAY = QStyleOptionViewItem.ViewItemFeature.HasDisplay
 _ALTERNATE = QStyleOptionViewItem.ViewItemFeature.Alternate
+#: A line's text: at the left, centred upright (as the view's items are by default).
+_LINE_ALIGN = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
 #: Rows' pictures kept (about 80 kB each on a laptop screen).
-_LINE_ALIGN = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)  # a line's text
 _PICTURES_KEPT = 160
-_MISSING = object()
+_MISSING = object()  # no picture kept (a kept ``None`` means: paint that row cell by cell)
 #: Cells' options kept (the current row's cells in their few states).
 _OPTIONS_KEPT = 256
 

@@ -6,7 +6,6 @@ for it (``db``, ``sv``...), or by living under ``tests/concurrency/``; one marke
 ``@pytest.mark.sqlite_only`` runs on SQLite alone. See ``tests/databases.py``.
 """
 
-import gc
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -42,13 +41,3 @@ def pytest_collectstart(collector: pytest.Collector) -> None:
         collector.add_marker(pytest.mark.usefixtures("backend"))
 
 
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """What the tests left to Python's collector stays uncollected at the end of the run.
-
-    At the end of a full run (on both databases), pytest's last collection over everything
-    left over (hundreds of windows with their helpers, mypy's in-process run, database
-    engines) crashed the test process in about half of the runs, after every test had passed,
-    in a Python object's deallocation. Collecting after each window test never crashed, so
-    the fault lies in that end-of-run mix, not in a test; which object it is remains to be
-    found. Frozen, the leftovers are freed by the process's exit instead."""
-    gc.freeze()

@@ -7,6 +7,7 @@ has a contrast ratio of at least 4.5:1 in both looks (``tests/ui/test_battle_pan
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from PySide6.QtGui import QColor, QFont, QPalette
@@ -112,8 +113,10 @@ def contrast_ratio(a: str, b: str) -> float:
     return (hi + 0.05) / (lo + 0.05)
 
 
+@functools.lru_cache(maxsize=64)
 def readable_on(colour: str) -> str:
-    """Black or white, whichever reads better on ``colour`` (a player's colour band)."""
+    """Black or white, whichever reads better on ``colour`` (a player's colour band; worked
+    out once per colour)."""
     return "#000000" if contrast_ratio(colour, "#000000") >= contrast_ratio(colour, "#ffffff") \
         else "#ffffff"
 

@@ -13,7 +13,7 @@ from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QUndoStack
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -227,3 +227,38 @@ def test_a_modifier_value_sits_where_qt_would_write_it(qtbot) -> None:
         painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
         painter.end()
         assert shown == expected, text
+
+
+def test_the_sentence_under_the_number_needed_is_never_cut(qtbot, tmp_path: Path) -> None:
+    """An Automatic Hit explains itself at length under "no roll": its box grows to show the
+    whole sentence (on the wizard's smaller size too), and keeps its height afterwards."""
+    from brikdesk.domain.battle import Status, StatusSet
+
+    battle = make_battle(tmp_path / "sherwood.sqlite3")
+    try:
+        bert = battle.ids["Guard Bert"]
+        battle.services.tracker.record(battle.battle_id, [StatusSet(bert, Status.DISRUPTED)])
+        w = CombatWizard(battle.services, Bus(), QUndoStack(), battle.battle_id,
+                         battle.ids["Will Scarlet"], dice=RandomDice(1))
+        qtbot.addWidget(w)
+        w.show()
+        w.resize(1280, 720)
+        qtbot.waitExposed(w)
+        w.pages[0].target.choose(bert)
+        w.next()
+        w.next()
+        action = w.currentPage()
+        sentence = action.need_text
+        assert "Automatic Hit" in sentence.text() and sentence.text().endswith("still spent")
+        shown = sentence.contentsRect()
+        needed = sentence.fontMetrics().boundingRect(
+            QRect(0, 0, shown.width(), 100_000), Qt.TextFlag.TextWordWrap, sentence.text())
+        assert needed.height() > 2 * sentence.fontMetrics().lineSpacing()  # three lines
+        assert needed.height() <= shown.height()
+        assert sentence.heightForWidth(sentence.width()) <= sentence.height()
+        height = sentence.height()
+        w.change("action", replace(w.draft, target_disrupted=False))  # a short sentence again
+        assert "Automatic Hit" not in sentence.text()
+        assert sentence.height() == height
+    finally:
+        battle.db.close()

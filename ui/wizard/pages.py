@@ -16,7 +16,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QRect, Qt, QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
     QFrame,
@@ -838,6 +838,7 @@ def _num(x: Fraction) -> str:
 
 class ActionPage(_DicePage):
     STAGE: DiceStep = "action"
+    NEED_TEXT_SLACK = 20  # pixels under the sentence below the number needed
 
     def __init__(self, wizard: CombatWizard) -> None:
         super().__init__(wizard, "3 · Action Roll", "Every modifier with its rule; tick the "
@@ -880,7 +881,9 @@ class ActionPage(_DicePage):
         # A fixed size in this column (its width less the card's margins and 1px border): its
         # size never depends on word wrapping, and a new text repaints the label alone.
         self.need_text.setFixedSize(right_width - 2 * 12 - 2,
-                                    2 * self.need_text.fontMetrics().lineSpacing() + 20)
+                                    2 * self.need_text.fontMetrics().lineSpacing()
+                                    + self.NEED_TEXT_SLACK)
+        self._text_heights: dict[str, int] = {}  # the sentences' heights, by sentence
         on_card(self.need_head, self.need, self.need_text)
         nl.addWidget(self.need_head)
         nl.addWidget(self.need)
@@ -1010,7 +1013,7 @@ class ActionPage(_DicePage):
             self.need_head.setText(f"{first.name}: {first.weapon}, Use "
                                    f"{first.use if first.use is not None else '-'}, "
                                    f"Action die d{first.action_die}")
-            self.need_text.setText(first.needed_text)
+            self._show_need_text(first.needed_text)
             self.policy.setText((f"{preview.missed_radius_text[0].upper()}"
                                  f"{preview.missed_radius_text[1:]}. "
                                  if preview.missed_radius_text else "") + self._policy_text)
@@ -1037,7 +1040,7 @@ class ActionPage(_DicePage):
                 self.chart.hide()
         else:
             self.need.setText("-")
-            self.need_text.setText("")
+            self._show_need_text("")
             self.odds.show_odds({})
         lines = [f"{s.name} ({s.weapon}): needs {s.needed_text}"
                  + (f"; hit {percent(s.odds.hit)}" if s.odds is not None else "")
@@ -1051,6 +1054,25 @@ class ActionPage(_DicePage):
         self._show_stage()
         self.complete_changed()
         lay_out_now()  # one paint of the final geometry
+
+    def _show_need_text(self, text: str) -> None:
+        """The sentence under the number needed. Its box keeps its height (a new sentence
+        repaints it alone) and grows when a sentence needs more lines (an Automatic Hit
+        explains itself at length): no sentence is cut."""
+        lab = self.need_text
+        if text == lab.text():
+            return
+        lab.setText(text)
+        height = self._text_heights.get(text)
+        if height is None:
+            if len(self._text_heights) >= 256:
+                self._text_heights.clear()
+            lines = lab.fontMetrics().boundingRect(
+                QRect(0, 0, lab.contentsRect().width(), 100_000), Qt.TextFlag.TextWordWrap,
+                text).height()
+            height = self._text_heights[text] = lines + self.NEED_TEXT_SLACK
+        if height > lab.height():
+            lab.setFixedHeight(height)
 
     def _row(self, i: int) -> tuple[ModifierValue, ModifierText]:
         """The value and text of row ``i`` of the modifier list (made once, reused)."""

@@ -79,15 +79,21 @@ def test_a_judgement_paints_what_it_moves_once(qtbot, tmp_path: Path) -> None:
         battle.db.close()
 
 
+def _wizard(qtbot, battle, attacker: str, height: int = 900) -> CombatWizard:
+    """The wizard for ``attacker``, shown at 1280 by ``height`` with the dice seeded."""
+    w = CombatWizard(battle.services, Bus(), QUndoStack(), battle.battle_id,
+                     battle.ids[attacker], dice=RandomDice(1))
+    qtbot.addWidget(w)
+    w.show()
+    w.resize(1280, height)
+    qtbot.waitExposed(w)
+    return w
+
+
 def _action_page(qtbot, battle, distance: Fraction) -> tuple[CombatWizard, object]:
     """Thieven Hood's longbow at Guy of Gisbourne, ``distance`` away, on the Action Roll page
     once it has settled (scrolled to the dice)."""
-    w = CombatWizard(battle.services, Bus(), QUndoStack(), battle.battle_id,
-                     battle.ids["Thieven Hood"], dice=RandomDice(1))
-    qtbot.addWidget(w)
-    w.show()
-    w.resize(1280, 900)
-    qtbot.waitExposed(w)
+    w = _wizard(qtbot, battle, "Thieven Hood")
     w.next()
     w.change("range", replace(w.draft, distance=distance))
     w.next()
@@ -238,12 +244,7 @@ def test_the_sentence_under_the_number_needed_is_never_cut(qtbot, tmp_path: Path
     try:
         bert = battle.ids["Guard Bert"]
         battle.services.tracker.record(battle.battle_id, [StatusSet(bert, Status.DISRUPTED)])
-        w = CombatWizard(battle.services, Bus(), QUndoStack(), battle.battle_id,
-                         battle.ids["Will Scarlet"], dice=RandomDice(1))
-        qtbot.addWidget(w)
-        w.show()
-        w.resize(1280, 720)
-        qtbot.waitExposed(w)
+        w = _wizard(qtbot, battle, "Will Scarlet", height=720)
         w.pages[0].target.choose(bert)
         w.next()
         w.next()

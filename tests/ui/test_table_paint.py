@@ -15,7 +15,7 @@ from brikdesk.domain.battle import ActionUse, Status
 from brikdesk.services import Services
 from tests.ui.battle_tables import Table, assert_looks_as_qt, make_panel
 from ui.panels import BattlePanel
-from ui.panels.table_paint import RowPainter
+from ui.panels.table_paint import RowPainter, SteadyHeader
 from ui.panels.unit_table import UnitTable
 
 
@@ -233,3 +233,38 @@ def test_a_selected_row_without_the_focus_is_drawn_from_its_picture(
     assert_same(t)
     t.setFocus()
     assert_same(t)
+
+
+def test_the_column_header_drawn_from_its_picture_looks_as_it_paints_itself(
+        qtbot, panel: BattlePanel, table: Table) -> None:
+    """The unit table's column header takes a picture of itself and draws from it while its
+    sections stay as they are (End Turn moves every row, not the columns); a resized column
+    or a new look makes it paint itself again. Both ways give the same pixels."""
+    header = panel.table.horizontalHeader()
+    assert isinstance(header, SteadyHeader)
+    viewport = header.viewport()
+
+    def own() -> QImage:
+        header._taking = True  # the header paints itself, as QHeaderView does
+        try:
+            return viewport.grab().toImage()
+        finally:
+            header._taking = False
+
+    def drawn() -> QImage:
+        qtbot.waitUntil(lambda: header._picture is not None)
+        return viewport.grab().toImage()
+
+    assert drawn() == own()
+    picture = header._picture
+    assert panel.end_turn()
+    qtbot.wait(10)
+    assert header._picture is picture  # End Turn left the columns as they were
+    assert drawn() == own()
+    header.resizeSection(0, header.sectionSize(0) + 30)
+    assert header._picture is None
+    wider = drawn()
+    assert wider == own() and wider != picture.toImage()
+    panel.set_table_mode(True, remember=False)  # a new font and colours
+    assert header._picture is None
+    assert drawn() == own()

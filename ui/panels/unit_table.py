@@ -31,7 +31,7 @@ from ui.panels.battle_model import (
 )
 from ui.panels.chips import StatusChipDelegate
 from ui.panels.row_paint import RowDelegate
-from ui.panels.table_paint import RowPaintedTable, RowPainter
+from ui.panels.table_paint import RowPaintedTable, RowPainter, SteadyHeader
 from ui.panels.theme import TABLE, Theme
 
 #: Pixels around a cell's or a header's text (margins and the grid line).
@@ -60,6 +60,10 @@ class UnitTable(RowPaintedTable):
         self.setWordWrap(False)
         self.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.setCornerButtonEnabled(False)
+        # The column header, drawn from its picture while unchanged (as Qt's own header is set).
+        header = SteadyHeader(self)
+        header.setSectionsClickable(self.horizontalHeader().sectionsClickable())
+        self.setHorizontalHeader(header)
         self.verticalHeader().hide()
         self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         hh = self.horizontalHeader()

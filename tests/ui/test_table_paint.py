@@ -261,6 +261,11 @@ def test_the_column_header_drawn_from_its_picture_looks_as_it_paints_itself(
     qtbot.wait(10)
     assert header._picture is picture  # End Turn left the columns as they were
     assert drawn() == own()
+    model = panel.model
+    model.layoutAboutToBeChanged.emit()
+    model.layoutChanged.emit()  # a change the model does not say is only rows moving
+    assert header._picture is None
+    assert drawn() == own()
     header.resizeSection(0, header.sectionSize(0) + 30)
     assert header._picture is None
     wider = drawn()

@@ -593,11 +593,21 @@ class SteadyHeader(QHeaderView):
         if old is not None:
             for signal in _model_signals(old):
                 signal.disconnect(self.forget)
+        if old is not None:
+            old.layoutChanged.disconnect(self._layout_changed)
         super().setModel(model)
         if model is not None:
             for signal in _model_signals(model):
                 signal.connect(self.forget)
+            model.layoutChanged.connect(self._layout_changed)
         self.forget()
+
+    def _layout_changed(self, _parents: object = None,
+                        hint: QAbstractItemModel.LayoutChangeHint =
+                        QAbstractItemModel.LayoutChangeHint.NoLayoutChangeHint) -> None:
+        """Rows moved (the hint says so): the columns are as they were. Else they may not."""
+        if hint != QAbstractItemModel.LayoutChangeHint.VerticalSortHint:
+            self.forget()
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt name)
         self.forget()

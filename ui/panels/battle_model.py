@@ -84,7 +84,8 @@ _FONT = Qt.ItemDataRole.FontRole
 _TOOLTIP = Qt.ItemDataRole.ToolTipRole
 _ALIGN = Qt.ItemDataRole.TextAlignmentRole
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
-_LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+#: A text at the left, centred upright: a line's (header row, log line) and the unit columns'.
+LEFT_ALIGN = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
 _ROWS_MOVE = QAbstractItemModel.LayoutChangeHint.VerticalSortHint
 #: The layout signals' full signature (the hint is its second argument).
 _LAYOUT_ARGS = ("QList<QPersistentModelIndex>", "QAbstractItemModel::LayoutChangeHint")
@@ -161,7 +162,7 @@ class UnitRow:
                  "_cells")
 
     #: Centred counts, the rest at the left.
-    aligns = tuple(_CENTER if c in (ACTION, COUNTERS) else _LEFT for c in range(len(COLUMNS)))
+    aligns = tuple(_CENTER if c in (ACTION, COUNTERS) else LEFT_ALIGN for c in range(len(COLUMNS)))
 
     def __init__(self, uid: BattleUnitId, texts: tuple[str, ...], colours: tuple[QColor, ...],
                  background: QColor | None, font: QFont | None,
@@ -406,9 +407,7 @@ class BattleUnitModel(QAbstractTableModel):
                 and kept[2] is self._by_player:
             return kept[3]
         rows = self._layout()
-        self._layouts[id(state)] = (state, self._filters, self._by_player, rows)
-        while len(self._layouts) > 4:
-            del self._layouts[next(iter(self._layouts))]  # the oldest
+        _keep_recent(self._layouts, id(state), (state, self._filters, self._by_player, rows))
         return rows
 
     def _reindex(self) -> None:
@@ -479,9 +478,7 @@ class BattleUnitModel(QAbstractTableModel):
         """The rows made for ``new``'s state when it was last shown (with the same units),
         else none; ``old``'s rows are kept for a moment."""
         seen = self._rows_seen
-        seen[id(old.state)] = (old.state, old.units, self._cache)
-        while len(seen) > 4:
-            del seen[next(iter(seen))]  # the oldest
+        _keep_recent(seen, id(old.state), (old.state, old.units, self._cache))
         kept = seen.pop(id(new.state), None)
         if kept is not None and kept[0] is new.state and kept[1] is new.units:
             return kept[2]
@@ -791,6 +788,15 @@ class LogModel(QAbstractListModel):
                        self._italic if e.reverted else None)
         self._lines[e.id] = (e, theme, line)
         return line
+
+
+def _keep_recent(store: dict[int, Any], key: int, value: Any, limit: int = 4) -> None:
+    """Keep ``value`` under ``key`` in ``store``, which holds the ``limit`` newest (things
+    kept for the last few battle states, by the state's id)."""
+    store.pop(key, None)
+    store[key] = value
+    while len(store) > limit:
+        del store[next(iter(store))]  # the oldest
 
 
 def log_line(e: LoggedEvent) -> str:

@@ -31,7 +31,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
-from ui.panels.battle_model import LineRow, RowRole, UnitRow
+from ui.panels.battle_model import LEFT_ALIGN, LineRow, RowRole, UnitRow
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -39,8 +39,6 @@ Index = QModelIndex | QPersistentModelIndex
 #: As plain ints: a test of flags costs no enum objects (this runs for every cell painted).
 _QT_PAINTS = (QStyle.StateFlag.State_Selected | QStyle.StateFlag.State_HasFocus).value
 _ENABLED = QStyle.StateFlag.State_Enabled.value
-#: A line of text: at the left, centred vertically (a header row, a log line).
-_LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
 #: More laid out texts than this (many resizes) and the memory starts again.
 _LAID_KEPT = 4096
 
@@ -87,7 +85,7 @@ class RowDelegate(QStyledItemDelegate):
         ``False``: its text is Qt's delegate's to paint (over the background drawn)."""
         if row.background is not None:
             painter.fillRect(rect, row.background)
-        return self.draw_text(painter, option, rect, row.text, row.font, row.foreground, _LEFT)
+        return self.draw_text(painter, option, rect, row.text, row.font, row.foreground, LEFT_ALIGN)
 
     def draw_cell(self, painter: QPainter, option: QStyleOptionViewItem, rect: QRect,
                   row: UnitRow, column: int) -> bool:

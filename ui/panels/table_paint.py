@@ -72,7 +72,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.panels.battle_model import STATUS, LineRow, RowRecords, UnitRow
+from ui.panels.battle_model import LEFT_ALIGN, STATUS, LineRow, RowRecords, UnitRow
 from ui.panels.chips import StatusChipDelegate
 from ui.panels.row_paint import RowDelegate
 
@@ -84,8 +84,6 @@ _ACTIVE = QStyle.StateFlag.State_Active
 _ITEM_ENABLED = Qt.ItemFlag.ItemIsEnabled
 _HAS_DISPLAY = QStyleOptionViewItem.ViewItemFeature.HasDisplay
 _ALTERNATE = QStyleOptionViewItem.ViewItemFeature.Alternate
-#: A line's text: at the left, centred upright (as the view's items are by default).
-_LINE_ALIGN = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
 #: Rows' pictures kept (about 80 kB each on a laptop screen).
 _PICTURES_KEPT = 160
 _MISSING = object()  # no picture kept (a kept ``None`` means: paint that row cell by cell)
@@ -415,7 +413,7 @@ class RowPainter:
             font, colour, align = record.fonts[c], record.colours[c], record.aligns[c]
         else:
             look, text, font, colour, align = (record.look(), record.text, record.font,
-                                               record.foreground, _LINE_ALIGN)
+                                               record.foreground, LEFT_ALIGN)
         key = (look, c, state.value, cell.width(), cell.height(), odd)
         kept = self._options.get(key)
         if kept is None:
@@ -519,10 +517,7 @@ class RowPainter:
     def _row_panel(self, painter: QPainter, base: QStyleOptionViewItem, cell: QRect, *,
                    odd: bool) -> None:
         """The style's panel under a row's cell (the alternate colour of odd rows)."""
-        opt = QStyleOptionViewItem(base)
-        opt.rect = cell
-        if odd:
-            opt.features |= _ALTERNATE
+        opt = _item_option(base, cell, base.state, odd)
         self.table.style().drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewRow, opt,
                                          painter, self.table)
 

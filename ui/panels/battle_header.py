@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt, QTimer
-from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSize, Qt, QTimer
+from PySide6.QtGui import QColor, QFont, QGlyphRun, QPainter, QPaintEvent, QTextLayout
 from PySide6.QtWidgets import (
     QAbstractButton,
     QFrame,
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from brikdesk.services.tracker import BattleView
 from ui.panels.theme import TABLE, Theme, muted, readable_on, scaled
+from ui.tooltips import set_tooltip
 
 #: Qt's largest widget size (QWIDGETSIZE_MAX).
 QWIDGETSIZE_MAX = (1 << 24) - 1
@@ -50,11 +51,17 @@ class FixedWidths(QObject):
         super().__init__(parent)
         self.texts: dict[QLabel | QAbstractButton, tuple[str, ...]] = {}
         self.floors: dict[QLabel | QAbstractButton, int] = {}  # each one's own least height
+        self.room: dict[QLabel | QAbstractButton, QSize] = {}  # more than the style gives
 
-    def keep(self, widget: QLabel | QAbstractButton, texts: Sequence[str]) -> None:
+    def keep(self, widget: QLabel | QAbstractButton, texts: Sequence[str],
+             room: QSize | None = None) -> None:
+        """Keep ``widget`` as wide as the widest of ``texts``, with ``room`` more around its
+        text (width and height) than its style gives it."""
+        room = QSize(room) if room is not None else QSize(0, 0)
         new = widget not in self.texts
-        if new or self.texts[widget] != tuple(texts):
+        if new or self.texts[widget] != tuple(texts) or self.room[widget] != room:
             self.texts[widget] = tuple(texts)
+            self.room[widget] = room
             if new:
                 self.floors[widget] = widget.minimumHeight()
                 widget.installEventFilter(self)
@@ -64,8 +71,10 @@ class FixedWidths(QObject):
         # A size hint asked under a fixed size follows that size: let go of it first.
         widget.setMinimumSize(0, self.floors[widget])
         widget.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)
-        width = widest(widget, self.texts[widget])
-        widget.setFixedSize(width, max(widget.sizeHint().height(), self.floors[widget]))
+        room = self.room[widget]
+        width = widest(widget, self.texts[widget]) + room.width()
+        widget.setFixedSize(width, max(widget.sizeHint().height() + room.height(),
+                                       self.floors[widget]))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange) \
@@ -94,6 +103,9 @@ class TurnBadge(QWidget):
         self._band = QColor("#888888")
         self._ink = QColor("#000000")
         self._texts: tuple[str, ...] = ()
+        self._shown: tuple[str, str] = ("", "")  # the text and band last asked for
+        #: Every player's turn laid out once: its glyphs, advance and height.
+        self._laid: dict[str, tuple[list[QGlyphRun], float, float]] = {}
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
 
     def text(self) -> str:
@@ -109,6 +121,9 @@ class TurnBadge(QWidget):
         if tuple(texts) != self._texts:
             self._texts = tuple(texts)
             self.updateGeometry()
+        if (text, band) == self._shown:
+            return
+        self._shown = (text, band)
         colour = QColor(band)
         if text != self._text or colour != self._band:
             self._text = text
@@ -126,19 +141,47 @@ class TurnBadge(QWidget):
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt name)
         if event.type() == QEvent.Type.FontChange:
+            self._laid = {}
             self.updateGeometry()
         super().changeEvent(event)
+
+    def _laid_out(self, text: str, font: QFont) -> tuple[list[QGlyphRun], float, float]:
+        """``text`` as one line in ``font``: its glyphs (shaped once), advance and height."""
+        laid = self._laid.get(text)
+        if laid is None:
+            layout = QTextLayout(text, font)
+            layout.beginLayout()
+            line = layout.createLine()
+            line.setPosition(QPointF(0, 0))
+            layout.endLayout()
+            if len(self._laid) >= 16:
+                self._laid.clear()
+            # The line's own height, as drawText centres it (QTextLine.height rounds it up).
+            laid = self._laid[text] = (layout.glyphRuns(), line.horizontalAdvance(),
+                                       line.ascent() + line.descent())
+        return laid
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(self._band)
-        painter.drawRoundedRect(QRectF(self.rect()), self.RADIUS, self.RADIUS)
+        rect = self.rect()
+        painter.drawRoundedRect(QRectF(rect), self.RADIUS, self.RADIUS)
         painter.setPen(self._ink)
-        painter.setFont(self.font())
-        painter.drawText(self.rect(), int(Qt.AlignmentFlag.AlignCenter), self._text)
+        font = self.font()
+        painter.setFont(font)
+        # Centred as QPainter.drawText centres one line, from the text laid out once.
+        runs, advance, height = self._laid_out(self._text, font)
+        at = QPointF((rect.width() - advance) / 2, (rect.height() - height) / 2)
+        for run in runs:
+            painter.drawGlyphRun(at, run)
         painter.end()
+
+
+#: The End Turn button's room around its text beyond the style's own margins (the normal
+#: look): what a padding of 6 by 18 pixels gave it in Qt's Fusion style.
+END_TURN_ROOM = QSize(24, 6)
 
 
 class BattleHeader(QFrame):
@@ -146,6 +189,7 @@ class BattleHeader(QFrame):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._end_turn_room = END_TURN_ROOM
         self.setObjectName("battleHeader")
         head = QHBoxLayout(self)
         head.setContentsMargins(14, 8, 14, 8)
@@ -190,16 +234,18 @@ class BattleHeader(QFrame):
         self.turn_label.show_turn(shown, player.colour, turn or [shown])  # as wide for all
         status = "" if view.in_progress else f" — {view.status_text}"
         self.name_label.setText(f"{view.name}{status}")
-        self.name_label.setToolTip(view.notes or view.name)
+        set_tooltip(self.name_label, view.notes or view.name)
         rules = view.setup.rules
         self.edition_label.setText(f"{rules.name} rules")
-        self.edition_label.setToolTip(
+        set_tooltip(
+            self.edition_label,
             f"This battle plays the {rules.name} rules (the campaign's edition): "
             f"{rules.action_roll}s, {rules.parry_name}s, {rules.full_turn_action}. "
             "Help > Rules reference lists every difference between the editions.")
         self.end_turn_button.setText(f"End {player.name}'s turn")
-        self.end_turn_button.setToolTip(end_turn_tip + "  (Ctrl+E or F12)")
-        self.widths.keep(self.end_turn_button, [f"End {n}'s turn" for n in names])
+        set_tooltip(self.end_turn_button, end_turn_tip + "  (Ctrl+E or F12)")
+        self.widths.keep(self.end_turn_button, [f"End {n}'s turn" for n in names],
+                         self._end_turn_room)
 
     def set_theme(self, theme: Theme, font: QFont) -> None:
         """Fonts and colours for ``theme`` (``font``: the panel's font)."""
@@ -214,11 +260,18 @@ class BattleHeader(QFrame):
         # Across the table the players need the round and the turn: the battle's name is in
         # the window title.
         self.name_label.setVisible(theme is not TABLE)
+        # Across the table, a yellow button. Otherwise the style's own, wider than its text
+        # needs (as a padding of 6 by 18 pixels would make it): without a style sheet, its
+        # repaint after each End Turn and Undo costs a third.
         self.end_turn_button.setStyleSheet(
             "QPushButton#endTurnButton { background: #ffd400; color: #000000; "
             "border: 2px solid #ffd400; border-radius: 6px; padding: 6px 18px; }"
             "QPushButton#endTurnButton:disabled { background: #5f5a3a; color: #c3ccd5; }"
-            if theme is TABLE else "QPushButton#endTurnButton { padding: 6px 18px; }")
+            if theme is TABLE else "")
+        self._end_turn_room = QSize(0, 0) if theme is TABLE else END_TURN_ROOM
+        texts = self.widths.texts.get(self.end_turn_button)
+        if texts is not None:
+            self.widths.keep(self.end_turn_button, texts, self._end_turn_room)
 
 
 class StartBar(QFrame):

@@ -26,6 +26,7 @@ from ui.panels.battle_model import LogModel, log_tooltip
 from ui.panels.row_paint import RowDelegate
 from ui.panels.table_paint import RowPaintedTable, RowPainter
 from ui.panels.theme import TABLE, Theme
+from ui.tooltips import set_tooltip
 
 #: The log's title, longest first: the longest that fits beside Undo and Redo is shown.
 TITLES = (("<b>Battle log</b> (newest first)", "Battle log (newest first)"),
@@ -131,7 +132,7 @@ class BattleLogPane(QWidget):
         for button, text, what in ((self.undo_button, undo, "Undo"),
                                    (self.redo_button, redo, "Redo")):
             button.setEnabled(bool(text))
-            button.setToolTip(f"{what}: {text}" if text else f"Nothing to {what.lower()}")
+            set_tooltip(button, f"{what}: {text}" if text else f"Nothing to {what.lower()}")
 
     def set_theme(self, theme: Theme, font: QFont) -> None:
         self.lines.forget()

@@ -81,6 +81,7 @@ from ui.panels.unit_menus import fill_act, fill_counter, fill_status
 from ui.panels.unit_moves import UnitMoves
 from ui.panels.unit_table import UnitTable
 from ui.settings import AppSettings
+from ui.tooltips import set_tooltip
 
 log = logging.getLogger(__name__)
 
@@ -306,7 +307,7 @@ class BattlePanel(QWidget):
         self.wizard_button.setEnabled(on_unit and opener_ok)
         tip = ("Open the combat wizard for this unit (W)" if opener_ok else
                "The combat wizard is not available in this version of BrikDesk")
-        self.wizard_button.setToolTip(tip)
+        set_tooltip(self.wizard_button, tip)
         self.wizard_action.setToolTip(tip)
         # The buttons and the keys legend ask the rules: once per battle state and unit.
         asked = (view if live else None, unit, on_unit)

@@ -14,6 +14,7 @@ are painted by Qt's delegate, so selection and focus look as they always did.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPointF, QRect, Qt
@@ -132,10 +133,7 @@ class RowDelegate(QStyledItemDelegate):
             self._margin = (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None,
                                               widget) + 1) if style is not None else 3
         box = rect.adjusted(self._margin, 0, -self._margin, 0)
-        text_option = QTextOption()
-        text_option.setWrapMode(QTextOption.WrapMode.ManualWrap)
-        text_option.setTextDirection(Qt.LayoutDirection.LeftToRight)
-        text_option.setAlignment(Qt.AlignmentFlag(align))
+        text_option = _text_option(align)
         layout = _one_line(text, font, text_option, box.width())
         # Centred on the height of the whole text, also when it is drawn cut short.
         height = layout.boundingRect().size().toSize().height()
@@ -228,6 +226,16 @@ def _draw(painter: QPainter, at: QPointF, shaped: Shaped) -> None:
         return
     for run in shaped:
         painter.drawGlyphRun(at, run)
+
+
+@functools.lru_cache(maxsize=16)
+def _text_option(align: int) -> QTextOption:
+    """How an item's text is laid out: one line, left to right, aligned so."""
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WrapMode.ManualWrap)
+    option.setTextDirection(Qt.LayoutDirection.LeftToRight)
+    option.setAlignment(Qt.AlignmentFlag(align))
+    return option
 
 
 def _one_line(text: str, font: QFont, option: QTextOption, width: int) -> QTextLayout:

@@ -192,9 +192,15 @@ class RowPainter:
         # asks the model for the flags of each of its cells.
         parts = cast(Iterable[QItemSelectionRange], selection.selection())  # (no __iter__ stub)
         touched = {r for part in parts for r in range(part.top(), part.bottom() + 1)}
+        chosen: dict[int, bool] = {}  # and each of those rows asked once
 
         def selected(r: int) -> bool:
-            return r in touched and selection.isRowSelected(r)
+            if r not in touched:
+                return False
+            found = chosen.get(r)
+            if found is None:
+                found = chosen[r] = selection.isRowSelected(r)
+            return found
 
         current = table.currentIndex()
         focus = table.hasFocus() or table.viewport().hasFocus()
@@ -262,6 +268,9 @@ class RowPainter:
             self._row(painter, QPoint(start, y), size,
                       frame if index is None else qt_frame(r), ("line", record.look(), odd),
                       line, once=index is not None)
+        if not grid and all(isinstance(record, LineRow) for _r, _y, _h, record in rows):
+            painter.end()  # lines only, no grid (the log): nothing more to paint
+            return True
         painter.setClipRegion(QRegion(viewport.rect()) - spans)
         for r, y, h, record in rows:
             if isinstance(record, LineRow):
@@ -567,7 +576,11 @@ class SteadyHeader(QHeaderView):
     Qt renders it), and draws from it until anything it shows may change: the sections
     (sizes, order, count, visibility), the model's header texts or columns, the sort
     indicator, the font, palette or style, the size, the scroll offset, the window's active
-    state. Under the pointer (a hovered or pressed section) it paints itself."""
+    state. Under the pointer (a hovered or pressed section) it paints itself.
+
+    Its size hint is kept the same way. Qt works it out again at every layout of the table
+    (End Turn, Undo: each section's text measured, with a call into Python for each), though
+    only the sections, their texts, the sort indicator, the font and the style change it."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(Qt.Orientation.Horizontal, parent)
@@ -575,13 +588,33 @@ class SteadyHeader(QHeaderView):
         self._painted_for: tuple[object, ...] | None = None
         self._taking = False  # the header is painting itself into its picture
         self._take_soon = False
+        self._hint: tuple[tuple[object, ...], QSize] | None = None
         for signal in (self.sectionResized, self.sectionMoved, self.sectionCountChanged,
                        self.geometriesChanged, self.sortIndicatorChanged):
             signal.connect(self.forget)
 
     def forget(self, *_args: object) -> None:
-        """What the header shows may have changed: its next paint is its own."""
+        """What the header shows may have changed: its next paint is its own, and its size
+        hint is worked out again."""
         self._picture = None
+        self._hint = None
+
+    def _hint_for(self) -> tuple[object, ...]:
+        """What the size hint depends on besides the model's header texts (whose changes
+        :meth:`forget` hears of): the sections shown, the sort indicator, the font, the style,
+        the icons' size and the texts' alignment."""
+        count = self.count()
+        hidden = (tuple(i for i in range(count) if self.isSectionHidden(i))
+                  if self.hiddenSectionCount() else ())
+        return (count, hidden, self.isSortIndicatorShown(), self.sortIndicatorSection(),
+                self.sortIndicatorOrder(), self.font().key(), id(self.style()),
+                self.iconSize(), self.defaultAlignment(), self.logicalDpiY())
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        key = self._hint_for()
+        if self._hint is None or self._hint[0] != key:
+            self._hint = (key, super().sizeHint())
+        return QSize(self._hint[1])
 
     def setModel(self, model: QAbstractItemModel | None) -> None:  # noqa: N802 (Qt name)
         old = self.model()

@@ -16,6 +16,7 @@ from ui.panels.battle_header import FixedWidths
 from ui.panels.legal import hold_refusal
 from ui.panels.unit_menus import UnitActions, fill_act, fill_counter, fill_status
 from ui.panels.unit_table import UnitTable
+from ui.tooltips import set_tooltip
 
 Fill = Callable[[QMenu, BattleView, BattleUnitId, UnitActions], None]
 
@@ -74,17 +75,18 @@ class UnitButtons(QWidget):
         why = (hold_refusal(view, unit) if on_unit and view is not None and unit is not None
                else "Select a unit of a battle in progress.")
         self.hold_button.setEnabled(why is None)
-        self.hold_button.setToolTip(
+        set_tooltip(
+            self.hold_button,
             why or "Keep this unit's Action: when the turn ends it is Held and may be spent "
                    "once in response on another player's turn (4.3): H")
         if view is not None and unit is not None and not is_own_turn(view.state, unit):
             self.act_button.setText("Respond")
-            self.act_button.setToolTip("Spend the held Action in response (4.3): R")
+            set_tooltip(self.act_button, "Spend the held Action in response (4.3): R")
         else:
             self.act_button.setText("Act")
-            self.act_button.setToolTip("Spend the Action: A attack (combat wizard), S Sprint, "
-                                       "B Bail, P Parry, O other; F Close Combat; H hold it "
-                                       "to respond")
+            set_tooltip(self.act_button, "Spend the Action: A attack (combat wizard), S Sprint, "
+                                         "B Bail, P Parry, O other; F Close Combat; H hold it "
+                                         "to respond")
 
     def popup(self, button: QToolButton) -> None:
         """Open ``button``'s menu under the current row (the C, R and T keys)."""

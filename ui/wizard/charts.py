@@ -18,7 +18,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt  # noqa: E402
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen, QTextDocument  # noqa: E402
 from PySide6.QtWidgets import QGraphicsItem, QWidget  # noqa: E402
 
-from ui.wizard.widgets import BASE_PT, CRIT_COLOUR, StaticTexts  # noqa: E402
+from ui.static_texts import StaticTexts  # noqa: E402
+from ui.wizard.widgets import BASE_PT, CRIT_COLOUR  # noqa: E402
 
 HIT = "#2e7d32"
 MISS = "#b0bac5"

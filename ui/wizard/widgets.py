@@ -26,7 +26,6 @@ from PySide6.QtGui import (
     QStandardItem,
     QStandardItemModel,
     QStaticText,
-    QTransform,
 )
 from PySide6.QtWidgets import (
     QComboBox,
@@ -44,6 +43,7 @@ from PySide6.QtWidgets import (
 
 from brikdesk.domain.combat import BennyOption, Choice, readings_for
 from brikdesk.domain.rolling import DieRoll, NeedDie, Role
+from ui.static_texts import StaticTexts
 
 #: Base font size of the wizard (points): readable from across a table.
 BASE_PT = 15
@@ -147,35 +147,6 @@ def set_problem(lab: QLabel, text: str | None, *, good: str | None = None) -> No
         lab.style().polish(lab)
     lab.setText(text or good or "")
     lab.show()
-
-
-class StaticTexts:
-    """Texts laid out once in one font, for a widget that paints the same few texts again and
-    again (a modifier's reason, a value such as ``+2``, a chart's label): each is shaped and
-    laid out the first time it is painted at its width, then drawn from its glyphs. Keeps the
-    last ``limit`` texts; :meth:`clear` when the font changes."""
-
-    def __init__(self, limit: int = 48) -> None:
-        self.limit = limit
-        self._kept: dict[tuple[str, float], QStaticText] = {}
-
-    def get(self, text: str, font: QFont, width: float = -1) -> QStaticText:
-        """``text`` in plain text, laid out in ``font`` (the cache's one font), word-wrapped at
-        ``width`` (``-1``: one line)."""
-        key = (text, width)
-        static = self._kept.pop(key, None)
-        if static is None:
-            static = QStaticText(text)
-            static.setTextFormat(Qt.TextFormat.PlainText)
-            static.setTextWidth(width)
-            static.prepare(QTransform(), font)
-            if len(self._kept) >= self.limit:
-                del self._kept[next(iter(self._kept))]
-        self._kept[key] = static  # the most recent last
-        return static
-
-    def clear(self) -> None:
-        self._kept.clear()
 
 
 def fix_size(lab: QWidget, widest: str, pt: int = BIG_PT) -> None:

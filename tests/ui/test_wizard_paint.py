@@ -263,3 +263,44 @@ def test_the_sentence_under_the_number_needed_is_never_cut(qtbot, tmp_path: Path
         assert sentence.height() == height
     finally:
         battle.db.close()
+
+
+def test_a_chart_shown_again_is_drawn_from_its_picture_as_pyqtgraph_paints_it(
+        qtbot, tmp_path: Path) -> None:
+    """The Action Roll chart of a judgement seen before is drawn from the picture it took of
+    itself: the same pixels pyqtgraph paints for it; a new judgement shows its own bars, and
+    a resized chart paints itself again."""
+    from ui.wizard.charts import BarChart
+
+    battle = make_battle(tmp_path / "sherwood.sqlite3")
+    app = QApplication.instance()
+    try:
+        w, action = _action_page(qtbot, battle, Fraction(12))
+        chart = action.chart.chart
+        assert isinstance(chart, BarChart)
+
+        def judge(size: SizeClass, shown: int) -> QImage:
+            w.change("action", replace(w.draft, size=size, sections_visible=shown))
+            for _ in range(3):
+                app.processEvents()
+            return chart.grab().toImage()
+
+        def painted_by_pyqtgraph() -> QImage:
+            chart.forget()
+            return chart.grab().toImage()
+
+        small = judge(SizeClass.MINIFIG, 1)  # pictures taken as it paints
+        big = judge(SizeClass.BRICK_2X2, 3)
+        assert big != small  # other bars
+        assert big == painted_by_pyqtgraph()
+        again = judge(SizeClass.MINIFIG, 1)
+        assert chart._look() in chart._pictures  # drawn from its picture
+        assert again == small == painted_by_pyqtgraph()
+        chart.resize(chart.width() - 40, chart.height())
+        for _ in range(3):
+            app.processEvents()
+        narrower = chart.grab().toImage()
+        assert narrower.width() < small.width()
+        assert narrower == painted_by_pyqtgraph()
+    finally:
+        battle.db.close()

@@ -14,8 +14,20 @@ import PySide6.QtWidgets  # noqa: F401  (PySide6 before pyqtgraph: it picks the 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 import pyqtgraph as pg  # noqa: E402
-from PySide6.QtCore import QPointF, QRectF, Qt  # noqa: E402
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen, QTextDocument  # noqa: E402
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, QTimer  # noqa: E402
+from PySide6.QtGui import (  # noqa: E402
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QPixmap,
+    QRegion,
+    QResizeEvent,
+    QTextDocument,
+)
 from PySide6.QtWidgets import QGraphicsItem, QWidget  # noqa: E402
 
 from ui.static_texts import StaticTexts  # noqa: E402
@@ -173,6 +185,8 @@ class ChartMarks(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph ships no
 class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type hints
     """Bars of chances in percent with one dashed line (the Use or the Armor)."""
 
+    PICTURES_KEPT = 12  # about 0.5 MB each at the wizard's size
+
     def __init__(self, parent: QWidget | None = None, *, xlabel: str = "") -> None:
         super().__init__(parent, background="w",
                          axisItems={name: SteadyAxis(name) for name in ("left", "bottom")})
@@ -196,10 +210,78 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
         item.showGrid(y=True, alpha=0.25)
         self._shown: tuple[object, ...] | None = None
         self._ranges: tuple[object, ...] | None = None
+        #: The whole chart as painted, by what it showed and its size (see paintEvent).
+        self._pictures: dict[tuple[object, ...], QPixmap] = {}
+        self._taking = False  # the chart is painting itself into a picture
+        self._take_soon = False
         #: The bars and the dashed line; ``line.value()`` is where the line is.
         self.line = self.marks = ChartMarks()
         item.addItem(self.marks)
         self.bar_count = 0
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
+        """The chart from its picture when it shows what it showed before (a judgement
+        changed back: the organizer tries one, then the other). Otherwise pyqtgraph paints
+        it, and it takes its picture when the event loop is idle (as Qt renders it).
+        pyqtgraph's view repaints the plot with Python calls for each item; a picture is one
+        copy. The last few are kept, while the chart keeps its size and look."""
+        if self._taking:
+            super().paintEvent(event)
+            return
+        picture = self._pictures.pop(self._look(), None)
+        if picture is not None:
+            self._pictures[self._look()] = picture  # the most recently used last
+            painter = QPainter(self.viewport())
+            painter.drawPixmap(0, 0, picture)
+            painter.end()
+            return
+        super().paintEvent(event)
+        if not self._take_soon:
+            self._take_soon = True
+            QTimer.singleShot(0, self, self._take)
+
+    def _look(self) -> tuple[object, ...]:
+        viewport = self.viewport()
+        return (self._shown, self._ranges, viewport.size(), viewport.devicePixelRatioF(),
+                self.isEnabled(), self.isActiveWindow())
+
+    def _take(self) -> None:
+        """The chart's picture of itself, as it paints now."""
+        self._take_soon = False
+        viewport = self.viewport()
+        if not viewport.isVisible():
+            return
+        look = self._look()
+        if look in self._pictures:
+            return
+        ratio = viewport.devicePixelRatioF()
+        size = viewport.size()
+        picture = QPixmap(round(size.width() * ratio), round(size.height() * ratio))
+        picture.setDevicePixelRatio(ratio)
+        picture.fill(Qt.GlobalColor.white)  # the chart's own background
+        self._taking = True
+        try:
+            viewport.render(picture, QPoint(), QRegion(),
+                            QWidget.RenderFlag.DrawWindowBackground)
+        finally:
+            self._taking = False
+        if len(self._pictures) >= self.PICTURES_KEPT:
+            del self._pictures[next(iter(self._pictures))]  # the least recently used
+        self._pictures[look] = picture
+
+    def forget(self) -> None:
+        """The chart's look changed (a resize, a new font or style): paint it again."""
+        pictures = getattr(self, "_pictures", None)  # (none yet while pyqtgraph sets up)
+        if pictures is not None:
+            pictures.clear()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
+        self.forget()
+        super().resizeEvent(event)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt name)
+        self.forget()
+        super().changeEvent(event)
 
     def show_bars(self, bars: Sequence[tuple[int, float, str]], line_at: float | None,
                   line_text: str, outlined: Sequence[int] = ()) -> None:

@@ -75,6 +75,7 @@ from PySide6.QtWidgets import (
 from ui.panels.battle_model import LEFT_ALIGN, STATUS, LineRow, RowRecords, UnitRow
 from ui.panels.chips import StatusChipDelegate
 from ui.panels.row_paint import RowDelegate
+from ui.pictures import PictureTaker
 
 _SELECTED = QStyle.StateFlag.State_Selected
 _FOCUS = QStyle.StateFlag.State_HasFocus
@@ -586,7 +587,7 @@ class SteadyHeader(QHeaderView):
         super().__init__(Qt.Orientation.Horizontal, parent)
         self._picture: QPixmap | None = None
         self._painted_for: tuple[object, ...] | None = None
-        self._taking = False  # the header is painting itself into its picture
+        self._taker = PictureTaker()  # its pictures of itself
         self._take_soon = False
         self._hint: tuple[tuple[object, ...], QSize] | None = None
         for signal in (self.sectionResized, self.sectionMoved, self.sectionCountChanged,
@@ -647,7 +648,7 @@ class SteadyHeader(QHeaderView):
                 self.isActiveWindow(), self.isEnabled())
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
-        if self._taking:
+        if self._taker.taking:
             super().paintEvent(event)
             return
         if self.underMouse():
@@ -669,18 +670,8 @@ class SteadyHeader(QHeaderView):
         if self.underMouse() or not viewport.isVisible():
             return
         look = self._look()
-        ratio = viewport.devicePixelRatioF()
-        size = viewport.size()
-        picture = QPixmap(round(size.width() * ratio), round(size.height() * ratio))
-        picture.setDevicePixelRatio(ratio)
-        picture.fill(Qt.GlobalColor.transparent)
-        self._taking = True
-        try:
-            viewport.render(picture, QPoint(), QRegion(),
-                            QWidget.RenderFlag.DrawWindowBackground)
-        finally:
-            self._taking = False
-        self._picture, self._painted_for = picture, look
+        self._picture = self._taker.take(viewport, Qt.GlobalColor.transparent)
+        self._painted_for = look
 
 
 def _model_signals(model: QAbstractItemModel) -> tuple[Any, ...]:

@@ -14,7 +14,7 @@ import PySide6.QtWidgets  # noqa: F401  (PySide6 before pyqtgraph: it picks the 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 import pyqtgraph as pg  # noqa: E402
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, QTimer  # noqa: E402
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer  # noqa: E402
 from PySide6.QtGui import (  # noqa: E402
     QBrush,
     QColor,
@@ -24,12 +24,12 @@ from PySide6.QtGui import (  # noqa: E402
     QPaintEvent,
     QPen,
     QPixmap,
-    QRegion,
     QResizeEvent,
     QTextDocument,
 )
 from PySide6.QtWidgets import QGraphicsItem, QWidget  # noqa: E402
 
+from ui.pictures import PictureTaker  # noqa: E402
 from ui.static_texts import StaticTexts  # noqa: E402
 from ui.wizard.widgets import BASE_PT, CRIT_COLOUR  # noqa: E402
 
@@ -212,7 +212,7 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
         self._ranges: tuple[object, ...] | None = None
         #: The whole chart as painted, by what it showed and its size (see paintEvent).
         self._pictures: dict[tuple[object, ...], QPixmap] = {}
-        self._taking = False  # the chart is painting itself into a picture
+        self._taker = PictureTaker()  # its pictures of itself
         self._take_soon = False
         #: The bars and the dashed line; ``line.value()`` is where the line is.
         self.line = self.marks = ChartMarks()
@@ -225,7 +225,7 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
         it, and it takes its picture when the event loop is idle (as Qt renders it).
         pyqtgraph's view repaints the plot with Python calls for each item; a picture is one
         copy. The last few are kept, while the chart keeps its size and look."""
-        if self._taking:
+        if self._taker.taking:
             super().paintEvent(event)
             return
         picture = self._pictures.pop(self._look(), None)
@@ -254,17 +254,7 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
         look = self._look()
         if look in self._pictures:
             return
-        ratio = viewport.devicePixelRatioF()
-        size = viewport.size()
-        picture = QPixmap(round(size.width() * ratio), round(size.height() * ratio))
-        picture.setDevicePixelRatio(ratio)
-        picture.fill(Qt.GlobalColor.white)  # the chart's own background
-        self._taking = True
-        try:
-            viewport.render(picture, QPoint(), QRegion(),
-                            QWidget.RenderFlag.DrawWindowBackground)
-        finally:
-            self._taking = False
+        picture = self._taker.take(viewport, Qt.GlobalColor.white)  # the chart's background
         if len(self._pictures) >= self.PICTURES_KEPT:
             del self._pictures[next(iter(self._pictures))]  # the least recently used
         self._pictures[look] = picture

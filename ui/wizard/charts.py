@@ -182,6 +182,23 @@ class ChartMarks(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph ships no
         painter.restore()
 
 
+class _Shown:
+    """What a chart shows (its bars, line and label), hashed once: a chart's picture is looked
+    up by it at every paint."""
+
+    __slots__ = ("key", "_hash")
+
+    def __init__(self, key: tuple[object, ...] | None) -> None:
+        self.key = key
+        self._hash = hash(key)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Shown) and (self.key is other.key or self.key == other.key)
+
+
 class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type hints
     """Bars of chances in percent with one dashed line (the Use or the Armor)."""
 
@@ -209,6 +226,7 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
         item.setLabel("left", "%", **style)
         item.showGrid(y=True, alpha=0.25)
         self._shown: tuple[object, ...] | None = None
+        self._showing = _Shown(None)  # the same, hashed once (a picture's look)
         self._ranges: tuple[object, ...] | None = None
         #: The whole chart as painted, by what it showed and its size (see paintEvent).
         self._pictures: dict[tuple[object, ...], QPixmap] = {}
@@ -228,9 +246,10 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
         if self._taker.taking:
             super().paintEvent(event)
             return
-        picture = self._pictures.pop(self._look(), None)
+        look = self._look()
+        picture = self._pictures.pop(look, None)
         if picture is not None:
-            self._pictures[self._look()] = picture  # the most recently used last
+            self._pictures[look] = picture  # the most recently used last
             painter = QPainter(self.viewport())
             painter.drawPixmap(0, 0, picture)
             painter.end()
@@ -242,7 +261,7 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
 
     def _look(self) -> tuple[object, ...]:
         viewport = self.viewport()
-        return (self._shown, self._ranges, viewport.size(), viewport.devicePixelRatioF(),
+        return (self._showing, self._ranges, viewport.size(), viewport.devicePixelRatioF(),
                 self.isEnabled(), self.isActiveWindow())
 
     def _take(self) -> None:
@@ -281,6 +300,7 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
         if key == self._shown:
             return
         self._shown = key
+        self._showing = _Shown(key)
         self.bar_count = len(bars)
         if not bars:
             self.marks.hide()

@@ -71,6 +71,7 @@ def make(out: Path, tmp: Path) -> None:
     from brikdesk.services.demo import create_demo
     from ui.app import build_main_window, create_application
     from ui.dialogs.print_options import RosterOptionsDialog, load_roster_choice
+    from ui.screen import pretend_screen
     from ui.settings import AppSettings
     from ui.windows.navigator import ARMY as ARMY_KIND
     from ui.wizard import CombatWizard
@@ -110,7 +111,10 @@ def make(out: Path, tmp: Path) -> None:
     panel.select_unit(attacker)
     save(app, main, out, "battle-panel.png")
 
-    assert panel.open_wizard(), "the combat wizard did not open"
+    # The wizard sizes itself to the screen it opens on: a laptop's here (the offscreen
+    # platform's own screen is 800 pixels square, smaller than any the wizard is meant for).
+    with pretend_screen(1366, 768):
+        assert panel.open_wizard(), "the combat wizard did not open"
     wizard = next(w for w in QApplication.topLevelWidgets() if isinstance(w, CombatWizard))
     save(app, wizard, out, "combat-wizard.png")
     wizard.reject()

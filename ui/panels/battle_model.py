@@ -724,9 +724,7 @@ class LogModel(QAbstractListModel):
             return
         old = self._events
         n = min(len(old), len(new))
-        k = 0
-        while k < n and (old[k] is new[k] or old[k] == new[k]):
-            k += 1
+        k = _same_start(old, new, n)
         # From k on, events that kept their place (undone or redone) change in place: only
         # their rows repaint. The rows above j (the newest) are new: removed, then inserted.
         j = k
@@ -788,6 +786,23 @@ class LogModel(QAbstractListModel):
                        self._italic if e.reverted else None)
         self._lines[e.id] = (e, theme, line)
         return line
+
+
+def _same_start(old: list[LoggedEvent], new: list[LoggedEvent], n: int) -> int:
+    """How many of the first ``n`` events are the same in ``old`` and ``new`` (the battle's
+    history up to the newest few): compared a block at a time (a list comparison, which
+    first checks whether two items are the very same object), then one by one in the block
+    where they part."""
+    k = 0
+    while k < n:
+        end = min(n, k + 256)
+        if old[k:end] == new[k:end]:
+            k = end
+            continue
+        while k < end and (old[k] is new[k] or old[k] == new[k]):
+            k += 1
+        return k
+    return k
 
 
 def _keep_recent(store: dict[int, Any], key: int, value: Any, limit: int = 4) -> None:

@@ -53,25 +53,29 @@ class FixedWidths(QObject):
         self.floors: dict[QLabel | QAbstractButton, int] = {}  # each one's own least height
         self.room: dict[QLabel | QAbstractButton, QSize] = {}  # more than the style gives
 
-    def keep(self, widget: QLabel | QAbstractButton, texts: Sequence[str],
-             room: QSize | None = None) -> None:
-        """Keep ``widget`` as wide as the widest of ``texts``, with ``room`` more around its
-        text (width and height) than its style gives it."""
-        room = QSize(room) if room is not None else QSize(0, 0)
+    def keep(self, widget: QLabel | QAbstractButton, texts: Sequence[str]) -> None:
+        """Keep ``widget`` as wide as the widest of ``texts`` (with its room, if it has one)."""
         new = widget not in self.texts
-        if new or self.texts[widget] != tuple(texts) or self.room[widget] != room:
+        if new or self.texts[widget] != tuple(texts):
             self.texts[widget] = tuple(texts)
-            self.room[widget] = room
             if new:
                 self.floors[widget] = widget.minimumHeight()
                 widget.installEventFilter(self)
             self.fit(widget)
 
+    def set_room(self, widget: QLabel | QAbstractButton, room: QSize) -> None:
+        """Give ``widget`` ``room`` more around its text (width and height) than its style
+        gives it."""
+        if self.room.get(widget) != room:
+            self.room[widget] = QSize(room)
+            if widget in self.texts:
+                self.fit(widget)
+
     def fit(self, widget: QLabel | QAbstractButton) -> None:
         # A size hint asked under a fixed size follows that size: let go of it first.
         widget.setMinimumSize(0, self.floors[widget])
         widget.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)
-        room = self.room[widget]
+        room = self.room.get(widget, QSize(0, 0))
         width = widest(widget, self.texts[widget]) + room.width()
         widget.setFixedSize(width, max(widget.sizeHint().height() + room.height(),
                                        self.floors[widget]))
@@ -121,13 +125,10 @@ class TurnBadge(QWidget):
         if tuple(texts) != self._texts:
             self._texts = tuple(texts)
             self.updateGeometry()
-        if (text, band) == self._shown:
-            return
-        self._shown = (text, band)
-        colour = QColor(band)
-        if text != self._text or colour != self._band:
+        if (text, band) != self._shown:
+            self._shown = (text, band)
             self._text = text
-            self._band = colour
+            self._band = QColor(band)
             self._ink = QColor(readable_on(band))
             self.update()
 
@@ -189,7 +190,6 @@ class BattleHeader(QFrame):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._end_turn_room = END_TURN_ROOM
         self.setObjectName("battleHeader")
         head = QHBoxLayout(self)
         head.setContentsMargins(14, 8, 14, 8)
@@ -218,6 +218,7 @@ class BattleHeader(QFrame):
         self.end_turn_button.setObjectName("endTurnButton")
         self.end_turn_button.setMinimumHeight(40)
         head.addWidget(self.end_turn_button)
+        self.widths.set_room(self.end_turn_button, END_TURN_ROOM)
 
     def show_view(self, view: BattleView, end_turn_tip: str) -> None:
         state = view.state
@@ -244,8 +245,7 @@ class BattleHeader(QFrame):
             "Help > Rules reference lists every difference between the editions.")
         self.end_turn_button.setText(f"End {player.name}'s turn")
         set_tooltip(self.end_turn_button, end_turn_tip + "  (Ctrl+E or F12)")
-        self.widths.keep(self.end_turn_button, [f"End {n}'s turn" for n in names],
-                         self._end_turn_room)
+        self.widths.keep(self.end_turn_button, [f"End {n}'s turn" for n in names])
 
     def set_theme(self, theme: Theme, font: QFont) -> None:
         """Fonts and colours for ``theme`` (``font``: the panel's font)."""
@@ -268,10 +268,8 @@ class BattleHeader(QFrame):
             "border: 2px solid #ffd400; border-radius: 6px; padding: 6px 18px; }"
             "QPushButton#endTurnButton:disabled { background: #5f5a3a; color: #c3ccd5; }"
             if theme is TABLE else "")
-        self._end_turn_room = QSize(0, 0) if theme is TABLE else END_TURN_ROOM
-        texts = self.widths.texts.get(self.end_turn_button)
-        if texts is not None:
-            self.widths.keep(self.end_turn_button, texts, self._end_turn_room)
+        self.widths.set_room(self.end_turn_button,
+                             QSize(0, 0) if theme is TABLE else END_TURN_ROOM)
 
 
 class StartBar(QFrame):

@@ -346,23 +346,26 @@ class RowPainter:
 
     def _kept(self, key: tuple[object, ...]) -> QPixmap | None:
         """The picture kept for ``key`` (``(look, height, frame)``), if there is one."""
+        found = self._recent(key)
+        return None if found is _MISSING else cast(QPixmap | None, found)
+
+    def _recent(self, key: tuple[object, ...]) -> object:
+        """What is kept for ``key`` (a picture, or ``None``: that row is painted cell by
+        cell), now the most recently used; ``_MISSING``: nothing."""
         found: object = self._pictures.pop(key, _MISSING)
-        if found is _MISSING:
-            return None
-        picture = cast(QPixmap | None, found)
-        self._pictures[key] = picture  # the most recently used last (None: no picture)
-        return picture
+        if found is not _MISSING:
+            self._pictures[key] = cast(QPixmap | None, found)  # the most recently used last
+        return found
 
     def _picture(self, key: tuple[object, ...], size: QSize,
                  draw: Callable[[QPainter, QPoint], bool]) -> QPixmap | None:
         """The picture kept for ``key``, else painted now (``None``: ``draw`` refused). A row
         that looks again as it did (Undo, the next turn, scrolling back) is drawn from its
         picture."""
+        found = self._recent(key)
+        if found is not _MISSING:
+            return cast(QPixmap | None, found)
         pictures = self._pictures
-        if key in pictures:
-            picture = pictures.pop(key)
-            pictures[key] = picture  # the most recently used last
-            return picture
         frame = cast(tuple[Any, ...], key[-1])
         ratio: float = frame[2]
         picture = QPixmap(round(size.width() * ratio), round(size.height() * ratio))

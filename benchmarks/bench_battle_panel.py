@@ -26,24 +26,23 @@ from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QEvent, QObject, QSettings  # noqa: E402
-from PySide6.QtGui import QUndoStack  # noqa: E402
-from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
+from PySide6.QtCore import QEvent, QObject, QSettings
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import QApplication, QWidget
 
-from brikdesk.domain.battle import ActionUse, spend_action  # noqa: E402
-from brikdesk.persistence.db import open_database  # noqa: E402
-from brikdesk.services import Services  # noqa: E402
-from brikdesk.services.summaries import Muster  # noqa: E402
-from ui.app import create_application, resume_garbage_collection  # noqa: E402
-from ui.bus import Bus  # noqa: E402
-from ui.panels import BattlePanel  # noqa: E402
+from brikdesk.domain.battle import ActionUse, spend_action
+from brikdesk.persistence.db import open_database
+from brikdesk.services import Services
+from brikdesk.services.summaries import Muster
+from ui.app import create_application, resume_garbage_collection
+from ui.bus import Bus
+from ui.panels import BattlePanel
 
 UNITS = 500
 TURNS = 40
 SPENT_PER_TURN = 24  # with the End Turns: about 1,000 events in the log at the end
 #: The tracker's methods the panel calls (directly, or through the undo history's steps).
-TRACKER_CALLS = ("view", "record", "end_turn", "undo", "redo", "revert_events",
-                 "unrevert_events")
+TRACKER_CALLS = ("view", "record", "end_turn", "undo", "redo", "revert_events", "unrevert_events")
 
 
 def build(folder: Path) -> tuple[Services, int]:
@@ -63,11 +62,13 @@ def build(folder: Path) -> tuple[Services, int]:
 def spend_some(sv: Services, battle_id: int, count: int) -> None:
     """Untimed: the active player's first ``count`` ready units attack (in groups of 100)."""
     state = sv.tracker.view(battle_id).state
-    ready = [u.unit_id for u in state.units
-             if u.player_id == state.active and u.action_available][:count]
+    ready = [u.unit_id for u in state.units if u.player_id == state.active and u.action_available][
+        :count
+    ]
     for i in range(0, len(ready), 100):
-        sv.tracker.record(battle_id, [spend_action(state, uid, ActionUse.ATTACK)
-                                      for uid in ready[i:i + 100]])
+        sv.tracker.record(
+            battle_id, [spend_action(state, uid, ActionUse.ATTACK) for uid in ready[i : i + 100]]
+        )
 
 
 def settle(app: QApplication) -> None:
@@ -107,7 +108,7 @@ class QtEvents(QObject):
         self.counting = False
         self.seen: dict[tuple[str, str], int] = {}
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = self.KINDS.get(event.type()) if self.counting else None
         if kind is not None and isinstance(watched, QWidget):
             key = (kind, self.name(watched))
@@ -124,10 +125,14 @@ class QtEvents(QObject):
         return f"{type(w).__name__}{' ' + own if own else ''} in {above or '?'}"
 
     def lines(self, what: str, runs: int) -> list[str]:
-        total = {k: sum(n for (kind, _w), n in self.seen.items() if kind == k)
-                 for k in ("paint", "layout")}
-        out = [f"{what}: per run {total['paint'] / runs:.1f} paint and "
-               f"{total['layout'] / runs:.1f} layout events"]
+        total = {
+            k: sum(n for (kind, _w), n in self.seen.items() if kind == k)
+            for k in ("paint", "layout")
+        }
+        out = [
+            f"{what}: per run {total['paint'] / runs:.1f} paint and "
+            f"{total['layout'] / runs:.1f} layout events"
+        ]
         for (kind, widget), n in sorted(self.seen.items(), key=lambda kv: -kv[1]):
             out.append(f"    {n / runs:4.1f} {kind:6} {widget}")
         return out
@@ -160,28 +165,31 @@ class Split:
             return f"{statistics.median(values) * 1000:5.1f} ms"
 
         verdict = "met" if statistics.median(ui) <= statistics.median(self.tracker) else "MISSED"
-        return [f"{what}: median {ms(self.total)} in all",
-                f"  the tracker's part: {ms(self.tracker)}",
-                f"  the UI's part:      {ms(ui)}  (target: <= the tracker's part: {verdict})",
-                f"    of which the panel's update: {ms(update)}, Qt's paint: {ms(self.paint)}"]
+        return [
+            f"{what}: median {ms(self.total)} in all",
+            f"  the tracker's part: {ms(self.tracker)}",
+            f"  the UI's part:      {ms(ui)}  (target: <= the tracker's part: {verdict})",
+            f"    of which the panel's update: {ms(update)}, Qt's paint: {ms(self.paint)}",
+        ]
 
 
-def one_more_attack(sv: Services, battle_id: int, panel: BattlePanel,
-                    app: QApplication) -> None:
+def one_more_attack(sv: Services, battle_id: int, panel: BattlePanel, app: QApplication) -> None:
     """The turn's units spend their Actions (through the tracker), then one more attack goes
     through the panel (untimed): what the Undo that follows takes back."""
     spend_some(sv, battle_id, SPENT_PER_TURN)
     panel.refresh()
     settle(app)
     state = sv.tracker.view(battle_id).state
-    ready = next(u.unit_id for u in state.units
-                 if u.player_id == state.active and u.action_available)
+    ready = next(
+        u.unit_id for u in state.units if u.player_id == state.active and u.action_available
+    )
     panel.spend(ready, ActionUse.ATTACK)
     settle(app)
 
 
-def count_events(app: QApplication, panel: BattlePanel, sv: Services, battle_id: int,
-                 runs: int = 5) -> list[str]:
+def count_events(
+    app: QApplication, panel: BattlePanel, sv: Services, battle_id: int, runs: int = 5
+) -> list[str]:
     """Paint and layout events per widget during Undo of an attack, End Turn and its Undo."""
     out = []
     kinds: dict[str, QtEvents] = {}
@@ -189,9 +197,13 @@ def count_events(app: QApplication, panel: BattlePanel, sv: Services, battle_id:
         kinds[what] = QtEvents()
     for _run in range(runs):
         one_more_attack(sv, battle_id, panel, app)
-        for what, action in (("Undo of an attack", panel.undo), ("redo", panel.redo),
-                             ("End Turn", panel.end_turn), ("Undo of the End Turn", panel.undo),
-                             ("redo", panel.redo)):
+        for what, action in (
+            ("Undo of an attack", panel.undo),
+            ("redo", panel.redo),
+            ("End Turn", panel.end_turn),
+            ("Undo of the End Turn", panel.undo),
+            ("redo", panel.redo),
+        ):
             counter = kinds.get(what)
             if counter is not None:
                 app.installEventFilter(counter)
@@ -234,8 +246,7 @@ def main() -> None:
         counts = count_events(app, panel, sv, battle_id)
         panel.close()
 
-    print(f"battle of {UNITS} units, {events} events in the log at the end, "
-          f"{TURNS} runs of each")
+    print(f"battle of {UNITS} units, {events} events in the log at the end, {TURNS} runs of each")
     print("\n".join(end_turn.lines("End Turn through the panel")))
     print("\n".join(undo.lines("Undo of one event (an attack) through the panel")))
     print("\n".join(undo_end.lines("Undo of one event (the End Turn) through the panel")))

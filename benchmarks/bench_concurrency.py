@@ -51,10 +51,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from brikdesk.errors import BusyError, ConflictError, StorageError  # noqa: E402
-from brikdesk.persistence.db import open_database  # noqa: E402
-from brikdesk.services import Services  # noqa: E402
-from brikdesk.services.roster import RosterService, UnitPatch  # noqa: E402
+from brikdesk.errors import BusyError, ConflictError, StorageError
+from brikdesk.persistence.db import open_database
+from brikdesk.services import Services
+from brikdesk.services.roster import RosterService, UnitPatch
 
 SCENARIOS = ("own", "same", "increment", "adds")
 OWN_UNITS = 5  # units per process in the "own" scenario
@@ -164,7 +164,7 @@ def prepare(url: str, scenario: str, procs: int, edits: int, versions: bool) -> 
         units: dict[int, list[int]] = {}
         if scenario == "own":
             ids = sv.roster.add_units(army.id, UNIT_TYPE, OWN_UNITS * procs).value
-            units = {p: list(ids[p * OWN_UNITS:(p + 1) * OWN_UNITS]) for p in range(procs)}
+            units = {p: list(ids[p * OWN_UNITS : (p + 1) * OWN_UNITS]) for p in range(procs)}
         elif scenario in ("same", "increment"):
             [uid] = sv.roster.add_unit(army.id, UNIT_TYPE).value
             units = {p: [uid] for p in range(procs)}
@@ -219,8 +219,9 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def run(url: str, backend: str, scenario: str, procs: int, edits: int,
-        versions: bool) -> dict[str, Any]:
+def run(
+    url: str, backend: str, scenario: str, procs: int, edits: int, versions: bool
+) -> dict[str, Any]:
     plan, campaign_id = prepare(url, scenario, procs, edits, versions)
     ctx = mp.get_context("spawn")
     start = ctx.Barrier(procs + 1)
@@ -246,23 +247,38 @@ def run(url: str, backend: str, scenario: str, procs: int, edits: int,
     for o in outs:
         for k, text in o.samples.items():
             samples.setdefault(k, text)
-    return dict(backend=backend, scenario=scenario, procs=procs, calls=len(seconds),
-                applied=kinds["applied"], conflicts=kinds["conflict"], busy=kinds["busy"],
-                other=kinds["other"], lost=lost, dups=dups,
-                median=statistics.median(seconds) * 1000 if seconds else float("nan"),
-                p95=pct(seconds, 0.95) * 1000, wall=wall, samples=samples)
+    return dict(
+        backend=backend,
+        scenario=scenario,
+        procs=procs,
+        calls=len(seconds),
+        applied=kinds["applied"],
+        conflicts=kinds["conflict"],
+        busy=kinds["busy"],
+        other=kinds["other"],
+        lost=lost,
+        dups=dups,
+        median=statistics.median(seconds) * 1000 if seconds else float("nan"),
+        p95=pct(seconds, 0.95) * 1000,
+        wall=wall,
+        samples=samples,
+    )
 
 
-HEADER = (f"{'backend':<10} {'scenario':<9} {'procs':>5} {'calls':>6} {'applied':>7} "
-          f"{'conflict':>8} {'busy':>5} {'other':>5} {'lost':>5} {'dup n/p':>8} "
-          f"{'median ms':>9} {'p95 ms':>8} {'wall s':>7}")
+HEADER = (
+    f"{'backend':<10} {'scenario':<9} {'procs':>5} {'calls':>6} {'applied':>7} "
+    f"{'conflict':>8} {'busy':>5} {'other':>5} {'lost':>5} {'dup n/p':>8} "
+    f"{'median ms':>9} {'p95 ms':>8} {'wall s':>7}"
+)
 
 
 def line(r: dict[str, Any]) -> str:
-    return (f"{r['backend']:<10} {r['scenario']:<9} {r['procs']:>5} {r['calls']:>6} "
-            f"{r['applied']:>7} {r['conflicts']:>8} {r['busy']:>5} {r['other']:>5} "
-            f"{r['lost']:>5} {r['dups'] or '-':>8} {r['median']:>9.1f} {r['p95']:>8.1f} "
-            f"{r['wall']:>7.1f}")
+    return (
+        f"{r['backend']:<10} {r['scenario']:<9} {r['procs']:>5} {r['calls']:>6} "
+        f"{r['applied']:>7} {r['conflicts']:>8} {r['busy']:>5} {r['other']:>5} "
+        f"{r['lost']:>5} {r['dups'] or '-':>8} {r['median']:>9.1f} {r['p95']:>8.1f} "
+        f"{r['wall']:>7.1f}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -270,12 +286,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--edits", type=int, default=500, help="calls per process (500)")
     ap.add_argument("--procs", type=int, nargs="+", default=[2, 4], help="process counts (2 4)")
     ap.add_argument("--scenario", nargs="+", choices=SCENARIOS, default=list(SCENARIOS))
-    ap.add_argument("--pg", metavar="URL", help="a PostgreSQL database to write to "
-                    "(default: $BRIKDESK_TEST_DB_URL)")
+    ap.add_argument(
+        "--pg",
+        metavar="URL",
+        help="a PostgreSQL database to write to (default: $BRIKDESK_TEST_DB_URL)",
+    )
     ap.add_argument("--no-pg", action="store_true", help="SQLite only")
     ap.add_argument("--no-sqlite", action="store_true", help="PostgreSQL only")
-    ap.add_argument("--versions", choices=("auto", "yes", "no"), default="auto",
-                    help="pass the row's version to edits (auto: when the services take it)")
+    ap.add_argument(
+        "--versions",
+        choices=("auto", "yes", "no"),
+        default="auto",
+        help="pass the row's version to edits (auto: when the services take it)",
+    )
     args = ap.parse_args(argv)
 
     pg = None if args.no_pg else (args.pg or os.environ.get("BRIKDESK_TEST_DB_URL") or None)
@@ -284,8 +307,10 @@ def main(argv: list[str] | None = None) -> int:
         print("--versions yes: RosterService.edit_unit takes no version= yet", file=sys.stderr)
         return 2
     versions = supported if args.versions == "auto" else args.versions == "yes"
-    print(f"{os.cpu_count()} CPUs; {args.edits} calls per process; edits pass the version: "
-          f"{'yes' if versions else 'no'}" + ("" if supported else " (not supported yet)"))
+    print(
+        f"{os.cpu_count()} CPUs; {args.edits} calls per process; edits pass the version: "
+        f"{'yes' if versions else 'no'}" + ("" if supported else " (not supported yet)")
+    )
     if pg is None and not args.no_pg:
         print("no PostgreSQL URL (--pg or BRIKDESK_TEST_DB_URL): SQLite only")
     print(HEADER)

@@ -61,8 +61,10 @@ def main() -> int:
     url = f"sqlite:///{folder / 'long.sqlite3'}"
     t0 = time.perf_counter()
     campaign_id = build(url, args.battles, args.units)
-    print(f"Campaign: {args.battles} finished battles, {args.units} units "
-          f"(built in {time.perf_counter() - t0:.1f} s)")
+    print(
+        f"Campaign: {args.battles} finished battles, {args.units} units "
+        f"(built in {time.perf_counter() - t0:.1f} s)"
+    )
 
     from PySide6.QtWidgets import QApplication
 
@@ -115,8 +117,9 @@ def main() -> int:
 
     py = sys.executable
     base_s = median_of(lambda: run([py, "-c", "pass"]), args.repeat)
-    cmd_s = median_of(lambda: run([py, "-m", "brikdesk", "--db", url, "history", "--json"]),
-                      args.repeat)
+    cmd_s = median_of(
+        lambda: run([py, "-m", "brikdesk", "--db", url, "history", "--json"]), args.repeat
+    )
     list_s = median_of(lambda: run([py, "-m", "brikdesk", "--db", url, "list"]), args.repeat)
 
     from ui.printing.campaign_report import export_campaign_pdf
@@ -136,15 +139,23 @@ def main() -> int:
 
     ratio = cmd_s / base_s
     print(f"History read (HistoryService.history), CPU:         {read_ms:7.1f} ms")
-    print(f"History view opened and charts painted, CPU:        {view_ms:7.1f} ms  "
-          f"(target < {VIEW_TARGET_MS:.0f} ms)")
+    print(
+        f"History view opened and charts painted, CPU:        {view_ms:7.1f} ms  "
+        f"(target < {VIEW_TARGET_MS:.0f} ms)"
+    )
     print(f"python -c pass:                                     {base_s * 1000:7.1f} ms")
-    print(f"brikdesk history --json:                            {cmd_s * 1000:7.1f} ms  "
-          f"({ratio:.2f}x python -c pass; target < {COMMAND_TARGET_RATIO:.0f}x)")
-    print(f"brikdesk list (the same start-up: SQLAlchemy, models): {list_s * 1000:7.1f} ms  "
-          f"({list_s / base_s:.2f}x)")
-    print(f"Campaign report PDF ({report.pages} pages):                    "  # type: ignore
-          f"{report_s * 1000:7.1f} ms")
+    print(
+        f"brikdesk history --json:                            {cmd_s * 1000:7.1f} ms  "
+        f"({ratio:.2f}x python -c pass; target < {COMMAND_TARGET_RATIO:.0f}x)"
+    )
+    print(
+        f"brikdesk list (the same start-up: SQLAlchemy, models): {list_s * 1000:7.1f} ms  "
+        f"({list_s / base_s:.2f}x)"
+    )
+    print(
+        f"Campaign report PDF ({report.pages} pages):                    "  # type: ignore
+        f"{report_s * 1000:7.1f} ms"
+    )
     print(f"Peak resident memory of this process:               {peak_mb:7.1f} MB")
     missed = view_ms > VIEW_TARGET_MS or ratio > COMMAND_TARGET_RATIO
     if args.check and missed:

@@ -61,11 +61,23 @@ def largest_document(folder: Path, units: int) -> dict[str, Any]:
         army_units = []
         for _ in range(min(per_army, units - n)):
             n += 1
-            u = dict(models[n % len(models)], id=n, name=f"Trooper {n}", status="alive",
-                     notes=f"Unit {n}: a few words of notes.")
+            u = dict(
+                models[n % len(models)],
+                id=n,
+                name=f"Trooper {n}",
+                status="alive",
+                notes=f"Unit {n}: a few words of notes.",
+            )
             army_units.append(u)
-        armies.append({"id": i + 1, "player": players[i % len(players)],
-                       "name": f"Army {i + 1}", "budget": None, "units": army_units})
+        armies.append(
+            {
+                "id": i + 1,
+                "player": players[i % len(players)],
+                "name": f"Army {i + 1}",
+                "budget": None,
+                "units": army_units,
+            }
+        )
     doc["armies"] = armies
     # Battles refer to units of the demo's armies: keep only the battles' own roster copies.
     for b in doc["battles"]:
@@ -78,8 +90,9 @@ def largest_document(folder: Path, units: int) -> dict[str, Any]:
 def write_cases(folder: Path, units: int) -> dict[str, Path]:
     cases: dict[str, Path] = {}
     big = folder / "largest.json"
-    big.write_text(json.dumps(largest_document(folder, units), ensure_ascii=False),
-                   encoding="utf-8")
+    big.write_text(
+        json.dumps(largest_document(folder, units), ensure_ascii=False), encoding="utf-8"
+    )
     cases["largest"] = big
     doc = demo_document(folder)
     head = json.dumps(doc)[:-1]
@@ -121,21 +134,27 @@ def write_cases(folder: Path, units: int) -> dict[str, Path]:
 
 #: ``brikdesk`` in a child that prints its own peak resident memory (kB) as it exits: VmHWM,
 #: the high-water mark of this program's memory (ru_maxrss would count the parent's too).
-_CHILD = ("import atexit, sys\n"
-          "def peak():\n"
-          "    for line in open('/proc/self/status'):\n"
-          "        if line.startswith('VmHWM:'):\n"
-          "            print('PEAK', line.split()[1], file=sys.stderr)\n"
-          "atexit.register(peak)\n"
-          "from brikdesk.cli import main\n"
-          "sys.exit(main(sys.argv[1:]))\n")
+_CHILD = (
+    "import atexit, sys\n"
+    "def peak():\n"
+    "    for line in open('/proc/self/status'):\n"
+    "        if line.startswith('VmHWM:'):\n"
+    "            print('PEAK', line.split()[1], file=sys.stderr)\n"
+    "atexit.register(peak)\n"
+    "from brikdesk.cli import main\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)
 
 
 def run_case(path: Path, db: Path) -> tuple[float, float, str, int]:
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", _CHILD, "--db", f"sqlite:///{db}",
-                           "import", str(path)], capture_output=True, text=True, timeout=900,
-                          cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-c", _CHILD, "--db", f"sqlite:///{db}", "import", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=ROOT,
+    )
     took = time.perf_counter() - start
     lines = (proc.stdout + proc.stderr).strip().splitlines()
     peak = next((int(ln.split()[1]) for ln in lines if ln.startswith("PEAK ")), 0)
@@ -152,8 +171,18 @@ def main() -> None:
         folder = Path(tmp)
         cases = write_cases(folder, args.units)
         print(f"{'case':<14} {'size':>9} {'time':>8} {'peak RSS':>9}  exit  first line")
-        order = ["fifo", "/dev/zero", "/dev/urandom", "over", "deep", "long-string",
-                 "numbers", "values-ints", "values-texts", "largest"]
+        order = [
+            "fifo",
+            "/dev/zero",
+            "/dev/urandom",
+            "over",
+            "deep",
+            "long-string",
+            "numbers",
+            "values-ints",
+            "values-texts",
+            "largest",
+        ]
         for name in order:
             if args.only and name != args.only:
                 continue
@@ -161,8 +190,10 @@ def main() -> None:
             size = path.stat().st_size if path.is_file() else 0
             db = folder / f"{name.strip('/').replace('/', '-')}.sqlite3"
             took, peak, line, rc = run_case(path, db)
-            print(f"{name:<14} {size / 1e6:>7.1f}MB {took:>7.1f}s {peak:>7.0f}MB  {rc:>4}  "
-                  f"{line}", flush=True)
+            print(
+                f"{name:<14} {size / 1e6:>7.1f}MB {took:>7.1f}s {peak:>7.0f}MB  {rc:>4}  {line}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

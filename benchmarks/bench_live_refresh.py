@@ -25,16 +25,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from brikdesk.persistence.db import open_database  # noqa: E402
-from brikdesk.services import Services  # noqa: E402
-from brikdesk.services.demo import create_demo  # noqa: E402
-from brikdesk.services.summaries import CampaignPatch  # noqa: E402
+from brikdesk.persistence.db import open_database
+from brikdesk.services import Services
+from brikdesk.services.demo import create_demo
+from brikdesk.services.summaries import CampaignPatch
 
 
 def _ms(values: list[float]) -> str:
     ordered = sorted(values)
-    return (f"median {statistics.median(ordered) * 1e3:.3f} ms, "
-            f"p95 {ordered[int(len(ordered) * 0.95)] * 1e3:.3f} ms")
+    return (
+        f"median {statistics.median(ordered) * 1e3:.3f} ms, "
+        f"p95 {ordered[int(len(ordered) * 0.95)] * 1e3:.3f} ms"
+    )
 
 
 def run(url: str, polls: int) -> None:
@@ -61,8 +63,10 @@ def run(url: str, polls: int) -> None:
             t = time.perf_counter()
             assert not watch.poll(), "this app's own change was taken for someone else's"
             own.append(time.perf_counter() - t)
-        print(f"{db.engine.dialect.name:>10}: idle poll {_ms(idle)}; after another's change "
-              f"{_ms(foreign)}; after one's own {_ms(own)}")
+        print(
+            f"{db.engine.dialect.name:>10}: idle poll {_ms(idle)}; after another's change "
+            f"{_ms(foreign)}; after one's own {_ms(own)}"
+        )
         watch.close()
         other_db.close()
     finally:

@@ -31,8 +31,20 @@ ATTACKS: dict[str, tuple[int, int | None, str, int | str, dict[str, object]]] = 
     "combined 10d6+10 vs 2d6": (6, 3, "10d6+10", "2d6", {}),
 }
 
-COMMAND = ["-m", "brikdesk", "odds", "--action", "d10", "--use", "4", "--damage", "2dA",
-           "--armor", "2d6", "--json"]
+COMMAND = [
+    "-m",
+    "brikdesk",
+    "odds",
+    "--action",
+    "d10",
+    "--use",
+    "4",
+    "--damage",
+    "2dA",
+    "--armor",
+    "2d6",
+    "--json",
+]
 
 
 def time_cold(args, kwargs, runs: int) -> float:
@@ -76,8 +88,11 @@ def worst_accepted() -> list[tuple[float, str]]:
     for sides in (2, 6, 10, 12, 20, 30, 50, 60, 100):
         count = min(MAX_DICE, MAX_DICE_SPREAD // sides)
         expr = f"{count}d{sides}"
-        for action, damage, armor in ((10, expr + " Exp", expr), (4, expr, expr),
-                                      (12, f"{count}dA", expr)):
+        for action, damage, armor in (
+            (10, expr + " Exp", expr),
+            (4, expr, expr),
+            (12, f"{count}dA", expr),
+        ):
             if "dA" in damage and count * 12 > MAX_DICE_SPREAD:
                 damage = f"{MAX_DICE_SPREAD // 12}dA"
             clear_caches()

@@ -57,8 +57,14 @@ def make_units(n: int):
     units = []
     for i in range(n):
         kind, hands, worn, carried = LOADOUTS[i % len(LOADOUTS)]
-        units.append(UnitSpec(f"Trooper {i + 1:04d}", kind, Loadout(hands, worn, carried),
-                              notes="Veteran of the river crossing." if i % 7 == 0 else ""))
+        units.append(
+            UnitSpec(
+                f"Trooper {i + 1:04d}",
+                kind,
+                Loadout(hands, worn, carried),
+                notes="Veteran of the river crossing." if i % 7 == 0 else "",
+            )
+        )
     return units
 
 
@@ -79,11 +85,23 @@ def store_army(folder: Path, units) -> tuple[object, int]:
     player = sv.campaigns.add_player(campaign.id, "Bench", colour="#1f77b4").value
     army = sv.campaigns.add_army(player.id, "Benchmark Legion", budget=len(units) * 10).value
     none = overrides_to_json(UnitOverrides())
-    rows = [dict(army_id=army.id, name=u.name, type_key=u.unit_type, overrides=none,
-                 hands=list(u.loadout.hands), worn=list(u.loadout.worn),
-                 carried=list(u.loadout.carried), notes=u.notes, status="alive",
-                 battles_fought=0, kills=0, position=i)
-            for i, u in enumerate(units, 1)]
+    rows = [
+        dict(
+            army_id=army.id,
+            name=u.name,
+            type_key=u.unit_type,
+            overrides=none,
+            hands=list(u.loadout.hands),
+            worn=list(u.loadout.worn),
+            carried=list(u.loadout.carried),
+            notes=u.notes,
+            status="alive",
+            battles_fought=0,
+            kills=0,
+            position=i,
+        )
+        for i, u in enumerate(units, 1)
+    ]
     with db.sessions.begin() as s:
         s.execute(insert(Unit), rows)
     return sv, army.id
@@ -129,8 +147,14 @@ def main(argv: list[str] | None = None) -> int:
 
     catalog = load_default_catalog("2020")
     units = make_units(args.units)
-    header = SheetHeader(army="Benchmark Legion", player="Bench", campaign="Benchmarks",
-                         budget=args.units * 10, date=dt.date(2025, 1, 1), colour="#1f77b4")
+    header = SheetHeader(
+        army="Benchmark Legion",
+        player="Bench",
+        campaign="Benchmarks",
+        budget=args.units * 10,
+        date=dt.date(2025, 1, 1),
+        colour="#1f77b4",
+    )
     options = RosterSheetOptions(paper=args.paper, fold_identical=args.fold)
     n = args.repeat
 
@@ -150,8 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         printer = QPrinter(QPrinter.PrinterMode.HighResolution)
         configure_page(printer, args.paper)
         preview = QPrintPreviewWidget(printer)
-        preview.paintRequested.connect(
-            lambda p: print_roster_sheet(p, job.sheet, layout=layout))
+        preview.paintRequested.connect(lambda p: print_roster_sheet(p, job.sheet, layout=layout))
         t_preview, _, _ = timed(preview.updatePreview, n)
 
     del app

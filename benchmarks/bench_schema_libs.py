@@ -25,7 +25,6 @@ U+D800"). Replacing the checker would need those cases caught before the library
 costs the speed back.
 """
 
-
 import json
 import subprocess
 import sys
@@ -178,8 +177,9 @@ def peak_mb() -> int:
 
 def child(lib: str, path: str) -> None:
     data = Path(path).read_bytes()
-    took, message = {"msgspec": with_msgspec, "pydantic": with_pydantic,
-                     "brikdesk": with_brikdesk}[lib](data)
+    took, message = {"msgspec": with_msgspec, "pydantic": with_pydantic, "brikdesk": with_brikdesk}[
+        lib
+    ](data)
     print(f"{lib:<9} {took:6.2f} s  peak {peak_mb():5d} MB  {message[:100]}", flush=True)
 
 
@@ -192,8 +192,7 @@ def main() -> None:
         path = Path(tmp) / "largest.json"
         path.write_text(json.dumps(largest_document(Path(tmp), 200_000), ensure_ascii=False))
         for lib in ("msgspec", "pydantic", "brikdesk"):
-            subprocess.run([sys.executable, __file__, lib, str(path)], check=False,
-                           cwd=root.parent)
+            subprocess.run([sys.executable, __file__, lib, str(path)], check=False, cwd=root.parent)
 
 
 if __name__ == "__main__":

@@ -28,10 +28,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from brikdesk.domain.roster import Loadout  # noqa: E402
-from brikdesk.persistence.db import open_database  # noqa: E402
-from brikdesk.services import Services  # noqa: E402
-from brikdesk.services.roster import UnitPatch  # noqa: E402
+from brikdesk.domain.roster import Loadout
+from brikdesk.persistence.db import open_database
+from brikdesk.services import Services
+from brikdesk.services.roster import UnitPatch
 
 KINDS = [
     ("minifig", Loadout(("hand-weapon", "shield"), ("body-armor",))),
@@ -74,8 +74,7 @@ def main() -> int:
     print(f"Database: {db.display_name}")
     print(f"Python {sys.version.split()[0]}, {args.units} units in one army\n")
 
-    c = sv.campaigns.create_campaign(f"Benchmark {time.time():.0f}",
-                                     default_budget=100_000).value
+    c = sv.campaigns.create_campaign(f"Benchmark {time.time():.0f}", default_budget=100_000).value
     p = sv.campaigns.add_player(c.id, "Organizer").value
     army = sv.campaigns.add_army(p.id, "The Horde").value
     small = sv.campaigns.add_army(p.id, "The Patrol").value
@@ -136,12 +135,18 @@ def main() -> int:
     print(f"Roster of {args.units} units: first load       {ms(first)}")
     print(f"Roster of {args.units} units: median of 7      {ms(med(loads))}   target < 300 ms")
     print(f"Roster of 12 units: median of 21            {ms(med(small_loads))}")
-    print(f"Roster load peak memory (tracemalloc)       {peak / 1e6:8.1f} MB "
-          f"({len(roster.units)} rows, {warned} with warnings)")
-    print(f"Process peak resident memory (whole run)    "
-          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:8.1f} MB")
-    print(f"Single-unit edit (rename): median of 200    {ms(med(edits))}   target < 10 ms"
-          f"   (95th percentile {ms(sorted(edits)[int(0.95 * len(edits))]).strip()})")
+    print(
+        f"Roster load peak memory (tracemalloc)       {peak / 1e6:8.1f} MB "
+        f"({len(roster.units)} rows, {warned} with warnings)"
+    )
+    print(
+        f"Process peak resident memory (whole run)    "
+        f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:8.1f} MB"
+    )
+    print(
+        f"Single-unit edit (rename): median of 200    {ms(med(edits))}   target < 10 ms"
+        f"   (95th percentile {ms(sorted(edits)[int(0.95 * len(edits))]).strip()})"
+    )
     print(f"Single-unit edit (loadout): median of 100   {ms(med(loadout_edits))}")
     print(f"Add one unit: median of 50                  {ms(med(adds))}")
     print(f"Undo a one-unit delete: median of 50        {ms(med(undo_delete))}")

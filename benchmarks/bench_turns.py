@@ -24,8 +24,9 @@ from brikdesk.domain.battle import (
 
 def big_setup(units: int = 500) -> BattleSetup:
     players = (PlayerSetup(1, "Red"), PlayerSetup(2, "Blue"))
-    return BattleSetup(players, tuple(UnitSetup(i + 1, 1 + i % 2, f"U{i + 1}")
-                                      for i in range(units)))
+    return BattleSetup(
+        players, tuple(UnitSetup(i + 1, 1 + i % 2, f"U{i + 1}") for i in range(units))
+    )
 
 
 def main() -> None:
@@ -38,16 +39,24 @@ def main() -> None:
         start = time.perf_counter()
         end_turn(setup, state)
         times.append(time.perf_counter() - start)
-    print(f"end turn, 500 units: median {statistics.median(times) * 1000:.2f} ms "
-          "(target for apply + repaint: 16 ms)")
+    print(
+        f"end turn, 500 units: median {statistics.median(times) * 1000:.2f} ms "
+        "(target for apply + repaint: 16 ms)"
+    )
 
     state = initial_state(setup)
     events = []
     while len(events) < 1000:
-        ready = [u.unit_id for u in state.units
-                 if u.player_id == state.active and u.action is ActionState.READY]
-        event = (spend_action(state, ready[len(events) % len(ready)], ActionUse.ATTACK)
-                 if ready and len(events) % 100 else end_turn(setup, state)[0])
+        ready = [
+            u.unit_id
+            for u in state.units
+            if u.player_id == state.active and u.action is ActionState.READY
+        ]
+        event = (
+            spend_action(state, ready[len(events) % len(ready)], ActionUse.ATTACK)
+            if ready and len(events) % 100
+            else end_turn(setup, state)[0]
+        )
         state = apply(setup, state, event)
         events.append(event)
     runs = []

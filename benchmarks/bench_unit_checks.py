@@ -24,12 +24,12 @@ from typing import cast
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from PySide6.QtWidgets import QApplication, QMenu  # noqa: E402
+from PySide6.QtWidgets import QApplication, QMenu
 
-from benchmarks.bench_battle_panel import UNITS, build  # noqa: E402
-from brikdesk.services.tracker import BattleView  # noqa: E402
-from ui.panels.keys import keys_legend  # noqa: E402
-from ui.panels.unit_menus import UnitActions, fill_act  # noqa: E402
+from benchmarks.bench_battle_panel import UNITS, build
+from brikdesk.services.tracker import BattleView
+from ui.panels.keys import keys_legend
+from ui.panels.unit_menus import UnitActions, fill_act
 
 
 class NoActions:
@@ -64,10 +64,14 @@ def main() -> None:
             menu.deleteLater()
 
         menus = [timed(functools.partial(act_menu, u)) for u in sample]
-        for what, values in (("key legend on selecting a unit", legend),
-                             ("Act menu filled with its checks", menus)):
-            print(f"{what}: median {statistics.median(values):.1f} ms, "
-                  f"worst {max(values):.1f} ms ({UNITS} units)")
+        for what, values in (
+            ("key legend on selecting a unit", legend),
+            ("Act menu filled with its checks", menus),
+        ):
+            print(
+                f"{what}: median {statistics.median(values):.1f} ms, "
+                f"worst {max(values):.1f} ms ({UNITS} units)"
+            )
         print(f"machine load while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
         app.processEvents()
 

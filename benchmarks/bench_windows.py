@@ -131,8 +131,7 @@ def make_army(url: str, units: int) -> int:
         n = min(per, left)
         if n <= 0:
             break
-        sv.roster.add_units(army.id, kind, n, "Trooper {n}", loadout=Loadout(hands, worn,
-                                                                            carried))
+        sv.roster.add_units(army.id, kind, n, "Trooper {n}", loadout=Loadout(hands, worn, carried))
         left -= n
     db.close()
     return army.id
@@ -146,9 +145,12 @@ def wait_painted(app, widget, timeout: float = 30.0) -> None:
     class Watch(QObject):
         painted = False
 
-        def eventFilter(self, obj, event):  # noqa: N802 (Qt name)
-            if event.type() == QEvent.Type.Paint and isinstance(obj, QWidget) and (
-                    obj is widget or widget.isAncestorOf(obj)):
+        def eventFilter(self, obj, event):
+            if (
+                event.type() == QEvent.Type.Paint
+                and isinstance(obj, QWidget)
+                and (obj is widget or widget.isAncestorOf(obj))
+            ):
                 self.painted = True
             return False
 
@@ -176,8 +178,9 @@ def bench_roster(units: int, runs: int) -> dict[str, float]:
         army_id = make_army(url, units)
         print(f"made an army of {units:,} units in {time.perf_counter() - t:.1f} s")
         app = create_application()
-        main = build_main_window(argparse.Namespace(db=url),
-                                 settings=AppSettings.at(Path(tmp) / "settings.ini"))
+        main = build_main_window(
+            argparse.Namespace(db=url), settings=AppSettings.at(Path(tmp) / "settings.ini")
+        )
         main.show()
         wait_painted(app, main)
 
@@ -213,8 +216,13 @@ def bench_roster(units: int, runs: int) -> dict[str, float]:
         main.close()
         app.processEvents()
         del main
-    return {"first": opens[0], "median": statistics.median(opens[1:]) if runs else opens[0],
-            "sorts": sorts, "memory": memory, "filter": filter_ms}
+    return {
+        "first": opens[0],
+        "median": statistics.median(opens[1:]) if runs else opens[0],
+        "sorts": sorts,
+        "memory": memory,
+        "filter": filter_ms,
+    }
 
 
 def bench_start(runs: int) -> dict[str, float]:
@@ -254,26 +262,38 @@ def bench_start(runs: int) -> dict[str, float]:
     bp, _, bw = (statistics.median(x) for x in zip(*bare, strict=True))
     _, fo, _ = (statistics.median(x) for x in zip(*floor, strict=True))
     op, oc, ow = (statistics.median(x) for x in zip(*ours, strict=True))
-    return {"bare_paint": bp, "bare": bw, "ours_paint": op, "ours_shown": oc, "ours": ow,
-            "orm": fo, "orm_ratio": fo / bp,
-            "paint_ratio": op / bp, "shown_ratio": oc / bp, "ratio": ow / bw}
+    return {
+        "bare_paint": bp,
+        "bare": bw,
+        "ours_paint": op,
+        "ours_shown": oc,
+        "ours": ow,
+        "orm": fo,
+        "orm_ratio": fo / bp,
+        "paint_ratio": op / bp,
+        "shown_ratio": oc / bp,
+        "ratio": ow / bw,
+    }
 
 
 def roster_report(args: argparse.Namespace) -> bool:
     """Benchmark the roster window, print the numbers; True when its targets are met."""
     r = bench_roster(args.units, max(1, args.runs // 2))
     worst_sort = max(r["sorts"], key=r["sorts"].get)
-    print(f"roster window, {args.units:,} units, opened from the main window until painted: "
-          f"first {r['first']:.0f} ms, then median {r['median']:.0f} ms "
-          f"(target {OPEN_MS:.0f} ms)")
-    print("sort until repainted, slowest of both orders per column: " + ", ".join(
-        f"{k} {v:.0f}" for k, v in r["sorts"].items()) + " ms")
-    print(f"slowest sort: {worst_sort} {r['sorts'][worst_sort]:.0f} ms "
-          f"(target {SORT_MS:.0f} ms)")
+    print(
+        f"roster window, {args.units:,} units, opened from the main window until painted: "
+        f"first {r['first']:.0f} ms, then median {r['median']:.0f} ms "
+        f"(target {OPEN_MS:.0f} ms)"
+    )
+    print(
+        "sort until repainted, slowest of both orders per column: "
+        + ", ".join(f"{k} {v:.0f}" for k, v in r["sorts"].items())
+        + " ms"
+    )
+    print(f"slowest sort: {worst_sort} {r['sorts'][worst_sort]:.0f} ms (target {SORT_MS:.0f} ms)")
     print(f"filter 'Trooper 99' until repainted: {r['filter']:.0f} ms")
     print(f"memory added by the open window: {r['memory']:.0f} MB (target {MEMORY_MB:.0f} MB)")
-    return (r["first"] < OPEN_MS and r["sorts"][worst_sort] < SORT_MS
-            and r["memory"] < MEMORY_MB)
+    return r["first"] < OPEN_MS and r["sorts"][worst_sort] < SORT_MS and r["memory"] < MEMORY_MB
 
 
 def start_report(runs: int) -> bool:
@@ -281,17 +301,25 @@ def start_report(runs: int) -> bool:
     (first paint and campaign shown, each within START_RATIO of the bare window's paint) are
     met."""
     s = bench_start(runs)
-    print(f"start to the main window painted (medians of {runs}, wall time): bare "
-          f"PySide6 window {s['bare_paint']:.0f} ms, brikdesk --check-start "
-          f"{s['ours_paint']:.0f} ms: {s['paint_ratio']:.2f}x (target at most "
-          f"{START_RATIO:.0f}x)")
-    print(f"start to the campaign shown (database open): {s['ours_shown']:.0f} ms: "
-          f"{s['shown_ratio']:.2f}x the bare window's paint (target at most "
-          f"{START_RATIO:.0f}x)")
-    print(f"the least it can be: the bare window painted, then SQLAlchemy's ORM imported: "
-          f"{s['orm']:.0f} ms: {s['orm_ratio']:.2f}x")
-    print(f"start to the process's end: bare {s['bare']:.0f} ms, brikdesk {s['ours']:.0f} "
-          f"ms: {s['ratio']:.2f}x")
+    print(
+        f"start to the main window painted (medians of {runs}, wall time): bare "
+        f"PySide6 window {s['bare_paint']:.0f} ms, brikdesk --check-start "
+        f"{s['ours_paint']:.0f} ms: {s['paint_ratio']:.2f}x (target at most "
+        f"{START_RATIO:.0f}x)"
+    )
+    print(
+        f"start to the campaign shown (database open): {s['ours_shown']:.0f} ms: "
+        f"{s['shown_ratio']:.2f}x the bare window's paint (target at most "
+        f"{START_RATIO:.0f}x)"
+    )
+    print(
+        f"the least it can be: the bare window painted, then SQLAlchemy's ORM imported: "
+        f"{s['orm']:.0f} ms: {s['orm_ratio']:.2f}x"
+    )
+    print(
+        f"start to the process's end: bare {s['bare']:.0f} ms, brikdesk {s['ours']:.0f} "
+        f"ms: {s['ratio']:.2f}x"
+    )
     return s["paint_ratio"] <= START_RATIO and s["shown_ratio"] <= START_RATIO
 
 

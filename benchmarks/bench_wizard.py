@@ -70,16 +70,29 @@ def domain_cases() -> dict[str, tuple[object, object]]:
     ctx = make_ctx()
     return {
         "longbow (d10) vs a minifig, Out of Range": (
-            ctx, AttackDraft(HOOD, "longbow", AttackKind.RANGED, GUY, distance=Fraction(12))),
+            ctx,
+            AttackDraft(HOOD, "longbow", AttackKind.RANGED, GUY, distance=Fraction(12)),
+        ),
         "pistol vs a Hero (Armor 2d6)": (
-            ctx, AttackDraft(ALAN, "short-ranged-weapon", AttackKind.RANGED, SHERIFF,
-                             distance=Fraction(5))),
+            ctx,
+            AttackDraft(
+                ALAN, "short-ranged-weapon", AttackKind.RANGED, SHERIFF, distance=Fraction(5)
+            ),
+        ),
         "grenade, Explosive 1d10": (
-            ctx, AttackDraft(TUCK, "explosive", AttackKind.THROWN, GUY, distance=Fraction(3))),
+            ctx,
+            AttackDraft(TUCK, "explosive", AttackKind.THROWN, GUY, distance=Fraction(3)),
+        ),
         "Combined Strike of 3 vs a Hero (2d6)": (
-            ctx, AttackDraft(WILL, "hand-weapon", AttackKind.STRIKE, SHERIFF,
-                             joiners=(Joiner(MUCH, "hand-weapon"),
-                                      Joiner(JOHN, "two-handed-weapon")))),
+            ctx,
+            AttackDraft(
+                WILL,
+                "hand-weapon",
+                AttackKind.STRIKE,
+                SHERIFF,
+                joiners=(Joiner(MUCH, "hand-weapon"), Joiner(JOHN, "two-handed-weapon")),
+            ),
+        ),
     }
 
 
@@ -89,6 +102,7 @@ def bench_domain(runs: int) -> list[tuple[str, float, float]]:
 
     out = []
     for name, (ctx, draft) in domain_cases().items():
+
         def one(i: int, ctx=ctx, draft=draft, sections=(3, 2, 1)) -> object:
             clear_odds_cache()
             return action_preview(replace(draft, sections_visible=sections[i % 3]), ctx)
@@ -108,8 +122,11 @@ class DomainClock:
         self._depth = 0
         for module in modules:
             for name, value in list(vars(module).items()):
-                if (callable(value) and not isinstance(value, type)
-                        and getattr(value, "__module__", "").startswith("brikdesk.")):
+                if (
+                    callable(value)
+                    and not isinstance(value, type)
+                    and getattr(value, "__module__", "").startswith("brikdesk.")
+                ):
                     setattr(module, name, self._timed(value))
 
     def _timed(self, fn: Callable[..., object]) -> Callable[..., object]:
@@ -155,8 +172,9 @@ def bench_page(runs: int, size: tuple[int, int]) -> list[tuple[str, float, float
         battle = make_battle(Path(tmp) / "bench.sqlite3")
         resume_garbage_collection()  # what start-up made is frozen, as in the app
         try:
-            w = CombatWizard(battle.services, Bus(), QUndoStack(), battle.battle_id,
-                             battle.ids["Thieven Hood"])
+            w = CombatWizard(
+                battle.services, Bus(), QUndoStack(), battle.battle_id, battle.ids["Thieven Hood"]
+            )
             w.show()
             w.resize(*size)  # the wizard's own size (the offscreen screen is smaller)
             w.next()
@@ -168,15 +186,20 @@ def bench_page(runs: int, size: tuple[int, int]) -> list[tuple[str, float, float
             while time.perf_counter() < until:
                 app.processEvents()
             clock = DomainClock(ui.wizard.pages, ui.wizard.widgets, ui.wizard.wizard)
-            sizes = [(SizeClass.MINIFIG, 3), (SizeClass.MINIFIG, 2), (SizeClass.MINIFIG, 1),
-                     (SizeClass.BRICK_2X2, 3)]
+            sizes = [
+                (SizeClass.MINIFIG, 3),
+                (SizeClass.MINIFIG, 2),
+                (SizeClass.MINIFIG, 1),
+                (SizeClass.BRICK_2X2, 3),
+            ]
 
             def drafted(i: int) -> AttackDraft:
                 """The organizer's ``i``-th click: one judgement each, as on the page (the
                 target's size and the sections seen, picked in one list; the Disrupted box)."""
                 size, n = sizes[(i + 1) // 2 % len(sizes)]
-                return replace(w.draft, size=size, sections_visible=n,
-                               target_disrupted=bool(i // 2 % 2))
+                return replace(
+                    w.draft, size=size, sections_visible=n, target_disrupted=bool(i // 2 % 2)
+                )
 
             for cold in (True, False):
                 how = "odds cache cleared" if cold else "odds cached"
@@ -196,17 +219,28 @@ def bench_page(runs: int, size: tuple[int, int]) -> list[tuple[str, float, float
                     paint.append((end - changed) * 1000)
                 ui_part = [t - d for t, d in zip(total, domain, strict=True)]
                 own = [u - p for u, p in zip(ui_part, paint, strict=True)]
-                verdict = "met" if statistics.median(ui_part) <= statistics.median(domain) \
-                    else "MISSED"
-                out += [(f"Action Roll page: a judgement changed, painted ({how})",
-                         statistics.median(total), max(total)),
-                        ("  its domain part (the domain's functions the wizard calls)",
-                         statistics.median(domain), max(domain)),
-                        (f"  its UI part (target: <= the domain part: {verdict})",
-                         statistics.median(ui_part), max(ui_part)),
-                        ("    of which the page's own update", statistics.median(own), max(own)),
-                        ("    of which Qt's layout and paint", statistics.median(paint),
-                         max(paint))]
+                verdict = (
+                    "met" if statistics.median(ui_part) <= statistics.median(domain) else "MISSED"
+                )
+                out += [
+                    (
+                        f"Action Roll page: a judgement changed, painted ({how})",
+                        statistics.median(total),
+                        max(total),
+                    ),
+                    (
+                        "  its domain part (the domain's functions the wizard calls)",
+                        statistics.median(domain),
+                        max(domain),
+                    ),
+                    (
+                        f"  its UI part (target: <= the domain part: {verdict})",
+                        statistics.median(ui_part),
+                        max(ui_part),
+                    ),
+                    ("    of which the page's own update", statistics.median(own), max(own)),
+                    ("    of which Qt's layout and paint", statistics.median(paint), max(paint)),
+                ]
             w.close()
         finally:
             battle.db.close()
@@ -216,16 +250,23 @@ def bench_page(runs: int, size: tuple[int, int]) -> list[tuple[str, float, float
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=41)
-    parser.add_argument("--size", default="1280x900",
-                        help="the wizard's size, WIDTHxHEIGHT (default: the size it opens at "
-                             "on a large enough screen)")
+    parser.add_argument(
+        "--size",
+        default="1280x900",
+        help="the wizard's size, WIDTHxHEIGHT (default: the size it opens at "
+        "on a large enough screen)",
+    )
     args = parser.parse_args(argv)
     width, height = (int(n) for n in args.size.lower().split("x"))
-    print(f"Combat wizard: one change on the Action Roll page (median of {args.runs}; target "
-          f"under {TARGET_MS:g} ms; the wizard at {width}x{height})")
+    print(
+        f"Combat wizard: one change on the Action Roll page (median of {args.runs}; target "
+        f"under {TARGET_MS:g} ms; the wizard at {width}x{height})"
+    )
     ok = True
-    for title, rows in (("domain: action_preview, odds cache cleared", bench_domain(args.runs)),
-                        ("the page, offscreen Qt", bench_page(args.runs, (width, height)))):
+    for title, rows in (
+        ("domain: action_preview, odds cache cleared", bench_domain(args.runs)),
+        ("the page, offscreen Qt", bench_page(args.runs, (width, height))),
+    ):
         print(f"\n{title}")
         for name, median, worst in rows:
             flag = "ok" if median < TARGET_MS else "SLOW"

@@ -15,11 +15,15 @@ import sys
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-PLAYERS = (("Margo", "#c0392b"), ("Tobias", "#2e86c1"), ("Ines", "#27ae60"),
-           ("Kofi", "#8e44ad"))
-KINDS = (("minifig", ["hand-weapon", "shield"]), ("minifig", ["long-ranged-weapon"]),
-         ("hero", ["heavy-weapon"]), ("heavy", ["two-handed-weapon"]),
-         ("skirmisher", ["short-ranged-weapon"]), ("cannon-fodder", ["minifig-tool"]))
+PLAYERS = (("Margo", "#c0392b"), ("Tobias", "#2e86c1"), ("Ines", "#27ae60"), ("Kofi", "#8e44ad"))
+KINDS = (
+    ("minifig", ["hand-weapon", "shield"]),
+    ("minifig", ["long-ranged-weapon"]),
+    ("hero", ["heavy-weapon"]),
+    ("heavy", ["two-handed-weapon"]),
+    ("skirmisher", ["short-ranged-weapon"]),
+    ("cannon-fodder", ["minifig-tool"]),
+)
 
 
 def document(battles: int, units: int, seed: int = 7) -> dict[str, Any]:
@@ -39,13 +43,31 @@ def document(battles: int, units: int, seed: int = 7) -> dict[str, Any]:
         for _ in range(per):
             uid += 1
             kind, hands = KINDS[uid % len(KINDS)]
-            rows.append({"id": uid, "name": f"{PLAYERS[i][0]}'s trooper {uid:04d}",
-                         "type": kind, "overrides": {}, "hands": hands, "worn": [],
-                         "carried": [], "notes": "", "status": "alive", "battles_fought": 0,
-                         "kills": 0})
+            rows.append(
+                {
+                    "id": uid,
+                    "name": f"{PLAYERS[i][0]}'s trooper {uid:04d}",
+                    "type": kind,
+                    "overrides": {},
+                    "hands": hands,
+                    "worn": [],
+                    "carried": [],
+                    "notes": "",
+                    "status": "alive",
+                    "battles_fought": 0,
+                    "kills": 0,
+                }
+            )
             pool.setdefault(i + 1, []).append(uid)
-        armies.append({"id": i + 1, "player": i + 1, "name": f"{PLAYERS[i][0]}'s Legion",
-                       "budget": per * 6, "units": rows})
+        armies.append(
+            {
+                "id": i + 1,
+                "player": i + 1,
+                "name": f"{PLAYERS[i][0]}'s Legion",
+                "budget": per * 6,
+                "units": rows,
+            }
+        )
     fallen: set[int] = set()
     out_battles = []
     when = start
@@ -55,40 +77,76 @@ def document(battles: int, units: int, seed: int = 7) -> dict[str, Any]:
         for p in (a, c):
             alive = [u for u in pool[p] if u not in fallen]
             for u in rnd.sample(alive, min(10, len(alive))):
-                bunits.append({"id": len(bunits) + 1, "player": p, "unit": u,
-                               "name": f"{PLAYERS[p - 1][0]}'s trooper {u:04d}",
-                               "spec": {"type": KINDS[u % len(KINDS)][0], "overrides": {},
-                                        "hands": KINDS[u % len(KINDS)][1], "worn": [],
-                                        "carried": [], "notes": "", "army": ""}})
+                bunits.append(
+                    {
+                        "id": len(bunits) + 1,
+                        "player": p,
+                        "unit": u,
+                        "name": f"{PLAYERS[p - 1][0]}'s trooper {u:04d}",
+                        "spec": {
+                            "type": KINDS[u % len(KINDS)][0],
+                            "overrides": {},
+                            "hands": KINDS[u % len(KINDS)][1],
+                            "worn": [],
+                            "carried": [],
+                            "notes": "",
+                            "army": "",
+                        },
+                    }
+                )
         events = []
         dead: set[int] = set()
         for _ in range(rnd.randint(0, 7)):
             killer, victim = rnd.sample(bunits, 2)
-            if killer["player"] == victim["player"] or victim["id"] in dead \
-                    or killer["id"] in dead:
+            if killer["player"] == victim["player"] or victim["id"] in dead or killer["id"] in dead:
                 continue
             dead.add(victim["id"])
             fallen.add(victim["unit"])
             when += timedelta(minutes=3)
-            events.append({"seq": len(events) + 1, "kind": "unit_killed",
-                           "actor": killer["id"], "target": victim["id"],
-                           "payload": {"cause": ""}, "created_at": t(when),
-                           "reverted": False})
+            events.append(
+                {
+                    "seq": len(events) + 1,
+                    "kind": "unit_killed",
+                    "actor": killer["id"],
+                    "target": victim["id"],
+                    "payload": {"cause": ""},
+                    "created_at": t(when),
+                    "reverted": False,
+                }
+            )
         when += timedelta(days=3)
-        out_battles.append({"id": b + 1, "name": f"Battle {b + 1:03d} of the long war",
-                            "status": "in_progress", "created_at": t(when),
-                            "finished_at": None, "notes": "",
-                            "players": [{"player": a, "turn_order": 0},
-                                        {"player": c, "turn_order": 1}],
-                            "units": bunits, "events": events})
-    return {"format": FORMAT, "version": VERSION,
-            "campaign": {"name": "The Long War", "edition": "2020", "cost_system": "CP",
-                         "default_budget": per * 6, "notes": "", "created_at": t(start),
-                         "updated_at": t(when)},
-            "players": [{"id": i + 1, "name": n, "colour": c, "faction": ""}
-                        for i, (n, c) in enumerate(PLAYERS)],
-            "armies": armies, "catalog": {"items": [], "unit_types": []},
-            "battles": out_battles}
+        out_battles.append(
+            {
+                "id": b + 1,
+                "name": f"Battle {b + 1:03d} of the long war",
+                "status": "in_progress",
+                "created_at": t(when),
+                "finished_at": None,
+                "notes": "",
+                "players": [{"player": a, "turn_order": 0}, {"player": c, "turn_order": 1}],
+                "units": bunits,
+                "events": events,
+            }
+        )
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "campaign": {
+            "name": "The Long War",
+            "edition": "2020",
+            "cost_system": "CP",
+            "default_budget": per * 6,
+            "notes": "",
+            "created_at": t(start),
+            "updated_at": t(when),
+        },
+        "players": [
+            {"id": i + 1, "name": n, "colour": c, "faction": ""} for i, (n, c) in enumerate(PLAYERS)
+        ],
+        "armies": armies,
+        "catalog": {"items": [], "unit_types": []},
+        "battles": out_battles,
+    }
 
 
 def build(url: str, battles: int = 100, units: int = 2000) -> int:
@@ -99,8 +157,9 @@ def build(url: str, battles: int = 100, units: int = 2000) -> int:
     db = open_database(url)
     try:
         sv = Services.open(db)
-        c = sv.transfer.import_campaign(json.dumps(document(battles, units)),
-                                        source="the benchmark").value
+        c = sv.transfer.import_campaign(
+            json.dumps(document(battles, units)), source="the benchmark"
+        ).value
         for b in sv.battles.list_battles(c.id):
             am = sv.aftermath.aftermath(b.id)
             sv.aftermath.finish(b.id, am.proposal)

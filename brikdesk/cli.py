@@ -29,8 +29,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("brikdesk.commands.demo", "recreate the demo campaign"),
     "print": ("brikdesk.commands.print_", "write an army's roster sheet as a PDF (no window)"),
     "report": ("brikdesk.commands.report", "write a battle report as a PDF or Markdown"),
-    "history": ("brikdesk.commands.history",
-                "a campaign's timeline, standings, series over battles and leaderboards"),
+    "history": (
+        "brikdesk.commands.history",
+        "a campaign's timeline, standings, series over battles and leaderboards",
+    ),
 }
 
 
@@ -44,12 +46,18 @@ class _Parser(argparse.ArgumentParser):
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = _Parser(prog="brikdesk", description="BrikDesk, a campaign manager for BrikWars.")
     parser.add_argument("--version", action="version", version=f"brikdesk {__version__}")
-    parser.add_argument("--db", metavar="URL",
-                        help="SQLAlchemy database URL (default: a SQLite file in the user data "
-                             "folder; also BRIKDESK_DB)")
-    parser.add_argument("--check-start", action="store_true",
-                        help="open the main window, wait until it is painted and the campaign "
-                             "shown (the database works), exit 0")
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="SQLAlchemy database URL (default: a SQLite file in the user data "
+        "folder; also BRIKDESK_DB)",
+    )
+    parser.add_argument(
+        "--check-start",
+        action="store_true",
+        help="open the main window, wait until it is painted and the campaign "
+        "shown (the database works), exit 0",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)

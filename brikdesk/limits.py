@@ -80,14 +80,20 @@ def printable(text: str) -> str:
     (``\\x1b``, ``\\ud800``), safe to print on a terminal."""
     if not (_CONTROL_ONE_LINE.search(text) or _SURROGATE.search(text)):
         return text
-    return "".join(f"\\x{ord(c):02x}" if _CONTROL_ONE_LINE.match(c)
-                   else f"\\u{ord(c):04x}" if _SURROGATE.match(c) else c for c in text)
+    return "".join(
+        f"\\x{ord(c):02x}"
+        if _CONTROL_ONE_LINE.match(c)
+        else f"\\u{ord(c):04x}"
+        if _SURROGATE.match(c)
+        else c
+        for c in text
+    )
 
 
 def shown(text: str, limit: int = 40) -> str:
     """``text`` quoted for a message: in double quotes, with ``printable`` escapes, cut to
     ``limit`` characters (``"\\x1b[2J"``)."""
-    cut = text if len(text) <= limit else text[:limit - 3] + "..."
+    cut = text if len(text) <= limit else text[: limit - 3] + "..."
     return '"' + printable(cut.replace("\\", "\\\\").replace('"', '\\"')) + '"'
 
 
@@ -102,10 +108,14 @@ def text_problem(value: str, max_len: int, *, lines: bool = False) -> str | None
     bad = (_CONTROL_LINES if lines else _CONTROL_ONE_LINE).search(value)
     if bad is not None:
         code = ord(bad.group())
-        return (f"contains the control character U+{code:04X} at position {bad.start() + 1}"
-                " (text can't hold control characters)")
+        return (
+            f"contains the control character U+{code:04X} at position {bad.start() + 1}"
+            " (text can't hold control characters)"
+        )
     sur = _SURROGATE.search(value)
     if sur is not None:
-        return (f"contains a lone surrogate U+{ord(sur.group()):04X} at position "
-                f"{sur.start() + 1} (not a character; the text is not valid Unicode)")
+        return (
+            f"contains a lone surrogate U+{ord(sur.group()):04X} at position "
+            f"{sur.start() + 1} (not a character; the text is not valid Unicode)"
+        )
     return None

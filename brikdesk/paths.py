@@ -29,8 +29,10 @@ def resources_dir() -> Path:
     for c in candidates:
         if c.is_dir():
             return c
-    raise FileNotFoundError("BrikDesk's resources folder was not found; looked in "
-                            + ", ".join(str(c) for c in candidates))
+    raise FileNotFoundError(
+        "BrikDesk's resources folder was not found; looked in "
+        + ", ".join(str(c) for c in candidates)
+    )
 
 
 def resource_path(name: str) -> Path:

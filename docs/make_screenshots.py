@@ -39,8 +39,9 @@ MAIN_SIZE = (1280, 800)
 ARMY = "Moonlight Posse"
 
 
-def settle(app, until: Callable[[], object] = lambda: True, timeout: float = 30.0,
-           quiet_ms: int = 300) -> None:
+def settle(
+    app, until: Callable[[], object] = lambda: True, timeout: float = 30.0, quiet_ms: int = 300
+) -> None:
     """Process events until ``until()`` holds, then ``quiet_ms`` more (late paints, workers)."""
     end = time.monotonic() + timeout
     while not until():
@@ -106,8 +107,11 @@ def make(out: Path, tmp: Path) -> None:
     panel = main.battle_panel
     settle(app, lambda: panel.view is not None)
     state = panel.view.state
-    attacker = next(u.unit_id for u in state.units
-                    if u.player_id == state.active and u.action is ActionState.READY)
+    attacker = next(
+        u.unit_id
+        for u in state.units
+        if u.player_id == state.active and u.action is ActionState.READY
+    )
     panel.select_unit(attacker)
     save(app, main, out, "battle-panel.png")
 

@@ -50,8 +50,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=256)
     parser.add_argument("--out", type=Path, default=PNG)
-    parser.add_argument("--hicolor", action="store_true",
-                        help=f"write every size of {HICOLOR_SIZES} under {HICOLOR}")
+    parser.add_argument(
+        "--hicolor",
+        action="store_true",
+        help=f"write every size of {HICOLOR_SIZES} under {HICOLOR}",
+    )
     args = parser.parse_args()
     if args.hicolor:
         for size in HICOLOR_SIZES:

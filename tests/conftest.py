@@ -37,7 +37,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 def pytest_collectstart(collector: pytest.Collector) -> None:
     if isinstance(collector, pytest.Module) and any(
-            collector.path.is_relative_to(d) for d in EVERY_BACKEND_DIRS):
+        collector.path.is_relative_to(d) for d in EVERY_BACKEND_DIRS
+    ):
         collector.add_marker(pytest.mark.usefixtures("backend"))
-
-

@@ -80,8 +80,10 @@ def using(backend: str) -> Iterator[str]:
 def current_backend() -> str:
     """The backend of the running test; an error outside a test that asked for ``backend``."""
     if not _current:
-        raise RuntimeError("this test has no database backend: give it the `backend` fixture "
-                           "(or a fixture that uses it, such as `db`), see tests/databases.py")
+        raise RuntimeError(
+            "this test has no database backend: give it the `backend` fixture "
+            "(or a fixture that uses it, such as `db`), see tests/databases.py"
+        )
     return _current[-1]
 
 
@@ -97,8 +99,10 @@ def _admin_engine(url: str) -> Engine:
     if engine is None:
         engine = create_engine(url, poolclass=NullPool)
         if engine.dialect.name != "postgresql":
-            raise RuntimeError(f"{TEST_DB_ENV} must be a PostgreSQL URL (one database, "
-                               f"a schema per test database), not {engine.dialect.name}")
+            raise RuntimeError(
+                f"{TEST_DB_ENV} must be a PostgreSQL URL (one database, "
+                f"a schema per test database), not {engine.dialect.name}"
+            )
         _admin[url] = engine
     return engine
 

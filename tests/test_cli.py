@@ -17,8 +17,9 @@ QT_MODULES = ("PySide6", "shiboken6", "pyqtgraph", "ui")
 
 def run(args: list[str], tmp_path: Path, timeout: float = 60) -> subprocess.CompletedProcess:
     env = dict(os.environ, BRIKDESK_HOME=str(tmp_path), QT_QPA_PLATFORM="offscreen")
-    return subprocess.run(args, capture_output=True, text=True, env=env, timeout=timeout,
-                          cwd=tmp_path, check=False)
+    return subprocess.run(
+        args, capture_output=True, text=True, env=env, timeout=timeout, cwd=tmp_path, check=False
+    )
 
 
 def test_brikdesk_version(tmp_path: Path) -> None:
@@ -43,9 +44,14 @@ sys.exit(code)
 """
 
 
-@pytest.mark.parametrize("args", [["roll", "2d6", "--seed", "1"],
-                                  ["roll", "1dA-2", "--seed", "5", "--action-die", "d10"],
-                                  ["roll", "1d10 Exp", "--json", "--seed", "3"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["roll", "2d6", "--seed", "1"],
+        ["roll", "1dA-2", "--seed", "5", "--action-die", "d10"],
+        ["roll", "1d10 Exp", "--json", "--seed", "3"],
+    ],
+)
 def test_subcommands_never_load_qt(tmp_path: Path, args: list[str]) -> None:
     script = _NO_QT_SCRIPT.format(qt=set(QT_MODULES))
     done = run([sys.executable, "-c", script, *args], tmp_path)
@@ -59,8 +65,13 @@ def test_the_campaign_subcommands_never_load_qt(tmp_path: Path) -> None:
     """demo, list, export and import open the database (SQLAlchemy) but never Qt."""
     script = _NO_QT_SCRIPT.format(qt=set(QT_MODULES))
     out = tmp_path / "demo.json"
-    for args in (["demo"], ["list"], ["export", "--out", str(out)],
-                 ["import", str(out), "--name", "Demo copy"], ["list", "--json"]):
+    for args in (
+        ["demo"],
+        ["list"],
+        ["export", "--out", str(out)],
+        ["import", str(out), "--name", "Demo copy"],
+        ["list", "--json"],
+    ):
         done = run([sys.executable, "-c", script, *args], tmp_path)
         assert done.returncode == 0, (args, done.stderr)
         lines = done.stdout.splitlines()
@@ -88,12 +99,14 @@ def test_roll_says_which_die_earned_a_bonus_die(capsys) -> None:
     assert capsys.readouterr().out.splitlines() == [
         "1d6: 6+1 = 7",
         "  d6     6  natural",
-        "  d6     1  bonus  (for the 6 on the d6)"]
+        "  d6     1  bonus  (for the 6 on the d6)",
+    ]
 
 
 @pytest.mark.parametrize(("expr", "column"), [("2d", 3), ("2d6+", 5), ("1d6 x", 5)])
-def test_a_bad_dice_expression_exits_2_with_one_line(tmp_path: Path, expr: str,
-                                                     column: int) -> None:
+def test_a_bad_dice_expression_exits_2_with_one_line(
+    tmp_path: Path, expr: str, column: int
+) -> None:
     done = run([str(BIN / "brikdesk"), "roll", expr], tmp_path)
     assert done.returncode == 2
     assert done.stdout == ""
@@ -106,15 +119,18 @@ def test_a_bad_dice_expression_exits_2_with_one_line(tmp_path: Path, expr: str,
 
 def test_the_2d_message_in_full(tmp_path: Path) -> None:
     done = run([str(BIN / "brikdesk"), "roll", "2d"], tmp_path)
-    assert done.stderr == ("brikdesk roll: argument EXPR: '2d': missing number of sides after "
-                           "'d' at column 3\n")
+    assert done.stderr == (
+        "brikdesk roll: argument EXPR: '2d': missing number of sides after 'd' at column 3\n"
+    )
 
 
 def test_a_bad_action_die_names_the_option(tmp_path: Path) -> None:
     done = run([str(BIN / "brikdesk"), "roll", "1dA", "--action-die", "d7"], tmp_path)
     assert done.returncode == 2
-    assert done.stderr.strip() == ("brikdesk roll: argument --action-die: 'd7' is not an Action "
-                                   "die; use one of d4, d6, d8, d10, d12")
+    assert done.stderr.strip() == (
+        "brikdesk roll: argument --action-die: 'd7' is not an Action "
+        "die; use one of d4, d6, d8, d10, d12"
+    )
 
 
 def test_history_prints_text_and_json_without_qt(tmp_path: Path) -> None:
@@ -126,8 +142,9 @@ def test_history_prints_text_and_json_without_qt(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "QT-MODULES: "
     assert "Skirmish at Baseplate Ford" in done.stdout and "Standings" in done.stdout
-    done = run([sys.executable, "-m", "brikdesk", "history", "--json", "--campaign", "demo"],
-               tmp_path)
+    done = run(
+        [sys.executable, "-m", "brikdesk", "history", "--json", "--campaign", "demo"], tmp_path
+    )
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["timeline"][0]["winner"] == "Margo"

@@ -43,8 +43,25 @@ def test_json_damage_modifier_is_applied_and_floored(capsys):
 
 
 def test_hero_against_hero_armor_with_deflection(capsys):
-    assert main(["odds", "--action", "d10", "--use", "2", "--damage", "2dA", "--armor", "2d6",
-                 "--deflection", "3", "--json"]) == 0
+    assert (
+        main(
+            [
+                "odds",
+                "--action",
+                "d10",
+                "--use",
+                "2",
+                "--damage",
+                "2dA",
+                "--armor",
+                "2d6",
+                "--deflection",
+                "3",
+                "--json",
+            ]
+        )
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     # Three levels strip 2d10 to nothing, and 3d10 with a Benny's d10 to nothing too.
     assert data["damage"] == {"0": 1.0}
@@ -62,8 +79,25 @@ def test_trivial_use_and_automatic_hit(capsys):
 
 
 def test_negative_modifier_and_d4(capsys):
-    assert main(["odds", "--action", "d4", "--use", "5", "--mod", "-1", "--damage", "1dA",
-                 "--armor", "4", "--json"]) == 0
+    assert (
+        main(
+            [
+                "odds",
+                "--action",
+                "d4",
+                "--use",
+                "5",
+                "--mod",
+                "-1",
+                "--damage",
+                "1dA",
+                "--armor",
+                "4",
+                "--json",
+            ]
+        )
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     assert data["over_the_top"] == 0
     assert data["hit"] == pytest.approx(1 / 4 * 3 / 4)  # natural 4 and a bonus d4 of 2 or more
@@ -81,16 +115,19 @@ def test_table_shows_percentages_and_damage_rows(capsys):
     assert "Benny" in out
 
 
-@pytest.mark.parametrize(("args", "option"), [
-    (["--use", "x"], "--use"),
-    (["--armor", "2dA"], "--armor"),
-    (["--armor", "lots"], "--armor"),
-    (["--damage", "2d"], "--damage"),
-    (["--action", "d7"], "--action"),
-    (["--deflection", "-1"], "--deflection"),
-    (["--mod", "1.5"], "--mod"),
-    (["--damage-mod", "many"], "--damage-mod"),
-])
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["--use", "x"], "--use"),
+        (["--armor", "2dA"], "--armor"),
+        (["--armor", "lots"], "--armor"),
+        (["--damage", "2d"], "--damage"),
+        (["--action", "d7"], "--action"),
+        (["--deflection", "-1"], "--deflection"),
+        (["--mod", "1.5"], "--mod"),
+        (["--damage-mod", "many"], "--damage-mod"),
+    ],
+)
 def test_bad_arguments_give_one_line_and_status_2(capsys, args, option):
     base = {"--use": "3", "--damage": "1d6", "--armor": "4"}
     for key, value in zip(args[::2], args[1::2], strict=True):
@@ -109,16 +146,21 @@ def test_too_many_dice_is_one_line_and_status_2(capsys):
         main(argv)
     assert exc.value.code == 2
     err = capsys.readouterr().err
-    assert err == ("brikdesk odds: argument --damage: '30d10': more than 20 dice in one "
-                   "expression (30) at column 1\n")
+    assert err == (
+        "brikdesk odds: argument --damage: '30d10': more than 20 dice in one "
+        "expression (30) at column 1\n"
+    )
 
 
-@pytest.mark.parametrize("armor, reason", [
-    ("-5", "Armor must be from 0 to 99, not -5"),
-    ("-3", "Armor must be from 0 to 99, not -3"),
-    ("100", "Armor is at most 99, not 100"),
-    ("2dA", "Armor dice can't use dA"),
-])
+@pytest.mark.parametrize(
+    "armor, reason",
+    [
+        ("-5", "Armor must be from 0 to 99, not -5"),
+        ("-3", "Armor must be from 0 to 99, not -3"),
+        ("100", "Armor is at most 99, not 100"),
+        ("2dA", "Armor dice can't use dA"),
+    ],
+)
 def test_armor_is_refused_as_the_unit_editor_refuses_it(capsys, armor: str, reason: str) -> None:
     with pytest.raises(SystemExit) as exc:
         main(["odds", "--use", "3", "--damage", "1d6", "--armor", armor])
@@ -132,18 +174,32 @@ def test_a_control_character_is_escaped_visibly_and_quoted_once(capsys) -> None:
         main(["roll", "1d6\x1b"])
     err = capsys.readouterr().err
     assert "\x1b" not in err
-    assert err == ("brikdesk roll: argument EXPR: '1d6\\x1b': unexpected character U+001B "
-                   "at column 4\n")
+    assert err == (
+        "brikdesk roll: argument EXPR: '1d6\\x1b': unexpected character U+001B at column 4\n"
+    )
 
 
 def _python(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60, check=False)
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=60, check=False
+    )
 
 
 def test_module_command_prints_json():
-    done = _python("-m", "brikdesk", "odds", "--action", "d10", "--use", "3", "--damage", "2dA",
-                   "--armor", "2d6", "--json")
+    done = _python(
+        "-m",
+        "brikdesk",
+        "odds",
+        "--action",
+        "d10",
+        "--use",
+        "3",
+        "--damage",
+        "2dA",
+        "--armor",
+        "2d6",
+        "--json",
+    )
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["hit"] == pytest.approx(8 / 10)

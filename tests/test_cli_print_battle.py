@@ -10,17 +10,27 @@ from brikdesk.services import Services
 from tests.pdfread import pdf_text
 from tests.test_cli_print import run
 
-COVE_UNITS = ["Dynamite Dot", "Big Hank the Anvil", "Slim Jim Sparks", "Tumbleweed Tess",
-              "Captain Peg-Leg Pennywhistle", "First Mate Barnacle Bess", "Gunner Magda",
-              "Bosun Grogg", "Deckhand Dory"]
+COVE_UNITS = [
+    "Dynamite Dot",
+    "Big Hank the Anvil",
+    "Slim Jim Sparks",
+    "Tumbleweed Tess",
+    "Captain Peg-Leg Pennywhistle",
+    "First Mate Barnacle Bess",
+    "Gunner Magda",
+    "Bosun Grogg",
+    "Deckhand Dory",
+]
 
 
 def test_print_battle_writes_exactly_the_mustered_units(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'club.sqlite3'}"
     assert main(["--db", url, "demo"]) == 0
     out = tmp_path / "cove.pdf"
-    done = run(["--db", url, "print", "--battle", "bilge cove", "--out", str(out),
-                "--blank-cards", "0"], tmp_path)
+    done = run(
+        ["--db", url, "print", "--battle", "bilge cove", "--out", str(out), "--blank-cards", "0"],
+        tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     assert "'Raid on Bilge Cove' (Tobias vs Ines), 9 units on 9 cards" in done.stdout
     text = pdf_text(out)
@@ -30,11 +40,13 @@ def test_print_battle_writes_exactly_the_mustered_units(tmp_path: Path) -> None:
     assert "Tobias, Moonlight Posse" in text and "Ines, The Salty Bilge Crew" in text
     assert "Tobias vs Ines" in text
 
-    both = run(["--db", url, "print", "--battle", "cove", "--army", "posse", "--out",
-                str(out)], tmp_path)
+    both = run(
+        ["--db", url, "print", "--battle", "cove", "--army", "posse", "--out", str(out)], tmp_path
+    )
     assert both.returncode == 2 and "not allowed with argument" in both.stderr
-    dead = run(["--db", url, "print", "--battle", "cove", "--include-dead", "--out",
-                str(out)], tmp_path)
+    dead = run(
+        ["--db", url, "print", "--battle", "cove", "--include-dead", "--out", str(out)], tmp_path
+    )
     assert dead.returncode == 2 and "--include-dead is for an army" in dead.stderr
 
 

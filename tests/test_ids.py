@@ -20,7 +20,7 @@ from brikdesk.persistence.models import Base, BattleEvent, BattleUnit, Unit
 ROOT = Path(__file__).resolve().parent.parent
 
 #: One program, each line that mixes kinds up marked ``# wrong``, each right use ``# right``.
-PROGRAM = '''
+PROGRAM = """
 from brikdesk.domain.battle.model import BattleSetup, BattleState
 from brikdesk.domain.ids import BattleId, BattleUnitId, CampaignId, PlayerId, UnitId
 from brikdesk.services import Services
@@ -50,7 +50,7 @@ def services(sv: Services, campaign: CampaignId, battle: BattleId, unit: UnitId,
         sv.roster.unit_card(u.id)  # wrong: the tracker's units are battle units
         if u.campaign_unit_id is not None:
             sv.roster.unit_card(u.campaign_unit_id)  # right
-'''
+"""
 
 
 def _mypy(program: str) -> str:
@@ -60,8 +60,18 @@ def _mypy(program: str) -> str:
 
     with tempfile.TemporaryDirectory() as cache, pytest.MonkeyPatch.context() as mp:
         mp.chdir(ROOT)
-        out, err, _status = api.run(["--config-file", "", "--strict", "--no-error-summary",
-                                     "--cache-dir", cache, "-c", program])
+        out, err, _status = api.run(
+            [
+                "--config-file",
+                "",
+                "--strict",
+                "--no-error-summary",
+                "--cache-dir",
+                cache,
+                "-c",
+                program,
+            ]
+        )
     assert not err, err
     return out
 
@@ -77,10 +87,14 @@ def test_the_type_checker_refuses_a_campaign_unit_where_a_battle_unit_is_meant()
     assert wrong <= flagged, f"not flagged: {sorted(wrong - flagged)}\n{report}"
     assert not right & flagged, report
     assert not flagged - wrong, report  # nothing else in the program is an error
-    assert ('Argument 1 to "unit" of "BattleSetup" has incompatible type "UnitId"; '
-            'expected "BattleUnitId"') in report
-    assert ('Argument 1 to "view" of "TrackerService" has incompatible type "CampaignId"; '
-            'expected "BattleId"') in report
+    assert (
+        'Argument 1 to "unit" of "BattleSetup" has incompatible type "UnitId"; '
+        'expected "BattleUnitId"'
+    ) in report
+    assert (
+        'Argument 1 to "view" of "TrackerService" has incompatible type "CampaignId"; '
+        'expected "BattleId"'
+    ) in report
 
 
 def test_an_id_is_the_int_the_database_holds() -> None:
@@ -92,8 +106,12 @@ def test_an_id_is_the_int_the_database_holds() -> None:
 
 def test_id_columns_stay_integers() -> None:
     # The schema is unchanged (no migration): typed id columns are integer columns.
-    for column in (Unit.__table__.c.id, BattleUnit.__table__.c.id, BattleUnit.__table__.c.unit_id,
-                   BattleEvent.__table__.c.actor_id):
+    for column in (
+        Unit.__table__.c.id,
+        BattleUnit.__table__.c.id,
+        BattleUnit.__table__.c.unit_id,
+        BattleEvent.__table__.c.actor_id,
+    ):
         assert isinstance(column.type, Integer), column
     for table in Base.metadata.tables.values():
         for column in table.c:

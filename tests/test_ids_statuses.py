@@ -37,15 +37,18 @@ def test_a_battle_and_its_units_report_statuses_as_enums(sv: Services, db: Datab
     campaign = sv.campaigns.create_campaign("Ids").value
     red = sv.campaigns.add_player(campaign.id, "Red").value
     blue = sv.campaigns.add_player(campaign.id, "Blue").value
-    [knight] = sv.roster.add_unit(sv.campaigns.add_army(red.id, "Reds").value.id,
-                                  "minifig", name="Knight").value
-    [archer] = sv.roster.add_unit(sv.campaigns.add_army(blue.id, "Blues").value.id,
-                                  "minifig", name="Archer").value
+    [knight] = sv.roster.add_unit(
+        sv.campaigns.add_army(red.id, "Reds").value.id, "minifig", name="Knight"
+    ).value
+    [archer] = sv.roster.add_unit(
+        sv.campaigns.add_army(blue.id, "Blues").value.id, "minifig", name="Archer"
+    ).value
     [row] = sv.roster.unit_rows([knight])
     assert row.status is UnitStatus.ALIVE
 
-    planned = sv.battles.create_battle(campaign.id, "Bridge",
-                                       [Muster(red.id, (knight,)), Muster(blue.id, (archer,))])
+    planned = sv.battles.create_battle(
+        campaign.id, "Bridge", [Muster(red.id, (knight,)), Muster(blue.id, (archer,))]
+    )
     battle = planned.value
     assert battle.status is BattleStatus.PLANNED and battle.status_text == "planned"
     sv.battles.start_battle(battle.id)
@@ -57,11 +60,12 @@ def test_a_battle_and_its_units_report_statuses_as_enums(sv: Services, db: Datab
     assert set(outcomes.values()) == {UnitOutcome(UnitStatus.ALIVE, 0)}
     assert all(type(o.status) is UnitStatus for o in outcomes.values())
     knight_in_battle = next(b for b, u in _links(db, battle.id).items() if u == knight)
-    finished = sv.battles.finish_battle(battle.id,
-                                        {knight_in_battle: UnitOutcome(UnitStatus.DEAD)})
+    finished = sv.battles.finish_battle(battle.id, {knight_in_battle: UnitOutcome(UnitStatus.DEAD)})
     # The records to put back on undo: each unit as it was, its status an enum.
-    assert set(finished.value) == {UnitRecord(knight, UnitStatus.ALIVE, 0, 0),
-                                   UnitRecord(archer, UnitStatus.ALIVE, 0, 0)}
+    assert set(finished.value) == {
+        UnitRecord(knight, UnitStatus.ALIVE, 0, 0),
+        UnitRecord(archer, UnitStatus.ALIVE, 0, 0),
+    }
     assert all(type(r.status) is UnitStatus for r in finished.value)
     stored = _stored(db, "SELECT status FROM unit WHERE id = :id", knight)
     assert stored == "dead" and type(stored) is str
@@ -76,5 +80,9 @@ def test_a_battle_and_its_units_report_statuses_as_enums(sv: Services, db: Datab
 
 def _links(db: Database, battle_id: int) -> dict[int, int]:
     with db.sessions() as s:
-        return {b: u for b, u in s.execute(
-            text("SELECT id, unit_id FROM battle_unit WHERE battle_id = :id"), {"id": battle_id})}
+        return {
+            b: u
+            for b, u in s.execute(
+                text("SELECT id, unit_id FROM battle_unit WHERE battle_id = :id"), {"id": battle_id}
+            )
+        }

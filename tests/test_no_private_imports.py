@@ -26,12 +26,15 @@ def private_imports(source: str, module: str) -> list[str]:
 
 
 def test_the_scan_finds_an_underscore_import_and_nothing_else():
-    source = ("from __future__ import annotations\n"
-              "from brikdesk.domain.combat.choices import rules_problem, _secret\n"
-              "from brikdesk import __version__\n"
-              "import brikdesk._private as fine_for_this_test\n")
+    source = (
+        "from __future__ import annotations\n"
+        "from brikdesk.domain.combat.choices import rules_problem, _secret\n"
+        "from brikdesk import __version__\n"
+        "import brikdesk._private as fine_for_this_test\n"
+    )
     assert private_imports(source, "brikdesk.x") == [
-        "from brikdesk.domain.combat.choices import _secret"]
+        "from brikdesk.domain.combat.choices import _secret"
+    ]
 
 
 def test_no_module_in_brikdesk_or_ui_imports_underscore_names_from_another():
@@ -40,6 +43,8 @@ def test_no_module_in_brikdesk_or_ui_imports_underscore_names_from_another():
         for path in sorted((ROOT / package).rglob("*.py")):
             rel = path.relative_to(ROOT)
             module = ".".join(rel.with_suffix("").parts).removesuffix(".__init__")
-            found += [f"{rel}: {line}" for line in
-                      private_imports(path.read_text(encoding="utf-8"), module)]
+            found += [
+                f"{rel}: {line}"
+                for line in private_imports(path.read_text(encoding="utf-8"), module)
+            ]
     assert found == []

@@ -30,17 +30,30 @@ def _validator(name: str) -> str:
 
 
 def test_the_desktop_entry_passes_desktop_file_validate() -> None:
-    done = subprocess.run([_validator("desktop-file-validate"),
-                           str(PACKAGING / f"{APP_ID}.desktop")],
-                          capture_output=True, text=True, timeout=60, check=False)
+    done = subprocess.run(
+        [_validator("desktop-file-validate"), str(PACKAGING / f"{APP_ID}.desktop")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     # It prints nothing for a valid file; hints and errors alike are lines of output.
     assert done.returncode == 0 and done.stdout.strip() == "", done.stdout + done.stderr
 
 
 def test_the_metainfo_passes_appstreamcli_validate() -> None:
-    done = subprocess.run([_validator("appstreamcli"), "validate", "--no-net",
-                           str(PACKAGING / f"{APP_ID}.metainfo.xml")],
-                          capture_output=True, text=True, timeout=60, check=False)
+    done = subprocess.run(
+        [
+            _validator("appstreamcli"),
+            "validate",
+            "--no-net",
+            str(PACKAGING / f"{APP_ID}.metainfo.xml"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Validation was successful" in done.stdout
     assert " E: " not in done.stdout and " W: " not in done.stdout, done.stdout
@@ -54,15 +67,15 @@ def _png_size(path: Path) -> tuple[int, int]:
 
 def test_the_icon_is_installed_in_every_hicolor_size_and_as_svg() -> None:
     data_files = PYPROJECT["tool"]["setuptools"]["data-files"]
-    assert data_files["share/icons/hicolor/scalable/apps"] == [
-        f"resources/icons/{APP_ID}.svg"]
+    assert data_files["share/icons/hicolor/scalable/apps"] == [f"resources/icons/{APP_ID}.svg"]
     for size in HICOLOR_SIZES:
         files = data_files[f"share/icons/hicolor/{size}x{size}/apps"]
         assert files == [f"packaging/icons/{size}x{size}/{APP_ID}.png"]
         assert _png_size(ROOT / files[0]) == (size, size)
     # The app's own 256 px fallback and the installed one are the same picture.
-    assert (ROOT / f"packaging/icons/256x256/{APP_ID}.png").read_bytes() == \
-        (ROOT / f"resources/icons/{APP_ID}.png").read_bytes()
+    assert (ROOT / f"packaging/icons/256x256/{APP_ID}.png").read_bytes() == (
+        ROOT / f"resources/icons/{APP_ID}.png"
+    ).read_bytes()
 
 
 def test_the_desktop_entry_and_metainfo_are_installed_where_desktops_look() -> None:

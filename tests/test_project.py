@@ -26,11 +26,13 @@ QT_PACKAGES = {"PySide6", "shiboken6", "pyqtgraph"}
 
 
 def tool(name: str, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(BIN / name), *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120, check=False)
+    return subprocess.run(
+        [str(BIN / name), *args], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
 
 
 # -- architecture and lint --------------------------------------------------------------------
+
 
 def test_import_linter_contracts_are_kept() -> None:
     done = tool("lint-imports", "--no-cache")
@@ -73,17 +75,28 @@ def _imports(path: Path) -> tuple[tuple[str, bool], ...]:
 def test_no_brikdesk_module_imports_qt() -> None:
     modules = sorted((ROOT / "brikdesk").rglob("*.py"))
     assert len(modules) > 5
-    offenders = [f"{p.relative_to(ROOT)}: {name}" for p in modules
-                 for name, _ in _imports(p) if name in QT_PACKAGES]
+    offenders = [
+        f"{p.relative_to(ROOT)}: {name}"
+        for p in modules
+        for name, _ in _imports(p)
+        if name in QT_PACKAGES
+    ]
     assert offenders == []
 
 
 def test_only_the_launcher_reaches_into_ui_and_only_lazily() -> None:
-    uses = {str(p.relative_to(ROOT)): lazy for p in (ROOT / "brikdesk").rglob("*.py")
-            for name, lazy in _imports(p) if name == "ui"}
+    uses = {
+        str(p.relative_to(ROOT)): lazy
+        for p in (ROOT / "brikdesk").rglob("*.py")
+        for name, lazy in _imports(p)
+        if name == "ui"
+    }
     # the launcher opens the app; print and report paint PDFs with ui.printing in run()
-    assert uses == {"brikdesk/cli.py": True, "brikdesk/commands/print_.py": True,
-                    "brikdesk/commands/report.py": True}
+    assert uses == {
+        "brikdesk/cli.py": True,
+        "brikdesk/commands/print_.py": True,
+        "brikdesk/commands/report.py": True,
+    }
 
 
 def test_versions_agree() -> None:
@@ -91,6 +104,7 @@ def test_versions_agree() -> None:
 
 
 # -- resources --------------------------------------------------------------------------------
+
 
 def test_the_app_icon_exists_as_svg_and_256_px_png() -> None:
     svg = resource_path(f"icons/{APP_ID}.svg")
@@ -107,6 +121,7 @@ def test_the_icons_go_into_the_wheel() -> None:
 
 
 # -- packaging --------------------------------------------------------------------------------
+
 
 def _desktop_entry() -> configparser.SectionProxy:
     parser = configparser.ConfigParser(interpolation=None)
@@ -151,49 +166,71 @@ def test_appstream_metainfo() -> None:
 
 # -- the quick-start scripts ------------------------------------------------------------------
 
+
 def _quick_start_commands() -> list[str]:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = re.search(r"^## Quick start\n(.*?)(?=^#{1,6} )", readme, re.S | re.M)
     assert section is not None, "README.md has no '## Quick start' section"
     blocks = re.findall(r"```(?:sh|bash|console)?\n(.*?)```", section.group(1), re.S)
-    return [line.strip() for block in blocks for line in block.splitlines()
-            if line.strip() and not line.strip().startswith("#")]
+    return [
+        line.strip()
+        for block in blocks
+        for line in block.splitlines()
+        if line.strip() and not line.strip().startswith("#")
+    ]
 
 
 def test_readme_quick_start_has_exactly_two_commands_and_ci_runs_the_test_one() -> None:
     commands = _quick_start_commands()
     assert commands == ["./run-app", "./run-tests"]
-    ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()
-          if line.strip() and not line.lstrip().startswith("#")]
+    ci = [
+        line.strip()
+        for line in (ROOT / ".ci" / "run").read_text().splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
     # CI calls .ci/run with no arguments; a developer's arguments go on to pytest.
     tests = [i for i, line in enumerate(ci) if line in ("./run-tests", './run-tests "$@"')]
     assert len(tests) == 1
     # Then, with no arguments only, the app is built and checked, and nothing else runs.
-    assert ci[tests[0] + 1:] == ["if [ $# -eq 0 ]; then", "packaging/build.sh",
-                                 "packaging/check.sh", "fi"]
+    assert ci[tests[0] + 1 :] == [
+        "if [ $# -eq 0 ]; then",
+        "packaging/build.sh",
+        "packaging/check.sh",
+        "fi",
+    ]
 
 
 def test_scripts_are_executable_bash_without_syntax_errors() -> None:
-    for name in ("run-app", "run-tests", ".ci/run", "scripts/ensure-venv.sh",
-                 "packaging/build.sh", "packaging/check.sh"):
+    for name in (
+        "run-app",
+        "run-tests",
+        ".ci/run",
+        "scripts/ensure-venv.sh",
+        "packaging/build.sh",
+        "packaging/check.sh",
+    ):
         path = ROOT / name
         if name == "scripts/ensure-venv.sh":  # sourced, not run
             assert path.read_text().startswith("# shellcheck shell=bash")
         else:
             assert os.access(path, os.X_OK), f"{name} is not executable"
             assert path.read_text().startswith("#!/usr/bin/env bash\n")
-        done = subprocess.run(["bash", "-n", str(path)], capture_output=True, text=True,
-                              check=False)
+        done = subprocess.run(
+            ["bash", "-n", str(path)], capture_output=True, text=True, check=False
+        )
         assert done.returncode == 0, f"{name}: {done.stderr}"
 
 
 def test_ensure_venv_maps_missing_libraries_to_debian_packages() -> None:
-    script = (f'source "{ROOT}/scripts/ensure-venv.sh"; debian_packages libxcb-icccm.so.4 '
-              "libxkbcommon-x11.so.0 libEGL.so.1 libdbus-1.so.3 libglib-2.0.so.0")
+    script = (
+        f'source "{ROOT}/scripts/ensure-venv.sh"; debian_packages libxcb-icccm.so.4 '
+        "libxkbcommon-x11.so.0 libEGL.so.1 libdbus-1.so.3 libglib-2.0.so.0"
+    )
     done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == sorted(
-        ["libxcb-icccm4", "libxkbcommon-x11-0", "libegl1", "libdbus-1-3", "libglib2.0-0"])
+        ["libxcb-icccm4", "libxkbcommon-x11-0", "libegl1", "libdbus-1-3", "libglib2.0-0"]
+    )
 
 
 def test_readme_command_line_section_lists_every_command_with_its_options() -> None:
@@ -203,8 +240,10 @@ def test_readme_command_line_section_lists_every_command_with_its_options() -> N
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = re.search(r"^## Command line\n(.*?)(?=^## )", readme, re.S | re.M)
     assert section is not None, "README.md has no '## Command line' section"
-    rows = {m.group(1): m.group(0) for m in re.finditer(
-        r"^\| `brikdesk (\w+)[^`]*` \|.*$", section.group(1), re.M)}
+    rows = {
+        m.group(1): m.group(0)
+        for m in re.finditer(r"^\| `brikdesk (\w+)[^`]*` \|.*$", section.group(1), re.M)
+    }
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
     missing = []
@@ -213,14 +252,22 @@ def test_readme_command_line_section_lists_every_command_with_its_options() -> N
             missing.append(f"brikdesk {name}")
             continue
         for action in sub.choices[name]._actions:
-            missing += [f"brikdesk {name} {opt}" for opt in action.option_strings
-                        if opt.startswith("--") and opt != "--help" and opt not in rows[name]]
-    missing += [opt for a in parser._actions for opt in a.option_strings
-                if opt.startswith("--") and opt != "--help" and f"`brikdesk {opt}" not in readme]
+            missing += [
+                f"brikdesk {name} {opt}"
+                for opt in action.option_strings
+                if opt.startswith("--") and opt != "--help" and opt not in rows[name]
+            ]
+    missing += [
+        opt
+        for a in parser._actions
+        for opt in a.option_strings
+        if opt.startswith("--") and opt != "--help" and f"`brikdesk {opt}" not in readme
+    ]
     assert missing == [], f"README.md's command line section does not mention: {missing}"
 
 
 # -- checked types ----------------------------------------------------------------------------
+
 
 def test_types_are_checked_strictly_and_without_blanket_ignores() -> None:
     """./run-tests runs mypy: strict for the domain package, untyped bodies checked in ui, and
@@ -232,9 +279,12 @@ def test_types_are_checked_strictly_and_without_blanket_ignores() -> None:
     assert overrides[("ui.*",)].get("check_untyped_defs") is True
     assert not any(o.get("ignore_errors") for o in config["overrides"])
     assert re.search(r'^step "mypy" .*mypy', (ROOT / "run-tests").read_text(), re.M)
-    bare = [f"{p.relative_to(ROOT)}:{n}"
-            for package in ("brikdesk", "ui") for p in sorted((ROOT / package).rglob("*.py"))
-            for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
-            if re.search(r"#\s*type:\s*ignore(?!\[)", line)]
+    bare = [
+        f"{p.relative_to(ROOT)}:{n}"
+        for package in ("brikdesk", "ui")
+        for p in sorted((ROOT / package).rglob("*.py"))
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"#\s*type:\s*ignore(?!\[)", line)
+    ]
     assert bare == []
     assert (ROOT / "brikdesk" / "py.typed").is_file() and (ROOT / "ui" / "py.typed").is_file()

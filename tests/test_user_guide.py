@@ -42,9 +42,14 @@ def test_every_picture_of_the_guide_exists_and_has_a_caption() -> None:
 @pytest.mark.slow
 def test_the_screenshot_script_makes_every_picture_of_the_guide(tmp_path: Path) -> None:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    done = subprocess.run([sys.executable, str(ROOT / "docs" / "make_screenshots.py"),
-                           "--out", str(tmp_path)], capture_output=True, text=True, env=env,
-                          timeout=300, check=False)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "docs" / "make_screenshots.py"), "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     made = sorted(p.name for p in tmp_path.glob("*.png"))
     linked = sorted(Path(target).name for _, target in _links())

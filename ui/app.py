@@ -140,9 +140,14 @@ def open_storage(args: argparse.Namespace | None = None) -> Database:
 
 #: What the first screen (the last campaign: navigator, standings, a battle's result) needs
 #: from the database layer beyond ``open_storage``; ``StartUp`` imports it on its worker.
-FIRST_SCREEN_MODULES = ("brikdesk.services.campaigns", "brikdesk.services.battles",
-                        "brikdesk.services.history", "brikdesk.services.aftermath",
-                        "brikdesk.services.tracker", "ui.windows.standings")
+FIRST_SCREEN_MODULES = (
+    "brikdesk.services.campaigns",
+    "brikdesk.services.battles",
+    "brikdesk.services.history",
+    "brikdesk.services.aftermath",
+    "brikdesk.services.tracker",
+    "ui.windows.standings",
+)
 
 
 def prepare_first_screen() -> None:
@@ -181,8 +186,14 @@ def database_text(db: Database) -> str:
 def _window(services: Services, database: str, settings: AppSettings | None) -> MainWindow:
     bus = Bus()
     scopes = UndoScopes()
-    window = MainWindow(services, bus, scopes, settings=settings or AppSettings.for_app(),
-                        database=database, icon=app_icon())
+    window = MainWindow(
+        services,
+        bus,
+        scopes,
+        settings=settings or AppSettings.for_app(),
+        database=database,
+        icon=app_icon(),
+    )
     bus.setParent(window)
     scopes.setParent(window)
     return window
@@ -193,8 +204,9 @@ def _keep_database(window: MainWindow, db: Database) -> None:
     window.destroyed.connect(db.close)
 
 
-def build_main_window(args: argparse.Namespace | None = None, *,
-                      settings: AppSettings | None = None) -> MainWindow:
+def build_main_window(
+    args: argparse.Namespace | None = None, *, settings: AppSettings | None = None
+) -> MainWindow:
     """Open the database and build the services, the bus, the undo stack and the window,
     showing the last campaign, all at once (tests and tools; the app uses ``StartUp``).
 
@@ -210,8 +222,9 @@ def build_main_window(args: argparse.Namespace | None = None, *,
     return window
 
 
-def build_window_first(args: argparse.Namespace | None = None, *,
-                       settings: AppSettings | None = None) -> MainWindow:
+def build_window_first(
+    args: argparse.Namespace | None = None, *, settings: AppSettings | None = None
+) -> MainWindow:
     """The main window over services with no database yet ("Opening <database>…"); the
     database layer is not imported. ``StartUp`` opens the database after the first paint."""
     url = getattr(args, "db", None) if args is not None else None
@@ -228,9 +241,14 @@ class StartUp(QObject):
     unexpected error is logged with its traceback and reported as one).
     """
 
-    def __init__(self, window: MainWindow, args: argparse.Namespace | None,
-                 on_ready: Callable[[], None], on_failed: Callable[[StorageError], None],
-                 on_painted: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        window: MainWindow,
+        args: argparse.Namespace | None,
+        on_ready: Callable[[], None],
+        on_failed: Callable[[StorageError], None],
+        on_painted: Callable[[], None] | None = None,
+    ) -> None:
         super().__init__(window)
         self._window = window
         self._args = args
@@ -279,8 +297,13 @@ class StartUp(QObject):
             return db
 
         # The relay lives with the application: the window may close while the worker runs.
-        start_job(QApplication.instance() or self, work, on_done=self._opened,
-                  on_error=self._failed, pool=self._pool)
+        start_job(
+            QApplication.instance() or self,
+            work,
+            on_done=self._opened,
+            on_error=self._failed,
+            pool=self._pool,
+        )
 
     def _opened(self, db: Database) -> None:
         self.finished = True
@@ -296,10 +319,11 @@ class StartUp(QObject):
         self.finished = True
         QApplication.restoreOverrideCursor()
         if not isinstance(exc, StorageError):
-            log.critical("Unexpected error opening the database (a bug in BrikDesk)\n%s",
-                         details)
-            exc = StorageError(f"an unexpected error stopped BrikDesk while opening it: "
-                               f"{type(exc).__name__}: {exc}")
+            log.critical("Unexpected error opening the database (a bug in BrikDesk)\n%s", details)
+            exc = StorageError(
+                f"an unexpected error stopped BrikDesk while opening it: "
+                f"{type(exc).__name__}: {exc}"
+            )
         else:
             log.error("Cannot open the database: %s", exc)
         self._on_failed(exc)
@@ -312,6 +336,7 @@ class StartUp(QObject):
 
 
 # -- storage errors at start ------------------------------------------------------------------
+
 
 def _show_start_error(error: StorageError, url: str | None = None) -> Path | None:
     """The database of ``url`` could not be opened: say why and offer its backup or another
@@ -362,8 +387,9 @@ class CrashHandler:
         if sys.excepthook is self and self._previous is not None:
             sys.excepthook = self._previous
 
-    def __call__(self, exc_type: type[BaseException], exc: BaseException,
-                 tb: TracebackType | None) -> None:
+    def __call__(
+        self, exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None
+    ) -> None:
         if issubclass(exc_type, KeyboardInterrupt):
             sys.__excepthook__(exc_type, exc, tb)
             return
@@ -412,6 +438,7 @@ def setup_logging() -> None:
 
 # -- --check-start ----------------------------------------------------------------------------
 
+
 class FirstPaintWatcher(QObject):
     """Calls ``on_painted`` once, after the first Paint event of ``window`` or a child."""
 
@@ -421,10 +448,13 @@ class FirstPaintWatcher(QObject):
         self._on_painted = on_painted
         self.painted = False
 
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
-        if (not self.painted and event.type() == QEvent.Type.Paint
-                and isinstance(obj, QWidget)
-                and (obj is self._window or self._window.isAncestorOf(obj))):
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if (
+            not self.painted
+            and event.type() == QEvent.Type.Paint
+            and isinstance(obj, QWidget)
+            and (obj is self._window or self._window.isAncestorOf(obj))
+        ):
             self.painted = True
             # Let this paint finish, then report.
             QTimer.singleShot(0, self, self._on_painted)
@@ -444,11 +474,10 @@ def process_age_ms() -> float | None:
 
 
 def _since(started: float) -> str:
-    """"N ms" since ``started`` (``perf_counter``), and since the process started if known."""
+    """ "N ms" since ``started`` (``perf_counter``), and since the process started if known."""
     ms = (time.perf_counter() - started) * 1000
     age = process_age_ms()
-    return f"{ms:.0f} ms" + (f", {age:.0f} ms after the process started" if age is not None
-                             else "")
+    return f"{ms:.0f} ms" + (f", {age:.0f} ms after the process started" if age is not None else "")
 
 
 class ErrorLog(logging.Handler):
@@ -489,11 +518,13 @@ def run_app(args: argparse.Namespace | None = None) -> int:
 
         def painted() -> None:
             if checking:
-                print(f"BrikDesk {__version__}: main window painted in {_since(started)} "
-                      f"(platform {app.platformName()})", flush=True)
+                print(
+                    f"BrikDesk {__version__}: main window painted in {_since(started)} "
+                    f"(platform {app.platformName()})",
+                    flush=True,
+                )
             else:
-                log.info("BrikDesk %s: main window painted in %s", __version__,
-                         _since(started))
+                log.info("BrikDesk %s: main window painted in %s", __version__, _since(started))
 
         def ready() -> None:
             resume_garbage_collection()
@@ -503,12 +534,18 @@ def run_app(args: argparse.Namespace | None = None) -> int:
 
             def shown() -> None:
                 if errors.records:  # the window is up, but not everything worked
-                    print(f"brikdesk --check-start: {errors.first_line()}", file=sys.stderr,
-                          flush=True)
+                    print(
+                        f"brikdesk --check-start: {errors.first_line()}",
+                        file=sys.stderr,
+                        flush=True,
+                    )
                     app.exit(1)
                     return
-                print(f"BrikDesk {__version__}: campaign shown in {_since(started)} "
-                      f"(database {window.database})", flush=True)
+                print(
+                    f"BrikDesk {__version__}: campaign shown in {_since(started)} "
+                    f"(database {window.database})",
+                    flush=True,
+                )
                 app.exit(0)
 
             # The campaign is on screen once the window has been painted with it.
@@ -535,9 +572,14 @@ def run_app(args: argparse.Namespace | None = None) -> int:
         startups = [StartUp(window, args, ready, storage_failed, painted)]
         timeout = QTimer(window)
         if checking:
+
             def too_slow() -> None:
-                print(f"brikdesk --check-start: the campaign was not shown within "
-                      f"{CHECK_START_TIMEOUT:.0f} s", file=sys.stderr, flush=True)
+                print(
+                    f"brikdesk --check-start: the campaign was not shown within "
+                    f"{CHECK_START_TIMEOUT:.0f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
                 app.exit(1)
 
             timeout.setSingleShot(True)

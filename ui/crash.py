@@ -55,8 +55,9 @@ def log_file_handler(folder: Path | None = None) -> RotatingFileHandler:
     created if missing. Raises ``OSError`` when the folder can't be written."""
     folder = folder or log_folder()
     folder.mkdir(parents=True, exist_ok=True)
-    handler = RotatingFileHandler(folder / LOG_NAME, maxBytes=LOG_BYTES,
-                                  backupCount=LOG_BACKUPS, encoding="utf-8")
+    handler = RotatingFileHandler(
+        folder / LOG_NAME, maxBytes=LOG_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8"
+    )
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     return handler
 
@@ -72,15 +73,18 @@ def log_path() -> Path | None:
 
 def report_block(summary: str, details: str, log: Path | None) -> str:
     """The text to paste into a bug report."""
-    return (f"BrikDesk {__version__}, Python {sys.version.split()[0]}, "
-            f"{sys.platform}\n{summary}\nLog: {log or 'none'}\n\n{details}")
+    return (
+        f"BrikDesk {__version__}, Python {sys.version.split()[0]}, "
+        f"{sys.platform}\n{summary}\nLog: {log or 'none'}\n\n{details}"
+    )
 
 
 class CrashDialog(QDialog):
     """A bug happened: a plain sentence, the details to copy, where the log is."""
 
-    def __init__(self, parent: QWidget | None, details: str, log: Path | None,
-                 summary: str = "") -> None:
+    def __init__(
+        self, parent: QWidget | None, details: str, log: Path | None, summary: str = ""
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("crashDialog")
         self.setWindowTitle("BrikDesk: unexpected error")
@@ -90,7 +94,9 @@ class CrashDialog(QDialog):
         intro = QLabel(
             "<b>Something went wrong inside BrikDesk.</b> This is a bug, not something you "
             "did. BrikDesk keeps running; what you did before was saved. Further errors are "
-            "only written to the log.", self)
+            "only written to the log.",
+            self,
+        )
         intro.setWordWrap(True)
         layout.addWidget(intro)
         what = QLabel(self.summary, self)
@@ -112,8 +118,9 @@ class CrashDialog(QDialog):
         where.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(where)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        self.copy_button = buttons.addButton("&Copy details",
-                                             QDialogButtonBox.ButtonRole.ActionRole)
+        self.copy_button = buttons.addButton(
+            "&Copy details", QDialogButtonBox.ButtonRole.ActionRole
+        )
         self.copy_button.setObjectName("copyDetails")
         self.copy_button.clicked.connect(self.copy_details)
         buttons.rejected.connect(self.reject)

@@ -31,8 +31,14 @@ POLL_MS = 1000
 class LiveRefresh(QObject):
     """Polls ``watch`` every ``interval`` ms while started; ``changed_elsewhere`` counts hits."""
 
-    def __init__(self, watch: ChangeWatch, bus: Bus, parent: QObject | None = None, *,
-                 interval: int = POLL_MS) -> None:
+    def __init__(
+        self,
+        watch: ChangeWatch,
+        bus: Bus,
+        parent: QObject | None = None,
+        *,
+        interval: int = POLL_MS,
+    ) -> None:
         super().__init__(parent)
         self.watch = watch
         self.bus = bus
@@ -63,8 +69,13 @@ class LiveRefresh(QObject):
         if self._busy or self._closed:
             return
         self._busy = True
-        start_job(self, lambda _progress: self.watch.poll(), on_done=self._polled,
-                  on_error=self._failed, pool=self._pool)
+        start_job(
+            self,
+            lambda _progress: self.watch.poll(),
+            on_done=self._polled,
+            on_error=self._failed,
+            pool=self._pool,
+        )
 
     def _polled(self, changed: object) -> None:
         self._busy = False

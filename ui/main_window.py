@@ -85,8 +85,14 @@ if TYPE_CHECKING:  # the windows load when first opened
 log = logging.getLogger(__name__)
 
 APP_TITLE = "BrikDesk"
-NAVIGATOR_CHANGES = (Changes.CAMPAIGNS | Changes.PLAYERS | Changes.ARMIES | Changes.UNITS
-                     | Changes.BATTLES | Changes.EVENTS)
+NAVIGATOR_CHANGES = (
+    Changes.CAMPAIGNS
+    | Changes.PLAYERS
+    | Changes.ARMIES
+    | Changes.UNITS
+    | Changes.BATTLES
+    | Changes.EVENTS
+)
 
 
 class MainWindow(QMainWindow):
@@ -100,9 +106,17 @@ class MainWindow(QMainWindow):
     #: Edit > Settings saved new preferences (table mode and the print dialogs read them).
     preferences_changed = Signal()
 
-    def __init__(self, services: Services, bus: Bus, scopes: UndoScopes, *,
-                 settings: AppSettings | None = None, database: str = "",
-                 icon: QIcon | None = None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        services: Services,
+        bus: Bus,
+        scopes: UndoScopes,
+        *,
+        settings: AppSettings | None = None,
+        database: str = "",
+        icon: QIcon | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("MainWindow")
         self.services = services
@@ -134,8 +148,7 @@ class MainWindow(QMainWindow):
         self.runner = Actions(self, self.undo_stack, bus, self.banner)
         self.printing = RosterPrinting(self, services, self.banner, self.settings)
         self.report_printing = ReportPrinting(self, services, self.banner, self.settings)
-        self.battle_sheet_printing = BattleSheetPrinting(self, services, self.banner,
-                                                         self.settings)
+        self.battle_sheet_printing = BattleSheetPrinting(self, services, self.banner, self.settings)
         self._build_central()
         self._build_actions()
         self._build_menus()
@@ -177,8 +190,10 @@ class MainWindow(QMainWindow):
         self.navigator_dock = QDockWidget("Campaign", self)
         self.navigator_dock.setObjectName("navigatorDock")
         self.navigator_dock.setWidget(self.navigator)
-        self.navigator_dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
-                                        | QDockWidget.DockWidgetFeature.DockWidgetClosable)
+        self.navigator_dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QDockWidget.DockWidgetFeature.DockWidgetClosable
+        )
         self.navigator_dock.setMinimumWidth(220)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.navigator_dock)
         self.resizeDocks([self.navigator_dock], [300], Qt.Orientation.Horizontal)
@@ -187,116 +202,235 @@ class MainWindow(QMainWindow):
         icon = self.style().standardIcon
         sp = QStyle.StandardPixmap
         act = make_action
-        self.new_action = act(self, "&New campaign…", self.new_campaign, name="newAction",
-                              shortcut=QKeySequence.StandardKey.New,
-                              tip="Start a new campaign", icon=icon(sp.SP_FileIcon))
-        self.open_action = act(self, "&Open campaign…", self.choose_campaign,
-                               name="openAction", shortcut=QKeySequence.StandardKey.Open,
-                               tip="Open another campaign of this database",
-                               icon=icon(sp.SP_DirOpenIcon))
-        self.import_action = act(self, "&Import campaign…", self.import_campaign,
-                                 name="importAction", shortcut="Ctrl+I",
-                                 tip="Read a campaign exported as JSON (a new campaign)")
-        self.export_action = act(self, "&Export campaign…", self.export_campaign,
-                                 name="exportAction", shortcut="Ctrl+Shift+S",
-                                 tip="Write the whole campaign to a JSON file")
-        self.preview_action = act(self, "Print pre&view…", self.print_preview,
-                                  name="printPreviewAction", shortcut="Ctrl+Shift+P",
-                                  tip="Preview the selected army's roster sheet or the "
-                                      "selected battle's report",
-                                  icon=icon(sp.SP_FileDialogContentsView))
-        self.print_action = act(self, "&Print…", self.print_army, name="printAction",
-                                shortcut=QKeySequence.StandardKey.Print,
-                                tip="Print the selected army's roster sheet or the selected "
-                                    "battle's report")
-        self.pdf_action = act(self, "Export as P&DF…", self.export_pdf,
-                              name="exportPdfAction", shortcut="Ctrl+Shift+E",
-                              tip="Save the selected army's roster sheet or the selected "
-                                  "battle's report as a PDF")
-        self.quit_action = act(self, "&Quit", self.close, name="quitAction",
-                               shortcut=QKeySequence.StandardKey.Quit, tip="Close BrikDesk")
+        self.new_action = act(
+            self,
+            "&New campaign…",
+            self.new_campaign,
+            name="newAction",
+            shortcut=QKeySequence.StandardKey.New,
+            tip="Start a new campaign",
+            icon=icon(sp.SP_FileIcon),
+        )
+        self.open_action = act(
+            self,
+            "&Open campaign…",
+            self.choose_campaign,
+            name="openAction",
+            shortcut=QKeySequence.StandardKey.Open,
+            tip="Open another campaign of this database",
+            icon=icon(sp.SP_DirOpenIcon),
+        )
+        self.import_action = act(
+            self,
+            "&Import campaign…",
+            self.import_campaign,
+            name="importAction",
+            shortcut="Ctrl+I",
+            tip="Read a campaign exported as JSON (a new campaign)",
+        )
+        self.export_action = act(
+            self,
+            "&Export campaign…",
+            self.export_campaign,
+            name="exportAction",
+            shortcut="Ctrl+Shift+S",
+            tip="Write the whole campaign to a JSON file",
+        )
+        self.preview_action = act(
+            self,
+            "Print pre&view…",
+            self.print_preview,
+            name="printPreviewAction",
+            shortcut="Ctrl+Shift+P",
+            tip="Preview the selected army's roster sheet or the selected battle's report",
+            icon=icon(sp.SP_FileDialogContentsView),
+        )
+        self.print_action = act(
+            self,
+            "&Print…",
+            self.print_army,
+            name="printAction",
+            shortcut=QKeySequence.StandardKey.Print,
+            tip="Print the selected army's roster sheet or the selected battle's report",
+        )
+        self.pdf_action = act(
+            self,
+            "Export as P&DF…",
+            self.export_pdf,
+            name="exportPdfAction",
+            shortcut="Ctrl+Shift+E",
+            tip="Save the selected army's roster sheet or the selected battle's report as a PDF",
+        )
+        self.quit_action = act(
+            self,
+            "&Quit",
+            self.close,
+            name="quitAction",
+            shortcut=QKeySequence.StandardKey.Quit,
+            tip="Close BrikDesk",
+        )
         self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
 
         # Edit > Undo follows the page shown: a battle's history on its page, else this
         # window's own (``_follow_page``).
         self.undo_scopes.setActiveStack(self.undo_stack)
         self.undo_action, self.redo_action = undo_redo_actions(self, self.undo_scopes)
-        self.edit_selected_action = act(self, "&Edit selected…", self.edit_selected,
-                                        name="editSelectedAction", shortcut="F2",
-                                        tip="Edit the player or army selected in the navigator")
+        self.edit_selected_action = act(
+            self,
+            "&Edit selected…",
+            self.edit_selected,
+            name="editSelectedAction",
+            shortcut="F2",
+            tip="Edit the player or army selected in the navigator",
+        )
         self.delete_selected_action = act(
-            self, "&Delete selected", self.delete_selected, name="deleteSelectedAction",
+            self,
+            "&Delete selected",
+            self.delete_selected,
+            name="deleteSelectedAction",
             shortcut=QKeySequence.StandardKey.Delete,
-            tip="Delete the player, army or battle selected in the navigator (Undo brings it "
-                "back)")
+            tip="Delete the player, army or battle selected in the navigator (Undo brings it back)",
+        )
 
         self.navigator_action = self.navigator_dock.toggleViewAction()
         self.navigator_action.setText("&Navigator")
         self.navigator_action.setShortcut(QKeySequence("Ctrl+1"))
         self.navigator_action.setObjectName("navigatorAction")
-        self.overview_action = act(self, "Campaign &overview", self.show_overview,
-                                   name="overviewAction", shortcut="Ctrl+0",
-                                   tip="Show the campaign overview")
-        self.refresh_action = act(self, "&Refresh", self.refresh, name="refreshAction",
-                                  shortcut=QKeySequence.StandardKey.Refresh,
-                                  tip="Read the campaign again from the database")
+        self.overview_action = act(
+            self,
+            "Campaign &overview",
+            self.show_overview,
+            name="overviewAction",
+            shortcut="Ctrl+0",
+            tip="Show the campaign overview",
+        )
+        self.refresh_action = act(
+            self,
+            "&Refresh",
+            self.refresh,
+            name="refreshAction",
+            shortcut=QKeySequence.StandardKey.Refresh,
+            tip="Read the campaign again from the database",
+        )
 
-        self.add_player_action = act(self, "Add &player…", self.add_player,
-                                     name="addPlayerAction", shortcut="Ctrl+Alt+N",
-                                     tip="Add a player to the campaign",
-                                     icon=icon(sp.SP_FileDialogNewFolder))
-        self.add_army_action = act(self, "Add &army…", self.add_army, name="addArmyAction",
-                                   shortcut="Ctrl+Shift+N",
-                                   tip="Add an army for a player",
-                                   icon=icon(sp.SP_FileDialogListView))
-        self.open_roster_action = act(self, "Open &roster", self.open_selected_roster,
-                                      name="openRosterAction", shortcut="Ctrl+R",
-                                      tip="Open the roster of the selected army",
-                                      icon=icon(sp.SP_FileDialogDetailedView))
-        self.catalog_action = act(self, "&Catalog", self.open_catalog, name="catalogAction",
-                                  shortcut="Ctrl+K",
-                                  tip="The campaign's weapons, equipment and unit types",
-                                  icon=icon(sp.SP_FileDialogInfoView))
-        self.settings_action = act(self, "Campaign &settings…", self.edit_campaign,
-                                   name="campaignSettingsAction", shortcut="Ctrl+Shift+K",
-                                   tip="The campaign's name, rules edition, cost system, "
-                                       "default army budget and notes")
+        self.add_player_action = act(
+            self,
+            "Add &player…",
+            self.add_player,
+            name="addPlayerAction",
+            shortcut="Ctrl+Alt+N",
+            tip="Add a player to the campaign",
+            icon=icon(sp.SP_FileDialogNewFolder),
+        )
+        self.add_army_action = act(
+            self,
+            "Add &army…",
+            self.add_army,
+            name="addArmyAction",
+            shortcut="Ctrl+Shift+N",
+            tip="Add an army for a player",
+            icon=icon(sp.SP_FileDialogListView),
+        )
+        self.open_roster_action = act(
+            self,
+            "Open &roster",
+            self.open_selected_roster,
+            name="openRosterAction",
+            shortcut="Ctrl+R",
+            tip="Open the roster of the selected army",
+            icon=icon(sp.SP_FileDialogDetailedView),
+        )
+        self.catalog_action = act(
+            self,
+            "&Catalog",
+            self.open_catalog,
+            name="catalogAction",
+            shortcut="Ctrl+K",
+            tip="The campaign's weapons, equipment and unit types",
+            icon=icon(sp.SP_FileDialogInfoView),
+        )
+        self.settings_action = act(
+            self,
+            "Campaign &settings…",
+            self.edit_campaign,
+            name="campaignSettingsAction",
+            shortcut="Ctrl+Shift+K",
+            tip="The campaign's name, rules edition, cost system, default army budget and notes",
+        )
         self.delete_campaign_action = act(
-            self, "Delete campaign", self.delete_campaign, name="deleteCampaignAction",
-            tip="Delete this campaign with its players, armies and battles (Undo brings it "
-                "back)")
+            self,
+            "Delete campaign",
+            self.delete_campaign,
+            name="deleteCampaignAction",
+            tip="Delete this campaign with its players, armies and battles (Undo brings it back)",
+        )
 
-        self.open_battle_action = act(self, "&Open battle", self.open_selected_battle,
-                                      name="openBattleAction", shortcut="Ctrl+B",
-                                      tip="Show the battle selected in the navigator")
-        self.new_battle_action = act(self, "&New battle…", self.new_battle,
-                                     name="newBattleAction", shortcut="Ctrl+Shift+B",
-                                     tip="Muster units from the armies, set the turn order "
-                                         "and start a battle")
+        self.open_battle_action = act(
+            self,
+            "&Open battle",
+            self.open_selected_battle,
+            name="openBattleAction",
+            shortcut="Ctrl+B",
+            tip="Show the battle selected in the navigator",
+        )
+        self.new_battle_action = act(
+            self,
+            "&New battle…",
+            self.new_battle,
+            name="newBattleAction",
+            shortcut="Ctrl+Shift+B",
+            tip="Muster units from the armies, set the turn order and start a battle",
+        )
 
-        self.end_battle_action = act(self, "&End battle…", self.end_battle,
-                                     name="endBattleAction", shortcut="Ctrl+Shift+F",
-                                     tip="End the battle shown: who fell, who won, "
-                                         "promotions; the campaign is updated in one step")
-        self.history_action = act(self, "&History", self.open_history, name="historyAction",
-                                  shortcut="Ctrl+H",
-                                  tip="The campaign's battles, standings, charts and "
-                                      "leaderboard")
-        self.battle_sheet_action = act(self, "Roster sheet of the &mustered units…",
-                                       self.print_battle_sheet, name="battleSheetAction",
-                                       tip="Preview and print the roster sheet of exactly the "
-                                           "units mustered into the battle")
-        self.rules_action = act(self, "&Rules reference", self.show_rules_reference,
-                                name="rulesAction", shortcut=QKeySequence.StandardKey.HelpContents,
-                                tip="Modifiers and how BrikDesk reads the rules",
-                                icon=icon(sp.SP_MessageBoxQuestion))
-        self.about_action = act(self, "&About BrikDesk", self.show_about, name="aboutAction",
-                                tip="Version, database, rules edition and libraries")
-        self.preferences_action = act(self, "Se&ttings…", self.edit_preferences,
-                                      name="preferencesAction",
-                                      shortcut=QKeySequence.StandardKey.Preferences,
-                                      tip="Paper, black-and-white printing, dice, table "
-                                          "mode's text size, new campaigns' rules edition")
+        self.end_battle_action = act(
+            self,
+            "&End battle…",
+            self.end_battle,
+            name="endBattleAction",
+            shortcut="Ctrl+Shift+F",
+            tip="End the battle shown: who fell, who won, "
+            "promotions; the campaign is updated in one step",
+        )
+        self.history_action = act(
+            self,
+            "&History",
+            self.open_history,
+            name="historyAction",
+            shortcut="Ctrl+H",
+            tip="The campaign's battles, standings, charts and leaderboard",
+        )
+        self.battle_sheet_action = act(
+            self,
+            "Roster sheet of the &mustered units…",
+            self.print_battle_sheet,
+            name="battleSheetAction",
+            tip="Preview and print the roster sheet of exactly the units mustered into the battle",
+        )
+        self.rules_action = act(
+            self,
+            "&Rules reference",
+            self.show_rules_reference,
+            name="rulesAction",
+            shortcut=QKeySequence.StandardKey.HelpContents,
+            tip="Modifiers and how BrikDesk reads the rules",
+            icon=icon(sp.SP_MessageBoxQuestion),
+        )
+        self.about_action = act(
+            self,
+            "&About BrikDesk",
+            self.show_about,
+            name="aboutAction",
+            tip="Version, database, rules edition and libraries",
+        )
+        self.preferences_action = act(
+            self,
+            "Se&ttings…",
+            self.edit_preferences,
+            name="preferencesAction",
+            shortcut=QKeySequence.StandardKey.Preferences,
+            tip="Paper, black-and-white printing, dice, table "
+            "mode's text size, new campaigns' rules edition",
+        )
         self.preferences_action.setMenuRole(QAction.MenuRole.PreferencesRole)
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
 
@@ -318,29 +452,82 @@ class MainWindow(QMainWindow):
         self.recent_menu = QMenu("&Recent campaigns", self)
         self.recent_menu.setObjectName("recentMenu")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
-        self.file_menu = menu("&File", "fileMenu", [
-            self.new_action, self.open_action, self.recent_menu, None, self.import_action,
-            self.export_action, None, self.preview_action, self.print_action, self.pdf_action,
-            None, self.quit_action])
-        self.edit_menu = menu("&Edit", "editMenu", [
-            self.undo_action, self.redo_action, None, self.edit_selected_action,
-            self.delete_selected_action, None, self.preferences_action])
-        self.view_menu = menu("&View", "viewMenu", [
-            self.navigator_action, None, self.overview_action, self.refresh_action])
-        self.campaign_menu = menu("&Campaign", "campaignMenu", [
-            self.add_player_action, self.add_army_action, None, self.open_roster_action,
-            self.catalog_action, self.history_action, None, self.settings_action,
-            self.delete_campaign_action])
+        self.file_menu = menu(
+            "&File",
+            "fileMenu",
+            [
+                self.new_action,
+                self.open_action,
+                self.recent_menu,
+                None,
+                self.import_action,
+                self.export_action,
+                None,
+                self.preview_action,
+                self.print_action,
+                self.pdf_action,
+                None,
+                self.quit_action,
+            ],
+        )
+        self.edit_menu = menu(
+            "&Edit",
+            "editMenu",
+            [
+                self.undo_action,
+                self.redo_action,
+                None,
+                self.edit_selected_action,
+                self.delete_selected_action,
+                None,
+                self.preferences_action,
+            ],
+        )
+        self.view_menu = menu(
+            "&View",
+            "viewMenu",
+            [self.navigator_action, None, self.overview_action, self.refresh_action],
+        )
+        self.campaign_menu = menu(
+            "&Campaign",
+            "campaignMenu",
+            [
+                self.add_player_action,
+                self.add_army_action,
+                None,
+                self.open_roster_action,
+                self.catalog_action,
+                self.history_action,
+                None,
+                self.settings_action,
+                self.delete_campaign_action,
+            ],
+        )
         self.report_menu = self.report_printing.make_menu(self, self.current_battle)
-        self.battle_menu = menu("&Battle", "battleMenu", [
-            self.open_battle_action, self.new_battle_action, self.end_battle_action, None,
-            self.report_menu, self.battle_sheet_action])
-        self.help_menu = menu("&Help", "helpMenu", [self.rules_action, None,
-                                                    self.about_action])
-        self.navigator.addActions([self.open_roster_action, self.open_battle_action,
-                                   self.end_battle_action, self.battle_sheet_action,
-                                   self.edit_selected_action, self.add_army_action,
-                                   self.delete_selected_action])
+        self.battle_menu = menu(
+            "&Battle",
+            "battleMenu",
+            [
+                self.open_battle_action,
+                self.new_battle_action,
+                self.end_battle_action,
+                None,
+                self.report_menu,
+                self.battle_sheet_action,
+            ],
+        )
+        self.help_menu = menu("&Help", "helpMenu", [self.rules_action, None, self.about_action])
+        self.navigator.addActions(
+            [
+                self.open_roster_action,
+                self.open_battle_action,
+                self.end_battle_action,
+                self.battle_sheet_action,
+                self.edit_selected_action,
+                self.add_army_action,
+                self.delete_selected_action,
+            ]
+        )
         self.navigator.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         # Delete and F2 act on the navigator's selection only when the navigator has focus.
         for a in (self.delete_selected_action, self.edit_selected_action):
@@ -350,10 +537,22 @@ class MainWindow(QMainWindow):
         tb = QToolBar("Main toolbar", self)
         tb.setObjectName("mainToolbar")
         tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        for a in (self.new_action, self.open_action, None, self.add_player_action,
-                  self.add_army_action, self.open_roster_action, self.catalog_action, None,
-                  self.undo_action, self.redo_action, None, self.preview_action, None,
-                  self.rules_action):
+        for a in (
+            self.new_action,
+            self.open_action,
+            None,
+            self.add_player_action,
+            self.add_army_action,
+            self.open_roster_action,
+            self.catalog_action,
+            None,
+            self.undo_action,
+            self.redo_action,
+            None,
+            self.preview_action,
+            None,
+            self.rules_action,
+        ):
             if a is None:
                 tb.addSeparator()
             else:
@@ -367,11 +566,11 @@ class MainWindow(QMainWindow):
     def _build_status_bar(self) -> None:
         status = self.statusBar()
         status.setObjectName("statusBar")
-        self.database_label = QLabel(f"Database: {self.database}" if self.database else "",
-                                     status)
+        self.database_label = QLabel(f"Database: {self.database}" if self.database else "", status)
         self.database_label.setObjectName("databaseLabel")
-        self.database_label.setToolTip("The database BrikDesk is using (--db URL or "
-                                       "BRIKDESK_DB choose another)")
+        self.database_label.setToolTip(
+            "The database BrikDesk is using (--db URL or BRIKDESK_DB choose another)"
+        )
         status.addPermanentWidget(self.database_label)
         self.edition_label = QLabel(f"Rules: BrikWars {DEFAULT_EDITION}", status)
         self.edition_label.setObjectName("editionLabel")
@@ -462,10 +661,14 @@ class MainWindow(QMainWindow):
         self.navigator.show_navigator(nav, self._cost_unit)
         # The standings are read only while the overview is shown (not on every battle event).
         on_overview = self.pages.currentWidget() is self.overview
-        self.overview.show_navigator(nav, self._cost_unit,
-                                     self._standings_html(nav) if on_overview else "")
-        if nav is not None and self.battle_page.battle_id is not None and \
-                self.pages.currentWidget() is self.battle_page:
+        self.overview.show_navigator(
+            nav, self._cost_unit, self._standings_html(nav) if on_overview else ""
+        )
+        if (
+            nav is not None
+            and self.battle_page.battle_id is not None
+            and self.pages.currentWidget() is self.battle_page
+        ):
             if self.battle_page.battle_id not in {b.id for b in nav.battles}:
                 self.show_overview()
             else:
@@ -493,18 +696,26 @@ class MainWindow(QMainWindow):
 
     def new_campaign(self) -> CampaignId | None:
         existing = self.runner.read(self.services.campaigns.list_campaigns) or ()
-        answer = NewCampaignDialog.ask(self, [c.name for c in existing],
-                                       edition=self.settings.new_campaign_edition)
+        answer = NewCampaignDialog.ask(
+            self, [c.name for c in existing], edition=self.settings.new_campaign_edition
+        )
         if answer is None:
             return None
-        summary = self.runner.perform(lambda: self.services.campaigns.create_campaign(
-            answer.name, edition=answer.edition, cost_system=answer.cost_system,
-            default_budget=answer.default_budget, notes=answer.notes))
+        summary = self.runner.perform(
+            lambda: self.services.campaigns.create_campaign(
+                answer.name,
+                edition=answer.edition,
+                cost_system=answer.cost_system,
+                default_budget=answer.default_budget,
+                notes=answer.notes,
+            )
+        )
         if summary is None:
             return None
         self.open_campaign(summary.id)
-        self.statusBar().showMessage(f"Created {summary.name}: add players, then their "
-                                     "armies (Campaign menu)", 10_000)
+        self.statusBar().showMessage(
+            f"Created {summary.name}: add players, then their armies (Campaign menu)", 10_000
+        )
         return summary.id
 
     def edit_campaign(self) -> bool:
@@ -517,8 +728,10 @@ class MainWindow(QMainWindow):
         if patch is None:
             return False
         cid = campaign.id
-        done = self.runner.perform(lambda: self.services.campaigns.update_campaign(
-            cid, patch, version=campaign.version), f"Edit campaign {campaign.name}")
+        done = self.runner.perform(
+            lambda: self.services.campaigns.update_campaign(cid, patch, version=campaign.version),
+            f"Edit campaign {campaign.name}",
+        )
         return done is not None
 
     def delete_campaign(self) -> bool:
@@ -527,11 +740,13 @@ class MainWindow(QMainWindow):
             return False
         cid, name = self.campaign_id, self.nav.campaign.name
         version = self.nav.campaign.version
-        done = self.runner.perform(lambda: self.services.campaigns.delete_campaign(
-            cid, version=version))
+        done = self.runner.perform(
+            lambda: self.services.campaigns.delete_campaign(cid, version=version)
+        )
         if done is not None:
-            self.statusBar().showMessage(f"Deleted the campaign {name} (Ctrl+Z brings it "
-                                         "back)", 10_000)
+            self.statusBar().showMessage(
+                f"Deleted the campaign {name} (Ctrl+Z brings it back)", 10_000
+            )
         return done is not None
 
     def choose_campaign(self) -> bool:
@@ -543,8 +758,9 @@ class MainWindow(QMainWindow):
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
-        campaigns = {c.id: c for c in (self.runner.read(
-            self.services.campaigns.list_campaigns) or ())}
+        campaigns = {
+            c.id: c for c in (self.runner.read(self.services.campaigns.list_campaigns) or ())
+        }
         n = 0
         for cid in self.settings.recent_campaigns:
             c = campaigns.get(cid)
@@ -562,15 +778,17 @@ class MainWindow(QMainWindow):
         self._fill_recent()
         return [a for a in self.recent_menu.actions() if a.isEnabled()]
 
-    def import_campaign(self, path: Path | None = None, name: str | None = None
-                        ) -> ProgressJob | None:
+    def import_campaign(
+        self, path: Path | None = None, name: str | None = None
+    ) -> ProgressJob | None:
         """Import a campaign file on a worker, with a progress bar and Cancel (a cancelled
         import writes nothing). Returns the job (``job.done``; ``job.result`` is the new
         campaign's id), or None if no file was chosen. A name clash asks for another name
         and imports again."""
         if path is None:
-            path = FileChooser.open_path(self, "Import campaign",
-                                         "BrikDesk campaigns (*.json);;All files (*)")
+            path = FileChooser.open_path(
+                self, "Import campaign", "BrikDesk campaigns (*.json);;All files (*)"
+            )
             if path is None:
                 return None
         chosen = path
@@ -586,20 +804,29 @@ class MainWindow(QMainWindow):
 
         def failed(exc: BaseException) -> None:
             if isinstance(exc, UserError) and exc.field == "name":
-                again = TextPrompt.ask(self, "Import campaign",
-                                       f"{exc}.\nName for the imported campaign:",
-                                       f"{name or chosen.stem} (imported)")
+                again = TextPrompt.ask(
+                    self,
+                    "Import campaign",
+                    f"{exc}.\nName for the imported campaign:",
+                    f"{name or chosen.stem} (imported)",
+                )
                 if again is not None:
                     job.retry = self.import_campaign(chosen, again)
                 return
             self._transfer_failed(exc)
 
         job = ProgressJob.start(
-            self, "Importing", lambda progress: self.services.transfer.import_file(
-                chosen, name=name, progress=progress),
-            on_done=done, on_error=failed,
+            self,
+            "Importing",
+            lambda progress: self.services.transfer.import_file(
+                chosen, name=name, progress=progress
+            ),
+            on_done=done,
+            on_error=failed,
             on_cancelled=lambda: self.banner.show_note(
-                f"Import of {chosen.name} cancelled; nothing was imported."))
+                f"Import of {chosen.name} cancelled; nothing was imported."
+            ),
+        )
         return job
 
     def export_campaign(self, path: Path | None = None) -> ProgressJob | None:
@@ -610,21 +837,31 @@ class MainWindow(QMainWindow):
         campaign = self.nav.campaign
         if path is None:
             safe = "".join(ch if ch.isalnum() or ch in " -_" else "_" for ch in campaign.name)
-            path = FileChooser.save_path(self, "Export campaign",
-                                         "BrikDesk campaigns (*.json)",
-                                         f"{safe.strip()}.json", ".json")
+            path = FileChooser.save_path(
+                self,
+                "Export campaign",
+                "BrikDesk campaigns (*.json)",
+                f"{safe.strip()}.json",
+                ".json",
+            )
             if path is None:
                 return None
         target = path
 
         return ProgressJob.start(
-            self, "Exporting", lambda progress: self.services.transfer.write_export(
-                campaign.id, target, progress=progress),
+            self,
+            "Exporting",
+            lambda progress: self.services.transfer.write_export(
+                campaign.id, target, progress=progress
+            ),
             on_done=lambda written: self.banner.show_note(
-                f"Exported {campaign.name} to {written}."),
+                f"Exported {campaign.name} to {written}."
+            ),
             on_error=self._transfer_failed,
             on_cancelled=lambda: self.banner.show_note(
-                f"Export cancelled; {target.name} was not written."))
+                f"Export cancelled; {target.name} was not written."
+            ),
+        )
 
     def _transfer_failed(self, exc: BaseException) -> None:
         """An import or export refused (shown in the banner) or failed (storage dialog)."""
@@ -651,13 +888,17 @@ class MainWindow(QMainWindow):
         from brikdesk.services.campaigns import PLAYER_COLOURS
 
         n = len(self.nav.players) if self.nav is not None else 0
-        answer = PlayerDialog.ask(self, "Add player", colour=PLAYER_COLOURS[n % len(
-            PLAYER_COLOURS)])
+        answer = PlayerDialog.ask(
+            self, "Add player", colour=PLAYER_COLOURS[n % len(PLAYER_COLOURS)]
+        )
         if answer is None:
             return None
         cid = self.campaign_id
-        player = self.runner.perform(lambda: self.services.campaigns.add_player(
-            cid, answer.name, colour=answer.colour, faction=answer.faction))
+        player = self.runner.perform(
+            lambda: self.services.campaigns.add_player(
+                cid, answer.name, colour=answer.colour, faction=answer.faction
+            )
+        )
         if player is None:
             return None
         self.navigator.select(PLAYER, player.id)
@@ -670,20 +911,28 @@ class MainWindow(QMainWindow):
         player_id = PlayerId(ident) if kind == PLAYER else None
         if kind == ARMY:
             player_id = next((a.player_id for a in self.nav.armies if a.id == ident), None)
-        answer = ArmyDialog.ask(self, self.nav.players, player_id=player_id,
-                                budget=self.nav.campaign.default_budget,
-                                cost_unit=self._cost_unit)
+        answer = ArmyDialog.ask(
+            self,
+            self.nav.players,
+            player_id=player_id,
+            budget=self.nav.campaign.default_budget,
+            cost_unit=self._cost_unit,
+        )
         if answer is None:
             return None
         campaigns = self.services.campaigns
 
         def no_budget(army: ArmySummary) -> Done[ArmyPatch] | None:
-            return None if answer.budget is not None else campaigns.update_army(
-                army.id, ArmyPatch(budget=NO_BUDGET))
+            return (
+                None
+                if answer.budget is not None
+                else campaigns.update_army(army.id, ArmyPatch(budget=NO_BUDGET))
+            )
 
         army = self.runner.perform_chain(
             lambda: campaigns.add_army(answer.player_id, answer.name, budget=answer.budget),
-            no_budget)
+            no_budget,
+        )
         if army is None:
             return None
         self.navigator.select(ARMY, army.id)
@@ -700,23 +949,46 @@ class MainWindow(QMainWindow):
             player = PlayerDialog.ask(self, f"Edit {p.name}", p.name, p.colour, p.faction)
             if player is None:
                 return False
-            player_patch = PlayerPatch(name=player.name, colour=player.colour,
-                                       faction=player.faction)
-            return self.runner.perform(lambda: self.services.campaigns.update_player(
-                PlayerId(ident), player_patch, version=p.version)) is not None
+            player_patch = PlayerPatch(
+                name=player.name, colour=player.colour, faction=player.faction
+            )
+            return (
+                self.runner.perform(
+                    lambda: self.services.campaigns.update_player(
+                        PlayerId(ident), player_patch, version=p.version
+                    )
+                )
+                is not None
+            )
         if kind == ARMY:
             a = next((a for a in self.nav.armies if a.id == ident), None)
             if a is None:
                 return False
-            army = ArmyDialog.ask(self, self.nav.players, title=f"Edit {a.name}",
-                                  player_id=a.player_id, name=a.name, budget=a.budget,
-                                  cost_unit=self._cost_unit)
+            army = ArmyDialog.ask(
+                self,
+                self.nav.players,
+                title=f"Edit {a.name}",
+                player_id=a.player_id,
+                name=a.name,
+                budget=a.budget,
+                cost_unit=self._cost_unit,
+            )
             if army is None:
                 return False
-            army_patch = ArmyPatch(name=army.name, player_id=army.player_id,
-                                   budget=NO_BUDGET if army.budget is None else army.budget)
-            return self.runner.perform(lambda: self.services.campaigns.update_army(
-                ArmyId(ident), army_patch, version=a.version), f"Edit army {army.name}") is not None
+            army_patch = ArmyPatch(
+                name=army.name,
+                player_id=army.player_id,
+                budget=NO_BUDGET if army.budget is None else army.budget,
+            )
+            return (
+                self.runner.perform(
+                    lambda: self.services.campaigns.update_army(
+                        ArmyId(ident), army_patch, version=a.version
+                    ),
+                    f"Edit army {army.name}",
+                )
+                is not None
+            )
         if kind == BATTLE:
             self.open_battle(BattleId(ident))
             return True
@@ -727,13 +999,17 @@ class MainWindow(QMainWindow):
         calls: dict[str, Callable[..., Any]] = {
             PLAYER: self.services.campaigns.delete_player,
             ARMY: self.services.campaigns.delete_army,
-            BATTLE: self.services.battles.delete_battle}
+            BATTLE: self.services.battles.delete_battle,
+        }
         call = calls.get(kind)
         if call is None or self.nav is None:
             return False
         # The version the navigator shows: a row someone else changed since is not deleted.
-        shown: dict[str, Sequence[Any]] = {PLAYER: self.nav.players, ARMY: self.nav.armies,
-                                           BATTLE: self.nav.battles}
+        shown: dict[str, Sequence[Any]] = {
+            PLAYER: self.nav.players,
+            ARMY: self.nav.armies,
+            BATTLE: self.nav.battles,
+        }
         version = next((r.version for r in shown[kind] if r.id == ident), None)
         done = self.runner.perform(lambda: call(ident, version=version))
         if done is not None:
@@ -757,12 +1033,16 @@ class MainWindow(QMainWindow):
         for a in (self.preview_action, self.print_action, self.pdf_action):
             a.setEnabled(army or kind == BATTLE)
         self.report_printing.describe_file_actions(
-            kind == BATTLE, self.preview_action, self.print_action, self.pdf_action)
+            kind == BATTLE, self.preview_action, self.print_action, self.pdf_action
+        )
         self.open_battle_action.setEnabled(kind == BATTLE)
         self.history_action.setEnabled(has)
         current = self.current_battle() if has else None
-        status = next((b.status for b in self.nav.battles if current and b.id == current[0]),
-                      None) if self.nav else None
+        status = (
+            next((b.status for b in self.nav.battles if current and b.id == current[0]), None)
+            if self.nav
+            else None
+        )
         self.end_battle_action.setEnabled(status == "in_progress")
         self.battle_sheet_action.setEnabled(status is not None)
         self.new_battle_action.setEnabled(has and len(self.nav.players if self.nav else ()) >= 2)
@@ -790,12 +1070,18 @@ class MainWindow(QMainWindow):
         if window is None:
             from ui.windows.roster import RosterWindow
 
-            window = RosterWindow(self.services, self.bus, self.undo_scopes.army(army_id),
-                                  self.settings,
-                                  army_id, self)
+            window = RosterWindow(
+                self.services,
+                self.bus,
+                self.undo_scopes.army(army_id),
+                self.settings,
+                army_id,
+                self,
+            )
             if window.roster is None:
-                self.banner.show_error(f"There is no army with id {army_id} (it may have "
-                                       "been deleted)")
+                self.banner.show_error(
+                    f"There is no army with id {army_id} (it may have been deleted)"
+                )
                 return None
             self.rosters[army_id] = window
             window.closed.connect(self._roster_closed)
@@ -821,9 +1107,14 @@ class MainWindow(QMainWindow):
         if window is None:
             from ui.windows.catalog import CatalogWindow
 
-            window = CatalogWindow(self.services, self.bus,
-                                   self.undo_scopes.catalog(self.campaign_id),
-                                   self.settings, self.campaign_id, self)
+            window = CatalogWindow(
+                self.services,
+                self.bus,
+                self.undo_scopes.catalog(self.campaign_id),
+                self.settings,
+                self.campaign_id,
+                self,
+            )
             self.catalogs[self.campaign_id] = window
             window.closed.connect(lambda cid: self.catalogs.pop(cid, None))
         window.show()
@@ -859,8 +1150,9 @@ class MainWindow(QMainWindow):
 
         if self.campaign_id is None:
             return None
-        battle_id = start_new_battle(self, self.services, self.bus, self.undo_scopes,
-                                     self.campaign_id)
+        battle_id = start_new_battle(
+            self, self.services, self.bus, self.undo_scopes, self.campaign_id
+        )
         if battle_id is not None:
             self.open_battle(battle_id)
         return battle_id
@@ -874,9 +1166,14 @@ class MainWindow(QMainWindow):
             if panel is not None:
                 panel.hide()
                 panel.deleteLater()
-            panel = BattlePanel(self.services, self.bus, self.undo_scopes.battle(battle_id),
-                                battle_id,
-                                settings=self.settings.qsettings, parent=self.battle_page)
+            panel = BattlePanel(
+                self.services,
+                self.bus,
+                self.undo_scopes.battle(battle_id),
+                battle_id,
+                settings=self.settings.qsettings,
+                parent=self.battle_page,
+            )
             page_layout = self.battle_page.layout()
             assert isinstance(page_layout, QVBoxLayout)  # BattlePage's own
             page_layout.addWidget(panel, 1)
@@ -955,8 +1252,10 @@ class MainWindow(QMainWindow):
         if result is None:
             return False
         # The battle's own history: Undo on its page reopens it.
-        done = self.runner.perform(lambda: self.services.aftermath.finish(battle_id, result),
-                                   stack=self.undo_scopes.battle(battle_id))
+        done = self.runner.perform(
+            lambda: self.services.aftermath.finish(battle_id, result),
+            stack=self.undo_scopes.battle(battle_id),
+        )
         if done is None:
             return False
         lost = f"; fallen: {', '.join(done.casualties)}" if done.casualties else ""
@@ -1010,8 +1309,7 @@ class MainWindow(QMainWindow):
         self._on_table_mode(False)
         if self.pages.currentWidget() is not self.overview:
             self.pages.setCurrentWidget(self.overview)
-            self.overview.show_navigator(self.nav, self._cost_unit,
-                                         self._standings_html(self.nav))
+            self.overview.show_navigator(self.nav, self._cost_unit, self._standings_html(self.nav))
 
     # -- printing -------------------------------------------------------------------------
 
@@ -1026,8 +1324,9 @@ class MainWindow(QMainWindow):
         if kind == BATTLE:
             name = next((b.name for b in nav.battles if b.id == ident), None) if nav else None
             return BATTLE, ident, name
-        self.banner.show_error("Select an army (to print its roster) or a battle (its report) "
-                               "in the navigator.")
+        self.banner.show_error(
+            "Select an army (to print its roster) or a battle (its report) in the navigator."
+        )
         return None
 
     def current_battle(self) -> tuple[BattleId, str | None] | None:
@@ -1109,7 +1408,7 @@ class MainWindow(QMainWindow):
 
     # -- closing --------------------------------------------------------------------------
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt name)
+    def closeEvent(self, event: QCloseEvent) -> None:
         for window in [*self.rosters.values(), *self.catalogs.values()]:
             window.close()
         if self.live is not None:

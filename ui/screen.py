@@ -53,12 +53,12 @@ def available_geometry(widget: QWidget | None = None) -> QRect:
 def usable_size(widget: QWidget | None = None) -> QSize:
     """The largest window size that fits the screen with its frame."""
     area = available_geometry(widget)
-    return QSize(max(1, area.width() - FRAME_MARGIN.width()),
-                 max(1, area.height() - FRAME_MARGIN.height()))
+    return QSize(
+        max(1, area.width() - FRAME_MARGIN.width()), max(1, area.height() - FRAME_MARGIN.height())
+    )
 
 
-def fit_to_screen(widget: QWidget, width: int | None = None,
-                  height: int | None = None) -> QSize:
+def fit_to_screen(widget: QWidget, width: int | None = None, height: int | None = None) -> QSize:
     """Size the top-level ``widget`` to ``width`` x ``height`` (default: its size hint), no
     larger than the screen allows, and keep it on the screen; returns the size given.
 
@@ -66,8 +66,10 @@ def fit_to_screen(widget: QWidget, width: int | None = None,
     scroll areas scroll) rather than the window running off the screen.
     """
     hint = widget.sizeHint()
-    want = QSize(width if width is not None else hint.width(),
-                 height if height is not None else hint.height())
+    want = QSize(
+        width if width is not None else hint.width(),
+        height if height is not None else hint.height(),
+    )
     room = usable_size(widget)
     size = want.boundedTo(room)
     minimum = widget.minimumSize()
@@ -77,9 +79,7 @@ def fit_to_screen(widget: QWidget, width: int | None = None,
     area = available_geometry(widget)
     pos = widget.pos()
     if not area.contains(QRect(pos, size + FRAME_MARGIN)):  # e.g. kept from a larger screen
-        x = min(max(pos.x(), area.left()),
-                area.right() - size.width() - FRAME_MARGIN.width() + 1)
-        y = min(max(pos.y(), area.top()),
-                area.bottom() - size.height() - FRAME_MARGIN.height() + 1)
+        x = min(max(pos.x(), area.left()), area.right() - size.width() - FRAME_MARGIN.width() + 1)
+        y = min(max(pos.y(), area.top()), area.bottom() - size.height() - FRAME_MARGIN.height() + 1)
         widget.move(max(area.left(), x), max(area.top(), y))
     return widget.size()

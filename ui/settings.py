@@ -133,8 +133,7 @@ class AppSettings:
 
     def add_recent(self, campaign_id: CampaignId) -> None:
         ids = [campaign_id] + [i for i in self.recent_campaigns if i != campaign_id]
-        self._s.setValue(f"{self._campaigns}/recent",
-                         ",".join(str(i) for i in ids[:MAX_RECENT]))
+        self._s.setValue(f"{self._campaigns}/recent", ",".join(str(i) for i in ids[:MAX_RECENT]))
 
     def forget_recent(self, campaign_id: CampaignId) -> None:
         ids = [i for i in self.recent_campaigns if i != campaign_id]

@@ -63,8 +63,9 @@ class ActionCommand(QUndoCommand):
     is reported with its reason, the command leaves the stack and every view reloads.
     """
 
-    def __init__(self, done: Done[Any], bus: Bus, report: Report = _quiet, *,
-                 text: str | None = None) -> None:
+    def __init__(
+        self, done: Done[Any], bus: Bus, report: Report = _quiet, *, text: str | None = None
+    ) -> None:
         super().__init__(text or done.text)
         self.done = done
         self._bus = bus
@@ -107,8 +108,14 @@ def refusal_text(what: str, text: str, exc: Exception) -> str:
     return f"Can't {what} “{text}”: {reason}.{tail}".replace("..", ".")
 
 
-def perform(stack: QUndoStack, bus: Bus, call: Callable[[], Done[T]], *,
-            text: str | None = None, report: Report = _quiet) -> Done[T]:
+def perform(
+    stack: QUndoStack,
+    bus: Bus,
+    call: Callable[[], Done[T]],
+    *,
+    text: str | None = None,
+    report: Report = _quiet,
+) -> Done[T]:
     """Run ``call`` (a service method returning ``Done``); if it succeeds, record it on
     ``stack`` as one undo step and publish its changes. Returns the ``Done``.
 

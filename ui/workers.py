@@ -43,11 +43,15 @@ class _Job(QRunnable):
             relay.finished.emit(result)
 
 
-def start_job(parent: QObject, fn: Callable[[Callable[[int, int], None]], Any], *,
-              on_done: Callable[[Any], None] | None = None,
-              on_error: Callable[[BaseException, str], None] | None = None,
-              on_progress: Callable[[int, int], None] | None = None,
-              pool: QThreadPool | None = None) -> JobRelay:
+def start_job(
+    parent: QObject,
+    fn: Callable[[Callable[[int, int], None]], Any],
+    *,
+    on_done: Callable[[Any], None] | None = None,
+    on_error: Callable[[BaseException, str], None] | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+    pool: QThreadPool | None = None,
+) -> JobRelay:
     """Run ``fn(progress)`` off the GUI thread; callbacks run on the GUI thread."""
     relay = JobRelay(parent)
     if on_done is not None:

@@ -19,8 +19,9 @@ from brikdesk.services.summaries import CampaignSummary
 
 
 @contextmanager
-def opened(args: argparse.Namespace, *, first_start_demo: bool = True
-           ) -> Iterator[tuple[Database, Services]]:
+def opened(
+    args: argparse.Namespace, *, first_start_demo: bool = True
+) -> Iterator[tuple[Database, Services]]:
     """The database of ``--db`` / ``BRIKDESK_DB`` / the data folder, with its services.
 
     On the first start with the default data folder (no ``--db``, no ``BRIKDESK_DB``) the demo
@@ -60,5 +61,7 @@ def pick_campaign(sv: Services, ref: str | None, verb: str) -> CampaignSummary:
         return campaigns[0]
     if not campaigns:
         raise UserError(f"there are no campaigns to {verb}")
-    raise UserError("there are several campaigns; choose one with --campaign "
-                    "NAME_OR_ID: " + ", ".join(f"'{c.name}' (id {c.id})" for c in campaigns))
+    raise UserError(
+        "there are several campaigns; choose one with --campaign "
+        "NAME_OR_ID: " + ", ".join(f"'{c.name}' (id {c.id})" for c in campaigns)
+    )

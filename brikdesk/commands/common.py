@@ -25,7 +25,8 @@ def action_die_arg(text: str) -> int:
     if not t.isdigit() or int(t) not in ACTION_DICE:
         raise argparse.ArgumentTypeError(
             f"'{printable(text)}' is not an Action die; use one of "
-            + ", ".join(f"d{s}" for s in ACTION_DICE))
+            + ", ".join(f"d{s}" for s in ACTION_DICE)
+        )
     return int(t)
 
 
@@ -34,8 +35,14 @@ class TerminalProgress:
     work has taken more than a second, one self-updating line on standard error
     ("Importing: Writing 42%"); nothing otherwise (pipes and files get no progress)."""
 
-    def __init__(self, what: str, stream: TextIO | None = None, *,
-                 after: float = 1.0, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        what: str,
+        stream: TextIO | None = None,
+        *,
+        after: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.what = what
         self.stream = stream if stream is not None else sys.stderr
         self.shown = False

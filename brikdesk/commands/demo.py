@@ -6,8 +6,10 @@ import argparse
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.description = ("Create the demo campaign (three players, their armies, a finished battle "
-                     "and one in progress), replacing an existing demo campaign.")
+    p.description = (
+        "Create the demo campaign (three players, their armies, a finished battle "
+        "and one in progress), replacing an existing demo campaign."
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -17,8 +19,10 @@ def run(args: argparse.Namespace) -> int:
     def body() -> int:
         with opened(args, first_start_demo=False) as (db, _sv):
             c = create_demo(db, replace=True)
-            print(f"Created the demo campaign '{c.name}' (campaign {c.id}): {c.players} "
-                  f"players, {c.armies} armies, {c.units} units, {c.battles} battles")
+            print(
+                f"Created the demo campaign '{c.name}' (campaign {c.id}): {c.players} "
+                f"players, {c.armies} armies, {c.units} units, {c.battles} battles"
+            )
             return 0
 
     return run_storage("demo", body)

@@ -14,11 +14,18 @@ from brikdesk.limits import printable
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--campaign", metavar="NAME_OR_ID",
-                   help="the campaign to export: its id, its name or a unique part of it "
-                        "(needed when there are several)")
-    p.add_argument("--out", metavar="FILE.json", required=True,
-                   help="the file to write ('-' for standard output)")
+    p.add_argument(
+        "--campaign",
+        metavar="NAME_OR_ID",
+        help="the campaign to export: its id, its name or a unique part of it "
+        "(needed when there are several)",
+    )
+    p.add_argument(
+        "--out",
+        metavar="FILE.json",
+        required=True,
+        help="the file to write ('-' for standard output)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,8 +43,10 @@ def run(args: argparse.Namespace) -> int:
                 path = sv.transfer.write_export(c.id, args.out, progress=progress)
             finally:
                 progress.finish()
-            print(f"Exported '{printable(c.name)}' ({c.players} players, {c.armies} armies, {c.units} "
-                  f"units, {c.battles} battles) to {path}")
+            print(
+                f"Exported '{printable(c.name)}' ({c.players} players, {c.armies} armies, {c.units} "
+                f"units, {c.battles} battles) to {path}"
+            )
             return 0
 
     return run_storage("export", body)

@@ -12,9 +12,12 @@ import argparse
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--campaign", metavar="NAME_OR_ID",
-                   help="the campaign: its id, its name or a unique part of it (needed when "
-                        "there are several)")
+    p.add_argument(
+        "--campaign",
+        metavar="NAME_OR_ID",
+        help="the campaign: its id, its name or a unique part of it (needed when "
+        "there are several)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 

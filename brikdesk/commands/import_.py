@@ -26,19 +26,24 @@ def run(args: argparse.Namespace) -> int:
         with opened(args) as (_db, sv):
             progress = TerminalProgress("Importing")
             try:
-                c = sv.transfer.import_file(args.file, name=args.name, progress=progress,
-                                            undoable=False).value
+                c = sv.transfer.import_file(
+                    args.file, name=args.name, progress=progress, undoable=False
+                ).value
             except UserError as exc:
                 if exc.field == "name" and args.name is None:
-                    raise UserError(f"{exc} (use --name NEW to import it as a copy)",
-                                    field="name") from None
+                    raise UserError(
+                        f"{exc} (use --name NEW to import it as a copy)", field="name"
+                    ) from None
                 raise
             finally:
                 progress.finish()
             # Flushed at once: the import is committed, so say so before anything else can
             # fail or the process be stopped (output to a pipe is otherwise held back).
-            print(f"Imported '{printable(c.name)}' as campaign {c.id}: {c.players} players, "
-                  f"{c.armies} armies, {c.units} units, {c.battles} battles", flush=True)
+            print(
+                f"Imported '{printable(c.name)}' as campaign {c.id}: {c.players} players, "
+                f"{c.armies} armies, {c.units} units, {c.battles} battles",
+                flush=True,
+            )
             return 0
 
     return run_storage("import", body)

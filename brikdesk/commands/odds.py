@@ -23,8 +23,15 @@ from brikdesk.errors import UserError
 from brikdesk.limits import printable
 
 #: attack_odds' UserError.field -> the option to name in the message.
-_OPTIONS = {"action": "--action", "use": "--use", "damage": "--damage", "armor": "--armor",
-            "mod": "--mod", "damage_mod": "--damage-mod", "deflection": "--deflection"}
+_OPTIONS = {
+    "action": "--action",
+    "use": "--use",
+    "damage": "--damage",
+    "armor": "--armor",
+    "mod": "--mod",
+    "damage_mod": "--damage-mod",
+    "deflection": "--deflection",
+}
 
 #: The readable table stops once the chance of a higher Damage falls below this.
 _SHOWN_DOWN_TO = 0.0001
@@ -49,7 +56,8 @@ def use_arg(text: str) -> int | None:
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"'{text}' is not a Use rating; give a whole number from {-MAX_NUMBER} to "
-            f"{MAX_NUMBER}, or - for a trivial Action") from None
+            f"{MAX_NUMBER}, or - for a trivial Action"
+        ) from None
 
 
 def modifier_arg(text: str) -> int:
@@ -58,7 +66,8 @@ def modifier_arg(text: str) -> int:
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"'{text}' is not a modifier; give a whole number from {-MAX_NUMBER} to "
-            f"{MAX_NUMBER}, such as -2 or 1") from None
+            f"{MAX_NUMBER}, such as -2 or 1"
+        ) from None
 
 
 def deflection_arg(text: str) -> int:
@@ -68,7 +77,8 @@ def deflection_arg(text: str) -> int:
         value = -1
     if value < 0:
         raise argparse.ArgumentTypeError(
-            f"'{text}' is not a number of Deflection levels; give 0, 1, 2 ...")
+            f"'{text}' is not a number of Deflection levels; give 0, 1, 2 ..."
+        )
     return value
 
 
@@ -82,34 +92,77 @@ def armor_arg(text: str) -> int | DiceExpr:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--action", type=action_die_arg, default=6, metavar="dN",
-                   help="the attacker's Action die: d4, d6 (default, a minifig), d8, d10 (a "
-                        "Hero), d12")
-    p.add_argument("--use", type=use_arg, required=True, metavar="USE",
-                   help="the weapon's Use rating, or - for a trivial Action")
-    p.add_argument("--damage", type=dice_expr_arg, required=True, metavar="DICE",
-                   help="the weapon's Damage, such as 1d6+1 or 2dA (dA: the Action die)")
-    p.add_argument("--armor", type=armor_arg, required=True, metavar="ARMOR",
-                   help="the target's Armor: a number such as 4, or dice such as 2d6 (a Hero)")
-    p.add_argument("--mod", type=modifier_arg, default=0, metavar="M",
-                   help="total modifier to the Action Roll (default 0)")
-    p.add_argument("--damage-mod", type=modifier_arg, default=0, metavar="K",
-                   help="total modifier to the Damage (default 0)")
-    p.add_argument("--deflection", type=deflection_arg, default=0, metavar="N",
-                   help="levels of Deflection: each removes one Damage die of each kind")
-    p.add_argument("--auto-hit", action="store_true",
-                   help="an Automatic Hit: no Action Roll")
-    p.add_argument("--never-over-the-top", action="store_true",
-                   help="the attacker never goes Over the Top (Cannon Fodder)")
+    p.add_argument(
+        "--action",
+        type=action_die_arg,
+        default=6,
+        metavar="dN",
+        help="the attacker's Action die: d4, d6 (default, a minifig), d8, d10 (a Hero), d12",
+    )
+    p.add_argument(
+        "--use",
+        type=use_arg,
+        required=True,
+        metavar="USE",
+        help="the weapon's Use rating, or - for a trivial Action",
+    )
+    p.add_argument(
+        "--damage",
+        type=dice_expr_arg,
+        required=True,
+        metavar="DICE",
+        help="the weapon's Damage, such as 1d6+1 or 2dA (dA: the Action die)",
+    )
+    p.add_argument(
+        "--armor",
+        type=armor_arg,
+        required=True,
+        metavar="ARMOR",
+        help="the target's Armor: a number such as 4, or dice such as 2d6 (a Hero)",
+    )
+    p.add_argument(
+        "--mod",
+        type=modifier_arg,
+        default=0,
+        metavar="M",
+        help="total modifier to the Action Roll (default 0)",
+    )
+    p.add_argument(
+        "--damage-mod",
+        type=modifier_arg,
+        default=0,
+        metavar="K",
+        help="total modifier to the Damage (default 0)",
+    )
+    p.add_argument(
+        "--deflection",
+        type=deflection_arg,
+        default=0,
+        metavar="N",
+        help="levels of Deflection: each removes one Damage die of each kind",
+    )
+    p.add_argument("--auto-hit", action="store_true", help="an Automatic Hit: no Action Roll")
+    p.add_argument(
+        "--never-over-the-top",
+        action="store_true",
+        help="the attacker never goes Over the Top (Cannon Fodder)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        odds = attack_odds(args.action, args.use, args.damage, args.armor,
-                           action_mod=args.mod, damage_mod=args.damage_mod,
-                           deflection=args.deflection, automatic_hit=args.auto_hit,
-                           can_go_over_the_top=not args.never_over_the_top)
+        odds = attack_odds(
+            args.action,
+            args.use,
+            args.damage,
+            args.armor,
+            action_mod=args.mod,
+            damage_mod=args.damage_mod,
+            deflection=args.deflection,
+            automatic_hit=args.auto_hit,
+            can_go_over_the_top=not args.never_over_the_top,
+        )
     except UserError as exc:
         option = _OPTIONS.get(exc.field or "", "")
         where = f"argument {option}: " if option else ""
@@ -139,11 +192,16 @@ def _percent(p: float) -> str:
 
 def odds_table(odds: AttackOdds, args: argparse.Namespace) -> str:
     use = "-" if args.use is None else str(args.use)
-    roll = ("Automatic Hit" if args.auto_hit else
-            "trivial Action (no roll)" if args.use is None else
-            f"d{args.action} Action die {args.mod:+d} vs Use {use}")
-    damage = f"{args.damage}" + (f" (Damage modifier {args.damage_mod:+d})"
-                                  if args.damage_mod else "")
+    roll = (
+        "Automatic Hit"
+        if args.auto_hit
+        else "trivial Action (no roll)"
+        if args.use is None
+        else f"d{args.action} Action die {args.mod:+d} vs Use {use}"
+    )
+    damage = f"{args.damage}" + (
+        f" (Damage modifier {args.damage_mod:+d})" if args.damage_mod else ""
+    )
     deflect = f", Deflection {args.deflection}" if args.deflection else ""
     f = odds.to_floats()
     lines = [
@@ -155,8 +213,11 @@ def odds_table(odds: AttackOdds, args: argparse.Namespace) -> str:
         + (f"  ({100 * float(odds.kill_given_hit):.2f}% of hits)" if odds.hit else ""),
     ]
     if odds.over_the_top:
-        lines.append(textwrap.fill(BENNY_POLICY, width=80, initial_indent="  Benny: ",
-                                   subsequent_indent="    "))
+        lines.append(
+            textwrap.fill(
+                BENNY_POLICY, width=80, initial_indent="  Benny: ", subsequent_indent="    "
+            )
+        )
     lines += ["", "Damage on a hit (without a Benny):", "  total  exactly  at least"]
     dist = odds.damage_dist
     remaining = dist.denom  # weight of the totals from this row on

@@ -18,9 +18,9 @@ def whole_number(lo: int, hi: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         t = text.strip()
         if not t.lstrip("-").isdigit() or not lo <= int(t) <= hi:
-            raise argparse.ArgumentTypeError(
-                f"'{text}' is not a whole number from {lo} to {hi}")
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number from {lo} to {hi}")
         return int(t)
+
     return parse
 
 
@@ -32,32 +32,58 @@ def paper_arg(text: str) -> str:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.description = ("Write the roster sheet of one army as a PDF (no window): a card per unit "
-                     "with tick boxes for the Action, the Counters and Dead, a reference "
-                     "appendix and blank cards.")
+    p.description = (
+        "Write the roster sheet of one army as a PDF (no window): a card per unit "
+        "with tick boxes for the Action, the Counters and Dead, a reference "
+        "appendix and blank cards."
+    )
     which = p.add_mutually_exclusive_group(required=True)
-    which.add_argument("--army", metavar="NAME_OR_ID",
-                       help="the army: its id, its name or a unique part of it")
-    which.add_argument("--battle", metavar="NAME_OR_ID",
-                       help="instead of an army, the units mustered into this battle (every "
-                            "side; each card says whose unit it is)")
-    p.add_argument("--campaign", metavar="NAME_OR_ID",
-                   help="look for the army or battle in this campaign only")
+    which.add_argument(
+        "--army", metavar="NAME_OR_ID", help="the army: its id, its name or a unique part of it"
+    )
+    which.add_argument(
+        "--battle",
+        metavar="NAME_OR_ID",
+        help="instead of an army, the units mustered into this battle (every "
+        "side; each card says whose unit it is)",
+    )
+    p.add_argument(
+        "--campaign", metavar="NAME_OR_ID", help="look for the army or battle in this campaign only"
+    )
     p.add_argument("--out", metavar="FILE.pdf", required=True, help="the PDF to write")
-    p.add_argument("--paper", type=paper_arg, default="a4", metavar="a4|letter",
-                   help="paper size, portrait (default a4)")
-    p.add_argument("--turns", type=whole_number(1, 12), default=6, metavar="N",
-                   help="turns of tick boxes beside each card, 1 to 12 (default 6)")
-    p.add_argument("--bw", action="store_true",
-                   help="black and white: no coloured or filled areas (saves ink)")
-    p.add_argument("--no-fold", action="store_true",
-                   help="one card per unit, even for identical units")
-    p.add_argument("--warnings", action="store_true",
-                   help="print the roster warnings on the last page")
-    p.add_argument("--blank-cards", type=whole_number(0, 30), default=6, metavar="N",
-                   help="blank cards for units gained at the table, 0 to 30 (default 6)")
-    p.add_argument("--include-dead", action="store_true",
-                   help="also print units that are dead in the campaign")
+    p.add_argument(
+        "--paper",
+        type=paper_arg,
+        default="a4",
+        metavar="a4|letter",
+        help="paper size, portrait (default a4)",
+    )
+    p.add_argument(
+        "--turns",
+        type=whole_number(1, 12),
+        default=6,
+        metavar="N",
+        help="turns of tick boxes beside each card, 1 to 12 (default 6)",
+    )
+    p.add_argument(
+        "--bw", action="store_true", help="black and white: no coloured or filled areas (saves ink)"
+    )
+    p.add_argument(
+        "--no-fold", action="store_true", help="one card per unit, even for identical units"
+    )
+    p.add_argument(
+        "--warnings", action="store_true", help="print the roster warnings on the last page"
+    )
+    p.add_argument(
+        "--blank-cards",
+        type=whole_number(0, 30),
+        default=6,
+        metavar="N",
+        help="blank cards for units gained at the table, 0 to 30 (default 6)",
+    )
+    p.add_argument(
+        "--include-dead", action="store_true", help="also print units that are dead in the campaign"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -68,13 +94,20 @@ def run(args: argparse.Namespace) -> int:
 
     def body() -> int:
         out = check_out_path(args.out, ".pdf")
-        options = RosterSheetOptions(paper=args.paper, turns=args.turns,
-                                     fold_identical=not args.no_fold,
-                                     black_and_white=args.bw, include_warnings=args.warnings,
-                                     blank_cards=args.blank_cards)
+        options = RosterSheetOptions(
+            paper=args.paper,
+            turns=args.turns,
+            fold_identical=not args.no_fold,
+            black_and_white=args.bw,
+            include_warnings=args.warnings,
+            blank_cards=args.blank_cards,
+        )
         if args.battle is not None and args.include_dead:
-            raise UserError("--include-dead is for an army: a battle's sheet prints exactly "
-                            "the units mustered into it", field="include_dead")
+            raise UserError(
+                "--include-dead is for an army: a battle's sheet prints exactly "
+                "the units mustered into it",
+                field="include_dead",
+            )
         left_out: tuple[str, ...]
         with opened(args) as (db, _sv):
             service = PrintService(db.sessions)
@@ -95,13 +128,17 @@ def run(args: argparse.Namespace) -> int:
         result = export_pdf(sheet, out)
         units, cards = sheet.unit_count, len(sheet.cards)
         paper = "A4" if args.paper == "a4" else "Letter"
-        print(f"Wrote {_n(result.pages, 'page')} to {result.path}: {what}, "
-              f"{_n(units, 'unit')} on {_n(cards, 'card')}, "
-              f"{paper}, {_n(args.turns, 'turn')}{', black and white' if args.bw else ''}")
+        print(
+            f"Wrote {_n(result.pages, 'page')} to {result.path}: {what}, "
+            f"{_n(units, 'unit')} on {_n(cards, 'card')}, "
+            f"{paper}, {_n(args.turns, 'turn')}{', black and white' if args.bw else ''}"
+        )
         if left_out:
-            print(f"Left out {_n(len(left_out), 'unit')} dead in the campaign: "
-                  f"{', '.join(left_out)} (--include-dead prints "
-                  "them)")
+            print(
+                f"Left out {_n(len(left_out), 'unit')} dead in the campaign: "
+                f"{', '.join(left_out)} (--include-dead prints "
+                "them)"
+            )
         return 0
 
     return run_storage("print", body)

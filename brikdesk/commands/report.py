@@ -17,21 +17,39 @@ from brikdesk.commands.print_ import paper_arg
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.description = ("Write the report of one battle from its event log, or with no --battle "
-                     "the campaign report (standings, timeline, charts), as a PDF or as "
-                     "Markdown for a forum post (the file's ending chooses).")
-    p.add_argument("--battle", metavar="NAME_OR_ID",
-                   help="the battle: its id, its name or a unique part of it")
-    p.add_argument("--campaign", metavar="NAME_OR_ID",
-                   help="look for the battle in this campaign only; with no --battle, the "
-                        "campaign to report on")
-    p.add_argument("--out", metavar="FILE.pdf|FILE.md", required=True,
-                   help="the file to write: .pdf, or .md for Markdown")
-    p.add_argument("--paper", type=paper_arg, default="a4", metavar="a4|letter",
-                   help="paper size of a PDF, portrait (default a4)")
-    p.add_argument("--bw", action="store_true",
-                   help="black and white PDF: no coloured or filled areas, players told apart "
-                        "by line patterns (saves ink)")
+    p.description = (
+        "Write the report of one battle from its event log, or with no --battle "
+        "the campaign report (standings, timeline, charts), as a PDF or as "
+        "Markdown for a forum post (the file's ending chooses)."
+    )
+    p.add_argument(
+        "--battle", metavar="NAME_OR_ID", help="the battle: its id, its name or a unique part of it"
+    )
+    p.add_argument(
+        "--campaign",
+        metavar="NAME_OR_ID",
+        help="look for the battle in this campaign only; with no --battle, the "
+        "campaign to report on",
+    )
+    p.add_argument(
+        "--out",
+        metavar="FILE.pdf|FILE.md",
+        required=True,
+        help="the file to write: .pdf, or .md for Markdown",
+    )
+    p.add_argument(
+        "--paper",
+        type=paper_arg,
+        default="a4",
+        metavar="a4|letter",
+        help="paper size of a PDF, portrait (default a4)",
+    )
+    p.add_argument(
+        "--bw",
+        action="store_true",
+        help="black and white PDF: no coloured or filled areas, players told apart "
+        "by line patterns (saves ink)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,8 +68,10 @@ def run(args: argparse.Namespace) -> int:
             battle = service.find_battle(args.battle, args.campaign)
             report = service.battle_report(battle.id)
         rounds = len(report.rounds)
-        what = (f"'{report.title}' ({report.status_text}; {rounds} round"
-                f"{'s' if rounds != 1 else ''}, {report.tally.text})")
+        what = (
+            f"'{report.title}' ({report.status_text}; {rounds} round"
+            f"{'s' if rounds != 1 else ''}, {report.tally.text})"
+        )
         if out.suffix.lower() == ".pdf":
             # Qt only now, and only for a PDF
             from ui.printing import ensure_gui_application
@@ -78,8 +98,10 @@ def _campaign_report(args: argparse.Namespace, out: Path) -> int:
     from brikdesk.services.printing import write_text
 
     if args.campaign is None:
-        raise UserError("name the battle (--battle) or, for the campaign report, the "
-                        "campaign (--campaign)", field="battle")
+        raise UserError(
+            "name the battle (--battle) or, for the campaign report, the campaign (--campaign)",
+            field="battle",
+        )
     with opened(args) as (_db, sv):
         c = pick_campaign(sv, args.campaign, "report on")
         history = sv.history.history(c.id)
@@ -91,8 +113,10 @@ def _campaign_report(args: argparse.Namespace, out: Path) -> int:
         ensure_gui_application()
         result = export_campaign_pdf(history, out, args.paper, black_and_white=args.bw)
         bw = ", black and white" if args.bw else ""
-        print(f"Wrote {result.pages} page{'s' if result.pages != 1 else ''}{bw} to "
-              f"{result.path}: campaign report of {what}")
+        print(
+            f"Wrote {result.pages} page{'s' if result.pages != 1 else ''}{bw} to "
+            f"{result.path}: campaign report of {what}"
+        )
     else:
         path = write_text(out, history_markdown(history))
         print(f"Wrote Markdown to {path}: campaign report of {what}")

@@ -49,12 +49,35 @@ from brikdesk.domain.rulesets import RULES_2020, RuleSet
 from brikdesk.errors import UserError
 
 __all__ = [
-    "BARE_HANDS_PARRY", "BailResult", "CollisionResult", "GrabResult", "Incoming",
-    "KnockBackResult", "ParryItem", "ParryResult", "READINGS", "ShoveResult", "SprintResult",
-    "apply_bail_benny", "apply_parry_benny", "apply_sprint_benny", "charging_weapon", "collide",
+    "BARE_HANDS_PARRY",
+    "BailResult",
+    "CollisionResult",
+    "GrabResult",
+    "Incoming",
+    "KnockBackResult",
+    "ParryItem",
+    "ParryResult",
+    "READINGS",
+    "ShoveResult",
+    "SprintResult",
+    "apply_bail_benny",
+    "apply_parry_benny",
+    "apply_sprint_benny",
+    "charging_weapon",
+    "collide",
     "dice_chains",
-    "gains_mom", "grab", "knockback", "parry_use", "roll_bail", "roll_parry", "roll_sprint",
-    "shove", "SHOVE_KNOCKBACK", "BlastExposure", "blast_targets", "explode_from_point",
+    "gains_mom",
+    "grab",
+    "knockback",
+    "parry_use",
+    "roll_bail",
+    "roll_parry",
+    "roll_sprint",
+    "shove",
+    "SHOVE_KNOCKBACK",
+    "BlastExposure",
+    "blast_targets",
+    "explode_from_point",
 ]
 
 #: A Shove Knocks Back this many inches (5.2).
@@ -64,13 +87,15 @@ SHOVE_KNOCKBACK = 2
 READINGS: dict[str, str] = {
     "4.1 Sprinting": (
         "The Sprint roll is the Action die rolled for distance: its highest face adds a bonus "
-        "d6, and so on (4.1 \"can benefit from Bonus Dice like any other roll\"); a natural 6 "
+        'd6, and so on (4.1 "can benefit from Bonus Dice like any other roll"); a natural 6 '
         "or more also goes Over the Top (4.2 names Sprint distance as a stat a Benny adds to). "
         "A natural 1 is simply 1 inch. If a chain of bonus dice (the Sprint die's or the "
-        "Benny die's) ends in a 1, the runner can't stop short of the full distance."),
+        "Benny die's) ends in a 1, the runner can't stop short of the full distance."
+    ),
     "4.1 Half Speed": (
         "At Half Speed the Sprint inches cost double: the runner goes half of them, keeping a "
-        "half inch (a Sprint of 5 is 2½\")."),
+        'half inch (a Sprint of 5 is 2½").'
+    ),
     "4.3 Bailing": (
         "The Bail roll is an Action Roll for distance (2010, 2020): no bonus d6 on the top face, "
         "a d4's natural 4 adds a bonus d4; a natural 1 falls where he stands (0\"), Disrupted. "
@@ -78,30 +103,36 @@ READINGS: dict[str, str] = {
         "inches, not both. At Half Speed he dives one "
         "real inch for every two Bail inches, keeping a half inch rather than rounding down, "
         "so a low roll is never turned into the critical failure's fall on the spot. Whether "
-        "the dive clears the danger is the organizer's call on the table."),
+        "the dive clears the danger is the organizer's call on the table."
+    ),
     "5.2 Parrying": (
         "+1 to Parry an Attack (Strike or Charge) or Shove made with a Two-Handed Weapon; not a "
         "Grab. A critical failure knocks the parrying item away by the attacker's Action Roll "
         "in inches; an Automatic Hit (Grab, Shove) has no Action Roll, so the attacker rolls "
         "his Action die for that distance. An Over the Top Benny on a successful Shield Parry "
-        "of Damage buys one more level of Deflection."),
+        "of Damage buys one more level of Deflection."
+    ),
     "5.4 Collisions": (
         "MOM and POP dice earn bonus dice like other distance rolls. Combined Charges from one "
         "direction add their MOMs; the target still rolls one POP. Two minifigs Charging "
-        "head-on each resolve a Collision on the other."),
+        "head-on each resolve a Collision on the other."
+    ),
     "KnockBack": (
         "Any Knocked Back minifig (Shove, Explosion, Collision) stopped by a larger obstacle "
         "takes 1 point of Smash damage per inch of KnockBack prevented, any part of an inch "
-        "counting; it adds to other Damage from the same attack before comparing with Armor."),
+        "counting; it adds to other Damage from the same attack before comparing with Armor."
+    ),
     "5.2 Shoving": (
         "A Charging Shove (5.4 'cause 1d6\" of KnockBack in a Collision or a Charging Shove') "
-        "spends the MOM for 1d6\" more KnockBack (with bonus dice) on top of the Shove's 2\"; "
-        "the target's POP resists Collisions only, not a Shove."),
+        'spends the MOM for 1d6" more KnockBack (with bonus dice) on top of the Shove\'s 2"; '
+        "the target's POP resists Collisions only, not a Shove."
+    ),
     "5.1 Explosions": (
         "Each target in a blast takes the size and visibility modifiers of the part of it "
         "inside the radius and visible from the point of detonation, measured for that target "
         "(not the primary target's Action Roll); a target with nothing inside and visible is "
-        "not affected."),
+        "not affected."
+    ),
 }
 
 
@@ -158,13 +189,21 @@ class ParryItem:
 
     @classmethod
     def from_item(cls, item: CatalogItem) -> ParryItem:
-        return cls(item.name, item.use, shield=item.shield,
-                   ranged=item.range_inches is not None and not item.close_combat)
+        return cls(
+            item.name,
+            item.use,
+            shield=item.shield,
+            ranged=item.range_inches is not None and not item.close_combat,
+        )
 
     @classmethod
     def from_weapon(cls, weapon: Weapon) -> ParryItem:
-        return cls(weapon.name, weapon.use, shield=weapon.shield,
-                   ranged=not weapon.close_combat and not weapon.thrown)
+        return cls(
+            weapon.name,
+            weapon.use,
+            shield=weapon.shield,
+            ranged=not weapon.close_combat and not weapon.thrown,
+        )
 
 
 #: Parrying with Bare Hands: Use 0 (5.2).
@@ -177,7 +216,10 @@ def parry_use(item: ParryItem) -> tuple[int, str]:
     if item.bare_hands:
         return 0, "Bare Hands Parry at Use 0 (5.2)"
     if item.ranged:
-        return MINIFIG_TOOL_USE, f"a Ranged weapon Parries as a Minifig Tool, Use {MINIFIG_TOOL_USE} (5.2)"
+        return (
+            MINIFIG_TOOL_USE,
+            f"a Ranged weapon Parries as a Minifig Tool, Use {MINIFIG_TOOL_USE} (5.2)",
+        )
     if item.use is None:
         raise UserError(f"{item.name} can't be used to Parry (it has no Use)", field="parry")
     return item.use, f"{item.name} Use {item.use}"
@@ -232,17 +274,26 @@ class ParryResult:
         if self.knocked_away is None:
             return ""
         who = self.attacker_name or "the attacker"
-        how = (f"a roll of {who}'s Action die" if self.knock_dice else
-               f"{who}'s Action Roll" if self.attacker_name else "the attacker's Action Roll")
-        return (f"the {self.item.name} is knocked out of {self.parrier.name}'s hands, "
-                f"{inches_text(self.knocked_away)} directly away from {who} ({how}, 5.2)")
+        how = (
+            f"a roll of {who}'s Action die"
+            if self.knock_dice
+            else f"{who}'s Action Roll"
+            if self.attacker_name
+            else "the attacker's Action Roll"
+        )
+        return (
+            f"the {self.item.name} is knocked out of {self.parrier.name}'s hands, "
+            f"{inches_text(self.knocked_away)} directly away from {who} ({how}, 5.2)"
+        )
 
     def describe(self) -> str:
         r = self.roll
         mods = "".join(f"{m.value:+d}" for m in r.modifiers if m.applies_to is Stat.ACTION)
         faces = _faces((*r.dice, *r.benny_dice))
-        head = (f"{self.parrier.name} Parries {self.against} with {self.item.name}: "
-                f"{faces}{mods} = {r.total} vs Use {r.use}")
+        head = (
+            f"{self.parrier.name} Parries {self.against} with {self.item.name}: "
+            f"{faces}{mods} = {r.total} vs Use {r.use}"
+        )
         if self.critical_failure:
             text = f"{head}: natural 1, a critical failure"
             if self.knocked_away is not None:
@@ -264,10 +315,18 @@ class ParryResult:
         return text
 
 
-def roll_parry(parrier: Attacker, item: ParryItem, against: Incoming, dice: DiceSource, *,
-               two_handed_weapon: bool = False, attacker_roll: int | None = None,
-               attacker: Attacker | None = None, outnumbered: bool = False,
-               extra: Sequence[Modifier] = ()) -> ParryResult:
+def roll_parry(
+    parrier: Attacker,
+    item: ParryItem,
+    against: Incoming,
+    dice: DiceSource,
+    *,
+    two_handed_weapon: bool = False,
+    attacker_roll: int | None = None,
+    attacker: Attacker | None = None,
+    outnumbered: bool = False,
+    extra: Sequence[Modifier] = (),
+) -> ParryResult:
     """5.2 Parrying: an Action Roll against the parrying item's Use.
 
     Only a Shield can Parry a Strike, a Charge (5.4) or other incoming Damage; success gives one
@@ -280,39 +339,67 @@ def roll_parry(parrier: Attacker, item: ParryItem, against: Incoming, dice: Dice
     if against.is_damage and not item.shield:
         what = "a Charge" if against is Incoming.CHARGE else "a Strike or other Damage"
         rule = "5.4 Charge" if against is Incoming.CHARGE else "5.2 Parrying"
-        raise UserError(f"only a Shield can Parry {what}; {item.name} can't ({rule}). Bailing "
-                        "is the other way out", field="parry")
+        raise UserError(
+            f"only a Shield can Parry {what}; {item.name} can't ({rule}). Bailing "
+            "is the other way out",
+            field="parry",
+        )
     use, use_reason = parry_use(item)
     mods: list[Modifier] = []
     if two_handed_weapon and against is not Incoming.GRAB and against is not Incoming.DAMAGE:
-        mods.append(Modifier(1, Stat.ACTION, f"Parrying {against} made with a Two-Handed "
-                             "Weapon", "5.2 Parrying"))
+        mods.append(
+            Modifier(
+                1, Stat.ACTION, f"Parrying {against} made with a Two-Handed Weapon", "5.2 Parrying"
+            )
+        )
     if outnumbered:
-        mods.append(Modifier(-1, Stat.ACTION, "outnumbered in Close Combat",
-                             "5.1 Combined Attacks"))
+        mods.append(
+            Modifier(-1, Stat.ACTION, "outnumbered in Close Combat", "5.1 Combined Attacks")
+        )
     mods.extend(m for m in extra if m.applies_to is Stat.ACTION)
-    roll = roll_action(parrier.action_die, use, dice, mods,
-                       what=f"{parrier.name}'s Parry with {item.name}")
+    roll = roll_action(
+        parrier.action_die, use, dice, mods, what=f"{parrier.name}'s Parry with {item.name}"
+    )
     knocked: int | None = None
     knock_dice: tuple[DieRoll, ...] = ()
     if roll.critical_failure and not item.bare_hands:
         if attacker_roll is None:
             if attacker is None:
-                raise UserError("the Parry is a critical failure: give the attacker's Action "
-                                "Roll (or the attacker, to roll his Action die) for how far "
-                                f"the {item.name} flies (5.2)", field="attacker_roll")
-            face = dice.roll(attacker.action_die, f"{attacker.name}'s Action die: how far the "
-                             f"{item.name} is knocked away")
-            knock_dice = (DieRoll(attacker.action_die, face, Role.NATURAL,
-                                  "distance the parrying item is knocked away"),)
+                raise UserError(
+                    "the Parry is a critical failure: give the attacker's Action "
+                    "Roll (or the attacker, to roll his Action die) for how far "
+                    f"the {item.name} flies (5.2)",
+                    field="attacker_roll",
+                )
+            face = dice.roll(
+                attacker.action_die,
+                f"{attacker.name}'s Action die: how far the {item.name} is knocked away",
+            )
+            knock_dice = (
+                DieRoll(
+                    attacker.action_die,
+                    face,
+                    Role.NATURAL,
+                    "distance the parrying item is knocked away",
+                ),
+            )
             attacker_roll = face
         knocked = max(0, attacker_roll)
-    return ParryResult(parrier, item, against, roll, use_reason, knocked, knock_dice,
-                       attacker_name=attacker.name if attacker is not None else "")
+    return ParryResult(
+        parrier,
+        item,
+        against,
+        roll,
+        use_reason,
+        knocked,
+        knock_dice,
+        attacker_name=attacker.name if attacker is not None else "",
+    )
 
 
-def apply_parry_benny(result: ParryResult, use: BennyUse, dice: DiceSource,
-                      embellishment: str = "") -> ParryResult:
+def apply_parry_benny(
+    result: ParryResult, use: BennyUse, dice: DiceSource, embellishment: str = ""
+) -> ParryResult:
     """4.2/5.2: spend an Over the Top Benny earned on a Parry.
 
     ``ACTION``: +1d6 to the Parry roll. ``EMBELLISH`` (or ``STAT``) on a successful Shield Parry
@@ -321,9 +408,13 @@ def apply_parry_benny(result: ParryResult, use: BennyUse, dice: DiceSource,
     """
     if use is BennyUse.NONE:
         return result
-    check_benny_to_spend(result.benny, result.roll.natural, who=result.parrier.name,
-                         can_go_over_the_top=result.parrier.over_the_top,
-                         roll="Parry's Action die")
+    check_benny_to_spend(
+        result.benny,
+        result.roll.natural,
+        who=result.parrier.name,
+        can_go_over_the_top=result.parrier.over_the_top,
+        roll="Parry's Action die",
+    )
     if use is BennyUse.ACTION:
         bought = tuple(roll_benny(dice, 6, "+1d6 Parry roll"))
         return replace(result, roll=result.roll.with_benny(bought), benny=use, benny_dice=bought)
@@ -331,10 +422,14 @@ def apply_parry_benny(result: ParryResult, use: BennyUse, dice: DiceSource,
         raise UserError("a Parry does no Damage to add a die to (4.2)", field="benny")
     if result.against.is_damage:
         if not result.success:
-            raise UserError("the Parry failed, so there is no Deflection to add to: spend the "
-                            "Benny on +1d6 to the Parry roll instead (5.2)", field="benny")
-        return replace(result, benny=BennyUse.EMBELLISH,
-                       embellishment="one more level of Deflection")
+            raise UserError(
+                "the Parry failed, so there is no Deflection to add to: spend the "
+                "Benny on +1d6 to the Parry roll instead (5.2)",
+                field="benny",
+            )
+        return replace(
+            result, benny=BennyUse.EMBELLISH, embellishment="one more level of Deflection"
+        )
     if use is BennyUse.STAT:
         raise UserError("a Parry of a Grab or Shove has no stat to add to (4.2)", field="benny")
     return replace(result, benny=use, embellishment=embellishment_text(embellishment))
@@ -362,8 +457,12 @@ class _DistanceRoll:
     def over_the_top(self) -> bool:
         """A natural 6 or more on the Action die earns a Benny (4.2); never in 2005, whose
         Sprint and Bail are a plain 1d6 and whose chapter 4 has no Over the Top."""
-        return (self.natural >= 6 and self.who.over_the_top and self.rules.has_over_the_top
-                and self.rules.distance_die is None)
+        return (
+            self.natural >= 6
+            and self.who.over_the_top
+            and self.rules.has_over_the_top
+            and self.rules.distance_die is None
+        )
 
     @property
     def rolled_inches(self) -> int:
@@ -385,16 +484,21 @@ class _DistanceRoll:
 
     def _check_benny(self, use: BennyUse) -> None:
         if not self.rules.has_over_the_top or self.rules.distance_die is not None:
-            raise UserError(f"no Benny to spend: {self.rules.name}'s chapter 4 gives this roll "
-                            "no Over the Top (4.2)", field="benny")
-        check_benny_to_spend(self.benny, self.natural, who=self.who.name,
-                             can_go_over_the_top=self.who.over_the_top)
+            raise UserError(
+                f"no Benny to spend: {self.rules.name}'s chapter 4 gives this roll "
+                "no Over the Top (4.2)",
+                field="benny",
+            )
+        check_benny_to_spend(
+            self.benny, self.natural, who=self.who.name, can_go_over_the_top=self.who.over_the_top
+        )
         if use is BennyUse.DAMAGE:
             raise UserError("there is no Damage to add a die to (4.2)", field="benny")
 
 
-def _distance_dice(who: Attacker, dice: DiceSource, what: str, rules: RuleSet, *,
-                   action_roll: bool, bonus: bool) -> tuple[DieRoll, ...]:
+def _distance_dice(
+    who: Attacker, dice: DiceSource, what: str, rules: RuleSet, *, action_roll: bool, bonus: bool
+) -> tuple[DieRoll, ...]:
     """The dice of a Sprint or Bail: the edition's distance die (2005: 1d6, a Hero too) or the
     Action die; as an Action Roll (no bonus d6, the d4's bonus d4), with bonus dice, or plain."""
     sides = rules.distance_die or who.action_die
@@ -439,11 +543,16 @@ class BailResult(_DistanceRoll):
     def describe(self) -> str:
         name = self.who.name
         if self.critical_failure:
-            return (f"{name} Bails: natural 1, he slips and falls on his face where he stands; "
-                    "Disrupted")
+            return (
+                f"{name} Bails: natural 1, he slips and falls on his face where he stands; "
+                "Disrupted"
+            )
         dice = (*self.dice, *self.benny_dice)
-        text = (f"{name} Bails: {_faces(dice)} = {self.bail_inches}" if len(dice) > 1 else
-                f"{name} Bails: rolls {self.bail_inches}")
+        text = (
+            f"{name} Bails: {_faces(dice)} = {self.bail_inches}"
+            if len(dice) > 1
+            else f"{name} Bails: rolls {self.bail_inches}"
+        )
         if self.halved:
             text += f" at Half Speed, dives {inches_text(self.distance)}"
         else:
@@ -457,8 +566,9 @@ class BailResult(_DistanceRoll):
         return text
 
 
-def roll_bail(who: Attacker, dice: DiceSource, *, half_speed: bool = False,
-              rules: RuleSet = RULES_2020) -> BailResult:
+def roll_bail(
+    who: Attacker, dice: DiceSource, *, half_speed: bool = False, rules: RuleSet = RULES_2020
+) -> BailResult:
     """4.3 Bailing: "A Bailing minifig can spend an Action to dive to any spot within an Action
     Roll's worth of inches from his current position, ending up lying prone on the ground and
     Disrupted."
@@ -470,8 +580,9 @@ def roll_bail(who: Attacker, dice: DiceSource, *, half_speed: bool = False,
     distance roll with bonus dice and no Benny. A natural 1 falls where he stands. Half the
     inches at Half Speed (2010, 2020). Readings: READINGS "4.3 Bailing", rulesets.READINGS.
     """
-    rolled = _distance_dice(who, dice, f"{who.name}'s Bail", rules,
-                            action_roll=rules.bail_is_action_roll, bonus=True)
+    rolled = _distance_dice(
+        who, dice, f"{who.name}'s Bail", rules, action_roll=rules.bail_is_action_roll, bonus=True
+    )
     return BailResult(who, rolled, half_speed, rules=rules)
 
 
@@ -499,18 +610,21 @@ class SprintResult(_DistanceRoll):
     def must_run_full(self) -> bool:
         """A chain of bonus dice ending in a 1: he can't stop short (4.1; 2010 and 2020)."""
         return self.rules.sprint_runaway and (
-            _chain_ends_in_one(self.dice) or _chain_ends_in_one(self.benny_dice))
+            _chain_ends_in_one(self.dice) or _chain_ends_in_one(self.benny_dice)
+        )
 
     def describe(self) -> str:
         rolled = (*self.dice, *self.benny_dice)
         sum_text = f"{_faces(rolled)} = " if len(rolled) > 1 else ""  # one die: no "4 = 4"
-        text = f"{self.who.name} Sprints: {sum_text}{self.sprint_inches}\" more Move"
+        text = f'{self.who.name} Sprints: {sum_text}{self.sprint_inches}" more Move'
         if self.half_speed:
             text += f", at Half Speed {inches_text(self.distance)}"
         text += ", all in a straight line forward"
         if self.must_run_full:
-            text += (f"; the bonus dice ended in a 1: he can't stop and must run the full "
-                     f"{inches_text(self.distance)}, into walls or off the table")
+            text += (
+                f"; the bonus dice ended in a 1: he can't stop and must run the full "
+                f"{inches_text(self.distance)}, into walls or off the table"
+            )
         if self.over_the_top and self.benny is BennyUse.NONE:
             text += "; Over the Top: a Benny to spend"
         elif self.benny is BennyUse.EMBELLISH:
@@ -518,8 +632,9 @@ class SprintResult(_DistanceRoll):
         return text
 
 
-def roll_sprint(who: Attacker, dice: DiceSource, *, half_speed: bool = False,
-                rules: RuleSet = RULES_2020) -> SprintResult:
+def roll_sprint(
+    who: Attacker, dice: DiceSource, *, half_speed: bool = False, rules: RuleSet = RULES_2020
+) -> SprintResult:
     """4.1 Sprinting: spend the Action, "rolling his Action Die and giving himself that many
     bonus inches of Move" (2020; 2010 "equal to his Skill Roll"; 2005 "1d6 extra inches").
 
@@ -530,13 +645,15 @@ def roll_sprint(who: Attacker, dice: DiceSource, *, half_speed: bool = False,
     (2010, 2020). ``dice`` is virtual (``RandomDice``) or typed (``TypedDice``).
     Reading: READINGS "4.1 Sprinting", rulesets.READINGS.
     """
-    rolled = _distance_dice(who, dice, f"{who.name}'s Sprint", rules, action_roll=False,
-                            bonus=rules.sprint_bonus_dice)
+    rolled = _distance_dice(
+        who, dice, f"{who.name}'s Sprint", rules, action_roll=False, bonus=rules.sprint_bonus_dice
+    )
     return SprintResult(who, rolled, half_speed, rules=rules)
 
 
-def apply_sprint_benny(result: SprintResult, use: BennyUse, dice: DiceSource,
-                       embellishment: str = "") -> SprintResult:
+def apply_sprint_benny(
+    result: SprintResult, use: BennyUse, dice: DiceSource, embellishment: str = ""
+) -> SprintResult:
     """Spend a Sprint's Over the Top Benny: ``STAT`` (or ``ACTION``) +1d6 inches (4.2);
     ``EMBELLISH`` with a text the players agree on."""
     if use is BennyUse.NONE:
@@ -586,22 +703,34 @@ class KnockBackResult:
         """The Smash damage as a Damage part to add to the attack's Damage (apply_damage)."""
         if not self.smash:
             return None
-        return flat_damage(self.smash, f"Smash: {inches_text(self.smash)} of KnockBack stopped "
-                           "by an obstacle", "5.4 Minifig Collisions", attacker)
+        return flat_damage(
+            self.smash,
+            f"Smash: {inches_text(self.smash)} of KnockBack stopped by an obstacle",
+            "5.4 Minifig Collisions",
+            attacker,
+        )
 
     def describe(self) -> str:
         text = f"{self.target} is Knocked Back {inches_text(self.inches)} ({self.reason})"
         if self.smash:
-            text += (f", slams into an obstacle after {inches_text(self.flown)}: "
-                     f"{self.smash} Smash damage")
+            text += (
+                f", slams into an obstacle after {inches_text(self.flown)}: "
+                f"{self.smash} Smash damage"
+            )
         if self.disrupted:
             text += "; Disrupted"
         return text
 
 
-def knockback(target: str, inches: int, *, reason: str, rule: str,
-              blocked_after: Fraction | int | float | str | None = None,
-              disrupts: bool = True) -> KnockBackResult:
+def knockback(
+    target: str,
+    inches: int,
+    *,
+    reason: str,
+    rule: str,
+    blocked_after: Fraction | int | float | str | None = None,
+    disrupts: bool = True,
+) -> KnockBackResult:
     """KnockBack (3.2, 5.2, 5.4): ``inches`` directly away; ``blocked_after`` is where a larger
     obstacle stops the flight. Smash damage per inch prevented (READINGS "KnockBack")."""
     if inches < 0:
@@ -638,19 +767,29 @@ class CollisionResult:
         return self.remaining <= 0
 
     def describe(self) -> str:
-        head = (f"{self.charger} Collides with {self.target}: KnockBack "
-                f"{_faces(self.mom_dice)} (MOM) - {_faces(self.pop_dice)} (POP) = "
-                f"{self.remaining}")
+        head = (
+            f"{self.charger} Collides with {self.target}: KnockBack "
+            f"{_faces(self.mom_dice)} (MOM) - {_faces(self.pop_dice)} (POP) = "
+            f"{self.remaining}"
+        )
         if self.resisted:
-            return (f"{head}: resisted; {self.charger} stops dead and both are locked in Close "
-                    "Combat")
+            return (
+                f"{head}: resisted; {self.charger} stops dead and both are locked in Close Combat"
+            )
         assert self.knockback is not None
-        return (f"{head}: {self.knockback.describe()}; {self.charger} runs on to the limit of "
-                "his Move")
+        return (
+            f"{head}: {self.knockback.describe()}; {self.charger} runs on to the limit of his Move"
+        )
 
 
-def collide(charger: str, target: str, dice: DiceSource, *, moms: int = 1,
-            blocked_after: Fraction | int | float | str | None = None) -> CollisionResult:
+def collide(
+    charger: str,
+    target: str,
+    dice: DiceSource,
+    *,
+    moms: int = 1,
+    blocked_after: Fraction | int | float | str | None = None,
+) -> CollisionResult:
     """5.4 Minifig Collisions (part of movement, no Action; an Automatic Hit unless dodged).
 
     Each MOM spent is 1d6" of KnockBack (combined Charges from one direction add theirs); the
@@ -659,17 +798,28 @@ def collide(charger: str, target: str, dice: DiceSource, *, moms: int = 1,
     inches turns the rest into Smash damage. Reading: READINGS "5.4 Collisions".
     """
     if moms < 1:
-        raise UserError("a Collision needs a MOM: 4\" in a straight line (5.4)", field="mom")
+        raise UserError('a Collision needs a MOM: 4" in a straight line (5.4)', field="mom")
     mom: list[DieRoll] = []
     for i in range(moms):
-        mom.extend(roll_die(6, dice, Role.MOM, f"KnockBack from {charger}'s MOM"
-                            + (f" #{i + 1}" if moms > 1 else "")))
+        mom.extend(
+            roll_die(
+                6,
+                dice,
+                Role.MOM,
+                f"KnockBack from {charger}'s MOM" + (f" #{i + 1}" if moms > 1 else ""),
+            )
+        )
     pop = tuple(roll_die(6, dice, Role.POP, f"{target}'s Physical Opposition"))
     left = sum(d.face for d in mom) - sum(d.face for d in pop)
     kb = None
     if left > 0:
-        kb = knockback(target, left, reason=f"Collision with {charger}",
-                       rule="5.4 Minifig Collisions", blocked_after=blocked_after)
+        kb = knockback(
+            target,
+            left,
+            reason=f"Collision with {charger}",
+            rule="5.4 Minifig Collisions",
+            blocked_after=blocked_after,
+        )
     return CollisionResult(charger, target, tuple(mom), pop, kb)
 
 
@@ -690,9 +840,15 @@ class ShoveResult:
         return f"{self.shover} Shoves {self.target} (Automatic Hit): {self.knockback.describe()}"
 
 
-def shove(shover: str, target: str, *, parry: ParryResult | None = None, bailed: bool = False,
-          blocked_after: Fraction | int | float | str | None = None,
-          mom_dice: DiceSource | None = None) -> ShoveResult:
+def shove(
+    shover: str,
+    target: str,
+    *,
+    parry: ParryResult | None = None,
+    bailed: bool = False,
+    blocked_after: Fraction | int | float | str | None = None,
+    mom_dice: DiceSource | None = None,
+) -> ShoveResult:
     """5.2 Shoving: an Automatic Hit pushing the target 2" directly away, Disrupted, unless a
     Parry cancels it or the target dodged by Bailing.
 
@@ -708,12 +864,14 @@ def shove(shover: str, target: str, *, parry: ParryResult | None = None, bailed:
     inches, reason = SHOVE_KNOCKBACK, "Shove"
     mom: tuple[DieRoll, ...] = ()
     if mom_dice is not None:
-        mom = tuple(roll_die(6, mom_dice, Role.MOM, f"KnockBack from {shover}'s MOM (Charging "
-                             "Shove)"))
+        mom = tuple(
+            roll_die(6, mom_dice, Role.MOM, f"KnockBack from {shover}'s MOM (Charging Shove)")
+        )
         inches += sum(d.face for d in mom)
-        reason = f"Charging Shove: 2\" + MOM {_faces(mom)}"
-    kb = knockback(target, inches, reason=reason, rule="5.2 Shoving, 5.4 Momentum",
-                   blocked_after=blocked_after)
+        reason = f'Charging Shove: 2" + MOM {_faces(mom)}'
+    kb = knockback(
+        target, inches, reason=reason, rule="5.2 Shoving, 5.4 Momentum", blocked_after=blocked_after
+    )
     return ShoveResult(shover, target, None, kb, mom)
 
 
@@ -732,13 +890,16 @@ class GrabResult:
     def describe(self) -> str:
         if self.avoided:
             return f"{self.grabber} tries to Grab {self.target}, who {self.avoided}"
-        return (f"{self.grabber} Grabs {self.target} (Automatic Hit): neither can move, Bail, "
-                "Disengage or use Angry Inches; every Close Combat attack on either is an "
-                "Automatic Hit until the Grab is released or broken by a Shove (5.2)")
+        return (
+            f"{self.grabber} Grabs {self.target} (Automatic Hit): neither can move, Bail, "
+            "Disengage or use Angry Inches; every Close Combat attack on either is an "
+            "Automatic Hit until the Grab is released or broken by a Shove (5.2)"
+        )
 
 
-def grab(grabber: str, target: str, *, parry: ParryResult | None = None,
-         bailed: bool = False) -> GrabResult:
+def grab(
+    grabber: str, target: str, *, parry: ParryResult | None = None, bailed: bool = False
+) -> GrabResult:
     """5.2 Grabbing: an Automatic Hit unless a Parry cancels it or the target Bails."""
     if parry is not None and parry.against is not Incoming.GRAB:
         raise UserError(f"that Parry was against {parry.against}, not a Grab", field="parry")
@@ -768,15 +929,18 @@ class BlastExposure:
 
     def __post_init__(self) -> None:
         if self.sections is not None and not 0 <= self.sections <= 3:
-            raise UserError(f"{self.name}: a minifig has 0 to 3 sections in the blast",
-                            field="sections")
+            raise UserError(
+                f"{self.name}: a minifig has 0 to 3 sections in the blast", field="sections"
+            )
         if self.visible_size is not None:
-            object.__setattr__(self, "visible_size",
-                               to_inches(self.visible_size, "size inside the blast"))
+            object.__setattr__(
+                self, "visible_size", to_inches(self.visible_size, "size inside the blast")
+            )
 
 
-def blast_targets(targets: Sequence[Target],
-                  exposure: Sequence[BlastExposure]) -> tuple[Target, ...]:
+def blast_targets(
+    targets: Sequence[Target], exposure: Sequence[BlastExposure]
+) -> tuple[Target, ...]:
     """The targets as the blast sees them (5.1): "Only the sections of the target within the
     area of effect are considered. Even if a minifig is fully visible from an Explosion's point
     of detonation, if his head and body are outside the two inch radius then the Explosion
@@ -805,14 +969,20 @@ def blast_targets(targets: Sequence[Target],
     return tuple(out)
 
 
-def explode_from_point(state: AttackRoll, targets: Sequence[Target],
-                       exposure: Sequence[BlastExposure], dice: DiceSource, *,
-                       deflections: dict[str, Sequence[str]] | None = None) -> ExplosionResult:
+def explode_from_point(
+    state: AttackRoll,
+    targets: Sequence[Target],
+    exposure: Sequence[BlastExposure],
+    dice: DiceSource,
+    *,
+    deflections: dict[str, Sequence[str]] | None = None,
+) -> ExplosionResult:
     """An Explosion with each target's size and visibility measured from the point of
     detonation (5.1; READINGS "5.1 Explosions"): ``blast_targets`` then the attack module's
     ``explode`` (one shared Damage roll, per-target modifiers, Deflection and Armor)."""
     kept = blast_targets(targets, exposure)
     if not kept:
-        raise UserError("nothing is inside the blast and visible from the detonation point",
-                        field="targets")
+        raise UserError(
+            "nothing is inside the blast and visible from the detonation point", field="targets"
+        )
     return explode(state, kept, dice, deflections=deflections)

@@ -34,24 +34,28 @@ READINGS: dict[str, str] = {
         "The suggestion is who holds the field: the only player with units still standing "
         "(alive and on the table) at the end; when several have units standing, the one whose "
         "standing units are worth the most (their cost as mustered); a tie, or no one "
-        "standing, is suggested as a draw."),
+        "standing, is suggested as a draw."
+    ),
     "fates_from_log": (
         "What the log says happened: a unit killed in the log is dead and its killer gets the "
         "kill (4.2 Actions, 5 Combat: a kill belongs to the unit whose attack destroyed the "
         "target; a unit never kills itself, and a unit set Dead by hand has no killer); a "
         "unit brought back by clearing Dead loses that death and its killer the kill; a "
         "wounded outcome (house-rule events) leaves the unit wounded. Disrupted and off the "
-        "table at the end are shown, not kept: the campaign keeps alive, wounded or dead."),
+        "table at the end are shown, not kept: the campaign keeps alive, wounded or dead."
+    ),
     "casualties": (
         "Casualties leave the campaign pool: a unit that falls is dead in the campaign and can "
         "no longer be mustered, but stays in its army's roster and in the history with the "
         "battle where it fell. The organizer may bring a dead unit back (a house rule); the "
-        "battle where it fell still counts it."),
+        "battle where it fell still counts it."
+    ),
     "promotion": (
         "Promotion between battles (a house rule, e.g. a Minifig who earned a Hero's place): "
         "the surviving unit changes unit type and keeps its name, loadout and record; its new "
         "cost counts against the army's budget, and going over the budget is a warning, never "
-        "a refusal."),
+        "a refusal."
+    ),
 }
 
 
@@ -75,8 +79,7 @@ class Fates:
         return count_kills(self.killed_by)
 
 
-def count_kills(killed_by: Mapping[BattleUnitId, BattleUnitId | None]
-                ) -> dict[BattleUnitId, int]:
+def count_kills(killed_by: Mapping[BattleUnitId, BattleUnitId | None]) -> dict[BattleUnitId, int]:
     """Each killer's number of kills."""
     out: dict[BattleUnitId, int] = {}
     for victim, killer in killed_by.items():
@@ -99,8 +102,9 @@ def _player(value: Any) -> PlayerId | None:
     return None if v is None else PlayerId(v)
 
 
-def fates_from_events(events: Iterable[tuple[str, BattleUnitId | None, BattleUnitId | None,
-                                             Mapping[str, Any]]]) -> Fates:
+def fates_from_events(
+    events: Iterable[tuple[str, BattleUnitId | None, BattleUnitId | None, Mapping[str, Any]]],
+) -> Fates:
     """From (kind, actor, target, payload) of the events that stand, in order, who ends the
     battle dead (and by whom) and who wounded (``READINGS["fates_from_log"]``).
 
@@ -204,9 +208,14 @@ class BattleResult:
         return tuple(f.unit for f in self.fates if f.fell)
 
 
-def propose(units: Sequence[BattleUnitId], fates: Fates, *,
-            disrupted: Iterable[BattleUnitId] = (), out: Iterable[BattleUnitId] = (),
-            dead: Iterable[BattleUnitId] = ()) -> tuple[UnitFate, ...]:
+def propose(
+    units: Sequence[BattleUnitId],
+    fates: Fates,
+    *,
+    disrupted: Iterable[BattleUnitId] = (),
+    out: Iterable[BattleUnitId] = (),
+    dead: Iterable[BattleUnitId] = (),
+) -> tuple[UnitFate, ...]:
     """The log's word for each mustered unit (``units`` in order). ``disrupted`` / ``out``:
     units the tracker's state has Disrupted or off the table at the end; ``dead``: units the
     tracker's state has dead that no event names (kept dead, no killer)."""
@@ -216,13 +225,15 @@ def propose(units: Sequence[BattleUnitId], fates: Fates, *,
         if u in fates.killed_by or u in also_dead:
             out_fates.append(UnitFate(u, DEAD, fates.killed_by.get(u)))
         else:
-            out_fates.append(UnitFate(u, WOUNDED if u in fates.wounded else ALIVE,
-                                      None, u in dis, u in off))
+            out_fates.append(
+                UnitFate(u, WOUNDED if u in fates.wounded else ALIVE, None, u in dis, u in off)
+            )
     return tuple(out_fates)
 
 
-def check_result(result: BattleResult, units: Mapping[BattleUnitId, PlayerId],
-                 players: Iterable[PlayerId]) -> BattleResult:
+def check_result(
+    result: BattleResult, units: Mapping[BattleUnitId, PlayerId], players: Iterable[PlayerId]
+) -> BattleResult:
     """Refuse a result that does not fit the battle: ``units`` maps every battle unit to its
     player. Every unit once, statuses known, killers from this battle (never the victim),
     the winner one of the battle's players. A killer on a unit that did not die is dropped;
@@ -236,20 +247,27 @@ def check_result(result: BattleResult, units: Mapping[BattleUnitId, PlayerId],
             raise UserError(f"battle unit {f.unit} is listed twice", field="units")
         seen.add(f.unit)
         if f.status not in FATE_STATUSES:
-            raise UserError(f"'{f.status}' is not a status; use " + ", ".join(FATE_STATUSES),
-                            field="status")
+            raise UserError(
+                f"'{f.status}' is not a status; use " + ", ".join(FATE_STATUSES), field="status"
+            )
         killer = f.killed_by if f.fell else None
         if killer is not None and (killer not in units or killer == f.unit):
-            raise UserError(f"battle unit {killer} can't be the killer of battle unit "
-                            f"{f.unit}", field="killed_by")
+            raise UserError(
+                f"battle unit {killer} can't be the killer of battle unit {f.unit}",
+                field="killed_by",
+            )
         if f.promote_to is not None and f.fell:
             raise UserError("only a unit that survived can be promoted", field="promote_to")
-        fixed.append(f if killer == f.killed_by else
-                     UnitFate(f.unit, f.status, killer, f.disrupted, f.out, f.promote_to))
+        fixed.append(
+            f
+            if killer == f.killed_by
+            else UnitFate(f.unit, f.status, killer, f.disrupted, f.out, f.promote_to)
+        )
     missing = sorted(set(units) - seen)
     if missing:
-        raise UserError(f"battle unit {missing[0]} has no fate; every mustered unit needs one",
-                        field="units")
+        raise UserError(
+            f"battle unit {missing[0]} has no fate; every mustered unit needs one", field="units"
+        )
     if result.winner is not None and result.winner not in set(players):
         raise UserError(f"player {result.winner} did not play in this battle", field="winner")
     return BattleResult(tuple(fixed), result.winner, result.notes)
@@ -263,9 +281,11 @@ class Suggestion:
     reason: str
 
 
-def suggest_winner(players: Sequence[tuple[PlayerId, str]],
-                   standing: Mapping[PlayerId, tuple[int, int]], cost_unit: str = "CP"
-                   ) -> Suggestion:
+def suggest_winner(
+    players: Sequence[tuple[PlayerId, str]],
+    standing: Mapping[PlayerId, tuple[int, int]],
+    cost_unit: str = "CP",
+) -> Suggestion:
     """Who holds the field (``READINGS["holds_the_field"]``). ``players``: (id, name) in turn
     order; ``standing``: player id -> (units standing, their value)."""
     holding = [(pid, name, *standing.get(pid, (0, 0))) for pid, name in players]
@@ -274,15 +294,18 @@ def suggest_winner(players: Sequence[tuple[PlayerId, str]],
         return Suggestion(None, "No one has units standing: a draw.")
     if len(holding) == 1:
         pid, name, n, _v = holding[0]
-        return Suggestion(pid, f"{name} holds the field: the only player with units standing "
-                               f"({_units(n)}).")
+        return Suggestion(
+            pid, f"{name} holds the field: the only player with units standing ({_units(n)})."
+        )
     holding.sort(key=lambda h: (-h[3], -h[2]))
     parts = ", ".join(f"{name} {_units(n)} ({v} {cost_unit})" for _p, name, n, v in holding)
     if holding[0][3] == holding[1][3]:
-        return Suggestion(None, f"Several players hold the field with the same value: {parts}."
-                                " Suggested: a draw.")
-    return Suggestion(holding[0][0], f"{holding[0][1]} holds the field with the most standing: "
-                                     f"{parts}.")
+        return Suggestion(
+            None, f"Several players hold the field with the same value: {parts}. Suggested: a draw."
+        )
+    return Suggestion(
+        holding[0][0], f"{holding[0][1]} holds the field with the most standing: {parts}."
+    )
 
 
 def _units(n: int) -> str:
@@ -293,10 +316,21 @@ def _units(n: int) -> str:
 
 
 def result_to_json(result: BattleResult) -> dict[str, Any]:
-    return {"winner": result.winner, "notes": result.notes,
-            "units": [{"unit": f.unit, "status": f.status, "killed_by": f.killed_by,
-                       "disrupted": f.disrupted, "out": f.out, "promote_to": f.promote_to}
-                      for f in result.fates]}
+    return {
+        "winner": result.winner,
+        "notes": result.notes,
+        "units": [
+            {
+                "unit": f.unit,
+                "status": f.status,
+                "killed_by": f.killed_by,
+                "disrupted": f.disrupted,
+                "out": f.out,
+                "promote_to": f.promote_to,
+            }
+            for f in result.fates
+        ],
+    }
 
 
 def result_from_json(data: Any) -> BattleResult | None:
@@ -311,16 +345,25 @@ def result_from_json(data: Any) -> BattleResult | None:
             continue
         status = u.get("status")
         promote = u.get("promote_to")
-        fates.append(UnitFate(u["unit"], UnitStatus(status) if status in FATE_STATUSES else ALIVE,
-                              _battle_unit(u.get("killed_by")), u.get("disrupted") is True,
-                              u.get("out") is True, promote if isinstance(promote, str) else None))
+        fates.append(
+            UnitFate(
+                u["unit"],
+                UnitStatus(status) if status in FATE_STATUSES else ALIVE,
+                _battle_unit(u.get("killed_by")),
+                u.get("disrupted") is True,
+                u.get("out") is True,
+                promote if isinstance(promote, str) else None,
+            )
+        )
     notes = data.get("notes")
-    return BattleResult(tuple(fates), _player(data.get("winner")),
-                        notes if isinstance(notes, str) else "")
+    return BattleResult(
+        tuple(fates), _player(data.get("winner")), notes if isinstance(notes, str) else ""
+    )
 
 
-def remap_result(data: Any, units: Mapping[int, int], players: Mapping[int, int],
-                 where: str = "result") -> dict[str, Any]:
+def remap_result(
+    data: Any, units: Mapping[int, int], players: Mapping[int, int], where: str = "result"
+) -> dict[str, Any]:
     """A stored result (``result_to_json``'s shape) checked strictly and with its ids
     translated: battle units through ``units``, the winner through ``players`` (export and
     import). Anything that does not fit is a ``UserError`` naming its path (a file is refused
@@ -344,16 +387,15 @@ def remap_result(data: Any, units: Mapping[int, int], players: Mapping[int, int]
     for i, u in enumerate(rows):
         at = f"{where}.units[{i}]"
         if not isinstance(u, Mapping) or set(u) - fields:
-            raise UserError(f"{at}: must be an object with the fields " + ", ".join(
-                sorted(fields)))
+            raise UserError(f"{at}: must be an object with the fields " + ", ".join(sorted(fields)))
         unit = _unit_id(u.get("unit"))
         if unit is None or unit not in units or unit in seen:
-            raise UserError(f"{at}.unit: {u.get('unit')!r} is not a unit of this battle "
-                            "(or twice)")
+            raise UserError(f"{at}.unit: {u.get('unit')!r} is not a unit of this battle (or twice)")
         seen.add(unit)
         if u.get("status") not in FATE_STATUSES:
-            raise UserError(f"{at}.status: {u.get('status')!r} is not one of "
-                            + ", ".join(FATE_STATUSES))
+            raise UserError(
+                f"{at}.status: {u.get('status')!r} is not one of " + ", ".join(FATE_STATUSES)
+            )
         killer = u.get("killed_by")
         if killer is not None and (_unit_id(killer) is None or killer not in units):
             raise UserError(f"{at}.killed_by: {killer!r} is not a unit of this battle")
@@ -363,9 +405,14 @@ def remap_result(data: Any, units: Mapping[int, int], players: Mapping[int, int]
         for flag in ("disrupted", "out"):
             if not isinstance(u.get(flag, False), bool):
                 raise UserError(f"{at}.{flag}: must be true or false")
-        out.append({"unit": units[unit], "status": u["status"],
-                    "killed_by": units[killer] if killer is not None else None,
-                    "disrupted": u.get("disrupted", False), "out": u.get("out", False),
-                    "promote_to": promote})
-    return {"winner": players[winner] if winner is not None else None, "notes": notes,
-            "units": out}
+        out.append(
+            {
+                "unit": units[unit],
+                "status": u["status"],
+                "killed_by": units[killer] if killer is not None else None,
+                "disrupted": u.get("disrupted", False),
+                "out": u.get("out", False),
+                "promote_to": promote,
+            }
+        )
+    return {"winner": players[winner] if winner is not None else None, "notes": notes, "units": out}

@@ -65,57 +65,70 @@ MOM_DISTANCE = 4
 #: Readings chosen where the rules are vague: section -> text the interface can show.
 READINGS: dict[str, str] = {
     "5.1 Out of Range": (
-        "\"For every inch past Range\": any part of an inch beyond the effective Range counts "
-        "as a whole inch, so 12½\" against a Range of 12\" is 1 inch Out of Range (-1)."),
+        '"For every inch past Range": any part of an inch beyond the effective Range counts '
+        'as a whole inch, so 12½" against a Range of 12" is 1 inch Out of Range (-1).'
+    ),
     "5.1 Height Advantage": (
-        "Only whole inches of altitude count: 2½\" above the target gives +2\" Range, never "
-        "more than +5\". An attacker level with or below the target gets nothing and loses "
-        "nothing."),
+        'Only whole inches of altitude count: 2½" above the target gives +2" Range, never '
+        'more than +5". An attacker level with or below the target gets nothing and loses '
+        "nothing."
+    ),
     "5.1 Target Size": (
-        "A large target gives +1 for every full 2\" of its visible, in-range Size (3\" gives "
-        "+1); a target of 2\" or less uses the brick sizes instead."),
+        'A large target gives +1 for every full 2" of its visible, in-range Size (3" gives '
+        '+1); a target of 2" or less uses the brick sizes instead.'
+    ),
     "4.1 Disrupted": (
         "The +1 to hit with Ranged attacks is for Disrupted units; other inanimate objects get "
         "no Ranged bonus (the rope in the Thieven Hood example took none). Standing close "
-        "enough to touch the target with the weapon makes any attack an Automatic Hit."),
+        "enough to touch the target with the weapon makes any attack an Automatic Hit."
+    ),
     "4.2 Over the Top": (
         "A Benny is earned only by the natural face of the Action die, is spent once, and the "
         "organizer chooses how after seeing the roll. Planned in advance (resolve_attack), it "
-        "is spent only if the roll really goes Over the Top."),
+        "is spent only if the roll really goes Over the Top."
+    ),
     "5.1 Action and Damage Rolls": (
         "A Damage total below 0 counts as 0. Armor that is rolled (a Hero's 2d6) is rolled "
         "after the Damage, with bonus dice, and only when the Damage could beat it: Damage no "
-        "higher than the least the Armor dice can show is a \"ka-ping\" with no roll."),
+        'higher than the least the Armor dice can show is a "ka-ping" with no roll.'
+    ),
     "5.1 Combined Attacks": (
         "Each participant's Damage total is floored at 0 before the totals are added, so an "
-        "Out of Range shot never subtracts from its friends' Damage."),
+        "Out of Range shot never subtracts from its friends' Damage."
+    ),
     "5.3 Missed Shots": (
-        "A Missed Shot lands within as many inches as the Action Roll missed by, at least 1\" "
+        'A Missed Shot lands within as many inches as the Action Roll missed by, at least 1" '
         "(a critical failure that would otherwise have hit still misses by 1). Its Damage takes "
         "the Out of Range penalty measured to what it hits; the Action penalty is ignored. A "
         "critical failure may have a worse consequence the players narrate (High Noon: Wayne "
-        "shoots himself in the foot)."),
+        "shoots himself in the foot)."
+    ),
     "3.2 Explosives": (
         "A blast rolls its Damage once; every target in it applies its own size and "
         "visibility modifiers (only the part inside the blast counts) and its own Armor. A "
         "target with Deflection loses, from that shared roll, the last die of each kind (with "
-        "its bonus dice) per level. A survivor is Knocked Back 1\" and Disrupted."),
+        'its bonus dice) per level. A survivor is Knocked Back 1" and Disrupted.'
+    ),
     "3.3 Deflection": (
         "Deflection removes a die of each kind before rolling; where a Benny or MOM die is "
         "of the same kind as the weapon's dice, the extra die is the one removed (the total "
-        "is the same either way)."),
+        "is the same either way)."
+    ),
     "5.4 Charging Weapons": (
         "A Charging Weapon is a Two-Handed Weapon, or a Heavy Weapon held in both hands; on "
         "foot it must be built for spear-like thrusts (lances, rams, bayonets), while flying "
         "or falling any Heavy or Two-Handed weapon will do. Exotic ones (horns, a spiked "
-        "shield) are a house rule the players agree on."),
+        "shield) are a house rule the players agree on."
+    ),
     "3.1 Weapon KnockBack": (
         "A Heavy or Two-Handed weapon's 1\" KnockBack is reported on a hit that does not "
-        "destroy the target; it does not Disrupt."),
+        "destroy the target; it does not Disrupt."
+    ),
     "Thrown weapons": (
         "A thrown weapon uses its thrown Use and Range; an object with no thrown Range is a "
-        "Thrown Object with Range 3\" and its Close Combat Use and Damage. Two-Handed weapons "
-        "can't be thrown."),
+        'Thrown Object with Range 3" and its Close Combat Use and Damage. Two-Handed weapons '
+        "can't be thrown."
+    ),
 }
 
 
@@ -123,8 +136,9 @@ READINGS: dict[str, str] = {
 # Inches
 
 
-def to_inches(value: Fraction | int | float | str, what: str = "distance",
-              *, allow_negative: bool = False) -> Fraction:
+def to_inches(
+    value: Fraction | int | float | str, what: str = "distance", *, allow_negative: bool = False
+) -> Fraction:
     """A measurement in inches as an exact ``Fraction`` (half inches allowed: ``7.5``, ``"15/2"``).
 
     Raises ``UserError`` for text that is not a number, for NaN or infinity, for more than
@@ -150,13 +164,15 @@ def to_inches(value: Fraction | int | float | str, what: str = "distance",
         else:
             raise TypeError(type(value))
     except (ValueError, TypeError, ZeroDivisionError) as exc:
-        raise UserError(f"{what} must be a number of inches, not {value!r}",
-                        field=what) from exc
+        raise UserError(f"{what} must be a number of inches, not {value!r}", field=what) from exc
     if out < 0 and not allow_negative:
         raise UserError(f"{what} can't be negative ({inches_text(out)})", field=what)
     if abs(out) > MAX_INCHES:
-        raise UserError(f"{what} can't be more than {MAX_INCHES} inches either way, not "
-                        f"{inches_text(out) if abs(out) < 10**15 else 'more'}", field=what)
+        raise UserError(
+            f"{what} can't be more than {MAX_INCHES} inches either way, not "
+            f"{inches_text(out) if abs(out) < 10**15 else 'more'}",
+            field=what,
+        )
     return out
 
 
@@ -251,8 +267,9 @@ class Attacker:
     def __post_init__(self) -> None:
         if self.action_die not in ACTION_DICE:
             sizes = ", ".join(f"d{s}" for s in ACTION_DICE)
-            raise UserError(f"an Action die is one of {sizes}, not d{self.action_die}",
-                            field="action_die")
+            raise UserError(
+                f"an Action die is one of {sizes}, not d{self.action_die}", field="action_die"
+            )
 
 
 @dataclass(frozen=True)
@@ -279,8 +296,11 @@ class Target:
             object.__setattr__(self, "armor", Armor.parse(self.armor))
         object.__setattr__(self, "visible_size", to_inches(self.visible_size, "visible size"))
         if self.size is SizeClass.MINIFIG and not 1 <= self.sections_visible <= 3:
-            raise UserError("a minifig target has 1, 2 or 3 sections visible; with none "
-                            "visible the attack is Firing Blind at a spot", field="sections")
+            raise UserError(
+                "a minifig target has 1, 2 or 3 sections visible; with none "
+                "visible the attack is Firing Blind at a spot",
+                field="sections",
+            )
         if self.deflection < 0:
             raise UserError("Deflection can't be negative", field="deflection")
 
@@ -325,7 +345,7 @@ class Weapon:
             text = self.damage.strip()
             object.__setattr__(self, "damage", parse(text) if text else DiceExpr())
         if self.range_inches is not None and self.range_inches <= 0:
-            raise UserError("a Range must be at least 1\"", field="range")
+            raise UserError('a Range must be at least 1"', field="range")
 
     @property
     def close_combat(self) -> bool:
@@ -340,8 +360,9 @@ class Weapon:
         return "CC" if self.range_inches is None else inches_text(self.range_inches)
 
     @classmethod
-    def from_item(cls, item: CatalogItem, *, thrown: bool = False,
-                  thrown_range: int | None = None) -> Weapon:
+    def from_item(
+        cls, item: CatalogItem, *, thrown: bool = False, thrown_range: int | None = None
+    ) -> Weapon:
         """The attack profile of a catalog item, or its thrown profile (READINGS "Thrown
         weapons"). An item that can only be thrown (an Explosive) always gets its thrown
         profile. ``thrown_range`` gives the distance where the edition rolls it (2005
@@ -349,13 +370,22 @@ class Weapon:
         can change it for a model that is not built for thrusts (5.4).
         """
         if item.as_object:
-            raise UserError(f"a {item.name} uses the Use and Damage of the object thrown: "
-                            "pick that object and throw it", field="weapon")
+            raise UserError(
+                f"a {item.name} uses the Use and Damage of the object thrown: "
+                "pick that object and throw it",
+                field="weapon",
+            )
         heavy = item.category is Category.WEAPON and (
-            "heavy" in item.key.lower() or item.name.lower().startswith("heavy"))
-        common = _Traits(two_handed=item.two_handed, heavy=heavy, thrust=item.charging,
-                         explosive_radius=item.explosive_radius, knockback=item.knockback,
-                         shield=item.shield)
+            "heavy" in item.key.lower() or item.name.lower().startswith("heavy")
+        )
+        common = _Traits(
+            two_handed=item.two_handed,
+            heavy=heavy,
+            thrust=item.charging,
+            explosive_radius=item.explosive_radius,
+            knockback=item.knockback,
+            shield=item.shield,
+        )
         damage = item.damage_expr or DiceExpr()
         throwable = item.thrown_range is not None or bool(item.thrown_range_dice)
         thrown_only = not item.close_combat and item.range_inches is None and throwable
@@ -365,9 +395,11 @@ class Weapon:
             raise UserError(f"a {item.name} is Two-Handed and can't be thrown", field="thrown")
         rng = thrown_range if thrown_range is not None else item.thrown_range
         if rng is None and item.thrown_range_dice:
-            raise UserError(f"this edition rolls how far a {item.name} is thrown "
-                            f"({item.thrown_range_dice}\"): roll it and give the Range",
-                            field="thrown_range")
+            raise UserError(
+                f"this edition rolls how far a {item.name} is thrown "
+                f'({item.thrown_range_dice}"): roll it and give the Range',
+                field="thrown_range",
+            )
         if rng is None:
             rng = THROWN_OBJECT_RANGE
         use = item.thrown_use if item.thrown_use is not None else item.use
@@ -424,23 +456,33 @@ class Attack:
 
     def __post_init__(self) -> None:
         if self.maneuver is None:
-            object.__setattr__(self, "maneuver", Maneuver.STRIKE if self.weapon.close_combat
-                               else Maneuver.RANGED)
+            object.__setattr__(
+                self, "maneuver", Maneuver.STRIKE if self.weapon.close_combat else Maneuver.RANGED
+            )
         if self.distance is not None:
             object.__setattr__(self, "distance", to_inches(self.distance))
-        object.__setattr__(self, "altitude",
-                           to_inches(self.altitude, "altitude", allow_negative=True))
+        object.__setattr__(
+            self, "altitude", to_inches(self.altitude, "altitude", allow_negative=True)
+        )
         object.__setattr__(self, "extra", tuple(self.extra))
         if self.maneuver is Maneuver.RANGED:
             if self.weapon.close_combat:
-                raise UserError(f"{self.weapon.name} has no Range: throw it (thrown profile) "
-                                "or Strike with it", field="maneuver")
+                raise UserError(
+                    f"{self.weapon.name} has no Range: throw it (thrown profile) or Strike with it",
+                    field="maneuver",
+                )
             if self.outnumbered:
-                raise UserError("a minifig engaged in Close Combat may not make Ranged attacks "
-                                "(5.3 Ranged Combat)", field="maneuver")
+                raise UserError(
+                    "a minifig engaged in Close Combat may not make Ranged attacks "
+                    "(5.3 Ranged Combat)",
+                    field="maneuver",
+                )
         elif not self.weapon.close_combat:
-            raise UserError(f"a {self.maneuver} is a Close Combat maneuver; {self.weapon.name} "
-                            f"is a Ranged weapon ({self.weapon.range_text})", field="maneuver")
+            raise UserError(
+                f"a {self.maneuver} is a Close Combat maneuver; {self.weapon.name} "
+                f"is a Ranged weapon ({self.weapon.range_text})",
+                field="maneuver",
+            )
 
     @property
     def ranged(self) -> bool:
@@ -473,8 +515,9 @@ def height_advantage(altitude: Fraction | int | float) -> Modifier | None:
     return Modifier(bonus, Stat.RANGE, reason, "5.1 Height Advantage")
 
 
-def inches_out_of_range(distance: Fraction | int | float,
-                        effective_range: Fraction | int | float) -> int:
+def inches_out_of_range(
+    distance: Fraction | int | float, effective_range: Fraction | int | float
+) -> int:
     """5.1 Out of Range: whole inches past the effective Range, any part of an inch counting.
 
     Reading (READINGS "5.1 Out of Range"): 12½" against Range 12" is 1 inch Out of Range.
@@ -520,14 +563,17 @@ class RangeCheck:
 
     def describe(self) -> str:
         if self.close_combat:
-            return ("in reach: the weapon can touch the target" if self.in_reach else
-                    "out of reach: a Close Combat weapon must touch the target (5.1)")
+            return (
+                "in reach: the weapon can touch the target"
+                if self.in_reach
+                else "out of reach: a Close Combat weapon must touch the target (5.1)"
+            )
         assert self.distance is not None and self.base_range is not None
         rng = f'Range {self.base_range}"'
         for m in self.range_modifiers:
             rng += f' {m.value:+d}" ({m.reason})'
         if self.range_modifiers:
-            rng += f" = {self.effective_range}\""
+            rng += f' = {self.effective_range}"'
         text = f"{inches_text(self.distance)} vs {rng}: "
         if self.inches_out:
             text += f"{_plural(self.inches_out, 'inch')} Out of Range"
@@ -539,9 +585,14 @@ class RangeCheck:
         return text
 
 
-def check_range(weapon: Weapon, *, distance: Fraction | int | float | str | None = None,
-                in_reach: bool | None = None, altitude: Fraction | int | float = 0,
-                benny_inches: int = 0) -> RangeCheck:
+def check_range(
+    weapon: Weapon,
+    *,
+    distance: Fraction | int | float | str | None = None,
+    in_reach: bool | None = None,
+    altitude: Fraction | int | float = 0,
+    benny_inches: int = 0,
+) -> RangeCheck:
     """5.1 Checking Range.
 
     A Close Combat weapon must touch the target with its striking surface: the organizer
@@ -551,12 +602,17 @@ def check_range(weapon: Weapon, *, distance: Fraction | int | float | str | None
     """
     if weapon.close_combat:
         if in_reach is None:
-            raise UserError(f"confirm whether the {weapon.name} can touch the target: a Close "
-                            "Combat weapon must reach it (5.1 Checking Range)", field="in_reach")
+            raise UserError(
+                f"confirm whether the {weapon.name} can touch the target: a Close "
+                "Combat weapon must reach it (5.1 Checking Range)",
+                field="in_reach",
+            )
         return RangeCheck(True, in_reach, None, None)
     if distance is None:
-        raise UserError(f"measure the distance from the {weapon.name} to the target "
-                        "(5.1 Checking Range)", field="distance")
+        raise UserError(
+            f"measure the distance from the {weapon.name} to the target (5.1 Checking Range)",
+            field="distance",
+        )
     dist = to_inches(distance)
     assert weapon.range_inches is not None
     mods: list[Modifier] = []
@@ -567,16 +623,22 @@ def check_range(weapon: Weapon, *, distance: Fraction | int | float | str | None
     elif to_inches(altitude, "altitude", allow_negative=True) < 0:
         notes.append("no penalty for firing upwards (5.1 Height Advantage)")
     if benny_inches:
-        mods.append(Modifier(benny_inches, Stat.RANGE,
-                             f"Over the Top Benny: +1d6 Range rolled {benny_inches}",
-                             "4.2 Over the Top"))
+        mods.append(
+            Modifier(
+                benny_inches,
+                Stat.RANGE,
+                f"Over the Top Benny: +1d6 Range rolled {benny_inches}",
+                "4.2 Over the Top",
+            )
+        )
     effective = weapon.range_inches + sum(m.value for m in mods)
     out = inches_out_of_range(dist, effective)
     penalties = out_of_range_modifiers(out, explosive=weapon.explosive)
     if out and weapon.explosive:
         notes.append("Explosive Damage is not lowered Out of Range (5.1)")
-    return RangeCheck(False, in_reach, dist, weapon.range_inches, tuple(mods), out, penalties,
-                      tuple(notes))
+    return RangeCheck(
+        False, in_reach, dist, weapon.range_inches, tuple(mods), out, penalties, tuple(notes)
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -594,14 +656,23 @@ def target_size_modifiers(target: Target, applies_to: Stat = Stat.ACTION) -> tup
         n = target.sections_visible
         if n == 3:
             return ()
-        return (Modifier(n - 3, applies_to, f"{n} of 3 minifig sections visible",
-                         "5.1 Minifig Visibility"),)
+        return (
+            Modifier(
+                n - 3, applies_to, f"{n} of 3 minifig sections visible", "5.1 Minifig Visibility"
+            ),
+        )
     if size is SizeClass.LARGE:
         bonus = math.floor(target.visible_size / 2)
         if bonus <= 0:
             return ()
-        return (Modifier(bonus, applies_to, f"large target, {inches_text(target.visible_size)} "
-                         "visible and in range", "5.1 Target Size"),)
+        return (
+            Modifier(
+                bonus,
+                applies_to,
+                f"large target, {inches_text(target.visible_size)} visible and in range",
+                "5.1 Target Size",
+            ),
+        )
     value = {SizeClass.BRICK_2X4: 0, SizeClass.BRICK_2X2: -1, SizeClass.STUD_1X1: -2}[size]
     if not value:
         return ()
@@ -639,11 +710,15 @@ def automatic_hit(attack: Attack) -> AutomaticHit | None:
     if attack.grab_involved and not attack.ranged:
         return AutomaticHit("a Close Combat attack on a minifig in a Grab", "5.2 Grabbing")
     if attack.in_reach and target.disrupted:
-        return AutomaticHit(f"{target.name} is Disrupted and within touch of the weapon",
-                            "4.1 Disrupted")
+        return AutomaticHit(
+            f"{target.name} is Disrupted and within touch of the weapon", "4.1 Disrupted"
+        )
     if attack.in_reach and target.inanimate and not attack.attacker_engaged:
-        return AutomaticHit(f"{target.name} is an inanimate object within touch of the weapon "
-                            "and nobody is attacking the attacker", "5.1 Automatic Hits")
+        return AutomaticHit(
+            f"{target.name} is an inanimate object within touch of the weapon "
+            "and nobody is attacking the attacker",
+            "5.1 Automatic Hits",
+        )
     return None
 
 
@@ -655,14 +730,17 @@ def action_modifiers(attack: Attack, range_check: RangeCheck) -> tuple[Modifier,
     """
     mods: list[Modifier] = list(target_size_modifiers(attack.target))
     if attack.firing_blind:
-        mods.append(Modifier(-5, Stat.ACTION, "Firing Blind at a target known within 1\"",
-                             "5.1 Firing Blind"))
+        mods.append(
+            Modifier(
+                -5, Stat.ACTION, 'Firing Blind at a target known within 1"', "5.1 Firing Blind"
+            )
+        )
     if attack.ranged and attack.target.disrupted:
-        mods.append(Modifier(1, Stat.ACTION, f"{attack.target.name} is Disrupted",
-                             "4.1 Disrupted"))
+        mods.append(Modifier(1, Stat.ACTION, f"{attack.target.name} is Disrupted", "4.1 Disrupted"))
     if attack.outnumbered and not attack.ranged:
-        mods.append(Modifier(-1, Stat.ACTION, "outnumbered in Close Combat",
-                             "5.1 Combined Attacks"))
+        mods.append(
+            Modifier(-1, Stat.ACTION, "outnumbered in Close Combat", "5.1 Combined Attacks")
+        )
     mods.extend(m for m in range_check.penalties if m.applies_to is Stat.ACTION)
     mods.extend(m for m in attack.extra if m.applies_to is Stat.ACTION)
     return tuple(mods)
@@ -699,8 +777,9 @@ class AttackRoll:
     @property
     def over_the_top(self) -> bool:
         """A natural 6 or more on the Action die earns a Benny (4.2)."""
-        return (self.roll is not None and self.roll.over_the_top
-                and self.attack.attacker.over_the_top)
+        return (
+            self.roll is not None and self.roll.over_the_top and self.attack.attacker.over_the_top
+        )
 
     @property
     def benny_available(self) -> bool:
@@ -738,8 +817,10 @@ class AttackRoll:
         elif self.roll is None or not self.roll.rolled:
             text = f"{a.label} hits {a.target.name} (Use -: no roll needed)"
         elif self.critical_failure:
-            text = (f"{a.label} at {a.target.name}: natural 1, a critical failure; the attack "
-                    "fails whatever the modifiers (4.2)")
+            text = (
+                f"{a.label} at {a.target.name}: natural 1, a critical failure; the attack "
+                "fails whatever the modifiers (4.2)"
+            )
         else:
             verdict = "hit" if self.hit else f"miss by {self.missed_by}"
             text = f"{a.label} at {a.target.name}: {self.roll_text()}: {verdict}"
@@ -755,7 +836,9 @@ class AttackRoll:
             return f"Benny spent on +1d6 Action Roll ({faces})"
         if self.benny is BennyUse.STAT:
             rolled = "+".join(str(d.face) for d in self.benny_dice)
-            return f'Benny spent on +1d6 Range: rolled {rolled}, Range {self.range.effective_range}"'
+            return (
+                f'Benny spent on +1d6 Range: rolled {rolled}, Range {self.range.effective_range}"'
+            )
         if self.benny is BennyUse.DAMAGE:
             return "Benny spent on one more Damage die"
         return f"Benny spent on an embellishment: {self.embellishment}"
@@ -767,22 +850,32 @@ def roll_attack_action(attack: Attack, dice: DiceSource) -> AttackRoll:
     Raises ``UserError`` when a Close Combat weapon can't reach. Critical failure on a natural
     1 and Over the Top on 6+ come from the Action die's natural face (4.2).
     """
-    rc = check_range(attack.weapon, distance=attack.distance, in_reach=attack.in_reach,
-                     altitude=attack.altitude)
+    rc = check_range(
+        attack.weapon, distance=attack.distance, in_reach=attack.in_reach, altitude=attack.altitude
+    )
     if not rc.can_attack:
-        raise UserError(f"{attack.label} cannot reach {attack.target.name}: a Close Combat "
-                        "weapon must touch the target (5.1 Checking Range)", field="in_reach")
+        raise UserError(
+            f"{attack.label} cannot reach {attack.target.name}: a Close Combat "
+            "weapon must touch the target (5.1 Checking Range)",
+            field="in_reach",
+        )
     auto = automatic_hit(attack)
     if auto is not None:
         return AttackRoll(attack, rc, auto, None)
     mods = action_modifiers(attack, rc)
-    roll = roll_action(attack.attacker.action_die, attack.weapon.use, dice, mods,
-                       what=f"{attack.label} at {attack.target.name}")
+    roll = roll_action(
+        attack.attacker.action_die,
+        attack.weapon.use,
+        dice,
+        mods,
+        what=f"{attack.label} at {attack.target.name}",
+    )
     return AttackRoll(attack, rc, None, roll)
 
 
-def apply_benny(state: AttackRoll, use: BennyUse, dice: DiceSource,
-                embellishment: str = "") -> AttackRoll:
+def apply_benny(
+    state: AttackRoll, use: BennyUse, dice: DiceSource, embellishment: str = ""
+) -> AttackRoll:
     """4.2 Over the Top: spend the Benny after seeing the roll.
 
     ``ACTION``: +1d6 to the Action Roll. ``STAT``: +1d6 to the Range of a Ranged weapon (never
@@ -795,29 +888,42 @@ def apply_benny(state: AttackRoll, use: BennyUse, dice: DiceSource,
         return state
     attack = state.attack
     natural = state.roll.natural if state.roll is not None and state.roll.rolled else None
-    check_benny_to_spend(state.benny, natural,
-                         who=attack.attacker.name,
-                         can_go_over_the_top=attack.attacker.over_the_top)
+    check_benny_to_spend(
+        state.benny,
+        natural,
+        who=attack.attacker.name,
+        can_go_over_the_top=attack.attacker.over_the_top,
+    )
     assert state.roll is not None
     if use is BennyUse.ACTION:
         bought = tuple(roll_benny(dice, 6, "+1d6 Action Roll"))
         return replace(state, roll=state.roll.with_benny(bought), benny=use, benny_dice=bought)
     if use is BennyUse.STAT:
         if not attack.ranged:
-            raise UserError("a Close Combat attack has no Range stat to add to: spend the "
-                            "Benny on the Action Roll, Damage or an embellishment "
-                            "(4.2 Over the Top)", field="benny")
+            raise UserError(
+                "a Close Combat attack has no Range stat to add to: spend the "
+                "Benny on the Action Roll, Damage or an embellishment "
+                "(4.2 Over the Top)",
+                field="benny",
+            )
         bought = tuple(roll_benny(dice, 6, "+1d6 Range"))
-        rc = check_range(attack.weapon, distance=attack.distance, in_reach=attack.in_reach,
-                         altitude=attack.altitude, benny_inches=sum(d.face for d in bought))
+        rc = check_range(
+            attack.weapon,
+            distance=attack.distance,
+            in_reach=attack.in_reach,
+            altitude=attack.altitude,
+            benny_inches=sum(d.face for d in bought),
+        )
         r = state.roll
-        roll = ActionRoll(r.action_sides, r.use, r.dice, action_modifiers(attack, rc),
-                          r.benny_dice)
+        roll = ActionRoll(r.action_sides, r.use, r.dice, action_modifiers(attack, rc), r.benny_dice)
         return replace(state, range=rc, roll=roll, benny=use, benny_dice=bought)
     if use is BennyUse.DAMAGE:
         if not attack.weapon.damage.terms:
-            raise UserError(f"the {attack.weapon.name} has no Damage dice to add one more of "
-                            "(4.2 Over the Top)", field="benny")
+            raise UserError(
+                f"the {attack.weapon.name} has no Damage dice to add one more of "
+                "(4.2 Over the Top)",
+                field="benny",
+            )
         return replace(state, benny=use)
     return replace(state, benny=use, embellishment=embellishment_text(embellishment))
 
@@ -842,8 +948,11 @@ class DamageRoll:
 
     @property
     def raw_total(self) -> int:
-        return (sum(d.face for d in self.dice) + self.flat
-                + sum(m.value for m in self.modifiers if m.applies_to is Stat.DAMAGE))
+        return (
+            sum(d.face for d in self.dice)
+            + self.flat
+            + sum(m.value for m in self.modifiers if m.applies_to is Stat.DAMAGE)
+        )
 
     @property
     def total(self) -> int:
@@ -865,30 +974,42 @@ class DamageRoll:
             text += f" = {self.raw_total}"
         if self.raw_total < 0:
             text += ", counts as 0"
-        if self.deflections and not self.dice and self.before is not None \
-                and self.before.terms:
+        if self.deflections and not self.dice and self.before is not None and self.before.terms:
             text = f"Deflection removed every die: {text}"
         return text
 
     def breakdown(self) -> tuple[str, ...]:
         """One line per die, Deflection level and modifier, for the wizard's detail view."""
         if self.before is not None and str(self.before) != str(self.expr):
-            left = str(self.expr) if self.expr.terms else (
-                "no dice" + (f", {self.expr.flat:+d}" if self.expr.flat else ""))
+            left = (
+                str(self.expr)
+                if self.expr.terms
+                else ("no dice" + (f", {self.expr.flat:+d}" if self.expr.flat else ""))
+            )
             lines = [f"Damage {self.before}, after Deflection {left}"]
         else:
             lines = [f"Damage {self.expr}"]
         lines += [f"Deflection: {d}" for d in self.deflections]
-        lines += [f"d{d.sides} showed {d.face}" + ("" if d.role is Role.NATURAL
-                                                   else f" ({d.role})") for d in self.dice]
+        lines += [
+            f"d{d.sides} showed {d.face}" + ("" if d.role is Role.NATURAL else f" ({d.role})")
+            for d in self.dice
+        ]
         lines += [m.describe() for m in self.modifiers if m.applies_to is Stat.DAMAGE]
         return tuple(lines)
 
 
-def roll_damage(expr: DiceExpr, dice: DiceSource, *, action_sides: int | None,
-                modifiers: Iterable[Modifier] = (), deflections: Sequence[str] = (),
-                extra_dice: Sequence[tuple[int, Role, str]] = (), source: str = "",
-                attacker: str = "", close_combat: bool = False) -> DamageRoll:
+def roll_damage(
+    expr: DiceExpr,
+    dice: DiceSource,
+    *,
+    action_sides: int | None,
+    modifiers: Iterable[Modifier] = (),
+    deflections: Sequence[str] = (),
+    extra_dice: Sequence[tuple[int, Role, str]] = (),
+    source: str = "",
+    attacker: str = "",
+    close_combat: bool = False,
+) -> DamageRoll:
     """Roll Damage: ``expr`` plus ``extra_dice`` (Benny, MOM), less one die of each kind per
     Deflection level (3.3), each die with its bonus dice; modifiers are added to the total.
 
@@ -922,14 +1043,24 @@ def roll_damage(expr: DiceExpr, dice: DiceSource, *, action_sides: int | None,
         before = resolved
         for sides, _role, _why in extra_dice:
             before = before.plus_dice(1, sides)
-    return DamageRoll(source, attacker, after, tuple(rolled), resolved.flat, mods,
-                      tuple(deflections), close_combat, before)
+    return DamageRoll(
+        source,
+        attacker,
+        after,
+        tuple(rolled),
+        resolved.flat,
+        mods,
+        tuple(deflections),
+        close_combat,
+        before,
+    )
 
 
 def flat_damage(points: int, reason: str, rule: str, attacker: str = "") -> DamageRoll:
     """Damage that is not rolled, such as Smash damage from KnockBack (5.4)."""
-    return DamageRoll(reason, attacker, DiceExpr(), (), 0,
-                      (Modifier(points, Stat.DAMAGE, reason, rule),))
+    return DamageRoll(
+        reason, attacker, DiceExpr(), (), 0, (Modifier(points, Stat.DAMAGE, reason, rule),)
+    )
 
 
 def check_close_combat_attackers(target: Target, attackers: Iterable[str]) -> None:
@@ -939,10 +1070,13 @@ def check_close_combat_attackers(target: Target, attackers: Iterable[str]) -> No
     """
     names = list(dict.fromkeys(attackers))
     if target.is_minifig and len(names) > MAX_CLOSE_COMBAT_ATTACKERS:
-        raise UserError(f"{target.name} can't take a Close Combat attack from {names[3]}: no "
-                        "more than three Close Combat attackers can gang up on a single "
-                        f"minifig in one player's turn ({', '.join(names[:3])} already are; "
-                        "5.1 Combined Attacks)", field="attackers")
+        raise UserError(
+            f"{target.name} can't take a Close Combat attack from {names[3]}: no "
+            "more than three Close Combat attackers can gang up on a single "
+            f"minifig in one player's turn ({', '.join(names[:3])} already are; "
+            "5.1 Combined Attacks)",
+            field="attackers",
+        )
 
 
 @dataclass(frozen=True)
@@ -972,7 +1106,7 @@ class DamageResult:
         return f"Armor {armor} (rolled {self.armor_roll.describe()})"
 
     def verdict(self) -> str:
-        return (f"{self.target.name} is destroyed" if self.destroyed else "ka-ping")
+        return f"{self.target.name} is destroyed" if self.destroyed else "ka-ping"
 
     def describe(self) -> str:
         """``"2+1-3 = 0 Damage does not beat Armor 1: ka-ping"``."""
@@ -985,8 +1119,9 @@ class DamageResult:
         return f"{damage} {beats} {self.armor_text()}: {self.verdict()}"
 
 
-def apply_damage(parts: DamageRoll | Sequence[DamageRoll], target: Target,
-                 dice: DiceSource) -> DamageResult:
+def apply_damage(
+    parts: DamageRoll | Sequence[DamageRoll], target: Target, dice: DiceSource
+) -> DamageResult:
     """Compare Damage with Armor once (5.1); several parts are a Combined Attack (added first).
 
     Rolled Armor (a Hero's 2d6) is rolled now, with bonus dice, unless the Damage can't beat it
@@ -1012,13 +1147,17 @@ def charging_weapon(weapon: Weapon, *, both_hands: bool, from_above: bool) -> tu
     if not (weapon.two_handed or (weapon.heavy and both_hands)):
         if weapon.heavy:
             return False, "a Heavy Weapon Charges only when held in both hands (5.4)"
-        return False, (f"the {weapon.name} is not a Two-Handed or Heavy Weapon: a Charge with "
-                       "it adds no Damage (5.4 Charging Weapons)")
+        return False, (
+            f"the {weapon.name} is not a Two-Handed or Heavy Weapon: a Charge with "
+            "it adds no Damage (5.4 Charging Weapons)"
+        )
     if from_above:
         return True, "a Heavy or Two-Handed weapon in a mighty downward strike (5.4)"
     if not weapon.thrust:
-        return False, (f"on foot, a Charging weapon must be built for spear-like thrusts; the "
-                       f"{weapon.name} is not (5.4 Charging Weapons)")
+        return False, (
+            f"on foot, a Charging weapon must be built for spear-like thrusts; the "
+            f"{weapon.name} is not (5.4 Charging Weapons)"
+        )
     return True, "a thrusting weapon built for Charging (5.4)"
 
 
@@ -1027,8 +1166,9 @@ def gains_mom(straight_inches: Fraction | int | float) -> bool:
     return to_inches(straight_inches, "straight-line run") >= MOM_DISTANCE
 
 
-def damage_roll(state: AttackRoll, dice: DiceSource, *, deflections: Sequence[str] = (),
-                spend_mom: bool = False) -> DamageRoll:
+def damage_roll(
+    state: AttackRoll, dice: DiceSource, *, deflections: Sequence[str] = (), spend_mom: bool = False
+) -> DamageRoll:
     """One attack's Damage Roll (5.1), without comparing with Armor (for Combined Attacks).
 
     Adds the Benny's Damage die (4.2) and, for a Charge that hit with a Charging Weapon, the
@@ -1039,27 +1179,39 @@ def damage_roll(state: AttackRoll, dice: DiceSource, *, deflections: Sequence[st
     """
     attack = state.attack
     if not state.hit:
-        raise UserError(f"{attack.label} missed {attack.target.name}: no Damage (a tracked "
-                        "Missed Shot is resolved with resolve_missed_shot, 5.3)", field="damage")
+        raise UserError(
+            f"{attack.label} missed {attack.target.name}: no Damage (a tracked "
+            "Missed Shot is resolved with resolve_missed_shot, 5.3)",
+            field="damage",
+        )
     if attack.maneuver is Maneuver.GRAB:
         raise UserError("a Grab does no Damage (5.2 Grabbing)", field="damage")
     if attack.maneuver is Maneuver.SHOVE:
-        raise UserError("a Shove does no Damage: it Knocks Back 2\" and Disrupts "
-                        "(5.2 Shoving)", field="damage")
+        raise UserError(
+            'a Shove does no Damage: it Knocks Back 2" and Disrupts (5.2 Shoving)', field="damage"
+        )
     extras = _extra_damage_dice(state, spend_mom)
     mods = [m for m in state.range.penalties if m.applies_to is Stat.DAMAGE]
     if attack.weapon.explosive:
         mods.extend(target_size_modifiers(attack.target, Stat.DAMAGE))
     mods.extend(m for m in attack.extra if m.applies_to is Stat.DAMAGE)
-    return roll_damage(attack.weapon.damage, dice, action_sides=attack.attacker.action_die,
-                       modifiers=mods, deflections=_deflections(attack.target, deflections),
-                       extra_dice=extras, source=attack.label, attacker=attack.attacker.name,
-                       close_combat=not attack.ranged)
+    return roll_damage(
+        attack.weapon.damage,
+        dice,
+        action_sides=attack.attacker.action_die,
+        modifiers=mods,
+        deflections=_deflections(attack.target, deflections),
+        extra_dice=extras,
+        source=attack.label,
+        attacker=attack.attacker.name,
+        close_combat=not attack.ranged,
+    )
 
 
 def _deflections(target: Target, more: Sequence[str]) -> tuple[str, ...]:
-    worn = tuple(f"{target.name}'s worn Deflection (3.3 Bodily Protection)"
-                 for _ in range(target.deflection))
+    worn = tuple(
+        f"{target.name}'s worn Deflection (3.3 Bodily Protection)" for _ in range(target.deflection)
+    )
     return worn + tuple(more)
 
 
@@ -1074,22 +1226,31 @@ def _extra_damage_dice(state: AttackRoll, spend_mom: bool) -> list[tuple[int, Ro
         if attack.maneuver is not Maneuver.CHARGE:
             raise UserError("a MOM adds Damage only to a Charge (5.4)", field="mom")
         if not attack.has_mom:
-            raise UserError(f"{attack.attacker.name} has no MOM: it takes {MOM_DISTANCE}\" in a "
-                            "straight line (5.4 Momentum)", field="mom")
-        ok, why = charging_weapon(attack.weapon, both_hands=attack.both_hands,
-                                  from_above=attack.from_above)
+            raise UserError(
+                f'{attack.attacker.name} has no MOM: it takes {MOM_DISTANCE}" in a '
+                "straight line (5.4 Momentum)",
+                field="mom",
+            )
+        ok, why = charging_weapon(
+            attack.weapon, both_hands=attack.both_hands, from_above=attack.from_above
+        )
         if not ok:
             raise UserError(why, field="mom")
-        extras.append((attack.attacker.action_die, Role.MOM,
-                       "extra Damage from the Charge's Momentum (5.4)"))
+        extras.append(
+            (attack.attacker.action_die, Role.MOM, "extra Damage from the Charge's Momentum (5.4)")
+        )
     return extras
 
 
-def roll_attack_damage(state: AttackRoll, dice: DiceSource, *, deflections: Sequence[str] = (),
-                       spend_mom: bool = False) -> DamageResult:
+def roll_attack_damage(
+    state: AttackRoll, dice: DiceSource, *, deflections: Sequence[str] = (), spend_mom: bool = False
+) -> DamageResult:
     """Step 3 of 5.1: roll the Damage and compare it with the target's Armor."""
-    return apply_damage(damage_roll(state, dice, deflections=deflections, spend_mom=spend_mom),
-                        state.attack.target, dice)
+    return apply_damage(
+        damage_roll(state, dice, deflections=deflections, spend_mom=spend_mom),
+        state.attack.target,
+        dice,
+    )
 
 
 @dataclass(frozen=True)
@@ -1122,11 +1283,14 @@ class AttackResult:
         if not self.hit:
             text = self.roll.describe()
             if a.ranged:
-                text += (f"; a tracked Missed Shot lands within "
-                         f"{inches_text(self.roll.missed_by)} (5.3)")
+                text += (
+                    f"; a tracked Missed Shot lands within {inches_text(self.roll.missed_by)} (5.3)"
+                )
             elif a.maneuver is Maneuver.CHARGE:
-                text += ("; he keeps his MOM and Collides with the target if it is in his "
-                         "path, else runs on (5.4)")
+                text += (
+                    "; he keeps his MOM and Collides with the target if it is in his "
+                    "path, else runs on (5.4)"
+                )
             return text
         text = f"{a.label} hits {a.target.name}"
         if self.damage is not None:
@@ -1149,9 +1313,15 @@ class AttackResult:
         return tuple(lines)
 
 
-def resolve_attack(attack: Attack, dice: DiceSource, benny: BennyUse = BennyUse.NONE, *,
-                   embellishment: str = "", deflections: Sequence[str] = (),
-                   spend_mom: bool = False) -> AttackResult:
+def resolve_attack(
+    attack: Attack,
+    dice: DiceSource,
+    benny: BennyUse = BennyUse.NONE,
+    *,
+    embellishment: str = "",
+    deflections: Sequence[str] = (),
+    spend_mom: bool = False,
+) -> AttackResult:
     """The three steps of 5.1 in one call: Action Roll, the Benny if earned, Damage vs Armor.
 
     ``benny`` is the plan for an Over the Top Benny; it is spent only if the roll earns one
@@ -1183,11 +1353,13 @@ class MissedShot:
 
     def describe(self) -> str:
         a = self.state.attack
-        return (f"{a.label} missed {a.target.name} by {self.state.missed_by}: the shot lands "
-                f"within {inches_text(self.radius)} of {a.target.name}, at a spot the target's "
-                "owner picks (or, for the attacker's own target, one of his enemies); only "
-                "units of the attacker or of the picking player may be chosen; its Damage "
-                "takes Out of Range penalties but not the Action penalty (5.3 Missed Shots)")
+        return (
+            f"{a.label} missed {a.target.name} by {self.state.missed_by}: the shot lands "
+            f"within {inches_text(self.radius)} of {a.target.name}, at a spot the target's "
+            "owner picks (or, for the attacker's own target, one of his enemies); only "
+            "units of the attacker or of the picking player may be chosen; its Damage "
+            "takes Out of Range penalties but not the Action penalty (5.3 Missed Shots)"
+        )
 
 
 def missed_shot(state: AttackRoll) -> MissedShot:
@@ -1202,10 +1374,15 @@ def missed_shot(state: AttackRoll) -> MissedShot:
     return MissedShot(state, state.missed_by)
 
 
-def resolve_missed_shot(state: AttackRoll, struck: Target,
-                        distance: Fraction | int | float | str, dice: DiceSource, *,
-                        altitude: Fraction | int | float | None = None,
-                        deflections: Sequence[str] = ()) -> DamageResult:
+def resolve_missed_shot(
+    state: AttackRoll,
+    struck: Target,
+    distance: Fraction | int | float | str,
+    dice: DiceSource,
+    *,
+    altitude: Fraction | int | float | None = None,
+    deflections: Sequence[str] = (),
+) -> DamageResult:
     """5.3: the Missed Shot strikes ``struck`` at ``distance`` from the attacker.
 
     Its Damage (with a Benny's Damage die, if one was bought) takes the Out of Range Damage
@@ -1216,18 +1393,30 @@ def resolve_missed_shot(state: AttackRoll, struck: Target,
     missed_shot(state)
     attack = state.attack
     if attack.weapon.explosive:
-        raise UserError("an Explosive Missed Shot blasts where it lands: use explode() with the "
-                        "targets within its radius (5.3, 3.2)", field="missed_shot")
+        raise UserError(
+            "an Explosive Missed Shot blasts where it lands: use explode() with the "
+            "targets within its radius (5.3, 3.2)",
+            field="missed_shot",
+        )
     benny_inches = sum(d.face for d in state.benny_dice) if state.benny is BennyUse.STAT else 0
-    rc = check_range(attack.weapon, distance=distance,
-                     altitude=attack.altitude if altitude is None else altitude,
-                     benny_inches=benny_inches)
+    rc = check_range(
+        attack.weapon,
+        distance=distance,
+        altitude=attack.altitude if altitude is None else altitude,
+        benny_inches=benny_inches,
+    )
     mods = [m for m in rc.penalties if m.applies_to is Stat.DAMAGE]
     mods.extend(m for m in attack.extra if m.applies_to is Stat.DAMAGE)
-    part = roll_damage(attack.weapon.damage, dice, action_sides=attack.attacker.action_die,
-                       modifiers=mods, deflections=_deflections(struck, deflections),
-                       extra_dice=_extra_damage_dice(state, False),
-                       source=f"{attack.label} (Missed Shot)", attacker=attack.attacker.name)
+    part = roll_damage(
+        attack.weapon.damage,
+        dice,
+        action_sides=attack.attacker.action_die,
+        modifiers=mods,
+        deflections=_deflections(struck, deflections),
+        extra_dice=_extra_damage_dice(state, False),
+        source=f"{attack.label} (Missed Shot)",
+        attacker=attack.attacker.name,
+    )
     return apply_damage(part, struck, dice)
 
 
@@ -1253,7 +1442,7 @@ class BlastHit:
     def describe(self) -> str:
         text = f"{self.target.name}: {self.damage.describe()}"
         if self.disrupted:
-            text += f'; Knocked Back {inches_text(self.knockback)} and Disrupted'
+            text += f"; Knocked Back {inches_text(self.knockback)} and Disrupted"
         return text
 
 
@@ -1267,13 +1456,20 @@ class ExplosionResult:
     hits: tuple[BlastHit, ...]
 
     def describe(self) -> str:
-        head = (f"{self.source} explodes (every target within {inches_text(self.radius)}); "
-                f"Damage {self.roll.describe()}")
+        head = (
+            f"{self.source} explodes (every target within {inches_text(self.radius)}); "
+            f"Damage {self.roll.describe()}"
+        )
         return "; ".join([head, *(h.describe() for h in self.hits)])
 
 
-def explode(state: AttackRoll, targets: Sequence[Target], dice: DiceSource, *,
-            deflections: dict[str, Sequence[str]] | None = None) -> ExplosionResult:
+def explode(
+    state: AttackRoll,
+    targets: Sequence[Target],
+    dice: DiceSource,
+    *,
+    deflections: dict[str, Sequence[str]] | None = None,
+) -> ExplosionResult:
     """An Explosive's blast (3.2, 5.1): every target within the radius, from one Damage roll.
 
     Out of Range never lowers Explosive Damage. Each target adds its own size and visibility
@@ -1292,17 +1488,30 @@ def explode(state: AttackRoll, targets: Sequence[Target], dice: DiceSource, *,
     deflections = deflections or {}
     extras = _extra_damage_dice(state, False)
     extra_mods = tuple(m for m in attack.extra if m.applies_to is Stat.DAMAGE)
-    shared = roll_damage(attack.weapon.damage, dice, action_sides=attack.attacker.action_die,
-                         modifiers=extra_mods, extra_dice=extras, source=attack.label,
-                         attacker=attack.attacker.name)
+    shared = roll_damage(
+        attack.weapon.damage,
+        dice,
+        action_sides=attack.attacker.action_die,
+        modifiers=extra_mods,
+        extra_dice=extras,
+        source=attack.label,
+        attacker=attack.attacker.name,
+    )
     knock = attack.weapon.knockback or 1
     hits: list[BlastHit] = []
     for target in targets:
         levels = _deflections(target, deflections.get(target.name, ()))
         kept = _deflect_rolled(shared.dice, len(levels))
-        part = DamageRoll(shared.source, shared.attacker, shared.expr, kept, shared.flat,
-                          extra_mods + target_size_modifiers(target, Stat.DAMAGE), levels,
-                          before=shared.expr if levels else None)
+        part = DamageRoll(
+            shared.source,
+            shared.attacker,
+            shared.expr,
+            kept,
+            shared.flat,
+            extra_mods + target_size_modifiers(target, Stat.DAMAGE),
+            levels,
+            before=shared.expr if levels else None,
+        )
         hits.append(BlastHit(apply_damage(part, target, dice), knock))
     return ExplosionResult(attack.label, attack.weapon.explosive_radius, shared, tuple(hits))
 

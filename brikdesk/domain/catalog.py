@@ -67,46 +67,74 @@ READINGS: dict[str, str] = {
     "shield": (
         "A Shield gives Deflection only against Damage it successfully Parries (5.2 Parrying "
         "Strikes and Other Damage): BrikDesk stores it as 'shield' with 'Parry Deflection 1'. "
-        "Worn Heavy Armor's Deflection applies to every Damage roll (3.3 Bodily Protection)."),
+        "Worn Heavy Armor's Deflection applies to every Damage roll (3.3 Bodily Protection)."
+    ),
     "armor_piercing": (
         "A Heavy Weapon is Armor Piercing only when held in both hands (rules facts §3); the "
-        "flag marks weapons that can be, the notes say when."),
+        "flag marks weapons that can be, the notes say when."
+    ),
     "charging": (
         "A Charging weapon (5.4) is a Two-Handed Weapon, or a Heavy Weapon swung or thrust "
         "with both hands; on foot it must be built for thrusts. The flag marks weapons that can "
-        "be; the referee checks the build."),
+        "be; the referee checks the build."
+    ),
     "thrown_range_dice": (
         "The 2005 Explosive is thrown 1d6+2 inches (rules facts §3): a rolled distance, "
-        "stored as 'thrown range dice'."),
+        "stored as 'thrown range dice'."
+    ),
     "as_object": (
         "A Thrown Object uses the Close Combat Use and Damage of the object thrown "
-        "(rules facts §3); its own row only gives the 3\" Range."),
+        '(rules facts §3); its own row only gives the 3" Range.'
+    ),
     "organizer_costs": (
         "The rules leave the cost of Incompetent units and the 2020 specialists to the "
         "organizer (rules facts §2). BrikDesk defaults: Incompetent 2 CP, Skirmisher 4 CP, "
-        "Heavy 4 CP, Cannon Fodder 2 CP; a Horse costs as one minifig, 4 CP."),
+        "Heavy 4 CP, Cannon Fodder 2 CP; a Horse costs as one minifig, 4 CP."
+    ),
     "horse_hands": (
         "A Horse (steed or single-rider vehicle) holds nothing: its rider does. It has 0 hands "
-        "and no Counters of its own."),
+        "and no Counters of its own."
+    ),
     "house_rule": (
         "An entry is marked as a house rule when it is a campaign's own entry or when any of "
         "its values differs from the rules' default; an edit that puts back every default value "
-        "is not a house rule."),
+        "is not a house rule."
+    ),
 }
 
 #: What the interface calls each field (for messages and the "differs from the rules" marks).
 FIELD_LABELS: dict[str, str] = {
-    "key": "Key", "name": "Name", "category": "Category", "cost": "Cost", "use": "Use",
-    "range": "Range", "range_inches": "Range", "close_combat": "Close Combat",
-    "damage": "Damage", "hands": "Hands", "thrown_range": "Thrown Range",
-    "thrown_use": "Thrown Use", "thrown_range_dice": "Thrown Range dice",
-    "explosive_radius": "Explosion radius", "knockback": "KnockBack",
-    "armor_bonus": "Armor bonus", "deflection": "Deflection",
-    "parry_deflection": "Parry Deflection", "half_speed": "Half Speed",
-    "cant_swim": "Can't swim", "charging": "Charging weapon", "shield": "Shield",
-    "armor_piercing": "Armor Piercing", "move_penalty": "Move penalty", "worn": "Worn",
-    "as_object": "As object", "notes": "Notes", "house_rule": "House rule",
-    "action_die": "Action die", "move": "Move", "armor": "Armor",
+    "key": "Key",
+    "name": "Name",
+    "category": "Category",
+    "cost": "Cost",
+    "use": "Use",
+    "range": "Range",
+    "range_inches": "Range",
+    "close_combat": "Close Combat",
+    "damage": "Damage",
+    "hands": "Hands",
+    "thrown_range": "Thrown Range",
+    "thrown_use": "Thrown Use",
+    "thrown_range_dice": "Thrown Range dice",
+    "explosive_radius": "Explosion radius",
+    "knockback": "KnockBack",
+    "armor_bonus": "Armor bonus",
+    "deflection": "Deflection",
+    "parry_deflection": "Parry Deflection",
+    "half_speed": "Half Speed",
+    "cant_swim": "Can't swim",
+    "charging": "Charging weapon",
+    "shield": "Shield",
+    "armor_piercing": "Armor Piercing",
+    "move_penalty": "Move penalty",
+    "worn": "Worn",
+    "as_object": "As object",
+    "notes": "Notes",
+    "house_rule": "House rule",
+    "action_die": "Action die",
+    "move": "Move",
+    "armor": "Armor",
     "over_the_top": "Over the Top",
 }
 
@@ -146,8 +174,14 @@ class CatalogError(UserError):
     'use': must be null (-) or a whole number from 0 to 20, not 'two'"``.
     """
 
-    def __init__(self, reason: str, *, source: str | None = None, entry: str | None = None,
-                 field: str | None = None) -> None:
+    def __init__(
+        self,
+        reason: str,
+        *,
+        source: str | None = None,
+        entry: str | None = None,
+        field: str | None = None,
+    ) -> None:
         where = [p for p in (source, entry) if p]
         if entry and field:
             where.append(f"field '{field}'")
@@ -172,7 +206,7 @@ def armor_value(text: str) -> DiceExpr | int:
     ``2d6``, rolled each time it takes damage: rules facts §2). Raises ``CatalogError``.
     """
     if not isinstance(text, str):
-        raise CatalogError(f"Armor must be text such as \"4\" or \"2d6\", not {_show(text)}")
+        raise CatalogError(f'Armor must be text such as "4" or "2d6", not {_show(text)}')
     t = text.strip()
     if re.fullmatch(r"\d{1,6}", t):
         value = int(t)
@@ -182,8 +216,9 @@ def armor_value(text: str) -> DiceExpr | int:
     try:
         expr = parse(t)
     except DiceSyntaxError as exc:
-        raise CatalogError(f"Armor is a number (4) or dice (2d6), and '{text}' is neither: "
-                           f"{exc}") from None
+        raise CatalogError(
+            f"Armor is a number (4) or dice (2d6), and '{text}' is neither: {exc}"
+        ) from None
     if expr.uses_action_die:
         raise CatalogError("Armor dice can't use dA (the Action die)")
     if expr.explosive:
@@ -358,6 +393,7 @@ class Catalog:
 
 # --------------------------------------------------------------------------- validation
 
+
 class _Invalid(Exception):
     """A value refused by a field check; becomes a ``CatalogError`` with its location."""
 
@@ -398,6 +434,7 @@ def _int_check(lo: int, hi: int, *, optional: bool = False) -> Check:
         if not lo <= value <= hi:
             raise _Invalid(f"must be from {lo} to {hi}, not {value}")
         return value
+
     return check
 
 
@@ -417,6 +454,7 @@ def _text_check(max_len: int, *, empty: bool) -> Check:
         if problem is not None:
             raise _Invalid(problem)
         return value
+
     return check
 
 
@@ -424,8 +462,10 @@ def _key_check(value: Any) -> str:
     if not isinstance(value, str):
         raise _Invalid(f"must be text, not {_show(value)}")
     if not KEY_RE.match(value):
-        raise _Invalid(f"{_show(value)} is not a key: use lowercase letters, digits, hyphens "
-                       f"and underscores (like 'hand-weapon'), at most {MAX_KEY} characters")
+        raise _Invalid(
+            f"{_show(value)} is not a key: use lowercase letters, digits, hyphens "
+            f"and underscores (like 'hand-weapon'), at most {MAX_KEY} characters"
+        )
     return value
 
 
@@ -436,6 +476,7 @@ def _enum_check(enum: type[Enum]) -> Check:
         if not isinstance(value, str) or value not in allowed:
             raise _Invalid(f"must be one of {', '.join(allowed)}, not {_show(value)}")
         return enum(value)
+
     return check
 
 
@@ -464,14 +505,17 @@ def _distance_dice_check(value: Any) -> str:
 
 def _action_die_check(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in ACTION_DICE:
-        raise _Invalid("must be one of the Action dice "
-                       + ", ".join(str(s) for s in ACTION_DICE) + f", not {_show(value)}")
+        raise _Invalid(
+            "must be one of the Action dice "
+            + ", ".join(str(s) for s in ACTION_DICE)
+            + f", not {_show(value)}"
+        )
     return int(value)
 
 
 def _armor_check(value: Any) -> str:
     if not isinstance(value, str):
-        raise _Invalid(f"must be text such as \"4\" or \"2d6\", not {_show(value)}")
+        raise _Invalid(f'must be text such as "4" or "2d6", not {_show(value)}')
     try:
         armor_value(value)
     except CatalogError as exc:
@@ -549,12 +593,20 @@ def _entry_name(kind: str, data: Mapping[Any, Any], index: int | None) -> str:
     return f"{kind} #{index + 1}" if index is not None else kind
 
 
-def _build(cls: type, checks: dict[str, Check], defaults: dict[str, Any], kind: str,
-           data: Any, source: str | None, index: int | None) -> Any:
+def _build(
+    cls: type,
+    checks: dict[str, Check],
+    defaults: dict[str, Any],
+    kind: str,
+    data: Any,
+    source: str | None,
+    index: int | None,
+) -> Any:
     if not isinstance(data, Mapping):
         entry = f"{kind} #{index + 1}" if index is not None else kind
-        raise CatalogError(f"must be an object with fields, not {_show(data)}",
-                           source=source, entry=entry)
+        raise CatalogError(
+            f"must be an object with fields, not {_show(data)}", source=source, entry=entry
+        )
     entry = _entry_name(kind, data, index)
     for name in data:
         if name not in checks:
@@ -565,8 +617,7 @@ def _build(cls: type, checks: dict[str, Check], defaults: dict[str, Any], kind: 
             try:
                 values[name] = check(data[name])
             except _Invalid as exc:
-                raise CatalogError(exc.reason, source=source, entry=entry,
-                                   field=name) from None
+                raise CatalogError(exc.reason, source=source, entry=entry, field=name) from None
         elif defaults[name] is MISSING:
             raise CatalogError(f"missing field '{name}'", source=source, entry=entry)
     obj = cls(**values)
@@ -592,19 +643,21 @@ def _cross_check(obj: Any) -> tuple[str, str] | None:
     return None
 
 
-def item_from_dict(data: Mapping[str, Any], *, source: str | None = "house rule",
-                   index: int | None = None) -> CatalogItem:
+def item_from_dict(
+    data: Mapping[str, Any], *, source: str | None = "house rule", index: int | None = None
+) -> CatalogItem:
     """Validate one item entry (the file format, or a stored house rule); ``CatalogError``."""
-    obj: CatalogItem = _build(CatalogItem, _ITEM_CHECKS, _ITEM_DEFAULTS, "item", data, source,
-                              index)
+    obj: CatalogItem = _build(
+        CatalogItem, _ITEM_CHECKS, _ITEM_DEFAULTS, "item", data, source, index
+    )
     return obj
 
 
-def unit_type_from_dict(data: Mapping[str, Any], *, source: str | None = "house rule",
-                        index: int | None = None) -> UnitType:
+def unit_type_from_dict(
+    data: Mapping[str, Any], *, source: str | None = "house rule", index: int | None = None
+) -> UnitType:
     """Validate one unit type entry (the file format, or a stored house rule)."""
-    obj: UnitType = _build(UnitType, _UNIT_CHECKS, _UNIT_DEFAULTS, "unit type", data, source,
-                           index)
+    obj: UnitType = _build(UnitType, _UNIT_CHECKS, _UNIT_DEFAULTS, "unit type", data, source, index)
     return obj
 
 
@@ -635,8 +688,9 @@ def _list_of_entries(data: Mapping[str, Any], name: str, source: str | None) -> 
         raise CatalogError(f"missing field '{name}'", source=source)
     value = data[name]
     if not isinstance(value, list | tuple):
-        raise CatalogError(f"'{name}' must be a list, not {_show(value)}", source=source,
-                           field=name)
+        raise CatalogError(
+            f"'{name}' must be a list, not {_show(value)}", source=source, field=name
+        )
     return value
 
 
@@ -644,9 +698,12 @@ def _unique(entries: Sequence[Any], kind: str, source: str | None) -> None:
     seen: dict[str, int] = {}
     for i, entry in enumerate(entries):
         if entry.key in seen:
-            raise CatalogError(f"duplicate key '{entry.key}' ({kind} #{seen[entry.key] + 1} and "
-                               f"#{i + 1})", source=source, entry=f"{kind} '{entry.key}'",
-                               field="key")
+            raise CatalogError(
+                f"duplicate key '{entry.key}' ({kind} #{seen[entry.key] + 1} and #{i + 1})",
+                source=source,
+                entry=f"{kind} '{entry.key}'",
+                field="key",
+            )
         seen[entry.key] = i
 
 
@@ -661,11 +718,17 @@ def catalog_from_dict(data: Mapping[str, Any], *, source: str | None = "catalog"
     if not isinstance(data, Mapping):
         raise CatalogError(f"a catalog must be a JSON object, not {_show(data)}", source=source)
     if "format" not in data:
-        raise CatalogError(f"this is not a BrikDesk catalog: missing field 'format' "
-                           f"(\"{FORMAT_NAME}\")", source=source)
+        raise CatalogError(
+            f"this is not a BrikDesk catalog: missing field 'format' (\"{FORMAT_NAME}\")",
+            source=source,
+        )
     if data["format"] != FORMAT_NAME:
-        raise CatalogError(f"this is not a BrikDesk catalog: 'format' is {_show(data['format'])}"
-                           f", expected '{FORMAT_NAME}'", source=source, field="format")
+        raise CatalogError(
+            f"this is not a BrikDesk catalog: 'format' is {_show(data['format'])}"
+            f", expected '{FORMAT_NAME}'",
+            source=source,
+            field="format",
+        )
     for name in data:
         if name not in _CATALOG_FIELDS:
             raise CatalogError(_unknown_field(name, _CATALOG_FIELDS), source=source)
@@ -673,12 +736,18 @@ def catalog_from_dict(data: Mapping[str, Any], *, source: str | None = "catalog"
         raise CatalogError("missing field 'version'", source=source)
     version = data["version"]
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise CatalogError(f"'version' must be a whole number from 1, not {_show(version)}",
-                           source=source, field="version")
+        raise CatalogError(
+            f"'version' must be a whole number from 1, not {_show(version)}",
+            source=source,
+            field="version",
+        )
     if version > FORMAT_VERSION:
-        raise CatalogError(f"catalog version {version} was written by a newer BrikDesk; this "
-                           f"one reads version {FORMAT_VERSION}", source=source,
-                           field="version")
+        raise CatalogError(
+            f"catalog version {version} was written by a newer BrikDesk; this "
+            f"one reads version {FORMAT_VERSION}",
+            source=source,
+            field="version",
+        )
     if "edition" not in data:
         raise CatalogError("missing field 'edition'", source=source)
     try:
@@ -687,21 +756,34 @@ def catalog_from_dict(data: Mapping[str, Any], *, source: str | None = "catalog"
         raise CatalogError(f"'edition' {exc.reason}", source=source, field="edition") from None
     cost_unit = data.get("cost_unit", "CP")
     if not isinstance(cost_unit, str) or not cost_unit.strip() or len(cost_unit) > 20:
-        raise CatalogError(f"'cost_unit' must be a short text such as \"CP\", not "
-                           f"{_show(cost_unit)}", source=source, field="cost_unit")
+        raise CatalogError(
+            f"'cost_unit' must be a short text such as \"CP\", not {_show(cost_unit)}",
+            source=source,
+            field="cost_unit",
+        )
     note = data.get("source", "")
     if not isinstance(note, str) or len(note) > MAX_NOTES:
-        raise CatalogError(f"'source' must be text of at most {MAX_NOTES} characters",
-                           source=source, field="source")
+        raise CatalogError(
+            f"'source' must be text of at most {MAX_NOTES} characters",
+            source=source,
+            field="source",
+        )
     raw_types = _list_of_entries(data, "unit_types", source)
     raw_items = _list_of_entries(data, "items", source)
-    unit_types = tuple(unit_type_from_dict(d, source=source, index=i)
-                       for i, d in enumerate(raw_types))
+    unit_types = tuple(
+        unit_type_from_dict(d, source=source, index=i) for i, d in enumerate(raw_types)
+    )
     _unique(unit_types, "unit type", source)
     items = tuple(item_from_dict(d, source=source, index=i) for i, d in enumerate(raw_items))
     _unique(items, "item", source)
-    return Catalog(edition=edition, version=version, unit_types=unit_types, items=items,
-                   cost_unit=cost_unit, source=note)
+    return Catalog(
+        edition=edition,
+        version=version,
+        unit_types=unit_types,
+        items=items,
+        cost_unit=cost_unit,
+        source=note,
+    )
 
 
 def catalog_to_dict(catalog: Catalog) -> dict[str, Any]:
@@ -731,8 +813,9 @@ def catalog_from_json(text: str, *, source: str | None = "catalog") -> Catalog:
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicate_fields)
     except json.JSONDecodeError as exc:
-        raise CatalogError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column "
-                           f"{exc.colno}", source=source) from None
+        raise CatalogError(
+            f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", source=source
+        ) from None
     except _Invalid as exc:
         raise CatalogError(exc.reason, source=source) from None
     except RecursionError:
@@ -747,8 +830,11 @@ def to_edition(value: Edition | str) -> Edition:
     try:
         return Edition(str(value).strip())
     except ValueError:
-        raise CatalogError(f"unknown rules edition '{value}'; BrikDesk knows "
-                           + ", ".join(e.value for e in Edition), field="edition") from None
+        raise CatalogError(
+            f"unknown rules edition '{value}'; BrikDesk knows "
+            + ", ".join(e.value for e in Edition),
+            field="edition",
+        ) from None
 
 
 def load_default_catalog(edition: Edition | str = DEFAULT_EDITION) -> Catalog:
@@ -767,12 +853,14 @@ def _load_default(edition: Edition) -> Catalog:
         raise CatalogError(f"cannot be read: {exc}", source=name) from None
     catalog = catalog_from_json(text, source=name)
     if catalog.edition is not edition:
-        raise CatalogError(f"holds the {catalog.edition} edition, not {edition}", source=name,
-                           field="edition")
+        raise CatalogError(
+            f"holds the {catalog.edition} edition, not {edition}", source=name, field="edition"
+        )
     return catalog
 
 
 # --------------------------------------------------------------------------- house rules
+
 
 def house_rule_diff(default_item: Any, item: Any) -> tuple[str, ...]:
     """Names of the fields in which ``item`` differs from ``default_item`` (in field order).
@@ -780,23 +868,29 @@ def house_rule_diff(default_item: Any, item: Any) -> tuple[str, ...]:
     Works for ``CatalogItem`` and ``UnitType``; ``house_rule`` itself is never compared. The
     interface marks these fields and offers "reset to the rules' value" for each.
     """
-    return tuple(f.name for f in fields(default_item)
-                 if f.name != "house_rule" and getattr(default_item, f.name)
-                 != getattr(item, f.name, MISSING))
+    return tuple(
+        f.name
+        for f in fields(default_item)
+        if f.name != "house_rule"
+        and getattr(default_item, f.name) != getattr(item, f.name, MISSING)
+    )
 
 
 _Entry = TypeVar("_Entry", CatalogItem, UnitType)
 
 
-def _merge(defaults: tuple[_Entry, ...], overrides: Mapping[str, Any], cls: type[_Entry],
-           kind: str) -> tuple[_Entry, ...]:
+def _merge(
+    defaults: tuple[_Entry, ...], overrides: Mapping[str, Any], cls: type[_Entry], kind: str
+) -> tuple[_Entry, ...]:
     for key, entry in overrides.items():
         if not isinstance(entry, cls):
-            raise CatalogError(f"the house rule stored under '{key}' is not a {kind}",
-                               source="house rule")
+            raise CatalogError(
+                f"the house rule stored under '{key}' is not a {kind}", source="house rule"
+            )
         if entry.key != key:
-            raise CatalogError(f"the house rule stored under '{key}' is for '{entry.key}'",
-                               source="house rule")
+            raise CatalogError(
+                f"the house rule stored under '{key}' is for '{entry.key}'", source="house rule"
+            )
     default_keys: set[str] = set()
     merged: list[_Entry] = []
     for d in defaults:
@@ -806,28 +900,32 @@ def _merge(defaults: tuple[_Entry, ...], overrides: Mapping[str, Any], cls: type
             merged.append(d)
         else:
             merged.append(replace(o, house_rule=bool(house_rule_diff(d, o))))
-    merged.extend(replace(o, house_rule=True) for k, o in overrides.items()
-                  if k not in default_keys)
+    merged.extend(
+        replace(o, house_rule=True) for k, o in overrides.items() if k not in default_keys
+    )
     return tuple(merged)
 
 
-def with_house_rules(defaults: Catalog, items: Mapping[str, CatalogItem],
-                     unit_types: Mapping[str, UnitType]) -> Catalog:
+def with_house_rules(
+    defaults: Catalog, items: Mapping[str, CatalogItem], unit_types: Mapping[str, UnitType]
+) -> Catalog:
     """The campaign's catalog: the defaults with its house rules applied.
 
     An override replaces the default entry of the same key, in place, marked ``house_rule``
     when any value differs (``READINGS["house_rule"]``); a key the defaults lack is a custom
     entry, added after the defaults (in the mapping's order) and always marked.
     """
-    return replace(defaults,
-                   items=_merge(defaults.items, items, CatalogItem, "catalog item"),
-                   unit_types=_merge(defaults.unit_types, unit_types, UnitType, "unit type"))
+    return replace(
+        defaults,
+        items=_merge(defaults.items, items, CatalogItem, "catalog item"),
+        unit_types=_merge(defaults.unit_types, unit_types, UnitType, "unit type"),
+    )
 
 
 def new_key(name: str, taken: Sequence[str] | set[str] = ()) -> str:
     """A key for a custom entry made from its name (``"Laser Sword"`` -> ``"laser-sword"``),
     with ``-2``, ``-3``... added when it is already taken."""
-    base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:MAX_KEY - 4].strip("-")
+    base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[: MAX_KEY - 4].strip("-")
     base = base or "custom"
     taken_set = set(taken)
     key, n = base, 1
@@ -847,8 +945,9 @@ def _dash(text: str) -> bool:
     return text in ("-", "–", "—", "")
 
 
-def _typed_int(text: str, lo: int, hi: int, message: str, field: str,
-               pattern: re.Pattern[str] = _INT_RE) -> int:
+def _typed_int(
+    text: str, lo: int, hi: int, message: str, field: str, pattern: re.Pattern[str] = _INT_RE
+) -> int:
     m = pattern.match(text)
     if not m:
         raise CatalogError(message, field=field)
@@ -875,22 +974,38 @@ def validate_item_field(field: str, text: str) -> Any:
     if field == "use" or field == "thrown_use":
         if _dash(t):
             return None
-        return _typed_int(t, 0, MAX_USE,
-                          f"{FIELD_LABELS[field]} is '-' (no roll needed) or a whole number "
-                          f"from 0 to {MAX_USE}", field)
+        return _typed_int(
+            t,
+            0,
+            MAX_USE,
+            f"{FIELD_LABELS[field]} is '-' (no roll needed) or a whole number from 0 to {MAX_USE}",
+            field,
+        )
     if field == "range":
         if t.upper() == "CC":
             return (None, True)
         if _dash(t):
             return (None, False)
-        inches = _typed_int(t, 1, MAX_RANGE, f"Range is 'CC' (Close Combat), '-' or a whole "
-                            f"number of inches from 1 to {MAX_RANGE}", field, _INCHES_RE)
+        inches = _typed_int(
+            t,
+            1,
+            MAX_RANGE,
+            f"Range is 'CC' (Close Combat), '-' or a whole number of inches from 1 to {MAX_RANGE}",
+            field,
+            _INCHES_RE,
+        )
         return (inches, False)
     if field in ("range_inches", "thrown_range"):
         if _dash(t):
             return None
-        return _typed_int(t, 1, MAX_RANGE, f"{FIELD_LABELS[field]} is '-' or a whole number of "
-                          f"inches from 1 to {MAX_RANGE}", field, _INCHES_RE)
+        return _typed_int(
+            t,
+            1,
+            MAX_RANGE,
+            f"{FIELD_LABELS[field]} is '-' or a whole number of inches from 1 to {MAX_RANGE}",
+            field,
+            _INCHES_RE,
+        )
     if field in ("damage", "thrown_range_dice"):
         if _dash(t):
             return ""
@@ -898,30 +1013,37 @@ def validate_item_field(field: str, text: str) -> Any:
             expr = parse(t)
         except DiceSyntaxError as exc:
             example = "1dA+2 or 1d10 Exp" if field == "damage" else "1d6+2"
-            raise CatalogError(f"{exc}; write dice like {example}, or '-' for none",
-                               field=field) from None
+            raise CatalogError(
+                f"{exc}; write dice like {example}, or '-' for none", field=field
+            ) from None
         if field == "thrown_range_dice" and expr.explosive:
             raise CatalogError("a distance can't be explosive (Exp)", field=field)
         return str(expr)
     if field == "cost":
         if _dash(t):
             return None
-        return _typed_int(t, 0, MAX_COST, f"Cost is '-' (no cost) or a whole number from 0 to "
-                          f"{MAX_COST}", field)
+        return _typed_int(
+            t, 0, MAX_COST, f"Cost is '-' (no cost) or a whole number from 0 to {MAX_COST}", field
+        )
     if field == "hands":
-        return _typed_int(t, 0, MAX_ITEM_HANDS, "Hands is 0 (worn, or takes no hand), 1 or 2",
-                          field)
-    ranges = {"explosive_radius": (0, MAX_INCHES_EFFECT, _INCHES_RE),
-              "knockback": (0, MAX_INCHES_EFFECT, _INCHES_RE),
-              "armor_bonus": (0, MAX_BONUS, _INT_RE), "move_penalty": (0, MAX_BONUS, _INCHES_RE),
-              "deflection": (0, MAX_DEFLECTION, _INT_RE),
-              "parry_deflection": (0, MAX_DEFLECTION, _INT_RE)}
+        return _typed_int(
+            t, 0, MAX_ITEM_HANDS, "Hands is 0 (worn, or takes no hand), 1 or 2", field
+        )
+    ranges = {
+        "explosive_radius": (0, MAX_INCHES_EFFECT, _INCHES_RE),
+        "knockback": (0, MAX_INCHES_EFFECT, _INCHES_RE),
+        "armor_bonus": (0, MAX_BONUS, _INT_RE),
+        "move_penalty": (0, MAX_BONUS, _INCHES_RE),
+        "deflection": (0, MAX_DEFLECTION, _INT_RE),
+        "parry_deflection": (0, MAX_DEFLECTION, _INT_RE),
+    }
     if field in ranges:
         lo, hi, pattern = ranges[field]
         if _dash(t):
             return 0
-        return _typed_int(t, lo, hi, f"{FIELD_LABELS[field]} is a whole number from {lo} to "
-                          f"{hi}", field, pattern)
+        return _typed_int(
+            t, lo, hi, f"{FIELD_LABELS[field]} is a whole number from {lo} to {hi}", field, pattern
+        )
     if field == "name":
         return _typed_name(t, field)
     if field == "notes":
@@ -951,11 +1073,18 @@ def validate_unit_type_field(field: str, text: str) -> Any:
         digits = t.lower().removeprefix("d")
         if digits.isascii() and digits.isdigit() and int(digits) in ACTION_DICE:
             return int(digits)
-        raise CatalogError("Action die is one of " + ", ".join(f"d{s}" for s in ACTION_DICE),
-                           field=field)
+        raise CatalogError(
+            "Action die is one of " + ", ".join(f"d{s}" for s in ACTION_DICE), field=field
+        )
     if field == "move":
-        return _typed_int(t, 0, MAX_MOVE, f"Move is a whole number of inches from 0 to "
-                          f"{MAX_MOVE}", field, _INCHES_RE)
+        return _typed_int(
+            t,
+            0,
+            MAX_MOVE,
+            f"Move is a whole number of inches from 0 to {MAX_MOVE}",
+            field,
+            _INCHES_RE,
+        )
     if field == "armor":
         try:
             return armor_text(armor_value(t))
@@ -964,8 +1093,13 @@ def validate_unit_type_field(field: str, text: str) -> Any:
     if field == "cost":
         return validate_item_field("cost", text)
     if field == "hands":
-        return _typed_int(t, 0, MAX_UNIT_HANDS, f"Hands is a whole number from 0 to "
-                          f"{MAX_UNIT_HANDS} (a minifig has 2)", field)
+        return _typed_int(
+            t,
+            0,
+            MAX_UNIT_HANDS,
+            f"Hands is a whole number from 0 to {MAX_UNIT_HANDS} (a minifig has 2)",
+            field,
+        )
     if field in ("name", "notes"):
         return validate_item_field(field, text)
     raise ValueError(f"validate_unit_type_field: no such field {field!r}")

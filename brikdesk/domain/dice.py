@@ -92,8 +92,11 @@ class DiceExpr:
             sides = t.sides
             if sides is None:
                 if action_sides is None:
-                    raise UserError(f"'{self}' uses dA, the wielder's Action die, but no Action "
-                                    "die is known here", field="dice")
+                    raise UserError(
+                        f"'{self}' uses dA, the wielder's Action die, but no Action "
+                        "die is known here",
+                        field="dice",
+                    )
                 sides = action_sides
             counts[sides] += t.count
         terms = tuple(DiceTerm(counts[s], s) for s in sorted(counts, reverse=True))
@@ -123,8 +126,9 @@ class DiceExpr:
         if levels <= 0 or not self.terms:
             return self
         resolved = self.resolve(action_sides)  # merges 1d6+1d6 into 2d6 first
-        terms = tuple(DiceTerm(t.count - levels, t.sides) for t in resolved.terms
-                      if t.count > levels)
+        terms = tuple(
+            DiceTerm(t.count - levels, t.sides) for t in resolved.terms if t.count > levels
+        )
         # With no dice left nothing explodes: "only its flat part" (and str() stays parseable).
         return DiceExpr(terms, resolved.flat, resolved.explosive and bool(terms))
 
@@ -134,8 +138,9 @@ def parse(text: str) -> DiceExpr:
     if not isinstance(text, str):
         raise DiceSyntaxError("a dice expression must be text", 1, repr(text))
     if len(text) > MAX_LENGTH:
-        raise DiceSyntaxError(f"expression longer than {MAX_LENGTH} characters", MAX_LENGTH + 1,
-                              text)
+        raise DiceSyntaxError(
+            f"expression longer than {MAX_LENGTH} characters", MAX_LENGTH + 1, text
+        )
     return _Parser(text).parse()
 
 
@@ -183,8 +188,8 @@ class _Parser:
             elif c in "+-":
                 tokens.append(_Token(c, c, col))
                 i += 1
-            elif text[i:i + 3].lower() == "exp" and not text[i + 3:i + 4].isalpha():
-                tokens.append(_Token("exp", text[i:i + 3], col))
+            elif text[i : i + 3].lower() == "exp" and not text[i + 3 : i + 4].isalpha():
+                tokens.append(_Token("exp", text[i : i + 3], col))
                 i += 3
             elif c in "dD":
                 tokens.append(_Token("d", c, col))
@@ -225,8 +230,9 @@ class _Parser:
                 sign_tok = self._next()
                 sign = -1 if tok.kind == "-" else 1
                 if self._peek().kind in ("+", "-"):
-                    raise self._error(f"two signs in a row ('{tok.text}{self._peek().text}')",
-                                      self._peek().column)
+                    raise self._error(
+                        f"two signs in a row ('{tok.text}{self._peek().text}')", self._peek().column
+                    )
             elif not first:
                 raise self._error(f"expected '+' or '-' before '{tok.text}'", tok.column)
             term_start = self._peek()
@@ -234,24 +240,27 @@ class _Parser:
             if isinstance(value, DiceTerm):
                 if sign < 0:
                     assert sign_tok is not None
-                    raise self._error("dice can only be added, not subtracted",
-                                      sign_tok.column)
+                    raise self._error("dice can only be added, not subtracted", sign_tok.column)
                 terms.append(value)
                 if len(terms) > MAX_TERMS:
                     raise self._error(f"more than {MAX_TERMS} dice terms", term_start.column)
                 dice = sum(t.count for t in terms)
                 if dice > MAX_DICE:
-                    raise self._error(f"more than {MAX_DICE} dice in one expression ({dice})",
-                                      term_start.column)
+                    raise self._error(
+                        f"more than {MAX_DICE} dice in one expression ({dice})", term_start.column
+                    )
                 spread = sum(t.count * (t.sides or max(ACTION_DICE)) for t in terms)
                 if spread > MAX_DICE_SPREAD:
-                    raise self._error(f"too many sides: dice x sides come to {spread}, at most "
-                                      f"{MAX_DICE_SPREAD} (such as 10d100 or 20d50)",
-                                      term_start.column)
+                    raise self._error(
+                        f"too many sides: dice x sides come to {spread}, at most "
+                        f"{MAX_DICE_SPREAD} (such as 10d100 or 20d50)",
+                        term_start.column,
+                    )
             else:
                 if value > MAX_FLAT:
-                    raise self._error(f"flat modifier beyond {MAX_FLAT} either way",
-                                      term_start.column)
+                    raise self._error(
+                        f"flat modifier beyond {MAX_FLAT} either way", term_start.column
+                    )
                 flat += sign * value
                 flat_parts.append((lead, sign * value))
             first = False
@@ -263,16 +272,17 @@ class _Parser:
                     raise self._error("'Exp' needs dice before it", tok.column)
                 tok = self._peek()
                 if tok.kind != "end":
-                    raise self._error(f"nothing may follow 'Exp', found '{tok.text}'",
-                                      tok.column)
+                    raise self._error(f"nothing may follow 'Exp', found '{tok.text}'", tok.column)
             if tok.kind == "end":
                 break
         if abs(flat) > MAX_FLAT:
             # The limit is on the flat part as a whole (|K| <= 1000), not on a running sum:
             # 1000+1-1 is 1000 and is accepted; 600+600 is refused where the flat part starts.
             parts = "".join(f"{v:+d}" for _tok, v in flat_parts).removeprefix("+")
-            raise self._error(f"the flat part {parts} = {flat} is beyond {MAX_FLAT} either way",
-                              flat_parts[0][0].column)
+            raise self._error(
+                f"the flat part {parts} = {flat} is beyond {MAX_FLAT} either way",
+                flat_parts[0][0].column,
+            )
         return DiceExpr(tuple(terms), flat, explosive, self.text)
 
     def _term(self) -> DiceTerm | int:
@@ -297,8 +307,7 @@ class _Parser:
         if count < 1:
             raise self._error("number of dice must be at least 1", tok.column)
         if count > MAX_DICE_PER_TERM:
-            raise self._error(f"more than {MAX_DICE} dice in one expression ({count})",
-                              tok.column)
+            raise self._error(f"more than {MAX_DICE} dice in one expression ({count})", tok.column)
         side_tok = self._peek()
         if side_tok.kind == "A":
             self._next()
@@ -308,8 +317,9 @@ class _Parser:
         self._next()
         sides = int(side_tok.text)
         if not MIN_SIDES <= sides <= MAX_SIDES:
-            raise self._error(f"a die must have {MIN_SIDES} to {MAX_SIDES} sides, not {sides}",
-                              side_tok.column)
+            raise self._error(
+                f"a die must have {MIN_SIDES} to {MAX_SIDES} sides, not {sides}", side_tok.column
+            )
         if self._peek().kind in ("d", "A", "num"):
             extra = self._peek()
             raise self._error(f"unexpected '{extra.text}' after 'd{sides}'", extra.column)

@@ -99,7 +99,7 @@ class Dist(NamedTuple):
         if cut >= len(self.weights):
             return Dist(floor, (self.denom,), self.denom)
         ws = self.weights
-        return Dist(floor, (sum(ws[:cut + 1]), *ws[cut + 1:]), self.denom)
+        return Dist(floor, (sum(ws[: cut + 1]), *ws[cut + 1 :]), self.denom)
 
     def capped(self, cap: int) -> Dist:
         """The distribution of ``min(X, cap)``."""
@@ -107,7 +107,7 @@ class Dist(NamedTuple):
             return self
         if cap <= self.lo:
             return Dist(cap, (self.denom,), self.denom)
-        keep = self.weights[:cap - self.lo]
+        keep = self.weights[: cap - self.lo]
         return Dist(self.lo, (*keep, self.denom - sum(keep)), self.denom)
 
     def plus(self, other: Dist, cap: int | None = None) -> Dist:
@@ -116,8 +116,7 @@ class Dist(NamedTuple):
         denom = self.denom * other.denom
         full = len(self.weights) + len(other.weights) - 1
         if cap is None or cap >= lo + full - 1:
-            return Dist(lo, convolve(self.weights, other.weights, self.denom, other.denom),
-                        denom)
+            return Dist(lo, convolve(self.weights, other.weights, self.denom, other.denom), denom)
         if cap <= lo:
             return Dist(cap, (denom,), denom)
         below = convolve(self.weights, other.weights, self.denom, other.denom, cap - lo)
@@ -127,8 +126,9 @@ class Dist(NamedTuple):
 POINT_ZERO = Dist(0, (1,), 1)
 
 
-def convolve(a: tuple[int, ...], b: tuple[int, ...], denom_a: int, denom_b: int,
-             keep: int | None = None) -> tuple[int, ...]:
+def convolve(
+    a: tuple[int, ...], b: tuple[int, ...], denom_a: int, denom_b: int, keep: int | None = None
+) -> tuple[int, ...]:
     """Convolution of two weight lists whose weights sum to ``denom_a`` and ``denom_b``.
 
     With ``keep``, only the first ``keep`` weights when the convolution is longer.
@@ -154,7 +154,7 @@ def convolve(a: tuple[int, ...], b: tuple[int, ...], denom_a: int, denom_b: int,
     pb = int.from_bytes(b"".join([y.to_bytes(width, "little") for y in b]), "little")
     raw = (pa * pb).to_bytes(n * width, "little")
     frm = int.from_bytes
-    return tuple([frm(raw[i:i + width], "little") for i in range(0, keep * width, width)])
+    return tuple([frm(raw[i : i + width], "little") for i in range(0, keep * width, width)])
 
 
 def _log_mgf(sides: int, lam: float) -> float:
@@ -237,8 +237,7 @@ def lumped_mass(sides: int, depth: int, bonus_sides: int = BONUS_SIDES) -> Fract
 
 
 @functools.lru_cache(maxsize=256)
-def die_distribution(sides: int, depth: int | None = None,
-                     bonus_sides: int = BONUS_SIDES) -> Dist:
+def die_distribution(sides: int, depth: int | None = None, bonus_sides: int = BONUS_SIDES) -> Dist:
     """One die with its bonus chain (rules facts §1), cut ``depth`` bonus dice deep.
 
     Faces ``1 .. sides-1`` are plain; the top face adds a bonus ``d{bonus_sides}`` that chains on

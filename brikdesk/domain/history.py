@@ -27,11 +27,13 @@ READINGS: dict[str, str] = {
         "Standings count finished battles only: won (the organizer's winner), drawn (no "
         "winner) or lost. Army value is the cost of the living units (alive or wounded) as "
         "they stand now, against the sum of the armies' budgets; casualties are the player's "
-        "units that fell in finished battles, kills the kills their units scored."),
+        "units that fell in finished battles, kills the kills their units scored."
+    ),
     "series": (
         "The charts over battles are drawn from the units as they stand now (BrikDesk keeps no "
         "dates of roster edits): a unit counts from the start, leaves the count in the battle "
-        "where it fell and, if brought back, counts again from the next battle it fought in."),
+        "where it fell and, if brought back, counts again from the next battle it fought in."
+    ),
 }
 
 
@@ -167,10 +169,15 @@ class CampaignHistory:
     player_leaders: tuple[Leader, ...]
 
 
-def build_history(campaign_id: CampaignId, campaign: str, cost_unit: str,
-                  players: Sequence[PlayerInfo], armies: Sequence[ArmyInfo],
-                  units: Sequence[PoolUnit], battles: Sequence[BattleRecord]
-                  ) -> CampaignHistory:
+def build_history(
+    campaign_id: CampaignId,
+    campaign: str,
+    cost_unit: str,
+    players: Sequence[PlayerInfo],
+    armies: Sequence[ArmyInfo],
+    units: Sequence[PoolUnit],
+    battles: Sequence[BattleRecord],
+) -> CampaignHistory:
     """Everything the history shows; ``battles`` in the order they were finished."""
     pname = {p.id: p.name for p in players}
     pcolour = {p.id: p.colour for p in players}
@@ -197,13 +204,11 @@ def build_history(campaign_id: CampaignId, campaign: str, cost_unit: str,
         dead = set(b.result.casualties())
         per_side = {pid: 0 for pid, _ in b.players}
         for u in b.units:
-            key: Any = u.campaign_unit_id if u.campaign_unit_id is not None else ("b", b.id,
-                                                                                   u.id)
+            key: Any = u.campaign_unit_id if u.campaign_unit_id is not None else ("b", b.id, u.id)
             entry = leaders.setdefault(key, [u.name, u.player_id, 0, 0])
             entry[2] += kills.get(u.id, 0)
             entry[3] += 1
-            kills_by_player[u.player_id] = kills_by_player.get(u.player_id, 0) + kills.get(
-                u.id, 0)
+            kills_by_player[u.player_id] = kills_by_player.get(u.player_id, 0) + kills.get(u.id, 0)
             if u.id in dead:
                 per_side[u.player_id] = per_side.get(u.player_id, 0) + 1
                 fallen[u.player_id] = fallen.get(u.player_id, 0) + 1
@@ -226,12 +231,20 @@ def build_history(campaign_id: CampaignId, campaign: str, cost_unit: str,
             best = max(b.units, key=lambda u: (kills.get(u.id, 0), -u.id))
             top = TopUnit(best.name, pname.get(owner[best.id], "?"), kills[best.id])
         names = dict(b.players)
-        timeline.append(TimelineEntry(
-            b.id, b.name, b.finished_at, tuple(name for _, name in b.players),
-            names.get(b.result.winner, pname.get(b.result.winner))
-            if b.result.winner is not None else None,
-            tuple((names[pid], per_side.get(pid, 0)) for pid, _ in b.players), top,
-            b.result.from_log))
+        timeline.append(
+            TimelineEntry(
+                b.id,
+                b.name,
+                b.finished_at,
+                tuple(name for _, name in b.players),
+                names.get(b.result.winner, pname.get(b.result.winner))
+                if b.result.winner is not None
+                else None,
+                tuple((names[pid], per_side.get(pid, 0)) for pid, _ in b.players),
+                top,
+                b.result.from_log,
+            )
+        )
 
     standings = []
     for p in players:
@@ -241,9 +254,22 @@ def build_history(campaign_id: CampaignId, campaign: str, cost_unit: str,
         budgets = [a.budget for a in mine if a.budget is not None]
         f = fought.get(p.id, 0)
         w, d = won.get(p.id, 0), drawn.get(p.id, 0)
-        standings.append(Standing(p.id, p.name, p.colour, f, w, d, f - w - d,
-                                  sum(u.cost for u in living), sum(budgets) if budgets else None,
-                                  len(living), fallen.get(p.id, 0), kills_by_player.get(p.id, 0)))
+        standings.append(
+            Standing(
+                p.id,
+                p.name,
+                p.colour,
+                f,
+                w,
+                d,
+                f - w - d,
+                sum(u.cost for u in living),
+                sum(budgets) if budgets else None,
+                len(living),
+                fallen.get(p.id, 0),
+                kills_by_player.get(p.id, 0),
+            )
+        )
     standings.sort(key=lambda s: (-s.won, -(s.won * 2 + s.drawn), s.lost, -s.kills, s.name))
 
     series = []
@@ -260,25 +286,49 @@ def build_history(campaign_id: CampaignId, campaign: str, cost_unit: str,
                 if _alive_at(falls[pu.id], fights.get(pu.id, ()), k - 1):
                     values[k] += pu.cost
                     alive_counts[k] += 1
-        series.append(ArmySeries(a.id, a.name, pname.get(a.player_id, "?"),
-                                 pcolour.get(a.player_id, "#808080"), tuple(values),
-                                 tuple(alive_counts),
-                                 _cumulative(army_falls.get(a.id, [0] * n)),
-                                 _cumulative(army_kills.get(a.id, [0] * n))))
+        series.append(
+            ArmySeries(
+                a.id,
+                a.name,
+                pname.get(a.player_id, "?"),
+                pcolour.get(a.player_id, "#808080"),
+                tuple(values),
+                tuple(alive_counts),
+                _cumulative(army_falls.get(a.id, [0] * n)),
+                _cumulative(army_kills.get(a.id, [0] * n)),
+            )
+        )
 
     unit_leaders = []
     for key, (name, pid, k, nb) in leaders.items():
         if k <= 0:
             continue
         known = pool.get(UnitId(key)) if isinstance(key, int) else None
-        unit_leaders.append(Leader(known.name if known else name, pname.get(pid, "?"), k, nb,
-                                   known.status if known else "deleted"))
+        unit_leaders.append(
+            Leader(
+                known.name if known else name,
+                pname.get(pid, "?"),
+                k,
+                nb,
+                known.status if known else "deleted",
+            )
+        )
     unit_leaders.sort(key=lambda x: (-x.kills, x.battles, x.name))
-    player_leaders = sorted((Leader(s.name, s.name, s.kills, s.fought) for s in standings),
-                            key=lambda x: (-x.kills, x.name))
-    return CampaignHistory(campaign_id, campaign, cost_unit, tuple(timeline), tuple(standings),
-                           ("Start", *(b.name for b in battles)), tuple(series),
-                           tuple(unit_leaders), tuple(player_leaders))
+    player_leaders = sorted(
+        (Leader(s.name, s.name, s.kills, s.fought) for s in standings),
+        key=lambda x: (-x.kills, x.name),
+    )
+    return CampaignHistory(
+        campaign_id,
+        campaign,
+        cost_unit,
+        tuple(timeline),
+        tuple(standings),
+        ("Start", *(b.name for b in battles)),
+        tuple(series),
+        tuple(unit_leaders),
+        tuple(player_leaders),
+    )
 
 
 def _alive_at(falls: Sequence[int], fights: Sequence[int], k: int) -> bool:
@@ -298,31 +348,71 @@ def _cumulative(values: Sequence[int]) -> tuple[int, ...]:
 
 def history_to_json(h: CampaignHistory) -> dict[str, Any]:
     """The history as one JSON object (``brikdesk history --json``)."""
+
     def time(t: datetime | None) -> str | None:
         return t.isoformat() if t is not None else None
 
     return {
         "campaign": {"id": h.campaign_id, "name": h.campaign, "cost_unit": h.cost_unit},
-        "timeline": [{"battle": e.battle_id, "name": e.name, "date": time(e.date),
-                      "sides": list(e.sides), "winner": e.winner,
-                      "casualties": {p: n for p, n in e.casualties},
-                      "top_unit": None if e.top is None else
-                      {"name": e.top.name, "player": e.top.player, "kills": e.top.kills},
-                      "read_from_log": e.from_log} for e in h.timeline],
-        "standings": [{"player": s.name, "fought": s.fought, "won": s.won, "drawn": s.drawn,
-                       "lost": s.lost, "value": s.value, "budget": s.budget,
-                       "units_alive": s.alive, "casualties": s.casualties, "kills": s.kills}
-                      for s in h.standings],
-        "series": {"points": list(h.labels),
-                   "armies": [{"army": s.army, "player": s.player, "value": list(s.value),
-                               "units_alive": list(s.alive),
-                               "casualties": list(s.casualties), "kills": list(s.kills)}
-                              for s in h.series]},
+        "timeline": [
+            {
+                "battle": e.battle_id,
+                "name": e.name,
+                "date": time(e.date),
+                "sides": list(e.sides),
+                "winner": e.winner,
+                "casualties": {p: n for p, n in e.casualties},
+                "top_unit": None
+                if e.top is None
+                else {"name": e.top.name, "player": e.top.player, "kills": e.top.kills},
+                "read_from_log": e.from_log,
+            }
+            for e in h.timeline
+        ],
+        "standings": [
+            {
+                "player": s.name,
+                "fought": s.fought,
+                "won": s.won,
+                "drawn": s.drawn,
+                "lost": s.lost,
+                "value": s.value,
+                "budget": s.budget,
+                "units_alive": s.alive,
+                "casualties": s.casualties,
+                "kills": s.kills,
+            }
+            for s in h.standings
+        ],
+        "series": {
+            "points": list(h.labels),
+            "armies": [
+                {
+                    "army": s.army,
+                    "player": s.player,
+                    "value": list(s.value),
+                    "units_alive": list(s.alive),
+                    "casualties": list(s.casualties),
+                    "kills": list(s.kills),
+                }
+                for s in h.series
+            ],
+        },
         "leaderboard": {
-            "units": [{"name": u.name, "player": u.player, "kills": u.kills,
-                       "battles": u.battles, "status": u.status} for u in h.unit_leaders],
-            "players": [{"name": p.name, "kills": p.kills, "battles": p.battles}
-                        for p in h.player_leaders]},
+            "units": [
+                {
+                    "name": u.name,
+                    "player": u.player,
+                    "kills": u.kills,
+                    "battles": u.battles,
+                    "status": u.status,
+                }
+                for u in h.unit_leaders
+            ],
+            "players": [
+                {"name": p.name, "kills": p.kills, "battles": p.battles} for p in h.player_leaders
+            ],
+        },
     }
 
 
@@ -331,35 +421,68 @@ def history_to_text(h: CampaignHistory, *, limit: int = 10) -> str:
     cu = h.cost_unit
     out = [f"Campaign: {h.campaign}", "", "Standings"]
     rows: list[tuple[str, ...]] = [
-        ("Player", "Fought", "Won", "Drawn", "Lost", f"Value ({cu})", "Budget", "Alive",
-         "Casualties", "Kills")]
+        (
+            "Player",
+            "Fought",
+            "Won",
+            "Drawn",
+            "Lost",
+            f"Value ({cu})",
+            "Budget",
+            "Alive",
+            "Casualties",
+            "Kills",
+        )
+    ]
     for s in h.standings:
-        rows.append((s.name, str(s.fought), str(s.won), str(s.drawn), str(s.lost),
-                     str(s.value), "-" if s.budget is None else str(s.budget), str(s.alive),
-                     str(s.casualties), str(s.kills)))
+        rows.append(
+            (
+                s.name,
+                str(s.fought),
+                str(s.won),
+                str(s.drawn),
+                str(s.lost),
+                str(s.value),
+                "-" if s.budget is None else str(s.budget),
+                str(s.alive),
+                str(s.casualties),
+                str(s.kills),
+            )
+        )
     out += _table(rows)
     out += ["", "Timeline"]
     if not h.timeline:
         out.append("  No finished battles yet.")
     rows = [("Date", "Battle", "Sides", "Winner", "Casualties", "Most kills")]
     for e in h.timeline:
-        rows.append((e.date.strftime("%Y-%m-%d") if e.date else "-",
-                     e.name + (" (from its log)" if e.from_log else ""), " vs ".join(e.sides),
-                     e.winner_text, e.casualties_text, e.top_text))
+        rows.append(
+            (
+                e.date.strftime("%Y-%m-%d") if e.date else "-",
+                e.name + (" (from its log)" if e.from_log else ""),
+                " vs ".join(e.sides),
+                e.winner_text,
+                e.casualties_text,
+                e.top_text,
+            )
+        )
     if h.timeline:
         out += _table(rows)
     out += ["", "Armies over the battles (start, then after each battle)"]
     for a in h.series:
-        out.append(f"  {a.army} ({a.player}): value {_ends(a.value)} {cu}, units alive "
-                   f"{_ends(a.alive)}, casualties {a.casualties[-1]}, kills {a.kills[-1]}")
+        out.append(
+            f"  {a.army} ({a.player}): value {_ends(a.value)} {cu}, units alive "
+            f"{_ends(a.alive)}, casualties {a.casualties[-1]}, kills {a.kills[-1]}"
+        )
     out += ["", "Leaderboard: units by kills"]
     if not h.unit_leaders:
         out.append("  No kills yet.")
     for i, u in enumerate(h.unit_leaders[:limit], 1):
         status = f", {u.status}" if u.status != UnitStatus.ALIVE else ""
-        out.append(f"  {i:>2}. {u.name} ({u.player}{status}): {u.kills} kill"
-                   f"{'s' if u.kills != 1 else ''} in {u.battles} battle"
-                   f"{'s' if u.battles != 1 else ''}")
+        out.append(
+            f"  {i:>2}. {u.name} ({u.player}{status}): {u.kills} kill"
+            f"{'s' if u.kills != 1 else ''} in {u.battles} battle"
+            f"{'s' if u.battles != 1 else ''}"
+        )
     out += ["", "Leaderboard: players by kills"]
     for i, p in enumerate(h.player_leaders, 1):
         out.append(f"  {i:>2}. {p.name}: {p.kills}")
@@ -372,9 +495,14 @@ def _ends(values: Sequence[int]) -> str:
 
 def _table(rows: Sequence[Sequence[str]]) -> list[str]:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return ["  " + "  ".join(c.ljust(w) if i == 0 or not c.lstrip("-").isdigit() else c.rjust(w)
-                             for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip()
-            for r in rows]
+    return [
+        "  "
+        + "  ".join(
+            c.ljust(w) if i == 0 or not c.lstrip("-").isdigit() else c.rjust(w)
+            for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        ).rstrip()
+        for r in rows
+    ]
 
 
 def history_markdown(h: CampaignHistory) -> str:
@@ -388,36 +516,88 @@ def history_markdown(h: CampaignHistory) -> str:
     def table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
         return [row(head), row(["---"] * len(head)), *(row(r) for r in rows)]
 
-    out = [f"# {h.campaign}: campaign report", "",
-           f"{len(h.timeline)} finished battle{'s' if len(h.timeline) != 1 else ''}.", "",
-           "## Standings", ""]
-    out += table(("Player", "Fought", "Won", "Drawn", "Lost", f"Value ({cu})", "Budget",
-                  "Alive", "Casualties", "Kills"),
-                 [(s.name, str(s.fought), str(s.won), str(s.drawn), str(s.lost), str(s.value),
-                   "-" if s.budget is None else str(s.budget), str(s.alive), str(s.casualties),
-                   str(s.kills)) for s in h.standings])
+    out = [
+        f"# {h.campaign}: campaign report",
+        "",
+        f"{len(h.timeline)} finished battle{'s' if len(h.timeline) != 1 else ''}.",
+        "",
+        "## Standings",
+        "",
+    ]
+    out += table(
+        (
+            "Player",
+            "Fought",
+            "Won",
+            "Drawn",
+            "Lost",
+            f"Value ({cu})",
+            "Budget",
+            "Alive",
+            "Casualties",
+            "Kills",
+        ),
+        [
+            (
+                s.name,
+                str(s.fought),
+                str(s.won),
+                str(s.drawn),
+                str(s.lost),
+                str(s.value),
+                "-" if s.budget is None else str(s.budget),
+                str(s.alive),
+                str(s.casualties),
+                str(s.kills),
+            )
+            for s in h.standings
+        ],
+    )
     out += ["", "## Timeline", ""]
     if h.timeline:
-        out += table(("#", "Date", "Battle", "Sides", "Winner", "Casualties", "Most kills"),
-                     [(str(i), e.date.strftime("%Y-%m-%d") if e.date else "-",
-                       e.name + (" (from its log)" if e.from_log else ""),
-                       " vs ".join(e.sides), e.winner_text, e.casualties_text, e.top_text)
-                      for i, e in enumerate(h.timeline, 1)])
+        out += table(
+            ("#", "Date", "Battle", "Sides", "Winner", "Casualties", "Most kills"),
+            [
+                (
+                    str(i),
+                    e.date.strftime("%Y-%m-%d") if e.date else "-",
+                    e.name + (" (from its log)" if e.from_log else ""),
+                    " vs ".join(e.sides),
+                    e.winner_text,
+                    e.casualties_text,
+                    e.top_text,
+                )
+                for i, e in enumerate(h.timeline, 1)
+            ],
+        )
     else:
         out.append("No finished battles yet.")
-    out += ["", "## The armies over the battles", "",
-            "Start, then after each battle (numbered as in the timeline).", ""]
+    out += [
+        "",
+        "## The armies over the battles",
+        "",
+        "Start, then after each battle (numbered as in the timeline).",
+        "",
+    ]
     for s in h.series:
-        out += [f"**{s.army}** ({s.player})", "",
-                f"- value ({cu}): " + ", ".join(map(str, s.value)),
-                "- units alive: " + ", ".join(map(str, s.alive)),
-                "- casualties so far: " + ", ".join(map(str, s.casualties)),
-                "- kills so far: " + ", ".join(map(str, s.kills)), ""]
+        out += [
+            f"**{s.army}** ({s.player})",
+            "",
+            f"- value ({cu}): " + ", ".join(map(str, s.value)),
+            "- units alive: " + ", ".join(map(str, s.alive)),
+            "- casualties so far: " + ", ".join(map(str, s.casualties)),
+            "- kills so far: " + ", ".join(map(str, s.kills)),
+            "",
+        ]
     out += ["## Leaderboard: units by kills", ""]
     if h.unit_leaders:
-        out += table(("#", "Unit", "Player", "Kills", "Battles", "Status"),
-                     [(str(i), u.name, u.player, str(u.kills), str(u.battles), u.status)
-                      for i, u in enumerate(h.unit_leaders[:20], 1)])
+        out += table(
+            ("#", "Unit", "Player", "Kills", "Battles", "Status"),
+            [
+                (str(i), u.name, u.player, str(u.kills), str(u.battles), u.status)
+                for i, u in enumerate(h.unit_leaders[:20], 1)
+            ],
+        )
     else:
         out.append("No kills yet.")
     return "\n".join(out) + "\n"

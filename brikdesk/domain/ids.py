@@ -29,5 +29,13 @@ BattleUnitId = NewType("BattleUnitId", int)
 #: One entry of a battle's log (``battle_event.id``).
 EventId = NewType("EventId", int)
 
-__all__ = ["ArmyId", "BattleId", "BattlePlayerId", "BattleUnitId", "CampaignId", "EventId",
-           "PlayerId", "UnitId"]
+__all__ = [
+    "ArmyId",
+    "BattleId",
+    "BattlePlayerId",
+    "BattleUnitId",
+    "CampaignId",
+    "EventId",
+    "PlayerId",
+    "UnitId",
+]

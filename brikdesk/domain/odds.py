@@ -158,9 +158,12 @@ class AttackOdds:
 
     def to_floats(self) -> dict[str, float]:
         """The four chances as floats, for display."""
-        return {"critical_failure": float(self.critical_failure),
-                "over_the_top": float(self.over_the_top),
-                "hit": float(self.hit), "kill": float(self.kill)}
+        return {
+            "critical_failure": float(self.critical_failure),
+            "over_the_top": float(self.over_the_top),
+            "hit": float(self.hit),
+            "kill": float(self.kill),
+        }
 
     def damage_floats(self) -> tuple[tuple[int, float], ...]:
         """``damage`` as floats, for a chart."""
@@ -182,10 +185,18 @@ def clear_odds_cache() -> None:
 
 
 @functools.lru_cache(maxsize=2048)
-def attack_odds(action_die: int, use: int | None, damage: DiceExpr | str,
-                armor: int | DiceExpr | str, *, action_mod: int = 0, damage_mod: int = 0,
-                deflection: int = 0, automatic_hit: bool = False,
-                can_go_over_the_top: bool = True) -> AttackOdds:
+def attack_odds(
+    action_die: int,
+    use: int | None,
+    damage: DiceExpr | str,
+    armor: int | DiceExpr | str,
+    *,
+    action_mod: int = 0,
+    damage_mod: int = 0,
+    deflection: int = 0,
+    automatic_hit: bool = False,
+    can_go_over_the_top: bool = True,
+) -> AttackOdds:
     """The exact odds of an attack (see the module docstring for the rules).
 
     ``action_die`` is the attacker's Action die (4, 6, 8, 10 or 12); ``use`` the weapon's Use
@@ -206,8 +217,10 @@ def attack_odds(action_die: int, use: int | None, damage: DiceExpr | str,
     benny_dice = _dice_of(weapon.plus_dice(1, benny_sides).resolve(None).deflected(deflection))
     armor_dice = () if isinstance(armor_value, int) else _dice_of(armor_value)
     if len(benny_dice) + len(armor_dice) > MAX_DICE:
-        raise UserError(f"odds are computed for at most {MAX_DICE} dice of Damage and Armor "
-                        "together", field="damage")
+        raise UserError(
+            f"odds are computed for at most {MAX_DICE} dice of Damage and Armor together",
+            field="damage",
+        )
 
     # Each sum is computed as min(sum, cap), every die's bonus chain cut at `depth` (the
     # distributions module): both beyond the totals compared with, so those answers are exact.
@@ -215,8 +228,9 @@ def attack_odds(action_die: int, use: int | None, damage: DiceExpr | str,
     above = armor_value - flat if isinstance(armor_value, int) else 0
     chained = (benny_dice if over_top else dmg_dice) + armor_dice
     depth = chain_depth(chained, above, epsilon=EPSILON / 4)
-    cap = max(tail_cap(benny_dice if over_top else dmg_dice, EPSILON / 4), above + 1,
-              len(benny_dice))
+    cap = max(
+        tail_cap(benny_dice if over_top else dmg_dice, EPSILON / 4), above + 1, len(benny_dice)
+    )
     error = float(sum(lumped_mass(s, depth) for s in chained))
     if dmg_dice:
         error += EPSILON / 4  # the last, lumped Damage total holds "or more"
@@ -245,8 +259,17 @@ def attack_odds(action_die: int, use: int | None, damage: DiceExpr | str,
         # Only a natural 1 totals 1; every other total hits when it reaches `need`.
         hit = totals.at_least(max(need, 2))
         error += float(lumped_mass(4, depth, bonus_sides=4))  # action_totals' last entry
-        return AttackOdds(Fraction(1, 4), zero, hit, hit * kill_plain, zero, zero, error,
-                          on_hit, totals.shifted(action_mod))
+        return AttackOdds(
+            Fraction(1, 4),
+            zero,
+            hit,
+            hit * kill_plain,
+            zero,
+            zero,
+            error,
+            on_hit,
+            totals.shifted(action_mod),
+        )
 
     sides = action_die
     plain = benny_damage_count = 0
@@ -259,7 +282,7 @@ def attack_odds(action_die: int, use: int | None, damage: DiceExpr | str,
             if hits:
                 benny_damage_count += 1
             else:  # the Benny is spent as +1d6 on the Action Roll
-                rescue_weights += sum(benny_d6.weights[max(need - natural - 1, 0):])
+                rescue_weights += sum(benny_d6.weights[max(need - natural - 1, 0) :])
         elif hits:
             plain += 1
     rescue = Fraction(rescue_weights, sides * benny_d6.denom)
@@ -268,15 +291,15 @@ def attack_odds(action_die: int, use: int | None, damage: DiceExpr | str,
     kill = (Fraction(plain, sides) + rescue) * kill_plain
     if benny_damage_count:  # the Benny adds one more of the largest Damage die
         if benny_dice == tuple(sorted(dmg_dice + (benny_sides,))):  # reuse the Damage sum
-            raw = dice_sum(dmg_dice, depth, cap).plus(dice_sum((benny_sides,), depth, cap),
-                                                       cap)
+            raw = dice_sum(dmg_dice, depth, cap).plus(dice_sum((benny_sides,), depth, cap), cap)
         else:  # Deflection took the Benny's die away too
             raw = dice_sum(benny_dice, depth, cap)
         kill += benny_damage * _p_exceeds(raw.shifted(flat).floored(0), armor_dist)
     ott = Fraction(sides - 5, sides) if over_top else zero
     action = Dist(1 + action_mod, (1,) * sides, sides)
-    return AttackOdds(Fraction(1, sides), ott, hit, kill, benny_damage, rescue, error, on_hit,
-                      action)
+    return AttackOdds(
+        Fraction(1, sides), ott, hit, kill, benny_damage, rescue, error, on_hit, action
+    )
 
 
 def _p_exceeds(damage: Dist, armor: int | Dist) -> Fraction:
@@ -292,24 +315,37 @@ def _p_exceeds(damage: Dist, armor: int | Dist) -> Fraction:
     j0 = min(max(-first, 0), len(wa))  # Armor totals every Damage total beats
     j1 = min(max(n - first, 0), len(wa))  # Armor totals from j1 on no Damage total beats
     num = sum(wa[:j0]) * damage.denom
-    num += sum(map(mul, wa[j0:j1], suffix[first + j0:first + j1]))
+    num += sum(map(mul, wa[j0:j1], suffix[first + j0 : first + j1]))
     return Fraction(num, armor.denom * damage.denom)
 
 
-def _check_inputs(action_die: int, use: int | None, action_mod: int, damage_mod: int,
-                  deflection: int) -> None:
+def _check_inputs(
+    action_die: int, use: int | None, action_mod: int, damage_mod: int, deflection: int
+) -> None:
     if action_die not in ACTION_DICE:
-        raise UserError(f"the Action die must be one of {', '.join(f'd{s}' for s in ACTION_DICE)}"
-                        f", not {action_die!r}", field="action")
+        raise UserError(
+            f"the Action die must be one of {', '.join(f'd{s}' for s in ACTION_DICE)}"
+            f", not {action_die!r}",
+            field="action",
+        )
     for name, value in (("use", use), ("mod", action_mod), ("damage_mod", damage_mod)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                                  or abs(value) > MAX_NUMBER):
-            raise UserError(f"{name.replace('_', ' ')} must be a whole number from "
-                            f"{-MAX_NUMBER} to {MAX_NUMBER}, not {value!r}", field=name)
-    if isinstance(deflection, bool) or not isinstance(deflection, int) or not (
-            0 <= deflection <= MAX_NUMBER):
-        raise UserError(f"deflection must be a whole number of levels, 0 or more, not "
-                        f"{deflection!r}", field="deflection")
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_NUMBER
+        ):
+            raise UserError(
+                f"{name.replace('_', ' ')} must be a whole number from "
+                f"{-MAX_NUMBER} to {MAX_NUMBER}, not {value!r}",
+                field=name,
+            )
+    if (
+        isinstance(deflection, bool)
+        or not isinstance(deflection, int)
+        or not (0 <= deflection <= MAX_NUMBER)
+    ):
+        raise UserError(
+            f"deflection must be a whole number of levels, 0 or more, not {deflection!r}",
+            field="deflection",
+        )
 
 
 def _parse_field(value: DiceExpr | str, name: str) -> DiceExpr:
@@ -342,12 +378,12 @@ def _armor(armor: int | DiceExpr | str) -> int | DiceExpr:
         else:
             expr = _parse_field(armor, "armor")
             if expr.uses_action_die:
-                raise UserError("armor cannot use dA: give the dice, such as 2d6",
-                                field="armor")
+                raise UserError("armor cannot use dA: give the dice, such as 2d6", field="armor")
             value = expr.resolve(None) if expr.terms else expr.flat
     if isinstance(value, int) and abs(value) > MAX_NUMBER:
-        raise UserError(f"armor must be from {-MAX_NUMBER} to {MAX_NUMBER}, not {value}",
-                        field="armor")
+        raise UserError(
+            f"armor must be from {-MAX_NUMBER} to {MAX_NUMBER}, not {value}", field="armor"
+        )
     return value
 
 

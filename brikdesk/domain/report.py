@@ -66,19 +66,19 @@ from brikdesk.errors import UserError
 
 READINGS: dict[str, str] = {
     "rounds": "Rounds and turns come from the End Turn events: round 1 starts with the first "
-              "player of the turn order, each End Turn passes to the next player, and after "
-              "the last player a new round begins. Responses are told in the turn they "
-              "happened in.",
+    "player of the turn order, each End Turn passes to the next player, and after "
+    "the last player a new round begins. Responses are told in the turn they "
+    "happened in.",
     "casualties": "A casualty is a unit killed (by an attack, a kill entered by hand or the "
-                  "status Dead); clearing Dead takes it off the list. Units that leave the "
-                  "table alive are not casualties. A kill counts for the attacker.",
+    "status Dead); clearing Dead takes it off the list. Units that leave the "
+    "table alive are not casualties. A kill counts for the attacker.",
     "not_counted": "The report counts what the battle tracker counts: an event the battle "
-                   "rules refuse (a unit attacking itself, an action after the battle ended) "
-                   "or any event of a battle that has not started is told as \"Not counted\" "
-                   "and changes nothing (no casualty, no kill, no attack, no turn).",
+    "rules refuse (a unit attacking itself, an action after the battle ended) "
+    'or any event of a battle that has not started is told as "Not counted" '
+    "and changes nothing (no casualty, no kill, no attack, no turn).",
     "dice": "Dice are grouped by what they were rolled for (Action, Damage, Armor), bonus and "
-            "Benny dice with them; a flat part (the +1 of 1d6+1, Body Armor's +2) is what the "
-            "total has beyond the dice and the modifiers.",
+    "Benny dice with them; a flat part (the +1 of 1d6+1, Body Armor's +2) is what the "
+    "total has beyond the dice and the modifiers.",
 }
 
 
@@ -241,10 +241,12 @@ class AttackTally:
         if self.over_the_top:
             extra.append(f"{self.over_the_top} Over the Top")
         if self.critical_failures:
-            extra.append(_plural(self.critical_failures, "critical failure",
-                                 "critical failures"))
-        return (f"{_plural(self.attacks, 'attack', 'attacks')}: " + ", ".join(parts)
-                + ("; " + ", ".join(extra) if extra else ""))
+            extra.append(_plural(self.critical_failures, "critical failure", "critical failures"))
+        return (
+            f"{_plural(self.attacks, 'attack', 'attacks')}: "
+            + ", ".join(parts)
+            + ("; " + ", ".join(extra) if extra else "")
+        )
 
 
 @dataclass(frozen=True)
@@ -265,8 +267,7 @@ class BattleReport:
     @property
     def sides_text(self) -> str:
         """``"Margo (Crimson Brickguard) vs Tobias (Blue Moon Posse)"``."""
-        return " vs ".join(f"{p.name} ({p.faction})" if p.faction else p.name
-                           for p in self.players)
+        return " vs ".join(f"{p.name} ({p.faction})" if p.faction else p.name for p in self.players)
 
     @property
     def status_text(self) -> str:
@@ -320,8 +321,14 @@ def _dice(payload: Mapping[str, Any]) -> list[dict[str, Any]]:
         sides, face = _int(d.get("sides")), _int(d.get("face"))
         if sides is None or face is None or not 1 <= face <= sides:
             continue
-        out.append({"sides": sides, "face": face, "role": str(d.get("role", "natural")),
-                    "why": str(d.get("why", ""))})
+        out.append(
+            {
+                "sides": sides,
+                "face": face,
+                "role": str(d.get("role", "natural")),
+                "why": str(d.get("why", "")),
+            }
+        )
     return out
 
 
@@ -331,8 +338,14 @@ def _modifiers(payload: Mapping[str, Any]) -> list[tuple[int, str, str, str]]:
     for m in raw if isinstance(raw, list | tuple) else ():
         if not isinstance(m, Mapping) or _int(m.get("value")) is None:
             continue
-        out.append((m["value"], str(m.get("applies_to", "")), str(m.get("reason", "")),
-                    str(m.get("rule", ""))))
+        out.append(
+            (
+                m["value"],
+                str(m.get("applies_to", "")),
+                str(m.get("reason", "")),
+                str(m.get("rule", "")),
+            )
+        )
     return out
 
 
@@ -356,8 +369,14 @@ def _faces(dice: list[dict[str, Any]]) -> str:
     return " + ".join(parts)
 
 
-def _sum_line(label: str, dice: list[dict[str, Any]], mods: list[int], total: int | None,
-              *, floor_zero: bool = False) -> str:
+def _sum_line(
+    label: str,
+    dice: list[dict[str, Any]],
+    mods: list[int],
+    total: int | None,
+    *,
+    floor_zero: bool = False,
+) -> str:
     """``"Damage: d6 3, +1, -1 = 3"``: the dice, the flat part, the modifiers and the total."""
     if total is None:
         return f"{label}: {_faces(dice)}" if dice else label
@@ -366,8 +385,11 @@ def _sum_line(label: str, dice: list[dict[str, Any]], mods: list[int], total: in
     if floor_zero and total == 0 and flat < 0:
         flat = 0  # a total below 0 counts as 0: the stored total hides the flat part
     if not dice:
-        return (f"{label} {flat}, {', '.join(_signed(m) for m in mods)} = {total}" if mods
-                else f"{label} {total}")
+        return (
+            f"{label} {flat}, {', '.join(_signed(m) for m in mods)} = {total}"
+            if mods
+            else f"{label} {total}"
+        )
     bits = ([_signed(flat)] if flat else []) + [_signed(m) for m in mods]
     text = f"{label}: {_faces(dice)}"
     if not bits and len(dice) == 1:
@@ -381,8 +403,7 @@ def _attack_rolls(payload: Mapping[str, Any]) -> tuple[tuple[str, ...], bool, bo
     outcome = outcome if isinstance(outcome, Mapping) else {}
     dice = _dice(payload)
     mods = _modifiers(payload)
-    groups: dict[str, list[dict[str, Any]]] = {"action": [], "damage": [], "armor": [],
-                                               "other": []}
+    groups: dict[str, list[dict[str, Any]]] = {"action": [], "damage": [], "armor": [], "other": []}
     for d in dice:
         groups[_group(d["why"])].append(d)
     action_mods = [m[0] for m in mods if m[1] == "Action Roll"]
@@ -438,8 +459,13 @@ def _modifier_lines(payload: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(out)
 
 
-_MANEUVER_VERBS = {"strike": "strikes", "grab": "tries to Grab", "shove": "Shoves",
-                   "charge": "Charges", "attack": "attacks"}
+_MANEUVER_VERBS = {
+    "strike": "strikes",
+    "grab": "tries to Grab",
+    "shove": "Shoves",
+    "charge": "Charges",
+    "attack": "attacks",
+}
 
 
 def _names(labels: list[str]) -> str:
@@ -449,16 +475,21 @@ def _names(labels: list[str]) -> str:
 
 
 class _Builder:
-    def __init__(self, facts: BattleFacts, players: Sequence[ReportPlayer],
-                 units: Sequence[ReportUnit]) -> None:
+    def __init__(
+        self, facts: BattleFacts, players: Sequence[ReportPlayer], units: Sequence[ReportUnit]
+    ) -> None:
         self.facts = facts
         self.players = tuple(players)
         self.units = tuple(units)
         self.unit_player = {u.unit_id: u.player_id for u in self.units}
         self.setup = BattleSetup(
             tuple(PlayerSetup(p.player_id, p.name) for p in self.players),
-            tuple(UnitSetup(u.unit_id, u.player_id, u.name) for u in self.units
-                  if u.player_id in {p.player_id for p in self.players}))
+            tuple(
+                UnitSetup(u.unit_id, u.player_id, u.name)
+                for u in self.units
+                if u.player_id in {p.player_id for p in self.players}
+            ),
+        )
         self.order = [p.player_id for p in self.players]
         self.state = initial_state(self.setup) if self.setup.players else None
         self.round = 1
@@ -511,19 +542,28 @@ class _Builder:
         self.seen += 1
         payload = logged.payload if isinstance(logged.payload, Mapping) else {}
         try:
-            event: Event | None = from_payload(logged.kind, logged.actor, logged.target,
-                                               payload)
+            event: Event | None = from_payload(logged.kind, logged.actor, logged.target, payload)
         except (EventFormatError, UserError):
             event = None
         refused = self._refusal(event)
         if refused is not None:
             player = self.order[self.active] if self.order else None
-            headline = (self._describe(event) if event is not None
-                        else str(payload.get("text", "") or "").strip()
-                        or logged.kind.replace("_", " ").capitalize())
-            self.turns.setdefault((self.round, self.active), []).append(ReportEntry(
-                seq=logged.seq, round=self.round, player_id=player, kind="other",
-                headline=headline, result=f"Not counted: {refused}"))
+            headline = (
+                self._describe(event)
+                if event is not None
+                else str(payload.get("text", "") or "").strip()
+                or logged.kind.replace("_", " ").capitalize()
+            )
+            self.turns.setdefault((self.round, self.active), []).append(
+                ReportEntry(
+                    seq=logged.seq,
+                    round=self.round,
+                    player_id=player,
+                    kind="other",
+                    headline=headline,
+                    result=f"Not counted: {refused}",
+                )
+            )
             return
         if isinstance(event, TurnEnded):
             self._turn_ended(event)
@@ -545,8 +585,9 @@ class _Builder:
             return str(exc)
         return None
 
-    def _entry(self, logged: LoggedEvent, event: Event | None,
-               payload: Mapping[str, Any]) -> ReportEntry | None:
+    def _entry(
+        self, logged: LoggedEvent, event: Event | None, payload: Mapping[str, Any]
+    ) -> ReportEntry | None:
         note = str(payload.get("text", "") or "").strip()
         player = self.order[self.active] if self.order else None
         base = _Where(seq=logged.seq, round=self.round, player_id=player)
@@ -555,8 +596,9 @@ class _Builder:
         if isinstance(event, BattleFinished):
             self.finished = True
             self.result = event.note
-            return ReportEntry(**base, kind="finish", headline="The battle is over",
-                               result=event.note)
+            return ReportEntry(
+                **base, kind="finish", headline="The battle is over", result=event.note
+            )
         deaths: list[BattleUnitId] = []
         if isinstance(event, UnitKilled):
             if (v := self._kill(event.target, event.actor)) is not None:
@@ -568,13 +610,19 @@ class _Builder:
             self._revive(event.actor)
         if event is not None:
             headline = self._describe(event)
-            kind = {"unit_killed": "kill", "status_set": "status", "status_cleared": "status",
-                    "action_spent": "action", "counter_used": "action",
-                    "close_combat_attack": "action"}.get(event.kind, "other")
+            kind = {
+                "unit_killed": "kill",
+                "status_set": "status",
+                "status_cleared": "status",
+                "action_spent": "action",
+                "counter_used": "action",
+                "close_combat_attack": "action",
+            }.get(event.kind, "other")
             if note == headline:
                 note = ""
-            return ReportEntry(**base, kind=kind, headline=headline, note=note,
-                               deaths=tuple(deaths))
+            return ReportEntry(
+                **base, kind=kind, headline=headline, note=note, deaths=tuple(deaths)
+            )
         return self._generic(logged, payload, note, base)
 
     def _describe(self, event: Event) -> str:
@@ -583,8 +631,9 @@ class _Builder:
         except (TypeError, KeyError, UserError):
             return event.kind.replace("_", " ")
 
-    def _generic(self, logged: LoggedEvent, payload: Mapping[str, Any], note: str,
-                 base: _Where) -> ReportEntry:
+    def _generic(
+        self, logged: LoggedEvent, payload: Mapping[str, Any], note: str, base: _Where
+    ) -> ReportEntry:
         """An event of a kind the battle engine does not know: its text and its outcome."""
         outcome = payload.get("outcome", {})
         outcome = outcome if isinstance(outcome, Mapping) else {}
@@ -599,13 +648,20 @@ class _Builder:
         headline = note or logged.kind.replace("_", " ").capitalize()
         rolls: tuple[str, ...] = ()
         if _dice(payload):
-            rolls = (_attack_rolls(payload)[0])
-        return ReportEntry(**base, kind="other", headline=headline, rolls=rolls,
-                           modifiers=_modifier_lines(payload), result=result,
-                           deaths=tuple(deaths))
+            rolls = _attack_rolls(payload)[0]
+        return ReportEntry(
+            **base,
+            kind="other",
+            headline=headline,
+            rolls=rolls,
+            modifiers=_modifier_lines(payload),
+            result=result,
+            deaths=tuple(deaths),
+        )
 
-    def _attack(self, e: AttackResolved, payload: Mapping[str, Any], note: str,
-                base: _Where) -> ReportEntry:
+    def _attack(
+        self, e: AttackResolved, payload: Mapping[str, Any], note: str, base: _Where
+    ) -> ReportEntry:
         who = []
         for p in e.participants:
             text = self.label(p.unit)
@@ -634,8 +690,11 @@ class _Builder:
         deaths = [v for k in e.killed if (v := self._kill(k, e.actor)) is not None]
         effects = []
         for c in e.effects:
-            ev: Event = (StatusSet(c.unit, c.status, c.with_ids) if c.on
-                         else StatusCleared(c.unit, c.status, c.with_ids))
+            ev: Event = (
+                StatusSet(c.unit, c.status, c.with_ids)
+                if c.on
+                else StatusCleared(c.unit, c.status, c.with_ids)
+            )
             effects.append(self._describe(ev))
         outcome = payload.get("outcome", {})
         outcome = outcome if isinstance(outcome, Mapping) else {}
@@ -656,10 +715,16 @@ class _Builder:
         self.tally["crit"] += crit
         if note == headline:
             note = ""
-        return ReportEntry(**base, kind="attack", headline=headline, rolls=rolls,
-                           modifiers=_modifier_lines(payload),
-                           result="; ".join(results) + "." if results else "", note=note,
-                           deaths=tuple(deaths))
+        return ReportEntry(
+            **base,
+            kind="attack",
+            headline=headline,
+            rolls=rolls,
+            modifiers=_modifier_lines(payload),
+            result="; ".join(results) + "." if results else "",
+            note=note,
+            deaths=tuple(deaths),
+        )
 
     # -- the result ---------------------------------------------------------------------------
 
@@ -676,10 +741,15 @@ class _Builder:
             pid = self.order[idx] if self.order else None
             name = self.players[idx].name if self.players else ""
             by_round.setdefault(rnd, []).append(
-                ReportTurn(rnd, pid, name, tuple(entries), going_on and (rnd, idx) == last))
+                ReportTurn(rnd, pid, name, tuple(entries), going_on and (rnd, idx) == last)
+            )
         for rnd in sorted(by_round):
-            in_order = tuple(sorted(by_round[rnd], key=lambda t: self.order.index(t.player_id)
-                                    if t.player_id in self.order else 0))
+            in_order = tuple(
+                sorted(
+                    by_round[rnd],
+                    key=lambda t: self.order.index(t.player_id) if t.player_id in self.order else 0,
+                )
+            )
             rounds.append(ReportRound(rnd, in_order))
         last_round = max(by_round) if by_round else 0
         rows = []
@@ -687,26 +757,45 @@ class _Builder:
             mine = [u for u in self.units if u.player_id == p.player_id]
             names = {u.unit_id: u.name for u in mine}
             fallen = tuple(names[v] for v in self.dead if v in names)  # in the order they fell
-            kills = sum(1 for k in self.killers.values()
-                        if k is not None and self.unit_player.get(k) == p.player_id)
-            rows.append(CasualtyRow(p.player_id, p.name, p.colour, len(mine), len(fallen),
-                                    kills, fallen))
+            kills = sum(
+                1
+                for k in self.killers.values()
+                if k is not None and self.unit_player.get(k) == p.player_id
+            )
+            rows.append(
+                CasualtyRow(p.player_id, p.name, p.colour, len(mine), len(fallen), kills, fallen)
+            )
         per_round = []
         for rnd in range(1, last_round + 1):
-            lost = tuple(sum(1 for u, r in self.dead.items()
-                             if r == rnd and self.unit_player.get(u) == p.player_id)
-                         for p in self.players)
+            lost = tuple(
+                sum(
+                    1
+                    for u, r in self.dead.items()
+                    if r == rnd and self.unit_player.get(u) == p.player_id
+                )
+                for p in self.players
+            )
             per_round.append(RoundCasualties(rnd, lost))
         t = self.tally
         tally = AttackTally(t["attacks"], t["hits"], t["kills"], t["ott"], t["crit"])
-        return BattleReport(self.facts, self.players, tuple(rounds), tuple(rows),
-                            tuple(per_round), self.result, tally,
-                            self.finished or self.facts.status == BattleStatus.FINISHED)
+        return BattleReport(
+            self.facts,
+            self.players,
+            tuple(rounds),
+            tuple(rows),
+            tuple(per_round),
+            self.result,
+            tally,
+            self.finished or self.facts.status == BattleStatus.FINISHED,
+        )
 
 
-def build_battle_report(facts: BattleFacts, players: Sequence[ReportPlayer],
-                        units: Sequence[ReportUnit],
-                        events: Sequence[LoggedEvent]) -> BattleReport:
+def build_battle_report(
+    facts: BattleFacts,
+    players: Sequence[ReportPlayer],
+    units: Sequence[ReportUnit],
+    events: Sequence[LoggedEvent],
+) -> BattleReport:
     """The report of one battle from its standing events (oldest first).
 
     ``players`` in turn order; ``units`` every mustered unit. Events the battle engine cannot
@@ -742,9 +831,15 @@ def report_markdown(report: BattleReport) -> str:
     e = md_escape
     f = report.facts
     out = [f"# {e(f.name)}", ""]
-    meta = [m for m in (f"*{e(f.campaign)}*" if f.campaign else "",
-                        e(f"BrikWars {f.edition}") if f.edition else "",
-                        e(report.status_text)) if m]
+    meta = [
+        m
+        for m in (
+            f"*{e(f.campaign)}*" if f.campaign else "",
+            e(f"BrikWars {f.edition}") if f.edition else "",
+            e(report.status_text),
+        )
+        if m
+    ]
     out += [" · ".join(meta), "", f"**{e(report.sides_text)}**", ""]
     if f.notes:
         out += [f"> {e(f.notes)}", ""]
@@ -753,19 +848,22 @@ def report_markdown(report: BattleReport) -> str:
     tally = e(report.tally.text)
     out += [f"{tally[:1].upper()}{tally[1:]}.", ""]
 
-    out += ["## Casualties", "",
-            "| Player | Mustered | Lost | Standing | Kills | Fallen |",
-            "|---|---:|---:|---:|---:|---|"]
+    out += [
+        "## Casualties",
+        "",
+        "| Player | Mustered | Lost | Standing | Kills | Fallen |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
     for r in report.casualties:
         fallen = ", ".join(e(n) for n in r.fallen) or "-"
-        out.append(f"| {e(r.player)} | {r.mustered} | {r.lost} | {r.standing} | {r.kills} "
-                   f"| {fallen} |")
+        out.append(
+            f"| {e(r.player)} | {r.mustered} | {r.lost} | {r.standing} | {r.kills} | {fallen} |"
+        )
     out.append("")
     out += ["### Casualties per round", ""]
     if report.per_round:
         heads = " | ".join(e(p.name) for p in report.players)
-        out += [f"| Round | {heads} | Total |",
-                "|---:|" + "---:|" * len(report.players) + "---|"]
+        out += [f"| Round | {heads} | Total |", "|---:|" + "---:|" * len(report.players) + "---|"]
         for rc in report.per_round:
             cells = " | ".join(str(n) for n in rc.lost)
             total = f"{bar(rc.total)} {rc.total}" if rc.total else "0"
@@ -810,7 +908,20 @@ def _md_entry(n: int, entry: ReportEntry) -> list[str]:
 
 
 __all__ = [
-    "READINGS", "AttackTally", "BattleFacts", "BattleReport", "CasualtyRow", "LoggedEvent",
-    "ReportEntry", "ReportPlayer", "ReportRound", "ReportTurn", "ReportUnit",
-    "RoundCasualties", "bar", "build_battle_report", "md_escape", "report_markdown",
+    "READINGS",
+    "AttackTally",
+    "BattleFacts",
+    "BattleReport",
+    "CasualtyRow",
+    "LoggedEvent",
+    "ReportEntry",
+    "ReportPlayer",
+    "ReportRound",
+    "ReportTurn",
+    "ReportUnit",
+    "RoundCasualties",
+    "bar",
+    "build_battle_report",
+    "md_escape",
+    "report_markdown",
 ]

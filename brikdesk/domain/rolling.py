@@ -54,8 +54,9 @@ class DieRoll:
     why: str = ""
 
     def __str__(self) -> str:
-        return f"d{self.sides}={self.face}" + ("" if self.role is Role.NATURAL else
-                                               f" ({self.role})")
+        return f"d{self.sides}={self.face}" + (
+            "" if self.role is Role.NATURAL else f" ({self.role})"
+        )
 
 
 class DiceSource(Protocol):
@@ -104,8 +105,10 @@ class TypedDice:
             raise NeedDie(sides, why, i)
         face = self.faces[i]
         if not 1 <= face <= sides:
-            raise UserError(f"die {i + 1} is a d{sides} ({why}): it cannot show {face}; "
-                            f"type 1 to {sides}", field="dice")
+            raise UserError(
+                f"die {i + 1} is a d{sides} ({why}): it cannot show {face}; type 1 to {sides}",
+                field="dice",
+            )
         self.asked.append((sides, why))
         return face
 
@@ -113,12 +116,15 @@ class TypedDice:
         """Refuse faces typed beyond the dice the rules asked for."""
         extra = len(self.faces) - len(self.asked)
         if extra > 0:
-            raise UserError(f"{len(self.faces)} faces typed but only {len(self.asked)} dice "
-                            "were needed", field="dice")
+            raise UserError(
+                f"{len(self.faces)} faces typed but only {len(self.asked)} dice were needed",
+                field="dice",
+            )
 
 
-def roll_bonus_chain(last_sides: int, last_face: int, source: DiceSource,
-                     what: str = "") -> list[DieRoll]:
+def roll_bonus_chain(
+    last_sides: int, last_face: int, source: DiceSource, what: str = ""
+) -> list[DieRoll]:
     """The bonus d6 chain after a die showed ``last_face`` on ``last_sides`` sides.
 
     Each bonus die's ``why`` names the face that earned it and what the roll is for:
@@ -128,8 +134,7 @@ def roll_bonus_chain(last_sides: int, last_face: int, source: DiceSource,
     while last_face == last_sides:
         if len(out) >= MAX_BONUS_CHAIN:
             raise UserError(f"more than {MAX_BONUS_CHAIN} bonus dice in a row", field="dice")
-        why = f"bonus die for the {last_face} on the d{last_sides}" + (f", {what}" if what
-                                                                       else "")
+        why = f"bonus die for the {last_face} on the d{last_sides}" + (f", {what}" if what else "")
         face = source.roll(6, why)
         out.append(DieRoll(6, face, Role.BONUS, why))
         last_sides, last_face = 6, face
@@ -146,8 +151,9 @@ def die_purpose(role: Role, what: str) -> str:
     return f"{role} die: {what}" if what else f"{role} die"
 
 
-def roll_die(sides: int, source: DiceSource, role: Role = Role.NATURAL,
-             what: str = "") -> list[DieRoll]:
+def roll_die(
+    sides: int, source: DiceSource, role: Role = Role.NATURAL, what: str = ""
+) -> list[DieRoll]:
     """One die and its bonus chain (1.2 bonus dice); ``what`` says what the die is for."""
     why = die_purpose(role, what)
     face = source.roll(sides, why)
@@ -179,8 +185,9 @@ class RollResult:
         return f"{text} = {self.total}"
 
 
-def roll_expr(expr: DiceExpr, source: DiceSource, action_sides: int | None = None,
-              what: str = "") -> RollResult:
+def roll_expr(
+    expr: DiceExpr, source: DiceSource, action_sides: int | None = None, what: str = ""
+) -> RollResult:
     """Roll every die of ``expr`` (``dA`` as ``action_sides``), each with its bonus chain.
 
     ``what`` says what the roll is for (``"Damage of Robin's bow"``); without it the dice are
@@ -214,8 +221,14 @@ class BennyUse(str, Enum):
         return self.value
 
 
-def check_benny_to_spend(spent: BennyUse, natural: int | None, *, who: str,
-                         can_go_over_the_top: bool = True, roll: str = "Action die") -> None:
+def check_benny_to_spend(
+    spent: BennyUse,
+    natural: int | None,
+    *,
+    who: str,
+    can_go_over_the_top: bool = True,
+    roll: str = "Action die",
+) -> None:
     """Refuse to spend a Benny (4.2 Over the Top) that is already spent or was never earned.
 
     ``natural`` is the natural face of the Action die (``None``: no die was rolled, as for an
@@ -240,8 +253,7 @@ def embellishment_text(text: str) -> str:
     """The embellishment a Benny is spent on, which the players must say (4.2 Over the Top)."""
     text = text.strip()
     if not text:
-        raise UserError("say what the embellishment is (4.2 Over the Top)",
-                        field="embellishment")
+        raise UserError("say what the embellishment is (4.2 Over the Top)", field="embellishment")
     return text
 
 
@@ -283,8 +295,11 @@ class ActionRoll:
 
     @property
     def total(self) -> int:
-        return (sum(d.face for d in self.dice) + sum(d.face for d in self.benny_dice)
-                + self.modifier_total)
+        return (
+            sum(d.face for d in self.dice)
+            + sum(d.face for d in self.benny_dice)
+            + self.modifier_total
+        )
 
     @property
     def success(self) -> bool:
@@ -300,21 +315,30 @@ class ActionRoll:
         return 0 if self.use is None or not self.rolled else self.total - self.use
 
     def with_benny(self, benny: Sequence[DieRoll]) -> ActionRoll:
-        return ActionRoll(self.action_sides, self.use, self.dice, self.modifiers,
-                          tuple(benny))
+        return ActionRoll(self.action_sides, self.use, self.dice, self.modifiers, tuple(benny))
 
     def describe(self) -> str:
         if self.use is None or not self.rolled:
             return "no roll needed"
         faces = "+".join(str(d.face) for d in (*self.dice, *self.benny_dice))
         mods = "".join(f"{m.value:+d}" for m in self.modifiers if m.applies_to is Stat.ACTION)
-        verdict = ("critical failure" if self.critical_failure else
-                   "success" if self.success else "failure")
+        verdict = (
+            "critical failure"
+            if self.critical_failure
+            else "success"
+            if self.success
+            else "failure"
+        )
         return f"{faces}{mods} = {self.total} vs Use {self.use}: {verdict}"
 
 
-def roll_action(action_sides: int, use: int | None, source: DiceSource,
-                modifiers: Iterable[Modifier] = (), what: str = "an Action Roll") -> ActionRoll:
+def roll_action(
+    action_sides: int,
+    use: int | None,
+    source: DiceSource,
+    modifiers: Iterable[Modifier] = (),
+    what: str = "an Action Roll",
+) -> ActionRoll:
     """Roll the Action die for an Action Roll; trivial Actions (``use is None``) roll nothing.
 
     The die's ``why`` is ``"Action die for <what>"`` (``"Action die for Robin's bow at the

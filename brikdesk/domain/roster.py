@@ -60,23 +60,34 @@ RULE_UNIT_COST = "rules facts §2 Units"
 RULE_ITEM_COST = "rules facts §3 Weapons and equipment"
 
 READINGS: dict[str, str] = {
-    "hands": ("A minifig has two hands: at most two one-handed items in hand, or one "
-              "two-handed item (rules facts §2). A two-handed item is listed once and takes "
-              "both hands. A Heavy Weapon with a Shield is allowed."),
-    "armor_stacking": ("A unit wears one suit of armour: two Body Armors, or Body Armor with "
-                       "Heavy Armor, get a warning (3.3 Bodily Protection). The stats still "
-                       "count every worn item, so a house rule can allow it."),
-    "no_weapon": ("Bare Hands are not a weapon: a unit holding and carrying nothing with a "
-                  "Damage roll gets a warning, though it can still Shove or Grab (5.2)."),
-    "effects": ("Armor bonus and Deflection come only from worn items; Half Speed, can't swim "
-                "and Move penalties come from anything the unit has, worn, held or carried "
-                "(4.1: carrying a heavy item is Half Speed; swimming with one is Stopped)."),
-    "counters": ("Counters (5.2): one per item in hand or empty hand, at most the unit's "
-                 "hands; a two-handed item gives one."),
-    "over_the_top": ("Over the Top needs a natural 6 or more (4.2): a unit type marked 'never' "
-                     "or an Action die of d4 never goes Over the Top."),
-    "cost_override": ("A unit's own cost replaces its type's cost; its equipment is still "
-                      "added."),
+    "hands": (
+        "A minifig has two hands: at most two one-handed items in hand, or one "
+        "two-handed item (rules facts §2). A two-handed item is listed once and takes "
+        "both hands. A Heavy Weapon with a Shield is allowed."
+    ),
+    "armor_stacking": (
+        "A unit wears one suit of armour: two Body Armors, or Body Armor with "
+        "Heavy Armor, get a warning (3.3 Bodily Protection). The stats still "
+        "count every worn item, so a house rule can allow it."
+    ),
+    "no_weapon": (
+        "Bare Hands are not a weapon: a unit holding and carrying nothing with a "
+        "Damage roll gets a warning, though it can still Shove or Grab (5.2)."
+    ),
+    "effects": (
+        "Armor bonus and Deflection come only from worn items; Half Speed, can't swim "
+        "and Move penalties come from anything the unit has, worn, held or carried "
+        "(4.1: carrying a heavy item is Half Speed; swimming with one is Stopped)."
+    ),
+    "counters": (
+        "Counters (5.2): one per item in hand or empty hand, at most the unit's "
+        "hands; a two-handed item gives one."
+    ),
+    "over_the_top": (
+        "Over the Top needs a natural 6 or more (4.2): a unit type marked 'never' "
+        "or an Action die of d4 never goes Over the Top."
+    ),
+    "cost_override": ("A unit's own cost replaces its type's cost; its equipment is still added."),
 }
 
 
@@ -204,6 +215,7 @@ class RosterWarning:
 
 # --------------------------------------------------------------------------- stats
 
+
 def _unit_type(spec: UnitSpec, catalog: Catalog) -> UnitType:
     ut = catalog.get_unit_type(spec.unit_type)
     if ut is None:
@@ -245,7 +257,7 @@ def effective_stats(spec: UnitSpec, catalog: Catalog) -> UnitStats:
     if ov.action_die is not None:
         reasons.append(f"Action die d{action_die}: set for this unit")
     if ov.move is not None:
-        reasons.append(f"Move {base_move}\": set for this unit")
+        reasons.append(f'Move {base_move}": set for this unit')
     if ov.armor is not None:
         reasons.append(f"Armor {armor}: set for this unit")
 
@@ -261,8 +273,9 @@ def effective_stats(spec: UnitSpec, catalog: Catalog) -> UnitStats:
         if where == "worn":
             if it.armor_bonus:
                 armor_bonus += it.armor_bonus
-                modifiers.append(Modifier(it.armor_bonus, Stat.ARMOR, f"{it.name} worn",
-                                          RULE_ARMOR))
+                modifiers.append(
+                    Modifier(it.armor_bonus, Stat.ARMOR, f"{it.name} worn", RULE_ARMOR)
+                )
             if it.deflection:
                 deflection += it.deflection
                 reasons.append(f"Deflection {it.deflection}: {it.name} worn ({RULE_ARMOR})")
@@ -274,15 +287,18 @@ def effective_stats(spec: UnitSpec, catalog: Catalog) -> UnitStats:
             reasons.append(f"Can't swim: {it.name} {where} ({RULE_MOVEMENT})")
         if it.move_penalty:
             move_penalty += it.move_penalty
-            modifiers.append(Modifier(-it.move_penalty, Stat.MOVE, f"{it.name} {where}",
-                                      RULE_ITEM_COST))
+            modifiers.append(
+                Modifier(-it.move_penalty, Stat.MOVE, f"{it.name} {where}", RULE_ITEM_COST)
+            )
 
     if armor_bonus:
         armor = armor + armor_bonus if isinstance(armor, int) else armor.plus_flat(armor_bonus)
     held = [catalog.get_item(k) for k in spec.loadout.held]
     counters = _counters(held, ut.hands)
-    reasons.append(f"{counters} Counter{'s' if counters != 1 else ''}: one per weapon or empty "
-                   f"hand ({RULE_COUNTERS})")
+    reasons.append(
+        f"{counters} Counter{'s' if counters != 1 else ''}: one per weapon or empty "
+        f"hand ({RULE_COUNTERS})"
+    )
     return UnitStats(
         action_die=action_die,
         move=max(0, base_move - move_penalty),
@@ -300,6 +316,7 @@ def effective_stats(spec: UnitSpec, catalog: Catalog) -> UnitStats:
 
 # --------------------------------------------------------------------------- costs
 
+
 def _item_rule(it: CatalogItem | UnitType, default_rule: str) -> str:
     return "house rule" if it.house_rule else default_rule
 
@@ -312,8 +329,11 @@ def unit_cost(spec: UnitSpec, catalog: Catalog) -> CostBreakdown:
     ut = catalog.get_unit_type(spec.unit_type)
     type_name = ut.name if ut is not None else f"unknown unit type '{spec.unit_type}'"
     if spec.overrides.cost is not None:
-        lines.append(CostLine(f"{type_name} (cost set for this unit)", spec.overrides.cost,
-                              "unit's own cost"))
+        lines.append(
+            CostLine(
+                f"{type_name} (cost set for this unit)", spec.overrides.cost, "unit's own cost"
+            )
+        )
     elif ut is None:
         lines.append(CostLine(type_name, 0, f"{RULE_CATALOG}: no such unit type"))
     elif ut.cost is None:
@@ -323,14 +343,17 @@ def unit_cost(spec: UnitSpec, catalog: Catalog) -> CostBreakdown:
     for key, where in spec.loadout.placed():
         it = catalog.get_item(key)
         if it is None:
-            lines.append(CostLine(f"unknown item '{key}' ({where})", 0,
-                                  f"{RULE_CATALOG}: no such item"))
+            lines.append(
+                CostLine(f"unknown item '{key}' ({where})", 0, f"{RULE_CATALOG}: no such item")
+            )
         elif it.cost is None:
-            lines.append(CostLine(f"{it.name} ({where})", 0,
-                                  _item_rule(it, f"{RULE_ITEM_COST}: no cost ('-')")))
+            lines.append(
+                CostLine(
+                    f"{it.name} ({where})", 0, _item_rule(it, f"{RULE_ITEM_COST}: no cost ('-')")
+                )
+            )
         else:
-            lines.append(CostLine(f"{it.name} ({where})", it.cost,
-                                  _item_rule(it, RULE_ITEM_COST)))
+            lines.append(CostLine(f"{it.name} ({where})", it.cost, _item_rule(it, RULE_ITEM_COST)))
     return CostBreakdown(tuple(lines), sum(line.cost for line in lines))
 
 
@@ -357,6 +380,7 @@ def army_total(units: Iterable[UnitSpec], catalog: Catalog) -> int:
 
 
 # --------------------------------------------------------------------------- checks
+
 
 def validate_unit(spec: UnitSpec, catalog: Catalog) -> tuple[RosterWarning, ...]:
     """Every roster problem of one unit (``READINGS`` explains the choices):
@@ -389,8 +413,9 @@ def validate_unit(spec: UnitSpec, catalog: Catalog) -> tuple[RosterWarning, ...]
         if where == "in hand":
             held.append(it)
             if it.worn:
-                warn(RULE_WORN, f"{it.name} is worn, not held: move it to worn",
-                     f"{it.name} in hand")
+                warn(
+                    RULE_WORN, f"{it.name} is worn, not held: move it to worn", f"{it.name} in hand"
+                )
         elif where == "worn" and not it.worn:
             warn(RULE_WORN, f"{it.name} is not worn: hold it or carry it", f"{it.name} worn")
 
@@ -399,22 +424,35 @@ def validate_unit(spec: UnitSpec, catalog: Catalog) -> tuple[RosterWarning, ...]
         hands = ut.hands
         two_handed = [it for it in held if it.two_handed]
         if n_held > hands:
-            warn(RULE_HANDS, f"{n_held} item{'s' if n_held != 1 else ''} in hand, but a "
-                 f"{ut.name} has {hands} hand{'s' if hands != 1 else ''}",
-                 f"{n_held} in {hands} hand{'s' if hands != 1 else ''}")
+            warn(
+                RULE_HANDS,
+                f"{n_held} item{'s' if n_held != 1 else ''} in hand, but a "
+                f"{ut.name} has {hands} hand{'s' if hands != 1 else ''}",
+                f"{n_held} in {hands} hand{'s' if hands != 1 else ''}",
+            )
         elif two_handed and n_held > 1:
             rest = list(held)
             rest.remove(two_handed[0])
             others = " and ".join(it.name for it in rest) or "another item"
             verb = "are" if len(rest) > 1 else "is"
-            warn(RULE_TWO_HANDED, f"{two_handed[0].name} takes both hands, but {others} {verb} "
-                 "also in hand", "two-handed + other item")
+            warn(
+                RULE_TWO_HANDED,
+                f"{two_handed[0].name} takes both hands, but {others} {verb} also in hand",
+                "two-handed + other item",
+            )
         elif two_handed and hands < 2:
-            warn(RULE_HANDS, f"{two_handed[0].name} takes two hands, but a {ut.name} has "
-                 f"{hands} hand{'s' if hands != 1 else ''}", "needs two hands")
+            warn(
+                RULE_HANDS,
+                f"{two_handed[0].name} takes two hands, but a {ut.name} has "
+                f"{hands} hand{'s' if hands != 1 else ''}",
+                "needs two hands",
+            )
         if hands > 0 and not armed:
-            warn(RULE_NO_WEAPON, "no weapon: only Bare Hands (it can still Shove or Grab)",
-                 "no weapon")
+            warn(
+                RULE_NO_WEAPON,
+                "no weapon: only Bare Hands (it can still Shove or Grab)",
+                "no weapon",
+            )
 
     suits = []
     for key in lo.worn:
@@ -422,27 +460,34 @@ def validate_unit(spec: UnitSpec, catalog: Catalog) -> tuple[RosterWarning, ...]
         if it is not None and it.category is Category.ARMOR:
             suits.append(it.name)
     if len(suits) > 1:
-        warn(RULE_ARMOR, f"armour stacked: {' and '.join(suits)} worn together; a unit wears "
-             "one suit of armour", "armour stacked")
+        warn(
+            RULE_ARMOR,
+            f"armour stacked: {' and '.join(suits)} worn together; a unit wears one suit of armour",
+            "armour stacked",
+        )
 
     ov = spec.overrides
     if ov.action_die is not None and ov.action_die not in ACTION_DICE:
-        warn(RULE_OVERRIDE, f"Action die d{ov.action_die} is not one of "
-             + ", ".join(f"d{s}" for s in ACTION_DICE), f"Action die d{ov.action_die}")
+        warn(
+            RULE_OVERRIDE,
+            f"Action die d{ov.action_die} is not one of " + ", ".join(f"d{s}" for s in ACTION_DICE),
+            f"Action die d{ov.action_die}",
+        )
     if ov.armor is not None:
         try:
             armor_value(ov.armor)
         except CatalogError as exc:
             warn(RULE_OVERRIDE, exc.reason, "Armor not a rules value")
     if ov.move is not None and ov.move < 0:
-        warn(RULE_OVERRIDE, f"Move {ov.move}\" is below 0", "Move below 0")
+        warn(RULE_OVERRIDE, f'Move {ov.move}" is below 0', "Move below 0")
     if ov.cost is not None and ov.cost < 0:
         warn(RULE_OVERRIDE, f"cost {ov.cost} is below 0", "cost below 0")
     return tuple(out)
 
 
-def validate_army(units: Iterable[UnitSpec], budget: int | None,
-                  catalog: Catalog) -> tuple[RosterWarning, ...]:
+def validate_army(
+    units: Iterable[UnitSpec], budget: int | None, catalog: Catalog
+) -> tuple[RosterWarning, ...]:
     """Every unit's warnings, then "over budget by N CP" when the total exceeds ``budget``
     (``None``: no budget). One pass over the units."""
     out: list[RosterWarning] = []
@@ -452,6 +497,12 @@ def validate_army(units: Iterable[UnitSpec], budget: int | None,
         total += _unit_total(spec, catalog)
     if budget is not None and total > budget:
         unit = catalog.cost_unit
-        out.append(RosterWarning(None, RULE_BUDGET, f"over budget by {total - budget} {unit} "
-                                 f"({total} {unit} of {budget} {unit})", "over budget"))
+        out.append(
+            RosterWarning(
+                None,
+                RULE_BUDGET,
+                f"over budget by {total - budget} {unit} ({total} {unit} of {budget} {unit})",
+                "over budget",
+            )
+        )
     return tuple(out)

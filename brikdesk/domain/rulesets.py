@@ -17,8 +17,18 @@ from enum import Enum
 from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
 
 __all__ = [
-    "EDITION_ROWS", "READINGS", "RULES_2005", "RULES_2010", "RULES_2020", "RULE_SETS",
-    "FirstRule", "Recovery", "RuleSet", "edition_table", "large_action_turns", "rules_for",
+    "EDITION_ROWS",
+    "READINGS",
+    "RULES_2005",
+    "RULES_2010",
+    "RULES_2020",
+    "RULE_SETS",
+    "FirstRule",
+    "Recovery",
+    "RuleSet",
+    "edition_table",
+    "large_action_turns",
+    "rules_for",
 ]
 
 
@@ -112,20 +122,21 @@ RULES_2005 = RuleSet(
     heavy_armor_full_turn_recovery=False,
     full_turn_action="Extended Action (uses the whole Movement and Action)",
     extended_action="Extended Action over several turns; Large Actions: one turn per inch "
-                    "of Size for a lone minifig",
-    minor_activities="Quick Actions cost Move: a door or a heavy item -1\", standing up from "
-                     "seated -1\", from prone -2\"",
+    "of Size for a lone minifig",
+    minor_activities='Quick Actions cost Move: a door or a heavy item -1", standing up from '
+    'seated -1", from prone -2"',
     quick_action_costs=(
-        ("Talking", 0), ("Opening or closing a door", 1),
-        ("Picking up or dropping equipment items", 0), ("Picking up a heavy item", 1),
+        ("Talking", 0),
+        ("Opening or closing a door", 1),
+        ("Picking up or dropping equipment items", 0),
+        ("Picking up a heavy item", 1),
         ("Dropping to a seated, kneeling, or prone position", 0),
         ("Standing up from a seated or kneeling position", 1),
         ("Standing up from a prone position", 2),
     ),
     parry_name="Counter",
     who_acts_first=FirstRule.SKILL_CONTEST,
-    high_noon="Wayne 2-3 = -1 beats Shaun 1-3 = -2: Wayne's miss first, then Shaun's "
-              "misfire",
+    high_noon="Wayne 2-3 = -1 beats Shaun 1-3 = -2: Wayne's miss first, then Shaun's misfire",
 )
 
 RULES_2010 = RuleSet(
@@ -194,8 +205,11 @@ EDITION_ROWS: tuple[tuple[str, str, str], ...] = (
     ("action_roll", "The Action die's roll is called", "4.2"),
     ("over_the_top", "A natural 6+ on the Action die earns", "4.2"),
     ("distance_die", "Die for Sprint and Bail inches", "4.1, 4.3"),
-    ("bail_is_action_roll", "Bail rolled as an Action Roll (Benny, d4 bonus d4, no bonus d6)",
-     "4.2, 4.3"),
+    (
+        "bail_is_action_roll",
+        "Bail rolled as an Action Roll (Benny, d4 bonus d4, no bonus d6)",
+        "4.2, 4.3",
+    ),
     ("bail_half_speed", "Bail at Half Speed: half the inches", "4.3"),
     ("sprint_bonus_dice", "Sprint roll earns bonus dice", "4.1"),
     ("sprint_runaway", "Bonus chain ending in 1: must run the full distance", "4.1"),
@@ -220,38 +234,42 @@ def _cell(value: object) -> str:
     if value is None:
         return "the unit's Action die"
     if isinstance(value, int):
-        return f"d{value}" if value > 2 else f"{value}\""
+        return f"d{value}" if value > 2 else f'{value}"'
     if isinstance(value, FirstRule):
         return _FIRST_RULE_TEXT[value]
     if isinstance(value, Recovery):
         return _RECOVERY_TEXT[value]
     if isinstance(value, tuple):
-        return "; ".join(f"{what} -{cost}\"" if cost else f"{what} free"
-                         for what, cost in value) or "none"
+        return (
+            "; ".join(f'{what} -{cost}"' if cost else f"{what} free" for what, cost in value)
+            or "none"
+        )
     text = str(value)
     return text or "none"
 
 
 _FIRST_RULE_TEXT = {
     FirstRule.SKILL_CONTEST: "response to Movement: the responder; to an Action: Skill Roll "
-                             "minus Use, higher first; a tie simultaneous or the active player",
-    FirstRule.SPEED_THEN_SKILL: "responder first if the enemy still has 1\" to go; else "
-                                "simultaneous; else full speed before Half Speed; else the "
-                                "higher Skill Roll",
-    FirstRule.INCH_THEN_ROLL: "responder first if the enemy is still 1\" or more from acting; "
-                              "else simultaneous; else the higher Action Roll",
+    "minus Use, higher first; a tie simultaneous or the active player",
+    FirstRule.SPEED_THEN_SKILL: 'responder first if the enemy still has 1" to go; else '
+    "simultaneous; else full speed before Half Speed; else the "
+    "higher Skill Roll",
+    FirstRule.INCH_THEN_ROLL: 'responder first if the enemy is still 1" or more from acting; '
+    "else simultaneous; else the higher Action Roll",
 }
 
 _RECOVERY_TEXT = {
-    Recovery.STAND_UP: "spend 2\" of Move to stand up",
+    Recovery.STAND_UP: 'spend 2" of Move to stand up',
     Recovery.HALF_SPEED_TURN: "Half Speed for the whole next turn",
 }
 
 
 def edition_table() -> tuple[tuple[str, str, tuple[str, ...]], ...]:
     """The "Rules by edition" table: (label, section, one cell per rule set in ``RULE_SETS``)."""
-    return tuple((label, section, tuple(_cell(getattr(r, name)) for r in RULE_SETS))
-                 for name, label, section in EDITION_ROWS)
+    return tuple(
+        (label, section, tuple(_cell(getattr(r, name)) for r in RULE_SETS))
+        for name, label, section in EDITION_ROWS
+    )
 
 
 def ruleset_fields() -> tuple[str, ...]:
@@ -265,7 +283,7 @@ def large_action_turns(size_inches: int, minifigs: int = 1) -> int:
     Reading: fewer minifigs share the work over ``ceil(size / minifigs)`` turns (at least 1);
     give the result to ``LongActionStarted(turns=...)``."""
     if size_inches < 1 or minifigs < 1:
-        raise ValueError("a Large Action needs a Size of at least 1\" and at least one minifig")
+        raise ValueError('a Large Action needs a Size of at least 1" and at least one minifig')
     return max(1, -(-size_inches // minifigs))
 
 
@@ -273,25 +291,31 @@ def large_action_turns(size_inches: int, minifigs: int = 1) -> int:
 READINGS: dict[str, str] = {
     "Editions": (
         "The campaign's edition chooses both its catalog and its turn rules (chapter 4); the "
-        "table 'Rules by edition' lists every difference BrikDesk tracks."),
+        "table 'Rules by edition' lists every difference BrikDesk tracks."
+    ),
     "2005 4.1/4.3 Sprint and Bail": (
         "2005 gives Sprint and Bail 1d6 inches whatever the unit (a Hero too), not a Skill "
         "Roll, so there is no Benny; the d6 earns bonus dice like any roll (1.2). A natural 1 "
-        "on a Bail falls on his face; the 2005 Sprint has no runaway rule."),
+        "on a Bail falls on his face; the 2005 Sprint has no runaway rule."
+    ),
     "2005 4.1 Recovery": (
-        "On its next turn a Disrupted unit recovers by spending 2\" of Move to stand up; it is "
-        "not at Half Speed. BrikDesk shows 'Standing up (-2\")' for that turn."),
+        'On its next turn a Disrupted unit recovers by spending 2" of Move to stand up; it is '
+        "not at Half Speed. BrikDesk shows 'Standing up (-2\")' for that turn."
+    ),
     "2010 4.1 Heavy Armor": (
         "Unless assisted, a Heavy Armored minifig spends its whole next turn (Movement and "
         "Action) getting up: the tracker marks it Busy getting up, Action spent, Stopped; the "
-        "organizer clears it when someone helps."),
+        "organizer clears it when someone helps."
+    ),
     "2005 4.2 Large Actions": (
         "A Large Action takes as many minifigs as the object's Size in inches, or one minifig "
         "that many turns; with fewer minifigs than that, BrikDesk divides the turns among them "
-        "(rounding up) and tracks it as an extended Action."),
+        "(rounding up) and tracks it as an extended Action."
+    ),
     "4.3 Bail as an Action Roll (2010, 2020)": (
         "The Bail is an Action Roll (4.3 'an Action Roll's worth of inches'), so it scores no "
         "bonus d6 (4.2 'doesn't score Critical Successes the same way'); a natural 6+ goes Over "
         "the Top: one Benny, +1d6\" or land on his feet, not both. A d4's natural 4 adds a "
-        "bonus d4 (4.2)."),
+        "bonus d4 (4.2)."
+    ),
 }

@@ -55,19 +55,19 @@ _COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 READINGS: dict[str, str] = {
     "fold": "Units fold into one card only when everything but their name is the same (type, "
-            "loadout, overrides, notes, campaign notes). The card prints the stats once and one "
-            "row of tick boxes per member.",
+    "loadout, overrides, notes, campaign notes). The card prints the stats once and one "
+    "row of tick boxes per member.",
     "reference": "The appendix always lists the general modifiers of 5.1 (target size, Out of "
-                 "Range, Firing Blind, Disrupted target, inanimate object, outnumbered); Height "
-                 "Advantage only with a ranged or throwable weapon; the Two-Handed Parry row "
-                 "(5.2) only with a Close Combat weapon held in two hands; the Charge row (5.4) "
-                 "only with a Charging weapon.",
+    "Range, Firing Blind, Disrupted target, inanimate object, outnumbered); Height "
+    "Advantage only with a ranged or throwable weapon; the Two-Handed Parry row "
+    "(5.2) only with a Close Combat weapon held in two hands; the Charge row (5.4) "
+    "only with a Charging weapon.",
     "dead": "Dead has one box per turn: tick the turn the unit fell, so the sheet also records "
-            "casualties per round.",
+    "casualties per round.",
     "counters": "One Counter box per weapon or empty hand (5.2), as the unit's stats count them.",
     "card_notes": "A card's item notes are short: what the item is and the effects that matter "
-                  "at the table (Explosion, KnockBack, Charging, Parry, Armor, Half Speed...); "
-                  "the reference appendix prints every item's full notes.",
+    "at the table (Explosion, KnockBack, Charging, Parry, Armor, Half Speed...); "
+    "the reference appendix prints every item's full notes.",
 }
 
 
@@ -97,14 +97,25 @@ class RosterSheetOptions:
         if paper not in PAPERS:
             raise UserError(f"paper must be A4 or Letter, not '{self.paper}'", field="paper")
         object.__setattr__(self, "paper", paper)
-        if isinstance(self.turns, bool) or not isinstance(self.turns, int) or not (
-                MIN_TURNS <= self.turns <= MAX_TURNS):
-            raise UserError(f"turns must be a whole number from {MIN_TURNS} to {MAX_TURNS}, "
-                            f"not {self.turns!r}", field="turns")
-        if isinstance(self.blank_cards, bool) or not isinstance(self.blank_cards, int) or not (
-                0 <= self.blank_cards <= MAX_BLANK_CARDS):
-            raise UserError(f"blank cards must be a whole number from 0 to {MAX_BLANK_CARDS}, "
-                            f"not {self.blank_cards!r}", field="blank_cards")
+        if (
+            isinstance(self.turns, bool)
+            or not isinstance(self.turns, int)
+            or not (MIN_TURNS <= self.turns <= MAX_TURNS)
+        ):
+            raise UserError(
+                f"turns must be a whole number from {MIN_TURNS} to {MAX_TURNS}, not {self.turns!r}",
+                field="turns",
+            )
+        if (
+            isinstance(self.blank_cards, bool)
+            or not isinstance(self.blank_cards, int)
+            or not (0 <= self.blank_cards <= MAX_BLANK_CARDS)
+        ):
+            raise UserError(
+                f"blank cards must be a whole number from 0 to {MAX_BLANK_CARDS}, "
+                f"not {self.blank_cards!r}",
+                field="blank_cards",
+            )
 
 
 @dataclass(frozen=True)
@@ -302,39 +313,116 @@ class RosterSheet:
 #: army, the others when a unit of the army can use them. The rules reference (Help menu) lists
 #: every row.
 MODIFIER_ROWS: tuple[tuple[str, ReferenceRow], ...] = (
-    ("general", ReferenceRow(
-        "size_large", "Large target", '+1 per 2" of visible, in-range Size',
-        "Action Roll (or Explosion Damage)", "5.1 Target Size")),
-    ("general", ReferenceRow(
-        "size_small", "Target the size of a 2x2 brick, or a minifig with 2 of 3 sections visible",
-        "-1", "Action Roll (or Explosion Damage)", "5.1 Target Size")),
-    ("general", ReferenceRow(
-        "size_tiny", "Target the size of a 1x1 stud or an item, or a minifig with 1 section "
-        "visible", "-2", "Action Roll (or Explosion Damage)", "5.1 Target Size")),
-    ("ranged", ReferenceRow(
-        "height", "Height Advantage (ranged)", '+1" Range per 1" of altitude above the target, '
-        'at most +5"', "Range", "5.1 Height Advantage")),
-    ("general", ReferenceRow(
-        "out_of_range", "Out of Range (ranged)", "-1 per inch beyond Range",
-        "Action Roll and Damage (not Explosive Damage)", "5.1 Out of Range")),
-    ("general", ReferenceRow(
-        "firing_blind", "Firing Blind (target known to be within 1\")", "-5", "Action Roll",
-        "5.1 Firing Blind")),
-    ("general", ReferenceRow(
-        "disrupted", "Disrupted target", "+1 with Ranged attacks; Automatic Hit for an attacker "
-        "close enough to touch it", "Action Roll", "5.1 Disrupted Target")),
-    ("general", ReferenceRow(
-        "inanimate", "Inanimate object in reach, nobody attacking the attacker", "Automatic Hit",
-        "no roll (the Action is still spent)", "5.1 Automatic Hits")),
-    ("general", ReferenceRow(
-        "outnumbered", "Outnumbered in Close Combat", "-1",
-        "every Action Roll of the outnumbered side", "5.1 Outnumbered")),
-    ("two_handed", ReferenceRow(
-        "parry_two_handed", "Parrying an Attack or Shove made with a Two-Handed Weapon", "+1",
-        "the Parry's Action Roll", "5.2 Parry")),
-    ("charging", ReferenceRow(
-        "charge", "Charge with a Charging weapon (spending the MOM)", "+1dA", "Damage",
-        "5.4 Charge")),
+    (
+        "general",
+        ReferenceRow(
+            "size_large",
+            "Large target",
+            '+1 per 2" of visible, in-range Size',
+            "Action Roll (or Explosion Damage)",
+            "5.1 Target Size",
+        ),
+    ),
+    (
+        "general",
+        ReferenceRow(
+            "size_small",
+            "Target the size of a 2x2 brick, or a minifig with 2 of 3 sections visible",
+            "-1",
+            "Action Roll (or Explosion Damage)",
+            "5.1 Target Size",
+        ),
+    ),
+    (
+        "general",
+        ReferenceRow(
+            "size_tiny",
+            "Target the size of a 1x1 stud or an item, or a minifig with 1 section visible",
+            "-2",
+            "Action Roll (or Explosion Damage)",
+            "5.1 Target Size",
+        ),
+    ),
+    (
+        "ranged",
+        ReferenceRow(
+            "height",
+            "Height Advantage (ranged)",
+            '+1" Range per 1" of altitude above the target, at most +5"',
+            "Range",
+            "5.1 Height Advantage",
+        ),
+    ),
+    (
+        "general",
+        ReferenceRow(
+            "out_of_range",
+            "Out of Range (ranged)",
+            "-1 per inch beyond Range",
+            "Action Roll and Damage (not Explosive Damage)",
+            "5.1 Out of Range",
+        ),
+    ),
+    (
+        "general",
+        ReferenceRow(
+            "firing_blind",
+            'Firing Blind (target known to be within 1")',
+            "-5",
+            "Action Roll",
+            "5.1 Firing Blind",
+        ),
+    ),
+    (
+        "general",
+        ReferenceRow(
+            "disrupted",
+            "Disrupted target",
+            "+1 with Ranged attacks; Automatic Hit for an attacker close enough to touch it",
+            "Action Roll",
+            "5.1 Disrupted Target",
+        ),
+    ),
+    (
+        "general",
+        ReferenceRow(
+            "inanimate",
+            "Inanimate object in reach, nobody attacking the attacker",
+            "Automatic Hit",
+            "no roll (the Action is still spent)",
+            "5.1 Automatic Hits",
+        ),
+    ),
+    (
+        "general",
+        ReferenceRow(
+            "outnumbered",
+            "Outnumbered in Close Combat",
+            "-1",
+            "every Action Roll of the outnumbered side",
+            "5.1 Outnumbered",
+        ),
+    ),
+    (
+        "two_handed",
+        ReferenceRow(
+            "parry_two_handed",
+            "Parrying an Attack or Shove made with a Two-Handed Weapon",
+            "+1",
+            "the Parry's Action Roll",
+            "5.2 Parry",
+        ),
+    ),
+    (
+        "charging",
+        ReferenceRow(
+            "charge",
+            "Charge with a Charging weapon (spending the MOM)",
+            "+1dA",
+            "Damage",
+            "5.4 Charge",
+        ),
+    ),
 )
 
 
@@ -343,28 +431,41 @@ def _dice_lines(action_dice: set[int]) -> tuple[RuleLine, ...]:
     d4 = 4 in action_dice
     bigger = sorted(s for s in action_dice if s > 4)
     if bigger:
-        ott = ("a natural 6 or more on the Action die (before modifiers) earns one Benny for that "
-               "Action, hit or miss: +1d6 to the roll, one more Damage die, +1d6 to a Sprint, "
-               "Bail or Range, or an agreed embellishment. A natural 1 always fails.")
+        ott = (
+            "a natural 6 or more on the Action die (before modifiers) earns one Benny for that "
+            "Action, hit or miss: +1d6 to the roll, one more Damage die, +1d6 to a Sprint, "
+            "Bail or Range, or an agreed embellishment. A natural 1 always fails."
+        )
         if d4:
             ott += " A d4 never goes Over the Top: a natural 4 adds a bonus +1d4 instead."
     else:
-        ott = ("a d4 never goes Over the Top: a natural 4 on it adds a bonus +1d4 (again on "
-               "another 4). A natural 1 always fails.")
-    bonus = ("any Damage, Armor or distance die showing its highest face adds a bonus +1d6 to "
-             "the same total; a bonus 6 adds another, and so on (Benny dice too).")
-    return (RuleLine("over_the_top", "Over the Top (4.2)", ott),
-            RuleLine("bonus_dice", "Bonus dice (1.2)", bonus))
+        ott = (
+            "a d4 never goes Over the Top: a natural 4 on it adds a bonus +1d4 (again on "
+            "another 4). A natural 1 always fails."
+        )
+    bonus = (
+        "any Damage, Armor or distance die showing its highest face adds a bonus +1d6 to "
+        "the same total; a bonus 6 adds another, and so on (Benny dice too)."
+    )
+    return (
+        RuleLine("over_the_top", "Over the Top (4.2)", ott),
+        RuleLine("bonus_dice", "Bonus dice (1.2)", bonus),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # Building the sheet
 
 
-def build_roster_sheet(header: SheetHeader, units: Sequence[UnitSpec], catalog: Catalog,
-                       options: RosterSheetOptions | None = None, *,
-                       campaign_notes: Mapping[str, str] | None = None,
-                       warnings: Iterable[RosterWarning] | None = None) -> RosterSheet:
+def build_roster_sheet(
+    header: SheetHeader,
+    units: Sequence[UnitSpec],
+    catalog: Catalog,
+    options: RosterSheetOptions | None = None,
+    *,
+    campaign_notes: Mapping[str, str] | None = None,
+    warnings: Iterable[RosterWarning] | None = None,
+) -> RosterSheet:
     """Build the printed content for the ``units`` of one army.
 
     ``campaign_notes`` maps a unit's name to its campaign notes (wounds, honours, grudges).
@@ -393,8 +494,7 @@ def build_roster_sheet(header: SheetHeader, units: Sequence[UnitSpec], catalog: 
 
     header = replace(
         header,
-        total_cost=(sum(f.cost for f in facts) if header.total_cost is None
-                    else header.total_cost),
+        total_cost=(sum(f.cost for f in facts) if header.total_cost is None else header.total_cost),
         edition=header.edition or catalog.edition,
         cost_unit=cost_unit,
     )
@@ -403,8 +503,14 @@ def build_roster_sheet(header: SheetHeader, units: Sequence[UnitSpec], catalog: 
     if options.include_warnings:
         raw = validate_army(units, header.budget, catalog) if warnings is None else warnings
         sheet_warnings = tuple(SheetWarning(w.unit_name or "", w.rule, w.message) for w in raw)
-    return RosterSheet(header=header, options=options, cards=cards, reference=reference,
-                       blank_cards=options.blank_cards, warnings=sheet_warnings)
+    return RosterSheet(
+        header=header,
+        options=options,
+        cards=cards,
+        reference=reference,
+        blank_cards=options.blank_cards,
+        warnings=sheet_warnings,
+    )
 
 
 @dataclass(frozen=True)
@@ -426,18 +532,23 @@ class _UnitFacts:
     def of(cls, spec: UnitSpec, catalog: Catalog, campaign_notes: str) -> _UnitFacts:
         stats = effective_stats(spec, catalog)
         unit_type = catalog.unit_type(spec.unit_type)
-        items = tuple((it, where) for key, where in spec.loadout.placed()
-                      if (it := catalog.get_item(key)) is not None)
-        return cls(name=spec.name,
-                   fold_key=(spec.unit_type, spec.loadout, spec.overrides, spec.notes,
-                             campaign_notes),
-                   unit_type=unit_type, stats=stats, items=items,
-                   cost=unit_cost(spec, catalog).total, notes=spec.notes,
-                   campaign_notes=campaign_notes,
-                   armor_base=(unit_type.armor if spec.overrides.armor is None
-                               else spec.overrides.armor),
-                   armor_label=(unit_type.name if spec.overrides.armor is None
-                                else "own Armor"))
+        items = tuple(
+            (it, where)
+            for key, where in spec.loadout.placed()
+            if (it := catalog.get_item(key)) is not None
+        )
+        return cls(
+            name=spec.name,
+            fold_key=(spec.unit_type, spec.loadout, spec.overrides, spec.notes, campaign_notes),
+            unit_type=unit_type,
+            stats=stats,
+            items=items,
+            cost=unit_cost(spec, catalog).total,
+            notes=spec.notes,
+            campaign_notes=campaign_notes,
+            armor_base=(unit_type.armor if spec.overrides.armor is None else spec.overrides.armor),
+            armor_label=(unit_type.name if spec.overrides.armor is None else "own Armor"),
+        )
 
 
 def _stat_detail(base: str, label: str, stats: UnitStats, stat: Stat) -> str:
@@ -453,8 +564,7 @@ def _stat_detail(base: str, label: str, stats: UnitStats, stat: Stat) -> str:
 def _traits(stats: UnitStats) -> tuple[str, ...]:
     out: list[str] = []
     if stats.deflection:
-        out.append("Deflection" if stats.deflection == 1 else
-                   f"Deflection {stats.deflection}")
+        out.append("Deflection" if stats.deflection == 1 else f"Deflection {stats.deflection}")
     if stats.half_speed:
         out.append("Half Speed")
     if stats.cant_swim:
@@ -523,7 +633,7 @@ def short_notes(it: CatalogItem) -> str:
     if it.house_rule:
         flags.append("house rule")
     m = _SENTENCE_END.search(it.notes)
-    first = it.notes[:m.start()].strip() if m else it.notes.strip()
+    first = it.notes[: m.start()].strip() if m else it.notes.strip()
     if len(first) > 40 or any(f.lower() in first.lower() for f in flags):
         first = ""
     if first.lower().startswith(("thrown", "range", "as a")):
@@ -531,8 +641,9 @@ def short_notes(it: CatalogItem) -> str:
     return "; ".join([first] * bool(first) + flags)
 
 
-def _item_lines(items: Sequence[tuple[CatalogItem, str]], action_sides: int
-                ) -> tuple[ItemLine, ...]:
+def _item_lines(
+    items: Sequence[tuple[CatalogItem, str]], action_sides: int
+) -> tuple[ItemLine, ...]:
     """One line per item and place, in loadout order, with a count for repeats."""
     counts: dict[tuple[str, str], int] = {}
     first: dict[tuple[str, str], CatalogItem] = {}
@@ -540,30 +651,42 @@ def _item_lines(items: Sequence[tuple[CatalogItem, str]], action_sides: int
         key = (it.key, where)
         counts[key] = counts.get(key, 0) + 1
         first.setdefault(key, it)
-    return tuple(ItemLine(name=it.name, where={"in hand": "hand"}.get(where, where),
-                          use=_use_text(it), range=_range_text(it),
-                          damage=_damage_text(it, action_sides), notes=short_notes(it),
-                          count=counts[(key, where)])
-                 for (key, where), it in first.items())
+    return tuple(
+        ItemLine(
+            name=it.name,
+            where={"in hand": "hand"}.get(where, where),
+            use=_use_text(it),
+            range=_range_text(it),
+            damage=_damage_text(it, action_sides),
+            notes=short_notes(it),
+            count=counts[(key, where)],
+        )
+        for (key, where), it in first.items()
+    )
 
 
 def _card(group: list[_UnitFacts], cost_unit: str) -> UnitCard:
     first = group[0]
     st = first.stats
     ut = first.unit_type
-    if len(group) == 1:
-        title = first.name or ut.name
-    else:
-        title = f"x{len(group)} {_describe(first)}"
+    title = first.name or ut.name if len(group) == 1 else f"x{len(group)} {_describe(first)}"
     members = tuple(f.name or f"{ut.name} {i}" for i, f in enumerate(group, 1))
     return UnitCard(
-        title=title, members=members, type_name=ut.name,
-        action_die=f"d{st.action_die}", move=f'{st.move}"', armor=st.armor,
+        title=title,
+        members=members,
+        type_name=ut.name,
+        action_die=f"d{st.action_die}",
+        move=f'{st.move}"',
+        armor=st.armor,
         armor_detail=_stat_detail(first.armor_base, first.armor_label, st, Stat.ARMOR),
         traits=_traits(st),
         items=_item_lines(first.items, st.action_die),
-        cost_each=first.cost, cost_unit=cost_unit, counters=st.counters,
-        notes=first.notes, campaign_notes=first.campaign_notes)
+        cost_each=first.cost,
+        cost_unit=cost_unit,
+        counters=st.counters,
+        notes=first.notes,
+        campaign_notes=first.campaign_notes,
+    )
 
 
 def _describe(f: _UnitFacts) -> str:
@@ -595,32 +718,58 @@ def _reference(units: list[_UnitFacts], catalog: Catalog) -> ReferenceAppendix:
     modifiers = tuple(row for tag, row in MODIFIER_ROWS if tag in tags)
     dice = _dice_lines({u.stats.action_die for u in units} or {6})
 
-    special: list[RuleLine] = [RuleLine(
-        "counters", "Counters (5.2)",
-        "in Close Combat a unit has, on every player's turn, one Counter per weapon or empty "
-        "hand; using any spends its Action. Counters reset at the start of every turn.")]
+    special: list[RuleLine] = [
+        RuleLine(
+            "counters",
+            "Counters (5.2)",
+            "in Close Combat a unit has, on every player's turn, one Counter per weapon or empty "
+            "hand; using any spends its Action. Counters reset at the start of every turn.",
+        )
+    ]
     if any(it.deflection or it.shield for it in items):
-        special.append(RuleLine(
-            "deflection", "Deflection (3.3)",
-            "removes one die of each kind from the incoming Damage roll (2d6+1 becomes 1d6+1; "
-            "1d10 Exp becomes only its flat part); each level removes one more."))
+        special.append(
+            RuleLine(
+                "deflection",
+                "Deflection (3.3)",
+                "removes one die of each kind from the incoming Damage roll (2d6+1 becomes 1d6+1; "
+                "1d10 Exp becomes only its flat part); each level removes one more.",
+            )
+        )
     if any(it.explosive_radius for it in items):
         radius = max(it.explosive_radius for it in items)
-        special.append(RuleLine(
-            "explosion", "Explosions (5.1)",
-            f"the blast hits every target within {radius}\" of it; Out of Range does not lower "
-            "Explosive Damage."))
+        special.append(
+            RuleLine(
+                "explosion",
+                "Explosions (5.1)",
+                f'the blast hits every target within {radius}" of it; Out of Range does not lower '
+                "Explosive Damage.",
+            )
+        )
     if any(it.knockback for it in items):
-        special.append(RuleLine(
-            "knockback", "KnockBack (5.4)",
-            "the target is pushed back that many inches; each inch stopped by an obstacle is "
-            "1 Smash damage."))
+        special.append(
+            RuleLine(
+                "knockback",
+                "KnockBack (5.4)",
+                "the target is pushed back that many inches; each inch stopped by an obstacle is "
+                "1 Smash damage.",
+            )
+        )
     if any(u.stats.half_speed for u in units):
-        special.append(RuleLine(
-            "half_speed", "Half Speed (4.1)", "every inch of movement costs two."))
+        special.append(
+            RuleLine("half_speed", "Half Speed (4.1)", "every inch of movement costs two.")
+        )
 
-    rows = tuple(ItemRow(name=it.name, cost=it.cost_text(), use=_use_text(it),
-                         range=_range_text(it), damage=it.damage_text(), notes=it.notes)
-                 for it in items)
-    return ReferenceAppendix(modifiers=modifiers, dice=dice, special_rules=tuple(special),
-                             items=rows)
+    rows = tuple(
+        ItemRow(
+            name=it.name,
+            cost=it.cost_text(),
+            use=_use_text(it),
+            range=_range_text(it),
+            damage=it.damage_text(),
+            notes=it.notes,
+        )
+        for it in items
+    )
+    return ReferenceAppendix(
+        modifiers=modifiers, dice=dice, special_rules=tuple(special), items=rows
+    )

@@ -20,20 +20,34 @@ from brikdesk.domain.roster import UnitSpec, UnitStats, effective_stats
 __all__ = ["MINIFIG_FALLBACK_STATS", "READINGS", "fallback_stats", "unknown_type_note"]
 
 READINGS: dict[str, str] = {
-    "minifig": ("5.1 Combined Attacks: the three-attacker limit is for minifigs. BrikDesk "
-                "treats every unit type with hands (Minifig, Hero, Heavy...) as a minifig and "
-                "types without hands (a Horse, a vehicle) as larger units with no hard limit."),
-    "unknown_type": ("A mustered unit whose unit type is no longer in the campaign's catalog "
-                     "is tracked with the Minifig's stats until the type is back."),
-    "undo_groups": ("Undo takes back one action as the panel recorded it: an attack that "
-                    "kills its target and spends an Action is undone in one step."),
+    "minifig": (
+        "5.1 Combined Attacks: the three-attacker limit is for minifigs. BrikDesk "
+        "treats every unit type with hands (Minifig, Hero, Heavy...) as a minifig and "
+        "types without hands (a Horse, a vehicle) as larger units with no hard limit."
+    ),
+    "unknown_type": (
+        "A mustered unit whose unit type is no longer in the campaign's catalog "
+        "is tracked with the Minifig's stats until the type is back."
+    ),
+    "undo_groups": (
+        "Undo takes back one action as the panel recorded it: an attack that "
+        "kills its target and spends an Action is undone in one step."
+    ),
 }
 
 #: 2.1 Minifigs (the unit table): Skill d6, Move 5", Armor 4; two hands, so two Counters (5.2).
 #: Used when the campaign's catalog has no Minifig either.
-MINIFIG_FALLBACK_STATS = UnitStats(action_die=6, move=5, armor="4", armor_dice=4,
-                                   half_speed=False, deflection=0, cant_swim=False, counters=2,
-                                   over_the_top=True)
+MINIFIG_FALLBACK_STATS = UnitStats(
+    action_die=6,
+    move=5,
+    armor="4",
+    armor_dice=4,
+    half_speed=False,
+    deflection=0,
+    cant_swim=False,
+    counters=2,
+    over_the_top=True,
+)
 
 
 def unknown_type_note(unit_type: str) -> str:

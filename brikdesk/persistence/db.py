@@ -160,7 +160,9 @@ def _sqlite_setup(engine: Engine) -> None:
     ``IMMEDIATE`` unless the connection says it only reads (see the module's docstring)."""
 
     @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:  # pragma: no cover - trivial
+    def _on_connect(
+        dbapi_connection: sqlite3.Connection, _record: object
+    ) -> None:  # pragma: no cover - trivial
         # Let SQLAlchemy, not the driver, decide when a transaction begins.
         dbapi_connection.isolation_level = None
         cur = dbapi_connection.cursor()
@@ -188,8 +190,9 @@ def create_db_engine(url: str) -> Engine:
         raise StorageError(f"'{url}' is not a database URL: {exc}") from None
     path = sqlite_file(url)
     if path is not None and not path.parent.is_dir():
-        raise StorageError(f"cannot open the database {path}: the folder {path.parent} "
-                           "does not exist")
+        raise StorageError(
+            f"cannot open the database {path}: the folder {path.parent} does not exist"
+        )
     shown = u.render_as_string(hide_password=True)
     try:
         if u.get_backend_name() == "sqlite":
@@ -197,9 +200,11 @@ def create_db_engine(url: str) -> Engine:
         else:  # a server: test a pooled connection before use (the server may have closed it)
             engine = create_engine(u, pool_pre_ping=True)
     except ImportError as exc:
-        raise StorageError(f"cannot use the database {shown}: its Python driver is not "
-                           f"installed ({exc}); for PostgreSQL install brikdesk[postgres] and "
-                           "use a postgresql+psycopg:// URL") from None
+        raise StorageError(
+            f"cannot use the database {shown}: its Python driver is not "
+            f"installed ({exc}); for PostgreSQL install brikdesk[postgres] and "
+            "use a postgresql+psycopg:// URL"
+        ) from None
     except SQLAlchemyError as exc:
         raise StorageError(f"cannot use the database {shown}: {error_text(exc)}") from None
     if engine.dialect.name == "sqlite":
@@ -232,8 +237,7 @@ def _current_revision(conn: Connection) -> tuple[str | None, set[str]]:
     tables = set(inspect(conn).get_table_names())
     if "alembic_version" not in tables:
         return None, tables
-    rows: list[str] = list(
-        conn.execute(text("SELECT version_num FROM alembic_version")).scalars())
+    rows: list[str] = list(conn.execute(text("SELECT version_num FROM alembic_version")).scalars())
     return (rows[0] if len(rows) == 1 else None), tables
 
 
@@ -288,39 +292,51 @@ def check_existing_sqlite(path: Path, shown: str) -> str | None:
     except OSError as exc:
         raise StorageError(f"cannot open the database {shown}: {exc.strerror or exc}") from None
     if header != SQLITE_HEADER:
-        raise StorageError(f"{shown} is not a BrikDesk database (it is not an SQLite file); "
-                           "choose another file")
+        raise StorageError(
+            f"{shown} is not a BrikDesk database (it is not an SQLite file); choose another file"
+        )
     read_only = _read_only_reason(path)
     try:
-        conn = sqlite3.connect(_ro_uri(path, immutable=read_only is not None), uri=True,
-                               isolation_level=None)
+        conn = sqlite3.connect(
+            _ro_uri(path, immutable=read_only is not None), uri=True, isolation_level=None
+        )
     except sqlite3.Error as exc:
         raise StorageError(f"cannot open the database {shown}: {exc}") from None
     try:
-        tables = {r[0] for r in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if tables and "alembic_version" not in tables:
-            raise StorageError(f"{shown} is not a BrikDesk database (it has tables "
-                               f"{', '.join(sorted(tables)[:5])} but no BrikDesk schema "
-                               "version); choose another file")
-        revisions = [r[0] for r in conn.execute("SELECT version_num FROM alembic_version")] \
-            if tables else []
+            raise StorageError(
+                f"{shown} is not a BrikDesk database (it has tables "
+                f"{', '.join(sorted(tables)[:5])} but no BrikDesk schema "
+                "version); choose another file"
+            )
+        revisions = (
+            [r[0] for r in conn.execute("SELECT version_num FROM alembic_version")]
+            if tables
+            else []
+        )
         if revisions == [HEAD_REVISION]:
             from brikdesk.persistence.models import Base
 
             missing = sorted(set(Base.metadata.tables) - tables)
             if missing:
-                raise StorageError(f"the database {shown} is damaged: the table"
-                                   f"{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
-                                   f"{'are' if len(missing) > 1 else 'is'} missing; restore "
-                                   "a backup (<name>.bak-...) or choose another file")
+                raise StorageError(
+                    f"the database {shown} is damaged: the table"
+                    f"{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                    f"{'are' if len(missing) > 1 else 'is'} missing; restore "
+                    "a backup (<name>.bak-...) or choose another file"
+                )
         problems = [r[0] for r in conn.execute("PRAGMA quick_check(3)")]
         if problems != ["ok"]:
-            raise StorageError(f"the database {shown} is damaged ({'; '.join(problems)}); "
-                               "restore a backup (<name>.bak-...) or choose another file")
+            raise StorageError(
+                f"the database {shown} is damaged ({'; '.join(problems)}); "
+                "restore a backup (<name>.bak-...) or choose another file"
+            )
     except sqlite3.DatabaseError as exc:
-        raise StorageError(f"the database {shown} is damaged or not a database ({exc}); "
-                           "restore a backup (<name>.bak-...) or choose another file") from None
+        raise StorageError(
+            f"the database {shown} is damaged or not a database ({exc}); "
+            "restore a backup (<name>.bak-...) or choose another file"
+        ) from None
     finally:
         conn.close()
     return read_only
@@ -338,31 +354,45 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
     path = sqlite_file(url) if _is_url(url) else None
     existed = path is not None and path.is_file() and path.stat().st_size > 0
     read_only = check_existing_sqlite(path, shown) if path is not None and existed else None
-    engine = create_db_engine(url if read_only is None or path is None else
-                              f"sqlite:///{_ro_uri(path, immutable=True)}&uri=true")
+    engine = create_db_engine(
+        url
+        if read_only is None or path is None
+        else f"sqlite:///{_ro_uri(path, immutable=True)}&uri=true"
+    )
     writer = engine.execution_options(**{WRITES: True})
-    db = Database(url=url, engine=engine, sessions=sessionmaker(writer, expire_on_commit=False),
-                  read_only=read_only)
+    db = Database(
+        url=url,
+        engine=engine,
+        sessions=sessionmaker(writer, expire_on_commit=False),
+        read_only=read_only,
+    )
     try:
         head = HEAD_REVISION
         with engine.connect() as conn:
             current, tables = _current_revision(conn)
         db.revision = current
         if current is None and tables - {"alembic_version"}:
-            raise StorageError(f"{shown} is not a BrikDesk database (it has tables "
-                               f"{', '.join(sorted(tables)[:5])} but no BrikDesk schema "
-                               f"version); choose another {'file' if path else 'database'}")
+            raise StorageError(
+                f"{shown} is not a BrikDesk database (it has tables "
+                f"{', '.join(sorted(tables)[:5])} but no BrikDesk schema "
+                f"version); choose another {'file' if path else 'database'}"
+            )
         if current is not None and current != head:
             from alembic.script import ScriptDirectory
 
-            known = {s.revision for s in ScriptDirectory.from_config(alembic_config())
-                     .walk_revisions()}
+            known = {
+                s.revision for s in ScriptDirectory.from_config(alembic_config()).walk_revisions()
+            }
             if current not in known:
-                raise StorageError(f"{shown} was made by a newer BrikDesk (schema revision "
-                                   f"{current}); update BrikDesk to open it")
+                raise StorageError(
+                    f"{shown} was made by a newer BrikDesk (schema revision "
+                    f"{current}); update BrikDesk to open it"
+                )
         if migrate and current != head and read_only is not None:
-            raise StorageError(f"{shown} needs an upgrade to this BrikDesk's schema, but "
-                               f"{read_only}; copy it somewhere writable first")
+            raise StorageError(
+                f"{shown} needs an upgrade to this BrikDesk's schema, but "
+                f"{read_only}; copy it somewhere writable first"
+            )
         if migrate and current != head:
             if path is not None and existed:
                 db.backup = _backup_sqlite(path, current)
@@ -374,9 +404,10 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
                     command.upgrade(alembic_config(conn), "head")
             except SQLAlchemyError as exc:
                 where = f"; the backup is at {db.backup}" if db.backup else ""
-                raise StorageError(f"could not upgrade the database {shown} from revision "
-                                   f"{current or 'empty'} to {head}: {error_text(exc)}{where}"
-                                   ) from exc
+                raise StorageError(
+                    f"could not upgrade the database {shown} from revision "
+                    f"{current or 'empty'} to {head}: {error_text(exc)}{where}"
+                ) from exc
             db.fresh = current is None
             db.revision = head
     except StorageError:

@@ -95,8 +95,19 @@ class Base(DeclarativeBase):
         list[Any]: JSON,
         datetime: DateTime(),
         # the typed ids (``brikdesk.domain.ids``) are integer columns like any other
-        **{id_type: Integer() for id_type in (CampaignId, PlayerId, ArmyId, UnitId, BattleId,
-                                               BattlePlayerId, BattleUnitId, EventId)},
+        **{
+            id_type: Integer()
+            for id_type in (
+                CampaignId,
+                PlayerId,
+                ArmyId,
+                UnitId,
+                BattleId,
+                BattlePlayerId,
+                BattleUnitId,
+                EventId,
+            )
+        },
     }
 
 
@@ -239,8 +250,9 @@ class Battle(Versioned, Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, default=None)
     #: ``[first seq, last seq]`` of each group of events one action recorded together (more
     #: than one event): Undo and Redo take a group as one step (``brikdesk.services.tracker``).
-    undo_groups: Mapped[list[list[int]]] = mapped_column(JSON, default=list,
-                                                         server_default=text("'[]'"))
+    undo_groups: Mapped[list[list[int]]] = mapped_column(
+        JSON, default=list, server_default=text("'[]'")
+    )
 
 
 class BattlePlayer(Base):
@@ -271,7 +283,8 @@ class BattleUnit(Base):
     #: The campaign unit; NULL once that unit was deleted from the campaign.
     unit_id: Mapped[UnitId | None] = mapped_column(ForeignKey("unit.id", ondelete="SET NULL"))
     battle_player_id: Mapped[BattlePlayerId] = mapped_column(
-        ForeignKey("battle_player.id", ondelete="CASCADE"))
+        ForeignKey("battle_player.id", ondelete="CASCADE")
+    )
     name: Mapped[str] = mapped_column(String(NAME_LEN))
     #: The unit as mustered: {"type": key, "overrides": {}, "hands": [], "worn": [], ...}.
     spec: Mapped[dict[str, Any]]
@@ -293,9 +306,11 @@ class BattleEvent(Base):
     seq: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(KIND_LEN))
     actor_id: Mapped[BattleUnitId | None] = mapped_column(
-        ForeignKey("battle_unit.id", ondelete="SET NULL"))
+        ForeignKey("battle_unit.id", ondelete="SET NULL")
+    )
     target_id: Mapped[BattleUnitId | None] = mapped_column(
-        ForeignKey("battle_unit.id", ondelete="SET NULL"))
+        ForeignKey("battle_unit.id", ondelete="SET NULL")
+    )
     #: {"dice": [{"sides", "face", "role", "why"}], "modifiers": [...], "outcome": {...}, ...}
     payload: Mapped[dict[str, Any]]
     created_at: Mapped[datetime]

@@ -96,8 +96,10 @@ def take(session: Session, table: Table, where: ColumnElement[bool]) -> Snapshot
             # SET NULL references are collected below, once every cascading path is known.
     for name, ids in deleted.items():
         tbl = Base.metadata.tables[name]
-        found[name] = [dict(r._mapping) for r in
-                       session.execute(select(tbl).where(tbl.c.id.in_(ids)).order_by(tbl.c.id))]
+        found[name] = [
+            dict(r._mapping)
+            for r in session.execute(select(tbl).where(tbl.c.id.in_(ids)).order_by(tbl.c.id))
+        ]
     gone = {name: {r["id"] for r in rows} for name, rows in found.items()}
     for name, ids in deleted.items():
         tbl = Base.metadata.tables[name]
@@ -105,14 +107,17 @@ def take(session: Session, table: Table, where: ColumnElement[bool]) -> Snapshot
             if ondelete != "SET NULL":
                 continue
             pointing: Iterable[tuple[int, int]] = session.execute(
-                select(child.c.id, col).where(col.in_(ids)).order_by(child.c.id))
+                select(child.c.id, col).where(col.in_(ids)).order_by(child.c.id)
+            )
             for rid, value in pointing:
                 if rid not in gone.get(child.name, ()):
                     relinks.append(Relink(child.name, col.name, rid, value))
     order = [t.name for t in Base.metadata.sorted_tables if t.name in found]
-    return Snapshot(root=table.name,
-                    rows=tuple((name, tuple(found[name])) for name in order if found[name]),
-                    relinks=tuple(relinks))
+    return Snapshot(
+        root=table.name,
+        rows=tuple((name, tuple(found[name])) for name in order if found[name]),
+        relinks=tuple(relinks),
+    )
 
 
 def delete_rows(session: Session, table: Table, where: ColumnElement[bool]) -> None:
@@ -129,12 +134,14 @@ def restore(session: Session, snap: Snapshot) -> None:
     by_column: dict[tuple[str, str], list[dict[str, int]]] = {}
     for rl in snap.relinks:
         by_column.setdefault((rl.table, rl.column), []).append(
-            {"rid": rl.row_id, "value": rl.value})
+            {"rid": rl.row_id, "value": rl.value}
+        )
     for (name, column), params in by_column.items():
         tbl = Base.metadata.tables[name]
         session.execute(
-            update(tbl).where(tbl.c.id == bindparam("rid"))
-            .values({column: bindparam("value")}), params)
+            update(tbl).where(tbl.c.id == bindparam("rid")).values({column: bindparam("value")}),
+            params,
+        )
 
 
 def _advance_id_sequence(session: Session, table: str, top: int) -> None:
@@ -145,10 +152,13 @@ def _advance_id_sequence(session: Session, table: str, top: int) -> None:
     """
     if session.get_bind().dialect.name != "postgresql":
         return
-    session.execute(text(
-        "SELECT setval(seq, :top) FROM (SELECT pg_get_serial_sequence(:table, 'id')::regclass "
-        "AS seq) AS s WHERE :top > COALESCE(pg_sequence_last_value(seq), 0)"),
-        {"table": table, "top": top})
+    session.execute(
+        text(
+            "SELECT setval(seq, :top) FROM (SELECT pg_get_serial_sequence(:table, 'id')::regclass "
+            "AS seq) AS s WHERE :top > COALESCE(pg_sequence_last_value(seq), 0)"
+        ),
+        {"table": table, "top": top},
+    )
 
 
 def existing_ids(session: Session, snap: Snapshot) -> dict[str, int]:
@@ -159,8 +169,7 @@ def existing_ids(session: Session, snap: Snapshot) -> dict[str, int]:
         ids = [r["id"] for r in rows]
         n = 0
         for i in range(0, len(ids), 500):
-            n += len(session.execute(select(tbl.c.id).where(tbl.c.id.in_(ids[i:i + 500])))
-                     .all())
+            n += len(session.execute(select(tbl.c.id).where(tbl.c.id.in_(ids[i : i + 500]))).all())
         if n:
             clashes[name] = n
     return clashes

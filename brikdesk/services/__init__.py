@@ -39,8 +39,11 @@ __all__ = ["Changes", "Done", "Services"]
 S = TypeVar("S")
 
 
-def _make(cls: Callable[[sessionmaker[Session], Clock], S],
-          sessions: sessionmaker[Session] | None, clock: Clock) -> S:
+def _make(
+    cls: Callable[[sessionmaker[Session], Clock], S],
+    sessions: sessionmaker[Session] | None,
+    clock: Clock,
+) -> S:
     """One service of class ``cls`` over ``sessions`` (refused before the database is open)."""
     if sessions is None:
         name = getattr(cls, "__name__", "a service")
@@ -51,8 +54,9 @@ def _make(cls: Callable[[sessionmaker[Session], Clock], S],
 class Services:
     """Every service over one session factory, each built when first used."""
 
-    def __init__(self, sessions: sessionmaker[Session] | None = None,
-                 clock: Clock = utc_now) -> None:
+    def __init__(
+        self, sessions: sessionmaker[Session] | None = None, clock: Clock = utc_now
+    ) -> None:
         self._sessions = sessions
         self._clock = clock
 

@@ -155,12 +155,12 @@ class PromotionPreview:
 
     @property
     def text(self) -> str:
-        lines = [f"{name}: {old} → {new} ({oc} → {nc} {self.cost_unit})"
-                 for name, old, new, oc, nc in self.units]
-        budget = ("no budget" if self.budget is None
-                  else f"budget {self.budget} {self.cost_unit}")
-        head = (f"{self.army}: {self.total_before} → {self.total_after} {self.cost_unit} "
-                f"({budget})")
+        lines = [
+            f"{name}: {old} → {new} ({oc} → {nc} {self.cost_unit})"
+            for name, old, new, oc, nc in self.units
+        ]
+        budget = "no budget" if self.budget is None else f"budget {self.budget} {self.cost_unit}"
+        head = f"{self.army}: {self.total_before} → {self.total_after} {self.cost_unit} ({budget})"
         if self.over_by:
             head += f": over budget by {self.over_by} {self.cost_unit} (a warning; allowed)"
         return "\n".join([head, *lines])
@@ -210,36 +210,63 @@ class AftermathService(ServiceBase):
         view = self._view(battle_id)
         with self._sessions.begin() as s:
             b = self._get(s, Battle, battle_id, "battle")
-            rows = s.execute(select(BattleEvent.kind, BattleEvent.actor_id,
-                                    BattleEvent.target_id, BattleEvent.payload)
-                             .where(BattleEvent.battle_id == battle_id,
-                                    BattleEvent.reverted.is_(False))
-                             .order_by(BattleEvent.seq)).all()
+            rows = s.execute(
+                select(
+                    BattleEvent.kind,
+                    BattleEvent.actor_id,
+                    BattleEvent.target_id,
+                    BattleEvent.payload,
+                )
+                .where(BattleEvent.battle_id == battle_id, BattleEvent.reverted.is_(False))
+                .order_by(BattleEvent.seq)
+            ).all()
             ids = [u.campaign_unit_id for u in view.units if u.campaign_unit_id is not None]
-            pool = dict(s.execute(select(Unit.id, Unit.status).where(Unit.id.in_(ids))).all()
-                        ) if ids else {}
+            pool = (
+                dict(s.execute(select(Unit.id, Unit.status).where(Unit.id.in_(ids))).all())
+                if ids
+                else {}
+            )
             result = result_from_json(b.result)
             catalog = load_campaign_catalog(s, b.campaign_id)
         fates = fates_from_events(rows)
         state = view.state
         units = tuple(
-            AftermathUnit(u.id, u.name, u.player_id, u.player_name, u.army, u.type_key,
-                          u.type_name, unit_cost(u.spec, catalog).total, u.campaign_unit_id,
-                          pool.get(u.campaign_unit_id) if u.campaign_unit_id else None)
-            for u in view.units)
+            AftermathUnit(
+                u.id,
+                u.name,
+                u.player_id,
+                u.player_name,
+                u.army,
+                u.type_key,
+                u.type_name,
+                unit_cost(u.spec, catalog).total,
+                u.campaign_unit_id,
+                pool.get(u.campaign_unit_id) if u.campaign_unit_id else None,
+            )
+            for u in view.units
+        )
         proposal_fates = propose(
-            [u.id for u in units], fates,
+            [u.id for u in units],
+            fates,
             disrupted=[x.unit_id for x in state.units if x.disrupted],
             out=[x.unit_id for x in state.units if x.out],
-            dead=[x.unit_id for x in state.units if x.dead])
+            dead=[x.unit_id for x in state.units if x.dead],
+        )
         suggestion = _suggest(view.players, units, proposal_fates, catalog.cost_unit)
         proposal = BattleResult(proposal_fates, suggestion.winner, "")
-        return Aftermath(b.id, b.campaign_id, b.name, b.status,
-                         tuple(AftermathPlayer(p.id, p.name, p.colour) for p in view.players),
-                         units, proposal, suggestion, result,
-                         tuple(UnitTypeChoice(t.key, t.name, t.cost)
-                               for t in catalog.unit_types),
-                         catalog.cost_unit)
+        return Aftermath(
+            b.id,
+            b.campaign_id,
+            b.name,
+            b.status,
+            tuple(AftermathPlayer(p.id, p.name, p.colour) for p in view.players),
+            units,
+            proposal,
+            suggestion,
+            result,
+            tuple(UnitTypeChoice(t.key, t.name, t.cost) for t in catalog.unit_types),
+            catalog.cost_unit,
+        )
 
     def suggest(self, aftermath: Aftermath, fates: Sequence[UnitFate]) -> Suggestion:
         """Who holds the field under edited fates (the dialog asks again after each edit)."""
@@ -247,16 +274,16 @@ class AftermathService(ServiceBase):
         return _suggest(players, aftermath.units, tuple(fates), aftermath.cost_unit)
 
     @storage_errors
-    def promotion_preview(self, battle_id: BattleId, promotions: Mapping[BattleUnitId, str]
-                          ) -> tuple[PromotionPreview, ...]:
+    def promotion_preview(
+        self, battle_id: BattleId, promotions: Mapping[BattleUnitId, str]
+    ) -> tuple[PromotionPreview, ...]:
         """Each army touched by ``promotions`` (battle unit -> new unit type): its total cost
         before and after and its budget (over budget is a warning, never a refusal)."""
         with self._sessions.begin() as s:
             b = self._get(s, Battle, battle_id, "battle")
             catalog = load_campaign_catalog(s, b.campaign_id)
             links = self._links(s, battle_id, promotions)
-            return _previews(s, catalog, {links[k]: v for k, v in promotions.items()
-                                          if k in links})
+            return _previews(s, catalog, {links[k]: v for k, v in promotions.items() if k in links})
 
     # -- writing ------------------------------------------------------------------------------
 
@@ -271,28 +298,66 @@ class AftermathService(ServiceBase):
             if b.status == BattleStatus.PLANNED:
                 raise UserError(f"'{b.name}' has not started: start it, or delete it")
             catalog = load_campaign_catalog(s, b.campaign_id)
-            sides = dict(s.execute(select(BattleUnit.id, BattleUnit.battle_player_id)
-                                   .where(BattleUnit.battle_id == battle_id)).all())
-            player_of_side = dict(s.execute(select(BattlePlayer.id, BattlePlayer.player_id)
-                                            .where(BattlePlayer.battle_id == battle_id)).all())
+            sides = dict(
+                s.execute(
+                    select(BattleUnit.id, BattleUnit.battle_player_id).where(
+                        BattleUnit.battle_id == battle_id
+                    )
+                ).all()
+            )
+            player_of_side = dict(
+                s.execute(
+                    select(BattlePlayer.id, BattlePlayer.player_id).where(
+                        BattlePlayer.battle_id == battle_id
+                    )
+                ).all()
+            )
             units_players = {u: player_of_side[bp] for u, bp in sides.items()}
-            result = check_result(BattleResult(result.fates, result.winner, notes),
-                                  units_players, player_of_side.values())
+            result = check_result(
+                BattleResult(result.fates, result.winner, notes),
+                units_players,
+                player_of_side.values(),
+            )
             for f in result.fates:
                 if f.promote_to is not None and catalog.get_unit_type(f.promote_to) is None:
-                    raise UserError(f"there is no unit type '{f.promote_to}' in this "
-                                    "campaign's catalog", field="promote_to")
-            links = {bu: u for bu, u in s.execute(select(BattleUnit.id, BattleUnit.unit_id).where(
-                BattleUnit.battle_id == battle_id, BattleUnit.unit_id.is_not(None)))
-                if u is not None}
-            rows = {u.id: u for u in s.scalars(select(Unit).where(
-                Unit.id.in_(list(links.values()))).with_for_update())} if links else {}
-            before = _Before(b.status, b.finished_at, b.result,
-                             tuple((u.id, u.status, u.battles_fought, u.kills, u.type_key)
-                                   for u in sorted(rows.values(), key=lambda u: u.id)))
+                    raise UserError(
+                        f"there is no unit type '{f.promote_to}' in this campaign's catalog",
+                        field="promote_to",
+                    )
+            links = {
+                bu: u
+                for bu, u in s.execute(
+                    select(BattleUnit.id, BattleUnit.unit_id).where(
+                        BattleUnit.battle_id == battle_id, BattleUnit.unit_id.is_not(None)
+                    )
+                )
+                if u is not None
+            }
+            rows = (
+                {
+                    u.id: u
+                    for u in s.scalars(
+                        select(Unit).where(Unit.id.in_(list(links.values()))).with_for_update()
+                    )
+                }
+                if links
+                else {}
+            )
+            before = _Before(
+                b.status,
+                b.finished_at,
+                b.result,
+                tuple(
+                    (u.id, u.status, u.battles_fought, u.kills, u.type_key)
+                    for u in sorted(rows.values(), key=lambda u: u.id)
+                ),
+            )
             kills = result.kills()
-            names = dict(s.execute(select(BattleUnit.id, BattleUnit.name)
-                                   .where(BattleUnit.battle_id == battle_id)).all())
+            names = dict(
+                s.execute(
+                    select(BattleUnit.id, BattleUnit.name).where(BattleUnit.battle_id == battle_id)
+                ).all()
+            )
             for f in result.fates:
                 u = rows.get(links.get(f.unit, UnitId(-1)))
                 if u is None:
@@ -308,23 +373,34 @@ class AftermathService(ServiceBase):
             self._touch(s, b.campaign_id)
             name = b.name
             before = replace(before, after=_records(rows.values()))
-        value = FinishedBattle(battle_id, name, result,
-                               tuple(names[f.unit] for f in result.fates if f.fell),
-                               tuple(names[f.unit] for f in result.fates if f.promote_to))
-        return Done(value, FINISH_CHANGES, f"End battle {name}",
-                    redo=step(self.finish, battle_id, result),
-                    undo=step(self.reopen, battle_id, before, result))
+        value = FinishedBattle(
+            battle_id,
+            name,
+            result,
+            tuple(names[f.unit] for f in result.fates if f.fell),
+            tuple(names[f.unit] for f in result.fates if f.promote_to),
+        )
+        return Done(
+            value,
+            FINISH_CHANGES,
+            f"End battle {name}",
+            redo=step(self.finish, battle_id, result),
+            undo=step(self.reopen, battle_id, before, result),
+        )
 
     @storage_errors
-    def reopen(self, battle_id: BattleId, before: _Before, result: BattleResult
-               ) -> Done[str]:
+    def reopen(self, battle_id: BattleId, before: _Before, result: BattleResult) -> Done[str]:
         """Undo of :meth:`finish`: the battle and every unit's record exactly as they were."""
         with self._sessions.begin() as s:
             b = self._lock(s, Battle, battle_id, "battle")
             if b.status != BattleStatus.FINISHED:
                 raise UserError(f"'{b.name}' is not finished")
-            rows = {u.id: u for u in s.scalars(select(Unit).where(
-                Unit.id.in_([r[0] for r in before.units])).with_for_update())}
+            rows = {
+                u.id: u
+                for u in s.scalars(
+                    select(Unit).where(Unit.id.in_([r[0] for r in before.units])).with_for_update()
+                )
+            }
             now = {r[0]: r for r in _records(rows.values())}
             for record in before.after:
                 current = now.get(record[0])
@@ -333,21 +409,30 @@ class AftermathService(ServiceBase):
                     raise ConflictError(
                         f"{u.name}'s record was changed by someone else since '{b.name}' "
                         f"ended (status {current[1]}, {current[2]} battles, {current[3]} "
-                        "kills); the battle was not reopened")
+                        "kills); the battle was not reopened"
+                    )
             for uid, status, fought, kills, type_key in before.units:
                 unit = rows.get(uid)
                 if unit is None:  # deleted since: nothing to put back
                     continue
                 unit.status, unit.battles_fought, unit.kills, unit.type_key = (
-                    status, fought, kills, type_key)
+                    status,
+                    fought,
+                    kills,
+                    type_key,
+                )
             b.status = before.status
             b.finished_at = before.finished_at
             b.result = before.result
             self._touch(s, b.campaign_id)
             name = b.name
-        return Done(name, FINISH_CHANGES, f"Reopen battle {name}",
-                    redo=step(self.reopen, battle_id, before, result),
-                    undo=step(self.finish, battle_id, result))
+        return Done(
+            name,
+            FINISH_CHANGES,
+            f"Reopen battle {name}",
+            redo=step(self.reopen, battle_id, before, result),
+            undo=step(self.finish, battle_id, result),
+        )
 
     @storage_errors
     def resurrect(self, unit_id: UnitId) -> Done[str]:
@@ -356,35 +441,53 @@ class AftermathService(ServiceBase):
         return self._set_status(unit_id, UnitStatus.ALIVE, "Bring back", need_dead=True)
 
     @storage_errors
-    def _set_status(self, unit_id: UnitId, status: str, verb: str, *, need_dead: bool = False
-                    ) -> Done[str]:
+    def _set_status(
+        self, unit_id: UnitId, status: str, verb: str, *, need_dead: bool = False
+    ) -> Done[str]:
         with self._sessions.begin() as s:
             u = self._get(s, Unit, unit_id, "unit")
             if need_dead and u.status != DEAD:
                 raise UserError(f"{u.name} is not dead", field="status")
             old, u.status = u.status, status
-            campaign_id = s.execute(select(Army.campaign_id).where(Army.id == u.army_id)
-                                    ).scalar_one()
+            campaign_id = s.execute(
+                select(Army.campaign_id).where(Army.id == u.army_id)
+            ).scalar_one()
             self._touch(s, campaign_id)
             text = f"{verb} {u.name}"
-        return Done(old, Changes.UNITS, text,
-                    redo=step(self._set_status, unit_id, status, verb),
-                    undo=step(self._set_status, unit_id, old, verb))
+        return Done(
+            old,
+            Changes.UNITS,
+            text,
+            redo=step(self._set_status, unit_id, status, verb),
+            undo=step(self._set_status, unit_id, old, verb),
+        )
 
     # -- helpers ------------------------------------------------------------------------------
 
     @staticmethod
-    def _links(s: Session, battle_id: BattleId, which: Mapping[BattleUnitId, Any]
-               ) -> dict[BattleUnitId, UnitId]:
+    def _links(
+        s: Session, battle_id: BattleId, which: Mapping[BattleUnitId, Any]
+    ) -> dict[BattleUnitId, UnitId]:
         """battle unit -> campaign unit, for the battle units in ``which``."""
-        return {bu: u for bu, u in s.execute(
-            select(BattleUnit.id, BattleUnit.unit_id).where(
-                BattleUnit.battle_id == battle_id, BattleUnit.unit_id.is_not(None),
-                BattleUnit.id.in_([k for k in which if isinstance(k, int)]))) if u is not None}
+        return {
+            bu: u
+            for bu, u in s.execute(
+                select(BattleUnit.id, BattleUnit.unit_id).where(
+                    BattleUnit.battle_id == battle_id,
+                    BattleUnit.unit_id.is_not(None),
+                    BattleUnit.id.in_([k for k in which if isinstance(k, int)]),
+                )
+            )
+            if u is not None
+        }
 
 
-def _suggest(players: Sequence[Any], units: Sequence[AftermathUnit],
-             fates: Sequence[UnitFate], cost_unit: str) -> Suggestion:
+def _suggest(
+    players: Sequence[Any],
+    units: Sequence[AftermathUnit],
+    fates: Sequence[UnitFate],
+    cost_unit: str,
+) -> Suggestion:
     by_id = {u.id: u for u in units}
     standing: dict[PlayerId, tuple[int, int]] = {}
     for f in fates:
@@ -396,8 +499,9 @@ def _suggest(players: Sequence[Any], units: Sequence[AftermathUnit],
     return suggest_winner([(p.id, p.name) for p in players], standing, cost_unit)
 
 
-def _previews(s: Session, catalog: Catalog, promotions: Mapping[UnitId, str]
-              ) -> tuple[PromotionPreview, ...]:
+def _previews(
+    s: Session, catalog: Catalog, promotions: Mapping[UnitId, str]
+) -> tuple[PromotionPreview, ...]:
     """Army totals before and after changing the unit types of ``promotions`` (campaign unit
     -> type key), living units only."""
     if not promotions:
@@ -407,8 +511,11 @@ def _previews(s: Session, catalog: Catalog, promotions: Mapping[UnitId, str]
     for army in s.scalars(select(Army).where(Army.id.in_(armies)).order_by(Army.id)):
         before = after = 0
         lines = []
-        for u in s.scalars(select(Unit).where(Unit.army_id == army.id, Unit.status != DEAD)
-                           .order_by(Unit.position, Unit.id)):
+        for u in s.scalars(
+            select(Unit)
+            .where(Unit.army_id == army.id, Unit.status != DEAD)
+            .order_by(Unit.position, Unit.id)
+        ):
             spec = spec_of_unit(u)
             cost = unit_cost(spec, catalog).total
             before += cost
@@ -419,21 +526,37 @@ def _previews(s: Session, catalog: Catalog, promotions: Mapping[UnitId, str]
             new_cost = unit_cost(replace(spec, unit_type=new_key), catalog).total
             after += new_cost
             old_t, new_t = catalog.get_unit_type(u.type_key), catalog.get_unit_type(new_key)
-            lines.append((u.name, old_t.name if old_t else u.type_key,
-                          new_t.name if new_t else new_key, cost, new_cost))
-        out.append(PromotionPreview(army.id, army.name, tuple(lines), before, after,
-                                    army.budget, catalog.cost_unit))
+            lines.append(
+                (
+                    u.name,
+                    old_t.name if old_t else u.type_key,
+                    new_t.name if new_t else new_key,
+                    cost,
+                    new_cost,
+                )
+            )
+        out.append(
+            PromotionPreview(
+                army.id, army.name, tuple(lines), before, after, army.budget, catalog.cost_unit
+            )
+        )
     return tuple(out)
 
 
 def spec_of_unit(u: Unit) -> UnitSpec:
     """A campaign unit's spec (for its cost)."""
-    return UnitSpec(u.name, u.type_key, Loadout(tuple(u.hands or ()), tuple(u.worn or ()),
-                                                tuple(u.carried or ())),
-                    overrides_from_json(u.overrides or {}), u.notes)
+    return UnitSpec(
+        u.name,
+        u.type_key,
+        Loadout(tuple(u.hands or ()), tuple(u.worn or ()), tuple(u.carried or ())),
+        overrides_from_json(u.overrides or {}),
+        u.notes,
+    )
 
 
 def _records(units: Any) -> tuple[tuple[UnitId, str, int, int, str], ...]:
     """Each unit's (id, status, battles fought, kills, unit type), by id."""
-    return tuple((u.id, u.status, u.battles_fought, u.kills, u.type_key)
-                 for u in sorted(units, key=lambda u: u.id))
+    return tuple(
+        (u.id, u.status, u.battles_fought, u.kills, u.type_key)
+        for u in sorted(units, key=lambda u: u.id)
+    )

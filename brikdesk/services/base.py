@@ -80,8 +80,15 @@ class ServiceBase:
         return reading(self._sessions)
 
     @staticmethod
-    def _lock(s: Session, model: type[Any], ident: object, what: str,
-              expected: Expected = None, *, fields: tuple[str, ...] = ()) -> Any:
+    def _lock(
+        s: Session,
+        model: type[Any],
+        ident: object,
+        what: str,
+        expected: Expected = None,
+        *,
+        fields: tuple[str, ...] = (),
+    ) -> Any:
         """The row, locked for this transaction and checked against what the caller saw.
 
         No row: ``ConflictError`` if the caller had seen one (``expected``), else the usual
@@ -96,8 +103,7 @@ class ServiceBase:
 
     def _touch(self, s: Session, campaign_id: CampaignId) -> None:
         """Mark the campaign as changed now (its ``updated_at``)."""
-        s.execute(update(Campaign).where(Campaign.id == campaign_id)
-                  .values(updated_at=self._now()))
+        s.execute(update(Campaign).where(Campaign.id == campaign_id).values(updated_at=self._now()))
 
     @staticmethod
     def _get(s: Session, model: type[M], ident: object, what: str) -> M:
@@ -115,8 +121,11 @@ class ServiceBase:
         for i in ids:
             if not is_id(i):
                 raise unknown("unit", i)
-        rows = s.execute(select(Unit.id, Army.campaign_id).join(Army, Army.id == Unit.army_id)
-                         .where(Unit.id.in_(ids))).all()
+        rows = s.execute(
+            select(Unit.id, Army.campaign_id)
+            .join(Army, Army.id == Unit.army_id)
+            .where(Unit.id.in_(ids))
+        ).all()
         if len(rows) != len(ids):
             missing = sorted(ids - {r[0] for r in rows})
             raise unknown("unit", missing[0])
@@ -127,64 +136,99 @@ class ServiceBase:
 
     # -- delete with a snapshot, restore it (the undo of a delete and the redo of a create) ----
 
-    def _snapshot_delete(self, s: Session, table: Table, where: ColumnElement[bool]
-                         ) -> Snapshot:
+    def _snapshot_delete(self, s: Session, table: Table, where: ColumnElement[bool]) -> Snapshot:
         snap = snapshots.take(s, table, where)
         snapshots.delete_rows(s, table, where)
         return snap
 
-    def _deleted(self, snap: Snapshot, campaign_id: CampaignId | None, text: str
-                 ) -> Done[Snapshot]:
+    def _deleted(self, snap: Snapshot, campaign_id: CampaignId | None, text: str) -> Done[Snapshot]:
         """The ``Done`` of a delete: undo restores the snapshot, redo deletes the same ids."""
-        return Done(snap, changes_of(snap), text,
-                    redo=step(self._delete_again, snap.root, snap.ids(snap.root), campaign_id,
-                              text, _root_rows(snap)),
-                    undo=step(self.restore, snap, campaign_id, text))
+        return Done(
+            snap,
+            changes_of(snap),
+            text,
+            redo=step(
+                self._delete_again,
+                snap.root,
+                snap.ids(snap.root),
+                campaign_id,
+                text,
+                _root_rows(snap),
+            ),
+            undo=step(self.restore, snap, campaign_id, text),
+        )
 
     @storage_errors
-    def restore(self, snap: Snapshot, campaign_id: CampaignId | None = None,
-                text: str = "Restore") -> Done[Snapshot]:
+    def restore(
+        self, snap: Snapshot, campaign_id: CampaignId | None = None, text: str = "Restore"
+    ) -> Done[Snapshot]:
         """Put back rows a delete removed, with the same ids (one transaction)."""
         with self._sessions.begin() as s:
             clashes = snapshots.existing_ids(s, snap)
             if clashes:
-                raise UserError("can't undo: the deleted rows' ids are in use again ("
-                                + ", ".join(f"{n} {t}" for t, n in clashes.items()) + ")")
+                raise UserError(
+                    "can't undo: the deleted rows' ids are in use again ("
+                    + ", ".join(f"{n} {t}" for t, n in clashes.items())
+                    + ")"
+                )
             for name, rows in snap.rows:
                 tbl = Base.metadata.tables[name]
-                parent_fks = [fk for fk in tbl.foreign_keys
-                              if fk.column.table.name not in {n for n, _ in snap.rows}]
+                parent_fks = [
+                    fk
+                    for fk in tbl.foreign_keys
+                    if fk.column.table.name not in {n for n, _ in snap.rows}
+                ]
                 for fk in parent_fks:
                     needed = {r[fk.parent.name] for r in rows if r[fk.parent.name] is not None}
                     if not needed:
                         continue
-                    have: set[object] = set(s.scalars(select(fk.column).where(fk.column.in_(needed))))
+                    have: set[object] = set(
+                        s.scalars(select(fk.column).where(fk.column.in_(needed)))
+                    )
                     if needed - have:
-                        raise UserError(f"can't undo: the {fk.column.table.name} these "
-                                        f"{name} rows belonged to was deleted")
+                        raise UserError(
+                            f"can't undo: the {fk.column.table.name} these "
+                            f"{name} rows belonged to was deleted"
+                        )
             try:
                 with s.begin_nested():
                     snapshots.restore(s, snap)
             except IntegrityError:
-                raise UserError("can't undo: something made since has the same name "
-                                "(rename it and try again)") from None
+                raise UserError(
+                    "can't undo: something made since has the same name (rename it and try again)"
+                ) from None
             if campaign_id is not None:
                 self._touch(s, campaign_id)
-        return Done(snap, changes_of(snap), text,
-                    redo=step(self.restore, snap, campaign_id, text),
-                    undo=step(self._delete_again, snap.root, snap.ids(snap.root), campaign_id,
-                              text, _root_rows(snap)))
+        return Done(
+            snap,
+            changes_of(snap),
+            text,
+            redo=step(self.restore, snap, campaign_id, text),
+            undo=step(
+                self._delete_again,
+                snap.root,
+                snap.ids(snap.root),
+                campaign_id,
+                text,
+                _root_rows(snap),
+            ),
+        )
 
     @storage_errors
-    def _delete_again(self, table_name: str, ids: tuple[int, ...], campaign_id: CampaignId | None,
-                      text: str, expect: Mapping[int, Any] | None = None) -> Done[Snapshot]:
+    def _delete_again(
+        self,
+        table_name: str,
+        ids: tuple[int, ...],
+        campaign_id: CampaignId | None,
+        text: str,
+        expect: Mapping[int, Any] | None = None,
+    ) -> Done[Snapshot]:
         """Delete the rows a restore put back (an undo of an undone delete, a redo of an
         undone create). ``expect``: their rows as restored; a row changed since is refused."""
         table = Base.metadata.tables[table_name]
         with self._sessions.begin() as s:
             if expect and "version" in table.c:
-                model = next(m.class_ for m in Base.registry.mappers
-                             if m.local_table is table)
+                model = next(m.class_ for m in Base.registry.mappers if m.local_table is table)
                 for rid, row in expect.items():
                     check(lock(s, model, rid), seen_from_dict(table_name, row), table_name)
             snap = self._snapshot_delete(s, table, table.c.id.in_(ids))

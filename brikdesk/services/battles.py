@@ -74,32 +74,60 @@ MAX_BATTLE_UNITS = 5000
 
 def unit_spec_json(u: Unit, army: str) -> dict[str, Any]:
     """The copy of a campaign unit kept by a battle."""
-    return {"type": u.type_key, "overrides": dict(u.overrides), "hands": list(u.hands),
-            "worn": list(u.worn), "carried": list(u.carried), "notes": u.notes,
-            "army": army}
+    return {
+        "type": u.type_key,
+        "overrides": dict(u.overrides),
+        "hands": list(u.hands),
+        "worn": list(u.worn),
+        "carried": list(u.carried),
+        "notes": u.notes,
+        "army": army,
+    }
 
 
 def battle_summaries(s: Session, where: ColumnElement[bool]) -> tuple[BattleSummary, ...]:
-    n_units = (select(func.count()).where(BattleUnit.battle_id == Battle.id)
-               .correlate(Battle).scalar_subquery())
-    n_events = (select(func.count()).where(BattleEvent.battle_id == Battle.id,
-                                           BattleEvent.reverted.is_(False))
-                .correlate(Battle).scalar_subquery())
+    n_units = (
+        select(func.count())
+        .where(BattleUnit.battle_id == Battle.id)
+        .correlate(Battle)
+        .scalar_subquery()
+    )
+    n_events = (
+        select(func.count())
+        .where(BattleEvent.battle_id == Battle.id, BattleEvent.reverted.is_(False))
+        .correlate(Battle)
+        .scalar_subquery()
+    )
     query: Select[Battle, int | None, int | None] = (
-        select(Battle, n_units, n_events).where(where).order_by(Battle.created_at, Battle.id))
+        select(Battle, n_units, n_events).where(where).order_by(Battle.created_at, Battle.id)
+    )
     rows = [(b, nu, ne) for b, nu, ne in s.execute(query)]
     ids = [b.id for b, _, _ in rows]
     names: dict[BattleId, list[str]] = {}
     if ids:
         for bid, pname in s.execute(
-                select(BattlePlayer.battle_id, Player.name).join(Player)
-                .where(BattlePlayer.battle_id.in_(ids))
-                .order_by(BattlePlayer.battle_id, BattlePlayer.turn_order)):
+            select(BattlePlayer.battle_id, Player.name)
+            .join(Player)
+            .where(BattlePlayer.battle_id.in_(ids))
+            .order_by(BattlePlayer.battle_id, BattlePlayer.turn_order)
+        ):
             names.setdefault(bid, []).append(pname)
-    return tuple(BattleSummary(b.id, b.campaign_id, b.name, BattleStatus(b.status),
-                               db_time(b.created_at), from_db_time(b.finished_at), b.notes,
-                               tuple(names.get(b.id, ())), nu or 0, ne or 0, b.version)
-                 for b, nu, ne in rows)
+    return tuple(
+        BattleSummary(
+            b.id,
+            b.campaign_id,
+            b.name,
+            BattleStatus(b.status),
+            db_time(b.created_at),
+            from_db_time(b.finished_at),
+            b.notes,
+            tuple(names.get(b.id, ())),
+            nu or 0,
+            ne or 0,
+            b.version,
+        )
+        for b, nu, ne in rows
+    )
 
 
 def db_time(value: datetime) -> datetime:
@@ -110,8 +138,17 @@ def db_time(value: datetime) -> datetime:
 
 
 def event_summary(e: BattleEvent) -> EventSummary:
-    return EventSummary(e.id, e.battle_id, e.seq, e.kind, e.actor_id, e.target_id,
-                        dict(e.payload), db_time(e.created_at), e.reverted)
+    return EventSummary(
+        e.id,
+        e.battle_id,
+        e.seq,
+        e.kind,
+        e.actor_id,
+        e.target_id,
+        dict(e.payload),
+        db_time(e.created_at),
+        e.reverted,
+    )
 
 
 class BattleService(ServiceBase):
@@ -133,20 +170,36 @@ class BattleService(ServiceBase):
             summary = battle_summaries(s, Battle.id == b.id)[0]
             players = tuple(
                 BattlePlayerSummary(bp.id, p.id, p.name, p.colour, p.faction, bp.turn_order)
-                for bp, p in s.execute(select(BattlePlayer, Player).join(Player)
-                                       .where(BattlePlayer.battle_id == battle_id)
-                                       .order_by(BattlePlayer.turn_order, BattlePlayer.id)))
+                for bp, p in s.execute(
+                    select(BattlePlayer, Player)
+                    .join(Player)
+                    .where(BattlePlayer.battle_id == battle_id)
+                    .order_by(BattlePlayer.turn_order, BattlePlayer.id)
+                )
+            )
             side = {p.id: p.player_id for p in players}
             units = tuple(
-                BattleUnitSummary(bu.id, bu.battle_player_id, side[bu.battle_player_id],
-                                  bu.unit_id, bu.name, dict(bu.spec), dict(bu.state))
-                for bu in s.scalars(select(BattleUnit).where(BattleUnit.battle_id == battle_id)
-                                    .order_by(BattleUnit.id)))
+                BattleUnitSummary(
+                    bu.id,
+                    bu.battle_player_id,
+                    side[bu.battle_player_id],
+                    bu.unit_id,
+                    bu.name,
+                    dict(bu.spec),
+                    dict(bu.state),
+                )
+                for bu in s.scalars(
+                    select(BattleUnit)
+                    .where(BattleUnit.battle_id == battle_id)
+                    .order_by(BattleUnit.id)
+                )
+            )
             return BattleDetail(summary, players, units, dict(b.state))
 
     @storage_errors
-    def events(self, battle_id: BattleId, *, include_reverted: bool = True
-               ) -> tuple[EventSummary, ...]:
+    def events(
+        self, battle_id: BattleId, *, include_reverted: bool = True
+    ) -> tuple[EventSummary, ...]:
         """The battle's log in order (oldest first)."""
         with self._reading() as s:
             self._get(s, Battle, battle_id, "battle")
@@ -158,8 +211,9 @@ class BattleService(ServiceBase):
     # -- creating and editing battles ---------------------------------------------------------
 
     @storage_errors
-    def create_battle(self, campaign_id: CampaignId, name: str, musters: Sequence[Muster], *,
-                      notes: str = "") -> Done[BattleSummary]:
+    def create_battle(
+        self, campaign_id: CampaignId, name: str, musters: Sequence[Muster], *, notes: str = ""
+    ) -> Done[BattleSummary]:
         """A planned battle with the chosen units of each player; turn order = muster order.
 
         The units stay in the campaign pool; the battle keeps a copy of each. Dead units and a
@@ -171,8 +225,15 @@ class BattleService(ServiceBase):
             raise UserError("a battle needs at least two players", field="players")
         with self._sessions.begin() as s:
             self._get(s, Campaign, campaign_id, "campaign")
-            b = Battle(campaign_id=campaign_id, name=name, status="planned",
-                       created_at=to_db_time(self._clock()), finished_at=None, notes=notes, state={})
+            b = Battle(
+                campaign_id=campaign_id,
+                name=name,
+                status="planned",
+                created_at=to_db_time(self._clock()),
+                finished_at=None,
+                notes=notes,
+                state={},
+            )
             s.add(b)
             s.flush()
             seen_players: set[PlayerId] = set()
@@ -193,10 +254,12 @@ class BattleService(ServiceBase):
                 seen_units |= set(ids)
                 total += len(ids)
                 if total > MAX_BATTLE_UNITS:
-                    raise UserError(f"at most {MAX_BATTLE_UNITS} units in one battle",
-                                    field="units")
-                rows = s.execute(select(Unit, Army).join(Army).where(
-                    Unit.id.in_([i for i in ids if is_id(i)]))).all()
+                    raise UserError(
+                        f"at most {MAX_BATTLE_UNITS} units in one battle", field="units"
+                    )
+                rows = s.execute(
+                    select(Unit, Army).join(Army).where(Unit.id.in_([i for i in ids if is_id(i)]))
+                ).all()
                 found = {u.id: (u, a) for u, a in rows}
                 missing = [i for i in ids if i not in found]
                 if missing:
@@ -207,13 +270,21 @@ class BattleService(ServiceBase):
                 for uid in ids:
                     u, a = found[uid]
                     if a.player_id != p.id:
-                        raise UserError(f"{u.name} is not one of {p.name}'s units",
-                                        field="units")
+                        raise UserError(f"{u.name} is not one of {p.name}'s units", field="units")
                     if u.status == "dead":
-                        raise UserError(f"{u.name} is dead in the campaign and can't fight",
-                                        field="units")
-                    s.add(BattleUnit(battle_id=b.id, unit_id=u.id, battle_player_id=bp.id,
-                                     name=u.name, spec=unit_spec_json(u, a.name), state={}))
+                        raise UserError(
+                            f"{u.name} is dead in the campaign and can't fight", field="units"
+                        )
+                    s.add(
+                        BattleUnit(
+                            battle_id=b.id,
+                            unit_id=u.id,
+                            battle_player_id=bp.id,
+                            name=u.name,
+                            spec=unit_spec_json(u, a.name),
+                            state={},
+                        )
+                    )
             s.flush()
             summary = battle_summaries(s, Battle.id == b.id)[0]
             from brikdesk.persistence import snapshots
@@ -222,15 +293,23 @@ class BattleService(ServiceBase):
             self._touch(s, campaign_id)
         text = f"Create battle {name}"
         [made] = snap.table_rows("battle")
-        return Done(summary, Changes.BATTLES, text,
-                    redo=step(self.restore, snap, campaign_id, text),
-                    undo=step(self.delete_battle, summary.id,
-                              version=seen_from_dict("battle", made)))
+        return Done(
+            summary,
+            Changes.BATTLES,
+            text,
+            redo=step(self.restore, snap, campaign_id, text),
+            undo=step(self.delete_battle, summary.id, version=seen_from_dict("battle", made)),
+        )
 
     @storage_errors
-    def update_battle(self, battle_id: BattleId, *, name: str | None = None,
-                      notes: str | None = None, version: Expected = None
-                      ) -> Done[tuple[str | None, str | None]]:
+    def update_battle(
+        self,
+        battle_id: BattleId,
+        *,
+        name: str | None = None,
+        notes: str | None = None,
+        version: Expected = None,
+    ) -> Done[tuple[str | None, str | None]]:
         """Rename a battle or change its notes; ``value`` is the old (name, notes)."""
         with self._sessions.begin() as s:
             fields = tuple(f for f, v in (("name", name), ("notes", notes)) if v is not None)
@@ -244,31 +323,42 @@ class BattleService(ServiceBase):
             s.flush()
             after = seen(b)
             self._touch(s, b.campaign_id)
-        return Done(old, Changes.BATTLES, "Edit battle",
-                    redo=step(self.update_battle, battle_id, name=name, notes=notes,
-                              version=before),
-                    undo=step(self.update_battle, battle_id, name=old[0], notes=old[1],
-                              version=after))
+        return Done(
+            old,
+            Changes.BATTLES,
+            "Edit battle",
+            redo=step(self.update_battle, battle_id, name=name, notes=notes, version=before),
+            undo=step(self.update_battle, battle_id, name=old[0], notes=old[1], version=after),
+        )
 
     @storage_errors
-    def set_turn_order(self, battle_id: BattleId, player_ids: Sequence[PlayerId]
-                       ) -> Done[tuple[PlayerId, ...]]:
+    def set_turn_order(
+        self, battle_id: BattleId, player_ids: Sequence[PlayerId]
+    ) -> Done[tuple[PlayerId, ...]]:
         """Set the players' turn order (every player of the battle, once); value: old order."""
         with self._sessions.begin() as s:
             b = self._lock(s, Battle, battle_id, "battle")
-            bps = s.scalars(select(BattlePlayer).where(BattlePlayer.battle_id == battle_id)
-                            .order_by(BattlePlayer.turn_order)).all()
+            bps = s.scalars(
+                select(BattlePlayer)
+                .where(BattlePlayer.battle_id == battle_id)
+                .order_by(BattlePlayer.turn_order)
+            ).all()
             old = tuple(bp.player_id for bp in bps)
             if sorted(player_ids) != sorted(old):
-                raise UserError("the turn order must list every player of the battle once",
-                                field="players")
+                raise UserError(
+                    "the turn order must list every player of the battle once", field="players"
+                )
             where = {pid: i for i, pid in enumerate(player_ids)}
             for bp in bps:
                 bp.turn_order = where[bp.player_id]
             self._touch(s, b.campaign_id)
-        return Done(old, Changes.BATTLES, "Change turn order",
-                    redo=step(self.set_turn_order, battle_id, tuple(player_ids)),
-                    undo=step(self.set_turn_order, battle_id, old))
+        return Done(
+            old,
+            Changes.BATTLES,
+            "Change turn order",
+            redo=step(self.set_turn_order, battle_id, tuple(player_ids)),
+            undo=step(self.set_turn_order, battle_id, old),
+        )
 
     @storage_errors
     def start_battle(self, battle_id: BattleId) -> Done[str]:
@@ -279,9 +369,13 @@ class BattleService(ServiceBase):
                 raise UserError(f"'{b.name}' is already {b.status.replace('_', ' ')}")
             b.status = "in_progress"
             self._touch(s, b.campaign_id)
-        return Done("planned", Changes.BATTLES, "Start battle",
-                    redo=step(self.start_battle, battle_id),
-                    undo=step(self._set_status, battle_id, "planned"))
+        return Done(
+            "planned",
+            Changes.BATTLES,
+            "Start battle",
+            redo=step(self.start_battle, battle_id),
+            undo=step(self._set_status, battle_id, "planned"),
+        )
 
     @storage_errors
     def _set_status(self, battle_id: BattleId, status: str) -> Done[str]:
@@ -291,9 +385,13 @@ class BattleService(ServiceBase):
             b.status = status
             if status != "finished":
                 b.finished_at = None
-        return Done(old, Changes.BATTLES, "Battle status",
-                    redo=step(self._set_status, battle_id, status),
-                    undo=step(self._set_status, battle_id, old))
+        return Done(
+            old,
+            Changes.BATTLES,
+            "Battle status",
+            redo=step(self._set_status, battle_id, status),
+            undo=step(self._set_status, battle_id, old),
+        )
 
     @storage_errors
     def delete_battle(self, battle_id: BattleId, *, version: Expected = None) -> Done[Snapshot]:
@@ -315,9 +413,9 @@ class BattleService(ServiceBase):
             return _outcomes(s, battle_id)
 
     @storage_errors
-    def finish_battle(self, battle_id: BattleId,
-                      outcomes: Mapping[BattleUnitId, UnitOutcome] | None = None
-                      ) -> Done[tuple[UnitRecord, ...]]:
+    def finish_battle(
+        self, battle_id: BattleId, outcomes: Mapping[BattleUnitId, UnitOutcome] | None = None
+    ) -> Done[tuple[UnitRecord, ...]]:
         """End a battle and write the campaign record of every mustered unit still in the pool.
 
         ``outcomes`` (by battle-unit id) default to what the log says (:meth:`outcomes_from_log`):
@@ -335,16 +433,26 @@ class BattleService(ServiceBase):
                 if k not in derived:
                     raise UserError(f"battle unit {k} is not in this battle")
                 if v.status not in CAMPAIGN_STATUS:
-                    raise UserError(f"'{v.status}' is not a status; use "
-                                    + ", ".join(CAMPAIGN_STATUS), field="status")
+                    raise UserError(
+                        f"'{v.status}' is not a status; use " + ", ".join(CAMPAIGN_STATUS),
+                        field="status",
+                    )
                 clean_int(v.kills, "Kills", field="kills")
                 final[k] = v
             old_status = b.status
             records = []
-            links = dict(s.execute(select(BattleUnit.id, BattleUnit.unit_id).where(
-                BattleUnit.battle_id == battle_id, BattleUnit.unit_id.is_not(None))).all())
-            units = {u.id: u for u in s.scalars(select(Unit).where(
-                Unit.id.in_(list(links.values()))))} if links else {}
+            links = dict(
+                s.execute(
+                    select(BattleUnit.id, BattleUnit.unit_id).where(
+                        BattleUnit.battle_id == battle_id, BattleUnit.unit_id.is_not(None)
+                    )
+                ).all()
+            )
+            units = (
+                {u.id: u for u in s.scalars(select(Unit).where(Unit.id.in_(list(links.values()))))}
+                if links
+                else {}
+            )
             for buid, uid in sorted(links.items()):
                 assert uid is not None  # the query keeps linked units only
                 u = units[uid]
@@ -357,40 +465,54 @@ class BattleService(ServiceBase):
             b.finished_at = to_db_time(self._clock())
             self._touch(s, b.campaign_id)
         recs = tuple(records)
-        return Done(recs, Changes.BATTLES | Changes.UNITS, f"Finish battle {b.name}",
-                    redo=step(self.finish_battle, battle_id, final),
-                    undo=step(self.reopen_battle, battle_id, recs, old_status))
+        return Done(
+            recs,
+            Changes.BATTLES | Changes.UNITS,
+            f"Finish battle {b.name}",
+            redo=step(self.finish_battle, battle_id, final),
+            undo=step(self.reopen_battle, battle_id, recs, old_status),
+        )
 
     @storage_errors
-    def reopen_battle(self, battle_id: BattleId, records: Sequence[UnitRecord],
-                      status: str = "in_progress") -> Done[tuple[UnitRecord, ...]]:
+    def reopen_battle(
+        self, battle_id: BattleId, records: Sequence[UnitRecord], status: str = "in_progress"
+    ) -> Done[tuple[UnitRecord, ...]]:
         """Undo of :meth:`finish_battle`: the units' old records, the battle not finished."""
         with self._sessions.begin() as s:
             b = self._get(s, Battle, battle_id, "battle")
             if b.status != "finished":
                 raise UserError(f"'{b.name}' is not finished")
             for r in records:
-                s.execute(update(Unit).where(Unit.id == r.unit_id).values(
-                    status=r.status, battles_fought=r.battles_fought, kills=r.kills))
+                s.execute(
+                    update(Unit)
+                    .where(Unit.id == r.unit_id)
+                    .values(status=r.status, battles_fought=r.battles_fought, kills=r.kills)
+                )
             b.status = status
             b.finished_at = None
             self._touch(s, b.campaign_id)
-        return Done(tuple(records), Changes.BATTLES | Changes.UNITS, "Reopen battle",
-                    redo=step(self.finish_battle, battle_id),
-                    undo=step(self.reopen_battle, battle_id, tuple(records), status))
+        return Done(
+            tuple(records),
+            Changes.BATTLES | Changes.UNITS,
+            "Reopen battle",
+            redo=step(self.finish_battle, battle_id),
+            undo=step(self.reopen_battle, battle_id, tuple(records), status),
+        )
 
 
 def _outcomes(s: Session, battle_id: BattleId) -> dict[BattleUnitId, UnitOutcome]:
-    standing = s.execute(select(BattleEvent.kind, BattleEvent.actor_id, BattleEvent.target_id,
-                                BattleEvent.payload)
-                         .where(BattleEvent.battle_id == battle_id,
-                                BattleEvent.reverted.is_(False))
-                         .order_by(BattleEvent.seq)).all()
+    standing = s.execute(
+        select(BattleEvent.kind, BattleEvent.actor_id, BattleEvent.target_id, BattleEvent.payload)
+        .where(BattleEvent.battle_id == battle_id, BattleEvent.reverted.is_(False))
+        .order_by(BattleEvent.seq)
+    ).all()
     dead, wounded, kills = record_from_events(standing)
     out = {}
     for buid, current in s.execute(
-            select(BattleUnit.id, Unit.status).outerjoin(Unit, Unit.id == BattleUnit.unit_id)
-            .where(BattleUnit.battle_id == battle_id)):
+        select(BattleUnit.id, Unit.status)
+        .outerjoin(Unit, Unit.id == BattleUnit.unit_id)
+        .where(BattleUnit.battle_id == battle_id)
+    ):
         current = current or "alive"
         status = "dead" if buid in dead else "wounded" if buid in wounded else current
         out[buid] = UnitOutcome(UnitStatus(status), kills.get(buid, 0))

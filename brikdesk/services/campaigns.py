@@ -55,37 +55,66 @@ from brikdesk.services.versions import Expected, Seen, seen, seen_from_dict
 
 DEFAULT_BUDGET = 100
 #: Colours offered to new players in turn (distinct on a light and a dark background).
-PLAYER_COLOURS = ("#c0392b", "#2e86c1", "#27ae60", "#d68910", "#8e44ad", "#17a589",
-                  "#7f8c8d", "#d35400")
+PLAYER_COLOURS = (
+    "#c0392b",
+    "#2e86c1",
+    "#27ae60",
+    "#d68910",
+    "#8e44ad",
+    "#17a589",
+    "#7f8c8d",
+    "#d35400",
+)
 
 
 def clean_edition(value: object) -> str:
     try:
         return Edition(str(value)).value
     except ValueError:
-        raise UserError(f"'{value}' is not a rules edition BrikDesk knows; choose one of "
-                        + ", ".join(e.value for e in Edition), field="edition") from None
+        raise UserError(
+            f"'{value}' is not a rules edition BrikDesk knows; choose one of "
+            + ", ".join(e.value for e in Edition),
+            field="edition",
+        ) from None
 
 
 def clean_cost_system(value: object) -> str:
     if value not in COST_SYSTEMS:
-        raise UserError(f"'{value}' is not a cost system; choose "
-                        + " or ".join(f"'{c}'" for c in COST_SYSTEMS), field="cost_system")
+        raise UserError(
+            f"'{value}' is not a cost system; choose "
+            + " or ".join(f"'{c}'" for c in COST_SYSTEMS),
+            field="cost_system",
+        )
     return str(value)
 
 
 def campaign_summary(s: Session, c: Campaign) -> CampaignSummary:
-    players = s.scalar(select(func.count()).select_from(Player)
-                       .where(Player.campaign_id == c.id)) or 0
-    armies = s.scalar(select(func.count()).select_from(Army)
-                      .where(Army.campaign_id == c.id)) or 0
-    units = s.scalar(select(func.count()).select_from(Unit).join(Army)
-                     .where(Army.campaign_id == c.id)) or 0
-    battles = s.scalar(select(func.count()).select_from(Battle)
-                       .where(Battle.campaign_id == c.id)) or 0
-    return CampaignSummary(c.id, c.name, c.edition, c.cost_system, c.default_budget, c.notes,
-                           from_db_time(c.created_at), from_db_time(c.updated_at),
-                           players, armies, units, battles, c.version)
+    players = (
+        s.scalar(select(func.count()).select_from(Player).where(Player.campaign_id == c.id)) or 0
+    )
+    armies = s.scalar(select(func.count()).select_from(Army).where(Army.campaign_id == c.id)) or 0
+    units = (
+        s.scalar(select(func.count()).select_from(Unit).join(Army).where(Army.campaign_id == c.id))
+        or 0
+    )
+    battles = (
+        s.scalar(select(func.count()).select_from(Battle).where(Battle.campaign_id == c.id)) or 0
+    )
+    return CampaignSummary(
+        c.id,
+        c.name,
+        c.edition,
+        c.cost_system,
+        c.default_budget,
+        c.notes,
+        from_db_time(c.created_at),
+        from_db_time(c.updated_at),
+        players,
+        armies,
+        units,
+        battles,
+        c.version,
+    )
 
 
 def player_summary(p: Player, armies: int = 0) -> PlayerSummary:
@@ -101,8 +130,9 @@ class CampaignService(ServiceBase):
     def list_campaigns(self) -> tuple[CampaignSummary, ...]:
         """Every campaign, most recently changed first."""
         with self._reading() as s:
-            rows = s.scalars(select(Campaign).order_by(Campaign.updated_at.desc(),
-                                                       Campaign.id.desc())).all()
+            rows = s.scalars(
+                select(Campaign).order_by(Campaign.updated_at.desc(), Campaign.id.desc())
+            ).all()
             return tuple(campaign_summary(s, c) for c in rows)
 
     @storage_errors
@@ -118,9 +148,15 @@ class CampaignService(ServiceBase):
             return None if c is None else campaign_summary(s, c)
 
     @storage_errors
-    def create_campaign(self, name: str, *, edition: str = DEFAULT_EDITION.value,
-                        cost_system: str = "CP", default_budget: int = DEFAULT_BUDGET,
-                        notes: str = "") -> Done[CampaignSummary]:
+    def create_campaign(
+        self,
+        name: str,
+        *,
+        edition: str = DEFAULT_EDITION.value,
+        cost_system: str = "CP",
+        default_budget: int = DEFAULT_BUDGET,
+        notes: str = "",
+    ) -> Done[CampaignSummary]:
         name = clean_name(name, "The campaign's name")
         edition = clean_edition(edition)
         cost_system = clean_cost_system(cost_system)
@@ -130,34 +166,45 @@ class CampaignService(ServiceBase):
             lock_campaign_names(s)
             _check_free_name(s, name)
             now = self._now()
-            c = Campaign(name=name, edition=edition, cost_system=cost_system,
-                         default_budget=default_budget, notes=notes, created_at=now,
-                         updated_at=now)
+            c = Campaign(
+                name=name,
+                edition=edition,
+                cost_system=cost_system,
+                default_budget=default_budget,
+                notes=notes,
+                created_at=now,
+                updated_at=now,
+            )
             s.add(c)
             s.flush()
             summary = campaign_summary(s, c)
             snap = snapshots.take(s, table_of(Campaign), Campaign.id == c.id)
         text = f"Create campaign {name}"
-        return Done(summary, Changes.CAMPAIGNS, text,
-                    redo=step(self.restore, snap, None, text),
-                    undo=step(self.delete_campaign, summary.id, version=_made(snap)))
+        return Done(
+            summary,
+            Changes.CAMPAIGNS,
+            text,
+            redo=step(self.restore, snap, None, text),
+            undo=step(self.delete_campaign, summary.id, version=_made(snap)),
+        )
 
     @storage_errors
-    def update_campaign(self, campaign_id: CampaignId, patch: CampaignPatch, *,
-                        version: Expected = None) -> Done[CampaignPatch]:
+    def update_campaign(
+        self, campaign_id: CampaignId, patch: CampaignPatch, *, version: Expected = None
+    ) -> Done[CampaignPatch]:
         """Change some of a campaign's fields; ``value`` holds the old values."""
         with self._sessions.begin() as s:
             if patch.name is not None:
                 lock_campaign_names(s)
-            c = self._lock(s, Campaign, campaign_id, "campaign", version,
-                           fields=_fields(patch))
+            c = self._lock(s, Campaign, campaign_id, "campaign", version, fields=_fields(patch))
             before = seen(c)
             old = CampaignPatch(
                 name=c.name if patch.name is not None else None,
                 edition=c.edition if patch.edition is not None else None,
                 cost_system=c.cost_system if patch.cost_system is not None else None,
                 default_budget=c.default_budget if patch.default_budget is not None else None,
-                notes=c.notes if patch.notes is not None else None)
+                notes=c.notes if patch.notes is not None else None,
+            )
             if patch.name is not None:
                 name = clean_name(patch.name, "The campaign's name")
                 if name != c.name:
@@ -168,8 +215,9 @@ class CampaignService(ServiceBase):
             if patch.cost_system is not None:
                 c.cost_system = clean_cost_system(patch.cost_system)
             if patch.default_budget is not None:
-                c.default_budget = clean_int(patch.default_budget, "The default budget",
-                                             field="default_budget")
+                c.default_budget = clean_int(
+                    patch.default_budget, "The default budget", field="default_budget"
+                )
             if patch.notes is not None:
                 c.notes = clean_notes(patch.notes)
             c.updated_at = self._now()
@@ -178,13 +226,18 @@ class CampaignService(ServiceBase):
         changes = Changes.CAMPAIGNS
         if patch.edition is not None or patch.cost_system is not None:
             changes |= Changes.CATALOG | Changes.UNITS
-        return Done(old, changes, "Edit campaign",
-                    redo=step(self.update_campaign, campaign_id, patch, version=before),
-                    undo=step(self.update_campaign, campaign_id, old, version=after))
+        return Done(
+            old,
+            changes,
+            "Edit campaign",
+            redo=step(self.update_campaign, campaign_id, patch, version=before),
+            undo=step(self.update_campaign, campaign_id, old, version=after),
+        )
 
     @storage_errors
-    def delete_campaign(self, campaign_id: CampaignId, *, version: Expected = None
-                        ) -> Done[Snapshot]:
+    def delete_campaign(
+        self, campaign_id: CampaignId, *, version: Expected = None
+    ) -> Done[Snapshot]:
         """Delete a campaign and everything in it; undo puts it all back."""
         with self._sessions.begin() as s:
             c = self._lock(s, Campaign, campaign_id, "campaign", version)
@@ -201,38 +254,53 @@ class CampaignService(ServiceBase):
             return _players(s, campaign_id)
 
     @storage_errors
-    def add_player(self, campaign_id: CampaignId, name: str, *, colour: str | None = None,
-                   faction: str = "") -> Done[PlayerSummary]:
+    def add_player(
+        self, campaign_id: CampaignId, name: str, *, colour: str | None = None, faction: str = ""
+    ) -> Done[PlayerSummary]:
         name = clean_name(name, "The player's name")
         faction = clean_name(faction, "The faction", field="faction") if faction.strip() else ""
         with self._sessions.begin() as s:
             self._lock(s, Campaign, campaign_id, "campaign")  # names and colours: one at a time
             _check_free_player(s, campaign_id, name)
             if colour is None:
-                n = s.scalar(select(func.count()).select_from(Player)
-                             .where(Player.campaign_id == campaign_id)) or 0
+                n = (
+                    s.scalar(
+                        select(func.count())
+                        .select_from(Player)
+                        .where(Player.campaign_id == campaign_id)
+                    )
+                    or 0
+                )
                 colour = PLAYER_COLOURS[n % len(PLAYER_COLOURS)]
-            p = Player(campaign_id=campaign_id, name=name, colour=clean_colour(colour),
-                       faction=faction)
+            p = Player(
+                campaign_id=campaign_id, name=name, colour=clean_colour(colour), faction=faction
+            )
             s.add(p)
             s.flush()
             summary = player_summary(p)
             snap = snapshots.take(s, table_of(Player), Player.id == p.id)
             self._touch(s, campaign_id)
         text = f"Add player {name}"
-        return Done(summary, Changes.PLAYERS, text,
-                    redo=step(self.restore, snap, campaign_id, text),
-                    undo=step(self.delete_player, summary.id, version=_made(snap)))
+        return Done(
+            summary,
+            Changes.PLAYERS,
+            text,
+            redo=step(self.restore, snap, campaign_id, text),
+            undo=step(self.delete_player, summary.id, version=_made(snap)),
+        )
 
     @storage_errors
-    def update_player(self, player_id: PlayerId, patch: PlayerPatch, *,
-                      version: Expected = None) -> Done[PlayerPatch]:
+    def update_player(
+        self, player_id: PlayerId, patch: PlayerPatch, *, version: Expected = None
+    ) -> Done[PlayerPatch]:
         with self._sessions.begin() as s:
             p = self._lock(s, Player, player_id, "player", version, fields=_fields(patch))
             before = seen(p)
-            old = PlayerPatch(name=p.name if patch.name is not None else None,
-                              colour=p.colour if patch.colour is not None else None,
-                              faction=p.faction if patch.faction is not None else None)
+            old = PlayerPatch(
+                name=p.name if patch.name is not None else None,
+                colour=p.colour if patch.colour is not None else None,
+                faction=p.faction if patch.faction is not None else None,
+            )
             if patch.name is not None:
                 name = clean_name(patch.name, "The player's name")
                 if name.casefold() != p.name.casefold():
@@ -242,27 +310,42 @@ class CampaignService(ServiceBase):
             if patch.colour is not None:
                 p.colour = clean_colour(patch.colour)
             if patch.faction is not None:
-                p.faction = (clean_name(patch.faction, "The faction", field="faction")
-                             if patch.faction.strip() else "")
+                p.faction = (
+                    clean_name(patch.faction, "The faction", field="faction")
+                    if patch.faction.strip()
+                    else ""
+                )
             s.flush()
             after = seen(p)
             self._touch(s, p.campaign_id)
-        return Done(old, Changes.PLAYERS | Changes.ARMIES | Changes.BATTLES, "Edit player",
-                    redo=step(self.update_player, player_id, patch, version=before),
-                    undo=step(self.update_player, player_id, old, version=after))
+        return Done(
+            old,
+            Changes.PLAYERS | Changes.ARMIES | Changes.BATTLES,
+            "Edit player",
+            redo=step(self.update_player, player_id, patch, version=before),
+            undo=step(self.update_player, player_id, old, version=after),
+        )
 
     @storage_errors
     def delete_player(self, player_id: PlayerId, *, version: Expected = None) -> Done[Snapshot]:
         """Delete a player with their armies and units. Refused if they fought in a battle."""
         with self._sessions.begin() as s:
             p = self._lock(s, Player, player_id, "player", version)
-            battles = s.scalar(select(func.count()).select_from(BattlePlayer)
-                               .where(BattlePlayer.player_id == player_id)) or 0
+            battles = (
+                s.scalar(
+                    select(func.count())
+                    .select_from(BattlePlayer)
+                    .where(BattlePlayer.player_id == player_id)
+                )
+                or 0
+            )
             if battles:
-                raise UserError(f"{p.name} took part in {battles} battle"
-                                f"{'s' if battles != 1 else ''}; delete "
-                                f"{'those battles' if battles != 1 else 'that battle'} first "
-                                "(the battle log needs its players)")
+                raise UserError(
+                    f"{p.name} took part in {battles} battle"
+                    f"{'s' if battles != 1 else ''}; delete "
+                    f"{'those battles' if battles != 1 else 'that battle'} first "
+                    "(the battle log needs its players)"
+                )
             campaign_id = p.campaign_id
             text = f"Delete player {p.name}"
             snap = self._snapshot_delete(s, table_of(Player), Player.id == player_id)
@@ -284,8 +367,9 @@ class CampaignService(ServiceBase):
             return army_summaries(s, Army.id == army_id)[0]
 
     @storage_errors
-    def add_army(self, player_id: PlayerId, name: str, *, budget: int | None = None
-                 ) -> Done[ArmySummary]:
+    def add_army(
+        self, player_id: PlayerId, name: str, *, budget: int | None = None
+    ) -> Done[ArmySummary]:
         """A new, empty army for a player; ``budget`` defaults to the campaign's default."""
         name = clean_name(name, "The army's name")
         with self._sessions.begin() as s:
@@ -301,13 +385,18 @@ class CampaignService(ServiceBase):
             self._touch(s, p.campaign_id)
             campaign_id = p.campaign_id
         text = f"Add army {name}"
-        return Done(summary, Changes.ARMIES, text,
-                    redo=step(self.restore, snap, campaign_id, text),
-                    undo=step(self.delete_army, summary.id, version=_made(snap)))
+        return Done(
+            summary,
+            Changes.ARMIES,
+            text,
+            redo=step(self.restore, snap, campaign_id, text),
+            undo=step(self.delete_army, summary.id, version=_made(snap)),
+        )
 
     @storage_errors
-    def update_army(self, army_id: ArmyId, patch: ArmyPatch, *, version: Expected = None
-                    ) -> Done[ArmyPatch]:
+    def update_army(
+        self, army_id: ArmyId, patch: ArmyPatch, *, version: Expected = None
+    ) -> Done[ArmyPatch]:
         """Rename, re-budget or hand an army to another player of the same campaign."""
         with self._sessions.begin() as s:
             a = self._lock(s, Army, army_id, "army", version, fields=_fields(patch))
@@ -316,7 +405,9 @@ class CampaignService(ServiceBase):
                 name=a.name if patch.name is not None else None,
                 player_id=a.player_id if patch.player_id is not None else None,
                 budget=(NO_BUDGET if a.budget is None else a.budget)
-                if patch.budget is not None else None)
+                if patch.budget is not None
+                else None,
+            )
             if patch.name is not None:
                 a.name = clean_name(patch.name, "The army's name")
             if patch.player_id is not None:
@@ -325,14 +416,21 @@ class CampaignService(ServiceBase):
                     raise UserError(f"{p.name} plays in another campaign", field="player")
                 a.player_id = p.id
             if patch.budget is not None:
-                a.budget = (None if patch.budget == NO_BUDGET else
-                            clean_int(patch.budget, "The budget", field="budget"))
+                a.budget = (
+                    None
+                    if patch.budget == NO_BUDGET
+                    else clean_int(patch.budget, "The budget", field="budget")
+                )
             s.flush()
             after = seen(a)
             self._touch(s, a.campaign_id)
-        return Done(old, Changes.ARMIES | Changes.UNITS, "Edit army",
-                    redo=step(self.update_army, army_id, patch, version=before),
-                    undo=step(self.update_army, army_id, old, version=after))
+        return Done(
+            old,
+            Changes.ARMIES | Changes.UNITS,
+            "Edit army",
+            redo=step(self.update_army, army_id, patch, version=before),
+            undo=step(self.update_army, army_id, old, version=after),
+        )
 
     @storage_errors
     def delete_army(self, army_id: ArmyId, *, version: Expected = None) -> Done[Snapshot]:
@@ -354,9 +452,12 @@ class CampaignService(ServiceBase):
 
         with self._reading() as s:
             c = self._get(s, Campaign, campaign_id, "campaign")
-            return Navigator(campaign_summary(s, c), _players(s, campaign_id),
-                             army_summaries(s, Army.campaign_id == campaign_id),
-                             battle_summaries(s, Battle.campaign_id == campaign_id))
+            return Navigator(
+                campaign_summary(s, c),
+                _players(s, campaign_id),
+                army_summaries(s, Army.campaign_id == campaign_id),
+                battle_summaries(s, Battle.campaign_id == campaign_id),
+            )
 
 
 def _made(snap: Snapshot) -> Seen:
@@ -394,32 +495,47 @@ def campaign_by_name(s: Session, name: str) -> Campaign | None:
 def _check_free_name(s: Session, name: str, but: int | None = None) -> None:
     other = campaign_by_name(s, name)
     if other is not None and other.id != but:
-        raise UserError(f"a campaign called '{other.name}' already exists; choose another name",
-                        field="name")
+        raise UserError(
+            f"a campaign called '{other.name}' already exists; choose another name", field="name"
+        )
 
 
 def _check_free_player(s: Session, campaign_id: CampaignId, name: str) -> None:
     for other in s.scalars(select(Player.name).where(Player.campaign_id == campaign_id)):
         if other.casefold() == name.casefold():
-            raise UserError(f"this campaign already has a player called '{other}'",
-                            field="name")
+            raise UserError(f"this campaign already has a player called '{other}'", field="name")
 
 
 def _players(s: Session, campaign_id: CampaignId) -> tuple[PlayerSummary, ...]:
-    counts = dict(s.execute(select(Army.player_id, func.count()).where(
-        Army.campaign_id == campaign_id).group_by(Army.player_id)).all())
-    return tuple(player_summary(p, counts.get(p.id, 0)) for p in s.scalars(
-        select(Player).where(Player.campaign_id == campaign_id).order_by(Player.id)))
+    counts = dict(
+        s.execute(
+            select(Army.player_id, func.count())
+            .where(Army.campaign_id == campaign_id)
+            .group_by(Army.player_id)
+        ).all()
+    )
+    return tuple(
+        player_summary(p, counts.get(p.id, 0))
+        for p in s.scalars(
+            select(Player).where(Player.campaign_id == campaign_id).order_by(Player.id)
+        )
+    )
 
 
 def army_summaries(s: Session, where: ColumnElement[bool]) -> tuple[ArmySummary, ...]:
     """Armies matching ``where`` with their player and unit count (one query)."""
-    n_units: ScalarSelect[int] = (select(func.count()).where(Unit.army_id == Army.id).correlate(Army)
-               .scalar_subquery())
+    n_units: ScalarSelect[int] = (
+        select(func.count()).where(Unit.army_id == Army.id).correlate(Army).scalar_subquery()
+    )
     rows = s.execute(
         select(Army, Player.name, Player.colour, n_units)
         .join(Player, Player.id == Army.player_id)
-        .where(where).order_by(Army.id)).all()
-    return tuple(ArmySummary(a.id, a.campaign_id, a.player_id, pname, pcolour, a.name,
-                             a.budget, n or 0, a.version)
-                 for a, pname, pcolour, n in rows)
+        .where(where)
+        .order_by(Army.id)
+    ).all()
+    return tuple(
+        ArmySummary(
+            a.id, a.campaign_id, a.player_id, pname, pcolour, a.name, a.budget, n or 0, a.version
+        )
+        for a, pname, pcolour, n in rows
+    )

@@ -78,22 +78,29 @@ def storage_errors(method: Callable[P, T]) -> Callable[P, T]:
         except IntegrityError:
             raise
         except StaleDataError as exc:
-            raise ConflictError("someone else changed this since you opened it; nothing was "
-                                "changed (the view shows it as it is now)") from exc
+            raise ConflictError(
+                "someone else changed this since you opened it; nothing was "
+                "changed (the view shows it as it is now)"
+            ) from exc
         except OperationalError as exc:
             text = error_text(exc)
             if "locked" in text or "busy" in text or "deadlock" in text:
-                raise BusyError("the database is busy (another BrikDesk or program kept it "
-                                f"locked for {BUSY_TIMEOUT_MS // 1000} s); nothing was changed, "
-                                f"try again in a moment ({text})") from exc
+                raise BusyError(
+                    "the database is busy (another BrikDesk or program kept it "
+                    f"locked for {BUSY_TIMEOUT_MS // 1000} s); nothing was changed, "
+                    f"try again in a moment ({text})"
+                ) from exc
             if "readonly database" in text:
-                raise StorageError("nothing was changed: the database is read-only (its file "
-                                   "or its folder can't be written; BrikDesk opened it only "
-                                   f"to read) ({text})") from exc
+                raise StorageError(
+                    "nothing was changed: the database is read-only (its file "
+                    "or its folder can't be written; BrikDesk opened it only "
+                    f"to read) ({text})"
+                ) from exc
             raise StorageError(f"the database could not be read or written: {text}") from exc
         except SQLAlchemyError as exc:
-            raise StorageError("the database could not be read or written: "
-                               f"{error_text(exc)}") from exc
+            raise StorageError(
+                f"the database could not be read or written: {error_text(exc)}"
+            ) from exc
 
     return wrapper
 
@@ -104,8 +111,7 @@ _COLOUR = re.compile(r"#?([0-9a-fA-F]{6}|[0-9a-fA-F]{3})")
 KEY_RE = re.compile(r"[a-z0-9][a-z0-9_\-]*")
 
 
-def clean_name(value: object, what: str, *, field: str = "name",
-               max_len: int = NAME_LEN) -> str:
+def clean_name(value: object, what: str, *, field: str = "name", max_len: int = NAME_LEN) -> str:
     """A trimmed, non-empty, single-line name of at most ``max_len`` characters."""
     if not isinstance(value, str):
         raise UserError(f"{what} must be text", field=field)
@@ -126,29 +132,30 @@ def clean_notes(value: object, what: str = "Notes", *, field: str = "notes") -> 
     text = value.replace("\r\n", "\n")
     problem = text_problem(text, NOTES_LEN, lines=True)
     if problem is not None:
-        raise UserError(f"{what} {problem.replace('is too long', 'are too long', 1)}",
-                        field=field)
+        raise UserError(f"{what} {problem.replace('is too long', 'are too long', 1)}", field=field)
     return text
 
 
 def clean_colour(value: object, *, field: str = "colour") -> str:
     """``#rrggbb`` (lower case) from ``#RRGGBB``, ``rrggbb`` or ``#rgb``."""
     if not isinstance(value, str) or not _COLOUR.fullmatch(value.strip()):
-        raise UserError(f"'{value}' is not a colour; use #rrggbb, for example #c0392b",
-                        field=field)
+        raise UserError(f"'{value}' is not a colour; use #rrggbb, for example #c0392b", field=field)
     hexes = value.strip().lstrip("#").lower()
     if len(hexes) == 3:
         hexes = "".join(c * 2 for c in hexes)
     return "#" + hexes
 
 
-def clean_int(value: object, what: str, *, field: str, minimum: int = 0,
-              maximum: int = MAX_NUMBER) -> int:
+def clean_int(
+    value: object, what: str, *, field: str, minimum: int = 0, maximum: int = MAX_NUMBER
+) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise UserError(f"{what} must be a whole number", field=field)
     if value < minimum:
-        raise UserError(f"{what} can't be {'negative' if minimum == 0 else f'below {minimum}'}"
-                        f" (got {value})", field=field)
+        raise UserError(
+            f"{what} can't be {'negative' if minimum == 0 else f'below {minimum}'} (got {value})",
+            field=field,
+        )
     if value > maximum:
         raise UserError(f"{what} can't be more than {maximum} (got {value})", field=field)
     return value
@@ -157,8 +164,11 @@ def clean_int(value: object, what: str, *, field: str, minimum: int = 0,
 def clean_key(value: object, what: str, *, field: str = "key") -> str:
     """A catalog key: lower-case letters, digits, ``-`` and ``_``; at most 64 characters."""
     if not isinstance(value, str) or not KEY_RE.fullmatch(value) or len(value) > KEY_LEN:
-        raise UserError(f"{what} '{value}' is not a valid key (lower-case letters, digits, "
-                        f"'-' and '_', at most {KEY_LEN} characters)", field=field)
+        raise UserError(
+            f"{what} '{value}' is not a valid key (lower-case letters, digits, "
+            f"'-' and '_', at most {KEY_LEN} characters)",
+            field=field,
+        )
     return value
 
 
@@ -175,5 +185,4 @@ def is_id(value: object) -> bool:
 
 
 def unknown(what: str, ident: object) -> UserError:
-    return UserError(f"there is no {what} with id {ident} (it may have been deleted)",
-                     field="id")
+    return UserError(f"there is no {what} with id {ident} (it may have been deleted)", field="id")

@@ -44,21 +44,28 @@ STATUS = "status"
 
 
 def dice_payload(rolls: Iterable[DieRoll]) -> list[dict[str, Any]]:
-    return [{"sides": d.sides, "face": d.face, "role": d.role.value, "why": d.why}
-            for d in rolls]
+    return [{"sides": d.sides, "face": d.face, "role": d.role.value, "why": d.why} for d in rolls]
 
 
 def modifiers_payload(mods: Iterable[Modifier]) -> list[dict[str, Any]]:
-    return [{"value": m.value, "applies_to": m.applies_to.value, "reason": m.reason,
-             "rule": m.rule} for m in mods]
+    return [
+        {"value": m.value, "applies_to": m.applies_to.value, "reason": m.reason, "rule": m.rule}
+        for m in mods
+    ]
 
 
 def dice_from_payload(items: Any) -> tuple[DieRoll, ...]:
     out = []
     for d in items if isinstance(items, Sequence) and not isinstance(items, str) else ():
         try:
-            out.append(DieRoll(int(d["sides"]), int(d["face"]), Role(d.get("role", "natural")),
-                               str(d.get("why", ""))))
+            out.append(
+                DieRoll(
+                    int(d["sides"]),
+                    int(d["face"]),
+                    Role(d.get("role", "natural")),
+                    str(d.get("why", "")),
+                )
+            )
         except (KeyError, TypeError, ValueError):
             continue
     return tuple(out)
@@ -68,8 +75,9 @@ def modifiers_from_payload(items: Any) -> tuple[Modifier, ...]:
     out = []
     for m in items if isinstance(items, Sequence) and not isinstance(items, str) else ():
         try:
-            out.append(Modifier(int(m["value"]), Stat(m["applies_to"]), str(m["reason"]),
-                                str(m["rule"])))
+            out.append(
+                Modifier(int(m["value"]), Stat(m["applies_to"]), str(m["reason"]), str(m["rule"]))
+            )
         except (KeyError, TypeError, ValueError):
             continue
     return tuple(out)
@@ -77,8 +85,11 @@ def modifiers_from_payload(items: Any) -> tuple[Modifier, ...]:
 
 def check_kind(kind: object, where: str = "kind") -> str:
     if not isinstance(kind, str) or not KIND_RE.fullmatch(kind):
-        raise UserError(f"{where}: '{kind}' is not an event kind (lower-case letters, digits, "
-                        "'_', '.', '-'; at most 40 characters)", field="kind")
+        raise UserError(
+            f"{where}: '{kind}' is not an event kind (lower-case letters, digits, "
+            "'_', '.', '-'; at most 40 characters)",
+            field="kind",
+        )
     return kind
 
 
@@ -126,8 +137,9 @@ def _check_value(v: Any, max_string: int | None) -> str | None:
     return f"{type(v).__name__} is not a JSON value"
 
 
-def check_json(value: Any, where: str, *, max_depth: int = MAX_DEPTH,
-               max_string: int | None = MAX_STRING) -> None:
+def check_json(
+    value: Any, where: str, *, max_depth: int = MAX_DEPTH, max_string: int | None = MAX_STRING
+) -> None:
     """Plain JSON only (objects with text keys, arrays, text, finite numbers, booleans, null),
     nested at most ``max_depth`` deep, text without control characters (but tab and line
     breaks) or lone surrogates and at most ``max_string`` characters long (``None``: any).
@@ -156,14 +168,18 @@ def check_json(value: Any, where: str, *, max_depth: int = MAX_DEPTH,
                 if type(k) is not str:
                     raise UserError(f"{_path_text(at)}: key {k!r} is not text")
                 if _SUSPECT.search(k) is not None:
-                    raise UserError(f"{_path_text(at)}: the key {shown(k)} "
-                                    f"{text_problem(k, len(k))}")
+                    raise UserError(
+                        f"{_path_text(at)}: the key {shown(k)} {text_problem(k, len(k))}"
+                    )
             if type(item) in _SCALARS:
-                if type(item) is not str or (_SUSPECT.search(item) is None and (
-                        max_string is None or len(item) <= max_string)):
+                if type(item) is not str or (
+                    _SUSPECT.search(item) is None
+                    and (max_string is None or len(item) <= max_string)
+                ):
                     continue
-            elif type(item) is dict or type(item) is list or isinstance(
-                    item, Mapping | list | tuple):
+            elif (
+                type(item) is dict or type(item) is list or isinstance(item, Mapping | list | tuple)
+            ):
                 stack.append((item, (at, k), depth + 1))
                 continue
             problem = _check_value(item, max_string)
@@ -198,8 +214,9 @@ def check_payload(payload: object, where: str = "payload") -> dict[str, Any]:
             raise UserError(f"{at}.face: a d{sides} cannot show {face!r}")
         role = d.get("role", "natural")
         if not isinstance(role, str) or role not in roles:
-            raise UserError(f"{at}.role: {d.get('role')!r} is not one of "
-                            + ", ".join(sorted(roles)))
+            raise UserError(
+                f"{at}.role: {d.get('role')!r} is not one of " + ", ".join(sorted(roles))
+            )
         if not isinstance(d.get("why", ""), str):
             raise UserError(f"{at}.why: must be text")
     mods = data.get("modifiers", [])
@@ -214,8 +231,10 @@ def check_payload(payload: object, where: str = "payload") -> dict[str, Any]:
             raise UserError(f"{at}.value: {m.get('value')!r} is not a modifier")
         applies_to = m.get("applies_to")
         if not isinstance(applies_to, str) or applies_to not in stats:
-            raise UserError(f"{at}.applies_to: {m.get('applies_to')!r} is not one of "
-                            + ", ".join(sorted(stats)))
+            raise UserError(
+                f"{at}.applies_to: {m.get('applies_to')!r} is not one of "
+                + ", ".join(sorted(stats))
+            )
         for k in ("reason", "rule"):
             if not isinstance(m.get(k), str):
                 raise UserError(f"{at}.{k}: must be text")
@@ -232,9 +251,9 @@ def _is_int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def record_from_events(events: Iterable[tuple[str, BattleUnitId | None, BattleUnitId | None,
-                                              Mapping[str, Any]]]
-                       ) -> tuple[set[BattleUnitId], set[BattleUnitId], dict[BattleUnitId, int]]:
+def record_from_events(
+    events: Iterable[tuple[str, BattleUnitId | None, BattleUnitId | None, Mapping[str, Any]]],
+) -> tuple[set[BattleUnitId], set[BattleUnitId], dict[BattleUnitId, int]]:
     """From (kind, actor, target, payload) of the events that stand, in order: the units that
     end the battle dead, those wounded, and each actor's kills
     (``brikdesk.domain.aftermath.fates_from_events`` says how each kind is read)."""
@@ -247,17 +266,25 @@ def record_from_events(events: Iterable[tuple[str, BattleUnitId | None, BattleUn
 #: Each path is a tuple of keys; ``"*"`` walks every element of a list.
 PAYLOAD_IDS: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
     "turn_ended": ((("player",), "player"),),
-    "attack_resolved": ((("participants", "*", "unit"), "unit"),
-                        (("effects", "*", "unit"), "unit"),
-                        (("effects", "*", "with", "*"), "unit"),
-                        (("killed", "*"), "unit")),
+    "attack_resolved": (
+        (("participants", "*", "unit"), "unit"),
+        (("effects", "*", "unit"), "unit"),
+        (("effects", "*", "with", "*"), "unit"),
+        (("killed", "*"), "unit"),
+    ),
     "status_set": ((("with", "*"), "unit"),),
     "status_cleared": ((("with", "*"), "unit"),),
 }
 
 
-def remap_payload(kind: str, payload: Mapping[str, Any], maps: Mapping[str, Mapping[int, Any]],
-                  where: str = "payload", *, strict: bool = True) -> dict[str, Any]:
+def remap_payload(
+    kind: str,
+    payload: Mapping[str, Any],
+    maps: Mapping[str, Mapping[int, Any]],
+    where: str = "payload",
+    *,
+    strict: bool = True,
+) -> dict[str, Any]:
     """A copy of ``payload`` with the ids at ``PAYLOAD_IDS[kind]`` translated through
     ``maps["unit"]`` / ``maps["player"]``. With ``strict`` an id that is not in the map (or is
     not a whole number) is a ``UserError`` naming its path; otherwise it becomes ``None``."""

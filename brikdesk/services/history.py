@@ -53,56 +53,100 @@ class HistoryService(ServiceBase):
         with self._sessions.begin() as s:
             campaign = self._get(s, Campaign, campaign_id, "campaign").name
             catalog = load_campaign_catalog(s, campaign_id)
-            players = [PlayerInfo(i, n, col) for i, n, col in s.execute(
-                select(Player.id, Player.name, Player.colour)
-                .where(Player.campaign_id == campaign_id).order_by(Player.id))]
-            armies = [ArmyInfo(i, n, p, bud) for i, n, p, bud in s.execute(
-                select(Army.id, Army.name, Army.player_id, Army.budget)
-                .where(Army.campaign_id == campaign_id).order_by(Army.id))]
+            players = [
+                PlayerInfo(i, n, col)
+                for i, n, col in s.execute(
+                    select(Player.id, Player.name, Player.colour)
+                    .where(Player.campaign_id == campaign_id)
+                    .order_by(Player.id)
+                )
+            ]
+            armies = [
+                ArmyInfo(i, n, p, bud)
+                for i, n, p, bud in s.execute(
+                    select(Army.id, Army.name, Army.player_id, Army.budget)
+                    .where(Army.campaign_id == campaign_id)
+                    .order_by(Army.id)
+                )
+            ]
             costs: dict[tuple[Any, ...], int] = {}
             units = []
             for uid, name, army, status, key, ov, hands, worn, carried in s.execute(
-                    select(Unit.id, Unit.name, Unit.army_id, Unit.status, Unit.type_key,
-                           type_coerce(Unit.overrides, Text), type_coerce(Unit.hands, Text),
-                           type_coerce(Unit.worn, Text), type_coerce(Unit.carried, Text))
-                    .join(Army, Army.id == Unit.army_id)
-                    .where(Army.campaign_id == campaign_id).order_by(Unit.id)):
+                select(
+                    Unit.id,
+                    Unit.name,
+                    Unit.army_id,
+                    Unit.status,
+                    Unit.type_key,
+                    type_coerce(Unit.overrides, Text),
+                    type_coerce(Unit.hands, Text),
+                    type_coerce(Unit.worn, Text),
+                    type_coerce(Unit.carried, Text),
+                )
+                .join(Army, Army.id == Unit.army_id)
+                .where(Army.campaign_id == campaign_id)
+                .order_by(Unit.id)
+            ):
                 # The loadout as text is the cache key (a server may hand JSON back decoded).
-                kind = (key, *(v if isinstance(v, str) else json.dumps(v, sort_keys=True)
-                               for v in (ov, hands, worn, carried)))
+                kind = (
+                    key,
+                    *(
+                        v if isinstance(v, str) else json.dumps(v, sort_keys=True)
+                        for v in (ov, hands, worn, carried)
+                    ),
+                )
                 cost = costs.get(kind)
                 if cost is None:
-                    cost = unit_cost(UnitSpec("", key, Loadout(
-                        tuple(_json(hands) or ()), tuple(_json(worn) or ()),
-                        tuple(_json(carried) or ())), overrides_from_json(_json(ov) or {})),
-                        catalog).total
+                    cost = unit_cost(
+                        UnitSpec(
+                            "",
+                            key,
+                            Loadout(
+                                tuple(_json(hands) or ()),
+                                tuple(_json(worn) or ()),
+                                tuple(_json(carried) or ()),
+                            ),
+                            overrides_from_json(_json(ov) or {}),
+                        ),
+                        catalog,
+                    ).total
                     costs[kind] = cost
                 units.append(PoolUnit(uid, name, army, status, cost))
-            query = (select(Battle.id, Battle.name, Battle.finished_at, Battle.created_at,
-                            Battle.result)
-                     .where(Battle.campaign_id == campaign_id, Battle.status == BattleStatus.FINISHED)
-                     .order_by(Battle.finished_at, Battle.created_at, Battle.id))
-            rows: Sequence[tuple[BattleId, str, datetime | None, datetime,
-                                 dict[str, Any] | None]] = \
-                s.execute(query).all()
+            query = (
+                select(Battle.id, Battle.name, Battle.finished_at, Battle.created_at, Battle.result)
+                .where(Battle.campaign_id == campaign_id, Battle.status == BattleStatus.FINISHED)
+                .order_by(Battle.finished_at, Battle.created_at, Battle.id)
+            )
+            rows: Sequence[
+                tuple[BattleId, str, datetime | None, datetime, dict[str, Any] | None]
+            ] = s.execute(query).all()
             ids = [r[0] for r in rows]
             sides: dict[BattleId, list[tuple[PlayerId, str]]] = {}
             side_player: dict[BattlePlayerId, PlayerId] = {}
             bunits: dict[BattleId, list[RecordUnit]] = {}
             if ids:
                 for bid, bpid, pid, pname in s.execute(
-                        select(BattlePlayer.battle_id, BattlePlayer.id, Player.id, Player.name)
-                        .join(Player, Player.id == BattlePlayer.player_id)
-                        .where(BattlePlayer.battle_id.in_(ids))
-                        .order_by(BattlePlayer.battle_id, BattlePlayer.turn_order)):
+                    select(BattlePlayer.battle_id, BattlePlayer.id, Player.id, Player.name)
+                    .join(Player, Player.id == BattlePlayer.player_id)
+                    .where(BattlePlayer.battle_id.in_(ids))
+                    .order_by(BattlePlayer.battle_id, BattlePlayer.turn_order)
+                ):
                     sides.setdefault(bid, []).append((pid, pname))
                     side_player[bpid] = pid
                 for bid, buid, name, bpid, cu in s.execute(
-                        select(BattleUnit.battle_id, BattleUnit.id, BattleUnit.name,
-                               BattleUnit.battle_player_id, BattleUnit.unit_id)
-                        .where(BattleUnit.battle_id.in_(ids)).order_by(BattleUnit.id)):
+                    select(
+                        BattleUnit.battle_id,
+                        BattleUnit.id,
+                        BattleUnit.name,
+                        BattleUnit.battle_player_id,
+                        BattleUnit.unit_id,
+                    )
+                    .where(BattleUnit.battle_id.in_(ids))
+                    .order_by(BattleUnit.id)
+                ):
                     bunits.setdefault(bid, []).append(
-                        RecordUnit(buid, name, side_player.get(bpid, PlayerId(-1)), cu))
+                        RecordUnit(buid, name, side_player.get(bpid, PlayerId(-1)), cu)
+                    )
         records = []
         for bid, name, finished, created, stored in rows:
             result = result_from_json(_json(stored))
@@ -110,13 +154,22 @@ class HistoryService(ServiceBase):
                 from brikdesk.services.aftermath import AftermathService
 
                 am = AftermathService(self._sessions, self._clock).aftermath(bid)
-                result = type(am.proposal)(am.proposal.fates, am.suggestion.winner, "",
-                                           from_log=True)
-            records.append(BattleRecord(bid, name, from_db_time(finished or created),
-                                        tuple(sides.get(bid, ())), tuple(bunits.get(bid, ())),
-                                        result))
-        return build_history(campaign_id, campaign, catalog.cost_unit, players, armies, units,
-                             records)
+                result = type(am.proposal)(
+                    am.proposal.fates, am.suggestion.winner, "", from_log=True
+                )
+            records.append(
+                BattleRecord(
+                    bid,
+                    name,
+                    from_db_time(finished or created),
+                    tuple(sides.get(bid, ())),
+                    tuple(bunits.get(bid, ())),
+                    result,
+                )
+            )
+        return build_history(
+            campaign_id, campaign, catalog.cost_unit, players, armies, units, records
+        )
 
 
 def _json(value: Any) -> Any:

@@ -61,9 +61,9 @@ from brikdesk.services.summaries import ArmySummary
 
 READINGS: dict[str, str] = {
     "dead_units": "A roster sheet prints the units that can fight: units dead in the campaign "
-                  "are left out unless asked for. Wounded units say so in their campaign notes.",
+    "are left out unless asked for. Wounded units say so in their campaign notes.",
     "names": "Names match ignoring case and extra spaces; if none matches exactly, a unique "
-             "part of a name does. A number is an id.",
+    "part of a name does. A number is an id.",
 }
 
 PLURALS = {"army": "armies", "battle": "battles", "campaign": "campaigns"}
@@ -138,8 +138,7 @@ def check_out_path(path: str | os.PathLike[str], *suffixes: str) -> Path:
         raise UserError(f"--out: '{target}' is a folder; name a file in it", field="out")
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
-        raise UserError(f"cannot write {target}: the folder {folder} does not exist",
-                        field="out")
+        raise UserError(f"cannot write {target}: the folder {folder} does not exist", field="out")
     return target
 
 
@@ -148,8 +147,7 @@ def write_text(path: str | os.PathLike[str], text: str) -> Path:
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
-        raise UserError(f"cannot write {target}: the folder {folder} does not exist",
-                        field="out")
+        raise UserError(f"cannot write {target}: the folder {folder} does not exist", field="out")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=folder)
         try:
@@ -185,23 +183,32 @@ def pick(what: str, ref: str, candidates: Sequence[Found[IdT]], scope: str = "")
         by_id = [c for c in candidates if c.id == int(wanted)]
         if by_id:
             return by_id[0]
-    for matches in ([c for c in candidates if _norm(c.name) == wanted],
-                    [c for c in candidates if wanted in _norm(c.name)]):
+    for matches in (
+        [c for c in candidates if _norm(c.name) == wanted],
+        [c for c in candidates if wanted in _norm(c.name)],
+    ):
         if len(matches) == 1:
             return matches[0]
         if matches:
             listed = ", ".join(c.listing for c in matches[:MAX_LISTED])
             more = f" and {len(matches) - MAX_LISTED} more" if len(matches) > MAX_LISTED else ""
-            raise UserError(f"'{ref}' matches {len(matches)} {whats}{where}: {listed}{more}; "
-                            "give the id", field=what)
+            raise UserError(
+                f"'{ref}' matches {len(matches)} {whats}{where}: {listed}{more}; give the id",
+                field=what,
+            )
     if not candidates:
-        raise UserError(f"there is no {what} called '{ref}'{where}: there are no {whats}",
-                        field=what)
+        raise UserError(
+            f"there is no {what} called '{ref}'{where}: there are no {whats}", field=what
+        )
     listed = ", ".join(c.listing for c in candidates[:MAX_LISTED])
-    more = (f" and {len(candidates) - MAX_LISTED} more ('brikdesk list' shows them all)"
-            if len(candidates) > MAX_LISTED else "")
-    raise UserError(f"there is no {what} called '{ref}'{where}; the {whats} are: {listed}{more}",
-                    field=what)
+    more = (
+        f" and {len(candidates) - MAX_LISTED} more ('brikdesk list' shows them all)"
+        if len(candidates) > MAX_LISTED
+        else ""
+    )
+    raise UserError(
+        f"there is no {what} called '{ref}'{where}; the {whats} are: {listed}{more}", field=what
+    )
 
 
 class PrintService(ServiceBase):
@@ -212,8 +219,10 @@ class PrintService(ServiceBase):
     @storage_errors
     def find_campaign(self, ref: str) -> Found[CampaignId]:
         with self._reading() as s:
-            rows = [Found(c.id, c.name, c.id, f"{c.edition} rules")
-                    for c in s.scalars(select(Campaign).order_by(Campaign.id))]
+            rows = [
+                Found(c.id, c.name, c.id, f"{c.edition} rules")
+                for c in s.scalars(select(Campaign).order_by(Campaign.id))
+            ]
         return pick("campaign", ref, rows)
 
     @storage_errors
@@ -221,27 +230,44 @@ class PrintService(ServiceBase):
         """The army ``ref`` names (id, name or unique part), within ``campaign`` if given."""
         scope_id, scope = self._scope(campaign)
         with self._reading() as s:
-            q = (select(Army.id, Army.name, Army.campaign_id, Player.name, Campaign.name)
-                 .join(Player, Player.id == Army.player_id)
-                 .join(Campaign, Campaign.id == Army.campaign_id).order_by(Army.id))
+            q = (
+                select(Army.id, Army.name, Army.campaign_id, Player.name, Campaign.name)
+                .join(Player, Player.id == Army.player_id)
+                .join(Campaign, Campaign.id == Army.campaign_id)
+                .order_by(Army.id)
+            )
             if scope_id is not None:
                 q = q.where(Army.campaign_id == scope_id)
-            rows = [Found(i, n, c, f"{p}, {cn}" if scope_id is None else p)
-                    for i, n, c, p, cn in s.execute(q)]
+            rows = [
+                Found(i, n, c, f"{p}, {cn}" if scope_id is None else p)
+                for i, n, c, p, cn in s.execute(q)
+            ]
         return pick("army", ref, rows, scope)
 
     @storage_errors
     def find_battle(self, ref: str, campaign: str | None = None) -> Found[BattleId]:
         scope_id, scope = self._scope(campaign)
         with self._reading() as s:
-            q = (select(Battle.id, Battle.name, Battle.campaign_id, Battle.status,
-                        Campaign.name)
-                 .join(Campaign, Campaign.id == Battle.campaign_id).order_by(Battle.id))
+            q = (
+                select(Battle.id, Battle.name, Battle.campaign_id, Battle.status, Campaign.name)
+                .join(Campaign, Campaign.id == Battle.campaign_id)
+                .order_by(Battle.id)
+            )
             if scope_id is not None:
                 q = q.where(Battle.campaign_id == scope_id)
-            rows = [Found(i, n, c, (st.replace("_", " ") if scope_id is not None
-                                    else f"{st.replace('_', ' ')}, {cn}"))
-                    for i, n, c, st, cn in s.execute(q)]
+            rows = [
+                Found(
+                    i,
+                    n,
+                    c,
+                    (
+                        st.replace("_", " ")
+                        if scope_id is not None
+                        else f"{st.replace('_', ' ')}, {cn}"
+                    ),
+                )
+                for i, n, c, st, cn in s.execute(q)
+            ]
         return pick("battle", ref, rows, scope)
 
     def _scope(self, campaign: str | None) -> tuple[CampaignId | None, str]:
@@ -253,8 +279,14 @@ class PrintService(ServiceBase):
     # -- the roster sheet ---------------------------------------------------------------------
 
     @storage_errors
-    def roster_sheet(self, army_id: ArmyId, options: RosterSheetOptions | None = None, *,
-                     date: _dt.date | None = None, include_dead: bool = False) -> RosterPrint:
+    def roster_sheet(
+        self,
+        army_id: ArmyId,
+        options: RosterSheetOptions | None = None,
+        *,
+        date: _dt.date | None = None,
+        include_dead: bool = False,
+    ) -> RosterPrint:
         """The printed content of one army (one transaction). ``date`` defaults to today (the
         service's clock, in local time)."""
         options = options or RosterSheetOptions()
@@ -263,17 +295,32 @@ class PrintService(ServiceBase):
             summary = army_summaries(s, Army.id == army_id)[0]
             campaign_name = _campaign(s, army.campaign_id).name
             cat = load_campaign_catalog(s, army.campaign_id)
-            units = [(UnitSpec(u.name, u.type_key,
-                               Loadout(tuple(u.hands or ()), tuple(u.worn or ()),
-                                       tuple(u.carried or ())),
-                               overrides_from_json(u.overrides), u.notes),
-                      campaign_notes(u.status, u.battles_fought, u.kills), u.status)
-                     for u in s.scalars(select(Unit).where(Unit.army_id == army_id)
-                                        .order_by(Unit.position, Unit.id))]
-        printed = [(spec, note) for spec, note, status in units
-                   if include_dead or status != UnitStatus.DEAD]
-        left_out = tuple(spec.name for spec, _note, status in units
-                         if not include_dead and status == UnitStatus.DEAD)
+            units = [
+                (
+                    UnitSpec(
+                        u.name,
+                        u.type_key,
+                        Loadout(tuple(u.hands or ()), tuple(u.worn or ()), tuple(u.carried or ())),
+                        overrides_from_json(u.overrides),
+                        u.notes,
+                    ),
+                    campaign_notes(u.status, u.battles_fought, u.kills),
+                    u.status,
+                )
+                for u in s.scalars(
+                    select(Unit).where(Unit.army_id == army_id).order_by(Unit.position, Unit.id)
+                )
+            ]
+        printed = [
+            (spec, note)
+            for spec, note, status in units
+            if include_dead or status != UnitStatus.DEAD
+        ]
+        left_out = tuple(
+            spec.name
+            for spec, _note, status in units
+            if not include_dead and status == UnitStatus.DEAD
+        )
         notes: dict[str, str] = {}
         clash: set[str] = set()
         for spec, text in printed:  # names are not unique: a note shared by all of that name
@@ -282,18 +329,31 @@ class PrintService(ServiceBase):
             notes.setdefault(spec.name, text)
         for name in clash:
             notes[name] = ""
-        header = SheetHeader(army=summary.name, player=summary.player_name,
-                             campaign=campaign_name, budget=summary.budget,
-                             date=date or self._clock().astimezone().date(),
-                             colour=_colour(summary.player_colour))
-        sheet = build_roster_sheet(header, [spec for spec, _note in printed], cat, options,
-                                   campaign_notes={k: v for k, v in notes.items() if v})
+        header = SheetHeader(
+            army=summary.name,
+            player=summary.player_name,
+            campaign=campaign_name,
+            budget=summary.budget,
+            date=date or self._clock().astimezone().date(),
+            colour=_colour(summary.player_colour),
+        )
+        sheet = build_roster_sheet(
+            header,
+            [spec for spec, _note in printed],
+            cat,
+            options,
+            campaign_notes={k: v for k, v in notes.items() if v},
+        )
         return RosterPrint(sheet, summary, campaign_name, left_out)
 
     @storage_errors
-    def battle_roster_sheet(self, battle_id: BattleId,
-                            options: RosterSheetOptions | None = None, *,
-                            date: _dt.date | None = None) -> BattleRosterPrint:
+    def battle_roster_sheet(
+        self,
+        battle_id: BattleId,
+        options: RosterSheetOptions | None = None,
+        *,
+        date: _dt.date | None = None,
+    ) -> BattleRosterPrint:
         """The roster sheet of exactly the units mustered into a battle (the battle's copies,
         every side, in turn order): each card says whose unit it is and from which army."""
         options = options or RosterSheetOptions()
@@ -301,35 +361,61 @@ class PrintService(ServiceBase):
             b = self._get(s, Battle, battle_id, "battle")
             campaign_name = _campaign(s, b.campaign_id).name
             cat = load_campaign_catalog(s, b.campaign_id)
-            players = [(bp.id, p.name) for bp, p in s.execute(
-                select(BattlePlayer, Player).join(Player)
-                .where(BattlePlayer.battle_id == battle_id)
-                .order_by(BattlePlayer.turn_order, BattlePlayer.id))]
-            rows = s.scalars(select(BattleUnit).where(BattleUnit.battle_id == battle_id)
-                             .order_by(BattleUnit.id)).all()
+            players = [
+                (bp.id, p.name)
+                for bp, p in s.execute(
+                    select(BattlePlayer, Player)
+                    .join(Player)
+                    .where(BattlePlayer.battle_id == battle_id)
+                    .order_by(BattlePlayer.turn_order, BattlePlayer.id)
+                )
+            ]
+            rows = s.scalars(
+                select(BattleUnit).where(BattleUnit.battle_id == battle_id).order_by(BattleUnit.id)
+            ).all()
             order = {bp: i for i, (bp, _n) in enumerate(players)}
             names = dict(players)
             units = []
             for bu in sorted(rows, key=lambda r: (order.get(r.battle_player_id, 0), r.id)):
                 stored = bu.spec if isinstance(bu.spec, dict) else {}
                 army = stored.get("army") if isinstance(stored.get("army"), str) else ""
-                units.append((UnitSpec(bu.name, str(stored.get("type", "")), Loadout(
-                    tuple(stored.get("hands") or ()), tuple(stored.get("worn") or ()),
-                    tuple(stored.get("carried") or ())),
-                    overrides_from_json(stored.get("overrides") or {}),
-                    str(stored.get("notes") or "")),
-                    ", ".join(x for x in (names.get(bu.battle_player_id, ""), army) if x)))
+                units.append(
+                    (
+                        UnitSpec(
+                            bu.name,
+                            str(stored.get("type", "")),
+                            Loadout(
+                                tuple(stored.get("hands") or ()),
+                                tuple(stored.get("worn") or ()),
+                                tuple(stored.get("carried") or ()),
+                            ),
+                            overrides_from_json(stored.get("overrides") or {}),
+                            str(stored.get("notes") or ""),
+                        ),
+                        ", ".join(x for x in (names.get(bu.battle_player_id, ""), army) if x),
+                    )
+                )
             name = b.name
         notes: dict[str, str] = {}
         for spec, side in units:  # a name shared across sides gets no side note
             notes[spec.name] = side if notes.get(spec.name, side) == side else ""
-        header = SheetHeader(army=name, player=" vs ".join(n for _bp, n in players),
-                             campaign=campaign_name, budget=None,
-                             date=date or self._clock().astimezone().date())
-        sheet = build_roster_sheet(header, [spec for spec, _side in units], cat, options,
-                                   campaign_notes={k: v for k, v in notes.items() if v})
-        return BattleRosterPrint(sheet, battle_id, name, campaign_name,
-                                 tuple(n for _bp, n in players))
+        header = SheetHeader(
+            army=name,
+            player=" vs ".join(n for _bp, n in players),
+            campaign=campaign_name,
+            budget=None,
+            date=date or self._clock().astimezone().date(),
+        )
+        sheet = build_roster_sheet(
+            header,
+            [spec for spec, _side in units],
+            cat,
+            options,
+            campaign_notes={k: v for k, v in notes.items() if v},
+        )
+        return BattleRosterPrint(
+            sheet, battle_id, name, campaign_name, tuple(n for _bp, n in players)
+        )
 
     # -- the battle report --------------------------------------------------------------------
 
@@ -339,26 +425,47 @@ class PrintService(ServiceBase):
         with self._reading() as s:
             b = self._get(s, Battle, battle_id, "battle")
             campaign = _campaign(s, b.campaign_id)
-            players = [ReportPlayer(p.id, p.name, p.colour, p.faction)
-                       for _bp, p in s.execute(
-                           select(BattlePlayer, Player).join(Player)
-                           .where(BattlePlayer.battle_id == battle_id)
-                           .order_by(BattlePlayer.turn_order, BattlePlayer.id))]
-            side = dict(s.execute(select(BattlePlayer.id, BattlePlayer.player_id)
-                                  .where(BattlePlayer.battle_id == battle_id)).all())
-            units = [ReportUnit(bu.id, side[bu.battle_player_id], bu.name)
-                     for bu in s.scalars(select(BattleUnit)
-                                         .where(BattleUnit.battle_id == battle_id)
-                                         .order_by(BattleUnit.id))]
-            events = [LoggedEvent(e.seq, e.kind, e.actor_id, e.target_id, dict(e.payload))
-                      for e in s.scalars(select(BattleEvent).where(
-                          BattleEvent.battle_id == battle_id, BattleEvent.reverted.is_(False))
-                          .order_by(BattleEvent.seq))]
+            players = [
+                ReportPlayer(p.id, p.name, p.colour, p.faction)
+                for _bp, p in s.execute(
+                    select(BattlePlayer, Player)
+                    .join(Player)
+                    .where(BattlePlayer.battle_id == battle_id)
+                    .order_by(BattlePlayer.turn_order, BattlePlayer.id)
+                )
+            ]
+            side = dict(
+                s.execute(
+                    select(BattlePlayer.id, BattlePlayer.player_id).where(
+                        BattlePlayer.battle_id == battle_id
+                    )
+                ).all()
+            )
+            units = [
+                ReportUnit(bu.id, side[bu.battle_player_id], bu.name)
+                for bu in s.scalars(
+                    select(BattleUnit)
+                    .where(BattleUnit.battle_id == battle_id)
+                    .order_by(BattleUnit.id)
+                )
+            ]
+            events = [
+                LoggedEvent(e.seq, e.kind, e.actor_id, e.target_id, dict(e.payload))
+                for e in s.scalars(
+                    select(BattleEvent)
+                    .where(BattleEvent.battle_id == battle_id, BattleEvent.reverted.is_(False))
+                    .order_by(BattleEvent.seq)
+                )
+            ]
             when = from_db_time(b.finished_at or b.created_at)
-            facts = BattleFacts(name=b.name, campaign=campaign.name,
-                                status=BattleStatus(b.status),
-                                date=when.astimezone().date() if when else None,
-                                notes=b.notes, edition=campaign.edition)
+            facts = BattleFacts(
+                name=b.name,
+                campaign=campaign.name,
+                status=BattleStatus(b.status),
+                date=when.astimezone().date() if when else None,
+                notes=b.notes,
+                edition=campaign.edition,
+            )
         return build_battle_report(facts, players, units, events)
 
 
@@ -381,6 +488,15 @@ def _colour(value: str | None) -> str | None:
     return f"#{v.lower()}" if len(v) == 6 else None
 
 
-__all__ = ["READINGS", "BattleRosterPrint", "Found", "PrintService", "RosterPrint", "campaign_notes",
-           "check_out_path", "pick",
-           "write_report_markdown", "write_text"]
+__all__ = [
+    "READINGS",
+    "BattleRosterPrint",
+    "Found",
+    "PrintService",
+    "RosterPrint",
+    "campaign_notes",
+    "check_out_path",
+    "pick",
+    "write_report_markdown",
+    "write_text",
+]

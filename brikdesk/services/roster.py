@@ -164,23 +164,39 @@ class UnitPatch:
 
 
 def overrides_to_json(ov: UnitOverrides) -> dict[str, Any]:
-    return {k: v for k, v in (("action_die", ov.action_die), ("move", ov.move),
-                              ("armor", ov.armor), ("cost", ov.cost)) if v is not None}
+    return {
+        k: v
+        for k, v in (
+            ("action_die", ov.action_die),
+            ("move", ov.move),
+            ("armor", ov.armor),
+            ("cost", ov.cost),
+        )
+        if v is not None
+    }
 
 
 def overrides_from_json(data: Mapping[str, Any] | None) -> UnitOverrides:
     data = data or {}
-    return UnitOverrides(action_die=data.get("action_die"), move=data.get("move"),
-                         armor=data.get("armor"), cost=data.get("cost"))
+    return UnitOverrides(
+        action_die=data.get("action_die"),
+        move=data.get("move"),
+        armor=data.get("armor"),
+        cost=data.get("cost"),
+    )
 
 
 def check_overrides(ov: UnitOverrides) -> UnitOverrides:
     """Overrides with values the rules allow, else ``UserError``."""
-    if ov.action_die is not None and (isinstance(ov.action_die, bool)
-                                      or not isinstance(ov.action_die, int)
-                                      or ov.action_die not in ACTION_DICE):
-        raise UserError("the Action die is one of " + ", ".join(f"d{s}" for s in ACTION_DICE),
-                        field="action_die")
+    if ov.action_die is not None and (
+        isinstance(ov.action_die, bool)
+        or not isinstance(ov.action_die, int)
+        or ov.action_die not in ACTION_DICE
+    ):
+        raise UserError(
+            "the Action die is one of " + ", ".join(f"d{s}" for s in ACTION_DICE),
+            field="action_die",
+        )
     if ov.move is not None:
         clean_int(ov.move, "Move", field="move", maximum=MAX_MOVE_OVERRIDE)
     if ov.cost is not None:
@@ -198,8 +214,11 @@ def check_overrides(ov: UnitOverrides) -> UnitOverrides:
 
 def check_loadout(lo: Loadout, catalog: Catalog | None) -> Loadout:
     """Every key is text and (with a catalog) in the catalog; lists of a sane length."""
-    for where, keys, empty_ok in (("in hand", lo.hands, True), ("worn", lo.worn, False),
-                                  ("carried", lo.carried, False)):
+    for where, keys, empty_ok in (
+        ("in hand", lo.hands, True),
+        ("worn", lo.worn, False),
+        ("carried", lo.carried, False),
+    ):
         if len(keys) > MAX_LOADOUT_ITEMS:
             raise UserError(f"at most {MAX_LOADOUT_ITEMS} items {where}", field="loadout")
         for k in keys:
@@ -208,8 +227,9 @@ def check_loadout(lo: Loadout, catalog: Catalog | None) -> Loadout:
             if not isinstance(k, str) or not k:
                 raise UserError(f"{k!r} is not an item key ({where})", field="loadout")
             if catalog is not None and catalog.get_item(k) is None:
-                raise UserError(f"there is no item '{k}' in this campaign's catalog",
-                                field="loadout")
+                raise UserError(
+                    f"there is no item '{k}' in this campaign's catalog", field="loadout"
+                )
     return lo
 
 
@@ -233,15 +253,23 @@ class _RowMaker:
         self._json: dict[Any, Any] = {}
         self._kinds: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 
-    def spec_parts(self, type_key: str, overrides: Any, hands: Any, worn: Any, carried: Any
-                   ) -> tuple[Loadout, UnitOverrides, tuple[Any, ...]]:
-        key = (type_key, _hashable(overrides), _hashable(hands), _hashable(worn),
-               _hashable(carried))
+    def spec_parts(
+        self, type_key: str, overrides: Any, hands: Any, worn: Any, carried: Any
+    ) -> tuple[Loadout, UnitOverrides, tuple[Any, ...]]:
+        key = (
+            type_key,
+            _hashable(overrides),
+            _hashable(hands),
+            _hashable(worn),
+            _hashable(carried),
+        )
         kind = self._kinds.get(key)
         if kind is None:
-            lo = Loadout(tuple(_loads(self._json, hands) or ()),
-                         tuple(_loads(self._json, worn) or ()),
-                         tuple(_loads(self._json, carried) or ()))
+            lo = Loadout(
+                tuple(_loads(self._json, hands) or ()),
+                tuple(_loads(self._json, worn) or ()),
+                tuple(_loads(self._json, carried) or ()),
+            )
             ov = overrides_from_json(_loads(self._json, overrides))
             kind = self._compute(type_key, lo, ov)
             self._kinds[key] = kind
@@ -265,19 +293,46 @@ class _RowMaker:
             return it.name if it is not None else f"{k}?"
 
         hands = tuple(name(k) for k in lo.hands) if any(k is not None for k in lo.hands) else ()
-        return (lo, ov, ut.name if ut else f"{type_key}?", stats, cost, warnings, hands,
-                tuple(name(k) for k in lo.worn), tuple(name(k) for k in lo.carried))
+        return (
+            lo,
+            ov,
+            ut.name if ut else f"{type_key}?",
+            stats,
+            cost,
+            warnings,
+            hands,
+            tuple(name(k) for k in lo.worn),
+            tuple(name(k) for k in lo.carried),
+        )
 
     def row(self, r: Any) -> UnitRow:
         lo, ov, kind = self.spec_parts(r.type_key, r.overrides, r.hands, r.worn, r.carried)
         _lo, _ov, type_name, stats, cost, warnings, hands, worn, carried = kind
         if warnings:
             warnings = tuple(replace(w, unit_name=r.name) for w in warnings)
-        return UnitRow(r.id, r.army_id, r.position, r.name, r.type_key, type_name,
-                       stats.action_die if stats else None, stats.move if stats else None,
-                       stats.armor if stats else "?", hands, worn, carried, cost,
-                       UnitStatus(r.status),
-                       r.battles_fought, r.kills, r.notes, warnings, lo, ov, r.version)
+        return UnitRow(
+            r.id,
+            r.army_id,
+            r.position,
+            r.name,
+            r.type_key,
+            type_name,
+            stats.action_die if stats else None,
+            stats.move if stats else None,
+            stats.armor if stats else "?",
+            hands,
+            worn,
+            carried,
+            cost,
+            UnitStatus(r.status),
+            r.battles_fought,
+            r.kills,
+            r.notes,
+            warnings,
+            lo,
+            ov,
+            r.version,
+        )
 
 
 def _hashable(value: Any) -> Any:
@@ -286,12 +341,22 @@ def _hashable(value: Any) -> Any:
     return json.dumps(value, sort_keys=True)
 
 
-_ROW_COLUMNS = (Unit.id, Unit.army_id, Unit.position, Unit.name, Unit.type_key,
-                type_coerce(Unit.overrides, Text).label("overrides"),
-                type_coerce(Unit.hands, Text).label("hands"),
-                type_coerce(Unit.worn, Text).label("worn"),
-                type_coerce(Unit.carried, Text).label("carried"),
-                Unit.notes, Unit.status, Unit.battles_fought, Unit.kills, Unit.version)
+_ROW_COLUMNS = (
+    Unit.id,
+    Unit.army_id,
+    Unit.position,
+    Unit.name,
+    Unit.type_key,
+    type_coerce(Unit.overrides, Text).label("overrides"),
+    type_coerce(Unit.hands, Text).label("hands"),
+    type_coerce(Unit.worn, Text).label("worn"),
+    type_coerce(Unit.carried, Text).label("carried"),
+    Unit.notes,
+    Unit.status,
+    Unit.battles_fought,
+    Unit.kills,
+    Unit.version,
+)
 
 
 class RosterService(ServiceBase):
@@ -308,17 +373,26 @@ class RosterService(ServiceBase):
             army = self._get(s, Army, army_id, "army")
             summary = army_summaries(s, Army.id == army_id)[0]
             cat = load_campaign_catalog(s, army.campaign_id)
-            result = s.execute(select(*_ROW_COLUMNS).where(Unit.army_id == army_id)
-                               .order_by(Unit.position, Unit.id))
+            result = s.execute(
+                select(*_ROW_COLUMNS)
+                .where(Unit.army_id == army_id)
+                .order_by(Unit.position, Unit.id)
+            )
             maker = _RowMaker(cat)
             rows = tuple(maker.row(r) for r in result)
         total = sum(r.cost for r in rows)
         warnings: tuple[RosterWarning, ...] = ()
         if army.budget is not None and total > army.budget:
             unit = cat.cost_unit
-            warnings = (RosterWarning(None, RULE_BUDGET,
-                                      f"over budget by {total - army.budget} {unit} ({total} "
-                                      f"{unit} of {army.budget} {unit})", "over budget"),)
+            warnings = (
+                RosterWarning(
+                    None,
+                    RULE_BUDGET,
+                    f"over budget by {total - army.budget} {unit} ({total} "
+                    f"{unit} of {army.budget} {unit})",
+                    "over budget",
+                ),
+            )
         return Roster(summary, rows, total, army.budget, cat.cost_unit, warnings)
 
     @storage_errors
@@ -330,9 +404,14 @@ class RosterService(ServiceBase):
             campaign_id = self._campaign_of_units(s, unit_ids)
             cat = load_campaign_catalog(s, campaign_id)
             maker = _RowMaker(cat)
-            return tuple(maker.row(r) for r in s.execute(
-                select(*_ROW_COLUMNS).where(Unit.id.in_(list(unit_ids)))
-                .order_by(Unit.position, Unit.id)))
+            return tuple(
+                maker.row(r)
+                for r in s.execute(
+                    select(*_ROW_COLUMNS)
+                    .where(Unit.id.in_(list(unit_ids)))
+                    .order_by(Unit.position, Unit.id)
+                )
+            )
 
     @storage_errors
     def unit_card(self, unit_id: UnitId) -> UnitCard:
@@ -352,26 +431,55 @@ class RosterService(ServiceBase):
     # -- adding -------------------------------------------------------------------------------
 
     @storage_errors
-    def add_unit(self, army_id: ArmyId, type_key: str, *, name: str | None = None,
-                 loadout: Loadout | None = None, overrides: UnitOverrides | None = None,
-                 notes: str = "") -> Done[tuple[UnitId, ...]]:
+    def add_unit(
+        self,
+        army_id: ArmyId,
+        type_key: str,
+        *,
+        name: str | None = None,
+        loadout: Loadout | None = None,
+        overrides: UnitOverrides | None = None,
+        notes: str = "",
+    ) -> Done[tuple[UnitId, ...]]:
         """One unit at the end of the army (named after its type when no name is given)."""
-        return self._add(army_id, type_key, 1, name or "{type} {n}", loadout, overrides, notes,
-                         exact_name=name is not None)
+        return self._add(
+            army_id,
+            type_key,
+            1,
+            name or "{type} {n}",
+            loadout,
+            overrides,
+            notes,
+            exact_name=name is not None,
+        )
 
     @storage_errors
-    def add_units(self, army_id: ArmyId, type_key: str, count: int,
-                  name_pattern: str = "{type} {n}", *, loadout: Loadout | None = None
-                  ) -> Done[tuple[UnitId, ...]]:
+    def add_units(
+        self,
+        army_id: ArmyId,
+        type_key: str,
+        count: int,
+        name_pattern: str = "{type} {n}",
+        *,
+        loadout: Loadout | None = None,
+    ) -> Done[tuple[UnitId, ...]]:
         """``count`` units of a type at once. ``name_pattern`` may use ``{type}`` (the type's
         name) and ``{n}`` (a number continuing after the army's existing names)."""
         return self._add(army_id, type_key, count, name_pattern, loadout, None, "")
 
-    def _add(self, army_id: ArmyId, type_key: str, count: int, pattern: str,
-             loadout: Loadout | None, overrides: UnitOverrides | None, notes: str, *,
-             exact_name: bool = False) -> Done[tuple[UnitId, ...]]:
-        count = clean_int(count, "The number of units", field="count", minimum=1,
-                          maximum=MAX_ADD)
+    def _add(
+        self,
+        army_id: ArmyId,
+        type_key: str,
+        count: int,
+        pattern: str,
+        loadout: Loadout | None,
+        overrides: UnitOverrides | None,
+        notes: str,
+        *,
+        exact_name: bool = False,
+    ) -> Done[tuple[UnitId, ...]]:
+        count = clean_int(count, "The number of units", field="count", minimum=1, maximum=MAX_ADD)
         if not isinstance(pattern, str):
             raise UserError("the name pattern must be text", field="name")
         notes = clean_notes(notes)
@@ -381,28 +489,47 @@ class RosterService(ServiceBase):
             cat = load_campaign_catalog(s, army.campaign_id)
             ut = cat.get_unit_type(type_key) if isinstance(type_key, str) else None
             if ut is None:
-                raise UserError(f"there is no unit type '{type_key}' in this campaign's "
-                                "catalog", field="type")
+                raise UserError(
+                    f"there is no unit type '{type_key}' in this campaign's catalog", field="type"
+                )
             lo = check_loadout(loadout or Loadout(), cat)
             names = _names(s, army_id, pattern, ut.name, count, exact_name)
-            start = (s.scalar(select(func.max(Unit.position))
-                              .where(Unit.army_id == army_id)) or 0) + 1
+            start = (
+                s.scalar(select(func.max(Unit.position)).where(Unit.army_id == army_id)) or 0
+            ) + 1
             hands, worn, carried = list(lo.hands), list(lo.worn), list(lo.carried)
             ovj = overrides_to_json(ov)
-            rows = [dict(army_id=army_id, name=nm, type_key=type_key, overrides=ovj,
-                         hands=hands, worn=worn, carried=carried, notes=notes,
-                         status=UnitStatus.ALIVE, battles_fought=0, kills=0,
-                         position=start + i)
-                    for i, nm in enumerate(names)]
-            ids = tuple(s.scalars(insert(Unit).returning(Unit.id, sort_by_parameter_order=True),
-                                  rows))
+            rows = [
+                dict(
+                    army_id=army_id,
+                    name=nm,
+                    type_key=type_key,
+                    overrides=ovj,
+                    hands=hands,
+                    worn=worn,
+                    carried=carried,
+                    notes=notes,
+                    status=UnitStatus.ALIVE,
+                    battles_fought=0,
+                    kills=0,
+                    position=start + i,
+                )
+                for i, nm in enumerate(names)
+            ]
+            ids = tuple(
+                s.scalars(insert(Unit).returning(Unit.id, sort_by_parameter_order=True), rows)
+            )
             snap = snapshots.take(s, table_of(Unit), Unit.id.in_(ids))
             self._touch(s, army.campaign_id)
             campaign_id = army.campaign_id
         text = f"Add {names[0]}" if count == 1 else f"Add {count} {ut.name} units"
-        return Done(ids, Changes.UNITS | Changes.ARMIES, text,
-                    redo=step(self.restore, snap, campaign_id, text),
-                    undo=step(self.delete_units, ids, versions=_made(snap)))
+        return Done(
+            ids,
+            Changes.UNITS | Changes.ARMIES,
+            text,
+            redo=step(self.restore, snap, campaign_id, text),
+            undo=step(self.delete_units, ids, versions=_made(snap)),
+        )
 
     @storage_errors
     def duplicate_units(self, unit_ids: Sequence[UnitId]) -> Done[tuple[UnitId, ...]]:
@@ -411,23 +538,43 @@ class RosterService(ServiceBase):
         ids = _ids(unit_ids)
         with self._sessions.begin() as s:
             campaign_id = self._campaign_of_units(s, ids)
-            s.execute(select(Army.id).where(Army.id.in_(  # positions: one writer per army
-                select(Unit.army_id).where(Unit.id.in_(ids)))).with_for_update())
-            src = s.scalars(select(Unit).where(Unit.id.in_(ids))
-                            .order_by(Unit.army_id, Unit.position, Unit.id)).all()
+            s.execute(
+                select(Army.id)
+                .where(
+                    Army.id.in_(  # positions: one writer per army
+                        select(Unit.army_id).where(Unit.id.in_(ids))
+                    )
+                )
+                .with_for_update()
+            )
+            src = s.scalars(
+                select(Unit).where(Unit.id.in_(ids)).order_by(Unit.army_id, Unit.position, Unit.id)
+            ).all()
             if len(src) > MAX_ADD:
                 raise UserError(f"at most {MAX_ADD} units at once")
             next_pos: dict[int, int] = {}
             new_ids = []
             for u in src:
                 if u.army_id not in next_pos:
-                    next_pos[u.army_id] = (s.scalar(select(func.max(Unit.position)).where(
-                        Unit.army_id == u.army_id)) or 0) + 1
+                    next_pos[u.army_id] = (
+                        s.scalar(select(func.max(Unit.position)).where(Unit.army_id == u.army_id))
+                        or 0
+                    ) + 1
                 copy_name = u.name if len(u.name) > 93 else f"{u.name} (copy)"
-                c = Unit(army_id=u.army_id, name=copy_name, type_key=u.type_key,
-                         overrides=dict(u.overrides), hands=list(u.hands), worn=list(u.worn),
-                         carried=list(u.carried), notes=u.notes, status=UnitStatus.ALIVE,
-                         battles_fought=0, kills=0, position=next_pos[u.army_id])
+                c = Unit(
+                    army_id=u.army_id,
+                    name=copy_name,
+                    type_key=u.type_key,
+                    overrides=dict(u.overrides),
+                    hands=list(u.hands),
+                    worn=list(u.worn),
+                    carried=list(u.carried),
+                    notes=u.notes,
+                    status=UnitStatus.ALIVE,
+                    battles_fought=0,
+                    kills=0,
+                    position=next_pos[u.army_id],
+                )
                 next_pos[u.army_id] += 1
                 s.add(c)
                 s.flush()
@@ -436,40 +583,56 @@ class RosterService(ServiceBase):
             snap = snapshots.take(s, table_of(Unit), Unit.id.in_(out))
             self._touch(s, campaign_id)
         text = "Duplicate unit" if len(out) == 1 else f"Duplicate {len(out)} units"
-        return Done(out, Changes.UNITS | Changes.ARMIES, text,
-                    redo=step(self.restore, snap, campaign_id, text),
-                    undo=step(self.delete_units, out, versions=_made(snap)))
+        return Done(
+            out,
+            Changes.UNITS | Changes.ARMIES,
+            text,
+            redo=step(self.restore, snap, campaign_id, text),
+            undo=step(self.delete_units, out, versions=_made(snap)),
+        )
 
     # -- editing ------------------------------------------------------------------------------
 
     @storage_errors
-    def edit_unit(self, unit_id: UnitId, patch: UnitPatch, *, version: Expected = None
-                  ) -> Done[UnitPatch]:
+    def edit_unit(
+        self, unit_id: UnitId, patch: UnitPatch, *, version: Expected = None
+    ) -> Done[UnitPatch]:
         """Change some fields of one unit; ``value`` holds their old values (for undo).
         ``version``: the unit's version in the caller's view (``UnitRow.version``); if the unit
         changed since, ``ConflictError`` and nothing is changed."""
         old, before, after, text = self._edit_units(
-            {unit_id: patch}, None if version is None else {unit_id: version})
-        return Done(old[unit_id], Changes.UNITS, text,
-                    redo=step(self.edit_unit, unit_id, patch, version=before[unit_id]),
-                    undo=step(self.edit_unit, unit_id, old[unit_id], version=after[unit_id]))
+            {unit_id: patch}, None if version is None else {unit_id: version}
+        )
+        return Done(
+            old[unit_id],
+            Changes.UNITS,
+            text,
+            redo=step(self.edit_unit, unit_id, patch, version=before[unit_id]),
+            undo=step(self.edit_unit, unit_id, old[unit_id], version=after[unit_id]),
+        )
 
     @storage_errors
-    def edit_units(self, patches: Mapping[UnitId, UnitPatch], *,
-                   versions: Mapping[UnitId, Expected] | None = None
-                   ) -> Done[dict[UnitId, UnitPatch]]:
+    def edit_units(
+        self,
+        patches: Mapping[UnitId, UnitPatch],
+        *,
+        versions: Mapping[UnitId, Expected] | None = None,
+    ) -> Done[dict[UnitId, UnitPatch]]:
         """Change several units in one action (e.g. the type of every selected unit).
         ``versions``: each unit's version in the caller's view; one changed since refuses all."""
         old, before, after, text = self._edit_units(patches, versions)
         new = dict(patches)
-        return Done(old, Changes.UNITS, text,
-                    redo=step(self.edit_units, new, versions=before),
-                    undo=step(self.edit_units, old, versions=after))
+        return Done(
+            old,
+            Changes.UNITS,
+            text,
+            redo=step(self.edit_units, new, versions=before),
+            undo=step(self.edit_units, old, versions=after),
+        )
 
-    def _edit_units(self, patches: Mapping[UnitId, UnitPatch],
-                    versions: Mapping[UnitId, Expected] | None
-                    ) -> tuple[dict[UnitId, UnitPatch], dict[UnitId, Seen], dict[UnitId, Seen],
-                               str]:
+    def _edit_units(
+        self, patches: Mapping[UnitId, UnitPatch], versions: Mapping[UnitId, Expected] | None
+    ) -> tuple[dict[UnitId, UnitPatch], dict[UnitId, Seen], dict[UnitId, Seen], str]:
         if not patches:
             raise UserError("no units to change")
         for p in patches.values():
@@ -477,15 +640,22 @@ class RosterService(ServiceBase):
         versions = versions or {}
         with self._sessions.begin() as s:
             ids = list(patches)
-            units = {u.id: u for u in s.scalars(
-                select(Unit).where(Unit.id.in_([i for i in ids if is_id(i)]))
-                .order_by(Unit.id).with_for_update()
-                .execution_options(populate_existing=True))}
+            units = {
+                u.id: u
+                for u in s.scalars(
+                    select(Unit)
+                    .where(Unit.id.in_([i for i in ids if is_id(i)]))
+                    .order_by(Unit.id)
+                    .with_for_update()
+                    .execution_options(populate_existing=True)
+                )
+            }
             for uid, p in patches.items():
                 check(units.get(uid), versions.get(uid), "unit", fields=_patch_fields(p))
             campaign_id = self._campaign_of_units(s, ids)
-            needs_catalog = any(p.type_key is not None or p.loadout is not None
-                                for p in patches.values())
+            needs_catalog = any(
+                p.type_key is not None or p.loadout is not None for p in patches.values()
+            )
             cat = load_campaign_catalog(s, campaign_id) if needs_catalog else None
             old: dict[UnitId, UnitPatch] = {}
             before: dict[UnitId, Seen] = {}
@@ -499,53 +669,77 @@ class RosterService(ServiceBase):
             self._touch(s, campaign_id)
         if len(patches) == 1:
             p = next(iter(patches.values()))
-            what = next((f for f in ("name", "type", "loadout", "overrides", "notes", "status")
-                         if getattr(p, "type_key" if f == "type" else f) is not None), "unit")
+            what = next(
+                (
+                    f
+                    for f in ("name", "type", "loadout", "overrides", "notes", "status")
+                    if getattr(p, "type_key" if f == "type" else f) is not None
+                ),
+                "unit",
+            )
             text = "Rename unit" if what == "name" else f"Change {what}"
         else:
             text = f"Change {len(patches)} units"
         return old, before, after, text
 
     @storage_errors
-    def reorder_units(self, army_id: ArmyId, unit_ids: Sequence[UnitId],
-                      expect: Sequence[UnitId] | None = None) -> Done[tuple[UnitId, ...]]:
+    def reorder_units(
+        self, army_id: ArmyId, unit_ids: Sequence[UnitId], expect: Sequence[UnitId] | None = None
+    ) -> Done[tuple[UnitId, ...]]:
         """Put the army's units in this order (every unit once); ``value``: the old order.
         ``expect``: the order the caller saw (undo and redo pass the order their action left);
         if the army's order is another now, ``ConflictError``."""
         ids = _ids(unit_ids)
         with self._sessions.begin() as s:
             army = self._lock(s, Army, army_id, "army")
-            current = tuple(s.scalars(select(Unit.id).where(Unit.army_id == army_id)
-                                      .order_by(Unit.position, Unit.id)))
+            current = tuple(
+                s.scalars(
+                    select(Unit.id).where(Unit.army_id == army_id).order_by(Unit.position, Unit.id)
+                )
+            )
             if expect is not None and tuple(expect) != current:
-                raise ConflictError(f"the units of {army.name} were added, removed or "
-                                    "reordered by someone else since; nothing was changed")
+                raise ConflictError(
+                    f"the units of {army.name} were added, removed or "
+                    "reordered by someone else since; nothing was changed"
+                )
             if sorted(current) != sorted(ids):
                 raise UserError("the new order must list every unit of the army once")
             # Positions are not the unit's fields (no version change): a plain table update.
             tbl = table_of(Unit)
-            s.execute(update(tbl).where(tbl.c.id == bindparam("uid"))
-                      .values(position=bindparam("pos")),
-                      [{"uid": uid, "pos": i + 1} for i, uid in enumerate(ids)])
+            s.execute(
+                update(tbl).where(tbl.c.id == bindparam("uid")).values(position=bindparam("pos")),
+                [{"uid": uid, "pos": i + 1} for i, uid in enumerate(ids)],
+            )
             self._touch(s, army.campaign_id)
-        return Done(current, Changes.UNITS, "Reorder units",
-                    redo=step(self.reorder_units, army_id, ids, current),
-                    undo=step(self.reorder_units, army_id, current, tuple(ids)))
+        return Done(
+            current,
+            Changes.UNITS,
+            "Reorder units",
+            redo=step(self.reorder_units, army_id, ids, current),
+            undo=step(self.reorder_units, army_id, current, tuple(ids)),
+        )
 
     # -- deleting -----------------------------------------------------------------------------
 
     @storage_errors
-    def delete_units(self, unit_ids: Sequence[UnitId], *,
-                     versions: Mapping[UnitId, Expected] | None = None) -> Done[Snapshot]:
+    def delete_units(
+        self, unit_ids: Sequence[UnitId], *, versions: Mapping[UnitId, Expected] | None = None
+    ) -> Done[Snapshot]:
         """Delete units; ``value`` is the snapshot that ``restore`` puts back (same ids).
         Battles that mustered them keep their copies. ``versions``: as in ``edit_units``."""
         ids = _ids(unit_ids)
         with self._sessions.begin() as s:
             if versions:
-                units = {u.id: u for u in s.scalars(
-                    select(Unit).where(Unit.id.in_([i for i in ids if is_id(i)]))
-                    .order_by(Unit.id).with_for_update()
-                    .execution_options(populate_existing=True))}
+                units = {
+                    u.id: u
+                    for u in s.scalars(
+                        select(Unit)
+                        .where(Unit.id.in_([i for i in ids if is_id(i)]))
+                        .order_by(Unit.id)
+                        .with_for_update()
+                        .execution_options(populate_existing=True)
+                    )
+                }
                 for uid in ids:
                     check(units.get(uid), versions.get(uid), "unit")
             campaign_id = self._campaign_of_units(s, ids)
@@ -553,14 +747,19 @@ class RosterService(ServiceBase):
             snap = self._snapshot_delete(s, table_of(Unit), Unit.id.in_(ids))
             self._touch(s, campaign_id)
         text = f"Delete {names[0]}" if len(ids) == 1 else f"Delete {len(ids)} units"
-        return Done(snap, Changes.UNITS | Changes.ARMIES, text,
-                    redo=step(self.delete_units, ids, versions=_made(snap)),
-                    undo=step(self.restore, snap, campaign_id, text))
+        return Done(
+            snap,
+            Changes.UNITS | Changes.ARMIES,
+            text,
+            redo=step(self.delete_units, ids, versions=_made(snap)),
+            undo=step(self.restore, snap, campaign_id, text),
+        )
 
     def delete_unit(self, unit_id: UnitId, *, version: Expected = None) -> Done[Snapshot]:
         """Delete one unit; ``value`` is the snapshot ``restore_units`` puts back."""
-        return self.delete_units([unit_id],
-                                 versions=None if version is None else {unit_id: version})
+        return self.delete_units(
+            [unit_id], versions=None if version is None else {unit_id: version}
+        )
 
     @storage_errors
     def restore_units(self, snap: Snapshot) -> Done[Snapshot]:
@@ -589,18 +788,25 @@ def _ids(unit_ids: Sequence[UnitId]) -> list[UnitId]:
     return ids
 
 
-def _names(s: Session, army_id: ArmyId, pattern: str, type_name: str, count: int,
-           exact: bool) -> list[str]:
+def _names(
+    s: Session, army_id: ArmyId, pattern: str, type_name: str, count: int, exact: bool
+) -> list[str]:
     if exact:
         return [clean_name(pattern, "The unit's name")]
     # Only {type} and {n} are replaced: the pattern is never used as a format string.
     base = pattern if "{n}" in pattern else pattern.rstrip() + " {n}"
     prefix, _, suffix = base.replace("{type}", type_name).partition("{n}")
     suffix = suffix.replace("{n}", "")
-    existing = "\n".join(s.scalars(select(Unit.name).where(
-        Unit.army_id == army_id, Unit.name.startswith(prefix, autoescape=True))))
-    numbers = re.findall(rf"^{re.escape(prefix)}(\d{{1,9}}){re.escape(suffix)}$", existing,
-                         re.MULTILINE)
+    existing = "\n".join(
+        s.scalars(
+            select(Unit.name).where(
+                Unit.army_id == army_id, Unit.name.startswith(prefix, autoescape=True)
+            )
+        )
+    )
+    numbers = re.findall(
+        rf"^{re.escape(prefix)}(\d{{1,9}}){re.escape(suffix)}$", existing, re.MULTILINE
+    )
     highest = max(map(int, numbers), default=0)
     names = [f"{prefix}{highest + i + 1}{suffix}" for i in range(count)]
     return [clean_name(n, "The unit's name") for n in names]
@@ -612,19 +818,28 @@ def _made(snap: Snapshot) -> dict[UnitId, Seen]:
 
 
 def _patch_fields(p: UnitPatch) -> tuple[str, ...]:
-    return tuple(col for f, col in (("name", "name"), ("type_key", "type_key"),
-                                    ("status", "status"), ("battles_fought", "battles_fought"),
-                                    ("kills", "kills"), ("notes", "notes"))
-                 if getattr(p, f) is not None)
+    return tuple(
+        col
+        for f, col in (
+            ("name", "name"),
+            ("type_key", "type_key"),
+            ("status", "status"),
+            ("battles_fought", "battles_fought"),
+            ("kills", "kills"),
+            ("notes", "notes"),
+        )
+        if getattr(p, f) is not None
+    )
 
 
 def _check_patch_values(p: UnitPatch) -> None:
     if p.status is not None and p.status not in CAMPAIGN_STATUS:
-        raise UserError(f"'{p.status}' is not a campaign status; use "
-                        + ", ".join(CAMPAIGN_STATUS), field="status")
+        raise UserError(
+            f"'{p.status}' is not a campaign status; use " + ", ".join(CAMPAIGN_STATUS),
+            field="status",
+        )
     if p.battles_fought is not None:
-        clean_int(p.battles_fought, "Battles fought", field="battles_fought",
-                  maximum=MAX_NUMBER)
+        clean_int(p.battles_fought, "Battles fought", field="battles_fought", maximum=MAX_NUMBER)
     if p.kills is not None:
         clean_int(p.kills, "Kills", field="kills", maximum=MAX_NUMBER)
     if p.overrides is not None:
@@ -639,11 +854,13 @@ def _old_values(u: Unit, p: UnitPatch) -> UnitPatch:
         type_key=u.type_key if p.type_key is not None else None,
         overrides=overrides_from_json(u.overrides) if p.overrides is not None else None,
         loadout=Loadout(tuple(u.hands), tuple(u.worn), tuple(u.carried))
-        if p.loadout is not None else None,
+        if p.loadout is not None
+        else None,
         notes=u.notes if p.notes is not None else None,
         status=UnitStatus(u.status) if p.status is not None else None,
         battles_fought=u.battles_fought if p.battles_fought is not None else None,
-        kills=u.kills if p.kills is not None else None)
+        kills=u.kills if p.kills is not None else None,
+    )
 
 
 def _apply(u: Unit, p: UnitPatch, cat: Catalog | None) -> None:
@@ -652,8 +869,9 @@ def _apply(u: Unit, p: UnitPatch, cat: Catalog | None) -> None:
     if p.type_key is not None:
         assert cat is not None
         if cat.get_unit_type(p.type_key) is None and p.type_key != u.type_key:
-            raise UserError(f"there is no unit type '{p.type_key}' in this campaign's catalog",
-                            field="type")
+            raise UserError(
+                f"there is no unit type '{p.type_key}' in this campaign's catalog", field="type"
+            )
         u.type_key = p.type_key
     if p.overrides is not None:
         u.overrides = overrides_to_json(check_overrides(p.overrides))
@@ -663,8 +881,9 @@ def _apply(u: Unit, p: UnitPatch, cat: Catalog | None) -> None:
         # Keys the unit already had may stay even if the catalog lost them (undo must work).
         for k in (*p.loadout.hands, *p.loadout.worn, *p.loadout.carried):
             if k is not None and cat.get_item(k) is None and k not in old:
-                raise UserError(f"there is no item '{k}' in this campaign's catalog",
-                                field="loadout")
+                raise UserError(
+                    f"there is no item '{k}' in this campaign's catalog", field="loadout"
+                )
         u.hands = list(p.loadout.hands)
         u.worn = list(p.loadout.worn)
         u.carried = list(p.loadout.carried)

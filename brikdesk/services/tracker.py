@@ -109,8 +109,15 @@ from brikdesk.services.tracker_cache import (
 )
 from brikdesk.services.tracker_views import BattleView, LoggedEvent, TrackedPlayer, TrackedUnit
 
-__all__ = ["LOG_CHANGES", "BattleEvent", "BattleView", "LoggedEvent", "TrackedPlayer",
-           "TrackedUnit", "TrackerService"]
+__all__ = [
+    "LOG_CHANGES",
+    "BattleEvent",
+    "BattleView",
+    "LoggedEvent",
+    "TrackedPlayer",
+    "TrackedUnit",
+    "TrackerService",
+]
 
 #: The domain's battle event (any of the event dataclasses); the name the tracker API uses.
 BattleEvent = Event
@@ -124,30 +131,57 @@ _SQL_CHUNK = 500  # ids per IN (...) list
 _BID: BindParameter[int] = bindparam("battle_id")
 #: Times the log is read again when it changed between two reads of one call.
 _LOG_READS = 5
-_LOG_SUMMARY = (select(func.count(), func.max(EventRow.id),
-                       func.sum(case((EventRow.reverted.is_(True), 1), else_=0)))
-                .where(EventRow.battle_id == _BID))
-_LOG_ORDER = (select(EventRow.id, EventRow.reverted).where(EventRow.battle_id == _BID)
-              .order_by(EventRow.seq))
-_BATTLE_ROW = (select(Battle.id, Battle.campaign_id, Battle.name, Battle.status, Battle.notes,
-                      Battle.undo_groups, Campaign.updated_at)
-               .join(Campaign, Campaign.id == Battle.campaign_id)
-               .where(Battle.id == _BID))
-_SET_UNDO_GROUPS = (update(Battle).where(Battle.id == bindparam("battle_id"))
-                    .values(undo_groups=bindparam("groups")))
+_LOG_SUMMARY = select(
+    func.count(), func.max(EventRow.id), func.sum(case((EventRow.reverted.is_(True), 1), else_=0))
+).where(EventRow.battle_id == _BID)
+_LOG_ORDER = (
+    select(EventRow.id, EventRow.reverted).where(EventRow.battle_id == _BID).order_by(EventRow.seq)
+)
+_BATTLE_ROW = (
+    select(
+        Battle.id,
+        Battle.campaign_id,
+        Battle.name,
+        Battle.status,
+        Battle.notes,
+        Battle.undo_groups,
+        Campaign.updated_at,
+    )
+    .join(Campaign, Campaign.id == Battle.campaign_id)
+    .where(Battle.id == _BID)
+)
+_SET_UNDO_GROUPS = (
+    update(Battle)
+    .where(Battle.id == bindparam("battle_id"))
+    .values(undo_groups=bindparam("groups"))
+)
 _INSERT = insert(EventRow).returning(EventRow.id, sort_by_parameter_order=True)
-_SET_REVERTED = (update(EventRow).where(EventRow.id.in_(bindparam("ids", expanding=True)))
-                 .values(reverted=bindparam("flag"))
-                 .execution_options(synchronize_session=False))
-_TOUCH = (update(Campaign).where(Campaign.id == bindparam("campaign_id"))
-          .values(updated_at=bindparam("now")))
+_SET_REVERTED = (
+    update(EventRow)
+    .where(EventRow.id.in_(bindparam("ids", expanding=True)))
+    .values(reverted=bindparam("flag"))
+    .execution_options(synchronize_session=False)
+)
+_TOUCH = (
+    update(Campaign)
+    .where(Campaign.id == bindparam("campaign_id"))
+    .values(updated_at=bindparam("now"))
+)
 _MAX_SEQ = select(func.max(EventRow.seq)).where(EventRow.battle_id == _BID)
 _LOCK_BATTLE = select(Battle.id).where(Battle.id == _BID).with_for_update()
-_PLAYERS = (select(BattlePlayer.id, Player.id, Player.name, Player.colour, Player.faction,
-                   BattlePlayer.turn_order)
-            .join(Player, Player.id == BattlePlayer.player_id)
-            .where(BattlePlayer.battle_id == _BID)
-            .order_by(BattlePlayer.turn_order, BattlePlayer.id))
+_PLAYERS = (
+    select(
+        BattlePlayer.id,
+        Player.id,
+        Player.name,
+        Player.colour,
+        Player.faction,
+        BattlePlayer.turn_order,
+    )
+    .join(Player, Player.id == BattlePlayer.player_id)
+    .where(BattlePlayer.battle_id == _BID)
+    .order_by(BattlePlayer.turn_order, BattlePlayer.id)
+)
 
 
 # -- the battle's row as one call reads it ---------------------------------------------------
@@ -165,9 +199,9 @@ class _BattleInfo:
     groups: tuple[Group, ...]  # its undo groups
 
 
-
-def _event_text(setup: BattleSetup, kind: str, event: Event | None,
-                payload: Mapping[str, Any]) -> str:
+def _event_text(
+    setup: BattleSetup, kind: str, event: Event | None, payload: Mapping[str, Any]
+) -> str:
     if event is not None:
         return describe(setup, event)
     text = payload.get("text")
@@ -180,20 +214,23 @@ def _spec_from_json(name: str, data: Mapping[str, Any]) -> UnitSpec:
     def keys(value: Any, allow_none: bool = False) -> tuple[Any, ...]:
         if not isinstance(value, list | tuple):
             return ()
-        return tuple(v for v in value
-                     if isinstance(v, str) or (allow_none and v is None))
+        return tuple(v for v in value if isinstance(v, str) or (allow_none and v is None))
 
     overrides = data.get("overrides")
     try:
         ov = overrides_from_json(overrides if isinstance(overrides, Mapping) else {})
     except (TypeError, ValueError):
         ov = overrides_from_json({})
-    lo = Loadout(keys(data.get("hands"), True), keys(data.get("worn")),
-                 keys(data.get("carried")))
+    lo = Loadout(keys(data.get("hands"), True), keys(data.get("worn")), keys(data.get("carried")))
     type_key = data.get("type")
     notes = data.get("notes")
-    return UnitSpec(name, type_key if isinstance(type_key, str) else "", lo, ov,
-                    notes if isinstance(notes, str) else "")
+    return UnitSpec(
+        name,
+        type_key if isinstance(type_key, str) else "",
+        lo,
+        ov,
+        notes if isinstance(notes, str) else "",
+    )
 
 
 # -- the service ----------------------------------------------------------------------------
@@ -232,8 +269,9 @@ class TrackerService(ServiceBase):
     # -- recording ----------------------------------------------------------------------------
 
     @storage_errors
-    def record(self, battle_id: BattleId, events: Sequence[Event], *, text: str | None = None
-               ) -> Done[BattleView]:
+    def record(
+        self, battle_id: BattleId, events: Sequence[Event], *, text: str | None = None
+    ) -> Done[BattleView]:
         """Apply ``events`` in order to the current state with the rules; if every one is legal,
         store them in one transaction as one undo step. An illegal one raises ``RuleViolation``
         (a ``UserError`` naming the reason and the rule) and nothing is stored."""
@@ -281,8 +319,13 @@ class TrackerService(ServiceBase):
                 raise UserError("There is nothing to undo in this battle's log.")
             text = "Undo: " + cache.rows[group[0]].text
             view = self._revert(s, b, cache, group)
-        return Done(view, LOG_CHANGES, text, redo=_step(self.revert_events, battle_id, group),
-                    undo=_step(self.unrevert_events, battle_id, group))
+        return Done(
+            view,
+            LOG_CHANGES,
+            text,
+            redo=_step(self.revert_events, battle_id, group),
+            undo=_step(self.unrevert_events, battle_id, group),
+        )
 
     @storage_errors
     def redo(self, battle_id: BattleId, *, seen: EventId | None = None) -> Done[BattleView]:
@@ -297,8 +340,13 @@ class TrackerService(ServiceBase):
                 raise UserError("There is nothing to redo in this battle's log.")
             text = "Redo: " + cache.rows[group[0]].text
             view = self._unrevert(s, b, cache, group)
-        return Done(view, LOG_CHANGES, text, redo=_step(self.unrevert_events, battle_id, group),
-                    undo=_step(self.revert_events, battle_id, group))
+        return Done(
+            view,
+            LOG_CHANGES,
+            text,
+            redo=_step(self.unrevert_events, battle_id, group),
+            undo=_step(self.revert_events, battle_id, group),
+        )
 
     @storage_errors
     def revert_events(self, battle_id: BattleId, event_ids: Sequence[EventId]) -> Done[BattleView]:
@@ -310,12 +358,18 @@ class TrackerService(ServiceBase):
         with self._writing(battle_id) as s:
             b, cache = self._sync(s, battle_id)
             view = self._revert(s, b, cache, ids)
-        return Done(view, LOG_CHANGES, "Undo", redo=_step(self.revert_events, battle_id, ids),
-                    undo=_step(self.unrevert_events, battle_id, ids))
+        return Done(
+            view,
+            LOG_CHANGES,
+            "Undo",
+            redo=_step(self.revert_events, battle_id, ids),
+            undo=_step(self.unrevert_events, battle_id, ids),
+        )
 
     @storage_errors
-    def unrevert_events(self, battle_id: BattleId, event_ids: Sequence[EventId]
-                        ) -> Done[BattleView]:
+    def unrevert_events(
+        self, battle_id: BattleId, event_ids: Sequence[EventId]
+    ) -> Done[BattleView]:
         """Bring these undone events back (the redo step); they must be the first undone ones,
         else ``ConflictError`` (someone recorded since, which drops the undone events, or
         redid them already)."""
@@ -323,34 +377,42 @@ class TrackerService(ServiceBase):
         with self._writing(battle_id) as s:
             b, cache = self._sync(s, battle_id)
             view = self._unrevert(s, b, cache, ids)
-        return Done(view, LOG_CHANGES, "Redo", redo=_step(self.unrevert_events, battle_id, ids),
-                    undo=_step(self.revert_events, battle_id, ids))
+        return Done(
+            view,
+            LOG_CHANGES,
+            "Redo",
+            redo=_step(self.unrevert_events, battle_id, ids),
+            undo=_step(self.revert_events, battle_id, ids),
+        )
 
-    def _revert(self, s: Session, b: _BattleInfo, cache: BattleCache, ids: tuple[EventId, ...]
-                ) -> BattleView:
+    def _revert(
+        self, s: Session, b: _BattleInfo, cache: BattleCache, ids: tuple[EventId, ...]
+    ) -> BattleView:
         self._check_not_finished(b)
         if not ids:
             raise UserError("Only the last events of the log can be undone.")
         n = len(cache.ids)
-        tail = cache.ids[n - len(ids):] if n >= len(ids) else []
+        tail = cache.ids[n - len(ids) :] if n >= len(ids) else []
         if sorted(tail) != sorted(ids):
             raise ConflictError(self._not_last(cache, ids))
         cache.pending = True
         s.execute(_SET_REVERTED, {"ids": list(ids), "flag": True})
         self._touch(s, b.campaign_id, cache)
-        if cache.tail_ok and tuple(cache.ids[n - len(ids):]) == ids:
+        if cache.tail_ok and tuple(cache.ids[n - len(ids) :]) == ids:
             order = cache.order
-            cache.set_order(order[:n - len(ids)]
-                              + tuple((i, True) for i in ids) + order[n:],
-                              cache.token[1] if cache.token else None)
+            cache.set_order(
+                order[: n - len(ids)] + tuple((i, True) for i in ids) + order[n:],
+                cache.token[1] if cache.token else None,
+            )
         else:
             self._sync_events(s, b.id, cache)
         return self._view(b, cache)
 
-    def _unrevert(self, s: Session, b: _BattleInfo, cache: BattleCache, ids: tuple[EventId, ...]
-                  ) -> BattleView:
+    def _unrevert(
+        self, s: Session, b: _BattleInfo, cache: BattleCache, ids: tuple[EventId, ...]
+    ) -> BattleView:
         self._check_not_finished(b)
-        undone = [i for i, reverted in cache.order if reverted][:len(ids)]
+        undone = [i for i, reverted in cache.order if reverted][: len(ids)]
         if not ids or sorted(undone) != sorted(ids):
             if not ids:
                 raise UserError("Only the next undone events of the log can be redone.")
@@ -360,10 +422,11 @@ class TrackerService(ServiceBase):
         self._touch(s, b.campaign_id, cache)
         n = len(cache.ids)
         order = cache.order
-        if cache.tail_ok and tuple(i for i, _r in order[n:n + len(ids)]) == ids:
-            cache.set_order(order[:n] + tuple((i, False) for i in ids)
-                              + order[n + len(ids):],
-                              cache.token[1] if cache.token else None)
+        if cache.tail_ok and tuple(i for i, _r in order[n : n + len(ids)]) == ids:
+            cache.set_order(
+                order[:n] + tuple((i, False) for i in ids) + order[n + len(ids) :],
+                cache.token[1] if cache.token else None,
+            )
         else:
             self._sync_events(s, b.id, cache)
         return self._view(b, cache)
@@ -389,12 +452,16 @@ class TrackerService(ServiceBase):
         if all(i in standing for i in ids):
             first = min(cache.ids.index(i) for i in ids)
             after = [i for i in cache.ids[first:] if i not in ids]
-            return (f"Can't undo {what}: someone else recorded {self._texts(cache, after)} "
-                    "after it; nothing was changed (undo those first).")
+            return (
+                f"Can't undo {what}: someone else recorded {self._texts(cache, after)} "
+                "after it; nothing was changed (undo those first)."
+            )
         if all(i in cache.rows and i not in standing for i in ids):
             return f"Can't undo {what}: someone else undid it already; nothing was changed."
-        return (f"Can't undo {what}: the battle's log changed since (someone else undid and "
-                "recorded over it); nothing was changed.")
+        return (
+            f"Can't undo {what}: the battle's log changed since (someone else undid and "
+            "recorded over it); nothing was changed."
+        )
 
     def _not_next(self, cache: BattleCache, ids: tuple[EventId, ...]) -> str:
         """Why undone events cannot be redone: redone already, or recorded over (gone)."""
@@ -406,24 +473,26 @@ class TrackerService(ServiceBase):
         if not any(i in present for i in ids):
             last = cache.ids[-1:] if cache.ids else []
             since = f" ({self._texts(cache, last)})" if last else ""
-            return (f"Can't redo {what}: someone else recorded new events since{since}, which "
-                    "replaced the undone ones; nothing was changed.")
+            return (
+                f"Can't redo {what}: someone else recorded new events since{since}, which "
+                "replaced the undone ones; nothing was changed."
+            )
         return f"Can't redo {what}: the battle's log changed since; nothing was changed."
 
     def _moved_on(self, cache: BattleCache, seen: EventId, doing: str) -> str:
         """The log's last (or first undone) action is not the one the caller saw."""
         what = f"'{cache.rows[seen].text}'" if seen in cache.rows else "the action you saw"
         if doing == "undo" and seen in cache.ids:
-            after = cache.ids[cache.ids.index(seen) + 1:]
-            return (f"Can't undo {what}: someone else recorded {self._texts(cache, after)} "
-                    "after it; nothing was changed.")
+            after = cache.ids[cache.ids.index(seen) + 1 :]
+            return (
+                f"Can't undo {what}: someone else recorded {self._texts(cache, after)} "
+                "after it; nothing was changed."
+            )
         if doing == "undo":
-            return (f"Can't undo {what}: someone else undid it already; nothing was "
-                    "changed.")
+            return f"Can't undo {what}: someone else undid it already; nothing was changed."
         if seen in cache.ids:
             return f"Can't redo {what}: someone else redid it already; nothing was changed."
-        return (f"Can't redo {what}: someone else recorded new events since; nothing was "
-                "changed.")
+        return f"Can't redo {what}: someone else recorded new events since; nothing was changed."
 
     # -- starting -----------------------------------------------------------------------------
 
@@ -443,9 +512,13 @@ class TrackerService(ServiceBase):
             info, cache = self._sync(s, battle_id)
             cache.pending = True
             view = self._view(info, cache)
-        return Done(view, LOG_CHANGES, f"Start battle {view.name}",
-                    redo=_step(self.start, battle_id, order),
-                    undo=_step(self._unstart, battle_id, old))
+        return Done(
+            view,
+            LOG_CHANGES,
+            f"Start battle {view.name}",
+            redo=_step(self.start, battle_id, order),
+            undo=_step(self._unstart, battle_id, old),
+        )
 
     @storage_errors
     def _unstart(self, battle_id: BattleId, old_order: Sequence[PlayerId]) -> Done[BattleView]:
@@ -454,8 +527,11 @@ class TrackerService(ServiceBase):
             b = self._get(s, Battle, battle_id, "battle")
             if b.status != "in_progress":
                 raise UserError(f"'{b.name}' is not in progress.")
-            standing = s.scalar(select(func.count()).where(EventRow.battle_id == battle_id,
-                                                           EventRow.reverted.is_(False)))
+            standing = s.scalar(
+                select(func.count()).where(
+                    EventRow.battle_id == battle_id, EventRow.reverted.is_(False)
+                )
+            )
             if standing:
                 raise UserError(f"'{b.name}' has events in its log; undo them first.")
             order = self._set_order(s, battle_id, tuple(old_order))
@@ -466,13 +542,18 @@ class TrackerService(ServiceBase):
             info, cache = self._sync(s, battle_id)
             cache.pending = True
             view = self._view(info, cache)
-        return Done(view, LOG_CHANGES, f"Start battle {view.name}",
-                    redo=_step(self._unstart, battle_id, old_order),
-                    undo=_step(self.start, battle_id, order))
+        return Done(
+            view,
+            LOG_CHANGES,
+            f"Start battle {view.name}",
+            redo=_step(self._unstart, battle_id, old_order),
+            undo=_step(self.start, battle_id, order),
+        )
 
     @storage_errors
-    def begin(self, campaign_id: CampaignId, name: str, musters: Sequence[Muster], *,
-              notes: str = "") -> Done[BattleView]:
+    def begin(
+        self, campaign_id: CampaignId, name: str, musters: Sequence[Muster], *, notes: str = ""
+    ) -> Done[BattleView]:
         """Create a battle with the mustered units and start it; the musters' order is the
         turn order. One undo step (undo deletes the battle; the campaign pool is untouched)."""
         created = self._battles.create_battle(campaign_id, name, musters, notes=notes)
@@ -490,8 +571,13 @@ class TrackerService(ServiceBase):
         def undo() -> Changes:
             return started.undo() | created.undo()
 
-        return Done(started.value, started.changes | created.changes,
-                    f"Start battle {started.value.name}", redo=redo, undo=undo)
+        return Done(
+            started.value,
+            started.changes | created.changes,
+            f"Start battle {started.value.name}",
+            redo=redo,
+            undo=undo,
+        )
 
     # -- internals ----------------------------------------------------------------------------
 
@@ -499,8 +585,7 @@ class TrackerService(ServiceBase):
         """Now, as the database stores times."""
         return to_db_time(self._clock())
 
-    def _touch(self, s: Session, campaign_id: CampaignId,
-               cache: BattleCache | None = None) -> None:
+    def _touch(self, s: Session, campaign_id: CampaignId, cache: BattleCache | None = None) -> None:
         """Mark the campaign as changed now (as every service does; a prebuilt statement).
         ``cache``: this battle's cache, which then knows the new stamp is its own write."""
         now = self._db_now()
@@ -529,14 +614,20 @@ class TrackerService(ServiceBase):
             if cache is not None:
                 cache.pending = False
 
-    def _done(self, view: BattleView | None, battle_id: BattleId, ids: tuple[EventId, ...],
-              text: str) -> Done[Any]:
-        return Done(view, LOG_CHANGES, text,
-                    redo=_step(self.unrevert_events, battle_id, ids),
-                    undo=_step(self.revert_events, battle_id, ids))
+    def _done(
+        self, view: BattleView | None, battle_id: BattleId, ids: tuple[EventId, ...], text: str
+    ) -> Done[Any]:
+        return Done(
+            view,
+            LOG_CHANGES,
+            text,
+            redo=_step(self.unrevert_events, battle_id, ids),
+            undo=_step(self.revert_events, battle_id, ids),
+        )
 
-    def _store(self, battle_id: BattleId, events: tuple[Event, ...]
-               ) -> tuple[tuple[EventId, ...], BattleView]:
+    def _store(
+        self, battle_id: BattleId, events: tuple[Event, ...]
+    ) -> tuple[tuple[EventId, ...], BattleView]:
         with self._writing(battle_id) as s:
             b, cache = self._sync(s, battle_id)
             self._check_open(b)
@@ -549,8 +640,14 @@ class TrackerService(ServiceBase):
             self._sync_events(s, battle_id, cache)
             return ids, self._view(b, cache)
 
-    def _insert(self, s: Session, b: _BattleInfo, cache: BattleCache, events: Sequence[Event],
-                states: Sequence[BattleState] | None = None) -> tuple[EventId, ...]:
+    def _insert(
+        self,
+        s: Session,
+        b: _BattleInfo,
+        cache: BattleCache,
+        events: Sequence[Event],
+        states: Sequence[BattleState] | None = None,
+    ) -> tuple[EventId, ...]:
         """Store ``events`` (already checked by the rules; ``states``: the state after each)."""
         records = []
         cache.pending = True
@@ -559,25 +656,47 @@ class TrackerService(ServiceBase):
             records.append((kind, actor, target, check_payload(payload, f"event {i + 1}")))
         reverted = bool(cache.token and cache.token[2]) or any(r for _i, r in cache.order)
         if reverted:
-            s.execute(delete(EventRow).where(EventRow.battle_id == b.id,
-                                             EventRow.reverted.is_(True)))
+            s.execute(
+                delete(EventRow).where(EventRow.battle_id == b.id, EventRow.reverted.is_(True))
+            )
         seq = s.scalar(_MAX_SEQ, {"battle_id": b.id}) or 0
         now = self._db_now()
         first = seq + 1
-        rows = [{"battle_id": b.id, "seq": first + n, "kind": kind, "actor_id": actor,
-                 "target_id": target, "payload": payload, "created_at": now, "reverted": False}
-                for n, (kind, actor, target, payload) in enumerate(records)]
+        rows = [
+            {
+                "battle_id": b.id,
+                "seq": first + n,
+                "kind": kind,
+                "actor_id": actor,
+                "target_id": target,
+                "payload": payload,
+                "created_at": now,
+                "reverted": False,
+            }
+            for n, (kind, actor, target, payload) in enumerate(records)
+        ]
         seq = first + len(records) - 1
         ids = tuple(s.scalars(_INSERT, rows))
         time = from_db_time(now)
         for n, (eid, event) in enumerate(zip(ids, events, strict=True)):
             kind, actor, target, payload = records[n]
             note = payload.get("text", "")
-            cache.add_row(CachedRow(eid, first + n, kind, actor, target, time,
-                                    note if isinstance(note, str) else "", event, None,
-                                    describe(cache.setup, event)))
+            cache.add_row(
+                CachedRow(
+                    eid,
+                    first + n,
+                    kind,
+                    actor,
+                    target,
+                    time,
+                    note if isinstance(note, str) else "",
+                    event,
+                    None,
+                    describe(cache.setup, event),
+                )
+            )
         if cache.tail_ok:
-            standing = cache.order[:len(cache.ids)]
+            standing = cache.order[: len(cache.ids)]
             known = dict(zip(ids, states, strict=True)) if states is not None else None
             cache.set_order(standing + tuple((i, False) for i in ids), max(ids), known)
         groups = tuple(g for g in b.groups if g[0] < first)
@@ -585,8 +704,7 @@ class TrackerService(ServiceBase):
             groups += ((first, seq),)
         if groups != b.groups:
             b.groups = groups
-            s.execute(_SET_UNDO_GROUPS, {"battle_id": b.id,
-                                         "groups": [list(g) for g in groups]})
+            s.execute(_SET_UNDO_GROUPS, {"battle_id": b.id, "groups": [list(g) for g in groups]})
         self._touch(s, b.campaign_id, cache)
         return ids
 
@@ -606,14 +724,19 @@ class TrackerService(ServiceBase):
     def _players(s: Session, battle_id: BattleId) -> list[Any]:
         return list(s.execute(_PLAYERS, {"battle_id": battle_id}).all())
 
-    def _set_order(self, s: Session, battle_id: BattleId, order: tuple[PlayerId, ...]
-                   ) -> tuple[PlayerId, ...]:
-        bps = s.scalars(select(BattlePlayer).where(BattlePlayer.battle_id == battle_id)
-                        .order_by(BattlePlayer.turn_order, BattlePlayer.id)).all()
+    def _set_order(
+        self, s: Session, battle_id: BattleId, order: tuple[PlayerId, ...]
+    ) -> tuple[PlayerId, ...]:
+        bps = s.scalars(
+            select(BattlePlayer)
+            .where(BattlePlayer.battle_id == battle_id)
+            .order_by(BattlePlayer.turn_order, BattlePlayer.id)
+        ).all()
         old = tuple(bp.player_id for bp in bps)
         if len(order) != len(old) or sorted(order) != sorted(old):
-            raise UserError("The turn order must list every player of the battle once.",
-                            field="players")
+            raise UserError(
+                "The turn order must list every player of the battle once.", field="players"
+            )
         where = {pid: i for i, pid in enumerate(order)}
         for bp in bps:
             bp.turn_order = where[bp.player_id]
@@ -638,7 +761,11 @@ class TrackerService(ServiceBase):
             players = self._players(s, battle_id)
             catalog = load_campaign_catalog(s, campaign_id)
             signature = (campaign_id, tuple(tuple(p) for p in players))
-            if cache is None or cache.roster.signature != signature or cache.roster.catalog != catalog:
+            if (
+                cache is None
+                or cache.roster.signature != signature
+                or cache.roster.catalog != catalog
+            ):
                 cache = self._build(s, battle_id, signature, players, catalog)
                 self._caches[battle_id] = cache
             cache.stamp = (campaign_id, stamp)
@@ -657,8 +784,7 @@ class TrackerService(ServiceBase):
             token = tuple(s.execute(_LOG_SUMMARY, {"battle_id": battle_id}).one())
             if token == cache.token:
                 return
-            order = tuple((i, bool(r)) for i, r in s.execute(_LOG_ORDER,
-                                                              {"battle_id": battle_id}))
+            order = tuple((i, bool(r)) for i, r in s.execute(_LOG_ORDER, {"battle_id": battle_id}))
             if order != cache.order:
                 new = [i for i, _r in order if i not in cache.rows]
                 if new:
@@ -672,26 +798,48 @@ class TrackerService(ServiceBase):
             return
         raise ConflictError("The battle's log kept changing while it was read; try again.")
 
-    def _build(self, s: Session, battle_id: BattleId, signature: tuple[Any, ...],
-               players: list[Any], catalog: Catalog) -> BattleCache:
-        tracked_players = tuple(TrackedPlayer(pid, name, colour, faction, order)
-                                for _bp, pid, name, colour, faction, order in players)
-        by_bp = {bp: p for bp, p in zip((row[0] for row in players), tracked_players,
-                                        strict=True)}
+    def _build(
+        self,
+        s: Session,
+        battle_id: BattleId,
+        signature: tuple[Any, ...],
+        players: list[Any],
+        catalog: Catalog,
+    ) -> BattleCache:
+        tracked_players = tuple(
+            TrackedPlayer(pid, name, colour, faction, order)
+            for _bp, pid, name, colour, faction, order in players
+        )
+        by_bp = {bp: p for bp, p in zip((row[0] for row in players), tracked_players, strict=True)}
         units: list[TrackedUnit] = []
         setups: list[UnitSetup] = []
         kinds: dict[str, tuple[UnitStats, str, bool, tuple[str, ...]]] = {}
         for buid, bpid, cuid, name, spec_text in s.execute(
-                select(BattleUnit.id, BattleUnit.battle_player_id, BattleUnit.unit_id,
-                       BattleUnit.name, type_coerce(BattleUnit.spec, Text))
-                .where(BattleUnit.battle_id == battle_id).order_by(BattleUnit.id)):
+            select(
+                BattleUnit.id,
+                BattleUnit.battle_player_id,
+                BattleUnit.unit_id,
+                BattleUnit.name,
+                type_coerce(BattleUnit.spec, Text),
+            )
+            .where(BattleUnit.battle_id == battle_id)
+            .order_by(BattleUnit.id)
+        ):
             data = json.loads(spec_text) if isinstance(spec_text, str) else (spec_text or {})
             if not isinstance(data, Mapping):
                 data = {}
             spec = _spec_from_json(name, data)
-            key = json.dumps([spec.unit_type, data.get("overrides"), spec.loadout.hands,
-                              spec.loadout.worn, spec.loadout.carried], sort_keys=True,
-                             default=str)
+            key = json.dumps(
+                [
+                    spec.unit_type,
+                    data.get("overrides"),
+                    spec.loadout.hands,
+                    spec.loadout.worn,
+                    spec.loadout.carried,
+                ],
+                sort_keys=True,
+                default=str,
+            )
             kind = kinds.get(key)
             if kind is None:
                 notes: tuple[str, ...] = ()
@@ -708,32 +856,62 @@ class TrackerService(ServiceBase):
             stats, type_name, minifig, notes = kind
             p = by_bp[bpid]
             army = data.get("army")
-            units.append(TrackedUnit(buid, name, p.id, p.name, p.colour, spec.unit_type,
-                                     type_name, spec, stats,
-                                     army if isinstance(army, str) else "", cuid, minifig,
-                                     notes))
-            setups.append(UnitSetup(buid, p.id, name, counters=max(0, stats.counters),
-                                    minifig=minifig, heavy_armor=stats.deflection > 0,
-                                    start_statuses=(Status.HALF_SPEED,) if stats.half_speed
-                                    else ()))
+            units.append(
+                TrackedUnit(
+                    buid,
+                    name,
+                    p.id,
+                    p.name,
+                    p.colour,
+                    spec.unit_type,
+                    type_name,
+                    spec,
+                    stats,
+                    army if isinstance(army, str) else "",
+                    cuid,
+                    minifig,
+                    notes,
+                )
+            )
+            setups.append(
+                UnitSetup(
+                    buid,
+                    p.id,
+                    name,
+                    counters=max(0, stats.counters),
+                    minifig=minifig,
+                    heavy_armor=stats.deflection > 0,
+                    start_statuses=(Status.HALF_SPEED,) if stats.half_speed else (),
+                )
+            )
         if not tracked_players:
             raise UserError("This battle has no players.")
-        setup = BattleSetup(tuple(PlayerSetup(p.id, p.name) for p in tracked_players),
-                            tuple(setups), rules=rules_for(catalog.edition))
+        setup = BattleSetup(
+            tuple(PlayerSetup(p.id, p.name) for p in tracked_players),
+            tuple(setups),
+            rules=rules_for(catalog.edition),
+        )
         return BattleCache(Roster(signature, setup, tracked_players, tuple(units), catalog))
 
     def _read_rows(self, s: Session, cache: BattleCache, ids: list[EventId]) -> None:
         setup = cache.setup
         for start in range(0, len(ids), _SQL_CHUNK):
-            chunk = ids[start:start + _SQL_CHUNK]
+            chunk = ids[start : start + _SQL_CHUNK]
             for eid, seq, kind, actor, target, created, payload_text in s.execute(
-                    select(EventRow.id, EventRow.seq, EventRow.kind, EventRow.actor_id,
-                           EventRow.target_id, EventRow.created_at,
-                           type_coerce(EventRow.payload, Text))
-                    .where(EventRow.id.in_(chunk))):
+                select(
+                    EventRow.id,
+                    EventRow.seq,
+                    EventRow.kind,
+                    EventRow.actor_id,
+                    EventRow.target_id,
+                    EventRow.created_at,
+                    type_coerce(EventRow.payload, Text),
+                ).where(EventRow.id.in_(chunk))
+            ):
                 try:
-                    payload = (json.loads(payload_text) if isinstance(payload_text, str)
-                               else payload_text)
+                    payload = (
+                        json.loads(payload_text) if isinstance(payload_text, str) else payload_text
+                    )
                 except ValueError:
                     payload = None
                 event: Event | None = None
@@ -747,9 +925,18 @@ class TrackerService(ServiceBase):
                     except EventFormatError as exc:
                         problem = f"not counted: {exc}"
                 note = payload.get("text") if event is not None else ""
-                cache.rows[eid] = CachedRow(eid, seq, kind, actor, target, from_db_time(created),
-                                       note if isinstance(note, str) else "", event, problem,
-                                       _event_text(setup, kind, event, payload))
+                cache.rows[eid] = CachedRow(
+                    eid,
+                    seq,
+                    kind,
+                    actor,
+                    target,
+                    from_db_time(created),
+                    note if isinstance(note, str) else "",
+                    event,
+                    problem,
+                    _event_text(setup, kind, event, payload),
+                )
 
     def _view(self, b: _BattleInfo, cache: BattleCache) -> BattleView:
         key = (cache.order, b.status, b.name, b.notes, b.groups)
@@ -773,27 +960,59 @@ class TrackerService(ServiceBase):
                     position = {x: j for j, x in enumerate(cache.ids)}
                 i = position.get(eid)
             if i is None:
-                entry = LoggedEvent(row.id, row.seq, row.kind, row.text, row.time, True,
-                                    row.actor, row.target, None, None, row.note, row.problem,
-                                    row.event)
+                entry = LoggedEvent(
+                    row.id,
+                    row.seq,
+                    row.kind,
+                    row.text,
+                    row.time,
+                    True,
+                    row.actor,
+                    row.target,
+                    None,
+                    None,
+                    row.note,
+                    row.problem,
+                    row.event,
+                )
             else:
                 before = cache.states[i]
-                entry = LoggedEvent(row.id, row.seq, row.kind, row.text, row.time, False,
-                                    row.actor, row.target, before.round,
-                                    names.get(before.active), row.note, cache.problems[i],
-                                    row.event)
+                entry = LoggedEvent(
+                    row.id,
+                    row.seq,
+                    row.kind,
+                    row.text,
+                    row.time,
+                    False,
+                    row.actor,
+                    row.target,
+                    before.round,
+                    names.get(before.active),
+                    row.note,
+                    cache.problems[i],
+                    row.event,
+                )
             out.append(entry)
         cache.entries, cache.entries_order = out, order
         undo = cache.undo_group(b.groups)
         redo = cache.redo_group(b.groups)
         view = BattleView(
-            id=b.id, campaign_id=b.campaign_id, name=b.name, status=b.status, notes=b.notes,
-            setup=cache.setup, state=cache.state, players=cache.roster.players, units=cache.roster.units,
-            catalog=cache.roster.catalog, events=tuple(out),
+            id=b.id,
+            campaign_id=b.campaign_id,
+            name=b.name,
+            status=b.status,
+            notes=b.notes,
+            setup=cache.setup,
+            state=cache.state,
+            players=cache.roster.players,
+            units=cache.roster.units,
+            catalog=cache.roster.catalog,
+            events=tuple(out),
             can_undo=cache.group_text(undo) if undo and b.status != "finished" else None,
             can_redo=cache.group_text(redo) if redo and b.status != "finished" else None,
             undo_seen=undo[-1] if undo and b.status != "finished" else None,
-            redo_seen=redo[0] if redo and b.status != "finished" else None)
+            redo_seen=redo[0] if redo and b.status != "finished" else None,
+        )
         cache.view, cache.view_key = view, key
         return view
 

@@ -82,8 +82,12 @@ def parse_groups(stored: object) -> tuple[Group, ...]:
     """The well-formed ``[first, last]`` pairs of a stored ``undo_groups`` list."""
     out: list[Group] = []
     for g in stored if isinstance(stored, list | tuple) else ():
-        if (isinstance(g, list | tuple) and len(g) == 2 and all(type(x) is int for x in g)
-                and g[0] <= g[1]):
+        if (
+            isinstance(g, list | tuple)
+            and len(g) == 2
+            and all(type(x) is int for x in g)
+            and g[0] <= g[1]
+        ):
             out.append((g[0], g[1]))
     return tuple(out)
 
@@ -130,20 +134,21 @@ class BattleCache:
     def tail_ok(self) -> bool:
         """The undone events are the log's end (as the tracker keeps it)."""
         undone = len(self.order) - len(self.ids)
-        return all(r for _i, r in self.order[len(self.order) - undone:]) if undone else True
+        return all(r for _i, r in self.order[len(self.order) - undone :]) if undone else True
 
     def add_row(self, row: CachedRow) -> None:
         self.rows[row.id] = row
 
-    def advance(self, standing: Sequence[EventId],
-                known: Mapping[EventId, BattleState] | None = None) -> None:
+    def advance(
+        self, standing: Sequence[EventId], known: Mapping[EventId, BattleState] | None = None
+    ) -> None:
         """Bring ``states`` in line with the ids that stand now (a common prefix is kept).
         ``known``: states already computed after some events (by the write that stored them)."""
         ids = self.ids
         k = common_prefix(ids, standing)
         if k < len(ids):
             del ids[k:]
-            del self.states[k + 1:]
+            del self.states[k + 1 :]
             del self.problems[k:]
         setup = self.setup
         state = self.states[-1]
@@ -168,8 +173,9 @@ class BattleCache:
             self.advance([i for i, r in order if not r])
         self.token = token
 
-    def set_order(self, order: Order, max_id: int | None,
-                  known: Mapping[EventId, BattleState] | None = None) -> None:
+    def set_order(
+        self, order: Order, max_id: int | None, known: Mapping[EventId, BattleState] | None = None
+    ) -> None:
         """After the tracker's own write: the log's new order and summary, without reading
         them back (``max_id``: the largest event id now in the log; ``known``: states the write
         already computed)."""

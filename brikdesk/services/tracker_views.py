@@ -18,7 +18,6 @@ from brikdesk.errors import UserError
 __all__ = ["BattleView", "LoggedEvent", "TrackedPlayer", "TrackedUnit"]
 
 
-
 @dataclass(frozen=True)
 class TrackedPlayer:
     """A player of the battle, in turn order. ``id`` is the campaign player's id."""
@@ -115,8 +114,9 @@ class BattleView:
 
     @property
     def status_text(self) -> str:
-        return {"planned": "planned", "in_progress": "in progress",
-                "finished": "finished"}.get(self.status, self.status)
+        return {"planned": "planned", "in_progress": "in progress", "finished": "finished"}.get(
+            self.status, self.status
+        )
 
     def unit(self, unit_id: BattleUnitId) -> TrackedUnit:
         i = self.setup.unit_index.get(unit_id)

@@ -10,6 +10,7 @@ wrong; only then does it write, in a single transaction. A refused file changes 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -98,8 +99,18 @@ from brikdesk.services.progress import Cancelled, Progress, no_progress
 from brikdesk.services.roster import check_overrides, overrides_to_json
 from brikdesk.services.summaries import CampaignSummary
 
-__all__ = ["FORMAT", "VERSION", "Cancelled", "Progress", "TransferService", "check_document",
-           "dumps", "export_document", "parse_document", "read_import_file"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "Cancelled",
+    "Progress",
+    "TransferService",
+    "check_document",
+    "dumps",
+    "export_document",
+    "parse_document",
+    "read_import_file",
+]
 
 FORMAT = "brikdesk-campaign"
 VERSION = 1
@@ -123,13 +134,16 @@ def export_document(s: Session, campaign_id: CampaignId) -> dict[str, Any]:
     c = s.get(Campaign, campaign_id)
     if c is None:
         raise UserError(f"there is no campaign with id {campaign_id}", field="id")
-    players = s.scalars(select(Player).where(Player.campaign_id == c.id)
-                        .order_by(Player.id)).all()
+    players = s.scalars(select(Player).where(Player.campaign_id == c.id).order_by(Player.id)).all()
     pid: dict[int, int] = {p.id: i + 1 for i, p in enumerate(players)}  # db id -> file id
     armies = s.scalars(select(Army).where(Army.campaign_id == c.id).order_by(Army.id)).all()
     units_by_army: dict[int, list[Unit]] = {a.id: [] for a in armies}
-    for u in s.scalars(select(Unit).join(Army).where(Army.campaign_id == c.id)
-                       .order_by(Unit.army_id, Unit.position, Unit.id)):
+    for u in s.scalars(
+        select(Unit)
+        .join(Army)
+        .where(Army.campaign_id == c.id)
+        .order_by(Unit.army_id, Unit.position, Unit.id)
+    ):
         units_by_army[u.army_id].append(u)
     uid: dict[int, int] = {}
     out_armies = []
@@ -137,68 +151,121 @@ def export_document(s: Session, campaign_id: CampaignId) -> dict[str, Any]:
         units = []
         for u in units_by_army[a.id]:
             uid[u.id] = len(uid) + 1
-            units.append({
-                "id": uid[u.id], "name": u.name, "type": u.type_key,
-                "overrides": dict(u.overrides), "hands": list(u.hands), "worn": list(u.worn),
-                "carried": list(u.carried), "notes": u.notes, "status": u.status,
-                "battles_fought": u.battles_fought, "kills": u.kills})
-        out_armies.append({"id": i + 1, "player": pid[a.player_id], "name": a.name,
-                           "budget": a.budget, "units": units})
+            units.append(
+                {
+                    "id": uid[u.id],
+                    "name": u.name,
+                    "type": u.type_key,
+                    "overrides": dict(u.overrides),
+                    "hands": list(u.hands),
+                    "worn": list(u.worn),
+                    "carried": list(u.carried),
+                    "notes": u.notes,
+                    "status": u.status,
+                    "battles_fought": u.battles_fought,
+                    "kills": u.kills,
+                }
+            )
+        out_armies.append(
+            {
+                "id": i + 1,
+                "player": pid[a.player_id],
+                "name": a.name,
+                "budget": a.budget,
+                "units": units,
+            }
+        )
     catalog: dict[str, list[dict[str, Any]]] = {}
     tables: tuple[tuple[str, type[HouseEntry]], ...] = (
-        ("items", HouseItem), ("unit_types", HouseUnitType))
+        ("items", HouseItem),
+        ("unit_types", HouseUnitType),
+    )
     for name, model in tables:
         # Sorted here, by code point: ORDER BY on text follows the database's collation
         # (PostgreSQL's en_US puts "laserbeam" before "laser-pike"; SQLite does not).
-        catalog[name] = [{"key": h.key, "custom": h.custom, "entry": dict(h.data)}
-                         for h in sorted(s.scalars(select(model)
-                                                   .where(model.campaign_id == c.id)),
-                                         key=lambda h: h.key)]
+        catalog[name] = [
+            {"key": h.key, "custom": h.custom, "entry": dict(h.data)}
+            for h in sorted(
+                s.scalars(select(model).where(model.campaign_id == c.id)), key=lambda h: h.key
+            )
+        ]
     out_battles = []
-    for bi, b in enumerate(s.scalars(select(Battle).where(Battle.campaign_id == c.id)
-                                     .order_by(Battle.id))):
-        bps = s.scalars(select(BattlePlayer).where(BattlePlayer.battle_id == b.id)
-                        .order_by(BattlePlayer.turn_order, BattlePlayer.id)).all()
+    for bi, b in enumerate(
+        s.scalars(select(Battle).where(Battle.campaign_id == c.id).order_by(Battle.id))
+    ):
+        bps = s.scalars(
+            select(BattlePlayer)
+            .where(BattlePlayer.battle_id == b.id)
+            .order_by(BattlePlayer.turn_order, BattlePlayer.id)
+        ).all()
         side = {bp.id: pid[bp.player_id] for bp in bps}
-        bus = s.scalars(select(BattleUnit).where(BattleUnit.battle_id == b.id)
-                        .order_by(BattleUnit.id)).all()
+        bus = s.scalars(
+            select(BattleUnit).where(BattleUnit.battle_id == b.id).order_by(BattleUnit.id)
+        ).all()
         buid: dict[int, int] = {bu.id: i + 1 for i, bu in enumerate(bus)}  # db -> file
-        events = s.scalars(select(BattleEvent).where(BattleEvent.battle_id == b.id)
-                           .order_by(BattleEvent.seq)).all()
-        out_battles.append({
-            "id": bi + 1, "name": b.name, "status": b.status,
-            "created_at": _time_text(b.created_at), "finished_at": _time_text(b.finished_at),
-            "notes": b.notes,
-            "players": [{"player": pid[bp.player_id], "turn_order": bp.turn_order}
-                        for bp in bps],
-            "units": [{"id": buid[bu.id], "player": side[bu.battle_player_id],
-                       "unit": uid.get(bu.unit_id) if bu.unit_id is not None else None,
-                       "name": bu.name, "spec": dict(bu.spec)}
-                      for bu in bus],
-            "events": [{"seq": e.seq, "kind": e.kind,
+        events = s.scalars(
+            select(BattleEvent).where(BattleEvent.battle_id == b.id).order_by(BattleEvent.seq)
+        ).all()
+        out_battles.append(
+            {
+                "id": bi + 1,
+                "name": b.name,
+                "status": b.status,
+                "created_at": _time_text(b.created_at),
+                "finished_at": _time_text(b.finished_at),
+                "notes": b.notes,
+                "players": [
+                    {"player": pid[bp.player_id], "turn_order": bp.turn_order} for bp in bps
+                ],
+                "units": [
+                    {
+                        "id": buid[bu.id],
+                        "player": side[bu.battle_player_id],
+                        "unit": uid.get(bu.unit_id) if bu.unit_id is not None else None,
+                        "name": bu.name,
+                        "spec": dict(bu.spec),
+                    }
+                    for bu in bus
+                ],
+                "events": [
+                    {
+                        "seq": e.seq,
+                        "kind": e.kind,
                         "actor": buid.get(e.actor_id) if e.actor_id is not None else None,
                         "target": buid.get(e.target_id) if e.target_id is not None else None,
-                        "payload": remap_payload(e.kind, e.payload,
-                                                 {"unit": buid, "player": pid}, strict=False),
+                        "payload": remap_payload(
+                            e.kind, e.payload, {"unit": buid, "player": pid}, strict=False
+                        ),
                         "created_at": _time_text(e.created_at),
-                        "reverted": e.reverted} for e in events],
-        })
+                        "reverted": e.reverted,
+                    }
+                    for e in events
+                ],
+            }
+        )
         if b.result is not None:  # the post-battle update (brikdesk.services.aftermath)
-            try:
+            # a result that no longer fits (a player deleted) is left out: the log says it
+            with contextlib.suppress(UserError):
                 out_battles[-1]["result"] = remap_result(
-                    b.result, buid, {p: pid[p] for p in (bp.player_id for bp in bps)})
-            except UserError:
-                pass  # a result that no longer fits (a player deleted): the log says it
+                    b.result, buid, {p: pid[p] for p in (bp.player_id for bp in bps)}
+                )
     return {
         "format": FORMAT,
         "version": VERSION,
         "generator": f"BrikDesk {__version__}",
-        "campaign": {"name": c.name, "edition": c.edition, "cost_system": c.cost_system,
-                     "default_budget": c.default_budget, "notes": c.notes,
-                     "created_at": _time_text(c.created_at),
-                     "updated_at": _time_text(c.updated_at)},
-        "players": [{"id": pid[p.id], "name": p.name, "colour": p.colour,
-                     "faction": p.faction} for p in players],
+        "campaign": {
+            "name": c.name,
+            "edition": c.edition,
+            "cost_system": c.cost_system,
+            "default_budget": c.default_budget,
+            "notes": c.notes,
+            "created_at": _time_text(c.created_at),
+            "updated_at": _time_text(c.updated_at),
+        },
+        "players": [
+            {"id": pid[p.id], "name": p.name, "colour": p.colour, "faction": p.faction}
+            for p in players
+        ],
         "armies": out_armies,
         "catalog": catalog,
         "battles": out_battles,
@@ -239,8 +306,9 @@ def _show(v: Any) -> str:
 class _Obj:
     """A JSON object at a path, read field by field; unknown fields are refused."""
 
-    def __init__(self, value: Any, path: str, fields: tuple[str, ...],
-                 optional: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, value: Any, path: str, fields: tuple[str, ...], optional: tuple[str, ...] = ()
+    ) -> None:
         if not isinstance(value, dict):
             raise _Refused(path, f"must be an object, not {_show(value)}")
         for k in value:
@@ -259,13 +327,34 @@ class _Obj:
         return self.v.get(k, default)
 
     @overload
-    def number(self, k: str, lo: int = 0, hi: int = MAX_NUMBER, *,
-               null: Literal[False] = False, default: EllipsisType = ...) -> int: ...
+    def number(
+        self,
+        k: str,
+        lo: int = 0,
+        hi: int = MAX_NUMBER,
+        *,
+        null: Literal[False] = False,
+        default: EllipsisType = ...,
+    ) -> int: ...
     @overload
-    def number(self, k: str, lo: int = 0, hi: int = MAX_NUMBER, *, null: bool = False,
-               default: int | None | EllipsisType = ...) -> int | None: ...
-    def number(self, k: str, lo: int = 0, hi: int = MAX_NUMBER, *, null: bool = False,
-               default: int | None | EllipsisType = ...) -> int | None:
+    def number(
+        self,
+        k: str,
+        lo: int = 0,
+        hi: int = MAX_NUMBER,
+        *,
+        null: bool = False,
+        default: int | None | EllipsisType = ...,
+    ) -> int | None: ...
+    def number(
+        self,
+        k: str,
+        lo: int = 0,
+        hi: int = MAX_NUMBER,
+        *,
+        null: bool = False,
+        default: int | None | EllipsisType = ...,
+    ) -> int | None:
         """The whole number at ``k`` (``null``: or null; ``default``: when ``k`` is absent)."""
         if not isinstance(default, EllipsisType) and k not in self.v:
             return default
@@ -273,14 +362,22 @@ class _Obj:
         if x is None and null:
             return None
         if isinstance(x, bool) or not isinstance(x, int):
-            raise _Refused(self.at(k), f"must be a whole number{' or null' if null else ''}, "
-                                       f"not {_show(x)}")
+            raise _Refused(
+                self.at(k), f"must be a whole number{' or null' if null else ''}, not {_show(x)}"
+            )
         if not lo <= x <= hi:
             raise _Refused(self.at(k), f"must be from {lo} to {hi}, not {x}")
         return x
 
-    def text(self, k: str, max_len: int, *, empty: bool = True, lines: bool = True,
-             default: str | EllipsisType = ...) -> str:
+    def text(
+        self,
+        k: str,
+        max_len: int,
+        *,
+        empty: bool = True,
+        lines: bool = True,
+        default: str | EllipsisType = ...,
+    ) -> str:
         if isinstance(default, str) and k not in self.v:
             return default
         x = self.v.get(k)
@@ -325,9 +422,12 @@ class _Obj:
         if x is None and null:
             return None
         if not isinstance(x, str) or not re.fullmatch(
-                r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})", x):
-            raise _Refused(self.at(k), f"must be a UTC time such as "
-                                       f"\"2026-05-01T14:30:00.000000Z\", not {_show(x)}")
+            r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})", x
+        ):
+            raise _Refused(
+                self.at(k),
+                f'must be a UTC time such as "2026-05-01T14:30:00.000000Z", not {_show(x)}',
+            )
         try:
             t = datetime.fromisoformat(x.replace("Z", "+00:00"))
         except ValueError as exc:
@@ -355,19 +455,25 @@ def _key(value: Any, path: str, *, null: bool = False) -> str | None:
     if value is None and null:
         return None
     if not isinstance(value, str) or not KEY_RE.match(value):
-        raise _Refused(path, f"{_show(value)} is not a catalog key (lower-case letters, digits "
-                             "and hyphens, like 'hand-weapon')")
+        raise _Refused(
+            path,
+            f"{_show(value)} is not a catalog key (lower-case letters, digits "
+            "and hyphens, like 'hand-weapon')",
+        )
     return value
 
 
 @overload
-def _ref(value: Any, path: str, known: Mapping[int, Any], what: str, *,
-         null: Literal[False] = False) -> int: ...
+def _ref(
+    value: Any, path: str, known: Mapping[int, Any], what: str, *, null: Literal[False] = False
+) -> int: ...
 @overload
-def _ref(value: Any, path: str, known: Mapping[int, Any], what: str, *,
-         null: bool) -> int | None: ...
-def _ref(value: Any, path: str, known: Mapping[int, Any], what: str, *,
-         null: bool = False) -> int | None:
+def _ref(
+    value: Any, path: str, known: Mapping[int, Any], what: str, *, null: bool
+) -> int | None: ...
+def _ref(
+    value: Any, path: str, known: Mapping[int, Any], what: str, *, null: bool = False
+) -> int | None:
     if value is None and null:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value not in known:
@@ -414,9 +520,12 @@ def parse_document(data: bytes | str) -> Any:
         # the parsed document takes). Counting them is one pass in C.
         commas = data.count(b",")
         if commas > MAX_JSON_VALUES:
-            raise _Refused("$", f"the file holds more than {MAX_JSON_VALUES:,} values "
-                                f"({commas:,} commas); a campaign at the largest size this "
-                                "format allows holds far fewer")
+            raise _Refused(
+                "$",
+                f"the file holds more than {MAX_JSON_VALUES:,} values "
+                f"({commas:,} commas); a campaign at the largest size this "
+                "format allows holds far fewer",
+            )
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
@@ -434,8 +543,9 @@ def parse_document(data: bytes | str) -> Any:
     except json.JSONDecodeError as exc:
         ended = exc.pos >= len(text.rstrip())
         hint = " (the file ends too early: is it truncated?)" if ended else ""
-        raise _Refused("$", f"not valid JSON: {exc.msg} at line {exc.lineno}, column "
-                            f"{exc.colno}{hint}") from None
+        raise _Refused(
+            "$", f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}{hint}"
+        ) from None
     except RecursionError:
         raise _Refused("$", f"nested too deeply (more than {MAX_DEPTH} levels)") from None
     except ValueError as exc:  # e.g. an integer with too many digits
@@ -445,11 +555,13 @@ def parse_document(data: bytes | str) -> Any:
 def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
     """Check a parsed document completely; ``_Refused`` names the first problem's path."""
     if not isinstance(doc, dict):
-        raise _Refused("$", f"not a BrikDesk campaign: the file holds {_show(doc)}, not an "
-                            "object")
+        raise _Refused("$", f"not a BrikDesk campaign: the file holds {_show(doc)}, not an object")
     if doc.get("format") != FORMAT:
-        raise _Refused("$.format", f"not a BrikDesk campaign export (format is "
-                                   f"{_show(doc.get('format'))}, expected '{FORMAT}')")
+        raise _Refused(
+            "$.format",
+            f"not a BrikDesk campaign export (format is "
+            f"{_show(doc.get('format'))}, expected '{FORMAT}')",
+        )
     try:
         # Text is checked field by field below (names against NAME_LEN, notes against
         # NOTES_LEN), so that a long name is reported against its own limit.
@@ -461,24 +573,37 @@ def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
     if isinstance(version, bool) or not isinstance(version, int):
         raise _Refused("$.version", f"must be a whole number, not {_show(version)}")
     if version > VERSION:
-        raise _Refused("$.version", f"version {version} was written by a newer BrikDesk; this "
-                                    f"one reads version {VERSION}")
+        raise _Refused(
+            "$.version",
+            f"version {version} was written by a newer BrikDesk; this one reads version {VERSION}",
+        )
     if version < 1:
         raise _Refused("$.version", f"unknown version {version}")
-    root = _Obj(doc, "$", ("format", "version", "campaign", "players", "armies", "catalog",
-                           "battles"), ("generator",))
+    root = _Obj(
+        doc,
+        "$",
+        ("format", "version", "campaign", "players", "armies", "catalog", "battles"),
+        ("generator",),
+    )
     root.text("generator", 200, default="")
 
-    c = _Obj(root.get("campaign"), "$.campaign",
-             ("name", "edition", "cost_system", "default_budget", "notes", "created_at",
-              "updated_at"))
+    c = _Obj(
+        root.get("campaign"),
+        "$.campaign",
+        ("name", "edition", "cost_system", "default_budget", "notes", "created_at", "updated_at"),
+    )
     edition = c.choice("edition", tuple(e.value for e in Edition))
-    plan = _Plan(campaign={
-        "name": c.name("name"), "edition": edition,
-        "cost_system": c.choice("cost_system", COST_SYSTEMS),
-        "default_budget": c.number("default_budget"),
-        "notes": c.text("notes", NOTES_LEN), "created_at": c.time("created_at"),
-        "updated_at": c.time("updated_at")})
+    plan = _Plan(
+        campaign={
+            "name": c.name("name"),
+            "edition": edition,
+            "cost_system": c.choice("cost_system", COST_SYSTEMS),
+            "default_budget": c.number("default_budget"),
+            "notes": c.text("notes", NOTES_LEN),
+            "created_at": c.time("created_at"),
+            "updated_at": c.time("updated_at"),
+        }
+    )
 
     players: dict[int, dict[str, Any]] = {}
     names: set[str] = set()
@@ -496,8 +621,9 @@ def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
         except UserError as exc:
             raise _Refused(p.at("colour"), str(exc)) from None
         if colour != p.get("colour"):
-            raise _Refused(p.at("colour"), f"must be #rrggbb in lower case, not "
-                                           f"{_show(p.get('colour'))}")
+            raise _Refused(
+                p.at("colour"), f"must be #rrggbb in lower case, not {_show(p.get('colour'))}"
+            )
         faction = p.name("faction", empty=True)
         players[pid] = {"name": name, "colour": colour, "faction": faction}
     plan.players = [dict(v, _id=k) for k, v in players.items()]
@@ -506,8 +632,11 @@ def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
     army_ids: set[int] = set()
     n_units = 0
     raw_armies = root.array("armies", MAX_ARMIES)
-    all_units = sum(len(a["units"]) for a in raw_armies
-                    if isinstance(a, dict) and isinstance(a.get("units"), list))
+    all_units = sum(
+        len(a["units"])
+        for a in raw_armies
+        if isinstance(a, dict) and isinstance(a.get("units"), list)
+    )
     for i, raw in enumerate(raw_armies):
         progress("Checking", n_units, all_units)
         a = _Obj(raw, f"$.armies[{i}]", ("id", "player", "name", "budget", "units"))
@@ -516,8 +645,14 @@ def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
             raise _Refused(a.at("id"), f"id {aid} is used twice")
         army_ids.add(aid)
         player = _ref(a.get("player"), a.at("player"), players, "player")
-        plan.armies.append({"_id": aid, "_player": player, "name": a.name("name"),
-                            "budget": a.number("budget", null=True)})
+        plan.armies.append(
+            {
+                "_id": aid,
+                "_player": player,
+                "name": a.name("name"),
+                "budget": a.number("budget", null=True),
+            }
+        )
         units = a.array("units", MAX_UNITS)
         n_units += len(units)
         if n_units > MAX_UNITS:
@@ -528,8 +663,9 @@ def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
     cat = _Obj(root.get("catalog"), "$.catalog", ("items", "unit_types"))
     defaults = load_default_catalog(edition)
     for kind, model, parse, lookup in (
-            ("items", HouseItem, item_from_dict, defaults.get_item),
-            ("unit_types", HouseUnitType, unit_type_from_dict, defaults.get_unit_type)):
+        ("items", HouseItem, item_from_dict, defaults.get_item),
+        ("unit_types", HouseUnitType, unit_type_from_dict, defaults.get_unit_type),
+    ):
         seen: set[str] = set()
         for i, raw in enumerate(cat.array(kind, MAX_CATALOG_ENTRIES)):
             h = _Obj(raw, f"$.catalog.{kind}[{i}]", ("key", "custom", "entry"))
@@ -539,9 +675,12 @@ def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
             seen.add(key)
             custom = h.flag("custom")
             if custom != (lookup(key) is None):
-                raise _Refused(h.at("custom"), f"'{key}' is {'not ' if custom else ''}in the "
-                                               f"{edition} rules, so custom must be "
-                                               f"{'false' if custom else 'true'}")
+                raise _Refused(
+                    h.at("custom"),
+                    f"'{key}' is {'not ' if custom else ''}in the "
+                    f"{edition} rules, so custom must be "
+                    f"{'false' if custom else 'true'}",
+                )
             entry = h.get("entry")
             if not isinstance(entry, dict):
                 raise _Refused(h.at("entry"), f"must be an object, not {_show(entry)}")
@@ -566,22 +705,37 @@ def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
 
 
 def _check_unit(raw: Any, path: str, unit_ids: dict[int, int], army: int) -> dict[str, Any]:
-    u = _Obj(raw, path, ("id", "name", "type", "overrides", "hands", "worn", "carried",
-                         "notes", "status", "battles_fought", "kills"))
+    u = _Obj(
+        raw,
+        path,
+        (
+            "id",
+            "name",
+            "type",
+            "overrides",
+            "hands",
+            "worn",
+            "carried",
+            "notes",
+            "status",
+            "battles_fought",
+            "kills",
+        ),
+    )
     uid = u.number("id", 1)
     if uid in unit_ids:
         raise _Refused(u.at("id"), f"id {uid} is used twice")
     unit_ids[uid] = army
-    ov = _Obj(u.get("overrides"), u.at("overrides"), (),
-              ("action_die", "move", "armor", "cost"))
+    ov = _Obj(u.get("overrides"), u.at("overrides"), (), ("action_die", "move", "armor", "cost"))
     armor = ov.get("armor")
     if armor is not None and not isinstance(armor, str):
-        raise _Refused(ov.at("armor"), f"must be text such as \"5\" or \"2d6\", not "
-                                       f"{_show(armor)}")
+        raise _Refused(ov.at("armor"), f'must be text such as "5" or "2d6", not {_show(armor)}')
     overrides = UnitOverrides(
         action_die=ov.number("action_die", 1, 100, default=None),
-        move=ov.number("move", 0, 100, default=None), armor=armor,
-        cost=ov.number("cost", 0, 999, default=None))
+        move=ov.number("move", 0, 100, default=None),
+        armor=armor,
+        cost=ov.number("cost", 0, 999, default=None),
+    )
     try:
         checked = check_overrides(overrides)
     except UserError as exc:
@@ -591,28 +745,59 @@ def _check_unit(raw: Any, path: str, unit_ids: dict[int, int], army: int) -> dic
     lists = {}
     for name in ("hands", "worn", "carried"):
         items = u.array(name, MAX_LOADOUT)
-        lists[name] = [_key(k, f"{u.at(name)}[{n}]", null=name == "hands")
-                       for n, k in enumerate(items)]
-    return {"_id": uid, "name": u.name("name"), "type_key": _key(u.get("type"), u.at("type")),
-            "overrides": overrides_to_json(overrides), **lists,
-            "notes": u.text("notes", NOTES_LEN), "status": u.choice("status", CAMPAIGN_STATUS),
-            "battles_fought": u.number("battles_fought"), "kills": u.number("kills")}
+        lists[name] = [
+            _key(k, f"{u.at(name)}[{n}]", null=name == "hands") for n, k in enumerate(items)
+        ]
+    return {
+        "_id": uid,
+        "name": u.name("name"),
+        "type_key": _key(u.get("type"), u.at("type")),
+        "overrides": overrides_to_json(overrides),
+        **lists,
+        "notes": u.text("notes", NOTES_LEN),
+        "status": u.choice("status", CAMPAIGN_STATUS),
+        "battles_fought": u.number("battles_fought"),
+        "kills": u.number("kills"),
+    }
 
 
-def _check_battle(raw: Any, path: str, players: Mapping[int, Any],
-                  unit_ids: Mapping[int, int]) -> dict[str, Any]:
-    b = _Obj(raw, path, ("id", "name", "status", "created_at", "finished_at", "notes",
-                         "players", "units", "events"), ("result",))
+def _check_battle(
+    raw: Any, path: str, players: Mapping[int, Any], unit_ids: Mapping[int, int]
+) -> dict[str, Any]:
+    b = _Obj(
+        raw,
+        path,
+        (
+            "id",
+            "name",
+            "status",
+            "created_at",
+            "finished_at",
+            "notes",
+            "players",
+            "units",
+            "events",
+        ),
+        ("result",),
+    )
     b.number("id", 1)
     status = b.choice("status", BATTLE_STATUS)
     finished_at = b.time("finished_at", null=True)
     if (finished_at is None) != (status != BattleStatus.FINISHED):
-        raise _Refused(b.at("finished_at"), "a finished battle has a finish time, and only a "
-                                            "finished battle has one")
+        raise _Refused(
+            b.at("finished_at"),
+            "a finished battle has a finish time, and only a finished battle has one",
+        )
     out: dict[str, Any] = {
-        "name": b.name("name"), "status": status, "created_at": b.time("created_at"),
-        "finished_at": finished_at, "notes": b.text("notes", NOTES_LEN),
-        "players": [], "units": [], "events": []}
+        "name": b.name("name"),
+        "status": status,
+        "created_at": b.time("created_at"),
+        "finished_at": finished_at,
+        "notes": b.text("notes", NOTES_LEN),
+        "players": [],
+        "units": [],
+        "events": [],
+    }
     sides: set[int] = set()
     for i, raw_p in enumerate(b.array("players", MAX_PLAYERS)):
         p = _Obj(raw_p, f"{b.at('players')}[{i}]", ("player", "turn_order"))
@@ -629,133 +814,228 @@ def _check_battle(raw: Any, path: str, players: Mapping[int, Any],
         if bid in local:
             raise _Refused(u.at("id"), f"id {bid} is used twice in this battle")
         local[bid] = bid
-        side = _ref(u.get("player"), u.at("player"), {p: 1 for p in sides},
-                    "player of this battle")
+        side = _ref(u.get("player"), u.at("player"), {p: 1 for p in sides}, "player of this battle")
         unit = _ref(u.get("unit"), u.at("unit"), unit_ids, "unit", null=True)
         if unit is not None:
             if unit in mustered:
                 raise _Refused(u.at("unit"), f"unit {unit} is mustered twice")
             mustered.add(unit)
-        out["units"].append({"_id": bid, "_player": side, "_unit": unit,
-                             "name": u.name("name"), "spec": u.json_object("spec")})
+        out["units"].append(
+            {
+                "_id": bid,
+                "_player": side,
+                "_unit": unit,
+                "name": u.name("name"),
+                "spec": u.json_object("spec"),
+            }
+        )
     last_seq = 0
     reverted_seen = False
     for i, raw_e in enumerate(b.array("events", MAX_EVENTS)):
-        e = _Obj(raw_e, f"{b.at('events')}[{i}]", ("seq", "kind", "actor", "target", "payload",
-                                                   "created_at", "reverted"))
+        e = _Obj(
+            raw_e,
+            f"{b.at('events')}[{i}]",
+            ("seq", "kind", "actor", "target", "payload", "created_at", "reverted"),
+        )
         seq = e.number("seq", 1, 10 * MAX_EVENTS)
         if seq is None or seq <= last_seq:
-            raise _Refused(e.at("seq"), f"events must be in increasing seq order ({seq} after "
-                                        f"{last_seq})")
+            raise _Refused(
+                e.at("seq"), f"events must be in increasing seq order ({seq} after {last_seq})"
+            )
         last_seq = seq
         kind = e.get("kind")
         try:
             check_kind(kind, e.at("kind"))
             payload = check_payload(e.get("payload"), e.at("payload"))
-            remap_payload(kind, payload, {"unit": local, "player": {p: p for p in sides}},
-                          e.at("payload"))
+            remap_payload(
+                kind, payload, {"unit": local, "player": {p: p for p in sides}}, e.at("payload")
+            )
         except UserError as exc:
             path_, _, reason = str(exc).partition(": ")
             raise _Refused(path_, reason) from None
         reverted = e.flag("reverted")
         if reverted_seen and not reverted:
-            raise _Refused(e.at("reverted"), "a standing event can't follow a reverted one "
-                                             "(undone events form the end of the log)")
+            raise _Refused(
+                e.at("reverted"),
+                "a standing event can't follow a reverted one "
+                "(undone events form the end of the log)",
+            )
         reverted_seen = reverted_seen or reverted
-        out["events"].append({
-            "seq": seq, "kind": kind,
-            "_actor": _ref(e.get("actor"), e.at("actor"), local, "unit of this battle",
-                           null=True),
-            "_target": _ref(e.get("target"), e.at("target"), local, "unit of this battle",
-                            null=True),
-            "payload": payload, "created_at": e.time("created_at"), "reverted": reverted})
+        out["events"].append(
+            {
+                "seq": seq,
+                "kind": kind,
+                "_actor": _ref(
+                    e.get("actor"), e.at("actor"), local, "unit of this battle", null=True
+                ),
+                "_target": _ref(
+                    e.get("target"), e.at("target"), local, "unit of this battle", null=True
+                ),
+                "payload": payload,
+                "created_at": e.time("created_at"),
+                "reverted": reverted,
+            }
+        )
     out["result"] = None
     if b.get("result") is not None:
         if status != BattleStatus.FINISHED:
             raise _Refused(b.at("result"), "only a finished battle has a result")
         try:
-            out["result"] = remap_result(b.get("result"), local, {p: p for p in sides},
-                                         b.at("result"))
+            out["result"] = remap_result(
+                b.get("result"), local, {p: p for p in sides}, b.at("result")
+            )
         except UserError as exc:
             path_, _, reason = str(exc).partition(": ")
             raise _Refused(path_, reason) from None
     return out
 
 
-def _write(s: Session, plan: _Plan, name: str, progress: Progress = _no_progress
-           ) -> CampaignId:
+def _write(s: Session, plan: _Plan, name: str, progress: Progress = _no_progress) -> CampaignId:
     c = plan.campaign
     total = len(plan.units) + sum(len(b["units"]) + len(b["events"]) for b in plan.battles)
     written = 0
-    cid = s.scalars(insert(Campaign).returning(Campaign.id), [{
-        "name": name, "edition": c["edition"], "cost_system": c["cost_system"],
-        "default_budget": c["default_budget"], "notes": c["notes"],
-        "created_at": c["created_at"], "updated_at": c["updated_at"]}]).one()
+    cid = s.scalars(
+        insert(Campaign).returning(Campaign.id),
+        [
+            {
+                "name": name,
+                "edition": c["edition"],
+                "cost_system": c["cost_system"],
+                "default_budget": c["default_budget"],
+                "notes": c["notes"],
+                "created_at": c["created_at"],
+                "updated_at": c["updated_at"],
+            }
+        ],
+    ).one()
 
-    def many(model: type[Player | Army | BattlePlayer | BattleUnit | BattleEvent],
-             rows: list[dict[str, Any]]) -> list[int]:
+    def many(
+        model: type[Player | Army | BattlePlayer | BattleUnit | BattleEvent],
+        rows: list[dict[str, Any]],
+    ) -> list[int]:
         nonlocal written
         out: list[int] = []
         for at in range(0, len(rows), _WRITE_BATCH):
             progress("Writing", written, total)
-            batch = rows[at:at + _WRITE_BATCH]
-            out += s.scalars(insert(model).returning(model.id, sort_by_parameter_order=True),
-                             batch)
+            batch = rows[at : at + _WRITE_BATCH]
+            out += s.scalars(insert(model).returning(model.id, sort_by_parameter_order=True), batch)
             written += len(batch)
         return out
 
-    pids = many(Player, [{"campaign_id": cid, "name": p["name"], "colour": p["colour"],
-                          "faction": p["faction"]} for p in plan.players])
+    pids = many(
+        Player,
+        [
+            {"campaign_id": cid, "name": p["name"], "colour": p["colour"], "faction": p["faction"]}
+            for p in plan.players
+        ],
+    )
     player_db = {p["_id"]: pid for p, pid in zip(plan.players, pids, strict=True)}
-    aids = many(Army, [{"campaign_id": cid, "player_id": player_db[a["_player"]],
-                        "name": a["name"], "budget": a["budget"]} for a in plan.armies])
+    aids = many(
+        Army,
+        [
+            {
+                "campaign_id": cid,
+                "player_id": player_db[a["_player"]],
+                "name": a["name"],
+                "budget": a["budget"],
+            }
+            for a in plan.armies
+        ],
+    )
     army_db = {a["_id"]: aid for a, aid in zip(plan.armies, aids, strict=True)}
     positions: dict[int, int] = {}
     rows = []
     for aid, u in plan.units:
         positions[aid] = positions.get(aid, 0) + 1
-        rows.append({"army_id": army_db[aid], "position": positions[aid],
-                     **{k: v for k, v in u.items() if not k.startswith("_")}})
+        rows.append(
+            {
+                "army_id": army_db[aid],
+                "position": positions[aid],
+                **{k: v for k, v in u.items() if not k.startswith("_")},
+            }
+        )
     # Units are the bulk (200,000 at most): inserted without RETURNING (a plain executemany,
     # several times faster), their ids read back by (army, position), which the file fixes.
     for at in range(0, len(rows), _WRITE_BATCH):
         progress("Writing", written, total)
-        s.execute(insert(Unit), rows[at:at + _WRITE_BATCH])
-        written += len(rows[at:at + _WRITE_BATCH])
-    by_place = {(row["army_id"], row["position"]): u["_id"]
-                for row, (_a, u) in zip(rows, plan.units, strict=True)}
+        s.execute(insert(Unit), rows[at : at + _WRITE_BATCH])
+        written += len(rows[at : at + _WRITE_BATCH])
+    by_place = {
+        (row["army_id"], row["position"]): u["_id"]
+        for row, (_a, u) in zip(rows, plan.units, strict=True)
+    }
     unit_db: dict[int, int] = {}
     if any(bu["_unit"] is not None for b in plan.battles for bu in b["units"]):
         for uid, army_id, position in s.execute(
-                select(Unit.id, Unit.army_id, Unit.position)
-                .where(Unit.army_id.in_(list(army_db.values())))):
+            select(Unit.id, Unit.army_id, Unit.position).where(
+                Unit.army_id.in_(list(army_db.values()))
+            )
+        ):
             unit_db[by_place[(army_id, position)]] = uid
     for model, h in plan.house:
         s.execute(insert(model), [{"campaign_id": cid, **h}])
     for b in plan.battles:
-        bid = s.scalars(insert(Battle).returning(Battle.id), [{
-            "campaign_id": cid, "state": {},
-            **{k: b[k] for k in ("name", "status", "created_at", "finished_at", "notes")}}]
-            ).one()
-        bp_ids = many(BattlePlayer, [{"battle_id": bid, "player_id": player_db[p["_player"]],
-                                      "turn_order": p["turn_order"]} for p in b["players"]])
+        bid = s.scalars(
+            insert(Battle).returning(Battle.id),
+            [
+                {
+                    "campaign_id": cid,
+                    "state": {},
+                    **{k: b[k] for k in ("name", "status", "created_at", "finished_at", "notes")},
+                }
+            ],
+        ).one()
+        bp_ids = many(
+            BattlePlayer,
+            [
+                {
+                    "battle_id": bid,
+                    "player_id": player_db[p["_player"]],
+                    "turn_order": p["turn_order"],
+                }
+                for p in b["players"]
+            ],
+        )
         side_db = {p["_player"]: x for p, x in zip(b["players"], bp_ids, strict=True)}
-        bu_ids = many(BattleUnit, [{
-            "battle_id": bid, "battle_player_id": side_db[u["_player"]],
-            "unit_id": unit_db[u["_unit"]] if u["_unit"] is not None else None,
-            "name": u["name"], "spec": u["spec"], "state": {}} for u in b["units"]])
+        bu_ids = many(
+            BattleUnit,
+            [
+                {
+                    "battle_id": bid,
+                    "battle_player_id": side_db[u["_player"]],
+                    "unit_id": unit_db[u["_unit"]] if u["_unit"] is not None else None,
+                    "name": u["name"],
+                    "spec": u["spec"],
+                    "state": {},
+                }
+                for u in b["units"]
+            ],
+        )
         local_db = {u["_id"]: x for u, x in zip(b["units"], bu_ids, strict=True)}
         if b["result"] is not None:
-            s.execute(update(Battle).where(Battle.id == bid).values(
-                result=remap_result(b["result"], local_db, player_db)))
-        many(BattleEvent, [{
-            "battle_id": bid, "seq": e["seq"], "kind": e["kind"],
-            "actor_id": local_db.get(e["_actor"]) if e["_actor"] is not None else None,
-            "target_id": local_db.get(e["_target"]) if e["_target"] is not None else None,
-            "payload": remap_payload(e["kind"], e["payload"],
-                                     {"unit": local_db, "player": player_db}),
-            "created_at": e["created_at"],
-            "reverted": e["reverted"]} for e in b["events"]])
+            s.execute(
+                update(Battle)
+                .where(Battle.id == bid)
+                .values(result=remap_result(b["result"], local_db, player_db))
+            )
+        many(
+            BattleEvent,
+            [
+                {
+                    "battle_id": bid,
+                    "seq": e["seq"],
+                    "kind": e["kind"],
+                    "actor_id": local_db.get(e["_actor"]) if e["_actor"] is not None else None,
+                    "target_id": local_db.get(e["_target"]) if e["_target"] is not None else None,
+                    "payload": remap_payload(
+                        e["kind"], e["payload"], {"unit": local_db, "player": player_db}
+                    ),
+                    "created_at": e["created_at"],
+                    "reverted": e["reverted"],
+                }
+                for e in b["events"]
+            ],
+        )
     return cid
 
 
@@ -783,8 +1063,13 @@ class TransferService(ServiceBase):
     def export_json(self, campaign_id: CampaignId) -> str:
         return dumps(self.export_campaign(campaign_id))
 
-    def write_export(self, campaign_id: CampaignId, path: str | os.PathLike[str], *,
-                     progress: Progress = _no_progress) -> Path:
+    def write_export(
+        self,
+        campaign_id: CampaignId,
+        path: str | os.PathLike[str],
+        *,
+        progress: Progress = _no_progress,
+    ) -> Path:
         """Write the export to ``path`` atomically (a temporary file renamed into place).
 
         A file that is replaced keeps its permissions; a new file gets the usual ones (0666
@@ -802,7 +1087,7 @@ class TransferService(ServiceBase):
                     os.fchmod(f.fileno(), mode)
                     for at in range(0, len(text), _CHUNK):
                         progress("Writing", at, len(text))
-                        f.write(text[at:at + _CHUNK])
+                        f.write(text[at : at + _CHUNK])
                     f.flush()
                     os.fsync(f.fileno())
                 progress("Writing", len(text), len(text))
@@ -811,8 +1096,9 @@ class TransferService(ServiceBase):
                 Path(tmp).unlink(missing_ok=True)
                 raise
         except OSError as exc:
-            raise UserError(f"could not write {target}: {exc.strerror or exc}",
-                            field="file") from None
+            raise UserError(
+                f"could not write {target}: {exc.strerror or exc}", field="file"
+            ) from None
         return target
 
     def check(self, data: bytes | str, *, source: str = "the file") -> dict[str, Any]:
@@ -824,10 +1110,16 @@ class TransferService(ServiceBase):
         return dict(plan.campaign)
 
     @storage_errors
-    def import_campaign(self, data: bytes | str, *, name: str | None = None,
-                        source: str = "the file", replace: bool = False,
-                        progress: Progress = _no_progress, undoable: bool = True
-                        ) -> Done[CampaignSummary]:
+    def import_campaign(
+        self,
+        data: bytes | str,
+        *,
+        name: str | None = None,
+        source: str = "the file",
+        replace: bool = False,
+        progress: Progress = _no_progress,
+        undoable: bool = True,
+    ) -> Done[CampaignSummary]:
         """Import an export as a new campaign (called ``name`` if given).
 
         Refused whole, with nothing written, if anything in it is wrong, or if a campaign of
@@ -846,35 +1138,49 @@ class TransferService(ServiceBase):
             raise _refusal(source, exc) from None
         from brikdesk.services.common import clean_name
 
-        final = clean_name(name, "The campaign's name") if name is not None else \
-            plan.campaign["name"]
+        final = (
+            clean_name(name, "The campaign's name") if name is not None else plan.campaign["name"]
+        )
         with self._sessions.begin() as s:
             other = campaign_by_name(s, final)
             replaced = None
             if other is not None:
                 if not replace:
-                    raise UserError(f"a campaign called '{other.name}' already exists; import "
-                                    "this one under another name", field="name")
+                    raise UserError(
+                        f"a campaign called '{other.name}' already exists; import "
+                        "this one under another name",
+                        field="name",
+                    )
                 replaced = snapshots.take(s, table_of(Campaign), Campaign.id == other.id)
                 snapshots.delete_rows(s, table_of(Campaign), Campaign.id == other.id)
             cid = _write(s, plan, final, progress)
             summary = campaign_summary(s, self._get(s, Campaign, cid, "campaign"))
-            snap = (snapshots.take(s, table_of(Campaign), Campaign.id == cid) if undoable
-                    else None)
+            snap = snapshots.take(s, table_of(Campaign), Campaign.id == cid) if undoable else None
             progress("Saving", 1, 1)
         text = f"Import {final}"
-        changes = (Changes.CAMPAIGNS | Changes.PLAYERS | Changes.ARMIES | Changes.UNITS
-                   | Changes.CATALOG | Changes.BATTLES | Changes.EVENTS)
+        changes = (
+            Changes.CAMPAIGNS
+            | Changes.PLAYERS
+            | Changes.ARMIES
+            | Changes.UNITS
+            | Changes.CATALOG
+            | Changes.BATTLES
+            | Changes.EVENTS
+        )
         if snap is None:
             return Done(summary, changes, text, redo=_not_undoable, undo=_not_undoable)
-        return Done(summary, changes, text,
-                    redo=step(self.swap_campaigns, replaced.ids("campaign")[0]
-                              if replaced else None, snap),
-                    undo=step(self.swap_campaigns, cid, replaced))
+        return Done(
+            summary,
+            changes,
+            text,
+            redo=step(self.swap_campaigns, replaced.ids("campaign")[0] if replaced else None, snap),
+            undo=step(self.swap_campaigns, cid, replaced),
+        )
 
     @storage_errors
-    def swap_campaigns(self, delete_id: CampaignId | None, restore: snapshots.Snapshot | None
-                       ) -> Done[None]:
+    def swap_campaigns(
+        self, delete_id: CampaignId | None, restore: snapshots.Snapshot | None
+    ) -> Done[None]:
         """Delete one campaign and put back another from a snapshot, in one transaction: the
         undo and redo of an import (which may have replaced a campaign of the same name)."""
         with self._sessions.begin() as s:
@@ -889,17 +1195,27 @@ class TransferService(ServiceBase):
                     raise UserError("can't undo: a campaign of the same name exists")
                 snapshots.restore(s, restore)
         back = restore.ids("campaign")[0] if restore is not None else None
-        return Done(None, Changes.CAMPAIGNS | Changes.UNITS | Changes.BATTLES, "Import",
-                    redo=step(self.swap_campaigns, delete_id, restore),
-                    undo=step(self.swap_campaigns, back, gone))
+        return Done(
+            None,
+            Changes.CAMPAIGNS | Changes.UNITS | Changes.BATTLES,
+            "Import",
+            redo=step(self.swap_campaigns, delete_id, restore),
+            undo=step(self.swap_campaigns, back, gone),
+        )
 
-    def import_file(self, path: str | os.PathLike[str], *, name: str | None = None,
-                    progress: Progress = _no_progress, undoable: bool = True
-                    ) -> Done[CampaignSummary]:
+    def import_file(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        name: str | None = None,
+        progress: Progress = _no_progress,
+        undoable: bool = True,
+    ) -> Done[CampaignSummary]:
         p = Path(path)
         data = read_import_file(p, progress)
-        return self.import_campaign(data, name=name, source=p.name, progress=progress,
-                                    undoable=undoable)
+        return self.import_campaign(
+            data, name=name, source=p.name, progress=progress, undoable=undoable
+        )
 
 
 _CHUNK = 1024 * 1024
@@ -916,17 +1232,22 @@ def read_import_file(path: Path, progress: Progress = _no_progress) -> bytes:
     try:
         info = path.stat()
         if not stat.S_ISREG(info.st_mode):
-            raise UserError(f"{path.name} was not imported: it is not a regular file "
-                            f"(it is {_file_kind(info.st_mode)})", field="file")
+            raise UserError(
+                f"{path.name} was not imported: it is not a regular file "
+                f"(it is {_file_kind(info.st_mode)})",
+                field="file",
+            )
         if info.st_size > MAX_FILE_BYTES:
-            raise UserError(f"{path.name} was not imported: the file is larger than {mb} MB",
-                            field="file")
+            raise UserError(
+                f"{path.name} was not imported: the file is larger than {mb} MB", field="file"
+            )
         # O_NONBLOCK: if the file was swapped for a FIFO since, opening it does not wait.
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
         with os.fdopen(fd, "rb", buffering=0) as f:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise UserError(f"{path.name} was not imported: it is not a regular file",
-                                field="file")
+                raise UserError(
+                    f"{path.name} was not imported: it is not a regular file", field="file"
+                )
             chunks: list[bytes] = []
             total = 0
             while True:
@@ -937,8 +1258,10 @@ def read_import_file(path: Path, progress: Progress = _no_progress) -> bytes:
                 chunks.append(chunk)
                 total += len(chunk)
                 if total > MAX_FILE_BYTES:  # it grew while being read
-                    raise UserError(f"{path.name} was not imported: the file is larger than "
-                                    f"{mb} MB", field="file")
+                    raise UserError(
+                        f"{path.name} was not imported: the file is larger than {mb} MB",
+                        field="file",
+                    )
     except OSError as exc:
         raise UserError(f"could not read {path}: {exc.strerror or exc}", field="file") from None
     return b"".join(chunks)
@@ -959,9 +1282,13 @@ def _new_file_mode() -> int:
 
 
 def _file_kind(mode: int) -> str:
-    for test, what in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                       (stat.S_ISSOCK, "a socket")):
+    for test, what in (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
         if test(mode):
             return what
     return "not a file"

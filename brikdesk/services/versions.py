@@ -46,17 +46,43 @@ _ALWAYS_IGNORED = frozenset({"id", "version"})
 
 #: How a column is named in a message.
 _FIELD_NAMES = {
-    "type_key": "type", "hands": "loadout", "worn": "loadout", "carried": "loadout",
-    "overrides": "stat overrides", "battles_fought": "battles fought",
-    "default_budget": "default budget", "cost_system": "cost system", "data": "values",
-    "player_id": "player", "army_id": "army", "campaign_id": "campaign",
+    "type_key": "type",
+    "hands": "loadout",
+    "worn": "loadout",
+    "carried": "loadout",
+    "overrides": "stat overrides",
+    "battles_fought": "battles fought",
+    "default_budget": "default budget",
+    "cost_system": "cost system",
+    "data": "values",
+    "player_id": "player",
+    "army_id": "army",
+    "campaign_id": "campaign",
 }
 #: Columns whose values are too long or too technical to quote.
-_UNQUOTED = frozenset({"hands", "worn", "carried", "overrides", "notes", "data", "player_id",
-                       "army_id", "campaign_id"})
+_UNQUOTED = frozenset(
+    {
+        "hands",
+        "worn",
+        "carried",
+        "overrides",
+        "notes",
+        "data",
+        "player_id",
+        "army_id",
+        "campaign_id",
+    }
+)
 
-KIND_NAMES = {"campaign": "campaign", "player": "player", "army": "army", "unit": "unit",
-              "battle": "battle", "house_item": "item", "house_unit_type": "unit type"}
+KIND_NAMES = {
+    "campaign": "campaign",
+    "player": "player",
+    "army": "army",
+    "unit": "unit",
+    "battle": "battle",
+    "house_item": "item",
+    "house_unit_type": "unit type",
+}
 
 
 @dataclass(frozen=True)
@@ -103,12 +129,17 @@ def lock(s: Session, model: type[Base], ident: object) -> Any:
     """The row with ``ident``, read afresh and locked for this transaction (``FOR UPDATE`` on a
     server; a no-op on SQLite, whose write transactions are already exclusive), or None."""
     key = inspect(model).primary_key[0]
-    return s.scalar(select(model).where(key == ident)
-                    .with_for_update().execution_options(populate_existing=True))
+    return s.scalar(
+        select(model)
+        .where(key == ident)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
 
 
-def check(row: Versioned | None, expected: Expected, kind: str, *,
-          fields: tuple[str, ...] = ()) -> None:
+def check(
+    row: Versioned | None, expected: Expected, kind: str, *, fields: tuple[str, ...] = ()
+) -> None:
     """Refuse (``ConflictError``) when ``row`` is not what the caller saw.
 
     ``kind``: the table name; ``fields``: the columns the caller means to change (named in the
@@ -122,8 +153,9 @@ def check(row: Versioned | None, expected: Expected, kind: str, *,
         if name is None and isinstance(expected, Seen):
             name = expected.values.get("key")
         label = _label(kind, name) if name else f"This {what}"
-        raise ConflictError(f"{label} was deleted by someone else since {since}; nothing was "
-                            "changed")
+        raise ConflictError(
+            f"{label} was deleted by someone else since {since}; nothing was changed"
+        )
     if row.version == (expected.version if isinstance(expected, Seen) else expected):
         return
     now = row_values(row)
@@ -132,16 +164,24 @@ def check(row: Versioned | None, expected: Expected, kind: str, *,
             return
         before = expected.values
         label = _label(kind, before.get("name") or before.get("key") or now.get("name"))
-        raise ConflictError(f"{label} {describe_changes(before, now)} by someone else since "
-                            f"{since}; nothing was changed")
+        raise ConflictError(
+            f"{label} {describe_changes(before, now)} by someone else since "
+            f"{since}; nothing was changed"
+        )
     label = _label(kind, now.get("name") or now.get("key"))
     shown = [f for f in fields if f in now and f not in _UNQUOTED]
     detail = ""
     if shown:
-        detail = " (" + ", ".join(f"{_FIELD_NAMES.get(f, f.replace('_', ' '))} now "
-                                  f"{_show(now[f])}" for f in shown) + ")"
-    raise ConflictError(f"{label} was changed by someone else since you opened it{detail}; "
-                        "nothing was changed")
+        detail = (
+            " ("
+            + ", ".join(
+                f"{_FIELD_NAMES.get(f, f.replace('_', ' '))} now {_show(now[f])}" for f in shown
+            )
+            + ")"
+        )
+    raise ConflictError(
+        f"{label} was changed by someone else since you opened it{detail}; nothing was changed"
+    )
 
 
 def _same(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
@@ -180,8 +220,9 @@ def describe_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> str
         elif key in _UNQUOTED:
             parts.append(f"its {field} changed")
         else:
-            parts.append(f"its {field} changed from {_show(before.get(key))} to "
-                         f"{_show(after.get(key))}")
+            parts.append(
+                f"its {field} changed from {_show(before.get(key))} to {_show(after.get(key))}"
+            )
     if not parts:
         return "was changed"
     if parts[0].startswith("renamed"):

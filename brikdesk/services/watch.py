@@ -81,8 +81,15 @@ class ChangeWatch:
 
     # -- own writes ---------------------------------------------------------------------------
 
-    def _statement(self, _conn: Any, _cursor: Any, statement: str, params: Any,
-                   _context: Any, _executemany: bool) -> None:
+    def _statement(
+        self,
+        _conn: Any,
+        _cursor: Any,
+        statement: str,
+        params: Any,
+        _context: Any,
+        _executemany: bool,
+    ) -> None:
         head = statement.lstrip()[:40].upper()
         if not (head.startswith("UPDATE CAMPAIGN") or head.startswith("INSERT INTO CAMPAIGN")):
             return
@@ -115,8 +122,10 @@ class ChangeWatch:
 
     def _stamps(self) -> Stamps:
         with self._sessions() as s, s.begin():
-            return {cid: (stamp.replace(tzinfo=None) if stamp is not None else datetime.min)
-                    for cid, stamp in s.execute(select(Campaign.id, Campaign.updated_at))}
+            return {
+                cid: (stamp.replace(tzinfo=None) if stamp is not None else datetime.min)
+                for cid, stamp in s.execute(select(Campaign.id, Campaign.updated_at))
+            }
 
     def poll(self) -> bool:
         """True when someone else changed the database since the previous poll (the first poll
@@ -132,8 +141,10 @@ class ChangeWatch:
         if before.keys() - stamps.keys():
             return True  # a campaign was deleted (perhaps here: reading again is harmless)
         with self._lock:
-            return any(before.get(cid) != stamp and stamp not in self._own_set
-                       for cid, stamp in stamps.items())
+            return any(
+                before.get(cid) != stamp and stamp not in self._own_set
+                for cid, stamp in stamps.items()
+            )
 
     def close(self) -> None:
         event.remove(self._engine, "before_cursor_execute", self._statement)

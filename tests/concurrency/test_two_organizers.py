@@ -49,9 +49,11 @@ def total(tallies: list[Tally], label: str, lost: int = 0) -> Tally:
     out = Tally()
     for t in tallies:
         out.add(t)
-    print(f"\n{label}: {len(tallies)} processes, calls {out.calls}, applied {out.applied}, "
-          f"conflicts {out.conflicts}, refused {out.refused}, busy {out.busy}, "
-          f"lost {lost}, {out.seconds:.2f} s")
+    print(
+        f"\n{label}: {len(tallies)} processes, calls {out.calls}, applied {out.applied}, "
+        f"conflicts {out.conflicts}, refused {out.refused}, busy {out.busy}, "
+        f"lost {lost}, {out.seconds:.2f} s"
+    )
     assert out.errors == [], out.errors[0]
     assert out.calls == out.applied + out.conflicts + out.refused + out.busy
     return out
@@ -69,21 +71,26 @@ def test_each_editing_their_own_units_never_waits_into_an_error(campaign) -> Non
     url, db, sv, (_red, _blue, red_army, blue_army) = campaign
     [a] = sv.roster.add_unit(red_army.id, "minifig", name="Ann").value
     [b] = sv.roster.add_unit(blue_army.id, "minifig", name="Bob").value
-    tallies = run_all(url, [(workers.edit_own_unit, (a, CALLS)),
-                            (workers.edit_own_unit, (b, CALLS))])
+    tallies = run_all(
+        url, [(workers.edit_own_unit, (a, CALLS)), (workers.edit_own_unit, (b, CALLS))]
+    )
     out = total(tallies, "own units")
     assert (out.applied, out.conflicts, out.busy) == (2 * CALLS, 0, 0)
     for uid, name in ((a, "Ann"), (b, "Bob")):
         row = unit_row(db, uid)
-        assert (row.name, row.kills, row.version) == (f"{name} #{CALLS - 1}", CALLS - 1,
-                                                      1 + CALLS)
+        assert (row.name, row.kills, row.version) == (f"{name} #{CALLS - 1}", CALLS - 1, 1 + CALLS)
 
 
 def test_editing_the_same_unit_refuses_conflicts_and_loses_none(campaign) -> None:
     url, db, sv, (_red, _blue, red_army, _ba) = campaign
     [uid] = sv.roster.add_unit(red_army.id, "minifig", name="Contested").value
-    tallies = run_all(url, [(workers.edit_same_unit, (uid, CALLS, "Ann")),
-                            (workers.edit_same_unit, (uid, CALLS, "Bob"))])
+    tallies = run_all(
+        url,
+        [
+            (workers.edit_same_unit, (uid, CALLS, "Ann")),
+            (workers.edit_same_unit, (uid, CALLS, "Bob")),
+        ],
+    )
     row = unit_row(db, uid)
     # Every applied edit raised the version once: none was overwritten unseen.
     lost = sum(t.applied for t in tallies) - (row.version - 1)
@@ -98,8 +105,9 @@ def test_read_then_write_counts_every_applied_increment(campaign) -> None:
     """Kills + 1 from two processes: the final count is exactly the increments applied."""
     url, db, sv, (_red, _blue, red_army, _ba) = campaign
     [uid] = sv.roster.add_unit(red_army.id, "minifig", name="Counter").value
-    tallies = run_all(url, [(workers.add_one_kill, (uid, CALLS)),
-                            (workers.add_one_kill, (uid, CALLS))])
+    tallies = run_all(
+        url, [(workers.add_one_kill, (uid, CALLS)), (workers.add_one_kill, (uid, CALLS))]
+    )
     kills = unit_row(db, uid).kills
     applied = sum(t.applied for t in tallies)
     out = total(tallies, "read-then-write", applied - kills)
@@ -108,8 +116,9 @@ def test_read_then_write_counts_every_applied_increment(campaign) -> None:
 
 def test_adding_units_at_once_gives_distinct_positions_and_names(campaign) -> None:
     url, db, sv, (_red, _blue, red_army, _ba) = campaign
-    tallies = run_all(url, [(workers.add_units, (red_army.id, CALLS)),
-                            (workers.add_units, (red_army.id, CALLS))])
+    tallies = run_all(
+        url, [(workers.add_units, (red_army.id, CALLS)), (workers.add_units, (red_army.id, CALLS))]
+    )
     out = total(tallies, "adds")
     assert out.applied == 2 * CALLS and out.busy == 0
     units = sv.roster.roster(red_army.id).units
@@ -120,14 +129,20 @@ def test_adding_units_at_once_gives_distinct_positions_and_names(campaign) -> No
     assert sorted(positions) == list(range(1, added + 1))
     # Named as one app would: "Trooper 1" ... "Trooper N", each once.
     assert sorted(names, key=lambda n: int(n.split()[-1])) == [
-        f"Trooper {i}" for i in range(1, added + 1)]
+        f"Trooper {i}" for i in range(1, added + 1)
+    ]
 
 
 def test_adding_players_of_the_same_names_at_once_keeps_each_name_once(campaign) -> None:
     url, db, sv, (red, _blue, _ra, _ba) = campaign
     names = [f"Player {i}" for i in range(30)]
-    tallies = run_all(url, [(workers.add_players, (red.campaign_id, names)),
-                            (workers.add_players, (red.campaign_id, names))])
+    tallies = run_all(
+        url,
+        [
+            (workers.add_players, (red.campaign_id, names)),
+            (workers.add_players, (red.campaign_id, names)),
+        ],
+    )
     out = total(tallies, "players")
     assert (out.applied, out.refused, out.busy) == (30, 30, 0)
     refusals = [m for t in tallies for m in t.extra.get("refusals", [])]
@@ -138,8 +153,13 @@ def test_adding_players_of_the_same_names_at_once_keeps_each_name_once(campaign)
 
 def test_custom_items_of_one_name_added_at_once_get_distinct_keys(campaign) -> None:
     url, db, sv, (red, _blue, _ra, _ba) = campaign
-    tallies = run_all(url, [(workers.add_custom_items, (red.campaign_id, 15)),
-                            (workers.add_custom_items, (red.campaign_id, 15))])
+    tallies = run_all(
+        url,
+        [
+            (workers.add_custom_items, (red.campaign_id, 15)),
+            (workers.add_custom_items, (red.campaign_id, 15)),
+        ],
+    )
     out = total(tallies, "custom items")
     assert (out.applied, out.busy) == (30, 0)
     keys = [e.key for e in sv.catalog.view(red.campaign_id).items if e.custom]
@@ -151,13 +171,18 @@ def test_an_undo_after_anothers_rename_is_refused_every_time(campaign) -> None:
     [uid] = sv.roster.add_unit(red_army.id, "minifig", name="Sir Brickley").value
     rounds = 10
     barrier = workers.CONTEXT.Barrier(2)
-    tallies = run_all(url, [
-        (workers.rename_then_undo, (uid, rounds, "Ann", True, barrier)),
-        (workers.rename_then_undo, (uid, rounds, "Bob", False, barrier))])
+    tallies = run_all(
+        url,
+        [
+            (workers.rename_then_undo, (uid, rounds, "Ann", True, barrier)),
+            (workers.rename_then_undo, (uid, rounds, "Bob", False, barrier)),
+        ],
+    )
     out = total(tallies, "undo after another's edit")
     assert (out.calls, out.conflicts, out.applied) == (rounds, rounds, 0)
-    assert out.messages[0] == ("Ann 0 was renamed to 'Bob 0' by someone else since you "
-                               "changed it; nothing was changed")
+    assert out.messages[0] == (
+        "Ann 0 was renamed to 'Bob 0' by someone else since you changed it; nothing was changed"
+    )
     assert unit_row(db, uid).name == f"Bob {rounds - 1}"
 
 
@@ -165,15 +190,24 @@ def test_two_tables_recording_one_battle_land_in_one_valid_order(campaign) -> No
     url, db, sv, (red, blue, red_army, blue_army) = campaign
     reds = sv.roster.add_units(red_army.id, "minifig", 4).value
     blues = sv.roster.add_units(blue_army.id, "minifig", 4).value
-    battle = sv.tracker.begin(red.campaign_id, "Crossfire", [Muster(red.id, reds),
-                                                             Muster(blue.id, blues)]).value
-    tallies = run_all(url, [(workers.record_events, (battle.id, CALLS, 1)),
-                            (workers.record_events, (battle.id, CALLS, 2))])
+    battle = sv.tracker.begin(
+        red.campaign_id, "Crossfire", [Muster(red.id, reds), Muster(blue.id, blues)]
+    ).value
+    tallies = run_all(
+        url,
+        [
+            (workers.record_events, (battle.id, CALLS, 1)),
+            (workers.record_events, (battle.id, CALLS, 2)),
+        ],
+    )
     out = total(tallies, "battle events")
     assert out.busy == 0
     with db.sessions() as s:
-        seqs = s.scalars(select(BattleEvent.seq).where(BattleEvent.battle_id == battle.id)
-                         .order_by(BattleEvent.seq)).all()
+        seqs = s.scalars(
+            select(BattleEvent.seq)
+            .where(BattleEvent.battle_id == battle.id)
+            .order_by(BattleEvent.seq)
+        ).all()
     assert len(seqs) == len(set(seqs)), "a seq was given twice"
     # The stored log, read afresh by a new tracker, is valid by the rules in its one order.
     fresh = Services.open(db)
@@ -192,11 +226,20 @@ def test_a_write_waits_for_another_writer_instead_of_failing(tmp_path: Path) -> 
     url = f"sqlite:///{tmp_path / 'wait.sqlite3'}"
     db = open_database(url)
     sv = Services.open(db)
-    holder = subprocess.Popen([sys.executable, "-c", (
-        "import sqlite3, sys, time\n"
-        f"c = sqlite3.connect({str(tmp_path / 'wait.sqlite3')!r}, isolation_level=None)\n"
-        "c.execute('BEGIN IMMEDIATE'); print('locked', flush=True)\n"
-        "time.sleep(0.5); c.execute('COMMIT')\n")], stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import sqlite3, sys, time\n"
+                f"c = sqlite3.connect({str(tmp_path / 'wait.sqlite3')!r}, isolation_level=None)\n"
+                "c.execute('BEGIN IMMEDIATE'); print('locked', flush=True)\n"
+                "time.sleep(0.5); c.execute('COMMIT')\n"
+            ),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
         start = time.perf_counter()

@@ -91,13 +91,16 @@ def run(worker: Callable[..., Tally], url: str, barrier, queue, *args: Any) -> N
         queue.put(Tally(errors=[traceback.format_exc()]))
 
 
-def run_all(url: str, jobs: list[tuple[Callable[..., Tally], tuple[Any, ...]]],
-            timeout: float = 120) -> list[Tally]:
+def run_all(
+    url: str, jobs: list[tuple[Callable[..., Tally], tuple[Any, ...]]], timeout: float = 120
+) -> list[Tally]:
     """Start one process per job at once (a barrier lines them up) and collect their tallies."""
     barrier = CONTEXT.Barrier(len(jobs))
     queue = CONTEXT.Queue()
-    procs = [CONTEXT.Process(target=run, args=(worker, url, barrier, queue, *args))
-             for worker, args in jobs]
+    procs = [
+        CONTEXT.Process(target=run, args=(worker, url, barrier, queue, *args))
+        for worker, args in jobs
+    ]
     for p in procs:
         p.start()
     tallies = [queue.get(timeout=timeout) for _ in procs]
@@ -116,9 +119,14 @@ def edit_own_unit(sv, unit_id: int, n: int) -> Tally:
     tally = Tally()
     for i in range(n):
         row = sv.roster.unit_rows([unit_id])[0]
-        _call(tally, lambda row=row, i=i: sv.roster.edit_unit(
-            unit_id, UnitPatch(name=f"{row.name.split(' #')[0]} #{i}", kills=i),
-            version=row.version))
+        _call(
+            tally,
+            lambda row=row, i=i: sv.roster.edit_unit(
+                unit_id,
+                UnitPatch(name=f"{row.name.split(' #')[0]} #{i}", kills=i),
+                version=row.version,
+            ),
+        )
     return tally
 
 
@@ -131,8 +139,12 @@ def edit_same_unit(sv, unit_id: int, n: int, me: str) -> Tally:
         row = sv.roster.unit_rows([unit_id])[0]
         if random.random() < 0.5:
             time.sleep(0.001)  # a user looks at the row before typing
-        _call(tally, lambda row=row, i=i: sv.roster.edit_unit(
-            unit_id, UnitPatch(name=f"{me} {i}"), version=row.version))
+        _call(
+            tally,
+            lambda row=row, i=i: sv.roster.edit_unit(
+                unit_id, UnitPatch(name=f"{me} {i}"), version=row.version
+            ),
+        )
     return tally
 
 
@@ -143,8 +155,12 @@ def add_one_kill(sv, unit_id: int, n: int) -> Tally:
     tally = Tally()
     for _ in range(n):
         row = sv.roster.unit_rows([unit_id])[0]
-        _call(tally, lambda row=row: sv.roster.edit_unit(
-            unit_id, UnitPatch(kills=row.kills + 1), version=row.version))
+        _call(
+            tally,
+            lambda row=row: sv.roster.edit_unit(
+                unit_id, UnitPatch(kills=row.kills + 1), version=row.version
+            ),
+        )
     return tally
 
 
@@ -154,8 +170,9 @@ def add_units(sv, army_id: int, n: int) -> Tally:
     added = 0
     for i in range(n):
         count = 2 if i % 5 == 0 else 1
-        done = _call(tally, lambda count=count: sv.roster.add_units(army_id, "minifig", count,
-                                                                    "Trooper {n}"))
+        done = _call(
+            tally, lambda count=count: sv.roster.add_units(army_id, "minifig", count, "Trooper {n}")
+        )
         if done is not None:
             added += len(done.value)
     tally.extra["units"] = added
@@ -220,9 +237,11 @@ def record_events(sv, battle_id: int, n: int, seed: int) -> Tally:
     for _ in range(n):
         view = sv.tracker.view(battle_id)
         state = view.state
-        ready = [u.unit_id for u in state.units
-                 if u.player_id == state.active and u.in_battle
-                 and u.action is ActionState.READY]
+        ready = [
+            u.unit_id
+            for u in state.units
+            if u.player_id == state.active and u.in_battle and u.action is ActionState.READY
+        ]
         pick = rng.random()
         if pick < 0.1 and view.standing_events:
             last = view.standing_events[-1].id

@@ -45,6 +45,7 @@ PISTOL = ParryItem("pistol", 3, ranged=True)
 
 # ---- Parry ----------------------------------------------------------------------------------
 
+
 class TestParry:
     def test_use_of_each_kind_of_item(self):
         assert parry_use(BARE_HANDS_PARRY)[0] == 0
@@ -55,8 +56,9 @@ class TestParry:
             parry_use(ParryItem("body armor", None))
 
     def test_ranged_catalog_item_parries_as_a_minifig_tool(self):
-        item = CatalogItem("long_ranged", "Long-Ranged Weapon", Category.WEAPON, 5, 3, 10,
-                           False, "1d6+1", 2)
+        item = CatalogItem(
+            "long_ranged", "Long-Ranged Weapon", Category.WEAPON, 5, 3, 10, False, "1d6+1", 2
+        )
         assert parry_use(ParryItem.from_item(item))[0] == 3
 
     @pytest.mark.parametrize("against", [Incoming.STRIKE, Incoming.DAMAGE, Incoming.CHARGE])
@@ -73,12 +75,10 @@ class TestParry:
         assert result.cancelled and result.deflections == ()
 
     def test_plus_one_against_a_two_handed_attack_or_shove_not_a_grab(self):
-        strike = roll_parry(BOB, SHIELD, Incoming.STRIKE, TypedDice([2]),
-                            two_handed_weapon=True)
+        strike = roll_parry(BOB, SHIELD, Incoming.STRIKE, TypedDice([2]), two_handed_weapon=True)
         assert [m.value for m in strike.roll.modifiers] == [1]
         assert strike.roll.total == 3
-        grab_parry = roll_parry(BOB, SWORD, Incoming.GRAB, TypedDice([2]),
-                                two_handed_weapon=True)
+        grab_parry = roll_parry(BOB, SWORD, Incoming.GRAB, TypedDice([2]), two_handed_weapon=True)
         assert grab_parry.roll.modifiers == ()
 
     def test_outnumbered_parry(self):
@@ -96,14 +96,14 @@ class TestParry:
         assert result.knocked_away == 5
         assert result.describe().endswith(
             "natural 1, a critical failure; the shield is knocked out of Bob's hands, 5\" "
-            "directly away from the attacker (the attacker's Action Roll, 5.2)")
+            "directly away from the attacker (the attacker's Action Roll, 5.2)"
+        )
 
     def test_after_an_automatic_hit_the_attacker_rolls_for_the_distance(self):
         result = roll_parry(BOB, SWORD, Incoming.GRAB, TypedDice([1, 4]), attacker=HERO)
         assert result.knocked_away == 4
         assert result.knock_dice[0].sides == 10
-        assert "4\" directly away from Hero (a roll of Hero's Action die, 5.2)" in \
-            result.describe()
+        assert "4\" directly away from Hero (a roll of Hero's Action die, 5.2)" in result.describe()
 
     def test_critical_failure_needs_the_attackers_roll(self):
         with pytest.raises(UserError, match="attacker's Action"):
@@ -118,8 +118,9 @@ class TestParry:
             apply_parry_benny(result, BennyUse.ACTION, TypedDice([3]))
 
     def test_benny_plus_one_d6_can_save_a_failed_parry(self):
-        result = roll_parry(HERO, ParryItem("tower shield", 8, shield=True), Incoming.STRIKE,
-                            TypedDice([6]))
+        result = roll_parry(
+            HERO, ParryItem("tower shield", 8, shield=True), Incoming.STRIKE, TypedDice([6])
+        )
         assert not result.success
         with pytest.raises(UserError, match="no Deflection to add to"):
             apply_parry_benny(result, BennyUse.EMBELLISH, TypedDice([]))
@@ -130,8 +131,10 @@ class TestParry:
         result = roll_parry(BOB, SHIELD, Incoming.STRIKE, TypedDice([5]))
         with pytest.raises(UserError) as caught:
             apply_parry_benny(result, BennyUse.ACTION, TypedDice([2]))
-        assert str(caught.value) == ("no Benny to spend: the Parry's Action die showed 5; Over "
-                                     "the Top needs a natural 6 or more (4.2 Over the Top)")
+        assert str(caught.value) == (
+            "no Benny to spend: the Parry's Action die showed 5; Over "
+            "the Top needs a natural 6 or more (4.2 Over the Top)"
+        )
 
     def test_cannon_fodder_earns_no_benny_even_on_a_six(self):
         fodder = Attacker("Fodder Fred", over_the_top=False)
@@ -139,16 +142,24 @@ class TestParry:
         assert result.success and not result.over_the_top
         with pytest.raises(UserError) as caught:
             apply_parry_benny(result, BennyUse.EMBELLISH, TypedDice([]))
-        assert str(caught.value) == ("no Benny to spend: Fodder Fred never goes Over the Top "
-                                     "(4.2 Over the Top)")
+        assert str(caught.value) == (
+            "no Benny to spend: Fodder Fred never goes Over the Top (4.2 Over the Top)"
+        )
 
     def test_shield_parry_deflects_the_strike(self):
         halberd = Weapon("halberd", 4, "2dA", two_handed=True)
         dice = TypedDice([5])
-        state = roll_attack_action(Attack(Attacker("orc"), halberd, Target("Bob"),
-                                          in_reach=True), dice)
-        parry = roll_parry(BOB, SHIELD, Incoming.STRIKE, TypedDice([2]),
-                           two_handed_weapon=True, attacker_roll=state.roll.total)
+        state = roll_attack_action(
+            Attack(Attacker("orc"), halberd, Target("Bob"), in_reach=True), dice
+        )
+        parry = roll_parry(
+            BOB,
+            SHIELD,
+            Incoming.STRIKE,
+            TypedDice([2]),
+            two_handed_weapon=True,
+            attacker_roll=state.roll.total,
+        )
         assert parry.success
         dice = TypedDice([6, 2])
         part = damage_roll(state, dice, deflections=parry.deflections)
@@ -157,6 +168,7 @@ class TestParry:
 
 
 # ---- Bail -----------------------------------------------------------------------------------
+
 
 class TestBail:
     def test_dives_the_roll_and_ends_disrupted(self):
@@ -181,14 +193,14 @@ class TestBail:
         assert [d.role for d in result.dice] == [Role.NATURAL]
 
     def test_over_the_top_lands_on_his_feet(self):
-        result = apply_bail_benny(roll_bail(HERO, TypedDice([7])), BennyUse.EMBELLISH,
-                                  TypedDice([]))
+        result = apply_bail_benny(
+            roll_bail(HERO, TypedDice([7])), BennyUse.EMBELLISH, TypedDice([])
+        )
         assert result.landed_on_feet and not result.disrupted
         assert result.distance == 7
 
     def test_over_the_top_or_more_inches(self):
-        result = apply_bail_benny(roll_bail(HERO, TypedDice([7])), BennyUse.STAT,
-                                  TypedDice([3]))
+        result = apply_bail_benny(roll_bail(HERO, TypedDice([7])), BennyUse.STAT, TypedDice([3]))
         assert result.distance == 10 and result.disrupted
 
     def test_no_benny_without_over_the_top(self):
@@ -204,6 +216,7 @@ class TestBail:
 
 
 # ---- Sprint ---------------------------------------------------------------------------------
+
 
 class TestSprint:
     def test_extra_inches(self):
@@ -227,14 +240,14 @@ class TestSprint:
         assert roll_sprint(BOB, TypedDice([3]), half_speed=True).distance == Fraction(3, 2)
 
     def test_benny_adds_a_d6_of_inches(self):
-        result = apply_sprint_benny(roll_sprint(HERO, TypedDice([8])), BennyUse.STAT,
-                                    TypedDice([6, 1]))
+        result = apply_sprint_benny(
+            roll_sprint(HERO, TypedDice([8])), BennyUse.STAT, TypedDice([6, 1])
+        )
         assert result.sprint_inches == 15 and result.must_run_full
 
     def test_benny_cannot_buy_damage(self):
         with pytest.raises(UserError, match="no Damage"):
-            apply_sprint_benny(roll_sprint(HERO, TypedDice([8])), BennyUse.DAMAGE,
-                               TypedDice([3]))
+            apply_sprint_benny(roll_sprint(HERO, TypedDice([8])), BennyUse.DAMAGE, TypedDice([3]))
 
     def test_incompetent_d4_never_goes_over_the_top(self):
         zombie = Attacker("zombie", 4)
@@ -245,8 +258,9 @@ class TestSprint:
         """A single die needs no sum ("Bob Sprints: 4\" more Move", not "4 = 4\""); a bonus
         chain shows its dice."""
         assert roll_sprint(BOB, TypedDice([4])).describe().startswith('Bob Sprints: 4" more')
-        assert roll_sprint(BOB, TypedDice([6, 2])).describe().startswith(
-            'Bob Sprints: 6+2 = 8" more')
+        assert (
+            roll_sprint(BOB, TypedDice([6, 2])).describe().startswith('Bob Sprints: 6+2 = 8" more')
+        )
 
     @given(st.lists(st.integers(1, 6), min_size=1, max_size=8))
     def test_sprint_inches_are_the_sum_of_the_dice_rolled(self, faces):
@@ -257,6 +271,7 @@ class TestSprint:
 
 
 # ---- Collision, KnockBack, Shove, Grab -------------------------------------------------------
+
 
 class TestCollision:
     def test_knockback_left_sends_the_target_flying(self):
@@ -303,8 +318,7 @@ class TestShoveAndGrab:
         assert shove("Bob", "Al", parry=parry).knockback is None
 
     def test_failed_parry_does_not_stop_the_shove(self):
-        parry = roll_parry(Attacker("Al"), SWORD, Incoming.SHOVE, TypedDice([1]),
-                           attacker_roll=0)
+        parry = roll_parry(Attacker("Al"), SWORD, Incoming.SHOVE, TypedDice([1]), attacker_roll=0)
         assert shove("Bob", "Al", parry=parry).knockback.inches == 2
 
     def test_bailing_dodges_the_shove(self):
@@ -315,8 +329,9 @@ class TestShoveAndGrab:
         parry = roll_parry(Attacker("Al"), SWORD, Incoming.GRAB, TypedDice([5]))
         assert not grab("Bob", "Al", parry=parry).held
         with pytest.raises(UserError, match="not a Grab"):
-            grab("Bob", "Al", parry=roll_parry(Attacker("Al"), SWORD, Incoming.SHOVE,
-                                               TypedDice([5])))
+            grab(
+                "Bob", "Al", parry=roll_parry(Attacker("Al"), SWORD, Incoming.SHOVE, TypedDice([5]))
+            )
 
 
 def test_readings_are_shown_text():

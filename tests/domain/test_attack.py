@@ -64,11 +64,19 @@ def melee(weapon=SWORD, target=None, attacker=MINIFIG, **kw):
 
 # ---- inches ---------------------------------------------------------------------------------
 
+
 class TestInches:
-    @pytest.mark.parametrize("value, expected", [
-        (7, Fraction(7)), (7.5, Fraction(15, 2)), ("7.5", Fraction(15, 2)),
-        ("15/2", Fraction(15, 2)), ('3½"', Fraction(7, 2)), (Fraction(1, 2), Fraction(1, 2)),
-    ])
+    @pytest.mark.parametrize(
+        "value, expected",
+        [
+            (7, Fraction(7)),
+            (7.5, Fraction(15, 2)),
+            ("7.5", Fraction(15, 2)),
+            ("15/2", Fraction(15, 2)),
+            ('3½"', Fraction(7, 2)),
+            (Fraction(1, 2), Fraction(1, 2)),
+        ],
+    )
     def test_accepts_half_inches(self, value, expected):
         assert to_inches(value) == expected
 
@@ -78,11 +86,16 @@ class TestInches:
             to_inches(bad)
 
     def test_text(self):
-        assert [inches_text(x) for x in (15, Fraction(7, 2), Fraction(1, 2), Fraction(9, 4))] \
-            == ['15"', '3½"', '½"', '2.25"']
+        assert [inches_text(x) for x in (15, Fraction(7, 2), Fraction(1, 2), Fraction(9, 4))] == [
+            '15"',
+            '3½"',
+            '½"',
+            '2.25"',
+        ]
 
 
 # ---- 5.1 Range ------------------------------------------------------------------------------
+
 
 class TestRange:
     def test_close_combat_needs_the_organizer_to_confirm_reach(self):
@@ -103,13 +116,16 @@ class TestRange:
         rc = check_range(RIFLE, distance=10)
         assert (rc.inches_out, rc.penalties, rc.effective_range) == (0, (), 10)
 
-    @pytest.mark.parametrize("distance, out", [
-        (Fraction(21, 2), 1), (11, 1), (Fraction(23, 2), 2), (15, 5)])
+    @pytest.mark.parametrize(
+        "distance, out", [(Fraction(21, 2), 1), (11, 1), (Fraction(23, 2), 2), (15, 5)]
+    )
     def test_any_part_of_an_inch_past_range_counts(self, distance, out):
         rc = check_range(RIFLE, distance=distance)
         assert rc.inches_out == out
         assert [(m.value, m.applies_to) for m in rc.penalties] == [
-            (-out, Stat.ACTION), (-out, Stat.DAMAGE)]
+            (-out, Stat.ACTION),
+            (-out, Stat.DAMAGE),
+        ]
         assert all(m.rule == "5.1 Out of Range" for m in rc.penalties)
 
     def test_explosive_damage_is_exempt_from_out_of_range(self):
@@ -117,9 +133,18 @@ class TestRange:
         assert [(m.value, m.applies_to) for m in rc.penalties] == [(-2, Stat.ACTION)]
         assert "Explosive Damage is not lowered" in rc.describe()
 
-    @pytest.mark.parametrize("altitude, bonus", [
-        (0, None), (Fraction(1, 2), None), (1, 1), (Fraction(5, 2), 2), (5, 5), (9, 5),
-        (-3, None)])
+    @pytest.mark.parametrize(
+        "altitude, bonus",
+        [
+            (0, None),
+            (Fraction(1, 2), None),
+            (1, 1),
+            (Fraction(5, 2), 2),
+            (5, 5),
+            (9, 5),
+            (-3, None),
+        ],
+    )
     def test_height_advantage(self, altitude, bonus):
         mod = height_advantage(altitude)
         assert (None if mod is None else mod.value) == bonus
@@ -156,6 +181,7 @@ class TestRange:
 
 # ---- 5.1 Action modifiers and Automatic Hits ------------------------------------------------
 
+
 class TestActionModifiers:
     @pytest.mark.parametrize("sections, value", [(3, None), (2, -1), (1, -2)])
     def test_minifig_visibility(self, sections, value):
@@ -166,16 +192,17 @@ class TestActionModifiers:
         with pytest.raises(UserError, match="Firing Blind"):
             Target("Bob", sections_visible=0)
 
-    @pytest.mark.parametrize("size, value", [
-        (SizeClass.BRICK_2X4, None), (SizeClass.BRICK_2X2, -1), (SizeClass.STUD_1X1, -2)])
+    @pytest.mark.parametrize(
+        "size, value",
+        [(SizeClass.BRICK_2X4, None), (SizeClass.BRICK_2X2, -1), (SizeClass.STUD_1X1, -2)],
+    )
     def test_small_targets(self, size, value):
         mods = target_size_modifiers(Target("thing", size=size))
         assert [m.value for m in mods] == ([] if value is None else [value])
 
     @pytest.mark.parametrize("visible, value", [(1, None), (2, 1), (3, 1), (4, 2), (24, 12)])
     def test_large_targets_count_only_the_visible_in_range_part(self, visible, value):
-        mods = target_size_modifiers(Target("frigate", size=SizeClass.LARGE,
-                                            visible_size=visible))
+        mods = target_size_modifiers(Target("frigate", size=SizeClass.LARGE, visible_size=visible))
         assert [m.value for m in mods] == ([] if value is None else [value])
 
     def test_size_modifies_explosion_damage_when_asked(self):
@@ -186,13 +213,17 @@ class TestActionModifiers:
         target = Target("Bob", sections_visible=2, disrupted=True)
         state = roll_attack_action(ranged(4, target=target, firing_blind=True), TypedDice([6]))
         assert [(m.value, m.rule) for m in state.roll.modifiers] == [
-            (-1, "5.1 Minifig Visibility"), (-5, "5.1 Firing Blind"), (1, "4.1 Disrupted")]
+            (-1, "5.1 Minifig Visibility"),
+            (-5, "5.1 Firing Blind"),
+            (1, "4.1 Disrupted"),
+        ]
         assert state.roll.total == 1 and not state.hit
 
     def test_outnumbered_in_close_combat(self):
         state = roll_attack_action(melee(outnumbered=True), TypedDice([2]))
         assert [(m.value, m.reason) for m in state.roll.modifiers] == [
-            (-1, "outnumbered in Close Combat")]
+            (-1, "outnumbered in Close Combat")
+        ]
         assert not state.hit  # 2 - 1 < Use 2
 
     def test_ranged_attacks_are_not_made_from_close_combat(self):
@@ -201,6 +232,7 @@ class TestActionModifiers:
 
     def test_extra_house_rule_modifiers_are_listed(self):
         from brikdesk.domain.modifiers import Modifier
+
         fog = Modifier(-1, Stat.ACTION, "fog", "house rule")
         state = roll_attack_action(ranged(3, extra=(fog,)), TypedDice([4]))
         assert fog in state.roll.modifiers and state.roll.total == 3
@@ -226,8 +258,9 @@ class TestAutomaticHits:
         attack = ranged(4, target=Target("Bob", disrupted=True))
         assert automatic_hit(attack) is None
 
-    @pytest.mark.parametrize("maneuver, rule", [
-        (Maneuver.GRAB, "5.2 Grabbing"), (Maneuver.SHOVE, "5.2 Shoving")])
+    @pytest.mark.parametrize(
+        "maneuver, rule", [(Maneuver.GRAB, "5.2 Grabbing"), (Maneuver.SHOVE, "5.2 Shoving")]
+    )
     def test_grab_and_shove(self, maneuver, rule):
         hit = automatic_hit(melee(BARE_HANDS, maneuver=maneuver))
         assert hit.rule == rule and hit.can_be_avoided
@@ -245,6 +278,7 @@ class TestAutomaticHits:
 
 # ---- 4.2 Over the Top Benny -----------------------------------------------------------------
 
+
 class TestBenny:
     def test_no_benny_below_six(self):
         state = roll_attack_action(ranged(3), TypedDice([5]))
@@ -253,8 +287,7 @@ class TestBenny:
 
     def test_cannon_fodder_never_goes_over_the_top(self):
         fodder = Attacker("fodder", over_the_top=False)
-        state = roll_attack_action(Attack(fodder, RIFLE, Target("Bob"), distance=3),
-                                   TypedDice([6]))
+        state = roll_attack_action(Attack(fodder, RIFLE, Target("Bob"), distance=3), TypedDice([6]))
         assert not state.over_the_top
         with pytest.raises(UserError, match="no Benny to spend: fodder never goes Over the Top"):
             apply_benny(state, BennyUse.ACTION, TypedDice([3]))
@@ -273,21 +306,23 @@ class TestBenny:
         state = apply_benny(roll_attack_action(ranged(3), dice), BennyUse.DAMAGE, dice)
         part = damage_roll(state, dice)
         assert [(d.sides, d.face, d.role) for d in part.dice] == [
-            (6, 3, Role.NATURAL), (6, 4, Role.BENNY)]
+            (6, 3, Role.NATURAL),
+            (6, 4, Role.BENNY),
+        ]
         assert part.total == 8 and str(part.expr) == "1d6+1d6+1"
 
     def test_damage_benny_on_a_grenade_is_another_d10_exp(self):
         dice = TypedDice([6, 5, 7])
-        state = apply_benny(roll_attack_action(ranged(2, weapon=GRENADE), dice),
-                            BennyUse.DAMAGE, dice)
+        state = apply_benny(
+            roll_attack_action(ranged(2, weapon=GRENADE), dice), BennyUse.DAMAGE, dice
+        )
         part = damage_roll(state, dice)
         assert [(d.sides, d.role) for d in part.dice] == [(10, Role.NATURAL), (10, Role.BENNY)]
         assert part.expr.explosive and part.total == 12
 
     def test_damage_benny_of_a_hero_sword_is_a_d10(self):
         dice = TypedDice([7, 4, 9])
-        state = apply_benny(roll_attack_action(melee(attacker=HERO), dice), BennyUse.DAMAGE,
-                            dice)
+        state = apply_benny(roll_attack_action(melee(attacker=HERO), dice), BennyUse.DAMAGE, dice)
         assert [d.sides for d in damage_roll(state, dice).dice] == [10, 10]
 
     def test_range_benny_never_for_close_combat(self):
@@ -310,6 +345,7 @@ class TestBenny:
 
 # ---- Damage vs Armor ------------------------------------------------------------------------
 
+
 class TestDamage:
     @pytest.mark.parametrize("face, destroyed", [(2, False), (3, False), (4, True)])
     def test_damage_must_be_greater_than_armor(self, face, destroyed):
@@ -331,18 +367,23 @@ class TestDamage:
         none_left = roll_damage(parse("1d6"), TypedDice([]), action_sides=6, deflections=shield)
         assert none_left.describe() == "Deflection removed every die: 0"
         result = apply_damage(none_left, Target("Bob"), TypedDice([]))
-        assert result.describe() == ("Deflection removed every die: 0 Damage does not beat "
-                                     "Armor 4: ka-ping")
+        assert result.describe() == (
+            "Deflection removed every die: 0 Damage does not beat Armor 4: ka-ping"
+        )
         assert none_left.breakdown()[0] == "Damage 1d6, after Deflection no dice"
-        flat_left = roll_damage(parse("1d6+1"), TypedDice([]), action_sides=6,
-                                deflections=shield, modifiers=out_of_range_modifiers(1))
+        flat_left = roll_damage(
+            parse("1d6+1"),
+            TypedDice([]),
+            action_sides=6,
+            deflections=shield,
+            modifiers=out_of_range_modifiers(1),
+        )
         assert flat_left.describe() == "Deflection removed every die: 1-1 = 0"
         assert flat_left.breakdown()[0] == "Damage 1d6+1, after Deflection no dice, +1"
-        some_left = roll_damage(parse("2d6"), TypedDice([4]), action_sides=6,
-                                deflections=shield)
+        some_left = roll_damage(parse("2d6"), TypedDice([4]), action_sides=6, deflections=shield)
         assert some_left.describe() == "4 = 4"
         assert some_left.breakdown()[0] == "Damage 2d6, after Deflection 1d6"
-        smash = flat_damage(2, "Smash: 2\" of KnockBack stopped", "5.4 Minifig Collisions")
+        smash = flat_damage(2, 'Smash: 2" of KnockBack stopped', "5.4 Minifig Collisions")
         assert smash.describe() == "2"
 
     def test_hero_armor_is_rolled_each_time_with_bonus_dice(self):
@@ -377,8 +418,12 @@ class TestDamage:
         assert len(part.deflections) == 2
 
     def test_deflected_grenade_keeps_only_its_flat_part(self):
-        assert roll_damage(parse("1d10 Exp"), TypedDice([]), action_sides=6,
-                           deflections=["shield"]).total == 0
+        assert (
+            roll_damage(
+                parse("1d10 Exp"), TypedDice([]), action_sides=6, deflections=["shield"]
+            ).total
+            == 0
+        )
 
     def test_combined_attack_adds_damage_before_comparing_once(self):
         target = Target("ogre", armor=8, size=SizeClass.LARGE, visible_size=2)
@@ -396,14 +441,17 @@ class TestDamage:
         assert apply_damage(parts, Target("Bob"), TypedDice([])).total == 5
 
     def test_a_fourth_close_combat_attacker_on_a_minifig_is_refused(self):
-        parts = [damage_roll(roll_attack_action(melee(attacker=Attacker(n)), TypedDice([5, 1])),
-                             TypedDice([1])) for n in ("A", "B", "C", "D")]
+        parts = [
+            damage_roll(
+                roll_attack_action(melee(attacker=Attacker(n)), TypedDice([5, 1])), TypedDice([1])
+            )
+            for n in ("A", "B", "C", "D")
+        ]
         apply_damage(parts[:3], Target("Bob"), TypedDice([]))
         with pytest.raises(UserError, match="no more than three Close Combat attackers"):
             apply_damage(parts, Target("Bob"), TypedDice([]))
         # a larger target has no such limit
-        apply_damage(parts, Target("troll", size=SizeClass.LARGE, visible_size=4),
-                     TypedDice([]))
+        apply_damage(parts, Target("troll", size=SizeClass.LARGE, visible_size=4), TypedDice([]))
 
     def test_miss_has_no_damage(self):
         state = roll_attack_action(ranged(3), TypedDice([2]))
@@ -418,10 +466,12 @@ class TestDamage:
 
 # ---- 5.3 Missed Shots, Explosives ------------------------------------------------------------
 
+
 class TestMissedShotsAndExplosions:
     def test_missed_by_is_the_margin(self):
-        state = roll_attack_action(ranged(3, target=Target("Bob", sections_visible=1)),
-                                   TypedDice([2]))
+        state = roll_attack_action(
+            ranged(3, target=Target("Bob", sections_visible=1)), TypedDice([2])
+        )
         assert state.missed_by == 3
         assert atk.missed_shot(state).radius == 3
 
@@ -432,8 +482,9 @@ class TestMissedShotsAndExplosions:
 
     def test_range_benny_still_counts_for_the_missed_shot(self):
         dice = TypedDice([6, 2])
-        state = roll_attack_action(ranged(10, target=Target("Bob", sections_visible=1),
-                                          firing_blind=True), dice)
+        state = roll_attack_action(
+            ranged(10, target=Target("Bob", sections_visible=1), firing_blind=True), dice
+        )
         state = apply_benny(state, BennyUse.STAT, dice)  # Range 12"
         assert not state.hit
         damage = resolve_missed_shot(state, Target("Al"), 13, TypedDice([5]))
@@ -442,16 +493,19 @@ class TestMissedShotsAndExplosions:
     def test_blast_hits_every_target_with_its_own_modifiers(self):
         dice = TypedDice([3, 6])
         state = roll_attack_action(ranged(2, weapon=GRENADE), dice)
-        targets = [Target("Al"), Target("Bo", sections_visible=1),
-                   Target("Cy", deflection=1), Target("tank", armor=10, size=SizeClass.LARGE,
-                                                         visible_size=8)]
+        targets = [
+            Target("Al"),
+            Target("Bo", sections_visible=1),
+            Target("Cy", deflection=1),
+            Target("tank", armor=10, size=SizeClass.LARGE, visible_size=8),
+        ]
         blast = explode(state, targets, dice)
         dice.check_all_used()
         totals = {h.target.name: h.damage.total for h in blast.hits}
         assert totals == {"Al": 6, "Bo": 4, "Cy": 0, "tank": 10}
         assert [h.damage.destroyed for h in blast.hits] == [True, False, False, False]
         assert [h.disrupted for h in blast.hits] == [False, True, True, True]
-        assert "Knocked Back 1\" and Disrupted" in blast.describe()
+        assert 'Knocked Back 1" and Disrupted' in blast.describe()
 
     def test_explosive_damage_is_not_lowered_out_of_range(self):
         dice = TypedDice([6, 5])
@@ -462,19 +516,23 @@ class TestMissedShotsAndExplosions:
 
 # ---- 5.4 Charge -----------------------------------------------------------------------------
 
+
 class TestCharge:
     def test_mom_after_four_inches(self):
         assert not gains_mom(Fraction(7, 2))
         assert gains_mom(4)
 
-    @pytest.mark.parametrize("weapon, both, above, ok", [
-        (HALBERD, True, False, True),
-        (Weapon("halberd (axe head)", 4, "2dA", two_handed=True), True, False, False),
-        (Weapon("halberd (axe head)", 4, "2dA", two_handed=True), True, True, True),
-        (GREATSWORD, False, True, False),
-        (GREATSWORD, True, True, True),
-        (SWORD, True, True, False),
-    ])
+    @pytest.mark.parametrize(
+        "weapon, both, above, ok",
+        [
+            (HALBERD, True, False, True),
+            (Weapon("halberd (axe head)", 4, "2dA", two_handed=True), True, False, False),
+            (Weapon("halberd (axe head)", 4, "2dA", two_handed=True), True, True, True),
+            (GREATSWORD, False, True, False),
+            (GREATSWORD, True, True, True),
+            (SWORD, True, True, False),
+        ],
+    )
     def test_charging_weapons(self, weapon, both, above, ok):
         assert charging_weapon(weapon, both_hands=both, from_above=above)[0] is ok
 
@@ -491,23 +549,35 @@ class TestCharge:
         state = roll_attack_action(melee(HALBERD, maneuver=Maneuver.CHARGE), TypedDice([5]))
         with pytest.raises(UserError, match="no MOM"):
             damage_roll(state, TypedDice([1, 1, 1]), spend_mom=True)
-        state = roll_attack_action(melee(SWORD, maneuver=Maneuver.CHARGE, has_mom=True),
-                                   TypedDice([5]))
+        state = roll_attack_action(
+            melee(SWORD, maneuver=Maneuver.CHARGE, has_mom=True), TypedDice([5])
+        )
         with pytest.raises(UserError, match="not a Two-Handed or Heavy"):
             damage_roll(state, TypedDice([1, 1]), spend_mom=True)
 
     def test_a_missed_charge_keeps_the_mom(self):
-        result = resolve_attack(melee(HALBERD, maneuver=Maneuver.CHARGE, has_mom=True),
-                                TypedDice([3]))
+        result = resolve_attack(
+            melee(HALBERD, maneuver=Maneuver.CHARGE, has_mom=True), TypedDice([3])
+        )
         assert not result.hit
         assert "keeps his MOM" in result.describe()
 
 
 # ---- catalog profiles, armor, readings -------------------------------------------------------
 
+
 def _item(**kw):
-    base = dict(key="hand_weapon", name="Hand Weapon", category=Category.WEAPON, cost=2, use=2,
-                range_inches=None, close_combat=True, damage="1dA", hands=1)
+    base = dict(
+        key="hand_weapon",
+        name="Hand Weapon",
+        category=Category.WEAPON,
+        cost=2,
+        use=2,
+        range_inches=None,
+        close_combat=True,
+        damage="1dA",
+        hands=1,
+    )
     base.update(kw)
     return CatalogItem(**base)
 
@@ -518,8 +588,9 @@ class TestProfilesAndReadings:
         assert (w.use, w.range_inches, str(w.damage), w.thrown) == (2, 3, "1dA", True)
 
     def test_thrown_object_without_thrown_stats_has_range_three(self):
-        w = Weapon.from_item(_item(key="random", name="Random Object", use=4, damage="1dA-2"),
-                             thrown=True)
+        w = Weapon.from_item(
+            _item(key="random", name="Random Object", use=4, damage="1dA-2"), thrown=True
+        )
         assert (w.use, w.range_inches) == (4, 3)
 
     def test_two_handed_weapons_cannot_be_thrown(self):
@@ -527,48 +598,95 @@ class TestProfilesAndReadings:
             Weapon.from_item(_item(name="Two-Handed Weapon", hands=2), thrown=True)
 
     def test_an_explosive_is_always_thrown(self):
-        w = Weapon.from_item(_item(key="explosive", name="Explosive", use=1, close_combat=False,
-                                   damage="1d10 Exp", thrown_range=3, thrown_use=1,
-                                   explosive_radius=2, knockback=1))
+        w = Weapon.from_item(
+            _item(
+                key="explosive",
+                name="Explosive",
+                use=1,
+                close_combat=False,
+                damage="1d10 Exp",
+                thrown_range=3,
+                thrown_use=1,
+                explosive_radius=2,
+                knockback=1,
+            )
+        )
         assert (w.use, w.range_inches, w.explosive, w.thrown) == (1, 3, True, True)
         assert w.name == "Explosive"
 
     def test_a_rolled_thrown_range_must_be_given(self):
-        item = _item(key="explosive", name="Explosive", use=3, close_combat=False,
-                     damage="1d10 Exp", thrown_range_dice="1d6+2")
+        item = _item(
+            key="explosive",
+            name="Explosive",
+            use=3,
+            close_combat=False,
+            damage="1d10 Exp",
+            thrown_range_dice="1d6+2",
+        )
         with pytest.raises(UserError, match="roll it and give the Range"):
             Weapon.from_item(item)
         assert Weapon.from_item(item, thrown_range=7).range_inches == 7
 
     def test_thrown_object_row_needs_the_object(self):
         with pytest.raises(UserError, match="pick that object"):
-            Weapon.from_item(_item(key="thrown-object", name="Thrown Object", use=None,
-                                   damage="", thrown_range=3, as_object=True), thrown=True)
+            Weapon.from_item(
+                _item(
+                    key="thrown-object",
+                    name="Thrown Object",
+                    use=None,
+                    damage="",
+                    thrown_range=3,
+                    as_object=True,
+                ),
+                thrown=True,
+            )
 
     def test_a_ranged_weapon_is_not_thrown(self):
-        w = Weapon.from_item(_item(key="long-ranged-weapon", name="Long-Ranged Weapon", use=3,
-                                   close_combat=False, range_inches=10, damage="1d6+1",
-                                   hands=2), thrown=True)
+        w = Weapon.from_item(
+            _item(
+                key="long-ranged-weapon",
+                name="Long-Ranged Weapon",
+                use=3,
+                close_combat=False,
+                range_inches=10,
+                damage="1d6+1",
+                hands=2,
+            ),
+            thrown=True,
+        )
         assert (w.range_inches, w.thrown) == (10, False)
 
     def test_a_heavy_shield_is_not_a_heavy_weapon(self):
-        w = Weapon.from_item(_item(key="heavy-shield", name="Heavy Shield",
-                                   category=Category.SHIELD, use=3, damage="", shield=True))
+        w = Weapon.from_item(
+            _item(
+                key="heavy-shield",
+                name="Heavy Shield",
+                category=Category.SHIELD,
+                use=3,
+                damage="",
+                shield=True,
+            )
+        )
         assert not w.heavy and w.shield
 
     def test_heavy_weapon_is_recognised(self):
         w = Weapon.from_item(_item(key="heavy_weapon", name="Heavy Weapon", damage="1dA+2"))
         assert w.heavy and w.close_combat
 
-    @pytest.mark.parametrize("text, fixed, minimum", [("4", 4, 4), ("2d6", None, 2),
-                                                      ("2d6+1", None, 3), (0, 0, 0)])
+    @pytest.mark.parametrize(
+        "text, fixed, minimum", [("4", 4, 4), ("2d6", None, 2), ("2d6+1", None, 3), (0, 0, 0)]
+    )
     def test_armor_parse(self, text, fixed, minimum):
         armor = Armor.parse(text)
         assert armor.fixed == fixed and armor.minimum() == minimum
 
     def test_readings_name_their_sections(self):
-        assert {"5.1 Out of Range", "5.1 Height Advantage", "5.3 Missed Shots",
-                "4.2 Over the Top"} <= set(READINGS)
+        assert {
+            "5.1 Out of Range",
+            "5.1 Height Advantage",
+            "5.3 Missed Shots",
+            "4.2 Over the Top",
+        } <= set(READINGS)
         assert all(text.strip() for text in READINGS.values())
 
     def test_modifiers_describe_themselves(self):

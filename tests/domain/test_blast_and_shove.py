@@ -34,9 +34,15 @@ def test_pants_only_from_the_detonation_point():
     primary = Target("Al", sections_visible=1)
     state = roll_attack_action(Attack(Attacker("Dot"), GRENADE, primary, distance=2), dice)
     blast = explode_from_point(
-        state, [primary, Target("Bo"), Target("Cy")],
-        [BlastExposure("Al", sections=3), BlastExposure("Bo", sections=1),
-         BlastExposure("Cy", sections=0)], dice)
+        state,
+        [primary, Target("Bo"), Target("Cy")],
+        [
+            BlastExposure("Al", sections=3),
+            BlastExposure("Bo", sections=1),
+            BlastExposure("Cy", sections=0),
+        ],
+        dice,
+    )
     dice.check_all_used()
     totals = {h.target.name: h.damage.total for h in blast.hits}
     assert totals == {"Al": 6, "Bo": 4}  # Cy is outside the radius and untouched

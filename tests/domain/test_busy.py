@@ -15,9 +15,10 @@ from brikdesk.domain.battle.busy import BusyEnd, busy_text, busy_until
 
 
 def _setup() -> BattleSetup:
-    return BattleSetup((PlayerSetup(1, "Hal"), PlayerSetup(2, "Ines"), PlayerSetup(3, "Jo")),
-                       (UnitSetup(10, 1, "Digger"), UnitSetup(20, 2, "Rower"),
-                        UnitSetup(30, 3, "Pilot")))
+    return BattleSetup(
+        (PlayerSetup(1, "Hal"), PlayerSetup(2, "Ines"), PlayerSetup(3, "Jo")),
+        (UnitSetup(10, 1, "Digger"), UnitSetup(20, 2, "Rower"), UnitSetup(30, 3, "Pilot")),
+    )
 
 
 def _turns(setup: BattleSetup, state, n: int):
@@ -32,8 +33,7 @@ def test_a_full_turn_action_is_done_when_the_next_player_starts():
     setup = _setup()
     state = apply(setup, initial_state(setup), LongActionStarted(10, "digging a trench"))
     assert busy_until(state, 10) == BusyEnd(1, 2, "Ines")
-    assert busy_text(state, 10) == ("Busy: digging a trench (done at the start of Ines's "
-                                    "turn 1)")
+    assert busy_text(state, 10) == ("Busy: digging a trench (done at the start of Ines's turn 1)")
     assert busy_until(_turns(setup, state, 1), 10) is None
 
 
@@ -53,8 +53,9 @@ def test_the_last_players_unit_is_done_at_the_next_round():
     setup = _setup()
     state = _turns(setup, initial_state(setup), 2)  # Jo's turn, round 1
     state = apply(setup, state, LongActionStarted(30, "piloting the gunship", 2))
-    assert busy_text(state, 30) == ("Busy: piloting the gunship (done at the start of Hal's "
-                                    "turn 3)")
+    assert busy_text(state, 30) == (
+        "Busy: piloting the gunship (done at the start of Hal's turn 3)"
+    )
     for n in range(1, 4):
         assert busy_until(_turns(setup, state, n), 30) == BusyEnd(3, 1, "Hal"), n
     assert busy_until(_turns(setup, state, 4), 30) is None
@@ -64,4 +65,3 @@ def test_a_unit_not_busy_has_no_end():
     setup = _setup()
     assert busy_until(initial_state(setup), 20) is None
     assert busy_text(initial_state(setup), 20) == ""
-

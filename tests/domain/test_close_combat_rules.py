@@ -37,8 +37,8 @@ class Table:
     def __init__(self) -> None:
         self.setup = BattleSetup(
             (PlayerSetup(1, "Cowboys"), PlayerSetup(2, "Outlaws")),
-            tuple(UnitSetup(uid, 1 if uid <= 3 else 2, name)
-                  for name, uid in self.NAMES.items()))
+            tuple(UnitSetup(uid, 1 if uid <= 3 else 2, name) for name, uid in self.NAMES.items()),
+        )
         self.history = BattleHistory(self.setup)
 
     @property
@@ -82,12 +82,13 @@ def test_a_second_strike_must_hit_the_same_target():
     t = Table()
     t.do(CloseCombatAttack(H, S))
     t.do(StatusSet(H, Status.IN_CLOSE_COMBAT, (J,)))
-    with pytest.raises(RuleViolation, match="second Strike must be against the same target, "
-                                            "Slim"):
+    with pytest.raises(RuleViolation, match="second Strike must be against the same target, Slim"):
         t.do(CounterUsed(H, J))
     second = CounterUsed(H, S)
-    assert "A second Strike needs a second weapon ready in Hank's hand (5.2 Striking)" == \
+    assert (
         t.warns(second)
+        == "A second Strike needs a second weapon ready in Hank's hand (5.2 Striking)"
+    )
     t.do(second)
     assert t.u("Hank").counters_used == 2
 
@@ -102,8 +103,7 @@ def test_one_counterstrike_per_opponent_on_a_disengage_and_hank_and_butch():
     t.end_turn()  # the Outlaws' turn: Jake flees
     t.do(StatusCleared(J, Status.IN_CLOSE_COMBAT))
     assert not t.u("Jake").close_combat
-    assert "as he Disengages only with a weapon it has not used yet" in t.warns(
-        CounterUsed(H, J))
+    assert "as he Disengages only with a weapon it has not used yet" in t.warns(CounterUsed(H, J))
     t.do(CounterUsed(H, J))
     t.do(CounterUsed(B, J))
     with pytest.raises(RuleViolation, match="already made its one Counterstrike on Jake"):
@@ -120,8 +120,7 @@ def test_a_counterstrike_in_the_wizard_on_a_fleeing_minifig_is_allowed():
     t.do(CloseCombatAttack(H, J))
     t.end_turn()
     t.do(StatusCleared(J, Status.IN_CLOSE_COMBAT))
-    t.do(AttackResolved(H, J, (Participant(H, Use.COUNTER),), close_combat=True,
-                        maneuver="strike"))
+    t.do(AttackResolved(H, J, (Participant(H, Use.COUNTER),), close_combat=True, maneuver="strike"))
     assert t.u("Jake").counterstruck_by == {H} and not t.u("Jake").close_combat
 
 
@@ -167,8 +166,7 @@ def test_a_collision_costs_no_action_after_a_charge_or_not():
     # 5.4: "A Collision occurs as part of normal Movement and does not cost an Action."
     t = Table()
     t.do(StatusSet(H, Status.MOM))
-    crash = AttackResolved(H, S, (Participant(H, Use.ACTION),), maneuver="collision",
-                           effects=())
+    crash = AttackResolved(H, S, (Participant(H, Use.ACTION),), maneuver="collision", effects=())
     assert t.warns(crash) == ""
     t.do(crash)
     hank = t.u("Hank")

@@ -38,10 +38,14 @@ class TestJudgements:
         d = AttackDraft(WILL, "hand-weapon", AttackKind.STRIKE, GUY)
         seen = judgement_values(d, ctx)
         assert (seen.disrupted, seen.engaged) == (True, True)
-        overruled = judgement_values(replace(d, target_disrupted=False, attacker_engaged=False,
-                                             outnumbered=True), ctx)
+        overruled = judgement_values(
+            replace(d, target_disrupted=False, attacker_engaged=False, outnumbered=True), ctx
+        )
         assert (overruled.disrupted, overruled.engaged, overruled.outnumbered) == (
-            False, False, True)
+            False,
+            False,
+            True,
+        )
 
     def test_a_fresh_battle_has_none_of_them(self):
         ctx = make_ctx()
@@ -65,8 +69,9 @@ class TestBlast:
 class TestVerdicts:
     def test_a_miss_by_one_and_then_nothing_to_show_for_the_whole_attack(self):
         ctx = make_ctx()
-        d = AttackDraft(HOOD, "longbow", AttackKind.RANGED, GUY, distance=Fraction(12),
-                        action_faces=(4,))
+        d = AttackDraft(
+            HOOD, "longbow", AttackKind.RANGED, GUY, distance=Fraction(12), action_faces=(4,)
+        )
         action = resolve_action(d, ctx)
         verdict = action_verdict(action)
         assert (verdict.text, verdict.tone) == ("Miss by 1", Tone.MISS)
@@ -80,8 +85,14 @@ class TestVerdicts:
     def test_destroyed_ka_ping_and_a_hit_that_did_nothing(self):
         """Damage more than the Armor destroys; equal or less glances off: ka-ping! (5.1)."""
         ctx = make_ctx()
-        d = AttackDraft(ALAN, "short-ranged-weapon", AttackKind.RANGED, WILL,
-                        distance=Fraction(4), action_faces=(5,))
+        d = AttackDraft(
+            ALAN,
+            "short-ranged-weapon",
+            AttackKind.RANGED,
+            WILL,
+            distance=Fraction(4),
+            action_faces=(5,),
+        )
         action = resolve_action(d, ctx)
         assert action_verdict(action) == Verdict("Hit!", Tone.HIT)
         six_then_one = resolve_damage(replace(d, damage_faces=(6, 1)), ctx, action)
@@ -104,13 +115,17 @@ class TestFirstTarget:
     @staticmethod
     def _by_the_list(ctx, attacker):
         me = ctx.side(attacker)
-        allowed = [c.value for c in combat.target_options(ctx, AttackDraft(attacker))
-                   if c.allowed and ctx.side(c.value) != me]
+        allowed = [
+            c.value
+            for c in combat.target_options(ctx, AttackDraft(attacker))
+            if c.allowed and ctx.side(c.value) != me
+        ]
         engaged = [t for t in allowed if t in ctx.state.unit(attacker).close_combat]
         return (engaged or allowed or [None])[0]
 
     def test_it_agrees_with_the_target_list(self):
         from brikdesk.domain.combat.choices import first_target
+
         states = [
             make_ctx(),
             make_ctx([StatusSet(GUY, Status.DEAD)]),
@@ -123,6 +138,7 @@ class TestFirstTarget:
 
     def test_in_close_combat_the_opponent_comes_first(self):
         from brikdesk.domain.combat.choices import first_target
+
         ctx = make_ctx([CloseCombatAttack(WILL, ALAN)])
         assert first_target(ctx, WILL) == ALAN
         assert first_target(make_ctx(), WILL) == GUY  # out of Close Combat: the first enemy

@@ -87,14 +87,20 @@ def _units(worn: dict[int, tuple[str, ...]] | None = None) -> list[tuple]:
     return units
 
 
-def make_ctx(events=(), *, worn: dict[int, tuple[str, ...]] | None = None,
-             rules: RuleSet = RULES_2020) -> CombatContext:
+def make_ctx(
+    events=(), *, worn: dict[int, tuple[str, ...]] | None = None, rules: RuleSet = RULES_2020
+) -> CombatContext:
     """The battle as the tracker sets it up (Counters from the loadout), after ``events``;
     ``worn`` puts armour on some units; ``rules`` is the campaign's edition."""
     units = _units(worn)
-    setup = BattleSetup((PlayerSetup(1, "Merry Men"), PlayerSetup(2, "Nottingham")),
-                        tuple(UnitSetup(uid, p, name, counters=stats.counters)
-                              for uid, name, p, _spec, stats, _m in units), rules=rules)
+    setup = BattleSetup(
+        (PlayerSetup(1, "Merry Men"), PlayerSetup(2, "Nottingham")),
+        tuple(
+            UnitSetup(uid, p, name, counters=stats.counters)
+            for uid, name, p, _spec, stats, _m in units
+        ),
+        rules=rules,
+    )
     state = initial_state(setup)
     for e in events:
         state = apply(setup, state, e)
@@ -118,8 +124,7 @@ class TestThievenHoodRope:
     """Seed 002: d10 shows 8, the Benny buys +1d6 Range showing 2, Damage 2 against the rope."""
 
     def draft(self, **changes) -> AttackDraft:
-        base = AttackDraft(HOOD, "longbow", AttackKind.RANGED, None, ROPE,
-                           distance=Fraction(15))
+        base = AttackDraft(HOOD, "longbow", AttackKind.RANGED, None, ROPE, distance=Fraction(15))
         return replace(base, **changes)  # a test helper: the keywords are the fields
 
     def test_the_dice_are_asked_for_one_by_one(self):
@@ -130,18 +135,21 @@ class TestThievenHoodRope:
         stage = resolve_action(self.draft(action_faces=(8,)), ctx)
         assert stage.need is None and stage.pending == "attack:1"
         assert stage.rolls[0].roll.total == 1  # 8 - 2 (rope) - 5 (five inches out): a miss
-        stage = resolve_action(self.draft(action_faces=(8,), bennies=(("attack:1",
-                                                                       BennyUse.STAT),)), ctx)
+        stage = resolve_action(
+            self.draft(action_faces=(8,), bennies=(("attack:1", BennyUse.STAT),)), ctx
+        )
         assert stage.need.sides == 6 and "Range" in stage.need.why
         assert not stage.complete
 
     def test_no_effect_and_one_event(self):
         ctx = make_ctx()
         draft = self.draft(action_faces=(8, 2), damage_faces=(2,)).with_benny(
-            "attack:1", BennyUse.STAT)
+            "attack:1", BennyUse.STAT
+        )
         summary, state = record(ctx, draft)
-        assert summary.paragraph == ("Thieven Hood's longbow hits the rope; 2+1-3 = 0 Damage "
-                                     "does not beat Armor 1: ka-ping.")
+        assert summary.paragraph == (
+            "Thieven Hood's longbow hits the rope; 2+1-3 = 0 Damage does not beat Armor 1: ka-ping."
+        )
         assert len(summary.events) == 1
         event = summary.events[0]
         assert isinstance(event, AttackResolved)
@@ -149,10 +157,17 @@ class TestThievenHoodRope:
         assert event.participants[0].use is Use.ACTION
         dice = event.details["dice"]
         assert [(d["sides"], d["face"], d["role"]) for d in dice] == [
-            (10, 8, "natural"), (6, 2, "Benny"), (6, 2, "natural")]
+            (10, 8, "natural"),
+            (6, 2, "Benny"),
+            (6, 2, "natural"),
+        ]
         rules = [m["rule"] for m in event.details["modifiers"]]
-        assert rules == ["4.2 Over the Top", "5.1 Target Size", "5.1 Out of Range",
-                         "5.1 Out of Range"]
+        assert rules == [
+            "4.2 Over the Top",
+            "5.1 Target Size",
+            "5.1 Out of Range",
+            "5.1 Out of Range",
+        ]
         assert event.details["object"]["name"] == "the rope"
         assert state.unit(HOOD).action is ActionState.SPENT_OWN_TURN
         assert "the rope: no effect" in summary.changes
@@ -172,17 +187,26 @@ class TestThievenHoodRope:
 class TestRangePage:
     def test_height_advantage_and_out_of_range(self):
         ctx = make_ctx()
-        d = AttackDraft(ALAN, "short-ranged-weapon", AttackKind.RANGED, HOOD,
-                        distance=Fraction(19, 2), altitude=Fraction(5, 2))
+        d = AttackDraft(
+            ALAN,
+            "short-ranged-weapon",
+            AttackKind.RANGED,
+            HOOD,
+            distance=Fraction(19, 2),
+            altitude=Fraction(5, 2),
+        )
         p = range_preview(d, ctx)
         assert (p.weapon_range, p.height.value, p.effective_range, p.inches_out) == (6, 2, 8, 2)
-        assert [(m.value, m.applies_to) for m in p.penalties] == [(-2, Stat.ACTION),
-                                                                  (-2, Stat.DAMAGE)]
+        assert [(m.value, m.applies_to) for m in p.penalties] == [
+            (-2, Stat.ACTION),
+            (-2, Stat.DAMAGE),
+        ]
         assert p.height.rule == "5.1 Height Advantage"
 
     def test_a_distance_is_asked_for(self):
-        p = range_preview(AttackDraft(ALAN, "short-ranged-weapon", AttackKind.RANGED, HOOD),
-                          make_ctx())
+        p = range_preview(
+            AttackDraft(ALAN, "short-ranged-weapon", AttackKind.RANGED, HOOD), make_ctx()
+        )
         assert "distance" in p.error
 
     def test_close_combat_needs_reach(self):
@@ -199,20 +223,31 @@ class TestRangePage:
         assert "not a Two-Handed or Heavy Weapon" in notes[0] and "No MOM" in notes[1]
 
     def test_firing_blind(self):
-        d = AttackDraft(ALAN, "short-ranged-weapon", AttackKind.RANGED, HOOD,
-                        distance=Fraction(3), firing_blind=True)
+        d = AttackDraft(
+            ALAN,
+            "short-ranged-weapon",
+            AttackKind.RANGED,
+            HOOD,
+            distance=Fraction(3),
+            firing_blind=True,
+        )
         ctx = make_ctx()
         assert range_preview(d, ctx).firing_blind.value == -5
         rows = action_preview(d, ctx).first.rows
-        assert any(r.modifier.rule == "5.1 Firing Blind" and r.modifier.value == -5
-                   for r in rows)
+        assert any(r.modifier.rule == "5.1 Firing Blind" and r.modifier.value == -5 for r in rows)
 
 
 class TestActionPreview:
     def test_judgements_and_the_number_needed(self):
         ctx = make_ctx()
-        d = AttackDraft(ALAN, "short-ranged-weapon", AttackKind.RANGED, HOOD,
-                        distance=Fraction(4), sections_visible=2)
+        d = AttackDraft(
+            ALAN,
+            "short-ranged-weapon",
+            AttackKind.RANGED,
+            HOOD,
+            distance=Fraction(4),
+            sections_visible=2,
+        )
         p = action_preview(d, ctx).first
         judged = {r.judgement: r.modifier.value for r in p.rows if r.judgement}
         assert judged == {"size": -1, "disrupted": 0}
@@ -221,19 +256,22 @@ class TestActionPreview:
         d2 = replace(d, target_disrupted=True)
         p2 = action_preview(d2, ctx).first
         assert {r.judgement: r.modifier.value for r in p2.rows if r.judgement} == {
-            "size": -1, "disrupted": 1}
+            "size": -1,
+            "disrupted": 1,
+        }
         assert p2.needed == 3
 
     def test_odds_are_exact_and_single_kill_matches_the_odds_engine(self):
         ctx = make_ctx()
-        d = AttackDraft(ALAN, "short-ranged-weapon", AttackKind.RANGED, GUY,
-                        distance=Fraction(4))
+        d = AttackDraft(ALAN, "short-ranged-weapon", AttackKind.RANGED, GUY, distance=Fraction(4))
         p = action_preview(d, ctx)
         expected = attack_odds(6, 3, "1d6", 4)
         assert p.first.odds == expected
         assert p.kill == expected.kill
         assert (p.first.odds.critical_failure, p.first.odds.over_the_top) == (
-            Fraction(1, 6), Fraction(1, 6))
+            Fraction(1, 6),
+            Fraction(1, 6),
+        )
 
     def test_combined_kill_against_brute_force(self):
         """Will Scarlet and Much (hand weapons, Use 2, 1dA on a d6) strike Guy (Armor 4)
@@ -241,9 +279,17 @@ class TestActionPreview:
         odds' Benny policy) adds one more d6. A d6 showing 6 is at least 7 with its bonus
         dice, which beats Armor 4 alone, so faces are enough for an exact count."""
         ctx = make_ctx()
-        d = AttackDraft(WILL, "hand-weapon", AttackKind.STRIKE, GUY,
-                        joiners=(__import__("brikdesk.domain.combat", fromlist=["Joiner"])
-                                 .Joiner(MUCH, "hand-weapon"),))
+        d = AttackDraft(
+            WILL,
+            "hand-weapon",
+            AttackKind.STRIKE,
+            GUY,
+            joiners=(
+                __import__("brikdesk.domain.combat", fromlist=["Joiner"]).Joiner(
+                    MUCH, "hand-weapon"
+                ),
+            ),
+        )
         p = action_preview(d, ctx)
         d6 = {k: Fraction(1, 6) for k in (1, 2, 3, 4, 5, 7)}  # 7: "6 and its bonus dice"
 
@@ -274,8 +320,10 @@ class TestActionPreview:
         assert stage.complete and stage.rolls[0].hit and stage.dice == ()
 
     def test_needed_text_for_impossible_rolls(self):
-        assert needed_text(6, 3, -5, None) == (8, "8: more than a d6 shows; only an Over the "
-                                                  "Top Benny can make it")
+        assert needed_text(6, 3, -5, None) == (
+            8,
+            "8: more than a d6 shows; only an Over the Top Benny can make it",
+        )
         assert needed_text(6, 2, 3, None)[0] == 2
 
 
@@ -308,8 +356,13 @@ class TestIllegalChoicesAreExplained:
         assert attack_problem(ctx, d) is None
 
     def test_fourth_close_combat_attacker(self):
-        ctx = make_ctx([CloseCombatAttack(JOHN, GUY), CloseCombatAttack(TUCK, GUY),
-                        CloseCombatAttack(MUCH, GUY)])
+        ctx = make_ctx(
+            [
+                CloseCombatAttack(JOHN, GUY),
+                CloseCombatAttack(TUCK, GUY),
+                CloseCombatAttack(MUCH, GUY),
+            ]
+        )
         d = AttackDraft(WILL, "hand-weapon", AttackKind.STRIKE, GUY)
         assert "three Close Combat attackers" in attack_problem(ctx, d)
 
@@ -331,8 +384,14 @@ class TestIllegalChoicesAreExplained:
 
     def test_ranged_attack_from_close_combat(self):
         ctx = make_ctx([CloseCombatAttack(JOHN, ALAN)])
-        d = AttackDraft(ALAN, "short-ranged-weapon", AttackKind.RANGED, JOHN,
-                        use=Use.RESPONSE, distance=Fraction(2))
+        d = AttackDraft(
+            ALAN,
+            "short-ranged-weapon",
+            AttackKind.RANGED,
+            JOHN,
+            use=Use.RESPONSE,
+            distance=Fraction(2),
+        )
         assert "Close Combat" in attack_problem(ctx, d)
 
 
@@ -361,17 +420,32 @@ class TestReactions:
 
     def test_kill_chance_with_a_bail(self):
         ctx = make_ctx()
-        d = AttackDraft(ALAN, "short-ranged-weapon", AttackKind.RANGED, HOOD, use=Use.RESPONSE,
-                        distance=Fraction(4))
+        d = AttackDraft(
+            ALAN,
+            "short-ranged-weapon",
+            AttackKind.RANGED,
+            HOOD,
+            use=Use.RESPONSE,
+            distance=Fraction(4),
+        )
         plain = action_preview(d, ctx).kill
         assert action_preview(replace(d, reaction=Reaction.BAIL), ctx).kill == plain / 10
-        assert action_preview(replace(d, reaction=Reaction.BAIL, bail_clears=False), ctx).kill == \
-            plain
+        assert (
+            action_preview(replace(d, reaction=Reaction.BAIL, bail_clears=False), ctx).kill == plain
+        )
 
     def test_a_bail_that_slips_does_not_avoid_the_attack(self):
         ctx = make_ctx()
-        d = AttackDraft(ALAN, "short-ranged-weapon", AttackKind.RANGED, HOOD, use=Use.RESPONSE,
-                        distance=Fraction(4), reaction=Reaction.BAIL, action_faces=(1,))
+        d = AttackDraft(
+            ALAN,
+            "short-ranged-weapon",
+            AttackKind.RANGED,
+            HOOD,
+            use=Use.RESPONSE,
+            distance=Fraction(4),
+            reaction=Reaction.BAIL,
+            action_faces=(1,),
+        )
         stage = resolve_action(d, ctx)
         assert stage.bail.critical_failure and stage.avoided is None
         assert stage.need.sides == 6 and "Action die" in stage.need.why
@@ -383,8 +457,15 @@ class TestReactions:
 
     def test_shield_parry_deflects(self):
         ctx = make_ctx()
-        d = AttackDraft(WILL, "hand-weapon", AttackKind.STRIKE, GUY, reaction=Reaction.PARRY,
-                        parry_item="shield", action_faces=(4, 3))
+        d = AttackDraft(
+            WILL,
+            "hand-weapon",
+            AttackKind.STRIKE,
+            GUY,
+            reaction=Reaction.PARRY,
+            parry_item="shield",
+            action_faces=(4, 3),
+        )
         stage = resolve_action(d, ctx)
         assert stage.complete and stage.parry.success
         assert stage.parry.deflections == ("Guy of Gisbourne's Shield Parry (5.2)",)
@@ -398,7 +479,8 @@ class TestReactions:
             "Will Scarlet's Hand Weapon at Guy of Gisbourne: 4 = 4 vs Use 2: hit. "
             "Guy of Gisbourne Parries a Strike with Shield: 3 = 3 vs Use 2: Parried, 1 level "
             "of Deflection. Deflection removed every die: 0 Damage does not beat Armor 4: "
-            "ka-ping.")
+            "ka-ping."
+        )
         assert "Damage 1d6, after Deflection no dice" in "\n".join(summary.details)
         parry, attack = summary.events
         assert isinstance(parry, ActionSpent) and parry.how is ActionUse.PARRY
@@ -410,17 +492,34 @@ class TestReactions:
         """5.2: a critical failure on the Parry knocks the item directly away from the
         attacker, as many inches as the attacker's Action Roll; Finish notes it in the log."""
         ctx = make_ctx()
-        d = AttackDraft(WILL, "hand-weapon", AttackKind.STRIKE, GUY, reaction=Reaction.PARRY,
-                        parry_item="shield", action_faces=(5, 1), damage_faces=(2,))
+        d = AttackDraft(
+            WILL,
+            "hand-weapon",
+            AttackKind.STRIKE,
+            GUY,
+            reaction=Reaction.PARRY,
+            parry_item="shield",
+            action_faces=(5, 1),
+            damage_faces=(2,),
+        )
         summary, state = record(ctx, d)
-        assert ("the Shield is knocked out of Guy of Gisbourne's hands, 5\" directly away from "
-                "Will Scarlet (Will Scarlet's Action Roll, 5.2)") in summary.paragraph
+        assert (
+            "the Shield is knocked out of Guy of Gisbourne's hands, 5\" directly away from "
+            "Will Scarlet (Will Scarlet's Action Roll, 5.2)"
+        ) in summary.paragraph
         assert summary.paragraph.index("Parries") < summary.paragraph.index("Damage does not")
         attack = summary.events[-1]
         assert attack.details["outcome"]["knocked_away"] == {
-            "unit": GUY, "item": "shield", "name": "Shield", "inches": 5, "round": 1}
-        assert ("Guy of Gisbourne's Shield lies 5\" directly away from Will Scarlet: out of his "
-                "hands until he picks it up (noted in the battle log)") in summary.changes
+            "unit": GUY,
+            "item": "shield",
+            "name": "Shield",
+            "inches": 5,
+            "round": 1,
+        }
+        assert (
+            "Guy of Gisbourne's Shield lies 5\" directly away from Will Scarlet: out of his "
+            "hands until he picks it up (noted in the battle log)"
+        ) in summary.changes
         # Not noted: the log and the changes say nothing more.
         quiet = result_summary(replace(d, record_knocked_away=False), ctx)
         assert "knocked_away" not in quiet.events[-1].details["outcome"]
@@ -430,7 +529,8 @@ class TestReactions:
         d2 = AttackDraft(WILL, "hand-weapon", AttackKind.STRIKE, GUY)
         labels = {c.value: c.label for c in reaction_options(d2, later)}
         assert labels[(Reaction.PARRY, "shield")].endswith(
-            " — knocked away in round 1: only if picked up since")
+            " — knocked away in round 1: only if picked up since"
+        )
         mine = {c.value: c.label for c in weapon_options(later, AttackDraft(GUY))}
         assert mine["shield"].endswith("only if picked up since")
         assert "knocked away" not in mine["hand-weapon"]
@@ -439,11 +539,18 @@ class TestReactions:
         """5.2: +1 to Parry an Attack or Shove made with a Two-Handed Weapon: the Shove is made
         with the hands, but the pike in them is what the rule looks at."""
         ctx = make_ctx()
-        d = AttackDraft(JOHN, "two-handed-weapon", AttackKind.SHOVE, GUY,
-                        reaction=Reaction.PARRY, parry_item="hand-weapon")
+        d = AttackDraft(
+            JOHN,
+            "two-handed-weapon",
+            AttackKind.SHOVE,
+            GUY,
+            reaction=Reaction.PARRY,
+            parry_item="hand-weapon",
+        )
         labels = {c.value: c.label for c in reaction_options(d, ctx)}
         assert labels[(Reaction.PARRY, "hand-weapon")] == (
-            "Parry with Hand Weapon (Use 2, +1 against a Two-Handed Weapon)")
+            "Parry with Hand Weapon (Use 2, +1 against a Two-Handed Weapon)"
+        )
         _text, chance = parry_preview(d, ctx)
         assert chance == Fraction(5, 6)  # needs 1+ with the +1: only a natural 1 fails
         stage = resolve_action(replace(d, action_faces=(1,)), ctx)  # Guy rolls a 1 (no Action Roll)
@@ -451,13 +558,24 @@ class TestReactions:
         stage = resolve_action(replace(d, action_faces=(2,)), ctx)
         assert stage.parry.roll.total == 3 and stage.parry.cancelled
         bare = replace(d, item_key=None)
-        assert "+1" not in {c.value: c.label for c in reaction_options(bare, ctx)}[
-            (Reaction.PARRY, "hand-weapon")]
+        assert (
+            "+1"
+            not in {c.value: c.label for c in reaction_options(bare, ctx)}[
+                (Reaction.PARRY, "hand-weapon")
+            ]
+        )
 
     def test_bail_out_of_the_attack(self):
         ctx = make_ctx()
-        d = AttackDraft(ALAN, "short-ranged-weapon", AttackKind.RANGED, HOOD,
-                        distance=Fraction(4), reaction=Reaction.BAIL, use=Use.RESPONSE)
+        d = AttackDraft(
+            ALAN,
+            "short-ranged-weapon",
+            AttackKind.RANGED,
+            HOOD,
+            distance=Fraction(4),
+            reaction=Reaction.BAIL,
+            use=Use.RESPONSE,
+        )
         stage = resolve_action(d, ctx)
         assert stage.need.sides == 10 and "Bail" in stage.need.why
         summary, state = record(ctx, replace(d, action_faces=(4,)))
@@ -468,9 +586,16 @@ class TestReactions:
 
     def test_bail_benny_lands_on_his_feet(self):
         ctx = make_ctx()
-        d = AttackDraft(ALAN, "short-ranged-weapon", AttackKind.RANGED, HOOD,
-                        distance=Fraction(4), reaction=Reaction.BAIL, use=Use.RESPONSE,
-                        action_faces=(7,))
+        d = AttackDraft(
+            ALAN,
+            "short-ranged-weapon",
+            AttackKind.RANGED,
+            HOOD,
+            distance=Fraction(4),
+            reaction=Reaction.BAIL,
+            use=Use.RESPONSE,
+            action_faces=(7,),
+        )
         assert resolve_action(d, ctx).pending == "bail"
         summary, state = record(ctx, d.with_benny("bail", BennyUse.EMBELLISH))
         assert summary.events[0].over_the_top and not state.unit(HOOD).disrupted
@@ -502,35 +627,52 @@ class TestDamage:
         only a Benny's extra d10 (on a natural 6 to 10, half the time) gets through, and then
         beats Armor 4 on a 3 or more."""
         ctx = make_ctx(worn={GUY: ("heavy-armor",)})
-        d = AttackDraft(SHERIFF, "heavy-weapon", AttackKind.STRIKE, GUY, use=Use.RESPONSE,
-                        action_faces=(5,))
+        d = AttackDraft(
+            SHERIFF, "heavy-weapon", AttackKind.STRIKE, GUY, use=Use.RESPONSE, action_faces=(5,)
+        )
         assert action_preview(d, ctx).first.deflection == 1
         assert action_preview(d, ctx).kill == Fraction(1, 2) * Fraction(8, 10)
         preview = damage_preview(d, ctx, resolve_action(d, ctx))
-        assert "The Sheriff's Heavy Weapon: Damage 1dA+2 = 1d10+2; Deflection removes every " \
+        assert (
+            "The Sheriff's Heavy Weapon: Damage 1dA+2 = 1d10+2; Deflection removes every "
             "die, leaving +2" in preview.lines
-        assert "  Deflection: Guy of Gisbourne's worn armour, one die of each kind (3.3)" in \
-            preview.lines
+        )
+        assert (
+            "  Deflection: Guy of Gisbourne's worn armour, one die of each kind (3.3)"
+            in preview.lines
+        )
         assert preview.kill == 0
         summary, _state = record(ctx, d)
-        assert "Deflection removed every die: 2 Damage does not beat Armor 4: ka-ping" in \
-            summary.paragraph
-        pike = AttackDraft(JOHN, "two-handed-weapon", AttackKind.STRIKE, GUY,
-                           action_faces=(5,))  # 2dA: one d6 is left
-        assert "after Deflection 1d6" in damage_preview(pike, ctx,
-                                                      resolve_action(pike, ctx)).lines[0]
+        assert (
+            "Deflection removed every die: 2 Damage does not beat Armor 4: ka-ping"
+            in summary.paragraph
+        )
+        pike = AttackDraft(
+            JOHN, "two-handed-weapon", AttackKind.STRIKE, GUY, action_faces=(5,)
+        )  # 2dA: one d6 is left
+        assert (
+            "after Deflection 1d6" in damage_preview(pike, ctx, resolve_action(pike, ctx)).lines[0]
+        )
 
     def test_hero_armor_not_rolled_when_it_cannot_be_beaten(self):
         ctx = make_ctx()
-        d = AttackDraft(WILL, "hand-weapon", AttackKind.STRIKE, SHERIFF, action_faces=(5,),
-                        damage_faces=(2,))
+        d = AttackDraft(
+            WILL, "hand-weapon", AttackKind.STRIKE, SHERIFF, action_faces=(5,), damage_faces=(2,)
+        )
         summary, _state = record(ctx, d)
         assert "no roll needed" in summary.paragraph
 
     def test_critical_failure(self):
         ctx = make_ctx()
-        d = AttackDraft(ALAN, "short-ranged-weapon", AttackKind.RANGED, WILL,
-                        distance=Fraction(4), action_faces=(1,), use=Use.RESPONSE)
+        d = AttackDraft(
+            ALAN,
+            "short-ranged-weapon",
+            AttackKind.RANGED,
+            WILL,
+            distance=Fraction(4),
+            action_faces=(1,),
+            use=Use.RESPONSE,
+        )
         stage = resolve_action(d, ctx)
         assert stage.complete and stage.rolls[0].critical_failure
         preview = damage_preview(d, ctx, stage)
@@ -542,22 +684,32 @@ class TestDamage:
 
     def test_missed_shot_strikes_another(self):
         ctx = make_ctx()
-        d = AttackDraft(HOOD, "longbow", AttackKind.RANGED, GUY, distance=Fraction(8),
-                        action_faces=(2,), missed_strikes=BERT, missed_distance=Fraction(9))
+        d = AttackDraft(
+            HOOD,
+            "longbow",
+            AttackKind.RANGED,
+            GUY,
+            distance=Fraction(8),
+            action_faces=(2,),
+            missed_strikes=BERT,
+            missed_distance=Fraction(9),
+        )
         stage = resolve_action(d, ctx)
         assert not stage.hit and stage.rolls[0].missed_by == 1
         damage = resolve_damage(d, ctx, stage)
         assert damage.need.sides == 6
         summary, state = record(ctx, replace(d, damage_faces=(5,)))
-        assert "The Missed Shot strikes Guard Bert: 5+1 = 6 Damage beats Armor 4" in \
-            summary.paragraph
+        assert (
+            "The Missed Shot strikes Guard Bert: 5+1 = 6 Damage beats Armor 4" in summary.paragraph
+        )
         assert summary.events[0].killed == (BERT,) and state.unit(BERT).dead
         assert "1 kill for Thieven Hood" in summary.changes
 
     def test_charge_collision_knocks_back(self):
         ctx = make_ctx()
-        d = AttackDraft(JOHN, "two-handed-weapon", AttackKind.CHARGE, ALAN, has_mom=True,
-                        action_faces=(2,))
+        d = AttackDraft(
+            JOHN, "two-handed-weapon", AttackKind.CHARGE, ALAN, has_mom=True, action_faces=(2,)
+        )
         stage = resolve_action(d, ctx)
         assert not stage.hit
         preview = damage_preview(d, ctx, stage)
@@ -565,46 +717,62 @@ class TestDamage:
         damage = resolve_damage(d, ctx, stage)
         assert damage.need.sides == 6 and "MOM" in damage.need.why
         summary, state = record(ctx, replace(d, damage_faces=(5, 2)))
-        assert "Guard Alan is Knocked Back 3\"" in summary.paragraph
+        assert 'Guard Alan is Knocked Back 3"' in summary.paragraph
         assert state.unit(ALAN).disrupted
         assert not state.unit(JOHN).close_combat and state.unit(ALAN).attackers == (JOHN,)
         summary, state = record(ctx, replace(d, damage_faces=(2, 5)))  # POP resists the MOM
         assert state.unit(JOHN).close_combat == {ALAN} and not state.unit(ALAN).disrupted
-        assert [d["role"] for d in summary.events[0].details["dice"]] == ["natural", "MOM",
-                                                                         "POP"]
+        assert [d["role"] for d in summary.events[0].details["dice"]] == ["natural", "MOM", "POP"]
 
     def test_charge_hit_with_mom_and_weapon_knockback(self):
         ctx = make_ctx()
-        d = AttackDraft(JOHN, "two-handed-weapon", AttackKind.CHARGE, ALAN, has_mom=True,
-                        action_faces=(5,))
+        d = AttackDraft(
+            JOHN, "two-handed-weapon", AttackKind.CHARGE, ALAN, has_mom=True, action_faces=(5,)
+        )
         stage = resolve_action(d, ctx)
         preview = damage_preview(d, ctx, stage)
         assert "MOM" in preview.mom_text and "3d6" in preview.lines[0]
         summary, state = record(ctx, replace(d, damage_faces=(1, 1, 2)))
         assert "4 Damage does not beat Armor 4" in summary.paragraph
-        assert "Knocked Back 1\"" in summary.paragraph
+        assert 'Knocked Back 1"' in summary.paragraph
         assert not state.unit(ALAN).disrupted and state.unit(JOHN).close_combat == {ALAN}
         assert [d["role"] for d in summary.events[0].details["dice"]][-1] == "MOM"
-        assert ("Little John: Action Ready → Spent; Counters used 0 → 1 of 1; in Close Combat "
-                "with Guard Alan") in summary.changes
+        assert (
+            "Little John: Action Ready → Spent; Counters used 0 → 1 of 1; in Close Combat "
+            "with Guard Alan"
+        ) in summary.changes
         assert 'move Guard Alan 1" directly away (KnockBack, not Disrupted)' in summary.changes
 
     def test_charge_keeps_an_unspent_mom(self):
         ctx = make_ctx()
-        d = AttackDraft(JOHN, "two-handed-weapon", AttackKind.CHARGE, ALAN, has_mom=True,
-                        action_faces=(2,), collide=False)
+        d = AttackDraft(
+            JOHN,
+            "two-handed-weapon",
+            AttackKind.CHARGE,
+            ALAN,
+            has_mom=True,
+            action_faces=(2,),
+            collide=False,
+        )
         _summary, state = record(ctx, d)
         assert state.unit(JOHN).mom
 
     def test_explosion_every_target_in_the_blast(self):
         ctx = make_ctx()
-        d = AttackDraft(TUCK, "explosive", AttackKind.THROWN, GUY, distance=Fraction(3),
-                        action_faces=(4,), blast_ids=(BERT,))
+        d = AttackDraft(
+            TUCK,
+            "explosive",
+            AttackKind.THROWN,
+            GUY,
+            distance=Fraction(3),
+            action_faces=(4,),
+            blast_ids=(BERT,),
+        )
         stage = resolve_action(d, ctx)
         assert damage_preview(d, ctx, stage).blast
         summary, state = record(ctx, replace(d, damage_faces=(3,)))
         assert state.unit(GUY).disrupted and state.unit(BERT).disrupted
-        assert "Knocked Back 1\" and Disrupted" in summary.paragraph
+        assert 'Knocked Back 1" and Disrupted' in summary.paragraph
         summary, state = record(ctx, replace(d, damage_faces=(7,)))
         assert set(summary.events[0].killed) == {GUY, BERT}
 
@@ -612,14 +780,23 @@ class TestDamage:
         """One 1d10 Exp roll; each target compares it with its own Armor (3.2): a minifig is
         destroyed on 5 or more (3/5), the Sheriff when it beats his rolled 2d6."""
         ctx = make_ctx()
-        d = AttackDraft(TUCK, "explosive", AttackKind.THROWN, ALAN, distance=Fraction(3),
-                        action_faces=(4,), blast_ids=(SHERIFF, BERT, TUCK))
+        d = AttackDraft(
+            TUCK,
+            "explosive",
+            AttackKind.THROWN,
+            ALAN,
+            distance=Fraction(3),
+            action_faces=(4,),
+            blast_ids=(SHERIFF, BERT, TUCK),
+        )
         preview = damage_preview(d, ctx, resolve_action(d, ctx))
         rows = {(c.unit_id, c.name, c.armor): c.kill for c in preview.targets}
         hero = attack_odds(6, None, "1d10", "2d6", automatic_hit=True).kill
-        assert rows == {(ALAN, "Guard Alan", "4"): Fraction(3, 5),
-                        (SHERIFF, "The Sheriff", "2d6"): hero,
-                        (BERT, "Guard Bert", "4"): Fraction(3, 5)}  # never the thrower
+        assert rows == {
+            (ALAN, "Guard Alan", "4"): Fraction(3, 5),
+            (SHERIFF, "The Sheriff", "2d6"): hero,
+            (BERT, "Guard Bert", "4"): Fraction(3, 5),
+        }  # never the thrower
         assert Fraction(1, 5) < hero < Fraction(2, 5)
         assert preview.kill == Fraction(3, 5)
 
@@ -627,11 +804,19 @@ class TestDamage:
         """5.3: a Missed Shot lands within as many inches as it missed by; an Explosive blasts
         there, and the table ticks what the blast catches, the target included."""
         ctx = make_ctx()
-        d = AttackDraft(TUCK, "explosive", AttackKind.THROWN, ALAN, distance=Fraction(3),
-                        action_faces=(1,), blast_ids=(ALAN, BERT))
+        d = AttackDraft(
+            TUCK,
+            "explosive",
+            AttackKind.THROWN,
+            ALAN,
+            distance=Fraction(3),
+            action_faces=(1,),
+            blast_ids=(ALAN, BERT),
+        )
         preview = damage_preview(d, ctx, resolve_action(d, ctx))
-        assert preview.blast and preview.nothing.startswith("the Explosive missed: it lands "
-                                                            "within 1\" of Guard Alan")
+        assert preview.blast and preview.nothing.startswith(
+            'the Explosive missed: it lands within 1" of Guard Alan'
+        )
         assert [c.unit_id for c in preview.targets] == [ALAN, BERT]
         assert preview.kill == Fraction(3, 5) and "Guard Alan" in preview.armor_text
         summary, state = record(ctx, replace(d, damage_faces=(7,)))
@@ -642,8 +827,16 @@ class TestDamage:
         """Guard Bert 11" from Thieven Hood: 1 inch beyond the longbow's 10", so 1d6+1-1 must
         beat Armor 4 (a 5 or 6: 1/3); the Action penalty does not matter (5.3)."""
         ctx = make_ctx()
-        d = AttackDraft(HOOD, "longbow", AttackKind.RANGED, GUY, distance=Fraction(8),
-                        action_faces=(2,), missed_strikes=BERT, missed_distance=Fraction(11))
+        d = AttackDraft(
+            HOOD,
+            "longbow",
+            AttackKind.RANGED,
+            GUY,
+            distance=Fraction(8),
+            action_faces=(2,),
+            missed_strikes=BERT,
+            missed_distance=Fraction(11),
+        )
         preview = damage_preview(d, ctx, resolve_action(d, ctx))
         assert preview.kill == Fraction(1, 3)
         assert preview.armor == "4" and "destroy Guard Bert" in preview.armor_text
@@ -655,16 +848,19 @@ class TestDamage:
         """5.4: MOM 1d6 against POP 1d6, each with bonus dice on a 6: the target flies when
         the MOM is higher (a little more than the 15/36 of plain dice)."""
         ctx = make_ctx()
-        d = AttackDraft(JOHN, "two-handed-weapon", AttackKind.CHARGE, ALAN, has_mom=True,
-                        action_faces=(2,))
+        d = AttackDraft(
+            JOHN, "two-handed-weapon", AttackKind.CHARGE, ALAN, has_mom=True, action_faces=(2,)
+        )
         preview = damage_preview(d, ctx, resolve_action(d, ctx))
         assert preview.collision_possible
         assert preview.collision_chance == Fraction(3, 7)
         # The odds engine's distributions (bonus chains cut where they fall below 1e-12) agree.
         engine = attack_odds(6, None, "1d6", "1d6", automatic_hit=True).kill
         assert abs(engine - Fraction(3, 7)) < Fraction(1, 10**9)
-        assert damage_preview(replace(d, collide=False), ctx,
-                              resolve_action(d, ctx)).collision_chance is None
+        assert (
+            damage_preview(replace(d, collide=False), ctx, resolve_action(d, ctx)).collision_chance
+            is None
+        )
 
     def test_a_pike_is_one_counter(self):
         ctx = make_ctx()
@@ -700,8 +896,9 @@ class TestBenny:
 
     def test_benny_damage_die(self):
         ctx = make_ctx()
-        d = AttackDraft(WILL, "hand-weapon", AttackKind.STRIKE, GUY, action_faces=(6,)
-                        ).with_benny("attack:4", BennyUse.DAMAGE)
+        d = AttackDraft(WILL, "hand-weapon", AttackKind.STRIKE, GUY, action_faces=(6,)).with_benny(
+            "attack:4", BennyUse.DAMAGE
+        )
         damage = resolve_damage(replace(d, damage_faces=(2,)), ctx, resolve_action(d, ctx))
         assert damage.need is not None and damage.need.sides == 6
         damage = resolve_damage(replace(d, damage_faces=(2, 3)), ctx, resolve_action(d, ctx))

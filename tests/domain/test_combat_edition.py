@@ -20,8 +20,9 @@ from tests.domain.test_combat_draft import ALAN, BERT, GUY, HOOD, SHERIFF, TUCK,
 
 
 def _bail(ctx, faces=()):
-    d = AttackDraft(WILL, "hand-weapon", AttackKind.STRIKE, SHERIFF, reaction=Reaction.BAIL,
-                    action_faces=faces)
+    d = AttackDraft(
+        WILL, "hand-weapon", AttackKind.STRIKE, SHERIFF, reaction=Reaction.BAIL, action_faces=faces
+    )
     return resolve_action(d, ctx)
 
 
@@ -50,8 +51,7 @@ class TestBail:
         labels_2020 = [c.label for c in reaction_options(d, make_ctx(rules=RULES_2020))]
         assert 'Bail: dive 1d6", then Disrupted' in labels_2005
         assert 'Bail: dive 1d10", then Disrupted' in labels_2020
-        assert "1d6\" (BrikWars 2005: 1d6 for every unit" in bail_note("The Sheriff", 10,
-                                                                        RULES_2005)
+        assert '1d6" (BrikWars 2005: 1d6 for every unit' in bail_note("The Sheriff", 10, RULES_2005)
         assert "Over the Top" not in bail_note("The Sheriff", 10, RULES_2005)
         assert "unless he goes Overskill" in bail_note("The Sheriff", 10, RULES_2010)
 
@@ -59,8 +59,7 @@ class TestBail:
         """A Bail out of the attack fails only on a natural 1: 1/6 in 2005 (1d6), 1/10 for a
         2020 Hero (his d10)."""
         d = AttackDraft(WILL, "hand-weapon", AttackKind.STRIKE, SHERIFF)
-        bail = AttackDraft(WILL, "hand-weapon", AttackKind.STRIKE, SHERIFF,
-                           reaction=Reaction.BAIL)
+        bail = AttackDraft(WILL, "hand-weapon", AttackKind.STRIKE, SHERIFF, reaction=Reaction.BAIL)
         for rules, die in ((RULES_2005, 6), (RULES_2020, 10)):
             ctx = make_ctx(rules=rules)
             plain = action_preview(d, ctx).kill
@@ -72,8 +71,9 @@ class TestOverTheTop:
         """4.2 (2020): "Any time a minifig rolls a 6 or higher on his Action Die, he goes Over
         the Top"; 2005's chapter 4 has no such rule, so Hood's natural 8 earns no Benny and
         the odds show no chance of it."""
-        shot = AttackDraft(HOOD, "longbow", AttackKind.RANGED, GUY, distance=Fraction(6),
-                           action_faces=(8,))
+        shot = AttackDraft(
+            HOOD, "longbow", AttackKind.RANGED, GUY, distance=Fraction(6), action_faces=(8,)
+        )
         old, new = make_ctx(rules=RULES_2005), make_ctx(rules=RULES_2020)
         assert resolve_action(shot, new).pending == f"attack:{HOOD}"
         stage = resolve_action(shot, old)
@@ -86,8 +86,9 @@ class TestOverTheTop:
 
     def test_2010_overskill_is_over_the_top(self):
         """2010 4.2 calls it Overskill; a natural 6+ still earns the Benny."""
-        shot = AttackDraft(HOOD, "longbow", AttackKind.RANGED, GUY, distance=Fraction(6),
-                           action_faces=(8,))
+        shot = AttackDraft(
+            HOOD, "longbow", AttackKind.RANGED, GUY, distance=Fraction(6), action_faces=(8,)
+        )
         assert resolve_action(shot, make_ctx(rules=RULES_2010)).pending == f"attack:{HOOD}"
 
 
@@ -96,9 +97,18 @@ class TestBlastFromTheDetonationPoint:
         """5.1: "Only the sections of the target within the area of effect are considered."
         Guy was seen with 1 section by the thrower (-2 to hit), yet the grenade lands at his
         feet: all 3 inside, no Damage penalty; Alan's pants only (-2); Bert untouched (0)."""
-        d = AttackDraft(TUCK, "explosive", AttackKind.THROWN, GUY, distance=Fraction(3),
-                        sections_visible=1, blast_ids=(ALAN, BERT), action_faces=(5,),
-                        blast_sections=((ALAN, 1), (BERT, 0)), damage_faces=(7,))
+        d = AttackDraft(
+            TUCK,
+            "explosive",
+            AttackKind.THROWN,
+            GUY,
+            distance=Fraction(3),
+            sections_visible=1,
+            blast_ids=(ALAN, BERT),
+            action_faces=(5,),
+            blast_sections=((ALAN, 1), (BERT, 0)),
+            damage_faces=(7,),
+        )
         ctx = make_ctx()
         action = resolve_action(d, ctx)
         assert action.hit
@@ -110,8 +120,15 @@ class TestBlastFromTheDetonationPoint:
 
 class TestWhoActsFirst:
     def _shot(self, **kw):
-        return AttackDraft(ALAN, "short-ranged-weapon", AttackKind.RANGED, HOOD,
-                           distance=Fraction(5), who_first=True, **kw)
+        return AttackDraft(
+            ALAN,
+            "short-ranged-weapon",
+            AttackKind.RANGED,
+            HOOD,
+            distance=Fraction(5),
+            who_first=True,
+            **kw,
+        )
 
     def test_2020_the_higher_action_roll_goes_first_when_not_simultaneous(self):
         """2020 4.3: "both Actions occur simultaneously if possible, and with the higher Action

@@ -48,7 +48,7 @@ def test_at_half_speed_he_goes_half_the_inches():
     assert stage.result is not None and stage.result.distance == Fraction(5, 2)
     (event,) = sprint_events(SprintDraft(WILL, (5,)), ctx, stage)
     assert isinstance(event, ActionSpent) and event.how is ActionUse.SPRINT
-    assert event.note == "5\" more Move, at Half Speed 2½\""
+    assert event.note == '5" more Move, at Half Speed 2½"'
     apply(ctx.setup, ctx.state, event)  # the tracker takes it
 
 

@@ -29,64 +29,80 @@ def expr(*terms: tuple[int, int | None], flat: int = 0, explosive: bool = False)
 
 # -- the forms the issue names ----------------------------------------------------------------
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("1d6+1", expr((1, D6), flat=1)),
-    ("2dA", expr((2, DA))),
-    ("1d10", expr((1, D10))),
-    ("1dA-2", expr((1, DA), flat=-2)),
-    ("1d6 + 1d10 + 2", expr((1, D6), (1, D10), flat=2)),
-    ("1d10 Exp", expr((1, D10), explosive=True)),
-])
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1d6+1", expr((1, D6), flat=1)),
+        ("2dA", expr((2, DA))),
+        ("1d10", expr((1, D10))),
+        ("1dA-2", expr((1, DA), flat=-2)),
+        ("1d6 + 1d10 + 2", expr((1, D6), (1, D10), flat=2)),
+        ("1d10 Exp", expr((1, D10), explosive=True)),
+    ],
+)
 def test_parses_the_rule_book_forms(text: str, expected: DiceExpr) -> None:
     assert parse(text) == expected
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("1D6+1", expr((1, D6), flat=1)),
-    ("2da", expr((2, DA))),
-    ("2DA", expr((2, DA))),
-    ("1d10 exp", expr((1, D10), explosive=True)),
-    ("1D10 EXP", expr((1, D10), explosive=True)),
-    ("1d10exp", expr((1, D10), explosive=True)),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1D6+1", expr((1, D6), flat=1)),
+        ("2da", expr((2, DA))),
+        ("2DA", expr((2, DA))),
+        ("1d10 exp", expr((1, D10), explosive=True)),
+        ("1D10 EXP", expr((1, D10), explosive=True)),
+        ("1d10exp", expr((1, D10), explosive=True)),
+    ],
+)
 def test_any_case(text: str, expected: DiceExpr) -> None:
     assert parse(text) == expected
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("  1d6+1  ", expr((1, D6), flat=1)),
-    ("1d6   +\t1", expr((1, D6), flat=1)),
-    ("\t2dA\n", expr((2, DA))),
-    ("1d6+1d10+2", expr((1, D6), (1, D10), flat=2)),
-    ("1 d 6", expr((1, D6))),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("  1d6+1  ", expr((1, D6), flat=1)),
+        ("1d6   +\t1", expr((1, D6), flat=1)),
+        ("\t2dA\n", expr((2, DA))),
+        ("1d6+1d10+2", expr((1, D6), (1, D10), flat=2)),
+        ("1 d 6", expr((1, D6))),
+    ],
+)
 def test_whitespace_is_ignored(text: str, expected: DiceExpr) -> None:
     assert parse(text) == expected
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("d6", expr((1, D6))),  # a missing count means one die
-    ("dA+2", expr((1, DA), flat=2)),
-    ("3", expr(flat=3)),
-    ("-2", expr(flat=-2)),
-    ("+4", expr(flat=4)),
-    ("1d6+1-3", expr((1, D6), flat=-2)),  # flat parts add up
-    ("1d6+1d6", expr((1, D6), (1, D6))),  # terms stay as typed; resolve() merges them
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("d6", expr((1, D6))),  # a missing count means one die
+        ("dA+2", expr((1, DA), flat=2)),
+        ("3", expr(flat=3)),
+        ("-2", expr(flat=-2)),
+        ("+4", expr(flat=4)),
+        ("1d6+1-3", expr((1, D6), flat=-2)),  # flat parts add up
+        ("1d6+1d6", expr((1, D6), (1, D6))),  # terms stay as typed; resolve() merges them
+    ],
+)
 def test_other_accepted_forms(text: str, expected: DiceExpr) -> None:
     assert parse(text) == expected
 
 
-@pytest.mark.parametrize(("text", "shown"), [
-    ("1d6+1", "1d6+1"),
-    ("2dA", "2dA"),
-    ("1dA-2", "1dA-2"),
-    ("1d6 + 1d10 + 2", "1d6+1d10+2"),
-    ("1D10  exp", "1d10 Exp"),
-    ("d6", "1d6"),
-    ("-2", "-2"),
-    ("0", "0"),
-])
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("1d6+1", "1d6+1"),
+        ("2dA", "2dA"),
+        ("1dA-2", "1dA-2"),
+        ("1d6 + 1d10 + 2", "1d6+1d10+2"),
+        ("1D10  exp", "1d10 Exp"),
+        ("d6", "1d6"),
+        ("-2", "-2"),
+        ("0", "0"),
+    ],
+)
 def test_str_is_the_canonical_spelling(text: str, shown: str) -> None:
     assert str(parse(text)) == shown
 
@@ -99,30 +115,34 @@ def test_the_typed_text_is_kept_but_not_compared() -> None:
 
 # -- errors: what is wrong and at which column --------------------------------------------------
 
-@pytest.mark.parametrize(("text", "message", "column"), [
-    ("2d", "missing number of sides after 'd' at column 3", 3),
-    ("d", "missing number of sides after 'd' at column 2", 2),
-    ("", "empty dice expression at column 1", 1),
-    ("   ", "empty dice expression at column 1", 1),
-    ("2d6+", "missing number or dice after '+' at column 5", 5),
-    ("1d6 + ", "missing number or dice after '+' at column 7", 7),
-    ("2x6", "unexpected 'x' at column 2", 2),
-    ("2d6-1d4", "dice can only be added, not subtracted at column 4", 4),
-    ("-1d6", "dice can only be added, not subtracted at column 1", 1),
-    ("2d6++1", "two signs in a row ('++') at column 5", 5),
-    ("2d6+-1", "two signs in a row ('+-') at column 5", 5),
-    ("0d6", "number of dice must be at least 1 at column 1", 1),
-    ("2A", "missing 'd' before 'A' at column 2", 2),
-    ("2d6 3", "unexpected '3' after 'd6' at column 5", 5),
-    ("1d6 1d6", "unexpected '1' after 'd6' at column 5", 5),
-    ("2d6d6", "unexpected 'd' after 'd6' at column 4", 4),
-    ("Exp", "'Exp' must come after the dice at column 1", 1),
-    ("2 Exp", "'Exp' needs dice before it at column 3", 3),
-    ("1d10 Exp +1", "nothing may follow 'Exp', found '+' at column 10", 10),
-    ("1d6 ex", "unexpected 'e' at column 5", 5),
-    ("1234567", "number too long at column 1", 1),
-    ("1d6+1\u00bd", "unexpected '\u00bd' at column 6", 6),
-])
+
+@pytest.mark.parametrize(
+    ("text", "message", "column"),
+    [
+        ("2d", "missing number of sides after 'd' at column 3", 3),
+        ("d", "missing number of sides after 'd' at column 2", 2),
+        ("", "empty dice expression at column 1", 1),
+        ("   ", "empty dice expression at column 1", 1),
+        ("2d6+", "missing number or dice after '+' at column 5", 5),
+        ("1d6 + ", "missing number or dice after '+' at column 7", 7),
+        ("2x6", "unexpected 'x' at column 2", 2),
+        ("2d6-1d4", "dice can only be added, not subtracted at column 4", 4),
+        ("-1d6", "dice can only be added, not subtracted at column 1", 1),
+        ("2d6++1", "two signs in a row ('++') at column 5", 5),
+        ("2d6+-1", "two signs in a row ('+-') at column 5", 5),
+        ("0d6", "number of dice must be at least 1 at column 1", 1),
+        ("2A", "missing 'd' before 'A' at column 2", 2),
+        ("2d6 3", "unexpected '3' after 'd6' at column 5", 5),
+        ("1d6 1d6", "unexpected '1' after 'd6' at column 5", 5),
+        ("2d6d6", "unexpected 'd' after 'd6' at column 4", 4),
+        ("Exp", "'Exp' must come after the dice at column 1", 1),
+        ("2 Exp", "'Exp' needs dice before it at column 3", 3),
+        ("1d10 Exp +1", "nothing may follow 'Exp', found '+' at column 10", 10),
+        ("1d6 ex", "unexpected 'e' at column 5", 5),
+        ("1234567", "number too long at column 1", 1),
+        ("1d6+1\u00bd", "unexpected '\u00bd' at column 6", 6),
+    ],
+)
 def test_errors_say_what_and_where(text: str, message: str, column: int) -> None:
     with pytest.raises(DiceSyntaxError) as caught:
         parse(text)
@@ -145,6 +165,7 @@ def test_try_parse_gives_the_message_for_as_you_type_checks() -> None:
 
 # -- limits -----------------------------------------------------------------------------------
 
+
 def test_at_most_20_dice_in_the_whole_expression() -> None:
     assert parse(f"{MAX_DICE}d6") == expr((20, D6))
     assert parse("10d6+10d8").dice_count == 20
@@ -156,9 +177,16 @@ def test_at_most_20_dice_in_the_whole_expression() -> None:
     assert str(caught.value) == "more than 20 dice in one expression (21) at column 8"
 
 
-@pytest.mark.parametrize("text, spread", [("11d100", 1100), ("100d100", None),
-                                          ("10d100+1d20", 1020), ("20d60", 1200),
-                                          ("9d100+10dA", 1020)])
+@pytest.mark.parametrize(
+    "text, spread",
+    [
+        ("11d100", 1100),
+        ("100d100", None),
+        ("10d100+1d20", 1020),
+        ("20d60", 1200),
+        ("9d100+10dA", 1020),
+    ],
+)
 def test_the_spread_of_dice_times_sides_is_bounded(text: str, spread: int | None) -> None:
     """Bound the work of the odds, not only the number of dice: 10d100 is the most."""
     assert parse("10d100").dice_count == 10
@@ -180,28 +208,41 @@ def test_dice_of_2_to_100_sides(sides: int) -> None:
     assert parse(f"1d{sides}") == expr((1, sides))
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("2d1", "a die must have 2 to 100 sides, not 1 at column 3"),
-    ("2d0", "a die must have 2 to 100 sides, not 0 at column 3"),
-    ("1d101", "a die must have 2 to 100 sides, not 101 at column 3"),
-    ("1d6+1d1000", "a die must have 2 to 100 sides, not 1000 at column 7"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("2d1", "a die must have 2 to 100 sides, not 1 at column 3"),
+        ("2d0", "a die must have 2 to 100 sides, not 0 at column 3"),
+        ("1d101", "a die must have 2 to 100 sides, not 101 at column 3"),
+        ("1d6+1d1000", "a die must have 2 to 100 sides, not 1000 at column 7"),
+    ],
+)
 def test_dice_sides_out_of_range(text: str, message: str) -> None:
     with pytest.raises(DiceSyntaxError) as caught:
         parse(text)
     assert str(caught.value) == message
 
 
-@pytest.mark.parametrize(("text", "flat"), [
-    (f"{MAX_FLAT}", 1000), (f"-{MAX_FLAT}", -1000), ("1d6+1000", 1000), ("2dA-1000", -1000),
-    # The limit is on the flat part as a whole, not on a running sum.
-    ("1000+1-1", 1000), ("-1000-1+1", -1000), ("1d6+1000+1000-1000", 1000)])
+@pytest.mark.parametrize(
+    ("text", "flat"),
+    [
+        (f"{MAX_FLAT}", 1000),
+        (f"-{MAX_FLAT}", -1000),
+        ("1d6+1000", 1000),
+        ("2dA-1000", -1000),
+        # The limit is on the flat part as a whole, not on a running sum.
+        ("1000+1-1", 1000),
+        ("-1000-1+1", -1000),
+        ("1d6+1000+1000-1000", 1000),
+    ],
+)
 def test_flat_part_up_to_1000_either_way(text: str, flat: int) -> None:
     assert parse(text).flat == flat
 
 
-@pytest.mark.parametrize(("text", "column"), [("1001", 1), ("-1001", 2), ("1d6+1001", 5),
-                                              ("1000+1001-1000", 6)])
+@pytest.mark.parametrize(
+    ("text", "column"), [("1001", 1), ("-1001", 2), ("1d6+1001", 5), ("1000+1001-1000", 6)]
+)
 def test_a_flat_number_beyond_1000_is_refused_where_it_stands(text: str, column: int) -> None:
     with pytest.raises(DiceSyntaxError) as caught:
         parse(text)
@@ -209,12 +250,17 @@ def test_a_flat_number_beyond_1000_is_refused_where_it_stands(text: str, column:
     assert caught.value.column == column
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("600+600", "the flat part 600+600 = 1200 is beyond 1000 either way at column 1"),
-    ("1d6+600+1d4+401", "the flat part 600+401 = 1001 is beyond 1000 either way at column 4"),
-    ("2d6 -1000 -1", "the flat part -1000-1 = -1001 is beyond 1000 either way at column 5")])
-def test_a_flat_part_adding_up_beyond_1000_is_refused_where_it_starts(text: str,
-                                                                      message: str) -> None:
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("600+600", "the flat part 600+600 = 1200 is beyond 1000 either way at column 1"),
+        ("1d6+600+1d4+401", "the flat part 600+401 = 1001 is beyond 1000 either way at column 4"),
+        ("2d6 -1000 -1", "the flat part -1000-1 = -1001 is beyond 1000 either way at column 5"),
+    ],
+)
+def test_a_flat_part_adding_up_beyond_1000_is_refused_where_it_starts(
+    text: str, message: str
+) -> None:
     with pytest.raises(DiceSyntaxError) as caught:
         parse(text)
     assert str(caught.value) == message
@@ -235,17 +281,20 @@ def test_text_only() -> None:
 
 # -- round trip (hypothesis) ------------------------------------------------------------------
 
+
 def _case(rng: st.DataObject, text: str) -> str:
     return "".join(c.upper() if rng.draw(st.booleans()) else c.lower() for c in text)
 
 
 _space = st.sampled_from(["", "", " ", "  ", "\t"])
-_dice = st.tuples(st.integers(1, 4),
-                  st.one_of(st.none(), st.integers(MIN_SIDES, MAX_SIDES)))
+_dice = st.tuples(st.integers(1, 4), st.one_of(st.none(), st.integers(MIN_SIDES, MAX_SIDES)))
 # Flat parts whose running sum stays within the limit (at most 3 parts of at most 300).
 _flat = st.integers(-300, 300)
-_items = st.lists(st.one_of(_dice.map(lambda d: ("dice", d)), _flat.map(lambda k: ("flat", k))),
-                  min_size=1, max_size=8)
+_items = st.lists(
+    st.one_of(_dice.map(lambda d: ("dice", d)), _flat.map(lambda k: ("flat", k))),
+    min_size=1,
+    max_size=8,
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -265,8 +314,10 @@ def test_generated_expressions_parse_to_what_was_written(items, explosive, data)
             parts.append(f"{value:+d}" if i or value < 0 else str(value))
     text = "".join(data.draw(_space) + p for p in parts)
     dice = [v for kind, v in items if kind == "dice"]
-    assume(sum(c for c, _s in dice) <= MAX_DICE
-           and sum(c * (s or 12) for c, s in dice) <= MAX_DICE_SPREAD)
+    assume(
+        sum(c for c, _s in dice) <= MAX_DICE
+        and sum(c * (s or 12) for c, s in dice) <= MAX_DICE_SPREAD
+    )
     exploding = explosive and bool(dice)
     if exploding:
         text += data.draw(_space.filter(bool)) + _case(data, "exp")
@@ -288,6 +339,7 @@ def test_any_text_parses_and_round_trips_or_fails_at_a_column(text: str) -> None
 
 
 # -- resolve dA -------------------------------------------------------------------------------
+
 
 def test_resolve_turns_dA_into_the_wielders_action_die() -> None:
     assert parse("2dA+1").resolve(6) == parse("2d6+1")  # a minifig
@@ -315,6 +367,7 @@ def test_largest_die() -> None:
 
 
 # -- Deflection (rules facts §3) --------------------------------------------------------------
+
 
 def test_deflection_removes_one_die_of_each_kind() -> None:
     assert parse("2d6+1").deflected(1) == parse("1d6+1")
@@ -346,6 +399,7 @@ def test_deflection_resolves_dA_first() -> None:
 
 
 # -- extra dice (Benny, MOM) ------------------------------------------------------------------
+
 
 def test_plus_dice_adds_a_term() -> None:
     assert str(parse("1d6+1").plus_dice(1, 6)) == "1d6+1d6+1"

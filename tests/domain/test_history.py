@@ -25,20 +25,39 @@ def t(day: int) -> datetime:
     return datetime(2026, 5, day, tzinfo=UTC)
 
 
-def record(bid: int, fates: list[UnitFate], winner: int | None,
-           units: list[RecordUnit]) -> BattleRecord:
-    return BattleRecord(bid, f"Battle {bid}", t(bid), ((ANN, "Ann"), (BO, "Bo")),
-                        tuple(units), BattleResult(tuple(fates), winner))
+def record(
+    bid: int, fates: list[UnitFate], winner: int | None, units: list[RecordUnit]
+) -> BattleRecord:
+    return BattleRecord(
+        bid,
+        f"Battle {bid}",
+        t(bid),
+        ((ANN, "Ann"), (BO, "Bo")),
+        tuple(units),
+        BattleResult(tuple(fates), winner),
+    )
 
 
 def test_two_battles_make_the_timeline_standings_series_and_leaders() -> None:
-    pool = [PoolUnit(1, "Hoot", 10, "alive", 10), PoolUnit(2, "Talon", 10, "dead", 5),
-            PoolUnit(3, "Fang", 20, "alive", 8), PoolUnit(4, "Wing", 20, "alive", 4)]
-    b1_units = [RecordUnit(101, "Hoot", ANN, 1), RecordUnit(102, "Talon", ANN, 2),
-                RecordUnit(103, "Fang", BO, 3), RecordUnit(104, "Wing", BO, 4)]
+    pool = [
+        PoolUnit(1, "Hoot", 10, "alive", 10),
+        PoolUnit(2, "Talon", 10, "dead", 5),
+        PoolUnit(3, "Fang", 20, "alive", 8),
+        PoolUnit(4, "Wing", 20, "alive", 4),
+    ]
+    b1_units = [
+        RecordUnit(101, "Hoot", ANN, 1),
+        RecordUnit(102, "Talon", ANN, 2),
+        RecordUnit(103, "Fang", BO, 3),
+        RecordUnit(104, "Wing", BO, 4),
+    ]
     # Battle 1: Fang kills Talon and Wing falls to Hoot; Ann wins.
-    b1 = record(1, [UnitFate(101), UnitFate(102, "dead", 103), UnitFate(103),
-                    UnitFate(104, "dead", 101)], ANN, b1_units)
+    b1 = record(
+        1,
+        [UnitFate(101), UnitFate(102, "dead", 103), UnitFate(103), UnitFate(104, "dead", 101)],
+        ANN,
+        b1_units,
+    )
     # Wing is brought back and fights battle 2, a draw in which Hoot kills nobody.
     b2_units = [RecordUnit(201, "Hoot", ANN, 1), RecordUnit(204, "Wing", BO, 4)]
     b2 = record(2, [UnitFate(201, "wounded"), UnitFate(204)], None, b2_units)

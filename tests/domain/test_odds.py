@@ -39,6 +39,7 @@ def auto(damage: str, armor: int | str, **kw: object):
 
 # --- the Action Roll -------------------------------------------------------------------------
 
+
 def test_d6_against_use_3():
     odds = attack_odds(6, 3, "1d6+1", 4)
     assert odds.critical_failure == SIXTH
@@ -54,8 +55,9 @@ def test_natural_1_fails_whatever_the_modifiers():
     assert odds.hit == F(5, 6)
 
 
-@pytest.mark.parametrize(("sides", "ott"), [(4, F(0)), (6, F(1, 6)), (8, F(3, 8)),
-                                              (10, F(1, 2)), (12, F(7, 12))])
+@pytest.mark.parametrize(
+    ("sides", "ott"), [(4, F(0)), (6, F(1, 6)), (8, F(3, 8)), (10, F(1, 2)), (12, F(7, 12))]
+)
 def test_over_the_top_on_a_natural_6_or_more_whether_or_not_it_hits(sides, ott):
     odds = attack_odds(sides, 50, "1d6", 4)  # nothing can hit Use 50 without a long chain
     assert odds.over_the_top == ott
@@ -101,6 +103,7 @@ def test_action_totals_of_a_d6_include_the_modifier():
 
 
 # --- Damage and its bonus dice ---------------------------------------------------------------
+
 
 def test_damage_bonus_chain_of_one_d6():
     odds = auto("1d6", 0)
@@ -189,8 +192,9 @@ def test_deflection_also_removes_the_bennys_die():
     # Two levels take both the weapon's d6 and the Benny's: nothing gets through.
     assert attack_odds(6, 2, "1d6", 0, deflection=2).kill == 0
     # A Hero's 2dA against two levels: only a Benny's third d10 gets through (naturals 6-10).
-    assert attack_odds(10, 2, "2dA", "2d6", deflection=2).kill == F(5, 10) * auto(
-        "1d10", "2d6").kill
+    assert (
+        attack_odds(10, 2, "2dA", "2d6", deflection=2).kill == F(5, 10) * auto("1d10", "2d6").kill
+    )
     assert "Deflection" in READINGS["benny_and_deflection"]
 
 
@@ -215,8 +219,12 @@ def test_distributions_sum_exactly_to_one():
 
 def test_floats_and_policy_for_display():
     odds = attack_odds(6, 3, "1d6+1", 4)
-    assert odds.to_floats() == {"critical_failure": 1 / 6, "over_the_top": 1 / 6,
-                                "hit": 2 / 3, "kill": 29 / 72}
+    assert odds.to_floats() == {
+        "critical_failure": 1 / 6,
+        "over_the_top": 1 / 6,
+        "hit": 2 / 3,
+        "kill": 29 / 72,
+    }
     assert dict(odds.damage_floats())[2] == pytest.approx(1 / 6)
     assert BENNY_POLICY.startswith("If the natural roll with modifiers already hits")
 
@@ -234,29 +242,35 @@ def test_dice_expressions_and_strings_give_the_same_odds():
     assert attack_odds(6, 3, "1d6", "4") == attack_odds(6, 3, "1d6", 4)
 
 
-@pytest.mark.parametrize(("kwargs", "field"), [
-    ({"action_die": 7}, "action"),
-    ({"damage": "2d"}, "damage"),
-    ({"armor": "2dA"}, "armor"),
-    ({"armor": "x"}, "armor"),
-    ({"deflection": -1}, "deflection"),
-    ({"damage": "30d10", "armor": "2d6"}, "damage"),
-    ({"damage": "1d6", "armor": "21d6"}, "armor"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"action_die": 7}, "action"),
+        ({"damage": "2d"}, "damage"),
+        ({"armor": "2dA"}, "armor"),
+        ({"armor": "x"}, "armor"),
+        ({"deflection": -1}, "deflection"),
+        ({"damage": "30d10", "armor": "2d6"}, "damage"),
+        ({"damage": "1d6", "armor": "21d6"}, "armor"),
+    ],
+)
 def test_bad_input_is_a_user_error_naming_the_field(kwargs, field):
     args = {"action_die": 6, "use": 3, "damage": "1d6", "armor": 4} | kwargs
     with pytest.raises(UserError) as exc:
-        attack_odds(args.pop("action_die"), args.pop("use"), args.pop("damage"),
-                    args.pop("armor"), **args)
+        attack_odds(
+            args.pop("action_die"), args.pop("use"), args.pop("damage"), args.pop("armor"), **args
+        )
     assert exc.value.field == field
 
 
 # --- distributions ---------------------------------------------------------------------------
 
+
 def test_die_distribution_lumps_the_cut_chain():
     d6 = die_distribution(6, 1)  # one bonus die, whose 6 is read as a plain 6
     assert d6.items() == tuple((t, SIXTH) for t in range(1, 6)) + tuple(
-        (t, F(1, 36)) for t in range(7, 13))
+        (t, F(1, 36)) for t in range(7, 13)
+    )
     assert d6.at_least(7) == SIXTH
 
 
@@ -284,19 +298,35 @@ def test_expr_distribution_resolves_da():
 
 # --- properties ------------------------------------------------------------------------------
 
-DAMAGE = st.sampled_from(["1d6", "1d6+1", "2d6", "1dA", "1dA-2", "2dA", "1d10 Exp", "1dA+2",
-                          "3", "1d4+1d8"])
+DAMAGE = st.sampled_from(
+    ["1d6", "1d6+1", "2d6", "1dA", "1dA-2", "2dA", "1d10 Exp", "1dA+2", "3", "1d4+1d8"]
+)
 ARMOR = st.one_of(st.integers(-1, 14), st.sampled_from(["2d6", "1d6+2", "1d4"]))
 ACTION = st.sampled_from([4, 6, 8, 10, 12])
 
 
 @settings(max_examples=60, deadline=None)
-@given(ACTION, st.one_of(st.none(), st.integers(-2, 16)), DAMAGE, ARMOR, st.integers(-4, 4),
-       st.integers(-4, 4), st.integers(0, 2), st.booleans())
-def test_probabilities_are_consistent(action, use, damage, armor, mod, dmg_mod, deflection,
-                                      ott):
-    odds = attack_odds(action, use, damage, armor, action_mod=mod, damage_mod=dmg_mod,
-                       deflection=deflection, can_go_over_the_top=ott)
+@given(
+    ACTION,
+    st.one_of(st.none(), st.integers(-2, 16)),
+    DAMAGE,
+    ARMOR,
+    st.integers(-4, 4),
+    st.integers(-4, 4),
+    st.integers(0, 2),
+    st.booleans(),
+)
+def test_probabilities_are_consistent(action, use, damage, armor, mod, dmg_mod, deflection, ott):
+    odds = attack_odds(
+        action,
+        use,
+        damage,
+        armor,
+        action_mod=mod,
+        damage_mod=dmg_mod,
+        deflection=deflection,
+        can_go_over_the_top=ott,
+    )
     assert sum(p for _, p in odds.damage) == 1
     assert all(t >= 0 and p > 0 for t, p in odds.damage)
     if odds.action_totals:
@@ -326,8 +356,9 @@ def test_kill_never_rises_with_armor(action, use, damage, armor, dmg_mod):
 Outcome = object
 
 
-def enumerate_rolls(play: Callable[[TypedDice], Outcome],
-                    max_dice: int) -> tuple[dict[Outcome, F], F]:
+def enumerate_rolls(
+    play: Callable[[TypedDice], Outcome], max_dice: int
+) -> tuple[dict[Outcome, F], F]:
     """Run ``play`` on every sequence of typed faces it asks for, up to ``max_dice`` dice.
 
     Returns the exact probability of each outcome over the sequences that finished, and the
@@ -372,12 +403,16 @@ def play_attack(action: int, use: int, damage: str, armor: int | str, mod: int):
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.sampled_from([4, 6]), st.integers(0, 9), st.sampled_from(["1d4", "1d6", "1dA+1", "3"]),
-       st.one_of(st.integers(0, 8), st.just("1d6")), st.integers(-2, 2))
+@given(
+    st.sampled_from([4, 6]),
+    st.integers(0, 9),
+    st.sampled_from(["1d4", "1d6", "1dA+1", "3"]),
+    st.one_of(st.integers(0, 8), st.just("1d6")),
+    st.integers(-2, 2),
+)
 def test_attack_matches_brute_force_enumeration(action, use, damage, armor, mod):
     max_dice = 5
-    outcomes, unfinished = enumerate_rolls(play_attack(action, use, damage, armor, mod),
-                                           max_dice)
+    outcomes, unfinished = enumerate_rolls(play_attack(action, use, damage, armor, mod), max_dice)
     odds = attack_odds(action, use, damage, armor, action_mod=mod)
     hit = sum(p for (h, _), p in outcomes.items() if h)
     kill = sum(p for (_, k), p in outcomes.items() if k)
@@ -391,7 +426,8 @@ def test_attack_matches_brute_force_enumeration(action, use, damage, armor, mod)
 def test_damage_distribution_matches_brute_force(damage, action):
     expr = parse(damage)
     outcomes, unfinished = enumerate_rolls(
-        lambda dice: max(roll_expr(expr, dice, action).total, 0), 7)
+        lambda dice: max(roll_expr(expr, dice, action).total, 0), 7
+    )
     odds = attack_odds(action, 3, damage, 0, automatic_hit=True)
     assert unfinished < F(1, 1000)
     for total, p in outcomes.items():

@@ -33,13 +33,26 @@ from brikdesk.domain.report import (
 from brikdesk.errors import UserError
 
 RED, BLUE = 10, 20
-PLAYERS = (ReportPlayer(RED, "Margo", "#c0392b", "Crimson Brickguard"),
-           ReportPlayer(BLUE, "Tobias", "#2e86c1"))
-UNITS = (ReportUnit(1, RED, "Sir Reginald"), ReportUnit(2, RED, "Crossbow Kate"),
-         ReportUnit(3, RED, "Pikeman Hobb"), ReportUnit(4, BLUE, "Marshal Dusty"),
-         ReportUnit(5, BLUE, "Cactus Pete"), ReportUnit(6, BLUE, "Rusty"))
-FACTS = BattleFacts("Skirmish at the Ford", "Winter War", "finished", dt.date(2026, 5, 1),
-                    "The first clash.", "2020")
+PLAYERS = (
+    ReportPlayer(RED, "Margo", "#c0392b", "Crimson Brickguard"),
+    ReportPlayer(BLUE, "Tobias", "#2e86c1"),
+)
+UNITS = (
+    ReportUnit(1, RED, "Sir Reginald"),
+    ReportUnit(2, RED, "Crossbow Kate"),
+    ReportUnit(3, RED, "Pikeman Hobb"),
+    ReportUnit(4, BLUE, "Marshal Dusty"),
+    ReportUnit(5, BLUE, "Cactus Pete"),
+    ReportUnit(6, BLUE, "Rusty"),
+)
+FACTS = BattleFacts(
+    "Skirmish at the Ford",
+    "Winter War",
+    "finished",
+    dt.date(2026, 5, 1),
+    "The first clash.",
+    "2020",
+)
 
 
 def die(sides: int, face: int, why: str, role: str = "natural") -> dict[str, Any]:
@@ -50,14 +63,37 @@ def mod(value: int, applies: str, reason: str, rule: str) -> dict[str, Any]:
     return {"value": value, "applies_to": applies, "reason": reason, "rule": rule}
 
 
-def attack(actor: int, target: int, weapon: str, dice, outcome, *, killed=(), mods=(),
-           text: str = "", close_combat: bool = False, participants=None, effects=()):
-    details = {"weapon": weapon, "dice": list(dice), "modifiers": list(mods),
-               "outcome": outcome, "text": text}
-    return AttackResolved(actor, target,
-                          participants or (Participant(actor),), close_combat,
-                          "strike" if close_combat else "attack", tuple(effects),
-                          tuple(killed), details)
+def attack(
+    actor: int,
+    target: int,
+    weapon: str,
+    dice,
+    outcome,
+    *,
+    killed=(),
+    mods=(),
+    text: str = "",
+    close_combat: bool = False,
+    participants=None,
+    effects=(),
+):
+    details = {
+        "weapon": weapon,
+        "dice": list(dice),
+        "modifiers": list(mods),
+        "outcome": outcome,
+        "text": text,
+    }
+    return AttackResolved(
+        actor,
+        target,
+        participants or (Participant(actor),),
+        close_combat,
+        "strike" if close_combat else "attack",
+        tuple(effects),
+        tuple(killed),
+        details,
+    )
 
 
 def log(*events) -> list[LoggedEvent]:
@@ -71,40 +107,111 @@ def log(*events) -> list[LoggedEvent]:
 # The demo's finished battle, in small: a kill with modifiers, a miss, an Over the Top answered
 # by the armour, a Close Combat kill, a critical failure, the end.
 KATE_SHOOTS = attack(
-    2, 5, "Long-Ranged Weapon",
+    2,
+    5,
+    "Long-Ranged Weapon",
     [die(6, 5, "Action die (Long-Ranged Weapon attack)"), die(6, 3, "d6 Damage")],
-    {"hit": True, "action_total": 4, "use": 3, "critical_failure": False,
-     "over_the_top": False, "killed": True, "damage": 3, "armor": 0},
-    killed=(5,), text="Kate drops the cactus man from 11 inches",
-    mods=(mod(-1, "Action Roll", "1 inch beyond Range", "5.1 Out of Range"),
-          mod(-1, "Damage", "1 inch beyond Range", "5.1 Out of Range")))
+    {
+        "hit": True,
+        "action_total": 4,
+        "use": 3,
+        "critical_failure": False,
+        "over_the_top": False,
+        "killed": True,
+        "damage": 3,
+        "armor": 0,
+    },
+    killed=(5,),
+    text="Kate drops the cactus man from 11 inches",
+    mods=(
+        mod(-1, "Action Roll", "1 inch beyond Range", "5.1 Out of Range"),
+        mod(-1, "Damage", "1 inch beyond Range", "5.1 Out of Range"),
+    ),
+)
 RUSTY_MISSES = attack(
-    6, 3, "Short-Ranged Weapon", [die(6, 3, "Action die (Short-Ranged Weapon attack)")],
-    {"hit": False, "action_total": 2, "use": 3, "critical_failure": False,
-     "over_the_top": False, "killed": False, "missed_by": 1},
-    mods=(mod(-1, "Action Roll", "two of three sections visible", "5.1 Target Size"),))
+    6,
+    3,
+    "Short-Ranged Weapon",
+    [die(6, 3, "Action die (Short-Ranged Weapon attack)")],
+    {
+        "hit": False,
+        "action_total": 2,
+        "use": 3,
+        "critical_failure": False,
+        "over_the_top": False,
+        "killed": False,
+        "missed_by": 1,
+    },
+    mods=(mod(-1, "Action Roll", "two of three sections visible", "5.1 Target Size"),),
+)
 DUSTY_KAPING = attack(
-    4, 1, "Short-Ranged Weapon",
-    [die(10, 7, "Action die (Short-Ranged Weapon attack)"), die(6, 6, "d6 Damage"),
-     die(6, 2, "bonus d6 for the 6 on the d6 (Damage)", "bonus"),
-     die(6, 3, "Benny d6 one more Damage die", "Benny"), die(6, 5, "d6 Armor"),
-     die(6, 4, "d6 Armor")],
-    {"hit": True, "action_total": 7, "use": 3, "critical_failure": False,
-     "over_the_top": True, "killed": False, "damage": 11, "armor": 11})
+    4,
+    1,
+    "Short-Ranged Weapon",
+    [
+        die(10, 7, "Action die (Short-Ranged Weapon attack)"),
+        die(6, 6, "d6 Damage"),
+        die(6, 2, "bonus d6 for the 6 on the d6 (Damage)", "bonus"),
+        die(6, 3, "Benny d6 one more Damage die", "Benny"),
+        die(6, 5, "d6 Armor"),
+        die(6, 4, "d6 Armor"),
+    ],
+    {
+        "hit": True,
+        "action_total": 7,
+        "use": 3,
+        "critical_failure": False,
+        "over_the_top": True,
+        "killed": False,
+        "damage": 11,
+        "armor": 11,
+    },
+)
 REGINALD_STRIKES = attack(
-    1, 6, "Heavy Weapon",
+    1,
+    6,
+    "Heavy Weapon",
     [die(10, 4, "Action die (Heavy Weapon attack)"), die(10, 8, "d10 Damage")],
-    {"hit": True, "action_total": 4, "use": 3, "critical_failure": False,
-     "over_the_top": False, "killed": True, "damage": 10, "armor": 4},
-    killed=(6,), close_combat=True)
+    {
+        "hit": True,
+        "action_total": 4,
+        "use": 3,
+        "critical_failure": False,
+        "over_the_top": False,
+        "killed": True,
+        "damage": 10,
+        "armor": 4,
+    },
+    killed=(6,),
+    close_combat=True,
+)
 GUS_FIZZLES = attack(
-    3, 4, "Explosive", [die(6, 1, "Action die (Explosive attack)")],
-    {"hit": False, "action_total": 1, "use": 1, "critical_failure": True,
-     "over_the_top": False, "killed": False, "missed_by": None})
+    3,
+    4,
+    "Explosive",
+    [die(6, 1, "Action die (Explosive attack)")],
+    {
+        "hit": False,
+        "action_total": 1,
+        "use": 1,
+        "critical_failure": True,
+        "over_the_top": False,
+        "killed": False,
+        "missed_by": None,
+    },
+)
 
-FORD = log(KATE_SHOOTS, TurnEnded(RED, 1), RUSTY_MISSES, DUSTY_KAPING, TurnEnded(BLUE, 1),
-           REGINALD_STRIKES, GUS_FIZZLES, TurnEnded(RED, 2),
-           BattleFinished("Tobias falls back across the ford."))
+FORD = log(
+    KATE_SHOOTS,
+    TurnEnded(RED, 1),
+    RUSTY_MISSES,
+    DUSTY_KAPING,
+    TurnEnded(BLUE, 1),
+    REGINALD_STRIKES,
+    GUS_FIZZLES,
+    TurnEnded(RED, 2),
+    BattleFinished("Tobias falls back across the ford."),
+)
 
 
 def ford():
@@ -113,11 +220,13 @@ def ford():
 
 # --------------------------------------------------------------------------- the account
 
+
 def test_rounds_and_turns_follow_the_end_turn_events():
     r = ford()
-    assert [(rnd.number, [(t.player, len(t.entries)) for t in rnd.turns])
-            for rnd in r.rounds] == [(1, [("Margo", 1), ("Tobias", 2)]),
-                                     (2, [("Margo", 2), ("Tobias", 1)])]
+    assert [(rnd.number, [(t.player, len(t.entries)) for t in rnd.turns]) for rnd in r.rounds] == [
+        (1, [("Margo", 1), ("Tobias", 2)]),
+        (2, [("Margo", 2), ("Tobias", 1)]),
+    ]
     assert [t.title for t in r.rounds[0].turns] == ["Margo's turn", "Tobias's turn"]
     assert [e.seq for e in r.entries] == [1, 3, 4, 6, 7, 9]  # End Turn events are the turns
     assert r.finished and r.result == "Tobias falls back across the ford."
@@ -125,13 +234,18 @@ def test_rounds_and_turns_follow_the_end_turn_events():
 
 def test_an_attack_says_who_attacked_whom_with_what_the_dice_and_the_result():
     kate = ford().entries[0]
-    assert kate.headline == ("Crossbow Kate (Margo) attacks Cactus Pete (Tobias) with a "
-                             "Long-Ranged Weapon")
+    assert kate.headline == (
+        "Crossbow Kate (Margo) attacks Cactus Pete (Tobias) with a Long-Ranged Weapon"
+    )
     # 5 - 1 = 4 hits Use 3; 3 on the d6, +1 (the rifle's 1d6+1), -1 Out of Range = 3
-    assert kate.rolls == ("Action Roll: d6 5, -1 = 4 against Use 3: hit",
-                          "Damage: d6 3, +1, -1 = 3 against Armor 0")
-    assert kate.modifiers == ("-1 Action Roll: 1 inch beyond Range (5.1 Out of Range)",
-                              "-1 Damage: 1 inch beyond Range (5.1 Out of Range)")
+    assert kate.rolls == (
+        "Action Roll: d6 5, -1 = 4 against Use 3: hit",
+        "Damage: d6 3, +1, -1 = 3 against Armor 0",
+    )
+    assert kate.modifiers == (
+        "-1 Action Roll: 1 inch beyond Range (5.1 Out of Range)",
+        "-1 Damage: 1 inch beyond Range (5.1 Out of Range)",
+    )
     assert kate.result == "Cactus Pete (Tobias) is killed."
     assert kate.deaths == (5,)
     assert kate.note == "Kate drops the cactus man from 11 inches"
@@ -142,7 +256,8 @@ def test_bonus_benny_and_armour_dice_are_told_and_a_tie_does_not_kill():
     assert dusty.rolls == (
         "Action Roll: d10 7 against Use 3: hit (Over the Top: a Benny)",
         "Damage: d6 6 + bonus d6 2 + Benny d6 3 = 11 against Armor 11",
-        "Armor roll: d6 5 + d6 4, +2 = 11")  # 2d6 Hero + 2 Body Armor
+        "Armor roll: d6 5 + d6 4, +2 = 11",
+    )  # 2d6 Hero + 2 Body Armor
     assert dusty.result == "11 Damage does not beat Armor 11: no effect."
     assert dusty.deaths == ()
 
@@ -151,12 +266,12 @@ def test_misses_critical_failures_and_close_combat():
     entries = ford().entries
     assert entries[1].rolls == ("Action Roll: d6 3, -1 = 2 against Use 3: missed by 1",)
     assert entries[1].result == ""
-    assert entries[3].headline == ("Sir Reginald (Margo) strikes Rusty (Tobias) in Close Combat "
-                                   "with a Heavy Weapon")
+    assert entries[3].headline == (
+        "Sir Reginald (Margo) strikes Rusty (Tobias) in Close Combat with a Heavy Weapon"
+    )
     assert entries[3].rolls[1] == "Damage: d10 8, +2 = 10 against Armor 4"
     assert entries[4].headline.endswith("with an Explosive")
-    assert entries[4].rolls == ("Action Roll: d6 1 against Use 1: a natural 1, critical "
-                                "failure",)
+    assert entries[4].rolls == ("Action Roll: d6 1 against Use 1: a natural 1, critical failure",)
     assert entries[5].kind == "finish" and entries[5].result == r_note()
 
 
@@ -165,12 +280,22 @@ def r_note() -> str:
 
 
 def test_combined_attacks_and_effects_use_the_battle_engines_words():
-    shove = AttackResolved(1, 4, (Participant(1), Participant(2)), True, "shove",
-                           (StatusChange(4, Status.DISRUPTED),), (), {"weapon": "Bare Hands"})
+    shove = AttackResolved(
+        1,
+        4,
+        (Participant(1), Participant(2)),
+        True,
+        "shove",
+        (StatusChange(4, Status.DISRUPTED),),
+        (),
+        {"weapon": "Bare Hands"},
+    )
     r = build_battle_report(FACTS, PLAYERS, UNITS, log(shove))
     e = r.entries[0]
-    assert e.headline == ("Sir Reginald (Margo) and Crossbow Kate (Margo) Shove "
-                          "Marshal Dusty (Tobias) together in Close Combat with Bare Hands")
+    assert e.headline == (
+        "Sir Reginald (Margo) and Crossbow Kate (Margo) Shove "
+        "Marshal Dusty (Tobias) together in Close Combat with Bare Hands"
+    )
     assert e.result == "Marshal Dusty (Tobias) is Disrupted."
     assert e.rolls == ()
 
@@ -178,15 +303,24 @@ def test_combined_attacks_and_effects_use_the_battle_engines_words():
 def test_events_the_tracker_refuses_are_not_counted():
     """An imported log may hold events the battle rules refuse: the report tells them as the
     tracker marks them ("Not counted") and counts nothing from them."""
-    own_turn_response = AttackResolved(1, 4, (Participant(1), Participant(2, Use.RESPONSE)),
-                                       True, "shove", (StatusChange(4, Status.DISRUPTED),), (),
-                                       {"weapon": "Bare Hands"})
+    own_turn_response = AttackResolved(
+        1,
+        4,
+        (Participant(1), Participant(2, Use.RESPONSE)),
+        True,
+        "shove",
+        (StatusChange(4, Status.DISRUPTED),),
+        (),
+        {"weapon": "Bare Hands"},
+    )
     himself = AttackResolved(2, 2, (Participant(2),), False, "attack", (), (2,), {})
     again = UnitKilled(5, actor=2)  # Kate, Ready, kills Cactus Pete: counted
     r = build_battle_report(FACTS, PLAYERS, UNITS, log(own_turn_response, himself, again))
     first, second, third = r.entries
-    assert first.result == ("Not counted: It is Margo's turn: Crossbow Kate acts normally, not "
-                            "in response. (4.3 Enemy Response)")
+    assert first.result == (
+        "Not counted: It is Margo's turn: Crossbow Kate acts normally, not "
+        "in response. (4.3 Enemy Response)"
+    )
     assert second.result.startswith("Not counted: ") and second.deaths == ()
     assert third.deaths == (5,)
     margo, tobias = r.casualties
@@ -197,48 +331,69 @@ def test_events_the_tracker_refuses_are_not_counted():
 
 def test_a_planned_battle_counts_nothing_from_its_log():
     planned = BattleFacts("Raid", "Winter War", "planned")
-    r = build_battle_report(planned, PLAYERS, UNITS,
-                            log(AttackResolved(1, 5, (Participant(1),), False, "attack", (),
-                                               (5,), {}), TurnEnded(RED, 1)))
+    r = build_battle_report(
+        planned,
+        PLAYERS,
+        UNITS,
+        log(
+            AttackResolved(1, 5, (Participant(1),), False, "attack", (), (5,), {}),
+            TurnEnded(RED, 1),
+        ),
+    )
     assert [e.result for e in r.entries] == ["Not counted: the battle has not started"] * 2
     assert r.tally.attacks == 0 and all(row.lost == 0 for row in r.casualties)
 
 
 def test_other_engine_events_are_told_with_describe():
-    events = log(StatusSet(3, Status.HALF_SPEED), TurnEnded(RED, 1),
-                 UnitKilled(3, actor=4, cause="thrown off the bridge"))
+    events = log(
+        StatusSet(3, Status.HALF_SPEED),
+        TurnEnded(RED, 1),
+        UnitKilled(3, actor=4, cause="thrown off the bridge"),
+    )
     r = build_battle_report(FACTS, PLAYERS, UNITS, events)
     assert [e.headline for e in r.entries] == [
         "Pikeman Hobb (Margo) moves at Half Speed",
-        "Pikeman Hobb (Margo) is killed by Marshal Dusty (Tobias) (thrown off the bridge)"]
+        "Pikeman Hobb (Margo) is killed by Marshal Dusty (Tobias) (thrown off the bridge)",
+    ]
     assert r.entries[1].deaths == (3,)
     assert r.entries[1].round == 1 and r.entries[1].player_id == BLUE
 
 
 def test_an_unfinished_battle_marks_the_turn_it_is_in():
-    r = build_battle_report(BattleFacts("Raid", status="in_progress"), PLAYERS, UNITS,
-                            FORD[:5])
+    r = build_battle_report(BattleFacts("Raid", status="in_progress"), PLAYERS, UNITS, FORD[:5])
     assert not r.finished and r.result == ""
     assert [t.title for rnd in r.rounds for t in rnd.turns] == [
-        "Margo's turn", "Tobias's turn", "Margo's turn (in progress)"]
+        "Margo's turn",
+        "Tobias's turn",
+        "Margo's turn (in progress)",
+    ]
     assert r.rounds[-1].turns[-1].entries == ()
 
 
 # --------------------------------------------------------------------------- casualties
 
+
 def test_casualties_per_player_and_per_round():
     r = ford()
     rows = {c.player: (c.mustered, c.lost, c.standing, c.kills, c.fallen) for c in r.casualties}
-    assert rows == {"Margo": (3, 0, 3, 2, ()),
-                    "Tobias": (3, 2, 1, 0, ("Cactus Pete", "Rusty"))}  # in the order they fell
+    assert rows == {
+        "Margo": (3, 0, 3, 2, ()),
+        "Tobias": (3, 2, 1, 0, ("Cactus Pete", "Rusty")),
+    }  # in the order they fell
     assert [(rc.round, rc.lost) for rc in r.per_round] == [(1, (0, 1)), (2, (0, 1))]
     assert r.total_lost == 2
     assert r.tally.text == "5 attacks: 3 hits, 2 kills; 1 Over the Top, 1 critical failure"
 
 
 def test_dead_set_by_hand_counts_without_a_kill_and_clearing_it_takes_it_back():
-    events = log(StatusSet(4, Status.DEAD), TurnEnded(RED, 1), StatusSet(5, Status.DEAD),
-                 StatusCleared(4, Status.DEAD), TurnEnded(BLUE, 1), UnitKilled(5, actor=1))
+    events = log(
+        StatusSet(4, Status.DEAD),
+        TurnEnded(RED, 1),
+        StatusSet(5, Status.DEAD),
+        StatusCleared(4, Status.DEAD),
+        TurnEnded(BLUE, 1),
+        UnitKilled(5, actor=1),
+    )
     r = build_battle_report(FACTS, PLAYERS, UNITS, events)
     tobias = r.casualties[1]
     assert (tobias.lost, tobias.fallen) == (1, ("Cactus Pete",))
@@ -247,13 +402,24 @@ def test_dead_set_by_hand_counts_without_a_kill_and_clearing_it_takes_it_back():
 
 
 def test_events_of_other_kinds_are_told_with_their_own_text_and_outcome():
-    generic = ("attack", 2, 6, {"text": "Kate shoots Rusty", "outcome": {"killed": True},
-                                "dice": [die(6, 6, "Action die")]})
+    generic = (
+        "attack",
+        2,
+        6,
+        {
+            "text": "Kate shoots Rusty",
+            "outcome": {"killed": True},
+            "dice": [die(6, 6, "Action die")],
+        },
+    )
     wound = ("attack", 1, 4, {"outcome": {"wounded": True}})
     r = build_battle_report(FACTS, PLAYERS, UNITS, log(generic, wound))
     a, b = r.entries
-    assert (a.headline, a.result, a.deaths) == ("Kate shoots Rusty", "Rusty (Tobias) is killed.",
-                                                (6,))
+    assert (a.headline, a.result, a.deaths) == (
+        "Kate shoots Rusty",
+        "Rusty (Tobias) is killed.",
+        (6,),
+    )
     assert a.rolls == ("Action Roll: d6 6",)
     assert (b.headline, b.result) == ("Attack", "Marshal Dusty (Tobias) is wounded.")
     assert r.casualties[0].kills == 1
@@ -266,6 +432,7 @@ def test_a_report_needs_players():
 
 # --------------------------------------------------------------------------- Markdown
 
+
 def test_markdown_for_a_forum_post():
     md = report_markdown(ford())
     lines = md.splitlines()
@@ -277,28 +444,31 @@ def test_markdown_for_a_forum_post():
     assert "| Tobias | 3 | 2 | 1 | 0 | Cactus Pete, Rusty |" in lines
     # the chart as a small text table: one row per round, a bar of the total
     start = lines.index("### Casualties per round")
-    assert lines[start + 2:start + 6] == ["| Round | Margo | Tobias | Total |",
-                                          "|---:|---:|---:|---|",
-                                          "| 1 | 0 | 1 | █ 1 |",
-                                          "| 2 | 0 | 1 | █ 1 |"]
+    assert lines[start + 2 : start + 6] == [
+        "| Round | Margo | Tobias | Total |",
+        "|---:|---:|---:|---|",
+        "| 1 | 0 | 1 | █ 1 |",
+        "| 2 | 0 | 1 | █ 1 |",
+    ]
     assert "### Round 2" in lines and lines.count("**Margo's turn**") == 2
-    kate = lines.index("1. **Crossbow Kate (Margo) attacks Cactus Pete (Tobias) with a "
-                       "Long-Ranged Weapon.**")
-    assert lines[kate + 1:kate + 7] == [
+    kate = lines.index(
+        "1. **Crossbow Kate (Margo) attacks Cactus Pete (Tobias) with a Long-Ranged Weapon.**"
+    )
+    assert lines[kate + 1 : kate + 7] == [
         "   - Action Roll: d6 5, -1 = 4 against Use 3: hit",
         "   - Damage: d6 3, +1, -1 = 3 against Armor 0",
         "   - Modifier -1 Action Roll: 1 inch beyond Range (5.1 Out of Range)",
         "   - Modifier -1 Damage: 1 inch beyond Range (5.1 Out of Range)",
         "   - **Cactus Pete (Tobias) is killed.**",
-        "   - *Kate drops the cactus man from 11 inches*"]
+        "   - *Kate drops the cactus man from 11 inches*",
+    ]
     assert md.endswith("1. **The battle is over**: Tobias falls back across the ford.\n")
 
 
 def test_markdown_escapes_names_that_look_like_markup():
     players = (ReportPlayer(RED, "*Star* | Bar"), ReportPlayer(BLUE, "_Under_"))
     units = (ReportUnit(1, RED, "[Link](x)"), ReportUnit(2, BLUE, "B"))
-    r = build_battle_report(BattleFacts("Battle #1"), players, units,
-                            log(UnitKilled(2, actor=1)))
+    r = build_battle_report(BattleFacts("Battle #1"), players, units, log(UnitKilled(2, actor=1)))
     md = report_markdown(r)
     assert md.startswith("# Battle \\#1\n")
     assert "| \\*Star\\* \\| Bar | 1 | 0 | 1 | 1 | - |" in md
@@ -316,8 +486,9 @@ def test_a_long_battle_charts_every_round_and_caps_the_bars():
     assert [rc.lost for rc in r.per_round][:5] == [(0, 1), (0, 2), (0, 3), (0, 4), (0, 0)]
     # finished after the 12th round: the empty turn that began after it is not told
     assert len(r.per_round) == 12 and r.rounds[-1].turns[-1].title == "Margo's turn"
-    going = build_battle_report(BattleFacts("War", status="in_progress"), PLAYERS, units,
-                                log(*events))
+    going = build_battle_report(
+        BattleFacts("War", status="in_progress"), PLAYERS, units, log(*events)
+    )
     assert len(going.per_round) == 13
     assert going.rounds[-1].turns[-1].title == "Margo's turn (in progress)"
     md = report_markdown(r)

@@ -35,6 +35,7 @@ def roles(dice) -> list[Role]:
 
 # -- typed dice: exactly the dice the rules need ------------------------------------------------
 
+
 def test_typed_dice_are_asked_for_exactly_the_dice_of_the_expression() -> None:
     typed = TypedDice([3, 4])
     result = roll_expr(parse("2d6+1"), typed)
@@ -57,8 +58,9 @@ def test_a_six_on_a_d6_asks_for_a_bonus_d6() -> None:
         roll_expr(parse("1d6"), TypedDice([6]))
     need = caught.value
     assert (need.sides, need.index) == (6, 1)
-    assert str(need) == ("type the face of die 2: a d6 (bonus die for the 6 on the d6, "
-                         "the roll 1d6)")
+    assert str(need) == (
+        "type the face of die 2: a d6 (bonus die for the 6 on the d6, the roll 1d6)"
+    )
 
 
 def test_a_six_on_the_bonus_d6_asks_for_another() -> None:
@@ -78,7 +80,9 @@ def test_the_highest_face_of_any_die_earns_a_bonus_d6_not_another_of_that_die() 
     assert "bonus die for the 10 on the d10" in str(caught.value)
     result = roll_expr(parse("1d10 Exp"), TypedDice([10, 4]))
     assert [(d.sides, d.face, d.role) for d in result.dice] == [
-        (10, 10, Role.NATURAL), (6, 4, Role.BONUS)]
+        (10, 10, Role.NATURAL),
+        (6, 4, Role.BONUS),
+    ]
     assert result.total == 14
 
 
@@ -100,19 +104,23 @@ def test_need_die_names_the_next_die_of_the_expression() -> None:
 def test_each_die_says_what_it_is_for_and_not_its_size_again() -> None:
     with pytest.raises(NeedDie) as caught:
         roll_expr(parse("1d6+1"), TypedDice([6]), what="Damage of Robin's bow")
-    assert str(caught.value) == ("type the face of die 2: a d6 (bonus die for the 6 on the d6, "
-                                 "Damage of Robin's bow)")
+    assert str(caught.value) == (
+        "type the face of die 2: a d6 (bonus die for the 6 on the d6, Damage of Robin's bow)"
+    )
     with pytest.raises(NeedDie) as caught:
         roll_action(10, 3, TypedDice([]), what="Robin's bow at the rope")
-    assert str(caught.value) == ("type the face of die 1: a d10 (Action die for Robin's bow at "
-                                 "the rope)")
+    assert str(caught.value) == (
+        "type the face of die 1: a d10 (Action die for Robin's bow at the rope)"
+    )
     with pytest.raises(NeedDie) as caught:
         roll_benny(TypedDice([]), 6, "+1d6 Range")
     assert str(caught.value) == "type the face of die 1: a d6 (Benny die: +1d6 Range)"
     result = roll_expr(parse("2d6"), TypedDice([6, 2, 3]), what="Armor of the Hero")
     assert [d.why for d in result.dice] == [
-        "Armor of the Hero", "bonus die for the 6 on the d6, Armor of the Hero",
-        "Armor of the Hero"]
+        "Armor of the Hero",
+        "bonus die for the 6 on the d6, Armor of the Hero",
+        "Armor of the Hero",
+    ]
 
 
 def test_a_need_die_is_a_user_error_so_the_interface_can_ask() -> None:
@@ -126,20 +134,23 @@ def test_impossible_faces_are_refused(face: int, sides: int) -> None:
     with pytest.raises(UserError) as caught:
         roll_expr(parse(f"1d{sides}"), typed)
     assert not isinstance(caught.value, NeedDie)
-    assert str(caught.value) == (f"die 1 is a d{sides} (the roll 1d{sides}): it cannot show "
-                                 f"{face}; type 1 to {sides}")
+    assert str(caught.value) == (
+        f"die 1 is a d{sides} (the roll 1d{sides}): it cannot show {face}; type 1 to {sides}"
+    )
     assert typed.used == 0
 
 
 def test_an_impossible_face_is_refused_naming_what_the_die_is_for() -> None:
     with pytest.raises(UserError) as caught:
         roll_expr(parse("1d6+1"), TypedDice([7]), what="Damage of Robin's bow")
-    assert str(caught.value) == ("die 1 is a d6 (Damage of Robin's bow): it cannot show 7; "
-                                 "type 1 to 6")
+    assert str(caught.value) == (
+        "die 1 is a d6 (Damage of Robin's bow): it cannot show 7; type 1 to 6"
+    )
     with pytest.raises(UserError) as caught:
         roll_action(6, 3, TypedDice([0]), what="Wayne's pistol at Shaun")
-    assert str(caught.value) == ("die 1 is a d6 (Action die for Wayne's pistol at Shaun): it "
-                                 "cannot show 0; type 1 to 6")
+    assert str(caught.value) == (
+        "die 1 is a d6 (Action die for Wayne's pistol at Shaun): it cannot show 0; type 1 to 6"
+    )
 
 
 def test_an_impossible_bonus_die_is_refused_as_a_d6() -> None:
@@ -160,6 +171,7 @@ def test_a_benny_die_earns_bonus_dice_too() -> None:
 
 
 # -- the Action Roll (4.2) ----------------------------------------------------------------------
+
 
 def test_success_when_the_total_reaches_use() -> None:
     roll = roll_action(6, 3, TypedDice([3]))
@@ -196,12 +208,22 @@ def test_only_action_modifiers_count_towards_the_roll() -> None:
     assert not roll.success
 
 
-@pytest.mark.parametrize(("sides", "natural", "over"), [
-    (6, 6, True), (6, 5, False),
-    (8, 6, True), (8, 8, True), (8, 5, False),
-    (10, 6, True), (10, 7, True), (10, 10, True), (10, 5, False),
-    (12, 12, True), (12, 1, False),
-])
+@pytest.mark.parametrize(
+    ("sides", "natural", "over"),
+    [
+        (6, 6, True),
+        (6, 5, False),
+        (8, 6, True),
+        (8, 8, True),
+        (8, 5, False),
+        (10, 6, True),
+        (10, 7, True),
+        (10, 10, True),
+        (10, 5, False),
+        (12, 12, True),
+        (12, 1, False),
+    ],
+)
 def test_over_the_top_on_a_natural_6_or_more(sides: int, natural: int, over: bool) -> None:
     typed = TypedDice([natural])
     roll = roll_action(sides, 3, typed)
@@ -223,8 +245,10 @@ def test_a_d4_natural_4_asks_for_a_bonus_d4() -> None:
     with pytest.raises(NeedDie) as caught:
         roll_action(4, 3, TypedDice([4]))
     assert caught.value.sides == 4
-    assert str(caught.value) == ("type the face of die 2: a d4 (bonus die for a natural 4 on "
-                                 "the d4 Action die, an Action Roll)")
+    assert str(caught.value) == (
+        "type the face of die 2: a d4 (bonus die for a natural 4 on "
+        "the d4 Action die, an Action Roll)"
+    )
 
 
 def test_the_bonus_d4_chains_on_4_and_never_goes_over_the_top() -> None:
@@ -268,6 +292,7 @@ def test_a_benny_spent_on_the_roll_adds_its_dice() -> None:
 
 # -- random dice --------------------------------------------------------------------------------
 
+
 def test_random_dice_with_a_seed_repeat() -> None:
     a, b = RandomDice(1234), RandomDice(1234)
     first = [a.roll(s) for s in (4, 6, 8, 10, 12, 20, 100) * 10]
@@ -289,9 +314,11 @@ def test_random_dice_show_every_face_and_only_those() -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(seed=st.integers(0, 2**32), text=st.sampled_from(
-    ["1d6+1", "2dA", "1d10", "1dA-2", "1d6+1d10+2", "3d4", "1d10 Exp", "2d2"]),
-    action=st.sampled_from([4, 6, 8, 10, 12]))
+@given(
+    seed=st.integers(0, 2**32),
+    text=st.sampled_from(["1d6+1", "2dA", "1d10", "1dA-2", "1d6+1d10+2", "3d4", "1d10 Exp", "2d2"]),
+    action=st.sampled_from([4, 6, 8, 10, 12]),
+)
 def test_random_rolls_follow_the_bonus_rule(seed: int, text: str, action: int) -> None:
     expr = parse(text)
     result = roll_expr(expr, RandomDice(seed), action)

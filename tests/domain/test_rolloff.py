@@ -15,9 +15,12 @@ def test_highest_goes_first_and_ties_roll_again_among_themselves() -> None:
     dice = TypedDice([5, 5, 2, 2, 3, 6, 4, 1])
     result = roll_off(PLAYERS, dice)
     assert result.order == (2, 1, 3, 4)
-    assert result.lines() == ("Roll: Red 5, Blue 5, Green 2, Ines 2",
-                              "Tie-break: Red 3, Blue 6", "Tie-break: Green 4, Ines 1",
-                              "Order: Blue, Red, Green, Ines")
+    assert result.lines() == (
+        "Roll: Red 5, Blue 5, Green 2, Ines 2",
+        "Tie-break: Red 3, Blue 6",
+        "Tie-break: Green 4, Ines 1",
+        "Order: Blue, Red, Green, Ines",
+    )
     assert [why for _sides, why in dice.asked][:2] == ["Red's roll-off", "Blue's roll-off"]
     assert dice.asked[4] == (6, "Red's roll-off (tie-break)")
     assert result.rounds == 2 and len(result.dice) == 8

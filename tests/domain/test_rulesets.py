@@ -65,8 +65,7 @@ class TestBail2020:
     def test_or_lands_on_his_feet_at_six_inches(self):
         # 4.3 (2020): "A minifig who rolls Over the Top on a Bailing roll can use it to land on
         # his feet and avoid Disruption."
-        result = apply_bail_benny(roll_bail(BOB, TypedDice([6])), BennyUse.EMBELLISH,
-                                  TypedDice([]))
+        result = apply_bail_benny(roll_bail(BOB, TypedDice([6])), BennyUse.EMBELLISH, TypedDice([]))
         assert result.distance == 6 and result.landed_on_feet and not result.disrupted
 
     def test_a_d4_natural_four_adds_a_bonus_d4(self):
@@ -75,7 +74,10 @@ class TestBail2020:
         dice = TypedDice([4, 4, 2])
         result = roll_bail(ZOMBIE, dice)
         assert [(d.sides, d.role) for d in result.dice] == [
-            (4, Role.NATURAL), (4, Role.BONUS), (4, Role.BONUS)]
+            (4, Role.NATURAL),
+            (4, Role.BONUS),
+            (4, Role.BONUS),
+        ]
         assert result.bail_inches == 10 and not result.over_the_top
 
     def test_hero_bails_on_his_d10(self):
@@ -96,8 +98,9 @@ class TestBail2005:
         result = roll_bail(HERO, TypedDice([6, 2]), rules=RULES_2005)
         assert not result.over_the_top and result.disrupted
         assert result.bail_inches == 8  # a plain d6 distance roll keeps its bonus die (1.2)
-        with pytest.raises(UserError, match="BrikWars 2005's chapter 4 gives this roll no Over "
-                                            "the Top"):
+        with pytest.raises(
+            UserError, match="BrikWars 2005's chapter 4 gives this roll no Over the Top"
+        ):
             apply_bail_benny(result, BennyUse.EMBELLISH, TypedDice([]))
 
     def test_critical_failure_falls_on_his_face(self):
@@ -113,13 +116,18 @@ class TestBail2010:
         # distance may choose to land on his feet and avoid being Disrupted."
         result = roll_bail(HERO, TypedDice([7]), rules=RULES_2010)
         assert result.over_the_top
-        assert not apply_bail_benny(result, BennyUse.EMBELLISH, TypedDice([]),).disrupted
+        assert not apply_bail_benny(
+            result,
+            BennyUse.EMBELLISH,
+            TypedDice([]),
+        ).disrupted
 
     def test_half_speed_bail(self):
         # 4.3 (2010): "A minifig who is reduced to Half Speed also Bails at Half Speed, diving
         # only one real inch for every two Bail inches."
-        assert roll_bail(BOB, TypedDice([5]), half_speed=True,
-                         rules=RULES_2010).distance == Fraction(5, 2)
+        assert roll_bail(
+            BOB, TypedDice([5]), half_speed=True, rules=RULES_2010
+        ).distance == Fraction(5, 2)
 
 
 class TestSprintByEdition:
@@ -162,9 +170,15 @@ class TestEditionTable:
         table = {label: cells for label, _section, cells in edition_table()}
         assert [r.edition.value for r in RULE_SETS] == ["2005", "2010", "2020"]
         assert table["Die for Sprint and Bail inches"] == (
-            "d6", "the unit's Action die", "the unit's Action die")
+            "d6",
+            "the unit's Action die",
+            "the unit's Action die",
+        )
         assert table["A natural 6+ on the Action die earns"] == (
-            "none", "Overskill", "Over the Top")
+            "none",
+            "Overskill",
+            "Over the Top",
+        )
         assert table["Move spent standing up"] == ('2"', '0"', '0"')
         assert table["Heavy Armor: recovering takes the whole turn"] == ("no", "yes", "no")
 
@@ -185,8 +199,9 @@ def test_the_2010_hangmans_gallows_replays_under_2010():
     longbow = Weapon("longbow", 3, "1d6+1", 10, two_handed=True)
     rope = Target("the rope", armor=1, size=SizeClass.STUD_1X1, inanimate=True)
     dice = TypedDice([8, 2, 2])
-    state = roll_attack_action(Attack(Attacker("Thieven Hood", 10), longbow, rope,
-                                      distance=15), dice)
+    state = roll_attack_action(
+        Attack(Attacker("Thieven Hood", 10), longbow, rope, distance=15), dice
+    )
     assert state.over_the_top and rules.has_over_the_top and not state.hit
     state = apply_benny(state, BennyUse.STAT, dice)  # +1d6 Range: 2, the longbow reaches 12"
     assert state.hit and state.range.effective_range == 12
@@ -205,7 +220,10 @@ def test_2005_quick_actions_cost_move():
     assert 'Opening or closing a door -1"' in table["Quick Actions that cost Move"][0]
     assert table["Quick Actions that cost Move"][1:] == ("none", "none")
     assert table["Defending against a Close Combat attack is called"] == (
-        "Counter", "Counter", "Parry")
+        "Counter",
+        "Counter",
+        "Parry",
+    )
 
 
 def test_2005_large_actions_take_a_turn_per_inch_for_a_lone_minifig():

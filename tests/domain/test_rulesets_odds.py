@@ -21,12 +21,13 @@ WEAPONS = tuple(
     (rules, item.use, item.damage)
     for rules in RULE_SETS
     for item in load_default_catalog(rules.edition).items
-    if item.use is not None and item.damage and "Exp" not in item.damage
-    and len(item.damage) <= 6)
+    if item.use is not None and item.damage and "Exp" not in item.damage and len(item.damage) <= 6
+)
 
 
-def enumerate_rolls(play: Callable[[TypedDice], tuple[bool, bool]],
-                    max_dice: int) -> tuple[dict[tuple[bool, bool], F], F]:
+def enumerate_rolls(
+    play: Callable[[TypedDice], tuple[bool, bool]], max_dice: int
+) -> tuple[dict[tuple[bool, bool], F], F]:
     outcomes: dict[tuple[bool, bool], F] = defaultdict(F)
     unfinished = F(0)
     stack: list[tuple[tuple[int, ...], F]] = [((), F(1))]

@@ -21,8 +21,9 @@ CAT = load_default_catalog("2020")
 
 
 def unit(name, kind="minifig", hands=(), worn=(), carried=(), notes="", **overrides):
-    return UnitSpec(name, kind, Loadout(hands, worn, carried),
-                    UnitOverrides(**overrides), notes=notes)
+    return UnitSpec(
+        name, kind, Loadout(hands, worn, carried), UnitOverrides(**overrides), notes=notes
+    )
 
 
 def header(**kw):
@@ -33,8 +34,9 @@ def header(**kw):
 def build(units, **opts):
     campaign_notes = opts.pop("campaign_notes", None)
     hdr = opts.pop("header", header())
-    return build_roster_sheet(hdr, units, CAT, RosterSheetOptions(**opts),
-                              campaign_notes=campaign_notes)
+    return build_roster_sheet(
+        hdr, units, CAT, RosterSheetOptions(**opts), campaign_notes=campaign_notes
+    )
 
 
 def card_by_title(sheet, title):
@@ -44,6 +46,7 @@ def card_by_title(sheet, title):
 
 
 # --------------------------------------------------------------------------- options, header
+
 
 def test_options_accept_paper_in_any_case_and_refuse_others():
     assert RosterSheetOptions(paper="Letter").paper == "letter"
@@ -73,8 +76,9 @@ def test_header_refuses_a_colour_that_is_not_hex_and_an_empty_army():
 
 
 def test_header_texts_come_from_the_given_date_and_catalog():
-    sheet = build([unit("Al", hands=("hand-weapon",))],
-                  header=header(budget=10, date=dt.date(2025, 3, 1)))
+    sheet = build(
+        [unit("Al", hands=("hand-weapon",))], header=header(budget=10, date=dt.date(2025, 3, 1))
+    )
     h = sheet.header
     assert h.date_text == "2025-03-01"
     assert h.edition_text == "BrikWars 2020"
@@ -91,9 +95,14 @@ def test_header_cost_without_budget():
 
 # --------------------------------------------------------------------------- cards
 
+
 def test_card_shows_worn_armour_applied_and_explains_it():
-    sheet = build([unit("Knight", hands=("hand-weapon", "shield"), worn=("body-armor",)),
-                   unit("Captain", "hero", hands=("hand-weapon",), worn=("body-armor",))])
+    sheet = build(
+        [
+            unit("Knight", hands=("hand-weapon", "shield"), worn=("body-armor",)),
+            unit("Captain", "hero", hands=("hand-weapon",), worn=("body-armor",)),
+        ]
+    )
     knight = card_by_title(sheet, "Knight")
     assert knight.armor == "6"
     assert knight.armor_detail == "4 Minifig + 2 Body Armor worn"
@@ -107,13 +116,19 @@ def test_card_shows_worn_armour_applied_and_explains_it():
 def test_armour_detail_starts_from_the_units_own_armor():
     sheet = build([unit("Tank", worn=("body-armor",), armor="5")])
     assert (sheet.cards[0].armor, sheet.cards[0].armor_detail) == (
-        "7", "5 own Armor + 2 Body Armor worn")
+        "7",
+        "5 own Armor + 2 Body Armor worn",
+    )
 
 
 def test_item_lines_resolve_the_wielders_action_die():
-    sheet = build([unit("Captain", "hero", hands=("hand-weapon",)),
-                   unit("Brute", "heavy", hands=("two-handed-weapon",)),
-                   unit("Sarge", hands=("heavy-weapon", "shield"))])
+    sheet = build(
+        [
+            unit("Captain", "hero", hands=("hand-weapon",)),
+            unit("Brute", "heavy", hands=("two-handed-weapon",)),
+            unit("Sarge", hands=("heavy-weapon", "shield")),
+        ]
+    )
     assert card_by_title(sheet, "Captain").items[0].damage == "1d10"
     assert card_by_title(sheet, "Brute").items[0].damage == "2d6"
     sarge = card_by_title(sheet, "Sarge").items
@@ -137,25 +152,34 @@ def test_card_notes_are_short_and_the_appendix_keeps_the_full_text():
 
 
 def test_counters_give_tick_rows():
-    sheet = build([unit("Rifle", hands=("long-ranged-weapon",)),
-                   unit("Sword", hands=("hand-weapon", "shield"))])
+    sheet = build(
+        [
+            unit("Rifle", hands=("long-ranged-weapon",)),
+            unit("Sword", hands=("hand-weapon", "shield")),
+        ]
+    )
     assert card_by_title(sheet, "Rifle").tick_rows == ("Action", "Counter", "Dead")
-    assert card_by_title(sheet, "Sword").tick_rows == ("Action", "Counter 1", "Counter 2",
-                                                       "Dead")
+    assert card_by_title(sheet, "Sword").tick_rows == ("Action", "Counter 1", "Counter 2", "Dead")
 
 
 def test_incompetent_and_cannon_fodder_never_go_over_the_top():
-    sheet = build([unit("Zed", "incompetent", hands=("random-object",)),
-                   unit("Fred", "cannon-fodder", hands=("minifig-tool",)),
-                   unit("Al", hands=("hand-weapon",))])
+    sheet = build(
+        [
+            unit("Zed", "incompetent", hands=("random-object",)),
+            unit("Fred", "cannon-fodder", hands=("minifig-tool",)),
+            unit("Al", hands=("hand-weapon",)),
+        ]
+    )
     assert "never Over the Top" in card_by_title(sheet, "Zed").traits
     assert "never Over the Top" in card_by_title(sheet, "Fred").traits
     assert "never Over the Top" not in card_by_title(sheet, "Al").traits
 
 
 def test_campaign_notes_and_unit_notes_reach_the_card():
-    sheet = build([unit("Rock", hands=("long-ranged-weapon",), notes="Sharpshooter")],
-                  campaign_notes={"Rock": "Lost an arm at Brick Hill"})
+    sheet = build(
+        [unit("Rock", hands=("long-ranged-weapon",), notes="Sharpshooter")],
+        campaign_notes={"Rock": "Lost an arm at Brick Hill"},
+    )
     rock = sheet.cards[0]
     assert rock.notes == "Sharpshooter"
     assert rock.campaign_notes == "Lost an arm at Brick Hill"
@@ -167,6 +191,7 @@ def test_an_unknown_unit_type_is_a_user_error():
 
 
 # --------------------------------------------------------------------------- folding
+
 
 def six_riflemen():
     return [unit(f"Rifleman {i}", hands=("long-ranged-weapon",)) for i in range(1, 7)]
@@ -192,26 +217,38 @@ def test_folding_off_keeps_one_card_per_unit():
 
 
 def test_units_differing_in_anything_but_name_do_not_fold():
-    units = [unit("A", hands=("long-ranged-weapon",)),
-             unit("B", hands=("long-ranged-weapon",), notes="scout"),
-             unit("C", hands=("long-ranged-weapon",), move=6),
-             unit("D", hands=("long-ranged-weapon",)),
-             unit("E", hands=("long-ranged-weapon",))]
+    units = [
+        unit("A", hands=("long-ranged-weapon",)),
+        unit("B", hands=("long-ranged-weapon",), notes="scout"),
+        unit("C", hands=("long-ranged-weapon",), move=6),
+        unit("D", hands=("long-ranged-weapon",)),
+        unit("E", hands=("long-ranged-weapon",)),
+    ]
     sheet = build(units, campaign_notes={"E": "wounded"})
     assert [c.members for c in sheet.cards] == [("A", "D"), ("B",), ("C",), ("E",)]
     assert sheet.cards[0].title == "x2 Minifig with Long-Ranged Weapon"
 
 
 def test_folded_title_lists_every_item():
-    units = [unit(f"K{i}", "hero", hands=("hand-weapon", "shield"), worn=("body-armor",))
-             for i in range(3)]
+    units = [
+        unit(f"K{i}", "hero", hands=("hand-weapon", "shield"), worn=("body-armor",))
+        for i in range(3)
+    ]
     assert build(units).cards[0].title == "x3 Hero with Hand Weapon, Shield and Body Armor"
 
 
 # --------------------------------------------------------------------------- reference appendix
 
-GENERAL = {"size_large", "size_small", "size_tiny", "out_of_range", "firing_blind", "disrupted",
-           "inanimate", "outnumbered"}
+GENERAL = {
+    "size_large",
+    "size_small",
+    "size_tiny",
+    "out_of_range",
+    "firing_blind",
+    "disrupted",
+    "inanimate",
+    "outnumbered",
+}
 
 
 def modifier_keys(sheet):
@@ -247,11 +284,20 @@ def test_height_advantage_only_with_a_weapon_that_has_a_range():
 
 
 def test_item_table_lists_used_items_once_in_catalog_order():
-    sheet = build([unit("A", hands=("long-ranged-weapon",), carried=("explosive",)),
-                   unit("B", hands=("hand-weapon", "shield"), worn=("body-armor",)),
-                   unit("C", hands=("hand-weapon",))])
+    sheet = build(
+        [
+            unit("A", hands=("long-ranged-weapon",), carried=("explosive",)),
+            unit("B", hands=("hand-weapon", "shield"), worn=("body-armor",)),
+            unit("C", hands=("hand-weapon",)),
+        ]
+    )
     assert [i.name for i in sheet.reference.items] == [
-        "Hand Weapon", "Long-Ranged Weapon", "Explosive", "Shield", "Body Armor"]
+        "Hand Weapon",
+        "Long-Ranged Weapon",
+        "Explosive",
+        "Shield",
+        "Body Armor",
+    ]
     sword = sheet.reference.items[0]
     assert (sword.cost, sword.damage) == ("2", "1dA")  # rules notation in the appendix
 
@@ -261,16 +307,18 @@ def test_over_the_top_and_bonus_dice_in_two_lines():
     assert [d.key for d in lines] == ["over_the_top", "bonus_dice"]
     assert "natural 6 or more" in lines[0].text
     assert "d4" not in lines[0].text
-    with_d4 = build([unit("A", hands=("hand-weapon",)),
-                     unit("Z", "incompetent", hands=("random-object",))]).reference.dice
+    with_d4 = build(
+        [unit("A", hands=("hand-weapon",)), unit("Z", "incompetent", hands=("random-object",))]
+    ).reference.dice
     assert "natural 4 adds a bonus +1d4" in with_d4[0].text
 
 
 def test_special_rules_follow_the_equipment():
     plain = {r.key for r in build([unit("A", hands=("hand-weapon",))]).reference.special_rules}
     assert plain == {"counters"}
-    kit = build([unit("A", hands=("two-handed-weapon",), worn=("heavy-armor",),
-                      carried=("explosive",))])
+    kit = build(
+        [unit("A", hands=("two-handed-weapon",), worn=("heavy-armor",), carried=("explosive",))]
+    )
     keys = {r.key for r in kit.reference.special_rules}
     assert keys == {"counters", "deflection", "explosion", "knockback", "half_speed"}
 
@@ -280,6 +328,7 @@ def test_reference_can_be_left_out():
 
 
 # --------------------------------------------------------------------------- warnings, blanks
+
 
 def test_warnings_from_the_roster_check_when_asked():
     units = [unit("Tom", worn=("body-armor", "heavy-armor"))]
@@ -291,8 +340,13 @@ def test_warnings_from_the_roster_check_when_asked():
 
 
 def test_given_warnings_replace_the_roster_check():
-    sheet = build_roster_sheet(header(), [unit("A")], CAT, RosterSheetOptions(),
-                               warnings=[RosterWarning(None, "house", "bring dice")])
+    sheet = build_roster_sheet(
+        header(),
+        [unit("A")],
+        CAT,
+        RosterSheetOptions(),
+        warnings=[RosterWarning(None, "house", "bring dice")],
+    )
     assert [w.text for w in sheet.warnings] == ["bring dice (house)"]
 
 
@@ -315,10 +369,19 @@ def test_readings_are_exposed_for_the_user():
 
 
 def test_repeated_items_share_one_line_with_a_count():
-    sheet = build([unit("Gus", hands=("hand-weapon", "hand-weapon"),
-                        carried=("explosive", "explosive", "explosive"))])
+    sheet = build(
+        [
+            unit(
+                "Gus",
+                hands=("hand-weapon", "hand-weapon"),
+                carried=("explosive", "explosive", "explosive"),
+            )
+        ]
+    )
     lines = sheet.cards[0].items
-    assert [(i.label, i.count) for i in lines] == [("2 x Hand Weapon", 2),
-                                                   ("3 x Explosive (carried)", 3)]
+    assert [(i.label, i.count) for i in lines] == [
+        ("2 x Hand Weapon", 2),
+        ("3 x Explosive (carried)", 3),
+    ]
     twins = build([unit(f"T{i}", hands=("hand-weapon", "hand-weapon")) for i in range(2)])
     assert twins.cards[0].title == "x2 Minifig with 2 Hand Weapons"

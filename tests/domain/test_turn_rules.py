@@ -42,10 +42,13 @@ class Table:
     def __init__(self, rules: RuleSet = RULES_2020) -> None:
         self.setup = BattleSetup(
             (PlayerSetup(1, "Red"), PlayerSetup(2, "Blue")),
-            (UnitSetup(1, 1, "Ann"),
-             UnitSetup(2, 1, "Axel", start_statuses=(Status.HALF_SPEED,), heavy_armor=True),
-             UnitSetup(3, 2, "Xan")),
-            rules=rules)
+            (
+                UnitSetup(1, 1, "Ann"),
+                UnitSetup(2, 1, "Axel", start_statuses=(Status.HALF_SPEED,), heavy_armor=True),
+                UnitSetup(3, 2, "Xan"),
+            ),
+            rules=rules,
+        )
         self.history = BattleHistory(self.setup)
 
     @property
@@ -65,6 +68,7 @@ class Table:
 
 # ---- Who Acts First (4.3) -------------------------------------------------------------------
 
+
 class TestWhoActsFirst:
     def test_high_noon_2005(self):
         # 4.3 (2005): "After subtracting their Use ratings, Wayne's total of -1 is higher than
@@ -72,8 +76,9 @@ class TestWhoActsFirst:
         result = who_acts_first(WAYNE, SHAUN, TypedDice([2, 1]), rules=RULES_2005)
         assert result.first is First.ACTIVE
         assert result.active_rolls[0].total == 2 and result.responder_rolls[0].total == 1
-        assert "Hairtrigger Wayne 2-3 = -1, Shoot-Em-in-the-Back Shaun 1-3 = -2" in \
-            result.describe()
+        assert (
+            "Hairtrigger Wayne 2-3 = -1, Shoot-Em-in-the-Back Shaun 1-3 = -2" in result.describe()
+        )
         event = result.to_event()
         assert (event.actor, event.target, event.simultaneous) == (1, 2, False)
         # "Shaun's shot occurs second, and since it was a Critical Failure, the gun goes off
@@ -84,23 +89,33 @@ class TestWhoActsFirst:
     def test_2005_tie_goes_to_the_active_player_when_not_simultaneous(self):
         # 4.3 (2005): "In the case of a tie, assume that both Actions occurred simultaneously
         # if possible; otherwise, the player whose turn it is acts first."
-        assert who_acts_first(WAYNE, SHAUN, TypedDice([4, 4]),
-                              rules=RULES_2005).first is First.SIMULTANEOUS
-        assert who_acts_first(WAYNE, SHAUN, TypedDice([4, 4]), rules=RULES_2005,
-                              simultaneous_possible=False).first is First.ACTIVE
+        assert (
+            who_acts_first(WAYNE, SHAUN, TypedDice([4, 4]), rules=RULES_2005).first
+            is First.SIMULTANEOUS
+        )
+        assert (
+            who_acts_first(
+                WAYNE, SHAUN, TypedDice([4, 4]), rules=RULES_2005, simultaneous_possible=False
+            ).first
+            is First.ACTIVE
+        )
 
     def test_2005_a_bail_has_no_use_to_subtract(self):
         # 4.3 (2005): "There is no Use rating for Bailing, so a Bailing unit will get to act
         # first more often than not."
         bailer = Contender(2, "Shaun", 6, use=None)
-        assert who_acts_first(WAYNE, bailer, TypedDice([4, 2]),
-                              rules=RULES_2005).first is First.RESPONDER
+        assert (
+            who_acts_first(WAYNE, bailer, TypedDice([4, 2]), rules=RULES_2005).first
+            is First.RESPONDER
+        )
 
     def test_2005_response_to_movement_is_fast_enough(self):
         # 4.3 (2005): "If a unit is taking an Action in Response to enemy Movement ... then
         # his Response is automatically fast enough".
-        assert who_acts_first(WAYNE, SHAUN, TypedDice([]), rules=RULES_2005,
-                              to_movement=True).first is First.RESPONDER
+        assert (
+            who_acts_first(WAYNE, SHAUN, TypedDice([]), rules=RULES_2005, to_movement=True).first
+            is First.RESPONDER
+        )
 
     @pytest.mark.parametrize("rules", [RULES_2010, RULES_2020])
     def test_high_noon_2010_2020_fire_simultaneously(self, rules):
@@ -113,36 +128,44 @@ class TestWhoActsFirst:
     def test_2020_an_inch_ahead_acts_first(self):
         # 4.3 (2020): "If a minifig is able to act or react while his opponent is still an
         # inch or more away from acting himself, then the minifig acts first."
-        assert who_acts_first(WAYNE, SHAUN, TypedDice([]),
-                              inch_or_more_away=True).first is First.RESPONDER
+        assert (
+            who_acts_first(WAYNE, SHAUN, TypedDice([]), inch_or_more_away=True).first
+            is First.RESPONDER
+        )
 
     def test_2020_otherwise_the_higher_action_roll(self):
         # 4.3 (2020): "with the higher Action Roll going first otherwise."
-        result = who_acts_first(WAYNE, SHAUN, TypedDice([3, 3, 2, 5]),
-                                simultaneous_possible=False)
+        result = who_acts_first(WAYNE, SHAUN, TypedDice([3, 3, 2, 5]), simultaneous_possible=False)
         assert result.first is First.RESPONDER and len(result.active_rolls) == 2
 
     def test_2010_full_speed_before_half_speed(self):
         # 4.3 (2010): "a minifig moving at regular speed takes his Action before a minifig
         # moving at Half Speed."
         slow = Contender(1, "Wayne", 6, use=3, half_speed=True)
-        result = who_acts_first(slow, SHAUN, TypedDice([]), rules=RULES_2010,
-                                simultaneous_possible=False)
+        result = who_acts_first(
+            slow, SHAUN, TypedDice([]), rules=RULES_2010, simultaneous_possible=False
+        )
         assert result.first is First.RESPONDER
         with pytest.raises(NeedDie):  # 2020 has no speed step: it rolls
             who_acts_first(slow, SHAUN, TypedDice([]), simultaneous_possible=False)
 
     def test_the_log_shows_it(self):
         t = Table(RULES_2005)
-        event = who_acts_first(Contender(1, "Ann", use=3), Contender(3, "Xan", use=3),
-                               TypedDice([1, 5]), rules=RULES_2005).to_event()
+        event = who_acts_first(
+            Contender(1, "Ann", use=3),
+            Contender(3, "Xan", use=3),
+            TypedDice([1, 5]),
+            rules=RULES_2005,
+        ).to_event()
         before = t.state
         assert t.do(event) == before  # it changes nothing but the log
         assert describe(t.setup, event).startswith(
-            "Who acts first: Xan (Blue) acts before Ann (Red) (Skill Roll minus Use")
+            "Who acts first: Xan (Blue) acts before Ann (Red) (Skill Roll minus Use"
+        )
 
 
 # ---- Long Actions (4.2) ---------------------------------------------------------------------
+
 
 class TestLongActions:
     def test_full_turn_action_stops_and_ends_with_the_turn(self):
@@ -198,6 +221,7 @@ class TestLongActions:
 
 # ---- Disruption and recovery by edition (4.1) -------------------------------------------------
 
+
 class TestRecovery:
     def test_2020_recovers_at_half_speed(self):
         # 4.1 (2020): "On their following turn, minifigs recover from Disruption, getting up
@@ -218,7 +242,7 @@ class TestRecovery:
         ann = t.state.unit(1)
         assert ann.standing_up and not ann.recovering and not ann.moves_at_half_speed
         assert Status.STANDING_UP in ann.statuses
-        assert "1 unit stands up from Disruption (2\" of Move)" in summary.text
+        assert '1 unit stands up from Disruption (2" of Move)' in summary.text
         t.end_turn()
         assert not t.state.unit(1).standing_up
 
@@ -247,6 +271,7 @@ class TestRecovery:
 
 # ---- Loadout statuses (4.1) ------------------------------------------------------------------
 
+
 def test_heavy_armor_half_speed_applies_from_the_start():
     # 4.1 (2020): "Actions or conditions that actively burden a minifig, such as wearing Heavy
     # Armor ... will reduce a minifig's movement to Half Speed."
@@ -258,6 +283,7 @@ def test_heavy_armor_half_speed_applies_from_the_start():
 
 
 # ---- Sprint and Charge as one Action (4.1, 5.4) ---------------------------------------------
+
 
 class TestSprintCharge:
     def test_a_charge_may_follow_a_sprint_in_the_same_action(self):

@@ -69,17 +69,26 @@ from brikdesk.errors import UserError
 # --- a small table to play on ---------------------------------------------------------------
 
 
-def make_setup(teams: dict[str, str] | None = None, minifig: bool = True,
-               counters: dict[str, int] | None = None,
-               **armies: list[str]) -> BattleSetup:
+def make_setup(
+    teams: dict[str, str] | None = None,
+    minifig: bool = True,
+    counters: dict[str, int] | None = None,
+    **armies: list[str],
+) -> BattleSetup:
     """Players in keyword order (ids 1, 2, ...), units numbered 1, 2, ... across armies."""
     players, units = [], []
     for pid, (player, names) in enumerate(armies.items(), start=1):
         players.append(PlayerSetup(pid, player, (teams or {}).get(player)))
         for name in names:
-            units.append(UnitSetup(len(units) + 1, pid, name,
-                                   counters=(counters or {}).get(name, 2),
-                                   minifig=minifig or not name.startswith("Big")))
+            units.append(
+                UnitSetup(
+                    len(units) + 1,
+                    pid,
+                    name,
+                    counters=(counters or {}).get(name, 2),
+                    minifig=minifig or not name.startswith("Big"),
+                )
+            )
     return BattleSetup(tuple(players), tuple(units))
 
 
@@ -110,10 +119,16 @@ class Table:
         self.do(event)
         return summarize_turn_change(self.setup, before, self.state)
 
-    def act(self, name: str, how: ActionUse = ActionUse.ATTACK, target: str | None = None,
-            **kw):
-        return self.do(spend_action(self.state, self.id(name), how,
-                                    target=None if target is None else self.id(target), **kw))
+    def act(self, name: str, how: ActionUse = ActionUse.ATTACK, target: str | None = None, **kw):
+        return self.do(
+            spend_action(
+                self.state,
+                self.id(name),
+                how,
+                target=None if target is None else self.id(target),
+                **kw,
+            )
+        )
 
     def strike(self, name: str, target: str, **kw):
         return self.do(close_combat_attack(self.state, self.id(name), self.id(target), **kw))
@@ -125,8 +140,7 @@ class Table:
         return self.do(StatusSet(self.id(name), status, tuple(self.id(n) for n in with_names)))
 
     def clear(self, name: str, status: Status, *with_names: str):
-        return self.do(StatusCleared(self.id(name), status,
-                                     tuple(self.id(n) for n in with_names)))
+        return self.do(StatusCleared(self.id(name), status, tuple(self.id(n) for n in with_names)))
 
     def refused(self, event_or_call, match: str):
         """The event is refused with a reason matching ``match`` and nothing changes."""
@@ -178,8 +192,15 @@ def test_three_players_take_turns_in_order_and_rounds_follow_the_last_player():
     for _ in range(6):
         t.end_turn()
         seen.append((t.state.round, t.state.active_player.name))
-    assert seen == [(1, "Red"), (1, "Blue"), (1, "Green"), (2, "Red"), (2, "Blue"),
-                    (2, "Green"), (3, "Red")]
+    assert seen == [
+        (1, "Red"),
+        (1, "Blue"),
+        (1, "Green"),
+        (2, "Red"),
+        (2, "Blue"),
+        (2, "Green"),
+        (3, "Red"),
+    ]
     assert [p.name for p in t.state.players_from_active()] == ["Red", "Blue", "Green"]
     t.end_turn()
     assert [p.name for p in t.state.players_from_active()] == ["Blue", "Green", "Red"]
@@ -224,7 +245,8 @@ def test_a_held_action_responds_in_the_next_players_turn_and_then_cannot_respond
     assert t.unit("Ann").action is ActionState.SPENT_RESPONSE
     assert not can_respond_now(t.state, t.id("Ann"))
     assert why_not_respond(t.state, t.id("Ann")) == (
-        "Ann has already responded since its last turn (4.3).")
+        "Ann has already responded since its last turn (4.3)."
+    )
     err = t.refused(lambda: t.act("Ann", target="Yul"), "already responded")
     assert err.rule == "4.3 Enemy Response"
     t.end_turn()  # Red's turn again: the response Action recharges
@@ -254,8 +276,10 @@ def test_a_held_action_is_only_one_response_even_across_several_enemy_turns():
 def test_a_response_must_be_marked_as_one_and_an_own_turn_action_must_not_be():
     t = two_armies()
     t.refused(lambda: t.do(ActionSpent(t.id("Xan"), ActionUse.ATTACK)), "only act in response")
-    t.refused(lambda: t.do(ActionSpent(t.id("Ann"), ActionUse.ATTACK, as_response=True)),
-              "not in response")
+    t.refused(
+        lambda: t.do(ActionSpent(t.id("Ann"), ActionUse.ATTACK, as_response=True)),
+        "not in response",
+    )
 
 
 def test_sprint_is_not_a_response_but_bail_is_and_leaves_the_bailer_disrupted():
@@ -378,8 +402,7 @@ def test_counters_work_with_a_spent_action_and_reset_every_player_turn():
     t.counter("Xan", "Ann", CounterUse.PARRY)  # Action already spent: Counters still usable
     xan = t.unit("Xan")
     assert (xan.counters_used, xan.counters_left) == (2, 0)
-    err = t.refused(lambda: t.counter("Xan", "Ann", CounterUse.PARRY),
-                    "used 2 of its 2 Counters")
+    err = t.refused(lambda: t.counter("Xan", "Ann", CounterUse.PARRY), "used 2 of its 2 Counters")
     assert err.rule == "5.2 Counters and Actions"
     summary = t.end_turn()  # Blue's turn: Counters back, Action recharged
     assert t.unit("Xan").counters_used == 0 and t.unit("Xan").action is ActionState.READY
@@ -488,14 +511,16 @@ def test_outnumbered_side_of_a_close_combat_is_marked():
     t.strike("Bob", "Xan")
     assert outnumbered(t.state, t.id("Xan")) and not outnumbered(t.state, t.id("Ann"))
     assert outnumbered_modifier(t.state, t.id("Xan")) == Modifier(
-        -1, Stat.ACTION, "outnumbered in Close Combat, 1 against 2", "5.1 Combined Attacks")
+        -1, Stat.ACTION, "outnumbered in Close Combat, 1 against 2", "5.1 Combined Attacks"
+    )
     assert outnumbered_modifier(t.state, t.id("Ann")) is None
     assert not outnumbered(t.state, t.id("Cid"))  # not in Close Combat
 
 
 def test_allies_count_together_and_three_rival_sides_are_each_outnumbered():
-    setup = make_setup(teams={"Red": "North", "Green": "North"},
-                       Red=["Ann"], Green=["Gus"], Blue=["Xan", "Yul"])
+    setup = make_setup(
+        teams={"Red": "North", "Green": "North"}, Red=["Ann"], Green=["Gus"], Blue=["Xan", "Yul"]
+    )
     t = Table(setup)
     t.strike("Ann", "Xan")
     t.set("Gus", Status.IN_CLOSE_COMBAT, "Yul")
@@ -504,8 +529,7 @@ def test_allies_count_together_and_three_rival_sides_are_each_outnumbered():
     free_for_all = Table(make_setup(Red=["A1", "A2"], Blue=["B1", "B2"], Green=["C1", "C2"]))
     for a, b in (("A1", "B1"), ("A2", "C1"), ("B2", "C2"), ("A1", "C2"), ("B1", "C1")):
         free_for_all.set(a, Status.IN_CLOSE_COMBAT, b)
-    assert all(outnumbered(free_for_all.state, free_for_all.id(n))
-               for n in ("A1", "B1", "C1"))
+    assert all(outnumbered(free_for_all.state, free_for_all.id(n)) for n in ("A1", "B1", "C1"))
 
 
 def test_grabs_lock_both_minifigs_in_place_until_released():
@@ -543,32 +567,48 @@ def test_a_resolved_combined_close_combat_attack_spends_counts_and_applies_its_r
     t = two_armies()
     t.strike("Xan", "Bob")  # Blue's Xan responds: now in Close Combat with Bob
     event = AttackResolved(
-        actor=t.id("Ann"), target=t.id("Xan"), close_combat=True, maneuver="Shove",
-        participants=(Participant(t.id("Ann"), Use.ACTION, hands=2),
-                      Participant(t.id("Bob"), Use.COUNTER)),
+        actor=t.id("Ann"),
+        target=t.id("Xan"),
+        close_combat=True,
+        maneuver="Shove",
+        participants=(
+            Participant(t.id("Ann"), Use.ACTION, hands=2),
+            Participant(t.id("Bob"), Use.COUNTER),
+        ),
         effects=(StatusChange(t.id("Xan"), Status.DISRUPTED),),
-        details={"dice": [{"sides": 6, "face": 4}], "modifiers": []})
+        details={"dice": [{"sides": 6, "face": 4}], "modifiers": []},
+    )
     t.do(event)
     assert t.unit("Ann").action is ActionState.SPENT_OWN_TURN
     assert t.unit("Ann").counters_used == 2 and t.unit("Bob").counters_used == 1
     assert t.unit("Xan").attackers == (t.id("Ann"), t.id("Bob")) and t.unit("Xan").disrupted
-    kill = AttackResolved(actor=t.id("Cid"), target=t.id("Xan"), close_combat=True,
-                          participants=(Participant(t.id("Cid")),), killed=(t.id("Xan"),))
+    kill = AttackResolved(
+        actor=t.id("Cid"),
+        target=t.id("Xan"),
+        close_combat=True,
+        participants=(Participant(t.id("Cid")),),
+        killed=(t.id("Xan"),),
+    )
     t.do(kill)
     assert t.unit("Xan").dead and t.unit("Cid").action is ActionState.SPENT_OWN_TURN
-    assert describe(t.setup, kill) == ("Cid (Red): Close Combat attack on Xan (Blue): "
-                                       "Xan (Blue) is killed")
+    assert describe(t.setup, kill) == (
+        "Cid (Red): Close Combat attack on Xan (Blue): Xan (Blue) is killed"
+    )
 
 
 def test_a_resolved_attack_refuses_a_fourth_attacker_and_ranged_fire_from_close_combat():
     t = Table(make_setup(Red=["Ann", "Bob", "Cid", "Dag"], Blue=["Xan", "Yul"]))
-    four = AttackResolved(actor=t.id("Ann"), target=t.id("Xan"), close_combat=True,
-                          participants=tuple(Participant(t.id(n))
-                                             for n in ("Ann", "Bob", "Cid", "Dag")))
+    four = AttackResolved(
+        actor=t.id("Ann"),
+        target=t.id("Xan"),
+        close_combat=True,
+        participants=tuple(Participant(t.id(n)) for n in ("Ann", "Bob", "Cid", "Dag")),
+    )
     t.refused(lambda: t.do(four), "already has three")
     t.strike("Ann", "Xan")
-    ranged = AttackResolved(actor=t.id("Ann"), target=t.id("Yul"),
-                            participants=(Participant(t.id("Ann")),))
+    ranged = AttackResolved(
+        actor=t.id("Ann"), target=t.id("Yul"), participants=(Participant(t.id("Ann")),)
+    )
     err = t.refused(lambda: t.do(ranged), "cannot make Ranged attacks")
     assert err.rule == "5.3 Ranged Combat"
 
@@ -586,18 +626,29 @@ def sample_events() -> list:
         StatusSet(1, Status.IN_CLOSE_COMBAT, (4, 5)),
         StatusCleared(1, Status.GRABBING, ()),
         UnitKilled(target=4, actor=None, cause="fell off the parapet"),
-        AttackResolved(actor=1, target=4, close_combat=True, maneuver="Strike",
-                       participants=(Participant(1, Use.ACTION, 2), Participant(2, Use.COUNTER)),
-                       effects=(StatusChange(4, Status.DISRUPTED), StatusChange(
-                           4, Status.GRABBED, on=False, with_ids=(2,))),
-                       killed=(4,), details={"dice": [{"sides": 6, "face": 6, "role": "natural"}],
-                                             "modifiers": [{"value": -1, "rule": "5.1"}],
-                                             "outcome": {"hit": True}}),
+        AttackResolved(
+            actor=1,
+            target=4,
+            close_combat=True,
+            maneuver="Strike",
+            participants=(Participant(1, Use.ACTION, 2), Participant(2, Use.COUNTER)),
+            effects=(
+                StatusChange(4, Status.DISRUPTED),
+                StatusChange(4, Status.GRABBED, on=False, with_ids=(2,)),
+            ),
+            killed=(4,),
+            details={
+                "dice": [{"sides": 6, "face": 6, "role": "natural"}],
+                "modifiers": [{"value": -1, "rule": "5.1"}],
+                "outcome": {"hit": True},
+            },
+        ),
         BattleFinished(note="Red holds the bridge"),
         battle_pkg.LongActionStarted(1, "rowing the boat", turns=3),
         battle_pkg.FirstToAct(4, 1, simultaneous=False, reason="4.3: Skill Roll minus Use"),
-        battle_pkg.WarningOverruled(1, "A second Strike needs a second weapon ready in "
-                                       "Ann's hand", "5.2 Striking"),
+        battle_pkg.WarningOverruled(
+            1, "A second Strike needs a second weapon ready in Ann's hand", "5.2 Striking"
+        ),
     ]
 
 
@@ -615,20 +666,34 @@ def test_the_wizards_own_payload_keys_survive_and_may_not_clash():
     payload = event.to_payload()
     assert payload["outcome"] == {"hit": True} and payload["killed"] == [4]
     with pytest.raises(EventFormatError, match="killed"):
-        AttackResolved(actor=1, target=2, participants=(Participant(1),),
-                       details={"killed": "oops"})
+        AttackResolved(
+            actor=1, target=2, participants=(Participant(1),), details={"killed": "oops"}
+        )
 
 
-@pytest.mark.parametrize(("kind", "actor", "target", "payload", "match"), [
-    ("teleported", 1, None, {}, "unknown event kind"),
-    ("turn_ended", None, None, {"player": True, "round": 1}, "integer"),
-    ("turn_ended", None, None, {"player": 1}, "lacks 'round'"),
-    ("action_spent", 1, None, {"how": "dance", "as_response": False, "over_the_top": False,
-                               "note": ""}, "unknown value 'dance'"),
-    ("status_set", 1, None, {"status": "stopped", "with": [], "colour": "red"},
-     "unknown payload keys"),
-    ("counter_used", 1, "2", {"how": "parry"}, "integer"),
-])
+@pytest.mark.parametrize(
+    ("kind", "actor", "target", "payload", "match"),
+    [
+        ("teleported", 1, None, {}, "unknown event kind"),
+        ("turn_ended", None, None, {"player": True, "round": 1}, "integer"),
+        ("turn_ended", None, None, {"player": 1}, "lacks 'round'"),
+        (
+            "action_spent",
+            1,
+            None,
+            {"how": "dance", "as_response": False, "over_the_top": False, "note": ""},
+            "unknown value 'dance'",
+        ),
+        (
+            "status_set",
+            1,
+            None,
+            {"status": "stopped", "with": [], "colour": "red"},
+            "unknown payload keys",
+        ),
+        ("counter_used", 1, "2", {"how": "parry"}, "integer"),
+    ],
+)
 def test_unreadable_stored_events_are_reported(kind, actor, target, payload, match):
     with pytest.raises(EventFormatError, match=match):
         from_payload(kind, actor, target, payload)
@@ -655,7 +720,8 @@ def test_every_event_reads_as_plain_words():
         "weapon ready in Ann's hand (5.2 Striking)",
     ]
     assert describe(setup, ActionSpent(3, ActionUse.BAIL, as_response=True)) == (
-        "Xan (Blue) responds: Bails and is Disrupted")
+        "Xan (Blue) responds: Bails and is Disrupted"
+    )
     assert describe(setup, ActionSpent(1, ActionUse.SPRINT)) == "Ann (Red) Sprints"
 
 
@@ -673,9 +739,13 @@ def test_end_turn_says_what_changed():
     summary = t.end_turn()
     assert summary.new_round and summary.round == 2
     assert summary.headline == (
-        "Red: 12 Actions recharged; 2 units recover from Disruption (Half Speed this turn)")
-    assert summary.lines == ("Round 2 begins", summary.headline,
-                             "Blue: 1 unit holds its Action and may respond")
+        "Red: 12 Actions recharged; 2 units recover from Disruption (Half Speed this turn)"
+    )
+    assert summary.lines == (
+        "Round 2 begins",
+        summary.headline,
+        "Blue: 1 unit holds its Action and may respond",
+    )
     assert summary.text.startswith("Round 2 begins. Red: 12 Actions recharged;")
 
 
@@ -725,8 +795,9 @@ def test_the_readings_are_written_in_the_rules_docstring_with_sections():
 
 # --- property: the incremental state equals the replay of the remaining events ---------------
 
-PROPERTY_SETUP = make_setup(counters={"Ann": 1, "Xan": 3}, Red=["Ann", "Bob"],
-                            Blue=["Xan", "Yul"], Green=["Gus"])
+PROPERTY_SETUP = make_setup(
+    counters={"Ann": 1, "Xan": 3}, Red=["Ann", "Bob"], Blue=["Xan", "Yul"], Green=["Gus"]
+)
 IDS = [u.unit_id for u in PROPERTY_SETUP.units]
 
 
@@ -754,9 +825,30 @@ class BattleLog(RuleBasedStateMachine):
         state = self.history.state
         a = data.draw(st.sampled_from(IDS))
         b = data.draw(st.sampled_from(IDS))
-        kind = data.draw(st.sampled_from(
-            ["end", "act", "act", "raw", "cc", "cc", "cc", "counter", "counter", "counter",
-             "set", "clear", "kill", "attack", "attack", "undo", "undo", "redo"]))
+        kind = data.draw(
+            st.sampled_from(
+                [
+                    "end",
+                    "act",
+                    "act",
+                    "raw",
+                    "cc",
+                    "cc",
+                    "cc",
+                    "counter",
+                    "counter",
+                    "counter",
+                    "set",
+                    "clear",
+                    "kill",
+                    "attack",
+                    "attack",
+                    "undo",
+                    "undo",
+                    "redo",
+                ]
+            )
+        )
         if kind == "undo":
             if self.history.can_undo:
                 self.history = self.history.undo()
@@ -772,8 +864,13 @@ class BattleLog(RuleBasedStateMachine):
             event = end_turn(PROPERTY_SETUP, state)[0]
         elif kind == "act":
             how = data.draw(st.sampled_from(list(ActionUse)))
-            event = spend_action(state, a, how, target=data.draw(st.sampled_from([None, b])),
-                                 over_the_top=data.draw(st.booleans()))
+            event = spend_action(
+                state,
+                a,
+                how,
+                target=data.draw(st.sampled_from([None, b])),
+                over_the_top=data.draw(st.booleans()),
+            )
         elif kind == "raw":
             event = ActionSpent(a, ActionUse.ATTACK, as_response=data.draw(st.booleans()))
         elif kind == "cc":
@@ -789,9 +886,13 @@ class BattleLog(RuleBasedStateMachine):
         else:
             use = data.draw(st.sampled_from(list(Use)))
             event = AttackResolved(
-                actor=a, target=b, close_combat=data.draw(st.booleans()),
+                actor=a,
+                target=b,
+                close_combat=data.draw(st.booleans()),
                 participants=(Participant(a, use),),
-                effects=(StatusChange(b, Status.STOPPED),), details={"roll": [3]})
+                effects=(StatusChange(b, Status.STOPPED),),
+                details={"roll": [3]},
+            )
         self._try(event)
 
     @invariant()
@@ -821,7 +922,6 @@ class BattleLog(RuleBasedStateMachine):
             for other in u.grabbing:
                 assert u.unit_id in state.unit(other).grabbed_by and other in u.close_combat
 
-
     @invariant()
     def what_refuses_the_attacker_refuses_every_target(self):
         """The battle panel asks ``close_combat_refusal`` once instead of trying a Close
@@ -831,22 +931,28 @@ class BattleLog(RuleBasedStateMachine):
         for a in IDS:
             own = state.unit(a).player_id == state.active
             for maneuver in Maneuver:
-                why = close_combat_refusal(PROPERTY_SETUP, state, a, maneuver,
-                                           as_response=not own)
+                why = close_combat_refusal(PROPERTY_SETUP, state, a, maneuver, as_response=not own)
                 if why is None:
                     continue
                 for b in IDS:
                     if b == a:
                         continue
                     with pytest.raises(UserError) as refused:
-                        apply(PROPERTY_SETUP, state,
-                              CloseCombatAttack(a, b, maneuver, 1, as_response=not own))
+                        apply(
+                            PROPERTY_SETUP,
+                            state,
+                            CloseCombatAttack(a, b, maneuver, 1, as_response=not own),
+                        )
                     if state.unit(b).in_battle:
                         assert str(refused.value) == str(why)
 
 
-BattleLog.TestCase.settings = settings(max_examples=60, stateful_step_count=50, deadline=None,
-                                       suppress_health_check=[HealthCheck.too_slow])
+BattleLog.TestCase.settings = settings(
+    max_examples=60,
+    stateful_step_count=50,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 test_undo_and_events_equal_replay = BattleLog.TestCase
 
 
@@ -856,8 +962,9 @@ test_undo_and_events_equal_replay = BattleLog.TestCase
 
 def big_setup(units: int = 500) -> BattleSetup:
     players = (PlayerSetup(1, "Red"), PlayerSetup(2, "Blue"))
-    return BattleSetup(players, tuple(UnitSetup(i + 1, 1 + i % 2, f"U{i + 1}")
-                                      for i in range(units)))
+    return BattleSetup(
+        players, tuple(UnitSetup(i + 1, 1 + i % 2, f"U{i + 1}") for i in range(units))
+    )
 
 
 def test_replaying_a_thousand_events_of_500_units_gives_the_same_state():
@@ -865,10 +972,16 @@ def test_replaying_a_thousand_events_of_500_units_gives_the_same_state():
     state = initial_state(setup)
     events = []
     while len(events) < 1000:
-        ready = [u.unit_id for u in state.units
-                 if u.player_id == state.active and u.action is ActionState.READY]
-        event = (spend_action(state, ready[len(events) % len(ready)], ActionUse.ATTACK)
-                 if ready and len(events) % 100 else end_turn(setup, state)[0])
+        ready = [
+            u.unit_id
+            for u in state.units
+            if u.player_id == state.active and u.action is ActionState.READY
+        ]
+        event = (
+            spend_action(state, ready[len(events) % len(ready)], ActionUse.ATTACK)
+            if ready and len(events) % 100
+            else end_turn(setup, state)[0]
+        )
         state = apply(setup, state, event)
         events.append(event)
     assert replay(setup, events) == state

@@ -46,19 +46,22 @@ class TestHighNoonShootout:
         assert not shaun_shot.hit
         assert shaun_shot.missed_by == 1
         assert shaun_shot.describe() == (
-            "Shoot-Em-in-the-Back Shaun's pistol at Wayne: 2 = 2 vs Use 3: miss by 1")
+            "Shoot-Em-in-the-Back Shaun's pistol at Wayne: 2 = 2 vs Use 3: miss by 1"
+        )
 
     def test_critical_failure_fails_whatever_the_modifiers(self):
         # A huge target in range would make 1 + 10 beat Use 3, but a natural 1 still fails.
         barn = Target("the barn", armor=10, size=SizeClass.LARGE, visible_size=20)
-        shot = roll_attack_action(Attack(Attacker("Hairtrigger Wayne"), PISTOL, barn,
-                                         distance=2), TypedDice([1]))
+        shot = roll_attack_action(
+            Attack(Attacker("Hairtrigger Wayne"), PISTOL, barn, distance=2), TypedDice([1])
+        )
         assert shot.roll.total == 11
         assert not shot.hit
 
     def test_missed_shots_need_no_damage_dice(self):
-        result = resolve_attack(Attack(Attacker("Shaun"), PISTOL, Target("Wayne"), distance=4),
-                                TypedDice([2]))
+        result = resolve_attack(
+            Attack(Attacker("Shaun"), PISTOL, Target("Wayne"), distance=4), TypedDice([2])
+        )
         assert result.damage is None
         assert result.describe().endswith('a tracked Missed Shot lands within 1" (5.3)')
 
@@ -89,8 +92,10 @@ class TestVikingThrownAxe:
 
     def test_the_action_penalty_is_irrelevant_for_a_missed_shot(self):
         # Even 2 inches out of range only costs Damage: the d6 showing 6 (+ bonus 1) less 2.
-        shot = roll_attack_action(Attack(Attacker("the viking"), THROWN_AXE, Target("the ninja"),
-                                         distance=3), TypedDice([1]))
+        shot = roll_attack_action(
+            Attack(Attacker("the viking"), THROWN_AXE, Target("the ninja"), distance=3),
+            TypedDice([1]),
+        )
         damage = resolve_missed_shot(shot, Target("the pirate"), 5, TypedDice([6, 1]))
         assert damage.total == 5
         assert damage.destroyed
@@ -103,9 +108,12 @@ class TestThievenHoodLongbow:
     """Seed 002 (4.2 Overskill example): d10 shows 8, the Benny buys +1d6 Range showing 2."""
 
     def setup_method(self):
-        self.attack = Attack(Attacker("Thieven Hood", 10), LONGBOW,
-                             Target("the rope", armor=1, size=SizeClass.STUD_1X1,
-                                    inanimate=True), distance=15)
+        self.attack = Attack(
+            Attacker("Thieven Hood", 10),
+            LONGBOW,
+            Target("the rope", armor=1, size=SizeClass.STUD_1X1, inanimate=True),
+            distance=15,
+        )
 
     def test_step_by_step(self):
         dice = TypedDice([8, 2, 2])
@@ -119,7 +127,9 @@ class TestThievenHoodLongbow:
         assert state.range.effective_range == 12
         assert state.range.inches_out == 3
         assert [(m.value, m.applies_to) for m in state.roll.modifiers] == [
-            (-2, Stat.ACTION), (-3, Stat.ACTION)]
+            (-2, Stat.ACTION),
+            (-3, Stat.ACTION),
+        ]
         assert state.roll.total == 3
         assert state.hit
 
@@ -129,15 +139,15 @@ class TestThievenHoodLongbow:
         assert not damage.destroyed
         result = AttackResult(state, damage)
         assert result.describe() == (
-            "Thieven Hood's longbow hits the rope; 2+1-3 = 0 Damage does not beat Armor 1: "
-            "ka-ping")
+            "Thieven Hood's longbow hits the rope; 2+1-3 = 0 Damage does not beat Armor 1: ka-ping"
+        )
 
     def test_resolve_attack_replays_the_same_dice(self):
         result = resolve_attack(self.attack, TypedDice([8, 2, 2]), BennyUse.STAT)
         assert result.hit and not result.destroyed
         assert result.describe() == (
-            "Thieven Hood's longbow hits the rope; 2+1-3 = 0 Damage does not beat Armor 1: "
-            "ka-ping")
+            "Thieven Hood's longbow hits the rope; 2+1-3 = 0 Damage does not beat Armor 1: ka-ping"
+        )
 
     def test_the_benny_is_spent_only_once(self):
         dice = TypedDice([8, 2])

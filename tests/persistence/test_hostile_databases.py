@@ -21,8 +21,9 @@ BRIKDESK = str(Path(sys.executable).parent / "brikdesk")
 
 def run(*argv: str, env_home: Path, check_start: bool = False) -> subprocess.CompletedProcess:
     env = dict(os.environ, BRIKDESK_HOME=str(env_home), QT_QPA_PLATFORM="offscreen")
-    return subprocess.run([BRIKDESK, *argv], capture_output=True, text=True, env=env,
-                          timeout=120, check=False)
+    return subprocess.run(
+        [BRIKDESK, *argv], capture_output=True, text=True, env=env, timeout=120, check=False
+    )
 
 
 def state(folder: Path) -> dict[str, tuple[bytes, int]]:
@@ -89,12 +90,16 @@ def drop_table(path: Path, table: str) -> None:
     conn.close()
 
 
-@pytest.mark.parametrize("damage, message", [
-    (corrupt_pages, "is damaged"),
-    (lambda p: drop_table(p, "battle_event"), "the table battle_event is missing"),
-])
-def test_a_damaged_database_fails_list_and_check_start(brikdesk_file: Path, tmp_path: Path,
-                                                       damage, message: str) -> None:
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (corrupt_pages, "is damaged"),
+        (lambda p: drop_table(p, "battle_event"), "the table battle_event is missing"),
+    ],
+)
+def test_a_damaged_database_fails_list_and_check_start(
+    brikdesk_file: Path, tmp_path: Path, damage, message: str
+) -> None:
     damage(brikdesk_file)
     url = f"sqlite:///{brikdesk_file}"
     listed = run("--db", url, "list", env_home=tmp_path)
@@ -116,15 +121,23 @@ def read_only_folder(folder: Path, argv: list[str], home: Path) -> subprocess.Co
             folder.chmod(0o755)
     if shutil.which("unshare") is None:
         pytest.fail("root needs unshare(1) to make a read-only folder")
-    script = (f'mount --bind "{folder}" "{folder}" && '
-              f'mount -o remount,bind,ro "{folder}" && exec "$@"')
+    script = (
+        f'mount --bind "{folder}" "{folder}" && mount -o remount,bind,ro "{folder}" && exec "$@"'
+    )
     env = dict(os.environ, BRIKDESK_HOME=str(home), QT_QPA_PLATFORM="offscreen")
-    return subprocess.run(["unshare", "-m", "sh", "-c", script, "sh", BRIKDESK, *argv],
-                          capture_output=True, text=True, env=env, timeout=120, check=False)
+    return subprocess.run(
+        ["unshare", "-m", "sh", "-c", script, "sh", BRIKDESK, *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
 
 
 def test_a_database_in_a_read_only_folder_is_listed_and_writes_say_why_not(
-        brikdesk_file: Path, tmp_path: Path) -> None:
+    brikdesk_file: Path, tmp_path: Path
+) -> None:
     folder = brikdesk_file.parent
     before = state(folder)
     url = f"sqlite:///{brikdesk_file}"
@@ -137,8 +150,9 @@ def test_a_database_in_a_read_only_folder_is_listed_and_writes_say_why_not(
     assert state(folder) == before
 
 
-def test_check_start_fails_when_the_campaign_cannot_be_shown(brikdesk_file: Path,
-                                                             tmp_path: Path) -> None:
+def test_check_start_fails_when_the_campaign_cannot_be_shown(
+    brikdesk_file: Path, tmp_path: Path
+) -> None:
     """Damage no check at opening sees (a column gone): the window comes up, the campaign
     can't be read; the check reports the error and exits 1 instead of "campaign shown"."""
     with sqlite3.connect(brikdesk_file) as conn:

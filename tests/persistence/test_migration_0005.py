@@ -26,14 +26,20 @@ def _battle_with_a_group(url: str) -> tuple[int, dict[str, int]]:
         for name in ("Red", "Blue"):
             p = sv.campaigns.add_player(c.id, name).value
             army = sv.campaigns.add_army(p.id, f"{name} army").value
-            musters.append(Muster(p.id, sv.roster.add_units(army.id, "minifig", 2,
-                                                            f"{name} {{n}}").value))
+            musters.append(
+                Muster(p.id, sv.roster.add_units(army.id, "minifig", 2, f"{name} {{n}}").value)
+            )
         view = sv.tracker.begin(c.id, "Old Fight", musters).value
         u = {t.name: t.id for t in view.units}
         sv.tracker.record(view.id, [spend_action(view.state, u["Red 1"], ActionUse.SPRINT)])
-        sv.tracker.record(view.id, [spend_action(view.state, u["Red 2"], ActionUse.ATTACK),
-                                    StatusSet(u["Blue 2"], Status.DISRUPTED),
-                                    UnitKilled(u["Blue 1"], u["Red 2"], "shot")])
+        sv.tracker.record(
+            view.id,
+            [
+                spend_action(view.state, u["Red 2"], ActionUse.ATTACK),
+                StatusSet(u["Blue 2"], Status.DISRUPTED),
+                UnitKilled(u["Blue 1"], u["Red 2"], "shot"),
+            ],
+        )
         return view.id, u
     finally:
         db.close()
@@ -43,8 +49,9 @@ def _state_of(url: str, battle_id: int) -> dict[str, object]:
     engine = create_engine(url)
     try:
         with engine.connect() as conn:
-            raw = conn.execute(text("SELECT state FROM battle WHERE id = :i"),
-                               {"i": battle_id}).scalar_one()
+            raw = conn.execute(
+                text("SELECT state FROM battle WHERE id = :i"), {"i": battle_id}
+            ).scalar_one()
     finally:
         engine.dispose()
     return raw if isinstance(raw, dict) else json.loads(raw)
@@ -65,8 +72,9 @@ def test_a_database_at_0004_keeps_its_undo_groups(backend: str, tmp_path: Path) 
         assert db.revision == head_revision() == "0005"
         assert _state_of(url, battle_id) == {}
         with db.engine.connect() as conn:
-            groups = conn.execute(text("SELECT undo_groups FROM battle WHERE id = :i"),
-                                  {"i": battle_id}).scalar_one()
+            groups = conn.execute(
+                text("SELECT undo_groups FROM battle WHERE id = :i"), {"i": battle_id}
+            ).scalar_one()
         assert (groups if isinstance(groups, list) else json.loads(groups)) == [[2, 4]]
         sv = Services.open(db)
         view = sv.tracker.view(battle_id)

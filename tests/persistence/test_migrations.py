@@ -33,8 +33,7 @@ def url(path: Path) -> str:
     return f"sqlite:///{path}"
 
 
-def test_an_empty_database_is_migrated_to_head_with_no_drift(backend: str,
-                                                             tmp_path: Path) -> None:
+def test_an_empty_database_is_migrated_to_head_with_no_drift(backend: str, tmp_path: Path) -> None:
     new = fresh_url(tmp_path, "new")
     db = open_database(new)
     try:
@@ -66,8 +65,9 @@ def test_every_revision_downgrades_to_an_empty_schema(backend: str, tmp_path: Pa
     with db.engine.begin() as conn:
         command.downgrade(alembic_config(conn), "base")
     with db.engine.connect() as conn:
-        assert set(inspect(conn).get_table_names()) - {"alembic_version", "sqlite_sequence"} \
-            == set()
+        assert (
+            set(inspect(conn).get_table_names()) - {"alembic_version", "sqlite_sequence"} == set()
+        )
     db.close()
 
 
@@ -80,30 +80,49 @@ def test_sqlite_connections_have_foreign_keys_wal_and_a_busy_timeout(tmp_path: P
     db.close()
 
 
-def test_a_database_made_at_revision_0001_keeps_its_data_when_upgraded(backend: str,
-                                                                     tmp_path: Path) -> None:
+def test_a_database_made_at_revision_0001_keeps_its_data_when_upgraded(
+    backend: str, tmp_path: Path
+) -> None:
     old_url = fresh_url(tmp_path, "old")
     engine = create_engine(old_url)
     with engine.begin() as conn:
         command.upgrade(alembic_config(conn), "0001")
-        conn.execute(text(
-            "INSERT INTO campaign (id, name, edition, cost_system, default_budget, notes, "
-            "created_at, updated_at) VALUES (1, 'Old Campaign', '2020', 'CP', 60, 'kept', "
-            "'2025-01-02 03:04:05.000000', '2025-01-02 03:04:05.000000')"))
-        conn.execute(text("INSERT INTO player (id, campaign_id, name, colour, faction) "
-                          "VALUES (1, 1, 'Ann', '#112233', 'Owls')"))
-        conn.execute(text("INSERT INTO army (id, campaign_id, player_id, name, budget) "
-                          "VALUES (1, 1, 1, 'Owl Guard', 60)"))
-        conn.execute(text(
-            "INSERT INTO unit (id, army_id, name, type_key, overrides, hands, worn, carried, "
-            "notes, status, battles_fought, kills, position) VALUES (1, 1, 'Hoot', "
-            "'minifig', '{\"move\": 6}', '[\"long-ranged-weapon\"]', '[\"body-armor\"]', '[]', "
-            "'', 'wounded', 3, 2, 1)"))
-        conn.execute(text("INSERT INTO house_item (id, campaign_id, key, data, custom) VALUES "
-                          "(1, 1, 'laser', '{\"key\": \"laser\", \"name\": \"Laser\", "
-                          "\"category\": \"weapon\", \"cost\": 6, \"use\": 3, "
-                          "\"range_inches\": 12, \"close_combat\": false, "
-                          "\"damage\": \"1d8\", \"hands\": 1}', TRUE)"))
+        conn.execute(
+            text(
+                "INSERT INTO campaign (id, name, edition, cost_system, default_budget, notes, "
+                "created_at, updated_at) VALUES (1, 'Old Campaign', '2020', 'CP', 60, 'kept', "
+                "'2025-01-02 03:04:05.000000', '2025-01-02 03:04:05.000000')"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO player (id, campaign_id, name, colour, faction) "
+                "VALUES (1, 1, 'Ann', '#112233', 'Owls')"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO army (id, campaign_id, player_id, name, budget) "
+                "VALUES (1, 1, 1, 'Owl Guard', 60)"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO unit (id, army_id, name, type_key, overrides, hands, worn, carried, "
+                "notes, status, battles_fought, kills, position) VALUES (1, 1, 'Hoot', "
+                "'minifig', '{\"move\": 6}', '[\"long-ranged-weapon\"]', '[\"body-armor\"]', '[]', "
+                "'', 'wounded', 3, 2, 1)"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO house_item (id, campaign_id, key, data, custom) VALUES "
+                '(1, 1, \'laser\', \'{"key": "laser", "name": "Laser", '
+                '"category": "weapon", "cost": 6, "use": 3, '
+                '"range_inches": 12, "close_combat": false, '
+                '"damage": "1d8", "hands": 1}\', TRUE)'
+            )
+        )
     engine.dispose()
 
     db = open_database(old_url)
@@ -115,11 +134,13 @@ def test_a_database_made_at_revision_0001_keeps_its_data_when_upgraded(backend: 
             assert db.backup is not None and db.backup.exists()
             assert re.fullmatch(r"old\.sqlite3\.bak-0001-\d{8}T\d{6}", db.backup.name)
             with sqlite3.connect(db.backup) as old:
-                assert old.execute("SELECT version_num FROM alembic_version").fetchone() \
-                    == ("0001",)
+                assert old.execute("SELECT version_num FROM alembic_version").fetchone() == (
+                    "0001",
+                )
                 assert old.execute("SELECT name FROM unit").fetchall() == [("Hoot",)]
-                assert not old.execute("SELECT name FROM sqlite_master WHERE name='battle'")\
-                    .fetchall()
+                assert not old.execute(
+                    "SELECT name FROM sqlite_master WHERE name='battle'"
+                ).fetchall()
         else:
             assert db.backup is None
         sv = Services.open(db)
@@ -138,7 +159,8 @@ def test_a_database_made_at_revision_0001_keeps_its_data_when_upgraded(backend: 
 
 
 def test_a_database_made_at_revision_0002_keeps_its_data_and_gets_version_1(
-        backend: str, tmp_path: Path) -> None:
+    backend: str, tmp_path: Path
+) -> None:
     """0003 adds the row versions: every existing row is at version 1, nothing is lost (the
     battle with its log included), and the first edit after the upgrade makes it 2."""
     from brikdesk.services.roster import UnitPatch
@@ -160,8 +182,8 @@ def test_a_database_made_at_revision_0002_keeps_its_data_and_gets_version_1(
             "(1, 1, 'Hoot', 'minifig', '{}', '[]', '[]', '[]', '', 'alive', 1, 2, 1), "
             "(2, 2, 'Caw', 'minifig', '{}', '[]', '[]', '[]', '', 'alive', 1, 0, 1)",
             "INSERT INTO house_unit_type (id, campaign_id, key, data, custom) VALUES (1, 1, "
-            "'owl', '{\"key\": \"owl\", \"name\": \"Owl\", \"action_die\": 6, "
-            "\"move\": 5, \"armor\": \"4\", \"cost\": 4}', true)",
+            '\'owl\', \'{"key": "owl", "name": "Owl", "action_die": 6, '
+            '"move": 5, "armor": "4", "cost": 4}\', true)',
             "INSERT INTO battle (id, campaign_id, name, status, created_at, notes, state) "
             "VALUES (1, 1, 'Night Raid', 'in_progress', '2025-01-03 10:00:00', '', '{}')",
             "INSERT INTO battle_player (id, battle_id, player_id, turn_order) VALUES "
@@ -181,8 +203,10 @@ def test_a_database_made_at_revision_0002_keeps_its_data_and_gets_version_1(
         assert db.revision == head_revision()
         with db.engine.connect() as conn:
             for table in ("campaign", "player", "army", "unit", "house_unit_type", "battle"):
-                assert conn.execute(text(f"SELECT version FROM {table}")).scalars().all() \
-                    in ([1], [1, 1]), table
+                assert conn.execute(text(f"SELECT version FROM {table}")).scalars().all() in (
+                    [1],
+                    [1, 1],
+                ), table
             assert conn.execute(text("SELECT count(*) FROM battle_event")).scalar() == 1
             assert conn.execute(text("SELECT count(*) FROM battle_unit")).scalar() == 2
         sv = Services.open(db)
@@ -234,8 +258,7 @@ def test_a_corrupt_file_is_a_storage_error(tmp_path: Path) -> None:
         open_database(url(path))
 
 
-def test_default_url_follows_brikdesk_db_then_brikdesk_home(tmp_path: Path,
-                                                            monkeypatch) -> None:
+def test_default_url_follows_brikdesk_db_then_brikdesk_home(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.delenv("BRIKDESK_DB", raising=False)
     monkeypatch.setenv("BRIKDESK_HOME", str(tmp_path / "home"))
     assert default_url() == f"sqlite:///{tmp_path / 'home' / 'brikdesk.sqlite3'}"
@@ -245,8 +268,9 @@ def test_default_url_follows_brikdesk_db_then_brikdesk_home(tmp_path: Path,
 
 
 def test_production_code_never_calls_create_all() -> None:
-    offenders = [p for p in (ROOT / "brikdesk").rglob("*.py")
-                 if re.search(r"\.create_all\(", p.read_text())]
+    offenders = [
+        p for p in (ROOT / "brikdesk").rglob("*.py") if re.search(r"\.create_all\(", p.read_text())
+    ]
     assert offenders == []
 
 
@@ -254,14 +278,17 @@ def test_the_head_revision_constant_matches_the_migration_scripts(tmp_path):
     """Opening a database reads HEAD_REVISION without importing Alembic; it must be true."""
     from brikdesk.persistence.db import HEAD_REVISION
 
-    assert HEAD_REVISION == head_revision()
+    assert head_revision() == HEAD_REVISION
 
 
 def test_opening_an_up_to_date_database_does_not_import_alembic(tmp_path):
     url = f"sqlite:///{tmp_path / 'b.sqlite3'}"
     open_database(url).close()
-    script = ("import sys; from brikdesk.persistence.db import open_database; "
-              f"open_database({url!r}).close(); print('alembic' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         check=True).stdout.strip()
+    script = (
+        "import sys; from brikdesk.persistence.db import open_database; "
+        f"open_database({url!r}).close(); print('alembic' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout.strip()
     assert out == "False"

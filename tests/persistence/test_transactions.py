@@ -63,8 +63,9 @@ def test_reads_go_on_while_another_program_writes(tmp_path: Path) -> None:
         db.close()
 
 
-def test_a_lock_held_past_the_timeout_is_busy_and_changes_nothing(tmp_path: Path,
-                                                                 monkeypatch) -> None:
+def test_a_lock_held_past_the_timeout_is_busy_and_changes_nothing(
+    tmp_path: Path, monkeypatch
+) -> None:
     monkeypatch.setattr(db_module, "BUSY_TIMEOUT_MS", 300)
     path = tmp_path / "b.sqlite3"
     db = open_database(f"sqlite:///{path}")

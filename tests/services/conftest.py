@@ -61,8 +61,9 @@ def _open_copy(template: Path, tmp_path: Path, name: str = "test.sqlite3") -> Da
     return open_database(f"sqlite:///{path}")
 
 
-def open_fresh(request: pytest.FixtureRequest, tmp_path: Path, name: str, *,
-               demo: bool) -> Database:
+def open_fresh(
+    request: pytest.FixtureRequest, tmp_path: Path, name: str, *, demo: bool
+) -> Database:
     """A new database for one test (holding the demo campaign if ``demo``) on the test's
     backend: a copy of the session's SQLite template, or a wiped schema on the test server.
     The test must have the ``backend`` fixture."""
@@ -93,8 +94,7 @@ def sv(db: Database, clock: TickingClock) -> Services:
 
 
 @pytest.fixture
-def demo_db(request: pytest.FixtureRequest, backend: str, tmp_path: Path
-            ) -> Iterator[Database]:
+def demo_db(request: pytest.FixtureRequest, backend: str, tmp_path: Path) -> Iterator[Database]:
     database = open_fresh(request, tmp_path, "demo", demo=True)
     yield database
     database.close()
@@ -110,8 +110,9 @@ class Camp:
 
     def __init__(self, sv: Services) -> None:
         self.campaign = sv.campaigns.create_campaign("Test Campaign", default_budget=30).value
-        self.red = sv.campaigns.add_player(self.campaign.id, "Red", colour="#ff0000",
-                                           faction="Reds").value
+        self.red = sv.campaigns.add_player(
+            self.campaign.id, "Red", colour="#ff0000", faction="Reds"
+        ).value
         self.blue = sv.campaigns.add_player(self.campaign.id, "Blue", colour="#0000ff").value
         self.red_army = sv.campaigns.add_army(self.red.id, "Red Army").value
         self.blue_army = sv.campaigns.add_army(self.blue.id, "Blue Army").value

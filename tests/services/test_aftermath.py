@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 from typing import Any
 
@@ -39,12 +40,16 @@ def dump(sv: Services) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table (the campaign's ``updated_at`` stamp and the row versions
     aside: every action, undo included, moves them; versions only grow)."""
     out = {}
-    with sv._sessions() as s:  # noqa: SLF001 (a test reads the whole database)
+    with sv._sessions() as s:
         for name, table in Base.metadata.tables.items():
-            cols = [c for c in table.c if not (name == "campaign" and c.name == "updated_at")
-                    and c.name != "version"]
-            out[name] = sorted((tuple(repr(r) for r in row)
-                                for row in s.execute(select(*cols))), key=repr)
+            cols = [
+                c
+                for c in table.c
+                if not (name == "campaign" and c.name == "updated_at") and c.name != "version"
+            ]
+            out[name] = sorted(
+                (tuple(repr(r) for r in row) for row in s.execute(select(*cols))), key=repr
+            )
     return out
 
 
@@ -85,11 +90,16 @@ def test_the_proposal_for_the_demo_battle_is_what_its_log_says(demo_sv: Services
     after = pool(demo_sv)
     for n in units.values():
         status, fought, kills, type_key = before[n]
-        assert after[n] == ("dead" if n in expected_killer else status, fought + 1,
-                            kills + expected_kills.get(n, 0), type_key)
+        assert after[n] == (
+            "dead" if n in expected_killer else status,
+            fought + 1,
+            kills + expected_kills.get(n, 0),
+            type_key,
+        )
     # Units nobody mustered are untouched.
-    assert {n: v for n, v in after.items() if n not in units.values()} == \
-        {n: v for n, v in before.items() if n not in units.values()}
+    assert {n: v for n, v in after.items() if n not in units.values()} == {
+        n: v for n, v in before.items() if n not in units.values()
+    }
     assert done.value.casualties == tuple(expected_killer)
     assert demo_sv.battles.battle(bid).battle.status == "finished"
 
@@ -115,8 +125,12 @@ def test_the_organizer_overrules_the_log(demo_sv: Services) -> None:
     bid = battle_id(demo_sv, COVE)
     am = demo_sv.aftermath.aftermath(bid)
     by = {u.name: u.id for u in am.units}
-    dory, slim, hank, magda = (by["Deckhand Dory"], by["Slim Jim Sparks"],
-                               by["Big Hank the Anvil"], by["Gunner Magda"])
+    dory, slim, hank, magda = (
+        by["Deckhand Dory"],
+        by["Slim Jim Sparks"],
+        by["Big Hank the Anvil"],
+        by["Gunner Magda"],
+    )
     fates = []
     for f in am.proposal.fates:
         if f.unit == dory:  # the kill goes to Slim Jim, not Dynamite Dot
@@ -140,8 +154,10 @@ def test_a_unit_the_players_agree_survived_stays_in_the_pool(demo_sv: Services) 
     bid = battle_id(demo_sv, COVE)
     am = demo_sv.aftermath.aftermath(bid)
     dory = next(u.id for u in am.units if u.name == "Deckhand Dory")
-    fates = tuple(replace(f, status="alive", killed_by=None) if f.unit == dory else f
-                  for f in am.proposal.fates)
+    fates = tuple(
+        replace(f, status="alive", killed_by=None) if f.unit == dory else f
+        for f in am.proposal.fates
+    )
     demo_sv.aftermath.finish(bid, replace(am.proposal, fates=fates))
     after = pool(demo_sv)
     assert after["Deckhand Dory"][0] == "alive"
@@ -153,31 +169,48 @@ def test_bad_results_are_refused_and_change_nothing(demo_sv: Services) -> None:
     am = demo_sv.aftermath.aftermath(bid)
     before = dump(demo_sv)
     first = am.proposal.fates[0]
-    margo = next(p.id for p in demo_sv.campaigns.list_players(am.campaign_id)
-                 if p.name == "Margo")
+    margo = next(p.id for p in demo_sv.campaigns.list_players(am.campaign_id) if p.name == "Margo")
     cases = [
         (replace(am.proposal, winner=margo), "did not play in this battle"),
         (replace(am.proposal, fates=am.proposal.fates[1:]), "has no fate"),
         (replace(am.proposal, fates=(*am.proposal.fates, first)), "listed twice"),
-        (replace(am.proposal, fates=(replace(first, status="undead"),
-                                     *am.proposal.fates[1:])), "not a status"),
-        (replace(am.proposal, fates=(replace(first, status="dead", killed_by=first.unit),
-                                     *am.proposal.fates[1:])), "can't be the killer"),
-        (replace(am.proposal, fates=(replace(first, promote_to="dragon"),
-                                     *am.proposal.fates[1:])), "no unit type 'dragon'"),
+        (
+            replace(am.proposal, fates=(replace(first, status="undead"), *am.proposal.fates[1:])),
+            "not a status",
+        ),
+        (
+            replace(
+                am.proposal,
+                fates=(replace(first, status="dead", killed_by=first.unit), *am.proposal.fates[1:]),
+            ),
+            "can't be the killer",
+        ),
+        (
+            replace(
+                am.proposal, fates=(replace(first, promote_to="dragon"), *am.proposal.fates[1:])
+            ),
+            "no unit type 'dragon'",
+        ),
     ]
     dead = next(f for f in am.proposal.fates if f.fell)
-    cases.append((replace(am.proposal, fates=tuple(
-        replace(f, promote_to="hero") if f is dead else f for f in am.proposal.fates)),
-        "only a unit that survived"))
+    cases.append(
+        (
+            replace(
+                am.proposal,
+                fates=tuple(
+                    replace(f, promote_to="hero") if f is dead else f for f in am.proposal.fates
+                ),
+            ),
+            "only a unit that survived",
+        )
+    )
     for result, message in cases:
         with pytest.raises(UserError, match=message):
             demo_sv.aftermath.finish(bid, result)
     assert dump(demo_sv) == before
 
 
-def test_promotion_shows_the_new_cost_and_the_budget_and_never_blocks(
-        demo_sv: Services) -> None:
+def test_promotion_shows_the_new_cost_and_the_budget_and_never_blocks(demo_sv: Services) -> None:
     bid = battle_id(demo_sv, COVE)
     am = demo_sv.aftermath.aftermath(bid)
     slim = next(u for u in am.units if u.name == "Slim Jim Sparks")
@@ -189,8 +222,9 @@ def test_promotion_shows_the_new_cost_and_the_budget_and_never_blocks(
     assert preview.budget == 50 and preview.army == "Moonlight Posse"
     assert preview.over_by == preview.total_after - 50 > 0
     assert f"over budget by {preview.over_by} CP" in preview.text
-    fates = tuple(replace(f, promote_to="hero") if f.unit == slim.id else f
-                  for f in am.proposal.fates)
+    fates = tuple(
+        replace(f, promote_to="hero") if f.unit == slim.id else f for f in am.proposal.fates
+    )
     done = demo_sv.aftermath.finish(bid, replace(am.proposal, fates=fates))
     assert done.value.promoted == ("Slim Jim Sparks",)
     assert pool(demo_sv)["Slim Jim Sparks"][3] == "hero"
@@ -198,7 +232,8 @@ def test_promotion_shows_the_new_cost_and_the_budget_and_never_blocks(
     posse = next(a for a in demo_sv.campaigns.list_armies(c.id) if a.name == "Moonlight Posse")
     roster = demo_sv.roster.roster(posse.id)
     assert roster.over_budget and roster.total == preview.total_after + sum(
-        u.cost for u in roster.units if u.status == "dead")
+        u.cost for u in roster.units if u.status == "dead"
+    )
     done.undo()
     assert pool(demo_sv)["Slim Jim Sparks"][3] == "skirmisher"
 
@@ -207,22 +242,34 @@ def test_a_dead_unit_can_be_brought_back_and_mustered_again(demo_sv: Services) -
     bid = battle_id(demo_sv, COVE)
     demo_sv.aftermath.finish(bid, demo_sv.aftermath.aftermath(bid).proposal)
     [c] = demo_sv.campaigns.list_campaigns()
-    posse, crew = (next(a for a in demo_sv.campaigns.list_armies(c.id) if a.name == n)
-                   for n in ("Moonlight Posse", "The Salty Bilge Crew"))
+    posse, crew = (
+        next(a for a in demo_sv.campaigns.list_armies(c.id) if a.name == n)
+        for n in ("Moonlight Posse", "The Salty Bilge Crew")
+    )
     dory = next(u for u in demo_sv.roster.roster(crew.id).units if u.name == "Deckhand Dory")
     assert dory.status == "dead"
     with pytest.raises(UserError, match="dead in the campaign"):
-        demo_sv.battles.create_battle(c.id, "Rematch", [
-            Muster(crew.player_id, (dory.id,)),
-            Muster(posse.player_id, (demo_sv.roster.roster(posse.id).units[0].id,))])
+        demo_sv.battles.create_battle(
+            c.id,
+            "Rematch",
+            [
+                Muster(crew.player_id, (dory.id,)),
+                Muster(posse.player_id, (demo_sv.roster.roster(posse.id).units[0].id,)),
+            ],
+        )
     alive = next(u for u in demo_sv.roster.roster(crew.id).units if u.status == "alive")
     with pytest.raises(UserError, match="is not dead"):
         demo_sv.aftermath.resurrect(alive.id)
     done = demo_sv.aftermath.resurrect(dory.id)
     assert pool(demo_sv)["Deckhand Dory"][0] == "alive"
-    b = demo_sv.battles.create_battle(c.id, "Rematch", [
-        Muster(crew.player_id, (dory.id,)),
-        Muster(posse.player_id, (demo_sv.roster.roster(posse.id).units[0].id,))]).value
+    b = demo_sv.battles.create_battle(
+        c.id,
+        "Rematch",
+        [
+            Muster(crew.player_id, (dory.id,)),
+            Muster(posse.player_id, (demo_sv.roster.roster(posse.id).units[0].id,)),
+        ],
+    ).value
     assert b.units == 2
     demo_sv.battles.delete_battle(b.id)
     done.undo()
@@ -235,14 +282,18 @@ def test_a_dead_unit_can_be_brought_back_and_mustered_again(demo_sv: Services) -
     assert cove.result.fate(dory_bu).fell
 
 
-def test_undo_reopens_the_battle_exactly_and_redo_finishes_it_again(
-        demo_sv: Services) -> None:
+def test_undo_reopens_the_battle_exactly_and_redo_finishes_it_again(demo_sv: Services) -> None:
     bid = battle_id(demo_sv, COVE)
     before = dump(demo_sv)
     am = demo_sv.aftermath.aftermath(bid)
     slim = next(u.id for u in am.units if u.name == "Slim Jim Sparks")
-    result = replace(am.proposal, notes="Ka-ping", fates=tuple(
-        replace(f, promote_to="hero") if f.unit == slim else f for f in am.proposal.fates))
+    result = replace(
+        am.proposal,
+        notes="Ka-ping",
+        fates=tuple(
+            replace(f, promote_to="hero") if f.unit == slim else f for f in am.proposal.fates
+        ),
+    )
     done = demo_sv.aftermath.finish(bid, result)
     finished = dump(demo_sv)
     assert finished != before
@@ -264,8 +315,7 @@ def test_undo_reopens_the_battle_exactly_and_redo_finishes_it_again(
 def test_only_a_battle_in_progress_can_be_finished(demo_sv: Services) -> None:
     [c] = demo_sv.campaigns.list_campaigns()
     armies = demo_sv.campaigns.list_armies(c.id)
-    musters = [Muster(a.player_id, (demo_sv.roster.roster(a.id).units[1].id,))
-               for a in armies[:2]]
+    musters = [Muster(a.player_id, (demo_sv.roster.roster(a.id).units[1].id,)) for a in armies[:2]]
     b = demo_sv.battles.create_battle(c.id, "Not yet", musters).value
     am = demo_sv.aftermath.aftermath(b.id)
     with pytest.raises(UserError, match="has not started"):
@@ -280,63 +330,74 @@ def battles(draw: st.DrawFn) -> dict[str, Any]:
     """A battle between two or three of the demo's players: who is mustered, who kills whom in
     the log, and the organizer's edits (statuses, killers, promotions, the winner)."""
     players = draw(st.sampled_from([(0, 1), (1, 2), (0, 2), (0, 1, 2), (2, 0)]))
-    picks = {p: draw(st.lists(st.integers(0, 8), min_size=1, max_size=5, unique=True))
-             for p in players}
+    picks = {
+        p: draw(st.lists(st.integers(0, 8), min_size=1, max_size=5, unique=True)) for p in players
+    }
     kills = draw(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40)), max_size=6))
-    edits = draw(st.lists(st.tuples(st.integers(0, 40),
-                                    st.sampled_from(["alive", "wounded", "dead"]),
-                                    st.integers(0, 40),
-                                    st.sampled_from([None, "hero", "minifig", "heavy"])),
-                          max_size=5))
+    edits = draw(
+        st.lists(
+            st.tuples(
+                st.integers(0, 40),
+                st.sampled_from(["alive", "wounded", "dead"]),
+                st.integers(0, 40),
+                st.sampled_from([None, "hero", "minifig", "heavy"]),
+            ),
+            max_size=5,
+        )
+    )
     winner = draw(st.integers(-1, 2))
-    return {"players": players, "picks": picks, "kills": kills, "edits": edits,
-            "winner": winner}
+    return {"players": players, "picks": picks, "kills": kills, "edits": edits, "winner": winner}
 
 
-@settings(max_examples=25, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                 HealthCheck.too_slow])
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(plan=battles())
 def test_finishing_then_undoing_any_battle_leaves_the_campaign_as_before(
-        demo_sv: Services, plan: dict[str, Any]) -> None:
+    demo_sv: Services, plan: dict[str, Any]
+) -> None:
     sv = demo_sv
     [c] = sv.campaigns.list_campaigns()
     players = sv.campaigns.list_players(c.id)
     armies = {a.player_id: a for a in sv.campaigns.list_armies(c.id)}
     musters = []
     for p in plan["players"]:
-        alive = [u for u in sv.roster.roster(armies[players[p].id].id).units
-                 if u.status != "dead"]
+        alive = [u for u in sv.roster.roster(armies[players[p].id].id).units if u.status != "dead"]
         ids = tuple(alive[i].id for i in plan["picks"][p] if i < len(alive))
         if not ids:
             return
         musters.append(Muster(players[p].id, ids))
-    view = sv.tracker.begin(c.id, f"Battle {len(sv.battles.list_battles(c.id))}",
-                            musters).value
+    view = sv.tracker.begin(c.id, f"Battle {len(sv.battles.list_battles(c.id))}", musters).value
     units = [u.id for u in view.units]
     for a, t in plan["kills"]:
         actor, target = units[a % len(units)], units[t % len(units)]
-        event = (StatusSet(target, Status.DEAD) if actor == target
-                 else UnitKilled(target, actor))
-        try:
+        event = StatusSet(target, Status.DEAD) if actor == target else UnitKilled(target, actor)
+        with contextlib.suppress(UserError):  # the rules refuse it (already dead): nothing stored
             sv.tracker.record(view.id, [event])
-        except UserError:
-            pass  # the rules refuse it (already dead): nothing stored
     before = dump(sv)
     am = sv.aftermath.aftermath(view.id)
     fates = {f.unit: f for f in am.proposal.fates}
     for i, status, k, promote in plan["edits"]:
         u = units[i % len(units)]
         killer = units[k % len(units)]
-        fates[u] = UnitFate(u, status, killer if status == "dead" and killer != u else None,
-                            promote_to=promote if status != "dead" else None)
-    winner = (None if plan["winner"] < 0 or plan["winner"] >= len(am.players)
-              else am.players[plan["winner"]].id)
+        fates[u] = UnitFate(
+            u,
+            status,
+            killer if status == "dead" and killer != u else None,
+            promote_to=promote if status != "dead" else None,
+        )
+    winner = (
+        None
+        if plan["winner"] < 0 or plan["winner"] >= len(am.players)
+        else am.players[plan["winner"]].id
+    )
     done = sv.aftermath.finish(view.id, BattleResult(tuple(fates.values()), winner, "n"))
     assert sv.battles.battle(view.id).battle.status == "finished"
     done.undo()
     assert dump(sv) == before
-    with sv._sessions() as s:  # noqa: SLF001
+    with sv._sessions() as s:
         assert s.get(Battle, view.id).result is None
 
 
@@ -347,8 +408,7 @@ def test_export_and_import_keep_a_battles_result(demo_sv: Services) -> None:
     am = demo_sv.aftermath.aftermath(bid)
     ines = next(p.id for p in am.players if p.name == "Ines")
     slim = next(u.id for u in am.units if u.name == "Slim Jim Sparks")
-    fates = tuple(replace(f, promote_to="hero") if f.unit == slim else f
-                  for f in am.proposal.fates)
+    fates = tuple(replace(f, promote_to="hero") if f.unit == slim else f for f in am.proposal.fates)
     demo_sv.aftermath.finish(bid, BattleResult(fates, ines, "Held the pier"))
     [c] = demo_sv.campaigns.list_campaigns()
     doc = demo_sv.transfer.export_campaign(c.id)
@@ -361,8 +421,9 @@ def test_export_and_import_keep_a_battles_result(demo_sv: Services) -> None:
     assert next(p.name for p in again.players if p.id == again.result.winner) == "Ines"
     names = {u.id: u.name for u in again.units}
     assert [names[f.unit] for f in again.result.fates if f.fell] == ["Deckhand Dory"]
-    assert {names[f.unit]: f.promote_to for f in again.result.fates if f.promote_to} == \
-        {"Slim Jim Sparks": "hero"}
+    assert {names[f.unit]: f.promote_to for f in again.result.fates if f.promote_to} == {
+        "Slim Jim Sparks": "hero"
+    }
     history = demo_sv.history.history(copy.id)
     assert history.timeline[-1].winner == "Ines" and not history.timeline[-1].from_log
     # A result that does not fit the battle is refused whole, saying where.
@@ -373,7 +434,8 @@ def test_export_and_import_keep_a_battles_result(demo_sv: Services) -> None:
 
 
 def test_undo_of_an_ending_is_refused_once_someone_changed_a_units_record(
-        demo_sv: Services) -> None:
+    demo_sv: Services,
+) -> None:
     """Design convention 13: reopening puts the units' records back only if they are still what
     the ending left; another organizer's change since (a fallen unit brought back) is kept and
     the undo is refused with what changed."""
@@ -383,8 +445,9 @@ def test_undo_of_an_ending_is_refused_once_someone_changed_a_units_record(
     am = demo_sv.aftermath.aftermath(bid)
     done = demo_sv.aftermath.finish(bid, am.proposal)
     fallen = next(f for f in am.proposal.fates if f.fell)
-    campaign_unit = next(u.unit_id for u in demo_sv.battles.battle(bid).units
-                         if u.id == fallen.unit)
+    campaign_unit = next(
+        u.unit_id for u in demo_sv.battles.battle(bid).units if u.id == fallen.unit
+    )
     demo_sv.aftermath.resurrect(campaign_unit)  # the house rule, by someone else
     with pytest.raises(ConflictError, match="changed by someone else"):
         done.undo()

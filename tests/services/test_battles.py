@@ -19,21 +19,20 @@ from tests.services.conftest import Camp
 def duel(sv: Services, camp: Camp):
     reds = sv.roster.add_units(camp.red_army.id, "minifig", 3).value
     blues = sv.roster.add_units(camp.blue_army.id, "minifig", 2).value
-    b = sv.battles.create_battle(camp.campaign.id, "Duel at Dawn",
-                                 [Muster(camp.red.id, reds), Muster(camp.blue.id, blues)]).value
+    b = sv.battles.create_battle(
+        camp.campaign.id, "Duel at Dawn", [Muster(camp.red.id, reds), Muster(camp.blue.id, blues)]
+    ).value
     units = sv.battles.battle(b.id).units
     return b, reds, blues, [u.id for u in units]
 
 
-def test_mustering_copies_units_and_leaves_the_pool_intact(sv: Services, camp: Camp,
-                                                           duel) -> None:
+def test_mustering_copies_units_and_leaves_the_pool_intact(sv: Services, camp: Camp, duel) -> None:
     b, reds, blues, _bu = duel
     detail = sv.battles.battle(b.id)
     assert detail.battle.status == "planned" and detail.battle.players == ("Red", "Blue")
     assert [(p.name, p.turn_order) for p in detail.players] == [("Red", 0), ("Blue", 1)]
     assert [u.unit_id for u in detail.units] == [*reds, *blues]
-    assert detail.units[0].spec["type"] == "minifig" and detail.units[0].spec["army"] == \
-        "Red Army"
+    assert detail.units[0].spec["type"] == "minifig" and detail.units[0].spec["army"] == "Red Army"
     assert len(sv.roster.roster(camp.red_army.id).units) == 3
     # Editing the campaign unit later does not rewrite the battle's copy.
     sv.roster.edit_unit(reds[0], UnitPatch(name="Renamed"))
@@ -47,15 +46,18 @@ def test_bad_musters_are_refused(sv: Services, camp: Camp) -> None:
     with pytest.raises(UserError, match="at least two players"):
         sv.battles.create_battle(cid, "Alone", [Muster(camp.red.id, reds)])
     with pytest.raises(UserError, match="not one of Red's units"):
-        sv.battles.create_battle(cid, "Theft", [Muster(camp.red.id, blues),
-                                                Muster(camp.blue.id, reds)])
+        sv.battles.create_battle(
+            cid, "Theft", [Muster(camp.red.id, blues), Muster(camp.blue.id, reds)]
+        )
     with pytest.raises(UserError, match="only once"):
-        sv.battles.create_battle(cid, "Twice", [Muster(camp.red.id, [reds[0], reds[0]]),
-                                                Muster(camp.blue.id, blues)])
+        sv.battles.create_battle(
+            cid, "Twice", [Muster(camp.red.id, [reds[0], reds[0]]), Muster(camp.blue.id, blues)]
+        )
     sv.roster.edit_unit(reds[1], UnitPatch(status="dead"))
     with pytest.raises(UserError, match="Minifig 2 is dead"):
-        sv.battles.create_battle(cid, "Zombies", [Muster(camp.red.id, reds),
-                                                  Muster(camp.blue.id, blues)])
+        sv.battles.create_battle(
+            cid, "Zombies", [Muster(camp.red.id, reds), Muster(camp.blue.id, blues)]
+        )
     assert sv.battles.list_battles(cid) == ()
 
 
@@ -67,8 +69,10 @@ def test_the_log_is_read_in_order_with_undone_events_marked(sv: Services, duel) 
     sv.tracker.record(b.id, [UnitKilled(bu[4], bu[1]), UnitKilled(bu[2], bu[4])])
     log = sv.battles.events(b.id)
     assert [(e.seq, e.kind, e.actor_id, e.target_id) for e in log] == [
-        (1, "unit_killed", bu[0], bu[3]), (2, "unit_killed", bu[1], bu[4]),
-        (3, "unit_killed", bu[4], bu[2])]
+        (1, "unit_killed", bu[0], bu[3]),
+        (2, "unit_killed", bu[1], bu[4]),
+        (3, "unit_killed", bu[4], bu[2]),
+    ]
     assert log[0].payload == {"cause": "an axe"} and not any(e.reverted for e in log)
     sv.tracker.undo(b.id)  # the group of two
     assert [e.reverted for e in sv.battles.events(b.id)] == [False, True, True]
@@ -82,23 +86,35 @@ def test_the_battle_service_has_no_log_writer() -> None:
     """One writer per aggregate (design convention 14): only the tracker writes the log."""
     from brikdesk.services.battles import BattleService
 
-    for name in ("append_event", "append_events", "revert_events", "unrevert_events",
-                 "revert_last_event", "unrevert_next_event", "save_state"):
+    for name in (
+        "append_event",
+        "append_events",
+        "revert_events",
+        "unrevert_events",
+        "revert_last_event",
+        "unrevert_next_event",
+        "save_state",
+    ):
         assert not hasattr(BattleService, name), name
 
 
-@pytest.mark.parametrize("kind, payload, message", [
-    ("Attack!", {}, "not an event kind"),
-    ("attack", {"dice": [{"sides": 6, "face": 7}]}, "a d6 cannot show 7"),
-    ("attack", {"dice": [{"sides": 6, "face": 2, "role": "luck"}]}, "is not one of"),
-    ("attack", {"modifiers": [{"value": 1, "applies_to": "Mood", "reason": "",
-                               "rule": ""}]}, "is not one of"),
-    ("attack", {"x": float("nan")}, "not a finite number"),
-    ("attack", {"x": "y" * 70_000}, "is too long"),
-    ("attack", {"outcome": {"killed": "yes"}}, "true or false"),
-])
-def test_bad_stored_events_are_refused_by_the_checks_imports_use(kind, payload,
-                                                                 message) -> None:
+@pytest.mark.parametrize(
+    "kind, payload, message",
+    [
+        ("Attack!", {}, "not an event kind"),
+        ("attack", {"dice": [{"sides": 6, "face": 7}]}, "a d6 cannot show 7"),
+        ("attack", {"dice": [{"sides": 6, "face": 2, "role": "luck"}]}, "is not one of"),
+        (
+            "attack",
+            {"modifiers": [{"value": 1, "applies_to": "Mood", "reason": "", "rule": ""}]},
+            "is not one of",
+        ),
+        ("attack", {"x": float("nan")}, "not a finite number"),
+        ("attack", {"x": "y" * 70_000}, "is too long"),
+        ("attack", {"outcome": {"killed": "yes"}}, "true or false"),
+    ],
+)
+def test_bad_stored_events_are_refused_by_the_checks_imports_use(kind, payload, message) -> None:
     with pytest.raises(UserError, match=message):
         check_kind(kind)
         check_payload(payload)
@@ -114,8 +130,9 @@ def test_hostile_nesting_is_refused() -> None:
         check_payload(deep)
 
 
-def test_finishing_writes_the_campaign_record_and_undo_takes_it_back(sv: Services, camp: Camp,
-                                                                    duel) -> None:
+def test_finishing_writes_the_campaign_record_and_undo_takes_it_back(
+    sv: Services, camp: Camp, duel
+) -> None:
     b, reds, blues, bu = duel
     sv.roster.edit_unit(reds[2], UnitPatch(status="wounded", kills=5, battles_fought=1))
     sv.tracker.start(b.id, [camp.red.id, camp.blue.id])
@@ -126,7 +143,10 @@ def test_finishing_writes_the_campaign_record_and_undo_takes_it_back(sv: Service
     done = sv.battles.finish_battle(b.id)
     rows = {u.id: u for u in sv.roster.unit_rows([*reds, *blues])}
     assert [(rows[i].status, rows[i].kills, rows[i].battles_fought) for i in reds] == [
-        ("alive", 1, 1), ("dead", 0, 1), ("wounded", 5, 2)]
+        ("alive", 1, 1),
+        ("dead", 0, 1),
+        ("wounded", 5, 2),
+    ]
     assert [(rows[i].status, rows[i].kills) for i in blues] == [("dead", 0), ("alive", 1)]
     summary = sv.battles.battle(b.id).battle
     assert summary.status == "finished" and summary.finished_at is not None
@@ -135,7 +155,10 @@ def test_finishing_writes_the_campaign_record_and_undo_takes_it_back(sv: Service
     done.undo()
     rows = {u.id: u for u in sv.roster.unit_rows([*reds, *blues])}
     assert [(rows[i].status, rows[i].kills, rows[i].battles_fought) for i in reds] == [
-        ("alive", 0, 0), ("alive", 0, 0), ("wounded", 5, 1)]
+        ("alive", 0, 0),
+        ("alive", 0, 0),
+        ("wounded", 5, 1),
+    ]
     assert sv.battles.battle(b.id).battle.status == "in_progress"
     done.redo()
     assert sv.roster.unit_rows([reds[1]])[0].status == "dead"
@@ -152,13 +175,23 @@ def test_outcomes_can_be_set_by_hand(sv: Services, duel) -> None:
 def test_the_tracker_kinds_feed_the_record(sv: Services, camp: Camp, duel) -> None:
     b, reds, blues, bu = duel
     sv.tracker.start(b.id, [camp.red.id, camp.blue.id])
-    sv.tracker.record(b.id, [UnitKilled(bu[3], bu[0]), UnitKilled(bu[2], bu[4], "pushed off the"
-                                                                   " bridge"),
-                             StatusSet(bu[1], Status.DEAD)])
+    sv.tracker.record(
+        b.id,
+        [
+            UnitKilled(bu[3], bu[0]),
+            UnitKilled(bu[2], bu[4], "pushed off the bridge"),
+            StatusSet(bu[1], Status.DEAD),
+        ],
+    )
     sv.battles.finish_battle(b.id)
     rows = {u.id: u for u in sv.roster.unit_rows([*reds, *blues])}
     assert [(rows[i].status, rows[i].kills) for i in (*reds, *blues)] == [
-        ("alive", 1), ("dead", 0), ("dead", 0), ("dead", 0), ("alive", 1)]
+        ("alive", 1),
+        ("dead", 0),
+        ("dead", 0),
+        ("dead", 0),
+        ("alive", 1),
+    ]
 
 
 def test_turn_order_and_battle_deletion_are_reversible(sv: Services, camp: Camp, duel) -> None:
@@ -176,13 +209,17 @@ def test_turn_order_and_battle_deletion_are_reversible(sv: Services, camp: Camp,
 
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-(10**12), 10**12) | st.text(max_size=20)
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**12), 10**12)
+    | st.text(max_size=20)
     | st.floats(allow_nan=True, allow_infinity=True),
     lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=8), c, max_size=3),
-    max_leaves=10)
+    max_leaves=10,
+)
 PAYLOADS = st.dictionaries(
-    st.sampled_from(["dice", "modifiers", "outcome", "text", "killed", "other"]), JSON,
-    max_size=4)
+    st.sampled_from(["dice", "modifiers", "outcome", "text", "killed", "other"]), JSON, max_size=4
+)
 
 
 @settings(max_examples=60, deadline=None)

@@ -18,24 +18,36 @@ from tests.services.conftest import Camp
 
 
 def test_a_new_campaign_is_listed_with_its_settings(sv: Services) -> None:
-    done = sv.campaigns.create_campaign("  Winter   War ", edition="2010",
-                                        cost_system="Unit Inches", default_budget=250,
-                                        notes="Snow everywhere")
+    done = sv.campaigns.create_campaign(
+        "  Winter   War ",
+        edition="2010",
+        cost_system="Unit Inches",
+        default_budget=250,
+        notes="Snow everywhere",
+    )
     c = done.value
     assert done.changes == Changes.CAMPAIGNS
     assert (c.name, c.edition, c.cost_system, c.default_budget, c.notes) == (
-        "Winter War", "2010", "Unit Inches", 250, "Snow everywhere")
+        "Winter War",
+        "2010",
+        "Unit Inches",
+        250,
+        "Snow everywhere",
+    )
     assert c.created_at == c.updated_at and c.created_at.tzinfo is not None
     assert sv.campaigns.list_campaigns() == (c,)
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"name": "   "}, "name can't be empty"),
-    ({"name": "x" * 101}, "too long"),
-    ({"name": "A", "default_budget": -5}, "can't be negative"),
-    ({"name": "A", "edition": "1999"}, "not a rules edition"),
-    ({"name": "A", "cost_system": "Gold"}, "not a cost system"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"name": "   "}, "name can't be empty"),
+        ({"name": "x" * 101}, "too long"),
+        ({"name": "A", "default_budget": -5}, "can't be negative"),
+        ({"name": "A", "edition": "1999"}, "not a rules edition"),
+        ({"name": "A", "cost_system": "Gold"}, "not a cost system"),
+    ],
+)
 def test_bad_campaign_input_is_refused_with_a_message(sv: Services, kwargs, message) -> None:
     with pytest.raises(UserError, match=message):
         sv.campaigns.create_campaign(**kwargs)
@@ -53,12 +65,14 @@ def test_campaign_names_are_unique_ignoring_case(sv: Services) -> None:
 
 
 def test_unknown_ids_are_user_errors(sv: Services) -> None:
-    for call in (lambda: sv.campaigns.get_campaign(999),
-                 lambda: sv.campaigns.add_player(999, "Nobody"),
-                 lambda: sv.campaigns.add_army(999, "Nowhere"),
-                 lambda: sv.roster.roster(999),
-                 lambda: sv.roster.edit_unit(999, UnitPatch(name="x")),
-                 lambda: sv.battles.battle(999)):
+    for call in (
+        lambda: sv.campaigns.get_campaign(999),
+        lambda: sv.campaigns.add_player(999, "Nobody"),
+        lambda: sv.campaigns.add_army(999, "Nowhere"),
+        lambda: sv.roster.roster(999),
+        lambda: sv.roster.edit_unit(999, UnitPatch(name="x")),
+        lambda: sv.battles.battle(999),
+    ):
         with pytest.raises(UserError, match="no .* with id 999"):
             call()
 
@@ -67,8 +81,10 @@ def test_editing_a_campaign_returns_the_old_values_and_undo_redo_work(sv: Servic
     c = sv.campaigns.create_campaign("Alpha", default_budget=50).value
     done = sv.campaigns.update_campaign(c.id, CampaignPatch(name="Beta", default_budget=75))
     assert done.value == CampaignPatch(name="Alpha", default_budget=50)
-    assert (sv.campaigns.get_campaign(c.id).name,
-            sv.campaigns.get_campaign(c.id).default_budget) == ("Beta", 75)
+    assert (
+        sv.campaigns.get_campaign(c.id).name,
+        sv.campaigns.get_campaign(c.id).default_budget,
+    ) == ("Beta", 75)
     assert done.undo() == Changes.CAMPAIGNS
     assert sv.campaigns.get_campaign(c.id).name == "Alpha"
     done.redo()
@@ -76,13 +92,15 @@ def test_editing_a_campaign_returns_the_old_values_and_undo_redo_work(sv: Servic
     assert (got.name, got.default_budget, got.notes) == ("Beta", 75, "")
 
 
-def test_deleting_a_campaign_is_undone_with_everything_and_the_same_ids(sv: Services,
-                                                                         camp: Camp) -> None:
+def test_deleting_a_campaign_is_undone_with_everything_and_the_same_ids(
+    sv: Services, camp: Camp
+) -> None:
     ids = sv.roster.add_units(camp.red_army.id, "minifig", 3).value
     blue = sv.roster.add_units(camp.blue_army.id, "hero", 1).value
     sv.catalog.set_item_field(camp.campaign.id, "shield", "cost", "2")
-    b = sv.battles.create_battle(camp.campaign.id, "Clash", [
-        Muster(camp.red.id, ids[:2]), Muster(camp.blue.id, blue)]).value
+    b = sv.battles.create_battle(
+        camp.campaign.id, "Clash", [Muster(camp.red.id, ids[:2]), Muster(camp.blue.id, blue)]
+    ).value
     before = sv.transfer.export_json(camp.campaign.id)
 
     done = sv.campaigns.delete_campaign(camp.campaign.id)
@@ -123,8 +141,9 @@ def test_players_get_valid_colours_and_unique_names(sv: Services) -> None:
 def test_a_player_who_fought_cannot_be_deleted_but_others_can(sv: Services, camp: Camp) -> None:
     r = sv.roster.add_units(camp.red_army.id, "minifig", 1).value
     b = sv.roster.add_units(camp.blue_army.id, "minifig", 1).value
-    sv.battles.create_battle(camp.campaign.id, "Duel", [Muster(camp.red.id, r),
-                                                          Muster(camp.blue.id, b)])
+    sv.battles.create_battle(
+        camp.campaign.id, "Duel", [Muster(camp.red.id, r), Muster(camp.blue.id, b)]
+    )
     with pytest.raises(UserError, match="took part in 1 battle"):
         sv.campaigns.delete_player(camp.red.id)
     green = sv.campaigns.add_player(camp.campaign.id, "Green").value
@@ -137,13 +156,13 @@ def test_a_player_who_fought_cannot_be_deleted_but_others_can(sv: Services, camp
     assert sv.roster.roster(army.id).army.units == 2
 
 
-def test_armies_take_the_campaign_budget_and_can_change_hands(sv: Services,
-                                                             camp: Camp) -> None:
+def test_armies_take_the_campaign_budget_and_can_change_hands(sv: Services, camp: Camp) -> None:
     assert camp.red_army.budget == 30  # the campaign's default
     with pytest.raises(UserError, match="can't be negative"):
         sv.campaigns.add_army(camp.red.id, "Debtors", budget=-1)
-    done = sv.campaigns.update_army(camp.red_army.id,
-                                    ArmyPatch(player_id=camp.blue.id, budget=NO_BUDGET))
+    done = sv.campaigns.update_army(
+        camp.red_army.id, ArmyPatch(player_id=camp.blue.id, budget=NO_BUDGET)
+    )
     a = sv.campaigns.get_army(camp.red_army.id)
     assert (a.player_name, a.budget) == ("Blue", None)
     done.undo()
@@ -160,12 +179,20 @@ def test_the_navigator_shows_players_armies_and_battles(demo_sv: Services) -> No
     nav = demo_sv.campaigns.navigator(c.id)
     assert [p.name for p in nav.players] == ["Margo", "Tobias", "Ines"]
     assert [(a.name, a.player_name, a.units) for a in nav.armies] == [
-        ("The Red Vanguard", "Margo", 11), ("Moonlight Posse", "Tobias", 10),
-        ("The Salty Bilge Crew", "Ines", 9)]
+        ("The Red Vanguard", "Margo", 11),
+        ("Moonlight Posse", "Tobias", 10),
+        ("The Salty Bilge Crew", "Ines", 9),
+    ]
     assert [(b.name, b.status) for b in nav.battles] == [
-        ("Skirmish at Baseplate Ford", "finished"), ("Raid on Bilge Cove", "in_progress")]
-    assert (nav.campaign.players, nav.campaign.armies, nav.campaign.units,
-            nav.campaign.battles) == (3, 3, 30, 2)
+        ("Skirmish at Baseplate Ford", "finished"),
+        ("Raid on Bilge Cove", "in_progress"),
+    ]
+    assert (
+        nav.campaign.players,
+        nav.campaign.armies,
+        nav.campaign.units,
+        nav.campaign.battles,
+    ) == (3, 3, 30, 2)
 
 
 def test_every_edit_moves_the_campaign_updated_time(sv: Services, camp: Camp) -> None:

@@ -16,8 +16,7 @@ def entry(sv: Services, campaign_id: int, key: str):
     return next(e for e in (*view.items, *view.unit_types) if e.key == key)
 
 
-def test_a_new_campaign_has_the_rules_catalog_and_no_house_rules(sv: Services,
-                                                                camp: Camp) -> None:
+def test_a_new_campaign_has_the_rules_catalog_and_no_house_rules(sv: Services, camp: Camp) -> None:
     view = sv.catalog.view(camp.campaign.id)
     assert "long-ranged-weapon" in {e.key for e in view.items}
     assert "hero" in {e.key for e in view.unit_types}
@@ -25,13 +24,19 @@ def test_a_new_campaign_has_the_rules_catalog_and_no_house_rules(sv: Services,
 
 
 def test_setting_a_field_makes_a_house_rule_and_changes_costs(sv: Services, camp: Camp) -> None:
-    sv.roster.add_unit(camp.red_army.id, "minifig", name="Rifleman",
-                       loadout=Loadout(("long-ranged-weapon",)))
+    sv.roster.add_unit(
+        camp.red_army.id, "minifig", name="Rifleman", loadout=Loadout(("long-ranged-weapon",))
+    )
     done = sv.catalog.set_item_field(camp.campaign.id, "long-ranged-weapon", "cost", "7")
     assert done.changes == Changes.CATALOG | Changes.UNITS
     e = entry(sv, camp.campaign.id, "long-ranged-weapon")
     assert (e.entry.cost, e.default.cost, e.changed, e.house_rule, e.custom) == (
-        7, 5, ("cost",), True, False)
+        7,
+        5,
+        ("cost",),
+        True,
+        False,
+    )
     assert sv.roster.roster(camp.red_army.id).units[0].cost == 4 + 7
     done.undo()
     assert not entry(sv, camp.campaign.id, "long-ranged-weapon").house_rule
@@ -40,17 +45,21 @@ def test_setting_a_field_makes_a_house_rule_and_changes_costs(sv: Services, camp
     assert entry(sv, camp.campaign.id, "long-ranged-weapon").entry.cost == 7
 
 
-@pytest.mark.parametrize("field, value, message", [
-    ("damage", "2d", "write dice like"),
-    ("use", "21", "Use is '-'"),
-    ("range", "far", "Range is 'CC'"),
-    ("hands", "3", "Hands is 0"),
-    ("half_speed", "yes", "either on or off"),
-    ("category", "cake", "not a category"),
-    ("sharpness", "3", "not a field that can be edited"),
-])
-def test_bad_field_values_are_refused_and_nothing_is_stored(sv: Services, camp: Camp, field,
-                                                            value, message) -> None:
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        ("damage", "2d", "write dice like"),
+        ("use", "21", "Use is '-'"),
+        ("range", "far", "Range is 'CC'"),
+        ("hands", "3", "Hands is 0"),
+        ("half_speed", "yes", "either on or off"),
+        ("category", "cake", "not a category"),
+        ("sharpness", "3", "not a field that can be edited"),
+    ],
+)
+def test_bad_field_values_are_refused_and_nothing_is_stored(
+    sv: Services, camp: Camp, field, value, message
+) -> None:
     with pytest.raises(UserError, match=message):
         sv.catalog.set_item_field(camp.campaign.id, "hand-weapon", field, value)
     assert not entry(sv, camp.campaign.id, "hand-weapon").house_rule
@@ -63,7 +72,11 @@ def test_range_and_flags_are_set_as_the_user_types_them(sv: Services, camp: Camp
     sv.catalog.set_item_field(cid, "hand-weapon", "damage", "1dA + 1")
     e = entry(sv, cid, "hand-weapon")
     assert (e.entry.range_inches, e.entry.close_combat, e.entry.half_speed, e.entry.damage) == (
-        4, False, True, "1dA+1")
+        4,
+        False,
+        True,
+        "1dA+1",
+    )
     assert set(e.changed) == {"range_inches", "close_combat", "half_speed", "damage"}
     sv.catalog.reset_item_field(cid, "hand-weapon", "range")
     assert set(entry(sv, cid, "hand-weapon").changed) == {"half_speed", "damage"}
@@ -111,8 +124,7 @@ def test_custom_items_are_added_marked_used_and_deleted(sv: Services, camp: Camp
         sv.catalog.reset_item(cid, key)
 
 
-def test_a_second_custom_item_of_the_same_name_gets_its_own_key(sv: Services,
-                                                               camp: Camp) -> None:
+def test_a_second_custom_item_of_the_same_name_gets_its_own_key(sv: Services, camp: Camp) -> None:
     a = sv.catalog.add_custom_item(camp.campaign.id, "Shield").value
     b = sv.catalog.add_custom_item(camp.campaign.id, "Shield").value
     assert (a.key, b.key) == ("shield-2", "shield-3")
@@ -145,5 +157,6 @@ def test_the_cost_system_names_the_units_of_the_total(sv: Services, camp: Camp) 
     sv.roster.add_units(camp.red_army.id, "hero", 3)
     roster = sv.roster.roster(camp.red_army.id)
     assert roster.cost_unit == "Unit Inches"
-    assert roster.warnings[0].message == ("over budget by 3 Unit Inches (33 Unit Inches of 30 "
-                                          "Unit Inches)")
+    assert roster.warnings[0].message == (
+        "over budget by 3 Unit Inches (33 Unit Inches of 30 Unit Inches)"
+    )

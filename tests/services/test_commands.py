@@ -43,7 +43,8 @@ def test_demo_list_export_import_round_trip(capsys, dburl: str, tmp_path: Path) 
     code, _out, err = run(capsys, "--db", dburl, "export", "--out", str(tmp_path / "x.json"))
     assert code == 2 and err == (
         "brikdesk export: there are several campaigns; choose one with --campaign NAME_OR_ID: "
-        "'Copy' (id 2), 'Demo: Battle for Baseplate Valley' (id 1)\n")
+        "'Copy' (id 2), 'Demo: Battle for Baseplate Valley' (id 1)\n"
+    )
     # The campaign is named as print and report name theirs: id, name or a unique part.
     for ref in ("1", "baseplate valley"):
         code, out, _ = run(capsys, "--db", dburl, "export", "--campaign", ref, "--out", "-")
@@ -57,12 +58,12 @@ def test_demo_list_export_import_round_trip(capsys, dburl: str, tmp_path: Path) 
     assert copy == json.loads(first.read_text())
     code, out, _ = run(capsys, "--db", dburl, "list", "--json")
     listed = json.loads(out)
-    assert [c["name"] for c in listed["campaigns"]] == ["Copy",
-                                                        "Demo: Battle for Baseplate Valley"]
+    assert [c["name"] for c in listed["campaigns"]] == ["Copy", "Demo: Battle for Baseplate Valley"]
 
 
-def test_a_broken_file_is_refused_with_its_place_and_nothing_written(capsys, dburl: str,
-                                                                    tmp_path: Path) -> None:
+def test_a_broken_file_is_refused_with_its_place_and_nothing_written(
+    capsys, dburl: str, tmp_path: Path
+) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "brikdesk-campaign", "version": 1, "campaign": {"name": ')
     code, _out, err = run(capsys, "--db", dburl, "import", str(bad))
@@ -81,8 +82,9 @@ def test_brikdesk_db_selects_the_database(capsys, tmp_path: Path, monkeypatch) -
     assert not (tmp_path / "home" / "brikdesk.sqlite3").exists()
 
 
-def test_the_first_start_in_an_empty_data_folder_shows_the_demo(capsys, tmp_path: Path,
-                                                                monkeypatch) -> None:
+def test_the_first_start_in_an_empty_data_folder_shows_the_demo(
+    capsys, tmp_path: Path, monkeypatch
+) -> None:
     monkeypatch.delenv("BRIKDESK_DB", raising=False)
     monkeypatch.setenv("BRIKDESK_HOME", str(tmp_path / "fresh"))
     code, out, _ = run(capsys, "list")
@@ -90,20 +92,22 @@ def test_the_first_start_in_an_empty_data_folder_shows_the_demo(capsys, tmp_path
     assert (tmp_path / "fresh" / "brikdesk.sqlite3").exists()
 
 
-def test_a_database_that_cannot_be_opened_is_one_line_and_exit_1(capsys,
-                                                                  tmp_path: Path) -> None:
+def test_a_database_that_cannot_be_opened_is_one_line_and_exit_1(capsys, tmp_path: Path) -> None:
     code, _out, err = run(capsys, "--db", f"sqlite:///{tmp_path / 'no' / 'x.db'}", "list")
     assert code == 1
     assert err.strip().count("\n") == 0 and "does not exist" in err
 
 
 def test_command_modules_do_not_import_sqlalchemy() -> None:
-    code = ("import sys\n"
-            "import brikdesk.cli, brikdesk.commands.export, brikdesk.commands.import_, "
-            "brikdesk.commands.list, brikdesk.commands.demo\n"
-            "from brikdesk.cli import main\n"
-            "main(['roll', '2d6', '--seed', '3'])\n"
-            "print('sqlalchemy' in sys.modules, 'alembic' in sys.modules)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
+    code = (
+        "import sys\n"
+        "import brikdesk.cli, brikdesk.commands.export, brikdesk.commands.import_, "
+        "brikdesk.commands.list, brikdesk.commands.demo\n"
+        "from brikdesk.cli import main\n"
+        "main(['roll', '2d6', '--seed', '3'])\n"
+        "print('sqlalchemy' in sys.modules, 'alembic' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     assert out.strip().splitlines()[-1] == "False False"

@@ -12,8 +12,9 @@ from tests.databases import fresh_url
 from tests.services.conftest import TickingClock
 
 
-def test_the_first_start_creates_the_demo_and_later_starts_do_not(backend: str,
-                                                                 tmp_path: Path) -> None:
+def test_the_first_start_creates_the_demo_and_later_starts_do_not(
+    backend: str, tmp_path: Path
+) -> None:
     url = fresh_url(tmp_path, "first")
     db = open_database(url)
     demo = ensure_demo(db, clock=TickingClock())
@@ -38,8 +39,10 @@ def test_the_demo_has_players_armies_and_real_loadouts(demo_sv: Services) -> Non
     assert c is not None and c.edition == "2020"
     nav = demo_sv.campaigns.navigator(c.id)
     assert [(p.name, p.faction) for p in nav.players] == [
-        ("Margo", "Crimson Brickguard"), ("Tobias", "Blue Moon Posse"),
-        ("Ines", "Salty Bilge Pirates")]
+        ("Margo", "Crimson Brickguard"),
+        ("Tobias", "Blue Moon Posse"),
+        ("Ines", "Salty Bilge Pirates"),
+    ]
     assert len({p.colour for p in nav.players}) == 3
     catalog = load_default_catalog("2020")
     for army in nav.armies:
@@ -58,8 +61,7 @@ def test_the_demo_has_players_armies_and_real_loadouts(demo_sv: Services) -> Non
     assert any("armour stacked" in t for t in texts) and any("no weapon" in t for t in texts)
 
 
-def test_the_finished_battle_has_dice_modifiers_a_death_and_ended_turns(
-        demo_sv: Services) -> None:
+def test_the_finished_battle_has_dice_modifiers_a_death_and_ended_turns(demo_sv: Services) -> None:
     c = demo_sv.campaigns.find_campaign(DEMO_NAME)
     ford, cove = demo_sv.battles.list_battles(c.id)
     assert (ford.status, cove.status) == ("finished", "in_progress")
@@ -74,18 +76,24 @@ def test_the_finished_battle_has_dice_modifiers_a_death_and_ended_turns(
     killed = [units[k] for e in events for k in e.payload.get("killed", [])]
     assert killed == ["Cactus Pete", 'Rusty "Two-Studs" McGee']
     # Its campaign record was written: the dead are dead, kills counted, battles fought.
-    rows = {u.name: u for a in demo_sv.campaigns.list_armies(c.id)
-            for u in demo_sv.roster.roster(a.id).units}
+    rows = {
+        u.name: u
+        for a in demo_sv.campaigns.list_armies(c.id)
+        for u in demo_sv.roster.roster(a.id).units
+    }
     assert rows["Cactus Pete"].status == rows['Rusty "Two-Studs" McGee'].status == "dead"
     assert (rows["Crossbow Kate"].kills, rows["Sir Reginald Studsworth"].kills) == (1, 1)
     assert sorted(n for n, u in rows.items() if u.battles_fought == 1) == sorted(units.values())
     # The battle in progress has events too and it is the second player's turn.
-    assert [e.kind for e in demo_sv.battles.events(cove.id)][-2:] == ["turn_ended",
-                                                                      "attack_resolved"]
+    assert [e.kind for e in demo_sv.battles.events(cove.id)][-2:] == [
+        "turn_ended",
+        "attack_resolved",
+    ]
 
 
-def test_recreating_the_demo_replaces_it_and_leaves_other_campaigns(demo_sv: Services,
-                                                                   demo_db: Database) -> None:
+def test_recreating_the_demo_replaces_it_and_leaves_other_campaigns(
+    demo_sv: Services, demo_db: Database
+) -> None:
     mine = demo_sv.campaigns.create_campaign("Mine").value
     old = demo_sv.campaigns.find_campaign(DEMO_NAME)
     demo_sv.campaigns.delete_army(demo_sv.campaigns.list_armies(old.id)[0].id)

@@ -46,18 +46,22 @@ def demo_doc(sv: Services) -> dict[str, Any]:
 
 # -- 1: devices and FIFOs ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("device, kind", [("/dev/zero", "character device"),
-                                          ("/dev/urandom", "character device")])
-def test_a_symlink_to_a_device_is_refused_without_reading_it(sv: Services, db: Database,
-                                                             tmp_path: Path, device: str,
-                                                             kind: str) -> None:
+
+@pytest.mark.parametrize(
+    "device, kind", [("/dev/zero", "character device"), ("/dev/urandom", "character device")]
+)
+def test_a_symlink_to_a_device_is_refused_without_reading_it(
+    sv: Services, db: Database, tmp_path: Path, device: str, kind: str
+) -> None:
     link = tmp_path / "campaign.json"
     link.symlink_to(device)
     before = table_counts(db)
     with within(5), pytest.raises(UserError) as err:
         sv.transfer.import_file(link)
-    assert str(err.value) == f"campaign.json was not imported: it is not a regular file (it is " \
-                             f"a {kind})"
+    assert (
+        str(err.value) == f"campaign.json was not imported: it is not a regular file (it is "
+        f"a {kind})"
+    )
     assert table_counts(db) == before
 
 
@@ -75,12 +79,15 @@ def test_the_command_line_refuses_a_device_in_one_line(capsys, tmp_path: Path) -
         code = main(["--db", f"sqlite:///{tmp_path / 'x.sqlite3'}", "import", str(link)])
     err = capsys.readouterr().err
     assert code == 2
-    assert err == "brikdesk import: zero.json was not imported: it is not a regular file " \
-                  "(it is a character device)\n"
+    assert (
+        err == "brikdesk import: zero.json was not imported: it is not a regular file "
+        "(it is a character device)\n"
+    )
 
 
-def test_a_file_that_grows_past_the_limit_is_read_no_further(sv: Services, tmp_path: Path,
-                                                            monkeypatch) -> None:
+def test_a_file_that_grows_past_the_limit_is_read_no_further(
+    sv: Services, tmp_path: Path, monkeypatch
+) -> None:
     from brikdesk.services import transfer
 
     monkeypatch.setattr(transfer, "MAX_FILE_BYTES", 1000)
@@ -104,8 +111,10 @@ def test_a_file_that_grows_past_the_limit_is_read_no_further(sv: Services, tmp_p
 
 # -- 2: bounded work -----------------------------------------------------------------------------
 
+
 def test_sixty_megabytes_of_small_numbers_are_refused_before_parsing(
-        demo_sv: Services, demo_db: Database, tmp_path: Path) -> None:
+    demo_sv: Services, demo_db: Database, tmp_path: Path
+) -> None:
     doc = demo_doc(demo_sv)
     path = tmp_path / "numbers.json"
     with path.open("w") as f:
@@ -114,13 +123,20 @@ def test_sixty_megabytes_of_small_numbers_are_refused_before_parsing(
         f.write("1]}")
     assert 59_000_000 < path.stat().st_size < MAX_FILE_BYTES
     before = table_counts(demo_db)
-    with within(20), pytest.raises(UserError, match=r"\$: the file holds more than 8,000,000 "
-                                                    r"values \(30,000,\d{3} commas\)"):
+    with (
+        within(20),
+        pytest.raises(
+            UserError,
+            match=r"\$: the file holds more than 8,000,000 "
+            r"values \(30,000,\d{3} commas\)",
+        ),
+    ):
         demo_sv.transfer.import_file(path, name="Numbers")
     assert table_counts(demo_db) == before
 
 
 # -- 3 and 4: text -------------------------------------------------------------------------------
+
 
 def import_text(sv: Services, text: str) -> str:
     with pytest.raises(UserError) as err:
@@ -128,37 +144,56 @@ def import_text(sv: Services, text: str) -> str:
     return str(err.value)
 
 
-def test_a_lone_surrogate_in_a_name_is_refused_naming_the_place(demo_sv: Services,
-                                                                demo_db: Database) -> None:
+def test_a_lone_surrogate_in_a_name_is_refused_naming_the_place(
+    demo_sv: Services, demo_db: Database
+) -> None:
     text = json.dumps(demo_doc(demo_sv)).replace('"Margo"', '"Margo\\ud800"', 1)
     before = table_counts(demo_db)
     assert import_text(demo_sv, text) == (
         "h.json was not imported: $.players[0].name: contains a lone surrogate U+D800 at "
-        "position 6 (not a character; the text is not valid Unicode)")
+        "position 6 (not a character; the text is not valid Unicode)"
+    )
     assert table_counts(demo_db) == before
 
 
-def test_a_lone_surrogate_in_an_event_text_is_refused_naming_the_place(
-        demo_sv: Services) -> None:
+def test_a_lone_surrogate_in_an_event_text_is_refused_naming_the_place(demo_sv: Services) -> None:
     doc = demo_doc(demo_sv)
     doc["battles"][0]["events"][0]["payload"]["text"] = "PLACEHOLDER"
     text = json.dumps(doc).replace('"PLACEHOLDER"', '"Kate \\udfff hits"')
     assert import_text(demo_sv, text) == (
         "h.json was not imported: $.battles[0].events[0].payload.text: contains a "
-        "lone surrogate U+DFFF at position 6 (not a character; the text is not valid Unicode)")
+        "lone surrogate U+DFFF at position 6 (not a character; the text is not valid Unicode)"
+    )
 
 
-@pytest.mark.parametrize("where, value, message", [
-    (("players", 0, "name"), "Margo\x1b[2J", "$.players[0].name: contains the control "
-                                             "character U+001B at position 6"),
-    (("armies", 0, "units", 0, "notes"), "ding\x07\x08", "$.armies[0].units[0].notes: contains "
-                                                        "the control character U+0007"),
-    (("campaign", "notes"), "a\x1bb", "$.campaign.notes: contains the control character U+001B"),
-    (("battles", 0, "events", 0, "payload", "text"), "\x1b[31mred",
-     "$.battles[0].events[0].payload.text: contains the control character U+001B"),
-])
-def test_control_characters_are_refused_on_import_as_in_the_app(demo_sv: Services, where,
-                                                                value, message) -> None:
+@pytest.mark.parametrize(
+    "where, value, message",
+    [
+        (
+            ("players", 0, "name"),
+            "Margo\x1b[2J",
+            "$.players[0].name: contains the control character U+001B at position 6",
+        ),
+        (
+            ("armies", 0, "units", 0, "notes"),
+            "ding\x07\x08",
+            "$.armies[0].units[0].notes: contains the control character U+0007",
+        ),
+        (
+            ("campaign", "notes"),
+            "a\x1bb",
+            "$.campaign.notes: contains the control character U+001B",
+        ),
+        (
+            ("battles", 0, "events", 0, "payload", "text"),
+            "\x1b[31mred",
+            "$.battles[0].events[0].payload.text: contains the control character U+001B",
+        ),
+    ],
+)
+def test_control_characters_are_refused_on_import_as_in_the_app(
+    demo_sv: Services, where, value, message
+) -> None:
     doc = demo_doc(demo_sv)
     node: Any = doc
     for k in where[:-1]:
@@ -169,14 +204,15 @@ def test_control_characters_are_refused_on_import_as_in_the_app(demo_sv: Service
 
 def test_the_app_refuses_the_same_text(demo_sv: Services) -> None:
     player = demo_sv.campaigns.list_players(demo_id(demo_sv))[0]
-    for bad, reason in (("Margo\x1b[2J", "control character U+001B"),
-                        ("Margo\ud800", "lone surrogate U+D800")):
+    for bad, reason in (
+        ("Margo\x1b[2J", "control character U+001B"),
+        ("Margo\ud800", "lone surrogate U+D800"),
+    ):
         with pytest.raises(UserError, match=re.escape(reason)):
             demo_sv.campaigns.update_player(player.id, PlayerPatch(name=bad))
 
 
-def test_list_prints_control_characters_stored_earlier_as_escapes(capsys, tmp_path: Path
-                                                                  ) -> None:
+def test_list_prints_control_characters_stored_earlier_as_escapes(capsys, tmp_path: Path) -> None:
     from sqlalchemy import text
 
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
@@ -184,8 +220,9 @@ def test_list_prints_control_characters_stored_earlier_as_escapes(capsys, tmp_pa
     from brikdesk.persistence.db import open_database
 
     with open_database(url) as db, db.sessions.begin() as s:  # as an older BrikDesk stored it
-        s.execute(text("UPDATE player SET name = :n WHERE name = 'Margo'"),
-                  {"n": "Margo\x1b[2J\x07"})
+        s.execute(
+            text("UPDATE player SET name = :n WHERE name = 'Margo'"), {"n": "Margo\x1b[2J\x07"}
+        )
     capsys.readouterr()
     assert main(["--db", url, "list"]) == 0
     out = capsys.readouterr().out
@@ -195,27 +232,31 @@ def test_list_prints_control_characters_stored_earlier_as_escapes(capsys, tmp_pa
 
 # -- 9: messages ---------------------------------------------------------------------------------
 
+
 def test_a_megabyte_name_is_reported_against_the_name_limit(demo_sv: Services) -> None:
     doc = demo_doc(demo_sv)
     doc["armies"][0]["units"][0]["name"] = "x" * 1_000_000
     assert import_text(demo_sv, json.dumps(doc)).endswith(
-        f"$.armies[0].units[0].name: is too long (1000000 characters; at most {NAME_LEN})")
+        f"$.armies[0].units[0].name: is too long (1000000 characters; at most {NAME_LEN})"
+    )
 
 
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
-def test_nan_and_infinity_are_refused_naming_their_place(demo_sv: Services,
-                                                         constant: str) -> None:
+def test_nan_and_infinity_are_refused_naming_their_place(demo_sv: Services, constant: str) -> None:
     doc = demo_doc(demo_sv)
     doc["armies"][1]["units"][2]["kills"] = "PLACEHOLDER"
     text = json.dumps(doc).replace('"PLACEHOLDER"', constant)
     assert import_text(demo_sv, text).endswith(
-        f"$.armies[1].units[2].kills: {constant} is not a number JSON allows")
+        f"$.armies[1].units[2].kills: {constant} is not a number JSON allows"
+    )
 
 
 # -- 9: export file modes ------------------------------------------------------------------------
 
+
 def test_export_keeps_an_existing_files_mode_and_gives_a_new_one_the_usual_mode(
-        demo_sv: Services, tmp_path: Path) -> None:
+    demo_sv: Services, tmp_path: Path
+) -> None:
     cid = demo_id(demo_sv)
     existing = tmp_path / "shared.json"
     existing.write_text("old")
@@ -231,8 +272,9 @@ def test_export_keeps_an_existing_files_mode_and_gives_a_new_one_the_usual_mode(
     assert stat.S_IMODE(new.stat().st_mode) == 0o640
 
 
-def test_a_cancelled_export_leaves_the_old_file_and_no_temporary_file(demo_sv: Services,
-                                                                      tmp_path: Path) -> None:
+def test_a_cancelled_export_leaves_the_old_file_and_no_temporary_file(
+    demo_sv: Services, tmp_path: Path
+) -> None:
     from brikdesk.services.transfer import Cancelled
 
     target = tmp_path / "out.json"
@@ -268,9 +310,11 @@ def test_a_cancelled_import_writes_nothing(demo_sv: Services, demo_db: Database)
 
 # -- 5: dice the app accepts anywhere have bounded odds -----------------------------------------
 
+
 @pytest.mark.parametrize("damage", ["100d100+5", "39d100", "11d100"])
-def test_a_house_rule_damage_beyond_the_dice_limits_is_refused(demo_sv: Services,
-                                                              damage: str) -> None:
+def test_a_house_rule_damage_beyond_the_dice_limits_is_refused(
+    demo_sv: Services, damage: str
+) -> None:
     cid = demo_id(demo_sv)
     with pytest.raises(UserError, match="dice"):
         demo_sv.catalog.set_item_field(cid, "long-ranged-weapon", "damage", damage)
@@ -288,6 +332,7 @@ def test_an_imported_house_rule_beyond_the_dice_limits_is_refused(demo_sv: Servi
 
 
 # -- 9: a killed import committed and said so, or wrote nothing ----------------------------------
+
 
 def test_a_killed_import_either_committed_and_said_so_or_wrote_nothing(tmp_path: Path) -> None:
     """``brikdesk import`` killed (SIGKILL) at moments spread over its run, its output going to
@@ -307,15 +352,23 @@ def test_a_killed_import_either_committed_and_said_so_or_wrote_nothing(tmp_path:
     assert main(["--db", source_url, "export", "--out", str(export)]) == 0
     brikdesk = str(Path(sys.executable).parent / "brikdesk")
     start = time.perf_counter()
-    full = subprocess.run([brikdesk, "--db", f"sqlite:///{tmp_path / 'timing.sqlite3'}",
-                           "import", str(export)], capture_output=True, text=True, timeout=60)
+    full = subprocess.run(
+        [brikdesk, "--db", f"sqlite:///{tmp_path / 'timing.sqlite3'}", "import", str(export)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     took = time.perf_counter() - start
     assert full.returncode == 0 and full.stdout.startswith("Imported")
     for n in range(10):
         url = f"sqlite:///{tmp_path / f'killed-{n}.sqlite3'}"
         assert main(["--db", url, "list"]) == 0  # an empty BrikDesk database
-        proc = subprocess.Popen([brikdesk, "--db", url, "import", str(export)],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [brikdesk, "--db", url, "import", str(export)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         time.sleep(took * (0.3 + 0.08 * n))
         proc.kill()
         out, _err = proc.communicate(timeout=30)
@@ -327,6 +380,7 @@ def test_a_killed_import_either_committed_and_said_so_or_wrote_nothing(tmp_path:
 
 
 # -- progress on a terminal ----------------------------------------------------------------------
+
 
 class _Terminal:
     def __init__(self, tty: bool) -> None:

@@ -28,7 +28,8 @@ IMPOSSIBLE_IDS = [MAX_ID + 1, 2**40, 2**63, 2**70, -(2**70)]
 
 @pytest.mark.parametrize("ident", IMPOSSIBLE_IDS)
 def test_an_id_no_row_can_have_is_not_found_rather_than_a_storage_error(
-        sv: Services, camp: Camp, ident: int) -> None:
+    sv: Services, camp: Camp, ident: int
+) -> None:
     with pytest.raises(UserError, match=f"there is no campaign with id {ident}"):
         sv.campaigns.get_campaign(ident)
     with pytest.raises(UserError, match=f"there is no army with id {ident}"):
@@ -39,24 +40,28 @@ def test_an_id_no_row_can_have_is_not_found_rather_than_a_storage_error(
         sv.roster.unit_card(ident)
     blue = sv.roster.add_unit(camp.blue_army.id, "minifig").value[0]
     with pytest.raises(UserError, match=f"there is no unit with id {ident}"):
-        sv.battles.create_battle(camp.campaign.id, "Skirmish",
-                                 [Muster(camp.red.id, (ident,)), Muster(camp.blue.id, (blue,))])
+        sv.battles.create_battle(
+            camp.campaign.id,
+            "Skirmish",
+            [Muster(camp.red.id, (ident,)), Muster(camp.blue.id, (blue,))],
+        )
     assert sv.battles.list_battles(camp.campaign.id) == ()
 
 
-def test_a_battle_unit_id_no_row_can_have_is_not_in_the_battle(sv: Services,
-                                                                camp: Camp) -> None:
+def test_a_battle_unit_id_no_row_can_have_is_not_in_the_battle(sv: Services, camp: Camp) -> None:
     red = sv.roster.add_unit(camp.red_army.id, "minifig").value[0]
     blue = sv.roster.add_unit(camp.blue_army.id, "minifig").value[0]
-    b = sv.tracker.begin(camp.campaign.id, "Skirmish", [
-        Muster(camp.red.id, (red,)), Muster(camp.blue.id, (blue,))]).value
+    b = sv.tracker.begin(
+        camp.campaign.id, "Skirmish", [Muster(camp.red.id, (red,)), Muster(camp.blue.id, (blue,))]
+    ).value
     with pytest.raises(UserError, match=f"{2**40}"):
         sv.tracker.record(b.id, [UnitKilled(2**40)])
     assert sv.battles.events(b.id) == ()
 
 
-def test_the_nul_character_is_refused_in_names_and_in_imported_files(sv: Services, db: Database,
-                                                                    camp: Camp) -> None:
+def test_the_nul_character_is_refused_in_names_and_in_imported_files(
+    sv: Services, db: Database, camp: Camp
+) -> None:
     nul = "contains the control character U\\+0000"
     with pytest.raises(UserError, match=nul) as err:
         sv.campaigns.create_campaign("Null\x00Campaign")
@@ -78,8 +83,9 @@ def test_the_nul_character_is_refused_in_names_and_in_imported_files(sv: Service
     assert sv.catalog.catalog(camp.campaign.id).item(item.key).name == "Zero Ray"
 
 
-def test_house_rules_are_exported_in_code_point_order_of_their_keys(sv: Services,
-                                                                    camp: Camp) -> None:
+def test_house_rules_are_exported_in_code_point_order_of_their_keys(
+    sv: Services, camp: Camp
+) -> None:
     # Database collations differ: glibc's en_US ignores '-' (laserbeam before laser-pike),
     # ICU's en-US puts '_' before '-' (laser_a before laser-a). Code points: '-' (0x2d),
     # '2' (0x32), '_' (0x5f), 'b' (0x62).
@@ -88,7 +94,12 @@ def test_house_rules_are_exported_in_code_point_order_of_their_keys(sv: Services
     sv.catalog.put_entry(camp.campaign.id, "item", "laser_a", {**entry, "key": "laser_a"})
     doc = sv.transfer.export_campaign(camp.campaign.id)
     assert [e["key"] for e in doc["catalog"]["items"]] == [
-        "laser-a", "laser-pike", "laser2", "laser_a", "laserbeam"]
+        "laser-a",
+        "laser-pike",
+        "laser2",
+        "laser_a",
+        "laserbeam",
+    ]
 
 
 def test_rows_put_back_with_higher_ids_are_never_reused(sv: Services, db: Database) -> None:

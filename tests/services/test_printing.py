@@ -29,11 +29,15 @@ def ps(demo_db: Database, clock) -> PrintService:
 def ids(sv: Services) -> dict[str, int]:
     c = sv.campaigns.find_campaign(DEMO_NAME)
     nav = sv.campaigns.navigator(c.id)
-    return {**{a.name: a.id for a in nav.armies}, **{b.name: b.id for b in nav.battles},
-            "campaign": c.id}
+    return {
+        **{a.name: a.id for a in nav.armies},
+        **{b.name: b.id for b in nav.battles},
+        "campaign": c.id,
+    }
 
 
 # --------------------------------------------------------------------------- finding
+
 
 def test_an_army_is_found_by_id_by_name_in_any_case_or_by_a_unique_part(ps, demo_sv):
     posse = ids(demo_sv)["Moonlight Posse"]
@@ -49,18 +53,25 @@ def test_an_ambiguous_name_lists_the_candidates_with_their_ids(ps, demo_sv):
     with pytest.raises(UserError) as err:
         ps.find_army("the")
     msg = str(err.value)
-    assert msg == (f"'the' matches 2 armies: 'The Red Vanguard' (id {i['The Red Vanguard']}, "
-                   f"Margo, {DEMO_NAME}), 'The Salty Bilge Crew' (id "
-                   f"{i['The Salty Bilge Crew']}, Ines, {DEMO_NAME}); give the id")
+    assert msg == (
+        f"'the' matches 2 armies: 'The Red Vanguard' (id {i['The Red Vanguard']}, "
+        f"Margo, {DEMO_NAME}), 'The Salty Bilge Crew' (id "
+        f"{i['The Salty Bilge Crew']}, Ines, {DEMO_NAME}); give the id"
+    )
     assert "\n" not in msg
 
 
 def test_an_unknown_name_says_which_there_are(ps):
-    with pytest.raises(UserError, match=r"^there is no army called 'Blue Army'; the armies "
-                                        r"are: 'The Red Vanguard' \(id \d+, Margo, "):
+    with pytest.raises(
+        UserError,
+        match=r"^there is no army called 'Blue Army'; the armies "
+        r"are: 'The Red Vanguard' \(id \d+, Margo, ",
+    ):
         ps.find_army("Blue Army")
-    with pytest.raises(UserError, match="^there is no battle called 'Siege'; the battles are: "
-                                        "'Skirmish at Baseplate Ford'"):
+    with pytest.raises(
+        UserError,
+        match="^there is no battle called 'Siege'; the battles are: 'Skirmish at Baseplate Ford'",
+    ):
         ps.find_battle("Siege")
     with pytest.raises(UserError, match="name the army"):
         ps.find_army("  ")
@@ -68,22 +79,26 @@ def test_an_unknown_name_says_which_there_are(ps):
 
 def test_the_campaign_narrows_the_search(ps, demo_sv):
     i = ids(demo_sv)
-    copy = demo_sv.transfer.import_campaign(demo_sv.transfer.export_json(i["campaign"]),
-                                            name="Second Front").value
+    copy = demo_sv.transfer.import_campaign(
+        demo_sv.transfer.export_json(i["campaign"]), name="Second Front"
+    ).value
     with pytest.raises(UserError, match="'vanguard' matches 2 armies"):
         ps.find_army("vanguard")
     theirs = ps.find_army("vanguard", campaign="second front")
     assert theirs.campaign_id == copy.id and theirs.context == "Margo"
-    assert ps.find_battle("ford", campaign=str(i["campaign"])).id == i[
-        "Skirmish at Baseplate Ford"]
+    assert ps.find_battle("ford", campaign=str(i["campaign"])).id == i["Skirmish at Baseplate Ford"]
     with pytest.raises(UserError, match="^there is no campaign called 'Third'"):
         ps.find_army("vanguard", campaign="Third")
-    with pytest.raises(UserError, match="^there is no army called 'Bilge Rats' in 'Second "
-                                        "Front'; the armies are: 'The Red Vanguard'"):
+    with pytest.raises(
+        UserError,
+        match="^there is no army called 'Bilge Rats' in 'Second "
+        "Front'; the armies are: 'The Red Vanguard'",
+    ):
         ps.find_army("Bilge Rats", campaign="Second Front")
 
 
 # --------------------------------------------------------------------------- roster sheets
+
 
 def test_the_roster_sheet_leaves_out_the_dead_and_shows_campaign_records(ps, demo_sv, clock):
     posse = ids(demo_sv)["Moonlight Posse"]
@@ -91,15 +106,27 @@ def test_the_roster_sheet_leaves_out_the_dead_and_shows_campaign_records(ps, dem
     # Cactus Pete and Rusty died at Baseplate Ford
     assert job.left_out == ('Rusty "Two-Studs" McGee', "Cactus Pete")
     titles = [c.title for c in job.sheet.cards]
-    assert titles == ["Marshal Dusty Flatstud", "Deputy Lulu Grayle", "Dynamite Dot",
-                      "Big Hank the Anvil", "Clementine", "Slim Jim Sparks", "Doc Holloway",
-                      "Tumbleweed Tess"]
+    assert titles == [
+        "Marshal Dusty Flatstud",
+        "Deputy Lulu Grayle",
+        "Dynamite Dot",
+        "Big Hank the Anvil",
+        "Clementine",
+        "Slim Jim Sparks",
+        "Doc Holloway",
+        "Tumbleweed Tess",
+    ]
     notes = {c.title: c.campaign_notes for c in job.sheet.cards}
     assert notes["Marshal Dusty Flatstud"] == "1 battle"  # fought at the ford, no kill
     assert notes["Dynamite Dot"] == ""  # the Bilge Cove battle is not finished
     h = job.sheet.header
     assert (h.army, h.player, h.campaign, h.budget, h.colour) == (
-        "Moonlight Posse", "Tobias", DEMO_NAME, 50, "#2e86c1")
+        "Moonlight Posse",
+        "Tobias",
+        DEMO_NAME,
+        50,
+        "#2e86c1",
+    )
     assert h.date == clock.now.astimezone().date()
     assert h.total_cost == sum(c.total_cost for c in job.sheet.cards)
 
@@ -110,15 +137,17 @@ def test_dead_units_are_printed_when_asked_and_kills_are_counted(ps, demo_sv):
     assert posse.left_out == ()
     notes = {c.title: c.campaign_notes for c in posse.sheet.cards}
     assert notes["Cactus Pete"] == "Dead in the campaign; 1 battle"
-    vanguard = {c.title: c.campaign_notes
-                for c in ps.roster_sheet(i["The Red Vanguard"]).sheet.cards}
+    vanguard = {
+        c.title: c.campaign_notes for c in ps.roster_sheet(i["The Red Vanguard"]).sheet.cards
+    }
     assert vanguard["Sir Reginald Studsworth"] == "1 battle, 1 kill"
     assert vanguard["Crossbow Kate"] == "1 battle, 1 kill"
 
 
 def test_the_sheet_options_are_kept(ps, demo_sv):
-    opts = RosterSheetOptions(paper="letter", turns=9, black_and_white=True,
-                              include_warnings=True, blank_cards=0)
+    opts = RosterSheetOptions(
+        paper="letter", turns=9, black_and_white=True, include_warnings=True, blank_cards=0
+    )
     job = ps.roster_sheet(ids(demo_sv)["The Red Vanguard"], opts)
     assert job.sheet.options == opts and job.sheet.blank_cards == 0
     # the demo's Red Vanguard is over budget and Brother Axel wears two suits of armour
@@ -129,24 +158,33 @@ def test_the_sheet_options_are_kept(ps, demo_sv):
 
 # --------------------------------------------------------------------------- battle reports
 
+
 def test_the_report_of_the_demos_finished_battle(ps, demo_sv):
     bid = ids(demo_sv)["Skirmish at Baseplate Ford"]
     r = ps.battle_report(bid)
     summary = demo_sv.battles.battle(bid).battle
     assert (r.facts.name, r.facts.campaign, r.facts.status, r.facts.edition) == (
-        "Skirmish at Baseplate Ford", DEMO_NAME, "finished", "2020")
+        "Skirmish at Baseplate Ford",
+        DEMO_NAME,
+        "finished",
+        "2020",
+    )
     assert r.facts.date == summary.finished_at.astimezone().date()
     assert [p.name for p in r.players] == ["Margo", "Tobias"]
     assert [(c.player, c.mustered, c.lost, c.kills, c.fallen) for c in r.casualties] == [
         ("Margo", 4, 0, 2, ()),
-        ("Tobias", 4, 2, 0, ("Cactus Pete", 'Rusty "Two-Studs" McGee'))]
+        ("Tobias", 4, 2, 0, ("Cactus Pete", 'Rusty "Two-Studs" McGee')),
+    ]
     assert [rc.lost for rc in r.per_round] == [(0, 1), (0, 1)]
     assert r.result == "Tobias's posse falls back across the ford; Margo holds Baseplate Ford."
     first = r.entries[0]
-    assert first.headline == ("Crossbow Kate (Margo) attacks Cactus Pete (Tobias) with a "
-                              "Long-Ranged Weapon")
-    assert first.rolls == ("Action Roll: d6 5, -1 = 4 against Use 3: hit",
-                           "Damage: d6 3, +1, -1 = 3 against Armor 0")
+    assert first.headline == (
+        "Crossbow Kate (Margo) attacks Cactus Pete (Tobias) with a Long-Ranged Weapon"
+    )
+    assert first.rolls == (
+        "Action Roll: d6 5, -1 = 4 against Use 3: hit",
+        "Damage: d6 3, +1, -1 = 3 against Armor 0",
+    )
     # every attack of the log is told, with its dice
     attacks = [e for e in demo_sv.battles.events(bid) if e.kind == "attack_resolved"]
     told = [e for e in r.entries if e.is_attack]
@@ -157,8 +195,10 @@ def test_the_report_of_the_demos_finished_battle(ps, demo_sv):
 def test_undone_events_are_not_in_the_report(ps, demo_sv):
     bid = ids(demo_sv)["Raid on Bilge Cove"]
     before = ps.battle_report(bid)
-    assert [t.title for t in before.rounds[-1].turns] == ["Tobias's turn",
-                                                         "Ines's turn (in progress)"]
+    assert [t.title for t in before.rounds[-1].turns] == [
+        "Tobias's turn",
+        "Ines's turn (in progress)",
+    ]
     demo_sv.tracker.undo(bid)  # Gunner Magda's Over the Top
     after = ps.battle_report(bid)
     assert len(after.entries) == len(before.entries) - 1

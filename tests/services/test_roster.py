@@ -23,7 +23,9 @@ def test_adding_units_in_bulk_names_them_in_sequence(sv: Services, camp: Camp) -
     assert list(more) == [u.id for u in sv.roster.roster(camp.red_army.id).units][3:]
     sv.roster.add_units(camp.red_army.id, "hero", 2, "Captain {n} of {type}s")
     assert [u.name for u in sv.roster.roster(camp.red_army.id).units][5:] == [
-        "Captain 1 of Heros", "Captain 2 of Heros"]
+        "Captain 1 of Heros",
+        "Captain 2 of Heros",
+    ]
 
 
 def test_a_name_pattern_is_never_a_format_string(sv: Services, camp: Camp) -> None:
@@ -40,15 +42,26 @@ def test_impossible_counts_are_refused(sv: Services, camp: Camp, count) -> None:
 
 
 def test_roster_rows_show_stats_equipment_and_cost(sv: Services, camp: Camp) -> None:
-    sv.roster.add_unit(camp.red_army.id, "minifig", name="Rifleman",
-                       loadout=Loadout(("long-ranged-weapon",), ("body-armor",)))
-    sv.roster.add_unit(camp.red_army.id, "hero", name="Captain",
-                       loadout=Loadout(("heavy-weapon", "shield"), ("heavy-armor",)))
+    sv.roster.add_unit(
+        camp.red_army.id,
+        "minifig",
+        name="Rifleman",
+        loadout=Loadout(("long-ranged-weapon",), ("body-armor",)),
+    )
+    sv.roster.add_unit(
+        camp.red_army.id,
+        "hero",
+        name="Captain",
+        loadout=Loadout(("heavy-weapon", "shield"), ("heavy-armor",)),
+    )
     roster = sv.roster.roster(camp.red_army.id)
     rifle, captain = roster.units
     assert (rifle.type_name, rifle.action_die, rifle.move, rifle.armor) == ("Minifig", 6, 5, "6")
-    assert (rifle.hands, rifle.worn, rifle.cost) == (("Long-Ranged Weapon",), ("Body Armor",),
-                                                     4 + 5 + 1)
+    assert (rifle.hands, rifle.worn, rifle.cost) == (
+        ("Long-Ranged Weapon",),
+        ("Body Armor",),
+        4 + 5 + 1,
+    )
     assert (captain.action_die, captain.armor, captain.cost) == (10, "2d6", 11 + 3 + 1 + 2)
     assert captain.hands_text == "Heavy Weapon, Shield" and rifle.warnings == ()
     assert (roster.total, roster.budget, roster.cost_unit) == (27, 30, "CP")
@@ -56,8 +69,12 @@ def test_roster_rows_show_stats_equipment_and_cost(sv: Services, camp: Camp) -> 
 
 
 def test_warnings_name_the_unit_and_never_block(sv: Services, camp: Camp) -> None:
-    sv.roster.add_unit(camp.red_army.id, "minifig", name="Overloaded",
-                       loadout=Loadout(("long-ranged-weapon", "shield")))
+    sv.roster.add_unit(
+        camp.red_army.id,
+        "minifig",
+        name="Overloaded",
+        loadout=Loadout(("long-ranged-weapon", "shield")),
+    )
     sv.roster.add_unit(camp.red_army.id, "minifig", name="Empty-handed")
     sv.roster.add_units(camp.red_army.id, "hero", 2)
     roster = sv.roster.roster(camp.red_army.id)
@@ -66,40 +83,53 @@ def test_warnings_name_the_unit_and_never_block(sv: Services, camp: Camp) -> Non
     assert "Long-Ranged Weapon takes both hands" in over.warnings_text
     assert "no weapon" in empty.warnings_text
     assert roster.over_budget and [str(w) for w in roster.warnings] == [
-        "Army: over budget by 6 CP (36 CP of 30 CP) (army budget)"]
+        "Army: over budget by 6 CP (36 CP of 30 CP) (army budget)"
+    ]
 
 
 def test_editing_a_unit_returns_the_old_values_and_undo_redo(sv: Services, camp: Camp) -> None:
     [uid] = sv.roster.add_unit(camp.red_army.id, "minifig", name="Bob").value
-    patch = UnitPatch(name="Sir Bob", type_key="hero",
-                      loadout=Loadout(("hand-weapon", None), ("body-armor",)),
-                      overrides=UnitOverrides(move=6))
+    patch = UnitPatch(
+        name="Sir Bob",
+        type_key="hero",
+        loadout=Loadout(("hand-weapon", None), ("body-armor",)),
+        overrides=UnitOverrides(move=6),
+    )
     done = sv.roster.edit_unit(uid, patch)
-    assert done.value == UnitPatch(name="Bob", type_key="minifig", loadout=Loadout(),
-                                   overrides=UnitOverrides())
+    assert done.value == UnitPatch(
+        name="Bob", type_key="minifig", loadout=Loadout(), overrides=UnitOverrides()
+    )
     [row] = sv.roster.unit_rows([uid])
     assert (row.name, row.type_name, row.move, row.armor, row.hands) == (
-        "Sir Bob", "Hero", 6, "2d6+2", ("Hand Weapon", "-"))
+        "Sir Bob",
+        "Hero",
+        6,
+        "2d6+2",
+        ("Hand Weapon", "-"),
+    )
     assert done.undo() == Changes.UNITS
     [row] = sv.roster.unit_rows([uid])
-    assert (row.name, row.type_key, row.move, row.hands, row.worn) == ("Bob", "minifig", 5, (),
-                                                                       ())
+    assert (row.name, row.type_key, row.move, row.hands, row.worn) == ("Bob", "minifig", 5, (), ())
     done.redo()
     assert sv.roster.unit_rows([uid])[0].name == "Sir Bob"
 
 
-@pytest.mark.parametrize("patch, message", [
-    (UnitPatch(name=""), "name can't be empty"),
-    (UnitPatch(type_key="dragon"), "no unit type 'dragon'"),
-    (UnitPatch(loadout=Loadout(("laser-sword",))), "no item 'laser-sword'"),
-    (UnitPatch(overrides=UnitOverrides(action_die=7)), "Action die is one of"),
-    (UnitPatch(overrides=UnitOverrides(move=-1)), "can't be negative"),
-    (UnitPatch(overrides=UnitOverrides(armor="lots")), "Armor"),
-    (UnitPatch(status="undead"), "not a campaign status"),
-    (UnitPatch(kills=-2), "can't be negative"),
-])
-def test_impossible_unit_values_are_refused_and_nothing_changes(sv: Services, camp: Camp,
-                                                                patch, message) -> None:
+@pytest.mark.parametrize(
+    "patch, message",
+    [
+        (UnitPatch(name=""), "name can't be empty"),
+        (UnitPatch(type_key="dragon"), "no unit type 'dragon'"),
+        (UnitPatch(loadout=Loadout(("laser-sword",))), "no item 'laser-sword'"),
+        (UnitPatch(overrides=UnitOverrides(action_die=7)), "Action die is one of"),
+        (UnitPatch(overrides=UnitOverrides(move=-1)), "can't be negative"),
+        (UnitPatch(overrides=UnitOverrides(armor="lots")), "Armor"),
+        (UnitPatch(status="undead"), "not a campaign status"),
+        (UnitPatch(kills=-2), "can't be negative"),
+    ],
+)
+def test_impossible_unit_values_are_refused_and_nothing_changes(
+    sv: Services, camp: Camp, patch, message
+) -> None:
     [uid] = sv.roster.add_unit(camp.red_army.id, "minifig", name="Steady").value
     before = sv.roster.unit_rows([uid])
     with pytest.raises(UserError, match=message):
@@ -114,12 +144,12 @@ def test_a_failed_multi_edit_changes_no_unit(sv: Services, camp: Camp) -> None:
     assert [u.name for u in sv.roster.unit_rows([a, b])] == ["Minifig 1", "Minifig 2"]
 
 
-def test_deleted_units_come_back_with_their_ids_and_battle_links(sv: Services,
-                                                                camp: Camp) -> None:
+def test_deleted_units_come_back_with_their_ids_and_battle_links(sv: Services, camp: Camp) -> None:
     reds = sv.roster.add_units(camp.red_army.id, "minifig", 4).value
     blues = sv.roster.add_units(camp.blue_army.id, "minifig", 1).value
-    b = sv.battles.create_battle(camp.campaign.id, "Skirmish",
-                                 [Muster(camp.red.id, reds[:2]), Muster(camp.blue.id, blues)])
+    b = sv.battles.create_battle(
+        camp.campaign.id, "Skirmish", [Muster(camp.red.id, reds[:2]), Muster(camp.blue.id, blues)]
+    )
     done = sv.roster.delete_units(reds[:3])
     assert [u.id for u in sv.roster.roster(camp.red_army.id).units] == [reds[3]]
     # The battle keeps its copies; the link to the campaign unit is cleared.
@@ -142,13 +172,19 @@ def test_adding_units_is_undone_and_redone_with_the_same_ids(sv: Services, camp:
 
 
 def test_duplicates_copy_the_loadout_with_a_fresh_record(sv: Services, camp: Camp) -> None:
-    [uid] = sv.roster.add_unit(camp.red_army.id, "minifig", name="Vet",
-                               loadout=Loadout(("short-ranged-weapon",))).value
+    [uid] = sv.roster.add_unit(
+        camp.red_army.id, "minifig", name="Vet", loadout=Loadout(("short-ranged-weapon",))
+    ).value
     sv.roster.edit_unit(uid, UnitPatch(kills=4, battles_fought=2, status="wounded"))
     done = sv.roster.duplicate_units([uid])
     [copy] = sv.roster.unit_rows(done.value)
     assert (copy.name, copy.hands, copy.kills, copy.battles_fought, copy.status) == (
-        "Vet (copy)", ("Short-Ranged Weapon",), 0, 0, "alive")
+        "Vet (copy)",
+        ("Short-Ranged Weapon",),
+        0,
+        0,
+        "alive",
+    )
     done.undo()
     assert len(sv.roster.roster(camp.red_army.id).units) == 1
 
@@ -164,14 +200,23 @@ def test_reordering_puts_units_in_the_given_order_and_back(sv: Services, camp: C
 
 
 def test_the_unit_card_has_the_cost_breakdown_and_each_item(sv: Services, camp: Camp) -> None:
-    [uid] = sv.roster.add_unit(camp.red_army.id, "minifig", name="Grenadier",
-                               loadout=Loadout(("explosive",), (), ("hand-weapon",))).value
+    [uid] = sv.roster.add_unit(
+        camp.red_army.id,
+        "minifig",
+        name="Grenadier",
+        loadout=Loadout(("explosive",), (), ("hand-weapon",)),
+    ).value
     card = sv.roster.unit_card(uid)
     assert [(line.label, line.cost) for line in card.cost.lines] == [
-        ("Minifig", 4), ("Explosive (in hand)", 1), ("Hand Weapon (carried)", 2)]
+        ("Minifig", 4),
+        ("Explosive (in hand)", 1),
+        ("Hand Weapon (carried)", 2),
+    ]
     assert card.cost.total == card.row.cost == 7
     assert [(k, where, it.damage) for k, where, it in card.items] == [
-        ("explosive", "in hand", "1d10 Exp"), ("hand-weapon", "carried", "1dA")]
+        ("explosive", "in hand", "1d10 Exp"),
+        ("hand-weapon", "carried", "1dA"),
+    ]
     assert card.stats is not None and card.stats.counters == 2
 
 
@@ -190,12 +235,13 @@ def _count_queries(db: Database, call) -> int:
     return count
 
 
-def test_loading_a_roster_takes_the_same_queries_for_5_or_500_units(sv: Services, db: Database,
-                                                                   camp: Camp) -> None:
-    sv.roster.add_units(camp.red_army.id, "minifig", 5,
-                        loadout=Loadout(("hand-weapon", "shield")))
-    sv.roster.add_units(camp.blue_army.id, "minifig", 250,
-                        loadout=Loadout(("hand-weapon", "shield")))
+def test_loading_a_roster_takes_the_same_queries_for_5_or_500_units(
+    sv: Services, db: Database, camp: Camp
+) -> None:
+    sv.roster.add_units(camp.red_army.id, "minifig", 5, loadout=Loadout(("hand-weapon", "shield")))
+    sv.roster.add_units(
+        camp.blue_army.id, "minifig", 250, loadout=Loadout(("hand-weapon", "shield"))
+    )
     sv.roster.add_units(camp.blue_army.id, "hero", 250, loadout=Loadout(("heavy-weapon",)))
     small = _count_queries(db, lambda: sv.roster.roster(camp.red_army.id))
     big = _count_queries(db, lambda: sv.roster.roster(camp.blue_army.id))

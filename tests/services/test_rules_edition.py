@@ -13,8 +13,9 @@ from tests.services.conftest import Camp
 def _battle(sv: Services, camp: Camp) -> int:
     red = sv.roster.add_units(camp.red_army.id, "minifig", 1, "Red {n}").value
     blue = sv.roster.add_units(camp.blue_army.id, "minifig", 1, "Blue {n}").value
-    done = sv.tracker.begin(camp.campaign.id, "Ford",
-                            [Muster(camp.red.id, red), Muster(camp.blue.id, blue)])
+    done = sv.tracker.begin(
+        camp.campaign.id, "Ford", [Muster(camp.red.id, red), Muster(camp.blue.id, blue)]
+    )
     return done.value.id
 
 
@@ -39,11 +40,16 @@ def test_a_2020_campaign_plays_2020_rules(sv: Services, camp: Camp) -> None:
 def test_heavy_armor_half_speed_starts_with_the_battle(sv: Services, camp: Camp) -> None:
     # 4.1 (2020): "Actions or conditions that actively burden a minifig, such as wearing Heavy
     # Armor ... will reduce a minifig's movement to Half Speed." (The demo's Brother Axel.)
-    axel = sv.roster.add_unit(camp.red_army.id, "heavy", name="Brother Axel",
-                              loadout=Loadout(("hand-weapon",), ("heavy-armor",))).value
+    axel = sv.roster.add_unit(
+        camp.red_army.id,
+        "heavy",
+        name="Brother Axel",
+        loadout=Loadout(("hand-weapon",), ("heavy-armor",)),
+    ).value
     plain = sv.roster.add_units(camp.blue_army.id, "minifig", 1, "Blue {n}").value
-    view = sv.tracker.begin(camp.campaign.id, "Ford", [Muster(camp.red.id, list(axel)),
-                                                       Muster(camp.blue.id, plain)]).value
+    view = sv.tracker.begin(
+        camp.campaign.id, "Ford", [Muster(camp.red.id, list(axel)), Muster(camp.blue.id, plain)]
+    ).value
     units = {u.name: view.state.unit(u.id) for u in view.units}
     assert units["Brother Axel"].half_speed and Status.HALF_SPEED in units["Brother Axel"].statuses
     assert not units["Blue 1"].half_speed

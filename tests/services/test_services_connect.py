@@ -25,8 +25,9 @@ def test_services_work_once_connected_and_refuse_before(db):
 
 def test_changes_and_done_load_without_sqlalchemy():
     """The window is built with these names before the database layer loads."""
-    code = ("import sys; from brikdesk.services import Changes, Done, Services; "
-            "print(any(m.split('.')[0] == 'sqlalchemy' for m in sys.modules))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True)
+    code = (
+        "import sys; from brikdesk.services import Changes, Done, Services; "
+        "print(any(m.split('.')[0] == 'sqlalchemy' for m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"

@@ -18,14 +18,16 @@ def test_the_stored_texts_are_the_ones_databases_and_files_already_hold() -> Non
     assert f"{UnitStatus.WOUNDED}" == "wounded" and str(BattleStatus.IN_PROGRESS) == "in_progress"
 
 
-def test_a_status_set_in_the_app_is_stored_as_its_text(sv: Services, db: Database,
-                                                       camp: Camp) -> None:
+def test_a_status_set_in_the_app_is_stored_as_its_text(
+    sv: Services, db: Database, camp: Camp
+) -> None:
     [uid] = sv.roster.add_unit(camp.red_army.id, "minifig", name="Vet").value
     for status in UnitStatus:
         sv.roster.edit_unit(uid, UnitPatch(status=status))
         with db.sessions() as s:
-            stored = s.execute(text("SELECT status FROM unit WHERE id = :id"),
-                               {"id": uid}).scalar_one()
+            stored = s.execute(
+                text("SELECT status FROM unit WHERE id = :id"), {"id": uid}
+            ).scalar_one()
         assert stored == status.value and type(stored) is str
         [row] = sv.roster.unit_rows([uid])
         assert row.status == status

@@ -27,8 +27,7 @@ def test_a_damaged_schema_is_a_storage_error(sv: Services, db: Database, camp: C
         sv.roster.roster(camp.red_army.id)
 
 
-def test_a_locked_database_is_a_storage_error_that_says_busy(tmp_path: Path,
-                                                            monkeypatch) -> None:
+def test_a_locked_database_is_a_storage_error_that_says_busy(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(db_module, "BUSY_TIMEOUT_MS", 100)
     path = tmp_path / "locked.sqlite3"
     database = open_database(f"sqlite:///{path}")

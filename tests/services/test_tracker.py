@@ -38,15 +38,21 @@ def war(sv: Services, camp: Camp):
     """Red (3 units: a sword-and-shield minifig, a rifleman, a horse) against Blue (2
     minifigs), started with Red first."""
     red = [
-        *sv.roster.add_unit(camp.red_army.id, "minifig", name="Sir Shield",
-                            loadout=Loadout(("hand-weapon", "shield"))).value,
-        *sv.roster.add_unit(camp.red_army.id, "minifig", name="Rifleman",
-                            loadout=Loadout(("long-ranged-weapon",))).value,
+        *sv.roster.add_unit(
+            camp.red_army.id,
+            "minifig",
+            name="Sir Shield",
+            loadout=Loadout(("hand-weapon", "shield")),
+        ).value,
+        *sv.roster.add_unit(
+            camp.red_army.id, "minifig", name="Rifleman", loadout=Loadout(("long-ranged-weapon",))
+        ).value,
         *sv.roster.add_unit(camp.red_army.id, "horse", name="Dobbin").value,
     ]
     blue = sv.roster.add_units(camp.blue_army.id, "minifig", 2, "Blue {n}").value
-    done = sv.tracker.begin(camp.campaign.id, "Bridge Fight",
-                            [Muster(camp.red.id, red), Muster(camp.blue.id, blue)])
+    done = sv.tracker.begin(
+        camp.campaign.id, "Bridge Fight", [Muster(camp.red.id, red), Muster(camp.blue.id, blue)]
+    )
     return done
 
 
@@ -57,8 +63,10 @@ def ids(view) -> dict[str, int]:
 def standing_replay(sv: Services, battle_id: int) -> BattleState:
     """The state a plain replay of the stored, standing events gives (no tracker cache)."""
     view = sv.tracker.view(battle_id)
-    events = [from_payload(e.kind, e.actor_id, e.target_id, e.payload)
-              for e in sv.battles.events(battle_id, include_reverted=False)]
+    events = [
+        from_payload(e.kind, e.actor_id, e.target_id, e.payload)
+        for e in sv.battles.events(battle_id, include_reverted=False)
+    ]
     return replay(view.setup, events)
 
 
@@ -73,14 +81,15 @@ def test_begin_musters_and_starts_one_undo_step(sv: Services, camp: Camp, war) -
     assert [view.setup.unit(u.id).counters for u in (shield, rifle, horse)] == [2, 1, 0]
     assert (horse.minifig, shield.minifig) == (False, True)
     assert shield.player_colour == "#ff0000" and shield.type_name == "Minifig"
-    assert shield.stats.action_die == 6 and shield.spec.loadout.hands == ("hand-weapon",
-                                                                         "shield")
+    assert shield.stats.action_die == 6 and shield.spec.loadout.hands == ("hand-weapon", "shield")
     assert view.catalog.get_item("shield") is not None
     # Red's units are Ready, Blue's hold their Action (reading first_round).
-    assert {view.state.unit(u.id).action for u in view.units if u.player_id == camp.red.id} \
-        == {ActionState.READY}
-    assert {view.state.unit(u.id).action for u in view.units if u.player_id == camp.blue.id} \
-        == {ActionState.HELD}
+    assert {view.state.unit(u.id).action for u in view.units if u.player_id == camp.red.id} == {
+        ActionState.READY
+    }
+    assert {view.state.unit(u.id).action for u in view.units if u.player_id == camp.blue.id} == {
+        ActionState.HELD
+    }
     assert war.text == "Start battle Bridge Fight"
     # The campaign pool is intact; undo removes the battle, redo brings it back.
     assert len(sv.roster.roster(camp.red_army.id).units) == 3
@@ -95,21 +104,26 @@ def test_begin_musters_and_starts_one_undo_step(sv: Services, camp: Camp, war) -
 def test_record_refuses_illegal_events_and_stores_nothing(sv: Services, war) -> None:
     view = war.value
     u = ids(view)
-    done = sv.tracker.record(view.id, [spend_action(view.state, u["Sir Shield"],
-                                                    ActionUse.SPRINT)])
+    done = sv.tracker.record(view.id, [spend_action(view.state, u["Sir Shield"], ActionUse.SPRINT)])
     assert done.changes & Changes.EVENTS and done.text == "Sir Shield (Red) Sprints"
     assert done.value.state.unit(u["Sir Shield"]).action is ActionState.SPENT_OWN_TURN
     assert done.value.can_undo == "Sir Shield (Red) Sprints" and done.value.can_redo is None
     with pytest.raises(RuleViolation) as err:
-        sv.tracker.record(view.id, [spend_action(done.value.state, u["Sir Shield"],
-                                                 ActionUse.ATTACK)])
+        sv.tracker.record(
+            view.id, [spend_action(done.value.state, u["Sir Shield"], ActionUse.ATTACK)]
+        )
     assert err.value.reason == "Sir Shield has already spent its Action this turn."
     assert err.value.rule == "4.2 Action"
     # A legal event followed by an illegal one: neither is stored.
     state = done.value.state
     with pytest.raises(RuleViolation, match="Sprint as a response"):
-        sv.tracker.record(view.id, [spend_action(state, u["Rifleman"], ActionUse.ATTACK),
-                                    spend_action(state, u["Blue 1"], ActionUse.SPRINT)])
+        sv.tracker.record(
+            view.id,
+            [
+                spend_action(state, u["Rifleman"], ActionUse.ATTACK),
+                spend_action(state, u["Blue 1"], ActionUse.SPRINT),
+            ],
+        )
     assert len(sv.battles.events(view.id)) == 1
     assert sv.tracker.view(view.id).state.unit(u["Rifleman"]).action is ActionState.READY
 
@@ -117,15 +131,18 @@ def test_record_refuses_illegal_events_and_stores_nothing(sv: Services, war) -> 
 def test_the_fourth_close_combat_attacker_is_refused(sv: Services, camp: Camp) -> None:
     reds = sv.roster.add_units(camp.red_army.id, "minifig", 4, "Red {n}").value
     blues = sv.roster.add_units(camp.blue_army.id, "minifig", 1, "Blue {n}").value
-    view = sv.tracker.begin(camp.campaign.id, "Mob", [Muster(camp.red.id, reds),
-                                                      Muster(camp.blue.id, blues)]).value
+    view = sv.tracker.begin(
+        camp.campaign.id, "Mob", [Muster(camp.red.id, reds), Muster(camp.blue.id, blues)]
+    ).value
     u = ids(view)
     for n in (1, 2, 3):
         sv.tracker.record(view.id, [CloseCombatAttack(u[f"Red {n}"], u["Blue 1"])])
     with pytest.raises(RuleViolation) as err:
         sv.tracker.record(view.id, [CloseCombatAttack(u["Red 4"], u["Blue 1"])])
-    assert "already has three Close Combat attackers this turn (Red 1, Red 2, Red 3)" in \
-        err.value.reason
+    assert (
+        "already has three Close Combat attackers this turn (Red 1, Red 2, Red 3)"
+        in err.value.reason
+    )
     assert err.value.rule == "5.2 Close Combat"
     assert len(sv.battles.events(view.id)) == 3
 
@@ -134,10 +151,15 @@ def test_one_record_is_one_undo_group(sv: Services, war) -> None:
     view = war.value
     u = ids(view)
     sv.tracker.record(view.id, [spend_action(view.state, u["Rifleman"], ActionUse.ATTACK)])
-    attack = sv.tracker.record(view.id, [
-        CloseCombatAttack(u["Sir Shield"], u["Blue 1"]),
-        StatusSet(u["Blue 2"], Status.DISRUPTED),
-        UnitKilled(u["Blue 1"], u["Sir Shield"], "cut down")], text="Sir Shield's charge")
+    attack = sv.tracker.record(
+        view.id,
+        [
+            CloseCombatAttack(u["Sir Shield"], u["Blue 1"]),
+            StatusSet(u["Blue 2"], Status.DISRUPTED),
+            UnitKilled(u["Blue 1"], u["Sir Shield"], "cut down"),
+        ],
+        text="Sir Shield's charge",
+    )
     assert attack.text == "Sir Shield's charge"
     assert attack.value.can_undo.endswith("(+2 more)")
     undone = sv.tracker.undo(view.id)
@@ -164,13 +186,20 @@ def test_one_record_is_one_undo_group(sv: Services, war) -> None:
 def test_recording_after_undo_drops_the_redo_branch(sv: Services, war) -> None:
     view = war.value
     u = ids(view)
-    sv.tracker.record(view.id, [spend_action(view.state, u["Rifleman"], ActionUse.ATTACK),
-                                spend_action(view.state, u["Sir Shield"], ActionUse.ATTACK)])
+    sv.tracker.record(
+        view.id,
+        [
+            spend_action(view.state, u["Rifleman"], ActionUse.ATTACK),
+            spend_action(view.state, u["Sir Shield"], ActionUse.ATTACK),
+        ],
+    )
     sv.tracker.undo(view.id)
-    after = sv.tracker.record(view.id, [spend_action(view.state, u["Dobbin"],
-                                                     ActionUse.SPRINT)]).value
+    after = sv.tracker.record(
+        view.id, [spend_action(view.state, u["Dobbin"], ActionUse.SPRINT)]
+    ).value
     assert [(e.seq, e.text, e.reverted) for e in after.events] == [
-        (1, "Dobbin (Red) Sprints", False)]
+        (1, "Dobbin (Red) Sprints", False)
+    ]
     assert after.can_redo is None and after.can_undo == "Dobbin (Red) Sprints"
     sv.tracker.undo(view.id)
     # The old two-event group is gone: its boundary does not swallow new events.
@@ -200,8 +229,9 @@ def test_end_turn_says_what_changed(sv: Services, war) -> None:
 def test_planned_and_finished_battles_refuse_events(sv: Services, camp: Camp) -> None:
     reds = sv.roster.add_units(camp.red_army.id, "minifig", 1).value
     blues = sv.roster.add_units(camp.blue_army.id, "minifig", 1).value
-    b = sv.battles.create_battle(camp.campaign.id, "Later", [Muster(camp.red.id, reds),
-                                                             Muster(camp.blue.id, blues)]).value
+    b = sv.battles.create_battle(
+        camp.campaign.id, "Later", [Muster(camp.red.id, reds), Muster(camp.blue.id, blues)]
+    ).value
     view = sv.tracker.view(b.id)
     assert view.status == "planned" and view.state.round == 1
     with pytest.raises(UserError, match="has not started yet"):
@@ -225,16 +255,18 @@ def test_planned_and_finished_battles_refuse_events(sv: Services, camp: Camp) ->
     assert sv.tracker.view(b.id).can_undo is None
 
 
-def test_reopening_the_database_shows_the_same_battle(backend: str, tmp_path: Path,
-                                                      clock: TickingClock) -> None:
+def test_reopening_the_database_shows_the_same_battle(
+    backend: str, tmp_path: Path, clock: TickingClock
+) -> None:
     url = fresh_url(tmp_path, "reopen")
     db = open_database(url)
     sv = Services.open(db, clock)
     camp = Camp(sv)
     reds = sv.roster.add_units(camp.red_army.id, "minifig", 2).value
     blues = sv.roster.add_units(camp.blue_army.id, "minifig", 2).value
-    view = sv.tracker.begin(camp.campaign.id, "Night", [Muster(camp.red.id, reds),
-                                                        Muster(camp.blue.id, blues)]).value
+    view = sv.tracker.begin(
+        camp.campaign.id, "Night", [Muster(camp.red.id, reds), Muster(camp.blue.id, blues)]
+    ).value
     u = [x.id for x in view.units]
     sv.tracker.record(view.id, [CloseCombatAttack(u[0], u[2])])
     sv.tracker.end_turn(view.id)
@@ -252,8 +284,9 @@ def test_reopening_the_database_shows_the_same_battle(backend: str, tmp_path: Pa
     assert fresh.state == before.state
     assert (fresh.state.round, fresh.active_player.name) == (1, "Blue")
     assert fresh.state.unit(u[0]).counters_used == 1
-    assert [(e.text, e.reverted) for e in fresh.events] == \
-        [(e.text, e.reverted) for e in before.events]
+    assert [(e.text, e.reverted) for e in fresh.events] == [
+        (e.text, e.reverted) for e in before.events
+    ]
     assert fresh.can_undo == before.can_undo and fresh.can_redo == before.can_redo
 
 
@@ -295,11 +328,22 @@ def _store_raw(db: Database, battle_id: int, kind: str, actor, target, payload) 
     from brikdesk.persistence.models import BattleEvent
 
     with db.sessions.begin() as s:
-        seq = (s.scalar(select(func.max(BattleEvent.seq))
-                        .where(BattleEvent.battle_id == battle_id)) or 0) + 1
-        s.execute(insert(BattleEvent).values(
-            battle_id=battle_id, seq=seq, kind=kind, actor_id=actor, target_id=target,
-            payload=payload, created_at=datetime(2026, 5, 1, 12, 0), reverted=False))
+        seq = (
+            s.scalar(select(func.max(BattleEvent.seq)).where(BattleEvent.battle_id == battle_id))
+            or 0
+        ) + 1
+        s.execute(
+            insert(BattleEvent).values(
+                battle_id=battle_id,
+                seq=seq,
+                kind=kind,
+                actor_id=actor,
+                target_id=target,
+                payload=payload,
+                created_at=datetime(2026, 5, 1, 12, 0),
+                reverted=False,
+            )
+        )
 
 
 def _patch(**kw):
@@ -308,12 +352,12 @@ def _patch(**kw):
     return PlayerPatch(**kw)
 
 
-def test_events_the_rules_cannot_read_are_shown_not_counted(sv: Services, db: Database,
-                                                            war) -> None:
+def test_events_the_rules_cannot_read_are_shown_not_counted(
+    sv: Services, db: Database, war
+) -> None:
     view = war.value
     u = ids(view)
-    _store_raw(db, view.id, "attack", u["Rifleman"], u["Blue 1"],
-               {"text": "Rifleman shoots wide"})
+    _store_raw(db, view.id, "attack", u["Rifleman"], u["Blue 1"], {"text": "Rifleman shoots wide"})
     _store_raw(db, view.id, "turn_ended", None, None, {"player": 999, "round": 1})
     sv.tracker.end_turn(view.id)
     after = sv.tracker.view(view.id)
@@ -323,8 +367,9 @@ def test_events_the_rules_cannot_read_are_shown_not_counted(sv: Services, db: Da
     assert after.events[2].problem is None and after.active_player.name == "Blue"
 
 
-def test_a_failed_write_leaves_no_trace_in_the_cache(sv: Services, war,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_write_leaves_no_trace_in_the_cache(
+    sv: Services, war, monkeypatch: pytest.MonkeyPatch
+) -> None:
     view = war.value
     u = ids(view)
     tracker = sv.tracker
@@ -338,8 +383,7 @@ def test_a_failed_write_leaves_no_trace_in_the_cache(sv: Services, war,
     monkeypatch.undo()
     assert sv.battles.events(view.id) == ()
     assert tracker.view(view.id).state.unit(u["Rifleman"]).action is ActionState.READY
-    done = tracker.record(view.id, [spend_action(view.state, u["Sir Shield"],
-                                                 ActionUse.SPRINT)])
+    done = tracker.record(view.id, [spend_action(view.state, u["Sir Shield"], ActionUse.SPRINT)])
     assert [e.text for e in done.value.events] == ["Sir Shield (Red) Sprints"]
 
 
@@ -415,26 +459,27 @@ def test_random_play_with_undo_always_equals_a_replay(sv: Services, war) -> None
 def test_roll_off_shows_every_die(sv: Services, camp: Camp, war) -> None:
     result = sv.tracker.roll_off(war.value.id, TypedDice([4, 4, 2, 5]))
     assert result.order == (camp.blue.id, camp.red.id)
-    assert result.lines() == ("Roll: Red 4, Blue 4", "Tie-break: Red 2, Blue 5",
-                              "Order: Blue, Red")
+    assert result.lines() == ("Roll: Red 4, Blue 4", "Tie-break: Red 2, Blue 5", "Order: Blue, Red")
 
 
-def test_an_undo_or_redo_step_refuses_when_another_table_recorded_since(sv: Services,
-                                                                        db: Database,
-                                                                        war) -> None:
+def test_an_undo_or_redo_step_refuses_when_another_table_recorded_since(
+    sv: Services, db: Database, war
+) -> None:
     """Two tables on one battle: the undo of one's action is refused once the other recorded
     after it (it is no longer the log's last); the redo of an undone action is refused once
     the other recorded over it. Each message names what happened, and nothing changes."""
     view = war.value
     u = ids(view)
     other = TrackerService(db.sessions, TickingClock())
-    mine = sv.tracker.record(view.id, [spend_action(view.state, u["Sir Shield"],
-                                                    ActionUse.SPRINT)])
+    mine = sv.tracker.record(view.id, [spend_action(view.state, u["Sir Shield"], ActionUse.SPRINT)])
     state = other.view(view.id).state
     other.record(view.id, [spend_action(state, u["Rifleman"], ActionUse.SPRINT)])
-    with pytest.raises(ConflictError, match=r"Can't undo 'Sir Shield \(Red\) Sprints': someone "
-                                            r"else recorded 'Rifleman \(Red\) Sprints' after "
-                                            r"it; nothing was changed"):
+    with pytest.raises(
+        ConflictError,
+        match=r"Can't undo 'Sir Shield \(Red\) Sprints': someone "
+        r"else recorded 'Rifleman \(Red\) Sprints' after "
+        r"it; nothing was changed",
+    ):
         mine.undo()
     assert len(sv.battles.events(view.id, include_reverted=False)) == 2
     # The view's undo_seen names what its Undo takes back; stale, it is refused too.
@@ -459,9 +504,13 @@ def test_an_undo_or_redo_step_refuses_when_another_table_recorded_since(sv: Serv
 def test_a_view_says_which_units_changed_since_another(sv: Services, war) -> None:
     view = war.value
     u = ids(view)
-    after = sv.tracker.record(view.id, [
-        spend_action(view.state, u["Rifleman"], ActionUse.ATTACK),
-        StatusSet(u["Blue 2"], Status.DISRUPTED)]).value
+    after = sv.tracker.record(
+        view.id,
+        [
+            spend_action(view.state, u["Rifleman"], ActionUse.ATTACK),
+            StatusSet(u["Blue 2"], Status.DISRUPTED),
+        ],
+    ).value
     assert after.changed_units(view) == (u["Rifleman"], u["Blue 2"])
     assert after.changed_units(after) == ()
     # A new turn changes what every row says (the active player, who can respond).
@@ -469,9 +518,9 @@ def test_a_view_says_which_units_changed_since_another(sv: Services, war) -> Non
     assert sv.tracker.view(view.id).changed_units(after) is None
 
 
-
-def test_who_acts_first_and_an_overruled_warning_stay_in_the_log(sv: Services, db: Database,
-                                                                 war) -> None:
+def test_who_acts_first_and_an_overruled_warning_stay_in_the_log(
+    sv: Services, db: Database, war
+) -> None:
     # 4.3 Who Acts First and the warnings the organizer may overrule change no state: they
     # are stored, read back by another tracker (a reopened database) and undone as one step.
     from brikdesk.domain.battle import CounterUse, FirstToAct, WarningOverruled
@@ -479,11 +528,17 @@ def test_who_acts_first_and_an_overruled_warning_stay_in_the_log(sv: Services, d
     bid, u = war.value.id, ids(war.value)
     knight, blue = u["Sir Shield"], u["Blue 1"]
     sv.tracker.record(bid, [CloseCombatAttack(knight, blue)])
-    sv.tracker.record(bid, [FirstToAct(blue, knight, reason="the enemy is still an inch or "
-                                                              "more from acting")])
+    sv.tracker.record(
+        bid, [FirstToAct(blue, knight, reason="the enemy is still an inch or more from acting")]
+    )
     before = sv.tracker.state(bid)
-    done = sv.tracker.record(bid, [CounterUsed(blue, knight, CounterUse.PARRY),
-                                   WarningOverruled(blue, "Check the shield", "5.2 Parrying")])
+    done = sv.tracker.record(
+        bid,
+        [
+            CounterUsed(blue, knight, CounterUse.PARRY),
+            WarningOverruled(blue, "Check the shield", "5.2 Parrying"),
+        ],
+    )
     assert done.text.startswith("Blue 1 (Blue) uses a Counter")
     other = TrackerService(db.sessions, TickingClock())
     texts = [e.text for e in other.view(bid).standing_events]
@@ -491,15 +546,16 @@ def test_who_acts_first_and_an_overruled_warning_stay_in_the_log(sv: Services, d
         "Who acts first: Blue 1 (Blue) acts before Sir Shield (Red) (the enemy is still an "
         "inch or more from acting)",
         "Blue 1 (Blue) uses a Counter: Parries Sir Shield (Red)",
-        "Warning overruled by the organizer for Blue 1 (Blue): Check the shield "
-        "(5.2 Parrying)"]
+        "Warning overruled by the organizer for Blue 1 (Blue): Check the shield (5.2 Parrying)",
+    ]
     sv.tracker.undo(bid)
     assert sv.tracker.state(bid) == before
     assert [e.text for e in sv.tracker.view(bid).standing_events][-1].startswith("Who acts")
 
 
 def test_an_event_gone_between_two_reads_of_the_log_is_read_again(
-        sv: Services, db: Database, war, monkeypatch) -> None:
+    sv: Services, db: Database, war, monkeypatch
+) -> None:
     """On PostgreSQL each read sees what was committed before it: the log's order can list an
     undone event that another table's new action dropped by the time its details are read
     (the two-organizer test once saw the view fail there). The view reads the log again."""
@@ -522,4 +578,6 @@ def test_an_event_gone_between_two_reads_of_the_log_is_read_again(
     seen = sv.tracker.view(view.id)
     assert len(reads) == 2 and reads[1][-1] == reads[0][-1]  # read again, all of it
     assert [(e.text, e.reverted) for e in seen.events] == [
-        ("Rifleman (Red) attacks", False), ("Sir Shield (Red) attacks", True)]
+        ("Rifleman (Red) attacks", False),
+        ("Sir Shield (Red) attacks", True),
+    ]

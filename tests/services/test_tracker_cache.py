@@ -21,17 +21,21 @@ from brikdesk.services.tracker_cache import (
     parse_groups,
 )
 
-SETUP = BattleSetup((PlayerSetup(1, "Red"), PlayerSetup(2, "Blue")),
-                    tuple(UnitSetup(10 + i, 1, f"Red {i}") for i in range(4))
-                    + (UnitSetup(20, 2, "Blue 0"),))
+SETUP = BattleSetup(
+    (PlayerSetup(1, "Red"), PlayerSetup(2, "Blue")),
+    tuple(UnitSetup(10 + i, 1, f"Red {i}") for i in range(4)) + (UnitSetup(20, 2, "Blue 0"),),
+)
 
 
 def cache_with(events: list[Event]) -> BattleCache:
     """A cache whose rows are ``events`` with ids 101, 102... and seqs 1, 2..."""
     cache = BattleCache(Roster((1,), SETUP, (), (), load_default_catalog()))
     for n, event in enumerate(events):
-        cache.add_row(CachedRow(101 + n, 1 + n, "action_spent", None, None, None, "", event,
-                                None, f"event {n + 1}"))
+        cache.add_row(
+            CachedRow(
+                101 + n, 1 + n, "action_spent", None, None, None, "", event, None, f"event {n + 1}"
+            )
+        )
     return cache
 
 
@@ -103,10 +107,16 @@ def test_a_unit_of_an_unknown_type_gets_the_minifig_stats() -> None:
     spec = UnitSpec("Ghost", "gone-type")
     stats, note = fallback_stats(spec, catalog)
     minifig = effective_stats(UnitSpec("Ghost", "minifig"), catalog)
-    assert (stats.action_die, stats.move, stats.armor, stats.counters) == (
-        minifig.action_die, minifig.move, minifig.armor, minifig.counters) == (6, 5, "4", 2)
+    assert (
+        (stats.action_die, stats.move, stats.armor, stats.counters)
+        == (minifig.action_die, minifig.move, minifig.armor, minifig.counters)
+        == (6, 5, "4", 2)
+    )
     assert note == "unknown unit type 'gone-type': Minifig stats used" and note in stats.reasons
     # 2.1: Minifig Skill d6, Move 5", Armor 4; two hands, two Counters (5.2).
-    assert (MINIFIG_FALLBACK_STATS.action_die, MINIFIG_FALLBACK_STATS.move,
-            MINIFIG_FALLBACK_STATS.armor, MINIFIG_FALLBACK_STATS.counters) == (6, 5, "4", 2)
-
+    assert (
+        MINIFIG_FALLBACK_STATS.action_die,
+        MINIFIG_FALLBACK_STATS.move,
+        MINIFIG_FALLBACK_STATS.armor,
+        MINIFIG_FALLBACK_STATS.counters,
+    ) == (6, 5, "4", 2)

@@ -37,22 +37,37 @@ def enrich(sv: Services) -> int:
     sv.catalog.add_custom_unit_type(cid, "Ship's Cat", based_on="skirmisher")
     army = sv.campaigns.list_armies(cid)[2]
     uid = sv.roster.roster(army.id).units[0].id
-    sv.roster.edit_unit(uid, UnitPatch(overrides=UnitOverrides(move=8, armor="2d6+1"),
-                                       loadout=Loadout((key, None), (), ("explosive",))))
+    sv.roster.edit_unit(
+        uid,
+        UnitPatch(
+            overrides=UnitOverrides(move=8, armor="2d6+1"),
+            loadout=Loadout((key, None), (), ("explosive",)),
+        ),
+    )
     return cid
 
 
 def table_counts(db: Database) -> dict[str, int]:
     with db.sessions.begin() as s:
-        return {name: s.scalar(select(func.count()).select_from(t))
-                for name, t in Base.metadata.tables.items()}
+        return {
+            name: s.scalar(select(func.count()).select_from(t))
+            for name, t in Base.metadata.tables.items()
+        }
 
 
 def test_the_export_is_the_documented_format(demo_sv: Services) -> None:
     doc = demo_sv.transfer.export_campaign(demo_id(demo_sv))
     assert (doc["format"], doc["version"]) == ("brikdesk-campaign", 1)
-    assert set(doc) == {"format", "version", "generator", "campaign", "players", "armies",
-                        "catalog", "battles"}
+    assert set(doc) == {
+        "format",
+        "version",
+        "generator",
+        "campaign",
+        "players",
+        "armies",
+        "catalog",
+        "battles",
+    }
     assert [p["id"] for p in doc["players"]] == [1, 2, 3]
     assert [u["id"] for a in doc["armies"] for u in a["units"]] == list(range(1, 31))
     ford = doc["battles"][0]
@@ -80,7 +95,7 @@ def test_a_round_trip_gives_an_identical_export(demo_sv: Services, db: Database)
 
 def test_long_notes_and_unusual_text_survive_a_round_trip(sv: Services, db: Database) -> None:
     c = sv.campaigns.create_campaign("Ünïcødé ⚔ Campaign", notes="n" * 20_000).value
-    p = sv.campaigns.add_player(c.id, "Zoë \"Z\" O'Brien", faction="Ordre du Brique").value
+    p = sv.campaigns.add_player(c.id, 'Zoë "Z" O\'Brien', faction="Ordre du Brique").value
     army = sv.campaigns.add_army(p.id, "Légion").value
     sv.roster.add_unit(army.id, "minifig", name="Ça va", notes="line one\nline two\ttab")
     first = sv.transfer.export_json(c.id)
@@ -100,9 +115,12 @@ def test_imported_battles_replay_the_same(demo_sv: Services) -> None:
             d = demo_sv.battles.battle(b.id)
             setup = battle_rules.BattleSetup(
                 tuple(battle_rules.PlayerSetup(p.player_id, p.name) for p in d.players),
-                tuple(battle_rules.UnitSetup(u.id, u.player_id, u.name) for u in d.units))
-            events = [battle_rules.from_payload(e.kind, e.actor_id, e.target_id, e.payload)
-                      for e in demo_sv.battles.events(b.id)]
+                tuple(battle_rules.UnitSetup(u.id, u.player_id, u.name) for u in d.units),
+            )
+            events = [
+                battle_rules.from_payload(e.kind, e.actor_id, e.target_id, e.payload)
+                for e in demo_sv.battles.events(b.id)
+            ]
             battle_rules.replay(setup, events)
             lines += [battle_rules.describe(setup, e) for e in events]
         return lines
@@ -153,33 +171,46 @@ def mutate(doc: dict[str, Any], path: str, value: Any) -> str:
     return json.dumps(d)
 
 
-@pytest.mark.parametrize("change, message", [
-    (("format", "brikdesk-catalog"), "$.format: not a BrikDesk campaign export"),
-    (("version", 2), "$.version: version 2 was written by a newer BrikDesk"),
-    (("armies.0.units.3.status", "zombie"), "$.armies[0].units[3].status: must be one of "
-                                            "alive, wounded, dead"),
-    (("armies.1.player", 9), "$.armies[1].player: 9 is not the id of a player"),
-    (("armies.0.units.0.hands.0", "Laser!"), '$.armies[0].units[0].hands[0]: "Laser!" is not'),
-    (("armies.0.units.0.overrides", {"action_die": 7}),
-     "$.armies[0].units[0].overrides.action_die: the Action die is one of"),
-    (("players.1.id", 1), "$.players[1].id: id 1 is used twice"),
-    (("players.0.colour", "red"), "$.players[0].colour"),
-    (("campaign.default_budget", -1), "$.campaign.default_budget: must be from 0"),
-    (("campaign.created_at", "yesterday"), "$.campaign.created_at: must be a UTC time"),
-    (("battles.0.events.0.actor", 99), "$.battles[0].events[0].actor: 99 is not the id"),
-    (("battles.0.events.0.payload.killed", [42]),
-     "$.battles[0].events[0].payload.killed[0]: 42 is not the id of a unit"),
-    (("battles.0.events.0.payload.dice.0.face", 9), "a d6 cannot show 9"),
-    (("battles.0.events.0.payload.dice.0.role", []), "payload.dice[0].role: [] is not one of"),
-    (("battles.0.events.0.payload.modifiers.0.applies_to", {}), "applies_to: {} is not one"),
-    (("battles.0.events.1.reverted", True), "$.battles[0].events[2].reverted: a standing event"),
-    (("battles.0.finished_at", None), "$.battles[0].finished_at: a finished battle"),
-    (("battles.1.units.1.unit", 15), "$.battles[1].units[1].unit: unit 15 is mustered twice"),
-    (("campaign.colour", "#fff"), "$.campaign: unknown field 'colour'"),
-    (("campaign.name", KeyError), "$.campaign: missing field 'name'"),
-])
-def test_broken_files_are_refused_whole_saying_where(demo_sv: Services, demo_db: Database,
-                                                     change, message) -> None:
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (("format", "brikdesk-catalog"), "$.format: not a BrikDesk campaign export"),
+        (("version", 2), "$.version: version 2 was written by a newer BrikDesk"),
+        (
+            ("armies.0.units.3.status", "zombie"),
+            "$.armies[0].units[3].status: must be one of alive, wounded, dead",
+        ),
+        (("armies.1.player", 9), "$.armies[1].player: 9 is not the id of a player"),
+        (("armies.0.units.0.hands.0", "Laser!"), '$.armies[0].units[0].hands[0]: "Laser!" is not'),
+        (
+            ("armies.0.units.0.overrides", {"action_die": 7}),
+            "$.armies[0].units[0].overrides.action_die: the Action die is one of",
+        ),
+        (("players.1.id", 1), "$.players[1].id: id 1 is used twice"),
+        (("players.0.colour", "red"), "$.players[0].colour"),
+        (("campaign.default_budget", -1), "$.campaign.default_budget: must be from 0"),
+        (("campaign.created_at", "yesterday"), "$.campaign.created_at: must be a UTC time"),
+        (("battles.0.events.0.actor", 99), "$.battles[0].events[0].actor: 99 is not the id"),
+        (
+            ("battles.0.events.0.payload.killed", [42]),
+            "$.battles[0].events[0].payload.killed[0]: 42 is not the id of a unit",
+        ),
+        (("battles.0.events.0.payload.dice.0.face", 9), "a d6 cannot show 9"),
+        (("battles.0.events.0.payload.dice.0.role", []), "payload.dice[0].role: [] is not one of"),
+        (("battles.0.events.0.payload.modifiers.0.applies_to", {}), "applies_to: {} is not one"),
+        (
+            ("battles.0.events.1.reverted", True),
+            "$.battles[0].events[2].reverted: a standing event",
+        ),
+        (("battles.0.finished_at", None), "$.battles[0].finished_at: a finished battle"),
+        (("battles.1.units.1.unit", 15), "$.battles[1].units[1].unit: unit 15 is mustered twice"),
+        (("campaign.colour", "#fff"), "$.campaign: unknown field 'colour'"),
+        (("campaign.name", KeyError), "$.campaign: missing field 'name'"),
+    ],
+)
+def test_broken_files_are_refused_whole_saying_where(
+    demo_sv: Services, demo_db: Database, change, message
+) -> None:
     doc = demo_sv.transfer.export_campaign(demo_id(demo_sv))
     text = mutate(doc, *change)
     before = table_counts(demo_db)
@@ -190,27 +221,30 @@ def test_broken_files_are_refused_whole_saying_where(demo_sv: Services, demo_db:
     assert table_counts(demo_db) == before
 
 
-@pytest.mark.parametrize("data, message", [
-    (b"", "the file is empty"),
-    (b"\x89PNG\r\n\x1a\n\x00\x00", "not UTF-8"),
-    (b'{"format": "brikdesk-campaign", "version": 1, "campaign": {', "truncated"),
-    (b"[" * 100_000, "nested too deeply"),
-    (b'{"format": "brikdesk-campaign", "format": "x"}', "appears twice"),
-    (b'{"format": "brikdesk-campaign", "version": NaN}', r"\$\.version: NaN is not a number"),
-    (b"[1, 2, 3]", "not a BrikDesk campaign"),
-    (json.dumps({"format": "brikdesk-catalog", "version": 1, "items": []}).encode(),
-     "not a BrikDesk campaign export"),
-])
-def test_foreign_and_hostile_files_are_refused(sv: Services, db: Database, data,
-                                               message) -> None:
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (b"", "the file is empty"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", "not UTF-8"),
+        (b'{"format": "brikdesk-campaign", "version": 1, "campaign": {', "truncated"),
+        (b"[" * 100_000, "nested too deeply"),
+        (b'{"format": "brikdesk-campaign", "format": "x"}', "appears twice"),
+        (b'{"format": "brikdesk-campaign", "version": NaN}', r"\$\.version: NaN is not a number"),
+        (b"[1, 2, 3]", "not a BrikDesk campaign"),
+        (
+            json.dumps({"format": "brikdesk-catalog", "version": 1, "items": []}).encode(),
+            "not a BrikDesk campaign export",
+        ),
+    ],
+)
+def test_foreign_and_hostile_files_are_refused(sv: Services, db: Database, data, message) -> None:
     before = table_counts(db)
     with pytest.raises(UserError, match=message):
         sv.transfer.import_campaign(data)
     assert table_counts(db) == before
 
 
-def test_a_file_over_the_size_limit_is_refused(sv: Services, tmp_path: Path,
-                                               monkeypatch) -> None:
+def test_a_file_over_the_size_limit_is_refused(sv: Services, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(transfer_module, "MAX_FILE_BYTES", 1000)
     big = tmp_path / "big.json"
     big.write_text(" " * 2000)
@@ -221,11 +255,16 @@ def test_a_file_over_the_size_limit_is_refused(sv: Services, tmp_path: Path,
 # -- fuzzing ---------------------------------------------------------------------------------
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(min_value=-(10**20), max_value=10**20)
-    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=30),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=10), children, max_size=4),
-    max_leaves=8)
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**20), max_value=10**20)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=30),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4)
+    ),
+    max_leaves=8,
+)
 
 
 def all_paths(node: Any, prefix: tuple = ()) -> list[tuple]:
@@ -270,15 +309,18 @@ def fuzz_source(request: pytest.FixtureRequest, backend: str, tmp_path: Path):
     db.close()
 
 
-@settings(max_examples=120, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=120,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(data=st.data())
 def test_fuzzed_exports_are_imported_or_refused_cleanly(fuzz_source, data) -> None:
     db, sv, doc, paths = fuzz_source
     kind = data.draw(st.sampled_from(["mutate", "mutate", "mutate", "truncate", "bytes"]))
     text = json.dumps(doc).encode()
     if kind == "truncate":
-        payload = text[:data.draw(st.integers(0, len(text) - 1))]
+        payload = text[: data.draw(st.integers(0, len(text) - 1))]
     elif kind == "bytes":
         buf = bytearray(text)
         for _ in range(data.draw(st.integers(1, 5))):

@@ -32,8 +32,9 @@ def watch(sv: Services) -> Iterator[ChangeWatch]:
     w.close()
 
 
-def test_own_writes_are_not_news_and_others_are(sv: Services, other: Services, camp: Camp,
-                                                watch: ChangeWatch) -> None:
+def test_own_writes_are_not_news_and_others_are(
+    sv: Services, other: Services, camp: Camp, watch: ChangeWatch
+) -> None:
     unit = sv.roster.add_unit(camp.red_army.id, "minifig", name="Scout").value[0]
     assert watch.poll() is False  # the first look
     sv.roster.edit_unit(unit, UnitPatch(name="Scout Sam"))
@@ -52,8 +53,12 @@ def test_own_writes_are_not_news_and_others_are(sv: Services, other: Services, c
 def test_a_battle_recorded_elsewhere_is_news(demo_sv: Services, demo_db: Database) -> None:
     watch = demo_sv.change_watch()
     try:
-        battle = next(b for c in demo_sv.campaigns.list_campaigns()
-                      for b in demo_sv.battles.list_battles(c.id) if b.status == "in_progress")
+        battle = next(
+            b
+            for c in demo_sv.campaigns.list_campaigns()
+            for b in demo_sv.battles.list_battles(c.id)
+            if b.status == "in_progress"
+        )
         assert watch.poll() is False
         second = open_database(demo_db.url)
         try:
@@ -67,8 +72,9 @@ def test_a_battle_recorded_elsewhere_is_news(demo_sv: Services, demo_db: Databas
         watch.close()
 
 
-def test_a_command_in_another_process_is_news(sv: Services, camp: Camp, db: Database,
-                                              watch: ChangeWatch) -> None:
+def test_a_command_in_another_process_is_news(
+    sv: Services, camp: Camp, db: Database, watch: ChangeWatch
+) -> None:
     unit = sv.roster.add_unit(camp.red_army.id, "minifig", name="Scout").value[0]
     watch.poll()
     script = textwrap.dedent(f"""

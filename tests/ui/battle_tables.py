@@ -30,20 +30,31 @@ class Table:
         ba = sv.campaigns.add_army(self.blue.id, "Blues").value
         sword = Loadout(("hand-weapon", "shield"))
         rifle = Loadout(("long-ranged-weapon",))
-        reds = [*sv.roster.add_unit(ra.id, "minifig", name="Red Knight", loadout=sword).value,
-                *sv.roster.add_unit(ra.id, "minifig", name="Red Rifle", loadout=rifle).value,
-                *sv.roster.add_unit(ra.id, "minifig", name="Red Pike").value]
-        blues = [*sv.roster.add_unit(ba.id, "minifig", name="Blue Knight", loadout=sword).value,
-                 *sv.roster.add_unit(ba.id, "minifig", name="Blue Rifle", loadout=rifle).value,
-                 *sv.roster.add_unit(ba.id, "minifig", name="Blue Pike").value]
-        view = sv.tracker.begin(c.id, "Panel Battle", [Muster(self.red.id, reds),
-                                                       Muster(self.blue.id, blues)]).value
+        reds = [
+            *sv.roster.add_unit(ra.id, "minifig", name="Red Knight", loadout=sword).value,
+            *sv.roster.add_unit(ra.id, "minifig", name="Red Rifle", loadout=rifle).value,
+            *sv.roster.add_unit(ra.id, "minifig", name="Red Pike").value,
+        ]
+        blues = [
+            *sv.roster.add_unit(ba.id, "minifig", name="Blue Knight", loadout=sword).value,
+            *sv.roster.add_unit(ba.id, "minifig", name="Blue Rifle", loadout=rifle).value,
+            *sv.roster.add_unit(ba.id, "minifig", name="Blue Pike").value,
+        ]
+        view = sv.tracker.begin(
+            c.id, "Panel Battle", [Muster(self.red.id, reds), Muster(self.blue.id, blues)]
+        ).value
         self.battle_id = view.id
         self.ids = {u.name: u.id for u in view.units}
 
 
-def make_panel(qtbot, sv: Services, battle_id: int, settings: QSettings,
-               stack: QUndoStack | None = None, bus: Bus | None = None) -> BattlePanel:
+def make_panel(
+    qtbot,
+    sv: Services,
+    battle_id: int,
+    settings: QSettings,
+    stack: QUndoStack | None = None,
+    bus: Bus | None = None,
+) -> BattlePanel:
     panel = BattlePanel(sv, bus or Bus(), stack or QUndoStack(), battle_id, settings=settings)
     qtbot.addWidget(panel)
     panel.resize(1300, 800)
@@ -66,10 +77,17 @@ def stray_grid_pixels(table: QTableView) -> set[tuple[int, int]]:
     row painter keeps the header row whole; these pixels are the one difference allowed."""
     model = table.model()
     header = table.horizontalHeader()
-    lines = [header.sectionViewportPosition(c) + header.sectionSize(c) - 1
-             for c in range(header.count()) if not header.isSectionHidden(c)][:-1]
-    return {(x, table.rowViewportPosition(r)) for r in range(model.rowCount())
-            if model.index(r, 0).data(GroupRole) is not None for x in lines}
+    lines = [
+        header.sectionViewportPosition(c) + header.sectionSize(c) - 1
+        for c in range(header.count())
+        if not header.isSectionHidden(c)
+    ][:-1]
+    return {
+        (x, table.rowViewportPosition(r))
+        for r in range(model.rowCount())
+        if model.index(r, 0).data(GroupRole) is not None
+        for x in lines
+    }
 
 
 def assert_looks_as_qt(table: QTableView, ours: QImage, theirs: QImage) -> None:
@@ -79,8 +97,12 @@ def assert_looks_as_qt(table: QTableView, ours: QImage, theirs: QImage) -> None:
     if ours == theirs:
         return
     assert ours.size() == theirs.size()
-    differ = {(x, y) for y in range(ours.height()) for x in range(ours.width())
-              if ours.pixel(x, y) != theirs.pixel(x, y)}
+    differ = {
+        (x, y)
+        for y in range(ours.height())
+        for x in range(ours.width())
+        if ours.pixel(x, y) != theirs.pixel(x, y)
+    }
     stray = stray_grid_pixels(table)
     assert differ <= stray, f"{len(differ - stray)} pixels differ from Qt's own painting"
     for x, y in differ:

@@ -32,9 +32,15 @@ def window(open_main, demo_db) -> MainWindow:
 
 @pytest.fixture
 def restore_app_identity(qapp) -> Iterator[None]:
-    saved = (qapp.applicationName(), qapp.applicationDisplayName(), qapp.applicationVersion(),
-             qapp.organizationName(), qapp.organizationDomain(),
-             QGuiApplication.desktopFileName(), qapp.windowIcon())
+    saved = (
+        qapp.applicationName(),
+        qapp.applicationDisplayName(),
+        qapp.applicationVersion(),
+        qapp.organizationName(),
+        qapp.organizationDomain(),
+        QGuiApplication.desktopFileName(),
+        qapp.windowIcon(),
+    )
     yield
     qapp.setApplicationName(saved[0])
     qapp.setApplicationDisplayName(saved[1])
@@ -46,8 +52,10 @@ def restore_app_identity(qapp) -> Iterator[None]:
 
 
 def menu_texts(win: MainWindow) -> dict[str, list[str]]:
-    return {a.text(): [x.text() for x in a.menu().actions() if not x.isSeparator()]
-            for a in win.menuBar().actions()}
+    return {
+        a.text(): [x.text() for x in a.menu().actions() if not x.isSeparator()]
+        for a in win.menuBar().actions()
+    }
 
 
 def test_main_window_title_icon_and_campaign(window: MainWindow) -> None:
@@ -62,9 +70,17 @@ def test_main_window_title_icon_and_campaign(window: MainWindow) -> None:
 def test_menus(window: MainWindow) -> None:
     menus = menu_texts(window)
     assert list(menus) == ["&File", "&Edit", "&View", "&Campaign", "&Battle", "&Help"]
-    assert menus["&File"] == ["&New campaign…", "&Open campaign…", "&Recent campaigns",
-                              "&Import campaign…", "&Export campaign…", "Print pre&view…",
-                              "&Print…", "Export roster as P&DF…", "&Quit"]
+    assert menus["&File"] == [
+        "&New campaign…",
+        "&Open campaign…",
+        "&Recent campaigns",
+        "&Import campaign…",
+        "&Export campaign…",
+        "Print pre&view…",
+        "&Print…",
+        "Export roster as P&DF…",
+        "&Quit",
+    ]
     assert menus["&Edit"][0].startswith("&Undo") and menus["&Edit"][1].startswith("&Redo")
     assert menus["&Help"] == ["&Rules reference", "&About BrikDesk"]
     assert "&Open battle" in menus["&Battle"]
@@ -73,15 +89,15 @@ def test_menus(window: MainWindow) -> None:
     assert window.redo_action.shortcuts()[0].toString() == "Ctrl+Shift+Z"
 
 
-def test_status_bar_shows_the_database_and_the_rules_edition(window: MainWindow,
-                                                            demo_db: str) -> None:
+def test_status_bar_shows_the_database_and_the_rules_edition(
+    window: MainWindow, demo_db: str
+) -> None:
     assert window.statusBar().isVisible()
     assert window.database_label.text() == f"Database: {demo_db.removeprefix('sqlite:///')}"
     assert window.edition_label.text() == "Rules: BrikWars 2020"
 
 
-def test_about_shows_the_version_database_edition_and_libraries(window: MainWindow,
-                                                               qtbot) -> None:
+def test_about_shows_the_version_database_edition_and_libraries(window: MainWindow, qtbot) -> None:
     from ui.dialogs.about import AboutDialog
 
     window.about_action.trigger()
@@ -127,6 +143,7 @@ def test_the_app_icon_draws_the_red_brick_at_any_size() -> None:
 
 
 # -- crashes (design convention 10) -----------------------------------------------------------
+
 
 def _raise(exc: BaseException):
     try:
@@ -180,10 +197,17 @@ def test_the_crash_dialog_shows_the_error_and_its_details(window: MainWindow, qt
 
 # -- brikdesk --check-start -------------------------------------------------------------------
 
+
 def test_check_start_opens_paints_and_exits_0(tmp_path: Path) -> None:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", BRIKDESK_HOME=str(tmp_path))
-    done = subprocess.run([str(Path(sys.executable).parent / "brikdesk"), "--check-start"],
-                          capture_output=True, text=True, env=env, timeout=60, check=False)
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "brikdesk"), "--check-start"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     # Painted first, then the database opened (the demo created) and the campaign shown.
     painted, shown = done.stdout.splitlines()[:2]
@@ -192,8 +216,9 @@ def test_check_start_opens_paints_and_exits_0(tmp_path: Path) -> None:
     assert (tmp_path / "logs" / "brikdesk.log").is_file()
 
 
-def test_the_window_is_painted_before_the_database_layer_loads(tmp_path: Path,
-                                                               demo_db: str) -> None:
+def test_the_window_is_painted_before_the_database_layer_loads(
+    tmp_path: Path, demo_db: str
+) -> None:
     script = textwrap.dedent(f"""
         import argparse, sys
         from PySide6.QtWidgets import QApplication
@@ -201,7 +226,7 @@ def test_the_window_is_painted_before_the_database_layer_loads(tmp_path: Path,
         from ui.settings import AppSettings
         app = create_application()
         args = argparse.Namespace(db={demo_db!r})
-        window = build_window_first(args, settings=AppSettings.at({str(tmp_path / 's.ini')!r}))
+        window = build_window_first(args, settings=AppSettings.at({str(tmp_path / "s.ini")!r}))
 
         def painted():
             print("painted", "sqlalchemy" in sys.modules, window.services.connected,
@@ -224,8 +249,14 @@ def test_the_window_is_painted_before_the_database_layer_loads(tmp_path: Path,
         sys.exit(app.exec())
     """)
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", BRIKDESK_HOME=str(tmp_path))
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          env=env, timeout=60, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     lines = dict(line.split(" ", 1) for line in done.stdout.splitlines())
     # At the first paint: no SQLAlchemy, no database, nothing to act on, a busy cursor.
@@ -237,15 +268,19 @@ def test_the_window_is_painted_before_the_database_layer_loads(tmp_path: Path,
     assert lines["campaign"] == f"{DEMO_NAME} | Database: {db_file}"
 
 
-def test_closing_while_the_database_opens_waits_for_it_and_closes_it(tmp_path: Path,
-                                                                     demo_db: str,
-                                                                     qtbot) -> None:
+def test_closing_while_the_database_opens_waits_for_it_and_closes_it(
+    tmp_path: Path, demo_db: str, qtbot
+) -> None:
     args = argparse.Namespace(db=demo_db)
     window = app_module.build_window_first(args, settings=AppSettings.at(tmp_path / "s.ini"))
     qtbot.addWidget(window)
     outcome: list[str] = []
-    start = app_module.StartUp(window, args, lambda: outcome.append("ready"),
-                               lambda error: outcome.append(f"failed {error}"))
+    start = app_module.StartUp(
+        window,
+        args,
+        lambda: outcome.append("ready"),
+        lambda error: outcome.append(f"failed {error}"),
+    )
     start.open_now()
     db = start.wait()  # the event loop never ran: the window never got the database
     assert db is not None and db.url == demo_db
@@ -285,6 +320,12 @@ def test_qt_paints_on_the_gui_thread_unless_the_organizer_says_otherwise(monkeyp
     """)
     env = {k: v for k, v in os.environ.items() if k != "QT_NO_GUI_THREADPOOL"}
     env["QT_QPA_PLATFORM"] = "offscreen"
-    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
-                         timeout=120, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     assert out.stdout.strip().splitlines()[-1] == "1"

@@ -82,8 +82,10 @@ def export_roster(main, qtbot, monkeypatch, army: str, out: Path, picked: Roster
 
 # --------------------------------------------------------------------------- roster sheets
 
-def test_the_app_prints_the_sheet_brikdesk_print_prints(main, qtbot, monkeypatch, tmp_path,
-                                                        demo_db, qapp):
+
+def test_the_app_prints_the_sheet_brikdesk_print_prints(
+    main, qtbot, monkeypatch, tmp_path, demo_db, qapp
+):
     out = tmp_path / "posse.pdf"
     first = load_roster_choice(main.settings)  # nothing chosen yet: the defaults
     asked = export_roster(main, qtbot, monkeypatch, "Moonlight Posse", out, first)
@@ -93,12 +95,25 @@ def test_the_app_prints_the_sheet_brikdesk_print_prints(main, qtbot, monkeypatch
     assert not any(name in text for name in POSSE_DEAD)  # dead in the campaign: left out
     banner = main.banner.text()
     assert banner.startswith(f"Saved {pdf_pages(out)} pages to {out}.")
-    assert "Left out 2 units dead in the campaign (Rusty \"Two-Studs\" McGee, Cactus Pete)" \
-        in banner
+    assert 'Left out 2 units dead in the campaign (Rusty "Two-Studs" McGee, Cactus Pete)' in banner
 
     cli = tmp_path / "cli.pdf"
-    assert cli_main(["--db", demo_db, "print", "--army", "Moonlight Posse", "--out",
-                     str(cli), "--paper", first.options.paper]) == 0  # the locale's paper
+    assert (
+        cli_main(
+            [
+                "--db",
+                demo_db,
+                "print",
+                "--army",
+                "Moonlight Posse",
+                "--out",
+                str(cli),
+                "--paper",
+                first.options.paper,
+            ]
+        )
+        == 0
+    )  # the locale's paper
     assert squash(pdf_text(cli)) == squash(text)
 
 
@@ -111,11 +126,9 @@ def test_the_sheet_is_read_once_through_the_print_service(main, qtbot, monkeypat
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(PrintService, "roster_sheet", spy)
-    for service, method in ((main.services.roster, "roster"),
-                            (main.services.catalog, "catalog")):
+    for service, method in ((main.services.roster, "roster"), (main.services.catalog, "catalog")):
         monkeypatch.setattr(service, method, lambda *a, **k: pytest.fail("read apart"))
-    export_roster(main, qtbot, monkeypatch, "The Red Vanguard", tmp_path / "v.pdf",
-                  choice(turns=4))
+    export_roster(main, qtbot, monkeypatch, "The Red Vanguard", tmp_path / "v.pdf", choice(turns=4))
     assert len(reads) == 1
     on_gui_thread, args, kwargs = reads[0]
     assert not on_gui_thread  # read on the worker, with the options chosen
@@ -124,12 +137,24 @@ def test_the_sheet_is_read_once_through_the_print_service(main, qtbot, monkeypat
 
 def test_the_options_chosen_shape_the_pdf(main, qtbot, monkeypatch, tmp_path):
     out = tmp_path / "letter.pdf"
-    export_roster(main, qtbot, monkeypatch, "Moonlight Posse", out,
-                  choice(paper="letter", turns=8, black_and_white=True, blank_cards=0,
-                         include_warnings=False, include_reference=False, include_dead=True))
+    export_roster(
+        main,
+        qtbot,
+        monkeypatch,
+        "Moonlight Posse",
+        out,
+        choice(
+            paper="letter",
+            turns=8,
+            black_and_white=True,
+            blank_cards=0,
+            include_warnings=False,
+            include_reference=False,
+            include_dead=True,
+        ),
+    )
     pages = pdf_pages(out)
-    assert [pdf_page_size(out, n) for n in range(1, pages + 1)] == \
-        [PAPER_POINTS["letter"]] * pages
+    assert [pdf_page_size(out, n) for n in range(1, pages + 1)] == [PAPER_POINTS["letter"]] * pages
     text = squash(pdf_text(out))
     assert all(name in text for name in POSSE_DEAD)  # asked for: printed
     assert "Turn 1 2 3 4 5 6 7 8 Action" in text
@@ -155,8 +180,9 @@ def test_print_preview_shows_the_pages_of_the_sheet(main, qtbot, monkeypatch):
     dialog.close()
 
 
-def test_print_sends_the_pages_to_the_printer_from_a_worker(main, qtbot, monkeypatch,
-                                                            tmp_path, demo_db):
+def test_print_sends_the_pages_to_the_printer_from_a_worker(
+    main, qtbot, monkeypatch, tmp_path, demo_db
+):
     answer(monkeypatch, RosterOptionsDialog, choice(paper="letter"))
     main.navigator.select(ARMY, army_id(main, "The Red Vanguard"))
     main.print_action.trigger()
@@ -170,8 +196,23 @@ def test_print_sends_the_pages_to_the_printer_from_a_worker(main, qtbot, monkeyp
     qtbot.waitUntil(lambda: "sent to the printer" in main.banner.text(), timeout=20_000)
     # the same pages as brikdesk print on Letter (with the warnings, as chosen)
     cli = tmp_path / "cli.pdf"
-    assert cli_main(["--db", demo_db, "print", "--army", "The Red Vanguard", "--out",
-                     str(cli), "--paper", "letter", "--warnings"]) == 0
+    assert (
+        cli_main(
+            [
+                "--db",
+                demo_db,
+                "print",
+                "--army",
+                "The Red Vanguard",
+                "--out",
+                str(cli),
+                "--paper",
+                "letter",
+                "--warnings",
+            ]
+        )
+        == 0
+    )
     pages = pdf_pages(cli)
     assert main.banner.text() == f"The Red Vanguard was sent to the printer ({pages} pages)."
     assert pdf_pages(printed) == pages and pdf_page_size(printed) == PAPER_POINTS["letter"]
@@ -183,8 +224,9 @@ def test_cancelling_the_options_does_nothing(main, monkeypatch):
     chooser = answer(monkeypatch, FileChooser, None, "save_path")
     main.navigator.select(ARMY, army_id(main, "The Red Vanguard"))
     assert main.export_pdf() is False
-    assert chooser == [] and main.printing.progress is None or \
-        not main.printing.progress.isVisible()
+    assert (
+        chooser == [] and main.printing.progress is None or not main.printing.progress.isVisible()
+    )
 
 
 def test_a_player_selected_says_what_to_select(main, monkeypatch):
@@ -192,8 +234,9 @@ def test_a_player_selected_says_what_to_select(main, monkeypatch):
     assert main.navigator.select(PLAYER, main.nav.players[0].id)
     assert not main.preview_action.isEnabled()
     assert main.print_preview() is False
-    assert main.banner.text() == ("Select an army (to print its roster) or a battle (its "
-                                  "report) in the navigator.")
+    assert main.banner.text() == (
+        "Select an army (to print its roster) or a battle (its report) in the navigator."
+    )
 
 
 def test_a_deleted_army_is_reported_in_the_banner(main, qtbot):
@@ -206,11 +249,15 @@ def test_a_deleted_army_is_reported_in_the_banner(main, qtbot):
 
 # --------------------------------------------------------------------------- progress and Stop
 
+
 def test_a_long_export_shows_its_progress_page_by_page(main, qtbot, monkeypatch, tmp_path):
     steps: list[tuple[str, int, int]] = []
     real = JobProgress.step
-    monkeypatch.setattr(JobProgress, "step", lambda self, t, text, d, n: (
-        steps.append((text, d, n)), real(self, t, text, d, n)))
+    monkeypatch.setattr(
+        JobProgress,
+        "step",
+        lambda self, t, text, d, n: (steps.append((text, d, n)), real(self, t, text, d, n)),
+    )
     army = army_id(main, "The Red Vanguard")
     main.services.roster.add_units(army, "minifig", 60)
     out = tmp_path / "long.pdf"
@@ -258,9 +305,11 @@ def test_stop_ends_the_export_and_writes_nothing(main, qtbot, monkeypatch, tmp_p
 
 # --------------------------------------------------------------------------- options remembered
 
+
 def test_roster_options_are_remembered_and_offered_again(qtbot, settings):
-    dialog = RosterOptionsDialog(None, load_roster_choice(settings), title="Vanguard",
-                                 verb="Preview")
+    dialog = RosterOptionsDialog(
+        None, load_roster_choice(settings), title="Vanguard", verb="Preview"
+    )
     qtbot.addWidget(dialog)
     assert dialog.ok_button.text() == "Preview"
     dialog.paper.setCurrentIndex(dialog.paper.findData("letter"))
@@ -271,8 +320,15 @@ def test_roster_options_are_remembered_and_offered_again(qtbot, settings):
     dialog.warnings.setChecked(False)
     dialog.dead.setChecked(True)
     picked = dialog.choice()
-    assert picked == choice(paper="letter", turns=9, blank_cards=0, fold_identical=False,
-                            black_and_white=True, include_warnings=False, include_dead=True)
+    assert picked == choice(
+        paper="letter",
+        turns=9,
+        blank_cards=0,
+        fold_identical=False,
+        black_and_white=True,
+        include_warnings=False,
+        include_dead=True,
+    )
     save_roster_choice(settings, picked)
     settings.sync()
     again = RosterOptionsDialog(None, load_roster_choice(settings))
@@ -289,8 +345,11 @@ def test_roster_options_are_remembered_and_offered_again(qtbot, settings):
 
 
 def test_unreadable_stored_options_fall_back_to_the_defaults(settings):
-    for key, value in (("print/paper", "a3"), ("print/roster/turns", "99"),
-                       ("print/roster/blank_cards", "lots")):
+    for key, value in (
+        ("print/paper", "a3"),
+        ("print/roster/turns", "99"),
+        ("print/roster/blank_cards", "lots"),
+    ):
         settings.set(key, value)
     got = load_roster_choice(settings)
     assert got.options.paper in ("a4", "letter")
@@ -298,8 +357,9 @@ def test_unreadable_stored_options_fall_back_to_the_defaults(settings):
 
 
 def test_report_options_dialog(qtbot, settings):
-    dialog = ReportOptionsDialog(None, load_report_choice(settings), title="Skirmish",
-                                 verb="Export PDF…")
+    dialog = ReportOptionsDialog(
+        None, load_report_choice(settings), title="Skirmish", verb="Export PDF…"
+    )
     qtbot.addWidget(dialog)
     dialog.paper.setCurrentIndex(dialog.paper.findData("a4"))
     dialog.bw.setChecked(True)
@@ -312,8 +372,8 @@ def test_report_options_dialog(qtbot, settings):
 
 # --------------------------------------------------------------------------- battle reports
 
-def test_file_export_on_a_selected_battle_writes_its_report(main, qtbot, monkeypatch,
-                                                            tmp_path):
+
+def test_file_export_on_a_selected_battle_writes_its_report(main, qtbot, monkeypatch, tmp_path):
     out = tmp_path / "ford.pdf"
     asked = answer(monkeypatch, ReportOptionsDialog, ReportChoice("letter", True))
     answer(monkeypatch, FileChooser, out, "save_path")
@@ -330,8 +390,9 @@ def test_file_export_on_a_selected_battle_writes_its_report(main, qtbot, monkeyp
     assert "Casualties per round" in text and "Round 2" in text
     pages = pdf_pages(out)
     assert pages == 2  # Letter is shorter than A4: the account runs onto a second page
-    assert main.banner.text() == (f"Saved the report of Skirmish at Baseplate Ford (2 pages) "
-                                  f"to {out}.")
+    assert main.banner.text() == (
+        f"Saved the report of Skirmish at Baseplate Ford (2 pages) to {out}."
+    )
 
 
 def test_the_battle_menu_has_the_report(main, qtbot, monkeypatch, tmp_path):
@@ -345,8 +406,12 @@ def test_the_battle_menu_has_the_report(main, qtbot, monkeypatch, tmp_path):
     assert menu.menuAction() in main.battle_menu.actions()  # still there with the tracker
     menu.aboutToShow.emit()
     actions = {a.objectName(): a for a in menu.actions() if a.objectName()}
-    assert set(actions) == {"reportPreviewAction", "reportPrintAction", "reportPdfAction",
-                            "reportMarkdownAction"}
+    assert set(actions) == {
+        "reportPreviewAction",
+        "reportPrintAction",
+        "reportPdfAction",
+        "reportMarkdownAction",
+    }
     assert all(a.isEnabled() for a in actions.values())
 
     out = tmp_path / "cove.md"

@@ -16,7 +16,7 @@ from ui.panels.theme import scaled
 class _DrawnText(TurnBadge):
     """The badge as QPainter.drawText centres its text: what the kept glyphs must match."""
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(Qt.PenStyle.NoPen)
@@ -38,8 +38,9 @@ def _badge(kind: type[TurnBadge], font: QFont, text: str, extra: int) -> QImage:
 
 
 @pytest.mark.parametrize("scale", [0.8, 1.0, 1.3, 1.6, 2.2])
-def test_the_turn_badge_draws_its_text_where_drawtext_puts_it(qapp: QApplication,
-                                                              scale: float) -> None:
+def test_the_turn_badge_draws_its_text_where_drawtext_puts_it(
+    qapp: QApplication, scale: float
+) -> None:
     """Each player's turn is laid out once; the badge still shows it pixel for pixel where
     Qt's drawText centres it, in every size of the header's font and of the badge."""
     font = scaled(qapp.font(), scale, bold=True)
@@ -82,7 +83,8 @@ def _tables(qapp: QApplication) -> tuple[QStandardItemModel, list[QTableView]]:
 
 
 def test_the_column_header_size_hint_follows_its_texts_font_and_sections(
-        qapp: QApplication) -> None:
+    qapp: QApplication,
+) -> None:
     """The unit table's column header keeps its size hint (Qt works it out after every
     layout of the table); whatever changes it, it is the one Qt's own header gives."""
     model, views = _tables(qapp)

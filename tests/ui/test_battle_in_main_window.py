@@ -42,10 +42,12 @@ def test_new_battle_musters_starts_and_opens_it(open_main, demo_db, monkeypatch)
     nav = main.nav
     margo, tobias = nav.players[0], nav.players[1]
     reds = [u.id for u in main.services.roster.roster(nav.armies[0].id).units][:3]
-    blues = [u.id for u in main.services.roster.roster(nav.armies[1].id).units
-             if u.status != "dead"][:2]
-    request = StartRequest("Night Raid", (Muster(tobias.id, tuple(blues)),
-                                          Muster(margo.id, tuple(reds))))
+    blues = [
+        u.id for u in main.services.roster.roster(nav.armies[1].id).units if u.status != "dead"
+    ][:2]
+    request = StartRequest(
+        "Night Raid", (Muster(tobias.id, tuple(blues)), Muster(margo.id, tuple(reds)))
+    )
     monkeypatch.setattr(StartBattleDialog, "ask", classmethod(lambda cls, *a: request))
     assert main.new_battle_action.isEnabled()
     main.new_battle_action.trigger()

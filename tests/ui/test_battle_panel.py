@@ -33,8 +33,9 @@ from ui.panels.start_dialog import OrderDialog, StartBattleDialog, StartRequest
 from ui.panels.theme import NORMAL, TABLE, contrast_ratio
 
 
-def wizard_finishing_an_attack(parent: BattlePanel, _services, _bus, _stack, _battle_id,
-                               attacker: int) -> None:
+def wizard_finishing_an_attack(
+    parent: BattlePanel, _services, _bus, _stack, _battle_id, attacker: int
+) -> None:
     """Stands in for the combat wizard: Finish at once records the attacker's attack."""
     parent.spend(attacker, ActionUse.ATTACK)
 
@@ -62,8 +63,13 @@ def log_lines(panel: BattlePanel) -> list[str]:
     return [m.index(r, 0).data() for r in range(m.rowCount())]
 
 
-def act_key(qtbot, panel: BattlePanel, name: str, key: Qt.Key,
-            modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+def act_key(
+    qtbot,
+    panel: BattlePanel,
+    name: str,
+    key: Qt.Key,
+    modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier,
+) -> None:
     """Select the unit's row and press a key in the table, as a user would."""
     assert panel.select_unit(next(u.id for u in panel.view.units if u.name == name))
     panel.activateWindow()
@@ -98,8 +104,9 @@ def sprint_dialog(qtbot, panel: BattlePanel) -> SprintDialog:
 # -- playing three rounds -------------------------------------------------------------------
 
 
-def test_three_full_rounds_through_the_panel(qtbot, panel: BattlePanel, sv: Services,
-                                             table: Table) -> None:
+def test_three_full_rounds_through_the_panel(
+    qtbot, panel: BattlePanel, sv: Services, table: Table
+) -> None:
     ids = table.ids
     assert panel.round_label.text() == "Round 1"
     assert panel.turn_label.text() == "Red's turn"
@@ -178,10 +185,23 @@ def test_three_full_rounds_through_the_panel(qtbot, panel: BattlePanel, sv: Serv
     # The stored log is the whole story, in order, and the log view shows it newest first.
     stored = sv.battles.events(table.battle_id)
     assert [e.kind for e in stored] == [
-        "action_spent", "action_spent", "close_combat_attack", "counter_used", "action_spent",
-        "turn_ended", "action_spent", "turn_ended", "action_spent", "turn_ended",
-        "action_spent", "turn_ended", "action_spent", "turn_ended", "action_spent",
-        "turn_ended"]
+        "action_spent",
+        "action_spent",
+        "close_combat_attack",
+        "counter_used",
+        "action_spent",
+        "turn_ended",
+        "action_spent",
+        "turn_ended",
+        "action_spent",
+        "turn_ended",
+        "action_spent",
+        "turn_ended",
+        "action_spent",
+        "turn_ended",
+        "action_spent",
+        "turn_ended",
+    ]
     assert not any(e.reverted for e in stored)
     lines = log_lines(panel)
     assert len(lines) == len(stored)
@@ -190,15 +210,17 @@ def test_three_full_rounds_through_the_panel(qtbot, panel: BattlePanel, sv: Serv
     assert panel.view.state == sv.tracker.view(table.battle_id).state
 
 
-def test_refusals_are_shown_where_the_user_acted(qtbot, panel: BattlePanel, sv: Services,
-                                                 table: Table) -> None:
+def test_refusals_are_shown_where_the_user_acted(
+    qtbot, panel: BattlePanel, sv: Services, table: Table
+) -> None:
     ids = table.ids
     stack = panel.undo_stack
     act_key(qtbot, panel, "Red Rifle", Qt.Key.Key_A)
     act_key(qtbot, panel, "Red Rifle", Qt.Key.Key_S)
     assert panel.message_kind == "error"
-    assert panel.message_text == (f"{refusal_sign()} Red Rifle has already spent its Action "
-                                  "this turn.  (4.2 Action)")
+    assert panel.message_text == (
+        f"{refusal_sign()} Red Rifle has already spent its Action this turn.  (4.2 Action)"
+    )
     assert panel.message.text() == panel.message_text
     assert panel.current_unit() == ids["Red Rifle"]
     # A Sprint is never a response.
@@ -212,15 +234,18 @@ def test_refusals_are_shown_where_the_user_acted(qtbot, panel: BattlePanel, sv: 
     assert panel.message.isVisible() and panel.table.geometry().top() == top
 
 
-def test_the_fourth_close_combat_attacker_is_refused(qtbot, sv: Services, qsettings,
-                                                    monkeypatch) -> None:
+def test_the_fourth_close_combat_attacker_is_refused(
+    qtbot, sv: Services, qsettings, monkeypatch
+) -> None:
     c = sv.campaigns.create_campaign("Mob").value
     red = sv.campaigns.add_player(c.id, "Red").value
     blue = sv.campaigns.add_player(c.id, "Blue").value
-    reds = sv.roster.add_units(sv.campaigns.add_army(red.id, "R").value.id, "minifig", 4,
-                               "Red {n}").value
-    blues = sv.roster.add_units(sv.campaigns.add_army(blue.id, "B").value.id, "minifig", 1,
-                                "Blue {n}").value
+    reds = sv.roster.add_units(
+        sv.campaigns.add_army(red.id, "R").value.id, "minifig", 4, "Red {n}"
+    ).value
+    blues = sv.roster.add_units(
+        sv.campaigns.add_army(blue.id, "B").value.id, "minifig", 1, "Blue {n}"
+    ).value
     view = sv.tracker.begin(c.id, "Mob", [Muster(red.id, reds), Muster(blue.id, blues)]).value
     ids = {u.name: u.id for u in view.units}
     panel = make_panel(qtbot, sv, view.id, qsettings)
@@ -242,8 +267,10 @@ def test_the_fourth_close_combat_attacker_is_refused(qtbot, sv: Services, qsetti
     act_key(qtbot, panel, "Red 4", Qt.Key.Key_F)
     assert asked == []
     assert panel.message_kind == "error"
-    assert "Blue 1 already has three Close Combat attackers this turn (Red 1, Red 2, Red 3)" \
+    assert (
+        "Blue 1 already has three Close Combat attackers this turn (Red 1, Red 2, Red 3)"
         in panel.message.text()
+    )
     assert panel.message.text().endswith("(5.2 Close Combat)")
     assert panel.current_unit() == ids["Red 4"]
     assert "⚔" not in cell(panel, "Red 4", STATUS)
@@ -253,15 +280,20 @@ def test_the_fourth_close_combat_attacker_is_refused(qtbot, sv: Services, qsetti
 # -- filters, grouping ----------------------------------------------------------------------
 
 
-def test_filters_show_who_can_respond_fight_or_act(qtbot, panel: BattlePanel,
-                                                   table: Table) -> None:
+def test_filters_show_who_can_respond_fight_or_act(qtbot, panel: BattlePanel, table: Table) -> None:
     ids = table.ids
     panel.spend(ids["Red Rifle"], ActionUse.ATTACK)
     panel.close_combat_attack(ids["Red Knight"], ids["Blue Knight"])
     panel.spend(ids["Blue Pike"], ActionUse.ATTACK)  # a response
     everyone = shown_units(panel)
-    assert everyone == ["Red Knight", "Red Rifle", "Red Pike", "Blue Knight", "Blue Rifle",
-                        "Blue Pike"]
+    assert everyone == [
+        "Red Knight",
+        "Red Rifle",
+        "Red Pike",
+        "Blue Knight",
+        "Blue Rifle",
+        "Blue Pike",
+    ]
     panel.filter_respond.click()
     assert shown_units(panel) == ["Blue Knight", "Blue Rifle"]
     panel.filter_respond.click()
@@ -303,8 +335,7 @@ def test_dead_units_are_greyed_and_last(qtbot, panel: BattlePanel, table: Table)
 # -- undo, redo, reopening ------------------------------------------------------------------
 
 
-def test_undo_and_redo_from_the_log(qtbot, panel: BattlePanel, sv: Services,
-                                    table: Table) -> None:
+def test_undo_and_redo_from_the_log(qtbot, panel: BattlePanel, sv: Services, table: Table) -> None:
     ids = table.ids
     stack = panel.undo_stack
     panel.spend(ids["Red Rifle"], ActionUse.ATTACK)
@@ -331,9 +362,9 @@ def test_undo_and_redo_from_the_log(qtbot, panel: BattlePanel, sv: Services,
     assert cell(panel, "Red Rifle", ACTION) == "Spent"
 
 
-def test_reopening_shows_exactly_the_same_battle(qtbot, sv: Services, table: Table,
-                                                 database: Database,
-                                                 qsettings: QSettings) -> None:
+def test_reopening_shows_exactly_the_same_battle(
+    qtbot, sv: Services, table: Table, database: Database, qsettings: QSettings
+) -> None:
     ids = table.ids
     panel = make_panel(qtbot, sv, table.battle_id, qsettings)
     panel.close_combat_attack(ids["Red Knight"], ids["Blue Knight"])
@@ -346,10 +377,17 @@ def test_reopening_shows_exactly_the_same_battle(qtbot, sv: Services, table: Tab
 
     def snapshot(p: BattlePanel) -> tuple:
         m = p.model
-        rows = [tuple(m.index(r, c).data() for c in range(m.columnCount()))
-                for r in range(m.rowCount())]
-        return (p.round_label.text(), p.turn_label.text(), rows, log_lines(p),
-                p.undo_button.isEnabled(), p.redo_button.isEnabled())
+        rows = [
+            tuple(m.index(r, c).data() for c in range(m.columnCount())) for r in range(m.rowCount())
+        ]
+        return (
+            p.round_label.text(),
+            p.turn_label.text(),
+            rows,
+            log_lines(p),
+            p.undo_button.isEnabled(),
+            p.redo_button.isEnabled(),
+        )
 
     before = snapshot(panel)
     panel.close()
@@ -369,9 +407,9 @@ def test_reopening_shows_exactly_the_same_battle(qtbot, sv: Services, table: Tab
 # -- table mode -----------------------------------------------------------------------------
 
 
-def test_table_mode_is_large_high_contrast_and_remembered(qtbot, panel: BattlePanel,
-                                                          sv: Services, table: Table,
-                                                          qsettings: QSettings) -> None:
+def test_table_mode_is_large_high_contrast_and_remembered(
+    qtbot, panel: BattlePanel, sv: Services, table: Table, qsettings: QSettings
+) -> None:
     panel.close_combat_attack(table.ids["Red Knight"], table.ids["Blue Knight"])
     assert panel.message.text().startswith("Keys: Red Knight: A attack")
     normal_size = panel.round_label.font().pointSizeF()
@@ -381,8 +419,10 @@ def test_table_mode_is_large_high_contrast_and_remembered(qtbot, panel: BattlePa
     assert panel.table_mode and panel.table_mode_action.isChecked()
     assert panel.round_label.font().pointSizeF() >= normal_size * 1.5
     assert panel.table.verticalHeader().defaultSectionSize() >= normal_rows * 1.4
-    assert panel.model.index(0, 0).data(Qt.ItemDataRole.FontRole).pointSizeF() > \
-        QMenu().font().pointSizeF() * 1.5
+    assert (
+        panel.model.index(0, 0).data(Qt.ItemDataRole.FontRole).pointSizeF()
+        > QMenu().font().pointSizeF() * 1.5
+    )
     assert panel.message.text() == ""  # no keys for the players to read
     assert cell(panel, "Red Knight", STATUS).startswith("⚔ Blue Knight")
     assert panel.table.currentIndex().isValid()
@@ -398,12 +438,19 @@ def test_table_mode_is_large_high_contrast_and_remembered(qtbot, panel: BattlePa
 
 @pytest.mark.parametrize("theme", [NORMAL, TABLE])
 def test_theme_text_colours_have_enough_contrast(theme) -> None:
-    pairs = [(theme.text, theme.window), (theme.muted, theme.window),
-             (theme.text, theme.active_row), (theme.ready, theme.window),
-             (theme.held, theme.window), (theme.responded, theme.window),
-             (theme.spent, theme.window), (theme.respond_marker, theme.window),
-             (theme.selection_text, theme.selection), (theme.banner_info[1], theme.banner_info[0]),
-             (theme.banner_error[1], theme.banner_error[0])]
+    pairs = [
+        (theme.text, theme.window),
+        (theme.muted, theme.window),
+        (theme.text, theme.active_row),
+        (theme.ready, theme.window),
+        (theme.held, theme.window),
+        (theme.responded, theme.window),
+        (theme.spent, theme.window),
+        (theme.respond_marker, theme.window),
+        (theme.selection_text, theme.selection),
+        (theme.banner_info[1], theme.banner_info[0]),
+        (theme.banner_error[1], theme.banner_error[0]),
+    ]
     pairs += [(theme.chip_text, chip) for chip in theme.chips.values()]
     for fg, bg in pairs:
         assert contrast_ratio(fg, bg) >= 4.5, (theme.name, fg, bg)
@@ -414,8 +461,7 @@ def test_theme_text_colours_have_enough_contrast(theme) -> None:
 # -- models ---------------------------------------------------------------------------------
 
 
-def test_models_pass_the_qt_model_tester(qtbot, qtmodeltester, sv: Services,
-                                         table: Table) -> None:
+def test_models_pass_the_qt_model_tester(qtbot, qtmodeltester, sv: Services, table: Table) -> None:
     ids = table.ids
     model = BattleUnitModel()
     model.set_view(sv.tracker.view(table.battle_id))
@@ -447,28 +493,34 @@ def test_end_turn_changes_the_model_in_place(qtbot, panel: BattlePanel, table: T
     assert resets == [] and len(changes) <= 2
 
 
-def test_an_action_updates_only_the_rows_it_changed(qtbot, panel: BattlePanel,
-                                                    table: Table) -> None:
+def test_an_action_updates_only_the_rows_it_changed(
+    qtbot, panel: BattlePanel, table: Table
+) -> None:
     """Spending one unit's Action repaints that unit's row and its player's header row (the
     count of Actions ready), nothing else: no reset, no layout change, no other row."""
     m = panel.model
     resets, layouts, rows = [], [], []
     m.modelReset.connect(lambda: resets.append(1))
     m.layoutChanged.connect(lambda *a: layouts.append(1))
-    m.dataChanged.connect(lambda first, last, *a: rows.append((first.row(), last.row(),
-                                                               first.column(), last.column())))
+    m.dataChanged.connect(
+        lambda first, last, *a: rows.append(
+            (first.row(), last.row(), first.column(), last.column())
+        )
+    )
     rifle = table.ids["Red Rifle"]
     panel.spend(rifle, ActionUse.ATTACK)
     r = m.row_of_unit(rifle)
     red_header = m.group_rows()[0]
     assert resets == [] and layouts == []
-    assert sorted(rows) == sorted([(r, r, 0, m.columnCount() - 1),
-                                   (red_header, red_header, 0, m.columnCount() - 1)])
+    assert sorted(rows) == sorted(
+        [(r, r, 0, m.columnCount() - 1), (red_header, red_header, 0, m.columnCount() - 1)]
+    )
     # Undo of it: the same two rows again, and the cell shows the unit ready.
     rows.clear()
     assert panel.undo()
-    assert sorted(rows) == sorted([(r, r, 0, m.columnCount() - 1),
-                                   (red_header, red_header, 0, m.columnCount() - 1)])
+    assert sorted(rows) == sorted(
+        [(r, r, 0, m.columnCount() - 1), (red_header, red_header, 0, m.columnCount() - 1)]
+    )
     assert cell(panel, "Red Rifle", ACTION) == "Ready" and resets == []
 
 
@@ -477,8 +529,9 @@ def test_an_action_updates_only_the_rows_it_changed(qtbot, panel: BattlePanel,
 
 def test_start_dialog_musters_units_and_rolls_off(qtbot, sv: Services, table: Table) -> None:
     c = table.campaign_id
-    dead = sv.roster.add_unit(sv.campaigns.list_armies(c)[0].id, "minifig",
-                              name="Red Ghost").value[0]
+    dead = sv.roster.add_unit(sv.campaigns.list_armies(c)[0].id, "minifig", name="Red Ghost").value[
+        0
+    ]
     from brikdesk.services.roster import UnitPatch
 
     sv.roster.edit_unit(dead, UnitPatch(status="dead"))
@@ -489,18 +542,23 @@ def test_start_dialog_musters_units_and_rolls_off(qtbot, sv: Services, table: Ta
     qtbot.waitUntil(lambda: "Red: 3" in dialog.count_label.text())
     assert not dialog.start_button.isEnabled()  # one player cannot fight alone
     dialog.check_player(table.blue.id)
-    blue_rifle = next(u.id for u in sv.roster.roster(sv.campaigns.list_armies(c)[1].id).units
-                      if u.name == "Blue Rifle")
+    blue_rifle = next(
+        u.id
+        for u in sv.roster.roster(sv.campaigns.list_armies(c)[1].id).units
+        if u.name == "Blue Rifle"
+    )
     dialog.set_unit_checked(blue_rifle, False)
     qtbot.waitUntil(lambda: dialog.start_button.isEnabled())
     chosen = dialog.musters()
     assert len(chosen[table.red.id]) == 3  # the dead unit cannot be mustered
     assert blue_rifle not in chosen[table.blue.id] and len(chosen[table.blue.id]) == 2
-    costs = {u.id: u.cost for a in sv.campaigns.list_armies(c)
-             for u in sv.roster.roster(a.id).units}
+    costs = {
+        u.id: u.cost for a in sv.campaigns.list_armies(c) for u in sv.roster.roster(a.id).units
+    }
     red, blue = (sum(costs[i] for i in chosen[p.id]) for p in (table.red, table.blue))
-    assert dialog.count_label.text() == (f"Mustered — Red: 3 units, {red} CP; "
-                                         f"Blue: 2 units, {blue} CP")
+    assert dialog.count_label.text() == (
+        f"Mustered — Red: 3 units, {red} CP; Blue: 2 units, {blue} CP"
+    )
     dialog.order.dice_source = TypedDice([2, 5])
     result = dialog.order.roll()
     assert result.order == (table.blue.id, table.red.id)
@@ -516,14 +574,17 @@ def test_start_dialog_musters_units_and_rolls_off(qtbot, sv: Services, table: Ta
     assert dialog.order.roll().order == (table.red.id, table.blue.id)
 
 
-def test_new_battle_is_started_through_the_undo_stack(qtbot, sv: Services, table: Table,
-                                                      monkeypatch) -> None:
-    reds = [u.id for u in sv.roster.roster(sv.campaigns.list_armies(table.campaign_id)[0].id)
-            .units]
-    blues = [u.id for u in sv.roster.roster(sv.campaigns.list_armies(table.campaign_id)[1].id)
-             .units]
-    request = StartRequest("Second Clash", (Muster(table.blue.id, tuple(blues[:2])),
-                                            Muster(table.red.id, tuple(reds[:1]))))
+def test_new_battle_is_started_through_the_undo_stack(
+    qtbot, sv: Services, table: Table, monkeypatch
+) -> None:
+    reds = [u.id for u in sv.roster.roster(sv.campaigns.list_armies(table.campaign_id)[0].id).units]
+    blues = [
+        u.id for u in sv.roster.roster(sv.campaigns.list_armies(table.campaign_id)[1].id).units
+    ]
+    request = StartRequest(
+        "Second Clash",
+        (Muster(table.blue.id, tuple(blues[:2])), Muster(table.red.id, tuple(reds[:1]))),
+    )
     monkeypatch.setattr(StartBattleDialog, "ask", classmethod(lambda cls, *a: request))
     from PySide6.QtWidgets import QWidget
 
@@ -544,28 +605,32 @@ def test_new_battle_is_started_through_the_undo_stack(qtbot, sv: Services, table
     assert len(sv.roster.roster(sv.campaigns.list_armies(table.campaign_id)[0].id).units) == 3
 
 
-def test_a_planned_battle_starts_from_the_panel(qtbot, sv: Services, table: Table,
-                                                qsettings: QSettings, monkeypatch) -> None:
-    reds = [u.id for u in sv.roster.roster(sv.campaigns.list_armies(table.campaign_id)[0].id)
-            .units]
-    blues = [u.id for u in sv.roster.roster(sv.campaigns.list_armies(table.campaign_id)[1].id)
-             .units]
-    b = sv.battles.create_battle(table.campaign_id, "Later", [Muster(table.red.id, reds),
-                                                              Muster(table.blue.id, blues)])
+def test_a_planned_battle_starts_from_the_panel(
+    qtbot, sv: Services, table: Table, qsettings: QSettings, monkeypatch
+) -> None:
+    reds = [u.id for u in sv.roster.roster(sv.campaigns.list_armies(table.campaign_id)[0].id).units]
+    blues = [
+        u.id for u in sv.roster.roster(sv.campaigns.list_armies(table.campaign_id)[1].id).units
+    ]
+    b = sv.battles.create_battle(
+        table.campaign_id, "Later", [Muster(table.red.id, reds), Muster(table.blue.id, blues)]
+    )
     panel = make_panel(qtbot, sv, b.value.id, qsettings)
     assert panel.start_bar.isVisible() and not panel.end_turn_button.isEnabled()
     assert panel.turn_label.text() == "Red will start"
     assert not panel.spend(next(u.id for u in panel.view.units), ActionUse.ATTACK)
     assert "has not started yet" in panel.message.text()
-    monkeypatch.setattr(OrderDialog, "ask",
-                        classmethod(lambda cls, *a: [table.blue.id, table.red.id]))
+    monkeypatch.setattr(
+        OrderDialog, "ask", classmethod(lambda cls, *a: [table.blue.id, table.red.id])
+    )
     assert panel.start_battle()
     assert not panel.start_bar.isVisible() and panel.end_turn_button.isEnabled()
     assert panel.turn_label.text() == "Blue's turn"
 
 
-def test_the_combat_wizard_opens_for_the_selected_unit(qtbot, panel: BattlePanel,
-                                                       table: Table) -> None:
+def test_the_combat_wizard_opens_for_the_selected_unit(
+    qtbot, panel: BattlePanel, table: Table
+) -> None:
     calls = []
     panel.open_wizard_fn = None
     panel._update_enabled()
@@ -583,37 +648,49 @@ def test_the_combat_wizard_opens_for_the_selected_unit(qtbot, panel: BattlePanel
     assert stack is panel.undo_stack and bus is panel.bus and services is panel.services
 
 
-def test_state_shown_matches_the_rules_for_every_unit(qtbot, panel: BattlePanel,
-                                                      table: Table) -> None:
+def test_state_shown_matches_the_rules_for_every_unit(
+    qtbot, panel: BattlePanel, table: Table
+) -> None:
     ids = table.ids
     panel.spend(ids["Red Rifle"], ActionUse.ATTACK)
     panel.spend(ids["Blue Rifle"], ActionUse.BAIL, over_the_top=True)
     state = panel.view.state
-    labels = {ActionState.READY: "Ready", ActionState.SPENT_OWN_TURN: "Spent",
-              ActionState.HELD: "Held", ActionState.SPENT_RESPONSE: "Responded"}
+    labels = {
+        ActionState.READY: "Ready",
+        ActionState.SPENT_OWN_TURN: "Spent",
+        ActionState.HELD: "Held",
+        ActionState.SPENT_RESPONSE: "Responded",
+    }
     for u in panel.view.units:
         assert cell(panel, u.name, ACTION) == labels[state.unit(u.id).action]
     assert "Disrupted" not in cell(panel, "Blue Rifle", STATUS)  # Over the Top
 
 
-def test_the_log_undo_takes_back_an_action_recorded_elsewhere(qtbot, panel: BattlePanel,
-                                                            sv: Services, table: Table) -> None:
+def test_the_log_undo_takes_back_an_action_recorded_elsewhere(
+    qtbot, panel: BattlePanel, sv: Services, table: Table
+) -> None:
     """The combat wizard records through the battle's undo history; the log's Undo undoes it."""
     from ui.undo import perform
 
     stack, bus = panel.undo_stack, panel.bus
     state = panel.view.state
-    perform(stack, bus, lambda: sv.tracker.record(table.battle_id, [
-        spend_action(state, table.ids["Red Rifle"], ActionUse.ATTACK)]),
-        text="Rifle shoots (wizard)")
+    perform(
+        stack,
+        bus,
+        lambda: sv.tracker.record(
+            table.battle_id, [spend_action(state, table.ids["Red Rifle"], ActionUse.ATTACK)]
+        ),
+        text="Rifle shoots (wizard)",
+    )
     assert cell(panel, "Red Rifle", ACTION) == "Spent"
     assert panel.undo()
     assert cell(panel, "Red Rifle", ACTION) == "Ready"
     assert stack.index() == 0 and stack.count() == 1  # the wizard's own command was undone
 
 
-def test_at_1366x768_names_headers_and_marks_are_not_cut(qtbot, sv: Services, table: Table,
-                                                         qsettings: QSettings) -> None:
+def test_at_1366x768_names_headers_and_marks_are_not_cut(
+    qtbot, sv: Services, table: Table, qsettings: QSettings
+) -> None:
     """In the main window at 1366x768 the panel is about 1050 pixels wide: every unit's name,
     the Counters header, "↺ can respond" and the log's title read in full."""
     from PySide6.QtGui import QFont, QFontMetrics
@@ -624,11 +701,13 @@ def test_at_1366x768_names_headers_and_marks_are_not_cut(qtbot, sv: Services, ta
     army = sv.campaigns.list_armies(table.campaign_id)[0].id
     long_name = sv.roster.add_unit(army, "minifig", name="Captain Peg-Leg Pennywhistle").value
     reds = [u.id for u in sv.roster.roster(army).units]
-    blues = [u.id for u in sv.roster.roster(sv.campaigns.list_armies(table.campaign_id)[1].id)
-             .units]
+    blues = [
+        u.id for u in sv.roster.roster(sv.campaigns.list_armies(table.campaign_id)[1].id).units
+    ]
     assert long_name[0] in reds
-    view = sv.tracker.begin(table.campaign_id, "Cove", [Muster(table.red.id, reds),
-                                                        Muster(table.blue.id, blues)]).value
+    view = sv.tracker.begin(
+        table.campaign_id, "Cove", [Muster(table.red.id, reds), Muster(table.blue.id, blues)]
+    ).value
     panel = make_panel(qtbot, sv, view.id, qsettings)
     panel.resize(1048, 643)
     qtbot.wait(10)

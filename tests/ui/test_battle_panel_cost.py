@@ -26,7 +26,8 @@ def panel(qtbot, sv: Services, table: Table, qsettings: QSettings) -> BattlePane
 
 
 def test_the_keys_legend_is_worked_out_once_per_state_and_follows_undo(
-        qtbot, panel: BattlePanel, table: Table, monkeypatch) -> None:
+    qtbot, panel: BattlePanel, table: Table, monkeypatch
+) -> None:
     asked: list[object] = []
     real = panel_module.keys_legend
 
@@ -61,12 +62,14 @@ def test_rows_are_found_by_key_without_their_display_values(panel: BattlePanel) 
     assert m._cache == {}
     # The rows kept still under the pointer read the same keys from the model at once.
     groups = [m.index(r, 0).data(GroupRole) for r in range(m.rowCount())]
-    assert panel.still_rows.model_keys() == [("g", g) if g is not None else i
-                                             for g, i in zip(groups, ids, strict=True)]
+    assert panel.still_rows.model_keys() == [
+        ("g", g) if g is not None else i for g, i in zip(groups, ids, strict=True)
+    ]
 
 
 def test_the_attack_check_reuses_the_fighters_but_never_an_old_state(
-        panel: BattlePanel, table: Table) -> None:
+    panel: BattlePanel, table: Table
+) -> None:
     """The Act menu and the legend ask whether a unit may attack from the battle as it stands
     (its fighters are kept while the units stay the same)."""
     rifle = table.ids["Red Rifle"]
@@ -83,7 +86,8 @@ def test_the_attack_check_reuses_the_fighters_but_never_an_old_state(
 
 
 def test_end_turn_keeps_the_header_and_act_button_widths_and_their_texts_fit(
-        qtbot, panel: BattlePanel, table: Table) -> None:
+    qtbot, panel: BattlePanel, table: Table
+) -> None:
     """Whose turn it is and the End Turn button are as wide for Red as for Blue (nothing beside
     them moves on End Turn), in both looks, and never cut their text."""
     header = panel.header
@@ -107,7 +111,8 @@ def test_end_turn_keeps_the_header_and_act_button_widths_and_their_texts_fit(
 
 
 def test_a_longer_log_detail_scrolls_in_its_box_instead_of_moving_the_log(
-        qtbot, panel: BattlePanel, table: Table) -> None:
+    qtbot, panel: BattlePanel, table: Table
+) -> None:
     """The selected log line's detail changes with every action; its box keeps its height, so
     the log above it does not move and the panel is not laid out again (a long detail
     scrolls)."""
@@ -126,7 +131,8 @@ def test_a_longer_log_detail_scrolls_in_its_box_instead_of_moving_the_log(
 
 
 def test_undo_of_end_turn_shows_the_rows_made_for_the_turn_before(
-        qtbot, panel: BattlePanel, table: Table) -> None:
+    qtbot, panel: BattlePanel, table: Table
+) -> None:
     """End Turn changes every row; its Undo brings back the tracker's state of a moment ago,
     and with it the rows made for that state (not made again), showing what they showed."""
     m = panel.model
@@ -135,29 +141,30 @@ def test_undo_of_end_turn_shows_the_rows_made_for_the_turn_before(
     shown = {uid: m.index_of_unit(uid, c).data() for uid in m.unit_ids() for c in range(3)}
     assert panel.end_turn()
     after = m._unit_row(rifle)
-    shown_after = {uid: m.index_of_unit(uid, c).data() for uid in m.unit_ids()
-                   for c in range(3)}
+    shown_after = {uid: m.index_of_unit(uid, c).data() for uid in m.unit_ids() for c in range(3)}
     assert after is not before[rifle] and after.look != before[rifle].look
     assert shown_after != shown
     assert panel.undo()
     assert all(m._unit_row(uid) is row for uid, row in before.items())
-    assert {uid: m.index_of_unit(uid, c).data() for uid in m.unit_ids()
-            for c in range(3)} == shown
+    assert {uid: m.index_of_unit(uid, c).data() for uid in m.unit_ids() for c in range(3)} == shown
     assert panel.redo()  # the turn after, shown as it was
-    assert {uid: m.index_of_unit(uid, c).data() for uid in m.unit_ids()
-            for c in range(3)} == shown_after
+    assert {
+        uid: m.index_of_unit(uid, c).data() for uid in m.unit_ids() for c in range(3)
+    } == shown_after
 
 
 def test_end_turn_paints_the_table_and_its_column_header_once(
-        qtbot, panel: BattlePanel, table: Table) -> None:
+    qtbot, panel: BattlePanel, table: Table
+) -> None:
     """End Turn moves every row: the table lays its rows out at once, so the rows and the
     column header above them are painted once, in the same paint as the rest of the panel."""
+
     class Paints(QObject):
         def __init__(self) -> None:
             super().__init__()
             self.seen: Counter[QObject] = Counter()
 
-        def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
             if event.type() == QEvent.Type.Paint:
                 self.seen[watched] += 1
             return False

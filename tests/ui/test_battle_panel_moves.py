@@ -71,9 +71,9 @@ def entry(menu: QMenu, text: str):
 # -- hold, then respond -----------------------------------------------------------------------
 
 
-def test_hold_then_respond_from_the_panel(qtbot, panel: BattlePanel, sv: Services,
-                                          table: Table, asked: list[str],
-                                          popups: list[QMenu]) -> None:
+def test_hold_then_respond_from_the_panel(
+    qtbot, panel: BattlePanel, sv: Services, table: Table, asked: list[str], popups: list[QMenu]
+) -> None:
     """4.3 Enemy Response: "a unit that did not spend its Action on its own previous turn may
     spend it in response during another player's turn" (rules facts §5)."""
     pike, rifle = table.ids["Red Pike"], table.ids["Red Rifle"]
@@ -92,14 +92,14 @@ def test_hold_then_respond_from_the_panel(qtbot, panel: BattlePanel, sv: Service
     assert panel.message_kind == "info"
     assert panel.message_text.startswith("Red Pike holds its Action")
     assert len(sv.battles.events(table.battle_id)) == 0
-    assert panel.current_unit() != pike and action(panel, panel.current_unit()) is \
-        ActionState.READY
+    assert panel.current_unit() != pike and action(panel, panel.current_unit()) is ActionState.READY
     # The Rifle spends its Action: it cannot hold any more; the button says why.
     panel.spend(rifle, ActionUse.BAIL, over_the_top=True)
     panel.select_unit(rifle)
     assert not panel.hold_button.isEnabled()
-    assert panel.hold_button.toolTip() == ("Red Rifle has already spent its Action this turn."
-                                           " (4.2 Action)")
+    assert panel.hold_button.toolTip() == (
+        "Red Rifle has already spent its Action this turn. (4.2 Action)"
+    )
     panel.end_turn()
     assert action(panel, pike) is ActionState.HELD
     assert action(panel, rifle) is ActionState.SPENT_OWN_TURN
@@ -125,8 +125,9 @@ def test_hold_then_respond_from_the_panel(qtbot, panel: BattlePanel, sv: Service
 # -- Attack through the wizard -----------------------------------------------------------------
 
 
-def test_attack_opens_the_combat_wizard_with_that_unit(qtbot, panel: BattlePanel,
-                                                       sv: Services, table: Table) -> None:
+def test_attack_opens_the_combat_wizard_with_that_unit(
+    qtbot, panel: BattlePanel, sv: Services, table: Table
+) -> None:
     calls: list[tuple] = []
     panel.open_wizard_fn = lambda *args: calls.append(args)
     # Red's turn: the Act menu's Attack opens the wizard for the Red Rifle.
@@ -151,8 +152,11 @@ def test_attack_opens_the_combat_wizard_with_that_unit(qtbot, panel: BattlePanel
 def test_the_real_wizard_opens_as_a_response(qtbot, panel: BattlePanel, table: Table) -> None:
     pytest.importorskip("ui.wizard")
     press(qtbot, panel, table.ids["Blue Rifle"], Qt.Key.Key_A)
-    wizard = next(w for w in QApplication.topLevelWidgets()
-                  if type(w).__name__ == "CombatWizard" and w.isVisible())
+    wizard = next(
+        w
+        for w in QApplication.topLevelWidgets()
+        if type(w).__name__ == "CombatWizard" and w.isVisible()
+    )
     assert wizard.draft.attacker_id == table.ids["Blue Rifle"]
     # It pays with the held Action (a response), not a Counter.
     assert wizard.draft.use is None
@@ -162,9 +166,9 @@ def test_the_real_wizard_opens_as_a_response(qtbot, panel: BattlePanel, table: T
 # -- no question before a refusal ------------------------------------------------------------
 
 
-def test_refused_moves_ask_nothing_and_say_why(qtbot, panel: BattlePanel, sv: Services,
-                                               table: Table, asked: list[str],
-                                               popups: list[QMenu]) -> None:
+def test_refused_moves_ask_nothing_and_say_why(
+    qtbot, panel: BattlePanel, sv: Services, table: Table, asked: list[str], popups: list[QMenu]
+) -> None:
     ids = table.ids
     knight, pike = ids["Red Knight"], ids["Red Pike"]
     calls: list[tuple] = []
@@ -179,7 +183,7 @@ def test_refused_moves_ask_nothing_and_say_why(qtbot, panel: BattlePanel, sv: Se
         Qt.Key.Key_C: "Red Pike is not in Close Combat; Counters are only for Close Combat.",
         # R on its own turn: no Act menu in disguise.
         Qt.Key.Key_R: "It is Red Pike's own turn: R is for responding on another player's "
-                      "turn; it has spent its Action.",
+        "turn; it has spent its Action.",
         # A with its Action spent and no Counter: no wizard.
         Qt.Key.Key_A: "has already spent its Action this turn",
         Qt.Key.Key_S: "Red Pike has already spent its Action this turn.  (4.2 Action)",
@@ -214,7 +218,8 @@ def test_refused_moves_ask_nothing_and_say_why(qtbot, panel: BattlePanel, sv: Se
 
 
 def test_a_responder_in_close_combat_names_only_a_legal_opponent(
-        qtbot, panel: BattlePanel, table: Table, asked: list[str]) -> None:
+    qtbot, panel: BattlePanel, table: Table, asked: list[str]
+) -> None:
     """5.2 Close Combat: "a unit in Close Combat cannot respond to events outside it"."""
     ids = table.ids
     assert panel.close_combat_attack(ids["Red Knight"], ids["Blue Knight"])
@@ -227,8 +232,9 @@ def test_a_responder_in_close_combat_names_only_a_legal_opponent(
 # -- the key legend ------------------------------------------------------------------------
 
 
-def test_the_key_legend_follows_what_the_selected_unit_may_do(panel: BattlePanel,
-                                                              table: Table) -> None:
+def test_the_key_legend_follows_what_the_selected_unit_may_do(
+    panel: BattlePanel, table: Table
+) -> None:
     ids = table.ids
     panel.select_unit(ids["Red Pike"])
     keys = panel.message.text()
@@ -248,8 +254,9 @@ def test_the_key_legend_follows_what_the_selected_unit_may_do(panel: BattlePanel
 # -- rows still under the pointer --------------------------------------------------------------
 
 
-def test_rows_stay_still_under_the_pointer_after_end_turn(qtbot, panel: BattlePanel,
-                                                          table: Table) -> None:
+def test_rows_stay_still_under_the_pointer_after_end_turn(
+    qtbot, panel: BattlePanel, table: Table
+) -> None:
     viewport = panel.table.viewport()
     ids = table.ids
 
@@ -262,15 +269,21 @@ def test_rows_stay_still_under_the_pointer_after_end_turn(qtbot, panel: BattlePa
     panel.end_turn()
     assert panel.model.unit_ids()[0] == ids["Blue Knight"]  # the model's new order
     assert {name: y(name) for name in ids} == before  # ... not shown under the pointer
-    assert panel.table.indexAt(viewport.rect().topLeft() + panel.table.visualRect(
-        panel.model.index_of_unit(ids["Red Knight"])).center()).data() == "Red Knight"
+    assert (
+        panel.table.indexAt(
+            viewport.rect().topLeft()
+            + panel.table.visualRect(panel.model.index_of_unit(ids["Red Knight"])).center()
+        ).data()
+        == "Red Knight"
+    )
     QApplication.sendEvent(viewport, QEvent(QEvent.Type.Leave))
     assert y("Blue Knight") < y("Red Knight")  # the pointer left: Blue on top
     assert y("Blue Knight") == before["Red Knight"]
 
 
-def test_rows_take_their_new_order_after_a_pause(qtbot, sv: Services, table: Table,
-                                                 qsettings: QSettings) -> None:
+def test_rows_take_their_new_order_after_a_pause(
+    qtbot, sv: Services, table: Table, qsettings: QSettings
+) -> None:
     panel = make_panel(qtbot, sv, table.battle_id, qsettings)
     panel.still_rows.timer.setInterval(50)
     QApplication.sendEvent(panel.table.viewport(), QEvent(QEvent.Type.Enter))
@@ -279,7 +292,8 @@ def test_rows_take_their_new_order_after_a_pause(qtbot, sv: Services, table: Tab
     qtbot.waitUntil(lambda: not panel.still_rows.holding, timeout=2000)
     row = panel.model.row_of_unit(table.ids["Blue Knight"])
     assert panel.table.rowViewportPosition(row) < panel.table.rowViewportPosition(
-        panel.model.row_of_unit(table.ids["Red Knight"]))
+        panel.model.row_of_unit(table.ids["Red Knight"])
+    )
 
 
 # -- signs the font has -----------------------------------------------------------------------
@@ -303,12 +317,15 @@ def test_the_log_and_the_strip_use_those_signs(panel: BattlePanel, table: Table)
     assert panel.message_text.startswith(refusal_sign() + " ")
     logged = panel.log_model.events()[0]
     from dataclasses import replace
+
     assert log_line(replace(logged, problem="no MOM recorded")).startswith(
-        f"R1 Red  ·  {warning_sign()} ")
+        f"R1 Red  ·  {warning_sign()} "
+    )
 
 
 def test_the_roster_budget_warning_uses_a_sign_its_font_has(qtbot) -> None:
     from ui.windows.roster import ArmyHeader
+
     header = ArmyHeader()
     qtbot.addWidget(header)
     for family in ("DejaVu Sans", "Sans Serif", QApplication.font().family()):
@@ -319,8 +336,9 @@ def test_the_roster_budget_warning_uses_a_sign_its_font_has(qtbot) -> None:
         assert all(QFontMetrics(header.warning.font()).inFontUcs4(ord(c)) for c in mark)
 
 
-def test_the_hold_button_holds_and_leaves_the_keys_on_the_table(qtbot, panel: BattlePanel,
-                                                                table: Table) -> None:
+def test_the_hold_button_holds_and_leaves_the_keys_on_the_table(
+    qtbot, panel: BattlePanel, table: Table
+) -> None:
     knight = table.ids["Red Knight"]
     press(qtbot, panel, knight, Qt.Key.Key_Down)  # the table has the keyboard
     panel.select_unit(knight)

@@ -9,8 +9,9 @@ from ui.dialogs.print_options import RosterChoice, RosterOptionsDialog
 from ui.windows.navigator import BATTLE
 
 
-def test_the_mustered_units_sheet_previews_from_the_navigator(open_main, demo_db, qtbot,
-                                                               monkeypatch) -> None:
+def test_the_mustered_units_sheet_previews_from_the_navigator(
+    open_main, demo_db, qtbot, monkeypatch
+) -> None:
     main = open_main(demo_db)
     asked = []
 
@@ -24,8 +25,7 @@ def test_the_mustered_units_sheet_previews_from_the_navigator(open_main, demo_db
     assert main.battle_sheet_action in main.navigator.actions()  # the context menu
     assert main.battle_sheet_action.isEnabled()
     main.battle_sheet_action.trigger()
-    qtbot.waitUntil(lambda: main.battle_sheet_printing.preview_dialog is not None,
-                    timeout=20_000)
+    qtbot.waitUntil(lambda: main.battle_sheet_printing.preview_dialog is not None, timeout=20_000)
     dialog = main.battle_sheet_printing.preview_dialog
     assert asked and asked[0][2] == "Raid on Bilge Cove"
     assert dialog.windowTitle() == "Print preview: Raid on Bilge Cove: roster sheet"

@@ -102,13 +102,16 @@ def test_edits_are_marked_undoable_and_reset_to_the_rules(catalog):
     assert range_cell.data(Qt.ItemDataRole.FontRole).bold()
     assert range_cell.data(Qt.ItemDataRole.BackgroundRole) is not None
     assert range_cell.data(Qt.ItemDataRole.ToolTipRole) == (
-        f"House rule. The rules say: {CAT.item('long-ranged-weapon').range_text()}")
+        f"House rule. The rules say: {CAT.item('long-ranged-weapon').range_text()}"
+    )
     assert model.index(row, DAMAGE).data(Qt.ItemDataRole.BackgroundRole) is None
     assert "1 house rule" in catalog.heading.text()
 
     catalog.undo_action.trigger()
-    assert row_text(catalog, "long-ranged-weapon", RANGE) == \
-        CAT.item("long-ranged-weapon").range_text()
+    assert (
+        row_text(catalog, "long-ranged-weapon", RANGE)
+        == CAT.item("long-ranged-weapon").range_text()
+    )
     assert row_text(catalog, "long-ranged-weapon", RULES) == "rules"
     catalog.redo_action.trigger()
     assert row_text(catalog, "long-ranged-weapon", RANGE) == '14"'
@@ -118,12 +121,15 @@ def test_edits_are_marked_undoable_and_reset_to_the_rules(catalog):
     assert catalog.set_field("item", "long-ranged-weapon", "cost", "9")
     assert catalog.item_form.reset_buttons["range"].isEnabled()
     catalog.item_form.reset_buttons["range"].click()
-    assert row_text(catalog, "long-ranged-weapon", RANGE) == \
-        CAT.item("long-ranged-weapon").range_text()
+    assert (
+        row_text(catalog, "long-ranged-weapon", RANGE)
+        == CAT.item("long-ranged-weapon").range_text()
+    )
     assert row_text(catalog, "long-ranged-weapon", COST) == "9"
     assert catalog.reset_current()
-    assert row_text(catalog, "long-ranged-weapon", COST) == \
-        CAT.item("long-ranged-weapon").cost_text()
+    assert (
+        row_text(catalog, "long-ranged-weapon", COST) == CAT.item("long-ranged-weapon").cost_text()
+    )
     assert row_text(catalog, "long-ranged-weapon", RULES) == "rules"
     catalog.undo_action.trigger()
     assert row_text(catalog, "long-ranged-weapon", COST) == "9"
@@ -137,15 +143,20 @@ def test_flags_and_unit_types(catalog):
     catalog.select("unit_type", "hero")
     assert catalog.set_field("unit_type", "hero", "action_die", "d12")
     assert row_text(catalog, "hero", 1, "unit_type") == "d12"
-    assert catalog.type_form.editors["action_die"].check("d7") == \
-        "Action die is one of d4, d6, d8, d10, d12"
+    assert (
+        catalog.type_form.editors["action_die"].check("d7")
+        == "Action die is one of d4, d6, d8, d10, d12"
+    )
     catalog.undo_action.trigger()
     assert row_text(catalog, "hero", 1, "unit_type") == "d10"
 
 
 def test_add_and_delete_custom_items_with_undo(catalog, monkeypatch, qtbot):
-    monkeypatch.setattr(NewEntryDialog, "ask", classmethod(
-        lambda cls, *a, **k: NewEntry("Laser Pike", "two-handed-weapon", "weapon")))
+    monkeypatch.setattr(
+        NewEntryDialog,
+        "ask",
+        classmethod(lambda cls, *a, **k: NewEntry("Laser Pike", "two-handed-weapon", "weapon")),
+    )
     key = catalog.add_custom()
     assert key == "laser-pike"
     assert row_text(catalog, key, RULES) == "custom"

@@ -73,12 +73,14 @@ def world(sherwood_template, tmp_path: Path, settings) -> Iterator[World]:
 
 def _new_campaign(w: World) -> tuple[QDialog, Any]:
     from ui.dialogs.campaign import NewCampaignDialog
+
     d = NewCampaignDialog(None, ["Sherwood"])
     return d, d.name
 
 
 def _campaign_settings(w: World) -> tuple[QDialog, Any]:
     from ui.dialogs.campaign import CampaignSettingsDialog
+
     [c] = w.services.campaigns.list_campaigns()
     d = CampaignSettingsDialog(None, c)
     return d, d.name
@@ -86,18 +88,21 @@ def _campaign_settings(w: World) -> tuple[QDialog, Any]:
 
 def _open_campaign(w: World) -> tuple[QDialog, Any]:
     from ui.dialogs.campaign import OpenCampaignDialog
+
     d = OpenCampaignDialog(None, w.services.campaigns.list_campaigns())
     return d, d.list
 
 
 def _player(w: World) -> tuple[QDialog, Any]:
     from ui.dialogs.campaign import PlayerDialog
+
     d = PlayerDialog(None, "Add player")
     return d, d.name
 
 
 def _army(w: World) -> tuple[QDialog, Any]:
     from ui.dialogs.campaign import ArmyDialog
+
     players = w.services.campaigns.list_players(w.campaign_id)
     d = ArmyDialog(None, "Add army", players, players[0].id)
     return d, d.name
@@ -105,125 +110,157 @@ def _army(w: World) -> tuple[QDialog, Any]:
 
 def _add_units(w: World) -> tuple[QDialog, Any]:
     from ui.dialogs.units import AddUnitsDialog
+
     d = AddUnitsDialog(None, w.catalog, None, 3, None)
     return d, d.count
 
 
 def _unit_editor(w: World) -> tuple[QDialog, Any]:
     from ui.dialogs.units import UnitEditor
+
     d = UnitEditor(None, w.army_rows()[0], w.catalog)
     return d, d.name
 
 
 def _change_type(w: World) -> tuple[QDialog, Any]:
     from ui.dialogs.units import ChangeTypeDialog
+
     d = ChangeTypeDialog(None, w.catalog, "minifig", 2)
     return d, d.type
 
 
 def _roster_options(w: World) -> tuple[QDialog, Any]:
     from ui.dialogs.print_options import RosterOptionsDialog, load_roster_choice
+
     d = RosterOptionsDialog(None, load_roster_choice(w.settings), title="Merry Men")
     return d, d.paper
 
 
 def _report_options(w: World) -> tuple[QDialog, Any]:
     from ui.dialogs.print_options import ReportOptionsDialog, load_report_choice
+
     d = ReportOptionsDialog(None, load_report_choice(w.settings))
     return d, d.paper
 
 
 def _new_entry(w: World) -> tuple[QDialog, Any]:
     from ui.dialogs.catalog import ITEM, NewEntryDialog
+
     d = NewEntryDialog(None, ITEM, w.catalog, None)
     return d, d.name
 
 
 def _end_battle(w: World) -> tuple[QDialog, Any]:
     from ui.dialogs.end_battle import EndBattleDialog
+
     d = EndBattleDialog(None, w.services, w.battle_id)
     return d, d.status_boxes[0]
 
 
 def _rules_reference(w: World) -> tuple[QDialog, Any]:
     from ui.dialogs.rules_reference import RulesReferenceDialog
+
     d = RulesReferenceDialog(None)
     return d, d.filter
 
 
 def _order(w: World) -> tuple[QDialog, Any]:
     from ui.panels.start_dialog import OrderDialog, PlayerChoice
-    players = [PlayerChoice(p.id, p.name, p.colour)
-               for p in w.services.campaigns.list_players(w.campaign_id)]
+
+    players = [
+        PlayerChoice(p.id, p.name, p.colour)
+        for p in w.services.campaigns.list_players(w.campaign_id)
+    ]
     d = OrderDialog(None, "Ambush", players)
     return d, d.editor.list
 
 
 def _start_battle(w: World) -> tuple[QDialog, Any]:
     from ui.panels.start_dialog import StartBattleDialog
+
     d = StartBattleDialog(None, w.services, w.campaign_id)
     return d, d.name
 
 
 def _unit_picker(w: World) -> tuple[QDialog, Any]:
     from ui.panels.pickers import UnitPicker
+
     d = UnitPicker(None, "Pick a unit", "Who?", [(1, "Little John"), (2, "Friar Tuck")])
     return d, d.filter
 
 
 def _combat_wizard(w: World) -> tuple[QDialog, Any]:
     from ui.wizard import CombatWizard
-    d = CombatWizard(w.services, Bus(), QUndoStack(), w.battle_id, w.unit_ids["Thieven Hood"],
-                     dice=RandomDice(1))
+
+    d = CombatWizard(
+        w.services, Bus(), QUndoStack(), w.battle_id, w.unit_ids["Thieven Hood"], dice=RandomDice(1)
+    )
     return d, d.pages[d.ATTACK].target  # the attacker comes chosen
 
 
 def _sprint(w: World) -> tuple[QDialog, Any]:
     from ui.dialogs.sprint import SprintDialog
-    d = SprintDialog(None, w.services, w.battle_id, w.unit_ids["Will Scarlet"],
-                     dice=RandomDice(1))
+
+    d = SprintDialog(None, w.services, w.battle_id, w.unit_ids["Will Scarlet"], dice=RandomDice(1))
     return d, d.entry.edit  # the first die's face
 
 
 def _settings(w: World) -> tuple[QDialog, Any]:
     from ui.dialogs.settings import SettingsDialog
+
     d = SettingsDialog(None, w.settings)
     return d, d.paper
 
 
 def _about(w: World) -> tuple[QDialog, Any]:
     from ui.dialogs.about import AboutDialog
+
     d = AboutDialog(None, "sqlite:////tmp/brikdesk.sqlite3")
     return d, d.details
 
 
 def _crash(w: World) -> tuple[QDialog, Any]:
     from ui.crash import CrashDialog
-    d = CrashDialog(None, "Traceback (most recent call last):\n  ...\nValueError: boom",
-                    Path("/tmp/brikdesk.log"))
+
+    d = CrashDialog(
+        None,
+        "Traceback (most recent call last):\n  ...\nValueError: boom",
+        Path("/tmp/brikdesk.log"),
+    )
     return d, d.details
 
 
 def _open_failed(w: World) -> tuple[QDialog, Any]:
     from ui.dialogs.open_failed import OpenFailedDialog, OpenFailure
-    d = OpenFailedDialog(None, OpenFailure("locked", "/tmp/x.sqlite3",
-                                           "The database is locked by another program.",
-                                           backup=Path("/tmp/x.sqlite3.bak")))
+
+    d = OpenFailedDialog(
+        None,
+        OpenFailure(
+            "locked",
+            "/tmp/x.sqlite3",
+            "The database is locked by another program.",
+            backup=Path("/tmp/x.sqlite3.bak"),
+        ),
+    )
     return d, d.backup_button
 
 
 def _long_action(w: World) -> tuple[QDialog, Any]:
     from brikdesk.domain.rulesets import RULES_2005
     from ui.dialogs.long_action import LongActionDialog
+
     d = LongActionDialog(None, "Little John", RULES_2005)
     return d, d.what
 
 
 def _who_first(w: World) -> tuple[QDialog, Any]:
     from ui.dialogs.who_first import WhoFirstDialog
+
     view = w.services.tracker.view(w.battle_id)
-    a, r = (u.id for u in view.units if u.player_id == view.state.active), (
-        u.id for u in view.units if u.player_id != view.state.active)
+    a, r = (
+        (u.id for u in view.units if u.player_id == view.state.active),
+        (u.id for u in view.units if u.player_id != view.state.active),
+    )
     d = WhoFirstDialog(None, view, next(a), next(r))
     return d, d.inch  # the battle plays 2020: the inch decides first
 
@@ -285,18 +322,21 @@ def _open(qtbot, dialog: QDialog) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(DIALOGS))
-def test_each_dialog_opens_with_the_focus_on_its_first_field(qtbot, world: World,
-                                                             name: str) -> None:
+def test_each_dialog_opens_with_the_focus_on_its_first_field(
+    qtbot, world: World, name: str
+) -> None:
     dialog, first = DIALOGS[name](world)
     _open(qtbot, dialog)
     focus = QApplication.focusWidget()
     assert focus is first, (
-        f"{name}: focus on {type(focus).__name__} {focus and focus.objectName()!r}")
+        f"{name}: focus on {type(focus).__name__} {focus and focus.objectName()!r}"
+    )
     dialog.close()
 
 
 def test_typing_a_campaign_name_with_spaces_stays_in_the_dialog(qtbot, world: World) -> None:
     from ui.dialogs.campaign import NewCampaignDialog
+
     dialog = NewCampaignDialog(None, [])
     _open(qtbot, dialog)
     qtbot.keyClicks(dialog.focusWidget(), "Walkthrough Campaign")
@@ -307,6 +347,7 @@ def test_typing_a_campaign_name_with_spaces_stays_in_the_dialog(qtbot, world: Wo
 
 def test_tab_goes_through_the_fields_before_the_buttons(qtbot, world: World) -> None:
     from ui.dialogs.campaign import PlayerDialog
+
     dialog = PlayerDialog(None, "Add player")
     _open(qtbot, dialog)
     chain = []
@@ -359,8 +400,9 @@ SCREENS = [(1366, 768), (1280, 720)]
 
 @pytest.mark.parametrize(("width", "height"), SCREENS)
 @pytest.mark.parametrize("name", sorted(DIALOGS))
-def test_each_dialog_fits_a_laptop_screen(qtbot, world: World, name: str, width: int,
-                                          height: int) -> None:
+def test_each_dialog_fits_a_laptop_screen(
+    qtbot, world: World, name: str, width: int, height: int
+) -> None:
     with pretend_screen(width, height):
         dialog, _first = DIALOGS[name](world)
         _open(qtbot, dialog)
@@ -377,8 +419,9 @@ def test_each_dialog_fits_a_laptop_screen(qtbot, world: World, name: str, width:
 
 
 @pytest.mark.parametrize(("width", "height"), SCREENS)
-def test_every_window_fits_a_laptop_screen(qtbot, open_main, demo_db: str, width: int,
-                                           height: int) -> None:
+def test_every_window_fits_a_laptop_screen(
+    qtbot, open_main, demo_db: str, width: int, height: int
+) -> None:
     with pretend_screen(width, height):
         main = open_main(demo_db)
         room = usable_size(main)

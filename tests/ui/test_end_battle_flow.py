@@ -17,8 +17,7 @@ def cove(main) -> int:
     return next(b.id for b in main.nav.battles if b.name == COVE)
 
 
-def test_the_post_battle_dialog_proposes_the_log_and_takes_edits(qtbot, open_main, demo_db
-                                                                 ) -> None:
+def test_the_post_battle_dialog_proposes_the_log_and_takes_edits(qtbot, open_main, demo_db) -> None:
     main = open_main(demo_db)
     dialog = EndBattleDialog(main, main.services, cove(main))
     qtbot.addWidget(dialog)
@@ -52,8 +51,7 @@ def test_the_post_battle_dialog_proposes_the_log_and_takes_edits(qtbot, open_mai
     assert result.kills() == {by["Big Hank the Anvil"]: 1}
 
 
-def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch,
-                                    tmp_path: Path) -> None:
+def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch, tmp_path: Path) -> None:
     main = open_main(demo_db)
     bid = cove(main)
     main.open_battle(bid)
@@ -67,8 +65,7 @@ def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch,
         if u.player_name == "Ines" and not view.state.unit(u.id).dead:
             assert panel.record([UnitKilled(u.id, dot)])
     qtbot.waitUntil(lambda: panel.aftermath_bar.isVisible())
-    assert panel.aftermath_bar.label.text() == "Only Tobias has units standing: is the " \
-                                               "battle over?"
+    assert panel.aftermath_bar.label.text() == "Only Tobias has units standing: is the battle over?"
     asked = []
 
     def ask(cls, parent, services, battle_id):
@@ -80,8 +77,9 @@ def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch,
 
     monkeypatch.setattr(EndBattleDialog, "ask", classmethod(ask))
     qtbot.mouseClick(panel.aftermath_bar.end_button, Qt.MouseButton.LeftButton)
-    assert asked and asked[0].suggestion.winner == next(p.id for p in main.nav.players
-                                                       if p.name == "Tobias")
+    assert asked and asked[0].suggestion.winner == next(
+        p.id for p in main.nav.players if p.name == "Tobias"
+    )
     # Finished: read-only, says who won, the report one click away.
     qtbot.waitUntil(lambda: panel.view.status == "finished")
     assert "finished (Tobias won)" in panel.aftermath_bar.label.text()
@@ -89,8 +87,9 @@ def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch,
     # The report one click away (the options asked as for any report).
     from ui.dialogs.print_options import ReportChoice, ReportOptionsDialog
 
-    monkeypatch.setattr(ReportOptionsDialog, "ask",
-                        classmethod(lambda cls, *a, **k: ReportChoice()))
+    monkeypatch.setattr(
+        ReportOptionsDialog, "ask", classmethod(lambda cls, *a, **k: ReportChoice())
+    )
     qtbot.mouseClick(panel.aftermath_bar.report_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: main.report_printing.preview_dialog is not None, timeout=20_000)
     assert COVE in main.report_printing.preview_dialog.windowTitle()

@@ -43,13 +43,19 @@ def test_a_long_undo_text_leaves_the_toolbar_as_it_was(open_main, demo_db, qtbot
     main = open_main(demo_db)
     bar = main.toolbar
     undo_button = bar.widgetForAction(main.undo_action)
-    before = [bar.widgetForAction(a).geometry() for a in bar.actions()
-              if bar.widgetForAction(a) is not None]
+    before = [
+        bar.widgetForAction(a).geometry()
+        for a in bar.actions()
+        if bar.widgetForAction(a) is not None
+    ]
     long_text = "Rename unit Sir Reginald Studsworth the Unbreakable of the Red Vanguard"
     main.undo_stack.push(_Named(long_text))
     qtbot.wait(1)
-    after = [bar.widgetForAction(a).geometry() for a in bar.actions()
-             if bar.widgetForAction(a) is not None]
+    after = [
+        bar.widgetForAction(a).geometry()
+        for a in bar.actions()
+        if bar.widgetForAction(a) is not None
+    ]
     assert after == before
     assert undo_button.text() == "Undo"
     assert long_text in main.undo_action.toolTip()
@@ -64,7 +70,8 @@ def _rows(main, army_id: int):
 
 
 def test_add_several_offers_the_most_common_type_its_equipment_and_the_last_count(
-        open_main, demo_db, monkeypatch, qtbot) -> None:
+    open_main, demo_db, monkeypatch, qtbot
+) -> None:
     main = open_main(demo_db)
     army = main.nav.armies[0].id
     roster = main.open_roster(army)
@@ -76,14 +83,16 @@ def test_add_several_offers_the_most_common_type_its_equipment_and_the_last_coun
     assert typical is not None and typical.type_key == "minifig"
     minifigs = [r for r in rows if r.type_key == "minifig"]
     assert sum(r.loadout == typical.loadout for r in minifigs) == max(
-        sum(r.loadout == m.loadout for r in minifigs) for m in minifigs)
+        sum(r.loadout == m.loadout for r in minifigs) for m in minifigs
+    )
     roster.select_units([rows[0].id])  # the Hero selected: not what Add several offers
     offered: list = []
 
     def ask(cls, parent, catalog, *, type_key=None, count=1, template=None):
         dialog = AddUnitsDialog(parent, catalog, type_key, count, template)
-        offered.append((dialog.type.currentData(), dialog.count.value(),
-                        dialog.equipment.currentText()))
+        offered.append(
+            (dialog.type.currentData(), dialog.count.value(), dialog.equipment.currentText())
+        )
         dialog.count.setValue(4)
         value = dialog.value()
         dialog.deleteLater()
@@ -117,10 +126,10 @@ def test_the_name_column_shows_the_longest_name_whole(open_main, demo_db, qtbot)
     roster.select_units([unit.id])
     name = "Sir Alistair Brickworth the Unbending"
     from brikdesk.services.roster import UnitPatch
+
     roster._perform_edit({unit.id: UnitPatch(name=name)})
     roster.reload()
-    assert roster.table.columnWidth(cols.NAME) > roster.table.fontMetrics().horizontalAdvance(
-        name)
+    assert roster.table.columnWidth(cols.NAME) > roster.table.fontMetrics().horizontalAdvance(name)
 
 
 # -- an over-budget army at the start of a battle -----------------------------------------------
@@ -134,13 +143,15 @@ def demo(demo_db: str) -> Iterator[Services]:
 
 
 def test_an_army_over_its_own_budget_is_named_when_mustered_and_may_still_fight(
-        qtbot, demo: Services) -> None:
+    qtbot, demo: Services
+) -> None:
     [c] = demo.campaigns.list_campaigns()
     armies = demo.campaigns.list_armies(c.id)
     rosters = {a.id: demo.roster.roster(a.id) for a in armies}
     over = next(a for a in armies if rosters[a.id].over_budget)
-    fine = next(a for a in armies if not rosters[a.id].over_budget
-                and a.player_id != over.player_id)
+    fine = next(
+        a for a in armies if not rosters[a.id].over_budget and a.player_id != over.player_id
+    )
     r = rosters[over.id]
     dialog = StartBattleDialog(None, demo, c.id)
     qtbot.addWidget(dialog)
@@ -152,7 +163,8 @@ def test_an_army_over_its_own_budget_is_named_when_mustered_and_may_still_fight(
     qtbot.waitUntil(dialog.budget_warning.isVisible)
     assert dialog.budget_warning.text() == (
         f"{over.name} is over its own budget of {r.budget} CP by {r.total - r.budget} CP "
-        f"({r.total} CP): the battle can still start.")
+        f"({r.total} CP): the battle can still start."
+    )
     assert dialog.start_button.isEnabled()
     assert dialog.request() is not None
 
@@ -186,15 +198,17 @@ def _fail_in_event_loop(qtbot, message: str) -> None:
 
 
 @pytest.mark.qt_no_exception_capture
-def test_a_bug_in_a_slot_shows_one_crash_dialog_and_is_logged(qtbot, crash_log: Path,
-                                                              open_main, demo_db) -> None:
+def test_a_bug_in_a_slot_shows_one_crash_dialog_and_is_logged(
+    qtbot, crash_log: Path, open_main, demo_db
+) -> None:
     main = open_main(demo_db)
     main.activateWindow()
     assert sys.excepthook is not sys.__excepthook__
     _fail_in_event_loop(qtbot, "the roster burned")
     _fail_in_event_loop(qtbot, "and again")
-    dialogs = [w for w in QApplication.topLevelWidgets()
-               if isinstance(w, CrashDialog) and w.isVisible()]
+    dialogs = [
+        w for w in QApplication.topLevelWidgets() if isinstance(w, CrashDialog) and w.isVisible()
+    ]
     assert len(dialogs) == 1
     dialog = dialogs[0]
     assert dialog.summary == "ValueError: the roster burned"
@@ -261,8 +275,9 @@ def test_a_damaged_database_without_a_backup_does_not_offer_one(tmp_path: Path, 
     assert "no backup" in dialog.advice.text() and "Open the backup" not in dialog.advice.text()
 
 
-def test_a_database_of_a_newer_brikdesk_says_so_without_a_backup(tmp_path: Path, qtbot,
-                                                                   monkeypatch) -> None:
+def test_a_database_of_a_newer_brikdesk_says_so_without_a_backup(
+    tmp_path: Path, qtbot, monkeypatch
+) -> None:
     path = tmp_path / "new.sqlite3"
     db = open_database(f"sqlite:///{path}")
     db.close()
@@ -277,6 +292,7 @@ def test_a_database_of_a_newer_brikdesk_says_so_without_a_backup(tmp_path: Path,
     assert dialog.backup_button is None
     other = tmp_path / "other.sqlite3"
     from ui.dialogs.base import FileChooser
+
     monkeypatch.setattr(FileChooser, "open_path", classmethod(lambda cls, *a, **k: other))
     dialog.other_button.click()
     assert dialog.choice == other
@@ -299,7 +315,8 @@ def test_a_locked_database_is_named_as_locked(tmp_path: Path, monkeypatch) -> No
 
 
 def test_a_read_only_database_that_needs_an_upgrade_is_named_as_read_only(
-        tmp_path: Path, monkeypatch) -> None:
+    tmp_path: Path, monkeypatch
+) -> None:
     path = tmp_path / "old.sqlite3"
     db = open_database(f"sqlite:///{path}")
     db.close()
@@ -308,8 +325,10 @@ def test_a_read_only_database_that_needs_an_upgrade_is_named_as_read_only(
         from alembic.script import ScriptDirectory
 
         from brikdesk.persistence.db import alembic_config
-        base = [s.revision for s in ScriptDirectory.from_config(alembic_config())
-                .walk_revisions()][-1]
+
+        base = [s.revision for s in ScriptDirectory.from_config(alembic_config()).walk_revisions()][
+            -1
+        ]
         assert base != first
         conn.execute("UPDATE alembic_version SET version_num = ?", (base,))
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # all in the file: read-only reads no WAL
@@ -331,8 +350,9 @@ def test_a_missing_folder_is_named_as_missing(tmp_path: Path) -> None:
     assert failure_kind(str(error)) == FailureKind.MISSING, str(error)
 
 
-def test_choosing_the_backup_at_start_opens_it(tmp_path: Path, demo_db: str, monkeypatch,
-                                               settings) -> None:
+def test_choosing_the_backup_at_start_opens_it(
+    tmp_path: Path, demo_db: str, monkeypatch, settings
+) -> None:
     """run_app: the database fails, the organizer picks the backup, and BrikDesk starts on
     it (exit 0 once the window is closed)."""
     broken = tmp_path / "broken.sqlite3"
@@ -357,6 +377,7 @@ def test_choosing_the_backup_at_start_opens_it(tmp_path: Path, demo_db: str, mon
 
     monkeypatch.setattr(app_module.MainWindow, "database_opened", database_opened)
     import argparse
+
     code = app_module.run_app(argparse.Namespace(db=f"sqlite:///{broken}", check_start=False))
     assert len(asked) == 1 and "damaged" in asked[0]
     assert opened == [str(good)]
@@ -387,17 +408,27 @@ def test_settings_are_remembered_and_used(qtbot, settings: AppSettings) -> None:
     assert new.edition.currentData() == "2010"
 
 
-def test_settings_from_the_edit_menu_reach_new_campaigns(open_main, demo_db, monkeypatch,
-                                                         settings: AppSettings) -> None:
+def test_settings_from_the_edit_menu_reach_new_campaigns(
+    open_main, demo_db, monkeypatch, settings: AppSettings
+) -> None:
     main = open_main(demo_db)
     assert main.preferences_action in main.edit_menu.actions()
-    monkeypatch.setattr(SettingsDialog, "ask", classmethod(
-        lambda cls, parent, s: save_preferences(s, Preferences("a4", False, "virtual", 150,
-                                                               "2005")) or True))
+    monkeypatch.setattr(
+        SettingsDialog,
+        "ask",
+        classmethod(
+            lambda cls, parent, s: (
+                save_preferences(s, Preferences("a4", False, "virtual", 150, "2005")) or True
+            )
+        ),
+    )
     assert main.edit_preferences()
     seen: list = []
-    monkeypatch.setattr(NewCampaignDialog, "ask", classmethod(
-        lambda cls, parent, taken=(), edition=None: seen.append(edition)))
+    monkeypatch.setattr(
+        NewCampaignDialog,
+        "ask",
+        classmethod(lambda cls, parent, taken=(), edition=None: seen.append(edition)),
+    )
     main.new_campaign()
     assert seen == ["2005"]
 
@@ -412,8 +443,9 @@ def test_unreadable_settings_fall_back_to_the_defaults(settings: AppSettings) ->
 
 
 @pytest.mark.parametrize(("mode", "focus"), [("virtual", "roll_button"), ("typed", "edit")])
-def test_the_dice_setting_decides_what_the_wizard_offers_first(qtbot, tmp_path: Path,
-                                                               mode: str, focus: str) -> None:
+def test_the_dice_setting_decides_what_the_wizard_offers_first(
+    qtbot, tmp_path: Path, mode: str, focus: str
+) -> None:
     from PySide6.QtGui import QUndoStack
     from PySide6.QtWidgets import QWizard
 
@@ -424,8 +456,14 @@ def test_the_dice_setting_decides_what_the_wizard_offers_first(qtbot, tmp_path: 
 
     battle = make_battle(tmp_path / "sherwood.sqlite3")
     try:
-        w = CombatWizard(battle.services, Bus(), QUndoStack(), battle.battle_id,
-                         battle.ids["Little John"], dice=RandomDice(1))
+        w = CombatWizard(
+            battle.services,
+            Bus(),
+            QUndoStack(),
+            battle.battle_id,
+            battle.ids["Little John"],
+            dice=RandomDice(1),
+        )
         qtbot.addWidget(w)
         w.set_dice_mode(mode)
         w.show()
@@ -442,11 +480,15 @@ def test_the_dice_setting_decides_what_the_wizard_offers_first(qtbot, tmp_path: 
         battle.db.close()
 
 
-def test_table_mode_uses_the_text_size_from_the_settings(open_main, demo_db,
-                                                         settings: AppSettings) -> None:
+def test_table_mode_uses_the_text_size_from_the_settings(
+    open_main, demo_db, settings: AppSettings
+) -> None:
     main = open_main(demo_db)
-    battle = next(b.id for b in main.services.battles.list_battles(main.campaign_id)
-                  if b.status == "in_progress")
+    battle = next(
+        b.id
+        for b in main.services.battles.list_battles(main.campaign_id)
+        if b.status == "in_progress"
+    )
     assert main.open_battle(battle)
     panel = main.battle_panel
     panel.set_table_mode(False)

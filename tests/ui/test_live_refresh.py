@@ -13,13 +13,17 @@ from brikdesk.services.summaries import PlayerPatch
 
 
 def _in_another_process(url: str, body: str) -> None:
-    script = textwrap.dedent("""
+    script = (
+        textwrap.dedent("""
         from brikdesk.persistence.db import open_database
         from brikdesk.services import Services
         from brikdesk.services.roster import UnitPatch
         db = open_database(URL)
         sv = Services.open(db)
-    """).replace("URL", repr(url)) + textwrap.dedent(body) + "\ndb.close()\n"
+    """).replace("URL", repr(url))
+        + textwrap.dedent(body)
+        + "\ndb.close()\n"
+    )
     subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
 
 
@@ -39,30 +43,34 @@ def test_a_roster_shows_a_rename_made_by_another_process(open_main, demo_db, qtb
     bar.setValue(bar.maximum())
     scrolled = bar.value()
     assert scrolled > 0
-    _in_another_process(demo_db, f"sv.roster.edit_unit({renamed.id}, "
-                                 "UnitPatch(name='Renamed Elsewhere'))")
-    qtbot.waitUntil(lambda: "Renamed Elsewhere" in [r.name for r in roster.model.all_rows()],
-                    timeout=3000)
+    _in_another_process(
+        demo_db, f"sv.roster.edit_unit({renamed.id}, UnitPatch(name='Renamed Elsewhere'))"
+    )
+    qtbot.waitUntil(
+        lambda: "Renamed Elsewhere" in [r.name for r in roster.model.all_rows()], timeout=3000
+    )
     assert [r.id for r in roster.selected_rows()] == [chosen.id]
     assert bar.value() == scrolled
     assert "another BrikDesk" in main.statusBar().currentMessage()
 
 
-def test_the_navigator_shows_a_player_added_by_another_process(open_main, demo_db,
-                                                              qtbot) -> None:
+def test_the_navigator_shows_a_player_added_by_another_process(open_main, demo_db, qtbot) -> None:
     main = open_main(demo_db)
     before = main.live.changed_elsewhere
-    _in_another_process(demo_db, "sv.campaigns.add_player(sv.campaigns.list_campaigns()[0].id,"
-                                 " 'Late Arrival')")
-    qtbot.waitUntil(lambda: "Late Arrival" in [p.name for p in main.nav.players],
-                    timeout=3000)
+    _in_another_process(
+        demo_db, "sv.campaigns.add_player(sv.campaigns.list_campaigns()[0].id, 'Late Arrival')"
+    )
+    qtbot.waitUntil(lambda: "Late Arrival" in [p.name for p in main.nav.players], timeout=3000)
     assert main.live.changed_elsewhere == before + 1
 
 
 def test_own_actions_do_not_reload_every_view(open_main, demo_db, qtbot) -> None:
     main = open_main(demo_db)
     player = main.nav.players[0]
-    assert main.runner.perform(lambda: main.services.campaigns.update_player(
-        player.id, PlayerPatch(faction="Bricklanders")))
+    assert main.runner.perform(
+        lambda: main.services.campaigns.update_player(
+            player.id, PlayerPatch(faction="Bricklanders")
+        )
+    )
     qtbot.wait(2500)  # two polls
     assert main.live.changed_elsewhere == 0

@@ -49,8 +49,7 @@ def test_first_start_creates_and_shows_the_demo(qtbot, tmp_path, settings, monke
     assert (tmp_path / "home" / "brikdesk.sqlite3").is_file()
     assert window.nav.campaign.name.startswith("Demo")
     assert window.navigator.entries(ARMY) and window.navigator.entries(BATTLE)
-    assert window.database_label.text() == \
-        f"Database: {tmp_path / 'home' / 'brikdesk.sqlite3'}"
+    assert window.database_label.text() == f"Database: {tmp_path / 'home' / 'brikdesk.sqlite3'}"
     window.close()
 
 
@@ -145,8 +144,7 @@ def test_export_and_import_a_campaign(open_main, demo_db, tmp_path, monkeypatch,
     patch_ask(monkeypatch, FileChooser, target, "open_path")
     patch_ask(monkeypatch, TextPrompt, "Demo copy")
     job = main.import_campaign()
-    qtbot.waitUntil(lambda: job.done and job.retry is not None and job.retry.done,
-                    timeout=20_000)
+    qtbot.waitUntil(lambda: job.done and job.retry is not None and job.retry.done, timeout=20_000)
     new_id = job.retry.result
     assert new_id is not None and main.campaign_id == new_id
     assert main.nav.campaign.name == "Demo copy"
@@ -156,8 +154,9 @@ def test_export_and_import_a_campaign(open_main, demo_db, tmp_path, monkeypatch,
     assert main.nav is not None
 
 
-def test_import_and_export_run_on_a_worker_with_progress_and_cancel(open_main, demo_db,
-                                                                   tmp_path, qtbot):
+def test_import_and_export_run_on_a_worker_with_progress_and_cancel(
+    open_main, demo_db, tmp_path, qtbot
+):
     """The window keeps painting while a file is read and written; Cancel writes nothing."""
     import threading
 
@@ -233,8 +232,7 @@ def test_rules_reference_lists_the_readings_and_the_modifiers(open_main, demo_db
 
 def test_a_database_that_cannot_be_opened_is_a_clear_error_and_exit_1(tmp_path, monkeypatch):
     shown: list[StorageError] = []
-    monkeypatch.setattr(app_module, "show_start_error",
-                        lambda error, url=None: shown.append(error))
+    monkeypatch.setattr(app_module, "show_start_error", lambda error, url=None: shown.append(error))
     monkeypatch.setattr(app_module, "setup_logging", lambda: None)
     bad = f"sqlite:///{tmp_path / 'no-such-folder' / 'x.sqlite3'}"
     assert app_module.run_app(argparse.Namespace(db=bad, check_start=False)) == 1
@@ -248,9 +246,19 @@ def test_not_a_brikdesk_database_fails_check_start(tmp_path):
     with sqlite3.connect(other) as conn:
         conn.execute("create table recipes (id integer primary key)")
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", BRIKDESK_HOME=str(tmp_path))
-    done = subprocess.run([str(Path(sys.executable).parent / "brikdesk"), "--db",
-                           f"sqlite:///{other}", "--check-start"],
-                          capture_output=True, text=True, env=env, timeout=60, check=False)
+    done = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "brikdesk"),
+            "--db",
+            f"sqlite:///{other}",
+            "--check-start",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 1
     assert "not a BrikDesk database" in done.stderr
 
@@ -262,7 +270,7 @@ def test_pyqtgraph_loads_only_with_the_chart(tmp_path, demo_db):
         from ui.settings import AppSettings
         app = create_application()
         w = build_main_window(argparse.Namespace(db={demo_db!r}),
-                              settings=AppSettings.at({str(tmp_path / 's.ini')!r}))
+                              settings=AppSettings.at({str(tmp_path / "s.ini")!r}))
         w.show(); app.processEvents()
         r = w.open_roster(w.navigator.entries("army")[0][0]); app.processEvents()
         print("start", "pyqtgraph" in sys.modules)
@@ -270,8 +278,14 @@ def test_pyqtgraph_loads_only_with_the_chart(tmp_path, demo_db):
         print("chart", "pyqtgraph" in sys.modules)
     """)
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", BRIKDESK_HOME=str(tmp_path))
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          env=env, timeout=60, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert "start False" in done.stdout and "chart True" in done.stdout
 
@@ -306,11 +320,18 @@ def test_delete_key_acts_on_the_navigator_only(open_main, demo_db, qtbot, monkey
 def test_campaign_settings_are_edited_with_undo(open_main, demo_db, monkeypatch):
     main = open_main(demo_db)
     campaign = main.nav.campaign
-    patch = CampaignPatch(name="Baseplate Valley, Season 2", edition="2010",
-                          default_budget=120, notes="Saturdays at Margo's")
+    patch = CampaignPatch(
+        name="Baseplate Valley, Season 2",
+        edition="2010",
+        default_budget=120,
+        notes="Saturdays at Margo's",
+    )
     calls = []
-    monkeypatch.setattr(CampaignSettingsDialog, "ask", classmethod(
-        lambda cls, parent, c, taken: calls.append((c, taken)) or patch))
+    monkeypatch.setattr(
+        CampaignSettingsDialog,
+        "ask",
+        classmethod(lambda cls, parent, c, taken: calls.append((c, taken)) or patch),
+    )
     main.settings_action.trigger()
     assert calls[0][0] == campaign and campaign.name in calls[0][1]
     assert main.windowTitle() == "Baseplate Valley, Season 2: BrikDesk"
@@ -320,9 +341,11 @@ def test_campaign_settings_are_edited_with_undo(open_main, demo_db, monkeypatch)
     assert "Saturdays at Margo's" in text
     main.undo_action.trigger()  # one step puts every field back
     assert main.nav.campaign.name == campaign.name
-    assert (main.nav.campaign.edition, main.nav.campaign.default_budget,
-            main.nav.campaign.notes) == (campaign.edition, campaign.default_budget,
-                                         campaign.notes)
+    assert (
+        main.nav.campaign.edition,
+        main.nav.campaign.default_budget,
+        main.nav.campaign.notes,
+    ) == (campaign.edition, campaign.default_budget, campaign.notes)
     main.redo_action.trigger()
     assert main.nav.campaign.edition == "2010"
 
@@ -345,8 +368,9 @@ def test_settings_dialog_hands_back_only_what_changed(qtbot, open_main, demo_db)
 def test_delete_the_campaign_with_undo(open_main, demo_db, monkeypatch):
     main = open_main(demo_db)
     demo = main.campaign_id
-    patch_ask(monkeypatch, NewCampaignDialog, NewCampaign("Second War", "2020", "CP", 50,
-                                                          "a short one"))
+    patch_ask(
+        monkeypatch, NewCampaignDialog, NewCampaign("Second War", "2020", "CP", 50, "a short one")
+    )
     second = main.new_campaign()
     assert "a short one" in main.overview.toPlainText()
     assert main.delete_campaign()
@@ -393,12 +417,22 @@ def _shortcuts(window) -> dict[str, list[str]]:
 def test_every_menu_entry_works_and_no_two_share_a_key(open_main, demo_db, qtbot):
     main = open_main(demo_db)
     main.navigator.select(ARMY, main.navigator.entries(ARMY)[0][0])
-    for title, entries in (("&File", ["&New campaign…", "&Open campaign…",
-                                      "&Recent campaigns", "&Import campaign…",
-                                      "&Export campaign…", "&Quit"]),
-                           ("&Edit", ["&Undo", "&Redo"]), ("&Help", ["&Rules reference",
-                                                                       "&About BrikDesk"]),
-                           ("&Campaign", ["Campaign &settings…", "Delete campaign"])):
+    for title, entries in (
+        (
+            "&File",
+            [
+                "&New campaign…",
+                "&Open campaign…",
+                "&Recent campaigns",
+                "&Import campaign…",
+                "&Export campaign…",
+                "&Quit",
+            ],
+        ),
+        ("&Edit", ["&Undo", "&Redo"]),
+        ("&Help", ["&Rules reference", "&About BrikDesk"]),
+        ("&Campaign", ["Campaign &settings…", "Delete campaign"]),
+    ):
         menu = next(a.menu() for a in main.menuBar().actions() if a.text() == title)
         texts = [a.text() for a in menu.actions() if not a.isSeparator()]
         for entry in entries:
@@ -443,5 +477,10 @@ def test_tab_goes_through_each_window_in_reading_order(open_main, demo_db, qtbot
     qtbot.waitExposed(roster)
     chain = _tab_chain(qtbot, roster, roster.filter, 5)
     lists = roster.loadout.lists
-    assert chain == [roster.filter, roster.table, roster.card, lists["in hand"],
-                     roster.loadout.remove_buttons["in hand"]]
+    assert chain == [
+        roster.filter,
+        roster.table,
+        roster.card,
+        lists["in hand"],
+        roster.loadout.remove_buttons["in hand"],
+    ]

@@ -8,8 +8,9 @@ import json
 from ui.dialogs.base import FileChooser
 
 
-def test_file_export_and_import_from_the_menu_ask_for_a_file(open_main, demo_db, tmp_path,
-                                                             monkeypatch, qtbot):
+def test_file_export_and_import_from_the_menu_ask_for_a_file(
+    open_main, demo_db, tmp_path, monkeypatch, qtbot
+):
     main = open_main(demo_db)
     out = tmp_path / "demo.json"
     asked: list[str] = []

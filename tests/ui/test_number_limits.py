@@ -23,8 +23,10 @@ def test_a_default_budget_above_the_limit_is_refused_not_capped(qtbot) -> None:
     type_into(qtbot, dlg.budget, "9999999")
     assert dlg.budget.value() == 9_999_999  # typed in full, not cut to 999999
     assert not dlg.ok_button.isEnabled()
-    assert dlg.problem.text() == f"The default budget can't be more than {MAX_NUMBER:,} " \
-                                 "(not 9,999,999)."
+    assert (
+        dlg.problem.text() == f"The default budget can't be more than {MAX_NUMBER:,} "
+        "(not 9,999,999)."
+    )
     type_into(qtbot, dlg.budget, str(MAX_NUMBER))
     assert dlg.ok_button.isEnabled()
 

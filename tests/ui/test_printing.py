@@ -33,8 +33,13 @@ def spec(name, kind, hands=(), worn=(), carried=(), notes=""):
 def known_roster() -> list[UnitSpec]:
     """15 units of the 2020 catalog: six identical riflemen and nine varied units."""
     return [
-        spec("Captain Brickbeard", "hero", ("hand-weapon", "shield"), ("body-armor",),
-             notes="Leads from the front."),
+        spec(
+            "Captain Brickbeard",
+            "hero",
+            ("hand-weapon", "shield"),
+            ("body-armor",),
+            notes="Leads from the front.",
+        ),
         spec("Sgt. Rock", "minifig", ("long-ranged-weapon",), carried=("explosive",)),
         *[spec(f"Rifleman {i}", "minifig", ("long-ranged-weapon",)) for i in range(1, 7)],
         spec("Pikeman Pete", "heavy", ("two-handed-weapon",), ("heavy-armor",)),
@@ -58,14 +63,25 @@ LOADOUTS = [
 
 def long_roster(n: int = 40) -> list[UnitSpec]:
     """``n`` units, all different (own names), enough for several pages of cards."""
-    return [spec(f"Unit {i:02d}", *LOADOUTS[i % len(LOADOUTS)],
-                 notes="Veteran of the river crossing; holds the ford." if i % 3 == 0 else "")
-            for i in range(1, n + 1)]
+    return [
+        spec(
+            f"Unit {i:02d}",
+            *LOADOUTS[i % len(LOADOUTS)],
+            notes="Veteran of the river crossing; holds the ford." if i % 3 == 0 else "",
+        )
+        for i in range(1, n + 1)
+    ]
 
 
 def header(**kw) -> SheetHeader:
-    base = dict(army="The Red Brick Raiders", player="Anna", campaign="Winter War",
-                budget=120, date=dt.date(2025, 3, 1), colour=COLOUR)
+    base = dict(
+        army="The Red Brick Raiders",
+        player="Anna",
+        campaign="Winter War",
+        budget=120,
+        date=dt.date(2025, 3, 1),
+        colour=COLOUR,
+    )
     base.update(kw)
     return SheetHeader(**base)
 
@@ -88,6 +104,7 @@ def _app(qapp):
 
 
 # --------------------------------------------------------------------------- the PDF
+
 
 def test_known_roster_pdf_has_expected_pages_and_every_unit_and_weapon(tmp_path):
     units = known_roster()
@@ -199,6 +216,7 @@ def test_options_at_export_override_the_sheet_layout(tmp_path):
 
 # --------------------------------------------------------------------------- black and white
 
+
 def chroma(c) -> int:
     """How far a pixel is from grey (0 for black, white and any grey)."""
     return max(c.red(), c.green(), c.blue()) - min(c.red(), c.green(), c.blue())
@@ -214,31 +232,42 @@ def test_black_and_white_draws_no_fills(tmp_path):
     # the pages as painted by the printing path, at 30 dpi
     dpi = 30
     img_colour = render_roster_page(colour, 1, dpi=dpi)
-    bw_pages = [render_roster_page(bw, n, dpi=dpi)
-                for n in range(1, layout_roster_sheet(bw, writer).page_count + 1)]
+    bw_pages = [
+        render_roster_page(bw, n, dpi=dpi)
+        for n in range(1, layout_roster_sheet(bw, writer).page_count + 1)
+    ]
     # the header band, 40 pt from the top-left corner of the paper (just inside the 12 mm
     # margin): the player's colour, or white paper
     x = y = int(40 / 72 * dpi)
     band = img_colour.pixelColor(x, y)
-    assert (band.red(), band.green(), band.blue()) == (0xb0, 0x3a, 0x2e)
+    assert (band.red(), band.green(), band.blue()) == (0xB0, 0x3A, 0x2E)
     paper = bw_pages[0].pixelColor(x, y)
     assert (paper.red(), paper.green(), paper.blue()) == (255, 255, 255)
     # and nothing coloured anywhere on the black-and-white pages, which do carry ink
     for img in bw_pages:
         assert img.width() == round(595 / 72 * dpi)
-        pixels = [img.pixelColor(px, py) for py in range(0, img.height(), 2)
-                  for px in range(0, img.width(), 2)]
+        pixels = [
+            img.pixelColor(px, py)
+            for py in range(0, img.height(), 2)
+            for px in range(0, img.width(), 2)
+        ]
         assert max(chroma(c) for c in pixels) <= 6
         assert min(c.lightness() for c in pixels) < 100
-    assert max(chroma(img_colour.pixelColor(px, py)) for py in range(0, img_colour.height(), 4)
-               for px in range(0, img_colour.width(), 4)) > 100
+    assert (
+        max(
+            chroma(img_colour.pixelColor(px, py))
+            for py in range(0, img_colour.height(), 4)
+            for px in range(0, img_colour.width(), 4)
+        )
+        > 100
+    )
 
 
 # --------------------------------------------------------------------------- measurements
 
+
 def test_tick_boxes_are_at_least_4_mm_and_as_many_as_turns(tmp_path):
-    sheet = sheet_of([spec("Al", "minifig", ("hand-weapon", "shield"))], turns=8,
-                     blank_cards=0)
+    sheet = sheet_of([spec("Al", "minifig", ("hand-weapon", "shield"))], turns=8, blank_cards=0)
     layout = layout_roster_sheet(sheet, writer_for(tmp_path))
     boxes = [op for op in layout.ops() if op.kind == "box"]
     # Action, Counter 1, Counter 2, Dead: 4 rows of 8 turns
@@ -276,6 +305,7 @@ def test_layout_does_not_depend_on_the_device_resolution(tmp_path):
 
 # --------------------------------------------------------------------------- one path
 
+
 def test_qprinter_path_prints_the_same_pages(tmp_path):
     from PySide6.QtPrintSupport import QPrinter
 
@@ -295,8 +325,11 @@ def test_qprinter_path_prints_the_same_pages(tmp_path):
 
 def test_progress_reports_every_page(tmp_path):
     seen: list[tuple[int, int]] = []
-    result = export_pdf(sheet_of(long_roster(30), fold_identical=False), tmp_path / "p.pdf",
-                        progress=lambda done, total: seen.append((done, total)))
+    result = export_pdf(
+        sheet_of(long_roster(30), fold_identical=False),
+        tmp_path / "p.pdf",
+        progress=lambda done, total: seen.append((done, total)),
+    )
     # (0, 0) first: busy while laying out; then one report per painted page
     assert seen == [(0, 0)] + [(n, result.pages) for n in range(1, result.pages + 1)]
 
@@ -366,9 +399,13 @@ def test_export_runs_on_a_worker_thread_with_progress(qtbot, tmp_path):
     progress: list[tuple[int, int]] = []
     done: list[object] = []
     errors: list[str] = []
-    start_job(parent, lambda report: export_pdf(sheet, out, progress=report),
-              on_done=done.append, on_error=lambda exc, tb: errors.append(tb),
-              on_progress=lambda d, t: progress.append((d, t)))
+    start_job(
+        parent,
+        lambda report: export_pdf(sheet, out, progress=report),
+        on_done=done.append,
+        on_error=lambda exc, tb: errors.append(tb),
+        on_progress=lambda d, t: progress.append((d, t)),
+    )
     qtbot.waitUntil(lambda: bool(done or errors), timeout=10000)
     assert errors == []
     pages = done[0].pages
@@ -399,14 +436,20 @@ def test_a_card_whose_text_alone_is_taller_than_a_page_is_scaled_to_fit(tmp_path
     import dataclasses
 
     tool = CAT.item("minifig-tool")
-    gadgets = tuple(dataclasses.replace(tool, key=f"gadget-{i}", name=f"Gadget {i:02d}",
-                                        house_rule=True) for i in range(70))
+    gadgets = tuple(
+        dataclasses.replace(tool, key=f"gadget-{i}", name=f"Gadget {i:02d}", house_rule=True)
+        for i in range(70)
+    )
     catalog = dataclasses.replace(CAT, items=CAT.items + gadgets)
     mule = spec("Pack Mule", "minifig", ("hand-weapon",), carried=[g.key for g in gadgets])
-    sheet = build_roster_sheet(header(), [mule, spec("Al", "minifig", ("hand-weapon",))],
-                               catalog, RosterSheetOptions(blank_cards=0))
+    sheet = build_roster_sheet(
+        header(),
+        [mule, spec("Al", "minifig", ("hand-weapon",))],
+        catalog,
+        RosterSheetOptions(blank_cards=0),
+    )
     layout = layout_roster_sheet(sheet, writer_for(tmp_path))
-    (page, rect), = layout.card_rects(0)
+    ((page, rect),) = layout.card_rects(0)
     placed = next(b for b in layout.pages[page - 1].placed if b.card == 0)
     assert placed.scale < 1
     body = layout.body_rect
@@ -421,8 +464,7 @@ def test_a_card_whose_text_alone_is_taller_than_a_page_is_scaled_to_fit(tmp_path
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_six_blank_cards_fill_one_page(tmp_path, paper):
-    sheet = sheet_of([spec("Al", "minifig", ("hand-weapon",))], paper=paper,
-                     include_warnings=False)
+    sheet = sheet_of([spec("Al", "minifig", ("hand-weapon",))], paper=paper, include_warnings=False)
     layout = layout_roster_sheet(sheet, writer_for(tmp_path, paper))
     pages = [p.number for p in layout.pages for b in p.placed if b.kind == "blank-card"]
     assert len(pages) == 6 and len(set(pages)) == 1

@@ -45,10 +45,14 @@ def ford():
 
 def long_battle(rounds: int = 30):
     """Three players, 60 units each, killings every turn with long notes: several pages."""
-    players = (ReportPlayer(1, "Margo", "#c0392b"), ReportPlayer(2, "Tobias", "#2e86c1"),
-               ReportPlayer(3, "Ines", "#27ae60"))
-    units = tuple(ReportUnit(100 * p + i, p, f"Trooper {p}-{i:02d}") for p in (1, 2, 3)
-                  for i in range(60))
+    players = (
+        ReportPlayer(1, "Margo", "#c0392b"),
+        ReportPlayer(2, "Tobias", "#2e86c1"),
+        ReportPlayer(3, "Ines", "#27ae60"),
+    )
+    units = tuple(
+        ReportUnit(100 * p + i, p, f"Trooper {p}-{i:02d}") for p in (1, 2, 3) for i in range(60)
+    )
     events: list[Any] = []
     victims = {p: iter(range(100 * p, 100 * p + 60)) for p in (1, 2, 3)}
     for rnd in range(1, rounds + 1):
@@ -57,20 +61,26 @@ def long_battle(rounds: int = 30):
             for _ in range((rnd + p) % 3):
                 v = next(victims[enemy], None)
                 if v is not None:
-                    events.append(UnitKilled(v, actor=100 * p + rnd % 60,
-                                             cause="a long story of courage and folly, " * 3))
+                    events.append(
+                        UnitKilled(
+                            v,
+                            actor=100 * p + rnd % 60,
+                            cause="a long story of courage and folly, " * 3,
+                        )
+                    )
             events.append(TurnEnded(p, rnd))
-    return build_battle_report(BattleFacts("The Long War", "Endless", "finished"), players,
-                               units, log(*events))
+    return build_battle_report(
+        BattleFacts("The Long War", "Endless", "finished"), players, units, log(*events)
+    )
 
 
 def layout_of(report, paper="a4", black_and_white=False):
     device = MeasuringDevice(paper)
-    return layout_battle_report(report, device.writer,
-                                black_and_white=black_and_white), device
+    return layout_battle_report(report, device.writer, black_and_white=black_and_white), device
 
 
 # --------------------------------------------------------------------------- the PDF
+
 
 def test_the_report_pdf_tells_the_battle(tmp_path):
     out = tmp_path / "ford.pdf"
@@ -78,22 +88,40 @@ def test_the_report_pdf_tells_the_battle(tmp_path):
     assert out.is_file() and not (tmp_path / "ford.pdf.part").exists()
     assert result.pages == pdf_pages(out) == 1
     text = squash(pdf_text(out))
-    for wanted in ("Skirmish at the Ford: battle report", "Campaign: Winter War",
-                   "BrikWars 2020", "Page 1 of 1", "Finished 2026-05-01", "2 rounds",
-                   "Margo (Crimson Brickguard)", "Result: Tobias falls back across the ford.",
-                   "5 attacks: 3 hits, 2 kills; 1 Over the Top, 1 critical failure.",
-                   "Casualties", "Cactus Pete, Rusty", "Casualties per round",
-                   "The battle, round by round", "Round 1", "Round 2", "Tobias's turn",
-                   "Crossbow Kate (Margo) attacks Cactus Pete (Tobias) with a Long-Ranged "
-                   "Weapon", "Action Roll: d6 5, -1 = 4 against Use 3: hit",
-                   "Damage: d6 3, +1, -1 = 3 against Armor 0",
-                   "Modifier -1 Action Roll: 1 inch beyond Range (5.1 Out of Range)",
-                   "Cactus Pete (Tobias) is killed.", "Armor roll: d6 5 + d6 4, +2 = 11",
-                   "11 Damage does not beat Armor 11: no effect.",
-                   "“Kate drops the cactus man from 11 inches”", "The battle is over:"):
+    for wanted in (
+        "Skirmish at the Ford: battle report",
+        "Campaign: Winter War",
+        "BrikWars 2020",
+        "Page 1 of 1",
+        "Finished 2026-05-01",
+        "2 rounds",
+        "Margo (Crimson Brickguard)",
+        "Result: Tobias falls back across the ford.",
+        "5 attacks: 3 hits, 2 kills; 1 Over the Top, 1 critical failure.",
+        "Casualties",
+        "Cactus Pete, Rusty",
+        "Casualties per round",
+        "The battle, round by round",
+        "Round 1",
+        "Round 2",
+        "Tobias's turn",
+        "Crossbow Kate (Margo) attacks Cactus Pete (Tobias) with a Long-Ranged Weapon",
+        "Action Roll: d6 5, -1 = 4 against Use 3: hit",
+        "Damage: d6 3, +1, -1 = 3 against Armor 0",
+        "Modifier -1 Action Roll: 1 inch beyond Range (5.1 Out of Range)",
+        "Cactus Pete (Tobias) is killed.",
+        "Armor roll: d6 5 + d6 4, +2 = 11",
+        "11 Damage does not beat Armor 11: no effect.",
+        "“Kate drops the cactus man from 11 inches”",
+        "The battle is over:",
+    ):
         assert wanted in text, wanted
-    assert text.index("Round 1") < text.index("Crossbow Kate (Margo) attacks") < text.index(
-        "Round 2") < text.index("Sir Reginald (Margo) strikes")
+    assert (
+        text.index("Round 1")
+        < text.index("Crossbow Kate (Margo) attacks")
+        < text.index("Round 2")
+        < text.index("Sir Reginald (Margo) strikes")
+    )
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -175,8 +203,9 @@ def test_print_preview_print_and_pdf_are_one_path(tmp_path):
 
 def test_progress_reports_every_page(tmp_path):
     seen: list[tuple[int, int]] = []
-    result = export_report_pdf(long_battle(), tmp_path / "p.pdf",
-                               progress=lambda d, t: seen.append((d, t)))
+    result = export_report_pdf(
+        long_battle(), tmp_path / "p.pdf", progress=lambda d, t: seen.append((d, t))
+    )
     assert seen == [(0, 0)] + [(n, result.pages) for n in range(1, result.pages + 1)]
 
 
@@ -190,6 +219,7 @@ def test_bad_destinations_and_paper_are_user_errors(tmp_path):
 
 # --------------------------------------------------------------------------- the chart
 
+
 def chart_bars(layout):
     chart = next(b for p in layout.pages for b in p.placed if b.kind == "chart")
     # the bars: fills below the title line (its legend swatches are on it)
@@ -200,12 +230,18 @@ def test_the_chart_has_one_bar_per_loss_in_the_players_colour_to_scale():
     report = long_battle()
     layout, _ = layout_of(report)
     chart, bars = chart_bars(layout)
-    cells = [(rc.round, report.players[j].player_id, n) for rc in report.per_round
-             for j, n in enumerate(rc.lost) if n]
+    cells = [
+        (rc.round, report.players[j].player_id, n)
+        for rc in report.per_round
+        for j, n in enumerate(rc.lost)
+        if n
+    ]
     assert len(bars) == len(cells)
     assert sorted(op.colour for op in bars) == sorted(f"p:{pid}" for _, pid, _ in cells)
-    per_loss = {round(op.h / n, 6) for op, (_, _, n) in
-                zip(sorted(bars, key=lambda o: o.x), cells, strict=True)}
+    per_loss = {
+        round(op.h / n, 6)
+        for op, (_, _, n) in zip(sorted(bars, key=lambda o: o.x), cells, strict=True)
+    }
     assert len(per_loss) == 1  # every bar's height is its number of losses times one step
     bottoms = {round(op.y + op.h, 6) for op in bars}
     assert len(bottoms) == 1  # all bars stand on the axis
@@ -223,7 +259,7 @@ def test_the_chart_is_painted_in_the_players_colours():
     x = (margin + chart.x + tobias_bar.x + tobias_bar.w / 2) * k
     y = (margin + chart.y + tobias_bar.y + tobias_bar.h / 2) * k
     c = image.pixelColor(round(x), round(y))
-    assert (c.red(), c.green(), c.blue()) == (0x2e, 0x86, 0xc1)  # Tobias's blue
+    assert (c.red(), c.green(), c.blue()) == (0x2E, 0x86, 0xC1)  # Tobias's blue
 
 
 def test_a_battle_with_no_casualties_says_so(tmp_path):
@@ -241,13 +277,15 @@ def test_a_white_player_gets_outlined_swatches_and_bars():
     chart, bars = chart_bars(layout)
     assert [op.colour for op in bars] == ["p:10"]
     boxes = [op for op in chart.ops if op.kind == "box"]
-    assert any((op.x, op.y, op.w, op.h) == (bars[0].x, bars[0].y, bars[0].w, bars[0].h)
-               for op in boxes)
+    assert any(
+        (op.x, op.y, op.w, op.h) == (bars[0].x, bars[0].y, bars[0].w, bars[0].h) for op in boxes
+    )
 
 
 def test_a_battle_not_begun_prints_one_page_that_says_so(tmp_path):
-    report = build_battle_report(BattleFacts("Lighthouse", "Winter War", "planned"), PLAYERS,
-                                 UNITS, [])
+    report = build_battle_report(
+        BattleFacts("Lighthouse", "Winter War", "planned"), PLAYERS, UNITS, []
+    )
     out = tmp_path / "planned.pdf"
     assert export_report_pdf(report, out).pages == 1
     text = squash(pdf_text(out))
@@ -257,6 +295,7 @@ def test_a_battle_not_begun_prints_one_page_that_says_so(tmp_path):
 
 
 # --------------------------------------------------------------------------- black and white
+
 
 def chroma(c) -> int:
     return max(c.red(), c.green(), c.blue()) - min(c.red(), c.green(), c.blue())
@@ -308,13 +347,21 @@ def test_black_and_white_tells_players_apart_by_line_pattern():
 
 def pattern_of(ops, box) -> str:
     """The line pattern hatching ``box``: which way its lines run, all inside the outline."""
-    inside = [op for op in ops if op.kind == "line" and op.width == 0.4
-              and box.x - 0.01 <= min(op.x, op.x + op.w) and max(op.x, op.x + op.w)
-              <= box.x + box.w + 0.01 and box.y - 0.01 <= min(op.y, op.y + op.h)
-              and max(op.y, op.y + op.h) <= box.y + box.h + 0.01]
+    inside = [
+        op
+        for op in ops
+        if op.kind == "line"
+        and op.width == 0.4
+        and box.x - 0.01 <= min(op.x, op.x + op.w)
+        and max(op.x, op.x + op.w) <= box.x + box.w + 0.01
+        and box.y - 0.01 <= min(op.y, op.y + op.h)
+        and max(op.y, op.y + op.h) <= box.y + box.h + 0.01
+    ]
     assert inside, box
-    kinds = {("-" if abs(op.h) < 0.01 else "|" if abs(op.w) < 0.01 else
-              "/" if op.w * op.h < 0 else "\\") for op in inside}
+    kinds = {
+        ("-" if abs(op.h) < 0.01 else "|" if abs(op.w) < 0.01 else "/" if op.w * op.h < 0 else "\\")
+        for op in inside
+    }
     return "".join(sorted(kinds))
 
 

@@ -24,10 +24,15 @@ from ui.windows.roster import RosterWindow
 CAT = load_default_catalog("2020")
 
 
-def cell(window: RosterWindow, name: str, column: int,
-         role: Qt.ItemDataRole = Qt.ItemDataRole.DisplayRole) -> str:
-    row = next(r for r in range(window.model.rowCount())
-               if window.model.index(r, cols.NAME).data() == name)
+def cell(
+    window: RosterWindow,
+    name: str,
+    column: int,
+    role: Qt.ItemDataRole = Qt.ItemDataRole.DisplayRole,
+) -> str:
+    row = next(
+        r for r in range(window.model.rowCount()) if window.model.index(r, cols.NAME).data() == name
+    )
     return window.model.index(row, column).data(role)
 
 
@@ -51,8 +56,9 @@ def cost(*keys: str, unit: str = "minifig") -> int:
     return CAT.unit_type(unit).cost + sum(CAT.item(k).cost for k in keys)
 
 
-def test_build_an_army_from_nothing_and_find_it_after_reopening(open_main, empty_db,
-                                                                monkeypatch, qtbot):
+def test_build_an_army_from_nothing_and_find_it_after_reopening(
+    open_main, empty_db, monkeypatch, qtbot
+):
     main = open_main(empty_db)
     assert "No campaign" in main.overview.toPlainText()
 
@@ -82,7 +88,8 @@ def test_build_an_army_from_nothing_and_find_it_after_reopening(open_main, empty
     # Equip all three at once from the loadout editor: one undo step.
     roster.table.selectAll()
     roster.loadout.combos["in hand"].setCurrentIndex(
-        roster.loadout.combos["in hand"].findData("long-ranged-weapon"))
+        roster.loadout.combos["in hand"].findData("long-ranged-weapon")
+    )
     qtbot.mouseClick(roster.loadout.add_buttons["in hand"], Qt.MouseButton.LeftButton)
     rifle = cost("long-ranged-weapon")
     assert [cell(roster, n, cols.HANDS) for n in names(roster)] == ["Long-Ranged Weapon"] * 3
@@ -99,7 +106,8 @@ def test_build_an_army_from_nothing_and_find_it_after_reopening(open_main, empty
     assert cell(roster, "Minifig 1", cols.WARNINGS) == "two-handed + other item"
     assert cell(roster, "Minifig 1", cols.WARNINGS, Qt.ItemDataRole.ToolTipRole) == (
         "• Long-Ranged Weapon takes both hands, but Shield is also in hand (rules facts §2 "
-        "Two-handed items)")
+        "Two-handed items)"
+    )
     assert "Long-Ranged Weapon takes both hands" in roster.card.toPlainText()
     assert roster.header.total.text() == f"Total {3 * rifle + 1} / 20 CP"
 
@@ -208,8 +216,11 @@ def test_edit_unit_changes_type_and_stats(demo_roster, monkeypatch):
     roster = demo_roster
     row = next(r for r in roster.model.all_rows() if r.type_key == "minifig")
     roster.select_units([row.id])
-    answer(monkeypatch, UnitEditor,
-           UnitPatch(type_key="heavy", overrides=UnitOverrides(action_die=8, move=6)))
+    answer(
+        monkeypatch,
+        UnitEditor,
+        UnitPatch(type_key="heavy", overrides=UnitOverrides(action_die=8, move=6)),
+    )
     assert roster.edit_unit()
     assert cell(roster, row.name, cols.TYPE) == "Heavy"
     assert cell(roster, row.name, cols.ACTION) == "d8"
@@ -273,15 +284,20 @@ def test_tab_order_and_shortcuts(demo_roster, qtbot):
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
     assert order[1:] == [roster.filter, roster.table]
     assert order[0] in (roster.header.budget, roster.header.budget.lineEdit())
-    shortcuts = {a.objectName(): a.shortcut().toString() for a in roster.findChildren(
-        type(roster.add_action)) if a.objectName()}
+    shortcuts = {
+        a.objectName(): a.shortcut().toString()
+        for a in roster.findChildren(type(roster.add_action))
+        if a.objectName()
+    }
     assert shortcuts["addUnitAction"] == "Ctrl+N"
     assert shortcuts["duplicateAction"] == "Ctrl+D"
     assert shortcuts["renameAction"] == "F2"
     assert shortcuts["deleteAction"] == "Del"
     assert shortcuts["filterAction"] == "Ctrl+F"
-    menus = {a.text(): [x.text() for x in a.menu().actions() if not x.isSeparator()]
-             for a in roster.menuBar().actions()}
+    menus = {
+        a.text(): [x.text() for x in a.menu().actions() if not x.isSeparator()]
+        for a in roster.menuBar().actions()
+    }
     assert "&Add unit…" in menus["&Units"] and "&Delete" in menus["&Units"]
     assert any(t.startswith("&Undo") for t in menus["&Edit"])
 
@@ -318,8 +334,13 @@ def test_columns_fit_their_texts_and_all_stay_in_sight(demo_roster):
     roster = demo_roster
     table = roster.table
     fm = table.fontMetrics()
-    longest = {i: max((roster.model.index(r, i).data() for r in range(roster.model.rowCount())),
-                      key=fm.horizontalAdvance) for i in (cols.NAME, cols.HANDS, cols.WORN)}
+    longest = {
+        i: max(
+            (roster.model.index(r, i).data() for r in range(roster.model.rowCount())),
+            key=fm.horizontalAdvance,
+        )
+        for i in (cols.NAME, cols.HANDS, cols.WORN)
+    }
     # With room enough, each name and loadout reads whole: nothing is cut short.
     fit_columns(table, available=3000)
     for i, text in longest.items():

@@ -22,8 +22,9 @@ from ui.panels.overrule_box import Choice, OverruleBox
 from ui.panels.pickers import UnitPicker
 
 
-def _panel(qtbot, sv: Services, table: Table, qsettings: QSettings,
-           edition: str | None = None) -> BattlePanel:
+def _panel(
+    qtbot, sv: Services, table: Table, qsettings: QSettings, edition: str | None = None
+) -> BattlePanel:
     if edition is not None:
         sv.campaigns.update_campaign(table.campaign_id, CampaignPatch(edition=edition))
     return make_panel(qtbot, sv, table.battle_id, qsettings)
@@ -67,8 +68,9 @@ def entry(menu: QMenu, text: str):
 # -- the edition ------------------------------------------------------------------------------
 
 
-def test_the_header_names_the_battles_edition(qtbot, sv: Services, table: Table,
-                                              qsettings: QSettings) -> None:
+def test_the_header_names_the_battles_edition(
+    qtbot, sv: Services, table: Table, qsettings: QSettings
+) -> None:
     panel = _panel(qtbot, sv, table, qsettings)
     assert panel.header.edition_label.text() == "BrikWars 2020 rules"
     panel.close()
@@ -78,22 +80,24 @@ def test_the_header_names_the_battles_edition(qtbot, sv: Services, table: Table,
     assert panel.header.edition_label.isVisible()
 
 
-def test_a_2005_disrupted_unit_shows_it_is_standing_up(panel_2005: BattlePanel,
-                                                       table: Table) -> None:
+def test_a_2005_disrupted_unit_shows_it_is_standing_up(
+    panel_2005: BattlePanel, table: Table
+) -> None:
     # 2005 4.3: "On its following turn, the unit recovers (spending 2" of Move to stand up)"
     panel = panel_2005
     knight = table.ids["Red Knight"]
     assert panel.set_status(knight, Status.DISRUPTED)
     assert panel.end_turn() and panel.end_turn()
-    assert "Standing up (-2\")" in cell(panel, "Red Knight", STATUS)
+    assert 'Standing up (-2")' in cell(panel, "Red Knight", STATUS)
     assert "Recovering" not in cell(panel, "Red Knight", STATUS)
 
 
 # -- long Actions (4.2) -----------------------------------------------------------------------
 
 
-def test_a_long_action_makes_the_unit_busy_until_it_is_done(panel: BattlePanel, table: Table,
-                                                            monkeypatch) -> None:
+def test_a_long_action_makes_the_unit_busy_until_it_is_done(
+    panel: BattlePanel, table: Table, monkeypatch
+) -> None:
     # 2020 4.2: "Once engaged in a full-turn Action, a minifig is Stopped and can't engage in
     # any other type of Action or movement of his own for the rest of the turn"; "A full-turn
     # Action that extends over multiple turns is an extended Action."
@@ -113,8 +117,9 @@ def test_a_long_action_makes_the_unit_busy_until_it_is_done(panel: BattlePanel, 
     index = panel.model.index_of_unit(knight, STATUS)
     assert busy in index.data(Qt.ItemDataRole.ToolTipRole)
     assert cell(panel, "Red Knight", ACTION) == "Spent"
-    assert log_lines(panel)[0] == ("Red Knight (Red) is Busy digging a trench for 2 of its "
-                                   "turns (Stopped, 4.2)")
+    assert log_lines(panel)[0] == (
+        "Red Knight (Red) is Busy digging a trench for 2 of its turns (Stopped, 4.2)"
+    )
 
     # Blue's turn: the busy Knight can't respond; every respond entry says why.
     assert panel.end_turn()
@@ -155,7 +160,7 @@ def test_the_long_action_dialog_follows_the_edition(qtbot) -> None:
     assert dialog.chosen_turns() == 3
     assert "this turn and its next 2" in dialog.summary.text()
     quick = dialog.findChild(type(dialog.summary), "quickActions")
-    assert "Standing up from a prone position -2\"" in quick.text()
+    assert 'Standing up from a prone position -2"' in quick.text()
     # Nothing said: the message is at the field and nothing is returned.
     assert dialog.request() is None
     assert dialog.what_error.isVisibleTo(dialog)
@@ -177,7 +182,8 @@ def test_the_long_action_dialog_follows_the_edition(qtbot) -> None:
 
 
 def test_2005_who_acts_first_is_skill_minus_use_and_goes_in_the_log(
-        qtbot, panel_2005: BattlePanel, table: Table, monkeypatch) -> None:
+    qtbot, panel_2005: BattlePanel, table: Table, monkeypatch
+) -> None:
     # 2005 4.3: "The unit with the higher total acts first, even if their total was less than
     # zero" (High Noon: Wayne 2-3 = -1 beats Shaun 1-3 = -2).
     panel = panel_2005
@@ -193,8 +199,10 @@ def test_2005_who_acts_first_is_skill_minus_use_and_goes_in_the_log(
     assert not dialog.record_button.isEnabled()
     result = dialog.decide()
     assert result is not None
-    text = ("Red Rifle acts before Blue Rifle: Skill Roll minus Use: Red Rifle 2-3 = -1, "
-            "Blue Rifle 1-3 = -2; higher first (4.3 Who Acts First)")
+    text = (
+        "Red Rifle acts before Blue Rifle: Skill Roll minus Use: Red Rifle 2-3 = -1, "
+        "Blue Rifle 1-3 = -2; higher first (4.3 Who Acts First)"
+    )
     assert dialog.outcome.text() == f"<b>{text}</b>"
     assert dialog.record_button.isEnabled() and dialog.record_button.isDefault()
     dialog.responder_use.setValue(2)  # a changed fact: decide again
@@ -202,25 +210,32 @@ def test_2005_who_acts_first_is_skill_minus_use_and_goes_in_the_log(
 
     # From Blue Rifle's respond menu on Red's turn: the decision is recorded in the log.
     asked = []
-    monkeypatch.setattr(WhoFirstDialog, "ask",
-                        classmethod(lambda cls, parent, view, a, r: asked.append((a, r))
-                                    or result))
+    monkeypatch.setattr(
+        WhoFirstDialog,
+        "ask",
+        classmethod(lambda cls, parent, view, a, r: asked.append((a, r)) or result),
+    )
     before = len(panel.view.standing_events)
     who = entry(unit_menu(panel, blue), "Who acts first against").menu()
-    assert [a.text() for a in who.actions()] == ["Red Knight (Red)", "Red Rifle (Red)",
-                                                 "Red Pike (Red)"]  # the acting player's
+    assert [a.text() for a in who.actions()] == [
+        "Red Knight (Red)",
+        "Red Rifle (Red)",
+        "Red Pike (Red)",
+    ]  # the acting player's
     entry(who, "Red Rifle").trigger()
     assert asked == [(red, blue)]
     assert log_lines(panel)[0] == (
         "Who acts first: Red Rifle (Red) acts before Blue Rifle (Blue) (Skill Roll minus Use: "
-        "Red Rifle 2-3 = -1, Blue Rifle 1-3 = -2; higher first (4.3 Who Acts First))")
+        "Red Rifle 2-3 = -1, Blue Rifle 1-3 = -2; higher first (4.3 Who Acts First))"
+    )
     assert [e.kind for e in panel.view.standing_events[before:]] == ["first_to_act"]
     assert panel.message_text == text
     assert panel.undo() and len(panel.view.standing_events) == before
 
 
-def test_2020_who_acts_first_asks_the_inch_and_simultaneity(qtbot, panel: BattlePanel,
-                                                           table: Table) -> None:
+def test_2020_who_acts_first_asks_the_inch_and_simultaneity(
+    qtbot, panel: BattlePanel, table: Table
+) -> None:
     # 2020 4.3: "If a minifig is able to act or react while his opponent is still an inch or
     # more away from acting himself, then the minifig acts first. Otherwise, both Actions
     # occur simultaneously if possible, and with the higher Action Roll going first otherwise."
@@ -231,8 +246,11 @@ def test_2020_who_acts_first_asks_the_inch_and_simultaneity(qtbot, panel: Battle
     assert dialog.active_half.isHidden()  # speed matters in 2010 only
     dialog.inch.setChecked(True)
     assert not dialog.faces.isEnabled()  # no dice decide this
-    assert dialog.decide().describe().startswith("Blue Knight acts before Red Knight: the "
-                                                 "enemy is still an inch or more")
+    assert (
+        dialog.decide()
+        .describe()
+        .startswith("Blue Knight acts before Red Knight: the enemy is still an inch or more")
+    )
     dialog.inch.setChecked(False)
     assert "act at the same time" in dialog.decide().describe()
     dialog.at_once.setChecked(False)
@@ -247,11 +265,13 @@ def test_2020_who_acts_first_asks_the_inch_and_simultaneity(qtbot, panel: Battle
     dialog.faces.setText("3 3 5 2")
     assert dialog.decide().describe() == (
         "Red Knight acts before Blue Knight: both can't happen at once: higher Action Roll "
-        "first, Red Knight 5, Blue Knight 2 after 1 tie(s) rolled again (4.3 Who Acts First)")
+        "first, Red Knight 5, Blue Knight 2 after 1 tie(s) rolled again (4.3 Who Acts First)"
+    )
 
 
 def test_2010_who_acts_first_puts_regular_speed_before_half_speed(
-        qtbot, sv: Services, table: Table, qsettings: QSettings) -> None:
+    qtbot, sv: Services, table: Table, qsettings: QSettings
+) -> None:
     # 2010 4.3: "If a simultaneous result isn't possible, then a minifig moving at regular
     # speed takes his Action before a minifig moving at Half Speed."
     panel = _panel(qtbot, sv, table, qsettings, "2010")
@@ -264,7 +284,8 @@ def test_2010_who_acts_first_puts_regular_speed_before_half_speed(
     assert not dialog.faces.isEnabled()  # speed decides, not dice
     assert dialog.decide().describe() == (
         "Blue Knight acts before Red Knight: Blue Knight moves at regular speed, the other at "
-        "Half Speed (BrikWars 2010) (4.3 Who Acts First)")
+        "Half Speed (BrikWars 2010) (4.3 Who Acts First)"
+    )
     dialog.active_half.setChecked(False)
     assert dialog.faces.isEnabled()
 
@@ -272,14 +293,14 @@ def test_2010_who_acts_first_puts_regular_speed_before_half_speed(
 # -- Sprint (4.1) -----------------------------------------------------------------------------
 
 
-def test_sprint_opens_the_sprint_dialog(qtbot, panel: BattlePanel,
-                                                         sv: Services, table: Table,
-                                                         monkeypatch) -> None:
+def test_sprint_opens_the_sprint_dialog(
+    qtbot, panel: BattlePanel, sv: Services, table: Table, monkeypatch
+) -> None:
     pike = table.ids["Red Pike"]
     opened = []
     monkeypatch.setattr(rules_commands, "open_sprint", lambda *a, **k: opened.append((a, k)))
     entry(unit_menu(panel, pike), "Sprint").trigger()
-    (args, kwargs), = opened
+    ((args, kwargs),) = opened
     assert args == (panel, sv, table.battle_id, pike)
     assert kwargs == {"bus": panel.bus, "undo_stack": panel.undo_stack}
     assert cell(panel, "Red Pike", ACTION) == "Ready"  # the dialog records, not the menu
@@ -294,32 +315,41 @@ def test_sprint_opens_the_sprint_dialog(qtbot, panel: BattlePanel,
     qtbot.keyClick(panel.table, Qt.Key.Key_S)  # the key: refused before the dialog opens
     assert len(opened) == 1
     assert panel.message_kind == "error"
-    assert panel.message_text.endswith("Red Rifle has already spent its Action this turn.  "
-                                       "(4.2 Action)")
-
+    assert panel.message_text.endswith(
+        "Red Rifle has already spent its Action this turn.  (4.2 Action)"
+    )
 
 
 # -- warnings the organizer may overrule ------------------------------------------------------
 
 
 @pytest.mark.parametrize("overrule", [False, True])
-def test_a_second_strike_warns_before_it_is_recorded(panel: BattlePanel, table: Table,
-                                                     monkeypatch, overrule: bool) -> None:
+def test_a_second_strike_warns_before_it_is_recorded(
+    panel: BattlePanel, table: Table, monkeypatch, overrule: bool
+) -> None:
     # 5.2 Striking: "If he has a second weapon ready in hand, he can use it to make a second
     # Strike against the same target."
     red, blue = table.ids["Red Knight"], table.ids["Blue Knight"]
     assert panel.close_combat_attack(red, blue)
     shown = []
-    monkeypatch.setattr(OverruleBox, "ask", classmethod(
-        lambda cls, parent, ws, passing_by: shown.append((list(ws), passing_by))
-        or (Choice.OVERRULE if overrule else Choice.CANCEL)))
+    monkeypatch.setattr(
+        OverruleBox,
+        "ask",
+        classmethod(
+            lambda cls, parent, ws, passing_by: (
+                shown.append((list(ws), passing_by))
+                or (Choice.OVERRULE if overrule else Choice.CANCEL)
+            )
+        ),
+    )
     before = log_lines(panel)
     counter = unit_menu(panel, red)
     entry(counter, "Counterstrike Blue Knight").trigger()
     ((warnings, passing_by),) = shown
     assert not passing_by  # not a response: "passing by" is no answer here
     assert [str(w) for w in warnings] == [
-        "A second Strike needs a second weapon ready in Red Knight's hand (5.2 Striking)"]
+        "A second Strike needs a second weapon ready in Red Knight's hand (5.2 Striking)"
+    ]
     if not overrule:
         assert log_lines(panel) == before
         assert panel.view.state.unit(red).counters_used == 1
@@ -327,7 +357,8 @@ def test_a_second_strike_warns_before_it_is_recorded(panel: BattlePanel, table: 
     assert log_lines(panel)[:2] == [
         "Warning overruled by the organizer for Red Knight (Red): A second Strike needs a "
         "second weapon ready in Red Knight's hand (5.2 Striking)",
-        "Red Knight (Red) uses a Counter: Counterstrikes Blue Knight (Blue)"]
+        "Red Knight (Red) uses a Counter: Counterstrikes Blue Knight (Blue)",
+    ]
     assert panel.view.state.unit(red).counters_used == 2
     assert panel.undo()  # one step: the Counter and the overrule go together
     assert [line for line in log_lines(panel) if not line.startswith("↶ undone")] == before
@@ -336,24 +367,37 @@ def test_a_second_strike_warns_before_it_is_recorded(panel: BattlePanel, table: 
 def test_no_warning_no_question(panel: BattlePanel, table: Table, monkeypatch) -> None:
     monkeypatch.setattr(OverruleBox, "ask", classmethod(lambda cls, *a: pytest.fail("asked")))
     assert panel.close_combat_attack(table.ids["Red Knight"], table.ids["Blue Knight"])
-    assert panel.use_counter(table.ids["Blue Knight"], table.ids["Red Knight"],
-                             CounterUse.PARRY)
+    assert panel.use_counter(table.ids["Blue Knight"], table.ids["Red Knight"], CounterUse.PARRY)
 
 
 def test_a_response_strike_at_a_minifig_moving_past_can_be_marked_passing_by(
-        panel: BattlePanel, table: Table, monkeypatch) -> None:
+    panel: BattlePanel, table: Table, monkeypatch
+) -> None:
     # 2020 4.1: "If he declines to Parry and survives, he can ignore the attack and continue
     # moving."
     red, blue = table.ids["Red Knight"], table.ids["Blue Knight"]
     shown = []
-    monkeypatch.setattr(OverruleBox, "ask", classmethod(
-        lambda cls, parent, ws, passing_by: shown.append(([str(w) for w in ws], passing_by))
-        or Choice.PASSING_BY))
+    monkeypatch.setattr(
+        OverruleBox,
+        "ask",
+        classmethod(
+            lambda cls, parent, ws, passing_by: (
+                shown.append(([str(w) for w in ws], passing_by)) or Choice.PASSING_BY
+            )
+        ),
+    )
     monkeypatch.setattr(UnitPicker, "ask", classmethod(lambda cls, *a: red))
     fight = entry(unit_menu(panel, blue), "Close Combat attack in response").menu()
     entry(entry(fight, "Strike").menu(), "Pick the target").trigger()
-    assert shown == [(["If Red Knight is moving past, mark the attack 'passing by': he can "
-                       "ignore it and keep moving unless he Parries (4.1 Movement)"], True)]
+    assert shown == [
+        (
+            [
+                "If Red Knight is moving past, mark the attack 'passing by': he can "
+                "ignore it and keep moving unless he Parries (4.1 Movement)"
+            ],
+            True,
+        )
+    ]
     # Recorded as passing by: Red Knight is not locked in Close Combat, and no overrule.
     assert not panel.view.state.unit(red).close_combat
     assert not any(e.kind == "warning_overruled" for e in panel.view.standing_events)

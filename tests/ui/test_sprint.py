@@ -25,8 +25,15 @@ def battle(wizard_templates, tmp_path: Path) -> Iterator[WizardBattle]:
 
 def _open(qtbot, b: WizardBattle, name: str, *, seed: int = 1) -> SprintDialog:
     stack = QUndoStack()
-    d = open_sprint(None, b.services, b.battle_id, b.ids[name], bus=Bus(), undo_stack=stack,
-                    dice=RandomDice(seed))
+    d = open_sprint(
+        None,
+        b.services,
+        b.battle_id,
+        b.ids[name],
+        bus=Bus(),
+        undo_stack=stack,
+        dice=RandomDice(seed),
+    )
     d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
     qtbot.addWidget(d)
     qtbot.waitExposed(d)
@@ -61,11 +68,11 @@ def test_a_sprint_with_its_bonus_chain_is_recorded_in_the_log(qtbot, battle):
     assert d.benny.isVisible() and not d.ok_button.isEnabled()
     assert d.benny.pick_letter("N")
     assert d.outcome.isVisible()
-    assert "Will Scarlet Sprints: 6+4 = 10\" more Move" in d.outcome.text()
+    assert 'Will Scarlet Sprints: 6+4 = 10" more Move' in d.outcome.text()
     assert not d.runaway.isVisible()
     assert d.ok_button.isEnabled()
     qtbot.mouseClick(d.ok_button, Qt.MouseButton.LeftButton)
-    assert _sprint_log(battle) == ["Will Scarlet (Merry Men) Sprints: 10\" more Move"]
+    assert _sprint_log(battle) == ['Will Scarlet (Merry Men) Sprints: 10" more Move']
     assert d.stack_for_test.count() == 1
     d.stack_for_test.undo()
     assert _sprint_log(battle) == []
@@ -77,7 +84,7 @@ def test_a_benny_adds_a_d6_of_inches(qtbot, battle):
     _type(qtbot, d, "62")
     assert d.benny.pick_letter("I")
     _type(qtbot, d, "3")
-    assert "Will Scarlet Sprints: 6+2+3 = 11\" more Move" in d.outcome.text()
+    assert 'Will Scarlet Sprints: 6+2+3 = 11" more Move' in d.outcome.text()
 
 
 def test_a_chain_ending_in_one_must_run_the_full_distance(qtbot, battle):
@@ -87,10 +94,11 @@ def test_a_chain_ending_in_one_must_run_the_full_distance(qtbot, battle):
     _type(qtbot, d, "661")
     d.benny.pick_letter("N")
     assert d.runaway.isVisible()
-    assert "must run the full 13\"" in d.runaway.text()
+    assert 'must run the full 13"' in d.runaway.text()
     qtbot.mouseClick(d.ok_button, Qt.MouseButton.LeftButton)
     assert _sprint_log(battle) == [
-        "Will Scarlet (Merry Men) Sprints: 13\" more Move; must run the full 13\""]
+        'Will Scarlet (Merry Men) Sprints: 13" more Move; must run the full 13"'
+    ]
 
 
 def test_a_2005_hero_sprints_1d6_with_no_benny(qtbot, battle_2005):
@@ -99,10 +107,10 @@ def test_a_2005_hero_sprints_1d6_with_no_benny(qtbot, battle_2005):
     d = _open(qtbot, battle_2005, "Thieven Hood")
     assert "a <b>d6</b>" in d.entry.prompt.text()
     intro = [lab.text() for lab in d.findChildren(QLabel) if "more Move" in lab.text()]
-    assert any("1d6\" more Move (BrikWars 2005)" in t for t in intro)
+    assert any('1d6" more Move (BrikWars 2005)' in t for t in intro)
     _type(qtbot, d, "63")
     assert not d.benny.isVisible()
-    assert "Thieven Hood Sprints: 6+3 = 9\" more Move" in d.outcome.text()
+    assert 'Thieven Hood Sprints: 6+3 = 9" more Move' in d.outcome.text()
     assert not d.runaway.isVisible()  # 2005 has no runaway rule
     assert d.ok_button.isEnabled()
 
@@ -145,13 +153,14 @@ def test_open_sprint_with_only_the_services_records_and_says_so(qtbot, battle):
     """The entry point the battle panel calls: ``open_sprint(parent, services, battle_id,
     unit_id)``; without an undo stack it records through the tracker and emits
     ``recorded``."""
-    d = open_sprint(None, battle.services, battle.battle_id, battle.ids["Little John"],
-                    dice=RandomDice(2))
+    d = open_sprint(
+        None, battle.services, battle.battle_id, battle.ids["Little John"], dice=RandomDice(2)
+    )
     d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
     qtbot.addWidget(d)
     said: list[str] = []
     d.recorded.connect(said.append)
     _type(qtbot, d, "4")
     d.accept()
-    assert _sprint_log(battle) == ["Little John (Merry Men) Sprints: 4\" more Move"]
-    assert said == ["Little John Sprints: 4\" more Move, all in a straight line forward"]
+    assert _sprint_log(battle) == ['Little John (Merry Men) Sprints: 4" more Move']
+    assert said == ['Little John Sprints: 4" more Move, all in a straight line forward']

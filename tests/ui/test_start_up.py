@@ -12,14 +12,21 @@ from pathlib import Path
 
 def _run(script: str, tmp_path: Path) -> dict[str, str]:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", BRIKDESK_HOME=str(tmp_path))
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], capture_output=True,
-                          text=True, env=env, timeout=90, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=90,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return dict(line.split(" ", 1) for line in done.stdout.splitlines() if " " in line)
 
 
-def test_showing_the_campaign_imports_nothing_on_the_gui_thread(tmp_path: Path,
-                                                                demo_db: str) -> None:
+def test_showing_the_campaign_imports_nothing_on_the_gui_thread(
+    tmp_path: Path, demo_db: str
+) -> None:
     # The worker imports the first screen's services (FIRST_SCREEN_MODULES) and configures the
     # mappers; the GUI thread then only queries and fills the window, which stays responsive.
     script = f"""
@@ -28,7 +35,7 @@ def test_showing_the_campaign_imports_nothing_on_the_gui_thread(tmp_path: Path,
         from ui.settings import AppSettings
         app = create_application()
         args = argparse.Namespace(db={demo_db!r})
-        window = build_window_first(args, settings=AppSettings.at({str(tmp_path / 's.ini')!r}))
+        window = build_window_first(args, settings=AppSettings.at({str(tmp_path / "s.ini")!r}))
         shown = window.database_opened
 
         def database_opened(database):
@@ -61,7 +68,8 @@ def test_showing_the_campaign_imports_nothing_on_the_gui_thread(tmp_path: Path,
 
 
 def test_garbage_collection_is_paused_while_starting_and_resumed_once_the_campaign_shows(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     # Left paused, a long session would never free reference cycles: memory would only grow.
     script = """
         import gc

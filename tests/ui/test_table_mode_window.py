@@ -5,8 +5,11 @@ from __future__ import annotations
 
 def test_table_mode_hides_the_navigator_and_brings_it_back(open_main, demo_db):
     main = open_main(demo_db)
-    battle = next(b.id for b in main.services.battles.list_battles(main.campaign_id)
-                  if b.status == "in_progress")
+    battle = next(
+        b.id
+        for b in main.services.battles.list_battles(main.campaign_id)
+        if b.status == "in_progress"
+    )
     assert main.open_battle(battle)
     panel = main.battle_panel
     assert main.navigator_dock.isVisible()
@@ -22,8 +25,11 @@ def test_table_mode_hides_the_navigator_and_brings_it_back(open_main, demo_db):
 def test_unit_names_fit_their_column_when_there_is_room(open_main, demo_db):
     main = open_main(demo_db)
     main.resize(1600, 900)
-    battle = next(b.id for b in main.services.battles.list_battles(main.campaign_id)
-                  if b.status == "in_progress")
+    battle = next(
+        b.id
+        for b in main.services.battles.list_battles(main.campaign_id)
+        if b.status == "in_progress"
+    )
     main.open_battle(battle)
     panel = main.battle_panel
     panel.set_table_mode(False)

@@ -19,8 +19,12 @@ COLUMNS = (
     Column("Cost", lambda r: f"{r.cost} CP", sort_key=lambda r: r.cost, align_right=True),
 )
 
-ROWS = [Row(1, "Thieven Hood", 16), Row(2, "archer", 9), Row(3, "Brother Tuck", 4),
-        Row(4, "Archer captain", 12)]
+ROWS = [
+    Row(1, "Thieven Hood", 16),
+    Row(2, "archer", 9),
+    Row(3, "Brother Tuck", 4),
+    Row(4, "Archer captain", 12),
+]
 
 
 def shown_names(model):

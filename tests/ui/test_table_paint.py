@@ -87,8 +87,9 @@ def test_the_row_painter_paints_the_table(panel: BattlePanel, monkeypatch) -> No
 
 
 @pytest.mark.parametrize("table_mode", [False, True])
-def test_every_kind_of_row_looks_as_qt_paints_it(panel: BattlePanel, spent_and_hurt,
-                                                 table: Table, table_mode: bool) -> None:
+def test_every_kind_of_row_looks_as_qt_paints_it(
+    panel: BattlePanel, spent_and_hurt, table: Table, table_mode: bool
+) -> None:
     """Active and waiting rows, a player's header across the table, the dead (struck out),
     chips, and in table mode the hidden Type column and the larger rows."""
     panel.set_table_mode(table_mode, remember=False)
@@ -100,7 +101,8 @@ def test_every_kind_of_row_looks_as_qt_paints_it(panel: BattlePanel, spent_and_h
 
 
 def test_a_row_that_looks_again_as_it_did_is_drawn_from_its_picture(
-        panel: BattlePanel, spent_and_hurt, table: Table) -> None:
+    panel: BattlePanel, spent_and_hurt, table: Table
+) -> None:
     """End Turn changes every row; its Undo brings back rows that look as they did a moment
     ago: they are drawn from the pictures kept, and still look as Qt paints them. A new font
     paints them again."""
@@ -130,14 +132,15 @@ class _CountingStyle(QProxyStyle):
         super().__init__()
         self.items = 0
 
-    def drawControl(self, element, option, painter, widget=None):  # noqa: N802 (Qt name)
+    def drawControl(self, element, option, painter, widget=None):
         if element == QStyle.ControlElement.CE_ItemViewItem:
             self.items += 1
         super().drawControl(element, option, painter, widget)
 
 
 def test_the_current_row_is_drawn_around_texts_laid_out_once(
-        qtbot, panel: BattlePanel, spent_and_hurt, table: Table) -> None:
+    qtbot, panel: BattlePanel, spent_and_hurt, table: Table
+) -> None:
     """The selected, focused row is drawn with the style's own selection and focus frame,
     around its texts laid out once: after a first check of each kind of cell against the
     style's item drawing, repainting it does not ask the style to lay out any text again,
@@ -158,26 +161,33 @@ def test_the_current_row_is_drawn_around_texts_laid_out_once(
 
 
 def test_selection_focus_and_hover_look_as_qt_paints_them(
-        qtbot, panel: BattlePanel, spent_and_hurt, table: Table) -> None:
+    qtbot, panel: BattlePanel, spent_and_hurt, table: Table
+) -> None:
     t = panel.table
     t.setFocus()
     assert panel.select_unit(table.ids["Red Pike"])
     assert_same(t)
     knight = t.visualRect(panel.model.index_of_unit(table.ids["Blue Knight"], 2)).center()
-    QApplication.sendEvent(t.viewport(), QHoverEvent(QEvent.Type.HoverEnter, QPointF(knight),
-                                                      QPointF(knight), QPointF(-1, -1)))
-    assert t.row_painter is not None and t.row_painter.hover.row() == \
-        panel.model.row_of_unit(table.ids["Blue Knight"])
+    QApplication.sendEvent(
+        t.viewport(),
+        QHoverEvent(QEvent.Type.HoverEnter, QPointF(knight), QPointF(knight), QPointF(-1, -1)),
+    )
+    assert t.row_painter is not None and t.row_painter.hover.row() == panel.model.row_of_unit(
+        table.ids["Blue Knight"]
+    )
     assert_same(t)
-    QApplication.sendEvent(t.viewport(), QHoverEvent(QEvent.Type.HoverLeave, QPointF(-1, -1),
-                                                      QPointF(-1, -1), QPointF(knight)))
+    QApplication.sendEvent(
+        t.viewport(),
+        QHoverEvent(QEvent.Type.HoverLeave, QPointF(-1, -1), QPointF(-1, -1), QPointF(knight)),
+    )
     assert t.row_painter is not None and not t.row_painter.hover.isValid()
     panel.setEnabled(False)  # a disabled table is Qt's to paint
     assert_same(t)
 
 
 def test_a_part_of_the_table_and_a_scrolled_table_look_as_qt_paints_them(
-        qtbot, panel: BattlePanel, spent_and_hurt, table: Table) -> None:
+    qtbot, panel: BattlePanel, spent_and_hurt, table: Table
+) -> None:
     """One row repainted alone (what Undo of an attack repaints), a band across two rows and
     a column, and a short table scrolled, with each row at the top in turn (the last one cut short
     at the top)."""
@@ -186,7 +196,8 @@ def test_a_part_of_the_table_and_a_scrolled_table_look_as_qt_paints_them(
     one_row = QRect(0, row.top(), t.viewport().width(), row.height())
     assert_same(t, QRegion(one_row))
     band = QRegion(QRect(40, row.top() + 5, 300, row.height() * 2)) + QRegion(
-        QRect(t.columnViewportPosition(3) + 2, 0, 30, t.viewport().height()))
+        QRect(t.columnViewportPosition(3) + 2, 0, 30, t.viewport().height())
+    )
     assert_same(t, band)
     t.setFixedHeight(t.horizontalHeader().height() + 4 * t.rowHeight(0))  # a short table
     QApplication.processEvents()
@@ -202,7 +213,8 @@ def test_a_part_of_the_table_and_a_scrolled_table_look_as_qt_paints_them(
 
 
 def test_rows_kept_still_under_the_pointer_look_as_qt_paints_them(
-        qtbot, panel: BattlePanel, table: Table) -> None:
+    qtbot, panel: BattlePanel, table: Table
+) -> None:
     """After End Turn under the pointer the rows are shown out of the model's order (the
     header keeps them where they were): the painter follows the order shown."""
     QApplication.sendEvent(panel.table.viewport(), QEvent(QEvent.Type.Enter))
@@ -212,7 +224,8 @@ def test_rows_kept_still_under_the_pointer_look_as_qt_paints_them(
 
 
 def test_a_selected_row_without_the_focus_is_drawn_from_its_picture(
-        qtbot, panel: BattlePanel, spent_and_hurt, table: Table) -> None:
+    qtbot, panel: BattlePanel, spent_and_hurt, table: Table
+) -> None:
     """The current row while the organizer works elsewhere (the log, the header) has a
     picture of its own, selected; it looks as Qt paints it, and repainting it does not ask the
     style to draw its items again. With the focus back, it is painted straight again."""
@@ -236,7 +249,8 @@ def test_a_selected_row_without_the_focus_is_drawn_from_its_picture(
 
 
 def test_the_column_header_drawn_from_its_picture_looks_as_it_paints_itself(
-        qtbot, panel: BattlePanel, table: Table) -> None:
+    qtbot, panel: BattlePanel, table: Table
+) -> None:
     """The unit table's column header takes a picture of itself and draws from it while its
     sections stay as they are (End Turn moves every row, not the columns); a resized column
     or a new look makes it paint itself again. Both ways give the same pixels."""

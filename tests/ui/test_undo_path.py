@@ -4,6 +4,7 @@ the database and the views consistent; each window keeps its own history."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,8 +40,9 @@ def standing_kinds(sv: Services, battle_id: int) -> list[str]:
     return [e.kind for e in sv.battles.events(battle_id, include_reverted=False)]
 
 
-def test_log_undo_after_a_later_action_keeps_every_event(qtbot, sv: Services, table: Table,
-                                                         qsettings: QSettings) -> None:
+def test_log_undo_after_a_later_action_keeps_every_event(
+    qtbot, sv: Services, table: Table, qsettings: QSettings
+) -> None:
     """The reported failure: record an attack, another command lands on top, log Undo, record
     a Sprint (which drops the undone row), Edit > Undo twice. Every step applies, nothing is
     lost from the log, and redo brings both back."""
@@ -50,8 +52,14 @@ def test_log_undo_after_a_later_action_keeps_every_event(qtbot, sv: Services, ta
     assert panel.spend(ids["Red Rifle"], ActionUse.ATTACK)  # the attack
     # Another command of this battle lands on top (the combat wizard's).
     state = panel.view.state
-    perform(stack, panel.bus, lambda: sv.tracker.record(table.battle_id, [
-        spend_action(state, ids["Red Pike"], ActionUse.ATTACK)]), text="Pike attacks (wizard)")
+    perform(
+        stack,
+        panel.bus,
+        lambda: sv.tracker.record(
+            table.battle_id, [spend_action(state, ids["Red Pike"], ActionUse.ATTACK)]
+        ),
+        text="Pike attacks (wizard)",
+    )
     assert panel.undo()  # the log's Undo takes back the wizard's attack
     assert cell(panel, "Red Pike", ACTION) == "Ready"
     assert panel.spend(ids["Red Pike"], ActionUse.SPRINT)  # drops the undone row
@@ -61,17 +69,20 @@ def test_log_undo_after_a_later_action_keeps_every_event(qtbot, sv: Services, ta
     assert stack.index() == 0 and stack.count() == 2
     assert standing_kinds(sv, table.battle_id) == []
     assert cell(panel, "Red Rifle", ACTION) == "Ready" and cell(panel, "Red Pike", ACTION) == (
-        "Ready")
+        "Ready"
+    )
     assert panel.message_text == ""  # nothing was refused
     stack.redo()
     stack.redo()
     assert len(standing_kinds(sv, table.battle_id)) == 2
     assert cell(panel, "Red Rifle", ACTION) == "Spent" and cell(panel, "Red Pike", ACTION) == (
-        "Spent")
+        "Spent"
+    )
 
 
 def test_an_undo_another_app_made_impossible_is_refused_and_dropped(
-        qtbot, sv: Services, other: Services, table: Table, qsettings: QSettings) -> None:
+    qtbot, sv: Services, other: Services, table: Table, qsettings: QSettings
+) -> None:
     """Another BrikDesk records on top of this battle's log; this app's Undo of its own attack
     can no longer apply: it is refused with the reason, the step leaves the history, the
     database keeps the other's event and the panel shows it."""
@@ -88,8 +99,7 @@ def test_an_undo_another_app_made_impossible_is_refused_and_dropped(
     assert not stack.canRedo()
 
 
-def test_a_refused_undo_publishes_a_full_refresh_and_leaves_the_index_consistent(
-        qapp) -> None:
+def test_a_refused_undo_publishes_a_full_refresh_and_leaves_the_index_consistent(qapp) -> None:
     calls: list[str] = []
     published: list[object] = []
     bus = Bus()
@@ -106,15 +116,21 @@ def test_a_refused_undo_publishes_a_full_refresh_and_leaves_the_index_consistent
 
     reports: list[str] = []
     perform(stack, bus, lambda: Done(1, Changes.UNITS, "First", ok, ok), report=reports.append)
-    perform(stack, bus, lambda: Done(2, Changes.UNITS, "Second", refused, refused),
-            report=reports.append)
+    perform(
+        stack,
+        bus,
+        lambda: Done(2, Changes.UNITS, "Second", refused, refused),
+        report=reports.append,
+    )
     assert stack.count() == 2 and stack.index() == 2
     published.clear()
     stack.undo()  # "Second" can't be undone: dropped, the index stays on "First"
     assert stack.count() == 1 and stack.index() == 1
     assert stack.undoText() == "First" and not stack.canRedo()
-    assert reports == ["Can't undo “Second”: the unit was deleted by someone else. That step "
-                       "is no longer in the undo history."]
+    assert reports == [
+        "Can't undo “Second”: the unit was deleted by someone else. That step "
+        "is no longer in the undo history."
+    ]
     assert published == [ALL_CHANGES]
     stack.undo()
     assert calls == ["ok"] and stack.index() == 0 and stack.canRedo()
@@ -190,14 +206,15 @@ def _machine(template: Path, folder_factory) -> type[RuleBasedStateMachine]:
             self.other_db.close()
 
         def _perform(self, stack: QUndoStack, call) -> None:
-            try:
+            with contextlib.suppress(UserError):  # refused by the rules: nothing recorded
                 perform(stack, self.bus, call, report=self.reports.append)
-            except UserError:
-                pass  # refused by the rules: nothing recorded
 
-        @rule(unit=st.sampled_from(["Red Knight", "Red Rifle", "Red Pike", "Blue Knight",
-                                    "Blue Rifle", "Blue Pike"]),
-              how=st.sampled_from([ActionUse.ATTACK, ActionUse.SPRINT, ActionUse.BAIL]))
+        @rule(
+            unit=st.sampled_from(
+                ["Red Knight", "Red Rifle", "Red Pike", "Blue Knight", "Blue Rifle", "Blue Pike"]
+            ),
+            how=st.sampled_from([ActionUse.ATTACK, ActionUse.SPRINT, ActionUse.BAIL]),
+        )
         def record(self, unit: str, how: ActionUse) -> None:
             state = self.sv.tracker.view(self.bid).state
             try:
@@ -213,8 +230,9 @@ def _machine(template: Path, folder_factory) -> type[RuleBasedStateMachine]:
         @rule(which=st.integers(0, 2), name=st.sampled_from(["Ada", "Bo", "Cy"]))
         def rename(self, which: int, name: str) -> None:
             unit = self.units[which]
-            self._perform(self.army, lambda: self.sv.roster.edit_unit(
-                unit, UnitPatch(name=f"{name} {which}")))
+            self._perform(
+                self.army, lambda: self.sv.roster.edit_unit(unit, UnitPatch(name=f"{name} {which}"))
+            )
 
         @rule(stack=st.sampled_from(["battle", "army"]))
         def undo(self, stack: str) -> None:
@@ -232,18 +250,15 @@ def _machine(template: Path, folder_factory) -> type[RuleBasedStateMachine]:
 
         @rule()
         def other_app_ends_the_turn(self) -> None:
-            try:
+            with contextlib.suppress(UserError):
                 self.other.tracker.end_turn(self.bid)
-            except UserError:
-                pass
 
         @invariant()
         def shown_is_the_replay_of_the_stored_log(self) -> None:
             assert 0 <= self.battle.index() <= self.battle.count()
             view = self.sv.tracker.view(self.bid)
             stored = self.sv.battles.events(self.bid, include_reverted=False)
-            events = [from_payload(e.kind, e.actor_id, e.target_id, e.payload)
-                      for e in stored]
+            events = [from_payload(e.kind, e.actor_id, e.target_id, e.payload) for e in stored]
             assert view.state == replay(view.setup, events)
             assert [e.id for e in view.events if not e.reverted] == [e.id for e in stored]
 
@@ -256,12 +271,19 @@ def _machine(template: Path, folder_factory) -> type[RuleBasedStateMachine]:
     return UndoPath
 
 
-def test_random_sequences_through_the_one_undo_path(qapp, empty_db_template: Path,
-                                                    tmp_path_factory) -> None:
+def test_random_sequences_through_the_one_undo_path(
+    qapp, empty_db_template: Path, tmp_path_factory
+) -> None:
     machine = _machine(empty_db_template, lambda: tmp_path_factory.mktemp("machine"))
-    run_state_machine_as_test(machine, settings=settings(
-        max_examples=20, stateful_step_count=25, deadline=None,
-        suppress_health_check=[HealthCheck.too_slow]))
+    run_state_machine_as_test(
+        machine,
+        settings=settings(
+            max_examples=20,
+            stateful_step_count=25,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow],
+        ),
+    )
 
 
 def test_toolbar_keeps_its_geometry_after_a_long_undo_text(open_main, demo_db) -> None:
@@ -274,10 +296,10 @@ def test_toolbar_keeps_its_geometry_after_a_long_undo_text(open_main, demo_db) -
     widgets = [toolbar.widgetForAction(a) for a in toolbar.actions() if not a.isSeparator()]
     before = [w.geometry() for w in widgets if w is not None]
     army = main.nav.armies[0]
-    text = ("Change the army Red Vanguard's name and budget (Sir Reginald Studsworth "
-            "commanding)")
-    main.runner.perform(lambda: main.services.campaigns.update_army(
-        army.id, ArmyPatch(budget=99)), text)
+    text = "Change the army Red Vanguard's name and budget (Sir Reginald Studsworth commanding)"
+    main.runner.perform(
+        lambda: main.services.campaigns.update_army(army.id, ArmyPatch(budget=99)), text
+    )
     assert main.undo_action.text() == f"&Undo {text}"  # the Edit menu says it all
     button = toolbar.widgetForAction(main.undo_action)
     assert button.text() == "Undo"
@@ -285,12 +307,19 @@ def test_toolbar_keeps_its_geometry_after_a_long_undo_text(open_main, demo_db) -
     assert [w.geometry() for w in widgets if w is not None] == before
 
 
-def test_the_log_undo_from_a_stale_view_is_refused(qtbot, sv: Services, other: Services,
-                                                   table: Table, qsettings: QSettings) -> None:
+def test_the_log_undo_from_a_stale_view_is_refused(
+    qtbot, sv: Services, other: Services, table: Table, qsettings: QSettings
+) -> None:
     """After a restart (empty history) the log's Undo takes back what the panel shows as the
     last action; if another table recorded since, it is refused with what was recorded."""
-    sv.tracker.record(table.battle_id, [spend_action(
-        sv.tracker.view(table.battle_id).state, table.ids["Red Rifle"], ActionUse.ATTACK)])
+    sv.tracker.record(
+        table.battle_id,
+        [
+            spend_action(
+                sv.tracker.view(table.battle_id).state, table.ids["Red Rifle"], ActionUse.ATTACK
+            )
+        ],
+    )
     stack = QUndoStack()
     panel = make_panel(qtbot, sv, table.battle_id, qsettings, stack=stack)
     other.tracker.end_turn(table.battle_id)  # not yet seen by this panel

@@ -70,8 +70,9 @@ def _as_qt_paints_it(panel: BattlePanel) -> QImage:
 
 @pytest.mark.parametrize("table_mode", [False, True])
 @pytest.mark.parametrize("width", [1300, 640])
-def test_the_unit_table_looks_as_qt_paints_it(qtbot, panel: BattlePanel, table_mode: bool,
-                                              width: int) -> None:
+def test_the_unit_table_looks_as_qt_paints_it(
+    qtbot, panel: BattlePanel, table_mode: bool, width: int
+) -> None:
     panel.set_table_mode(table_mode, remember=False)
     panel.resize(width, 800)
     qtbot.wait(1)
@@ -82,8 +83,7 @@ def test_the_unit_table_looks_as_qt_paints_it(qtbot, panel: BattlePanel, table_m
         assert fm.horizontalAdvance(header.data()) > panel.table.viewport().width()
 
 
-def test_a_repaint_asks_the_model_once_per_row(qtbot, panel: BattlePanel,
-                                               monkeypatch) -> None:
+def test_a_repaint_asks_the_model_once_per_row(qtbot, panel: BattlePanel, monkeypatch) -> None:
     """Each unit row is painted from its record, asked once for the whole row (the current
     row is painted the way Qt paints it, for the selection's colours and the focus: there is
     none here)."""
@@ -162,8 +162,12 @@ def test_lines_look_as_qt_paints_them_in_any_font_size(qtbot, points: float) -> 
     """Qt centres a line on its fractional height and rounds it its own way (a symbol from a
     fallback font, such as the active player's ▶, changes it): whatever the font size, bold
     or not, the row height, cut short or not, the pixels are Qt's."""
-    texts = ["R1 Red  ·  Red Rifle (Red) attacks", "Blue Knight",
-             "▶  Red  ·  ACTIVE   —   0 of 2 Actions ready", "Minifig d6 — a very long type name"]
+    texts = [
+        "R1 Red  ·  Red Rifle (Red) attacks",
+        "Blue Knight",
+        "▶  Red  ·  ACTIVE   —   0 of 2 Actions ready",
+        "Minifig d6 — a very long type name",
+    ]
     for bold in (False, True):
         for height in (24, 25, 28, 37):
             view = QTableView()

@@ -31,12 +31,14 @@ def battle(wizard_templates, tmp_path: Path) -> Iterator[WizardBattle]:
     yield from battle_from(wizard_templates("2020"), tmp_path)
 
 
-def wizard_on(qtbot, battle: WizardBattle, stack: QUndoStack, attacker: str, *,
-              seed: int = 1) -> CombatWizard:
+def wizard_on(
+    qtbot, battle: WizardBattle, stack: QUndoStack, attacker: str, *, seed: int = 1
+) -> CombatWizard:
     """The combat wizard on ``battle`` for ``attacker``, shown and active, with virtual dice
     from ``seed``."""
-    w = CombatWizard(battle.services, Bus(), stack, battle.battle_id, battle.ids[attacker],
-                     dice=RandomDice(seed))
+    w = CombatWizard(
+        battle.services, Bus(), stack, battle.battle_id, battle.ids[attacker], dice=RandomDice(seed)
+    )
     qtbot.addWidget(w)
     w.show()
     qtbot.waitExposed(w)
@@ -108,8 +110,11 @@ def throw_grenade(qtbot, w: CombatWizard, target: int, *, also: int):
     next_page(qtbot, w)
     p4 = page(w, 3)
     blast = p4.blast
-    row = next(blast.item(i) for i in range(blast.count())
-               if blast.item(i).data(Qt.ItemDataRole.UserRole) == also)
+    row = next(
+        blast.item(i)
+        for i in range(blast.count())
+        if blast.item(i).data(Qt.ItemDataRole.UserRole) == also
+    )
     row.setCheckState(Qt.CheckState.Checked)
     return p4
 
@@ -205,8 +210,9 @@ class TestThievenHood:
         type_faces(qtbot, w, 3, "2")
         next_page(qtbot, w)
         p5 = page(w, 4)
-        assert p5.paragraph.text() == ("Thieven Hood's longbow hits the rope; 2+1-3 = 0 "
-                                       "Damage does not beat Armor 1: ka-ping.")
+        assert p5.paragraph.text() == (
+            "Thieven Hood's longbow hits the rope; 2+1-3 = 0 Damage does not beat Armor 1: ka-ping."
+        )
         assert attack_events(battle) == []  # nothing written before Finish
         finish(qtbot, w)
         events = battle.events()
@@ -214,7 +220,10 @@ class TestThievenHood:
         assert events[0].note.startswith("Thieven Hood's longbow hits the rope")
         payload_dice = events[0].event.details["dice"]
         assert [(d["sides"], d["face"], d["role"]) for d in payload_dice] == [
-            (10, 8, "natural"), (6, 2, "Benny"), (6, 2, "natural")]
+            (10, 8, "natural"),
+            (6, 2, "Benny"),
+            (6, 2, "natural"),
+        ]
 
     def test_keyboard_only_in_under_ten_keystrokes(self, qtbot, open_wizard, battle):
         """A whole Ranged attack with typed dice: count every key that is not a number."""
@@ -273,8 +282,10 @@ class TestThievenHood:
         p3 = page(w, 2)
 
         def shown() -> tuple[str, ...]:
-            return tuple(p3.odds.values[k].text() for k in
-                         ("critical_failure", "over_the_top", "hit", "kill"))
+            return tuple(
+                p3.odds.values[k].text()
+                for k in ("critical_failure", "over_the_top", "hit", "kill")
+            )
 
         plain = attack_odds(10, 3, "1d6+1", 4)
         assert p3.need.text() == "3+"
@@ -307,7 +318,6 @@ class TestThievenHood:
         assert w.action_stage().complete
         chips = p3.dice.chips_layout.count() - 1
         assert chips == len(w.action_stage().dice)
-
 
     def test_a_benny_spent_on_an_embellishment(self, qtbot, open_wizard, battle):
         w = open_wizard("Thieven Hood")
@@ -432,7 +442,6 @@ class TestReactionsAndDamage:
         finish(qtbot, w)
         assert battle.view().state.unit(alan).disrupted
 
-
     def test_a_combined_attack_adds_the_damage(self, qtbot, open_wizard, battle):
         w = open_wizard("Will Scarlet")
         guy, john = battle.ids["Guy of Gisbourne"], battle.ids["Little John"]
@@ -440,8 +449,11 @@ class TestReactionsAndDamage:
         joiners = page(w, 0).joiners
 
         def john_row():
-            return next(joiners.item(i) for i in range(joiners.count())
-                        if joiners.item(i).data(Qt.ItemDataRole.UserRole) == john)
+            return next(
+                joiners.item(i)
+                for i in range(joiners.count())
+                if joiners.item(i).data(Qt.ItemDataRole.UserRole) == john
+            )
 
         john_row().setCheckState(Qt.CheckState.Checked)
         assert [j.unit_id for j in w.draft.joiners] == [john]
@@ -465,9 +477,9 @@ class TestReactionsAndDamage:
         assert [p.unit for p in event.participants] == [battle.ids["Will Scarlet"], john]
         assert event.killed == (guy,)
 
-
-    def test_a_fumbled_parry_offers_to_note_the_knocked_away_shield(self, qtbot, open_wizard,
-                                                                    battle):
+    def test_a_fumbled_parry_offers_to_note_the_knocked_away_shield(
+        self, qtbot, open_wizard, battle
+    ):
         w = open_wizard("Will Scarlet")
         guy = battle.ids["Guy of Gisbourne"]
         choose_target(w, guy)
@@ -477,8 +489,10 @@ class TestReactionsAndDamage:
         p3.reaction.choose((Reaction.PARRY, "shield"))
         type_faces(qtbot, w, 2, "51")  # Will hits with a 5; Guy's Parry shows a natural 1
         assert p3.verdict.text() == "Hit! · Parry fumbled: Shield knocked away"
-        assert ("knocked out of Guy of Gisbourne's hands, 5\" directly away from Will Scarlet "
-                "(Will Scarlet's Action Roll, 5.2)") in p3.outcome.text()
+        assert (
+            "knocked out of Guy of Gisbourne's hands, 5\" directly away from Will Scarlet "
+            "(Will Scarlet's Action Roll, 5.2)"
+        ) in p3.outcome.text()
         assert [_chip_words(p3)] == [["d6 Action", "d6 Parry"]]
         next_page(qtbot, w)
         type_faces(qtbot, w, 3, "2")  # ka-ping: Guy lives, his Shield on the ground
@@ -486,8 +500,10 @@ class TestReactionsAndDamage:
         p5 = page(w, 4)
         box = p5.knocked
         assert box.isVisible() and box.isChecked()
-        assert box.text() == "&Note in the battle log that Guy of Gisbourne's Shield is knocked away"
-        assert "Shield lies 5\" directly away from Will Scarlet" in p5.changes.text()
+        assert (
+            box.text() == "&Note in the battle log that Guy of Gisbourne's Shield is knocked away"
+        )
+        assert 'Shield lies 5" directly away from Will Scarlet' in p5.changes.text()
         qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=_box(box))
         assert not w.draft.record_knocked_away and "lies 5" not in p5.changes.text()
         qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=_box(box))
@@ -501,8 +517,11 @@ class TestReactionsAndDamage:
         next_page(qtbot, w2)
         next_page(qtbot, w2)
         shield = page(w2, 2).reaction.values().index((Reaction.PARRY, "shield"))
-        assert page(w2, 2).reaction.itemText(shield).endswith(
-            "knocked away in round 1: only if picked up since")
+        assert (
+            page(w2, 2)
+            .reaction.itemText(shield)
+            .endswith("knocked away in round 1: only if picked up since")
+        )
 
     def test_the_blast_lists_each_target_with_its_chance(self, qtbot, open_wizard, battle):
         w = open_wizard("Friar Tuck")
@@ -513,8 +532,10 @@ class TestReactionsAndDamage:
         assert "<b>The Sheriff</b>: Armor 2d6 — destroyed <b>29.7%</b>" in text
         type_faces(qtbot, w, 3, "734")  # 7 Damage; the Sheriff's Armor rolls 3 and 4
         assert p4.verdict.text() == "Destroyed!"
-        assert "The Sheriff: 7 = 7 Damage does not beat Armor 2d6 (rolled 3+4 = 7)" in \
-            p4.outcome.text()
+        assert (
+            "The Sheriff: 7 = 7 Damage does not beat Armor 2d6 (rolled 3+4 = 7)"
+            in p4.outcome.text()
+        )
         next_page(qtbot, w)
         finish(qtbot, w)
         assert battle.view().state.unit(sheriff).disrupted
@@ -564,8 +585,7 @@ class TestNothingBeforeFinish:
         page(w, 2).benny.pick_letter("D")
         next_page(qtbot, w)
         type_faces(qtbot, w, 3, "66")
-        qtbot.mouseClick(w.button(QWizard.WizardButton.CancelButton),
-                         Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(w.button(QWizard.WizardButton.CancelButton), Qt.MouseButton.LeftButton)
         assert not w.isVisible()
         assert battle.events() == ()
         assert w.undo_stack_for_test.count() == 0
@@ -619,8 +639,9 @@ class TestImprovised:
         qtbot.mouseClick(p1.improvised, Qt.MouseButton.LeftButton, pos=_box(p1.improvised))
         assert "random-object" in p1.weapon.values()
         shoot = p1.weapon.values().index("short-ranged-weapon")
-        assert "can't: Short-Ranged Weapon is not a Close Combat weapon" in \
-            p1.weapon.itemText(shoot)  # refused for a Strike, and said why
+        assert "can't: Short-Ranged Weapon is not a Close Combat weapon" in p1.weapon.itemText(
+            shoot
+        )  # refused for a Strike, and said why
         p1.weapon.choose("random-object")
         assert p1.summary.text().endswith("with the Random Object")
         next_page(qtbot, w)
@@ -712,11 +733,12 @@ class TestExplained:
         w = open_wizard("Thieven Hood")
         next_page(qtbot, w)
         qtbot.keyClicks(page(w, 1).distance, "12.5")
-        assert "12½\" against a Range of 12\"" in page(w, 1).preview_text.toolTip()
+        assert '12½" against a Range of 12"' in page(w, 1).preview_text.toolTip()
         next_page(qtbot, w)
         p3 = page(w, 2)
-        rows = {what.text().split("<br>")[0]: what for _v, what in p3.row_widgets
-                if what.isVisible()}
+        rows = {
+            what.text().split("<br>")[0]: what for _v, what in p3.row_widgets if what.isVisible()
+        }
         out = rows["3 inches beyond Range"]
         assert "5.1 Out of Range · BrikDesk's reading" in out.text()
         assert "BrikDesk's reading, 5.1 Out of Range" in out.toolTip()
@@ -725,8 +747,10 @@ class TestExplained:
         tip = p3.reaction_text.toolTip()
         assert "BrikDesk's reading, 5.2 Parrying" in tip
         assert "picking it up" in tip  # the wizard's own reading of the fumbled Parry
-        assert WIZARD_READINGS["Dice"].split(",")[0] in p3.dice_box.findChild(
-            type(p3.verdict)).toolTip()
+        assert (
+            WIZARD_READINGS["Dice"].split(",")[0]
+            in p3.dice_box.findChild(type(p3.verdict)).toolTip()
+        )
 
     def test_a_disrupted_attacker_is_explained(self, qtbot, battle, open_wizard):
         from brikdesk.domain.battle import Status, StatusSet
@@ -766,16 +790,17 @@ class TestExplained:
         import subprocess
         import sys
 
-        code = ("import sys, ui.wizard, ui.wizard.pages; "
-                "print('pyqtgraph' in sys.modules)")
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             check=True)
+        code = "import sys, ui.wizard, ui.wizard.pages; print('pyqtgraph' in sys.modules)"
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        )
         assert out.stdout.strip() == "False"
 
     def test_open_combat_wizard_for_the_battle_panel(self, qtbot, battle):
         bus = Bus()
-        w = open_combat_wizard(None, battle.services, bus, QUndoStack(), battle.battle_id,
-                               battle.ids["Friar Tuck"])
+        w = open_combat_wizard(
+            None, battle.services, bus, QUndoStack(), battle.battle_id, battle.ids["Friar Tuck"]
+        )
         qtbot.addWidget(w)  # closed (and so deleted) after the test
         assert w.isVisible() and w.windowModality() == Qt.WindowModality.WindowModal
         assert w.draft.kind is AttackKind.THROWN

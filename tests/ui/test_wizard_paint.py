@@ -33,7 +33,7 @@ class _Events(QObject):
         self.kind = kind
         self.seen: Counter[QWidget] = Counter()
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == self.kind and isinstance(watched, QWidget):
             self.seen[watched] += 1
         return False
@@ -42,8 +42,14 @@ class _Events(QObject):
 def test_a_judgement_paints_what_it_moves_once(qtbot, tmp_path: Path) -> None:
     battle = make_battle(tmp_path / "sherwood.sqlite3")
     try:
-        w = CombatWizard(battle.services, Bus(), QUndoStack(), battle.battle_id,
-                         battle.ids["Thieven Hood"], dice=RandomDice(1))
+        w = CombatWizard(
+            battle.services,
+            Bus(),
+            QUndoStack(),
+            battle.battle_id,
+            battle.ids["Thieven Hood"],
+            dice=RandomDice(1),
+        )
         qtbot.addWidget(w)
         w.show()
         qtbot.waitExposed(w)
@@ -59,14 +65,18 @@ def test_a_judgement_paints_what_it_moves_once(qtbot, tmp_path: Path) -> None:
             heights = set()
             # The size judgement and Disrupted: modifier rows change their explanations (and
             # so their heights), and the page its height.
-            for size, shown, disrupted in ((SizeClass.MINIFIG, 2, True),
-                                           (SizeClass.MINIFIG, 1, False),
-                                           (SizeClass.BRICK_2X2, 3, True),
-                                           (SizeClass.MINIFIG, 3, False),
-                                           (SizeClass.MINIFIG, 2, True)):
+            for size, shown, disrupted in (
+                (SizeClass.MINIFIG, 2, True),
+                (SizeClass.MINIFIG, 1, False),
+                (SizeClass.BRICK_2X2, 3, True),
+                (SizeClass.MINIFIG, 3, False),
+                (SizeClass.MINIFIG, 2, True),
+            ):
                 paints.seen.clear()
-                w.change("action", replace(w.draft, size=size, sections_visible=shown,
-                                           target_disrupted=disrupted))
+                w.change(
+                    "action",
+                    replace(w.draft, size=size, sections_visible=shown, target_disrupted=disrupted),
+                )
                 for _ in range(3):
                     app.processEvents()
                 heights.add(action.scroller.widget().height())
@@ -81,8 +91,14 @@ def test_a_judgement_paints_what_it_moves_once(qtbot, tmp_path: Path) -> None:
 
 def _wizard(qtbot, battle, attacker: str, height: int = 900) -> CombatWizard:
     """The wizard for ``attacker``, shown at 1280 by ``height`` with the dice seeded."""
-    w = CombatWizard(battle.services, Bus(), QUndoStack(), battle.battle_id,
-                     battle.ids[attacker], dice=RandomDice(1))
+    w = CombatWizard(
+        battle.services,
+        Bus(),
+        QUndoStack(),
+        battle.battle_id,
+        battle.ids[attacker],
+        dice=RandomDice(1),
+    )
     qtbot.addWidget(w)
     w.show()
     w.resize(1280, height)
@@ -121,8 +137,7 @@ def test_ticking_a_judgement_leaves_the_rows_and_its_box_in_place(qtbot, tmp_pat
         QApplication.instance().installEventFilter(requests)
         try:
             for ticked in (True, False, True):
-                qtbot.mouseClick(box, Qt.MouseButton.LeftButton,
-                                 pos=QPoint(8, box.height() // 2))
+                qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(8, box.height() // 2))
                 assert w.draft.target_disrupted is ticked
                 for _ in range(3):
                     QApplication.instance().processEvents()
@@ -141,7 +156,8 @@ def test_ticking_a_judgement_leaves_the_rows_and_its_box_in_place(qtbot, tmp_pat
 
 
 def test_a_judgement_repaints_the_figures_it_changes_not_the_cards_under_them(
-        qtbot, tmp_path: Path) -> None:
+    qtbot, tmp_path: Path
+) -> None:
     """The figures a judgement changes (a modifier's value and explanation, the number needed,
     the odds, the check box) paint their card's colour themselves: Qt repaints them alone,
     not the card, the page and every widget under them first. (Once each explanation has
@@ -152,16 +168,24 @@ def test_a_judgement_repaints_the_figures_it_changes_not_the_cards_under_them(
     app.setCursorFlashTime(0)  # the dice entry's caret does not blink into the count
     try:
         w, action = _action_page(qtbot, battle, Fraction(12))
-        judgements = ((SizeClass.MINIFIG, 2, True), (SizeClass.MINIFIG, 1, False),
-                      (SizeClass.BRICK_2X2, 3, True), (SizeClass.MINIFIG, 3, False))
+        judgements = (
+            (SizeClass.MINIFIG, 2, True),
+            (SizeClass.MINIFIG, 1, False),
+            (SizeClass.BRICK_2X2, 3, True),
+            (SizeClass.MINIFIG, 3, False),
+        )
         paints = _Events(QEvent.Type.Paint)
         for counted in (False, True):
             if counted:
                 app.installEventFilter(paints)
             try:
                 for size, shown, disrupted in judgements:
-                    w.change("action", replace(w.draft, size=size, sections_visible=shown,
-                                               target_disrupted=disrupted))
+                    w.change(
+                        "action",
+                        replace(
+                            w.draft, size=size, sections_visible=shown, target_disrupted=disrupted
+                        ),
+                    )
                     for _ in range(3):
                         app.processEvents()
             finally:
@@ -169,8 +193,7 @@ def test_a_judgement_repaints_the_figures_it_changes_not_the_cards_under_them(
         changed = [what for _value, what in action.row_widgets]
         assert any(paints.seen[what] for what in changed), "the judgements changed nothing"
         assert paints.seen[action.need] and paints.seen[action.disrupted]
-        for card in (action.mods_box, action.need_box, action.odds,
-                     action.scroller.widget()):
+        for card in (action.mods_box, action.need_box, action.odds, action.scroller.widget()):
             assert paints.seen[card] == 0, card
     finally:
         app.setCursorFlashTime(flash)
@@ -179,25 +202,35 @@ def test_a_judgement_repaints_the_figures_it_changes_not_the_cards_under_them(
 
 def _colours(widget: QWidget) -> set[str]:
     image = widget.grab().toImage()
-    return {QColor(image.pixel(x, y)).name() for x in range(image.width())
-            for y in range(image.height())}
+    return {
+        QColor(image.pixel(x, y)).name()
+        for x in range(image.width())
+        for y in range(image.height())
+    }
 
 
-def test_the_modifier_values_show_their_colours_from_the_first_paint(qtbot,
-                                                                    tmp_path: Path) -> None:
+def test_the_modifier_values_show_their_colours_from_the_first_paint(qtbot, tmp_path: Path) -> None:
     """A penalty is red, a modifier of 0 grey, the total black under its rule: as soon as the
     page shows, before any judgement."""
     battle = make_battle(tmp_path / "sherwood.sqlite3")
     try:
         _w, action = _action_page(qtbot, battle, Fraction(19))
-        shown = {value.text(): value for value, _what in action.row_widgets
-                 if value.isVisible()}
-        out_of_range = next(value for value, what in action.row_widgets
-                            if value.isVisible() and "beyond Range" in what.reason)
-        zero = next(value for value, _what in action.row_widgets
-                    if value.isVisible() and value.text() == "0")
-        total = next(value for value, what in action.row_widgets
-                     if value.isVisible() and what.reason.startswith("all Action Roll"))
+        shown = {value.text(): value for value, _what in action.row_widgets if value.isVisible()}
+        out_of_range = next(
+            value
+            for value, what in action.row_widgets
+            if value.isVisible() and "beyond Range" in what.reason
+        )
+        zero = next(
+            value
+            for value, _what in action.row_widgets
+            if value.isVisible() and value.text() == "0"
+        )
+        total = next(
+            value
+            for value, what in action.row_widgets
+            if value.isVisible() and what.reason.startswith("all Action Roll")
+        )
         assert out_of_range.text().startswith("-") and len(shown) >= 2
         assert "#8a1c12" in _colours(out_of_range)
         assert "#9aa5b1" in _colours(zero)
@@ -212,9 +245,13 @@ def test_a_modifier_value_sits_where_qt_would_write_it(qtbot) -> None:
     value, a value shown again, and a total under its rule."""
     value = ModifierValue()
     qtbot.addWidget(value)
-    for text, colour, total in (("+2", "#14532d", False), ("-10", "#8a1c12", False),
-                                ("0", "#9aa5b1", False), ("+2", "#14532d", False),
-                                ("-3", "#000000", True)):
+    for text, colour, total in (
+        ("+2", "#14532d", False),
+        ("-10", "#8a1c12", False),
+        ("0", "#9aa5b1", False),
+        ("+2", "#14532d", False),
+        ("-3", "#000000", True),
+    ):
         value.show_value(text, colour, total=total)
         shown = value.grab().toImage()
         expected = QImage(shown.size(), shown.format())
@@ -253,7 +290,8 @@ def test_the_sentence_under_the_number_needed_is_never_cut(qtbot, tmp_path: Path
         assert "Automatic Hit" in sentence.text() and sentence.text().endswith("still spent")
         shown = sentence.contentsRect()
         needed = sentence.fontMetrics().boundingRect(
-            QRect(0, 0, shown.width(), 100_000), Qt.TextFlag.TextWordWrap, sentence.text())
+            QRect(0, 0, shown.width(), 100_000), Qt.TextFlag.TextWordWrap, sentence.text()
+        )
         assert needed.height() > 2 * sentence.fontMetrics().lineSpacing()  # three lines
         assert needed.height() <= shown.height()
         assert sentence.heightForWidth(sentence.width()) <= sentence.height()
@@ -266,7 +304,8 @@ def test_the_sentence_under_the_number_needed_is_never_cut(qtbot, tmp_path: Path
 
 
 def test_a_chart_shown_again_is_drawn_from_its_picture_as_pyqtgraph_paints_it(
-        qtbot, tmp_path: Path) -> None:
+    qtbot, tmp_path: Path
+) -> None:
     """The Action Roll chart of a judgement seen before is drawn from the picture it took of
     itself: the same pixels pyqtgraph paints for it; a new judgement shows its own bars, and
     a resized chart paints itself again."""

@@ -113,10 +113,12 @@ class TestRuleWarnings:
 
 
 class TestEdition:
-    @pytest.mark.parametrize(("edition", "name"),
-                             [("2005", ""), ("2010", "Overskill"), ("2020", "Over the Top")])
-    def test_the_odds_name_the_editions_bonus(self, qtbot, wizard_templates, tmp_path,
-                                              edition, name):
+    @pytest.mark.parametrize(
+        ("edition", "name"), [("2005", ""), ("2010", "Overskill"), ("2020", "Over the Top")]
+    )
+    def test_the_odds_name_the_editions_bonus(
+        self, qtbot, wizard_templates, tmp_path, edition, name
+    ):
         """4.2 (2020): "An Action Roll doesn't score Critical Successes the same way as other
         die rolls. Instead ..." it goes Over the Top; 2010 calls it Overskill; 2005's chapter
         4 has none, so the Action Roll page shows no such chance."""
@@ -191,12 +193,12 @@ class TestChargingShove:
         next_page(qtbot, w)  # a Shove is an Automatic Hit: nothing to roll
         p4 = page(w, 3)
         assert p4.mom.isVisible() and "Charging Shove" in p4.mom.text()
-        assert "the MOM adds 1d6\" of KnockBack" in p4.lines.text()
+        assert 'the MOM adds 1d6" of KnockBack' in p4.lines.text()
         assert "MOM" in p4.dice.prompt.text()
         type_faces(qtbot, w, 3, "4")
-        assert "Knocked Back 6\"" in p4.outcome.text()
+        assert 'Knocked Back 6"' in p4.outcome.text()
         qtbot.mouseClick(p4.mom, Qt.MouseButton.LeftButton)  # not spent: the plain 2"
-        assert "Knocked Back 2\"" in p4.outcome.text()
+        assert 'Knocked Back 2"' in p4.outcome.text()
         qtbot.mouseClick(p4.mom, Qt.MouseButton.LeftButton)
         type_faces(qtbot, w, 3, "4")
         next_page(qtbot, w)
@@ -229,8 +231,10 @@ class TestWhoActsFirst:
         assert "Skill Roll (who acts first)" in p3.dice.prompt.text()
         type_faces(qtbot, w, 2, "21")  # Hood's d10 shows 2, Alan's d6 shows 1
         text = p3.outcome.text()
-        assert ("Thieven Hood acts before Guard Alan: Skill Roll minus Use: Thieven Hood 2-3 = "
-                "-1, Guard Alan 1-3 = -2; higher first (4.3 Who Acts First)") in text
+        assert (
+            "Thieven Hood acts before Guard Alan: Skill Roll minus Use: Thieven Hood 2-3 = "
+            "-1, Guard Alan 1-3 = -2; higher first (4.3 Who Acts First)"
+        ) in text
         assert "critical failure" in text  # the same die: no third face asked
         assert w.action_stage().complete
         next_page(qtbot, w)
@@ -240,7 +244,8 @@ class TestWhoActsFirst:
         kinds = [e.kind for e in b.events()]
         assert kinds == ["first_to_act", "attack_resolved"]
         assert b.events()[0].text.startswith(
-            "Who acts first: Thieven Hood (Merry Men) acts before Guard Alan (Nottingham)")
+            "Who acts first: Thieven Hood (Merry Men) acts before Guard Alan (Nottingham)"
+        )
 
     def test_2020_an_inch_away_the_responder_acts_first(self, qtbot, battle):
         """2020 4.3: "If a minifig is able to act or react while his opponent is still an inch
@@ -255,8 +260,10 @@ class TestWhoActsFirst:
         qtbot.keyClicks(page(w, 1).distance, "5")
         next_page(qtbot, w)
         p3 = page(w, 2)
-        assert ("Guard Alan acts before Thieven Hood: the enemy is still an inch or more from "
-                "acting (BrikWars 2020)") in p3.outcome.text()
+        assert (
+            "Guard Alan acts before Thieven Hood: the enemy is still an inch or more from "
+            "acting (BrikWars 2020)"
+        ) in p3.outcome.text()
         assert "Guard Alan's Short-Ranged Weapon" in p3.dice.prompt.text()
 
     def test_not_asked_on_the_attackers_own_turn(self, qtbot, battle):
@@ -275,19 +282,24 @@ class TestCollision:
         running_at(qtbot, w, alan, AttackKind.COLLISION)
         next_page(qtbot, w)
         p3 = page(w, 2)
-        assert "a Collision, part of his movement (5.4 Minifig Collisions); no Action is spent" \
+        assert (
+            "a Collision, part of his movement (5.4 Minifig Collisions); no Action is spent"
             in p3.outcome.text()
-        reactions = dict(zip(p3.reaction.values(),
-                             [p3.reaction.itemText(i) for i in range(p3.reaction.count())],
-                             strict=True))
-        assert any("can't be Parried" in t for v, t in reactions.items()
-                   if v[0] is Reaction.PARRY)
+        )
+        reactions = dict(
+            zip(
+                p3.reaction.values(),
+                [p3.reaction.itemText(i) for i in range(p3.reaction.count())],
+                strict=True,
+            )
+        )
+        assert any("can't be Parried" in t for v, t in reactions.items() if v[0] is Reaction.PARRY)
         next_page(qtbot, w)
         p4 = page(w, 3)
         assert p4.kill.text() == "42.9%"  # 3/7: the MOM's d6 beats the POP's d6
         assert not p4.collide.isVisible()
         type_faces(qtbot, w, 3, "42")
-        assert "Knocked Back 2\"" in p4.outcome.text()
+        assert 'Knocked Back 2"' in p4.outcome.text()
         next_page(qtbot, w)
         finish(qtbot, w)
         kinds = [e.kind for e in battle.events()]
@@ -307,6 +319,11 @@ def test_the_new_readings_are_in_the_rules_reference(qtbot):
     ref = RulesReferenceDialog()
     qtbot.addWidget(ref)
     text = " ".join(ref.plain_text().split())
-    for key in ("4.1 Movement", "Rule warnings", "4.3 Who Acts First (the wizard)",
-                "5.4 Collisions (the wizard)", "4.1 Sprinting (the Sprint dialog)"):
+    for key in (
+        "4.1 Movement",
+        "Rule warnings",
+        "4.3 Who Acts First (the wizard)",
+        "5.4 Collisions (the wizard)",
+        "4.1 Sprinting (the Sprint dialog)",
+    ):
         assert " ".join(READINGS[key].split()) in text

@@ -49,27 +49,38 @@ def services_for(db: Database) -> Services:
     return Services.open(db)
 
 
-def make_battle(path: Path, *, names: tuple[str, ...] = tuple(UNITS),
-                edition: str = "2020") -> WizardBattle:
+def make_battle(
+    path: Path, *, names: tuple[str, ...] = tuple(UNITS), edition: str = "2020"
+) -> WizardBattle:
     db = open_database(f"sqlite:///{path}")
     services = services_for(db)
     campaign = services.campaigns.create_campaign("Sherwood", edition=edition).value
-    players = {"outlaws": services.campaigns.add_player(campaign.id, "Merry Men").value,
-               "sheriff": services.campaigns.add_player(campaign.id, "Nottingham").value}
-    longbow = services.catalog.add_custom_item(campaign.id, "longbow",
-                                               based_on="long-ranged-weapon").value.key
-    armies = {k: services.campaigns.add_army(p.id, f"{p.name}'s army").value
-              for k, p in players.items()}
+    players = {
+        "outlaws": services.campaigns.add_player(campaign.id, "Merry Men").value,
+        "sheriff": services.campaigns.add_player(campaign.id, "Nottingham").value,
+    }
+    longbow = services.catalog.add_custom_item(
+        campaign.id, "longbow", based_on="long-ranged-weapon"
+    ).value.key
+    armies = {
+        k: services.campaigns.add_army(p.id, f"{p.name}'s army").value for k, p in players.items()
+    }
     picked: dict[str, list[int]] = {"outlaws": [], "sheriff": []}
     for name in names:
         side, type_key, hands = UNITS[name]
         hands = tuple(longbow if h == "longbow" else h for h in hands)
-        uid = services.roster.add_unit(armies[side].id, type_key, name=name,
-                                       loadout=Loadout(hands)).value[0]
+        uid = services.roster.add_unit(
+            armies[side].id, type_key, name=name, loadout=Loadout(hands)
+        ).value[0]
         picked[side].append(uid)
-    view = services.tracker.begin(campaign.id, "Ambush in Sherwood", [
-        Muster(players["outlaws"].id, tuple(picked["outlaws"])),
-        Muster(players["sheriff"].id, tuple(picked["sheriff"]))]).value
+    view = services.tracker.begin(
+        campaign.id,
+        "Ambush in Sherwood",
+        [
+            Muster(players["outlaws"].id, tuple(picked["outlaws"])),
+            Muster(players["sheriff"].id, tuple(picked["sheriff"])),
+        ],
+    ).value
     ids = {u.name: u.id for u in view.units}
     return WizardBattle(db, services, view.id, campaign.id, ids)
 

@@ -31,8 +31,7 @@ LIBRARIES = ("SQLAlchemy", "alembic", "pyqtgraph", "platformdirs")
 
 def library_versions() -> list[tuple[str, str]]:
     """(name, version) of Python, Qt, PySide6 and ``LIBRARIES`` ("not installed" if so)."""
-    out = [("Python", platform.python_version()), ("Qt", qVersion()),
-           ("PySide6", pyside_version)]
+    out = [("Python", platform.python_version()), ("Qt", qVersion()), ("PySide6", pyside_version)]
     for name in LIBRARIES:
         try:
             out.append((name, metadata.version(name)))
@@ -50,15 +49,18 @@ def about_html(edition: str) -> str:
         "and printed roster sheets.</p>"
         f"<p>Rules edition: BrikWars {html.escape(edition)}.</p>"
         "<p>BrikWars is a free rules set by Mike Rayhawk; BrikDesk is an independent tool "
-        "and is not affiliated with it or with the LEGO Group.</p>")
+        "and is not affiliated with it or with the LEGO Group.</p>"
+    )
 
 
 def report_text(database: str, edition: str) -> str:
     """The block for a bug report: versions, platform, database, rules edition."""
-    lines = [f"BrikDesk {__version__}",
-             f"Platform: {platform.platform()} ({sys.platform})",
-             f"Database: {database or 'not open'}",
-             f"Rules edition: BrikWars {edition}"]
+    lines = [
+        f"BrikDesk {__version__}",
+        f"Platform: {platform.platform()} ({sys.platform})",
+        f"Database: {database or 'not open'}",
+        f"Rules edition: BrikWars {edition}",
+    ]
     lines += [f"{name}: {version}" for name, version in library_versions()]
     return "\n".join(lines)
 
@@ -66,8 +68,13 @@ def report_text(database: str, edition: str) -> str:
 class AboutDialog(QDialog):
     """The About box; ``details`` holds the text to copy."""
 
-    def __init__(self, parent: QWidget | None, database: str, edition: str | None = None,
-                 icon: QIcon | None = None) -> None:
+    def __init__(
+        self,
+        parent: QWidget | None,
+        database: str,
+        edition: str | None = None,
+        icon: QIcon | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("aboutDialog")
         self.setWindowTitle("About BrikDesk")
@@ -92,8 +99,9 @@ class AboutDialog(QDialog):
         self.details.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.details.setPlainText(report_text(database, edition))
         lines = self.details.document().blockCount() + 1
-        self.details.setFixedHeight(self.details.fontMetrics().lineSpacing() * lines
-                                    + 2 * self.details.frameWidth() + 8)
+        self.details.setFixedHeight(
+            self.details.fontMetrics().lineSpacing() * lines + 2 * self.details.frameWidth() + 8
+        )
         layout.addWidget(self.details)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         self.copy_button = buttons.addButton("&Copy", QDialogButtonBox.ButtonRole.ActionRole)

@@ -57,10 +57,15 @@ def first_field(dialog: QWidget) -> QWidget | None:
     the buttons of its button boxes."""
     widget = dialog.nextInFocusChain()
     while widget is not None and widget is not dialog:
-        if (widget.isVisibleTo(dialog) and widget.isEnabled()
-                and widget.focusPolicy() & Qt.FocusPolicy.TabFocus
-                and not (isinstance(widget, QAbstractButton)
-                         and isinstance(widget.parent(), QDialogButtonBox))):
+        if (
+            widget.isVisibleTo(dialog)
+            and widget.isEnabled()
+            and widget.focusPolicy() & Qt.FocusPolicy.TabFocus
+            and not (
+                isinstance(widget, QAbstractButton)
+                and isinstance(widget.parent(), QDialogButtonBox)
+            )
+        ):
             return widget
         widget = widget.nextInFocusChain()
     return None
@@ -93,9 +98,14 @@ def ready_to_type(dialog: QDialog, buttons: QDialogButtonBox | None = None) -> N
     in the tab order, the focus on its first field."""
     if buttons is not None:
         buttons_last(buttons)
-    fit_to_screen(dialog, *((dialog.width(), dialog.height())
-                            if dialog.testAttribute(Qt.WidgetAttribute.WA_Resized)
-                            else (None, None)))
+    fit_to_screen(
+        dialog,
+        *(
+            (dialog.width(), dialog.height())
+            if dialog.testAttribute(Qt.WidgetAttribute.WA_Resized)
+            else (None, None)
+        ),
+    )
     field = first_field(dialog)
     if field is not None:
         field.setFocus(Qt.FocusReason.TabFocusReason)
@@ -104,8 +114,9 @@ def ready_to_type(dialog: QDialog, buttons: QDialogButtonBox | None = None) -> N
 class FormDialog(QDialog):
     """A dialog with an optional intro, a form and OK/Cancel; OK is enabled by ``refresh``."""
 
-    def __init__(self, parent: QWidget | None, title: str, intro: str = "",
-                 ok_text: str = "OK") -> None:
+    def __init__(
+        self, parent: QWidget | None, title: str, intro: str = "", ok_text: str = "OK"
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(title)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
@@ -124,7 +135,8 @@ class FormDialog(QDialog):
         self.problem.hide()
         outer.addWidget(self.problem)
         self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
         self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok_button.setText(ok_text)
         self.buttons.accepted.connect(self.accept)
@@ -132,7 +144,7 @@ class FormDialog(QDialog):
         outer.addWidget(self.buttons)
         self._opened = False
 
-    def setVisible(self, visible: bool) -> None:  # noqa: N802 (Qt name)
+    def setVisible(self, visible: bool) -> None:
         """Before it is first shown: buttons last, focus on the first field, sized to the
         screen."""
         if visible and not self._opened:
@@ -175,15 +187,18 @@ class FileChooser:
     """Open and save file dialogs (the platform's, or Qt's when there is none)."""
 
     @classmethod
-    def open_path(cls, parent: QWidget | None, title: str, filter_text: str,
-                  folder: str = "") -> Path | None:
-        path, _ = QFileDialog.getOpenFileName(parent, title, folder or str(Path.home()),
-                                              filter_text)
+    def open_path(
+        cls, parent: QWidget | None, title: str, filter_text: str, folder: str = ""
+    ) -> Path | None:
+        path, _ = QFileDialog.getOpenFileName(
+            parent, title, folder or str(Path.home()), filter_text
+        )
         return Path(path) if path else None
 
     @classmethod
-    def save_path(cls, parent: QWidget | None, title: str, filter_text: str,
-                  suggested: str, suffix: str) -> Path | None:
+    def save_path(
+        cls, parent: QWidget | None, title: str, filter_text: str, suggested: str, suffix: str
+    ) -> Path | None:
         start = suggested if os.path.isabs(suggested) else str(Path.home() / suggested)
         path, _ = QFileDialog.getSaveFileName(parent, title, start, filter_text)
         if not path:

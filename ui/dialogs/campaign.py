@@ -45,8 +45,9 @@ class NewCampaign:
 class _CampaignForm(FormDialog):
     """Name, rules edition, cost system, default army budget and notes of a campaign."""
 
-    def __init__(self, parent: QWidget | None, title: str, intro: str, ok_text: str,
-                 taken: Sequence[str]) -> None:
+    def __init__(
+        self, parent: QWidget | None, title: str, intro: str, ok_text: str, taken: Sequence[str]
+    ) -> None:
         super().__init__(parent, title, intro, ok_text)
         self._taken = {t.casefold() for t in taken}
         self.name = QLineEdit(self)
@@ -55,10 +56,12 @@ class _CampaignForm(FormDialog):
         self.form.addRow("&Name:", self.name)
         self.edition = QComboBox(self)
         for e in Edition:
-            self.edition.addItem(f"BrikWars {e.value}" + (" (default)" if e is DEFAULT_EDITION
-                                                         else ""), e.value)
-        self.edition.setToolTip("The rules edition whose weapons, unit types and costs the "
-                                "catalog starts from")
+            self.edition.addItem(
+                f"BrikWars {e.value}" + (" (default)" if e is DEFAULT_EDITION else ""), e.value
+            )
+        self.edition.setToolTip(
+            "The rules edition whose weapons, unit types and costs the catalog starts from"
+        )
         self.form.addRow("Rules &edition:", self.edition)
         self.cost_system = QComboBox(self)
         for c in COST_SYSTEMS:
@@ -74,11 +77,17 @@ class _CampaignForm(FormDialog):
         self.notes = QPlainTextEdit(self)
         self.notes.setObjectName("campaignNotes")
         self.notes.setTabChangesFocus(True)
-        self.notes.setPlaceholderText("optional: the story, the house rules agreed at the "
-                                      "table, where you meet…")
+        self.notes.setPlaceholderText(
+            "optional: the story, the house rules agreed at the table, where you meet…"
+        )
         margin = self.notes.document().documentMargin()
-        self.notes.setFixedHeight(int(self.notes.fontMetrics().lineSpacing() * 5 + 2 * margin
-                                      + 2 * self.notes.frameWidth()))
+        self.notes.setFixedHeight(
+            int(
+                self.notes.fontMetrics().lineSpacing() * 5
+                + 2 * margin
+                + 2 * self.notes.frameWidth()
+            )
+        )
         self.form.addRow("N&otes:", self.notes)
         self.setMinimumWidth(460)
         self.name.textChanged.connect(self._check)
@@ -102,23 +111,34 @@ class _CampaignForm(FormDialog):
 class NewCampaignDialog(_CampaignForm):
     """A new campaign; ``edition`` is the rules edition offered first (Edit > Settings)."""
 
-    def __init__(self, parent: QWidget | None, taken: Sequence[str] = (),
-                 edition: str | None = None) -> None:
-        super().__init__(parent, "New campaign",
-                         "A campaign holds its players, their armies, the battles they fight "
-                         "and its own house rules for the catalog.", "Create", taken)
+    def __init__(
+        self, parent: QWidget | None, taken: Sequence[str] = (), edition: str | None = None
+    ) -> None:
+        super().__init__(
+            parent,
+            "New campaign",
+            "A campaign holds its players, their armies, the battles they fight "
+            "and its own house rules for the catalog.",
+            "Create",
+            taken,
+        )
         if edition is not None and self.edition.findData(edition) >= 0:
             self.edition.setCurrentIndex(self.edition.findData(edition))
         self._check()
 
     def value(self) -> NewCampaign:
-        return NewCampaign(self._name(), self.edition.currentData(),
-                           self.cost_system.currentData(), self.budget.value(),
-                           self.notes.toPlainText().strip())
+        return NewCampaign(
+            self._name(),
+            self.edition.currentData(),
+            self.cost_system.currentData(),
+            self.budget.value(),
+            self.notes.toPlainText().strip(),
+        )
 
     @classmethod
-    def ask(cls, parent: QWidget | None, taken: Sequence[str] = (),
-            edition: str | None = None) -> NewCampaign | None:
+    def ask(
+        cls, parent: QWidget | None, taken: Sequence[str] = (), edition: str | None = None
+    ) -> NewCampaign | None:
         dlg = cls(parent, taken, edition)
         return dlg.value() if dlg.exec() == QDialog.DialogCode.Accepted else None
 
@@ -129,8 +149,9 @@ class CampaignSettingsDialog(_CampaignForm):
     ``value()`` is a ``CampaignPatch`` holding only what was changed.
     """
 
-    def __init__(self, parent: QWidget | None, campaign: CampaignSummary,
-                 taken: Sequence[str] = ()) -> None:
+    def __init__(
+        self, parent: QWidget | None, campaign: CampaignSummary, taken: Sequence[str] = ()
+    ) -> None:
         others = [t for t in taken if t.casefold() != campaign.name.casefold()]
         super().__init__(parent, "Campaign settings", "", "Save", others)
         self.campaign = campaign
@@ -153,10 +174,12 @@ class CampaignSettingsDialog(_CampaignForm):
     def _explain(self) -> None:
         notes = []
         if self.edition.currentData() != self.campaign.edition:
-            notes.append(f"The catalog will hold the BrikWars {self.edition.currentData()} "
-                         "weapons, unit types and costs; the campaign's house rules and custom "
-                         "entries stay, and every army's costs and warnings are worked out "
-                         "again.")
+            notes.append(
+                f"The catalog will hold the BrikWars {self.edition.currentData()} "
+                "weapons, unit types and costs; the campaign's house rules and custom "
+                "entries stay, and every army's costs and warnings are worked out "
+                "again."
+            )
         if self.cost_system.currentData() != self.campaign.cost_system:
             notes.append(f"Costs and budgets will be shown in {self.cost_system.currentData()}.")
         self.edition_note.setText(" ".join(notes))
@@ -168,17 +191,18 @@ class CampaignSettingsDialog(_CampaignForm):
         notes = self.notes.toPlainText().strip()
         return CampaignPatch(
             name=name if name != c.name else None,
-            edition=self.edition.currentData() if self.edition.currentData() != c.edition
-            else None,
+            edition=self.edition.currentData() if self.edition.currentData() != c.edition else None,
             cost_system=self.cost_system.currentData()
-            if self.cost_system.currentData() != c.cost_system else None,
-            default_budget=self.budget.value() if self.budget.value() != c.default_budget
+            if self.cost_system.currentData() != c.cost_system
             else None,
-            notes=notes if notes != c.notes.strip() else None)
+            default_budget=self.budget.value() if self.budget.value() != c.default_budget else None,
+            notes=notes if notes != c.notes.strip() else None,
+        )
 
     @classmethod
-    def ask(cls, parent: QWidget | None, campaign: CampaignSummary,
-            taken: Sequence[str] = ()) -> CampaignPatch | None:
+    def ask(
+        cls, parent: QWidget | None, campaign: CampaignSummary, taken: Sequence[str] = ()
+    ) -> CampaignPatch | None:
         """The changes asked for, or None when cancelled or nothing changed."""
         dlg = cls(parent, campaign, taken)
         if dlg.exec() != QDialog.DialogCode.Accepted:
@@ -190,8 +214,12 @@ class CampaignSettingsDialog(_CampaignForm):
 class OpenCampaignDialog(FormDialog):
     """Pick one of the database's campaigns (most recently changed first)."""
 
-    def __init__(self, parent: QWidget | None, campaigns: Sequence[CampaignSummary],
-                 current: int | None = None) -> None:
+    def __init__(
+        self,
+        parent: QWidget | None,
+        campaigns: Sequence[CampaignSummary],
+        current: int | None = None,
+    ) -> None:
         super().__init__(parent, "Open campaign", "", "Open")
         self.list = QListWidget(self)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -199,7 +227,8 @@ class OpenCampaignDialog(FormDialog):
             when = c.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
             item = QListWidgetItem(
                 f"{c.name}\nBrikWars {c.edition} · {c.players} players · {c.armies} armies · "
-                f"{c.units} units · {c.battles} battles · changed {when}")
+                f"{c.units} units · {c.battles} battles · changed {when}"
+            )
             item.setData(Qt.ItemDataRole.UserRole, c.id)
             self.list.addItem(item)
             if c.id == current:
@@ -216,8 +245,12 @@ class OpenCampaignDialog(FormDialog):
         return None if item is None else CampaignId(int(item.data(Qt.ItemDataRole.UserRole)))
 
     @classmethod
-    def ask(cls, parent: QWidget | None, campaigns: Sequence[CampaignSummary],
-            current: CampaignId | None = None) -> CampaignId | None:
+    def ask(
+        cls,
+        parent: QWidget | None,
+        campaigns: Sequence[CampaignSummary],
+        current: CampaignId | None = None,
+    ) -> CampaignId | None:
         dlg = cls(parent, campaigns, current)
         return dlg.value() if dlg.exec() == QDialog.DialogCode.Accepted else None
 
@@ -248,8 +281,14 @@ class _ColourButton(QPushButton):
 
 
 class PlayerDialog(FormDialog):
-    def __init__(self, parent: QWidget | None, title: str, name: str = "",
-                 colour: str = "#c0392b", faction: str = "") -> None:
+    def __init__(
+        self,
+        parent: QWidget | None,
+        title: str,
+        name: str = "",
+        colour: str = "#c0392b",
+        faction: str = "",
+    ) -> None:
         super().__init__(parent, title, "", "OK")
         self.name = QLineEdit(name, self)
         self.name.setMaxLength(100)
@@ -267,12 +306,19 @@ class PlayerDialog(FormDialog):
         self.set_problem(None if self.name.text().strip() else "The player needs a name.")
 
     def value(self) -> PlayerInput:
-        return PlayerInput(self.name.text().strip(), self.colour.colour,
-                           self.faction.text().strip())
+        return PlayerInput(
+            self.name.text().strip(), self.colour.colour, self.faction.text().strip()
+        )
 
     @classmethod
-    def ask(cls, parent: QWidget | None, title: str = "Add player", name: str = "",
-            colour: str = "#c0392b", faction: str = "") -> PlayerInput | None:
+    def ask(
+        cls,
+        parent: QWidget | None,
+        title: str = "Add player",
+        name: str = "",
+        colour: str = "#c0392b",
+        faction: str = "",
+    ) -> PlayerInput | None:
         dlg = cls(parent, title, name, colour, faction)
         return dlg.value() if dlg.exec() == QDialog.DialogCode.Accepted else None
 
@@ -285,9 +331,16 @@ class ArmyInput:
 
 
 class ArmyDialog(FormDialog):
-    def __init__(self, parent: QWidget | None, title: str, players: Sequence[PlayerSummary],
-                 player_id: PlayerId | None = None, name: str = "", budget: int | None = 100,
-                 cost_unit: str = "CP") -> None:
+    def __init__(
+        self,
+        parent: QWidget | None,
+        title: str,
+        players: Sequence[PlayerSummary],
+        player_id: PlayerId | None = None,
+        name: str = "",
+        budget: int | None = 100,
+        cost_unit: str = "CP",
+    ) -> None:
         super().__init__(parent, title, "", "OK")
         # The name first: the player is usually the one selected already.
         self.name = QLineEdit(name, self)
@@ -321,16 +374,30 @@ class ArmyDialog(FormDialog):
             self.set_problem("Add a player first: every army belongs to a player.")
 
     def _check(self) -> None:
-        self.set_problem(too_large("The budget", self.budget) if self.name.text().strip()
-                         else "The army needs a name.")
+        self.set_problem(
+            too_large("The budget", self.budget)
+            if self.name.text().strip()
+            else "The army needs a name."
+        )
 
     def value(self) -> ArmyInput:
-        return ArmyInput(PlayerId(int(self.player.currentData())), self.name.text().strip(),
-                         self.budget.value() if self.has_budget.isChecked() else None)
+        return ArmyInput(
+            PlayerId(int(self.player.currentData())),
+            self.name.text().strip(),
+            self.budget.value() if self.has_budget.isChecked() else None,
+        )
 
     @classmethod
-    def ask(cls, parent: QWidget | None, players: Sequence[PlayerSummary], *,
-            title: str = "Add army", player_id: PlayerId | None = None, name: str = "",
-            budget: int | None = 100, cost_unit: str = "CP") -> ArmyInput | None:
+    def ask(
+        cls,
+        parent: QWidget | None,
+        players: Sequence[PlayerSummary],
+        *,
+        title: str = "Add army",
+        player_id: PlayerId | None = None,
+        name: str = "",
+        budget: int | None = 100,
+        cost_unit: str = "CP",
+    ) -> ArmyInput | None:
         dlg = cls(parent, title, players, player_id, name, budget, cost_unit)
         return dlg.value() if dlg.exec() == QDialog.DialogCode.Accepted else None

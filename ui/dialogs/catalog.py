@@ -20,12 +20,17 @@ class NewEntry:
 
 
 class NewEntryDialog(FormDialog):
-    def __init__(self, parent: QWidget | None, kind: str, catalog: Catalog,
-                 based_on: str | None) -> None:
+    def __init__(
+        self, parent: QWidget | None, kind: str, catalog: Catalog, based_on: str | None
+    ) -> None:
         what = "item" if kind == ITEM else "unit type"
-        super().__init__(parent, f"Add custom {what}",
-                         f"A custom {what} belongs to this campaign only (a house rule). Start "
-                         "from a copy of an entry, then edit its values in the table.", "Add")
+        super().__init__(
+            parent,
+            f"Add custom {what}",
+            f"A custom {what} belongs to this campaign only (a house rule). Start "
+            "from a copy of an entry, then edit its values in the table.",
+            "Add",
+        )
         self.kind = kind
         self.name = QLineEdit(self)
         self.name.setMaxLength(80)
@@ -57,11 +62,13 @@ class NewEntryDialog(FormDialog):
         self.set_problem(None if self.name.text().strip() else "Give the new entry a name.")
 
     def value(self) -> NewEntry:
-        return NewEntry(self.name.text().strip(), self.based_on.currentData(),
-                        self.category.currentData())
+        return NewEntry(
+            self.name.text().strip(), self.based_on.currentData(), self.category.currentData()
+        )
 
     @classmethod
-    def ask(cls, parent: QWidget | None, kind: str, catalog: Catalog,
-            based_on: str | None = None) -> NewEntry | None:
+    def ask(
+        cls, parent: QWidget | None, kind: str, catalog: Catalog, based_on: str | None = None
+    ) -> NewEntry | None:
         dlg = cls(parent, kind, catalog, based_on)
         return dlg.value() if dlg.exec() == QDialog.DialogCode.Accepted else None

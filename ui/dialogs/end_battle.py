@@ -45,8 +45,13 @@ class KillerBox(QComboBox):
     """Who killed a unit: "—" or any other mustered unit. The list of units is filled when it
     first opens (a battle of hundreds of units keeps the dialog quick to open)."""
 
-    def __init__(self, parent: QWidget, aftermath: Aftermath, unit_id: BattleUnitId,
-                 killed_by: BattleUnitId | None) -> None:
+    def __init__(
+        self,
+        parent: QWidget,
+        aftermath: Aftermath,
+        unit_id: BattleUnitId,
+        killed_by: BattleUnitId | None,
+    ) -> None:
         super().__init__(parent)
         self._aftermath = aftermath
         self._unit = unit_id
@@ -79,7 +84,7 @@ class KillerBox(QComboBox):
         self.fill()
         self.setCurrentIndex(max(0, self.findData(unit_id)))
 
-    def showPopup(self) -> None:  # noqa: N802 (Qt name)
+    def showPopup(self) -> None:
         self.fill()
         super().showPopup()
 
@@ -98,9 +103,12 @@ class EndBattleDialog(QDialog):
         self.setWindowTitle(f"End battle: {am.name}")
         self._winner_touched = False
         layout = QVBoxLayout(self)
-        intro = QLabel("What the log says happened to each unit. Change anything the players "
-                       "agree on: the campaign is updated in one step when you end the battle "
-                       "(Edit > Undo reopens it).", self)
+        intro = QLabel(
+            "What the log says happened to each unit. Change anything the players "
+            "agree on: the campaign is updated in one step when you end the battle "
+            "(Edit > Undo reopens it).",
+            self,
+        )
         intro.setWordWrap(True)
         layout.addWidget(intro)
         self.table = QTableWidget(len(am.units), len(COLUMNS), self)
@@ -117,8 +125,9 @@ class EndBattleDialog(QDialog):
             f = fates[u.id]
             name = QTableWidgetItem(u.name)
             name.setData(Qt.ItemDataRole.UserRole, u.id)
-            name.setToolTip(f"{u.type_name}, {u.cost} {am.cost_unit}"
-                            + (f" ({u.army})" if u.army else ""))
+            name.setToolTip(
+                f"{u.type_name}, {u.cost} {am.cost_unit}" + (f" ({u.army})" if u.army else "")
+            )
             self.table.setItem(row, UNIT, name)
             player = QTableWidgetItem(u.player_name)
             colour = next((p.colour for p in am.players if p.id == u.player_id), "")
@@ -139,8 +148,9 @@ class EndBattleDialog(QDialog):
             self.table.setCellWidget(row, KILLED_BY, killer)
             self.killer_boxes.append(killer)
             self.table.setItem(row, KILLS, QTableWidgetItem("0"))
-            end = ", ".join(x for x, on in (("Disrupted", f.disrupted),
-                                            ("off the table", f.out)) if on)
+            end = ", ".join(
+                x for x, on in (("Disrupted", f.disrupted), ("off the table", f.out)) if on
+            )
             self.table.setItem(row, END, QTableWidgetItem(end or "-"))
             promote = QComboBox(self.table)
             promote.setObjectName(f"promote{u.id}")
@@ -183,8 +193,7 @@ class EndBattleDialog(QDialog):
         form.addRow("Promotions:", self.promotions)
         layout.addLayout(form)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel, self)
-        self.end_button = buttons.addButton("&End battle",
-                                            QDialogButtonBox.ButtonRole.AcceptRole)
+        self.end_button = buttons.addButton("&End battle", QDialogButtonBox.ButtonRole.AcceptRole)
         self.end_button.setObjectName("endBattleButton")
         self.end_button.setDefault(True)
         buttons.accepted.connect(self.accept)
@@ -205,15 +214,16 @@ class EndBattleDialog(QDialog):
             status = self.status_boxes[row].currentData()
             killer = self.killer_boxes[row].currentData() if status == "dead" else None
             promote = self.promote_boxes[row].currentData() if status != "dead" else None
-            out.append(replace(proposal[u.id], status=status, killed_by=killer,
-                               promote_to=promote))
+            out.append(replace(proposal[u.id], status=status, killed_by=killer, promote_to=promote))
         return tuple(out)
 
     def battle_result(self) -> BattleResult:
         """The organizer's result (``QDialog.result`` is the dialog's exit code)."""
         return BattleResult(self.fates(), self.winner.currentData(), self.notes.toPlainText())
 
-    def set_fate(self, unit_id: BattleUnitId, status: str, killed_by: BattleUnitId | None = None) -> None:
+    def set_fate(
+        self, unit_id: BattleUnitId, status: str, killed_by: BattleUnitId | None = None
+    ) -> None:
         """Overrule the log for one unit (what a user does with the row's boxes)."""
         row = [u.id for u in self.aftermath.units].index(unit_id)
         self.status_boxes[row].setCurrentIndex(FATE_STATUSES.index(status))
@@ -254,8 +264,9 @@ class EndBattleDialog(QDialog):
         self.promotions.setStyleSheet("color: #a04000;" if over else "")
 
     @classmethod
-    def ask(cls, parent: QWidget | None, services: Services, battle_id: BattleId
-            ) -> BattleResult | None:
+    def ask(
+        cls, parent: QWidget | None, services: Services, battle_id: BattleId
+    ) -> BattleResult | None:
         """Show the dialog (modal); the organizer's result, or None if cancelled."""
         dialog = cls(parent, services, battle_id)
         try:

@@ -47,8 +47,11 @@ class LongActionDialog(QDialog):
         self.setWindowTitle(f"Long action — {unit_name}")
         self.rules = rules
         layout = QVBoxLayout(self)
-        intro = QLabel(f"{unit_name} spends its Action and is Stopped for the whole turn "
-                       f"({rules.name}, 4.2 Long Actions). A Busy unit can't respond.", self)
+        intro = QLabel(
+            f"{unit_name} spends its Action and is Stopped for the whole turn "
+            f"({rules.name}, 4.2 Long Actions). A Busy unit can't respond.",
+            self,
+        )
         intro.setWordWrap(True)
         layout.addWidget(intro)
         form = QFormLayout()
@@ -78,12 +81,13 @@ class LongActionDialog(QDialog):
         self.size_box = QSpinBox(self)
         self.minifigs = QSpinBox(self)
         if rules.quick_action_costs:  # 2005: Large Actions and Quick Actions
-            self.large = QRadioButton("Large Action: one turn per inch of the object's Size "
-                                      "for a lone minifig", self)
+            self.large = QRadioButton(
+                "Large Action: one turn per inch of the object's Size for a lone minifig", self
+            )
             self.kinds.addButton(self.large)
             form.addRow("", self.large)
             self.size_box.setRange(1, MAX_TURNS)
-            self.size_box.setSuffix("\" Size")
+            self.size_box.setSuffix('" Size')
             self.minifigs.setRange(1, MAX_TURNS)
             self.minifigs.setSuffix(" minifig(s) sharing it")
             form.addRow("&Object:", self.size_box)
@@ -97,14 +101,17 @@ class LongActionDialog(QDialog):
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
         if rules.quick_action_costs:
-            costs = "; ".join(f"{what} {'-' + str(cost) + chr(34) if cost else 'free'}"
-                              for what, cost in rules.quick_action_costs)
+            costs = "; ".join(
+                f"{what} {'-' + str(cost) + chr(34) if cost else 'free'}"
+                for what, cost in rules.quick_action_costs
+            )
             quick = QLabel(f"Quick Actions cost Move, not the Action (4.1): {costs}.", self)
             quick.setObjectName("quickActions")
             quick.setWordWrap(True)
             layout.addWidget(quick)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                        | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         ok.setText("Start")
         ok.setDefault(True)
@@ -140,8 +147,7 @@ class LongActionDialog(QDialog):
     def request(self) -> LongActionRequest | None:
         what = self.what.text().strip()
         if not what:
-            self.what_error.setText("Say what the unit is busy with (for the chip and the "
-                                    "log).")
+            self.what_error.setText("Say what the unit is busy with (for the chip and the log).")
             self.what_error.show()
             self.what.setFocus()
             return None
@@ -152,8 +158,9 @@ class LongActionDialog(QDialog):
             self.accept()
 
     @classmethod
-    def ask(cls, parent: QWidget | None, unit_name: str,
-            rules: RuleSet) -> LongActionRequest | None:
+    def ask(
+        cls, parent: QWidget | None, unit_name: str, rules: RuleSet
+    ) -> LongActionRequest | None:
         dialog = cls(parent, unit_name, rules)
         return answer_of(dialog, dialog.request)
 

@@ -41,28 +41,41 @@ class FailureKind(StrEnum):
 
 #: What each kind means to the organizer, and what helps.
 ADVICE = {
-    FailureKind.LOCKED: ("Another program (or another BrikDesk) is holding the database.",
-                         "Close the other program and start BrikDesk again, or open another "
-                         "file."),
-    FailureKind.READ_ONLY: ("BrikDesk may not write the database file or its folder.",
-                            "Copy the file somewhere you can write, or open another file."),
-    FailureKind.DAMAGED: ("The database file is damaged.",
-                          "Open the backup BrikDesk made before its last upgrade, or another "
-                          "file. The damaged file is left as it is."),
-    FailureKind.NEWER: ("The database was made by a newer version of BrikDesk.",
-                        "Update BrikDesk to open it, or open another file. The file is left "
-                        "as it is."),
-    FailureKind.FOREIGN: ("The file is not a BrikDesk database.",
-                          "Open another file. The file is left as it is."),
-    FailureKind.MISSING: ("The database file or its folder does not exist.",
-                          "Open another file, or check the --db path or BRIKDESK_DB."),
-    FailureKind.OTHER: ("BrikDesk could not open the database.",
-                        "Open another file, or the backup if there is one."),
+    FailureKind.LOCKED: (
+        "Another program (or another BrikDesk) is holding the database.",
+        "Close the other program and start BrikDesk again, or open another file.",
+    ),
+    FailureKind.READ_ONLY: (
+        "BrikDesk may not write the database file or its folder.",
+        "Copy the file somewhere you can write, or open another file.",
+    ),
+    FailureKind.DAMAGED: (
+        "The database file is damaged.",
+        "Open the backup BrikDesk made before its last upgrade, or another "
+        "file. The damaged file is left as it is.",
+    ),
+    FailureKind.NEWER: (
+        "The database was made by a newer version of BrikDesk.",
+        "Update BrikDesk to open it, or open another file. The file is left as it is.",
+    ),
+    FailureKind.FOREIGN: (
+        "The file is not a BrikDesk database.",
+        "Open another file. The file is left as it is.",
+    ),
+    FailureKind.MISSING: (
+        "The database file or its folder does not exist.",
+        "Open another file, or check the --db path or BRIKDESK_DB.",
+    ),
+    FailureKind.OTHER: (
+        "BrikDesk could not open the database.",
+        "Open another file, or the backup if there is one.",
+    ),
 }
 
 #: A damaged file with no backup beside it.
-NO_BACKUP_ADVICE = ("BrikDesk found no backup beside it. Open another file; the damaged file "
-                    "is left as it is.")
+NO_BACKUP_ADVICE = (
+    "BrikDesk found no backup beside it. Open another file; the damaged file is left as it is."
+)
 
 #: Words of the persistence layer's messages that tell the kind (first match wins).
 _KIND_WORDS = (
@@ -139,11 +152,13 @@ class OpenFailedDialog(QDialog):
         self.backup_button: QPushButton | None = None
         if backup is not None:
             self.backup_button = self.buttons.addButton(
-                "Open the &backup", QDialogButtonBox.ButtonRole.AcceptRole)
+                "Open the &backup", QDialogButtonBox.ButtonRole.AcceptRole
+            )
             self.backup_button.setObjectName("openBackup")
             self.backup_button.clicked.connect(self.open_backup)
-        self.other_button = self.buttons.addButton("Open &another file…",
-                                                   QDialogButtonBox.ButtonRole.ActionRole)
+        self.other_button = self.buttons.addButton(
+            "Open &another file…", QDialogButtonBox.ButtonRole.ActionRole
+        )
         self.other_button.setObjectName("openOther")
         self.other_button.clicked.connect(self.open_other)
         self.quit_button = self.buttons.addButton("&Quit", QDialogButtonBox.ButtonRole.RejectRole)
@@ -154,7 +169,7 @@ class OpenFailedDialog(QDialog):
         first.setDefault(True)
         self.setMinimumWidth(520)
 
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt name)
+    def showEvent(self, event: QShowEvent) -> None:
         """Fit the screen; the focus on the first way on (there is nothing to type)."""
         ready_to_type(self)
         (self.backup_button or self.other_button).setFocus()
@@ -166,9 +181,12 @@ class OpenFailedDialog(QDialog):
 
     def open_other(self) -> None:
         folder = str(Path(self.failure.database).parent) if self.failure.database else ""
-        path = FileChooser.open_path(self, "Open a BrikDesk database",
-                                     "BrikDesk databases (*.sqlite3 *.sqlite *.db *.bak-*);;"
-                                     "All files (*)", folder)
+        path = FileChooser.open_path(
+            self,
+            "Open a BrikDesk database",
+            "BrikDesk databases (*.sqlite3 *.sqlite *.db *.bak-*);;All files (*)",
+            folder,
+        )
         if path is not None:
             self.choice = path
             self.accept()

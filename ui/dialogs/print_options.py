@@ -50,7 +50,6 @@ KEY_FOLDER = "print/folder"
 PAPER_NAMES = {"a4": "A4 (210 × 297 mm)", "letter": "Letter (8.5 × 11 in)"}
 
 
-
 C = TypeVar("C")  # a choice: RosterChoice or ReportChoice
 
 
@@ -59,8 +58,9 @@ def default_paper() -> str:
     locale = QLocale.system()
     if locale.measurementSystem() == QLocale.MeasurementSystem.ImperialUSSystem:
         return "letter"
-    return "letter" if locale.territory() in (QLocale.Country.Canada,
-                                              QLocale.Country.Mexico) else "a4"
+    return (
+        "letter" if locale.territory() in (QLocale.Country.Canada, QLocale.Country.Mexico) else "a4"
+    )
 
 
 @dataclass(frozen=True)
@@ -96,23 +96,32 @@ def load_roster_choice(settings: AppSettings) -> RosterChoice:
     """The roster choices stored last (the defaults for anything missing or unreadable: as
     ``brikdesk print`` with no options, warnings printed only when asked for)."""
     d = RosterSheetOptions()
-    return RosterChoice(RosterSheetOptions(
-        paper=_paper(settings),
-        turns=_clamp(settings.get_int(KEY_TURNS), MIN_TURNS, MAX_TURNS, d.turns),
-        fold_identical=settings.get_bool(KEY_FOLD, d.fold_identical),
-        black_and_white=settings.get_bool(KEY_BW, d.black_and_white),
-        include_warnings=settings.get_bool(KEY_WARNINGS, False),
-        include_reference=settings.get_bool(KEY_REFERENCE, d.include_reference),
-        blank_cards=_clamp(settings.get_int(KEY_BLANK), 0, MAX_BLANK_CARDS, d.blank_cards)),
-        include_dead=settings.get_bool(KEY_DEAD, False))
+    return RosterChoice(
+        RosterSheetOptions(
+            paper=_paper(settings),
+            turns=_clamp(settings.get_int(KEY_TURNS), MIN_TURNS, MAX_TURNS, d.turns),
+            fold_identical=settings.get_bool(KEY_FOLD, d.fold_identical),
+            black_and_white=settings.get_bool(KEY_BW, d.black_and_white),
+            include_warnings=settings.get_bool(KEY_WARNINGS, False),
+            include_reference=settings.get_bool(KEY_REFERENCE, d.include_reference),
+            blank_cards=_clamp(settings.get_int(KEY_BLANK), 0, MAX_BLANK_CARDS, d.blank_cards),
+        ),
+        include_dead=settings.get_bool(KEY_DEAD, False),
+    )
 
 
 def save_roster_choice(settings: AppSettings, choice: RosterChoice) -> None:
     o = choice.options
-    for key, value in ((KEY_PAPER, o.paper), (KEY_TURNS, o.turns), (KEY_FOLD, o.fold_identical),
-                       (KEY_BW, o.black_and_white), (KEY_WARNINGS, o.include_warnings),
-                       (KEY_REFERENCE, o.include_reference), (KEY_BLANK, o.blank_cards),
-                       (KEY_DEAD, choice.include_dead)):
+    for key, value in (
+        (KEY_PAPER, o.paper),
+        (KEY_TURNS, o.turns),
+        (KEY_FOLD, o.fold_identical),
+        (KEY_BW, o.black_and_white),
+        (KEY_WARNINGS, o.include_warnings),
+        (KEY_REFERENCE, o.include_reference),
+        (KEY_BLANK, o.blank_cards),
+        (KEY_DEAD, choice.include_dead),
+    ):
         settings.set(key, value)
 
 
@@ -146,11 +155,16 @@ def _check(parent: QWidget, name: str, text: str, tip: str, checked: bool) -> QC
 class RosterOptionsDialog(FormDialog):
     """Paper, turns, blank cards and what else the roster sheet shows."""
 
-    def __init__(self, parent: QWidget | None, choice: RosterChoice, *, title: str = "",
-                 verb: str = "OK") -> None:
-        super().__init__(parent, "Roster sheet", (f"<b>{_html(title)}</b>: " if title else "")
-                         + "what the roster sheet shows. BrikDesk remembers these choices.",
-                         ok_text=verb)
+    def __init__(
+        self, parent: QWidget | None, choice: RosterChoice, *, title: str = "", verb: str = "OK"
+    ) -> None:
+        super().__init__(
+            parent,
+            "Roster sheet",
+            (f"<b>{_html(title)}</b>: " if title else "")
+            + "what the roster sheet shows. BrikDesk remembers these choices.",
+            ok_text=verb,
+        )
         self.setObjectName("rosterPrintOptions")
         o = choice.options
         self.paper = _paper_box(self, o.paper)
@@ -159,33 +173,60 @@ class RosterOptionsDialog(FormDialog):
         self.turns.setObjectName("turns")
         self.turns.setRange(MIN_TURNS, MAX_TURNS)
         self.turns.setSuffix(" turns")
-        self.turns.setToolTip("Columns of tick boxes beside each card: the Action, each Counter "
-                              "and Dead, once per turn")
+        self.turns.setToolTip(
+            "Columns of tick boxes beside each card: the Action, each Counter "
+            "and Dead, once per turn"
+        )
         self.form.addRow("&Tick boxes for:", self.turns)
         self.blank = QSpinBox(self)
         self.blank.setObjectName("blankCards")
         self.blank.setRange(0, MAX_BLANK_CARDS)
         self.blank.setSpecialValueText("none")
-        self.blank.setToolTip("Empty cards at the end, for units gained at the table "
-                              "(six to a page)")
+        self.blank.setToolTip(
+            "Empty cards at the end, for units gained at the table (six to a page)"
+        )
         self.form.addRow("&Blank cards:", self.blank)
-        self.fold = _check(self, "fold", "&Fold identical units into one card (x6 Minifig "
-                           "with …)", READINGS["fold"], o.fold_identical)
-        self.bw = _check(self, "blackAndWhite", "Black and &white (saves ink)",
-                         "No coloured or filled areas: outlines and text only",
-                         o.black_and_white)
-        self.reference = _check(self, "reference", "&Reference: the rules and items this army "
-                                "uses", READINGS["reference"], o.include_reference)
-        self.warnings = _check(self, "warnings", "Roster &warnings at the end",
-                               "What the roster check found (over budget, too many hands, "
-                               "armour stacked...)", o.include_warnings)
-        self.dead = _check(self, "includeDead", "Include units &dead in the campaign",
-                           PRINT_READINGS["dead_units"], choice.include_dead)
+        self.fold = _check(
+            self,
+            "fold",
+            "&Fold identical units into one card (x6 Minifig with …)",
+            READINGS["fold"],
+            o.fold_identical,
+        )
+        self.bw = _check(
+            self,
+            "blackAndWhite",
+            "Black and &white (saves ink)",
+            "No coloured or filled areas: outlines and text only",
+            o.black_and_white,
+        )
+        self.reference = _check(
+            self,
+            "reference",
+            "&Reference: the rules and items this army uses",
+            READINGS["reference"],
+            o.include_reference,
+        )
+        self.warnings = _check(
+            self,
+            "warnings",
+            "Roster &warnings at the end",
+            "What the roster check found (over budget, too many hands, armour stacked...)",
+            o.include_warnings,
+        )
+        self.dead = _check(
+            self,
+            "includeDead",
+            "Include units &dead in the campaign",
+            PRINT_READINGS["dead_units"],
+            choice.include_dead,
+        )
         for box in (self.fold, self.bw, self.reference, self.warnings, self.dead):
             self.form.addRow("", box)
         self.buttons.addButton(QDialogButtonBox.StandardButton.RestoreDefaults)
         self.buttons.button(QDialogButtonBox.StandardButton.RestoreDefaults).clicked.connect(
-            self.restore_defaults)
+            self.restore_defaults
+        )
         self._show(choice)
 
     def _show(self, choice: RosterChoice) -> None:
@@ -203,35 +244,54 @@ class RosterOptionsDialog(FormDialog):
         self._show(_defaults())
 
     def choice(self) -> RosterChoice:
-        return RosterChoice(RosterSheetOptions(
-            paper=self.paper.currentData(), turns=self.turns.value(),
-            fold_identical=self.fold.isChecked(), black_and_white=self.bw.isChecked(),
-            include_warnings=self.warnings.isChecked(),
-            include_reference=self.reference.isChecked(), blank_cards=self.blank.value()),
-            include_dead=self.dead.isChecked())
+        return RosterChoice(
+            RosterSheetOptions(
+                paper=self.paper.currentData(),
+                turns=self.turns.value(),
+                fold_identical=self.fold.isChecked(),
+                black_and_white=self.bw.isChecked(),
+                include_warnings=self.warnings.isChecked(),
+                include_reference=self.reference.isChecked(),
+                blank_cards=self.blank.value(),
+            ),
+            include_dead=self.dead.isChecked(),
+        )
 
     @classmethod
-    def ask(cls, parent: QWidget | None, settings: AppSettings, title: str = "",
-            verb: str = "OK") -> RosterChoice | None:
+    def ask(
+        cls, parent: QWidget | None, settings: AppSettings, title: str = "", verb: str = "OK"
+    ) -> RosterChoice | None:
         """Offer the stored choices; on OK store and return the new ones."""
-        return _ask_and_store(cls, parent, settings, title, verb, load_roster_choice,
-                              save_roster_choice)
+        return _ask_and_store(
+            cls, parent, settings, title, verb, load_roster_choice, save_roster_choice
+        )
 
 
 class ReportOptionsDialog(FormDialog):
     """Paper and black and white for a battle report."""
 
-    def __init__(self, parent: QWidget | None, choice: ReportChoice, *, title: str = "",
-                 verb: str = "OK") -> None:
-        super().__init__(parent, "Battle report", (f"<b>{_html(title)}</b>: " if title else "")
-                         + "the account round by round, the casualties per player and a "
-                         "chart of casualties per round.", ok_text=verb)
+    def __init__(
+        self, parent: QWidget | None, choice: ReportChoice, *, title: str = "", verb: str = "OK"
+    ) -> None:
+        super().__init__(
+            parent,
+            "Battle report",
+            (f"<b>{_html(title)}</b>: " if title else "")
+            + "the account round by round, the casualties per player and a "
+            "chart of casualties per round.",
+            ok_text=verb,
+        )
         self.setObjectName("reportPrintOptions")
         self.paper = _paper_box(self, choice.paper)
         self.form.addRow("&Paper:", self.paper)
-        self.bw = _check(self, "blackAndWhite", "Black and &white (saves ink)",
-                         "No coloured or filled areas: the players are told apart by line "
-                         "patterns in the chart and the tables", choice.black_and_white)
+        self.bw = _check(
+            self,
+            "blackAndWhite",
+            "Black and &white (saves ink)",
+            "No coloured or filled areas: the players are told apart by line "
+            "patterns in the chart and the tables",
+            choice.black_and_white,
+        )
         self.form.addRow("", self.bw)
         note = QLabel(f"{REPORT_READINGS['rounds']} {REPORT_READINGS['casualties']}", self)
         note.setObjectName("reportNote")
@@ -244,16 +304,24 @@ class ReportOptionsDialog(FormDialog):
         return ReportChoice(self.paper.currentData(), self.bw.isChecked())
 
     @classmethod
-    def ask(cls, parent: QWidget | None, settings: AppSettings, title: str = "",
-            verb: str = "OK") -> ReportChoice | None:
+    def ask(
+        cls, parent: QWidget | None, settings: AppSettings, title: str = "", verb: str = "OK"
+    ) -> ReportChoice | None:
         """Offer the stored choices; on OK store and return the new ones."""
-        return _ask_and_store(cls, parent, settings, title, verb, load_report_choice,
-                              save_report_choice)
+        return _ask_and_store(
+            cls, parent, settings, title, verb, load_report_choice, save_report_choice
+        )
 
 
-def _ask_and_store(dialog_cls: Any, parent: QWidget | None, settings: AppSettings, title: str,
-                   verb: str, load: Callable[[AppSettings], C],
-                   save: Callable[[AppSettings, C], None]) -> C | None:
+def _ask_and_store(
+    dialog_cls: Any,
+    parent: QWidget | None,
+    settings: AppSettings,
+    title: str,
+    verb: str,
+    load: Callable[[AppSettings], C],
+    save: Callable[[AppSettings, C], None],
+) -> C | None:
     """Open ``dialog_cls`` on the choices ``load`` reads from ``settings``; on OK ``save`` the
     dialog's new choice and return it, else ``None``."""
     dialog = dialog_cls(parent, load(settings), title=title, verb=verb)
@@ -269,6 +337,15 @@ def _html(text: str) -> str:
     return html.escape(text)
 
 
-__all__ = ["KEY_FOLDER", "ReportChoice", "ReportOptionsDialog", "RosterChoice",
-           "RosterOptionsDialog", "default_paper", "load_report_choice", "load_roster_choice",
-           "save_report_choice", "save_roster_choice"]
+__all__ = [
+    "KEY_FOLDER",
+    "ReportChoice",
+    "ReportOptionsDialog",
+    "RosterChoice",
+    "RosterOptionsDialog",
+    "default_paper",
+    "load_report_choice",
+    "load_roster_choice",
+    "save_report_choice",
+    "save_roster_choice",
+]

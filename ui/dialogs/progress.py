@@ -62,15 +62,22 @@ class ProgressJob(QObject):
         self.moved.connect(self._show)
 
     @classmethod
-    def start(cls, parent: QWidget, title: str, work: Callable[[Progress], Any], *,
-              on_done: Callable[[Any], None],
-              on_error: Callable[[BaseException], None],
-              on_cancelled: Callable[[], None] | None = None) -> ProgressJob:
+    def start(
+        cls,
+        parent: QWidget,
+        title: str,
+        work: Callable[[Progress], Any],
+        *,
+        on_done: Callable[[Any], None],
+        on_error: Callable[[BaseException], None],
+        on_cancelled: Callable[[], None] | None = None,
+    ) -> ProgressJob:
         job = cls(parent, title)
         job._on_done, job._on_error, job._on_cancelled = on_done, on_error, on_cancelled
         job.dialog.setValue(0)
-        start_job(job, lambda _unused: work(job.progress), on_done=job._finished,
-                  on_error=job._failed)
+        start_job(
+            job, lambda _unused: work(job.progress), on_done=job._finished, on_error=job._failed
+        )
         return job
 
     # -- worker thread ------------------------------------------------------------------------

@@ -85,15 +85,17 @@ SOURCES: tuple[tuple[str, Mapping[str, str]], ...] = (
 
 
 def readings() -> tuple[Reading, ...]:
-    return tuple(Reading(topic, _title(key), text)
-                 for topic, table in SOURCES for key, text in table.items())
+    return tuple(
+        Reading(topic, _title(key), text) for topic, table in SOURCES for key, text in table.items()
+    )
 
 
 def modifier_rows() -> tuple[ModifierRow, ...]:
     """The modifiers table (rules facts §4) as the printed sheets' reference lists it."""
     # The sheets module keeps the table as data; every row, whatever army prints it.
-    return tuple(ModifierRow(r.situation, r.value, r.applies_to, r.rule)
-                 for _tag, r in sheets.MODIFIER_ROWS)
+    return tuple(
+        ModifierRow(r.situation, r.value, r.applies_to, r.rule) for _tag, r in sheets.MODIFIER_ROWS
+    )
 
 
 @dataclass(frozen=True)
@@ -110,8 +112,9 @@ def edition_columns() -> tuple[str, ...]:
 
 def edition_rows() -> tuple[EditionRow, ...]:
     """The "Rules by edition" table: every property of the rule sets, side by side."""
-    return tuple(EditionRow(label, section, cells)
-                 for label, section, cells in rulesets.edition_table())
+    return tuple(
+        EditionRow(label, section, cells) for label, section, cells in rulesets.edition_table()
+    )
 
 
 def _matches(needle: str, *texts: str) -> bool:
@@ -122,36 +125,52 @@ def reference_html(filter_text: str = "") -> str:
     """The whole reference (or the rows containing ``filter_text``) as rich text."""
     needle = filter_text.strip().casefold()
     esc = html.escape
-    out = ["<style>td, th { padding: 3px 8px; vertical-align: top; } "
-           "th { text-align: left; background: #eceff3; } "
-           "h3 { margin-top: 16px; } .rule { color: #555; white-space: nowrap; }</style>"]
-    mods = [m for m in modifier_rows()
-            if _matches(needle, m.situation, m.value, m.applies_to, m.rule)]
+    out = [
+        "<style>td, th { padding: 3px 8px; vertical-align: top; } "
+        "th { text-align: left; background: #eceff3; } "
+        "h3 { margin-top: 16px; } .rule { color: #555; white-space: nowrap; }</style>"
+    ]
+    mods = [
+        m for m in modifier_rows() if _matches(needle, m.situation, m.value, m.applies_to, m.rule)
+    ]
     if mods:
-        out.append("<h2>Modifiers</h2><table cellspacing='0' width='100%'>"
-                   "<tr><th>Situation</th><th>Modifier</th><th>Applies to</th>"
-                   "<th>Rule</th></tr>")
+        out.append(
+            "<h2>Modifiers</h2><table cellspacing='0' width='100%'>"
+            "<tr><th>Situation</th><th>Modifier</th><th>Applies to</th>"
+            "<th>Rule</th></tr>"
+        )
         for m in mods:
-            out.append(f"<tr><td>{esc(m.situation)}</td><td><b>{esc(m.value)}</b></td>"
-                       f"<td>{esc(m.applies_to)}</td><td class='rule'>{esc(m.rule)}</td></tr>")
+            out.append(
+                f"<tr><td>{esc(m.situation)}</td><td><b>{esc(m.value)}</b></td>"
+                f"<td>{esc(m.applies_to)}</td><td class='rule'>{esc(m.rule)}</td></tr>"
+            )
         out.append("</table>")
-    editions = [r for r in edition_rows()
-                if _matches(needle, "Rules by edition", r.label, r.section, *r.cells)]
+    editions = [
+        r
+        for r in edition_rows()
+        if _matches(needle, "Rules by edition", r.label, r.section, *r.cells)
+    ]
     if editions:
         heads = "".join(f"<th>{esc(c)}</th>" for c in edition_columns())
-        out.append("<h2>Rules by edition</h2><p>The campaign's edition chooses these turn "
-                   "rules (chapter 4) as well as its catalog.</p>"
-                   "<table cellspacing='0' width='100%'>"
-                   f"<tr><th>Rule</th>{heads}<th class='rule'>Section</th></tr>")
+        out.append(
+            "<h2>Rules by edition</h2><p>The campaign's edition chooses these turn "
+            "rules (chapter 4) as well as its catalog.</p>"
+            "<table cellspacing='0' width='100%'>"
+            f"<tr><th>Rule</th>{heads}<th class='rule'>Section</th></tr>"
+        )
         for e in editions:
             cells = "".join(f"<td>{esc(c)}</td>" for c in e.cells)
-            out.append(f"<tr><td><b>{esc(e.label)}</b></td>{cells}"
-                       f"<td class='rule'>{esc(e.section)}</td></tr>")
+            out.append(
+                f"<tr><td><b>{esc(e.label)}</b></td>{cells}"
+                f"<td class='rule'>{esc(e.section)}</td></tr>"
+            )
         out.append("</table>")
     found = [r for r in readings() if _matches(needle, r.topic, r.title, r.text)]
     if found:
-        out.append("<h2>How BrikDesk reads the rules</h2><p>Where the rules leave room, "
-                   "BrikDesk follows these readings (the rule section is named in each).</p>")
+        out.append(
+            "<h2>How BrikDesk reads the rules</h2><p>Where the rules leave room, "
+            "BrikDesk follows these readings (the rule section is named in each).</p>"
+        )
         topic = None
         for r in found:
             if r.topic != topic:

@@ -19,8 +19,10 @@ from ui.dialogs.base import FormDialog, answer_of
 from ui.dialogs.print_options import KEY_BW, KEY_PAPER, PAPER_NAMES, default_paper
 from ui.settings import DICE_MODES, MAX_TABLE_FONT, MIN_TABLE_FONT, AppSettings
 
-DICE_TEXT = {"virtual": "Virtual dice: BrikDesk rolls",
-             "typed": "Typed in: the faces rolled at the table"}
+DICE_TEXT = {
+    "virtual": "Virtual dice: BrikDesk rolls",
+    "typed": "Typed in: the faces rolled at the table",
+}
 
 
 @dataclass(frozen=True)
@@ -35,10 +37,13 @@ class Preferences:
 def load_preferences(settings: AppSettings) -> Preferences:
     """The preferences stored in ``settings`` (defaults for anything missing)."""
     paper = str(settings.qsettings.value(KEY_PAPER) or "").strip().lower()
-    return Preferences(paper if paper in PAPER_NAMES else default_paper(),
-                       settings.get_bool(KEY_BW, False), settings.dice_mode,
-                       settings.table_font_percent,
-                       settings.new_campaign_edition or DEFAULT_EDITION.value)
+    return Preferences(
+        paper if paper in PAPER_NAMES else default_paper(),
+        settings.get_bool(KEY_BW, False),
+        settings.dice_mode,
+        settings.table_font_percent,
+        settings.new_campaign_edition or DEFAULT_EDITION.value,
+    )
 
 
 def save_preferences(settings: AppSettings, prefs: Preferences) -> None:
@@ -54,8 +59,13 @@ class SettingsDialog(FormDialog):
     """The preferences, shown from ``settings``; Save stores them."""
 
     def __init__(self, parent: QWidget | None, settings: AppSettings) -> None:
-        super().__init__(parent, "Settings", "How BrikDesk behaves on this computer. "
-                         "Campaigns keep their own rules edition and house rules.", "Save")
+        super().__init__(
+            parent,
+            "Settings",
+            "How BrikDesk behaves on this computer. "
+            "Campaigns keep their own rules edition and house rules.",
+            "Save",
+        )
         self.setObjectName("settingsDialog")
         self.settings = settings
         prefs = load_preferences(settings)
@@ -74,8 +84,9 @@ class SettingsDialog(FormDialog):
         for mode in DICE_MODES:
             self.dice.addItem(DICE_TEXT[mode], mode)
         self.dice.setCurrentIndex(max(0, self.dice.findData(prefs.dice_mode)))
-        self.dice.setToolTip("What the combat wizard's dice cards offer first; either can "
-                             "always be used")
+        self.dice.setToolTip(
+            "What the combat wizard's dice cards offer first; either can always be used"
+        )
         self.form.addRow("&Dice:", self.dice)
         self.table_font = QSpinBox(self)
         self.table_font.setObjectName("tableFont")
@@ -83,8 +94,10 @@ class SettingsDialog(FormDialog):
         self.table_font.setSingleStep(5)
         self.table_font.setSuffix(" %")
         self.table_font.setValue(prefs.table_font_percent)
-        self.table_font.setToolTip("Table mode's text size, compared with the rest of BrikDesk "
-                                   "(large enough to read across the table)")
+        self.table_font.setToolTip(
+            "Table mode's text size, compared with the rest of BrikDesk "
+            "(large enough to read across the table)"
+        )
         self.form.addRow("&Table mode text:", self.table_font)
         self.edition = QComboBox(self)
         self.edition.setObjectName("edition")
@@ -94,9 +107,13 @@ class SettingsDialog(FormDialog):
         self.form.addRow("&New campaigns use:", self.edition)
 
     def value(self) -> Preferences:
-        return Preferences(self.paper.currentData(), self.bw.isChecked(),
-                           self.dice.currentData(), self.table_font.value(),
-                           self.edition.currentData())
+        return Preferences(
+            self.paper.currentData(),
+            self.bw.isChecked(),
+            self.dice.currentData(),
+            self.table_font.value(),
+            self.edition.currentData(),
+        )
 
     @classmethod
     def ask(cls, parent: QWidget | None, settings: AppSettings) -> Preferences | None:

@@ -56,9 +56,17 @@ class SprintDialog(FormDialog):
 
     recorded = Signal(str)
 
-    def __init__(self, parent: QWidget | None, services: CombatServices, battle_id: BattleId,
-                 unit_id: BattleUnitId, *, bus: Bus | None = None, undo_stack: QUndoStack | None = None,
-                 dice: DiceSource | None = None) -> None:
+    def __init__(
+        self,
+        parent: QWidget | None,
+        services: CombatServices,
+        battle_id: BattleId,
+        unit_id: BattleUnitId,
+        *,
+        bus: Bus | None = None,
+        undo_stack: QUndoStack | None = None,
+        dice: DiceSource | None = None,
+    ) -> None:
         from ui.wizard.wizard import context_from_view
 
         self.services = services
@@ -69,12 +77,21 @@ class SprintDialog(FormDialog):
         self.ctx = context_from_view(services.tracker.view(battle_id))
         self.draft = SprintDraft(unit_id)
         name = self.ctx.fighter(unit_id).name
-        super().__init__(parent, f"Sprint — {name}", sprint_rule_text(self.ctx, unit_id),
-                         ok_text="&Record the Sprint")
+        super().__init__(
+            parent,
+            f"Sprint — {name}",
+            sprint_rule_text(self.ctx, unit_id),
+            ok_text="&Record the Sprint",
+        )
         self.setObjectName("sprintDialog")
         self.setStyleSheet(STYLE)
-        show_readings(self, "4.1 Sprinting (the Sprint dialog)", "4.1 Sprinting",
-                      "4.1 Half Speed", "2005 4.1/4.3 Sprint and Bail")
+        show_readings(
+            self,
+            "4.1 Sprinting (the Sprint dialog)",
+            "4.1 Sprinting",
+            "4.1 Half Speed",
+            "2005 4.1/4.3 Sprint and Bail",
+        )
         self.entry = self._row(DiceEntry(self), "sprintDice")
         self.chains = self._row(label("", "event", self), "sprintChains")
         self.benny = self._row(BennyChooser(self), "sprintBenny")
@@ -133,8 +150,9 @@ class SprintDialog(FormDialog):
     def refresh(self) -> None:
         stage = self.stage()
         rules = self.ctx.rules
-        waiting = (f"{rules.over_the_top}! How is the Benny spent? Choose below."
-                   if stage.pending else "")
+        waiting = (
+            f"{rules.over_the_top}! How is the Benny spent? Choose below." if stage.pending else ""
+        )
         self.entry.ask(stage.need, stage.dice, waiting=waiting)
         chains = bonus_chains(stage.dice)
         self.chains.setText("<br>".join(html.escape(c, quote=False) for c in chains))
@@ -142,11 +160,15 @@ class SprintDialog(FormDialog):
         offer = stage.pending or self.draft.benny is not None
         self.benny.setVisible(bool(offer))
         if offer:
-            self.benny.offer(f"{rules.over_the_top}: how is the Benny spent? (4.2)",
-                             sprint_benny_options())
+            self.benny.offer(
+                f"{rules.over_the_top}: how is the Benny spent? (4.2)", sprint_benny_options()
+            )
         result = stage.result if stage.complete else None
-        self.outcome.setText(html.escape(sprint_outcome(self.draft, self.ctx, result), quote=False)
-                             if result is not None else "")
+        self.outcome.setText(
+            html.escape(sprint_outcome(self.draft, self.ctx, result), quote=False)
+            if result is not None
+            else ""
+        )
         self.outcome.setVisible(result is not None)
         set_problem(self.runaway, runaway_warning(result) if result is not None else None)
         self.set_problem(self._problem(stage))
@@ -189,8 +211,12 @@ class SprintDialog(FormDialog):
         tracker, battle_id = self.services.tracker, self.battle_id
         try:
             if self.bus is not None and self.undo_stack is not None:
-                perform(self.undo_stack, self.bus,
-                        lambda: tracker.record(battle_id, events, text=text), text=text)
+                perform(
+                    self.undo_stack,
+                    self.bus,
+                    lambda: tracker.record(battle_id, events, text=text),
+                    text=text,
+                )
             else:
                 tracker.record(battle_id, events, text=text)
         except (UserError, StorageError) as exc:
@@ -203,14 +229,22 @@ class SprintDialog(FormDialog):
         super().accept()
 
 
-def open_sprint(parent: QWidget | None, services: CombatServices, battle_id: BattleId,
-                unit_id: BattleUnitId, *, bus: Bus | None = None, undo_stack: QUndoStack | None = None,
-                dice: DiceSource | None = None) -> SprintDialog:
+def open_sprint(
+    parent: QWidget | None,
+    services: CombatServices,
+    battle_id: BattleId,
+    unit_id: BattleUnitId,
+    *,
+    bus: Bus | None = None,
+    undo_stack: QUndoStack | None = None,
+    dice: DiceSource | None = None,
+) -> SprintDialog:
     """Open the Sprint dialog for ``unit_id`` (window-modal, not blocking; it deletes itself
     when closed). Give the battle's ``bus`` and ``undo_stack`` so that the Sprint is one step
     of the battle's Undo and the views refresh, as for the combat wizard."""
-    dialog = SprintDialog(parent, services, battle_id, unit_id, bus=bus, undo_stack=undo_stack,
-                          dice=dice)
+    dialog = SprintDialog(
+        parent, services, battle_id, unit_id, bus=bus, undo_stack=undo_stack, dice=dice
+    )
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.setWindowModality(Qt.WindowModality.WindowModal)
     dialog.show()

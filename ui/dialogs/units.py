@@ -52,10 +52,20 @@ class AddUnits:
 
 
 class AddUnitsDialog(FormDialog):
-    def __init__(self, parent: QWidget | None, catalog: Catalog, type_key: str | None,
-                 count: int, template: UnitRow | None) -> None:
-        super().__init__(parent, "Add units" if count != 1 else "Add unit",
-                         "New units go at the end of the roster.", "Add")
+    def __init__(
+        self,
+        parent: QWidget | None,
+        catalog: Catalog,
+        type_key: str | None,
+        count: int,
+        template: UnitRow | None,
+    ) -> None:
+        super().__init__(
+            parent,
+            "Add units" if count != 1 else "Add unit",
+            "New units go at the end of the roster.",
+            "Add",
+        )
         self.count = QSpinBox(self)
         self.count.setRange(1, MAX_ADD)
         self.count.setValue(count)
@@ -63,11 +73,16 @@ class AddUnitsDialog(FormDialog):
         self.type = _type_combo(self, catalog, type_key or "minifig")
         self.form.addRow("&Type:", self.type)
         self.name = QLineEdit("{type} {n}", self)
-        self.name.setToolTip("{type} is the type's name and {n} a number that continues the "
-                             "army's numbering. For one unit, a plain name is used as it is.")
+        self.name.setToolTip(
+            "{type} is the type's name and {n} a number that continues the "
+            "army's numbering. For one unit, a plain name is used as it is."
+        )
         self.form.addRow("&Names:", self.name)
-        hint = QLabel("{type}: the type's name; {n}: the next number (added at the end when "
-                      "the pattern has none and several units are added)", self)
+        hint = QLabel(
+            "{type}: the type's name; {n}: the next number (added at the end when "
+            "the pattern has none and several units are added)",
+            self,
+        )
         hint.setWordWrap(True)
         self.form.addRow("", hint)
         self.equipment = QComboBox(self)
@@ -87,15 +102,25 @@ class AddUnitsDialog(FormDialog):
         self.set_problem(None if text else "Give a name, or a pattern such as {type} {n}.")
 
     def value(self) -> AddUnits:
-        loadout = (self._template.loadout
-                   if self._template is not None and self.equipment.currentData() is not None
-                   else None)
-        return AddUnits(self.type.currentData(), self.count.value(), self.name.text().strip(),
-                        loadout)
+        loadout = (
+            self._template.loadout
+            if self._template is not None and self.equipment.currentData() is not None
+            else None
+        )
+        return AddUnits(
+            self.type.currentData(), self.count.value(), self.name.text().strip(), loadout
+        )
 
     @classmethod
-    def ask(cls, parent: QWidget | None, catalog: Catalog, *, type_key: str | None = None,
-            count: int = 1, template: UnitRow | None = None) -> AddUnits | None:
+    def ask(
+        cls,
+        parent: QWidget | None,
+        catalog: Catalog,
+        *,
+        type_key: str | None = None,
+        count: int = 1,
+        template: UnitRow | None = None,
+    ) -> AddUnits | None:
         dlg = cls(parent, catalog, type_key, count, template)
         return dlg.value() if dlg.exec() == QDialog.DialogCode.Accepted else None
 
@@ -114,9 +139,12 @@ class UnitEditor(FormDialog):
     """Name, type, per-unit stats (overrides), campaign record and notes of one unit."""
 
     def __init__(self, parent: QWidget | None, row: UnitRow, catalog: Catalog) -> None:
-        super().__init__(parent, f"Edit {row.name}",
-                         "Stats left 'as type' follow the unit type (and its house rules).",
-                         "Save")
+        super().__init__(
+            parent,
+            f"Edit {row.name}",
+            "Stats left 'as type' follow the unit type (and its house rules).",
+            "Save",
+        )
         self.row = row
         self.catalog = catalog
         ov = row.overrides
@@ -188,8 +216,9 @@ class UnitEditor(FormDialog):
         elif self.armor.check() is not None:
             self.set_problem("Armor is a number (4) or dice (2d6), or empty for the type's.")
         else:
-            self.set_problem(too_large("Battles fought", self.battles)
-                             or too_large("Kills", self.kills))
+            self.set_problem(
+                too_large("Battles fought", self.battles) or too_large("Kills", self.kills)
+            )
 
     def value(self) -> UnitPatch | None:
         """Only what changed (``None`` when nothing did)."""
@@ -198,20 +227,21 @@ class UnitEditor(FormDialog):
             action_die=self.action_die.currentData(),
             move=None if self.move_box.value() < 0 else self.move_box.value(),
             armor=self.armor.text().strip() or None,
-            cost=None if self.cost.value() < 0 else self.cost.value())
+            cost=None if self.cost.value() < 0 else self.cost.value(),
+        )
         name = " ".join(self.name.text().split())
         notes = self.notes.toPlainText()
         patch = UnitPatch(
             name=name if name != r.name else None,
-            type_key=self.type.currentData() if self.type.currentData() != r.type_key
-            else None,
+            type_key=self.type.currentData() if self.type.currentData() != r.type_key else None,
             overrides=ov if ov != r.overrides else None,
             notes=notes if notes != r.notes else None,
-            status=self.status.currentData() if self.status.currentData() != r.status
+            status=self.status.currentData() if self.status.currentData() != r.status else None,
+            battles_fought=self.battles.value()
+            if self.battles.value() != r.battles_fought
             else None,
-            battles_fought=self.battles.value() if self.battles.value() != r.battles_fought
-            else None,
-            kills=self.kills.value() if self.kills.value() != r.kills else None)
+            kills=self.kills.value() if self.kills.value() != r.kills else None,
+        )
         return None if patch == UnitPatch() else patch
 
     @classmethod
@@ -221,17 +251,23 @@ class UnitEditor(FormDialog):
 
 
 class ChangeTypeDialog(FormDialog):
-    def __init__(self, parent: QWidget | None, catalog: Catalog, current: str | None,
-                 count: int) -> None:
-        super().__init__(parent, "Change unit type",
-                         f"The new type for the {count} selected unit"
-                         f"{'s' if count != 1 else ''}; their equipment stays.", "Change")
+    def __init__(
+        self, parent: QWidget | None, catalog: Catalog, current: str | None, count: int
+    ) -> None:
+        super().__init__(
+            parent,
+            "Change unit type",
+            f"The new type for the {count} selected unit"
+            f"{'s' if count != 1 else ''}; their equipment stays.",
+            "Change",
+        )
         self.type = _type_combo(self, catalog, current)
         self.form.addRow("&Type:", self.type)
 
     @classmethod
-    def ask(cls, parent: QWidget | None, catalog: Catalog, current: str | None,
-            count: int) -> str | None:
+    def ask(
+        cls, parent: QWidget | None, catalog: Catalog, current: str | None, count: int
+    ) -> str | None:
         dlg = cls(parent, catalog, current, count)
         return dlg.type.currentData() if dlg.exec() == QDialog.DialogCode.Accepted else None
 

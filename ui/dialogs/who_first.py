@@ -45,15 +45,22 @@ NO_USE = -1
 def first_rule_text(view: BattleView) -> str:
     """The edition's Who Acts First rule in words (the Rules reference's cell)."""
     column = RULE_SETS.index(view.setup.rules)
-    return next(cells[column] for label, _section, cells in edition_table()
-                if label == "Who Acts First")
+    return next(
+        cells[column] for label, _section, cells in edition_table() if label == "Who Acts First"
+    )
 
 
 class WhoFirstDialog(QDialog):
     """Asks the facts, decides with the battle's rules, shows who goes first and why."""
 
-    def __init__(self, parent: QWidget | None, view: BattleView, active_id: BattleUnitId,
-                 responder_id: BattleUnitId, dice: DiceSource | None = None) -> None:
+    def __init__(
+        self,
+        parent: QWidget | None,
+        view: BattleView,
+        active_id: BattleUnitId,
+        responder_id: BattleUnitId,
+        dice: DiceSource | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("whoFirstDialog")
         self.setWindowTitle("Who acts first?")
@@ -63,13 +70,18 @@ class WhoFirstDialog(QDialog):
         self.decision: FirstToActResult | None = None
         state = view.state
         a, r = view.unit(active_id), view.unit(responder_id)
-        self.active = Contender(a.id, a.name, a.stats.action_die,
-                                half_speed=state.unit(a.id).moves_at_half_speed)
-        self.responder = Contender(r.id, r.name, r.stats.action_die,
-                                   half_speed=state.unit(r.id).moves_at_half_speed)
+        self.active = Contender(
+            a.id, a.name, a.stats.action_die, half_speed=state.unit(a.id).moves_at_half_speed
+        )
+        self.responder = Contender(
+            r.id, r.name, r.stats.action_die, half_speed=state.unit(r.id).moves_at_half_speed
+        )
         layout = QVBoxLayout(self)
-        head = QLabel(f"<b>{a.name}</b> acts on {a.player_name}'s turn; <b>{r.name}</b> "
-                      f"({r.player_name}) responds.", self)
+        head = QLabel(
+            f"<b>{a.name}</b> acts on {a.player_name}'s turn; <b>{r.name}</b> "
+            f"({r.player_name}) responds.",
+            self,
+        )
         layout.addWidget(head)
         rule = QLabel(f"{self.rules.name}, 4.3 Who Acts First: {first_rule_text(view)}.", self)
         rule.setObjectName("whoFirstRule")
@@ -103,8 +115,15 @@ class WhoFirstDialog(QDialog):
                 form.addRow(self.active_half)
                 form.addRow(self.responder_half)
                 asked += [self.active_half, self.responder_half]
-        for field in (self.to_movement, self.inch, self.at_once, self.active_use,
-                      self.responder_use, self.active_half, self.responder_half):
+        for field in (
+            self.to_movement,
+            self.inch,
+            self.at_once,
+            self.active_use,
+            self.responder_use,
+            self.active_half,
+            self.responder_half,
+        ):
             if field not in asked:  # not a fact this edition asks
                 field.hide()
         self.virtual = QRadioButton("Roll the dice here", self)
@@ -139,8 +158,15 @@ class WhoFirstDialog(QDialog):
         self.buttons.accepted.connect(self._accept)
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)
-        for box in (self.to_movement, self.inch, self.at_once, self.active_half,
-                    self.responder_half, self.virtual, self.typed):
+        for box in (
+            self.to_movement,
+            self.inch,
+            self.at_once,
+            self.active_half,
+            self.responder_half,
+            self.virtual,
+            self.typed,
+        ):
             box.toggled.connect(self._facts_changed)
         for spin in (self.active_use, self.responder_use):
             spin.valueChanged.connect(self._facts_changed)
@@ -155,8 +181,9 @@ class WhoFirstDialog(QDialog):
         box.setRange(NO_USE, 12)
         box.setSpecialValueText("no Use (a Bail)")
         box.setValue(3)
-        box.setToolTip(f"The Use rating of what {name} attempts; it is subtracted from the "
-                       "Skill Roll")
+        box.setToolTip(
+            f"The Use rating of what {name} attempts; it is subtracted from the Skill Roll"
+        )
         return box
 
     def _faces_edited(self, _text: str) -> None:
@@ -169,8 +196,10 @@ class WhoFirstDialog(QDialog):
             return not self.to_movement.isChecked()
         if self.inch.isChecked() or self.at_once.isChecked():
             return False
-        return not (self.rules.who_acts_first is FirstRule.SPEED_THEN_SKILL
-                    and self.active_half.isChecked() != self.responder_half.isChecked())
+        return not (
+            self.rules.who_acts_first is FirstRule.SPEED_THEN_SKILL
+            and self.active_half.isChecked() != self.responder_half.isChecked()
+        )
 
     def _facts_changed(self, *_args: object) -> None:
         """A changed fact makes the decision stale: decide again before recording."""
@@ -188,17 +217,22 @@ class WhoFirstDialog(QDialog):
             return self._dice if self._dice is not None else RandomDice()
         words = [w for w in re.split(r"[\s,;]+", self.faces.text().strip()) if w]
         if not words:
-            raise UserError("Type the faces of the dice rolled, separated by spaces.",
-                            field="dice")
+            raise UserError("Type the faces of the dice rolled, separated by spaces.", field="dice")
         bad = [w for w in words if not w.isdigit()]
         if bad:
-            raise UserError(f"{bad[0]!r} is not a die's face: type whole numbers like 4 2.",
-                            field="dice")
+            raise UserError(
+                f"{bad[0]!r} is not a die's face: type whole numbers like 4 2.", field="dice"
+            )
         return TypedDice(int(w) for w in words)
 
     def _contender(self, c: Contender, use: QSpinBox, half: QCheckBox) -> Contender:
-        return Contender(c.unit_id, c.name, c.action_die,
-                         None if use.value() == NO_USE else use.value(), half.isChecked())
+        return Contender(
+            c.unit_id,
+            c.name,
+            c.action_die,
+            None if use.value() == NO_USE else use.value(),
+            half.isChecked(),
+        )
 
     def decide(self) -> FirstToActResult | None:
         """Decide with the facts shown; the outcome appears, Record becomes the default."""
@@ -208,9 +242,12 @@ class WhoFirstDialog(QDialog):
             result = who_acts_first(
                 self._contender(self.active, self.active_use, self.active_half),
                 self._contender(self.responder, self.responder_use, self.responder_half),
-                source, rules=self.rules, to_movement=self.to_movement.isChecked(),
+                source,
+                rules=self.rules,
+                to_movement=self.to_movement.isChecked(),
                 inch_or_more_away=self.inch.isChecked(),
-                simultaneous_possible=self.at_once.isChecked())
+                simultaneous_possible=self.at_once.isChecked(),
+            )
             if isinstance(source, TypedDice):
                 source.check_all_used()
         except UserError as exc:
@@ -230,8 +267,13 @@ class WhoFirstDialog(QDialog):
             self.accept()
 
     @classmethod
-    def ask(cls, parent: QWidget | None, view: BattleView, active_id: BattleUnitId,
-            responder_id: BattleUnitId) -> FirstToActResult | None:
+    def ask(
+        cls,
+        parent: QWidget | None,
+        view: BattleView,
+        active_id: BattleUnitId,
+        responder_id: BattleUnitId,
+    ) -> FirstToActResult | None:
         """The decision to record, or ``None`` if cancelled."""
         dialog = cls(parent, view, active_id, responder_id)
         return answer_of(dialog, lambda: dialog.decision)

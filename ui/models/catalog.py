@@ -152,15 +152,28 @@ def _short(text: str, n: int = 90) -> str:
 
 # -- the models ---------------------------------------------------------------------------------
 
+
 class CatalogTableModel(EditableTableModel):
     """Catalog entries with per-cell house-rule marks; ``fields[column]`` names each column's
     field (or ``""``)."""
 
-    def __init__(self, columns: tuple[Column, ...], fields: tuple[str, ...],
-                 editors: dict[int, Editor], validate: Callable[[str, str], str | None],
-                 commit: Commit | None = None, parent: QObject | None = None) -> None:
-        super().__init__(columns, editors, commit, validate, parent,
-                         filter_text=lambda e: " ".join(c.text(e) for c in columns))
+    def __init__(
+        self,
+        columns: tuple[Column, ...],
+        fields: tuple[str, ...],
+        editors: dict[int, Editor],
+        validate: Callable[[str, str], str | None],
+        commit: Commit | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(
+            columns,
+            editors,
+            commit,
+            validate,
+            parent,
+            filter_text=lambda e: " ".join(c.text(e) for c in columns),
+        )
         self.fields = fields
         self._bold = QFont()
         self._bold.setBold(True)
@@ -171,8 +184,7 @@ class CatalogTableModel(EditableTableModel):
         custom = row.custom
         if role == Qt.ItemDataRole.BackgroundRole and (marked or (custom and field == "rules")):
             return QBrush(HOUSE_BACKGROUND)
-        if role == Qt.ItemDataRole.FontRole and (marked or (field == "rules"
-                                                            and row.house_rule)):
+        if role == Qt.ItemDataRole.FontRole and (marked or (field == "rules" and row.house_rule)):
             return self._bold
         if role == Qt.ItemDataRole.ForegroundRole and field == "rules":
             if custom:
@@ -182,8 +194,11 @@ class CatalogTableModel(EditableTableModel):
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.ToolTipRole and index.isValid() \
-                and 0 <= index.row() < self.rowCount():
+        if (
+            role == Qt.ItemDataRole.ToolTipRole
+            and index.isValid()
+            and 0 <= index.row() < self.rowCount()
+        ):
             row = self.row_for(index.row())
             field = self.fields[index.column()]
             if field == "rules":
@@ -199,51 +214,90 @@ class CatalogTableModel(EditableTableModel):
 ITEM_FIELDS = ("name", "category", "cost", "use", "range", "damage", "hands", "rules", "notes")
 
 
-def item_model(commit: Commit | None = None, parent: QObject | None = None
-               ) -> CatalogTableModel:
+def item_model(commit: Commit | None = None, parent: QObject | None = None) -> CatalogTableModel:
     columns = (
         Column("Name", lambda r: r.entry.name, width_hint=150),
         Column("Category", lambda r: str(r.entry.category), width_hint=78),
-        Column("Cost", lambda r: r.entry.cost_text(), align_right=True, width_hint=46,
-               sort_key=lambda r: -1 if r.entry.cost is None else r.entry.cost),
-        Column("Use", lambda r: r.entry.use_text(), align_right=True, width_hint=66,
-               sort_key=lambda r: -1 if r.entry.use is None else r.entry.use),
-        Column("Range", lambda r: r.entry.range_text(), width_hint=78,
-               sort_key=lambda r: (r.entry.range_inches or 0, r.entry.range_text())),
+        Column(
+            "Cost",
+            lambda r: r.entry.cost_text(),
+            align_right=True,
+            width_hint=46,
+            sort_key=lambda r: -1 if r.entry.cost is None else r.entry.cost,
+        ),
+        Column(
+            "Use",
+            lambda r: r.entry.use_text(),
+            align_right=True,
+            width_hint=66,
+            sort_key=lambda r: -1 if r.entry.use is None else r.entry.use,
+        ),
+        Column(
+            "Range",
+            lambda r: r.entry.range_text(),
+            width_hint=78,
+            sort_key=lambda r: (r.entry.range_inches or 0, r.entry.range_text()),
+        ),
         Column("Damage", lambda r: r.entry.damage_text(), width_hint=84),
         Column("Hands", lambda r: str(r.entry.hands), align_right=True, width_hint=50),
         Column("Rules", rules_text, width_hint=80),
         Column("Notes", lambda r: _short(r.entry.notes), width_hint=120),
     )
-    editors = {i: Editor(f, _edit_text(item_field_text, f))
-               for i, f in enumerate(ITEM_FIELDS) if f in ("name", "cost", "use", "range",
-                                                           "damage", "hands")}
+    editors = {
+        i: Editor(f, _edit_text(item_field_text, f))
+        for i, f in enumerate(ITEM_FIELDS)
+        if f in ("name", "cost", "use", "range", "damage", "hands")
+    }
     return CatalogTableModel(columns, ITEM_FIELDS, editors, item_error, commit, parent)
 
 
-UNIT_TYPE_FIELDS = ("name", "action_die", "move", "armor", "cost", "hands", "over_the_top",
-                    "rules", "notes")
+UNIT_TYPE_FIELDS = (
+    "name",
+    "action_die",
+    "move",
+    "armor",
+    "cost",
+    "hands",
+    "over_the_top",
+    "rules",
+    "notes",
+)
 
 
-def unit_type_model(commit: Commit | None = None, parent: QObject | None = None
-                    ) -> CatalogTableModel:
+def unit_type_model(
+    commit: Commit | None = None, parent: QObject | None = None
+) -> CatalogTableModel:
     columns = (
         Column("Name", lambda r: r.entry.name, width_hint=150),
-        Column("Action die", lambda r: f"d{r.entry.action_die}", width_hint=76,
-               sort_key=lambda r: r.entry.action_die),
-        Column("Move", lambda r: f'{r.entry.move}"', align_right=True, width_hint=56,
-               sort_key=lambda r: r.entry.move),
+        Column(
+            "Action die",
+            lambda r: f"d{r.entry.action_die}",
+            width_hint=76,
+            sort_key=lambda r: r.entry.action_die,
+        ),
+        Column(
+            "Move",
+            lambda r: f'{r.entry.move}"',
+            align_right=True,
+            width_hint=56,
+            sort_key=lambda r: r.entry.move,
+        ),
         Column("Armor", lambda r: r.entry.armor, width_hint=64),
-        Column("Cost", lambda r: r.entry.cost_text(), align_right=True, width_hint=52,
-               sort_key=lambda r: -1 if r.entry.cost is None else r.entry.cost),
+        Column(
+            "Cost",
+            lambda r: r.entry.cost_text(),
+            align_right=True,
+            width_hint=52,
+            sort_key=lambda r: -1 if r.entry.cost is None else r.entry.cost,
+        ),
         Column("Hands", lambda r: str(r.entry.hands), align_right=True, width_hint=54),
-        Column("Over the Top", lambda r: "yes" if r.entry.over_the_top else "never",
-               width_hint=96),
+        Column("Over the Top", lambda r: "yes" if r.entry.over_the_top else "never", width_hint=96),
         Column("Rules", rules_text, width_hint=86),
         Column("Notes", lambda r: _short(r.entry.notes), width_hint=200),
     )
-    editors = {i: Editor(f, _edit_text(unit_type_field_text, f))
-               for i, f in enumerate(UNIT_TYPE_FIELDS) if f in ("name", "action_die", "move",
-                                                                "armor", "cost", "hands")}
-    return CatalogTableModel(columns, UNIT_TYPE_FIELDS, editors, unit_type_error, commit,
-                             parent)
+    editors = {
+        i: Editor(f, _edit_text(unit_type_field_text, f))
+        for i, f in enumerate(UNIT_TYPE_FIELDS)
+        if f in ("name", "action_die", "move", "armor", "cost", "hands")
+    }
+    return CatalogTableModel(columns, UNIT_TYPE_FIELDS, editors, unit_type_error, commit, parent)

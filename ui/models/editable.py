@@ -35,10 +35,15 @@ class Editor:
 class EditableTableModel(SummaryTableModel):
     """A ``SummaryTableModel`` whose ``editors`` columns are editable in place."""
 
-    def __init__(self, columns: Sequence[Column], editors: Mapping[int, Editor],
-                 commit: Commit | None = None, validate: Validate | None = None,
-                 parent: QObject | None = None,
-                 filter_text: Callable[[Any], str] | None = None) -> None:
+    def __init__(
+        self,
+        columns: Sequence[Column],
+        editors: Mapping[int, Editor],
+        commit: Commit | None = None,
+        validate: Validate | None = None,
+        parent: QObject | None = None,
+        filter_text: Callable[[Any], str] | None = None,
+    ) -> None:
         super().__init__(columns, parent, filter_text)
         self._editors = dict(editors)
         self._commit = commit
@@ -55,23 +60,31 @@ class EditableTableModel(SummaryTableModel):
         if not index.isValid():
             return base
         ed = self._editors.get(index.column())
-        if ed is not None and self._commit is not None:
-            if ed.editable is None or ed.editable(self.row_for(index.row())):
-                return base | Qt.ItemFlag.ItemIsEditable
+        if (
+            ed is not None
+            and self._commit is not None
+            and (ed.editable is None or ed.editable(self.row_for(index.row())))
+        ):
+            return base | Qt.ItemFlag.ItemIsEditable
         return base
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role in (Qt.ItemDataRole.EditRole, FieldRole) and index.isValid():
             ed = self._editors.get(index.column())
             if ed is None or not (0 <= index.row() < self.rowCount()):
-                return None if role == FieldRole else super().data(
-                    index, Qt.ItemDataRole.DisplayRole)
+                return (
+                    None if role == FieldRole else super().data(index, Qt.ItemDataRole.DisplayRole)
+                )
             row = self.row_for(index.row())
             return ed.field if role == FieldRole else ed.text(row)
         return super().data(index, role)
 
-    def setData(self, index: Index, value: Any,  # noqa: N802 (Qt name)
-                role: int = Qt.ItemDataRole.EditRole) -> bool:
+    def setData(
+        self,
+        index: Index,
+        value: Any,
+        role: int = Qt.ItemDataRole.EditRole,
+    ) -> bool:
         if role != Qt.ItemDataRole.EditRole or not index.isValid() or self._commit is None:
             return False
         ed = self._editors.get(index.column())

@@ -53,8 +53,12 @@ def _natural_key(text: str) -> tuple[str]:
 class SummaryTableModel(QAbstractTableModel):
     """Rows of frozen summaries; ``set_rows`` reloads, ``sort`` and ``set_filter`` reorder."""
 
-    def __init__(self, columns: Sequence[Column], parent: QObject | None = None,
-                 filter_text: Callable[[Any], str] | None = None) -> None:
+    def __init__(
+        self,
+        columns: Sequence[Column],
+        parent: QObject | None = None,
+        filter_text: Callable[[Any], str] | None = None,
+    ) -> None:
         super().__init__(parent)
         self._columns = tuple(columns)
         self._rows: list[Any] = []
@@ -104,8 +108,9 @@ class SummaryTableModel(QAbstractTableModel):
                 self._haystack = None
                 shown = self._row_of_id.get(new_row.id, -1)
                 if shown >= 0:
-                    self.dataChanged.emit(self.index(shown, 0),
-                                          self.index(shown, len(self._columns) - 1))
+                    self.dataChanged.emit(
+                        self.index(shown, 0), self.index(shown, len(self._columns) - 1)
+                    )
                 return True
         return False
 
@@ -147,8 +152,9 @@ class SummaryTableModel(QAbstractTableModel):
                 if self._filter_text is not None:
                     self._haystack = [self._filter_text(r).casefold() for r in self._rows]
                 else:
-                    self._haystack = [" ".join(c.text(r) for c in self._columns).casefold()
-                                      for r in self._rows]
+                    self._haystack = [
+                        " ".join(c.text(r) for c in self._columns).casefold() for r in self._rows
+                    ]
             hay = self._haystack
             needle = self._filter
             view = [i for i in view if needle in hay[i]]
@@ -156,8 +162,9 @@ class SummaryTableModel(QAbstractTableModel):
             col = self._columns[self._sort_column]
             rows = self._rows
             key = col.sort_key or col.natural_key
-            view.sort(key=lambda i: key(rows[i]),
-                      reverse=self._sort_order == Qt.SortOrder.DescendingOrder)
+            view.sort(
+                key=lambda i: key(rows[i]), reverse=self._sort_order == Qt.SortOrder.DescendingOrder
+            )
         self._view = view
         self._row_of_id = {self._rows[i].id: n for n, i in enumerate(view)}
 
@@ -168,8 +175,9 @@ class SummaryTableModel(QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._columns)
 
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self._columns):
             if role == Qt.ItemDataRole.DisplayRole:
                 return self._columns[section].title

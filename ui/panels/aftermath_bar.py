@@ -56,8 +56,10 @@ class AftermathBar(QFrame):
         self.battle_id = view.id
         if view.status == "finished":
             result_text = self.result_text(view.id) if self.result_text else ""
-            self.label.setText(f"This battle is finished{result_text}; it is read-only "
-                               "(Edit > Undo right after ending it reopens it).")
+            self.label.setText(
+                f"This battle is finished{result_text}; it is read-only "
+                "(Edit > Undo right after ending it reopens it)."
+            )
             self.end_button.hide()
             self.report_button.show()
             self.show()

@@ -51,7 +51,7 @@ def short(text: str | None, limit: int = 60) -> str:
     """``text`` cut to ``limit`` characters with "…" (for menu entries)."""
     if not text:
         return ""
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class Host(Protocol):
@@ -90,7 +90,9 @@ class BattleCommands(QObject):
         """Perform ``call`` (a tracker method) as one step of this battle's undo history; a
         refusal is shown where the user acted and nothing is recorded (``None``)."""
         try:
-            return perform(self.host.undo_stack, self.host.bus, call, text=text, report=self.host.show_error)
+            return perform(
+                self.host.undo_stack, self.host.bus, call, text=text, report=self.host.show_error
+            )
         except ConflictError as exc:
             self.host.show_error(exc)
             self.host.refresh()
@@ -128,8 +130,9 @@ class BattleCommands(QObject):
                 self.host.show_error("Start the battle first: set the turn order.")
             return False
         tracker, battle_id = self.host.services.tracker, self.host.battle_id
-        done = self.perform(f"End {view.active_player.name}'s turn",
-                            lambda: tracker.end_turn(battle_id))
+        done = self.perform(
+            f"End {view.active_player.name}'s turn", lambda: tracker.end_turn(battle_id)
+        )
         if done is None:
             return False
         self.host.show_info(" · ".join(done.value.lines))
@@ -153,15 +156,18 @@ class BattleCommands(QObject):
         view = self.host.view
         if view is None:
             return False
-        what, seen = (view.can_undo, view.undo_seen) if undo else (view.can_redo,
-                                                                   view.redo_seen)
+        what, seen = (view.can_undo, view.undo_seen) if undo else (view.can_redo, view.redo_seen)
         if not what:
             return False
         # Refused if another table's log moved on since this view.
         tracker, battle_id = self.host.services.tracker, self.host.battle_id
         step = tracker.undo if undo else tracker.redo
-        if self.perform(f"{'Undo' if undo else 'Redo'}: {short(what)}",
-                        lambda: step(battle_id, seen=seen)) is None:
+        if (
+            self.perform(
+                f"{'Undo' if undo else 'Redo'}: {short(what)}", lambda: step(battle_id, seen=seen)
+            )
+            is None
+        ):
             return False
         self.host.clear_message()
         return True
@@ -170,49 +176,82 @@ class BattleCommands(QObject):
         view = self.host.view
         if view is None or view.status != "planned":
             return False
-        order = OrderDialog.ask(self.widget, view.name, [PlayerChoice(p.id, p.name, p.colour)
-                                                  for p in view.players])
+        order = OrderDialog.ask(
+            self.widget, view.name, [PlayerChoice(p.id, p.name, p.colour) for p in view.players]
+        )
         if order is None:
             return False
         tracker, battle_id = self.host.services.tracker, self.host.battle_id
         if self.perform(f"Start battle {view.name}", lambda: tracker.start(battle_id, order)):
-            self.host.show_info(f"{self.host.view.active_player.name if self.host.view else ''} starts. "
-                           "Round 1.")
+            self.host.show_info(
+                f"{self.host.view.active_player.name if self.host.view else ''} starts. Round 1."
+            )
             return True
         return False
 
     # -- unit actions (the menus, the keys and tests call them) -----------------------------
 
-    def spend(self, unit_id: BattleUnitId, how: ActionUse, *, target: BattleUnitId | None = None,
-              over_the_top: bool = False, note: str = "") -> bool:
+    def spend(
+        self,
+        unit_id: BattleUnitId,
+        how: ActionUse,
+        *,
+        target: BattleUnitId | None = None,
+        over_the_top: bool = False,
+        note: str = "",
+    ) -> bool:
         """Spend the unit's Action (on its own turn) or its held Action (in response)."""
         if self.host.view is None:
             return False
         self.host.select_unit(unit_id)
-        return self.record([spend_action(self.host.view.state, unit_id, how, target=target,
-                                         over_the_top=over_the_top, note=note)])
+        return self.record(
+            [
+                spend_action(
+                    self.host.view.state,
+                    unit_id,
+                    how,
+                    target=target,
+                    over_the_top=over_the_top,
+                    note=note,
+                )
+            ]
+        )
 
-    def close_combat_attack(self, unit_id: BattleUnitId, target: BattleUnitId,
-                            maneuver: Maneuver = Maneuver.STRIKE, hands: int = 1) -> bool:
+    def close_combat_attack(
+        self,
+        unit_id: BattleUnitId,
+        target: BattleUnitId,
+        maneuver: Maneuver = Maneuver.STRIKE,
+        hands: int = 1,
+    ) -> bool:
         """A Close Combat attack: off its owner's turn, a response (4.3)."""
         if self.host.view is None:
             return False
         self.host.select_unit(unit_id)
         response = not is_own_turn(self.host.view.state, unit_id)
-        return self.record([CloseCombatAttack(unit_id, target, maneuver, hands,
-                                              as_response=response)])
+        return self.record(
+            [CloseCombatAttack(unit_id, target, maneuver, hands, as_response=response)]
+        )
 
-    def use_counter(self, unit_id: BattleUnitId, target: BattleUnitId,
-                    how: CounterUse = CounterUse.COUNTERSTRIKE) -> bool:
+    def use_counter(
+        self,
+        unit_id: BattleUnitId,
+        target: BattleUnitId,
+        how: CounterUse = CounterUse.COUNTERSTRIKE,
+    ) -> bool:
         self.host.select_unit(unit_id)
         return self.record([CounterUsed(unit_id, target, how)])
 
-    def set_status(self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()) -> bool:
+    def set_status(
+        self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()
+    ) -> bool:
         self.host.select_unit(unit_id)
         if status is Status.DEAD:
             return self.record([UnitKilled(unit_id)])
         return self.record([StatusSet(unit_id, status, tuple(with_ids))])
 
-    def clear_status(self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()) -> bool:
+    def clear_status(
+        self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()
+    ) -> bool:
         self.host.select_unit(unit_id)
         return self.record([StatusCleared(unit_id, status, tuple(with_ids))])

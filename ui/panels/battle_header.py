@@ -77,12 +77,15 @@ class FixedWidths(QObject):
         widget.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)
         room = self.room.get(widget, QSize(0, 0))
         width = widest(widget, self.texts[widget]) + room.width()
-        widget.setFixedSize(width, max(widget.sizeHint().height() + room.height(),
-                                       self.floors[widget]))
+        widget.setFixedSize(
+            width, max(widget.sizeHint().height() + room.height(), self.floors[widget])
+        )
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
-        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange) \
-                and watched in self.texts:
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange)
+            and watched in self.texts
+        ):
             # After the widget has seen the change itself (its size hint is cached till then).
             QTimer.singleShot(0, self, self._fit_all)
         return False
@@ -132,15 +135,15 @@ class TurnBadge(QWidget):
             self._ink = QColor(readable_on(band))
             self.update()
 
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+    def sizeHint(self) -> QSize:
         fm = self.fontMetrics()
         widest = max((fm.horizontalAdvance(t) for t in (*self._texts, self._text)), default=0)
         return QSize(widest + 2 * self.PAD_X, fm.height() + 2 * self.PAD_Y)
 
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+    def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt name)
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.FontChange:
             self._laid = {}
             self.updateGeometry()
@@ -158,11 +161,14 @@ class TurnBadge(QWidget):
             if len(self._laid) >= 16:
                 self._laid.clear()
             # The line's own height, as drawText centres it (QTextLine.height rounds it up).
-            laid = self._laid[text] = (layout.glyphRuns(), line.horizontalAdvance(),
-                                       line.ascent() + line.descent())
+            laid = self._laid[text] = (
+                layout.glyphRuns(),
+                line.horizontalAdvance(),
+                line.ascent() + line.descent(),
+            )
         return laid
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(Qt.PenStyle.NoPen)
@@ -242,7 +248,8 @@ class BattleHeader(QFrame):
             self.edition_label,
             f"This battle plays the {rules.name} rules (the campaign's edition): "
             f"{rules.action_roll}s, {rules.parry_name}s, {rules.full_turn_action}. "
-            "Help > Rules reference lists every difference between the editions.")
+            "Help > Rules reference lists every difference between the editions.",
+        )
         self.end_turn_button.setText(f"End {player.name}'s turn")
         set_tooltip(self.end_turn_button, end_turn_tip + "  (Ctrl+E or F12)")
         self.widths.keep(self.end_turn_button, [f"End {n}'s turn" for n in names])
@@ -267,13 +274,14 @@ class BattleHeader(QFrame):
             "QPushButton#endTurnButton { background: #ffd400; color: #000000; "
             "border: 2px solid #ffd400; border-radius: 6px; padding: 6px 18px; }"
             "QPushButton#endTurnButton:disabled { background: #5f5a3a; color: #c3ccd5; }"
-            if theme is TABLE else "")
-        self.widths.set_room(self.end_turn_button,
-                             QSize(0, 0) if theme is TABLE else END_TURN_ROOM)
+            if theme is TABLE
+            else ""
+        )
+        self.widths.set_room(self.end_turn_button, QSize(0, 0) if theme is TABLE else END_TURN_ROOM)
 
 
 class StartBar(QFrame):
-    """"This battle has not started yet" with a button to set the turn order and start."""
+    """ "This battle has not started yet" with a button to set the turn order and start."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -288,5 +296,7 @@ class StartBar(QFrame):
 
     def set_theme(self, theme: Theme) -> None:
         bg, fg = theme.banner_info
-        self.setStyleSheet(f"QFrame#startBar {{ background: {bg}; border-radius: 6px; }}"
-                           f"QFrame#startBar QLabel {{ color: {fg}; }}")
+        self.setStyleSheet(
+            f"QFrame#startBar {{ background: {bg}; border-radius: 6px; }}"
+            f"QFrame#startBar QLabel {{ color: {fg}; }}"
+        )

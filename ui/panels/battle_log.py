@@ -29,8 +29,10 @@ from ui.panels.theme import TABLE, Theme
 from ui.tooltips import set_tooltip
 
 #: The log's title, longest first: the longest that fits beside Undo and Redo is shown.
-TITLES = (("<b>Battle log</b> (newest first)", "Battle log (newest first)"),
-          ("<b>Battle log</b>", "Battle log"))
+TITLES = (
+    ("<b>Battle log</b> (newest first)", "Battle log (newest first)"),
+    ("<b>Battle log</b>", "Battle log"),
+)
 SHORT_TITLE = "<b>Log</b>"
 
 
@@ -50,8 +52,10 @@ class LogDetail(QPlainTextEdit):
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
-                                     | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        self.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
         self.document().setDocumentMargin(0)
         self.viewport().setAutoFillBackground(False)  # the pane's background shows through
         self.viewport().setCursor(Qt.CursorShape.IBeamCursor)
@@ -59,7 +63,7 @@ class LogDetail(QPlainTextEdit):
     def text(self) -> str:
         return self.toPlainText()
 
-    def setText(self, text: str) -> None:  # noqa: N802 (as a label's)
+    def setText(self, text: str) -> None:
         if text != self.toPlainText():
             self.setPlainText(text)
 
@@ -129,8 +133,10 @@ class BattleLogPane(QWidget):
 
     def set_history(self, undo: str | None, redo: str | None) -> None:
         """Enable Undo and Redo; their tooltips name what they would take back or redo."""
-        for button, text, what in ((self.undo_button, undo, "Undo"),
-                                   (self.redo_button, redo, "Redo")):
+        for button, text, what in (
+            (self.undo_button, undo, "Undo"),
+            (self.redo_button, redo, "Redo"),
+        ):
             button.setEnabled(bool(text))
             set_tooltip(button, f"{what}: {text}" if text else f"Nothing to {what.lower()}")
 
@@ -148,22 +154,28 @@ class BattleLogPane(QWidget):
         """Room for seven lines of the detail in the pane's font."""
         self.detail.setFixedHeight(self.detail.fontMetrics().lineSpacing() * DETAIL_LINES + 4)
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_title()
 
     def _fit_title(self) -> None:
         """The longest title that fits beside the buttons (never a cut one); table mode has
         the short one."""
-        room = self.width() - self.undo_button.sizeHint().width() \
-            - self.redo_button.sizeHint().width() - 24
+        room = (
+            self.width()
+            - self.undo_button.sizeHint().width()
+            - self.redo_button.sizeHint().width()
+            - 24
+        )
         bold = QFont(self.title.font())
         bold.setBold(True)
         fm = QFontMetrics(bold)
         text = SHORT_TITLE
         if not self._short:
-            text = next((rich for rich, plain in TITLES if fm.horizontalAdvance(plain) + 8 <= room),
-                        SHORT_TITLE)
+            text = next(
+                (rich for rich, plain in TITLES if fm.horizontalAdvance(plain) + 8 <= room),
+                SHORT_TITLE,
+            )
         if text != self.title.text():
             self.title.setText(text)
 

@@ -96,6 +96,8 @@ def _with_hint(signal: SignalInstance) -> SignalInstance:
     overloads: Any = signal
     picked: SignalInstance = overloads[_LAYOUT_ARGS]
     return picked
+
+
 _NO_FLAGS = Qt.ItemFlag.NoItemFlags
 _GROUP_FLAGS = Qt.ItemFlag.ItemIsEnabled
 _UNIT_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
@@ -146,8 +148,12 @@ def unit_chips(state: BattleState, u: UnitState, minifig: bool) -> list[tuple[st
             chips.append(("outnumbered", f"Outnumbered {ours}v{theirs}: -1"))
     if u.attackers and u.in_battle:
         n = len(u.attackers)
-        chips.append(("attackers", f"Attacked {n}/{MAX_CLOSE_COMBAT_ATTACKERS}" if minifig
-                      else f"Attacked by {n}"))
+        chips.append(
+            (
+                "attackers",
+                f"Attacked {n}/{MAX_CLOSE_COMBAT_ATTACKERS}" if minifig else f"Attacked by {n}",
+            )
+        )
     return chips
 
 
@@ -158,24 +164,41 @@ class UnitRow:
     role of each cell (``cells[column][role]``, made when first asked: the painters need
     none of it)."""
 
-    __slots__ = ("uid", "texts", "colours", "background", "font", "chips", "fonts", "look",
-                 "_cells")
+    __slots__ = (
+        "uid",
+        "texts",
+        "colours",
+        "background",
+        "font",
+        "chips",
+        "fonts",
+        "look",
+        "_cells",
+    )
 
     #: Centred counts, the rest at the left.
     aligns = tuple(_CENTER if c in (ACTION, COUNTERS) else LEFT_ALIGN for c in range(len(COLUMNS)))
 
-    def __init__(self, uid: BattleUnitId, texts: tuple[str, ...], colours: tuple[QColor, ...],
-                 background: QColor | None, font: QFont | None,
-                 chips: list[tuple[str, str]], dead_font: QFont, look: tuple[object, ...]
-                 ) -> None:
+    def __init__(
+        self,
+        uid: BattleUnitId,
+        texts: tuple[str, ...],
+        colours: tuple[QColor, ...],
+        background: QColor | None,
+        font: QFont | None,
+        chips: list[tuple[str, str]],
+        dead_font: QFont,
+        look: tuple[object, ...],
+    ) -> None:
         self.uid = uid
         self.texts = texts
         self.colours = colours
         self.background = background
         self.font = font
         self.chips = chips
-        self.fonts = ((font,) * len(COLUMNS) if font is dead_font
-                      else (font,) + (None,) * (len(COLUMNS) - 1))
+        self.fonts = (
+            (font,) * len(COLUMNS) if font is dead_font else (font,) + (None,) * (len(COLUMNS) - 1)
+        )
         #: Everything the row looks like (two rows that look alike have the same look).
         self.look = look
         self._cells: tuple[dict[int, object], ...] | None = None
@@ -185,11 +208,17 @@ class UnitRow:
         if self._cells is None:
             status = " · ".join(label for _k, label in self.chips)
             self._cells = tuple(
-                {_DISPLAY: status if c == STATUS else self.texts[c],
-                 _FOREGROUND: self.colours[c], _BACKGROUND: self.background,
-                 _FONT: self.fonts[c], ChipsRole: self.chips if c == STATUS else None,
-                 IdRole: self.uid, _ALIGN: self.aligns[c]}
-                for c in range(len(COLUMNS)))
+                {
+                    _DISPLAY: status if c == STATUS else self.texts[c],
+                    _FOREGROUND: self.colours[c],
+                    _BACKGROUND: self.background,
+                    _FONT: self.fonts[c],
+                    ChipsRole: self.chips if c == STATUS else None,
+                    IdRole: self.uid,
+                    _ALIGN: self.aligns[c],
+                }
+                for c in range(len(COLUMNS))
+            )
         return self._cells
 
 
@@ -199,8 +228,9 @@ class LineRow:
 
     __slots__ = ("text", "tip", "background", "foreground", "font", "_look")
 
-    def __init__(self, text: str, tip: str, background: QColor | None, foreground: QColor,
-                 font: QFont | None) -> None:
+    def __init__(
+        self, text: str, tip: str, background: QColor | None, foreground: QColor, font: QFont | None
+    ) -> None:
         self.text = text
         self.tip = tip
         self.background = background
@@ -211,9 +241,12 @@ class LineRow:
     def look(self) -> tuple[object, ...]:
         """Everything the line looks like (two lines that look alike have the same look)."""
         if self._look is None:
-            self._look = (self.text, None if self.background is None
-                          else self.background.rgba(), self.foreground.rgba(),
-                          None if self.font is None else self.font.key())
+            self._look = (
+                self.text,
+                None if self.background is None else self.background.rgba(),
+                self.foreground.rgba(),
+                None if self.font is None else self.font.key(),
+            )
         return self._look
 
 
@@ -263,8 +296,9 @@ class BattleUnitModel(QAbstractTableModel):
         if old is None or old.id != view.id or old.setup is not view.setup:
             self.beginResetModel()
             self._view, self._state = view, view.state
-            self._by_player = {p.id: tuple(u.unit_id for u in view.setup.units_of(p.id))
-                               for p in view.players}
+            self._by_player = {
+                p.id: tuple(u.unit_id for u in view.setup.units_of(p.id)) for p in view.players
+            }
             self._cache.clear()
             self._rows_seen.clear()
             self._group_cache.clear()
@@ -403,8 +437,12 @@ class BattleUnitModel(QAbstractTableModel):
         (Undo brings back the very state of a moment ago, whose rows are in the same order).
         The list is not to be changed."""
         kept = self._layouts.get(id(state))
-        if kept is not None and kept[0] is state and kept[1] == self._filters \
-                and kept[2] is self._by_player:
+        if (
+            kept is not None
+            and kept[0] is state
+            and kept[1] == self._filters
+            and kept[2] is self._by_player
+        ):
             return kept[3]
         rows = self._layout()
         _keep_recent(self._layouts, id(state), (state, self._filters, self._by_player, rows))
@@ -422,7 +460,7 @@ class BattleUnitModel(QAbstractTableModel):
         gone = [i for i, k in enumerate(old) if k not in new_set]
         for first, last in reversed(_runs(gone)):
             self.beginRemoveRows(QModelIndex(), first, last)
-            del self._rows[first:last + 1]
+            del self._rows[first : last + 1]
             self.endRemoveRows()
         if gone:
             self._reindex()
@@ -433,8 +471,9 @@ class BattleUnitModel(QAbstractTableModel):
             # Rows move, columns stay: the column header need not look at its sections again.
             _with_hint(self.layoutAboutToBeChanged).emit([], _ROWS_MOVE)
             persistent = self.persistentIndexList()
-            keys = [self._rows[p.row()] if 0 <= p.row() < len(self._rows) else None
-                    for p in persistent]
+            keys = [
+                self._rows[p.row()] if 0 <= p.row() < len(self._rows) else None for p in persistent
+            ]
             self._rows = target
             self._reindex()
             moved_to = []
@@ -447,7 +486,7 @@ class BattleUnitModel(QAbstractTableModel):
         added = [j for j, k in enumerate(new) if k not in self._row_of]
         for first, last in _runs(added):
             self.beginInsertRows(QModelIndex(), first, last)
-            self._rows[first:first] = new[first:last + 1]
+            self._rows[first:first] = new[first : last + 1]
             self.endInsertRows()
         if added:
             self._reindex()
@@ -499,23 +538,40 @@ class BattleUnitModel(QAbstractTableModel):
         if not u.in_battle:
             texts = (t.name, t.type_name, "Dead" if u.dead else "Out", "", "", "")
             names: tuple[str, ...] = (theme.dead_text,) * 6
-            row = UnitRow(uid, texts, (colour(theme.dead_text),) * 6, None,
-                          self._fonts["dead"], chips, self._fonts["dead"],
-                          (texts, names, None, "dead", tuple(chips)))
+            row = UnitRow(
+                uid,
+                texts,
+                (colour(theme.dead_text),) * 6,
+                None,
+                self._fonts["dead"],
+                chips,
+                self._fonts["dead"],
+                (texts, names, None, "dead", tuple(chips)),
+            )
         else:
-            counters = (f"{u.counters_used} / {u.counters}" if u.counters else "—")
+            counters = f"{u.counters_used} / {u.counters}" if u.counters else "—"
             action = _ACTION_TEXT[u.action]
             respond = RESPOND_MARK if can_respond_now(state, uid) else ""
-            texts = (t.name, f"{t.type_name} d{t.stats.action_die}", action, counters, "",
-                     respond)
-            names = (theme.text, theme.muted, action_colour(theme, u.action),
-                     theme.text if u.close_combat else theme.muted, theme.text,
-                     theme.respond_marker)
+            texts = (t.name, f"{t.type_name} d{t.stats.action_die}", action, counters, "", respond)
+            names = (
+                theme.text,
+                theme.muted,
+                action_colour(theme, u.action),
+                theme.text if u.close_combat else theme.muted,
+                theme.text,
+                theme.respond_marker,
+            )
             # The colours by name (the theme's), the fonts by role: the row's look.
-            row = UnitRow(uid, texts, tuple(colour(n) for n in names),
-                          colour(theme.active_row) if active else None,
-                          self._fonts["bold"] if active else None, chips, self._fonts["dead"],
-                          (texts, names, active, tuple(chips)))
+            row = UnitRow(
+                uid,
+                texts,
+                tuple(colour(n) for n in names),
+                colour(theme.active_row) if active else None,
+                self._fonts["bold"] if active else None,
+                chips,
+                self._fonts["dead"],
+                (texts, names, active, tuple(chips)),
+            )
         self._cache[uid] = row
         return row
 
@@ -528,9 +584,15 @@ class BattleUnitModel(QAbstractTableModel):
         p = view.player(pid)
         index = view.setup.unit_index
         mustered = self._by_player.get(pid, ())
-        shown = sum(1 for k in self._rows if not isinstance(k, tuple)
-                    and state.units[index[k]].player_id == pid) if self._filters.active \
+        shown = (
+            sum(
+                1
+                for k in self._rows
+                if not isinstance(k, tuple) and state.units[index[k]].player_id == pid
+            )
+            if self._filters.active
             else None
+        )
         active = pid == state.active
         alive = willing = fighting = 0  # willing: Actions ready (active), else may respond
         all_units = state.units
@@ -558,11 +620,13 @@ class BattleUnitModel(QAbstractTableModel):
         if shown is not None:
             parts.append(f"{shown} shown")
         text = head + "   —   " + "  ·  ".join(parts)
-        tip = (f"{p.name} ({p.faction})" if p.faction else p.name) + \
-            f": {len(mustered)} units mustered"
+        tip = (
+            f"{p.name} ({p.faction})" if p.faction else p.name
+        ) + f": {len(mustered)} units mustered"
         colour = p.colour if pid == state.active else tint(p.colour, self._theme.window, 0.72)
-        row = LineRow(text, tip, self._colour(colour), self._colour(readable_on(colour)),
-                       self._fonts["group"])
+        row = LineRow(
+            text, tip, self._colour(colour), self._colour(readable_on(colour)), self._fonts["group"]
+        )
         self._group_cache[pid] = row
         return row
 
@@ -574,10 +638,14 @@ class BattleUnitModel(QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if (orientation == Qt.Orientation.Horizontal and role == _DISPLAY
-                and 0 <= section < len(COLUMNS)):
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if (
+            orientation == Qt.Orientation.Horizontal
+            and role == _DISPLAY
+            and 0 <= section < len(COLUMNS)
+        ):
             return COLUMNS[section]
         return None
 
@@ -641,25 +709,29 @@ class BattleUnitModel(QAbstractTableModel):
         t = view.unit(uid)
         u = state.unit(uid)
         s = t.stats
-        lines = [f"{t.name} ({t.player_name}) — {t.type_name}"
-                 + (f", {t.army}" if t.army else "")]
-        lines.append(f"Action d{s.action_die} · Move {s.move}\" · Armor {s.armor}"
-                     + (f" · Deflection {s.deflection}" if s.deflection else ""))
+        lines = [f"{t.name} ({t.player_name}) — {t.type_name}" + (f", {t.army}" if t.army else "")]
+        lines.append(
+            f'Action d{s.action_die} · Move {s.move}" · Armor {s.armor}'
+            + (f" · Deflection {s.deflection}" if s.deflection else "")
+        )
         if column == ACTION:
             lines.append(u.action.label)
             why = why_not_respond(state, uid)
             if u.player_id != state.active:
                 lines.append("It can respond now (4.3)." if why is None else why)
         elif column == COUNTERS:
-            lines.append(f"Counters used this player turn: {u.counters_used} of "
-                         f"{u.counters} (one per weapon or empty hand, 5.2)")
+            lines.append(
+                f"Counters used this player turn: {u.counters_used} of "
+                f"{u.counters} (one per weapon or empty hand, 5.2)"
+            )
             if not u.close_combat:
-                lines.append("Counters are for Close Combat; Parries and maneuvers use hands "
-                             "too.")
+                lines.append("Counters are for Close Combat; Parries and maneuvers use hands too.")
         elif column == STATUS:
             if u.close_combat:
-                lines.append("In Close Combat with " + ", ".join(
-                    view.setup.label(i) for i in sorted(u.close_combat)))
+                lines.append(
+                    "In Close Combat with "
+                    + ", ".join(view.setup.label(i) for i in sorted(u.close_combat))
+                )
             chips = unit_chips(state, u, t.minifig)
             lines.extend(label for key, label in chips if key != "in_close_combat")
         else:
@@ -699,8 +771,9 @@ class RowRecords(Protocol):
 class LogModel(QAbstractListModel):
     """The battle log, newest first. ``IdRole`` is the event id."""
 
-    def __init__(self, parent: QObject | None = None,
-                 theme: Callable[[], Theme] | None = None) -> None:
+    def __init__(
+        self, parent: QObject | None = None, theme: Callable[[], Theme] | None = None
+    ) -> None:
         super().__init__(parent)
         self._events: list[LoggedEvent] = []  # oldest first; row r shows events[-1 - r]
         self._battle: BattleId | None = None
@@ -766,7 +839,6 @@ class LogModel(QAbstractListModel):
             return log_tooltip(e)
         return None
 
-
     def record(self, r: int) -> LineRow | None:
         """Row ``r``'s line as painted (``RowRole``), without an index."""
         if not 0 <= r < len(self._events):
@@ -781,9 +853,13 @@ class LogModel(QAbstractListModel):
             return kept[2]
         if len(self._lines) > 2 * len(self._events) + 64:  # lines of events no longer shown
             self._lines.clear()
-        line = LineRow(log_line(e), "", None,
-                       QColor(theme.muted if (e.reverted or e.problem) else theme.text),
-                       self._italic if e.reverted else None)
+        line = LineRow(
+            log_line(e),
+            "",
+            None,
+            QColor(theme.muted if (e.reverted or e.problem) else theme.text),
+            self._italic if e.reverted else None,
+        )
         self._lines[e.id] = (e, theme, line)
         return line
 

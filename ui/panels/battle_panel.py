@@ -88,8 +88,7 @@ log = logging.getLogger(__name__)
 TABLE_MODE_KEY = "battle/tableMode"
 SPLITTER_KEY = "battle/splitter"
 
-_REFRESH_ON = (Changes.EVENTS | Changes.BATTLES | Changes.PLAYERS | Changes.CATALOG
-               | Changes.UNITS)
+_REFRESH_ON = Changes.EVENTS | Changes.BATTLES | Changes.PLAYERS | Changes.CATALOG | Changes.UNITS
 
 WizardOpener = Callable[..., Any]
 
@@ -110,8 +109,16 @@ class BattlePanel(QWidget):
     battle_gone = Signal(int)
     table_mode_changed = Signal(bool)
 
-    def __init__(self, services: Services, bus: Bus, undo_stack: QUndoStack, battle_id: BattleId,
-                 *, settings: QSettings | None = None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        services: Services,
+        bus: Bus,
+        undo_stack: QUndoStack,
+        battle_id: BattleId,
+        *,
+        settings: QSettings | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("battlePanel")
         self.services = services
@@ -213,34 +220,58 @@ class BattlePanel(QWidget):
 
     def _build_actions(self) -> None:
         self.end_turn_action = make_action(
-            self, "&End Turn", "endTurnAction", self.end_turn, ("Ctrl+E", "F12"), window=True,
+            self,
+            "&End Turn",
+            "endTurnAction",
+            self.end_turn,
+            ("Ctrl+E", "F12"),
+            window=True,
             tip="End the active player's turn: their units keep unspent Actions to respond; "
-                "the next player's Actions recharge; Counters reset (4.2, 5.2)")
+            "the next player's Actions recharge; Counters reset (4.2, 5.2)",
+        )
         self.end_turn_button.clicked.connect(self.end_turn_action.trigger)
         self.table_mode_action = make_action(
-            self, "&Table mode", "tableModeAction", self._toggle_table_mode, ("Ctrl+T",),
-            window=True, tip="Large type and high contrast, for a screen turned towards the "
-                             "players")
+            self,
+            "&Table mode",
+            "tableModeAction",
+            self._toggle_table_mode,
+            ("Ctrl+T",),
+            window=True,
+            tip="Large type and high contrast, for a screen turned towards the players",
+        )
         self.table_mode_action.setCheckable(True)
         self.header.table_mode_button.setDefaultAction(self.table_mode_action)
-        self.undo_battle_action = make_action(self, "&Undo last battle action",
-                                              "undoBattleAction", self.undo, window=True)
-        self.redo_battle_action = make_action(self, "&Redo battle action", "redoBattleAction",
-                                              self.redo, window=True)
-        self.start_action = make_action(self, "&Start battle…", "startBattleAction",
-                                        self.start_battle, window=True)
+        self.undo_battle_action = make_action(
+            self, "&Undo last battle action", "undoBattleAction", self.undo, window=True
+        )
+        self.redo_battle_action = make_action(
+            self, "&Redo battle action", "redoBattleAction", self.redo, window=True
+        )
+        self.start_action = make_action(
+            self, "&Start battle…", "startBattleAction", self.start_battle, window=True
+        )
         self.unit_actions = unit_keys(self.table, self.moves)
-        self.wizard_action = make_action(self.table, "Combat &wizard…", "wizardAction",
-                                         self.moves.attack_current, ("W",))
+        self.wizard_action = make_action(
+            self.table, "Combat &wizard…", "wizardAction", self.moves.attack_current, ("W",)
+        )
         self.filter_actions = self.filter_bar.filter_actions
         for a in self.filter_actions:
             self.addAction(a)
 
     def menu_actions(self) -> list[QAction | None]:
         """For a Battle menu: End Turn, undo/redo, filters, table mode (``None``: a separator)."""
-        return [self.end_turn_action, None, self.undo_battle_action, self.redo_battle_action,
-                None, *self.filter_actions, None, self.table_mode_action, None,
-                self.start_action]
+        return [
+            self.end_turn_action,
+            None,
+            self.undo_battle_action,
+            self.redo_battle_action,
+            None,
+            *self.filter_actions,
+            None,
+            self.table_mode_action,
+            None,
+            self.start_action,
+        ]
 
     # -- refreshing -------------------------------------------------------------------------
 
@@ -305,8 +336,11 @@ class BattlePanel(QWidget):
         opener_ok = self.open_wizard_fn is not None
         self.wizard_action.setEnabled(on_unit and opener_ok)
         self.wizard_button.setEnabled(on_unit and opener_ok)
-        tip = ("Open the combat wizard for this unit (W)" if opener_ok else
-               "The combat wizard is not available in this version of BrikDesk")
+        tip = (
+            "Open the combat wizard for this unit (W)"
+            if opener_ok
+            else "The combat wizard is not available in this version of BrikDesk"
+        )
         set_tooltip(self.wizard_button, tip)
         self.wizard_action.setToolTip(tip)
         # The buttons and the keys legend ask the rules: once per battle state and unit.
@@ -321,17 +355,21 @@ class BattlePanel(QWidget):
         (after a restart)."""
         view = self.view
         stack = self.undo_stack
-        can_undo = (stack.undoText() if stack.canUndo()
-                    else view.can_undo if view is not None else None)
-        can_redo = (stack.redoText() if stack.canRedo()
-                    else view.can_redo if view is not None else None)
+        can_undo = (
+            stack.undoText() if stack.canUndo() else view.can_undo if view is not None else None
+        )
+        can_redo = (
+            stack.redoText() if stack.canRedo() else view.can_redo if view is not None else None
+        )
         self.log_pane.set_history(can_undo, can_redo)
-        for a, text, what in ((self.undo_battle_action, can_undo, "Undo"),
-                              (self.redo_battle_action, can_redo, "Redo")):
+        for a, text, what in (
+            (self.undo_battle_action, can_undo, "Undo"),
+            (self.redo_battle_action, can_redo, "Redo"),
+        ):
             a.setEnabled(bool(text))
             a.setText(f"{what} battle: {short(text)}" if text else f"{what} battle action")
 
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt name)
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if not self._shown_once:
             self._shown_once = True
@@ -339,7 +377,7 @@ class BattlePanel(QWidget):
         self._hidden = False
         self._update_enabled()
 
-    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 (Qt name)
+    def hideEvent(self, event: QHideEvent) -> None:
         """Hidden (another page of the window shows): End Turn's window-wide keys rest."""
         super().hideEvent(event)
         self._hidden = True
@@ -391,7 +429,7 @@ class BattlePanel(QWidget):
         if state is None or after not in ids:
             return None
         start = ids.index(after)
-        for uid in ids[start + 1:] + ids[:start]:
+        for uid in ids[start + 1 :] + ids[:start]:
             u = state.unit(uid)
             if u.action is ActionState.READY and u.in_battle:
                 return uid
@@ -401,11 +439,17 @@ class BattlePanel(QWidget):
         self.model.set_filters(filters)
         self._update_enabled()
 
-    def set_filters(self, *, can_respond: bool | None = None,
-                    in_close_combat: bool | None = None, not_acted: bool | None = None,
-                    text: str | None = None) -> None:
-        self.filter_bar.set_filters(can_respond=can_respond, in_close_combat=in_close_combat,
-                                    not_acted=not_acted, text=text)
+    def set_filters(
+        self,
+        *,
+        can_respond: bool | None = None,
+        in_close_combat: bool | None = None,
+        not_acted: bool | None = None,
+        text: str | None = None,
+    ) -> None:
+        self.filter_bar.set_filters(
+            can_respond=can_respond, in_close_combat=in_close_combat, not_acted=not_acted, text=text
+        )
 
     # -- table mode -------------------------------------------------------------------------
 
@@ -480,20 +524,39 @@ class BattlePanel(QWidget):
     def start_battle(self) -> bool:
         return self.commands.start_battle()
 
-    def spend(self, unit_id: BattleUnitId, how: ActionUse, *, target: BattleUnitId | None = None,
-              over_the_top: bool = False, note: str = "") -> bool:
-        return self.commands.spend(unit_id, how, target=target, over_the_top=over_the_top,
-                                   note=note)
+    def spend(
+        self,
+        unit_id: BattleUnitId,
+        how: ActionUse,
+        *,
+        target: BattleUnitId | None = None,
+        over_the_top: bool = False,
+        note: str = "",
+    ) -> bool:
+        return self.commands.spend(
+            unit_id, how, target=target, over_the_top=over_the_top, note=note
+        )
 
-    def close_combat_attack(self, unit_id: BattleUnitId, target: BattleUnitId,
-                            maneuver: Maneuver = Maneuver.STRIKE, hands: int = 1) -> bool:
+    def close_combat_attack(
+        self,
+        unit_id: BattleUnitId,
+        target: BattleUnitId,
+        maneuver: Maneuver = Maneuver.STRIKE,
+        hands: int = 1,
+    ) -> bool:
         return self.commands.close_combat_attack(unit_id, target, maneuver, hands)
 
-    def use_counter(self, unit_id: BattleUnitId, target: BattleUnitId,
-                    how: CounterUse = CounterUse.COUNTERSTRIKE) -> bool:
+    def use_counter(
+        self,
+        unit_id: BattleUnitId,
+        target: BattleUnitId,
+        how: CounterUse = CounterUse.COUNTERSTRIKE,
+    ) -> bool:
         return self.commands.use_counter(unit_id, target, how)
 
-    def set_status(self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()) -> bool:
+    def set_status(
+        self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()
+    ) -> bool:
         return self.commands.set_status(unit_id, status, with_ids)
 
     def open_wizard(self, unit_id: BattleUnitId | None = None) -> bool:
@@ -536,5 +599,5 @@ class BattlePanel(QWidget):
         menu.addSeparator()
         menu.addAction(self.wizard_action)
 
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+    def sizeHint(self) -> QSize:
         return QSize(1200, 760)

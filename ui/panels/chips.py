@@ -53,25 +53,34 @@ class StatusChipDelegate(RowDelegate):
             style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
         self._draw_chips(painter, option.rect, opt.font, chips)
 
-    def draw_cell(self, painter: QPainter, option: QStyleOptionViewItem, rect: QRect,
-                  row: UnitRow, column: int) -> bool:
+    def draw_cell(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        rect: QRect,
+        row: UnitRow,
+        column: int,
+    ) -> bool:
         """The Status cell of a unit's row: the row's background, its chips."""
         if row.background is not None:
             painter.fillRect(rect, row.background)
         self.draw_row_chips(painter, option, rect, row)
         return True
 
-    def draw_row_chips(self, painter: QPainter, option: QStyleOptionViewItem, cell: QRect,
-                       row: UnitRow) -> None:
+    def draw_row_chips(
+        self, painter: QPainter, option: QStyleOptionViewItem, cell: QRect, row: UnitRow
+    ) -> None:
         """The chips of a unit's row in ``cell`` (over its background), in the row's font
         (``option``'s, the view's, when it has none)."""
         if row.chips:
             font = row.fonts[STATUS]
-            self._draw_chips(painter, cell, QFont(font if font is not None else option.font),
-                             row.chips)
+            self._draw_chips(
+                painter, cell, QFont(font if font is not None else option.font), row.chips
+            )
 
-    def _draw_chips(self, painter: QPainter, cell: QRect, font: QFont,
-                    chips: list[tuple[str, str]]) -> None:
+    def _draw_chips(
+        self, painter: QPainter, cell: QRect, font: QFont, chips: list[tuple[str, str]]
+    ) -> None:
         """The chips left to right in ``cell``; the last that does not fit is elided."""
         theme = self.theme
         fm = QFontMetrics(font)
@@ -93,8 +102,9 @@ class StatusChipDelegate(RowDelegate):
                 remaining = rect.right() - x
                 if remaining < fm.horizontalAdvance("…") + 2 * pad_x:
                     break
-                label = fm.elidedText(label, Qt.TextElideMode.ElideRight,
-                                      int(remaining - 2 * pad_x))
+                label = fm.elidedText(
+                    label, Qt.TextElideMode.ElideRight, int(remaining - 2 * pad_x)
+                )
                 width = int(remaining)
             box = QRectF(x, y, width, h)
             painter.setPen(Qt.PenStyle.NoPen)

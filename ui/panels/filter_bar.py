@@ -24,8 +24,11 @@ class FilterBar(QWidget):
         self.close_combat = self._button("In Close Combat", "filterCloseCombat")
         self.not_acted = self._button("Not yet acted", "filterNotActed")
         self.filter_actions: list[QAction] = []
-        for button, key in ((self.respond, "Alt+1"), (self.close_combat, "Alt+2"),
-                            (self.not_acted, "Alt+3")):
+        for button, key in (
+            (self.respond, "Alt+1"),
+            (self.close_combat, "Alt+2"),
+            (self.not_acted, "Alt+3"),
+        ):
             row.addWidget(button)
             button.setToolTip(f"Show only units that are: {button.text().lower()} ({key})")
             a = QAction(button.text(), self)
@@ -50,16 +53,26 @@ class FilterBar(QWidget):
         return b
 
     def filters(self) -> Filters:
-        return Filters(can_respond=self.respond.isChecked(),
-                       in_close_combat=self.close_combat.isChecked(),
-                       not_acted=self.not_acted.isChecked(),
-                       text=self.search.text().strip())
+        return Filters(
+            can_respond=self.respond.isChecked(),
+            in_close_combat=self.close_combat.isChecked(),
+            not_acted=self.not_acted.isChecked(),
+            text=self.search.text().strip(),
+        )
 
-    def set_filters(self, *, can_respond: bool | None = None,
-                    in_close_combat: bool | None = None, not_acted: bool | None = None,
-                    text: str | None = None) -> None:
-        for button, on in ((self.respond, can_respond), (self.close_combat, in_close_combat),
-                           (self.not_acted, not_acted)):
+    def set_filters(
+        self,
+        *,
+        can_respond: bool | None = None,
+        in_close_combat: bool | None = None,
+        not_acted: bool | None = None,
+        text: str | None = None,
+    ) -> None:
+        for button, on in (
+            (self.respond, can_respond),
+            (self.close_combat, in_close_combat),
+            (self.not_acted, not_acted),
+        ):
             if on is not None:
                 button.setChecked(on)
         if text is not None:

@@ -24,15 +24,24 @@ from ui.panels.legal import (
 from ui.panels.unit_moves import UnitMoves
 
 
-def make_action(owner: QWidget, text: str, name: str, slot: Callable[[], Any],
-                keys: Sequence[str] = (), *, window: bool = False, tip: str = "") -> QAction:
+def make_action(
+    owner: QWidget,
+    text: str,
+    name: str,
+    slot: Callable[[], Any],
+    keys: Sequence[str] = (),
+    *,
+    window: bool = False,
+    tip: str = "",
+) -> QAction:
     """An action on ``owner`` (its keys work while it has focus, or anywhere in the window)."""
     a = QAction(text, owner)
     a.setObjectName(name)
     if keys:
         a.setShortcuts([QKeySequence(k) for k in keys])
-    a.setShortcutContext(Qt.ShortcutContext.WindowShortcut if window
-                         else Qt.ShortcutContext.WidgetShortcut)
+    a.setShortcutContext(
+        Qt.ShortcutContext.WindowShortcut if window else Qt.ShortcutContext.WidgetShortcut
+    )
     if tip:
         a.setToolTip(tip)
         a.setStatusTip(tip)
@@ -50,21 +59,31 @@ def unit_keys(table: QWidget, moves: UnitMoves) -> list[QAction]:
         make_action(table, "Attack… (combat wizard)", "attackAction", m.attack_current, ("A",)),
         make_action(table, "Sprint", "sprintAction", m.sprint_current, ("S",)),
         make_action(table, "Bail (ends Disrupted)", "bailAction", m.bail_current, ("B",)),
-        make_action(table, "Bail, Over the Top (lands on its feet)", "bailOverTheTopAction",
-                    m.bail_over_the_top_current, ("Shift+B",)),
+        make_action(
+            table,
+            "Bail, Over the Top (lands on its feet)",
+            "bailOverTheTopAction",
+            m.bail_over_the_top_current,
+            ("Shift+B",),
+        ),
         make_action(table, "Parry", "parryAction", m.parry_current, ("P",)),
         make_action(table, "Other…", "otherAction", m.other_current, ("O",)),
         make_action(table, "Hold to respond", "holdAction", m.hold_current, ("H",)),
         make_action(table, "Close Combat attack…", "fightAction", m.fight_current, ("F",)),
         make_action(table, "Use a Counter…", "counterAction", m.counter_current, ("C",)),
         make_action(table, "Respond…", "respondAction", m.respond_current, ("R",)),
-        make_action(table, "Status…", "statusAction", m.status_current, ("T",))]
+        make_action(table, "Status…", "statusAction", m.status_current, ("T",)),
+    ]
 
 
 #: The legend's keys for spending the Action: how, Over the Top, key, words.
-SPENDS = ((ActionUse.SPRINT, False, "S", "Sprint"), (ActionUse.BAIL, False, "B", "Bail"),
-          (ActionUse.BAIL, True, "Shift+B", "Bail Over the Top"),
-          (ActionUse.PARRY, False, "P", "Parry"), (ActionUse.OTHER, False, "O", "other"))
+SPENDS = (
+    (ActionUse.SPRINT, False, "S", "Sprint"),
+    (ActionUse.BAIL, False, "B", "Bail"),
+    (ActionUse.BAIL, True, "Shift+B", "Bail Over the Top"),
+    (ActionUse.PARRY, False, "P", "Parry"),
+    (ActionUse.OTHER, False, "O", "other"),
+)
 
 
 def keys_legend(view: BattleView | None, unit_id: BattleUnitId | None) -> str:
@@ -81,8 +100,11 @@ def keys_legend(view: BattleView | None, unit_id: BattleUnitId | None) -> str:
     if own or why_not is None:
         if attack_refusal(view, unit_id) is None:
             moves.append("A attack")
-        moves += [f"{key} {words}" for how, ott, key, words in SPENDS
-                  if spend_refusal(view, unit_id, how, over_the_top=ott) is None]
+        moves += [
+            f"{key} {words}"
+            for how, ott, key, words in SPENDS
+            if spend_refusal(view, unit_id, how, over_the_top=ott) is None
+        ]
         if own and hold_refusal(view, unit_id) is None:
             moves.append("H hold to respond")
         if fight_targets(view, unit_id, first_only=True)[0]:
@@ -110,8 +132,12 @@ class LegendsSeen:
     def __init__(self) -> None:
         self._kept: dict[tuple[object, ...], tuple[tuple[object, ...], str]] = {}
 
-    def legend(self, view: BattleView | None, unit_id: BattleUnitId | None,
-               work_out: Callable[[BattleView | None, BattleUnitId | None], str]) -> str:
+    def legend(
+        self,
+        view: BattleView | None,
+        unit_id: BattleUnitId | None,
+        work_out: Callable[[BattleView | None, BattleUnitId | None], str],
+    ) -> str:
         """The legend of ``unit_id`` in ``view``: the one kept for these very objects, else
         ``work_out``'s (kept)."""
         if view is None or unit_id is None:

@@ -61,8 +61,9 @@ def refusal(view: BattleView, events: Iterable[Event]) -> UserError | None:
     return None
 
 
-def first_allowed(view: BattleView, tries: Iterable[tuple[BattleUnitId, Event]], *,
-                  first_only: bool = False) -> tuple[list[BattleUnitId], UserError | None]:
+def first_allowed(
+    view: BattleView, tries: Iterable[tuple[BattleUnitId, Event]], *, first_only: bool = False
+) -> tuple[list[BattleUnitId], UserError | None]:
     """The keys of ``tries`` whose event the rules allow (``first_only``: the first of them,
     enough to know whether there is one), and the first refusal when none is."""
     allowed: list[BattleUnitId] = []
@@ -100,20 +101,28 @@ def each_enemy(view: BattleView, unit_id: BattleUnitId) -> Iterator[BattleUnitId
             yield u.unit_id
 
 
-def spend_targets(view: BattleView, unit_id: BattleUnitId, how: ActionUse, *, over_the_top: bool = False
-                  ) -> tuple[list[BattleUnitId | None], UserError | None]:
+def spend_targets(
+    view: BattleView, unit_id: BattleUnitId, how: ActionUse, *, over_the_top: bool = False
+) -> tuple[list[BattleUnitId | None], UserError | None]:
     """How the unit may spend its Action this way: ``[None]`` (no target needed), or the
     Close Combat opponents a response may name (5.2); with the refusal when there is none."""
     state = view.state
     note = TRIAL_NOTE if how is ActionUse.OTHER else ""
     others = opponents(view, unit_id)
-    targets: list[BattleUnitId | None] = ([*others] if others and not is_own_turn(state, unit_id)
-                                 else [None])
+    targets: list[BattleUnitId | None] = (
+        [*others] if others and not is_own_turn(state, unit_id) else [None]
+    )
     allowed: list[BattleUnitId | None] = []
     first: UserError | None = None
     for target in targets:
-        why = refusal(view, [spend_action(state, unit_id, how, target=target,
-                                          over_the_top=over_the_top, note=note)])
+        why = refusal(
+            view,
+            [
+                spend_action(
+                    state, unit_id, how, target=target, over_the_top=over_the_top, note=note
+                )
+            ],
+        )
         if why is None:
             allowed.append(target)
         elif first is None:
@@ -121,14 +130,20 @@ def spend_targets(view: BattleView, unit_id: BattleUnitId, how: ActionUse, *, ov
     return allowed, (first if not allowed else None)
 
 
-def spend_refusal(view: BattleView, unit_id: BattleUnitId, how: ActionUse, *,
-                  over_the_top: bool = False) -> UserError | None:
+def spend_refusal(
+    view: BattleView, unit_id: BattleUnitId, how: ActionUse, *, over_the_top: bool = False
+) -> UserError | None:
     return spend_targets(view, unit_id, how, over_the_top=over_the_top)[1]
 
 
-def fight_targets(view: BattleView, unit_id: BattleUnitId, maneuver: Maneuver = Maneuver.STRIKE, *,
-                  first_only: bool = False, exclude: Collection[BattleUnitId] = ()
-                  ) -> tuple[list[BattleUnitId], UserError | None]:
+def fight_targets(
+    view: BattleView,
+    unit_id: BattleUnitId,
+    maneuver: Maneuver = Maneuver.STRIKE,
+    *,
+    first_only: bool = False,
+    exclude: Collection[BattleUnitId] = (),
+) -> tuple[list[BattleUnitId], UserError | None]:
     """The units (not in ``exclude``) a Close Combat attack (this maneuver) may go against
     now; ``first_only``: the first of them (is there one?)."""
     own = is_own_turn(view.state, unit_id)
@@ -141,21 +156,31 @@ def fight_targets(view: BattleView, unit_id: BattleUnitId, maneuver: Maneuver = 
     if why is not None:
         return [], why
     # Built as they are tried: "is there one?" usually stops at the first enemy.
-    return first_allowed(view, ((t, CloseCombatAttack(unit_id, t, maneuver, 1,
-                                                      as_response=not own))
-                                for t in itertools.chain((first,), targets)),
-                         first_only=first_only)
+    return first_allowed(
+        view,
+        (
+            (t, CloseCombatAttack(unit_id, t, maneuver, 1, as_response=not own))
+            for t in itertools.chain((first,), targets)
+        ),
+        first_only=first_only,
+    )
 
 
-def counter_targets(view: BattleView, unit_id: BattleUnitId, how: CounterUse = CounterUse.COUNTERSTRIKE,
-                    *, first_only: bool = False) -> tuple[list[BattleUnitId], UserError | None]:
+def counter_targets(
+    view: BattleView,
+    unit_id: BattleUnitId,
+    how: CounterUse = CounterUse.COUNTERSTRIKE,
+    *,
+    first_only: bool = False,
+) -> tuple[list[BattleUnitId], UserError | None]:
     """The opponents the unit may use a Counter on now (5.2); out of Close Combat the rules'
     refusal says why there are none."""
     candidates = opponents(view, unit_id) or list(itertools.islice(each_enemy(view, unit_id), 1))
     if not candidates:
         return [], UserError("There is nobody to fight.")
-    return first_allowed(view, [(t, CounterUsed(unit_id, t, how)) for t in candidates],
-                         first_only=first_only)
+    return first_allowed(
+        view, [(t, CounterUsed(unit_id, t, how)) for t in candidates], first_only=first_only
+    )
 
 
 def counter_refusal(view: BattleView, unit_id: BattleUnitId) -> UserError | None:
@@ -167,11 +192,15 @@ def counter_refusal(view: BattleView, unit_id: BattleUnitId) -> UserError | None
     return None if parry else why
 
 
-def join_targets(view: BattleView, unit_id: BattleUnitId, *, first_only: bool = False
-                 ) -> tuple[list[BattleUnitId], UserError | None]:
+def join_targets(
+    view: BattleView, unit_id: BattleUnitId, *, first_only: bool = False
+) -> tuple[list[BattleUnitId], UserError | None]:
     """The units it may be put in Close Combat with (a correction by the organizer)."""
-    tries = [(t, StatusSet(unit_id, Status.IN_CLOSE_COMBAT, (t,))) for t in enemies(view, unit_id)
-             if t not in view.state.unit(unit_id).close_combat]
+    tries = [
+        (t, StatusSet(unit_id, Status.IN_CLOSE_COMBAT, (t,)))
+        for t in enemies(view, unit_id)
+        if t not in view.state.unit(unit_id).close_combat
+    ]
     if not tries:
         return [], UserError("There is nobody to put it in Close Combat with.")
     return first_allowed(view, tries, first_only=first_only)
@@ -196,17 +225,25 @@ def combat_context(view: BattleView) -> CombatContext:
     depend on the units mustered, the catalog and the items knocked away, not on the state:
     while those stay, the last ones serve with the new state."""
     # Items are knocked away by resolved attacks only (their recorded outcome).
-    knocked = knocked_away_items(e.event for e in view.events
-                                 if e.kind == AttackResolved.kind and not e.reverted)
+    knocked = knocked_away_items(
+        e.event for e in view.events if e.kind == AttackResolved.kind and not e.reverted
+    )
     if _last_context:
         (units, catalog, setup, was_knocked), ctx = _last_context[0]
-        if (units is view.units and catalog is view.catalog and setup is view.setup
-                and was_knocked == knocked):
+        if (
+            units is view.units
+            and catalog is view.catalog
+            and setup is view.setup
+            and was_knocked == knocked
+        ):
             return replace(ctx, state=view.state)
-    ctx = context_from(view.setup, view.state, view.catalog,
-                       [(u.id, u.name, u.player_id, u.spec, u.stats, u.minifig)
-                        for u in view.units],
-                       events=[e.event for e in view.events if not e.reverted])
+    ctx = context_from(
+        view.setup,
+        view.state,
+        view.catalog,
+        [(u.id, u.name, u.player_id, u.spec, u.stats, u.minifig) for u in view.units],
+        events=[e.event for e in view.events if not e.reverted],
+    )
     _last_context[:] = [((view.units, view.catalog, view.setup, knocked), ctx)]
     return ctx
 

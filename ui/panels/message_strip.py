@@ -93,7 +93,7 @@ class MessageStrip(QLabel):
         if not self.kind:
             self.setText("" if theme is TABLE or not self.keys else "Keys: " + self.keys)
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
+    def paintEvent(self, event: QPaintEvent) -> None:
         if self._band is not None:
             painter = QPainter(self)
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -103,11 +103,11 @@ class MessageStrip(QLabel):
             painter.end()
         super().paintEvent(event)
 
-    def enterEvent(self, event: QEnterEvent) -> None:  # noqa: N802 (Qt name)
+    def enterEvent(self, event: QEnterEvent) -> None:
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         super().enterEvent(event)
 
-    def leaveEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt name)
+    def leaveEvent(self, event: QEvent) -> None:
         if not self.hasSelectedText():
             self.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
         super().leaveEvent(event)
@@ -125,10 +125,10 @@ class StillBox(QWidget):
         child.setParent(self)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
 
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+    def sizeHint(self) -> QSize:
         return QSize(self.child.minimumSizeHint().width(), self.child.height())
 
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+    def minimumSizeHint(self) -> QSize:
         return QSize(0, self.child.height())
 
     def follow_height(self) -> None:
@@ -136,6 +136,6 @@ class StillBox(QWidget):
         self.setFixedHeight(self.child.height())
         self.updateGeometry()
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
+    def resizeEvent(self, event: QResizeEvent) -> None:
         self.child.setGeometry(0, 0, self.width(), self.child.height())
         super().resizeEvent(event)

@@ -13,8 +13,9 @@ from ui.panels.start_dialog import StartBattleDialog
 from ui.undo import UndoScopes, perform
 
 
-def start_new_battle(parent: QWidget, services: Services, bus: Bus, scopes: UndoScopes,
-                     campaign_id: CampaignId) -> BattleId | None:
+def start_new_battle(
+    parent: QWidget, services: Services, bus: Bus, scopes: UndoScopes, campaign_id: CampaignId
+) -> BattleId | None:
     """Ask which units fight and in which order, create and start the battle (the first step of
     the new battle's undo history: undoing it deletes the battle); return its id, or ``None`` if
     cancelled or refused (the reason is shown)."""
@@ -22,12 +23,17 @@ def start_new_battle(parent: QWidget, services: Services, bus: Bus, scopes: Undo
     if request is None:
         return None
     try:
-        done = services.tracker.begin(campaign_id, request.name, request.musters,
-                                      notes=request.notes)
+        done = services.tracker.begin(
+            campaign_id, request.name, request.musters, notes=request.notes
+        )
     except (UserError, StorageError) as exc:
-        box = QMessageBox(QMessageBox.Icon.Warning, "New battle",
-                          f"The battle could not be started: {exc}",
-                          QMessageBox.StandardButton.Ok, parent)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            "New battle",
+            f"The battle could not be started: {exc}",
+            QMessageBox.StandardButton.Ok,
+            parent,
+        )
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
         return None

@@ -30,8 +30,9 @@ from brikdesk.domain.ids import BattleUnitId
 from brikdesk.errors import UserError
 
 
-def warnings_for(state: BattleState, events: Sequence[Event]
-                 ) -> list[tuple[BattleUnitId, RuleWarning]]:
+def warnings_for(
+    state: BattleState, events: Sequence[Event]
+) -> list[tuple[BattleUnitId, RuleWarning]]:
     """The warnings of ``events`` recorded in order from ``state``: (the unit concerned, the
     warning). An event the rules refuse ends the check (recording will say why)."""
     out: list[tuple[BattleUnitId, RuleWarning]] = []
@@ -56,16 +57,19 @@ class Choice(Enum):
 
 def as_passing_by(events: Sequence[Event]) -> list[Event]:
     """``events`` with every response Close Combat attack marked "passing by" (4.1)."""
-    return [replace(e, passing_by=True) if isinstance(e, CloseCombatAttack) and e.as_response
-            else e for e in events]
+    return [
+        replace(e, passing_by=True) if isinstance(e, CloseCombatAttack) and e.as_response else e
+        for e in events
+    ]
 
 
 class OverruleBox:
     """The question; tests replace ``ask``."""
 
     @classmethod
-    def ask(cls, parent: QWidget | None, warnings: Sequence[RuleWarning],
-            passing_by: bool = False) -> Choice:
+    def ask(
+        cls, parent: QWidget | None, warnings: Sequence[RuleWarning], passing_by: bool = False
+    ) -> Choice:
         """Overrule (record anyway), mark the response "passing by" (offered when
         ``passing_by``) or cancel."""
         box = QMessageBox(parent)
@@ -73,19 +77,29 @@ class OverruleBox:
         box.setIcon(QMessageBox.Icon.Warning)
         box.setWindowTitle("Check at the table")
         box.setText("<b>Check at the table before recording:</b>")
-        box.setInformativeText("<br>".join(f"• {escape(w.text)} <i>({escape(w.rule)})</i>"
-                                           for w in warnings)
-                               + "<br><br>Overrule to record it anyway; the log will say so.")
+        box.setInformativeText(
+            "<br>".join(f"• {escape(w.text)} <i>({escape(w.rule)})</i>" for w in warnings)
+            + "<br><br>Overrule to record it anyway; the log will say so."
+        )
         record = box.addButton("Overrule and record", QMessageBox.ButtonRole.AcceptRole)
-        passing = (box.addButton("He is moving past: record 'passing by'",
-                                 QMessageBox.ButtonRole.AcceptRole) if passing_by else None)
+        passing = (
+            box.addButton(
+                "He is moving past: record 'passing by'", QMessageBox.ButtonRole.AcceptRole
+            )
+            if passing_by
+            else None
+        )
         cancel = box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(cancel)
         grid = box.layout()
         if isinstance(grid, QGridLayout):  # room for the warnings: fewer, longer lines
-            grid.addItem(QSpacerItem(460, 0, QSizePolicy.Policy.Minimum,
-                                     QSizePolicy.Policy.Expanding),
-                         grid.rowCount(), 0, 1, grid.columnCount())
+            grid.addItem(
+                QSpacerItem(460, 0, QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Expanding),
+                grid.rowCount(),
+                0,
+                1,
+                grid.columnCount(),
+            )
         box.setEscapeButton(cancel)
         try:
             box.exec()
@@ -99,8 +113,9 @@ class OverruleBox:
             box.deleteLater()
 
 
-def confirm_overrule(parent: QWidget | None, state: BattleState,
-                     events: Sequence[Event]) -> list[Event] | None:
+def confirm_overrule(
+    parent: QWidget | None, state: BattleState, events: Sequence[Event]
+) -> list[Event] | None:
     """``events`` to record: as given when nothing warns, with a ``WarningOverruled`` per
     warning when the organizer overrules, the response attack marked "passing by" when that
     answers the warning, ``None`` when they cancel."""

@@ -26,8 +26,9 @@ from brikdesk.domain.ids import BattleUnitId
 class UnitPicker(QDialog):
     """Pick one unit from a list (typed text filters it; Enter takes the highlighted one)."""
 
-    def __init__(self, parent: QWidget | None, title: str, prompt: str,
-                 candidates: Sequence[tuple[int, str]]) -> None:
+    def __init__(
+        self, parent: QWidget | None, title: str, prompt: str, candidates: Sequence[tuple[int, str]]
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("unitPicker")
         self.setWindowTitle(title)
@@ -48,8 +49,9 @@ class UnitPicker(QDialog):
         if self.list.count():
             self.list.setCurrentRow(0)
         layout.addWidget(self.list, 1)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
@@ -80,8 +82,13 @@ class UnitPicker(QDialog):
         return BattleUnitId(uid) if isinstance(uid, int) else None
 
     @classmethod
-    def ask(cls, parent: QWidget | None, title: str, prompt: str,
-            candidates: Sequence[tuple[BattleUnitId, str]]) -> BattleUnitId | None:
+    def ask(
+        cls,
+        parent: QWidget | None,
+        title: str,
+        prompt: str,
+        candidates: Sequence[tuple[BattleUnitId, str]],
+    ) -> BattleUnitId | None:
         """The unit picked, or ``None`` if cancelled."""
         dialog = cls(parent, title, prompt, candidates)
         try:
@@ -97,6 +104,7 @@ class NoteAsker:
 
     @classmethod
     def ask(cls, parent: QWidget | None, unit_name: str) -> str | None:
-        text, ok = QInputDialog.getText(parent, "Other Action",
-                                        f"What does {unit_name} do? (optional, for the log)")
+        text, ok = QInputDialog.getText(
+            parent, "Other Action", f"What does {unit_name} do? (optional, for the log)"
+        )
         return text.strip() if ok else None

@@ -50,8 +50,7 @@ class RowDelegate(QStyledItemDelegate):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._laid: dict[tuple[str, int, int, int, int],
-                         tuple[Shaped, int, int] | None] = {}
+        self._laid: dict[tuple[str, int, int, int, int], tuple[Shaped, int, int] | None] = {}
         self._margin: int | None = None
         self._nudges: dict[tuple[str, int, int, float, float, bool], int | None] = {}
 
@@ -75,31 +74,50 @@ class RowDelegate(QStyledItemDelegate):
             super().paint(painter, option, index)
             return
         rect: QRect = option.rect
-        drawn = (self.draw_line(painter, option, rect, row) if isinstance(row, LineRow)
-                 else self.draw_cell(painter, option, rect, row, index.column()))
+        drawn = (
+            self.draw_line(painter, option, rect, row)
+            if isinstance(row, LineRow)
+            else self.draw_cell(painter, option, rect, row, index.column())
+        )
         if not drawn:
             super().paint(painter, option, index)
 
-    def draw_line(self, painter: QPainter, option: QStyleOptionViewItem, rect: QRect,
-                  row: LineRow) -> bool:
+    def draw_line(
+        self, painter: QPainter, option: QStyleOptionViewItem, rect: QRect, row: LineRow
+    ) -> bool:
         """A line across the table in ``rect``: its background, its text at the left.
         ``False``: its text is Qt's delegate's to paint (over the background drawn)."""
         if row.background is not None:
             painter.fillRect(rect, row.background)
         return self.draw_text(painter, option, rect, row.text, row.font, row.foreground, LEFT_ALIGN)
 
-    def draw_cell(self, painter: QPainter, option: QStyleOptionViewItem, rect: QRect,
-                  row: UnitRow, column: int) -> bool:
+    def draw_cell(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        rect: QRect,
+        row: UnitRow,
+        column: int,
+    ) -> bool:
         """A unit row's cell in ``rect``: the row's background, the column's text.
         ``False``: its text is Qt's delegate's to paint (over the background drawn)."""
         if row.background is not None:
             painter.fillRect(rect, row.background)
         text = row.texts[column]
-        return not text or self.draw_text(painter, option, rect, text, row.fonts[column],
-                                          row.colours[column], row.aligns[column])
+        return not text or self.draw_text(
+            painter, option, rect, text, row.fonts[column], row.colours[column], row.aligns[column]
+        )
 
-    def draw_text(self, painter: QPainter, option: QStyleOptionViewItem, rect: QRect,
-                  text: str, font: QFont | None, colour: QColor, align: int) -> bool:
+    def draw_text(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        rect: QRect,
+        text: str,
+        font: QFont | None,
+        colour: QColor,
+        align: int,
+    ) -> bool:
         """``text`` in ``rect`` as Qt's delegate draws it: within the style's text margins,
         elided at the right, laid out once and kept (``font`` ``None``: the view's font).
         ``False``: this text is Qt's delegate's to paint (see ``_lay_out``)."""
@@ -113,8 +131,8 @@ class RowDelegate(QStyledItemDelegate):
                 self._laid.clear()
             view_font = option.font
             laid = self._laid[key] = self._lay_out(
-                option, text, view_font if font is None else font.resolve(view_font), rect,
-                align)
+                option, text, view_font if font is None else font.resolve(view_font), rect, align
+            )
         if laid is None:
             return False
         shaped, dx, dy = laid
@@ -122,16 +140,20 @@ class RowDelegate(QStyledItemDelegate):
         _draw(painter, QPointF(rect.x() + dx, rect.y() + dy), shaped)
         return True
 
-    def _lay_out(self, option: QStyleOptionViewItem, text: str, font: QFont, rect: QRect,
-                 align: int) -> tuple[Shaped, int, int] | None:
+    def _lay_out(
+        self, option: QStyleOptionViewItem, text: str, font: QFont, rect: QRect, align: int
+    ) -> tuple[Shaped, int, int] | None:
         """The text laid out as ``QCommonStyle`` lays out an item's text (one line, elided at
         the right when too wide, centred vertically on its rounded height), with its offset
         from the cell's top left corner."""
         if self._margin is None:
             widget = option.widget
             style = widget.style() if widget is not None else None
-            self._margin = (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None,
-                                              widget) + 1) if style is not None else 3
+            self._margin = (
+                (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, widget) + 1)
+                if style is not None
+                else 3
+            )
         box = rect.adjusted(self._margin, 0, -self._margin, 0)
         text_option = _text_option(align)
         layout = _one_line(text, font, text_option, box.width())
@@ -139,8 +161,7 @@ class RowDelegate(QStyledItemDelegate):
         height = layout.boundingRect().size().toSize().height()
         shown = text
         if layout.lineAt(0).naturalTextWidth() > box.width():
-            shown = QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight,
-                                                  box.width())
+            shown = QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, box.width())
             layout = _one_line(shown, font, text_option, box.width())
         top = (box.height() - height) // 2
         # Qt's rounding of that centre depends on the line's fractional ascent and descent (a
@@ -149,18 +170,33 @@ class RowDelegate(QStyledItemDelegate):
         # the same pixels (``None``), Qt's delegate paints the cell.
         first = layout.lineAt(0)
         runs = _shaped(layout, font)  # what is drawn: shaped once, here
-        kind = (font.key(), rect.height(), align, first.ascent(), first.descent(),
-                shown is not text)
+        kind = (
+            font.key(),
+            rect.height(),
+            align,
+            first.ascent(),
+            first.descent(),
+            shown is not text,
+        )
         if kind in self._nudges:
             nudge = self._nudges[kind]
         else:
-            nudge = self._nudges[kind] = _nudge(option, text, font, rect, align, runs,
-                                                self._margin, top)
+            nudge = self._nudges[kind] = _nudge(
+                option, text, font, rect, align, runs, self._margin, top
+            )
         return None if nudge is None else (runs, self._margin, top + nudge)
 
 
-def _nudge(option: QStyleOptionViewItem, text: str, font: QFont, rect: QRect, align: int,
-           runs: Shaped, left: int, top: int) -> int | None:
+def _nudge(
+    option: QStyleOptionViewItem,
+    text: str,
+    font: QFont,
+    rect: QRect,
+    align: int,
+    runs: Shaped,
+    left: int,
+    top: int,
+) -> int | None:
     """The vertical correction (0, 1 or -1 pixel) that makes the text's ``runs`` drawn at
     ``(left, top)`` the same pixels as the style's own drawing of ``text`` in such a cell;
     ``None`` if there is none."""
@@ -194,11 +230,13 @@ def _nudge(option: QStyleOptionViewItem, text: str, font: QFont, rect: QRect, al
     item.textElideMode = Qt.TextElideMode.ElideRight
     item.backgroundBrush = QBrush()
     item.palette.setColor(QPalette.ColorRole.Text, black)
+
     def styled(painter: QPainter) -> None:
         style.drawControl(QStyle.ControlElement.CE_ItemViewItem, item, painter, widget)
 
     theirs = picture(styled)
     for nudge in (0, 1, -1):
+
         def ours(painter: QPainter, n: int = nudge) -> None:
             _draw(painter, QPointF(left, top + n), runs)
 

@@ -18,21 +18,22 @@ from ui.panels.legal import spend_refusal
 if TYPE_CHECKING:
     from ui.panels.battle_commands import BattleCommands
 
+
 def start_long_action(commands: BattleCommands, unit_id: BattleUnitId) -> bool:
     """Ask what the unit is busy with and for how long (per the edition), then record it."""
     view = commands.host.view
     if view is None:
         return False
     commands.host.select_unit(unit_id)
-    answer = LongActionDialog.ask(commands.widget, view.setup.unit(unit_id).name,
-                                  view.setup.rules)
+    answer = LongActionDialog.ask(commands.widget, view.setup.unit(unit_id).name, view.setup.rules)
     if answer is None:
         return False
     return commands.record([LongActionStarted(unit_id, answer.what, answer.turns)])
 
 
-def settle_who_first(commands: BattleCommands, responder: BattleUnitId,
-                     active: BattleUnitId) -> bool:
+def settle_who_first(
+    commands: BattleCommands, responder: BattleUnitId, active: BattleUnitId
+) -> bool:
     """Who acts first between the acting ``active`` unit and ``responder`` (4.3, per the
     battle's edition); the decision goes in the log."""
     view = commands.host.view
@@ -60,6 +61,12 @@ def sprint(commands: BattleCommands, unit_id: BattleUnitId) -> bool:
     if why is not None:  # refused here, before any dice are rolled
         host.show_error(why)
         return False
-    open_sprint(commands.widget, host.services, host.battle_id, unit_id, bus=host.bus,
-           undo_stack=host.undo_stack)
+    open_sprint(
+        commands.widget,
+        host.services,
+        host.battle_id,
+        unit_id,
+        bus=host.bus,
+        undo_stack=host.undo_stack,
+    )
     return True

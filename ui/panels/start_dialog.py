@@ -94,8 +94,7 @@ class OrderEditor(QWidget):
         buttons.addStretch(1)
         row.addLayout(buttons)
         layout.addLayout(row, 1)
-        layout.addWidget(QLabel("Dice rolled at the table (optional; empty: virtual dice):",
-                                self))
+        layout.addWidget(QLabel("Dice rolled at the table (optional; empty: virtual dice):", self))
         self.typed = QLineEdit(self)
         self.typed.setObjectName("typedDice")
         self.typed.setPlaceholderText("e.g. 5 3 — one d6 per player, in list order")
@@ -163,8 +162,10 @@ class OrderEditor(QWidget):
 
     def roll(self) -> RollOff | None:
         """Roll off for the listed players; the list takes the order and shows the dice."""
-        players = [(self.list.item(i).data(ID), self.list.item(i).text().split("   ")[0])
-                   for i in range(self.list.count())]
+        players = [
+            (self.list.item(i).data(ID), self.list.item(i).text().split("   ")[0])
+            for i in range(self.list.count())
+        ]
         if len(players) < 2:
             self.dice_label.setText("Pick at least two players to roll off.")
             return None
@@ -182,8 +183,10 @@ class OrderEditor(QWidget):
         try:
             result = roll_off(players, dice)
         except NeedDie:
-            self.dice_label.setText("<b>A tie: roll again for the tied players and type "
-                                    "those dice after the first ones.</b>")
+            self.dice_label.setText(
+                "<b>A tie: roll again for the tied players and type "
+                "those dice after the first ones.</b>"
+            )
             return None
         except UserError as exc:
             self.dice_label.setText(f"<b>{exc}</b>")
@@ -207,8 +210,9 @@ class OrderEditor(QWidget):
 class OrderDialog(QDialog):
     """The turn order of a planned battle, before it starts."""
 
-    def __init__(self, parent: QWidget | None, battle_name: str,
-                 players: Sequence[PlayerChoice]) -> None:
+    def __init__(
+        self, parent: QWidget | None, battle_name: str, players: Sequence[PlayerChoice]
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("orderDialog")
         self.setWindowTitle(f"Start {battle_name}")
@@ -217,16 +221,18 @@ class OrderDialog(QDialog):
         self.editor.set_players(players)
         layout.addWidget(self.editor, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel, self)
-        self.start_button = buttons.addButton("&Start battle",
-                                              QDialogButtonBox.ButtonRole.AcceptRole)
+        self.start_button = buttons.addButton(
+            "&Start battle", QDialogButtonBox.ButtonRole.AcceptRole
+        )
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self.resize(460, 380)
 
     @classmethod
-    def ask(cls, parent: QWidget | None, battle_name: str,
-            players: Sequence[PlayerChoice]) -> list[PlayerId] | None:
+    def ask(
+        cls, parent: QWidget | None, battle_name: str, players: Sequence[PlayerChoice]
+    ) -> list[PlayerId] | None:
         dialog = cls(parent, battle_name, players)
         try:
             if dialog.exec() != QDialog.DialogCode.Accepted:
@@ -266,8 +272,10 @@ class StartBattleDialog(QDialog):
         self.budget.setObjectName("musterBudget")
         self.budget.setRange(0, MAX_NUMBER)
         self.budget.setSpecialValueText("no budget")
-        self.budget.setToolTip("Most each side may muster for this battle (0: no budget). Over "
-                               "it is a warning, never a refusal.")
+        self.budget.setToolTip(
+            "Most each side may muster for this battle (0: no budget). Over "
+            "it is a warning, never a refusal."
+        )
         self._cost_unit = "CP"
         for c in services.campaigns.list_campaigns():
             if c.id == campaign_id:
@@ -278,8 +286,13 @@ class StartBattleDialog(QDialog):
         layout.addLayout(form)
         columns = QHBoxLayout()
         left = QVBoxLayout()
-        left.addWidget(QLabel("Who fights, with which units (the campaign's units stay in "
-                              "their armies; the battle keeps copies):", self))
+        left.addWidget(
+            QLabel(
+                "Who fights, with which units (the campaign's units stay in "
+                "their armies; the battle keeps copies):",
+                self,
+            )
+        )
         self.tree = QTreeWidget(self)
         self.tree.setObjectName("musterTree")
         self.tree.setHeaderLabels(["Player / army / unit", "Type"])
@@ -299,8 +312,9 @@ class StartBattleDialog(QDialog):
         columns.addWidget(self.order, 2)
         layout.addLayout(columns, 1)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel, self)
-        self.start_button = self.buttons.addButton("&Start battle",
-                                                   QDialogButtonBox.ButtonRole.AcceptRole)
+        self.start_button = self.buttons.addButton(
+            "&Start battle", QDialogButtonBox.ButtonRole.AcceptRole
+        )
         self.start_button.setObjectName("startBattle")
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
@@ -325,8 +339,11 @@ class StartBattleDialog(QDialog):
     def _load(self) -> None:
         players = self.services.campaigns.list_players(self.campaign_id)
         armies = self.services.campaigns.list_armies(self.campaign_id)
-        flags_tri = (Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled
-                     | Qt.ItemFlag.ItemIsAutoTristate)
+        flags_tri = (
+            Qt.ItemFlag.ItemIsUserCheckable
+            | Qt.ItemFlag.ItemIsEnabled
+            | Qt.ItemFlag.ItemIsAutoTristate
+        )
         for p in players:
             self._players[p.id] = PlayerChoice(p.id, p.name, p.colour)
             top = QTreeWidgetItem(self.tree, [p.name, p.faction])
@@ -345,7 +362,8 @@ class StartBattleDialog(QDialog):
                         f"{a.name} is over its own budget of {roster.budget} "
                         f"{roster.cost_unit} by {roster.total - roster.budget} "
                         f"{roster.cost_unit} ({roster.total} {roster.cost_unit}): the battle "
-                        "can still start.")
+                        "can still start."
+                    )
                 for u in roster.units:
                     item = QTreeWidgetItem(army, [u.name, u.type_name])
                     item.setData(0, ID, ("unit", u.id))
@@ -355,8 +373,7 @@ class StartBattleDialog(QDialog):
                         item.setText(1, f"{u.type_name} (dead)")
                         item.setToolTip(0, "Dead in the campaign: cannot fight")
                     else:
-                        item.setFlags(Qt.ItemFlag.ItemIsUserCheckable
-                                      | Qt.ItemFlag.ItemIsEnabled)
+                        item.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
                         if u.status == UnitStatus.WOUNDED:
                             item.setText(1, f"{u.type_name} (wounded)")
                     item.setCheckState(0, Qt.CheckState.Unchecked)
@@ -378,8 +395,7 @@ class StartBattleDialog(QDialog):
         for top in self.player_items():
             for item in self.unit_items(top):
                 if item.data(0, ID) == ("unit", unit_id):
-                    item.setCheckState(0, Qt.CheckState.Checked if on
-                                       else Qt.CheckState.Unchecked)
+                    item.setCheckState(0, Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
 
     @property
     def _costs(self) -> dict[int, int]:
@@ -393,9 +409,12 @@ class StartBattleDialog(QDialog):
         out: dict[PlayerId, list[UnitId]] = {}
         for top in self.player_items():
             pid = top.data(0, ID)[1]
-            ids = [item.data(0, ID)[1] for item in self.unit_items(top)
-                   if item.checkState(0) == Qt.CheckState.Checked
-                   and item.flags() & Qt.ItemFlag.ItemIsEnabled]
+            ids = [
+                item.data(0, ID)[1]
+                for item in self.unit_items(top)
+                if item.checkState(0) == Qt.CheckState.Checked
+                and item.flags() & Qt.ItemFlag.ItemIsEnabled
+            ]
             if ids:
                 out[pid] = ids
         return out
@@ -403,9 +422,10 @@ class StartBattleDialog(QDialog):
     def _changed(self, *_args: object) -> None:
         chosen = self.musters()
         self.order.set_players([self._players[pid] for pid in self._players if pid in chosen])
-        sides = [SideMuster(self._players[pid].name, len(ids),
-                            sum(self._costs.get(i, 0) for i in ids))
-                 for pid, ids in chosen.items()]
+        sides = [
+            SideMuster(self._players[pid].name, len(ids), sum(self._costs.get(i, 0) for i in ids))
+            for pid, ids in chosen.items()
+        ]
         line, warnings = muster_summary(sides, self.budget.value(), self._cost_unit)
         warnings = (*warnings, *self._armies_over_budget())
         self.count_label.setText("Mustered — " + (line or "nobody yet"))
@@ -434,12 +454,14 @@ class StartBattleDialog(QDialog):
         if len(chosen) < 2:
             return None
         order = [pid for pid in self.order.order() if pid in chosen]
-        return StartRequest(self.name.text().strip(),
-                            tuple(Muster(pid, tuple(chosen[pid])) for pid in order))
+        return StartRequest(
+            self.name.text().strip(), tuple(Muster(pid, tuple(chosen[pid])) for pid in order)
+        )
 
     @classmethod
-    def ask(cls, parent: QWidget | None, services: Services, campaign_id: CampaignId
-            ) -> StartRequest | None:
+    def ask(
+        cls, parent: QWidget | None, services: Services, campaign_id: CampaignId
+    ) -> StartRequest | None:
         dialog = cls(parent, services, campaign_id)
         try:
             if dialog.exec() != QDialog.DialogCode.Accepted:

@@ -38,8 +38,12 @@ class StillRows(QObject):
         self.timer.setInterval(pause_ms)
         self.timer.timeout.connect(self.release)
         model = table.model()
-        for signal in (model.layoutChanged, model.rowsInserted, model.rowsRemoved,
-                       model.modelReset):
+        for signal in (
+            model.layoutChanged,
+            model.rowsInserted,
+            model.rowsRemoved,
+            model.modelReset,
+        ):
             signal.connect(self._rows_changed)
         table.viewport().installEventFilter(self)
         self._shown = self.keys_shown()
@@ -70,7 +74,7 @@ class StillRows(QObject):
         h = self.header
         return [self._key(h.logicalIndex(v)) for v in range(h.count())]
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
         if kind in (QEvent.Type.Enter, QEvent.Type.MouseMove, QEvent.Type.HoverMove):
             self._over = True

@@ -101,23 +101,27 @@ class RowPaintedTable(QTableView):
         super().__init__(parent)
         self.row_painter: RowPainter | None = None
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt name)
-        if event.type() in (QEvent.Type.StyleChange, QEvent.Type.FontChange,
-                            QEvent.Type.PaletteChange) and self.row_painter is not None:
+    def changeEvent(self, event: QEvent) -> None:
+        if (
+            event.type()
+            in (QEvent.Type.StyleChange, QEvent.Type.FontChange, QEvent.Type.PaletteChange)
+            and self.row_painter is not None
+        ):
             self.row_painter.forget()  # the rows' pictures were painted in the old look
         super().changeEvent(event)
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = self.row_painter
         if painter is None or not painter.paint(event):
             super().paintEvent(event)
 
-    def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 (Qt name)
+    def viewportEvent(self, event: QEvent) -> bool:
         painter = self.row_painter
         kind = event.type()
         if painter is not None:
-            if kind in (QEvent.Type.HoverEnter, QEvent.Type.HoverMove) \
-                    and isinstance(event, QHoverEvent):
+            if kind in (QEvent.Type.HoverEnter, QEvent.Type.HoverMove) and isinstance(
+                event, QHoverEvent
+            ):
                 painter.hover = QPersistentModelIndex(self.indexAt(event.position().toPoint()))
             elif kind == QEvent.Type.HoverLeave:
                 painter.hover = QPersistentModelIndex()
@@ -129,8 +133,13 @@ class RowPainter:
     :class:`LineRow` (the battle log: one column, alternating colours, no grid) is painted
     the same way, a line per row."""
 
-    def __init__(self, table: QTableView, model: RowRecords, rows: RowDelegate,
-                 chips: StatusChipDelegate | None = None) -> None:
+    def __init__(
+        self,
+        table: QTableView,
+        model: RowRecords,
+        rows: RowDelegate,
+        chips: StatusChipDelegate | None = None,
+    ) -> None:
         # The table keeps its painter: the painter only refers to it (no reference cycle
         # between a widget and the pictures, left for Python's collector at exit).
         self._table = weakref.ref(table)
@@ -167,8 +176,11 @@ class RowPainter:
         if not base.state & _ENABLED:
             return False
         count = vh.count()
-        columns = [(c, hh.sectionViewportPosition(c), hh.sectionSize(c))
-                   for c in range(hh.count()) if not hh.isSectionHidden(c)]
+        columns = [
+            (c, hh.sectionViewportPosition(c), hh.sectionSize(c))
+            for c in range(hh.count())
+            if not hh.isSectionHidden(c)
+        ]
         if count == 0 or not columns:
             return True
         region = event.region()
@@ -211,8 +223,12 @@ class RowPainter:
         # Rows of one height, in the model's order, none hidden (the usual case): each row's
         # place follows from its number, without asking the header row by row.
         height = vh.defaultSectionSize()
-        if not vh.sectionsMoved() and not vh.sectionsHidden() \
-                and vh.minimumSectionSize() >= height and vh.length() == count * height:
+        if (
+            not vh.sectionsMoved()
+            and not vh.sectionsHidden()
+            and vh.minimumSectionSize() >= height
+            and vh.length() == count * height
+        ):
             offset = vh.offset()
             for r in sorted(shown):
                 shown_rows.append(r)
@@ -222,15 +238,23 @@ class RowPainter:
                 r = vh.logicalIndex(visual)
                 if not vh.isSectionHidden(r):
                     shown_rows.append(visual)
-                    rows.append((r, vh.sectionViewportPosition(r), vh.sectionSize(r),
-                                 model.record(r)))
+                    rows.append(
+                        (r, vh.sectionViewportPosition(r), vh.sectionSize(r), model.record(r))
+                    )
         viewport = table.viewport()
         ground = viewport.palette().brush(viewport.backgroundRole())
         # What a row's picture depends on besides the row: the columns, the ground, the pixel
         # ratio, whether the window is active (the selection's colours).
-        frame = ((tuple((x - start, w) for _c, x, w in columns), ground.color().rgba(),
-                  viewport.devicePixelRatioF(), bool(base.state & _ACTIVE))
-                 if ground.style() == Qt.BrushStyle.SolidPattern else None)
+        frame = (
+            (
+                tuple((x - start, w) for _c, x, w in columns),
+                ground.color().rgba(),
+                viewport.devicePixelRatioF(),
+                bool(base.state & _ACTIVE),
+            )
+            if ground.style() == Qt.BrushStyle.SolidPattern
+            else None
+        )
         current_row = current.row()
 
         def qt_frame(r: int) -> tuple[object, ...] | None:
@@ -240,8 +264,7 @@ class RowPainter:
             under it, which a picture gets a shade different)."""
             if frame is None or r == hover_row or (focus and r == current_row):
                 return None
-            return frame + ((selected(r),
-                             bool(model.flags(model.index(r, 0)) & _ITEM_ENABLED)),)
+            return frame + ((selected(r), bool(model.flags(model.index(r, 0)) & _ITEM_ENABLED)),)
 
         painter = QPainter(viewport)
         # As the view does: the header rows (spans) first, then the rest clipped off them.
@@ -252,23 +275,38 @@ class RowPainter:
             size = QSize(span_width - grid, h - grid)
             spans += QRect(QPoint(start, y), size)
             odd = alternate and visual & 1 == 1
-            index = (model.index(r, 0) if r in (hover_row, current_row)
-                     or selected(r) else None)  # painted the way Qt does
+            index = (
+                model.index(r, 0) if r in (hover_row, current_row) or selected(r) else None
+            )  # painted the way Qt does
             line_row: LineRow = record
 
-            def line(p: QPainter, at: QPoint, record: LineRow = line_row, odd: bool = odd,
-                     index: QModelIndex | None = index, r: int = r, size: QSize = size) -> bool:
+            def line(
+                p: QPainter,
+                at: QPoint,
+                record: LineRow = line_row,
+                odd: bool = odd,
+                index: QModelIndex | None = index,
+                r: int = r,
+                size: QSize = size,
+            ) -> bool:
                 cell = QRect(at, size)
                 if index is not None or not self._line(p, base, cell, record, odd):
-                    self._as_qt(p, base, cell, index or model.index(r, 0), current, focus,
-                                record, odd=odd)
+                    self._as_qt(
+                        p, base, cell, index or model.index(r, 0), current, focus, record, odd=odd
+                    )
                 return True
 
             # A line in alternate colours has a picture for each colour (the log: a new line
             # moves every line to the other colour; its Undo moves them back).
-            self._row(painter, QPoint(start, y), size,
-                      frame if index is None else qt_frame(r), ("line", record.look(), odd),
-                      line, once=index is not None)
+            self._row(
+                painter,
+                QPoint(start, y),
+                size,
+                frame if index is None else qt_frame(r),
+                ("line", record.look(), odd),
+                line,
+                once=index is not None,
+            )
         if not grid and all(isinstance(record, LineRow) for _r, _y, _h, record in rows):
             painter.end()  # lines only, no grid (the log): nothing more to paint
             return True
@@ -276,41 +314,69 @@ class RowPainter:
         for r, y, h, record in rows:
             if isinstance(record, LineRow):
                 continue
-            as_qt = (record is None or r == hover_row or r == current_row
-                     or selected(r))
+            as_qt = record is None or r in (hover_row, current_row) or selected(r)
             if isinstance(record, UnitRow) and grid:
                 kept = qt_frame(r) if as_qt else frame
-                picture = (None if kept is None else
-                           self._kept((("unit", record.look), h - grid, kept)))
+                picture = (
+                    None if kept is None else self._kept((("unit", record.look), h - grid, kept))
+                )
                 if picture is not None:  # the row as it looked before: the usual case
                     painter.drawPixmap(start, y, picture)
                     continue
                 indexes = [model.index(r, c) for c, _x, _w in columns] if as_qt else None
                 unit_row: UnitRow = record
 
-                def unit(p: QPainter, at: QPoint, record: UnitRow = unit_row, h: int = h,
-                         r: int = r, indexes: list[QModelIndex] | None = indexes) -> bool:
+                def unit(
+                    p: QPainter,
+                    at: QPoint,
+                    record: UnitRow = unit_row,
+                    h: int = h,
+                    r: int = r,
+                    indexes: list[QModelIndex] | None = indexes,
+                ) -> bool:
                     for n, (c, x, w) in enumerate(columns):
                         cell = QRect(at.x() + x - start, at.y(), w - grid, h - grid)
                         if indexes is None and self._cell(p, base, cell, record, c):
                             continue
                         if indexes is None and p is not painter:
                             return False  # a text Qt's delegate paints: no picture of it
-                        self._as_qt(p, base, cell, model.index(r, c) if indexes is None
-                                    else indexes[n], current, focus, record)
+                        self._as_qt(
+                            p,
+                            base,
+                            cell,
+                            model.index(r, c) if indexes is None else indexes[n],
+                            current,
+                            focus,
+                            record,
+                        )
                     return True
 
-                if self._row(painter, QPoint(start, y), QSize(span_width, h - grid), kept,
-                             ("unit", record.look), unit, once=as_qt):
+                if self._row(
+                    painter,
+                    QPoint(start, y),
+                    QSize(span_width, h - grid),
+                    kept,
+                    ("unit", record.look),
+                    unit,
+                    once=as_qt,
+                ):
                     continue
             for c, x, w in columns:
                 cell = QRect(x, y, w - grid, h - grid)
                 if as_qt or record is None or not self._cell(painter, base, cell, record, c):
-                    self._as_qt(painter, base, cell, model.index(r, c), current, focus,
-                                record if isinstance(record, UnitRow) else None)
+                    self._as_qt(
+                        painter,
+                        base,
+                        cell,
+                        model.index(r, c),
+                        current,
+                        focus,
+                        record if isinstance(record, UnitRow) else None,
+                    )
         if table.showGrid() and rows:
-            self._grid(painter, base, [(y, h) for _r, y, h, _rec in rows], columns, clip,
-                       right, bottom)
+            self._grid(
+                painter, base, [(y, h) for _r, y, h, _rec in rows], columns, clip, right, bottom
+            )
         painter.end()
         return True
 
@@ -321,9 +387,17 @@ class RowPainter:
         self._quick_ok.clear()
         self._options.clear()
 
-    def _row(self, painter: QPainter, at: QPoint, size: QSize,
-             frame: tuple[object, ...] | None, key: tuple[object, ...],
-             draw: Callable[[QPainter, QPoint], bool], *, once: bool = False) -> bool:
+    def _row(
+        self,
+        painter: QPainter,
+        at: QPoint,
+        size: QSize,
+        frame: tuple[object, ...] | None,
+        key: tuple[object, ...],
+        draw: Callable[[QPainter, QPoint], bool],
+        *,
+        once: bool = False,
+    ) -> bool:
         """Paint a row at ``at`` with ``draw`` (given a painter and where to draw): from its
         picture, made the first time the row looks like this (``key``) in this ``frame``; or
         straight onto the viewport when there is no frame (a ground that is not one colour).
@@ -357,8 +431,9 @@ class RowPainter:
             self._pictures[key] = cast(QPixmap | None, found)  # the most recently used last
         return found
 
-    def _picture(self, key: tuple[object, ...], size: QSize,
-                 draw: Callable[[QPainter, QPoint], bool]) -> QPixmap | None:
+    def _picture(
+        self, key: tuple[object, ...], size: QSize, draw: Callable[[QPainter, QPoint], bool]
+    ) -> QPixmap | None:
         """The picture kept for ``key``, else painted now (``None``: ``draw`` refused). A row
         that looks again as it did (Undo, the next turn, scrolling back) is drawn from its
         picture."""
@@ -380,23 +455,39 @@ class RowPainter:
         pictures[key] = picture if whole else None
         return pictures[key]
 
-    def _line(self, painter: QPainter, base: QStyleOptionViewItem, cell: QRect,
-              record: LineRow, odd: bool = False) -> bool:
+    def _line(
+        self,
+        painter: QPainter,
+        base: QStyleOptionViewItem,
+        cell: QRect,
+        record: LineRow,
+        odd: bool = False,
+    ) -> bool:
         """A line across the table (a player's header, a line of the log), on the style's
         alternate colour when ``odd``; ``False``: its text is Qt's to paint."""
         if odd:
             self._row_panel(painter, base, cell, odd=True)
         return self.rows.draw_line(painter, base, cell, record)
 
-    def _cell(self, painter: QPainter, base: QStyleOptionViewItem, cell: QRect,
-              record: UnitRow, c: int) -> bool:
+    def _cell(
+        self, painter: QPainter, base: QStyleOptionViewItem, cell: QRect, record: UnitRow, c: int
+    ) -> bool:
         """A unit's cell; ``False``: its text is Qt's to paint (over the same background)."""
         delegate = self.chips if c == STATUS and self.chips is not None else self.rows
         return delegate.draw_cell(painter, base, cell, record, c)
 
-    def _as_qt(self, painter: QPainter, base: QStyleOptionViewItem, cell: QRect,
-               index: QModelIndex, current: QModelIndex, focus: bool,
-               record: UnitRow | LineRow | None = None, *, odd: bool = False) -> None:
+    def _as_qt(
+        self,
+        painter: QPainter,
+        base: QStyleOptionViewItem,
+        cell: QRect,
+        index: QModelIndex,
+        current: QModelIndex,
+        focus: bool,
+        record: UnitRow | LineRow | None = None,
+        *,
+        odd: bool = False,
+    ) -> None:
         """The cell as the table view paints it: the style's row panel, then the item as Qt's
         delegate draws it, with the selection, hover, enabled and focus states the view gives
         (a unit's cell or a line drawn from its ``record`` instead of the model's answers)."""
@@ -415,8 +506,7 @@ class RowPainter:
         c = index.column()
         if record is None:
             opt = _item_option(base, cell, state, odd)
-            style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewRow, opt, painter,
-                                table)
+            style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewRow, opt, painter, table)
             table.itemDelegateForIndex(index).paint(painter, opt, index)
             return
         # What Qt's delegate would ask the model for, from the record.
@@ -425,8 +515,13 @@ class RowPainter:
             text = "" if c == STATUS else record.texts[c]
             font, colour, align = record.fonts[c], record.colours[c], record.aligns[c]
         else:
-            look, text, font, colour, align = (record.look(), record.text, record.font,
-                                               record.foreground, LEFT_ALIGN)
+            look, text, font, colour, align = (
+                record.look(),
+                record.text,
+                record.font,
+                record.foreground,
+                LEFT_ALIGN,
+            )
         key = (look, c, state.value, cell.width(), cell.height(), odd)
         kept = self._options.get(key)
         if kept is None:
@@ -443,8 +538,16 @@ class RowPainter:
             # The style's own drawing lays the text out again each time; the same pixels from
             # the style's panel and focus frame around the text laid out once, where that was
             # checked to be so for such a cell.
-            kind = (style, state.value, opt.font.key(), cell.width(), cell.height(), align,
-                    record.background is not None, c == STATUS and isinstance(record, UnitRow))
+            kind = (
+                style,
+                state.value,
+                opt.font.key(),
+                cell.width(),
+                cell.height(),
+                align,
+                record.background is not None,
+                c == STATUS and isinstance(record, UnitRow),
+            )
             verdict = self._quick_ok.get(kind)
             if verdict is None:
                 verdict = self._quick_ok[kind] = self._same_quick(base, opt, cell, font, align)
@@ -460,9 +563,15 @@ class RowPainter:
         if c == STATUS and self.chips is not None and isinstance(record, UnitRow):
             self.chips.draw_row_chips(painter, opt, cell, record)
 
-    def _quick_cell(self, painter: QPainter, base: QStyleOptionViewItem,
-                    opt: QStyleOptionViewItem, cell: QRect, font: QFont | None,
-                    align: int) -> bool:
+    def _quick_cell(
+        self,
+        painter: QPainter,
+        base: QStyleOptionViewItem,
+        opt: QStyleOptionViewItem,
+        cell: QRect,
+        font: QFont | None,
+        align: int,
+    ) -> bool:
         """What the style's item drawing does for a text cell (its panel: background and
         selection; the text in the selection's or the cell's colour, clipped to the cell;
         the focus frame), with the text laid out once (``RowDelegate.draw_text``).
@@ -470,38 +579,55 @@ class RowPainter:
         table = self.table
         style = table.style()
         state = opt.state
-        group = (QPalette.ColorGroup.Disabled if not state & _ENABLED
-                 else QPalette.ColorGroup.Normal if state & _ACTIVE
-                 else QPalette.ColorGroup.Inactive)
+        group = (
+            QPalette.ColorGroup.Disabled
+            if not state & _ENABLED
+            else QPalette.ColorGroup.Normal
+            if state & _ACTIVE
+            else QPalette.ColorGroup.Inactive
+        )
         text = opt.text
         painter.save()
         painter.setClipRect(cell, Qt.ClipOperation.IntersectClip)
         style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewItem, opt, painter, table)
         ok = True
         if text:
-            colour = opt.palette.color(group, QPalette.ColorRole.HighlightedText
-                                       if state & _SELECTED else QPalette.ColorRole.Text)
+            colour = opt.palette.color(
+                group,
+                QPalette.ColorRole.HighlightedText
+                if state & _SELECTED
+                else QPalette.ColorRole.Text,
+            )
             # Laid out (and checked once) as an unselected cell's text: the same place.
             ok = self.rows.draw_text(painter, base, cell, text, font, colour, align)
         if ok and state & _FOCUS:
             frame = QStyleOptionFocusRect()
             frame.initFrom(table)
-            frame.state = state | QStyle.StateFlag.State_KeyboardFocusChange \
-                | QStyle.StateFlag.State_Item
+            frame.state = (
+                state | QStyle.StateFlag.State_KeyboardFocusChange | QStyle.StateFlag.State_Item
+            )
             frame.palette = opt.palette
             frame.fontMetrics = opt.fontMetrics
             frame.direction = opt.direction
-            frame.rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemFocusRect, opt,
-                                              table)
+            frame.rect = style.subElementRect(
+                QStyle.SubElement.SE_ItemViewItemFocusRect, opt, table
+            )
             frame.backgroundColor = opt.palette.color(
                 QPalette.ColorGroup.Normal if state & _ENABLED else QPalette.ColorGroup.Disabled,
-                QPalette.ColorRole.Highlight if state & _SELECTED else QPalette.ColorRole.Window)
+                QPalette.ColorRole.Highlight if state & _SELECTED else QPalette.ColorRole.Window,
+            )
             style.drawPrimitive(QStyle.PrimitiveElement.PE_FrameFocusRect, frame, painter, table)
         painter.restore()
         return ok
 
-    def _same_quick(self, base: QStyleOptionViewItem, opt: QStyleOptionViewItem, cell: QRect,
-                    font: QFont | None, align: int) -> bool:
+    def _same_quick(
+        self,
+        base: QStyleOptionViewItem,
+        opt: QStyleOptionViewItem,
+        cell: QRect,
+        font: QFont | None,
+        align: int,
+    ) -> bool:
         """Whether :meth:`_quick_cell` gives the style's own pixels for such a cell: both
         drawn once into pictures and compared."""
         table = self.table
@@ -510,8 +636,11 @@ class RowPainter:
         local.rect = QRect(QPoint(0, 0), cell.size())
 
         def picture(quick: bool) -> QImage | None:
-            image = QImage(round(cell.width() * ratio), round(cell.height() * ratio),
-                           QImage.Format.Format_ARGB32_Premultiplied)
+            image = QImage(
+                round(cell.width() * ratio),
+                round(cell.height() * ratio),
+                QImage.Format.Format_ARGB32_Premultiplied,
+            )
             image.setDevicePixelRatio(ratio)
             image.fill(QColor("white"))
             p = QPainter(image)
@@ -519,24 +648,32 @@ class RowPainter:
             if quick:
                 done = self._quick_cell(p, base, local, local.rect, font, align)
             else:
-                table.style().drawControl(QStyle.ControlElement.CE_ItemViewItem, local, p,
-                                          table)
+                table.style().drawControl(QStyle.ControlElement.CE_ItemViewItem, local, p, table)
             p.end()
             return image if done else None
 
         quick = picture(True)
         return quick is not None and quick == picture(False)
 
-    def _row_panel(self, painter: QPainter, base: QStyleOptionViewItem, cell: QRect, *,
-                   odd: bool) -> None:
+    def _row_panel(
+        self, painter: QPainter, base: QStyleOptionViewItem, cell: QRect, *, odd: bool
+    ) -> None:
         """The style's panel under a row's cell (the alternate colour of odd rows)."""
         opt = _item_option(base, cell, base.state, odd)
-        self.table.style().drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewRow, opt,
-                                         painter, self.table)
+        self.table.style().drawPrimitive(
+            QStyle.PrimitiveElement.PE_PanelItemViewRow, opt, painter, self.table
+        )
 
-    def _grid(self, painter: QPainter, base: QStyleOptionViewItem,
-              drawn: list[tuple[int, int]], columns: list[tuple[int, int, int]], clip: QRect,
-              right: int, bottom: int) -> None:
+    def _grid(
+        self,
+        painter: QPainter,
+        base: QStyleOptionViewItem,
+        drawn: list[tuple[int, int]],
+        columns: list[tuple[int, int, int]],
+        clip: QRect,
+        right: int,
+        bottom: int,
+    ) -> None:
         """A line under each row and right of each column, in the style's grid colour, up to
         the last row and column (the painter is clipped off the header rows, as the view's
         is)."""
@@ -555,12 +692,15 @@ class RowPainter:
                 painter.fillRect(x + w - 1, top, 1, low - top + 1, colour)
             return
         painter.setPen(QPen(colour, 1, style))
-        painter.drawLines([QLine(left, y + h - 1, end, y + h - 1) for y, h in drawn]
-                          + [QLine(x + w - 1, top, x + w - 1, low) for _c, x, w in columns])
+        painter.drawLines(
+            [QLine(left, y + h - 1, end, y + h - 1) for y, h in drawn]
+            + [QLine(x + w - 1, top, x + w - 1, low) for _c, x, w in columns]
+        )
 
 
-def _item_option(base: QStyleOptionViewItem, cell: QRect, state: QStyle.StateFlag,
-                 odd: bool) -> QStyleOptionViewItem:
+def _item_option(
+    base: QStyleOptionViewItem, cell: QRect, state: QStyle.StateFlag, odd: bool
+) -> QStyleOptionViewItem:
     """The view's item option for ``cell`` in ``state`` (``odd``: in the alternate colour)."""
     opt = QStyleOptionViewItem(base)
     opt.rect = cell
@@ -593,8 +733,13 @@ class SteadyHeader(QHeaderView):
         self._taker = PictureTaker()  # its pictures of itself
         self._take_soon = False
         self._hint: tuple[tuple[object, ...], QSize] | None = None
-        for signal in (self.sectionResized, self.sectionMoved, self.sectionCountChanged,
-                       self.geometriesChanged, self.sortIndicatorChanged):
+        for signal in (
+            self.sectionResized,
+            self.sectionMoved,
+            self.sectionCountChanged,
+            self.geometriesChanged,
+            self.sortIndicatorChanged,
+        ):
             signal.connect(self.forget)
 
     def forget(self, *_args: object) -> None:
@@ -608,19 +753,31 @@ class SteadyHeader(QHeaderView):
         :meth:`forget` hears of): the sections shown, the sort indicator, the font, the style,
         the icons' size and the texts' alignment."""
         count = self.count()
-        hidden = (tuple(i for i in range(count) if self.isSectionHidden(i))
-                  if self.hiddenSectionCount() else ())
-        return (count, hidden, self.isSortIndicatorShown(), self.sortIndicatorSection(),
-                self.sortIndicatorOrder(), self.font().key(), id(self.style()),
-                self.iconSize(), self.defaultAlignment(), self.logicalDpiY())
+        hidden = (
+            tuple(i for i in range(count) if self.isSectionHidden(i))
+            if self.hiddenSectionCount()
+            else ()
+        )
+        return (
+            count,
+            hidden,
+            self.isSortIndicatorShown(),
+            self.sortIndicatorSection(),
+            self.sortIndicatorOrder(),
+            self.font().key(),
+            id(self.style()),
+            self.iconSize(),
+            self.defaultAlignment(),
+            self.logicalDpiY(),
+        )
 
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+    def sizeHint(self) -> QSize:
         key = self._hint_for()
         if self._hint is None or self._hint[0] != key:
             self._hint = (key, super().sizeHint())
         return QSize(self._hint[1])
 
-    def setModel(self, model: QAbstractItemModel | None) -> None:  # noqa: N802 (Qt name)
+    def setModel(self, model: QAbstractItemModel | None) -> None:
         old = self.model()
         if old is not None:
             for signal in _model_signals(old):
@@ -634,23 +791,30 @@ class SteadyHeader(QHeaderView):
             model.layoutChanged.connect(self._layout_changed)
         self.forget()
 
-    def _layout_changed(self, _parents: object = None,
-                        hint: QAbstractItemModel.LayoutChangeHint =
-                        QAbstractItemModel.LayoutChangeHint.NoLayoutChangeHint) -> None:
+    def _layout_changed(
+        self,
+        _parents: object = None,
+        hint: QAbstractItemModel.LayoutChangeHint = QAbstractItemModel.LayoutChangeHint.NoLayoutChangeHint,
+    ) -> None:
         """Rows moved (the hint says so): the columns are as they were. Else they may not."""
         if hint != QAbstractItemModel.LayoutChangeHint.VerticalSortHint:
             self.forget()
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt name)
+    def changeEvent(self, event: QEvent) -> None:
         self.forget()
         super().changeEvent(event)
 
     def _look(self) -> tuple[object, ...]:
         viewport = self.viewport()
-        return (viewport.size(), viewport.devicePixelRatioF(), self.offset(),
-                self.isActiveWindow(), self.isEnabled())
+        return (
+            viewport.size(),
+            viewport.devicePixelRatioF(),
+            self.offset(),
+            self.isActiveWindow(),
+            self.isEnabled(),
+        )
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
+    def paintEvent(self, event: QPaintEvent) -> None:
         if self._taker.taking:
             super().paintEvent(event)
             return
@@ -679,5 +843,10 @@ class SteadyHeader(QHeaderView):
 
 def _model_signals(model: QAbstractItemModel) -> tuple[Any, ...]:
     """The signals of ``model`` after which a column header may show something else."""
-    return (model.headerDataChanged, model.modelReset, model.columnsInserted,
-            model.columnsRemoved, model.columnsMoved)
+    return (
+        model.headerDataChanged,
+        model.modelReset,
+        model.columnsInserted,
+        model.columnsRemoved,
+        model.columnsMoved,
+    )

@@ -73,29 +73,65 @@ _CHIPS_TABLE = {
 }
 
 NORMAL = Theme(
-    name="normal", font_scale=1.0, header_pt_scale=2.0, row_padding=10,
-    window="#ffffff", text="#1b1f23", muted="#5f6b76", grid="#d9dee3",
-    active_row="#fff8e1", group_text="#1b1f23", dead_text="#8a939b",
-    ready="#1e7b34", spent="#5f6b76", held="#1d5fa8", responded="#7b3fa0",
-    respond_marker="#1d5fa8", chip_text="#ffffff", chips=_CHIPS_NORMAL,
-    banner_info=("#e8f1fb", "#123a63"), banner_error=("#fdecea", "#8a1c13"),
-    selection="#cfe3fa", selection_text="#1b1f23", alt_row="#f3f5f7",
+    name="normal",
+    font_scale=1.0,
+    header_pt_scale=2.0,
+    row_padding=10,
+    window="#ffffff",
+    text="#1b1f23",
+    muted="#5f6b76",
+    grid="#d9dee3",
+    active_row="#fff8e1",
+    group_text="#1b1f23",
+    dead_text="#8a939b",
+    ready="#1e7b34",
+    spent="#5f6b76",
+    held="#1d5fa8",
+    responded="#7b3fa0",
+    respond_marker="#1d5fa8",
+    chip_text="#ffffff",
+    chips=_CHIPS_NORMAL,
+    banner_info=("#e8f1fb", "#123a63"),
+    banner_error=("#fdecea", "#8a1c13"),
+    selection="#cfe3fa",
+    selection_text="#1b1f23",
+    alt_row="#f3f5f7",
 )
 
 TABLE = Theme(
-    name="table", font_scale=1.55, header_pt_scale=2.2, row_padding=16,
-    window="#0b0d10", text="#ffffff", muted="#c3ccd5", grid="#3a4250",
-    active_row="#20262f", group_text="#ffffff", dead_text="#8c96a0",
-    ready="#6ee787", spent="#aeb8c2", held="#7cc4ff", responded="#e0a3ff",
-    respond_marker="#7cc4ff", chip_text="#000000", chips=_CHIPS_TABLE,
-    banner_info=("#12304f", "#ffffff"), banner_error=("#5c1111", "#ffffff"),
-    selection="#2f5f96", selection_text="#ffffff", alt_row="#161b22",
+    name="table",
+    font_scale=1.55,
+    header_pt_scale=2.2,
+    row_padding=16,
+    window="#0b0d10",
+    text="#ffffff",
+    muted="#c3ccd5",
+    grid="#3a4250",
+    active_row="#20262f",
+    group_text="#ffffff",
+    dead_text="#8c96a0",
+    ready="#6ee787",
+    spent="#aeb8c2",
+    held="#7cc4ff",
+    responded="#e0a3ff",
+    respond_marker="#7cc4ff",
+    chip_text="#000000",
+    chips=_CHIPS_TABLE,
+    banner_info=("#12304f", "#ffffff"),
+    banner_error=("#5c1111", "#ffffff"),
+    selection="#2f5f96",
+    selection_text="#ffffff",
+    alt_row="#161b22",
 )
 
 
 def action_colour(theme: Theme, action: ActionState) -> str:
-    return {ActionState.READY: theme.ready, ActionState.SPENT_OWN_TURN: theme.spent,
-            ActionState.HELD: theme.held, ActionState.SPENT_RESPONSE: theme.responded}[action]
+    return {
+        ActionState.READY: theme.ready,
+        ActionState.SPENT_OWN_TURN: theme.spent,
+        ActionState.HELD: theme.held,
+        ActionState.SPENT_RESPONSE: theme.responded,
+    }[action]
 
 
 def contrast_ratio(a: str, b: str) -> float:
@@ -105,8 +141,9 @@ def contrast_ratio(a: str, b: str) -> float:
         def channel(v: float) -> float:
             return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
 
-        return (0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF())
-                + 0.0722 * channel(c.blueF()))
+        return (
+            0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF())
+        )
 
     la, lb = luminance(QColor(a)), luminance(QColor(b))
     hi, lo = max(la, lb), min(la, lb)
@@ -117,8 +154,11 @@ def contrast_ratio(a: str, b: str) -> float:
 def readable_on(colour: str) -> str:
     """Black or white, whichever reads better on ``colour`` (a player's colour band; worked
     out once per colour)."""
-    return "#000000" if contrast_ratio(colour, "#000000") >= contrast_ratio(colour, "#ffffff") \
+    return (
+        "#000000"
+        if contrast_ratio(colour, "#000000") >= contrast_ratio(colour, "#ffffff")
         else "#ffffff"
+    )
 
 
 def tint(colour: str, towards: str, amount: float) -> str:
@@ -126,9 +166,11 @@ def tint(colour: str, towards: str, amount: float) -> str:
     a, b = QColor(colour), QColor(towards)
     if not a.isValid():
         a = QColor("#888888")
-    mix = QColor.fromRgbF(a.redF() + (b.redF() - a.redF()) * amount,
-                          a.greenF() + (b.greenF() - a.greenF()) * amount,
-                          a.blueF() + (b.blueF() - a.blueF()) * amount)
+    mix = QColor.fromRgbF(
+        a.redF() + (b.redF() - a.redF()) * amount,
+        a.greenF() + (b.greenF() - a.greenF()) * amount,
+        a.blueF() + (b.blueF() - a.blueF()) * amount,
+    )
     return mix.name()
 
 
@@ -137,23 +179,35 @@ def palette(theme: Theme, base: QPalette) -> QPalette:
     pal = QPalette(base)
     t = theme
     roles = {
-        QPalette.ColorRole.Window: t.window, QPalette.ColorRole.WindowText: t.text,
-        QPalette.ColorRole.Base: t.window, QPalette.ColorRole.AlternateBase: t.alt_row,
-        QPalette.ColorRole.Text: t.text, QPalette.ColorRole.Highlight: t.selection,
+        QPalette.ColorRole.Window: t.window,
+        QPalette.ColorRole.WindowText: t.text,
+        QPalette.ColorRole.Base: t.window,
+        QPalette.ColorRole.AlternateBase: t.alt_row,
+        QPalette.ColorRole.Text: t.text,
+        QPalette.ColorRole.Highlight: t.selection,
         QPalette.ColorRole.HighlightedText: t.selection_text,
         QPalette.ColorRole.PlaceholderText: t.muted,
     }
     if t is TABLE:
-        roles.update({QPalette.ColorRole.Button: "#1f2630",
-                      QPalette.ColorRole.ButtonText: t.text,
-                      QPalette.ColorRole.Light: "#4a5565", QPalette.ColorRole.Midlight: "#3a4250",
-                      QPalette.ColorRole.Mid: t.grid, QPalette.ColorRole.Dark: "#05070a",
-                      QPalette.ColorRole.Shadow: "#000000"})
+        roles.update(
+            {
+                QPalette.ColorRole.Button: "#1f2630",
+                QPalette.ColorRole.ButtonText: t.text,
+                QPalette.ColorRole.Light: "#4a5565",
+                QPalette.ColorRole.Midlight: "#3a4250",
+                QPalette.ColorRole.Mid: t.grid,
+                QPalette.ColorRole.Dark: "#05070a",
+                QPalette.ColorRole.Shadow: "#000000",
+            }
+        )
     for role, colour in roles.items():
         for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
             pal.setColor(group, role, QColor(colour))
-    for role in (QPalette.ColorRole.ButtonText, QPalette.ColorRole.WindowText,
-                 QPalette.ColorRole.Text):
+    for role in (
+        QPalette.ColorRole.ButtonText,
+        QPalette.ColorRole.WindowText,
+        QPalette.ColorRole.Text,
+    ):
         pal.setColor(QPalette.ColorGroup.Disabled, role, QColor(t.muted))
     return pal
 

@@ -24,8 +24,13 @@ Fill = Callable[[QMenu, BattleView, BattleUnitId, UnitActions], None]
 class UnitButtons(QWidget):
     """Menus filled when they open, from the battle as it stands (``view()``)."""
 
-    def __init__(self, table: UnitTable, actions: UnitActions,
-                 view: Callable[[], BattleView | None], parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        table: UnitTable,
+        actions: UnitActions,
+        view: Callable[[], BattleView | None],
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.table = table
         self.unit_actions = actions
@@ -44,8 +49,13 @@ class UnitButtons(QWidget):
         self.wizard_button = QPushButton("Combat wizard…", self)
         self.wizard_button.setObjectName("wizardButton")
         FixedWidths(self).keep(self.act_button, ("Act", "Respond"))  # as wide for both
-        for b in (self.act_button, self.hold_button, self.counter_button, self.status_button,
-                  self.wizard_button):
+        for b in (
+            self.act_button,
+            self.hold_button,
+            self.counter_button,
+            self.status_button,
+            self.wizard_button,
+        ):
             row.addWidget(b)
         row.addStretch(1)
 
@@ -72,21 +82,29 @@ class UnitButtons(QWidget):
         for b in (self.act_button, self.counter_button, self.status_button):
             b.setEnabled(on_unit)
         view = self.view()
-        why = (hold_refusal(view, unit) if on_unit and view is not None and unit is not None
-               else "Select a unit of a battle in progress.")
+        why = (
+            hold_refusal(view, unit)
+            if on_unit and view is not None and unit is not None
+            else "Select a unit of a battle in progress."
+        )
         self.hold_button.setEnabled(why is None)
         set_tooltip(
             self.hold_button,
-            why or "Keep this unit's Action: when the turn ends it is Held and may be spent "
-                   "once in response on another player's turn (4.3): H")
+            why
+            or "Keep this unit's Action: when the turn ends it is Held and may be spent "
+            "once in response on another player's turn (4.3): H",
+        )
         if view is not None and unit is not None and not is_own_turn(view.state, unit):
             self.act_button.setText("Respond")
             set_tooltip(self.act_button, "Spend the held Action in response (4.3): R")
         else:
             self.act_button.setText("Act")
-            set_tooltip(self.act_button, "Spend the Action: A attack (combat wizard), S Sprint, "
-                                         "B Bail, P Parry, O other; F Close Combat; H hold it "
-                                         "to respond")
+            set_tooltip(
+                self.act_button,
+                "Spend the Action: A attack (combat wizard), S Sprint, "
+                "B Bail, P Parry, O other; F Close Combat; H hold it "
+                "to respond",
+            )
 
     def popup(self, button: QToolButton) -> None:
         """Open ``button``'s menu under the current row (the C, R and T keys)."""

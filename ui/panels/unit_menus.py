@@ -53,30 +53,51 @@ from ui.panels.legal import (
 TOGGLES = (Status.HALF_SPEED, Status.STOPPED, Status.DISRUPTED, Status.MOM, Status.OUT)
 
 #: The Act menu: how, label, key, Over the Top.
-USES = ((ActionUse.ATTACK, "&Attack", "A", False),
-        (ActionUse.SPRINT, "&Sprint", "S", False),
-        (ActionUse.BAIL, "&Bail (ends Disrupted)", "B", False),
-        (ActionUse.BAIL, "Bail, &Over the Top (lands on its feet)", "Shift+B", True),
-        (ActionUse.PARRY, "&Parry", "P", False),
-        (ActionUse.OTHER, "O&ther…", "O", False))
+USES = (
+    (ActionUse.ATTACK, "&Attack", "A", False),
+    (ActionUse.SPRINT, "&Sprint", "S", False),
+    (ActionUse.BAIL, "&Bail (ends Disrupted)", "B", False),
+    (ActionUse.BAIL, "Bail, &Over the Top (lands on its feet)", "Shift+B", True),
+    (ActionUse.PARRY, "&Parry", "P", False),
+    (ActionUse.OTHER, "O&ther…", "O", False),
+)
 
 
 class UnitActions(Protocol):
     """What the menus call (the panel's checked moves, ``ui.panels.unit_moves``)."""
 
-    def spend(self, unit_id: BattleUnitId, how: ActionUse, *, target: BattleUnitId | None = None,
-              over_the_top: bool = False, note: str = "") -> bool: ...
+    def spend(
+        self,
+        unit_id: BattleUnitId,
+        how: ActionUse,
+        *,
+        target: BattleUnitId | None = None,
+        over_the_top: bool = False,
+        note: str = "",
+    ) -> bool: ...
 
-    def close_combat_attack(self, unit_id: BattleUnitId, target: BattleUnitId,
-                            maneuver: Maneuver = Maneuver.STRIKE, hands: int = 1) -> bool: ...
+    def close_combat_attack(
+        self,
+        unit_id: BattleUnitId,
+        target: BattleUnitId,
+        maneuver: Maneuver = Maneuver.STRIKE,
+        hands: int = 1,
+    ) -> bool: ...
 
-    def use_counter(self, unit_id: BattleUnitId, target: BattleUnitId,
-                    how: CounterUse = CounterUse.COUNTERSTRIKE) -> bool: ...
+    def use_counter(
+        self,
+        unit_id: BattleUnitId,
+        target: BattleUnitId,
+        how: CounterUse = CounterUse.COUNTERSTRIKE,
+    ) -> bool: ...
 
-    def set_status(self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()) -> bool: ...
+    def set_status(
+        self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()
+    ) -> bool: ...
 
-    def clear_status(self, unit_id: BattleUnitId, status: Status,
-                     with_ids: Sequence[BattleUnitId] = ()) -> bool: ...
+    def clear_status(
+        self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()
+    ) -> bool: ...
 
     def attack(self, unit_id: BattleUnitId) -> bool: ...
 
@@ -131,10 +152,12 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActi
         if why:
             menu.addAction(why).setEnabled(False)
     others = opponents(view, unit_id)
-    allow(menu.addAction("&Attack… (combat wizard)\tA"), attack_refusal(view, unit_id),
-          "Open the combat wizard with this unit as attacker"
-          + ("" if own else ", in response (4.3)")).triggered.connect(
-        bind(act.attack, unit_id))
+    allow(
+        menu.addAction("&Attack… (combat wizard)\tA"),
+        attack_refusal(view, unit_id),
+        "Open the combat wizard with this unit as attacker"
+        + ("" if own else ", in response (4.3)"),
+    ).triggered.connect(bind(act.attack, unit_id))
     for how, label, key, ott in USES:
         if how is ActionUse.ATTACK or (how is ActionUse.SPRINT and not own):
             continue
@@ -143,14 +166,26 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActi
             sub.setToolTipsVisible(True)
             for other in others:
                 entry = sub.addAction(view.setup.label(other))
-                allow(entry, refusal(view, [spend_action(
-                    state, unit_id, how, target=other, over_the_top=ott, note=TRIAL_NOTE)]))
+                allow(
+                    entry,
+                    refusal(
+                        view,
+                        [
+                            spend_action(
+                                state, unit_id, how, target=other, over_the_top=ott, note=TRIAL_NOTE
+                            )
+                        ],
+                    ),
+                )
                 entry.triggered.connect(
-                    bind(act.other, unit_id, other) if how is ActionUse.OTHER else
-                    bind(act.spend, unit_id, how, target=other, over_the_top=ott))
+                    bind(act.other, unit_id, other)
+                    if how is ActionUse.OTHER
+                    else bind(act.spend, unit_id, how, target=other, over_the_top=ott)
+                )
             continue
-        a = allow(menu.addAction(f"{label}\t{key}"),
-                  spend_refusal(view, unit_id, how, over_the_top=ott))
+        a = allow(
+            menu.addAction(f"{label}\t{key}"), spend_refusal(view, unit_id, how, over_the_top=ott)
+        )
         if how is ActionUse.OTHER:
             a.triggered.connect(bind(act.other, unit_id))
         elif how is ActionUse.SPRINT:  # the Sprint dialog rolls it (4.1)
@@ -158,58 +193,69 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActi
         else:
             a.triggered.connect(bind(act.spend, unit_id, how, over_the_top=ott))
     if own:
-        allow(menu.addAction("&Hold to respond\tH"), hold_refusal(view, unit_id),
-              "Keep the Action: when this turn ends it is Held and may be spent once in "
-              "response on another player's turn (4.3)").triggered.connect(
-            bind(act.hold, unit_id))
+        allow(
+            menu.addAction("&Hold to respond\tH"),
+            hold_refusal(view, unit_id),
+            "Keep the Action: when this turn ends it is Held and may be spent once in "
+            "response on another player's turn (4.3)",
+        ).triggered.connect(bind(act.hold, unit_id))
     fight = menu.addMenu("&Close Combat attack" + ("" if own else " in response"))
     fight.setToolTipsVisible(True)
-    fight.setToolTip(f"At most {MAX_CLOSE_COMBAT_ATTACKERS} Close Combat attackers on one "
-                     f"minifig per player turn (5.1); {u.counters_left} hands left")
+    fight.setToolTip(
+        f"At most {MAX_CLOSE_COMBAT_ATTACKERS} Close Combat attackers on one "
+        f"minifig per player turn (5.1); {u.counters_left} hands left"
+    )
     for maneuver in Maneuver:
         sub = fight.addMenu(maneuver.label)
         sub.setToolTipsVisible(True)
         for other in others:
-            allow(sub.addAction(view.setup.label(other)), refusal(view, [close_combat_attack(
-                state, unit_id, other, maneuver=maneuver)])).triggered.connect(
-                bind(act.close_combat_attack, unit_id, other, maneuver))
+            allow(
+                sub.addAction(view.setup.label(other)),
+                refusal(view, [close_combat_attack(state, unit_id, other, maneuver=maneuver)]),
+            ).triggered.connect(bind(act.close_combat_attack, unit_id, other, maneuver))
         if others:
             sub.addSeparator()
-        elsewhere, refused = fight_targets(view, unit_id, maneuver, first_only=True,
-                                           exclude=others)
-        pick = allow(sub.addAction("Someone else…" if others else "Pick the target…"),
-                     None if elsewhere else refused or "Nobody else can be attacked now.")
+        elsewhere, refused = fight_targets(view, unit_id, maneuver, first_only=True, exclude=others)
+        pick = allow(
+            sub.addAction("Someone else…" if others else "Pick the target…"),
+            None if elsewhere else refused or "Nobody else can be attacked now.",
+        )
         pick.triggered.connect(bind(act.fight_pick, unit_id, maneuver))
     add_edition_entries(menu, view, unit_id, act)
 
 
-def add_edition_entries(menu: QMenu, view: BattleView, unit_id: BattleUnitId,
-                        act: UnitActions) -> None:
+def add_edition_entries(
+    menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActions
+) -> None:
     """The Act menu's entries that follow the battle's edition: a long Action on the unit's own
     turn (4.2), Who Acts First off it (4.3); a Busy unit's entries are disabled with why."""
     state = view.state
     rules = view.setup.rules
     menu.setToolTipsVisible(True)
     if is_own_turn(state, unit_id):
-        a = allow(menu.addAction("&Long action…"),
-                  refusal(view, [LongActionStarted(unit_id, TRIAL_NOTE)]),
-                  f"{rules.full_turn_action[:1].upper()}{rules.full_turn_action[1:]}, or "
-                  f"{rules.extended_action} ({rules.name}, 4.2)")
+        a = allow(
+            menu.addAction("&Long action…"),
+            refusal(view, [LongActionStarted(unit_id, TRIAL_NOTE)]),
+            f"{rules.full_turn_action[:1].upper()}{rules.full_turn_action[1:]}, or "
+            f"{rules.extended_action} ({rules.name}, 4.2)",
+        )
         a.setObjectName("longActionEntry")
         a.triggered.connect(bind(act.long_action, unit_id))
     else:
         near = set(opponents(view, unit_id))
         # The active player's units: its opponents in Close Combat first.
-        acting = sorted((u.unit_id for u in state.units
-                         if u.player_id == state.active and u.in_battle),
-                        key=lambda i: i not in near)
+        acting = sorted(
+            (u.unit_id for u in state.units if u.player_id == state.active and u.in_battle),
+            key=lambda i: i not in near,
+        )
         sub = menu.addMenu("Who acts &first against")
         sub.setObjectName("whoFirstMenu")
         sub.setToolTipsVisible(True)
         sub.setToolTip(f"A response meets an Action: who goes first under {rules.name} (4.3)")
         for other in acting:
             sub.addAction(view.setup.label(other)).triggered.connect(
-                bind(act.who_acts_first, unit_id, other))
+                bind(act.who_acts_first, unit_id, other)
+            )
         if not acting:
             sub.addAction("Nobody is acting").setEnabled(False)
     disable_when_busy(menu, view, unit_id)
@@ -244,14 +290,14 @@ def fill_counter(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: Unit
     if not others:
         menu.addAction("Not in Close Combat: no Counters (5.2)").setEnabled(False)
         return
-    menu.addAction(f"{u.counters_left} of {u.counters} Counters left this turn").setEnabled(
-        False)
+    menu.addAction(f"{u.counters_left} of {u.counters} Counters left this turn").setEnabled(False)
     for other in others:
         label = view.setup.label(other)
         for how in (CounterUse.COUNTERSTRIKE, CounterUse.PARRY):
-            allow(menu.addAction(f"{how.label} {label}"),
-                  refusal(view, [CounterUsed(unit_id, other, how)])).triggered.connect(
-                bind(act.use_counter, unit_id, other, how))
+            allow(
+                menu.addAction(f"{how.label} {label}"),
+                refusal(view, [CounterUsed(unit_id, other, how)]),
+            ).triggered.connect(bind(act.use_counter, unit_id, other, how))
     menu.addSeparator()
     note = menu.addAction(READINGS["hands"][:90] + "…")
     note.setEnabled(False)
@@ -266,15 +312,21 @@ def fill_status(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitA
     setup = view.setup
     menu.setToolTipsVisible(True)
 
-    def entry(text: str, on: bool, status: Status,
-              others: tuple[BattleUnitId, ...] = ()) -> QAction:
+    def entry(
+        text: str, on: bool, status: Status, others: tuple[BattleUnitId, ...] = ()
+    ) -> QAction:
         """``on``: the entry clears ``status`` (else it sets it)."""
-        event = (StatusCleared(unit_id, status, others) if on
-                 else UnitKilled(unit_id) if status is Status.DEAD
-                 else StatusSet(unit_id, status, others))
+        event = (
+            StatusCleared(unit_id, status, others)
+            if on
+            else UnitKilled(unit_id)
+            if status is Status.DEAD
+            else StatusSet(unit_id, status, others)
+        )
         a = allow(menu.addAction(text), refusal(view, [event]))
-        a.triggered.connect(bind(act.clear_status if on else act.set_status, unit_id, status,
-                                 others))
+        a.triggered.connect(
+            bind(act.clear_status if on else act.set_status, unit_id, status, others)
+        )
         return a
 
     for status in TOGGLES:
@@ -297,9 +349,9 @@ def fill_status(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitA
     else:
         entry("&Killed", False, Status.DEAD)
     menu.addSeparator()
-    allow(menu.addAction("Put in Close Combat with…"),
-          join_targets(view, unit_id, first_only=True)[1]).triggered.connect(
-        bind(act.join_close_combat, unit_id))
+    allow(
+        menu.addAction("Put in Close Combat with…"), join_targets(view, unit_id, first_only=True)[1]
+    ).triggered.connect(bind(act.join_close_combat, unit_id))
     for o in sorted(u.close_combat):
         entry(f"Disengage from {setup.label(o)}", True, Status.IN_CLOSE_COMBAT, (o,))
     for o in sorted(engagement(state, unit_id) - {unit_id} - u.grabbing):

@@ -84,24 +84,44 @@ class UnitMoves(QObject):
 
     # -- what the menus call ----------------------------------------------------------------
 
-    def spend(self, unit_id: BattleUnitId, how: ActionUse, *, target: BattleUnitId | None = None,
-              over_the_top: bool = False, note: str = "") -> bool:
-        return self.commands.spend(unit_id, how, target=target, over_the_top=over_the_top,
-                                   note=note)
+    def spend(
+        self,
+        unit_id: BattleUnitId,
+        how: ActionUse,
+        *,
+        target: BattleUnitId | None = None,
+        over_the_top: bool = False,
+        note: str = "",
+    ) -> bool:
+        return self.commands.spend(
+            unit_id, how, target=target, over_the_top=over_the_top, note=note
+        )
 
-    def close_combat_attack(self, unit_id: BattleUnitId, target: BattleUnitId,
-                            maneuver: Maneuver = Maneuver.STRIKE, hands: int = 1) -> bool:
+    def close_combat_attack(
+        self,
+        unit_id: BattleUnitId,
+        target: BattleUnitId,
+        maneuver: Maneuver = Maneuver.STRIKE,
+        hands: int = 1,
+    ) -> bool:
         return self.commands.close_combat_attack(unit_id, target, maneuver, hands)
 
-    def use_counter(self, unit_id: BattleUnitId, target: BattleUnitId,
-                    how: CounterUse = CounterUse.COUNTERSTRIKE) -> bool:
+    def use_counter(
+        self,
+        unit_id: BattleUnitId,
+        target: BattleUnitId,
+        how: CounterUse = CounterUse.COUNTERSTRIKE,
+    ) -> bool:
         return self.commands.use_counter(unit_id, target, how)
 
-    def set_status(self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()) -> bool:
+    def set_status(
+        self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()
+    ) -> bool:
         return self.commands.set_status(unit_id, status, with_ids)
 
-    def clear_status(self, unit_id: BattleUnitId, status: Status,
-                     with_ids: Sequence[BattleUnitId] = ()) -> bool:
+    def clear_status(
+        self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()
+    ) -> bool:
         return self.commands.clear_status(unit_id, status, with_ids)
 
     def attack(self, unit_id: BattleUnitId) -> bool:
@@ -145,8 +165,7 @@ class UnitMoves(QObject):
             return False
         allowed, why = join_targets(view, unit_id)
         target = self._pick(view, allowed, why, "In Close Combat with whom?", ask_one=True)
-        return target is not None and self.set_status(unit_id, Status.IN_CLOSE_COMBAT,
-                                                      (target,))
+        return target is not None and self.set_status(unit_id, Status.IN_CLOSE_COMBAT, (target,))
 
     def hold(self, unit_id: BattleUnitId) -> bool:
         """Keep the Action to respond on another player's turn; move on to the next unit of
@@ -161,7 +180,8 @@ class UnitMoves(QObject):
         name = view.setup.unit(unit_id).name
         self.host.show_info(
             f"{name} holds its Action: when {view.active_player.name}'s turn ends it may "
-            "respond once on another player's turn (4.3). Nothing is recorded until it does.")
+            "respond once on another player's turn (4.3). Nothing is recorded until it does."
+        )
         after = self.host.next_ready_unit(unit_id)
         if after is not None:
             self.host.select_unit(after)
@@ -241,8 +261,12 @@ class UnitMoves(QObject):
             ready = state.unit(unit).action is ActionState.READY
             self.host.show_error(
                 f"It is {name}'s own turn: R is for responding on another player's turn; "
-                + ("it acts now, or H holds its Action to respond later." if ready
-                   else "it has spent its Action."))
+                + (
+                    "it acts now, or H holds its Action to respond later."
+                    if ready
+                    else "it has spent its Action."
+                )
+            )
             return
         why = why_not_respond(state, unit)
         if why is not None:
@@ -272,8 +296,9 @@ class UnitMoves(QObject):
         if targets is not None:
             self.spend(unit, how, target=targets[0], over_the_top=over_the_top)
 
-    def _spend_target(self, view: BattleView, unit_id: BattleUnitId, how: ActionUse, *,
-                      over_the_top: bool = False) -> list[BattleUnitId | None] | None:
+    def _spend_target(
+        self, view: BattleView, unit_id: BattleUnitId, how: ActionUse, *, over_the_top: bool = False
+    ) -> list[BattleUnitId | None] | None:
         """``[target]`` for spending the Action this way (``[None]``: no target needed; a
         response from Close Combat names its opponent, asked when there are several), or
         ``None`` after showing why it cannot."""
@@ -283,12 +308,18 @@ class UnitMoves(QObject):
             return None
         if allowed == [None]:
             return [None]
-        picked = self._pick(view, [t for t in allowed if t is not None], None,
-                            "Respond to whom?")
+        picked = self._pick(view, [t for t in allowed if t is not None], None, "Respond to whom?")
         return None if picked is None else [picked]
 
-    def _pick(self, view: BattleView, allowed: list[BattleUnitId], why: UserError | None,
-              prompt: str, *, ask_one: bool = False) -> BattleUnitId | None:
+    def _pick(
+        self,
+        view: BattleView,
+        allowed: list[BattleUnitId],
+        why: UserError | None,
+        prompt: str,
+        *,
+        ask_one: bool = False,
+    ) -> BattleUnitId | None:
         """One of ``allowed`` (asked when there are several, or ``ask_one``: a target to
         confirm), or ``None`` after showing ``why`` there is none."""
         if not allowed:
@@ -296,5 +327,6 @@ class UnitMoves(QObject):
             return None
         if len(allowed) == 1 and not ask_one:
             return allowed[0]
-        return UnitPicker.ask(self.widget, "Pick a unit", prompt,
-                              [(i, view.setup.label(i)) for i in allowed])
+        return UnitPicker.ask(
+            self.widget, "Pick a unit", prompt, [(i, view.setup.label(i)) for i in allowed]
+        )

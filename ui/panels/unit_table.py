@@ -94,8 +94,10 @@ class UnitTable(RowPaintedTable):
         if not index.isValid():
             return False
         self.selectionModel().setCurrentIndex(
-            index, QItemSelectionModel.SelectionFlag.ClearAndSelect
-            | QItemSelectionModel.SelectionFlag.Rows)
+            index,
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows,
+        )
         self.scrollTo(index)
         return True
 
@@ -150,13 +152,21 @@ class UnitTable(RowPaintedTable):
         hfm = QFontMetrics(self.horizontalHeader().font())
         width = max(self.viewport().width(), 400)
         units = self.units
-        name_w = max((bfm.horizontalAdvance(t.name) for t in units),
-                     default=bfm.horizontalAdvance("First Mate Barnacle"))
-        type_w = max((fm.horizontalAdvance(f"{t.type_name} d{t.stats.action_die}")
-                      for t in units), default=fm.horizontalAdvance("Skirmisher d6"))
-        content = {UNIT: name_w, TYPE: type_w, ACTION: fm.horizontalAdvance("Responded"),
-                   COUNTERS: fm.horizontalAdvance("10 / 10"),
-                   RESPOND: fm.horizontalAdvance(RESPOND_MARK)}
+        name_w = max(
+            (bfm.horizontalAdvance(t.name) for t in units),
+            default=bfm.horizontalAdvance("First Mate Barnacle"),
+        )
+        type_w = max(
+            (fm.horizontalAdvance(f"{t.type_name} d{t.stats.action_die}") for t in units),
+            default=fm.horizontalAdvance("Skirmisher d6"),
+        )
+        content = {
+            UNIT: name_w,
+            TYPE: type_w,
+            ACTION: fm.horizontalAdvance("Responded"),
+            COUNTERS: fm.horizontalAdvance("10 / 10"),
+            RESPOND: fm.horizontalAdvance(RESPOND_MARK),
+        }
         shares = dict(SHARES)
         if self.isColumnHidden(TYPE):
             del shares[TYPE]
@@ -183,7 +193,7 @@ class UnitTable(RowPaintedTable):
         for column, w in wanted.items():
             self.setColumnWidth(column, w)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.viewport() and event.type() == QEvent.Type.Resize:
             self.size_columns()
         return False

@@ -15,14 +15,14 @@ import PySide6.QtWidgets  # noqa: F401  (PySide6 before pyqtgraph: it picks the 
 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
-import pyqtgraph as pg  # noqa: E402
-from PySide6.QtCore import Qt  # noqa: E402
-from PySide6.QtGui import QColor, QFont  # noqa: E402
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget  # noqa: E402
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from brikdesk.domain.catalog import CatalogItem  # noqa: E402
-from brikdesk.domain.dice import ACTION_DICE  # noqa: E402
-from brikdesk.domain.odds import attack_odds, expr_distribution  # noqa: E402
+from brikdesk.domain.catalog import CatalogItem
+from brikdesk.domain.dice import ACTION_DICE
+from brikdesk.domain.odds import attack_odds, expr_distribution
 
 #: A plain minifig's Armor (rules facts §2).
 PLAIN_ARMOR = 4
@@ -67,19 +67,29 @@ def damage_odds(item: CatalogItem, armor: int = PLAIN_ARMOR, chart_die: int = 6)
     for die in ACTION_DICE:
         odds = attack_odds(die, item.use, expr, armor)
         kills.append((die, float(odds.hit), float(odds.kill)))
-    return DamageOdds(item.name, item.damage, item.use_text(), chart_die,
-                      expr.uses_action_die, armor, tuple(sorted(merged.items())),
-                      max(left, 0.0), tuple(kills))
+    return DamageOdds(
+        item.name,
+        item.damage,
+        item.use_text(),
+        chart_die,
+        expr.uses_action_die,
+        armor,
+        tuple(sorted(merged.items())),
+        max(left, 0.0),
+        tuple(kills),
+    )
 
 
 def kill_table_html(odds: DamageOdds) -> str:
     head = "".join(f"<th>d{d}</th>" for d, _h, _k in odds.kills)
     hit = "".join(f"<td>{h:.0%}</td>" for _d, h, _k in odds.kills)
     kill = "".join(f"<td><b>{k:.0%}</b></td>" for _d, _h, k in odds.kills)
-    return ("<table cellspacing='0' cellpadding='3'>"
-            f"<tr><th align='left'>Action die</th>{head}</tr>"
-            f"<tr><td>Hit (Use {odds.use})</td>{hit}</tr>"
-            f"<tr><td>Kill (Armor {odds.armor})</td>{kill}</tr></table>")
+    return (
+        "<table cellspacing='0' cellpadding='3'>"
+        f"<tr><th align='left'>Action die</th>{head}</tr>"
+        f"<tr><td>Hit (Use {odds.use})</td>{hit}</tr>"
+        f"<tr><td>Kill (Armor {odds.armor})</td>{kill}</tr></table>"
+    )
 
 
 class DamageChart(QWidget):
@@ -114,12 +124,13 @@ class DamageChart(QWidget):
         item.setLabel("left", "chance", units="%")
         item.showGrid(y=True, alpha=0.25)
         self._bars: pg.BarGraphItem | None = None
-        self._armor_line = pg.InfiniteLine(angle=90, movable=False,
-                                           pen=pg.mkPen("#333", width=1.5,
-                                                        style=Qt.PenStyle.DashLine),
-                                           label="Armor 4", labelOpts={
-                                               "position": 0.94, "color": "#333",
-                                               "fill": (255, 255, 255, 200)})
+        self._armor_line = pg.InfiniteLine(
+            angle=90,
+            movable=False,
+            pen=pg.mkPen("#333", width=1.5, style=Qt.PenStyle.DashLine),
+            label="Armor 4",
+            labelOpts={"position": 0.94, "color": "#333", "fill": (255, 255, 255, 200)},
+        )
         item.addItem(self._armor_line)
         layout.addWidget(self.plot, 1)
         self.kills = QLabel(self)
@@ -131,16 +142,19 @@ class DamageChart(QWidget):
     def show_odds(self, odds: DamageOdds) -> None:
         self.odds = odds
         die = f" with a d{odds.chart_die} Action die (a minifig)" if odds.uses_action_die else ""
-        self.title.setText(f"<b>{odds.name}</b>: Damage {odds.damage}{die} against a plain "
-                           f"minifig, Armor {odds.armor}. Red: kills.")
+        self.title.setText(
+            f"<b>{odds.name}</b>: Damage {odds.damage}{die} against a plain "
+            f"minifig, Armor {odds.armor}. Red: kills."
+        )
         xs = [t for t, _p in odds.totals]
         ys = [p * 100 for _t, p in odds.totals]
         brushes = [pg.mkBrush(KILL_COLOUR if t > odds.armor else SAVE_COLOUR) for t in xs]
         item = self.plot.getPlotItem()
         if self._bars is not None:
             item.removeItem(self._bars)
-        self._bars = pg.BarGraphItem(x=xs, height=ys, width=0.8, brushes=brushes,
-                                     pen=pg.mkPen(None))
+        self._bars = pg.BarGraphItem(
+            x=xs, height=ys, width=0.8, brushes=brushes, pen=pg.mkPen(None)
+        )
         item.addItem(self._bars)
         self._armor_line.setPos(odds.armor + 0.5)
         self._armor_line.label.setFormat(f"Armor {odds.armor}")

@@ -17,19 +17,23 @@ import PySide6.QtWidgets  # noqa: F401  (PySide6 before pyqtgraph: it picks the 
 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
-import pyqtgraph as pg  # noqa: E402
-from pyqtgraph.exporters import ImageExporter  # noqa: E402
-from PySide6.QtCore import QRect  # noqa: E402
-from PySide6.QtGui import QColor, QPainter  # noqa: E402
-from PySide6.QtSvg import QSvgGenerator  # noqa: E402
-from PySide6.QtWidgets import QVBoxLayout, QWidget  # noqa: E402
+import pyqtgraph as pg
+from pyqtgraph.exporters import ImageExporter
+from PySide6.QtCore import QRect
+from PySide6.QtGui import QColor, QPainter
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from brikdesk.domain.history import CampaignHistory  # noqa: E402
-from brikdesk.errors import UserError  # noqa: E402
+from brikdesk.domain.history import CampaignHistory
+from brikdesk.errors import UserError
 
 #: (title, the series' attribute, what the numbers are)
-METRICS = (("Army value", "value", "CP"), ("Units alive", "alive", "units"),
-           ("Casualties so far", "casualties", "units"), ("Kills so far", "kills", "kills"))
+METRICS = (
+    ("Army value", "value", "CP"),
+    ("Units alive", "alive", "units"),
+    ("Casualties so far", "casualties", "units"),
+    ("Kills so far", "kills", "kills"),
+)
 
 
 def army_colours(history: CampaignHistory) -> dict[int, QColor]:
@@ -48,8 +52,7 @@ def army_colours(history: CampaignHistory) -> dict[int, QColor]:
 class HistoryChart(QWidget):
     """One metric over the battles for every army."""
 
-    def __init__(self, title: str, attr: str, unit: str, parent: QWidget | None = None
-                 ) -> None:
+    def __init__(self, title: str, attr: str, unit: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName(f"chart_{attr}")
         self.title, self.attr, self.unit = title, attr, unit
@@ -111,12 +114,10 @@ class HistoryChart(QWidget):
             else:
                 self._export_svg(target)
         except OSError as exc:
-            raise UserError(f"cannot write {target}: {exc.strerror or exc}",
-                            field="path") from None
+            raise UserError(f"cannot write {target}: {exc.strerror or exc}", field="path") from None
         if not target.exists():
             raise UserError(f"cannot write {target}", field="path")
         return target
-
 
     def _export_svg(self, target: Path) -> None:
         """The chart as drawn, in vector form (Qt's SVG generator: pyqtgraph's own SVG

@@ -52,8 +52,12 @@ from ui.printing.report import (
 Progress = Callable[[int, int], None]
 PLOT_H = 78.0
 #: Chart metrics: (title, the series' attribute).
-CHARTS = (("Army value", "value"), ("Units alive", "alive"),
-          ("Casualties so far", "casualties"), ("Kills so far", "kills"))
+CHARTS = (
+    ("Army value", "value"),
+    ("Units alive", "alive"),
+    ("Casualties so far", "casualties"),
+    ("Kills so far", "kills"),
+)
 MARKERS = ("square", "cross", "plus", "dot", "bar", "none")
 
 
@@ -61,19 +65,33 @@ def army_key(army_id: int) -> str:
     return f"a:{army_id}"
 
 
-def campaign_palette(history: CampaignHistory, black_and_white: bool = False
-                     ) -> dict[str, QColor]:
+def campaign_palette(history: CampaignHistory, black_and_white: bool = False) -> dict[str, QColor]:
     if black_and_white:
         ink = QColor("#000000")
-        out = {"ink": ink, "muted": QColor("#3a3a3a"), "rule": QColor("#555555"),
-               "faint": QColor("#999999"), "frame": ink, "box": ink,
-               "band": QColor("#ffffff"), "band_ink": ink, "band_muted": QColor("#3a3a3a")}
+        out = {
+            "ink": ink,
+            "muted": QColor("#3a3a3a"),
+            "rule": QColor("#555555"),
+            "faint": QColor("#999999"),
+            "frame": ink,
+            "box": ink,
+            "band": QColor("#ffffff"),
+            "band_ink": ink,
+            "band_muted": QColor("#3a3a3a"),
+        }
         out.update({army_key(s.army_id): ink for s in history.series})
         return out
-    out = {"ink": QColor("#111111"), "muted": QColor("#4d4d4d"), "rule": QColor("#6b6b6b"),
-           "faint": QColor("#c4c4c4"), "frame": QColor("#3c3c3c"), "box": QColor("#333333"),
-           "band": QColor(BAND), "band_ink": QColor("#ffffff"),
-           "band_muted": QColor("#dfe6ec")}
+    out = {
+        "ink": QColor("#111111"),
+        "muted": QColor("#4d4d4d"),
+        "rule": QColor("#6b6b6b"),
+        "faint": QColor("#c4c4c4"),
+        "frame": QColor("#3c3c3c"),
+        "box": QColor("#333333"),
+        "band": QColor(BAND),
+        "band_ink": QColor("#ffffff"),
+        "band_muted": QColor("#dfe6ec"),
+    }
     seen: dict[str, int] = {}
     for i, s in enumerate(history.series):
         c = QColor(s.colour)
@@ -85,35 +103,72 @@ def campaign_palette(history: CampaignHistory, black_and_white: bool = False
     return out
 
 
-def header_ops(m: Metrics, history: CampaignHistory, page: int, pages: int, width: float,
-               black_and_white: bool) -> list[Op]:
+def header_ops(
+    m: Metrics, history: CampaignHistory, page: int, pages: int, width: float, black_and_white: bool
+) -> list[Op]:
     pad = 0.0 if black_and_white else 8.0
     ops = [] if black_and_white else [Op("fill", 0, 0, width, HEADER_H, colour="band")]
     lh_title, lh = m.line("army"), m.line("head")
     y = (HEADER_H - lh_title - lh) / 2
     right_w = 4 + m.width(f"Page {pages} of {pages}", "head_bold")
     left_w = width - right_w - 2 * pad - 12
-    ops.append(Op("text", pad, y, left_w, lh_title,
-                  m.elide(f"{history.campaign}: campaign report", "army", left_w), "army",
-                  colour="band_ink"))
+    ops.append(
+        Op(
+            "text",
+            pad,
+            y,
+            left_w,
+            lh_title,
+            m.elide(f"{history.campaign}: campaign report", "army", left_w),
+            "army",
+            colour="band_ink",
+        )
+    )
     n = len(history.timeline)
     players = ", ".join(s.name for s in sorted(history.standings, key=lambda s: s.player_id))
-    ops.append(Op("text", pad, y + lh_title, left_w, lh,
-                  m.elide(f"{n} finished battle{'s' if n != 1 else ''}   ·   {players}",
-                          "head", left_w), "head", colour="band_muted"))
-    ops.append(Op("text", width - right_w - pad, y + 2, right_w, lh, f"Page {page} of {pages}",
-                  "head_bold", ALIGN_RIGHT, colour="band_ink"))
+    ops.append(
+        Op(
+            "text",
+            pad,
+            y + lh_title,
+            left_w,
+            lh,
+            m.elide(f"{n} finished battle{'s' if n != 1 else ''}   ·   {players}", "head", left_w),
+            "head",
+            colour="band_muted",
+        )
+    )
+    ops.append(
+        Op(
+            "text",
+            width - right_w - pad,
+            y + 2,
+            right_w,
+            lh,
+            f"Page {page} of {pages}",
+            "head_bold",
+            ALIGN_RIGHT,
+            colour="band_ink",
+        )
+    )
     if black_and_white:
         ops.append(Op("line", 0, HEADER_H - 1, width, 0, colour="ink", width=1.2))
     return ops
 
 
-def _columns(m: Metrics, width: float, heads: Sequence[str], rows: Sequence[Sequence[str]],
-             stretch: int | None) -> tuple[tuple[str, float], ...]:
+def _columns(
+    m: Metrics,
+    width: float,
+    heads: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    stretch: int | None,
+) -> tuple[tuple[str, float], ...]:
     """Column widths: each its widest cell; the ``stretch`` column takes what is left (or,
     with ``None``, every column a share of it)."""
-    widths = [max([m.width(h, "th")] + [m.width(r[i], "ref") for r in rows]) + 8
-              for i, h in enumerate(heads)]
+    widths = [
+        max([m.width(h, "th")] + [m.width(r[i], "ref") for r in rows]) + 8
+        for i, h in enumerate(heads)
+    ]
     if stretch is None:
         extra = max(0.0, width - sum(widths)) / len(widths)
         widths = [w + extra for w in widths]
@@ -126,25 +181,74 @@ def _columns(m: Metrics, width: float, heads: Sequence[str], rows: Sequence[Sequ
 
 def _standings_blocks(m: Metrics, h: CampaignHistory, width: float) -> list[Block]:
     cu = h.cost_unit
-    heads = ("Player", "Fought", "Won", "Drawn", "Lost", f"Value ({cu})", "Budget", "Alive",
-             "Casualties", "Kills")
-    rows = [(s.name, str(s.fought), str(s.won), str(s.drawn), str(s.lost), str(s.value),
-             "-" if s.budget is None else str(s.budget), str(s.alive), str(s.casualties),
-             str(s.kills)) for s in h.standings]
+    heads = (
+        "Player",
+        "Fought",
+        "Won",
+        "Drawn",
+        "Lost",
+        f"Value ({cu})",
+        "Budget",
+        "Alive",
+        "Casualties",
+        "Kills",
+    )
+    rows = [
+        (
+            s.name,
+            str(s.fought),
+            str(s.won),
+            str(s.drawn),
+            str(s.lost),
+            str(s.value),
+            "-" if s.budget is None else str(s.budget),
+            str(s.alive),
+            str(s.casualties),
+            str(s.kills),
+        )
+        for s in h.standings
+    ]
     return table_blocks(m, width, "Standings", _columns(m, width, heads, rows, None), rows)
 
 
 def _timeline_blocks(m: Metrics, h: CampaignHistory, width: float) -> list[Block]:
     heads = ("#", "Date", "Battle", "Sides", "Winner", "Casualties", "Most kills")
-    rows = [(str(i), e.date.astimezone().strftime("%Y-%m-%d") if e.date else "-",
-             e.name + (" (from its log)" if e.from_log else ""), " vs ".join(e.sides),
-             e.winner_text, e.casualties_text, e.top_text)
-            for i, e in enumerate(h.timeline, 1)]
+    rows = [
+        (
+            str(i),
+            e.date.astimezone().strftime("%Y-%m-%d") if e.date else "-",
+            e.name + (" (from its log)" if e.from_log else ""),
+            " vs ".join(e.sides),
+            e.winner_text,
+            e.casualties_text,
+            e.top_text,
+        )
+        for i, e in enumerate(h.timeline, 1)
+    ]
     if not rows:
         lh = m.line("td")
-        return [Block("text", [(lh + SECTION_GAP, [Op("text", 0, 0, width, lh,
-                                                         "No finished battles yet.", "td",
-                                                         colour="muted")])])]
+        return [
+            Block(
+                "text",
+                [
+                    (
+                        lh + SECTION_GAP,
+                        [
+                            Op(
+                                "text",
+                                0,
+                                0,
+                                width,
+                                lh,
+                                "No finished battles yet.",
+                                "td",
+                                colour="muted",
+                            )
+                        ],
+                    )
+                ],
+            )
+        ]
     cols = _columns(m, width, heads, rows, 2)
     # Long names wrap in their cells rather than push the table off the page.
     cap = width * 0.22
@@ -170,8 +274,9 @@ def _marker(ops: list[Op], x: float, y: float, kind: str, colour: str) -> None:
         ops.append(Op("line", x, y - r, 0, 2 * r, colour=colour, width=0.9))
 
 
-def chart_block(m: Metrics, h: CampaignHistory, width: float, title: str, attr: str,
-                black_and_white: bool) -> Block:
+def chart_block(
+    m: Metrics, h: CampaignHistory, width: float, title: str, attr: str, black_and_white: bool
+) -> Block:
     """One metric over the battles: a line per army, y grid with numbers, x every k-th battle
     (``Start`` at 0), legend under the title."""
     ops: list[Op] = []
@@ -213,10 +318,30 @@ def chart_block(m: Metrics, h: CampaignHistory, width: float, title: str, attr: 
     per = PLOT_H / (y_max - y_min)
     for v in range(y_min, y_max + 1, step):
         yy = top + PLOT_H - (v - y_min) * per
-        ops.append(Op("line", plot_x, yy, plot_w, 0, colour="faint" if v > y_min else "rule",
-                      width=0.4 if v > y_min else 0.7))
-        ops.append(Op("text", 0, yy - lh_tick / 2, axis_w - 4, lh_tick, str(v), "tick",
-                      ALIGN_RIGHT, colour="muted"))
+        ops.append(
+            Op(
+                "line",
+                plot_x,
+                yy,
+                plot_w,
+                0,
+                colour="faint" if v > y_min else "rule",
+                width=0.4 if v > y_min else 0.7,
+            )
+        )
+        ops.append(
+            Op(
+                "text",
+                0,
+                yy - lh_tick / 2,
+                axis_w - 4,
+                lh_tick,
+                str(v),
+                "tick",
+                ALIGN_RIGHT,
+                colour="muted",
+            )
+        )
     n = len(h.labels)
     dx = plot_w / max(1, n - 1)
     widest = m.width(str(n - 1), "tick") + 6
@@ -225,8 +350,19 @@ def chart_block(m: Metrics, h: CampaignHistory, width: float, title: str, attr: 
         if i == 0 or i % every == 0 or i == n - 1 and (n - 1) % every > every / 2:
             text = "Start" if i == 0 else str(i)
             tw = max(widest, m.width(text, "tick") + 4)
-            ops.append(Op("text", plot_x + i * dx - tw / 2, top + PLOT_H + 2, tw, lh_tick,
-                          text, "tick", ALIGN_CENTER, colour="muted"))
+            ops.append(
+                Op(
+                    "text",
+                    plot_x + i * dx - tw / 2,
+                    top + PLOT_H + 2,
+                    tw,
+                    lh_tick,
+                    text,
+                    "tick",
+                    ALIGN_CENTER,
+                    colour="muted",
+                )
+            )
     for j, s in enumerate(h.series):
         vs = getattr(s, attr)
         key = army_key(s.army_id)
@@ -235,39 +371,57 @@ def chart_block(m: Metrics, h: CampaignHistory, width: float, title: str, attr: 
             ops.append(Op("line", x1, y1, x2 - x1, y2 - y1, colour=key, width=1.2))
         if black_and_white:  # a marker on every k-th point (armies staggered) tells them apart
             every = max(1, math.ceil(len(pts) / 30))
-            for px, py in pts[(j * every // max(1, len(h.series))) % every::every]:
+            for px, py in pts[(j * every // max(1, len(h.series))) % every :: every]:
                 _marker(ops, px, py, MARKERS[j % len(MARKERS)], key)
     bottom = top + PLOT_H + 2 + lh_tick
-    ops.append(Op("text", plot_x, bottom, plot_w, m.line("sub"), "Battle (in the order "
-                  "they were finished)", "sub", ALIGN_CENTER, colour="muted"))
+    ops.append(
+        Op(
+            "text",
+            plot_x,
+            bottom,
+            plot_w,
+            m.line("sub"),
+            "Battle (in the order they were finished)",
+            "sub",
+            ALIGN_CENTER,
+            colour="muted",
+        )
+    )
     return Block("chart", [(bottom + m.line("sub") + SECTION_GAP, ops)])
 
 
 def _leader_blocks(m: Metrics, h: CampaignHistory, width: float) -> list[Block]:
     heads = ("#", "Unit", "Player", "Kills", "Battles", "Status")
-    rows = [(str(i), u.name, u.player, str(u.kills), str(u.battles), u.status)
-            for i, u in enumerate(h.unit_leaders[:20], 1)]
+    rows = [
+        (str(i), u.name, u.player, str(u.kills), str(u.battles), u.status)
+        for i, u in enumerate(h.unit_leaders[:20], 1)
+    ]
     if not rows:
         return []
-    return table_blocks(m, width, "Leaderboard: units by kills",
-                         _columns(m, width, heads, rows, 1), rows)
+    return table_blocks(
+        m, width, "Leaderboard: units by kills", _columns(m, width, heads, rows, 1), rows
+    )
 
 
-def layout_campaign_report(history: CampaignHistory, device: QPagedPaintDevice, *,
-                           black_and_white: bool = False) -> SheetLayout:
+def layout_campaign_report(
+    history: CampaignHistory, device: QPagedPaintDevice, *, black_and_white: bool = False
+) -> SheetLayout:
     pl = device.pageLayout()
     paint = pl.paintRect(QPageLayout.Unit.Point)
     full = pl.fullRect(QPageLayout.Unit.Point)
     page_rect = QRectF(0, 0, paint.width(), paint.height())
-    body = QRectF(0, HEADER_H + HEADER_GAP, paint.width(),
-                  paint.height() - HEADER_H - HEADER_GAP)
+    body = QRectF(0, HEADER_H + HEADER_GAP, paint.width(), paint.height() - HEADER_H - HEADER_GAP)
     m = Metrics(device)
     width = body.width()
     blocks = _standings_blocks(m, history, width)
     blocks.append(Block("gap", [(SECTION_GAP, [])]))
-    blocks += section_blocks(m, width, "The armies over the battles",
-                              "Drawn from the units as they stand now: a unit leaves the count "
-                              "in the battle where it fell.")
+    blocks += section_blocks(
+        m,
+        width,
+        "The armies over the battles",
+        "Drawn from the units as they stand now: a unit leaves the count "
+        "in the battle where it fell.",
+    )
     for title, attr in CHARTS:
         blocks.append(chart_block(m, history, width, title, attr, black_and_white))
     blocks += _timeline_blocks(m, history, width)
@@ -275,41 +429,84 @@ def layout_campaign_report(history: CampaignHistory, device: QPagedPaintDevice, 
     blocks += _leader_blocks(m, history, width)
     pager = Paginator(body, m)
     for i, block in enumerate(blocks):
-        pager.add(block, blocks[i + 1:i + 4])
-    return SheetLayout(page_rect=page_rect, body_rect=body,
-                       paper_size=(full.width(), full.height()),
-                       black_and_white=black_and_white, pages=pager.pages)
+        pager.add(block, blocks[i + 1 : i + 4])
+    return SheetLayout(
+        page_rect=page_rect,
+        body_rect=body,
+        paper_size=(full.width(), full.height()),
+        black_and_white=black_and_white,
+        pages=pager.pages,
+    )
 
 
-def paint_campaign_report(painter: QPainter, device: QPagedPaintDevice,
-                          history: CampaignHistory, *, layout: SheetLayout | None = None,
-                          progress: Progress | None = None, first_page: int = 1,
-                          last_page: int | None = None, black_and_white: bool = False
-                          ) -> SheetLayout:
+def paint_campaign_report(
+    painter: QPainter,
+    device: QPagedPaintDevice,
+    history: CampaignHistory,
+    *,
+    layout: SheetLayout | None = None,
+    progress: Progress | None = None,
+    first_page: int = 1,
+    last_page: int | None = None,
+    black_and_white: bool = False,
+) -> SheetLayout:
     if layout is None:
         layout = layout_campaign_report(history, device, black_and_white=black_and_white)
     bw = layout.black_and_white
-    return paint_pages(painter, device, layout, campaign_palette(history, bw),
-                       lambda m, n, total, width: header_ops(m, history, n, total, width, bw),
-                       progress=progress, first_page=first_page, last_page=last_page)
+    return paint_pages(
+        painter,
+        device,
+        layout,
+        campaign_palette(history, bw),
+        lambda m, n, total, width: header_ops(m, history, n, total, width, bw),
+        progress=progress,
+        first_page=first_page,
+        last_page=last_page,
+    )
 
 
-def print_campaign_report(printer: QPagedPaintDevice, history: CampaignHistory, *,
-                          progress: Progress | None = None, black_and_white: bool = False,
-                          layout: SheetLayout | None = None) -> SheetLayout:
+def print_campaign_report(
+    printer: QPagedPaintDevice,
+    history: CampaignHistory,
+    *,
+    progress: Progress | None = None,
+    black_and_white: bool = False,
+    layout: SheetLayout | None = None,
+) -> SheetLayout:
     """Paint the report on a QPrinter (the preview's ``paintRequested`` and Print)."""
-    return print_paged(printer, lambda painter, first, last, used, bw: paint_campaign_report(
-        painter, printer, history, progress=progress, first_page=first, last_page=last,
-        layout=used, black_and_white=bw), layout=layout, black_and_white=black_and_white)
+    return print_paged(
+        printer,
+        lambda painter, first, last, used, bw: paint_campaign_report(
+            painter,
+            printer,
+            history,
+            progress=progress,
+            first_page=first,
+            last_page=last,
+            layout=used,
+            black_and_white=bw,
+        ),
+        layout=layout,
+        black_and_white=black_and_white,
+    )
 
 
-def export_campaign_pdf(history: CampaignHistory, path: str | os.PathLike[str],
-                        paper: str = "a4", progress: Progress | None = None, *,
-                        black_and_white: bool = False) -> ExportResult:
+def export_campaign_pdf(
+    history: CampaignHistory,
+    path: str | os.PathLike[str],
+    paper: str = "a4",
+    progress: Progress | None = None,
+    *,
+    black_and_white: bool = False,
+) -> ExportResult:
     """Write the campaign report to ``path`` as a PDF (no half file on failure)."""
     return export_paged_pdf(
-        path, paper, f"{history.campaign}: campaign report",
-        lambda writer: layout_campaign_report(history, writer,
-                                              black_and_white=black_and_white),
+        path,
+        paper,
+        f"{history.campaign}: campaign report",
+        lambda writer: layout_campaign_report(history, writer, black_and_white=black_and_white),
         lambda painter, writer, layout, step: paint_campaign_report(
-            painter, writer, history, layout=layout, progress=step), progress)
+            painter, writer, history, layout=layout, progress=step
+        ),
+        progress,
+    )

@@ -45,8 +45,11 @@ def page_canvas(page_layout: QPageLayout, dpi: float) -> tuple[QImage, float, fl
     full = page_layout.fullRect(QPageLayout.Unit.Point)
     paint = page_layout.paintRect(QPageLayout.Unit.Point)
     k = dpi / 72.0
-    image = QImage(max(1, round(full.width() * k)), max(1, round(full.height() * k)),
-                   QImage.Format.Format_RGB32)
+    image = QImage(
+        max(1, round(full.width() * k)),
+        max(1, round(full.height() * k)),
+        QImage.Format.Format_RGB32,
+    )
     dpm = round(dpi / 0.0254)
     image.setDotsPerMeterX(dpm)
     image.setDotsPerMeterY(dpm)
@@ -54,8 +57,9 @@ def page_canvas(page_layout: QPageLayout, dpi: float) -> tuple[QImage, float, fl
     return image, paint.left() * k, paint.top() * k
 
 
-def render_page(page_layout: QPageLayout, dpi: float,
-                paint: Callable[[QPainter, QImage], object]) -> QImage:
+def render_page(
+    page_layout: QPageLayout, dpi: float, paint: Callable[[QPainter, QImage], object]
+) -> QImage:
     """Paint one page with ``paint(painter, image)`` (origin at the printable area)."""
     image, dx, dy = page_canvas(page_layout, dpi)
     painter = QPainter()
@@ -69,8 +73,13 @@ def render_page(page_layout: QPageLayout, dpi: float,
     return image
 
 
-def render_roster_page(sheet: RosterSheet, page: int = 1, *, dpi: float = DEFAULT_DPI,
-                       layout: SheetLayout | None = None) -> QImage:
+def render_roster_page(
+    sheet: RosterSheet,
+    page: int = 1,
+    *,
+    dpi: float = DEFAULT_DPI,
+    layout: SheetLayout | None = None,
+) -> QImage:
     """Page ``page`` (1-based) of ``sheet`` as an image of the whole paper at ``dpi``."""
     device = MeasuringDevice(sheet.options.paper)
     if layout is None:
@@ -79,11 +88,16 @@ def render_roster_page(sheet: RosterSheet, page: int = 1, *, dpi: float = DEFAUL
         raise ValueError(f"page {page} is not in 1..{layout.page_count}")
 
     def paint(painter: QPainter, image: QImage) -> None:
-        paint_roster_sheet(painter, image, sheet, layout=layout,  # type: ignore[arg-type]
-                           first_page=page, last_page=page)
+        paint_roster_sheet(
+            painter,
+            image,  # type: ignore[arg-type]
+            sheet,
+            layout=layout,
+            first_page=page,
+            last_page=page,
+        )
 
     return render_page(device.writer.pageLayout(), dpi, paint)
 
 
-__all__ = ["DEFAULT_DPI", "MeasuringDevice", "page_canvas", "render_page",
-           "render_roster_page"]
+__all__ = ["DEFAULT_DPI", "MeasuringDevice", "page_canvas", "render_page", "render_roster_page"]

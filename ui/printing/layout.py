@@ -67,11 +67,11 @@ MAX_CELL_LINES = 4
 
 LAYOUT_NOTES: dict[str, str] = {
     "columns": "One column of cards with the tick boxes beside each card; two columns leave no "
-               "room for a tick grid beside the item table. With more than 9 turns on A4 (10 "
-               "on Letter) the tick boxes go below the card's text.",
+    "room for a tick grid beside the item table. With more than 9 turns on A4 (10 "
+    "on Letter) the tick boxes go below the card's text.",
     "split": "A card is never split across pages. A card taller than a whole page (a very "
-             "large folded group) gets pages of its own and continues between rows of tick "
-             "boxes, marked 'continued on the next page'; it is not scaled down.",
+    "large folded group) gets pages of its own and continues between rows of tick "
+    "boxes, marked 'continued on the next page'; it is not scaled down.",
     "boxes": f"Tick boxes are {BOX_MM:g} mm square.",
 }
 
@@ -172,12 +172,17 @@ class SheetLayout:
 
     def card_pages(self, index: int) -> list[int]:
         """1-based page numbers on which card ``index`` (of ``sheet.cards``) is drawn."""
-        return sorted({p.number for p in self.pages for b in p.placed if b.card == index
-                       and b.kind == "card"})
+        return sorted(
+            {p.number for p in self.pages for b in p.placed if b.card == index and b.kind == "card"}
+        )
 
     def card_rects(self, index: int) -> list[tuple[int, QRectF]]:
-        return [(p.number, b.rect()) for p in self.pages for b in p.placed
-                if b.card == index and b.kind == "card"]
+        return [
+            (p.number, b.rect())
+            for p in self.pages
+            for b in p.placed
+            if b.card == index and b.kind == "card"
+        ]
 
     def ops(self, page: int | None = None) -> list[Op]:
         """Every drawing operation (of one 1-based page, or all), headers excluded."""
@@ -193,8 +198,9 @@ def page_layout_for(paper: str) -> QPageLayout:
     """A4 or Letter, portrait, 12 mm margins."""
     size = QPageSize(PAPER_SIZES[paper])
     m = MARGIN_MM * PT_PER_MM
-    return QPageLayout(size, QPageLayout.Orientation.Portrait, QMarginsF(m, m, m, m),
-                       QPageLayout.Unit.Point)
+    return QPageLayout(
+        size, QPageLayout.Orientation.Portrait, QMarginsF(m, m, m, m), QPageLayout.Unit.Point
+    )
 
 
 def configure_page(device: QPagedPaintDevice, paper: str) -> None:
@@ -209,8 +215,10 @@ def fits_device(layout: SheetLayout, device: QPagedPaintDevice) -> bool:
     """Whether ``layout`` was made for the paper ``device`` is set to now (the organizer may
     have chosen another paper in a print dialog since)."""
     paint = device.pageLayout().paintRect(QPageLayout.Unit.Point)
-    return (abs(paint.width() - layout.page_rect.width()) < 0.5
-            and abs(paint.height() - layout.page_rect.height()) < 0.5)
+    return (
+        abs(paint.width() - layout.page_rect.width()) < 0.5
+        and abs(paint.height() - layout.page_rect.height()) < 0.5
+    )
 
 
 MEASURE_DPI = 1200
@@ -299,8 +307,9 @@ class Metrics:
             lines.extend(self._greedy(para, font, width))
         if max_lines and len(lines) > max_lines:
             last = lines[max_lines - 1] + " …"
-            lines = lines[:max_lines - 1] + [self.elide(last + "  ", font, width)
-                                             if self.width(last, font) > width else last]
+            lines = lines[: max_lines - 1] + [
+                self.elide(last + "  ", font, width) if self.width(last, font) > width else last
+            ]
         out = tuple(lines)
         self._wrap[key] = out
         return out
@@ -361,14 +370,27 @@ class _Geometry:
         if notes < 0.25 * tw:
             name = max(0.2 * tw, name - (0.25 * tw - notes))
             notes = tw - use - rng - dmg - name
-        self.columns = (("Item", name), ("Use", use), ("Range", rng), ("Damage", dmg),
-                        ("Notes", notes))
+        self.columns = (
+            ("Item", name),
+            ("Use", use),
+            ("Range", rng),
+            ("Damage", dmg),
+            ("Notes", notes),
+        )
 
 
-def _table(m: Metrics, x: float, y: float, columns: tuple[tuple[str, float], ...],
-           rows: Sequence[tuple[str, ...]], ops: list[Op], body_font: str = "td",
-           bold_first: bool = True, header: bool = True,
-           max_lines: int = MAX_CELL_LINES) -> float:
+def _table(
+    m: Metrics,
+    x: float,
+    y: float,
+    columns: tuple[tuple[str, float], ...],
+    rows: Sequence[tuple[str, ...]],
+    ops: list[Op],
+    body_font: str = "td",
+    bold_first: bool = True,
+    header: bool = True,
+    max_lines: int = MAX_CELL_LINES,
+) -> float:
     """Draw a small table at (x, y); returns the y below it."""
     th = m.line("th")
     total_w = sum(w for _, w in columns)
@@ -396,38 +418,67 @@ def _table(m: Metrics, x: float, y: float, columns: tuple[tuple[str, float], ...
     return y
 
 
-def _grid_ops(m: Metrics, geo: _Geometry, x: float, y: float, name: str,
-              rows: tuple[str, ...], header_h: float) -> tuple[list[Op], float]:
+def _grid_ops(
+    m: Metrics,
+    geo: _Geometry,
+    x: float,
+    y: float,
+    name: str,
+    rows: tuple[str, ...],
+    header_h: float,
+) -> tuple[list[Op], float]:
     """One tick grid: turn numbers across, one row of boxes per label; ``name`` (a folded
     card's member) is written on a line of its own above it. Returns the ops and the height."""
     ops: list[Op] = []
     pitch = BOX + BOX_GAP
     if name:
         nh = m.line("tick_head") + 1
-        ops.append(Op("text", x, y, geo.grid_w, nh, m.elide(name, "tick_head", geo.grid_w),
-                      "tick_head"))
-        ops.append(Op("line", x, y + nh - 0.5, geo.grid_w - BOX_GAP, 0, colour="rule",
-                      width=0.4))
+        ops.append(
+            Op("text", x, y, geo.grid_w, nh, m.elide(name, "tick_head", geo.grid_w), "tick_head")
+        )
+        ops.append(Op("line", x, y + nh - 0.5, geo.grid_w - BOX_GAP, 0, colour="rule", width=0.4))
         y += nh
     else:
         nh = 0.0
     ops.append(Op("text", x, y, GRID_LABEL_W - 2, header_h, "Turn", "tick", colour="muted"))
     for t in range(geo.turns):
-        ops.append(Op("text", x + GRID_LABEL_W + t * pitch, y, BOX, header_h, str(t + 1),
-                      "tick_head", ALIGN_CENTER))
+        ops.append(
+            Op(
+                "text",
+                x + GRID_LABEL_W + t * pitch,
+                y,
+                BOX,
+                header_h,
+                str(t + 1),
+                "tick_head",
+                ALIGN_CENTER,
+            )
+        )
     yy = y + header_h
     for r in rows:
-        ops.append(Op("text", x, yy, GRID_LABEL_W - 3, BOX, m.elide(r, "tick", GRID_LABEL_W - 3),
-                      "tick", colour="muted"))
+        ops.append(
+            Op(
+                "text",
+                x,
+                yy,
+                GRID_LABEL_W - 3,
+                BOX,
+                m.elide(r, "tick", GRID_LABEL_W - 3),
+                "tick",
+                colour="muted",
+            )
+        )
         for t in range(geo.turns):
-            ops.append(Op("box", x + GRID_LABEL_W + t * pitch, yy, BOX, BOX, colour="box",
-                          width=0.8))
+            ops.append(
+                Op("box", x + GRID_LABEL_W + t * pitch, yy, BOX, BOX, colour="box", width=0.8)
+            )
         yy += pitch
     return ops, nh + header_h + len(rows) * pitch - BOX_GAP
 
 
-def _card_text(m: Metrics, geo: _Geometry, card: UnitCard,
-               colour: bool) -> tuple[list[Op], float, int]:
+def _card_text(
+    m: Metrics, geo: _Geometry, card: UnitCard, colour: bool
+) -> tuple[list[Op], float, int]:
     ops: list[Op] = []
     x0 = CARD_PAD
     tw = geo.text_w
@@ -437,11 +488,13 @@ def _card_text(m: Metrics, geo: _Geometry, card: UnitCard,
     cost_w = m.width(cost, "cost") if cost else 0.0
     titles = m.wrap(card.title, "card_title", tw - cost_w - 10, 2)
     for i, title in enumerate(titles):
-        ops.append(Op("text", x0, y + i * geo.title_h, tw - cost_w - 8, geo.title_h, title,
-                      "card_title"))
+        ops.append(
+            Op("text", x0, y + i * geo.title_h, tw - cost_w - 8, geo.title_h, title, "card_title")
+        )
     if cost:
-        ops.append(Op("text", x0 + tw - cost_w - 2, y, cost_w + 2, geo.title_h, cost, "cost",
-                      ALIGN_RIGHT))
+        ops.append(
+            Op("text", x0 + tw - cost_w - 2, y, cost_w + 2, geo.title_h, cost, "cost", ALIGN_RIGHT)
+        )
     y += len(titles) * geo.title_h + 2
     # type and traits
     sub = [card.type_name]
@@ -454,8 +507,11 @@ def _card_text(m: Metrics, geo: _Geometry, card: UnitCard,
     # stats in a row
     sh = m.line("stat")
     cx = x0
-    for label, value, detail in (("Action", card.action_die, ""), ("Move", card.move, ""),
-                                 ("Armor", card.armor, card.armor_detail)):
+    for label, value, detail in (
+        ("Action", card.action_die, ""),
+        ("Move", card.move, ""),
+        ("Armor", card.armor, card.armor_detail),
+    ):
         lw = m.width(label, "stat_label") + 3
         ops.append(Op("text", cx, y, lw, sh, label, "stat_label", colour="muted"))
         cx += lw
@@ -464,8 +520,18 @@ def _card_text(m: Metrics, geo: _Geometry, card: UnitCard,
         cx += vw
         if detail:
             dw = min(m.width(f"({detail})", "sub") + 2, x0 + tw - cx - 4)
-            ops.append(Op("text", cx + 2, y, dw, sh, m.elide(f"({detail})", "sub", dw), "sub",
-                          colour="muted"))
+            ops.append(
+                Op(
+                    "text",
+                    cx + 2,
+                    y,
+                    dw,
+                    sh,
+                    m.elide(f"({detail})", "sub", dw),
+                    "sub",
+                    colour="muted",
+                )
+            )
             cx += dw + 2
         cx += 16
     y += sh + 3
@@ -474,12 +540,24 @@ def _card_text(m: Metrics, geo: _Geometry, card: UnitCard,
         rows = [(i.label, i.use, i.range, i.damage, i.notes) for i in card.items]
         y = _table(m, x0, y, geo.columns, rows, ops)
     else:
-        ops.append(Op("text", x0, y, tw, m.line("td"), "Bare hands: Use 0, Close Combat, "
-                      'Shove 2" or Grab', "td", colour="muted"))
+        ops.append(
+            Op(
+                "text",
+                x0,
+                y,
+                tw,
+                m.line("td"),
+                'Bare hands: Use 0, Close Combat, Shove 2" or Grab',
+                "td",
+                colour="muted",
+            )
+        )
         y += m.line("td")
     # notes
-    for label, text, font in (("Notes", card.notes, "td"),
-                              ("Campaign", card.campaign_notes, "note")):
+    for label, text, font in (
+        ("Notes", card.notes, "td"),
+        ("Campaign", card.campaign_notes, "note"),
+    ):
         if text.strip():
             y += 2
             for line in m.wrap(f"{label}: {text.strip()}", font, tw, MAX_NOTE_LINES):
@@ -488,8 +566,7 @@ def _card_text(m: Metrics, geo: _Geometry, card: UnitCard,
     return ops, y + CARD_PAD, len(titles)
 
 
-def card_block(m: Metrics, geo: _Geometry, card: UnitCard, index: int,
-               colour: bool) -> Block:
+def card_block(m: Metrics, geo: _Geometry, card: UnitCard, index: int, colour: bool) -> Block:
     """A unit card: the text with tick grids beside it, then rows of further grids."""
     text_ops, text_h, title_lines = _card_text(m, geo, card, colour)
     rows = card.tick_rows
@@ -498,9 +575,16 @@ def card_block(m: Metrics, geo: _Geometry, card: UnitCard, index: int,
     if colour:
         ops.append(Op("fill", 0.4, 0.4, geo.width - 0.8, CARD_PAD + geo.title_h, colour="tint"))
         if title_lines > 1:  # a second title line: tint under the text only, not the grid
-            ops.append(Op("fill", 0.4, CARD_PAD + geo.title_h,
-                          CARD_PAD + geo.text_w + GRID_GAP / 2,
-                          (title_lines - 1) * geo.title_h, colour="tint"))
+            ops.append(
+                Op(
+                    "fill",
+                    0.4,
+                    CARD_PAD + geo.title_h,
+                    CARD_PAD + geo.text_w + GRID_GAP / 2,
+                    (title_lines - 1) * geo.title_h,
+                    colour="tint",
+                )
+            )
     ops += text_ops
     gx = geo.width - CARD_PAD - geo.grid_w
     grid_h = _grid_ops(m, geo, 0, 0, labels[0], rows, geo.title_h)[1]
@@ -510,17 +594,19 @@ def card_block(m: Metrics, geo: _Geometry, card: UnitCard, index: int,
         fit = int((text_h - 2 * CARD_PAD + GRID_VGAP) // (grid_h + GRID_VGAP))
         k = min(len(labels), max(1, fit))
         for i in range(k):
-            gops, _ = _grid_ops(m, geo, gx, CARD_PAD + i * (grid_h + GRID_VGAP), labels[i], rows,
-                                geo.title_h)
+            gops, _ = _grid_ops(
+                m, geo, gx, CARD_PAD + i * (grid_h + GRID_VGAP), labels[i], rows, geo.title_h
+            )
             ops += gops
         head_h = max(text_h, CARD_PAD + k * grid_h + (k - 1) * GRID_VGAP + CARD_PAD)
     slices: list[tuple[float, list[Op]]] = [(head_h, ops)]
     rest = labels[k:]
     for start in range(0, len(rest), geo.per_row):
         row_ops: list[Op] = []
-        for j, label in enumerate(rest[start:start + geo.per_row]):
-            gops, _ = _grid_ops(m, geo, CARD_PAD + j * (geo.grid_w + GRID_HGAP), 0, label, rows,
-                                geo.title_h)
+        for j, label in enumerate(rest[start : start + geo.per_row]):
+            gops, _ = _grid_ops(
+                m, geo, CARD_PAD + j * (geo.grid_w + GRID_HGAP), 0, label, rows, geo.title_h
+            )
             row_ops += gops
         slices.append((grid_h + GRID_VGAP, row_ops))
     if len(slices) > 1:
@@ -529,9 +615,16 @@ def card_block(m: Metrics, geo: _Geometry, card: UnitCard, index: int,
     return Block("card", slices, card=index, title=card.title, framed=True)
 
 
-def _text_block(m: Metrics, width: float, text: str, font: str, colour: str = "ink",
-                kind: str = "text", indent: float = 0.0,
-                max_lines: int = 0) -> Block:
+def _text_block(
+    m: Metrics,
+    width: float,
+    text: str,
+    font: str,
+    colour: str = "ink",
+    kind: str = "text",
+    indent: float = 0.0,
+    max_lines: int = 0,
+) -> Block:
     ops: list[Op] = []
     y = 0.0
     lh = m.line(font)
@@ -562,16 +655,17 @@ def _rule_block(m: Metrics, width: float, title: str, text: str, font: str = "re
     rest_text = ""
     if first:
         ops.append(Op("text", tw, 0, width - tw, lh, first[0], font))
-        rest_text = text[len(first[0]):].strip()
+        rest_text = text[len(first[0]) :].strip()
     y = lh
-    for line in (m.wrap(rest_text, font, width - 12) if rest_text else ()):
+    for line in m.wrap(rest_text, font, width - 12) if rest_text else ():
         ops.append(Op("text", 12, y, width - 12, lh, line, font))
         y += lh
     return Block("rule", [(y + 2, ops)])
 
 
-def section_blocks(m: Metrics, width: float, title: str, subtitle: str = "",
-                    new_page: bool = False) -> list[Block]:
+def section_blocks(
+    m: Metrics, width: float, title: str, subtitle: str = "", new_page: bool = False
+) -> list[Block]:
     ops = [Op("text", 0, 0, width, m.line("section"), title, "section")]
     h = m.line("section")
     if subtitle:
@@ -582,9 +676,13 @@ def section_blocks(m: Metrics, width: float, title: str, subtitle: str = "",
     return [Block("section", [(h + 6, ops)], new_page=new_page, keep_with_next=True)]
 
 
-def table_blocks(m: Metrics, width: float, title: str,
-                  columns: tuple[tuple[str, float], ...], rows: Sequence[tuple[str, ...]]
-                  ) -> list[Block]:
+def table_blocks(
+    m: Metrics,
+    width: float,
+    title: str,
+    columns: tuple[tuple[str, float], ...],
+    rows: Sequence[tuple[str, ...]],
+) -> list[Block]:
     """A titled table whose rows are placed one by one; its header repeats on a new page."""
     head_ops: list[Op] = [Op("text", 0, 0, width, m.line("subsection"), title, "subsection")]
     y = _table(m, 0, m.line("subsection") + 1, columns, [], head_ops)
@@ -592,8 +690,7 @@ def table_blocks(m: Metrics, width: float, title: str,
     out = [header]
     for row in rows:
         ops: list[Op] = []
-        h = _table(m, 0, 0, columns, [row], ops, body_font="ref", header=False,
-                   max_lines=40)
+        h = _table(m, 0, 0, columns, [row], ops, body_font="ref", header=False, max_lines=40)
         ops.append(Op("line", 0, h - 0.7, width, 0, colour="faint", width=0.3))
         out.append(Block("table-row", [(h, ops)], table_header=header))
     return out
@@ -609,13 +706,16 @@ def _appendix_blocks(m: Metrics, sheet: RosterSheet, width: float) -> list[Block
     ref = sheet.reference
     if ref is None:
         return []
-    out = section_blocks(m, width, "Reference: the rules and items this army uses",
-                          new_page=True)
+    out = section_blocks(m, width, "Reference: the rules and items this army uses", new_page=True)
     mod_rows = [(r.situation, r.value, r.applies_to, r.rule) for r in ref.modifiers]
     rule_w = _natural(m, [r[3] for r in mod_rows], "Rule", "ref", 0.2 * width)
     rest = width - rule_w
-    cols = (("Situation", 0.41 * rest), ("Modifier", 0.3 * rest), ("Applies to", 0.29 * rest),
-            ("Rule", rule_w))
+    cols = (
+        ("Situation", 0.41 * rest),
+        ("Modifier", 0.3 * rest),
+        ("Applies to", 0.29 * rest),
+        ("Rule", rule_w),
+    )
     out += table_blocks(m, width, "Modifiers", cols, mod_rows)
     out.append(Block("gap", [(SECTION_GAP, [])]))
     head = [Op("text", 0, 0, width, m.line("subsection"), "Dice", "subsection")]
@@ -630,8 +730,10 @@ def _appendix_blocks(m: Metrics, sheet: RosterSheet, width: float) -> list[Block
         out.append(Block("gap", [(SECTION_GAP, [])]))
         rows = [(i.name, i.cost, i.use, i.range, i.damage, i.notes) for i in ref.items]
         heads = ("Item", "Cost", "Use", "Range", "Damage")
-        widths = [_natural(m, [r[j] for r in rows], head, "ref_bold" if j == 0 else "ref",
-                           0.2 * width) for j, head in enumerate(heads)]
+        widths = [
+            _natural(m, [r[j] for r in rows], head, "ref_bold" if j == 0 else "ref", 0.2 * width)
+            for j, head in enumerate(heads)
+        ]
         icols = (*zip(heads, widths, strict=True), ("Notes", width - sum(widths)))
         out += table_blocks(m, width, "Items", icols, rows)
     return out
@@ -668,9 +770,15 @@ def blank_card_block(m: Metrics, geo: _Geometry, rows: tuple[str, ...]) -> Block
         y += lh
         ops.append(Op("line", x0, y - 3, tw, 0, colour="rule", width=0.5))
     text_h = y + CARD_PAD - 3
-    gops, grid_h = _grid_ops(m, geo, geo.width - CARD_PAD - geo.grid_w if geo.beside else
-                             CARD_PAD, CARD_PAD if geo.beside else text_h, "", rows,
-                             geo.title_h)
+    gops, grid_h = _grid_ops(
+        m,
+        geo,
+        geo.width - CARD_PAD - geo.grid_w if geo.beside else CARD_PAD,
+        CARD_PAD if geo.beside else text_h,
+        "",
+        rows,
+        geo.title_h,
+    )
     ops += gops
     h = max(text_h, 2 * CARD_PAD + grid_h) if geo.beside else text_h + grid_h + CARD_PAD
     return Block("blank-card", [(h, ops)], framed=True)
@@ -702,24 +810,54 @@ class Paginator:
     def at_top(self) -> bool:
         return self.y <= self.body.top() + 0.01
 
-    def _put(self, block: Block, slices: list[tuple[float, list[Op]]], *,
-             continued: bool = False, scale: float = 1.0, note: str = "") -> None:
+    def _put(
+        self,
+        block: Block,
+        slices: list[tuple[float, list[Op]]],
+        *,
+        continued: bool = False,
+        scale: float = 1.0,
+        note: str = "",
+    ) -> None:
         ops: list[Op] = []
         y = 0.0
         for h, sops in slices:
-            ops += [Op(o.kind, o.x, o.y + y, o.w, o.h, o.text, o.font, o.align, o.colour,
-                       o.width) for o in sops]
+            ops += [
+                Op(o.kind, o.x, o.y + y, o.w, o.h, o.text, o.font, o.align, o.colour, o.width)
+                for o in sops
+            ]
             y += h
         h = y
         if note:
-            ops.append(Op("text", CARD_PAD, h, self.body.width() - 2 * CARD_PAD, CONT_H, note,
-                          "sub", ALIGN_RIGHT, colour="muted"))
+            ops.append(
+                Op(
+                    "text",
+                    CARD_PAD,
+                    h,
+                    self.body.width() - 2 * CARD_PAD,
+                    CONT_H,
+                    note,
+                    "sub",
+                    ALIGN_RIGHT,
+                    colour="muted",
+                )
+            )
             h += CONT_H
         if block.framed:
-            ops.insert(0, Op("frame", 0, 0, self.body.width() / scale, h, colour="frame",
-                             width=0.9))
-        placed = Placed(block.kind, self.body.left(), self.y, self.body.width(), h * scale, ops,
-                        card=block.card, scale=scale, continued=continued)
+            ops.insert(
+                0, Op("frame", 0, 0, self.body.width() / scale, h, colour="frame", width=0.9)
+            )
+        placed = Placed(
+            block.kind,
+            self.body.left(),
+            self.y,
+            self.body.width(),
+            h * scale,
+            ops,
+            card=block.card,
+            scale=scale,
+            continued=continued,
+        )
         self.pages[-1].placed.append(placed)
         self.y += h * scale
 
@@ -761,9 +899,22 @@ class Paginator:
             part: list[tuple[float, list[Op]]] = []
             if not first:
                 label = f"{block.title} (continued)"
-                part.append((title_h, [Op("text", CARD_PAD, CARD_PAD,
-                                          self.body.width() - 2 * CARD_PAD,
-                                          title_h - 2 * CARD_PAD, label, "card_title")]))
+                part.append(
+                    (
+                        title_h,
+                        [
+                            Op(
+                                "text",
+                                CARD_PAD,
+                                CARD_PAD,
+                                self.body.width() - 2 * CARD_PAD,
+                                title_h - 2 * CARD_PAD,
+                                label,
+                                "card_title",
+                            )
+                        ],
+                    )
+                )
             room = self.remaining - CONT_H - sum(h for h, _ in part)
             taken = 0
             while pending and pending[0][0] <= room:
@@ -777,11 +928,14 @@ class Paginator:
                 note = "scaled down to fit the page"
                 if pending:
                     note += "; continued on the next page"
-                self._put(block, part, continued=True, scale=(self.remaining / total),
-                          note=note)
+                self._put(block, part, continued=True, scale=(self.remaining / total), note=note)
             else:
-                self._put(block, part, continued=True,
-                          note="continued on the next page" if pending else "")
+                self._put(
+                    block,
+                    part,
+                    continued=True,
+                    note="continued on the next page" if pending else "",
+                )
             first = False
 
 
@@ -789,9 +943,14 @@ class Paginator:
 # Entry point
 
 
-def layout_roster_sheet(sheet: RosterSheet, device: QPagedPaintDevice, *,
-                        turns: int | None = None, black_and_white: bool | None = None,
-                        progress: Callable[[int, int], None] | None = None) -> SheetLayout:
+def layout_roster_sheet(
+    sheet: RosterSheet,
+    device: QPagedPaintDevice,
+    *,
+    turns: int | None = None,
+    black_and_white: bool | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> SheetLayout:
     """Lay ``sheet`` out on ``device``'s pages (its current page layout and resolution).
 
     ``turns`` and ``black_and_white`` default to the sheet's options. ``progress(done, total)``
@@ -812,29 +971,39 @@ def layout_roster_sheet(sheet: RosterSheet, device: QPagedPaintDevice, *,
     blocks: list[Block] = []
     total = len(sheet.cards)
     if not sheet.cards:
-        blocks.append(_text_block(m, body.width(), "This army has no units yet.", "td",
-                                  colour="muted"))
+        blocks.append(
+            _text_block(m, body.width(), "This army has no units yet.", "td", colour="muted")
+        )
     for i, card in enumerate(sheet.cards):
         blocks.append(card_block(m, geo, card, i, colour))
         if progress is not None and (i % 50 == 0 or i == total - 1):
             progress(i + 1, total)
     blocks += _appendix_blocks(m, sheet, body.width())
     if sheet.blank_cards:
-        blocks += section_blocks(m, body.width(), "Units gained at the table",
-                                  "Fill in a card for each unit that joins the army during the "
-                                  "battle.", new_page=True)
+        blocks += section_blocks(
+            m,
+            body.width(),
+            "Units gained at the table",
+            "Fill in a card for each unit that joins the army during the battle.",
+            new_page=True,
+        )
         rows = ("Action", "Counter 1", "Counter 2", "Dead")
         blocks += [blank_card_block(m, geo, rows) for _ in range(sheet.blank_cards)]
     if sheet.warnings:
         # one block: the list stays together when it fits on a page, else it continues
         head = section_blocks(m, body.width(), "Roster warnings")[0]
-        slices = head.slices + [_bullet_block(m, body.width(), w.text).slices[0]
-                                for w in sheet.warnings]
+        slices = head.slices + [
+            _bullet_block(m, body.width(), w.text).slices[0] for w in sheet.warnings
+        ]
         blocks.append(Block("warnings", slices, title="Roster warnings"))
 
     pager = Paginator(body, m)
     for i, block in enumerate(blocks):
-        pager.add(block, blocks[i + 1:i + 4])
-    return SheetLayout(page_rect=page_rect, body_rect=body,
-                       paper_size=(full.width(), full.height()), black_and_white=bw,
-                       pages=pager.pages)
+        pager.add(block, blocks[i + 1 : i + 4])
+    return SheetLayout(
+        page_rect=page_rect,
+        body_rect=body,
+        paper_size=(full.width(), full.height()),
+        black_and_white=bw,
+        pages=pager.pages,
+    )

@@ -39,22 +39,42 @@ def palette(header: SheetHeader, black_and_white: bool) -> dict[str, QColor]:
     """Colours by role. Black and white: black and greys only, and no fills are drawn."""
     if black_and_white:
         ink = QColor("#000000")
-        return {"ink": ink, "muted": QColor("#3a3a3a"), "rule": QColor("#555555"),
-                "faint": QColor("#999999"), "frame": ink, "box": ink, "band_ink": ink,
-                "band_muted": QColor("#3a3a3a"), "band": QColor("#ffffff"),
-                "tint": QColor("#ffffff")}
+        return {
+            "ink": ink,
+            "muted": QColor("#3a3a3a"),
+            "rule": QColor("#555555"),
+            "faint": QColor("#999999"),
+            "frame": ink,
+            "box": ink,
+            "band_ink": ink,
+            "band_muted": QColor("#3a3a3a"),
+            "band": QColor("#ffffff"),
+            "tint": QColor("#ffffff"),
+        }
     band = QColor(header.colour or DEFAULT_BAND)
     light = (0.299 * band.red() + 0.587 * band.green() + 0.114 * band.blue()) > 150
-    tint = QColor(round(255 - (255 - band.red()) * 0.16), round(255 - (255 - band.green()) * 0.16),
-                  round(255 - (255 - band.blue()) * 0.16))
-    return {"ink": QColor("#111111"), "muted": QColor("#4d4d4d"), "rule": QColor("#6b6b6b"),
-            "faint": QColor("#c4c4c4"), "frame": QColor("#3c3c3c"), "box": QColor("#222222"),
-            "band": band, "band_ink": QColor("#111111" if light else "#ffffff"),
-            "band_muted": QColor("#333333" if light else "#e8e8e8"), "tint": tint}
+    tint = QColor(
+        round(255 - (255 - band.red()) * 0.16),
+        round(255 - (255 - band.green()) * 0.16),
+        round(255 - (255 - band.blue()) * 0.16),
+    )
+    return {
+        "ink": QColor("#111111"),
+        "muted": QColor("#4d4d4d"),
+        "rule": QColor("#6b6b6b"),
+        "faint": QColor("#c4c4c4"),
+        "frame": QColor("#3c3c3c"),
+        "box": QColor("#222222"),
+        "band": band,
+        "band_ink": QColor("#111111" if light else "#ffffff"),
+        "band_muted": QColor("#333333" if light else "#e8e8e8"),
+        "tint": tint,
+    }
 
 
-def header_ops(m: Metrics, header: SheetHeader, page: int, pages: int, width: float,
-               black_and_white: bool) -> list[Op]:
+def header_ops(
+    m: Metrics, header: SheetHeader, page: int, pages: int, width: float, black_and_white: bool
+) -> list[Op]:
     """The header printed at the top of every page."""
     ops: list[Op] = []
     pad = 0.0 if black_and_white else 8.0
@@ -65,27 +85,88 @@ def header_ops(m: Metrics, header: SheetHeader, page: int, pages: int, width: fl
     lh_army = m.line("army")
     lh = m.line("head")
     y = (HEADER_H - lh_army - 2 * lh) / 2
-    ops.append(Op("text", pad, y, left_w, lh_army, m.elide(header.army, "army", left_w), "army",
-                  colour="band_ink"))
+    ops.append(
+        Op(
+            "text",
+            pad,
+            y,
+            left_w,
+            lh_army,
+            m.elide(header.army, "army", left_w),
+            "army",
+            colour="band_ink",
+        )
+    )
     who = []
     if header.player:
         who.append(f"Player: {header.player}")
     if header.campaign:
         who.append(f"Campaign: {header.campaign}")
-    ops.append(Op("text", pad, y + lh_army, left_w, lh, m.elide("   ·   ".join(who), "head",
-                                                                left_w), "head",
-                  colour="band_ink"))
-    ops.append(Op("text", pad, y + lh_army + lh, left_w, lh,
-                  m.elide(f"Rules: {header.edition_text}", "head", left_w), "head",
-                  colour="band_muted"))
+    ops.append(
+        Op(
+            "text",
+            pad,
+            y + lh_army,
+            left_w,
+            lh,
+            m.elide("   ·   ".join(who), "head", left_w),
+            "head",
+            colour="band_ink",
+        )
+    )
+    ops.append(
+        Op(
+            "text",
+            pad,
+            y + lh_army + lh,
+            left_w,
+            lh,
+            m.elide(f"Rules: {header.edition_text}", "head", left_w),
+            "head",
+            colour="band_muted",
+        )
+    )
     rx = width - right_w - pad
-    ops.append(Op("text", rx, y + 2, right_w, lh, f"Page {page} of {pages}", "head_bold",
-                  ALIGN_RIGHT, colour="band_ink"))
+    ops.append(
+        Op(
+            "text",
+            rx,
+            y + 2,
+            right_w,
+            lh,
+            f"Page {page} of {pages}",
+            "head_bold",
+            ALIGN_RIGHT,
+            colour="band_ink",
+        )
+    )
     cost = header.cost_text
-    ops.append(Op("text", rx, y + lh_army, right_w, lh, f"Cost {cost}" if cost else "", "head",
-                  ALIGN_RIGHT, colour="band_ink"))
-    ops.append(Op("text", rx, y + lh_army + lh, right_w, lh, header.date_text, "head",
-                  ALIGN_RIGHT, colour="band_muted"))
+    ops.append(
+        Op(
+            "text",
+            rx,
+            y + lh_army,
+            right_w,
+            lh,
+            f"Cost {cost}" if cost else "",
+            "head",
+            ALIGN_RIGHT,
+            colour="band_ink",
+        )
+    )
+    ops.append(
+        Op(
+            "text",
+            rx,
+            y + lh_army + lh,
+            right_w,
+            lh,
+            header.date_text,
+            "head",
+            ALIGN_RIGHT,
+            colour="band_muted",
+        )
+    )
     if black_and_white:
         ops.append(Op("line", 0, HEADER_H - 1, width, 0, colour="ink", width=1.2))
     return ops
@@ -146,9 +227,16 @@ class Replayer:
             p.drawRects(boxes)
 
 
-def paint_roster_sheet(painter: QPainter, device: QPagedPaintDevice, sheet: RosterSheet, *,
-                       layout: SheetLayout | None = None, progress: Progress | None = None,
-                       first_page: int = 1, last_page: int | None = None) -> SheetLayout:
+def paint_roster_sheet(
+    painter: QPainter,
+    device: QPagedPaintDevice,
+    sheet: RosterSheet,
+    *,
+    layout: SheetLayout | None = None,
+    progress: Progress | None = None,
+    first_page: int = 1,
+    last_page: int | None = None,
+) -> SheetLayout:
     """Paint ``sheet`` on ``device`` through the active ``painter``, page after page.
 
     The painter must be active on ``device``; pages after the first are started with
@@ -187,9 +275,13 @@ def paint_roster_sheet(painter: QPainter, device: QPagedPaintDevice, sheet: Rost
     return layout
 
 
-def print_roster_sheet(printer: QPagedPaintDevice, sheet: RosterSheet, *,
-                       progress: Progress | None = None,
-                       layout: SheetLayout | None = None) -> SheetLayout:
+def print_roster_sheet(
+    printer: QPagedPaintDevice,
+    sheet: RosterSheet,
+    *,
+    progress: Progress | None = None,
+    layout: SheetLayout | None = None,
+) -> SheetLayout:
     """Paint ``sheet`` on a QPrinter (``QPrintPreviewDialog.paintRequested``, the Print action)
     or any paged device, in the device's current page layout; honours a QPrinter's page range.
 
@@ -208,8 +300,15 @@ def print_roster_sheet(printer: QPagedPaintDevice, sheet: RosterSheet, *,
     if not painter.begin(printer):
         raise RuntimeError("the printer could not be started")
     try:
-        return paint_roster_sheet(painter, printer, sheet, progress=progress, first_page=first,
-                                  last_page=last, layout=layout)
+        return paint_roster_sheet(
+            painter,
+            printer,
+            sheet,
+            progress=progress,
+            first_page=first,
+            last_page=last,
+            layout=layout,
+        )
     finally:
         painter.end()
 

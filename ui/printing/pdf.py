@@ -38,23 +38,27 @@ def ensure_gui_application() -> QGuiApplication:
     if isinstance(app, QGuiApplication):
         return app
     if app is not None:
-        raise RuntimeError("a QCoreApplication without GUI exists; fonts need a "
-                           "QGuiApplication")
-    if (sys.platform.startswith("linux") and not os.environ.get("DISPLAY")
-            and not os.environ.get("WAYLAND_DISPLAY")):
+        raise RuntimeError("a QCoreApplication without GUI exists; fonts need a QGuiApplication")
+    if (
+        sys.platform.startswith("linux")
+        and not os.environ.get("DISPLAY")
+        and not os.environ.get("WAYLAND_DISPLAY")
+    ):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     return QGuiApplication(sys.argv[:1] or ["brikdesk"])
 
 
-def write_pdf(target: Path, paint: Callable[[QPdfWriter, Progress | None], SheetLayout],
-              progress: Progress | None = None) -> ExportResult:
+def write_pdf(
+    target: Path,
+    paint: Callable[[QPdfWriter, Progress | None], SheetLayout],
+    progress: Progress | None = None,
+) -> ExportResult:
     """Write a PDF to ``target`` through ``paint(writer, progress)``, which sets the page up,
     lays out, paints and returns the layout. The file is written beside the destination and
     moved into place when complete; any failure removes it, so no half PDF is ever left."""
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
-        raise UserError(f"cannot write {target}: the folder {folder} does not exist",
-                        field="out")
+        raise UserError(f"cannot write {target}: the folder {folder} does not exist", field="out")
     part = target.with_name(target.name + ".part")
     try:
         writer = QPdfWriter(str(part))
@@ -72,10 +76,14 @@ def write_pdf(target: Path, paint: Callable[[QPdfWriter, Progress | None], Sheet
     return ExportResult(target, layout.page_count)
 
 
-def export_pdf(sheet: RosterSheet, path: str | os.PathLike[str],
-               options: RosterSheetOptions | None = None,
-               progress: Progress | None = None, *,
-               layout: SheetLayout | None = None) -> ExportResult:
+def export_pdf(
+    sheet: RosterSheet,
+    path: str | os.PathLike[str],
+    options: RosterSheetOptions | None = None,
+    progress: Progress | None = None,
+    *,
+    layout: SheetLayout | None = None,
+) -> ExportResult:
     """Write ``sheet`` to ``path`` as a PDF; returns the path and the number of pages.
 
     ``options`` overrides the sheet's layout choices (paper, turns, black and white); what the
@@ -87,9 +95,15 @@ def export_pdf(sheet: RosterSheet, path: str | os.PathLike[str],
     """
     ensure_gui_application()
     if options is not None:
-        sheet = replace(sheet, options=replace(sheet.options, paper=options.paper,
-                                               turns=options.turns,
-                                               black_and_white=options.black_and_white))
+        sheet = replace(
+            sheet,
+            options=replace(
+                sheet.options,
+                paper=options.paper,
+                turns=options.turns,
+                black_and_white=options.black_and_white,
+            ),
+        )
         layout = None
     target = Path(path)
 
@@ -98,8 +112,11 @@ def export_pdf(sheet: RosterSheet, path: str | os.PathLike[str],
         configure_page(writer, sheet.options.paper)
         if painter_progress is not None:
             painter_progress(0, 0)
-        used = (layout if layout is not None and fits_device(layout, writer)
-                else layout_roster_sheet(sheet, writer))
+        used = (
+            layout
+            if layout is not None and fits_device(layout, writer)
+            else layout_roster_sheet(sheet, writer)
+        )
         painter = QPainter()
         if not painter.begin(writer):
             raise UserError(f"cannot write {target}", field="out")

@@ -86,16 +86,32 @@ def report_palette(report: BattleReport, black_and_white: bool = False) -> dict[
     and white."""
     if black_and_white:
         ink = QColor("#000000")
-        bw = {"ink": ink, "muted": QColor("#3a3a3a"), "rule": QColor("#555555"),
-              "faint": QColor("#999999"), "frame": ink, "box": ink, "band": QColor("#ffffff"),
-              "band_ink": ink, "band_muted": QColor("#3a3a3a"), "tint": QColor("#ffffff")}
+        bw = {
+            "ink": ink,
+            "muted": QColor("#3a3a3a"),
+            "rule": QColor("#555555"),
+            "faint": QColor("#999999"),
+            "frame": ink,
+            "box": ink,
+            "band": QColor("#ffffff"),
+            "band_ink": ink,
+            "band_muted": QColor("#3a3a3a"),
+            "tint": QColor("#ffffff"),
+        }
         bw.update({player_key(p.player_id): ink for p in report.players})
         return bw
-    colours = {"ink": QColor("#111111"), "muted": QColor("#4d4d4d"),
-               "rule": QColor("#6b6b6b"), "faint": QColor("#c4c4c4"),
-               "frame": QColor("#3c3c3c"), "box": QColor("#333333"),
-               "band": QColor(BAND), "band_ink": QColor("#ffffff"),
-               "band_muted": QColor("#dfe6ec"), "tint": QColor("#eef1f4")}
+    colours = {
+        "ink": QColor("#111111"),
+        "muted": QColor("#4d4d4d"),
+        "rule": QColor("#6b6b6b"),
+        "faint": QColor("#c4c4c4"),
+        "frame": QColor("#3c3c3c"),
+        "box": QColor("#333333"),
+        "band": QColor(BAND),
+        "band_ink": QColor("#ffffff"),
+        "band_muted": QColor("#dfe6ec"),
+        "tint": QColor("#eef1f4"),
+    }
     for i, p in enumerate(report.players):
         c = QColor(p.colour) if p.colour else QColor()
         if not c.isValid():
@@ -115,8 +131,9 @@ def hatch_of(report: BattleReport, player_id: PlayerId | None) -> str:
     return HATCHES[i % len(HATCHES)]
 
 
-def hatch_ops(x: float, y: float, w: float, h: float, pattern: str,
-              spacing: float = 2.5) -> list[Op]:
+def hatch_ops(
+    x: float, y: float, w: float, h: float, pattern: str, spacing: float = 2.5
+) -> list[Op]:
     """An outlined rectangle filled with lines (``/``, ``-``, ``\\``, ``|``, ``+`` or none)
     every ``spacing`` points, clipped to the rectangle: a player's mark in black and white."""
     ops: list[Op] = [Op("box", x, y, w, h, colour="box")]
@@ -155,15 +172,28 @@ def hatch_ops(x: float, y: float, w: float, h: float, pattern: str,
 # Header
 
 
-def report_header_ops(m: Metrics, report: BattleReport, page: int, pages: int,
-                      width: float, black_and_white: bool = False) -> list[Op]:
+def report_header_ops(
+    m: Metrics,
+    report: BattleReport,
+    page: int,
+    pages: int,
+    width: float,
+    black_and_white: bool = False,
+) -> list[Op]:
     """The band at the top of every page (black text over a rule in black and white)."""
     pad = 0.0 if black_and_white else 8.0
     ops = [] if black_and_white else [Op("fill", 0, 0, width, HEADER_H, colour="band")]
     status = report.status_text.capitalize()
     # the right column as wide as its widest line (the same on every page), at most 150 pt
-    right_w = min(150.0, 4 + max(m.width(f"Page {pages} of {pages}", "head_bold"),
-                                 m.width(status, "head"), m.width(_rounds_text(report), "head")))
+    right_w = min(
+        150.0,
+        4
+        + max(
+            m.width(f"Page {pages} of {pages}", "head_bold"),
+            m.width(status, "head"),
+            m.width(_rounds_text(report), "head"),
+        ),
+    )
     left_w = width - right_w - 2 * pad - 12
     lh_title = m.line("army")
     lh = m.line("head")
@@ -175,24 +205,77 @@ def report_header_ops(m: Metrics, report: BattleReport, page: int, pages: int,
         title = f.name
     if m.width(title, font) > left_w:
         font = "card_title"
-    ops.append(Op("text", pad, y, left_w, lh_title, m.elide(title, font, left_w), font,
-                  colour="band_ink"))
-    where = [f"Campaign: {f.campaign}" if f.campaign else "",
-             f"BrikWars {f.edition}" if f.edition else ""]
-    ops.append(Op("text", pad, y + lh_title, left_w, lh,
-                  m.elide("   ·   ".join(w for w in where if w), "head", left_w), "head",
-                  colour="band_ink"))
-    ops.append(Op("text", pad, y + lh_title + lh, left_w, lh,
-                  m.elide(" vs ".join(p.name for p in report.players), "head", left_w),
-                  "head", colour="band_muted"))
+    ops.append(
+        Op("text", pad, y, left_w, lh_title, m.elide(title, font, left_w), font, colour="band_ink")
+    )
+    where = [
+        f"Campaign: {f.campaign}" if f.campaign else "",
+        f"BrikWars {f.edition}" if f.edition else "",
+    ]
+    ops.append(
+        Op(
+            "text",
+            pad,
+            y + lh_title,
+            left_w,
+            lh,
+            m.elide("   ·   ".join(w for w in where if w), "head", left_w),
+            "head",
+            colour="band_ink",
+        )
+    )
+    ops.append(
+        Op(
+            "text",
+            pad,
+            y + lh_title + lh,
+            left_w,
+            lh,
+            m.elide(" vs ".join(p.name for p in report.players), "head", left_w),
+            "head",
+            colour="band_muted",
+        )
+    )
     rx = width - right_w - pad
-    ops.append(Op("text", rx, y + 2, right_w, lh, f"Page {page} of {pages}", "head_bold",
-                  ALIGN_RIGHT, colour="band_ink"))
-    ops.append(Op("text", rx, y + lh_title, right_w, lh,
-                  m.elide(status, "head", right_w), "head",
-                  ALIGN_RIGHT, colour="band_ink"))
-    ops.append(Op("text", rx, y + lh_title + lh, right_w, lh, _rounds_text(report), "head",
-                  ALIGN_RIGHT, colour="band_muted"))
+    ops.append(
+        Op(
+            "text",
+            rx,
+            y + 2,
+            right_w,
+            lh,
+            f"Page {page} of {pages}",
+            "head_bold",
+            ALIGN_RIGHT,
+            colour="band_ink",
+        )
+    )
+    ops.append(
+        Op(
+            "text",
+            rx,
+            y + lh_title,
+            right_w,
+            lh,
+            m.elide(status, "head", right_w),
+            "head",
+            ALIGN_RIGHT,
+            colour="band_ink",
+        )
+    )
+    ops.append(
+        Op(
+            "text",
+            rx,
+            y + lh_title + lh,
+            right_w,
+            lh,
+            _rounds_text(report),
+            "head",
+            ALIGN_RIGHT,
+            colour="band_muted",
+        )
+    )
     if black_and_white:
         ops.append(Op("line", 0, HEADER_H - 1, width, 0, colour="ink", width=1.2))
     return ops
@@ -207,8 +290,16 @@ def _rounds_text(report: BattleReport) -> str:
 # Blocks
 
 
-def _lines(m: Metrics, ops: list[Op], x: float, y: float, width: float, text: str, font: str,
-           colour: str = "ink") -> float:
+def _lines(
+    m: Metrics,
+    ops: list[Op],
+    x: float,
+    y: float,
+    width: float,
+    text: str,
+    font: str,
+    colour: str = "ink",
+) -> float:
     lh = m.line(font)
     for line in m.wrap(text, font, width):
         ops.append(Op("text", x, y, width, lh, line, font, colour=colour))
@@ -224,8 +315,16 @@ class _Marks:
         self.bw = black_and_white
         self.colours = report_palette(report, black_and_white)
 
-    def area(self, ops: list[Op], x: float, y: float, w: float, h: float, player_id: PlayerId | None,
-             spacing: float = 2.5) -> None:
+    def area(
+        self,
+        ops: list[Op],
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        player_id: PlayerId | None,
+        spacing: float = 2.5,
+    ) -> None:
         """A filled rectangle in the player's colour (outlined when the colour is light), or
         outlined and hatched in the player's pattern."""
         if self.bw:
@@ -237,22 +336,33 @@ class _Marks:
             ops.append(Op("box", x, y, w, h, colour="box"))
 
 
-def _swatch(ops: list[Op], x: float, y: float, line_h: float, player_id: PlayerId | None,
-            marks: _Marks) -> None:
+def _swatch(
+    ops: list[Op], x: float, y: float, line_h: float, player_id: PlayerId | None, marks: _Marks
+) -> None:
     top = y + (line_h - SWATCH) / 2
     marks.area(ops, x, top, SWATCH, SWATCH, player_id, spacing=2.0)
 
 
-def _summary_block(m: Metrics, report: BattleReport, width: float,
-                   marks: _Marks) -> Block:
+def _summary_block(m: Metrics, report: BattleReport, width: float, marks: _Marks) -> Block:
     ops: list[Op] = []
     y = 0.0
     lh = m.line("card_title")
     x = 0.0
     for i, p in enumerate(report.players):
         if i:
-            ops.append(Op("text", x, y, m.width(" vs ", "card_title") + 2, lh, "vs",
-                          "card_title", ALIGN_CENTER, colour="muted"))
+            ops.append(
+                Op(
+                    "text",
+                    x,
+                    y,
+                    m.width(" vs ", "card_title") + 2,
+                    lh,
+                    "vs",
+                    "card_title",
+                    ALIGN_CENTER,
+                    colour="muted",
+                )
+            )
             x += m.width(" vs ", "card_title") + 2
         label = f"{p.name} ({p.faction})" if p.faction else p.name
         need = m.width(label, "card_title") + 2
@@ -277,28 +387,43 @@ def _summary_block(m: Metrics, report: BattleReport, width: float,
     elif not report.rounds:
         y = _lines(m, ops, 0, y + 3, width, "The battle has not begun.", "td", "muted")
     elif not report.finished:
-        y = _lines(m, ops, 0, y + 3, width, "The battle is not over yet: this is the story so "
-                   "far.", "td", "muted")
+        y = _lines(
+            m,
+            ops,
+            0,
+            y + 3,
+            width,
+            "The battle is not over yet: this is the story so far.",
+            "td",
+            "muted",
+        )
     return Block("summary", [(y + SECTION_GAP, ops)])
 
 
-def _casualty_blocks(m: Metrics, report: BattleReport, width: float,
-                     marks: _Marks) -> list[Block]:
+def _casualty_blocks(m: Metrics, report: BattleReport, width: float, marks: _Marks) -> list[Block]:
     out = section_blocks(m, width, "Casualties")
     heads = ("Player", "Mustered", "Lost", "Standing", "Kills", "Fallen")
     num_w = [max(m.width(h, "th"), m.width("0000", "td")) + 10 for h in heads[1:5]]
-    name_w = min(max([m.width(r.player, "td_bold") for r in report.casualties]
-                     + [m.width("Player", "th")]) + SWATCH + 14, 0.3 * width)
+    name_w = min(
+        max([m.width(r.player, "td_bold") for r in report.casualties] + [m.width("Player", "th")])
+        + SWATCH
+        + 14,
+        0.3 * width,
+    )
     fallen_w = width - name_w - sum(num_w)
     widths = (name_w, *num_w, fallen_w)
     th = m.line("th")
     ops: list[Op] = []
     x = 0.0
     for i, (head, w) in enumerate(zip(heads, widths, strict=True)):
-        align = ALIGN_RIGHT if 1 <= i <= 4 else int(Qt.AlignmentFlag.AlignLeft
-                                                    | Qt.AlignmentFlag.AlignVCenter)
-        ops.append(Op("text", x, 0, w - 8 if 1 <= i <= 4 else w - 4, th, head, "th", align,
-                      colour="muted"))
+        align = (
+            ALIGN_RIGHT
+            if 1 <= i <= 4
+            else int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        )
+        ops.append(
+            Op("text", x, 0, w - 8 if 1 <= i <= 4 else w - 4, th, head, "th", align, colour="muted")
+        )
         x += w
     ops.append(Op("line", 0, th + 0.5, width, 0, colour="rule", width=0.5))
     out.append(Block("table-head", [(th + 2, ops)], keep_with_next=True))
@@ -306,8 +431,17 @@ def _casualty_blocks(m: Metrics, report: BattleReport, width: float,
     for r in report.casualties:
         ops = []
         _swatch(ops, 0, 1, lh, r.player_id, marks)
-        ops.append(Op("text", SWATCH + 5, 1, name_w - SWATCH - 9, lh,
-                      m.elide(r.player, "td_bold", name_w - SWATCH - 9), "td_bold"))
+        ops.append(
+            Op(
+                "text",
+                SWATCH + 5,
+                1,
+                name_w - SWATCH - 9,
+                lh,
+                m.elide(r.player, "td_bold", name_w - SWATCH - 9),
+                "td_bold",
+            )
+        )
         x = name_w
         for value, w in zip((r.mustered, r.lost, r.standing, r.kills), num_w, strict=True):
             ops.append(Op("text", x, 1, w - 8, lh, str(value), "td", ALIGN_RIGHT))
@@ -322,8 +456,7 @@ def _casualty_blocks(m: Metrics, report: BattleReport, width: float,
     return out
 
 
-def _chart_block(m: Metrics, report: BattleReport, width: float,
-                 marks: _Marks) -> list[Block]:
+def _chart_block(m: Metrics, report: BattleReport, width: float, marks: _Marks) -> list[Block]:
     """Casualties per round: a group of bars per round, one bar per player, with numbers."""
     ops: list[Op] = []
     title_h = m.line("subsection")
@@ -349,10 +482,30 @@ def _chart_block(m: Metrics, report: BattleReport, width: float,
     lh_tick = m.line("tick")
     for v in range(0, y_max + 1, step):
         y = top + plot_h - v * per_unit
-        ops.append(Op("line", plot_x, y, plot_w, 0, colour="faint" if v else "rule",
-                      width=0.4 if v else 0.7))
-        ops.append(Op("text", 0, y - lh_tick / 2, axis_w - 4, lh_tick, str(v), "tick",
-                      ALIGN_RIGHT, colour="muted"))
+        ops.append(
+            Op(
+                "line",
+                plot_x,
+                y,
+                plot_w,
+                0,
+                colour="faint" if v else "rule",
+                width=0.4 if v else 0.7,
+            )
+        )
+        ops.append(
+            Op(
+                "text",
+                0,
+                y - lh_tick / 2,
+                axis_w - 4,
+                lh_tick,
+                str(v),
+                "tick",
+                ALIGN_RIGHT,
+                colour="muted",
+            )
+        )
     n = max(1, len(rounds))
     group_w = plot_w / n
     players = report.players
@@ -367,20 +520,53 @@ def _chart_block(m: Metrics, report: BattleReport, width: float,
             x = gx + j * bar_w
             marks.area(ops, x + 0.5, top + plot_h - h, bar_w - 1, h, players[j].player_id)
             if bar_w >= m.width(str(lost), "tick"):
-                ops.append(Op("text", x, top + plot_h - h - lh_tick - 1, bar_w, lh_tick,
-                              str(lost), "tick", ALIGN_CENTER))
+                ops.append(
+                    Op(
+                        "text",
+                        x,
+                        top + plot_h - h - lh_tick - 1,
+                        bar_w,
+                        lh_tick,
+                        str(lost),
+                        "tick",
+                        ALIGN_CENTER,
+                    )
+                )
         # every round's number when there is room, else every k-th (and round 1 if not crowded)
         r = rc.round
         if label_every == 1 or r % label_every == 0 or (r == 1 and label_every >= 3):
-            ops.append(Op("text", plot_x + i * group_w, top + plot_h + 2, group_w, lh_tick,
-                          str(rc.round), "tick", ALIGN_CENTER, colour="muted"))
+            ops.append(
+                Op(
+                    "text",
+                    plot_x + i * group_w,
+                    top + plot_h + 2,
+                    group_w,
+                    lh_tick,
+                    str(rc.round),
+                    "tick",
+                    ALIGN_CENTER,
+                    colour="muted",
+                )
+            )
     y = top + plot_h + 2 + lh_tick
-    ops.append(Op("text", plot_x, y, plot_w, m.line("sub"), "Round", "sub", ALIGN_CENTER,
-                  colour="muted"))
+    ops.append(
+        Op("text", plot_x, y, plot_w, m.line("sub"), "Round", "sub", ALIGN_CENTER, colour="muted")
+    )
     y += m.line("sub")
     if not report.total_lost:
-        ops.append(Op("text", plot_x, top + plot_h / 2 - lh_tick, plot_w, m.line("td"),
-                      "No casualties.", "td", ALIGN_CENTER, colour="muted"))
+        ops.append(
+            Op(
+                "text",
+                plot_x,
+                top + plot_h / 2 - lh_tick,
+                plot_w,
+                m.line("td"),
+                "No casualties.",
+                "td",
+                ALIGN_CENTER,
+                colour="muted",
+            )
+        )
     return [Block("chart", [(y + SECTION_GAP, ops)])]
 
 
@@ -402,8 +588,7 @@ def _entry_block(m: Metrics, n: int, entry: ReportEntry, width: float) -> Block:
     lh = m.line("td_bold")
     ops.append(Op("text", 0, 0, x - 4, lh, f"{n}.", "td_bold", ALIGN_RIGHT))
     if entry.kind == "finish":
-        y = _lines(m, ops, x, 0, w, entry.headline + (":" if entry.result else "."),
-                   "td_bold")
+        y = _lines(m, ops, x, 0, w, entry.headline + (":" if entry.result else "."), "td_bold")
         if entry.result:
             y = _lines(m, ops, x, y, w, entry.result, "td")
         return Block("entry", [(y + 4, ops)])
@@ -419,32 +604,70 @@ def _entry_block(m: Metrics, n: int, entry: ReportEntry, width: float) -> Block:
     return Block("entry", [(y + 5, ops)])
 
 
-def _account_blocks(m: Metrics, report: BattleReport, width: float,
-                    marks: _Marks) -> list[Block]:
+def _account_blocks(m: Metrics, report: BattleReport, width: float, marks: _Marks) -> list[Block]:
     out = section_blocks(m, width, "The battle, round by round")
     if not report.entries:
-        out.append(Block("text", [(m.line("td"), [Op("text", 0, 0, width, m.line("td"),
-                                                       "Nothing has happened yet.", "td",
-                                                       colour="muted")])]))
+        out.append(
+            Block(
+                "text",
+                [
+                    (
+                        m.line("td"),
+                        [
+                            Op(
+                                "text",
+                                0,
+                                0,
+                                width,
+                                m.line("td"),
+                                "Nothing has happened yet.",
+                                "td",
+                                colour="muted",
+                            )
+                        ],
+                    )
+                ],
+            )
+        )
         return out
     for rnd in report.rounds:
         lh = m.line("card_title")
-        ops = [Op("text", 0, 2, width, lh, f"Round {rnd.number}", "card_title"),
-               Op("line", 0, lh + 3, width, 0, colour="faint", width=0.5)]
+        ops = [
+            Op("text", 0, 2, width, lh, f"Round {rnd.number}", "card_title"),
+            Op("line", 0, lh + 3, width, 0, colour="faint", width=0.5),
+        ]
         out.append(Block("round", [(lh + 7, ops)], keep_with_next=True))
         round_cont = _continued_block(m, width, f"Round {rnd.number}, continued")
         for turn in rnd.turns:
             heading = _turn_heading(m, turn, width, marks)
             heading.table_header = round_cont
             out.append(heading)
-            turn_cont = _continued_block(m, width,
-                                         f"Round {rnd.number}, {turn.title}, continued")
+            turn_cont = _continued_block(m, width, f"Round {rnd.number}, {turn.title}, continued")
             if not turn.entries:
                 lh = m.line("td")
-                out.append(Block("entry", [(lh + 5, [Op(
-                    "text", ENTRY_INDENT, 0, width - ENTRY_INDENT, lh,
-                    "Nothing was recorded in this turn.", "td", colour="muted")])],
-                    table_header=turn_cont))
+                out.append(
+                    Block(
+                        "entry",
+                        [
+                            (
+                                lh + 5,
+                                [
+                                    Op(
+                                        "text",
+                                        ENTRY_INDENT,
+                                        0,
+                                        width - ENTRY_INDENT,
+                                        lh,
+                                        "Nothing was recorded in this turn.",
+                                        "td",
+                                        colour="muted",
+                                    )
+                                ],
+                            )
+                        ],
+                        table_header=turn_cont,
+                    )
+                )
             for i, entry in enumerate(turn.entries, 1):
                 block = _entry_block(m, i, entry, width)
                 block.table_header = turn_cont
@@ -456,9 +679,19 @@ def _account_blocks(m: Metrics, report: BattleReport, width: float,
 def _continued_block(m: Metrics, width: float, text: str) -> Block:
     """What a page that carries on a round (and a turn) starts with."""
     lh = m.line("subsection")
-    ops = [Op("text", 0, 0, width, lh, m.elide(text, "subsection", width), "subsection",
-              colour="muted"),
-           Op("line", 0, lh + 1, width, 0, colour="faint", width=0.5)]
+    ops = [
+        Op(
+            "text",
+            0,
+            0,
+            width,
+            lh,
+            m.elide(text, "subsection", width),
+            "subsection",
+            colour="muted",
+        ),
+        Op("line", 0, lh + 1, width, 0, colour="faint", width=0.5),
+    ]
     return Block("continued", [(lh + 5, ops)])
 
 
@@ -466,8 +699,9 @@ def _continued_block(m: Metrics, width: float, text: str) -> Block:
 # Layout, painting, PDF
 
 
-def layout_battle_report(report: BattleReport, device: QPagedPaintDevice, *,
-                         black_and_white: bool = False) -> SheetLayout:
+def layout_battle_report(
+    report: BattleReport, device: QPagedPaintDevice, *, black_and_white: bool = False
+) -> SheetLayout:
     """Lay ``report`` out on ``device``'s pages (its current page layout), in points; in black
     and white the players are told apart by line patterns and nothing is filled."""
     pl = device.pageLayout()
@@ -484,33 +718,56 @@ def layout_battle_report(report: BattleReport, device: QPagedPaintDevice, *,
     blocks += _account_blocks(m, report, width, marks)
     pager = Paginator(body, m)
     for i, block in enumerate(blocks):
-        pager.add(block, blocks[i + 1:i + 4])
-    return SheetLayout(page_rect=page_rect, body_rect=body,
-                       paper_size=(full.width(), full.height()), black_and_white=black_and_white,
-                       pages=pager.pages)
+        pager.add(block, blocks[i + 1 : i + 4])
+    return SheetLayout(
+        page_rect=page_rect,
+        body_rect=body,
+        paper_size=(full.width(), full.height()),
+        black_and_white=black_and_white,
+        pages=pager.pages,
+    )
 
 
-def paint_battle_report(painter: QPainter, device: QPagedPaintDevice, report: BattleReport, *,
-                        layout: SheetLayout | None = None, progress: Progress | None = None,
-                        first_page: int = 1, last_page: int | None = None,
-                        black_and_white: bool = False) -> SheetLayout:
+def paint_battle_report(
+    painter: QPainter,
+    device: QPagedPaintDevice,
+    report: BattleReport,
+    *,
+    layout: SheetLayout | None = None,
+    progress: Progress | None = None,
+    first_page: int = 1,
+    last_page: int | None = None,
+    black_and_white: bool = False,
+) -> SheetLayout:
     """Paint ``report`` on ``device`` through the active ``painter``, page after page (pages
     after the first start with ``device.newPage()``). A given ``layout`` decides black and
     white; otherwise ``black_and_white`` does. Returns the layout used."""
     if layout is None:
         layout = layout_battle_report(report, device, black_and_white=black_and_white)
     bw = layout.black_and_white
-    return paint_pages(painter, device, layout, report_palette(report, bw),
-                       lambda m, n, total, width: report_header_ops(m, report, n, total,
-                                                                   width, bw),
-                       progress=progress, first_page=first_page, last_page=last_page)
+    return paint_pages(
+        painter,
+        device,
+        layout,
+        report_palette(report, bw),
+        lambda m, n, total, width: report_header_ops(m, report, n, total, width, bw),
+        progress=progress,
+        first_page=first_page,
+        last_page=last_page,
+    )
 
 
-def paint_pages(painter: QPainter, device: QPagedPaintDevice, layout: SheetLayout,
-                colours: dict[str, QColor],
-                header: Callable[[Metrics, int, int, float], list[Op]], *,
-                progress: Progress | None = None, first_page: int = 1,
-                last_page: int | None = None) -> SheetLayout:
+def paint_pages(
+    painter: QPainter,
+    device: QPagedPaintDevice,
+    layout: SheetLayout,
+    colours: dict[str, QColor],
+    header: Callable[[Metrics, int, int, float], list[Op]],
+    *,
+    progress: Progress | None = None,
+    first_page: int = 1,
+    last_page: int | None = None,
+) -> SheetLayout:
     """Paint a laid-out document page after page (a report's or the campaign report's):
     ``header(metrics, page, pages, width)`` on each page, then its placed blocks."""
     m = Metrics(device)
@@ -532,22 +789,41 @@ def paint_pages(painter: QPainter, device: QPagedPaintDevice, layout: SheetLayou
     return layout
 
 
-def print_battle_report(printer: QPagedPaintDevice, report: BattleReport, *,
-                        progress: Progress | None = None, black_and_white: bool = False,
-                        layout: SheetLayout | None = None) -> SheetLayout:
+def print_battle_report(
+    printer: QPagedPaintDevice,
+    report: BattleReport,
+    *,
+    progress: Progress | None = None,
+    black_and_white: bool = False,
+    layout: SheetLayout | None = None,
+) -> SheetLayout:
     """Paint ``report`` on a QPrinter (``QPrintPreviewDialog.paintRequested``, Print) in the
     printer's current page layout; honours a QPrinter's page range. A ``layout`` made for
     another paper than the printer's is made again."""
-    return print_paged(printer, lambda painter, first, last, used, bw: paint_battle_report(
-        painter, printer, report, progress=progress, first_page=first, last_page=last,
-        layout=used, black_and_white=bw), layout=layout, black_and_white=black_and_white)
+    return print_paged(
+        printer,
+        lambda painter, first, last, used, bw: paint_battle_report(
+            painter,
+            printer,
+            report,
+            progress=progress,
+            first_page=first,
+            last_page=last,
+            layout=used,
+            black_and_white=bw,
+        ),
+        layout=layout,
+        black_and_white=black_and_white,
+    )
 
 
-def print_paged(printer: QPagedPaintDevice,
-                paint: Callable[[QPainter, int, int | None, SheetLayout | None, bool],
-                                SheetLayout], *,
-                layout: SheetLayout | None = None, black_and_white: bool = False
-                ) -> SheetLayout:
+def print_paged(
+    printer: QPagedPaintDevice,
+    paint: Callable[[QPainter, int, int | None, SheetLayout | None, bool], SheetLayout],
+    *,
+    layout: SheetLayout | None = None,
+    black_and_white: bool = False,
+) -> SheetLayout:
     """Start a painter on a QPrinter and ``paint(painter, first, last, layout, bw)`` the pages
     its page range asks for; a ``layout`` that does not fit the printer's paper is dropped
     (made again by ``paint``), keeping its black and white."""
@@ -568,9 +844,14 @@ def print_paged(printer: QPagedPaintDevice,
         painter.end()
 
 
-def export_report_pdf(report: BattleReport, path: str | os.PathLike[str], paper: str = "a4",
-                      progress: Progress | None = None, *,
-                      black_and_white: bool = False) -> ExportResult:
+def export_report_pdf(
+    report: BattleReport,
+    path: str | os.PathLike[str],
+    paper: str = "a4",
+    progress: Progress | None = None,
+    *,
+    black_and_white: bool = False,
+) -> ExportResult:
     """Write ``report`` to ``path`` as a PDF on A4 or Letter; returns the path and pages.
 
     Written beside the destination and moved into place when complete (a failure leaves no
@@ -578,17 +859,25 @@ def export_report_pdf(report: BattleReport, path: str | os.PathLike[str], paper:
     ``(page, pages)``. May run on a worker.
     """
     return export_paged_pdf(
-        path, paper, f"{report.title}: battle report",
+        path,
+        paper,
+        f"{report.title}: battle report",
         lambda writer: layout_battle_report(report, writer, black_and_white=black_and_white),
         lambda painter, writer, layout, step: paint_battle_report(
-            painter, writer, report, layout=layout, progress=step), progress)
+            painter, writer, report, layout=layout, progress=step
+        ),
+        progress,
+    )
 
 
-def export_paged_pdf(path: str | os.PathLike[str], paper: str, title: str,
-                     lay_out: Callable[[QPdfWriter], SheetLayout],
-                     paint: Callable[[QPainter, QPdfWriter, SheetLayout, Progress | None],
-                                     SheetLayout],
-                     progress: Progress | None = None) -> ExportResult:
+def export_paged_pdf(
+    path: str | os.PathLike[str],
+    paper: str,
+    title: str,
+    lay_out: Callable[[QPdfWriter], SheetLayout],
+    paint: Callable[[QPainter, QPdfWriter, SheetLayout, Progress | None], SheetLayout],
+    progress: Progress | None = None,
+) -> ExportResult:
     """Write a laid-out document (a report's, the campaign report's) as a PDF on A4 or
     Letter: ``lay_out(writer)`` then ``paint(painter, writer, layout, progress)``; written
     beside the destination and moved into place when complete."""
@@ -614,9 +903,15 @@ def export_paged_pdf(path: str | os.PathLike[str], paper: str, title: str,
     return write_pdf(target, write, progress)
 
 
-def render_report_page(report: BattleReport, page: int = 1, *, paper: str = "a4",
-                       dpi: float = 60.0, layout: SheetLayout | None = None,
-                       black_and_white: bool = False) -> QImage:
+def render_report_page(
+    report: BattleReport,
+    page: int = 1,
+    *,
+    paper: str = "a4",
+    dpi: float = 60.0,
+    layout: SheetLayout | None = None,
+    black_and_white: bool = False,
+) -> QImage:
     """Page ``page`` (1-based) of the report as an image of the whole paper at ``dpi``."""
     device = MeasuringDevice(_paper(paper))
     if layout is None:
@@ -625,8 +920,14 @@ def render_report_page(report: BattleReport, page: int = 1, *, paper: str = "a4"
         raise ValueError(f"page {page} is not in 1..{layout.page_count}")
 
     def paint(painter: QPainter, image: QImage) -> None:
-        paint_battle_report(painter, image, report, layout=layout,  # type: ignore[arg-type]
-                            first_page=page, last_page=page)
+        paint_battle_report(
+            painter,
+            image,  # type: ignore[arg-type]
+            report,
+            layout=layout,
+            first_page=page,
+            last_page=page,
+        )
 
     return render_page(device.writer.pageLayout(), dpi, paint)
 
@@ -638,6 +939,15 @@ def _paper(paper: str) -> str:
     return value
 
 
-__all__ = ["HATCHES", "export_report_pdf", "hatch_of", "hatch_ops", "layout_battle_report",
-           "paint_battle_report", "print_battle_report", "render_report_page",
-           "report_header_ops", "report_palette"]
+__all__ = [
+    "HATCHES",
+    "export_report_pdf",
+    "hatch_of",
+    "hatch_ops",
+    "layout_battle_report",
+    "paint_battle_report",
+    "print_battle_report",
+    "render_report_page",
+    "report_header_ops",
+    "report_palette",
+]

@@ -18,8 +18,9 @@ if TYPE_CHECKING:
     from ui.printing.layout import SheetLayout
 
 
-def _prepare_battle_sheet(services: Services, battle_id: int, choice: Any, step: Step
-                          ) -> tuple[_Job, SheetLayout]:
+def _prepare_battle_sheet(
+    services: Services, battle_id: int, choice: Any, step: Step
+) -> tuple[_Job, SheetLayout]:
     """Read the battle's sheet (one transaction) and lay it out: on the worker."""
     from ui.printing import layout_roster_sheet
     from ui.printing.image import MeasuringDevice
@@ -27,8 +28,9 @@ def _prepare_battle_sheet(services: Services, battle_id: int, choice: Any, step:
     step("reading the mustered units", 0, 0)
     job = services.printing.battle_roster_sheet(BattleId(battle_id), choice.options)
     device = MeasuringDevice(job.sheet.options.paper)
-    layout = layout_roster_sheet(job.sheet, device.writer,
-                                 progress=lambda done, total: step("laying out", done, total))
+    layout = layout_roster_sheet(
+        job.sheet, device.writer, progress=lambda done, total: step("laying out", done, total)
+    )
     return _Job(job.sheet, ()), layout
 
 
@@ -46,7 +48,9 @@ class BattleSheetPrinting(RosterPrinting):
     PREPARING = "Preparing the roster sheet of {name}"
 
     def _army_name(self, battle_id: int) -> str | None:
-        return self._read_name(lambda: self._services.battles.battle(BattleId(battle_id)).battle.name,
-                               "Can't print this battle's units")
+        return self._read_name(
+            lambda: self._services.battles.battle(BattleId(battle_id)).battle.name,
+            "Can't print this battle's units",
+        )
 
     _prepare = staticmethod(_prepare_battle_sheet)

@@ -94,26 +94,40 @@ class FieldSpec:
 
 
 ITEM_FORM = (
-    FieldSpec("name", "text"), FieldSpec("category", "category"),
-    FieldSpec("cost", "text", "'-' or 0 to 999"), FieldSpec("use", "text", "'-' or 0 to 20"),
+    FieldSpec("name", "text"),
+    FieldSpec("category", "category"),
+    FieldSpec("cost", "text", "'-' or 0 to 999"),
+    FieldSpec("use", "text", "'-' or 0 to 20"),
     FieldSpec("range", "text", "CC, '-' or inches"),
     FieldSpec("damage", "text", "dice, e.g. 1dA+2 or 1d10 Exp"),
     FieldSpec("hands", "text", "0, 1 or 2"),
-    FieldSpec("thrown_range", "text", "'-' or inches"), FieldSpec("thrown_use", "text"),
+    FieldSpec("thrown_range", "text", "'-' or inches"),
+    FieldSpec("thrown_use", "text"),
     FieldSpec("thrown_range_dice", "text", "e.g. 1d6+2"),
-    FieldSpec("explosive_radius", "text", "inches"), FieldSpec("knockback", "text", "inches"),
-    FieldSpec("armor_bonus", "text"), FieldSpec("deflection", "text"),
-    FieldSpec("parry_deflection", "text"), FieldSpec("move_penalty", "text", "inches"),
-    FieldSpec("worn", "flag"), FieldSpec("shield", "flag"), FieldSpec("half_speed", "flag"),
-    FieldSpec("cant_swim", "flag"), FieldSpec("charging", "flag"),
-    FieldSpec("armor_piercing", "flag"), FieldSpec("as_object", "flag"),
+    FieldSpec("explosive_radius", "text", "inches"),
+    FieldSpec("knockback", "text", "inches"),
+    FieldSpec("armor_bonus", "text"),
+    FieldSpec("deflection", "text"),
+    FieldSpec("parry_deflection", "text"),
+    FieldSpec("move_penalty", "text", "inches"),
+    FieldSpec("worn", "flag"),
+    FieldSpec("shield", "flag"),
+    FieldSpec("half_speed", "flag"),
+    FieldSpec("cant_swim", "flag"),
+    FieldSpec("charging", "flag"),
+    FieldSpec("armor_piercing", "flag"),
+    FieldSpec("as_object", "flag"),
     FieldSpec("notes", "notes"),
 )
 UNIT_TYPE_FORM = (
-    FieldSpec("name", "text"), FieldSpec("action_die", "text", "d4, d6, d8, d10 or d12"),
-    FieldSpec("move", "text", "inches"), FieldSpec("armor", "text", "a number or dice: 2d6"),
-    FieldSpec("cost", "text", "'-' or 0 to 999"), FieldSpec("hands", "text", "0 to 6"),
-    FieldSpec("over_the_top", "flag"), FieldSpec("notes", "notes"),
+    FieldSpec("name", "text"),
+    FieldSpec("action_die", "text", "d4, d6, d8, d10 or d12"),
+    FieldSpec("move", "text", "inches"),
+    FieldSpec("armor", "text", "a number or dice: 2d6"),
+    FieldSpec("cost", "text", "'-' or 0 to 999"),
+    FieldSpec("hands", "text", "0 to 6"),
+    FieldSpec("over_the_top", "flag"),
+    FieldSpec("notes", "notes"),
 )
 
 
@@ -122,7 +136,7 @@ class NotesEdit(QPlainTextEdit):
 
     finished = Signal()
 
-    def focusOutEvent(self, event: QFocusEvent) -> None:  # noqa: N802 (Qt name)
+    def focusOutEvent(self, event: QFocusEvent) -> None:
         super().focusOutEvent(event)
         self.finished.emit()
 
@@ -137,8 +151,13 @@ class EntryForm(QWidget):
     edited = Signal(str, object)
     reset = Signal(str)
 
-    def __init__(self, specs: tuple[FieldSpec, ...], validate: Callable[[str, str], str | None],
-                 text_of: Callable[[Any, str], str], parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        specs: tuple[FieldSpec, ...],
+        validate: Callable[[str, str], str | None],
+        text_of: Callable[[Any, str], str],
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.specs = specs
         self._text_of = text_of
@@ -183,7 +202,8 @@ class EntryForm(QWidget):
                 for c in Category:
                     combo.addItem(c.value, c.value)
                 combo.activated.connect(
-                    lambda _i, f=spec.field, c=combo: self.edited.emit(f, c.currentData()))
+                    lambda _i, f=spec.field, c=combo: self.edited.emit(f, c.currentData())
+                )
                 editor: QWidget = combo
             elif spec.kind == "notes":
                 notes = NotesEdit(self)
@@ -226,9 +246,13 @@ class EntryForm(QWidget):
         if entry is None:
             self.title.setText("Select an entry to edit all of its values.")
         else:
-            mark = (" · <span style='color:#1b5e8c'>custom</span>" if entry.custom else
-                    " · <span style='color:#7a4b00'>house rule</span>" if entry.changed else
-                    " · as in the rules")
+            mark = (
+                " · <span style='color:#1b5e8c'>custom</span>"
+                if entry.custom
+                else " · <span style='color:#7a4b00'>house rule</span>"
+                if entry.changed
+                else " · as in the rules"
+            )
             self.title.setText(f"<b>{entry.entry.name}</b>{mark}")
         for spec in self.specs:
             editor = self.editors[spec.field]
@@ -241,8 +265,7 @@ class EntryForm(QWidget):
                 editor.setStyleSheet(f"QCheckBox {{ {HOUSE_STYLE} }}" if marked else "")
             elif isinstance(editor, QComboBox):
                 if entry is not None:
-                    editor.setCurrentIndex(editor.findData(str(getattr(entry.entry,
-                                                                       spec.field))))
+                    editor.setCurrentIndex(editor.findData(str(getattr(entry.entry, spec.field))))
                 editor.setStyleSheet(f"QComboBox {{ {HOUSE_STYLE} }}" if marked else "")
             elif isinstance(editor, NotesEdit):
                 editor.setPlainText(entry.entry.notes if entry else "")
@@ -299,8 +322,11 @@ class ChartPanel(QFrame):
         if not isinstance(it, CatalogItem) or not it.damage:
             if self.chart is not None:
                 self.chart.hide()
-            self.note.setText("" if not isinstance(it, CatalogItem) else
-                              f"{it.name} has no Damage roll of its own: no chart.")
+            self.note.setText(
+                ""
+                if not isinstance(it, CatalogItem)
+                else f"{it.name} has no Damage roll of its own: no chart."
+            )
             self.note.setVisible(isinstance(it, CatalogItem))
             self.pending = False
             return
@@ -315,10 +341,12 @@ class ChartPanel(QFrame):
         self.pending = True
         # The relay lives with the application, not this panel: the window may close while
         # the worker computes, and the late result is then dropped.
-        start_job(QCoreApplication.instance() or self,
-                  lambda _progress: damage_chart.damage_odds(it),
-                  on_done=lambda odds: self._done(token, odds),
-                  on_error=lambda exc, _details: self._failed(token, exc))
+        start_job(
+            QCoreApplication.instance() or self,
+            lambda _progress: damage_chart.damage_odds(it),
+            on_done=lambda odds: self._done(token, odds),
+            on_error=lambda exc, _details: self._failed(token, exc),
+        )
 
     def _done(self, token: int, odds: Any) -> None:
         if not shiboken6.isValid(self) or token != self._token or self.chart is None:
@@ -341,8 +369,9 @@ class ChartPanel(QFrame):
 class CatalogTab(QWidget):
     """A table of entries beside the selected entry's form (and chart, for items)."""
 
-    def __init__(self, kind: str, model: CatalogTableModel, form: EntryForm,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, kind: str, model: CatalogTableModel, form: EntryForm, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.kind = kind
         self.model = model
@@ -356,9 +385,11 @@ class CatalogTab(QWidget):
         self.table.setItemDelegate(ValidatingDelegate(self.table))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
-                                   | QAbstractItemView.EditTrigger.EditKeyPressed
-                                   | QAbstractItemView.EditTrigger.AnyKeyPressed)
+        self.table.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+            | QAbstractItemView.EditTrigger.AnyKeyPressed
+        )
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
         self.table.setTabKeyNavigation(False)
@@ -416,8 +447,15 @@ class CatalogWindow(QMainWindow):
 
     closed = Signal(int)
 
-    def __init__(self, services: Services, bus: Bus, undo_stack: QUndoStack,
-                 settings: AppSettings, campaign_id: CampaignId, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        services: Services,
+        bus: Bus,
+        undo_stack: QUndoStack,
+        settings: AppSettings,
+        campaign_id: CampaignId,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowFlag(Qt.WindowType.Window, True)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -436,8 +474,7 @@ class CatalogWindow(QMainWindow):
         self.resize(1300, 800)
         settings.restore_geometry("catalog", self)
         fit_to_screen(self, self.width(), self.height())
-        for tab, key in ((self.items_tab, "catalog/items"),
-                         (self.types_tab, "catalog/types")):
+        for tab, key in ((self.items_tab, "catalog/items"), (self.types_tab, "catalog/types")):
             state = settings.get_bytes(key)
             if state is not None:
                 tab.splitter.restoreState(state)
@@ -489,10 +526,13 @@ class CatalogWindow(QMainWindow):
         for tab in (self.items_tab, self.types_tab):
             tab.table.selectionModel().currentRowChanged.connect(self._current_changed)
         outer.addWidget(self.tabs, 1)
-        legend = QLabel("<span style='background:#fff1c7'>&nbsp;<b>bold on amber</b>&nbsp;"
-                        "</span> differs from the rules (a house rule; its tooltip gives the "
-                        "rules' value) · ↺ puts one value back · double-click, F2 or start "
-                        "typing to edit a cell", central)
+        legend = QLabel(
+            "<span style='background:#fff1c7'>&nbsp;<b>bold on amber</b>&nbsp;"
+            "</span> differs from the rules (a house rule; its tooltip gives the "
+            "rules' value) · ↺ puts one value back · double-click, F2 or start "
+            "typing to edit a cell",
+            central,
+        )
         legend.setObjectName("catalogLegend")
         legend.setWordWrap(True)
         outer.addWidget(legend)
@@ -502,31 +542,66 @@ class CatalogWindow(QMainWindow):
         sp = QStyle.StandardPixmap
         self.undo_action, self.redo_action = undo_redo_actions(self, stack)
         self.add_action = make_action(
-            self, "&Add custom entry…", self.add_custom, name="addEntryAction",
+            self,
+            "&Add custom entry…",
+            self.add_custom,
+            name="addEntryAction",
             shortcut=[QKeySequence(QKeySequence.StandardKey.New), QKeySequence("Ins")],
             tip="A new item or unit type of this campaign only",
-            icon=style.standardIcon(sp.SP_FileIcon))
+            icon=style.standardIcon(sp.SP_FileIcon),
+        )
         self.delete_action = make_action(
-            self, "&Delete custom entry", self.delete_current, name="deleteEntryAction",
+            self,
+            "&Delete custom entry",
+            self.delete_current,
+            name="deleteEntryAction",
             shortcut=QKeySequence(QKeySequence.StandardKey.Delete),
             tip="Delete the selected custom entry (Undo brings it back)",
-            icon=style.standardIcon(sp.SP_TrashIcon))
+            icon=style.standardIcon(sp.SP_TrashIcon),
+        )
         self.reset_action = make_action(
-            self, "&Reset to the rules", self.reset_current, name="resetEntryAction",
-            shortcut="Ctrl+R", tip="Put every value of the entry back to the rules'",
-            icon=style.standardIcon(sp.SP_BrowserReload))
+            self,
+            "&Reset to the rules",
+            self.reset_current,
+            name="resetEntryAction",
+            shortcut="Ctrl+R",
+            tip="Put every value of the entry back to the rules'",
+            icon=style.standardIcon(sp.SP_BrowserReload),
+        )
         self.reset_cell_action = make_action(
-            self, "Reset this &value", self.reset_current_cell, name="resetCellAction",
-            shortcut="Ctrl+Shift+R", tip="Put the selected cell's value back to the rules'")
+            self,
+            "Reset this &value",
+            self.reset_current_cell,
+            name="resetCellAction",
+            shortcut="Ctrl+Shift+R",
+            tip="Put the selected cell's value back to the rules'",
+        )
         self.filter_action = make_action(
-            self, "&Filter", self.focus_filter, name="catalogFilterAction",
-            shortcut=QKeySequence(QKeySequence.StandardKey.Find), tip="Filter the entries")
+            self,
+            "&Filter",
+            self.focus_filter,
+            name="catalogFilterAction",
+            shortcut=QKeySequence(QKeySequence.StandardKey.Find),
+            tip="Filter the entries",
+        )
         self.close_action = make_action(
-            self, "&Close", self.close, name="closeCatalogAction",
-            shortcut=QKeySequence(QKeySequence.StandardKey.Close), tip="Close the catalog")
+            self,
+            "&Close",
+            self.close,
+            name="closeCatalogAction",
+            shortcut=QKeySequence(QKeySequence.StandardKey.Close),
+            tip="Close the catalog",
+        )
         catalog_menu = self.menuBar().addMenu("&Catalog")
-        for a in (self.add_action, self.delete_action, None, self.reset_action,
-                  self.reset_cell_action, None, self.close_action):
+        for a in (
+            self.add_action,
+            self.delete_action,
+            None,
+            self.reset_action,
+            self.reset_cell_action,
+            None,
+            self.close_action,
+        ):
             if a is None:
                 catalog_menu.addSeparator()
             else:
@@ -540,16 +615,21 @@ class CatalogWindow(QMainWindow):
         tb.setObjectName("catalogToolbar")
         tb.setMovable(False)
         tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        for a in (self.add_action, self.delete_action, self.reset_action, None,
-                  self.undo_action, self.redo_action):
+        for a in (
+            self.add_action,
+            self.delete_action,
+            self.reset_action,
+            None,
+            self.undo_action,
+            self.redo_action,
+        ):
             if a is None:
                 tb.addSeparator()
             else:
                 tb.addAction(a)
         self.addToolBar(tb)
         for tab in (self.items_tab, self.types_tab):
-            tab.table.addActions([self.reset_cell_action, self.reset_action,
-                                  self.delete_action])
+            tab.table.addActions([self.reset_cell_action, self.reset_action, self.delete_action])
             tab.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         # Delete acts on the tables only: in a field it deletes text.
         self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -558,8 +638,7 @@ class CatalogWindow(QMainWindow):
     # -- loading ----------------------------------------------------------------------------
 
     def current_tab(self) -> CatalogTab:
-        return self.types_tab if self.tabs.currentWidget() is self.types_tab else \
-            self.items_tab
+        return self.types_tab if self.tabs.currentWidget() is self.types_tab else self.items_tab
 
     def reload(self) -> bool:
         try:
@@ -579,7 +658,8 @@ class CatalogWindow(QMainWindow):
             f"<b style='font-size:large'>{campaign.name}</b>: BrikWars {campaign.edition} "
             f"catalog · costs in {campaign.cost_system} · "
             f"{len(view.items)} items, {len(view.unit_types)} unit types · "
-            f"{house} house rule{'s' if house != 1 else ''}")
+            f"{house} house rule{'s' if house != 1 else ''}"
+        )
         self.setWindowTitle(f"Catalog: {campaign.name} (BrikWars {campaign.edition})")
         for tab, key in keys.items():
             if key is not None and tab.model.row_of_id(key) >= 0:
@@ -616,14 +696,14 @@ class CatalogWindow(QMainWindow):
         if tab.chart is not None:
             tab.chart.show_item(entry)
         self.delete_action.setEnabled(entry is not None and entry.custom)
-        self.reset_action.setEnabled(entry is not None and not entry.custom
-                                     and bool(entry.changed))
+        self.reset_action.setEnabled(entry is not None and not entry.custom and bool(entry.changed))
         idx = tab.table.currentIndex()
         field = tab.model.fields[idx.column()] if idx.isValid() else ""
-        self.reset_cell_action.setEnabled(entry is not None and bool(field)
-                                          and differs(entry, field))
+        self.reset_cell_action.setEnabled(
+            entry is not None and bool(field) and differs(entry, field)
+        )
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt name)
+    def closeEvent(self, event: QCloseEvent) -> None:
         self._closing = True
         self.settings.save_geometry("catalog", self)
         self.settings.save_bytes("catalog/items", self.items_tab.splitter.saveState())
@@ -654,8 +734,10 @@ class CatalogWindow(QMainWindow):
         cat = self.services.catalog
         call = cat.set_item_field if kind == ITEM else cat.set_unit_type_field
         version = _shown_version(tab, key)
-        return self.runner.perform(
-            lambda: call(self.campaign_id, key, field, value, version=version)) is not None
+        return (
+            self.runner.perform(lambda: call(self.campaign_id, key, field, value, version=version))
+            is not None
+        )
 
     def set_field(self, kind: str, key: str, field: str, value: object) -> bool:
         """Set one field of an entry (as the table or the form would)."""
@@ -668,8 +750,10 @@ class CatalogWindow(QMainWindow):
         cat = self.services.catalog
         call = cat.reset_item_field if kind == ITEM else cat.reset_unit_type_field
         version = _shown_version(self.items_tab if kind == ITEM else self.types_tab, key)
-        return self.runner.perform(
-            lambda: call(self.campaign_id, key, field, version=version)) is not None
+        return (
+            self.runner.perform(lambda: call(self.campaign_id, key, field, version=version))
+            is not None
+        )
 
     def reset_current(self) -> bool:
         tab = self.current_tab()
@@ -677,13 +761,16 @@ class CatalogWindow(QMainWindow):
         if entry is None:
             return False
         if entry.custom:
-            self.banner.show_error(f"{entry.entry.name} is a custom entry: it has no rules' "
-                                   "value (delete it instead)")
+            self.banner.show_error(
+                f"{entry.entry.name} is a custom entry: it has no rules' value (delete it instead)"
+            )
             return False
         cat = self.services.catalog
         call = cat.reset_item if tab.kind == ITEM else cat.reset_unit_type
-        return self.runner.perform(
-            lambda: call(self.campaign_id, entry.key, version=entry.version)) is not None
+        return (
+            self.runner.perform(lambda: call(self.campaign_id, entry.key, version=entry.version))
+            is not None
+        )
 
     def reset_current_cell(self) -> bool:
         tab = self.current_tab()
@@ -704,12 +791,20 @@ class CatalogWindow(QMainWindow):
             return None
         cat = self.services.catalog
         if tab.kind == ITEM:
-            change = self.runner.perform(lambda: cat.add_custom_item(
-                self.campaign_id, answer.name, based_on=answer.based_on,
-                category=answer.category))
+            change = self.runner.perform(
+                lambda: cat.add_custom_item(
+                    self.campaign_id,
+                    answer.name,
+                    based_on=answer.based_on,
+                    category=answer.category,
+                )
+            )
         else:
-            change = self.runner.perform(lambda: cat.add_custom_unit_type(
-                self.campaign_id, answer.name, based_on=answer.based_on or "minifig"))
+            change = self.runner.perform(
+                lambda: cat.add_custom_unit_type(
+                    self.campaign_id, answer.name, based_on=answer.based_on or "minifig"
+                )
+            )
         if isinstance(change, EntryChange):
             self.filter.clear()
             tab.select_key(change.key)
@@ -723,14 +818,15 @@ class CatalogWindow(QMainWindow):
         if entry is None:
             return False
         if not entry.custom:
-            self.banner.show_error(f"{entry.entry.name} is in the rules and can't be deleted; "
-                                   "Reset to the rules (Ctrl+R) undoes house rules")
+            self.banner.show_error(
+                f"{entry.entry.name} is in the rules and can't be deleted; "
+                "Reset to the rules (Ctrl+R) undoes house rules"
+            )
             return False
         row = tab.model.row_of_id(entry.key)
         cat = self.services.catalog
         call = cat.delete_custom_item if tab.kind == ITEM else cat.delete_custom_unit_type
-        done = self.runner.perform(
-            lambda: call(self.campaign_id, entry.key, version=entry.version))
+        done = self.runner.perform(lambda: call(self.campaign_id, entry.key, version=entry.version))
         if done is not None and tab.model.rowCount():
             tab.table.setCurrentIndex(tab.model.index(min(row, tab.model.rowCount() - 1), 0))
         return done is not None

@@ -90,8 +90,10 @@ class MessageBanner(QFrame):
 
     def _show(self, text: str, kind: str, bg: str, fg: str, border: str) -> None:
         self.kind = kind
-        self.setStyleSheet(f"#messageBanner {{ background: {bg}; border: 1px solid {border}; "
-                           f"border-radius: 3px; }} #bannerText {{ color: {fg}; }}")
+        self.setStyleSheet(
+            f"#messageBanner {{ background: {bg}; border: 1px solid {border}; "
+            f"border-radius: 3px; }} #bannerText {{ color: {fg}; }}"
+        )
         self.label.setText(text[:1].upper() + text[1:] if text else text)
         self.show()
         self._timer.start(BANNER_TIMEOUT_MS)
@@ -114,8 +116,10 @@ def show_storage_error(parent: QWidget | None, error: StorageError) -> QMessageB
     box.setIcon(QMessageBox.Icon.Warning)
     box.setWindowTitle("BrikDesk: the database could not be used")
     box.setText("The last change could not be read or saved.")
-    box.setInformativeText(f"{error}\n\nNothing was changed. Check the disk and that no other "
-                           "program holds the database, then try again.")
+    box.setInformativeText(
+        f"{error}\n\nNothing was changed. Check the disk and that no other "
+        "program holds the database, then try again."
+    )
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     box.open()
     return box
@@ -144,8 +148,7 @@ class Actions(QObject):
     the same for reading calls (no undo, no changes).
     """
 
-    def __init__(self, parent: QWidget, stack: QUndoStack, bus: Bus, banner: MessageBanner
-                 ) -> None:
+    def __init__(self, parent: QWidget, stack: QUndoStack, bus: Bus, banner: MessageBanner) -> None:
         super().__init__(parent)
         self._window = parent
         self.stack = stack
@@ -153,13 +156,23 @@ class Actions(QObject):
         self.banner = banner
         self._report = report_to_active_window(bus)
 
-    def perform(self, call: Callable[[], Done[T]], text: str | None = None, *,
-                stack: QUndoStack | None = None) -> T | None:
+    def perform(
+        self,
+        call: Callable[[], Done[T]],
+        text: str | None = None,
+        *,
+        stack: QUndoStack | None = None,
+    ) -> T | None:
         """Run ``call``; ``text`` (default: the service's) names it in the Undo menu;
         ``stack``: another history than the window's (a battle's, for its ending)."""
         try:
-            done = perform(stack if stack is not None else self.stack, self.bus, call,
-                           text=text, report=self._report)
+            done = perform(
+                stack if stack is not None else self.stack,
+                self.bus,
+                call,
+                text=text,
+                report=self._report,
+            )
         except (UserError, StorageError) as exc:
             self._show(exc)
             return None
@@ -167,9 +180,12 @@ class Actions(QObject):
             self.banner.clear()
         return done.value
 
-    def perform_chain(self, first: Callable[[], Done[T]],
-                      then: Callable[[T], Done[Any] | None], text: str | None = None
-                      ) -> T | None:
+    def perform_chain(
+        self,
+        first: Callable[[], Done[T]],
+        then: Callable[[T], Done[Any] | None],
+        text: str | None = None,
+    ) -> T | None:
         """Two service calls as one undo step: ``then(value of first)`` may return ``None``
         (nothing more to do). If ``then`` is refused, ``first`` is undone."""
 
@@ -202,9 +218,17 @@ class Actions(QObject):
         return None
 
 
-def make_action(parent: QObject, text: str, slot: Callable[..., Any] | None = None, *,
-                name: str = "", shortcut: Shortcut | Sequence[Shortcut] | None = None,
-                tip: str = "", icon: QIcon | None = None, checkable: bool = False) -> QAction:
+def make_action(
+    parent: QObject,
+    text: str,
+    slot: Callable[..., Any] | None = None,
+    *,
+    name: str = "",
+    shortcut: Shortcut | Sequence[Shortcut] | None = None,
+    tip: str = "",
+    icon: QIcon | None = None,
+    checkable: bool = False,
+) -> QAction:
     """A ``QAction`` with its shortcut(s), status tip (also the tooltip) and slot."""
     action = QAction(text, parent)
     if name:
@@ -231,21 +255,22 @@ def make_action(parent: QObject, text: str, slot: Callable[..., Any] | None = No
     return action
 
 
-def undo_redo_actions(parent: QObject, stack: QUndoStack | QUndoGroup
-                      ) -> tuple[QAction, QAction]:
+def undo_redo_actions(parent: QObject, stack: QUndoStack | QUndoGroup) -> tuple[QAction, QAction]:
     """Undo (Ctrl+Z) and Redo (Ctrl+Shift+Z, also Ctrl+Y) bound to a window's undo history
     (``stack``), or to whichever history of a group is active (the main window's)."""
     undo = stack.createUndoAction(parent, "&Undo")
     undo.setObjectName("undoAction")
     style = QApplication.style()
-    undo.setIcon(QIcon.fromTheme("edit-undo",
-                                 style.standardIcon(QStyle.StandardPixmap.SP_ArrowBack)))
+    undo.setIcon(
+        QIcon.fromTheme("edit-undo", style.standardIcon(QStyle.StandardPixmap.SP_ArrowBack))
+    )
     undo.setShortcuts([QKeySequence(QKeySequence.StandardKey.Undo)])
     redo = stack.createRedoAction(parent, "&Redo")
     redo.setObjectName("redoAction")
     redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-    redo.setIcon(QIcon.fromTheme("edit-redo",
-                                 style.standardIcon(QStyle.StandardPixmap.SP_ArrowForward)))
+    redo.setIcon(
+        QIcon.fromTheme("edit-redo", style.standardIcon(QStyle.StandardPixmap.SP_ArrowForward))
+    )
     # A toolbar shows the icon text: a fixed "Undo"/"Redo", so the buttons never change size
     # and nothing shifts under the mouse; the full "Undo Rename unit …" is in the tooltip and
     # the Edit menu.
@@ -289,8 +314,7 @@ def fit_columns(view: QTableView, available: int | None = None) -> None:
     title_floors: dict[int, int] = {}
     for i, col in enumerate(columns):
         if not col.fit_chars:
-            widths[i] = hint_floors[i] = title_floors[i] = (col.width_hint
-                                                             or hh.defaultSectionSize())
+            widths[i] = hint_floors[i] = title_floors[i] = col.width_hint or hh.defaultSectionSize()
             continue
         texts = {col.text(r): r for r in rows}
         # Measure only the longest few by characters: text width follows length closely.
@@ -337,8 +361,7 @@ def colour_swatch(colour: str, size: int = 12, *, radius: float = 2) -> QIcon:
 
 def tree_children(parent: QTreeWidgetItem) -> list[QTreeWidgetItem]:
     """The child items of ``parent``, in order."""
-    return [child for i in range(parent.childCount())
-            if (child := parent.child(i)) is not None]
+    return [child for i in range(parent.childCount()) if (child := parent.child(i)) is not None]
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

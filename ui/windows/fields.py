@@ -32,8 +32,10 @@ from ui.models.editable import FieldRole
 
 Validate = Callable[[str, str], str | None]
 
-ERROR_STYLE = ("QLabel { color: #8a1c12; background: #fdecea; border: 1px solid #e6a19a; "
-               "border-radius: 2px; padding: 2px 5px; }")
+ERROR_STYLE = (
+    "QLabel { color: #8a1c12; background: #fdecea; border: 1px solid #e6a19a; "
+    "border-radius: 2px; padding: 2px 5px; }"
+)
 INVALID_STYLE = "QLineEdit { border: 2px solid #c0392b; border-radius: 2px; }"
 
 
@@ -44,8 +46,13 @@ class ValidatingLineEdit(QLineEdit):
     edit in its parent and kept just under it (a table cell editor).
     """
 
-    def __init__(self, field: str, validate: Validate, parent: QWidget | None = None,
-                 error_label: QLabel | None = None) -> None:
+    def __init__(
+        self,
+        field: str,
+        validate: Validate,
+        parent: QWidget | None = None,
+        error_label: QLabel | None = None,
+    ) -> None:
         super().__init__(parent)
         self.field = field
         self._validate = validate
@@ -100,17 +107,17 @@ class ValidatingLineEdit(QLineEdit):
             y = max(0, g.top() - self.error.height() - 1)  # no room below: above the cell
         self.error.move(x, y)
 
-    def moveEvent(self, event: QMoveEvent) -> None:  # noqa: N802 (Qt name)
+    def moveEvent(self, event: QMoveEvent) -> None:
         super().moveEvent(event)
         if self._floating and self.error.isVisible():
             self._place_error()
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         if self._floating and self.error.isVisible():
             self._place_error()
 
-    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 (Qt name)
+    def hideEvent(self, event: QHideEvent) -> None:
         if self._floating:
             self.error.hide()
         super().hideEvent(event)
@@ -120,8 +127,12 @@ class ValidatingDelegate(QStyledItemDelegate):
     """Edits cells whose model has ``validate`` (``EditableTableModel``) with a
     ``ValidatingLineEdit``; refused text is never written to the model."""
 
-    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,  # noqa: N802
-                     index: QModelIndex | QPersistentModelIndex) -> QWidget:
+    def createEditor(
+        self,
+        parent: QWidget,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> QWidget:
         validate = getattr(index.model(), "validate", None)
         field = index.data(FieldRole)
         if validate is None or not field:
@@ -131,27 +142,37 @@ class ValidatingDelegate(QStyledItemDelegate):
         editor.setFrame(False)
         return editor
 
-    def setEditorData(self, editor: QWidget,  # noqa: N802 (Qt name)
-                      index: QModelIndex | QPersistentModelIndex) -> None:
+    def setEditorData(
+        self,
+        editor: QWidget,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> None:
         if isinstance(editor, ValidatingLineEdit):
             editor.set_checked_text(str(index.data(Qt.ItemDataRole.EditRole) or ""))
             editor.selectAll()
         else:
             super().setEditorData(editor, index)
 
-    def setModelData(self, editor: QWidget, model: QAbstractItemModel,  # noqa: N802
-                     index: QModelIndex | QPersistentModelIndex) -> None:
+    def setModelData(
+        self,
+        editor: QWidget,
+        model: QAbstractItemModel,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> None:
         if isinstance(editor, ValidatingLineEdit):
             if editor.check() is None:
                 model.setData(index, editor.text(), Qt.ItemDataRole.EditRole)
             return
         super().setModelData(editor, model, index)
 
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
-        if (isinstance(obj, ValidatingLineEdit) and event.type() == QEvent.Type.KeyPress
-                and isinstance(event, QKeyEvent)
-                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Tab,
-                                    Qt.Key.Key_Backtab)
-                and obj.check() is not None):
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if (
+            isinstance(obj, ValidatingLineEdit)
+            and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key()
+            in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Tab, Qt.Key.Key_Backtab)
+            and obj.check() is not None
+        ):
             return True  # keep the editor open on a refused value; Esc still cancels
         return super().eventFilter(obj, event)

@@ -66,8 +66,7 @@ def _fill(table: QTableWidget, rows: list[tuple[Any, ...]]) -> None:
             item = QTableWidgetItem()
             if isinstance(value, int):
                 item.setData(Qt.ItemDataRole.DisplayRole, value)
-                item.setTextAlignment(Qt.AlignmentFlag.AlignRight
-                                      | Qt.AlignmentFlag.AlignVCenter)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             else:
                 item.setText("" if value is None else str(value))
             table.setItem(r, c, item)
@@ -78,8 +77,9 @@ class HistoryWindow(QWidget):
 
     loaded = Signal()
 
-    def __init__(self, services: Services, bus: Bus, campaign_id: CampaignId,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, services: Services, bus: Bus, campaign_id: CampaignId, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("historyWindow")
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -87,7 +87,9 @@ class HistoryWindow(QWidget):
         self.campaign_id = campaign_id
         self.history: CampaignHistory | None = None
         self.last_export: Path | None = None
-        self.charts: HistoryCharts | None = None  # built when the Charts tab is first shown (loads pyqtgraph)
+        self.charts: HistoryCharts | None = (
+            None  # built when the Charts tab is first shown (loads pyqtgraph)
+        )
         self._loading = False
         self._again = False
         self.setWindowTitle("History")
@@ -102,8 +104,11 @@ class HistoryWindow(QWidget):
         self.tabs.setObjectName("historyTabs")
         layout.addWidget(self.tabs, 1)
 
-        self.timeline = _table(self, "timelineTable", ("#", "Date", "Battle", "Sides", "Winner",
-                                                       "Casualties", "Most kills"))
+        self.timeline = _table(
+            self,
+            "timelineTable",
+            ("#", "Date", "Battle", "Sides", "Winner", "Casualties", "Most kills"),
+        )
         self.tabs.addTab(self.timeline, "&Timeline")
 
         charts_page = QWidget(self)
@@ -112,8 +117,12 @@ class HistoryWindow(QWidget):
         bar.addWidget(QLabel("Export chart:", charts_page))
         self.chart_choice = QComboBox(charts_page)
         self.chart_choice.setObjectName("chartChoice")
-        for title, attr in (("Army value", "value"), ("Units alive", "alive"),
-                            ("Casualties so far", "casualties"), ("Kills so far", "kills")):
+        for title, attr in (
+            ("Army value", "value"),
+            ("Units alive", "alive"),
+            ("Casualties so far", "casualties"),
+            ("Kills so far", "kills"),
+        ):
             self.chart_choice.addItem(title, attr)
         bar.addWidget(self.chart_choice)
         self.png_button = QPushButton("As &PNG…", charts_page)
@@ -136,17 +145,30 @@ class HistoryWindow(QWidget):
         self.charts_page = charts_page
         self.tabs.addTab(charts_page, "&Charts")
 
-        self.standings = _table(self, "standingsTable", (
-            "Player", "Fought", "Won", "Drawn", "Lost", "Value", "Budget", "Alive",
-            "Casualties", "Kills"))
+        self.standings = _table(
+            self,
+            "standingsTable",
+            (
+                "Player",
+                "Fought",
+                "Won",
+                "Drawn",
+                "Lost",
+                "Value",
+                "Budget",
+                "Alive",
+                "Casualties",
+                "Kills",
+            ),
+        )
         self.tabs.addTab(self.standings, "&Standings")
 
         leaders = QWidget(self)
         lv = QHBoxLayout(leaders)
-        self.unit_leaders = _table(leaders, "unitLeaders", ("#", "Unit", "Player", "Kills",
-                                                            "Battles", "Status"))
-        self.player_leaders = _table(leaders, "playerLeaders", ("#", "Player", "Kills",
-                                                                "Battles"))
+        self.unit_leaders = _table(
+            leaders, "unitLeaders", ("#", "Unit", "Player", "Kills", "Battles", "Status")
+        )
+        self.player_leaders = _table(leaders, "playerLeaders", ("#", "Player", "Kills", "Battles"))
         lv.addWidget(self.unit_leaders, 3)
         lv.addWidget(self.player_leaders, 2)
         self.tabs.addTab(leaders, "&Leaderboard")
@@ -180,8 +202,12 @@ class HistoryWindow(QWidget):
         self._loading = True
         campaign_id = self.campaign_id
         history = self.services.history
-        start_job(self, lambda _progress: history.history(campaign_id),
-                  on_done=self._loaded, on_error=self._failed)
+        start_job(
+            self,
+            lambda _progress: history.history(campaign_id),
+            on_done=self._loaded,
+            on_error=self._failed,
+        )
 
     def _loaded(self, history: CampaignHistory) -> None:
         self._loading = False
@@ -203,21 +229,54 @@ class HistoryWindow(QWidget):
         self.history = h
         self.setWindowTitle(f"History: {h.campaign}")
         n = len(h.timeline)
-        self.status.setText(f"{h.campaign}: {n} finished battle{'s' if n != 1 else ''}."
-                            + ("" if n else " End a battle (Battle > End battle…) to start "
-                               "the history."))
-        _fill(self.timeline, [(i, e.date.astimezone().strftime("%Y-%m-%d") if e.date else "-",
-                               e.name + (" (from its log)" if e.from_log else ""),
-                               " vs ".join(e.sides), e.winner_text, e.casualties_text,
-                               e.top_text) for i, e in enumerate(h.timeline, 1)])
-        _fill(self.standings, [(s.name, s.fought, s.won, s.drawn, s.lost,
-                                f"{s.value} {h.cost_unit}",
-                                "-" if s.budget is None else f"{s.budget} {h.cost_unit}",
-                                s.alive, s.casualties, s.kills) for s in h.standings])
-        _fill(self.unit_leaders, [(i, u.name, u.player, u.kills, u.battles, u.status)
-                                  for i, u in enumerate(h.unit_leaders, 1)])
-        _fill(self.player_leaders, [(i, p.name, p.kills, p.battles)
-                                    for i, p in enumerate(h.player_leaders, 1)])
+        self.status.setText(
+            f"{h.campaign}: {n} finished battle{'s' if n != 1 else ''}."
+            + ("" if n else " End a battle (Battle > End battle…) to start the history.")
+        )
+        _fill(
+            self.timeline,
+            [
+                (
+                    i,
+                    e.date.astimezone().strftime("%Y-%m-%d") if e.date else "-",
+                    e.name + (" (from its log)" if e.from_log else ""),
+                    " vs ".join(e.sides),
+                    e.winner_text,
+                    e.casualties_text,
+                    e.top_text,
+                )
+                for i, e in enumerate(h.timeline, 1)
+            ],
+        )
+        _fill(
+            self.standings,
+            [
+                (
+                    s.name,
+                    s.fought,
+                    s.won,
+                    s.drawn,
+                    s.lost,
+                    f"{s.value} {h.cost_unit}",
+                    "-" if s.budget is None else f"{s.budget} {h.cost_unit}",
+                    s.alive,
+                    s.casualties,
+                    s.kills,
+                )
+                for s in h.standings
+            ],
+        )
+        _fill(
+            self.unit_leaders,
+            [
+                (i, u.name, u.player, u.kills, u.battles, u.status)
+                for i, u in enumerate(h.unit_leaders, 1)
+            ],
+        )
+        _fill(
+            self.player_leaders,
+            [(i, p.name, p.kills, p.battles) for i, p in enumerate(h.player_leaders, 1)],
+        )
         for b in (self.preview_button, self.pdf_button, self.md_button):
             b.setEnabled(True)
         if self.charts is not None:
@@ -242,15 +301,15 @@ class HistoryWindow(QWidget):
 
     # -- exporting ------------------------------------------------------------------------
 
-    def export_chart(self, attr: str, path: Path | None = None, suffix: str = ".png"
-                     ) -> Path | None:
+    def export_chart(
+        self, attr: str, path: Path | None = None, suffix: str = ".png"
+    ) -> Path | None:
         charts = self.show_charts()
         chart = charts.chart(attr)
         if path is None:
             kind = "PNG image (*.png)" if suffix == ".png" else "SVG drawing (*.svg)"
             name = f"{self.history.campaign if self.history else 'campaign'} - {chart.title}"
-            path = FileChooser.save_path(self, f"Export {chart.title}", kind,
-                                         name + suffix, suffix)
+            path = FileChooser.save_path(self, f"Export {chart.title}", kind, name + suffix, suffix)
             if path is None:
                 return None
         try:
@@ -274,9 +333,13 @@ class HistoryWindow(QWidget):
         if self.history is None:
             return False
         if not isinstance(path, Path):
-            path = FileChooser.save_path(self, "Campaign report as PDF", "PDF (*.pdf)",
-                                         f"{self.history.campaign} - campaign report.pdf",
-                                         ".pdf")
+            path = FileChooser.save_path(
+                self,
+                "Campaign report as PDF",
+                "PDF (*.pdf)",
+                f"{self.history.campaign} - campaign report.pdf",
+                ".pdf",
+            )
             if path is None:
                 return False
         history, target = self.history, path
@@ -286,15 +349,20 @@ class HistoryWindow(QWidget):
         def done(result: Any) -> None:
             self.pdf_button.setEnabled(True)
             self.last_export = result.path
-            self.status.setText(f"Saved {result.pages} page"
-                                f"{'s' if result.pages != 1 else ''} to {result.path}.")
+            self.status.setText(
+                f"Saved {result.pages} page{'s' if result.pages != 1 else ''} to {result.path}."
+            )
 
         def failed(exc: BaseException, _trace: str) -> None:
             self.pdf_button.setEnabled(True)
             self.banner.show_error(f"The PDF was not written: {exc}")
 
-        start_job(self, lambda _progress: export_campaign_pdf(history, target),
-                  on_done=done, on_error=failed)
+        start_job(
+            self,
+            lambda _progress: export_campaign_pdf(history, target),
+            on_done=done,
+            on_error=failed,
+        )
         return True
 
     def export_markdown(self, path: Path | None = None) -> Path | None:
@@ -303,9 +371,13 @@ class HistoryWindow(QWidget):
         if self.history is None:
             return None
         if not isinstance(path, Path):
-            path = FileChooser.save_path(self, "Campaign report as Markdown",
-                                         "Markdown (*.md)",
-                                         f"{self.history.campaign} - campaign report.md", ".md")
+            path = FileChooser.save_path(
+                self,
+                "Campaign report as Markdown",
+                "Markdown (*.md)",
+                f"{self.history.campaign} - campaign report.md",
+                ".md",
+            )
             if path is None:
                 return None
         try:

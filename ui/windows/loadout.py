@@ -135,17 +135,23 @@ class LoadoutEditor(QWidget):
             grid.addWidget(lst, r * 2, 1)
             remove = QPushButton("Remove", self)
             remove.setObjectName(f"remove_{_ATTR[place]}")
-            remove.setToolTip(f"Take the chosen item away ({place}); with several units "
-                              "selected, from each that has it")
+            remove.setToolTip(
+                f"Take the chosen item away ({place}); with several units "
+                "selected, from each that has it"
+            )
             remove.clicked.connect(lambda _=False, p=place: self.remove_current(p))
             self.remove_buttons[place] = remove
             grid.addWidget(remove, r * 2, 2, Qt.AlignmentFlag.AlignTop)
             row = QHBoxLayout()
             combo = QComboBox(self)
             combo.setObjectName(f"choose_{_ATTR[place]}")
-            combo.setToolTip(f"Every catalog item can go here; the roster warns about what the "
-                             f"rules don't allow {place}")
-            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setToolTip(
+                f"Every catalog item can go here; the roster warns about what the "
+                f"rules don't allow {place}"
+            )
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
             combo.setMinimumContentsLength(14)
             self.combos[place] = combo
             row.addWidget(combo, 1)
@@ -159,8 +165,12 @@ class LoadoutEditor(QWidget):
             # Tab order: list, Remove, chooser, Add, then the next place.
         order: list[QWidget] = []
         for place in PLACES:
-            order += [self.lists[place], self.remove_buttons[place], self.combos[place],
-                      self.add_buttons[place]]
+            order += [
+                self.lists[place],
+                self.remove_buttons[place],
+                self.combos[place],
+                self.add_buttons[place],
+            ]
         for a, b in zip(order, order[1:], strict=False):
             QWidget.setTabOrder(a, b)
         outer.addStretch(1)
@@ -181,8 +191,9 @@ class LoadoutEditor(QWidget):
             for it in items:
                 cost = "no cost" if it.cost is None else f"{it.cost} {unit}"
                 combo.addItem(f"{it.name} ({cost})", it.key)
-                combo.setItemData(combo.count() - 1, item_summary(it, it.key),
-                                  Qt.ItemDataRole.ToolTipRole)
+                combo.setItemData(
+                    combo.count() - 1, item_summary(it, it.key), Qt.ItemDataRole.ToolTipRole
+                )
             if keep is not None and combo.findData(keep) >= 0:
                 combo.setCurrentIndex(combo.findData(keep))
             combo.blockSignals(False)
@@ -190,8 +201,7 @@ class LoadoutEditor(QWidget):
 
     def set_units(self, units: Sequence[UnitRow], current: UnitRow | None) -> None:
         self.units = list(units)
-        self.current = current if current is not None else (self.units[0] if self.units
-                                                            else None)
+        self.current = current if current is not None else (self.units[0] if self.units else None)
         self._fill()
 
     def _fill(self) -> None:
@@ -201,16 +211,20 @@ class LoadoutEditor(QWidget):
         if cur is None:
             self.title.setText("<b>Loadout</b>: select a unit.")
         elif n > 1:
-            self.title.setText(f"<b>Loadout of {n} units</b>: showing {cur.name}; what you "
-                               "add or remove changes each selected unit.")
+            self.title.setText(
+                f"<b>Loadout of {n} units</b>: showing {cur.name}; what you "
+                "add or remove changes each selected unit."
+            )
         else:
             self.title.setText(f"<b>Loadout of {cur.name}</b>")
         hands = None
         if cur is not None and self.catalog is not None:
             ut = self.catalog.get_unit_type(cur.type_key)
             hands = ut.hands if ut is not None else None
-        self.labels[IN_HAND].setText("In hand" + (f"\n({hands} hand{'s' if hands != 1 else ''})"
-                                                  if hands is not None else ""))
+        self.labels[IN_HAND].setText(
+            "In hand"
+            + (f"\n({hands} hand{'s' if hands != 1 else ''})" if hands is not None else "")
+        )
         for place in PLACES:
             lst = self.lists[place]
             row = lst.currentRow()
@@ -230,8 +244,9 @@ class LoadoutEditor(QWidget):
 
     def _update_buttons(self) -> None:
         for place in PLACES:
-            self.remove_buttons[place].setEnabled(self.current is not None
-                                                  and self.lists[place].currentRow() >= 0)
+            self.remove_buttons[place].setEnabled(
+                self.current is not None and self.lists[place].currentRow() >= 0
+            )
 
     # -- edits ------------------------------------------------------------------------------
 
@@ -248,8 +263,7 @@ class LoadoutEditor(QWidget):
         name = self._name(key)
         verb = {IN_HAND: "Give", WORN: "Put", CARRIED: "Give"}[place]
         who = self.units[0].name if len(self.units) == 1 else f"{len(self.units)} units"
-        text = (f"{verb} {name} to {who} ({place})" if place != WORN
-                else f"Put {name} on {who}")
+        text = f"{verb} {name} to {who} ({place})" if place != WORN else f"Put {name} on {who}"
         self.edit_requested.emit(patches, text)
 
     def remove_current(self, place: str) -> None:
@@ -265,8 +279,11 @@ class LoadoutEditor(QWidget):
             if new != u.loadout:
                 patches[u.id] = new
         if patches:
-            who = (self.units[0].name if len(patches) == 1 and len(self.units) == 1
-                   else f"{len(patches)} units")
+            who = (
+                self.units[0].name
+                if len(patches) == 1 and len(self.units) == 1
+                else f"{len(patches)} units"
+            )
             self.edit_requested.emit(patches, f"Take {self._name(key)} from {who}")
 
     def _name(self, key: str) -> str:

@@ -71,8 +71,9 @@ class CampaignNavigator(QTreeWidget):
     def current_key(self) -> tuple[str, int]:
         return self.key_of(self.currentItem())
 
-    def _item(self, parent: QTreeWidget | QTreeWidgetItem, kind: str, ident: int, text: str,
-              tip: str = "") -> QTreeWidgetItem:
+    def _item(
+        self, parent: QTreeWidget | QTreeWidgetItem, kind: str, ident: int, text: str, tip: str = ""
+    ) -> QTreeWidgetItem:
         item = QTreeWidgetItem(parent)
         item.setText(0, text)
         item.setData(0, KindRole, kind)
@@ -98,22 +99,37 @@ class CampaignNavigator(QTreeWidget):
             by_player.setdefault(a.player_id, []).append(a)
         for p in nav.players:
             faction = f" · {p.faction}" if p.faction else ""
-            pi = self._item(players, PLAYER, p.id, f"{p.name}{faction}",
-                            f"{p.name}: {plural(p.armies, 'army', 'armies')}. Double-click or "
-                            "F2 to edit the player.")
+            pi = self._item(
+                players,
+                PLAYER,
+                p.id,
+                f"{p.name}{faction}",
+                f"{p.name}: {plural(p.armies, 'army', 'armies')}. Double-click or "
+                "F2 to edit the player.",
+            )
             pi.setIcon(0, colour_swatch(p.colour))
             for a in by_player.get(p.id, []):
-                self._item(pi, ARMY, a.id, f"{a.name}  ({plural(a.units, 'unit')})",
-                           f"{a.name}: {plural(a.units, 'unit')}, "
-                           f"{budget_text(a.budget, cost_unit)}. Double-click or Enter opens "
-                           "the roster.")
+                self._item(
+                    pi,
+                    ARMY,
+                    a.id,
+                    f"{a.name}  ({plural(a.units, 'unit')})",
+                    f"{a.name}: {plural(a.units, 'unit')}, "
+                    f"{budget_text(a.budget, cost_unit)}. Double-click or Enter opens "
+                    "the roster.",
+                )
         battles = self._item(self, SECTION, 2, f"Battles ({len(nav.battles)})")
         battles.setFont(0, bold)
         battles.setFlags(battles.flags() & ~Qt.ItemFlag.ItemIsSelectable)
         for b in nav.battles:
-            self._item(battles, BATTLE, b.id, f"{b.name}  ({b.status_text})",
-                       f"{b.name}: {b.status_text}, {' vs '.join(b.players)}, "
-                       f"{plural(b.units, 'unit')}, {plural(b.events, 'event')}")
+            self._item(
+                battles,
+                BATTLE,
+                b.id,
+                f"{b.name}  ({b.status_text})",
+                f"{b.name}: {b.status_text}, {' vs '.join(b.players)}, "
+                f"{plural(b.units, 'unit')}, {plural(b.events, 'event')}",
+            )
         self._expand(self.invisibleRootItem())
         self.blockSignals(False)
         found = self.find_entry(*keep) if keep[0] else None
@@ -141,8 +157,11 @@ class CampaignNavigator(QTreeWidget):
 
     def entries(self, kind: str) -> list[tuple[int, str]]:
         """``(id, text)`` of every entry of a kind, in order (for tests and menus)."""
-        return [(self.key_of(i)[1], i.text(0)) for i in self._walk(self.invisibleRootItem())
-                if self.key_of(i)[0] == kind]
+        return [
+            (self.key_of(i)[1], i.text(0))
+            for i in self._walk(self.invisibleRootItem())
+            if self.key_of(i)[0] == kind
+        ]
 
     def select(self, kind: str, ident: int) -> bool:
         item = self.find_entry(kind, ident)
@@ -175,57 +194,76 @@ a { color: #1b5e8c; text-decoration: none; } .hint { color: #666; }
 def overview_html(nav: Navigator, cost_unit: str, standings: str = "") -> str:
     """The overview page; ``standings``: the standings' HTML (``ui.windows.standings``)."""
     c = nav.campaign
-    out = [PAGE_STYLE, f"<h1>{esc(c.name)}</h1>",
-           f"<p class='sub'>BrikWars {esc(c.edition)} · costs in {esc(c.cost_system)} · "
-           f"default army budget {c.default_budget} {esc(cost_unit)} · "
-           "<a href='settings:0'>change…</a></p>"]
+    out = [
+        PAGE_STYLE,
+        f"<h1>{esc(c.name)}</h1>",
+        f"<p class='sub'>BrikWars {esc(c.edition)} · costs in {esc(c.cost_system)} · "
+        f"default army budget {c.default_budget} {esc(cost_unit)} · "
+        "<a href='settings:0'>change…</a></p>",
+    ]
     if c.notes:
         out.append(f"<p>{esc(c.notes)}</p>")
     if nav.players:
-        out.append("<h3>Players and armies</h3><table><tr><th>Player</th><th>Army</th>"
-                   "<th>Units</th><th>Budget</th></tr>")
+        out.append(
+            "<h3>Players and armies</h3><table><tr><th>Player</th><th>Army</th>"
+            "<th>Units</th><th>Budget</th></tr>"
+        )
         by_player: dict[int, list[ArmySummary]] = {}
         for a in nav.armies:
             by_player.setdefault(a.player_id, []).append(a)
         for p in nav.players:
             armies = by_player.get(p.id, [])
-            swatch = (f"<span style='color:{esc(p.colour)}'>■</span> {esc(p.name)}"
-                      + (f" <span class='hint'>({esc(p.faction)})</span>" if p.faction else ""))
+            swatch = f"<span style='color:{esc(p.colour)}'>■</span> {esc(p.name)}" + (
+                f" <span class='hint'>({esc(p.faction)})</span>" if p.faction else ""
+            )
             if not armies:
-                out.append(f"<tr><td>{swatch}</td><td class='hint'>no army yet</td><td></td>"
-                           "<td></td></tr>")
+                out.append(
+                    f"<tr><td>{swatch}</td><td class='hint'>no army yet</td><td></td><td></td></tr>"
+                )
             for i, a in enumerate(armies):
                 budget = "none" if a.budget is None else f"{a.budget} {esc(cost_unit)}"
-                out.append(f"<tr><td>{swatch if i == 0 else ''}</td>"
-                           f"<td><a href='army:{a.id}'>{esc(a.name)}</a></td>"
-                           f"<td>{a.units}</td><td>{budget}</td></tr>")
+                out.append(
+                    f"<tr><td>{swatch if i == 0 else ''}</td>"
+                    f"<td><a href='army:{a.id}'>{esc(a.name)}</a></td>"
+                    f"<td>{a.units}</td><td>{budget}</td></tr>"
+                )
         out.append("</table>")
     else:
         out.append("<p class='hint'>No players yet: Campaign &gt; Add player.</p>")
     out.append(standings)
     if nav.battles:
-        out.append("<h3>Battles</h3><table><tr><th>Battle</th><th>Status</th><th>Sides</th>"
-                   "<th>Units</th></tr>")
+        out.append(
+            "<h3>Battles</h3><table><tr><th>Battle</th><th>Status</th><th>Sides</th>"
+            "<th>Units</th></tr>"
+        )
         for b in nav.battles:
-            out.append(f"<tr><td><a href='battle:{b.id}'>{esc(b.name)}</a></td>"
-                       f"<td>{esc(b.status_text)}</td><td>{esc(' vs '.join(b.players))}</td>"
-                       f"<td>{b.units}</td></tr>")
+            out.append(
+                f"<tr><td><a href='battle:{b.id}'>{esc(b.name)}</a></td>"
+                f"<td>{esc(b.status_text)}</td><td>{esc(' vs '.join(b.players))}</td>"
+                f"<td>{b.units}</td></tr>"
+            )
         out.append("</table>")
-    out.append("<p class='hint'>Open an army's roster with a double-click (or Enter) in the "
-               "navigator or a click on its name here. The catalog of weapons and unit types "
-               "is under Campaign &gt; Catalog (Ctrl+K).</p>")
+    out.append(
+        "<p class='hint'>Open an army's roster with a double-click (or Enter) in the "
+        "navigator or a click on its name here. The catalog of weapons and unit types "
+        "is under Campaign &gt; Catalog (Ctrl+K).</p>"
+    )
     return "".join(out)
 
 
 def opening_html(database: str) -> str:
     """What the overview says while the database opens (the app's first moments)."""
-    return (PAGE_STYLE + "<h1>Opening the campaigns…</h1>"
-            f"<p class='sub'>Opening {esc(database) or 'the database'}…</p>")
+    return (
+        PAGE_STYLE + "<h1>Opening the campaigns…</h1>"
+        f"<p class='sub'>Opening {esc(database) or 'the database'}…</p>"
+    )
 
 
 def empty_html() -> str:
-    return (PAGE_STYLE + "<h1>No campaign</h1><p>Start one with File &gt; New campaign "
-            "(Ctrl+N), or bring one in with File &gt; Import campaign (Ctrl+I).</p>")
+    return (
+        PAGE_STYLE + "<h1>No campaign</h1><p>Start one with File &gt; New campaign "
+        "(Ctrl+N), or bring one in with File &gt; Import campaign (Ctrl+I).</p>"
+    )
 
 
 class OverviewPage(QTextBrowser):
@@ -240,8 +278,9 @@ class OverviewPage(QTextBrowser):
         self.anchorClicked.connect(self._clicked)
         self.document().setDocumentMargin(18)
 
-    def show_navigator(self, nav: Navigator | None, cost_unit: str = "CP",
-                       standings: str = "") -> None:
+    def show_navigator(
+        self, nav: Navigator | None, cost_unit: str = "CP", standings: str = ""
+    ) -> None:
         self.setHtml(empty_html() if nav is None else overview_html(nav, cost_unit, standings))
 
     def show_opening(self, database: str) -> None:
@@ -255,20 +294,26 @@ class OverviewPage(QTextBrowser):
 
 def battle_html(detail: BattleDetail) -> str:
     b: BattleSummary = detail.battle
-    out = [PAGE_STYLE, f"<h1>{esc(b.name)}</h1>",
-           f"<p class='sub'>{esc(b.status_text.capitalize())} · started "
-           f"{b.created_at.astimezone():%Y-%m-%d %H:%M}"
-           + (f" · finished {b.finished_at.astimezone():%Y-%m-%d %H:%M}" if b.finished_at
-              else "") + f" · {plural(b.events, 'event')} in the log</p>"]
+    out = [
+        PAGE_STYLE,
+        f"<h1>{esc(b.name)}</h1>",
+        f"<p class='sub'>{esc(b.status_text.capitalize())} · started "
+        f"{b.created_at.astimezone():%Y-%m-%d %H:%M}"
+        + (f" · finished {b.finished_at.astimezone():%Y-%m-%d %H:%M}" if b.finished_at else "")
+        + f" · {plural(b.events, 'event')} in the log</p>",
+    ]
     if b.notes:
         out.append(f"<p>{esc(b.notes)}</p>")
     out.append("<h3>Sides in turn order</h3><table><tr><th>Player</th><th>Units</th></tr>")
     for p in detail.players:
         units = [u.name for u in detail.units if u.battle_player_id == p.id]
-        out.append(f"<tr><td><span style='color:{esc(p.colour)}'>■</span> {esc(p.name)}</td>"
-                   f"<td>{esc(', '.join(units)) or '-'}</td></tr>")
-    out.append("</table><p class='hint'>The battle tracker and the combat wizard will open "
-               "here.</p>")
+        out.append(
+            f"<tr><td><span style='color:{esc(p.colour)}'>■</span> {esc(p.name)}</td>"
+            f"<td>{esc(', '.join(units)) or '-'}</td></tr>"
+        )
+    out.append(
+        "</table><p class='hint'>The battle tracker and the combat wizard will open here.</p>"
+    )
     return "".join(out)
 
 

@@ -163,8 +163,7 @@ class JobProgress(QWidget):
 
     def _set_label(self, text: str) -> None:
         metrics = self.label.fontMetrics()
-        self.label.setText(metrics.elidedText(text, Qt.TextElideMode.ElideMiddle,
-                                              self.LABEL_MAX))
+        self.label.setText(metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, self.LABEL_MAX))
         self.label.setToolTip(text)
 
     def _show(self, ticket: _Ticket) -> None:
@@ -242,8 +241,13 @@ class _Printing(QObject):
     #: what the window's messages call the thing printed ("this army", "this battle")
     THING = "this"
 
-    def __init__(self, window: QWidget, services: Services, banner: MessageBanner,
-                 settings: AppSettings | None = None) -> None:
+    def __init__(
+        self,
+        window: QWidget,
+        services: Services,
+        banner: MessageBanner,
+        settings: AppSettings | None = None,
+    ) -> None:
         super().__init__(window)
         self._window = window
         self._services = services
@@ -273,8 +277,9 @@ class _Printing(QObject):
 
         folder = str(self.settings.qsettings.value(KEY_FOLDER) or "")
         base = Path(folder) if folder and Path(folder).is_dir() else Path.home()
-        path = FileChooser.save_path(self._window, title, filter_text,
-                                     str(base / f"{safe_file_name(name)}{suffix}"), suffix)
+        path = FileChooser.save_path(
+            self._window, title, filter_text, str(base / f"{safe_file_name(name)}{suffix}"), suffix
+        )
         if path is not None:
             self.settings.set(KEY_FOLDER, str(path.parent))
         return path
@@ -295,8 +300,9 @@ class _Printing(QObject):
     def _alive(self) -> bool:
         return shiboken6.isValid(self) and shiboken6.isValid(self._banner)
 
-    def _start(self, text: str, work: Callable[[Step], Any], on_done: Callable[[Any], None],
-               failure: str) -> bool:
+    def _start(
+        self, text: str, work: Callable[[Step], Any], on_done: Callable[[Any], None], failure: str
+    ) -> bool:
         """Run ``work(step)`` on a worker with progress; ``on_done(result)`` on the GUI thread
         (not called if the window closed meanwhile). ``failure`` starts the error message."""
         progress = self.progress
@@ -359,8 +365,9 @@ class _Printing(QObject):
         configure_page(printer, paper)
         return printer
 
-    def _open_preview(self, title: str, paper: str, paint: Callable[[Any], object]
-                      ) -> QPrintPreviewDialog:
+    def _open_preview(
+        self, title: str, paper: str, paint: Callable[[Any], object]
+    ) -> QPrintPreviewDialog:
         """A window-modal, non-blocking QPrintPreviewDialog that paints through ``paint``."""
         from PySide6.QtPrintSupport import QPrintPreviewDialog
 
@@ -378,8 +385,9 @@ class _Printing(QObject):
         dialog.open()
         return dialog
 
-    def _open_print_dialog(self, title: str, paper: str,
-                           send: Callable[[Any], object]) -> QPrintDialog:
+    def _open_print_dialog(
+        self, title: str, paper: str, send: Callable[[Any], object]
+    ) -> QPrintDialog:
         from PySide6.QtPrintSupport import QPrintDialog
 
         printer = self._printer_for(paper, title, shared=True)
@@ -394,12 +402,13 @@ class _Printing(QObject):
         QDialog.open(dialog)
         return dialog
 
-    def _send(self, printer: Any, title: str, paint: Callable[[Any, Step], SheetLayout]
-              ) -> bool:
+    def _send(self, printer: Any, title: str, paint: Callable[[Any, Step], SheetLayout]) -> bool:
         """Paint on ``printer`` on a worker, with progress; one print at a time."""
         if self._printing.is_set():
-            self._banner.show_error("BrikDesk is still sending the last print to the printer; "
-                                    "try again when it is done.")
+            self._banner.show_error(
+                "BrikDesk is still sending the last print to the printer; "
+                "try again when it is done."
+            )
             return False
         busy = self._printing
         busy.set()
@@ -414,7 +423,6 @@ class _Printing(QObject):
                 busy.clear()
 
         return self._start(f"Printing {title}", work, sent, f"{title} was not printed")
-
 
     # -- preview and print ----------------------------------------------------------------
 
@@ -450,24 +458,35 @@ class _Printing(QObject):
             if preview:
                 self._open_preview(job.preview_title, job.paper, job.paint)
             else:
-                def paint(printer: Any, step: Step) -> SheetLayout:
-                    return job.paint(printer,
-                                     progress=lambda d, t: step("printing pages", d, t))
 
-                self._open_print_dialog(job.print_title, job.paper,
-                                        lambda printer: self._send(printer, job.print_title,
-                                                                   paint))
+                def paint(printer: Any, step: Step) -> SheetLayout:
+                    return job.paint(printer, progress=lambda d, t: step("printing pages", d, t))
+
+                self._open_print_dialog(
+                    job.print_title,
+                    job.paper,
+                    lambda printer: self._send(printer, job.print_title, paint),
+                )
             if job.note:
                 self._banner.show_note(job.note)
 
-        return self._start(self.PREPARING.format(name=name),
-                           lambda step: self._prepare(services, item_id, choice, step),
-                           ready, self.FAILED.format(verb="preview" if preview else "print",
-                                                     name=name))
+        return self._start(
+            self.PREPARING.format(name=name),
+            lambda step: self._prepare(services, item_id, choice, step),
+            ready,
+            self.FAILED.format(verb="preview" if preview else "print", name=name),
+        )
 
-    def _pdf_choice(self, item_id: int, path: Path | None, name: str | None, title: str,
-                    file_name: str, load: Callable[[AppSettings], Any], unnamed: str
-                    ) -> tuple[Any, Path, str] | None:
+    def _pdf_choice(
+        self,
+        item_id: int,
+        path: Path | None,
+        name: str | None,
+        title: str,
+        file_name: str,
+        load: Callable[[AppSettings], Any],
+        unnamed: str,
+    ) -> tuple[Any, Path, str] | None:
         """The options, the file and the name of a PDF export: without ``path``, ask the
         options then where (the file named ``file_name`` formatted with the name), ``None``
         if either is cancelled; with ``path``, no questions: the options ``load`` reads and
@@ -476,8 +495,7 @@ class _Printing(QObject):
             choice, name = self._ask(item_id, name, "Export PDF…")
             if choice is None:
                 return None
-            path = self._save_path(title, "PDF files (*.pdf)", file_name.format(name=name),
-                                   ".pdf")
+            path = self._save_path(title, "PDF files (*.pdf)", file_name.format(name=name), ".pdf")
             if path is None:
                 return None
             return choice, path, name
@@ -513,20 +531,23 @@ class _PrintSender(QObject):
 # Roster sheets
 
 
-def _prepare_roster(services: Services, army_id: int, choice: RosterChoice, step: Step
-                    ) -> tuple[RosterPrint, SheetLayout]:
+def _prepare_roster(
+    services: Services, army_id: int, choice: RosterChoice, step: Step
+) -> tuple[RosterPrint, SheetLayout]:
     """Read the sheet (one transaction) and lay it out for its paper: on the worker."""
     from ui.printing import layout_roster_sheet
     from ui.printing.image import MeasuringDevice
 
     step("reading the roster", 0, 0)
-    job = services.printing.roster_sheet(ArmyId(army_id), choice.options,
-                                         include_dead=choice.include_dead)
+    job = services.printing.roster_sheet(
+        ArmyId(army_id), choice.options, include_dead=choice.include_dead
+    )
     sheet = job.sheet
     device = MeasuringDevice(sheet.options.paper)
     what = f"laying out {_n(len(sheet.cards), 'card')}"
-    layout = layout_roster_sheet(sheet, device.writer,
-                                 progress=lambda done, total: step(what, done, total))
+    layout = layout_roster_sheet(
+        sheet, device.writer, progress=lambda done, total: step(what, done, total)
+    )
     return job, layout
 
 
@@ -545,8 +566,10 @@ def left_out_text(names: tuple[str, ...]) -> str:
     if not names:
         return ""
     shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
-    return (f" Left out {_n(len(names), 'unit')} dead in the campaign ({shown}); tick "
-            "'Include units dead in the campaign' to print them.")
+    return (
+        f" Left out {_n(len(names), 'unit')} dead in the campaign ({shown}); tick "
+        "'Include units dead in the campaign' to print them."
+    )
 
 
 class RosterPrinting(_Printing):
@@ -559,8 +582,7 @@ class RosterPrinting(_Printing):
 
     PREPARING = "Preparing the roster sheet of {name}"
 
-    def _ask(self, army_id: int, name: str | None, verb: str
-             ) -> tuple[RosterChoice | None, str]:
+    def _ask(self, army_id: int, name: str | None, verb: str) -> tuple[RosterChoice | None, str]:
         from ui.dialogs.print_options import RosterOptionsDialog
 
         if name is None:
@@ -571,14 +593,15 @@ class RosterPrinting(_Printing):
         return choice, name
 
     def _army_name(self, army_id: int) -> str | None:
-        return self._read_name(lambda: self._services.campaigns.get_army(ArmyId(army_id)).name,
-                               "Can't print this army")
+        return self._read_name(
+            lambda: self._services.campaigns.get_army(ArmyId(army_id)).name, "Can't print this army"
+        )
 
     _prepare: Callable[[Services, int, Any, Step], tuple[PreparedSheet, SheetLayout]] = (
-        staticmethod(_prepare_roster))
+        staticmethod(_prepare_roster)
+    )
 
-    def _printable(self, prepared: tuple[PreparedSheet, SheetLayout], choice: Any
-                   ) -> _Printable:
+    def _printable(self, prepared: tuple[PreparedSheet, SheetLayout], choice: Any) -> _Printable:
         job, layout = prepared
         sheet = job.sheet
 
@@ -588,8 +611,14 @@ class RosterPrinting(_Printing):
             return print_roster_sheet(printer, sheet, layout=layout, **progress)
 
         note = left_out_text(job.left_out)
-        return _Printable(job, sheet.options.paper, f"{sheet.header.army}: roster sheet",
-                          sheet.header.army, paint, note.strip())
+        return _Printable(
+            job,
+            sheet.options.paper,
+            f"{sheet.header.army}: roster sheet",
+            sheet.header.army,
+            paint,
+            note.strip(),
+        )
 
     def preview(self, army_id: int, name: str | None = None) -> bool:
         """Ask the options, read and lay out on a worker, then open the print preview."""
@@ -600,14 +629,20 @@ class RosterPrinting(_Printing):
         painted for the printer on a worker too."""
         return self._preview_or_print(army_id, name, preview=False)
 
-    def export_pdf(self, army_id: int, path: Path | None = None, name: str | None = None
-                   ) -> bool:
+    def export_pdf(self, army_id: int, path: Path | None = None, name: str | None = None) -> bool:
         """Ask the options and where (unless ``path`` is given: then no questions, the
         remembered options), then read, lay out and write the PDF on a worker."""
         from ui.dialogs.print_options import load_roster_choice
 
-        asked = self._pdf_choice(army_id, path, name, "Export roster sheet as PDF", "{name}",
-                                 load_roster_choice, f"army {army_id}")
+        asked = self._pdf_choice(
+            army_id,
+            path,
+            name,
+            "Export roster sheet as PDF",
+            "{name}",
+            load_roster_choice,
+            f"army {army_id}",
+        )
         if asked is None:
             return False
         choice, target, name = asked
@@ -618,27 +653,34 @@ class RosterPrinting(_Printing):
 
             job, layout = _prepare_roster(services, army_id, choice, step)
             what = "writing pages"
-            result = export_pdf(job.sheet, target, layout=layout,
-                                progress=lambda done, total: step(what, done, total))
+            result = export_pdf(
+                job.sheet,
+                target,
+                layout=layout,
+                progress=lambda done, total: step(what, done, total),
+            )
             return job, result
 
         def saved(outcome: tuple[RosterPrint, ExportResult]) -> None:
             job, result = outcome
             self.last_result = job
             self.last_export = result.path
-            self._banner.show_note(f"Saved {_n(result.pages, 'page')} to {result.path}."
-                                   + left_out_text(job.left_out))
+            self._banner.show_note(
+                f"Saved {_n(result.pages, 'page')} to {result.path}." + left_out_text(job.left_out)
+            )
 
-        return self._start(f"Exporting {name} to {target.name}", work, saved,
-                           "The PDF was not written")
+        return self._start(
+            f"Exporting {name} to {target.name}", work, saved, "The PDF was not written"
+        )
 
 
 # ---------------------------------------------------------------------------------------------
 # Battle reports
 
 
-def _prepare_report(services: Services, battle_id: int, choice: ReportChoice, step: Step
-                    ) -> tuple[BattleReport, SheetLayout]:
+def _prepare_report(
+    services: Services, battle_id: int, choice: ReportChoice, step: Step
+) -> tuple[BattleReport, SheetLayout]:
     from ui.printing.image import MeasuringDevice
     from ui.printing.report import layout_battle_report
 
@@ -662,8 +704,9 @@ class ReportPrinting(_Printing):
     FAILED = "Can't {verb} the report of {name}"
     _current: Callable[[], tuple[int, str | None] | None] | None = None
 
-    def make_menu(self, parent: QWidget,
-                  current: Callable[[], tuple[int, str | None] | None]) -> QMenu:
+    def make_menu(
+        self, parent: QWidget, current: Callable[[], tuple[int, str | None] | None]
+    ) -> QMenu:
         from ui.windows.common import make_action
 
         self._current = current
@@ -671,21 +714,41 @@ class ReportPrinting(_Printing):
         menu.setObjectName("reportMenu")
         menu.setToolTipsVisible(True)
         self.preview_action = make_action(
-            menu, "Print pre&view…", self.preview_current, name="reportPreviewAction",
-            tip="Preview the report of the battle shown (or selected)")
+            menu,
+            "Print pre&view…",
+            self.preview_current,
+            name="reportPreviewAction",
+            tip="Preview the report of the battle shown (or selected)",
+        )
         self.print_action = make_action(
-            menu, "&Print…", self.print_current, name="reportPrintAction",
-            tip="Print the report of the battle shown (or selected)")
+            menu,
+            "&Print…",
+            self.print_current,
+            name="reportPrintAction",
+            tip="Print the report of the battle shown (or selected)",
+        )
         self.pdf_action = make_action(
-            menu, "Export as P&DF…", self.export_pdf_current, name="reportPdfAction",
+            menu,
+            "Export as P&DF…",
+            self.export_pdf_current,
+            name="reportPdfAction",
             tip="Save the battle report as a PDF: the account round by round, casualties and "
-                "a chart")
+            "a chart",
+        )
         self.markdown_action = make_action(
-            menu, "Export as &Markdown…", self.export_markdown_current,
+            menu,
+            "Export as &Markdown…",
+            self.export_markdown_current,
             name="reportMarkdownAction",
-            tip="Save the battle report as Markdown, to paste in a forum post")
-        for a in (self.preview_action, self.print_action, None, self.pdf_action,
-                  self.markdown_action):
+            tip="Save the battle report as Markdown, to paste in a forum post",
+        )
+        for a in (
+            self.preview_action,
+            self.print_action,
+            None,
+            self.pdf_action,
+            self.markdown_action,
+        ):
             if a is None:
                 menu.addSeparator()
             else:
@@ -696,19 +759,22 @@ class ReportPrinting(_Printing):
     def update_enabled(self) -> None:
         """Enable the report entries when a battle is shown or selected."""
         has = self._current is not None and self._current() is not None
-        for a in (self.preview_action, self.print_action, self.pdf_action,
-                  self.markdown_action):
+        for a in (self.preview_action, self.print_action, self.pdf_action, self.markdown_action):
             a.setEnabled(has)
 
     @staticmethod
-    def describe_file_actions(battle: bool, preview: QAction, print_: QAction,
-                              pdf: QAction) -> None:
+    def describe_file_actions(
+        battle: bool, preview: QAction, print_: QAction, pdf: QAction
+    ) -> None:
         """Name what File > Print preview, Print and Export PDF will print: the selected
         battle's report or the selected army's roster sheet."""
         what = "the selected battle's report" if battle else "the selected army's roster sheet"
         pdf.setText("Export report as P&DF…" if battle else "Export roster as P&DF…")
-        for action, tip in ((preview, f"Preview {what}"), (print_, f"Print {what}"),
-                            (pdf, f"Save {what} as a PDF")):
+        for action, tip in (
+            (preview, f"Preview {what}"),
+            (print_, f"Print {what}"),
+            (pdf, f"Save {what} as a PDF"),
+        ):
             keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
             action.setStatusTip(tip)
             action.setToolTip(f"{tip} ({keys})" if keys else tip)
@@ -735,8 +801,7 @@ class ReportPrinting(_Printing):
         found = self._target()
         return found is not None and self.export_markdown(found[0], None, found[1])
 
-    def _ask(self, battle_id: int, name: str | None, verb: str
-             ) -> tuple[ReportChoice | None, str]:
+    def _ask(self, battle_id: int, name: str | None, verb: str) -> tuple[ReportChoice | None, str]:
         from ui.dialogs.print_options import ReportOptionsDialog
 
         if name is None:
@@ -746,13 +811,14 @@ class ReportPrinting(_Printing):
         return ReportOptionsDialog.ask(self._window, self.settings, name, verb), name
 
     def _battle_name(self, battle_id: int) -> str | None:
-        return self._read_name(lambda: self._services.battles.battle(BattleId(battle_id)).battle.name,
-                               "Can't write this battle's report")
+        return self._read_name(
+            lambda: self._services.battles.battle(BattleId(battle_id)).battle.name,
+            "Can't write this battle's report",
+        )
 
     _prepare = staticmethod(_prepare_report)
 
-    def _printable(self, prepared: tuple[BattleReport, SheetLayout], choice: Any
-                   ) -> _Printable:
+    def _printable(self, prepared: tuple[BattleReport, SheetLayout], choice: Any) -> _Printable:
         report, layout = prepared
         title = f"{report.title}: battle report"
 
@@ -769,14 +835,20 @@ class ReportPrinting(_Printing):
     def print(self, battle_id: int, name: str | None = None) -> bool:
         return self._preview_or_print(battle_id, name, preview=False)
 
-    def export_pdf(self, battle_id: int, path: Path | None = None, name: str | None = None
-                   ) -> bool:
+    def export_pdf(self, battle_id: int, path: Path | None = None, name: str | None = None) -> bool:
         """Ask paper and black and white, and where (unless ``path``: the remembered
         choices), then read and write the PDF on a worker."""
         from ui.dialogs.print_options import load_report_choice
 
-        asked = self._pdf_choice(battle_id, path, name, "Export battle report as PDF",
-                                 "{name} report", load_report_choice, f"battle {battle_id}")
+        asked = self._pdf_choice(
+            battle_id,
+            path,
+            name,
+            "Export battle report as PDF",
+            "{name} report",
+            load_report_choice,
+            f"battle {battle_id}",
+        )
         if asked is None:
             return False
         choice, target, name = asked
@@ -788,31 +860,42 @@ class ReportPrinting(_Printing):
             step("reading the battle log", 0, 0)
             report = services.printing.battle_report(BattleId(battle_id))
             what = "writing pages"
-            result = export_report_pdf(report, target, choice.paper,
-                                       lambda done, total: step(what, done, total),
-                                       black_and_white=choice.black_and_white)
+            result = export_report_pdf(
+                report,
+                target,
+                choice.paper,
+                lambda done, total: step(what, done, total),
+                black_and_white=choice.black_and_white,
+            )
             return report, result
 
         def saved(outcome: tuple[BattleReport, ExportResult]) -> None:
             report, result = outcome
             self.last_result = report
             self.last_export = result.path
-            self._banner.show_note(f"Saved the report of {report.title} "
-                                   f"({_n(result.pages, 'page')}) to {result.path}.")
+            self._banner.show_note(
+                f"Saved the report of {report.title} ({_n(result.pages, 'page')}) to {result.path}."
+            )
 
-        return self._start(f"Exporting the report of {name} to {target.name}", work, saved,
-                           "The PDF was not written")
+        return self._start(
+            f"Exporting the report of {name} to {target.name}",
+            work,
+            saved,
+            "The PDF was not written",
+        )
 
-    def export_markdown(self, battle_id: int, path: Path | None = None,
-                        name: str | None = None) -> bool:
+    def export_markdown(
+        self, battle_id: int, path: Path | None = None, name: str | None = None
+    ) -> bool:
         """Ask where (unless ``path``), then write the report as Markdown for a forum post."""
         if path is None:
             if name is None:
                 name = self._battle_name(battle_id)
                 if name is None:
                     return False
-            path = self._save_path("Export battle report as Markdown",
-                                   "Markdown files (*.md)", f"{name} report", ".md")
+            path = self._save_path(
+                "Export battle report as Markdown", "Markdown files (*.md)", f"{name} report", ".md"
+            )
             if path is None:
                 return False
         name = name or f"battle {battle_id}"
@@ -831,12 +914,24 @@ class ReportPrinting(_Printing):
             report, written = outcome
             self.last_result = report
             self.last_export = written
-            self._banner.show_note(f"Saved the report of {report.title} as Markdown to "
-                                   f"{written}: ready to paste in a forum post.")
+            self._banner.show_note(
+                f"Saved the report of {report.title} as Markdown to "
+                f"{written}: ready to paste in a forum post."
+            )
 
-        return self._start(f"Exporting the report of {name} to {target.name}", work, saved,
-                           "The Markdown file was not written")
+        return self._start(
+            f"Exporting the report of {name} to {target.name}",
+            work,
+            saved,
+            "The Markdown file was not written",
+        )
 
 
-__all__ = ["Cancelled", "JobProgress", "ReportPrinting", "RosterPrinting", "left_out_text",
-           "safe_file_name"]
+__all__ = [
+    "Cancelled",
+    "JobProgress",
+    "ReportPrinting",
+    "RosterPrinting",
+    "left_out_text",
+    "safe_file_name",
+]

@@ -72,8 +72,7 @@ from ui.windows.unit_card import UnitCardView
 
 log = logging.getLogger(__name__)
 
-RELOAD_ON = (Changes.UNITS | Changes.ARMIES | Changes.PLAYERS | Changes.CATALOG
-             | Changes.CAMPAIGNS)
+RELOAD_ON = Changes.UNITS | Changes.ARMIES | Changes.PLAYERS | Changes.CATALOG | Changes.CAMPAIGNS
 
 
 class ArmyHeader(QFrame):
@@ -130,8 +129,10 @@ class ArmyHeader(QFrame):
         layout.addWidget(self.total)
         self.warning = QLabel(self)
         self.warning.setObjectName("budgetWarning")
-        self.warning.setStyleSheet("QLabel { color: white; background: #b03a2e; "
-                                   "border-radius: 3px; padding: 3px 8px; font-weight: 600; }")
+        self.warning.setStyleSheet(
+            "QLabel { color: white; background: #b03a2e; "
+            "border-radius: 3px; padding: 3px 8px; font-weight: 600; }"
+        )
         self.warning.hide()
         layout.addWidget(self.warning)
         self._shown_budget: int | None = None
@@ -151,12 +152,14 @@ class ArmyHeader(QFrame):
         self.show_total(total, roster.budget, unit)
 
     def show_total(self, total: int, budget: int | None, unit: str) -> None:
-        self.total.setText(f"Total {total} {unit}" if budget is None
-                           else f"Total {total} / {budget} {unit}")
+        self.total.setText(
+            f"Total {total} {unit}" if budget is None else f"Total {total} / {budget} {unit}"
+        )
         if budget is not None and total > budget:
-            self.warning.setText(f"{warning_sign(self.warning.font())} Over budget by {total - budget} {unit}")
-            self.warning.setToolTip(f"The army costs {total} {unit}, its budget is {budget} "
-                                    f"{unit}")
+            self.warning.setText(
+                f"{warning_sign(self.warning.font())} Over budget by {total - budget} {unit}"
+            )
+            self.warning.setToolTip(f"The army costs {total} {unit}, its budget is {budget} {unit}")
             self.warning.show()
         else:
             self.warning.hide()
@@ -195,8 +198,15 @@ class RosterWindow(QMainWindow):
 
     closed = Signal(int)
 
-    def __init__(self, services: Services, bus: Bus, undo_stack: QUndoStack,
-                 settings: AppSettings, army_id: ArmyId, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        services: Services,
+        bus: Bus,
+        undo_stack: QUndoStack,
+        settings: AppSettings,
+        army_id: ArmyId,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowFlag(Qt.WindowType.Window, True)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -255,8 +265,9 @@ class RosterWindow(QMainWindow):
         lv.setSpacing(4)
         self.filter = QLineEdit(left)
         self.filter.setObjectName("unitFilter")
-        self.filter.setPlaceholderText("Filter units by name, type, item, status or warning "
-                                       "(Ctrl+F)")
+        self.filter.setPlaceholderText(
+            "Filter units by name, type, item, status or warning (Ctrl+F)"
+        )
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self._filter_changed)
         lv.addWidget(self.filter)
@@ -268,8 +279,10 @@ class RosterWindow(QMainWindow):
         self.table.setItemDelegate(ValidatingDelegate(self.table))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
-                                   | QAbstractItemView.EditTrigger.EditKeyPressed)
+        self.table.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+        )
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
         self.table.setTabKeyNavigation(False)
@@ -333,79 +346,181 @@ class RosterWindow(QMainWindow):
         sp = QStyle.StandardPixmap
         self.undo_action, self.redo_action = undo_redo_actions(self, stack)
         self.add_action = make_action(
-            self, "&Add unit…", self.add_unit, name="addUnitAction",
+            self,
+            "&Add unit…",
+            self.add_unit,
+            name="addUnitAction",
             shortcut=[QKeySequence(QKeySequence.StandardKey.New), QKeySequence("Ins")],
-            tip="Add a unit of a type at the end of the roster", icon=icon(sp.SP_FileIcon))
+            tip="Add a unit of a type at the end of the roster",
+            icon=icon(sp.SP_FileIcon),
+        )
         self.add_many_action = make_action(
-            self, "Add &several…", self.add_copies, name="addCopiesAction",
+            self,
+            "Add &several…",
+            self.add_copies,
+            name="addCopiesAction",
             shortcut="Ctrl+Shift+N",
             tip="Add several units at once (of the army's most common type and equipment)",
-            icon=icon(sp.SP_FileDialogNewFolder))
+            icon=icon(sp.SP_FileDialogNewFolder),
+        )
         self.duplicate_action = make_action(
-            self, "D&uplicate", self.duplicate, name="duplicateAction", shortcut="Ctrl+D",
+            self,
+            "D&uplicate",
+            self.duplicate,
+            name="duplicateAction",
+            shortcut="Ctrl+D",
             tip="Copy the selected units (equipment, stats and notes)",
-            icon=icon(sp.SP_FileLinkIcon))
-        self.rename_action = make_action(self, "&Rename", self.rename, name="renameAction",
-                                         shortcut="F2", tip="Rename the unit in place")
+            icon=icon(sp.SP_FileLinkIcon),
+        )
+        self.rename_action = make_action(
+            self,
+            "&Rename",
+            self.rename,
+            name="renameAction",
+            shortcut="F2",
+            tip="Rename the unit in place",
+        )
         self.edit_action = make_action(
-            self, "&Edit unit…", self.edit_unit, name="editUnitAction", shortcut="Ctrl+E",
+            self,
+            "&Edit unit…",
+            self.edit_unit,
+            name="editUnitAction",
+            shortcut="Ctrl+E",
             tip="Type, stats, campaign record and notes of the unit",
-            icon=icon(sp.SP_FileDialogDetailedView))
-        self.type_action = make_action(self, "Change &type…", self.change_type,
-                                       name="changeTypeAction", shortcut="Ctrl+T",
-                                       tip="Give the selected units another unit type")
+            icon=icon(sp.SP_FileDialogDetailedView),
+        )
+        self.type_action = make_action(
+            self,
+            "Change &type…",
+            self.change_type,
+            name="changeTypeAction",
+            shortcut="Ctrl+T",
+            tip="Give the selected units another unit type",
+        )
         self.delete_action = make_action(
-            self, "&Delete", self.delete_selected, name="deleteAction",
+            self,
+            "&Delete",
+            self.delete_selected,
+            name="deleteAction",
             shortcut=QKeySequence(QKeySequence.StandardKey.Delete),
             tip="Delete the selected units (Undo brings them back)",
-            icon=icon(sp.SP_TrashIcon))
-        self.loadout_action = make_action(self, "Edit &loadout", self.focus_loadout,
-                                          name="loadoutAction", shortcut="Ctrl+L",
-                                          tip="Go to the loadout editor of the selected unit")
+            icon=icon(sp.SP_TrashIcon),
+        )
+        self.loadout_action = make_action(
+            self,
+            "Edit &loadout",
+            self.focus_loadout,
+            name="loadoutAction",
+            shortcut="Ctrl+L",
+            tip="Go to the loadout editor of the selected unit",
+        )
         self.filter_action = make_action(
-            self, "&Filter units", self.focus_filter, name="filterAction",
-            shortcut=QKeySequence(QKeySequence.StandardKey.Find), tip="Filter the units")
+            self,
+            "&Filter units",
+            self.focus_filter,
+            name="filterAction",
+            shortcut=QKeySequence(QKeySequence.StandardKey.Find),
+            tip="Filter the units",
+        )
         self.select_all_action = make_action(
-            self, "Select &all", self.table.selectAll, name="selectAllAction",
-            shortcut=QKeySequence(QKeySequence.StandardKey.SelectAll))
-        self.edit_army_action = make_action(self, "Army &budget", self.focus_budget,
-                                            name="budgetAction", shortcut="Ctrl+B",
-                                            tip="Change the army's budget")
+            self,
+            "Select &all",
+            self.table.selectAll,
+            name="selectAllAction",
+            shortcut=QKeySequence(QKeySequence.StandardKey.SelectAll),
+        )
+        self.edit_army_action = make_action(
+            self,
+            "Army &budget",
+            self.focus_budget,
+            name="budgetAction",
+            shortcut="Ctrl+B",
+            tip="Change the army's budget",
+        )
         self.preview_action = make_action(
-            self, "Print pre&view…", lambda: self.printing.preview(self.army_id),
-            name="printPreviewAction", shortcut="Ctrl+Shift+P",
-            tip="Preview the roster sheet", icon=icon(sp.SP_FileDialogContentsView))
+            self,
+            "Print pre&view…",
+            lambda: self.printing.preview(self.army_id),
+            name="printPreviewAction",
+            shortcut="Ctrl+Shift+P",
+            tip="Preview the roster sheet",
+            icon=icon(sp.SP_FileDialogContentsView),
+        )
         self.print_action = make_action(
-            self, "&Print…", lambda: self.printing.print(self.army_id), name="printAction",
+            self,
+            "&Print…",
+            lambda: self.printing.print(self.army_id),
+            name="printAction",
             shortcut=QKeySequence(QKeySequence.StandardKey.Print),
-            tip="Print the roster sheet")
+            tip="Print the roster sheet",
+        )
         self.pdf_action = make_action(
-            self, "Export P&DF…", lambda: self.printing.export_pdf(self.army_id),
-            name="exportPdfAction", shortcut="Ctrl+Shift+E",
-            tip="Save the roster sheet as a PDF")
+            self,
+            "Export P&DF…",
+            lambda: self.printing.export_pdf(self.army_id),
+            name="exportPdfAction",
+            shortcut="Ctrl+Shift+E",
+            tip="Save the roster sheet as a PDF",
+        )
         self.close_action = make_action(
-            self, "&Close", self.close, name="closeAction",
-            shortcut=QKeySequence(QKeySequence.StandardKey.Close), tip="Close this roster")
+            self,
+            "&Close",
+            self.close,
+            name="closeAction",
+            shortcut=QKeySequence(QKeySequence.StandardKey.Close),
+            tip="Close this roster",
+        )
         self.move_up_action = make_action(
-            self, "Move &up", self.move_up, name="moveUpAction", shortcut="Alt+Up",
+            self,
+            "Move &up",
+            self.move_up,
+            name="moveUpAction",
+            shortcut="Alt+Up",
             tip="Move the selected units one place up the roster (its printed order)",
-            icon=icon(sp.SP_ArrowUp))
+            icon=icon(sp.SP_ArrowUp),
+        )
         self.move_down_action = make_action(
-            self, "Move do&wn", self.move_down, name="moveDownAction", shortcut="Alt+Down",
-            tip="Move the selected units one place down the roster", icon=icon(sp.SP_ArrowDown))
+            self,
+            "Move do&wn",
+            self.move_down,
+            name="moveDownAction",
+            shortcut="Alt+Down",
+            tip="Move the selected units one place down the roster",
+            icon=icon(sp.SP_ArrowDown),
+        )
         self.move_top_action = make_action(
-            self, "Move to the &top", self.move_to_top, name="moveTopAction",
-            shortcut="Alt+PgUp", tip="Put the selected units first in the roster")
+            self,
+            "Move to the &top",
+            self.move_to_top,
+            name="moveTopAction",
+            shortcut="Alt+PgUp",
+            tip="Put the selected units first in the roster",
+        )
         self.move_bottom_action = make_action(
-            self, "Move to the &bottom", self.move_to_bottom, name="moveBottomAction",
-            shortcut="Alt+PgDown", tip="Put the selected units last in the roster")
+            self,
+            "Move to the &bottom",
+            self.move_to_bottom,
+            name="moveBottomAction",
+            shortcut="Alt+PgDown",
+            tip="Put the selected units last in the roster",
+        )
         self.roster_order_action = make_action(
-            self, "Show in &roster order", self.show_roster_order, name="rosterOrderAction",
-            shortcut="Ctrl+0", tip="Undo the sorting by a column: the units in roster order")
-        self._selection_actions = (self.duplicate_action, self.delete_action,
-                                   self.type_action, self.move_up_action,
-                                   self.move_down_action, self.move_top_action,
-                                   self.move_bottom_action)
+            self,
+            "Show in &roster order",
+            self.show_roster_order,
+            name="rosterOrderAction",
+            shortcut="Ctrl+0",
+            tip="Undo the sorting by a column: the units in roster order",
+        )
+        self._selection_actions = (
+            self.duplicate_action,
+            self.delete_action,
+            self.type_action,
+            self.move_up_action,
+            self.move_down_action,
+            self.move_top_action,
+            self.move_bottom_action,
+        )
         self._current_actions = (self.rename_action, self.edit_action, self.loadout_action)
 
     def _build_menus_and_toolbar(self) -> None:
@@ -425,10 +540,23 @@ class RosterWindow(QMainWindow):
         edit.addAction(self.filter_action)
         edit.addAction(self.roster_order_action)
         units = bar.addMenu("&Units")
-        for a in (self.add_action, self.add_many_action, self.duplicate_action, None,
-                  self.rename_action, self.edit_action, self.type_action, self.loadout_action,
-                  None, self.move_up_action, self.move_down_action, self.move_top_action,
-                  self.move_bottom_action, None, self.delete_action):
+        for a in (
+            self.add_action,
+            self.add_many_action,
+            self.duplicate_action,
+            None,
+            self.rename_action,
+            self.edit_action,
+            self.type_action,
+            self.loadout_action,
+            None,
+            self.move_up_action,
+            self.move_down_action,
+            self.move_top_action,
+            self.move_bottom_action,
+            None,
+            self.delete_action,
+        ):
             if a is None:
                 units.addSeparator()
             else:
@@ -437,17 +565,35 @@ class RosterWindow(QMainWindow):
         tb.setObjectName("rosterToolbar")
         tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         tb.setMovable(False)
-        for a in (self.add_action, self.add_many_action, self.duplicate_action,
-                  self.edit_action, self.delete_action, None, self.undo_action,
-                  self.redo_action, None, self.preview_action):
+        for a in (
+            self.add_action,
+            self.add_many_action,
+            self.duplicate_action,
+            self.edit_action,
+            self.delete_action,
+            None,
+            self.undo_action,
+            self.redo_action,
+            None,
+            self.preview_action,
+        ):
             if a is None:
                 tb.addSeparator()
             else:
                 tb.addAction(a)
         self.addToolBar(tb)
-        self.table.addActions([self.add_action, self.duplicate_action, self.rename_action,
-                               self.edit_action, self.type_action, self.move_up_action,
-                               self.move_down_action, self.delete_action])
+        self.table.addActions(
+            [
+                self.add_action,
+                self.duplicate_action,
+                self.rename_action,
+                self.edit_action,
+                self.type_action,
+                self.move_up_action,
+                self.move_down_action,
+                self.delete_action,
+            ]
+        )
         # Delete and F2 act on the table only: in the filter box or the loadout lists they
         # keep their own meaning.
         for a in (self.delete_action, self.rename_action):
@@ -533,8 +679,13 @@ class RosterWindow(QMainWindow):
         fm = self.table.fontMetrics()
         names = sorted((r.name for r in self.model.all_rows()), key=len, reverse=True)[:12]
         widest = max((fm.horizontalAdvance(n) for n in names), default=0)
-        pad = 2 * self.table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin,
-                                                 None, self.table) + 12
+        pad = (
+            2
+            * self.table.style().pixelMetric(
+                QStyle.PixelMetric.PM_FocusFrameHMargin, None, self.table
+            )
+            + 12
+        )
         needed = min(widest + pad, fm.averageCharWidth() * NAME_CHARS + pad)
         if self.table.columnWidth(NAME) < needed:
             self.table.setColumnWidth(NAME, needed)
@@ -576,7 +727,7 @@ class RosterWindow(QMainWindow):
     def _on_status(self, text: str) -> None:
         self.statusBar().showMessage(text, 10_000)
 
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt name)
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if self._fit_pending:
             self._fit_pending = False
@@ -589,7 +740,7 @@ class RosterWindow(QMainWindow):
         if self._dirty and not self.reload():
             QTimer.singleShot(0, self, self.close)
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt name)
+    def closeEvent(self, event: QCloseEvent) -> None:
         self._closing = True
         self._save_layout()
         try:
@@ -638,8 +789,9 @@ class RosterWindow(QMainWindow):
         sm.blockSignals(True)
         sm.clearSelection()
         if current is not None and self.model.row_of_id(current) >= 0:
-            sm.setCurrentIndex(self.model.index_of_id(current, NAME),
-                               QItemSelectionModel.SelectionFlag.NoUpdate)
+            sm.setCurrentIndex(
+                self.model.index_of_id(current, NAME), QItemSelectionModel.SelectionFlag.NoUpdate
+            )
         sm.select(selection, QItemSelectionModel.SelectionFlag.Select)
         sm.blockSignals(False)
         self.table.viewport().update()
@@ -670,7 +822,7 @@ class RosterWindow(QMainWindow):
         if row is None and selected:
             row = selected[-1]
         if row is not None and row.id not in {r.id for r in selected}:
-            selected = [row] if not selected else selected
+            selected = selected if selected else [row]
         card = None
         if row is not None:
             try:
@@ -712,8 +864,11 @@ class RosterWindow(QMainWindow):
         if field != "name":
             return False
         self._targeted = (row.id,)
-        done = self.runner.perform(lambda: self.services.roster.edit_unit(
-            row.id, UnitPatch(name=text), version=row.version))
+        done = self.runner.perform(
+            lambda: self.services.roster.edit_unit(
+                row.id, UnitPatch(name=text), version=row.version
+            )
+        )
         self._targeted = None
         return done is not None
 
@@ -724,7 +879,8 @@ class RosterWindow(QMainWindow):
         shown = {r.id: r.version for r in self.model.all_rows()}
         versions = {uid: shown[uid] for uid in patches if uid in shown}
         done = self.runner.perform(
-            lambda: self.services.roster.edit_units(patches, versions=versions), text)
+            lambda: self.services.roster.edit_units(patches, versions=versions), text
+        )
         self._targeted = None
         return done is not None
 
@@ -743,20 +899,29 @@ class RosterWindow(QMainWindow):
     def _add(self, count: int, template: UnitRow | None = None) -> tuple[UnitId, ...]:
         if self.catalog is None:
             return ()
-        answer = AddUnitsDialog.ask(self, self.catalog,
-                                    type_key=template.type_key if template else None,
-                                    count=count, template=template)
+        answer = AddUnitsDialog.ask(
+            self,
+            self.catalog,
+            type_key=template.type_key if template else None,
+            count=count,
+            template=template,
+        )
         if answer is None:
             return ()
         if template is not None:
             self.settings.set(ADD_COUNT_KEY, answer.count)
         if answer.count == 1 and "{n}" not in answer.name:
-            ids = self.runner.perform(lambda: self.services.roster.add_unit(
-                self.army_id, answer.type_key, name=answer.name, loadout=answer.loadout))
+            ids = self.runner.perform(
+                lambda: self.services.roster.add_unit(
+                    self.army_id, answer.type_key, name=answer.name, loadout=answer.loadout
+                )
+            )
         else:
-            ids = self.runner.perform(lambda: self.services.roster.add_units(
-                self.army_id, answer.type_key, answer.count, answer.name,
-                loadout=answer.loadout))
+            ids = self.runner.perform(
+                lambda: self.services.roster.add_units(
+                    self.army_id, answer.type_key, answer.count, answer.name, loadout=answer.loadout
+                )
+            )
         if ids:
             self.select_units(ids)
             self.table.setFocus()
@@ -811,21 +976,30 @@ class RosterWindow(QMainWindow):
             after = self.model.row_for(min(self.model.row_of_id(r.id) for r in rows) - 1).id
         if after is not None:
             self._select_after = (after,)
-        done = self.runner.perform(lambda: self.services.roster.delete_units(
-            [r.id for r in rows], versions={r.id: r.version for r in rows}))
+        done = self.runner.perform(
+            lambda: self.services.roster.delete_units(
+                [r.id for r in rows], versions={r.id: r.version for r in rows}
+            )
+        )
         self._select_after = ()
         if done is not None:
             self.statusBar().showMessage(
                 f"Deleted {rows[0].name if len(rows) == 1 else plural(len(rows), 'unit')}"
-                " (Ctrl+Z brings it back)", 8000)
+                " (Ctrl+Z brings it back)",
+                8000,
+            )
         return done is not None
 
     def set_budget(self, budget: int | None) -> bool:
         patch = ArmyPatch(budget=NO_BUDGET if budget is None else budget)
         version = self.roster.army.version if self.roster is not None else None
-        return self.runner.perform(
-            lambda: self.services.campaigns.update_army(self.army_id, patch, version=version),
-            "Change budget") is not None
+        return (
+            self.runner.perform(
+                lambda: self.services.campaigns.update_army(self.army_id, patch, version=version),
+                "Change budget",
+            )
+            is not None
+        )
 
     # -- roster order -----------------------------------------------------------------------
 
@@ -842,8 +1016,9 @@ class RosterWindow(QMainWindow):
             return False
         self.show_roster_order()  # the moved units must be seen moving
         self._select_after = (*[i for i in order if i in set(ids)], self._current_id() or ids[-1])
-        done = self.runner.perform(lambda: self.services.roster.reorder_units(
-            self.army_id, order, current), text)
+        done = self.runner.perform(
+            lambda: self.services.roster.reorder_units(self.army_id, order, current), text
+        )
         self._select_after = ()
         return done is not None
 
@@ -868,14 +1043,18 @@ class RosterWindow(QMainWindow):
     def move_to_top(self) -> bool:
         chosen = set(self.selected_ids())
         order = [r.id for r in self.model.all_rows()]
-        return self._reorder([i for i in order if i in chosen]
-                             + [i for i in order if i not in chosen], "Move units to the top")
+        return self._reorder(
+            [i for i in order if i in chosen] + [i for i in order if i not in chosen],
+            "Move units to the top",
+        )
 
     def move_to_bottom(self) -> bool:
         chosen = set(self.selected_ids())
         order = [r.id for r in self.model.all_rows()]
-        return self._reorder([i for i in order if i not in chosen]
-                             + [i for i in order if i in chosen], "Move units to the bottom")
+        return self._reorder(
+            [i for i in order if i not in chosen] + [i for i in order if i in chosen],
+            "Move units to the bottom",
+        )
 
     def focus_loadout(self) -> None:
         self.loadout.combos["in hand"].setFocus()

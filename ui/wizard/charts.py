@@ -13,9 +13,9 @@ import PySide6.QtWidgets  # noqa: F401  (PySide6 before pyqtgraph: it picks the 
 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
-import pyqtgraph as pg  # noqa: E402
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer  # noqa: E402
-from PySide6.QtGui import (  # noqa: E402
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer
+from PySide6.QtGui import (
     QBrush,
     QColor,
     QFont,
@@ -27,11 +27,11 @@ from PySide6.QtGui import (  # noqa: E402
     QResizeEvent,
     QTextDocument,
 )
-from PySide6.QtWidgets import QGraphicsItem, QWidget  # noqa: E402
+from PySide6.QtWidgets import QGraphicsItem, QWidget
 
-from ui.pictures import PictureTaker  # noqa: E402
-from ui.static_texts import StaticTexts  # noqa: E402
-from ui.wizard.widgets import BASE_PT, CRIT_COLOUR  # noqa: E402
+from ui.pictures import PictureTaker
+from ui.static_texts import StaticTexts
+from ui.wizard.widgets import BASE_PT, CRIT_COLOUR
 
 HIT = "#2e7d32"
 MISS = "#b0bac5"
@@ -55,8 +55,13 @@ class SteadyAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph ships no type 
 
     def boundingRect(self) -> QRectF:
         view = self.linkedView()
-        key = (self.geometry(), None if view is None else view.geometry(), self.grid,
-               self.style["tickLength"], self.style["hideOverlappingLabels"])
+        key = (
+            self.geometry(),
+            None if view is None else view.geometry(),
+            self.grid,
+            self.style["tickLength"],
+            self.style["hideOverlappingLabels"],
+        )
         if key != self._bounds_for:
             self._bounds_for, self._bounds = key, super().boundingRect()
         return QRectF(self._bounds)
@@ -107,8 +112,14 @@ class ChartMarks(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph ships no
         """Where the dashed line is (``None``: no line)."""
         return self._line_at
 
-    def show_marks(self, bars: Sequence[tuple[float, float, str]], outlined: Sequence[float],
-                   line_at: float | None, text: str, bounds: QRectF) -> None:
+    def show_marks(
+        self,
+        bars: Sequence[tuple[float, float, str]],
+        outlined: Sequence[float],
+        line_at: float | None,
+        text: str,
+        bounds: QRectF,
+    ) -> None:
         """``bars``: ``(x, height, colour)``, 0.8 wide; the dashed line at ``line_at`` across
         ``bounds`` (the plot's ranges) with ``text`` by it."""
         if bounds != self._bounds:
@@ -177,8 +188,9 @@ class ChartMarks(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph ships no
         painter.fillRect(box, self._label_fill)
         painter.setFont(self.font)
         painter.setPen(self._label_pen)
-        painter.drawStaticText(QPointF(box.left() + margin, box.top() + margin),
-                               self._texts.get(self._text, self.font))
+        painter.drawStaticText(
+            QPointF(box.left() + margin, box.top() + margin), self._texts.get(self._text, self.font)
+        )
         painter.restore()
 
 
@@ -205,8 +217,11 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
     PICTURES_KEPT = 12  # about 0.5 MB each at the wizard's size
 
     def __init__(self, parent: QWidget | None = None, *, xlabel: str = "") -> None:
-        super().__init__(parent, background="w",
-                         axisItems={name: SteadyAxis(name) for name in ("left", "bottom")})
+        super().__init__(
+            parent,
+            background="w",
+            axisItems={name: SteadyAxis(name) for name in ("left", "bottom")},
+        )
         self.setMenuEnabled(False)
         self.setMouseEnabled(x=False, y=False)
         self.hideButtons()
@@ -237,7 +252,7 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
         item.addItem(self.marks)
         self.bar_count = 0
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt name)
+    def paintEvent(self, event: QPaintEvent) -> None:
         """The chart from its picture when it shows what it showed before (a judgement
         changed back: the organizer tries one, then the other). Otherwise pyqtgraph paints
         it, and it takes its picture when the event loop is idle (as Qt renders it).
@@ -261,8 +276,14 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
 
     def _look(self) -> tuple[object, ...]:
         viewport = self.viewport()
-        return (self._showing, self._ranges, viewport.size(), viewport.devicePixelRatioF(),
-                self.isEnabled(), self.isActiveWindow())
+        return (
+            self._showing,
+            self._ranges,
+            viewport.size(),
+            viewport.devicePixelRatioF(),
+            self.isEnabled(),
+            self.isActiveWindow(),
+        )
 
     def _take(self) -> None:
         """The chart's picture of itself, as it paints now."""
@@ -284,16 +305,21 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
         if pictures is not None:
             pictures.clear()
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt name)
+    def resizeEvent(self, event: QResizeEvent) -> None:
         self.forget()
         super().resizeEvent(event)
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt name)
+    def changeEvent(self, event: QEvent) -> None:
         self.forget()
         super().changeEvent(event)
 
-    def show_bars(self, bars: Sequence[tuple[int, float, str]], line_at: float | None,
-                  line_text: str, outlined: Sequence[int] = ()) -> None:
+    def show_bars(
+        self,
+        bars: Sequence[tuple[int, float, str]],
+        line_at: float | None,
+        line_text: str,
+        outlined: Sequence[int] = (),
+    ) -> None:
         """``bars``: ``(x, probability, colour)``; the dashed line at ``line_at``; bars at
         ``outlined`` totals get a thick gold edge (Over the Top)."""
         key = (tuple(bars), line_at, line_text, tuple(outlined))
@@ -312,8 +338,13 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
             lo, hi = min(lo, line_at), max(hi, line_at)
         x_range = (lo - 0.8, hi + 0.8)
         y_top = max(h for _x, h, _c in heights) * 1.18
-        self.marks.show_marks(heights, outlined, line_at, line_text if line_at is not None
-                              else "", QRectF(x_range[0], 0, x_range[1] - x_range[0], y_top))
+        self.marks.show_marks(
+            heights,
+            outlined,
+            line_at,
+            line_text if line_at is not None else "",
+            QRectF(x_range[0], 0, x_range[1] - x_range[0], y_top),
+        )
         self.marks.show()
         if (x_range, y_top) != self._ranges:  # the axes re-tick only when the ranges move
             self._ranges = (x_range, y_top)
@@ -322,8 +353,9 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
             item.setYRange(0, y_top, padding=0)
 
 
-def action_bars(totals: Sequence[tuple[int, float]], action_mod: int, use: int | None
-                ) -> list[tuple[int, float, str]]:
+def action_bars(
+    totals: Sequence[tuple[int, float]], action_mod: int, use: int | None
+) -> list[tuple[int, float, str]]:
     """One bar per natural face of the Action die (a d4's bonus dice included), coloured by
     what it does with the modifiers: a natural 1 red (critical failure), a hit green, a miss
     grey. Faces, not totals, on the x axis: a change of modifier recolours the bars and moves
@@ -355,8 +387,8 @@ def damage_bars(dist: Sequence[tuple[int, float, float]]) -> list[tuple[int, flo
 
 
 def _blend(a: str, b: str, x: float) -> str:
-    ca = [int(a[i:i + 2], 16) for i in (1, 3, 5)]
-    cb = [int(b[i:i + 2], 16) for i in (1, 3, 5)]
+    ca = [int(a[i : i + 2], 16) for i in (1, 3, 5)]
+    cb = [int(b[i : i + 2], 16) for i in (1, 3, 5)]
     x = min(1.0, max(0.0, x))
     return "#" + "".join(f"{round(u + (v - u) * x):02x}" for u, v in zip(ca, cb, strict=True))
 

@@ -28,8 +28,12 @@ class FirstToActBox(QWidget):
         outer.addWidget(self.frame)
         self.ask = QCheckBox(prose.FIRST_ASK.replace("acting", "&acting", 1), self.frame)
         self.ask.setObjectName("whoActsFirst")
-        show_readings(self.ask, "4.3 Who Acts First (the wizard)", "4.3 Who Acts First (2005)",
-                      "4.3 Who Acts First (2010, 2020)")
+        show_readings(
+            self.ask,
+            "4.3 Who Acts First (the wizard)",
+            "4.3 Who Acts First (2005)",
+            "4.3 Who Acts First (2010, 2020)",
+        )
         lay.addWidget(self.ask)
         self.facts = QFrame(self.frame)
         fl = QHBoxLayout(self.facts)
@@ -44,8 +48,9 @@ class FirstToActBox(QWidget):
         self.use_row = QWidget(col)
         ul = QHBoxLayout(self.use_row)
         ul.setContentsMargins(0, 0, 0, 0)
-        use_label = label(prose.FIRST_FACTS[FirstFact.TARGET_USE.value], None, self.use_row,
-                          wrap=False)
+        use_label = label(
+            prose.FIRST_FACTS[FirstFact.TARGET_USE.value], None, self.use_row, wrap=False
+        )
         self.target_use = QLineEdit(self.use_row)
         self.target_use.setObjectName("firstTargetUse")
         self.target_use.setMaximumWidth(90)
@@ -75,9 +80,12 @@ class FirstToActBox(QWidget):
         if not possible:
             return
         wanted = first_facts(ctx)
-        for box, value in ((self.ask, d.who_first), (self.to_movement, d.first_to_movement),
-                           (self.inch_away, d.first_inch_away),
-                           (self.simultaneous, d.first_simultaneous)):
+        for box, value in (
+            (self.ask, d.who_first),
+            (self.to_movement, d.first_to_movement),
+            (self.inch_away, d.first_inch_away),
+            (self.simultaneous, d.first_simultaneous),
+        ):
             box.blockSignals(True)
             box.setChecked(value)
             box.blockSignals(False)
@@ -87,8 +95,7 @@ class FirstToActBox(QWidget):
         self.inch_away.setVisible(FirstFact.INCH_AWAY in wanted)
         self.simultaneous.setVisible(not d.first_to_movement)
         if not self.target_use.hasFocus():
-            self.target_use.setText("" if d.first_target_use is None
-                                    else str(d.first_target_use))
+            self.target_use.setText("" if d.first_target_use is None else str(d.first_target_use))
 
     def _send(self, d: AttackDraft | None) -> None:
         if d is not None:

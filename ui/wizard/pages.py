@@ -230,15 +230,19 @@ class _Page(QWizardPage):
 
     def focus_next_button(self) -> None:
         wiz = self.w
-        which = QWizard.WizardButton.FinishButton if self.isFinalPage() else \
-            QWizard.WizardButton.NextButton
+        which = (
+            QWizard.WizardButton.FinishButton
+            if self.isFinalPage()
+            else QWizard.WizardButton.NextButton
+        )
         button = wiz.button(which)
         if button.isEnabled():
             button.setFocus()
 
 
-def _form_row(grid: QGridLayout, row: int, text: str, widget: QWidget,
-              extra: QWidget | None = None) -> None:
+def _form_row(
+    grid: QGridLayout, row: int, text: str, widget: QWidget, extra: QWidget | None = None
+) -> None:
     lab = QLabel(text)
     lab.setBuddy(widget)
     # The label fills its cell and aligns its text itself: a cell aligned on the label's
@@ -289,8 +293,10 @@ class _DicePage(_Page):
     def _show_problem(self, stage: ActionStage | DamageStage) -> None:
         problem = stage.error
         if stage.extra_faces:
-            problem = (f"{stage.extra_faces} face(s) typed beyond the dice the rules need: "
-                       "Backspace takes the last one back")
+            problem = (
+                f"{stage.extra_faces} face(s) typed beyond the dice the rules need: "
+                "Backspace takes the last one back"
+            )
         set_problem(self.problem, problem)
 
     def isComplete(self) -> bool:
@@ -449,7 +455,8 @@ class AttackPage(_Page):
             if not self.object_armor.hasFocus():
                 self.object_armor.setText(obj.armor)
             self.object_size.set_choices(
-                [Choice(s, str(s)) for s in SizeClass if s is not SizeClass.MINIFIG], obj.size)
+                [Choice(s, str(s)) for s in SizeClass if s is not SizeClass.MINIFIG], obj.size
+            )
             self.object_inches.setVisible(obj.size is SizeClass.LARGE)
             if not self.object_inches.hasFocus():
                 self.object_inches.setText(str(obj.size_inches) if obj.size_inches else "")
@@ -467,9 +474,10 @@ class AttackPage(_Page):
         target = target_name(self.w.draft, self.w.ctx)
         others = [ctx.fighter(j.unit_id).name for j in d.joiners]
         who = me.name + (" with " + ", ".join(others) if others else "")
-        self.summary.setText(f"<b>{who}</b> {d.kind.verb} <b>{target}</b>"
-                             + ("" if d.kind in (AttackKind.SHOVE, AttackKind.GRAB) else
-                                f" with the {weapon}"))
+        self.summary.setText(
+            f"<b>{who}</b> {d.kind.verb} <b>{target}</b>"
+            + ("" if d.kind in (AttackKind.SHOVE, AttackKind.GRAB) else f" with the {weapon}")
+        )
         facts = [unit_facts(ctx, me.unit_id)]
         if d.target_id is not None:
             facts.append(unit_facts(ctx, d.target_id))
@@ -506,16 +514,18 @@ class AttackPage(_Page):
             if c.allowed or c.value in joined:
                 flags |= Qt.ItemFlag.ItemIsEnabled
             item.setFlags(flags)
-            item.setCheckState(Qt.CheckState.Checked if c.value in joined else
-                               Qt.CheckState.Unchecked)
+            item.setCheckState(
+                Qt.CheckState.Checked if c.value in joined else Qt.CheckState.Unchecked
+            )
         lw.blockSignals(False)
         self.joiners_box.setVisible(lw.count() > 0)
         rows = min(max(lw.count(), 1), 6)
         lw.setFixedHeight(rows * lw.sizeHintForRow(0) + 8 if lw.count() else 40)
 
     def isComplete(self) -> bool:
-        return attack_problem(self.w.ctx, self.w.draft) is None and \
-            not self.object_problem.isVisible()
+        return (
+            attack_problem(self.w.ctx, self.w.draft) is None and not self.object_problem.isVisible()
+        )
 
     def initial_focus(self) -> None:
         self.target.setFocus()
@@ -542,17 +552,36 @@ class AttackPage(_Page):
     def _target(self, value: BattleUnitId | str) -> None:
         d = self.w.draft
         if isinstance(value, str):  # OBJECT: an inanimate target
-            self.w.change("attack", replace(self.w.draft, target_id=None,
-                          target_object=d.target_object or ObjectTarget(),
-                          size=None, visible_size=None, reaction=Reaction.NONE))
+            self.w.change(
+                "attack",
+                replace(
+                    self.w.draft,
+                    target_id=None,
+                    target_object=d.target_object or ObjectTarget(),
+                    size=None,
+                    visible_size=None,
+                    reaction=Reaction.NONE,
+                ),
+            )
             self.object_name.setFocus()
             self.object_name.selectAll()
         else:
             d = replace(d, target_id=value, target_object=None, use=None)
-            self.w.change("attack", replace(self.w.draft, target_id=value, target_object=None, size=None,
-                          sections_visible=3, visible_size=None, target_disrupted=None,
-                          reaction=Reaction.NONE, blast_ids=(),
-                          use=best_use(self.w.ctx, d)))
+            self.w.change(
+                "attack",
+                replace(
+                    self.w.draft,
+                    target_id=value,
+                    target_object=None,
+                    size=None,
+                    sections_visible=3,
+                    visible_size=None,
+                    target_disrupted=None,
+                    reaction=Reaction.NONE,
+                    blast_ids=(),
+                    use=best_use(self.w.ctx, d),
+                ),
+            )
 
     def _use(self, use: Use | None) -> None:
         self.w.change("attack", replace(self.w.draft, use=use))
@@ -567,15 +596,20 @@ class AttackPage(_Page):
         size = self.object_size.value() or SizeClass.STUD_1X1
         inches, err = _inches_or_none(self.object_inches.text(), "Size")
         try:
-            obj = ObjectTarget(self.object_name.text().strip() or "the object",
-                               self.object_armor.text().strip() or "0", size,
-                               inches or Fraction(0))
+            obj = ObjectTarget(
+                self.object_name.text().strip() or "the object",
+                self.object_armor.text().strip() or "0",
+                size,
+                inches or Fraction(0),
+            )
         except UserError as exc:
             set_problem(self.object_problem, str(exc))
             self.complete_changed()
             return
         set_problem(self.object_problem, err)
-        self.w.change("attack", replace(self.w.draft, target_object=obj, size=None, visible_size=None))
+        self.w.change(
+            "attack", replace(self.w.draft, target_object=obj, size=None, visible_size=None)
+        )
 
     def _joiner(self, item: QListWidgetItem) -> None:
         uid = item.data(Qt.ItemDataRole.UserRole)
@@ -603,13 +637,13 @@ class RangePage(_Page):
         grid = QGridLayout()
         self.distance = QLineEdit(self)
         self.distance.setObjectName("distance")
-        self.distance.setPlaceholderText('inches, e.g. 7.5')
+        self.distance.setPlaceholderText("inches, e.g. 7.5")
         self.distance.setMaximumWidth(200)
         self.altitude = QLineEdit(self)
         self.altitude.setObjectName("altitude")
         self.altitude.setPlaceholderText("0")
         self.altitude.setMaximumWidth(200)
-        self.blind = QCheckBox("Firing &Blind at a target known to be within 1\" (-5)", self)
+        self.blind = QCheckBox('Firing &Blind at a target known to be within 1" (-5)', self)
         self.blind.setObjectName("firingBlind")
         _form_row(grid, 0, "&Distance to the target", self.distance)
         _form_row(grid, 1, "&Height above the target", self.altitude)
@@ -625,8 +659,7 @@ class RangePage(_Page):
         self.body.addWidget(self.ranged_box)
 
         self.close_box, cl = card(self)
-        self.reach = QCheckBox("The weapon's striking surface can &touch the target (reach)",
-                               self)
+        self.reach = QCheckBox("The weapon's striking surface can &touch the target (reach)", self)
         self.reach.setObjectName("inReach")
         self.mom = QCheckBox(_mnemonic(prose.HAS_MOM, "4"), self)
         self.mom.setObjectName("hasMom")
@@ -641,10 +674,14 @@ class RangePage(_Page):
         self.preview_grid.setHorizontalSpacing(24)
         pl.addLayout(self.preview_grid)
         self.cells: dict[str, QLabel] = {}
-        for col, (key, head) in enumerate((("range", "Weapon Range"),
-                                           ("height", "Height Advantage"),
-                                           ("effective", "Effective Range"),
-                                           ("out", "Out of Range"))):
+        for col, (key, head) in enumerate(
+            (
+                ("range", "Weapon Range"),
+                ("height", "Height Advantage"),
+                ("effective", "Effective Range"),
+                ("out", "Out of Range"),
+            )
+        ):
             self.preview_grid.addWidget(label(head, "note", wrap=False), 0, col)
             value = label("-", "big", wrap=False)
             value.setObjectName(f"range_{key}")
@@ -672,9 +709,13 @@ class RangePage(_Page):
         close = d.kind.close_combat
         self.ranged_box.setVisible(not close)
         self.close_box.setVisible(close)
-        for box, value in ((self.blind, d.firing_blind), (self.reach, d.in_reach),
-                           (self.both, d.both_hands), (self.above, d.from_above),
-                           (self.mom, has_mom(d, ctx))):
+        for box, value in (
+            (self.blind, d.firing_blind),
+            (self.reach, d.in_reach),
+            (self.both, d.both_hands),
+            (self.above, d.from_above),
+            (self.mom, has_mom(d, ctx)),
+        ):
             box.blockSignals(True)
             box.setChecked(value)
             box.blockSignals(False)
@@ -698,11 +739,18 @@ class RangePage(_Page):
         if not close:
             self.cells["range"].setText(inches_text(p.weapon_range) if p.weapon_range else "-")
             self.cells["height"].setText(f'+{p.height.value}"' if p.height else '+0"')
-            self.cells["effective"].setText(inches_text(p.effective_range)
-                                            if p.effective_range is not None else "-")
+            self.cells["effective"].setText(
+                inches_text(p.effective_range) if p.effective_range is not None else "-"
+            )
             self.cells["out"].setText(_out_of_range_text(p))
-            _set_style(self.cells["out"], "color: #8a1c12;" if p.inches_out else
-                       "color: #14532d;" if p.effective_range is not None else "")
+            _set_style(
+                self.cells["out"],
+                "color: #8a1c12;"
+                if p.inches_out
+                else "color: #14532d;"
+                if p.effective_range is not None
+                else "",
+            )
             lines = []
             if p.text:
                 lines.append(p.text)
@@ -720,10 +768,16 @@ class RangePage(_Page):
             if d.kind is AttackKind.CHARGE:
                 lines.append(prose.CHARGE_NOTE)
             self.preview_text.setText("<br>".join(lines))
-        show_readings(self.preview_text, *(("5.4 Charge", "5.4 Charging Weapons")
-                                           if d.kind is AttackKind.CHARGE else () if close else
-                                           ("5.1 Out of Range", "5.1 Height Advantage",
-                                            "Thrown weapons")))
+        show_readings(
+            self.preview_text,
+            *(
+                ("5.4 Charge", "5.4 Charging Weapons")
+                if d.kind is AttackKind.CHARGE
+                else ()
+                if close
+                else ("5.1 Out of Range", "5.1 Height Advantage", "Thrown weapons")
+            ),
+        )
         set_problem(self.problem, p.error)
         self.complete_changed()
 
@@ -744,8 +798,9 @@ class RangePage(_Page):
                 edit.setPlaceholderText("inches")
                 edit.textEdited.connect(self._joiner_distance)
                 edit.setProperty("unit", uid)
-                _form_row(self.joiner_grid, row,
-                          f"Distance for {self.w.ctx.fighter(uid).name}", edit)
+                _form_row(
+                    self.joiner_grid, row, f"Distance for {self.w.ctx.fighter(uid).name}", edit
+                )
                 self.joiner_edits[uid] = edit
         for j in d.joiners:
             field = self.joiner_edits.get(j.unit_id)
@@ -753,8 +808,10 @@ class RangePage(_Page):
                 field.setText("" if j.distance is None else _num(j.distance))
 
     def isComplete(self) -> bool:
-        return range_preview(self.w.draft, self.w.ctx).error is None and \
-            not self.input_problem.isVisible()
+        return (
+            range_preview(self.w.draft, self.w.ctx).error is None
+            and not self.input_problem.isVisible()
+        )
 
     def initial_focus(self) -> None:
         if self.w.draft.kind.close_combat:
@@ -784,9 +841,10 @@ class RangePage(_Page):
         value, err = _inches_or_none(text, "distance")
         set_problem(self.input_problem, err)
         d = self.w.draft
-        joiners = tuple(j if j.unit_id != uid else Joiner(j.unit_id, j.item_key, value,
-                                                           j.altitude, j.use)
-                        for j in d.joiners)
+        joiners = tuple(
+            j if j.unit_id != uid else Joiner(j.unit_id, j.item_key, value, j.altitude, j.use)
+            for j in d.joiners
+        )
         self.w.change("range", replace(self.w.draft, joiners=joiners))
 
     def _blind(self, on: bool) -> None:
@@ -841,8 +899,12 @@ class ActionPage(_DicePage):
     NEED_TEXT_SLACK = 20  # pixels under the sentence below the number needed
 
     def __init__(self, wizard: CombatWizard) -> None:
-        super().__init__(wizard, "3 · Action Roll", "Every modifier with its rule; tick the "
-                         "judgements; then roll or type the faces the dice showed.")
+        super().__init__(
+            wizard,
+            "3 · Action Roll",
+            "Every modifier with its rule; tick the "
+            "judgements; then roll or type the faces the dice showed.",
+        )
         top = QHBoxLayout()
         top.setSpacing(12)
         self.mods_box, ml = card(self)
@@ -880,9 +942,10 @@ class ActionPage(_DicePage):
         self.need_text.setObjectName("neededText")
         # A fixed size in this column (its width less the card's margins and 1px border): its
         # size never depends on word wrapping, and a new text repaints the label alone.
-        self.need_text.setFixedSize(right_width - 2 * 12 - 2,
-                                    2 * self.need_text.fontMetrics().lineSpacing()
-                                    + self.NEED_TEXT_SLACK)
+        self.need_text.setFixedSize(
+            right_width - 2 * 12 - 2,
+            2 * self.need_text.fontMetrics().lineSpacing() + self.NEED_TEXT_SLACK,
+        )
         self._text_heights: dict[str, int] = {}  # the sentences' heights, by sentence
         on_card(self.need_head, self.need, self.need_text)
         nl.addWidget(self.need_head)
@@ -919,8 +982,7 @@ class ActionPage(_DicePage):
         for w in (self.judge_size, self.visible, self.disrupted, self.outnumbered, self.engaged):
             w.setParent(self.mods_box)
             w.hide()
-        on_card(self.judge_size, self.disrupted, self.outnumbered, self.engaged,
-                self.joiner_text)
+        on_card(self.judge_size, self.disrupted, self.outnumbered, self.engaged, self.joiner_text)
 
         self.react_box, rl = card(self)
         row = QHBoxLayout()
@@ -934,8 +996,9 @@ class ActionPage(_DicePage):
         self.reaction_text = label("", "event")
         self.reaction_text.setObjectName("reactionText")
         rl.addWidget(self.reaction_text)
-        self.bail_clears = QCheckBox("The dive takes him out of the attack (the attack is "
-                                     "avoided)", self)
+        self.bail_clears = QCheckBox(
+            "The dive takes him out of the attack (the attack is avoided)", self
+        )
         self.bail_clears.setObjectName("bailClears")
         rl.addWidget(self.bail_clears)
         self.body.addWidget(self.react_box)
@@ -998,8 +1061,9 @@ class ActionPage(_DicePage):
             cited[rule] += 1
         for key in keys:
             self._order.setdefault(key, len(self._order))
-        return [r for _key, r in sorted(zip(keys, rows, strict=True),
-                                        key=lambda kr: self._order[kr[0]])]
+        return [
+            r for _key, r in sorted(zip(keys, rows, strict=True), key=lambda kr: self._order[kr[0]])
+        ]
 
     def refresh(self) -> None:
         d, ctx = self.w.draft, self.w.ctx
@@ -1007,21 +1071,35 @@ class ActionPage(_DicePage):
         self._show_rows(preview)
         first = preview.first
         if first is not None:
-            self.need.setText("no roll" if first.needed is None else
-                              f"{first.needed}+" if first.needed <= first.action_die else
-                              f"{first.needed}")
-            self.need_head.setText(f"{first.name}: {first.weapon}, Use "
-                                   f"{first.use if first.use is not None else '-'}, "
-                                   f"Action die d{first.action_die}")
+            self.need.setText(
+                "no roll"
+                if first.needed is None
+                else f"{first.needed}+"
+                if first.needed <= first.action_die
+                else f"{first.needed}"
+            )
+            self.need_head.setText(
+                f"{first.name}: {first.weapon}, Use "
+                f"{first.use if first.use is not None else '-'}, "
+                f"Action die d{first.action_die}"
+            )
             self._show_need_text(first.needed_text)
-            self.policy.setText((f"{preview.missed_radius_text[0].upper()}"
-                                 f"{preview.missed_radius_text[1:]}. "
-                                 if preview.missed_radius_text else "") + self._policy_text)
+            self.policy.setText(
+                (
+                    f"{preview.missed_radius_text[0].upper()}{preview.missed_radius_text[1:]}. "
+                    if preview.missed_radius_text
+                    else ""
+                )
+                + self._policy_text
+            )
             odds = first.odds
             values: dict[str, Fraction | float | None] = {"kill": preview.kill}
             if odds is not None:
-                values.update(critical_failure=odds.critical_failure,
-                              over_the_top=odds.over_the_top, hit=odds.hit)
+                values.update(
+                    critical_failure=odds.critical_failure,
+                    over_the_top=odds.over_the_top,
+                    hit=odds.hit,
+                )
             elif first.automatic is not None:
                 values.update(critical_failure=0, over_the_top=0, hit=1)
             self.odds.show_odds(values)
@@ -1033,21 +1111,28 @@ class ActionPage(_DicePage):
                 ott = charts.over_the_top_faces(first.action_die, odds.over_the_top > 0)
                 need = first.needed
                 self.chart.show()
-                self.chart.draw("show_bars", bars,
-                                need - 0.5 if need is not None else None,
-                                f"needs {need}", ott)
+                self.chart.draw(
+                    "show_bars",
+                    bars,
+                    need - 0.5 if need is not None else None,
+                    f"needs {need}",
+                    ott,
+                )
             else:
                 self.chart.hide()
         else:
             self.need.setText("-")
             self._show_need_text("")
             self.odds.show_odds({})
-        lines = [f"{s.name} ({s.weapon}): needs {s.needed_text}"
-                 + (f"; hit {percent(s.odds.hit)}" if s.odds is not None else "")
-                 for s in preview.strikers[1:]]
+        lines = [
+            f"{s.name} ({s.weapon}): needs {s.needed_text}"
+            + (f"; hit {percent(s.odds.hit)}" if s.odds is not None else "")
+            for s in preview.strikers[1:]
+        ]
         if lines and preview.kill is not None:
-            lines.append(prose.together_destroy(target_name(self.w.draft, self.w.ctx),
-                                                percent(preview.kill)))
+            lines.append(
+                prose.together_destroy(target_name(self.w.draft, self.w.ctx), percent(preview.kill))
+            )
         self.joiner_text.setText("<br>".join(lines))
         self.joiner_text.setVisible(bool(lines))
         self._show_reaction()
@@ -1067,9 +1152,13 @@ class ActionPage(_DicePage):
         if height is None:
             if len(self._text_heights) >= 256:
                 self._text_heights.clear()
-            lines = lab.fontMetrics().boundingRect(
-                QRect(0, 0, lab.contentsRect().width(), 100_000), Qt.TextFlag.TextWordWrap,
-                text).height()
+            lines = (
+                lab.fontMetrics()
+                .boundingRect(
+                    QRect(0, 0, lab.contentsRect().width(), 100_000), Qt.TextFlag.TextWordWrap, text
+                )
+                .height()
+            )
             height = self._text_heights[text] = lines + self.NEED_TEXT_SLACK
         if height > lab.height():
             lab.setFixedHeight(height)
@@ -1104,9 +1193,10 @@ class ActionPage(_DicePage):
         for i, r in enumerate(rows):
             m = r.modifier
             value, what = self._row(i)
-            value.show_value(f"{m.value:+d}" if m.value else "0",
-                             "#14532d" if m.value > 0 else "#8a1c12" if m.value < 0 else
-                             "#9aa5b1")
+            value.show_value(
+                f"{m.value:+d}" if m.value else "0",
+                "#14532d" if m.value > 0 else "#8a1c12" if m.value < 0 else "#9aa5b1",
+            )
             read = show_readings(what, m.rule)
             what.set_texts(m.reason, m.rule + (" · BrikDesk's reading (hover)" if read else ""))
             value.show()
@@ -1115,22 +1205,27 @@ class ActionPage(_DicePage):
             if widget is not None:
                 self._place(widget, i, 2)
                 used.add(widget)
-                if r.judgement == "size" and target is not None \
-                        and target.size is SizeClass.LARGE:
+                if r.judgement == "size" and target is not None and target.size is SizeClass.LARGE:
                     self._place(self.visible, i, 3)
                     used.add(self.visible)
         if rows and first is not None:
             value, what = self._row(len(rows))
-            value.show_value(f"{first.action_mod:+d}" if first.action_mod else "0", "#000000",
-                             total=True)
+            value.show_value(
+                f"{first.action_mod:+d}" if first.action_mod else "0", "#000000", total=True
+            )
             what.set_texts("all Action Roll modifiers together")
             value.show()
             what.show()
-        for value, what in self.row_widgets[len(rows) + (1 if rows else 0):]:
+        for value, what in self.row_widgets[len(rows) + (1 if rows else 0) :]:
             value.hide()
             what.hide()
-        for widget in (self.judge_size, self.visible, self.disrupted, self.outnumbered,
-                       self.engaged):
+        for widget in (
+            self.judge_size,
+            self.visible,
+            self.disrupted,
+            self.outnumbered,
+            self.engaged,
+        ):
             if widget not in used:
                 widget.hide()
         if self.visible not in used:
@@ -1143,13 +1238,19 @@ class ActionPage(_DicePage):
             if not self.visible.hasFocus():
                 self.visible.setText(_num(target.visible_size) if target.visible_size else "")
             return self.judge_size
-        box = {"disrupted": self.disrupted, "outnumbered": self.outnumbered,
-               "engaged": self.engaged}.get(key or "")
+        box = {
+            "disrupted": self.disrupted,
+            "outnumbered": self.outnumbered,
+            "engaged": self.engaged,
+        }.get(key or "")
         if box is None:
             return None
         judged = judgement_values(self.w.draft, self.w.ctx)
-        value = {"disrupted": judged.disrupted, "outnumbered": judged.outnumbered,
-                 "engaged": judged.engaged}[key or ""]
+        value = {
+            "disrupted": judged.disrupted,
+            "outnumbered": judged.outnumbered,
+            "engaged": judged.engaged,
+        }[key or ""]
         box.blockSignals(True)
         box.setChecked(bool(value))
         box.blockSignals(False)
@@ -1158,8 +1259,9 @@ class ActionPage(_DicePage):
     def _show_reaction(self) -> None:
         d, ctx = self.w.draft, self.w.ctx
         options = reaction_options(d, ctx)
-        self.reaction.set_choices(options, (d.reaction, d.parry_item if d.reaction is
-                                            Reaction.PARRY else None))
+        self.reaction.set_choices(
+            options, (d.reaction, d.parry_item if d.reaction is Reaction.PARRY else None)
+        )
         self.react_box.setVisible(True)
         text = ""
         if d.reaction is Reaction.PARRY:
@@ -1174,8 +1276,12 @@ class ActionPage(_DicePage):
             text = prose.bail_note(f.name, f.action_die, ctx.rules)
         self.reaction_text.setText(text)
         self.reaction_text.setVisible(bool(text))
-        show_readings(self.reaction_text, *{Reaction.PARRY: ("5.2 Parrying",),
-                                            Reaction.BAIL: ("4.3 Bailing",)}.get(d.reaction, ()))
+        show_readings(
+            self.reaction_text,
+            *{Reaction.PARRY: ("5.2 Parrying",), Reaction.BAIL: ("4.3 Bailing",)}.get(
+                d.reaction, ()
+            ),
+        )
         self.bail_clears.setVisible(d.reaction is Reaction.BAIL)
         self.bail_clears.blockSignals(True)
         self.bail_clears.setChecked(d.bail_clears)
@@ -1183,8 +1289,11 @@ class ActionPage(_DicePage):
 
     def _show_stage(self) -> None:
         stage = self.w.action_stage()
-        self.dice.ask(stage.need, stage.dice, waiting="How is the Benny spent? Choose below."
-                      if stage.pending is not None else "")
+        self.dice.ask(
+            stage.need,
+            stage.dice,
+            waiting="How is the Benny spent? Choose below." if stage.pending is not None else "",
+        )
         lines = list(stage.messages())
         first = stage.first
         if first is not None and first.automatic is not None:
@@ -1194,18 +1303,22 @@ class ActionPage(_DicePage):
         _show_verdict(self.verdict, action_verdict(stage))
         if stage.pending is not None:
             who = {"bail": "the Bail", "parry": "the Parry"}.get(stage.pending, "the attack")
-            self.benny.offer(f"{self.w.ctx.rules.over_the_top} on {who}: a natural 6 or more "
-                             "earns a Benny. How "
-                             "is it spent? (press its letter)",
-                             benny_options(self.w.draft, self.w.ctx, stage.pending, stage),
-                             "The first choice is the one the odds above assume."
-                             if stage.pending.startswith("attack") else "")
+            self.benny.offer(
+                f"{self.w.ctx.rules.over_the_top} on {who}: a natural 6 or more "
+                "earns a Benny. How "
+                "is it spent? (press its letter)",
+                benny_options(self.w.draft, self.w.ctx, stage.pending, stage),
+                "The first choice is the one the odds above assume."
+                if stage.pending.startswith("attack")
+                else "",
+            )
             self.benny.show()
         else:
             self.benny.hide()
         d = self.w.draft
-        embellished = any(use is BennyUse.EMBELLISH and key.startswith("attack")
-                          for key, use in d.bennies)
+        embellished = any(
+            use is BennyUse.EMBELLISH and key.startswith("attack") for key, use in d.bennies
+        )
         self.embellish_row.setVisible(embellished)
         if not self.embellishment.hasFocus():
             self.embellishment.setText(d.embellishment)
@@ -1256,8 +1369,11 @@ class ActionPage(_DicePage):
         if stage.pending is not None:
             key = stage.pending
             self.w.pick_benny(key, use)
-            if use is BennyUse.EMBELLISH and key.startswith("attack") \
-                    and self.w.action_stage().need is None:
+            if (
+                use is BennyUse.EMBELLISH
+                and key.startswith("attack")
+                and self.w.action_stage().need is None
+            ):
                 self.embellishment.setFocus()
                 self.embellishment.selectAll()
             else:
@@ -1268,8 +1384,10 @@ def _targets_text(targets: Sequence[TargetChance]) -> str:
     """Every target of a blast with its Armor and its own chance to be destroyed."""
     if not targets:
         return ""
-    rows = [f"• <b>{t.name}</b>: Armor {t.armor}{t.note} — destroyed "
-            f"<b>{percent(t.kill)}</b>" for t in targets]
+    rows = [
+        f"• <b>{t.name}</b>: Armor {t.armor}{t.note} — destroyed <b>{percent(t.kill)}</b>"
+        for t in targets
+    ]
     return "Each target in the blast (one Damage roll):<br>" + "<br>".join(rows)
 
 
@@ -1280,8 +1398,15 @@ def _dice_heading() -> QLabel:
 
 
 #: The colour of each kind of verdict.
-_TONES = {Tone.NONE: "", Tone.HIT: "#14532d", Tone.MISS: "#52606d", Tone.CRITICAL: "#c0392b",
-          Tone.DESTROYED: "#8a1c12", Tone.DAMAGE: "#1d3557", Tone.MOVED: "#7b2cbf"}
+_TONES = {
+    Tone.NONE: "",
+    Tone.HIT: "#14532d",
+    Tone.MISS: "#52606d",
+    Tone.CRITICAL: "#c0392b",
+    Tone.DESTROYED: "#8a1c12",
+    Tone.DAMAGE: "#1d3557",
+    Tone.MOVED: "#7b2cbf",
+}
 
 
 def _show_verdict(lab: QLabel, verdict: Verdict) -> None:
@@ -1305,15 +1430,19 @@ class DamagePage(_DicePage):
     STAGE: DiceStep = "damage"
 
     def __init__(self, wizard: CombatWizard) -> None:
-        super().__init__(wizard, "4 · Damage", "Damage greater than the Armor destroys; equal "
-                         "or less glances off: ka-ping!")
+        super().__init__(
+            wizard,
+            "4 · Damage",
+            "Damage greater than the Armor destroys; equal or less glances off: ka-ping!",
+        )
         top = QHBoxLayout()
         self.lines_box, ll = card(self)
         ll.addWidget(label("Damage dice and modifiers", "section"))
         self.lines = label("", "event")
         self.lines.setObjectName("damageLines")
-        show_readings(self.lines, "3.3 Deflection", "5.1 Action and Damage Rolls",
-                      "5.1 Combined Attacks")
+        show_readings(
+            self.lines, "3.3 Deflection", "5.1 Action and Damage Rolls", "5.1 Combined Attacks"
+        )
         ll.addWidget(self.lines)
         self.targets = label("", "event")
         self.targets.setObjectName("blastTargets")
@@ -1354,8 +1483,9 @@ class DamagePage(_DicePage):
         top.addLayout(right, 2)
         self.body.addLayout(top)
 
-        self.blast_label = label("Also inside the blast (each takes the same Damage roll)",
-                                 "section")
+        self.blast_label = label(
+            "Also inside the blast (each takes the same Damage roll)", "section"
+        )
         ol.addWidget(self.blast_label)
         self.blast = QListWidget(self)
         self.blast.setObjectName("blast")
@@ -1385,8 +1515,9 @@ class DamagePage(_DicePage):
         self.missed_row = QWidget(self)
         self.missed_row.setLayout(row)
         ol.addWidget(self.missed_row)
-        self.collide = QCheckBox("The target is directly in his path: they &Collide (MOM "
-                                 "against POP, 5.4)", self)
+        self.collide = QCheckBox(
+            "The target is directly in his path: they &Collide (MOM against POP, 5.4)", self
+        )
         self.collide.setObjectName("collide")
         show_readings(self.collide, "5.4 Collisions", "KnockBack", "5.4 Charge")
         ol.addWidget(self.collide)
@@ -1425,8 +1556,13 @@ class DamagePage(_DicePage):
         if p.nothing:
             lines.insert(0, p.nothing)
         self.lines.setText("<br>".join(lines))
-        show_readings(self.lines, "3.3 Deflection", "5.1 Action and Damage Rolls",
-                      "5.1 Combined Attacks", *_KIND_READINGS.get(d.kind, ()))
+        show_readings(
+            self.lines,
+            "3.3 Deflection",
+            "5.1 Action and Damage Rolls",
+            "5.1 Combined Attacks",
+            *_KIND_READINGS.get(d.kind, ()),
+        )
         self.armor.setText(p.armor or str(target_of(d, ctx).armor))
         self.armor_text.setText(p.armor_text)
         if p.collision_chance is not None:
@@ -1443,16 +1579,22 @@ class DamagePage(_DicePage):
             from ui.wizard import charts
 
             self.chart.show()
-            self.chart.draw("show_bars", charts.damage_bars(p.distribution),
-                            p.armor_line + 0.5 if p.armor_line is not None else None,
-                            f"Armor {p.armor_line}")
+            self.chart.draw(
+                "show_bars",
+                charts.damage_bars(p.distribution),
+                p.armor_line + 0.5 if p.armor_line is not None else None,
+                f"Armor {p.armor_line}",
+            )
         else:
             self.chart.hide()
         charge_hit = d.kind is AttackKind.CHARGE and action.hit
-        shove_mom = (d.kind is AttackKind.SHOVE and has_mom(d, ctx) and action.complete
-                     and not action.avoided)
-        self.mom.setText(_mnemonic(prose.SPEND_MOM_SHOVE if shove_mom else prose.SPEND_MOM,
-                                   "MOM"))
+        shove_mom = (
+            d.kind is AttackKind.SHOVE
+            and has_mom(d, ctx)
+            and action.complete
+            and not action.avoided
+        )
+        self.mom.setText(_mnemonic(prose.SPEND_MOM_SHOVE if shove_mom else prose.SPEND_MOM, "MOM"))
         self.mom.setVisible(charge_hit or shove_mom)
         self.mom.blockSignals(True)
         self.mom.setChecked(d.spend_mom)
@@ -1469,8 +1611,9 @@ class DamagePage(_DicePage):
         self.obstacle_row.setVisible(knock)
         if not self.obstacle.hasFocus():
             self.obstacle.setText("" if d.obstacle is None else _num(d.obstacle))
-        self.options_box.setVisible(p.blast or p.missed is not None or p.collision_possible
-                                    or p.shove)
+        self.options_box.setVisible(
+            p.blast or p.missed is not None or p.collision_possible or p.shove
+        )
         self._show_stage()
         self.complete_changed()
         lay_out_now()  # one paint of the final geometry
@@ -1479,11 +1622,14 @@ class DamagePage(_DicePage):
         d, ctx = self.w.draft, self.w.ctx
         self.blast.setVisible(blast)
         self.blast_label.setVisible(blast)
-        self.blast_label.setText("Also inside the blast (each takes the same Damage roll)"
-                                 if self.w.action_stage().hit else
-                                 "Inside the blast where it lands: tick each unit it catches")
-        self.blast_sections.show_rows(blast_section_rows(d, ctx, self.w.action_stage().hit)
-                                      if blast else ())
+        self.blast_label.setText(
+            "Also inside the blast (each takes the same Damage roll)"
+            if self.w.action_stage().hit
+            else "Inside the blast where it lands: tick each unit it catches"
+        )
+        self.blast_sections.show_rows(
+            blast_section_rows(d, ctx, self.w.action_stage().hit) if blast else ()
+        )
         if not blast:
             return
         hit = self.w.action_stage().hit
@@ -1494,13 +1640,15 @@ class DamagePage(_DicePage):
         if ids != [f.unit_id for f in rows_wanted]:  # rebuilt only when the units change
             lw.clear()
             for f in rows_wanted:
-                item = QListWidgetItem(f"{f.name} ({ctx.setup.player(f.player_id).name}), "
-                                       f"Armor {f.armor}", lw)
+                item = QListWidgetItem(
+                    f"{f.name} ({ctx.setup.player(f.player_id).name}), Armor {f.armor}", lw
+                )
                 item.setData(Qt.ItemDataRole.UserRole, f.unit_id)
                 item.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
         for i, f in enumerate(rows_wanted):
-            lw.item(i).setCheckState(Qt.CheckState.Checked if f.unit_id in d.blast_ids else
-                                     Qt.CheckState.Unchecked)
+            lw.item(i).setCheckState(
+                Qt.CheckState.Checked if f.unit_id in d.blast_ids else Qt.CheckState.Unchecked
+            )
         lw.blockSignals(False)
         rows = min(max(self.blast.count(), 1), 8)
         self.blast.setFixedHeight(rows * max(self.blast.sizeHintForRow(0), 20) + 8)
@@ -1513,21 +1661,25 @@ class DamagePage(_DicePage):
         if p.missed is None:
             return
         radius = inches_text(p.missed.radius)
-        self.missed_label.setText(prose.missed_shot_lands(
-            radius, p.missed.state.attack.target.name, p.blast))
+        self.missed_label.setText(
+            prose.missed_shot_lands(radius, p.missed.state.attack.target.name, p.blast)
+        )
         choices: list[Choice[int | None]] = [Choice(None, "nothing that matters")]
         for f in ctx.fighters:
             if f.unit_id == d.attacker_id or not ctx.state.unit(f.unit_id).in_battle:
                 continue
-            choices.append(Choice(f.unit_id, f"{f.name} ({ctx.setup.player(f.player_id).name})"
-                                  f", Armor {f.armor}"))
+            choices.append(
+                Choice(
+                    f.unit_id, f"{f.name} ({ctx.setup.player(f.player_id).name}), Armor {f.armor}"
+                )
+            )
         self.missed.set_choices(choices, d.missed_strikes)
         struck = d.missed_strikes is not None
         self.missed_distance.setVisible(struck)
         self.missed_at.setVisible(struck)
         self.missed_from.setVisible(struck)
         self.missed_at.setText("&at")
-        self.missed_from.setText(f"\" from {ctx.fighter(d.attacker_id).name}")
+        self.missed_from.setText(f'" from {ctx.fighter(d.attacker_id).name}')
         if not self.missed_distance.hasFocus():
             dist = d.missed_distance if d.missed_distance is not None else d.distance
             self.missed_distance.setText("" if dist is None else _num(dist))
@@ -1547,8 +1699,11 @@ class DamagePage(_DicePage):
             if res is not None:
                 lines.append(res.describe())
         if stage.weapon_knockback:
-            lines.append(prose.weapon_knockback(target_name(self.w.draft, self.w.ctx),
-                                                inches_text(stage.weapon_knockback)))
+            lines.append(
+                prose.weapon_knockback(
+                    target_name(self.w.draft, self.w.ctx), inches_text(stage.weapon_knockback)
+                )
+            )
         if not stage.rolls_dice and stage.complete and not lines:
             lines.append("Nothing to roll here.")
         self.outcome.setText("<br>".join(lines))
@@ -1592,8 +1747,11 @@ class DamagePage(_DicePage):
 
 class ResultPage(_Page):
     def __init__(self, wizard: CombatWizard) -> None:
-        super().__init__(wizard, "5 · Result", "What happened, and what Finish will record "
-                         "(one step on the battle's Undo).")
+        super().__init__(
+            wizard,
+            "5 · Result",
+            "What happened, and what Finish will record (one step on the battle's Undo).",
+        )
         self.paragraph = label("", "paragraph")
         self.paragraph.setObjectName("resultParagraph")
         box, bl = card(self)
@@ -1622,8 +1780,10 @@ class ResultPage(_Page):
         self.body.addWidget(self.details_box)
         self.warnings_box, wl = card(self)
         self.warnings_box.setObjectName("ruleWarnings")
-        self.warnings_box.setStyleSheet("QFrame#ruleWarnings { background: #fff8e1; "
-                                        "border: 2px solid #e0a800; border-radius: 6px; }")
+        self.warnings_box.setStyleSheet(
+            "QFrame#ruleWarnings { background: #fff8e1; "
+            "border: 2px solid #e0a800; border-radius: 6px; }"
+        )
         show_readings(self.warnings_box, "Rule warnings")
         wl.addWidget(label(prose.WARNINGS_HEADING, "section"))
         self.warnings = label("", "event")
@@ -1657,8 +1817,7 @@ class ResultPage(_Page):
         self.changes_box.setVisible(bool(s.changes))
         self.details_box.setVisible(bool(s.details))
         self.warnings_box.setVisible(s.needs_decision)
-        self.warnings.setText("<br>".join(f"⚠ {html.escape(w, quote=False)}"
-                                          for w in s.warnings))
+        self.warnings.setText("<br>".join(f"⚠ {html.escape(w, quote=False)}" for w in s.warnings))
         set_problem(self.problem, s.problem)
         self.complete_changed()
 
@@ -1668,14 +1827,16 @@ class ResultPage(_Page):
         parry = action.parry if action.complete else None
         alive = d.target_id is not None and not any(
             isinstance(e, AttackResolved) and d.target_id in e.killed
-            for e in self.w.summary().events)
+            for e in self.w.summary().events
+        )
         show = parry is not None and parry.knocked_away is not None and alive
         self.knocked.setVisible(show)
         if not show or parry is None or d.target_id is None:
             return
         who = ctx.fighter(d.target_id).name
-        self.knocked.setText(f"&Note in the battle log that {who}'s {parry.item.name} is "
-                             "knocked away")
+        self.knocked.setText(
+            f"&Note in the battle log that {who}'s {parry.item.name} is knocked away"
+        )
         self.knocked.blockSignals(True)
         self.knocked.setChecked(d.record_knocked_away)
         self.knocked.blockSignals(False)

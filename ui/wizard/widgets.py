@@ -72,8 +72,11 @@ QPushButton {{ padding: 6px 14px; }}
 
 #: Colours of the dice chips by role (the same colour codes the charts use).
 ROLE_COLOURS = {
-    Role.NATURAL: "#1d3557", Role.BONUS: "#2a9d8f", Role.BENNY: "#b8860b",
-    Role.MOM: "#7b2cbf", Role.POP: "#6c757d",
+    Role.NATURAL: "#1d3557",
+    Role.BONUS: "#2a9d8f",
+    Role.BENNY: "#b8860b",
+    Role.MOM: "#7b2cbf",
+    Role.POP: "#6c757d",
 }
 CRIT_COLOUR = "#c0392b"
 
@@ -94,8 +97,14 @@ def percent(p: Fraction | float | None) -> str:
     return f"{x * 100:.1f}%"
 
 
-def label(text: str = "", role: str | None = None, parent: QWidget | None = None, *,
-          wrap: bool = True, selectable: bool = True) -> QLabel:
+def label(
+    text: str = "",
+    role: str | None = None,
+    parent: QWidget | None = None,
+    *,
+    wrap: bool = True,
+    selectable: bool = True,
+) -> QLabel:
     """A label of the wizard; its text can be selected with the mouse, but for a figure that
     changes with every judgement (``selectable=False``): a selectable label keeps a rich-text
     document, rebuilt at each new text and slower to paint."""
@@ -113,9 +122,10 @@ def reading_tip(*sections: str) -> str:
     """A tooltip with BrikDesk's readings of these rule sections (rich text, so it wraps);
     empty when the rules need none."""
     found = readings_for(*sections)
-    return "".join(f"<p><b>BrikDesk's reading, {html.escape(s)}</b>: "
-                   f"{html.escape(text, quote=False)}</p>"
-                   for s, text in found)
+    return "".join(
+        f"<p><b>BrikDesk's reading, {html.escape(s)}</b>: {html.escape(text, quote=False)}</p>"
+        for s, text in found
+    )
 
 
 def show_readings(widget: QWidget, *sections: str) -> bool:
@@ -168,8 +178,11 @@ def on_card(*widgets: QWidget) -> None:
         # A label fills with its window colour; a check box or a combo box with a colour its
         # style does not draw with (the style derives its outlines from the window colour,
         # and a button's own background role is the colour of its face).
-        role = QPalette.ColorRole.Window if isinstance(widget, (QLabel, ModifierText)) \
+        role = (
+            QPalette.ColorRole.Window
+            if isinstance(widget, (QLabel, ModifierText))
             else QPalette.ColorRole.AlternateBase
+        )
         palette = widget.palette()
         palette.setColor(role, QColor(CARD_BG))
         widget.setPalette(palette)
@@ -242,14 +255,18 @@ class ModifierText(QWidget):
         return self._font_pair
 
     def _rect(self, font: QFont, width: int, text: str) -> QRect:
-        return QFontMetrics(font).boundingRect(QRect(0, 0, max(width, 1), 100_000),
-                                               Qt.TextFlag.TextWordWrap, text)
+        return QFontMetrics(font).boundingRect(
+            QRect(0, 0, max(width, 1), 100_000), Qt.TextFlag.TextWordWrap, text
+        )
 
     def measure(self, width: int, reason: str, note: str) -> int:
         """The height of ``reason`` over ``note`` word-wrapped at ``width``."""
         fonts = self._fonts()
-        return sum(self._rect(font, width, text).height()
-                   for font, text in zip(fonts, (reason, note), strict=True) if text)
+        return sum(
+            self._rect(font, width, text).height()
+            for font, text in zip(fonts, (reason, note), strict=True)
+            if text
+        )
 
     def hasHeightForWidth(self) -> bool:
         return True
@@ -257,8 +274,9 @@ class ModifierText(QWidget):
     def heightForWidth(self, width: int) -> int:
         """The height of the tallest text shown since :meth:`forget`, at ``width``."""
         if width not in self._tallest:
-            self._tallest[width] = max((self.measure(width, *seen) for seen in self._seen),
-                                       default=0)
+            self._tallest[width] = max(
+                (self.measure(width, *seen) for seen in self._seen), default=0
+            )
         return self._tallest[width]
 
     def changeEvent(self, event: QEvent) -> None:
@@ -267,8 +285,11 @@ class ModifierText(QWidget):
             self._font_pair = None
             for kept in self._statics:
                 kept.clear()
-        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange,
-                            QEvent.Type.PaletteChange):
+        if event.type() in (
+            QEvent.Type.FontChange,
+            QEvent.Type.StyleChange,
+            QEvent.Type.PaletteChange,
+        ):
             self._colours = None
         super().changeEvent(event)
 
@@ -287,8 +308,9 @@ class ModifierText(QWidget):
         width = max(self.width(), 1)
         laid: list[tuple[int, QFont, float, QStaticText]] = []
         top = 0.0
-        for part, (font, text) in enumerate(zip(self._fonts(), (self.reason, self.note),
-                                                strict=True)):
+        for part, (font, text) in enumerate(
+            zip(self._fonts(), (self.reason, self.note), strict=True)
+        ):
             if not text:
                 continue
             static = self._statics[part].get(text, font, width)
@@ -361,8 +383,13 @@ class ModifierValue(QWidget):
         size = static.size()
         painter.setFont(self._font)
         painter.setPen(self._colour)
-        painter.drawStaticText(QPointF(rect.x() + rect.width() - size.width(),
-                                       rect.y() + (rect.height() - size.height()) / 2), static)
+        painter.drawStaticText(
+            QPointF(
+                rect.x() + rect.width() - size.width(),
+                rect.y() + (rect.height() - size.height()) / 2,
+            ),
+            static,
+        )
         painter.end()
 
 
@@ -449,8 +476,9 @@ def _prefix_of_face(text: str, sides: int) -> bool:
 def _only_face(text: str, sides: int) -> bool:
     """Whether ``text`` is a face and no longer face starts with it (accept at once)."""
     n = int(text)
-    return 1 <= n <= sides and not any(str(f).startswith(text) and f != n
-                                       for f in range(1, sides + 1))
+    return 1 <= n <= sides and not any(
+        str(f).startswith(text) and f != n for f in range(1, sides + 1)
+    )
 
 
 class DiceEntry(QWidget):
@@ -518,11 +546,14 @@ class DiceEntry(QWidget):
             self.edit.clear()
         self.refusal.hide()
         if need is None:
-            self.prompt.setText(waiting or ("All the dice needed are in." if dice else
-                                            "No dice to roll."))
+            self.prompt.setText(
+                waiting or ("All the dice needed are in." if dice else "No dice to roll.")
+            )
         else:
-            self.prompt.setText(f"Die {need.index + 1}: a <b>d{need.sides}</b> "
-                                f"<span style='font-weight:400'>— {need.why}</span>")
+            self.prompt.setText(
+                f"Die {need.index + 1}: a <b>d{need.sides}</b> "
+                f"<span style='font-weight:400'>— {need.why}</span>"
+            )
         self.edit.setVisible(need is not None)
         self.roll_button.setVisible(need is not None)
         self.clear_button.setVisible(bool(dice))
@@ -550,8 +581,7 @@ class DiceEntry(QWidget):
             return
         if not _prefix_of_face(text, need.sides):
             self.edit.setText(text[:-1])
-            self.refusal.setText(f"A d{need.sides} shows 1 to {need.sides}: it can't show "
-                                 f"{text}.")
+            self.refusal.setText(f"A d{need.sides} shows 1 to {need.sides}: it can't show {text}.")
             self.refusal.show()
             return
         self.refusal.hide()
@@ -578,8 +608,14 @@ def chip_word(d: DieRoll) -> str:
     if d.role is not Role.NATURAL:
         return str(d.role)
     why = d.why
-    for word, shown in (("Parry", "Parry"), ("Bail", "Bail"), ("knocked away", "distance"),
-                        ("Action die", "Action"), ("Armor", "Armor"), ("Damage", "Damage")):
+    for word, shown in (
+        ("Parry", "Parry"),
+        ("Bail", "Bail"),
+        ("knocked away", "distance"),
+        ("Action die", "Action"),
+        ("Armor", "Armor"),
+        ("Damage", "Damage"),
+    ):
         if word in why:
             return shown
     return "die"
@@ -593,15 +629,17 @@ def die_chip(d: DieRoll, parent: QWidget | None = None) -> QFrame:
     crit = d.role is Role.NATURAL and d.face == 1 and "Action die" in d.why
     if crit:
         colour = CRIT_COLOUR
-    frame.setStyleSheet(f"QFrame {{ border: 2px solid {colour}; border-radius: 6px; "
-                        "background: white; }")
+    frame.setStyleSheet(
+        f"QFrame {{ border: 2px solid {colour}; border-radius: 6px; background: white; }}"
+    )
     lay = QVBoxLayout(frame)
     lay.setContentsMargins(8, 2, 8, 4)
     lay.setSpacing(0)
     face = QLabel(str(d.face), frame)
     face.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    face.setStyleSheet(f"border: none; font-size: {BIG_PT - 2}pt; font-weight: 700; "
-                       f"color: {colour};")
+    face.setStyleSheet(
+        f"border: none; font-size: {BIG_PT - 2}pt; font-weight: 700; color: {colour};"
+    )
     sub = QLabel(f"d{d.sides} {chip_word(d)}", frame)
     sub.setAlignment(Qt.AlignmentFlag.AlignCenter)
     sub.setStyleSheet(f"border: none; font-size: {BASE_PT - 4}pt; color: #52606d;")
@@ -696,8 +734,12 @@ class BennyChooser(QFrame):
 class OddsPanel(QFrame):
     """The four exact chances in large type: critical failure, Over the Top, hit, destroy."""
 
-    NAMES = (("critical_failure", "Critical failure"), ("over_the_top", "Over the Top"),
-             ("hit", "Hit"), ("kill", "Destroy"))
+    NAMES = (
+        ("critical_failure", "Critical failure"),
+        ("over_the_top", "Over the Top"),
+        ("hit", "Hit"),
+        ("kill", "Destroy"),
+    )
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -717,11 +759,14 @@ class OddsPanel(QFrame):
             grid.addWidget(head, 0, col, Qt.AlignmentFlag.AlignHCenter)
             grid.addWidget(value, 1, col, Qt.AlignmentFlag.AlignHCenter)
             self.values[key] = value
-        colours = {"critical_failure": CRIT_COLOUR, "over_the_top": "#b8860b",
-                   "hit": "#14532d", "kill": "#8a1c12"}
+        colours = {
+            "critical_failure": CRIT_COLOUR,
+            "over_the_top": "#b8860b",
+            "hit": "#14532d",
+            "kill": "#8a1c12",
+        }
         for key, lab in self.values.items():
-            lab.setStyleSheet(f"color: {colours[key]}; font-size: {ODDS_PT}pt; "
-                              "font-weight: 700;")
+            lab.setStyleSheet(f"color: {colours[key]}; font-size: {ODDS_PT}pt; font-weight: 700;")
             fix_size(lab, ">99.9%", ODDS_PT)
         on_card(*self.heads.values(), *self.values.values())
 
@@ -742,8 +787,9 @@ class ChartSlot(QWidget):
     """Holds a chart; pyqtgraph is imported (through ``ui.wizard.charts``) the first time a
     chart is drawn, so opening the wizard does not pay for it."""
 
-    def __init__(self, make: Callable[[QWidget], QWidget], parent: QWidget | None = None,
-                 height: int = 210) -> None:
+    def __init__(
+        self, make: Callable[[QWidget], QWidget], parent: QWidget | None = None, height: int = 210
+    ) -> None:
         super().__init__(parent)
         self._make = make
         self.chart: Any = None

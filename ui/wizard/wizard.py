@@ -61,8 +61,10 @@ class CombatServices(Protocol):
     @property
     def tracker(self) -> TrackerService: ...
 
+
 #: At most this many virtual dice for one press of Roll (bonus chains are long but finite).
 MAX_VIRTUAL_DICE = 200
+
 
 def faces_of(draft: AttackDraft, step: DiceStep) -> tuple[int, ...]:
     """The faces typed so far for a step's dice."""
@@ -80,10 +82,13 @@ def with_faces(draft: AttackDraft, step: DiceStep, faces: tuple[int, ...]) -> At
 def context_from_view(view: BattleView) -> CombatContext:
     """The wizard's battle from the tracker's ``BattleView`` (its standing events tell which
     items a fumbled Parry knocked away earlier)."""
-    return context_from(view.setup, view.state, view.catalog,
-                        [(u.id, u.name, u.player_id, u.spec, u.stats, u.minifig)
-                         for u in view.units],
-                        events=[e.event for e in view.standing_events])
+    return context_from(
+        view.setup,
+        view.state,
+        view.catalog,
+        [(u.id, u.name, u.player_id, u.spec, u.stats, u.minifig) for u in view.units],
+        events=[e.event for e in view.standing_events],
+    )
 
 
 class CombatWizard(QWizard):
@@ -94,9 +99,17 @@ class CombatWizard(QWizard):
 
     ATTACK, RANGE, ACTION, DAMAGE, RESULT = range(5)
 
-    def __init__(self, services: CombatServices, bus: Bus, undo_stack: QUndoStack, battle_id: BattleId,
-                 attacker_id: BattleUnitId, parent: QWidget | None = None, *,
-                 dice: DiceSource | None = None) -> None:
+    def __init__(
+        self,
+        services: CombatServices,
+        bus: Bus,
+        undo_stack: QUndoStack,
+        battle_id: BattleId,
+        attacker_id: BattleUnitId,
+        parent: QWidget | None = None,
+        *,
+        dice: DiceSource | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("combatWizard")
         self.services = services
@@ -114,15 +127,21 @@ class CombatWizard(QWizard):
         self._damage: tuple[AttackDraft, DamageStage] | None = None
         self._summary: tuple[AttackDraft, ResultSummary] | None = None
         state = self.view.state
-        self.setWindowTitle(f"Attack — {self.view.name}, round {state.round}, "
-                            f"{self.view.active_player.name}'s turn")
+        self.setWindowTitle(
+            f"Attack — {self.view.name}, round {state.round}, {self.view.active_player.name}'s turn"
+        )
         self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
         self.setOption(QWizard.WizardOption.NoDefaultButton, False)
         self.setStyleSheet(STYLE)
         self.result_page = ResultPage(self)
-        self.pages = (AttackPage(self), RangePage(self), ActionPage(self), DamagePage(self),
-                      self.result_page)
+        self.pages = (
+            AttackPage(self),
+            RangePage(self),
+            ActionPage(self),
+            DamagePage(self),
+            self.result_page,
+        )
         for i, page in enumerate(self.pages):
             self.setPage(i, page)
         self.setStartId(self.ATTACK)
@@ -163,8 +182,14 @@ class CombatWizard(QWizard):
         if d == self.draft:
             return
         if step in ("attack", "range"):
-            d = replace(d, action_faces=(), bennies=(), damage_faces=(), missed_strikes=None,
-                        blast_ids=d.blast_ids if step == "range" else ())
+            d = replace(
+                d,
+                action_faces=(),
+                bennies=(),
+                damage_faces=(),
+                missed_strikes=None,
+                blast_ids=d.blast_ids if step == "range" else (),
+            )
         elif step == "reaction":
             if Reaction.BAIL in (self.draft.reaction, d.reaction):
                 d = replace(d, action_faces=(), bennies=())
@@ -217,15 +242,15 @@ class CombatWizard(QWizard):
 
     def damage_stage(self) -> DamageStage:
         if self._damage is None or self._damage[0] != self.draft:
-            self._damage = (self.draft, resolve_damage(self.draft, self.ctx,
-                                                       self.action_stage()))
+            self._damage = (self.draft, resolve_damage(self.draft, self.ctx, self.action_stage()))
         return self._damage[1]
 
     def summary(self) -> ResultSummary:
         if self._summary is None or self._summary[0] != self.draft:
-            self._summary = (self.draft, result_summary(self.draft, self.ctx,
-                                                        self.action_stage(),
-                                                        self.damage_stage()))
+            self._summary = (
+                self.draft,
+                result_summary(self.draft, self.ctx, self.action_stage(), self.damage_stage()),
+            )
         return self._summary[1]
 
     # -- closing -----------------------------------------------------------------------------
@@ -246,8 +271,9 @@ class CombatWizard(QWizard):
             result_page.show_problem(summary.problem)
             return
         if summary.needs_decision:
-            result_page.show_problem("Check the warning above: go Back to change the attack, "
-                                     "or Overrule and record.")
+            result_page.show_problem(
+                "Check the warning above: go Back to change the attack, or Overrule and record."
+            )
             return
         text = event_text(self.draft, self.ctx) + overruled_text(summary)
         tracker = self.services.tracker
@@ -255,9 +281,13 @@ class CombatWizard(QWizard):
         events = summary.events
 
         try:
-            perform(self.undo_stack, self.bus,
-                    lambda: tracker.record(battle_id, events, text=text), text=text,
-                    report=report_to_active_window(self.bus))
+            perform(
+                self.undo_stack,
+                self.bus,
+                lambda: tracker.record(battle_id, events, text=text),
+                text=text,
+                report=report_to_active_window(self.bus),
+            )
         except (UserError, StorageError) as exc:
             log.info("attack not recorded: %s", exc)
             result_page.show_problem(f"Not recorded: {exc}")
@@ -267,8 +297,14 @@ class CombatWizard(QWizard):
         super().accept()
 
 
-def open_combat_wizard(parent: QWidget | None, services: CombatServices, bus: Bus, undo_stack: QUndoStack,
-                       battle_id: BattleId, attacker_id: BattleUnitId) -> CombatWizard:
+def open_combat_wizard(
+    parent: QWidget | None,
+    services: CombatServices,
+    bus: Bus,
+    undo_stack: QUndoStack,
+    battle_id: BattleId,
+    attacker_id: BattleUnitId,
+) -> CombatWizard:
     """Open the combat wizard for ``attacker_id`` in a battle (window-modal, not blocking).
 
     The battle panel calls this; the wizard deletes itself when closed.

@@ -21,7 +21,8 @@ READINGS: dict[str, str] = {
         "next player's turn starts. An extended Action of N turns also takes the unit's next "
         "N-1 own turns, so it is done when the player after its owner starts a turn after the "
         "last of them. The Busy chip names that turn ('done at the start of Ines's turn 3', "
-        "3 being the round)."),
+        "3 being the round)."
+    ),
 }
 
 
@@ -58,7 +59,7 @@ def busy_until(state: BattleState, unit_id: BattleUnitId) -> BusyEnd | None:
 
 
 def busy_text(state: BattleState, unit_id: BattleUnitId) -> str:
-    """"Busy: digging a trench (done at the start of Ines's turn 3)"; "" when not Busy."""
+    """ "Busy: digging a trench (done at the start of Ines's turn 3)"; "" when not Busy."""
     end = busy_until(state, unit_id)
     if end is None:
         return ""

@@ -161,11 +161,14 @@ class TurnEnded:
         return {"player": self.player, "round": self.round}
 
     @classmethod
-    def from_payload(cls, actor: int | None, target: int | None,
-                     payload: Mapping[str, Any]) -> TurnEnded:
+    def from_payload(
+        cls, actor: int | None, target: int | None, payload: Mapping[str, Any]
+    ) -> TurnEnded:
         _only(payload, cls.kind, {"player", "round"})
-        return cls(player=PlayerId(_int(_req(payload, "player", cls.kind), "player")),
-                   round=_int(_req(payload, "round", cls.kind), "round"))
+        return cls(
+            player=PlayerId(_int(_req(payload, "player", cls.kind), "player")),
+            round=_int(_req(payload, "round", cls.kind), "round"),
+        )
 
 
 @dataclass(frozen=True)
@@ -187,19 +190,26 @@ class ActionSpent:
     note: str = ""
 
     def to_payload(self) -> dict[str, Any]:
-        return {"how": self.how.value, "as_response": self.as_response,
-                "over_the_top": self.over_the_top, "note": self.note}
+        return {
+            "how": self.how.value,
+            "as_response": self.as_response,
+            "over_the_top": self.over_the_top,
+            "note": self.note,
+        }
 
     @classmethod
-    def from_payload(cls, actor: int | None, target: int | None,
-                     payload: Mapping[str, Any]) -> ActionSpent:
+    def from_payload(
+        cls, actor: int | None, target: int | None, payload: Mapping[str, Any]
+    ) -> ActionSpent:
         _only(payload, cls.kind, {"how", "as_response", "over_the_top", "note"})
-        return cls(actor=_unit(actor, "actor"),
-                   how=_enum(ActionUse, _req(payload, "how", cls.kind), "how"),
-                   as_response=_bool(_req(payload, "as_response", cls.kind), "as_response"),
-                   target=_opt_unit(target, "target"),
-                   over_the_top=_bool(_req(payload, "over_the_top", cls.kind), "over_the_top"),
-                   note=_str(_req(payload, "note", cls.kind), "note"))
+        return cls(
+            actor=_unit(actor, "actor"),
+            how=_enum(ActionUse, _req(payload, "how", cls.kind), "how"),
+            as_response=_bool(_req(payload, "as_response", cls.kind), "as_response"),
+            target=_opt_unit(target, "target"),
+            over_the_top=_bool(_req(payload, "over_the_top", cls.kind), "over_the_top"),
+            note=_str(_req(payload, "note", cls.kind), "note"),
+        )
 
 
 @dataclass(frozen=True)
@@ -216,11 +226,15 @@ class CounterUsed:
         return {"how": self.how.value}
 
     @classmethod
-    def from_payload(cls, actor: int | None, target: int | None,
-                     payload: Mapping[str, Any]) -> CounterUsed:
+    def from_payload(
+        cls, actor: int | None, target: int | None, payload: Mapping[str, Any]
+    ) -> CounterUsed:
         _only(payload, cls.kind, {"how"})
-        return cls(actor=_unit(actor, "actor"), target=_unit(target, "target"),
-                   how=_enum(CounterUse, _req(payload, "how", cls.kind), "how"))
+        return cls(
+            actor=_unit(actor, "actor"),
+            target=_unit(target, "target"),
+            how=_enum(CounterUse, _req(payload, "how", cls.kind), "how"),
+        )
 
 
 @dataclass(frozen=True)
@@ -243,21 +257,28 @@ class CloseCombatAttack:
     passing_by: bool = False
 
     def to_payload(self) -> dict[str, Any]:
-        payload: dict[str, Any] = {"maneuver": self.maneuver.value, "hands": self.hands,
-                                   "as_response": self.as_response}
+        payload: dict[str, Any] = {
+            "maneuver": self.maneuver.value,
+            "hands": self.hands,
+            "as_response": self.as_response,
+        }
         if self.passing_by:
             payload["passing_by"] = True
         return payload
 
     @classmethod
-    def from_payload(cls, actor: int | None, target: int | None,
-                     payload: Mapping[str, Any]) -> CloseCombatAttack:
+    def from_payload(
+        cls, actor: int | None, target: int | None, payload: Mapping[str, Any]
+    ) -> CloseCombatAttack:
         _only(payload, cls.kind, {"maneuver", "hands", "as_response", "passing_by"})
-        return cls(actor=_unit(actor, "actor"), target=_unit(target, "target"),
-                   maneuver=_enum(Maneuver, _req(payload, "maneuver", cls.kind), "maneuver"),
-                   hands=_int(_req(payload, "hands", cls.kind), "hands"),
-                   as_response=_bool(_req(payload, "as_response", cls.kind), "as_response"),
-                   passing_by=_bool(payload.get("passing_by", False), "passing_by"))
+        return cls(
+            actor=_unit(actor, "actor"),
+            target=_unit(target, "target"),
+            maneuver=_enum(Maneuver, _req(payload, "maneuver", cls.kind), "maneuver"),
+            hands=_int(_req(payload, "hands", cls.kind), "hands"),
+            as_response=_bool(_req(payload, "as_response", cls.kind), "as_response"),
+            passing_by=_bool(payload.get("passing_by", False), "passing_by"),
+        )
 
 
 @dataclass(frozen=True)
@@ -278,12 +299,15 @@ class StatusSet:
         return {"status": self.status.value, "with": list(self.with_ids)}
 
     @classmethod
-    def from_payload(cls, actor: int | None, target: int | None,
-                     payload: Mapping[str, Any]) -> StatusSet:
+    def from_payload(
+        cls, actor: int | None, target: int | None, payload: Mapping[str, Any]
+    ) -> StatusSet:
         _only(payload, cls.kind, {"status", "with"})
-        return cls(actor=_unit(actor, "actor"),
-                   status=_enum(Status, _req(payload, "status", cls.kind), "status"),
-                   with_ids=_ids(_req(payload, "with", cls.kind), "with"))
+        return cls(
+            actor=_unit(actor, "actor"),
+            status=_enum(Status, _req(payload, "status", cls.kind), "status"),
+            with_ids=_ids(_req(payload, "with", cls.kind), "with"),
+        )
 
 
 @dataclass(frozen=True)
@@ -305,12 +329,15 @@ class StatusCleared:
         return {"status": self.status.value, "with": list(self.with_ids)}
 
     @classmethod
-    def from_payload(cls, actor: int | None, target: int | None,
-                     payload: Mapping[str, Any]) -> StatusCleared:
+    def from_payload(
+        cls, actor: int | None, target: int | None, payload: Mapping[str, Any]
+    ) -> StatusCleared:
         _only(payload, cls.kind, {"status", "with"})
-        return cls(actor=_unit(actor, "actor"),
-                   status=_enum(Status, _req(payload, "status", cls.kind), "status"),
-                   with_ids=_ids(_req(payload, "with", cls.kind), "with"))
+        return cls(
+            actor=_unit(actor, "actor"),
+            status=_enum(Status, _req(payload, "status", cls.kind), "status"),
+            with_ids=_ids(_req(payload, "with", cls.kind), "with"),
+        )
 
 
 @dataclass(frozen=True)
@@ -327,11 +354,15 @@ class UnitKilled:
         return {"cause": self.cause}
 
     @classmethod
-    def from_payload(cls, actor: int | None, target: int | None,
-                     payload: Mapping[str, Any]) -> UnitKilled:
+    def from_payload(
+        cls, actor: int | None, target: int | None, payload: Mapping[str, Any]
+    ) -> UnitKilled:
         _only(payload, cls.kind, {"cause"})
-        return cls(target=_unit(target, "target"), actor=_opt_unit(actor, "actor"),
-                   cause=_str(_req(payload, "cause", cls.kind), "cause"))
+        return cls(
+            target=_unit(target, "target"),
+            actor=_opt_unit(actor, "actor"),
+            cause=_str(_req(payload, "cause", cls.kind), "cause"),
+        )
 
 
 @dataclass(frozen=True)
@@ -349,9 +380,11 @@ class Participant:
     @classmethod
     def from_json(cls, data: Any) -> Participant:
         _only(data, "participant", {"unit", "use", "hands"})
-        return cls(unit=_unit(_req(data, "unit", "participant"), "participant unit"),
-                   use=_enum(Use, _req(data, "use", "participant"), "participant use"),
-                   hands=_int(_req(data, "hands", "participant"), "participant hands"))
+        return cls(
+            unit=_unit(_req(data, "unit", "participant"), "participant unit"),
+            use=_enum(Use, _req(data, "use", "participant"), "participant use"),
+            hands=_int(_req(data, "hands", "participant"), "participant hands"),
+        )
 
 
 @dataclass(frozen=True)
@@ -367,20 +400,27 @@ class StatusChange:
         object.__setattr__(self, "with_ids", tuple(self.with_ids))
 
     def to_json(self) -> dict[str, Any]:
-        return {"unit": self.unit, "status": self.status.value, "on": self.on,
-                "with": list(self.with_ids)}
+        return {
+            "unit": self.unit,
+            "status": self.status.value,
+            "on": self.on,
+            "with": list(self.with_ids),
+        }
 
     @classmethod
     def from_json(cls, data: Any) -> StatusChange:
         _only(data, "effect", {"unit", "status", "on", "with"})
-        return cls(unit=_unit(_req(data, "unit", "effect"), "effect unit"),
-                   status=_enum(Status, _req(data, "status", "effect"), "effect status"),
-                   on=_bool(_req(data, "on", "effect"), "effect on"),
-                   with_ids=_ids(_req(data, "with", "effect"), "effect with"))
+        return cls(
+            unit=_unit(_req(data, "unit", "effect"), "effect unit"),
+            status=_enum(Status, _req(data, "status", "effect"), "effect status"),
+            on=_bool(_req(data, "on", "effect"), "effect on"),
+            with_ids=_ids(_req(data, "with", "effect"), "effect with"),
+        )
 
 
-_ATTACK_KEYS = frozenset({"participants", "close_combat", "maneuver", "effects", "killed",
-                          "passing_by"})
+_ATTACK_KEYS = frozenset(
+    {"participants", "close_combat", "maneuver", "effects", "killed", "passing_by"}
+)
 
 
 @dataclass(frozen=True)
@@ -418,20 +458,23 @@ class AttackResolved:
 
     def to_payload(self) -> dict[str, Any]:
         payload: dict[str, Any] = _json_copy(self.details, "attack details")
-        payload.update({
-            "participants": [p.to_json() for p in self.participants],
-            "close_combat": self.close_combat,
-            "maneuver": self.maneuver,
-            "effects": [e.to_json() for e in self.effects],
-            "killed": list(self.killed),
-        })
+        payload.update(
+            {
+                "participants": [p.to_json() for p in self.participants],
+                "close_combat": self.close_combat,
+                "maneuver": self.maneuver,
+                "effects": [e.to_json() for e in self.effects],
+                "killed": list(self.killed),
+            }
+        )
         if self.passing_by:
             payload["passing_by"] = True
         return payload
 
     @classmethod
-    def from_payload(cls, actor: int | None, target: int | None,
-                     payload: Mapping[str, Any]) -> AttackResolved:
+    def from_payload(
+        cls, actor: int | None, target: int | None, payload: Mapping[str, Any]
+    ) -> AttackResolved:
         if not isinstance(payload, Mapping):
             raise EventFormatError(f"{cls.kind}: payload must be an object")
         parts = _req(payload, "participants", cls.kind)
@@ -465,8 +508,9 @@ class BattleFinished:
         return {"note": self.note}
 
     @classmethod
-    def from_payload(cls, actor: int | None, target: int | None,
-                     payload: Mapping[str, Any]) -> BattleFinished:
+    def from_payload(
+        cls, actor: int | None, target: int | None, payload: Mapping[str, Any]
+    ) -> BattleFinished:
         _only(payload, cls.kind, {"note"})
         return cls(note=_str(_req(payload, "note", cls.kind), "note"))
 
@@ -491,11 +535,15 @@ class LongActionStarted:
         return {"what": self.what, "turns": self.turns}
 
     @classmethod
-    def from_payload(cls, actor: int | None, target: int | None,
-                     payload: Mapping[str, Any]) -> LongActionStarted:
+    def from_payload(
+        cls, actor: int | None, target: int | None, payload: Mapping[str, Any]
+    ) -> LongActionStarted:
         _only(payload, cls.kind, {"what", "turns"})
-        return cls(actor=_unit(actor, "actor"), what=_str(_req(payload, "what", cls.kind), "what"),
-                   turns=_int(_req(payload, "turns", cls.kind), "turns"))
+        return cls(
+            actor=_unit(actor, "actor"),
+            what=_str(_req(payload, "what", cls.kind), "what"),
+            turns=_int(_req(payload, "turns", cls.kind), "turns"),
+        )
 
 
 @dataclass(frozen=True)
@@ -515,12 +563,16 @@ class FirstToAct:
         return {"simultaneous": self.simultaneous, "reason": self.reason}
 
     @classmethod
-    def from_payload(cls, actor: int | None, target: int | None,
-                     payload: Mapping[str, Any]) -> FirstToAct:
+    def from_payload(
+        cls, actor: int | None, target: int | None, payload: Mapping[str, Any]
+    ) -> FirstToAct:
         _only(payload, cls.kind, {"simultaneous", "reason"})
-        return cls(actor=_unit(actor, "actor"), target=_unit(target, "target"),
-                   simultaneous=_bool(_req(payload, "simultaneous", cls.kind), "simultaneous"),
-                   reason=_str(_req(payload, "reason", cls.kind), "reason"))
+        return cls(
+            actor=_unit(actor, "actor"),
+            target=_unit(target, "target"),
+            simultaneous=_bool(_req(payload, "simultaneous", cls.kind), "simultaneous"),
+            reason=_str(_req(payload, "reason", cls.kind), "reason"),
+        )
 
 
 @dataclass(frozen=True)
@@ -540,33 +592,59 @@ class WarningOverruled:
         return {"warning": self.warning, "rule": self.rule}
 
     @classmethod
-    def from_payload(cls, actor: int | None, target: int | None,
-                     payload: Mapping[str, Any]) -> WarningOverruled:
+    def from_payload(
+        cls, actor: int | None, target: int | None, payload: Mapping[str, Any]
+    ) -> WarningOverruled:
         _only(payload, cls.kind, {"warning", "rule"})
-        return cls(actor=_unit(actor, "actor"),
-                   warning=_str(_req(payload, "warning", cls.kind), "warning"),
-                   rule=_str(_req(payload, "rule", cls.kind), "rule"))
+        return cls(
+            actor=_unit(actor, "actor"),
+            warning=_str(_req(payload, "warning", cls.kind), "warning"),
+            rule=_str(_req(payload, "rule", cls.kind), "rule"),
+        )
 
 
-Event = (TurnEnded | ActionSpent | CounterUsed | CloseCombatAttack | StatusSet | StatusCleared
-         | UnitKilled | AttackResolved | BattleFinished | LongActionStarted | FirstToAct
-         | WarningOverruled)
+Event = (
+    TurnEnded
+    | ActionSpent
+    | CounterUsed
+    | CloseCombatAttack
+    | StatusSet
+    | StatusCleared
+    | UnitKilled
+    | AttackResolved
+    | BattleFinished
+    | LongActionStarted
+    | FirstToAct
+    | WarningOverruled
+)
 
-EVENT_TYPES: tuple[type, ...] = (TurnEnded, ActionSpent, CounterUsed, CloseCombatAttack,
-                                 StatusSet, StatusCleared, UnitKilled, AttackResolved,
-                                 BattleFinished, LongActionStarted, FirstToAct,
-                                 WarningOverruled)
+EVENT_TYPES: tuple[type, ...] = (
+    TurnEnded,
+    ActionSpent,
+    CounterUsed,
+    CloseCombatAttack,
+    StatusSet,
+    StatusCleared,
+    UnitKilled,
+    AttackResolved,
+    BattleFinished,
+    LongActionStarted,
+    FirstToAct,
+    WarningOverruled,
+)
 
 _READERS: dict[str, Callable[[int | None, int | None, Mapping[str, Any]], Event]] = {
-    cls.kind: cls.from_payload for cls in EVENT_TYPES  # type: ignore[attr-defined]
+    cls.kind: cls.from_payload  # type: ignore[attr-defined]
+    for cls in EVENT_TYPES
 }
 
 #: Every event kind string, for the database's check or a filter.
 EVENT_KINDS: tuple[str, ...] = tuple(_READERS)
 
 
-def from_payload(kind: str, actor: int | None, target: int | None,
-                 payload: Mapping[str, Any]) -> Event:
+def from_payload(
+    kind: str, actor: int | None, target: int | None, payload: Mapping[str, Any]
+) -> Event:
     """Rebuild a stored event; raises ``EventFormatError`` for anything it cannot read."""
     try:
         reader = _READERS[kind]
@@ -575,7 +653,6 @@ def from_payload(kind: str, actor: int | None, target: int | None,
     return reader(actor, target, payload)
 
 
-def to_record(event: Event) -> tuple[str, BattleUnitId | None, BattleUnitId | None,
-                                   dict[str, Any]]:
+def to_record(event: Event) -> tuple[str, BattleUnitId | None, BattleUnitId | None, dict[str, Any]]:
     """``(kind, actor, target, payload)``: the columns the battle log stores."""
     return event.kind, event.actor, event.target, event.to_payload()

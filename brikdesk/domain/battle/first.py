@@ -35,11 +35,13 @@ READINGS: dict[str, str] = {
         "The contest rolls the Skill die for the Actions themselves: the same rolls decide "
         "hit or miss (High Noon). An Action with no Use (a Bail) subtracts nothing. A tie is "
         "simultaneous when the organizer says both can happen at once, else the active player "
-        "acts first."),
+        "acts first."
+    ),
     "4.3 Who Acts First (2010, 2020)": (
         "'An inch or more away' is the organizer's call on the table (a yes/no). When the "
         "higher roll decides and the rolls tie, both roll again (the text names no winner); "
-        "the engine asks for the next pair of dice."),
+        "the engine asks for the next pair of dice."
+    ),
 }
 
 
@@ -93,9 +95,12 @@ class FirstToActResult:
         """The battle-log event: the first unit as actor (the active one when simultaneous)."""
         first = self.responder if self.first is First.RESPONDER else self.active
         other = self.active if first is self.responder else self.responder
-        return FirstToAct(first.unit_id, other.unit_id,
-                          simultaneous=self.first is First.SIMULTANEOUS,
-                          reason=f"{self.reason} ({self.rule})")
+        return FirstToAct(
+            first.unit_id,
+            other.unit_id,
+            simultaneous=self.first is First.SIMULTANEOUS,
+            reason=f"{self.reason} ({self.rule})",
+        )
 
 
 _RULE = "4.3 Who Acts First"
@@ -105,10 +110,16 @@ def _skill(c: Contender, dice: DiceSource, what: str) -> ActionRoll:
     return roll_action(c.action_die, 0, dice, what=f"{c.name}'s {what}")
 
 
-def who_acts_first(active: Contender, responder: Contender, dice: DiceSource, *,
-                   rules: RuleSet = RULES_2020, to_movement: bool = False,
-                   inch_or_more_away: bool = False,
-                   simultaneous_possible: bool = True) -> FirstToActResult:
+def who_acts_first(
+    active: Contender,
+    responder: Contender,
+    dice: DiceSource,
+    *,
+    rules: RuleSet = RULES_2020,
+    to_movement: bool = False,
+    inch_or_more_away: bool = False,
+    simultaneous_possible: bool = True,
+) -> FirstToActResult:
     """Who acts first between the active player's unit and a responder (4.3, per edition).
 
     ``to_movement``: the response answers movement, not an Action (2005: automatically fast
@@ -119,38 +130,62 @@ def who_acts_first(active: Contender, responder: Contender, dice: DiceSource, *,
     name = rules.name
     if rules.who_acts_first is FirstRule.SKILL_CONTEST:
         if to_movement:
-            return FirstToActResult(First.RESPONDER, active, responder,
-                                    f"a Response to Movement is automatically fast enough "
-                                    f"({name})", _RULE)
+            return FirstToActResult(
+                First.RESPONDER,
+                active,
+                responder,
+                f"a Response to Movement is automatically fast enough ({name})",
+                _RULE,
+            )
         a = _skill(active, dice, "Skill Roll (who acts first)")
         r = _skill(responder, dice, "Skill Roll (who acts first)")
         a_total = a.total - (active.use or 0)
         r_total = r.total - (responder.use or 0)
-        words = (f"Skill Roll minus Use: {active.name} {_minus(a.total, active.use)} = "
-                 f"{a_total}, {responder.name} {_minus(r.total, responder.use)} = {r_total}")
+        words = (
+            f"Skill Roll minus Use: {active.name} {_minus(a.total, active.use)} = "
+            f"{a_total}, {responder.name} {_minus(r.total, responder.use)} = {r_total}"
+        )
         if a_total != r_total:
             first = First.ACTIVE if a_total > r_total else First.RESPONDER
-            return FirstToActResult(first, active, responder, f"{words}; higher first",
-                                    _RULE, (a,), (r,))
+            return FirstToActResult(
+                first, active, responder, f"{words}; higher first", _RULE, (a,), (r,)
+            )
         first = First.SIMULTANEOUS if simultaneous_possible else First.ACTIVE
-        why = ("a tie: both at once" if simultaneous_possible else
-               "a tie and both can't happen at once: the player whose turn it is first")
+        why = (
+            "a tie: both at once"
+            if simultaneous_possible
+            else "a tie and both can't happen at once: the player whose turn it is first"
+        )
         return FirstToActResult(first, active, responder, f"{words}; {why}", _RULE, (a,), (r,))
     if inch_or_more_away:
-        return FirstToActResult(First.RESPONDER, active, responder,
-                                f"the enemy is still an inch or more from acting ({name})",
-                                _RULE)
+        return FirstToActResult(
+            First.RESPONDER,
+            active,
+            responder,
+            f"the enemy is still an inch or more from acting ({name})",
+            _RULE,
+        )
     if simultaneous_possible:
-        return FirstToActResult(First.SIMULTANEOUS, active, responder,
-                                f"neither is automatically faster: both at once ({name})",
-                                _RULE)
-    if (rules.who_acts_first is FirstRule.SPEED_THEN_SKILL
-            and active.half_speed != responder.half_speed):
+        return FirstToActResult(
+            First.SIMULTANEOUS,
+            active,
+            responder,
+            f"neither is automatically faster: both at once ({name})",
+            _RULE,
+        )
+    if (
+        rules.who_acts_first is FirstRule.SPEED_THEN_SKILL
+        and active.half_speed != responder.half_speed
+    ):
         first = First.RESPONDER if active.half_speed else First.ACTIVE
         fast = responder if active.half_speed else active
-        return FirstToActResult(first, active, responder,
-                                f"{fast.name} moves at regular speed, the other at Half Speed "
-                                f"({name})", _RULE)
+        return FirstToActResult(
+            first,
+            active,
+            responder,
+            f"{fast.name} moves at regular speed, the other at Half Speed ({name})",
+            _RULE,
+        )
     roll_name = rules.action_roll
     a_rolls: list[ActionRoll] = []
     r_rolls: list[ActionRoll] = []
@@ -163,10 +198,16 @@ def who_acts_first(active: Contender, responder: Contender, dice: DiceSource, *,
             break
     first = First.ACTIVE if a.total >= r.total else First.RESPONDER
     ties = f" after {len(a_rolls) - 1} tie(s) rolled again" if len(a_rolls) > 1 else ""
-    return FirstToActResult(first, active, responder,
-                            f"both can't happen at once: higher {roll_name} first, "
-                            f"{active.name} {a.total}, {responder.name} {r.total}{ties}",
-                            _RULE, tuple(a_rolls), tuple(r_rolls))
+    return FirstToActResult(
+        first,
+        active,
+        responder,
+        f"both can't happen at once: higher {roll_name} first, "
+        f"{active.name} {a.total}, {responder.name} {r.total}{ties}",
+        _RULE,
+        tuple(a_rolls),
+        tuple(r_rolls),
+    )
 
 
 def _minus(total: int, use: int | None) -> str:

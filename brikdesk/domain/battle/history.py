@@ -57,13 +57,15 @@ class BattleHistory:
     def undo(self) -> BattleHistory:
         if not self.events:
             raise UserError("Nothing to undo.")
-        return BattleHistory(self.setup, self.events[:-1], self.states[:-1],
-                             self.undone + (self.events[-1],))
+        return BattleHistory(
+            self.setup, self.events[:-1], self.states[:-1], self.undone + (self.events[-1],)
+        )
 
     def redo(self) -> BattleHistory:
         if not self.undone:
             raise UserError("Nothing to redo.")
         event = self.undone[-1]
         new = apply(self.setup, self.state, event)
-        return BattleHistory(self.setup, self.events + (event,), self.states + (new,),
-                             self.undone[:-1])
+        return BattleHistory(
+            self.setup, self.events + (event,), self.states + (new,), self.undone[:-1]
+        )

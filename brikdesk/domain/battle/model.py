@@ -89,7 +89,7 @@ _STATUS_LABELS = {
     Status.MOM: "MOM",
     Status.OUT: "Out of the battle",
     Status.BUSY: "Busy",
-    Status.STANDING_UP: "Standing up (-2\")",
+    Status.STANDING_UP: 'Standing up (-2")',
 }
 
 
@@ -104,8 +104,9 @@ def counters_for_loadout(hands: int, held: Iterable[CatalogItem]) -> int:
     in_hand = [item for item in held if item.hands > 0]
     used = sum(item.hands for item in in_hand)
     if used > hands:
-        raise UserError(f"The items in hand need {used} hands but the unit has {hands}.",
-                        field="hands")
+        raise UserError(
+            f"The items in hand need {used} hands but the unit has {hands}.", field="hands"
+        )
     return len(in_hand) + (hands - used)
 
 
@@ -145,8 +146,11 @@ class UnitSetup:
         allowed = (Status.HALF_SPEED, Status.STOPPED)
         for status in statuses:
             if status not in allowed:
-                raise UserError(f"{self.name} cannot start the battle {status.label}; a loadout "
-                                "gives only Half Speed or Stopped.", field="statuses")
+                raise UserError(
+                    f"{self.name} cannot start the battle {status.label}; a loadout "
+                    "gives only Half Speed or Stopped.",
+                    field="statuses",
+                )
 
 
 @dataclass(frozen=True)
@@ -170,14 +174,12 @@ class BattleSetup:
         player_index: dict[PlayerId, int] = {}
         for i, p in enumerate(players):
             if p.player_id in player_index:
-                raise UserError(f"Player {p.name!r} is in the turn order twice.",
-                                field="players")
+                raise UserError(f"Player {p.name!r} is in the turn order twice.", field="players")
             player_index[p.player_id] = i
         unit_index: dict[BattleUnitId, int] = {}
         for i, u in enumerate(units):
             if u.unit_id in unit_index:
-                raise UserError(f"Unit id {u.unit_id} ({u.name}) is mustered twice.",
-                                field="units")
+                raise UserError(f"Unit id {u.unit_id} ({u.name}) is mustered twice.", field="units")
             if u.player_id not in player_index:
                 raise UserError(f"{u.name} belongs to no player of this battle.", field="units")
             if u.counters < 0:
@@ -270,8 +272,12 @@ class UnitState:
     @property
     def may_respond(self) -> bool:
         """Whether it may spend a response Action now (4.3): held, alive, not Disrupted."""
-        return (self.action is ActionState.HELD and self.in_battle and not self.disrupted
-                and not self.busy)
+        return (
+            self.action is ActionState.HELD
+            and self.in_battle
+            and not self.disrupted
+            and not self.busy
+        )
 
     @property
     def action_available(self) -> bool:

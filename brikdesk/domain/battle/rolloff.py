@@ -15,9 +15,11 @@ from brikdesk.domain.ids import PlayerId
 from brikdesk.domain.rolling import DiceSource
 from brikdesk.errors import UserError
 
-READING = ("Turn order (not set by the rules): every player rolls 1d6; the highest goes first, "
-           "the next highest second, and so on; players who tie roll again among themselves "
-           "to settle their places.")
+READING = (
+    "Turn order (not set by the rules): every player rolls 1d6; the highest goes first, "
+    "the next highest second, and so on; players who tie roll again among themselves "
+    "to settle their places."
+)
 
 #: Most tie-break rounds before giving up (only a rigged dice source gets near it).
 MAX_ROUNDS = 50
@@ -69,8 +71,9 @@ class RollOff:
         return "; ".join(self.lines())
 
 
-def roll_off(players: Sequence[tuple[PlayerId, str]], dice: DiceSource, *, sides: int = 6
-             ) -> RollOff:
+def roll_off(
+    players: Sequence[tuple[PlayerId, str]], dice: DiceSource, *, sides: int = 6
+) -> RollOff:
     """Roll for the turn order of ``players`` (``(player_id, name)`` pairs); see ``READING``.
 
     Raises ``UserError`` if a player is listed twice, or if ties are still unbroken after
@@ -88,8 +91,9 @@ def roll_off(players: Sequence[tuple[PlayerId, str]], dice: DiceSource, *, sides
             order.append(group[0])
             return
         if rnd > MAX_ROUNDS:
-            raise UserError(f"The roll-off is still tied after {MAX_ROUNDS} rounds; set the "
-                            "order by hand.")
+            raise UserError(
+                f"The roll-off is still tied after {MAX_ROUNDS} rounds; set the order by hand."
+            )
         faces: dict[PlayerId, int] = {}
         throw = []
         for pid in group:

@@ -121,98 +121,123 @@ READINGS: dict[str, str] = {
         "4.2 Action / 4.3 Enemy Response: the Action is Ready on its owner's turn; if the turn "
         "ends with it unspent it is Held; a Held Action may be spent once in response during "
         "other players' turns; at the start of the owner's next turn every Action of that "
-        "player is Ready again."),
+        "player is Ready again."
+    ),
     "first_round": (
         "4.3 Enemy Response: at the start of the battle, units of players who have not had a "
-        "turn yet hold their Action and may respond."),
+        "turn yet hold their Action and may respond."
+    ),
     "hands": (
         "5.2 Close Combat Engagement: each hand is used once per player turn, so Strikes, Grabs "
         "and Shoves on the unit's own turn use the same hands as Counterstrikes and Parries; "
-        "'Counters used' counts all of them."),
+        "'Counters used' counts all of them."
+    ),
     "parry": (
         "5.2 Parrying: a Parry needs no unspent Action, only an unused hand, and spends the "
-        "Action if it was unspent, in or out of Close Combat."),
+        "Action if it was unspent, in or out of Close Combat."
+    ),
     "counter_scope": (
         "5.2 Counters and Actions (Hank and Butch): a Counter may be used against any unit of "
-        "the same Close Combat engagement; they are then in Close Combat with each other."),
+        "the same Close Combat engagement; they are then in Close Combat with each other."
+    ),
     "counterstrike_limit": (
         "5.2 Disengaging: a Counterstrike is a Close Combat attack and counts toward the "
-        "target's three attackers; a Parry does not."),
+        "target's three attackers; a Parry does not."
+    ),
     "attacker_limit": (
         "5.1 Combined Attacks: at most three distinct Close Combat attackers on one minifig in "
-        "one player turn; larger units have no hard limit."),
+        "one player turn; larger units have no hard limit."
+    ),
     "response_in_close_combat": (
         "5.2 Close Combat: a unit in Close Combat may respond only to a unit of its own Close "
-        "Combat engagement, and must name it."),
+        "Combat engagement, and must name it."
+    ),
     "no_ranged_in_close_combat": (
-        "5.3 Ranged Combat: a unit in Close Combat cannot take part in a Ranged attack."),
+        "5.3 Ranged Combat: a unit in Close Combat cannot take part in a Ranged attack."
+    ),
     "recovering": (
         "4.1 Disrupted: a Disrupted unit recovers at the start of its owner's next turn and "
-        "moves at Half Speed for that whole turn, back to full speed when the turn ends."),
+        "moves at Half Speed for that whole turn, back to full speed when the turn ends."
+    ),
     "stopped": (
         "4.1 Stopped: Stopped ends at the start of the unit's own next turn; Half Speed set by "
-        "hand (Heavy Armor, a heavy load) lasts until cleared by hand."),
+        "hand (Heavy Armor, a heavy load) lasts until cleared by hand."
+    ),
     "stopped_no_sprint": (
         "4.1 / 5.2: a Stopped unit may not Sprint or Bail; a Grabbed or Grabbing unit may not "
-        "Sprint, Bail or Disengage."),
+        "Sprint, Bail or Disengage."
+    ),
     "bail": "4.3 Bailing: a Bail leaves the Bailer Disrupted unless it went Over the Top.",
-    "disrupted_grab": (
-        "5.2 Grabbing: a unit knocked off its feet (Disrupted) is out of any Grab."),
+    "disrupted_grab": ("5.2 Grabbing: a unit knocked off its feet (Disrupted) is out of any Grab."),
     "mom": (
         "5.4 Momentum: MOM is kept when a turn ends; it is lost when the unit is Stopped, "
         "Disrupted, killed or leaves the battle; a Stopped, Disrupted, Grabbed or Grabbing "
-        "unit cannot gain one."),
+        "unit cannot gain one."
+    ),
     "outnumbered": (
         "5.1 Combined Attacks: allied players' fighters count together; a side is outnumbered "
-        "when the rest of its Close Combat engagement has more fighters (-1 Action Rolls)."),
+        "when the rest of its Close Combat engagement has more fighters (-1 Action Rolls)."
+    ),
     "dead": (
         "A killed unit leaves every Close Combat and Grab; dead and removed units cannot act or "
-        "be attacked. Heroic Feats are left to the organizer, who can clear Disrupted by hand."),
+        "be attacked. Heroic Feats are left to the organizer, who can clear Disrupted by hand."
+    ),
     "order": "Turn order is fixed for the battle; after the last player a new round begins.",
     "loadout": (
         "4.1 Impaired Movement: a status a unit's loadout gives (Heavy Armor: Half Speed) "
-        "applies from the start of the battle and lasts until cleared by hand."),
+        "applies from the start of the battle and lasts until cleared by hand."
+    ),
     "recovery_by_edition": (
         "4.1 Disrupted: the campaign's edition decides how a Disrupted unit gets up on its next "
-        "turn: 2005 spends 2\" of Move standing up; 2010 and 2020 move at Half Speed that "
+        'turn: 2005 spends 2" of Move standing up; 2010 and 2020 move at Half Speed that '
         "turn; in 2010 a Heavy Armored minifig is Busy the whole turn getting up (the organizer "
-        "clears Busy when someone helps)."),
+        "clears Busy when someone helps)."
+    ),
     "long_actions": (
         "4.2 Long Actions: a full-turn Action is started on the unit's own turn and spends its "
         "Action; it is Stopped and Busy until that turn ends. An extended Action of N turns "
         "also takes the Action and movement of its next N-1 own turns. A Busy unit cannot "
-        "respond; the organizer can end it early by clearing Busy."),
+        "respond; the organizer can end it early by clearing Busy."
+    ),
     "sprint_charge": (
         "4.1 Sprinting / 5.4 Charge: a Charge may follow a Sprint in the same turn without "
-        "spending another Action; only one Charge, and not a Strike."),
+        "spending another Action; only one Charge, and not a Strike."
+    ),
     "second_strike": (
         "5.2 Striking: on its own turn a unit that Struck with its Action uses its other hand "
         "(a Counter) only for a second Strike at the same target, or against a unit that "
         "attacked it in response; never after a Charge (5.4 a single Strike). The tracker "
-        "warns that a second weapon must be in hand."),
+        "warns that a second weapon must be in hand."
+    ),
     "charge_single": (
         "5.4 Making the Attack: the Charged defender may use a single Counter against the "
-        "charger in that player turn."),
+        "charger in that player turn."
+    ),
     "counter_fleeing": (
         "5.2 Disengaging (Hank and Butch): after a unit Disengages on its own turn, each "
         "opponent it left may make one Counterstrike on it (an Angry Inch), with or without "
         "an unspent Action; they are not in Close Combat again. The three-attacker limit "
-        "still counts."),
+        "still counts."
+    ),
     "parry_stops": (
         "4.1 Movement: a unit that Parries on its own turn (a response Strike as it moves past) "
-        "is Stopped, and in Close Combat with the attacker when the Parry names him."),
+        "is Stopped, and in Close Combat with the attacker when the Parry names him."
+    ),
     "passer_by": (
         "4.1 Movement: a response Strike marked 'passing by' on a unit in no Close Combat does "
         "not lock him in; a Parry or Counter against that attacker does. Unmarked responses "
-        "engage as before (a brawl), and the tracker warns so the organizer can choose."),
+        "engage as before (a brawl), and the tracker warns so the organizer can choose."
+    ),
     "ranged_single_target": (
         "5.3 Ranged Combat: after a Ranged attack with its Action, a unit may fire again in the "
         "same turn at the same target (another Ranged weapon, the tracker warns), never at "
-        "another target."),
+        "another target."
+    ),
     "collision": (
         "5.4 Minifig Collisions: an attack recorded as a 'collision' costs no Action, only the "
         "MOM, whether or not it follows a missed Charge; the tracker warns when no MOM is "
-        "recorded."),
+        "recorded."
+    ),
 }
 
 
@@ -235,11 +260,16 @@ def initial_state(setup: BattleSetup) -> BattleState:
     Half Speed") apply from the start (reading loadout)."""
     first = setup.players[0].player_id
     units = tuple(
-        UnitState(unit_id=u.unit_id, player_id=u.player_id,
-                  action=ActionState.READY if u.player_id == first else ActionState.HELD,
-                  counters=u.counters, half_speed=Status.HALF_SPEED in u.start_statuses,
-                  stopped=Status.STOPPED in u.start_statuses)
-        for u in setup.units)
+        UnitState(
+            unit_id=u.unit_id,
+            player_id=u.player_id,
+            action=ActionState.READY if u.player_id == first else ActionState.HELD,
+            counters=u.counters,
+            half_speed=Status.HALF_SPEED in u.start_statuses,
+            stopped=Status.STOPPED in u.start_statuses,
+        )
+        for u in setup.units
+    )
     return BattleState(setup=setup, round=1, active=first, units=units)
 
 
@@ -303,9 +333,15 @@ def why_not_respond(state: BattleState, unit_id: BattleUnitId) -> str | None:
     return None
 
 
-def close_combat_refusal(setup: BattleSetup, state: BattleState, actor: BattleUnitId,
-                         maneuver: Maneuver = Maneuver.STRIKE, *, as_response: bool,
-                         hands: int = 1) -> UserError | None:
+def close_combat_refusal(
+    setup: BattleSetup,
+    state: BattleState,
+    actor: BattleUnitId,
+    maneuver: Maneuver = Maneuver.STRIKE,
+    *,
+    as_response: bool,
+    hands: int = 1,
+) -> UserError | None:
     """Why ``actor`` can make no Close Combat attack (``maneuver``, ``hands``) now, whoever
     the target: the checks of a ``CloseCombatAttack`` that ask nothing of the target (the
     attacker alive, on the table and not Disrupted, 4.1; an Action, or a held Action in
@@ -373,8 +409,12 @@ def outnumbered_modifier(state: BattleState, unit_id: BattleUnitId) -> Modifier 
     ours, theirs = close_combat_sides(state, unit_id)
     if ours >= theirs:
         return None
-    return Modifier(-1, Stat.ACTION, f"outnumbered in Close Combat, {ours} against {theirs}",
-                    "5.1 Combined Attacks")
+    return Modifier(
+        -1,
+        Stat.ACTION,
+        f"outnumbered in Close Combat, {ours} against {theirs}",
+        "5.1 Combined Attacks",
+    )
 
 
 def automatic_hit_reasons(state: BattleState, unit_id: BattleUnitId) -> tuple[str, ...]:
@@ -398,17 +438,40 @@ def attackers_left(state: BattleState, unit_id: BattleUnitId) -> int | None:
 # --- event builders (derive "in response" from whose turn it is) ----------------------------
 
 
-def spend_action(state: BattleState, unit_id: BattleUnitId, how: ActionUse, *,
-                 target: BattleUnitId | None = None, over_the_top: bool = False,
-                 note: str = "") -> ActionSpent:
-    return ActionSpent(actor=unit_id, how=how, as_response=not is_own_turn(state, unit_id),
-                       target=target, over_the_top=over_the_top, note=note)
+def spend_action(
+    state: BattleState,
+    unit_id: BattleUnitId,
+    how: ActionUse,
+    *,
+    target: BattleUnitId | None = None,
+    over_the_top: bool = False,
+    note: str = "",
+) -> ActionSpent:
+    return ActionSpent(
+        actor=unit_id,
+        how=how,
+        as_response=not is_own_turn(state, unit_id),
+        target=target,
+        over_the_top=over_the_top,
+        note=note,
+    )
 
 
-def close_combat_attack(state: BattleState, unit_id: BattleUnitId, target: BattleUnitId, *,
-                        maneuver: Maneuver = Maneuver.STRIKE, hands: int = 1) -> CloseCombatAttack:
-    return CloseCombatAttack(actor=unit_id, target=target, maneuver=maneuver, hands=hands,
-                             as_response=not is_own_turn(state, unit_id))
+def close_combat_attack(
+    state: BattleState,
+    unit_id: BattleUnitId,
+    target: BattleUnitId,
+    *,
+    maneuver: Maneuver = Maneuver.STRIKE,
+    hands: int = 1,
+) -> CloseCombatAttack:
+    return CloseCombatAttack(
+        actor=unit_id,
+        target=target,
+        maneuver=maneuver,
+        hands=hands,
+        as_response=not is_own_turn(state, unit_id),
+    )
 
 
 def attack_use(state: BattleState, unit_id: BattleUnitId) -> Use:
@@ -473,8 +536,13 @@ class _Draft:
         for idx, unit in self.changed.items():
             units[idx] = unit
         st = self.state
-        return BattleState(setup=st.setup, round=st.round, active=st.active,
-                           units=tuple(units), finished=st.finished)
+        return BattleState(
+            setup=st.setup,
+            round=st.round,
+            active=st.active,
+            units=tuple(units),
+            finished=st.finished,
+        )
 
 
 def _check_can_act(d: _Draft, u: UnitState, doing: str = "act") -> None:
@@ -486,8 +554,9 @@ def _check_can_act(d: _Draft, u: UnitState, doing: str = "act") -> None:
     if u.out:
         raise RuleViolation(f"{name} is out of the battle and cannot {doing}.")
     if u.disrupted:
-        raise RuleViolation(f"{name} is Disrupted and cannot {doing} until its next turn.",
-                            "4.1 Disrupted")
+        raise RuleViolation(
+            f"{name} is Disrupted and cannot {doing} until its next turn.", "4.1 Disrupted"
+        )
 
 
 def _check_target(d: _Draft, actor: UnitState, target: UnitState) -> None:
@@ -506,11 +575,13 @@ def _check_turn(d: _Draft, u: UnitState, as_response: bool) -> None:
     name = d.name(u.unit_id)
     active = d.player_name(d.state.active)
     if own and as_response:
-        raise RuleViolation(f"It is {active}'s turn: {name} acts normally, not in response.",
-                            "4.3 Enemy Response")
+        raise RuleViolation(
+            f"It is {active}'s turn: {name} acts normally, not in response.", "4.3 Enemy Response"
+        )
     if not own and not as_response:
-        raise RuleViolation(f"It is {active}'s turn: {name} can only act in response.",
-                            "4.3 Enemy Response")
+        raise RuleViolation(
+            f"It is {active}'s turn: {name} can only act in response.", "4.3 Enemy Response"
+        )
 
 
 def _spend_action(d: _Draft, u: UnitState, as_response: bool) -> UnitState:
@@ -520,25 +591,31 @@ def _spend_action(d: _Draft, u: UnitState, as_response: bool) -> UnitState:
     if not as_response:
         if a is ActionState.READY:
             return _evolve(u, action=ActionState.SPENT_OWN_TURN)
-        raise RuleViolation(f"{d.name(u.unit_id)} has already spent its Action this turn.",
-                            "4.2 Action")
+        raise RuleViolation(
+            f"{d.name(u.unit_id)} has already spent its Action this turn.", "4.2 Action"
+        )
     if a is ActionState.HELD or a is ActionState.READY:
         return _evolve(u, action=ActionState.SPENT_RESPONSE)
     name = d.name(u.unit_id)
     if a is ActionState.SPENT_OWN_TURN:
         raise RuleViolation(
             f"{name} spent its Action on its own turn; it can respond only with an Action "
-            "saved from its previous turn.", "4.3 Enemy Response")
-    raise RuleViolation(f"{name} has already responded since its last turn.",
-                        "4.3 Enemy Response")
+            "saved from its previous turn.",
+            "4.3 Enemy Response",
+        )
+    raise RuleViolation(f"{name} has already responded since its last turn.", "4.3 Enemy Response")
 
 
-def _spend_or_sprint_charge(d: _Draft, u: UnitState, as_response: bool,
-                            maneuver: str) -> UnitState:
+def _spend_or_sprint_charge(d: _Draft, u: UnitState, as_response: bool, maneuver: str) -> UnitState:
     """Spend the Action, except for a Charge after a Sprint this turn: "Sprinting can be
     combined with a Charge attack (5.4: Charge!) as part of a single Action" (4.1)."""
-    if (maneuver == Maneuver.CHARGE.value and u.sprinted and not as_response
-            and d.own_turn(u) and u.action is ActionState.SPENT_OWN_TURN):
+    if (
+        maneuver == Maneuver.CHARGE.value
+        and u.sprinted
+        and not as_response
+        and d.own_turn(u)
+        and u.action is ActionState.SPENT_OWN_TURN
+    ):
         return _evolve(u, sprinted=False)
     return _spend_action(d, u, as_response)
 
@@ -551,7 +628,9 @@ def _use_hands(d: _Draft, u: UnitState, hands: int, spend: bool = True) -> UnitS
     if u.counters_used + hands > u.counters:
         raise RuleViolation(
             f"{d.name(u.unit_id)} has used {u.counters_used} of its {u.counters} Counters this "
-            f"turn and has {u.counters_left} left, not {hands}.", "5.2 Counters and Actions")
+            f"turn and has {u.counters_left} left, not {hands}.",
+            "5.2 Counters and Actions",
+        )
     action = u.action
     if spend:
         if action is ActionState.READY:
@@ -569,12 +648,14 @@ def _check_response_scope(d: _Draft, u: UnitState, target: BattleUnitId | None) 
     if target is None:
         raise RuleViolation(
             f"{name} is in Close Combat: name the Close Combat opponent it responds to.",
-            "5.2 Close Combat")
+            "5.2 Close Combat",
+        )
     group = _engagement(d, u.unit_id)
     if target not in group:
         raise RuleViolation(
-            f"{name} is in Close Combat and cannot respond to {d.name(target)}, who is outside "
-            "it.", "5.2 Close Combat")
+            f"{name} is in Close Combat and cannot respond to {d.name(target)}, who is outside it.",
+            "5.2 Close Combat",
+        )
 
 
 def _engagement(d: _Draft, unit_id: BattleUnitId) -> set[BattleUnitId]:
@@ -591,13 +672,13 @@ def _engagement(d: _Draft, unit_id: BattleUnitId) -> set[BattleUnitId]:
 def _add_attacker(d: _Draft, attacker: BattleUnitId, target: UnitState) -> UnitState:
     if attacker in target.attackers:
         return target
-    if (d.setup.unit(target.unit_id).minifig
-            and len(target.attackers) >= MAX_CLOSE_COMBAT_ATTACKERS):
+    if d.setup.unit(target.unit_id).minifig and len(target.attackers) >= MAX_CLOSE_COMBAT_ATTACKERS:
         names = ", ".join(d.name(a) for a in target.attackers)
         raise RuleViolation(
             f"{d.name(target.unit_id)} already has three Close Combat attackers this turn "
             f"({names}); no minifig can be attacked by more than three in one player's turn.",
-            "5.2 Close Combat")
+            "5.2 Close Combat",
+        )
     return _evolve(target, attackers=target.attackers + (attacker,))
 
 
@@ -654,8 +735,13 @@ def _kill(d: _Draft, unit_id: BattleUnitId, strict: bool) -> None:
     d.put(_evolve(d.get(unit_id), dead=True, disrupted=False, recovering=False, stopped=False))
 
 
-def _set_status(d: _Draft, unit_id: BattleUnitId, status: Status,
-                with_ids: tuple[BattleUnitId, ...], strict: bool) -> None:
+def _set_status(
+    d: _Draft,
+    unit_id: BattleUnitId,
+    status: Status,
+    with_ids: tuple[BattleUnitId, ...],
+    strict: bool,
+) -> None:
     """Give ``status`` to the unit. ``strict``: refuse a change that changes nothing."""
     u = d.get(unit_id)
     name = d.name(unit_id)
@@ -695,15 +781,18 @@ def _set_status(d: _Draft, unit_id: BattleUnitId, status: Status,
                 _grab(d, unit_id, other)
             else:
                 if o.disrupted:
-                    raise RuleViolation(f"{d.name(other)} is Disrupted and cannot Grab.",
-                                        "4.1 Disrupted")
+                    raise RuleViolation(
+                        f"{d.name(other)} is Disrupted and cannot Grab.", "4.1 Disrupted"
+                    )
                 _grab(d, other, unit_id)
         if strict and d.get(unit_id) == before:
             raise RuleViolation(f"{name} is already {status.label} with them.")
         return
     if status is Status.BUSY:
-        raise UserError(f"{name} becomes Busy by starting a full-turn or extended Action "
-                        "(4.2 Long Actions), not by setting a status.")
+        raise UserError(
+            f"{name} becomes Busy by starting a full-turn or extended Action "
+            "(4.2 Long Actions), not by setting a status."
+        )
     flag = _FLAGS[status]
     if getattr(u, flag):
         if strict:
@@ -717,13 +806,13 @@ def _set_status(d: _Draft, unit_id: BattleUnitId, status: Status,
     elif status is Status.STOPPED:
         changes["mom"] = False
     elif status is Status.RECOVERING and u.disrupted:
-        raise RuleViolation(f"{name} is still Disrupted; it recovers at its next turn.",
-                            "4.1 Disrupted")
-    elif status is Status.MOM:
-        if u.disrupted or u.stopped or u.grabbed_by or u.grabbing:
-            raise RuleViolation(
-                f"{name} cannot gain a MOM while Disrupted, Stopped or in a Grab.",
-                "5.4 Momentum")
+        raise RuleViolation(
+            f"{name} is still Disrupted; it recovers at its next turn.", "4.1 Disrupted"
+        )
+    elif status is Status.MOM and (u.disrupted or u.stopped or u.grabbed_by or u.grabbing):
+        raise RuleViolation(
+            f"{name} cannot gain a MOM while Disrupted, Stopped or in a Grab.", "5.4 Momentum"
+        )
     d.put(_evolve(u, **changes))
 
 
@@ -739,8 +828,13 @@ _FLAGS = {
 }
 
 
-def _clear_status(d: _Draft, unit_id: BattleUnitId, status: Status,
-                  with_ids: tuple[BattleUnitId, ...], strict: bool) -> None:
+def _clear_status(
+    d: _Draft,
+    unit_id: BattleUnitId,
+    status: Status,
+    with_ids: tuple[BattleUnitId, ...],
+    strict: bool,
+) -> None:
     u = d.get(unit_id)
     name = d.name(unit_id)
     if with_ids and not status.takes_units:
@@ -755,7 +849,9 @@ def _clear_status(d: _Draft, unit_id: BattleUnitId, status: Status,
             if other in u.grabbing or other in u.grabbed_by:
                 raise RuleViolation(
                     f"{name} and {d.name(other)} are in a Grab: release or break it before "
-                    "they part.", "5.2 Grabbing")
+                    "they part.",
+                    "5.2 Grabbing",
+                )
             _unlink(d, unit_id, other)
         if strict and not others:
             raise RuleViolation(f"{name} is not in Close Combat.")
@@ -799,7 +895,8 @@ def _turn_ended(d: _Draft, e: TurnEnded) -> BattleState:
         raise RuleViolation(
             f"The turn to end is {state.active_player.name}'s in round {state.round}, not "
             f"{setup.player(e.player).name if e.player in setup.player_index else e.player}'s "
-            f"in round {e.round}.")
+            f"in round {e.round}."
+        )
     ending = state.active
     i = setup.player_index[ending]
     j = (i + 1) % len(setup.players)
@@ -818,23 +915,40 @@ def _turn_ended(d: _Draft, e: TurnEnded) -> BattleState:
         if pid == starting:
             changes.update(_starting_turn(setup, _evolve(u, **changes)))
         units.append(_evolve(u, **changes))
-    return BattleState(setup=state.setup, round=new_round, active=starting,
-                       units=tuple(units), finished=False)
+    return BattleState(
+        setup=state.setup, round=new_round, active=starting, units=tuple(units), finished=False
+    )
 
 
 #: What lasts one player turn: Counters used, attackers, and the marks of Close Combat and
 #: Ranged attacks (5.1, 5.2, 5.3, 5.4). All reset when any turn ends.
 _TURN_MARKS: dict[str, object] = {
-    "counters_used": 0, "attackers": (), "struck": (), "charged": False,
-    "charged_by": frozenset(), "countered": (), "disengaged_from": frozenset(),
-    "counterstruck_by": frozenset(), "shot_at": (), "sprinted": False,
+    "counters_used": 0,
+    "attackers": (),
+    "struck": (),
+    "charged": False,
+    "charged_by": frozenset(),
+    "countered": (),
+    "disengaged_from": frozenset(),
+    "counterstruck_by": frozenset(),
+    "shot_at": (),
+    "sprinted": False,
 }
 
 
 def _has_turn_marks(u: UnitState) -> bool:
-    return bool(u.counters_used or u.attackers or u.struck or u.charged or u.charged_by
-                or u.countered or u.disengaged_from or u.counterstruck_by or u.shot_at
-                or u.sprinted)
+    return bool(
+        u.counters_used
+        or u.attackers
+        or u.struck
+        or u.charged
+        or u.charged_by
+        or u.countered
+        or u.disengaged_from
+        or u.counterstruck_by
+        or u.shot_at
+        or u.sprinted
+    )
 
 
 def _ending_turn(u: UnitState) -> dict[str, object]:
@@ -856,16 +970,21 @@ def _starting_turn(setup: BattleSetup, u: UnitState) -> dict[str, object]:
         return changes
     if u.busy:
         if u.busy_turns > 0:
-            changes.update(action=ActionState.SPENT_OWN_TURN, stopped=True,
-                           busy_turns=u.busy_turns - 1)
+            changes.update(
+                action=ActionState.SPENT_OWN_TURN, stopped=True, busy_turns=u.busy_turns - 1
+            )
         else:  # a busy Action started on another's turn (organizer's entry) ends here
             changes.update(busy="", busy_turns=0)
     if u.disrupted:
         rules = setup.rules
         changes["disrupted"] = False
         if setup.unit(u.unit_id).heavy_armor and rules.heavy_armor_full_turn_recovery:
-            changes.update(busy=HEAVY_ARMOR_GETTING_UP, busy_turns=0,
-                           action=ActionState.SPENT_OWN_TURN, stopped=True)
+            changes.update(
+                busy=HEAVY_ARMOR_GETTING_UP,
+                busy_turns=0,
+                action=ActionState.SPENT_OWN_TURN,
+                stopped=True,
+            )
         elif rules.recovery is Recovery.STAND_UP:
             changes["standing_up"] = True
         else:
@@ -884,8 +1003,7 @@ HEAVY_ARMOR_GETTING_UP = "getting up in Heavy Armor"
 def _action_spent(d: _Draft, e: ActionSpent) -> BattleState:
     u = d.get(e.actor)
     how = e.how
-    _check_can_act(d, u, "act" if how is ActionUse.ATTACK or how is ActionUse.OTHER
-                   else how.label)
+    _check_can_act(d, u, "act" if how is ActionUse.ATTACK or how is ActionUse.OTHER else how.label)
     if e.target is not None:
         _check_target(d, u, d.get(e.target))
     if how is ActionUse.ATTACK or how is ActionUse.OTHER:
@@ -895,16 +1013,17 @@ def _action_spent(d: _Draft, e: ActionSpent) -> BattleState:
     name = d.name(e.actor)
     if e.how is ActionUse.SPRINT:
         if e.as_response:
-            raise RuleViolation(f"{name} cannot Sprint as a response; it may Bail instead.",
-                                "4.3 Bailing")
+            raise RuleViolation(
+                f"{name} cannot Sprint as a response; it may Bail instead.", "4.3 Bailing"
+            )
         if u.stopped:
-            raise RuleViolation(f"{name} is Stopped: its movement is over for the turn.",
-                                "4.1 Stopped")
+            raise RuleViolation(
+                f"{name} is Stopped: its movement is over for the turn.", "4.1 Stopped"
+            )
     if e.how in (ActionUse.SPRINT, ActionUse.BAIL) and (u.grabbing or u.grabbed_by):
         raise RuleViolation(f"{name} is in a Grab and cannot move or Bail.", "5.2 Grabbing")
     if e.how is ActionUse.BAIL and u.stopped:
-        raise RuleViolation(f"{name} is Stopped: its movement is over for the turn.",
-                            "4.1 Stopped")
+        raise RuleViolation(f"{name} is Stopped: its movement is over for the turn.", "4.1 Stopped")
     if e.how is ActionUse.PARRY:
         _check_turn(d, u, e.as_response)
         u = _use_hands(d, u, 1)
@@ -949,32 +1068,45 @@ def _check_counter(d: _Draft, u: UnitState, t: UnitState, *, counterstrike: bool
     name, other = d.name(u.unit_id), d.name(t.unit_id)
     if u.unit_id in t.disengaged_from:
         if not counterstrike:
-            raise RuleViolation(f"{other} is Disengaging from {name}: there is nothing to "
-                                "Parry, only a Counterstrike to make.", "5.2 Disengaging")
+            raise RuleViolation(
+                f"{other} is Disengaging from {name}: there is nothing to "
+                "Parry, only a Counterstrike to make.",
+                "5.2 Disengaging",
+            )
         if u.unit_id in t.counterstruck_by:
-            raise RuleViolation(f"{name} already made its one Counterstrike on {other} as "
-                                f"{other} Disengaged.", "5.2 Disengaging")
+            raise RuleViolation(
+                f"{name} already made its one Counterstrike on {other} as {other} Disengaged.",
+                "5.2 Disengaging",
+            )
         return True
     if t.unit_id in u.attackers and t.unit_id not in u.close_combat:
         return False  # a minifig passing by Parries (or strikes back): now in Close Combat
     if not u.close_combat:
-        raise RuleViolation(f"{name} is not in Close Combat; Counters are only for Close Combat.",
-                            "5.2 Counters and Actions")
+        raise RuleViolation(
+            f"{name} is not in Close Combat; Counters are only for Close Combat.",
+            "5.2 Counters and Actions",
+        )
     if t.unit_id not in _engagement(d, u.unit_id):
-        raise RuleViolation(f"{name} is not in Close Combat with {other}.",
-                            "5.2 Counters and Actions")
+        raise RuleViolation(
+            f"{name} is not in Close Combat with {other}.", "5.2 Counters and Actions"
+        )
     if d.own_turn(u) and u.struck and t.unit_id not in u.attackers:
         # Its other hand on its own turn: a second Strike (or a Counter to a response on it).
         if u.charged:
-            raise RuleViolation(f"{name} Charged this turn: a Charge allows a single Strike.",
-                                "5.4 Making the Attack")
+            raise RuleViolation(
+                f"{name} Charged this turn: a Charge allows a single Strike.",
+                "5.4 Making the Attack",
+            )
         if t.unit_id not in u.struck:
             raise RuleViolation(
-                f"{name}'s second Strike must be against the same target, "
-                f"{d.name(u.struck[0])}.", "5.2 Striking")
+                f"{name}'s second Strike must be against the same target, {d.name(u.struck[0])}.",
+                "5.2 Striking",
+            )
     if t.unit_id in u.charged_by and t.unit_id in u.countered:
-        raise RuleViolation(f"{other} Charged {name}: the defender is limited to a single "
-                            "Counter.", "5.4 Making the Attack")
+        raise RuleViolation(
+            f"{other} Charged {name}: the defender is limited to a single Counter.",
+            "5.4 Making the Attack",
+        )
     return False
 
 
@@ -998,8 +1130,15 @@ def _close_combat_attack(d: _Draft, e: CloseCombatAttack) -> BattleState:
     return d.build()
 
 
-def _pay_for_attack(d: _Draft, u: UnitState, as_response: bool, maneuver: str,
-                    target: BattleUnitId | None, *, close: bool) -> UnitState:
+def _pay_for_attack(
+    d: _Draft,
+    u: UnitState,
+    as_response: bool,
+    maneuver: str,
+    target: BattleUnitId | None,
+    *,
+    close: bool,
+) -> UnitState:
     """Spend the Action on an attack, or let it continue the Action already spent on one:
 
     - a Charge after a Sprint this turn (4.1 "Sprinting can be combined with a Charge attack
@@ -1008,18 +1147,21 @@ def _pay_for_attack(d: _Draft, u: UnitState, as_response: bool, maneuver: str,
       against a single target in a turn, even if they have multiple Ranged weapons").
     """
     name = d.name(u.unit_id)
-    spent_here = (u.action is ActionState.SPENT_RESPONSE if as_response
-                  else u.action is ActionState.SPENT_OWN_TURN and d.own_turn(u))
+    spent_here = (
+        u.action is ActionState.SPENT_RESPONSE
+        if as_response
+        else u.action is ActionState.SPENT_OWN_TURN and d.own_turn(u)
+    )
     if close and maneuver == Maneuver.CHARGE.value:
         u = _spend_or_sprint_charge(d, u, as_response, maneuver)
-        return _evolve(u, struck=u.struck + ((target,) if target is not None else ()),
-                       charged=True)
+        return _evolve(u, struck=u.struck + ((target,) if target is not None else ()), charged=True)
     if not close and spent_here and u.shot_at:
         if target not in u.shot_at:
             raise RuleViolation(
                 f"{name} already fired at {d.name(u.shot_at[0])} this turn: Ranged attacks "
                 "go against a single target in a turn, even with several Ranged weapons.",
-                "5.3 Ranged Combat")
+                "5.3 Ranged Combat",
+            )
         return u
     u = _spend_action(d, u, as_response)
     if target is None:
@@ -1031,8 +1173,9 @@ def _pay_for_attack(d: _Draft, u: UnitState, as_response: bool, maneuver: str,
     return u
 
 
-def _engage(d: _Draft, actor: BattleUnitId, target: BattleUnitId, maneuver: str,
-            passing_by: bool) -> None:
+def _engage(
+    d: _Draft, actor: BattleUnitId, target: BattleUnitId, maneuver: str, passing_by: bool
+) -> None:
     """Count the attacker toward the target's three and put both in Close Combat, except for
     a response at a minifig ``passing_by`` who is in no Close Combat yet: 4.1 "If he declines
     to Parry and survives, he can ignore the attack and continue moving" (reading passer_by);
@@ -1057,7 +1200,8 @@ def _status_cleared(d: _Draft, e: StatusCleared) -> BattleState:
     if e.status is Status.IN_CLOSE_COMBAT and (u.grabbed_by or u.grabbing):
         raise RuleViolation(
             f"{d.name(e.actor)} is in a Grab and cannot Disengage until it is released.",
-            "5.2 Grabbing")
+            "5.2 Grabbing",
+        )
     before = u.close_combat
     _clear_status(d, e.actor, e.status, e.with_ids, strict=True)
     if e.status is Status.IN_CLOSE_COMBAT and d.own_turn(u):
@@ -1101,25 +1245,33 @@ def _attack_resolved(d: _Draft, e: AttackResolved) -> BattleState:
         if target is not None:
             _check_target(d, u, target)
         if not e.close_combat and u.close_combat and not collision:
-            raise RuleViolation(f"{name} is in Close Combat and cannot make Ranged attacks.",
-                                "5.3 Ranged Combat")
+            raise RuleViolation(
+                f"{name} is in Close Combat and cannot make Ranged attacks.", "5.3 Ranged Combat"
+            )
         fleeing = False
         if collision:
             # 5.4: "A Collision occurs as part of normal Movement and does not cost an Action."
             d.put(_evolve(u, mom=False))
             continue
         if p.use is Use.COUNTER:
-            if not e.close_combat or target is None or (
+            if (
+                not e.close_combat
+                or target is None
+                or (
                     p.unit not in target.disengaged_from
-                    and target.unit_id not in _engagement(d, p.unit)):
+                    and target.unit_id not in _engagement(d, p.unit)
+                )
+            ):
                 raise RuleViolation(
                     f"{name} can Counterstrike only an opponent it is in Close Combat with.",
-                    "5.2 Counters and Actions")
+                    "5.2 Counters and Actions",
+                )
             fleeing = _check_counter(d, u, target, counterstrike=True)
             u = _evolve(_use_hands(d, u, p.hands), countered=u.countered + (target.unit_id,))
         else:
-            u = _pay_for_attack(d, u, p.use is Use.RESPONSE, maneuver, e.target,
-                                close=e.close_combat)
+            u = _pay_for_attack(
+                d, u, p.use is Use.RESPONSE, maneuver, e.target, close=e.close_combat
+            )
             _check_response_scope(d, u, e.target)
             if e.close_combat:
                 u = _use_hands(d, u, p.hands, spend=False)
@@ -1129,8 +1281,7 @@ def _attack_resolved(d: _Draft, e: AttackResolved) -> BattleState:
                 t = _add_attacker(d, p.unit, d.get(e.target))
                 d.put(_evolve(t, counterstruck_by=t.counterstruck_by | {p.unit}))
             else:
-                _engage(d, p.unit, e.target, maneuver,
-                        p.use is Use.RESPONSE and e.passing_by)
+                _engage(d, p.unit, e.target, maneuver, p.use is Use.RESPONSE and e.passing_by)
     for change in e.effects:
         _apply_change(d, change)
     for uid in e.killed:
@@ -1157,12 +1308,13 @@ def _long_action(d: _Draft, e: LongActionStarted) -> BattleState:
     if not d.own_turn(u):
         raise RuleViolation(
             f"{name} can start a full-turn Action only on its own turn: it takes up the "
-            "minifig's entire turn.", "4.2 Long Actions")
+            "minifig's entire turn.",
+            "4.2 Long Actions",
+        )
     if u.busy:
         raise RuleViolation(f"{name} is already Busy {u.busy}.", "4.2 Long Actions")
     u = _spend_action(d, u, as_response=False)
-    d.put(_evolve(u, busy=what, busy_turns=e.turns - 1, stopped=True, mom=False,
-                  sprinted=False))
+    d.put(_evolve(u, busy=what, busy_turns=e.turns - 1, stopped=True, mom=False, sprinted=False))
     return d.build()
 
 
@@ -1180,8 +1332,13 @@ def _warning_overruled(d: _Draft, e: WarningOverruled) -> BattleState:
 
 
 def _battle_finished(d: _Draft, e: BattleFinished) -> BattleState:
-    return BattleState(setup=d.state.setup, round=d.state.round, active=d.state.active,
-                       units=d.state.units, finished=True)
+    return BattleState(
+        setup=d.state.setup,
+        round=d.state.round,
+        active=d.state.active,
+        units=d.state.units,
+        finished=True,
+    )
 
 
 _HANDLERS: dict[type, Callable[[_Draft, Any], BattleState]] = {

@@ -15,20 +15,46 @@ from brikdesk.domain.ids import BattleUnitId, PlayerId
 
 SNAPSHOT_VERSION = 1
 
-_FLAGS = ("half_speed", "stopped", "disrupted", "recovering", "dead", "out", "mom", "sprinted",
-          "standing_up")
+_FLAGS = (
+    "half_speed",
+    "stopped",
+    "disrupted",
+    "recovering",
+    "dead",
+    "out",
+    "mom",
+    "sprinted",
+    "standing_up",
+)
 #: Fields added after version 1 snapshots were written: read with their defaults.
-_LATER = frozenset({"sprinted", "standing_up", "busy", "busy_turns", "struck", "charged",
-                    "charged_by", "countered", "disengaged_from", "counterstruck_by",
-                    "shot_at"})
+_LATER = frozenset(
+    {
+        "sprinted",
+        "standing_up",
+        "busy",
+        "busy_turns",
+        "struck",
+        "charged",
+        "charged_by",
+        "countered",
+        "disengaged_from",
+        "counterstruck_by",
+        "shot_at",
+    }
+)
 _LATER_SETS = ("charged_by", "disengaged_from", "counterstruck_by")
 _LATER_LISTS = ("struck", "countered", "shot_at")
 _SETS = ("close_combat", "grabbing", "grabbed_by")
 
 
 def unit_to_json(u: UnitState) -> dict[str, Any]:
-    data: dict[str, Any] = {"unit": u.unit_id, "player": u.player_id, "action": u.action.value,
-                            "counters": u.counters, "counters_used": u.counters_used}
+    data: dict[str, Any] = {
+        "unit": u.unit_id,
+        "player": u.player_id,
+        "action": u.action.value,
+        "counters": u.counters,
+        "counters_used": u.counters_used,
+    }
     for flag in _FLAGS:
         data[flag] = getattr(u, flag)
     for name in _SETS:
@@ -45,8 +71,13 @@ def unit_to_json(u: UnitState) -> dict[str, Any]:
 
 
 def state_to_json(state: BattleState) -> dict[str, Any]:
-    return {"version": SNAPSHOT_VERSION, "round": state.round, "active": state.active,
-            "finished": state.finished, "units": [unit_to_json(u) for u in state.units]}
+    return {
+        "version": SNAPSHOT_VERSION,
+        "round": state.round,
+        "active": state.active,
+        "finished": state.finished,
+        "units": [unit_to_json(u) for u in state.units],
+    }
 
 
 def _unit_from_json(data: Mapping[str, Any]) -> UnitState:
@@ -63,31 +94,51 @@ def _unit_from_json(data: Mapping[str, Any]) -> UnitState:
         return tuple(BattleUnitId(int(i)) for i in raw(name))
 
     return UnitState(
-        unit_id=BattleUnitId(int(data["unit"])), player_id=PlayerId(int(data["player"])),
-        action=ActionState(data["action"]), counters=int(data["counters"]),
+        unit_id=BattleUnitId(int(data["unit"])),
+        player_id=PlayerId(int(data["player"])),
+        action=ActionState(data["action"]),
+        counters=int(data["counters"]),
         counters_used=int(data["counters_used"]),
-        half_speed=flag("half_speed"), stopped=flag("stopped"), disrupted=flag("disrupted"),
-        recovering=flag("recovering"), dead=flag("dead"), out=flag("out"), mom=flag("mom"),
-        close_combat=ids("close_combat"), grabbing=ids("grabbing"),
+        half_speed=flag("half_speed"),
+        stopped=flag("stopped"),
+        disrupted=flag("disrupted"),
+        recovering=flag("recovering"),
+        dead=flag("dead"),
+        out=flag("out"),
+        mom=flag("mom"),
+        close_combat=ids("close_combat"),
+        grabbing=ids("grabbing"),
         grabbed_by=ids("grabbed_by"),
         attackers=seq("attackers"),
-        busy=str(data.get("busy", "")), busy_turns=int(data.get("busy_turns", 0)),
-        sprinted=flag("sprinted"), standing_up=flag("standing_up"), struck=seq("struck"),
-        charged=flag("charged"), charged_by=ids("charged_by"), countered=seq("countered"),
-        disengaged_from=ids("disengaged_from"), counterstruck_by=ids("counterstruck_by"),
-        shot_at=seq("shot_at"))
+        busy=str(data.get("busy", "")),
+        busy_turns=int(data.get("busy_turns", 0)),
+        sprinted=flag("sprinted"),
+        standing_up=flag("standing_up"),
+        struck=seq("struck"),
+        charged=flag("charged"),
+        charged_by=ids("charged_by"),
+        countered=seq("countered"),
+        disengaged_from=ids("disengaged_from"),
+        counterstruck_by=ids("counterstruck_by"),
+        shot_at=seq("shot_at"),
+    )
 
 
 def state_from_json(setup: BattleSetup, data: Mapping[str, Any]) -> BattleState:
     """Rebuild a snapshot; raises ``EventFormatError`` if it does not fit ``setup``."""
     try:
         if data["version"] != SNAPSHOT_VERSION:
-            raise EventFormatError(f"snapshot version {data['version']!r} is not "
-                                   f"{SNAPSHOT_VERSION}")
+            raise EventFormatError(
+                f"snapshot version {data['version']!r} is not {SNAPSHOT_VERSION}"
+            )
         units = tuple(_unit_from_json(u) for u in data["units"])
-        state = BattleState(setup=setup, round=int(data["round"]),
-                            active=PlayerId(int(data["active"])),
-                            units=units, finished=bool(data["finished"]))
+        state = BattleState(
+            setup=setup,
+            round=int(data["round"]),
+            active=PlayerId(int(data["active"])),
+            units=units,
+            finished=bool(data["finished"]),
+        )
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, EventFormatError):
             raise

@@ -44,8 +44,9 @@ def _player(setup: BattleSetup, player_id: PlayerId) -> str:
     return f"player {player_id}"
 
 
-def _status_on(setup: BattleSetup, who: str, status: Status,
-               with_ids: tuple[BattleUnitId, ...]) -> str:
+def _status_on(
+    setup: BattleSetup, who: str, status: Status, with_ids: tuple[BattleUnitId, ...]
+) -> str:
     others = _names(setup, with_ids)
     return {
         Status.HALF_SPEED: f"{who} moves at Half Speed",
@@ -59,12 +60,13 @@ def _status_on(setup: BattleSetup, who: str, status: Status,
         Status.MOM: f"{who} gains a MOM",
         Status.OUT: f"{who} leaves the battle",
         Status.BUSY: f"{who} is Busy",
-        Status.STANDING_UP: f"{who} stands up (2\" of Move)",
+        Status.STANDING_UP: f'{who} stands up (2" of Move)',
     }[status]
 
 
-def _status_off(setup: BattleSetup, who: str, status: Status,
-                with_ids: tuple[BattleUnitId, ...]) -> str:
+def _status_off(
+    setup: BattleSetup, who: str, status: Status, with_ids: tuple[BattleUnitId, ...]
+) -> str:
     others = _names(setup, with_ids)
     return {
         Status.HALF_SPEED: f"{who} is back to full speed",
@@ -72,12 +74,13 @@ def _status_off(setup: BattleSetup, who: str, status: Status,
         Status.DISRUPTED: f"{who} is no longer Disrupted",
         Status.RECOVERING: f"{who} has recovered from Disruption",
         Status.DEAD: f"{who} is alive again",
-        Status.IN_CLOSE_COMBAT: (f"{who} Disengages from {others}" if others
-                                 else f"{who} Disengages from Close Combat"),
-        Status.GRABBED: (f"{who} is released by {others}" if others
-                         else f"{who} is released from every Grab"),
-        Status.GRABBING: (f"{who} releases {others}" if others
-                          else f"{who} releases every Grab"),
+        Status.IN_CLOSE_COMBAT: (
+            f"{who} Disengages from {others}" if others else f"{who} Disengages from Close Combat"
+        ),
+        Status.GRABBED: (
+            f"{who} is released by {others}" if others else f"{who} is released from every Grab"
+        ),
+        Status.GRABBING: (f"{who} releases {others}" if others else f"{who} releases every Grab"),
         Status.MOM: f"{who} loses its MOM",
         Status.OUT: f"{who} returns to the battle",
         Status.BUSY: f"{who} is no longer Busy",
@@ -108,8 +111,11 @@ def describe(setup: BattleSetup, event: Event) -> str:
             text = f"{prefix}Sprints" + (f": {event.note}" if event.note else "")
         elif how is ActionUse.BAIL:
             away = f" away from{on}" if on else ""
-            text = (f"{prefix}Bails{away} and lands on its feet (Over the Top)"
-                    if event.over_the_top else f"{prefix}Bails{away} and is Disrupted")
+            text = (
+                f"{prefix}Bails{away} and lands on its feet (Over the Top)"
+                if event.over_the_top
+                else f"{prefix}Bails{away} and is Disrupted"
+            )
         elif how is ActionUse.PARRY:
             text = f"{prefix}Parries{on}"
         else:
@@ -123,8 +129,12 @@ def describe(setup: BattleSetup, event: Event) -> str:
     if isinstance(event, CloseCombatAttack):
         prefix = "responds: " if event.as_response else ""
         hands = f" ({_plural(event.hands, 'hand', 'hands')})" if event.hands != 1 else ""
-        verb = {"strike": "Strikes", "grab": "tries to Grab", "shove": "Shoves",
-                "charge": "Charges"}[event.maneuver.value]
+        verb = {
+            "strike": "Strikes",
+            "grab": "tries to Grab",
+            "shove": "Shoves",
+            "charge": "Charges",
+        }[event.maneuver.value]
         return f"{label(event.actor)} {prefix}{verb} {label(event.target)}{hands}"
     if isinstance(event, StatusSet):
         return _status_on(setup, label(event.actor), event.status, event.with_ids)
@@ -142,18 +152,18 @@ def describe(setup: BattleSetup, event: Event) -> str:
     if isinstance(event, BattleFinished):
         return "The battle is over" + (f": {event.note}" if event.note else "")
     if isinstance(event, LongActionStarted):
-        turns = (" for its whole turn" if event.turns == 1 else
-                 f" for {event.turns} of its turns")
+        turns = " for its whole turn" if event.turns == 1 else f" for {event.turns} of its turns"
         return f"{label(event.actor)} is Busy {event.what}{turns} (Stopped, 4.2)"
     if isinstance(event, FirstToAct):
-        head = (f"{label(event.actor)} and {label(event.target)} act at the same time"
-                if event.simultaneous else
-                f"{label(event.actor)} acts before {label(event.target)}")
+        head = (
+            f"{label(event.actor)} and {label(event.target)} act at the same time"
+            if event.simultaneous
+            else f"{label(event.actor)} acts before {label(event.target)}"
+        )
         return f"Who acts first: {head}" + (f" ({event.reason})" if event.reason else "")
     if isinstance(event, WarningOverruled):
         rule = f" ({event.rule})" if event.rule else ""
-        return (f"Warning overruled by the organizer for {label(event.actor)}: "
-                f"{event.warning}{rule}")
+        return f"Warning overruled by the organizer for {label(event.actor)}: {event.warning}{rule}"
     raise TypeError(f"not a battle event: {event!r}")
 
 
@@ -166,10 +176,7 @@ def _describe_attack(setup: BattleSetup, e: AttackResolved) -> str:
         elif p.use is Use.COUNTER:
             text += " with a Counter"
         parts.append(text)
-    if len(parts) == 1:
-        who = parts[0]
-    else:
-        who = ", ".join(parts[:-1]) + " and " + parts[-1]
+    who = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     kind = "Close Combat " if e.close_combat else ""
     what = e.maneuver if e.maneuver != "attack" else f"{kind}attack"
     on = f" on {setup.label(e.target)}" if e.target is not None else ""
@@ -181,8 +188,11 @@ def _describe_attack(setup: BattleSetup, e: AttackResolved) -> str:
     text += ": " + "; ".join(results) if results else ": no effect"
     overruled = e.details.get("overruled")
     if isinstance(overruled, list) and overruled:
-        text += " [rule warning overruled by the organizer: " + "; ".join(
-            str(w) for w in overruled) + "]"
+        text += (
+            " [rule warning overruled by the organizer: "
+            + "; ".join(str(w) for w in overruled)
+            + "]"
+        )
     return text
 
 
@@ -212,11 +222,13 @@ class EndTurnSummary:
         if self.recovering:
             parts.append(
                 f"{_plural(self.recovering, 'unit recovers', 'units recover')} from Disruption "
-                "(Half Speed this turn)")
+                "(Half Speed this turn)"
+            )
         if self.standing_up:
             parts.append(
                 f"{_plural(self.standing_up, 'unit stands', 'units stand')} up from Disruption "
-                "(2\" of Move)")
+                '(2" of Move)'
+            )
         if self.busy:
             parts.append(f"{_plural(self.busy, 'unit is', 'units are')} Busy this turn")
         if self.unstopped:
@@ -233,7 +245,8 @@ class EndTurnSummary:
         if self.holding:
             after.append(
                 f"{_plural(self.holding, 'unit holds its', 'units hold their')} Action and may "
-                "respond")
+                "respond"
+            )
         if self.full_speed:
             after.append(f"{_plural(self.full_speed, 'unit', 'units')} back to full speed")
         if after:
@@ -247,8 +260,9 @@ class EndTurnSummary:
         return ". ".join(self.lines) + "."
 
 
-def summarize_turn_change(setup: BattleSetup, before: BattleState,
-                          after: BattleState) -> EndTurnSummary:
+def summarize_turn_change(
+    setup: BattleSetup, before: BattleState, after: BattleState
+) -> EndTurnSummary:
     """Compare the states on either side of an End Turn."""
     ended, started = before.active, after.active
     recharged = recovering = unstopped = holding = full_speed = counters_reset = 0
@@ -275,7 +289,16 @@ def summarize_turn_change(setup: BattleSetup, before: BattleState,
             if b.recovering and not a.recovering:
                 full_speed += 1
     return EndTurnSummary(
-        ended=_player(setup, ended), started=_player(setup, started), round=after.round,
-        new_round=after.round != before.round, recharged=recharged, recovering=recovering,
-        unstopped=unstopped, holding=holding, full_speed=full_speed,
-        counters_reset=counters_reset, standing_up=standing_up, busy=busy)
+        ended=_player(setup, ended),
+        started=_player(setup, started),
+        round=after.round,
+        new_round=after.round != before.round,
+        recharged=recharged,
+        recovering=recovering,
+        unstopped=unstopped,
+        holding=holding,
+        full_speed=full_speed,
+        counters_reset=counters_reset,
+        standing_up=standing_up,
+        busy=busy,
+    )

@@ -49,8 +49,9 @@ def mom_spendable(s: Striker) -> tuple[bool, str]:
     if a.maneuver is not Maneuver.CHARGE:
         return False, "not a Charge"
     if not a.has_mom:
-        return False, f"{a.attacker.name} has no MOM: it takes 4\" in a straight line (5.4)"
+        return False, f'{a.attacker.name} has no MOM: it takes 4" in a straight line (5.4)'
     return charging_weapon(a.weapon, both_hands=a.both_hands, from_above=a.from_above)
+
 
 def _mix(parts: Sequence[tuple[Fraction, Dist]]) -> Dist:
     """The mixture of distributions: ``p`` of each (the ``p`` sum to 1)."""
@@ -81,29 +82,39 @@ def p_beats_armor(total: Dist, armor: Armor) -> Fraction:
     for i, w in enumerate(arm.weights):
         if w:
             p = total.at_least(arm.lo + i + 1)
-            num += w * p.numerator * (arm.denom * total.denom // (arm.denom * p.denominator)) \
-                if p else 0
+            num += (
+                w * p.numerator * (arm.denom * total.denom // (arm.denom * p.denominator))
+                if p
+                else 0
+            )
     return Fraction(num, arm.denom * total.denom)
 
 
-def damage_on_hit(s: Striker, rc: RangeCheck, *, benny_die: bool, mom: bool,
-            deflection: int) -> Dist:
+def damage_on_hit(
+    s: Striker, rc: RangeCheck, *, benny_die: bool, mom: bool, deflection: int
+) -> Dist:
     """The Damage distribution of one participant's hit (floored at 0)."""
     a = s.attack
-    odds = attack_odds(a.attacker.action_die, None, damage_expr(s, benny_die, mom),
-                       str(a.target.armor), damage_mod=damage_mod(s, rc),
-                       deflection=deflection, automatic_hit=True)
+    odds = attack_odds(
+        a.attacker.action_die,
+        None,
+        damage_expr(s, benny_die, mom),
+        str(a.target.armor),
+        damage_mod=damage_mod(s, rc),
+        deflection=deflection,
+        automatic_hit=True,
+    )
     return odds.damage_dist
 
 
 #: A participant's share of a Combined Attack: its striker, odds and Range check, and the
 #: extra levels of Deflection on its Damage (a Shield Parry), if any.
-Contribution = (tuple[Striker, AttackOdds, RangeCheck]
-                | tuple[Striker, AttackOdds, RangeCheck, int])
+Contribution = tuple[Striker, AttackOdds, RangeCheck] | tuple[Striker, AttackOdds, RangeCheck, int]
 
 
-def combined_kill(contributions: Sequence[Contribution], armor: Armor, *,
-                  spend_mom: bool = True) -> Fraction:
+def combined_kill(
+    contributions: Sequence[Contribution], armor: Armor, *, spend_mom: bool = True
+) -> Fraction:
     """P(the added Damage of every participant that hits beats the Armor once) (5.1 Combined
     Attacks). ``contributions`` are ``(striker, its AttackOdds, its RangeCheck)``, with an
     optional fourth item: extra levels of Deflection on its Damage (a Shield Parry). Each
@@ -115,17 +126,23 @@ def combined_kill(contributions: Sequence[Contribution], armor: Armor, *,
         mom = spend_mom and mom_spendable(s)[0]
         defl = s.attack.target.deflection + extra
         plain = odds.hit - odds.benny_damage
-        on_hit = odds.damage_dist if not extra else damage_on_hit(s, rc, benny_die=False, mom=mom,
-                                                            deflection=defl)
+        on_hit = (
+            odds.damage_dist
+            if not extra
+            else damage_on_hit(s, rc, benny_die=False, mom=mom, deflection=defl)
+        )
         parts: list[tuple[Fraction, Dist]] = [(1 - odds.hit, _ZERO), (plain, on_hit)]
         if odds.benny_damage:
-            parts.append((odds.benny_damage,
-                          damage_on_hit(s, rc, benny_die=True, mom=mom, deflection=defl)))
+            parts.append(
+                (odds.benny_damage, damage_on_hit(s, rc, benny_die=True, mom=mom, deflection=defl))
+            )
         total = total.plus(_mix(parts))
     return p_beats_armor(total, armor)
 
-def needed_text(action_die: int, use: int | None, action_mod: int,
-                automatic: AutomaticHit | None) -> tuple[int | None, str]:
+
+def needed_text(
+    action_die: int, use: int | None, action_mod: int, automatic: AutomaticHit | None
+) -> tuple[int | None, str]:
     """The natural face needed on the Action die, in words: ``(6, "6 or more on the d10")``."""
     if automatic is not None:
         return None, "no roll: " + automatic.describe()
@@ -138,8 +155,7 @@ def needed_text(action_die: int, use: int | None, action_mod: int,
     if need > action_die:
         if action_die == 4:
             return need, f"{need}: only the d4's bonus dice on a 4 can reach it"
-        return need, (f"{need}: more than a {die} shows; only an Over the Top Benny can "
-                      "make it")
+        return need, (f"{need}: more than a {die} shows; only an Over the Top Benny can make it")
     return need, f"{need} or more on the {die}"
 
 
@@ -154,8 +170,9 @@ def collision_chance() -> Fraction:
     return (1 - tie) / 2
 
 
-def shown_totals(total: Dist, armor: Armor, keep: float = 0.999
-                  ) -> tuple[tuple[int, float, float], ...]:
+def shown_totals(
+    total: Dist, armor: Armor, keep: float = 0.999
+) -> tuple[tuple[int, float, float], ...]:
     """``(Damage, its chance, the chance that Damage destroys)`` for the chart: every total
     up to where ``keep`` of the chance is shown (and at least one beyond the least Armor)."""
     arm = None if armor.dice is None else expr_distribution(armor.dice)
@@ -172,5 +189,3 @@ def shown_totals(total: Dist, armor: Armor, keep: float = 0.999
         if seen >= keep and t > armor.minimum():
             break
     return tuple(out)
-
-

@@ -68,8 +68,7 @@ def kind_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice[AttackK
     return tuple(Choice(k, k.label, can_use_kind(item, k)) for k in AttackKind)
 
 
-def weapon_options(ctx: CombatContext, draft: AttackDraft
-                   ) -> tuple[Choice[str | None], ...]:
+def weapon_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice[str | None], ...]:
     """The attacker's held and carried items and bare hands (any catalog item when
     ``draft.improvised``), each with why it can't make the chosen kind of attack."""
     fighter = ctx.fighter(draft.attacker_id)
@@ -81,8 +80,13 @@ def weapon_options(ctx: CombatContext, draft: AttackDraft
             continue
         seen.add(it.key)
         where = "" if draft.improvised else (" (in hand)" if it in fighter.held else " (carried)")
-        out.append(Choice(it.key, f"{it.name}{where}: {_profile(it)}"
-                          + fighter.knocked_away_note(it.key), can_use_kind(it, draft.kind)))
+        out.append(
+            Choice(
+                it.key,
+                f"{it.name}{where}: {_profile(it)}" + fighter.knocked_away_note(it.key),
+                can_use_kind(it, draft.kind),
+            )
+        )
     out.append(Choice(None, "Bare hands: Use 0, Shove or Grab", can_use_kind(None, draft.kind)))
     return tuple(out)
 
@@ -117,12 +121,17 @@ def target_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice[Battl
     return tuple(c for _o, c in out)
 
 
-def _attack_event(draft: AttackDraft, ctx: CombatContext, parts: Sequence[Participant]
-                  ) -> AttackResolved:
+def _attack_event(
+    draft: AttackDraft, ctx: CombatContext, parts: Sequence[Participant]
+) -> AttackResolved:
     close = draft.kind.engages and draft.target_id is not None
-    return AttackResolved(actor=parts[0].unit, target=draft.target_id,
-                          participants=tuple(parts), close_combat=close,
-                          maneuver=draft.kind.event_name)
+    return AttackResolved(
+        actor=parts[0].unit,
+        target=draft.target_id,
+        participants=tuple(parts),
+        close_combat=close,
+        maneuver=draft.kind.event_name,
+    )
 
 
 def rules_problem(ctx: CombatContext, events: Sequence[Event]) -> str | None:
@@ -136,17 +145,27 @@ def rules_problem(ctx: CombatContext, events: Sequence[Event]) -> str | None:
     return None
 
 
-def use_options(ctx: CombatContext, draft: AttackDraft, unit_id: BattleUnitId | None = None
-                ) -> tuple[Choice[Use], ...]:
+def use_options(
+    ctx: CombatContext, draft: AttackDraft, unit_id: BattleUnitId | None = None
+) -> tuple[Choice[Use], ...]:
     """How a participant may pay: its Action, a held Action in response, a Counter; each with
     the rules engine's reason when it can't."""
     uid = draft.attacker_id if unit_id is None else unit_id
-    labels = {Use.ACTION: "its Action (own turn)", Use.RESPONSE: "its held Action, in response",
-              Use.COUNTER: "a Counter (Close Combat)"}
+    labels = {
+        Use.ACTION: "its Action (own turn)",
+        Use.RESPONSE: "its held Action, in response",
+        Use.COUNTER: "a Counter (Close Combat)",
+    }
     out = []
     for use in (Use.ACTION, Use.RESPONSE, Use.COUNTER):
-        hands = hands_used(draft, ctx, uid, draft.item_key if uid == draft.attacker_id else
-                       next((j.item_key for j in draft.joiners if j.unit_id == uid), None))
+        hands = hands_used(
+            draft,
+            ctx,
+            uid,
+            draft.item_key
+            if uid == draft.attacker_id
+            else next((j.item_key for j in draft.joiners if j.unit_id == uid), None),
+        )
         problem = rules_problem(ctx, [_attack_event(draft, ctx, [Participant(uid, use, hands)])])
         out.append(Choice(use, labels[use], problem))
     return tuple(out)
@@ -187,11 +206,13 @@ def joiner_options(ctx: CombatContext, draft: AttackDraft) -> tuple[Choice[Battl
         if item_key is None and not bodily:
             problem: str | None = f"{f.name} has nothing to make a {draft.kind.label} with"
         else:
-            trial = replace(draft, joiners=tuple(j for j in draft.joiners if j.unit_id != f.unit_id)
-                              + (Joiner(f.unit_id, item_key),))
+            trial = replace(
+                draft,
+                joiners=tuple(j for j in draft.joiners if j.unit_id != f.unit_id)
+                + (Joiner(f.unit_id, item_key),),
+            )
             problem = rules_problem(ctx, [_attack_event(trial, ctx, participants(trial, ctx))])
-        out.append(Choice(f.unit_id, f"{f.name} ({ctx.setup.player(f.player_id).name})",
-                          problem))
+        out.append(Choice(f.unit_id, f"{f.name} ({ctx.setup.player(f.player_id).name})", problem))
     return tuple(out)
 
 
@@ -233,8 +254,9 @@ def default_draft(ctx: CombatContext, attacker_id: BattleUnitId) -> AttackDraft:
     return opening(ctx, attacker_id)[0]
 
 
-def opening(ctx: CombatContext, attacker_id: BattleUnitId
-            ) -> tuple[AttackDraft, tuple[Choice[Use], ...]]:
+def opening(
+    ctx: CombatContext, attacker_id: BattleUnitId
+) -> tuple[AttackDraft, tuple[Choice[Use], ...]]:
     """The draft the wizard opens with (:func:`default_draft`) and how its attacker may pay
     for it (:func:`use_options`, which does not depend on the payment chosen), asked of the
     rules once for both."""
@@ -257,8 +279,9 @@ def opening(ctx: CombatContext, attacker_id: BattleUnitId
             if can_use_kind(it, AttackKind.STRIKE) is None:
                 item_key, kind = it.key, AttackKind.STRIKE
                 break
-    draft = AttackDraft(attacker_id, item_key, kind, target,
-                        None if target is not None else ObjectTarget())
+    draft = AttackDraft(
+        attacker_id, item_key, kind, target, None if target is not None else ObjectTarget()
+    )
     options = use_options(ctx, draft)
     return replace(draft, use=_best_of(ctx, draft, options)), options
 
@@ -270,8 +293,9 @@ def best_use(ctx: CombatContext, draft: AttackDraft) -> Use | None:
     return _best_of(ctx, draft, use_options(ctx, draft))
 
 
-def _best_of(ctx: CombatContext, draft: AttackDraft, choices: tuple[Choice[Use], ...]
-             ) -> Use | None:
+def _best_of(
+    ctx: CombatContext, draft: AttackDraft, choices: tuple[Choice[Use], ...]
+) -> Use | None:
     options = {c.value: c for c in choices}
     default = default_use(ctx, draft.attacker_id)
     if options[default].allowed or not options[Use.COUNTER].allowed:

@@ -53,8 +53,9 @@ class ResultSummary:
         return bool(self.warnings) and not self.overruled
 
 
-def _paragraph(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
-               damage: DamageStage) -> str:
+def _paragraph(
+    draft: AttackDraft, ctx: CombatContext, action: ActionStage, damage: DamageStage
+) -> str:
     """The attack in plain words, in the order it happened: who acts first, the Bail, the
     Action Roll(s), the Parry, then what the Damage (or the Shove, Grab, Collision, Missed Shot) did."""
     sentences: list[str] = []
@@ -66,13 +67,21 @@ def _paragraph(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
         sentences.append(action.avoided)
     bodily = damage.shove is not None or damage.grab is not None
     # One sentence for a single plain attack: its roll and its Damage against the Armor.
-    merged = (len(action.rolls) == 1 and action.parry is None and not bodily
-              and damage.explosion is None and damage.collision is None)
+    merged = (
+        len(action.rolls) == 1
+        and action.parry is None
+        and not bodily
+        and damage.explosion is None
+        and damage.collision is None
+    )
     sentences += _roll_sentences(action, damage, merged=merged, bodily=bodily)
     if action.parry is not None:
         sentences.append(action.parry.describe())
-    sentences += [r.describe() for r in (damage.explosion, damage.shove, damage.grab,
-                                         damage.collision) if r is not None]
+    sentences += [
+        r.describe()
+        for r in (damage.explosion, damage.shove, damage.grab, damage.collision)
+        if r is not None
+    ]
     if not merged:
         sentences += _damage_sentences(draft, ctx, damage)
     sentences += _missed_shot_sentences(ctx, damage)
@@ -82,15 +91,19 @@ def _paragraph(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
     return text + ("." if text and not text.endswith(".") else "")
 
 
-def _roll_sentences(action: ActionStage, damage: DamageStage, *, merged: bool,
-                    bodily: bool) -> list[str]:
+def _roll_sentences(
+    action: ActionStage, damage: DamageStage, *, merged: bool, bodily: bool
+) -> list[str]:
     """The Action Roll(s) in words (a Shove or Grab that hit automatically says so itself)."""
     first = action.first
     if first is None:
         return []
     if damage.explosion is not None:
-        return [first.describe() if not first.hit else
-                f"{first.attack.label} hits {first.attack.target.name}"]
+        return [
+            first.describe()
+            if not first.hit
+            else f"{first.attack.label} hits {first.attack.target.name}"
+        ]
     if merged:
         return [AttackResult(first, damage.damage if first.hit else None).describe()]
     if bodily and first.automatic is not None:
@@ -98,26 +111,31 @@ def _roll_sentences(action: ActionStage, damage: DamageStage, *, merged: bool,
     return [r.describe() for r in action.rolls]
 
 
-def _damage_sentences(draft: AttackDraft, ctx: CombatContext, damage: DamageStage
-                      ) -> list[str]:
+def _damage_sentences(draft: AttackDraft, ctx: CombatContext, damage: DamageStage) -> list[str]:
     """The Damage against the Armor and a weapon's KnockBack, when not said with the roll."""
     out = []
     if damage.damage is not None:
         out.append(damage.damage.describe())
     if damage.weapon_knockback:
-        out.append(f"{target_name(draft, ctx)} is Knocked Back "
-                   f"{inches_text(damage.weapon_knockback)} (3.1)")
+        out.append(
+            f"{target_name(draft, ctx)} is Knocked Back "
+            f"{inches_text(damage.weapon_knockback)} (3.1)"
+        )
     return out
 
 
 def _missed_shot_sentences(ctx: CombatContext, damage: DamageStage) -> list[str]:
     """What a Missed Shot struck, or that it hit nothing that matters (5.3)."""
     if damage.missed_damage is not None and damage.missed_unit is not None:
-        return [f"The Missed Shot strikes {ctx.fighter(damage.missed_unit).name}: "
-                f"{damage.missed_damage.describe()}"]
+        return [
+            f"The Missed Shot strikes {ctx.fighter(damage.missed_unit).name}: "
+            f"{damage.missed_damage.describe()}"
+        ]
     if damage.missed is not None and damage.explosion is None:
-        return [f"The Missed Shot lands within {inches_text(damage.missed.radius)} of "
-                f"{damage.missed.state.attack.target.name} and hits nothing that matters"]
+        return [
+            f"The Missed Shot lands within {inches_text(damage.missed.radius)} of "
+            f"{damage.missed.state.attack.target.name} and hits nothing that matters"
+        ]
     return []
 
 
@@ -146,33 +164,43 @@ def _details(action: ActionStage, damage: DamageStage) -> tuple[str, ...]:
         lines.append(damage.knockback.describe())
     dice = (*action.dice, *damage.dice)
     if dice:
-        lines.append("Dice: " + ", ".join(f"d{d.sides}={d.face}"
-                                          + ("" if d.role is Role.NATURAL else f" ({d.role})")
-                                          for d in dice))
+        lines.append(
+            "Dice: "
+            + ", ".join(
+                f"d{d.sides}={d.face}" + ("" if d.role is Role.NATURAL else f" ({d.role})")
+                for d in dice
+            )
+        )
     return tuple(lines)
 
 
-def _changes(ctx: CombatContext, events: Sequence[Event], action: ActionStage,
-             damage: DamageStage, draft: AttackDraft) -> tuple[str, ...]:
+def _changes(
+    ctx: CombatContext,
+    events: Sequence[Event],
+    action: ActionStage,
+    damage: DamageStage,
+    draft: AttackDraft,
+) -> tuple[str, ...]:
     """What the events change, read by comparing the state before and after: each unit's
     changes, the kills, the item knocked away, the moves the table makes, the object's fate."""
     after = ctx.state
     for e in events:
         after = apply(ctx.setup, after, e)
-    out = [line for f in ctx.fighters
-           for line in [_unit_changes(ctx, f.unit_id, after)] if line]
+    out = [line for f in ctx.fighters for line in [_unit_changes(ctx, f.unit_id, after)] if line]
     out.extend(_kills(ctx, events))
     knocked = knocked_away(draft, ctx, action)
-    if knocked is not None and draft.target_id is not None \
-            and not after.unit(draft.target_id).dead:
-        out.append(f"{ctx.fighter(draft.target_id).name}'s {knocked['name']} lies "
-                   f"{inches_text(knocked['inches'])} directly away from "
-                   f"{ctx.fighter(draft.attacker_id).name}: out of his hands until he picks "
-                   "it up (noted in the battle log)")
+    if knocked is not None and draft.target_id is not None and not after.unit(draft.target_id).dead:
+        out.append(
+            f"{ctx.fighter(draft.target_id).name}'s {knocked['name']} lies "
+            f"{inches_text(knocked['inches'])} directly away from "
+            f"{ctx.fighter(draft.attacker_id).name}: out of his hands until he picks "
+            "it up (noted in the battle log)"
+        )
     out.extend(_moves(draft, ctx, damage))
     if draft.target_id is None:
-        verdict = ("destroyed" if damage.damage is not None and damage.damage.destroyed
-                   else "no effect")
+        verdict = (
+            "destroyed" if damage.damage is not None and damage.damage.destroyed else "no effect"
+        )
         out.append(f"{target_name(draft, ctx)}: {verdict}")
     out.append("the battle log: one entry with every die and modifier")
     return tuple(out)
@@ -192,8 +220,11 @@ def _unit_changes(ctx: CombatContext, unit_id: BattleUnitId, after: BattleState)
         bits.append("Dead")
     shown_apart = (Status.DEAD, Status.IN_CLOSE_COMBAT)  # said below, with whom
     bits += [s.label for s in b.statuses if s not in a.statuses and s not in shown_apart]
-    bits += [f"no longer {s.label}" for s in a.statuses
-             if s not in b.statuses and not b.dead and s is not Status.IN_CLOSE_COMBAT]
+    bits += [
+        f"no longer {s.label}"
+        for s in a.statuses
+        if s not in b.statuses and not b.dead and s is not Status.IN_CLOSE_COMBAT
+    ]
     if a.close_combat != b.close_combat and not b.dead:
         bits += _close_combat_changes(ctx, a.close_combat, b.close_combat)
     if a.attackers != b.attackers and len(b.attackers) > len(a.attackers):
@@ -201,16 +232,18 @@ def _unit_changes(ctx: CombatContext, unit_id: BattleUnitId, after: BattleState)
     return f"{ctx.fighter(unit_id).name}: " + "; ".join(bits) if bits else ""
 
 
-def _close_combat_changes(ctx: CombatContext, before: AbstractSet[BattleUnitId],
-                          after: AbstractSet[BattleUnitId]) -> list[str]:
+def _close_combat_changes(
+    ctx: CombatContext, before: AbstractSet[BattleUnitId], after: AbstractSet[BattleUnitId]
+) -> list[str]:
     """Whom a unit is newly in Close Combat with, and whom no longer."""
     bits = []
     new, gone = sorted(after - before), sorted(before - after)
     if new:
         bits.append("in Close Combat with " + ", ".join(ctx.setup.unit(u).name for u in new))
     if gone:
-        bits.append("no longer in Close Combat with " + ", ".join(
-            ctx.setup.unit(u).name for u in gone))
+        bits.append(
+            "no longer in Close Combat with " + ", ".join(ctx.setup.unit(u).name for u in gone)
+        )
     return bits
 
 
@@ -228,31 +261,46 @@ def _moves(draft: AttackDraft, ctx: CombatContext, damage: DamageStage) -> list[
     """The models the table moves: KnockBack, a weapon's KnockBack, a blast's survivors."""
     out = []
     if damage.knockback is not None and damage.knockback.inches:
-        out.append(f"move {damage.knockback.target} {inches_text(damage.knockback.inches)} "
-                   "directly away (KnockBack)")
+        out.append(
+            f"move {damage.knockback.target} {inches_text(damage.knockback.inches)} "
+            "directly away (KnockBack)"
+        )
     if damage.weapon_knockback:
-        out.append(f"move {target_name(draft, ctx)} "
-                   f"{inches_text(damage.weapon_knockback)} directly away (KnockBack, "
-                   "not Disrupted)")
+        out.append(
+            f"move {target_name(draft, ctx)} "
+            f"{inches_text(damage.weapon_knockback)} directly away (KnockBack, "
+            "not Disrupted)"
+        )
     if damage.explosion is not None:
-        out.extend(f"move {h.target.name} {inches_text(h.knockback)} away from the blast"
-                   for h in damage.explosion.hits if h.disrupted)
+        out.extend(
+            f"move {h.target.name} {inches_text(h.knockback)} away from the blast"
+            for h in damage.explosion.hits
+            if h.disrupted
+        )
     return out
 
 
-def result_summary(draft: AttackDraft, ctx: CombatContext, action: ActionStage | None = None,
-                   damage: DamageStage | None = None) -> ResultSummary:
+def result_summary(
+    draft: AttackDraft,
+    ctx: CombatContext,
+    action: ActionStage | None = None,
+    damage: DamageStage | None = None,
+) -> ResultSummary:
     """The Result page: the paragraph, what will change, every step, and the events to record
     (``problem`` says why Finish can't record them yet)."""
     action = action or resolve_action(draft, ctx)
     if not action.complete:
-        why = action.error or ("type the dice of the Action Roll" if action.need else
-                               "decide how the Benny is spent")
+        why = action.error or (
+            "type the dice of the Action Roll" if action.need else "decide how the Benny is spent"
+        )
         return ResultSummary("", (), (), (), why)
     damage = damage or resolve_damage(draft, ctx, action)
     if not damage.complete:
-        why = damage.error or ("type the Damage dice" if damage.need else
-                               f"{damage.extra_faces} faces typed beyond the dice needed")
+        why = damage.error or (
+            "type the Damage dice"
+            if damage.need
+            else f"{damage.extra_faces} faces typed beyond the dice needed"
+        )
         return ResultSummary("", (), (), (), why)
     paragraph = _paragraph(draft, ctx, action, damage)
     details = _details(action, damage)
@@ -265,8 +313,9 @@ def result_summary(draft: AttackDraft, ctx: CombatContext, action: ActionStage |
     overruled = bool(warnings) and set(warnings) <= set(draft.overruled)
     if overruled:
         events = with_overruled(events, warnings)
-    return ResultSummary(paragraph, changes, details, events, warnings=warnings,
-                         overruled=overruled)
+    return ResultSummary(
+        paragraph, changes, details, events, warnings=warnings, overruled=overruled
+    )
 
 
 def attack_warnings(ctx: CombatContext, events: Sequence[Event]) -> tuple[str, ...]:
@@ -285,8 +334,12 @@ def attack_warnings(ctx: CombatContext, events: Sequence[Event]) -> tuple[str, .
 def with_overruled(events: Sequence[Event], warnings: Sequence[str]) -> tuple[Event, ...]:
     """The events with the overruled warnings noted in the attack's details (the battle log
     says the organizer recorded it anyway)."""
-    return tuple(replace(e, details={**e.details, "overruled": list(warnings)})
-                 if isinstance(e, AttackResolved) else e for e in events)
+    return tuple(
+        replace(e, details={**e.details, "overruled": list(warnings)})
+        if isinstance(e, AttackResolved)
+        else e
+        for e in events
+    )
 
 
 def overruled_text(summary: ResultSummary) -> str:
@@ -330,8 +383,14 @@ def action_verdict(stage: ActionStage) -> Verdict:
     if stage.need is not None or stage.error or stage.extra_faces:
         return Verdict()
     if stage.avoided:
-        return Verdict("Parried!" if stage.parry is not None and stage.parry.cancelled else
-                       "Dodged by Bailing" if stage.bail is not None else "Avoided", Tone.MISS)
+        return Verdict(
+            "Parried!"
+            if stage.parry is not None and stage.parry.cancelled
+            else "Dodged by Bailing"
+            if stage.bail is not None
+            else "Avoided",
+            Tone.MISS,
+        )
     first = stage.first
     if first is None:
         return Verdict()
@@ -354,8 +413,11 @@ def _parry_words(parry: ParryResult | None) -> str:
     if parry is None:
         return ""
     if parry.critical_failure:
-        return (f" · Parry fumbled: {parry.item.name} knocked away"
-                if parry.knocked_away is not None else " · Parry fumbled")
+        return (
+            f" · Parry fumbled: {parry.item.name} knocked away"
+            if parry.knocked_away is not None
+            else " · Parry fumbled"
+        )
     if not parry.success:
         return " · the Parry fails"
     return " · Parried: Deflection" if parry.against.is_damage else " · Parried"
@@ -371,8 +433,9 @@ def damage_verdict(stage: DamageStage) -> Verdict:
         results += [h.damage for h in stage.explosion.hits]
     destroyed = sum(1 for r in results if r.destroyed)
     if destroyed:
-        return Verdict("Destroyed!" if destroyed == 1 else f"{destroyed} destroyed!",
-                       Tone.DESTROYED)
+        return Verdict(
+            "Destroyed!" if destroyed == 1 else f"{destroyed} destroyed!", Tone.DESTROYED
+        )
     if results:
         return Verdict("Ka-ping!", Tone.DAMAGE)
     if stage.knockback is not None and stage.knockback.inches:

@@ -66,8 +66,9 @@ class AttackKind(str, Enum):
     @property
     def event_name(self) -> str:
         """The ``maneuver`` word of the battle log's ``AttackResolved`` ("ranged attack")."""
-        return {AttackKind.RANGED: "ranged attack",
-                AttackKind.THROWN: "thrown attack"}.get(self, self.value)
+        return {AttackKind.RANGED: "ranged attack", AttackKind.THROWN: "thrown attack"}.get(
+            self, self.value
+        )
 
     @property
     def incoming(self) -> Incoming:
@@ -76,27 +77,39 @@ class AttackKind(str, Enum):
 
 
 _KIND_LABELS = {
-    AttackKind.RANGED: "Ranged attack", AttackKind.THROWN: "Thrown",
-    AttackKind.STRIKE: "Close Combat Strike", AttackKind.CHARGE: "Charge",
-    AttackKind.SHOVE: "Shove", AttackKind.GRAB: "Grab",
+    AttackKind.RANGED: "Ranged attack",
+    AttackKind.THROWN: "Thrown",
+    AttackKind.STRIKE: "Close Combat Strike",
+    AttackKind.CHARGE: "Charge",
+    AttackKind.SHOVE: "Shove",
+    AttackKind.GRAB: "Grab",
     AttackKind.COLLISION: "Collision (a MOM, no Action)",
 }
 _KIND_VERBS = {
-    AttackKind.RANGED: "shoots at", AttackKind.THROWN: "throws at",
-    AttackKind.STRIKE: "strikes", AttackKind.CHARGE: "Charges",
-    AttackKind.SHOVE: "Shoves", AttackKind.GRAB: "Grabs",
+    AttackKind.RANGED: "shoots at",
+    AttackKind.THROWN: "throws at",
+    AttackKind.STRIKE: "strikes",
+    AttackKind.CHARGE: "Charges",
+    AttackKind.SHOVE: "Shoves",
+    AttackKind.GRAB: "Grabs",
     AttackKind.COLLISION: "Collides with",
 }
 _MANEUVERS = {
-    AttackKind.RANGED: Maneuver.RANGED, AttackKind.THROWN: Maneuver.RANGED,
-    AttackKind.STRIKE: Maneuver.STRIKE, AttackKind.CHARGE: Maneuver.CHARGE,
-    AttackKind.SHOVE: Maneuver.SHOVE, AttackKind.GRAB: Maneuver.GRAB,
+    AttackKind.RANGED: Maneuver.RANGED,
+    AttackKind.THROWN: Maneuver.RANGED,
+    AttackKind.STRIKE: Maneuver.STRIKE,
+    AttackKind.CHARGE: Maneuver.CHARGE,
+    AttackKind.SHOVE: Maneuver.SHOVE,
+    AttackKind.GRAB: Maneuver.GRAB,
     AttackKind.COLLISION: Maneuver.SHOVE,  # no Action Roll; see resolution's collision_hit
 }
 _INCOMING = {
-    AttackKind.RANGED: Incoming.DAMAGE, AttackKind.THROWN: Incoming.DAMAGE,
-    AttackKind.STRIKE: Incoming.STRIKE, AttackKind.CHARGE: Incoming.CHARGE,
-    AttackKind.SHOVE: Incoming.SHOVE, AttackKind.GRAB: Incoming.GRAB,
+    AttackKind.RANGED: Incoming.DAMAGE,
+    AttackKind.THROWN: Incoming.DAMAGE,
+    AttackKind.STRIKE: Incoming.STRIKE,
+    AttackKind.CHARGE: Incoming.CHARGE,
+    AttackKind.SHOVE: Incoming.SHOVE,
+    AttackKind.GRAB: Incoming.GRAB,
     AttackKind.COLLISION: Incoming.SHOVE,
 }
 
@@ -135,16 +148,36 @@ class Fighter:
     knocked_away: tuple[tuple[str, int], ...] = ()
 
     @classmethod
-    def from_spec(cls, unit_id: BattleUnitId, name: str, player_id: PlayerId, spec: UnitSpec,
-                  stats: UnitStats, catalog: Catalog, *, minifig: bool = True) -> Fighter:
+    def from_spec(
+        cls,
+        unit_id: BattleUnitId,
+        name: str,
+        player_id: PlayerId,
+        spec: UnitSpec,
+        stats: UnitStats,
+        catalog: Catalog,
+        *,
+        minifig: bool = True,
+    ) -> Fighter:
         def items(keys: Sequence[str | None]) -> tuple[CatalogItem, ...]:
-            return tuple(it for k in keys if k is not None
-                         for it in [catalog.get_item(k)] if it is not None)
+            return tuple(
+                it for k in keys if k is not None for it in [catalog.get_item(k)] if it is not None
+            )
 
         lo = spec.loadout
-        return cls(unit_id, name, player_id, stats.action_die, stats.armor,
-                   stats.over_the_top, stats.deflection, items(lo.hands), items(lo.worn),
-                   items(lo.carried), minifig)
+        return cls(
+            unit_id,
+            name,
+            player_id,
+            stats.action_die,
+            stats.armor,
+            stats.over_the_top,
+            stats.deflection,
+            items(lo.hands),
+            items(lo.worn),
+            items(lo.carried),
+            minifig,
+        )
 
     @property
     def attacker(self) -> Attacker:
@@ -331,8 +364,8 @@ class Choice(Generic[T]):
     def allowed(self) -> bool:
         return self.problem is None
 
-def knocked_away_items(events: Iterable[object]
-                       ) -> dict[BattleUnitId, tuple[tuple[str, int], ...]]:
+
+def knocked_away_items(events: Iterable[object]) -> dict[BattleUnitId, tuple[tuple[str, int], ...]]:
     """Items knocked out of a unit's hands by a failed Parry (5.2), as the combat wizard
     recorded them in the battle log: unit id -> ((item key, round), ...)."""
     out: dict[BattleUnitId, list[tuple[str, int]]] = {}
@@ -343,13 +376,18 @@ def knocked_away_items(events: Iterable[object]
         knocked = details.get("outcome", {}).get("knocked_away")
         if isinstance(knocked, dict) and isinstance(knocked.get("unit"), int):
             out.setdefault(BattleUnitId(knocked["unit"]), []).append(
-                (str(knocked.get("item", "")), int(knocked.get("round", 0))))
+                (str(knocked.get("item", "")), int(knocked.get("round", 0)))
+            )
     return {uid: tuple(v) for uid, v in out.items()}
 
 
-def context_from(setup: BattleSetup, state: BattleState, catalog: Catalog,
-                 units: Sequence[tuple[BattleUnitId, str, PlayerId, UnitSpec, UnitStats, bool]],
-                 events: Iterable[object] = ()) -> CombatContext:
+def context_from(
+    setup: BattleSetup,
+    state: BattleState,
+    catalog: Catalog,
+    units: Sequence[tuple[BattleUnitId, str, PlayerId, UnitSpec, UnitStats, bool]],
+    events: Iterable[object] = (),
+) -> CombatContext:
     """A context from the tracker's units: ``(unit id, name, player id, spec, stats, minifig)``,
     and the battle's standing ``events`` (for items knocked away earlier).
 
@@ -359,9 +397,12 @@ def context_from(setup: BattleSetup, state: BattleState, catalog: Catalog,
     """
     knocked = knocked_away_items(events)
     edition_ott = setup.rules.has_over_the_top
-    fighters = tuple(replace(Fighter.from_spec(uid, name, pid, spec, stats, catalog,
-                                               minifig=mini),
-                             knocked_away=knocked.get(uid, ()),
-                             over_the_top=stats.over_the_top and edition_ott)
-                     for uid, name, pid, spec, stats, mini in units)
+    fighters = tuple(
+        replace(
+            Fighter.from_spec(uid, name, pid, spec, stats, catalog, minifig=mini),
+            knocked_away=knocked.get(uid, ()),
+            over_the_top=stats.over_the_top and edition_ott,
+        )
+        for uid, name, pid, spec, stats, mini in units
+    )
     return CombatContext(setup, state, catalog, fighters)

@@ -28,8 +28,9 @@ from brikdesk.domain.ids import BattleUnitId
 from brikdesk.domain.modifiers import Modifier
 
 
-def killed_units(draft: AttackDraft, action: ActionStage, damage: DamageStage
-                 ) -> tuple[BattleUnitId, ...]:
+def killed_units(
+    draft: AttackDraft, action: ActionStage, damage: DamageStage
+) -> tuple[BattleUnitId, ...]:
     out: list[BattleUnitId] = []
     if draft.target_id is not None and damage.damage is not None and damage.damage.destroyed:
         out.append(draft.target_id)
@@ -37,47 +38,66 @@ def killed_units(draft: AttackDraft, action: ActionStage, damage: DamageStage
         for uid, hit in zip(damage.blast_hit_ids, damage.explosion.hits, strict=True):
             if uid is not None and hit.damage.destroyed:
                 out.append(uid)
-    if damage.missed_damage is not None and damage.missed_damage.destroyed \
-            and damage.missed_unit is not None:
+    if (
+        damage.missed_damage is not None
+        and damage.missed_damage.destroyed
+        and damage.missed_unit is not None
+    ):
         out.append(damage.missed_unit)
     return tuple(dict.fromkeys(out))
 
 
-def _effects(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
-             damage: DamageStage, killed: Sequence[BattleUnitId]) -> tuple[StatusChange, ...]:
+def _effects(
+    draft: AttackDraft,
+    ctx: CombatContext,
+    action: ActionStage,
+    damage: DamageStage,
+    killed: Sequence[BattleUnitId],
+) -> tuple[StatusChange, ...]:
     """Every status the attack changes: the target's (Disrupted, Close Combat, Grab), the
     blast's survivors' (Disrupted) and the charger's MOM."""
     out: list[StatusChange] = []
     if draft.target_id is not None and draft.target_id not in killed:
         out += _target_effects(draft, ctx, action, damage, draft.target_id)
     if damage.explosion is not None:
-        out += [StatusChange(uid, Status.DISRUPTED)
-                for uid, hit in zip(damage.blast_hit_ids, damage.explosion.hits, strict=True)
-                if uid is not None and uid not in killed and hit.disrupted]
+        out += [
+            StatusChange(uid, Status.DISRUPTED)
+            for uid, hit in zip(damage.blast_hit_ids, damage.explosion.hits, strict=True)
+            if uid is not None and uid not in killed and hit.disrupted
+        ]
     if draft.kind in (AttackKind.CHARGE, AttackKind.SHOVE):
         out += _mom_effects(draft, ctx, damage)
     return tuple(out)
 
 
-def _target_effects(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
-                    damage: DamageStage, tid: BattleUnitId) -> list[StatusChange]:
+def _target_effects(
+    draft: AttackDraft,
+    ctx: CombatContext,
+    action: ActionStage,
+    damage: DamageStage,
+    tid: BattleUnitId,
+) -> list[StatusChange]:
     """What a Shove, a Collision, a Grab or parting does to the surviving target's status."""
     out: list[StatusChange] = []
     if damage.shove is not None and damage.knockback is not None:
         out.append(StatusChange(tid, Status.DISRUPTED))
     if damage.collision is not None:
-        out.append(StatusChange(draft.attacker_id, Status.IN_CLOSE_COMBAT, with_ids=(tid,))
-                   if damage.collision.resisted else StatusChange(tid, Status.DISRUPTED))
+        out.append(
+            StatusChange(draft.attacker_id, Status.IN_CLOSE_COMBAT, with_ids=(tid,))
+            if damage.collision.resisted
+            else StatusChange(tid, Status.DISRUPTED)
+        )
     if damage.grab is not None and damage.grab.held:
         out.append(StatusChange(draft.attacker_id, Status.GRABBING, with_ids=(tid,)))
     if draft.kind.close_combat and _parted(draft, action, damage):
-        out += [StatusChange(p.unit, Status.IN_CLOSE_COMBAT, on=False, with_ids=(tid,))
-                for p in participants(draft, ctx)]
+        out += [
+            StatusChange(p.unit, Status.IN_CLOSE_COMBAT, on=False, with_ids=(tid,))
+            for p in participants(draft, ctx)
+        ]
     return out
 
 
-def _mom_effects(draft: AttackDraft, ctx: CombatContext, damage: DamageStage
-                 ) -> list[StatusChange]:
+def _mom_effects(draft: AttackDraft, ctx: CombatContext, damage: DamageStage) -> list[StatusChange]:
     """A Charge (or a Charging Shove) spends the charger's MOM, or gives it one he earned
     and kept (5.4)."""
     had = ctx.state.unit(draft.attacker_id).mom
@@ -100,8 +120,14 @@ def _parted(draft: AttackDraft, action: ActionStage, damage: DamageStage) -> boo
     return False
 
 
-def _payload(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
-             damage: DamageStage, paragraph: str, details: Sequence[str]) -> dict[str, Any]:
+def _payload(
+    draft: AttackDraft,
+    ctx: CombatContext,
+    action: ActionStage,
+    damage: DamageStage,
+    paragraph: str,
+    details: Sequence[str],
+) -> dict[str, Any]:
     """The battle log's details of the attack: its words, weapon, every die and modifier,
     the outcome, every step."""
     item = ctx.item(draft.item_key)
@@ -110,18 +136,23 @@ def _payload(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
         "weapon": item.name if item is not None else "bare hands",
         "kind": draft.kind.label,
         "target_name": target_name(draft, ctx),
-        "dice": [{"sides": d.sides, "face": d.face, "role": d.role.value, "why": d.why}
-                 for d in (*action.dice, *damage.dice)],
-        "modifiers": [{"value": m.value, "applies_to": m.applies_to.value,
-                       "reason": m.reason, "rule": m.rule}
-                      for m in _modifiers_used(action, damage)],
+        "dice": [
+            {"sides": d.sides, "face": d.face, "role": d.role.value, "why": d.why}
+            for d in (*action.dice, *damage.dice)
+        ],
+        "modifiers": [
+            {"value": m.value, "applies_to": m.applies_to.value, "reason": m.reason, "rule": m.rule}
+            for m in _modifiers_used(action, damage)
+        ],
         "outcome": _outcome(draft, ctx, action, damage),
         "lines": list(details),
     }
     if draft.target_object is not None and draft.target_id is None:
-        payload["object"] = {"name": draft.target_object.name,
-                             "armor": draft.target_object.armor,
-                             "size": draft.target_object.size.value}
+        payload["object"] = {
+            "name": draft.target_object.name,
+            "armor": draft.target_object.armor,
+            "size": draft.target_object.size.value,
+        }
     return payload
 
 
@@ -145,15 +176,17 @@ def _modifiers_used(action: ActionStage, damage: DamageStage) -> list[Modifier]:
     return seen
 
 
-def _outcome(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
-             damage: DamageStage) -> dict[str, Any]:
+def _outcome(
+    draft: AttackDraft, ctx: CombatContext, action: ActionStage, damage: DamageStage
+) -> dict[str, Any]:
     """The attack's outcome as the battle log keeps it: hit, killed, the Action Roll and its
     Use, the Damage and Armor, what avoided it, the item knocked away."""
     first = action.first
     outcome: dict[str, Any] = {
         "hit": action.hit,
-        "killed": bool(draft.target_id is not None and draft.target_id in
-                       killed_units(draft, action, damage)),
+        "killed": bool(
+            draft.target_id is not None and draft.target_id in killed_units(draft, action, damage)
+        ),
         "critical_failure": bool(first is not None and first.critical_failure),
         "over_the_top": bool(first is not None and first.over_the_top),
     }
@@ -175,21 +208,36 @@ def _outcome(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
     return outcome
 
 
-def knocked_away(draft: AttackDraft, ctx: CombatContext, action: ActionStage
-                  ) -> dict[str, Any] | None:
+def knocked_away(
+    draft: AttackDraft, ctx: CombatContext, action: ActionStage
+) -> dict[str, Any] | None:
     """The item a critical failure on the Parry knocked away (5.2), when the organizer records
     it: ``{"unit", "item" (catalog key, or its name), "name", "inches", "round"}``."""
     parry = action.parry
-    if parry is None or parry.knocked_away is None or draft.target_id is None \
-            or not draft.record_knocked_away:
+    if (
+        parry is None
+        or parry.knocked_away is None
+        or draft.target_id is None
+        or not draft.record_knocked_away
+    ):
         return None
-    return {"unit": draft.target_id, "item": draft.parry_item or parry.item.name,
-            "name": parry.item.name, "inches": parry.knocked_away, "round": ctx.state.round}
+    return {
+        "unit": draft.target_id,
+        "item": draft.parry_item or parry.item.name,
+        "name": parry.item.name,
+        "inches": parry.knocked_away,
+        "round": ctx.state.round,
+    }
 
 
-def final_events(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
-                 damage: DamageStage, paragraph: str = "",
-                 details: Sequence[str] = ()) -> tuple[Event, ...]:
+def final_events(
+    draft: AttackDraft,
+    ctx: CombatContext,
+    action: ActionStage,
+    damage: DamageStage,
+    paragraph: str = "",
+    details: Sequence[str] = (),
+) -> tuple[Event, ...]:
     """What Finish records: who acts first (4.3, when asked), the target's reaction (its Parry
     or Bail spends its Action or a hand) and one ``AttackResolved`` holding every participant, status change, kill, die and
     modifier."""
@@ -197,23 +245,33 @@ def final_events(draft: AttackDraft, ctx: CombatContext, action: ActionStage,
     if action.first_to_act is not None:
         events.append(action.first_to_act.to_event())
     if action.bail is not None:
-        events.append(reaction_event(draft, ctx, ActionUse.BAIL,
-                                      over_the_top=action.bail.landed_on_feet))
+        events.append(
+            reaction_event(draft, ctx, ActionUse.BAIL, over_the_top=action.bail.landed_on_feet)
+        )
     if action.parry is not None:
         events.append(reaction_event(draft, ctx, ActionUse.PARRY))
-    if (draft.kind is AttackKind.COLLISION and has_mom(draft, ctx)
-            and not ctx.state.unit(draft.attacker_id).mom):
+    if (
+        draft.kind is AttackKind.COLLISION
+        and has_mom(draft, ctx)
+        and not ctx.state.unit(draft.attacker_id).mom
+    ):
         events.append(StatusSet(draft.attacker_id, Status.MOM))  # he ran 4": a MOM (5.4)
     killed = killed_units(draft, action, damage)
     effects = _effects(draft, ctx, action, damage, killed)
     parts = participants(draft, ctx)
     close = draft.kind.engages and draft.target_id is not None
     payload = _payload(draft, ctx, action, damage, paragraph, details)
-    events.append(AttackResolved(actor=parts[0].unit, target=draft.target_id,
-                                 participants=parts, close_combat=close,
-                                 maneuver=draft.kind.event_name, effects=effects, killed=killed,
-                                 details=payload,
-                                 passing_by=draft.passing_by and passing_by_possible(draft, ctx)))
+    events.append(
+        AttackResolved(
+            actor=parts[0].unit,
+            target=draft.target_id,
+            participants=parts,
+            close_combat=close,
+            maneuver=draft.kind.event_name,
+            effects=effects,
+            killed=killed,
+            details=payload,
+            passing_by=draft.passing_by and passing_by_possible(draft, ctx),
+        )
+    )
     return tuple(events)
-
-

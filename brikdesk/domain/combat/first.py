@@ -61,8 +61,14 @@ def contenders(draft: AttackDraft, ctx: CombatContext) -> tuple[Contender, Conte
         use = strikers(draft, ctx)[0].attack.weapon.use
     except UserError:
         use = None
-    active = Contender(t.unit_id, t.name, t.action_die, draft.first_target_use,
-                       ctx.state.unit(t.unit_id).moves_at_half_speed)
-    responder = Contender(me.unit_id, me.name, me.action_die, use,
-                          ctx.state.unit(me.unit_id).moves_at_half_speed)
+    active = Contender(
+        t.unit_id,
+        t.name,
+        t.action_die,
+        draft.first_target_use,
+        ctx.state.unit(t.unit_id).moves_at_half_speed,
+    )
+    responder = Contender(
+        me.unit_id, me.name, me.action_die, use, ctx.state.unit(me.unit_id).moves_at_half_speed
+    )
     return active, responder

@@ -40,16 +40,16 @@ def size_options(target: Target) -> tuple[Choice[tuple[SizeClass, int]], ...]:
         out.append(Choice((SizeClass.MINIFIG, 3), "3 of 3 sections (0)"))
         out.append(Choice((SizeClass.MINIFIG, 2), "2 of 3 sections (-1)"))
         out.append(Choice((SizeClass.MINIFIG, 1), "1 of 3 sections (-2)"))
-    out.append(Choice((SizeClass.LARGE, 3), "large: +1 per 2\""))
+    out.append(Choice((SizeClass.LARGE, 3), 'large: +1 per 2"'))
     out.append(Choice((SizeClass.BRICK_2X4, 3), "2x4 brick (0)"))
     out.append(Choice((SizeClass.BRICK_2X2, 3), "2x2 brick (-1)"))
     out.append(Choice((SizeClass.STUD_1X1, 3), "1x1 stud, item (-2)"))
     return tuple(out)
 
 
-
-def modifier_rows(draft: AttackDraft, attack: Attack, rc: RangeCheck, first: bool
-                  ) -> tuple[ModifierRow, ...]:
+def modifier_rows(
+    draft: AttackDraft, attack: Attack, rc: RangeCheck, first: bool
+) -> tuple[ModifierRow, ...]:
     """Every Action Roll modifier of a participant with its rule: the target's size first,
     then the rest; for the first attacker, the judgements that give no modifier now are listed
     too (value 0), so the organizer can tick them."""
@@ -89,17 +89,33 @@ def _unticked_judgements(attack: Attack) -> list[ModifierRow]:
     rows = []
     target = attack.target
     if not target.inanimate and not target.disrupted:
-        what = (f"{target.name} is not Disrupted" if attack.ranged else
-                f"{target.name} is not Disrupted (Disrupted: an Automatic Hit)")
+        what = (
+            f"{target.name} is not Disrupted"
+            if attack.ranged
+            else f"{target.name} is not Disrupted (Disrupted: an Automatic Hit)"
+        )
         rows.append(ModifierRow(Modifier(0, Stat.ACTION, what, "4.1 Disrupted"), "disrupted"))
     if not attack.ranged and not attack.outnumbered:
-        rows.append(ModifierRow(Modifier(0, Stat.ACTION, "not outnumbered in Close Combat",
-                                         "5.1 Combined Attacks"), "outnumbered"))
+        rows.append(
+            ModifierRow(
+                Modifier(0, Stat.ACTION, "not outnumbered in Close Combat", "5.1 Combined Attacks"),
+                "outnumbered",
+            )
+        )
     if not attack.ranged and target.inanimate:
-        rows.append(ModifierRow(Modifier(0, Stat.ACTION, "someone else is attacking the "
-                                         "attacker" if attack.attacker_engaged else
-                                         "nobody else is attacking the attacker",
-                                         "5.1 Automatic Hits"), "engaged"))
+        rows.append(
+            ModifierRow(
+                Modifier(
+                    0,
+                    Stat.ACTION,
+                    "someone else is attacking the attacker"
+                    if attack.attacker_engaged
+                    else "nobody else is attacking the attacker",
+                    "5.1 Automatic Hits",
+                ),
+                "engaged",
+            )
+        )
     return rows
 
 
@@ -117,6 +133,8 @@ def judgement_values(draft: AttackDraft, ctx: CombatContext) -> Judgements:
     """The judgements as the rules apply them to this draft (4.1 Disrupted, 5.1 Combined
     Attacks, 5.1 Automatic Hits)."""
     target = target_of(draft, ctx)
-    return Judgements(disrupted=target.disrupted,
-                      outnumbered=attacker_outnumbered(draft, ctx),
-                      engaged=attacker_engaged(draft, ctx))
+    return Judgements(
+        disrupted=target.disrupted,
+        outnumbered=attacker_outnumbered(draft, ctx),
+        engaged=attacker_engaged(draft, ctx),
+    )

@@ -33,17 +33,21 @@ def can_use_kind(item: CatalogItem | None, kind: AttackKind) -> str | None:
             return f"{name} is worn, not held"
         return None
     if item is None or item.key == "bare-hands":
-        return ("Bare Hands do no Damage: Shove or Grab with them (rules facts §3)"
-                if kind in (AttackKind.STRIKE, AttackKind.CHARGE) else
-                "Bare Hands can't shoot or throw")
+        return (
+            "Bare Hands do no Damage: Shove or Grab with them (rules facts §3)"
+            if kind in (AttackKind.STRIKE, AttackKind.CHARGE)
+            else "Bare Hands can't shoot or throw"
+        )
     if kind is AttackKind.RANGED:
         return None if item.range_inches is not None else f"{name} has no Range"
     if kind is AttackKind.THROWN:
         if item.as_object:
             return f"pick the object thrown instead of the {name} row"
         if item.thrown_range_dice and item.thrown_range is None:
-            return (f"this edition rolls how far a {name} is thrown "
-                    f"({item.thrown_range_dice}\"): use a house rule with a Range")
+            return (
+                f"this edition rolls how far a {name} is thrown "
+                f'({item.thrown_range_dice}"): use a house rule with a Range'
+            )
         if item.thrown_range is not None:
             return None
         if item.range_inches is not None:
@@ -66,8 +70,9 @@ def default_use(ctx: CombatContext, unit_id: BattleUnitId) -> Use:
     return attack_use(ctx.state, unit_id)
 
 
-def hands_used(draft: AttackDraft, ctx: CombatContext, unit_id: BattleUnitId,
-               item_key: str | None) -> int:
+def hands_used(
+    draft: AttackDraft, ctx: CombatContext, unit_id: BattleUnitId, item_key: str | None
+) -> int:
     """Counters (hands) a participant uses (5.2; READINGS "5.2 Hands"): a Strike, Charge or
     Grab 1 (a Two-Handed Weapon is one Counter); a Shove 2, or 1 with a Shield, and never more
     than the unit's Counters (a pike held in both hands is one)."""
@@ -81,10 +86,19 @@ def hands_used(draft: AttackDraft, ctx: CombatContext, unit_id: BattleUnitId,
 
 def participants(draft: AttackDraft, ctx: CombatContext) -> tuple[Participant, ...]:
     """Every participant as the battle log records it: unit, how it pays, hands used."""
-    first = Participant(draft.attacker_id, draft.use or default_use(ctx, draft.attacker_id),
-                        hands_used(draft, ctx, draft.attacker_id, draft.item_key))
-    rest = tuple(Participant(j.unit_id, j.use or default_use(ctx, j.unit_id),
-                             hands_used(draft, ctx, j.unit_id, j.item_key)) for j in draft.joiners)
+    first = Participant(
+        draft.attacker_id,
+        draft.use or default_use(ctx, draft.attacker_id),
+        hands_used(draft, ctx, draft.attacker_id, draft.item_key),
+    )
+    rest = tuple(
+        Participant(
+            j.unit_id,
+            j.use or default_use(ctx, j.unit_id),
+            hands_used(draft, ctx, j.unit_id, j.item_key),
+        )
+        for j in draft.joiners
+    )
     return (first,) + rest
 
 
@@ -103,8 +117,13 @@ class Striker:
         return f"attack:{self.fighter.unit_id}"
 
 
-def target_of(draft: AttackDraft, ctx: CombatContext, *, unit_id: BattleUnitId | None = None,
-              sections: int | None = None) -> Target:
+def target_of(
+    draft: AttackDraft,
+    ctx: CombatContext,
+    *,
+    unit_id: BattleUnitId | None = None,
+    sections: int | None = None,
+) -> Target:
     """The domain ``Target`` of the attack (or of another unit, for a blast or Missed Shot)."""
     uid = draft.target_id if unit_id is None else unit_id
     main = unit_id is None
@@ -120,10 +139,21 @@ def target_of(draft: AttackDraft, ctx: CombatContext, *, unit_id: BattleUnitId |
     size = (draft.size or SizeClass.MINIFIG) if main else SizeClass.MINIFIG
     n = (draft.sections_visible if main else 3) if sections is None else sections
     visible = (draft.visible_size or Fraction(0)) if main else Fraction(0)
-    disrupted = (u.disrupted if draft.target_disrupted is None else draft.target_disrupted) \
-        if main else u.disrupted
-    return Target(f.name, Armor.parse(f.armor), size, n, visible, inanimate=False,
-                  disrupted=disrupted, deflection=f.deflection)
+    disrupted = (
+        (u.disrupted if draft.target_disrupted is None else draft.target_disrupted)
+        if main
+        else u.disrupted
+    )
+    return Target(
+        f.name,
+        Armor.parse(f.armor),
+        size,
+        n,
+        visible,
+        inanimate=False,
+        disrupted=disrupted,
+        deflection=f.deflection,
+    )
 
 
 def weapon_of(item: CatalogItem | None, kind: AttackKind) -> Weapon:
@@ -145,8 +175,9 @@ def charging_shove(draft: AttackDraft, ctx: CombatContext) -> bool:
     return draft.kind is AttackKind.SHOVE and draft.spend_mom and has_mom(draft, ctx)
 
 
-def attacker_outnumbered(draft: AttackDraft, ctx: CombatContext,
-                         unit_id: BattleUnitId | None = None) -> bool:
+def attacker_outnumbered(
+    draft: AttackDraft, ctx: CombatContext, unit_id: BattleUnitId | None = None
+) -> bool:
     """Whether a participant (the attacker by default) is outnumbered in Close Combat (5.1
     Combined Attacks): the organizer's word for the attacker, else the battle state's."""
     if unit_id is None:
@@ -174,7 +205,8 @@ def strikers(draft: AttackDraft, ctx: CombatContext) -> tuple[Striker, ...]:
     parts = participants(draft, ctx)
     out = []
     grabbed = in_grab(ctx, draft.attacker_id) or (
-        draft.target_id is not None and in_grab(ctx, draft.target_id))
+        draft.target_id is not None and in_grab(ctx, draft.target_id)
+    )
     for i, p in enumerate(parts):
         f = ctx.fighter(p.unit)
         if i == 0:
@@ -188,20 +220,29 @@ def strikers(draft: AttackDraft, ctx: CombatContext) -> tuple[Striker, ...]:
             raise UserError(f"{f.name}: {problem}", field="weapon")
         ranged = not draft.kind.close_combat
         if ranged and distance is None:
-            raise UserError(f"measure the distance from {f.name}'s weapon to {target.name} "
-                            "(5.1 Checking Range)", field="distance")
+            raise UserError(
+                f"measure the distance from {f.name}'s weapon to {target.name} "
+                "(5.1 Checking Range)",
+                field="distance",
+            )
         attack = Attack(
-            f.attacker, weapon_of(item, draft.kind), target, draft.kind.maneuver,
+            f.attacker,
+            weapon_of(item, draft.kind),
+            target,
+            draft.kind.maneuver,
             distance=distance if ranged else None,
             in_reach=None if ranged else draft.in_reach,
             altitude=altitude if ranged else Fraction(0),
             firing_blind=draft.firing_blind and ranged and i == 0,
             outnumbered=(not ranged) and attacker_outnumbered(draft, ctx, p.unit),
-            attacker_engaged=attacker_engaged(draft, ctx) if i == 0 else bool(
-                ctx.state.unit(p.unit).close_combat),
+            attacker_engaged=attacker_engaged(draft, ctx)
+            if i == 0
+            else bool(ctx.state.unit(p.unit).close_combat),
             grab_involved=grabbed or in_grab(ctx, p.unit),
             has_mom=has_mom(draft, ctx) if i == 0 else False,
-            both_hands=draft.both_hands, from_above=draft.from_above)
+            both_hands=draft.both_hands,
+            from_above=draft.from_above,
+        )
         out.append(Striker(f, item, attack, p.use, p.hands))
     return tuple(out)
 
@@ -215,8 +256,11 @@ def in_grab(ctx: CombatContext, unit_id: BattleUnitId) -> bool:
 def blast_units(draft: AttackDraft, hit: bool) -> tuple[BattleUnitId, ...]:
     """The other units the organizer marked inside the blast (3.2): never the attacker; the
     target itself too when the Explosive missed and its blast still catches it (5.3)."""
-    return tuple(u for u in dict.fromkeys(draft.blast_ids)
-                 if u != draft.attacker_id and (u != draft.target_id or not hit))
+    return tuple(
+        u
+        for u in dict.fromkeys(draft.blast_ids)
+        if u != draft.attacker_id and (u != draft.target_id or not hit)
+    )
 
 
 def target_name(draft: AttackDraft, ctx: CombatContext) -> str:
@@ -226,28 +270,35 @@ def target_name(draft: AttackDraft, ctx: CombatContext) -> str:
     return (draft.target_object or ObjectTarget()).name
 
 
-def blast_members(draft: AttackDraft, ctx: CombatContext, hit: bool
-                  ) -> tuple[tuple[BattleUnitId | None, Target], ...]:
+def blast_members(
+    draft: AttackDraft, ctx: CombatContext, hit: bool
+) -> tuple[tuple[BattleUnitId | None, Target], ...]:
     """Every target the blast may catch (3.2, 5.1), as ``(unit id or None for an object,
     Target)``: the attack's target when it hit, then each unit marked inside it; each as the
     attacker saw it (the blast's own view is applied by :func:`blast_exposures`)."""
-    out: list[tuple[BattleUnitId | None, Target]] = [(draft.target_id, target_of(draft, ctx))] \
-        if hit else []
+    out: list[tuple[BattleUnitId | None, Target]] = (
+        [(draft.target_id, target_of(draft, ctx))] if hit else []
+    )
     out += [(u, target_of(draft, ctx, unit_id=u, sections=3)) for u in blast_units(draft, hit)]
     return tuple(out)
 
 
-def blast_exposures(draft: AttackDraft, members: Sequence[tuple[BattleUnitId | None, Target]]
-                    ) -> tuple[BlastExposure, ...]:
+def blast_exposures(
+    draft: AttackDraft, members: Sequence[tuple[BattleUnitId | None, Target]]
+) -> tuple[BlastExposure, ...]:
     """Each minifig's sections inside the radius and visible from the point of detonation
     (5.1 "Only the sections of the target within the area of effect are considered"), as the
     organizer set them on the Damage page (3 unless said; 0: not affected)."""
-    return tuple(BlastExposure(t.name, sections=draft.sections_in_blast(uid))
-                 for uid, t in members if uid is not None and t.size is SizeClass.MINIFIG)
+    return tuple(
+        BlastExposure(t.name, sections=draft.sections_in_blast(uid))
+        for uid, t in members
+        if uid is not None and t.size is SizeClass.MINIFIG
+    )
 
 
-def blast_kept(draft: AttackDraft, members: Sequence[tuple[BattleUnitId | None, Target]]
-               ) -> tuple[tuple[BattleUnitId | None, Target], ...]:
+def blast_kept(
+    draft: AttackDraft, members: Sequence[tuple[BattleUnitId | None, Target]]
+) -> tuple[tuple[BattleUnitId | None, Target], ...]:
     """The members the blast affects, each with its own sections from the detonation point
     (a minifig with none inside and visible is left out), in the order of the Explosion's
     hits (``explode_from_point``)."""
@@ -262,13 +313,16 @@ def blast_kept(draft: AttackDraft, members: Sequence[tuple[BattleUnitId | None, 
     return tuple(out)
 
 
-def blast_section_rows(draft: AttackDraft, ctx: CombatContext, hit: bool
-                       ) -> tuple[tuple[BattleUnitId, str, int], ...]:
+def blast_section_rows(
+    draft: AttackDraft, ctx: CombatContext, hit: bool
+) -> tuple[tuple[BattleUnitId, str, int], ...]:
     """The Damage page's rows for the blast (5.1): ``(unit id, name, sections inside the
     radius and visible from the detonation point)`` for each minifig the blast may catch."""
-    return tuple((uid, t.name, draft.sections_in_blast(uid))
-                 for uid, t in blast_members(draft, ctx, hit)
-                 if uid is not None and t.size is SizeClass.MINIFIG)
+    return tuple(
+        (uid, t.name, draft.sections_in_blast(uid))
+        for uid, t in blast_members(draft, ctx, hit)
+        if uid is not None and t.size is SizeClass.MINIFIG
+    )
 
 
 def passing_by_possible(draft: AttackDraft, ctx: CombatContext) -> bool:
@@ -287,6 +341,9 @@ def blast_candidates(draft: AttackDraft, ctx: CombatContext, hit: bool) -> tuple
     """The units the organizer may mark inside the blast (3.2): every unit still in the battle
     but the attacker, and the target only when the Explosive missed (5.3); see
     :func:`blast_units`."""
-    return tuple(f for f in ctx.fighters
-                 if f.unit_id in blast_units(replace(draft, blast_ids=(f.unit_id,)), hit)
-                 and ctx.state.unit(f.unit_id).in_battle)
+    return tuple(
+        f
+        for f in ctx.fighters
+        if f.unit_id in blast_units(replace(draft, blast_ids=(f.unit_id,)), hit)
+        and ctx.state.unit(f.unit_id).in_battle
+    )

@@ -38,23 +38,43 @@ def range_preview(draft: AttackDraft, ctx: CombatContext) -> RangePreview:
         weapon = weapon_of(item, draft.kind)
     except UserError as exc:
         return RangePreview(False, "?", None, None, None, 0, (), (), "", error=str(exc))
-    blind = (Modifier(-5, Stat.ACTION, "Firing Blind at a target known within 1\"",
-                      "5.1 Firing Blind") if draft.firing_blind else None)
+    blind = (
+        Modifier(-5, Stat.ACTION, 'Firing Blind at a target known within 1"', "5.1 Firing Blind")
+        if draft.firing_blind
+        else None
+    )
     if draft.kind.close_combat:
         reach = check_range(weapon, in_reach=draft.in_reach)
         notes: tuple[str, ...] = ()
         if draft.kind is AttackKind.CHARGE:
-            ok, why = charging_weapon(weapon, both_hands=draft.both_hands,
-                                      from_above=draft.from_above)
+            ok, why = charging_weapon(
+                weapon, both_hands=draft.both_hands, from_above=draft.from_above
+            )
             mom = has_mom(draft, ctx)
-            notes = (f"{weapon.name}: {why}",
-                     ("MOM: a hit may spend it for one more Action die of Damage; a miss "
-                      "keeps it for a Collision (5.4)" if ok else
-                      "MOM: a miss keeps it for a Collision (5.4)") if mom else
-                     "No MOM: a Charge needs a run of 4\" or more straight at the target "
-                     "(5.4 Momentum)")
-        return RangePreview(True, weapon.name, None, None, None, 0, (), notes,
-                            reach.describe(), error=None if draft.in_reach else reach.describe())
+            notes = (
+                f"{weapon.name}: {why}",
+                (
+                    "MOM: a hit may spend it for one more Action die of Damage; a miss "
+                    "keeps it for a Collision (5.4)"
+                    if ok
+                    else "MOM: a miss keeps it for a Collision (5.4)"
+                )
+                if mom
+                else 'No MOM: a Charge needs a run of 4" or more straight at the target '
+                "(5.4 Momentum)",
+            )
+        return RangePreview(
+            True,
+            weapon.name,
+            None,
+            None,
+            None,
+            0,
+            (),
+            notes,
+            reach.describe(),
+            error=None if draft.in_reach else reach.describe(),
+        )
     joiners = []
     for j in draft.joiners:
         f = ctx.fighter(j.unit_id)
@@ -67,16 +87,49 @@ def range_preview(draft: AttackDraft, ctx: CombatContext) -> RangePreview:
         except UserError as exc:
             joiners.append((f.name, str(exc)))
     if draft.distance is None:
-        return RangePreview(False, weapon.name, weapon.range_inches, None, None, 0, (), (),
-                            f"{weapon.name}: Range {weapon.range_text}", tuple(joiners),
-                            "measure the distance to the target (inches; halves allowed)",
-                            blind)
+        return RangePreview(
+            False,
+            weapon.name,
+            weapon.range_inches,
+            None,
+            None,
+            0,
+            (),
+            (),
+            f"{weapon.name}: Range {weapon.range_text}",
+            tuple(joiners),
+            "measure the distance to the target (inches; halves allowed)",
+            blind,
+        )
     try:
         rc = check_range(weapon, distance=draft.distance, altitude=draft.altitude)
     except UserError as exc:
-        return RangePreview(False, weapon.name, weapon.range_inches, None, None, 0, (), (), "",
-                            tuple(joiners), str(exc), blind)
+        return RangePreview(
+            False,
+            weapon.name,
+            weapon.range_inches,
+            None,
+            None,
+            0,
+            (),
+            (),
+            "",
+            tuple(joiners),
+            str(exc),
+            blind,
+        )
     height = next((m for m in rc.range_modifiers if m.rule == "5.1 Height Advantage"), None)
-    return RangePreview(False, weapon.name, rc.base_range, height, rc.effective_range,
-                        rc.inches_out, rc.penalties, rc.notes, rc.describe(), tuple(joiners),
-                        None, blind)
+    return RangePreview(
+        False,
+        weapon.name,
+        rc.base_range,
+        height,
+        rc.effective_range,
+        rc.inches_out,
+        rc.penalties,
+        rc.notes,
+        rc.describe(),
+        tuple(joiners),
+        None,
+        blind,
+    )

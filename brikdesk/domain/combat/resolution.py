@@ -69,14 +69,17 @@ class CollisionHit(AutomaticHit):
     spent; the target can only dodge it by Bailing."""
 
     def describe(self) -> str:
-        return (f"Automatic Hit: {self.reason} ({self.rule}); no Action is spent; it can be "
-                "dodged by Bailing")
+        return (
+            f"Automatic Hit: {self.reason} ({self.rule}); no Action is spent; it can be "
+            "dodged by Bailing"
+        )
 
 
 #: A Collision needs no Action Roll (5.4 "A Collision occurs as part of normal Movement and
 #: does not cost an Action").
-COLLISION_HIT = CollisionHit("a Collision, part of his movement", "5.4 Minifig Collisions",
-                             can_be_avoided=True)
+COLLISION_HIT = CollisionHit(
+    "a Collision, part of his movement", "5.4 Minifig Collisions", can_be_avoided=True
+)
 
 
 class _Stop(Exception):
@@ -89,8 +92,9 @@ class _Stop(Exception):
 
 def _role_of(why: str) -> Role:
     head = why.split(" ", 1)[0]
-    return {"bonus": Role.BONUS, "Benny": Role.BENNY, "MOM": Role.MOM,
-            "POP": Role.POP}.get(head, Role.NATURAL)
+    return {"bonus": Role.BONUS, "Benny": Role.BENNY, "MOM": Role.MOM, "POP": Role.POP}.get(
+        head, Role.NATURAL
+    )
 
 
 class Recorder:
@@ -139,8 +143,12 @@ class ActionStage:
 
     @property
     def complete(self) -> bool:
-        return (self.need is None and self.pending is None and self.error is None
-                and not self.extra_faces)
+        return (
+            self.need is None
+            and self.pending is None
+            and self.error is None
+            and not self.extra_faces
+        )
 
     @property
     def first(self) -> AttackRoll | None:
@@ -170,8 +178,10 @@ class ActionStage:
             out.append(self.parry.describe())
         for r in self.rolls:
             if r.roll is not None and r.roll.rolled and not r.hit and r.attack.ranged:
-                out.append(f"Missed Shot: lands within {inches_text(r.missed_by)} of "
-                           f"{r.attack.target.name} (5.3)")
+                out.append(
+                    f"Missed Shot: lands within {inches_text(r.missed_by)} of "
+                    f"{r.attack.target.name} (5.3)"
+                )
         return tuple(out)
 
 
@@ -200,9 +210,19 @@ def resolve_action(draft: AttackDraft, ctx: CombatContext) -> ActionStage:
     extra = 0
     if need is None and pending is None and error is None:
         extra = len(draft.action_faces) - replay.src.typed.used
-    return ActionStage(ss, tuple(replay.rolls), replay.parried, replay.bailed, replay.avoided,
-                       tuple(replay.src.rolled), need, pending, error, extra,
-                       replay.first_to_act)
+    return ActionStage(
+        ss,
+        tuple(replay.rolls),
+        replay.parried,
+        replay.bailed,
+        replay.avoided,
+        tuple(replay.src.rolled),
+        need,
+        pending,
+        error,
+        extra,
+        replay.first_to_act,
+    )
 
 
 class _ActionReplay:
@@ -225,10 +245,15 @@ class _ActionReplay:
         if not draft.who_first or not first_contest_possible(draft, ctx):
             return
         active, responder = contenders(draft, ctx)
-        res = who_acts_first(active, responder, self.src, rules=ctx.rules,
-                             to_movement=draft.first_to_movement,
-                             inch_or_more_away=draft.first_inch_away,
-                             simultaneous_possible=draft.first_simultaneous)
+        res = who_acts_first(
+            active,
+            responder,
+            self.src,
+            rules=ctx.rules,
+            to_movement=draft.first_to_movement,
+            inch_or_more_away=draft.first_inch_away,
+            simultaneous_possible=draft.first_simultaneous,
+        )
         self.first_to_act = res
         if ctx.rules.who_acts_first is FirstRule.SKILL_CONTEST and res.responder_rolls:
             self.contest_face = res.responder_rolls[-1].natural
@@ -250,16 +275,21 @@ class _ActionReplay:
         if draft.reaction is not Reaction.BAIL or draft.target_id is None:
             return
         who = ctx.fighter(draft.target_id).attacker
-        bail = roll_bail(who, self.src,
-                         half_speed=ctx.state.unit(draft.target_id).moves_at_half_speed,
-                         rules=ctx.rules)
+        bail = roll_bail(
+            who,
+            self.src,
+            half_speed=ctx.state.unit(draft.target_id).moves_at_half_speed,
+            rules=ctx.rules,
+        )
         self.bailed = bail
         if bail.over_the_top:
             bail = apply_bail_benny(bail, self._benny("bail"), self.src)
             self.bailed = bail
         if draft.bail_clears and not bail.critical_failure:
-            self.avoided = (f"{who.name} dives out of the attack: dodged by Bailing "
-                            "(the attacker's Action is still spent)")
+            self.avoided = (
+                f"{who.name} dives out of the attack: dodged by Bailing "
+                "(the attacker's Action is still spent)"
+            )
 
     def attacks(self, ss: Sequence[Striker]) -> None:
         """Every participant's Automatic Hit or Action Roll, with its Benny."""
@@ -280,29 +310,42 @@ class _ActionReplay:
     def parry(self) -> None:
         """The target's Parry of the first attack, when it hit (5.2)."""
         draft, ctx, rolls = self.draft, self.ctx, self.rolls
-        if draft.reaction is not Reaction.PARRY or not rolls or not rolls[0].hit \
-                or draft.target_id is None:
+        if (
+            draft.reaction is not Reaction.PARRY
+            or not rolls
+            or not rolls[0].hit
+            or draft.target_id is None
+        ):
             return
         parrier = ctx.fighter(draft.target_id).attacker
         first = rolls[0]
-        attacker_roll = (first.roll.total if first.roll is not None and first.roll.rolled
-                         else None)
-        parry = roll_parry(parrier, parry_item_of(ctx, draft.parry_item), draft.kind.incoming,
-                           self.src, two_handed_weapon=made_two_handed(draft, ctx),
-                           attacker_roll=attacker_roll, attacker=first.attack.attacker,
-                           outnumbered=_parry_outnumbered(draft, ctx))
+        attacker_roll = first.roll.total if first.roll is not None and first.roll.rolled else None
+        parry = roll_parry(
+            parrier,
+            parry_item_of(ctx, draft.parry_item),
+            draft.kind.incoming,
+            self.src,
+            two_handed_weapon=made_two_handed(draft, ctx),
+            attacker_roll=attacker_roll,
+            attacker=first.attack.attacker,
+            outnumbered=_parry_outnumbered(draft, ctx),
+        )
         self.parried = parry
         if parry.over_the_top:
-            parry = apply_parry_benny(parry, self._benny("parry"), self.src,
-                                      self._embellishment)
+            parry = apply_parry_benny(parry, self._benny("parry"), self.src, self._embellishment)
             self.parried = parry
         if parry.cancelled:
             self.avoided = f"{parrier.name} Parries the {draft.kind.label}: cancelled"
 
 
 def _parry_outnumbered(draft: AttackDraft, ctx: CombatContext) -> bool:
-    return (draft.kind.close_combat and draft.target_id is not None
-            and outnumbered_modifier(ctx.state, draft.target_id) is not None)
+    return (
+        draft.kind.close_combat
+        and draft.target_id is not None
+        and outnumbered_modifier(ctx.state, draft.target_id) is not None
+    )
+
+
 @dataclass(frozen=True)
 class DamageStage:
     """The Damage step as far as the dice typed so far go (``need``: the die wanted next)."""
@@ -355,15 +398,19 @@ def resolve_damage(draft: AttackDraft, ctx: CombatContext, action: ActionStage) 
         return replace(step.out, dice=tuple(step.src.rolled), need=exc)
     except UserError as exc:
         return replace(step.out, dice=tuple(step.src.rolled), error=str(exc))
-    return replace(step.out, dice=tuple(step.src.rolled),
-                   extra_faces=len(draft.damage_faces) - step.src.typed.used)
+    return replace(
+        step.out,
+        dice=tuple(step.src.rolled),
+        extra_faces=len(draft.damage_faces) - step.src.typed.used,
+    )
 
 
 class _DamageReplay:
     """The steps of the Damage step; ``out`` holds what is resolved so far."""
 
-    def __init__(self, draft: AttackDraft, ctx: CombatContext, action: ActionStage,
-                 src: Recorder) -> None:
+    def __init__(
+        self, draft: AttackDraft, ctx: CombatContext, action: ActionStage, src: Recorder
+    ) -> None:
         self.draft, self.ctx, self.action, self.src = draft, ctx, action, src
         self.target = target_of(draft, ctx)
         self.out = DamageStage()
@@ -378,16 +425,18 @@ class _DamageReplay:
             self.out = replace(self.out, collision=col, mom_spent=True)
             self.knocked_back(col.knockback, attacker)
         elif draft.kind is AttackKind.SHOVE:
-            res = shove(attacker, self.target.name, parry=action.parry,
-                        blocked_after=draft.obstacle,
-                        mom_dice=self.src if charging_shove(draft, self.ctx) else None)
+            res = shove(
+                attacker,
+                self.target.name,
+                parry=action.parry,
+                blocked_after=draft.obstacle,
+                mom_dice=self.src if charging_shove(draft, self.ctx) else None,
+            )
             self.out = replace(self.out, shove=res, mom_spent=bool(res.mom_dice))
             self.knocked_back(res.knockback, attacker)
         elif draft.kind is AttackKind.GRAB:
-            self.out = replace(self.out, grab=grab(attacker, self.target.name,
-                                                   parry=action.parry))
-        elif action.strikers[0].attack.weapon.explosive and (first.hit or
-                                                            first.attack.ranged):
+            self.out = replace(self.out, grab=grab(attacker, self.target.name, parry=action.parry))
+        elif action.strikers[0].attack.weapon.explosive and (first.hit or first.attack.ranged):
             self.explosion(first)
         else:
             self.hits(first)
@@ -403,12 +452,20 @@ class _DamageReplay:
         kept = blast_kept(draft, members)
         if kept:
             defl: dict[str, Sequence[str]] | None = (
-                {target.name: action.parry.deflections} if action.parry and first.hit
-                else None)
-            self.out = replace(self.out, explosion=explode_from_point(
-                first, [t for _uid, t in members], blast_exposures(draft, members), self.src,
-                deflections=defl), blast_units=blast_units(draft, first.hit),
-                blast_hit_ids=tuple(uid for uid, _t in kept))
+                {target.name: action.parry.deflections} if action.parry and first.hit else None
+            )
+            self.out = replace(
+                self.out,
+                explosion=explode_from_point(
+                    first,
+                    [t for _uid, t in members],
+                    blast_exposures(draft, members),
+                    self.src,
+                    deflections=defl,
+                ),
+                blast_units=blast_units(draft, first.hit),
+                blast_hit_ids=tuple(uid for uid, _t in kept),
+            )
         if not first.hit:
             self.out = replace(self.out, missed=missed_shot(first))
 
@@ -420,16 +477,24 @@ class _DamageReplay:
         for i, (s, r) in enumerate(zip(action.strikers, action.rolls, strict=False)):
             if not r.hit or not (s.attack.weapon.damage.terms or s.attack.weapon.damage.flat):
                 continue
-            mom = i == 0 and draft.kind is AttackKind.CHARGE and draft.spend_mom \
+            mom = (
+                i == 0
+                and draft.kind is AttackKind.CHARGE
+                and draft.spend_mom
                 and mom_spendable(s)[0]
+            )
             if mom:
                 self.out = replace(self.out, mom_spent=True)
-            parts.append(damage_roll(r, self.src, deflections=deflections_for(i, action),
-                                     spend_mom=mom))
+            parts.append(
+                damage_roll(r, self.src, deflections=deflections_for(i, action), spend_mom=mom)
+            )
         if parts:
             damage = apply_damage(parts, self.target, self.src)
-            self.out = replace(self.out, damage=damage, weapon_knockback=AttackResult(
-                first, damage).knockback if first.hit else 0)
+            self.out = replace(
+                self.out,
+                damage=damage,
+                weapon_knockback=AttackResult(first, damage).knockback if first.hit else 0,
+            )
 
     def missed_shot(self, first: AttackRoll) -> None:
         """Where a missed Ranged attack lands, and what it strikes there (5.3)."""
@@ -440,19 +505,26 @@ class _DamageReplay:
         if draft.missed_strikes is None:
             return
         struck = target_of(draft, self.ctx, unit_id=draft.missed_strikes, sections=3)
-        distance = draft.missed_distance if draft.missed_distance is not None else (
-            first.attack.distance)
+        distance = (
+            draft.missed_distance if draft.missed_distance is not None else (first.attack.distance)
+        )
         assert distance is not None  # a Ranged attack is measured before it is rolled
-        self.out = replace(self.out, missed_damage=resolve_missed_shot(first, struck, distance,
-                                                                       self.src),
-                           missed_unit=draft.missed_strikes)
+        self.out = replace(
+            self.out,
+            missed_damage=resolve_missed_shot(first, struck, distance, self.src),
+            missed_unit=draft.missed_strikes,
+        )
 
     def collision(self, first: AttackRoll) -> None:
         """A Charge that missed Collides with the target in its path, spending the MOM
         (5.4)."""
         draft = self.draft
-        if first.hit or draft.kind is not AttackKind.CHARGE or not first.attack.has_mom \
-                or not draft.collide:
+        if (
+            first.hit
+            or draft.kind is not AttackKind.CHARGE
+            or not first.attack.has_mom
+            or not draft.collide
+        ):
             return
         attacker = first.attack.attacker.name
         col = collide(attacker, self.target.name, self.src, blocked_after=draft.obstacle)
@@ -468,6 +540,8 @@ class _DamageReplay:
         smash = knockback.smash_damage(attacker)
         if smash is not None:
             self.out = replace(self.out, damage=apply_damage(smash, self.target, self.src))
+
+
 @dataclass(frozen=True)
 class BennyOption:
     use: BennyUse
@@ -476,20 +550,30 @@ class BennyOption:
     key: str = ""  # the keyboard letter that picks it
 
 
-def benny_options(draft: AttackDraft, ctx: CombatContext, key: str,
-                  stage: ActionStage | None = None) -> tuple[BennyOption, ...]:
+def benny_options(
+    draft: AttackDraft, ctx: CombatContext, key: str, stage: ActionStage | None = None
+) -> tuple[BennyOption, ...]:
     """How the Over the Top Benny of ``key`` may be spent (rules facts §1), each with why not,
     and the keyboard letter that picks it. The first allowed one is the BENNY_POLICY default."""
     if key == "bail":
-        return (BennyOption(BennyUse.EMBELLISH, "land on his feet: not Disrupted", key="L"),
-                BennyOption(BennyUse.STAT, "+1d6 inches of dive", key="I"),
-                BennyOption(BennyUse.NONE, "not spent", key="N"))
+        return (
+            BennyOption(BennyUse.EMBELLISH, "land on his feet: not Disrupted", key="L"),
+            BennyOption(BennyUse.STAT, "+1d6 inches of dive", key="I"),
+            BennyOption(BennyUse.NONE, "not spent", key="N"),
+        )
     if key == "parry":
         damage = draft.kind.incoming.is_damage
-        return (BennyOption(BennyUse.ACTION, "+1d6 to the Parry roll", key="A"),
-                BennyOption(BennyUse.EMBELLISH, "one more level of Deflection" if damage else
-                            "an embellishment the players agree on", key="E"),
-                BennyOption(BennyUse.NONE, "not spent", key="N"))
+        return (
+            BennyOption(BennyUse.ACTION, "+1d6 to the Parry roll", key="A"),
+            BennyOption(
+                BennyUse.EMBELLISH,
+                "one more level of Deflection"
+                if damage
+                else "an embellishment the players agree on",
+                key="E",
+            ),
+            BennyOption(BennyUse.NONE, "not spent", key="N"),
+        )
     ranged = not draft.kind.close_combat
     has_damage = True
     try:
@@ -499,17 +583,26 @@ def benny_options(draft: AttackDraft, ctx: CombatContext, key: str,
         pass
     opts = [
         BennyOption(BennyUse.ACTION, "+1d6 to the Action Roll", key="A"),
-        BennyOption(BennyUse.DAMAGE, "one more Damage die", None if has_damage else
-                    "this attack has no Damage dice", key="D"),
-        BennyOption(BennyUse.STAT, "+1d6 inches of Range", None if ranged else
-                    "Close Combat has no Range to add to (4.2)", key="R"),
+        BennyOption(
+            BennyUse.DAMAGE,
+            "one more Damage die",
+            None if has_damage else "this attack has no Damage dice",
+            key="D",
+        ),
+        BennyOption(
+            BennyUse.STAT,
+            "+1d6 inches of Range",
+            None if ranged else "Close Combat has no Range to add to (4.2)",
+            key="R",
+        ),
         BennyOption(BennyUse.EMBELLISH, "an embellishment (e.g. a precise spot)", key="E"),
         BennyOption(BennyUse.NONE, "not spent", key="N"),
     ]
     # BENNY_POLICY: Damage when the roll already hits, else +1d6 Action.
     if stage is not None:
-        roll = next((r for r, s in zip(stage.rolls, stage.strikers, strict=False)
-                     if s.key == key), None)
+        roll = next(
+            (r for r, s in zip(stage.rolls, stage.strikers, strict=False) if s.key == key), None
+        )
         if roll is not None and roll.hit and has_damage:
             opts.insert(0, opts.pop(1))
     return tuple(opts)

@@ -21,9 +21,19 @@ from brikdesk.domain.ids import BattleUnitId
 from brikdesk.domain.rolling import BennyUse, DieRoll, NeedDie, Role
 from brikdesk.errors import UserError
 
-__all__ = ["SprintDraft", "SprintStage", "bonus_chains", "resolve_sprint", "runaway_warning",
-           "sprint_benny_options", "sprint_events", "sprint_note", "sprint_outcome", "sprint_problem",
-           "sprint_rule_text"]
+__all__ = [
+    "SprintDraft",
+    "SprintStage",
+    "bonus_chains",
+    "resolve_sprint",
+    "runaway_warning",
+    "sprint_benny_options",
+    "sprint_events",
+    "sprint_note",
+    "sprint_outcome",
+    "sprint_problem",
+    "sprint_rule_text",
+]
 
 
 @dataclass(frozen=True)
@@ -59,8 +69,13 @@ class SprintStage:
 
     @property
     def complete(self) -> bool:
-        return (self.result is not None and self.need is None and not self.pending
-                and self.error is None and not self.extra_faces)
+        return (
+            self.result is not None
+            and self.need is None
+            and not self.pending
+            and self.error is None
+            and not self.extra_faces
+        )
 
 
 class _Pending(Exception):
@@ -79,25 +94,29 @@ def resolve_sprint(draft: SprintDraft, ctx: CombatContext) -> SprintStage:
         if result.over_the_top:
             if draft.benny is None:
                 raise _Pending
-            result = apply_sprint_benny(result, draft.benny, src,
-                                        draft.embellishment or "an embellishment the players "
-                                        "agree on")
+            result = apply_sprint_benny(
+                result,
+                draft.benny,
+                src,
+                draft.embellishment or "an embellishment the players agree on",
+            )
     except NeedDie as need:
         return SprintStage(None, tuple(src.rolled), need=need)
     except _Pending:
         return SprintStage(result, tuple(src.rolled), pending=True)
     except UserError as exc:
         return SprintStage(result, tuple(src.rolled), error=str(exc))
-    return SprintStage(result, tuple(src.rolled),
-                       extra_faces=len(draft.faces) - src.typed.used)
+    return SprintStage(result, tuple(src.rolled), extra_faces=len(draft.faces) - src.typed.used)
 
 
 def sprint_benny_options() -> tuple[BennyOption, ...]:
     """How a Sprint's Over the Top Benny may be spent (4.2): +1d6 inches or an
     embellishment."""
-    return (BennyOption(BennyUse.STAT, "+1d6 inches of Sprint", key="I"),
-            BennyOption(BennyUse.EMBELLISH, "an embellishment the players agree on", key="E"),
-            BennyOption(BennyUse.NONE, "not spent", key="N"))
+    return (
+        BennyOption(BennyUse.STAT, "+1d6 inches of Sprint", key="I"),
+        BennyOption(BennyUse.EMBELLISH, "an embellishment the players agree on", key="E"),
+        BennyOption(BennyUse.NONE, "not spent", key="N"),
+    )
 
 
 def bonus_chains(dice: tuple[DieRoll, ...]) -> tuple[str, ...]:
@@ -107,8 +126,9 @@ def bonus_chains(dice: tuple[DieRoll, ...]) -> tuple[str, ...]:
     for g in dice_chains(dice):
         head = g[0]
         kind = "Benny" if head.role is Role.BENNY else "Sprint"
-        words = " → ".join([f"{kind} d{head.sides} {head.face}"]
-                           + [f"bonus d{d.sides} {d.face}" for d in g[1:]])
+        words = " → ".join(
+            [f"{kind} d{head.sides} {head.face}"] + [f"bonus d{d.sides} {d.face}" for d in g[1:]]
+        )
         if len(g) > 1:
             words += f" = {sum(d.face for d in g)}"
             if g[-1].face == 1:
@@ -122,8 +142,10 @@ def sprint_rule_text(ctx: CombatContext, unit_id: BattleUnitId) -> str:
     rules = ctx.rules
     f = ctx.fighter(unit_id)
     die = rules.distance_die or f.action_die
-    text = (f"{f.name} spends his Action to Sprint: 1d{die}\" more Move ({rules.name}), all of "
-            "his Movement this turn in a straight line")
+    text = (
+        f'{f.name} spends his Action to Sprint: 1d{die}" more Move ({rules.name}), all of '
+        "his Movement this turn in a straight line"
+    )
     if rules.sprint_bonus_dice:
         text += "; the highest face adds a bonus d6, and so on"
     if f.over_the_top:
@@ -135,19 +157,19 @@ def sprint_rule_text(ctx: CombatContext, unit_id: BattleUnitId) -> str:
     return text + ". He may still Charge at the end of it, as the same Action (4.1, 5.4)."
 
 
-def sprint_events(draft: SprintDraft, ctx: CombatContext, stage: SprintStage
-                  ) -> tuple[Event, ...]:
+def sprint_events(draft: SprintDraft, ctx: CombatContext, stage: SprintStage) -> tuple[Event, ...]:
     """What recording the Sprint stores: the runner's Action spent on a Sprint, its roll in
     the note (the battle log shows it)."""
     if stage.result is None or not stage.complete:
         raise UserError("roll the Sprint first", field="dice")
-    return (spend_action(ctx.state, draft.unit_id, ActionUse.SPRINT,
-                         note=sprint_note(stage.result)),)
+    return (
+        spend_action(ctx.state, draft.unit_id, ActionUse.SPRINT, note=sprint_note(stage.result)),
+    )
 
 
 def sprint_note(result: SprintResult) -> str:
     """The roll in the battle log's words: inches, Half Speed, runaway, Benny."""
-    text = f"{result.sprint_inches}\" more Move"
+    text = f'{result.sprint_inches}" more Move'
     if result.half_speed:
         text += f", at Half Speed {inches_text(result.distance)}"
     if result.must_run_full:
@@ -162,12 +184,14 @@ def sprint_outcome(draft: SprintDraft, ctx: CombatContext, result: SprintResult)
     not to spend the Benny rather than still offering it; the runaway is left to
     ``runaway_warning``."""
     text = result.describe()
-    runaway = (f"; the bonus dice ended in a 1: he can't stop and must run the full "
-               f"{inches_text(result.distance)}, into walls or off the table")
+    runaway = (
+        f"; the bonus dice ended in a 1: he can't stop and must run the full "
+        f"{inches_text(result.distance)}, into walls or off the table"
+    )
     text = text.replace(runaway, "")
     offer = "; Over the Top: a Benny to spend"
     if draft.benny is BennyUse.NONE and text.endswith(offer):
-        text = text[:-len(offer)] + f"; {ctx.rules.over_the_top}: the Benny is not spent"
+        text = text[: -len(offer)] + f"; {ctx.rules.over_the_top}: the Benny is not spent"
     return text
 
 
@@ -176,8 +200,10 @@ def runaway_warning(result: SprintResult) -> str | None:
     of one ... must run the full distance"; the warning to show, or ``None``."""
     if not result.must_run_full:
         return None
-    return (f"The bonus dice ended in a 1: he can't stop short and must run the full "
-            f"{inches_text(result.distance)}, into walls or off the table (4.1)")
+    return (
+        f"The bonus dice ended in a 1: he can't stop short and must run the full "
+        f"{inches_text(result.distance)}, into walls or off the table (4.1)"
+    )
 
 
 def sprint_problem(draft: SprintDraft, ctx: CombatContext) -> str | None:

@@ -37,7 +37,8 @@ def run_migrations_online() -> None:
             context.run_migrations()
         return
     url = context.get_x_argument(as_dictionary=True).get("url") or config.get_main_option(
-        "sqlalchemy.url")
+        "sqlalchemy.url"
+    )
     if not url:
         raise SystemExit("give a database: alembic -x url=sqlite:///file.sqlite3 ...")
     engine = create_engine(url)
@@ -50,9 +51,14 @@ def run_migrations_online() -> None:
 
 def run_migrations_offline() -> None:
     url = context.get_x_argument(as_dictionary=True).get("url") or config.get_main_option(
-        "sqlalchemy.url")
-    context.configure(url=url, target_metadata=target_metadata, literal_binds=True,
-                      render_as_batch=bool(url and url.startswith("sqlite")))
+        "sqlalchemy.url"
+    )
+    context.configure(
+        url=url,
+        target_metadata=target_metadata,
+        literal_binds=True,
+        render_as_batch=bool(url and url.startswith("sqlite")),
+    )
     with context.begin_transaction():
         context.run_migrations()
 

@@ -27,8 +27,9 @@ def upgrade() -> None:
         sa.Column("notes", sa.Text(), nullable=False),
         sa.Column("created_at", sa.DateTime(), nullable=False),
         sa.Column("updated_at", sa.DateTime(), nullable=False),
-        sa.CheckConstraint("cost_system IN ('CP', 'Unit Inches')",
-                           name=op.f("ck_campaign_cost_system")),
+        sa.CheckConstraint(
+            "cost_system IN ('CP', 'Unit Inches')", name=op.f("ck_campaign_cost_system")
+        ),
         sa.CheckConstraint("default_budget >= 0", name=op.f("ck_campaign_default_budget")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_campaign")),
         sa.UniqueConstraint("name", name=op.f("uq_campaign_name")),
@@ -41,8 +42,12 @@ def upgrade() -> None:
         sa.Column("name", sa.String(length=100), nullable=False),
         sa.Column("colour", sa.String(length=7), nullable=False),
         sa.Column("faction", sa.String(length=100), nullable=False),
-        sa.ForeignKeyConstraint(["campaign_id"], ["campaign.id"],
-                                name=op.f("fk_player_campaign_id_campaign"), ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["campaign_id"],
+            ["campaign.id"],
+            name=op.f("fk_player_campaign_id_campaign"),
+            ondelete="CASCADE",
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_player")),
         sa.UniqueConstraint("campaign_id", "name", name=op.f("uq_player_campaign_id_name")),
         sqlite_autoincrement=True,
@@ -55,10 +60,15 @@ def upgrade() -> None:
         sa.Column("name", sa.String(length=100), nullable=False),
         sa.Column("budget", sa.Integer(), nullable=True),
         sa.CheckConstraint("budget IS NULL OR budget >= 0", name=op.f("ck_army_budget")),
-        sa.ForeignKeyConstraint(["campaign_id"], ["campaign.id"],
-                                name=op.f("fk_army_campaign_id_campaign"), ondelete="CASCADE"),
-        sa.ForeignKeyConstraint(["player_id"], ["player.id"],
-                                name=op.f("fk_army_player_id_player"), ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["campaign_id"],
+            ["campaign.id"],
+            name=op.f("fk_army_campaign_id_campaign"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["player_id"], ["player.id"], name=op.f("fk_army_player_id_player"), ondelete="CASCADE"
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_army")),
         sqlite_autoincrement=True,
     )
@@ -72,9 +82,12 @@ def upgrade() -> None:
             sa.Column("key", sa.String(length=64), nullable=False),
             sa.Column("data", sa.JSON(), nullable=False),
             sa.Column("custom", sa.Boolean(), nullable=False),
-            sa.ForeignKeyConstraint(["campaign_id"], ["campaign.id"],
-                                    name=op.f(f"fk_{table}_campaign_id_campaign"),
-                                    ondelete="CASCADE"),
+            sa.ForeignKeyConstraint(
+                ["campaign_id"],
+                ["campaign.id"],
+                name=op.f(f"fk_{table}_campaign_id_campaign"),
+                ondelete="CASCADE",
+            ),
             sa.PrimaryKeyConstraint("id", name=op.f(f"pk_{table}")),
             sa.UniqueConstraint("campaign_id", "key", name=op.f(f"uq_{table}_campaign_id_key")),
             sqlite_autoincrement=True,
@@ -94,11 +107,11 @@ def upgrade() -> None:
         sa.Column("battles_fought", sa.Integer(), nullable=False),
         sa.Column("kills", sa.Integer(), nullable=False),
         sa.Column("position", sa.Integer(), nullable=False),
-        sa.CheckConstraint("status IN ('alive', 'wounded', 'dead')",
-                           name=op.f("ck_unit_status")),
+        sa.CheckConstraint("status IN ('alive', 'wounded', 'dead')", name=op.f("ck_unit_status")),
         sa.CheckConstraint("battles_fought >= 0 AND kills >= 0", name=op.f("ck_unit_record")),
-        sa.ForeignKeyConstraint(["army_id"], ["army.id"], name=op.f("fk_unit_army_id_army"),
-                                ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["army_id"], ["army.id"], name=op.f("fk_unit_army_id_army"), ondelete="CASCADE"
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_unit")),
         sqlite_autoincrement=True,
     )

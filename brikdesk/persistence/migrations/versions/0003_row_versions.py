@@ -28,8 +28,7 @@ TABLES = ("campaign", "player", "army", "house_item", "house_unit_type", "unit",
 def upgrade() -> None:
     for table in TABLES:
         with op.batch_alter_table(table, recreate="never") as batch:
-            batch.add_column(sa.Column("version", sa.Integer(), nullable=False,
-                                       server_default="1"))
+            batch.add_column(sa.Column("version", sa.Integer(), nullable=False, server_default="1"))
 
 
 def downgrade() -> None:

@@ -23,7 +23,6 @@ from brikdesk.domain.attack import (
     ExplosionResult,
     SizeClass,
     Target,
-    Weapon,
     charging_weapon,
     explode,
     flat_damage,
@@ -194,15 +193,6 @@ class ParryItem:
             item.use,
             shield=item.shield,
             ranged=item.range_inches is not None and not item.close_combat,
-        )
-
-    @classmethod
-    def from_weapon(cls, weapon: Weapon) -> ParryItem:
-        return cls(
-            weapon.name,
-            weapon.use,
-            shield=weapon.shield,
-            ranged=not weapon.close_combat and not weapon.thrown,
         )
 
 

@@ -284,10 +284,6 @@ class CatalogItem:
     as_object: bool = False
 
     @property
-    def is_weapon(self) -> bool:
-        return bool(self.damage) or self.category is Category.WEAPON
-
-    @property
     def deals_damage(self) -> bool:
         """True when the item has a Damage roll of its own (Bare Hands and Shields do not)."""
         return bool(self.damage)

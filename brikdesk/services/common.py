@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm.exc import StaleDataError
 
 from brikdesk.errors import BusyError, ConflictError, StorageError, UserError
-from brikdesk.limits import KEY_LEN, MAX_ID, MAX_NUMBER, NAME_LEN, NOTES_LEN, text_problem
+from brikdesk.limits import MAX_ID, MAX_NUMBER, NAME_LEN, NOTES_LEN, text_problem
 from brikdesk.persistence.db import BUSY_TIMEOUT_MS, error_text
 
 # Defined without SQLAlchemy (the app's window is built before the database layer loads);
@@ -159,24 +159,6 @@ def clean_int(
     if value > maximum:
         raise UserError(f"{what} can't be more than {maximum} (got {value})", field=field)
     return value
-
-
-def clean_key(value: object, what: str, *, field: str = "key") -> str:
-    """A catalog key: lower-case letters, digits, ``-`` and ``_``; at most 64 characters."""
-    if not isinstance(value, str) or not KEY_RE.fullmatch(value) or len(value) > KEY_LEN:
-        raise UserError(
-            f"{what} '{value}' is not a valid key (lower-case letters, digits, "
-            f"'-' and '_', at most {KEY_LEN} characters)",
-            field=field,
-        )
-    return value
-
-
-def key_from_name(name: str) -> str:
-    """``"Laser Pike"`` -> ``"laser-pike"`` (a key for a custom catalog entry)."""
-    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
-    key = re.sub(r"[^a-z0-9]+", "-", text).strip("-")[:KEY_LEN].strip("-")
-    return key or "custom"
 
 
 def is_id(value: object) -> bool:

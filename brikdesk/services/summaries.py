@@ -205,16 +205,6 @@ class Muster:
 
 
 @dataclass(frozen=True)
-class NewEvent:
-    """An event to append: kind, actor and target battle-unit ids, and its JSON payload."""
-
-    kind: str
-    actor_id: BattleUnitId | None = None
-    target_id: BattleUnitId | None = None
-    payload: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
 class UnitOutcome:
     """What a battle did to a campaign unit: its status afterwards and the kills it made."""
 

@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from brikdesk.domain import battle as battle_pkg
-from brikdesk.domain import turns
 from brikdesk.domain.battle import (
     EVENT_KINDS,
     READINGS,
@@ -790,7 +789,6 @@ def test_the_readings_are_written_in_the_rules_docstring_with_sections():
     for key, text in READINGS.items():
         assert f"[{key}]" in rules_module.__doc__
         assert text[0].isdigit() or key in ("dead", "order")
-    assert turns.apply is battle_pkg.apply and set(turns.__all__) == set(battle_pkg.__all__)
 
 
 # --- property: the incremental state equals the replay of the remaining events ---------------

@@ -343,10 +343,6 @@ class AttackDraft:
         others = tuple((u, n) for u, n in self.blast_sections if u != unit_id)
         return replace(self, blast_sections=others + ((unit_id, sections),))
 
-    @property
-    def target_is_object(self) -> bool:
-        return self.target_id is None
-
 
 # --------------------------------------------------------------------------------------------
 # A choice of a selector

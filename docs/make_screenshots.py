@@ -71,9 +71,9 @@ def make(out: Path, tmp: Path) -> None:
     from brikdesk.persistence.db import open_database
     from brikdesk.services.demo import create_demo
     from ui.app import build_main_window, create_application
-    from ui.dialogs.print_options import RosterOptionsDialog, load_roster_choice
     from ui.screen import pretend_screen
     from ui.settings import AppSettings
+    from ui.widgets.print_options import RosterOptionsDialog, load_roster_choice
     from ui.windows.navigator import ARMY as ARMY_KIND
     from ui.wizard import CombatWizard
 

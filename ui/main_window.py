@@ -43,7 +43,6 @@ from brikdesk.services.summaries import (
     PlayerPatch,
 )
 from ui.bus import Bus
-from ui.dialogs.base import FileChooser, TextPrompt
 from ui.dialogs.campaign import (
     ArmyDialog,
     CampaignSettingsDialog,
@@ -55,14 +54,15 @@ from ui.dialogs.progress import ProgressJob
 from ui.screen import fit_to_screen
 from ui.settings import AppSettings
 from ui.undo import UndoScopes
-from ui.windows.battle_sheet_printing import BattleSheetPrinting
-from ui.windows.common import (
+from ui.widgets.common import (
     Actions,
     MessageBanner,
     make_action,
     show_storage_error,
     undo_redo_actions,
 )
+from ui.widgets.dialogs import FileChooser, TextPrompt
+from ui.windows.battle_sheet_printing import BattleSheetPrinting
 from ui.windows.navigator import (
     ARMY,
     BATTLE,

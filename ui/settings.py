@@ -25,7 +25,7 @@ from brikdesk.domain.ids import CampaignId
 MAX_RECENT = 8
 
 #: Edit > Settings keys (the paper and black and white are the print dialogs' own choices,
-#: ``ui.dialogs.print_options``).
+#: ``ui.widgets.print_options``).
 KEY_DICE_MODE = "preferences/dice_mode"
 KEY_TABLE_FONT = "preferences/table_font_percent"
 KEY_EDITION = "preferences/new_campaign_edition"

@@ -20,8 +20,8 @@ from brikdesk.cli import main as cli_main
 from brikdesk.domain.sheets import RosterSheetOptions
 from brikdesk.services.printing import PrintService
 from tests.pdfread import PAPER_POINTS, pdf_page_size, pdf_pages, pdf_text
-from ui.dialogs.base import FileChooser
-from ui.dialogs.print_options import (
+from ui.widgets.dialogs import FileChooser
+from ui.widgets.print_options import (
     ReportChoice,
     ReportOptionsDialog,
     RosterChoice,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtPrintSupport import QPrintPreviewWidget
 
 from brikdesk.domain.sheets import RosterSheetOptions
-from ui.dialogs.print_options import RosterChoice, RosterOptionsDialog
+from ui.widgets.print_options import RosterChoice, RosterOptionsDialog
 from ui.windows.navigator import BATTLE
 
 

@@ -9,10 +9,10 @@ from PySide6.QtGui import QFont
 
 from brikdesk.domain.catalog import CatalogError, load_default_catalog, validate_item_field
 from brikdesk.domain.odds import attack_odds
-from ui.dialogs.catalog import NewEntry, NewEntryDialog
 from ui.models import catalog as cm
+from ui.widgets.fields import ValidatingLineEdit
 from ui.windows.catalog import CatalogWindow
-from ui.windows.fields import ValidatingLineEdit
+from ui.windows.catalog_dialogs import NewEntry, NewEntryDialog
 
 CAT = load_default_catalog("2020")
 NAME, CATEGORY, COST, USE, RANGE, DAMAGE, HANDS, RULES = range(8)

@@ -109,42 +109,42 @@ def _army(w: World) -> tuple[QDialog, Any]:
 
 
 def _add_units(w: World) -> tuple[QDialog, Any]:
-    from ui.dialogs.units import AddUnitsDialog
+    from ui.windows.unit_dialogs import AddUnitsDialog
 
     d = AddUnitsDialog(None, w.catalog, None, 3, None)
     return d, d.count
 
 
 def _unit_editor(w: World) -> tuple[QDialog, Any]:
-    from ui.dialogs.units import UnitEditor
+    from ui.windows.unit_dialogs import UnitEditor
 
     d = UnitEditor(None, w.army_rows()[0], w.catalog)
     return d, d.name
 
 
 def _change_type(w: World) -> tuple[QDialog, Any]:
-    from ui.dialogs.units import ChangeTypeDialog
+    from ui.windows.unit_dialogs import ChangeTypeDialog
 
     d = ChangeTypeDialog(None, w.catalog, "minifig", 2)
     return d, d.type
 
 
 def _roster_options(w: World) -> tuple[QDialog, Any]:
-    from ui.dialogs.print_options import RosterOptionsDialog, load_roster_choice
+    from ui.widgets.print_options import RosterOptionsDialog, load_roster_choice
 
     d = RosterOptionsDialog(None, load_roster_choice(w.settings), title="Merry Men")
     return d, d.paper
 
 
 def _report_options(w: World) -> tuple[QDialog, Any]:
-    from ui.dialogs.print_options import ReportOptionsDialog, load_report_choice
+    from ui.widgets.print_options import ReportOptionsDialog, load_report_choice
 
     d = ReportOptionsDialog(None, load_report_choice(w.settings))
     return d, d.paper
 
 
 def _new_entry(w: World) -> tuple[QDialog, Any]:
-    from ui.dialogs.catalog import ITEM, NewEntryDialog
+    from ui.windows.catalog_dialogs import ITEM, NewEntryDialog
 
     d = NewEntryDialog(None, ITEM, w.catalog, None)
     return d, d.name
@@ -247,14 +247,14 @@ def _open_failed(w: World) -> tuple[QDialog, Any]:
 
 def _long_action(w: World) -> tuple[QDialog, Any]:
     from brikdesk.domain.rulesets import RULES_2005
-    from ui.dialogs.long_action import LongActionDialog
+    from ui.panels.long_action import LongActionDialog
 
     d = LongActionDialog(None, "Little John", RULES_2005)
     return d, d.what
 
 
 def _who_first(w: World) -> tuple[QDialog, Any]:
-    from ui.dialogs.who_first import WhoFirstDialog
+    from ui.panels.who_first import WhoFirstDialog
 
     view = w.services.tracker.view(w.battle_id)
     a, r = (

@@ -85,7 +85,7 @@ def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch, tmp_
     assert "finished (Tobias won)" in panel.aftermath_bar.label.text()
     assert panel.aftermath_bar.report_button.isVisible()
     # The report one click away (the options asked as for any report).
-    from ui.dialogs.print_options import ReportChoice, ReportOptionsDialog
+    from ui.widgets.print_options import ReportChoice, ReportOptionsDialog
 
     monkeypatch.setattr(
         ReportOptionsDialog, "ask", classmethod(lambda cls, *a, **k: ReportChoice())

@@ -23,13 +23,13 @@ from brikdesk.services import Services
 from ui.crash import CrashDialog, log_file_handler, log_folder
 from ui.dialogs.campaign import NewCampaignDialog
 from ui.dialogs.open_failed import FailureKind, OpenFailedDialog, describe, failure_kind
-from ui.dialogs.print_options import load_report_choice, load_roster_choice
 from ui.dialogs.settings import Preferences, SettingsDialog, load_preferences, save_preferences
-from ui.dialogs.units import AddUnitsDialog
 from ui.models import roster as cols
 from ui.panels.start_dialog import StartBattleDialog
 from ui.settings import AppSettings
+from ui.widgets.print_options import load_report_choice, load_roster_choice
 from ui.windows.roster import ADD_COUNT_KEY, typical_unit
+from ui.windows.unit_dialogs import AddUnitsDialog
 
 # -- the toolbar keeps its geometry (convention 16) -------------------------------------------
 
@@ -291,7 +291,7 @@ def test_a_database_of_a_newer_brikdesk_says_so_without_a_backup(
     assert "newer version" in dialog.headline.text()
     assert dialog.backup_button is None
     other = tmp_path / "other.sqlite3"
-    from ui.dialogs.base import FileChooser
+    from ui.widgets.dialogs import FileChooser
 
     monkeypatch.setattr(FileChooser, "open_path", classmethod(lambda cls, *a, **k: other))
     dialog.other_button.click()

@@ -22,7 +22,6 @@ from brikdesk.errors import StorageError
 from brikdesk.services.summaries import CampaignPatch
 from ui import app as app_module
 from ui.app import build_main_window
-from ui.dialogs.base import FileChooser, TextPrompt
 from ui.dialogs.campaign import (
     ArmyDialog,
     ArmyInput,
@@ -34,6 +33,7 @@ from ui.dialogs.campaign import (
     PlayerInput,
 )
 from ui.dialogs.rules_reference import modifier_rows
+from ui.widgets.dialogs import FileChooser, TextPrompt
 from ui.windows.navigator import ARMY, BATTLE, PLAYER
 
 

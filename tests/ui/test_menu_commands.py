@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from ui.dialogs.base import FileChooser
+from ui.widgets.dialogs import FileChooser
 
 
 def test_file_export_and_import_from_the_menu_ask_for_a_file(

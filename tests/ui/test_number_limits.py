@@ -8,7 +8,7 @@ from brikdesk.persistence.db import open_database
 from brikdesk.services import Services
 from brikdesk.services.demo import DEMO_NAME
 from ui.dialogs.campaign import ArmyDialog, NewCampaignDialog
-from ui.dialogs.units import UnitEditor
+from ui.windows.unit_dialogs import UnitEditor
 
 
 def type_into(qtbot, box, text: str) -> None:

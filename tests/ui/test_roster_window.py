@@ -16,10 +16,10 @@ from ui.dialogs.campaign import (
     PlayerDialog,
     PlayerInput,
 )
-from ui.dialogs.units import AddUnits, AddUnitsDialog, UnitEditor
 from ui.models import roster as cols
-from ui.windows.common import fit_columns
+from ui.widgets.common import fit_columns
 from ui.windows.roster import RosterWindow
+from ui.windows.unit_dialogs import AddUnits, AddUnitsDialog, UnitEditor
 
 CAT = load_default_catalog("2020")
 

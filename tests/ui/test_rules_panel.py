@@ -14,12 +14,12 @@ from brikdesk.domain.rulesets import RULES_2005, RULES_2020
 from brikdesk.services import Services
 from brikdesk.services.summaries import CampaignPatch
 from tests.ui.battle_tables import Table, cell, make_panel
-from ui.dialogs.long_action import LongActionDialog, LongActionRequest
-from ui.dialogs.who_first import WhoFirstDialog
 from ui.panels import BattlePanel, rules_commands
 from ui.panels.battle_model import ACTION, STATUS
+from ui.panels.long_action import LongActionDialog, LongActionRequest
 from ui.panels.overrule_box import Choice, OverruleBox
 from ui.panels.pickers import UnitPicker
+from ui.panels.who_first import WhoFirstDialog
 
 
 def _panel(

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from brikdesk import __version__
 from brikdesk.domain.catalog import DEFAULT_EDITION
-from ui.dialogs.base import ready_to_type
+from ui.widgets.dialogs import ready_to_type
 
 #: The libraries whose versions a bug report needs (distribution names).
 LIBRARIES = ("SQLAlchemy", "alembic", "pyqtgraph", "platformdirs")

@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
 from brikdesk.domain.ids import CampaignId, PlayerId
 from brikdesk.services.summaries import CampaignPatch, CampaignSummary, PlayerSummary
-from ui.dialogs.base import FormDialog, number_box, too_large
-from ui.windows.common import colour_swatch
+from ui.widgets.common import colour_swatch
+from ui.widgets.dialogs import FormDialog, number_box, too_large
 
 COST_SYSTEMS = ("CP", "Unit Inches")
 

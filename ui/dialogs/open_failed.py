@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.errors import StorageError
-from ui.dialogs.base import FileChooser, ready_to_type
+from ui.widgets.dialogs import FileChooser, ready_to_type
 
 
 class FailureKind(StrEnum):

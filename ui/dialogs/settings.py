@@ -1,7 +1,7 @@
 """Edit > Settings: the organizer's preferences, remembered in ``AppSettings``.
 
 - the default paper and black-and-white printing (what the print dialogs offer first; the same
-  choices they remember, ``ui.dialogs.print_options``);
+  choices they remember, ``ui.widgets.print_options``);
 - the dice: BrikDesk rolls virtual dice, or the faces rolled at the table are typed in (what
   the combat wizard's dice cards offer first);
 - table mode's text size;
@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox, QWidget
 
 from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
-from ui.dialogs.base import FormDialog, answer_of
-from ui.dialogs.print_options import KEY_BW, KEY_PAPER, PAPER_NAMES, default_paper
 from ui.settings import DICE_MODES, MAX_TABLE_FONT, MIN_TABLE_FONT, AppSettings
+from ui.widgets.dialogs import FormDialog, answer_of
+from ui.widgets.print_options import KEY_BW, KEY_PAPER, PAPER_NAMES, default_paper
 
 DICE_TEXT = {
     "virtual": "Virtual dice: BrikDesk rolls",

@@ -35,9 +35,9 @@ from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.domain.rolling import BennyUse, DiceSource, RandomDice
 from brikdesk.errors import StorageError, UserError
 from ui.bus import Bus
-from ui.dialogs.base import FormDialog
 from ui.screen import fit_to_screen
 from ui.undo import perform
+from ui.widgets.dialogs import FormDialog
 from ui.wizard.widgets import STYLE, BennyChooser, DiceEntry, label, set_problem, show_readings
 
 if TYPE_CHECKING:

@@ -38,7 +38,7 @@ class Column:
     align_right: bool = False
     width_hint: int = 0
     #: Views size the column to its longest text, up to this many average characters
-    #: (``ui.windows.common.fit_columns``); 0 keeps ``width_hint``.
+    #: (``ui.widgets.common.fit_columns``); 0 keeps ``width_hint``.
     fit_chars: int = 0
 
     def natural_key(self, row: Any) -> tuple[str]:

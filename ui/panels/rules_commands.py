@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 from brikdesk.domain.battle import ActionUse, LongActionStarted
 from brikdesk.domain.ids import BattleUnitId
-from ui.dialogs.long_action import LongActionDialog
 from ui.dialogs.sprint import open_sprint
-from ui.dialogs.who_first import WhoFirstDialog
 from ui.panels.legal import spend_refusal
+from ui.panels.long_action import LongActionDialog
+from ui.panels.who_first import WhoFirstDialog
 
 if TYPE_CHECKING:
     from ui.panels.battle_commands import BattleCommands

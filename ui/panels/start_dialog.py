@@ -41,7 +41,7 @@ from brikdesk.errors import UserError
 from brikdesk.limits import MAX_NUMBER
 from brikdesk.services import Services
 from brikdesk.services.summaries import Muster
-from ui.windows.common import colour_swatch, tree_children
+from ui.widgets.common import colour_swatch, tree_children
 
 ID = Qt.ItemDataRole.UserRole
 COST = Qt.ItemDataRole.UserRole + 1

@@ -49,7 +49,6 @@ from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
 from brikdesk.services.catalogs import CatalogEntry, CatalogView, EntryChange
 from ui.bus import Bus
-from ui.dialogs.catalog import ITEM, UNIT_TYPE, NewEntryDialog
 from ui.models.catalog import (
     CatalogTableModel,
     differs,
@@ -64,14 +63,15 @@ from ui.models.catalog import (
 from ui.models.table import IdRole
 from ui.screen import fit_to_screen
 from ui.settings import AppSettings
-from ui.windows.common import (
+from ui.widgets.common import (
     Actions,
     MessageBanner,
     make_action,
     show_storage_error,
     undo_redo_actions,
 )
-from ui.windows.fields import ValidatingDelegate, ValidatingLineEdit
+from ui.widgets.fields import ValidatingDelegate, ValidatingLineEdit
+from ui.windows.catalog_dialogs import ITEM, UNIT_TYPE, NewEntryDialog
 from ui.workers import start_job
 
 log = logging.getLogger(__name__)

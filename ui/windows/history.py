@@ -34,9 +34,9 @@ from brikdesk.domain.ids import CampaignId
 from brikdesk.errors import UserError
 from brikdesk.services import Changes, Services
 from ui.bus import Bus
-from ui.dialogs.base import FileChooser
 from ui.screen import fit_to_screen
-from ui.windows.common import MessageBanner
+from ui.widgets.common import MessageBanner
+from ui.widgets.dialogs import FileChooser
 from ui.workers import start_job
 
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from brikdesk.domain.ids import BattleId
 from brikdesk.services.summaries import ArmySummary, BattleDetail, BattleSummary, Navigator
-from ui.windows.common import colour_swatch, plural, tree_children
+from ui.widgets.common import colour_swatch, plural, tree_children
 
 KindRole = Qt.ItemDataRole.UserRole + 10
 IdRole = Qt.ItemDataRole.UserRole + 11

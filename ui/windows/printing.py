@@ -5,7 +5,7 @@ or a report shows, in one transaction, exactly as ``brikdesk print`` and ``brikd
 do (units dead in the campaign are left out unless asked for, and the banner names them);
 ``ui.printing`` lays it out and paints it for the preview, the printer and the PDF alike.
 
-Before each, a small dialog (``ui.dialogs.print_options``) asks what to print and remembers
+Before each, a small dialog (``ui.widgets.print_options``) asks what to print and remembers
 the answer. Every step that may take long runs off the GUI thread (convention 7) with a
 progress bar and a Stop button in the window's status bar: reading and laying out before a
 preview or a print, painting the pages for the printer, writing a PDF or Markdown. The preview
@@ -42,10 +42,10 @@ from PySide6.QtWidgets import (
 from brikdesk.domain.ids import ArmyId, BattleId
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Services
-from ui.dialogs.base import FileChooser
 from ui.screen import fit_to_screen
 from ui.settings import AppSettings
-from ui.windows.common import MessageBanner, show_storage_error
+from ui.widgets.common import MessageBanner, show_storage_error
+from ui.widgets.dialogs import FileChooser
 from ui.workers import start_job
 
 if TYPE_CHECKING:
@@ -54,9 +54,9 @@ if TYPE_CHECKING:
     from brikdesk.domain.report import BattleReport
     from brikdesk.domain.sheets import RosterSheet
     from brikdesk.services.printing import RosterPrint
-    from ui.dialogs.print_options import ReportChoice, RosterChoice
     from ui.printing.layout import SheetLayout
     from ui.printing.pdf import ExportResult
+    from ui.widgets.print_options import ReportChoice, RosterChoice
 
 log = logging.getLogger(__name__)
 
@@ -273,7 +273,7 @@ class _Printing(QObject):
         return self._settings
 
     def _save_path(self, title: str, filter_text: str, name: str, suffix: str) -> Path | None:
-        from ui.dialogs.print_options import KEY_FOLDER
+        from ui.widgets.print_options import KEY_FOLDER
 
         folder = str(self.settings.qsettings.value(KEY_FOLDER) or "")
         base = Path(folder) if folder and Path(folder).is_dir() else Path.home()
@@ -583,7 +583,7 @@ class RosterPrinting(_Printing):
     PREPARING = "Preparing the roster sheet of {name}"
 
     def _ask(self, army_id: int, name: str | None, verb: str) -> tuple[RosterChoice | None, str]:
-        from ui.dialogs.print_options import RosterOptionsDialog
+        from ui.widgets.print_options import RosterOptionsDialog
 
         if name is None:
             name = self._army_name(army_id)
@@ -632,7 +632,7 @@ class RosterPrinting(_Printing):
     def export_pdf(self, army_id: int, path: Path | None = None, name: str | None = None) -> bool:
         """Ask the options and where (unless ``path`` is given: then no questions, the
         remembered options), then read, lay out and write the PDF on a worker."""
-        from ui.dialogs.print_options import load_roster_choice
+        from ui.widgets.print_options import load_roster_choice
 
         asked = self._pdf_choice(
             army_id,
@@ -707,7 +707,7 @@ class ReportPrinting(_Printing):
     def make_menu(
         self, parent: QWidget, current: Callable[[], tuple[int, str | None] | None]
     ) -> QMenu:
-        from ui.windows.common import make_action
+        from ui.widgets.common import make_action
 
         self._current = current
         menu = QMenu("Battle &report", parent)
@@ -802,7 +802,7 @@ class ReportPrinting(_Printing):
         return found is not None and self.export_markdown(found[0], None, found[1])
 
     def _ask(self, battle_id: int, name: str | None, verb: str) -> tuple[ReportChoice | None, str]:
-        from ui.dialogs.print_options import ReportOptionsDialog
+        from ui.widgets.print_options import ReportOptionsDialog
 
         if name is None:
             name = self._battle_name(battle_id)
@@ -838,7 +838,7 @@ class ReportPrinting(_Printing):
     def export_pdf(self, battle_id: int, path: Path | None = None, name: str | None = None) -> bool:
         """Ask paper and black and white, and where (unless ``path``: the remembered
         choices), then read and write the PDF on a worker."""
-        from ui.dialogs.print_options import load_report_choice
+        from ui.widgets.print_options import load_report_choice
 
         asked = self._pdf_choice(
             battle_id,

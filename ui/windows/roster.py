@@ -48,14 +48,12 @@ from brikdesk.services import Changes, Services
 from brikdesk.services.roster import Roster, UnitPatch, UnitRow
 from brikdesk.services.summaries import NO_BUDGET, ArmyPatch
 from ui.bus import Bus
-from ui.dialogs.base import BOX_MAX
-from ui.dialogs.units import AddUnitsDialog, ChangeTypeDialog, UnitEditor
 from ui.glyphs import warning_sign
 from ui.models.roster import HIDDEN_BY_DEFAULT, NAME, UnitTableModel
 from ui.models.table import IdRole
 from ui.screen import fit_to_screen
 from ui.settings import AppSettings
-from ui.windows.common import (
+from ui.widgets.common import (
     Actions,
     MessageBanner,
     colour_swatch,
@@ -65,10 +63,12 @@ from ui.windows.common import (
     show_storage_error,
     undo_redo_actions,
 )
-from ui.windows.fields import ValidatingDelegate
+from ui.widgets.dialogs import BOX_MAX
+from ui.widgets.fields import ValidatingDelegate
 from ui.windows.loadout import LoadoutEditor
 from ui.windows.printing import RosterPrinting
 from ui.windows.unit_card import UnitCardView
+from ui.windows.unit_dialogs import AddUnitsDialog, ChangeTypeDialog, UnitEditor
 
 log = logging.getLogger(__name__)
 

@@ -39,7 +39,7 @@ from brikdesk.errors import StorageError, UserError
 from ui.bus import Bus
 from ui.screen import fit_to_screen
 from ui.undo import perform
-from ui.windows.common import report_to_active_window
+from ui.widgets.common import report_to_active_window
 from ui.wizard.pages import ActionPage, AttackPage, DamagePage, RangePage, ResultPage
 from ui.wizard.widgets import STYLE, ChartSlot
 

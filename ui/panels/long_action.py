@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.rulesets import RuleSet, large_action_turns
-from ui.dialogs.base import answer_of
+from ui.widgets.dialogs import answer_of
 
 #: The longest extended Action the dialog offers (the turns box's maximum).
 MAX_TURNS = 99

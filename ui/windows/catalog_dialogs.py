@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from PySide6.QtWidgets import QComboBox, QDialog, QLineEdit, QWidget
 
 from brikdesk.domain.catalog import Catalog, Category
-from ui.dialogs.base import FormDialog
+from ui.widgets.dialogs import FormDialog
 
 ITEM, UNIT_TYPE = "item", "unit_type"
 

@@ -36,7 +36,7 @@ from brikdesk.domain.rolling import DiceSource, RandomDice, TypedDice
 from brikdesk.domain.rulesets import RULE_SETS, FirstRule, edition_table
 from brikdesk.errors import UserError
 from brikdesk.services.tracker import BattleView
-from ui.dialogs.base import answer_of
+from ui.widgets.dialogs import answer_of
 
 #: The "no Use" value of a Use box (a Bail: nothing to subtract).
 NO_USE = -1

@@ -33,8 +33,8 @@ from brikdesk.domain.sheets import (
     RosterSheetOptions,
 )
 from brikdesk.services.printing import READINGS as PRINT_READINGS
-from ui.dialogs.base import FormDialog, answer_of
 from ui.settings import AppSettings
+from ui.widgets.dialogs import FormDialog, answer_of
 
 #: The keys the choices are kept under.
 KEY_PAPER = "print/paper"

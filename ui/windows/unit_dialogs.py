@@ -20,8 +20,8 @@ from brikdesk.domain.catalog import Catalog, CatalogError, UnitType, armor_value
 from brikdesk.domain.dice import ACTION_DICE
 from brikdesk.domain.roster import Loadout, UnitOverrides
 from brikdesk.services.roster import MAX_ADD, UnitPatch, UnitRow
-from ui.dialogs.base import FormDialog, number_box, too_large
-from ui.windows.fields import ValidatingLineEdit
+from ui.widgets.dialogs import FormDialog, number_box, too_large
+from ui.widgets.fields import ValidatingLineEdit
 
 STATUSES = ("alive", "wounded", "dead")
 

@@ -105,8 +105,11 @@ class SprintDialog(FormDialog):
         outer = self.layout()
         if isinstance(outer, QVBoxLayout):  # the rows at the top, the buttons at the bottom
             outer.insertStretch(outer.indexOf(self.buttons), 1)
-        fit_to_screen(self, 980, 700)  # room for the Benny and the runaway warning
         self.refresh()
+        # Sized to what it shows (one die, a line or two), wide enough for the Benny's
+        # choices and the runaway warning when they come; it grows with them.
+        self.setMinimumWidth(min(760, self.sizeHint().width()))
+        fit_to_screen(self)
         self.entry.edit.setFocus()
 
     def _row(self, widget: W, name: str) -> W:
@@ -174,6 +177,13 @@ class SprintDialog(FormDialog):
         self.set_problem(self._problem(stage))
         if stage.pending:
             self.benny.setFocus()
+        elif stage.complete and self.ok_button.isEnabled() and self.entry.edit.isHidden():
+            focus = self.focusWidget()
+            if focus is None or focus in (self.entry.edit, self.benny) or not focus.isVisible():
+                self.ok_button.setFocus()  # the dice are in: Enter records
+        hint = self.sizeHint()
+        if self.isVisible() and (hint.height() > self.height() or hint.width() > self.width()):
+            fit_to_screen(self, max(hint.width(), self.width()), max(hint.height(), self.height()))
 
     def _problem(self, stage: SprintStage) -> str | None:
         rules = sprint_problem(self.draft, self.ctx)

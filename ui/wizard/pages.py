@@ -254,7 +254,7 @@ def _form_row(
         grid.addWidget(extra, row, 2)
 
 
-class _DicePage(_Page):
+class DicePage(_Page):
     """A page that ends with the dice card of one stage of the attack: the faces typed or
     rolled, the verdict, the outcome and the problem. ``STAGE`` is the wizard's name of the
     stage ("action", "damage"), ``_stage()`` its resolution now."""
@@ -324,6 +324,11 @@ class _DicePage(_Page):
     def _undo_face(self) -> None:
         self.w.drop_face(self.STAGE)
         self.focus_input()
+
+    def take_back(self) -> None:
+        """Backspace outside the box: the last die typed here is asked again."""
+        self.acted()
+        self._undo_face()
 
     def _roll(self) -> None:
         self.w.roll_virtual(self.STAGE)
@@ -894,7 +899,7 @@ def _num(x: Fraction) -> str:
 # 3. Action Roll
 
 
-class ActionPage(_DicePage):
+class ActionPage(DicePage):
     STAGE: DiceStep = "action"
     NEED_TEXT_SLACK = 20  # pixels under the sentence below the number needed
 
@@ -1426,7 +1431,7 @@ def _set_style(widget: QWidget, style: str) -> None:
 # 4. Damage
 
 
-class DamagePage(_DicePage):
+class DamagePage(DicePage):
     STAGE: DiceStep = "damage"
 
     def __init__(self, wizard: CombatWizard) -> None:

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QUndoStack
+from PySide6.QtGui import QKeyEvent, QUndoStack
 from PySide6.QtWidgets import QWidget, QWizard
 
 from brikdesk.domain.combat import (
@@ -40,7 +40,14 @@ from ui.bus import Bus
 from ui.screen import fit_to_screen
 from ui.undo import perform
 from ui.widgets.common import report_to_active_window
-from ui.wizard.pages import ActionPage, AttackPage, DamagePage, RangePage, ResultPage
+from ui.wizard.pages import (
+    ActionPage,
+    AttackPage,
+    DamagePage,
+    DicePage,
+    RangePage,
+    ResultPage,
+)
 from ui.wizard.widgets import STYLE, ChartSlot
 
 if TYPE_CHECKING:
@@ -252,6 +259,16 @@ class CombatWizard(QWizard):
                 result_summary(self.draft, self.ctx, self.action_stage(), self.damage_stage()),
             )
         return self._summary[1]
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Backspace where no box takes it (the dice are in and Next has the focus): the last
+        die typed on this page is taken back, and its box asks for it again."""
+        page = self.currentPage()
+        if event.key() == Qt.Key.Key_Backspace and isinstance(page, DicePage):
+            page.take_back()
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     # -- closing -----------------------------------------------------------------------------
 

@@ -35,6 +35,7 @@ from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Services
 from brikdesk.services.aftermath import Aftermath, AftermathUnit
+from ui.wheel import guard_wheel
 
 COLUMNS = ("Unit", "Player", "Status", "Killed by", "Kills", "At the end", "Promote to")
 UNIT, PLAYER, STATUS, KILLED_BY, KILLS, END, PROMOTE = range(len(COLUMNS))
@@ -200,6 +201,7 @@ class EndBattleDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self.resize(960, 620)
+        guard_wheel(self)
         self._changed()
         if self.status_boxes:
             self.table.setCurrentCell(0, STATUS)

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from brikdesk.limits import MAX_NUMBER
 from ui.screen import fit_to_screen
+from ui.wheel import guard_wheel
 
 T = TypeVar("T")
 
@@ -150,6 +151,7 @@ class FormDialog(QDialog):
         if visible and not self._opened:
             self._opened = True
             ready_to_type(self, self.buttons)
+            guard_wheel(self)
         super().setVisible(visible)
 
     def set_problem(self, text: str | None) -> None:

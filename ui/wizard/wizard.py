@@ -39,6 +39,7 @@ from brikdesk.errors import StorageError, UserError
 from ui.bus import Bus
 from ui.screen import fit_to_screen
 from ui.undo import perform
+from ui.wheel import guard_wheel
 from ui.widgets.common import report_to_active_window
 from ui.wizard.pages import (
     ActionPage,
@@ -153,6 +154,7 @@ class CombatWizard(QWizard):
             self.setPage(i, page)
         self.setStartId(self.ATTACK)
         self.currentIdChanged.connect(self._page_shown)
+        guard_wheel(self)
         fit_to_screen(self, 1280, 900)
 
     def set_dice_mode(self, mode: str) -> None:

@@ -6,7 +6,7 @@ marker when it can respond now. Filters: can respond now, in Close Combat, not y
 Actions from the row's menu, the buttons under the table or single keys (the table has focus):
 
     A attack (the combat wizard) · S Sprint · B Bail · Shift+B Bail, Over the Top · P Parry
-    O other · H hold to respond · F Close Combat attack · C use a Counter · R respond (menu)
+    O other · F Close Combat attack · C use a Counter · R respond (menu)
     T status · W combat wizard
     Ctrl+E or F12: End Turn · Ctrl+T: table mode · Alt+1, Alt+2, Alt+3: the filters
 
@@ -53,7 +53,6 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.battle import (
-    ActionState,
     ActionUse,
     CounterUse,
     Event,
@@ -186,7 +185,6 @@ class BattlePanel(QWidget):
         self.buttons = UnitButtons(self.table, self.moves, self._view, left)
         self.moves.menus = self.buttons
         self.buttons.wizard_button.clicked.connect(self.moves.attack_current)
-        self.hold_button = self.buttons.hold_button
         self.act_button = self.buttons.act_button
         self.counter_button = self.buttons.counter_button
         self.status_button = self.buttons.status_button
@@ -421,19 +419,6 @@ class BattlePanel(QWidget):
         unit = self.table.unit_at(index)
         if unit is not None and self.open_wizard_fn is not None:
             self.moves.attack(unit)
-
-    def next_ready_unit(self, after: BattleUnitId) -> BattleUnitId | None:
-        """The next unit shown after ``after`` (round the table) whose Action is Ready."""
-        state = self.view.state if self.view is not None else None
-        ids = self.model.unit_ids()
-        if state is None or after not in ids:
-            return None
-        start = ids.index(after)
-        for uid in ids[start + 1 :] + ids[:start]:
-            u = state.unit(uid)
-            if u.action is ActionState.READY and u.in_battle:
-                return uid
-        return None
 
     def _filters_changed(self, filters: Filters) -> None:
         self.model.set_filters(filters)

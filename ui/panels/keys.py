@@ -18,7 +18,6 @@ from ui.panels.legal import (
     attack_refusal,
     counter_refusal,
     fight_targets,
-    hold_refusal,
     spend_refusal,
 )
 from ui.panels.unit_moves import UnitMoves
@@ -52,7 +51,7 @@ def make_action(
 
 def unit_keys(table: QWidget, moves: UnitMoves) -> list[QAction]:
     """A attack (the combat wizard), S Sprint, B Bail (Shift+B Over the Top), P Parry, O other,
-    H hold to respond, F Close Combat, C Counter, R respond, T status: on the table's current
+    F Close Combat, C Counter, R respond, T status: on the table's current
     unit. Each checks the rules first and shows a refusal in the strip (no dialog)."""
     m = moves
     return [
@@ -68,7 +67,6 @@ def unit_keys(table: QWidget, moves: UnitMoves) -> list[QAction]:
         ),
         make_action(table, "Parry", "parryAction", m.parry_current, ("P",)),
         make_action(table, "Other…", "otherAction", m.other_current, ("O",)),
-        make_action(table, "Hold to respond", "holdAction", m.hold_current, ("H",)),
         make_action(table, "Close Combat attack…", "fightAction", m.fight_current, ("F",)),
         make_action(table, "Use a Counter…", "counterAction", m.counter_current, ("C",)),
         make_action(table, "Respond…", "respondAction", m.respond_current, ("R",)),
@@ -105,8 +103,6 @@ def keys_legend(view: BattleView | None, unit_id: BattleUnitId | None) -> str:
             for how, ott, key, words in SPENDS
             if spend_refusal(view, unit_id, how, over_the_top=ott) is None
         ]
-        if own and hold_refusal(view, unit_id) is None:
-            moves.append("H hold to respond")
         if fight_targets(view, unit_id, first_only=True)[0]:
             moves.append("F Close Combat")
     if counter_refusal(view, unit_id) is None:

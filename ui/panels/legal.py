@@ -33,7 +33,6 @@ from brikdesk.domain.battle import (
     engagement,
     is_own_turn,
     spend_action,
-    why_not_respond,
 )
 from brikdesk.domain.combat import (
     Choice,
@@ -246,23 +245,6 @@ def combat_context(view: BattleView) -> CombatContext:
     )
     _last_context[:] = [((view.units, view.catalog, view.setup, knocked), ctx)]
     return ctx
-
-
-def hold_refusal(view: BattleView, unit_id: BattleUnitId) -> str | None:
-    """Why the unit cannot hold its Action to respond later (``None``: it can).
-
-    Holding is not spending (reading action_states, 4.2/4.3): an Action left unspent on its
-    owner's turn is Held when the turn ends and may then be spent once in response. So a unit
-    may hold exactly when it could still spend its Action on this turn."""
-    state = view.state
-    name = view.setup.unit(unit_id).name
-    if not is_own_turn(state, unit_id):
-        why = why_not_respond(state, unit_id)
-        if why is None:
-            return f"{name} already holds its Action: it may respond now (R)."
-        return why
-    trial = refusal(view, [spend_action(state, unit_id, ActionUse.OTHER, note=TRIAL_NOTE)])
-    return None if trial is None else reason(trial)
 
 
 def reason(error: UserError) -> str:

@@ -3,7 +3,8 @@
 The menus are filled when they open, from the battle as it stands (``BattleView``); each entry
 calls one of the panel's unit actions (:class:`UnitActions`), which records it. An entry the
 rules refuse now is disabled, the reason as its tooltip (``ui.panels.legal`` asks the rules);
-Attack opens the combat wizard; Hold to respond keeps the Action for a response (issue 15).
+Attack opens the combat wizard; an Action left unspent is saved for a response by itself
+(4.3), so there is nothing to hold.
 """
 
 from __future__ import annotations
@@ -40,7 +41,6 @@ from ui.panels.legal import (
     TRIAL_NOTE,
     attack_refusal,
     fight_targets,
-    hold_refusal,
     join_targets,
     opponents,
     reason,
@@ -51,6 +51,10 @@ from ui.panels.legal import (
 #: Statuses set and cleared by a plain toggle (the ones naming other units have their own
 #: entries).
 TOGGLES = (Status.HALF_SPEED, Status.STOPPED, Status.DISRUPTED, Status.MOM, Status.OUT)
+
+#: 4.3 Enemy Response, in every edition: "If a minifig doesn't spend his Action on his own
+#: turn, he can save it to use in response". Nothing to press: End Turn saves it.
+SAVED_NOTE = "Not spent this turn: the Action is saved for a response (4.3)"
 
 #: The Act menu: how, label, key, Over the Top.
 USES = (
@@ -100,8 +104,6 @@ class UnitActions(Protocol):
     ) -> bool: ...
 
     def attack(self, unit_id: BattleUnitId) -> bool: ...
-
-    def hold(self, unit_id: BattleUnitId) -> bool: ...
 
     def other(self, unit_id: BattleUnitId, target: BattleUnitId | None = None) -> bool: ...
 
@@ -193,12 +195,9 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActi
         else:
             a.triggered.connect(bind(act.spend, unit_id, how, over_the_top=ott))
     if own:
-        allow(
-            menu.addAction("&Hold to respond\tH"),
-            hold_refusal(view, unit_id),
-            "Keep the Action: when this turn ends it is Held and may be spent once in "
-            "response on another player's turn (4.3)",
-        ).triggered.connect(bind(act.hold, unit_id))
+        saved = menu.addAction(SAVED_NOTE)
+        saved.setObjectName("savedNote")
+        saved.setEnabled(False)
     fight = menu.addMenu("&Close Combat attack" + ("" if own else " in response"))
     fight.setToolTipsVisible(True)
     fight.setToolTip(

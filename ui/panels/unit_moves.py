@@ -5,8 +5,8 @@ Each move asks the rules (``ui.panels.legal``) before it opens anything: a move 
 refuse opens no dialog and shows the reason in the message strip; a target or a note is asked
 only among what the rules allow (the one opponent a response names is taken without asking). Attack opens the
 combat wizard with the unit as attacker (a response off its owner's turn: the wizard pays with
-the held Action). Hold to respond records nothing: an Action left unspent is Held when its
-owner's turn ends (reading action_states, 4.2/4.3). Recording is ``BattleCommands``' (the one
+the held Action). There is nothing to hold: an Action left unspent is Held when its owner's
+turn ends (4.3 in every edition; reading action_states). Recording is ``BattleCommands``' (the one
 helper that records a tracker call as an undoable step).
 """
 
@@ -36,7 +36,6 @@ from ui.panels.legal import (
     attack_refusal,
     counter_refusal,
     fight_targets,
-    hold_refusal,
     join_targets,
     spend_targets,
 )
@@ -57,8 +56,6 @@ class Host(Protocol):
     def show_info(self, text: str) -> None: ...
 
     def open_wizard(self, unit_id: BattleUnitId | None = None) -> bool: ...
-
-    def next_ready_unit(self, after: BattleUnitId) -> BattleUnitId | None: ...
 
 
 class Menus(Protocol):
@@ -167,26 +164,6 @@ class UnitMoves(QObject):
         target = self._pick(view, allowed, why, "In Close Combat with whom?", ask_one=True)
         return target is not None and self.set_status(unit_id, Status.IN_CLOSE_COMBAT, (target,))
 
-    def hold(self, unit_id: BattleUnitId) -> bool:
-        """Keep the Action to respond on another player's turn; move on to the next unit of
-        the active player that has not acted."""
-        view = self._view(unit_id)
-        if view is None:
-            return False
-        why = hold_refusal(view, unit_id)
-        if why is not None:
-            self.host.show_error(why)
-            return False
-        name = view.setup.unit(unit_id).name
-        self.host.show_info(
-            f"{name} holds its Action: when {view.active_player.name}'s turn ends it may "
-            "respond once on another player's turn (4.3). Nothing is recorded until it does."
-        )
-        after = self.host.next_ready_unit(unit_id)
-        if after is not None:
-            self.host.select_unit(after)
-        return True
-
     # The edition's turn rules (chapter 4): ``rules_commands`` asks and records.
 
     def long_action(self, unit_id: BattleUnitId) -> bool:
@@ -232,11 +209,6 @@ class UnitMoves(QObject):
         if unit is not None:
             self.fight_pick(unit, Maneuver.STRIKE)
 
-    def hold_current(self) -> None:
-        unit = self.host.current_unit()
-        if unit is not None:
-            self.hold(unit)
-
     def counter_current(self) -> None:
         """C: the Counter menu, when the unit may use a Counter."""
         unit = self.host.current_unit()
@@ -262,7 +234,7 @@ class UnitMoves(QObject):
             self.host.show_error(
                 f"It is {name}'s own turn: R is for responding on another player's turn; "
                 + (
-                    "it acts now, or H holds its Action to respond later."
+                    "it acts now, or its Action is saved for a response when the turn ends (4.3)."
                     if ready
                     else "it has spent its Action."
                 )

@@ -661,6 +661,7 @@ class RangePage(_Page):
         self.joiner_grid = QGridLayout()
         rl.addLayout(self.joiner_grid)
         self.joiner_edits: dict[BattleUnitId, QLineEdit] = {}
+        self.joiner_problems: dict[BattleUnitId, QLabel] = {}
         self.body.addWidget(self.ranged_box)
 
         self.close_box, cl = card(self)
@@ -783,6 +784,9 @@ class RangePage(_Page):
                 else ("5.1 Out of Range", "5.1 Height Advantage", "Thrown weapons")
             ),
         )
+        said = dict(p.joiner_problems)
+        for uid, problem in self.joiner_problems.items():
+            set_problem(problem, said.get(uid))
         set_problem(self.problem, p.error)
         self.complete_changed()
 
@@ -796,6 +800,7 @@ class RangePage(_Page):
                 if gone is not None:
                     gone.deleteLater()
             self.joiner_edits = {}
+            self.joiner_problems = {}
             for row, uid in enumerate(wanted):
                 edit = QLineEdit(self)
                 edit.setObjectName(f"joinerDistance{uid}")
@@ -803,10 +808,18 @@ class RangePage(_Page):
                 edit.setPlaceholderText("inches")
                 edit.textEdited.connect(self._joiner_distance)
                 edit.setProperty("unit", uid)
+                problem = label("", "problem")
+                problem.setObjectName(f"joinerProblem{uid}")
+                problem.hide()
                 _form_row(
-                    self.joiner_grid, row, f"Distance for {self.w.ctx.fighter(uid).name}", edit
+                    self.joiner_grid,
+                    row,
+                    f"Distance for {self.w.ctx.fighter(uid).name}",
+                    edit,
+                    problem,
                 )
                 self.joiner_edits[uid] = edit
+                self.joiner_problems[uid] = problem
         for j in d.joiners:
             field = self.joiner_edits.get(j.unit_id)
             if field is not None and not field.hasFocus():

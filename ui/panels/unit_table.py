@@ -127,8 +127,10 @@ class UnitTable(RowPaintedTable):
         # the tooltip) makes room for them.
         self.setColumnHidden(TYPE, theme is TABLE)
         rows = self.fontMetrics().height() + theme.row_padding
-        self.verticalHeader().setDefaultSectionSize(rows)
+        # The minimum first: a default below the old minimum (Table mode off) would be
+        # held up to it, and the tall rows would stay.
         self.verticalHeader().setMinimumSectionSize(rows)
+        self.verticalHeader().setDefaultSectionSize(rows)
         self.size_columns()
 
     def set_units(self, units: Sequence[TrackedUnit]) -> None:

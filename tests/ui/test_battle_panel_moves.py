@@ -325,3 +325,55 @@ def test_the_roster_budget_warning_uses_a_sign_its_font_has(qtbot) -> None:
         mark = header.warning.text().split(" ")[0]
         assert header.warning.text() == f"{mark} Over budget by 5 CP"
         assert all(QFontMetrics(header.warning.font()).inFontUcs4(ord(c)) for c in mark)
+
+
+# -- Close Combat maneuvers go through the dice ---------------------------------------------
+
+
+def test_a_strike_from_the_act_menu_opens_the_wizard_on_its_target(
+    qtbot, panel: BattlePanel, sv: Services, table: Table, monkeypatch
+) -> None:
+    """Act > Close Combat attack > Strike > Blue Knight used to record "Strikes Blue Knight"
+    with no dice and no result: it now opens the combat wizard on that target as a Strike,
+    and nothing is recorded until its Finish."""
+    from brikdesk.domain.combat import AttackKind
+    from ui.wizard import CombatWizard
+
+    red, blue = table.ids["Red Knight"], table.ids["Blue Knight"]
+    monkeypatch.setattr(UnitPicker, "ask", classmethod(lambda cls, *a: blue))
+    panel.select_unit(red)
+    act = panel.act_button.menu()
+    act.aboutToShow.emit()
+    fight = entry(act, "Close Combat attack").menu()
+    for maneuver, kind in (("Strike", AttackKind.STRIKE), ("Shove", AttackKind.SHOVE)):
+        entry(entry(fight, maneuver).menu(), "Pick the target").trigger()
+        wizard = panel.findChild(CombatWizard)
+        assert wizard is not None, maneuver
+        assert wizard.draft.attacker_id == red and wizard.draft.target_id == blue
+        assert wizard.draft.kind is kind
+        assert len(sv.battles.events(table.battle_id)) == 0
+        wizard.reject()  # Cancel: it deletes itself
+        qtbot.waitUntil(lambda: panel.findChild(CombatWizard) is None)
+
+
+def test_resolved_at_the_table_asks_the_outcome_and_says_so_in_the_log(
+    qtbot, panel: BattlePanel, sv: Services, table: Table, monkeypatch
+) -> None:
+    from ui.panels.pickers import OutcomeAsker
+
+    red = table.ids["Red Knight"]
+    monkeypatch.setattr(UnitPicker, "ask", classmethod(lambda cls, *a: table.ids["Blue Knight"]))
+    monkeypatch.setattr(OutcomeAsker, "ask", classmethod(lambda cls, *a: "hit, 1 Damage"))
+    panel.select_unit(red)
+    act = panel.act_button.menu()
+    act.aboutToShow.emit()
+    grab = entry(entry(act, "Close Combat attack").menu(), "Grab").menu()
+    entry(grab, "Resolved at the table").trigger()
+    assert [e.kind for e in sv.battles.events(table.battle_id)] == ["close_combat_attack"]
+    assert (
+        panel.log_model.index(0, 0)
+        .data()
+        .endswith(
+            "Red Knight (Red) tries to Grab Blue Knight (Blue) — resolved at the table: hit, 1 Damage"
+        )
+    )

@@ -223,14 +223,22 @@ class BattleCommands(QObject):
         target: BattleUnitId,
         maneuver: Maneuver = Maneuver.STRIKE,
         hands: int = 1,
+        *,
+        outcome: str = "",
     ) -> bool:
-        """A Close Combat attack: off its owner's turn, a response (4.3)."""
-        if self.host.view is None:
+        """A Close Combat attack: off its owner's turn, a response (4.3). With an ``outcome``
+        the players resolved it at the table with their own dice; the log says so."""
+        view = self.host.view
+        if view is None:
             return False
         self.host.select_unit(unit_id)
-        response = not is_own_turn(self.host.view.state, unit_id)
+        response = not is_own_turn(view.state, unit_id)
         return self.record(
-            [CloseCombatAttack(unit_id, target, maneuver, hands, as_response=response)]
+            [
+                CloseCombatAttack(
+                    unit_id, target, maneuver, hands, as_response=response, outcome=outcome
+                )
+            ]
         )
 
     def use_counter(

@@ -59,6 +59,7 @@ from brikdesk.domain.battle import (
     Maneuver,
     Status,
 )
+from brikdesk.domain.combat import AttackKind
 from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
@@ -544,9 +545,15 @@ class BattlePanel(QWidget):
     ) -> bool:
         return self.commands.set_status(unit_id, status, with_ids)
 
-    def open_wizard(self, unit_id: BattleUnitId | None = None) -> bool:
+    def open_wizard(
+        self,
+        unit_id: BattleUnitId | None = None,
+        target: BattleUnitId | None = None,
+        maneuver: Maneuver | None = None,
+    ) -> bool:
         """The combat wizard with ``unit_id`` (the current unit by default) as attacker; as a
-        response off its owner's turn (the wizard pays with the held Action)."""
+        response off its owner's turn (the wizard pays with the held Action); on ``target``
+        with a Close Combat ``maneuver`` when the Act menu named them."""
         unit = self.current_unit() if unit_id is None else unit_id
         opener = self.open_wizard_fn or wizard_opener()
         if unit is None or opener is None or self.view is None:
@@ -559,6 +566,8 @@ class BattlePanel(QWidget):
             return False
         if hasattr(wizard, "set_dice_mode"):  # Edit > Settings: virtual or typed dice first
             wizard.set_dice_mode(AppSettings(self.settings).dice_mode)
+        if target is not None and hasattr(wizard, "preset"):
+            wizard.preset(target, AttackKind(maneuver.value) if maneuver is not None else None)
         return True
 
     # -- the row's menu -------------------------------------------------------------------

@@ -107,7 +107,11 @@ class UnitActions(Protocol):
 
     def other(self, unit_id: BattleUnitId, target: BattleUnitId | None = None) -> bool: ...
 
+    def fight(self, unit_id: BattleUnitId, target: BattleUnitId, maneuver: Maneuver) -> bool: ...
+
     def fight_pick(self, unit_id: BattleUnitId, maneuver: Maneuver) -> bool: ...
+
+    def fight_at_table(self, unit_id: BattleUnitId, maneuver: Maneuver) -> bool: ...
 
     def join_close_combat(self, unit_id: BattleUnitId) -> bool: ...
 
@@ -211,7 +215,7 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActi
             allow(
                 sub.addAction(view.setup.label(other)),
                 refusal(view, [close_combat_attack(state, unit_id, other, maneuver=maneuver)]),
-            ).triggered.connect(bind(act.close_combat_attack, unit_id, other, maneuver))
+            ).triggered.connect(bind(act.fight, unit_id, other, maneuver))
         if others:
             sub.addSeparator()
         elsewhere, refused = fight_targets(view, unit_id, maneuver, first_only=True, exclude=others)
@@ -220,6 +224,15 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActi
             None if elsewhere else refused or "Nobody else can be attacked now.",
         )
         pick.triggered.connect(bind(act.fight_pick, unit_id, maneuver))
+        sub.addSeparator()
+        table = allow(
+            sub.addAction("Resolved at the table…"),
+            None if others or elsewhere else refused or "Nobody can be attacked now.",
+            "The players rolled it with their own dice: name the target and what happened; "
+            "the log records it as resolved at the table",
+        )
+        table.setObjectName("resolvedAtTable")
+        table.triggered.connect(bind(act.fight_at_table, unit_id, maneuver))
     add_edition_entries(menu, view, unit_id, act)
 
 

@@ -39,7 +39,7 @@ from ui.panels.legal import (
     join_targets,
     spend_targets,
 )
-from ui.panels.pickers import NoteAsker, UnitPicker
+from ui.panels.pickers import NoteAsker, OutcomeAsker, UnitPicker
 
 
 class Host(Protocol):
@@ -55,7 +55,12 @@ class Host(Protocol):
 
     def show_info(self, text: str) -> None: ...
 
-    def open_wizard(self, unit_id: BattleUnitId | None = None) -> bool: ...
+    def open_wizard(
+        self,
+        unit_id: BattleUnitId | None = None,
+        target: BattleUnitId | None = None,
+        maneuver: Maneuver | None = None,
+    ) -> bool: ...
 
 
 class Menus(Protocol):
@@ -147,14 +152,46 @@ class UnitMoves(QObject):
             return False
         return self.spend(unit_id, ActionUse.OTHER, target=target, note=note)
 
-    def fight_pick(self, unit_id: BattleUnitId, maneuver: Maneuver) -> bool:
-        """A Close Combat attack on a target picked among those the rules allow."""
+    def fight(self, unit_id: BattleUnitId, target: BattleUnitId, maneuver: Maneuver) -> bool:
+        """A Close Combat attack goes through the dice like any attack: the combat wizard on
+        ``target`` with the ``maneuver``, once the rules allow it."""
         view = self._view(unit_id)
         if view is None:
             return False
+        why = attack_refusal(view, unit_id)
+        if why is not None:
+            self.host.show_error(why)
+            return False
+        return self.host.open_wizard(unit_id, target, maneuver)
+
+    def fight_pick(self, unit_id: BattleUnitId, maneuver: Maneuver) -> bool:
+        """A Close Combat attack (through the dice) on a target picked among those the rules
+        allow."""
+        target = self._fight_target(unit_id, maneuver)
+        return target is not None and self.fight(unit_id, target, maneuver)
+
+    def fight_at_table(self, unit_id: BattleUnitId, maneuver: Maneuver) -> bool:
+        """A Close Combat attack the players resolved at the table with their own dice: the
+        target and the outcome are asked, and recorded as resolved at the table."""
+        target = self._fight_target(unit_id, maneuver)
+        view = self.host.view
+        if target is None or view is None:
+            return False
+        outcome = OutcomeAsker.ask(
+            self.widget,
+            f"{view.setup.unit(unit_id).name} — {maneuver.label}",
+            view.setup.unit(target).name,
+        )
+        if outcome is None:
+            return False
+        return self.commands.close_combat_attack(unit_id, target, maneuver, outcome=outcome)
+
+    def _fight_target(self, unit_id: BattleUnitId, maneuver: Maneuver) -> BattleUnitId | None:
+        view = self._view(unit_id)
+        if view is None:
+            return None
         allowed, why = fight_targets(view, unit_id, maneuver)
-        target = self._pick(view, allowed, why, f"{maneuver.label}: on whom?", ask_one=True)
-        return target is not None and self.close_combat_attack(unit_id, target, maneuver)
+        return self._pick(view, allowed, why, f"{maneuver.label}: on whom?", ask_one=True)
 
     def join_close_combat(self, unit_id: BattleUnitId) -> bool:
         view = self._view(unit_id)

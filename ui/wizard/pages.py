@@ -42,6 +42,7 @@ from brikdesk.domain.combat import (
     AttackDraft,
     AttackKind,
     Choice,
+    CombatContext,
     DamagePreview,
     DamageStage,
     Joiner,
@@ -134,6 +135,28 @@ def _inches_or_none(text: str, what: str) -> tuple[Fraction | None, str | None]:
         return to_inches(text, what), None
     except UserError as exc:
         return None, str(exc)
+
+
+def aimed_at(draft: AttackDraft, ctx: CombatContext, target: BattleUnitId) -> AttackDraft:
+    """The attack at ``target``, its judgements of the last target dropped: the target's own
+    Size, a reaction and a blast start afresh; it pays the way that suits this target."""
+    d = replace(draft, target_id=target, target_object=None, use=None)
+    return replace(
+        d,
+        size=None,
+        sections_visible=3,
+        visible_size=None,
+        target_disrupted=None,
+        reaction=Reaction.NONE,
+        blast_ids=(),
+        use=best_use(ctx, d),
+    )
+
+
+def of_kind(draft: AttackDraft, ctx: CombatContext, kind: AttackKind) -> AttackDraft:
+    """The attack as a ``kind`` (a Strike, a Grab...), when its weapon allows it."""
+    allowed = [c.value for c in kind_options(ctx, draft) if c.allowed]
+    return replace(draft, kind=kind, reaction=Reaction.NONE) if kind in allowed else draft
 
 
 class _Page(QWizardPage):
@@ -571,22 +594,7 @@ class AttackPage(_Page):
             self.object_name.setFocus()
             self.object_name.selectAll()
         else:
-            d = replace(d, target_id=value, target_object=None, use=None)
-            self.w.change(
-                "attack",
-                replace(
-                    self.w.draft,
-                    target_id=value,
-                    target_object=None,
-                    size=None,
-                    sections_visible=3,
-                    visible_size=None,
-                    target_disrupted=None,
-                    reaction=Reaction.NONE,
-                    blast_ids=(),
-                    use=best_use(self.w.ctx, d),
-                ),
-            )
+            self.w.change("attack", aimed_at(self.w.draft, self.w.ctx, value))
 
     def _use(self, use: Use | None) -> None:
         self.w.change("attack", replace(self.w.draft, use=use))

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QWidget, QWizard
 from brikdesk.domain.combat import (
     ActionStage,
     AttackDraft,
+    AttackKind,
     CombatContext,
     DamageStage,
     Reaction,
@@ -48,6 +49,8 @@ from ui.wizard.pages import (
     DicePage,
     RangePage,
     ResultPage,
+    aimed_at,
+    of_kind,
 )
 from ui.wizard.widgets import STYLE, ChartSlot
 
@@ -156,6 +159,11 @@ class CombatWizard(QWizard):
         self.currentIdChanged.connect(self._page_shown)
         guard_wheel(self)
         fit_to_screen(self, 1280, 900)
+
+    def preset(self, target: BattleUnitId, kind: AttackKind | None = None) -> None:
+        """Start on ``target`` with a ``kind`` of attack (the panel's Act menu named them)."""
+        d = aimed_at(self.draft, self.ctx, target)
+        self.replace_draft(of_kind(d, self.ctx, kind) if kind is not None else d)
 
     def set_dice_mode(self, mode: str) -> None:
         """Offer virtual dice (``"virtual"``: the Roll button has the focus) or typed faces

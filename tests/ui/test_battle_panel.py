@@ -411,7 +411,7 @@ def test_table_mode_is_large_high_contrast_and_remembered(
     qtbot, panel: BattlePanel, sv: Services, table: Table, qsettings: QSettings
 ) -> None:
     panel.close_combat_attack(table.ids["Red Knight"], table.ids["Blue Knight"])
-    assert panel.message.text().startswith("Keys: Red Knight: A attack")
+    assert panel.message.text().startswith("Keys: Red Knight: Q quick attack · A attack")
     normal_size = panel.round_label.font().pointSizeF()
     normal_rows = panel.table.verticalHeader().defaultSectionSize()
     assert not panel.table_mode

@@ -229,11 +229,11 @@ def test_the_key_legend_follows_what_the_selected_unit_may_do(
     ids = table.ids
     panel.select_unit(ids["Red Pike"])
     keys = panel.message.text()
-    assert keys.startswith("Keys: Red Pike: A attack · S Sprint")
+    assert keys.startswith("Keys: Red Pike: Q quick attack · A attack · S Sprint")
     assert "H " not in keys and "R " not in keys.replace("Red ", "")
     panel.select_unit(ids["Blue Pike"])
     keys = panel.message.text()
-    assert keys.startswith("Keys: Blue Pike may respond: R menu · A attack")
+    assert keys.startswith("Keys: Blue Pike may respond: R menu · Q quick attack · A attack")
     assert "S Sprint" not in keys and "H hold" not in keys  # a Sprint is never a response
     panel.spend(ids["Red Pike"], ActionUse.SPRINT)
     panel.select_unit(ids["Red Pike"])
@@ -377,3 +377,19 @@ def test_resolved_at_the_table_asks_the_outcome_and_says_so_in_the_log(
             "Red Knight (Red) tries to Grab Blue Knight (Blue) — resolved at the table: hit, 1 Damage"
         )
     )
+
+
+def test_q_opens_the_quick_attack_form_for_the_selected_unit(
+    qtbot, panel: BattlePanel, table: Table
+) -> None:
+    from ui.wizard.quick import QuickAttack
+
+    knight = table.ids["Red Knight"]
+    press(qtbot, panel, knight, Qt.Key.Key_Q)
+    form = panel.findChild(QuickAttack)
+    assert form is not None and form.isVisible()
+    assert form.draft.attacker_id == knight
+    assert "Red Knight" in form.attacker.text() and form.focusWidget() is form.target
+    assert "Q quick attack" in panel.message.text() or "Q quick attack" in panel.message_text
+    form.reject()
+    qtbot.waitUntil(lambda: panel.findChild(QuickAttack) is None)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QPoint, QRect
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QAbstractButton, QApplication, QDialog, QWidget
 
@@ -205,6 +205,16 @@ def _sprint(w: World) -> tuple[QDialog, Any]:
     return d, d.entry.edit  # the first die's face
 
 
+def _quick_attack(w: World) -> tuple[QDialog, Any]:
+    from ui.wizard.quick import QuickAttack
+
+    d = QuickAttack(
+        w.services, Bus(), QUndoStack(), w.battle_id, w.unit_ids["Thieven Hood"], dice=RandomDice(1)
+    )
+    d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+    return d, d.target  # the target's letters
+
+
 def _settings(w: World) -> tuple[QDialog, Any]:
     from ui.dialogs.settings import SettingsDialog
 
@@ -285,6 +295,7 @@ DIALOGS: dict[str, Callable[[World], tuple[QDialog, Any]]] = {
     "UnitPicker": _unit_picker,
     "CombatWizard": _combat_wizard,
     "SprintDialog": _sprint,
+    "QuickAttack": _quick_attack,
     "SettingsDialog": _settings,
     "AboutDialog": _about,
     "CrashDialog": _crash,

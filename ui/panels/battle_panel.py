@@ -545,6 +545,21 @@ class BattlePanel(QWidget):
     ) -> bool:
         return self.commands.set_status(unit_id, status, with_ids)
 
+    def open_quick(self, unit_id: BattleUnitId) -> bool:
+        """The quick attack form (one page) with ``unit_id`` as attacker."""
+        if self.view is None:
+            return False
+        from ui.wizard.quick import open_quick_attack
+
+        try:
+            open_quick_attack(
+                self, self.services, self.bus, self.undo_stack, self.battle_id, unit_id
+            )
+        except UserError as exc:
+            self.show_error(exc)
+            return False
+        return True
+
     def open_wizard(
         self,
         unit_id: BattleUnitId | None = None,

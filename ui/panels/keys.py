@@ -50,12 +50,13 @@ def make_action(
 
 
 def unit_keys(table: QWidget, moves: UnitMoves) -> list[QAction]:
-    """A attack (the combat wizard), S Sprint, B Bail (Shift+B Over the Top), P Parry, O other,
+    """Q quick attack (one page), A attack (the combat wizard), S Sprint, B Bail (Shift+B Over the Top), P Parry, O other,
     F Close Combat, C Counter, R respond, T status: on the table's current
     unit. Each checks the rules first and shows a refusal in the strip (no dialog)."""
     m = moves
     return [
         make_action(table, "Attack… (combat wizard)", "attackAction", m.attack_current, ("A",)),
+        make_action(table, "Quick attack…", "quickAttackAction", m.quick_current, ("Q",)),
         make_action(table, "Sprint", "sprintAction", m.sprint_current, ("S",)),
         make_action(table, "Bail (ends Disrupted)", "bailAction", m.bail_current, ("B",)),
         make_action(
@@ -97,7 +98,7 @@ def keys_legend(view: BattleView | None, unit_id: BattleUnitId | None) -> str:
     why_not = why_not_respond(state, unit_id) if not own else None
     if own or why_not is None:
         if attack_refusal(view, unit_id) is None:
-            moves.append("A attack")
+            moves += ["Q quick attack", "A attack"]
         moves += [
             f"{key} {words}"
             for how, ott, key, words in SPENDS

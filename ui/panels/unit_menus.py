@@ -105,6 +105,8 @@ class UnitActions(Protocol):
 
     def attack(self, unit_id: BattleUnitId) -> bool: ...
 
+    def quick(self, unit_id: BattleUnitId) -> bool: ...
+
     def other(self, unit_id: BattleUnitId, target: BattleUnitId | None = None) -> bool: ...
 
     def fight(self, unit_id: BattleUnitId, target: BattleUnitId, maneuver: Maneuver) -> bool: ...
@@ -164,6 +166,11 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActi
         "Open the combat wizard with this unit as attacker"
         + ("" if own else ", in response (4.3)"),
     ).triggered.connect(bind(act.attack, unit_id))
+    allow(
+        menu.addAction("&Quick attack… (one page)\tQ"),
+        attack_refusal(view, unit_id),
+        "The common attack on one page: target, range, dice, Enter records",
+    ).triggered.connect(bind(act.quick, unit_id))
     for how, label, key, ott in USES:
         if how is ActionUse.ATTACK or (how is ActionUse.SPRINT and not own):
             continue

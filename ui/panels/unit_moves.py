@@ -55,6 +55,8 @@ class Host(Protocol):
 
     def show_info(self, text: str) -> None: ...
 
+    def open_quick(self, unit_id: BattleUnitId) -> bool: ...
+
     def open_wizard(
         self,
         unit_id: BattleUnitId | None = None,
@@ -136,6 +138,17 @@ class UnitMoves(QObject):
             self.host.show_error(why)
             return False
         return self.host.open_wizard(unit_id)
+
+    def quick(self, unit_id: BattleUnitId) -> bool:
+        """The quick attack form (one page) with the unit as attacker, when it may attack."""
+        view = self._view(unit_id)
+        if view is None:
+            return False
+        why = attack_refusal(view, unit_id)
+        if why is not None:
+            self.host.show_error(why)
+            return False
+        return self.host.open_quick(unit_id)
 
     def other(self, unit_id: BattleUnitId, target: BattleUnitId | None = None) -> bool:
         """Spend the Action on something else, in the user's words (asked once it is legal)."""
@@ -221,6 +234,11 @@ class UnitMoves(QObject):
         unit = self.host.current_unit()
         if unit is not None:
             self.attack(unit)
+
+    def quick_current(self) -> None:
+        unit = self.host.current_unit()
+        if unit is not None:
+            self.quick(unit)
 
     def sprint_current(self) -> None:
         unit = self.host.current_unit()

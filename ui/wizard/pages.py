@@ -127,7 +127,7 @@ def _make_damage_chart(parent: QWidget) -> QWidget:
     return make_damage_chart(parent)
 
 
-def _inches_or_none(text: str, what: str) -> tuple[Fraction | None, str | None]:
+def inches_or_none(text: str, what: str) -> tuple[Fraction | None, str | None]:
     text = text.strip()
     if not text:
         return None, None
@@ -607,7 +607,7 @@ class AttackPage(_Page):
 
     def _object(self, *_args: object) -> None:
         size = self.object_size.value() or SizeClass.STUD_1X1
-        inches, err = _inches_or_none(self.object_inches.text(), "Size")
+        inches, err = inches_or_none(self.object_inches.text(), "Size")
         try:
             obj = ObjectTarget(
                 self.object_name.text().strip() or "the object",
@@ -847,7 +847,7 @@ class RangePage(_Page):
             self.distance.selectAll()
 
     def _distance(self, text: str) -> None:
-        value, err = _inches_or_none(text, "distance")
+        value, err = inches_or_none(text, "distance")
         set_problem(self.input_problem, err)
         self.w.change("range", replace(self.w.draft, distance=value))
 
@@ -864,7 +864,7 @@ class RangePage(_Page):
     def _joiner_distance(self, text: str) -> None:
         edit = self.sender()
         uid = edit.property("unit") if edit is not None else None
-        value, err = _inches_or_none(text, "distance")
+        value, err = inches_or_none(text, "distance")
         set_problem(self.input_problem, err)
         d = self.w.draft
         joiners = tuple(
@@ -1366,7 +1366,7 @@ class ActionPage(DicePage):
     def _visible(self, text: str) -> None:
         """The visible Size of a large target: a bad entry is explained under the modifiers
         and leaves the draft as it was (it never silently becomes 0)."""
-        value, err = _inches_or_none(text, "visible Size")
+        value, err = inches_or_none(text, "visible Size")
         set_problem(self.visible_problem, err)
         if err is None:
             self.w.change("action", replace(self.w.draft, visible_size=value or Fraction(0)))
@@ -1754,7 +1754,7 @@ class DamagePage(DicePage):
         self.w.change("damage", replace(self.w.draft, missed_strikes=uid))
 
     def _missed_distance(self, text: str) -> None:
-        value, err = _inches_or_none(text, "distance")
+        value, err = inches_or_none(text, "distance")
         set_problem(self.problem, err)
         self.w.change("damage", replace(self.w.draft, missed_distance=value))
 
@@ -1762,7 +1762,7 @@ class DamagePage(DicePage):
         self.w.change("damage", replace(self.w.draft, collide=on))
 
     def _obstacle(self, text: str) -> None:
-        value, err = _inches_or_none(text, "obstacle distance")
+        value, err = inches_or_none(text, "obstacle distance")
         set_problem(self.problem, err)
         self.w.change("damage", replace(self.w.draft, obstacle=value))
 

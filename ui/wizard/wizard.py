@@ -293,35 +293,50 @@ class CombatWizard(QWizard):
     def accept(self) -> None:
         """Record the attack (one transaction, one undo step), then close."""
         summary = self.summary()
-        result_page = self.result_page
-        if summary.problem:
-            result_page.show_problem(summary.problem)
+        why = record_attack(self, self.draft, summary)
+        if why is not None:
+            self.result_page.show_problem(why)
             return
-        if summary.needs_decision:
-            result_page.show_problem(
-                "Check the warning above: go Back to change the attack, or Overrule and record."
-            )
-            return
-        text = event_text(self.draft, self.ctx) + overruled_text(summary)
-        tracker = self.services.tracker
-        battle_id = self.battle_id
-        events = summary.events
-
-        try:
-            perform(
-                self.undo_stack,
-                self.bus,
-                lambda: tracker.record(battle_id, events, text=text),
-                text=text,
-                report=report_to_active_window(self.bus),
-            )
-        except (UserError, StorageError) as exc:
-            log.info("attack not recorded: %s", exc)
-            result_page.show_problem(f"Not recorded: {exc}")
-            return
-        self.bus.say(summary.paragraph)
         self.recorded.emit(summary)
         super().accept()
+
+
+class Recorder(Protocol):
+    """What records an attack: the battle's services, bus, undo stack and context (the combat
+    wizard and the quick attack form both)."""
+
+    services: CombatServices
+    bus: Bus
+    undo_stack: QUndoStack
+    battle_id: BattleId
+    ctx: CombatContext
+
+
+def record_attack(by: Recorder, draft: AttackDraft, summary: ResultSummary) -> str | None:
+    """Record the attack ``draft`` resolved as ``summary``: every event in one transaction,
+    one undo step, the paragraph said on the bus. The one way an attack is recorded (the
+    wizard's Finish, the quick form's Enter). Returns why it was not (``None``: recorded)."""
+    if summary.problem:
+        return summary.problem
+    if summary.needs_decision:
+        return "Check the warning above: go Back to change the attack, or Overrule and record."
+    text = event_text(draft, by.ctx) + overruled_text(summary)
+    tracker = by.services.tracker
+    battle_id = by.battle_id
+    events = summary.events
+    try:
+        perform(
+            by.undo_stack,
+            by.bus,
+            lambda: tracker.record(battle_id, events, text=text),
+            text=text,
+            report=report_to_active_window(by.bus),
+        )
+    except (UserError, StorageError) as exc:
+        log.info("attack not recorded: %s", exc)
+        return f"Not recorded: {exc}"
+    by.bus.say(summary.paragraph)
+    return None
 
 
 def open_combat_wizard(

@@ -83,3 +83,18 @@ def fit_to_screen(widget: QWidget, width: int | None = None, height: int | None 
         y = min(max(pos.y(), area.top()), area.bottom() - size.height() - FRAME_MARGIN.height() + 1)
         widget.move(max(area.left(), x), max(area.top(), y))
     return widget.size()
+
+
+def grow_to_fit(widget: QWidget) -> None:
+    """Let a shown dialog grow to what it shows now (a Benny's choices came), never beyond
+    the screen; it never shrinks under the organizer's hands."""
+    if not widget.isVisible():
+        return
+    layout = widget.layout()
+    if layout is not None:
+        layout.activate()
+    hint = widget.sizeHint()
+    if hint.width() > widget.width() or hint.height() > widget.height():
+        fit_to_screen(
+            widget, max(hint.width(), widget.width()), max(hint.height(), widget.height())
+        )

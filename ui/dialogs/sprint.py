@@ -15,7 +15,7 @@ import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
@@ -35,7 +35,7 @@ from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.domain.rolling import BennyUse, DiceSource, RandomDice
 from brikdesk.errors import StorageError, UserError
 from ui.bus import Bus
-from ui.screen import fit_to_screen
+from ui.screen import fit_to_screen, grow_to_fit
 from ui.undo import perform
 from ui.widgets.dialogs import FormDialog
 from ui.wizard.widgets import STYLE, BennyChooser, DiceEntry, label, set_problem, show_readings
@@ -181,9 +181,10 @@ class SprintDialog(FormDialog):
             focus = self.focusWidget()
             if focus is None or focus in (self.entry.edit, self.benny) or not focus.isVisible():
                 self.ok_button.setFocus()  # the dice are in: Enter records
-        hint = self.sizeHint()
-        if self.isVisible() and (hint.height() > self.height() or hint.width() > self.width()):
-            fit_to_screen(self, max(hint.width(), self.width()), max(hint.height(), self.height()))
+        QTimer.singleShot(0, self, self._grow)
+
+    def _grow(self) -> None:
+        grow_to_fit(self)
 
     def _problem(self, stage: SprintStage) -> str | None:
         rules = sprint_problem(self.draft, self.ctx)

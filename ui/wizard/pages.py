@@ -86,6 +86,7 @@ from brikdesk.domain.combat import (
 from brikdesk.domain.ids import BattleUnitId
 from brikdesk.domain.rolling import BennyUse
 from brikdesk.errors import UserError
+from ui.screen import usable_size
 from ui.wizard.blast import BlastSections
 from ui.wizard.first import FirstToActBox
 from ui.wizard.widgets import (
@@ -111,6 +112,9 @@ if TYPE_CHECKING:
     from ui.wizard.wizard import CombatWizard, DiceStep
 
 OBJECT = "object"
+#: A screen less tall than this (pixels free for a window) is a laptop's: the Action Roll
+#: page squeezes its chart to show the modifiers and the dice together.
+SHORT_SCREEN = 900
 #: The number needed on the die, the figure the whole table looks for.
 NEED_PT = 40
 
@@ -166,7 +170,10 @@ class _Page(QWizardPage):
         super().__init__(wizard)
         self.w = wizard
         self.setTitle(f"<span style='font-size:{BASE_PT + 8}pt; color:#1d3557'>{title}</span>")
-        self.setSubTitle(subtitle)
+        # On a laptop's screen the page's room goes to its content, not to the subtitle (a
+        # line saying what the page is for).
+        if usable_size(wizard).height() >= SHORT_SCREEN:
+            self.setSubTitle(subtitle)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         scroll = QScrollArea(self)
@@ -212,11 +219,21 @@ class _Page(QWizardPage):
         # QWizard gives the focus to the page's first child after this: take it back after,
         # unless the organizer has already acted on the page (fast typing, a test).
         self._acted = False
+        self._opening = True
+        self.scroll_to_top()
         QTimer.singleShot(0, self, self._first_focus)
+
+    def scroll_to_top(self) -> None:
+        """A page opens at its top: the modifiers first, never scrolled sideways."""
+        self._stick_to_end = False
+        self.scroller.verticalScrollBar().setValue(0)
+        self.scroller.horizontalScrollBar().setValue(0)
 
     def _first_focus(self) -> None:
         if not self._acted:
             self.initial_focus()
+        self._opening = False
+        self.scroll_to_top()
 
     def acted(self) -> None:
         """The organizer did something here: the page's opening focus must not steal it."""
@@ -228,6 +245,8 @@ class _Page(QWizardPage):
     def show_widget(self, widget: QWidget) -> None:
         """Scroll so that ``widget`` is in view once the layout has settled (the dice follow
         the focus)."""
+        if getattr(self, "_opening", False):
+            return  # the page opens at its top (it is sized to show the dice there too)
         self._visible_target = widget
         QTimer.singleShot(0, self, self._scroll_to_target)
 
@@ -242,7 +261,11 @@ class _Page(QWizardPage):
         widget = getattr(self, "_visible_target", None)
         if widget is None or not widget.isVisible():
             return
-        if widget is getattr(self, "outcome", None) or widget is getattr(self, "dice", None):
+        if widget in (
+            getattr(self, "outcome", None),
+            getattr(self, "dice", None),
+            getattr(self, "benny", None),
+        ):
             # The dice card is last: show all of it, also once the layout has grown.
             bar = self.scroller.verticalScrollBar()
             bar.setValue(bar.maximum())
@@ -391,7 +414,7 @@ class AttackPage(_Page):
         self.passing_by = QCheckBox(_mnemonic(prose.PASSING_BY, "passing"), self)
         self.passing_by.setObjectName("passingBy")
         show_readings(self.passing_by, "4.1 Movement")
-        grid.addWidget(self.passing_by, 6, 1)
+        grid.addWidget(self.passing_by, 6, 1, 1, 2)  # under Improvised too: nothing cut
         grid.setColumnStretch(1, 1)
         self.body.addLayout(grid)
         self.first = FirstToActBox(self, self._first_changed)
@@ -981,7 +1004,12 @@ class ActionPage(DicePage):
         self.odds = OddsPanel(self)
         self.odds.name_bonus(wizard.ctx.rules.over_the_top)
         right.addWidget(self.odds)
-        self.chart = ChartSlot(_make_action_chart, self, height=185)
+        # On a laptop's screen the page shows the modifiers and the dice at once: a lower
+        # chart, and the chart's explanation as its tooltip instead of a paragraph.
+        room = usable_size(wizard).height()
+        short = room < SHORT_SCREEN
+        chart_height = 185 if not short else 130 if room >= 700 else 100  # 1366x768; 1280x720
+        self.chart = ChartSlot(_make_action_chart, self, height=chart_height)
         right.addWidget(self.chart)
         right.addStretch(1)
         top.addWidget(right_column)
@@ -989,6 +1017,7 @@ class ActionPage(DicePage):
         self._policy_text = prose.chart_policy(wizard.ctx.rules)
         self.policy = label(self._policy_text, "note")
         self.policy.setObjectName("bennyPolicy")
+        self.policy.setVisible(not short)
         self.body.addWidget(self.policy)
 
         # judgement widgets, kept across refreshes
@@ -1110,14 +1139,15 @@ class ActionPage(DicePage):
                 f"Action die d{first.action_die}"
             )
             self._show_need_text(first.needed_text)
-            self.policy.setText(
-                (
-                    f"{preview.missed_radius_text[0].upper()}{preview.missed_radius_text[1:]}. "
-                    if preview.missed_radius_text
-                    else ""
-                )
-                + self._policy_text
-            )
+            policy = (
+                f"{preview.missed_radius_text[0].upper()}{preview.missed_radius_text[1:]}. "
+                if preview.missed_radius_text
+                else ""
+            ) + self._policy_text
+            if policy != self.policy.text():
+                self.policy.setText(policy)
+                self.chart.setToolTip(policy)
+                self.odds.setToolTip(policy)
             odds = first.odds
             values: dict[str, Fraction | float | None] = {"kill": preview.kill}
             if odds is not None:

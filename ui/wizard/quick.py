@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut, QUndoStack
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -48,7 +48,7 @@ from brikdesk.domain.combat import (
 from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.domain.rolling import BennyUse, DiceSource, NeedDie, RandomDice
 from ui.bus import Bus
-from ui.screen import fit_to_screen
+from ui.screen import fit_to_screen, grow_to_fit
 from ui.wheel import guard_wheel
 from ui.wizard.pages import aimed_at, inches_or_none, of_kind
 from ui.wizard.widgets import STYLE, BennyChooser, DiceEntry, label, percent, set_problem
@@ -137,7 +137,7 @@ class QuickAttack(QDialog):
         self.weapon.setAutoDefault(False)
         self.weapon.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.weapon.clicked.connect(self.next_weapon)
-        form.addRow("&Weapon", self.weapon)
+        form.addRow("Weapon", self.weapon)
         self.target = StepEdit(self)
         self.target.setObjectName("quickTarget")
         self.target.setPlaceholderText("type a few letters of its name")
@@ -145,7 +145,9 @@ class QuickAttack(QDialog):
         target_row = QHBoxLayout()
         target_row.addWidget(self.target, 1)
         target_row.addWidget(self.target_hint, 2)
-        form.addRow("&Target", target_row)
+        target_label = QLabel("&Target", self)
+        target_label.setBuddy(self.target)
+        form.addRow(target_label, target_row)
         self.distance = StepEdit(self)
         self.distance.setObjectName("quickDistance")
         self.distance.setPlaceholderText("inches, e.g. 7.5")
@@ -183,12 +185,12 @@ class QuickAttack(QDialog):
         outer.addWidget(self.problem)
         buttons = QDialogButtonBox(self)
         self.wizard_button = buttons.addButton(
-            "Full &wizard… (Ctrl+F)", QDialogButtonBox.ButtonRole.ActionRole
+            "Full wizard… (Ctrl+F)", QDialogButtonBox.ButtonRole.ActionRole
         )
         self.wizard_button.setObjectName("quickWizard")
         self.wizard_button.setAutoDefault(False)
         self.record_button = buttons.addButton(
-            "&Record (Enter)", QDialogButtonBox.ButtonRole.AcceptRole
+            "Record (Enter)", QDialogButtonBox.ButtonRole.AcceptRole
         )
         self.record_button.setObjectName("quickRecord")
         self.record_button.setDefault(True)
@@ -386,11 +388,15 @@ class QuickAttack(QDialog):
         summary = self.summary()
         self.outcome.setText(summary.paragraph)
         self.outcome.setVisible(bool(summary.paragraph))
-        why = None if need is not None else summary.problem
+        why = None if need is not None or pending is not None else summary.problem
         if summary.needs_decision:
             why = "; ".join(summary.warnings) + " — open the full wizard (Ctrl+F) to decide"
         set_problem(self.problem, why)
         self.record_button.setEnabled(not summary.problem and not summary.needs_decision)
+        QTimer.singleShot(0, self, self._grow)
+
+    def _grow(self) -> None:
+        grow_to_fit(self)
 
     def focus_next(self) -> None:
         """The focus to what is still to fill: the target, the range, the dice, Record."""

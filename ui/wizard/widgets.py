@@ -756,8 +756,9 @@ class BennyChooser(QFrame):
         for i, opt in enumerate(options):
             text = f"[{opt.key}]  {opt.label}"
             if opt.problem:
-                text += f"  —  can't: {opt.problem}"
+                text += "  (can't: hover for why)"
             b = QRadioButton(text, self)
+            b.setToolTip(f"Can't: {opt.problem}" if opt.problem else "")
             b.setEnabled(opt.problem is None)
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             b.clicked.connect(self._clicked)

@@ -121,3 +121,27 @@ def test_the_full_wizard_carries_the_attack_over(qtbot, battle):
     qtbot.addWidget(wizard)
     assert wizard.draft == draft
     assert wizard.draft.target_id == battle.ids["Guard Bert"] and wizard.draft.distance == 7
+
+
+def test_a_strike_answered_by_a_parry_from_the_keyboard(qtbot, battle):
+    """5.2 Parrying: "a target with a Shield can declare their intention to Parry" before
+    the Action Roll. Alt+P gives Guy's Parry; the Parry die is asked with the others."""
+    from PySide6.QtTest import QTest
+
+    from brikdesk.domain.combat import Reaction
+
+    form = quick(qtbot, battle, "Will Scarlet", QUndoStack())
+    keys(qtbot, "guy\t")
+    QTest.keyClick(form, Qt.Key.Key_P, Qt.KeyboardModifier.AltModifier)
+    assert form.draft.reaction is Reaction.PARRY
+    assert "Parr" in form.reaction.text()
+    whys = []
+    for _ in range(8):
+        need = form.dice_entry.need
+        if need is None:
+            break
+        whys.append(need.why)
+        keys(qtbot, "3")
+    assert any("Parry" in why for why in whys), whys
+    keys(qtbot, "\n")
+    assert len(attacks(battle)) == 1

@@ -2,7 +2,8 @@
 
 With a unit selected in the battle panel, Q opens it: the attacker filled in, its weapon (the
 first in hand; Alt+W takes the next), the target found by typing a few letters of its name
-(enemies first), the range in inches, the judgements that apply as toggles with their values
+(enemies first), the range in inches, the target's reaction (Alt+P: none, a Parry, a Bail,
+declared before the Action Roll), the judgements that apply as toggles with their values
 and rule sections, the dice, a live odds line and the result. Enter records the attack; Ctrl+F
 (or the button) opens the full combat wizard with everything carried over, for the unusual
 attack. The form edits the same ``AttackDraft`` as the wizard and records through the same
@@ -34,11 +35,13 @@ from PySide6.QtWidgets import (
 
 from brikdesk.domain.combat import (
     AttackDraft,
+    Reaction,
     ResultSummary,
     action_preview,
     benny_options,
     default_draft,
     judgement_values,
+    reaction_options,
     resolve_action,
     resolve_damage,
     result_summary,
@@ -155,6 +158,12 @@ class QuickAttack(QDialog):
         self.distance_label = QLabel("&Range", self)
         self.distance_label.setBuddy(self.distance)
         form.addRow(self.distance_label, self.distance)
+        self.reaction = QPushButton(self)
+        self.reaction.setObjectName("quickReaction")
+        self.reaction.setAutoDefault(False)
+        self.reaction.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.reaction.clicked.connect(self.next_reaction)
+        form.addRow("Reaction", self.reaction)
         self.judgements: dict[str, QCheckBox] = {}
         judge_row = QHBoxLayout()
         for key, words in JUDGEMENTS:
@@ -201,6 +210,7 @@ class QuickAttack(QDialog):
         outer.addWidget(buttons)
         QShortcut(QKeySequence("Ctrl+F"), self, self.open_wizard)
         QShortcut(QKeySequence("Alt+W"), self, self.next_weapon)
+        QShortcut(QKeySequence("Alt+P"), self, self.next_reaction)
         self.target.textEdited.connect(self._target_typed)
         self.target.done.connect(self._target_done)
         self.distance.textEdited.connect(self._distance_typed)
@@ -245,6 +255,28 @@ class QuickAttack(QDialog):
                 d = tried
                 break
         self._set_attack(d)
+
+    def next_reaction(self) -> None:
+        """The target's next reaction the rules allow (none, Parry with..., Bail), round the
+        list: declared before the Action Roll (5.2 Parrying), so the dice start again."""
+        d = self.draft
+        values = [c.value for c in reaction_options(d, self.ctx) if c.allowed]
+        if not values:
+            return
+        current = (d.reaction, d.parry_item if d.reaction is Reaction.PARRY else None)
+        i = values.index(current) + 1 if current in values else 0
+        reaction, item = values[i % len(values)]
+        self.set_draft(
+            replace(
+                d,
+                reaction=reaction,
+                parry_item=item,
+                action_faces=(),
+                damage_faces=(),
+                bennies=(),
+            )
+        )
+        self.focus_next()
 
     def _target_typed(self, text: str) -> None:
         found = matches(text, self._names)
@@ -343,6 +375,11 @@ class QuickAttack(QDialog):
         )
         if d.target_id is not None and not self.target.hasFocus():
             self.target.setText(ctx.fighter(d.target_id).name)
+        chosen = (d.reaction, d.parry_item if d.reaction is Reaction.PARRY else None)
+        words = next(
+            (c.label for c in reaction_options(d, ctx) if c.value == chosen), str(d.reaction)
+        )
+        self.reaction.setText(f"{words}  (Alt+P: next)")
         ranged = not d.kind.close_combat
         self.distance.setVisible(ranged)
         self.distance_label.setVisible(ranged)

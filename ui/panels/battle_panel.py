@@ -73,6 +73,7 @@ from ui.panels.battle_log import BattleLogPane
 from ui.panels.battle_model import BattleUnitModel, Filters
 from ui.panels.filter_bar import FilterBar
 from ui.panels.keys import LegendsSeen, keys_legend, make_action, unit_keys
+from ui.panels.legal import combat_context
 from ui.panels.message_strip import MessageStrip, StillBox, error_text
 from ui.panels.still_rows import StillRows
 from ui.panels.theme import NORMAL, TABLE, Theme, palette
@@ -553,7 +554,13 @@ class BattlePanel(QWidget):
 
         try:
             open_quick_attack(
-                self, self.services, self.bus, self.undo_stack, self.battle_id, unit_id
+                self,
+                self.services,
+                self.bus,
+                self.undo_stack,
+                self.battle_id,
+                unit_id,
+                combat_context(self.view),
             )
         except UserError as exc:
             self.show_error(exc)

@@ -16,7 +16,6 @@ the range, the range to the dice, the last die to Record.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut, QUndoStack
@@ -35,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from brikdesk.domain.combat import (
     AttackDraft,
+    CombatContext,
     Reaction,
     ResultSummary,
     action_preview,
@@ -56,9 +56,6 @@ from ui.wheel import guard_wheel
 from ui.wizard.pages import aimed_at, inches_or_none, of_kind
 from ui.wizard.widgets import STYLE, BennyChooser, DiceEntry, label, percent, set_problem
 from ui.wizard.wizard import CombatServices, context_from_view, record_attack
-
-if TYPE_CHECKING:
-    from brikdesk.domain.combat import CombatContext
 
 #: The judgements the form offers as toggles: key, the box's words.
 JUDGEMENTS = (
@@ -116,6 +113,7 @@ class QuickAttack(QDialog):
         parent: QWidget | None = None,
         *,
         dice: DiceSource | None = None,
+        ctx: CombatContext | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("quickAttack")
@@ -124,8 +122,11 @@ class QuickAttack(QDialog):
         self.undo_stack = undo_stack
         self.battle_id = battle_id
         self.dice: DiceSource = dice if dice is not None else RandomDice()
-        view = services.tracker.view(battle_id)
-        self.ctx: CombatContext = context_from_view(view)
+        # The battle panel hands over the context it keeps for its own checks (500 units: the
+        # fighters are not made again); else the battle as the tracker has it now.
+        self.ctx: CombatContext = (
+            ctx if ctx is not None else context_from_view(services.tracker.view(battle_id))
+        )
         self.draft: AttackDraft = default_draft(self.ctx, attacker_id)
         me = self.ctx.fighter(attacker_id)
         self.setWindowTitle(f"Quick attack — {me.name}")
@@ -492,10 +493,11 @@ def open_quick_attack(
     undo_stack: QUndoStack,
     battle_id: BattleId,
     attacker_id: BattleUnitId,
+    ctx: CombatContext | None = None,
 ) -> QuickAttack:
     """Open the quick attack form for ``attacker_id`` (window-modal, not blocking; it deletes
-    itself when closed)."""
-    form = QuickAttack(services, bus, undo_stack, battle_id, attacker_id, parent)
+    itself when closed); ``ctx`` the battle as the caller has it."""
+    form = QuickAttack(services, bus, undo_stack, battle_id, attacker_id, parent, ctx=ctx)
     form.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     form.setWindowModality(Qt.WindowModality.WindowModal)
     form.show()

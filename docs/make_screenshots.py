@@ -13,6 +13,8 @@ after changing a window so that the guide stays current. Prints one line per pic
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
+from fractions import Fraction
 import os
 import sys
 import tempfile
@@ -32,6 +34,8 @@ SHOTS = {
     "catalog.png": "the weapon catalog",
     "battle-panel.png": "the battle in progress with its panel",
     "combat-wizard.png": "the combat wizard",
+    "action-roll.png": "the combat wizard's Action Roll page on a laptop's screen",
+    "quick-attack.png": "the quick attack form",
     "history.png": "the campaign history",
     "print-preview.png": "the print preview of a roster sheet",
 }
@@ -76,6 +80,7 @@ def make(out: Path, tmp: Path) -> None:
     from ui.widgets.print_options import RosterOptionsDialog, load_roster_choice
     from ui.windows.navigator import ARMY as ARMY_KIND
     from ui.wizard import CombatWizard
+    from ui.wizard.quick import QuickAttack
 
     url = f"sqlite:///{tmp / 'demo.sqlite3'}"
     db = open_database(url)
@@ -121,7 +126,26 @@ def make(out: Path, tmp: Path) -> None:
         assert panel.open_wizard(), "the combat wizard did not open"
     wizard = next(w for w in QApplication.topLevelWidgets() if isinstance(w, CombatWizard))
     save(app, wizard, out, "combat-wizard.png")
+    # The Action Roll page as it opens on a laptop: the modifiers and the dice together.
+    if not wizard.draft.kind.close_combat:
+        wizard.replace_draft(replace(wizard.draft, distance=Fraction(6)))
+    wizard.next()
+    wizard.next()
+    settle(app, lambda: wizard.currentId() == CombatWizard.ACTION)
+    save(app, wizard, out, "action-roll.png")
     wizard.reject()
+    settle(app)
+
+    with pretend_screen(1366, 768):
+        assert panel.open_quick(attacker), "the quick attack form did not open"
+    quick = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QuickAttack))
+    if not quick.draft.kind.close_combat:
+        quick.distance.setText("6")
+        quick.distance.textEdited.emit("6")
+    quick.focus_next()
+    quick.resize(quick.width(), max(quick.height(), 420))  # with the result's room
+    save(app, quick, out, "quick-attack.png")
+    quick.reject()
     settle(app)
 
     history = main.open_history()

@@ -13,13 +13,13 @@ after changing a window so that the guide stays current. Prints one line per pic
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
-from fractions import Fraction
 import os
 import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -550,7 +550,7 @@ class BattlePanel(QWidget):
         """The quick attack form (one page) with ``unit_id`` as attacker."""
         if self.view is None:
             return False
-        from ui.wizard.quick import open_quick_attack
+        from ui.wizard import open_quick_attack
 
         try:
             open_quick_attack(

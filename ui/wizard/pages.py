@@ -1008,7 +1008,7 @@ class ActionPage(DicePage):
         # chart, and the chart's explanation as its tooltip instead of a paragraph.
         room = usable_size(wizard).height()
         short = room < SHORT_SCREEN
-        chart_height = 185 if not short else 130 if room >= 700 else 100  # 1366x768; 1280x720
+        chart_height = 185 if not short else 130 if room >= 700 else 115  # 1366x768; 1280x720
         self.chart = ChartSlot(_make_action_chart, self, height=chart_height)
         right.addWidget(self.chart)
         right.addStretch(1)

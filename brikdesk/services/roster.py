@@ -30,6 +30,7 @@ from typing import Any
 from sqlalchemy import Text, bindparam, func, insert, select, type_coerce, update
 from sqlalchemy.orm import Session
 
+from brikdesk.cache import LruCache
 from brikdesk.domain.catalog import Catalog, CatalogError, CatalogItem, armor_value
 from brikdesk.domain.dice import ACTION_DICE
 from brikdesk.domain.ids import ArmyId, UnitId
@@ -233,16 +234,12 @@ def check_loadout(lo: Loadout, catalog: Catalog | None) -> Loadout:
     return lo
 
 
-def _loads(cache: dict[Any, Any], value: Any) -> Any:
+def _loads(cache: LruCache[str, Any], value: Any) -> Any:
     """Decode a JSON column read as text, once per distinct text (PostgreSQL drivers may
     already hand back Python values)."""
     if not isinstance(value, str):
         return value
-    out = cache.get(value)
-    if out is None:
-        out = json.loads(value)
-        cache[value] = out
-    return out
+    return cache.get(value, lambda: json.loads(value))
 
 
 class _RowMaker:
@@ -250,8 +247,9 @@ class _RowMaker:
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
-        self._json: dict[Any, Any] = {}
-        self._kinds: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        #: Decoded JSON columns by their text, and each kind of unit by its parts.
+        self.json_cache: LruCache[str, Any] = LruCache(4096)
+        self.kind_cache: LruCache[tuple[Any, ...], tuple[Any, ...]] = LruCache(4096)
 
     def spec_parts(
         self, type_key: str, overrides: Any, hands: Any, worn: Any, carried: Any
@@ -263,16 +261,17 @@ class _RowMaker:
             _hashable(worn),
             _hashable(carried),
         )
-        kind = self._kinds.get(key)
-        if kind is None:
+
+        def make() -> tuple[Any, ...]:
             lo = Loadout(
-                tuple(_loads(self._json, hands) or ()),
-                tuple(_loads(self._json, worn) or ()),
-                tuple(_loads(self._json, carried) or ()),
+                tuple(_loads(self.json_cache, hands) or ()),
+                tuple(_loads(self.json_cache, worn) or ()),
+                tuple(_loads(self.json_cache, carried) or ()),
             )
-            ov = overrides_from_json(_loads(self._json, overrides))
-            kind = self._compute(type_key, lo, ov)
-            self._kinds[key] = kind
+            ov = overrides_from_json(_loads(self.json_cache, overrides))
+            return self._compute(type_key, lo, ov)
+
+        kind = self.kind_cache.get(key, make)
         return kind[0], kind[1], kind
 
     def _compute(self, type_key: str, lo: Loadout, ov: UnitOverrides) -> tuple[Any, ...]:

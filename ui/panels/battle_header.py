@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSize, Qt, QTimer
-from PySide6.QtGui import QColor, QFont, QGlyphRun, QPainter, QPaintEvent, QTextLayout
+from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt, QTimer
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QFrame,
@@ -111,8 +111,6 @@ class TurnBadge(QWidget):
         self._ink = QColor("#000000")
         self._texts: tuple[str, ...] = ()
         self._shown: tuple[str, str] = ("", "")  # the text and band last asked for
-        #: Every player's turn laid out once: its glyphs, advance and height.
-        self._laid: dict[str, tuple[list[QGlyphRun], float, float]] = {}
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
 
     def text(self) -> str:
@@ -145,28 +143,8 @@ class TurnBadge(QWidget):
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.FontChange:
-            self._laid = {}
             self.updateGeometry()
         super().changeEvent(event)
-
-    def _laid_out(self, text: str, font: QFont) -> tuple[list[QGlyphRun], float, float]:
-        """``text`` as one line in ``font``: its glyphs (shaped once), advance and height."""
-        laid = self._laid.get(text)
-        if laid is None:
-            layout = QTextLayout(text, font)
-            layout.beginLayout()
-            line = layout.createLine()
-            line.setPosition(QPointF(0, 0))
-            layout.endLayout()
-            if len(self._laid) >= 16:
-                self._laid.clear()
-            # The line's own height, as drawText centres it (QTextLine.height rounds it up).
-            laid = self._laid[text] = (
-                layout.glyphRuns(),
-                line.horizontalAdvance(),
-                line.ascent() + line.descent(),
-            )
-        return laid
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
@@ -176,13 +154,8 @@ class TurnBadge(QWidget):
         rect = self.rect()
         painter.drawRoundedRect(QRectF(rect), self.RADIUS, self.RADIUS)
         painter.setPen(self._ink)
-        font = self.font()
-        painter.setFont(font)
-        # Centred as QPainter.drawText centres one line, from the text laid out once.
-        runs, advance, height = self._laid_out(self._text, font)
-        at = QPointF((rect.width() - advance) / 2, (rect.height() - height) / 2)
-        for run in runs:
-            painter.drawGlyphRun(at, run)
+        painter.setFont(self.font())
+        painter.drawText(rect, int(Qt.AlignmentFlag.AlignCenter), self._text)
         painter.end()
 
 

@@ -53,8 +53,8 @@ class FixedWidths(QObject):
         self.floors: dict[QLabel | QAbstractButton, int] = {}  # each one's own least height
         self.room: dict[QLabel | QAbstractButton, QSize] = {}  # more than the style gives
 
-    def keep(self, widget: QLabel | QAbstractButton, texts: Sequence[str]) -> None:
-        """Keep ``widget`` as wide as the widest of ``texts`` (with its room, if it has one)."""
+    def set_texts(self, widget: QLabel | QAbstractButton, texts: Sequence[str]) -> None:
+        """Make ``widget`` as wide as the widest of ``texts`` (with its room, if it has one)."""
         new = widget not in self.texts
         if new or self.texts[widget] != tuple(texts):
             self.texts[widget] = tuple(texts)
@@ -160,7 +160,7 @@ class TurnBadge(QWidget):
 
 
 #: The End Turn button's room around its text beyond the style's own margins (the normal
-#: look): what a padding of 6 by 18 pixels gave it in Qt's Fusion style.
+#: style): what a padding of 6 by 18 pixels gave it in Qt's Fusion style.
 END_TURN_ROOM = QSize(24, 6)
 
 
@@ -225,7 +225,7 @@ class BattleHeader(QFrame):
         )
         self.end_turn_button.setText(f"End {player.name}'s turn")
         set_tooltip(self.end_turn_button, end_turn_tip + "  (Ctrl+E or F12)")
-        self.widths.keep(self.end_turn_button, [f"End {n}'s turn" for n in names])
+        self.widths.set_texts(self.end_turn_button, [f"End {n}'s turn" for n in names])
 
     def set_theme(self, theme: Theme, font: QFont) -> None:
         """Fonts and colours for ``theme`` (``font``: the panel's font)."""

@@ -415,8 +415,8 @@ class BattleUnitModel(QAbstractTableModel):
         if gone:
             self._reindex()
         # 2. Reorder what stays (a layout change: persistent indexes follow their keys).
-        kept = set(self._rows)
-        target = [k for k in new if k in kept]
+        staying = set(self._rows)
+        target = [k for k in new if k in staying]
         if target != self._rows:
             # Rows move, columns stay: the column header need not look at its sections again.
             _with_hint(self.layoutAboutToBeChanged).emit([], _ROWS_MOVE)

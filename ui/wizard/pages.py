@@ -946,7 +946,6 @@ class ActionPage(_DicePage):
             right_width - 2 * 12 - 2,
             2 * self.need_text.fontMetrics().lineSpacing() + self.NEED_TEXT_SLACK,
         )
-        self._text_heights: dict[str, int] = {}  # the sentences' heights, by sentence
         on_card(self.need_head, self.need, self.need_text)
         nl.addWidget(self.need_head)
         nl.addWidget(self.need)
@@ -1148,18 +1147,14 @@ class ActionPage(_DicePage):
         if text == lab.text():
             return
         lab.setText(text)
-        height = self._text_heights.get(text)
-        if height is None:
-            if len(self._text_heights) >= 256:
-                self._text_heights.clear()
-            lines = (
-                lab.fontMetrics()
-                .boundingRect(
-                    QRect(0, 0, lab.contentsRect().width(), 100_000), Qt.TextFlag.TextWordWrap, text
-                )
-                .height()
+        lines = (
+            lab.fontMetrics()
+            .boundingRect(
+                QRect(0, 0, lab.contentsRect().width(), 100_000), Qt.TextFlag.TextWordWrap, text
             )
-            height = self._text_heights[text] = lines + self.NEED_TEXT_SLACK
+            .height()
+        )
+        height = lines + self.NEED_TEXT_SLACK
         if height > lab.height():
             lab.setFixedHeight(height)
 

@@ -35,7 +35,7 @@ from PySide6.QtCore import (
     Signal,
     SignalInstance,
 )
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QBrush, QColor, QFont
 
 from brikdesk.domain.battle import (
     MAX_CLOSE_COMBAT_ATTACKERS,
@@ -172,11 +172,14 @@ class UnitRow:
         "font",
         "chips",
         "fonts",
+        "background_brush",
         "_cells",
     )
 
-    #: Centred counts, the rest at the left.
+    #: Centred counts, the rest at the left (as ints for the model's answers, as flags for a
+    #: style option).
     aligns = tuple(_CENTER if c in (ACTION, COUNTERS) else LEFT_ALIGN for c in range(len(COLUMNS)))
+    align_flags = tuple(Qt.AlignmentFlag(a) for a in aligns)
 
     def __init__(
         self,
@@ -192,6 +195,7 @@ class UnitRow:
         self.texts = texts
         self.colours = colours
         self.background = background
+        self.background_brush = None if background is None else QBrush(background)
         self.font = font
         self.chips = chips
         self.fonts = (
@@ -222,7 +226,9 @@ class LineRow:
     """A row painted as one line of text across the table (a player's header, a line of the
     log): its text in its colours and font (``None``: the view's own)."""
 
-    __slots__ = ("text", "tip", "background", "foreground", "font")
+    __slots__ = ("text", "tip", "background", "foreground", "font", "background_brush")
+
+    align_flag = Qt.AlignmentFlag(LEFT_ALIGN)
 
     def __init__(
         self, text: str, tip: str, background: QColor | None, foreground: QColor, font: QFont | None
@@ -230,6 +236,7 @@ class LineRow:
         self.text = text
         self.tip = tip
         self.background = background
+        self.background_brush = None if background is None else QBrush(background)
         self.foreground = foreground
         self.font = font
 
@@ -596,11 +603,11 @@ class BattleUnitModel(QAbstractTableModel):
         if role == GroupRole:
             return None
         row = self._unit_row(key)
+        if role == RowRole:  # the delegates' one question per cell
+            return row
         cells = row.cells[c]
         if role in cells:
             return cells[role]
-        if role == RowRole:
-            return row
         if role == ActiveRole:
             state = self._state
             return state is not None and state.unit(key).player_id == state.active

@@ -9,11 +9,11 @@ item (selection, focus, elision). A model without records gets Qt's own question
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QFontMetrics, QPalette
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex
+from PySide6.QtGui import QFontMetrics, QPalette
 from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem
 
-from ui.panels.battle_model import LEFT_ALIGN, LineRow, RowRole, UnitRow
+from ui.panels.battle_model import LineRow, RowRole, UnitRow
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -26,23 +26,28 @@ class RowDelegate(QStyledItemDelegate):
 
     def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:
         row = index.data(RowRole)
-        if not isinstance(row, (UnitRow, LineRow)):
+        if isinstance(row, UnitRow):
+            c = index.column()
+            text, font, colour, align = (
+                row.texts[c],
+                row.fonts[c],
+                row.colours[c],
+                row.align_flags[c],
+            )
+        elif isinstance(row, LineRow):
+            text, font, colour, align = row.text, row.font, row.foreground, row.align_flag
+        else:
             super().initStyleOption(option, index)
             return
-        if isinstance(row, LineRow):
-            text, font, colour, align = row.text, row.font, row.foreground, LEFT_ALIGN
-        else:
-            c = index.column()
-            text, font, colour, align = row.texts[c], row.fonts[c], row.colours[c], row.aligns[c]
         if isinstance(index, QModelIndex):  # as Qt's delegate sets it (views pass these)
             option.index = index
-        if font is not None:
-            option.font = font.resolve(option.font)
-            option.fontMetrics = QFontMetrics(option.font)
-        option.displayAlignment = Qt.AlignmentFlag(align)
-        option.palette.setBrush(QPalette.ColorRole.Text, QBrush(colour))
+        if font is not None:  # the model's fonts are whole fonts (the panel's, changed)
+            option.font = font
+            option.fontMetrics = QFontMetrics(font)
+        option.displayAlignment = align
+        option.palette.setColor(QPalette.ColorRole.Text, colour)
         if text:
             option.features |= _HAS_DISPLAY
             option.text = text
-        if row.background is not None:
-            option.backgroundBrush = QBrush(row.background)
+        if row.background_brush is not None:
+            option.backgroundBrush = row.background_brush

@@ -32,6 +32,7 @@ from shiboken6 import isValid
 
 from brikdesk.domain.catalog import DEFAULT_EDITION
 from brikdesk.domain.ids import ArmyId, BattleId, CampaignId, PlayerId
+from brikdesk.domain.statuses import BattleStatus
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
 from brikdesk.services.changes import Done
@@ -1043,7 +1044,7 @@ class MainWindow(QMainWindow):
             if self.nav
             else None
         )
-        self.end_battle_action.setEnabled(status == "in_progress")
+        self.end_battle_action.setEnabled(status is BattleStatus.IN_PROGRESS)
         self.battle_sheet_action.setEnabled(status is not None)
         self.new_battle_action.setEnabled(has and len(self.nav.players if self.nav else ()) >= 2)
         self.edit_selected_action.setEnabled(kind in (PLAYER, ARMY, BATTLE))
@@ -1211,7 +1212,7 @@ class MainWindow(QMainWindow):
         """The campaign overview's standings (once a battle is finished)."""
         from ui.windows.standings import standings_html
 
-        if nav is None or not any(b.status == "finished" for b in nav.battles):
+        if nav is None or not any(b.status is BattleStatus.FINISHED for b in nav.battles):
             return ""
         history = self.runner.read(lambda: self.services.history.history(nav.campaign.id))
         return standings_html(history) if history is not None else ""

@@ -32,6 +32,7 @@ from shiboken6 import isValid
 
 from brikdesk.domain.catalog import DEFAULT_EDITION
 from brikdesk.domain.ids import ArmyId, BattleId, CampaignId, PlayerId
+from brikdesk.domain.statuses import BattleStatus
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
 from brikdesk.services.changes import Done
@@ -385,7 +386,7 @@ class MainWindow(QMainWindow):
         self.end_battle_action = act(
             self,
             "&End battle…",
-            self.end_battle,
+            self.end_current_battle,
             name="endBattleAction",
             shortcut="Ctrl+Shift+F",
             tip="End the battle shown: who fell, who won, "
@@ -402,7 +403,7 @@ class MainWindow(QMainWindow):
         self.battle_sheet_action = act(
             self,
             "Roster sheet of the &mustered units…",
-            self.print_battle_sheet,
+            self.print_current_battle_sheet,
             name="battleSheetAction",
             tip="Preview and print the roster sheet of exactly the units mustered into the battle",
         )
@@ -1043,7 +1044,7 @@ class MainWindow(QMainWindow):
             if self.nav
             else None
         )
-        self.end_battle_action.setEnabled(status == "in_progress")
+        self.end_battle_action.setEnabled(status is BattleStatus.IN_PROGRESS)
         self.battle_sheet_action.setEnabled(status is not None)
         self.new_battle_action.setEnabled(has and len(self.nav.players if self.nav else ()) >= 2)
         self.edit_selected_action.setEnabled(kind in (PLAYER, ARMY, BATTLE))
@@ -1211,7 +1212,7 @@ class MainWindow(QMainWindow):
         """The campaign overview's standings (once a battle is finished)."""
         from ui.windows.standings import standings_html
 
-        if nav is None or not any(b.status == "finished" for b in nav.battles):
+        if nav is None or not any(b.status is BattleStatus.FINISHED for b in nav.battles):
             return ""
         history = self.runner.read(lambda: self.services.history.history(nav.campaign.id))
         return standings_html(history) if history is not None else ""
@@ -1230,17 +1231,15 @@ class MainWindow(QMainWindow):
         name = next((b.name for b in nav.battles if b.id == battle_id), None) if nav else None
         return self.report_printing.preview(battle_id, name)
 
-    def end_battle(self, battle_id: BattleId | None = None) -> bool:
-        """Battle > End battle…: the post-battle dialog, then the campaign updated in one
-        undoable step."""
+    def end_current_battle(self) -> bool:
+        """Battle > End battle…: end the battle shown, else the one selected."""
+        battle_id = self._menu_battle("Open or select the battle to end.")
+        return battle_id is not None and self.end_battle(battle_id)
+
+    def end_battle(self, battle_id: BattleId) -> bool:
+        """The post-battle dialog, then the campaign updated in one undoable step."""
         from ui.dialogs.end_battle import EndBattleDialog
 
-        if not isinstance(battle_id, int) or isinstance(battle_id, bool):
-            current = self.current_battle()
-            if current is None:
-                self.banner.show_error("Open or select the battle to end.")
-                return False
-            battle_id = current[0]
         try:
             result = EndBattleDialog.ask(self, self.services, battle_id)
         except UserError as exc:
@@ -1281,14 +1280,13 @@ class MainWindow(QMainWindow):
     def _history_closed(self, *_args: object) -> None:
         self.histories = {k: w for k, w in self.histories.items() if isValid(w)}
 
-    def print_battle_sheet(self, battle_id: BattleId | None = None) -> bool:
+    def print_current_battle_sheet(self) -> bool:
+        """Battle > Roster sheet of the mustered units: of the battle shown, else selected."""
+        battle_id = self._menu_battle("Open or select a battle to print its mustered units.")
+        return battle_id is not None and self.print_battle_sheet(battle_id)
+
+    def print_battle_sheet(self, battle_id: BattleId) -> bool:
         """The roster sheet of exactly the units mustered into the battle, in the preview."""
-        if not isinstance(battle_id, int) or isinstance(battle_id, bool):
-            current = self.current_battle()
-            if current is None:
-                self.banner.show_error("Open or select a battle to print its mustered units.")
-                return False
-            battle_id = current[0]
         return self.battle_sheet_printing.preview(battle_id)
 
     def _on_table_mode(self, on: bool) -> None:
@@ -1329,6 +1327,14 @@ class MainWindow(QMainWindow):
         )
         return None
 
+    def _menu_battle(self, none_chosen: str) -> BattleId | None:
+        """The battle a Battle menu entry acts on; ``none_chosen`` in the banner if none."""
+        current = self.current_battle()
+        if current is None:
+            self.banner.show_error(none_chosen)
+            return None
+        return current[0]
+
     def current_battle(self) -> tuple[BattleId, str | None] | None:
         """The battle the Battle > Battle report entries use: the one shown, else the one
         selected in the navigator."""
@@ -1359,8 +1365,6 @@ class MainWindow(QMainWindow):
         return printing.print(ident, name)
 
     def export_pdf(self, path: Path | None = None) -> bool:
-        if not isinstance(path, Path):  # from the menu: QAction.triggered(checked)
-            path = None
         target = self._print_target()
         if target is None:
             return False

@@ -30,7 +30,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from brikdesk.domain.aftermath import (
-    DEAD,
     BattleResult,
     Suggestion,
     UnitFate,
@@ -93,7 +92,7 @@ class AftermathUnit:
     type_name: str
     cost: int
     campaign_unit_id: UnitId | None
-    campaign_status: str | None
+    campaign_status: UnitStatus | None
 
 
 @dataclass(frozen=True)
@@ -111,7 +110,7 @@ class Aftermath:
     battle_id: BattleId
     campaign_id: CampaignId
     name: str
-    status: str
+    status: BattleStatus
     players: tuple[AftermathPlayer, ...]
     units: tuple[AftermathUnit, ...]
     proposal: BattleResult
@@ -122,7 +121,7 @@ class Aftermath:
 
     @property
     def finished(self) -> bool:
-        return self.status == BattleStatus.FINISHED
+        return self.status is BattleStatus.FINISHED
 
     def unit(self, unit_id: BattleUnitId) -> AftermathUnit:
         for u in self.units:
@@ -175,18 +174,22 @@ class FinishedBattle:
     promoted: tuple[str, ...]
 
 
+#: A campaign unit's (id, status, battles fought, kills, unit type).
+_Record = tuple[UnitId, UnitStatus, int, int, str]
+
+
 @dataclass(frozen=True)
 class _Before:
     """What ``finish`` changed, to put back: the battle's status and finish time, and each
     campaign unit's (id, status, battles fought, kills, unit type)."""
 
-    status: str
+    status: BattleStatus
     finished_at: datetime | None
     result: Any
-    units: tuple[tuple[UnitId, str, int, int, str], ...]
+    units: tuple[_Record, ...]
     #: Each unit's (id, status, battles fought, kills, unit type) as ``finish`` left them: the
     #: undo is refused if someone has changed one of them since (design convention 13).
-    after: tuple[tuple[UnitId, str, int, int, str], ...] = ()
+    after: tuple[_Record, ...] = ()
 
 
 class AftermathService(ServiceBase):
@@ -293,9 +296,9 @@ class AftermathService(ServiceBase):
         notes = clean_notes(result.notes)
         with self._sessions.begin() as s:
             b = self._lock(s, Battle, battle_id, "battle")
-            if b.status == BattleStatus.FINISHED:
+            if b.status is BattleStatus.FINISHED:
                 raise UserError(f"'{b.name}' is already finished")
-            if b.status == BattleStatus.PLANNED:
+            if b.status is BattleStatus.PLANNED:
                 raise UserError(f"'{b.name}' has not started: start it, or delete it")
             catalog = load_campaign_catalog(s, b.campaign_id)
             sides = dict(
@@ -393,7 +396,7 @@ class AftermathService(ServiceBase):
         """Undo of :meth:`finish`: the battle and every unit's record exactly as they were."""
         with self._sessions.begin() as s:
             b = self._lock(s, Battle, battle_id, "battle")
-            if b.status != BattleStatus.FINISHED:
+            if b.status is not BattleStatus.FINISHED:
                 raise UserError(f"'{b.name}' is not finished")
             rows = {
                 u.id: u
@@ -435,18 +438,18 @@ class AftermathService(ServiceBase):
         )
 
     @storage_errors
-    def resurrect(self, unit_id: UnitId) -> Done[str]:
+    def resurrect(self, unit_id: UnitId) -> Done[UnitStatus]:
         """Bring a dead unit back to the campaign pool, alive (a house rule). The battle where
         it fell still counts it among its casualties."""
         return self._set_status(unit_id, UnitStatus.ALIVE, "Bring back", need_dead=True)
 
     @storage_errors
     def _set_status(
-        self, unit_id: UnitId, status: str, verb: str, *, need_dead: bool = False
-    ) -> Done[str]:
+        self, unit_id: UnitId, status: UnitStatus, verb: str, *, need_dead: bool = False
+    ) -> Done[UnitStatus]:
         with self._sessions.begin() as s:
             u = self._get(s, Unit, unit_id, "unit")
-            if need_dead and u.status != DEAD:
+            if need_dead and u.status is not UnitStatus.DEAD:
                 raise UserError(f"{u.name} is not dead", field="status")
             old, u.status = u.status, status
             campaign_id = s.execute(
@@ -513,7 +516,7 @@ def _previews(
         lines = []
         for u in s.scalars(
             select(Unit)
-            .where(Unit.army_id == army.id, Unit.status != DEAD)
+            .where(Unit.army_id == army.id, Unit.status != UnitStatus.DEAD)
             .order_by(Unit.position, Unit.id)
         ):
             spec = spec_of_unit(u)
@@ -554,7 +557,7 @@ def spec_of_unit(u: Unit) -> UnitSpec:
     )
 
 
-def _records(units: Any) -> tuple[tuple[UnitId, str, int, int, str], ...]:
+def _records(units: Any) -> tuple[_Record, ...]:
     """Each unit's (id, status, battles fought, kills, unit type), by id."""
     return tuple(
         (u.id, u.status, u.battles_fought, u.kills, u.type_key)

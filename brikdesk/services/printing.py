@@ -40,7 +40,7 @@ from brikdesk.domain.report import (
 )
 from brikdesk.domain.roster import Loadout, UnitSpec
 from brikdesk.domain.sheets import RosterSheet, RosterSheetOptions, SheetHeader, build_roster_sheet
-from brikdesk.domain.statuses import BattleStatus, UnitStatus
+from brikdesk.domain.statuses import UnitStatus
 from brikdesk.errors import UserError
 from brikdesk.persistence.models import (
     Army,
@@ -111,12 +111,12 @@ class Found(Generic[IdT]):
         return f"'{self.name}' (id {self.id}, {self.context})"
 
 
-def campaign_notes(status: str, battles: int, kills: int) -> str:
+def campaign_notes(status: UnitStatus, battles: int, kills: int) -> str:
     """``"Wounded; 2 battles, 1 kill"``: a unit's campaign record for its card."""
     parts = []
-    if status == UnitStatus.WOUNDED:
+    if status is UnitStatus.WOUNDED:
         parts.append("Wounded")
-    elif status == UnitStatus.DEAD:
+    elif status is UnitStatus.DEAD:
         parts.append("Dead in the campaign")
     record = []
     if battles:
@@ -314,12 +314,12 @@ class PrintService(ServiceBase):
         printed = [
             (spec, note)
             for spec, note, status in units
-            if include_dead or status != UnitStatus.DEAD
+            if include_dead or status is not UnitStatus.DEAD
         ]
         left_out = tuple(
             spec.name
             for spec, _note, status in units
-            if not include_dead and status == UnitStatus.DEAD
+            if not include_dead and status is UnitStatus.DEAD
         )
         notes: dict[str, str] = {}
         clash: set[str] = set()
@@ -461,7 +461,7 @@ class PrintService(ServiceBase):
             facts = BattleFacts(
                 name=b.name,
                 campaign=campaign.name,
-                status=BattleStatus(b.status),
+                status=b.status,
                 date=when.astimezone().date() if when else None,
                 notes=b.notes,
                 edition=campaign.edition,

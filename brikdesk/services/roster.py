@@ -323,7 +323,7 @@ class _RowMaker:
             worn,
             carried,
             cost,
-            UnitStatus(r.status),
+            r.status,
             r.battles_fought,
             r.kills,
             r.notes,
@@ -856,7 +856,7 @@ def _old_values(u: Unit, p: UnitPatch) -> UnitPatch:
         if p.loadout is not None
         else None,
         notes=u.notes if p.notes is not None else None,
-        status=UnitStatus(u.status) if p.status is not None else None,
+        status=u.status if p.status is not None else None,
         battles_fought=u.battles_fought if p.battles_fought is not None else None,
         kills=u.kills if p.kills is not None else None,
     )

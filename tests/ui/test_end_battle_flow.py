@@ -143,3 +143,47 @@ def test_the_rules_reference_lists_the_readings_of_the_end_of_a_battle() -> None
     texts = {r.text for r in readings()}
     assert set(AFTER.values()) | set(HISTORY.values()) <= texts
     assert any("holds the field" in t for t in texts)
+
+
+def test_the_battle_menu_acts_on_the_battle_shown_or_says_what_to_choose(
+    open_main, demo_db, monkeypatch
+) -> None:
+    main = open_main(demo_db)
+    main.show_overview()
+    main.navigator.setCurrentItem(None)
+    assert main.current_battle() is None
+    assert main.end_current_battle() is False
+    assert main.banner.text() == "Open or select the battle to end."
+    assert main.print_current_battle_sheet() is False
+    assert main.banner.text() == "Open or select a battle to print its mustered units."
+    # From the menu: the battle shown, by its id (not the action's checked flag).
+    ended, printed = [], []
+    monkeypatch.setattr(
+        EndBattleDialog, "ask", classmethod(lambda cls, parent, sv, bid: ended.append(bid))
+    )
+    monkeypatch.setattr(main.battle_sheet_printing, "preview", printed.append)
+    main.open_battle(cove(main))
+    main.end_battle_action.trigger()
+    main.battle_sheet_action.trigger()
+    assert ended == [cove(main)] and printed == [cove(main)]
+
+
+def test_the_history_buttons_ask_where_and_write_the_campaign_report(
+    qtbot, open_main, demo_db, monkeypatch, tmp_path: Path
+) -> None:
+    from ui.widgets.dialogs import FileChooser
+
+    main = open_main(demo_db)
+    window = main.open_history()
+    qtbot.waitUntil(lambda: window.history is not None and window.md_button.isEnabled())
+    monkeypatch.setattr(
+        FileChooser,
+        "save_path",
+        classmethod(lambda cls, parent, title, f, suggested, suffix: tmp_path / f"report{suffix}"),
+    )
+    qtbot.mouseClick(window.md_button, Qt.MouseButton.LeftButton)
+    assert "| Tobias |" in (tmp_path / "report.md").read_text()
+    qtbot.mouseClick(window.pdf_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.last_export is not None, timeout=20_000)
+    assert (tmp_path / "report.pdf").read_bytes().startswith(b"%PDF")
+    window.close()

@@ -32,13 +32,14 @@ from PySide6.QtWidgets import (
 
 from brikdesk.domain.aftermath import FATE_STATUSES, BattleResult, UnitFate
 from brikdesk.domain.ids import BattleId, BattleUnitId
+from brikdesk.domain.statuses import UnitStatus
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Services
 from brikdesk.services.aftermath import Aftermath, AftermathUnit
 
 COLUMNS = ("Unit", "Player", "Status", "Killed by", "Kills", "At the end", "Promote to")
 UNIT, PLAYER, STATUS, KILLED_BY, KILLS, END, PROMOTE = range(len(COLUMNS))
-STATUS_TEXT = {"alive": "Survived", "wounded": "Wounded", "dead": "Fell"}
+STATUS_TEXT = {UnitStatus.ALIVE: "Survived", UnitStatus.WOUNDED: "Wounded", UnitStatus.DEAD: "Fell"}
 
 
 class KillerBox(QComboBox):
@@ -137,7 +138,7 @@ class EndBattleDialog(QDialog):
             status = QComboBox(self.table)
             status.setObjectName(f"status{u.id}")
             for s in FATE_STATUSES:
-                status.addItem(STATUS_TEXT[s], s)
+                status.addItem(STATUS_TEXT[s], s.value)
             status.setCurrentIndex(FATE_STATUSES.index(f.status))
             status.currentIndexChanged.connect(self._changed)
             self.table.setCellWidget(row, STATUS, status)
@@ -211,9 +212,10 @@ class EndBattleDialog(QDialog):
         out = []
         proposal = {f.unit: f for f in self.aftermath.proposal.fates}
         for row, u in enumerate(self.aftermath.units):
-            status = self.status_boxes[row].currentData()
-            killer = self.killer_boxes[row].currentData() if status == "dead" else None
-            promote = self.promote_boxes[row].currentData() if status != "dead" else None
+            status = UnitStatus(self.status_boxes[row].currentData())
+            fell = status is UnitStatus.DEAD
+            killer = self.killer_boxes[row].currentData() if fell else None
+            promote = self.promote_boxes[row].currentData() if not fell else None
             out.append(replace(proposal[u.id], status=status, killed_by=killer, promote_to=promote))
         return tuple(out)
 
@@ -222,7 +224,7 @@ class EndBattleDialog(QDialog):
         return BattleResult(self.fates(), self.winner.currentData(), self.notes.toPlainText())
 
     def set_fate(
-        self, unit_id: BattleUnitId, status: str, killed_by: BattleUnitId | None = None
+        self, unit_id: BattleUnitId, status: UnitStatus, killed_by: BattleUnitId | None = None
     ) -> None:
         """Overrule the log for one unit (what a user does with the row's boxes)."""
         row = [u.id for u in self.aftermath.units].index(unit_id)

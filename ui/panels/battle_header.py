@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from brikdesk.domain.statuses import BattleStatus
 from brikdesk.services.tracker import BattleView
 from ui.panels.theme import TABLE, Theme, muted, readable_on, scaled
 from ui.tooltips import set_tooltip
@@ -204,9 +205,9 @@ class BattleHeader(QFrame):
         player = view.active_player
         self.round_label.setText(f"Round {state.round}")
         names = [p.name for p in view.players]
-        if view.status == "planned":
+        if view.status is BattleStatus.PLANNED:
             turn = [f"{n} will start" for n in names]
-        elif view.status == "finished" or state.finished:
+        elif view.status is BattleStatus.FINISHED or state.finished:
             turn = []
         else:
             turn = [f"{n}'s turn" for n in names]

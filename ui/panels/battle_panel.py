@@ -61,6 +61,7 @@ from brikdesk.domain.battle import (
     Status,
 )
 from brikdesk.domain.ids import BattleId, BattleUnitId
+from brikdesk.domain.statuses import BattleStatus
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
 from brikdesk.services.tracker import BattleView
@@ -305,7 +306,7 @@ class BattlePanel(QWidget):
             self.model.set_view(view)
             self.log_pane.show_events(view.id, view.events)
             self.header.show_view(view, self.end_turn_action.toolTip())
-            self.start_bar.setVisible(view.status == "planned")
+            self.start_bar.setVisible(view.status is BattleStatus.PLANNED)
             self.aftermath_bar.show_view(view)
             self._update_enabled()
             # The views lay their rows out now, not on Qt's next timer: what the change moved
@@ -327,7 +328,7 @@ class BattlePanel(QWidget):
         self.end_turn_action.setEnabled(live and not self._hidden)
         self.end_turn_button.setEnabled(live)
         self._update_history()
-        self.start_action.setEnabled(view is not None and view.status == "planned")
+        self.start_action.setEnabled(view is not None and view.status is BattleStatus.PLANNED)
         unit = self.current_unit()
         on_unit = live and unit is not None
         for a in self.unit_actions:

@@ -179,10 +179,10 @@ class HistoryWindow(QWidget):
         self.preview_button.clicked.connect(self.preview_report)
         self.pdf_button = QPushButton("Report as P&DF…", self)
         self.pdf_button.setObjectName("reportPdf")
-        self.pdf_button.clicked.connect(self.export_pdf)
+        self.pdf_button.clicked.connect(self._pdf_clicked)
         self.md_button = QPushButton("Report as &Markdown…", self)
         self.md_button.setObjectName("reportMarkdown")
-        self.md_button.clicked.connect(self.export_markdown)
+        self.md_button.clicked.connect(self._markdown_clicked)
         buttons.addStretch(1)
         for b in (self.preview_button, self.pdf_button, self.md_button):
             b.setEnabled(False)
@@ -326,13 +326,19 @@ class HistoryWindow(QWidget):
     def _export_svg(self) -> None:
         self.export_chart(self.chart_choice.currentData(), suffix=".svg")
 
+    def _pdf_clicked(self) -> None:
+        self.export_pdf()
+
+    def _markdown_clicked(self) -> None:
+        self.export_markdown()
+
     def export_pdf(self, path: Path | None = None) -> bool:
         """The campaign report as a PDF, written on a worker (``last_export`` when done)."""
         from ui.printing.campaign_report import export_campaign_pdf
 
         if self.history is None:
             return False
-        if not isinstance(path, Path):
+        if path is None:
             path = FileChooser.save_path(
                 self,
                 "Campaign report as PDF",
@@ -370,7 +376,7 @@ class HistoryWindow(QWidget):
 
         if self.history is None:
             return None
-        if not isinstance(path, Path):
+        if path is None:
             path = FileChooser.save_path(
                 self,
                 "Campaign report as Markdown",

@@ -19,11 +19,10 @@ from PySide6.QtWidgets import (
 from brikdesk.domain.catalog import Catalog, CatalogError, UnitType, armor_value
 from brikdesk.domain.dice import ACTION_DICE
 from brikdesk.domain.roster import Loadout, UnitOverrides
+from brikdesk.domain.statuses import UnitStatus
 from brikdesk.services.roster import MAX_ADD, UnitPatch, UnitRow
 from ui.widgets.dialogs import FormDialog, number_box, too_large
 from ui.widgets.fields import ValidatingLineEdit
-
-STATUSES = ("alive", "wounded", "dead")
 
 
 def type_label(ut: UnitType, cost_unit: str = "CP") -> str:
@@ -176,9 +175,9 @@ class UnitEditor(FormDialog):
         self.cost.setValue(-1 if ov.cost is None else ov.cost)
         self.form.addRow("Own &cost:", self.cost)
         self.status = QComboBox(self)
-        for status in STATUSES:
-            self.status.addItem(status, status)
-        self.status.setCurrentIndex(max(0, self.status.findData(row.status)))
+        for status in UnitStatus:
+            self.status.addItem(str(status), status.value)
+        self.status.setCurrentIndex(max(0, self.status.findData(row.status.value)))
         self.form.addRow("&Status:", self.status)
         self.battles = number_box(self)
         self.battles.setValue(row.battles_fought)
@@ -231,12 +230,13 @@ class UnitEditor(FormDialog):
         )
         name = " ".join(self.name.text().split())
         notes = self.notes.toPlainText()
+        status = UnitStatus(self.status.currentData())
         patch = UnitPatch(
             name=name if name != r.name else None,
             type_key=self.type.currentData() if self.type.currentData() != r.type_key else None,
             overrides=ov if ov != r.overrides else None,
             notes=notes if notes != r.notes else None,
-            status=self.status.currentData() if self.status.currentData() != r.status else None,
+            status=status if status is not r.status else None,
             battles_fought=self.battles.value()
             if self.battles.value() != r.battles_fought
             else None,

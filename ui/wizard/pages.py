@@ -85,6 +85,7 @@ from brikdesk.domain.combat import (
 from brikdesk.domain.ids import BattleUnitId
 from brikdesk.domain.rolling import BennyUse
 from brikdesk.errors import UserError
+from ui.settings import DiceMode
 from ui.wizard.blast import BlastSections
 from ui.wizard.first import FirstToActBox
 from ui.wizard.widgets import (
@@ -308,7 +309,7 @@ class _DicePage(_Page):
     def focus_input(self) -> None:
         """The focus to the dice while the stage needs one, else to Next (or Finish)."""
         if self._stage().need is not None:
-            if self.w.dice_mode == "virtual":
+            if self.w.dice_mode is DiceMode.VIRTUAL:
                 self.dice.roll_button.setFocus()
             else:
                 self.dice.edit.setFocus()

@@ -15,7 +15,6 @@ import json
 import os
 import re
 import stat
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -40,6 +39,7 @@ from brikdesk.domain.ids import CampaignId
 from brikdesk.domain.roster import UnitOverrides
 from brikdesk.domain.statuses import BattleStatus
 from brikdesk.errors import UserError
+from brikdesk.files import file_kind, writable_target, write_atomically
 from brikdesk.limits import (
     MAX_ARMIES,
     MAX_BATTLE_UNITS,
@@ -1077,29 +1077,11 @@ class TransferService(ServiceBase):
         temporary file is then removed and ``path`` is left as it was.
         """
         progress("Reading the campaign", 0, 1)
+        writable_target(path, field="file")  # refused before the campaign is read
         text = self.export_json(campaign_id)
-        target = Path(path)
-        try:
-            mode = stat.S_IMODE(target.stat().st_mode) if target.is_file() else _new_file_mode()
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-                    os.fchmod(f.fileno(), mode)
-                    for at in range(0, len(text), _CHUNK):
-                        progress("Writing", at, len(text))
-                        f.write(text[at : at + _CHUNK])
-                    f.flush()
-                    os.fsync(f.fileno())
-                progress("Writing", len(text), len(text))
-                os.replace(tmp, target)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
-        except OSError as exc:
-            raise UserError(
-                f"could not write {target}: {exc.strerror or exc}", field="file"
-            ) from None
-        return target
+        return write_atomically(
+            path, text, field="file", progress=lambda done, total: progress("Writing", done, total)
+        )
 
     def check(self, data: bytes | str, *, source: str = "the file") -> dict[str, Any]:
         """Check a document without writing; returns its campaign fields. ``UserError``."""
@@ -1234,7 +1216,7 @@ def read_import_file(path: Path, progress: Progress = _no_progress) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise UserError(
                 f"{path.name} was not imported: it is not a regular file "
-                f"(it is {_file_kind(info.st_mode)})",
+                f"(it is {file_kind(info.st_mode)})",
                 field="file",
             )
         if info.st_size > MAX_FILE_BYTES:
@@ -1265,30 +1247,3 @@ def read_import_file(path: Path, progress: Progress = _no_progress) -> bytes:
     except OSError as exc:
         raise UserError(f"could not read {path}: {exc.strerror or exc}", field="file") from None
     return b"".join(chunks)
-
-
-def _new_file_mode() -> int:
-    """0666 less the process's umask (read without changing it where the system tells)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("Umask:"):
-                    return 0o666 & ~int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
-def _file_kind(mode: int) -> str:
-    for test, what in (
-        (stat.S_ISDIR, "a folder"),
-        (stat.S_ISFIFO, "a FIFO (named pipe)"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISSOCK, "a socket"),
-    ):
-        if test(mode):
-            return what
-    return "not a file"

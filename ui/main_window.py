@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPoint, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
+    QDialog,
     QDockWidget,
     QLabel,
     QMainWindow,
@@ -32,7 +34,7 @@ from shiboken6 import isValid
 
 from brikdesk.domain.catalog import DEFAULT_EDITION
 from brikdesk.domain.ids import ArmyId, BattleId, CampaignId, PlayerId
-from brikdesk.errors import StorageError, UserError
+from brikdesk.errors import ConflictError, StorageError, UserError
 from brikdesk.services import Changes, Services
 from brikdesk.services.changes import Done
 from brikdesk.services.summaries import (
@@ -74,8 +76,11 @@ from ui.windows.navigator import (
 from ui.windows.printing import ReportPrinting, RosterPrinting
 
 if TYPE_CHECKING:  # the windows load when first opened
+    from brikdesk.domain.aftermath import BattleResult
     from brikdesk.persistence.db import Database
+    from brikdesk.services.aftermath import Aftermath, FinishedBattle
     from ui.dialogs.about import AboutDialog
+    from ui.dialogs.end_battle import EndBattleDialog
     from ui.dialogs.rules_reference import RulesReferenceDialog
     from ui.live import LiveRefresh
     from ui.windows.catalog import CatalogWindow
@@ -1242,25 +1247,52 @@ class MainWindow(QMainWindow):
                 return False
             battle_id = current[0]
         try:
-            result = EndBattleDialog.ask(self, self.services, battle_id)
+            dialog = EndBattleDialog(self, self.services, battle_id)
         except UserError as exc:
             self.banner.show_error(str(exc))
             return False
         except StorageError as exc:
             show_storage_error(self, exc)
             return False
-        if result is None:
-            return False
-        # The battle's own history: Undo on its page reopens it.
-        done = self.runner.perform(
-            lambda: self.services.aftermath.finish(battle_id, result),
-            stack=self.undo_scopes.battle(battle_id),
-        )
+        try:
+            done = self._finish_from(dialog, battle_id)
+        finally:
+            dialog.deleteLater()
         if done is None:
             return False
         lost = f"; fallen: {', '.join(done.casualties)}" if done.casualties else ""
         self.statusBar().showMessage(f"{done.name} is finished{lost}.", 10_000)
         return True
+
+    def _finish_from(self, dialog: EndBattleDialog, battle_id: BattleId) -> FinishedBattle | None:
+        """Show ``dialog`` until the battle is ended or it is cancelled. A result made from
+        what someone else has changed since the dialog opened is refused by the service; the
+        dialog then reads the battle again, says why at its top and is shown again."""
+        while dialog.exec() == QDialog.DialogCode.Accepted:
+            stale: list[str] = []
+            done = self.runner.perform(
+                partial(self._finish, battle_id, dialog.battle_result(), dialog.aftermath, stale),
+                stack=self.undo_scopes.battle(battle_id),  # Undo on the battle's page reopens it
+            )
+            if done is not None or not stale:
+                return done
+            try:
+                dialog.refresh(stale[0])
+            except (UserError, StorageError) as exc:
+                self.banner.show_error(str(exc))
+                return None
+        return None
+
+    def _finish(
+        self, battle_id: BattleId, result: BattleResult, seen: Aftermath, stale: list[str]
+    ) -> Done[FinishedBattle]:
+        """End the battle with ``result`` made from ``seen``; a refusal because someone else
+        changed the battle since is also put in ``stale`` (the dialog then refreshes)."""
+        try:
+            return self.services.aftermath.finish(battle_id, result, seen.basis)
+        except ConflictError as exc:
+            stale.append(str(exc))
+            raise
 
     def open_history(self) -> HistoryWindow | None:
         """Campaign > History (one window per campaign)."""

@@ -255,3 +255,49 @@ def record_events(sv, battle_id: int, n: int, seed: int) -> Tally:
             _call(tally, lambda: sv.tracker.end_turn(battle_id))
     tally.extra["undone"] = undone
     return tally
+
+
+# -- one-shot actions of "the other organizer" (End battle tests) --------------------------------
+
+
+def other_organizer(url: str, action: str, args: tuple[Any, ...], queue) -> None:
+    """Process entry point: open the database and do one thing another organizer does while
+    this one's End battle dialog is open; put "ok" or the traceback on ``queue``."""
+    try:
+        db, sv = _services(url)
+        try:
+            if action == "kill":  # the tracker records a kill
+                from brikdesk.domain.battle import UnitKilled
+
+                battle_id, target, killer = args
+                sv.tracker.record(battle_id, [UnitKilled(target, killer)])
+            elif action == "dead":  # the roster marks a campaign unit dead
+                from brikdesk.domain.statuses import UnitStatus
+                from brikdesk.services.roster import UnitPatch
+
+                (unit_id,) = args
+                sv.roster.edit_unit(unit_id, UnitPatch(status=UnitStatus.DEAD))
+            elif action == "undo":  # the tracker undoes the last event
+                (battle_id,) = args
+                sv.tracker.undo(battle_id)
+            else:
+                raise ValueError(action)
+        finally:
+            db.close()
+        queue.put("ok")
+    except BaseException:
+        queue.put(traceback.format_exc())
+
+
+def as_other_organizer(url: str, action: str, *args: Any, timeout: float = 60) -> None:
+    """Run :func:`other_organizer` in a new process and wait for it (bounded)."""
+    queue = CONTEXT.Queue()
+    proc = CONTEXT.Process(target=other_organizer, args=(url, action, args, queue))
+    proc.start()
+    try:
+        answer = queue.get(timeout=timeout)
+    finally:
+        proc.join(timeout=30)
+        if proc.is_alive():
+            proc.kill()
+    assert answer == "ok", answer

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog
 
 from brikdesk.domain.battle import UnitKilled
 from ui.dialogs.end_battle import EndBattleDialog
@@ -51,6 +52,48 @@ def test_the_post_battle_dialog_proposes_the_log_and_takes_edits(qtbot, open_mai
     assert result.kills() == {by["Big Hank the Anvil"]: 1}
 
 
+def test_a_kill_recorded_in_another_process_refreshes_the_open_dialog(
+    qtbot, open_main, demo_db, monkeypatch
+) -> None:
+    """Another BrikDesk (a real process) records a kill while the dialog is open: End battle
+    is refused, the dialog reads the battle again, says why and shows the unit fallen; ending
+    it then counts the kill."""
+    from tests.concurrency.workers import as_other_organizer
+
+    main = open_main(demo_db)
+    bid = cove(main)
+    shown: list[tuple[str, str, bool]] = []
+
+    def user(dialog: EndBattleDialog) -> int:
+        am = dialog.aftermath
+        row = {u.name: i for i, u in enumerate(am.units)}
+        magda = row["Gunner Magda"]
+        shown.append(
+            (
+                dialog.status_boxes[magda].currentText(),
+                dialog.notice.text() if dialog.notice.isVisibleTo(dialog) else "",
+                dialog.killer_boxes[magda].currentText(),
+            )
+        )
+        if len(shown) == 1:  # meanwhile, at the other table
+            units = {u.name: u.id for u in am.units}
+            as_other_organizer(
+                demo_db, "kill", bid, units["Gunner Magda"], units["Big Hank the Anvil"]
+            )
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(EndBattleDialog, "exec", user)
+    assert main.end_battle(bid)
+    assert shown[0] == ("Survived", "", "—")
+    status, notice, killer = shown[1]
+    assert status == "Fell" and killer == "Big Hank the Anvil (Tobias)"
+    assert notice.startswith(f"'{COVE}' was changed by someone else since the End battle dialog")
+    assert len(shown) == 2
+    pool = {u.name: u for a in main.nav.armies for u in main.services.roster.roster(a.id).units}
+    assert pool["Gunner Magda"].status == "dead"
+    assert pool["Big Hank the Anvil"].kills == 1
+
+
 def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch, tmp_path: Path) -> None:
     main = open_main(demo_db)
     bid = cove(main)
@@ -68,14 +111,11 @@ def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch, tmp_
     assert panel.aftermath_bar.label.text() == "Only Tobias has units standing: is the battle over?"
     asked = []
 
-    def ask(cls, parent, services, battle_id):
-        dialog = EndBattleDialog(parent, services, battle_id)
+    def accept_at_once(dialog: EndBattleDialog) -> int:
         asked.append(dialog.aftermath)
-        result = dialog.battle_result()
-        dialog.deleteLater()
-        return result
+        return QDialog.DialogCode.Accepted
 
-    monkeypatch.setattr(EndBattleDialog, "ask", classmethod(ask))
+    monkeypatch.setattr(EndBattleDialog, "exec", accept_at_once)
     qtbot.mouseClick(panel.aftermath_bar.end_button, Qt.MouseButton.LeftButton)
     assert asked and asked[0].suggestion.winner == next(
         p.id for p in main.nav.players if p.name == "Tobias"

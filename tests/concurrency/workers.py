@@ -301,3 +301,25 @@ def as_other_organizer(url: str, action: str, *args: Any, timeout: float = 60) -
         if proc.is_alive():
             proc.kill()
     assert answer == "ok", answer
+
+
+def renamer(url: str, unit_id: int, orders, answers) -> None:
+    """Process entry point: another BrikDesk that renames ``unit_id`` on each order ("rename
+    N") and answers "ok N"; "stop" ends it. Bounded: it waits at most a minute for an order."""
+    try:
+        from brikdesk.services.roster import UnitPatch
+
+        db, sv = _services(url)
+        try:
+            answers.put("ready")
+            while True:
+                order = orders.get(timeout=60)
+                if order == "stop":
+                    break
+                n = int(order.split()[1])
+                sv.roster.edit_unit(unit_id, UnitPatch(name=f"Renamed elsewhere {n}"))
+                answers.put(f"ok {n}")
+        finally:
+            db.close()
+    except BaseException:
+        answers.put(traceback.format_exc())

@@ -39,7 +39,7 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -67,6 +67,10 @@ log = logging.getLogger(__name__)
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 #: SQLite waits this long (milliseconds) for another writer before reporting "locked".
 BUSY_TIMEOUT_MS = 5000
+#: A server connection is given up after this many seconds (PostgreSQL's connect_timeout).
+SERVER_CONNECT_S = 10
+#: A server ends a statement that runs longer than this (seconds; waiting for a lock counts).
+STATEMENT_TIMEOUT_S = 60
 #: Execution option: True on the services' connections (SQLite: ``BEGIN IMMEDIATE``), False on
 #: a transaction that only reads (a deferred ``BEGIN``).
 WRITES: Final = "brikdesk_writes"
@@ -182,6 +186,43 @@ def _sqlite_setup(engine: Engine) -> None:
             conn.exec_driver_sql("BEGIN")
 
 
+def _server_connect_args(backend: str, query: Mapping[str, object]) -> dict[str, object]:
+    """Bounded waits for a server connection (only what the URL does not set itself):
+    PostgreSQL gives up connecting after ``SERVER_CONNECT_S``; TCP keepalives and
+    ``tcp_user_timeout`` notice a server that stopped answering mid-statement, and the
+    server ends a statement after ``STATEMENT_TIMEOUT_S`` (a lock waited on included)."""
+    if backend != "postgresql":
+        return {}
+    wanted: dict[str, object] = {
+        "connect_timeout": SERVER_CONNECT_S,
+        "keepalives": 1,
+        "keepalives_idle": 10,
+        "keepalives_interval": 5,
+        "keepalives_count": 3,
+        "tcp_user_timeout": STATEMENT_TIMEOUT_S * 1000,
+    }
+    out = {k: v for k, v in wanted.items() if k not in query}
+    given = query.get("options", "")
+    given = " ".join(given) if isinstance(given, tuple) else str(given)
+    if "statement_timeout" not in given:
+        out["options"] = f"{given} -c statement_timeout={STATEMENT_TIMEOUT_S * 1000}".strip()
+    return out
+
+
+def server_error_text(exc: BaseException, url: str) -> str:
+    """The driver's message, or for a server that did not answer in time, which server it was
+    and how long it was waited for."""
+    text = error_text(exc)
+    if "timeout expired" in text or "timed out" in text:
+        u = make_url(url)
+        where = f"{u.host or 'localhost'}{f':{u.port}' if u.port else ''}"
+        return (
+            f"the server {where} did not answer within {SERVER_CONNECT_S} s; check that "
+            "it is running and that the address is right"
+        )
+    return text
+
+
 def create_db_engine(url: str) -> Engine:
     """An engine for ``url`` with BrikDesk's SQLite settings (no migration)."""
     try:
@@ -198,7 +239,12 @@ def create_db_engine(url: str) -> Engine:
         if u.get_backend_name() == "sqlite":
             engine = create_engine(u)
         else:  # a server: test a pooled connection before use (the server may have closed it)
-            engine = create_engine(u, pool_pre_ping=True)
+            engine = create_engine(
+                u,
+                pool_pre_ping=True,
+                pool_timeout=SERVER_CONNECT_S,
+                connect_args=_server_connect_args(u.get_backend_name(), u.query),
+            )
     except ImportError as exc:
         raise StorageError(
             f"cannot use the database {shown}: its Python driver is not "
@@ -513,5 +559,7 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
         raise
     except (SQLAlchemyError, sqlite3.Error, OSError) as exc:
         engine.dispose()
-        raise StorageError(f"cannot open the database {shown}: {error_text(exc)}") from exc
+        raise StorageError(
+            f"cannot open the database {shown}: {server_error_text(exc, url)}"
+        ) from exc
     return db

@@ -74,9 +74,11 @@ from ui.windows.navigator import (
     OverviewPage,
 )
 from ui.windows.printing import ReportPrinting, RosterPrinting
+from ui.workers import start_job
 
 if TYPE_CHECKING:  # the windows load when first opened
     from brikdesk.domain.aftermath import BattleResult
+    from brikdesk.domain.history import CampaignHistory
     from brikdesk.persistence.db import Database
     from brikdesk.services.aftermath import Aftermath, FinishedBattle
     from ui.dialogs.about import AboutDialog
@@ -148,6 +150,9 @@ class MainWindow(QMainWindow):
         self.db: Database | None = None
         self.live: LiveRefresh | None = None
         self._cost_unit = "CP"
+        #: The overview's standings as last read: (campaign, HTML), and which read is wanted.
+        self._standings: tuple[CampaignId | None, str] = (None, "")
+        self._standings_wanted = 0
 
         self.banner = MessageBanner(self)
         self.runner = Actions(self, self.undo_stack, bus, self.banner)
@@ -665,10 +670,10 @@ class MainWindow(QMainWindow):
             self.navigator_dock.setWindowTitle(c.name)
         self.navigator.show_navigator(nav, self._cost_unit)
         # The standings are read only while the overview is shown (not on every battle event).
-        on_overview = self.pages.currentWidget() is self.overview
-        self.overview.show_navigator(
-            nav, self._cost_unit, self._standings_html(nav) if on_overview else ""
-        )
+        if self.pages.currentWidget() is self.overview:
+            self._show_overview_page(nav)
+        else:
+            self.overview.show_navigator(nav, self._cost_unit, "")
         if (
             nav is not None
             and self.battle_page.battle_id is not None
@@ -1212,14 +1217,39 @@ class MainWindow(QMainWindow):
         if panel.view is not None:
             bar.show_view(panel.view)
 
-    def _standings_html(self, nav: Navigator | None) -> str:
-        """The campaign overview's standings (once a battle is finished)."""
-        from ui.windows.standings import standings_html
-
+    def _show_overview_page(self, nav: Navigator | None) -> None:
+        """The campaign overview at once (with the standings last read for this campaign);
+        its standings are read again on a worker (the history reads every finished battle)
+        and shown when read, if the overview still shows that campaign."""
+        cid = nav.campaign.id if nav is not None else None
+        kept = self._standings[1] if self._standings[0] == cid else ""
+        self.overview.show_navigator(nav, self._cost_unit, kept)
+        self._standings_wanted += 1
         if nav is None or not any(b.status == "finished" for b in nav.battles):
-            return ""
-        history = self.runner.read(lambda: self.services.history.history(nav.campaign.id))
-        return standings_html(history) if history is not None else ""
+            self._standings = (cid, "")
+            return
+        wanted = self._standings_wanted
+        services = self.services
+
+        def done(history: CampaignHistory) -> None:
+            from ui.windows.standings import standings_html
+
+            if wanted != self._standings_wanted or self.nav is not nav:
+                return  # another campaign, or a newer read, is on its way
+            html = standings_html(history)
+            self._standings = (cid, html)
+            self.overview.show_navigator(nav, self._cost_unit, html)
+
+        def failed(exc: BaseException, _trace: str) -> None:
+            if wanted == self._standings_wanted:
+                self.banner.show_error(f"The standings could not be read: {exc}")
+
+        start_job(
+            self,
+            lambda _progress: services.history.history(nav.campaign.id),
+            on_done=done,
+            on_error=failed,
+        )
 
     def _result_text(self, battle_id: BattleId) -> str:
         am = self.runner.read(lambda: self.services.aftermath.aftermath(battle_id))
@@ -1341,7 +1371,7 @@ class MainWindow(QMainWindow):
         self._on_table_mode(False)
         if self.pages.currentWidget() is not self.overview:
             self.pages.setCurrentWidget(self.overview)
-            self.overview.show_navigator(self.nav, self._cost_unit, self._standings_html(self.nav))
+            self._show_overview_page(self.nav)
 
     # -- printing -------------------------------------------------------------------------
 

@@ -338,7 +338,7 @@ class PrintService(ServiceBase):
         """The roster sheet of exactly the units mustered into a battle (the battle's copies,
         every side, in turn order): each card says whose unit it is and from which army."""
         options = options or RosterSheetOptions()
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             b = self._get(s, Battle, battle_id, "battle")
             campaign_name = _campaign(s, b.campaign_id).name
             cat = load_campaign_catalog(s, b.campaign_id)

@@ -1057,7 +1057,7 @@ class TransferService(ServiceBase):
     @storage_errors
     def export_campaign(self, campaign_id: CampaignId) -> dict[str, Any]:
         """The campaign as a format-1 document (plain JSON values)."""
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             return export_document(s, campaign_id)
 
     def export_json(self, campaign_id: CampaignId) -> str:

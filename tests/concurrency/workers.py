@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import multiprocessing
 import random
+import subprocess
+import sys
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 #: The start method of every concurrency test: a fresh interpreter, as a second app would be.
@@ -323,3 +327,34 @@ def renamer(url: str, unit_id: int, orders, answers) -> None:
             db.close()
     except BaseException:
         answers.put(traceback.format_exc())
+
+
+@contextmanager
+def sqlite_lock_held(
+    path: Path, begin: str = "BEGIN IMMEDIATE", seconds: float = 30
+) -> Iterator[None]:
+    """Another program (a real process) holds ``begin``'s lock on the SQLite file ``path``
+    inside the block (at most ``seconds``)."""
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import sqlite3, sys, time\n"
+                "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+                "c.execute(sys.argv[2]); print('locked', flush=True)\n"
+                "time.sleep(float(sys.argv[3]))\n"
+            ),
+            str(path),
+            begin,
+            str(seconds),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        yield
+    finally:
+        holder.kill()
+        holder.wait(timeout=10)

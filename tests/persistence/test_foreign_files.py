@@ -7,8 +7,6 @@ has locked is called locked; a missing column is named (``list`` and ``--check-s
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -17,6 +15,7 @@ import pytest
 from brikdesk.errors import StorageError
 from brikdesk.persistence.db import APPLICATION_ID, open_database
 from brikdesk.services.demo import ensure_demo
+from tests.concurrency.workers import sqlite_lock_held
 from tests.persistence.test_hostile_databases import corrupt_pages, run, state
 
 
@@ -109,29 +108,11 @@ def test_a_file_another_program_holds_locked_is_called_locked(tmp_path: Path) ->
     db = open_database(f"sqlite:///{path}")
     db.close()
     make(path, "PRAGMA journal_mode=DELETE")
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            (
-                "import sqlite3, time\n"
-                f"c = sqlite3.connect({str(path)!r}, isolation_level=None)\n"
-                "c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True)\n"
-                "time.sleep(20)\n"
-            ),
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+    with sqlite_lock_held(path, "BEGIN EXCLUSIVE"):
         start = time.monotonic()
         with pytest.raises(StorageError) as info:
             open_database(f"sqlite:///{path}")
         waited = time.monotonic() - start
-    finally:
-        holder.kill()
-        holder.wait(timeout=10)
     assert "is locked by another program" in str(info.value)
     assert "damaged" not in str(info.value)
     assert 4 < waited < 15

@@ -44,6 +44,7 @@ def test_the_post_battle_dialog_proposes_the_log_and_takes_edits(qtbot, open_mai
     assert not dialog.promote_boxes[row["Gunner Magda"]].isEnabled()
     # Promote Slim Jim: the army's new total and its budget, over budget is only a warning.
     dialog.promote(by["Slim Jim Sparks"], "hero")
+    qtbot.waitUntil(dialog.previews_ready)  # read on a worker
     assert "Moonlight Posse" in dialog.promotions.text()
     assert "over budget by" in dialog.promotions.text()
     assert dialog.end_button.isEnabled()
@@ -148,8 +149,8 @@ def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch, tmp_
     qtbot.waitUntil(lambda: panel.view.status == "finished")
     # The overview shows the standings.
     main.show_overview()
-    html = main.overview.toPlainText()
-    assert "Standings" in html and "Tobias" in html
+    qtbot.waitUntil(lambda: "Standings" in main.overview.toPlainText())  # read on a worker
+    assert "Tobias" in main.overview.toPlainText()
     # Campaign > History: the timeline, the charts (exported), the leaderboard.
     main.history_action.trigger()
     window = main.histories[main.campaign_id]

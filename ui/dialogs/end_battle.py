@@ -32,9 +32,9 @@ from PySide6.QtWidgets import (
 
 from brikdesk.domain.aftermath import FATE_STATUSES, BattleResult, UnitFate
 from brikdesk.domain.ids import BattleId, BattleUnitId
-from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Services
-from brikdesk.services.aftermath import Aftermath, AftermathUnit
+from brikdesk.services.aftermath import Aftermath, AftermathUnit, PromotionPreview
+from ui.workers import start_job
 
 COLUMNS = ("Unit", "Player", "Status", "Killed by", "Kills", "At the end", "Promote to")
 UNIT, PLAYER, STATUS, KILLED_BY, KILLS, END, PROMOTE = range(len(COLUMNS))
@@ -102,6 +102,7 @@ class EndBattleDialog(QDialog):
         am = self.aftermath
         self.setWindowTitle(f"End battle: {am.name}")
         self._winner_touched = False
+        self._previews_wanted = self.previews_shown = 0
         layout = QVBoxLayout(self)
         intro = QLabel(
             "What the log says happened to each unit. Change anything the players "
@@ -284,14 +285,34 @@ class EndBattleDialog(QDialog):
         if not self._winner_touched:
             self.winner.setCurrentIndex(max(0, self.winner.findData(suggestion.winner)))
         promotions = {f.unit: f.promote_to for f in fates if f.promote_to}
+        self._previews_wanted += 1
         if not promotions:
             self.promotions.setText("none (pick a unit type in a survivor's row)")
+            self.promotions.setStyleSheet("")
             return
-        try:
-            previews = self.services.aftermath.promotion_preview(self.battle_id, promotions)
-        except (UserError, StorageError) as exc:
-            self.promotions.setText(str(exc))
+        # Read on a worker (it reads whole armies); only the newest answer is shown.
+        wanted, services, battle_id = self._previews_wanted, self.services, self.battle_id
+        self.promotions.setText("Working out the new army totals…")
+        start_job(
+            self,
+            lambda _progress: services.aftermath.promotion_preview(battle_id, promotions),
+            on_done=lambda previews: self._show_previews(wanted, previews),
+            on_error=lambda exc, _trace: self._show_previews(wanted, exc),
+        )
+
+    def _show_previews(
+        self, wanted: int, previews: tuple[PromotionPreview, ...] | BaseException
+    ) -> None:
+        if wanted != self._previews_wanted:
+            return
+        self.previews_shown = wanted
+        if isinstance(previews, BaseException):
+            self.promotions.setText(str(previews))
             return
         self.promotions.setText("\n".join(p.text for p in previews))
         over = any(p.over_by for p in previews)
         self.promotions.setStyleSheet("color: #a04000;" if over else "")
+
+    def previews_ready(self) -> bool:
+        """Whether the promotion preview shows the newest choice (tests wait for it)."""
+        return self.previews_shown == self._previews_wanted

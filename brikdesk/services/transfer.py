@@ -48,6 +48,7 @@ from brikdesk.limits import (
     MAX_DEPTH,
     MAX_EVENTS,
     MAX_FILE_BYTES,
+    MAX_JSON_CONTAINERS,
     MAX_JSON_VALUES,
     MAX_LOADOUT,
     MAX_NUMBER,
@@ -57,6 +58,7 @@ from brikdesk.limits import (
     NAME_LEN,
     NOTES_LEN,
     PAYLOAD_TEXT_LEN,
+    name_key,
     shown,
     text_problem,
 )
@@ -506,6 +508,30 @@ def _too_big() -> _Refused:
     return _Refused("$", f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
 
 
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+
+def _check_containers(data: bytes) -> None:
+    """Refuse a file with more than ``MAX_JSON_CONTAINERS`` lists and objects before it is
+    parsed (each becomes a Python object: their number bounds the parse's memory and time).
+
+    The brackets are counted in one pass in C; brackets inside texts count too, so only a
+    count over the limit is made exact, with the texts taken out first (seconds, and only for
+    a file with millions of brackets)."""
+    count = data.count(b"[") + data.count(b"{")
+    if count <= MAX_JSON_CONTAINERS:
+        return
+    bare = _JSON_STRING.sub(b'""', data)
+    count = bare.count(b"[") + bare.count(b"{")
+    if count > MAX_JSON_CONTAINERS:
+        raise _Refused(
+            "$",
+            f"the file holds more than {MAX_JSON_CONTAINERS:,} lists and objects "
+            f"({count:,}); a campaign at the largest size this format allows holds about "
+            "1,000,000",
+        )
+
+
 def parse_document(data: bytes | str) -> Any:
     """JSON text -> Python value, with the size limit; ``_Refused`` on any problem.
 
@@ -526,6 +552,7 @@ def parse_document(data: bytes | str) -> Any:
                 f"({commas:,} commas); a campaign at the largest size this "
                 "format allows holds far fewer",
             )
+        _check_containers(data)
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
@@ -536,6 +563,7 @@ def parse_document(data: bytes | str) -> Any:
             raise _too_big()
         if text.count(",") > MAX_JSON_VALUES:
             raise _Refused("$", f"the file holds more than {MAX_JSON_VALUES:,} values")
+        _check_containers(text.encode("utf-8", "surrogatepass"))
     if not text.strip():
         raise _Refused("$", "the file is empty")
     try:
@@ -613,9 +641,9 @@ def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
         if pid in players:
             raise _Refused(p.at("id"), f"id {pid} is used twice")
         name = p.name("name")
-        if name.casefold() in names:
+        if name_key(name) in names:
             raise _Refused(p.at("name"), f"two players are called '{name}'")
-        names.add(name.casefold())
+        names.add(name_key(name))
         try:
             colour = clean_colour(p.get("colour"))
         except UserError as exc:

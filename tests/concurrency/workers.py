@@ -281,6 +281,9 @@ def other_organizer(url: str, action: str, args: tuple[Any, ...], queue) -> None
 
                 (unit_id,) = args
                 sv.roster.edit_unit(unit_id, UnitPatch(status=UnitStatus.DEAD))
+            elif action == "end_turn":  # the tracker ends the turn
+                (battle_id,) = args
+                sv.tracker.end_turn(battle_id)
             elif action == "undo":  # the tracker undoes the last event
                 (battle_id,) = args
                 sv.tracker.undo(battle_id)

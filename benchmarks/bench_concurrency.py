@@ -296,7 +296,7 @@ def line(r: dict[str, Any]) -> str:
 def issue_cases(url: str, backend: str, rounds: int, tmp: Path) -> list[str]:
     """The shared-campaign cases (see the module docstring), one line each."""
     from brikdesk.services.demo import create_demo
-    from tests.concurrency.workers import CONTEXT, as_other_organizer, renamer, sqlite_lock_held
+    from tests.concurrency.workers import as_other_organizer, missed_refreshes, sqlite_lock_held
 
     db = open_database(url)
     out = []
@@ -318,25 +318,7 @@ def issue_cases(url: str, backend: str, rounds: int, tmp: Path) -> list[str]:
 
         army_id = sv.campaigns.list_armies(demo.id)[0].id
         theirs, mine = sv.roster.add_units(army_id, "minifig", 2, "Bench {n}").value
-        watch = sv.change_watch()
-        orders, answers = CONTEXT.Queue(), CONTEXT.Queue()
-        other = CONTEXT.Process(target=renamer, args=(url, theirs, orders, answers))
-        other.start()
-        missed = needless = 0
-        try:
-            answers.get(timeout=60)
-            watch.poll()
-            for n in range(rounds):
-                orders.put(f"rename {n}")
-                answers.get(timeout=30)
-                sv.roster.edit_unit(mine, UnitPatch(notes=f"note {n}"))
-                missed += watch.poll() is False
-                sv.roster.edit_unit(mine, UnitPatch(notes=f"again {n}"))
-                needless += watch.poll() is True
-            orders.put("stop")
-        finally:
-            other.join(timeout=30)
-            watch.close()
+        missed, needless = missed_refreshes(url, sv, theirs, mine, rounds)
         out.append(
             f"{backend}: live refresh missed {missed} of {rounds}, needless reloads "
             f"{needless} of {rounds}"

@@ -361,3 +361,33 @@ def sqlite_lock_held(
     finally:
         holder.kill()
         holder.wait(timeout=10)
+
+
+def missed_refreshes(url: str, sv, theirs: int, mine: int, rounds: int) -> tuple[int, int]:
+    """Round by round, another process (:func:`renamer`) renames ``theirs``, then this app
+    (``sv``, watched) edits ``mine`` in the same campaign before it polls: (how many of those
+    polls missed the rename, how many polls after this app's own edit alone said changed)."""
+    from brikdesk.services.roster import UnitPatch
+
+    watch = sv.change_watch()
+    orders, answers = CONTEXT.Queue(), CONTEXT.Queue()
+    other = CONTEXT.Process(target=renamer, args=(url, theirs, orders, answers))
+    other.start()
+    missed = needless = 0
+    try:
+        assert answers.get(timeout=60) == "ready"
+        watch.poll()
+        for n in range(rounds):
+            orders.put(f"rename {n}")
+            assert answers.get(timeout=30) == f"ok {n}"
+            sv.roster.edit_unit(mine, UnitPatch(notes=f"note {n}"))  # this app, just after
+            missed += watch.poll() is False
+            sv.roster.edit_unit(mine, UnitPatch(notes=f"again {n}"))  # this app alone
+            needless += watch.poll() is True
+        orders.put("stop")
+    finally:
+        other.join(timeout=30)
+        if other.is_alive():
+            other.kill()
+        watch.close()
+    return missed, needless

@@ -511,23 +511,34 @@ def _too_big() -> _Refused:
 _JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
 
 
-def _check_containers(data: bytes) -> None:
-    """Refuse a file with more than ``MAX_JSON_CONTAINERS`` lists and objects before it is
-    parsed (each becomes a Python object: their number bounds the parse's memory and time).
+def _check_shape(data: bytes) -> None:
+    """Refuse a file with more than ``MAX_JSON_VALUES`` values or ``MAX_JSON_CONTAINERS``
+    lists and objects before it is parsed: every value after the first in a list or an object
+    follows a comma, and each list and object becomes a Python object, so these counts bound
+    the parse's memory and time whatever the file's size.
 
-    The brackets are counted in one pass in C; brackets inside texts count too, so only a
-    count over the limit is made exact, with the texts taken out first (seconds, and only for
-    a file with millions of brackets)."""
-    count = data.count(b"[") + data.count(b"{")
-    if count <= MAX_JSON_CONTAINERS:
+    Commas and brackets are counted in one pass in C; those inside texts count too (notes
+    holding a pasted CSV), so a count over a limit is made exact with the texts taken out
+    first (seconds, and only for a file with millions of them)."""
+    commas = data.count(b",")
+    containers = data.count(b"[") + data.count(b"{")
+    if commas <= MAX_JSON_VALUES and containers <= MAX_JSON_CONTAINERS:
         return
     bare = _JSON_STRING.sub(b'""', data)
-    count = bare.count(b"[") + bare.count(b"{")
-    if count > MAX_JSON_CONTAINERS:
+    commas = bare.count(b",")
+    if commas > MAX_JSON_VALUES:
+        raise _Refused(
+            "$",
+            f"the file holds more than {MAX_JSON_VALUES:,} values "
+            f"({commas:,} commas); a campaign at the largest size this "
+            "format allows holds far fewer",
+        )
+    containers = bare.count(b"[") + bare.count(b"{")
+    if containers > MAX_JSON_CONTAINERS:
         raise _Refused(
             "$",
             f"the file holds more than {MAX_JSON_CONTAINERS:,} lists and objects "
-            f"({count:,}); a campaign at the largest size this format allows holds about "
+            f"({containers:,}); a campaign at the largest size this format allows holds about "
             "1,000,000",
         )
 
@@ -541,18 +552,7 @@ def parse_document(data: bytes | str) -> Any:
     if isinstance(data, bytes):
         if len(data) > MAX_FILE_BYTES:
             raise _too_big()
-        # Bound the work before parsing: every JSON value after the first in a list or an
-        # object follows a comma, so the commas bound the number of values (and the memory
-        # the parsed document takes). Counting them is one pass in C.
-        commas = data.count(b",")
-        if commas > MAX_JSON_VALUES:
-            raise _Refused(
-                "$",
-                f"the file holds more than {MAX_JSON_VALUES:,} values "
-                f"({commas:,} commas); a campaign at the largest size this "
-                "format allows holds far fewer",
-            )
-        _check_containers(data)
+        _check_shape(data)  # bound the work before parsing
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
@@ -561,9 +561,7 @@ def parse_document(data: bytes | str) -> Any:
         text = data
         if len(text) > MAX_FILE_BYTES:
             raise _too_big()
-        if text.count(",") > MAX_JSON_VALUES:
-            raise _Refused("$", f"the file holds more than {MAX_JSON_VALUES:,} values")
-        _check_containers(text.encode("utf-8", "surrogatepass"))
+        _check_shape(text.encode("utf-8", "surrogatepass"))
     if not text.strip():
         raise _Refused("$", "the file is empty")
     try:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from brikdesk.errors import UserError
-from brikdesk.limits import MAX_JSON_CONTAINERS
+from brikdesk.limits import MAX_JSON_CONTAINERS, MAX_JSON_VALUES
 from brikdesk.persistence.db import Database
 from brikdesk.services import Services
 from tests.services.test_hostile_import import table_counts
@@ -46,22 +46,31 @@ def test_too_many_lists_or_objects_are_refused_before_parsing(
     assert table_counts(demo_db) == before
 
 
-def test_brackets_inside_texts_do_not_count(demo_sv: Services, tmp_path: Path) -> None:
-    """Notes full of brackets (a forum post's markup) over the limit, counted as characters:
-    the exact count leaves texts out, and the campaign is imported."""
+@pytest.mark.parametrize(
+    "what, notes, limit",
+    [
+        ("a forum post's markup", "[b]" * 6000, MAX_JSON_CONTAINERS),
+        ("a pasted CSV", "1,2,3,4,5\n" * 1818, MAX_JSON_VALUES),
+    ],
+)
+def test_brackets_and_commas_inside_texts_do_not_count(
+    demo_sv: Services, tmp_path: Path, what: str, notes: str, limit: int
+) -> None:
+    """Notes full of brackets or commas, over the limit counted as characters: the exact count
+    leaves texts out, and the campaign is imported (what the services take reads back)."""
     doc = demo_sv.transfer.export_campaign(demo_sv.campaigns.list_campaigns()[0].id)
-    doc["campaign"]["name"] = "Brackets"
-    notes = "[b]" * 6000  # 18,000 characters, 6,000 brackets
+    doc["campaign"]["name"] = "Texts"
     army = doc["armies"][0]
     model = army["units"][0]
     base = max(u["id"] for a in doc["armies"] for u in a["units"])
-    needed = MAX_JSON_CONTAINERS // 6000 + 10
+    per_note = max(notes.count("["), notes.count(","))
     army["units"] += [
-        dict(model, id=base + n + 1, name=f"Copy {n}", notes=notes) for n in range(needed)
+        dict(model, id=base + n + 1, name=f"Copy {n}", notes=notes)
+        for n in range(limit // per_note + 10)
     ]
     data = json.dumps(doc)
-    assert data.count("[") + data.count("{") > MAX_JSON_CONTAINERS
-    path = tmp_path / "brackets.json"
+    assert max(data.count("[") + data.count("{"), data.count(",")) > limit, what
+    path = tmp_path / "texts.json"
     path.write_text(data)
     done = demo_sv.transfer.import_file(path)
-    assert done.value.name == "Brackets"
+    assert done.value.name == "Texts"

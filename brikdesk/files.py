@@ -125,16 +125,19 @@ def _new_file_mode() -> int:
 
 
 @contextmanager
-def replacing(path: str | os.PathLike[str], *, field: str = "out") -> Iterator[Path]:
+def replacing(
+    path: str | os.PathLike[str], *, field: str = "out", suffix: str = ".part"
+) -> Iterator[Path]:
     """``with replacing(path) as part:`` write the whole content to ``part`` (a new, empty
     file beside the target); when the block ends normally it is renamed into place, and on
     any exception it is removed and the target left as it was. Returns through the block the
-    path to write; the target is checked first (:func:`writable_target`)."""
+    path to write (ending in ``suffix``, for writers that choose a format by the ending); the
+    target is checked first (:func:`writable_target`)."""
     target = writable_target(path, field=field)
     folder = target.parent if str(target.parent) else Path(".")
     try:
         mode = stat.S_IMODE(target.stat().st_mode) if target.is_file() else _new_file_mode()
-        fd, tmp = tempfile.mkstemp(prefix=".brikdesk-", suffix=".part", dir=folder)
+        fd, tmp = tempfile.mkstemp(prefix=".brikdesk-", suffix=suffix, dir=folder)
     except OSError as exc:
         raise _refuse(path, _why(exc, folder), field) from None
     part = Path(tmp)

@@ -3,6 +3,8 @@ finished battle with its report one click away, the standings and the History wi
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -168,6 +170,11 @@ def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch, tmp_
         out = window.export_chart("kills", tmp_path / f"kills{suffix}", suffix)
         assert out is not None and out.stat().st_size > 1000
     assert (tmp_path / "kills.svg").read_text().lstrip().startswith("<?xml")
+    fifo = tmp_path / "pipe.png"  # never replaced by a file (brikdesk.files)
+    os.mkfifo(fifo)
+    assert window.export_chart("kills", fifo, ".png") is None
+    assert "it is a FIFO (named pipe), not a file" in window.banner.text()
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
     assert window.export_pdf(tmp_path / "campaign.pdf")
     qtbot.waitUntil(lambda: window.last_export is not None, timeout=20_000)
     assert window.last_export.read_bytes().startswith(b"%PDF")

@@ -64,8 +64,10 @@ def test_a_device_at_out_is_refused(tmp_path: Path, db_url: str, command: str, c
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_a_symlink_at_out_keeps_pointing_at_the_written_file(
-    tmp_path: Path, db_url: str, command: str, capsys
+    tmp_path: Path, db_url: str, command: str, capsys, qapp
 ) -> None:
+    """(``qapp``: ``print`` paints its PDF in this process, on the tests' QApplication, not on
+    a QGuiApplication of its own that the window tests could not use.)"""
     suffix = COMMANDS[command][1]
     real = tmp_path / f"real{suffix}"
     real.write_text("old")

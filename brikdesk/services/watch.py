@@ -80,8 +80,8 @@ class ChangeWatch:
     # -- own writes ---------------------------------------------------------------------------
 
     def _read_stamps(self, conn: Connection, *, lock: bool) -> Stamps:
-        query = select(Campaign.id, Campaign.updated_at)
-        if lock:
+        query = select(Campaign.id, Campaign.updated_at).order_by(Campaign.id)
+        if lock:  # in id order, as every watched writer locks them: no deadlock between them
             query = query.with_for_update(key_share=True)
         return {int(cid): _naive(stamp) for cid, stamp in conn.execute(query)}
 

@@ -365,9 +365,13 @@ def _missing_text(shown: str, missing: list[str]) -> str:
     )
 
 
-def _foreign_revision(shown: str, revision: str | None, tables: set[str], what: str) -> str:
-    """Why a database at a revision this BrikDesk does not know is refused."""
-    if revision is not None and revision.isdigit() and tables >= FIRST_TABLES:
+def _foreign_revision(
+    shown: str, revision: str | None, tables: set[str], what: str, *, marked: bool = False
+) -> str:
+    """Why a database at a revision this BrikDesk does not know is refused: made by a newer
+    BrikDesk (``marked`` with BrikDesk's application id, or a BrikDesk-like revision number
+    beside BrikDesk's tables), or another program's."""
+    if marked or (revision is not None and revision.isdigit() and tables >= FIRST_TABLES):
         return (
             f"{shown} was made by a newer BrikDesk (schema revision {revision}); "
             "update BrikDesk to open it"
@@ -404,7 +408,10 @@ def check_existing_sqlite(path: Path, shown: str) -> str | None:
             f"{shown} is not a BrikDesk database (it is not an SQLite file); choose another file"
         )
     read_only = _read_only_reason(path)
-    app_id = int.from_bytes(header[68:72], "big") if len(header) >= 72 else 0
+    # The application id is read only from a well-formed header (its fixed payload fractions
+    # 64, 32, 32): a damaged file's garbage there is damage, not another program's mark.
+    well_formed = len(header) == 100 and header[21:24] == b"\x40\x20\x20"
+    app_id = int.from_bytes(header[68:72], "big") if well_formed else 0
     if app_id not in (0, APPLICATION_ID):
         raise StorageError(
             f"{shown} is not a BrikDesk database (another program's SQLite file, application "
@@ -443,7 +450,11 @@ def check_existing_sqlite(path: Path, shown: str) -> str | None:
         if tables:
             revision = revisions[0] if len(revisions) == 1 else None
             if revision not in known_revisions() or not tables >= FIRST_TABLES:
-                raise StorageError(_foreign_revision(shown, revision, tables, "file"))
+                raise StorageError(
+                    _foreign_revision(
+                        shown, revision, tables, "file", marked=app_id == APPLICATION_ID
+                    )
+                )
         if revisions == [HEAD_REVISION]:
             columns = {t: {r[1] for r in conn.execute(f'PRAGMA table_info("{t}")')} for t in tables}
             missing = missing_schema(columns)

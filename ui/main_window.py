@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPoint, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
+    QDialog,
     QDockWidget,
     QLabel,
     QMainWindow,
@@ -33,7 +35,7 @@ from shiboken6 import isValid
 from brikdesk.domain.catalog import DEFAULT_EDITION
 from brikdesk.domain.ids import ArmyId, BattleId, CampaignId, PlayerId
 from brikdesk.domain.statuses import BattleStatus
-from brikdesk.errors import StorageError, UserError
+from brikdesk.errors import ConflictError, StorageError, UserError
 from brikdesk.services import Changes, Services
 from brikdesk.services.changes import Done
 from brikdesk.services.summaries import (
@@ -73,10 +75,15 @@ from ui.windows.navigator import (
     OverviewPage,
 )
 from ui.windows.printing import ReportPrinting, RosterPrinting
+from ui.workers import start_job
 
 if TYPE_CHECKING:  # the windows load when first opened
+    from brikdesk.domain.aftermath import BattleResult
+    from brikdesk.domain.history import CampaignHistory
     from brikdesk.persistence.db import Database
+    from brikdesk.services.aftermath import Aftermath, FinishedBattle
     from ui.dialogs.about import AboutDialog
+    from ui.dialogs.end_battle import EndBattleDialog
     from ui.dialogs.rules_reference import RulesReferenceDialog
     from ui.live import LiveRefresh
     from ui.windows.catalog import CatalogWindow
@@ -144,6 +151,9 @@ class MainWindow(QMainWindow):
         self.db: Database | None = None
         self.live: LiveRefresh | None = None
         self._cost_unit = "CP"
+        #: The overview's standings as last read: (campaign, HTML), and which read is wanted.
+        self._standings: tuple[CampaignId | None, str] = (None, "")
+        self._standings_wanted = 0
 
         self.banner = MessageBanner(self)
         self.runner = Actions(self, self.undo_stack, bus, self.banner)
@@ -661,10 +671,10 @@ class MainWindow(QMainWindow):
             self.navigator_dock.setWindowTitle(c.name)
         self.navigator.show_navigator(nav, self._cost_unit)
         # The standings are read only while the overview is shown (not on every battle event).
-        on_overview = self.pages.currentWidget() is self.overview
-        self.overview.show_navigator(
-            nav, self._cost_unit, self._standings_html(nav) if on_overview else ""
-        )
+        if self.pages.currentWidget() is self.overview:
+            self._show_overview_page(nav)
+        else:
+            self.overview.show_navigator(nav, self._cost_unit, "")
         if (
             nav is not None
             and self.battle_page.battle_id is not None
@@ -1208,14 +1218,39 @@ class MainWindow(QMainWindow):
         if panel.view is not None:
             bar.show_view(panel.view)
 
-    def _standings_html(self, nav: Navigator | None) -> str:
-        """The campaign overview's standings (once a battle is finished)."""
-        from ui.windows.standings import standings_html
-
+    def _show_overview_page(self, nav: Navigator | None) -> None:
+        """The campaign overview at once (with the standings last read for this campaign);
+        its standings are read again on a worker (the history reads every finished battle)
+        and shown when read, if the overview still shows that campaign."""
+        cid = nav.campaign.id if nav is not None else None
+        kept = self._standings[1] if self._standings[0] == cid else ""
+        self.overview.show_navigator(nav, self._cost_unit, kept)
+        self._standings_wanted += 1
         if nav is None or not any(b.status is BattleStatus.FINISHED for b in nav.battles):
-            return ""
-        history = self.runner.read(lambda: self.services.history.history(nav.campaign.id))
-        return standings_html(history) if history is not None else ""
+            self._standings = (cid, "")
+            return
+        wanted = self._standings_wanted
+        services = self.services
+
+        def done(history: CampaignHistory) -> None:
+            from ui.windows.standings import standings_html
+
+            if wanted != self._standings_wanted or self.nav is not nav:
+                return  # another campaign, or a newer read, is on its way
+            html = standings_html(history)
+            self._standings = (cid, html)
+            self.overview.show_navigator(nav, self._cost_unit, html)
+
+        def failed(exc: BaseException, _trace: str) -> None:
+            if wanted == self._standings_wanted:
+                self.banner.show_error(f"The standings could not be read: {exc}")
+
+        start_job(
+            self,
+            lambda _progress: services.history.history(nav.campaign.id),
+            on_done=done,
+            on_error=failed,
+        )
 
     def _result_text(self, battle_id: BattleId) -> str:
         am = self.runner.read(lambda: self.services.aftermath.aftermath(battle_id))
@@ -1241,25 +1276,52 @@ class MainWindow(QMainWindow):
         from ui.dialogs.end_battle import EndBattleDialog
 
         try:
-            result = EndBattleDialog.ask(self, self.services, battle_id)
+            dialog = EndBattleDialog(self, self.services, battle_id)
         except UserError as exc:
             self.banner.show_error(str(exc))
             return False
         except StorageError as exc:
             show_storage_error(self, exc)
             return False
-        if result is None:
-            return False
-        # The battle's own history: Undo on its page reopens it.
-        done = self.runner.perform(
-            lambda: self.services.aftermath.finish(battle_id, result),
-            stack=self.undo_scopes.battle(battle_id),
-        )
+        try:
+            done = self._finish_from(dialog, battle_id)
+        finally:
+            dialog.deleteLater()
         if done is None:
             return False
         lost = f"; fallen: {', '.join(done.casualties)}" if done.casualties else ""
         self.statusBar().showMessage(f"{done.name} is finished{lost}.", 10_000)
         return True
+
+    def _finish_from(self, dialog: EndBattleDialog, battle_id: BattleId) -> FinishedBattle | None:
+        """Show ``dialog`` until the battle is ended or it is cancelled. A result made from
+        what someone else has changed since the dialog opened is refused by the service; the
+        dialog then reads the battle again, says why at its top and is shown again."""
+        while dialog.exec() == QDialog.DialogCode.Accepted:
+            stale: list[str] = []
+            done = self.runner.perform(
+                partial(self._finish, battle_id, dialog.battle_result(), dialog.aftermath, stale),
+                stack=self.undo_scopes.battle(battle_id),  # Undo on the battle's page reopens it
+            )
+            if done is not None or not stale:
+                return done
+            try:
+                dialog.refresh(stale[0])
+            except (UserError, StorageError) as exc:
+                self.banner.show_error(str(exc))
+                return None
+        return None
+
+    def _finish(
+        self, battle_id: BattleId, result: BattleResult, seen: Aftermath, stale: list[str]
+    ) -> Done[FinishedBattle]:
+        """End the battle with ``result`` made from ``seen``; a refusal because someone else
+        changed the battle since is also put in ``stale`` (the dialog then refreshes)."""
+        try:
+            return self.services.aftermath.finish(battle_id, result, seen.basis)
+        except ConflictError as exc:
+            stale.append(str(exc))
+            raise
 
     def open_history(self) -> HistoryWindow | None:
         """Campaign > History (one window per campaign)."""
@@ -1307,7 +1369,7 @@ class MainWindow(QMainWindow):
         self._on_table_mode(False)
         if self.pages.currentWidget() is not self.overview:
             self.pages.setCurrentWidget(self.overview)
-            self.overview.show_navigator(self.nav, self._cost_unit, self._standings_html(self.nav))
+            self._show_overview_page(self.nav)
 
     # -- printing -------------------------------------------------------------------------
 

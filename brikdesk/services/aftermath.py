@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from brikdesk.domain.aftermath import (
@@ -103,9 +103,23 @@ class UnitTypeChoice:
 
 
 @dataclass(frozen=True)
+class AftermathBasis:
+    """What an End battle dialog was made from: the battle's version, its log (the last
+    sequence number and how many events are undone) and the version of each mustered unit
+    still in the campaign. ``finish`` refuses a result made from another basis (someone else
+    recorded a kill, undid an event or marked a unit dead since the dialog opened)."""
+
+    battle_version: int
+    last_seq: int
+    undone: int
+    units: tuple[tuple[UnitId, int], ...]
+
+
+@dataclass(frozen=True)
 class Aftermath:
     """What the post-battle dialog shows. ``proposal`` is the log's word (with the suggested
-    winner); ``result`` the stored one once the battle is finished."""
+    winner); ``result`` the stored one once the battle is finished; ``basis`` what it was
+    read from (hand it to ``finish``)."""
 
     battle_id: BattleId
     campaign_id: CampaignId
@@ -118,6 +132,7 @@ class Aftermath:
     result: BattleResult | None
     unit_types: tuple[UnitTypeChoice, ...]
     cost_unit: str
+    basis: AftermathBasis | None = None
 
     @property
     def finished(self) -> bool:
@@ -210,8 +225,12 @@ class AftermathService(ServiceBase):
     def aftermath(self, battle_id: BattleId) -> Aftermath:
         """The log's word on every mustered unit and who holds the field (and the stored
         result, once finished)."""
+        # The basis first: anything recorded while the rest is read makes it older than what
+        # the dialog shows, so ``finish`` refuses rather than accepts a stale dialog.
+        with self._reading() as s:
+            basis = _basis(s, self._get(s, Battle, battle_id, "battle"))
         view = self._view(battle_id)
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             b = self._get(s, Battle, battle_id, "battle")
             rows = s.execute(
                 select(
@@ -269,6 +288,7 @@ class AftermathService(ServiceBase):
             result,
             tuple(UnitTypeChoice(t.key, t.name, t.cost) for t in catalog.unit_types),
             catalog.cost_unit,
+            basis,
         )
 
     def suggest(self, aftermath: Aftermath, fates: Sequence[UnitFate]) -> Suggestion:
@@ -282,7 +302,7 @@ class AftermathService(ServiceBase):
     ) -> tuple[PromotionPreview, ...]:
         """Each army touched by ``promotions`` (battle unit -> new unit type): its total cost
         before and after and its budget (over budget is a warning, never a refusal)."""
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             b = self._get(s, Battle, battle_id, "battle")
             catalog = load_campaign_catalog(s, b.campaign_id)
             links = self._links(s, battle_id, promotions)
@@ -291,8 +311,15 @@ class AftermathService(ServiceBase):
     # -- writing ------------------------------------------------------------------------------
 
     @storage_errors
-    def finish(self, battle_id: BattleId, result: BattleResult) -> Done[FinishedBattle]:
-        """Finish the battle with ``result`` (see the module docstring), one transaction."""
+    def finish(
+        self, battle_id: BattleId, result: BattleResult, basis: AftermathBasis | None = None
+    ) -> Done[FinishedBattle]:
+        """Finish the battle with ``result`` (see the module docstring), one transaction.
+
+        ``basis``: what the result was made from (``Aftermath.basis``); if the battle's log or
+        a mustered unit changed since, ``ConflictError`` saying what changed, and nothing is
+        written (the dialog reads the battle again). ``None`` (the command line, redo): no
+        check."""
         notes = clean_notes(result.notes)
         with self._sessions.begin() as s:
             b = self._lock(s, Battle, battle_id, "battle")
@@ -300,6 +327,8 @@ class AftermathService(ServiceBase):
                 raise UserError(f"'{b.name}' is already finished")
             if b.status is BattleStatus.PLANNED:
                 raise UserError(f"'{b.name}' has not started: start it, or delete it")
+            if basis is not None:
+                _check_basis(s, b, basis)
             catalog = load_campaign_catalog(s, b.campaign_id)
             sides = dict(
                 s.execute(
@@ -483,6 +512,57 @@ class AftermathService(ServiceBase):
             )
             if u is not None
         }
+
+
+def _basis(s: Session, b: Battle) -> AftermathBasis:
+    """The battle's :class:`AftermathBasis` now (inside the caller's transaction)."""
+    last, undone = s.execute(
+        select(
+            func.coalesce(func.max(BattleEvent.seq), 0),
+            func.count().filter(BattleEvent.reverted.is_(True)),
+        ).where(BattleEvent.battle_id == b.id)
+    ).one()
+    units = s.execute(
+        select(Unit.id, Unit.version)
+        .join(BattleUnit, BattleUnit.unit_id == Unit.id)
+        .where(BattleUnit.battle_id == b.id)
+        .order_by(Unit.id)
+    ).all()
+    return AftermathBasis(
+        b.version, int(last), int(undone), tuple((UnitId(u), int(v)) for u, v in units)
+    )
+
+
+def _check_basis(s: Session, b: Battle, seen: AftermathBasis) -> None:
+    """``ConflictError`` naming what changed if the battle is not as ``seen`` (with ``b``
+    locked, so nothing changes between this check and the finish)."""
+    now = _basis(s, b)
+    if now == seen:
+        return
+    changes = []
+    if (now.last_seq, now.undone) != (seen.last_seq, seen.undone):
+        new = now.last_seq - seen.last_seq
+        undone = now.undone - seen.undone
+        parts = [f"{new} new event{'s' if new != 1 else ''}"] if new > 0 else []
+        if undone > 0:
+            parts.append(f"{undone} event{'s' if undone != 1 else ''} undone")
+        changes.append("its log changed" + (f" ({', '.join(parts)})" if parts else ""))
+    was = dict(seen.units)
+    changed = sorted(u for u, v in now.units if was.get(u) != v) + sorted(
+        set(was) - {u for u, _v in now.units}
+    )
+    if changed:
+        names = dict(s.execute(select(Unit.id, Unit.name).where(Unit.id.in_(changed))).all())
+        shown = [names.get(u, f"unit {u}") for u in changed]
+        more = f" and {len(shown) - 3} more" if len(shown) > 3 else ""
+        changes.append(f"{', '.join(shown[:3])}{more} changed in the campaign")
+    if not changes:
+        changes.append("the battle itself was changed")
+    raise ConflictError(
+        f"'{b.name}' was changed by someone else since the End battle dialog opened: "
+        f"{'; '.join(changes)}. The battle was not ended; check the refreshed list and "
+        "end it again."
+    )
 
 
 def _suggest(

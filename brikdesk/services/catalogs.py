@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from brikdesk.domain.catalog import (
@@ -36,6 +36,7 @@ from brikdesk.domain.catalog import (
 )
 from brikdesk.domain.ids import CampaignId
 from brikdesk.errors import ConflictError, UserError
+from brikdesk.limits import MAX_CATALOG_ENTRIES
 from brikdesk.persistence.models import Campaign, HouseEntry, HouseItem, HouseUnitType
 from brikdesk.services.base import ServiceBase
 from brikdesk.services.common import Changes, Done, step, storage_errors
@@ -564,6 +565,15 @@ class CatalogService(ServiceBase):
             if row is not None:
                 s.execute(delete(model).where(model.id == row.id))
         elif row is None:
+            held = s.execute(
+                select(func.count()).select_from(model).where(model.campaign_id == c.id)
+            ).scalar_one()
+            if held >= MAX_CATALOG_ENTRIES:  # the bound an import reads back (one set of limits)
+                raise UserError(
+                    f"this campaign already has {held:,} house {_what(kind)}s, the most a "
+                    "campaign can hold (its export could not be imported again); delete one first",
+                    field="name",
+                )
             s.add(model(campaign_id=c.id, key=key, data=dict(data), custom=default is None))
         else:
             row.data = dict(data)

@@ -50,7 +50,7 @@ class HistoryService(ServiceBase):
 
     @storage_errors
     def history(self, campaign_id: CampaignId) -> CampaignHistory:
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             campaign = self._get(s, Campaign, campaign_id, "campaign").name
             catalog = load_campaign_catalog(s, campaign_id)
             players = [

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +41,7 @@ from brikdesk.domain.roster import Loadout, UnitSpec
 from brikdesk.domain.sheets import RosterSheet, RosterSheetOptions, SheetHeader, build_roster_sheet
 from brikdesk.domain.statuses import UnitStatus
 from brikdesk.errors import UserError
+from brikdesk.files import writable_target, write_atomically
 from brikdesk.persistence.models import (
     Army,
     Battle,
@@ -134,32 +134,13 @@ def check_out_path(path: str | os.PathLike[str], *suffixes: str) -> Path:
     target = Path(path)
     if suffixes and target.suffix.lower() not in suffixes:
         raise UserError(f"--out: '{target}' must end in " + " or ".join(suffixes), field="out")
-    if target.is_dir():
-        raise UserError(f"--out: '{target}' is a folder; name a file in it", field="out")
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise UserError(f"cannot write {target}: the folder {folder} does not exist", field="out")
+    writable_target(target, field="out")  # a folder, device, FIFO, long name, missing folder
     return target
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` atomically: a temporary file renamed into place."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise UserError(f"cannot write {target}: the folder {folder} does not exist", field="out")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=folder)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-                f.write(text)
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    except OSError as exc:
-        raise UserError(f"cannot write {target}: {exc.strerror or exc}", field="out") from None
-    return target
+    """Write ``text`` (UTF-8) to ``path`` atomically (``brikdesk.files.write_atomically``)."""
+    return write_atomically(path, text, field="out")
 
 
 def write_report_markdown(report: BattleReport, path: str | os.PathLike[str]) -> Path:
@@ -357,7 +338,7 @@ class PrintService(ServiceBase):
         """The roster sheet of exactly the units mustered into a battle (the battle's copies,
         every side, in turn order): each card says whose unit it is and from which army."""
         options = options or RosterSheetOptions()
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             b = self._get(s, Battle, battle_id, "battle")
             campaign_name = _campaign(s, b.campaign_id).name
             cat = load_campaign_catalog(s, b.campaign_id)

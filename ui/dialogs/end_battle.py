@@ -33,9 +33,9 @@ from PySide6.QtWidgets import (
 from brikdesk.domain.aftermath import FATE_STATUSES, BattleResult, UnitFate
 from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.domain.statuses import UnitStatus
-from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Services
-from brikdesk.services.aftermath import Aftermath, AftermathUnit
+from brikdesk.services.aftermath import Aftermath, AftermathUnit, PromotionPreview
+from ui.workers import start_job
 
 COLUMNS = ("Unit", "Player", "Status", "Killed by", "Kills", "At the end", "Promote to")
 UNIT, PLAYER, STATUS, KILLED_BY, KILLS, END, PROMOTE = range(len(COLUMNS))
@@ -103,6 +103,7 @@ class EndBattleDialog(QDialog):
         am = self.aftermath
         self.setWindowTitle(f"End battle: {am.name}")
         self._winner_touched = False
+        self._previews_wanted = self.previews_shown = 0
         layout = QVBoxLayout(self)
         intro = QLabel(
             "What the log says happened to each unit. Change anything the players "
@@ -112,7 +113,15 @@ class EndBattleDialog(QDialog):
         )
         intro.setWordWrap(True)
         layout.addWidget(intro)
-        self.table = QTableWidget(len(am.units), len(COLUMNS), self)
+        self.notice = QLabel(self)
+        self.notice.setObjectName("staleNotice")
+        self.notice.setWordWrap(True)
+        self.notice.setStyleSheet(
+            "background: #fdecea; color: #8a1c12; border: 1px solid #e6a19a; padding: 4px;"
+        )
+        self.notice.hide()
+        layout.addWidget(self.notice)
+        self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setObjectName("fatesTable")
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.verticalHeader().hide()
@@ -121,6 +130,55 @@ class EndBattleDialog(QDialog):
         self.status_boxes: list[QComboBox] = []
         self.killer_boxes: list[KillerBox] = []
         self.promote_boxes: list[QComboBox] = []
+        self._fill_rows()
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(UNIT, QHeaderView.ResizeMode.Stretch)
+        layout.addWidget(self.table, 1)
+
+        form = QFormLayout()
+        self.winner = QComboBox(self)
+        self.winner.setObjectName("winnerBox")
+        self.winner.addItem("Draw", None)
+        for p in am.players:
+            self.winner.addItem(p.name, p.id)
+        self.winner.setCurrentIndex(max(0, self.winner.findData(am.suggestion.winner)))
+        self.winner.activated.connect(self._winner_chosen)
+        form.addRow("&Winner:", self.winner)
+        self.suggestion = QLabel(self)
+        self.suggestion.setObjectName("winnerSuggestion")
+        self.suggestion.setWordWrap(True)
+        form.addRow("", self.suggestion)
+        self.notes = QPlainTextEdit(self)
+        self.notes.setObjectName("battleNotes")
+        self.notes.setPlaceholderText("How it ended, in a few words (kept with the battle)")
+        self.notes.setMaximumHeight(70)
+        self.notes.setTabChangesFocus(True)
+        form.addRow("&Notes:", self.notes)
+        self.promotions = QLabel(self)
+        self.promotions.setObjectName("promotionPreview")
+        self.promotions.setWordWrap(True)
+        form.addRow("Promotions:", self.promotions)
+        layout.addLayout(form)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel, self)
+        self.end_button = buttons.addButton("&End battle", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.end_button.setObjectName("endBattleButton")
+        self.end_button.setDefault(True)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.resize(960, 620)
+        self._changed()
+        if self.status_boxes:
+            self.table.setCurrentCell(0, STATUS)
+            self.status_boxes[0].setFocus()  # open ready to type (convention 16)
+
+    def _fill_rows(self) -> None:
+        """One row per mustered unit, from ``self.aftermath`` (again after a refresh)."""
+        am = self.aftermath
+        self.table.clearContents()
+        self.table.setRowCount(len(am.units))
+        self.status_boxes, self.killer_boxes, self.promote_boxes = [], [], []
         fates = {f.unit: f for f in am.proposal.fates}
         for row, u in enumerate(am.units):
             f = fates[u.id]
@@ -164,47 +222,23 @@ class EndBattleDialog(QDialog):
             promote.currentIndexChanged.connect(self._changed)
             self.table.setCellWidget(row, PROMOTE, promote)
             self.promote_boxes.append(promote)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(UNIT, QHeaderView.ResizeMode.Stretch)
-        layout.addWidget(self.table, 1)
 
-        form = QFormLayout()
-        self.winner = QComboBox(self)
-        self.winner.setObjectName("winnerBox")
+    def refresh(self, reason: str) -> None:
+        """Read the battle again (someone else changed it since the dialog opened) and say
+        why at the top; the winner chosen by hand and the notes are kept."""
+        winner = self.winner.currentData()
+        self.aftermath = self.services.aftermath.aftermath(self.battle_id)
+        self._fill_rows()
+        self.winner.blockSignals(True)
+        self.winner.clear()
         self.winner.addItem("Draw", None)
-        for p in am.players:
+        for p in self.aftermath.players:
             self.winner.addItem(p.name, p.id)
-        self.winner.setCurrentIndex(max(0, self.winner.findData(am.suggestion.winner)))
-        self.winner.activated.connect(self._winner_chosen)
-        form.addRow("&Winner:", self.winner)
-        self.suggestion = QLabel(self)
-        self.suggestion.setObjectName("winnerSuggestion")
-        self.suggestion.setWordWrap(True)
-        form.addRow("", self.suggestion)
-        self.notes = QPlainTextEdit(self)
-        self.notes.setObjectName("battleNotes")
-        self.notes.setPlaceholderText("How it ended, in a few words (kept with the battle)")
-        self.notes.setMaximumHeight(70)
-        self.notes.setTabChangesFocus(True)
-        form.addRow("&Notes:", self.notes)
-        self.promotions = QLabel(self)
-        self.promotions.setObjectName("promotionPreview")
-        self.promotions.setWordWrap(True)
-        form.addRow("Promotions:", self.promotions)
-        layout.addLayout(form)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel, self)
-        self.end_button = buttons.addButton("&End battle", QDialogButtonBox.ButtonRole.AcceptRole)
-        self.end_button.setObjectName("endBattleButton")
-        self.end_button.setDefault(True)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
-        self.resize(960, 620)
+        self.winner.setCurrentIndex(max(0, self.winner.findData(winner)))
+        self.winner.blockSignals(False)
+        self.notice.setText(reason)
+        self.notice.show()
         self._changed()
-        if self.status_boxes:
-            self.table.setCurrentCell(0, STATUS)
-            self.status_boxes[0].setFocus()  # open ready to type (convention 16)
 
     # -- the draft ------------------------------------------------------------------------
 
@@ -253,27 +287,34 @@ class EndBattleDialog(QDialog):
         if not self._winner_touched:
             self.winner.setCurrentIndex(max(0, self.winner.findData(suggestion.winner)))
         promotions = {f.unit: f.promote_to for f in fates if f.promote_to}
+        self._previews_wanted += 1
         if not promotions:
             self.promotions.setText("none (pick a unit type in a survivor's row)")
+            self.promotions.setStyleSheet("")
             return
-        try:
-            previews = self.services.aftermath.promotion_preview(self.battle_id, promotions)
-        except (UserError, StorageError) as exc:
-            self.promotions.setText(str(exc))
+        # Read on a worker (it reads whole armies); only the newest answer is shown.
+        wanted, services, battle_id = self._previews_wanted, self.services, self.battle_id
+        self.promotions.setText("Working out the new army totals…")
+        start_job(
+            self,
+            lambda _progress: services.aftermath.promotion_preview(battle_id, promotions),
+            on_done=lambda previews: self._show_previews(wanted, previews),
+            on_error=lambda exc, _trace: self._show_previews(wanted, exc),
+        )
+
+    def _show_previews(
+        self, wanted: int, previews: tuple[PromotionPreview, ...] | BaseException
+    ) -> None:
+        if wanted != self._previews_wanted:
+            return
+        self.previews_shown = wanted
+        if isinstance(previews, BaseException):
+            self.promotions.setText(str(previews))
             return
         self.promotions.setText("\n".join(p.text for p in previews))
         over = any(p.over_by for p in previews)
         self.promotions.setStyleSheet("color: #a04000;" if over else "")
 
-    @classmethod
-    def ask(
-        cls, parent: QWidget | None, services: Services, battle_id: BattleId
-    ) -> BattleResult | None:
-        """Show the dialog (modal); the organizer's result, or None if cancelled."""
-        dialog = cls(parent, services, battle_id)
-        try:
-            if dialog.exec() != QDialog.DialogCode.Accepted:
-                return None
-            return dialog.battle_result()
-        finally:
-            dialog.deleteLater()
+    def previews_ready(self) -> bool:
+        """Whether the promotion preview shows the newest choice (tests wait for it)."""
+        return self.previews_shown == self._previews_wanted

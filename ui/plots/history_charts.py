@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from brikdesk.domain.history import CampaignHistory
 from brikdesk.errors import UserError
+from brikdesk.files import replacing
 
 #: (title, the series' attribute, what the numbers are)
 METRICS = (
@@ -106,17 +107,15 @@ class HistoryChart(QWidget):
         suffix = target.suffix.lower()
         if suffix not in (".png", ".svg"):
             raise UserError(f"'{target.name}': a chart exports as .png or .svg", field="path")
-        try:
+        with replacing(target, field="path", suffix=suffix) as part:  # brikdesk.files
             if suffix == ".png":
                 exporter = ImageExporter(self.plot.scene())
                 exporter.parameters()["width"] = max(1200, int(self.plot.width()))
-                exporter.export(str(target))
+                exporter.export(str(part))
             else:
-                self._export_svg(target)
-        except OSError as exc:
-            raise UserError(f"cannot write {target}: {exc.strerror or exc}", field="path") from None
-        if not target.exists():
-            raise UserError(f"cannot write {target}", field="path")
+                self._export_svg(part)
+            if part.stat().st_size == 0:  # Qt says nothing when it cannot write
+                raise UserError(f"cannot write {target}", field="path")
         return target
 
     def _export_svg(self, target: Path) -> None:

@@ -6,9 +6,14 @@ transaction). Readings (also in Help > Rules reference, ``READINGS``):
 - a battle counts once it is finished; its casualties and kills are its result's (the
   organizer's word, ``brikdesk.domain.aftermath``);
 - army value is the cost of the army's living units (alive or wounded) as they stand now;
-- the series over battles are drawn from the units as they stand now (BrikDesk keeps no dates
-  of roster edits): a unit counts from the start and leaves the count in the battle where it
-  fell; one brought back counts again from the next battle it fought in.
+- the series over battles are what each army was: finishing a battle stores, for each army
+  that fought, its value, units alive, casualties and kills going in and coming out
+  (``ArmyRecord``); "Start" is the army going into its first battle, a point after a battle
+  the army did not fight in is the point before. A battle finished before BrikDesk kept these
+  is rebuilt from the mustered units (each unit's cost as mustered, and after its promotion)
+  and the stored result: a unit counts from the start and leaves the count in the battle
+  where it fell, one brought back counts again from the next battle it fought in; a point
+  that counts a unit never mustered (its cost is today's) is marked approximate.
 """
 
 from __future__ import annotations
@@ -30,9 +35,12 @@ READINGS: dict[str, str] = {
         "units that fell in finished battles, kills the kills their units scored."
     ),
     "series": (
-        "The charts over battles are drawn from the units as they stand now (BrikDesk keeps no "
-        "dates of roster edits): a unit counts from the start, leaves the count in the battle "
-        "where it fell and, if brought back, counts again from the next battle it fought in."
+        "The charts over battles show what each army was: finishing a battle stores each "
+        "army's value, units alive, casualties and kills going in and coming out, and Start "
+        "is the army going into its first battle. A battle finished before BrikDesk kept "
+        "these is rebuilt from the mustered units (their cost as mustered and after a "
+        "promotion) and the stored result; a point that counts a unit never mustered (at "
+        "today's cost) is marked approximate."
     ),
 }
 
@@ -46,6 +54,25 @@ class RecordUnit:
     name: str
     player_id: PlayerId
     campaign_unit_id: UnitId | None
+    #: Its cost as mustered, and after the battle (a promotion changes it); None: unknown.
+    cost_in: int | None = None
+    cost_out: int | None = None
+
+
+@dataclass(frozen=True)
+class ArmyRecord:
+    """What an army was going into a finished battle (``*_in``) and coming out (``*_out``):
+    the cost of its living units, how many, its casualties and kills so far."""
+
+    army_id: ArmyId
+    value_in: int
+    value_out: int
+    alive_in: int
+    alive_out: int
+    casualties_in: int
+    casualties_out: int
+    kills_in: int
+    kills_out: int
 
 
 @dataclass(frozen=True)
@@ -58,6 +85,8 @@ class BattleRecord:
     players: tuple[tuple[PlayerId, str], ...]
     units: tuple[RecordUnit, ...]
     result: BattleResult
+    #: Each army's numbers stored when the battle was finished (none before issue 23).
+    armies: tuple[ArmyRecord, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -145,6 +174,12 @@ class ArmySeries:
     alive: tuple[int, ...]
     casualties: tuple[int, ...]  # so far (cumulative)
     kills: tuple[int, ...]  # so far (cumulative)
+    #: Per point: rebuilt from an older battle with a unit at today's cost (not stored).
+    approximate: tuple[bool, ...] = ()
+
+    @property
+    def any_approximate(self) -> bool:
+        return any(self.approximate)
 
 
 @dataclass(frozen=True)
@@ -272,30 +307,28 @@ def build_history(
         )
     standings.sort(key=lambda s: (-s.won, -(s.won * 2 + s.drawn), s.lost, -s.kills, s.name))
 
+    musters = _musters(battles)
     series = []
-    points = n + 1  # point 0: the start; point i + 1: after battle i
     for a in armies:
         army_units = [pu for pu in units if pu.army_id == a.id]
-        steady = [pu for pu in army_units if pu.id not in falls]  # never fell: counted everywhere
-        values = [sum(pu.cost for pu in steady)] * points
-        alive_counts = [len(steady)] * points
-        for pu in army_units:
-            if pu.id not in falls:
-                continue
-            for k in range(points):
-                if _alive_at(falls[pu.id], fights.get(pu.id, ()), k - 1):
-                    values[k] += pu.cost
-                    alive_counts[k] += 1
+        fought_in = sorted(
+            {i for pu in army_units for i in fights.get(pu.id, ())}
+            | {i for i, b in enumerate(battles) for r in b.armies if r.army_id == a.id}
+        )
+        rebuilt = _rebuilt(army_units, n, falls, fights, musters, army_falls, army_kills, a.id)
+        stored = {i: r for i, b in enumerate(battles) for r in b.armies if r.army_id == a.id}
+        points = _series_points(n, fought_in, stored, rebuilt)
         series.append(
             ArmySeries(
                 a.id,
                 a.name,
                 pname.get(a.player_id, "?"),
                 pcolour.get(a.player_id, "#808080"),
-                tuple(values),
-                tuple(alive_counts),
-                _cumulative(army_falls.get(a.id, [0] * n)),
-                _cumulative(army_kills.get(a.id, [0] * n)),
+                tuple(p[0] for p in points),
+                tuple(p[1] for p in points),
+                tuple(p[2] for p in points),
+                tuple(p[3] for p in points),
+                tuple(p[4] for p in points),
             )
         )
 
@@ -329,6 +362,86 @@ def build_history(
         tuple(unit_leaders),
         tuple(player_leaders),
     )
+
+
+_Point = tuple[int, int, int, int, bool]  # value, alive, casualties, kills, approximate
+
+
+def _musters(battles: Sequence[BattleRecord]) -> dict[UnitId, list[tuple[int, int, int]]]:
+    """Each campaign unit's musters: (battle index, cost going in, cost coming out)."""
+    out: dict[UnitId, list[tuple[int, int, int]]] = {}
+    for i, b in enumerate(battles):
+        for u in b.units:
+            if u.campaign_unit_id is not None and u.cost_in is not None:
+                cost_out = u.cost_out if u.cost_out is not None else u.cost_in
+                out.setdefault(u.campaign_unit_id, []).append((i, u.cost_in, cost_out))
+    return out
+
+
+def _cost_at(known: Sequence[tuple[int, int, int]], now: int, p: int) -> tuple[int, bool]:
+    """A unit's cost at point ``p`` (0: the start, ``i + 1``: after battle ``i``) from its
+    musters: as it came out of the last battle before, else as it went into the next; today's
+    cost (approximate) when it was never mustered."""
+    before = [m for m in known if m[0] < p]
+    if before:
+        return before[-1][2], False
+    after = [m for m in known if m[0] >= p]
+    if after:
+        return after[0][1], False
+    return now, True
+
+
+def _rebuilt(
+    army_units: Sequence[PoolUnit],
+    n: int,
+    falls: dict[int, list[int]],
+    fights: dict[int, list[int]],
+    musters: dict[UnitId, list[tuple[int, int, int]]],
+    army_falls: dict[int, list[int]],
+    army_kills: dict[int, list[int]],
+    army: ArmyId,
+) -> list[_Point]:
+    """The army's points rebuilt from the mustered units and the stored results (for battles
+    finished before each army's numbers were stored)."""
+    casualties = _cumulative(army_falls.get(army, [0] * n))
+    kills = _cumulative(army_kills.get(army, [0] * n))
+    out = []
+    for p in range(n + 1):
+        value = alive = 0
+        approximate = False
+        for pu in army_units:
+            if pu.id in falls and not _alive_at(falls[pu.id], fights.get(pu.id, ()), p - 1):
+                continue
+            cost, guessed = _cost_at(musters.get(pu.id, ()), pu.cost, p)
+            value += cost
+            alive += 1
+            approximate = approximate or guessed
+        out.append((value, alive, casualties[p], kills[p], approximate))
+    return out
+
+
+def _series_points(
+    n: int, fought_in: Sequence[int], stored: dict[int, ArmyRecord], rebuilt: Sequence[_Point]
+) -> list[_Point]:
+    """Point 0 (Start) and one after each battle: what was stored when the army's battles
+    were finished, the rebuilt numbers for older battles; after a battle it did not fight in,
+    the army is as it was before."""
+    first = fought_in[0] if fought_in else None
+    if first is not None and first in stored:
+        r = stored[first]
+        points: list[_Point] = [(r.value_in, r.alive_in, r.casualties_in, r.kills_in, False)]
+    else:
+        points = [rebuilt[0]]
+    fought = set(fought_in)
+    for i in range(n):
+        if i in stored:
+            r = stored[i]
+            points.append((r.value_out, r.alive_out, r.casualties_out, r.kills_out, False))
+        elif i in fought:
+            points.append(rebuilt[i + 1])
+        else:
+            points.append(points[-1])
+    return points
 
 
 def _alive_at(falls: Sequence[int], fights: Sequence[int], k: int) -> bool:
@@ -394,6 +507,7 @@ def history_to_json(h: CampaignHistory) -> dict[str, Any]:
                     "units_alive": list(s.alive),
                     "casualties": list(s.casualties),
                     "kills": list(s.kills),
+                    "approximate": list(s.approximate),
                 }
                 for s in h.series
             ],
@@ -579,12 +693,21 @@ def history_markdown(h: CampaignHistory) -> str:
         "Start, then after each battle (numbered as in the timeline).",
         "",
     ]
+    if any(s.any_approximate for s in h.series):
+        out += [
+            "≈ marks a number rebuilt for a battle finished before BrikDesk kept each army's "
+            "numbers, counting a unit never mustered at today's cost.",
+            "",
+        ]
     for s in h.series:
+        marks = s.approximate or (False,) * len(s.value)
         out += [
             f"**{s.army}** ({s.player})",
             "",
-            f"- value ({cu}): " + ", ".join(map(str, s.value)),
-            "- units alive: " + ", ".join(map(str, s.alive)),
+            f"- value ({cu}): "
+            + ", ".join(("≈" if m else "") + str(v) for v, m in zip(s.value, marks, strict=True)),
+            "- units alive: "
+            + ", ".join(("≈" if m else "") + str(v) for v, m in zip(s.alive, marks, strict=True)),
             "- casualties so far: " + ", ".join(map(str, s.casualties)),
             "- kills so far: " + ", ".join(map(str, s.kills)),
             "",

@@ -369,6 +369,9 @@ def chart_block(
         pts = [(plot_x + i * dx, top + PLOT_H - (v - y_min) * per) for i, v in enumerate(vs)]
         for (x1, y1), (x2, y2) in zip(pts, pts[1:], strict=False):
             ops.append(Op("line", x1, y1, x2 - x1, y2 - y1, colour=key, width=1.2))
+        for (px, py), rough in zip(pts, s.approximate, strict=False):
+            if rough:  # approximate: a box around the point
+                ops.append(Op("frame", px - 2.5, py - 2.5, 5, 5, colour=key, width=0.9))
         if black_and_white:  # a marker on every k-th point (armies staggered) tells them apart
             every = max(1, math.ceil(len(pts) / 30))
             for px, py in pts[(j * every // max(1, len(h.series))) % every :: every]:
@@ -419,8 +422,14 @@ def layout_campaign_report(
         m,
         width,
         "The armies over the battles",
-        "Drawn from the units as they stand now: a unit leaves the count "
-        "in the battle where it fell.",
+        "What each army was going into and coming out of each battle, as stored when it "
+        "was finished; Start is the army before its first battle."
+        + (
+            " A boxed point is approximate: rebuilt for a battle finished before BrikDesk "
+            "kept these numbers, counting a unit never mustered at today's cost."
+            if any(s.any_approximate for s in history.series)
+            else ""
+        ),
     )
     for title, attr in CHARTS:
         blocks.append(chart_block(m, history, width, title, attr, black_and_white))

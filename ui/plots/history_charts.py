@@ -95,7 +95,11 @@ class HistoryChart(QWidget):
             curve = item.plot(xs, list(getattr(s, self.attr)), pen=pen)
             self.legend.addItem(curve, f"{s.army} ({s.player})")
             self.curves[s.army_id] = curve
-            rough = [i for i, m in enumerate(s.approximate) if m]
+            # Casualties and kills come from the stored results: only value and units alive
+            # can be approximate.
+            rough = [
+                i for i, m in enumerate(s.approximate) if m and self.attr in ("value", "alive")
+            ]
             if rough:
                 ys = getattr(s, self.attr)
                 self.approximate[s.army_id] = item.plot(

@@ -370,7 +370,7 @@ def chart_block(
         for (x1, y1), (x2, y2) in zip(pts, pts[1:], strict=False):
             ops.append(Op("line", x1, y1, x2 - x1, y2 - y1, colour=key, width=1.2))
         for (px, py), rough in zip(pts, s.approximate, strict=False):
-            if rough:  # approximate: a box around the point
+            if rough and attr in ("value", "alive"):  # approximate: a ring around the point
                 ops.append(Op("frame", px - 2.5, py - 2.5, 5, 5, colour=key, width=0.9))
         if black_and_white:  # a marker on every k-th point (armies staggered) tells them apart
             every = max(1, math.ceil(len(pts) / 30))
@@ -425,8 +425,9 @@ def layout_campaign_report(
         "What each army was going into and coming out of each battle, as stored when it "
         "was finished; Start is the army before its first battle."
         + (
-            " A boxed point is approximate: rebuilt for a battle finished before BrikDesk "
-            "kept these numbers, counting a unit never mustered at today's cost."
+            " A ringed value or count of units is approximate: rebuilt for a battle finished "
+            "before BrikDesk kept these numbers, counting a unit never mustered at today's "
+            "cost."
             if any(s.any_approximate for s in history.series)
             else ""
         ),

@@ -196,6 +196,7 @@ class MainWindow(QMainWindow):
         )
         self.navigator_dock.setMinimumWidth(220)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.navigator_dock)
+        self.navigator_dock.visibilityChanged.connect(self._update_enabled)
         self.resizeDocks([self.navigator_dock], [300], Qt.Orientation.Horizontal)
 
     def _build_actions(self) -> None:
@@ -740,6 +741,8 @@ class MainWindow(QMainWindow):
             return False
         cid, name = self.campaign_id, self.nav.campaign.name
         version = self.nav.campaign.version
+        if not self._confirm_delete("campaign", cid, f"the campaign {name}"):
+            return False
         done = self.runner.perform(
             lambda: self.services.campaigns.delete_campaign(cid, version=version)
         )
@@ -1011,10 +1014,27 @@ class MainWindow(QMainWindow):
             BATTLE: self.nav.battles,
         }
         version = next((r.version for r in shown[kind] if r.id == ident), None)
+        if self.navigator_dock.isHidden():  # nothing is deleted that is not in sight
+            self.statusBar().showMessage(
+                "Show the navigator (View > Navigator, Ctrl+1) and select what to delete", 8000
+            )
+            return False
+        name = next((getattr(r, "name", "") for r in shown[kind] if r.id == ident), "")
+        if not self._confirm_delete(kind, ident, f"the {kind} {name}".rstrip()):
+            return False
         done = self.runner.perform(lambda: call(ident, version=version))
         if done is not None:
             self.statusBar().showMessage("Deleted (Ctrl+Z brings it back)", 8000)
         return done is not None
+
+    def _confirm_delete(self, kind: str, ident: int, what: str) -> bool:
+        """Ask before a delete, naming what goes with it (Cancel is the default)."""
+        from ui.dialogs.confirm_delete import ConfirmDelete
+
+        goes = self.runner.read(lambda: self.services.deletions.what_goes(kind, ident))
+        if goes is None:
+            return False
+        return ConfirmDelete.ask(self, what, goes)
 
     def _update_enabled(self, *args: object) -> None:
         kind, _ident = self.selected()
@@ -1047,7 +1067,9 @@ class MainWindow(QMainWindow):
         self.battle_sheet_action.setEnabled(status is not None)
         self.new_battle_action.setEnabled(has and len(self.nav.players if self.nav else ()) >= 2)
         self.edit_selected_action.setEnabled(kind in (PLAYER, ARMY, BATTLE))
-        self.delete_selected_action.setEnabled(kind in (PLAYER, ARMY, BATTLE))
+        self.delete_selected_action.setEnabled(
+            kind in (PLAYER, ARMY, BATTLE) and not self.navigator_dock.isHidden()
+        )
 
     # -- windows and pages ----------------------------------------------------------------
 

@@ -130,6 +130,7 @@ class TimelineEntry:
     casualties: tuple[tuple[str, int], ...]  # (player, units that fell), in turn order
     top: TopUnit | None  # the unit with most kills (None: no kills)
     from_log: bool = False  # finished before BrikDesk kept results: read from its log
+    notes: str = ""  # the notes typed when the battle was finished
 
     @property
     def winner_text(self) -> str:
@@ -144,6 +145,21 @@ class TimelineEntry:
         if self.top is None:
             return "-"
         return f"{self.top.name} ({self.top.player}, {self.top.kills})"
+
+
+@dataclass(frozen=True)
+class BattleInProgress:
+    """A battle being fought: its round and its sides (in turn order)."""
+
+    battle_id: BattleId
+    name: str
+    round: int
+    sides: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        """``"Raid on Bilge Cove: round 2, Tobias vs Ines"``."""
+        return f"{self.name}: round {self.round}, {' vs '.join(self.sides)}"
 
 
 @dataclass(frozen=True)
@@ -202,6 +218,7 @@ class CampaignHistory:
     series: tuple[ArmySeries, ...]
     unit_leaders: tuple[Leader, ...]
     player_leaders: tuple[Leader, ...]
+    in_progress: tuple[BattleInProgress, ...] = ()
 
 
 def build_history(
@@ -212,8 +229,10 @@ def build_history(
     armies: Sequence[ArmyInfo],
     units: Sequence[PoolUnit],
     battles: Sequence[BattleRecord],
+    in_progress: Sequence[BattleInProgress] = (),
 ) -> CampaignHistory:
-    """Everything the history shows; ``battles`` in the order they were finished."""
+    """Everything the history shows; ``battles`` in the order they were finished,
+    ``in_progress`` the battles being fought."""
     pname = {p.id: p.name for p in players}
     pcolour = {p.id: p.colour for p in players}
     army_of = {u.id: u.army_id for u in units}
@@ -278,6 +297,7 @@ def build_history(
                 tuple((names[pid], per_side.get(pid, 0)) for pid, _ in b.players),
                 top,
                 b.result.from_log,
+                b.result.notes,
             )
         )
 
@@ -361,6 +381,7 @@ def build_history(
         tuple(series),
         tuple(unit_leaders),
         tuple(player_leaders),
+        tuple(in_progress),
     )
 
 
@@ -479,8 +500,13 @@ def history_to_json(h: CampaignHistory) -> dict[str, Any]:
                 if e.top is None
                 else {"name": e.top.name, "player": e.top.player, "kills": e.top.kills},
                 "read_from_log": e.from_log,
+                "notes": e.notes,
             }
             for e in h.timeline
+        ],
+        "in_progress": [
+            {"battle": b.battle_id, "name": b.name, "round": b.round, "sides": list(b.sides)}
+            for b in h.in_progress
         ],
         "standings": [
             {
@@ -581,6 +607,10 @@ def history_to_text(h: CampaignHistory, *, limit: int = 10) -> str:
         )
     if h.timeline:
         out += _table(rows)
+    out += [f"  Notes of {e.name}: {e.notes}" for e in h.timeline if e.notes]
+    if h.in_progress:
+        out += ["", "Battles in progress"]
+        out += [f"  {b.text}" for b in h.in_progress]
     out += ["", "Armies over the battles (start, then after each battle)"]
     for a in h.series:
         out.append(
@@ -629,6 +659,9 @@ def history_markdown(h: CampaignHistory) -> str:
 
     def table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
         return [row(head), row(["---"] * len(head)), *(row(r) for r in rows)]
+
+    def md(text: str) -> str:
+        return " ".join(text.split()).replace("|", "\\|").replace("*", "\\*")
 
     out = [
         f"# {h.campaign}: campaign report",
@@ -686,6 +719,12 @@ def history_markdown(h: CampaignHistory) -> str:
         )
     else:
         out.append("No finished battles yet.")
+    noted = [(i, e) for i, e in enumerate(h.timeline, 1) if e.notes]
+    if noted:
+        out += ["", *(f"- **{i}. {md(e.name)}**: {md(e.notes)}" for i, e in noted)]
+    if h.in_progress:
+        out += ["", "## Battles in progress", ""]
+        out += [f"- {md(b.text)}" for b in h.in_progress]
     out += [
         "",
         "## The armies over the battles",

@@ -23,6 +23,7 @@ from brikdesk.domain.catalog import Catalog
 from brikdesk.domain.history import (
     ArmyInfo,
     ArmyRecord,
+    BattleInProgress,
     BattleRecord,
     CampaignHistory,
     PlayerInfo,
@@ -55,7 +56,7 @@ from brikdesk.services.base import ServiceBase
 from brikdesk.services.catalogs import load_campaign_catalog
 from brikdesk.services.common import from_db_time, storage_errors
 from brikdesk.services.roster import overrides_from_json
-from brikdesk.services.tracker import spec_from_json
+from brikdesk.services.tracker import TrackerService, spec_from_json
 
 
 class HistoryService(ServiceBase):
@@ -214,8 +215,36 @@ class HistoryService(ServiceBase):
                 )
             )
         return build_history(
-            campaign_id, campaign, catalog.cost_unit, players, armies, units, records
+            campaign_id,
+            campaign,
+            catalog.cost_unit,
+            players,
+            armies,
+            units,
+            records,
+            self._in_progress(campaign_id),
         )
+
+    def _in_progress(self, campaign_id: CampaignId) -> list[BattleInProgress]:
+        """The battles being fought, oldest first, with the round the tracker says."""
+        with self._sessions.begin() as s:
+            going = s.execute(
+                select(Battle.id, Battle.name)
+                .where(
+                    Battle.campaign_id == campaign_id,
+                    Battle.status == BattleStatus.IN_PROGRESS,
+                )
+                .order_by(Battle.created_at, Battle.id)
+            ).all()
+        if not going:
+            return []
+        tracker = TrackerService(self._sessions, self._clock)
+        out = []
+        for bid, name in going:
+            view = tracker.view(bid)
+            sides = tuple(p.name for p in view.players)
+            out.append(BattleInProgress(bid, name, view.state.round, sides))
+        return out
 
 
 def _cost(spec: UnitSpec | None, catalog: Catalog) -> int | None:

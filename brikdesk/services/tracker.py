@@ -882,6 +882,7 @@ class TrackerService(ServiceBase):
                     minifig=minifig,
                     heavy_armor=stats.deflection > 0,
                     start_statuses=(Status.HALF_SPEED,) if stats.half_speed else (),
+                    over_the_top=stats.over_the_top,
                 )
             )
         if not tracked_players:

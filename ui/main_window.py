@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +40,7 @@ from brikdesk.services.summaries import (
     NO_BUDGET,
     ArmyPatch,
     ArmySummary,
+    CampaignPatch,
     Navigator,
     PlayerPatch,
 )
@@ -53,7 +55,7 @@ from ui.dialogs.campaign import (
 from ui.dialogs.progress import ProgressJob
 from ui.screen import fit_to_screen
 from ui.settings import AppSettings
-from ui.undo import UndoScopes
+from ui.undo import UndoScopes, chain
 from ui.widgets.common import (
     Actions,
     MessageBanner,
@@ -729,11 +731,46 @@ class MainWindow(QMainWindow):
         if patch is None:
             return False
         cid = campaign.id
-        done = self.runner.perform(
-            lambda: self.services.campaigns.update_campaign(cid, patch, version=campaign.version),
-            f"Edit campaign {campaign.name}",
-        )
-        return done is not None
+        chosen = None
+        if patch.edition is not None:
+            chosen = self._edition_choices(cid, patch.edition)
+            if chosen is None:
+                return False  # cancelled: nothing changes
+        edition, rest = patch.edition, replace(patch, edition=None)
+        text = f"Edit campaign {campaign.name}"
+
+        def call() -> Done[Any]:
+            first = (
+                self.services.editions.change(cid, edition, *chosen)
+                if edition is not None and chosen is not None
+                else None
+            )
+            if rest == CampaignPatch():
+                assert first is not None
+                return first
+            try:
+                second = self.services.campaigns.update_campaign(
+                    cid, rest, version=None if first else campaign.version
+                )
+            except Exception:
+                if first is not None:
+                    first.undo()
+                raise
+            return chain(first, second, text) if first is not None else second
+
+        return self.runner.perform(call, text) is not None
+
+    def _edition_choices(
+        self, cid: CampaignId, edition: str
+    ) -> tuple[dict[str, str], dict[str, str]] | None:
+        """What the edition change does (types and items to map, each army's costs), asked
+        before anything is changed; the chosen maps, or None when cancelled."""
+        from ui.dialogs.edition_change import EditionChangeDialog
+
+        preview = self.runner.read(lambda: self.services.editions.preview(cid, edition))
+        if preview is None:
+            return None
+        return EditionChangeDialog.ask(self, preview)
 
     def delete_campaign(self) -> bool:
         """Delete the campaign shown (Undo brings it back); another one is shown."""

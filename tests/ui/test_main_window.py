@@ -33,6 +33,7 @@ from ui.dialogs.campaign import (
     PlayerInput,
 )
 from ui.dialogs.confirm_delete import ConfirmDelete
+from ui.dialogs.edition_change import EditionChangeDialog
 from ui.dialogs.rules_reference import modifier_rows
 from ui.widgets.dialogs import FileChooser, TextPrompt
 from ui.windows.navigator import ARMY, BATTLE, PLAYER
@@ -335,7 +336,16 @@ def test_campaign_settings_are_edited_with_undo(open_main, demo_db, monkeypatch)
         "ask",
         classmethod(lambda cls, parent, c, taken: calls.append((c, taken)) or patch),
     )
+    previews = []
+    monkeypatch.setattr(
+        EditionChangeDialog,
+        "ask",
+        classmethod(lambda cls, parent, p: previews.append(p) or (p.types, p.items)),
+    )
     main.settings_action.trigger()
+    # The edition change was previewed first: the demo's 2020 specialists 2010 lacks.
+    [preview] = previews
+    assert (preview.old, preview.new) == ("2020", "2010")
     assert calls[0][0] == campaign and campaign.name in calls[0][1]
     assert main.windowTitle() == "Baseplate Valley, Season 2: BrikDesk"
     assert main.edition_label.text() == "Rules: BrikWars 2010"

@@ -8,6 +8,7 @@ returns the chosen ``(types, items)`` maps, or None when cancelled. Tests replac
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -87,6 +88,8 @@ class EditionChangeDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         ready_to_type(self, buttons)
+        if self.choices:  # ready to choose what the first missing entry becomes
+            next(iter(self.choices.values())).setFocus(Qt.FocusReason.TabFocusReason)
 
     def value(self) -> tuple[dict[str, str], dict[str, str]]:
         types = {k: str(b.currentData()) for (kind, k), b in self.choices.items() if kind == "type"}

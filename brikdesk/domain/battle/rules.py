@@ -75,6 +75,8 @@ interface to show and a group to overrule with a house rule):
 27. [passer_by] 4.1: a response 'passing by' does not lock the target in unless he Parries.
 28. [ranged_single_target] 5.3: Ranged attacks in a turn go against a single target.
 29. [collision] 5.4: a Collision costs no Action, only the MOM.
+30. [bail_over_the_top] 4.3 / 4.2: a Bail lands on its feet only by an Over the Top Benny:
+    refused in 2005 (no Over the Top) and for units that never go Over the Top.
 """
 
 from __future__ import annotations

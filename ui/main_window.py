@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,6 +43,7 @@ from brikdesk.services.summaries import (
     NO_BUDGET,
     ArmyPatch,
     ArmySummary,
+    CampaignPatch,
     Navigator,
     PlayerPatch,
 )
@@ -56,7 +58,7 @@ from ui.dialogs.campaign import (
 from ui.dialogs.progress import ProgressJob
 from ui.screen import fit_to_screen
 from ui.settings import AppSettings
-from ui.undo import UndoScopes
+from ui.undo import UndoScopes, chain
 from ui.widgets.common import (
     Actions,
     MessageBanner,
@@ -207,6 +209,7 @@ class MainWindow(QMainWindow):
         )
         self.navigator_dock.setMinimumWidth(220)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.navigator_dock)
+        self.navigator_dock.visibilityChanged.connect(self._update_enabled)
         self.resizeDocks([self.navigator_dock], [300], Qt.Orientation.Horizontal)
 
     def _build_actions(self) -> None:
@@ -739,11 +742,46 @@ class MainWindow(QMainWindow):
         if patch is None:
             return False
         cid = campaign.id
-        done = self.runner.perform(
-            lambda: self.services.campaigns.update_campaign(cid, patch, version=campaign.version),
-            f"Edit campaign {campaign.name}",
-        )
-        return done is not None
+        chosen = None
+        if patch.edition is not None:
+            chosen = self._edition_choices(cid, patch.edition)
+            if chosen is None:
+                return False  # cancelled: nothing changes
+        edition, rest = patch.edition, replace(patch, edition=None)
+        text = f"Edit campaign {campaign.name}"
+
+        def call() -> Done[Any]:
+            first = (
+                self.services.editions.change(cid, edition, *chosen)
+                if edition is not None and chosen is not None
+                else None
+            )
+            if rest == CampaignPatch():
+                assert first is not None
+                return first
+            try:
+                second = self.services.campaigns.update_campaign(
+                    cid, rest, version=None if first else campaign.version
+                )
+            except Exception:
+                if first is not None:
+                    first.undo()
+                raise
+            return chain(first, second, text) if first is not None else second
+
+        return self.runner.perform(call, text) is not None
+
+    def _edition_choices(
+        self, cid: CampaignId, edition: str
+    ) -> tuple[dict[str, str], dict[str, str]] | None:
+        """What the edition change does (types and items to map, each army's costs), asked
+        before anything is changed; the chosen maps, or None when cancelled."""
+        from ui.dialogs.edition_change import EditionChangeDialog
+
+        preview = self.runner.read(lambda: self.services.editions.preview(cid, edition))
+        if preview is None:
+            return None
+        return EditionChangeDialog.ask(self, preview)
 
     def delete_campaign(self) -> bool:
         """Delete the campaign shown (Undo brings it back); another one is shown."""
@@ -751,6 +789,8 @@ class MainWindow(QMainWindow):
             return False
         cid, name = self.campaign_id, self.nav.campaign.name
         version = self.nav.campaign.version
+        if not self._confirm_delete("campaign", cid, f"the campaign {name}"):
+            return False
         done = self.runner.perform(
             lambda: self.services.campaigns.delete_campaign(cid, version=version)
         )
@@ -1022,10 +1062,27 @@ class MainWindow(QMainWindow):
             BATTLE: self.nav.battles,
         }
         version = next((r.version for r in shown[kind] if r.id == ident), None)
+        if self.navigator_dock.isHidden():  # nothing is deleted that is not in sight
+            self.statusBar().showMessage(
+                "Show the navigator (View > Navigator, Ctrl+1) and select what to delete", 8000
+            )
+            return False
+        name = next((getattr(r, "name", "") for r in shown[kind] if r.id == ident), "")
+        if not self._confirm_delete(kind, ident, f"the {kind} {name}".rstrip()):
+            return False
         done = self.runner.perform(lambda: call(ident, version=version))
         if done is not None:
             self.statusBar().showMessage("Deleted (Ctrl+Z brings it back)", 8000)
         return done is not None
+
+    def _confirm_delete(self, kind: str, ident: int, what: str) -> bool:
+        """Ask before a delete, naming what goes with it (Cancel is the default)."""
+        from ui.dialogs.confirm_delete import ConfirmDelete
+
+        goes = self.runner.read(lambda: self.services.deletions.what_goes(kind, ident))
+        if goes is None:
+            return False
+        return ConfirmDelete.ask(self, what, goes)
 
     def _update_enabled(self, *args: object) -> None:
         kind, _ident = self.selected()
@@ -1058,7 +1115,9 @@ class MainWindow(QMainWindow):
         self.battle_sheet_action.setEnabled(status is not None)
         self.new_battle_action.setEnabled(has and len(self.nav.players if self.nav else ()) >= 2)
         self.edit_selected_action.setEnabled(kind in (PLAYER, ARMY, BATTLE))
-        self.delete_selected_action.setEnabled(kind in (PLAYER, ARMY, BATTLE))
+        self.delete_selected_action.setEnabled(
+            kind in (PLAYER, ARMY, BATTLE) and not self.navigator_dock.isHidden()
+        )
 
     # -- windows and pages ----------------------------------------------------------------
 

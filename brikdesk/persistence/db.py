@@ -60,7 +60,7 @@ if TYPE_CHECKING:
 #: The newest schema revision. Alembic is imported only when a database is not at this
 #: revision (opening an up-to-date database is the common case, and Alembic takes ~100 ms to
 #: import); tests/persistence/test_migrations.py checks it against the migration scripts.
-HEAD_REVISION = "0005"
+HEAD_REVISION = "0006"
 
 log = logging.getLogger(__name__)
 

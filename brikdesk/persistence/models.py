@@ -342,3 +342,30 @@ class BattleEvent(Base):
     payload: Mapped[dict[str, Any]]
     created_at: Mapped[datetime]
     reverted: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class BattleArmy(Base):
+    """What an army was going into a finished battle and coming out of it (issue 23): the
+    cost of its living units, how many were alive, its casualties and kills so far. Written
+    when the battle is finished, removed when that is undone; the history draws from it."""
+
+    __tablename__ = "battle_army"
+    __table_args__ = (
+        UniqueConstraint("battle_id", "army_id"),
+        Index(None, "army_id"),
+        NO_REUSE,
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    battle_id: Mapped[BattleId] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    #: The army; NULL once it was deleted (its name stays).
+    army_id: Mapped[ArmyId | None] = mapped_column(ForeignKey("army.id", ondelete="SET NULL"))
+    army: Mapped[str] = mapped_column(String(NAME_LEN))
+    value_in: Mapped[int] = mapped_column(Integer)
+    value_out: Mapped[int] = mapped_column(Integer)
+    alive_in: Mapped[int] = mapped_column(Integer)
+    alive_out: Mapped[int] = mapped_column(Integer)
+    casualties_in: Mapped[int] = mapped_column(Integer)
+    casualties_out: Mapped[int] = mapped_column(Integer)
+    kills_in: Mapped[int] = mapped_column(Integer)
+    kills_out: Mapped[int] = mapped_column(Integer)

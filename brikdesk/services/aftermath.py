@@ -42,7 +42,7 @@ from brikdesk.domain.aftermath import (
 )
 from brikdesk.domain.catalog import Catalog
 from brikdesk.domain.ids import ArmyId, BattleId, BattleUnitId, CampaignId, PlayerId, UnitId
-from brikdesk.domain.roster import Loadout, UnitSpec, unit_cost
+from brikdesk.domain.roster import unit_cost
 from brikdesk.domain.statuses import BattleStatus, UnitStatus
 from brikdesk.errors import ConflictError, UserError
 from brikdesk.persistence.models import (
@@ -53,6 +53,8 @@ from brikdesk.persistence.models import (
     BattleUnit,
     Unit,
 )
+from brikdesk.services.army_records import ArmyRecorder, spec_of_unit
+from brikdesk.services.army_records import forget as forget_armies
 from brikdesk.services.base import ServiceBase
 from brikdesk.services.catalogs import load_campaign_catalog
 from brikdesk.services.common import (
@@ -62,7 +64,6 @@ from brikdesk.services.common import (
     step,
     storage_errors,
 )
-from brikdesk.services.roster import overrides_from_json
 
 if TYPE_CHECKING:
     from brikdesk.services.tracker import BattleView, TrackerService
@@ -375,6 +376,7 @@ class AftermathService(ServiceBase):
                 if links
                 else {}
             )
+            armies = ArmyRecorder(s, b, catalog)
             before = _Before(
                 b.status,
                 b.finished_at,
@@ -402,6 +404,7 @@ class AftermathService(ServiceBase):
             b.status = BattleStatus.FINISHED
             b.finished_at = self._now()
             b.result = result_to_json(result)
+            armies.write(result, links)
             self._touch(s, b.campaign_id)
             name = b.name
             before = replace(before, after=_records(rows.values()))
@@ -456,6 +459,7 @@ class AftermathService(ServiceBase):
             b.status = before.status
             b.finished_at = before.finished_at
             b.result = before.result
+            forget_armies(s, battle_id)
             self._touch(s, b.campaign_id)
             name = b.name
         return Done(
@@ -624,17 +628,6 @@ def _previews(
             )
         )
     return tuple(out)
-
-
-def spec_of_unit(u: Unit) -> UnitSpec:
-    """A campaign unit's spec (for its cost)."""
-    return UnitSpec(
-        u.name,
-        u.type_key,
-        Loadout(tuple(u.hands or ()), tuple(u.worn or ()), tuple(u.carried or ())),
-        overrides_from_json(u.overrides or {}),
-        u.notes,
-    )
 
 
 def _records(units: Any) -> tuple[_Record, ...]:

@@ -140,8 +140,17 @@ def load_campaign_catalog(s: Session, campaign_id: CampaignId) -> Catalog:
     return _catalog_for(s, c)
 
 
-def _catalog_for(s: Session, c: Campaign) -> Catalog:
-    defaults = load_default_catalog(c.edition)
+def catalog_for_edition(s: Session, campaign_id: CampaignId, edition: str) -> Catalog:
+    """The campaign's catalog as it would be in another rules edition (its house rules kept):
+    what an edition change previews."""
+    c = s.get(Campaign, campaign_id)
+    if c is None:
+        raise UserError(f"there is no campaign with id {campaign_id}", field="id")
+    return _catalog_for(s, c, edition)
+
+
+def _catalog_for(s: Session, c: Campaign, edition: str | None = None) -> Catalog:
+    defaults = load_default_catalog(edition or c.edition)
     items: dict[str, CatalogItem] = {}
     types: dict[str, UnitType] = {}
     for kind, model in _MODELS.items():

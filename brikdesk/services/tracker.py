@@ -211,7 +211,7 @@ def _event_text(
     return kind.replace("_", " ").capitalize()
 
 
-def _spec_from_json(name: str, data: Mapping[str, Any]) -> UnitSpec:
+def spec_from_json(name: str, data: Mapping[str, Any]) -> UnitSpec:
     def keys(value: Any, allow_none: bool = False) -> tuple[Any, ...]:
         if not isinstance(value, list | tuple):
             return ()
@@ -829,7 +829,7 @@ class TrackerService(ServiceBase):
             data = json.loads(spec_text) if isinstance(spec_text, str) else (spec_text or {})
             if not isinstance(data, Mapping):
                 data = {}
-            spec = _spec_from_json(name, data)
+            spec = spec_from_json(name, data)
             key = json.dumps(
                 [
                     spec.unit_type,
@@ -883,6 +883,7 @@ class TrackerService(ServiceBase):
                     minifig=minifig,
                     heavy_armor=stats.deflection > 0,
                     start_statuses=(Status.HALF_SPEED,) if stats.half_speed else (),
+                    over_the_top=stats.over_the_top,
                 )
             )
         if not tracked_players:

@@ -253,6 +253,15 @@ def _long_action(w: World) -> tuple[QDialog, Any]:
     return d, d.what
 
 
+def _edition_change(w: World) -> tuple[QDialog, Any]:
+    from ui.dialogs.edition_change import EditionChangeDialog
+
+    army = w.services.campaigns.list_armies(w.campaign_id)[0]
+    w.services.roster.add_unit(army.id, "skirmisher", name="Scout")
+    d = EditionChangeDialog(None, w.services.editions.preview(w.campaign_id, "2010"))
+    return d, next(iter(d.choices.values()))  # what the first missing type becomes
+
+
 def _who_first(w: World) -> tuple[QDialog, Any]:
     from ui.panels.who_first import WhoFirstDialog
 
@@ -291,6 +300,7 @@ DIALOGS: dict[str, Callable[[World], tuple[QDialog, Any]]] = {
     "OpenFailedDialog": _open_failed,
     "LongActionDialog": _long_action,
     "WhoFirstDialog": _who_first,
+    "EditionChangeDialog": _edition_change,
 }
 
 

@@ -78,14 +78,17 @@ class HistoryChart(QWidget):
             item.getAxis(axis).setTextPen(pg.mkPen("#333333"))
         item.setLabel("bottom", "Battle")
         self.curves: dict[int, pg.PlotDataItem] = {}
+        #: Per army: hollow rings on the points rebuilt as approximate (``ArmySeries``).
+        self.approximate: dict[int, pg.PlotDataItem] = {}
         layout.addWidget(self.plot)
 
     def show_history(self, history: CampaignHistory) -> None:
         item = self.item
-        for curve in self.curves.values():
+        for curve in (*self.curves.values(), *self.approximate.values()):
             item.removeItem(curve)
         self.legend.clear()
         self.curves.clear()
+        self.approximate.clear()
         colours = army_colours(history)
         xs = list(range(len(history.labels)))
         for s in history.series:
@@ -93,6 +96,26 @@ class HistoryChart(QWidget):
             curve = item.plot(xs, list(getattr(s, self.attr)), pen=pen)
             self.legend.addItem(curve, f"{s.army} ({s.player})")
             self.curves[s.army_id] = curve
+            # Casualties and kills come from the stored results: only value and units alive
+            # can be approximate.
+            rough = [
+                i for i, m in enumerate(s.approximate) if m and self.attr in ("value", "alive")
+            ]
+            if rough:
+                ys = getattr(s, self.attr)
+                self.approximate[s.army_id] = item.plot(
+                    rough,
+                    [ys[i] for i in rough],
+                    pen=None,
+                    symbol="o",
+                    symbolSize=9,
+                    symbolBrush=pg.mkBrush("w"),
+                    symbolPen=pg.mkPen(colours[s.army_id], width=2),
+                )
+        if self.approximate:
+            self.legend.addItem(
+                next(iter(self.approximate.values())), "○ approximate (rebuilt, today's costs)"
+            )
         n = len(xs)
         step = max(1, n // 12)
         ticks = [(i, "Start" if i == 0 else str(i)) for i in range(0, n, step)]

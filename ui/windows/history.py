@@ -107,7 +107,7 @@ class HistoryWindow(QWidget):
         self.timeline = _table(
             self,
             "timelineTable",
-            ("#", "Date", "Battle", "Sides", "Winner", "Casualties", "Most kills"),
+            ("#", "Date", "Battle", "Sides", "Winner", "Casualties", "Most kills", "Notes"),
         )
         self.tabs.addTab(self.timeline, "&Timeline")
 
@@ -229,9 +229,11 @@ class HistoryWindow(QWidget):
         self.history = h
         self.setWindowTitle(f"History: {h.campaign}")
         n = len(h.timeline)
+        going = "; ".join(b.text for b in h.in_progress)
         self.status.setText(
             f"{h.campaign}: {n} finished battle{'s' if n != 1 else ''}."
             + ("" if n else " End a battle (Battle > End battle…) to start the history.")
+            + (f" In progress: {going}." if going else "")
         )
         _fill(
             self.timeline,
@@ -244,6 +246,7 @@ class HistoryWindow(QWidget):
                     e.winner_text,
                     e.casualties_text,
                     e.top_text,
+                    " ".join(e.notes.split()),
                 )
                 for i, e in enumerate(h.timeline, 1)
             ],

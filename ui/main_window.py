@@ -1085,6 +1085,7 @@ class MainWindow(QMainWindow):
                 return None
             self.rosters[army_id] = window
             window.closed.connect(self._roster_closed)
+            window.army_made.connect(self._army_made)
             n = len(self.rosters) - 1
             if n:  # cascade, so a new roster doesn't hide the previous one
                 window.move(window.pos() + QPoint(28 * n, 28 * n))
@@ -1092,6 +1093,11 @@ class MainWindow(QMainWindow):
         window.raise_()
         window.activateWindow()
         return window
+
+    def _army_made(self, army_id: int) -> None:
+        """A roster made a new army (Duplicate army): select it and open its roster."""
+        self.navigator.select(ARMY, army_id)
+        self.open_roster(ArmyId(army_id))
 
     def _roster_closed(self, army_id: ArmyId) -> None:
         self.rosters.pop(army_id, None)

@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session
 
 from brikdesk.domain.catalog import Catalog, CatalogError, CatalogItem, armor_value
 from brikdesk.domain.dice import ACTION_DICE
-from brikdesk.domain.ids import ArmyId, UnitId
+from brikdesk.domain.ids import ArmyId, PlayerId, UnitId
 from brikdesk.domain.roster import (
     RULE_BUDGET,
     CostBreakdown,
@@ -49,7 +49,7 @@ from brikdesk.domain.statuses import UnitStatus
 from brikdesk.errors import ConflictError, UserError
 from brikdesk.limits import MAX_NUMBER
 from brikdesk.persistence import snapshots
-from brikdesk.persistence.models import CAMPAIGN_STATUS, Army, Unit, table_of
+from brikdesk.persistence.models import CAMPAIGN_STATUS, Army, Player, Unit, table_of
 from brikdesk.persistence.snapshots import Snapshot
 from brikdesk.services.base import ServiceBase
 from brikdesk.services.catalogs import load_campaign_catalog
@@ -589,6 +589,75 @@ class RosterService(ServiceBase):
             text,
             redo=step(self.restore, snap, campaign_id, text),
             undo=step(self.delete_units, out, versions=_made(snap)),
+        )
+
+    @storage_errors
+    def duplicate_army(
+        self, army_id: ArmyId, name: str, *, player_id: PlayerId, budget: int | None
+    ) -> Done[ArmySummary]:
+        """A new army for ``player_id`` (of the same campaign) named ``name`` with ``budget``
+        (None: no budget) holding a copy of every unit of ``army_id`` in roster order: type,
+        loadout, overrides and notes. The copies start a fresh campaign record (alive, no
+        battles, no kills): the history stays with the original. One transaction; undo deletes
+        the new army with its units."""
+        from brikdesk.services.campaigns import CampaignService, army_summaries
+
+        name = clean_name(name, "The army's name")
+        if budget is not None:
+            budget = clean_int(budget, "The budget", field="budget")
+        with self._sessions.begin() as s:
+            src = self._get(s, Army, army_id, "army")
+            player = self._get(s, Player, player_id, "player")
+            if player.campaign_id != src.campaign_id:
+                raise UserError(f"{player.name} plays in another campaign", field="player")
+            army = Army(campaign_id=src.campaign_id, player_id=player.id, name=name, budget=budget)
+            s.add(army)
+            s.flush()
+            units = s.execute(
+                select(
+                    Unit.name,
+                    Unit.type_key,
+                    Unit.overrides,
+                    Unit.hands,
+                    Unit.worn,
+                    Unit.carried,
+                    Unit.notes,
+                )
+                .where(Unit.army_id == army_id)
+                .order_by(Unit.position, Unit.id)
+            ).all()
+            rows = [
+                dict(
+                    army_id=army.id,
+                    name=u.name,
+                    type_key=u.type_key,
+                    overrides=u.overrides,
+                    hands=u.hands,
+                    worn=u.worn,
+                    carried=u.carried,
+                    notes=u.notes,
+                    status=UnitStatus.ALIVE,
+                    battles_fought=0,
+                    kills=0,
+                    position=i + 1,
+                )
+                for i, u in enumerate(units)
+            ]
+            if rows:
+                s.execute(insert(Unit), rows)
+            summary = army_summaries(s, Army.id == army.id)[0]
+            snap = snapshots.take(s, table_of(Army), Army.id == army.id)
+            self._touch(s, src.campaign_id)
+            campaign_id = src.campaign_id
+        text = f"Duplicate army as {name}"
+        [made] = snap.table_rows("army")
+        armies = CampaignService(self._sessions, self._clock)  # deletes armies (the undo)
+        return Done(
+            summary,
+            Changes.ARMIES | Changes.UNITS,
+            text,
+            redo=step(self.restore, snap, campaign_id, text),
+            undo=step(armies.delete_army, summary.id, version=seen_from_dict("army", made)),
         )
 
     # -- editing ------------------------------------------------------------------------------

@@ -197,6 +197,8 @@ class RosterWindow(QMainWindow):
     """The roster of army ``army_id``. ``closed(army_id)`` when it closes."""
 
     closed = Signal(int)
+    #: A new army was made here (Army > Duplicate army): its id, for the main window to open.
+    army_made = Signal(int)
 
     def __init__(
         self,
@@ -437,6 +439,13 @@ class RosterWindow(QMainWindow):
             shortcut="Ctrl+B",
             tip="Change the army's budget",
         )
+        self.duplicate_army_action = make_action(
+            self,
+            "D&uplicate army…",
+            self.duplicate_army,
+            name="duplicateArmyAction",
+            tip="A new army with copies of these units (loadouts and notes; no battle record)",
+        )
         self.preview_action = make_action(
             self,
             "Print pre&view…",
@@ -527,6 +536,7 @@ class RosterWindow(QMainWindow):
         bar = self.menuBar()
         army = bar.addMenu("&Army")
         army.addAction(self.edit_army_action)
+        army.addAction(self.duplicate_army_action)
         army.addSeparator()
         for act in (self.preview_action, self.print_action, self.pdf_action):
             army.addAction(act)
@@ -1000,6 +1010,39 @@ class RosterWindow(QMainWindow):
             )
             is not None
         )
+
+    def duplicate_army(self) -> ArmyId | None:
+        """Army > Duplicate army: a copy of this army under a new name, for a player, with a
+        budget (one undo step); the new army's roster opens."""
+        from ui.dialogs.campaign import ArmyDialog
+
+        cid = self.campaign_id
+        if self.roster is None or cid is None:
+            return None
+        players = self.runner.read(lambda: self.services.campaigns.list_players(cid))
+        if not players:
+            return None
+        army = self.roster.army
+        answer = ArmyDialog.ask(
+            self,
+            players,
+            title=f"Duplicate {army.name}",
+            player_id=army.player_id,
+            name=f"{army.name} (copy)",
+            budget=army.budget,
+            cost_unit=self.roster.cost_unit,
+        )
+        if answer is None:
+            return None
+        made = self.runner.perform(
+            lambda: self.services.roster.duplicate_army(
+                self.army_id, answer.name, player_id=answer.player_id, budget=answer.budget
+            )
+        )
+        if made is None:
+            return None
+        self.army_made.emit(made.id)
+        return made.id
 
     # -- roster order -----------------------------------------------------------------------
 

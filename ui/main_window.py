@@ -787,7 +787,11 @@ class MainWindow(QMainWindow):
         and imports again."""
         if path is None:
             path = FileChooser.open_path(
-                self, "Import campaign", "BrikDesk campaigns (*.json);;All files (*)"
+                self,
+                "Import campaign",
+                "BrikDesk campaigns (*.json);;All files (*)",
+                settings=self.settings,
+                kind="imports",
             )
             if path is None:
                 return None
@@ -843,6 +847,8 @@ class MainWindow(QMainWindow):
                 "BrikDesk campaigns (*.json)",
                 f"{safe.strip()}.json",
                 ".json",
+                settings=self.settings,
+                kind="exports",
             )
             if path is None:
                 return None

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from brikdesk.limits import MAX_NUMBER
 from ui.screen import fit_to_screen
+from ui.settings import AppSettings
 
 T = TypeVar("T")
 
@@ -184,24 +185,50 @@ class TextPrompt:
 
 
 class FileChooser:
-    """Open and save file dialogs (the platform's, or Qt's when there is none)."""
+    """Open and save file dialogs (the platform's, or Qt's when there is none).
+
+    Given ``settings`` and a ``kind`` (``ui.settings.FOLDER_KINDS``: rosters, reports, exports,
+    imports), a dialog starts in the folder last used for that kind of file and remembers
+    the folder chosen."""
 
     @classmethod
     def open_path(
-        cls, parent: QWidget | None, title: str, filter_text: str, folder: str = ""
+        cls,
+        parent: QWidget | None,
+        title: str,
+        filter_text: str,
+        folder: str = "",
+        *,
+        settings: AppSettings | None = None,
+        kind: str = "",
     ) -> Path | None:
-        path, _ = QFileDialog.getOpenFileName(
-            parent, title, folder or str(Path.home()), filter_text
-        )
-        return Path(path) if path else None
+        if not folder:
+            folder = str(settings.last_folder(kind) if settings and kind else Path.home())
+        path, _ = QFileDialog.getOpenFileName(parent, title, folder, filter_text)
+        if not path:
+            return None
+        if settings is not None and kind:
+            settings.remember_folder(kind, Path(path).parent)
+        return Path(path)
 
     @classmethod
     def save_path(
-        cls, parent: QWidget | None, title: str, filter_text: str, suggested: str, suffix: str
+        cls,
+        parent: QWidget | None,
+        title: str,
+        filter_text: str,
+        suggested: str,
+        suffix: str,
+        *,
+        settings: AppSettings | None = None,
+        kind: str = "",
     ) -> Path | None:
-        start = suggested if os.path.isabs(suggested) else str(Path.home() / suggested)
+        folder = settings.last_folder(kind) if settings is not None and kind else Path.home()
+        start = suggested if os.path.isabs(suggested) else str(folder / suggested)
         path, _ = QFileDialog.getSaveFileName(parent, title, start, filter_text)
         if not path:
             return None
         p = Path(path)
+        if settings is not None and kind:
+            settings.remember_folder(kind, p.parent)
         return p if p.suffix else p.with_suffix(suffix)

@@ -151,6 +151,9 @@ def write_text(path: str | os.PathLike[str], text: str) -> Path:
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=folder)
         try:
+            # mkstemp makes the file private (600); the user's own files follow their umask
+            # (644 usually), as the PDFs Qt writes do.
+            os.fchmod(fd, 0o666 & ~_umask())
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
                 f.write(text)
             os.replace(tmp, target)
@@ -160,6 +163,13 @@ def write_text(path: str | os.PathLike[str], text: str) -> Path:
     except OSError as exc:
         raise UserError(f"cannot write {target}: {exc.strerror or exc}", field="out") from None
     return target
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it and putting it back)."""
+    old = os.umask(0o022)
+    os.umask(old)
+    return old
 
 
 def write_report_markdown(report: BattleReport, path: str | os.PathLike[str]) -> Path:

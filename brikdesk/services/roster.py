@@ -45,11 +45,13 @@ from brikdesk.domain.roster import (
     unit_cost,
     validate_unit,
 )
+from brikdesk.domain.roster_text import RosterText, TextUnit
+from brikdesk.domain.roster_text import roster_text as format_roster_text
 from brikdesk.domain.statuses import UnitStatus
 from brikdesk.errors import ConflictError, UserError
 from brikdesk.limits import MAX_NUMBER
 from brikdesk.persistence import snapshots
-from brikdesk.persistence.models import CAMPAIGN_STATUS, Army, Player, Unit, table_of
+from brikdesk.persistence.models import CAMPAIGN_STATUS, Army, Campaign, Player, Unit, table_of
 from brikdesk.persistence.snapshots import Snapshot
 from brikdesk.services.base import ServiceBase
 from brikdesk.services.catalogs import load_campaign_catalog
@@ -394,6 +396,16 @@ class RosterService(ServiceBase):
                 ),
             )
         return Roster(summary, rows, total, army.budget, cat.cost_unit, warnings)
+
+    @storage_errors
+    def roster_text(self, army_id: ArmyId, fmt: str = "text") -> str:
+        """The army's roster as text for a chat or forum post: ``fmt`` is ``"text"``,
+        ``"markdown"`` or ``"bbcode"`` (``brikdesk.domain.roster_text``)."""
+        roster = self.roster(army_id)
+        with self._reading() as s:
+            campaign = self._get(s, Campaign, roster.army.campaign_id, "campaign")
+            name, edition = campaign.name, str(campaign.edition)
+        return format_roster_text(text_of(roster, name, edition), fmt)
 
     @storage_errors
     def unit_rows(self, unit_ids: Sequence[UnitId]) -> tuple[UnitRow, ...]:
@@ -842,6 +854,32 @@ class RosterService(ServiceBase):
             if len(cids) == 1:
                 campaign_id = cids.pop()
         return self.restore(snap, campaign_id, "Restore units")
+
+
+def text_of(roster: Roster, campaign: str = "", edition: str = "") -> RosterText:
+    """What the roster text says of ``roster`` (names, costs, total and budget)."""
+    return RosterText(
+        army=roster.army.name,
+        player=roster.army.player_name,
+        units=tuple(
+            TextUnit(
+                u.name,
+                u.type_name,
+                u.cost,
+                tuple(h for h in u.hands if h != "-"),
+                u.worn,
+                u.carried,
+                str(u.status.value),
+                u.notes,
+            )
+            for u in roster.units
+        ),
+        total=roster.total,
+        budget=roster.budget,
+        cost_unit=roster.cost_unit,
+        campaign=campaign,
+        edition=edition,
+    )
 
 
 # -- helpers -------------------------------------------------------------------------------------

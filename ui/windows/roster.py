@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 from PySide6.QtCore import (
     QItemSelection,
@@ -22,7 +23,7 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QCloseEvent, QKeySequence, QShowEvent, QUndoStack
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QShowEvent, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -446,6 +447,28 @@ class RosterWindow(QMainWindow):
             name="duplicateArmyAction",
             tip="A new army with copies of these units (loadouts and notes; no battle record)",
         )
+        self.copy_text_actions = {
+            fmt: make_action(
+                self,
+                label,
+                lambda _checked=False, fmt=fmt: self.copy_as_text(fmt),
+                name=f"copyText_{fmt}",
+                shortcut=key,
+                tip=tip,
+            )
+            for fmt, label, key, tip in (
+                ("text", "&Plain text", "Ctrl+Shift+C", "For a chat: one line per unit"),
+                ("markdown", "&Markdown", None, "A table, for Markdown forums and chats"),
+                ("bbcode", "&BBCode (forum)", None, "For the BrikWars forum's posts"),
+            )
+        }
+        self.export_text_action = make_action(
+            self,
+            "Export as te&xt…",
+            self.export_text,
+            name="exportTextAction",
+            tip="Save the roster as plain text (.txt), Markdown (.md) or BBCode (.bbcode)",
+        )
         self.preview_action = make_action(
             self,
             "Print pre&view…",
@@ -537,6 +560,11 @@ class RosterWindow(QMainWindow):
         army = bar.addMenu("&Army")
         army.addAction(self.edit_army_action)
         army.addAction(self.duplicate_army_action)
+        army.addSeparator()
+        copy_menu = army.addMenu("&Copy as text")
+        copy_menu.setObjectName("copyTextMenu")
+        copy_menu.addActions(list(self.copy_text_actions.values()))
+        army.addAction(self.export_text_action)
         army.addSeparator()
         for act in (self.preview_action, self.print_action, self.pdf_action):
             army.addAction(act)
@@ -1043,6 +1071,52 @@ class RosterWindow(QMainWindow):
             return None
         self.army_made.emit(made.id)
         return made.id
+
+    def _roster_text(self, fmt: str) -> str | None:
+        return self.runner.read(lambda: self.services.roster.roster_text(self.army_id, fmt))
+
+    def copy_as_text(self, fmt: str = "text") -> str | None:
+        """Army > Copy as text: the roster on the clipboard, in ``fmt``, to paste into a chat
+        or a forum post."""
+        text = self._roster_text(fmt)
+        if text is None:
+            return None
+        QGuiApplication.clipboard().setText(text)
+        what = {"text": "plain text", "markdown": "Markdown", "bbcode": "BBCode"}[fmt]
+        self.statusBar().showMessage(f"Copied the roster as {what}: paste it into a post.", 8000)
+        return text
+
+    def export_text(self) -> Path | None:
+        """Army > Export as text: the file's ending chooses the format (.txt, .md, .bbcode)."""
+        from brikdesk.domain.roster_text import format_for
+        from brikdesk.services.printing import write_text
+        from ui.dialogs.base import FileChooser
+        from ui.windows.printing import safe_file_name
+
+        if self.roster is None:
+            return None
+        path = FileChooser.save_path(
+            self,
+            "Export the roster as text",
+            "Plain text (*.txt);;Markdown (*.md);;BBCode for forums (*.bbcode)",
+            f"{safe_file_name(self.roster.army.name)}.txt",
+            ".txt",
+            settings=self.settings,
+            kind="rosters",
+        )
+        if path is None:
+            return None
+        fmt = format_for(path)
+        if fmt is None:
+            self.banner.show_error(f"{path.name}: the name must end in .txt, .md or .bbcode")
+            return None
+        text = self._roster_text(fmt)
+        if text is None:
+            return None
+        written = self.runner.read(lambda: write_text(path, text))
+        if written is not None:
+            self.statusBar().showMessage(f"Saved the roster to {written}", 8000)
+        return written
 
     # -- roster order -----------------------------------------------------------------------
 

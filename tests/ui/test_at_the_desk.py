@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu
 
 from ui.dialogs.campaign import ArmyDialog, ArmyInput
@@ -98,7 +99,7 @@ def test_export_as_text_chooses_the_format_by_the_ending_and_remembers_the_folde
         started.append(start)
         return str(folder / "vanguard.bbcode"), filters
 
-    monkeypatch.setattr("ui.dialogs.base.QFileDialog.getSaveFileName", dialog)
+    monkeypatch.setattr("ui.widgets.dialogs.QFileDialog.getSaveFileName", dialog)
     written = roster.export_text()
     assert written == folder / "vanguard.bbcode"
     text = written.read_text(encoding="utf-8")
@@ -112,7 +113,7 @@ def test_export_as_text_chooses_the_format_by_the_ending_and_remembers_the_folde
 
 
 def test_each_kind_of_file_dialog_starts_in_its_own_last_folder(main, monkeypatch, tmp_path):
-    from ui.dialogs.base import FileChooser
+    from ui.widgets.dialogs import FileChooser
 
     exports, imports = tmp_path / "exports", tmp_path / "imports"
     exports.mkdir()
@@ -127,8 +128,8 @@ def test_each_kind_of_file_dialog_starts_in_its_own_last_folder(main, monkeypatc
         seen.append(start)
         return str(imports / "other.json"), filters
 
-    monkeypatch.setattr("ui.dialogs.base.QFileDialog.getSaveFileName", save)
-    monkeypatch.setattr("ui.dialogs.base.QFileDialog.getOpenFileName", open_)
+    monkeypatch.setattr("ui.widgets.dialogs.QFileDialog.getSaveFileName", save)
+    monkeypatch.setattr("ui.widgets.dialogs.QFileDialog.getOpenFileName", open_)
     s = main.settings
     assert FileChooser.save_path(main, "t", "*", "a.json", ".json", settings=s, kind="exports")
     assert FileChooser.open_path(main, "t", "*", settings=s, kind="imports")
@@ -143,3 +144,100 @@ def test_each_kind_of_file_dialog_starts_in_its_own_last_folder(main, monkeypatc
     # Kept in the settings file: a new start finds them again.
     again = type(s)(type(s.qsettings)(s.qsettings.fileName(), s.qsettings.format()))
     assert (again.last_folder("exports"), again.last_folder("imports")) == (exports, imports)
+
+
+def _open_dialogs(monkeypatch, answer_count: int | None = None) -> list:
+    """Replace ``AddUnitsDialog.ask``: build the real dialog, note what it offers, answer."""
+    from ui.windows.unit_dialogs import AddUnitsDialog
+
+    seen: list = []
+
+    def ask(cls, parent, catalog, *, type_key=None, count=1, template=None):
+        d = AddUnitsDialog(parent, catalog, type_key, count, template)
+        seen.append(
+            {
+                "title": d.windowTitle(),
+                "type": d.type.currentData(),
+                "count": d.count.value(),
+                "equipment": d.equipment.currentText(),
+                "offered": d.equipment_texts(),
+                "dialog": d,
+            }
+        )
+        if answer_count is not None:
+            d.count.setValue(answer_count)
+        value = d.value()
+        d.deleteLater()
+        return value
+
+    monkeypatch.setattr(AddUnitsDialog, "ask", classmethod(ask))
+    return seen
+
+
+def test_add_several_is_one_dialog_from_the_menu_the_toolbar_and_the_shortcut(
+    main, roster, monkeypatch, qtbot
+):
+    from PySide6.QtWidgets import QToolBar
+
+    from ui.windows.roster import typical_unit
+
+    seen = _open_dialogs(monkeypatch, answer_count=2)
+    typical = typical_unit(roster.model.all_rows())
+    roster.add_many_action.trigger()  # the Units menu's entry
+    toolbar = roster.findChild(QToolBar, "rosterToolbar")
+    qtbot.mouseClick(toolbar.widgetForAction(roster.add_many_action), Qt.MouseButton.LeftButton)
+    roster.table.setFocus()
+    qtbot.keyClick(
+        roster.table,
+        Qt.Key.Key_N,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    assert len(seen) == 3
+    first = {k: v for k, v in seen[0].items() if k != "dialog"}
+    assert first["title"] == "Add units"
+    assert (first["type"], first["count"]) == (typical.type_key, 3)
+    assert first["equipment"].startswith(f"Same as {typical.name}")
+    # The second and third: the same dialog, with the count given last time.
+    for s in seen[1:]:
+        assert (s["title"], s["type"], s["count"], s["equipment"]) == (
+            "Add units",
+            typical.type_key,
+            2,
+            first["equipment"],
+        )
+    # And in another army (a new, empty one), the same dialog with the last count.
+    other = main.open_roster(main.navigator.entries("army")[1][0])
+    qtbot.waitExposed(other)
+    other.add_many_action.trigger()
+    assert (seen[-1]["title"], seen[-1]["count"]) == ("Add units", 2)
+
+
+def test_add_units_equipment_offers_what_the_type_can_carry_in_a_new_army(main, monkeypatch, qtbot):
+    from brikdesk.domain.catalog import load_default_catalog
+
+    cat = load_default_catalog("2020")
+    answer(monkeypatch, ArmyDialog, ArmyInput(main.nav.players[0].id, "Fresh", 100))
+    army_id = main.add_army()
+    fresh = main.open_roster(army_id)
+    qtbot.waitExposed(fresh)
+    seen = _open_dialogs(monkeypatch)
+    fresh.add_many_action.trigger()
+    offered = seen[0]["offered"]
+    assert offered[0].startswith("None")
+    rifle = cat.item("long-ranged-weapon")
+    armour = cat.item("body-armor")
+    assert f"{rifle.name} (in hand, +{rifle.cost} CP)" in offered
+    assert f"{armour.name} (worn, +{armour.cost} CP)" in offered
+    # Armour is offered only to be worn, never in hand.
+    assert f"{armour.name} (in hand, +{armour.cost} CP)" not in offered
+    # A type with no hands (a horse) is offered only what it can wear, if anything.
+    d = seen[0]["dialog"]
+    horse = next(ut for ut in cat.unit_types if ut.hands == 0)
+    d.type.setCurrentIndex(d.type.findData(horse.key))
+    assert not any("(in hand," in t for t in d.equipment_texts())
+    # Choosing an item adds the units with it.
+    d.type.setCurrentIndex(d.type.findData("minifig"))
+    d.equipment.setCurrentIndex(
+        d.equipment_texts().index(f"{rifle.name} (in hand, +{rifle.cost} CP)")
+    )
+    assert d.value().loadout is not None and d.value().loadout.hands == ("long-ranged-weapon",)

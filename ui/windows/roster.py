@@ -175,6 +175,8 @@ class ArmyHeader(QFrame):
 
 #: Where "Add several" remembers how many units it added last.
 ADD_COUNT_KEY = "roster/add_count"
+#: How many units Add several offers before it has been used.
+DEFAULT_ADD_COUNT = 3
 #: The most characters of a name the Name column widens for (longer names end in "…").
 NAME_CHARS = 40
 
@@ -926,15 +928,18 @@ class RosterWindow(QMainWindow):
         self._perform_edit({uid: UnitPatch(loadout=lo) for uid, lo in loadouts.items()}, text)
 
     def add_unit(self) -> tuple[UnitId, ...]:
-        return self._add(1)
+        """Add unit: the Add units dialog for one unit (type and equipment as Add several)."""
+        return self._add(1, typical_unit(self.model.all_rows()))
 
     def add_copies(self) -> tuple[UnitId, ...]:
         """Add several: of the army's most common type, equipped like most units of that type,
-        as many as last time (1 the first time)."""
-        count = self.settings.get_int(ADD_COUNT_KEY, 1) or 1
-        return self._add(max(1, count), typical_unit(self.model.all_rows()))
+        as many as last time in any roster (``DEFAULT_ADD_COUNT`` the first time)."""
+        count = self.settings.get_int(ADD_COUNT_KEY, DEFAULT_ADD_COUNT) or DEFAULT_ADD_COUNT
+        return self._add(max(1, count), typical_unit(self.model.all_rows()), several=True)
 
-    def _add(self, count: int, template: UnitRow | None = None) -> tuple[UnitId, ...]:
+    def _add(
+        self, count: int, template: UnitRow | None = None, *, several: bool = False
+    ) -> tuple[UnitId, ...]:
         if self.catalog is None:
             return ()
         answer = AddUnitsDialog.ask(
@@ -946,7 +951,7 @@ class RosterWindow(QMainWindow):
         )
         if answer is None:
             return ()
-        if template is not None:
+        if several:
             self.settings.set(ADD_COUNT_KEY, answer.count)
         if answer.count == 1 and "{n}" not in answer.name:
             ids = self.runner.perform(
@@ -1090,7 +1095,7 @@ class RosterWindow(QMainWindow):
         """Army > Export as text: the file's ending chooses the format (.txt, .md, .bbcode)."""
         from brikdesk.domain.roster_text import format_for
         from brikdesk.services.printing import write_text
-        from ui.dialogs.base import FileChooser
+        from ui.widgets.dialogs import FileChooser
         from ui.windows.printing import safe_file_name
 
         if self.roster is None:

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from brikdesk.domain.catalog import Catalog, CatalogError, UnitType, armor_value
 from brikdesk.domain.dice import ACTION_DICE
-from brikdesk.domain.roster import Loadout, UnitOverrides
+from brikdesk.domain.roster import Loadout, UnitOverrides, fitting_items
 from brikdesk.services.roster import MAX_ADD, UnitPatch, UnitRow
 from ui.widgets.dialogs import FormDialog, number_box, too_large
 from ui.widgets.fields import ValidatingLineEdit
@@ -52,6 +52,14 @@ class AddUnits:
 
 
 class AddUnitsDialog(FormDialog):
+    """Units > Add unit and Add several: one dialog (the same title, fields and defaults from
+    the menu, the toolbar and the shortcuts). The type starts at the army's most common
+    (``template``'s), the count at what the caller passes (the last count for Add several), and
+    Equipment offers the template's loadout ("Same as ...") and every item the chosen type can
+    take on its own (``fitting_items``: what its hands hold, the armour it wears)."""
+
+    TITLE = "Add units"
+
     def __init__(
         self,
         parent: QWidget | None,
@@ -62,10 +70,11 @@ class AddUnitsDialog(FormDialog):
     ) -> None:
         super().__init__(
             parent,
-            "Add units" if count != 1 else "Add unit",
+            self.TITLE,
             "New units go at the end of the roster.",
             "Add",
         )
+        self.catalog = catalog
         self.count = QSpinBox(self)
         self.count.setRange(1, MAX_ADD)
         self.count.setValue(count)
@@ -86,29 +95,54 @@ class AddUnitsDialog(FormDialog):
         hint.setWordWrap(True)
         self.form.addRow("", hint)
         self.equipment = QComboBox(self)
-        self.equipment.addItem("None (add it in the loadout editor)", None)
+        self.equipment.setObjectName("equipment")
         self._template = template
-        if template is not None:
-            self.equipment.addItem(f"Same as {template.name}", template.id)
-            self.equipment.setCurrentIndex(1)
+        self._loadouts: list[Loadout | None] = []
         self.form.addRow("&Equipment:", self.equipment)
+        self.type.currentIndexChanged.connect(self._fill_equipment)
+        self._fill_equipment()
         self.name.textChanged.connect(self._check)
         self.count.valueChanged.connect(self._check)
         self._check()
         self.count.selectAll()  # the first field: typing replaces the count
+
+    def _fill_equipment(self) -> None:
+        """The loadouts offered for the chosen type: none, the template's (same type only),
+        then each item it can take alone. The choice made stays when it is still offered."""
+        type_key = self.type.currentData()
+        keep = self.value().loadout if self._loadouts else None
+        offered: list[tuple[str, Loadout | None]] = [("None (add it in the loadout editor)", None)]
+        t = self._template
+        if t is not None and t.type_key == type_key:
+            what = ", ".join(n for n in (*t.hands, *t.worn, *t.carried) if n != "-") or "nothing"
+            offered.append((f"Same as {t.name} ({what})", t.loadout))
+        unit = self.catalog.cost_unit
+        for where, it in fitting_items(type_key, self.catalog):
+            cost = "no cost" if it.cost is None else f"+{it.cost} {unit}"
+            lo = Loadout(worn=(it.key,)) if where == "worn" else Loadout((it.key,))
+            offered.append((f"{it.name} ({where}, {cost})", lo))
+        self._loadouts = [lo for _text, lo in offered]
+        self.equipment.clear()
+        self.equipment.addItems([text for text, _lo in offered])
+        if keep is not None and keep in self._loadouts:
+            self.equipment.setCurrentIndex(self._loadouts.index(keep))
+        else:
+            self.equipment.setCurrentIndex(1 if t is not None and t.type_key == type_key else 0)
+
+    def equipment_texts(self) -> list[str]:
+        return [self.equipment.itemText(i) for i in range(self.equipment.count())]
 
     def _check(self) -> None:
         text = self.name.text().strip()
         self.set_problem(None if text else "Give a name, or a pattern such as {type} {n}.")
 
     def value(self) -> AddUnits:
-        loadout = (
-            self._template.loadout
-            if self._template is not None and self.equipment.currentData() is not None
-            else None
-        )
+        at = self.equipment.currentIndex()
         return AddUnits(
-            self.type.currentData(), self.count.value(), self.name.text().strip(), loadout
+            self.type.currentData(),
+            self.count.value(),
+            self.name.text().strip(),
+            self._loadouts[at] if 0 <= at < len(self._loadouts) else None,
         )
 
     @classmethod

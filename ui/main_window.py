@@ -1092,6 +1092,7 @@ class MainWindow(QMainWindow):
             self.rosters[army_id] = window
             window.closed.connect(self._roster_closed)
             window.army_made.connect(self._army_made)
+            window.ask_army = self._ask_army
             n = len(self.rosters) - 1
             if n:  # cascade, so a new roster doesn't hide the previous one
                 window.move(window.pos() + QPoint(28 * n, 28 * n))
@@ -1099,6 +1100,11 @@ class MainWindow(QMainWindow):
         window.raise_()
         window.activateWindow()
         return window
+
+    def _ask_army(self, *args: Any, **kwargs: Any) -> Any:
+        """The army dialog for a roster's Duplicate army (screens do not import the shell's
+        dialogs)."""
+        return ArmyDialog.ask(*args, **kwargs)
 
     def _army_made(self, army_id: int) -> None:
         """A roster made a new army (Duplicate army): select it and open its roster."""

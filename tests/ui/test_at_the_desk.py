@@ -241,3 +241,86 @@ def test_add_units_equipment_offers_what_the_type_can_carry_in_a_new_army(main, 
         d.equipment_texts().index(f"{rifle.name} (in hand, +{rifle.cost} CP)")
     )
     assert d.value().loadout is not None and d.value().loadout.hands == ("long-ranged-weapon",)
+
+
+def test_catalog_add_to_army_adds_the_type_with_the_count_in_one_undo_step(
+    main, monkeypatch, qtbot
+):
+    from ui.windows.catalog import CatalogWindow
+    from ui.windows.unit_dialogs import AddUnits, AddUnitsDialog
+
+    catalog: CatalogWindow = main.open_catalog()
+    qtbot.waitExposed(catalog)
+    catalog.select("unit_type", "minifig")
+    assert catalog.add_to_army_action.isEnabled()
+    armies = main.nav.armies
+    target = armies[1]
+    before = main.services.roster.roster(target.id).units
+    calls = answer(
+        monkeypatch, AddUnitsDialog, AddUnits("minifig", 4, "{type} {n}", None, target.id)
+    )
+    catalog.add_to_army_action.trigger()
+    kwargs = calls[0][1]
+    assert kwargs["type_key"] == "minifig"
+    assert [a for a, _label in kwargs["armies"]] == [a.id for a in armies]
+    assert all(
+        label.endswith(f"({a.player_name})")
+        for a, (_i, label) in zip(armies, kwargs["armies"], strict=True)
+    )
+    after = main.services.roster.roster(target.id).units
+    assert len(after) == len(before) + 4
+    assert [u.type_key for u in after[len(before) :]] == ["minifig"] * 4
+    assert "Added 4 units to " + target.name in catalog.statusBar().currentMessage()
+    # The army chosen comes first next time, with the count.
+    catalog.add_to_army()
+    assert (calls[1][1]["army_id"], calls[1][1]["count"]) == (target.id, 4)
+    catalog.undo_action.trigger()
+    catalog.undo_action.trigger()
+    assert len(main.services.roster.roster(target.id).units) == len(before)
+    # On the items tab there is no unit type to add.
+    catalog.select("item", "long-ranged-weapon")
+    assert not catalog.add_to_army_action.isEnabled()
+
+
+def test_a_unit_type_dragged_from_the_catalog_onto_a_roster_adds_units(
+    main, roster, monkeypatch, qtbot
+):
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent
+    from PySide6.QtWidgets import QApplication
+
+    from ui.windows.unit_dialogs import AddUnits, AddUnitsDialog, unit_type_mime
+
+    catalog = main.open_catalog()
+    catalog.select("unit_type", "hero")
+    assert catalog.types_tab.table.drag_key() == "hero"
+    data = unit_type_mime(catalog.types_tab.table.campaign_id, "hero")
+    before = len(roster.model.all_rows())
+    calls = answer(monkeypatch, AddUnitsDialog, AddUnits("hero", 2, "{type} {n}", None))
+    viewport = roster.table.viewport()
+
+    def drag(mime) -> bool:
+        """Drag ``mime`` onto the roster's table and drop it (as Qt delivers it: the enter
+        event makes the table the drop's target); whether the drop was taken."""
+        args = (
+            Qt.DropAction.CopyAction,
+            mime,
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.NoModifier,
+        )
+        enter = QDragEnterEvent(QPoint(10, 10), *args)
+        QApplication.sendEvent(viewport, enter)
+        if not enter.isAccepted():
+            return False
+        drop = QDropEvent(QPointF(10, 10), *args)
+        QApplication.sendEvent(viewport, drop)
+        return drop.isAccepted()
+
+    assert drag(data)
+    qtbot.waitUntil(lambda: len(roster.model.all_rows()) == before + 2)
+    assert calls[0][1]["type_key"] == "hero"
+    assert [r.type_key for r in roster.model.all_rows()[before:]] == ["hero", "hero"]
+    # A type from another campaign's catalog is not taken.
+    assert not drag(unit_type_mime(catalog.types_tab.table.campaign_id + 1, "hero"))
+    qtbot.wait(20)
+    assert len(calls) == 1

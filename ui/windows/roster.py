@@ -11,19 +11,29 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import (
+    QEvent,
     QItemSelection,
     QItemSelectionModel,
     QModelIndex,
+    QObject,
     QPoint,
     Qt,
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QShowEvent, QUndoStack
+from PySide6.QtGui import (
+    QCloseEvent,
+    QDropEvent,
+    QGuiApplication,
+    QKeySequence,
+    QShowEvent,
+    QUndoStack,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -69,7 +79,13 @@ from ui.widgets.fields import ValidatingDelegate
 from ui.windows.loadout import LoadoutEditor
 from ui.windows.printing import RosterPrinting
 from ui.windows.unit_card import UnitCardView
-from ui.windows.unit_dialogs import AddUnitsDialog, ChangeTypeDialog, UnitEditor
+from ui.windows.unit_dialogs import (
+    AddUnitsDialog,
+    ChangeTypeDialog,
+    UnitEditor,
+    adding,
+    dropped_unit_type,
+)
 
 log = logging.getLogger(__name__)
 
@@ -202,6 +218,10 @@ class RosterWindow(QMainWindow):
     closed = Signal(int)
     #: A new army was made here (Army > Duplicate army): its id, for the main window to open.
     army_made = Signal(int)
+    #: Asks name, player and budget for Duplicate army: the shell's army dialog (``ask`` with
+    #: ``title``, ``player_id``, ``name``, ``budget``, ``cost_unit``), given by the main window;
+    #: without it the action is off.
+    ask_army: Callable[..., Any] | None = None
 
     def __init__(
         self,
@@ -312,6 +332,10 @@ class RosterWindow(QMainWindow):
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.table.selectionModel().currentRowChanged.connect(self._selection_changed)
         self.table.doubleClicked.connect(self._double_clicked)
+        # Unit types dragged from the catalog window are added here (``eventFilter``).
+        self._dropped_type: str | None = None
+        self.table.viewport().setAcceptDrops(True)
+        self.table.viewport().installEventFilter(self)
         lv.addWidget(self.table, 1)
         self.splitter.addWidget(left)
 
@@ -767,6 +791,28 @@ class RosterWindow(QMainWindow):
     def _on_status(self, text: str) -> None:
         self.statusBar().showMessage(text, 10_000)
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """A unit type dragged from this campaign's catalog onto the table: Add units of it
+        (the dialog opens once the drop is over)."""
+        kinds = (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop)
+        if watched is self.table.viewport() and event.type() in kinds:
+            assert isinstance(event, QDropEvent)  # DragEnter and DragMove are drop events too
+            key = dropped_unit_type(event.mimeData(), self.campaign_id)
+            if key is None:
+                return False
+            event.setDropAction(Qt.DropAction.CopyAction)
+            event.accept()
+            if event.type() == QEvent.Type.Drop:
+                self._dropped_type = key
+                QTimer.singleShot(0, self, self._add_dropped)
+            return True
+        return super().eventFilter(watched, event)
+
+    def _add_dropped(self) -> None:
+        key, self._dropped_type = self._dropped_type, None
+        if key is not None:
+            self.add_of_type(key)
+
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if self._fit_pending:
@@ -937,15 +983,27 @@ class RosterWindow(QMainWindow):
         count = self.settings.get_int(ADD_COUNT_KEY, DEFAULT_ADD_COUNT) or DEFAULT_ADD_COUNT
         return self._add(max(1, count), typical_unit(self.model.all_rows()), several=True)
 
+    def add_of_type(self, type_key: str) -> tuple[UnitId, ...]:
+        """A unit type dragged from the catalog: Add units of that type (equipped like most
+        units of that type here), as many as last time."""
+        same = [r for r in self.model.all_rows() if r.type_key == type_key]
+        count = self.settings.get_int(ADD_COUNT_KEY, DEFAULT_ADD_COUNT) or DEFAULT_ADD_COUNT
+        return self._add(max(1, count), typical_unit(same), several=True, type_key=type_key)
+
     def _add(
-        self, count: int, template: UnitRow | None = None, *, several: bool = False
+        self,
+        count: int,
+        template: UnitRow | None = None,
+        *,
+        several: bool = False,
+        type_key: str | None = None,
     ) -> tuple[UnitId, ...]:
         if self.catalog is None:
             return ()
         answer = AddUnitsDialog.ask(
             self,
             self.catalog,
-            type_key=template.type_key if template else None,
+            type_key=type_key or (template.type_key if template else None),
             count=count,
             template=template,
         )
@@ -953,18 +1011,7 @@ class RosterWindow(QMainWindow):
             return ()
         if several:
             self.settings.set(ADD_COUNT_KEY, answer.count)
-        if answer.count == 1 and "{n}" not in answer.name:
-            ids = self.runner.perform(
-                lambda: self.services.roster.add_unit(
-                    self.army_id, answer.type_key, name=answer.name, loadout=answer.loadout
-                )
-            )
-        else:
-            ids = self.runner.perform(
-                lambda: self.services.roster.add_units(
-                    self.army_id, answer.type_key, answer.count, answer.name, loadout=answer.loadout
-                )
-            )
+        ids = self.runner.perform(lambda: adding(self.services.roster, self.army_id, answer))
         if ids:
             self.select_units(ids)
             self.table.setFocus()
@@ -1047,16 +1094,14 @@ class RosterWindow(QMainWindow):
     def duplicate_army(self) -> ArmyId | None:
         """Army > Duplicate army: a copy of this army under a new name, for a player, with a
         budget (one undo step); the new army's roster opens."""
-        from ui.dialogs.campaign import ArmyDialog
-
         cid = self.campaign_id
-        if self.roster is None or cid is None:
+        if self.roster is None or cid is None or self.ask_army is None:
             return None
         players = self.runner.read(lambda: self.services.campaigns.list_players(cid))
         if not players:
             return None
         army = self.roster.army
-        answer = ArmyDialog.ask(
+        answer = self.ask_army(
             self,
             players,
             title=f"Duplicate {army.name}",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from PySide6.QtCore import QByteArray, QMimeData
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -18,8 +19,10 @@ from PySide6.QtWidgets import (
 
 from brikdesk.domain.catalog import Catalog, CatalogError, UnitType, armor_value
 from brikdesk.domain.dice import ACTION_DICE
+from brikdesk.domain.ids import ArmyId, UnitId
 from brikdesk.domain.roster import Loadout, UnitOverrides, fitting_items
-from brikdesk.services.roster import MAX_ADD, UnitPatch, UnitRow
+from brikdesk.services.changes import Done
+from brikdesk.services.roster import MAX_ADD, RosterService, UnitPatch, UnitRow
 from ui.widgets.dialogs import FormDialog, number_box, too_large
 from ui.widgets.fields import ValidatingLineEdit
 
@@ -49,6 +52,7 @@ class AddUnits:
     count: int
     name: str  # a pattern with {type} and {n}, or a plain name for one unit
     loadout: Loadout | None
+    army_id: int | None = None  # the army chosen (from the catalog window), else None
 
 
 class AddUnitsDialog(FormDialog):
@@ -67,6 +71,8 @@ class AddUnitsDialog(FormDialog):
         type_key: str | None,
         count: int,
         template: UnitRow | None,
+        armies: Sequence[tuple[int, str]] = (),
+        army_id: int | None = None,
     ) -> None:
         super().__init__(
             parent,
@@ -75,6 +81,14 @@ class AddUnitsDialog(FormDialog):
             "Add",
         )
         self.catalog = catalog
+        self.army: QComboBox | None = None
+        if armies:  # from the catalog window: which army they join
+            self.army = QComboBox(self)
+            self.army.setObjectName("army")
+            for ident, label in armies:
+                self.army.addItem(label, ident)
+            self.army.setCurrentIndex(max(0, self.army.findData(army_id)))
+            self.form.addRow("&Army:", self.army)
         self.count = QSpinBox(self)
         self.count.setRange(1, MAX_ADD)
         self.count.setValue(count)
@@ -143,6 +157,7 @@ class AddUnitsDialog(FormDialog):
             self.count.value(),
             self.name.text().strip(),
             self._loadouts[at] if 0 <= at < len(self._loadouts) else None,
+            self.army.currentData() if self.army is not None else None,
         )
 
     @classmethod
@@ -154,9 +169,46 @@ class AddUnitsDialog(FormDialog):
         type_key: str | None = None,
         count: int = 1,
         template: UnitRow | None = None,
+        armies: Sequence[tuple[int, str]] = (),
+        army_id: int | None = None,
     ) -> AddUnits | None:
-        dlg = cls(parent, catalog, type_key, count, template)
+        """The units to add (``armies``: ``(id, label)`` offered to choose from, ``army_id``
+        first), or None when cancelled."""
+        dlg = cls(parent, catalog, type_key, count, template, armies, army_id)
+        if armies:
+            dlg.count.setFocus()
         return dlg.value() if dlg.exec() == QDialog.DialogCode.Accepted else None
+
+
+#: The drag from the catalog's unit types onto a roster: ``b"<campaign id>:<type key>"``.
+UNIT_TYPE_MIME = "application/x-brikdesk-unit-type"
+
+
+def unit_type_mime(campaign_id: int, type_key: str) -> QMimeData:
+    """What a unit type dragged from the catalog carries (and its name as plain text)."""
+    data = QMimeData()
+    data.setData(UNIT_TYPE_MIME, QByteArray(f"{campaign_id}:{type_key}".encode()))
+    data.setText(type_key)
+    return data
+
+
+def dropped_unit_type(data: QMimeData | None, campaign_id: int | None) -> str | None:
+    """The unit type key a drop carries, if it comes from this campaign's catalog."""
+    if data is None or not data.hasFormat(UNIT_TYPE_MIME):
+        return None
+    text = bytes(data.data(UNIT_TYPE_MIME).data()).decode("utf-8", "replace")
+    cid, _, key = text.partition(":")
+    return key if key and cid == str(campaign_id) else None
+
+
+def adding(roster: RosterService, army_id: ArmyId, answer: AddUnits) -> Done[tuple[UnitId, ...]]:
+    """Store what the Add units dialog answered: one named unit, or units named by the
+    pattern (one service call, one undo step)."""
+    if answer.count == 1 and "{n}" not in answer.name:
+        return roster.add_unit(army_id, answer.type_key, name=answer.name, loadout=answer.loadout)
+    return roster.add_units(
+        army_id, answer.type_key, answer.count, answer.name, loadout=answer.loadout
+    )
 
 
 def _armor_error(_field: str, text: str) -> str | None:

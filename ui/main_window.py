@@ -415,6 +415,13 @@ class MainWindow(QMainWindow):
             tip="Modifiers and how BrikDesk reads the rules",
             icon=icon(sp.SP_MessageBoxQuestion),
         )
+        self.guide_action = act(
+            self,
+            "&User guide",
+            self.show_user_guide,
+            name="userGuideAction",
+            tip="The guide to BrikDesk's windows, with pictures (shipped with the app)",
+        )
         self.about_action = act(
             self,
             "&About BrikDesk",
@@ -516,7 +523,9 @@ class MainWindow(QMainWindow):
                 self.battle_sheet_action,
             ],
         )
-        self.help_menu = menu("&Help", "helpMenu", [self.rules_action, None, self.about_action])
+        self.help_menu = menu(
+            "&Help", "helpMenu", [self.guide_action, self.rules_action, None, self.about_action]
+        )
         self.navigator.addActions(
             [
                 self.open_roster_action,
@@ -1398,6 +1407,19 @@ class MainWindow(QMainWindow):
         reference.raise_()
         reference.activateWindow()
         return reference
+
+    def show_user_guide(self) -> QWidget | None:
+        """Help > User guide: the guide shipped with the app, in a window (offline)."""
+        from ui.dialogs.user_guide import UserGuideWindow
+
+        try:
+            guide = UserGuideWindow(self)
+        except (FileNotFoundError, OSError) as exc:
+            self.banner.show_error(f"The user guide can't be shown: {exc}")
+            return None
+        guide.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        guide.show()
+        return guide
 
     def show_about(self) -> AboutDialog:
         """Open the About dialog (window-modal, not blocking) and return it."""

@@ -4,10 +4,12 @@ the windows' sizes."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QMenu
 
 from ui.dialogs.campaign import ArmyDialog, ArmyInput
@@ -324,3 +326,57 @@ def test_a_unit_type_dragged_from_the_catalog_onto_a_roster_adds_units(
     assert not drag(unit_type_mime(catalog.types_tab.table.campaign_id + 1, "hero"))
     qtbot.wait(20)
     assert len(calls) == 1
+
+
+def test_help_user_guide_shows_the_shipped_guide_with_its_pictures_offline(main, qtbot):
+    from brikdesk.paths import user_guide_path
+
+    path = user_guide_path()
+    assert path.read_text(encoding="utf-8").startswith("# BrikDesk user guide")
+    help_menu = main.help_menu
+    assert [a.text() for a in help_menu.actions() if a.text()][0] == "&User guide"
+    guide = main.show_user_guide()
+    qtbot.waitExposed(guide)
+    text = guide.browser.toPlainText()
+    assert text.startswith("BrikDesk user guide")  # the heading, rendered (no "#")
+    assert "An army's roster" in text
+    pictures = guide.browser.pictures()
+    linked = re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", path.read_text(encoding="utf-8"))
+    assert [name for name, _w in pictures] == linked
+    # Each picture is found beside the guide and drawn no wider than the page.
+    room = guide.browser.viewport().width()
+    for name, width in pictures:
+        assert (path.parent / name).is_file()
+        assert 0 < width <= room
+    image = guide.browser.document().resource(
+        QTextDocument.ResourceType.ImageResource, QUrl(pictures[0][0])
+    )
+    assert image is not None and not image.isNull()
+    # Find in the guide.
+    guide.find_box.setText("Duplicate army")
+    assert guide.find_next()
+    assert guide.browser.textCursor().selectedText() == "Duplicate army"
+
+
+def test_the_guide_is_packaged_with_the_wheel_and_the_bundle() -> None:
+    import tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    files = data["tool"]["setuptools"]["data-files"]
+    assert files["share/brikdesk/docs"] == ["docs/user-guide.md"]
+    assert files["share/brikdesk/docs/images"] == ["docs/images/*.png"]
+    spec = (root / "packaging" / "brikdesk.spec").read_text(encoding="utf-8")
+    assert 'datas.append((str(ROOT / "docs" / "user-guide.md"), "docs"))' in spec
+    assert 'datas.append((str(ROOT / "docs" / "images"), "docs/images"))' in spec
+
+
+def test_the_guide_is_found_in_a_frozen_bundle(monkeypatch, tmp_path) -> None:
+    import sys
+
+    from brikdesk import paths
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "user-guide.md").write_text("# Guide\n", encoding="utf-8")
+    monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path), raising=False)
+    assert paths.user_guide_path() == tmp_path / "docs" / "user-guide.md"

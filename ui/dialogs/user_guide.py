@@ -12,22 +12,19 @@ from pathlib import Path
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import (
     QImageReader,
-    QKeySequence,
     QResizeEvent,
-    QShortcut,
     QTextCursor,
     QTextImageFormat,
 )
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QLineEdit,
     QTextBrowser,
-    QVBoxLayout,
     QWidget,
 )
 
 from brikdesk.paths import user_guide_path
+from ui.dialogs.base import lay_out_reader
 from ui.screen import fit_to_screen
 
 
@@ -104,21 +101,15 @@ class UserGuideWindow(QDialog):
         super().__init__(parent)
         self.setObjectName("userGuide")
         self.setWindowTitle("BrikDesk user guide")
-        layout = QVBoxLayout(self)
         self.find_box = QLineEdit(self)
         self.find_box.setObjectName("guideFind")
         self.find_box.setPlaceholderText("Find in the guide (Ctrl+F; Enter finds the next)")
         self.find_box.setClearButtonEnabled(True)
         self.find_box.returnPressed.connect(self.find_next)
-        layout.addWidget(self.find_box)
         self.browser = GuideBrowser(self)
         self.browser.setObjectName("guideText")
         self.browser.setOpenExternalLinks(True)
-        layout.addWidget(self.browser, 1)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        buttons.rejected.connect(self.close)
-        layout.addWidget(buttons)
-        QShortcut(QKeySequence(QKeySequence.StandardKey.Find), self, self.find_box.setFocus)
+        lay_out_reader(self, self.find_box, self.browser)
         self.path = path or user_guide_path()
         self.browser.show_guide(self.path)
         fit_to_screen(self, 960, 900)

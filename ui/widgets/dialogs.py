@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractButton,
     QDialog,
@@ -172,6 +173,18 @@ def answer_of(dialog: QDialog, read: Callable[[], T]) -> T | None:
         return read()
     finally:
         dialog.deleteLater()
+
+
+def lay_out_reader(dialog: QDialog, box: QLineEdit, text: QWidget) -> None:
+    """A reading window's layout: the find or filter ``box`` above the ``text``, a Close
+    button below; Ctrl+F goes to the box."""
+    layout = QVBoxLayout(dialog)
+    layout.addWidget(box)
+    layout.addWidget(text, 1)
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, dialog)
+    buttons.rejected.connect(dialog.close)
+    layout.addWidget(buttons)
+    QShortcut(QKeySequence(QKeySequence.StandardKey.Find), dialog, box.setFocus)
 
 
 class TextPrompt:

@@ -51,11 +51,12 @@ from ui.dialogs.campaign import (
     PlayerDialog,
 )
 from ui.dialogs.progress import ProgressJob
-from ui.screen import fit_to_screen
+from ui.screen import centre_on_screen, fit_to_screen, roomy_size
 from ui.settings import AppSettings
 from ui.undo import UndoScopes
 from ui.widgets.common import (
     Actions,
+    ElidedLabel,
     MessageBanner,
     make_action,
     show_storage_error,
@@ -294,6 +295,8 @@ class MainWindow(QMainWindow):
 
         self.navigator_action = self.navigator_dock.toggleViewAction()
         self.navigator_action.setText("&Navigator")
+        # The dock's title is the campaign's name; its menu entry stays "Navigator".
+        self.navigator_dock.windowTitleChanged.connect(self._name_navigator_action)
         self.navigator_action.setShortcut(QKeySequence("Ctrl+1"))
         self.navigator_action.setObjectName("navigatorAction")
         self.overview_action = act(
@@ -575,16 +578,28 @@ class MainWindow(QMainWindow):
     def _build_status_bar(self) -> None:
         status = self.statusBar()
         status.setObjectName("statusBar")
-        self.database_label = QLabel(f"Database: {self.database}" if self.database else "", status)
-        self.database_label.setObjectName("databaseLabel")
-        self.database_label.setToolTip(
-            "The database BrikDesk is using (--db URL or BRIKDESK_DB choose another)"
+        # A long path is shortened in the middle (whole in the tooltip), so that messages keep
+        # their room and never run into it.
+        self.database_label = ElidedLabel(
+            f"Database: {self.database}" if self.database else "", status
         )
+        self.database_label.setObjectName("databaseLabel")
+        self._database_tip()
         status.addPermanentWidget(self.database_label)
         self.edition_label = QLabel(f"Rules: BrikWars {DEFAULT_EDITION}", status)
+        self.edition_label.setContentsMargins(6, 0, 4, 0)
         self.edition_label.setObjectName("editionLabel")
         status.addPermanentWidget(self.edition_label)
         status.showMessage("Ready")
+
+    def _name_navigator_action(self, *_args: object) -> None:
+        self.navigator_action.setText("&Navigator")
+
+    def _database_tip(self) -> None:
+        self.database_label.setToolTip(
+            f"{self.database_label.text()}\nThe database BrikDesk is using "
+            "(--db URL or BRIKDESK_DB choose another)"
+        )
 
     def _restore_layout(self) -> None:
         # The docks and toolbars first: restoring them after the geometry would shrink the
@@ -592,7 +607,10 @@ class MainWindow(QMainWindow):
         state = self.settings.get_bytes("main/state")
         if state is not None:
             self.restoreState(state)
-        self.settings.restore_geometry("main", self)
+        if not self.settings.restore_geometry("main", self):
+            # The first start: most of the screen (names and lists uncut on a big monitor).
+            self.resize(roomy_size(self, QSize(1200, 760)))
+            centre_on_screen(self)
         fit_to_screen(self, self.width(), self.height())
 
     # -- campaigns ------------------------------------------------------------------------
@@ -607,6 +625,7 @@ class MainWindow(QMainWindow):
         """The services have their database: name it and show the last campaign."""
         self.database = database
         self.database_label.setText(f"Database: {database}" if database else "")
+        self._database_tip()
         self.settings.use_database(database)
         self.statusBar().showMessage("Ready", 5000)
         self._open_initial_campaign()

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import QSize, Qt, QUrl
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QMenu
 
@@ -380,3 +380,61 @@ def test_the_guide_is_found_in_a_frozen_bundle(monkeypatch, tmp_path) -> None:
     (tmp_path / "docs" / "user-guide.md").write_text("# Guide\n", encoding="utf-8")
     monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path), raising=False)
     assert paths.user_guide_path() == tmp_path / "docs" / "user-guide.md"
+
+
+@pytest.mark.parametrize(
+    ("screen", "least", "most"),
+    [
+        ((1920, 1080), QSize(1500, 850), QSize(1904, 1040)),
+        ((1366, 768), QSize(1200, 700), QSize(1350, 728)),
+    ],
+)
+def test_the_main_window_first_opens_using_the_screen_and_fits_a_small_one(
+    open_main, demo_db, screen, least, most
+):
+    from ui.screen import pretend_screen
+
+    with pretend_screen(*screen):
+        main = open_main(demo_db, show=False)
+    size = main.size()
+    assert size.width() >= least.width() and size.height() >= least.height()
+    assert size.width() <= most.width() and size.height() <= most.height()
+
+
+def test_the_view_menu_names_the_navigator_not_the_campaign(main):
+    assert main.navigator_dock.windowTitle() == main.nav.campaign.name
+    assert main.navigator_action.text() == "&Navigator"
+    assert main.view_menu.actions()[0].text() == "&Navigator"
+
+
+def test_a_dialog_is_wide_enough_for_its_title(main):
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from ui.dialogs.base import TITLE_BAR_BUTTONS, title_room
+    from ui.dialogs.campaign import PlayerDialog
+
+    dialog = PlayerDialog(main, "Add player")
+    title_room(dialog)
+    bold = QFont(dialog.font())
+    bold.setBold(True)
+    assert dialog.minimumWidth() >= QFontMetrics(bold).horizontalAdvance("Add player") + (
+        TITLE_BAR_BUTTONS
+    )
+    dialog.deleteLater()
+
+
+def test_status_messages_keep_their_room_beside_a_long_database_path(open_main, demo_db, qtbot):
+    main = open_main(demo_db)
+    main.resize(1000, 600)
+    label = main.database_label
+    long_path = "/home/organizer/" + "very-long-folder-name/" * 8 + "brikdesk.sqlite3"
+    main.database_opened(long_path)
+    qtbot.wait(10)
+    assert label.text() == f"Database: {long_path}"  # whole, and in the tooltip
+    assert long_path in label.toolTip()
+    shown = label.shown_text()
+    assert shown.startswith("Database: /home") and "…" in shown and shown.endswith("sqlite3")
+    message = "Deleted Sir Reginald Studsworth and 3 other units (Ctrl+Z brings them back)"
+    main.statusBar().showMessage(message)
+    room = label.geometry().left()
+    assert main.statusBar().fontMetrics().horizontalAdvance(message) < room

@@ -13,13 +13,14 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QObject, QRectF, Qt, QTimer
+from PySide6.QtCore import QObject, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import (
     QAction,
     QColor,
     QIcon,
     QKeySequence,
     QPainter,
+    QPaintEvent,
     QPixmap,
     QUndoGroup,
     QUndoStack,
@@ -366,3 +367,32 @@ def tree_children(parent: QTreeWidgetItem) -> list[QTreeWidgetItem]:
 
 def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that asks for at most ``chars`` average characters and shows what
+    fits, with "…" in the middle; ``text()`` stays whole (a status bar's database path)."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None, chars: int = 48) -> None:
+        super().__init__(text, parent)
+        self._chars = chars
+        self.setContentsMargins(10, 0, 6, 0)  # apart from the message and the next label
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        most = self.fontMetrics().averageCharWidth() * self._chars
+        return QSize(min(hint.width(), most), hint.height())
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        return QSize(min(hint.width(), self.fontMetrics().averageCharWidth() * 12), hint.height())
+
+    def shown_text(self) -> str:
+        """The text as drawn in the label's width."""
+        width = self.contentsRect().width()
+        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideMiddle, width)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        painter.drawText(self.contentsRect(), int(Qt.AlignmentFlag.AlignVCenter), self.shown_text())

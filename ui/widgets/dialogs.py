@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractButton,
     QDialog,
@@ -95,11 +95,27 @@ def buttons_last(buttons: QDialogButtonBox) -> None:
     buttons.show()
 
 
+#: Room a window manager takes beside a title: the icon and the close, maximize and minimize
+#: buttons (openbox, GNOME and KDE take 90 to 130 pixels).
+TITLE_BAR_BUTTONS = 140
+
+
+def title_room(window: QWidget) -> None:
+    """Widen ``window`` so that its whole title fits in the title bar (a short form under a
+    long title: "Add player" was cut to "Add pl…")."""
+    font = QFont(window.font())
+    font.setBold(True)  # title bars draw in bold on most desktops
+    need = QFontMetrics(font).horizontalAdvance(window.windowTitle()) + TITLE_BAR_BUTTONS
+    if window.minimumWidth() < need:
+        window.setMinimumWidth(need)
+
+
 def ready_to_type(dialog: QDialog, buttons: QDialogButtonBox | None = None) -> None:
     """Open ``dialog`` ready to type (convention 16) and fitting the screen: its buttons last
     in the tab order, the focus on its first field."""
     if buttons is not None:
         buttons_last(buttons)
+    title_room(dialog)
     fit_to_screen(
         dialog,
         *(

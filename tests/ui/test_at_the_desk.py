@@ -438,3 +438,59 @@ def test_status_messages_keep_their_room_beside_a_long_database_path(open_main, 
     main.statusBar().showMessage(message)
     room = label.geometry().left()
     assert main.statusBar().fontMetrics().horizontalAdvance(message) < room
+
+
+def test_roster_columns_share_the_width_by_content_and_follow_the_window(main, roster, qtbot):
+    from ui.models import roster as cols
+
+    table = roster.table
+    fm = table.fontMetrics()
+
+    def longest(column: int) -> int:
+        texts = [roster.model.index(r, column).data() or "" for r in range(roster.model.rowCount())]
+        return max(fm.horizontalAdvance(t) for t in texts)
+
+    roster.resize(1600, 800)
+    qtbot.waitUntil(lambda: table.columnWidth(cols.HANDS) > longest(cols.HANDS))
+    # With room, no text is cut: "Heavy Armor, Body Armor" is longer than Worn's usual limit.
+    assert fm.horizontalAdvance("Heavy Armor, Body Armor") > 24 * fm.averageCharWidth()
+    # Warnings: no wider than its longest text (and heading) needs, not stretched to the edge.
+    header_fm = table.horizontalHeader().fontMetrics()
+    warn_need = max(longest(cols.WARNINGS) + 40, header_fm.horizontalAdvance("Warnings") + 40)
+    assert table.columnWidth(cols.WARNINGS) <= warn_need
+    assert table.columnWidth(cols.WORN) > longest(cols.WORN)
+    # Narrower: the other columns give up room before In hand and the names do.
+    roster.resize(1100, 700)
+
+    def shown() -> int:
+        hh = table.horizontalHeader()
+        return sum(table.columnWidth(i) for i in range(11) if not hh.isSectionHidden(i))
+
+    qtbot.waitUntil(lambda: shown() <= table.viewport().width())
+    assert table.columnWidth(cols.NAME) > longest(cols.NAME)
+    hands = table.columnWidth(cols.HANDS)
+    assert hands > 2 * table.columnWidth(cols.WORN) and hands > table.columnWidth(cols.WARNINGS)
+    # A width set by hand is the organizer's: kept, also after reopening.
+    table.setColumnWidth(cols.WARNINGS, 260)
+    roster.resize(1500, 700)
+    qtbot.wait(20)
+    assert table.columnWidth(cols.WARNINGS) == 260
+    army_id = roster.army_id
+    roster.close()
+    again = main.open_roster(army_id)
+    qtbot.waitExposed(again)
+    assert again.table.columnWidth(cols.WARNINGS) == 260
+
+
+def test_fitted_columns_are_fitted_again_in_the_next_session(main, roster, qtbot):
+    from ui.models import roster as cols
+
+    roster.resize(900, 600)
+    qtbot.wait(20)
+    narrow = roster.table.columnWidth(cols.HANDS)
+    army_id = roster.army_id
+    roster.close()
+    again = main.open_roster(army_id)
+    again.resize(1600, 800)
+    qtbot.waitExposed(again)
+    qtbot.waitUntil(lambda: again.table.columnWidth(cols.HANDS) > narrow)

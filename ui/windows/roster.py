@@ -22,6 +22,7 @@ from PySide6.QtCore import (
     QModelIndex,
     QObject,
     QPoint,
+    QSize,
     Qt,
     QTimer,
     Signal,
@@ -60,9 +61,9 @@ from brikdesk.services.roster import Roster, UnitPatch, UnitRow
 from brikdesk.services.summaries import NO_BUDGET, ArmyPatch
 from ui.bus import Bus
 from ui.glyphs import warning_sign
-from ui.models.roster import HIDDEN_BY_DEFAULT, NAME, UnitTableModel
+from ui.models.roster import HANDS, HIDDEN_BY_DEFAULT, NAME, UnitTableModel
 from ui.models.table import IdRole
-from ui.screen import fit_to_screen
+from ui.screen import fit_to_screen, roomy_size
 from ui.settings import AppSettings
 from ui.widgets.common import (
     Actions,
@@ -193,6 +194,9 @@ class ArmyHeader(QFrame):
 ADD_COUNT_KEY = "roster/add_count"
 #: How many units Add several offers before it has been used.
 DEFAULT_ADD_COUNT = 3
+#: True when the roster's column widths are the organizer's own (set by hand): kept as they
+#: are; otherwise the columns are fitted to their texts whenever the table's width changes.
+OWN_COLUMNS_KEY = "roster/own_columns"
 #: The most characters of a name the Name column widens for (longer names end in "…").
 NAME_CHARS = 40
 
@@ -247,6 +251,8 @@ class RosterWindow(QMainWindow):
         self._select_after: tuple[UnitId, ...] = ()
         self._targeted: tuple[UnitId, ...] | None = None
         self._closing = False
+        self._fitting = False  # the columns are being fitted (not resized by the organizer)
+        self._columns_restored = False  # the organizer's own widths are shown
 
         self.banner = MessageBanner(self)
         self.runner = Actions(self, undo_stack, bus, self.banner)
@@ -318,7 +324,10 @@ class RosterWindow(QMainWindow):
         hh = self.table.horizontalHeader()
         hh.setSectionsMovable(True)
         hh.setHighlightSections(False)
-        hh.setStretchLastSection(True)
+        # Columns as wide as their texts (``_fit``), not the last one stretched to the edge:
+        # Warnings took the room that In hand needed.
+        hh.setStretchLastSection(False)
+        hh.sectionResized.connect(self._section_resized)
         for i, col in enumerate(self.model.columns):
             if col.width_hint:
                 self.table.setColumnWidth(i, col.width_hint)
@@ -332,8 +341,13 @@ class RosterWindow(QMainWindow):
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.table.selectionModel().currentRowChanged.connect(self._selection_changed)
         self.table.doubleClicked.connect(self._double_clicked)
-        # Unit types dragged from the catalog window are added here (``eventFilter``).
+        # Unit types dragged from the catalog window are added here (``eventFilter``), and a
+        # resize fits the columns again (after the layout settles: one fit per resize burst).
         self._dropped_type: str | None = None
+        self._fit_timer = QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self._fit)
         self.table.viewport().setAcceptDrops(True)
         self.table.viewport().installEventFilter(self)
         lv.addWidget(self.table, 1)
@@ -665,8 +679,8 @@ class RosterWindow(QMainWindow):
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
 
     def _restore_layout(self) -> None:
-        self.resize(1340, 800)
-        self.settings.restore_geometry("roster", self)
+        if not self.settings.restore_geometry("roster", self):
+            self.resize(roomy_size(self, QSize(1340, 800), 0.8))
         fit_to_screen(self, self.width(), self.height())
         state = self.settings.get_bytes("roster/splitter")
         if state is not None:
@@ -678,8 +692,12 @@ class RosterWindow(QMainWindow):
         self._columns_restored = False
         if header is not None:
             hh = self.table.horizontalHeader()
-            self._columns_restored = hh.restoreState(header)
+            self._fitting = True  # the restored widths are the organizer's only if flagged
+            restored = hh.restoreState(header)
+            self._fitting = False
+            hh.setStretchLastSection(False)
             hh.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+            self._columns_restored = restored and self.settings.get_bool(OWN_COLUMNS_KEY)
 
     def _header_menu(self, pos: QPoint) -> None:
         from PySide6.QtWidgets import QMenu
@@ -699,6 +717,7 @@ class RosterWindow(QMainWindow):
         self.settings.save_bytes("roster/splitter", self.splitter.saveState())
         self.settings.save_bytes("roster/side", self.side.saveState())
         self.settings.save_bytes("roster/header", self.table.horizontalHeader().saveState())
+        self.settings.set(OWN_COLUMNS_KEY, self._columns_restored)
 
     # -- loading ----------------------------------------------------------------------------
 
@@ -752,7 +771,9 @@ class RosterWindow(QMainWindow):
         )
         needed = min(widest + pad, fm.averageCharWidth() * NAME_CHARS + pad)
         if self.table.columnWidth(NAME) < needed:
+            fitting, self._fitting = self._fitting, True
             self.table.setColumnWidth(NAME, needed)
+            self._fitting = fitting
 
     def _refresh_units(self, ids: Sequence[UnitId]) -> None:
         """Update only these rows (an edit made here); the header total from the rows."""
@@ -791,9 +812,30 @@ class RosterWindow(QMainWindow):
     def _on_status(self, text: str) -> None:
         self.statusBar().showMessage(text, 10_000)
 
+    def _section_resized(self, *_args: object) -> None:
+        """A column the organizer widened or narrowed by hand: keep their widths from now on
+        (and in later sessions) instead of fitting them to the texts."""
+        if not self._fitting and self.isVisible():
+            self._columns_restored = True
+
+    def _fit(self) -> None:
+        """Fit the columns to their texts in the table's width (names and what units hold
+        give up room last), unless the organizer set their own widths."""
+        if self._columns_restored:
+            return
+        self._fitting = True
+        try:
+            fit_columns(self.table, keep=(NAME, HANDS))
+        finally:
+            self._fitting = False
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """A unit type dragged from this campaign's catalog onto the table: Add units of it
-        (the dialog opens once the drop is over)."""
+        (the dialog opens once the drop is over). The table resized: fit the columns again."""
+        if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
+            if not self._columns_restored and self.isVisible():
+                self._fit_timer.start()
+            return False
         kinds = (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop)
         if watched is self.table.viewport() and event.type() in kinds:
             assert isinstance(event, QDropEvent)  # DragEnter and DragMove are drop events too
@@ -821,7 +863,7 @@ class RosterWindow(QMainWindow):
                 layout = widget.layout() if widget is not None else None
                 if layout is not None:
                     layout.activate()
-            fit_columns(self.table)
+            self._fit()
         self._fit_names()
         if self._dirty and not self.reload():
             QTimer.singleShot(0, self, self.close)

@@ -494,3 +494,18 @@ def test_fitted_columns_are_fitted_again_in_the_next_session(main, roster, qtbot
     again.resize(1600, 800)
     qtbot.waitExposed(again)
     qtbot.waitUntil(lambda: again.table.columnWidth(cols.HANDS) > narrow)
+
+
+def test_history_charts_start_at_zero_and_say_their_units(main, qtbot):
+    window = main.open_history()
+    qtbot.waitUntil(lambda: window.history is not None, timeout=10_000)
+    window.tabs.setCurrentWidget(window.charts_page)
+    charts = window.charts
+    assert charts is not None
+    for attr, unit in (("value", "CP"), ("alive", "units"), ("kills", "kills")):
+        chart = charts.chart(attr)
+        low, high = chart.y_range()
+        assert -0.05 * high <= low <= 0  # from 0 (a hair below, so that 0 is labelled)
+        top = max(v for s in window.history.series for v in getattr(s, attr))
+        assert top <= high <= top * 1.2 + 1
+        assert chart.item.getAxis("left").labelText == unit

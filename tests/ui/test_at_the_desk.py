@@ -509,3 +509,17 @@ def test_history_charts_start_at_zero_and_say_their_units(main, qtbot):
         top = max(v for s in window.history.series for v in getattr(s, attr))
         assert top <= high <= top * 1.2 + 1
         assert chart.item.getAxis("left").labelText == unit
+
+
+def test_the_main_window_comes_back_where_and_as_it_was(open_main, demo_db, qtbot):
+    # Within the offscreen platform's 800x800 screen (Qt fits a restored window to it).
+    main = open_main(demo_db)
+    main.resize(700, 520)
+    main.move(40, 30)
+    main.resizeDocks([main.navigator_dock], [260], Qt.Orientation.Horizontal)
+    qtbot.wait(10)
+    where, dock = main.geometry(), main.navigator_dock.width()
+    main.close()
+    again = open_main(demo_db)
+    assert again.geometry() == where
+    assert abs(again.navigator_dock.width() - dock) <= 2

@@ -410,8 +410,8 @@ def test_the_view_menu_names_the_navigator_not_the_campaign(main):
 def test_a_dialog_is_wide_enough_for_its_title(main):
     from PySide6.QtGui import QFont, QFontMetrics
 
-    from ui.dialogs.base import TITLE_BAR_BUTTONS, title_room
     from ui.dialogs.campaign import PlayerDialog
+    from ui.widgets.dialogs import TITLE_BAR_BUTTONS, title_room
 
     dialog = PlayerDialog(main, "Add player")
     title_room(dialog)

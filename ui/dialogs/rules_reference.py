@@ -37,7 +37,7 @@ from brikdesk.domain import battle as battle_rules
 from brikdesk.domain.battle import busy as battle_busy
 from brikdesk.domain.battle import first as first_to_act
 from brikdesk.domain.battle import warnings as battle_warnings
-from ui.dialogs.base import lay_out_reader
+from ui.widgets.dialogs import lay_out_reader
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.paths import user_guide_path
-from ui.dialogs.base import lay_out_reader
 from ui.screen import fit_to_screen
+from ui.widgets.dialogs import lay_out_reader
 
 
 class GuideBrowser(QTextBrowser):

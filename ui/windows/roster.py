@@ -16,11 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import (
-    QEvent,
     QItemSelection,
     QItemSelectionModel,
     QModelIndex,
-    QObject,
     QPoint,
     QSize,
     Qt,
@@ -29,9 +27,12 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import (
     QCloseEvent,
+    QDragEnterEvent,
+    QDragMoveEvent,
     QDropEvent,
     QGuiApplication,
     QKeySequence,
+    QResizeEvent,
     QShowEvent,
     QUndoStack,
 )
@@ -216,6 +217,45 @@ def typical_unit(rows: Sequence[UnitRow]) -> UnitRow | None:
     return next(r for r in same if loadouts[r.loadout] == best)
 
 
+class RosterTable(QTableView):
+    """The units table. It takes unit types dragged from its campaign's catalog
+    (``type_dropped(key)``) and says when its width changes (``width_changed``): the table's
+    own handlers, not an event filter on it (a filter's window may be half gone while the
+    table's last events arrive)."""
+
+    type_dropped = Signal(str)
+    width_changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.campaign_id: int | None = None
+        self.setAcceptDrops(True)
+
+    def _take(self, event: QDropEvent) -> str | None:
+        key = dropped_unit_type(event.mimeData(), self.campaign_id)
+        if key is not None:
+            event.setDropAction(Qt.DropAction.CopyAction)
+            event.accept()
+        else:
+            event.ignore()
+        return key
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        self._take(event)
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        self._take(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        key = self._take(event)
+        if key is not None:
+            self.type_dropped.emit(key)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.width_changed.emit()
+
+
 class RosterWindow(QMainWindow):
     """The roster of army ``army_id``. ``closed(army_id)`` when it closes."""
 
@@ -304,7 +344,7 @@ class RosterWindow(QMainWindow):
         lv.addWidget(self.filter)
 
         self.model = UnitTableModel(self._commit_edit, self)
-        self.table = QTableView(left)
+        self.table = RosterTable(left)
         self.table.setObjectName("unitTable")
         self.table.setModel(self.model)
         self.table.setItemDelegate(ValidatingDelegate(self.table))
@@ -348,8 +388,8 @@ class RosterWindow(QMainWindow):
         self._fit_timer.setSingleShot(True)
         self._fit_timer.setInterval(0)
         self._fit_timer.timeout.connect(self._fit)
-        self.table.viewport().setAcceptDrops(True)
-        self.table.viewport().installEventFilter(self)
+        self.table.type_dropped.connect(self._type_dropped)
+        self.table.width_changed.connect(self._table_resized)
         lv.addWidget(self.table, 1)
         self.splitter.addWidget(left)
 
@@ -727,6 +767,7 @@ class RosterWindow(QMainWindow):
             roster = self.services.roster.roster(self.army_id)
             if first or self.catalog is None or self.campaign_id != roster.army.campaign_id:
                 self.campaign_id = roster.army.campaign_id
+                self.table.campaign_id = self.campaign_id
                 self.catalog = self.services.catalog.catalog(self.campaign_id)
                 self.loadout.set_catalog(self.catalog)
         except UserError:
@@ -829,26 +870,16 @@ class RosterWindow(QMainWindow):
         finally:
             self._fitting = False
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """A unit type dragged from this campaign's catalog onto the table: Add units of it
-        (the dialog opens once the drop is over). The table resized: fit the columns again."""
-        if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
-            if not self._columns_restored and self.isVisible():
-                self._fit_timer.start()
-            return False
-        kinds = (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop)
-        if watched is self.table.viewport() and event.type() in kinds:
-            assert isinstance(event, QDropEvent)  # DragEnter and DragMove are drop events too
-            key = dropped_unit_type(event.mimeData(), self.campaign_id)
-            if key is None:
-                return False
-            event.setDropAction(Qt.DropAction.CopyAction)
-            event.accept()
-            if event.type() == QEvent.Type.Drop:
-                self._dropped_type = key
-                QTimer.singleShot(0, self, self._add_dropped)
-            return True
-        return super().eventFilter(watched, event)
+    def _table_resized(self) -> None:
+        """The table's width changed: fit the columns again (unless they are the organizer's)."""
+        if not self._columns_restored and self.isVisible():
+            self._fit_timer.start()
+
+    def _type_dropped(self, key: str) -> None:
+        """A unit type dragged from the catalog onto the table: Add units of it (the dialog
+        opens once the drop is over)."""
+        self._dropped_type = key
+        QTimer.singleShot(0, self, self._add_dropped)
 
     def _add_dropped(self) -> None:
         key, self._dropped_type = self._dropped_type, None

@@ -56,11 +56,12 @@ from ui.dialogs.campaign import (
     PlayerDialog,
 )
 from ui.dialogs.progress import ProgressJob
-from ui.screen import fit_to_screen
+from ui.screen import centre_on_screen, fit_to_screen, roomy_size
 from ui.settings import AppSettings
 from ui.undo import UndoScopes, chain
 from ui.widgets.common import (
     Actions,
+    ElidedLabel,
     MessageBanner,
     make_action,
     show_storage_error,
@@ -308,6 +309,8 @@ class MainWindow(QMainWindow):
 
         self.navigator_action = self.navigator_dock.toggleViewAction()
         self.navigator_action.setText("&Navigator")
+        # The dock's title is the campaign's name; its menu entry stays "Navigator".
+        self.navigator_dock.windowTitleChanged.connect(self._name_navigator_action)
         self.navigator_action.setShortcut(QKeySequence("Ctrl+1"))
         self.navigator_action.setObjectName("navigatorAction")
         self.overview_action = act(
@@ -429,6 +432,13 @@ class MainWindow(QMainWindow):
             tip="Modifiers and how BrikDesk reads the rules",
             icon=icon(sp.SP_MessageBoxQuestion),
         )
+        self.guide_action = act(
+            self,
+            "&User guide",
+            self.show_user_guide,
+            name="userGuideAction",
+            tip="The guide to BrikDesk's windows, with pictures (shipped with the app)",
+        )
         self.about_action = act(
             self,
             "&About BrikDesk",
@@ -530,7 +540,9 @@ class MainWindow(QMainWindow):
                 self.battle_sheet_action,
             ],
         )
-        self.help_menu = menu("&Help", "helpMenu", [self.rules_action, None, self.about_action])
+        self.help_menu = menu(
+            "&Help", "helpMenu", [self.guide_action, self.rules_action, None, self.about_action]
+        )
         self.navigator.addActions(
             [
                 self.open_roster_action,
@@ -580,16 +592,28 @@ class MainWindow(QMainWindow):
     def _build_status_bar(self) -> None:
         status = self.statusBar()
         status.setObjectName("statusBar")
-        self.database_label = QLabel(f"Database: {self.database}" if self.database else "", status)
-        self.database_label.setObjectName("databaseLabel")
-        self.database_label.setToolTip(
-            "The database BrikDesk is using (--db URL or BRIKDESK_DB choose another)"
+        # A long path is shortened in the middle (whole in the tooltip), so that messages keep
+        # their room and never run into it.
+        self.database_label = ElidedLabel(
+            f"Database: {self.database}" if self.database else "", status
         )
+        self.database_label.setObjectName("databaseLabel")
+        self._database_tip()
         status.addPermanentWidget(self.database_label)
         self.edition_label = QLabel(f"Rules: BrikWars {DEFAULT_EDITION}", status)
+        self.edition_label.setContentsMargins(6, 0, 4, 0)
         self.edition_label.setObjectName("editionLabel")
         status.addPermanentWidget(self.edition_label)
         status.showMessage("Ready")
+
+    def _name_navigator_action(self, *_args: object) -> None:
+        self.navigator_action.setText("&Navigator")
+
+    def _database_tip(self) -> None:
+        self.database_label.setToolTip(
+            f"{self.database_label.text()}\nThe database BrikDesk is using "
+            "(--db URL or BRIKDESK_DB choose another)"
+        )
 
     def _restore_layout(self) -> None:
         # The docks and toolbars first: restoring them after the geometry would shrink the
@@ -597,7 +621,10 @@ class MainWindow(QMainWindow):
         state = self.settings.get_bytes("main/state")
         if state is not None:
             self.restoreState(state)
-        self.settings.restore_geometry("main", self)
+        if not self.settings.restore_geometry("main", self):
+            # The first start: most of the screen (names and lists uncut on a big monitor).
+            self.resize(roomy_size(self, QSize(1200, 760)))
+            centre_on_screen(self)
         fit_to_screen(self, self.width(), self.height())
 
     # -- campaigns ------------------------------------------------------------------------
@@ -612,6 +639,7 @@ class MainWindow(QMainWindow):
         """The services have their database: name it and show the last campaign."""
         self.database = database
         self.database_label.setText(f"Database: {database}" if database else "")
+        self._database_tip()
         self.settings.use_database(database)
         self.statusBar().showMessage("Ready", 5000)
         self._open_initial_campaign()
@@ -838,7 +866,11 @@ class MainWindow(QMainWindow):
         and imports again."""
         if path is None:
             path = FileChooser.open_path(
-                self, "Import campaign", "BrikDesk campaigns (*.json);;All files (*)"
+                self,
+                "Import campaign",
+                "BrikDesk campaigns (*.json);;All files (*)",
+                settings=self.settings,
+                kind="imports",
             )
             if path is None:
                 return None
@@ -894,6 +926,8 @@ class MainWindow(QMainWindow):
                 "BrikDesk campaigns (*.json)",
                 f"{safe.strip()}.json",
                 ".json",
+                settings=self.settings,
+                kind="exports",
             )
             if path is None:
                 return None
@@ -1155,6 +1189,8 @@ class MainWindow(QMainWindow):
                 return None
             self.rosters[army_id] = window
             window.closed.connect(self._roster_closed)
+            window.army_made.connect(self._army_made)
+            window.ask_army = self._ask_army
             n = len(self.rosters) - 1
             if n:  # cascade, so a new roster doesn't hide the previous one
                 window.move(window.pos() + QPoint(28 * n, 28 * n))
@@ -1162,6 +1198,16 @@ class MainWindow(QMainWindow):
         window.raise_()
         window.activateWindow()
         return window
+
+    def _ask_army(self, *args: Any, **kwargs: Any) -> Any:
+        """The army dialog for a roster's Duplicate army (screens do not import the shell's
+        dialogs)."""
+        return ArmyDialog.ask(*args, **kwargs)
+
+    def _army_made(self, army_id: int) -> None:
+        """A roster made a new army (Duplicate army): select it and open its roster."""
+        self.navigator.select(ARMY, army_id)
+        self.open_roster(ArmyId(army_id))
 
     def _roster_closed(self, army_id: ArmyId) -> None:
         self.rosters.pop(army_id, None)
@@ -1505,6 +1551,19 @@ class MainWindow(QMainWindow):
         reference.raise_()
         reference.activateWindow()
         return reference
+
+    def show_user_guide(self) -> QWidget | None:
+        """Help > User guide: the guide shipped with the app, in a window (offline)."""
+        from ui.dialogs.user_guide import UserGuideWindow
+
+        try:
+            guide = UserGuideWindow(self)
+        except (FileNotFoundError, OSError) as exc:
+            self.banner.show_error(f"The user guide can't be shown: {exc}")
+            return None
+        guide.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        guide.show()
+        return guide
 
     def show_about(self) -> AboutDialog:
         """Open the About dialog (window-modal, not blocking) and return it."""

@@ -30,6 +30,9 @@ MAX_RECENT = 8
 KEY_DICE_MODE = "preferences/dice_mode"
 KEY_TABLE_FONT = "preferences/table_font_percent"
 KEY_EDITION = "preferences/new_campaign_edition"
+#: The kinds of files whose dialogs start in the folder last used for that kind: roster sheets
+#: and texts, battle and campaign reports, campaign and chart exports, imported campaigns.
+FOLDER_KINDS = ("rosters", "reports", "exports", "imports")
 #: Table mode's text size in percent of the application's: the default and the range offered.
 DEFAULT_TABLE_FONT = 155
 MIN_TABLE_FONT = 100
@@ -183,6 +186,21 @@ class AppSettings:
     @new_campaign_edition.setter
     def new_campaign_edition(self, edition: str | None) -> None:
         self.set(KEY_EDITION, edition or None)
+
+    # -- file dialogs ---------------------------------------------------------------------
+
+    def last_folder(self, kind: str) -> Path:
+        """The folder the last file of ``kind`` (one of ``FOLDER_KINDS``) was saved to or
+        opened from, while it exists; else the home folder."""
+        value = str(self._s.value(f"folders/{kind}") or "").strip()
+        if value and Path(value).is_dir():
+            return Path(value)
+        return Path.home()
+
+    def remember_folder(self, kind: str, folder: str | os.PathLike[str]) -> None:
+        """A file of ``kind`` was just chosen in ``folder``: start there next time."""
+        if kind in FOLDER_KINDS:
+            self._s.setValue(f"folders/{kind}", str(Path(folder).resolve()))
 
     # -- windows --------------------------------------------------------------------------
 

@@ -143,6 +143,13 @@ def write_text(path: str | os.PathLike[str], text: str) -> Path:
     return write_atomically(path, text, field="out")
 
 
+def _umask() -> int:
+    """The process's umask (read by setting it and putting it back)."""
+    old = os.umask(0o022)
+    os.umask(old)
+    return old
+
+
 def write_report_markdown(report: BattleReport, path: str | os.PathLike[str]) -> Path:
     """The battle report as a Markdown file (for a forum post)."""
     return write_text(path, report_markdown(report))

@@ -82,7 +82,7 @@ def test_menus(window: MainWindow) -> None:
         "&Quit",
     ]
     assert menus["&Edit"][0].startswith("&Undo") and menus["&Edit"][1].startswith("&Redo")
-    assert menus["&Help"] == ["&Rules reference", "&About BrikDesk"]
+    assert menus["&Help"] == ["&User guide", "&Rules reference", "&About BrikDesk"]
     assert "&Open battle" in menus["&Battle"]
     assert window.quit_action.shortcut() == QKeySequence(QKeySequence.StandardKey.Quit)
     assert window.undo_action.shortcut().toString() == "Ctrl+Z"

@@ -164,6 +164,13 @@ def _rules_reference(w: World) -> tuple[QDialog, Any]:
     return d, d.filter
 
 
+def _user_guide(w: World) -> tuple[QDialog, Any]:
+    from ui.dialogs.user_guide import UserGuideWindow
+
+    d = UserGuideWindow(None)
+    return d, d.browser  # a page to read: Page Down scrolls it at once
+
+
 def _order(w: World) -> tuple[QDialog, Any]:
     from ui.panels.start_dialog import OrderDialog, PlayerChoice
 
@@ -289,6 +296,7 @@ DIALOGS: dict[str, Callable[[World], tuple[QDialog, Any]]] = {
     "NewEntryDialog": _new_entry,
     "EndBattleDialog": _end_battle,
     "RulesReferenceDialog": _rules_reference,
+    "UserGuideWindow": _user_guide,
     "OrderDialog": _order,
     "StartBattleDialog": _start_battle,
     "UnitPicker": _unit_picker,

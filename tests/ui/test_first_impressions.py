@@ -28,7 +28,7 @@ from ui.models import roster as cols
 from ui.panels.start_dialog import StartBattleDialog
 from ui.settings import AppSettings, DiceMode
 from ui.widgets.print_options import load_report_choice, load_roster_choice
-from ui.windows.roster import ADD_COUNT_KEY, typical_unit
+from ui.windows.roster import ADD_COUNT_KEY, DEFAULT_ADD_COUNT, typical_unit
 from ui.windows.unit_dialogs import AddUnitsDialog
 
 # -- the toolbar keeps its geometry (convention 16) -------------------------------------------
@@ -100,7 +100,8 @@ def test_add_several_offers_the_most_common_type_its_equipment_and_the_last_coun
 
     monkeypatch.setattr(AddUnitsDialog, "ask", classmethod(ask))
     added = roster.add_copies()
-    assert offered[0] == ("minifig", 1, f"Same as {typical.name}")
+    assert offered[0][:2] == ("minifig", DEFAULT_ADD_COUNT)
+    assert offered[0][2].startswith(f"Same as {typical.name} (")
     assert len(added) == 4
     new = [r for r in _rows(main, army) if r.id in added]
     assert all(r.type_key == "minifig" and r.loadout == typical.loadout for r in new)

@@ -37,6 +37,16 @@ METRICS = (
 )
 
 
+#: How far below 0 the y axis reaches, as a share of its top (room for the 0's label).
+Y_FOOT = 0.04
+
+
+def y_top(highest: float) -> float:
+    """The top of a y axis that starts at 0: a little above the highest value (room for the
+    line at the top), at least 1."""
+    return max(1.0, highest * 1.08 + 0.5)
+
+
 def army_colours(history: CampaignHistory) -> dict[int, QColor]:
     out: dict[int, QColor] = {}
     seen: dict[str, int] = {}
@@ -71,12 +81,14 @@ class HistoryChart(QWidget):
         item.showGrid(x=False, y=True, alpha=0.25)
         item.setMenuEnabled(False)
         item.getViewBox().setMouseEnabled(x=True, y=False)
-        item.getViewBox().enableAutoRange(axis="y", enable=True)
-        item.getViewBox().setAutoVisible(y=True)
+        # The y axis starts at 0 (a drop from 80 to 75 CP is not drawn as a collapse) and
+        # says what its numbers are.
+        item.getViewBox().enableAutoRange(axis="y", enable=False)
         for axis in ("left", "bottom"):
             item.getAxis(axis).setPen(pg.mkPen("#555555"))
             item.getAxis(axis).setTextPen(pg.mkPen("#333333"))
         item.setLabel("bottom", "Battle")
+        item.setLabel("left", unit)
         self.curves: dict[int, pg.PlotDataItem] = {}
         #: Per army: hollow rings on the points rebuilt as approximate (``ArmySeries``).
         self.approximate: dict[int, pg.PlotDataItem] = {}
@@ -122,7 +134,14 @@ class HistoryChart(QWidget):
         item.getAxis("bottom").setTicks([ticks, [(i, str(i)) for i in range(1, n)]])
         item.getViewBox().setLimits(xMin=-0.5, xMax=max(1, n - 1) + 0.5)
         item.setXRange(-0.4, max(1, n - 1) + 0.4, padding=0)
-        item.enableAutoRange(axis="y")
+        top = y_top(max((v for s in history.series for v in getattr(s, self.attr)), default=0))
+        # A hair below 0, so that the axis's 0 is labelled (pyqtgraph hides a label on the edge).
+        item.setYRange(-top * Y_FOOT, top, padding=0)
+
+    def y_range(self) -> tuple[float, float]:
+        """The y axis's range as shown: a hair below 0 to its top."""
+        low, high = self.item.getViewBox().viewRange()[1]
+        return low, high
 
     def export(self, path: str | os.PathLike[str]) -> Path:
         """Write the chart as ``.png`` or ``.svg`` (the file's ending chooses)."""

@@ -35,6 +35,7 @@ from brikdesk.errors import UserError
 from brikdesk.services import Changes, Services
 from ui.bus import Bus
 from ui.screen import fit_to_screen
+from ui.settings import AppSettings
 from ui.widgets.common import MessageBanner
 from ui.widgets.dialogs import FileChooser
 from ui.workers import start_job
@@ -194,6 +195,11 @@ class HistoryWindow(QWidget):
 
     # -- reading --------------------------------------------------------------------------
 
+    def _settings(self) -> AppSettings | None:
+        """The main window's settings (where the file dialogs' folders are remembered)."""
+        own = getattr(self.parent(), "settings", None)
+        return own if isinstance(own, AppSettings) else None
+
     def reload(self) -> None:
         """Read the history again, on a worker (a long campaign takes a moment)."""
         if self._loading:
@@ -310,9 +316,17 @@ class HistoryWindow(QWidget):
         charts = self.show_charts()
         chart = charts.chart(attr)
         if path is None:
-            kind = "PNG image (*.png)" if suffix == ".png" else "SVG drawing (*.svg)"
+            files = "PNG image (*.png)" if suffix == ".png" else "SVG drawing (*.svg)"
             name = f"{self.history.campaign if self.history else 'campaign'} - {chart.title}"
-            path = FileChooser.save_path(self, f"Export {chart.title}", kind, name + suffix, suffix)
+            path = FileChooser.save_path(
+                self,
+                f"Export {chart.title}",
+                files,
+                name + suffix,
+                suffix,
+                settings=self._settings(),
+                kind="exports",
+            )
             if path is None:
                 return None
         try:
@@ -348,6 +362,8 @@ class HistoryWindow(QWidget):
                 "PDF (*.pdf)",
                 f"{self.history.campaign} - campaign report.pdf",
                 ".pdf",
+                settings=self._settings(),
+                kind="reports",
             )
             if path is None:
                 return False
@@ -386,6 +402,8 @@ class HistoryWindow(QWidget):
                 "Markdown (*.md)",
                 f"{self.history.campaign} - campaign report.md",
                 ".md",
+                settings=self._settings(),
+                kind="reports",
             )
             if path is None:
                 return None

@@ -31,6 +31,7 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 SHOTS = {
     "main-window.png": "the main window on the demo campaign",
     "roster.png": "an army's roster window",
+    "add-units.png": "the Add units dialog over a roster",
     "catalog.png": "the weapon catalog",
     "battle-panel.png": "the battle in progress with its panel",
     "combat-wizard.png": "the combat wizard",
@@ -68,6 +69,25 @@ def save(app, widget, out: Path, name: str) -> None:
     print(f"{name}: {SHOTS[name]}")
 
 
+def save_over(app, back, front, out: Path, name: str) -> None:
+    """``front`` (a dialog) drawn where it stands over its window ``back``, as the user sees
+    them (each is grabbed on its own: the offscreen platform composes no screen)."""
+    from PySide6.QtGui import QColor, QPainter
+
+    settle(app, front.isVisible)
+    settle(app)
+    picture = back.grab()
+    painter = QPainter(picture)
+    at = front.geometry().topLeft() - back.geometry().topLeft()
+    painter.drawPixmap(at, front.grab())
+    painter.setPen(QColor("#555555"))
+    painter.drawRect(at.x(), at.y(), front.width() - 1, front.height() - 1)
+    painter.end()
+    if not picture.save(str(out / name)):
+        raise SystemExit(f"make_screenshots: could not write {out / name}")
+    print(f"{name}: {SHOTS[name]}")
+
+
 def make(out: Path, tmp: Path) -> None:
     from PySide6.QtWidgets import QApplication
 
@@ -99,6 +119,17 @@ def make(out: Path, tmp: Path) -> None:
     assert roster is not None
     roster.resize(1100, 650)
     save(app, roster, out, "roster.png")
+    from ui.windows.roster import typical_unit
+    from ui.windows.unit_dialogs import AddUnitsDialog
+
+    typical = typical_unit(roster.model.all_rows())
+    assert typical is not None and roster.catalog is not None
+    dialog = AddUnitsDialog(roster, roster.catalog, typical.type_key, 3, typical)
+    dialog.show()
+    settle(app, dialog.isVisible)
+    dialog.move(roster.geometry().center() - dialog.rect().center())
+    save_over(app, roster, dialog, out, "add-units.png")
+    dialog.reject()
     roster.close()
 
     catalog = main.open_catalog()

@@ -608,7 +608,7 @@ def shut_down(window: MainWindow) -> None:
 
     Every user action was committed in its own transaction when it was made; this closes the
     windows (saving layout and geometry), syncs the settings, closes the database and flushes
-    the log, so that the process may then end at once (``leave``).
+    the log, so that the process ends with nothing left to write.
     """
     window.close()
     window.settings.sync()
@@ -618,13 +618,3 @@ def shut_down(window: MainWindow) -> None:
     logging.shutdown()
     sys.stdout.flush()
     sys.stderr.flush()
-
-
-def leave(code: int) -> None:
-    """End the process now, after ``shut_down``.
-
-    Python's own teardown (destroying a few thousand module objects and every Qt wrapper) takes
-    200-250 ms after the window is gone and saves nothing; the user is waiting for the window to
-    disappear and the shell prompt to come back.
-    """
-    os._exit(code)

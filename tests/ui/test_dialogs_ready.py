@@ -164,6 +164,13 @@ def _rules_reference(w: World) -> tuple[QDialog, Any]:
     return d, d.filter
 
 
+def _user_guide(w: World) -> tuple[QDialog, Any]:
+    from ui.dialogs.user_guide import UserGuideWindow
+
+    d = UserGuideWindow(None)
+    return d, d.browser  # a page to read: Page Down scrolls it at once
+
+
 def _order(w: World) -> tuple[QDialog, Any]:
     from ui.panels.start_dialog import OrderDialog, PlayerChoice
 
@@ -263,6 +270,15 @@ def _long_action(w: World) -> tuple[QDialog, Any]:
     return d, d.what
 
 
+def _edition_change(w: World) -> tuple[QDialog, Any]:
+    from ui.dialogs.edition_change import EditionChangeDialog
+
+    army = w.services.campaigns.list_armies(w.campaign_id)[0]
+    w.services.roster.add_unit(army.id, "skirmisher", name="Scout")
+    d = EditionChangeDialog(None, w.services.editions.preview(w.campaign_id, "2010"))
+    return d, next(iter(d.choices.values()))  # what the first missing type becomes
+
+
 def _who_first(w: World) -> tuple[QDialog, Any]:
     from ui.panels.who_first import WhoFirstDialog
 
@@ -290,6 +306,7 @@ DIALOGS: dict[str, Callable[[World], tuple[QDialog, Any]]] = {
     "NewEntryDialog": _new_entry,
     "EndBattleDialog": _end_battle,
     "RulesReferenceDialog": _rules_reference,
+    "UserGuideWindow": _user_guide,
     "OrderDialog": _order,
     "StartBattleDialog": _start_battle,
     "UnitPicker": _unit_picker,
@@ -302,6 +319,7 @@ DIALOGS: dict[str, Callable[[World], tuple[QDialog, Any]]] = {
     "OpenFailedDialog": _open_failed,
     "LongActionDialog": _long_action,
     "WhoFirstDialog": _who_first,
+    "EditionChangeDialog": _edition_change,
 }
 
 

@@ -25,8 +25,8 @@ history (``ui.undo.perform``; the combat wizard adds to the same history); the r
 what they forbid and the reason appears in the strip above the table. The log's Undo and Redo
 take back this battle's last step, or, when its history is empty (after a restart), the log's
 last action. A refresh updates what changed in place: the rows of the units the tracker's view
-says changed, painted row by row from their records (``table_paint``). Table mode (large type,
-high contrast) is remembered in the settings.
+says changed, each cell painted from its row's record (``row_delegate``). Table mode (large
+type, high contrast) is remembered in the settings.
 """
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ from brikdesk.domain.battle import (
 )
 from brikdesk.domain.combat import AttackKind
 from brikdesk.domain.ids import BattleId, BattleUnitId
+from brikdesk.domain.statuses import BattleStatus
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
 from brikdesk.services.tracker import BattleView
@@ -72,7 +73,7 @@ from ui.panels.battle_header import BattleHeader, StartBar
 from ui.panels.battle_log import BattleLogPane
 from ui.panels.battle_model import BattleUnitModel, Filters
 from ui.panels.filter_bar import FilterBar
-from ui.panels.keys import LegendsSeen, keys_legend, make_action, unit_keys
+from ui.panels.keys import keys_legend, make_action, unit_keys
 from ui.panels.legal import combat_context
 from ui.panels.message_strip import MessageStrip, StillBox, error_text
 from ui.panels.still_rows import StillRows
@@ -136,7 +137,6 @@ class BattlePanel(QWidget):
         self._refreshing = False
         #: The battle state, unit and whether it is live the rules were last asked about.
         self._asked: tuple[BattleView | None, BattleUnitId | None, bool] = (None, None, False)
-        self._legends = LegendsSeen()  # Undo and Redo bring back states already seen
         self._hidden = False
         self._shown_once = False
         self.open_wizard_fn = wizard_opener()
@@ -306,7 +306,7 @@ class BattlePanel(QWidget):
             self.model.set_view(view)
             self.log_pane.show_events(view.id, view.events)
             self.header.show_view(view, self.end_turn_action.toolTip())
-            self.start_bar.setVisible(view.status == "planned")
+            self.start_bar.setVisible(view.status is BattleStatus.PLANNED)
             self.aftermath_bar.show_view(view)
             self._update_enabled()
             # The views lay their rows out now, not on Qt's next timer: what the change moved
@@ -328,7 +328,7 @@ class BattlePanel(QWidget):
         self.end_turn_action.setEnabled(live and not self._hidden)
         self.end_turn_button.setEnabled(live)
         self._update_history()
-        self.start_action.setEnabled(view is not None and view.status == "planned")
+        self.start_action.setEnabled(view is not None and view.status is BattleStatus.PLANNED)
         unit = self.current_unit()
         on_unit = live and unit is not None
         for a in self.unit_actions:
@@ -348,7 +348,7 @@ class BattlePanel(QWidget):
         if asked[0] is not self._asked[0] or asked[1:] != self._asked[1:]:
             self._asked = asked
             self.buttons.set_enabled(on_unit, unit)
-            self.message.set_keys(self._legends.legend(asked[0], unit, keys_legend))
+            self.message.set_keys(keys_legend(asked[0], unit))
 
     def _update_history(self) -> None:
         """Undo and Redo: this battle's history first; with none, the log's own last action

@@ -115,37 +115,3 @@ def keys_legend(view: BattleView | None, unit_id: BattleUnitId | None) -> str:
     else:
         head = f"{name} cannot respond ({why_not.rstrip('.')}): "
     return head + " · ".join([*moves, "T status", end])
-
-
-class LegendsSeen:
-    """The legends worked out lately, by battle state and unit: Undo and Redo bring back a
-    state the legend was worked out for a moment ago (the tracker keeps the very state object
-    of each step of the log), so its legend is not asked of the rules again. A legend depends
-    on the state, the units mustered, the catalog and the setup (and the battle's status):
-    kept with references to them, it is used only for those very objects."""
-
-    KEPT = 32
-
-    def __init__(self) -> None:
-        self._kept: dict[tuple[object, ...], tuple[tuple[object, ...], str]] = {}
-
-    def legend(
-        self,
-        view: BattleView | None,
-        unit_id: BattleUnitId | None,
-        work_out: Callable[[BattleView | None, BattleUnitId | None], str],
-    ) -> str:
-        """The legend of ``unit_id`` in ``view``: the one kept for these very objects, else
-        ``work_out``'s (kept)."""
-        if view is None or unit_id is None:
-            return work_out(view, unit_id)
-        things = (view.state, view.units, view.catalog, view.setup)
-        key = tuple(id(t) for t in things) + (unit_id, view.status)
-        kept = self._kept.get(key)
-        if kept is not None and all(a is b for a, b in zip(kept[0], things, strict=True)):
-            return kept[1]
-        text = work_out(view, unit_id)
-        if len(self._kept) >= self.KEPT:
-            del self._kept[next(iter(self._kept))]  # the oldest
-        self._kept[key] = (things, text)
-        return text

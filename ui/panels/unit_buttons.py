@@ -42,7 +42,7 @@ class UnitButtons(QWidget):
         self.status_button = self._menu_button("Status", "statusButton", fill_status)
         self.wizard_button = QPushButton("Combat wizard…", self)
         self.wizard_button.setObjectName("wizardButton")
-        FixedWidths(self).keep(self.act_button, ("Act", "Respond"))  # as wide for both
+        FixedWidths(self).set_texts(self.act_button, ("Act", "Respond"))  # as wide for both
         for b in (
             self.act_button,
             self.counter_button,

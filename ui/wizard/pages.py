@@ -87,6 +87,7 @@ from brikdesk.domain.ids import BattleUnitId
 from brikdesk.domain.rolling import BennyUse
 from brikdesk.errors import UserError
 from ui.screen import usable_size
+from ui.settings import DiceMode
 from ui.wizard.blast import BlastSections
 from ui.wizard.first import FirstToActBox
 from ui.wizard.widgets import (
@@ -354,7 +355,7 @@ class DicePage(_Page):
     def focus_input(self) -> None:
         """The focus to the dice while the stage needs one, else to Next (or Finish)."""
         if self._stage().need is not None:
-            if self.w.dice_mode == "virtual":
+            if self.w.dice_mode is DiceMode.VIRTUAL:
                 self.dice.roll_button.setFocus()
             else:
                 self.dice.edit.setFocus()
@@ -995,7 +996,6 @@ class ActionPage(DicePage):
             right_width - 2 * 12 - 2,
             2 * self.need_text.fontMetrics().lineSpacing() + self.NEED_TEXT_SLACK,
         )
-        self._text_heights: dict[str, int] = {}  # the sentences' heights, by sentence
         on_card(self.need_head, self.need, self.need_text)
         nl.addWidget(self.need_head)
         nl.addWidget(self.need)
@@ -1204,18 +1204,14 @@ class ActionPage(DicePage):
         if text == lab.text():
             return
         lab.setText(text)
-        height = self._text_heights.get(text)
-        if height is None:
-            if len(self._text_heights) >= 256:
-                self._text_heights.clear()
-            lines = (
-                lab.fontMetrics()
-                .boundingRect(
-                    QRect(0, 0, lab.contentsRect().width(), 100_000), Qt.TextFlag.TextWordWrap, text
-                )
-                .height()
+        lines = (
+            lab.fontMetrics()
+            .boundingRect(
+                QRect(0, 0, lab.contentsRect().width(), 100_000), Qt.TextFlag.TextWordWrap, text
             )
-            height = self._text_heights[text] = lines + self.NEED_TEXT_SLACK
+            .height()
+        )
+        height = lines + self.NEED_TEXT_SLACK
         if height > lab.height():
             lab.setFixedHeight(height)
 

@@ -39,6 +39,7 @@ from brikdesk.domain.rolling import BennyUse, DiceSource, NeedDie, RandomDice
 from brikdesk.errors import StorageError, UserError
 from ui.bus import Bus
 from ui.screen import fit_to_screen
+from ui.settings import DiceMode
 from ui.undo import perform
 from ui.wheel import guard_wheel
 from ui.widgets.common import report_to_active_window
@@ -131,9 +132,8 @@ class CombatWizard(QWizard):
         self.ctx = context_from_view(self.view)
         self.draft: AttackDraft = default_draft(self.ctx, attacker_id)
         self.dice: DiceSource = dice if dice is not None else RandomDice()
-        #: What a dice card offers first: "typed" (the face entry) or "virtual" (the Roll
-        #: button); both can always be used (Edit > Settings).
-        self.dice_mode = "typed"
+        #: What a dice card offers first; both can always be used (Edit > Settings).
+        self.dice_mode = DiceMode.TYPED
         self._action: tuple[AttackDraft, ActionStage] | None = None
         self._damage: tuple[AttackDraft, DamageStage] | None = None
         self._summary: tuple[AttackDraft, ResultSummary] | None = None
@@ -165,10 +165,10 @@ class CombatWizard(QWizard):
         d = aimed_at(self.draft, self.ctx, target)
         self.replace_draft(of_kind(d, self.ctx, kind) if kind is not None else d)
 
-    def set_dice_mode(self, mode: str) -> None:
-        """Offer virtual dice (``"virtual"``: the Roll button has the focus) or typed faces
-        (``"typed"``) first on the dice cards."""
-        self.dice_mode = mode if mode in ("virtual", "typed") else "typed"
+    def set_dice_mode(self, mode: DiceMode) -> None:
+        """Offer virtual dice (the Roll button has the focus) or typed faces first on the dice
+        cards."""
+        self.dice_mode = mode
 
     def _page_shown(self, _page_id: int) -> None:
         current = self.currentPage()

@@ -206,9 +206,7 @@ def test_the_battle_menu_acts_on_the_battle_shown_or_says_what_to_choose(
     assert main.banner.text() == "Open or select a battle to print its mustered units."
     # From the menu: the battle shown, by its id (not the action's checked flag).
     ended, printed = [], []
-    monkeypatch.setattr(
-        EndBattleDialog, "ask", classmethod(lambda cls, parent, sv, bid: ended.append(bid))
-    )
+    monkeypatch.setattr(main, "end_battle", lambda bid: ended.append(bid) or False)
     monkeypatch.setattr(main.battle_sheet_printing, "preview", printed.append)
     main.open_battle(cove(main))
     main.end_battle_action.trigger()
@@ -227,7 +225,9 @@ def test_the_history_buttons_ask_where_and_write_the_campaign_report(
     monkeypatch.setattr(
         FileChooser,
         "save_path",
-        classmethod(lambda cls, parent, title, f, suggested, suffix: tmp_path / f"report{suffix}"),
+        classmethod(
+            lambda cls, parent, title, f, suggested, suffix, **_kw: tmp_path / f"report{suffix}"
+        ),
     )
     qtbot.mouseClick(window.md_button, Qt.MouseButton.LeftButton)
     assert "| Tobias |" in (tmp_path / "report.md").read_text()

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.services.editions import EditionPreview
+from ui.wheel import guard_wheel
 from ui.widgets.dialogs import ready_to_type
 
 
@@ -88,6 +89,7 @@ class EditionChangeDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         ready_to_type(self, buttons)
+        guard_wheel(self)
         if self.choices:  # ready to choose what the first missing entry becomes
             next(iter(self.choices.values())).setFocus(Qt.FocusReason.TabFocusReason)
 

@@ -128,7 +128,7 @@ class EditionService(ServiceBase):
     @storage_errors
     def preview(self, campaign_id: CampaignId, edition: str) -> EditionPreview:
         edition = clean_edition(edition)
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             c = self._get(s, Campaign, campaign_id, "campaign")
             old_cat = load_campaign_catalog(s, campaign_id)
             new_cat = catalog_for_edition(s, campaign_id, edition)

@@ -227,7 +227,7 @@ class HistoryService(ServiceBase):
 
     def _in_progress(self, campaign_id: CampaignId) -> list[BattleInProgress]:
         """The battles being fought, oldest first, with the round the tracker says."""
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             going = s.execute(
                 select(Battle.id, Battle.name)
                 .where(

@@ -612,6 +612,9 @@ def shut_down(window: MainWindow) -> None:
     """
     window.close()
     window.settings.sync()
+    # Reads still running on workers (standings, previews) finish before the database closes
+    # and their windows go away; each is one short read.
+    QThreadPool.globalInstance().waitForDone(10_000)
     db = getattr(window, "db", None)
     if db is not None:
         db.close()

@@ -2,8 +2,10 @@
 
 ``preview(campaign, edition)`` lists every unit type and item the campaign's units use that the
 other edition's catalog has no match for (by key), each with how many units use it and a
-suggested replacement (the same name, else the closest by stats), and each army's cost before
-and after. ``change(campaign, edition, types, items)`` switches the edition and maps every
+suggested replacement (the same name, else the closest by stats), and per army its cost before
+and after and every unit whose cost or stats change (``brikdesk.domain.edition_change``, with
+the suggestions; ``EditionPreview.choose`` works them out again for other choices, with no
+database read). ``change(campaign, edition, types, items)`` switches the edition and maps every
 missing type and item to the one chosen, in one transaction and one undo step; it refuses a
 change that would leave a unit with a type or item the new catalog does not know.
 """
@@ -11,14 +13,21 @@ change that would leave a unit with a type or item the new catalog does not know
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Select, select
 
-from brikdesk.domain.catalog import Catalog, CatalogItem, UnitType
+from brikdesk.domain.catalog import Catalog
+from brikdesk.domain.edition_change import (
+    ArmyChange,
+    ArmyUnits,
+    ChangeCosts,
+    suggest_item,
+    suggest_type,
+)
 from brikdesk.domain.ids import ArmyId, CampaignId, UnitId
-from brikdesk.domain.roster import Loadout, UnitSpec, unit_cost
+from brikdesk.domain.roster import UnitSpec
 from brikdesk.errors import UserError
 from brikdesk.persistence.models import Army, Campaign, Unit
 from brikdesk.services.army_records import spec_of_unit
@@ -44,21 +53,20 @@ class Missing:
 
 
 @dataclass(frozen=True)
-class ArmyCost:
-    army_id: ArmyId
-    army: str
-    before: int
-    after: int  # with the suggestions
-
-
-@dataclass(frozen=True)
 class EditionPreview:
+    """What changing to ``new`` does: ``missing`` types and items, and ``armies`` (each
+    army's cost before and after and its units that change) with the suggestions."""
+
     campaign_id: CampaignId
     old: str
     new: str
     cost_unit: str
     missing: tuple[Missing, ...]
-    armies: tuple[ArmyCost, ...]
+    armies: tuple[ArmyChange, ...]
+    #: The armies' units and the costs of both catalogs, so that other choices are worked
+    #: out at once.
+    rosters: tuple[ArmyUnits, ...] = ()
+    costs: ChangeCosts | None = field(default=None, compare=False)
 
     @property
     def types(self) -> dict[str, str]:
@@ -68,40 +76,11 @@ class EditionPreview:
     def items(self) -> dict[str, str]:
         return {m.key: m.suggestion for m in self.missing if m.kind == "item"}
 
-
-def suggest_type(old: UnitType, new: Catalog) -> UnitType:
-    """The same name, else the closest Action die, Move, Armor and cost (the first on a tie)."""
-
-    def distance(t: UnitType) -> tuple[int, int, int]:
-        armor = 0 if t.armor == old.armor else 1
-        return (
-            0 if t.name.casefold() == old.name.casefold() else 1,
-            abs(t.action_die - old.action_die) * 3
-            + abs(t.move - old.move)
-            + abs((t.cost or 0) - (old.cost or 0))
-            + armor,
-            new.unit_types.index(t),
-        )
-
-    return min(new.unit_types, key=distance)
-
-
-def suggest_item(old: CatalogItem, new: Catalog) -> CatalogItem:
-    """The same name, else the same category with the closest Use, Range, hands and cost."""
-
-    def distance(i: CatalogItem) -> tuple[int, int, int, int]:
-        return (
-            0 if i.name.casefold() == old.name.casefold() else 1,
-            0 if i.category == old.category else 1,
-            abs((i.use or 0) - (old.use or 0))
-            + abs((i.range_inches or 0) - (old.range_inches or 0))
-            + abs(i.hands - old.hands)
-            + abs((i.cost or 0) - (old.cost or 0))
-            + (0 if i.damage == old.damage else 1),
-            new.items.index(i),
-        )
-
-    return min(new.items, key=distance)
+    def choose(self, types: Mapping[str, str], items: Mapping[str, str]) -> tuple[ArmyChange, ...]:
+        """Each army's costs and changed units with these choices (no database read)."""
+        if self.costs is None:
+            return self.armies
+        return self.costs.armies(self.rosters, types, items)
 
 
 def _keys(u: Unit) -> tuple[list[str], list[str]]:
@@ -137,32 +116,24 @@ class EditionService(ServiceBase):
                 s.scalars(select(Army).where(Army.campaign_id == campaign_id).order_by(Army.id))
             )
             missing = _missing(units, old_cat, new_cat)
-            types = {m.key: m.suggestion for m in missing if m.kind == "type"}
-            items = {m.key: m.suggestion for m in missing if m.kind == "item"}
-            costs = []
-            for a in armies:
-                mine = [u for u in units if u.army_id == a.id]
-                before = sum(unit_cost(spec_of_unit(u), old_cat).total for u in mine)
-                after = 0
-                for u in mine:
-                    spec = spec_of_unit(u)
-                    lo = spec.loadout
-                    mapped = UnitSpec(
-                        spec.name,
-                        types.get(spec.unit_type, spec.unit_type),
-                        Loadout(
-                            tuple(items.get(k, k) if k else k for k in lo.hands),
-                            tuple(items.get(k, k) for k in lo.worn),
-                            tuple(items.get(k, k) for k in lo.carried),
-                        ),
-                        spec.overrides,
-                        spec.notes,
-                    )
-                    after += unit_cost(mapped, new_cat).total
-                costs.append(ArmyCost(a.id, a.name, before, after))
-            return EditionPreview(
-                campaign_id, c.edition, edition, new_cat.cost_unit, missing, tuple(costs)
-            )
+            by_army: dict[ArmyId, list[UnitSpec]] = {a.id: [] for a in armies}
+            for u in units:
+                by_army[u.army_id].append(spec_of_unit(u))
+            rosters = tuple(ArmyUnits(a.id, a.name, tuple(by_army[a.id])) for a in armies)
+            edition_was = c.edition
+        types = {m.key: m.suggestion for m in missing if m.kind == "type"}
+        items = {m.key: m.suggestion for m in missing if m.kind == "item"}
+        costs = ChangeCosts(old_cat, new_cat)
+        return EditionPreview(
+            campaign_id,
+            edition_was,
+            edition,
+            new_cat.cost_unit,
+            missing,
+            costs.armies(rosters, types, items),
+            rosters,
+            costs,
+        )
 
     @storage_errors
     def change(

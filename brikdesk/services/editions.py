@@ -6,13 +6,14 @@ suggested replacement (the same name, else the closest by stats), and per army i
 and after and every unit whose cost or stats change (``brikdesk.domain.edition_change``, with
 the suggestions; ``EditionPreview.choose`` works them out again for other choices, with no
 database read). ``change(campaign, edition, types, items)`` switches the edition and maps every
-missing type and item to the one chosen, in one transaction and one undo step; it refuses a
-change that would leave a unit with a type or item the new catalog does not know.
+missing type and item to the one chosen, in the campaign's units and in its battles' units (the
+copies made when they were mustered), in one transaction and one undo step; it refuses a change
+that would leave a unit with a type or item the new catalog does not know.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,10 +27,10 @@ from brikdesk.domain.edition_change import (
     suggest_item,
     suggest_type,
 )
-from brikdesk.domain.ids import ArmyId, CampaignId, UnitId
+from brikdesk.domain.ids import ArmyId, BattleUnitId, CampaignId, UnitId
 from brikdesk.domain.roster import UnitSpec
 from brikdesk.errors import UserError
-from brikdesk.persistence.models import Army, Campaign, Unit
+from brikdesk.persistence.models import Army, Battle, BattleUnit, Campaign, Unit
 from brikdesk.services.army_records import spec_of_unit
 from brikdesk.services.base import ServiceBase
 from brikdesk.services.campaigns import clean_edition
@@ -115,7 +116,8 @@ class EditionService(ServiceBase):
             armies = list(
                 s.scalars(select(Army).where(Army.campaign_id == campaign_id).order_by(Army.id))
             )
-            missing = _missing(units, old_cat, new_cat)
+            mustered = list(s.scalars(_battle_units_of(campaign_id)))
+            missing = _missing(units, old_cat, new_cat, mustered)
             by_army: dict[ArmyId, list[UnitSpec]] = {a.id: [] for a in armies}
             for u in units:
                 by_army[u.army_id].append(spec_of_unit(u))
@@ -151,7 +153,8 @@ class EditionService(ServiceBase):
             old_cat = load_campaign_catalog(s, campaign_id)
             new_cat = catalog_for_edition(s, campaign_id, edition)
             units = list(s.scalars(_units_of(campaign_id).with_for_update()))
-            for m in _missing(units, old_cat, new_cat):
+            mustered = list(s.scalars(_battle_units_of(campaign_id).with_for_update()))
+            for m in _missing(units, old_cat, new_cat, mustered):
                 chosen = (types if m.kind == "type" else items).get(m.key)
                 known = (
                     (
@@ -181,6 +184,15 @@ class EditionService(ServiceBase):
                     before.append((u.id, old))
                     u.type_key = str(after["type_key"])
                     u.hands, u.worn, u.carried = after["hands"], after["worn"], after["carried"]
+            # The battles' units (copies made when they were mustered) the same way, so that
+            # no battle is left with a unit type or item the new edition does not know.
+            specs: list[tuple[BattleUnitId, dict[str, Any]]] = []
+            for bu in mustered:
+                spec = dict(bu.spec)
+                changed = _mapped_spec(spec, types, items)
+                if changed != spec:
+                    specs.append((bu.id, spec))
+                    bu.spec = changed
             c.edition = edition
             c.updated_at = self._now()
         text = f"Change the rules edition to BrikWars {edition}"
@@ -195,6 +207,7 @@ class EditionService(ServiceBase):
                 old_edition,
                 tuple(before),
                 self._redo(campaign_id, edition, types, items),
+                tuple(specs),
             ),
         )
 
@@ -214,8 +227,10 @@ class EditionService(ServiceBase):
         edition: str,
         units: tuple[tuple[UnitId, dict[str, object]], ...],
         again: tuple[CampaignId, str, dict[str, str], dict[str, str]],
+        specs: tuple[tuple[BattleUnitId, dict[str, Any]], ...] = (),
     ) -> Done[str]:
-        """Undo of ``change``: the edition and every changed unit's keys as they were."""
+        """Undo of ``change``: the edition, every changed unit's keys and every changed
+        battle unit's spec as they were."""
         with self._sessions.begin() as s:
             c = self._lock(s, Campaign, campaign_id, "campaign")
             rows = {
@@ -230,13 +245,25 @@ class EditionService(ServiceBase):
                     continue
                 u.type_key = str(old["type_key"])
                 u.hands, u.worn, u.carried = old["hands"], old["worn"], old["carried"]  # type: ignore[assignment]
+            if specs:
+                battle_units = {
+                    bu.id: bu
+                    for bu in s.scalars(
+                        select(BattleUnit)
+                        .where(BattleUnit.id.in_([i for i, _ in specs]))
+                        .with_for_update()
+                    )
+                }
+                for buid, spec in specs:
+                    if buid in battle_units:
+                        battle_units[buid].spec = dict(spec)
             c.edition = edition
             c.updated_at = self._now()
         return Done(
             edition,
             EDITION_CHANGES,
             f"Back to BrikWars {edition}",
-            redo=step(self.change_back, campaign_id, edition, units, again),
+            redo=step(self.change_back, campaign_id, edition, units, again, specs),
             undo=step(self.change, *again),
         )
 
@@ -250,17 +277,69 @@ def _units_of(campaign_id: CampaignId) -> Select[Any]:
     )
 
 
-def _missing(units: list[Unit], old: Catalog, new: Catalog) -> tuple[Missing, ...]:
-    """The types and items the units use that ``new`` does not have, with suggestions."""
+def _battle_units_of(campaign_id: CampaignId) -> Select[Any]:
+    return (
+        select(BattleUnit)
+        .join(Battle, Battle.id == BattleUnit.battle_id)
+        .where(Battle.campaign_id == campaign_id)
+        .order_by(BattleUnit.id)
+    )
+
+
+def _mapped_spec(
+    spec: Mapping[str, Any], types: Mapping[str, str], items: Mapping[str, str]
+) -> dict[str, Any]:
+    """A battle unit's stored spec with its type and items mapped as chosen."""
+
+    def swap(keys: Any) -> Any:
+        if not isinstance(keys, list):
+            return keys
+        return [items.get(k, k) if isinstance(k, str) else k for k in keys]
+
+    out = dict(spec)
+    if isinstance(spec.get("type"), str):
+        out["type"] = types.get(spec["type"], spec["type"])
+    for where in ("hands", "worn", "carried"):
+        if where in spec:
+            out[where] = swap(spec[where])
+    return out
+
+
+def _spec_keys(spec: Any) -> tuple[list[str], list[str]]:
+    """A battle unit's stored spec: its type and item keys."""
+    if not isinstance(spec, Mapping):
+        return [], []
+    kind = spec.get("type")
+    items = [
+        k
+        for where in ("hands", "worn", "carried")
+        if isinstance(spec.get(where), list)
+        for k in spec[where]
+        if isinstance(k, str) and k
+    ]
+    return ([kind] if isinstance(kind, str) else []), items
+
+
+def _missing(
+    units: list[Unit], old: Catalog, new: Catalog, mustered: Sequence[BattleUnit] = ()
+) -> tuple[Missing, ...]:
+    """The types and items the units use that ``new`` does not have, with suggestions; a type
+    or item only battle units use (mustered before a promotion or a deletion) counts those."""
     counts: dict[tuple[str, str], int] = {}
-    for u in units:
-        type_keys, item_keys = _keys(u)
+    in_battles: dict[tuple[str, str], int] = {}
+    for tally, keys in (
+        *((counts, _keys(u)) for u in units),
+        *((in_battles, _spec_keys(bu.spec)) for bu in mustered),
+    ):
+        type_keys, item_keys = keys
         for k in type_keys:
             if new.get_unit_type(k) is None:
-                counts[("type", k)] = counts.get(("type", k), 0) + 1
+                tally[("type", k)] = tally.get(("type", k), 0) + 1
         for k in dict.fromkeys(item_keys):
             if new.get_item(k) is None:
-                counts[("item", k)] = counts.get(("item", k), 0) + 1
+                tally[("item", k)] = tally.get(("item", k), 0) + 1
+    for found, n in in_battles.items():
+        counts.setdefault(found, n)
     out = []
     type_choices = tuple((t.key, t.name) for t in new.unit_types)
     item_choices = tuple((i.key, i.name) for i in new.items)

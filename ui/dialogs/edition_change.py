@@ -48,8 +48,8 @@ class EditionChangeDialog(QDialog):
             (
                 f"BrikWars {preview.new} has no match for {n} unit type"
                 f"{'s' if n != 1 else ''} or item{'s' if n != 1 else ''} your units use. "
-                "Choose what each becomes; nothing is changed until you confirm, and Edit > "
-                "Undo changes it all back."
+                "Choose what each becomes (in the rosters and in the battles' units alike); "
+                "nothing is changed until you confirm, and Edit > Undo changes it all back."
             )
             if n
             else f"Every unit type and item your units use is in BrikWars {preview.new}.",

@@ -36,11 +36,14 @@ SHOTS = {
     "battle-panel.png": "the battle in progress with its panel",
     "combat-wizard.png": "the combat wizard",
     "action-roll.png": "the combat wizard's Action Roll page on a laptop's screen",
-    "quick-attack.png": "the quick attack form",
+    "quick-attack.png": "the quick attack form over the battle on a 1366x768 laptop",
+    "quick-strike.png": "a quick Close Combat Strike, its dice typed, on a 1366x768 laptop",
     "history.png": "the campaign history",
     "print-preview.png": "the print preview of a roster sheet",
 }
 MAIN_SIZE = (1280, 800)
+#: A 1366x768 laptop's screen less the title bar and a panel: where the organizer plays.
+LAPTOP_WINDOW = (1366, 706)
 ARMY = "Moonlight Posse"
 
 
@@ -88,6 +91,47 @@ def save_over(app, back, front, out: Path, name: str) -> None:
     print(f"{name}: {SHOTS[name]}")
 
 
+def _open_quick(app, panel, units, ranged: bool):
+    """The quick form on the first of ``units`` that can attack with a weapon of the kind
+    wanted (its weapons in turn, Alt+W), or ``None``."""
+    from PySide6.QtWidgets import QApplication
+
+    from ui.wizard.quick import QuickAttack
+
+    for unit in units:
+        panel.select_unit(unit)
+        if not panel.open_quick(unit):
+            continue
+        quick = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QuickAttack))
+        settle(app, quick.isVisible, quiet_ms=50)
+        for _ in range(3):
+            if quick.draft.kind.close_combat != ranged:
+                return quick
+            quick.next_weapon()
+        quick.reject()
+        settle(app, quiet_ms=50)
+    return None
+
+
+def _type_quick(app, quick, enemy: str, ranged: bool) -> None:
+    """Type into the quick form as the organizer would: the enemy's first letters, Tab, the
+    range (6") of a ranged attack, Tab, then a 5 for every die asked."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    QTest.keyClicks(quick.target, enemy[:4])
+    QTest.keyClick(quick.target, Qt.Key.Key_Tab)
+    if ranged:
+        QTest.keyClicks(quick.distance, "6")
+        QTest.keyClick(quick.distance, Qt.Key.Key_Tab)
+    settle(app, quiet_ms=50)
+    for _ in range(8):
+        if quick.dice_entry.need is None:
+            break
+        QTest.keyClicks(quick.dice_entry.edit, "5")
+        settle(app, quiet_ms=20)
+
+
 def make(out: Path, tmp: Path) -> None:
     from PySide6.QtWidgets import QApplication
 
@@ -100,7 +144,6 @@ def make(out: Path, tmp: Path) -> None:
     from ui.widgets.print_options import RosterOptionsDialog, load_roster_choice
     from ui.windows.navigator import ARMY as ARMY_KIND
     from ui.wizard import CombatWizard
-    from ui.wizard.quick import QuickAttack
 
     url = f"sqlite:///{tmp / 'demo.sqlite3'}"
     db = open_database(url)
@@ -167,17 +210,28 @@ def make(out: Path, tmp: Path) -> None:
     wizard.reject()
     settle(app)
 
-    with pretend_screen(1366, 768):
-        assert panel.open_quick(attacker), "the quick attack form did not open"
-    quick = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QuickAttack))
-    if not quick.draft.kind.close_combat:
-        quick.distance.setText("6")
-        quick.distance.textEdited.emit("6")
-    quick.focus_next()
-    quick.resize(quick.width(), max(quick.height(), 420))  # with the result's room
-    save(app, quick, out, "quick-attack.png")
-    quick.reject()
+    # The quick attack at the table, as on a laptop: a ranged attack typed from the keyboard
+    # (a few letters of the target, Tab, the range, Tab, the dice) and a Close Combat Strike,
+    # each over the battle it is recorded in.
+    main.resize(*LAPTOP_WINDOW)
     settle(app)
+    ready = [  # the active player's ready units, then those holding an Action to respond
+        u.unit_id
+        for u in sorted(state.units, key=lambda u: u.player_id != state.active)
+        if u.action in (ActionState.READY, ActionState.HELD) and u.in_battle
+    ]
+    for name, ranged in (("quick-attack.png", True), ("quick-strike.png", False)):
+        with pretend_screen(1366, 768):  # the form sizes itself to the screen as it fills
+            quick = _open_quick(app, panel, ready, ranged)
+            assert quick is not None, f"no unit for {name}"
+            me = panel.view.setup.unit(quick.draft.attacker_id).player_id
+            enemy = next(u.name for u in panel.view.setup.units if u.player_id != me)
+            _type_quick(app, quick, enemy, ranged)
+            quick.move(main.geometry().center() - quick.rect().center())
+            save_over(app, main, quick, out, name)
+        quick.reject()
+        settle(app)
+    main.resize(*MAIN_SIZE)
 
     history = main.open_history()
     history.resize(1100, 700)

@@ -30,8 +30,8 @@ def _png_size(path: Path) -> tuple[int, int]:
 def test_every_picture_of_the_guide_exists_and_has_a_caption() -> None:
     links = _links()
     # the main window, roster, Add units, catalog, battle panel, combat wizard and its Action
-    # Roll page, the quick attack form, history, print preview
-    assert len(links) == 10
+    # Roll page, the quick attack form and a quick Strike, history, print preview
+    assert len(links) == 11
     for caption, target in links:
         assert caption.strip(), target
         path = GUIDE.parent / target

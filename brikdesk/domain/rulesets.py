@@ -89,6 +89,9 @@ class RuleSet:
     quick_action_costs: tuple[tuple[str, int], ...]
     #: What defending against a Close Combat attack is called (2005/2010 Counter, 2020 Parry).
     parry_name: str
+    #: Disengaging (5.2, 2020): the opponents left may each make one Counterstrike first.
+    #: The 2005 and 2010 texts BrikDesk follows have no Close Combat chapter: no such rule.
+    disengage_counterstrikes: bool
     #: Who Acts First (4.3).
     who_acts_first: FirstRule
     #: The High Noon example of this edition, in a line.
@@ -135,6 +138,7 @@ RULES_2005 = RuleSet(
         ("Standing up from a prone position", 2),
     ),
     parry_name="Counter",
+    disengage_counterstrikes=False,
     who_acts_first=FirstRule.SKILL_CONTEST,
     high_noon="Wayne 2-3 = -1 beats Shaun 1-3 = -2: Wayne's miss first, then Shaun's misfire",
 )
@@ -156,6 +160,7 @@ RULES_2010 = RuleSet(
     minor_activities="Move Actions: free, or Half Speed / Stopped",
     quick_action_costs=(),
     parry_name="Counter",
+    disengage_counterstrikes=False,
     who_acts_first=FirstRule.SPEED_THEN_SKILL,
     high_noon="simultaneous: both miss; Shaun's natural 1 shoots his own foot",
 )
@@ -177,6 +182,7 @@ RULES_2020 = RuleSet(
     minor_activities="minor activities: free, or Half Speed / Stopped / Disrupted",
     quick_action_costs=(),
     parry_name="Parry",
+    disengage_counterstrikes=True,
     who_acts_first=FirstRule.INCH_THEN_ROLL,
     high_noon="simultaneous: both miss; Wayne's natural 1 shoots his own foot",
 )
@@ -221,6 +227,11 @@ EDITION_ROWS: tuple[tuple[str, str, str], ...] = (
     ("minor_activities", "Lesser acts", "4.1, 4.2"),
     ("quick_action_costs", "Quick Actions that cost Move", "4.1"),
     ("parry_name", "Defending against a Close Combat attack is called", "4.1, 5.2"),
+    (
+        "disengage_counterstrikes",
+        "Disengaging: each opponent left may make one Counterstrike first",
+        "5.2",
+    ),
     ("who_acts_first", "Who Acts First", "4.3"),
     ("high_noon", "The High Noon example", "4.3"),
 )
@@ -311,6 +322,14 @@ READINGS: dict[str, str] = {
         "A Large Action takes as many minifigs as the object's Size in inches, or one minifig "
         "that many turns; with fewer minifigs than that, BrikDesk divides the turns among them "
         "(rounding up) and tracks it as an extended Action."
+    ),
+    "5.2 Disengaging by edition": (
+        "2020: a unit in Close Combat may Disengage on its own turn (Act > Disengage); up to "
+        "three opponents of its brawl may first make one Counterstrike each, and its Action "
+        "stays free unless it Parries or Bails. 2005 and 2010: the rules texts BrikDesk "
+        "follows hold only their chapter 4, which says how minifigs enter Close Combat but "
+        "not how they leave it, so Act > Leave Close Combat records the organizer's word "
+        "with no free Counterstrikes (a held Action may still respond, 4.3)."
     ),
     "4.3 Bail as an Action Roll (2010, 2020)": (
         "The Bail is an Action Roll (4.3 'an Action Roll's worth of inches'), so it scores no "

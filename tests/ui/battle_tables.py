@@ -19,8 +19,8 @@ from ui.panels import BattlePanel
 class Table:
     """Red and Blue with three units each, and a battle between them (Red first)."""
 
-    def __init__(self, sv: Services) -> None:
-        c = sv.campaigns.create_campaign("Panel Campaign").value
+    def __init__(self, sv: Services, edition: str = "2020") -> None:
+        c = sv.campaigns.create_campaign("Panel Campaign", edition=edition).value
         self.campaign_id = c.id
         self.red = sv.campaigns.add_player(c.id, "Red", colour="#c0392b").value
         self.blue = sv.campaigns.add_player(c.id, "Blue", colour="#2e86c1").value

@@ -29,8 +29,8 @@ from brikdesk.domain.battle import (
     StatusSet,
     Use,
     apply,
+    brawl_opponents,
     close_combat_refusal,
-    engagement,
     is_own_turn,
     spend_action,
 )
@@ -79,8 +79,9 @@ def first_allowed(
 
 
 def opponents(view: BattleView, unit_id: BattleUnitId) -> list[BattleUnitId]:
-    """The units ``unit_id`` is in Close Combat with (directly or through its engagement)."""
-    return sorted(engagement(view.state, unit_id) - {unit_id})
+    """The units ``unit_id`` may fight in its Close Combat: its brawl's other side (and whom it
+    fights directly), then those Disengaging from it this turn (``brawl_opponents``)."""
+    return list(brawl_opponents(view.state, unit_id))
 
 
 def enemies(view: BattleView, unit_id: BattleUnitId) -> list[BattleUnitId]:

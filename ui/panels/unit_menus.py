@@ -28,6 +28,7 @@ from brikdesk.domain.battle import (
     StatusSet,
     UnitKilled,
     close_combat_attack,
+    disengage_refusal,
     engagement,
     is_own_turn,
     spend_action,
@@ -116,6 +117,8 @@ class UnitActions(Protocol):
     def fight_at_table(self, unit_id: BattleUnitId, maneuver: Maneuver) -> bool: ...
 
     def join_close_combat(self, unit_id: BattleUnitId) -> bool: ...
+
+    def disengage(self, unit_id: BattleUnitId) -> bool: ...
 
     def long_action(self, unit_id: BattleUnitId) -> bool: ...
 
@@ -240,7 +243,30 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActi
         )
         table.setObjectName("resolvedAtTable")
         table.triggered.connect(bind(act.fight_at_table, unit_id, maneuver))
+    add_disengage(menu, view, unit_id, act)
     add_edition_entries(menu, view, unit_id, act)
+
+
+def add_disengage(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActions) -> None:
+    """Disengage from Close Combat, as the battle's edition has it (5.2 Disengaging in 2020:
+    the opponents left may each make one Counterstrike first; 2005 and 2010 have no such
+    rule in their texts, so the unit simply leaves; rule-set field disengage_counterstrikes)."""
+    rules = view.setup.rules
+    if rules.disengage_counterstrikes:
+        text, tip = (
+            "&Disengage from Close Combat",
+            "5.2 Disengaging: up to three opponents of its brawl may first make one "
+            "Counterstrike each; its Action stays free unless it Parries or Bails",
+        )
+    else:
+        text, tip = (
+            "Lea&ve Close Combat",
+            f"{rules.name}: the rules texts have no Disengage maneuver; the unit leaves "
+            "Close Combat with no free Counterstrikes (a held Action may still respond, 4.3)",
+        )
+    a = allow(menu.addAction(text), disengage_refusal(view.setup, view.state, unit_id), tip)
+    a.setObjectName("disengageEntry")
+    a.triggered.connect(bind(act.disengage, unit_id))
 
 
 def add_edition_entries(

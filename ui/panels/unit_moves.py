@@ -24,6 +24,9 @@ from brikdesk.domain.battle import (
     CounterUse,
     Maneuver,
     Status,
+    disengage,
+    disengage_counterstrikers,
+    disengage_refusal,
     is_own_turn,
     why_not_respond,
 )
@@ -213,6 +216,29 @@ class UnitMoves(QObject):
         allowed, why = join_targets(view, unit_id)
         target = self._pick(view, allowed, why, "In Close Combat with whom?", ask_one=True)
         return target is not None and self.set_status(unit_id, Status.IN_CLOSE_COMBAT, (target,))
+
+    def disengage(self, unit_id: BattleUnitId) -> bool:
+        """Act > Disengage (5.2): leave the whole Close Combat on its own turn; then say who
+        may make one Counterstrike on the fleeing unit (2020) with the Counter menu."""
+        view = self._view(unit_id)
+        if view is None:
+            return False
+        why = disengage_refusal(view.setup, view.state, unit_id)
+        if why is not None:
+            self.host.show_error(why)
+            return False
+        if not self.commands.record([disengage(unit_id)]):
+            return False
+        after = self.host.view
+        strikers = () if after is None else disengage_counterstrikers(after.state, unit_id)
+        if strikers and after is not None:
+            names = ", ".join(after.setup.unit(o).name for o in strikers)
+            self.host.show_info(
+                f"{after.setup.unit(unit_id).name} Disengages: {names} may each make one "
+                "Counterstrike first (5.2 Disengaging): select one, C for its Counter menu, "
+                "or A to roll it in the wizard."
+            )
+        return True
 
     # The edition's turn rules (chapter 4): ``rules_commands`` asks and records.
 

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.attack import SizeClass, Target, inches_text, to_inches
+from brikdesk.domain.battle import READINGS as BATTLE_READINGS
 from brikdesk.domain.battle import AttackResolved, Use
 from brikdesk.domain.combat import (
     ActionPreview,
@@ -61,6 +62,7 @@ from brikdesk.domain.combat import (
     best_use,
     blast_candidates,
     blast_section_rows,
+    brawl_options,
     damage_preview,
     damage_verdict,
     default_draft,
@@ -289,7 +291,7 @@ class _Page(QWizardPage):
 
 def _form_row(
     grid: QGridLayout, row: int, text: str, widget: QWidget, extra: QWidget | None = None
-) -> None:
+) -> QLabel:
     lab = QLabel(text)
     lab.setBuddy(widget)
     # The label fills its cell and aligns its text itself: a cell aligned on the label's
@@ -299,6 +301,7 @@ def _form_row(
     grid.addWidget(widget, row, 1)
     if extra is not None:
         grid.addWidget(extra, row, 2)
+    return lab
 
 
 class DicePage(_Page):
@@ -411,6 +414,10 @@ class AttackPage(_Page):
         _form_row(grid, 1, "&Weapon or item", self.weapon, self.improvised)
         _form_row(grid, 2, "&Kind of attack", self.kind)
         _form_row(grid, 3, "&Target", self.target)
+        self.brawl = ChoiceCombo(self)
+        self.brawl.setObjectName("brawl")
+        self.brawl.setToolTip(BATTLE_READINGS["brawl"])
+        self.brawl_label = _form_row(grid, 4, "Braw&l", self.brawl)
         _form_row(grid, 5, "&Pays with", self.use)
         self.passing_by = QCheckBox(_mnemonic(prose.PASSING_BY, "passing"), self)
         self.passing_by.setObjectName("passingBy")
@@ -473,6 +480,7 @@ class AttackPage(_Page):
         self.kind.chosen.connect(self._kind)
         self.target.chosen.connect(self._target)
         self.use.chosen.connect(self._use)
+        self.brawl.chosen.connect(self._brawl)
         self.passing_by.toggled.connect(self._passing_by)
         self.object_name.textEdited.connect(self._object)
         self.object_armor.textEdited.connect(self._object)
@@ -495,6 +503,10 @@ class AttackPage(_Page):
         self.target.set_choices(targets, d.target_id if d.target_id is not None else OBJECT)
         self.use.set_choices(use_options(ctx, d), d.use or default_use(ctx, d.attacker_id))
         self.passing_by.setVisible(passing_by_possible(d, ctx))
+        brawls = brawl_options(d, ctx)
+        self.brawl.set_choices(brawls, d.brawl)
+        self.brawl.setVisible(bool(brawls))
+        self.brawl_label.setVisible(bool(brawls))
         self.first.show_draft(d, ctx)
         self.passing_by.blockSignals(True)
         self.passing_by.setChecked(d.passing_by)
@@ -625,6 +637,9 @@ class AttackPage(_Page):
 
     def _first_changed(self, d: AttackDraft) -> None:
         self.w.change("attack", d)
+
+    def _brawl(self, anchor: BattleUnitId | None) -> None:
+        self.w.change("attack", replace(self.w.draft, brawl=anchor))
 
     def _passing_by(self, on: bool) -> None:
         self.w.change("attack", replace(self.w.draft, passing_by=on))

@@ -378,6 +378,7 @@ class QuickAttack(QDialog):
         )
         if d.target_id is not None and not self.target.hasFocus():
             self.target.setText(ctx.fighter(d.target_id).name)
+            self.target.setCursorPosition(0)  # a long name shows its beginning
         chosen = (d.reaction, d.parry_item if d.reaction is Reaction.PARRY else None)
         words = next(
             (c.label for c in reaction_options(d, ctx) if c.value == chosen), str(d.reaction)

@@ -258,6 +258,9 @@ class CloseCombatAttack:
     #: What came of it when the players resolved it at the table with their own dice (the
     #: organizer's words); empty when the combat wizard rolled it (its ``AttackResolved``).
     outcome: str = ""
+    #: The organizer's choice that the fight joins the brawl of this unit (5.2: several units
+    #: in one Close Combat); ``None``: a fight of its own, or the target's brawl.
+    brawl: BattleUnitId | None = None
 
     def to_payload(self) -> dict[str, Any]:
         payload: dict[str, Any] = {
@@ -269,13 +272,19 @@ class CloseCombatAttack:
             payload["passing_by"] = True
         if self.outcome:
             payload["at_table"] = self.outcome
+        if self.brawl is not None:
+            payload["brawl"] = self.brawl
         return payload
 
     @classmethod
     def from_payload(
         cls, actor: int | None, target: int | None, payload: Mapping[str, Any]
     ) -> CloseCombatAttack:
-        _only(payload, cls.kind, {"maneuver", "hands", "as_response", "passing_by", "at_table"})
+        _only(
+            payload,
+            cls.kind,
+            {"maneuver", "hands", "as_response", "passing_by", "at_table", "brawl"},
+        )
         return cls(
             actor=_unit(actor, "actor"),
             target=_unit(target, "target"),
@@ -284,6 +293,7 @@ class CloseCombatAttack:
             as_response=_bool(_req(payload, "as_response", cls.kind), "as_response"),
             passing_by=_bool(payload.get("passing_by", False), "passing_by"),
             outcome=_str(payload.get("at_table", ""), "at_table"),
+            brawl=_opt_unit(payload.get("brawl"), "brawl"),
         )
 
 
@@ -425,7 +435,7 @@ class StatusChange:
 
 
 _ATTACK_KEYS = frozenset(
-    {"participants", "close_combat", "maneuver", "effects", "killed", "passing_by"}
+    {"participants", "close_combat", "maneuver", "effects", "killed", "passing_by", "brawl"}
 )
 
 
@@ -452,6 +462,8 @@ class AttackResolved:
     details: Mapping[str, Any] = field(default_factory=dict, hash=False)
     #: A response at a minifig moving past (4.1): see ``CloseCombatAttack.passing_by``.
     passing_by: bool = False
+    #: The fight joins the brawl of this unit (5.2): see ``CloseCombatAttack.brawl``.
+    brawl: BattleUnitId | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "participants", tuple(self.participants))
@@ -475,6 +487,8 @@ class AttackResolved:
         )
         if self.passing_by:
             payload["passing_by"] = True
+        if self.brawl is not None:
+            payload["brawl"] = self.brawl
         return payload
 
     @classmethod
@@ -496,6 +510,7 @@ class AttackResolved:
             effects=tuple(StatusChange.from_json(e) for e in effects),
             killed=_ids(_req(payload, "killed", cls.kind), "killed"),
             passing_by=_bool(payload.get("passing_by", False), "passing_by"),
+            brawl=_opt_unit(payload.get("brawl"), "brawl"),
             details={k: v for k, v in payload.items() if k not in _ATTACK_KEYS},
         )
 

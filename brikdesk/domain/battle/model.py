@@ -223,7 +223,8 @@ class UnitState:
     ``counters_used`` counts the hands it has used this player turn (Strikes, Grabs, Shoves,
     Counterstrikes and Parries all use a hand, 5.2); ``counters`` is how many it has.
     ``attackers`` are the units that made Close Combat attacks on it this player turn, in order.
-    ``close_combat``, ``grabbing`` and ``grabbed_by`` are kept symmetric with the other units.
+    ``close_combat``, ``grabbing``, ``grabbed_by`` and ``brawl`` are kept symmetric with the
+    other units.
     """
 
     unit_id: BattleUnitId
@@ -241,6 +242,10 @@ class UnitState:
     close_combat: frozenset[BattleUnitId] = frozenset()
     grabbing: frozenset[BattleUnitId] = frozenset()
     grabbed_by: frozenset[BattleUnitId] = frozenset()
+    #: Units its fight was joined to by the organizer's choice "joins the brawl of" (5.2):
+    #: one Close Combat with them without fighting them directly. Symmetric; dropped when the
+    #: unit leaves Close Combat.
+    brawl: frozenset[BattleUnitId] = frozenset()
     attackers: tuple[BattleUnitId, ...] = ()
     #: What its full-turn or extended Action is (4.2); "" when not busy.
     busy: str = ""

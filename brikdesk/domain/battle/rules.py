@@ -77,6 +77,15 @@ interface to show and a group to overrule with a house rule):
 29. [collision] 5.4: a Collision costs no Action, only the MOM.
 30. [bail_over_the_top] 4.3 / 4.2: a Bail lands on its feet only by an Over the Top Benny:
     refused in 2005 (no Over the Top) and for units that never go Over the Top.
+31. [brawl] 5.2 Counters and Actions (Hank and Butch): several fights side by side are one
+    Close Combat (a brawl) only when the organizer says so: an attack that "joins the brawl of"
+    a unit links its fight to that unit's, and the tracker then treats every member as in one
+    Close Combat: a Counter may go at any opponent of the brawl, a unit in it responds only
+    inside it, and outnumbering counts the whole brawl. A fighter who leaves Close Combat
+    takes his joins with him.
+32. [disengage_brawl] 5.2 Disengaging: "up to three of his opponents can immediately take an
+    Angry Inch and make one Counterstrike": every opponent of his brawl, not only those he
+    fought directly, in the 2020 edition (the three-attacker limit counts them).
 """
 
 from __future__ import annotations
@@ -229,6 +238,21 @@ READINGS: dict[str, str] = {
         "an unspent Action; they are not in Close Combat again. The three-attacker limit "
         "still counts."
     ),
+    "brawl": (
+        "5.2 Counters and Actions (Hank and Butch): fights side by side are one Close Combat "
+        "(a brawl) when the organizer says an attack 'joins the brawl of' a unit; then a "
+        "Counter may go at any opponent in the brawl (Hank Counterattacks the Outlaw who "
+        "fought Butch), a unit in it responds only inside it, and outnumbering counts the "
+        "whole brawl. A fighter leaving Close Combat takes his joins with him; without a "
+        "join the fights stay apart."
+    ),
+    "disengage_brawl": (
+        '5.2 Disengaging (2020): "up to three of his opponents can immediately take an Angry '
+        'Inch and make one Counterstrike": every opponent of the brawl he leaves, not only '
+        "those he fought directly; the three-attacker limit counts them. 2005 and 2010: "
+        "their Close Combat chapter is not among the rules texts, so leaving Close Combat "
+        "gives no free Counterstrikes."
+    ),
     "parry_stops": (
         "4.1 Movement: a unit that Parries on its own turn (a response Strike as it moves past) "
         "is Stopped, and in Close Combat with the attacker when the Parry names him."
@@ -372,6 +396,70 @@ def close_combat_refusal(
     return None
 
 
+def disengage(unit_id: BattleUnitId) -> StatusCleared:
+    """The event of the unit Disengaging from its whole Close Combat (5.2 Disengaging)."""
+    return StatusCleared(unit_id, Status.IN_CLOSE_COMBAT)
+
+
+def disengage_refusal(setup: BattleSetup, state: BattleState, unit_id: BattleUnitId) -> str | None:
+    """Why the unit cannot Disengage now (``None``: it can). 5.2 Disengaging: "An active
+    minifig who'd like to focus on something other than his Close Combat opponents can
+    attempt to Disengage": on its own turn, in Close Combat, and not held in a Grab ("Neither
+    minifig can move, Bail, Disengage ... until the Grab is released", 5.2 Grabbing)."""
+    u = state.unit(unit_id)
+    name = setup.unit(unit_id).name
+    if not u.in_battle:
+        return f"{name} is no longer in the battle."
+    if not u.close_combat:
+        return f"{name} is not in Close Combat."
+    if not is_own_turn(state, unit_id):
+        return f"{name} may Disengage only on its own turn, as the active combatant (5.2)."
+    try:
+        apply(setup, state, disengage(unit_id))
+    except UserError as exc:
+        return str(exc)
+    return None
+
+
+def brawl_opponents(state: BattleState, unit_id: BattleUnitId) -> tuple[BattleUnitId, ...]:
+    """Whom the unit may fight in its Close Combat (reading brawl): every unit of its brawl
+    but its own side's (a unit it is directly in Close Combat with always counts), then the
+    units Disengaging from it this turn that it has not Counterstruck yet (5.2 Disengaging);
+    in battle order."""
+    me = state.unit(unit_id)
+    group = engagement(state, unit_id)
+    setup = state.setup
+    side = setup.player(me.player_id).side
+    out = []
+    for u in state.units:
+        uid = u.unit_id
+        if uid == unit_id:
+            continue
+        if uid in group:
+            if uid in me.close_combat or setup.player(u.player_id).side != side:
+                out.append(uid)
+        elif unit_id in u.disengaged_from and unit_id not in u.counterstruck_by and u.in_battle:
+            out.append(uid)
+    return tuple(out)
+
+
+def disengage_counterstrikers(
+    state: BattleState, unit_id: BattleUnitId
+) -> tuple[BattleUnitId, ...]:
+    """The opponents that may still make their one Counterstrike on the unit as it Disengages
+    this turn (5.2 Disengaging; reading disengage_brawl), in battle order."""
+    u = state.unit(unit_id)
+    return tuple(
+        o.unit_id
+        for o in state.units
+        if o.unit_id in u.disengaged_from
+        and o.unit_id not in u.counterstruck_by
+        and o.in_battle
+        and not o.disrupted
+        and o.counters_left > 0
+    )
+
+
 def in_close_combat(state: BattleState, unit_id: BattleUnitId) -> bool:
     return bool(state.unit(unit_id).close_combat)
 
@@ -382,15 +470,17 @@ def acted(state: BattleState, unit_id: BattleUnitId) -> bool:
 
 
 def engagement(state: BattleState, unit_id: BattleUnitId) -> frozenset[BattleUnitId]:
-    """The unit's Close Combat engagement: every unit linked to it through Close Combat, itself
-    included (empty if it is not in Close Combat)."""
+    """The unit's Close Combat engagement (its brawl): every unit linked to it through Close
+    Combat or a join "joins the brawl of" (5.2; reading brawl), itself included (empty if it
+    is not in Close Combat)."""
     start = state.unit(unit_id)
     if not start.close_combat:
         return frozenset()
     seen = {unit_id}
     todo = [unit_id]
     while todo:
-        for other in state.unit(todo.pop()).close_combat:
+        u = state.unit(todo.pop())
+        for other in u.close_combat | u.brawl if u.brawl else u.close_combat:
             if other not in seen:
                 seen.add(other)
                 todo.append(other)
@@ -672,7 +762,8 @@ def _engagement(d: _Draft, unit_id: BattleUnitId) -> set[BattleUnitId]:
     seen = {unit_id}
     todo = [unit_id]
     while todo:
-        for other in d.get(todo.pop()).close_combat:
+        u = d.get(todo.pop())
+        for other in u.close_combat | u.brawl if u.brawl else u.close_combat:
             if other not in seen:
                 seen.add(other)
                 todo.append(other)
@@ -704,6 +795,45 @@ def _unlink(d: _Draft, a: BattleUnitId, b: BattleUnitId) -> None:
     ua, ub = d.get(a), d.get(b)
     d.put(_evolve(ua, close_combat=ua.close_combat - {b}))
     d.put(_evolve(ub, close_combat=ub.close_combat - {a}))
+    for unit_id in (a, b):
+        u = d.get(unit_id)
+        if not u.close_combat and u.brawl:  # out of Close Combat: his joins go (reading brawl)
+            for other in u.brawl:
+                o = d.get(other)
+                d.put(_evolve(o, brawl=o.brawl - {unit_id}))
+            d.put(_evolve(d.get(unit_id), brawl=frozenset()))
+
+
+def _join_brawl(d: _Draft, actor: BattleUnitId, brawl: BattleUnitId | None) -> None:
+    """The organizer's "joins the brawl of ``brawl``" (5.2; reading brawl): the actor's fight
+    and that unit's are one Close Combat from now on."""
+    if brawl is None or brawl == actor:
+        return
+    if not d.get(actor).close_combat or brawl in _engagement(d, actor):
+        return  # not locked in, or already one brawl
+    u, b = d.get(actor), d.get(brawl)
+    d.put(_evolve(u, brawl=u.brawl | {brawl}))
+    d.put(_evolve(b, brawl=b.brawl | {actor}))
+
+
+def _check_join(d: _Draft, brawl: BattleUnitId | None, passing_by: bool) -> None:
+    """A brawl to join is one that was going on before the attack (5.2; reading brawl)."""
+    if brawl is None:
+        return
+    if passing_by:
+        raise UserError(
+            "A response 'passing by' locks nobody in Close Combat, so it joins no brawl "
+            "(4.1 Movement, 5.2 Close Combat)."
+        )
+    d.get(brawl)  # must exist
+    b = d.state.unit(brawl)
+    if not b.in_battle:
+        raise RuleViolation(f"{d.name(brawl)} is no longer in the battle: no brawl to join.")
+    if not b.close_combat:
+        raise RuleViolation(
+            f"{d.name(brawl)} is in no Close Combat: there is no brawl to join.",
+            "5.2 Close Combat",
+        )
 
 
 def _grab(d: _Draft, grabber: BattleUnitId, grabbed: BattleUnitId) -> None:
@@ -1118,6 +1248,11 @@ def _check_counter(d: _Draft, u: UnitState, t: UnitState, *, counterstrike: bool
         raise RuleViolation(
             f"{name} is not in Close Combat with {other}.", "5.2 Counters and Actions"
         )
+    if t.unit_id not in u.close_combat and _same_side(d, u.unit_id, t.unit_id):
+        raise RuleViolation(
+            f"{other} is on {name}'s side of the brawl: a Counter goes at an opponent.",
+            "5.2 Counters and Actions",
+        )
     if d.own_turn(u) and u.struck and t.unit_id not in u.attackers:
         # Its other hand on its own turn: a second Strike (or a Counter to a response on it).
         if u.charged:
@@ -1154,7 +1289,10 @@ def _close_combat_attack(d: _Draft, e: CloseCombatAttack) -> BattleState:
     u = _pay_for_attack(d, u, e.as_response, e.maneuver.value, e.target, close=True)
     _check_response_scope(d, u, e.target)
     d.put(_use_hands(d, u, e.hands, spend=False))
-    _engage(d, e.actor, e.target, e.maneuver.value, e.as_response and e.passing_by)
+    passing_by = e.as_response and e.passing_by
+    _check_join(d, e.brawl, passing_by)
+    _engage(d, e.actor, e.target, e.maneuver.value, passing_by)
+    _join_brawl(d, e.actor, e.brawl)
     return d.build()
 
 
@@ -1231,12 +1369,24 @@ def _status_cleared(d: _Draft, e: StatusCleared) -> BattleState:
             "5.2 Grabbing",
         )
     before = u.close_combat
+    brawl = _engagement(d, e.actor) if e.status is Status.IN_CLOSE_COMBAT else set()
     _clear_status(d, e.actor, e.status, e.with_ids, strict=True)
-    if e.status is Status.IN_CLOSE_COMBAT and d.own_turn(u):
-        left = before - d.get(e.actor).close_combat
+    if (
+        e.status is Status.IN_CLOSE_COMBAT
+        and d.own_turn(u)
+        and d.setup.rules.disengage_counterstrikes
+    ):
         now = d.get(e.actor)
+        left = before - now.close_combat
+        if not now.close_combat:  # out of the brawl: all its opponents (disengage_brawl)
+            left = left | {o for o in brawl if not _same_side(d, o, e.actor)}
         d.put(_evolve(now, disengaged_from=now.disengaged_from | left))
     return d.build()
+
+
+def _same_side(d: _Draft, a: BattleUnitId, b: BattleUnitId) -> bool:
+    setup = d.setup
+    return setup.player(setup.unit(a).player_id).side == setup.player(setup.unit(b).player_id).side
 
 
 def _unit_killed(d: _Draft, e: UnitKilled) -> BattleState:
@@ -1266,6 +1416,9 @@ def _attack_resolved(d: _Draft, e: AttackResolved) -> BattleState:
         raise UserError("A Close Combat attack needs a target unit.")
     maneuver = e.maneuver.lower()
     collision = maneuver == COLLISION
+    if e.brawl is not None and not e.close_combat:
+        raise UserError("Only a Close Combat attack joins a brawl (5.2).")
+    _check_join(d, e.brawl, e.passing_by and any(p.use is Use.RESPONSE for p in e.participants))
     for p in e.participants:
         u = d.get(p.unit)
         name = d.name(p.unit)
@@ -1310,6 +1463,8 @@ def _attack_resolved(d: _Draft, e: AttackResolved) -> BattleState:
                 d.put(_evolve(t, counterstruck_by=t.counterstruck_by | {p.unit}))
             else:
                 _engage(d, p.unit, e.target, maneuver, p.use is Use.RESPONSE and e.passing_by)
+    if e.close_combat:
+        _join_brawl(d, e.actor, e.brawl)
     for change in e.effects:
         _apply_change(d, change)
     for uid in e.killed:

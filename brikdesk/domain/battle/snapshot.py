@@ -40,9 +40,10 @@ _LATER = frozenset(
         "disengaged_from",
         "counterstruck_by",
         "shot_at",
+        "brawl",
     }
 )
-_LATER_SETS = ("charged_by", "disengaged_from", "counterstruck_by")
+_LATER_SETS = ("charged_by", "disengaged_from", "counterstruck_by", "brawl")
 _LATER_LISTS = ("struck", "countered", "shot_at")
 _SETS = ("close_combat", "grabbing", "grabbed_by")
 
@@ -121,6 +122,7 @@ def _unit_from_json(data: Mapping[str, Any]) -> UnitState:
         disengaged_from=ids("disengaged_from"),
         counterstruck_by=ids("counterstruck_by"),
         shot_at=seq("shot_at"),
+        brawl=ids("brawl"),
     )
 
 

@@ -136,6 +136,8 @@ def describe(setup: BattleSetup, event: Event) -> str:
             "charge": "Charges",
         }[event.maneuver.value]
         text = f"{label(event.actor)} {prefix}{verb} {label(event.target)}{hands}"
+        if event.brawl is not None:
+            text += f", joining the brawl of {label(event.brawl)}"
         if event.outcome:
             text += f" — resolved at the table: {event.outcome}"
         return text
@@ -186,6 +188,8 @@ def _describe_attack(setup: BattleSetup, e: AttackResolved) -> str:
     text = f"{who}: {what}{on}"
     if e.passing_by:
         text += " (passing by)"
+    if e.brawl is not None:
+        text += f", joining the brawl of {setup.label(e.brawl)}"
     results = [_change(setup, c) for c in e.effects]
     results += [f"{setup.label(k)} is killed" for k in e.killed]
     text += ": " + "; ".join(results) if results else ": no effect"

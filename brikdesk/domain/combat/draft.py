@@ -279,6 +279,8 @@ class AttackDraft:
     improvised: bool = False
     #: A response Strike on a minifig moving past (4.1): he may ignore it unless he Parries.
     passing_by: bool = False
+    #: The fight joins the brawl of this unit (5.2, reading brawl); ``None``: its own fight.
+    brawl: BattleUnitId | None = None
     #: Who Acts First (4.3): the attack is a response colliding with the target's own Action;
     #: the facts the edition needs (2005: a response to Movement, the Use of what the target
     #: attempts; 2010/2020: an inch or more from acting; whether both can happen at once).

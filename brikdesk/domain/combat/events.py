@@ -17,6 +17,7 @@ from brikdesk.domain.battle import (
 )
 from brikdesk.domain.combat.draft import AttackDraft, AttackKind, CombatContext
 from brikdesk.domain.combat.participants import (
+    brawl_joined,
     has_mom,
     participants,
     passing_by_possible,
@@ -344,6 +345,7 @@ def final_events(
             killed=killed,
             details=payload,
             passing_by=draft.passing_by and passing_by_possible(draft, ctx),
+            brawl=brawl_joined(draft, ctx),
         )
     )
     return tuple(events)

@@ -10,11 +10,18 @@ from fractions import Fraction
 
 from brikdesk.domain.actions import BlastExposure
 from brikdesk.domain.attack import BARE_HANDS, Armor, Attack, SizeClass, Target, Weapon
-from brikdesk.domain.battle import Participant, Use, attack_use, outnumbered_modifier
+from brikdesk.domain.battle import (
+    Participant,
+    Use,
+    attack_use,
+    engagement,
+    outnumbered_modifier,
+)
 from brikdesk.domain.catalog import CatalogItem
 from brikdesk.domain.combat.draft import (
     AttackDraft,
     AttackKind,
+    Choice,
     CombatContext,
     Fighter,
     ObjectTarget,
@@ -335,6 +342,42 @@ def passing_by_possible(draft: AttackDraft, ctx: CombatContext) -> bool:
         return False
     t = ctx.state.unit(draft.target_id)
     return not t.close_combat and t.player_id == ctx.state.active
+
+
+def brawl_options(
+    draft: AttackDraft, ctx: CombatContext
+) -> tuple[Choice[BattleUnitId | None], ...]:
+    """Where a Close Combat attack may fight (5.2 Counters and Actions, the Hank and Butch
+    brawl; battle reading brawl): a fight of its own (``None``) or joined to each brawl going
+    on that neither the attacker nor the target is in, named by one of its members (the
+    attacker's own side first). Empty when there is no other brawl to join."""
+    if not draft.kind.engages or draft.target_id is None:
+        return ()
+    state = ctx.state
+    taken = engagement(state, draft.attacker_id) | engagement(state, draft.target_id)
+    side = ctx.side(draft.attacker_id)
+    seen: set[BattleUnitId] = set(taken)
+    out: list[Choice[BattleUnitId | None]] = []
+    for f in ctx.fighters:
+        if f.unit_id in seen or not state.unit(f.unit_id).close_combat:
+            continue
+        members = engagement(state, f.unit_id)
+        seen |= members
+        ordered = sorted(members, key=lambda u: (ctx.side(u) != side, ctx.fighter(u).name))
+        names = ", ".join(ctx.fighter(u).name for u in ordered)
+        out.append(Choice(ordered[0], f"Joins the brawl of {names}"))
+    if not out:
+        return ()
+    return (Choice(None, "A fight of its own"), *out)
+
+
+def brawl_joined(draft: AttackDraft, ctx: CombatContext) -> BattleUnitId | None:
+    """The brawl the attack joins, if the draft's choice is still one of the options (not
+    passing by, which locks nobody in)."""
+    if draft.brawl is None or (draft.passing_by and passing_by_possible(draft, ctx)):
+        return None
+    offered = {c.value for c in brawl_options(draft, ctx)}
+    return draft.brawl if draft.brawl in offered else None
 
 
 def blast_candidates(draft: AttackDraft, ctx: CombatContext, hit: bool) -> tuple[Fighter, ...]:

@@ -63,9 +63,13 @@ def _datetimes(params: Any) -> list[datetime]:
 
 
 class ChangeWatch:
-    """Tells whether anyone else committed a change to the database since the last poll."""
+    """Tells whether anyone else committed a change to the database since the last poll.
 
-    def __init__(self, sessions: sessionmaker[Session]) -> None:
+    ``others_only=False`` counts this process's own writes too (the players' page, which shows
+    every change, whoever made it); SQLite's ``data_version`` still sees them, since the watch
+    asks on a connection of its own."""
+
+    def __init__(self, sessions: sessionmaker[Session], *, others_only: bool = True) -> None:
         bind = sessions.kw.get("bind")
         if not isinstance(bind, Engine):
             raise TypeError("ChangeWatch needs a session factory bound to an engine")
@@ -77,7 +81,9 @@ class ChangeWatch:
         self._seen: Stamps | None = None
         self._raw: Any = None
         self._version: int | None = None
-        event.listen(self._engine, "before_cursor_execute", self._statement)
+        self._others_only = others_only
+        if others_only:
+            event.listen(self._engine, "before_cursor_execute", self._statement)
 
     # -- own writes ---------------------------------------------------------------------------
 
@@ -147,7 +153,8 @@ class ChangeWatch:
             )
 
     def close(self) -> None:
-        event.remove(self._engine, "before_cursor_execute", self._statement)
+        if self._others_only:
+            event.remove(self._engine, "before_cursor_execute", self._statement)
         if self._raw is not None:
             self._raw.close()
             self._raw = None

@@ -1,0 +1,127 @@
+"""The players' page in a real browser at a phone's size (Debian's chromium, driven by Selenium
+through chromium-driver; ``.ci/run`` installs both): the units show, an End Turn made by another
+process shows within 2 s with no reload, and a lost connection is said and recovered from."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+from brikdesk.persistence.db import Database
+from brikdesk.services import Services
+from brikdesk.share.server import ShareServer
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+PHONE = (360, 740)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={tmp_path_factory.mktemp('chromium')}",
+    ):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 2, "mobile": True},
+    )
+    yield driver
+    driver.quit()
+
+
+def _until(check: Callable[[], bool], seconds: float) -> float:
+    """Wait until ``check()`` holds (at most ``seconds``); how long it took."""
+    start = time.monotonic()
+    while not check():
+        if time.monotonic() - start > seconds:
+            raise AssertionError(f"not within {seconds} s")
+        time.sleep(0.02)
+    return time.monotonic() - start
+
+
+def _text(browser: webdriver.Chrome, element_id: str) -> str:
+    return str(browser.execute_script(f"return document.getElementById('{element_id}').innerText"))
+
+
+def _end_turn_elsewhere(db: Database) -> None:
+    script = textwrap.dedent(f"""
+        from brikdesk.persistence.db import open_database
+        from brikdesk.services import Services
+        db = open_database({db.url!r})
+        sv = Services.open(db)
+        c = sv.campaigns.list_campaigns()[0]
+        b = next(b for b in sv.battles.list_battles(c.id) if b.status == "in_progress")
+        sv.tracker.end_turn(b.id)
+        db.close()
+    """)
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=60, cwd=Path.cwd())
+
+
+def test_a_phone_sees_the_units_then_an_end_turn_made_elsewhere_without_reloading(
+    browser: webdriver.Chrome, server: ShareServer, demo_db: Database
+) -> None:
+    browser.get(server.url)
+    _until(lambda: "Gunner Magda" in _text(browser, "battle"), 10)
+    battle = _text(browser, "battle")
+    assert "Round 1 · Ines's turn" in battle
+    assert "3 of 4 Actions ready · 1 fallen" in battle
+    assert "Action: Held (may respond)" in battle  # Big Hank, Tobias's
+    assert "Deckhand Dory" in battle and "Dead" in battle
+    # Phone first: the page fits the phone's width, nothing to scroll sideways.
+    width = browser.execute_script("return document.documentElement.scrollWidth")
+    assert width == PHONE[0]
+    assert "Gunner Magda (Ines) attacks" in _text(browser, "log")
+    assert "Standings" in _text(browser, "campaign-section")
+    assert browser.execute_script("return document.querySelectorAll('svg.chart').length") == 4
+    browser.execute_script("window.notReloaded = true")
+
+    start = time.monotonic()
+    _end_turn_elsewhere(demo_db)
+    _until(lambda: "· Tobias's turn" in _text(browser, "battle"), 2)
+    assert time.monotonic() - start < 2 + 1  # the other process's own start-up included
+    assert browser.execute_script("return window.notReloaded === true")
+
+
+def test_a_lost_connection_is_said_and_the_page_comes_back(
+    browser: webdriver.Chrome, demo_sv: Services
+) -> None:
+    campaign = demo_sv.campaigns.list_campaigns()[0]
+    from brikdesk.share.page_data import Shared
+
+    first = ShareServer(demo_sv.for_thread(), Shared(campaign.id))
+    first.start()
+    try:
+        browser.get(first.url)
+        _until(lambda: "Gunner Magda" in _text(browser, "battle"), 10)
+    finally:
+        first.stop()
+    _until(lambda: "reconnecting" in _text(browser, "notice"), 5)
+    again = ShareServer(
+        demo_sv.for_thread(), Shared(campaign.id), port=first.port, token=first.token
+    )
+    again.start()
+    try:
+        _until(lambda: not browser.find_element("id", "notice").is_displayed(), 8)
+        assert "Gunner Magda" in _text(browser, "battle")
+    finally:
+        again.stop()

@@ -29,8 +29,9 @@ def _png_size(path: Path) -> tuple[int, int]:
 
 def test_every_picture_of_the_guide_exists_and_has_a_caption() -> None:
     links = _links()
-    # the main window, roster, catalog, battle panel, combat wizard, history, print preview
-    assert len(links) == 7
+    # the main window, roster, catalog, battle panel, combat wizard, history, the Share dialog
+    # and the players' page, print preview
+    assert len(links) == 9
     for caption, target in links:
         assert caption.strip(), target
         path = GUIDE.parent / target

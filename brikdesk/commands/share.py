@@ -44,8 +44,8 @@ def run(args: argparse.Namespace) -> int:
 
     from brikdesk.commands._storage import opened, pick_campaign, run_storage
     from brikdesk.errors import UserError
+    from brikdesk.share import Shared
     from brikdesk.share.network import shown_address
-    from brikdesk.share.page_data import Shared
     from brikdesk.share.server import ShareServer
 
     if not 0 <= args.port <= 65535:

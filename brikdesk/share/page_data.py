@@ -13,7 +13,6 @@ writes; the page is read-only.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from brikdesk.domain.battle import (
@@ -25,13 +24,14 @@ from brikdesk.domain.battle import (
 )
 from brikdesk.domain.battle.busy import busy_text
 from brikdesk.domain.history import history_to_json
-from brikdesk.domain.ids import BattleId, BattleUnitId, CampaignId
+from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.domain.report import BattleReport, ReportEntry
 from brikdesk.domain.sheets import RosterSheetOptions, SheetHeader, UnitCard, build_roster_sheet
 from brikdesk.domain.statuses import BattleStatus
 from brikdesk.errors import UserError
 from brikdesk.services import Services
 from brikdesk.services.tracker_views import BattleView
+from brikdesk.share import Shared
 
 #: How many log lines the page lists (newest first).
 LOG_LINES = 40
@@ -40,14 +40,6 @@ LOG_LINES = 40
 CARDS_ONLY = RosterSheetOptions(
     fold_identical=False, include_warnings=False, include_reference=False, blank_cards=0
 )
-
-
-@dataclass(frozen=True)
-class Shared:
-    """What a share shows: a campaign and, if chosen, one battle (else the one in progress)."""
-
-    campaign_id: CampaignId
-    battle_id: BattleId | None = None
 
 
 def _names(state: BattleState, ids: Sequence[BattleUnitId] | frozenset[BattleUnitId]) -> str:

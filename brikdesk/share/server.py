@@ -48,7 +48,8 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from brikdesk.errors import StorageError, UserError
 from brikdesk.paths import resource_path
 from brikdesk.services import Services
-from brikdesk.share.page_data import PageData, Shared
+from brikdesk.share import Shared
+from brikdesk.share.page_data import PageData
 
 log = logging.getLogger(__name__)
 

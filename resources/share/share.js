@@ -77,9 +77,9 @@ function unitView(u, player) {
 function battleView(b) {
   if (!b) return [];
   const turn = el("p", { class: "turn" }, `Round ${b.round} · `);
-  const who = el("b", { text: b.active });
+  const who = el("b", { text: `${b.active}'s turn` });
   who.style.setProperty("background", b.active_colour);
-  turn.append(who, "'s turn");
+  turn.append(who);
   const out = [el("h2", { text: b.name }), turn];
   for (const p of b.players) {
     const box = el("div", { class: "player" + (p.active ? " active" : "") },

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from brikdesk.services import Services
-from brikdesk.share.page_data import Shared
+from brikdesk.share import Shared
 from brikdesk.share.server import ShareServer
 from tests.services.conftest import (  # noqa: F401  (fixtures used here)
     clock,

@@ -4,7 +4,6 @@ process shows within 2 s with no reload, and a lost connection is said and recov
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -14,37 +13,16 @@ from pathlib import Path
 
 import pytest
 from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 
 from brikdesk.persistence.db import Database
 from brikdesk.services import Services
 from brikdesk.share.server import ShareServer
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-PHONE = (360, 740)
+from tests.share.browser import PHONE, phone_browser
 
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        f"--user-data-dir={tmp_path_factory.mktemp('chromium')}",
-    ):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 2, "mobile": True},
-    )
+    driver = phone_browser(tmp_path_factory.mktemp("chromium"))
     yield driver
     driver.quit()
 
@@ -106,7 +84,7 @@ def test_a_lost_connection_is_said_and_the_page_comes_back(
     browser: webdriver.Chrome, demo_sv: Services
 ) -> None:
     campaign = demo_sv.campaigns.list_campaigns()[0]
-    from brikdesk.share.page_data import Shared
+    from brikdesk.share import Shared
 
     first = ShareServer(demo_sv.for_thread(), Shared(campaign.id))
     first.start()

@@ -15,8 +15,8 @@ import pytest
 from brikdesk.domain.ids import BattleId
 from brikdesk.persistence.db import Database, open_database
 from brikdesk.services import Services
+from brikdesk.share import Shared
 from brikdesk.share import server as share_server
-from brikdesk.share.page_data import Shared
 from brikdesk.share.server import ShareServer
 
 

@@ -265,6 +265,19 @@ def _who_first(w: World) -> tuple[QDialog, Any]:
     return d, d.inch  # the battle plays 2020: the inch decides first
 
 
+def _share(w: World) -> tuple[QDialog, Any]:
+    from PySide6.QtWidgets import QWidget
+
+    from brikdesk.share import Shared
+    from ui.dialogs.share import ShareDialog, Sharing
+
+    window = QWidget()
+    sharing = Sharing(window, w.services, w.settings)
+    d = ShareDialog(sharing, window)
+    d.set_target(Shared(w.campaign_id), "the campaign Sherwood")
+    return d, d.interface  # where to serve it, then Start
+
+
 #: Each dialog class of the app, how to open it, and the field that must have the focus.
 DIALOGS: dict[str, Callable[[World], tuple[QDialog, Any]]] = {
     "NewCampaignDialog": _new_campaign,
@@ -291,6 +304,7 @@ DIALOGS: dict[str, Callable[[World], tuple[QDialog, Any]]] = {
     "OpenFailedDialog": _open_failed,
     "LongActionDialog": _long_action,
     "WhoFirstDialog": _who_first,
+    "ShareDialog": _share,
 }
 
 

@@ -155,17 +155,32 @@ class PageData:
         )
 
     def build(self) -> dict[str, Any]:
+        """Everything the page shows (``live`` and ``campaign`` together)."""
+        return {**self.live(), **self.campaign()}
+
+    def live(self) -> dict[str, Any]:
+        """What a turn changes: the battle in progress (``battle``; its units' ``card`` is an
+        index into ``cards``, which change only with its musters) and the campaign's name."""
         sv, cid = self._sv, self._shared.campaign_id
         campaign = sv.campaigns.get_campaign(cid)
-        live_id, report_id = self._battle_ids()
-        battle = None
+        live_id, _report_id = self._battle_ids()
+        battle, cards = None, []
         if live_id is not None:
             view = sv.tracker.view(live_id)
+            cards = self._unit_cards(view)
             battle = self._battle(view, sv.printing.battle_report(live_id))
-        report = report_json(sv.printing.battle_report(report_id)) if report_id else None
         return {
             "campaign": {"name": campaign.name, "edition": campaign.edition},
             "battle": battle,
+            "cards": cards,
+        }
+
+    def campaign(self) -> dict[str, Any]:
+        """What changes between battles: the last report, the history and the rosters."""
+        sv, cid = self._sv, self._shared.campaign_id
+        _live_id, report_id = self._battle_ids()
+        report = report_json(sv.printing.battle_report(report_id)) if report_id else None
+        return {
             "report": report,
             "history": history_to_json(sv.history.history(cid)),
             "rosters": self._rosters(),
@@ -190,7 +205,6 @@ class PageData:
 
     def _battle(self, view: BattleView, report: BattleReport) -> dict[str, Any]:
         state = view.state
-        cards = self._unit_cards(view)
         index = view.setup.unit_index
         players = []
         for p in view.players:
@@ -213,7 +227,7 @@ class PageData:
                         "statuses": unit_statuses(state, u),
                         "dead": u.dead,
                         "out": not u.in_battle,
-                        "card": cards[index[t.id]],
+                        "card": index[t.id],
                     }
                 )
             units.sort(key=lambda x: bool(x["out"]))  # the fallen last, as the panel lists them

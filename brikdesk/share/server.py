@@ -23,8 +23,10 @@ Policy (``default-src 'self'``: the page loads nothing from elsewhere, nothing i
 ``no-store``.
 
 Live: a watch task polls the services' ``ChangeWatch`` (``others_only=False``: the app's own
-writes count too) every ``POLL_SECONDS`` on a worker thread; on a change it reads the page's
-data again, once, and every stream sends it: a change reaches the pages in well under a second.
+writes count too) every ``POLL_SECONDS`` on a worker thread (an idle SQLite file: one PRAGMA);
+on a change it reads the page's data again, once for all pages, the battle first and then the
+campaign's parts, and every stream sends the parts that changed (``PageState``): a change
+reaches the pages in well under a second.
 """
 
 from __future__ import annotations
@@ -37,8 +39,7 @@ import logging
 import secrets
 import socket
 import threading
-from collections.abc import Awaitable, Callable, MutableMapping
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from typing import Any
 
 import uvicorn
@@ -67,7 +68,7 @@ MAX_HEAD_BYTES = 8 * 1024
 HEAD_TIMEOUT = 10.0
 IDLE_TIMEOUT = 5
 SEND_TIMEOUT = 10.0
-POLL_SECONDS = 0.25
+POLL_SECONDS = 0.1
 #: A comment line on quiet streams, so a dead phone is noticed and proxies keep it open.
 PING_SECONDS = 15.0
 
@@ -161,45 +162,79 @@ class _TimedH11(H11Protocol):
         super().connection_lost(exc)
 
 
-@dataclass
-class _State:
-    """The page's data as last read: its JSON and a count of changes."""
+Reader = Callable[[], dict[str, Any]]
 
-    version: int = 0
-    body: bytes = b"{}"
+
+class PageState:
+    """The page's data as last read, in parts (``page_data``'s keys): each part's JSON and the
+    count of changes it last changed at, so that a stream sends only the parts that changed
+    since it last sent (an End Turn: the battle, not the rosters and the history)."""
+
+    def __init__(self) -> None:
+        self.version = 0
+        self.parts: dict[str, tuple[int, bytes]] = {}
+
+    def update(self, parts: dict[str, bytes]) -> bool:
+        changed = [k for k, v in parts.items() if k not in self.parts or self.parts[k][1] != v]
+        if not changed:
+            return False
+        self.version += 1
+        for key in changed:
+            self.parts[key] = (self.version, parts[key])
+        return True
+
+    def since(self, version: int) -> bytes:
+        """One JSON object of the parts changed after ``version`` (0: all of them)."""
+        return (
+            b"{"
+            + b",".join(
+                json.dumps(k).encode() + b":" + body
+                for k, (v, body) in self.parts.items()
+                if v > version
+            )
+            + b"}"
+        )
+
+    @property
+    def body(self) -> bytes:
+        return self.since(0)
 
 
 class ShareApp:
     """The ASGI app: the token gate, the limits, the files, the state and the streams."""
 
-    def __init__(self, token: str, builder: Callable[[], dict[str, Any]]) -> None:
+    def __init__(self, token: str, readers: Sequence[Reader]) -> None:
         self.token = token
         self._prefix = f"/{token}"
-        self._build = builder
+        self.readers = tuple(readers)
         self._files = {
             path: (resource_path(f"share/{name}").read_bytes(), ctype)
             for path, (name, ctype) in FILES.items()
         }
-        self.state = _State()
+        self.state = PageState()
         self.watchers = 0
         self._changed: asyncio.Event | None = None
         self._closing: asyncio.Event | None = None
 
     # -- the state ----------------------------------------------------------------------------
 
-    def read_state(self) -> bytes:
-        """Build the page's data (on a worker thread): JSON, or what went wrong in words."""
+    @staticmethod
+    def read(reader: Reader) -> dict[str, bytes]:
+        """Read parts of the page's data (on a worker thread), each as JSON; or what went
+        wrong, in words (``problem``)."""
         try:
-            data = self._build()
+            data: dict[str, Any] = {**reader(), "problem": None}
         except (UserError, StorageError) as exc:
             data = {"problem": str(exc)}
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+        return {
+            k: json.dumps(v, ensure_ascii=False, separators=(",", ":")).encode()
+            for k, v in data.items()
+        }
 
-    def publish(self, body: bytes) -> None:
-        """A new state (on the loop): every stream sends it."""
-        if body == self.state.body:
+    def publish(self, parts: dict[str, bytes]) -> None:
+        """New parts of the state (on the loop): every stream sends those that changed."""
+        if not self.state.update(parts):
             return
-        self.state = _State(self.state.version + 1, body)
         if self._changed is not None:
             self._changed.set()
             self._changed = asyncio.Event()
@@ -300,7 +335,7 @@ class ShareApp:
             while True:
                 state = self.state
                 chunk = (
-                    b"retry: 1000\nevent: state\ndata: " + state.body + b"\n\n"
+                    b"retry: 1000\nevent: state\ndata: " + state.since(max(sent, 0)) + b"\n\n"
                     if state.version != sent
                     else b": ping\n\n"
                 )
@@ -348,7 +383,7 @@ class ShareServer:
         self._data = PageData(services, shared)
         self._services = services
         self._poll_seconds = poll_seconds
-        self.app = ShareApp(self.token, self._data.build)
+        self.app = ShareApp(self.token, (self._data.live, self._data.campaign))
         self._requested_port = port
         self.port = port
         self._sock: socket.socket | None = None
@@ -382,7 +417,8 @@ class ShareServer:
         cannot be listened on, ``UserError`` / ``StorageError`` when the campaign cannot be
         read)."""
         self.campaign_name = self._data.campaign_name()
-        self.app.publish(self.app.read_state())
+        for reader in self.app.readers:
+            self.app.publish(self.app.read(reader))
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         try:
@@ -398,6 +434,7 @@ class ShareServer:
         config = uvicorn.Config(
             self.app,
             http=_TimedH11,
+            ws="none",
             lifespan="off",
             loop="asyncio",
             log_config=None,
@@ -438,7 +475,8 @@ class ShareServer:
                 await asyncio.sleep(self._poll_seconds)
                 try:
                     if await asyncio.to_thread(watch.poll):
-                        self.app.publish(await asyncio.to_thread(self.app.read_state))
+                        for reader in self.app.readers:  # the battle first: what is watched
+                            self.app.publish(await asyncio.to_thread(self.app.read, reader))
                 except Exception:  # a bad poll: say so, keep serving the last state
                     log.exception("share: could not read the campaign again")
         finally:

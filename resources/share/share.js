@@ -57,7 +57,7 @@ function cardView(card) {
   return box;
 }
 
-function unitView(u, player) {
+function unitView(u, player, cards) {
   const summary = el("summary", {}, el("span", { class: "uname", text: u.name }),
     el("span", { class: "utype", text: u.type }));
   if (u.out) summary.append(el("span", { class: "chip", text: u.dead ? "Dead" : "Out of the battle" }));
@@ -70,11 +70,11 @@ function unitView(u, player) {
     if (u.dead && s === "Dead") continue;
     summary.append(el("span", { class: "chip status", text: s }));
   }
-  const d = el("details", { class: "unit" + (u.out ? " dead" : "") }, summary, cardView(u.card));
+  const d = el("details", { class: "unit" + (u.out ? " dead" : "") }, summary, cardView(cards[u.card]));
   return keep(d, `unit:${player}:${u.name}`);
 }
 
-function battleView(b) {
+function battleView(b, cards) {
   if (!b) return [];
   const turn = el("p", { class: "turn" }, `Round ${b.round} · `);
   const who = el("b", { text: `${b.active}'s turn` });
@@ -86,7 +86,7 @@ function battleView(b) {
       el("h3", { text: p.faction ? `${p.name} (${p.faction})` : p.name }),
       el("div", { class: "summary", text: p.summary }));
     box.style.setProperty("border-left-color", p.colour);
-    for (const u of p.units) box.append(unitView(u, p.name));
+    for (const u of p.units) box.append(unitView(u, p.name, cards));
     out.push(box);
   }
   return out;
@@ -229,7 +229,9 @@ function reportView(r) {
   return out;
 }
 
-function render(data) {
+let data = {};  // the page's state: each update brings the parts that changed
+
+function render() {
   document.getElementById("loading").hidden = true;
   if (data.problem) {
     fill("battle", [el("p", { class: "notice", text: data.problem })]);
@@ -237,11 +239,11 @@ function render(data) {
   }
   document.getElementById("campaign").textContent = data.campaign.name;
   document.title = data.battle ? `${data.battle.name} — ${data.campaign.name}` : data.campaign.name;
-  fill("battle", data.battle ? battleView(data.battle)
+  fill("battle", data.battle ? battleView(data.battle, data.cards)
     : [el("h2", { text: "No battle in progress" })]);
   fill("log", logView(data.battle));
-  fill("campaign-section", campaignView(data.history, data.rosters));
-  fill("rosters", rostersView(data.rosters));
+  fill("campaign-section", campaignView(data.history, data.rosters || []));
+  fill("rosters", rostersView(data.rosters || []));
   fill("report", reportView(data.report));
 }
 
@@ -256,7 +258,8 @@ function connect() {
   source = new EventSource("events");
   source.addEventListener("state", (ev) => {
     notice("");
-    render(JSON.parse(ev.data));
+    data = Object.assign(data, JSON.parse(ev.data));
+    render();
   });
   source.addEventListener("open", () => notice(""));
   source.addEventListener("error", () => {

@@ -64,7 +64,7 @@ def test_the_page_and_its_data_are_served_under_the_token_with_strict_headers(
     assert ines["name"] == "Ines" and ines["summary"] == "3 of 4 Actions ready · 1 fallen"
     magda = next(u for u in ines["units"] if u["name"] == "Gunner Magda")
     assert (magda["action"], magda["counters"]) == ("Spent", "0 of 1")
-    assert magda["card"]["items"][0]["name"] == "Long-Ranged Weapon"
+    assert data["cards"][magda["card"]]["items"][0]["name"] == "Long-Ranged Weapon"
     dory = ines["units"][-1]  # the fallen last
     assert (dory["name"], dory["dead"], dory["statuses"]) == ("Deckhand Dory", True, ["Dead"])
     assert battle["last_attack"]["headline"].startswith("Gunner Magda (Ines) attacks")
@@ -224,6 +224,7 @@ def test_a_change_elsewhere_reaches_the_stream_within_a_second(
         finally:
             elsewhere.close()
     assert after["battle"]["active"] == "Tobias"  # type: ignore[index]
+    assert "rosters" not in after and "cards" not in after  # only the parts that changed
     assert delay < 1.0
 
 

@@ -12,11 +12,12 @@ writes; the page is read-only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from brikdesk.domain.battle import (
     ActionState,
+    AttackResolved,
     BattleState,
     Status,
     UnitState,
@@ -25,11 +26,17 @@ from brikdesk.domain.battle import (
 from brikdesk.domain.battle.busy import busy_text
 from brikdesk.domain.history import history_to_json
 from brikdesk.domain.ids import BattleId, BattleUnitId
-from brikdesk.domain.report import BattleReport, ReportEntry
+from brikdesk.domain.modifiers import Stat
+from brikdesk.domain.odds import attack_odds
+from brikdesk.domain.report import (
+    BattleReport,
+    ReportEntry,
+)
 from brikdesk.domain.sheets import RosterSheetOptions, SheetHeader, UnitCard, build_roster_sheet
 from brikdesk.domain.statuses import BattleStatus
 from brikdesk.errors import UserError
 from brikdesk.services import Services
+from brikdesk.services.events import modifiers_from_payload
 from brikdesk.services.tracker_views import BattleView
 from brikdesk.share import Shared
 
@@ -122,6 +129,59 @@ def report_json(r: BattleReport) -> dict[str, Any]:
     }
 
 
+def _last_attack(view: BattleView) -> tuple[int, AttackResolved] | None:
+    """The battle's last standing attack, with its place in the log (``seq``)."""
+    for e in reversed(view.standing_events):
+        if isinstance(e.event, AttackResolved):
+            return e.seq, e.event
+    return None
+
+
+def last_attack_odds(view: BattleView) -> dict[str, float] | None:
+    """The odds the battle's last attack had as it was set up (``domain.odds.attack_odds``):
+    the attacker's Action die, the weapon's Use and Damage, the target's Armor and
+    Deflection, and the Action Roll and Damage modifiers it logged; as floats for the page.
+
+    ``None`` where one attack's odds would not say it: a combined attack, a blast (its
+    Damage falls on every unit in the radius), no Action Roll (an automatic hit or a trivial
+    Use), a target that is not a unit, a weapon not in the catalog, an Armor modifier."""
+    last = _last_attack(view)
+    if last is None:
+        return None
+    event = last[1]
+    if event.target is None or len(event.participants) != 1:
+        return None
+    details, setup = event.details, view.setup
+    outcome = details.get("outcome")
+    if not isinstance(outcome, Mapping) or not isinstance(outcome.get("use"), int):
+        return None
+    if "automatic_hit" in outcome or not (
+        setup.has_unit(event.actor) and setup.has_unit(event.target)
+    ):
+        return None
+    item = next((it for it in view.catalog.items if it.name == details.get("weapon")), None)
+    if item is None or not item.damage or item.explosive_radius:
+        return None
+    mods = modifiers_from_payload(details.get("modifiers", ()))
+    if any(m.applies_to is Stat.ARMOR for m in mods):
+        return None
+    attacker, target = view.unit(event.actor), view.unit(event.target)
+    try:
+        odds = attack_odds(
+            attacker.stats.action_die,
+            outcome["use"],
+            item.damage,
+            target.stats.armor,
+            action_mod=sum(m.value for m in mods if m.applies_to is Stat.ACTION),
+            damage_mod=sum(m.value for m in mods if m.applies_to is Stat.DAMAGE),
+            deflection=target.stats.deflection,
+            can_go_over_the_top=attacker.stats.over_the_top,
+        )
+    except UserError:
+        return None
+    return odds.to_floats()
+
+
 class PageData:
     """Builds the page's data for one share; keeps the unit cards of the battle shown (its
     musters do not change while it is fought)."""
@@ -130,6 +190,8 @@ class PageData:
         self._sv = services
         self._shared = shared
         self._cards: tuple[object, list[dict[str, Any]]] | None = None
+        self._stamp: tuple[object, ...] | None = None
+        self._attack: tuple[object, dict[str, Any] | None] | None = None
 
     def campaign_name(self) -> str:
         return self._sv.campaigns.get_campaign(self._shared.campaign_id).name
@@ -156,7 +218,8 @@ class PageData:
 
     def build(self) -> dict[str, Any]:
         """Everything the page shows (``live`` and ``campaign`` together)."""
-        return {**self.live(), **self.campaign()}
+        self._stamp = None
+        return {**self.live(), **(self.campaign() or {})}
 
     def live(self) -> dict[str, Any]:
         """What a turn changes: the battle in progress (``battle``; its units' ``card`` is an
@@ -168,16 +231,22 @@ class PageData:
         if live_id is not None:
             view = sv.tracker.view(live_id)
             cards = self._unit_cards(view)
-            battle = self._battle(view, sv.printing.battle_report(live_id))
+            battle = self._battle(view)
         return {
             "campaign": {"name": campaign.name, "edition": campaign.edition},
             "battle": battle,
             "cards": cards,
         }
 
-    def campaign(self) -> dict[str, Any]:
-        """What changes between battles: the last report, the history and the rosters."""
+    def campaign(self) -> dict[str, Any] | None:
+        """What changes between battles: the last report, the history and the rosters; None
+        when the campaign's content is as when last read (``content_stamp``: a turn changes
+        only the battle's log)."""
         sv, cid = self._sv, self._shared.campaign_id
+        stamp = sv.campaigns.content_stamp(cid)
+        if stamp == self._stamp:
+            return None
+        self._stamp = stamp
         _live_id, report_id = self._battle_ids()
         report = report_json(sv.printing.battle_report(report_id)) if report_id else None
         return {
@@ -203,7 +272,22 @@ class PageData:
         self._cards = (key, cards)
         return cards
 
-    def _battle(self, view: BattleView, report: BattleReport) -> dict[str, Any]:
+    def _last_attack_entry(self, view: BattleView) -> dict[str, Any] | None:
+        """The battle report's words for the last attack (headline, rolls, result). The
+        report replays the whole log, so it is read again only when the attack or what led
+        to it changed (an End Turn changes neither)."""
+        last = _last_attack(view)
+        if last is None:
+            return None
+        key = (view.id, tuple(e.seq for e in view.standing_events if e.seq <= last[0]))
+        if self._attack is not None and self._attack[0] == key:
+            return self._attack[1]
+        entries = [e for e in self._sv.printing.battle_report(view.id).entries if e.is_attack]
+        entry = _entry(entries[-1]) if entries else None
+        self._attack = (key, entry)
+        return entry
+
+    def _battle(self, view: BattleView) -> dict[str, Any]:
         state = view.state
         index = view.setup.unit_index
         players = []
@@ -250,7 +334,7 @@ class PageData:
             {"when": f"Round {e.round}, {e.player}" if e.round is not None else "", "text": e.text}
             for e in reversed(view.standing_events[-LOG_LINES:])
         ]
-        attacks = [e for e in report.entries if e.is_attack]
+        attack = self._last_attack_entry(view)
         return {
             "name": view.name,
             "status": view.status_text,
@@ -259,7 +343,8 @@ class PageData:
             "active_colour": view.active_player.colour,
             "players": players,
             "log": log,
-            "last_attack": _entry(attacks[-1]) if attacks else None,
+            "last_attack": attack,
+            "last_attack_odds": last_attack_odds(view),
         }
 
     # -- rosters ------------------------------------------------------------------------------

@@ -162,7 +162,8 @@ class _TimedH11(H11Protocol):
         super().connection_lost(exc)
 
 
-Reader = Callable[[], dict[str, Any]]
+#: Reads parts of the page's data; None when they are as last read.
+Reader = Callable[[], dict[str, Any] | None]
 
 
 class PageState:
@@ -223,12 +224,16 @@ class ShareApp:
         """Read parts of the page's data (on a worker thread), each as JSON; or what went
         wrong, in words (``problem``)."""
         try:
-            data: dict[str, Any] = {**reader(), "problem": None}
+            parts = reader()
         except (UserError, StorageError) as exc:
-            data = {"problem": str(exc)}
+            parts = {"problem": str(exc)}
+        else:
+            if parts is None:
+                return {}
+            parts = {**parts, "problem": None}
         return {
             k: json.dumps(v, ensure_ascii=False, separators=(",", ":")).encode()
-            for k, v in data.items()
+            for k, v in parts.items()
         }
 
     def publish(self, parts: dict[str, bytes]) -> None:

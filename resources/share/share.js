@@ -99,10 +99,27 @@ function entryView(e) {
   return box;
 }
 
+function percent(p) {  // as the combat wizard writes a chance
+  if (p === 0) return "0%";
+  if (p === 1) return "100%";
+  if (p < 0.001) return "<0.1%";
+  if (p > 0.999) return ">99.9%";
+  return `${(p * 100).toFixed(1)}%`;
+}
+
 function logView(b) {
   if (!b) return [];
   const out = [];
-  if (b.last_attack) out.push(el("h2", { text: "Last attack" }), entryView(b.last_attack));
+  if (b.last_attack) {
+    const box = entryView(b.last_attack);
+    const o = b.last_attack_odds;
+    if (o) {
+      box.append(el("p", { class: "muted", text: `Its odds as set up: hit ${percent(o.hit)}, `
+        + `destroy ${percent(o.kill)}; Over the Top ${percent(o.over_the_top)}, `
+        + `critical failure ${percent(o.critical_failure)}` }));
+    }
+    out.push(el("h2", { text: "Last attack" }), box);
+  }
   out.push(el("h2", { text: "Battle log, newest first" }));
   const list = el("ol", { class: "log" });
   for (const line of b.log) {

@@ -80,7 +80,9 @@ def test_a_phone_sees_the_units_then_an_end_turn_made_elsewhere_without_reloadin
     # Phone first: the page fits the phone's width, nothing to scroll sideways.
     width = browser.execute_script("return document.documentElement.scrollWidth")
     assert width == PHONE[0]
-    assert "Gunner Magda (Ines) attacks" in _text(browser, "log")
+    log = _text(browser, "log")
+    assert "Gunner Magda (Ines) attacks" in log
+    assert "Its odds as set up: hit 66.7%, destroy 18.1%" in log
     assert "Standings" in _text(browser, "campaign-section")
     assert browser.execute_script("return document.querySelectorAll('svg.chart').length") == 4
     browser.execute_script("window.notReloaded = true")

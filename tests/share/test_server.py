@@ -68,6 +68,10 @@ def test_the_page_and_its_data_are_served_under_the_token_with_strict_headers(
     dory = ines["units"][-1]  # the fallen last
     assert (dory["name"], dory["dead"], dory["statuses"]) == ("Deckhand Dory", True, ["Dead"])
     assert battle["last_attack"]["headline"].startswith("Gunner Magda (Ines) attacks")
+    # Her Long-Ranged Weapon (d6 against Use 3, Damage 1d6+1) at Big Hank (Armor 7): a hit on
+    # 3 to 6; destroyed 13/72 of the time (`brikdesk odds --use 3 --damage 1d6+1 --armor 7`).
+    odds = battle["last_attack_odds"]
+    assert (odds["hit"], odds["kill"], odds["over_the_top"]) == (2 / 3, 13 / 72, 1 / 6)
     assert battle["log"][0]["when"] == "Round 1, Ines"  # newest first
     assert data["report"]["title"] == "Skirmish at Baseplate Ford"
     assert [s["player"] for s in data["history"]["standings"]] == ["Margo", "Ines", "Tobias"]
@@ -274,3 +278,23 @@ def test_stop_ends_the_streams_and_frees_the_port(demo_sv: Services) -> None:
         assert b"data:" not in rest
     with pytest.raises(OSError), socket.create_connection(("127.0.0.1", s.port), timeout=1):
         pass
+
+
+def test_a_roster_change_reaches_the_stream_with_the_rosters(
+    server: ShareServer, demo_sv: Services
+) -> None:
+    from brikdesk.services.roster import UnitPatch
+
+    campaign = demo_sv.campaigns.list_campaigns()[0]
+    army = next(
+        a for a in demo_sv.campaigns.list_armies(campaign.id) if a.name == "Moonlight Posse"
+    )
+    unit = demo_sv.roster.roster(army.id).units[0]
+    c, f = _stream(server)
+    with c, f:
+        _next_state(f)
+        demo_sv.roster.edit_unit(unit.id, UnitPatch(name="Renamed Rider"))
+        after = _next_state(f)
+    posse = next(r for r in after["rosters"] if r["army"] == "Moonlight Posse")  # type: ignore[union-attr]
+    assert posse["units"][0]["name"] == "Renamed Rider"
+    assert "battle" not in after  # the battle in progress did not change

@@ -1,7 +1,9 @@
-"""What the players' page shows, as one JSON-ready dict read through the services.
+"""What the players' page shows, as JSON-ready dicts read through the services.
 
-``PageData(services, campaign_id, battle_id).build()`` reads the campaign the way the app's
-windows do and says it in their words: the battle in progress as the tracker's ``BattleView``
+``PageData(services, shared)`` reads the campaign the way the app's windows do, in two parts
+(``live()``: the battle in progress, read again on every change; ``campaign()``: the report,
+history and rosters, read again only when the campaign's content stamp changed), and says it
+in their words: the battle in progress as the tracker's ``BattleView``
 (units with the domain's labels of their Action and statuses, ``busy_text``, the log lines the
 tracker wrote), the last attack and the finished battle's report from the battle report
 (``brikdesk.domain.report``), the standings, timeline and series from the campaign history
@@ -28,10 +30,7 @@ from brikdesk.domain.history import history_to_json
 from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.domain.modifiers import Stat
 from brikdesk.domain.odds import attack_odds
-from brikdesk.domain.report import (
-    BattleReport,
-    ReportEntry,
-)
+from brikdesk.domain.report import BattleReport, ReportEntry
 from brikdesk.domain.sheets import RosterSheetOptions, SheetHeader, UnitCard, build_roster_sheet
 from brikdesk.domain.statuses import BattleStatus
 from brikdesk.errors import UserError

@@ -85,6 +85,15 @@ def test_a_phone_sees_the_units_then_an_end_turn_made_elsewhere_without_reloadin
     assert "Its odds as set up: hit 66.7%, destroy 18.1%" in log
     assert "Standings" in _text(browser, "campaign-section")
     assert browser.execute_script("return document.querySelectorAll('svg.chart').length") == 4
+    # Light and dark by the phone's setting.
+    background = "return getComputedStyle(document.body).backgroundColor"
+    assert browser.execute_script(background) == "rgb(255, 255, 255)"
+    browser.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia",
+        {"features": [{"name": "prefers-color-scheme", "value": "dark"}]},
+    )
+    assert browser.execute_script(background) == "rgb(22, 24, 27)"
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
     browser.execute_script("window.notReloaded = true")
 
     committed = _end_turn_elsewhere(demo_db)

@@ -266,14 +266,12 @@ def _who_first(w: World) -> tuple[QDialog, Any]:
 
 
 def _share(w: World) -> tuple[QDialog, Any]:
-    from PySide6.QtWidgets import QWidget
-
     from brikdesk.share import Shared
     from ui.dialogs.share import ShareDialog, Sharing
 
-    window = QWidget()
-    sharing = Sharing(window, w.services, w.settings)
-    d = ShareDialog(sharing, window)
+    sharing = Sharing(None, w.services, w.settings)
+    d = ShareDialog(sharing, None)
+    sharing.setParent(d)  # deleted with the dialog
     d.set_target(Shared(w.campaign_id), "the campaign Sherwood")
     return d, d.interface  # where to serve it, then Start
 

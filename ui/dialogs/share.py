@@ -88,22 +88,23 @@ def _start(server: ShareServer, _progress: object) -> None:
 class Sharing(QObject):
     """The app's one share: its two menu actions, starting, stopping, remembering."""
 
-    def __init__(self, window: QWidget, services: Services, settings: AppSettings) -> None:
+    def __init__(self, window: QWidget | None, services: Services, settings: AppSettings) -> None:
+        # The window is the parent (what to share is asked of it); no other reference to it
+        # is kept, so no cycle holds a window past the application's end.
         super().__init__(window)
-        self._window = window
         self.services = services
         self.settings = settings
         self.server: ShareServer | None = None
         self.title = ""
         self.starting = False
         self.dialog: ShareDialog | None = None
-        self.campaign_action = QAction("Share with &players…", window)
+        self.campaign_action = QAction("Share with &players…", self)
         self.campaign_action.setObjectName("shareCampaignAction")
         self.campaign_action.setStatusTip(
             "Serve a read-only live page of the campaign to the players' phones"
         )
         self.campaign_action.triggered.connect(self.share_campaign)
-        self.battle_action = QAction("Share with &players…", window)
+        self.battle_action = QAction("Share with &players…", self)
         self.battle_action.setObjectName("shareBattleAction")
         self.battle_action.setStatusTip(
             "Serve a read-only live page of this battle to the players' phones"
@@ -117,7 +118,9 @@ class Sharing(QObject):
     # -- what to share ------------------------------------------------------------------------
 
     def _target(self, battle: bool) -> tuple[Shared, str] | None:
-        window: _Window = self._window  # type: ignore[assignment]
+        window: _Window | None = self.parent()  # type: ignore[assignment]
+        if window is None:
+            return None
         cid = window.campaign_id
         if cid is None:
             return None
@@ -138,7 +141,8 @@ class Sharing(QObject):
         if target is None:
             return None
         if self.dialog is None:
-            self.dialog = ShareDialog(self, self._window)
+            parent = self.parent()
+            self.dialog = ShareDialog(self, parent if isinstance(parent, QWidget) else None)
             self.dialog.destroyed.connect(self._dialog_gone)
         self.dialog.set_target(*target)
         self.dialog.show()

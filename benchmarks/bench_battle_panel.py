@@ -1,12 +1,16 @@
 """Benchmark: the battle panel on a battle of 500 units (prints numbers; not a test).
 
+The speed rule: an interaction's whole cost (domain and UI together) stays within one 16 ms
+frame on the 500-unit benchmarks; a change made for speed goes in only when it moves a total a
+user can perceive across that line.
+
 End Turn through the panel, and Undo of one event through the panel (the battle's undo
 history: an attack, which changes one row, and the End Turn, which changes every row), each
-followed by the paint Qt does for what they changed (``processEvents``); median
-of many runs. Each is split, in the same run, into the tracker's part (time spent inside the
-tracker service's methods: store, read the new state) and the UI's part (the rest: the panel,
-the models, the views and Qt's paint, shown apart). Target: the UI's part no more than the
-tracker's. Then, in a few extra untimed runs, the paint and layout events Qt sends per widget
+followed by the paint Qt does for what they changed (``processEvents``); median of many runs.
+Each prints its whole total and whether it is within one 16 ms frame, then the same run's
+split: the tracker's part (time spent inside the tracker service's methods: store, read the new
+state) and the UI's part (the rest: the panel, the models, the views and Qt's paint, shown
+apart). Then, in a few extra untimed runs, the paint and layout events Qt sends per widget
 during each (what repaints or lays out twice, or at all, on End Turn and Undo).
 
 Run: QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_battle_panel.py
@@ -41,6 +45,7 @@ from ui.panels import BattlePanel
 UNITS = 500
 TURNS = 40
 SPENT_PER_TURN = 24  # with the End Turns: about 1,000 events in the log at the end
+FRAME_MS = 16.0  # one frame: the whole cost of an interaction stays within it
 #: The tracker's methods the panel calls (directly, or through the undo history's steps).
 TRACKER_CALLS = ("view", "record", "end_turn", "undo", "redo", "revert_events", "unrevert_events")
 
@@ -164,11 +169,12 @@ class Split:
         def ms(values: list[float]) -> str:
             return f"{statistics.median(values) * 1000:5.1f} ms"
 
-        verdict = "met" if statistics.median(ui) <= statistics.median(self.tracker) else "MISSED"
+        total = statistics.median(self.total) * 1000
+        verdict = "within" if total <= FRAME_MS else "OVER"
         return [
-            f"{what}: median {ms(self.total)} in all",
+            f"{what}: total {total:5.1f} ms (median; {verdict} one {FRAME_MS:g} ms frame)",
             f"  the tracker's part: {ms(self.tracker)}",
-            f"  the UI's part:      {ms(ui)}  (target: <= the tracker's part: {verdict})",
+            f"  the UI's part:      {ms(ui)}",
             f"    of which the panel's update: {ms(update)}, Qt's paint: {ms(self.paint)}",
         ]
 

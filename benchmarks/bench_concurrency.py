@@ -28,6 +28,18 @@ Once the services take the version of what the view showed (``edit_unit(..., ver
 and a ``version`` on the rows), the renames and increments pass it, so that a stale view is
 refused instead of overwriting (``--versions auto`` detects it; ``yes`` requires it).
 
+After the table, per backend, the cases of a shared campaign that are not about throughput
+(``--cases``, on by default; ``--rounds`` of each):
+
+- stale End battle: another process ends the turn while this one's End battle dialog is open;
+  finishing from the dialog's basis must be refused every time (``refused n of N``);
+- missed refreshes: another process renames a unit, then this app saves something in the same
+  campaign within the same poll; the next poll must say "changed elsewhere" (``missed n of N``;
+  and ``needless`` reloads after this app's own writes alone);
+- reads during a write (SQLite): another process holds ``BEGIN IMMEDIATE``; the history, the End
+  battle dialog's reading, its promotion preview and the export each run and are timed (a read
+  that waited for the lock would take the 5 s busy timeout).
+
 Backends: SQLite (a fresh file per run in a temporary folder) always; PostgreSQL with ``--pg URL``
 or ``BRIKDESK_TEST_DB_URL`` (a database the benchmark may write to: each run makes its own
 campaign in it and deletes it afterwards).
@@ -281,6 +293,68 @@ def line(r: dict[str, Any]) -> str:
     )
 
 
+def issue_cases(url: str, backend: str, rounds: int, tmp: Path) -> list[str]:
+    """The shared-campaign cases (see the module docstring), one line each."""
+    from brikdesk.services.demo import create_demo
+    from tests.concurrency.workers import as_other_organizer, missed_refreshes, sqlite_lock_held
+
+    db = open_database(url)
+    out = []
+    try:
+        demo = create_demo(db)
+        sv = Services.open(db)
+        battle = next(b for b in sv.battles.list_battles(demo.id) if b.status == "in_progress")
+        refused = 0
+        for _ in range(rounds):
+            am = sv.aftermath.aftermath(battle.id)
+            as_other_organizer(url, "end_turn", battle.id)
+            try:
+                sv.aftermath.finish(battle.id, am.proposal, am.basis)
+            except ConflictError:
+                refused += 1
+            else:
+                break
+        out.append(f"{backend}: stale End battle refused {refused} of {rounds}")
+
+        army_id = sv.campaigns.list_armies(demo.id)[0].id
+        theirs, mine = sv.roster.add_units(army_id, "minifig", 2, "Bench {n}").value
+        missed, needless = missed_refreshes(url, sv, theirs, mine, rounds)
+        out.append(
+            f"{backend}: live refresh missed {missed} of {rounds}, needless reloads "
+            f"{needless} of {rounds}"
+        )
+
+        path = db.engine.url.database
+        if backend == "sqlite" and path:
+            am = sv.aftermath.aftermath(battle.id)
+            survivor = next(f.unit for f in am.proposal.fates if not f.fell)
+            reads = {
+                "history": lambda: sv.history.history(demo.id),
+                "End battle": lambda: sv.aftermath.aftermath(battle.id),
+                "promotion preview": lambda: sv.aftermath.promotion_preview(
+                    battle.id, {survivor: "hero"}
+                ),
+                "export": lambda: sv.transfer.export_json(demo.id),
+            }
+            took = {}
+            with sqlite_lock_held(Path(path), "BEGIN IMMEDIATE"):
+                for name, read in reads.items():
+                    start = time.perf_counter()
+                    try:
+                        read()
+                        took[name] = f"{(time.perf_counter() - start) * 1e3:.0f} ms"
+                    except (BusyError, StorageError):
+                        took[name] = f"busy after {time.perf_counter() - start:.1f} s"
+            out.append(
+                f"{backend}: reads during another's write: "
+                + ", ".join(f"{k} {v}" for k, v in took.items())
+            )
+        sv.campaigns.delete_campaign(demo.id)
+    finally:
+        db.close()
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--edits", type=int, default=500, help="calls per process (500)")
@@ -293,6 +367,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--no-pg", action="store_true", help="SQLite only")
     ap.add_argument("--no-sqlite", action="store_true", help="PostgreSQL only")
+    ap.add_argument("--rounds", type=int, default=50, help="rounds of each case (50)")
+    ap.add_argument("--no-cases", action="store_true", help="the throughput table only")
     ap.add_argument(
         "--versions",
         choices=("auto", "yes", "no"),
@@ -329,8 +405,13 @@ def main(argv: list[str] | None = None) -> int:
                     print(line(r), flush=True)
                     for kind, text in r["samples"].items():
                         samples.setdefault((backend, kind), text)
-    for (backend, kind), text in samples.items():
-        print(f"first {kind} error on {backend}: {text}")
+        for (backend, kind), text in samples.items():
+            print(f"first {kind} error on {backend}: {text}")
+        if not args.no_cases:
+            for backend, server in targets:
+                url = server or f"sqlite:///{Path(tmp) / 'cases.sqlite3'}"
+                for text in issue_cases(url, backend, args.rounds, Path(tmp)):
+                    print(text, flush=True)
     return 0
 
 

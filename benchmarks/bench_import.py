@@ -13,6 +13,10 @@ line it printed. The cases:
   or short texts, all parsed before the check refuses them (the most memory a file can take);
 - ``long-string``: one 60 MB name;
 - ``deep``: 60 MB of nested lists;
+- ``nested-23``: 1.3 million lists nested 23 deep (61 MB), ``empty-objects``: 8 million empty
+  objects (24 MB): few values but many lists and objects, each a Python object once parsed;
+  ``objects-under``: just under the bound on lists and objects (1.25 million objects, each
+  holding a list), all parsed before the check refuses them;
 - ``/dev/zero``, ``/dev/urandom`` (symlinks to them) and a FIFO with no writer;
 - ``over``: a file one byte over the limit.
 """
@@ -32,7 +36,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from brikdesk.limits import MAX_FILE_BYTES, MAX_JSON_VALUES  # noqa: E402
+from brikdesk.limits import MAX_FILE_BYTES, MAX_JSON_CONTAINERS, MAX_JSON_VALUES  # noqa: E402
 
 
 def demo_document(folder: Path) -> dict[str, Any]:
@@ -118,6 +122,28 @@ def write_cases(folder: Path, units: int) -> dict[str, Path]:
     deep = folder / "deep.json"
     deep.write_text("[" * 30_000_000 + "]" * 30_000_000)
     cases["deep"] = deep
+    # The shapes the number of values does not bound: many small nested lists (1.3 million
+    # lists nested 23 deep, 61 MB) and 8 million empty objects (24 MB).
+    nested = folder / "nested-23.json"
+    with nested.open("w") as f:
+        f.write(head + ', "x": [')
+        f.write(("[" * 23 + "]" * 23 + ",") * 1_300_000)
+        f.write("1]}")
+    cases["nested-23"] = nested
+    empty = folder / "empty-objects.json"
+    with empty.open("w") as f:
+        f.write(head + ', "x": [')
+        f.write("{}," * (MAX_JSON_VALUES - 2000))
+        f.write("1]}")
+    cases["empty-objects"] = empty
+    # Just under the bound on lists and objects, each object with a member: the most memory
+    # the shape of a file can make the import take.
+    under = folder / "objects-under.json"
+    with under.open("w") as f:
+        f.write(head + ', "x": [')
+        f.write('{"a": [1]},' * (MAX_JSON_CONTAINERS // 2 - 2000))
+        f.write("1]}")
+    cases["objects-under"] = under
     over = folder / "over.json"
     with over.open("wb") as f:
         f.truncate(MAX_FILE_BYTES + 1)
@@ -177,6 +203,9 @@ def main() -> None:
             "/dev/urandom",
             "over",
             "deep",
+            "nested-23",
+            "empty-objects",
+            "objects-under",
             "long-string",
             "numbers",
             "values-ints",

@@ -1,5 +1,9 @@
 """Benchmark: End Turn and replay on a battle of 500 units (prints numbers; not a test).
 
+The speed rule: an interaction's whole cost (domain and UI together) stays within one 16 ms
+frame on the 500-unit benchmarks; a change made for speed goes in only when it moves a total a
+user can perceive across that line.
+
 Run: .venv/bin/python benchmarks/bench_turns.py
 """
 

@@ -1,6 +1,10 @@
-"""Benchmark of the combat wizard: how long the odds take to follow a change.
+"""Benchmark of the combat wizard: a judgement on a battle of 500 units (prints numbers).
 
-    python benchmarks/bench_wizard.py [--runs 41] [--size 1280x900]
+The speed rule: an interaction's whole cost (domain and UI together) stays within one 16 ms
+frame on the 500-unit benchmarks; a change made for speed goes in only when it moves a total a
+user can perceive across that line.
+
+    python benchmarks/bench_wizard.py [--runs 41] [--size 1280x900] [--units 500]
 
 The wizard is measured at the size it opens at on a large enough screen (1280x900; the
 offscreen screen is smaller, and a smaller wizard wraps the modifier list narrower).
@@ -17,8 +21,9 @@ Prints the median (and worst) time of one change on the Action Roll page:
    ``resolve_action``, the target, the reactions...) and the UI's part (the rest: the page's
    own update, then Qt's layout and paint, shown apart).
 
-Targets (the issue): under 16 ms per change (median), so the dialog never freezes; the UI's
-part no more than the domain's.
+The battle is the wizard's test battle (Thieven Hood and the Sheriff's men) with plain
+minifigs added on both sides up to ``--units``. Each total says whether its median is within one
+16 ms frame.
 """
 
 from __future__ import annotations
@@ -151,7 +156,7 @@ def settle(app: object) -> None:
         app.processEvents()  # type: ignore[attr-defined]
 
 
-def bench_page(runs: int, size: tuple[int, int]) -> list[tuple[str, float, float]]:
+def bench_page(runs: int, size: tuple[int, int], units: int) -> list[tuple[str, float, float]]:
     from PySide6.QtGui import QUndoStack
 
     import ui.wizard.pages
@@ -160,7 +165,7 @@ def bench_page(runs: int, size: tuple[int, int]) -> list[tuple[str, float, float
     from brikdesk.domain.attack import SizeClass
     from brikdesk.domain.combat import AttackDraft
     from brikdesk.domain.odds import clear_odds_cache
-    from tests.ui.wizard_battle import make_battle
+    from tests.ui.wizard_battle import UNITS, make_battle
     from ui.app import create_application, resume_garbage_collection
     from ui.bus import Bus
     from ui.wizard import CombatWizard
@@ -169,7 +174,8 @@ def bench_page(runs: int, size: tuple[int, int]) -> list[tuple[str, float, float
     app = create_application()  # Qt set up as the app runs it
     out = []
     with tempfile.TemporaryDirectory() as tmp:
-        battle = make_battle(Path(tmp) / "bench.sqlite3")
+        crowd = max(0, units - len(UNITS)) // 2
+        battle = make_battle(Path(tmp) / "bench.sqlite3", crowd=crowd)
         resume_garbage_collection()  # what start-up made is frozen, as in the app
         try:
             w = CombatWizard(
@@ -219,12 +225,9 @@ def bench_page(runs: int, size: tuple[int, int]) -> list[tuple[str, float, float
                     paint.append((end - changed) * 1000)
                 ui_part = [t - d for t, d in zip(total, domain, strict=True)]
                 own = [u - p for u, p in zip(ui_part, paint, strict=True)]
-                verdict = (
-                    "met" if statistics.median(ui_part) <= statistics.median(domain) else "MISSED"
-                )
                 out += [
                     (
-                        f"Action Roll page: a judgement changed, painted ({how})",
+                        f"a judgement changed, painted: total ({how})",
                         statistics.median(total),
                         max(total),
                     ),
@@ -233,11 +236,7 @@ def bench_page(runs: int, size: tuple[int, int]) -> list[tuple[str, float, float
                         statistics.median(domain),
                         max(domain),
                     ),
-                    (
-                        f"  its UI part (target: <= the domain part: {verdict})",
-                        statistics.median(ui_part),
-                        max(ui_part),
-                    ),
+                    ("  its UI part", statistics.median(ui_part), max(ui_part)),
                     ("    of which the page's own update", statistics.median(own), max(own)),
                     ("    of which Qt's layout and paint", statistics.median(paint), max(paint)),
                 ]
@@ -256,22 +255,25 @@ def main(argv: list[str] | None = None) -> int:
         help="the wizard's size, WIDTHxHEIGHT (default: the size it opens at "
         "on a large enough screen)",
     )
+    parser.add_argument("--units", type=int, default=500, help="units in the battle")
     args = parser.parse_args(argv)
     width, height = (int(n) for n in args.size.lower().split("x"))
     print(
-        f"Combat wizard: one change on the Action Roll page (median of {args.runs}; target "
-        f"under {TARGET_MS:g} ms; the wizard at {width}x{height})"
+        f"Combat wizard: one judgement on the Action Roll page, battle of {args.units} units "
+        f"(median of {args.runs}; the wizard at {width}x{height}; one frame: {TARGET_MS:g} ms)"
     )
     ok = True
     for title, rows in (
         ("domain: action_preview, odds cache cleared", bench_domain(args.runs)),
-        ("the page, offscreen Qt", bench_page(args.runs, (width, height))),
+        ("the page, offscreen Qt", bench_page(args.runs, (width, height), args.units)),
     ):
         print(f"\n{title}")
         for name, median, worst in rows:
-            flag = "ok" if median < TARGET_MS else "SLOW"
-            ok &= median < TARGET_MS
-            print(f"  {name:<72} median {median:6.2f} ms  worst {worst:6.2f} ms  {flag}")
+            flag = ""
+            if not name.startswith(" "):  # a total, not one of its parts
+                ok &= median <= TARGET_MS
+                flag = "within a frame" if median <= TARGET_MS else "OVER a frame"
+            print(f"  {name:<66} median {median:6.2f} ms  worst {worst:6.2f} ms  {flag}")
     return 0 if ok else 1
 
 

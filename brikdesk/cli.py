@@ -86,9 +86,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the cyclic collector pauses until the campaign is shown (ui.app resumes it), which
         # saves some 40 ms of full collections that would free nothing.
         gc.disable()
-        from ui.app import leave, run_app  # the only place Qt is imported
+        from ui.app import run_app  # the only place Qt is imported
 
-        leave(run_app(args))  # everything is saved and closed by then: end without teardown
+        return run_app(args)
     module = importlib.import_module(COMMANDS[args.command][0])
     try:
         return int(module.run(args) or 0)

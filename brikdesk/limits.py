@@ -12,6 +12,7 @@ lone surrogates (they cannot be stored as UTF-8), and the length limit.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 # -- text ---------------------------------------------------------------------------------------
 
@@ -57,7 +58,12 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 #: JSON values (numbers, strings, objects...) in one file: a valid file at the documented
 #: maximum (200,000 units) has about 4 million; 30 million small numbers are refused before
 #: they are parsed.
-MAX_JSON_VALUES = 8_000_000
+MAX_JSON_VALUES = 6_000_000
+#: Lists and objects in one file (each is a Python object once parsed, 56 to 232 bytes, so
+#: their number, not the file's size or its values, bounds the memory a parse takes): a valid
+#: file at the documented maximum (200,000 units) has about 1 million; 8 million empty
+#: objects or 30 million small nested lists are refused before they are parsed.
+MAX_JSON_CONTAINERS = 1_500_000
 MAX_DEPTH = 24
 MAX_PLAYERS = 1000
 MAX_ARMIES = 5000
@@ -73,6 +79,14 @@ MAX_PAYLOAD_BYTES = 64 * 1024
 _CONTROL_ONE_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _CONTROL_LINES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+#: Characters a one-line text (a name, a key) can't hold because they change how it reads
+#: without being seen: the bidirectional controls (an override makes "Sgt KILLS 1 ok" print
+#: from a name that reads otherwise) and the zero-width and blank characters (a name of
+#: zero-width spaces, or a look-alike of another's name with one inside).
+_INVISIBLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0]"
+)
 
 
 def printable(text: str) -> str:
@@ -88,6 +102,13 @@ def printable(text: str) -> str:
         else c
         for c in text
     )
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: Unicode NFKC, case folded (so "Ｒｅｄ" and "RED" are
+    "red"), spaces collapsed. Two names with one key are duplicates."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return " ".join(folded.split())
 
 
 def shown(text: str, limit: int = 40) -> str:
@@ -111,6 +132,14 @@ def text_problem(value: str, max_len: int, *, lines: bool = False) -> str | None
         return (
             f"contains the control character U+{code:04X} at position {bad.start() + 1}"
             " (text can't hold control characters)"
+        )
+    hidden = None if lines else _INVISIBLE.search(value)
+    if hidden is not None:
+        c = hidden.group()
+        return (
+            f"contains the invisible character U+{ord(c):04X} "
+            f"({unicodedata.name(c, 'a format character')}) at position {hidden.start() + 1} "
+            "(a name can't hold characters that change how it reads)"
         )
     sur = _SURROGATE.search(value)
     if sur is not None:

@@ -1,7 +1,8 @@
 """Where BrikDesk finds its resources and keeps its data.
 
 ``resource_path`` works from a checkout (or an editable install), an installed wheel (the files
-land in ``<prefix>/share/brikdesk/resources``) and a frozen bundle (``sys._MEIPASS``).
+land in ``<prefix>/share/brikdesk/resources``) and a frozen bundle (``sys._MEIPASS``);
+``user_guide_path`` finds ``docs/user-guide.md`` (and its pictures beside it) the same three ways.
 ``data_dir`` is the user data folder (platformdirs), overridden by ``BRIKDESK_HOME``.
 """
 
@@ -19,20 +20,34 @@ DB_ENV = "BRIKDESK_DB"
 DB_FILENAME = "brikdesk.sqlite3"
 
 
-def resources_dir() -> Path:
+def _shipped(folder: str, what: str) -> Path:
+    """The folder ``folder`` shipped with the app: in the frozen bundle, the checkout, or the
+    wheel's ``share/brikdesk``; ``FileNotFoundError`` naming where it looked otherwise."""
     candidates = []
     frozen = getattr(sys, "_MEIPASS", None)
     if frozen:
-        candidates.append(Path(frozen) / "resources")
-    candidates.append(Path(__file__).resolve().parent.parent / "resources")
-    candidates.append(Path(sys.prefix) / "share" / "brikdesk" / "resources")
+        candidates.append(Path(frozen) / folder)
+    candidates.append(Path(__file__).resolve().parent.parent / folder)
+    candidates.append(Path(sys.prefix) / "share" / "brikdesk" / folder)
     for c in candidates:
         if c.is_dir():
             return c
     raise FileNotFoundError(
-        "BrikDesk's resources folder was not found; looked in "
+        f"BrikDesk's {what} folder was not found; looked in "
         + ", ".join(str(c) for c in candidates)
     )
+
+
+def resources_dir() -> Path:
+    return _shipped("resources", "resources")
+
+
+def user_guide_path() -> Path:
+    """The user guide (``docs/user-guide.md``; its pictures are in ``images/`` beside it)."""
+    path = _shipped("docs", "documentation") / "user-guide.md"
+    if not path.is_file():
+        raise FileNotFoundError(f"BrikDesk's user guide is missing: {path}")
+    return path
 
 
 def resource_path(name: str) -> Path:

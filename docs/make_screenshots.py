@@ -19,6 +19,8 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,9 +32,12 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 SHOTS = {
     "main-window.png": "the main window on the demo campaign",
     "roster.png": "an army's roster window",
+    "add-units.png": "the Add units dialog over a roster",
     "catalog.png": "the weapon catalog",
     "battle-panel.png": "the battle in progress with its panel",
     "combat-wizard.png": "the combat wizard",
+    "action-roll.png": "the combat wizard's Action Roll page on a laptop's screen",
+    "quick-attack.png": "the quick attack form",
     "history.png": "the campaign history",
     "print-preview.png": "the print preview of a roster sheet",
     "share-dialog.png": "Battle > Share with players...: the address and its QR code",
@@ -68,6 +73,25 @@ def save(app, widget, out: Path, name: str) -> None:
     print(f"{name}: {SHOTS[name]}")
 
 
+def save_over(app, back, front, out: Path, name: str) -> None:
+    """``front`` (a dialog) drawn where it stands over its window ``back``, as the user sees
+    them (each is grabbed on its own: the offscreen platform composes no screen)."""
+    from PySide6.QtGui import QColor, QPainter
+
+    settle(app, front.isVisible)
+    settle(app)
+    picture = back.grab()
+    painter = QPainter(picture)
+    at = front.geometry().topLeft() - back.geometry().topLeft()
+    painter.drawPixmap(at, front.grab())
+    painter.setPen(QColor("#555555"))
+    painter.drawRect(at.x(), at.y(), front.width() - 1, front.height() - 1)
+    painter.end()
+    if not picture.save(str(out / name)):
+        raise SystemExit(f"make_screenshots: could not write {out / name}")
+    print(f"{name}: {SHOTS[name]}")
+
+
 def make(out: Path, tmp: Path) -> None:
     from PySide6.QtWidgets import QApplication
 
@@ -80,6 +104,7 @@ def make(out: Path, tmp: Path) -> None:
     from ui.widgets.print_options import RosterOptionsDialog, load_roster_choice
     from ui.windows.navigator import ARMY as ARMY_KIND
     from ui.wizard import CombatWizard
+    from ui.wizard.quick import QuickAttack
 
     url = f"sqlite:///{tmp / 'demo.sqlite3'}"
     db = open_database(url)
@@ -98,6 +123,17 @@ def make(out: Path, tmp: Path) -> None:
     assert roster is not None
     roster.resize(1100, 650)
     save(app, roster, out, "roster.png")
+    from ui.windows.roster import typical_unit
+    from ui.windows.unit_dialogs import AddUnitsDialog
+
+    typical = typical_unit(roster.model.all_rows())
+    assert typical is not None and roster.catalog is not None
+    dialog = AddUnitsDialog(roster, roster.catalog, typical.type_key, 3, typical)
+    dialog.show()
+    settle(app, dialog.isVisible)
+    dialog.move(roster.geometry().center() - dialog.rect().center())
+    save_over(app, roster, dialog, out, "add-units.png")
+    dialog.reject()
     roster.close()
 
     catalog = main.open_catalog()
@@ -125,7 +161,26 @@ def make(out: Path, tmp: Path) -> None:
         assert panel.open_wizard(), "the combat wizard did not open"
     wizard = next(w for w in QApplication.topLevelWidgets() if isinstance(w, CombatWizard))
     save(app, wizard, out, "combat-wizard.png")
+    # The Action Roll page as it opens on a laptop: the modifiers and the dice together.
+    if not wizard.draft.kind.close_combat:
+        wizard.replace_draft(replace(wizard.draft, distance=Fraction(6)))
+    wizard.next()
+    wizard.next()
+    settle(app, lambda: wizard.currentId() == CombatWizard.ACTION)
+    save(app, wizard, out, "action-roll.png")
     wizard.reject()
+    settle(app)
+
+    with pretend_screen(1366, 768):
+        assert panel.open_quick(attacker), "the quick attack form did not open"
+    quick = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QuickAttack))
+    if not quick.draft.kind.close_combat:
+        quick.distance.setText("6")
+        quick.distance.textEdited.emit("6")
+    quick.focus_next()
+    quick.resize(quick.width(), max(quick.height(), 420))  # with the result's room
+    save(app, quick, out, "quick-attack.png")
+    quick.reject()
     settle(app)
 
     share_pictures(app, main, out, tmp)

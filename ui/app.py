@@ -608,23 +608,16 @@ def shut_down(window: MainWindow) -> None:
 
     Every user action was committed in its own transaction when it was made; this closes the
     windows (saving layout and geometry), syncs the settings, closes the database and flushes
-    the log, so that the process may then end at once (``leave``).
+    the log, so that the process ends with nothing left to write.
     """
     window.close()
     window.settings.sync()
+    # Reads still running on workers (standings, previews) finish before the database closes
+    # and their windows go away; each is one short read.
+    QThreadPool.globalInstance().waitForDone(10_000)
     db = getattr(window, "db", None)
     if db is not None:
         db.close()
     logging.shutdown()
     sys.stdout.flush()
     sys.stderr.flush()
-
-
-def leave(code: int) -> None:
-    """End the process now, after ``shut_down``.
-
-    Python's own teardown (destroying a few thousand module objects and every Qt wrapper) takes
-    200-250 ms after the window is gone and saves nothing; the user is waiting for the window to
-    disappear and the shell prompt to come back.
-    """
-    os._exit(code)

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPoint, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
+    QDialog,
     QDockWidget,
     QLabel,
     QMainWindow,
@@ -32,13 +35,15 @@ from shiboken6 import isValid
 
 from brikdesk.domain.catalog import DEFAULT_EDITION
 from brikdesk.domain.ids import ArmyId, BattleId, CampaignId, PlayerId
-from brikdesk.errors import StorageError, UserError
+from brikdesk.domain.statuses import BattleStatus
+from brikdesk.errors import ConflictError, StorageError, UserError
 from brikdesk.services import Changes, Services
 from brikdesk.services.changes import Done
 from brikdesk.services.summaries import (
     NO_BUDGET,
     ArmyPatch,
     ArmySummary,
+    CampaignPatch,
     Navigator,
     PlayerPatch,
 )
@@ -51,11 +56,12 @@ from ui.dialogs.campaign import (
     PlayerDialog,
 )
 from ui.dialogs.progress import ProgressJob
-from ui.screen import fit_to_screen
+from ui.screen import centre_on_screen, fit_to_screen, roomy_size
 from ui.settings import AppSettings
-from ui.undo import UndoScopes
+from ui.undo import UndoScopes, chain
 from ui.widgets.common import (
     Actions,
+    ElidedLabel,
     MessageBanner,
     make_action,
     show_storage_error,
@@ -72,10 +78,15 @@ from ui.windows.navigator import (
     OverviewPage,
 )
 from ui.windows.printing import ReportPrinting, RosterPrinting
+from ui.workers import start_job
 
 if TYPE_CHECKING:  # the windows load when first opened
+    from brikdesk.domain.aftermath import BattleResult
+    from brikdesk.domain.history import CampaignHistory
     from brikdesk.persistence.db import Database
+    from brikdesk.services.aftermath import Aftermath, FinishedBattle
     from ui.dialogs.about import AboutDialog
+    from ui.dialogs.end_battle import EndBattleDialog
     from ui.dialogs.rules_reference import RulesReferenceDialog
     from ui.live import LiveRefresh
     from ui.windows.catalog import CatalogWindow
@@ -143,6 +154,9 @@ class MainWindow(QMainWindow):
         self.db: Database | None = None
         self.live: LiveRefresh | None = None
         self._cost_unit = "CP"
+        #: The overview's standings as last read: (campaign, HTML), and which read is wanted.
+        self._standings: tuple[CampaignId | None, str] = (None, "")
+        self._standings_wanted = 0
 
         self.banner = MessageBanner(self)
         self.runner = Actions(self, self.undo_stack, bus, self.banner)
@@ -196,6 +210,7 @@ class MainWindow(QMainWindow):
         )
         self.navigator_dock.setMinimumWidth(220)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.navigator_dock)
+        self.navigator_dock.visibilityChanged.connect(self._update_enabled)
         self.resizeDocks([self.navigator_dock], [300], Qt.Orientation.Horizontal)
 
     def _build_actions(self) -> None:
@@ -294,6 +309,8 @@ class MainWindow(QMainWindow):
 
         self.navigator_action = self.navigator_dock.toggleViewAction()
         self.navigator_action.setText("&Navigator")
+        # The dock's title is the campaign's name; its menu entry stays "Navigator".
+        self.navigator_dock.windowTitleChanged.connect(self._name_navigator_action)
         self.navigator_action.setShortcut(QKeySequence("Ctrl+1"))
         self.navigator_action.setObjectName("navigatorAction")
         self.overview_action = act(
@@ -385,7 +402,7 @@ class MainWindow(QMainWindow):
         self.end_battle_action = act(
             self,
             "&End battle…",
-            self.end_battle,
+            self.end_current_battle,
             name="endBattleAction",
             shortcut="Ctrl+Shift+F",
             tip="End the battle shown: who fell, who won, "
@@ -402,7 +419,7 @@ class MainWindow(QMainWindow):
         self.battle_sheet_action = act(
             self,
             "Roster sheet of the &mustered units…",
-            self.print_battle_sheet,
+            self.print_current_battle_sheet,
             name="battleSheetAction",
             tip="Preview and print the roster sheet of exactly the units mustered into the battle",
         )
@@ -414,6 +431,13 @@ class MainWindow(QMainWindow):
             shortcut=QKeySequence.StandardKey.HelpContents,
             tip="Modifiers and how BrikDesk reads the rules",
             icon=icon(sp.SP_MessageBoxQuestion),
+        )
+        self.guide_action = act(
+            self,
+            "&User guide",
+            self.show_user_guide,
+            name="userGuideAction",
+            tip="The guide to BrikDesk's windows, with pictures (shipped with the app)",
         )
         self.about_action = act(
             self,
@@ -521,7 +545,9 @@ class MainWindow(QMainWindow):
                 self.sharing.battle_action,
             ],
         )
-        self.help_menu = menu("&Help", "helpMenu", [self.rules_action, None, self.about_action])
+        self.help_menu = menu(
+            "&Help", "helpMenu", [self.guide_action, self.rules_action, None, self.about_action]
+        )
         self.navigator.addActions(
             [
                 self.open_roster_action,
@@ -571,16 +597,28 @@ class MainWindow(QMainWindow):
     def _build_status_bar(self) -> None:
         status = self.statusBar()
         status.setObjectName("statusBar")
-        self.database_label = QLabel(f"Database: {self.database}" if self.database else "", status)
-        self.database_label.setObjectName("databaseLabel")
-        self.database_label.setToolTip(
-            "The database BrikDesk is using (--db URL or BRIKDESK_DB choose another)"
+        # A long path is shortened in the middle (whole in the tooltip), so that messages keep
+        # their room and never run into it.
+        self.database_label = ElidedLabel(
+            f"Database: {self.database}" if self.database else "", status
         )
+        self.database_label.setObjectName("databaseLabel")
+        self._database_tip()
         status.addPermanentWidget(self.database_label)
         self.edition_label = QLabel(f"Rules: BrikWars {DEFAULT_EDITION}", status)
+        self.edition_label.setContentsMargins(6, 0, 4, 0)
         self.edition_label.setObjectName("editionLabel")
         status.addPermanentWidget(self.edition_label)
         status.showMessage("Ready")
+
+    def _name_navigator_action(self, *_args: object) -> None:
+        self.navigator_action.setText("&Navigator")
+
+    def _database_tip(self) -> None:
+        self.database_label.setToolTip(
+            f"{self.database_label.text()}\nThe database BrikDesk is using "
+            "(--db URL or BRIKDESK_DB choose another)"
+        )
 
     def _restore_layout(self) -> None:
         # The docks and toolbars first: restoring them after the geometry would shrink the
@@ -588,7 +626,10 @@ class MainWindow(QMainWindow):
         state = self.settings.get_bytes("main/state")
         if state is not None:
             self.restoreState(state)
-        self.settings.restore_geometry("main", self)
+        if not self.settings.restore_geometry("main", self):
+            # The first start: most of the screen (names and lists uncut on a big monitor).
+            self.resize(roomy_size(self, QSize(1200, 760)))
+            centre_on_screen(self)
         fit_to_screen(self, self.width(), self.height())
 
     # -- campaigns ------------------------------------------------------------------------
@@ -603,6 +644,7 @@ class MainWindow(QMainWindow):
         """The services have their database: name it and show the last campaign."""
         self.database = database
         self.database_label.setText(f"Database: {database}" if database else "")
+        self._database_tip()
         self.settings.use_database(database)
         self.statusBar().showMessage("Ready", 5000)
         self._open_initial_campaign()
@@ -666,10 +708,10 @@ class MainWindow(QMainWindow):
             self.navigator_dock.setWindowTitle(c.name)
         self.navigator.show_navigator(nav, self._cost_unit)
         # The standings are read only while the overview is shown (not on every battle event).
-        on_overview = self.pages.currentWidget() is self.overview
-        self.overview.show_navigator(
-            nav, self._cost_unit, self._standings_html(nav) if on_overview else ""
-        )
+        if self.pages.currentWidget() is self.overview:
+            self._show_overview_page(nav)
+        else:
+            self.overview.show_navigator(nav, self._cost_unit, "")
         if (
             nav is not None
             and self.battle_page.battle_id is not None
@@ -734,11 +776,46 @@ class MainWindow(QMainWindow):
         if patch is None:
             return False
         cid = campaign.id
-        done = self.runner.perform(
-            lambda: self.services.campaigns.update_campaign(cid, patch, version=campaign.version),
-            f"Edit campaign {campaign.name}",
-        )
-        return done is not None
+        chosen = None
+        if patch.edition is not None:
+            chosen = self._edition_choices(cid, patch.edition)
+            if chosen is None:
+                return False  # cancelled: nothing changes
+        edition, rest = patch.edition, replace(patch, edition=None)
+        text = f"Edit campaign {campaign.name}"
+
+        def call() -> Done[Any]:
+            first = (
+                self.services.editions.change(cid, edition, *chosen)
+                if edition is not None and chosen is not None
+                else None
+            )
+            if rest == CampaignPatch():
+                assert first is not None
+                return first
+            try:
+                second = self.services.campaigns.update_campaign(
+                    cid, rest, version=None if first else campaign.version
+                )
+            except Exception:
+                if first is not None:
+                    first.undo()
+                raise
+            return chain(first, second, text) if first is not None else second
+
+        return self.runner.perform(call, text) is not None
+
+    def _edition_choices(
+        self, cid: CampaignId, edition: str
+    ) -> tuple[dict[str, str], dict[str, str]] | None:
+        """What the edition change does (types and items to map, each army's costs), asked
+        before anything is changed; the chosen maps, or None when cancelled."""
+        from ui.dialogs.edition_change import EditionChangeDialog
+
+        preview = self.runner.read(lambda: self.services.editions.preview(cid, edition))
+        if preview is None:
+            return None
+        return EditionChangeDialog.ask(self, preview)
 
     def delete_campaign(self) -> bool:
         """Delete the campaign shown (Undo brings it back); another one is shown."""
@@ -746,6 +823,8 @@ class MainWindow(QMainWindow):
             return False
         cid, name = self.campaign_id, self.nav.campaign.name
         version = self.nav.campaign.version
+        if not self._confirm_delete("campaign", cid, f"the campaign {name}"):
+            return False
         done = self.runner.perform(
             lambda: self.services.campaigns.delete_campaign(cid, version=version)
         )
@@ -793,7 +872,11 @@ class MainWindow(QMainWindow):
         and imports again."""
         if path is None:
             path = FileChooser.open_path(
-                self, "Import campaign", "BrikDesk campaigns (*.json);;All files (*)"
+                self,
+                "Import campaign",
+                "BrikDesk campaigns (*.json);;All files (*)",
+                settings=self.settings,
+                kind="imports",
             )
             if path is None:
                 return None
@@ -849,6 +932,8 @@ class MainWindow(QMainWindow):
                 "BrikDesk campaigns (*.json)",
                 f"{safe.strip()}.json",
                 ".json",
+                settings=self.settings,
+                kind="exports",
             )
             if path is None:
                 return None
@@ -1017,10 +1102,27 @@ class MainWindow(QMainWindow):
             BATTLE: self.nav.battles,
         }
         version = next((r.version for r in shown[kind] if r.id == ident), None)
+        if self.navigator_dock.isHidden():  # nothing is deleted that is not in sight
+            self.statusBar().showMessage(
+                "Show the navigator (View > Navigator, Ctrl+1) and select what to delete", 8000
+            )
+            return False
+        name = next((getattr(r, "name", "") for r in shown[kind] if r.id == ident), "")
+        if not self._confirm_delete(kind, ident, f"the {kind} {name}".rstrip()):
+            return False
         done = self.runner.perform(lambda: call(ident, version=version))
         if done is not None:
             self.statusBar().showMessage("Deleted (Ctrl+Z brings it back)", 8000)
         return done is not None
+
+    def _confirm_delete(self, kind: str, ident: int, what: str) -> bool:
+        """Ask before a delete, naming what goes with it (Cancel is the default)."""
+        from ui.dialogs.confirm_delete import ConfirmDelete
+
+        goes = self.runner.read(lambda: self.services.deletions.what_goes(kind, ident))
+        if goes is None:
+            return False
+        return ConfirmDelete.ask(self, what, goes)
 
     def _update_enabled(self, *args: object) -> None:
         kind, _ident = self.selected()
@@ -1049,12 +1151,14 @@ class MainWindow(QMainWindow):
             if self.nav
             else None
         )
-        self.end_battle_action.setEnabled(status == "in_progress")
+        self.end_battle_action.setEnabled(status is BattleStatus.IN_PROGRESS)
         self.battle_sheet_action.setEnabled(status is not None)
         self.sharing.set_enabled(has, status is not None)
         self.new_battle_action.setEnabled(has and len(self.nav.players if self.nav else ()) >= 2)
         self.edit_selected_action.setEnabled(kind in (PLAYER, ARMY, BATTLE))
-        self.delete_selected_action.setEnabled(kind in (PLAYER, ARMY, BATTLE))
+        self.delete_selected_action.setEnabled(
+            kind in (PLAYER, ARMY, BATTLE) and not self.navigator_dock.isHidden()
+        )
 
     # -- windows and pages ----------------------------------------------------------------
 
@@ -1092,6 +1196,8 @@ class MainWindow(QMainWindow):
                 return None
             self.rosters[army_id] = window
             window.closed.connect(self._roster_closed)
+            window.army_made.connect(self._army_made)
+            window.ask_army = self._ask_army
             n = len(self.rosters) - 1
             if n:  # cascade, so a new roster doesn't hide the previous one
                 window.move(window.pos() + QPoint(28 * n, 28 * n))
@@ -1099,6 +1205,16 @@ class MainWindow(QMainWindow):
         window.raise_()
         window.activateWindow()
         return window
+
+    def _ask_army(self, *args: Any, **kwargs: Any) -> Any:
+        """The army dialog for a roster's Duplicate army (screens do not import the shell's
+        dialogs)."""
+        return ArmyDialog.ask(*args, **kwargs)
+
+    def _army_made(self, army_id: int) -> None:
+        """A roster made a new army (Duplicate army): select it and open its roster."""
+        self.navigator.select(ARMY, army_id)
+        self.open_roster(ArmyId(army_id))
 
     def _roster_closed(self, army_id: ArmyId) -> None:
         self.rosters.pop(army_id, None)
@@ -1215,14 +1331,39 @@ class MainWindow(QMainWindow):
         if panel.view is not None:
             bar.show_view(panel.view)
 
-    def _standings_html(self, nav: Navigator | None) -> str:
-        """The campaign overview's standings (once a battle is finished)."""
-        from ui.windows.standings import standings_html
+    def _show_overview_page(self, nav: Navigator | None) -> None:
+        """The campaign overview at once (with the standings last read for this campaign);
+        its standings are read again on a worker (the history reads every finished battle)
+        and shown when read, if the overview still shows that campaign."""
+        cid = nav.campaign.id if nav is not None else None
+        kept = self._standings[1] if self._standings[0] == cid else ""
+        self.overview.show_navigator(nav, self._cost_unit, kept)
+        self._standings_wanted += 1
+        if nav is None or not any(b.status is BattleStatus.FINISHED for b in nav.battles):
+            self._standings = (cid, "")
+            return
+        wanted = self._standings_wanted
+        services = self.services
 
-        if nav is None or not any(b.status == "finished" for b in nav.battles):
-            return ""
-        history = self.runner.read(lambda: self.services.history.history(nav.campaign.id))
-        return standings_html(history) if history is not None else ""
+        def done(history: CampaignHistory) -> None:
+            from ui.windows.standings import standings_html
+
+            if wanted != self._standings_wanted or self.nav is not nav:
+                return  # another campaign, or a newer read, is on its way
+            html = standings_html(history)
+            self._standings = (cid, html)
+            self.overview.show_navigator(nav, self._cost_unit, html)
+
+        def failed(exc: BaseException, _trace: str) -> None:
+            if wanted == self._standings_wanted:
+                self.banner.show_error(f"The standings could not be read: {exc}")
+
+        start_job(
+            self,
+            lambda _progress: services.history.history(nav.campaign.id),
+            on_done=done,
+            on_error=failed,
+        )
 
     def _result_text(self, battle_id: BattleId) -> str:
         am = self.runner.read(lambda: self.services.aftermath.aftermath(battle_id))
@@ -1238,37 +1379,62 @@ class MainWindow(QMainWindow):
         name = next((b.name for b in nav.battles if b.id == battle_id), None) if nav else None
         return self.report_printing.preview(battle_id, name)
 
-    def end_battle(self, battle_id: BattleId | None = None) -> bool:
-        """Battle > End battle…: the post-battle dialog, then the campaign updated in one
-        undoable step."""
+    def end_current_battle(self) -> bool:
+        """Battle > End battle…: end the battle shown, else the one selected."""
+        battle_id = self._menu_battle("Open or select the battle to end.")
+        return battle_id is not None and self.end_battle(battle_id)
+
+    def end_battle(self, battle_id: BattleId) -> bool:
+        """The post-battle dialog, then the campaign updated in one undoable step."""
         from ui.dialogs.end_battle import EndBattleDialog
 
-        if not isinstance(battle_id, int) or isinstance(battle_id, bool):
-            current = self.current_battle()
-            if current is None:
-                self.banner.show_error("Open or select the battle to end.")
-                return False
-            battle_id = current[0]
         try:
-            result = EndBattleDialog.ask(self, self.services, battle_id)
+            dialog = EndBattleDialog(self, self.services, battle_id)
         except UserError as exc:
             self.banner.show_error(str(exc))
             return False
         except StorageError as exc:
             show_storage_error(self, exc)
             return False
-        if result is None:
-            return False
-        # The battle's own history: Undo on its page reopens it.
-        done = self.runner.perform(
-            lambda: self.services.aftermath.finish(battle_id, result),
-            stack=self.undo_scopes.battle(battle_id),
-        )
+        try:
+            done = self._finish_from(dialog, battle_id)
+        finally:
+            dialog.deleteLater()
         if done is None:
             return False
         lost = f"; fallen: {', '.join(done.casualties)}" if done.casualties else ""
         self.statusBar().showMessage(f"{done.name} is finished{lost}.", 10_000)
         return True
+
+    def _finish_from(self, dialog: EndBattleDialog, battle_id: BattleId) -> FinishedBattle | None:
+        """Show ``dialog`` until the battle is ended or it is cancelled. A result made from
+        what someone else has changed since the dialog opened is refused by the service; the
+        dialog then reads the battle again, says why at its top and is shown again."""
+        while dialog.exec() == QDialog.DialogCode.Accepted:
+            stale: list[str] = []
+            done = self.runner.perform(
+                partial(self._finish, battle_id, dialog.battle_result(), dialog.aftermath, stale),
+                stack=self.undo_scopes.battle(battle_id),  # Undo on the battle's page reopens it
+            )
+            if done is not None or not stale:
+                return done
+            try:
+                dialog.refresh(stale[0])
+            except (UserError, StorageError) as exc:
+                self.banner.show_error(str(exc))
+                return None
+        return None
+
+    def _finish(
+        self, battle_id: BattleId, result: BattleResult, seen: Aftermath, stale: list[str]
+    ) -> Done[FinishedBattle]:
+        """End the battle with ``result`` made from ``seen``; a refusal because someone else
+        changed the battle since is also put in ``stale`` (the dialog then refreshes)."""
+        try:
+            return self.services.aftermath.finish(battle_id, result, seen.basis)
+        except ConflictError as exc:
+            stale.append(str(exc))
+            raise
 
     def open_history(self) -> HistoryWindow | None:
         """Campaign > History (one window per campaign)."""
@@ -1289,14 +1455,13 @@ class MainWindow(QMainWindow):
     def _history_closed(self, *_args: object) -> None:
         self.histories = {k: w for k, w in self.histories.items() if isValid(w)}
 
-    def print_battle_sheet(self, battle_id: BattleId | None = None) -> bool:
+    def print_current_battle_sheet(self) -> bool:
+        """Battle > Roster sheet of the mustered units: of the battle shown, else selected."""
+        battle_id = self._menu_battle("Open or select a battle to print its mustered units.")
+        return battle_id is not None and self.print_battle_sheet(battle_id)
+
+    def print_battle_sheet(self, battle_id: BattleId) -> bool:
         """The roster sheet of exactly the units mustered into the battle, in the preview."""
-        if not isinstance(battle_id, int) or isinstance(battle_id, bool):
-            current = self.current_battle()
-            if current is None:
-                self.banner.show_error("Open or select a battle to print its mustered units.")
-                return False
-            battle_id = current[0]
         return self.battle_sheet_printing.preview(battle_id)
 
     def _on_table_mode(self, on: bool) -> None:
@@ -1317,7 +1482,7 @@ class MainWindow(QMainWindow):
         self._on_table_mode(False)
         if self.pages.currentWidget() is not self.overview:
             self.pages.setCurrentWidget(self.overview)
-            self.overview.show_navigator(self.nav, self._cost_unit, self._standings_html(self.nav))
+            self._show_overview_page(self.nav)
 
     # -- printing -------------------------------------------------------------------------
 
@@ -1336,6 +1501,14 @@ class MainWindow(QMainWindow):
             "Select an army (to print its roster) or a battle (its report) in the navigator."
         )
         return None
+
+    def _menu_battle(self, none_chosen: str) -> BattleId | None:
+        """The battle a Battle menu entry acts on; ``none_chosen`` in the banner if none."""
+        current = self.current_battle()
+        if current is None:
+            self.banner.show_error(none_chosen)
+            return None
+        return current[0]
 
     def current_battle(self) -> tuple[BattleId, str | None] | None:
         """The battle the Battle > Battle report entries use: the one shown, else the one
@@ -1367,8 +1540,6 @@ class MainWindow(QMainWindow):
         return printing.print(ident, name)
 
     def export_pdf(self, path: Path | None = None) -> bool:
-        if not isinstance(path, Path):  # from the menu: QAction.triggered(checked)
-            path = None
         target = self._print_target()
         if target is None:
             return False
@@ -1388,6 +1559,19 @@ class MainWindow(QMainWindow):
         reference.raise_()
         reference.activateWindow()
         return reference
+
+    def show_user_guide(self) -> QWidget | None:
+        """Help > User guide: the guide shipped with the app, in a window (offline)."""
+        from ui.dialogs.user_guide import UserGuideWindow
+
+        try:
+            guide = UserGuideWindow(self)
+        except (FileNotFoundError, OSError) as exc:
+            self.banner.show_error(f"The user guide can't be shown: {exc}")
+            return None
+        guide.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        guide.show()
+        return guide
 
     def show_about(self) -> AboutDialog:
         """Open the About dialog (window-modal, not blocking) and return it."""

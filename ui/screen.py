@@ -83,3 +83,37 @@ def fit_to_screen(widget: QWidget, width: int | None = None, height: int | None 
         y = min(max(pos.y(), area.top()), area.bottom() - size.height() - FRAME_MARGIN.height() + 1)
         widget.move(max(area.left(), x), max(area.top(), y))
     return widget.size()
+
+
+def grow_to_fit(widget: QWidget) -> None:
+    """Let a shown dialog grow to what it shows now (a Benny's choices came), never beyond
+    the screen; it never shrinks under the organizer's hands."""
+    if not widget.isVisible():
+        return
+    layout = widget.layout()
+    if layout is not None:
+        layout.activate()
+    hint = widget.sizeHint()
+    if hint.width() > widget.width() or hint.height() > widget.height():
+        fit_to_screen(
+            widget, max(hint.width(), widget.width()), max(hint.height(), widget.height())
+        )
+
+
+def roomy_size(widget: QWidget, least: QSize, share: float = 0.85) -> QSize:
+    """A first size for a main window: ``share`` of the screen's free area, but at least
+    ``least`` (what its content needs) and never more than fits (a laptop gets ``least`` or
+    the whole screen; a 1920x1080 monitor about 1630x900)."""
+    area = available_geometry(widget)
+    want = QSize(round(area.width() * share), round(area.height() * share)).expandedTo(least)
+    return want.boundedTo(usable_size(widget))
+
+
+def centre_on_screen(widget: QWidget) -> None:
+    """Put the top-level ``widget`` (frame included) in the middle of its screen's free area."""
+    area = available_geometry(widget)
+    outer = widget.size() + FRAME_MARGIN
+    widget.move(
+        area.left() + max(0, (area.width() - outer.width()) // 2),
+        area.top() + max(0, (area.height() - outer.height()) // 2),
+    )

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from enum import StrEnum
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings
@@ -29,11 +30,21 @@ MAX_RECENT = 8
 KEY_DICE_MODE = "preferences/dice_mode"
 KEY_TABLE_FONT = "preferences/table_font_percent"
 KEY_EDITION = "preferences/new_campaign_edition"
-DICE_MODES = ("virtual", "typed")
+#: The kinds of files whose dialogs start in the folder last used for that kind: roster sheets
+#: and texts, battle and campaign reports, campaign and chart exports, imported campaigns.
+FOLDER_KINDS = ("rosters", "reports", "exports", "imports")
 #: Table mode's text size in percent of the application's: the default and the range offered.
 DEFAULT_TABLE_FONT = 155
 MIN_TABLE_FONT = 100
 MAX_TABLE_FONT = 300
+
+
+class DiceMode(StrEnum):
+    """What the combat wizard's dice cards offer first (Edit > Settings); either can always
+    be used. Stored in the settings as its value."""
+
+    VIRTUAL = "virtual"  # BrikDesk rolls: the Roll button has the focus
+    TYPED = "typed"  # the faces rolled at the table are typed in: the face entry has it
 
 
 class AppSettings:
@@ -146,15 +157,18 @@ class AppSettings:
     # -- preferences (Edit > Settings) -------------------------------------------------------
 
     @property
-    def dice_mode(self) -> str:
-        """How dice are entered by default: ``"virtual"`` (BrikDesk rolls) or ``"typed"`` (the
-        faces rolled at the table are typed in)."""
+    def dice_mode(self) -> DiceMode:
+        """How dice are entered by default (virtual when the stored text is none of the
+        modes)."""
         value = str(self._s.value(KEY_DICE_MODE) or "").strip()
-        return value if value in DICE_MODES else "virtual"
+        try:
+            return DiceMode(value)
+        except ValueError:
+            return DiceMode.VIRTUAL
 
     @dice_mode.setter
-    def dice_mode(self, mode: str) -> None:
-        self.set(KEY_DICE_MODE, mode if mode in DICE_MODES else None)
+    def dice_mode(self, mode: DiceMode) -> None:
+        self.set(KEY_DICE_MODE, mode.value)
 
     @property
     def table_font_percent(self) -> int:
@@ -176,6 +190,21 @@ class AppSettings:
     @new_campaign_edition.setter
     def new_campaign_edition(self, edition: str | None) -> None:
         self.set(KEY_EDITION, edition or None)
+
+    # -- file dialogs ---------------------------------------------------------------------
+
+    def last_folder(self, kind: str) -> Path:
+        """The folder the last file of ``kind`` (one of ``FOLDER_KINDS``) was saved to or
+        opened from, while it exists; else the home folder."""
+        value = str(self._s.value(f"folders/{kind}") or "").strip()
+        if value and Path(value).is_dir():
+            return Path(value)
+        return Path.home()
+
+    def remember_folder(self, kind: str, folder: str | os.PathLike[str]) -> None:
+        """A file of ``kind`` was just chosen in ``folder``: start there next time."""
+        if kind in FOLDER_KINDS:
+            self._s.setValue(f"folders/{kind}", str(Path(folder).resolve()))
 
     # -- windows --------------------------------------------------------------------------
 

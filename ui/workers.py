@@ -35,12 +35,15 @@ class _Job(QRunnable):
     def run(self) -> None:  # worker thread
         relay = self._relay
         try:
-            result = self._fn(relay.progress.emit)
-        except Exception as exc:  # reported to the GUI thread, never swallowed
-            log.debug("job failed", exc_info=True)
-            relay.failed.emit(exc, traceback.format_exc())
-        else:
-            relay.finished.emit(result)
+            try:
+                result = self._fn(relay.progress.emit)
+            except Exception as exc:  # reported to the GUI thread, never swallowed
+                log.debug("job failed", exc_info=True)
+                relay.failed.emit(exc, traceback.format_exc())
+            else:
+                relay.finished.emit(result)
+        except RuntimeError:  # the relay's window was deleted meanwhile: nobody to tell
+            log.debug("job finished after its window was gone", exc_info=True)
 
 
 def start_job(

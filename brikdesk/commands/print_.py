@@ -1,6 +1,9 @@
 """``brikdesk print --army NAME_OR_ID|--battle NAME_OR_ID --out FILE.pdf``: a roster sheet.
 
-An army's sheet, or the sheet of exactly the units mustered into a battle.
+An army's sheet, or the sheet of exactly the units mustered into a battle. An army's roster
+can also be written as text for a chat or forum post: the ending of ``--out`` chooses the
+format (``.md`` Markdown, ``.txt`` plain text, ``.bbcode`` the forum's markup) and ``--out -``
+writes it to standard output (``--format`` chooses, plain text by default).
 
 No window opens: Qt is loaded only inside ``run()`` (offscreen when there is no display), after
 the database has been read and closed. The army is named by id, by name (any case) or by a
@@ -50,7 +53,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--campaign", metavar="NAME_OR_ID", help="look for the army or battle in this campaign only"
     )
-    p.add_argument("--out", metavar="FILE.pdf", required=True, help="the PDF to write")
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        required=True,
+        help="the file to write; its ending chooses: .pdf (the roster sheet), .md, .txt or "
+        ".bbcode (the army's roster as text); - writes the text to standard output",
+    )
+    p.add_argument(
+        "--format",
+        choices=("text", "markdown", "bbcode"),
+        default=None,
+        help="the text format for --out - (default text)",
+    )
     p.add_argument(
         "--paper",
         type=paper_arg,
@@ -88,12 +103,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from brikdesk.commands._storage import opened, run_storage
+    from brikdesk.domain.roster_text import SUFFIXES, format_for
     from brikdesk.domain.sheets import RosterSheetOptions
     from brikdesk.errors import UserError
     from brikdesk.services.printing import PrintService, check_out_path
 
     def body() -> int:
-        out = check_out_path(args.out, ".pdf")
+        if args.out == "-" or format_for(args.out) is not None:
+            return _write_text(args)
+        out = check_out_path(args.out, ".pdf", *SUFFIXES)
         options = RosterSheetOptions(
             paper=args.paper,
             turns=args.turns,
@@ -142,6 +160,40 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     return run_storage("print", body)
+
+
+def _write_text(args: argparse.Namespace) -> int:
+    """The army's roster as text: to the file ``--out`` (its ending chooses the format) or,
+    with ``--out -``, to standard output."""
+    import sys
+
+    from brikdesk.commands._storage import opened
+    from brikdesk.domain.roster_text import SUFFIXES, format_for
+    from brikdesk.errors import UserError
+    from brikdesk.services.printing import PrintService, check_out_path, write_text
+
+    if args.battle is not None:
+        raise UserError(
+            "--battle prints a PDF sheet; the text formats are for an army's roster (--army)",
+            field="out",
+        )
+    to_stdout = args.out == "-"
+    fmt = (args.format or "text") if to_stdout else format_for(args.out)
+    if not to_stdout and args.format is not None and args.format != fmt:
+        raise UserError(
+            f"--format {args.format} does not match the ending of '{args.out}' ({fmt})",
+            field="format",
+        )
+    out = None if to_stdout else check_out_path(args.out, *SUFFIXES)
+    with opened(args) as (db, sv):
+        army = PrintService(db.sessions).find_army(args.army, args.campaign)
+        text = sv.roster.roster_text(army.id, fmt or "text")
+    if out is None:
+        sys.stdout.write(text)
+        return 0
+    written = write_text(out, text)
+    print(f"Wrote the roster of '{army.name}' as {fmt} to {written}")
+    return 0
 
 
 def _n(n: int, what: str) -> str:

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from brikdesk.domain.battle.model import Status
 from brikdesk.domain.ids import BattleUnitId, PlayerId
 from brikdesk.domain.statuses import UnitStatus
 from brikdesk.errors import UserError
@@ -133,7 +134,7 @@ def fates_from_events(
             for victim in victims if isinstance(victims, list) else ():
                 die(victim, actor)
         elif kind in ("status_set", "status_cleared"):
-            if payload.get("status") != "dead" or actor is None:
+            if payload.get("status") != Status.DEAD or actor is None:
                 continue
             if kind == "status_set":
                 die(actor, None)

@@ -6,9 +6,14 @@ transaction). Readings (also in Help > Rules reference, ``READINGS``):
 - a battle counts once it is finished; its casualties and kills are its result's (the
   organizer's word, ``brikdesk.domain.aftermath``);
 - army value is the cost of the army's living units (alive or wounded) as they stand now;
-- the series over battles are drawn from the units as they stand now (BrikDesk keeps no dates
-  of roster edits): a unit counts from the start and leaves the count in the battle where it
-  fell; one brought back counts again from the next battle it fought in.
+- the series over battles are what each army was: finishing a battle stores, for each army
+  that fought, its value, units alive, casualties and kills going in and coming out
+  (``ArmyRecord``); "Start" is the army going into its first battle, a point after a battle
+  the army did not fight in is the point before. A battle finished before BrikDesk kept these
+  is rebuilt from the mustered units (each unit's cost as mustered, and after its promotion)
+  and the stored result: a unit counts from the start and leaves the count in the battle
+  where it fell, one brought back counts again from the next battle it fought in; a point
+  that counts a unit never mustered (its cost is today's) is marked approximate.
 """
 
 from __future__ import annotations
@@ -30,9 +35,12 @@ READINGS: dict[str, str] = {
         "units that fell in finished battles, kills the kills their units scored."
     ),
     "series": (
-        "The charts over battles are drawn from the units as they stand now (BrikDesk keeps no "
-        "dates of roster edits): a unit counts from the start, leaves the count in the battle "
-        "where it fell and, if brought back, counts again from the next battle it fought in."
+        "The charts over battles show what each army was: finishing a battle stores each "
+        "army's value, units alive, casualties and kills going in and coming out, and Start "
+        "is the army going into its first battle. A battle finished before BrikDesk kept "
+        "these is rebuilt from the mustered units (their cost as mustered and after a "
+        "promotion) and the stored result; a point that counts a unit never mustered (at "
+        "today's cost) is marked approximate."
     ),
 }
 
@@ -46,6 +54,25 @@ class RecordUnit:
     name: str
     player_id: PlayerId
     campaign_unit_id: UnitId | None
+    #: Its cost as mustered, and after the battle (a promotion changes it); None: unknown.
+    cost_in: int | None = None
+    cost_out: int | None = None
+
+
+@dataclass(frozen=True)
+class ArmyRecord:
+    """What an army was going into a finished battle (``*_in``) and coming out (``*_out``):
+    the cost of its living units, how many, its casualties and kills so far."""
+
+    army_id: ArmyId
+    value_in: int
+    value_out: int
+    alive_in: int
+    alive_out: int
+    casualties_in: int
+    casualties_out: int
+    kills_in: int
+    kills_out: int
 
 
 @dataclass(frozen=True)
@@ -58,6 +85,8 @@ class BattleRecord:
     players: tuple[tuple[PlayerId, str], ...]
     units: tuple[RecordUnit, ...]
     result: BattleResult
+    #: Each army's numbers stored when the battle was finished (none before issue 23).
+    armies: tuple[ArmyRecord, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -101,6 +130,7 @@ class TimelineEntry:
     casualties: tuple[tuple[str, int], ...]  # (player, units that fell), in turn order
     top: TopUnit | None  # the unit with most kills (None: no kills)
     from_log: bool = False  # finished before BrikDesk kept results: read from its log
+    notes: str = ""  # the notes typed when the battle was finished
 
     @property
     def winner_text(self) -> str:
@@ -115,6 +145,21 @@ class TimelineEntry:
         if self.top is None:
             return "-"
         return f"{self.top.name} ({self.top.player}, {self.top.kills})"
+
+
+@dataclass(frozen=True)
+class BattleInProgress:
+    """A battle being fought: its round and its sides (in turn order)."""
+
+    battle_id: BattleId
+    name: str
+    round: int
+    sides: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        """``"Raid on Bilge Cove: round 2, Tobias vs Ines"``."""
+        return f"{self.name}: round {self.round}, {' vs '.join(self.sides)}"
 
 
 @dataclass(frozen=True)
@@ -145,6 +190,12 @@ class ArmySeries:
     alive: tuple[int, ...]
     casualties: tuple[int, ...]  # so far (cumulative)
     kills: tuple[int, ...]  # so far (cumulative)
+    #: Per point: rebuilt from an older battle with a unit at today's cost (not stored).
+    approximate: tuple[bool, ...] = ()
+
+    @property
+    def any_approximate(self) -> bool:
+        return any(self.approximate)
 
 
 @dataclass(frozen=True)
@@ -167,6 +218,7 @@ class CampaignHistory:
     series: tuple[ArmySeries, ...]
     unit_leaders: tuple[Leader, ...]
     player_leaders: tuple[Leader, ...]
+    in_progress: tuple[BattleInProgress, ...] = ()
 
 
 def build_history(
@@ -177,8 +229,10 @@ def build_history(
     armies: Sequence[ArmyInfo],
     units: Sequence[PoolUnit],
     battles: Sequence[BattleRecord],
+    in_progress: Sequence[BattleInProgress] = (),
 ) -> CampaignHistory:
-    """Everything the history shows; ``battles`` in the order they were finished."""
+    """Everything the history shows; ``battles`` in the order they were finished,
+    ``in_progress`` the battles being fought."""
     pname = {p.id: p.name for p in players}
     pcolour = {p.id: p.colour for p in players}
     army_of = {u.id: u.army_id for u in units}
@@ -243,6 +297,7 @@ def build_history(
                 tuple((names[pid], per_side.get(pid, 0)) for pid, _ in b.players),
                 top,
                 b.result.from_log,
+                b.result.notes,
             )
         )
 
@@ -272,30 +327,28 @@ def build_history(
         )
     standings.sort(key=lambda s: (-s.won, -(s.won * 2 + s.drawn), s.lost, -s.kills, s.name))
 
+    musters = _musters(battles)
     series = []
-    points = n + 1  # point 0: the start; point i + 1: after battle i
     for a in armies:
         army_units = [pu for pu in units if pu.army_id == a.id]
-        steady = [pu for pu in army_units if pu.id not in falls]  # never fell: counted everywhere
-        values = [sum(pu.cost for pu in steady)] * points
-        alive_counts = [len(steady)] * points
-        for pu in army_units:
-            if pu.id not in falls:
-                continue
-            for k in range(points):
-                if _alive_at(falls[pu.id], fights.get(pu.id, ()), k - 1):
-                    values[k] += pu.cost
-                    alive_counts[k] += 1
+        fought_in = sorted(
+            {i for pu in army_units for i in fights.get(pu.id, ())}
+            | {i for i, b in enumerate(battles) for r in b.armies if r.army_id == a.id}
+        )
+        rebuilt = _rebuilt(army_units, n, falls, fights, musters, army_falls, army_kills, a.id)
+        stored = {i: r for i, b in enumerate(battles) for r in b.armies if r.army_id == a.id}
+        points = _series_points(n, fought_in, stored, rebuilt)
         series.append(
             ArmySeries(
                 a.id,
                 a.name,
                 pname.get(a.player_id, "?"),
                 pcolour.get(a.player_id, "#808080"),
-                tuple(values),
-                tuple(alive_counts),
-                _cumulative(army_falls.get(a.id, [0] * n)),
-                _cumulative(army_kills.get(a.id, [0] * n)),
+                tuple(p[0] for p in points),
+                tuple(p[1] for p in points),
+                tuple(p[2] for p in points),
+                tuple(p[3] for p in points),
+                tuple(p[4] for p in points),
             )
         )
 
@@ -328,7 +381,88 @@ def build_history(
         tuple(series),
         tuple(unit_leaders),
         tuple(player_leaders),
+        tuple(in_progress),
     )
+
+
+_Point = tuple[int, int, int, int, bool]  # value, alive, casualties, kills, approximate
+
+
+def _musters(battles: Sequence[BattleRecord]) -> dict[UnitId, list[tuple[int, int, int]]]:
+    """Each campaign unit's musters: (battle index, cost going in, cost coming out)."""
+    out: dict[UnitId, list[tuple[int, int, int]]] = {}
+    for i, b in enumerate(battles):
+        for u in b.units:
+            if u.campaign_unit_id is not None and u.cost_in is not None:
+                cost_out = u.cost_out if u.cost_out is not None else u.cost_in
+                out.setdefault(u.campaign_unit_id, []).append((i, u.cost_in, cost_out))
+    return out
+
+
+def _cost_at(known: Sequence[tuple[int, int, int]], now: int, p: int) -> tuple[int, bool]:
+    """A unit's cost at point ``p`` (0: the start, ``i + 1``: after battle ``i``) from its
+    musters: as it came out of the last battle before, else as it went into the next; today's
+    cost (approximate) when it was never mustered."""
+    before = [m for m in known if m[0] < p]
+    if before:
+        return before[-1][2], False
+    after = [m for m in known if m[0] >= p]
+    if after:
+        return after[0][1], False
+    return now, True
+
+
+def _rebuilt(
+    army_units: Sequence[PoolUnit],
+    n: int,
+    falls: dict[int, list[int]],
+    fights: dict[int, list[int]],
+    musters: dict[UnitId, list[tuple[int, int, int]]],
+    army_falls: dict[int, list[int]],
+    army_kills: dict[int, list[int]],
+    army: ArmyId,
+) -> list[_Point]:
+    """The army's points rebuilt from the mustered units and the stored results (for battles
+    finished before each army's numbers were stored)."""
+    casualties = _cumulative(army_falls.get(army, [0] * n))
+    kills = _cumulative(army_kills.get(army, [0] * n))
+    out = []
+    for p in range(n + 1):
+        value = alive = 0
+        approximate = False
+        for pu in army_units:
+            if pu.id in falls and not _alive_at(falls[pu.id], fights.get(pu.id, ()), p - 1):
+                continue
+            cost, guessed = _cost_at(musters.get(pu.id, ()), pu.cost, p)
+            value += cost
+            alive += 1
+            approximate = approximate or guessed
+        out.append((value, alive, casualties[p], kills[p], approximate))
+    return out
+
+
+def _series_points(
+    n: int, fought_in: Sequence[int], stored: dict[int, ArmyRecord], rebuilt: Sequence[_Point]
+) -> list[_Point]:
+    """Point 0 (Start) and one after each battle: what was stored when the army's battles
+    were finished, the rebuilt numbers for older battles; after a battle it did not fight in,
+    the army is as it was before."""
+    first = fought_in[0] if fought_in else None
+    if first is not None and first in stored:
+        r = stored[first]
+        points: list[_Point] = [(r.value_in, r.alive_in, r.casualties_in, r.kills_in, False)]
+    else:
+        points = [rebuilt[0]]
+    fought = set(fought_in)
+    for i in range(n):
+        if i in stored:
+            r = stored[i]
+            points.append((r.value_out, r.alive_out, r.casualties_out, r.kills_out, False))
+        elif i in fought:
+            points.append(rebuilt[i + 1])
+        else:
+            points.append(points[-1])
+    return points
 
 
 def _alive_at(falls: Sequence[int], fights: Sequence[int], k: int) -> bool:
@@ -366,8 +500,13 @@ def history_to_json(h: CampaignHistory) -> dict[str, Any]:
                 if e.top is None
                 else {"name": e.top.name, "player": e.top.player, "kills": e.top.kills},
                 "read_from_log": e.from_log,
+                "notes": e.notes,
             }
             for e in h.timeline
+        ],
+        "in_progress": [
+            {"battle": b.battle_id, "name": b.name, "round": b.round, "sides": list(b.sides)}
+            for b in h.in_progress
         ],
         "standings": [
             {
@@ -394,6 +533,7 @@ def history_to_json(h: CampaignHistory) -> dict[str, Any]:
                     "units_alive": list(s.alive),
                     "casualties": list(s.casualties),
                     "kills": list(s.kills),
+                    "approximate": list(s.approximate),
                 }
                 for s in h.series
             ],
@@ -467,6 +607,10 @@ def history_to_text(h: CampaignHistory, *, limit: int = 10) -> str:
         )
     if h.timeline:
         out += _table(rows)
+    out += [f"  Notes of {e.name}: {e.notes}" for e in h.timeline if e.notes]
+    if h.in_progress:
+        out += ["", "Battles in progress"]
+        out += [f"  {b.text}" for b in h.in_progress]
     out += ["", "Armies over the battles (start, then after each battle)"]
     for a in h.series:
         out.append(
@@ -515,6 +659,9 @@ def history_markdown(h: CampaignHistory) -> str:
 
     def table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
         return [row(head), row(["---"] * len(head)), *(row(r) for r in rows)]
+
+    def md(text: str) -> str:
+        return " ".join(text.split()).replace("|", "\\|").replace("*", "\\*")
 
     out = [
         f"# {h.campaign}: campaign report",
@@ -572,6 +719,12 @@ def history_markdown(h: CampaignHistory) -> str:
         )
     else:
         out.append("No finished battles yet.")
+    noted = [(i, e) for i, e in enumerate(h.timeline, 1) if e.notes]
+    if noted:
+        out += ["", *(f"- **{i}. {md(e.name)}**: {md(e.notes)}" for i, e in noted)]
+    if h.in_progress:
+        out += ["", "## Battles in progress", ""]
+        out += [f"- {md(b.text)}" for b in h.in_progress]
     out += [
         "",
         "## The armies over the battles",
@@ -579,12 +732,21 @@ def history_markdown(h: CampaignHistory) -> str:
         "Start, then after each battle (numbered as in the timeline).",
         "",
     ]
+    if any(s.any_approximate for s in h.series):
+        out += [
+            "≈ marks a number rebuilt for a battle finished before BrikDesk kept each army's "
+            "numbers, counting a unit never mustered at today's cost.",
+            "",
+        ]
     for s in h.series:
+        marks = s.approximate or (False,) * len(s.value)
         out += [
             f"**{s.army}** ({s.player})",
             "",
-            f"- value ({cu}): " + ", ".join(map(str, s.value)),
-            "- units alive: " + ", ".join(map(str, s.alive)),
+            f"- value ({cu}): "
+            + ", ".join(("≈" if m else "") + str(v) for v, m in zip(s.value, marks, strict=True)),
+            "- units alive: "
+            + ", ".join(("≈" if m else "") + str(v) for v, m in zip(s.alive, marks, strict=True)),
             "- casualties so far: " + ", ".join(map(str, s.casualties)),
             "- kills so far: " + ", ".join(map(str, s.kills)),
             "",

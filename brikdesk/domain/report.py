@@ -32,9 +32,14 @@ Readings (shown to the user through ``READINGS``):
   told with "Not counted: <why>", as the tracker marks it, and changes nothing: no casualty, no
   kill, no attack in the tally, no turn passed. A planned battle has not started: an event in
   its log (an imported file may hold one) is told as not counted.
-- The dice are grouped by what they were rolled for, from the reason stored with each die:
-  "Action" (the Action die, a d4's bonus dice, a Benny on the roll), "Armor", "Damage"
-  (bonus and Benny dice included). A flat part of Damage or Armor (the +1 of 1d6+1, the +2 of
+- The dice are grouped by whose roll they are (stored with each die since issue 23): each
+  attacker's Action Roll with its own dice (bonus and Benny dice included) and its own
+  modifiers, the target's Bail or Parry under the reaction's own entry, the Damage (a Combined
+  Attack's dice named by attacker) and the Armor roll. Each total is the dice shown plus the
+  modifiers shown. An older log, whose dice do not say whose they are, is grouped from the
+  reason stored with each die: "Action" (the Action die, a d4's bonus dice, a Benny on the
+  roll), "Armor", "Damage" (bonus and Benny dice included), and a Bail's or Parry's die told on
+  its own with what it was for. A flat part of Damage or Armor (the +1 of 1d6+1, the +2 of
   Body Armor) is what the stored total has beyond the dice and the listed modifiers.
 """
 
@@ -42,11 +47,13 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, TypedDict
 
 from brikdesk.domain.battle.events import (
+    ActionSpent,
+    ActionUse,
     AttackResolved,
     BattleFinished,
     Event,
@@ -76,9 +83,11 @@ READINGS: dict[str, str] = {
     "rules refuse (a unit attacking itself, an action after the battle ended) "
     'or any event of a battle that has not started is told as "Not counted" '
     "and changes nothing (no casualty, no kill, no attack, no turn).",
-    "dice": "Dice are grouped by what they were rolled for (Action, Damage, Armor), bonus and "
-    "Benny dice with them; a flat part (the +1 of 1d6+1, Body Armor's +2) is what the "
-    "total has beyond the dice and the modifiers.",
+    "dice": "Each roll is printed with its own dice: every attacker's Action Roll (bonus and "
+    "Benny dice with it) and its own modifiers, the Bail or Parry under the reaction, the "
+    "Damage and the Armor; each total is the dice shown plus the modifiers shown. A flat part "
+    "(the +1 of 1d6+1, Body Armor's +2) is what the total has beyond the dice and the "
+    "modifiers.",
 }
 
 
@@ -327,8 +336,21 @@ def _dice(payload: Mapping[str, Any]) -> list[dict[str, Any]]:
                 "face": face,
                 "role": str(d.get("role", "natural")),
                 "why": str(d.get("why", "")),
+                "roll": str(d.get("roll", "")),
+                "owner": _unit(d.get("owner")),
             }
         )
+    return out
+
+
+def _whose_modifiers(payload: Mapping[str, Any]) -> list[tuple[int, str, str, BattleUnitId | None]]:
+    """``(value, applies to, roll, owner)`` of each modifier (roll ``""`` when not said)."""
+    out = []
+    raw = payload.get("modifiers", ())
+    for m in raw if isinstance(raw, list | tuple) else ():
+        if not isinstance(m, Mapping) or (v := _int(m.get("value"))) is None:
+            continue
+        out.append((v, str(m.get("applies_to", "")), str(m.get("roll", "")), _unit(m.get("owner"))))
     return out
 
 
@@ -350,6 +372,8 @@ def _modifiers(payload: Mapping[str, Any]) -> list[tuple[int, str, str, str]]:
 
 
 def _group(why: str) -> str:
+    if "'s Bail" in why or "'s Parry" in why or "knocked away" in why:
+        return "other"  # a reaction's die (an older log): told with what it was for
     if "Action" in why:
         return "action"
     if "Armor" in why or "Armour" in why:
@@ -365,7 +389,8 @@ def _faces(dice: list[dict[str, Any]]) -> str:
     for d in dice:
         role = d["role"]
         prefix = "" if role == "natural" else f"{role} "
-        parts.append(f"{prefix}d{d['sides']} {d['face']}")
+        whose = f" ({d['label']})" if d.get("label") else ""
+        parts.append(f"{prefix}d{d['sides']} {d['face']}{whose}")
     return " + ".join(parts)
 
 
@@ -376,8 +401,10 @@ def _sum_line(
     total: int | None,
     *,
     floor_zero: bool = False,
+    keep_total: bool = False,
 ) -> str:
-    """``"Damage: d6 3, +1, -1 = 3"``: the dice, the flat part, the modifiers and the total."""
+    """``"Damage: d6 3, +1, -1 = 3"``: the dice, the flat part, the modifiers and the total
+    (``keep_total``: always say the total, even of one die and no modifier)."""
     if total is None:
         return f"{label}: {_faces(dice)}" if dice else label
     dice_sum = sum(d["face"] for d in dice)
@@ -392,7 +419,7 @@ def _sum_line(
         )
     bits = ([_signed(flat)] if flat else []) + [_signed(m) for m in mods]
     text = f"{label}: {_faces(dice)}"
-    if not bits and len(dice) == 1:
+    if not bits and len(dice) == 1 and not keep_total:
         return text
     return text + (", " + ", ".join(bits) if bits else "") + f" = {total}"
 
@@ -446,6 +473,155 @@ def _attack_rolls(payload: Mapping[str, Any]) -> tuple[tuple[str, ...], bool, bo
     return tuple(lines), ott, crit
 
 
+#: How the report names each roll of an attack (the ``roll`` of its dice).
+_ROLL_LABELS = {
+    "first": "Who Acts First",
+    "bail": "Bail",
+    "parry": "Parry roll",
+    "knocked_away": "Parried item knocked away",
+    "armor": "Armor roll",
+}
+
+
+def _owned(payload: Mapping[str, Any]) -> bool:
+    """Whether the attack's dice say whose roll each is (recorded since issue 23)."""
+    dice = _dice(payload)
+    return bool(dice) and all(d["roll"] for d in dice)
+
+
+@dataclass(frozen=True)
+class _Rolls:
+    """An attack's roll lines, split into the attack's own and its target's reaction's."""
+
+    attack: tuple[str, ...]
+    reaction: tuple[str, ...]
+    ott: bool
+    crit: bool
+
+
+def _verdict(entry: Mapping[str, Any]) -> str:
+    if entry.get("critical_failure") is True:
+        return "a natural 1, critical failure"
+    if entry.get("hit") is True:
+        return "hit"
+    if entry.get("hit") is False:
+        missed = _int(entry.get("missed_by"))
+        return f"missed by {missed}" if missed else "miss"
+    return ""
+
+
+_Key = tuple[str, BattleUnitId | None]
+
+
+def _owned_rolls(payload: Mapping[str, Any], name: Callable[[BattleUnitId | None], str]) -> _Rolls:
+    """Each roll of an attack whose dice say whose they are, with exactly its own dice and
+    its own modifiers: every attacker's Action Roll, the target's Bail or Parry (for the
+    reaction's entry), the Damage against the Armor."""
+    outcome = payload.get("outcome", {})
+    outcome = outcome if isinstance(outcome, Mapping) else {}
+    raw = outcome.get("rolls", ())
+    totals: dict[_Key, Mapping[str, Any]] = {}
+    for r in raw if isinstance(raw, list | tuple) else ():
+        if isinstance(r, Mapping):
+            totals[(str(r.get("roll", "")), _unit(r.get("owner")))] = r
+    groups: dict[_Key, list[dict[str, Any]]] = {}
+    for d in _dice(payload):
+        groups.setdefault((d["roll"], d["owner"] if d["roll"] != "damage" else None), []).append(d)
+    for key in totals:  # an Automatic Hit rolls no dice but has its line
+        groups.setdefault(key, [])
+    if _int(outcome.get("damage")) is not None:  # Damage with no dice (Deflection took them)
+        groups.setdefault(("damage", None), [])
+    mods = _whose_modifiers(payload)
+    attack: list[str] = []
+    reaction: list[str] = []
+    for (kind, owner), dice in groups.items():
+        entry = totals.get((kind, owner), {})
+        if kind == "action":
+            attack.append(_roll_line(kind, dice, entry, mods, owner, name))
+        elif kind in ("bail", "parry"):
+            reaction.append(_roll_line(kind, dice, entry, mods, owner, name))
+        elif kind == "damage":
+            attack.append(_damage_line(outcome, _named_dice(dice, name), mods))
+        elif kind == "armor":
+            armor = [v for v, applies, _k, _o in mods if applies == "Armor"]
+            who = f" ({name(owner)})" if owner is not None else ""
+            attack.append(_sum_line(f"Armor roll{who}", dice, armor, _int(outcome.get("armor"))))
+        elif kind in _ROLL_LABELS:
+            who = f" ({name(owner)})" if owner is not None else ""
+            line = f"{_ROLL_LABELS[kind]}{who}: {_faces(dice)}"
+            (reaction if kind == "knocked_away" else attack).append(line)
+        else:
+            attack.extend(f"{d['why'] or 'Die'}: {_faces([d])}" for d in dice)
+    rolled = [r for (k, _o), r in totals.items() if k == "action"]
+    ott = any(r.get("over_the_top") is True for r in rolled)
+    crit = any(r.get("critical_failure") is True for r in rolled)
+    return _Rolls(tuple(attack), tuple(reaction), ott, crit)
+
+
+def _own_mods(
+    mods: list[tuple[int, str, str, BattleUnitId | None]],
+    kind: str,
+    owner: BattleUnitId | None,
+) -> list[int]:
+    return [v for v, applies, k, o in mods if k == kind and o == owner and applies == "Action Roll"]
+
+
+def _roll_line(
+    kind: str,
+    dice: list[dict[str, Any]],
+    entry: Mapping[str, Any],
+    mods: list[tuple[int, str, str, BattleUnitId | None]],
+    owner: BattleUnitId | None,
+    name: Callable[[BattleUnitId | None], str],
+) -> str:
+    """One roll with its own dice and modifiers: ``"Action Roll (Archer 2): d6 5, -2 = 3
+    against Use 3: hit"``, ``"Parry roll (Brute 2): d6 3, +1 = 4 against Use 2: success"``,
+    ``"Bail (Grunt 1): d6 1 = 1: a natural 1, fails"``."""
+    auto = entry.get("automatic_hit")
+    if isinstance(auto, str) and not dice:
+        return f"{name(owner)}: {auto}"
+    label = f"{_ROLL_LABELS.get(kind, 'Action Roll')} ({name(owner)})"
+    line = _sum_line(
+        label, dice, _own_mods(mods, kind, owner), _int(entry.get("total")), keep_total=True
+    )
+    if (use := _int(entry.get("use"))) is not None:
+        line += f" against Use {use}"
+    if kind == "action":
+        verdict = _verdict(entry)
+    elif entry.get("critical_failure") is True:
+        verdict = "a natural 1, fails"
+    else:
+        success = entry.get("success")
+        verdict = "success" if success is True else "fails" if success is False else ""
+    if verdict:
+        line += f": {verdict}"
+    if entry.get("over_the_top") is True:
+        line += " (Over the Top: a Benny)"
+    return line
+
+
+def _damage_line(
+    outcome: Mapping[str, Any],
+    dice: list[dict[str, Any]],
+    mods: list[tuple[int, str, str, BattleUnitId | None]],
+) -> str:
+    own = [v for v, applies, _k, _o in mods if applies == "Damage"]
+    line = _sum_line("Damage", dice, own, _int(outcome.get("damage")), floor_zero=True)
+    if (armor := _int(outcome.get("armor"))) is not None:
+        line += f" against Armor {armor}"
+    return line
+
+
+def _named_dice(
+    dice: list[dict[str, Any]], name: Callable[[BattleUnitId | None], str]
+) -> list[dict[str, Any]]:
+    """The Damage dice of a Combined Attack each named with its attacker's name."""
+    owners = {d["owner"] for d in dice}
+    if len(owners) <= 1:
+        return dice
+    return [dict(d, label=name(d["owner"])) for d in dice]
+
+
 def _modifier_lines(payload: Mapping[str, Any]) -> tuple[str, ...]:
     """``"-1 Action Roll: 1 inch beyond Range (5.1 Out of Range)"``."""
     out = []
@@ -459,13 +635,48 @@ def _modifier_lines(payload: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _owned_modifier_lines(
+    payload: Mapping[str, Any], name: Callable[[BattleUnitId | None], str]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The modifier lines of an attack whose modifiers say whose roll they change: (the
+    attack's, the reaction's); ``"-1 Action Roll (Archer 2): 1 inch beyond Range (5.1)"``."""
+    attack: list[str] = []
+    reaction: list[str] = []
+    raw = payload.get("modifiers", ())
+    for m in raw if isinstance(raw, list | tuple) else ():
+        if not isinstance(m, Mapping) or (value := _int(m.get("value"))) is None:
+            continue
+        kind, owner = str(m.get("roll", "")), _unit(m.get("owner"))
+        text = f"{_signed(value)} {m.get('applies_to', '')}".rstrip()
+        if owner is not None:
+            text += f" ({name(owner)})"
+        if reason := str(m.get("reason", "")):
+            text += f": {reason}"
+        if rule := str(m.get("rule", "")):
+            text += f" ({rule})"
+        (reaction if kind in ("bail", "parry") else attack).append(text)
+    return tuple(attack), tuple(reaction)
+
+
 _MANEUVER_VERBS = {
     "strike": "strikes",
     "grab": "tries to Grab",
     "shove": "Shoves",
     "charge": "Charges",
     "attack": "attacks",
+    "ranged attack": "shoots at",
+    "thrown attack": "throws at",
 }
+
+
+def _verb(maneuver: str, together: bool) -> str:
+    """``"shoots at"``; ``"shoot at"``, ``"strike"`` for several attackers."""
+    verb = _MANEUVER_VERBS.get(maneuver, maneuver)
+    if together and verb.endswith("s") and " " not in verb:
+        return verb[:-1]
+    if together and verb.endswith("s at"):
+        return verb[:-4] + " at"
+    return verb
 
 
 def _names(labels: list[str]) -> str:
@@ -502,9 +713,19 @@ class _Builder:
         # (round, player index) -> entries, in the order turns were reached
         self.turns: dict[tuple[int, int], list[ReportEntry]] = {(1, 0): []}
         self.seen = 0  # events read
+        self.names = {u.unit_id: u.name for u in self.units}
+        # the entry of the Bail or Parry just told, by the reacting unit: its roll is in the
+        # attack that follows and is printed under it
+        self.reactions: dict[BattleUnitId, tuple[tuple[int, int], int]] = {}
 
     def label(self, unit: BattleUnitId | None) -> str:
         return self.setup.label(unit)
+
+    def name(self, unit: BattleUnitId | None) -> str:
+        """A unit's own name, for the roll lines of an attack it is a side of."""
+        if unit is None:
+            return "?"
+        return self.names.get(unit) or self.label(unit)
 
     # -- deaths -------------------------------------------------------------------------------
 
@@ -566,11 +787,17 @@ class _Builder:
             )
             return
         if isinstance(event, TurnEnded):
+            self.reactions.clear()
             self._turn_ended(event)
             return
         entry = self._entry(logged, event, payload)
         if entry is not None:
-            self.turns.setdefault((self.round, self.active), []).append(entry)
+            where = self.turns.setdefault((self.round, self.active), [])
+            where.append(entry)
+            if isinstance(event, ActionSpent) and event.how in (ActionUse.BAIL, ActionUse.PARRY):
+                self.reactions[event.actor] = ((self.round, self.active), len(where) - 1)
+            elif not isinstance(event, StatusSet):
+                self.reactions.clear()
 
     def _refusal(self, event: Event | None) -> str | None:
         """Why the tracker would not count this event (replaying it by the rules), or None;
@@ -673,10 +900,7 @@ class _Builder:
         if not who:
             who = [self.label(e.actor)]
         together = len(who) > 1
-        verb = _MANEUVER_VERBS.get(e.maneuver, e.maneuver)
-        if together and verb.endswith("s") and " " not in verb:
-            verb = verb[:-1]  # "attack", "strike" for several attackers
-        headline = f"{_names(who)} {verb}"
+        headline = f"{_names(who)} {_verb(e.maneuver, together)}"
         if e.target is not None:
             headline += f" {self.label(e.target)}"
         if together:
@@ -686,7 +910,7 @@ class _Builder:
         weapon = str(payload.get("weapon", "") or "").strip()
         if weapon:
             headline += f" {_with(weapon)}"
-        rolls, ott, crit = _attack_rolls(payload)
+        rolls, modifiers, ott, crit = self._attack_lines(e, payload)
         deaths = [v for k in e.killed if (v := self._kill(k, e.actor)) is not None]
         effects = []
         for c in e.effects:
@@ -720,11 +944,47 @@ class _Builder:
             kind="attack",
             headline=headline,
             rolls=rolls,
-            modifiers=_modifier_lines(payload),
+            modifiers=modifiers,
             result="; ".join(results) + "." if results else "",
             note=note,
             deaths=tuple(deaths),
         )
+
+    def _attack_lines(
+        self, e: AttackResolved, payload: Mapping[str, Any]
+    ) -> tuple[tuple[str, ...], tuple[str, ...], bool, bool]:
+        """(roll lines, modifier lines, Over the Top, critical failure) of an attack; the
+        reaction's roll goes under the reaction's own entry."""
+        if not _owned(payload):
+            rolls, ott, crit = _attack_rolls(payload)
+            return rolls, _modifier_lines(payload), ott, crit
+        owned = _owned_rolls(payload, self.name)
+        modifiers, reaction_mods = _owned_modifier_lines(payload, self.name)
+        rolls = owned.attack
+        if owned.reaction or reaction_mods:
+            rolls, modifiers = self._reaction_rolls(
+                e.target, owned.reaction, reaction_mods, rolls, modifiers
+            )
+        return rolls, modifiers, owned.ott, owned.crit
+
+    def _reaction_rolls(
+        self,
+        target: BattleUnitId | None,
+        rolls: tuple[str, ...],
+        mods: tuple[str, ...],
+        attack_rolls: tuple[str, ...],
+        attack_mods: tuple[str, ...],
+    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """Put the reaction's roll under the reaction's own entry (the Bail or Parry told just
+        before); with no such entry, first among the attack's rolls. Returns the attack's."""
+        at = self.reactions.pop(target, None) if target is not None else None
+        if at is None:
+            return rolls + attack_rolls, mods + attack_mods
+        key, index = at
+        entries = self.turns[key]
+        old = entries[index]
+        entries[index] = replace(old, rolls=old.rolls + rolls, modifiers=old.modifiers + mods)
+        return attack_rolls, attack_mods
 
     # -- the result ---------------------------------------------------------------------------
 

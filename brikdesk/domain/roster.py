@@ -485,6 +485,25 @@ def validate_unit(spec: UnitSpec, catalog: Catalog) -> tuple[RosterWarning, ...]
     return tuple(out)
 
 
+def fitting_items(type_key: str, catalog: Catalog) -> tuple[tuple[str, CatalogItem], ...]:
+    """The items a unit of type ``type_key`` can take on its own without a roster warning, as
+    ``("in hand", item)`` or ``("worn", item)``, in catalog order: what its hands can hold
+    (rules facts §2 Hands, Two-handed items) and the armour it can wear (§2 Armor is worn).
+    No new reading: each is the item alone checked by ``validate_unit``."""
+    if catalog.get_unit_type(type_key) is None:
+        return ()
+    placing = (RULE_HANDS, RULE_TWO_HANDED, RULE_WORN)
+    out: list[tuple[str, CatalogItem]] = []
+    for it in catalog.items:
+        where, lo = (
+            ("worn", Loadout(worn=(it.key,))) if it.worn else ("in hand", Loadout((it.key,)))
+        )
+        warnings = validate_unit(UnitSpec("", type_key, lo), catalog)
+        if not any(w.rule in placing for w in warnings):
+            out.append((where, it))
+    return tuple(out)
+
+
 def validate_army(
     units: Iterable[UnitSpec], budget: int | None, catalog: Catalog
 ) -> tuple[RosterWarning, ...]:

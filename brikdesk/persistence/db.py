@@ -39,7 +39,7 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -60,13 +60,17 @@ if TYPE_CHECKING:
 #: The newest schema revision. Alembic is imported only when a database is not at this
 #: revision (opening an up-to-date database is the common case, and Alembic takes ~100 ms to
 #: import); tests/persistence/test_migrations.py checks it against the migration scripts.
-HEAD_REVISION = "0005"
+HEAD_REVISION = "0006"
 
 log = logging.getLogger(__name__)
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 #: SQLite waits this long (milliseconds) for another writer before reporting "locked".
 BUSY_TIMEOUT_MS = 5000
+#: A server connection is given up after this many seconds (PostgreSQL's connect_timeout).
+SERVER_CONNECT_S = 10
+#: A server ends a statement that runs longer than this (seconds; waiting for a lock counts).
+STATEMENT_TIMEOUT_S = 60
 #: Execution option: True on the services' connections (SQLite: ``BEGIN IMMEDIATE``), False on
 #: a transaction that only reads (a deferred ``BEGIN``).
 WRITES: Final = "brikdesk_writes"
@@ -182,6 +186,43 @@ def _sqlite_setup(engine: Engine) -> None:
             conn.exec_driver_sql("BEGIN")
 
 
+def _server_connect_args(backend: str, query: Mapping[str, object]) -> dict[str, object]:
+    """Bounded waits for a server connection (only what the URL does not set itself):
+    PostgreSQL gives up connecting after ``SERVER_CONNECT_S``; TCP keepalives and
+    ``tcp_user_timeout`` notice a server that stopped answering mid-statement, and the
+    server ends a statement after ``STATEMENT_TIMEOUT_S`` (a lock waited on included)."""
+    if backend != "postgresql":
+        return {}
+    wanted: dict[str, object] = {
+        "connect_timeout": SERVER_CONNECT_S,
+        "keepalives": 1,
+        "keepalives_idle": 10,
+        "keepalives_interval": 5,
+        "keepalives_count": 3,
+        "tcp_user_timeout": STATEMENT_TIMEOUT_S * 1000,
+    }
+    out = {k: v for k, v in wanted.items() if k not in query}
+    given = query.get("options", "")
+    given = " ".join(given) if isinstance(given, tuple) else str(given)
+    if "statement_timeout" not in given:
+        out["options"] = f"{given} -c statement_timeout={STATEMENT_TIMEOUT_S * 1000}".strip()
+    return out
+
+
+def server_error_text(exc: BaseException, url: str) -> str:
+    """The driver's message, or for a server that did not answer in time, which server it was
+    and how long it was waited for."""
+    text = error_text(exc)
+    if "timeout expired" in text or "timed out" in text:
+        u = make_url(url)
+        where = f"{u.host or 'localhost'}{f':{u.port}' if u.port else ''}"
+        return (
+            f"the server {where} did not answer within {SERVER_CONNECT_S} s; check that "
+            "it is running and that the address is right"
+        )
+    return text
+
+
 def create_db_engine(url: str) -> Engine:
     """An engine for ``url`` with BrikDesk's SQLite settings (no migration)."""
     try:
@@ -198,7 +239,12 @@ def create_db_engine(url: str) -> Engine:
         if u.get_backend_name() == "sqlite":
             engine = create_engine(u)
         else:  # a server: test a pooled connection before use (the server may have closed it)
-            engine = create_engine(u, pool_pre_ping=True)
+            engine = create_engine(
+                u,
+                pool_pre_ping=True,
+                pool_timeout=SERVER_CONNECT_S,
+                connect_args=_server_connect_args(u.get_backend_name(), u.query),
+            )
     except ImportError as exc:
         raise StorageError(
             f"cannot use the database {shown}: its Python driver is not "
@@ -278,32 +324,118 @@ def _ro_uri(path: Path, *, immutable: bool) -> str:
     return f"file:{quote(str(path.resolve()))}?mode=ro" + ("&immutable=1" if immutable else "")
 
 
+#: BrikDesk's mark in a SQLite file's header (``PRAGMA application_id``, "BrkD"), set when
+#: BrikDesk creates or upgrades the schema. Files made before it have 0 there and are known
+#: by their schema (a BrikDesk revision and BrikDesk's first tables).
+APPLICATION_ID = 0x42726B44
+#: The tables of BrikDesk's first schema (revision 0001): every BrikDesk database has them.
+FIRST_TABLES = frozenset({"campaign", "player", "army", "house_item", "house_unit_type", "unit"})
+
+
+def known_revisions() -> frozenset[str]:
+    """The schema revisions of this BrikDesk's migrations (from the scripts' file names, so
+    that Alembic need not be imported to tell one)."""
+    return frozenset(
+        p.name.split("_", 1)[0]
+        for p in (MIGRATIONS_DIR / "versions").glob("[0-9][0-9][0-9][0-9]_*.py")
+    )
+
+
+def missing_schema(columns: dict[str, set[str]]) -> list[str]:
+    """What the current schema has that ``columns`` (table -> its column names) lacks, named
+    ("the table battle_event", "the column unit.kills")."""
+    from brikdesk.persistence.models import Base
+
+    out = []
+    for name, table in Base.metadata.tables.items():
+        have = columns.get(name)
+        if have is None:
+            out.append(f"the table {name}")
+            continue
+        out.extend(f"the column {name}.{c.name}" for c in table.columns if c.name not in have)
+    return out
+
+
+def _missing_text(shown: str, missing: list[str]) -> str:
+    more = f" and {len(missing) - 4} more" if len(missing) > 4 else ""
+    verb = "is" if len(missing) == 1 else "are"
+    return (
+        f"the database {shown} is damaged: {', '.join(missing[:4])}{more} {verb} missing; "
+        "restore a backup (<name>.bak-...) or choose another file"
+    )
+
+
+def _foreign_revision(
+    shown: str, revision: str | None, tables: set[str], what: str, *, marked: bool = False
+) -> str:
+    """Why a database at a revision this BrikDesk does not know is refused: made by a newer
+    BrikDesk (``marked`` with BrikDesk's application id, or a BrikDesk-like revision number
+    beside BrikDesk's tables), or another program's."""
+    if marked or (revision is not None and revision.isdigit() and tables >= FIRST_TABLES):
+        return (
+            f"{shown} was made by a newer BrikDesk (schema revision {revision}); "
+            "update BrikDesk to open it"
+        )
+    return (
+        f"{shown} is not a BrikDesk database (it has another program's schema version "
+        f"{revision!r}); choose another {what}"
+    )
+
+
+def _locked(exc: sqlite3.Error) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
 def check_existing_sqlite(path: Path, shown: str) -> str | None:
     """Look at an existing SQLite file read-only, before anything about it is changed.
 
-    ``StorageError`` if it is not a BrikDesk database (not SQLite, or SQLite without BrikDesk's
-    schema version) or is damaged (SQLite's ``quick_check`` fails, or a table of the current
-    schema is missing). Returns why it can't be written (it is then opened read-only), or None.
-    Nothing is written: a foreign file stays byte for byte as it was, its time stamps too.
+    ``StorageError`` if it is not a BrikDesk database (not SQLite; another program's mark in
+    its header; tables without BrikDesk's schema version; a schema version or tables that are
+    not BrikDesk's), is damaged (SQLite's ``quick_check`` fails, or a table or column of the
+    current schema is missing) or is locked by another program. Returns why it can't be
+    written (it is then opened read-only), or None. Nothing is written: a foreign or damaged
+    file stays byte for byte as it was, its time stamps too, and gets no ``-wal`` or ``-shm``
+    beside it (a WAL file with no ``-wal`` is read as immutable).
     """
     try:
         with path.open("rb") as f:
-            header = f.read(len(SQLITE_HEADER))
+            header = f.read(100)
     except OSError as exc:
         raise StorageError(f"cannot open the database {shown}: {exc.strerror or exc}") from None
-    if header != SQLITE_HEADER:
+    if header[: len(SQLITE_HEADER)] != SQLITE_HEADER:
         raise StorageError(
             f"{shown} is not a BrikDesk database (it is not an SQLite file); choose another file"
         )
     read_only = _read_only_reason(path)
+    # The application id is read only from a well-formed header (its fixed payload fractions
+    # 64, 32, 32): a damaged file's garbage there is damage, not another program's mark.
+    well_formed = len(header) == 100 and header[21:24] == b"\x40\x20\x20"
+    app_id = int.from_bytes(header[68:72], "big") if well_formed else 0
+    if app_id not in (0, APPLICATION_ID):
+        raise StorageError(
+            f"{shown} is not a BrikDesk database (another program's SQLite file, application "
+            f"id {app_id:#010x}); choose another file"
+        )
+    wal_mode = len(header) > 19 and header[18] == 2
+    quiet = read_only is not None or (wal_mode and not Path(f"{path}-wal").exists())
     try:
         conn = sqlite3.connect(
-            _ro_uri(path, immutable=read_only is not None), uri=True, isolation_level=None
+            _ro_uri(path, immutable=quiet),
+            uri=True,
+            isolation_level=None,
+            timeout=BUSY_TIMEOUT_MS / 1000,
         )
     except sqlite3.Error as exc:
         raise StorageError(f"cannot open the database {shown}: {exc}") from None
     try:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        user_version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if not tables and user_version:
+            raise StorageError(
+                f"{shown} is not a BrikDesk database (another program's SQLite file, user "
+                f"version {user_version}); choose another file"
+            )
         if tables and "alembic_version" not in tables:
             raise StorageError(
                 f"{shown} is not a BrikDesk database (it has tables "
@@ -315,23 +447,35 @@ def check_existing_sqlite(path: Path, shown: str) -> str | None:
             if tables
             else []
         )
-        if revisions == [HEAD_REVISION]:
-            from brikdesk.persistence.models import Base
-
-            missing = sorted(set(Base.metadata.tables) - tables)
-            if missing:
+        if tables:
+            revision = revisions[0] if len(revisions) == 1 else None
+            if revision not in known_revisions() or not tables >= FIRST_TABLES:
                 raise StorageError(
-                    f"the database {shown} is damaged: the table"
-                    f"{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
-                    f"{'are' if len(missing) > 1 else 'is'} missing; restore "
-                    "a backup (<name>.bak-...) or choose another file"
+                    _foreign_revision(
+                        shown, revision, tables, "file", marked=app_id == APPLICATION_ID
+                    )
                 )
+        if revisions == [HEAD_REVISION]:
+            columns = {t: {r[1] for r in conn.execute(f'PRAGMA table_info("{t}")')} for t in tables}
+            missing = missing_schema(columns)
+            if missing:
+                raise StorageError(_missing_text(shown, missing))
         problems = [r[0] for r in conn.execute("PRAGMA quick_check(3)")]
         if problems != ["ok"]:
             raise StorageError(
                 f"the database {shown} is damaged ({'; '.join(problems)}); "
                 "restore a backup (<name>.bak-...) or choose another file"
             )
+    except sqlite3.OperationalError as exc:
+        if not _locked(exc):
+            raise StorageError(
+                f"the database {shown} is damaged or not a database ({exc}); "
+                "restore a backup (<name>.bak-...) or choose another file"
+            ) from None
+        raise StorageError(
+            f"the database {shown} is locked by another program (waited "
+            f"{BUSY_TIMEOUT_MS // 1000} s); close it or wait until it is done, then try again"
+        ) from None
     except sqlite3.DatabaseError as exc:
         raise StorageError(
             f"the database {shown} is damaged or not a database ({exc}); "
@@ -385,8 +529,7 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
             }
             if current not in known:
                 raise StorageError(
-                    f"{shown} was made by a newer BrikDesk (schema revision "
-                    f"{current}); update BrikDesk to open it"
+                    _foreign_revision(shown, current, tables, "file" if path else "database")
                 )
         if migrate and current != head and read_only is not None:
             raise StorageError(
@@ -410,10 +553,24 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
                 ) from exc
             db.fresh = current is None
             db.revision = head
+            if path is not None:  # BrikDesk's mark in the header (see APPLICATION_ID)
+                with engine.connect() as conn:
+                    conn.exec_driver_sql(f"PRAGMA application_id={APPLICATION_ID}")
+                    conn.commit()
+        elif current == head and path is None:  # a server: the columns, as a file's are
+            with engine.connect() as conn:
+                found = inspect(conn)
+                missing = missing_schema(
+                    {t: {c["name"] for c in found.get_columns(t)} for t in tables}
+                )
+            if missing:
+                raise StorageError(_missing_text(shown, missing).replace(" (<name>.bak-...)", ""))
     except StorageError:
         engine.dispose()
         raise
     except (SQLAlchemyError, sqlite3.Error, OSError) as exc:
         engine.dispose()
-        raise StorageError(f"cannot open the database {shown}: {error_text(exc)}") from exc
+        raise StorageError(
+            f"cannot open the database {shown}: {server_error_text(exc, url)}"
+        ) from exc
     return db

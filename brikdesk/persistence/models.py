@@ -38,6 +38,7 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     DateTime,
+    Enum,
     ForeignKey,
     Index,
     Integer,
@@ -48,7 +49,7 @@ from sqlalchemy import (
     UniqueConstraint,
     text,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column, validates
 
 from brikdesk.domain.ids import (
     ArmyId,
@@ -81,6 +82,20 @@ COST_SYSTEMS = ("CP", "Unit Inches")
 
 def _in(column: str, values: tuple[str, ...]) -> str:
     return f"{column} IN (" + ", ".join(f"'{v}'" for v in values) + ")"
+
+
+def _stored_enum(enum: type[BattleStatus | UnitStatus], length: int) -> Enum:
+    """A status column: text of ``length`` holding the members' values (what the database has
+    always kept), read back as the enum. The table's own CHECK constraint lists the values, so
+    the type adds none (no ``native_enum``, no second constraint)."""
+    return Enum(
+        enum,
+        native_enum=False,
+        create_constraint=False,
+        length=length,
+        values_callable=lambda members: [m.value for m in members],
+        validate_strings=True,
+    )
 
 
 #: Ids are never reused (SQLite AUTOINCREMENT), so an undone delete can put rows back under
@@ -222,10 +237,16 @@ class Unit(Versioned, Base):
     worn: Mapped[list[Any]]
     carried: Mapped[list[Any]]
     notes: Mapped[str] = mapped_column(Text, default="")
-    status: Mapped[str] = mapped_column(String(10), default=UnitStatus.ALIVE.value)
+    status: Mapped[UnitStatus] = mapped_column(
+        _stored_enum(UnitStatus, 10), default=UnitStatus.ALIVE
+    )
     battles_fought: Mapped[int] = mapped_column(Integer, default=0)
     kills: Mapped[int] = mapped_column(Integer, default=0)
     position: Mapped[int] = mapped_column(Integer, default=0)
+
+    @validates("status")
+    def _status(self, _key: str, value: str) -> UnitStatus:
+        return UnitStatus(value)  # the member, also when given its text
 
 
 class Battle(Versioned, Base):
@@ -239,7 +260,9 @@ class Battle(Versioned, Base):
     id: Mapped[BattleId] = mapped_column(primary_key=True)
     campaign_id: Mapped[CampaignId] = mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(NAME_LEN))
-    status: Mapped[str] = mapped_column(String(12), default=BattleStatus.PLANNED.value)
+    status: Mapped[BattleStatus] = mapped_column(
+        _stored_enum(BattleStatus, 12), default=BattleStatus.PLANNED
+    )
     created_at: Mapped[datetime]
     finished_at: Mapped[datetime | None]
     notes: Mapped[str] = mapped_column(Text, default="")
@@ -253,6 +276,10 @@ class Battle(Versioned, Base):
     undo_groups: Mapped[list[list[int]]] = mapped_column(
         JSON, default=list, server_default=text("'[]'")
     )
+
+    @validates("status")
+    def _status(self, _key: str, value: str) -> BattleStatus:
+        return BattleStatus(value)  # the member, also when given its text
 
 
 class BattlePlayer(Base):
@@ -315,3 +342,30 @@ class BattleEvent(Base):
     payload: Mapped[dict[str, Any]]
     created_at: Mapped[datetime]
     reverted: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class BattleArmy(Base):
+    """What an army was going into a finished battle and coming out of it (issue 23): the
+    cost of its living units, how many were alive, its casualties and kills so far. Written
+    when the battle is finished, removed when that is undone; the history draws from it."""
+
+    __tablename__ = "battle_army"
+    __table_args__ = (
+        UniqueConstraint("battle_id", "army_id"),
+        Index(None, "army_id"),
+        NO_REUSE,
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    battle_id: Mapped[BattleId] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    #: The army; NULL once it was deleted (its name stays).
+    army_id: Mapped[ArmyId | None] = mapped_column(ForeignKey("army.id", ondelete="SET NULL"))
+    army: Mapped[str] = mapped_column(String(NAME_LEN))
+    value_in: Mapped[int] = mapped_column(Integer)
+    value_out: Mapped[int] = mapped_column(Integer)
+    alive_in: Mapped[int] = mapped_column(Integer)
+    alive_out: Mapped[int] = mapped_column(Integer)
+    casualties_in: Mapped[int] = mapped_column(Integer)
+    casualties_out: Mapped[int] = mapped_column(Integer)
+    kills_in: Mapped[int] = mapped_column(Integer)
+    kills_out: Mapped[int] = mapped_column(Integer)

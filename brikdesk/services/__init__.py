@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from brikdesk.services.battles import BattleService
     from brikdesk.services.campaigns import CampaignService
     from brikdesk.services.catalogs import CatalogService
+    from brikdesk.services.deletions import DeletionService
+    from brikdesk.services.editions import EditionService
     from brikdesk.services.history import HistoryService
     from brikdesk.services.printing import PrintService
     from brikdesk.services.roster import RosterService
@@ -129,6 +131,18 @@ class Services:
         from brikdesk.services.history import HistoryService
 
         return _make(HistoryService, self._sessions, self._clock)
+
+    @cached_property
+    def deletions(self) -> DeletionService:
+        from brikdesk.services.deletions import DeletionService
+
+        return _make(DeletionService, self._sessions, self._clock)
+
+    @cached_property
+    def editions(self) -> EditionService:
+        from brikdesk.services.editions import EditionService
+
+        return _make(EditionService, self._sessions, self._clock)
 
     @cached_property
     def printing(self) -> PrintService:

@@ -26,11 +26,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from brikdesk.domain.aftermath import (
-    DEAD,
     BattleResult,
     Suggestion,
     UnitFate,
@@ -43,7 +42,7 @@ from brikdesk.domain.aftermath import (
 )
 from brikdesk.domain.catalog import Catalog
 from brikdesk.domain.ids import ArmyId, BattleId, BattleUnitId, CampaignId, PlayerId, UnitId
-from brikdesk.domain.roster import Loadout, UnitSpec, unit_cost
+from brikdesk.domain.roster import unit_cost
 from brikdesk.domain.statuses import BattleStatus, UnitStatus
 from brikdesk.errors import ConflictError, UserError
 from brikdesk.persistence.models import (
@@ -54,6 +53,8 @@ from brikdesk.persistence.models import (
     BattleUnit,
     Unit,
 )
+from brikdesk.services.army_records import ArmyRecorder, spec_of_unit
+from brikdesk.services.army_records import forget as forget_armies
 from brikdesk.services.base import ServiceBase
 from brikdesk.services.catalogs import load_campaign_catalog
 from brikdesk.services.common import (
@@ -63,7 +64,6 @@ from brikdesk.services.common import (
     step,
     storage_errors,
 )
-from brikdesk.services.roster import overrides_from_json
 
 if TYPE_CHECKING:
     from brikdesk.services.tracker import BattleView, TrackerService
@@ -93,7 +93,7 @@ class AftermathUnit:
     type_name: str
     cost: int
     campaign_unit_id: UnitId | None
-    campaign_status: str | None
+    campaign_status: UnitStatus | None
 
 
 @dataclass(frozen=True)
@@ -104,14 +104,28 @@ class UnitTypeChoice:
 
 
 @dataclass(frozen=True)
+class AftermathBasis:
+    """What an End battle dialog was made from: the battle's version, its log (the last
+    sequence number and how many events are undone) and the version of each mustered unit
+    still in the campaign. ``finish`` refuses a result made from another basis (someone else
+    recorded a kill, undid an event or marked a unit dead since the dialog opened)."""
+
+    battle_version: int
+    last_seq: int
+    undone: int
+    units: tuple[tuple[UnitId, int], ...]
+
+
+@dataclass(frozen=True)
 class Aftermath:
     """What the post-battle dialog shows. ``proposal`` is the log's word (with the suggested
-    winner); ``result`` the stored one once the battle is finished."""
+    winner); ``result`` the stored one once the battle is finished; ``basis`` what it was
+    read from (hand it to ``finish``)."""
 
     battle_id: BattleId
     campaign_id: CampaignId
     name: str
-    status: str
+    status: BattleStatus
     players: tuple[AftermathPlayer, ...]
     units: tuple[AftermathUnit, ...]
     proposal: BattleResult
@@ -119,10 +133,11 @@ class Aftermath:
     result: BattleResult | None
     unit_types: tuple[UnitTypeChoice, ...]
     cost_unit: str
+    basis: AftermathBasis | None = None
 
     @property
     def finished(self) -> bool:
-        return self.status == BattleStatus.FINISHED
+        return self.status is BattleStatus.FINISHED
 
     def unit(self, unit_id: BattleUnitId) -> AftermathUnit:
         for u in self.units:
@@ -175,18 +190,22 @@ class FinishedBattle:
     promoted: tuple[str, ...]
 
 
+#: A campaign unit's (id, status, battles fought, kills, unit type).
+_Record = tuple[UnitId, UnitStatus, int, int, str]
+
+
 @dataclass(frozen=True)
 class _Before:
     """What ``finish`` changed, to put back: the battle's status and finish time, and each
     campaign unit's (id, status, battles fought, kills, unit type)."""
 
-    status: str
+    status: BattleStatus
     finished_at: datetime | None
     result: Any
-    units: tuple[tuple[UnitId, str, int, int, str], ...]
+    units: tuple[_Record, ...]
     #: Each unit's (id, status, battles fought, kills, unit type) as ``finish`` left them: the
     #: undo is refused if someone has changed one of them since (design convention 13).
-    after: tuple[tuple[UnitId, str, int, int, str], ...] = ()
+    after: tuple[_Record, ...] = ()
 
 
 class AftermathService(ServiceBase):
@@ -207,8 +226,12 @@ class AftermathService(ServiceBase):
     def aftermath(self, battle_id: BattleId) -> Aftermath:
         """The log's word on every mustered unit and who holds the field (and the stored
         result, once finished)."""
+        # The basis first: anything recorded while the rest is read makes it older than what
+        # the dialog shows, so ``finish`` refuses rather than accepts a stale dialog.
+        with self._reading() as s:
+            basis = _basis(s, self._get(s, Battle, battle_id, "battle"))
         view = self._view(battle_id)
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             b = self._get(s, Battle, battle_id, "battle")
             rows = s.execute(
                 select(
@@ -266,6 +289,7 @@ class AftermathService(ServiceBase):
             result,
             tuple(UnitTypeChoice(t.key, t.name, t.cost) for t in catalog.unit_types),
             catalog.cost_unit,
+            basis,
         )
 
     def suggest(self, aftermath: Aftermath, fates: Sequence[UnitFate]) -> Suggestion:
@@ -279,7 +303,7 @@ class AftermathService(ServiceBase):
     ) -> tuple[PromotionPreview, ...]:
         """Each army touched by ``promotions`` (battle unit -> new unit type): its total cost
         before and after and its budget (over budget is a warning, never a refusal)."""
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             b = self._get(s, Battle, battle_id, "battle")
             catalog = load_campaign_catalog(s, b.campaign_id)
             links = self._links(s, battle_id, promotions)
@@ -288,15 +312,24 @@ class AftermathService(ServiceBase):
     # -- writing ------------------------------------------------------------------------------
 
     @storage_errors
-    def finish(self, battle_id: BattleId, result: BattleResult) -> Done[FinishedBattle]:
-        """Finish the battle with ``result`` (see the module docstring), one transaction."""
+    def finish(
+        self, battle_id: BattleId, result: BattleResult, basis: AftermathBasis | None = None
+    ) -> Done[FinishedBattle]:
+        """Finish the battle with ``result`` (see the module docstring), one transaction.
+
+        ``basis``: what the result was made from (``Aftermath.basis``); if the battle's log or
+        a mustered unit changed since, ``ConflictError`` saying what changed, and nothing is
+        written (the dialog reads the battle again). ``None`` (the command line, redo): no
+        check."""
         notes = clean_notes(result.notes)
         with self._sessions.begin() as s:
             b = self._lock(s, Battle, battle_id, "battle")
-            if b.status == BattleStatus.FINISHED:
+            if b.status is BattleStatus.FINISHED:
                 raise UserError(f"'{b.name}' is already finished")
-            if b.status == BattleStatus.PLANNED:
+            if b.status is BattleStatus.PLANNED:
                 raise UserError(f"'{b.name}' has not started: start it, or delete it")
+            if basis is not None:
+                _check_basis(s, b, basis)
             catalog = load_campaign_catalog(s, b.campaign_id)
             sides = dict(
                 s.execute(
@@ -343,6 +376,7 @@ class AftermathService(ServiceBase):
                 if links
                 else {}
             )
+            armies = ArmyRecorder(s, b, catalog)
             before = _Before(
                 b.status,
                 b.finished_at,
@@ -370,6 +404,7 @@ class AftermathService(ServiceBase):
             b.status = BattleStatus.FINISHED
             b.finished_at = self._now()
             b.result = result_to_json(result)
+            armies.write(result, links)
             self._touch(s, b.campaign_id)
             name = b.name
             before = replace(before, after=_records(rows.values()))
@@ -393,7 +428,7 @@ class AftermathService(ServiceBase):
         """Undo of :meth:`finish`: the battle and every unit's record exactly as they were."""
         with self._sessions.begin() as s:
             b = self._lock(s, Battle, battle_id, "battle")
-            if b.status != BattleStatus.FINISHED:
+            if b.status is not BattleStatus.FINISHED:
                 raise UserError(f"'{b.name}' is not finished")
             rows = {
                 u.id: u
@@ -424,6 +459,7 @@ class AftermathService(ServiceBase):
             b.status = before.status
             b.finished_at = before.finished_at
             b.result = before.result
+            forget_armies(s, battle_id)
             self._touch(s, b.campaign_id)
             name = b.name
         return Done(
@@ -435,18 +471,18 @@ class AftermathService(ServiceBase):
         )
 
     @storage_errors
-    def resurrect(self, unit_id: UnitId) -> Done[str]:
+    def resurrect(self, unit_id: UnitId) -> Done[UnitStatus]:
         """Bring a dead unit back to the campaign pool, alive (a house rule). The battle where
         it fell still counts it among its casualties."""
         return self._set_status(unit_id, UnitStatus.ALIVE, "Bring back", need_dead=True)
 
     @storage_errors
     def _set_status(
-        self, unit_id: UnitId, status: str, verb: str, *, need_dead: bool = False
-    ) -> Done[str]:
+        self, unit_id: UnitId, status: UnitStatus, verb: str, *, need_dead: bool = False
+    ) -> Done[UnitStatus]:
         with self._sessions.begin() as s:
             u = self._get(s, Unit, unit_id, "unit")
-            if need_dead and u.status != DEAD:
+            if need_dead and u.status is not UnitStatus.DEAD:
                 raise UserError(f"{u.name} is not dead", field="status")
             old, u.status = u.status, status
             campaign_id = s.execute(
@@ -482,6 +518,57 @@ class AftermathService(ServiceBase):
         }
 
 
+def _basis(s: Session, b: Battle) -> AftermathBasis:
+    """The battle's :class:`AftermathBasis` now (inside the caller's transaction)."""
+    last, undone = s.execute(
+        select(
+            func.coalesce(func.max(BattleEvent.seq), 0),
+            func.count().filter(BattleEvent.reverted.is_(True)),
+        ).where(BattleEvent.battle_id == b.id)
+    ).one()
+    units = s.execute(
+        select(Unit.id, Unit.version)
+        .join(BattleUnit, BattleUnit.unit_id == Unit.id)
+        .where(BattleUnit.battle_id == b.id)
+        .order_by(Unit.id)
+    ).all()
+    return AftermathBasis(
+        b.version, int(last), int(undone), tuple((UnitId(u), int(v)) for u, v in units)
+    )
+
+
+def _check_basis(s: Session, b: Battle, seen: AftermathBasis) -> None:
+    """``ConflictError`` naming what changed if the battle is not as ``seen`` (with ``b``
+    locked, so nothing changes between this check and the finish)."""
+    now = _basis(s, b)
+    if now == seen:
+        return
+    changes = []
+    if (now.last_seq, now.undone) != (seen.last_seq, seen.undone):
+        new = now.last_seq - seen.last_seq
+        undone = now.undone - seen.undone
+        parts = [f"{new} new event{'s' if new != 1 else ''}"] if new > 0 else []
+        if undone > 0:
+            parts.append(f"{undone} event{'s' if undone != 1 else ''} undone")
+        changes.append("its log changed" + (f" ({', '.join(parts)})" if parts else ""))
+    was = dict(seen.units)
+    changed = sorted(u for u, v in now.units if was.get(u) != v) + sorted(
+        set(was) - {u for u, _v in now.units}
+    )
+    if changed:
+        names = dict(s.execute(select(Unit.id, Unit.name).where(Unit.id.in_(changed))).all())
+        shown = [names.get(u, f"unit {u}") for u in changed]
+        more = f" and {len(shown) - 3} more" if len(shown) > 3 else ""
+        changes.append(f"{', '.join(shown[:3])}{more} changed in the campaign")
+    if not changes:
+        changes.append("the battle itself was changed")
+    raise ConflictError(
+        f"'{b.name}' was changed by someone else since the End battle dialog opened: "
+        f"{'; '.join(changes)}. The battle was not ended; check the refreshed list and "
+        "end it again."
+    )
+
+
 def _suggest(
     players: Sequence[Any],
     units: Sequence[AftermathUnit],
@@ -513,7 +600,7 @@ def _previews(
         lines = []
         for u in s.scalars(
             select(Unit)
-            .where(Unit.army_id == army.id, Unit.status != DEAD)
+            .where(Unit.army_id == army.id, Unit.status != UnitStatus.DEAD)
             .order_by(Unit.position, Unit.id)
         ):
             spec = spec_of_unit(u)
@@ -543,18 +630,7 @@ def _previews(
     return tuple(out)
 
 
-def spec_of_unit(u: Unit) -> UnitSpec:
-    """A campaign unit's spec (for its cost)."""
-    return UnitSpec(
-        u.name,
-        u.type_key,
-        Loadout(tuple(u.hands or ()), tuple(u.worn or ()), tuple(u.carried or ())),
-        overrides_from_json(u.overrides or {}),
-        u.notes,
-    )
-
-
-def _records(units: Any) -> tuple[tuple[UnitId, str, int, int, str], ...]:
+def _records(units: Any) -> tuple[_Record, ...]:
     """Each unit's (id, status, battles fought, kills, unit type), by id."""
     return tuple(
         (u.id, u.status, u.battles_fought, u.kills, u.type_key)

@@ -117,7 +117,7 @@ def battle_summaries(s: Session, where: ColumnElement[bool]) -> tuple[BattleSumm
             b.id,
             b.campaign_id,
             b.name,
-            BattleStatus(b.status),
+            b.status,
             db_time(b.created_at),
             from_db_time(b.finished_at),
             b.notes,
@@ -228,7 +228,7 @@ class BattleService(ServiceBase):
             b = Battle(
                 campaign_id=campaign_id,
                 name=name,
-                status="planned",
+                status=BattleStatus.PLANNED,
                 created_at=to_db_time(self._clock()),
                 finished_at=None,
                 notes=notes,
@@ -271,7 +271,7 @@ class BattleService(ServiceBase):
                     u, a = found[uid]
                     if a.player_id != p.id:
                         raise UserError(f"{u.name} is not one of {p.name}'s units", field="units")
-                    if u.status == "dead":
+                    if u.status is UnitStatus.DEAD:
                         raise UserError(
                             f"{u.name} is dead in the campaign and can't fight", field="units"
                         )
@@ -361,29 +361,29 @@ class BattleService(ServiceBase):
         )
 
     @storage_errors
-    def start_battle(self, battle_id: BattleId) -> Done[str]:
+    def start_battle(self, battle_id: BattleId) -> Done[BattleStatus]:
         """A planned battle goes in progress; ``value`` is the old status."""
         with self._sessions.begin() as s:
             b = self._lock(s, Battle, battle_id, "battle")
-            if b.status != "planned":
-                raise UserError(f"'{b.name}' is already {b.status.replace('_', ' ')}")
-            b.status = "in_progress"
+            if b.status is not BattleStatus.PLANNED:
+                raise UserError(f"'{b.name}' is already {b.status.text}")
+            b.status = BattleStatus.IN_PROGRESS
             self._touch(s, b.campaign_id)
         return Done(
-            "planned",
+            BattleStatus.PLANNED,
             Changes.BATTLES,
             "Start battle",
             redo=step(self.start_battle, battle_id),
-            undo=step(self._set_status, battle_id, "planned"),
+            undo=step(self._set_status, battle_id, BattleStatus.PLANNED),
         )
 
     @storage_errors
-    def _set_status(self, battle_id: BattleId, status: str) -> Done[str]:
+    def _set_status(self, battle_id: BattleId, status: BattleStatus) -> Done[BattleStatus]:
         with self._sessions.begin() as s:
             b = self._lock(s, Battle, battle_id, "battle")
             old = b.status
             b.status = status
-            if status != "finished":
+            if status is not BattleStatus.FINISHED:
                 b.finished_at = None
         return Done(
             old,
@@ -425,7 +425,7 @@ class BattleService(ServiceBase):
         """
         with self._sessions.begin() as s:
             b = self._get(s, Battle, battle_id, "battle")
-            if b.status == "finished":
+            if b.status is BattleStatus.FINISHED:
                 raise UserError(f"'{b.name}' is already finished")
             derived = _outcomes(s, battle_id)
             final = dict(derived)
@@ -456,12 +456,12 @@ class BattleService(ServiceBase):
             for buid, uid in sorted(links.items()):
                 assert uid is not None  # the query keeps linked units only
                 u = units[uid]
-                records.append(UnitRecord(u.id, UnitStatus(u.status), u.battles_fought, u.kills))
+                records.append(UnitRecord(u.id, u.status, u.battles_fought, u.kills))
                 oc = final[buid]
                 u.status = oc.status
                 u.battles_fought += 1
                 u.kills += oc.kills
-            b.status = "finished"
+            b.status = BattleStatus.FINISHED
             b.finished_at = to_db_time(self._clock())
             self._touch(s, b.campaign_id)
         recs = tuple(records)
@@ -475,12 +475,15 @@ class BattleService(ServiceBase):
 
     @storage_errors
     def reopen_battle(
-        self, battle_id: BattleId, records: Sequence[UnitRecord], status: str = "in_progress"
+        self,
+        battle_id: BattleId,
+        records: Sequence[UnitRecord],
+        status: BattleStatus = BattleStatus.IN_PROGRESS,
     ) -> Done[tuple[UnitRecord, ...]]:
         """Undo of :meth:`finish_battle`: the units' old records, the battle not finished."""
         with self._sessions.begin() as s:
             b = self._get(s, Battle, battle_id, "battle")
-            if b.status != "finished":
+            if b.status is not BattleStatus.FINISHED:
                 raise UserError(f"'{b.name}' is not finished")
             for r in records:
                 s.execute(
@@ -513,7 +516,12 @@ def _outcomes(s: Session, battle_id: BattleId) -> dict[BattleUnitId, UnitOutcome
         .outerjoin(Unit, Unit.id == BattleUnit.unit_id)
         .where(BattleUnit.battle_id == battle_id)
     ):
-        current = current or "alive"
-        status = "dead" if buid in dead else "wounded" if buid in wounded else current
-        out[buid] = UnitOutcome(UnitStatus(status), kills.get(buid, 0))
+        status = (
+            UnitStatus.DEAD
+            if buid in dead
+            else UnitStatus.WOUNDED
+            if buid in wounded
+            else current or UnitStatus.ALIVE
+        )
+        out[buid] = UnitOutcome(status, kills.get(buid, 0))
     return out

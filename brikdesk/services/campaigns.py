@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
 from brikdesk.domain.ids import ArmyId, CampaignId, PlayerId
 from brikdesk.errors import UserError
+from brikdesk.limits import name_key
 from brikdesk.persistence import snapshots
 from brikdesk.persistence.models import (
     COST_SYSTEMS,
@@ -305,7 +306,7 @@ class CampaignService(ServiceBase):
             )
             if patch.name is not None:
                 name = clean_name(patch.name, "The player's name")
-                if name.casefold() != p.name.casefold():
+                if name_key(name) != name_key(p.name):
                     self._lock(s, Campaign, p.campaign_id, "campaign")
                     _check_free_player(s, p.campaign_id, name)
                 p.name = name
@@ -525,9 +526,9 @@ _NAMES_LOCK = 0x4252494B
 
 
 def campaign_by_name(s: Session, name: str) -> Campaign | None:
-    wanted = " ".join(str(name).split()).casefold()
+    wanted = name_key(str(name))
     for c in s.scalars(select(Campaign)):
-        if c.name.casefold() == wanted:
+        if name_key(c.name) == wanted:
             return c
     return None
 
@@ -541,8 +542,9 @@ def _check_free_name(s: Session, name: str, but: int | None = None) -> None:
 
 
 def _check_free_player(s: Session, campaign_id: CampaignId, name: str) -> None:
+    wanted = name_key(name)
     for other in s.scalars(select(Player.name).where(Player.campaign_id == campaign_id)):
-        if other.casefold() == name.casefold():
+        if name_key(other) == wanted:
             raise UserError(f"this campaign already has a player called '{other}'", field="name")
 
 

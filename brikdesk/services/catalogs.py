@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from brikdesk.domain.catalog import (
@@ -36,6 +36,7 @@ from brikdesk.domain.catalog import (
 )
 from brikdesk.domain.ids import CampaignId
 from brikdesk.errors import ConflictError, UserError
+from brikdesk.limits import MAX_CATALOG_ENTRIES
 from brikdesk.persistence.models import Campaign, HouseEntry, HouseItem, HouseUnitType
 from brikdesk.services.base import ServiceBase
 from brikdesk.services.common import Changes, Done, step, storage_errors
@@ -139,8 +140,17 @@ def load_campaign_catalog(s: Session, campaign_id: CampaignId) -> Catalog:
     return _catalog_for(s, c)
 
 
-def _catalog_for(s: Session, c: Campaign) -> Catalog:
-    defaults = load_default_catalog(c.edition)
+def catalog_for_edition(s: Session, campaign_id: CampaignId, edition: str) -> Catalog:
+    """The campaign's catalog as it would be in another rules edition (its house rules kept):
+    what an edition change previews."""
+    c = s.get(Campaign, campaign_id)
+    if c is None:
+        raise UserError(f"there is no campaign with id {campaign_id}", field="id")
+    return _catalog_for(s, c, edition)
+
+
+def _catalog_for(s: Session, c: Campaign, edition: str | None = None) -> Catalog:
+    defaults = load_default_catalog(edition or c.edition)
     items: dict[str, CatalogItem] = {}
     types: dict[str, UnitType] = {}
     for kind, model in _MODELS.items():
@@ -564,6 +574,15 @@ class CatalogService(ServiceBase):
             if row is not None:
                 s.execute(delete(model).where(model.id == row.id))
         elif row is None:
+            held = s.execute(
+                select(func.count()).select_from(model).where(model.campaign_id == c.id)
+            ).scalar_one()
+            if held >= MAX_CATALOG_ENTRIES:  # the bound an import reads back (one set of limits)
+                raise UserError(
+                    f"this campaign already has {held:,} house {_what(kind)}s, the most a "
+                    "campaign can hold (its export could not be imported again); delete one first",
+                    field="name",
+                )
             s.add(model(campaign_id=c.id, key=key, data=dict(data), custom=default is None))
         else:
             row.data = dict(data)

@@ -5,7 +5,10 @@ for the battle tracker's own use):
 
 - ``"dice"``: ``[{"sides": 6, "face": 5, "role": "natural", "why": "Action die for Kate's
   crossbow at Pete"}, ...]``, role one of the ``rolling.Role`` values (natural, bonus, Benny, MOM,
-  POP), ``why`` what the die was for (``rolling.die_purpose``);
+  POP), ``why`` what the die was for (``rolling.die_purpose``); an attack's dice also say whose
+  roll they belong to: ``"roll"`` (bail, action, parry, knocked_away, damage, armor, first,
+  other) and ``"owner"`` (the battle unit that rolled it, or null), and its modifiers the same;
+  its ``outcome.rolls`` gives each roll's total (``combat.events``);
 - ``"modifiers"``: ``[{"value": -1, "applies_to": "Action Roll", "reason": "...",
   "rule": "5.1 Out of Range"}, ...]``, ``applies_to`` one of the ``modifiers.Stat`` values;
 - ``"outcome"``: an object; ``"killed": true`` (the target died; the actor gets the kill) and
@@ -271,6 +274,9 @@ PAYLOAD_IDS: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
         (("effects", "*", "unit"), "unit"),
         (("effects", "*", "with", "*"), "unit"),
         (("killed", "*"), "unit"),
+        (("dice", "*", "owner"), "unit"),
+        (("modifiers", "*", "owner"), "unit"),
+        (("outcome", "rolls", "*", "owner"), "unit"),
     ),
     "status_set": ((("with", "*"), "unit"),),
     "status_cleared": ((("with", "*"), "unit"),),

@@ -11,15 +11,19 @@ the field), marked ``from_log``.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Text, select, type_coerce
 
-from brikdesk.domain.aftermath import result_from_json
+from brikdesk.domain.aftermath import BattleResult, result_from_json
+from brikdesk.domain.catalog import Catalog
 from brikdesk.domain.history import (
     ArmyInfo,
+    ArmyRecord,
+    BattleInProgress,
     BattleRecord,
     CampaignHistory,
     PlayerInfo,
@@ -27,12 +31,21 @@ from brikdesk.domain.history import (
     RecordUnit,
     build_history,
 )
-from brikdesk.domain.ids import BattleId, BattlePlayerId, CampaignId, PlayerId
+from brikdesk.domain.ids import (
+    BattleId,
+    BattlePlayerId,
+    BattleUnitId,
+    CampaignId,
+    PlayerId,
+    UnitId,
+)
 from brikdesk.domain.roster import Loadout, UnitSpec, unit_cost
 from brikdesk.domain.statuses import BattleStatus
+from brikdesk.errors import UserError
 from brikdesk.persistence.models import (
     Army,
     Battle,
+    BattleArmy,
     BattlePlayer,
     BattleUnit,
     Campaign,
@@ -43,6 +56,7 @@ from brikdesk.services.base import ServiceBase
 from brikdesk.services.catalogs import load_campaign_catalog
 from brikdesk.services.common import from_db_time, storage_errors
 from brikdesk.services.roster import overrides_from_json
+from brikdesk.services.tracker import TrackerService, spec_from_json
 
 
 class HistoryService(ServiceBase):
@@ -50,7 +64,7 @@ class HistoryService(ServiceBase):
 
     @storage_errors
     def history(self, campaign_id: CampaignId) -> CampaignHistory:
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             campaign = self._get(s, Campaign, campaign_id, "campaign").name
             catalog = load_campaign_catalog(s, campaign_id)
             players = [
@@ -124,6 +138,8 @@ class HistoryService(ServiceBase):
             sides: dict[BattleId, list[tuple[PlayerId, str]]] = {}
             side_player: dict[BattlePlayerId, PlayerId] = {}
             bunits: dict[BattleId, list[RecordUnit]] = {}
+            stored: dict[BattleId, list[ArmyRecord]] = {}
+            specs: dict[BattleUnitId, UnitSpec] = {}
             if ids:
                 for bid, bpid, pid, pname in s.execute(
                     select(BattlePlayer.battle_id, BattlePlayer.id, Player.id, Player.name)
@@ -133,23 +149,53 @@ class HistoryService(ServiceBase):
                 ):
                     sides.setdefault(bid, []).append((pid, pname))
                     side_player[bpid] = pid
-                for bid, buid, name, bpid, cu in s.execute(
+                mustered: Sequence[
+                    tuple[BattleId, BattleUnitId, str, BattlePlayerId, UnitId | None, Any]
+                ] = s.execute(
                     select(
                         BattleUnit.battle_id,
                         BattleUnit.id,
                         BattleUnit.name,
                         BattleUnit.battle_player_id,
                         BattleUnit.unit_id,
+                        BattleUnit.spec,
                     )
                     .where(BattleUnit.battle_id.in_(ids))
                     .order_by(BattleUnit.id)
-                ):
-                    bunits.setdefault(bid, []).append(
-                        RecordUnit(buid, name, side_player.get(bpid, PlayerId(-1)), cu)
+                ).all()
+                for b_id, buid, uname, bpid, cu, spec in mustered:
+                    data = _json(spec)
+                    if isinstance(data, dict):
+                        specs[buid] = spec_from_json("", data)
+                    bunits.setdefault(b_id, []).append(
+                        RecordUnit(
+                            buid,
+                            uname,
+                            side_player.get(bpid, PlayerId(-1)),
+                            cu,
+                            _cost(specs.get(buid), catalog),
+                        )
                     )
+                for b_id, *numbers in s.execute(
+                    select(
+                        BattleArmy.battle_id,
+                        BattleArmy.army_id,
+                        BattleArmy.value_in,
+                        BattleArmy.value_out,
+                        BattleArmy.alive_in,
+                        BattleArmy.alive_out,
+                        BattleArmy.casualties_in,
+                        BattleArmy.casualties_out,
+                        BattleArmy.kills_in,
+                        BattleArmy.kills_out,
+                    )
+                    .where(BattleArmy.battle_id.in_(ids), BattleArmy.army_id.is_not(None))
+                    .order_by(BattleArmy.id)
+                ):
+                    stored.setdefault(b_id, []).append(ArmyRecord(*numbers))
         records = []
-        for bid, name, finished, created, stored in rows:
-            result = result_from_json(_json(stored))
+        for bid, name, finished, created, kept in rows:
+            result = result_from_json(_json(kept))
             if result is None:  # finished before BrikDesk kept results: its log's word
                 from brikdesk.services.aftermath import AftermathService
 
@@ -163,13 +209,73 @@ class HistoryService(ServiceBase):
                     name,
                     from_db_time(finished or created),
                     tuple(sides.get(bid, ())),
-                    tuple(bunits.get(bid, ())),
+                    _promoted(bunits.get(bid, ()), result, catalog, specs),
                     result,
+                    tuple(stored.get(bid, ())),
                 )
             )
         return build_history(
-            campaign_id, campaign, catalog.cost_unit, players, armies, units, records
+            campaign_id,
+            campaign,
+            catalog.cost_unit,
+            players,
+            armies,
+            units,
+            records,
+            self._in_progress(campaign_id),
         )
+
+    def _in_progress(self, campaign_id: CampaignId) -> list[BattleInProgress]:
+        """The battles being fought, oldest first, with the round the tracker says."""
+        with self._reading() as s:
+            going = s.execute(
+                select(Battle.id, Battle.name)
+                .where(
+                    Battle.campaign_id == campaign_id,
+                    Battle.status == BattleStatus.IN_PROGRESS,
+                )
+                .order_by(Battle.created_at, Battle.id)
+            ).all()
+        if not going:
+            return []
+        tracker = TrackerService(self._sessions, self._clock)
+        out = []
+        for bid, name in going:
+            view = tracker.view(bid)
+            sides = tuple(p.name for p in view.players)
+            out.append(BattleInProgress(bid, name, view.state.round, sides))
+        return out
+
+
+def _cost(spec: UnitSpec | None, catalog: Catalog) -> int | None:
+    """A unit's cost, or None if the catalog can't price it (a type it no longer has)."""
+    if spec is None:
+        return None
+    try:
+        return unit_cost(spec, catalog).total
+    except (UserError, KeyError, TypeError, ValueError):
+        return None
+
+
+def _promoted(
+    units: Sequence[RecordUnit],
+    result: BattleResult,
+    catalog: Catalog,
+    specs: Mapping[BattleUnitId, UnitSpec],
+) -> tuple[RecordUnit, ...]:
+    """The battle's units with their cost after the battle: a promoted unit's with its new
+    unit type (the rest of its loadout as mustered)."""
+    promote = {f.unit: f.promote_to for f in result.fates if f.promote_to}
+    out = []
+    for u in units:
+        cost_out = u.cost_in
+        new_type = promote.get(u.id)
+        spec = specs.get(u.id)
+        if new_type is not None and spec is not None:
+            promoted = _cost(replace(spec, unit_type=new_type), catalog)
+            cost_out = promoted if promoted is not None else u.cost_in
+        out.append(replace(u, cost_out=cost_out))
+    return tuple(out)
 
 
 def _json(value: Any) -> Any:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,8 +39,9 @@ from brikdesk.domain.report import (
 )
 from brikdesk.domain.roster import Loadout, UnitSpec
 from brikdesk.domain.sheets import RosterSheet, RosterSheetOptions, SheetHeader, build_roster_sheet
-from brikdesk.domain.statuses import BattleStatus, UnitStatus
+from brikdesk.domain.statuses import UnitStatus
 from brikdesk.errors import UserError
+from brikdesk.files import writable_target, write_atomically
 from brikdesk.persistence.models import (
     Army,
     Battle,
@@ -111,12 +111,12 @@ class Found(Generic[IdT]):
         return f"'{self.name}' (id {self.id}, {self.context})"
 
 
-def campaign_notes(status: str, battles: int, kills: int) -> str:
+def campaign_notes(status: UnitStatus, battles: int, kills: int) -> str:
     """``"Wounded; 2 battles, 1 kill"``: a unit's campaign record for its card."""
     parts = []
-    if status == UnitStatus.WOUNDED:
+    if status is UnitStatus.WOUNDED:
         parts.append("Wounded")
-    elif status == UnitStatus.DEAD:
+    elif status is UnitStatus.DEAD:
         parts.append("Dead in the campaign")
     record = []
     if battles:
@@ -134,32 +134,20 @@ def check_out_path(path: str | os.PathLike[str], *suffixes: str) -> Path:
     target = Path(path)
     if suffixes and target.suffix.lower() not in suffixes:
         raise UserError(f"--out: '{target}' must end in " + " or ".join(suffixes), field="out")
-    if target.is_dir():
-        raise UserError(f"--out: '{target}' is a folder; name a file in it", field="out")
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise UserError(f"cannot write {target}: the folder {folder} does not exist", field="out")
+    writable_target(target, field="out")  # a folder, device, FIFO, long name, missing folder
     return target
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` atomically: a temporary file renamed into place."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise UserError(f"cannot write {target}: the folder {folder} does not exist", field="out")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=folder)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-                f.write(text)
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    except OSError as exc:
-        raise UserError(f"cannot write {target}: {exc.strerror or exc}", field="out") from None
-    return target
+    """Write ``text`` (UTF-8) to ``path`` atomically (``brikdesk.files.write_atomically``)."""
+    return write_atomically(path, text, field="out")
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it and putting it back)."""
+    old = os.umask(0o022)
+    os.umask(old)
+    return old
 
 
 def write_report_markdown(report: BattleReport, path: str | os.PathLike[str]) -> Path:
@@ -314,12 +302,12 @@ class PrintService(ServiceBase):
         printed = [
             (spec, note)
             for spec, note, status in units
-            if include_dead or status != UnitStatus.DEAD
+            if include_dead or status is not UnitStatus.DEAD
         ]
         left_out = tuple(
             spec.name
             for spec, _note, status in units
-            if not include_dead and status == UnitStatus.DEAD
+            if not include_dead and status is UnitStatus.DEAD
         )
         notes: dict[str, str] = {}
         clash: set[str] = set()
@@ -357,7 +345,7 @@ class PrintService(ServiceBase):
         """The roster sheet of exactly the units mustered into a battle (the battle's copies,
         every side, in turn order): each card says whose unit it is and from which army."""
         options = options or RosterSheetOptions()
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             b = self._get(s, Battle, battle_id, "battle")
             campaign_name = _campaign(s, b.campaign_id).name
             cat = load_campaign_catalog(s, b.campaign_id)
@@ -461,7 +449,7 @@ class PrintService(ServiceBase):
             facts = BattleFacts(
                 name=b.name,
                 campaign=campaign.name,
-                status=BattleStatus(b.status),
+                status=b.status,
                 date=when.astimezone().date() if when else None,
                 notes=b.notes,
                 edition=campaign.edition,

@@ -30,9 +30,10 @@ from typing import Any
 from sqlalchemy import Text, bindparam, func, insert, select, type_coerce, update
 from sqlalchemy.orm import Session
 
+from brikdesk.cache import LruCache
 from brikdesk.domain.catalog import Catalog, CatalogError, CatalogItem, armor_value
 from brikdesk.domain.dice import ACTION_DICE
-from brikdesk.domain.ids import ArmyId, UnitId
+from brikdesk.domain.ids import ArmyId, PlayerId, UnitId
 from brikdesk.domain.roster import (
     RULE_BUDGET,
     CostBreakdown,
@@ -45,11 +46,13 @@ from brikdesk.domain.roster import (
     unit_cost,
     validate_unit,
 )
+from brikdesk.domain.roster_text import RosterText, TextUnit
+from brikdesk.domain.roster_text import roster_text as format_roster_text
 from brikdesk.domain.statuses import UnitStatus
 from brikdesk.errors import ConflictError, UserError
 from brikdesk.limits import MAX_NUMBER
 from brikdesk.persistence import snapshots
-from brikdesk.persistence.models import CAMPAIGN_STATUS, Army, Unit, table_of
+from brikdesk.persistence.models import CAMPAIGN_STATUS, Army, Campaign, Player, Unit, table_of
 from brikdesk.persistence.snapshots import Snapshot
 from brikdesk.services.base import ServiceBase
 from brikdesk.services.catalogs import load_campaign_catalog
@@ -233,16 +236,12 @@ def check_loadout(lo: Loadout, catalog: Catalog | None) -> Loadout:
     return lo
 
 
-def _loads(cache: dict[Any, Any], value: Any) -> Any:
+def _loads(cache: LruCache[str, Any], value: Any) -> Any:
     """Decode a JSON column read as text, once per distinct text (PostgreSQL drivers may
     already hand back Python values)."""
     if not isinstance(value, str):
         return value
-    out = cache.get(value)
-    if out is None:
-        out = json.loads(value)
-        cache[value] = out
-    return out
+    return cache.get(value, lambda: json.loads(value))
 
 
 class _RowMaker:
@@ -250,8 +249,9 @@ class _RowMaker:
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
-        self._json: dict[Any, Any] = {}
-        self._kinds: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        #: Decoded JSON columns by their text, and each kind of unit by its parts.
+        self.json_cache: LruCache[str, Any] = LruCache(4096)
+        self.kind_cache: LruCache[tuple[Any, ...], tuple[Any, ...]] = LruCache(4096)
 
     def spec_parts(
         self, type_key: str, overrides: Any, hands: Any, worn: Any, carried: Any
@@ -263,16 +263,17 @@ class _RowMaker:
             _hashable(worn),
             _hashable(carried),
         )
-        kind = self._kinds.get(key)
-        if kind is None:
+
+        def make() -> tuple[Any, ...]:
             lo = Loadout(
-                tuple(_loads(self._json, hands) or ()),
-                tuple(_loads(self._json, worn) or ()),
-                tuple(_loads(self._json, carried) or ()),
+                tuple(_loads(self.json_cache, hands) or ()),
+                tuple(_loads(self.json_cache, worn) or ()),
+                tuple(_loads(self.json_cache, carried) or ()),
             )
-            ov = overrides_from_json(_loads(self._json, overrides))
-            kind = self._compute(type_key, lo, ov)
-            self._kinds[key] = kind
+            ov = overrides_from_json(_loads(self.json_cache, overrides))
+            return self._compute(type_key, lo, ov)
+
+        kind = self.kind_cache.get(key, make)
         return kind[0], kind[1], kind
 
     def _compute(self, type_key: str, lo: Loadout, ov: UnitOverrides) -> tuple[Any, ...]:
@@ -324,7 +325,7 @@ class _RowMaker:
             worn,
             carried,
             cost,
-            UnitStatus(r.status),
+            r.status,
             r.battles_fought,
             r.kills,
             r.notes,
@@ -394,6 +395,16 @@ class RosterService(ServiceBase):
                 ),
             )
         return Roster(summary, rows, total, army.budget, cat.cost_unit, warnings)
+
+    @storage_errors
+    def roster_text(self, army_id: ArmyId, fmt: str = "text") -> str:
+        """The army's roster as text for a chat or forum post: ``fmt`` is ``"text"``,
+        ``"markdown"`` or ``"bbcode"`` (``brikdesk.domain.roster_text``)."""
+        roster = self.roster(army_id)
+        with self._reading() as s:
+            campaign = self._get(s, Campaign, roster.army.campaign_id, "campaign")
+            name, edition = campaign.name, str(campaign.edition)
+        return format_roster_text(text_of(roster, name, edition), fmt)
 
     @storage_errors
     def unit_rows(self, unit_ids: Sequence[UnitId]) -> tuple[UnitRow, ...]:
@@ -591,6 +602,75 @@ class RosterService(ServiceBase):
             undo=step(self.delete_units, out, versions=_made(snap)),
         )
 
+    @storage_errors
+    def duplicate_army(
+        self, army_id: ArmyId, name: str, *, player_id: PlayerId, budget: int | None
+    ) -> Done[ArmySummary]:
+        """A new army for ``player_id`` (of the same campaign) named ``name`` with ``budget``
+        (None: no budget) holding a copy of every unit of ``army_id`` in roster order: type,
+        loadout, overrides and notes. The copies start a fresh campaign record (alive, no
+        battles, no kills): the history stays with the original. One transaction; undo deletes
+        the new army with its units."""
+        from brikdesk.services.campaigns import CampaignService, army_summaries
+
+        name = clean_name(name, "The army's name")
+        if budget is not None:
+            budget = clean_int(budget, "The budget", field="budget")
+        with self._sessions.begin() as s:
+            src = self._get(s, Army, army_id, "army")
+            player = self._get(s, Player, player_id, "player")
+            if player.campaign_id != src.campaign_id:
+                raise UserError(f"{player.name} plays in another campaign", field="player")
+            army = Army(campaign_id=src.campaign_id, player_id=player.id, name=name, budget=budget)
+            s.add(army)
+            s.flush()
+            units = s.execute(
+                select(
+                    Unit.name,
+                    Unit.type_key,
+                    Unit.overrides,
+                    Unit.hands,
+                    Unit.worn,
+                    Unit.carried,
+                    Unit.notes,
+                )
+                .where(Unit.army_id == army_id)
+                .order_by(Unit.position, Unit.id)
+            ).all()
+            rows = [
+                dict(
+                    army_id=army.id,
+                    name=u.name,
+                    type_key=u.type_key,
+                    overrides=u.overrides,
+                    hands=u.hands,
+                    worn=u.worn,
+                    carried=u.carried,
+                    notes=u.notes,
+                    status=UnitStatus.ALIVE,
+                    battles_fought=0,
+                    kills=0,
+                    position=i + 1,
+                )
+                for i, u in enumerate(units)
+            ]
+            if rows:
+                s.execute(insert(Unit), rows)
+            summary = army_summaries(s, Army.id == army.id)[0]
+            snap = snapshots.take(s, table_of(Army), Army.id == army.id)
+            self._touch(s, src.campaign_id)
+            campaign_id = src.campaign_id
+        text = f"Duplicate army as {name}"
+        [made] = snap.table_rows("army")
+        armies = CampaignService(self._sessions, self._clock)  # deletes armies (the undo)
+        return Done(
+            summary,
+            Changes.ARMIES | Changes.UNITS,
+            text,
+            redo=step(self.restore, snap, campaign_id, text),
+            undo=step(armies.delete_army, summary.id, version=seen_from_dict("army", made)),
+        )
+
     # -- editing ------------------------------------------------------------------------------
 
     @storage_errors
@@ -775,6 +855,32 @@ class RosterService(ServiceBase):
         return self.restore(snap, campaign_id, "Restore units")
 
 
+def text_of(roster: Roster, campaign: str = "", edition: str = "") -> RosterText:
+    """What the roster text says of ``roster`` (names, costs, total and budget)."""
+    return RosterText(
+        army=roster.army.name,
+        player=roster.army.player_name,
+        units=tuple(
+            TextUnit(
+                u.name,
+                u.type_name,
+                u.cost,
+                tuple(h for h in u.hands if h != "-"),
+                u.worn,
+                u.carried,
+                str(u.status.value),
+                u.notes,
+            )
+            for u in roster.units
+        ),
+        total=roster.total,
+        budget=roster.budget,
+        cost_unit=roster.cost_unit,
+        campaign=campaign,
+        edition=edition,
+    )
+
+
 # -- helpers -------------------------------------------------------------------------------------
 
 
@@ -857,7 +963,7 @@ def _old_values(u: Unit, p: UnitPatch) -> UnitPatch:
         if p.loadout is not None
         else None,
         notes=u.notes if p.notes is not None else None,
-        status=UnitStatus(u.status) if p.status is not None else None,
+        status=u.status if p.status is not None else None,
         battles_fought=u.battles_fought if p.battles_fought is not None else None,
         kills=u.kills if p.kills is not None else None,
     )

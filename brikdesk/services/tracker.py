@@ -81,6 +81,7 @@ from brikdesk.domain.ids import BattleId, CampaignId, EventId, PlayerId
 from brikdesk.domain.rolling import DiceSource
 from brikdesk.domain.roster import Loadout, UnitSpec, UnitStats, effective_stats
 from brikdesk.domain.rulesets import rules_for
+from brikdesk.domain.statuses import BattleStatus
 from brikdesk.domain.tracking import fallback_stats
 from brikdesk.errors import ConflictError, UserError
 from brikdesk.persistence.models import Battle, BattlePlayer, BattleUnit, Campaign, Player
@@ -194,7 +195,7 @@ class _BattleInfo:
     id: BattleId
     campaign_id: CampaignId
     name: str
-    status: str
+    status: BattleStatus
     notes: str
     groups: tuple[Group, ...]  # its undo groups
 
@@ -210,7 +211,7 @@ def _event_text(
     return kind.replace("_", " ").capitalize()
 
 
-def _spec_from_json(name: str, data: Mapping[str, Any]) -> UnitSpec:
+def spec_from_json(name: str, data: Mapping[str, Any]) -> UnitSpec:
     def keys(value: Any, allow_none: bool = False) -> tuple[Any, ...]:
         if not isinstance(value, list | tuple):
             return ()
@@ -502,11 +503,11 @@ class TrackerService(ServiceBase):
         order = tuple(player_order)
         with self._writing(battle_id) as s:
             b = self._get(s, Battle, battle_id, "battle")
-            if b.status != "planned":
-                raise UserError(f"'{b.name}' is already {b.status.replace('_', ' ')}.")
+            if b.status is not BattleStatus.PLANNED:
+                raise UserError(f"'{b.name}' is already {b.status.text}.")
             old = self._set_order(s, battle_id, order)
             self._caches.pop(battle_id, None)
-            b.status = "in_progress"
+            b.status = BattleStatus.IN_PROGRESS
             self._touch(s, b.campaign_id)
             s.flush()
             info, cache = self._sync(s, battle_id)
@@ -525,7 +526,7 @@ class TrackerService(ServiceBase):
         """Undo of ``start``: planned again, with the old turn order (no event may stand)."""
         with self._writing(battle_id) as s:
             b = self._get(s, Battle, battle_id, "battle")
-            if b.status != "in_progress":
+            if b.status is not BattleStatus.IN_PROGRESS:
                 raise UserError(f"'{b.name}' is not in progress.")
             standing = s.scalar(
                 select(func.count()).where(
@@ -536,7 +537,7 @@ class TrackerService(ServiceBase):
                 raise UserError(f"'{b.name}' has events in its log; undo them first.")
             order = self._set_order(s, battle_id, tuple(old_order))
             self._caches.pop(battle_id, None)
-            b.status = "planned"
+            b.status = BattleStatus.PLANNED
             self._touch(s, b.campaign_id)
             s.flush()
             info, cache = self._sync(s, battle_id)
@@ -710,14 +711,14 @@ class TrackerService(ServiceBase):
 
     @staticmethod
     def _check_open(b: _BattleInfo) -> None:
-        if b.status == "planned":
+        if b.status is BattleStatus.PLANNED:
             raise UserError(f"'{b.name}' has not started yet: start it to record its turns.")
-        if b.status == "finished":
+        if b.status is BattleStatus.FINISHED:
             raise UserError(f"'{b.name}' is finished; its log can't change.")
 
     @staticmethod
     def _check_not_finished(b: _BattleInfo) -> None:
-        if b.status == "finished":
+        if b.status is BattleStatus.FINISHED:
             raise UserError(f"'{b.name}' is finished; its log can't change.")
 
     @staticmethod
@@ -828,7 +829,7 @@ class TrackerService(ServiceBase):
             data = json.loads(spec_text) if isinstance(spec_text, str) else (spec_text or {})
             if not isinstance(data, Mapping):
                 data = {}
-            spec = _spec_from_json(name, data)
+            spec = spec_from_json(name, data)
             key = json.dumps(
                 [
                     spec.unit_type,
@@ -882,6 +883,7 @@ class TrackerService(ServiceBase):
                     minifig=minifig,
                     heavy_armor=stats.deflection > 0,
                     start_statuses=(Status.HALF_SPEED,) if stats.half_speed else (),
+                    over_the_top=stats.over_the_top,
                 )
             )
         if not tracked_players:
@@ -994,8 +996,9 @@ class TrackerService(ServiceBase):
                 )
             out.append(entry)
         cache.entries, cache.entries_order = out, order
-        undo = cache.undo_group(b.groups)
-        redo = cache.redo_group(b.groups)
+        open_log = b.status is not BattleStatus.FINISHED
+        undo = cache.undo_group(b.groups) if open_log else ()
+        redo = cache.redo_group(b.groups) if open_log else ()
         view = BattleView(
             id=b.id,
             campaign_id=b.campaign_id,
@@ -1008,10 +1011,10 @@ class TrackerService(ServiceBase):
             units=cache.roster.units,
             catalog=cache.roster.catalog,
             events=tuple(out),
-            can_undo=cache.group_text(undo) if undo and b.status != "finished" else None,
-            can_redo=cache.group_text(redo) if redo and b.status != "finished" else None,
-            undo_seen=undo[-1] if undo and b.status != "finished" else None,
-            redo_seen=redo[0] if redo and b.status != "finished" else None,
+            can_undo=cache.group_text(undo) if undo else None,
+            can_redo=cache.group_text(redo) if redo else None,
+            undo_seen=undo[-1] if undo else None,
+            redo_seen=redo[0] if redo else None,
         )
         cache.view, cache.view_key = view, key
         return view

@@ -13,6 +13,7 @@ from brikdesk.domain.battle import BattleSetup, BattleState, Event
 from brikdesk.domain.catalog import Catalog
 from brikdesk.domain.ids import BattleId, BattleUnitId, CampaignId, EventId, PlayerId, UnitId
 from brikdesk.domain.roster import Loadout, UnitSpec, UnitStats
+from brikdesk.domain.statuses import BattleStatus
 from brikdesk.errors import UserError
 
 __all__ = ["BattleView", "LoggedEvent", "TrackedPlayer", "TrackedUnit"]
@@ -94,7 +95,7 @@ class BattleView:
     id: BattleId
     campaign_id: CampaignId
     name: str
-    status: str  # "planned", "in_progress", "finished"
+    status: BattleStatus
     notes: str
     setup: BattleSetup
     state: BattleState
@@ -110,13 +111,11 @@ class BattleView:
 
     @property
     def in_progress(self) -> bool:
-        return self.status == "in_progress"
+        return self.status is BattleStatus.IN_PROGRESS
 
     @property
     def status_text(self) -> str:
-        return {"planned": "planned", "in_progress": "in progress", "finished": "finished"}.get(
-            self.status, self.status
-        )
+        return self.status.text
 
     def unit(self, unit_id: BattleUnitId) -> TrackedUnit:
         i = self.setup.unit_index.get(unit_id)

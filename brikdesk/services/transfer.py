@@ -15,7 +15,6 @@ import json
 import os
 import re
 import stat
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -40,6 +39,7 @@ from brikdesk.domain.ids import CampaignId
 from brikdesk.domain.roster import UnitOverrides
 from brikdesk.domain.statuses import BattleStatus
 from brikdesk.errors import UserError
+from brikdesk.files import file_kind, writable_target, write_atomically
 from brikdesk.limits import (
     MAX_ARMIES,
     MAX_BATTLE_UNITS,
@@ -48,6 +48,7 @@ from brikdesk.limits import (
     MAX_DEPTH,
     MAX_EVENTS,
     MAX_FILE_BYTES,
+    MAX_JSON_CONTAINERS,
     MAX_JSON_VALUES,
     MAX_LOADOUT,
     MAX_NUMBER,
@@ -57,6 +58,7 @@ from brikdesk.limits import (
     NAME_LEN,
     NOTES_LEN,
     PAYLOAD_TEXT_LEN,
+    name_key,
     shown,
     text_problem,
 )
@@ -506,6 +508,41 @@ def _too_big() -> _Refused:
     return _Refused("$", f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
 
 
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+
+def _check_shape(data: bytes) -> None:
+    """Refuse a file with more than ``MAX_JSON_VALUES`` values or ``MAX_JSON_CONTAINERS``
+    lists and objects before it is parsed: every value after the first in a list or an object
+    follows a comma, and each list and object becomes a Python object, so these counts bound
+    the parse's memory and time whatever the file's size.
+
+    Commas and brackets are counted in one pass in C; those inside texts count too (notes
+    holding a pasted CSV), so a count over a limit is made exact with the texts taken out
+    first (seconds, and only for a file with millions of them)."""
+    commas = data.count(b",")
+    containers = data.count(b"[") + data.count(b"{")
+    if commas <= MAX_JSON_VALUES and containers <= MAX_JSON_CONTAINERS:
+        return
+    bare = _JSON_STRING.sub(b'""', data)
+    commas = bare.count(b",")
+    if commas > MAX_JSON_VALUES:
+        raise _Refused(
+            "$",
+            f"the file holds more than {MAX_JSON_VALUES:,} values "
+            f"({commas:,} commas); a campaign at the largest size this "
+            "format allows holds far fewer",
+        )
+    containers = bare.count(b"[") + bare.count(b"{")
+    if containers > MAX_JSON_CONTAINERS:
+        raise _Refused(
+            "$",
+            f"the file holds more than {MAX_JSON_CONTAINERS:,} lists and objects "
+            f"({containers:,}); a campaign at the largest size this format allows holds about "
+            "1,000,000",
+        )
+
+
 def parse_document(data: bytes | str) -> Any:
     """JSON text -> Python value, with the size limit; ``_Refused`` on any problem.
 
@@ -515,17 +552,7 @@ def parse_document(data: bytes | str) -> Any:
     if isinstance(data, bytes):
         if len(data) > MAX_FILE_BYTES:
             raise _too_big()
-        # Bound the work before parsing: every JSON value after the first in a list or an
-        # object follows a comma, so the commas bound the number of values (and the memory
-        # the parsed document takes). Counting them is one pass in C.
-        commas = data.count(b",")
-        if commas > MAX_JSON_VALUES:
-            raise _Refused(
-                "$",
-                f"the file holds more than {MAX_JSON_VALUES:,} values "
-                f"({commas:,} commas); a campaign at the largest size this "
-                "format allows holds far fewer",
-            )
+        _check_shape(data)  # bound the work before parsing
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
@@ -534,8 +561,7 @@ def parse_document(data: bytes | str) -> Any:
         text = data
         if len(text) > MAX_FILE_BYTES:
             raise _too_big()
-        if text.count(",") > MAX_JSON_VALUES:
-            raise _Refused("$", f"the file holds more than {MAX_JSON_VALUES:,} values")
+        _check_shape(text.encode("utf-8", "surrogatepass"))
     if not text.strip():
         raise _Refused("$", "the file is empty")
     try:
@@ -613,9 +639,9 @@ def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
         if pid in players:
             raise _Refused(p.at("id"), f"id {pid} is used twice")
         name = p.name("name")
-        if name.casefold() in names:
+        if name_key(name) in names:
             raise _Refused(p.at("name"), f"two players are called '{name}'")
-        names.add(name.casefold())
+        names.add(name_key(name))
         try:
             colour = clean_colour(p.get("colour"))
         except UserError as exc:
@@ -1057,7 +1083,7 @@ class TransferService(ServiceBase):
     @storage_errors
     def export_campaign(self, campaign_id: CampaignId) -> dict[str, Any]:
         """The campaign as a format-1 document (plain JSON values)."""
-        with self._sessions.begin() as s:
+        with self._reading() as s:
             return export_document(s, campaign_id)
 
     def export_json(self, campaign_id: CampaignId) -> str:
@@ -1077,29 +1103,11 @@ class TransferService(ServiceBase):
         temporary file is then removed and ``path`` is left as it was.
         """
         progress("Reading the campaign", 0, 1)
+        writable_target(path, field="file")  # refused before the campaign is read
         text = self.export_json(campaign_id)
-        target = Path(path)
-        try:
-            mode = stat.S_IMODE(target.stat().st_mode) if target.is_file() else _new_file_mode()
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-                    os.fchmod(f.fileno(), mode)
-                    for at in range(0, len(text), _CHUNK):
-                        progress("Writing", at, len(text))
-                        f.write(text[at : at + _CHUNK])
-                    f.flush()
-                    os.fsync(f.fileno())
-                progress("Writing", len(text), len(text))
-                os.replace(tmp, target)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
-        except OSError as exc:
-            raise UserError(
-                f"could not write {target}: {exc.strerror or exc}", field="file"
-            ) from None
-        return target
+        return write_atomically(
+            path, text, field="file", progress=lambda done, total: progress("Writing", done, total)
+        )
 
     def check(self, data: bytes | str, *, source: str = "the file") -> dict[str, Any]:
         """Check a document without writing; returns its campaign fields. ``UserError``."""
@@ -1234,7 +1242,7 @@ def read_import_file(path: Path, progress: Progress = _no_progress) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise UserError(
                 f"{path.name} was not imported: it is not a regular file "
-                f"(it is {_file_kind(info.st_mode)})",
+                f"(it is {file_kind(info.st_mode)})",
                 field="file",
             )
         if info.st_size > MAX_FILE_BYTES:
@@ -1265,30 +1273,3 @@ def read_import_file(path: Path, progress: Progress = _no_progress) -> bytes:
     except OSError as exc:
         raise UserError(f"could not read {path}: {exc.strerror or exc}", field="file") from None
     return b"".join(chunks)
-
-
-def _new_file_mode() -> int:
-    """0666 less the process's umask (read without changing it where the system tells)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("Umask:"):
-                    return 0o666 & ~int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
-def _file_kind(mode: int) -> str:
-    for test, what in (
-        (stat.S_ISDIR, "a folder"),
-        (stat.S_ISFIFO, "a FIFO (named pipe)"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISSOCK, "a socket"),
-    ):
-        if test(mode):
-            return what
-    return "not a file"

@@ -9,15 +9,22 @@ How it knows:
 
 - Every service that writes stamps the campaign it changed (``campaign.updated_at``, in the same
   transaction), so the list of campaigns with their stamps changes whenever anything does. The
-  poll reads that list (a few rows, one short read transaction).
+  poll reads that list (a few rows, one short read transaction that never takes SQLite's
+  write lock).
 - On SQLite it first asks ``PRAGMA data_version`` on a connection of its own, which changes only
   when another connection committed: an idle database costs one PRAGMA per poll and no read.
-- Its own writes are told apart by the stamps this process wrote (the engine reports every
-  statement that sets ``campaign.updated_at``), so the app does not reload its views after each
-  of its own actions. Reading: when another program and this one change the same campaign
-  within the same poll (about a second), the newer stamp is this one's; that campaign is then
-  read again by the views this app's own change refreshed, and the rest at the next change
-  noticed. PostgreSQL polls the same way; measured at about a millisecond a poll on a local
+- Its own writes are told apart by what they wrote, not by whose stamp is newer: each writing
+  transaction of this process reads the stamps when it begins and again just before it
+  commits, and keeps each changed campaign's step (stamp before -> stamp after). A campaign
+  whose stamp moved from what the last poll saw to what it is now through this process's own
+  steps only was changed here; any other path means someone else wrote in between, even when
+  this process wrote after them within the same poll (their stamp is then hidden under this
+  one's, but the step this process took starts from their stamp, not from the one last seen).
+  The stamps read when a write begins must be the ones it replaces: SQLite's writing
+  transactions hold the write lock from ``BEGIN IMMEDIATE``; on PostgreSQL the read locks the
+  campaign rows (``FOR NO KEY UPDATE``), so writers while a watch runs take turns as on
+  SQLite. The app polls; the command line has no watch and pays nothing.
+  PostgreSQL polls the same way; measured at about a millisecond a poll on a local
   server, which is enough for a club's few windows (LISTEN/NOTIFY would need a trigger).
 """
 
@@ -25,41 +32,27 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, event, select
+from sqlalchemy import Connection, Engine, event, select
 from sqlalchemy.orm import Session, sessionmaker
 
+from brikdesk.persistence.db import WRITES, reading
 from brikdesk.persistence.models import Campaign
 
-#: How many of its own stamps a process remembers (far more than one poll interval holds).
-OWN_STAMPS_KEPT = 4096
+#: How many of its own steps a process remembers (far more than one poll interval holds).
+OWN_STEPS_KEPT = 4096
+#: Where a writing connection keeps the stamps it read when its transaction began.
+_BEFORE = "brikdesk_stamps_before"
+#: Set on a writing SQLite connection until its ``BEGIN IMMEDIATE`` has run.
+_PENDING = "brikdesk_stamps_pending"
 
 Stamps = dict[int, datetime]
 
 
-def _datetimes(params: Any) -> list[datetime]:
-    """Every datetime among a statement's parameters (positional, named, or many rows; SQLite
-    is handed them as ISO text, ``2026-05-01 12:00:01.000000``)."""
-    if isinstance(params, datetime):
-        return [params]
-    if isinstance(params, str):
-        if 19 <= len(params) <= 32 and params[4:5] == "-" and params[10:11] in (" ", "T"):
-            try:
-                return [datetime.fromisoformat(params)]
-            except ValueError:
-                return []
-        return []
-    if isinstance(params, Mapping):
-        return [v for v in params.values() if isinstance(v, datetime)]
-    if isinstance(params, Sequence) and not isinstance(params, str | bytes):
-        out: list[datetime] = []
-        for p in params:
-            out.extend(_datetimes(p))
-        return out
-    return []
+def _naive(stamp: datetime | None) -> datetime:
+    return stamp.replace(tzinfo=None) if stamp is not None else datetime.min
 
 
 class ChangeWatch:
@@ -76,39 +69,73 @@ class ChangeWatch:
         self._engine: Engine = bind
         self._sessions = sessions
         self._lock = threading.Lock()
-        self._own: deque[datetime] = deque(maxlen=OWN_STAMPS_KEPT)
-        self._own_set: set[datetime] = set()
+        #: This process's steps: (campaign, stamp before) -> stamp after, the oldest forgotten.
+        self._steps: dict[tuple[int, datetime | None], datetime] = {}
+        self._order: deque[tuple[int, datetime | None]] = deque()
         self._seen: Stamps | None = None
         self._raw: Any = None
         self._version: int | None = None
+        self._server = self._engine.dialect.name != "sqlite"
         self._others_only = others_only
-        if others_only:
-            event.listen(self._engine, "before_cursor_execute", self._statement)
+        if others_only:  # keep this process's own steps to tell them from the others'
+            event.listen(self._engine, "begin", self._began)
+            event.listen(self._engine, "after_cursor_execute", self._executed)
+            event.listen(self._engine, "commit", self._committing)
+            event.listen(self._engine, "rollback", self._rolled_back)
 
     # -- own writes ---------------------------------------------------------------------------
 
-    def _statement(
-        self,
-        _conn: Any,
-        _cursor: Any,
-        statement: str,
-        params: Any,
-        _context: Any,
-        _executemany: bool,
-    ) -> None:
-        head = statement.lstrip()[:40].upper()
-        if not (head.startswith("UPDATE CAMPAIGN") or head.startswith("INSERT INTO CAMPAIGN")):
+    def _read_stamps(self, conn: Connection, *, lock: bool) -> Stamps:
+        query = select(Campaign.id, Campaign.updated_at).order_by(Campaign.id)
+        if lock:  # in id order, as every watched writer locks them: no deadlock between them
+            query = query.with_for_update(key_share=True)
+        return {int(cid): _naive(stamp) for cid, stamp in conn.execute(query)}
+
+    def _began(self, conn: Connection) -> None:
+        if not conn.get_execution_options().get(WRITES):
             return
-        stamps = _datetimes(params)
-        if not stamps:
+        if self._server:  # the driver begins the transaction with this very read
+            conn.info[_BEFORE] = self._read_stamps(conn, lock=True)
+        else:  # read once SQLite's BEGIN IMMEDIATE (db.py's own begin hook) took the lock
+            conn.info[_PENDING] = True
+
+    def _executed(self, conn: Connection, *args: Any) -> None:
+        if conn.info.pop(_PENDING, False):
+            conn.info[_BEFORE] = self._read_stamps(conn, lock=False)
+
+    def _committing(self, conn: Connection) -> None:
+        conn.info.pop(_PENDING, None)
+        before: Stamps | None = conn.info.pop(_BEFORE, None)
+        if before is None:
             return
+        after = self._read_stamps(conn, lock=False)
+        steps = [(cid, before.get(cid), stamp) for cid, stamp in after.items()]
         with self._lock:
-            for stamp in stamps:
-                stamp = stamp.replace(tzinfo=None)
-                if len(self._own) == self._own.maxlen:
-                    self._own_set.discard(self._own[0])
-                self._own.append(stamp)
-                self._own_set.add(stamp)
+            for cid, old, new in steps:
+                if old == new:
+                    continue
+                key = (cid, old)
+                if key not in self._steps:
+                    self._order.append(key)
+                self._steps[key] = new
+            while len(self._order) > OWN_STEPS_KEPT:
+                self._steps.pop(self._order.popleft(), None)
+
+    def _rolled_back(self, conn: Connection) -> None:
+        conn.info.pop(_BEFORE, None)
+        conn.info.pop(_PENDING, None)
+
+    def _own_path(self, cid: int, old: datetime | None, new: datetime) -> bool:
+        """Whether this process's own steps lead from ``old`` to ``new`` (under the lock)."""
+        at = old
+        for _ in range(len(self._steps) + 1):
+            if at == new:
+                return True
+            nxt = self._steps.get((cid, at))
+            if nxt is None:
+                return False
+            at = nxt
+        return False
 
     # -- polling ------------------------------------------------------------------------------
 
@@ -127,9 +154,9 @@ class ChangeWatch:
         return int(row[0])
 
     def _stamps(self) -> Stamps:
-        with self._sessions() as s, s.begin():
+        with reading(self._sessions) as s:
             return {
-                cid: (stamp.replace(tzinfo=None) if stamp is not None else datetime.min)
+                int(cid): _naive(stamp)
                 for cid, stamp in s.execute(select(Campaign.id, Campaign.updated_at))
             }
 
@@ -148,13 +175,15 @@ class ChangeWatch:
             return True  # a campaign was deleted (perhaps here: reading again is harmless)
         with self._lock:
             return any(
-                before.get(cid) != stamp and stamp not in self._own_set
-                for cid, stamp in stamps.items()
+                not self._own_path(cid, before.get(cid), stamp) for cid, stamp in stamps.items()
             )
 
     def close(self) -> None:
         if self._others_only:
-            event.remove(self._engine, "before_cursor_execute", self._statement)
+            event.remove(self._engine, "begin", self._began)
+            event.remove(self._engine, "after_cursor_execute", self._executed)
+            event.remove(self._engine, "commit", self._committing)
+            event.remove(self._engine, "rollback", self._rolled_back)
         if self._raw is not None:
             self._raw.close()
             self._raw = None

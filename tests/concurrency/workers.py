@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import multiprocessing
 import random
+import subprocess
+import sys
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 #: The start method of every concurrency test: a fresh interpreter, as a second app would be.
@@ -255,3 +259,135 @@ def record_events(sv, battle_id: int, n: int, seed: int) -> Tally:
             _call(tally, lambda: sv.tracker.end_turn(battle_id))
     tally.extra["undone"] = undone
     return tally
+
+
+# -- one-shot actions of "the other organizer" (End battle tests) --------------------------------
+
+
+def other_organizer(url: str, action: str, args: tuple[Any, ...], queue) -> None:
+    """Process entry point: open the database and do one thing another organizer does while
+    this one's End battle dialog is open; put "ok" or the traceback on ``queue``."""
+    try:
+        db, sv = _services(url)
+        try:
+            if action == "kill":  # the tracker records a kill
+                from brikdesk.domain.battle import UnitKilled
+
+                battle_id, target, killer = args
+                sv.tracker.record(battle_id, [UnitKilled(target, killer)])
+            elif action == "dead":  # the roster marks a campaign unit dead
+                from brikdesk.domain.statuses import UnitStatus
+                from brikdesk.services.roster import UnitPatch
+
+                (unit_id,) = args
+                sv.roster.edit_unit(unit_id, UnitPatch(status=UnitStatus.DEAD))
+            elif action == "end_turn":  # the tracker ends the turn
+                (battle_id,) = args
+                sv.tracker.end_turn(battle_id)
+            elif action == "undo":  # the tracker undoes the last event
+                (battle_id,) = args
+                sv.tracker.undo(battle_id)
+            else:
+                raise ValueError(action)
+        finally:
+            db.close()
+        queue.put("ok")
+    except BaseException:
+        queue.put(traceback.format_exc())
+
+
+def as_other_organizer(url: str, action: str, *args: Any, timeout: float = 60) -> None:
+    """Run :func:`other_organizer` in a new process and wait for it (bounded)."""
+    queue = CONTEXT.Queue()
+    proc = CONTEXT.Process(target=other_organizer, args=(url, action, args, queue))
+    proc.start()
+    try:
+        answer = queue.get(timeout=timeout)
+    finally:
+        proc.join(timeout=30)
+        if proc.is_alive():
+            proc.kill()
+    assert answer == "ok", answer
+
+
+def renamer(url: str, unit_id: int, orders, answers) -> None:
+    """Process entry point: another BrikDesk that renames ``unit_id`` on each order ("rename
+    N") and answers "ok N"; "stop" ends it. Bounded: it waits at most a minute for an order."""
+    try:
+        from brikdesk.services.roster import UnitPatch
+
+        db, sv = _services(url)
+        try:
+            answers.put("ready")
+            while True:
+                order = orders.get(timeout=60)
+                if order == "stop":
+                    break
+                n = int(order.split()[1])
+                sv.roster.edit_unit(unit_id, UnitPatch(name=f"Renamed elsewhere {n}"))
+                answers.put(f"ok {n}")
+        finally:
+            db.close()
+    except BaseException:
+        answers.put(traceback.format_exc())
+
+
+@contextmanager
+def sqlite_lock_held(
+    path: Path, begin: str = "BEGIN IMMEDIATE", seconds: float = 30
+) -> Iterator[None]:
+    """Another program (a real process) holds ``begin``'s lock on the SQLite file ``path``
+    inside the block (at most ``seconds``)."""
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import sqlite3, sys, time\n"
+                "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+                "c.execute(sys.argv[2]); print('locked', flush=True)\n"
+                "time.sleep(float(sys.argv[3]))\n"
+            ),
+            str(path),
+            begin,
+            str(seconds),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        yield
+    finally:
+        holder.kill()
+        holder.wait(timeout=10)
+
+
+def missed_refreshes(url: str, sv, theirs: int, mine: int, rounds: int) -> tuple[int, int]:
+    """Round by round, another process (:func:`renamer`) renames ``theirs``, then this app
+    (``sv``, watched) edits ``mine`` in the same campaign before it polls: (how many of those
+    polls missed the rename, how many polls after this app's own edit alone said changed)."""
+    from brikdesk.services.roster import UnitPatch
+
+    watch = sv.change_watch()
+    orders, answers = CONTEXT.Queue(), CONTEXT.Queue()
+    other = CONTEXT.Process(target=renamer, args=(url, theirs, orders, answers))
+    other.start()
+    missed = needless = 0
+    try:
+        assert answers.get(timeout=60) == "ready"
+        watch.poll()
+        for n in range(rounds):
+            orders.put(f"rename {n}")
+            assert answers.get(timeout=30) == f"ok {n}"
+            sv.roster.edit_unit(mine, UnitPatch(notes=f"note {n}"))  # this app, just after
+            missed += watch.poll() is False
+            sv.roster.edit_unit(mine, UnitPatch(notes=f"again {n}"))  # this app alone
+            needless += watch.poll() is True
+        orders.put("stop")
+    finally:
+        other.join(timeout=30)
+        if other.is_alive():
+            other.kill()
+        watch.close()
+    return missed, needless

@@ -366,3 +366,17 @@ def test_each_warning_has_a_few_words_for_a_table_cell(hands, worn, short):
     (warning,) = validate_unit(unit(hands=hands, worn=worn), CAT)
     assert warning.short == short == warning.headline
     assert len(warning.short) < len(warning.message)
+
+
+def test_fitting_items_are_what_the_type_can_hold_or_wear_alone() -> None:
+    from brikdesk.domain.catalog import load_default_catalog
+    from brikdesk.domain.roster import fitting_items
+
+    cat = load_default_catalog("2020")
+    offered = {(where, it.key) for where, it in fitting_items("minifig", cat)}
+    assert ("in hand", "long-ranged-weapon") in offered
+    assert ("worn", "body-armor") in offered
+    assert ("in hand", "body-armor") not in offered  # "Armor is worn" (rules facts §2)
+    no_hands = next(ut for ut in cat.unit_types if ut.hands == 0)
+    assert not any(where == "in hand" for where, _it in fitting_items(no_hands.key, cat))
+    assert fitting_items("no-such-type", cat) == ()

@@ -69,7 +69,7 @@ def test_a_database_at_0004_keeps_its_undo_groups(backend: str, tmp_path: Path) 
 
     db = open_database(url)
     try:
-        assert db.revision == head_revision() == "0005"
+        assert db.revision == head_revision() == "0006"
         assert _state_of(url, battle_id) == {}
         with db.engine.connect() as conn:
             groups = conn.execute(

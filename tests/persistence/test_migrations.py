@@ -38,7 +38,7 @@ def test_an_empty_database_is_migrated_to_head_with_no_drift(backend: str, tmp_p
     db = open_database(new)
     try:
         assert db.fresh and db.backup is None
-        assert db.revision == head_revision() == "0005"
+        assert db.revision == head_revision() == "0006"
         with db.engine.connect() as conn:
             ctx = MigrationContext.configure(conn, opts={"compare_type": True})
             assert compare_metadata(ctx, Base.metadata) == []
@@ -56,8 +56,15 @@ def test_an_empty_database_is_migrated_to_head_with_no_drift(backend: str, tmp_p
 def test_the_revisions_are_in_one_line() -> None:
     script = ScriptDirectory.from_config(alembic_config())
     revs = {s.revision: s.down_revision for s in script.walk_revisions()}
-    assert revs == {"0005": "0004", "0004": "0003", "0003": "0002", "0002": "0001", "0001": None}
-    assert script.get_heads() == ["0005"]
+    assert revs == {
+        "0006": "0005",
+        "0005": "0004",
+        "0004": "0003",
+        "0003": "0002",
+        "0002": "0001",
+        "0001": None,
+    }
+    assert script.get_heads() == ["0006"]
 
 
 def test_every_revision_downgrades_to_an_empty_schema(backend: str, tmp_path: Path) -> None:

@@ -127,7 +127,7 @@ def test_sixty_megabytes_of_small_numbers_are_refused_before_parsing(
         within(20),
         pytest.raises(
             UserError,
-            match=r"\$: the file holds more than 8,000,000 "
+            match=r"\$: the file holds more than 6,000,000 "
             r"values \(30,000,\d{3} commas\)",
         ),
     ):

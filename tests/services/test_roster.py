@@ -247,3 +247,41 @@ def test_loading_a_roster_takes_the_same_queries_for_5_or_500_units(
     big = _count_queries(db, lambda: sv.roster.roster(camp.blue_army.id))
     assert small == big
     assert len(sv.roster.roster(camp.blue_army.id).units) == 500
+
+
+def test_duplicating_an_army_copies_units_loadouts_and_notes_but_not_history(
+    sv: Services, camp: Camp
+) -> None:
+    red = camp.red_army.id
+    [vet] = sv.roster.add_unit(
+        red, "minifig", name="Vet", loadout=Loadout(("short-ranged-weapon",)), notes="brave"
+    ).value
+    sv.roster.add_units(red, "minifig", 2)
+    sv.roster.edit_unit(vet, UnitPatch(kills=4, battles_fought=2, status="wounded"))
+    before = sv.roster.roster(red)
+    done = sv.roster.duplicate_army(red, "Red Copy", player_id=camp.red_army.player_id, budget=80)
+    copy = sv.roster.roster(done.value.id)
+    assert (copy.army.name, copy.army.budget, copy.army.player_id) == (
+        "Red Copy",
+        80,
+        camp.red_army.player_id,
+    )
+    assert [(u.name, u.type_key, u.loadout, u.notes, u.cost) for u in copy.units] == [
+        (u.name, u.type_key, u.loadout, u.notes, u.cost) for u in before.units
+    ]
+    assert copy.total == before.total
+    assert {(u.status, u.kills, u.battles_fought) for u in copy.units} == {("alive", 0, 0)}
+    assert sv.roster.roster(red).units == before.units  # the original is untouched
+    done.undo()  # one step: the army and its units go
+    assert done.value.id not in {a.id for a in sv.campaigns.list_armies(camp.campaign.id)}
+    done.redo()
+    assert len(sv.roster.roster(done.value.id).units) == 3
+
+
+def test_duplicating_an_army_refuses_a_bad_name_and_keeps_nothing(sv: Services, camp: Camp) -> None:
+    n = len(sv.campaigns.list_armies(camp.campaign.id))
+    with pytest.raises(UserError, match="name"):
+        sv.roster.duplicate_army(
+            camp.red_army.id, "  ", player_id=camp.red_army.player_id, budget=None
+        )
+    assert len(sv.campaigns.list_armies(camp.campaign.id)) == n

@@ -7,15 +7,13 @@ The fixtures that use them (``database``, ``sv``, ``table``, ``qsettings``) are 
 from __future__ import annotations
 
 from PySide6.QtCore import QSettings
-from PySide6.QtGui import QImage, QUndoStack
-from PySide6.QtWidgets import QTableView
+from PySide6.QtGui import QUndoStack
 
 from brikdesk.domain.roster import Loadout
 from brikdesk.services import Services
 from brikdesk.services.summaries import Muster
 from ui.bus import Bus
 from ui.panels import BattlePanel
-from ui.panels.battle_model import GroupRole
 
 
 class Table:
@@ -68,42 +66,3 @@ def cell(panel: BattlePanel, name: str, column: int) -> str:
     index = panel.model.index_of_unit(uid, column)
     assert index.isValid(), f"{name} is not shown"
     return index.data()
-
-
-def stray_grid_pixels(table: QTableView) -> set[tuple[int, int]]:
-    """Where Qt's view may leave a pixel of grid on a player's header row: on the header row's
-    top line, the first pixel of each column line (it does at the top of the viewport, and
-    when rows are shown out of order; elsewhere it clips its grid off the header row). The
-    row painter keeps the header row whole; these pixels are the one difference allowed."""
-    model = table.model()
-    header = table.horizontalHeader()
-    lines = [
-        header.sectionViewportPosition(c) + header.sectionSize(c) - 1
-        for c in range(header.count())
-        if not header.isSectionHidden(c)
-    ][:-1]
-    return {
-        (x, table.rowViewportPosition(r))
-        for r in range(model.rowCount())
-        if model.index(r, 0).data(GroupRole) is not None
-        for x in lines
-    }
-
-
-def assert_looks_as_qt(table: QTableView, ours: QImage, theirs: QImage) -> None:
-    """``ours`` (the viewport painted row by row) is ``theirs`` (painted by Qt's view),
-    pixel for pixel but for :func:`stray_grid_pixels`, where ours has the header row's own
-    colour, as on the rest of its top line."""
-    if ours == theirs:
-        return
-    assert ours.size() == theirs.size()
-    differ = {
-        (x, y)
-        for y in range(ours.height())
-        for x in range(ours.width())
-        if ours.pixel(x, y) != theirs.pixel(x, y)
-    }
-    stray = stray_grid_pixels(table)
-    assert differ <= stray, f"{len(differ - stray)} pixels differ from Qt's own painting"
-    for x, y in differ:
-        assert ours.pixel(x, y) == ours.pixel(x - 1, y)

@@ -82,7 +82,7 @@ def test_menus(window: MainWindow) -> None:
         "&Quit",
     ]
     assert menus["&Edit"][0].startswith("&Undo") and menus["&Edit"][1].startswith("&Redo")
-    assert menus["&Help"] == ["&Rules reference", "&About BrikDesk"]
+    assert menus["&Help"] == ["&User guide", "&Rules reference", "&About BrikDesk"]
     assert "&Open battle" in menus["&Battle"]
     assert window.quit_action.shortcut() == QKeySequence(QKeySequence.StandardKey.Quit)
     assert window.undo_action.shortcut().toString() == "Ctrl+Z"
@@ -214,6 +214,74 @@ def test_check_start_opens_paints_and_exits_0(tmp_path: Path) -> None:
     assert "main window painted in" in painted
     assert "campaign shown in" in shown and str(tmp_path / "brikdesk.sqlite3") in shown
     assert (tmp_path / "logs" / "brikdesk.log").is_file()
+
+
+# Python's own shutdown runs after the app (no os._exit): an atexit handler prints last, and a
+# crash while Qt and the interpreter take their objects down would show as a signal or on stderr.
+EXIT_PROBE = """
+import atexit, sys
+atexit.register(print, "interpreter shut down", flush=True)
+from brikdesk.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+QUIT_WITH_WINDOWS_OPEN = """
+from PySide6.QtCore import QTimer
+import ui.main_window as mw
+
+show = mw.MainWindow.show
+
+def show_then_use(self):
+    show(self)
+
+    def use():
+        if self.nav is None:  # the database is still opening
+            QTimer.singleShot(100, use)
+            return
+        self.open_history()
+        for battle in self.nav.battles:
+            self.open_battle(battle.id)
+        self.open_catalog()
+        self.show_rules_reference()
+        print("windows open:", len(self.histories), len(self.nav.battles), flush=True)
+        QTimer.singleShot(300, self.quit_action.trigger)
+
+    QTimer.singleShot(0, use)
+
+mw.MainWindow.show = show_then_use
+"""
+
+
+def run_probe(script: str, args: list[str], home: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", BRIKDESK_HOME=str(home))
+    return subprocess.run(
+        [sys.executable, "-c", script, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_check_start_ends_through_pythons_own_shutdown_every_time(tmp_path: Path) -> None:
+    for _ in range(3):  # the first start creates the demo database, the others open it
+        done = run_probe(EXIT_PROBE, ["--check-start"], tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert done.stderr == ""
+        assert "campaign shown in" in done.stdout
+        assert done.stdout.splitlines()[-1] == "interpreter shut down"
+
+
+def test_quitting_with_charts_battles_and_the_catalog_open_exits_cleanly(
+    tmp_path: Path,
+) -> None:
+    done = run_probe(QUIT_WITH_WINDOWS_OPEN + EXIT_PROBE, [], tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-2:] == ["windows open: 1 2", "interpreter shut down"]
+    # The offscreen platform's notes about window hints are all it may say on stderr.
+    assert [line for line in done.stderr.splitlines() if "This plugin does not" not in line] == []
 
 
 def test_the_window_is_painted_before_the_database_layer_loads(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMenu, QTableView
 
 from brikdesk.domain.battle import ActionState, ActionUse, Status, spend_action
 from brikdesk.domain.rolling import TypedDice
@@ -15,6 +15,7 @@ from tests.ui.battle_tables import Table, cell, make_panel
 from ui.bus import Bus
 from ui.dialogs.sprint import SprintDialog
 from ui.glyphs import refusal_sign
+from ui.models.table import IdRole
 from ui.panels import BattlePanel, start_new_battle
 from ui.panels import battle_panel as panel_module
 from ui.panels.battle_model import (
@@ -362,6 +363,22 @@ def test_undo_and_redo_from_the_log(qtbot, panel: BattlePanel, sv: Services, tab
     assert cell(panel, "Red Rifle", ACTION) == "Spent"
 
 
+def test_an_undone_line_of_the_log_stays_selected(qtbot, panel: BattlePanel, table: Table) -> None:
+    """An Undo changes its log line in place: a selected line stays selected."""
+    panel.spend(table.ids["Red Rifle"], ActionUse.ATTACK)
+    log = panel.findChild(QTableView, "battleLog")
+    top = log.model().index(0, 0)
+    log.setCurrentIndex(top)
+    event_id = top.data(IdRole)
+    panel.undo()
+    current = log.currentIndex()
+    assert current.isValid() and current.data(IdRole) == event_id
+    assert current.data().startswith("↶ undone")
+    panel.redo()
+    assert log.currentIndex().data(IdRole) == event_id
+    assert not log.currentIndex().data().startswith("↶ undone")
+
+
 def test_reopening_shows_exactly_the_same_battle(
     qtbot, sv: Services, table: Table, database: Database, qsettings: QSettings
 ) -> None:
@@ -411,7 +428,7 @@ def test_table_mode_is_large_high_contrast_and_remembered(
     qtbot, panel: BattlePanel, sv: Services, table: Table, qsettings: QSettings
 ) -> None:
     panel.close_combat_attack(table.ids["Red Knight"], table.ids["Blue Knight"])
-    assert panel.message.text().startswith("Keys: Red Knight: A attack")
+    assert panel.message.text().startswith("Keys: Red Knight: Q quick attack · A attack")
     normal_size = panel.round_label.font().pointSizeF()
     normal_rows = panel.table.verticalHeader().defaultSectionSize()
     assert not panel.table_mode

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QEvent, QSettings, Qt
 from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics
-from PySide6.QtWidgets import QApplication, QMenu
+from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
 from brikdesk.domain.battle import ActionState, ActionUse
 from brikdesk.services import Services
@@ -71,41 +71,35 @@ def entry(menu: QMenu, text: str):
 # -- hold, then respond -----------------------------------------------------------------------
 
 
-def test_hold_then_respond_from_the_panel(
+def test_an_unspent_action_is_saved_then_respond_from_the_panel(
     qtbot, panel: BattlePanel, sv: Services, table: Table, asked: list[str], popups: list[QMenu]
 ) -> None:
-    """4.3 Enemy Response: "a unit that did not spend its Action on its own previous turn may
-    spend it in response during another player's turn" (rules facts §5)."""
+    """4.3 Enemy Response (every edition): "If a minifig doesn't spend his Action on his own
+    turn, he can save it to use in response to other units' activity." Nothing to press: the
+    panel offers no Hold (it changed nothing), the Act menu says the Action is saved."""
     pike, rifle = table.ids["Red Pike"], table.ids["Red Rifle"]
     panel.select_unit(pike)
-    assert panel.hold_button.isVisible() and panel.hold_button.isEnabled()
-    assert "Held" in panel.hold_button.toolTip()
+    assert panel.findChild(QWidget, "holdButton") is None
+    assert not any(a.objectName() == "holdAction" for a in panel.table.actions())
     panel.act_button.menu().aboutToShow.emit()
-    hold = entry(panel.act_button.menu(), "Hold to respond")
-    assert hold.isEnabled() and hold.text().endswith("\tH")
-    # R on its own turn opens nothing: the strip points to H.
+    saved = entry(panel.act_button.menu(), "Not spent this turn")
+    assert not saved.isEnabled() and "(4.3)" in saved.text()
+    with pytest.raises(LookupError):
+        entry(panel.act_button.menu(), "Hold to respond")
+    # R on its own turn opens nothing: the strip says the Action is saved by itself.
     press(qtbot, panel, pike, Qt.Key.Key_R)
     assert popups == [] and panel.message_kind == "error"
-    assert panel.message_text.endswith("it acts now, or H holds its Action to respond later.")
-    # H holds: nothing is recorded, the strip says so, the next Ready unit is selected.
-    press(qtbot, panel, pike, Qt.Key.Key_H)
-    assert panel.message_kind == "info"
-    assert panel.message_text.startswith("Red Pike holds its Action")
-    assert len(sv.battles.events(table.battle_id)) == 0
-    assert panel.current_unit() != pike and action(panel, panel.current_unit()) is ActionState.READY
-    # The Rifle spends its Action: it cannot hold any more; the button says why.
-    panel.spend(rifle, ActionUse.BAIL, over_the_top=True)
-    panel.select_unit(rifle)
-    assert not panel.hold_button.isEnabled()
-    assert panel.hold_button.toolTip() == (
-        "Red Rifle has already spent its Action this turn. (4.2 Action)"
+    assert panel.message_text.endswith(
+        "it acts now, or its Action is saved for a response when the turn ends (4.3)."
     )
+    # H does nothing any more: nothing recorded, the unit stays selected.
+    press(qtbot, panel, pike, Qt.Key.Key_H)
+    assert len(sv.battles.events(table.battle_id)) == 0 and panel.current_unit() == pike
+    panel.spend(rifle, ActionUse.BAIL, over_the_top=True)
     panel.end_turn()
     assert action(panel, pike) is ActionState.HELD
     assert action(panel, rifle) is ActionState.SPENT_OWN_TURN
     panel.select_unit(pike)
-    assert not panel.hold_button.isEnabled()
-    assert "already holds its Action" in panel.hold_button.toolTip()
     assert panel.act_button.text() == "Respond"
     # R opens the Respond menu; its Bail is the response.
     press(qtbot, panel, pike, Qt.Key.Key_R)
@@ -177,8 +171,6 @@ def test_refused_moves_ask_nothing_and_say_why(
     refusals = {
         # Other on a spent unit: no "What does Red Pike do?".
         Qt.Key.Key_O: "Red Pike has already spent its Action this turn.  (4.2 Action)",
-        # Hold: nothing left to hold.
-        Qt.Key.Key_H: "Red Pike has already spent its Action this turn. (4.2 Action)",
         # Counters are for Close Combat: no empty menu.
         Qt.Key.Key_C: "Red Pike is not in Close Combat; Counters are only for Close Combat.",
         # R on its own turn: no Act menu in disguise.
@@ -206,7 +198,6 @@ def test_refused_moves_ask_nothing_and_say_why(
     other = entry(act, "Other")
     assert not other.isEnabled()
     assert other.toolTip() == "Red Pike has already spent its Action this turn. (4.2 Action)"
-    assert not entry(act, "Hold to respond").isEnabled()
     counter = panel.counter_button.menu()
     counter.aboutToShow.emit()
     assert not any(a.isEnabled() for a in counter.actions())
@@ -238,11 +229,11 @@ def test_the_key_legend_follows_what_the_selected_unit_may_do(
     ids = table.ids
     panel.select_unit(ids["Red Pike"])
     keys = panel.message.text()
-    assert keys.startswith("Keys: Red Pike: A attack · S Sprint")
-    assert "H hold to respond" in keys and "R " not in keys.replace("Red ", "")
+    assert keys.startswith("Keys: Red Pike: Q quick attack · A attack · S Sprint")
+    assert "H " not in keys and "R " not in keys.replace("Red ", "")
     panel.select_unit(ids["Blue Pike"])
     keys = panel.message.text()
-    assert keys.startswith("Keys: Blue Pike may respond: R menu · A attack")
+    assert keys.startswith("Keys: Blue Pike may respond: R menu · Q quick attack · A attack")
     assert "S Sprint" not in keys and "H hold" not in keys  # a Sprint is never a response
     panel.spend(ids["Red Pike"], ActionUse.SPRINT)
     panel.select_unit(ids["Red Pike"])
@@ -336,16 +327,69 @@ def test_the_roster_budget_warning_uses_a_sign_its_font_has(qtbot) -> None:
         assert all(QFontMetrics(header.warning.font()).inFontUcs4(ord(c)) for c in mark)
 
 
-def test_the_hold_button_holds_and_leaves_the_keys_on_the_table(
+# -- Close Combat maneuvers go through the dice ---------------------------------------------
+
+
+def test_a_strike_from_the_act_menu_opens_the_wizard_on_its_target(
+    qtbot, panel: BattlePanel, sv: Services, table: Table, monkeypatch
+) -> None:
+    """Act > Close Combat attack > Strike > Blue Knight used to record "Strikes Blue Knight"
+    with no dice and no result: it now opens the combat wizard on that target as a Strike,
+    and nothing is recorded until its Finish."""
+    from brikdesk.domain.combat import AttackKind
+    from ui.wizard import CombatWizard
+
+    red, blue = table.ids["Red Knight"], table.ids["Blue Knight"]
+    monkeypatch.setattr(UnitPicker, "ask", classmethod(lambda cls, *a: blue))
+    panel.select_unit(red)
+    act = panel.act_button.menu()
+    act.aboutToShow.emit()
+    fight = entry(act, "Close Combat attack").menu()
+    for maneuver, kind in (("Strike", AttackKind.STRIKE), ("Shove", AttackKind.SHOVE)):
+        entry(entry(fight, maneuver).menu(), "Pick the target").trigger()
+        wizard = panel.findChild(CombatWizard)
+        assert wizard is not None, maneuver
+        assert wizard.draft.attacker_id == red and wizard.draft.target_id == blue
+        assert wizard.draft.kind is kind
+        assert len(sv.battles.events(table.battle_id)) == 0
+        wizard.reject()  # Cancel: it deletes itself
+        qtbot.waitUntil(lambda: panel.findChild(CombatWizard) is None)
+
+
+def test_resolved_at_the_table_asks_the_outcome_and_says_so_in_the_log(
+    qtbot, panel: BattlePanel, sv: Services, table: Table, monkeypatch
+) -> None:
+    from ui.panels.pickers import OutcomeAsker
+
+    red = table.ids["Red Knight"]
+    monkeypatch.setattr(UnitPicker, "ask", classmethod(lambda cls, *a: table.ids["Blue Knight"]))
+    monkeypatch.setattr(OutcomeAsker, "ask", classmethod(lambda cls, *a: "hit, 1 Damage"))
+    panel.select_unit(red)
+    act = panel.act_button.menu()
+    act.aboutToShow.emit()
+    grab = entry(entry(act, "Close Combat attack").menu(), "Grab").menu()
+    entry(grab, "Resolved at the table").trigger()
+    assert [e.kind for e in sv.battles.events(table.battle_id)] == ["close_combat_attack"]
+    assert (
+        panel.log_model.index(0, 0)
+        .data()
+        .endswith(
+            "Red Knight (Red) tries to Grab Blue Knight (Blue) — resolved at the table: hit, 1 Damage"
+        )
+    )
+
+
+def test_q_opens_the_quick_attack_form_for_the_selected_unit(
     qtbot, panel: BattlePanel, table: Table
 ) -> None:
+    from ui.wizard.quick import QuickAttack
+
     knight = table.ids["Red Knight"]
-    press(qtbot, panel, knight, Qt.Key.Key_Down)  # the table has the keyboard
-    panel.select_unit(knight)
-    qtbot.mouseClick(panel.hold_button, Qt.MouseButton.LeftButton)
-    assert panel.message_text.startswith("Red Knight holds its Action")
-    assert panel.current_unit() == table.ids["Red Rifle"]
-    assert panel.table.hasFocus()
-    assert action(panel, knight) is ActionState.READY  # held when Red's turn ends
-    panel.end_turn()
-    assert action(panel, knight) is ActionState.HELD
+    press(qtbot, panel, knight, Qt.Key.Key_Q)
+    form = panel.findChild(QuickAttack)
+    assert form is not None and form.isVisible()
+    assert form.draft.attacker_id == knight
+    assert "Red Knight" in form.attacker.text() and form.focusWidget() is form.target
+    assert "Q quick attack" in panel.message.text() or "Q quick attack" in panel.message_text
+    form.reject()
+    qtbot.waitUntil(lambda: panel.findChild(QuickAttack) is None)

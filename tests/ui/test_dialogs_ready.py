@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QPoint, QRect
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QAbstractButton, QApplication, QDialog, QWidget
 
@@ -164,6 +164,13 @@ def _rules_reference(w: World) -> tuple[QDialog, Any]:
     return d, d.filter
 
 
+def _user_guide(w: World) -> tuple[QDialog, Any]:
+    from ui.dialogs.user_guide import UserGuideWindow
+
+    d = UserGuideWindow(None)
+    return d, d.browser  # a page to read: Page Down scrolls it at once
+
+
 def _order(w: World) -> tuple[QDialog, Any]:
     from ui.panels.start_dialog import OrderDialog, PlayerChoice
 
@@ -203,6 +210,16 @@ def _sprint(w: World) -> tuple[QDialog, Any]:
 
     d = SprintDialog(None, w.services, w.battle_id, w.unit_ids["Will Scarlet"], dice=RandomDice(1))
     return d, d.entry.edit  # the first die's face
+
+
+def _quick_attack(w: World) -> tuple[QDialog, Any]:
+    from ui.wizard.quick import QuickAttack
+
+    d = QuickAttack(
+        w.services, Bus(), QUndoStack(), w.battle_id, w.unit_ids["Thieven Hood"], dice=RandomDice(1)
+    )
+    d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+    return d, d.target  # the target's letters
 
 
 def _settings(w: World) -> tuple[QDialog, Any]:
@@ -253,6 +270,15 @@ def _long_action(w: World) -> tuple[QDialog, Any]:
     return d, d.what
 
 
+def _edition_change(w: World) -> tuple[QDialog, Any]:
+    from ui.dialogs.edition_change import EditionChangeDialog
+
+    army = w.services.campaigns.list_armies(w.campaign_id)[0]
+    w.services.roster.add_unit(army.id, "skirmisher", name="Scout")
+    d = EditionChangeDialog(None, w.services.editions.preview(w.campaign_id, "2010"))
+    return d, next(iter(d.choices.values()))  # what the first missing type becomes
+
+
 def _who_first(w: World) -> tuple[QDialog, Any]:
     from ui.panels.who_first import WhoFirstDialog
 
@@ -291,17 +317,20 @@ DIALOGS: dict[str, Callable[[World], tuple[QDialog, Any]]] = {
     "NewEntryDialog": _new_entry,
     "EndBattleDialog": _end_battle,
     "RulesReferenceDialog": _rules_reference,
+    "UserGuideWindow": _user_guide,
     "OrderDialog": _order,
     "StartBattleDialog": _start_battle,
     "UnitPicker": _unit_picker,
     "CombatWizard": _combat_wizard,
     "SprintDialog": _sprint,
+    "QuickAttack": _quick_attack,
     "SettingsDialog": _settings,
     "AboutDialog": _about,
     "CrashDialog": _crash,
     "OpenFailedDialog": _open_failed,
     "LongActionDialog": _long_action,
     "WhoFirstDialog": _who_first,
+    "EditionChangeDialog": _edition_change,
     "ShareDialog": _share,
 }
 

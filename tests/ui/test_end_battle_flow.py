@@ -3,9 +3,12 @@ finished battle with its report one click away, the standings and the History wi
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog
 
 from brikdesk.domain.battle import UnitKilled
 from ui.dialogs.end_battle import EndBattleDialog
@@ -43,12 +46,55 @@ def test_the_post_battle_dialog_proposes_the_log_and_takes_edits(qtbot, open_mai
     assert not dialog.promote_boxes[row["Gunner Magda"]].isEnabled()
     # Promote Slim Jim: the army's new total and its budget, over budget is only a warning.
     dialog.promote(by["Slim Jim Sparks"], "hero")
+    qtbot.waitUntil(dialog.previews_ready)  # read on a worker
     assert "Moonlight Posse" in dialog.promotions.text()
     assert "over budget by" in dialog.promotions.text()
     assert dialog.end_button.isEnabled()
     result = dialog.battle_result()
     assert result.fate(by["Slim Jim Sparks"]).promote_to == "hero"
     assert result.kills() == {by["Big Hank the Anvil"]: 1}
+
+
+def test_a_kill_recorded_in_another_process_refreshes_the_open_dialog(
+    qtbot, open_main, demo_db, monkeypatch
+) -> None:
+    """Another BrikDesk (a real process) records a kill while the dialog is open: End battle
+    is refused, the dialog reads the battle again, says why and shows the unit fallen; ending
+    it then counts the kill."""
+    from tests.concurrency.workers import as_other_organizer
+
+    main = open_main(demo_db)
+    bid = cove(main)
+    shown: list[tuple[str, str, bool]] = []
+
+    def user(dialog: EndBattleDialog) -> int:
+        am = dialog.aftermath
+        row = {u.name: i for i, u in enumerate(am.units)}
+        magda = row["Gunner Magda"]
+        shown.append(
+            (
+                dialog.status_boxes[magda].currentText(),
+                dialog.notice.text() if dialog.notice.isVisibleTo(dialog) else "",
+                dialog.killer_boxes[magda].currentText(),
+            )
+        )
+        if len(shown) == 1:  # meanwhile, at the other table
+            units = {u.name: u.id for u in am.units}
+            as_other_organizer(
+                demo_db, "kill", bid, units["Gunner Magda"], units["Big Hank the Anvil"]
+            )
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(EndBattleDialog, "exec", user)
+    assert main.end_battle(bid)
+    assert shown[0] == ("Survived", "", "—")
+    status, notice, killer = shown[1]
+    assert status == "Fell" and killer == "Big Hank the Anvil (Tobias)"
+    assert notice.startswith(f"'{COVE}' was changed by someone else since the End battle dialog")
+    assert len(shown) == 2
+    pool = {u.name: u for a in main.nav.armies for u in main.services.roster.roster(a.id).units}
+    assert pool["Gunner Magda"].status == "dead"
+    assert pool["Big Hank the Anvil"].kills == 1
 
 
 def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch, tmp_path: Path) -> None:
@@ -68,14 +114,11 @@ def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch, tmp_
     assert panel.aftermath_bar.label.text() == "Only Tobias has units standing: is the battle over?"
     asked = []
 
-    def ask(cls, parent, services, battle_id):
-        dialog = EndBattleDialog(parent, services, battle_id)
+    def accept_at_once(dialog: EndBattleDialog) -> int:
         asked.append(dialog.aftermath)
-        result = dialog.battle_result()
-        dialog.deleteLater()
-        return result
+        return QDialog.DialogCode.Accepted
 
-    monkeypatch.setattr(EndBattleDialog, "ask", classmethod(ask))
+    monkeypatch.setattr(EndBattleDialog, "exec", accept_at_once)
     qtbot.mouseClick(panel.aftermath_bar.end_button, Qt.MouseButton.LeftButton)
     assert asked and asked[0].suggestion.winner == next(
         p.id for p in main.nav.players if p.name == "Tobias"
@@ -108,8 +151,8 @@ def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch, tmp_
     qtbot.waitUntil(lambda: panel.view.status == "finished")
     # The overview shows the standings.
     main.show_overview()
-    html = main.overview.toPlainText()
-    assert "Standings" in html and "Tobias" in html
+    qtbot.waitUntil(lambda: "Standings" in main.overview.toPlainText())  # read on a worker
+    assert "Tobias" in main.overview.toPlainText()
     # Campaign > History: the timeline, the charts (exported), the leaderboard.
     main.history_action.trigger()
     window = main.histories[main.campaign_id]
@@ -127,6 +170,11 @@ def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch, tmp_
         out = window.export_chart("kills", tmp_path / f"kills{suffix}", suffix)
         assert out is not None and out.stat().st_size > 1000
     assert (tmp_path / "kills.svg").read_text().lstrip().startswith("<?xml")
+    fifo = tmp_path / "pipe.png"  # never replaced by a file (brikdesk.files)
+    os.mkfifo(fifo)
+    assert window.export_chart("kills", fifo, ".png") is None
+    assert "it is a FIFO (named pipe), not a file" in window.banner.text()
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
     assert window.export_pdf(tmp_path / "campaign.pdf")
     qtbot.waitUntil(lambda: window.last_export is not None, timeout=20_000)
     assert window.last_export.read_bytes().startswith(b"%PDF")
@@ -143,3 +191,47 @@ def test_the_rules_reference_lists_the_readings_of_the_end_of_a_battle() -> None
     texts = {r.text for r in readings()}
     assert set(AFTER.values()) | set(HISTORY.values()) <= texts
     assert any("holds the field" in t for t in texts)
+
+
+def test_the_battle_menu_acts_on_the_battle_shown_or_says_what_to_choose(
+    open_main, demo_db, monkeypatch
+) -> None:
+    main = open_main(demo_db)
+    main.show_overview()
+    main.navigator.setCurrentItem(None)
+    assert main.current_battle() is None
+    assert main.end_current_battle() is False
+    assert main.banner.text() == "Open or select the battle to end."
+    assert main.print_current_battle_sheet() is False
+    assert main.banner.text() == "Open or select a battle to print its mustered units."
+    # From the menu: the battle shown, by its id (not the action's checked flag).
+    ended, printed = [], []
+    monkeypatch.setattr(main, "end_battle", lambda bid: ended.append(bid) or False)
+    monkeypatch.setattr(main.battle_sheet_printing, "preview", printed.append)
+    main.open_battle(cove(main))
+    main.end_battle_action.trigger()
+    main.battle_sheet_action.trigger()
+    assert ended == [cove(main)] and printed == [cove(main)]
+
+
+def test_the_history_buttons_ask_where_and_write_the_campaign_report(
+    qtbot, open_main, demo_db, monkeypatch, tmp_path: Path
+) -> None:
+    from ui.widgets.dialogs import FileChooser
+
+    main = open_main(demo_db)
+    window = main.open_history()
+    qtbot.waitUntil(lambda: window.history is not None and window.md_button.isEnabled())
+    monkeypatch.setattr(
+        FileChooser,
+        "save_path",
+        classmethod(
+            lambda cls, parent, title, f, suggested, suffix, **_kw: tmp_path / f"report{suffix}"
+        ),
+    )
+    qtbot.mouseClick(window.md_button, Qt.MouseButton.LeftButton)
+    assert "| Tobias |" in (tmp_path / "report.md").read_text()
+    qtbot.mouseClick(window.pdf_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.last_export is not None, timeout=20_000)
+    assert (tmp_path / "report.pdf").read_bytes().startswith(b"%PDF")
+    window.close()

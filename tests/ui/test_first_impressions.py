@@ -26,9 +26,9 @@ from ui.dialogs.open_failed import FailureKind, OpenFailedDialog, describe, fail
 from ui.dialogs.settings import Preferences, SettingsDialog, load_preferences, save_preferences
 from ui.models import roster as cols
 from ui.panels.start_dialog import StartBattleDialog
-from ui.settings import AppSettings
+from ui.settings import AppSettings, DiceMode
 from ui.widgets.print_options import load_report_choice, load_roster_choice
-from ui.windows.roster import ADD_COUNT_KEY, typical_unit
+from ui.windows.roster import ADD_COUNT_KEY, DEFAULT_ADD_COUNT, typical_unit
 from ui.windows.unit_dialogs import AddUnitsDialog
 
 # -- the toolbar keeps its geometry (convention 16) -------------------------------------------
@@ -100,7 +100,8 @@ def test_add_several_offers_the_most_common_type_its_equipment_and_the_last_coun
 
     monkeypatch.setattr(AddUnitsDialog, "ask", classmethod(ask))
     added = roster.add_copies()
-    assert offered[0] == ("minifig", 1, f"Same as {typical.name}")
+    assert offered[0][:2] == ("minifig", DEFAULT_ADD_COUNT)
+    assert offered[0][2].startswith(f"Same as {typical.name} (")
     assert len(added) == 4
     new = [r for r in _rows(main, army) if r.id in added]
     assert all(r.type_key == "minifig" and r.loadout == typical.loadout for r in new)
@@ -392,17 +393,17 @@ def test_settings_are_remembered_and_used(qtbot, settings: AppSettings) -> None:
     qtbot.addWidget(dialog)
     dialog.paper.setCurrentIndex(dialog.paper.findData("letter"))
     dialog.bw.setChecked(True)
-    dialog.dice.setCurrentIndex(dialog.dice.findData("typed"))
+    dialog.dice.setCurrentIndex(dialog.dice.findData(DiceMode.TYPED.value))
     dialog.table_font.setValue(200)
     dialog.edition.setCurrentIndex(dialog.edition.findData("2010"))
     save_preferences(settings, dialog.value())
     again = AppSettings.at(settings.qsettings.fileName())
-    assert load_preferences(again) == Preferences("letter", True, "typed", 200, "2010")
+    assert load_preferences(again) == Preferences("letter", True, DiceMode.TYPED, 200, "2010")
     # Used where they govern: the print dialogs, the new-campaign dialog.
     assert load_roster_choice(again).options.paper == "letter"
     assert load_roster_choice(again).options.black_and_white
     assert load_report_choice(again).black_and_white
-    assert again.dice_mode == "typed" and again.table_font_percent == 200
+    assert again.dice_mode is DiceMode.TYPED and again.table_font_percent == 200
     new = NewCampaignDialog(None, [], edition=again.new_campaign_edition)
     qtbot.addWidget(new)
     assert new.edition.currentData() == "2010"
@@ -418,7 +419,7 @@ def test_settings_from_the_edit_menu_reach_new_campaigns(
         "ask",
         classmethod(
             lambda cls, parent, s: (
-                save_preferences(s, Preferences("a4", False, "virtual", 150, "2005")) or True
+                save_preferences(s, Preferences("a4", False, DiceMode.VIRTUAL, 150, "2005")) or True
             )
         ),
     )
@@ -436,15 +437,17 @@ def test_settings_from_the_edit_menu_reach_new_campaigns(
 def test_unreadable_settings_fall_back_to_the_defaults(settings: AppSettings) -> None:
     settings.set("preferences/dice_mode", "loaded dice")
     settings.set("preferences/table_font_percent", "huge")
-    assert settings.dice_mode == "virtual"
+    assert settings.dice_mode is DiceMode.VIRTUAL
     assert settings.table_font_percent == 155
     settings.table_font_percent = 5000
     assert settings.table_font_percent == 300
 
 
-@pytest.mark.parametrize(("mode", "focus"), [("virtual", "roll_button"), ("typed", "edit")])
+@pytest.mark.parametrize(
+    ("mode", "focus"), [(DiceMode.VIRTUAL, "roll_button"), (DiceMode.TYPED, "edit")]
+)
 def test_the_dice_setting_decides_what_the_wizard_offers_first(
-    qtbot, tmp_path: Path, mode: str, focus: str
+    qtbot, tmp_path: Path, mode: DiceMode, focus: str
 ) -> None:
     from PySide6.QtGui import QUndoStack
     from PySide6.QtWidgets import QWizard

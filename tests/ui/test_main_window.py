@@ -32,6 +32,8 @@ from ui.dialogs.campaign import (
     PlayerDialog,
     PlayerInput,
 )
+from ui.dialogs.confirm_delete import ConfirmDelete
+from ui.dialogs.edition_change import EditionChangeDialog
 from ui.dialogs.rules_reference import modifier_rows
 from ui.widgets.dialogs import FileChooser, TextPrompt
 from ui.windows.navigator import ARMY, BATTLE, PLAYER
@@ -100,6 +102,7 @@ def test_players_and_armies_from_the_navigator(open_main, demo_db, monkeypatch):
     assert next(a for a in main.nav.armies if a.id == army_id).budget is None
 
     main.navigator.select(PLAYER, player_id)
+    patch_ask(monkeypatch, ConfirmDelete, True)
     assert main.delete_selected()
     assert main.navigator.find_entry(PLAYER, player_id) is None
     assert main.navigator.find_entry(ARMY, army_id) is None
@@ -306,6 +309,7 @@ def test_table_models_pass_the_model_tester(open_main, demo_db, qtmodeltester, k
 def test_delete_key_acts_on_the_navigator_only(open_main, demo_db, qtbot, monkeypatch):
     main = open_main(demo_db)
     patch_ask(monkeypatch, PlayerDialog, PlayerInput("Zed", "#17a589", ""))
+    patch_ask(monkeypatch, ConfirmDelete, True)
     player_id = main.add_player()
     main.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is main)
@@ -332,7 +336,16 @@ def test_campaign_settings_are_edited_with_undo(open_main, demo_db, monkeypatch)
         "ask",
         classmethod(lambda cls, parent, c, taken: calls.append((c, taken)) or patch),
     )
+    previews = []
+    monkeypatch.setattr(
+        EditionChangeDialog,
+        "ask",
+        classmethod(lambda cls, parent, p: previews.append(p) or (p.types, p.items)),
+    )
     main.settings_action.trigger()
+    # The edition change was previewed first: the demo's 2020 specialists 2010 lacks.
+    [preview] = previews
+    assert (preview.old, preview.new) == ("2020", "2010")
     assert calls[0][0] == campaign and campaign.name in calls[0][1]
     assert main.windowTitle() == "Baseplate Valley, Season 2: BrikDesk"
     assert main.edition_label.text() == "Rules: BrikWars 2010"
@@ -373,6 +386,7 @@ def test_delete_the_campaign_with_undo(open_main, demo_db, monkeypatch):
     )
     second = main.new_campaign()
     assert "a short one" in main.overview.toPlainText()
+    patch_ask(monkeypatch, ConfirmDelete, True)
     assert main.delete_campaign()
     assert main.campaign_id == demo  # the other campaign is shown
     assert "Ctrl+Z" in main.statusBar().currentMessage()

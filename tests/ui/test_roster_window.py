@@ -262,7 +262,10 @@ def test_roster_follows_catalog_edits(open_main, demo_db):
     assert roster.roster.total == total
 
 
-def test_roster_window_of_a_deleted_army_closes(open_main, demo_db, qtbot):
+def test_roster_window_of_a_deleted_army_closes(open_main, demo_db, qtbot, monkeypatch):
+    from ui.dialogs.confirm_delete import ConfirmDelete
+
+    monkeypatch.setattr(ConfirmDelete, "ask", classmethod(lambda c, *a: True))
     main = open_main(demo_db)
     army_id = main.navigator.entries("army")[0][0]
     roster = main.open_roster(army_id)

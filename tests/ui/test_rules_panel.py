@@ -18,7 +18,7 @@ from ui.panels import BattlePanel, rules_commands
 from ui.panels.battle_model import ACTION, STATUS
 from ui.panels.long_action import LongActionDialog, LongActionRequest
 from ui.panels.overrule_box import Choice, OverruleBox
-from ui.panels.pickers import UnitPicker
+from ui.panels.pickers import OutcomeAsker, UnitPicker
 from ui.panels.who_first import WhoFirstDialog
 
 
@@ -387,8 +387,9 @@ def test_a_response_strike_at_a_minifig_moving_past_can_be_marked_passing_by(
         ),
     )
     monkeypatch.setattr(UnitPicker, "ask", classmethod(lambda cls, *a: red))
+    monkeypatch.setattr(OutcomeAsker, "ask", classmethod(lambda cls, *a: "missed"))
     fight = entry(unit_menu(panel, blue), "Close Combat attack in response").menu()
-    entry(entry(fight, "Strike").menu(), "Pick the target").trigger()
+    entry(entry(fight, "Strike").menu(), "Resolved at the table").trigger()
     assert shown == [
         (
             [
@@ -401,4 +402,6 @@ def test_a_response_strike_at_a_minifig_moving_past_can_be_marked_passing_by(
     # Recorded as passing by: Red Knight is not locked in Close Combat, and no overrule.
     assert not panel.view.state.unit(red).close_combat
     assert not any(e.kind == "warning_overruled" for e in panel.view.standing_events)
-    assert log_lines(panel)[0] == "Blue Knight (Blue) responds: Strikes Red Knight (Red)"
+    assert log_lines(panel)[0] == (
+        "Blue Knight (Blue) responds: Strikes Red Knight (Red) — resolved at the table: missed"
+    )

@@ -807,3 +807,35 @@ class TestExplained:
         assert w.testAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         ctx = context_from_view(battle.view())
         assert {f.name for f in ctx.fighters} >= {"Friar Tuck", "Guard Bert"}
+
+
+def test_each_attackers_range_is_checked_at_its_field_before_next(qtbot, open_wizard, battle):
+    """5.1 Combined Attacks: each attacker makes its own attack at its own distance. The
+    Range page's Next waits for every attacker's distance, and says which one is missing at
+    that attacker's field (it used to go on with the second distance blank, to a page with no
+    dice and a disabled Next)."""
+    w = open_wizard("Friar Tuck")  # his grenade, and Will Scarlet's sword thrown with it
+    choose_target(w, battle.ids["Guy of Gisbourne"])
+    joiners = page(w, 0).joiners
+    rows = {
+        joiners.item(i).data(Qt.ItemDataRole.UserRole): joiners.item(i)
+        for i in range(joiners.count())
+        if joiners.item(i).flags() & Qt.ItemFlag.ItemIsEnabled
+    }
+    assert rows, "nobody can join Friar Tuck's throw"
+    uid, row = next(iter(rows.items()))
+    row.setCheckState(Qt.CheckState.Checked)
+    assert [j.unit_id for j in w.draft.joiners] == [uid]
+    next_page(qtbot, w)
+    p2 = page(w, 1)
+    qtbot.keyClicks(p2.distance, "6")
+    button = w.button(QWizard.WizardButton.NextButton)
+    problem = p2.joiner_problems[uid]
+    assert not button.isEnabled()
+    assert problem.isVisible() and "measure its distance" in problem.text()
+    name = battle.view().setup.unit(uid).name
+    assert p2.problem.text() == f"{name}: measure its distance"
+    qtbot.keyClicks(p2.joiner_edits[uid], "5")
+    assert button.isEnabled() and not problem.isVisible() and not p2.problem.isVisible()
+    next_page(qtbot, w)
+    assert page(w, 2).dice.need is not None  # the Action Roll has its dice to roll

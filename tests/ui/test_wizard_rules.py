@@ -78,38 +78,53 @@ class TestPassingBy:
 
 
 class TestRuleWarnings:
-    def test_a_warning_stops_finish_until_overruled_and_the_log_says_so(self, qtbot, battle):
-        """4.1: a response Strike on a minifig "moving within Close Combat striking
-        distance" -- unmarked, the tracker's rule_warnings asks the organizer whether he is
-        passing by; Finish waits; "Overrule and record" records it, noted in the log."""
+    def test_a_legal_response_strike_needs_no_overrule(self, qtbot, battle):
+        """4.3: "other players' units with unspent Actions can use them in response to the
+        active player's offensive behavior." Guy's held Action, a Strike at Will: the 4.1
+        question (is Will passing by?) is the Attack page's box, left unticked: Finish
+        records at once, no overrule, and the two are in Close Combat."""
         w = _wizard(qtbot, battle, "Guy of Gisbourne")
-        choose_target(w, battle.ids["Will Scarlet"])
+        will = battle.ids["Will Scarlet"]
+        choose_target(w, will)
+        assert page(w, 0).passing_by.isVisible() and not w.draft.passing_by
         _to_result(qtbot, w, "2", "1")
         p5 = page(w, 4)
+        assert not p5.warnings_box.isVisible()
+        finish(qtbot, w)
+        events = attack_events(battle)
+        assert len(events) == 1 and "overruled" not in events[0].event.details
+        assert "organizer overruled" not in w.undo_stack_for_test.undoText()
+        assert will in battle.view().state.unit(battle.ids["Guy of Gisbourne"]).close_combat
+
+    def test_a_warning_names_its_rule_and_stops_finish_until_overruled(self, qtbot, battle):
+        """5.4 Momentum: a Collision needs a run of 4" straight at the target. Little John
+        collides with Guard Alan with no MOM ticked: the warning names its rule; Finish
+        waits; "Overrule and record" records it, noted in the log."""
+        w = _wizard(qtbot, battle, "Little John")
+        choose_target(w, battle.ids["Guard Alan"])
+        page(w, 0).kind.choose(AttackKind.COLLISION)
+        next_page(qtbot, w)
+        assert not page(w, 1).mom.isChecked()
+        next_page(qtbot, w)
+        next_page(qtbot, w)
+        p4 = page(w, 3)
+        for _ in range(4):  # the Collision's dice, whatever they are: 1s
+            if p4.dice.need is None:
+                break
+            type_faces(qtbot, w, 3, "1")
+        next_page(qtbot, w)
+        p5 = page(w, 4)
         assert p5.warnings_box.isVisible()
-        assert "mark the attack 'passing by'" in p5.warnings.text()
-        assert "(4.1 Movement)" in p5.warnings.text()
+        assert "(5.4 Momentum)" in p5.warnings.text()
         assert not w.button(QWizard.WizardButton.FinishButton).isEnabled()
         assert attack_events(battle) == []
         qtbot.mouseClick(p5.overrule, Qt.MouseButton.LeftButton)
         events = attack_events(battle)
         assert len(events) == 1
         assert "rule warning overruled by the organizer" in events[0].text
-        assert "passing by" in events[0].event.details["overruled"][0]
+        assert "MOM" in events[0].event.details["overruled"][0]
         assert "organizer overruled" in w.undo_stack_for_test.undoText()
         assert not w.isVisible()
-
-    def test_going_back_and_marking_it_clears_the_warning(self, qtbot, battle):
-        w = _wizard(qtbot, battle, "Guy of Gisbourne")
-        choose_target(w, battle.ids["Will Scarlet"])
-        _to_result(qtbot, w, "2", "1")
-        assert page(w, 4).warnings_box.isVisible()
-        for _ in range(4):
-            w.back()
-        page(w, 0).passing_by.setChecked(True)
-        _to_result(qtbot, w, "2", "1")
-        assert not page(w, 4).warnings_box.isVisible()
-        assert w.button(QWizard.WizardButton.FinishButton).isEnabled()
 
 
 class TestEdition:

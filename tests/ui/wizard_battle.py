@@ -50,8 +50,10 @@ def services_for(db: Database) -> Services:
 
 
 def make_battle(
-    path: Path, *, names: tuple[str, ...] = tuple(UNITS), edition: str = "2020"
+    path: Path, *, names: tuple[str, ...] = tuple(UNITS), edition: str = "2020", crowd: int = 0
 ) -> WizardBattle:
+    """The battle of ``names``; ``crowd`` plain minifigs more on each side (the benchmark's
+    500-unit battle)."""
     db = open_database(f"sqlite:///{path}")
     services = services_for(db)
     campaign = services.campaigns.create_campaign("Sherwood", edition=edition).value
@@ -73,6 +75,8 @@ def make_battle(
             armies[side].id, type_key, name=name, loadout=Loadout(hands)
         ).value[0]
         picked[side].append(uid)
+    for side in picked if crowd else ():
+        picked[side] += services.roster.add_units(armies[side].id, "minifig", crowd).value
     view = services.tracker.begin(
         campaign.id,
         "Ambush in Sherwood",

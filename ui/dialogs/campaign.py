@@ -177,13 +177,19 @@ class CampaignSettingsDialog(_CampaignForm):
             notes.append(
                 f"The catalog will hold the BrikWars {self.edition.currentData()} "
                 "weapons, unit types and costs; the campaign's house rules and custom "
-                "entries stay, and every army's costs and warnings are worked out "
-                "again."
+                "entries stay. Saving first shows every unit type and item it lacks (you "
+                "choose what each becomes) and each army's cost before and after."
             )
         if self.cost_system.currentData() != self.campaign.cost_system:
             notes.append(f"Costs and budgets will be shown in {self.cost_system.currentData()}.")
         self.edition_note.setText(" ".join(notes))
         self.edition_note.setVisible(bool(notes))
+        # The note's row grows the form: the dialog grows with it, so nothing is drawn over
+        # the Notes box below.
+        layout = self.layout()
+        if layout is not None:
+            layout.activate()
+        self.resize(self.width(), max(self.height(), self.sizeHint().height()))
 
     def value(self) -> CampaignPatch:
         c = self.campaign

@@ -32,13 +32,15 @@ from PySide6.QtWidgets import (
 
 from brikdesk.domain.aftermath import FATE_STATUSES, BattleResult, UnitFate
 from brikdesk.domain.ids import BattleId, BattleUnitId
-from brikdesk.errors import StorageError, UserError
+from brikdesk.domain.statuses import UnitStatus
 from brikdesk.services import Services
-from brikdesk.services.aftermath import Aftermath, AftermathUnit
+from brikdesk.services.aftermath import Aftermath, AftermathUnit, PromotionPreview
+from ui.wheel import guard_wheel
+from ui.workers import start_job
 
 COLUMNS = ("Unit", "Player", "Status", "Killed by", "Kills", "At the end", "Promote to")
 UNIT, PLAYER, STATUS, KILLED_BY, KILLS, END, PROMOTE = range(len(COLUMNS))
-STATUS_TEXT = {"alive": "Survived", "wounded": "Wounded", "dead": "Fell"}
+STATUS_TEXT = {UnitStatus.ALIVE: "Survived", UnitStatus.WOUNDED: "Wounded", UnitStatus.DEAD: "Fell"}
 
 
 class KillerBox(QComboBox):
@@ -102,6 +104,7 @@ class EndBattleDialog(QDialog):
         am = self.aftermath
         self.setWindowTitle(f"End battle: {am.name}")
         self._winner_touched = False
+        self._previews_wanted = self.previews_shown = 0
         layout = QVBoxLayout(self)
         intro = QLabel(
             "What the log says happened to each unit. Change anything the players "
@@ -111,7 +114,15 @@ class EndBattleDialog(QDialog):
         )
         intro.setWordWrap(True)
         layout.addWidget(intro)
-        self.table = QTableWidget(len(am.units), len(COLUMNS), self)
+        self.notice = QLabel(self)
+        self.notice.setObjectName("staleNotice")
+        self.notice.setWordWrap(True)
+        self.notice.setStyleSheet(
+            "background: #fdecea; color: #8a1c12; border: 1px solid #e6a19a; padding: 4px;"
+        )
+        self.notice.hide()
+        layout.addWidget(self.notice)
+        self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setObjectName("fatesTable")
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.verticalHeader().hide()
@@ -120,49 +131,7 @@ class EndBattleDialog(QDialog):
         self.status_boxes: list[QComboBox] = []
         self.killer_boxes: list[KillerBox] = []
         self.promote_boxes: list[QComboBox] = []
-        fates = {f.unit: f for f in am.proposal.fates}
-        for row, u in enumerate(am.units):
-            f = fates[u.id]
-            name = QTableWidgetItem(u.name)
-            name.setData(Qt.ItemDataRole.UserRole, u.id)
-            name.setToolTip(
-                f"{u.type_name}, {u.cost} {am.cost_unit}" + (f" ({u.army})" if u.army else "")
-            )
-            self.table.setItem(row, UNIT, name)
-            player = QTableWidgetItem(u.player_name)
-            colour = next((p.colour for p in am.players if p.id == u.player_id), "")
-            if QColor(colour).isValid():
-                player.setForeground(QColor(colour))
-            self.table.setItem(row, PLAYER, player)
-            status = QComboBox(self.table)
-            status.setObjectName(f"status{u.id}")
-            for s in FATE_STATUSES:
-                status.addItem(STATUS_TEXT[s], s)
-            status.setCurrentIndex(FATE_STATUSES.index(f.status))
-            status.currentIndexChanged.connect(self._changed)
-            self.table.setCellWidget(row, STATUS, status)
-            self.status_boxes.append(status)
-            killer = KillerBox(self.table, am, u.id, f.killed_by)
-            killer.setObjectName(f"killer{u.id}")
-            killer.currentIndexChanged.connect(self._changed)
-            self.table.setCellWidget(row, KILLED_BY, killer)
-            self.killer_boxes.append(killer)
-            self.table.setItem(row, KILLS, QTableWidgetItem("0"))
-            end = ", ".join(
-                x for x, on in (("Disrupted", f.disrupted), ("off the table", f.out)) if on
-            )
-            self.table.setItem(row, END, QTableWidgetItem(end or "-"))
-            promote = QComboBox(self.table)
-            promote.setObjectName(f"promote{u.id}")
-            promote.addItem("—", None)
-            for t in am.unit_types:
-                if t.key != u.type_key:
-                    cost = "-" if t.cost is None else f"{t.cost} {am.cost_unit}"
-                    promote.addItem(f"{t.name} ({cost})", t.key)
-            promote.setEnabled(u.campaign_unit_id is not None)
-            promote.currentIndexChanged.connect(self._changed)
-            self.table.setCellWidget(row, PROMOTE, promote)
-            self.promote_boxes.append(promote)
+        self._fill_rows()
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(UNIT, QHeaderView.ResizeMode.Stretch)
@@ -200,10 +169,78 @@ class EndBattleDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self.resize(960, 620)
+        guard_wheel(self)
         self._changed()
         if self.status_boxes:
             self.table.setCurrentCell(0, STATUS)
             self.status_boxes[0].setFocus()  # open ready to type (convention 16)
+
+    def _fill_rows(self) -> None:
+        """One row per mustered unit, from ``self.aftermath`` (again after a refresh)."""
+        am = self.aftermath
+        self.table.clearContents()
+        self.table.setRowCount(len(am.units))
+        self.status_boxes, self.killer_boxes, self.promote_boxes = [], [], []
+        fates = {f.unit: f for f in am.proposal.fates}
+        for row, u in enumerate(am.units):
+            f = fates[u.id]
+            name = QTableWidgetItem(u.name)
+            name.setData(Qt.ItemDataRole.UserRole, u.id)
+            name.setToolTip(
+                f"{u.type_name}, {u.cost} {am.cost_unit}" + (f" ({u.army})" if u.army else "")
+            )
+            self.table.setItem(row, UNIT, name)
+            player = QTableWidgetItem(u.player_name)
+            colour = next((p.colour for p in am.players if p.id == u.player_id), "")
+            if QColor(colour).isValid():
+                player.setForeground(QColor(colour))
+            self.table.setItem(row, PLAYER, player)
+            status = QComboBox(self.table)
+            status.setObjectName(f"status{u.id}")
+            for s in FATE_STATUSES:
+                status.addItem(STATUS_TEXT[s], s.value)
+            status.setCurrentIndex(FATE_STATUSES.index(f.status))
+            status.currentIndexChanged.connect(self._changed)
+            self.table.setCellWidget(row, STATUS, status)
+            self.status_boxes.append(status)
+            killer = KillerBox(self.table, am, u.id, f.killed_by)
+            killer.setObjectName(f"killer{u.id}")
+            killer.currentIndexChanged.connect(self._changed)
+            self.table.setCellWidget(row, KILLED_BY, killer)
+            self.killer_boxes.append(killer)
+            self.table.setItem(row, KILLS, QTableWidgetItem("0"))
+            end = ", ".join(
+                x for x, on in (("Disrupted", f.disrupted), ("off the table", f.out)) if on
+            )
+            self.table.setItem(row, END, QTableWidgetItem(end or "-"))
+            promote = QComboBox(self.table)
+            promote.setObjectName(f"promote{u.id}")
+            promote.addItem("—", None)
+            for t in am.unit_types:
+                if t.key != u.type_key:
+                    cost = "-" if t.cost is None else f"{t.cost} {am.cost_unit}"
+                    promote.addItem(f"{t.name} ({cost})", t.key)
+            promote.setEnabled(u.campaign_unit_id is not None)
+            promote.currentIndexChanged.connect(self._changed)
+            self.table.setCellWidget(row, PROMOTE, promote)
+            self.promote_boxes.append(promote)
+
+    def refresh(self, reason: str) -> None:
+        """Read the battle again (someone else changed it since the dialog opened) and say
+        why at the top; the winner chosen by hand and the notes are kept."""
+        winner = self.winner.currentData()
+        self.aftermath = self.services.aftermath.aftermath(self.battle_id)
+        self._fill_rows()
+        self.winner.blockSignals(True)
+        self.winner.clear()
+        self.winner.addItem("Draw", None)
+        for p in self.aftermath.players:
+            self.winner.addItem(p.name, p.id)
+        self.winner.setCurrentIndex(max(0, self.winner.findData(winner)))
+        self.winner.blockSignals(False)
+        self.notice.setText(reason)
+        self.notice.show()
+        self._changed()
 
     # -- the draft ------------------------------------------------------------------------
 
@@ -211,9 +248,10 @@ class EndBattleDialog(QDialog):
         out = []
         proposal = {f.unit: f for f in self.aftermath.proposal.fates}
         for row, u in enumerate(self.aftermath.units):
-            status = self.status_boxes[row].currentData()
-            killer = self.killer_boxes[row].currentData() if status == "dead" else None
-            promote = self.promote_boxes[row].currentData() if status != "dead" else None
+            status = UnitStatus(self.status_boxes[row].currentData())
+            fell = status is UnitStatus.DEAD
+            killer = self.killer_boxes[row].currentData() if fell else None
+            promote = self.promote_boxes[row].currentData() if not fell else None
             out.append(replace(proposal[u.id], status=status, killed_by=killer, promote_to=promote))
         return tuple(out)
 
@@ -222,7 +260,7 @@ class EndBattleDialog(QDialog):
         return BattleResult(self.fates(), self.winner.currentData(), self.notes.toPlainText())
 
     def set_fate(
-        self, unit_id: BattleUnitId, status: str, killed_by: BattleUnitId | None = None
+        self, unit_id: BattleUnitId, status: UnitStatus, killed_by: BattleUnitId | None = None
     ) -> None:
         """Overrule the log for one unit (what a user does with the row's boxes)."""
         row = [u.id for u in self.aftermath.units].index(unit_id)
@@ -251,27 +289,34 @@ class EndBattleDialog(QDialog):
         if not self._winner_touched:
             self.winner.setCurrentIndex(max(0, self.winner.findData(suggestion.winner)))
         promotions = {f.unit: f.promote_to for f in fates if f.promote_to}
+        self._previews_wanted += 1
         if not promotions:
             self.promotions.setText("none (pick a unit type in a survivor's row)")
+            self.promotions.setStyleSheet("")
             return
-        try:
-            previews = self.services.aftermath.promotion_preview(self.battle_id, promotions)
-        except (UserError, StorageError) as exc:
-            self.promotions.setText(str(exc))
+        # Read on a worker (it reads whole armies); only the newest answer is shown.
+        wanted, services, battle_id = self._previews_wanted, self.services, self.battle_id
+        self.promotions.setText("Working out the new army totals…")
+        start_job(
+            self,
+            lambda _progress: services.aftermath.promotion_preview(battle_id, promotions),
+            on_done=lambda previews: self._show_previews(wanted, previews),
+            on_error=lambda exc, _trace: self._show_previews(wanted, exc),
+        )
+
+    def _show_previews(
+        self, wanted: int, previews: tuple[PromotionPreview, ...] | BaseException
+    ) -> None:
+        if wanted != self._previews_wanted:
+            return
+        self.previews_shown = wanted
+        if isinstance(previews, BaseException):
+            self.promotions.setText(str(previews))
             return
         self.promotions.setText("\n".join(p.text for p in previews))
         over = any(p.over_by for p in previews)
         self.promotions.setStyleSheet("color: #a04000;" if over else "")
 
-    @classmethod
-    def ask(
-        cls, parent: QWidget | None, services: Services, battle_id: BattleId
-    ) -> BattleResult | None:
-        """Show the dialog (modal); the organizer's result, or None if cancelled."""
-        dialog = cls(parent, services, battle_id)
-        try:
-            if dialog.exec() != QDialog.DialogCode.Accepted:
-                return None
-            return dialog.battle_result()
-        finally:
-            dialog.deleteLater()
+    def previews_ready(self) -> bool:
+        """Whether the promotion preview shows the newest choice (tests wait for it)."""
+        return self.previews_shown == self._previews_wanted

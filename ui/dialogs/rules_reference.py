@@ -12,13 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QLineEdit,
     QTextBrowser,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -40,6 +37,7 @@ from brikdesk.domain import battle as battle_rules
 from brikdesk.domain.battle import busy as battle_busy
 from brikdesk.domain.battle import first as first_to_act
 from brikdesk.domain.battle import warnings as battle_warnings
+from ui.widgets.dialogs import lay_out_reader
 
 
 @dataclass(frozen=True)
@@ -190,21 +188,15 @@ class RulesReferenceDialog(QDialog):
         self.setObjectName("rulesReference")
         self.setWindowTitle("Rules reference")
         self.setWindowFlag(Qt.WindowType.WindowContextHelpButtonHint, False)
-        layout = QVBoxLayout(self)
         self.filter = QLineEdit(self)
         self.filter.setObjectName("rulesFilter")
         self.filter.setPlaceholderText("Filter: a word or a section, e.g. Parry or 5.1")
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self._refresh)
-        layout.addWidget(self.filter)
         self.text = QTextBrowser(self)
         self.text.setObjectName("rulesText")
         self.text.setOpenLinks(False)
-        layout.addWidget(self.text, 1)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        buttons.rejected.connect(self.close)
-        layout.addWidget(buttons)
-        QShortcut(QKeySequence(QKeySequence.StandardKey.Find), self, self.filter.setFocus)
+        lay_out_reader(self, self.filter, self.text)
         self.resize(760, 640)
         self._refresh()
 

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox, QWidget
 
 from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
-from ui.settings import DICE_MODES, MAX_TABLE_FONT, MIN_TABLE_FONT, AppSettings
+from ui.settings import MAX_TABLE_FONT, MIN_TABLE_FONT, AppSettings, DiceMode
 from ui.widgets.dialogs import FormDialog, answer_of
 from ui.widgets.print_options import KEY_BW, KEY_PAPER, PAPER_NAMES, default_paper
 
 DICE_TEXT = {
-    "virtual": "Virtual dice: BrikDesk rolls",
-    "typed": "Typed in: the faces rolled at the table",
+    DiceMode.VIRTUAL: "Virtual dice: BrikDesk rolls",
+    DiceMode.TYPED: "Typed in: the faces rolled at the table",
 }
 
 
@@ -29,7 +29,7 @@ DICE_TEXT = {
 class Preferences:
     paper: str
     black_and_white: bool
-    dice_mode: str
+    dice_mode: DiceMode
     table_font_percent: int
     edition: str
 
@@ -81,9 +81,9 @@ class SettingsDialog(FormDialog):
         self.form.addRow("", self.bw)
         self.dice = QComboBox(self)
         self.dice.setObjectName("diceMode")
-        for mode in DICE_MODES:
-            self.dice.addItem(DICE_TEXT[mode], mode)
-        self.dice.setCurrentIndex(max(0, self.dice.findData(prefs.dice_mode)))
+        for mode in DiceMode:
+            self.dice.addItem(DICE_TEXT[mode], mode.value)
+        self.dice.setCurrentIndex(max(0, self.dice.findData(prefs.dice_mode.value)))
         self.dice.setToolTip(
             "What the combat wizard's dice cards offer first; either can always be used"
         )
@@ -110,7 +110,7 @@ class SettingsDialog(FormDialog):
         return Preferences(
             self.paper.currentData(),
             self.bw.isChecked(),
-            self.dice.currentData(),
+            DiceMode(self.dice.currentData()),
             self.table_font.value(),
             self.edition.currentData(),
         )

@@ -39,6 +39,7 @@ from brikdesk.services import Services
 from brikdesk.share import Shared
 from brikdesk.share.network import lan_address
 from ui.settings import AppSettings
+from ui.wheel import guard_wheel
 from ui.workers import start_job
 
 if TYPE_CHECKING:  # the server (uvicorn, Starlette) is loaded when sharing starts
@@ -323,6 +324,7 @@ class ShareDialog(QDialog):
         layout.addWidget(self.status)
         layout.addWidget(self.remember_box)
         layout.addWidget(buttons)
+        guard_wheel(self)
 
         self.interface.setFocus()
         self._timer = QTimer(self)

@@ -15,7 +15,7 @@ import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
@@ -35,7 +35,7 @@ from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.domain.rolling import BennyUse, DiceSource, RandomDice
 from brikdesk.errors import StorageError, UserError
 from ui.bus import Bus
-from ui.screen import fit_to_screen
+from ui.screen import fit_to_screen, grow_to_fit
 from ui.undo import perform
 from ui.widgets.dialogs import FormDialog
 from ui.wizard.widgets import STYLE, BennyChooser, DiceEntry, label, set_problem, show_readings
@@ -105,8 +105,11 @@ class SprintDialog(FormDialog):
         outer = self.layout()
         if isinstance(outer, QVBoxLayout):  # the rows at the top, the buttons at the bottom
             outer.insertStretch(outer.indexOf(self.buttons), 1)
-        fit_to_screen(self, 980, 700)  # room for the Benny and the runaway warning
         self.refresh()
+        # Sized to what it shows (one die, a line or two), wide enough for the Benny's
+        # choices and the runaway warning when they come; it grows with them.
+        self.setMinimumWidth(min(760, self.sizeHint().width()))
+        fit_to_screen(self)
         self.entry.edit.setFocus()
 
     def _row(self, widget: W, name: str) -> W:
@@ -174,6 +177,14 @@ class SprintDialog(FormDialog):
         self.set_problem(self._problem(stage))
         if stage.pending:
             self.benny.setFocus()
+        elif stage.complete and self.ok_button.isEnabled() and self.entry.edit.isHidden():
+            focus = self.focusWidget()
+            if focus is None or focus in (self.entry.edit, self.benny) or not focus.isVisible():
+                self.ok_button.setFocus()  # the dice are in: Enter records
+        QTimer.singleShot(0, self, self._grow)
+
+    def _grow(self) -> None:
+        grow_to_fit(self)
 
     def _problem(self, stage: SprintStage) -> str | None:
         rules = sprint_problem(self.draft, self.ctx)

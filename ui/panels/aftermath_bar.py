@@ -14,6 +14,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from brikdesk.domain.ids import BattleId
+from brikdesk.domain.statuses import BattleStatus
 from brikdesk.services.tracker import BattleView
 
 
@@ -54,7 +55,7 @@ class AftermathBar(QFrame):
 
     def show_view(self, view: BattleView) -> None:
         self.battle_id = view.id
-        if view.status == "finished":
+        if view.status is BattleStatus.FINISHED:
             result_text = self.result_text(view.id) if self.result_text else ""
             self.label.setText(
                 f"This battle is finished{result_text}; it is read-only "

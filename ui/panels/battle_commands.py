@@ -35,6 +35,7 @@ from brikdesk.domain.battle import (
     spend_action,
 )
 from brikdesk.domain.ids import BattleId, BattleUnitId
+from brikdesk.domain.statuses import BattleStatus
 from brikdesk.errors import ConflictError, StorageError, UserError
 from brikdesk.services import Services
 from brikdesk.services.changes import Done
@@ -126,7 +127,7 @@ class BattleCommands(QObject):
         """End the active player's turn; the strip says what changed."""
         view = self.host.view
         if view is None or not view.in_progress:
-            if view is not None and view.status == "planned":
+            if view is not None and view.status is BattleStatus.PLANNED:
                 self.host.show_error("Start the battle first: set the turn order.")
             return False
         tracker, battle_id = self.host.services.tracker, self.host.battle_id
@@ -174,7 +175,7 @@ class BattleCommands(QObject):
 
     def start_battle(self) -> bool:
         view = self.host.view
-        if view is None or view.status != "planned":
+        if view is None or view.status is not BattleStatus.PLANNED:
             return False
         order = OrderDialog.ask(
             self.widget, view.name, [PlayerChoice(p.id, p.name, p.colour) for p in view.players]
@@ -223,14 +224,22 @@ class BattleCommands(QObject):
         target: BattleUnitId,
         maneuver: Maneuver = Maneuver.STRIKE,
         hands: int = 1,
+        *,
+        outcome: str = "",
     ) -> bool:
-        """A Close Combat attack: off its owner's turn, a response (4.3)."""
-        if self.host.view is None:
+        """A Close Combat attack: off its owner's turn, a response (4.3). With an ``outcome``
+        the players resolved it at the table with their own dice; the log says so."""
+        view = self.host.view
+        if view is None:
             return False
         self.host.select_unit(unit_id)
-        response = not is_own_turn(self.host.view.state, unit_id)
+        response = not is_own_turn(view.state, unit_id)
         return self.record(
-            [CloseCombatAttack(unit_id, target, maneuver, hands, as_response=response)]
+            [
+                CloseCombatAttack(
+                    unit_id, target, maneuver, hands, as_response=response, outcome=outcome
+                )
+            ]
         )
 
     def use_counter(

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSize, Qt, QTimer
-from PySide6.QtGui import QColor, QFont, QGlyphRun, QPainter, QPaintEvent, QTextLayout
+from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt, QTimer
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QFrame,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from brikdesk.domain.statuses import BattleStatus
 from brikdesk.services.tracker import BattleView
 from ui.panels.theme import TABLE, Theme, muted, readable_on, scaled
 from ui.tooltips import set_tooltip
@@ -53,8 +54,8 @@ class FixedWidths(QObject):
         self.floors: dict[QLabel | QAbstractButton, int] = {}  # each one's own least height
         self.room: dict[QLabel | QAbstractButton, QSize] = {}  # more than the style gives
 
-    def keep(self, widget: QLabel | QAbstractButton, texts: Sequence[str]) -> None:
-        """Keep ``widget`` as wide as the widest of ``texts`` (with its room, if it has one)."""
+    def set_texts(self, widget: QLabel | QAbstractButton, texts: Sequence[str]) -> None:
+        """Make ``widget`` as wide as the widest of ``texts`` (with its room, if it has one)."""
         new = widget not in self.texts
         if new or self.texts[widget] != tuple(texts):
             self.texts[widget] = tuple(texts)
@@ -111,8 +112,6 @@ class TurnBadge(QWidget):
         self._ink = QColor("#000000")
         self._texts: tuple[str, ...] = ()
         self._shown: tuple[str, str] = ("", "")  # the text and band last asked for
-        #: Every player's turn laid out once: its glyphs, advance and height.
-        self._laid: dict[str, tuple[list[QGlyphRun], float, float]] = {}
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
 
     def text(self) -> str:
@@ -145,28 +144,8 @@ class TurnBadge(QWidget):
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.FontChange:
-            self._laid = {}
             self.updateGeometry()
         super().changeEvent(event)
-
-    def _laid_out(self, text: str, font: QFont) -> tuple[list[QGlyphRun], float, float]:
-        """``text`` as one line in ``font``: its glyphs (shaped once), advance and height."""
-        laid = self._laid.get(text)
-        if laid is None:
-            layout = QTextLayout(text, font)
-            layout.beginLayout()
-            line = layout.createLine()
-            line.setPosition(QPointF(0, 0))
-            layout.endLayout()
-            if len(self._laid) >= 16:
-                self._laid.clear()
-            # The line's own height, as drawText centres it (QTextLine.height rounds it up).
-            laid = self._laid[text] = (
-                layout.glyphRuns(),
-                line.horizontalAdvance(),
-                line.ascent() + line.descent(),
-            )
-        return laid
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
@@ -176,18 +155,13 @@ class TurnBadge(QWidget):
         rect = self.rect()
         painter.drawRoundedRect(QRectF(rect), self.RADIUS, self.RADIUS)
         painter.setPen(self._ink)
-        font = self.font()
-        painter.setFont(font)
-        # Centred as QPainter.drawText centres one line, from the text laid out once.
-        runs, advance, height = self._laid_out(self._text, font)
-        at = QPointF((rect.width() - advance) / 2, (rect.height() - height) / 2)
-        for run in runs:
-            painter.drawGlyphRun(at, run)
+        painter.setFont(self.font())
+        painter.drawText(rect, int(Qt.AlignmentFlag.AlignCenter), self._text)
         painter.end()
 
 
 #: The End Turn button's room around its text beyond the style's own margins (the normal
-#: look): what a padding of 6 by 18 pixels gave it in Qt's Fusion style.
+#: style): what a padding of 6 by 18 pixels gave it in Qt's Fusion style.
 END_TURN_ROOM = QSize(24, 6)
 
 
@@ -231,9 +205,9 @@ class BattleHeader(QFrame):
         player = view.active_player
         self.round_label.setText(f"Round {state.round}")
         names = [p.name for p in view.players]
-        if view.status == "planned":
+        if view.status is BattleStatus.PLANNED:
             turn = [f"{n} will start" for n in names]
-        elif view.status == "finished" or state.finished:
+        elif view.status is BattleStatus.FINISHED or state.finished:
             turn = []
         else:
             turn = [f"{n}'s turn" for n in names]
@@ -252,7 +226,7 @@ class BattleHeader(QFrame):
         )
         self.end_turn_button.setText(f"End {player.name}'s turn")
         set_tooltip(self.end_turn_button, end_turn_tip + "  (Ctrl+E or F12)")
-        self.widths.keep(self.end_turn_button, [f"End {n}'s turn" for n in names])
+        self.widths.set_texts(self.end_turn_button, [f"End {n}'s turn" for n in names])
 
     def set_theme(self, theme: Theme, font: QFont) -> None:
         """Fonts and colours for ``theme`` (``font``: the panel's font)."""

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
+    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -23,8 +24,7 @@ from PySide6.QtWidgets import (
 from brikdesk.domain.ids import BattleId
 from brikdesk.services.tracker import LoggedEvent
 from ui.panels.battle_model import LogModel, log_tooltip
-from ui.panels.row_paint import RowDelegate
-from ui.panels.table_paint import RowPaintedTable, RowPainter
+from ui.panels.row_delegate import RowDelegate
 from ui.panels.theme import TABLE, Theme
 from ui.tooltips import set_tooltip
 
@@ -101,12 +101,11 @@ class BattleLogPane(QWidget):
         rv.addLayout(title)
         # A one-column table, one line per event: unlike a list view it never lays out every
         # row again when an event is added at the top.
-        self.view = RowPaintedTable(self)
+        self.view = QTableView(self)
         self.view.setObjectName("battleLog")
         self.view.setModel(self.model)
         self.lines = RowDelegate(self.view)  # lines painted from the model's row records
         self.view.setItemDelegate(self.lines)
-        self.view.row_painter = RowPainter(self.view, self.model, self.lines)  # line by line
         self.view.horizontalHeader().hide()
         self.view.verticalHeader().hide()
         self.view.horizontalHeader().setStretchLastSection(True)
@@ -141,7 +140,6 @@ class BattleLogPane(QWidget):
             set_tooltip(button, f"{what}: {text}" if text else f"Nothing to {what.lower()}")
 
     def set_theme(self, theme: Theme, font: QFont) -> None:
-        self.lines.forget()
         self._short = theme is TABLE
         self._fit_title()
         rows = self.view.fontMetrics().height() + 6

@@ -8,8 +8,9 @@ changes the model in place: rows of the units the view says changed
 join the filtered set are removed or inserted, the groups' new order is a ``layoutChanged``
 (persistent indexes, hence the selection, follow the units). Only a new battle resets it.
 
-Display values of a unit row are computed when first painted and kept until that unit (or the
-active player) changes, so a repaint costs dictionary look-ups.
+A unit row's display values (its record, ``RowRole``) are made when the row is first painted
+and dropped when the tracker says that unit changed, so a repaint costs a dictionary look-up
+per cell.
 
 ``LogModel`` lists the log newest first; a change at the end of the log (new events, undone
 ones) inserts or removes rows at the top.
@@ -21,7 +22,7 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
 
 from PySide6.QtCore import (
     QAbstractItemModel,
@@ -34,7 +35,7 @@ from PySide6.QtCore import (
     Signal,
     SignalInstance,
 )
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QBrush, QColor, QFont
 
 from brikdesk.domain.battle import (
     MAX_CLOSE_COMBAT_ATTACKERS,
@@ -158,11 +159,10 @@ def unit_chips(state: BattleState, u: UnitState, minifig: bool) -> list[tuple[st
 
 
 class UnitRow:
-    """A unit row's display values, computed once per change of the unit: for the row
-    painters, per column, ``texts``, ``colours``, ``fonts`` (``None``: the view's font) and
-    ``aligns``, with the chips and the row's ``look``; for a view's questions, the value of each
-    role of each cell (``cells[column][role]``, made when first asked: the painters need
-    none of it)."""
+    """A unit row's display values, made once per change of the unit: for the delegates, per
+    column, ``texts``, ``colours``, ``fonts`` (``None``: the view's font) and ``aligns``, with
+    the chips; for a view's other questions, the value of each role of each cell
+    (``cells[column][role]``, made when first asked)."""
 
     __slots__ = (
         "uid",
@@ -172,12 +172,14 @@ class UnitRow:
         "font",
         "chips",
         "fonts",
-        "look",
+        "background_brush",
         "_cells",
     )
 
-    #: Centred counts, the rest at the left.
+    #: Centred counts, the rest at the left (as ints for the model's answers, as flags for a
+    #: style option).
     aligns = tuple(_CENTER if c in (ACTION, COUNTERS) else LEFT_ALIGN for c in range(len(COLUMNS)))
+    align_flags = tuple(Qt.AlignmentFlag(a) for a in aligns)
 
     def __init__(
         self,
@@ -188,19 +190,17 @@ class UnitRow:
         font: QFont | None,
         chips: list[tuple[str, str]],
         dead_font: QFont,
-        look: tuple[object, ...],
     ) -> None:
         self.uid = uid
         self.texts = texts
         self.colours = colours
         self.background = background
+        self.background_brush = None if background is None else QBrush(background)
         self.font = font
         self.chips = chips
         self.fonts = (
             (font,) * len(COLUMNS) if font is dead_font else (font,) + (None,) * (len(COLUMNS) - 1)
         )
-        #: Everything the row looks like (two rows that look alike have the same look).
-        self.look = look
         self._cells: tuple[dict[int, object], ...] | None = None
 
     @property
@@ -226,7 +226,9 @@ class LineRow:
     """A row painted as one line of text across the table (a player's header, a line of the
     log): its text in its colours and font (``None``: the view's own)."""
 
-    __slots__ = ("text", "tip", "background", "foreground", "font", "_look")
+    __slots__ = ("text", "tip", "background", "foreground", "font", "background_brush")
+
+    align_flag = Qt.AlignmentFlag(LEFT_ALIGN)
 
     def __init__(
         self, text: str, tip: str, background: QColor | None, foreground: QColor, font: QFont | None
@@ -234,20 +236,9 @@ class LineRow:
         self.text = text
         self.tip = tip
         self.background = background
+        self.background_brush = None if background is None else QBrush(background)
         self.foreground = foreground
         self.font = font
-        self._look: tuple[object, ...] | None = None
-
-    def look(self) -> tuple[object, ...]:
-        """Everything the line looks like (two lines that look alike have the same look)."""
-        if self._look is None:
-            self._look = (
-                self.text,
-                None if self.background is None else self.background.rgba(),
-                self.foreground.rgba(),
-                None if self.font is None else self.font.key(),
-            )
-        return self._look
 
 
 class BattleUnitModel(QAbstractTableModel):
@@ -263,14 +254,10 @@ class BattleUnitModel(QAbstractTableModel):
         self._row_of: dict[Any, int] = {}
         self._filters = Filters()
         self._theme = NORMAL
-        self._cache: dict[BattleUnitId, UnitRow] = {}
-        #: The rows made for the last few battle states, by the state (the very object): Undo
-        #: brings back the tracker's state of a moment ago, whose rows are then not made again.
-        self._rows_seen: dict[int, tuple[BattleState, object, dict[BattleUnitId, UnitRow]]] = {}
-        #: The order of the rows for the last few states (with the filters and the units).
-        self._layouts: dict[int, tuple[BattleState, Filters, object, list[Any]]] = {}
-        self._group_cache: dict[PlayerId, LineRow] = {}
-        self._colours: dict[str, QColor] = {}
+        #: The records of the unit rows painted since their units last changed.
+        self._unit_rows: dict[BattleUnitId, UnitRow] = {}
+        #: The players' header rows painted since the last change.
+        self._group_rows: dict[PlayerId, LineRow] = {}
         self._by_player: dict[PlayerId, tuple[BattleUnitId, ...]] = {}
         self._base_font = QFont()
         self._fonts: dict[str, QFont] = {}
@@ -299,9 +286,8 @@ class BattleUnitModel(QAbstractTableModel):
             self._by_player = {
                 p.id: tuple(u.unit_id for u in view.setup.units_of(p.id)) for p in view.players
             }
-            self._cache.clear()
-            self._rows_seen.clear()
-            self._group_cache.clear()
+            self._unit_rows.clear()
+            self._group_rows.clear()
             self._rows = self._layout()
             self._row_of = {k: i for i, k in enumerate(self._rows)}
             self.endResetModel()
@@ -315,12 +301,12 @@ class BattleUnitModel(QAbstractTableModel):
         if not every and not changed:
             return  # the same rows, the same values (the log or the name may have changed)
         if every or len(changed) > 64:
-            self._cache = self._rows_for(old, view)
+            self._unit_rows.clear()
         else:
             for uid in changed:
-                self._cache.pop(uid, None)
-        self._group_cache.clear()
-        rows = self._layout_of(after)
+                self._unit_rows.pop(uid, None)
+        self._group_rows.clear()
+        rows = self._layout()
         if rows != self._rows:
             self._apply_rows(rows)
         last = self.columnCount() - 1
@@ -349,10 +335,8 @@ class BattleUnitModel(QAbstractTableModel):
         self._theme = theme
         self._base_font = QFont(base_font)
         self._make_fonts()
-        self._colours.clear()
-        self._cache.clear()
-        self._rows_seen.clear()
-        self._group_cache.clear()
+        self._unit_rows.clear()
+        self._group_rows.clear()
         self.endResetModel()
         self.groups_changed.emit()
 
@@ -379,17 +363,6 @@ class BattleUnitModel(QAbstractTableModel):
 
     def row_of_unit(self, unit_id: BattleUnitId) -> int:
         return self._row_of.get(unit_id, -1)
-
-    def record(self, r: int) -> UnitRow | LineRow | None:
-        """Row ``r``'s record, as ``RowRole`` gives it, without an index (the unit table's
-        painter asks it once per row it paints); ``None`` past the last row."""
-        rows = self._rows
-        if not 0 <= r < len(rows):
-            return None
-        key = rows[r]
-        if type(key) is tuple:
-            return self._group_row(key[1])
-        return self._unit_row(key)
 
     def index_of_unit(self, unit_id: BattleUnitId, column: int = 0) -> QModelIndex:
         r = self._row_of.get(unit_id, -1)
@@ -432,22 +405,6 @@ class BattleUnitModel(QAbstractTableModel):
             rows.extend(fallen)
         return rows
 
-    def _layout_of(self, state: BattleState) -> list[Any]:
-        """:meth:`_layout` for ``state``, the battle's state now: kept for the last few states
-        (Undo brings back the very state of a moment ago, whose rows are in the same order).
-        The list is not to be changed."""
-        kept = self._layouts.get(id(state))
-        if (
-            kept is not None
-            and kept[0] is state
-            and kept[1] == self._filters
-            and kept[2] is self._by_player
-        ):
-            return kept[3]
-        rows = self._layout()
-        _keep_recent(self._layouts, id(state), (state, self._filters, self._by_player, rows))
-        return rows
-
     def _reindex(self) -> None:
         self._row_of = {k: i for i, k in enumerate(self._rows)}
 
@@ -465,8 +422,8 @@ class BattleUnitModel(QAbstractTableModel):
         if gone:
             self._reindex()
         # 2. Reorder what stays (a layout change: persistent indexes follow their keys).
-        kept = set(self._rows)
-        target = [k for k in new if k in kept]
+        staying = set(self._rows)
+        target = [k for k in new if k in staying]
         if target != self._rows:
             # Rows move, columns stay: the column header need not look at its sections again.
             _with_hint(self.layoutAboutToBeChanged).emit([], _ROWS_MOVE)
@@ -506,25 +463,8 @@ class BattleUnitModel(QAbstractTableModel):
         dead.setStrikeOut(True)
         self._fonts = {"bold": bold, "group": group, "dead": dead}
 
-    def _colour(self, name: str) -> QColor:
-        c = self._colours.get(name)
-        if c is None:
-            c = QColor(name)
-            self._colours[name] = c
-        return c
-
-    def _rows_for(self, old: BattleView, new: BattleView) -> dict[BattleUnitId, UnitRow]:
-        """The rows made for ``new``'s state when it was last shown (with the same units),
-        else none; ``old``'s rows are kept for a moment."""
-        seen = self._rows_seen
-        _keep_recent(seen, id(old.state), (old.state, old.units, self._cache))
-        kept = seen.pop(id(new.state), None)
-        if kept is not None and kept[0] is new.state and kept[1] is new.units:
-            return kept[2]
-        return {}
-
     def _unit_row(self, uid: BattleUnitId) -> UnitRow:
-        row = self._cache.get(uid)
+        row = self._unit_rows.get(uid)
         if row is not None:
             return row
         view, state, theme = self._view, self._state, self._theme
@@ -533,20 +473,17 @@ class BattleUnitModel(QAbstractTableModel):
         u = state.units[i]
         t = view.units[i]
         active = u.player_id == state.active
-        colour = self._colour
         chips = unit_chips(state, u, t.minifig)
         if not u.in_battle:
             texts = (t.name, t.type_name, "Dead" if u.dead else "Out", "", "", "")
-            names: tuple[str, ...] = (theme.dead_text,) * 6
             row = UnitRow(
                 uid,
                 texts,
-                (colour(theme.dead_text),) * 6,
+                (QColor(theme.dead_text),) * 6,
                 None,
                 self._fonts["dead"],
                 chips,
                 self._fonts["dead"],
-                (texts, names, None, "dead", tuple(chips)),
             )
         else:
             counters = f"{u.counters_used} / {u.counters}" if u.counters else "—"
@@ -561,22 +498,20 @@ class BattleUnitModel(QAbstractTableModel):
                 theme.text,
                 theme.respond_marker,
             )
-            # The colours by name (the theme's), the fonts by role: the row's look.
             row = UnitRow(
                 uid,
                 texts,
-                tuple(colour(n) for n in names),
-                colour(theme.active_row) if active else None,
+                tuple(QColor(n) for n in names),
+                QColor(theme.active_row) if active else None,
                 self._fonts["bold"] if active else None,
                 chips,
                 self._fonts["dead"],
-                (texts, names, active, tuple(chips)),
             )
-        self._cache[uid] = row
+        self._unit_rows[uid] = row
         return row
 
     def _group_row(self, pid: PlayerId) -> LineRow:
-        cached = self._group_cache.get(pid)
+        cached = self._group_rows.get(pid)
         if cached is not None:
             return cached
         view, state = self._view, self._state
@@ -624,10 +559,8 @@ class BattleUnitModel(QAbstractTableModel):
             f"{p.name} ({p.faction})" if p.faction else p.name
         ) + f": {len(mustered)} units mustered"
         colour = p.colour if pid == state.active else tint(p.colour, self._theme.window, 0.72)
-        row = LineRow(
-            text, tip, self._colour(colour), self._colour(readable_on(colour)), self._fonts["group"]
-        )
-        self._group_cache[pid] = row
+        row = LineRow(text, tip, QColor(colour), QColor(readable_on(colour)), self._fonts["group"])
+        self._group_rows[pid] = row
         return row
 
     # -- QAbstractTableModel ------------------------------------------------------------------
@@ -670,11 +603,11 @@ class BattleUnitModel(QAbstractTableModel):
         if role == GroupRole:
             return None
         row = self._unit_row(key)
+        if role == RowRole:  # the delegates' one question per cell
+            return row
         cells = row.cells[c]
         if role in cells:
             return cells[role]
-        if role == RowRole:
-            return row
         if role == ActiveRole:
             state = self._state
             return state is not None and state.unit(key).player_id == state.active
@@ -757,17 +690,6 @@ def _runs(positions: list[int]) -> list[tuple[int, int]]:
 # -- the log -------------------------------------------------------------------------------------
 
 
-class RowRecords(Protocol):
-    """A model whose rows have records (what :class:`~ui.panels.table_paint.RowPainter`
-    paints from)."""
-
-    def record(self, r: int) -> UnitRow | LineRow | None: ...
-
-    def index(self, row: int, column: int, /, parent: Index = ...) -> QModelIndex: ...
-
-    def flags(self, index: Index) -> Qt.ItemFlag: ...
-
-
 class LogModel(QAbstractListModel):
     """The battle log, newest first. ``IdRole`` is the event id."""
 
@@ -780,8 +702,6 @@ class LogModel(QAbstractListModel):
         self._theme = theme or (lambda: NORMAL)
         self._italic = QFont()
         self._italic.setItalic(True)
-        #: Per event id: the event, the theme and the line painted for them.
-        self._lines: dict[int, tuple[LoggedEvent, Theme, LineRow]] = {}
 
     def events(self) -> list[LoggedEvent]:
         """As shown: newest first."""
@@ -839,29 +759,16 @@ class LogModel(QAbstractListModel):
             return log_tooltip(e)
         return None
 
-    def record(self, r: int) -> LineRow | None:
-        """Row ``r``'s line as painted (``RowRole``), without an index."""
-        if not 0 <= r < len(self._events):
-            return None
-        return self._line(self._events[-1 - r])
-
     def _line(self, e: LoggedEvent) -> LineRow:
-        """The event's line as painted, kept while the event and the theme stay."""
+        """The event's line as painted."""
         theme = self._theme()
-        kept = self._lines.get(e.id)
-        if kept is not None and kept[0] is e and kept[1] is theme:
-            return kept[2]
-        if len(self._lines) > 2 * len(self._events) + 64:  # lines of events no longer shown
-            self._lines.clear()
-        line = LineRow(
+        return LineRow(
             log_line(e),
             "",
             None,
             QColor(theme.muted if (e.reverted or e.problem) else theme.text),
             self._italic if e.reverted else None,
         )
-        self._lines[e.id] = (e, theme, line)
-        return line
 
 
 def _same_start(old: list[LoggedEvent], new: list[LoggedEvent], n: int) -> int:
@@ -879,15 +786,6 @@ def _same_start(old: list[LoggedEvent], new: list[LoggedEvent], n: int) -> int:
             k += 1
         return k
     return k
-
-
-def _keep_recent(store: dict[int, Any], key: int, value: Any, limit: int = 4) -> None:
-    """Keep ``value`` under ``key`` in ``store``, which holds the ``limit`` newest (things
-    kept for the last few battle states, by the state's id)."""
-    store.pop(key, None)
-    store[key] = value
-    while len(store) > limit:
-        del store[next(iter(store))]  # the oldest
 
 
 def log_line(e: LoggedEvent) -> str:

@@ -6,7 +6,7 @@ marker when it can respond now. Filters: can respond now, in Close Combat, not y
 Actions from the row's menu, the buttons under the table or single keys (the table has focus):
 
     A attack (the combat wizard) · S Sprint · B Bail · Shift+B Bail, Over the Top · P Parry
-    O other · H hold to respond · F Close Combat attack · C use a Counter · R respond (menu)
+    O other · F Close Combat attack · C use a Counter · R respond (menu)
     T status · W combat wizard
     Ctrl+E or F12: End Turn · Ctrl+T: table mode · Alt+1, Alt+2, Alt+3: the filters
 
@@ -25,8 +25,8 @@ history (``ui.undo.perform``; the combat wizard adds to the same history); the r
 what they forbid and the reason appears in the strip above the table. The log's Undo and Redo
 take back this battle's last step, or, when its history is empty (after a restart), the log's
 last action. A refresh updates what changed in place: the rows of the units the tracker's view
-says changed, painted row by row from their records (``table_paint``). Table mode (large type,
-high contrast) is remembered in the settings.
+says changed, each cell painted from its row's record (``row_delegate``). Table mode (large
+type, high contrast) is remembered in the settings.
 """
 
 from __future__ import annotations
@@ -53,14 +53,15 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.battle import (
-    ActionState,
     ActionUse,
     CounterUse,
     Event,
     Maneuver,
     Status,
 )
+from brikdesk.domain.combat import AttackKind
 from brikdesk.domain.ids import BattleId, BattleUnitId
+from brikdesk.domain.statuses import BattleStatus
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
 from brikdesk.services.tracker import BattleView
@@ -72,7 +73,8 @@ from ui.panels.battle_header import BattleHeader, StartBar
 from ui.panels.battle_log import BattleLogPane
 from ui.panels.battle_model import BattleUnitModel, Filters
 from ui.panels.filter_bar import FilterBar
-from ui.panels.keys import LegendsSeen, keys_legend, make_action, unit_keys
+from ui.panels.keys import keys_legend, make_action, unit_keys
+from ui.panels.legal import combat_context
 from ui.panels.message_strip import MessageStrip, StillBox, error_text
 from ui.panels.still_rows import StillRows
 from ui.panels.theme import NORMAL, TABLE, Theme, palette
@@ -135,7 +137,6 @@ class BattlePanel(QWidget):
         self._refreshing = False
         #: The battle state, unit and whether it is live the rules were last asked about.
         self._asked: tuple[BattleView | None, BattleUnitId | None, bool] = (None, None, False)
-        self._legends = LegendsSeen()  # Undo and Redo bring back states already seen
         self._hidden = False
         self._shown_once = False
         self.open_wizard_fn = wizard_opener()
@@ -186,7 +187,6 @@ class BattlePanel(QWidget):
         self.buttons = UnitButtons(self.table, self.moves, self._view, left)
         self.moves.menus = self.buttons
         self.buttons.wizard_button.clicked.connect(self.moves.attack_current)
-        self.hold_button = self.buttons.hold_button
         self.act_button = self.buttons.act_button
         self.counter_button = self.buttons.counter_button
         self.status_button = self.buttons.status_button
@@ -306,7 +306,7 @@ class BattlePanel(QWidget):
             self.model.set_view(view)
             self.log_pane.show_events(view.id, view.events)
             self.header.show_view(view, self.end_turn_action.toolTip())
-            self.start_bar.setVisible(view.status == "planned")
+            self.start_bar.setVisible(view.status is BattleStatus.PLANNED)
             self.aftermath_bar.show_view(view)
             self._update_enabled()
             # The views lay their rows out now, not on Qt's next timer: what the change moved
@@ -328,7 +328,7 @@ class BattlePanel(QWidget):
         self.end_turn_action.setEnabled(live and not self._hidden)
         self.end_turn_button.setEnabled(live)
         self._update_history()
-        self.start_action.setEnabled(view is not None and view.status == "planned")
+        self.start_action.setEnabled(view is not None and view.status is BattleStatus.PLANNED)
         unit = self.current_unit()
         on_unit = live and unit is not None
         for a in self.unit_actions:
@@ -348,7 +348,7 @@ class BattlePanel(QWidget):
         if asked[0] is not self._asked[0] or asked[1:] != self._asked[1:]:
             self._asked = asked
             self.buttons.set_enabled(on_unit, unit)
-            self.message.set_keys(self._legends.legend(asked[0], unit, keys_legend))
+            self.message.set_keys(keys_legend(asked[0], unit))
 
     def _update_history(self) -> None:
         """Undo and Redo: this battle's history first; with none, the log's own last action
@@ -421,19 +421,6 @@ class BattlePanel(QWidget):
         unit = self.table.unit_at(index)
         if unit is not None and self.open_wizard_fn is not None:
             self.moves.attack(unit)
-
-    def next_ready_unit(self, after: BattleUnitId) -> BattleUnitId | None:
-        """The next unit shown after ``after`` (round the table) whose Action is Ready."""
-        state = self.view.state if self.view is not None else None
-        ids = self.model.unit_ids()
-        if state is None or after not in ids:
-            return None
-        start = ids.index(after)
-        for uid in ids[start + 1 :] + ids[:start]:
-            u = state.unit(uid)
-            if u.action is ActionState.READY and u.in_battle:
-                return uid
-        return None
 
     def _filters_changed(self, filters: Filters) -> None:
         self.model.set_filters(filters)
@@ -559,9 +546,36 @@ class BattlePanel(QWidget):
     ) -> bool:
         return self.commands.set_status(unit_id, status, with_ids)
 
-    def open_wizard(self, unit_id: BattleUnitId | None = None) -> bool:
+    def open_quick(self, unit_id: BattleUnitId) -> bool:
+        """The quick attack form (one page) with ``unit_id`` as attacker."""
+        if self.view is None:
+            return False
+        from ui.wizard import open_quick_attack
+
+        try:
+            open_quick_attack(
+                self,
+                self.services,
+                self.bus,
+                self.undo_stack,
+                self.battle_id,
+                unit_id,
+                combat_context(self.view),
+            )
+        except UserError as exc:
+            self.show_error(exc)
+            return False
+        return True
+
+    def open_wizard(
+        self,
+        unit_id: BattleUnitId | None = None,
+        target: BattleUnitId | None = None,
+        maneuver: Maneuver | None = None,
+    ) -> bool:
         """The combat wizard with ``unit_id`` (the current unit by default) as attacker; as a
-        response off its owner's turn (the wizard pays with the held Action)."""
+        response off its owner's turn (the wizard pays with the held Action); on ``target``
+        with a Close Combat ``maneuver`` when the Act menu named them."""
         unit = self.current_unit() if unit_id is None else unit_id
         opener = self.open_wizard_fn or wizard_opener()
         if unit is None or opener is None or self.view is None:
@@ -574,6 +588,8 @@ class BattlePanel(QWidget):
             return False
         if hasattr(wizard, "set_dice_mode"):  # Edit > Settings: virtual or typed dice first
             wizard.set_dice_mode(AppSettings(self.settings).dice_mode)
+        if target is not None and hasattr(wizard, "preset"):
+            wizard.preset(target, AttackKind(maneuver.value) if maneuver is not None else None)
         return True
 
     # -- the row's menu -------------------------------------------------------------------

@@ -6,41 +6,27 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QS
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter
 from PySide6.QtWidgets import QStyle, QStyleOptionViewItem, QWidget
 
-from ui.panels.battle_model import STATUS, ChipsRole, UnitRow
-from ui.panels.row_paint import RowDelegate
+from ui.panels.battle_model import ChipsRole, RowRole, UnitRow
+from ui.panels.row_delegate import RowDelegate
 from ui.panels.theme import NORMAL, Theme
 
 Index = QModelIndex | QPersistentModelIndex
 
 
 class StatusChipDelegate(RowDelegate):
-    """Paints ``ChipsRole`` as chips; the cell's text (``DisplayRole``) stays for tests, copy
-    and accessibility. A cell that is neither selected nor focused is painted from its row's
-    record (:class:`RowDelegate`), the others through the style."""
+    """Paints ``ChipsRole`` as chips over the cell the style draws (its background, the
+    selection); the cell's text (``DisplayRole``) stays for tests, copy and accessibility."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.theme: Theme = NORMAL
-        self._colours: dict[str, QColor] = {}
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
-        self._colours.clear()
-        self.forget()
-
-    def _colour(self, name: str) -> QColor:
-        c = self._colours.get(name)
-        if c is None:
-            c = QColor(name)
-            self._colours[name] = c
-        return c
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
-        row = self.record(option, index)
-        if isinstance(row, UnitRow):
-            self.draw_cell(painter, option, option.rect, row, STATUS)
-            return
-        chips = index.data(ChipsRole)
+        row = index.data(RowRole)
+        chips = row.chips if isinstance(row, UnitRow) else index.data(ChipsRole)
         if not chips:
             super().paint(painter, option, index)
             return
@@ -51,32 +37,7 @@ class StatusChipDelegate(RowDelegate):
         style = widget.style() if widget is not None else None
         if style is not None:
             style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
-        self._draw_chips(painter, option.rect, opt.font, chips)
-
-    def draw_cell(
-        self,
-        painter: QPainter,
-        option: QStyleOptionViewItem,
-        rect: QRect,
-        row: UnitRow,
-        column: int,
-    ) -> bool:
-        """The Status cell of a unit's row: the row's background, its chips."""
-        if row.background is not None:
-            painter.fillRect(rect, row.background)
-        self.draw_row_chips(painter, option, rect, row)
-        return True
-
-    def draw_row_chips(
-        self, painter: QPainter, option: QStyleOptionViewItem, cell: QRect, row: UnitRow
-    ) -> None:
-        """The chips of a unit's row in ``cell`` (over its background), in the row's font
-        (``option``'s, the view's, when it has none)."""
-        if row.chips:
-            font = row.fonts[STATUS]
-            self._draw_chips(
-                painter, cell, QFont(font if font is not None else option.font), row.chips
-            )
+        self._draw_chips(painter, option.rect, QFont(opt.font), chips)
 
     def _draw_chips(
         self, painter: QPainter, cell: QRect, font: QFont, chips: list[tuple[str, str]]
@@ -95,7 +56,7 @@ class StatusChipDelegate(RowDelegate):
         if font.strikeOut():
             font.setStrikeOut(False)
         painter.setFont(font)
-        text_colour = self._colour(theme.chip_text)
+        text_colour = QColor(theme.chip_text)
         for key, label in chips:
             width = fm.horizontalAdvance(label) + 2 * pad_x
             if x + width > rect.right() + 1:
@@ -108,7 +69,7 @@ class StatusChipDelegate(RowDelegate):
                 width = int(remaining)
             box = QRectF(x, y, width, h)
             painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(self._colour(theme.chips.get(key, "#777777")))
+            painter.setBrush(QColor(theme.chips.get(key, "#777777")))
             painter.drawRoundedRect(box, h / 2.5, h / 2.5)
             painter.setPen(text_colour)
             painter.drawText(box, int(Qt.AlignmentFlag.AlignCenter), label)

@@ -18,7 +18,6 @@ from ui.panels.legal import (
     attack_refusal,
     counter_refusal,
     fight_targets,
-    hold_refusal,
     spend_refusal,
 )
 from ui.panels.unit_moves import UnitMoves
@@ -51,12 +50,13 @@ def make_action(
 
 
 def unit_keys(table: QWidget, moves: UnitMoves) -> list[QAction]:
-    """A attack (the combat wizard), S Sprint, B Bail (Shift+B Over the Top), P Parry, O other,
-    H hold to respond, F Close Combat, C Counter, R respond, T status: on the table's current
+    """Q quick attack (one page), A attack (the combat wizard), S Sprint, B Bail (Shift+B Over the Top), P Parry, O other,
+    F Close Combat, C Counter, R respond, T status: on the table's current
     unit. Each checks the rules first and shows a refusal in the strip (no dialog)."""
     m = moves
     return [
         make_action(table, "Attack… (combat wizard)", "attackAction", m.attack_current, ("A",)),
+        make_action(table, "Quick attack…", "quickAttackAction", m.quick_current, ("Q",)),
         make_action(table, "Sprint", "sprintAction", m.sprint_current, ("S",)),
         make_action(table, "Bail (ends Disrupted)", "bailAction", m.bail_current, ("B",)),
         make_action(
@@ -68,7 +68,6 @@ def unit_keys(table: QWidget, moves: UnitMoves) -> list[QAction]:
         ),
         make_action(table, "Parry", "parryAction", m.parry_current, ("P",)),
         make_action(table, "Other…", "otherAction", m.other_current, ("O",)),
-        make_action(table, "Hold to respond", "holdAction", m.hold_current, ("H",)),
         make_action(table, "Close Combat attack…", "fightAction", m.fight_current, ("F",)),
         make_action(table, "Use a Counter…", "counterAction", m.counter_current, ("C",)),
         make_action(table, "Respond…", "respondAction", m.respond_current, ("R",)),
@@ -99,14 +98,12 @@ def keys_legend(view: BattleView | None, unit_id: BattleUnitId | None) -> str:
     why_not = why_not_respond(state, unit_id) if not own else None
     if own or why_not is None:
         if attack_refusal(view, unit_id) is None:
-            moves.append("A attack")
+            moves += ["Q quick attack", "A attack"]
         moves += [
             f"{key} {words}"
             for how, ott, key, words in SPENDS
             if spend_refusal(view, unit_id, how, over_the_top=ott) is None
         ]
-        if own and hold_refusal(view, unit_id) is None:
-            moves.append("H hold to respond")
         if fight_targets(view, unit_id, first_only=True)[0]:
             moves.append("F Close Combat")
     if counter_refusal(view, unit_id) is None:
@@ -118,37 +115,3 @@ def keys_legend(view: BattleView | None, unit_id: BattleUnitId | None) -> str:
     else:
         head = f"{name} cannot respond ({why_not.rstrip('.')}): "
     return head + " · ".join([*moves, "T status", end])
-
-
-class LegendsSeen:
-    """The legends worked out lately, by battle state and unit: Undo and Redo bring back a
-    state the legend was worked out for a moment ago (the tracker keeps the very state object
-    of each step of the log), so its legend is not asked of the rules again. A legend depends
-    on the state, the units mustered, the catalog and the setup (and the battle's status):
-    kept with references to them, it is used only for those very objects."""
-
-    KEPT = 32
-
-    def __init__(self) -> None:
-        self._kept: dict[tuple[object, ...], tuple[tuple[object, ...], str]] = {}
-
-    def legend(
-        self,
-        view: BattleView | None,
-        unit_id: BattleUnitId | None,
-        work_out: Callable[[BattleView | None, BattleUnitId | None], str],
-    ) -> str:
-        """The legend of ``unit_id`` in ``view``: the one kept for these very objects, else
-        ``work_out``'s (kept)."""
-        if view is None or unit_id is None:
-            return work_out(view, unit_id)
-        things = (view.state, view.units, view.catalog, view.setup)
-        key = tuple(id(t) for t in things) + (unit_id, view.status)
-        kept = self._kept.get(key)
-        if kept is not None and all(a is b for a, b in zip(kept[0], things, strict=True)):
-            return kept[1]
-        text = work_out(view, unit_id)
-        if len(self._kept) >= self.KEPT:
-            del self._kept[next(iter(self._kept))]  # the oldest
-        self._kept[key] = (things, text)
-        return text

@@ -33,7 +33,6 @@ from brikdesk.domain.battle import (
     engagement,
     is_own_turn,
     spend_action,
-    why_not_respond,
 )
 from brikdesk.domain.combat import (
     Choice,
@@ -216,8 +215,10 @@ def attack_refusal(view: BattleView, unit_id: BattleUnitId) -> str | None:
     return next((c.problem for c in options if c.value is want), options[0].problem)
 
 
-#: The last context ``combat_context`` built, with what its fighters were made from.
-_last_context: list[tuple[tuple[object, ...], CombatContext]] = []
+#: A one-entry cache: the last context ``combat_context`` built, with the very objects its
+#: fighters were made from (the tracker hands back the same objects while they stay; they are
+#: compared, never hashed: hashing 500 units costs what building the fighters does).
+_context_cache: list[tuple[tuple[object, ...], CombatContext]] = []
 
 
 def combat_context(view: BattleView) -> CombatContext:
@@ -228,8 +229,8 @@ def combat_context(view: BattleView) -> CombatContext:
     knocked = knocked_away_items(
         e.event for e in view.events if e.kind == AttackResolved.kind and not e.reverted
     )
-    if _last_context:
-        (units, catalog, setup, was_knocked), ctx = _last_context[0]
+    if _context_cache:
+        (units, catalog, setup, was_knocked), ctx = _context_cache[0]
         if (
             units is view.units
             and catalog is view.catalog
@@ -244,25 +245,8 @@ def combat_context(view: BattleView) -> CombatContext:
         [(u.id, u.name, u.player_id, u.spec, u.stats, u.minifig) for u in view.units],
         events=[e.event for e in view.events if not e.reverted],
     )
-    _last_context[:] = [((view.units, view.catalog, view.setup, knocked), ctx)]
+    _context_cache[:] = [((view.units, view.catalog, view.setup, knocked), ctx)]
     return ctx
-
-
-def hold_refusal(view: BattleView, unit_id: BattleUnitId) -> str | None:
-    """Why the unit cannot hold its Action to respond later (``None``: it can).
-
-    Holding is not spending (reading action_states, 4.2/4.3): an Action left unspent on its
-    owner's turn is Held when the turn ends and may then be spent once in response. So a unit
-    may hold exactly when it could still spend its Action on this turn."""
-    state = view.state
-    name = view.setup.unit(unit_id).name
-    if not is_own_turn(state, unit_id):
-        why = why_not_respond(state, unit_id)
-        if why is None:
-            return f"{name} already holds its Action: it may respond now (R)."
-        return why
-    trial = refusal(view, [spend_action(state, unit_id, ActionUse.OTHER, note=TRIAL_NOTE)])
-    return None if trial is None else reason(trial)
 
 
 def reason(error: UserError) -> str:

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.rulesets import RuleSet, large_action_turns
+from ui.wheel import guard_wheel
 from ui.widgets.dialogs import answer_of
 
 #: The longest extended Action the dialog offers (the turns box's maximum).
@@ -123,6 +124,7 @@ class LongActionDialog(QDialog):
         self.kinds.buttonToggled.connect(self._update)
         self.what.textChanged.connect(self._what_changed)
         self._update()
+        guard_wheel(self)
         self.what.setFocus()
 
     def chosen_turns(self) -> int:

@@ -99,6 +99,20 @@ class UnitPicker(QDialog):
             dialog.deleteLater()
 
 
+class OutcomeAsker:
+    """What came of a Close Combat attack the players resolved at the table (for the log)."""
+
+    @classmethod
+    def ask(cls, parent: QWidget | None, title: str, target: str) -> str | None:
+        text, ok = QInputDialog.getText(
+            parent,
+            title,
+            f"Resolved at the table: what happened to {target}? (e.g. hit, 1 Damage; missed)",
+        )
+        text = text.strip()
+        return text if ok and text else None
+
+
 class NoteAsker:
     """What an "other" Action was (optional words for the log)."""
 

@@ -41,6 +41,7 @@ from brikdesk.errors import UserError
 from brikdesk.limits import MAX_NUMBER
 from brikdesk.services import Services
 from brikdesk.services.summaries import Muster
+from ui.wheel import guard_wheel
 from ui.widgets.common import colour_swatch, tree_children
 
 ID = Qt.ItemDataRole.UserRole
@@ -333,6 +334,7 @@ class StartBattleDialog(QDialog):
         self.budget.valueChanged.connect(self._recount.start)
         self._changed()
         self.resize(920, 600)
+        guard_wheel(self)
         self.name.selectAll()
         self.name.setFocus()  # open ready to type (convention 16)
 

@@ -13,7 +13,6 @@ from brikdesk.domain.battle import is_own_turn
 from brikdesk.domain.ids import BattleUnitId
 from brikdesk.services.tracker import BattleView
 from ui.panels.battle_header import FixedWidths
-from ui.panels.legal import hold_refusal
 from ui.panels.unit_menus import UnitActions, fill_act, fill_counter, fill_status
 from ui.panels.unit_table import UnitTable
 from ui.tooltips import set_tooltip
@@ -39,19 +38,13 @@ class UnitButtons(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(6)
         self.act_button = self._menu_button("Act", "actButton", fill_act)
-        self.hold_button = QPushButton("Hold to respond", self)
-        self.hold_button.setObjectName("holdButton")
-        # A click keeps the keyboard on the table: the next unit's keys work at once.
-        self.hold_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
-        self.hold_button.clicked.connect(self._hold)
         self.counter_button = self._menu_button("Counter", "counterButton", fill_counter)
         self.status_button = self._menu_button("Status", "statusButton", fill_status)
         self.wizard_button = QPushButton("Combat wizard…", self)
         self.wizard_button.setObjectName("wizardButton")
-        FixedWidths(self).keep(self.act_button, ("Act", "Respond"))  # as wide for both
+        FixedWidths(self).set_texts(self.act_button, ("Act", "Respond"))  # as wide for both
         for b in (
             self.act_button,
-            self.hold_button,
             self.counter_button,
             self.status_button,
             self.wizard_button,
@@ -82,18 +75,6 @@ class UnitButtons(QWidget):
         for b in (self.act_button, self.counter_button, self.status_button):
             b.setEnabled(on_unit)
         view = self.view()
-        why = (
-            hold_refusal(view, unit)
-            if on_unit and view is not None and unit is not None
-            else "Select a unit of a battle in progress."
-        )
-        self.hold_button.setEnabled(why is None)
-        set_tooltip(
-            self.hold_button,
-            why
-            or "Keep this unit's Action: when the turn ends it is Held and may be spent "
-            "once in response on another player's turn (4.3): H",
-        )
         if view is not None and unit is not None and not is_own_turn(view.state, unit):
             self.act_button.setText("Respond")
             set_tooltip(self.act_button, "Spend the held Action in response (4.3): R")
@@ -102,8 +83,8 @@ class UnitButtons(QWidget):
             set_tooltip(
                 self.act_button,
                 "Spend the Action: A attack (combat wizard), S Sprint, "
-                "B Bail, P Parry, O other; F Close Combat; H hold it "
-                "to respond",
+                "B Bail, P Parry, O other; F Close Combat. An Action left unspent is "
+                "saved for a response on another player's turn (4.3).",
             )
 
     def popup(self, button: QToolButton) -> None:
@@ -113,11 +94,6 @@ class UnitButtons(QWidget):
             menu = button.menu()
             menu.aboutToShow.emit()
             menu.popup(self.table.viewport().mapToGlobal(rect.bottomLeft()))
-
-    def _hold(self) -> None:
-        unit = self.table.current_unit()
-        if unit is not None:
-            self.unit_actions.hold(unit)
 
     def popup_act(self) -> None:
         self.popup(self.act_button)

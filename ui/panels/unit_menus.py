@@ -3,7 +3,8 @@
 The menus are filled when they open, from the battle as it stands (``BattleView``); each entry
 calls one of the panel's unit actions (:class:`UnitActions`), which records it. An entry the
 rules refuse now is disabled, the reason as its tooltip (``ui.panels.legal`` asks the rules);
-Attack opens the combat wizard; Hold to respond keeps the Action for a response (issue 15).
+Attack opens the combat wizard; an Action left unspent is saved for a response by itself
+(4.3), so there is nothing to hold.
 """
 
 from __future__ import annotations
@@ -40,7 +41,6 @@ from ui.panels.legal import (
     TRIAL_NOTE,
     attack_refusal,
     fight_targets,
-    hold_refusal,
     join_targets,
     opponents,
     reason,
@@ -51,6 +51,10 @@ from ui.panels.legal import (
 #: Statuses set and cleared by a plain toggle (the ones naming other units have their own
 #: entries).
 TOGGLES = (Status.HALF_SPEED, Status.STOPPED, Status.DISRUPTED, Status.MOM, Status.OUT)
+
+#: 4.3 Enemy Response, in every edition: "If a minifig doesn't spend his Action on his own
+#: turn, he can save it to use in response". Nothing to press: End Turn saves it.
+SAVED_NOTE = "Not spent this turn: the Action is saved for a response (4.3)"
 
 #: The Act menu: how, label, key, Over the Top.
 USES = (
@@ -101,11 +105,15 @@ class UnitActions(Protocol):
 
     def attack(self, unit_id: BattleUnitId) -> bool: ...
 
-    def hold(self, unit_id: BattleUnitId) -> bool: ...
+    def quick(self, unit_id: BattleUnitId) -> bool: ...
 
     def other(self, unit_id: BattleUnitId, target: BattleUnitId | None = None) -> bool: ...
 
+    def fight(self, unit_id: BattleUnitId, target: BattleUnitId, maneuver: Maneuver) -> bool: ...
+
     def fight_pick(self, unit_id: BattleUnitId, maneuver: Maneuver) -> bool: ...
+
+    def fight_at_table(self, unit_id: BattleUnitId, maneuver: Maneuver) -> bool: ...
 
     def join_close_combat(self, unit_id: BattleUnitId) -> bool: ...
 
@@ -158,6 +166,11 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActi
         "Open the combat wizard with this unit as attacker"
         + ("" if own else ", in response (4.3)"),
     ).triggered.connect(bind(act.attack, unit_id))
+    allow(
+        menu.addAction("&Quick attack… (one page)\tQ"),
+        attack_refusal(view, unit_id),
+        "The common attack on one page: target, range, dice, Enter records",
+    ).triggered.connect(bind(act.quick, unit_id))
     for how, label, key, ott in USES:
         if how is ActionUse.ATTACK or (how is ActionUse.SPRINT and not own):
             continue
@@ -193,12 +206,9 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActi
         else:
             a.triggered.connect(bind(act.spend, unit_id, how, over_the_top=ott))
     if own:
-        allow(
-            menu.addAction("&Hold to respond\tH"),
-            hold_refusal(view, unit_id),
-            "Keep the Action: when this turn ends it is Held and may be spent once in "
-            "response on another player's turn (4.3)",
-        ).triggered.connect(bind(act.hold, unit_id))
+        saved = menu.addAction(SAVED_NOTE)
+        saved.setObjectName("savedNote")
+        saved.setEnabled(False)
     fight = menu.addMenu("&Close Combat attack" + ("" if own else " in response"))
     fight.setToolTipsVisible(True)
     fight.setToolTip(
@@ -212,7 +222,7 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActi
             allow(
                 sub.addAction(view.setup.label(other)),
                 refusal(view, [close_combat_attack(state, unit_id, other, maneuver=maneuver)]),
-            ).triggered.connect(bind(act.close_combat_attack, unit_id, other, maneuver))
+            ).triggered.connect(bind(act.fight, unit_id, other, maneuver))
         if others:
             sub.addSeparator()
         elsewhere, refused = fight_targets(view, unit_id, maneuver, first_only=True, exclude=others)
@@ -221,6 +231,15 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActi
             None if elsewhere else refused or "Nobody else can be attacked now.",
         )
         pick.triggered.connect(bind(act.fight_pick, unit_id, maneuver))
+        sub.addSeparator()
+        table = allow(
+            sub.addAction("Resolved at the table…"),
+            None if others or elsewhere else refused or "Nobody can be attacked now.",
+            "The players rolled it with their own dice: name the target and what happened; "
+            "the log records it as resolved at the table",
+        )
+        table.setObjectName("resolvedAtTable")
+        table.triggered.connect(bind(act.fight_at_table, unit_id, maneuver))
     add_edition_entries(menu, view, unit_id, act)
 
 

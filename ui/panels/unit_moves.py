@@ -5,8 +5,8 @@ Each move asks the rules (``ui.panels.legal``) before it opens anything: a move 
 refuse opens no dialog and shows the reason in the message strip; a target or a note is asked
 only among what the rules allow (the one opponent a response names is taken without asking). Attack opens the
 combat wizard with the unit as attacker (a response off its owner's turn: the wizard pays with
-the held Action). Hold to respond records nothing: an Action left unspent is Held when its
-owner's turn ends (reading action_states, 4.2/4.3). Recording is ``BattleCommands``' (the one
+the held Action). There is nothing to hold: an Action left unspent is Held when its owner's
+turn ends (4.3 in every edition; reading action_states). Recording is ``BattleCommands``' (the one
 helper that records a tracker call as an undoable step).
 """
 
@@ -36,11 +36,10 @@ from ui.panels.legal import (
     attack_refusal,
     counter_refusal,
     fight_targets,
-    hold_refusal,
     join_targets,
     spend_targets,
 )
-from ui.panels.pickers import NoteAsker, UnitPicker
+from ui.panels.pickers import NoteAsker, OutcomeAsker, UnitPicker
 
 
 class Host(Protocol):
@@ -56,9 +55,14 @@ class Host(Protocol):
 
     def show_info(self, text: str) -> None: ...
 
-    def open_wizard(self, unit_id: BattleUnitId | None = None) -> bool: ...
+    def open_quick(self, unit_id: BattleUnitId) -> bool: ...
 
-    def next_ready_unit(self, after: BattleUnitId) -> BattleUnitId | None: ...
+    def open_wizard(
+        self,
+        unit_id: BattleUnitId | None = None,
+        target: BattleUnitId | None = None,
+        maneuver: Maneuver | None = None,
+    ) -> bool: ...
 
 
 class Menus(Protocol):
@@ -135,6 +139,17 @@ class UnitMoves(QObject):
             return False
         return self.host.open_wizard(unit_id)
 
+    def quick(self, unit_id: BattleUnitId) -> bool:
+        """The quick attack form (one page) with the unit as attacker, when it may attack."""
+        view = self._view(unit_id)
+        if view is None:
+            return False
+        why = attack_refusal(view, unit_id)
+        if why is not None:
+            self.host.show_error(why)
+            return False
+        return self.host.open_quick(unit_id)
+
     def other(self, unit_id: BattleUnitId, target: BattleUnitId | None = None) -> bool:
         """Spend the Action on something else, in the user's words (asked once it is legal)."""
         view = self._view(unit_id)
@@ -150,14 +165,46 @@ class UnitMoves(QObject):
             return False
         return self.spend(unit_id, ActionUse.OTHER, target=target, note=note)
 
-    def fight_pick(self, unit_id: BattleUnitId, maneuver: Maneuver) -> bool:
-        """A Close Combat attack on a target picked among those the rules allow."""
+    def fight(self, unit_id: BattleUnitId, target: BattleUnitId, maneuver: Maneuver) -> bool:
+        """A Close Combat attack goes through the dice like any attack: the combat wizard on
+        ``target`` with the ``maneuver``, once the rules allow it."""
         view = self._view(unit_id)
         if view is None:
             return False
+        why = attack_refusal(view, unit_id)
+        if why is not None:
+            self.host.show_error(why)
+            return False
+        return self.host.open_wizard(unit_id, target, maneuver)
+
+    def fight_pick(self, unit_id: BattleUnitId, maneuver: Maneuver) -> bool:
+        """A Close Combat attack (through the dice) on a target picked among those the rules
+        allow."""
+        target = self._fight_target(unit_id, maneuver)
+        return target is not None and self.fight(unit_id, target, maneuver)
+
+    def fight_at_table(self, unit_id: BattleUnitId, maneuver: Maneuver) -> bool:
+        """A Close Combat attack the players resolved at the table with their own dice: the
+        target and the outcome are asked, and recorded as resolved at the table."""
+        target = self._fight_target(unit_id, maneuver)
+        view = self.host.view
+        if target is None or view is None:
+            return False
+        outcome = OutcomeAsker.ask(
+            self.widget,
+            f"{view.setup.unit(unit_id).name} — {maneuver.label}",
+            view.setup.unit(target).name,
+        )
+        if outcome is None:
+            return False
+        return self.commands.close_combat_attack(unit_id, target, maneuver, outcome=outcome)
+
+    def _fight_target(self, unit_id: BattleUnitId, maneuver: Maneuver) -> BattleUnitId | None:
+        view = self._view(unit_id)
+        if view is None:
+            return None
         allowed, why = fight_targets(view, unit_id, maneuver)
-        target = self._pick(view, allowed, why, f"{maneuver.label}: on whom?", ask_one=True)
-        return target is not None and self.close_combat_attack(unit_id, target, maneuver)
+        return self._pick(view, allowed, why, f"{maneuver.label}: on whom?", ask_one=True)
 
     def join_close_combat(self, unit_id: BattleUnitId) -> bool:
         view = self._view(unit_id)
@@ -166,26 +213,6 @@ class UnitMoves(QObject):
         allowed, why = join_targets(view, unit_id)
         target = self._pick(view, allowed, why, "In Close Combat with whom?", ask_one=True)
         return target is not None and self.set_status(unit_id, Status.IN_CLOSE_COMBAT, (target,))
-
-    def hold(self, unit_id: BattleUnitId) -> bool:
-        """Keep the Action to respond on another player's turn; move on to the next unit of
-        the active player that has not acted."""
-        view = self._view(unit_id)
-        if view is None:
-            return False
-        why = hold_refusal(view, unit_id)
-        if why is not None:
-            self.host.show_error(why)
-            return False
-        name = view.setup.unit(unit_id).name
-        self.host.show_info(
-            f"{name} holds its Action: when {view.active_player.name}'s turn ends it may "
-            "respond once on another player's turn (4.3). Nothing is recorded until it does."
-        )
-        after = self.host.next_ready_unit(unit_id)
-        if after is not None:
-            self.host.select_unit(after)
-        return True
 
     # The edition's turn rules (chapter 4): ``rules_commands`` asks and records.
 
@@ -207,6 +234,11 @@ class UnitMoves(QObject):
         unit = self.host.current_unit()
         if unit is not None:
             self.attack(unit)
+
+    def quick_current(self) -> None:
+        unit = self.host.current_unit()
+        if unit is not None:
+            self.quick(unit)
 
     def sprint_current(self) -> None:
         unit = self.host.current_unit()
@@ -231,11 +263,6 @@ class UnitMoves(QObject):
         unit = self.host.current_unit()
         if unit is not None:
             self.fight_pick(unit, Maneuver.STRIKE)
-
-    def hold_current(self) -> None:
-        unit = self.host.current_unit()
-        if unit is not None:
-            self.hold(unit)
 
     def counter_current(self) -> None:
         """C: the Counter menu, when the unit may use a Counter."""
@@ -262,7 +289,7 @@ class UnitMoves(QObject):
             self.host.show_error(
                 f"It is {name}'s own turn: R is for responding on another player's turn; "
                 + (
-                    "it acts now, or H holds its Action to respond later."
+                    "it acts now, or its Action is saved for a response when the turn ends (4.3)."
                     if ready
                     else "it has spent its Action."
                 )

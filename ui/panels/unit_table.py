@@ -13,7 +13,7 @@ from PySide6.QtCore import (
     Qt,
 )
 from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from brikdesk.domain.ids import BattleUnitId
 from brikdesk.services.tracker import TrackedUnit
@@ -30,8 +30,7 @@ from ui.panels.battle_model import (
     BattleUnitModel,
 )
 from ui.panels.chips import StatusChipDelegate
-from ui.panels.row_paint import RowDelegate
-from ui.panels.table_paint import RowPaintedTable, RowPainter, SteadyHeader
+from ui.panels.row_delegate import RowDelegate
 from ui.panels.theme import TABLE, Theme
 
 #: Pixels around a cell's or a header's text (margins and the grid line).
@@ -43,7 +42,7 @@ STATUS_MIN = 100
 SHARES = {UNIT: 0.26, TYPE: 0.13, ACTION: 0.1, COUNTERS: 0.08, RESPOND: 0.11}
 
 
-class UnitTable(RowPaintedTable):
+class UnitTable(QTableView):
     """The table of a :class:`BattleUnitModel`; see the module docstring."""
 
     def __init__(self, model: BattleUnitModel, parent: QWidget | None = None) -> None:
@@ -60,10 +59,6 @@ class UnitTable(RowPaintedTable):
         self.setWordWrap(False)
         self.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.setCornerButtonEnabled(False)
-        # The column header, drawn from its picture while unchanged (as Qt's own header is set).
-        header = SteadyHeader(self)
-        header.setSectionsClickable(self.horizontalHeader().sectionsClickable())
-        self.setHorizontalHeader(header)
         self.verticalHeader().hide()
         self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         hh = self.horizontalHeader()
@@ -75,7 +70,6 @@ class UnitTable(RowPaintedTable):
         self.setItemDelegate(self.rows)
         self.chips = StatusChipDelegate(self)
         self.setItemDelegateForColumn(STATUS, self.chips)
-        self.row_painter = RowPainter(self, model, self.rows, self.chips)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.viewport().installEventFilter(self)  # its size is final when it resizes
         model.groups_changed.connect(self.span_groups)
@@ -105,7 +99,7 @@ class UnitTable(RowPaintedTable):
         uid = index.data(IdRole) if index.isValid() else None
         return BattleUnitId(uid) if isinstance(uid, int) else None
 
-    # -- look -------------------------------------------------------------------------------
+    # -- style ------------------------------------------------------------------------------
 
     def span_groups(self) -> None:
         """A player's header row spans the table."""
@@ -116,9 +110,6 @@ class UnitTable(RowPaintedTable):
 
     def set_theme(self, theme: Theme, font: QFont) -> None:
         self.chips.set_theme(theme)
-        self.rows.forget()
-        if self.row_painter is not None:
-            self.row_painter.forget()
         self.unit_model.set_theme(theme, font)
         header_font = QFont(font)
         header_font.setBold(True)
@@ -127,8 +118,10 @@ class UnitTable(RowPaintedTable):
         # the tooltip) makes room for them.
         self.setColumnHidden(TYPE, theme is TABLE)
         rows = self.fontMetrics().height() + theme.row_padding
-        self.verticalHeader().setDefaultSectionSize(rows)
+        # The minimum first: a default below the old minimum (Table mode off) would be
+        # held up to it, and the tall rows would stay.
         self.verticalHeader().setMinimumSectionSize(rows)
+        self.verticalHeader().setDefaultSectionSize(rows)
         self.size_columns()
 
     def set_units(self, units: Sequence[TrackedUnit]) -> None:

@@ -36,6 +36,7 @@ from brikdesk.domain.rolling import DiceSource, RandomDice, TypedDice
 from brikdesk.domain.rulesets import RULE_SETS, FirstRule, edition_table
 from brikdesk.errors import UserError
 from brikdesk.services.tracker import BattleView
+from ui.wheel import guard_wheel
 from ui.widgets.dialogs import answer_of
 
 #: The "no Use" value of a Use box (a Bail: nothing to subtract).
@@ -173,6 +174,7 @@ class WhoFirstDialog(QDialog):
         self.faces.textEdited.connect(self._faces_edited)
         self.setMinimumWidth(520)
         self._facts_changed()
+        guard_wheel(self)
         first = self.to_movement if how is FirstRule.SKILL_CONTEST else self.inch
         first.setFocus()
 

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from brikdesk.domain.history import CampaignHistory
 from brikdesk.errors import UserError
+from brikdesk.files import replacing
 
 #: (title, the series' attribute, what the numbers are)
 METRICS = (
@@ -34,6 +35,16 @@ METRICS = (
     ("Casualties so far", "casualties", "units"),
     ("Kills so far", "kills", "kills"),
 )
+
+
+#: How far below 0 the y axis reaches, as a share of its top (room for the 0's label).
+Y_FOOT = 0.04
+
+
+def y_top(highest: float) -> float:
+    """The top of a y axis that starts at 0: a little above the highest value (room for the
+    line at the top), at least 1."""
+    return max(1.0, highest * 1.08 + 0.5)
 
 
 def army_colours(history: CampaignHistory) -> dict[int, QColor]:
@@ -70,21 +81,26 @@ class HistoryChart(QWidget):
         item.showGrid(x=False, y=True, alpha=0.25)
         item.setMenuEnabled(False)
         item.getViewBox().setMouseEnabled(x=True, y=False)
-        item.getViewBox().enableAutoRange(axis="y", enable=True)
-        item.getViewBox().setAutoVisible(y=True)
+        # The y axis starts at 0 (a drop from 80 to 75 CP is not drawn as a collapse) and
+        # says what its numbers are.
+        item.getViewBox().enableAutoRange(axis="y", enable=False)
         for axis in ("left", "bottom"):
             item.getAxis(axis).setPen(pg.mkPen("#555555"))
             item.getAxis(axis).setTextPen(pg.mkPen("#333333"))
         item.setLabel("bottom", "Battle")
+        item.setLabel("left", unit)
         self.curves: dict[int, pg.PlotDataItem] = {}
+        #: Per army: hollow rings on the points rebuilt as approximate (``ArmySeries``).
+        self.approximate: dict[int, pg.PlotDataItem] = {}
         layout.addWidget(self.plot)
 
     def show_history(self, history: CampaignHistory) -> None:
         item = self.item
-        for curve in self.curves.values():
+        for curve in (*self.curves.values(), *self.approximate.values()):
             item.removeItem(curve)
         self.legend.clear()
         self.curves.clear()
+        self.approximate.clear()
         colours = army_colours(history)
         xs = list(range(len(history.labels)))
         for s in history.series:
@@ -92,13 +108,40 @@ class HistoryChart(QWidget):
             curve = item.plot(xs, list(getattr(s, self.attr)), pen=pen)
             self.legend.addItem(curve, f"{s.army} ({s.player})")
             self.curves[s.army_id] = curve
+            # Casualties and kills come from the stored results: only value and units alive
+            # can be approximate.
+            rough = [
+                i for i, m in enumerate(s.approximate) if m and self.attr in ("value", "alive")
+            ]
+            if rough:
+                ys = getattr(s, self.attr)
+                self.approximate[s.army_id] = item.plot(
+                    rough,
+                    [ys[i] for i in rough],
+                    pen=None,
+                    symbol="o",
+                    symbolSize=9,
+                    symbolBrush=pg.mkBrush("w"),
+                    symbolPen=pg.mkPen(colours[s.army_id], width=2),
+                )
+        if self.approximate:
+            self.legend.addItem(
+                next(iter(self.approximate.values())), "○ approximate (rebuilt, today's costs)"
+            )
         n = len(xs)
         step = max(1, n // 12)
         ticks = [(i, "Start" if i == 0 else str(i)) for i in range(0, n, step)]
         item.getAxis("bottom").setTicks([ticks, [(i, str(i)) for i in range(1, n)]])
         item.getViewBox().setLimits(xMin=-0.5, xMax=max(1, n - 1) + 0.5)
         item.setXRange(-0.4, max(1, n - 1) + 0.4, padding=0)
-        item.enableAutoRange(axis="y")
+        top = y_top(max((v for s in history.series for v in getattr(s, self.attr)), default=0))
+        # A hair below 0, so that the axis's 0 is labelled (pyqtgraph hides a label on the edge).
+        item.setYRange(-top * Y_FOOT, top, padding=0)
+
+    def y_range(self) -> tuple[float, float]:
+        """The y axis's range as shown: a hair below 0 to its top."""
+        low, high = self.item.getViewBox().viewRange()[1]
+        return low, high
 
     def export(self, path: str | os.PathLike[str]) -> Path:
         """Write the chart as ``.png`` or ``.svg`` (the file's ending chooses)."""
@@ -106,17 +149,15 @@ class HistoryChart(QWidget):
         suffix = target.suffix.lower()
         if suffix not in (".png", ".svg"):
             raise UserError(f"'{target.name}': a chart exports as .png or .svg", field="path")
-        try:
+        with replacing(target, field="path", suffix=suffix) as part:  # brikdesk.files
             if suffix == ".png":
                 exporter = ImageExporter(self.plot.scene())
                 exporter.parameters()["width"] = max(1200, int(self.plot.width()))
-                exporter.export(str(target))
+                exporter.export(str(part))
             else:
-                self._export_svg(target)
-        except OSError as exc:
-            raise UserError(f"cannot write {target}: {exc.strerror or exc}", field="path") from None
-        if not target.exists():
-            raise UserError(f"cannot write {target}", field="path")
+                self._export_svg(part)
+            if part.stat().st_size == 0:  # Qt says nothing when it cannot write
+                raise UserError(f"cannot write {target}", field="path")
         return target
 
     def _export_svg(self, target: Path) -> None:

@@ -255,7 +255,24 @@ def _timeline_blocks(m: Metrics, h: CampaignHistory, width: float) -> list[Block
     cols = tuple((t, min(w, cap) if i >= 3 else w) for i, (t, w) in enumerate(cols))
     extra = width - sum(w for _, w in cols)
     cols = tuple((t, w + extra if i == 2 else w) for i, (t, w) in enumerate(cols))
-    return table_blocks(m, width, "Timeline of battles", cols, rows)
+    out = table_blocks(m, width, "Timeline of battles", cols, rows)
+    noted = [(i, e) for i, e in enumerate(h.timeline, 1) if e.notes]
+    if noted:
+        out.append(_paragraph(m, width, "Notes written when the battles were finished:", "sub"))
+        out += [_paragraph(m, width, f"{i}. {e.name}: {e.notes}", "td") for i, e in noted]
+    if h.in_progress:
+        out.append(Block("gap", [(SECTION_GAP, [])]))
+        out.append(_paragraph(m, width, "Battles in progress", "subsection"))
+        out += [_paragraph(m, width, b.text, "td") for b in h.in_progress]
+    return out
+
+
+def _paragraph(m: Metrics, width: float, text: str, font: str) -> Block:
+    """A wrapped paragraph of its own (kept whole on a page)."""
+    lh = m.line(font)
+    lines = m.wrap(text, font, width) or ("",)
+    ops = [Op("text", 0, i * lh, width, lh, line, font) for i, line in enumerate(lines)]
+    return Block("text", [(len(lines) * lh + 3, ops)])
 
 
 def _marker(ops: list[Op], x: float, y: float, kind: str, colour: str) -> None:
@@ -369,6 +386,9 @@ def chart_block(
         pts = [(plot_x + i * dx, top + PLOT_H - (v - y_min) * per) for i, v in enumerate(vs)]
         for (x1, y1), (x2, y2) in zip(pts, pts[1:], strict=False):
             ops.append(Op("line", x1, y1, x2 - x1, y2 - y1, colour=key, width=1.2))
+        for (px, py), rough in zip(pts, s.approximate, strict=False):
+            if rough and attr in ("value", "alive"):  # approximate: a ring around the point
+                ops.append(Op("frame", px - 2.5, py - 2.5, 5, 5, colour=key, width=0.9))
         if black_and_white:  # a marker on every k-th point (armies staggered) tells them apart
             every = max(1, math.ceil(len(pts) / 30))
             for px, py in pts[(j * every // max(1, len(h.series))) % every :: every]:
@@ -419,8 +439,15 @@ def layout_campaign_report(
         m,
         width,
         "The armies over the battles",
-        "Drawn from the units as they stand now: a unit leaves the count "
-        "in the battle where it fell.",
+        "What each army was going into and coming out of each battle, as stored when it "
+        "was finished; Start is the army before its first battle."
+        + (
+            " A ringed value or count of units is approximate: rebuilt for a battle finished "
+            "before BrikDesk kept these numbers, counting a unit never mustered at today's "
+            "cost."
+            if any(s.any_approximate for s in history.series)
+            else ""
+        ),
     )
     for title, attr in CHARTS:
         blocks.append(chart_block(m, history, width, title, attr, black_and_white))

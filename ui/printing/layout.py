@@ -44,6 +44,7 @@ from PySide6.QtGui import (
     QPaintDevice,
 )
 
+from brikdesk.cache import LruCache
 from brikdesk.domain.sheets import RosterSheet, UnitCard
 
 PT_PER_MM = 72.0 / 25.4
@@ -244,7 +245,8 @@ class Metrics:
         self._mk = self._ref.logicalDpiY() / 72.0  # measuring units per point
         self.fonts: dict[str, QFont] = {}
         self._fm: dict[str, QFontMetricsF] = {}
-        self._wrap: dict[tuple[str, str, float, int], tuple[str, ...]] = {}
+        #: Wrapped texts (a roster repeats the same names, items and notes).
+        self.wrap_cache: LruCache[tuple[str, str, float, int], tuple[str, ...]] = LruCache(4096)
         for key, (size, bold, italic) in FONT_SPECS.items():
             f = QFont()
             f.setFamilies(FONT_FAMILIES)
@@ -293,9 +295,9 @@ class Metrics:
         """Lines of ``text`` wrapped to ``width`` points; the last kept line ends in an ellipsis
         when ``max_lines`` cuts it short."""
         key = (text, font, round(width, 2), max_lines)
-        hit = self._wrap.get(key)
-        if hit is not None:
-            return hit
+        return self.wrap_cache.get(key, lambda: self._wrapped(text, font, width, max_lines))
+
+    def _wrapped(self, text: str, font: str, width: float, max_lines: int) -> tuple[str, ...]:
         lines: list[str] = []
         for para in text.split("\n"):
             if not para.strip():
@@ -310,9 +312,7 @@ class Metrics:
             lines = lines[: max_lines - 1] + [
                 self.elide(last + "  ", font, width) if self.width(last, font) > width else last
             ]
-        out = tuple(lines)
-        self._wrap[key] = out
-        return out
+        return tuple(lines)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPagedPaintDevice, QPainter, QPen
 
+from brikdesk.cache import LruCache
 from brikdesk.domain.sheets import RosterSheet, SheetHeader
 from ui.printing.layout import (
     ALIGN_RIGHT,
@@ -180,7 +181,7 @@ class Replayer:
         self.m = m
         self.k = m.k
         self.colours = colours
-        self._pens: dict[tuple[str, float], QPen] = {}
+        self.pen_cache: LruCache[tuple[str, float], QPen] = LruCache(64)
         self._font = ""
         self._pen: tuple[str, float] | None = None
 
@@ -188,14 +189,14 @@ class Replayer:
         key = (colour, width)
         if self._pen == key:
             return
-        pen = self._pens.get(key)
-        if pen is None:
-            pen = QPen(self.colours[colour])
-            pen.setWidthF(width * self.k)
-            pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
-            self._pens[key] = pen
-        self.p.setPen(pen)
+        self.p.setPen(self.pen_cache.get(key, lambda: self._make_pen(colour, width)))
         self._pen = key
+
+    def _make_pen(self, colour: str, width: float) -> QPen:
+        pen = QPen(self.colours[colour])
+        pen.setWidthF(width * self.k)
+        pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+        return pen
 
     def draw(self, ops: list[Op], dx: float, dy: float) -> None:
         p = self.p

@@ -20,6 +20,7 @@ from PySide6.QtGui import QGuiApplication, QPainter, QPdfWriter
 
 from brikdesk.domain.sheets import RosterSheet, RosterSheetOptions
 from brikdesk.errors import UserError
+from brikdesk.files import replacing
 from ui.printing.layout import SheetLayout, configure_page, fits_device, layout_roster_sheet
 from ui.printing.painter import Progress, paint_roster_sheet
 
@@ -55,24 +56,15 @@ def write_pdf(
 ) -> ExportResult:
     """Write a PDF to ``target`` through ``paint(writer, progress)``, which sets the page up,
     lays out, paints and returns the layout. The file is written beside the destination and
-    moved into place when complete; any failure removes it, so no half PDF is ever left."""
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise UserError(f"cannot write {target}: the folder {folder} does not exist", field="out")
-    part = target.with_name(target.name + ".part")
-    try:
+    moved into place when complete (``brikdesk.files.replacing``: a device, FIFO or folder
+    there is refused, a symlink keeps pointing where it did); any failure removes it, so no
+    half PDF is ever left."""
+    with replacing(target, field="out") as part:
         writer = QPdfWriter(str(part))
         writer.setResolution(PDF_RESOLUTION)
         writer.setCreator("BrikDesk")
         layout = paint(writer, progress)
         del writer  # closes the file
-        os.replace(part, target)
-    except OSError as exc:
-        part.unlink(missing_ok=True)
-        raise UserError(f"cannot write {target}: {exc.strerror or exc}", field="out") from exc
-    except BaseException:
-        part.unlink(missing_ok=True)
-        raise
     return ExportResult(target, layout.page_count)
 
 

@@ -13,13 +13,14 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QObject, QRectF, Qt, QTimer
+from PySide6.QtCore import QObject, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import (
     QAction,
     QColor,
     QIcon,
     QKeySequence,
     QPainter,
+    QPaintEvent,
     QPixmap,
     QUndoGroup,
     QUndoStack,
@@ -283,7 +284,9 @@ def undo_redo_actions(parent: QObject, stack: QUndoStack | QUndoGroup) -> tuple[
 FIT_SAMPLE_ROWS = 2000
 
 
-def fit_columns(view: QTableView, available: int | None = None) -> None:
+def fit_columns(
+    view: QTableView, available: int | None = None, *, keep: Sequence[int] = ()
+) -> None:
     """Size the columns of ``view`` (over a ``SummaryTableModel``) to what they show.
 
     A column whose ``Column.fit_chars`` is set gets the width of its header or its longest text
@@ -291,7 +294,9 @@ def fit_columns(view: QTableView, available: int | None = None) -> None:
     their ``width_hint``. When the visible columns would not fit in ``available`` pixels (default:
     the view's width), the fitted ones give up room in proportion to what they asked beyond
     their ``width_hint``, so that every column stays in sight; a text cut short ends in "…" and
-    the tooltip gives it whole. Widths follow the font. Long tables are sampled.
+    the tooltip gives it whole. The columns in ``keep`` give up room only after the others
+    have given theirs (a roster's names and what units hold). Widths follow the font. Long
+    tables are sampled.
     """
     model = view.model()
     if not isinstance(model, SummaryTableModel) or not model.columns:
@@ -312,6 +317,7 @@ def fit_columns(view: QTableView, available: int | None = None) -> None:
     widths: dict[int, int] = {}
     hint_floors: dict[int, int] = {}
     title_floors: dict[int, int] = {}
+    whole: dict[int, int] = {}  # a fitted column's width for its longest text uncut
     for i, col in enumerate(columns):
         if not col.fit_chars:
             widths[i] = hint_floors[i] = title_floors[i] = col.width_hint or hh.defaultSectionSize()
@@ -326,20 +332,34 @@ def fit_columns(view: QTableView, available: int | None = None) -> None:
             widest = max(widest, width)
         title = header_fm.horizontalAdvance(col.title) + sort_arrow
         widths[i] = max(title, min(widest + pad, col.fit_chars * average + pad))
+        whole[i] = max(title, widest + pad)
         hint_floors[i] = min(widths[i], max(title, col.width_hint))
         title_floors[i] = title
     shown = [i for i in widths if not hh.isSectionHidden(i)]
     room = (view.viewport().width() if available is None else available) - 2
-    # Give up room down to the width hints first, then down to the headings if need be.
+    # Give up room down to the width hints first, then down to the headings if need be; the
+    # columns to keep give theirs last.
+    others = [i for i in shown if i not in keep]
+    kept = [i for i in shown if i in keep]
     for floors in (hint_floors, title_floors):
-        excess = sum(widths[i] for i in shown) - room
-        give = {i: max(0, widths[i] - floors[i]) for i in shown}
-        spare = sum(give.values())
-        if excess <= 0 or spare <= 0:
-            continue
-        share = min(1.0, excess / spare)
-        for i in shown:
-            widths[i] -= min(give[i], int(give[i] * share + 0.999))
+        for giving in (others, kept):
+            excess = sum(widths[i] for i in shown) - room
+            give = {i: max(0, widths[i] - floors[i]) for i in giving}
+            spare = sum(give.values())
+            if excess <= 0 or spare <= 0:
+                continue
+            share = min(1.0, excess / spare)
+            for i in giving:
+                widths[i] -= min(give[i], int(give[i] * share + 0.999))
+    # Room left over goes to the texts the character limit cut short, so they read whole.
+    spare_room = room - sum(widths[i] for i in shown)
+    for i in shown:
+        if spare_room <= 0:
+            break
+        grow = min(spare_room, whole.get(i, widths[i]) - widths[i])
+        if grow > 0:
+            widths[i] += grow
+            spare_room -= grow
     for i, width in widths.items():
         view.setColumnWidth(i, width)
 
@@ -366,3 +386,32 @@ def tree_children(parent: QTreeWidgetItem) -> list[QTreeWidgetItem]:
 
 def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that asks for at most ``chars`` average characters and shows what
+    fits, with "…" in the middle; ``text()`` stays whole (a status bar's database path)."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None, chars: int = 48) -> None:
+        super().__init__(text, parent)
+        self._chars = chars
+        self.setContentsMargins(10, 0, 6, 0)  # apart from the message and the next label
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        most = self.fontMetrics().averageCharWidth() * self._chars
+        return QSize(min(hint.width(), most), hint.height())
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        return QSize(min(hint.width(), self.fontMetrics().averageCharWidth() * 12), hint.height())
+
+    def shown_text(self) -> str:
+        """The text as drawn in the label's width."""
+        width = self.contentsRect().width()
+        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideMiddle, width)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        painter.drawText(self.contentsRect(), int(Qt.AlignmentFlag.AlignVCenter), self.shown_text())

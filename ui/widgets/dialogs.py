@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractButton,
     QDialog,
@@ -29,6 +30,8 @@ from PySide6.QtWidgets import (
 
 from brikdesk.limits import MAX_NUMBER
 from ui.screen import fit_to_screen
+from ui.settings import AppSettings
+from ui.wheel import guard_wheel
 
 T = TypeVar("T")
 
@@ -93,11 +96,27 @@ def buttons_last(buttons: QDialogButtonBox) -> None:
     buttons.show()
 
 
+#: Room a window manager takes beside a title: the icon and the close, maximize and minimize
+#: buttons (openbox, GNOME and KDE take 90 to 130 pixels).
+TITLE_BAR_BUTTONS = 140
+
+
+def title_room(window: QWidget) -> None:
+    """Widen ``window`` so that its whole title fits in the title bar (a short form under a
+    long title: "Add player" was cut to "Add pl…")."""
+    font = QFont(window.font())
+    font.setBold(True)  # title bars draw in bold on most desktops
+    need = QFontMetrics(font).horizontalAdvance(window.windowTitle()) + TITLE_BAR_BUTTONS
+    if window.minimumWidth() < need:
+        window.setMinimumWidth(need)
+
+
 def ready_to_type(dialog: QDialog, buttons: QDialogButtonBox | None = None) -> None:
     """Open ``dialog`` ready to type (convention 16) and fitting the screen: its buttons last
     in the tab order, the focus on its first field."""
     if buttons is not None:
         buttons_last(buttons)
+    title_room(dialog)
     fit_to_screen(
         dialog,
         *(
@@ -150,6 +169,7 @@ class FormDialog(QDialog):
         if visible and not self._opened:
             self._opened = True
             ready_to_type(self, self.buttons)
+            guard_wheel(self)
         super().setVisible(visible)
 
     def set_problem(self, text: str | None) -> None:
@@ -173,6 +193,18 @@ def answer_of(dialog: QDialog, read: Callable[[], T]) -> T | None:
         dialog.deleteLater()
 
 
+def lay_out_reader(dialog: QDialog, box: QLineEdit, text: QWidget) -> None:
+    """A reading window's layout: the find or filter ``box`` above the ``text``, a Close
+    button below; Ctrl+F goes to the box."""
+    layout = QVBoxLayout(dialog)
+    layout.addWidget(box)
+    layout.addWidget(text, 1)
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, dialog)
+    buttons.rejected.connect(dialog.close)
+    layout.addWidget(buttons)
+    QShortcut(QKeySequence(QKeySequence.StandardKey.Find), dialog, box.setFocus)
+
+
 class TextPrompt:
     """One line of text (a new name)."""
 
@@ -184,24 +216,50 @@ class TextPrompt:
 
 
 class FileChooser:
-    """Open and save file dialogs (the platform's, or Qt's when there is none)."""
+    """Open and save file dialogs (the platform's, or Qt's when there is none).
+
+    Given ``settings`` and a ``kind`` (``ui.settings.FOLDER_KINDS``: rosters, reports, exports,
+    imports), a dialog starts in the folder last used for that kind of file and remembers
+    the folder chosen."""
 
     @classmethod
     def open_path(
-        cls, parent: QWidget | None, title: str, filter_text: str, folder: str = ""
+        cls,
+        parent: QWidget | None,
+        title: str,
+        filter_text: str,
+        folder: str = "",
+        *,
+        settings: AppSettings | None = None,
+        kind: str = "",
     ) -> Path | None:
-        path, _ = QFileDialog.getOpenFileName(
-            parent, title, folder or str(Path.home()), filter_text
-        )
-        return Path(path) if path else None
+        if not folder:
+            folder = str(settings.last_folder(kind) if settings and kind else Path.home())
+        path, _ = QFileDialog.getOpenFileName(parent, title, folder, filter_text)
+        if not path:
+            return None
+        if settings is not None and kind:
+            settings.remember_folder(kind, Path(path).parent)
+        return Path(path)
 
     @classmethod
     def save_path(
-        cls, parent: QWidget | None, title: str, filter_text: str, suggested: str, suffix: str
+        cls,
+        parent: QWidget | None,
+        title: str,
+        filter_text: str,
+        suggested: str,
+        suffix: str,
+        *,
+        settings: AppSettings | None = None,
+        kind: str = "",
     ) -> Path | None:
-        start = suggested if os.path.isabs(suggested) else str(Path.home() / suggested)
+        folder = settings.last_folder(kind) if settings is not None and kind else Path.home()
+        start = suggested if os.path.isabs(suggested) else str(folder / suggested)
         path, _ = QFileDialog.getSaveFileName(parent, title, start, filter_text)
         if not path:
             return None
         p = Path(path)
+        if settings is not None and kind:
+            settings.remember_folder(kind, p.parent)
         return p if p.suffix else p.with_suffix(suffix)

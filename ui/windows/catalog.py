@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QFocusEvent, QKeySequence, QUndoStack
+from PySide6.QtCore import QCoreApplication, QModelIndex, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QDrag, QFocusEvent, QKeySequence, QMouseEvent, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QCheckBox,
     QComboBox,
     QFrame,
@@ -44,7 +45,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.catalog import FIELD_LABELS, CatalogItem, Category
-from brikdesk.domain.ids import CampaignId
+from brikdesk.domain.ids import ArmyId, CampaignId, UnitId
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
 from brikdesk.services.catalogs import CatalogEntry, CatalogView, EntryChange
@@ -72,11 +73,14 @@ from ui.widgets.common import (
 )
 from ui.widgets.fields import ValidatingDelegate, ValidatingLineEdit
 from ui.windows.catalog_dialogs import ITEM, UNIT_TYPE, NewEntryDialog
+from ui.windows.unit_dialogs import AddUnitsDialog, adding, unit_type_mime
 from ui.workers import start_job
 
 log = logging.getLogger(__name__)
 
 HOUSE_STYLE = "background: #fff1c7;"
+#: The army Catalog > Add to army added to last (offered first next time).
+ADD_ARMY_KEY = "catalog/add_army"
 
 if TYPE_CHECKING:
     from ui.plots.damage_chart import DamageChart
@@ -366,11 +370,55 @@ class ChartPanel(QFrame):
         self.note.show()
 
 
+class UnitTypeTable(QTableView):
+    """The unit types' table: a row dragged onto an open roster adds units of that type."""
+
+    def __init__(self, campaign_id: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.campaign_id = campaign_id
+        self._press: QPoint | None = None
+        self.setToolTip("Drag a unit type onto an open roster to add units of it")
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self._press = (
+            event.position().toPoint() if event.button() == Qt.MouseButton.LeftButton else None
+        )
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        press = self._press
+        if (
+            press is not None
+            and event.buttons() & Qt.MouseButton.LeftButton
+            and (event.position().toPoint() - press).manhattanLength()
+            >= QApplication.startDragDistance()
+        ):
+            self._press = None
+            key = self.drag_key()
+            if key is not None:
+                drag = QDrag(self)
+                drag.setMimeData(unit_type_mime(self.campaign_id, key))
+                drag.exec(Qt.DropAction.CopyAction)
+                return
+        super().mouseMoveEvent(event)
+
+    def drag_key(self) -> str | None:
+        """The key of the unit type a drag takes (the current row's)."""
+        idx = self.currentIndex()
+        return str(idx.data(IdRole)) if idx.isValid() else None
+
+
 class CatalogTab(QWidget):
     """A table of entries beside the selected entry's form (and chart, for items)."""
 
     def __init__(
-        self, kind: str, model: CatalogTableModel, form: EntryForm, parent: QWidget | None = None
+        self,
+        kind: str,
+        model: CatalogTableModel,
+        form: EntryForm,
+        parent: QWidget | None = None,
+        *,
+        campaign_id: int = 0,
     ) -> None:
         super().__init__(parent)
         self.kind = kind
@@ -379,7 +427,11 @@ class CatalogTab(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        self.table = QTableView(self.splitter)
+        self.table = (
+            UnitTypeTable(campaign_id, self.splitter)
+            if kind == UNIT_TYPE
+            else QTableView(self.splitter)
+        )
         self.table.setObjectName("itemTable" if kind == ITEM else "unitTypeTable")
         self.table.setModel(model)
         self.table.setItemDelegate(ValidatingDelegate(self.table))
@@ -519,7 +571,9 @@ class CatalogWindow(QMainWindow):
         self.tabs = QTabWidget(central)
         self.tabs.setObjectName("catalogTabs")
         self.items_tab = CatalogTab(ITEM, self.item_model, self.item_form, self.tabs)
-        self.types_tab = CatalogTab(UNIT_TYPE, self.type_model, self.type_form, self.tabs)
+        self.types_tab = CatalogTab(
+            UNIT_TYPE, self.type_model, self.type_form, self.tabs, campaign_id=self.campaign_id
+        )
         self.tabs.addTab(self.items_tab, "&Weapons and equipment")
         self.tabs.addTab(self.types_tab, "&Unit types")
         self.tabs.currentChanged.connect(self._tab_changed)
@@ -584,6 +638,16 @@ class CatalogWindow(QMainWindow):
             shortcut=QKeySequence(QKeySequence.StandardKey.Find),
             tip="Filter the entries",
         )
+        self.add_to_army_action = make_action(
+            self,
+            "Add to a&rmy…",
+            self.add_to_army,
+            name="addToArmyAction",
+            shortcut="Ctrl+Shift+A",
+            tip="Add units of the selected unit type to an army (or drag the type onto an open "
+            "roster)",
+            icon=style.standardIcon(sp.SP_ArrowForward),
+        )
         self.close_action = make_action(
             self,
             "&Close",
@@ -599,6 +663,8 @@ class CatalogWindow(QMainWindow):
             None,
             self.reset_action,
             self.reset_cell_action,
+            None,
+            self.add_to_army_action,
             None,
             self.close_action,
         ):
@@ -620,6 +686,8 @@ class CatalogWindow(QMainWindow):
             self.delete_action,
             self.reset_action,
             None,
+            self.add_to_army_action,
+            None,
             self.undo_action,
             self.redo_action,
         ):
@@ -631,6 +699,7 @@ class CatalogWindow(QMainWindow):
         for tab in (self.items_tab, self.types_tab):
             tab.table.addActions([self.reset_cell_action, self.reset_action, self.delete_action])
             tab.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.types_tab.table.insertAction(self.reset_cell_action, self.add_to_army_action)
         # Delete acts on the tables only: in a field it deletes text.
         self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         QWidget.setTabOrder(self.filter, self.tabs)
@@ -696,6 +765,7 @@ class CatalogWindow(QMainWindow):
         if tab.chart is not None:
             tab.chart.show_item(entry)
         self.delete_action.setEnabled(entry is not None and entry.custom)
+        self.add_to_army_action.setEnabled(tab is self.types_tab and entry is not None)
         self.reset_action.setEnabled(entry is not None and not entry.custom and bool(entry.changed))
         idx = tab.table.currentIndex()
         field = tab.model.fields[idx.column()] if idx.isValid() else ""
@@ -830,6 +900,46 @@ class CatalogWindow(QMainWindow):
         if done is not None and tab.model.rowCount():
             tab.table.setCurrentIndex(tab.model.index(min(row, tab.model.rowCount() - 1), 0))
         return done is not None
+
+    def add_to_army(self, type_key: str | None = None) -> tuple[UnitId, ...]:
+        """Catalog > Add to army: units of the selected unit type (or ``type_key``) at the end
+        of an army chosen in the Add units dialog (the one chosen last time first), as many
+        as Add several added last; one undo step."""
+        from ui.windows.roster import ADD_COUNT_KEY, DEFAULT_ADD_COUNT
+
+        key = type_key or (
+            self.types_tab.current_key() if self.current_tab() is self.types_tab else None
+        )
+        if key is None or self.view is None:
+            return ()
+        armies = self.runner.read(lambda: self.services.campaigns.list_armies(self.campaign_id))
+        if not armies:
+            if armies is not None:
+                self.banner.show_error("Add an army first (Campaign > Add army).")
+            return ()
+        count = self.settings.get_int(ADD_COUNT_KEY, DEFAULT_ADD_COUNT) or DEFAULT_ADD_COUNT
+        answer = AddUnitsDialog.ask(
+            self,
+            self.view.catalog,
+            type_key=key,
+            count=count,
+            armies=[(a.id, f"{a.name} ({a.player_name})") for a in armies],
+            army_id=self.settings.get_int(ADD_ARMY_KEY),
+        )
+        if answer is None or answer.army_id is None:
+            return ()
+        army_id = ArmyId(answer.army_id)
+        self.settings.set(ADD_COUNT_KEY, answer.count)
+        self.settings.set(ADD_ARMY_KEY, army_id)
+        ids = self.runner.perform(lambda: adding(self.services.roster, army_id, answer))
+        if ids:
+            army = next(a.name for a in armies if a.id == army_id)
+            self.statusBar().showMessage(
+                f"Added {len(ids)} unit{'s' if len(ids) != 1 else ''} to {army} "
+                "(Ctrl+Z takes them back)",
+                8000,
+            )
+        return ids or ()
 
     def focus_filter(self) -> None:
         self.filter.setFocus()

@@ -35,6 +35,7 @@ from brikdesk.errors import UserError
 from brikdesk.services import Changes, Services
 from ui.bus import Bus
 from ui.screen import fit_to_screen
+from ui.settings import AppSettings
 from ui.widgets.common import MessageBanner
 from ui.widgets.dialogs import FileChooser
 from ui.workers import start_job
@@ -107,7 +108,7 @@ class HistoryWindow(QWidget):
         self.timeline = _table(
             self,
             "timelineTable",
-            ("#", "Date", "Battle", "Sides", "Winner", "Casualties", "Most kills"),
+            ("#", "Date", "Battle", "Sides", "Winner", "Casualties", "Most kills", "Notes"),
         )
         self.tabs.addTab(self.timeline, "&Timeline")
 
@@ -179,10 +180,10 @@ class HistoryWindow(QWidget):
         self.preview_button.clicked.connect(self.preview_report)
         self.pdf_button = QPushButton("Report as P&DF…", self)
         self.pdf_button.setObjectName("reportPdf")
-        self.pdf_button.clicked.connect(self.export_pdf)
+        self.pdf_button.clicked.connect(self._pdf_clicked)
         self.md_button = QPushButton("Report as &Markdown…", self)
         self.md_button.setObjectName("reportMarkdown")
-        self.md_button.clicked.connect(self.export_markdown)
+        self.md_button.clicked.connect(self._markdown_clicked)
         buttons.addStretch(1)
         for b in (self.preview_button, self.pdf_button, self.md_button):
             b.setEnabled(False)
@@ -193,6 +194,11 @@ class HistoryWindow(QWidget):
         self.reload()
 
     # -- reading --------------------------------------------------------------------------
+
+    def _settings(self) -> AppSettings | None:
+        """The main window's settings (where the file dialogs' folders are remembered)."""
+        own = getattr(self.parent(), "settings", None)
+        return own if isinstance(own, AppSettings) else None
 
     def reload(self) -> None:
         """Read the history again, on a worker (a long campaign takes a moment)."""
@@ -229,9 +235,11 @@ class HistoryWindow(QWidget):
         self.history = h
         self.setWindowTitle(f"History: {h.campaign}")
         n = len(h.timeline)
+        going = "; ".join(b.text for b in h.in_progress)
         self.status.setText(
             f"{h.campaign}: {n} finished battle{'s' if n != 1 else ''}."
             + ("" if n else " End a battle (Battle > End battle…) to start the history.")
+            + (f" In progress: {going}." if going else "")
         )
         _fill(
             self.timeline,
@@ -244,6 +252,7 @@ class HistoryWindow(QWidget):
                     e.winner_text,
                     e.casualties_text,
                     e.top_text,
+                    " ".join(e.notes.split()),
                 )
                 for i, e in enumerate(h.timeline, 1)
             ],
@@ -307,9 +316,17 @@ class HistoryWindow(QWidget):
         charts = self.show_charts()
         chart = charts.chart(attr)
         if path is None:
-            kind = "PNG image (*.png)" if suffix == ".png" else "SVG drawing (*.svg)"
+            files = "PNG image (*.png)" if suffix == ".png" else "SVG drawing (*.svg)"
             name = f"{self.history.campaign if self.history else 'campaign'} - {chart.title}"
-            path = FileChooser.save_path(self, f"Export {chart.title}", kind, name + suffix, suffix)
+            path = FileChooser.save_path(
+                self,
+                f"Export {chart.title}",
+                files,
+                name + suffix,
+                suffix,
+                settings=self._settings(),
+                kind="exports",
+            )
             if path is None:
                 return None
         try:
@@ -326,19 +343,27 @@ class HistoryWindow(QWidget):
     def _export_svg(self) -> None:
         self.export_chart(self.chart_choice.currentData(), suffix=".svg")
 
+    def _pdf_clicked(self) -> None:
+        self.export_pdf()
+
+    def _markdown_clicked(self) -> None:
+        self.export_markdown()
+
     def export_pdf(self, path: Path | None = None) -> bool:
         """The campaign report as a PDF, written on a worker (``last_export`` when done)."""
         from ui.printing.campaign_report import export_campaign_pdf
 
         if self.history is None:
             return False
-        if not isinstance(path, Path):
+        if path is None:
             path = FileChooser.save_path(
                 self,
                 "Campaign report as PDF",
                 "PDF (*.pdf)",
                 f"{self.history.campaign} - campaign report.pdf",
                 ".pdf",
+                settings=self._settings(),
+                kind="reports",
             )
             if path is None:
                 return False
@@ -370,13 +395,15 @@ class HistoryWindow(QWidget):
 
         if self.history is None:
             return None
-        if not isinstance(path, Path):
+        if path is None:
             path = FileChooser.save_path(
                 self,
                 "Campaign report as Markdown",
                 "Markdown (*.md)",
                 f"{self.history.campaign} - campaign report.md",
                 ".md",
+                settings=self._settings(),
+                kind="reports",
             )
             if path is None:
                 return None

@@ -240,6 +240,8 @@ class _Printing(QObject):
 
     #: what the window's messages call the thing printed ("this army", "this battle")
     THING = "this"
+    #: the kind of file it saves (its dialogs start in the folder last used for that kind)
+    folder_kind = "rosters"
 
     def __init__(
         self,
@@ -273,16 +275,16 @@ class _Printing(QObject):
         return self._settings
 
     def _save_path(self, title: str, filter_text: str, name: str, suffix: str) -> Path | None:
-        from ui.widgets.print_options import KEY_FOLDER
-
-        folder = str(self.settings.qsettings.value(KEY_FOLDER) or "")
-        base = Path(folder) if folder and Path(folder).is_dir() else Path.home()
-        path = FileChooser.save_path(
-            self._window, title, filter_text, str(base / f"{safe_file_name(name)}{suffix}"), suffix
+        """Where to save: the dialog starts in the folder last used for this kind of file."""
+        return FileChooser.save_path(
+            self._window,
+            title,
+            filter_text,
+            f"{safe_file_name(name)}{suffix}",
+            suffix,
+            settings=self.settings,
+            kind=self.folder_kind,
         )
-        if path is not None:
-            self.settings.set(KEY_FOLDER, str(path.parent))
-        return path
 
     def _read_name(self, read: Callable[[], str], failure: str) -> str | None:
         """``read()``, or ``None`` once the banner (``failure: why``) or the storage error
@@ -699,6 +701,8 @@ class ReportPrinting(_Printing):
     entries act on ``current()``: ``(battle id, name)`` or ``None`` when no battle is shown or
     selected.
     """
+
+    folder_kind = "reports"
 
     PREPARING = "Preparing the report of {name}"
     FAILED = "Can't {verb} the report of {name}"

@@ -11,18 +11,31 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import (
     QItemSelection,
     QItemSelectionModel,
     QModelIndex,
     QPoint,
+    QSize,
     Qt,
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QCloseEvent, QKeySequence, QShowEvent, QUndoStack
+from PySide6.QtGui import (
+    QCloseEvent,
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
+    QGuiApplication,
+    QKeySequence,
+    QResizeEvent,
+    QShowEvent,
+    QUndoStack,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -49,9 +62,9 @@ from brikdesk.services.roster import Roster, UnitPatch, UnitRow
 from brikdesk.services.summaries import NO_BUDGET, ArmyPatch
 from ui.bus import Bus
 from ui.glyphs import warning_sign
-from ui.models.roster import HIDDEN_BY_DEFAULT, NAME, UnitTableModel
+from ui.models.roster import HANDS, HIDDEN_BY_DEFAULT, NAME, UnitTableModel
 from ui.models.table import IdRole
-from ui.screen import fit_to_screen
+from ui.screen import fit_to_screen, roomy_size
 from ui.settings import AppSettings
 from ui.widgets.common import (
     Actions,
@@ -68,7 +81,13 @@ from ui.widgets.fields import ValidatingDelegate
 from ui.windows.loadout import LoadoutEditor
 from ui.windows.printing import RosterPrinting
 from ui.windows.unit_card import UnitCardView
-from ui.windows.unit_dialogs import AddUnitsDialog, ChangeTypeDialog, UnitEditor
+from ui.windows.unit_dialogs import (
+    AddUnitsDialog,
+    ChangeTypeDialog,
+    UnitEditor,
+    adding,
+    dropped_unit_type,
+)
 
 log = logging.getLogger(__name__)
 
@@ -174,6 +193,11 @@ class ArmyHeader(QFrame):
 
 #: Where "Add several" remembers how many units it added last.
 ADD_COUNT_KEY = "roster/add_count"
+#: How many units Add several offers before it has been used.
+DEFAULT_ADD_COUNT = 3
+#: True when the roster's column widths are the organizer's own (set by hand): kept as they
+#: are; otherwise the columns are fitted to their texts whenever the table's width changes.
+OWN_COLUMNS_KEY = "roster/own_columns"
 #: The most characters of a name the Name column widens for (longer names end in "…").
 NAME_CHARS = 40
 
@@ -193,10 +217,55 @@ def typical_unit(rows: Sequence[UnitRow]) -> UnitRow | None:
     return next(r for r in same if loadouts[r.loadout] == best)
 
 
+class RosterTable(QTableView):
+    """The units table. It takes unit types dragged from its campaign's catalog
+    (``type_dropped(key)``) and says when its width changes (``width_changed``): the table's
+    own handlers, not an event filter on it (a filter's window may be half gone while the
+    table's last events arrive)."""
+
+    type_dropped = Signal(str)
+    width_changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.campaign_id: int | None = None
+        self.setAcceptDrops(True)
+
+    def _take(self, event: QDropEvent) -> str | None:
+        key = dropped_unit_type(event.mimeData(), self.campaign_id)
+        if key is not None:
+            event.setDropAction(Qt.DropAction.CopyAction)
+            event.accept()
+        else:
+            event.ignore()
+        return key
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        self._take(event)
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        self._take(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        key = self._take(event)
+        if key is not None:
+            self.type_dropped.emit(key)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.width_changed.emit()
+
+
 class RosterWindow(QMainWindow):
     """The roster of army ``army_id``. ``closed(army_id)`` when it closes."""
 
     closed = Signal(int)
+    #: A new army was made here (Army > Duplicate army): its id, for the main window to open.
+    army_made = Signal(int)
+    #: Asks name, player and budget for Duplicate army: the shell's army dialog (``ask`` with
+    #: ``title``, ``player_id``, ``name``, ``budget``, ``cost_unit``), given by the main window;
+    #: without it the action is off.
+    ask_army: Callable[..., Any] | None = None
 
     def __init__(
         self,
@@ -222,6 +291,8 @@ class RosterWindow(QMainWindow):
         self._select_after: tuple[UnitId, ...] = ()
         self._targeted: tuple[UnitId, ...] | None = None
         self._closing = False
+        self._fitting = False  # the columns are being fitted (not resized by the organizer)
+        self._columns_restored = False  # the organizer's own widths are shown
 
         self.banner = MessageBanner(self)
         self.runner = Actions(self, undo_stack, bus, self.banner)
@@ -273,7 +344,7 @@ class RosterWindow(QMainWindow):
         lv.addWidget(self.filter)
 
         self.model = UnitTableModel(self._commit_edit, self)
-        self.table = QTableView(left)
+        self.table = RosterTable(left)
         self.table.setObjectName("unitTable")
         self.table.setModel(self.model)
         self.table.setItemDelegate(ValidatingDelegate(self.table))
@@ -293,7 +364,10 @@ class RosterWindow(QMainWindow):
         hh = self.table.horizontalHeader()
         hh.setSectionsMovable(True)
         hh.setHighlightSections(False)
-        hh.setStretchLastSection(True)
+        # Columns as wide as their texts (``_fit``), not the last one stretched to the edge:
+        # Warnings took the room that In hand needed.
+        hh.setStretchLastSection(False)
+        hh.sectionResized.connect(self._section_resized)
         for i, col in enumerate(self.model.columns):
             if col.width_hint:
                 self.table.setColumnWidth(i, col.width_hint)
@@ -307,6 +381,15 @@ class RosterWindow(QMainWindow):
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.table.selectionModel().currentRowChanged.connect(self._selection_changed)
         self.table.doubleClicked.connect(self._double_clicked)
+        # Unit types dragged from the catalog window are added here (``eventFilter``), and a
+        # resize fits the columns again (after the layout settles: one fit per resize burst).
+        self._dropped_type: str | None = None
+        self._fit_timer = QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self._fit)
+        self.table.type_dropped.connect(self._type_dropped)
+        self.table.width_changed.connect(self._table_resized)
         lv.addWidget(self.table, 1)
         self.splitter.addWidget(left)
 
@@ -437,6 +520,35 @@ class RosterWindow(QMainWindow):
             shortcut="Ctrl+B",
             tip="Change the army's budget",
         )
+        self.duplicate_army_action = make_action(
+            self,
+            "D&uplicate army…",
+            self.duplicate_army,
+            name="duplicateArmyAction",
+            tip="A new army with copies of these units (loadouts and notes; no battle record)",
+        )
+        self.copy_text_actions = {
+            fmt: make_action(
+                self,
+                label,
+                lambda _checked=False, fmt=fmt: self.copy_as_text(fmt),
+                name=f"copyText_{fmt}",
+                shortcut=key,
+                tip=tip,
+            )
+            for fmt, label, key, tip in (
+                ("text", "&Plain text", "Ctrl+Shift+C", "For a chat: one line per unit"),
+                ("markdown", "&Markdown", None, "A table, for Markdown forums and chats"),
+                ("bbcode", "&BBCode (forum)", None, "For the BrikWars forum's posts"),
+            )
+        }
+        self.export_text_action = make_action(
+            self,
+            "Export as te&xt…",
+            self.export_text,
+            name="exportTextAction",
+            tip="Save the roster as plain text (.txt), Markdown (.md) or BBCode (.bbcode)",
+        )
         self.preview_action = make_action(
             self,
             "Print pre&view…",
@@ -527,6 +639,12 @@ class RosterWindow(QMainWindow):
         bar = self.menuBar()
         army = bar.addMenu("&Army")
         army.addAction(self.edit_army_action)
+        army.addAction(self.duplicate_army_action)
+        army.addSeparator()
+        copy_menu = army.addMenu("&Copy as text")
+        copy_menu.setObjectName("copyTextMenu")
+        copy_menu.addActions(list(self.copy_text_actions.values()))
+        army.addAction(self.export_text_action)
         army.addSeparator()
         for act in (self.preview_action, self.print_action, self.pdf_action):
             army.addAction(act)
@@ -601,8 +719,8 @@ class RosterWindow(QMainWindow):
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
 
     def _restore_layout(self) -> None:
-        self.resize(1340, 800)
-        self.settings.restore_geometry("roster", self)
+        if not self.settings.restore_geometry("roster", self):
+            self.resize(roomy_size(self, QSize(1340, 800), 0.8))
         fit_to_screen(self, self.width(), self.height())
         state = self.settings.get_bytes("roster/splitter")
         if state is not None:
@@ -614,8 +732,12 @@ class RosterWindow(QMainWindow):
         self._columns_restored = False
         if header is not None:
             hh = self.table.horizontalHeader()
-            self._columns_restored = hh.restoreState(header)
+            self._fitting = True  # the restored widths are the organizer's only if flagged
+            restored = hh.restoreState(header)
+            self._fitting = False
+            hh.setStretchLastSection(False)
             hh.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+            self._columns_restored = restored and self.settings.get_bool(OWN_COLUMNS_KEY)
 
     def _header_menu(self, pos: QPoint) -> None:
         from PySide6.QtWidgets import QMenu
@@ -635,6 +757,7 @@ class RosterWindow(QMainWindow):
         self.settings.save_bytes("roster/splitter", self.splitter.saveState())
         self.settings.save_bytes("roster/side", self.side.saveState())
         self.settings.save_bytes("roster/header", self.table.horizontalHeader().saveState())
+        self.settings.set(OWN_COLUMNS_KEY, self._columns_restored)
 
     # -- loading ----------------------------------------------------------------------------
 
@@ -644,6 +767,7 @@ class RosterWindow(QMainWindow):
             roster = self.services.roster.roster(self.army_id)
             if first or self.catalog is None or self.campaign_id != roster.army.campaign_id:
                 self.campaign_id = roster.army.campaign_id
+                self.table.campaign_id = self.campaign_id
                 self.catalog = self.services.catalog.catalog(self.campaign_id)
                 self.loadout.set_catalog(self.catalog)
         except UserError:
@@ -688,7 +812,9 @@ class RosterWindow(QMainWindow):
         )
         needed = min(widest + pad, fm.averageCharWidth() * NAME_CHARS + pad)
         if self.table.columnWidth(NAME) < needed:
+            fitting, self._fitting = self._fitting, True
             self.table.setColumnWidth(NAME, needed)
+            self._fitting = fitting
 
     def _refresh_units(self, ids: Sequence[UnitId]) -> None:
         """Update only these rows (an edit made here); the header total from the rows."""
@@ -727,6 +853,39 @@ class RosterWindow(QMainWindow):
     def _on_status(self, text: str) -> None:
         self.statusBar().showMessage(text, 10_000)
 
+    def _section_resized(self, *_args: object) -> None:
+        """A column the organizer widened or narrowed by hand: keep their widths from now on
+        (and in later sessions) instead of fitting them to the texts."""
+        if not self._fitting and self.isVisible():
+            self._columns_restored = True
+
+    def _fit(self) -> None:
+        """Fit the columns to their texts in the table's width (names and what units hold
+        give up room last), unless the organizer set their own widths."""
+        if self._columns_restored:
+            return
+        self._fitting = True
+        try:
+            fit_columns(self.table, keep=(NAME, HANDS))
+        finally:
+            self._fitting = False
+
+    def _table_resized(self) -> None:
+        """The table's width changed: fit the columns again (unless they are the organizer's)."""
+        if not self._columns_restored and self.isVisible():
+            self._fit_timer.start()
+
+    def _type_dropped(self, key: str) -> None:
+        """A unit type dragged from the catalog onto the table: Add units of it (the dialog
+        opens once the drop is over)."""
+        self._dropped_type = key
+        QTimer.singleShot(0, self, self._add_dropped)
+
+    def _add_dropped(self) -> None:
+        key, self._dropped_type = self._dropped_type, None
+        if key is not None:
+            self.add_of_type(key)
+
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if self._fit_pending:
@@ -735,7 +894,7 @@ class RosterWindow(QMainWindow):
                 layout = widget.layout() if widget is not None else None
                 if layout is not None:
                     layout.activate()
-            fit_columns(self.table)
+            self._fit()
         self._fit_names()
         if self._dirty and not self.reload():
             QTimer.singleShot(0, self, self.close)
@@ -888,40 +1047,44 @@ class RosterWindow(QMainWindow):
         self._perform_edit({uid: UnitPatch(loadout=lo) for uid, lo in loadouts.items()}, text)
 
     def add_unit(self) -> tuple[UnitId, ...]:
-        return self._add(1)
+        """Add unit: the Add units dialog for one unit (type and equipment as Add several)."""
+        return self._add(1, typical_unit(self.model.all_rows()))
 
     def add_copies(self) -> tuple[UnitId, ...]:
         """Add several: of the army's most common type, equipped like most units of that type,
-        as many as last time (1 the first time)."""
-        count = self.settings.get_int(ADD_COUNT_KEY, 1) or 1
-        return self._add(max(1, count), typical_unit(self.model.all_rows()))
+        as many as last time in any roster (``DEFAULT_ADD_COUNT`` the first time)."""
+        count = self.settings.get_int(ADD_COUNT_KEY, DEFAULT_ADD_COUNT) or DEFAULT_ADD_COUNT
+        return self._add(max(1, count), typical_unit(self.model.all_rows()), several=True)
 
-    def _add(self, count: int, template: UnitRow | None = None) -> tuple[UnitId, ...]:
+    def add_of_type(self, type_key: str) -> tuple[UnitId, ...]:
+        """A unit type dragged from the catalog: Add units of that type (equipped like most
+        units of that type here), as many as last time."""
+        same = [r for r in self.model.all_rows() if r.type_key == type_key]
+        count = self.settings.get_int(ADD_COUNT_KEY, DEFAULT_ADD_COUNT) or DEFAULT_ADD_COUNT
+        return self._add(max(1, count), typical_unit(same), several=True, type_key=type_key)
+
+    def _add(
+        self,
+        count: int,
+        template: UnitRow | None = None,
+        *,
+        several: bool = False,
+        type_key: str | None = None,
+    ) -> tuple[UnitId, ...]:
         if self.catalog is None:
             return ()
         answer = AddUnitsDialog.ask(
             self,
             self.catalog,
-            type_key=template.type_key if template else None,
+            type_key=type_key or (template.type_key if template else None),
             count=count,
             template=template,
         )
         if answer is None:
             return ()
-        if template is not None:
+        if several:
             self.settings.set(ADD_COUNT_KEY, answer.count)
-        if answer.count == 1 and "{n}" not in answer.name:
-            ids = self.runner.perform(
-                lambda: self.services.roster.add_unit(
-                    self.army_id, answer.type_key, name=answer.name, loadout=answer.loadout
-                )
-            )
-        else:
-            ids = self.runner.perform(
-                lambda: self.services.roster.add_units(
-                    self.army_id, answer.type_key, answer.count, answer.name, loadout=answer.loadout
-                )
-            )
+        ids = self.runner.perform(lambda: adding(self.services.roster, self.army_id, answer))
         if ids:
             self.select_units(ids)
             self.table.setFocus()
@@ -1000,6 +1163,83 @@ class RosterWindow(QMainWindow):
             )
             is not None
         )
+
+    def duplicate_army(self) -> ArmyId | None:
+        """Army > Duplicate army: a copy of this army under a new name, for a player, with a
+        budget (one undo step); the new army's roster opens."""
+        cid = self.campaign_id
+        if self.roster is None or cid is None or self.ask_army is None:
+            return None
+        players = self.runner.read(lambda: self.services.campaigns.list_players(cid))
+        if not players:
+            return None
+        army = self.roster.army
+        answer = self.ask_army(
+            self,
+            players,
+            title=f"Duplicate {army.name}",
+            player_id=army.player_id,
+            name=f"{army.name} (copy)",
+            budget=army.budget,
+            cost_unit=self.roster.cost_unit,
+        )
+        if answer is None:
+            return None
+        made = self.runner.perform(
+            lambda: self.services.roster.duplicate_army(
+                self.army_id, answer.name, player_id=answer.player_id, budget=answer.budget
+            )
+        )
+        if made is None:
+            return None
+        self.army_made.emit(made.id)
+        return made.id
+
+    def _roster_text(self, fmt: str) -> str | None:
+        return self.runner.read(lambda: self.services.roster.roster_text(self.army_id, fmt))
+
+    def copy_as_text(self, fmt: str = "text") -> str | None:
+        """Army > Copy as text: the roster on the clipboard, in ``fmt``, to paste into a chat
+        or a forum post."""
+        text = self._roster_text(fmt)
+        if text is None:
+            return None
+        QGuiApplication.clipboard().setText(text)
+        what = {"text": "plain text", "markdown": "Markdown", "bbcode": "BBCode"}[fmt]
+        self.statusBar().showMessage(f"Copied the roster as {what}: paste it into a post.", 8000)
+        return text
+
+    def export_text(self) -> Path | None:
+        """Army > Export as text: the file's ending chooses the format (.txt, .md, .bbcode)."""
+        from brikdesk.domain.roster_text import format_for
+        from brikdesk.services.printing import write_text
+        from ui.widgets.dialogs import FileChooser
+        from ui.windows.printing import safe_file_name
+
+        if self.roster is None:
+            return None
+        path = FileChooser.save_path(
+            self,
+            "Export the roster as text",
+            "Plain text (*.txt);;Markdown (*.md);;BBCode for forums (*.bbcode)",
+            f"{safe_file_name(self.roster.army.name)}.txt",
+            ".txt",
+            settings=self.settings,
+            kind="rosters",
+        )
+        if path is None:
+            return None
+        fmt = format_for(path)
+        if fmt is None:
+            self.banner.show_error(f"{path.name}: the name must end in .txt, .md or .bbcode")
+            return None
+        text = self._roster_text(fmt)
+        if text is None:
+            return None
+        written = self.runner.read(lambda: write_text(path, text))
+        if written is not None:
+            self.statusBar().showMessage(f"Saved the roster to {written}", 8000)
+        return written
 
     # -- roster order -----------------------------------------------------------------------
 

@@ -9,7 +9,8 @@ from brikdesk.domain.history import CampaignHistory
 
 def standings_html(h: CampaignHistory) -> str:
     """Per player: battles fought, won, drawn, lost; army value of the living units against
-    the budget; units alive, casualties, kills. A link opens Campaign > History."""
+    the budget; units alive, casualties, kills; each army's value before any battle (its
+    Start, "≈" when approximate). A link opens Campaign > History."""
     cu = esc(h.cost_unit)
     out = [
         "<h3>Standings</h3><table><tr><th>Player</th><th>Fought</th><th>Won</th>"
@@ -28,8 +29,16 @@ def standings_html(h: CampaignHistory) -> str:
             f"<td>{value}</td><td>{s.alive}</td><td>{s.casualties}</td>"
             f"<td>{s.kills}</td></tr>"
         )
+    out.append("</table>")
+    if h.series:
+        starts = ", ".join(
+            f"{esc(a.army)} ({esc(a.player)}) {'≈' if a.approximate[:1] == (True,) else ''}"
+            f"{a.value[0]} {cu}"
+            for a in h.series
+        )
+        out.append(f"<p>Each army before any battle: {starts}</p>")
     out.append(
-        "</table><p class='hint'><a href='history:0'>The whole history…</a> "
+        "<p class='hint'><a href='history:0'>The whole history…</a> "
         "(Campaign &gt; History: timeline, charts, leaderboard)</p>"
     )
     return "".join(out)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from PySide6.QtCore import QByteArray, QMimeData
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -18,12 +19,13 @@ from PySide6.QtWidgets import (
 
 from brikdesk.domain.catalog import Catalog, CatalogError, UnitType, armor_value
 from brikdesk.domain.dice import ACTION_DICE
-from brikdesk.domain.roster import Loadout, UnitOverrides
-from brikdesk.services.roster import MAX_ADD, UnitPatch, UnitRow
+from brikdesk.domain.ids import ArmyId, UnitId
+from brikdesk.domain.roster import Loadout, UnitOverrides, fitting_items
+from brikdesk.domain.statuses import UnitStatus
+from brikdesk.services.changes import Done
+from brikdesk.services.roster import MAX_ADD, RosterService, UnitPatch, UnitRow
 from ui.widgets.dialogs import FormDialog, number_box, too_large
 from ui.widgets.fields import ValidatingLineEdit
-
-STATUSES = ("alive", "wounded", "dead")
 
 
 def type_label(ut: UnitType, cost_unit: str = "CP") -> str:
@@ -49,9 +51,18 @@ class AddUnits:
     count: int
     name: str  # a pattern with {type} and {n}, or a plain name for one unit
     loadout: Loadout | None
+    army_id: int | None = None  # the army chosen (from the catalog window), else None
 
 
 class AddUnitsDialog(FormDialog):
+    """Units > Add unit and Add several: one dialog (the same title, fields and defaults from
+    the menu, the toolbar and the shortcuts). The type starts at the army's most common
+    (``template``'s), the count at what the caller passes (the last count for Add several), and
+    Equipment offers the template's loadout ("Same as ...") and every item the chosen type can
+    take on its own (``fitting_items``: what its hands hold, the armour it wears)."""
+
+    TITLE = "Add units"
+
     def __init__(
         self,
         parent: QWidget | None,
@@ -59,13 +70,24 @@ class AddUnitsDialog(FormDialog):
         type_key: str | None,
         count: int,
         template: UnitRow | None,
+        armies: Sequence[tuple[int, str]] = (),
+        army_id: int | None = None,
     ) -> None:
         super().__init__(
             parent,
-            "Add units" if count != 1 else "Add unit",
+            self.TITLE,
             "New units go at the end of the roster.",
             "Add",
         )
+        self.catalog = catalog
+        self.army: QComboBox | None = None
+        if armies:  # from the catalog window: which army they join
+            self.army = QComboBox(self)
+            self.army.setObjectName("army")
+            for ident, label in armies:
+                self.army.addItem(label, ident)
+            self.army.setCurrentIndex(max(0, self.army.findData(army_id)))
+            self.form.addRow("&Army:", self.army)
         self.count = QSpinBox(self)
         self.count.setRange(1, MAX_ADD)
         self.count.setValue(count)
@@ -86,29 +108,55 @@ class AddUnitsDialog(FormDialog):
         hint.setWordWrap(True)
         self.form.addRow("", hint)
         self.equipment = QComboBox(self)
-        self.equipment.addItem("None (add it in the loadout editor)", None)
+        self.equipment.setObjectName("equipment")
         self._template = template
-        if template is not None:
-            self.equipment.addItem(f"Same as {template.name}", template.id)
-            self.equipment.setCurrentIndex(1)
+        self._loadouts: list[Loadout | None] = []
         self.form.addRow("&Equipment:", self.equipment)
+        self.type.currentIndexChanged.connect(self._fill_equipment)
+        self._fill_equipment()
         self.name.textChanged.connect(self._check)
         self.count.valueChanged.connect(self._check)
         self._check()
         self.count.selectAll()  # the first field: typing replaces the count
+
+    def _fill_equipment(self) -> None:
+        """The loadouts offered for the chosen type: none, the template's (same type only),
+        then each item it can take alone. The choice made stays when it is still offered."""
+        type_key = self.type.currentData()
+        keep = self.value().loadout if self._loadouts else None
+        offered: list[tuple[str, Loadout | None]] = [("None (add it in the loadout editor)", None)]
+        t = self._template
+        if t is not None and t.type_key == type_key:
+            what = ", ".join(n for n in (*t.hands, *t.worn, *t.carried) if n != "-") or "nothing"
+            offered.append((f"Same as {t.name} ({what})", t.loadout))
+        unit = self.catalog.cost_unit
+        for where, it in fitting_items(type_key, self.catalog):
+            cost = "no cost" if it.cost is None else f"+{it.cost} {unit}"
+            lo = Loadout(worn=(it.key,)) if where == "worn" else Loadout((it.key,))
+            offered.append((f"{it.name} ({where}, {cost})", lo))
+        self._loadouts = [lo for _text, lo in offered]
+        self.equipment.clear()
+        self.equipment.addItems([text for text, _lo in offered])
+        if keep is not None and keep in self._loadouts:
+            self.equipment.setCurrentIndex(self._loadouts.index(keep))
+        else:
+            self.equipment.setCurrentIndex(1 if t is not None and t.type_key == type_key else 0)
+
+    def equipment_texts(self) -> list[str]:
+        return [self.equipment.itemText(i) for i in range(self.equipment.count())]
 
     def _check(self) -> None:
         text = self.name.text().strip()
         self.set_problem(None if text else "Give a name, or a pattern such as {type} {n}.")
 
     def value(self) -> AddUnits:
-        loadout = (
-            self._template.loadout
-            if self._template is not None and self.equipment.currentData() is not None
-            else None
-        )
+        at = self.equipment.currentIndex()
         return AddUnits(
-            self.type.currentData(), self.count.value(), self.name.text().strip(), loadout
+            self.type.currentData(),
+            self.count.value(),
+            self.name.text().strip(),
+            self._loadouts[at] if 0 <= at < len(self._loadouts) else None,
+            self.army.currentData() if self.army is not None else None,
         )
 
     @classmethod
@@ -120,9 +168,46 @@ class AddUnitsDialog(FormDialog):
         type_key: str | None = None,
         count: int = 1,
         template: UnitRow | None = None,
+        armies: Sequence[tuple[int, str]] = (),
+        army_id: int | None = None,
     ) -> AddUnits | None:
-        dlg = cls(parent, catalog, type_key, count, template)
+        """The units to add (``armies``: ``(id, label)`` offered to choose from, ``army_id``
+        first), or None when cancelled."""
+        dlg = cls(parent, catalog, type_key, count, template, armies, army_id)
+        if armies:
+            dlg.count.setFocus()
         return dlg.value() if dlg.exec() == QDialog.DialogCode.Accepted else None
+
+
+#: The drag from the catalog's unit types onto a roster: ``b"<campaign id>:<type key>"``.
+UNIT_TYPE_MIME = "application/x-brikdesk-unit-type"
+
+
+def unit_type_mime(campaign_id: int, type_key: str) -> QMimeData:
+    """What a unit type dragged from the catalog carries (and its name as plain text)."""
+    data = QMimeData()
+    data.setData(UNIT_TYPE_MIME, QByteArray(f"{campaign_id}:{type_key}".encode()))
+    data.setText(type_key)
+    return data
+
+
+def dropped_unit_type(data: QMimeData | None, campaign_id: int | None) -> str | None:
+    """The unit type key a drop carries, if it comes from this campaign's catalog."""
+    if data is None or not data.hasFormat(UNIT_TYPE_MIME):
+        return None
+    text = bytes(data.data(UNIT_TYPE_MIME).data()).decode("utf-8", "replace")
+    cid, _, key = text.partition(":")
+    return key if key and cid == str(campaign_id) else None
+
+
+def adding(roster: RosterService, army_id: ArmyId, answer: AddUnits) -> Done[tuple[UnitId, ...]]:
+    """Store what the Add units dialog answered: one named unit, or units named by the
+    pattern (one service call, one undo step)."""
+    if answer.count == 1 and "{n}" not in answer.name:
+        return roster.add_unit(army_id, answer.type_key, name=answer.name, loadout=answer.loadout)
+    return roster.add_units(
+        army_id, answer.type_key, answer.count, answer.name, loadout=answer.loadout
+    )
 
 
 def _armor_error(_field: str, text: str) -> str | None:
@@ -176,9 +261,9 @@ class UnitEditor(FormDialog):
         self.cost.setValue(-1 if ov.cost is None else ov.cost)
         self.form.addRow("Own &cost:", self.cost)
         self.status = QComboBox(self)
-        for status in STATUSES:
-            self.status.addItem(status, status)
-        self.status.setCurrentIndex(max(0, self.status.findData(row.status)))
+        for status in UnitStatus:
+            self.status.addItem(str(status), status.value)
+        self.status.setCurrentIndex(max(0, self.status.findData(row.status.value)))
         self.form.addRow("&Status:", self.status)
         self.battles = number_box(self)
         self.battles.setValue(row.battles_fought)
@@ -231,12 +316,13 @@ class UnitEditor(FormDialog):
         )
         name = " ".join(self.name.text().split())
         notes = self.notes.toPlainText()
+        status = UnitStatus(self.status.currentData())
         patch = UnitPatch(
             name=name if name != r.name else None,
             type_key=self.type.currentData() if self.type.currentData() != r.type_key else None,
             overrides=ov if ov != r.overrides else None,
             notes=notes if notes != r.notes else None,
-            status=self.status.currentData() if self.status.currentData() != r.status else None,
+            status=status if status is not r.status else None,
             battles_fought=self.battles.value()
             if self.battles.value() != r.battles_fought
             else None,

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from brikdesk.domain.combat import Choice, prose
 from brikdesk.domain.ids import BattleUnitId
+from ui.wheel import guard_wheel
 from ui.wizard.widgets import ChoiceCombo, label, show_readings
 
 
@@ -49,6 +50,7 @@ class BlastSections(QWidget):
                 combo = ChoiceCombo(self)
                 combo.setObjectName(f"blastSections{uid}")
                 combo.chosen.connect(self._chosen)
+                guard_wheel(combo)
                 lab = QLabel(name, self)
                 lab.setBuddy(combo)
                 self.grid.addWidget(lab, i, 0)

@@ -42,6 +42,7 @@ from brikdesk.domain.combat import (
     AttackDraft,
     AttackKind,
     Choice,
+    CombatContext,
     DamagePreview,
     DamageStage,
     Joiner,
@@ -85,6 +86,8 @@ from brikdesk.domain.combat import (
 from brikdesk.domain.ids import BattleUnitId
 from brikdesk.domain.rolling import BennyUse
 from brikdesk.errors import UserError
+from ui.screen import usable_size
+from ui.settings import DiceMode
 from ui.wizard.blast import BlastSections
 from ui.wizard.first import FirstToActBox
 from ui.wizard.widgets import (
@@ -110,6 +113,9 @@ if TYPE_CHECKING:
     from ui.wizard.wizard import CombatWizard, DiceStep
 
 OBJECT = "object"
+#: A screen less tall than this (pixels free for a window) is a laptop's: the Action Roll
+#: page squeezes its chart to show the modifiers and the dice together.
+SHORT_SCREEN = 900
 #: The number needed on the die, the figure the whole table looks for.
 NEED_PT = 40
 
@@ -126,7 +132,7 @@ def _make_damage_chart(parent: QWidget) -> QWidget:
     return make_damage_chart(parent)
 
 
-def _inches_or_none(text: str, what: str) -> tuple[Fraction | None, str | None]:
+def inches_or_none(text: str, what: str) -> tuple[Fraction | None, str | None]:
     text = text.strip()
     if not text:
         return None, None
@@ -136,6 +142,28 @@ def _inches_or_none(text: str, what: str) -> tuple[Fraction | None, str | None]:
         return None, str(exc)
 
 
+def aimed_at(draft: AttackDraft, ctx: CombatContext, target: BattleUnitId) -> AttackDraft:
+    """The attack at ``target``, its judgements of the last target dropped: the target's own
+    Size, a reaction and a blast start afresh; it pays the way that suits this target."""
+    d = replace(draft, target_id=target, target_object=None, use=None)
+    return replace(
+        d,
+        size=None,
+        sections_visible=3,
+        visible_size=None,
+        target_disrupted=None,
+        reaction=Reaction.NONE,
+        blast_ids=(),
+        use=best_use(ctx, d),
+    )
+
+
+def of_kind(draft: AttackDraft, ctx: CombatContext, kind: AttackKind) -> AttackDraft:
+    """The attack as a ``kind`` (a Strike, a Grab...), when its weapon allows it."""
+    allowed = [c.value for c in kind_options(ctx, draft) if c.allowed]
+    return replace(draft, kind=kind, reaction=Reaction.NONE) if kind in allowed else draft
+
+
 class _Page(QWizardPage):
     """A page with a scrollable body; ``refresh()`` shows the draft."""
 
@@ -143,7 +171,10 @@ class _Page(QWizardPage):
         super().__init__(wizard)
         self.w = wizard
         self.setTitle(f"<span style='font-size:{BASE_PT + 8}pt; color:#1d3557'>{title}</span>")
-        self.setSubTitle(subtitle)
+        # On a laptop's screen the page's room goes to its content, not to the subtitle (a
+        # line saying what the page is for).
+        if usable_size(wizard).height() >= SHORT_SCREEN:
+            self.setSubTitle(subtitle)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         scroll = QScrollArea(self)
@@ -189,11 +220,21 @@ class _Page(QWizardPage):
         # QWizard gives the focus to the page's first child after this: take it back after,
         # unless the organizer has already acted on the page (fast typing, a test).
         self._acted = False
+        self._opening = True
+        self.scroll_to_top()
         QTimer.singleShot(0, self, self._first_focus)
+
+    def scroll_to_top(self) -> None:
+        """A page opens at its top: the modifiers first, never scrolled sideways."""
+        self._stick_to_end = False
+        self.scroller.verticalScrollBar().setValue(0)
+        self.scroller.horizontalScrollBar().setValue(0)
 
     def _first_focus(self) -> None:
         if not self._acted:
             self.initial_focus()
+        self._opening = False
+        self.scroll_to_top()
 
     def acted(self) -> None:
         """The organizer did something here: the page's opening focus must not steal it."""
@@ -205,6 +246,8 @@ class _Page(QWizardPage):
     def show_widget(self, widget: QWidget) -> None:
         """Scroll so that ``widget`` is in view once the layout has settled (the dice follow
         the focus)."""
+        if getattr(self, "_opening", False):
+            return  # the page opens at its top (it is sized to show the dice there too)
         self._visible_target = widget
         QTimer.singleShot(0, self, self._scroll_to_target)
 
@@ -219,7 +262,11 @@ class _Page(QWizardPage):
         widget = getattr(self, "_visible_target", None)
         if widget is None or not widget.isVisible():
             return
-        if widget is getattr(self, "outcome", None) or widget is getattr(self, "dice", None):
+        if widget in (
+            getattr(self, "outcome", None),
+            getattr(self, "dice", None),
+            getattr(self, "benny", None),
+        ):
             # The dice card is last: show all of it, also once the layout has grown.
             bar = self.scroller.verticalScrollBar()
             bar.setValue(bar.maximum())
@@ -254,7 +301,7 @@ def _form_row(
         grid.addWidget(extra, row, 2)
 
 
-class _DicePage(_Page):
+class DicePage(_Page):
     """A page that ends with the dice card of one stage of the attack: the faces typed or
     rolled, the verdict, the outcome and the problem. ``STAGE`` is the wizard's name of the
     stage ("action", "damage"), ``_stage()`` its resolution now."""
@@ -308,7 +355,7 @@ class _DicePage(_Page):
     def focus_input(self) -> None:
         """The focus to the dice while the stage needs one, else to Next (or Finish)."""
         if self._stage().need is not None:
-            if self.w.dice_mode == "virtual":
+            if self.w.dice_mode is DiceMode.VIRTUAL:
                 self.dice.roll_button.setFocus()
             else:
                 self.dice.edit.setFocus()
@@ -324,6 +371,11 @@ class _DicePage(_Page):
     def _undo_face(self) -> None:
         self.w.drop_face(self.STAGE)
         self.focus_input()
+
+    def take_back(self) -> None:
+        """Backspace outside the box: the last die typed here is asked again."""
+        self.acted()
+        self._undo_face()
 
     def _roll(self) -> None:
         self.w.roll_virtual(self.STAGE)
@@ -363,7 +415,7 @@ class AttackPage(_Page):
         self.passing_by = QCheckBox(_mnemonic(prose.PASSING_BY, "passing"), self)
         self.passing_by.setObjectName("passingBy")
         show_readings(self.passing_by, "4.1 Movement")
-        grid.addWidget(self.passing_by, 6, 1)
+        grid.addWidget(self.passing_by, 6, 1, 1, 2)  # under Improvised too: nothing cut
         grid.setColumnStretch(1, 1)
         self.body.addLayout(grid)
         self.first = FirstToActBox(self, self._first_changed)
@@ -566,22 +618,7 @@ class AttackPage(_Page):
             self.object_name.setFocus()
             self.object_name.selectAll()
         else:
-            d = replace(d, target_id=value, target_object=None, use=None)
-            self.w.change(
-                "attack",
-                replace(
-                    self.w.draft,
-                    target_id=value,
-                    target_object=None,
-                    size=None,
-                    sections_visible=3,
-                    visible_size=None,
-                    target_disrupted=None,
-                    reaction=Reaction.NONE,
-                    blast_ids=(),
-                    use=best_use(self.w.ctx, d),
-                ),
-            )
+            self.w.change("attack", aimed_at(self.w.draft, self.w.ctx, value))
 
     def _use(self, use: Use | None) -> None:
         self.w.change("attack", replace(self.w.draft, use=use))
@@ -594,7 +631,7 @@ class AttackPage(_Page):
 
     def _object(self, *_args: object) -> None:
         size = self.object_size.value() or SizeClass.STUD_1X1
-        inches, err = _inches_or_none(self.object_inches.text(), "Size")
+        inches, err = inches_or_none(self.object_inches.text(), "Size")
         try:
             obj = ObjectTarget(
                 self.object_name.text().strip() or "the object",
@@ -656,6 +693,7 @@ class RangePage(_Page):
         self.joiner_grid = QGridLayout()
         rl.addLayout(self.joiner_grid)
         self.joiner_edits: dict[BattleUnitId, QLineEdit] = {}
+        self.joiner_problems: dict[BattleUnitId, QLabel] = {}
         self.body.addWidget(self.ranged_box)
 
         self.close_box, cl = card(self)
@@ -778,6 +816,9 @@ class RangePage(_Page):
                 else ("5.1 Out of Range", "5.1 Height Advantage", "Thrown weapons")
             ),
         )
+        said = dict(p.joiner_problems)
+        for uid, problem in self.joiner_problems.items():
+            set_problem(problem, said.get(uid))
         set_problem(self.problem, p.error)
         self.complete_changed()
 
@@ -791,6 +832,7 @@ class RangePage(_Page):
                 if gone is not None:
                     gone.deleteLater()
             self.joiner_edits = {}
+            self.joiner_problems = {}
             for row, uid in enumerate(wanted):
                 edit = QLineEdit(self)
                 edit.setObjectName(f"joinerDistance{uid}")
@@ -798,10 +840,18 @@ class RangePage(_Page):
                 edit.setPlaceholderText("inches")
                 edit.textEdited.connect(self._joiner_distance)
                 edit.setProperty("unit", uid)
+                problem = label("", "problem")
+                problem.setObjectName(f"joinerProblem{uid}")
+                problem.hide()
                 _form_row(
-                    self.joiner_grid, row, f"Distance for {self.w.ctx.fighter(uid).name}", edit
+                    self.joiner_grid,
+                    row,
+                    f"Distance for {self.w.ctx.fighter(uid).name}",
+                    edit,
+                    problem,
                 )
                 self.joiner_edits[uid] = edit
+                self.joiner_problems[uid] = problem
         for j in d.joiners:
             field = self.joiner_edits.get(j.unit_id)
             if field is not None and not field.hasFocus():
@@ -821,7 +871,7 @@ class RangePage(_Page):
             self.distance.selectAll()
 
     def _distance(self, text: str) -> None:
-        value, err = _inches_or_none(text, "distance")
+        value, err = inches_or_none(text, "distance")
         set_problem(self.input_problem, err)
         self.w.change("range", replace(self.w.draft, distance=value))
 
@@ -838,7 +888,7 @@ class RangePage(_Page):
     def _joiner_distance(self, text: str) -> None:
         edit = self.sender()
         uid = edit.property("unit") if edit is not None else None
-        value, err = _inches_or_none(text, "distance")
+        value, err = inches_or_none(text, "distance")
         set_problem(self.input_problem, err)
         d = self.w.draft
         joiners = tuple(
@@ -894,7 +944,7 @@ def _num(x: Fraction) -> str:
 # 3. Action Roll
 
 
-class ActionPage(_DicePage):
+class ActionPage(DicePage):
     STAGE: DiceStep = "action"
     NEED_TEXT_SLACK = 20  # pixels under the sentence below the number needed
 
@@ -946,7 +996,6 @@ class ActionPage(_DicePage):
             right_width - 2 * 12 - 2,
             2 * self.need_text.fontMetrics().lineSpacing() + self.NEED_TEXT_SLACK,
         )
-        self._text_heights: dict[str, int] = {}  # the sentences' heights, by sentence
         on_card(self.need_head, self.need, self.need_text)
         nl.addWidget(self.need_head)
         nl.addWidget(self.need)
@@ -955,7 +1004,12 @@ class ActionPage(_DicePage):
         self.odds = OddsPanel(self)
         self.odds.name_bonus(wizard.ctx.rules.over_the_top)
         right.addWidget(self.odds)
-        self.chart = ChartSlot(_make_action_chart, self, height=185)
+        # On a laptop's screen the page shows the modifiers and the dice at once: a lower
+        # chart, and the chart's explanation as its tooltip instead of a paragraph.
+        room = usable_size(wizard).height()
+        short = room < SHORT_SCREEN
+        chart_height = 185 if not short else 130 if room >= 700 else 115  # 1366x768; 1280x720
+        self.chart = ChartSlot(_make_action_chart, self, height=chart_height)
         right.addWidget(self.chart)
         right.addStretch(1)
         top.addWidget(right_column)
@@ -963,6 +1017,7 @@ class ActionPage(_DicePage):
         self._policy_text = prose.chart_policy(wizard.ctx.rules)
         self.policy = label(self._policy_text, "note")
         self.policy.setObjectName("bennyPolicy")
+        self.policy.setVisible(not short)
         self.body.addWidget(self.policy)
 
         # judgement widgets, kept across refreshes
@@ -1084,14 +1139,15 @@ class ActionPage(_DicePage):
                 f"Action die d{first.action_die}"
             )
             self._show_need_text(first.needed_text)
-            self.policy.setText(
-                (
-                    f"{preview.missed_radius_text[0].upper()}{preview.missed_radius_text[1:]}. "
-                    if preview.missed_radius_text
-                    else ""
-                )
-                + self._policy_text
-            )
+            policy = (
+                f"{preview.missed_radius_text[0].upper()}{preview.missed_radius_text[1:]}. "
+                if preview.missed_radius_text
+                else ""
+            ) + self._policy_text
+            if policy != self.policy.text():
+                self.policy.setText(policy)
+                self.chart.setToolTip(policy)
+                self.odds.setToolTip(policy)
             odds = first.odds
             values: dict[str, Fraction | float | None] = {"kill": preview.kill}
             if odds is not None:
@@ -1148,18 +1204,14 @@ class ActionPage(_DicePage):
         if text == lab.text():
             return
         lab.setText(text)
-        height = self._text_heights.get(text)
-        if height is None:
-            if len(self._text_heights) >= 256:
-                self._text_heights.clear()
-            lines = (
-                lab.fontMetrics()
-                .boundingRect(
-                    QRect(0, 0, lab.contentsRect().width(), 100_000), Qt.TextFlag.TextWordWrap, text
-                )
-                .height()
+        lines = (
+            lab.fontMetrics()
+            .boundingRect(
+                QRect(0, 0, lab.contentsRect().width(), 100_000), Qt.TextFlag.TextWordWrap, text
             )
-            height = self._text_heights[text] = lines + self.NEED_TEXT_SLACK
+            .height()
+        )
+        height = lines + self.NEED_TEXT_SLACK
         if height > lab.height():
             lab.setFixedHeight(height)
 
@@ -1340,7 +1392,7 @@ class ActionPage(_DicePage):
     def _visible(self, text: str) -> None:
         """The visible Size of a large target: a bad entry is explained under the modifiers
         and leaves the draft as it was (it never silently becomes 0)."""
-        value, err = _inches_or_none(text, "visible Size")
+        value, err = inches_or_none(text, "visible Size")
         set_problem(self.visible_problem, err)
         if err is None:
             self.w.change("action", replace(self.w.draft, visible_size=value or Fraction(0)))
@@ -1426,7 +1478,7 @@ def _set_style(widget: QWidget, style: str) -> None:
 # 4. Damage
 
 
-class DamagePage(_DicePage):
+class DamagePage(DicePage):
     STAGE: DiceStep = "damage"
 
     def __init__(self, wizard: CombatWizard) -> None:
@@ -1728,7 +1780,7 @@ class DamagePage(_DicePage):
         self.w.change("damage", replace(self.w.draft, missed_strikes=uid))
 
     def _missed_distance(self, text: str) -> None:
-        value, err = _inches_or_none(text, "distance")
+        value, err = inches_or_none(text, "distance")
         set_problem(self.problem, err)
         self.w.change("damage", replace(self.w.draft, missed_distance=value))
 
@@ -1736,7 +1788,7 @@ class DamagePage(_DicePage):
         self.w.change("damage", replace(self.w.draft, collide=on))
 
     def _obstacle(self, text: str) -> None:
-        value, err = _inches_or_none(text, "obstacle distance")
+        value, err = inches_or_none(text, "obstacle distance")
         set_problem(self.problem, err)
         self.w.change("damage", replace(self.w.draft, obstacle=value))
 

@@ -28,6 +28,7 @@ from PySide6.QtGui import (
     QStaticText,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QFrame,
     QGridLayout,
@@ -445,19 +446,40 @@ class ChoiceCombo(QComboBox):
 
 
 class FaceEdit(QLineEdit):
-    """The line where a die's face is typed. Enter submits the face (not the wizard's Next);
-    Backspace on an empty line takes back the last face."""
+    """The box where a die's face is typed. Enter, Tab or Space hands the face on (the next
+    die, or Next when the dice are in); on an empty box Enter is the window's (Next) and Tab
+    moves the focus as usual. Backspace in an empty box goes back one die."""
 
     submitted = Signal()
     back = Signal()
 
+    #: The keys that hand a typed face on.
+    SUBMIT_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Tab, Qt.Key.Key_Space)
+
+    def event(self, event: QEvent) -> bool:
+        # Tab is taken for focus moves before keyPressEvent sees it: a face waiting in the
+        # box goes in first (the focus then stays on the dice for the next die).
+        if (
+            event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() == Qt.Key.Key_Tab
+            and self.text()
+        ):
+            self.submitted.emit()
+            event.accept()
+            return True
+        return super().event(event)
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+        if event.key() in self.SUBMIT_KEYS:
             if self.text():
                 self.submitted.emit()
                 event.accept()
                 return
-            event.ignore()  # empty: let the wizard's default button (Next) have it
+            if event.key() == Qt.Key.Key_Space:
+                event.accept()  # a space is never part of a face
+                return
+            event.ignore()  # empty: let the window's default button (Next) have it
             return
         if event.key() == Qt.Key.Key_Backspace and not self.text():
             self.back.emit()
@@ -466,29 +488,46 @@ class FaceEdit(QLineEdit):
         super().keyPressEvent(event)
 
 
+def face_typed(text: str, sides: int) -> int | None:
+    """The face ``text`` stands for on a d``sides``: its number, or 10 for ``0`` on a d10
+    (a d10 shows 0 for ten); ``None`` when it is no face of that die."""
+    if not text.isdigit():
+        return None
+    n = int(text)
+    if text == "0" and sides == 10:
+        return 10
+    return n if 1 <= n <= sides and not text.startswith("0") else None
+
+
 def _prefix_of_face(text: str, sides: int) -> bool:
     """Whether ``text`` is a face of a d``sides`` or the start of one."""
+    if text == "0" and sides == 10:
+        return True
     if not text.isdigit() or text.startswith("0"):
         return False
     return any(str(f).startswith(text) for f in range(1, sides + 1))
 
 
 def _only_face(text: str, sides: int) -> bool:
-    """Whether ``text`` is a face and no longer face starts with it (accept at once)."""
-    n = int(text)
-    return 1 <= n <= sides and not any(
+    """Whether ``text`` is a face and no longer face starts with it (taken at once)."""
+    n = face_typed(text, sides)
+    return n is not None and not any(
         str(f).startswith(text) and f != n for f in range(1, sides + 1)
     )
 
 
 class DiceEntry(QWidget):
     """Asks for exactly the die the rules need next (``NeedDie``), refuses a face that die
-    can't show, and shows every die so far with its role.
+    can't show, and shows every die so far with its role. The one dice entry of BrikDesk: the
+    combat wizard, the quick attack form and the Sprint dialog all type their dice here.
 
-    A face no longer face can start with (any face of a d4, d6 or d8; 2 to 9 on a d10) is taken
-    as soon as it is typed; ``1`` on a d10 waits for Enter or a second digit. ``face(n)`` is
-    emitted with each face; ``undo()`` for Backspace on an empty line; ``roll()`` for the
-    virtual dice button.
+    A digit no longer face can start with (any face of a d4, d6 or d8; 0 and 2 to 9 on a d10,
+    0 meaning 10) is taken as soon as it is typed and the box at once asks for the next die;
+    ``1`` on a d10 waits for a second digit, or Enter, Tab or Space. While dice are being typed
+    the box keeps the focus: a bonus die the roll asks for, or the die after a Benny choice,
+    is asked with the focus already in the box. ``face(n)`` is emitted with each face;
+    ``undo()`` for Backspace on an empty box (back one die); ``roll()`` for the virtual dice
+    button.
     """
 
     face = Signal(int)
@@ -533,9 +572,11 @@ class DiceEntry(QWidget):
         lay.addWidget(self.chips)
         self.need: NeedDie | None = None
         self._shown: tuple[DieRoll, ...] = ()
+        #: Dice are being typed here: the next die asked keeps the focus in the box.
+        self.typing = False
         self.edit.textEdited.connect(self._edited)
         self.edit.submitted.connect(self._submit)
-        self.edit.back.connect(self.undo)
+        self.edit.back.connect(self._back)
         self.roll_button.clicked.connect(self.roll)
         self.clear_button.clicked.connect(self.clear)
 
@@ -558,6 +599,22 @@ class DiceEntry(QWidget):
         self.roll_button.setVisible(need is not None)
         self.clear_button.setVisible(bool(dice))
         self._show_dice(dice)
+        if need is not None and self._keeps_focus():
+            self.edit.setFocus()
+
+    def _keeps_focus(self) -> bool:
+        """Whether the next die asked takes the focus: dice are being typed here, or the
+        focus is on this entry or on a Benny choice (a bonus die after the choice)."""
+        if not self.isVisible():
+            return False
+        focus = QApplication.focusWidget()
+        return (
+            self.typing
+            or focus is None
+            or focus is self
+            or self.isAncestorOf(focus)
+            or isinstance(focus, BennyChooser)
+        )
 
     def _show_dice(self, dice: Sequence[DieRoll]) -> None:
         dice = tuple(dice)
@@ -593,13 +650,26 @@ class DiceEntry(QWidget):
         text = self.edit.text()
         if need is None or not text.isdigit():
             return
-        n = int(text)
-        if not 1 <= n <= need.sides:
-            self.refusal.setText(f"A d{need.sides} shows 1 to {need.sides}: it can't show {n}.")
+        n = face_typed(text, need.sides)
+        if n is None:
+            self.refusal.setText(
+                f"A d{need.sides} shows 1 to {need.sides}: it can't show {int(text)}."
+            )
             self.refusal.show()
             return
         self.edit.clear()
-        self.face.emit(n)
+        self._emit_typing(self.face, n)
+
+    def _back(self) -> None:
+        self._emit_typing(self.undo)
+
+    def _emit_typing(self, signal: Any, *args: object) -> None:
+        """Emit ``signal``: whatever the receiver asks next, the box keeps the focus."""
+        self.typing = True
+        try:
+            signal.emit(*args)
+        finally:
+            self.typing = False
 
 
 def chip_word(d: DieRoll) -> str:
@@ -686,8 +756,9 @@ class BennyChooser(QFrame):
         for i, opt in enumerate(options):
             text = f"[{opt.key}]  {opt.label}"
             if opt.problem:
-                text += f"  —  can't: {opt.problem}"
+                text += "  (can't: hover for why)"
             b = QRadioButton(text, self)
+            b.setToolTip(f"Can't: {opt.problem}" if opt.problem else "")
             b.setEnabled(opt.problem is None)
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             b.clicked.connect(self._clicked)

@@ -15,12 +15,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QUndoStack
+from PySide6.QtGui import QKeyEvent, QUndoStack
 from PySide6.QtWidgets import QWidget, QWizard
 
 from brikdesk.domain.combat import (
     ActionStage,
     AttackDraft,
+    AttackKind,
     CombatContext,
     DamageStage,
     Reaction,
@@ -38,9 +39,20 @@ from brikdesk.domain.rolling import BennyUse, DiceSource, NeedDie, RandomDice
 from brikdesk.errors import StorageError, UserError
 from ui.bus import Bus
 from ui.screen import fit_to_screen
+from ui.settings import DiceMode
 from ui.undo import perform
+from ui.wheel import guard_wheel
 from ui.widgets.common import report_to_active_window
-from ui.wizard.pages import ActionPage, AttackPage, DamagePage, RangePage, ResultPage
+from ui.wizard.pages import (
+    ActionPage,
+    AttackPage,
+    DamagePage,
+    DicePage,
+    RangePage,
+    ResultPage,
+    aimed_at,
+    of_kind,
+)
 from ui.wizard.widgets import STYLE, ChartSlot
 
 if TYPE_CHECKING:
@@ -120,9 +132,8 @@ class CombatWizard(QWizard):
         self.ctx = context_from_view(self.view)
         self.draft: AttackDraft = default_draft(self.ctx, attacker_id)
         self.dice: DiceSource = dice if dice is not None else RandomDice()
-        #: What a dice card offers first: "typed" (the face entry) or "virtual" (the Roll
-        #: button); both can always be used (Edit > Settings).
-        self.dice_mode = "typed"
+        #: What a dice card offers first; both can always be used (Edit > Settings).
+        self.dice_mode = DiceMode.TYPED
         self._action: tuple[AttackDraft, ActionStage] | None = None
         self._damage: tuple[AttackDraft, DamageStage] | None = None
         self._summary: tuple[AttackDraft, ResultSummary] | None = None
@@ -146,12 +157,18 @@ class CombatWizard(QWizard):
             self.setPage(i, page)
         self.setStartId(self.ATTACK)
         self.currentIdChanged.connect(self._page_shown)
+        guard_wheel(self)
         fit_to_screen(self, 1280, 900)
 
-    def set_dice_mode(self, mode: str) -> None:
-        """Offer virtual dice (``"virtual"``: the Roll button has the focus) or typed faces
-        (``"typed"``) first on the dice cards."""
-        self.dice_mode = mode if mode in ("virtual", "typed") else "typed"
+    def preset(self, target: BattleUnitId, kind: AttackKind | None = None) -> None:
+        """Start on ``target`` with a ``kind`` of attack (the panel's Act menu named them)."""
+        d = aimed_at(self.draft, self.ctx, target)
+        self.replace_draft(of_kind(d, self.ctx, kind) if kind is not None else d)
+
+    def set_dice_mode(self, mode: DiceMode) -> None:
+        """Offer virtual dice (the Roll button has the focus) or typed faces first on the dice
+        cards."""
+        self.dice_mode = mode
 
     def _page_shown(self, _page_id: int) -> None:
         current = self.currentPage()
@@ -253,6 +270,16 @@ class CombatWizard(QWizard):
             )
         return self._summary[1]
 
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Backspace where no box takes it (the dice are in and Next has the focus): the last
+        die typed on this page is taken back, and its box asks for it again."""
+        page = self.currentPage()
+        if event.key() == Qt.Key.Key_Backspace and isinstance(page, DicePage):
+            page.take_back()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
     # -- closing -----------------------------------------------------------------------------
 
     def done(self, result: int) -> None:
@@ -266,35 +293,50 @@ class CombatWizard(QWizard):
     def accept(self) -> None:
         """Record the attack (one transaction, one undo step), then close."""
         summary = self.summary()
-        result_page = self.result_page
-        if summary.problem:
-            result_page.show_problem(summary.problem)
+        why = record_attack(self, self.draft, summary)
+        if why is not None:
+            self.result_page.show_problem(why)
             return
-        if summary.needs_decision:
-            result_page.show_problem(
-                "Check the warning above: go Back to change the attack, or Overrule and record."
-            )
-            return
-        text = event_text(self.draft, self.ctx) + overruled_text(summary)
-        tracker = self.services.tracker
-        battle_id = self.battle_id
-        events = summary.events
-
-        try:
-            perform(
-                self.undo_stack,
-                self.bus,
-                lambda: tracker.record(battle_id, events, text=text),
-                text=text,
-                report=report_to_active_window(self.bus),
-            )
-        except (UserError, StorageError) as exc:
-            log.info("attack not recorded: %s", exc)
-            result_page.show_problem(f"Not recorded: {exc}")
-            return
-        self.bus.say(summary.paragraph)
         self.recorded.emit(summary)
         super().accept()
+
+
+class Recorder(Protocol):
+    """What records an attack: the battle's services, bus, undo stack and context (the combat
+    wizard and the quick attack form both)."""
+
+    services: CombatServices
+    bus: Bus
+    undo_stack: QUndoStack
+    battle_id: BattleId
+    ctx: CombatContext
+
+
+def record_attack(by: Recorder, draft: AttackDraft, summary: ResultSummary) -> str | None:
+    """Record the attack ``draft`` resolved as ``summary``: every event in one transaction,
+    one undo step, the paragraph said on the bus. The one way an attack is recorded (the
+    wizard's Finish, the quick form's Enter). Returns why it was not (``None``: recorded)."""
+    if summary.problem:
+        return summary.problem
+    if summary.needs_decision:
+        return "Check the warning above: go Back to change the attack, or Overrule and record."
+    text = event_text(draft, by.ctx) + overruled_text(summary)
+    tracker = by.services.tracker
+    battle_id = by.battle_id
+    events = summary.events
+    try:
+        perform(
+            by.undo_stack,
+            by.bus,
+            lambda: tracker.record(battle_id, events, text=text),
+            text=text,
+            report=report_to_active_window(by.bus),
+        )
+    except (UserError, StorageError) as exc:
+        log.info("attack not recorded: %s", exc)
+        return f"Not recorded: {exc}"
+    by.bus.say(summary.paragraph)
+    return None
 
 
 def open_combat_wizard(

@@ -255,6 +255,9 @@ class CloseCombatAttack:
     #: A response at a minifig moving past: he is not locked in Close Combat unless he Parries
     #: (4.1 "If he declines to Parry and survives, he can ignore the attack").
     passing_by: bool = False
+    #: What came of it when the players resolved it at the table with their own dice (the
+    #: organizer's words); empty when the combat wizard rolled it (its ``AttackResolved``).
+    outcome: str = ""
 
     def to_payload(self) -> dict[str, Any]:
         payload: dict[str, Any] = {
@@ -264,13 +267,15 @@ class CloseCombatAttack:
         }
         if self.passing_by:
             payload["passing_by"] = True
+        if self.outcome:
+            payload["at_table"] = self.outcome
         return payload
 
     @classmethod
     def from_payload(
         cls, actor: int | None, target: int | None, payload: Mapping[str, Any]
     ) -> CloseCombatAttack:
-        _only(payload, cls.kind, {"maneuver", "hands", "as_response", "passing_by"})
+        _only(payload, cls.kind, {"maneuver", "hands", "as_response", "passing_by", "at_table"})
         return cls(
             actor=_unit(actor, "actor"),
             target=_unit(target, "target"),
@@ -278,6 +283,7 @@ class CloseCombatAttack:
             hands=_int(_req(payload, "hands", cls.kind), "hands"),
             as_response=_bool(_req(payload, "as_response", cls.kind), "as_response"),
             passing_by=_bool(payload.get("passing_by", False), "passing_by"),
+            outcome=_str(payload.get("at_table", ""), "at_table"),
         )
 
 

@@ -139,6 +139,8 @@ class UnitSetup:
     start_statuses: tuple[Status, ...] = ()
     #: Wears Heavy Armor (2010: getting up from Disruption takes the whole turn, 4.1).
     heavy_armor: bool = False
+    #: Can go Over the Top (4.2): not an Incompetent unit (a d4) nor Cannon Fodder.
+    over_the_top: bool = True
 
     def __post_init__(self) -> None:
         statuses = tuple(self.start_statuses)

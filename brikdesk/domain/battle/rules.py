@@ -75,6 +75,8 @@ interface to show and a group to overrule with a house rule):
 27. [passer_by] 4.1: a response 'passing by' does not lock the target in unless he Parries.
 28. [ranged_single_target] 5.3: Ranged attacks in a turn go against a single target.
 29. [collision] 5.4: a Collision costs no Action, only the MOM.
+30. [bail_over_the_top] 4.3 / 4.2: a Bail lands on its feet only by an Over the Top Benny:
+    refused in 2005 (no Over the Top) and for units that never go Over the Top.
 """
 
 from __future__ import annotations
@@ -117,6 +119,14 @@ from brikdesk.domain.rulesets import Recovery
 from brikdesk.errors import UserError
 
 READINGS: dict[str, str] = {
+    "bail_over_the_top": (
+        "4.3 Bailing / 4.2 Over the Top: a Bail lands on its feet (not Disrupted) only by "
+        "spending an Over the Top Benny, so only a unit that can go Over the Top, in an "
+        'edition that has it, may record one. 2005 has no Over the Top: "After Bailing, a '
+        'unit is Disrupted" (4.3 Bailing Out, 2005). Incompetent units "can never roll high '
+        'enough to go Over the Top" (4.2), and Cannon Fodder never goes Over the Top: their '
+        "Bail ends Disrupted."
+    ),
     "action_states": (
         "4.2 Action / 4.3 Enemy Response: the Action is Ready on its owner's turn; if the turn "
         "ends with it unspent it is Held; a Held Action may be spent once in response during "
@@ -1011,6 +1021,8 @@ def _action_spent(d: _Draft, e: ActionSpent) -> BattleState:
         _check_response_scope(d, u, e.target)
         return d.build()
     name = d.name(e.actor)
+    if e.how is ActionUse.BAIL and e.over_the_top:
+        _check_bail_over_the_top(d, e.actor, name)
     if e.how is ActionUse.SPRINT:
         if e.as_response:
             raise RuleViolation(
@@ -1040,6 +1052,22 @@ def _action_spent(d: _Draft, e: ActionSpent) -> BattleState:
     if e.how is ActionUse.BAIL and not e.over_the_top:
         _set_status(d, e.actor, Status.DISRUPTED, (), strict=False)
     return d.build()
+
+
+def _check_bail_over_the_top(d: _Draft, unit: BattleUnitId, name: str) -> None:
+    """READINGS "bail_over_the_top": landing on its feet needs an Over the Top Benny."""
+    rules = d.setup.rules
+    if not rules.has_over_the_top:
+        raise RuleViolation(
+            f"{rules.name} has no Over the Top: after Bailing, {name} is Disrupted.",
+            "4.3 Bailing Out",
+        )
+    if not d.setup.unit(unit).over_the_top:
+        raise RuleViolation(
+            f"{name} can never go Over the Top (Incompetent or Cannon Fodder): its Bail ends "
+            "Disrupted.",
+            "4.2 Over the Top",
+        )
 
 
 def _counter_used(d: _Draft, e: CounterUsed) -> BattleState:

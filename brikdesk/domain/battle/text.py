@@ -135,7 +135,10 @@ def describe(setup: BattleSetup, event: Event) -> str:
             "shove": "Shoves",
             "charge": "Charges",
         }[event.maneuver.value]
-        return f"{label(event.actor)} {prefix}{verb} {label(event.target)}{hands}"
+        text = f"{label(event.actor)} {prefix}{verb} {label(event.target)}{hands}"
+        if event.outcome:
+            text += f" — resolved at the table: {event.outcome}"
+        return text
     if isinstance(event, StatusSet):
         return _status_on(setup, label(event.actor), event.status, event.with_ids)
     if isinstance(event, StatusCleared):

@@ -29,7 +29,9 @@ READINGS: dict[str, str] = {
         "moving past, a MOM), the tracker warns and the organizer may record the event anyway: "
         "a second Ranged attack at the same target (5.3), a second Strike (5.2), a "
         "Counterstrike on a Disengaging minifig (5.2), a response Strike on a minifig not yet "
-        "in Close Combat (4.1), a Collision with no MOM recorded (5.4)."
+        "in Close Combat (4.1), a Collision with no MOM recorded (5.4). The combat wizard asks "
+        "the 4.1 question on its Attack page instead (the 'passing by' box is the answer), so "
+        "a response attack within the rules is recorded without an overrule."
     ),
 }
 

@@ -21,7 +21,7 @@ from brikdesk.domain.battle import (
 )
 from brikdesk.domain.combat.draft import AttackDraft, CombatContext
 from brikdesk.domain.combat.events import final_events, knocked_away
-from brikdesk.domain.combat.participants import target_name
+from brikdesk.domain.combat.participants import passing_by_possible, target_name
 from brikdesk.domain.combat.resolution import (
     ActionStage,
     DamageStage,
@@ -306,7 +306,7 @@ def result_summary(
     details = _details(action, damage)
     events = final_events(draft, ctx, action, damage, paragraph, details)
     try:
-        warnings = attack_warnings(ctx, events)
+        warnings = attack_warnings(ctx, events, answered=answered_rules(draft, ctx))
         changes = _changes(ctx, events, action, damage, draft)
     except UserError as exc:
         return ResultSummary(paragraph, (), details, events, str(exc))
@@ -318,15 +318,29 @@ def result_summary(
     )
 
 
-def attack_warnings(ctx: CombatContext, events: Sequence[Event]) -> tuple[str, ...]:
+def answered_rules(draft: AttackDraft, ctx: CombatContext) -> tuple[str, ...]:
+    """The rule sections whose question the attack itself answers, so that no warning asks it
+    again: a response Strike or Shove at a unit of the active player in no Close Combat yet
+    asks on the Attack page whether he is passing by (4.1 Movement: "If he declines to Parry
+    and survives, he can ignore the attack and continue moving normally"); the box ticked or
+    not is the organizer's answer, and such a response is within the rules either way
+    (4.3 Enemy Response), so it needs no overrule."""
+    return ("4.1 Movement",) if passing_by_possible(draft, ctx) else ()
+
+
+def attack_warnings(
+    ctx: CombatContext, events: Sequence[Event], *, answered: Sequence[str] = ()
+) -> tuple[str, ...]:
     """What the organizer should check at the table before these events are recorded
     (``rule_warnings`` of each, in order, on the state the ones before it leave): a response
     Strike on a minifig who may be passing by (4.1), a second Strike (5.2), a second Ranged
-    attack at the same target (5.3), a Collision with no MOM (5.4)."""
+    attack at the same target (5.3), a Collision with no MOM (5.4). Warnings of a rule in
+    ``answered`` are left out: the attack's own choices settled them (:func:`answered_rules`).
+    Each names its rule section."""
     out: list[str] = []
     state = ctx.state
     for e in events:
-        out += [str(w) for w in rule_warnings(state, e)]
+        out += [str(w) for w in rule_warnings(state, e) if w.rule not in answered]
         state = apply(ctx.setup, state, e)
     return tuple(dict.fromkeys(out))
 

@@ -23,9 +23,9 @@ from brikdesk.domain.combat.participants import (
     target_name,
 )
 from brikdesk.domain.combat.reaction import reaction_event
-from brikdesk.domain.combat.resolution import ActionStage, DamageStage
+from brikdesk.domain.combat.resolution import ActionStage, DamageStage, Owner
 from brikdesk.domain.ids import BattleUnitId
-from brikdesk.domain.modifiers import Modifier
+from brikdesk.domain.modifiers import Modifier, Stat
 
 
 def killed_units(
@@ -136,13 +136,17 @@ def _payload(
         "weapon": item.name if item is not None else "bare hands",
         "kind": draft.kind.label,
         "target_name": target_name(draft, ctx),
-        "dice": [
-            {"sides": d.sides, "face": d.face, "role": d.role.value, "why": d.why}
-            for d in (*action.dice, *damage.dice)
-        ],
+        "dice": _dice_payload(action, damage),
         "modifiers": [
-            {"value": m.value, "applies_to": m.applies_to.value, "reason": m.reason, "rule": m.rule}
-            for m in _modifiers_used(action, damage)
+            {
+                "value": m.value,
+                "applies_to": m.applies_to.value,
+                "reason": m.reason,
+                "rule": m.rule,
+                "roll": kind,
+                "owner": owner,
+            }
+            for m, (kind, owner) in _modifiers_used(draft, action, damage)
         ],
         "outcome": _outcome(draft, ctx, action, damage),
         "lines": list(details),
@@ -156,24 +160,91 @@ def _payload(
     return payload
 
 
-def _modifiers_used(action: ActionStage, damage: DamageStage) -> list[Modifier]:
-    """Every modifier of every roll of the attack, once each, in the order they applied."""
-    mods: list[Modifier] = []
-    for r in action.rolls:
-        mods.extend(r.modifiers)
+def _dice_payload(action: ActionStage, damage: DamageStage) -> list[dict[str, Any]]:
+    """Every die of the attack in the order rolled, each with whose roll it is: ``"roll"``
+    (bail, action, parry, damage, armor, ...) and ``"owner"`` (the battle unit rolling it)."""
+    owners = (*action.owners, *damage.owners)
+    out = []
+    for i, d in enumerate((*action.dice, *damage.dice)):
+        kind, owner = owners[i] if i < len(owners) else ("other", None)
+        out.append(
+            {
+                "sides": d.sides,
+                "face": d.face,
+                "role": d.role.value,
+                "why": d.why,
+                "roll": kind,
+                "owner": owner,
+            }
+        )
+    return out
+
+
+def _modifiers_used(
+    draft: AttackDraft, action: ActionStage, damage: DamageStage
+) -> list[tuple[Modifier, Owner]]:
+    """Every modifier of every roll of the attack with whose roll it changes, once each per
+    roll, in the order they applied: an Action Roll's own modifiers under its attacker, the
+    Parry's under the target, Damage under the roll of Damage."""
+    mods: list[tuple[Modifier, Owner]] = []
+    for s, r in zip(action.strikers, action.rolls, strict=False):
+        for m in r.modifiers:
+            kind = "damage" if m.applies_to is Stat.DAMAGE else "action"
+            mods.append((m, (kind, s.fighter.unit_id if kind == "action" else None)))
     if action.parry is not None:
-        mods.extend(action.parry.roll.modifiers)
+        mods.extend((m, ("parry", draft.target_id)) for m in action.parry.roll.modifiers)
     results = [res for res in (damage.damage, damage.missed_damage) if res is not None]
     if damage.explosion is not None:
         results += [h.damage for h in damage.explosion.hits]
     for res in results:
         for p in res.parts:
-            mods.extend(p.modifiers)
-    seen: list[Modifier] = []
-    for m in mods:
-        if m not in seen:
-            seen.append(m)
-    return seen
+            mods.extend((m, ("damage", None)) for m in p.modifiers)
+    return list(dict.fromkeys(mods))
+
+
+def _roll_outcomes(draft: AttackDraft, action: ActionStage) -> list[dict[str, Any]]:
+    """Each roll of the Action step with its total: the Bail, every attacker's Action Roll
+    (or Automatic Hit), the Parry; ``owner`` the unit that rolled it."""
+    out: list[dict[str, Any]] = []
+    bail = action.bail
+    if bail is not None:
+        out.append(
+            {
+                "roll": "bail",
+                "owner": draft.target_id,
+                "total": bail.rolled_inches,
+                "critical_failure": bail.critical_failure,
+                "over_the_top": bail.over_the_top,
+            }
+        )
+    for s, r in zip(action.strikers, action.rolls, strict=False):
+        entry: dict[str, Any] = {"roll": "action", "owner": s.fighter.unit_id, "hit": r.hit}
+        if r.automatic is not None:
+            entry["automatic_hit"] = r.automatic.describe()
+        elif r.roll is not None and r.roll.rolled:
+            entry.update(
+                total=r.roll.total,
+                use=r.roll.use,
+                critical_failure=r.critical_failure,
+                over_the_top=r.over_the_top,
+            )
+            if not r.hit:
+                entry["missed_by"] = r.missed_by
+        out.append(entry)
+    parry = action.parry
+    if parry is not None:
+        out.append(
+            {
+                "roll": "parry",
+                "owner": draft.target_id,
+                "total": parry.roll.total,
+                "use": parry.roll.use,
+                "success": parry.success,
+                "critical_failure": parry.critical_failure,
+                "over_the_top": parry.over_the_top,
+            }
+        )
+    return out
 
 
 def _outcome(
@@ -200,6 +271,7 @@ def _outcome(
         outcome["damage"] = damage.damage.total
         if damage.damage.armor_value is not None:
             outcome["armor"] = damage.damage.armor_value
+    outcome["rolls"] = _roll_outcomes(draft, action)
     if action.avoided:
         outcome["avoided"] = action.avoided
     knocked = knocked_away(draft, ctx, action)

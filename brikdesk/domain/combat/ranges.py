@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from brikdesk.domain.attack import charging_weapon, check_range
 from brikdesk.domain.combat.draft import AttackDraft, AttackKind, CombatContext
 from brikdesk.domain.combat.participants import has_mom, weapon_of
+from brikdesk.domain.ids import BattleUnitId
 from brikdesk.domain.modifiers import Modifier, Stat
 from brikdesk.errors import UserError
 
@@ -28,6 +29,9 @@ class RangePreview:
     joiners: tuple[tuple[str, str], ...] = ()
     error: str | None = None
     firing_blind: Modifier | None = None
+    #: Each joiner whose range can't be worked out (no distance yet, a weapon that can't make
+    #: this attack), by unit: the page says it at that joiner's distance field.
+    joiner_problems: tuple[tuple[BattleUnitId, str], ...] = ()
 
 
 def range_preview(draft: AttackDraft, ctx: CombatContext) -> RangePreview:
@@ -76,6 +80,7 @@ def range_preview(draft: AttackDraft, ctx: CombatContext) -> RangePreview:
             error=None if draft.in_reach else reach.describe(),
         )
     joiners = []
+    problems: list[tuple[BattleUnitId, str]] = []
     for j in draft.joiners:
         f = ctx.fighter(j.unit_id)
         try:
@@ -86,6 +91,7 @@ def range_preview(draft: AttackDraft, ctx: CombatContext) -> RangePreview:
             joiners.append((f.name, f"{w.name}: {jrc.describe()}"))
         except UserError as exc:
             joiners.append((f.name, str(exc)))
+            problems.append((j.unit_id, str(exc)))
     if draft.distance is None:
         return RangePreview(
             False,
@@ -130,6 +136,9 @@ def range_preview(draft: AttackDraft, ctx: CombatContext) -> RangePreview:
         rc.notes,
         rc.describe(),
         tuple(joiners),
-        None,
+        # 5.1 Combined Attacks: every attacker makes its own attack, each with its own range;
+        # the attack can't go on until each one's is known.
+        f"{ctx.fighter(problems[0][0]).name}: {problems[0][1]}" if problems else None,
         blind,
+        tuple(problems),
     )

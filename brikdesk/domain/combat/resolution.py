@@ -97,12 +97,24 @@ def _role_of(why: str) -> Role:
     )
 
 
+#: Whose roll a die belongs to: what the roll is (``ROLL_KINDS``) and the unit that rolled it
+#: (``None``: nobody in particular, as the two dice of a contest).
+Owner = tuple[str, BattleUnitId | None]
+
+#: The rolls of an attack a die can belong to, as the battle log names them.
+ROLL_KINDS = ("first", "bail", "action", "parry", "knocked_away", "damage", "armor", "other")
+
+
 class Recorder:
-    """Typed dice that keep every die asked for, with its role, in order."""
+    """Typed dice that keep every die asked for, with its role and whose roll it is, in order.
+
+    ``rolling`` says whose roll the next dice are for; the replay sets it before each step."""
 
     def __init__(self, faces: Sequence[int]) -> None:
         self.typed = TypedDice(faces)
         self.rolled: list[DieRoll] = []
+        self.owners: list[Owner] = []
+        self.rolling: Owner = ("other", None)
         self.again: list[int] = []
 
     def reuse(self, face: int) -> None:
@@ -117,6 +129,12 @@ class Recorder:
         self.again.clear()
         face = self.typed.roll(sides, why)
         self.rolled.append(DieRoll(sides, face, _role_of(why), why))
+        kind, owner = self.rolling
+        if "knocked away" in why:  # the parried item's flight, rolled within the Parry
+            kind = "knocked_away"
+        elif kind == "damage" and "Armor of" in why:  # a blast's or Missed Shot's
+            kind, owner = "armor", None
+        self.owners.append((kind, owner))
         return face
 
 
@@ -140,6 +158,8 @@ class ActionStage:
     error: str | None = None
     extra_faces: int = 0
     first_to_act: FirstToActResult | None = None
+    #: Whose roll each of ``dice`` belongs to (``Recorder.owners``).
+    owners: tuple[Owner, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -222,6 +242,7 @@ def resolve_action(draft: AttackDraft, ctx: CombatContext) -> ActionStage:
         error,
         extra,
         replay.first_to_act,
+        tuple(replay.src.owners),
     )
 
 
@@ -244,6 +265,7 @@ class _ActionReplay:
         draft, ctx = self.draft, self.ctx
         if not draft.who_first or not first_contest_possible(draft, ctx):
             return
+        self.src.rolling = ("first", None)
         active, responder = contenders(draft, ctx)
         res = who_acts_first(
             active,
@@ -275,6 +297,7 @@ class _ActionReplay:
         if draft.reaction is not Reaction.BAIL or draft.target_id is None:
             return
         who = ctx.fighter(draft.target_id).attacker
+        self.src.rolling = ("bail", draft.target_id)
         bail = roll_bail(
             who,
             self.src,
@@ -294,6 +317,7 @@ class _ActionReplay:
     def attacks(self, ss: Sequence[Striker]) -> None:
         """Every participant's Automatic Hit or Action Roll, with its Benny."""
         for i, s in enumerate(ss):
+            self.src.rolling = ("action", s.fighter.unit_id)
             if i == 0 and self.contest_face is not None:
                 self.src.reuse(self.contest_face)
             r = roll_attack_action(s.attack, self.src)
@@ -318,6 +342,7 @@ class _ActionReplay:
         ):
             return
         parrier = ctx.fighter(draft.target_id).attacker
+        self.src.rolling = ("parry", draft.target_id)
         first = rolls[0]
         attacker_roll = first.roll.total if first.roll is not None and first.roll.rolled else None
         parry = roll_parry(
@@ -368,6 +393,8 @@ class DamageStage:
     blast_units: tuple[BattleUnitId, ...] = ()
     #: The unit (``None``: the object) of each of the Explosion's hits, in order.
     blast_hit_ids: tuple[BattleUnitId | None, ...] = ()
+    #: Whose roll each of ``dice`` belongs to (``Recorder.owners``).
+    owners: tuple[Owner, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -395,12 +422,17 @@ def resolve_damage(draft: AttackDraft, ctx: CombatContext, action: ActionStage) 
     try:
         step.run()
     except NeedDie as exc:
-        return replace(step.out, dice=tuple(step.src.rolled), need=exc)
+        return replace(
+            step.out, dice=tuple(step.src.rolled), owners=tuple(step.src.owners), need=exc
+        )
     except UserError as exc:
-        return replace(step.out, dice=tuple(step.src.rolled), error=str(exc))
+        return replace(
+            step.out, dice=tuple(step.src.rolled), owners=tuple(step.src.owners), error=str(exc)
+        )
     return replace(
         step.out,
         dice=tuple(step.src.rolled),
+        owners=tuple(step.src.owners),
         extra_faces=len(draft.damage_faces) - step.src.typed.used,
     )
 
@@ -419,6 +451,7 @@ class _DamageReplay:
         draft, action, first = self.draft, self.action, self.action.first
         if action.avoided or first is None:
             return
+        self.src.rolling = ("damage", action.strikers[0].fighter.unit_id)
         attacker = first.attack.attacker.name
         if draft.kind is AttackKind.COLLISION:
             col = collide(attacker, self.target.name, self.src, blocked_after=draft.obstacle)
@@ -485,10 +518,12 @@ class _DamageReplay:
             )
             if mom:
                 self.out = replace(self.out, mom_spent=True)
+            self.src.rolling = ("damage", s.fighter.unit_id)
             parts.append(
                 damage_roll(r, self.src, deflections=deflections_for(i, action), spend_mom=mom)
             )
         if parts:
+            self.src.rolling = ("armor", draft.target_id)
             damage = apply_damage(parts, self.target, self.src)
             self.out = replace(
                 self.out,

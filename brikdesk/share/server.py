@@ -396,6 +396,10 @@ class ShareServer:
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._ready = threading.Event()
+        #: Guards starting against a ``stop()`` from another thread (the app quitting while
+        #: its worker is still in ``start()``): a share stopped first never starts serving.
+        self._lock = threading.Lock()
+        self._stopped = False
         self.campaign_name = ""
 
     @property
@@ -420,7 +424,7 @@ class ShareServer:
     def start(self) -> None:
         """Read the campaign, bind the socket and start serving (``OSError`` when the address
         cannot be listened on, ``UserError`` / ``StorageError`` when the campaign cannot be
-        read)."""
+        read). Does nothing once ``stop()`` was called."""
         self.campaign_name = self._data.campaign_name()
         for reader in self.app.readers:
             self.app.publish(self.app.read(reader))
@@ -434,8 +438,7 @@ class ShareServer:
             sock.close()
             raise
         sock.setblocking(False)
-        self._sock = sock
-        self.port = sock.getsockname()[1]
+        port = sock.getsockname()[1]
         config = uvicorn.Config(
             self.app,
             http=_TimedH11,
@@ -452,9 +455,14 @@ class ShareServer:
             timeout_graceful_shutdown=2,
             h11_max_incomplete_event_size=MAX_HEAD_BYTES,
         )
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._run, name="brikdesk-share", daemon=True)
-        self._thread.start()
+        with self._lock:
+            if self._stopped:  # stopped while reading or binding: serve nothing
+                sock.close()
+                return
+            self._sock, self.port = sock, port
+            self._server = uvicorn.Server(config)
+            self._thread = threading.Thread(target=self._run, name="brikdesk-share", daemon=True)
+            self._thread.start()
         if not self._ready.wait(10):
             raise OSError("the share server did not start")
 
@@ -488,8 +496,11 @@ class ShareServer:
             await asyncio.to_thread(watch.close)
 
     def stop(self) -> None:
-        """Stop serving: end the streams, close the socket, wait for the thread."""
-        loop, server, thread = self._loop, self._server, self._thread
+        """Stop serving: end the streams, close the socket, wait for the thread (called before
+        ``start()`` has finished, from any thread: it will not serve)."""
+        with self._lock:
+            self._stopped = True
+            loop, server, thread = self._loop, self._server, self._thread
         if server is None or thread is None:
             return
         if loop is not None and not loop.is_closed():

@@ -280,6 +280,16 @@ def test_stop_ends_the_streams_and_frees_the_port(demo_sv: Services) -> None:
         pass
 
 
+def test_a_share_stopped_before_it_started_never_serves(demo_sv: Services) -> None:
+    # the app quits while its worker is still reading the campaign: no server outlives it
+    campaign = demo_sv.campaigns.list_campaigns()[0]
+    s = ShareServer(demo_sv.for_thread(), Shared(campaign.id))
+    s.stop()
+    s.start()
+    assert not s.running
+    assert s.port == 0  # never bound a port to serve on
+
+
 def test_a_roster_change_reaches_the_stream_with_the_rosters(
     server: ShareServer, demo_sv: Services
 ) -> None:

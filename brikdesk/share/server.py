@@ -24,9 +24,10 @@ Policy (``default-src 'self'``: the page loads nothing from elsewhere, nothing i
 
 Live: a watch task polls the services' ``ChangeWatch`` (``others_only=False``: the app's own
 writes count too) every ``POLL_SECONDS`` on a worker thread (an idle SQLite file: one PRAGMA);
-on a change it reads the page's data again, once for all pages, the battle first and then the
-campaign's parts, and every stream sends the parts that changed (``PageState``): a change
-reaches the pages in well under a second.
+on a change it waits ``SETTLE_SECONDS`` (the app that wrote repaints meanwhile, with the whole
+CPU), reads the page's data again, once for all pages, the battle first and then the campaign's
+parts, and every stream sends the parts that changed (``PageState``): a change reaches the
+pages in well under a second.
 """
 
 from __future__ import annotations
@@ -69,6 +70,9 @@ HEAD_TIMEOUT = 10.0
 IDLE_TIMEOUT = 5
 SEND_TIMEOUT = 10.0
 POLL_SECONDS = 0.1
+#: How long after seeing a change the page's data is read again: the app that wrote it is
+#: repainting from it meanwhile, and a read alongside would take half of its CPU (the GIL).
+SETTLE_SECONDS = 0.25
 #: A comment line on quiet streams, so a dead phone is noticed and proxies keep it open.
 PING_SECONDS = 15.0
 
@@ -488,6 +492,8 @@ class ShareServer:
                 await asyncio.sleep(self._poll_seconds)
                 try:
                     if await asyncio.to_thread(watch.poll):
+                        await asyncio.sleep(SETTLE_SECONDS)
+                        await asyncio.to_thread(watch.poll)  # what came meanwhile is read now
                         for reader in self.app.readers:  # the battle first: what is watched
                             self.app.publish(await asyncio.to_thread(self.app.read, reader))
                 except Exception:  # a bad poll: say so, keep serving the last state

@@ -107,6 +107,13 @@ def _admin_engine(url: str) -> Engine:
     return engine
 
 
+def _worker_prefix() -> str:
+    """``gw0_``... under pytest-xdist (each worker its own schemas on the one server database,
+    so two workers running tests that use the same name never drop each other's), else ``""``."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    return f"{worker}_" if re.fullmatch(r"gw[0-9]{1,4}", worker) else ""
+
+
 def fresh_url(tmp_path: Path, name: str) -> str:
     """The URL of a new, empty database called ``name`` for one test, on the running test's
     backend.
@@ -120,7 +127,7 @@ def fresh_url(tmp_path: Path, name: str) -> str:
         return f"sqlite:///{tmp_path / f'{name}.sqlite3'}"
     base = server_url()
     assert base is not None  # using() checked it
-    schema = SCHEMA_PREFIX + name
+    schema = SCHEMA_PREFIX + _worker_prefix() + name
     with _admin_engine(base).begin() as conn:
         conn.exec_driver_sql(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
         conn.exec_driver_sql(f"CREATE SCHEMA {schema}")

@@ -40,7 +40,8 @@ def test_the_campaign_report_as_pdf_and_markdown(tmp_path: Path) -> None:
     body = md.read_text()
     assert body.startswith("# Demo: Battle for Baseplate Valley: campaign report")
     assert "| Margo | 1 | 1 | 0 | 0 |" in body
-    assert "Skirmish at Baseplate Ford (from its log) | Margo vs Tobias | Margo |" in body
+    assert "| Skirmish at Baseplate Ford | Margo vs Tobias | Margo |" in body
+    assert "Margo holds Baseplate Ford" in body  # the notes typed when it was finished
     bw = run(["--db", url, "report", "--campaign", "demo", "--out", str(out), "--bw"], tmp_path)
     assert bw.returncode == 0 and "black and white" in bw.stdout
     neither = run(["--db", url, "report", "--out", str(out)], tmp_path)

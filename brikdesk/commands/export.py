@@ -1,7 +1,7 @@
 """``brikdesk export [--campaign NAME_OR_ID] --out FILE.json``: write one whole campaign as JSON.
 
 The format is documented in docs/campaign-format.md (``"format": "brikdesk-campaign"``,
-``"version": 1``). ``--out -`` writes to standard output. The campaign is named as ``print`` and
+``"version": 2``). ``--out -`` writes to standard output. The campaign is named as ``print`` and
 ``report`` name theirs: by its id, its name in any case, or a unique part of its name.
 """
 

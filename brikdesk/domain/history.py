@@ -13,7 +13,9 @@ transaction). Readings (also in Help > Rules reference, ``READINGS``):
   is rebuilt from the mustered units (each unit's cost as mustered, and after its promotion)
   and the stored result: a unit counts from the start and leaves the count in the battle
   where it fell, one brought back counts again from the next battle it fought in; a point
-  that counts a unit never mustered (its cost is today's) is marked approximate.
+  that counts a unit never mustered (its cost is today's) is marked approximate. An army
+  that has not fought yet is, at every point, the army as it stands (its living units), which
+  is exact: it is still before its first battle.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ READINGS: dict[str, str] = {
         "is the army going into its first battle. A battle finished before BrikDesk kept "
         "these is rebuilt from the mustered units (their cost as mustered and after a "
         "promotion) and the stored result; a point that counts a unit never mustered (at "
-        "today's cost) is marked approximate."
+        "today's cost) is marked approximate. An army that has not fought yet is shown as it "
+        "stands (its living units) at every point: it is still before its first battle."
     ),
 }
 
@@ -337,7 +340,11 @@ def build_history(
         )
         rebuilt = _rebuilt(army_units, n, falls, fights, musters, army_falls, army_kills, a.id)
         stored = {i: r for i, b in enumerate(battles) for r in b.armies if r.army_id == a.id}
-        points = _series_points(n, fought_in, stored, rebuilt)
+        if fought_in:
+            points = _series_points(n, fought_in, stored, rebuilt)
+        else:  # before its first battle: the army as it stands, nothing to rebuild
+            living = [pu for pu in army_units if pu.status != UnitStatus.DEAD]
+            points = [(sum(pu.cost for pu in living), len(living), 0, 0, False)] * (n + 1)
         series.append(
             ArmySeries(
                 a.id,

@@ -18,14 +18,18 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from brikdesk.domain.catalog import load_default_catalog
+from brikdesk.domain.aftermath import BattleResult, fates_from_events, propose, result_to_json
+from brikdesk.domain.catalog import Catalog, load_default_catalog
 from brikdesk.domain.dice import parse
+from brikdesk.domain.ids import BattleUnitId, PlayerId
 from brikdesk.domain.modifiers import Modifier, Stat
 from brikdesk.domain.rolling import TypedDice, roll_action, roll_benny, roll_expr
+from brikdesk.domain.roster import Loadout, UnitSpec, unit_cost
 from brikdesk.domain.statuses import BattleStatus, UnitStatus
 from brikdesk.persistence.db import Database
 from brikdesk.services.common import Clock, utc_now
 from brikdesk.services.events import dice_payload, modifiers_payload, record_from_events
+from brikdesk.services.roster import overrides_from_json
 from brikdesk.services.summaries import CampaignSummary
 from brikdesk.services.transfer import FORMAT, VERSION, TransferService
 
@@ -275,6 +279,56 @@ class _Story:
         self._event("battle_finished", None, None, {"note": note})
 
 
+FORD_NOTE = "Tobias's posse falls back across the ford; Margo holds Baseplate Ford."
+
+
+def _army_records(
+    armies: list[dict[str, Any]],
+    local_to_unit: dict[int, int],
+    result: BattleResult,
+    catalog: Catalog,
+) -> list[dict[str, Any]]:
+    """Each army that fought the first battle, going in (every unit alive, nothing so far)
+    and coming out (its fallen gone, its casualties and kills), as finishing it stores them
+    (``brikdesk.services.army_records``)."""
+    fell = {local_to_unit[f.unit] for f in result.fates if f.fell}
+    kills = result.kills()
+    kills_of = {local_to_unit[u]: k for u, k in kills.items()}
+    out = []
+    for a in armies:
+        rows = a["units"]
+        if not any(u["id"] in local_to_unit.values() for u in rows):
+            continue
+        costs = {
+            u["id"]: unit_cost(
+                UnitSpec(
+                    u["name"],
+                    u["type"],
+                    Loadout(tuple(u["hands"]), tuple(u["worn"]), tuple(u["carried"])),
+                    overrides_from_json(u["overrides"]),
+                ),
+                catalog,
+            ).total
+            for u in rows
+        }
+        lost = [u["id"] for u in rows if u["id"] in fell]
+        out.append(
+            {
+                "army": a["id"],
+                "name": a["name"],
+                "value_in": sum(costs.values()),
+                "value_out": sum(costs.values()) - sum(costs[u] for u in lost),
+                "alive_in": len(rows),
+                "alive_out": len(rows) - len(lost),
+                "casualties_in": 0,
+                "casualties_out": len(lost),
+                "kills_in": 0,
+                "kills_out": sum(kills_of.get(u["id"], 0) for u in rows),
+            }
+        )
+    return out
+
+
 def demo_document(now: datetime) -> dict[str, Any]:
     """The demo campaign as an export document (times relative to ``now``)."""
     start = now - timedelta(days=14)
@@ -377,7 +431,7 @@ def demo_document(now: datetime) -> dict[str, Any]:
         text="Old Gus lights the fuse and rolls a natural 1: the dynamite fizzles in his beard",
     )
     ford.turn_ended(1, "Margo", 2)
-    ford.finished("Tobias's posse falls back across the ford; Margo holds Baseplate Ford.")
+    ford.finished(FORD_NOTE)
 
     # The campaign record of the finished battle, as finishing it would write it.
     local_to_unit = {u["id"]: u["unit"] for u in ford.units}
@@ -396,6 +450,20 @@ def demo_document(now: datetime) -> dict[str, Any]:
             if local in wounded
             else row["status"]
         )
+
+    # ... and what finishing it stores: the result (the log's word, Margo the winner) and what
+    # each army was going in and coming out, so the history is exact from the start.
+    ford_result = BattleResult(
+        propose(
+            [BattleUnitId(u["id"]) for u in ford.units],
+            fates_from_events(
+                (e["kind"], e["actor"], e["target"], e["payload"]) for e in ford.events
+            ),
+        ),
+        PlayerId(1),
+        FORD_NOTE,
+    )
+    ford_records = _army_records(armies, local_to_unit, ford_result, ford.catalog)
 
     # -- a battle in progress: Tobias against Ines -------------------------------------------
     cove_start = now - timedelta(hours=3)
@@ -456,6 +524,8 @@ def demo_document(now: datetime) -> dict[str, Any]:
             "players": [{"player": 1, "turn_order": 0}, {"player": 2, "turn_order": 1}],
             "units": ford.units,
             "events": ford.events,
+            "result": result_to_json(ford_result),
+            "armies": ford_records,
         },
         {
             "id": 2,

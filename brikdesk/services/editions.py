@@ -2,25 +2,35 @@
 
 ``preview(campaign, edition)`` lists every unit type and item the campaign's units use that the
 other edition's catalog has no match for (by key), each with how many units use it and a
-suggested replacement (the same name, else the closest by stats), and each army's cost before
-and after. ``change(campaign, edition, types, items)`` switches the edition and maps every
-missing type and item to the one chosen, in one transaction and one undo step; it refuses a
-change that would leave a unit with a type or item the new catalog does not know.
+suggested replacement (the same name, else the closest by stats), and per army its cost before
+and after and every unit whose cost or stats change (``brikdesk.domain.edition_change``, with
+the suggestions; ``EditionPreview.choose`` works them out again for other choices, with no
+database read). ``change(campaign, edition, types, items)`` switches the edition and maps every
+missing type and item to the one chosen, in the campaign's units and in its battles' units (the
+copies made when they were mustered), in one transaction and one undo step; it refuses a change
+that would leave a unit with a type or item the new catalog does not know.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Select, select
 
-from brikdesk.domain.catalog import Catalog, CatalogItem, UnitType
-from brikdesk.domain.ids import ArmyId, CampaignId, UnitId
-from brikdesk.domain.roster import Loadout, UnitSpec, unit_cost
+from brikdesk.domain.catalog import Catalog
+from brikdesk.domain.edition_change import (
+    ArmyChange,
+    ArmyUnits,
+    ChangeCosts,
+    suggest_item,
+    suggest_type,
+)
+from brikdesk.domain.ids import ArmyId, BattleUnitId, CampaignId, UnitId
+from brikdesk.domain.roster import UnitSpec
 from brikdesk.errors import UserError
-from brikdesk.persistence.models import Army, Campaign, Unit
+from brikdesk.persistence.models import Army, Battle, BattleUnit, Campaign, Unit
 from brikdesk.services.army_records import spec_of_unit
 from brikdesk.services.base import ServiceBase
 from brikdesk.services.campaigns import clean_edition
@@ -44,21 +54,20 @@ class Missing:
 
 
 @dataclass(frozen=True)
-class ArmyCost:
-    army_id: ArmyId
-    army: str
-    before: int
-    after: int  # with the suggestions
-
-
-@dataclass(frozen=True)
 class EditionPreview:
+    """What changing to ``new`` does: ``missing`` types and items, and ``armies`` (each
+    army's cost before and after and its units that change) with the suggestions."""
+
     campaign_id: CampaignId
     old: str
     new: str
     cost_unit: str
     missing: tuple[Missing, ...]
-    armies: tuple[ArmyCost, ...]
+    armies: tuple[ArmyChange, ...]
+    #: The armies' units and the costs of both catalogs, so that other choices are worked
+    #: out at once.
+    rosters: tuple[ArmyUnits, ...] = ()
+    costs: ChangeCosts | None = field(default=None, compare=False)
 
     @property
     def types(self) -> dict[str, str]:
@@ -68,40 +77,11 @@ class EditionPreview:
     def items(self) -> dict[str, str]:
         return {m.key: m.suggestion for m in self.missing if m.kind == "item"}
 
-
-def suggest_type(old: UnitType, new: Catalog) -> UnitType:
-    """The same name, else the closest Action die, Move, Armor and cost (the first on a tie)."""
-
-    def distance(t: UnitType) -> tuple[int, int, int]:
-        armor = 0 if t.armor == old.armor else 1
-        return (
-            0 if t.name.casefold() == old.name.casefold() else 1,
-            abs(t.action_die - old.action_die) * 3
-            + abs(t.move - old.move)
-            + abs((t.cost or 0) - (old.cost or 0))
-            + armor,
-            new.unit_types.index(t),
-        )
-
-    return min(new.unit_types, key=distance)
-
-
-def suggest_item(old: CatalogItem, new: Catalog) -> CatalogItem:
-    """The same name, else the same category with the closest Use, Range, hands and cost."""
-
-    def distance(i: CatalogItem) -> tuple[int, int, int, int]:
-        return (
-            0 if i.name.casefold() == old.name.casefold() else 1,
-            0 if i.category == old.category else 1,
-            abs((i.use or 0) - (old.use or 0))
-            + abs((i.range_inches or 0) - (old.range_inches or 0))
-            + abs(i.hands - old.hands)
-            + abs((i.cost or 0) - (old.cost or 0))
-            + (0 if i.damage == old.damage else 1),
-            new.items.index(i),
-        )
-
-    return min(new.items, key=distance)
+    def choose(self, types: Mapping[str, str], items: Mapping[str, str]) -> tuple[ArmyChange, ...]:
+        """Each army's costs and changed units with these choices (no database read)."""
+        if self.costs is None:
+            return self.armies
+        return self.costs.armies(self.rosters, types, items)
 
 
 def _keys(u: Unit) -> tuple[list[str], list[str]]:
@@ -136,33 +116,26 @@ class EditionService(ServiceBase):
             armies = list(
                 s.scalars(select(Army).where(Army.campaign_id == campaign_id).order_by(Army.id))
             )
-            missing = _missing(units, old_cat, new_cat)
-            types = {m.key: m.suggestion for m in missing if m.kind == "type"}
-            items = {m.key: m.suggestion for m in missing if m.kind == "item"}
-            costs = []
-            for a in armies:
-                mine = [u for u in units if u.army_id == a.id]
-                before = sum(unit_cost(spec_of_unit(u), old_cat).total for u in mine)
-                after = 0
-                for u in mine:
-                    spec = spec_of_unit(u)
-                    lo = spec.loadout
-                    mapped = UnitSpec(
-                        spec.name,
-                        types.get(spec.unit_type, spec.unit_type),
-                        Loadout(
-                            tuple(items.get(k, k) if k else k for k in lo.hands),
-                            tuple(items.get(k, k) for k in lo.worn),
-                            tuple(items.get(k, k) for k in lo.carried),
-                        ),
-                        spec.overrides,
-                        spec.notes,
-                    )
-                    after += unit_cost(mapped, new_cat).total
-                costs.append(ArmyCost(a.id, a.name, before, after))
-            return EditionPreview(
-                campaign_id, c.edition, edition, new_cat.cost_unit, missing, tuple(costs)
-            )
+            mustered = list(s.scalars(_battle_units_of(campaign_id)))
+            missing = _missing(units, old_cat, new_cat, mustered)
+            by_army: dict[ArmyId, list[UnitSpec]] = {a.id: [] for a in armies}
+            for u in units:
+                by_army[u.army_id].append(spec_of_unit(u))
+            rosters = tuple(ArmyUnits(a.id, a.name, tuple(by_army[a.id])) for a in armies)
+            edition_was = c.edition
+        types = {m.key: m.suggestion for m in missing if m.kind == "type"}
+        items = {m.key: m.suggestion for m in missing if m.kind == "item"}
+        costs = ChangeCosts(old_cat, new_cat)
+        return EditionPreview(
+            campaign_id,
+            edition_was,
+            edition,
+            new_cat.cost_unit,
+            missing,
+            costs.armies(rosters, types, items),
+            rosters,
+            costs,
+        )
 
     @storage_errors
     def change(
@@ -180,7 +153,8 @@ class EditionService(ServiceBase):
             old_cat = load_campaign_catalog(s, campaign_id)
             new_cat = catalog_for_edition(s, campaign_id, edition)
             units = list(s.scalars(_units_of(campaign_id).with_for_update()))
-            for m in _missing(units, old_cat, new_cat):
+            mustered = list(s.scalars(_battle_units_of(campaign_id).with_for_update()))
+            for m in _missing(units, old_cat, new_cat, mustered):
                 chosen = (types if m.kind == "type" else items).get(m.key)
                 known = (
                     (
@@ -210,6 +184,15 @@ class EditionService(ServiceBase):
                     before.append((u.id, old))
                     u.type_key = str(after["type_key"])
                     u.hands, u.worn, u.carried = after["hands"], after["worn"], after["carried"]
+            # The battles' units (copies made when they were mustered) the same way, so that
+            # no battle is left with a unit type or item the new edition does not know.
+            specs: list[tuple[BattleUnitId, dict[str, Any]]] = []
+            for bu in mustered:
+                spec = dict(bu.spec)
+                changed = _mapped_spec(spec, types, items)
+                if changed != spec:
+                    specs.append((bu.id, spec))
+                    bu.spec = changed
             c.edition = edition
             c.updated_at = self._now()
         text = f"Change the rules edition to BrikWars {edition}"
@@ -224,6 +207,7 @@ class EditionService(ServiceBase):
                 old_edition,
                 tuple(before),
                 self._redo(campaign_id, edition, types, items),
+                tuple(specs),
             ),
         )
 
@@ -243,8 +227,10 @@ class EditionService(ServiceBase):
         edition: str,
         units: tuple[tuple[UnitId, dict[str, object]], ...],
         again: tuple[CampaignId, str, dict[str, str], dict[str, str]],
+        specs: tuple[tuple[BattleUnitId, dict[str, Any]], ...] = (),
     ) -> Done[str]:
-        """Undo of ``change``: the edition and every changed unit's keys as they were."""
+        """Undo of ``change``: the edition, every changed unit's keys and every changed
+        battle unit's spec as they were."""
         with self._sessions.begin() as s:
             c = self._lock(s, Campaign, campaign_id, "campaign")
             rows = {
@@ -259,13 +245,25 @@ class EditionService(ServiceBase):
                     continue
                 u.type_key = str(old["type_key"])
                 u.hands, u.worn, u.carried = old["hands"], old["worn"], old["carried"]  # type: ignore[assignment]
+            if specs:
+                battle_units = {
+                    bu.id: bu
+                    for bu in s.scalars(
+                        select(BattleUnit)
+                        .where(BattleUnit.id.in_([i for i, _ in specs]))
+                        .with_for_update()
+                    )
+                }
+                for buid, spec in specs:
+                    if buid in battle_units:
+                        battle_units[buid].spec = dict(spec)
             c.edition = edition
             c.updated_at = self._now()
         return Done(
             edition,
             EDITION_CHANGES,
             f"Back to BrikWars {edition}",
-            redo=step(self.change_back, campaign_id, edition, units, again),
+            redo=step(self.change_back, campaign_id, edition, units, again, specs),
             undo=step(self.change, *again),
         )
 
@@ -279,17 +277,69 @@ def _units_of(campaign_id: CampaignId) -> Select[Any]:
     )
 
 
-def _missing(units: list[Unit], old: Catalog, new: Catalog) -> tuple[Missing, ...]:
-    """The types and items the units use that ``new`` does not have, with suggestions."""
+def _battle_units_of(campaign_id: CampaignId) -> Select[Any]:
+    return (
+        select(BattleUnit)
+        .join(Battle, Battle.id == BattleUnit.battle_id)
+        .where(Battle.campaign_id == campaign_id)
+        .order_by(BattleUnit.id)
+    )
+
+
+def _mapped_spec(
+    spec: Mapping[str, Any], types: Mapping[str, str], items: Mapping[str, str]
+) -> dict[str, Any]:
+    """A battle unit's stored spec with its type and items mapped as chosen."""
+
+    def swap(keys: Any) -> Any:
+        if not isinstance(keys, list):
+            return keys
+        return [items.get(k, k) if isinstance(k, str) else k for k in keys]
+
+    out = dict(spec)
+    if isinstance(spec.get("type"), str):
+        out["type"] = types.get(spec["type"], spec["type"])
+    for where in ("hands", "worn", "carried"):
+        if where in spec:
+            out[where] = swap(spec[where])
+    return out
+
+
+def _spec_keys(spec: Any) -> tuple[list[str], list[str]]:
+    """A battle unit's stored spec: its type and item keys."""
+    if not isinstance(spec, Mapping):
+        return [], []
+    kind = spec.get("type")
+    items = [
+        k
+        for where in ("hands", "worn", "carried")
+        if isinstance(spec.get(where), list)
+        for k in spec[where]
+        if isinstance(k, str) and k
+    ]
+    return ([kind] if isinstance(kind, str) else []), items
+
+
+def _missing(
+    units: list[Unit], old: Catalog, new: Catalog, mustered: Sequence[BattleUnit] = ()
+) -> tuple[Missing, ...]:
+    """The types and items the units use that ``new`` does not have, with suggestions; a type
+    or item only battle units use (mustered before a promotion or a deletion) counts those."""
     counts: dict[tuple[str, str], int] = {}
-    for u in units:
-        type_keys, item_keys = _keys(u)
+    in_battles: dict[tuple[str, str], int] = {}
+    for tally, keys in (
+        *((counts, _keys(u)) for u in units),
+        *((in_battles, _spec_keys(bu.spec)) for bu in mustered),
+    ):
+        type_keys, item_keys = keys
         for k in type_keys:
             if new.get_unit_type(k) is None:
-                counts[("type", k)] = counts.get(("type", k), 0) + 1
+                tally[("type", k)] = tally.get(("type", k), 0) + 1
         for k in dict.fromkeys(item_keys):
             if new.get_item(k) is None:
-                counts[("item", k)] = counts.get(("item", k), 0) + 1
+                tally[("item", k)] = tally.get(("item", k), 0) + 1
+    for found, n in in_battles.items():
+        counts.setdefault(found, n)
     out = []
     type_choices = tuple((t.key, t.name) for t in new.unit_types)
     item_choices = tuple((i.key, i.name) for i in new.items)

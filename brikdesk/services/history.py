@@ -5,7 +5,7 @@ their costs, finished battles with their results) and builds a
 :class:`~brikdesk.domain.history.CampaignHistory` (readings in
 ``brikdesk.domain.history.READINGS``). A battle finished before BrikDesk kept results (no
 ``battle.result``) is read from its log through :class:`AftermathService` (winner: who holds
-the field), marked ``from_log``.
+the field), marked ``from_log``; its notes are those its log's ``battle_finished`` event kept.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Text, select, type_coerce
+from sqlalchemy.orm import Session
 
 from brikdesk.domain.aftermath import BattleResult, result_from_json
 from brikdesk.domain.catalog import Catalog
@@ -46,6 +47,7 @@ from brikdesk.persistence.models import (
     Army,
     Battle,
     BattleArmy,
+    BattleEvent,
     BattlePlayer,
     BattleUnit,
     Campaign,
@@ -135,6 +137,9 @@ class HistoryService(ServiceBase):
                 tuple[BattleId, str, datetime | None, datetime, dict[str, Any] | None]
             ] = s.execute(query).all()
             ids = [r[0] for r in rows]
+            closing = _closing_notes(
+                s, [r[0] for r in rows if result_from_json(_json(r[4])) is None]
+            )
             sides: dict[BattleId, list[tuple[PlayerId, str]]] = {}
             side_player: dict[BattlePlayerId, PlayerId] = {}
             bunits: dict[BattleId, list[RecordUnit]] = {}
@@ -201,7 +206,7 @@ class HistoryService(ServiceBase):
 
                 am = AftermathService(self._sessions, self._clock).aftermath(bid)
                 result = type(am.proposal)(
-                    am.proposal.fates, am.suggestion.winner, "", from_log=True
+                    am.proposal.fates, am.suggestion.winner, closing.get(bid, ""), from_log=True
                 )
             records.append(
                 BattleRecord(
@@ -245,6 +250,29 @@ class HistoryService(ServiceBase):
             sides = tuple(p.name for p in view.players)
             out.append(BattleInProgress(bid, name, view.state.round, sides))
         return out
+
+
+def _closing_notes(s: Session, battle_ids: Sequence[BattleId]) -> dict[BattleId, str]:
+    """The note of each battle's standing ``battle_finished`` event: how a battle finished
+    before BrikDesk kept results said how it ended (its timeline notes)."""
+    if not battle_ids:
+        return {}
+    out: dict[BattleId, str] = {}
+    rows: Sequence[tuple[BattleId, Any]] = s.execute(
+        select(BattleEvent.battle_id, BattleEvent.payload)
+        .where(
+            BattleEvent.battle_id.in_(list(battle_ids)),
+            BattleEvent.kind == "battle_finished",
+            BattleEvent.reverted.is_(False),
+        )
+        .order_by(BattleEvent.battle_id, BattleEvent.seq)
+    ).all()
+    for battle_id, payload in rows:
+        data = _json(payload)
+        note = data.get("note") if isinstance(data, dict) else None
+        if isinstance(note, str) and note.strip():
+            out[battle_id] = note.strip()
+    return out
 
 
 def _cost(spec: UnitSpec | None, catalog: Catalog) -> int | None:

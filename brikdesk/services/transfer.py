@@ -1,11 +1,16 @@
 """Export and import of one whole campaign as versioned JSON (docs/campaign-format.md).
 
-Export writes ``{"format": "brikdesk-campaign", "version": 1, ...}`` with export-local ids
+Export writes ``{"format": "brikdesk-campaign", "version": 2, ...}`` with export-local ids
 (1, 2, 3... in a deterministic order), so exporting, importing and exporting again gives the same
 text. Import reads a file back as a *new* campaign. It checks everything first (size, nesting
 depth, JSON syntax, every field's type and range, every reference between ids) and refuses the
 whole file on the first problem with a message that names the file, the JSON path and what is
 wrong; only then does it write, in a single transaction. A refused file changes nothing.
+
+Version 2 adds each finished battle's army records (``battles[].armies``: what each army was
+going in and coming out, ``battle_army``), so that a round trip keeps the history's points
+exactly. A version 1 file has none: its battles' points are rebuilt by the history from the
+mustered units and the results, and marked approximate where they cannot be.
 """
 
 from __future__ import annotations
@@ -69,6 +74,7 @@ from brikdesk.persistence.models import (
     COST_SYSTEMS,
     Army,
     Battle,
+    BattleArmy,
     BattleEvent,
     BattlePlayer,
     BattleUnit,
@@ -115,7 +121,12 @@ __all__ = [
 ]
 
 FORMAT = "brikdesk-campaign"
-VERSION = 1
+#: 2: finished battles carry their army records (``battles[].armies``).
+VERSION = 2
+#: The first version whose battles may carry army records.
+ARMY_RECORDS_VERSION = 2
+#: A battle's army record's numbers, in and out (``BattleArmy``'s columns).
+RECORD_NUMBERS = ("value", "alive", "casualties", "kills")
 #: The limits that keep a hostile file from exhausting memory or time are in brikdesk.limits.
 
 #: ``progress(stage, done, total)``: called as an import or export goes on; it may raise
@@ -148,6 +159,7 @@ def export_document(s: Session, campaign_id: CampaignId) -> dict[str, Any]:
     ):
         units_by_army[u.army_id].append(u)
     uid: dict[int, int] = {}
+    aid: dict[int, int] = {a.id: i + 1 for i, a in enumerate(armies)}  # db id -> file id
     out_armies = []
     for i, a in enumerate(armies):
         units = []
@@ -245,6 +257,22 @@ def export_document(s: Session, campaign_id: CampaignId) -> dict[str, Any]:
                 ],
             }
         )
+        records = s.scalars(
+            select(BattleArmy).where(BattleArmy.battle_id == b.id).order_by(BattleArmy.id)
+        ).all()
+        if records:  # what each army was going in and coming out (brikdesk.services.army_records)
+            out_battles[-1]["armies"] = [
+                {
+                    "army": aid.get(r.army_id) if r.army_id is not None else None,
+                    "name": r.army,
+                    **{
+                        f"{n}_{end}": getattr(r, f"{n}_{end}")
+                        for n in RECORD_NUMBERS
+                        for end in ("in", "out")
+                    },
+                }
+                for r in records
+            ]
         if b.result is not None:  # the post-battle update (brikdesk.services.aftermath)
             # a result that no longer fits (a player deleted) is left out: the log says it
             with contextlib.suppress(UserError):
@@ -726,7 +754,9 @@ def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
             plan.house.append((model, {"key": key, "data": entry, "custom": custom}))
 
     for i, raw in enumerate(root.array("battles", MAX_BATTLES)):
-        plan.battles.append(_check_battle(raw, f"$.battles[{i}]", players, unit_ids))
+        plan.battles.append(
+            _check_battle(raw, f"$.battles[{i}]", players, unit_ids, army_ids, version)
+        )
     return plan
 
 
@@ -788,7 +818,12 @@ def _check_unit(raw: Any, path: str, unit_ids: dict[int, int], army: int) -> dic
 
 
 def _check_battle(
-    raw: Any, path: str, players: Mapping[int, Any], unit_ids: Mapping[int, int]
+    raw: Any,
+    path: str,
+    players: Mapping[int, Any],
+    unit_ids: Mapping[int, int],
+    army_ids: set[int],
+    version: int = VERSION,
 ) -> dict[str, Any]:
     b = _Obj(
         raw,
@@ -804,7 +839,7 @@ def _check_battle(
             "units",
             "events",
         ),
-        ("result",),
+        ("result", "armies"),
     )
     b.number("id", 1)
     status = b.choice("status", BATTLE_STATUS)
@@ -902,6 +937,7 @@ def _check_battle(
                 "reverted": reverted,
             }
         )
+    out["armies"] = _check_records(b, status, army_ids, version)
     out["result"] = None
     if b.get("result") is not None:
         if status != BattleStatus.FINISHED:
@@ -913,6 +949,44 @@ def _check_battle(
         except UserError as exc:
             path_, _, reason = str(exc).partition(": ")
             raise _Refused(path_, reason) from None
+    return out
+
+
+def _check_records(b: _Obj, status: str, army_ids: set[int], version: int) -> list[dict[str, Any]]:
+    """A finished battle's army records (``battles[].armies``, version 2): each army at most
+    once, an army of this file or null (deleted since), whole numbers, and the tallies so far
+    (casualties, kills) never less coming out than going in."""
+    if "armies" not in b.v:
+        return []
+    if version < ARMY_RECORDS_VERSION:
+        raise _Refused(
+            b.at("armies"),
+            f"army records came with version {ARMY_RECORDS_VERSION} of the format; "
+            f"this file says version {version}",
+        )
+    if status != BattleStatus.FINISHED:
+        raise _Refused(b.at("armies"), "only a finished battle has army records")
+    out: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    fields = tuple(f"{n}_{end}" for n in RECORD_NUMBERS for end in ("in", "out"))
+    for i, raw in enumerate(b.array("armies", MAX_ARMIES)):
+        r = _Obj(raw, f"{b.at('armies')}[{i}]", ("army", "name", *fields))
+        army = _ref(r.get("army"), r.at("army"), {a: a for a in army_ids}, "army", null=True)
+        if army is not None:
+            if army in seen:
+                raise _Refused(r.at("army"), f"army {army} has two records in this battle")
+            seen.add(army)
+        row: dict[str, Any] = {"_army": army, "army": r.name("name")}
+        for f in fields:
+            row[f] = r.number(f)
+        for n in ("casualties", "kills"):
+            if row[f"{n}_out"] < row[f"{n}_in"]:
+                raise _Refused(
+                    r.at(f"{n}_out"),
+                    f"{row[f'{n}_out']} is less than {n}_in ({row[f'{n}_in']}): "
+                    f"{n} are counted so far, so they never go down",
+                )
+        out.append(row)
     return out
 
 
@@ -1038,6 +1112,18 @@ def _write(s: Session, plan: _Plan, name: str, progress: Progress = _no_progress
             ],
         )
         local_db = {u["_id"]: x for u, x in zip(b["units"], bu_ids, strict=True)}
+        if b["armies"]:
+            s.execute(
+                insert(BattleArmy),
+                [
+                    {
+                        "battle_id": bid,
+                        "army_id": army_db[r["_army"]] if r["_army"] is not None else None,
+                        **{k: v for k, v in r.items() if not k.startswith("_")},
+                    }
+                    for r in b["armies"]
+                ],
+            )
         if b["result"] is not None:
             s.execute(
                 update(Battle)

@@ -21,7 +21,7 @@ from brikdesk.services.summaries import Muster
 from tests.services.conftest import Camp
 
 
-def _fight(sv: Services, camp: Camp):
+def fight_at_the_gate(sv: Services, camp: Camp):
     """Red (two minifigs at 4 CP and a Skirmisher at 4 CP) beats Blue (two minifigs); the
     Skirmisher kills Blue 1 and is promoted to Hero (11 CP) when the battle is finished."""
     red = sv.roster.add_units(camp.red_army.id, "minifig", 2, "Red {n}").value
@@ -56,7 +56,7 @@ def _rows(db: Database) -> int:
 def test_finishing_stores_each_army_going_in_and_coming_out(
     sv: Services, db: Database, camp: Camp
 ) -> None:
-    _bid, done = _fight(sv, camp)
+    _bid, done = fight_at_the_gate(sv, camp)
     assert _rows(db) == 2
     series, h = _series(sv, camp)
     red, blue = series["Red Army"], series["Blue Army"]
@@ -86,7 +86,7 @@ def test_finishing_stores_each_army_going_in_and_coming_out(
 def test_an_older_battle_is_rebuilt_from_its_musters_and_marked_where_it_cannot_be(
     sv: Services, db: Database, camp: Camp
 ) -> None:
-    bid, _done = _fight(sv, camp)
+    bid, _done = fight_at_the_gate(sv, camp)
     with db.engine.begin() as conn:  # as a battle finished before the numbers were kept
         conn.execute(delete(BattleArmy).where(BattleArmy.battle_id == bid))
     series, _h = _series(sv, camp)

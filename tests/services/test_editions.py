@@ -56,3 +56,39 @@ def test_the_preview_names_what_2010_lacks_and_the_change_maps_it(sv: Services, 
     assert _types(sv, camp) == before
     done.redo()
     assert _known(sv, camp) and sv.campaigns.list_campaigns()[0].edition == "2010"
+
+
+def test_the_battles_units_are_mapped_too_and_put_back_by_undo(sv: Services, camp: Camp) -> None:
+    """A battle in progress whose Skirmisher was mustered (a copy of the unit): after the
+    change to 2010 the tracker shows it as the Minifig chosen, never "unknown"; a Heavy only
+    the battle still holds (deleted from the roster since) is in the preview too; Undo puts
+    the battle's units back."""
+    from brikdesk.services.summaries import Muster
+
+    red = sv.roster.add_unit(camp.red_army.id, "skirmisher", name="Scout").value
+    red += sv.roster.add_unit(camp.red_army.id, "heavy", name="Brute").value
+    blue = sv.roster.add_unit(camp.blue_army.id, "minifig", name="Grunt").value
+    view = sv.tracker.begin(
+        camp.campaign.id, "Gate", [Muster(camp.red.id, red), Muster(camp.blue.id, blue)]
+    ).value
+    sv.roster.delete_units([red[1]])
+    preview = sv.editions.preview(camp.campaign.id, "2010")
+    missing = {m.key: m for m in preview.missing}
+    assert set(missing) == {"skirmisher", "heavy"}
+    assert missing["heavy"].units == 1  # the mustered copy: no roster unit uses it any more
+
+    def types() -> dict[str, str]:
+        return {u.name: u.type_key for u in sv.tracker.view(view.id).units}
+
+    def unknown() -> list[str]:
+        return [
+            r for u in sv.tracker.view(view.id).units for r in u.stats.reasons if "unknown" in r
+        ]
+
+    done = sv.editions.change(camp.campaign.id, "2010", preview.types, preview.items)
+    assert types() == {"Scout": "minifig", "Brute": "minifig", "Grunt": "minifig"}
+    assert unknown() == []
+    done.undo()
+    assert types() == {"Scout": "skirmisher", "Brute": "heavy", "Grunt": "minifig"}
+    done.redo()
+    assert types()["Scout"] == "minifig" and unknown() == []

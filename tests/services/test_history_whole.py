@@ -9,6 +9,7 @@ from pathlib import Path
 
 from brikdesk.domain.history import history_markdown, history_to_json, history_to_text
 from brikdesk.services import Services
+from brikdesk.services.demo import FORD_NOTE
 from tests.pdfread import pdf_text
 from tests.services.test_aftermath import COVE, battle_id
 
@@ -41,7 +42,7 @@ def test_battles_in_progress_and_the_notes_of_finished_ones(
     h = demo_sv.history.history(c.id)
     assert h.in_progress == ()
     assert history_to_json(h)["in_progress"] == []
-    assert [e["notes"] for e in history_to_json(h)["timeline"]] == ["", notes]
+    assert [e["notes"] for e in history_to_json(h)["timeline"]] == [FORD_NOTE, notes]
     assert "- **2. Raid on Bilge Cove**: The posse sank the Bilge Crew's rowboat \\| twice." in (
         history_markdown(h)
     )
@@ -51,3 +52,4 @@ def test_battles_in_progress_and_the_notes_of_finished_ones(
     export_campaign_pdf(h, out)
     text = " ".join(pdf_text(out).split())
     assert f"2. {COVE}: {notes}" in text
+    assert f"1. Skirmish at Baseplate Ford: {FORD_NOTE}" in text

@@ -57,7 +57,7 @@ def table_counts(db: Database) -> dict[str, int]:
 
 def test_the_export_is_the_documented_format(demo_sv: Services) -> None:
     doc = demo_sv.transfer.export_campaign(demo_id(demo_sv))
-    assert (doc["format"], doc["version"]) == ("brikdesk-campaign", 1)
+    assert (doc["format"], doc["version"]) == ("brikdesk-campaign", 2)
     assert set(doc) == {
         "format",
         "version",
@@ -175,7 +175,7 @@ def mutate(doc: dict[str, Any], path: str, value: Any) -> str:
     "change, message",
     [
         (("format", "brikdesk-catalog"), "$.format: not a BrikDesk campaign export"),
-        (("version", 2), "$.version: version 2 was written by a newer BrikDesk"),
+        (("version", 3), "$.version: version 3 was written by a newer BrikDesk"),
         (
             ("armies.0.units.3.status", "zombie"),
             "$.armies[0].units[3].status: must be one of alive, wounded, dead",

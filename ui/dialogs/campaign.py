@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
 from brikdesk.domain.ids import CampaignId, PlayerId
 from brikdesk.services.summaries import CampaignPatch, CampaignSummary, PlayerSummary
+from ui.screen import grow_to_fit
 from ui.widgets.common import colour_swatch
 from ui.widgets.dialogs import FormDialog, number_box, too_large
 
@@ -178,18 +179,17 @@ class CampaignSettingsDialog(_CampaignForm):
                 f"The catalog will hold the BrikWars {self.edition.currentData()} "
                 "weapons, unit types and costs; the campaign's house rules and custom "
                 "entries stay. Saving first shows every unit type and item it lacks (you "
-                "choose what each becomes) and each army's cost before and after."
+                "choose what each becomes), every unit whose cost or stats change and each "
+                "army's cost before and after."
             )
         if self.cost_system.currentData() != self.campaign.cost_system:
             notes.append(f"Costs and budgets will be shown in {self.cost_system.currentData()}.")
         self.edition_note.setText(" ".join(notes))
         self.edition_note.setVisible(bool(notes))
-        # The note's row grows the form: the dialog grows with it, so nothing is drawn over
-        # the Notes box below.
-        layout = self.layout()
-        if layout is not None:
-            layout.activate()
-        self.resize(self.width(), max(self.height(), self.sizeHint().height()))
+        # The note's row grows the form: a shown dialog grows with it, so nothing is drawn
+        # over the Notes box below. (Resizing before it is shown fixed Qt's default 640x480,
+        # and the spare height spread gaps around the note.)
+        grow_to_fit(self)
 
     def value(self) -> CampaignPatch:
         c = self.campaign

@@ -25,6 +25,7 @@ from brikdesk.domain import (
     attack,
     catalog,
     combat,
+    edition_change,
     history,
     odds,
     report,
@@ -64,6 +65,7 @@ def _title(key: str) -> str:
 #: Where each module's readings apply, in the order the reference lists them.
 SOURCES: tuple[tuple[str, Mapping[str, str]], ...] = (
     ("Editions (chapter 4 of 2005, 2010 and 2020)", rulesets.READINGS),
+    ("Changing a campaign's edition: types, items and costs", edition_change.READINGS),
     ("Attacks (chapter 5)", attack.READINGS),
     ("Other Actions: Sprint, Bail, Parry, Charge (chapters 4 and 5)", actions.READINGS),
     ("The combat wizard", combat.READINGS),

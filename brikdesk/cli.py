@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "brikdesk.commands.history",
         "a campaign's timeline, standings, series over battles and leaderboards",
     ),
+    "share": ("brikdesk.commands.share", "serve the players' read-only live page on the network"),
 }
 
 

@@ -5,7 +5,8 @@
 
 Runs offscreen (``QT_QPA_PLATFORM=offscreen`` unless set) on a fresh copy of the demo campaign in a
 temporary folder, opens each window as a user would (the main window, an army's roster, the
-catalog, the battle in progress with its panel, the combat wizard, the campaign history, the print
+catalog, the battle in progress with its panel, the combat wizard, the Share dialog and the
+players' page it serves (in Debian's chromium at a phone's size), the campaign history, the print
 preview of a roster sheet), waits until it is painted and saves ``widget.grab()``. Run it again
 after changing a window so that the guide stays current. Prints one line per picture.
 """
@@ -40,7 +41,10 @@ SHOTS = {
     "quick-strike.png": "a quick Close Combat Strike, its dice typed, on a 1366x768 laptop",
     "history.png": "the campaign history",
     "print-preview.png": "the print preview of a roster sheet",
+    "share-dialog.png": "Battle > Share with players...: the address and its QR code",
+    "share-page.png": "the players' page on a phone (360 x 740, Debian's chromium)",
 }
+
 MAIN_SIZE = (1280, 800)
 #: A 1366x768 laptop's screen less the title bar and a panel: where the organizer plays.
 LAPTOP_WINDOW = (1366, 706)
@@ -233,6 +237,8 @@ def make(out: Path, tmp: Path) -> None:
         settle(app)
     main.resize(*MAIN_SIZE)
 
+    share_pictures(app, main, out, tmp)
+
     history = main.open_history()
     history.resize(1100, 700)
     settle(app, lambda: history.isVisible())
@@ -253,6 +259,38 @@ def make(out: Path, tmp: Path) -> None:
     preview.close()
 
     main.close()
+    settle(app)
+
+
+def share_pictures(app, main, out: Path, tmp: Path) -> None:
+    """The Share dialog sharing the battle shown, and the page it serves in a real browser
+    (Debian's chromium through Selenium, as tests/share/test_browser.py) at a phone's size."""
+    from tests.share.browser import phone_browser
+    from ui.dialogs.share import interface_addresses
+
+    main.sharing.share_battle()
+    dialog = main.sharing.dialog
+    dialog.interface.setCurrentIndex(dialog.interface.findText(interface_addresses()[0]))
+    dialog.start()
+    settle(app, lambda: dialog.address.text().startswith("http"))
+    save(app, dialog, out, "share-dialog.png")
+    browser = phone_browser(tmp / "chromium")
+    try:
+        browser.get(main.sharing.server.url)
+        end = time.monotonic() + 30
+        while "Round" not in browser.find_element("id", "battle").text:
+            if time.monotonic() > end:
+                raise SystemExit("make_screenshots: the players' page did not show the battle")
+            time.sleep(0.05)
+        # A player taps a unit of theirs to see its weapons.
+        browser.execute_script("document.querySelectorAll('details.unit')[2].open = true")
+        time.sleep(0.3)
+        browser.save_screenshot(str(out / "share-page.png"))
+        print(f"share-page.png: {SHOTS['share-page.png']}")
+    finally:
+        browser.quit()
+    main.sharing.stop()
+    dialog.close()
     settle(app)
 
 

@@ -6,7 +6,9 @@
 #     resources, and shows the campaign;
 #  3. it starts again on that database (nothing to migrate), and a subcommand runs
 #     (`APP list`, no Qt);
-#  4. a PostgreSQL URL reaches the driver (a refused connection, not a missing module).
+#  4. a PostgreSQL URL reaches the driver (a refused connection, not a missing module);
+#  5. `APP share --bind 127.0.0.1` starts (uvicorn, Starlette and the page's files bundled):
+#     it prints its address, serves the page and its state there, and stops on SIGTERM.
 # Exits non-zero with the app's output when a step fails.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -50,4 +52,32 @@ elif printf '%s' "$out" | grep -q "driver is not"; then
 else
     printf 'check: a PostgreSQL URL FAILED:\n%s\n' "$out" >&2; exit 1
 fi
+# The players' page: started from the bundle on 127.0.0.1, fetched, stopped with SIGTERM.
+share_out="$home/share.out"
+"$app" share --bind 127.0.0.1 >"$share_out" 2>&1 &
+share_pid=$!
+for _ in $(seq 1 100); do
+    grep -q "^Serving " "$share_out" && break
+    kill -0 "$share_pid" 2>/dev/null || break
+    sleep 0.2
+done
+url="$(sed -n 's/^Serving .* at \(http:[^ ]*\)$/\1/p' "$share_out")"
+if [ -z "$url" ]; then
+    kill "$share_pid" 2>/dev/null || true
+    printf 'check: share FAILED (no address printed):\n' >&2; sed 's/^/    | /' "$share_out" >&2; exit 1
+fi
+fetch() {  # fetch URL: its body (no curl needed: the system's Python)
+    python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' "$1"
+}
+if ! fetch "$url" | grep -q 'share.js' || ! fetch "${url}state.json" | grep -q '"campaign"'; then
+    kill "$share_pid" 2>/dev/null || true
+    printf 'check: share FAILED (the page was not served at %s):\n' "$url" >&2
+    sed 's/^/    | /' "$share_out" >&2; exit 1
+fi
+kill -TERM "$share_pid"
+if ! wait "$share_pid"; then
+    printf 'check: share FAILED (did not stop cleanly on SIGTERM):\n' >&2
+    sed 's/^/    | /' "$share_out" >&2; exit 1
+fi
+echo "==> share: served $(sed -n 's/^Serving \(.*\) at .*/\1/p' "$share_out") on 127.0.0.1 and stopped on SIGTERM"
 echo "==> $app works"

@@ -460,6 +460,9 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
+        from ui.dialogs.share import Sharing  # the players' page (issue 26)
+
+        self.sharing = Sharing(self, self.services, self.settings)
 
         def menu(title: str, name: str, items: list[QAction | QMenu | None]) -> QMenu:
             m = bar.addMenu(title)
@@ -522,6 +525,7 @@ class MainWindow(QMainWindow):
                 self.open_roster_action,
                 self.catalog_action,
                 self.history_action,
+                self.sharing.campaign_action,
                 None,
                 self.settings_action,
                 self.delete_campaign_action,
@@ -538,6 +542,7 @@ class MainWindow(QMainWindow):
                 None,
                 self.report_menu,
                 self.battle_sheet_action,
+                self.sharing.battle_action,
             ],
         )
         self.help_menu = menu(
@@ -686,6 +691,7 @@ class MainWindow(QMainWindow):
         self._show_campaign(nav)
         if changed:
             self.show_overview()
+            self.sharing.campaign_opened(campaign_id)
         return True
 
     def _show_campaign(self, nav: Navigator | None) -> None:
@@ -1147,6 +1153,7 @@ class MainWindow(QMainWindow):
         )
         self.end_battle_action.setEnabled(status is BattleStatus.IN_PROGRESS)
         self.battle_sheet_action.setEnabled(status is not None)
+        self.sharing.set_enabled(has, status is not None)
         self.new_battle_action.setEnabled(has and len(self.nav.players if self.nav else ()) >= 2)
         self.edit_selected_action.setEnabled(kind in (PLAYER, ARMY, BATTLE))
         self.delete_selected_action.setEnabled(
@@ -1303,6 +1310,7 @@ class MainWindow(QMainWindow):
             self.battle_menu.addSeparator()
             self.battle_menu.addMenu(self.report_menu)
             self.battle_menu.addAction(self.battle_sheet_action)
+            self.battle_menu.addAction(self.sharing.battle_action)
             self.battle_menu.addSeparator()
             for action in panel.menu_actions():
                 if action is None:
@@ -1597,6 +1605,7 @@ class MainWindow(QMainWindow):
             window.close()
         if self.live is not None:
             self.live.stop()
+        self.sharing.stop()
         self._on_table_mode(False)  # the navigator's own visibility is what is remembered
         self.settings.save_geometry("main", self)
         self.settings.save_bytes("main/state", self.saveState())

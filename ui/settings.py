@@ -59,6 +59,10 @@ class AppSettings:
         digest = hashlib.sha1(database.encode("utf-8")).hexdigest()[:16]
         self._campaigns = f"campaigns/{digest}" if database else "campaigns"
 
+    def campaign_key(self, campaign_id: CampaignId, name: str) -> str:
+        """The key of a campaign's own setting ``name`` in the database used."""
+        return f"{self._campaigns}/{int(campaign_id)}/{name}"
+
     @classmethod
     def at(cls, path: str | os.PathLike[str]) -> AppSettings:
         """Settings kept in the INI file ``path`` (created when first written)."""

@@ -66,6 +66,13 @@ class Services:
     def open(cls, db: Database, clock: Clock = utc_now) -> Services:
         return cls(db.sessions, clock)
 
+    def for_thread(self) -> Services:
+        """Services of their own over the same database, for another thread (a service keeps
+        caches that one thread at a time may use); the players' page server reads with them."""
+        if self._sessions is None:
+            raise RuntimeError("the services are not connected to a database yet")
+        return Services(self._sessions, self._clock)
+
     @property
     def connected(self) -> bool:
         """True once the services have their session factory (the database is open)."""
@@ -143,11 +150,11 @@ class Services:
 
         return _make(PrintService, self._sessions, self._clock)
 
-    def change_watch(self) -> ChangeWatch:
-        """A new watch for what other apps write to this database (``services.watch``); the
-        caller closes it."""
+    def change_watch(self, *, others_only: bool = True) -> ChangeWatch:
+        """A new watch for what other apps (``others_only=False``: anyone, this one too) write
+        to this database (``services.watch``); the caller closes it."""
         from brikdesk.services.watch import ChangeWatch
 
         if self._sessions is None:
             raise RuntimeError("the services are not connected to a database yet")
-        return ChangeWatch(self._sessions)
+        return ChangeWatch(self._sessions, others_only=others_only)

@@ -25,6 +25,8 @@ from brikdesk.persistence.models import (
     Battle,
     BattlePlayer,
     Campaign,
+    HouseItem,
+    HouseUnitType,
     Player,
     Unit,
     table_of,
@@ -443,6 +445,44 @@ class CampaignService(ServiceBase):
             snap = self._snapshot_delete(s, table_of(Army), Army.id == army_id)
             self._touch(s, campaign_id)
         return self._deleted(snap, campaign_id, text)
+
+    # -- what changed -------------------------------------------------------------------------
+
+    @storage_errors
+    def content_stamp(self, campaign_id: CampaignId) -> tuple[object, ...]:
+        """A value that changes whenever the campaign, its players, armies, units, house rules
+        or battles change (each table's rows counted, their versions and the units' records
+        summed), and not when only a battle's log does: the players' page reads the campaign's
+        history and rosters again only then (a few small reads instead of all of it)."""
+        with self._reading() as s:
+            out: list[object] = [
+                s.execute(
+                    select(Campaign.version).where(Campaign.id == campaign_id)
+                ).scalar_one_or_none()
+            ]
+            for model in (Player, Army, Battle, HouseItem, HouseUnitType):
+                out.extend(
+                    s.execute(
+                        select(func.count(), func.coalesce(func.sum(model.version), 0)).where(
+                            model.campaign_id == campaign_id
+                        )
+                    ).one()
+                )
+            units = (
+                select(
+                    Unit.status,
+                    func.count(),
+                    func.sum(Unit.version),
+                    func.sum(Unit.kills),
+                    func.sum(Unit.battles_fought),
+                )
+                .join(Army, Army.id == Unit.army_id)
+                .where(Army.campaign_id == campaign_id)
+                .group_by(Unit.status)
+                .order_by(Unit.status)
+            )
+            out.extend(tuple(row) for row in s.execute(units))
+        return tuple(out)
 
     # -- the navigator ------------------------------------------------------------------------
 

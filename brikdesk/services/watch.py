@@ -56,9 +56,13 @@ def _naive(stamp: datetime | None) -> datetime:
 
 
 class ChangeWatch:
-    """Tells whether anyone else committed a change to the database since the last poll."""
+    """Tells whether anyone else committed a change to the database since the last poll.
 
-    def __init__(self, sessions: sessionmaker[Session]) -> None:
+    ``others_only=False`` counts this process's own writes too (the players' page, which shows
+    every change, whoever made it); SQLite's ``data_version`` still sees them, since the watch
+    asks on a connection of its own."""
+
+    def __init__(self, sessions: sessionmaker[Session], *, others_only: bool = True) -> None:
         bind = sessions.kw.get("bind")
         if not isinstance(bind, Engine):
             raise TypeError("ChangeWatch needs a session factory bound to an engine")
@@ -72,10 +76,12 @@ class ChangeWatch:
         self._raw: Any = None
         self._version: int | None = None
         self._server = self._engine.dialect.name != "sqlite"
-        event.listen(self._engine, "begin", self._began)
-        event.listen(self._engine, "after_cursor_execute", self._executed)
-        event.listen(self._engine, "commit", self._committing)
-        event.listen(self._engine, "rollback", self._rolled_back)
+        self._others_only = others_only
+        if others_only:  # keep this process's own steps to tell them from the others'
+            event.listen(self._engine, "begin", self._began)
+            event.listen(self._engine, "after_cursor_execute", self._executed)
+            event.listen(self._engine, "commit", self._committing)
+            event.listen(self._engine, "rollback", self._rolled_back)
 
     # -- own writes ---------------------------------------------------------------------------
 
@@ -173,10 +179,11 @@ class ChangeWatch:
             )
 
     def close(self) -> None:
-        event.remove(self._engine, "begin", self._began)
-        event.remove(self._engine, "after_cursor_execute", self._executed)
-        event.remove(self._engine, "commit", self._committing)
-        event.remove(self._engine, "rollback", self._rolled_back)
+        if self._others_only:
+            event.remove(self._engine, "begin", self._began)
+            event.remove(self._engine, "after_cursor_execute", self._executed)
+            event.remove(self._engine, "commit", self._committing)
+            event.remove(self._engine, "rollback", self._rolled_back)
         if self._raw is not None:
             self._raw.close()
             self._raw = None

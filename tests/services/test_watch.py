@@ -88,3 +88,18 @@ def test_a_command_in_another_process_is_news(
     subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
     assert watch.poll() is True
     assert sv.roster.unit_rows([unit])[0].name == "Renamed Elsewhere"
+
+
+def test_a_watch_of_every_change_sees_this_apps_own_writes_too(
+    sv: Services, other: Services, camp: Camp
+) -> None:
+    watch = sv.change_watch(others_only=False)  # the players' page shows every change
+    try:
+        assert watch.poll() is False  # the first look
+        sv.campaigns.add_player(camp.campaign.id, "Green")
+        assert watch.poll() is True
+        assert watch.poll() is False  # told once
+        other.campaigns.add_player(camp.campaign.id, "Yellow")
+        assert watch.poll() is True
+    finally:
+        watch.close()

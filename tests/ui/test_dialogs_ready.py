@@ -291,6 +291,17 @@ def _who_first(w: World) -> tuple[QDialog, Any]:
     return d, d.inch  # the battle plays 2020: the inch decides first
 
 
+def _share(w: World) -> tuple[QDialog, Any]:
+    from brikdesk.share import Shared
+    from ui.dialogs.share import ShareDialog, Sharing
+
+    sharing = Sharing(None, w.services, w.settings)
+    d = ShareDialog(sharing, None)
+    sharing.setParent(d)  # deleted with the dialog
+    d.set_target(Shared(w.campaign_id), "the campaign Sherwood")
+    return d, d.interface  # where to serve it, then Start
+
+
 #: Each dialog class of the app, how to open it, and the field that must have the focus.
 DIALOGS: dict[str, Callable[[World], tuple[QDialog, Any]]] = {
     "NewCampaignDialog": _new_campaign,
@@ -320,6 +331,7 @@ DIALOGS: dict[str, Callable[[World], tuple[QDialog, Any]]] = {
     "LongActionDialog": _long_action,
     "WhoFirstDialog": _who_first,
     "EditionChangeDialog": _edition_change,
+    "ShareDialog": _share,
 }
 
 

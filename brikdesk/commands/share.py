@@ -1,0 +1,88 @@
+"""``brikdesk share [--campaign NAME_OR_ID] [--battle NAME_OR_ID] [--bind ADDRESS] [--port N]``:
+serve the players' read-only live page with no window (``brikdesk.share``).
+
+Prints one line, ``Serving <campaign> at <URL>`` with the whole address and its token, and
+serves until Ctrl-C or SIGTERM, then stops cleanly (exit 0). No Qt.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+#: Where the page is served by default: every interface of this computer, for the phones.
+DEFAULT_BIND = "0.0.0.0"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--campaign",
+        metavar="NAME_OR_ID",
+        help="the campaign: its id, its name or a unique part of it (needed when "
+        "there are several)",
+    )
+    p.add_argument(
+        "--battle",
+        metavar="NAME_OR_ID",
+        help="the battle to show (default: the campaign's battle in progress)",
+    )
+    p.add_argument(
+        "--bind",
+        metavar="ADDRESS",
+        default=DEFAULT_BIND,
+        help=f"the address to listen on (default {DEFAULT_BIND}: every network of this "
+        "computer; 127.0.0.1: this computer only)",
+    )
+    p.add_argument(
+        "--port", metavar="N", type=int, default=0, help="the port (default: a free one)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import signal
+    import sys
+    import threading
+
+    from brikdesk.commands._storage import opened, pick_campaign, run_storage
+    from brikdesk.errors import UserError
+    from brikdesk.share import Shared
+    from brikdesk.share.network import shown_address
+    from brikdesk.share.server import ShareServer
+
+    if not 0 <= args.port <= 65535:
+        raise UserError(f"--port: must be from 0 to 65535, not {args.port}")
+
+    def body() -> int:
+        with opened(args) as (_db, sv):
+            c = pick_campaign(sv, args.campaign, "share")
+            battle = (
+                sv.printing.find_battle(args.battle, str(c.id)).id
+                if args.battle is not None
+                else None
+            )
+            server = ShareServer(sv, Shared(c.id, battle), host=args.bind, port=args.port)
+            try:
+                server.start()
+            except OSError as exc:
+                print(
+                    f"brikdesk share: cannot listen on {args.bind}:{args.port}: {exc}",
+                    file=sys.stderr,
+                )
+                return 1
+            stop = threading.Event()
+            previous = {
+                sig: signal.signal(sig, lambda *_: stop.set())
+                for sig in (signal.SIGINT, signal.SIGTERM)
+            }
+            try:
+                print(f"Serving {server.campaign_name} at {shown_address(server)}", flush=True)
+                while not stop.wait(0.5):
+                    if not server.running:
+                        print("brikdesk share: the server stopped", file=sys.stderr)
+                        return 1
+            finally:
+                server.stop()
+                for sig, handler in previous.items():
+                    signal.signal(sig, handler)
+        return 0
+
+    return run_storage("share", body)

@@ -1,0 +1,290 @@
+// The players' page: renders what BrikDesk sends on its event stream (read-only, no library).
+// Every text goes in through textContent, never as HTML; styles through the CSSOM only.
+"use strict";
+
+const openKeys = new Set();  // the unit cards and rosters a player opened stay open
+let source = null;
+let retry = null;
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+function svg(tag, attrs) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
+  return node;
+}
+
+function keep(details, key) {  // a <details> that remembers being open across updates
+  details.dataset.key = key;
+  if (openKeys.has(key)) details.open = true;
+  details.addEventListener("toggle", () => {
+    if (details.open) openKeys.add(key); else openKeys.delete(key);
+  });
+  return details;
+}
+
+function fill(id, nodes) {
+  const section = document.getElementById(id);
+  section.replaceChildren(...nodes.filter((n) => n));
+  section.hidden = nodes.length === 0;
+}
+
+function cardView(card) {
+  const box = el("div", { class: "card" });
+  const armor = card.armor_detail ? `${card.armor} (${card.armor_detail})` : card.armor;
+  box.append(el("p", { text: `${card.type} · Action ${card.die} · Move ${card.move} · Armor ${armor}` }));
+  if (card.counters) box.append(el("p", { class: "muted", text: `Counters: ${card.counters}` }));
+  if (card.traits.length) box.append(el("p", { class: "muted", text: card.traits.join(" · ") }));
+  if (card.items.length) {
+    const t = el("table", {}, el("tr", {}, el("th", { text: "Item" }), el("th", { text: "Use" }),
+      el("th", { text: "Range" }), el("th", { text: "Damage" })));
+    for (const i of card.items) {
+      t.append(el("tr", {}, el("td", { text: i.notes ? `${i.name} (${i.notes})` : i.name }),
+        el("td", { text: i.use }), el("td", { text: i.range }), el("td", { text: i.damage })));
+    }
+    box.append(el("div", { class: "scroll" }, t));
+  }
+  if (card.notes) box.append(el("p", { class: "muted", text: card.notes }));
+  return box;
+}
+
+function unitView(u, player, cards) {
+  const summary = el("summary", {}, el("span", { class: "uname", text: u.name }),
+    el("span", { class: "utype", text: u.type }));
+  if (u.out) summary.append(el("span", { class: "chip", text: u.dead ? "Dead" : "Out of the battle" }));
+  else {
+    const ready = u.action === "Ready";
+    summary.append(el("span", { class: "chip " + (ready ? "ready" : "spent"), text: `Action: ${u.action}` }));
+    if (u.counters) summary.append(el("span", { class: "chip", text: `Counters ${u.counters}` }));
+  }
+  for (const s of u.statuses) {
+    if (u.dead && s === "Dead") continue;
+    summary.append(el("span", { class: "chip status", text: s }));
+  }
+  const d = el("details", { class: "unit" + (u.out ? " dead" : "") }, summary, cardView(cards[u.card]));
+  return keep(d, `unit:${player}:${u.name}`);
+}
+
+function battleView(b, cards) {
+  if (!b) return [];
+  const turn = el("p", { class: "turn" }, `Round ${b.round} · `);
+  const who = el("b", { text: `${b.active}'s turn` });
+  who.style.setProperty("background", b.active_colour);
+  turn.append(who);
+  const out = [el("h2", { text: b.name }), turn];
+  for (const p of b.players) {
+    const box = el("div", { class: "player" + (p.active ? " active" : "") },
+      el("h3", { text: p.faction ? `${p.name} (${p.faction})` : p.name }),
+      el("div", { class: "summary", text: p.summary }));
+    box.style.setProperty("border-left-color", p.colour);
+    for (const u of p.units) box.append(unitView(u, p.name, cards));
+    out.push(box);
+  }
+  return out;
+}
+
+function entryView(e) {
+  const box = el("div", { class: "attack" }, el("p", {}, el("strong", { text: e.headline })));
+  for (const r of e.rolls) box.append(el("p", { text: r }));
+  if (e.result) box.append(el("p", { text: e.result }));
+  return box;
+}
+
+function percent(p) {  // as the combat wizard writes a chance
+  if (p === 0) return "0%";
+  if (p === 1) return "100%";
+  if (p < 0.001) return "<0.1%";
+  if (p > 0.999) return ">99.9%";
+  return `${(p * 100).toFixed(1)}%`;
+}
+
+function logView(b) {
+  if (!b) return [];
+  const out = [];
+  if (b.last_attack) {
+    const box = entryView(b.last_attack);
+    const o = b.last_attack_odds;
+    if (o) {
+      box.append(el("p", { class: "muted", text: `Its odds as set up: hit ${percent(o.hit)}, `
+        + `destroy ${percent(o.kill)}; Over the Top ${percent(o.over_the_top)}, `
+        + `critical failure ${percent(o.critical_failure)}` }));
+    }
+    out.push(el("h2", { text: "Last attack" }), box);
+  }
+  out.push(el("h2", { text: "Battle log, newest first" }));
+  const list = el("ol", { class: "log" });
+  for (const line of b.log) {
+    list.append(el("li", {}, line.when ? el("span", { class: "when", text: line.when }) : null, line.text));
+  }
+  if (!b.log.length) list.append(el("li", { class: "muted", text: "Nothing has happened yet." }));
+  out.push(list);
+  return out;
+}
+
+function table(head, rows, numeric) {
+  const t = el("table");
+  t.append(el("tr", {}, ...head.map((h, i) => el("th", { class: numeric[i] ? "n" : "", text: h }))));
+  for (const r of rows) {
+    t.append(el("tr", {}, ...r.map((c, i) => el("td", { class: numeric[i] ? "n" : "", text: String(c) }))));
+  }
+  return el("div", { class: "scroll" }, t);
+}
+
+function chart(title, labels, series, colours) {
+  // A line per army over the battles; simple SVG, 320 wide, scaled to the page by CSS.
+  const w = 320, h = 150, left = 30, bottom = 18, top = 8;
+  const values = series.flatMap((s) => s.values);
+  const max = Math.max(1, ...values);
+  const n = Math.max(2, labels.length);
+  const x = (i) => left + (i * (w - left - 8)) / (n - 1);
+  const y = (v) => top + (h - top - bottom) * (1 - v / max);
+  const g = svg("svg", { class: "chart", viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": title });
+  g.append(svg("line", { class: "axis", x1: left, y1: y(0), x2: w - 4, y2: y(0) }));
+  g.append(svg("line", { class: "axis", x1: left, y1: top, x2: left, y2: y(0) }));
+  const maxText = svg("text", { x: 2, y: top + 8 }); maxText.textContent = String(max); g.append(maxText);
+  const zero = svg("text", { x: 2, y: y(0) }); zero.textContent = "0"; g.append(zero);
+  labels.forEach((label, i) => {
+    if (labels.length > 8 && i % Math.ceil(labels.length / 8)) return;
+    const t = svg("text", { x: x(i) - 4, y: h - 4 }); t.textContent = String(i); g.append(t);
+  });
+  series.forEach((s, k) => {
+    const pts = s.values.map((v, i) => `${x(i)},${y(v)}`).join(" ");
+    g.append(svg("polyline", { points: pts, fill: "none", stroke: colours[k], "stroke-width": 2 }));
+    s.values.forEach((v, i) => g.append(svg("circle", { cx: x(i), cy: y(v), r: 2.5, fill: colours[k] })));
+  });
+  return [el("h3", { text: title }), g];
+}
+
+function campaignView(h, rosters) {
+  if (!h) return [];
+  const colourOf = {};
+  for (const r of rosters) colourOf[r.army] = r.colour;
+  const out = [el("h2", { text: "Standings" })];
+  out.push(table(["Player", "Fought", "Won", "Drawn", "Lost", "Value", "Alive", "Lost units", "Kills"],
+    h.standings.map((s) => [s.player, s.fought, s.won, s.drawn, s.lost,
+      s.budget ? `${s.value} / ${s.budget}` : s.value, s.units_alive, s.casualties, s.kills]),
+    [false, true, true, true, true, true, true, true, true]));
+  out.push(el("h2", { text: "Timeline" }));
+  if (!h.timeline.length) out.push(el("p", { class: "muted", text: "No battle finished yet." }));
+  const list = el("ol", { class: "log" });
+  for (const e of [...h.timeline].reverse()) {
+    const lost = Object.entries(e.casualties).map(([p, n]) => `${p} lost ${n}`).join(", ");
+    const top = e.top_unit ? ` Most kills: ${e.top_unit.name} (${e.top_unit.player}), ${e.top_unit.kills}.` : "";
+    list.append(el("li", {}, el("span", { class: "when", text: (e.date || "").slice(0, 10) }),
+      el("strong", { text: e.name }), ` — ${e.sides.join(" vs ")}. `,
+      e.winner ? `Won by ${e.winner}. ` : "Draw. ", lost ? `${lost}.` : "", top));
+  }
+  out.push(list);
+  const armies = h.series.armies;
+  if (h.series.points.length > 1 && armies.length) {
+    const colours = armies.map((a) => colourOf[a.army] || "#888888");
+    const legend = el("p", { class: "legend" });
+    armies.forEach((a, k) => {
+      const sw = el("i"); sw.style.setProperty("background", colours[k]);
+      legend.append(el("span", {}, sw, `${a.army} (${a.player})`));
+    });
+    out.push(el("h2", { text: "Over the battles" }), legend);
+    out.push(...chart("Army value", h.series.points, armies.map((a) => ({ values: a.value })), colours));
+    out.push(...chart("Units alive", h.series.points, armies.map((a) => ({ values: a.units_alive })), colours));
+    out.push(...chart("Casualties", h.series.points, armies.map((a) => ({ values: a.casualties })), colours));
+    out.push(...chart("Kills", h.series.points, armies.map((a) => ({ values: a.kills })), colours));
+  }
+  if (h.leaderboard.units.length) {
+    out.push(el("h2", { text: "Most kills" }));
+    out.push(table(["Unit", "Player", "Kills", "Battles"],
+      h.leaderboard.units.slice(0, 10).map((u) => [u.name, u.player, u.kills, u.battles]),
+      [false, false, true, true]));
+  }
+  return out;
+}
+
+function rostersView(rosters) {
+  if (!rosters.length) return [];
+  const out = [el("h2", { text: "Rosters" })];
+  for (const r of rosters) {
+    const budget = r.budget ? ` of ${r.budget}` : "";
+    const d = el("details", { class: "army" },
+      el("summary", { text: `${r.army} — ${r.player}, ${r.total}${budget} ${r.cost_unit}, ${r.units.length} units` }));
+    d.firstChild.style.setProperty("border-left", `6px solid ${r.colour}`);
+    d.firstChild.style.setProperty("padding-left", "8px");
+    for (const u of r.units) {
+      const ud = el("details", { class: "unit" }, el("summary", {},
+        el("span", { class: "uname", text: u.name }), el("span", { class: "utype", text: u.card.type })),
+        cardView(u.card));
+      d.append(keep(ud, `roster:${r.army}:${u.name}`));
+    }
+    if (r.left_out.length) d.append(el("p", { class: "muted", text: `Fallen: ${r.left_out.join(", ")}` }));
+    out.push(keep(d, `army:${r.army}`));
+  }
+  return out;
+}
+
+function reportView(r) {
+  if (!r) return [];
+  const out = [el("h2", { text: `Report: ${r.title}` }), el("p", { text: `${r.sides} — ${r.status}` })];
+  if (r.result) out.push(el("p", { text: r.result }));
+  out.push(el("p", { class: "muted", text: r.tally }));
+  out.push(table(["Player", "Mustered", "Lost", "Kills"],
+    r.casualties.map((c) => [c.player, c.mustered, c.lost, c.kills]), [false, true, true, true]));
+  for (const round of r.rounds) {
+    if (!round.turns.length) continue;
+    out.push(el("h3", { text: `Round ${round.number}` }));
+    for (const t of round.turns) {
+      out.push(el("p", { class: "muted", text: t.title }));
+      for (const e of t.entries) out.push(entryView(e));
+    }
+  }
+  return out;
+}
+
+let data = {};  // the page's state: each update brings the parts that changed
+
+function render() {
+  document.getElementById("loading").hidden = true;
+  if (data.problem) {
+    fill("battle", [el("p", { class: "notice", text: data.problem })]);
+    return;
+  }
+  document.getElementById("campaign").textContent = data.campaign.name;
+  document.title = data.battle ? `${data.battle.name} — ${data.campaign.name}` : data.campaign.name;
+  fill("battle", data.battle ? battleView(data.battle, data.cards)
+    : [el("h2", { text: "No battle in progress" })]);
+  fill("log", logView(data.battle));
+  fill("campaign-section", campaignView(data.history, data.rosters || []));
+  fill("rosters", rostersView(data.rosters || []));
+  fill("report", reportView(data.report));
+}
+
+function notice(text) {
+  const n = document.getElementById("notice");
+  n.textContent = text || "";
+  n.hidden = !text;
+}
+
+function connect() {
+  retry = null;
+  source = new EventSource("events");
+  source.addEventListener("state", (ev) => {
+    notice("");
+    data = Object.assign(data, JSON.parse(ev.data));
+    render();
+  });
+  source.addEventListener("open", () => notice(""));
+  source.addEventListener("error", () => {
+    notice("Connection to BrikDesk lost — reconnecting…");
+    if (source.readyState === EventSource.CLOSED && retry === null) {
+      retry = setTimeout(connect, 3000);  // refused (too many pages, or stopped): try again later
+    }
+  });
+}
+
+connect();

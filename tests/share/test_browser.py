@@ -1,0 +1,127 @@
+"""The players' page in a real browser at a phone's size (Debian's chromium, driven by Selenium
+through chromium-driver; ``.ci/run`` installs both): the units show, an End Turn made by another
+process shows within 2 s with no reload, and a lost connection is said and recovered from."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+
+from brikdesk.persistence.db import Database
+from brikdesk.services import Services
+from brikdesk.share.server import ShareServer
+from tests.share.browser import PHONE, phone_browser
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
+    driver = phone_browser(tmp_path_factory.mktemp("chromium"))
+    yield driver
+    driver.quit()
+
+
+def _until(check: Callable[[], bool], seconds: float) -> float:
+    """Wait until ``check()`` holds (at most ``seconds``); how long it took."""
+    start = time.monotonic()
+    while not check():
+        if time.monotonic() - start > seconds:
+            raise AssertionError(f"not within {seconds} s")
+        time.sleep(0.02)
+    return time.monotonic() - start
+
+
+def _text(browser: webdriver.Chrome, element_id: str) -> str:
+    return str(browser.execute_script(f"return document.getElementById('{element_id}').innerText"))
+
+
+def _end_turn_elsewhere(db: Database) -> float:
+    """End the turn in another process; when it was committed (``time.monotonic()``, the same
+    clock in every process on Linux)."""
+    script = textwrap.dedent(f"""
+        import time
+        from brikdesk.persistence.db import open_database
+        from brikdesk.services import Services
+        db = open_database({db.url!r})
+        sv = Services.open(db)
+        c = sv.campaigns.list_campaigns()[0]
+        b = next(b for b in sv.battles.list_battles(c.id) if b.status == "in_progress")
+        sv.tracker.end_turn(b.id)
+        print(time.monotonic())
+        db.close()
+    """)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        check=True,
+        timeout=60,
+        cwd=Path.cwd(),
+        capture_output=True,
+        text=True,
+    )
+    return float(done.stdout)
+
+
+def test_a_phone_sees_the_units_then_an_end_turn_made_elsewhere_without_reloading(
+    browser: webdriver.Chrome, server: ShareServer, demo_db: Database
+) -> None:
+    browser.get(server.url)
+    _until(lambda: "Gunner Magda" in _text(browser, "battle"), 10)
+    battle = _text(browser, "battle")
+    assert "Round 1 · Ines's turn" in battle
+    assert "3 of 4 Actions ready · 1 fallen" in battle
+    assert "Action: Held (may respond)" in battle  # Big Hank, Tobias's
+    assert "Deckhand Dory" in battle and "Dead" in battle
+    # Phone first: the page fits the phone's width, nothing to scroll sideways.
+    width = browser.execute_script("return document.documentElement.scrollWidth")
+    assert width == PHONE[0]
+    log = _text(browser, "log")
+    assert "Gunner Magda (Ines) attacks" in log
+    assert "Its odds as set up: hit 66.7%, destroy 18.1%" in log
+    assert "Standings" in _text(browser, "campaign-section")
+    assert browser.execute_script("return document.querySelectorAll('svg.chart').length") == 4
+    # Light and dark by the phone's setting.
+    background = "return getComputedStyle(document.body).backgroundColor"
+    assert browser.execute_script(background) == "rgb(255, 255, 255)"
+    browser.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia",
+        {"features": [{"name": "prefers-color-scheme", "value": "dark"}]},
+    )
+    assert browser.execute_script(background) == "rgb(22, 24, 27)"
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    browser.execute_script("window.notReloaded = true")
+
+    committed = _end_turn_elsewhere(demo_db)
+    _until(lambda: "· Tobias's turn" in _text(browser, "battle"), 2)
+    assert time.monotonic() - committed < 2
+    assert browser.execute_script("return window.notReloaded === true")
+
+
+def test_a_lost_connection_is_said_and_the_page_comes_back(
+    browser: webdriver.Chrome, demo_sv: Services
+) -> None:
+    campaign = demo_sv.campaigns.list_campaigns()[0]
+    from brikdesk.share import Shared
+
+    first = ShareServer(demo_sv.for_thread(), Shared(campaign.id))
+    first.start()
+    try:
+        browser.get(first.url)
+        _until(lambda: "Gunner Magda" in _text(browser, "battle"), 10)
+    finally:
+        first.stop()
+    _until(lambda: "reconnecting" in _text(browser, "notice"), 5)
+    again = ShareServer(
+        demo_sv.for_thread(), Shared(campaign.id), port=first.port, token=first.token
+    )
+    again.start()
+    try:
+        _until(lambda: not browser.find_element("id", "notice").is_displayed(), 8)
+        assert "Gunner Magda" in _text(browser, "battle")
+    finally:
+        again.stop()

@@ -1,0 +1,126 @@
+"""Battle > Share with players...: the dialog starts the players' page off the GUI thread,
+shows its address with a QR code and the devices watching, stops it with Stop and when the
+app quits, and a share remembered for the campaign starts again when the campaign opens.
+Served on 127.0.0.1 only."""
+
+from __future__ import annotations
+
+import json
+import socket
+import urllib.request
+from urllib.parse import urlsplit
+
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton
+
+from brikdesk.share import Shared
+from ui.dialogs.share import LOOPBACK, ShareDialog, interface_addresses
+
+
+def _state(url: str) -> dict[str, object]:
+    with urllib.request.urlopen(url + "state.json", timeout=5) as r:
+        return json.loads(r.read())  # type: ignore[no-any-return]
+
+
+def _refused(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    except OSError:
+        return True
+    return False
+
+
+def _open(main, qtbot) -> ShareDialog:
+    main.sharing.share_battle()
+    dialog = main.sharing.dialog
+    assert dialog is not None
+    qtbot.waitExposed(dialog)
+    return dialog
+
+
+def _start_on_loopback(dialog: ShareDialog, qtbot) -> str:
+    box = dialog.findChild(QComboBox, "interfaceBox")
+    box.setCurrentIndex(box.findText(LOOPBACK))
+    dialog.findChild(QPushButton, "startButton").click()
+    field = dialog.findChild(QLineEdit, "addressField")
+    qtbot.waitUntil(lambda: field.text().startswith("http://127.0.0.1:"), timeout=10_000)
+    return field.text()
+
+
+def test_sharing_a_battle_shows_the_address_qr_code_and_watchers_and_stop_stops(
+    open_main, demo_db, qtbot
+) -> None:
+    main = open_main(demo_db)
+    battle = next(b for b in main.nav.battles if b.status == "in_progress")
+    main.open_battle(battle.id)
+    assert main.sharing.battle_action.isEnabled()
+    dialog = _open(main, qtbot)
+    assert "Raid on Bilge Cove" in dialog.what.text()
+    assert dialog.findChild(QComboBox, "interfaceBox").currentText() == interface_addresses()[0]
+    url = _start_on_loopback(dialog, qtbot)
+    assert not dialog.findChild(QLabel, "qrCode").pixmap().isNull()
+    assert _state(url)["battle"]["name"] == "Raid on Bilge Cove"  # type: ignore[index]
+    watchers = dialog.findChild(QLabel, "watchersLabel")
+    assert watchers.text() == "No device is watching yet."
+    port = urlsplit(url).port
+    assert port is not None
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as phone:
+        phone.sendall(f"GET {urlsplit(url).path}events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        qtbot.waitUntil(lambda: watchers.text() == "1 device watching.", timeout=3000)
+    dialog.findChild(QPushButton, "stopButton").click()
+    assert not main.sharing.running
+    assert _refused(port)
+    assert dialog.findChild(QLineEdit, "addressField").text() == ""
+
+
+def test_quitting_the_app_stops_sharing(open_main, demo_db, qtbot) -> None:
+    main = open_main(demo_db)
+    url = _start_on_loopback(_open_campaign_share(main, qtbot), qtbot)
+    port = urlsplit(url).port
+    main.close()
+    assert port is not None and _refused(port)
+
+
+def _open_campaign_share(main, qtbot) -> ShareDialog:
+    main.sharing.share_campaign()
+    dialog = main.sharing.dialog
+    assert dialog is not None and "the campaign Demo" in dialog.what.text()
+    return dialog
+
+
+def test_a_remembered_share_starts_again_on_the_same_address(
+    open_main, demo_db, qtbot, settings
+) -> None:
+    main = open_main(demo_db)
+    campaign = main.campaign_id
+    dialog = _open_campaign_share(main, qtbot)
+    url = _start_on_loopback(dialog, qtbot)
+    dialog.remember_box.setChecked(True)
+    main.close()
+    again = open_main(demo_db)  # the app started again: the campaign opens, and its share
+    assert again.campaign_id == campaign
+    qtbot.waitUntil(lambda: again.sharing.running and not again.sharing.starting, timeout=10_000)
+    assert again.sharing.server.url == url  # the phones' bookmarks still work
+    assert _state(url)["campaign"]["name"].startswith("Demo")  # type: ignore[index]
+    again.sharing.share_campaign()
+    assert again.sharing.dialog.remember_box.isChecked()
+    again.sharing.dialog.remember_box.setChecked(False)
+    again.close()
+    third = open_main(demo_db)
+    assert not third.sharing.running
+
+
+def test_an_address_that_cannot_be_listened_on_is_said_in_the_dialog(
+    open_main, demo_db, qtbot
+) -> None:
+    main = open_main(demo_db)
+    dialog = _open_campaign_share(main, qtbot)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        main.sharing.start(Shared(main.campaign_id), "the campaign", LOOPBACK, port=port)
+        qtbot.waitUntil(
+            lambda: "Could not share on 127.0.0.1" in dialog.status.text(), timeout=10_000
+        )
+    assert not main.sharing.running
+    assert dialog.findChild(QPushButton, "startButton").isEnabled()

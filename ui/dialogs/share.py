@@ -1,0 +1,399 @@
+"""Battle > Share with players... and Campaign > Share with players...: the players' page.
+
+``Sharing`` owns the one share the app runs at a time (``brikdesk.share.server.ShareServer``,
+serving on a thread of its own, started on a worker so the window never waits for the first
+read of the campaign) and stops it when asked and when the app quits. ``ShareDialog`` shows it:
+what is shared, the interface it is served on (the laptop's local-network address by default,
+or 127.0.0.1), the address with its QR code (segno), how many devices are watching, Stop, and
+"remember for this campaign": a remembered share starts again, on the same address and token
+(so the phones' bookmarks keep working), whenever that campaign is opened.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from functools import partial
+from typing import TYPE_CHECKING, Protocol
+
+from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtGui import QAction, QGuiApplication, QPixmap
+from PySide6.QtNetwork import QAbstractSocket, QNetworkInterface
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from brikdesk.domain.ids import BattleId, CampaignId
+from brikdesk.services import Services
+from brikdesk.share import Shared
+from brikdesk.share.network import lan_address
+from ui.settings import AppSettings
+from ui.wheel import guard_wheel
+from ui.workers import start_job
+
+if TYPE_CHECKING:  # the server (uvicorn, Starlette) is loaded when sharing starts
+    from brikdesk.share.server import ShareServer
+
+log = logging.getLogger(__name__)
+
+LOOPBACK = "127.0.0.1"
+#: How often the dialog counts the watching devices (milliseconds).
+COUNT_MS = 500
+
+
+class _Window(Protocol):
+    campaign_id: CampaignId | None
+
+    def current_battle(self) -> tuple[BattleId, str | None] | None: ...
+
+
+def interface_addresses() -> list[str]:
+    """This computer's IPv4 addresses, the local network's first, 127.0.0.1 last."""
+    found = [
+        a.toString()
+        for a in QNetworkInterface.allAddresses()
+        if a.protocol() == QAbstractSocket.NetworkLayerProtocol.IPv4Protocol and not a.isLoopback()
+    ]
+    lan = lan_address()
+    ordered = [lan] if lan in found else []
+    ordered += [a for a in found if a not in ordered]
+    return [*ordered, LOOPBACK]
+
+
+def qr_pixmap(text: str, scale: int = 5) -> QPixmap:
+    """``text`` as a QR code (segno), dark on light with its quiet zone."""
+    import segno
+
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="png", scale=scale, border=4)
+    pixmap = QPixmap()
+    pixmap.loadFromData(out.getvalue(), "PNG")
+    return pixmap
+
+
+def _start(server: ShareServer, _progress: object) -> None:
+    server.start()
+
+
+class Sharing(QObject):
+    """The app's one share: its two menu actions, starting, stopping, remembering."""
+
+    def __init__(self, window: QWidget | None, services: Services, settings: AppSettings) -> None:
+        # The window is the parent (what to share is asked of it); no other reference to it
+        # is kept, so no cycle holds a window past the application's end.
+        super().__init__(window)
+        self.services = services
+        self.settings = settings
+        self.server: ShareServer | None = None
+        self.title = ""
+        self.starting = False
+        self.dialog: ShareDialog | None = None
+        self.campaign_action = QAction("Share with &players…", self)
+        self.campaign_action.setObjectName("shareCampaignAction")
+        self.campaign_action.setStatusTip(
+            "Serve a read-only live page of the campaign to the players' phones"
+        )
+        self.campaign_action.triggered.connect(self.share_campaign)
+        self.battle_action = QAction("Share with &players…", self)
+        self.battle_action.setObjectName("shareBattleAction")
+        self.battle_action.setStatusTip(
+            "Serve a read-only live page of this battle to the players' phones"
+        )
+        self.battle_action.triggered.connect(self.share_battle)
+
+    def set_enabled(self, campaign: bool, battle: bool) -> None:
+        self.campaign_action.setEnabled(campaign)
+        self.battle_action.setEnabled(battle)
+
+    # -- what to share ------------------------------------------------------------------------
+
+    def _target(self, battle: bool) -> tuple[Shared, str] | None:
+        window: _Window | None = self.parent()  # type: ignore[assignment]
+        if window is None:
+            return None
+        cid = window.campaign_id
+        if cid is None:
+            return None
+        name = self.services.campaigns.get_campaign(cid).name
+        if battle:
+            current = window.current_battle()
+            if current is not None:
+                return Shared(cid, current[0]), f"the battle {current[1] or current[0]} ({name})"
+        return Shared(cid), f"the campaign {name}"
+
+    def share_campaign(self) -> None:
+        self.show_dialog(self._target(battle=False))
+
+    def share_battle(self) -> None:
+        self.show_dialog(self._target(battle=True))
+
+    def show_dialog(self, target: tuple[Shared, str] | None) -> ShareDialog | None:
+        if target is None:
+            return None
+        if self.dialog is None:
+            parent = self.parent()
+            self.dialog = ShareDialog(self, parent if isinstance(parent, QWidget) else None)
+            self.dialog.destroyed.connect(self._dialog_gone)
+        self.dialog.set_target(*target)
+        self.dialog.show()
+        self.dialog.raise_()
+        return self.dialog
+
+    def _dialog_gone(self) -> None:
+        self.dialog = None
+
+    # -- running ------------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self.server is not None and self.server.running
+
+    def start(
+        self, shared: Shared, title: str, host: str, *, port: int = 0, token: str | None = None
+    ) -> None:
+        """Start sharing (a running share stops first); the first read and the bind run on a
+        worker, and ``changed`` is told on the GUI thread."""
+        from brikdesk.share.server import ShareServer
+
+        self.stop()
+        server = ShareServer(self.services.for_thread(), shared, host=host, port=port, token=token)
+        self.server, self.title, self.starting = server, title, True
+        self._tell()
+        start_job(
+            self,
+            partial(_start, server),
+            on_done=partial(self._started, server),
+            on_error=partial(self._failed, server),
+        )
+
+    def _started(self, server: ShareServer, _result: object = None) -> None:
+        if server is self.server:
+            self.starting = False
+            if self.remembered(server.shared.campaign_id) is not None:
+                self.remember(True)  # the port and token it really got
+        else:  # stopped meanwhile
+            server.stop()
+        self._tell()
+
+    def _failed(self, server: ShareServer, exc: BaseException, _trace: str = "") -> None:
+        if server is not self.server:
+            return
+        self.server, self.starting = None, False
+        log.warning("share: could not start: %s", exc)
+        self._tell(f"Could not share on {server.host}: {exc}")
+
+    def stop(self) -> None:
+        server, self.server, self.starting = self.server, None, False
+        if server is not None:
+            server.stop()
+            self._tell()
+
+    def _tell(self, problem: str = "") -> None:
+        if self.dialog is not None:
+            self.dialog.refresh(problem)
+
+    # -- remembering --------------------------------------------------------------------------
+
+    def _key(self, campaign_id: CampaignId) -> str:
+        return self.settings.campaign_key(campaign_id, "share")
+
+    def remembered(self, campaign_id: CampaignId) -> dict[str, object] | None:
+        raw = self.settings.qsettings.value(self._key(campaign_id))
+        try:
+            value = json.loads(str(raw)) if raw else None
+        except ValueError:
+            return None
+        return value if isinstance(value, dict) else None
+
+    def remember(self, on: bool) -> None:
+        server = self.server
+        if server is None:
+            return
+        key = self._key(server.shared.campaign_id)
+        if on:
+            self.settings.set(
+                key,
+                json.dumps(
+                    {
+                        "battle": server.shared.battle_id,
+                        "host": server.host,
+                        "port": server.port,
+                        "token": server.token,
+                        "title": self.title,
+                    }
+                ),
+            )
+        else:
+            self.settings.qsettings.remove(key)
+
+    def forget(self, campaign_id: CampaignId) -> None:
+        self.settings.qsettings.remove(self._key(campaign_id))
+
+    def campaign_opened(self, campaign_id: CampaignId) -> None:
+        """Start the campaign's remembered share, if it has one and nothing is shared."""
+        saved = self.remembered(campaign_id)
+        if saved is None or self.running:
+            return
+        battle = saved.get("battle")
+        port, token = saved.get("port"), saved.get("token")
+        host = str(saved.get("host") or LOOPBACK)
+        if host not in interface_addresses():
+            host = interface_addresses()[0]  # the laptop is on another network today
+        self.start(
+            Shared(campaign_id, BattleId(battle) if isinstance(battle, int) else None),
+            str(saved.get("title") or ""),
+            host,
+            port=port if isinstance(port, int) else 0,
+            token=token if isinstance(token, str) and len(token) >= 22 else None,
+        )
+
+
+class ShareDialog(QDialog):
+    """Shows the share: address and QR code, interface, watchers, Stop, remember."""
+
+    def __init__(self, sharing: Sharing, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("ShareDialog")
+        self.setWindowTitle("Share with players")
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.sharing = sharing
+        self._target: tuple[Shared, str] | None = None
+
+        self.what = QLabel(self)
+        self.what.setWordWrap(True)
+        self.interface = QComboBox(self)
+        self.interface.setObjectName("interfaceBox")
+        self.interface.addItems(interface_addresses())
+        self.interface.setToolTip(
+            "The network the page is served on: the laptop's address on the local network "
+            "(the players' phones must be on it), or 127.0.0.1 for this computer only"
+        )
+        self.start_button = QPushButton("&Start sharing", self)
+        self.start_button.setObjectName("startButton")
+        self.start_button.setDefault(True)
+        self.start_button.clicked.connect(self.start)
+        self.stop_button = QPushButton("S&top", self)
+        self.stop_button.setObjectName("stopButton")
+        self.stop_button.clicked.connect(sharing.stop)
+        self.address = QLineEdit(self)
+        self.address.setObjectName("addressField")
+        self.address.setReadOnly(True)
+        self.address.setMinimumWidth(460)
+        self.copy_button = QPushButton("&Copy", self)
+        self.copy_button.clicked.connect(self.copy)
+        self.qr = QLabel(self)
+        self.qr.setObjectName("qrCode")
+        self.qr.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.qr.setMinimumSize(220, 220)
+        self.watching = QLabel(self)
+        self.watching.setObjectName("watchersLabel")
+        self.status = QLabel(self)
+        self.status.setWordWrap(True)
+        self.remember_box = QCheckBox("&Remember for this campaign (share it whenever it opens)")
+        self.remember_box.setObjectName("rememberBox")
+        self.remember_box.toggled.connect(self._remember)
+
+        row = QHBoxLayout()
+        row.addWidget(self.interface, 1)
+        row.addWidget(self.start_button)
+        row.addWidget(self.stop_button)
+        address_row = QHBoxLayout()
+        address_row.addWidget(self.address, 1)
+        address_row.addWidget(self.copy_button)
+        form = QFormLayout()
+        form.addRow("Sharing:", self.what)
+        form.addRow("Served on:", row)
+        form.addRow("Address:", address_row)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.close)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.qr)
+        layout.addWidget(self.watching)
+        layout.addWidget(self.status)
+        layout.addWidget(self.remember_box)
+        layout.addWidget(buttons)
+        guard_wheel(self)
+
+        self.interface.setFocus()
+        self._timer = QTimer(self)
+        self._timer.setInterval(COUNT_MS)
+        self._timer.timeout.connect(self._count)
+        self._timer.start()
+
+    def set_target(self, shared: Shared, title: str) -> None:
+        self._target = (shared, title)
+        self.refresh()
+
+    def start(self) -> None:
+        if self._target is None:
+            return
+        self.sharing.start(*self._target, self.interface.currentText())
+
+    def copy(self) -> None:
+        QGuiApplication.clipboard().setText(self.address.text())
+
+    def _remember(self, on: bool) -> None:
+        if self.sharing.server is not None:
+            self.sharing.remember(on)
+        elif self._target is not None and not on:
+            self.sharing.forget(self._target[0].campaign_id)
+
+    def refresh(self, problem: str = "") -> None:
+        sharing, server = self.sharing, self.sharing.server
+        live = server is not None and not sharing.starting
+        if server is not None:
+            self.what.setText(sharing.title)
+            index = self.interface.findText(server.host)
+            if index >= 0:
+                self.interface.setCurrentIndex(index)
+        elif self._target is not None:
+            self.what.setText(self._target[1])
+        self.interface.setEnabled(server is None)
+        self.start_button.setEnabled(server is None and self._target is not None)
+        self.stop_button.setEnabled(server is not None)
+        self.copy_button.setEnabled(live)
+        self.remember_box.setEnabled(server is not None)
+        campaign = server.shared.campaign_id if server else None
+        self.remember_box.blockSignals(True)
+        self.remember_box.setChecked(
+            campaign is not None and sharing.remembered(campaign) is not None
+        )
+        self.remember_box.blockSignals(False)
+        if live:
+            assert server is not None
+            self.address.setText(server.url)
+            self.qr.setPixmap(qr_pixmap(server.url))
+            self.status.setText(
+                "Players open the address, or scan the code, on a phone on the same network. "
+                "The page is read-only and updates by itself."
+            )
+        else:
+            self.address.clear()
+            self.qr.clear()
+            self.qr.setText("Starting…" if server is not None else "Not shared.")
+            self.status.setText(problem)
+        self._count()
+
+    def _count(self) -> None:
+        server = self.sharing.server
+        if server is None or self.sharing.starting:
+            self.watching.setText("")
+            return
+        n = server.watchers
+        self.watching.setText(
+            "No device is watching yet."
+            if n == 0
+            else f"{n} device{'s' if n != 1 else ''} watching."
+        )

@@ -215,6 +215,7 @@ class EndBattleDialog(QDialog):
         self._reads_shown = wanted
         self.setWindowTitle(f"End battle: {am.name}")
         self._fill_rows()
+        guard_wheel(self)  # the rows' new boxes too
         self.winner.blockSignals(True)
         self.winner.clear()
         self.winner.addItem("Draw", None)

@@ -70,6 +70,8 @@ def _why(exc: OSError, folder: Path) -> str:
     if exc.errno == errno.ENAMETOOLONG:
         return "the file name is too long"
     if exc.errno == errno.ENOENT:
+        if folder.is_dir():  # /proc, /sys: there, but the system makes no files in it
+            return f"the folder {folder} does not take new files"
         return f"the folder {folder} does not exist"
     return str(exc.strerror or exc)
 

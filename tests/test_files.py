@@ -108,6 +108,15 @@ def test_a_missing_folder_is_named(tmp_path: Path) -> None:
         writable_target(tmp_path / "nowhere" / "a.txt")
 
 
+def test_a_system_folder_that_makes_no_files_is_not_called_missing() -> None:
+    """``/proc`` is there, but creating a file in it fails as if it were not (ENOENT)."""
+    with pytest.raises(UserError) as info:
+        write_atomically(Path("/proc/brikdesk-export.json"), "x")
+    assert str(info.value) == (
+        "cannot write /proc/brikdesk-export.json: the folder /proc does not take new files"
+    )
+
+
 def test_a_folder_without_permission_is_named(tmp_path: Path, monkeypatch) -> None:
     """The folder can't be written (as the system says when the file is created: as root
     ``chmod`` does not stop a write, so the refusal is the system's own)."""

@@ -1366,9 +1366,8 @@ class MainWindow(QMainWindow):
         )
 
     def _result_text(self, battle_id: BattleId) -> str:
-        am = self.runner.read(lambda: self.services.aftermath.aftermath(battle_id))
-        if am is None:
-            return ""
+        """Called on a worker by the battle bar (it shows the text when read)."""
+        am = self.services.aftermath.aftermath(battle_id)
         result = am.result
         winner = am.suggestion.winner if result is None else result.winner
         name = next((p.name for p in am.players if p.id == winner), None)
@@ -1388,14 +1387,7 @@ class MainWindow(QMainWindow):
         """The post-battle dialog, then the campaign updated in one undoable step."""
         from ui.dialogs.end_battle import EndBattleDialog
 
-        try:
-            dialog = EndBattleDialog(self, self.services, battle_id)
-        except UserError as exc:
-            self.banner.show_error(str(exc))
-            return False
-        except StorageError as exc:
-            show_storage_error(self, exc)
-            return False
+        dialog = EndBattleDialog(self, self.services, battle_id)  # reads on a worker
         try:
             done = self._finish_from(dialog, battle_id)
         finally:
@@ -1418,11 +1410,7 @@ class MainWindow(QMainWindow):
             )
             if done is not None or not stale:
                 return done
-            try:
-                dialog.refresh(stale[0])
-            except (UserError, StorageError) as exc:
-                self.banner.show_error(str(exc))
-                return None
+            dialog.refresh(stale[0])  # read again on a worker while the dialog shows
         return None
 
     def _finish(

@@ -36,6 +36,7 @@ Errors opening or migrating raise ``StorageError`` with a message fit to show.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import sqlite3
@@ -44,7 +45,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
@@ -223,6 +224,21 @@ def server_error_text(exc: BaseException, url: str) -> str:
     return text
 
 
+#: How ``json.dumps`` writes a text (in C); undocumented but as old as the module.
+_quoted = json.encoder.encode_basestring_ascii
+
+
+def dumps_json(value: Any) -> str:
+    """``json.dumps(value)``: the same text, written quicker for what most JSON columns hold,
+    a short list of catalog keys or an empty object (``json.dumps`` sets up an encoder on
+    every call: a third of the largest import's time went there, 800,000 calls)."""
+    if type(value) is list and all(type(v) is str for v in value):
+        return "[" + ", ".join(map(_quoted, value)) + "]"
+    if type(value) is dict and not value:
+        return "{}"
+    return json.dumps(value)
+
+
 def create_db_engine(url: str) -> Engine:
     """An engine for ``url`` with BrikDesk's SQLite settings (no migration)."""
     try:
@@ -237,10 +253,11 @@ def create_db_engine(url: str) -> Engine:
     shown = u.render_as_string(hide_password=True)
     try:
         if u.get_backend_name() == "sqlite":
-            engine = create_engine(u)
+            engine = create_engine(u, json_serializer=dumps_json)
         else:  # a server: test a pooled connection before use (the server may have closed it)
             engine = create_engine(
                 u,
+                json_serializer=dumps_json,
                 pool_pre_ping=True,
                 pool_timeout=SERVER_CONNECT_S,
                 connect_args=_server_connect_args(u.get_backend_name(), u.query),

@@ -518,17 +518,20 @@ class _Plan:
     campaign: dict[str, Any]
     players: list[dict[str, Any]] = field(default_factory=list)
     armies: list[dict[str, Any]] = field(default_factory=list)
-    units: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (army id, row)
+    #: (army id, unit id in the file, row of the unit table without army and position)
+    units: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
     house: list[tuple[Any, dict[str, Any]]] = field(default_factory=list)
     battles: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in pairs:
-        if k in out:
-            raise _Refused("$", f"the field '{k}' appears twice in one object")
-        out[k] = v
+    out = dict(pairs)  # in C; a key given twice makes the dict shorter than the pairs
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for k, _v in pairs:
+            if k in seen:
+                raise _Refused("$", f"the field '{k}' appears twice in one object")
+            seen.add(k)
     return out
 
 
@@ -606,6 +609,29 @@ def parse_document(data: bytes | str) -> Any:
         raise _Refused("$", f"not valid JSON: {exc}") from None
 
 
+def _check_plain_json(value: Any, path: str) -> None:
+    """``check_json`` as the whole document gets it (NaN, a control character in a key...)."""
+    try:
+        check_json(value, path, max_depth=MAX_DEPTH, max_string=None)
+    except UserError as exc:
+        where, _, reason = str(exc).partition(": ")
+        raise _Refused(where, reason) from None
+
+
+def _without_units(doc: dict[str, Any]) -> dict[str, Any]:
+    """``doc`` with each army's ``units`` list left out (a shallow copy; paths stay the same)."""
+    armies = doc.get("armies")
+    if not isinstance(armies, list):
+        return doc
+    return dict(
+        doc,
+        armies=[
+            {k: v for k, v in a.items() if k != "units"} if isinstance(a, dict) else a
+            for a in armies
+        ],
+    )
+
+
 def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
     """Check a parsed document completely; ``_Refused`` names the first problem's path."""
     if not isinstance(doc, dict):
@@ -616,13 +642,11 @@ def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
             f"not a BrikDesk campaign export (format is "
             f"{_show(doc.get('format'))}, expected '{FORMAT}')",
         )
-    try:
-        # Text is checked field by field below (names against NAME_LEN, notes against
-        # NOTES_LEN), so that a long name is reported against its own limit.
-        check_json(doc, "$", max_depth=MAX_DEPTH, max_string=None)
-    except UserError as exc:
-        path, _, reason = str(exc).partition(": ")
-        raise _Refused(path, reason) from None
+    # Text is checked field by field below (names against NAME_LEN, notes against NOTES_LEN),
+    # so that a long name is reported against its own limit. The units (the bulk of a file)
+    # are left out: a plain one is read field by field by type (``_plain_unit``), any other
+    # gets this check before the full one.
+    _check_plain_json(_without_units(doc), "$")
     version = doc.get("version")
     if isinstance(version, bool) or not isinstance(version, int):
         raise _Refused("$.version", f"must be a whole number, not {_show(version)}")
@@ -712,7 +736,13 @@ def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
         if n_units > MAX_UNITS:
             raise _Refused(a.at("units"), f"more than {MAX_UNITS} units in the file")
         for j, uraw in enumerate(units):
-            plan.units.append((aid, _check_unit(uraw, f"{a.at('units')}[{j}]", unit_ids, aid)))
+            row = _plain_unit(uraw, unit_ids)
+            if row is None:  # not the plain case: the full check says what is wrong, if anything
+                upath = f"{a.at('units')}[{j}]"
+                _check_plain_json(uraw, upath)
+                row = _check_unit(uraw, upath, unit_ids)
+            unit_ids[uraw["id"]] = aid
+            plan.units.append((aid, uraw["id"], row))
 
     cat = _Obj(root.get("catalog"), "$.catalog", ("items", "unit_types"))
     defaults = load_default_catalog(edition)
@@ -760,28 +790,84 @@ def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
     return plan
 
 
-def _check_unit(raw: Any, path: str, unit_ids: dict[int, int], army: int) -> dict[str, Any]:
-    u = _Obj(
-        raw,
-        path,
-        (
-            "id",
-            "name",
-            "type",
-            "overrides",
-            "hands",
-            "worn",
-            "carried",
-            "notes",
-            "status",
-            "battles_fought",
-            "kills",
-        ),
+#: A unit's fields in the file, in the order a missing one is looked for.
+_UNIT_FIELD_ORDER = (
+    "id",
+    "name",
+    "type",
+    "overrides",
+    "hands",
+    "worn",
+    "carried",
+    "notes",
+    "status",
+    "battles_fought",
+    "kills",
+)
+_UNIT_FIELDS = frozenset(_UNIT_FIELD_ORDER)
+
+
+def _plain_keys(items: Any, null: bool) -> bool:
+    return (
+        type(items) is list
+        and len(items) <= MAX_LOADOUT
+        and all(
+            (type(k) is str and KEY_RE.match(k) is not None) or (null and k is None) for k in items
+        )
     )
+
+
+def _plain_unit(raw: Any, unit_ids: Mapping[int, int]) -> dict[str, Any] | None:
+    """The unit's row if ``raw`` is a unit in its plain form (no overrides, every field of the
+    expected type and within its limits), else None: ``_check_unit`` then reads it field by
+    field and names what is wrong. Accepts only what ``_check_unit`` accepts, with the same
+    row, in a fraction of the time (200,000 units are checked one by one)."""
+    if type(raw) is not dict or raw.keys() != _UNIT_FIELDS:
+        return None
+    uid, name, notes = raw["id"], raw["name"], raw["notes"]
+    fought, kills, key = raw["battles_fought"], raw["kills"], raw["type"]
+    if not (
+        type(uid) is int
+        and 1 <= uid <= MAX_NUMBER
+        and uid not in unit_ids
+        and raw["overrides"] == {}
+        and type(name) is str
+        and name.strip()
+        and text_problem(name, NAME_LEN) is None
+        and name == " ".join(name.split())
+        and type(key) is str
+        and KEY_RE.match(key) is not None
+        and type(notes) is str
+        and text_problem(notes, NOTES_LEN, lines=True) is None
+        and raw["status"] in CAMPAIGN_STATUS
+        and type(fought) is int
+        and 0 <= fought <= MAX_NUMBER
+        and type(kills) is int
+        and 0 <= kills <= MAX_NUMBER
+        and _plain_keys(raw["hands"], True)
+        and _plain_keys(raw["worn"], False)
+        and _plain_keys(raw["carried"], False)
+    ):
+        return None
+    return {
+        "name": name,
+        "type_key": key,
+        "overrides": {},
+        "hands": raw["hands"],
+        "worn": raw["worn"],
+        "carried": raw["carried"],
+        "notes": notes,
+        "status": raw["status"],
+        "battles_fought": fought,
+        "kills": kills,
+    }
+
+
+def _check_unit(raw: Any, path: str, unit_ids: Mapping[int, int]) -> dict[str, Any]:
+    u = _Obj(raw, path, _UNIT_FIELD_ORDER)
     uid = u.number("id", 1)
     if uid in unit_ids:
         raise _Refused(u.at("id"), f"id {uid} is used twice")
-    unit_ids[uid] = army
     ov = _Obj(u.get("overrides"), u.at("overrides"), (), ("action_die", "move", "armor", "cost"))
     armor = ov.get("armor")
     if armor is not None and not isinstance(armor, str):
@@ -805,7 +891,6 @@ def _check_unit(raw: Any, path: str, unit_ids: dict[int, int], army: int) -> dic
             _key(k, f"{u.at(name)}[{n}]", null=name == "hands") for n, k in enumerate(items)
         ]
     return {
-        "_id": uid,
         "name": u.name("name"),
         "type_key": _key(u.get("type"), u.at("type")),
         "overrides": overrides_to_json(overrides),
@@ -1045,25 +1130,22 @@ def _write(s: Session, plan: _Plan, name: str, progress: Progress = _no_progress
     army_db = {a["_id"]: aid for a, aid in zip(plan.armies, aids, strict=True)}
     positions: dict[int, int] = {}
     rows = []
-    for aid, u in plan.units:
-        positions[aid] = positions.get(aid, 0) + 1
-        rows.append(
-            {
-                "army_id": army_db[aid],
-                "position": positions[aid],
-                **{k: v for k, v in u.items() if not k.startswith("_")},
-            }
-        )
-    # Units are the bulk (200,000 at most): inserted without RETURNING (a plain executemany,
-    # several times faster), their ids read back by (army, position), which the file fixes.
+    by_place: dict[tuple[int, int], int] = {}
+    for aid, uid, row in plan.units:  # the checked rows get their army and place in it
+        position = positions[aid] = positions.get(aid, 0) + 1
+        row["army_id"] = army_db[aid]
+        row["position"] = position
+        rows.append(row)
+        by_place[(row["army_id"], position)] = uid
+    # Units are the bulk (200,000 at most): a Core executemany without RETURNING (the ORM's
+    # bulk insert took twice as long), their ids read back by (army, position), which the
+    # file fixes.
+    units = table_of(Unit)
+    connection = s.connection()
     for at in range(0, len(rows), _WRITE_BATCH):
         progress("Writing", written, total)
-        s.execute(insert(Unit), rows[at : at + _WRITE_BATCH])
+        connection.execute(units.insert(), rows[at : at + _WRITE_BATCH])
         written += len(rows[at : at + _WRITE_BATCH])
-    by_place = {
-        (row["army_id"], row["position"]): u["_id"]
-        for row, (_a, u) in zip(rows, plan.units, strict=True)
-    }
     unit_db: dict[int, int] = {}
     if any(bu["_unit"] is not None for b in plan.battles for bu in b["units"]):
         for uid, army_id, position in s.execute(

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QUndoStack
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractButton, QApplication, QDialog, QWidget
 
 import ui
@@ -154,6 +155,11 @@ def _end_battle(w: World) -> tuple[QDialog, Any]:
     from ui.dialogs.end_battle import EndBattleDialog
 
     d = EndBattleDialog(None, w.services, w.battle_id)
+    for _ in range(1000):  # the battle is read on a worker: at most 10 s
+        if d.loaded():
+            break
+        QTest.qWait(10)
+    assert d.loaded()
     return d, d.status_boxes[0]
 
 

@@ -26,6 +26,7 @@ def test_the_post_battle_dialog_proposes_the_log_and_takes_edits(qtbot, open_mai
     qtbot.addWidget(dialog)
     dialog.show()
     qtbot.waitExposed(dialog)
+    qtbot.waitUntil(dialog.loaded)  # read on a worker
     assert dialog.focusWidget() is dialog.status_boxes[0]
     am = dialog.aftermath
     by = {u.name: u.id for u in am.units}
@@ -68,6 +69,7 @@ def test_a_kill_recorded_in_another_process_refreshes_the_open_dialog(
     shown: list[tuple[str, str, bool]] = []
 
     def user(dialog: EndBattleDialog) -> int:
+        qtbot.waitUntil(dialog.loaded)
         am = dialog.aftermath
         row = {u.name: i for i, u in enumerate(am.units)}
         magda = row["Gunner Magda"]
@@ -115,6 +117,7 @@ def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch, tmp_
     asked = []
 
     def accept_at_once(dialog: EndBattleDialog) -> int:
+        qtbot.waitUntil(dialog.loaded)
         asked.append(dialog.aftermath)
         return QDialog.DialogCode.Accepted
 
@@ -125,6 +128,7 @@ def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch, tmp_
     )
     # Finished: read-only, says who won, the report one click away.
     qtbot.waitUntil(lambda: panel.view.status == "finished")
+    qtbot.waitUntil(panel.aftermath_bar.result_ready)  # who won is read on a worker
     assert "finished (Tobias won)" in panel.aftermath_bar.label.text()
     assert panel.aftermath_bar.report_button.isVisible()
     # The report one click away (the options asked as for any report).

@@ -7,10 +7,15 @@ another unit type (the new cost and the army's budget shown; over budget is a wa
 refusal). The winner is suggested from who holds the field and editable (or a draw); notes.
 Nothing is written until End battle (one transaction, one undo step); Cancel leaves no trace
 (``AftermathService``; the dialog edits a draft, convention 8).
+
+The battle is read on a worker (convention 7): the dialog opens at once saying it is reading,
+with End battle disabled, and fills in when the read arrives; so does a refresh after someone
+else changed the battle. A slow or locked database never freezes the window.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 
 from PySide6.QtCore import Qt
@@ -33,10 +38,13 @@ from PySide6.QtWidgets import (
 from brikdesk.domain.aftermath import FATE_STATUSES, BattleResult, UnitFate
 from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.domain.statuses import UnitStatus
+from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Services
 from brikdesk.services.aftermath import Aftermath, AftermathUnit, PromotionPreview
 from ui.wheel import guard_wheel
 from ui.workers import start_job
+
+log = logging.getLogger(__name__)
 
 COLUMNS = ("Unit", "Player", "Status", "Killed by", "Kills", "At the end", "Promote to")
 UNIT, PLAYER, STATUS, KILLED_BY, KILLS, END, PROMOTE = range(len(COLUMNS))
@@ -100,11 +108,11 @@ class EndBattleDialog(QDialog):
         self.setObjectName("endBattleDialog")
         self.services = services
         self.battle_id = battle_id
-        self.aftermath: Aftermath = services.aftermath.aftermath(battle_id)
-        am = self.aftermath
-        self.setWindowTitle(f"End battle: {am.name}")
+        self._aftermath: Aftermath | None = None
+        self.setWindowTitle("End battle")
         self._winner_touched = False
         self._previews_wanted = self.previews_shown = 0
+        self._reads_wanted = self._reads_shown = 0
         layout = QVBoxLayout(self)
         intro = QLabel(
             "What the log says happened to each unit. Change anything the players "
@@ -114,6 +122,9 @@ class EndBattleDialog(QDialog):
         )
         intro.setWordWrap(True)
         layout.addWidget(intro)
+        self.reading = QLabel("Reading the battle…", self)
+        self.reading.setObjectName("readingNotice")
+        layout.addWidget(self.reading)
         self.notice = QLabel(self)
         self.notice.setObjectName("staleNotice")
         self.notice.setWordWrap(True)
@@ -131,7 +142,6 @@ class EndBattleDialog(QDialog):
         self.status_boxes: list[QComboBox] = []
         self.killer_boxes: list[KillerBox] = []
         self.promote_boxes: list[QComboBox] = []
-        self._fill_rows()
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(UNIT, QHeaderView.ResizeMode.Stretch)
@@ -140,10 +150,6 @@ class EndBattleDialog(QDialog):
         form = QFormLayout()
         self.winner = QComboBox(self)
         self.winner.setObjectName("winnerBox")
-        self.winner.addItem("Draw", None)
-        for p in am.players:
-            self.winner.addItem(p.name, p.id)
-        self.winner.setCurrentIndex(max(0, self.winner.findData(am.suggestion.winner)))
         self.winner.activated.connect(self._winner_chosen)
         form.addRow("&Winner:", self.winner)
         self.suggestion = QLabel(self)
@@ -170,10 +176,73 @@ class EndBattleDialog(QDialog):
         layout.addWidget(buttons)
         self.resize(960, 620)
         guard_wheel(self)
+        self._read()
+
+    # -- reading (on a worker) ------------------------------------------------------------
+
+    @property
+    def aftermath(self) -> Aftermath:
+        """The battle as last read (only once ``loaded()``)."""
+        if self._aftermath is None:
+            raise UserError("the battle is still being read")
+        return self._aftermath
+
+    def loaded(self) -> bool:
+        """Whether the dialog shows the newest read of the battle (tests wait for it)."""
+        return self._aftermath is not None and self._reads_shown == self._reads_wanted
+
+    def _read(self, reason: str = "") -> None:
+        """Read the battle on a worker; until it arrives, say so and keep End battle off."""
+        self._reads_wanted += 1
+        wanted, services, battle_id = self._reads_wanted, self.services, self.battle_id
+        self.end_button.setEnabled(False)
+        self.table.setEnabled(False)
+        self.reading.setText("Reading the battle again…" if reason else "Reading the battle…")
+        self.reading.show()
+        start_job(
+            self,
+            lambda _progress: services.aftermath.aftermath(battle_id),
+            on_done=lambda am: self._arrived(wanted, am, reason),
+            on_error=lambda exc, trace: self._read_failed(wanted, exc, trace),
+        )
+
+    def _arrived(self, wanted: int, am: Aftermath, reason: str) -> None:
+        if wanted != self._reads_wanted:
+            return  # a newer read is on its way
+        first = self._aftermath is None
+        winner = self.winner.currentData()
+        self._aftermath = am
+        self._reads_shown = wanted
+        self.setWindowTitle(f"End battle: {am.name}")
+        self._fill_rows()
+        guard_wheel(self)  # the rows' new boxes too
+        self.winner.blockSignals(True)
+        self.winner.clear()
+        self.winner.addItem("Draw", None)
+        for p in am.players:
+            self.winner.addItem(p.name, p.id)
+        keep = winner if self._winner_touched else am.suggestion.winner
+        self.winner.setCurrentIndex(max(0, self.winner.findData(keep)))
+        self.winner.blockSignals(False)
+        self.reading.hide()
+        if reason:
+            self.notice.setText(reason)
+            self.notice.show()
+        self.table.setEnabled(True)
+        self.end_button.setEnabled(True)
         self._changed()
-        if self.status_boxes:
+        if first and self.status_boxes:
             self.table.setCurrentCell(0, STATUS)
-            self.status_boxes[0].setFocus()  # open ready to type (convention 16)
+            self.status_boxes[0].setFocus()  # ready to type once there is something (conv. 16)
+
+    def _read_failed(self, wanted: int, exc: BaseException, trace: str) -> None:
+        if wanted != self._reads_wanted:
+            return
+        self._reads_shown = wanted
+        if not isinstance(exc, UserError | StorageError):
+            log.error("the End battle dialog could not read the battle:\n%s", trace)
+        self.reading.setText(f"The battle could not be read: {exc}")
+        self.reading.show()
 
     def _fill_rows(self) -> None:
         """One row per mustered unit, from ``self.aftermath`` (again after a refresh)."""
@@ -227,20 +296,8 @@ class EndBattleDialog(QDialog):
 
     def refresh(self, reason: str) -> None:
         """Read the battle again (someone else changed it since the dialog opened) and say
-        why at the top; the winner chosen by hand and the notes are kept."""
-        winner = self.winner.currentData()
-        self.aftermath = self.services.aftermath.aftermath(self.battle_id)
-        self._fill_rows()
-        self.winner.blockSignals(True)
-        self.winner.clear()
-        self.winner.addItem("Draw", None)
-        for p in self.aftermath.players:
-            self.winner.addItem(p.name, p.id)
-        self.winner.setCurrentIndex(max(0, self.winner.findData(winner)))
-        self.winner.blockSignals(False)
-        self.notice.setText(reason)
-        self.notice.show()
-        self._changed()
+        why at the top once read; the winner chosen by hand and the notes are kept."""
+        self._read(reason)
 
     # -- the draft ------------------------------------------------------------------------
 

@@ -22,32 +22,25 @@ import math
 import os
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QRectF
-from PySide6.QtGui import QColor, QPagedPaintDevice, QPageLayout, QPainter
+from PySide6.QtGui import QColor, QPagedPaintDevice, QPainter
 
-from brikdesk.domain.history import CampaignHistory
+from brikdesk.domain.history import APPROXIMATE, CampaignHistory
 from ui.printing.layout import (
     ALIGN_CENTER,
     ALIGN_RIGHT,
-    HEADER_GAP,
     HEADER_H,
     SECTION_GAP,
     Block,
     Metrics,
     Op,
-    Paginator,
+    PageFrame,
     SheetLayout,
     section_blocks,
     table_blocks,
 )
-from ui.printing.pdf import ExportResult
-from ui.printing.report import (
-    BAND,
-    FALLBACK_COLOURS,
-    export_paged_pdf,
-    paint_pages,
-    print_paged,
-)
+from ui.printing.painter import base_palette, paint_pages, print_paged
+from ui.printing.pdf import ExportResult, checked_paper, export_paged_pdf
+from ui.printing.report import FALLBACK_COLOURS
 
 Progress = Callable[[int, int], None]
 PLOT_H = 78.0
@@ -66,32 +59,12 @@ def army_key(army_id: int) -> str:
 
 
 def campaign_palette(history: CampaignHistory, black_and_white: bool = False) -> dict[str, QColor]:
+    """Colours by role, and one per army (``a:<army id>``); black and greys only in black
+    and white."""
+    out = base_palette(black_and_white)
     if black_and_white:
-        ink = QColor("#000000")
-        out = {
-            "ink": ink,
-            "muted": QColor("#3a3a3a"),
-            "rule": QColor("#555555"),
-            "faint": QColor("#999999"),
-            "frame": ink,
-            "box": ink,
-            "band": QColor("#ffffff"),
-            "band_ink": ink,
-            "band_muted": QColor("#3a3a3a"),
-        }
-        out.update({army_key(s.army_id): ink for s in history.series})
+        out.update({army_key(s.army_id): out["ink"] for s in history.series})
         return out
-    out = {
-        "ink": QColor("#111111"),
-        "muted": QColor("#4d4d4d"),
-        "rule": QColor("#6b6b6b"),
-        "faint": QColor("#c4c4c4"),
-        "frame": QColor("#3c3c3c"),
-        "box": QColor("#333333"),
-        "band": QColor(BAND),
-        "band_ink": QColor("#ffffff"),
-        "band_muted": QColor("#dfe6ec"),
-    }
     seen: dict[str, int] = {}
     for i, s in enumerate(history.series):
         c = QColor(s.colour)
@@ -429,13 +402,9 @@ def _leader_blocks(m: Metrics, h: CampaignHistory, width: float) -> list[Block]:
 def layout_campaign_report(
     history: CampaignHistory, device: QPagedPaintDevice, *, black_and_white: bool = False
 ) -> SheetLayout:
-    pl = device.pageLayout()
-    paint = pl.paintRect(QPageLayout.Unit.Point)
-    full = pl.fullRect(QPageLayout.Unit.Point)
-    page_rect = QRectF(0, 0, paint.width(), paint.height())
-    body = QRectF(0, HEADER_H + HEADER_GAP, paint.width(), paint.height() - HEADER_H - HEADER_GAP)
-    m = Metrics(device)
-    width = body.width()
+    frame = PageFrame.of(device)
+    m = frame.metrics
+    width = frame.body.width()
     blocks = _standings_blocks(m, history, width)
     blocks.append(Block("gap", [(SECTION_GAP, [])]))
     blocks += section_blocks(
@@ -445,9 +414,7 @@ def layout_campaign_report(
         "What each army was going into and coming out of each battle, as stored when it "
         "was finished; Start is the army before its first battle."
         + (
-            " A ringed value or count of units is approximate: rebuilt for a battle finished "
-            "before BrikDesk kept these numbers, counting a unit never mustered at today's "
-            "cost."
+            f" A ringed value or count of units is approximate: {APPROXIMATE}"
             if any(s.any_approximate for s in history.series)
             else ""
         ),
@@ -457,16 +424,7 @@ def layout_campaign_report(
     blocks += _timeline_blocks(m, history, width)
     blocks.append(Block("gap", [(SECTION_GAP, [])]))
     blocks += _leader_blocks(m, history, width)
-    pager = Paginator(body, m)
-    for i, block in enumerate(blocks):
-        pager.add(block, blocks[i + 1 : i + 4])
-    return SheetLayout(
-        page_rect=page_rect,
-        body_rect=body,
-        paper_size=(full.width(), full.height()),
-        black_and_white=black_and_white,
-        pages=pager.pages,
-    )
+    return frame.paginate(blocks, black_and_white)
 
 
 def paint_campaign_report(
@@ -532,7 +490,7 @@ def export_campaign_pdf(
     """Write the campaign report to ``path`` as a PDF (no half file on failure)."""
     return export_paged_pdf(
         path,
-        paper,
+        checked_paper(paper),
         f"{history.campaign}: campaign report",
         lambda writer: layout_campaign_report(history, writer, black_and_white=black_and_white),
         lambda painter, writer, layout, step: paint_campaign_report(

@@ -36,8 +36,13 @@ _NO_CLIP = int(Qt.TextFlag.TextDontClip)
 Progress = Callable[[int, int], None]
 
 
-def palette(header: SheetHeader, black_and_white: bool) -> dict[str, QColor]:
-    """Colours by role. Black and white: black and greys only, and no fills are drawn."""
+#: The band behind the reports' headers.
+REPORT_BAND = "#2c3e50"
+
+
+def base_palette(black_and_white: bool) -> dict[str, QColor]:
+    """The colours by role every printed document shares (a report's band; ``tint`` fills
+    alternate rows). Black and white: black and greys only, and no fills are drawn."""
     if black_and_white:
         ink = QColor("#000000")
         return {
@@ -47,11 +52,31 @@ def palette(header: SheetHeader, black_and_white: bool) -> dict[str, QColor]:
             "faint": QColor("#999999"),
             "frame": ink,
             "box": ink,
+            "band": QColor("#ffffff"),
             "band_ink": ink,
             "band_muted": QColor("#3a3a3a"),
-            "band": QColor("#ffffff"),
             "tint": QColor("#ffffff"),
         }
+    return {
+        "ink": QColor("#111111"),
+        "muted": QColor("#4d4d4d"),
+        "rule": QColor("#6b6b6b"),
+        "faint": QColor("#c4c4c4"),
+        "frame": QColor("#3c3c3c"),
+        "box": QColor("#333333"),
+        "band": QColor(REPORT_BAND),
+        "band_ink": QColor("#ffffff"),
+        "band_muted": QColor("#dfe6ec"),
+        "tint": QColor("#eef1f4"),
+    }
+
+
+def palette(header: SheetHeader, black_and_white: bool) -> dict[str, QColor]:
+    """The roster sheet's colours: the base ones, with the band in the player's colour (and
+    rows tinted with it). Black and white: as every document."""
+    out = base_palette(black_and_white)
+    if black_and_white:
+        return out
     band = QColor(header.colour or DEFAULT_BAND)
     light = (0.299 * band.red() + 0.587 * band.green() + 0.114 * band.blue()) > 150
     tint = QColor(
@@ -59,18 +84,14 @@ def palette(header: SheetHeader, black_and_white: bool) -> dict[str, QColor]:
         round(255 - (255 - band.green()) * 0.16),
         round(255 - (255 - band.blue()) * 0.16),
     )
-    return {
-        "ink": QColor("#111111"),
-        "muted": QColor("#4d4d4d"),
-        "rule": QColor("#6b6b6b"),
-        "faint": QColor("#c4c4c4"),
-        "frame": QColor("#3c3c3c"),
-        "box": QColor("#222222"),
-        "band": band,
-        "band_ink": QColor("#111111" if light else "#ffffff"),
-        "band_muted": QColor("#333333" if light else "#e8e8e8"),
-        "tint": tint,
-    }
+    out.update(
+        box=QColor("#222222"),
+        band=band,
+        band_ink=QColor("#111111" if light else "#ffffff"),
+        band_muted=QColor("#333333" if light else "#e8e8e8"),
+        tint=tint,
+    )
+    return out
 
 
 def header_ops(
@@ -228,26 +249,26 @@ class Replayer:
             p.drawRects(boxes)
 
 
-def paint_roster_sheet(
+def paint_pages(
     painter: QPainter,
     device: QPagedPaintDevice,
-    sheet: RosterSheet,
+    layout: SheetLayout,
+    colours: dict[str, QColor],
+    header: Callable[[Metrics, int, int, float], list[Op]],
     *,
-    layout: SheetLayout | None = None,
     progress: Progress | None = None,
     first_page: int = 1,
     last_page: int | None = None,
 ) -> SheetLayout:
-    """Paint ``sheet`` on ``device`` through the active ``painter``, page after page.
+    """Paint a laid-out document (a roster sheet, a report) on ``device`` through the active
+    ``painter``, page after page: ``header(metrics, page, pages, width)`` on each page, then its
+    placed blocks (a block placed smaller is scaled about its corner).
 
-    The painter must be active on ``device``; pages after the first are started with
-    ``device.newPage()``. ``progress(done, total)`` is called after each page (it may run on a
-    worker thread when the device is a QPdfWriter). Returns the layout used.
+    Pages after the first are started with ``device.newPage()``. ``progress(done, total)`` is
+    called after each page (it may run on a worker thread when the device is a QPdfWriter).
+    Returns ``layout``.
     """
-    if layout is None:
-        layout = layout_roster_sheet(sheet, device)
     m = Metrics(device)
-    colours = palette(sheet.header, layout.black_and_white)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     painter.setBrush(QBrush(Qt.BrushStyle.NoBrush))
     replay = Replayer(painter, m, colours)
@@ -258,9 +279,8 @@ def paint_roster_sheet(
     for n in range(first, last + 1):
         if n > first:
             device.newPage()
-        page = layout.pages[n - 1]
-        replay.draw(header_ops(m, sheet.header, n, total, width, layout.black_and_white), 0, 0)
-        for placed in page.placed:
+        replay.draw(header(m, n, total, width), 0, 0)
+        for placed in layout.pages[n - 1].placed:
             if placed.scale == 1.0:
                 replay.draw(placed.ops, placed.x, placed.y)
             else:
@@ -276,6 +296,60 @@ def paint_roster_sheet(
     return layout
 
 
+def print_paged(
+    printer: QPagedPaintDevice,
+    paint: Callable[[QPainter, int, int | None, SheetLayout | None, bool], SheetLayout],
+    *,
+    layout: SheetLayout | None = None,
+    black_and_white: bool = False,
+) -> SheetLayout:
+    """Start a painter on a QPrinter and ``paint(painter, first, last, layout, bw)`` the pages
+    its page range asks for; a ``layout`` that does not fit the printer's paper is dropped
+    (made again by ``paint``), and its black and white goes on."""
+    first, last = 1, None
+    from_page = getattr(printer, "fromPage", None)
+    if callable(from_page) and from_page() > 0:
+        first = from_page()
+        last = printer.toPage() or None  # type: ignore[attr-defined]
+    if layout is not None and not fits_device(layout, printer):
+        black_and_white = layout.black_and_white
+        layout = None
+    painter = QPainter()
+    if not painter.begin(printer):
+        raise RuntimeError("the printer could not be started")
+    try:
+        return paint(painter, first, last, layout, black_and_white)
+    finally:
+        painter.end()
+
+
+def paint_roster_sheet(
+    painter: QPainter,
+    device: QPagedPaintDevice,
+    sheet: RosterSheet,
+    *,
+    layout: SheetLayout | None = None,
+    progress: Progress | None = None,
+    first_page: int = 1,
+    last_page: int | None = None,
+) -> SheetLayout:
+    """Paint ``sheet`` on ``device`` through the active ``painter``, page after page (as
+    ``paint_pages``), laid out for ``device`` unless a ``layout`` is given."""
+    if layout is None:
+        layout = layout_roster_sheet(sheet, device)
+    bw = layout.black_and_white
+    return paint_pages(
+        painter,
+        device,
+        layout,
+        palette(sheet.header, bw),
+        lambda m, n, total, width: header_ops(m, sheet.header, n, total, width, bw),
+        progress=progress,
+        first_page=first_page,
+        last_page=last_page,
+    )
+
+
 def print_roster_sheet(
     printer: QPagedPaintDevice,
     sheet: RosterSheet,
@@ -288,30 +362,31 @@ def print_roster_sheet(
 
     ``layout`` (made beforehand, e.g. on a worker thread) is used when it was made for the
     printer's paper; otherwise, as when the organizer picked another paper in the dialog, the
-    sheet is laid out again for it.
+    sheet is laid out again for it (black and white as the sheet's options say).
     """
-    first, last = 1, None
-    from_page = getattr(printer, "fromPage", None)
-    if callable(from_page) and from_page() > 0:
-        first = from_page()
-        last = printer.toPage() or None  # type: ignore[attr-defined]
-    if layout is not None and not fits_device(layout, printer):
-        layout = None
-    painter = QPainter()
-    if not painter.begin(printer):
-        raise RuntimeError("the printer could not be started")
-    try:
-        return paint_roster_sheet(
+    return print_paged(
+        printer,
+        lambda painter, first, last, used, _bw: paint_roster_sheet(
             painter,
             printer,
             sheet,
             progress=progress,
             first_page=first,
             last_page=last,
-            layout=layout,
-        )
-    finally:
-        painter.end()
+            layout=used,
+        ),
+        layout=layout,
+    )
 
 
-__all__ = ["Replayer", "header_ops", "paint_roster_sheet", "palette", "print_roster_sheet"]
+__all__ = [
+    "REPORT_BAND",
+    "Replayer",
+    "base_palette",
+    "header_ops",
+    "paint_pages",
+    "paint_roster_sheet",
+    "palette",
+    "print_paged",
+    "print_roster_sheet",
+]

@@ -338,14 +338,7 @@ class TrackerService(ServiceBase):
             b = self._get(s, Battle, battle_id, "battle")
             if b.status is not BattleStatus.PLANNED:
                 raise UserError(f"'{b.name}' is already {b.status.text}.")
-            old = self._set_order(s, battle_id, order)
-            self._reader.drop(battle_id)
-            b.status = BattleStatus.IN_PROGRESS
-            self._touch(s, b.campaign_id)
-            s.flush()
-            info, cache = self._reader.sync(s, battle_id)
-            cache.pending = True
-            view = self._reader.view(info, cache)
+            old, view = self._reorder(s, b, order, BattleStatus.IN_PROGRESS)
         return Done(
             view,
             LOG_CHANGES,
@@ -368,14 +361,7 @@ class TrackerService(ServiceBase):
             )
             if standing:
                 raise UserError(f"'{b.name}' has events in its log; undo them first.")
-            order = self._set_order(s, battle_id, tuple(old_order))
-            self._reader.drop(battle_id)
-            b.status = BattleStatus.PLANNED
-            self._touch(s, b.campaign_id)
-            s.flush()
-            info, cache = self._reader.sync(s, battle_id)
-            cache.pending = True
-            view = self._reader.view(info, cache)
+            order, view = self._reorder(s, b, tuple(old_order), BattleStatus.PLANNED)
         return Done(
             view,
             LOG_CHANGES,
@@ -383,6 +369,21 @@ class TrackerService(ServiceBase):
             redo=_step(self._unstart, battle_id, old_order),
             undo=_step(self.start, battle_id, order),
         )
+
+    def _reorder(
+        self, s: Session, b: Battle, order: tuple[PlayerId, ...], status: BattleStatus
+    ) -> tuple[tuple[PlayerId, ...], BattleView]:
+        """Give battle ``b`` the turn ``order`` and ``status`` (starting it, or planned again);
+        returns the old order and the battle's view, read afresh."""
+        battle_id = BattleId(b.id)
+        old = self._set_order(s, battle_id, order)
+        self._reader.drop(battle_id)
+        b.status = status
+        self._touch(s, b.campaign_id)
+        s.flush()
+        info, cache = self._reader.sync(s, battle_id)
+        cache.pending = True
+        return old, self._reader.view(info, cache)
 
     @storage_errors
     def begin(

@@ -342,7 +342,7 @@ def test_help_user_guide_shows_the_shipped_guide_with_its_pictures_offline(main,
     text = guide.browser.toPlainText()
     assert text.startswith("BrikDesk user guide")  # the heading, rendered (no "#")
     assert "An army's roster" in text
-    pictures = guide.browser.pictures()
+    pictures = guide.browser.images()
     linked = re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", path.read_text(encoding="utf-8"))
     assert [name for name, _w in pictures] == linked
     # Each picture is found beside the guide and drawn no wider than the page.

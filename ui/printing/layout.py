@@ -20,7 +20,7 @@ Layout choices (documented for the user in ``LAYOUT_NOTES``):
   the next page. A card taller than a whole page (a very large folded group) gets pages of its
   own and is *continued* between rows of tick grids, with "continued on the next page" at the
   bottom and "(continued)" after its title on the next page; it is never scaled down, so the
-  boxes keep their size. Only a single piece taller than a page (which needs pages of notes)
+  boxes stay full size. Only a single piece taller than a page (which needs pages of notes)
   is scaled down to fit, and says so.
 - Order: unit cards; the reference appendix on a new page; the blank cards on a new page; the
   roster warnings at the end.
@@ -292,7 +292,7 @@ class Metrics:
         return lines
 
     def wrap(self, text: str, font: str, width: float, max_lines: int = 0) -> tuple[str, ...]:
-        """Lines of ``text`` wrapped to ``width`` points; the last kept line ends in an ellipsis
+        """Lines of ``text`` wrapped to ``width`` points; the last line shown ends in an ellipsis
         when ``max_lines`` cuts it short."""
         key = (text, font, round(width, 2), max_lines)
         return self.wrap_cache.get(key, lambda: self._wrapped(text, font, width, max_lines))

@@ -57,7 +57,7 @@ def write_pdf(
     """Write a PDF to ``target`` through ``paint(writer, progress)``, which sets the page up,
     lays out, paints and returns the layout. The file is written beside the destination and
     moved into place when complete (``brikdesk.files.replacing``: a device, FIFO or folder
-    there is refused, a symlink keeps pointing where it did); any failure removes it, so no
+    there is refused, a symlink still points where it did); any failure removes it, so no
     half PDF is ever left."""
     with replacing(target, field="out") as part:
         writer = QPdfWriter(str(part))

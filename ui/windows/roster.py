@@ -348,7 +348,7 @@ class RosterWindow(QMainWindow):
     # -- loading ----------------------------------------------------------------------------
 
     def reload(self, first: bool = False) -> bool:
-        """Read the roster again (keeping the selection by id); False if the army is gone."""
+        """Read the roster again (the selection stays, by id); False if the army is gone."""
         try:
             roster = self.services.roster.roster(self.army_id)
             if first or self.catalog is None or self.campaign_id != roster.army.campaign_id:
@@ -363,20 +363,20 @@ class RosterWindow(QMainWindow):
             show_storage_error(self, exc)
             return self.roster is not None
         self._dirty = False
-        keep_current = self.table.current_id()
-        keep = set(self.selected_ids())
+        current = self.table.current_id()
+        chosen = set(self.selected_ids())
         if self.edits.select_after:
-            keep = set(self.edits.select_after)
-            keep_current = self.edits.select_after[-1]
+            chosen = set(self.edits.select_after)
+            current = self.edits.select_after[-1]
             self.edits.select_after = ()
         self.roster = roster
         self.model.set_cost_unit(roster.cost_unit)
         self.model.set_rows(roster.units)
         self.header.show_roster(roster)
         self.setWindowTitle(f"{roster.army.name} ({roster.army.player_name}): roster")
-        if first and not keep and roster.units:
-            keep, keep_current = {roster.units[0].id}, roster.units[0].id
-        self._select_ids(keep, keep_current)
+        if first and not chosen and roster.units:
+            chosen, current = {roster.units[0].id}, roster.units[0].id
+        self._select_ids(chosen, current)
         self._update_counts()
         self._show_current()
         if self.isVisible():

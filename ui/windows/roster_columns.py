@@ -86,7 +86,7 @@ class RosterColumns(QObject):
             return
         self._fitting = True
         try:
-            fit_columns(self._table, keep=(NAME, HANDS))
+            fit_columns(self._table, give_last=(NAME, HANDS))
         finally:
             self._fitting = False
 

@@ -319,7 +319,7 @@ class RosterCommands:
             ]
         )
         # Delete and F2 act on the table only: in the filter box or the loadout lists they
-        # keep their own meaning.
+        # do what they do there.
         for a in (self.delete_action, self.rename_action):
             a.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         w.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)

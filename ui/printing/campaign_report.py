@@ -28,7 +28,6 @@ from brikdesk.domain.history import APPROXIMATE, CampaignHistory
 from ui.printing.layout import (
     ALIGN_CENTER,
     ALIGN_RIGHT,
-    HEADER_H,
     SECTION_GAP,
     Block,
     Metrics,
@@ -38,7 +37,7 @@ from ui.printing.layout import (
     section_blocks,
     table_blocks,
 )
-from ui.printing.painter import base_palette, paint_pages, print_paged
+from ui.printing.painter import band_ops, base_palette, paint_pages, print_paged
 from ui.printing.pdf import ExportResult, checked_paper, export_paged_pdf
 from ui.printing.report import FALLBACK_COLOURS
 
@@ -79,54 +78,20 @@ def campaign_palette(history: CampaignHistory, black_and_white: bool = False) ->
 def header_ops(
     m: Metrics, history: CampaignHistory, page: int, pages: int, width: float, black_and_white: bool
 ) -> list[Op]:
-    pad = 0.0 if black_and_white else 8.0
-    ops = [] if black_and_white else [Op("fill", 0, 0, width, HEADER_H, colour="band")]
-    lh_title, lh = m.line("army"), m.line("head")
-    y = (HEADER_H - lh_title - lh) / 2
-    right_w = 4 + m.width(f"Page {pages} of {pages}", "head_bold")
-    left_w = width - right_w - 2 * pad - 12
-    ops.append(
-        Op(
-            "text",
-            pad,
-            y,
-            left_w,
-            lh_title,
-            m.elide(f"{history.campaign}: campaign report", "army", left_w),
-            "army",
-            colour="band_ink",
-        )
-    )
+    """The band at the top of every page (black text over a rule in black and white)."""
     n = len(history.timeline)
     players = ", ".join(s.name for s in sorted(history.standings, key=lambda s: s.player_id))
-    ops.append(
-        Op(
-            "text",
-            pad,
-            y + lh_title,
-            left_w,
-            lh,
-            m.elide(f"{n} finished battle{'s' if n != 1 else ''}   ·   {players}", "head", left_w),
-            "head",
-            colour="band_muted",
-        )
+    return band_ops(
+        m,
+        width,
+        black_and_white,
+        4 + m.width(f"Page {pages} of {pages}", "head_bold"),
+        [
+            (f"{history.campaign}: campaign report", "army", "band_ink"),
+            (f"{n} finished battle{'s' if n != 1 else ''}   ·   {players}", "head", "band_muted"),
+        ],
+        [(f"Page {page} of {pages}", "head_bold", "band_ink")],
     )
-    ops.append(
-        Op(
-            "text",
-            width - right_w - pad,
-            y + 2,
-            right_w,
-            lh,
-            f"Page {page} of {pages}",
-            "head_bold",
-            ALIGN_RIGHT,
-            colour="band_ink",
-        )
-    )
-    if black_and_white:
-        ops.append(Op("line", 0, HEADER_H - 1, width, 0, colour="ink", width=1.2))
-    return ops
 
 
 def _columns(

@@ -12,7 +12,7 @@ screen's density. The painter's origin is the top-left corner of the printable a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPagedPaintDevice, QPainter, QPen
@@ -94,104 +94,91 @@ def palette(header: SheetHeader, black_and_white: bool) -> dict[str, QColor]:
     return out
 
 
+#: A line of the header band: its text, font and colour.
+BandLine = tuple[str, str, str]
+
+
+def band_room(width: float, black_and_white: bool, right_w: float, gap: float = 12.0) -> float:
+    """The width of the band's left column (see ``band_ops``)."""
+    pad = 0.0 if black_and_white else 8.0
+    return width - right_w - 2 * pad - gap
+
+
+def band_ops(
+    m: Metrics,
+    width: float,
+    black_and_white: bool,
+    right_w: float,
+    left: Sequence[BandLine],
+    right: Sequence[BandLine],
+    *,
+    gap: float = 12.0,
+) -> list[Op]:
+    """The band at the top of every page of every printed document (black text over a rule in
+    black and white): ``left`` lines under each other, the first as tall as a title and each
+    cut short to the room left of the ``right_w`` wide right column; ``right`` lines aligned
+    right (as given), the first a little lower than the title's top. ``gap``: the room between
+    the columns."""
+    pad = 0.0 if black_and_white else 8.0
+    ops = [] if black_and_white else [Op("fill", 0, 0, width, HEADER_H, colour="band")]
+    left_w = band_room(width, black_and_white, right_w, gap)
+    lh_title = m.line("army")
+    lh = m.line("head")
+    y = (HEADER_H - lh_title - (len(left) - 1) * lh) / 2
+
+    def top(i: int) -> float:
+        return y if i == 0 else y + lh_title + (i - 1) * lh
+
+    for i, (text, font, colour) in enumerate(left):
+        height = lh_title if i == 0 else lh
+        ops.append(
+            Op(
+                "text",
+                pad,
+                top(i),
+                left_w,
+                height,
+                m.elide(text, font, left_w),
+                font,
+                colour=colour,
+            )
+        )
+    rx = width - right_w - pad
+    for i, (text, font, colour) in enumerate(right):
+        at = y + 2 if i == 0 else top(i)
+        ops.append(Op("text", rx, at, right_w, lh, text, font, ALIGN_RIGHT, colour=colour))
+    if black_and_white:
+        ops.append(Op("line", 0, HEADER_H - 1, width, 0, colour="ink", width=1.2))
+    return ops
+
+
 def header_ops(
     m: Metrics, header: SheetHeader, page: int, pages: int, width: float, black_and_white: bool
 ) -> list[Op]:
-    """The header printed at the top of every page."""
-    ops: list[Op] = []
-    pad = 0.0 if black_and_white else 8.0
-    if not black_and_white:
-        ops.append(Op("fill", 0, 0, width, HEADER_H, colour="band"))
-    right_w = 150.0
-    left_w = width - right_w - 2 * pad - 8
-    lh_army = m.line("army")
-    lh = m.line("head")
-    y = (HEADER_H - lh_army - 2 * lh) / 2
-    ops.append(
-        Op(
-            "text",
-            pad,
-            y,
-            left_w,
-            lh_army,
-            m.elide(header.army, "army", left_w),
-            "army",
-            colour="band_ink",
-        )
-    )
+    """The roster sheet's header at the top of every page."""
     who = []
     if header.player:
         who.append(f"Player: {header.player}")
     if header.campaign:
         who.append(f"Campaign: {header.campaign}")
-    ops.append(
-        Op(
-            "text",
-            pad,
-            y + lh_army,
-            left_w,
-            lh,
-            m.elide("   ·   ".join(who), "head", left_w),
-            "head",
-            colour="band_ink",
-        )
-    )
-    ops.append(
-        Op(
-            "text",
-            pad,
-            y + lh_army + lh,
-            left_w,
-            lh,
-            m.elide(f"Rules: {header.edition_text}", "head", left_w),
-            "head",
-            colour="band_muted",
-        )
-    )
-    rx = width - right_w - pad
-    ops.append(
-        Op(
-            "text",
-            rx,
-            y + 2,
-            right_w,
-            lh,
-            f"Page {page} of {pages}",
-            "head_bold",
-            ALIGN_RIGHT,
-            colour="band_ink",
-        )
-    )
     cost = header.cost_text
-    ops.append(
-        Op(
-            "text",
-            rx,
-            y + lh_army,
-            right_w,
-            lh,
-            f"Cost {cost}" if cost else "",
-            "head",
-            ALIGN_RIGHT,
-            colour="band_ink",
-        )
+    return band_ops(
+        m,
+        width,
+        black_and_white,
+        150.0,
+        [
+            (header.army, "army", "band_ink"),
+            ("   ·   ".join(who), "head", "band_ink"),
+            (f"Rules: {header.edition_text}", "head", "band_muted"),
+        ],
+        [
+            (f"Page {page} of {pages}", "head_bold", "band_ink"),
+            (f"Cost {cost}" if cost else "", "head", "band_ink"),
+            (header.date_text, "head", "band_muted"),
+        ],
+        gap=8.0,
     )
-    ops.append(
-        Op(
-            "text",
-            rx,
-            y + lh_army + lh,
-            right_w,
-            lh,
-            header.date_text,
-            "head",
-            ALIGN_RIGHT,
-            colour="band_muted",
-        )
-    )
-    if black_and_white:
-        ops.append(Op("line", 0, HEADER_H - 1, width, 0, colour="ink", width=1.2))
-    return ops
 
 
 class Replayer:
@@ -381,7 +368,10 @@ def print_roster_sheet(
 
 __all__ = [
     "REPORT_BAND",
+    "BandLine",
     "Replayer",
+    "band_ops",
+    "band_room",
     "base_palette",
     "header_ops",
     "paint_pages",

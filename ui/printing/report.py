@@ -44,7 +44,6 @@ from ui.printing.image import MeasuringDevice, render_page
 from ui.printing.layout import (
     ALIGN_CENTER,
     ALIGN_RIGHT,
-    HEADER_H,
     SECTION_GAP,
     Block,
     Metrics,
@@ -53,7 +52,7 @@ from ui.printing.layout import (
     SheetLayout,
     section_blocks,
 )
-from ui.printing.painter import base_palette, paint_pages, print_paged
+from ui.printing.painter import band_ops, band_room, base_palette, paint_pages, print_paged
 from ui.printing.pdf import ExportResult, checked_paper, export_paged_pdf
 
 Progress = Callable[[int, int], None]
@@ -148,8 +147,6 @@ def report_header_ops(
     black_and_white: bool = False,
 ) -> list[Op]:
     """The band at the top of every page (black text over a rule in black and white)."""
-    pad = 0.0 if black_and_white else 8.0
-    ops = [] if black_and_white else [Op("fill", 0, 0, width, HEADER_H, colour="band")]
     status = report.status_text.capitalize()
     # the right column as wide as its widest line (the same on every page), at most 150 pt
     right_w = min(
@@ -161,10 +158,7 @@ def report_header_ops(
             m.width(_rounds_text(report), "head"),
         ),
     )
-    left_w = width - right_w - 2 * pad - 12
-    lh_title = m.line("army")
-    lh = m.line("head")
-    y = (HEADER_H - lh_title - 2 * lh) / 2
+    left_w = band_room(width, black_and_white, right_w)
     f = report.facts
     # a long name drops the suffix, then takes a smaller font, and only then is cut short
     title, font = f"{f.name}: battle report", "army"
@@ -172,80 +166,26 @@ def report_header_ops(
         title = f.name
     if m.width(title, font) > left_w:
         font = "card_title"
-    ops.append(
-        Op("text", pad, y, left_w, lh_title, m.elide(title, font, left_w), font, colour="band_ink")
-    )
     where = [
         f"Campaign: {f.campaign}" if f.campaign else "",
         f"BrikWars {f.edition}" if f.edition else "",
     ]
-    ops.append(
-        Op(
-            "text",
-            pad,
-            y + lh_title,
-            left_w,
-            lh,
-            m.elide("   ·   ".join(w for w in where if w), "head", left_w),
-            "head",
-            colour="band_ink",
-        )
+    return band_ops(
+        m,
+        width,
+        black_and_white,
+        right_w,
+        [
+            (title, font, "band_ink"),
+            ("   ·   ".join(w for w in where if w), "head", "band_ink"),
+            (" vs ".join(p.name for p in report.players), "head", "band_muted"),
+        ],
+        [
+            (f"Page {page} of {pages}", "head_bold", "band_ink"),
+            (m.elide(status, "head", right_w), "head", "band_ink"),
+            (_rounds_text(report), "head", "band_muted"),
+        ],
     )
-    ops.append(
-        Op(
-            "text",
-            pad,
-            y + lh_title + lh,
-            left_w,
-            lh,
-            m.elide(" vs ".join(p.name for p in report.players), "head", left_w),
-            "head",
-            colour="band_muted",
-        )
-    )
-    rx = width - right_w - pad
-    ops.append(
-        Op(
-            "text",
-            rx,
-            y + 2,
-            right_w,
-            lh,
-            f"Page {page} of {pages}",
-            "head_bold",
-            ALIGN_RIGHT,
-            colour="band_ink",
-        )
-    )
-    ops.append(
-        Op(
-            "text",
-            rx,
-            y + lh_title,
-            right_w,
-            lh,
-            m.elide(status, "head", right_w),
-            "head",
-            ALIGN_RIGHT,
-            colour="band_ink",
-        )
-    )
-    ops.append(
-        Op(
-            "text",
-            rx,
-            y + lh_title + lh,
-            right_w,
-            lh,
-            _rounds_text(report),
-            "head",
-            ALIGN_RIGHT,
-            colour="band_muted",
-        )
-    )
-    if black_and_white:
-        ops.append(Op("line", 0, HEADER_H - 1, width, 0, colour="ink", width=1.2))
-    return ops
 
 
 def _rounds_text(report: BattleReport) -> str:

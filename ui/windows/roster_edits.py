@@ -58,6 +58,8 @@ class RosterEdits:
         self.select_after: tuple[UnitId, ...] = ()
 
     def commit_name(self, row: UnitRow, field: str, text: str) -> bool:
+        """A cell edited in place (the table's model asks): only the name is, with the
+        version its row shows."""
         w = self._w
         if field != "name":
             return False

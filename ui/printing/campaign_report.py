@@ -197,23 +197,25 @@ def _timeline_blocks(m: Metrics, h: CampaignHistory, width: float) -> list[Block
     noted = [(i, e) for i, e in enumerate(h.timeline, 1) if e.notes]
     if noted:
         out.append(
-            _paragraph(m, width, "Notes written when the battles were finished:", "sub", keep=True)
+            _paragraph(
+                m, width, "Notes written when the battles were finished:", "sub", heading=True
+            )
         )
         out += [_paragraph(m, width, f"{i}. {e.name}: {e.notes}", "td") for i, e in noted]
     if h.in_progress:
         out.append(Block("gap", [(SECTION_GAP, [])]))
-        out.append(_paragraph(m, width, "Battles in progress", "subsection", keep=True))
+        out.append(_paragraph(m, width, "Battles in progress", "subsection", heading=True))
         out += [_paragraph(m, width, b.text, "td") for b in h.in_progress]
     return out
 
 
-def _paragraph(m: Metrics, width: float, text: str, font: str, *, keep: bool = False) -> Block:
-    """A wrapped paragraph of its own (kept whole on a page; ``keep``: a heading, kept on the
-    page of what follows it)."""
+def _paragraph(m: Metrics, width: float, text: str, font: str, *, heading: bool = False) -> Block:
+    """A wrapped paragraph of its own, whole on one page; a ``heading`` goes on the page of
+    what follows it."""
     lh = m.line(font)
     lines = m.wrap(text, font, width) or ("",)
     ops = [Op("text", 0, i * lh, width, lh, line, font) for i, line in enumerate(lines)]
-    return Block("text", [(len(lines) * lh + 3, ops)], keep_with_next=keep)
+    return Block("text", [(len(lines) * lh + 3, ops)], keep_with_next=heading)
 
 
 def _marker(ops: list[Op], x: float, y: float, kind: str, colour: str) -> None:

@@ -13,6 +13,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QObject
+
 from brikdesk.domain.ids import ArmyId, UnitId
 from brikdesk.domain.roster import Loadout
 from brikdesk.services.roster import UnitPatch, UnitRow
@@ -47,10 +49,12 @@ def typical_unit(rows: Sequence[UnitRow]) -> UnitRow | None:
     return next(r for r in same if loadouts[r.loadout] == best)
 
 
-class RosterEdits:
-    """The edits of roster window ``w`` (see the module)."""
+class RosterEdits(QObject):
+    """The edits of roster window ``w`` (see the module). A child of the window, so that the
+    signals connected to its methods go when the window goes."""
 
     def __init__(self, w: RosterWindow) -> None:
+        super().__init__(w)
         self._w = w
         #: Units an edit made here changes: only their rows are read again.
         self.targeted: tuple[UnitId, ...] | None = None

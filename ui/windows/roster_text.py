@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QGuiApplication
 
 if TYPE_CHECKING:
@@ -17,10 +18,11 @@ __all__ = ["RosterText"]
 FORMAT_NAMES = {"text": "plain text", "markdown": "Markdown", "bbcode": "BBCode"}
 
 
-class RosterText:
-    """Copy or save the roster of window ``w`` as text."""
+class RosterText(QObject):
+    """Copy or save the roster of window ``w`` as text (a child of the window)."""
 
     def __init__(self, w: RosterWindow) -> None:
+        super().__init__(w)
         self._w = w
 
     def _text(self, fmt: str) -> str | None:

@@ -166,7 +166,7 @@ def make(out: Path, tmp: Path) -> None:
     assert roster is not None
     roster.resize(1100, 650)
     save(app, roster, out, "roster.png")
-    from ui.windows.roster import typical_unit
+    from ui.windows.roster_edits import typical_unit
     from ui.windows.unit_dialogs import AddUnitsDialog
 
     typical = typical_unit(roster.model.all_rows())

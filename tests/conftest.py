@@ -7,12 +7,14 @@ for it (``db``, ``sv``...), or by living under ``tests/concurrency/``; one marke
 """
 
 import os
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests import databases
+from tests.databases import copy_database
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
@@ -40,3 +42,22 @@ def pytest_collectstart(collector: pytest.Collector) -> None:
         collector.path.is_relative_to(d) for d in EVERY_BACKEND_DIRS
     ):
         collector.add_marker(pytest.mark.usefixtures("backend"))
+
+
+@pytest.fixture(scope="session")
+def cli_demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file holding the demo campaign as ``brikdesk demo`` makes it, made once per
+    session: a test copies it (``demo_copy``) instead of migrating and filling a new file."""
+    from brikdesk.cli import main
+
+    path = tmp_path_factory.mktemp("cli-demo") / "demo.sqlite3"
+    assert main(["--db", f"sqlite:///{path}", "demo"]) == 0
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return path
+
+
+@pytest.fixture
+def demo_copy(cli_demo_template: Path, tmp_path: Path) -> str:
+    """URL of this test's own copy of the demo campaign (``tmp_path/club.sqlite3``)."""
+    return copy_database(cli_demo_template, tmp_path / "club.sqlite3")

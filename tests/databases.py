@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -137,3 +138,10 @@ def fresh_url(tmp_path: Path, name: str) -> str:
         options = " ".join(options)
     url = url.update_query_dict({"options": f"{options} -csearch_path={schema}".strip()})
     return url.render_as_string(hide_password=False)
+
+
+def copy_database(template: Path, path: Path) -> str:
+    """Copy a template SQLite file to ``path``; its URL."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(template, path)
+    return f"sqlite:///{path}"

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 import brikdesk
+from brikdesk.paths import DB_FILENAME
+from tests.databases import copy_database
 
 BIN = Path(sys.executable).parent
 QT_MODULES = ("PySide6", "shiboken6", "pyqtgraph", "ui")
@@ -133,11 +135,11 @@ def test_a_bad_action_die_names_the_option(tmp_path: Path) -> None:
     )
 
 
-def test_history_prints_text_and_json_without_qt(tmp_path: Path) -> None:
+def test_history_prints_text_and_json_without_qt(tmp_path: Path, cli_demo_template: Path) -> None:
     import json
 
     script = _NO_QT_SCRIPT.format(qt=set(QT_MODULES))
-    assert run([sys.executable, "-c", script, "demo"], tmp_path).returncode == 0
+    copy_database(cli_demo_template, tmp_path / DB_FILENAME)  # as `brikdesk demo` leaves it
     done = run([sys.executable, "-c", script, "history"], tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "QT-MODULES: "

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from brikdesk.cli import main
 from tests.pdfread import pdf_pages, pdf_text
 from tests.test_cli_print import run
 
 
-def test_the_campaign_report_as_pdf_and_markdown(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'club.sqlite3'}"
-    assert main(["--db", url, "demo"]) == 0
+def test_the_campaign_report_as_pdf_and_markdown(tmp_path: Path, demo_copy: str) -> None:
+    url = demo_copy
     out = tmp_path / "campaign.pdf"
     done = run(["--db", url, "report", "--campaign", "demo", "--out", str(out)], tmp_path)
     assert done.returncode == 0, done.stderr

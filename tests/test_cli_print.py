@@ -49,10 +49,9 @@ def run(args: list[str], tmp_path: Path, timeout: float = 60) -> subprocess.Comp
 
 
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    url = f"sqlite:///{tmp_path / 'club.sqlite3'}"
-    assert main(["--db", url, "demo"]) == 0
-    return url
+def db_url(demo_copy: str) -> str:
+    """The demo campaign, as ``brikdesk demo`` makes it."""
+    return demo_copy
 
 
 # --------------------------------------------------------------------------- in a subprocess

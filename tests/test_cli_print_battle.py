@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from brikdesk.cli import main
 from brikdesk.persistence.db import open_database
 from brikdesk.services import Services
 from tests.pdfread import pdf_text
@@ -23,9 +22,8 @@ COVE_UNITS = [
 ]
 
 
-def test_print_battle_writes_exactly_the_mustered_units(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'club.sqlite3'}"
-    assert main(["--db", url, "demo"]) == 0
+def test_print_battle_writes_exactly_the_mustered_units(tmp_path: Path, demo_copy: str) -> None:
+    url = demo_copy
     out = tmp_path / "cove.pdf"
     done = run(
         ["--db", url, "print", "--battle", "bilge cove", "--out", str(out), "--blank-cards", "0"],
@@ -50,10 +48,9 @@ def test_print_battle_writes_exactly_the_mustered_units(tmp_path: Path) -> None:
     assert dead.returncode == 2 and "--include-dead is for an army" in dead.stderr
 
 
-def test_the_battle_sheet_keeps_the_units_as_mustered(tmp_path: Path) -> None:
+def test_the_battle_sheet_keeps_the_units_as_mustered(tmp_path: Path, demo_copy: str) -> None:
     """Renaming a unit in the campaign afterwards does not change the battle's sheet."""
-    url = f"sqlite:///{tmp_path / 'club.sqlite3'}"
-    assert main(["--db", url, "demo"]) == 0
+    url = demo_copy
     db = open_database(url)
     try:
         sv = Services.open(db)

@@ -13,10 +13,9 @@ from tests.test_cli_print import DEMO_VANGUARD
 
 
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    url = f"sqlite:///{tmp_path / 'club.sqlite3'}"
-    assert main(["--db", url, "demo"]) == 0
-    return url
+def db_url(demo_copy: str) -> str:
+    """The demo campaign, as ``brikdesk demo`` makes it."""
+    return demo_copy
 
 
 def vanguard(db_url: str) -> tuple[list[tuple[str, int]], int, int | None]:

@@ -266,6 +266,48 @@ def test_readme_command_line_section_lists_every_command_with_its_options() -> N
     assert missing == [], f"README.md's command line section does not mention: {missing}"
 
 
+# -- class size -------------------------------------------------------------------------------
+
+#: The most lines a class of brikdesk/ or ui/ may span (issue 25): a longer one does several
+#: jobs and is split by job, not by cutting it in half.
+MAX_CLASS_LINES = 500
+#: Classes still over the limit while their split is under way on another branch. The list only
+#: shrinks: a class leaves it when it is split, and no class joins it. When it is empty, it goes.
+STILL_OVER = frozenset({"ui/main_window.py:MainWindow", "ui/panels/battle_panel.py:BattlePanel"})
+
+
+def class_lengths(source: str, name: str) -> dict[str, int]:
+    """``{"name:Class": lines}`` for every class in ``source`` (nested ones too), from its
+    first decorator or ``class`` line to its last line."""
+    out = {}
+    for node in ast.walk(ast.parse(source, filename=name)):
+        if isinstance(node, ast.ClassDef):
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            out[f"{name}:{node.name}"] = (node.end_lineno or node.lineno) - first + 1
+    return out
+
+
+def test_the_class_scan_measures_from_the_first_decorator_to_the_last_line() -> None:
+    body = "\n".join(f"    x{i} = {i}" for i in range(MAX_CLASS_LINES))
+    source = f"@dataclass\nclass Big:\n{body}\n\n\nclass Small:\n    class Inner:\n        y = 1\n"
+    assert class_lengths(source, "m.py") == {
+        "m.py:Big": MAX_CLASS_LINES + 2,
+        "m.py:Small": 3,
+        "m.py:Inner": 2,
+    }
+
+
+def test_no_class_is_over_the_limit() -> None:
+    found: dict[str, int] = {}
+    for package in ("brikdesk", "ui"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            name = path.relative_to(ROOT).as_posix()
+            found |= class_lengths(path.read_text(encoding="utf-8"), name)
+    assert len(found) > 100  # the scan read the packages
+    over = {name: n for name, n in found.items() if n > MAX_CLASS_LINES}
+    assert sorted(set(over) - STILL_OVER) == [], f"over {MAX_CLASS_LINES} lines: {over}"
+
+
 # -- checked types ----------------------------------------------------------------------------
 
 

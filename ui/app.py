@@ -199,7 +199,7 @@ def _window(services: Services, database: str, settings: AppSettings | None) -> 
     return window
 
 
-def _keep_database(window: MainWindow, db: Database) -> None:
+def _close_database_with(window: MainWindow, db: Database) -> None:
     window.db = db
     window.destroyed.connect(db.close)
 
@@ -218,7 +218,7 @@ def build_main_window(
     except Exception:
         db.close()
         raise
-    _keep_database(window, db)
+    _close_database_with(window, db)
     return window
 
 
@@ -308,7 +308,7 @@ class StartUp(QObject):
     def _opened(self, db: Database) -> None:
         self.finished = True
         window = self._window
-        _keep_database(window, db)
+        _close_database_with(window, db)
         QApplication.restoreOverrideCursor()
         window.services.connect(db.sessions)
         window.database_opened(database_text(db))
@@ -481,7 +481,7 @@ def _since(started: float) -> str:
 
 
 class ErrorLog(logging.Handler):
-    """Keeps the ERROR (and worse) records logged while ``--check-start`` runs."""
+    """Collects the ERROR (and worse) records logged while ``--check-start`` runs."""
 
     def __init__(self) -> None:
         super().__init__(logging.ERROR)

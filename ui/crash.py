@@ -36,7 +36,7 @@ from ui.screen import fit_to_screen
 
 #: The log file's name inside ``log_folder()``.
 LOG_NAME = "brikdesk.log"
-#: The log file's size before it is rotated, and how many old ones are kept.
+#: The log file's size before it is rotated, and how many old ones are stored.
 LOG_BYTES = 1_000_000
 LOG_BACKUPS = 3
 
@@ -135,7 +135,7 @@ class CrashDialog(QDialog):
         QGuiApplication.clipboard().setText(self.details.toPlainText())
 
 
-#: Crash dialogs with no parent window, kept alive until closed.
+#: Crash dialogs with no parent window, held here until closed (else Python deletes them).
 _open_dialogs: list[CrashDialog] = []
 
 

@@ -3,7 +3,7 @@
 ``LiveRefresh`` polls the services' ``ChangeWatch`` once a second on a worker thread (a poll is
 one PRAGMA on an idle SQLite file, one tiny read otherwise; never on the GUI thread, so a slow
 server cannot freeze the window). When someone else committed a change, it publishes every kind
-of change on the bus: each open view reads the database again and keeps its selection (by id)
+of change on the bus: each open view reads the database again and restores its selection (by id)
 and scroll, and the status bar says so. Polls never overlap; a failed poll is logged and the
 next one tries again.
 """
@@ -53,7 +53,7 @@ class LiveRefresh(QObject):
 
     def start(self) -> None:
         self._timer.start()
-        self.poll()  # the first look: what there is now
+        self.poll()  # the first poll: what there is now
 
     def stop(self) -> None:
         """Stop polling and close the watch (once no poll is running)."""
@@ -89,4 +89,4 @@ class LiveRefresh(QObject):
     def _failed(self, exc: BaseException, _trace: str) -> None:
         self._busy = False
         if not self._closed:
-            log.warning("live refresh: could not look for changes: %s", exc)
+            log.warning("live refresh: could not check for changes: %s", exc)

@@ -4,7 +4,7 @@ A laptop screen (1366x768, less the task bar) is smaller than the size a window 
 it is built for a desktop monitor. ``fit_to_screen(widget, width, height)`` sizes a top-level
 window to what it asks for, but never larger than the screen's available geometry (less a
 margin for the window frame), and moves it back inside that area if it was placed outside
-(a geometry kept from a larger screen). A window whose content is taller than the screen
+(a geometry stored on a larger screen). A window whose content is taller than the screen
 must scroll it (the combat wizard's pages, the catalog's form do) rather than push its buttons
 off the screen.
 
@@ -60,7 +60,7 @@ def usable_size(widget: QWidget | None = None) -> QSize:
 
 def fit_to_screen(widget: QWidget, width: int | None = None, height: int | None = None) -> QSize:
     """Size the top-level ``widget`` to ``width`` x ``height`` (default: its size hint), no
-    larger than the screen allows, and keep it on the screen; returns the size given.
+    larger than the screen allows, and move it onto the screen; returns the size given.
 
     The minimum size is lowered too when it would not fit, so that the layout squeezes (and
     scroll areas scroll) rather than the window running off the screen.
@@ -78,7 +78,7 @@ def fit_to_screen(widget: QWidget, width: int | None = None, height: int | None 
     widget.resize(size)
     area = available_geometry(widget)
     pos = widget.pos()
-    if not area.contains(QRect(pos, size + FRAME_MARGIN)):  # e.g. kept from a larger screen
+    if not area.contains(QRect(pos, size + FRAME_MARGIN)):  # e.g. stored on a larger screen
         x = min(max(pos.x(), area.left()), area.right() - size.width() - FRAME_MARGIN.width() + 1)
         y = min(max(pos.y(), area.top()), area.bottom() - size.height() - FRAME_MARGIN.height() + 1)
         widget.move(max(area.left(), x), max(area.top(), y))

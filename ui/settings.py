@@ -1,13 +1,13 @@
-"""User interface preferences kept in ``QSettings`` with typed reads.
+"""User interface preferences stored in ``QSettings`` with typed reads.
 
 Rules and campaign data live in the database; what lives here is how the organizer likes the
 windows: their geometry and layout, column widths, the last campaign and the recent ones.
 Campaign ids mean something only in their own database, so the last and recent campaigns are
-kept per database (``use_database``): ``--db`` another file and its own list comes back.
+stored per database (``use_database``): ``--db`` another file and its own list comes back.
 
 ``AppSettings()`` uses the platform's usual place (``QSettings`` with the application's
 organization and name); with ``BRIKDESK_HOME`` set, or for tests, ``AppSettings.at(path)``
-keeps everything in one INI file.
+stores everything in one INI file.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ class AppSettings:
         self._campaigns = "campaigns"
 
     def use_database(self, database: str) -> None:
-        """Keep the last and recent campaigns of ``database`` (its file or URL) from now on."""
+        """Remember the last and recent campaigns of ``database`` (its file or URL) from now on."""
         digest = hashlib.sha1(database.encode("utf-8")).hexdigest()[:16]
         self._campaigns = f"campaigns/{digest}" if database else "campaigns"
 
@@ -65,7 +65,7 @@ class AppSettings:
 
     @classmethod
     def at(cls, path: str | os.PathLike[str]) -> AppSettings:
-        """Settings kept in the INI file ``path`` (created when first written)."""
+        """Settings stored in the INI file ``path`` (created when first written)."""
         return cls(QSettings(str(path), QSettings.Format.IniFormat))
 
     @classmethod

@@ -14,7 +14,7 @@ leaves the index where the other commands still make sense: below it, as before)
 view to read the database again. So a refused undo leaves the stack, the database and the views
 consistent, and the message says what happened instead.
 
-Scopes (:class:`UndoScopes`): each window keeps the history of what it did. The main window has
+Scopes (:class:`UndoScopes`): each window has its own history of what it did. The main window has
 its own stack (campaigns, players, armies, battles created or deleted); a roster window one per
 army; the catalog window one per campaign; a battle one per battle (the panel, its log's Undo and
 the combat wizard share it). Alice's roster never offers to redo a change to Bob's army. The main
@@ -45,7 +45,7 @@ T = TypeVar("T")
 #: another app wrote, so each view reads it again).
 ALL_CHANGES: Changes = reduce(or_, Changes, Changes.NONE)
 
-#: The most commands one stack keeps (the oldest are forgotten first).
+#: The most commands one stack holds (the oldest are forgotten first).
 UNDO_LIMIT = 500
 
 Report = Callable[[str], None]
@@ -151,7 +151,7 @@ class UndoScopes(QUndoGroup):
 
     Scopes: ``("main", 0)`` the main window's own actions, ``("army", id)`` a roster window,
     ``("catalog", campaign_id)`` the catalog window, ``("battle", id)`` a battle. A history
-    outlives its window (closing and reopening a roster keeps its undo steps).
+    outlives its window (its undo steps stay when a roster is closed and opened again).
     """
 
     MAIN: Scope = ("main", 0)

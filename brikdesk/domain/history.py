@@ -48,6 +48,14 @@ READINGS: dict[str, str] = {
 }
 
 
+#: Why a point of a series is approximate, as the printed and exported reports say it (after
+#: "a number" or "approximate:").
+APPROXIMATE = (
+    "rebuilt for a battle finished before BrikDesk stored each army's numbers, counting a "
+    "unit never mustered at today's cost."
+)
+
+
 @dataclass(frozen=True)
 class RecordUnit:
     """A mustered unit of a finished battle. ``id``: the battle unit; ``campaign_unit_id``
@@ -741,8 +749,7 @@ def history_markdown(h: CampaignHistory) -> str:
     ]
     if any(s.any_approximate for s in h.series):
         out += [
-            "≈ marks a number rebuilt for a battle finished before BrikDesk kept each army's "
-            "numbers, counting a unit never mustered at today's cost.",
+            f"≈ marks a number {APPROXIMATE}",
             "",
         ]
     for s in h.series:

@@ -58,7 +58,8 @@ from brikdesk.services.base import ServiceBase
 from brikdesk.services.catalogs import load_campaign_catalog
 from brikdesk.services.common import from_db_time, storage_errors
 from brikdesk.services.roster import overrides_from_json
-from brikdesk.services.tracker import TrackerService, spec_from_json
+from brikdesk.services.tracker import TrackerService
+from brikdesk.services.tracker_reader import spec_from_json
 
 
 class HistoryService(ServiceBase):

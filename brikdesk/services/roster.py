@@ -33,7 +33,7 @@ from sqlalchemy.orm import Session
 from brikdesk.cache import LruCache
 from brikdesk.domain.catalog import Catalog, CatalogError, CatalogItem, armor_value
 from brikdesk.domain.dice import ACTION_DICE
-from brikdesk.domain.ids import ArmyId, PlayerId, UnitId
+from brikdesk.domain.ids import ArmyId, CampaignId, PlayerId, UnitId
 from brikdesk.domain.roster import (
     RULE_BUDGET,
     CostBreakdown,
@@ -534,6 +534,12 @@ class RosterService(ServiceBase):
             self._touch(s, army.campaign_id)
             campaign_id = army.campaign_id
         text = f"Add {names[0]}" if count == 1 else f"Add {count} {ut.name} units"
+        return self._added(ids, snap, campaign_id, text)
+
+    def _added(
+        self, ids: tuple[UnitId, ...], snap: Snapshot, campaign_id: CampaignId, text: str
+    ) -> Done[tuple[UnitId, ...]]:
+        """New units ``ids`` (``snap``: their rows): undo deletes them, redo restores them."""
         return Done(
             ids,
             Changes.UNITS | Changes.ARMIES,
@@ -594,13 +600,7 @@ class RosterService(ServiceBase):
             snap = snapshots.take(s, table_of(Unit), Unit.id.in_(out))
             self._touch(s, campaign_id)
         text = "Duplicate unit" if len(out) == 1 else f"Duplicate {len(out)} units"
-        return Done(
-            out,
-            Changes.UNITS | Changes.ARMIES,
-            text,
-            redo=step(self.restore, snap, campaign_id, text),
-            undo=step(self.delete_units, out, versions=_made(snap)),
-        )
+        return self._added(out, snap, campaign_id, text)
 
     @storage_errors
     def duplicate_army(

@@ -21,6 +21,7 @@ from brikdesk.limits import MAX_FILE_BYTES, NAME_LEN
 from brikdesk.persistence.db import Database
 from brikdesk.services import Services
 from brikdesk.services.campaigns import PlayerPatch
+from tests.databases import copy_database
 from tests.services.test_transfer import demo_id, table_counts
 
 
@@ -334,7 +335,9 @@ def test_an_imported_house_rule_beyond_the_dice_limits_is_refused(demo_sv: Servi
 # -- 9: a killed import committed and said so, or wrote nothing ----------------------------------
 
 
-def test_a_killed_import_either_committed_and_said_so_or_wrote_nothing(tmp_path: Path) -> None:
+def test_a_killed_import_either_committed_and_said_so_or_wrote_nothing(
+    tmp_path: Path, empty_template: Path
+) -> None:
     """``brikdesk import`` killed (SIGKILL) at moments spread over its run, its output going to
     a pipe: either the campaign is there and "Imported" reached the pipe, or nothing was
     written."""
@@ -361,8 +364,7 @@ def test_a_killed_import_either_committed_and_said_so_or_wrote_nothing(tmp_path:
     took = time.perf_counter() - start
     assert full.returncode == 0 and full.stdout.startswith("Imported")
     for n in range(10):
-        url = f"sqlite:///{tmp_path / f'killed-{n}.sqlite3'}"
-        assert main(["--db", url, "list"]) == 0  # an empty BrikDesk database
+        url = copy_database(empty_template, tmp_path / f"killed-{n}.sqlite3")  # an empty one
         proc = subprocess.Popen(
             [brikdesk, "--db", url, "import", str(export)],
             stdout=subprocess.PIPE,

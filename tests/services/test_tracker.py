@@ -29,6 +29,7 @@ from brikdesk.persistence.db import Database, open_database
 from brikdesk.services import Changes, Services
 from brikdesk.services.summaries import Muster
 from brikdesk.services.tracker import TrackerService
+from brikdesk.services.tracker_reader import LogReader
 from tests.databases import fresh_url
 from tests.services.conftest import Camp, TickingClock
 
@@ -442,10 +443,10 @@ def test_random_play_with_undo_always_equals_a_replay(sv: Services, war) -> None
             done["refused"] += 1
         if step % 10 == 0:
             # The service's own writes keep its summary of the log exact (no re-reading).
-            cache = tracker._caches[view.id]
+            cache = tracker._reader.caches[view.id]
             before = cache.token
             with tracker._sessions() as s:
-                tracker._sync_events(s, view.id, cache)
+                tracker._reader.sync_events(s, view.id, cache)
             assert cache.token == before
             current = tracker.view(view.id)
             assert current.state == standing_replay(sv, view.id)
@@ -565,7 +566,7 @@ def test_an_event_gone_between_two_reads_of_the_log_is_read_again(
     other.record(view.id, [spend_action(view.state, u["Rifleman"], ActionUse.ATTACK)])
     other.record(view.id, [spend_action(view.state, u["Sir Shield"], ActionUse.ATTACK)])
     other.undo(view.id)
-    real = TrackerService._read_rows
+    real = LogReader.read_rows
     reads: list[list[int]] = []
 
     def gone_once(self, s, cache, wanted):
@@ -574,7 +575,7 @@ def test_an_event_gone_between_two_reads_of_the_log_is_read_again(
             wanted = wanted[:-1]
         real(self, s, cache, wanted)
 
-    monkeypatch.setattr(TrackerService, "_read_rows", gone_once)
+    monkeypatch.setattr(LogReader, "read_rows", gone_once)
     seen = sv.tracker.view(view.id)
     assert len(reads) == 2 and reads[1][-1] == reads[0][-1]  # read again, all of it
     assert [(e.text, e.reverted) for e in seen.events] == [

@@ -454,7 +454,7 @@ def test_the_roster_window_prints_through_the_same_path(main, qtbot, monkeypatch
     out = tmp_path / "from-roster.pdf"
     asked = answer(monkeypatch, RosterOptionsDialog, choice(paper="letter"))
     answer(monkeypatch, FileChooser, out, "save_path")
-    window.pdf_action.trigger()
+    window.commands.pdf_action.trigger()
     progress = window.printing.progress
     assert progress.parent() is window.statusBar() and progress.isVisible()
     qtbot.waitUntil(lambda: window.printing.last_export == out, timeout=20_000)

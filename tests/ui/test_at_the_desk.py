@@ -47,7 +47,7 @@ def test_duplicate_army_opens_the_copy_with_every_unit_and_undoes_in_one_step(
     army = roster.roster.army
     units = [(u.name, u.type_key, u.loadout, u.notes) for u in roster.roster.units]
     calls = answer(monkeypatch, ArmyDialog, ArmyInput(army.player_id, "Second List", 150))
-    roster.duplicate_army_action.trigger()
+    roster.commands.duplicate_army_action.trigger()
     # The dialog offers a name, the same player and the same budget.
     kwargs = calls[0][1]
     assert (kwargs["title"], kwargs["name"], kwargs["player_id"], kwargs["budget"]) == (
@@ -65,7 +65,7 @@ def test_duplicate_army_opens_the_copy_with_every_unit_and_undoes_in_one_step(
     assert "/ 150 CP" in copy.header.total.text()
     assert any(i == new_id and "Second List" in n for i, n in main.navigator.entries("army"))
     # One undo step in the roster's history takes the whole army away.
-    roster.undo_action.trigger()
+    roster.commands.undo_action.trigger()
     assert new_id not in [i for i, _name in main.navigator.entries("army")]
 
 
@@ -78,14 +78,14 @@ def test_copy_as_text_puts_every_unit_and_the_total_on_the_clipboard(roster):
         ("markdown", f"## {roster.roster.army.name}"),
         ("bbcode", f"[size=150][b]{roster.roster.army.name}[/b][/size]"),
     ):
-        roster.copy_text_actions[fmt].trigger()
+        roster.commands.copy_text_actions[fmt].trigger()
         text = QGuiApplication.clipboard().text()
         assert text.splitlines()[0] == first
         for u in units:
             assert f"{u.cost} CP" in next(li for li in text.splitlines() if u.name in li)
         assert f"Total {roster.roster.total} / {roster.roster.budget} CP" in text
         assert "Copied the roster" in roster.statusBar().currentMessage()
-    assert roster.copy_text_actions["text"].shortcut().toString() == "Ctrl+Shift+C"
+    assert roster.commands.copy_text_actions["text"].shortcut().toString() == "Ctrl+Shift+C"
     menu = roster.findChild(QMenu, "copyTextMenu")
     assert [a.text() for a in menu.actions()] == ["&Plain text", "&Markdown", "&BBCode (forum)"]
 
@@ -102,13 +102,13 @@ def test_export_as_text_chooses_the_format_by_the_ending_and_remembers_the_folde
         return str(folder / "vanguard.bbcode"), filters
 
     monkeypatch.setattr("ui.widgets.dialogs.QFileDialog.getSaveFileName", dialog)
-    written = roster.export_text()
+    written = roster.text.export()
     assert written == folder / "vanguard.bbcode"
     text = written.read_text(encoding="utf-8")
     assert text.count("[*]") == len(roster.roster.units)
     assert started[0].startswith(str(Path.home()))
     # The next roster text (or sheet) starts where this one went; reports keep their own.
-    roster.export_text()
+    roster.text.export()
     assert started[1] == str(folder / f"{roster.roster.army.name}.txt")
     assert roster.settings.last_folder("rosters") == folder
     assert roster.settings.last_folder("reports") == Path.home()
@@ -181,13 +181,15 @@ def test_add_several_is_one_dialog_from_the_menu_the_toolbar_and_the_shortcut(
 ):
     from PySide6.QtWidgets import QToolBar
 
-    from ui.windows.roster import typical_unit
+    from ui.windows.roster_edits import typical_unit
 
     seen = _open_dialogs(monkeypatch, answer_count=2)
     typical = typical_unit(roster.model.all_rows())
-    roster.add_many_action.trigger()  # the Units menu's entry
+    roster.commands.add_many_action.trigger()  # the Units menu's entry
     toolbar = roster.findChild(QToolBar, "rosterToolbar")
-    qtbot.mouseClick(toolbar.widgetForAction(roster.add_many_action), Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(
+        toolbar.widgetForAction(roster.commands.add_many_action), Qt.MouseButton.LeftButton
+    )
     roster.table.setFocus()
     qtbot.keyClick(
         roster.table,
@@ -210,7 +212,7 @@ def test_add_several_is_one_dialog_from_the_menu_the_toolbar_and_the_shortcut(
     # And in another army (a new, empty one), the same dialog with the last count.
     other = main.open_roster(main.navigator.entries("army")[1][0])
     qtbot.waitExposed(other)
-    other.add_many_action.trigger()
+    other.commands.add_many_action.trigger()
     assert (seen[-1]["title"], seen[-1]["count"]) == ("Add units", 2)
 
 
@@ -223,7 +225,7 @@ def test_add_units_equipment_offers_what_the_type_can_carry_in_a_new_army(main, 
     fresh = main.open_roster(army_id)
     qtbot.waitExposed(fresh)
     seen = _open_dialogs(monkeypatch)
-    fresh.add_many_action.trigger()
+    fresh.commands.add_many_action.trigger()
     offered = seen[0]["offered"]
     assert offered[0].startswith("None")
     rifle = cat.item("long-ranged-weapon")
@@ -340,7 +342,7 @@ def test_help_user_guide_shows_the_shipped_guide_with_its_pictures_offline(main,
     text = guide.browser.toPlainText()
     assert text.startswith("BrikDesk user guide")  # the heading, rendered (no "#")
     assert "An army's roster" in text
-    pictures = guide.browser.pictures()
+    pictures = guide.browser.images()
     linked = re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", path.read_text(encoding="utf-8"))
     assert [name for name, _w in pictures] == linked
     # Each picture is found beside the guide and drawn no wider than the page.

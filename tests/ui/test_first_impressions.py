@@ -28,7 +28,7 @@ from ui.models import roster as cols
 from ui.panels.start_dialog import StartBattleDialog
 from ui.settings import AppSettings, DiceMode
 from ui.widgets.print_options import load_report_choice, load_roster_choice
-from ui.windows.roster import ADD_COUNT_KEY, DEFAULT_ADD_COUNT, typical_unit
+from ui.windows.roster_edits import ADD_COUNT_KEY, DEFAULT_ADD_COUNT, typical_unit
 from ui.windows.unit_dialogs import AddUnitsDialog
 
 # -- the toolbar keeps its geometry (convention 16) -------------------------------------------
@@ -99,7 +99,7 @@ def test_add_several_offers_the_most_common_type_its_equipment_and_the_last_coun
         return value
 
     monkeypatch.setattr(AddUnitsDialog, "ask", classmethod(ask))
-    added = roster.add_copies()
+    added = roster.edits.add_copies()
     assert offered[0][:2] == ("minifig", DEFAULT_ADD_COUNT)
     assert offered[0][2].startswith(f"Same as {typical.name} (")
     assert len(added) == 4
@@ -107,7 +107,7 @@ def test_add_several_offers_the_most_common_type_its_equipment_and_the_last_coun
     assert all(r.type_key == "minifig" and r.loadout == typical.loadout for r in new)
     # The next time, as many as last time.
     assert roster.settings.get_int(ADD_COUNT_KEY) == 4
-    roster.add_copies()
+    roster.edits.add_copies()
     assert offered[1][1] == 4
 
 
@@ -128,7 +128,7 @@ def test_the_name_column_shows_the_longest_name_whole(open_main, demo_db, qtbot)
     name = "Sir Alistair Brickworth the Unbending"
     from brikdesk.services.roster import UnitPatch
 
-    roster._perform_edit({unit.id: UnitPatch(name=name)})
+    roster.edits.perform_edit({unit.id: UnitPatch(name=name)})
     roster.reload()
     assert roster.table.columnWidth(cols.NAME) > roster.table.fontMetrics().horizontalAdvance(name)
 

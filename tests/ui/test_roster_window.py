@@ -79,7 +79,7 @@ def test_build_an_army_from_nothing_and_find_it_after_reopening(
 
     # Three minifigs from the type, numbered.
     answer(monkeypatch, AddUnitsDialog, AddUnits("minifig", 3, "{type} {n}", None))
-    ids = roster.add_copies()
+    ids = roster.edits.add_copies()
     assert names(roster) == ["Minifig 1", "Minifig 2", "Minifig 3"]
     assert roster.selected_ids() == list(ids)
     # Unarmed units warn that they only have Bare Hands.
@@ -112,15 +112,15 @@ def test_build_an_army_from_nothing_and_find_it_after_reopening(
     assert roster.header.total.text() == f"Total {3 * rifle + 1} / 20 CP"
 
     # Undo and redo (Ctrl+Z / Ctrl+Shift+Z in the roster window).
-    assert roster.undo_action.shortcut().toString() == "Ctrl+Z"
-    assert roster.redo_action.shortcuts()[0].toString() == "Ctrl+Shift+Z"
-    roster.undo_action.trigger()
+    assert roster.commands.undo_action.shortcut().toString() == "Ctrl+Z"
+    assert roster.commands.redo_action.shortcuts()[0].toString() == "Ctrl+Shift+Z"
+    roster.commands.undo_action.trigger()
     assert cell(roster, "Minifig 1", cols.WARNINGS) == ""
     assert roster.header.total.text() == f"Total {3 * rifle} / 20 CP"
-    roster.undo_action.trigger()
+    roster.commands.undo_action.trigger()
     assert [cell(roster, n, cols.HANDS) for n in names(roster)] == ["-"] * 3
-    roster.redo_action.trigger()
-    roster.redo_action.trigger()
+    roster.commands.redo_action.trigger()
+    roster.commands.redo_action.trigger()
     assert cell(roster, "Minifig 1", cols.HANDS) == "Long-Ranged Weapon, Shield"
     assert cell(roster, "Minifig 3", cols.HANDS) == "Long-Ranged Weapon"
 
@@ -166,9 +166,9 @@ def test_delete_key_deletes_with_undo_and_no_confirmation(demo_roster, qtbot):
     assert QApplication.activeModalWidget() is None
     # The unit after the deleted ones is now the current one.
     assert roster.current_row().name == before[3]
-    roster.undo_action.trigger()
+    roster.commands.undo_action.trigger()
     assert names(roster) == before
-    roster.redo_action.trigger()
+    roster.commands.redo_action.trigger()
     assert names(roster) == [before[0]] + before[3:]
 
 
@@ -202,7 +202,7 @@ def test_duplicate_copies_equipment_and_selects_the_copy(demo_roster):
     roster = demo_roster
     first = roster.model.row_for(0)
     roster.select_units([first.id])
-    (copy_id,) = roster.duplicate()
+    (copy_id,) = roster.edits.duplicate()
     copy = next(r for r in roster.model.all_rows() if r.id == copy_id)
     assert copy.name == f"{first.name} (copy)"
     assert copy.loadout == first.loadout
@@ -221,12 +221,12 @@ def test_edit_unit_changes_type_and_stats(demo_roster, monkeypatch):
         UnitEditor,
         UnitPatch(type_key="heavy", overrides=UnitOverrides(action_die=8, move=6)),
     )
-    assert roster.edit_unit()
+    assert roster.edits.edit_unit()
     assert cell(roster, row.name, cols.TYPE) == "Heavy"
     assert cell(roster, row.name, cols.ACTION) == "d8"
     assert cell(roster, row.name, cols.MOVE) == '6"'
     assert "Action die d8: set for this unit" in roster.card.toPlainText()
-    roster.undo_action.trigger()
+    roster.commands.undo_action.trigger()
     assert cell(roster, row.name, cols.TYPE) == "Minifig"
     assert cell(roster, row.name, cols.ACTION) == "d6"
 
@@ -289,7 +289,7 @@ def test_tab_order_and_shortcuts(demo_roster, qtbot):
     assert order[0] in (roster.header.budget, roster.header.budget.lineEdit())
     shortcuts = {
         a.objectName(): a.shortcut().toString()
-        for a in roster.findChildren(type(roster.add_action))
+        for a in roster.findChildren(type(roster.commands.add_action))
         if a.objectName()
     }
     assert shortcuts["addUnitAction"] == "Ctrl+N"
@@ -390,15 +390,15 @@ def test_reorder_units_with_undo_and_after_reopening(open_main, demo_db, qtbot):
     assert names(roster) == moved
     assert roster.table.horizontalHeader().sortIndicatorSection() == -1
     assert [r.name for r in roster.selected_rows()] == [start[2], start[3]]
-    assert roster.move_up()
+    assert roster.edits.move_up()
     assert names(roster)[:4] == [start[2], start[3], start[0], start[1]]
-    assert not roster.move_up()  # already first: nothing to do, no undo step
-    roster.undo_action.trigger()
+    assert not roster.edits.move_up()  # already first: nothing to do, no undo step
+    roster.commands.undo_action.trigger()
     assert names(roster) == moved
-    roster.move_to_bottom()
+    roster.edits.move_to_bottom()
     assert names(roster)[-2:] == [start[2], start[3]]
     # The roster window's own history; the main window's Edit menu offers none of it.
-    assert roster.undo_action.text() == "&Undo Move units to the bottom"
+    assert roster.commands.undo_action.text() == "&Undo Move units to the bottom"
     assert main.undo_action.text() == "&Undo"
     roster.close()
     main.close()
@@ -418,15 +418,15 @@ def test_several_rosters_open_at_once_one_per_army(open_main, demo_db, qtbot):
     assert main.open_roster(first) is a  # the army's own window comes to the front
     before_a, before_b = names(a), names(b)
     a.select_units([a.model.row_for(0).id])
-    assert a.duplicate()
+    assert a.edits.duplicate()
     assert len(names(a)) == len(before_a) + 1
     assert names(b) == before_b  # the other army is untouched
     # Each roster keeps the history of its own army: b offers nothing of a's.
-    assert not b.undo_action.isEnabled()
-    b.undo_action.trigger()
+    assert not b.commands.undo_action.isEnabled()
+    b.commands.undo_action.trigger()
     assert len(names(a)) == len(before_a) + 1
-    assert a.undo_action.text().startswith("&Undo ")
-    a.undo_action.trigger()
+    assert a.commands.undo_action.text().startswith("&Undo ")
+    a.commands.undo_action.trigger()
     assert names(a) == before_a and names(b) == before_b
 
 
@@ -457,15 +457,15 @@ def test_edits_after_an_undo_go_through_with_the_fresh_versions(demo_roster):
     roster = demo_roster
     index = roster.model.index(0, cols.NAME)
     assert roster.model.setData(index, "First")
-    roster.undo_action.trigger()
+    roster.commands.undo_action.trigger()
     assert roster.model.setData(roster.model.index(0, cols.NAME), "Second")
-    roster.undo_action.trigger()
-    roster.redo_action.trigger()
+    roster.commands.undo_action.trigger()
+    roster.commands.redo_action.trigger()
     assert roster.model.setData(roster.model.index(0, cols.NAME), "Third")
     assert names(roster)[0] == "Third" and not roster.banner.isVisible()
     row = roster.model.row_for(0)
-    assert roster.set_budget(77)
-    assert roster.set_budget(None)
-    roster.undo_action.trigger()
-    assert roster.set_budget(12)
+    assert roster.edits.set_budget(77)
+    assert roster.edits.set_budget(None)
+    roster.commands.undo_action.trigger()
+    assert roster.edits.set_budget(12)
     assert roster.services.roster.unit_rows([row.id])[0].version == row.version

@@ -53,7 +53,7 @@ STATUS_TEXT = {UnitStatus.ALIVE: "Survived", UnitStatus.WOUNDED: "Wounded", Unit
 
 class KillerBox(QComboBox):
     """Who killed a unit: "—" or any other mustered unit. The list of units is filled when it
-    first opens (a battle of hundreds of units keeps the dialog quick to open)."""
+    first opens (so that the dialog opens quickly on a battle of hundreds of units)."""
 
     def __init__(
         self,
@@ -296,7 +296,7 @@ class EndBattleDialog(QDialog):
 
     def refresh(self, reason: str) -> None:
         """Read the battle again (someone else changed it since the dialog opened) and say
-        why at the top once read; the winner chosen by hand and the notes are kept."""
+        why at the top once read; the winner chosen by hand and the notes stay."""
         self._read(reason)
 
     # -- the draft ------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Help > User guide: ``docs/user-guide.md`` shipped with the app, shown offline.
 
-Qt renders the Markdown itself (``QTextDocument.setMarkdown``); the pictures are found beside
+Qt renders the Markdown itself (``QTextDocument.setMarkdown``); the images are found beside
 the guide (the document's base URL is its folder) and drawn no wider than the window, so the
 whole page reads without scrolling sideways. Links to web pages open in the browser.
 """
@@ -29,11 +29,11 @@ from ui.widgets.dialogs import lay_out_reader
 
 
 class GuideBrowser(QTextBrowser):
-    """A text browser whose pictures shrink to its width (never grow past their own)."""
+    """A text browser whose images shrink to its width (never grow past their own)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._natural: dict[str, tuple[int, int]] = {}  # picture -> its own size
+        self._natural: dict[str, tuple[int, int]] = {}  # image -> its own size
 
     def show_guide(self, path: Path) -> None:
         base = QUrl.fromLocalFile(str(path.parent) + "/")
@@ -41,10 +41,10 @@ class GuideBrowser(QTextBrowser):
         self.setSearchPaths([str(path.parent)])
         self.setMarkdown(path.read_text(encoding="utf-8"))
         self._natural.clear()
-        self.fit_pictures()
+        self.fit_images()
 
-    def _images(self) -> list[tuple[int, int, QTextImageFormat]]:
-        """``(position, length, format)`` of every picture in the page, in order."""
+    def _image_fragments(self) -> list[tuple[int, int, QTextImageFormat]]:
+        """``(position, length, format)`` of every image in the page, in order."""
         out = []
         block = self.document().begin()
         while block.isValid():
@@ -58,9 +58,9 @@ class GuideBrowser(QTextBrowser):
             block = block.next()
         return out
 
-    def pictures(self) -> list[tuple[str, float]]:
-        """``(name, drawn width)`` of every picture in the page, in order."""
-        return [(image.name(), image.width()) for _pos, _n, image in self._images()]
+    def images(self) -> list[tuple[str, float]]:
+        """``(name, drawn width)`` of every image in the page, in order."""
+        return [(image.name(), image.width()) for _pos, _n, image in self._image_fragments()]
 
     def _size_of(self, name: str) -> tuple[int, int]:
         size = self._natural.get(name)
@@ -71,12 +71,12 @@ class GuideBrowser(QTextBrowser):
             self._natural[name] = size
         return size
 
-    def fit_pictures(self) -> None:
-        """Draw each picture at its own size, or the page's width when that is narrower."""
+    def fit_images(self) -> None:
+        """Draw each image at its own size, or the page's width when that is narrower."""
         margin = 2 * int(self.document().documentMargin()) + 4
         room = max(200, self.viewport().width() - margin)
         cursor = QTextCursor(self.document())
-        for pos, length, image in self._images():
+        for pos, length, image in self._image_fragments():
             width, height = self._size_of(image.name())
             if not (width and height):
                 continue
@@ -91,7 +91,7 @@ class GuideBrowser(QTextBrowser):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        self.fit_pictures()
+        self.fit_images()
 
 
 class UserGuideWindow(QDialog):

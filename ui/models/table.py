@@ -1,10 +1,10 @@
 """A table model over frozen summaries, with sorting and filtering done in Python.
 
-Rows are frozen dataclasses from the services; each has an ``id``. Views keep selections by id
+Rows are frozen dataclasses from the services; each has an ``id``. Views remember selections by id
 (``IdRole``). Sorting and filtering happen here, not in a ``QSortFilterProxyModel``: a proxy
 compares rows through ``data()`` calls, one Python call per comparison, which makes sorting an
 army of 10,000 units take several hundred milliseconds; sorting a Python list by a key function
-takes a few. The model keeps persistent indexes (selections) across sorts and filters.
+takes a few. The model updates persistent indexes (selections) across sorts and filters.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class Column:
     align_right: bool = False
     width_hint: int = 0
     #: Views size the column to its longest text, up to this many average characters
-    #: (``ui.widgets.common.fit_columns``); 0 keeps ``width_hint``.
+    #: (``ui.widgets.common.fit_columns``); 0 leaves ``width_hint``.
     fit_chars: int = 0
 
     def natural_key(self, row: Any) -> tuple[str]:

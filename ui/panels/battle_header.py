@@ -31,7 +31,7 @@ QWIDGETSIZE_MAX = (1 << 24) - 1
 
 def widest(widget: QLabel | QAbstractButton, texts: Sequence[str]) -> int:
     """The width ``widget`` asks for with the longest of ``texts`` (its padding, border and
-    style as they are now); it keeps its text."""
+    style as they are now); its text stays."""
     widget.ensurePolished()  # a new style sheet's padding and border count
     shown = widget.text()
     widths = [widget.sizeHint().width()]
@@ -43,7 +43,7 @@ def widest(widget: QLabel | QAbstractButton, texts: Sequence[str]) -> int:
 
 
 class FixedWidths(QObject):
-    """Keeps widgets whose text changes (End Turn's player, Act or Respond) as wide as their
+    """Holds widgets whose text changes (End Turn's player, Act or Respond) as wide as their
     longest text, and as high as they are: a new text then repaints the widget alone, and
     since its size cannot change, Qt does not lay out the window again for it. Sizes are
     worked out again when a widget's font or style changes, or its texts do."""
@@ -187,7 +187,7 @@ class BattleHeader(QFrame):
         head.addWidget(self.name_label, 1)
         self.edition_label = QLabel(self)
         self.edition_label.setObjectName("editionLabel")
-        # Gives way first in a narrow window (the tooltip keeps the whole text): the panel must
+        # Gives way first in a narrow window (the tooltip holds the whole text): the panel must
         # not grow wider than the turn, the table-mode switch and End Turn need.
         self.edition_label.setMinimumWidth(1)
         head.addWidget(self.edition_label)

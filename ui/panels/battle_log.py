@@ -43,7 +43,7 @@ DETAIL_LINES = 7
 class LogDetail(QPlainTextEdit):
     """The selected log line in full, to read and to select and copy, in a box of fixed
     height (it scrolls when longer), on the pane's own background. A new text lays out these
-    few lines and nothing else: the pane and the panel keep their layout."""
+    few lines and nothing else: the pane and the panel hold their layout."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

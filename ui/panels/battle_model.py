@@ -718,7 +718,7 @@ class LogModel(QAbstractListModel):
         old = self._events
         n = min(len(old), len(new))
         k = _same_start(old, new, n)
-        # From k on, events that kept their place (undone or redone) change in place: only
+        # From k on, events that stayed in their place (undone or redone) change in place: only
         # their rows repaint. The rows above j (the newest) are new: removed, then inserted.
         j = k
         while j < n and old[j].id == new[j].id:

@@ -1,7 +1,7 @@
 """Starting a battle: muster the armies' units and set the players' turn order.
 
 ``StartBattleDialog`` picks the players, their armies and which units are mustered (the
-campaign pool stays intact: the battle keeps copies), names the battle and sets the turn order.
+campaign pool stays intact: the battle holds copies), names the battle and sets the turn order.
 ``OrderDialog`` sets the turn order of a battle that was planned earlier. In both the order is
 a list to drag (or move with the buttons), or the result of a roll-off whose dice are shown:
 virtual dice, or the faces rolled at the table typed in.
@@ -111,13 +111,13 @@ class OrderEditor(QWidget):
         self._colours: dict[int, str] = {}
 
     def set_players(self, players: Sequence[PlayerChoice]) -> None:
-        """Show these players: ones already listed keep their place, new ones go last."""
+        """Show these players: ones already listed stay in their place, new ones go last."""
         current = self.order()
         if sorted(current) == sorted(p.id for p in players) and current:
-            return  # the same players: keep their order and the dice shown
-        keep = [pid for pid in current if pid in {p.id for p in players}]
+            return  # the same players: their order and the dice shown stay
+        listed = [pid for pid in current if pid in {p.id for p in players}]
         by_id = {p.id: p for p in players}
-        order = keep + [p.id for p in players if p.id not in keep]
+        order = listed + [p.id for p in players if p.id not in listed]
         self._colours = {p.id: p.colour for p in players}
         self.list.clear()
         for pid in order:

@@ -1,9 +1,9 @@
 """Rows that stay still under the pointer (issue 15).
 
 After End Turn the unit table puts the new active player on top; a row moving under the mouse
-is a row clicked by mistake. While the pointer is over the table, :class:`StillRows` keeps
+is a row clicked by mistake. While the pointer is over the table, :class:`StillRows` holds
 every row where the user saw it: when the model reorders its rows, the table's (hidden)
-vertical header moves its sections so that each row keeps its place on screen; the new order
+vertical header moves its sections so that each row stays in its place on screen; the new order
 is shown when the pointer leaves the table, or after it has rested for ``PAUSE_MS``. Clicks,
 keys and selections follow the rows as shown (the header maps what is shown to the model's
 rows), so the model itself is never held back.
@@ -24,7 +24,7 @@ PAUSE_MS = 2500
 
 
 class StillRows(QObject):
-    """Keeps the rows of ``table`` still while the pointer is over it; see the module."""
+    """Holds the rows of ``table`` still while the pointer is over it; see the module."""
 
     def __init__(self, table: QTableView, pause_ms: int = PAUSE_MS) -> None:
         super().__init__(table)
@@ -104,7 +104,7 @@ class StillRows(QObject):
         before = {k: i for i, k in enumerate(self._shown)}
         rows = range(model.rowCount())
         keys = self.model_keys()
-        # Rows seen before keep their order; a new row goes after the row above it in the
+        # Rows seen before stay in their order; a new row goes after the row above it in the
         # model's order (or first).
         place: dict[int, float] = {}
         last = -1.0

@@ -1,5 +1,5 @@
 """The battle panel's unit table: one row per unit under its player's header row, the Status
-column's chips, columns sized to what they show, and the current unit kept by id."""
+column's chips, columns sized to what they show, and the current unit remembered by id."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ from ui.panels.theme import TABLE, Theme
 
 #: Pixels around a cell's or a header's text (margins and the grid line).
 PAD = 16
-#: The Status column (it stretches) keeps at least this share of the width, and this much.
+#: The Status column (it stretches) gets at least this share of the width, and this much.
 STATUS_SHARE = 0.15
 STATUS_MIN = 100
 #: What the columns get when the window has room (as shares of the table's width).

@@ -22,32 +22,24 @@ import math
 import os
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QRectF
-from PySide6.QtGui import QColor, QPagedPaintDevice, QPageLayout, QPainter
+from PySide6.QtGui import QColor, QPagedPaintDevice, QPainter
 
-from brikdesk.domain.history import CampaignHistory
+from brikdesk.domain.history import APPROXIMATE, CampaignHistory
 from ui.printing.layout import (
     ALIGN_CENTER,
     ALIGN_RIGHT,
-    HEADER_GAP,
-    HEADER_H,
     SECTION_GAP,
     Block,
     Metrics,
     Op,
-    Paginator,
+    PageFrame,
     SheetLayout,
     section_blocks,
     table_blocks,
 )
-from ui.printing.pdf import ExportResult
-from ui.printing.report import (
-    BAND,
-    FALLBACK_COLOURS,
-    export_paged_pdf,
-    paint_pages,
-    print_paged,
-)
+from ui.printing.painter import band_ops, base_palette, paint_pages, print_paged
+from ui.printing.pdf import ExportResult, checked_paper, export_paged_pdf
+from ui.printing.report import FALLBACK_COLOURS
 
 Progress = Callable[[int, int], None]
 PLOT_H = 78.0
@@ -66,32 +58,12 @@ def army_key(army_id: int) -> str:
 
 
 def campaign_palette(history: CampaignHistory, black_and_white: bool = False) -> dict[str, QColor]:
+    """Colours by role, and one per army (``a:<army id>``); black and greys only in black
+    and white."""
+    out = base_palette(black_and_white)
     if black_and_white:
-        ink = QColor("#000000")
-        out = {
-            "ink": ink,
-            "muted": QColor("#3a3a3a"),
-            "rule": QColor("#555555"),
-            "faint": QColor("#999999"),
-            "frame": ink,
-            "box": ink,
-            "band": QColor("#ffffff"),
-            "band_ink": ink,
-            "band_muted": QColor("#3a3a3a"),
-        }
-        out.update({army_key(s.army_id): ink for s in history.series})
+        out.update({army_key(s.army_id): out["ink"] for s in history.series})
         return out
-    out = {
-        "ink": QColor("#111111"),
-        "muted": QColor("#4d4d4d"),
-        "rule": QColor("#6b6b6b"),
-        "faint": QColor("#c4c4c4"),
-        "frame": QColor("#3c3c3c"),
-        "box": QColor("#333333"),
-        "band": QColor(BAND),
-        "band_ink": QColor("#ffffff"),
-        "band_muted": QColor("#dfe6ec"),
-    }
     seen: dict[str, int] = {}
     for i, s in enumerate(history.series):
         c = QColor(s.colour)
@@ -106,54 +78,20 @@ def campaign_palette(history: CampaignHistory, black_and_white: bool = False) ->
 def header_ops(
     m: Metrics, history: CampaignHistory, page: int, pages: int, width: float, black_and_white: bool
 ) -> list[Op]:
-    pad = 0.0 if black_and_white else 8.0
-    ops = [] if black_and_white else [Op("fill", 0, 0, width, HEADER_H, colour="band")]
-    lh_title, lh = m.line("army"), m.line("head")
-    y = (HEADER_H - lh_title - lh) / 2
-    right_w = 4 + m.width(f"Page {pages} of {pages}", "head_bold")
-    left_w = width - right_w - 2 * pad - 12
-    ops.append(
-        Op(
-            "text",
-            pad,
-            y,
-            left_w,
-            lh_title,
-            m.elide(f"{history.campaign}: campaign report", "army", left_w),
-            "army",
-            colour="band_ink",
-        )
-    )
+    """The band at the top of every page (black text over a rule in black and white)."""
     n = len(history.timeline)
     players = ", ".join(s.name for s in sorted(history.standings, key=lambda s: s.player_id))
-    ops.append(
-        Op(
-            "text",
-            pad,
-            y + lh_title,
-            left_w,
-            lh,
-            m.elide(f"{n} finished battle{'s' if n != 1 else ''}   ·   {players}", "head", left_w),
-            "head",
-            colour="band_muted",
-        )
+    return band_ops(
+        m,
+        width,
+        black_and_white,
+        4 + m.width(f"Page {pages} of {pages}", "head_bold"),
+        [
+            (f"{history.campaign}: campaign report", "army", "band_ink"),
+            (f"{n} finished battle{'s' if n != 1 else ''}   ·   {players}", "head", "band_muted"),
+        ],
+        [(f"Page {page} of {pages}", "head_bold", "band_ink")],
     )
-    ops.append(
-        Op(
-            "text",
-            width - right_w - pad,
-            y + 2,
-            right_w,
-            lh,
-            f"Page {page} of {pages}",
-            "head_bold",
-            ALIGN_RIGHT,
-            colour="band_ink",
-        )
-    )
-    if black_and_white:
-        ops.append(Op("line", 0, HEADER_H - 1, width, 0, colour="ink", width=1.2))
-    return ops
 
 
 def _columns(
@@ -259,23 +197,25 @@ def _timeline_blocks(m: Metrics, h: CampaignHistory, width: float) -> list[Block
     noted = [(i, e) for i, e in enumerate(h.timeline, 1) if e.notes]
     if noted:
         out.append(
-            _paragraph(m, width, "Notes written when the battles were finished:", "sub", keep=True)
+            _paragraph(
+                m, width, "Notes written when the battles were finished:", "sub", heading=True
+            )
         )
         out += [_paragraph(m, width, f"{i}. {e.name}: {e.notes}", "td") for i, e in noted]
     if h.in_progress:
         out.append(Block("gap", [(SECTION_GAP, [])]))
-        out.append(_paragraph(m, width, "Battles in progress", "subsection", keep=True))
+        out.append(_paragraph(m, width, "Battles in progress", "subsection", heading=True))
         out += [_paragraph(m, width, b.text, "td") for b in h.in_progress]
     return out
 
 
-def _paragraph(m: Metrics, width: float, text: str, font: str, *, keep: bool = False) -> Block:
-    """A wrapped paragraph of its own (kept whole on a page; ``keep``: a heading, kept on the
-    page of what follows it)."""
+def _paragraph(m: Metrics, width: float, text: str, font: str, *, heading: bool = False) -> Block:
+    """A wrapped paragraph of its own, whole on one page; a ``heading`` goes on the page of
+    what follows it."""
     lh = m.line(font)
     lines = m.wrap(text, font, width) or ("",)
     ops = [Op("text", 0, i * lh, width, lh, line, font) for i, line in enumerate(lines)]
-    return Block("text", [(len(lines) * lh + 3, ops)], keep_with_next=keep)
+    return Block("text", [(len(lines) * lh + 3, ops)], keep_with_next=heading)
 
 
 def _marker(ops: list[Op], x: float, y: float, kind: str, colour: str) -> None:
@@ -429,13 +369,9 @@ def _leader_blocks(m: Metrics, h: CampaignHistory, width: float) -> list[Block]:
 def layout_campaign_report(
     history: CampaignHistory, device: QPagedPaintDevice, *, black_and_white: bool = False
 ) -> SheetLayout:
-    pl = device.pageLayout()
-    paint = pl.paintRect(QPageLayout.Unit.Point)
-    full = pl.fullRect(QPageLayout.Unit.Point)
-    page_rect = QRectF(0, 0, paint.width(), paint.height())
-    body = QRectF(0, HEADER_H + HEADER_GAP, paint.width(), paint.height() - HEADER_H - HEADER_GAP)
-    m = Metrics(device)
-    width = body.width()
+    frame = PageFrame.of(device)
+    m = frame.metrics
+    width = frame.body.width()
     blocks = _standings_blocks(m, history, width)
     blocks.append(Block("gap", [(SECTION_GAP, [])]))
     blocks += section_blocks(
@@ -445,9 +381,7 @@ def layout_campaign_report(
         "What each army was going into and coming out of each battle, as stored when it "
         "was finished; Start is the army before its first battle."
         + (
-            " A ringed value or count of units is approximate: rebuilt for a battle finished "
-            "before BrikDesk kept these numbers, counting a unit never mustered at today's "
-            "cost."
+            f" A ringed value or count of units is approximate: {APPROXIMATE}"
             if any(s.any_approximate for s in history.series)
             else ""
         ),
@@ -457,16 +391,7 @@ def layout_campaign_report(
     blocks += _timeline_blocks(m, history, width)
     blocks.append(Block("gap", [(SECTION_GAP, [])]))
     blocks += _leader_blocks(m, history, width)
-    pager = Paginator(body, m)
-    for i, block in enumerate(blocks):
-        pager.add(block, blocks[i + 1 : i + 4])
-    return SheetLayout(
-        page_rect=page_rect,
-        body_rect=body,
-        paper_size=(full.width(), full.height()),
-        black_and_white=black_and_white,
-        pages=pager.pages,
-    )
+    return frame.paginate(blocks, black_and_white)
 
 
 def paint_campaign_report(
@@ -532,7 +457,7 @@ def export_campaign_pdf(
     """Write the campaign report to ``path`` as a PDF (no half file on failure)."""
     return export_paged_pdf(
         path,
-        paper,
+        checked_paper(paper),
         f"{history.campaign}: campaign report",
         lambda writer: layout_campaign_report(history, writer, black_and_white=black_and_white),
         lambda painter, writer, layout, step: paint_campaign_report(

@@ -27,7 +27,7 @@ class MeasuringDevice:
     """A ``QPdfWriter`` on a memory buffer set to ``paper``: a paged device to lay out on.
 
     Nothing is painted on it; it only supplies the page layout (and the resolution, which the
-    layout does not depend on). Keep the object alive while the writer is used.
+    layout does not depend on). Hold a reference to the object while the writer is used.
     """
 
     def __init__(self, paper: str, resolution: int = 1200) -> None:

@@ -20,7 +20,7 @@ Layout choices (documented for the user in ``LAYOUT_NOTES``):
   the next page. A card taller than a whole page (a very large folded group) gets pages of its
   own and is *continued* between rows of tick grids, with "continued on the next page" at the
   bottom and "(continued)" after its title on the next page; it is never scaled down, so the
-  boxes keep their size. Only a single piece taller than a page (which needs pages of notes)
+  boxes stay full size. Only a single piece taller than a page (which needs pages of notes)
   is scaled down to fit, and says so.
 - Order: unit cards; the reference appendix on a new page; the blank cards on a new page; the
   roster warnings at the end.
@@ -292,7 +292,7 @@ class Metrics:
         return lines
 
     def wrap(self, text: str, font: str, width: float, max_lines: int = 0) -> tuple[str, ...]:
-        """Lines of ``text`` wrapped to ``width`` points; the last kept line ends in an ellipsis
+        """Lines of ``text`` wrapped to ``width`` points; the last line shown ends in an ellipsis
         when ``max_lines`` cuts it short."""
         key = (text, font, round(width, 2), max_lines)
         return self.wrap_cache.get(key, lambda: self._wrapped(text, font, width, max_lines))
@@ -939,6 +939,45 @@ class Paginator:
             first = False
 
 
+@dataclass(frozen=True)
+class PageFrame:
+    """A device's page as every printed document lays it out, in points: the printable area
+    (``page_rect``, origin at its top-left corner), the body below the header band, the whole
+    paper's size, and the device's text metrics."""
+
+    page_rect: QRectF
+    body: QRectF
+    paper_size: tuple[float, float]
+    metrics: Metrics
+
+    @classmethod
+    def of(cls, device: QPagedPaintDevice) -> PageFrame:
+        """The frame of ``device``'s current page layout."""
+        pl = device.pageLayout()
+        paint = pl.paintRect(QPageLayout.Unit.Point)
+        full = pl.fullRect(QPageLayout.Unit.Point)
+        top = HEADER_H + HEADER_GAP
+        return cls(
+            QRectF(0, 0, paint.width(), paint.height()),
+            QRectF(0, top, paint.width(), paint.height() - top),
+            (full.width(), full.height()),
+            Metrics(device),
+        )
+
+    def paginate(self, blocks: list[Block], black_and_white: bool) -> SheetLayout:
+        """Place ``blocks`` on pages in order (a heading kept with the blocks after it)."""
+        pager = Paginator(self.body, self.metrics)
+        for i, block in enumerate(blocks):
+            pager.add(block, blocks[i + 1 : i + 4])
+        return SheetLayout(
+            page_rect=self.page_rect,
+            body_rect=self.body,
+            paper_size=self.paper_size,
+            black_and_white=black_and_white,
+            pages=pager.pages,
+        )
+
+
 # ---------------------------------------------------------------------------------------------
 # Entry point
 
@@ -959,12 +998,8 @@ def layout_roster_sheet(
     opts = sheet.options
     turns = opts.turns if turns is None else turns
     bw = opts.black_and_white if black_and_white is None else black_and_white
-    pl = device.pageLayout()
-    paint = pl.paintRect(QPageLayout.Unit.Point)
-    full = pl.fullRect(QPageLayout.Unit.Point)
-    page_rect = QRectF(0, 0, paint.width(), paint.height())
-    body = QRectF(0, HEADER_H + HEADER_GAP, paint.width(), paint.height() - HEADER_H - HEADER_GAP)
-    m = Metrics(device)
+    frame = PageFrame.of(device)
+    body, m = frame.body, frame.metrics
     geo = _Geometry(sheet, body.width(), m, turns)
     colour = not bw
 
@@ -997,13 +1032,4 @@ def layout_roster_sheet(
         ]
         blocks.append(Block("warnings", slices, title="Roster warnings"))
 
-    pager = Paginator(body, m)
-    for i, block in enumerate(blocks):
-        pager.add(block, blocks[i + 1 : i + 4])
-    return SheetLayout(
-        page_rect=page_rect,
-        body_rect=body,
-        paper_size=(full.width(), full.height()),
-        black_and_white=bw,
-        pages=pager.pages,
-    )
+    return frame.paginate(blocks, bw)

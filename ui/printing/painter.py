@@ -12,7 +12,7 @@ screen's density. The painter's origin is the top-left corner of the printable a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPagedPaintDevice, QPainter, QPen
@@ -36,8 +36,13 @@ _NO_CLIP = int(Qt.TextFlag.TextDontClip)
 Progress = Callable[[int, int], None]
 
 
-def palette(header: SheetHeader, black_and_white: bool) -> dict[str, QColor]:
-    """Colours by role. Black and white: black and greys only, and no fills are drawn."""
+#: The band behind the reports' headers.
+REPORT_BAND = "#2c3e50"
+
+
+def base_palette(black_and_white: bool) -> dict[str, QColor]:
+    """The colours by role every printed document shares (a report's band; ``tint`` fills
+    alternate rows). Black and white: black and greys only, and no fills are drawn."""
     if black_and_white:
         ink = QColor("#000000")
         return {
@@ -47,11 +52,31 @@ def palette(header: SheetHeader, black_and_white: bool) -> dict[str, QColor]:
             "faint": QColor("#999999"),
             "frame": ink,
             "box": ink,
+            "band": QColor("#ffffff"),
             "band_ink": ink,
             "band_muted": QColor("#3a3a3a"),
-            "band": QColor("#ffffff"),
             "tint": QColor("#ffffff"),
         }
+    return {
+        "ink": QColor("#111111"),
+        "muted": QColor("#4d4d4d"),
+        "rule": QColor("#6b6b6b"),
+        "faint": QColor("#c4c4c4"),
+        "frame": QColor("#3c3c3c"),
+        "box": QColor("#333333"),
+        "band": QColor(REPORT_BAND),
+        "band_ink": QColor("#ffffff"),
+        "band_muted": QColor("#dfe6ec"),
+        "tint": QColor("#eef1f4"),
+    }
+
+
+def palette(header: SheetHeader, black_and_white: bool) -> dict[str, QColor]:
+    """The roster sheet's colours: the base ones, with the band in the player's colour (and
+    rows tinted with it). Black and white: as every document."""
+    out = base_palette(black_and_white)
+    if black_and_white:
+        return out
     band = QColor(header.colour or DEFAULT_BAND)
     light = (0.299 * band.red() + 0.587 * band.green() + 0.114 * band.blue()) > 150
     tint = QColor(
@@ -59,118 +84,101 @@ def palette(header: SheetHeader, black_and_white: bool) -> dict[str, QColor]:
         round(255 - (255 - band.green()) * 0.16),
         round(255 - (255 - band.blue()) * 0.16),
     )
-    return {
-        "ink": QColor("#111111"),
-        "muted": QColor("#4d4d4d"),
-        "rule": QColor("#6b6b6b"),
-        "faint": QColor("#c4c4c4"),
-        "frame": QColor("#3c3c3c"),
-        "box": QColor("#222222"),
-        "band": band,
-        "band_ink": QColor("#111111" if light else "#ffffff"),
-        "band_muted": QColor("#333333" if light else "#e8e8e8"),
-        "tint": tint,
-    }
+    out.update(
+        box=QColor("#222222"),
+        band=band,
+        band_ink=QColor("#111111" if light else "#ffffff"),
+        band_muted=QColor("#333333" if light else "#e8e8e8"),
+        tint=tint,
+    )
+    return out
+
+
+#: A line of the header band: its text, font and colour.
+BandLine = tuple[str, str, str]
+
+
+def band_room(width: float, black_and_white: bool, right_w: float, gap: float = 12.0) -> float:
+    """The width of the band's left column (see ``band_ops``)."""
+    pad = 0.0 if black_and_white else 8.0
+    return width - right_w - 2 * pad - gap
+
+
+def band_ops(
+    m: Metrics,
+    width: float,
+    black_and_white: bool,
+    right_w: float,
+    left: Sequence[BandLine],
+    right: Sequence[BandLine],
+    *,
+    gap: float = 12.0,
+) -> list[Op]:
+    """The band at the top of every page of every printed document (black text over a rule in
+    black and white): ``left`` lines under each other, the first as tall as a title and each
+    cut short to the room left of the ``right_w`` wide right column; ``right`` lines aligned
+    right (as given), the first a little lower than the title's top. ``gap``: the room between
+    the columns."""
+    pad = 0.0 if black_and_white else 8.0
+    ops = [] if black_and_white else [Op("fill", 0, 0, width, HEADER_H, colour="band")]
+    left_w = band_room(width, black_and_white, right_w, gap)
+    lh_title = m.line("army")
+    lh = m.line("head")
+    y = (HEADER_H - lh_title - (len(left) - 1) * lh) / 2
+
+    def top(i: int) -> float:
+        return y if i == 0 else y + lh_title + (i - 1) * lh
+
+    for i, (text, font, colour) in enumerate(left):
+        height = lh_title if i == 0 else lh
+        ops.append(
+            Op(
+                "text",
+                pad,
+                top(i),
+                left_w,
+                height,
+                m.elide(text, font, left_w),
+                font,
+                colour=colour,
+            )
+        )
+    rx = width - right_w - pad
+    for i, (text, font, colour) in enumerate(right):
+        at = y + 2 if i == 0 else top(i)
+        ops.append(Op("text", rx, at, right_w, lh, text, font, ALIGN_RIGHT, colour=colour))
+    if black_and_white:
+        ops.append(Op("line", 0, HEADER_H - 1, width, 0, colour="ink", width=1.2))
+    return ops
 
 
 def header_ops(
     m: Metrics, header: SheetHeader, page: int, pages: int, width: float, black_and_white: bool
 ) -> list[Op]:
-    """The header printed at the top of every page."""
-    ops: list[Op] = []
-    pad = 0.0 if black_and_white else 8.0
-    if not black_and_white:
-        ops.append(Op("fill", 0, 0, width, HEADER_H, colour="band"))
-    right_w = 150.0
-    left_w = width - right_w - 2 * pad - 8
-    lh_army = m.line("army")
-    lh = m.line("head")
-    y = (HEADER_H - lh_army - 2 * lh) / 2
-    ops.append(
-        Op(
-            "text",
-            pad,
-            y,
-            left_w,
-            lh_army,
-            m.elide(header.army, "army", left_w),
-            "army",
-            colour="band_ink",
-        )
-    )
+    """The roster sheet's header at the top of every page."""
     who = []
     if header.player:
         who.append(f"Player: {header.player}")
     if header.campaign:
         who.append(f"Campaign: {header.campaign}")
-    ops.append(
-        Op(
-            "text",
-            pad,
-            y + lh_army,
-            left_w,
-            lh,
-            m.elide("   ·   ".join(who), "head", left_w),
-            "head",
-            colour="band_ink",
-        )
-    )
-    ops.append(
-        Op(
-            "text",
-            pad,
-            y + lh_army + lh,
-            left_w,
-            lh,
-            m.elide(f"Rules: {header.edition_text}", "head", left_w),
-            "head",
-            colour="band_muted",
-        )
-    )
-    rx = width - right_w - pad
-    ops.append(
-        Op(
-            "text",
-            rx,
-            y + 2,
-            right_w,
-            lh,
-            f"Page {page} of {pages}",
-            "head_bold",
-            ALIGN_RIGHT,
-            colour="band_ink",
-        )
-    )
     cost = header.cost_text
-    ops.append(
-        Op(
-            "text",
-            rx,
-            y + lh_army,
-            right_w,
-            lh,
-            f"Cost {cost}" if cost else "",
-            "head",
-            ALIGN_RIGHT,
-            colour="band_ink",
-        )
+    return band_ops(
+        m,
+        width,
+        black_and_white,
+        150.0,
+        [
+            (header.army, "army", "band_ink"),
+            ("   ·   ".join(who), "head", "band_ink"),
+            (f"Rules: {header.edition_text}", "head", "band_muted"),
+        ],
+        [
+            (f"Page {page} of {pages}", "head_bold", "band_ink"),
+            (f"Cost {cost}" if cost else "", "head", "band_ink"),
+            (header.date_text, "head", "band_muted"),
+        ],
+        gap=8.0,
     )
-    ops.append(
-        Op(
-            "text",
-            rx,
-            y + lh_army + lh,
-            right_w,
-            lh,
-            header.date_text,
-            "head",
-            ALIGN_RIGHT,
-            colour="band_muted",
-        )
-    )
-    if black_and_white:
-        ops.append(Op("line", 0, HEADER_H - 1, width, 0, colour="ink", width=1.2))
-    return ops
 
 
 class Replayer:
@@ -228,26 +236,26 @@ class Replayer:
             p.drawRects(boxes)
 
 
-def paint_roster_sheet(
+def paint_pages(
     painter: QPainter,
     device: QPagedPaintDevice,
-    sheet: RosterSheet,
+    layout: SheetLayout,
+    colours: dict[str, QColor],
+    header: Callable[[Metrics, int, int, float], list[Op]],
     *,
-    layout: SheetLayout | None = None,
     progress: Progress | None = None,
     first_page: int = 1,
     last_page: int | None = None,
 ) -> SheetLayout:
-    """Paint ``sheet`` on ``device`` through the active ``painter``, page after page.
+    """Paint a laid-out document (a roster sheet, a report) on ``device`` through the active
+    ``painter``, page after page: ``header(metrics, page, pages, width)`` on each page, then its
+    placed blocks (a block placed smaller is scaled about its corner).
 
-    The painter must be active on ``device``; pages after the first are started with
-    ``device.newPage()``. ``progress(done, total)`` is called after each page (it may run on a
-    worker thread when the device is a QPdfWriter). Returns the layout used.
+    Pages after the first are started with ``device.newPage()``. ``progress(done, total)`` is
+    called after each page (it may run on a worker thread when the device is a QPdfWriter).
+    Returns ``layout``.
     """
-    if layout is None:
-        layout = layout_roster_sheet(sheet, device)
     m = Metrics(device)
-    colours = palette(sheet.header, layout.black_and_white)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     painter.setBrush(QBrush(Qt.BrushStyle.NoBrush))
     replay = Replayer(painter, m, colours)
@@ -258,9 +266,8 @@ def paint_roster_sheet(
     for n in range(first, last + 1):
         if n > first:
             device.newPage()
-        page = layout.pages[n - 1]
-        replay.draw(header_ops(m, sheet.header, n, total, width, layout.black_and_white), 0, 0)
-        for placed in page.placed:
+        replay.draw(header(m, n, total, width), 0, 0)
+        for placed in layout.pages[n - 1].placed:
             if placed.scale == 1.0:
                 replay.draw(placed.ops, placed.x, placed.y)
             else:
@@ -276,6 +283,60 @@ def paint_roster_sheet(
     return layout
 
 
+def print_paged(
+    printer: QPagedPaintDevice,
+    paint: Callable[[QPainter, int, int | None, SheetLayout | None, bool], SheetLayout],
+    *,
+    layout: SheetLayout | None = None,
+    black_and_white: bool = False,
+) -> SheetLayout:
+    """Start a painter on a QPrinter and ``paint(painter, first, last, layout, bw)`` the pages
+    its page range asks for; a ``layout`` that does not fit the printer's paper is dropped
+    (made again by ``paint``), and its black and white goes on."""
+    first, last = 1, None
+    from_page = getattr(printer, "fromPage", None)
+    if callable(from_page) and from_page() > 0:
+        first = from_page()
+        last = printer.toPage() or None  # type: ignore[attr-defined]
+    if layout is not None and not fits_device(layout, printer):
+        black_and_white = layout.black_and_white
+        layout = None
+    painter = QPainter()
+    if not painter.begin(printer):
+        raise RuntimeError("the printer could not be started")
+    try:
+        return paint(painter, first, last, layout, black_and_white)
+    finally:
+        painter.end()
+
+
+def paint_roster_sheet(
+    painter: QPainter,
+    device: QPagedPaintDevice,
+    sheet: RosterSheet,
+    *,
+    layout: SheetLayout | None = None,
+    progress: Progress | None = None,
+    first_page: int = 1,
+    last_page: int | None = None,
+) -> SheetLayout:
+    """Paint ``sheet`` on ``device`` through the active ``painter``, page after page (as
+    ``paint_pages``), laid out for ``device`` unless a ``layout`` is given."""
+    if layout is None:
+        layout = layout_roster_sheet(sheet, device)
+    bw = layout.black_and_white
+    return paint_pages(
+        painter,
+        device,
+        layout,
+        palette(sheet.header, bw),
+        lambda m, n, total, width: header_ops(m, sheet.header, n, total, width, bw),
+        progress=progress,
+        first_page=first_page,
+        last_page=last_page,
+    )
+
+
 def print_roster_sheet(
     printer: QPagedPaintDevice,
     sheet: RosterSheet,
@@ -288,30 +349,34 @@ def print_roster_sheet(
 
     ``layout`` (made beforehand, e.g. on a worker thread) is used when it was made for the
     printer's paper; otherwise, as when the organizer picked another paper in the dialog, the
-    sheet is laid out again for it.
+    sheet is laid out again for it (black and white as the sheet's options say).
     """
-    first, last = 1, None
-    from_page = getattr(printer, "fromPage", None)
-    if callable(from_page) and from_page() > 0:
-        first = from_page()
-        last = printer.toPage() or None  # type: ignore[attr-defined]
-    if layout is not None and not fits_device(layout, printer):
-        layout = None
-    painter = QPainter()
-    if not painter.begin(printer):
-        raise RuntimeError("the printer could not be started")
-    try:
-        return paint_roster_sheet(
+    return print_paged(
+        printer,
+        lambda painter, first, last, used, _bw: paint_roster_sheet(
             painter,
             printer,
             sheet,
             progress=progress,
             first_page=first,
             last_page=last,
-            layout=layout,
-        )
-    finally:
-        painter.end()
+            layout=used,
+        ),
+        layout=layout,
+    )
 
 
-__all__ = ["Replayer", "header_ops", "paint_roster_sheet", "palette", "print_roster_sheet"]
+__all__ = [
+    "REPORT_BAND",
+    "BandLine",
+    "Replayer",
+    "band_ops",
+    "band_room",
+    "base_palette",
+    "header_ops",
+    "paint_pages",
+    "paint_roster_sheet",
+    "palette",
+    "print_paged",
+    "print_roster_sheet",
+]

@@ -3,8 +3,8 @@
 ``export_pdf`` may run on a worker thread (painting on a QPdfWriter is allowed off the GUI
 thread); a ``QGuiApplication`` must exist for fonts, and one is created when none does (on the
 main thread: the command line). The file is written next to its destination and moved into
-place when complete, so a failed export never leaves half a PDF behind (``write_pdf``, which
-the battle report shares).
+place when complete, so a failed export never leaves half a PDF behind (``export_paged_pdf``,
+which the reports share).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def write_pdf(
     """Write a PDF to ``target`` through ``paint(writer, progress)``, which sets the page up,
     lays out, paints and returns the layout. The file is written beside the destination and
     moved into place when complete (``brikdesk.files.replacing``: a device, FIFO or folder
-    there is refused, a symlink keeps pointing where it did); any failure removes it, so no
+    there is refused, a symlink still points where it did); any failure removes it, so no
     half PDF is ever left."""
     with replacing(target, field="out") as part:
         writer = QPdfWriter(str(part))
@@ -85,7 +85,6 @@ def export_pdf(
     ``layout`` reuses a layout made for the sheet's paper (it is made again if it does not fit).
     A failure leaves no file behind.
     """
-    ensure_gui_application()
     if options is not None:
         sheet = replace(
             sheet,
@@ -97,25 +96,57 @@ def export_pdf(
             ),
         )
         layout = None
-    target = Path(path)
-
-    def paint(writer: QPdfWriter, painter_progress: Progress | None) -> SheetLayout:
-        writer.setTitle(f"{sheet.header.army}: roster sheet")
-        configure_page(writer, sheet.options.paper)
-        if painter_progress is not None:
-            painter_progress(0, 0)
-        used = (
+    return export_paged_pdf(
+        path,
+        sheet.options.paper,
+        f"{sheet.header.army}: roster sheet",
+        lambda writer: (
             layout
             if layout is not None and fits_device(layout, writer)
             else layout_roster_sheet(sheet, writer)
-        )
+        ),
+        lambda painter, writer, used, step: paint_roster_sheet(
+            painter, writer, sheet, layout=used, progress=step
+        ),
+        progress,
+    )
+
+
+def checked_paper(paper: str) -> str:
+    """``paper`` as a page layout name (``a4`` or ``letter``), or a ``UserError``."""
+    value = str(paper).strip().lower()
+    if value not in ("a4", "letter"):
+        raise UserError(f"paper must be A4 or Letter, not '{paper}'", field="paper")
+    return value
+
+
+def export_paged_pdf(
+    path: str | os.PathLike[str],
+    paper: str,
+    title: str,
+    lay_out: Callable[[QPdfWriter], SheetLayout],
+    paint: Callable[[QPainter, QPdfWriter, SheetLayout, Progress | None], SheetLayout],
+    progress: Progress | None = None,
+) -> ExportResult:
+    """Write a laid-out document (a roster sheet, a report) as a PDF on ``paper``:
+    ``lay_out(writer)`` then ``paint(painter, writer, layout, progress)``, with ``progress``
+    as for ``export_pdf``; written beside the destination and moved into place when complete."""
+    ensure_gui_application()
+    target = Path(path)
+
+    def write(writer: QPdfWriter, painter_progress: Progress | None) -> SheetLayout:
+        writer.setTitle(title)
+        configure_page(writer, paper)
+        if painter_progress is not None:
+            painter_progress(0, 0)
+        layout = lay_out(writer)
         painter = QPainter()
         if not painter.begin(writer):
             raise UserError(f"cannot write {target}", field="out")
         try:
-            paint_roster_sheet(painter, writer, sheet, layout=used, progress=painter_progress)
+            paint(painter, writer, layout, painter_progress)
         finally:
             painter.end()
-        return used
+        return layout
 
-    return write_pdf(target, paint, progress)
+    return write_pdf(target, write, progress)

@@ -29,44 +29,34 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable
-from pathlib import Path
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import (
-    QBrush,
     QColor,
     QImage,
     QPagedPaintDevice,
-    QPageLayout,
     QPainter,
-    QPdfWriter,
 )
 
 from brikdesk.domain.ids import PlayerId
 from brikdesk.domain.report import BattleReport, ReportEntry, ReportTurn
-from brikdesk.errors import UserError
 from ui.printing.image import MeasuringDevice, render_page
 from ui.printing.layout import (
     ALIGN_CENTER,
     ALIGN_RIGHT,
-    HEADER_GAP,
-    HEADER_H,
     SECTION_GAP,
     Block,
     Metrics,
     Op,
-    Paginator,
+    PageFrame,
     SheetLayout,
-    configure_page,
-    fits_device,
     section_blocks,
 )
-from ui.printing.painter import Replayer
-from ui.printing.pdf import ExportResult, ensure_gui_application, write_pdf
+from ui.printing.painter import band_ops, band_room, base_palette, paint_pages, print_paged
+from ui.printing.pdf import ExportResult, checked_paper, export_paged_pdf
 
 Progress = Callable[[int, int], None]
 
-BAND = "#2c3e50"
 #: Colours for players who have none (or an unreadable one), in turn order.
 FALLBACK_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 #: Line patterns standing for the players in black and white, in turn order.
@@ -84,34 +74,10 @@ def player_key(player_id: PlayerId | None) -> str:
 def report_palette(report: BattleReport, black_and_white: bool = False) -> dict[str, QColor]:
     """Colours by role, and one per player (``p:<player id>``); black and greys only in black
     and white."""
+    colours = base_palette(black_and_white)
     if black_and_white:
-        ink = QColor("#000000")
-        bw = {
-            "ink": ink,
-            "muted": QColor("#3a3a3a"),
-            "rule": QColor("#555555"),
-            "faint": QColor("#999999"),
-            "frame": ink,
-            "box": ink,
-            "band": QColor("#ffffff"),
-            "band_ink": ink,
-            "band_muted": QColor("#3a3a3a"),
-            "tint": QColor("#ffffff"),
-        }
-        bw.update({player_key(p.player_id): ink for p in report.players})
-        return bw
-    colours = {
-        "ink": QColor("#111111"),
-        "muted": QColor("#4d4d4d"),
-        "rule": QColor("#6b6b6b"),
-        "faint": QColor("#c4c4c4"),
-        "frame": QColor("#3c3c3c"),
-        "box": QColor("#333333"),
-        "band": QColor(BAND),
-        "band_ink": QColor("#ffffff"),
-        "band_muted": QColor("#dfe6ec"),
-        "tint": QColor("#eef1f4"),
-    }
+        colours.update({player_key(p.player_id): colours["ink"] for p in report.players})
+        return colours
     for i, p in enumerate(report.players):
         c = QColor(p.colour) if p.colour else QColor()
         if not c.isValid():
@@ -181,8 +147,6 @@ def report_header_ops(
     black_and_white: bool = False,
 ) -> list[Op]:
     """The band at the top of every page (black text over a rule in black and white)."""
-    pad = 0.0 if black_and_white else 8.0
-    ops = [] if black_and_white else [Op("fill", 0, 0, width, HEADER_H, colour="band")]
     status = report.status_text.capitalize()
     # the right column as wide as its widest line (the same on every page), at most 150 pt
     right_w = min(
@@ -194,10 +158,7 @@ def report_header_ops(
             m.width(_rounds_text(report), "head"),
         ),
     )
-    left_w = width - right_w - 2 * pad - 12
-    lh_title = m.line("army")
-    lh = m.line("head")
-    y = (HEADER_H - lh_title - 2 * lh) / 2
+    left_w = band_room(width, black_and_white, right_w)
     f = report.facts
     # a long name drops the suffix, then takes a smaller font, and only then is cut short
     title, font = f"{f.name}: battle report", "army"
@@ -205,80 +166,26 @@ def report_header_ops(
         title = f.name
     if m.width(title, font) > left_w:
         font = "card_title"
-    ops.append(
-        Op("text", pad, y, left_w, lh_title, m.elide(title, font, left_w), font, colour="band_ink")
-    )
     where = [
         f"Campaign: {f.campaign}" if f.campaign else "",
         f"BrikWars {f.edition}" if f.edition else "",
     ]
-    ops.append(
-        Op(
-            "text",
-            pad,
-            y + lh_title,
-            left_w,
-            lh,
-            m.elide("   ·   ".join(w for w in where if w), "head", left_w),
-            "head",
-            colour="band_ink",
-        )
+    return band_ops(
+        m,
+        width,
+        black_and_white,
+        right_w,
+        [
+            (title, font, "band_ink"),
+            ("   ·   ".join(w for w in where if w), "head", "band_ink"),
+            (" vs ".join(p.name for p in report.players), "head", "band_muted"),
+        ],
+        [
+            (f"Page {page} of {pages}", "head_bold", "band_ink"),
+            (m.elide(status, "head", right_w), "head", "band_ink"),
+            (_rounds_text(report), "head", "band_muted"),
+        ],
     )
-    ops.append(
-        Op(
-            "text",
-            pad,
-            y + lh_title + lh,
-            left_w,
-            lh,
-            m.elide(" vs ".join(p.name for p in report.players), "head", left_w),
-            "head",
-            colour="band_muted",
-        )
-    )
-    rx = width - right_w - pad
-    ops.append(
-        Op(
-            "text",
-            rx,
-            y + 2,
-            right_w,
-            lh,
-            f"Page {page} of {pages}",
-            "head_bold",
-            ALIGN_RIGHT,
-            colour="band_ink",
-        )
-    )
-    ops.append(
-        Op(
-            "text",
-            rx,
-            y + lh_title,
-            right_w,
-            lh,
-            m.elide(status, "head", right_w),
-            "head",
-            ALIGN_RIGHT,
-            colour="band_ink",
-        )
-    )
-    ops.append(
-        Op(
-            "text",
-            rx,
-            y + lh_title + lh,
-            right_w,
-            lh,
-            _rounds_text(report),
-            "head",
-            ALIGN_RIGHT,
-            colour="band_muted",
-        )
-    )
-    if black_and_white:
-        ops.append(Op("line", 0, HEADER_H - 1, width, 0, colour="ink", width=1.2))
-    return ops
 
 
 def _rounds_text(report: BattleReport) -> str:
@@ -704,28 +611,15 @@ def layout_battle_report(
 ) -> SheetLayout:
     """Lay ``report`` out on ``device``'s pages (its current page layout), in points; in black
     and white the players are told apart by line patterns and nothing is filled."""
-    pl = device.pageLayout()
-    paint = pl.paintRect(QPageLayout.Unit.Point)
-    full = pl.fullRect(QPageLayout.Unit.Point)
-    page_rect = QRectF(0, 0, paint.width(), paint.height())
-    body = QRectF(0, HEADER_H + HEADER_GAP, paint.width(), paint.height() - HEADER_H - HEADER_GAP)
-    m = Metrics(device)
+    frame = PageFrame.of(device)
+    m = frame.metrics
     marks = _Marks(report, black_and_white)
-    width = body.width()
+    width = frame.body.width()
     blocks = [_summary_block(m, report, width, marks)]
     blocks += _casualty_blocks(m, report, width, marks)
     blocks += _chart_block(m, report, width, marks)
     blocks += _account_blocks(m, report, width, marks)
-    pager = Paginator(body, m)
-    for i, block in enumerate(blocks):
-        pager.add(block, blocks[i + 1 : i + 4])
-    return SheetLayout(
-        page_rect=page_rect,
-        body_rect=body,
-        paper_size=(full.width(), full.height()),
-        black_and_white=black_and_white,
-        pages=pager.pages,
-    )
+    return frame.paginate(blocks, black_and_white)
 
 
 def paint_battle_report(
@@ -757,38 +651,6 @@ def paint_battle_report(
     )
 
 
-def paint_pages(
-    painter: QPainter,
-    device: QPagedPaintDevice,
-    layout: SheetLayout,
-    colours: dict[str, QColor],
-    header: Callable[[Metrics, int, int, float], list[Op]],
-    *,
-    progress: Progress | None = None,
-    first_page: int = 1,
-    last_page: int | None = None,
-) -> SheetLayout:
-    """Paint a laid-out document page after page (a report's or the campaign report's):
-    ``header(metrics, page, pages, width)`` on each page, then its placed blocks."""
-    m = Metrics(device)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-    painter.setBrush(QBrush(Qt.BrushStyle.NoBrush))
-    replay = Replayer(painter, m, colours)
-    total = layout.page_count
-    last = total if last_page is None else min(last_page, total)
-    first = max(1, first_page)
-    width = layout.page_rect.width()
-    for n in range(first, last + 1):
-        if n > first:
-            device.newPage()
-        replay.draw(header(m, n, total, width), 0, 0)
-        for placed in layout.pages[n - 1].placed:
-            replay.draw(placed.ops, placed.x, placed.y)
-        if progress is not None:
-            progress(n - first + 1, last - first + 1)
-    return layout
-
-
 def print_battle_report(
     printer: QPagedPaintDevice,
     report: BattleReport,
@@ -817,33 +679,6 @@ def print_battle_report(
     )
 
 
-def print_paged(
-    printer: QPagedPaintDevice,
-    paint: Callable[[QPainter, int, int | None, SheetLayout | None, bool], SheetLayout],
-    *,
-    layout: SheetLayout | None = None,
-    black_and_white: bool = False,
-) -> SheetLayout:
-    """Start a painter on a QPrinter and ``paint(painter, first, last, layout, bw)`` the pages
-    its page range asks for; a ``layout`` that does not fit the printer's paper is dropped
-    (made again by ``paint``), keeping its black and white."""
-    first, last = 1, None
-    from_page = getattr(printer, "fromPage", None)
-    if callable(from_page) and from_page() > 0:
-        first = from_page()
-        last = printer.toPage() or None  # type: ignore[attr-defined]
-    if layout is not None and not fits_device(layout, printer):
-        black_and_white = layout.black_and_white
-        layout = None
-    painter = QPainter()
-    if not painter.begin(printer):
-        raise RuntimeError("the printer could not be started")
-    try:
-        return paint(painter, first, last, layout, black_and_white)
-    finally:
-        painter.end()
-
-
 def export_report_pdf(
     report: BattleReport,
     path: str | os.PathLike[str],
@@ -860,7 +695,7 @@ def export_report_pdf(
     """
     return export_paged_pdf(
         path,
-        paper,
+        checked_paper(paper),
         f"{report.title}: battle report",
         lambda writer: layout_battle_report(report, writer, black_and_white=black_and_white),
         lambda painter, writer, layout, step: paint_battle_report(
@@ -868,39 +703,6 @@ def export_report_pdf(
         ),
         progress,
     )
-
-
-def export_paged_pdf(
-    path: str | os.PathLike[str],
-    paper: str,
-    title: str,
-    lay_out: Callable[[QPdfWriter], SheetLayout],
-    paint: Callable[[QPainter, QPdfWriter, SheetLayout, Progress | None], SheetLayout],
-    progress: Progress | None = None,
-) -> ExportResult:
-    """Write a laid-out document (a report's, the campaign report's) as a PDF on A4 or
-    Letter: ``lay_out(writer)`` then ``paint(painter, writer, layout, progress)``; written
-    beside the destination and moved into place when complete."""
-    ensure_gui_application()
-    paper = _paper(paper)
-    target = Path(path)
-
-    def write(writer: QPdfWriter, painter_progress: Progress | None) -> SheetLayout:
-        writer.setTitle(title)
-        configure_page(writer, paper)
-        if painter_progress is not None:
-            painter_progress(0, 0)
-        layout = lay_out(writer)
-        painter = QPainter()
-        if not painter.begin(writer):
-            raise UserError(f"cannot write {target}", field="out")
-        try:
-            paint(painter, writer, layout, painter_progress)
-        finally:
-            painter.end()
-        return layout
-
-    return write_pdf(target, write, progress)
 
 
 def render_report_page(
@@ -913,7 +715,7 @@ def render_report_page(
     black_and_white: bool = False,
 ) -> QImage:
     """Page ``page`` (1-based) of the report as an image of the whole paper at ``dpi``."""
-    device = MeasuringDevice(_paper(paper))
+    device = MeasuringDevice(checked_paper(paper))
     if layout is None:
         layout = layout_battle_report(report, device.writer, black_and_white=black_and_white)
     if not 1 <= page <= layout.page_count:
@@ -930,13 +732,6 @@ def render_report_page(
         )
 
     return render_page(device.writer.pageLayout(), dpi, paint)
-
-
-def _paper(paper: str) -> str:
-    value = str(paper).strip().lower()
-    if value not in ("a4", "letter"):
-        raise UserError(f"paper must be A4 or Letter, not '{paper}'", field="paper")
-    return value
 
 
 __all__ = [

@@ -285,7 +285,7 @@ FIT_SAMPLE_ROWS = 2000
 
 
 def fit_columns(
-    view: QTableView, available: int | None = None, *, keep: Sequence[int] = ()
+    view: QTableView, available: int | None = None, *, give_last: Sequence[int] = ()
 ) -> None:
     """Size the columns of ``view`` (over a ``SummaryTableModel``) to what they show.
 
@@ -294,7 +294,7 @@ def fit_columns(
     their ``width_hint``. When the visible columns would not fit in ``available`` pixels (default:
     the view's width), the fitted ones give up room in proportion to what they asked beyond
     their ``width_hint``, so that every column stays in sight; a text cut short ends in "…" and
-    the tooltip gives it whole. The columns in ``keep`` give up room only after the others
+    the tooltip gives it whole. The columns in ``give_last`` give up room only after the others
     have given theirs (a roster's names and what units hold). Widths follow the font. Long
     tables are sampled.
     """
@@ -338,11 +338,11 @@ def fit_columns(
     shown = [i for i in widths if not hh.isSectionHidden(i)]
     room = (view.viewport().width() if available is None else available) - 2
     # Give up room down to the width hints first, then down to the headings if need be; the
-    # columns to keep give theirs last.
-    others = [i for i in shown if i not in keep]
-    kept = [i for i in shown if i in keep]
+    # columns in ``give_last`` give theirs last.
+    others = [i for i in shown if i not in give_last]
+    final = [i for i in shown if i in give_last]
     for floors in (hint_floors, title_floors):
-        for giving in (others, kept):
+        for giving in (others, final):
             excess = sum(widths[i] for i in shown) - room
             give = {i: max(0, widths[i] - floors[i]) for i in giving}
             spare = sum(give.values())

@@ -43,7 +43,7 @@ class ValidatingLineEdit(QLineEdit):
     """A line edit checked as typed; ``error`` is the label showing why a text is refused.
 
     With ``error_label`` the message goes there (a form); without, a label is made next to the
-    edit in its parent and kept just under it (a table cell editor).
+    edit in its parent and held just under it (a table cell editor).
     """
 
     def __init__(
@@ -174,5 +174,5 @@ class ValidatingDelegate(QStyledItemDelegate):
             in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Tab, Qt.Key.Key_Backtab)
             and obj.check() is not None
         ):
-            return True  # keep the editor open on a refused value; Esc still cancels
+            return True  # the editor stays open on a refused value; Esc still cancels
         return super().eventFilter(obj, event)

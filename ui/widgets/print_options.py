@@ -36,7 +36,7 @@ from brikdesk.services.printing import READINGS as PRINT_READINGS
 from ui.settings import AppSettings
 from ui.widgets.dialogs import FormDialog, answer_of
 
-#: The keys the choices are kept under.
+#: The keys the choices are stored under.
 KEY_PAPER = "print/paper"
 KEY_BW = "print/black_and_white"
 KEY_TURNS = "print/roster/turns"

@@ -905,7 +905,7 @@ class CatalogWindow(QMainWindow):
         """Catalog > Add to army: units of the selected unit type (or ``type_key``) at the end
         of an army chosen in the Add units dialog (the one chosen last time first), as many
         as Add several added last; one undo step."""
-        from ui.windows.roster import ADD_COUNT_KEY, DEFAULT_ADD_COUNT
+        from ui.windows.roster_edits import ADD_COUNT_KEY, DEFAULT_ADD_COUNT
 
         key = type_key or (
             self.types_tab.current_key() if self.current_tab() is self.types_tab else None

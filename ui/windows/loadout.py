@@ -182,7 +182,7 @@ class LoadoutEditor(QWidget):
         self.catalog = catalog
         unit = catalog.cost_unit
         for place, combo in self.combos.items():
-            keep = combo.currentData()
+            chosen = combo.currentData()
             combo.blockSignals(True)
             combo.clear()
             items = list(catalog.items)
@@ -194,8 +194,8 @@ class LoadoutEditor(QWidget):
                 combo.setItemData(
                     combo.count() - 1, item_summary(it, it.key), Qt.ItemDataRole.ToolTipRole
                 )
-            if keep is not None and combo.findData(keep) >= 0:
-                combo.setCurrentIndex(combo.findData(keep))
+            if chosen is not None and combo.findData(chosen) >= 0:
+                combo.setCurrentIndex(combo.findData(chosen))
             combo.blockSignals(False)
         self._fill()
 

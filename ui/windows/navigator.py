@@ -1,7 +1,7 @@
 """The campaign navigator (players with their armies, and battles) and the main window's
 pages: the campaign overview and a battle's summary.
 
-The navigator keeps its current entry and what is expanded when it is refreshed. Each entry
+The navigator restores its current entry and what is expanded when it is refreshed. Each entry
 carries ``(kind, id)``: ``"player"``, ``"army"``, ``"battle"`` or ``"section"``.
 """
 
@@ -83,7 +83,7 @@ class CampaignNavigator(QTreeWidget):
         return item
 
     def show_navigator(self, nav: Navigator | None, cost_unit: str = "CP") -> None:
-        keep = self.current_key()
+        current = self.current_key()
         self.blockSignals(True)
         self.clear()
         if nav is None:
@@ -132,7 +132,7 @@ class CampaignNavigator(QTreeWidget):
             )
         self._expand(self.invisibleRootItem())
         self.blockSignals(False)
-        found = self.find_entry(*keep) if keep[0] else None
+        found = self.find_entry(*current) if current[0] else None
         if found is not None:
             self.setCurrentItem(found)
         elif self.currentItem() is None and (player_items := tree_children(players)):

@@ -230,7 +230,7 @@ def _n(n: int, what: str) -> str:
 
 
 def safe_file_name(name: str) -> str:
-    """``name`` fit for a file name (letters, digits, spaces, - and _ kept)."""
+    """``name`` fit for a file name (letters, digits, spaces, - and _ stay)."""
     safe = "".join(c if c.isalnum() or c in " -_" else "_" for c in name).strip()
     return safe or "brikdesk"
 
@@ -357,7 +357,7 @@ class _Printing(QObject):
 
         from ui.printing import configure_page
 
-        if shared:  # the Print action keeps the organizer's printer between prints
+        if shared:  # the Print action remembers the organizer's printer between prints
             if self._printer is None:
                 self._printer = QPrinter(QPrinter.PrinterMode.HighResolution)
             printer = self._printer
@@ -508,7 +508,7 @@ class _Printing(QObject):
 class _Printable:
     """A prepared sheet or report as the preview and the print dialog show it."""
 
-    result: Any  #: kept as ``last_result``
+    result: Any  #: stored as ``last_result``
     paper: str
     preview_title: str
     print_title: str

@@ -123,7 +123,7 @@ class AddUnitsDialog(FormDialog):
         """The loadouts offered for the chosen type: none, the template's (same type only),
         then each item it can take alone. The choice made stays when it is still offered."""
         type_key = self.type.currentData()
-        keep = self.value().loadout if self._loadouts else None
+        chosen = self.value().loadout if self._loadouts else None
         offered: list[tuple[str, Loadout | None]] = [("None (add it in the loadout editor)", None)]
         t = self._template
         if t is not None and t.type_key == type_key:
@@ -137,8 +137,8 @@ class AddUnitsDialog(FormDialog):
         self._loadouts = [lo for _text, lo in offered]
         self.equipment.clear()
         self.equipment.addItems([text for text, _lo in offered])
-        if keep is not None and keep in self._loadouts:
-            self.equipment.setCurrentIndex(self._loadouts.index(keep))
+        if chosen is not None and chosen in self._loadouts:
+            self.equipment.setCurrentIndex(self._loadouts.index(chosen))
         else:
             self.equipment.setCurrentIndex(1 if t is not None and t.type_key == type_key else 0)
 

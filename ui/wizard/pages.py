@@ -1035,7 +1035,7 @@ class ActionPage(DicePage):
         self.policy.setVisible(not short)
         self.body.addWidget(self.policy)
 
-        # judgement widgets, kept across refreshes
+        # judgement widgets, made once and reused across refreshes
         self.judge_size = ChoiceCombo(self)
         self.judge_size.setObjectName("judgeSize")
         self.judge_size.setMinimumContentsLength(13)
@@ -1112,7 +1112,7 @@ class ActionPage(DicePage):
 
     def initializePage(self) -> None:
         # A new attack: its modifiers in the domain's order, each row the height of its text;
-        # then the rows keep their places and heights, so that a judgement moves nothing.
+        # then the rows stay in their places at their heights, so that a judgement moves nothing.
         self._order.clear()
         super().initializePage()
         for _value, what in self.row_widgets:
@@ -1212,7 +1212,7 @@ class ActionPage(DicePage):
         lay_out_now()  # one paint of the final geometry
 
     def _show_need_text(self, text: str) -> None:
-        """The sentence under the number needed. Its box keeps its height (a new sentence
+        """The sentence under the number needed. Its box holds its height (a new sentence
         repaints it alone) and grows when a sentence needs more lines (an Automatic Hit
         explains itself at length): no sentence is cut."""
         lab = self.need_text
@@ -1925,6 +1925,6 @@ class ResultPage(_Page):
 
 
 def _html(text: str) -> str:
-    """A detail line as rich text: escaped, its leading spaces kept as an indent."""
+    """A detail line as rich text: escaped, its leading spaces shown as an indent."""
     body = text.lstrip(" ")
     return "&nbsp;" * (2 * (len(text) - len(body))) + html.escape(body, quote=False)

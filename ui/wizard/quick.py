@@ -81,8 +81,8 @@ def matches(text: str, names: list[tuple[BattleUnitId, str]]) -> list[BattleUnit
 
 
 class StepEdit(QLineEdit):
-    """A line that hands the focus on with Enter or Tab (``done``), and keeps Enter from the
-    dialog's default button while it does."""
+    """A line that hands the focus on with Enter or Tab (``done``), and holds Enter back from
+    the dialog's default button while it does."""
 
     done = Signal()
 
@@ -122,7 +122,7 @@ class QuickAttack(QDialog):
         self.undo_stack = undo_stack
         self.battle_id = battle_id
         self.dice: DiceSource = dice if dice is not None else RandomDice()
-        # The battle panel hands over the context it keeps for its own checks (500 units: the
+        # The battle panel hands over the context it holds for its own checks (500 units: the
         # fighters are not made again); else the battle as the tracker has it now.
         self.ctx: CombatContext = (
             ctx if ctx is not None else context_from_view(services.tracker.view(battle_id))

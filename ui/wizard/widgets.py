@@ -107,7 +107,7 @@ def label(
     selectable: bool = True,
 ) -> QLabel:
     """A label of the wizard; its text can be selected with the mouse, but for a figure that
-    changes with every judgement (``selectable=False``): a selectable label keeps a rich-text
+    changes with every judgement (``selectable=False``): a selectable label holds a rich-text
     document, rebuilt at each new text and slower to paint."""
     lab = QLabel(text, parent)
     if role:
@@ -202,7 +202,7 @@ class ModifierText(QWidget):
     """A modifier's explanation: its reason, and under it, smaller and grey, its rule section
     (and whether BrikDesk had to read the rule), both word-wrapped to the column's width.
 
-    Plain text painted directly: measuring it is cheap (no rich-text document). The row keeps
+    Plain text painted directly: measuring it is cheap (no rich-text document). The row holds
     the height of the tallest text it has shown since :meth:`forget`: a judgement that
     shortens a text, or moves a modifier to another row, moves nothing below (nor the check
     box under the mouse) and only repaints the row; the page is laid out again only when a
@@ -220,9 +220,9 @@ class ModifierText(QWidget):
         self._seen: set[tuple[str, str]] = set()
         self._tallest: dict[int, int] = {}
         self._font_pair: tuple[QFont, QFont] | None = None
-        #: The reasons and notes laid out lately, at their width: painting them again (a
-        #: scroll, an expose, a judgement changed back) lays out only what is new.
-        self._statics = (StaticTexts(), StaticTexts())  # the reasons', the notes'
+        #: Caches of the reasons and notes laid out lately, at their width: painting them again
+        #: (a scroll, an expose, a judgement changed back) lays out only what is new.
+        self._text_caches = (StaticTexts(), StaticTexts())  # the reasons', the notes'
         self._colours: tuple[QColor, QColor] | None = None  # the reason's, the note's
 
     def set_texts(self, reason: str, note: str = "") -> None:
@@ -284,8 +284,8 @@ class ModifierText(QWidget):
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._tallest.clear()
             self._font_pair = None
-            for kept in self._statics:
-                kept.clear()
+            for cache in self._text_caches:
+                cache.clear()
         if event.type() in (
             QEvent.Type.FontChange,
             QEvent.Type.StyleChange,
@@ -314,7 +314,7 @@ class ModifierText(QWidget):
         ):
             if not text:
                 continue
-            static = self._statics[part].get(text, font, width)
+            static = self._text_caches[part].get(text, font, width)
             laid.append((part, font, top, static))
             top += static.size().height()  # as measure(): the wrapped text's height
         return laid
@@ -524,7 +524,7 @@ class DiceEntry(QWidget):
     A digit no longer face can start with (any face of a d4, d6 or d8; 0 and 2 to 9 on a d10,
     0 meaning 10) is taken as soon as it is typed and the box at once asks for the next die;
     ``1`` on a d10 waits for a second digit, or Enter, Tab or Space. While dice are being typed
-    the box keeps the focus: a bonus die the roll asks for, or the die after a Benny choice,
+    the focus stays in the box: a bonus die the roll asks for, or the die after a Benny choice,
     is asked with the focus already in the box. ``face(n)`` is emitted with each face;
     ``undo()`` for Backspace on an empty box (back one die); ``roll()`` for the virtual dice
     button.
@@ -572,7 +572,7 @@ class DiceEntry(QWidget):
         lay.addWidget(self.chips)
         self.need: NeedDie | None = None
         self._shown: tuple[DieRoll, ...] = ()
-        #: Dice are being typed here: the next die asked keeps the focus in the box.
+        #: Dice are being typed here: the focus stays in the box for the next die.
         self.typing = False
         self.edit.textEdited.connect(self._edited)
         self.edit.submitted.connect(self._submit)
@@ -599,10 +599,10 @@ class DiceEntry(QWidget):
         self.roll_button.setVisible(need is not None)
         self.clear_button.setVisible(bool(dice))
         self._show_dice(dice)
-        if need is not None and self._keeps_focus():
+        if need is not None and self._focus_stays():
             self.edit.setFocus()
 
-    def _keeps_focus(self) -> bool:
+    def _focus_stays(self) -> bool:
         """Whether the next die asked takes the focus: dice are being typed here, or the
         focus is on this entry or on a Benny choice (a bonus die after the choice)."""
         if not self.isVisible():
@@ -664,7 +664,7 @@ class DiceEntry(QWidget):
         self._emit_typing(self.undo)
 
     def _emit_typing(self, signal: Any, *args: object) -> None:
-        """Emit ``signal``: whatever the receiver asks next, the box keeps the focus."""
+        """Emit ``signal``: whatever the receiver asks next, the focus stays in the box."""
         self.typing = True
         try:
             signal.emit(*args)

@@ -230,7 +230,7 @@ class CombatWizard(QWizard):
         self.replace_draft(d)
 
     def roll_virtual(self, step: DiceStep) -> None:
-        """Roll every die the step needs now with virtual dice (kept as faces), up to the end
+        """Roll every die the step needs now with virtual dice (stored as faces), up to the end
         of the step or the next Benny decision."""
         d = self.draft
         for _ in range(MAX_VIRTUAL_DICE):

@@ -243,7 +243,9 @@ def show_then_use(self):
             self.open_battle(battle.id)
         self.open_catalog()
         self.show_rules_reference()
+        rosters = [self.open_roster(army.id) for army in self.nav.armies]
         print("windows open:", len(self.histories), len(self.nav.battles), flush=True)
+        print("rosters open:", sum(r is not None for r in rosters), flush=True)
         QTimer.singleShot(300, self.quit_action.trigger)
 
     QTimer.singleShot(0, use)
@@ -273,13 +275,13 @@ def test_check_start_ends_through_pythons_own_shutdown_every_time(tmp_path: Path
         assert done.stdout.splitlines()[-1] == "interpreter shut down"
 
 
-def test_quitting_with_charts_battles_and_the_catalog_open_exits_cleanly(
+def test_quitting_with_charts_battles_rosters_and_the_catalog_open_exits_cleanly(
     tmp_path: Path,
 ) -> None:
     done = run_probe(QUIT_WITH_WINDOWS_OPEN + EXIT_PROBE, [], tmp_path)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[-2:] == ["windows open: 1 2", "interpreter shut down"]
+    assert lines[-3:] == ["windows open: 1 2", "rosters open: 3", "interpreter shut down"]
     # The offscreen platform's notes about window hints are all it may say on stderr.
     assert [line for line in done.stderr.splitlines() if "This plugin does not" not in line] == []
 

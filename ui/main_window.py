@@ -89,6 +89,7 @@ if TYPE_CHECKING:  # the windows load when first opened
     from ui.dialogs.end_battle import EndBattleDialog
     from ui.dialogs.rules_reference import RulesReferenceDialog
     from ui.live import LiveRefresh
+    from ui.panels.forms import CombatForms
     from ui.windows.catalog import CatalogWindow
     from ui.windows.history import HistoryWindow
     from ui.windows.roster import RosterWindow
@@ -104,6 +105,16 @@ NAVIGATOR_CHANGES = (
     | Changes.BATTLES
     | Changes.EVENTS
 )
+
+
+def combat_forms() -> CombatForms:
+    """The combat forms the battle panel opens: the combat wizard, the quick attack form and
+    the Sprint dialog (imported when a battle is first shown: the wizard brings its charts)."""
+    from ui.dialogs.sprint import open_sprint
+    from ui.panels.forms import CombatForms
+    from ui.wizard import open_combat_wizard, open_quick_attack
+
+    return CombatForms(wizard=open_combat_wizard, quick=open_quick_attack, sprint=open_sprint)
 
 
 class MainWindow(QMainWindow):
@@ -1295,6 +1306,7 @@ class MainWindow(QMainWindow):
                 self.undo_scopes.battle(battle_id),
                 battle_id,
                 settings=self.settings.qsettings,
+                forms=combat_forms(),
                 parent=self.battle_page,
             )
             page_layout = self.battle_page.layout()

@@ -49,7 +49,7 @@ def test_log_undo_after_a_later_action_keeps_every_event(
     stack = QUndoStack()
     panel = make_panel(qtbot, sv, table.battle_id, qsettings, stack=stack)
     ids = table.ids
-    assert panel.spend(ids["Red Rifle"], ActionUse.ATTACK)  # the attack
+    assert panel.commands.spend(ids["Red Rifle"], ActionUse.ATTACK)  # the attack
     # Another command of this battle lands on top (the combat wizard's).
     state = panel.view.state
     perform(
@@ -62,7 +62,7 @@ def test_log_undo_after_a_later_action_keeps_every_event(
     )
     assert panel.undo()  # the log's Undo takes back the wizard's attack
     assert cell(panel, "Red Pike", ACTION) == "Ready"
-    assert panel.spend(ids["Red Pike"], ActionUse.SPRINT)  # drops the undone row
+    assert panel.commands.spend(ids["Red Pike"], ActionUse.SPRINT)  # drops the undone row
     assert stack.count() == 2 and stack.index() == 2
     stack.undo()
     stack.undo()
@@ -88,7 +88,7 @@ def test_an_undo_another_app_made_impossible_is_refused_and_dropped(
     database keeps the other's event and the panel shows it."""
     stack = QUndoStack()
     panel = make_panel(qtbot, sv, table.battle_id, qsettings, stack=stack)
-    assert panel.spend(table.ids["Red Rifle"], ActionUse.ATTACK)
+    assert panel.commands.spend(table.ids["Red Rifle"], ActionUse.ATTACK)
     other.tracker.end_turn(table.battle_id)  # the other table ends Red's turn
     stack.undo()
     assert stack.count() == 0 and stack.index() == 0  # dropped, not half-undone

@@ -90,25 +90,20 @@ from brikdesk.domain.rolling import BennyUse
 from brikdesk.errors import UserError
 from ui.screen import usable_size
 from ui.settings import DiceMode
+from ui.widgets.combat_style import BASE_PT, label, percent, set_problem, show_readings
+from ui.widgets.dice import BennyChooser, DiceEntry
 from ui.wizard.blast import BlastSections
 from ui.wizard.first import FirstToActBox
 from ui.wizard.widgets import (
-    BASE_PT,
-    BennyChooser,
     ChartSlot,
     ChoiceCombo,
-    DiceEntry,
     ModifierText,
     ModifierValue,
     OddsPanel,
     card,
     fix_size,
-    label,
     lay_out_now,
     on_card,
-    percent,
-    set_problem,
-    show_readings,
 )
 
 if TYPE_CHECKING:

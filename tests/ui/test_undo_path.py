@@ -164,11 +164,11 @@ def test_main_window_undo_follows_the_page(open_main, demo_db) -> None:
     main.open_battle(battle_id)
     panel = main.battle_panel
     panel.end_turn_action.trigger()
-    assert main.undo_action.text().startswith("&Undo End ")  # the battle's history
+    assert main.main_actions.undo_action.text().startswith("&Undo End ")  # the battle's history
     main.show_overview()
-    assert main.undo_action.text() == "&Undo"  # the main window's own: nothing yet
+    assert main.main_actions.undo_action.text() == "&Undo"  # the main window's own: nothing yet
     main.open_battle(battle_id)
-    main.undo_action.trigger()
+    main.main_actions.undo_action.trigger()
     assert not panel.undo_stack.canUndo()
 
 
@@ -300,10 +300,10 @@ def test_toolbar_keeps_its_geometry_after_a_long_undo_text(open_main, demo_db) -
     main.runner.perform(
         lambda: main.services.campaigns.update_army(army.id, ArmyPatch(budget=99)), text
     )
-    assert main.undo_action.text() == f"&Undo {text}"  # the Edit menu says it all
-    button = toolbar.widgetForAction(main.undo_action)
+    assert main.main_actions.undo_action.text() == f"&Undo {text}"  # the Edit menu says it all
+    button = toolbar.widgetForAction(main.main_actions.undo_action)
     assert button.text() == "Undo"
-    assert main.undo_action.toolTip().startswith("Undo ")
+    assert main.main_actions.undo_action.toolTip().startswith("Undo ")
     assert [w.geometry() for w in widgets if w is not None] == before
 
 

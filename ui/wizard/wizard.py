@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import Literal, Protocol
+from typing import Protocol
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent, QUndoStack
@@ -49,20 +49,16 @@ from ui.wizard.pages import (
     AttackPage,
     DamagePage,
     DicePage,
+    DiceStep,
     RangePage,
     ResultPage,
+    Step,
     aimed_at,
     of_kind,
 )
 from ui.wizard.widgets import ChartSlot
 
 log = logging.getLogger(__name__)
-
-#: The wizard's steps whose changes drop the dice typed for later steps (see ``change``).
-Step = Literal["attack", "range", "action", "reaction", "damage", "note"]
-#: The steps that roll dice.
-DiceStep = Literal["action", "damage"]
-
 
 #: At most this many virtual dice for one press of Roll (bonus chains are long but finite).
 MAX_VIRTUAL_DICE = 200

@@ -96,7 +96,7 @@ class MainActions:
         self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
 
         # Edit > Undo follows the page shown: a battle's history on its page, else this
-        # window's own (``_follow_page``).
+        # window's own (``MainWindow.follow_page``).
         window.undo_scopes.setActiveStack(window.undo_stack)
         self.undo_action, self.redo_action = undo_redo_actions(window, window.undo_scopes)
         self.edit_selected_action = act(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QStyle
 
@@ -16,11 +17,12 @@ if TYPE_CHECKING:
     from ui.main_window.window import MainWindow
 
 
-class MainActions:
+class MainActions(QObject):
     """The actions of the main window's menus and toolbar (parented to the window, so their
     shortcuts work wherever the focus is in it)."""
 
     def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
         campaigns, shown, files = window.campaigns, window.shown, window.files
         battles, windows = window.battles, window.windows
         icon = window.style().standardIcon

@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog, QVBoxLayout
 
 from brikdesk.domain.ids import BattleId
@@ -35,10 +36,11 @@ def combat_forms() -> CombatForms:
     return CombatForms(wizard=open_combat_wizard, quick=open_quick_attack, sprint=open_sprint)
 
 
-class Battles:
+class Battles(QObject):
     """The battle page, the Battle menu's entries and table mode."""
 
     def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
         self.window = window
         self.services = window.services
         self.runner = window.runner

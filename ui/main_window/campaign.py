@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QObject
+
 from brikdesk.domain.catalog import DEFAULT_EDITION
 from brikdesk.domain.ids import CampaignId
 from brikdesk.domain.statuses import BattleStatus
@@ -31,10 +33,11 @@ NAVIGATOR_CHANGES = (
 )
 
 
-class CampaignShown:
+class CampaignShown(QObject):
     """The campaign shown (``campaign_id``, ``nav``) and the overview page of it."""
 
     def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
         self.window = window
         self.services = window.services
         self.runner = window.runner

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 
 from brikdesk.domain.ids import ArmyId, BattleId, CampaignId, PlayerId
@@ -34,10 +35,11 @@ if TYPE_CHECKING:
     from ui.main_window.window import MainWindow
 
 
-class CampaignCommands:
+class CampaignCommands(QObject):
     """Campaign, player and army commands over the campaign shown (``window.shown``)."""
 
     def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
         self.window = window
         self.services = window.services
         self.runner = window.runner

@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QObject
+
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services.changes import Done
 from ui.dialogs.progress import ProgressJob
@@ -19,10 +21,11 @@ if TYPE_CHECKING:
     from ui.main_window.window import MainWindow
 
 
-class FileCommands:
+class FileCommands(QObject):
     """File > Import, Export, Print preview, Print and Export as PDF."""
 
     def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
         self.window = window
         self.services = window.services
         self.runner = window.runner

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QToolBar
 
@@ -17,10 +17,11 @@ if TYPE_CHECKING:
     from ui.main_window.window import MainWindow
 
 
-class MainMenus:
+class MainMenus(QObject):
     """The menu bar's menus, the recent campaigns' submenu and the main toolbar."""
 
     def __init__(self, window: MainWindow, actions: MainActions) -> None:
+        super().__init__(window)
         self.actions = actions
         #: Battle > Share with players (``ui.dialogs.share``).
         self.share_battle_action = window.sharing.battle_action

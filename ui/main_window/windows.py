@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QObject, QPoint, Qt
 from PySide6.QtWidgets import QWidget
 from shiboken6 import isValid
 
@@ -31,10 +31,11 @@ def _raise(window: QWidget) -> None:
     window.activateWindow()
 
 
-class Windows:
+class Windows(QObject):
     """The roster, catalog and history windows open, and the Help and Settings dialogs."""
 
     def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
         self.window = window
         self.rosters: dict[ArmyId, RosterWindow] = {}
         self.catalogs: dict[CampaignId, CatalogWindow] = {}

@@ -19,6 +19,8 @@ unit now. While the pointer is over the table its rows stay still (``still_rows`
 The panel composes widgets with one job each: ``battle_header`` (round, turn, End Turn),
 ``filter_bar``, ``message_strip``, ``unit_table`` (over ``battle_model``), ``unit_buttons`` and
 ``unit_menus``, ``battle_log`` (the log with Undo and Redo), ``theme`` (colours and fonts).
+The combat wizard, the quick attack form and the Sprint dialog are opened through the
+``forms`` the app shell gives the panel (``ui.panels.forms``): panels do not import them.
 Every action is recorded by ``battle_commands`` through the battle tracker
 (``services.tracker``, the only writer of a battle's log) as one step of this battle's undo
 history (``ui.undo.perform``; the combat wizard adds to the same history); the rules refuse
@@ -104,8 +106,8 @@ class BattlePanel(QWidget):
         undo_stack: QUndoStack,
         battle_id: BattleId,
         *,
+        forms: CombatForms,
         settings: QSettings | None = None,
-        forms: CombatForms | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -127,7 +129,7 @@ class BattlePanel(QWidget):
         self._hidden = False
         self._shown_once = False
         #: The combat wizard, the quick attack form and the Sprint dialog (the app shell's).
-        self.forms = forms if forms is not None else CombatForms()
+        self.forms = forms
 
         self.model = BattleUnitModel(self)
         self.commands = BattleCommands(self, self)
@@ -242,6 +244,9 @@ class BattlePanel(QWidget):
         self.wizard_action = make_action(
             self.table, "Combat &wizard…", "wizardAction", self.moves.attack_current, ("W",)
         )
+        tip = "Open the combat wizard for this unit (W)"
+        set_tooltip(self.wizard_button, tip)
+        self.wizard_action.setToolTip(tip)
         self.filter_actions = self.filter_bar.filter_actions
         for a in self.filter_actions:
             self.addAction(a)
@@ -321,16 +326,8 @@ class BattlePanel(QWidget):
         on_unit = live and unit is not None
         for a in self.unit_actions:
             a.setEnabled(on_unit)
-        opener_ok = self.forms.wizard is not None
-        self.wizard_action.setEnabled(on_unit and opener_ok)
-        self.wizard_button.setEnabled(on_unit and opener_ok)
-        tip = (
-            "Open the combat wizard for this unit (W)"
-            if opener_ok
-            else "The combat wizard is not available in this version of BrikDesk"
-        )
-        set_tooltip(self.wizard_button, tip)
-        self.wizard_action.setToolTip(tip)
+        self.wizard_action.setEnabled(on_unit)
+        self.wizard_button.setEnabled(on_unit)
         # The buttons and the keys legend ask the rules: once per battle state and unit.
         asked = (view if live else None, unit, on_unit)
         if asked[0] is not self._asked[0] or asked[1:] != self._asked[1:]:
@@ -407,7 +404,7 @@ class BattlePanel(QWidget):
 
     def _double_clicked(self, index: QModelIndex) -> None:
         unit = self.table.unit_at(index)
-        if unit is not None and self.forms.wizard is not None:
+        if unit is not None:
             self.moves.attack(unit)
 
     def _filters_changed(self, filters: Filters) -> None:
@@ -501,11 +498,10 @@ class BattlePanel(QWidget):
 
     def open_quick(self, unit_id: BattleUnitId) -> bool:
         """The quick attack form (one page) with ``unit_id`` as attacker."""
-        opener = self.forms.quick
-        if self.view is None or opener is None:
+        if self.view is None:
             return False
         try:
-            opener(
+            self.forms.quick(
                 self,
                 self.services,
                 self.bus,
@@ -529,11 +525,12 @@ class BattlePanel(QWidget):
         response off its owner's turn (the wizard pays with the held Action); on ``target``
         with a Close Combat ``maneuver`` when the Act menu named them."""
         unit = self.current_unit() if unit_id is None else unit_id
-        opener = self.forms.wizard
-        if unit is None or opener is None or self.view is None:
+        if unit is None or self.view is None:
             return False
         try:
-            wizard = opener(self, self.services, self.bus, self.undo_stack, self.battle_id, unit)
+            wizard = self.forms.wizard(
+                self, self.services, self.bus, self.undo_stack, self.battle_id, unit
+            )
         except UserError as exc:
             self.show_error(exc)
             return False

@@ -19,8 +19,8 @@ SprintOpener = Callable[..., object]
 
 @dataclass(frozen=True, slots=True)
 class CombatForms:
-    """What opens each form (``None``: the panel offers no such form)."""
+    """What opens each form."""
 
-    wizard: WizardOpener | None = None
-    quick: QuickOpener | None = None
-    sprint: SprintOpener | None = None
+    wizard: WizardOpener
+    quick: QuickOpener
+    sprint: SprintOpener

@@ -60,10 +60,7 @@ def sprint(commands: BattleCommands, unit_id: BattleUnitId) -> bool:
     if why is not None:  # refused here, before any dice are rolled
         host.show_error(why)
         return False
-    open_sprint = host.forms.sprint  # the app shell's (``ui.panels.forms``)
-    if open_sprint is None:
-        return False
-    open_sprint(
+    host.forms.sprint(
         commands.widget,
         host.services,
         host.battle_id,

@@ -40,6 +40,7 @@ from brikdesk.services import Services
 from brikdesk.services.summaries import Muster
 from ui.app import create_application, resume_garbage_collection
 from ui.bus import Bus
+from ui.main_window import combat_forms
 from ui.panels import BattlePanel
 
 UNITS = 500
@@ -189,7 +190,7 @@ def one_more_attack(sv: Services, battle_id: int, panel: BattlePanel, app: QAppl
     ready = next(
         u.unit_id for u in state.units if u.player_id == state.active and u.action_available
     )
-    panel.spend(ready, ActionUse.ATTACK)
+    panel.commands.spend(ready, ActionUse.ATTACK)
     settle(app)
 
 
@@ -231,7 +232,9 @@ def main() -> None:
         sv, battle_id = build(Path(tmp))
         resume_garbage_collection()  # what start-up made is frozen, as in the app
         settings = QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat)
-        panel = BattlePanel(sv, Bus(), QUndoStack(), battle_id, settings=settings)
+        panel = BattlePanel(
+            sv, Bus(), QUndoStack(), battle_id, settings=settings, forms=combat_forms()
+        )
         panel.resize(1400, 900)
         panel.show()
         settle(app)

@@ -47,6 +47,7 @@ from brikdesk.persistence.db import open_database
 from brikdesk.services import Services
 from brikdesk.services.summaries import Muster
 from ui.bus import Bus
+from ui.main_window import combat_forms
 from ui.panels import BattlePanel
 from ui.settings import KEY_DICE_MODE
 
@@ -131,7 +132,7 @@ def open_panel(app: QApplication, path: Path, battle_id: int, folder: Path) -> B
     sv = Services.open(open_database(f"sqlite:///{path}"))
     settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
     settings.setValue(KEY_DICE_MODE, "typed")  # the organizer types the dice rolled
-    panel = BattlePanel(sv, Bus(), QUndoStack(), battle_id, settings=settings)
+    panel = BattlePanel(sv, Bus(), QUndoStack(), battle_id, settings=settings, forms=combat_forms())
     panel.resize(1300, 740)
     panel.show()
     panel.activateWindow()

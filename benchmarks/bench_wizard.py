@@ -159,6 +159,8 @@ def settle(app: object) -> None:
 def bench_page(runs: int, size: tuple[int, int], units: int) -> list[tuple[str, float, float]]:
     from PySide6.QtGui import QUndoStack
 
+    import ui.widgets.combat_style
+    import ui.widgets.dice
     import ui.wizard.pages
     import ui.wizard.widgets
     import ui.wizard.wizard
@@ -191,7 +193,13 @@ def bench_page(runs: int, size: tuple[int, int], units: int) -> list[tuple[str, 
             until = time.perf_counter() + 0.6
             while time.perf_counter() < until:
                 app.processEvents()
-            clock = DomainClock(ui.wizard.pages, ui.wizard.widgets, ui.wizard.wizard)
+            clock = DomainClock(
+                ui.widgets.combat_style,
+                ui.widgets.dice,
+                ui.wizard.pages,
+                ui.wizard.widgets,
+                ui.wizard.wizard,
+            )
             sizes = [
                 (SizeClass.MINIFIG, 3),
                 (SizeClass.MINIFIG, 2),

@@ -13,6 +13,7 @@ from brikdesk.domain.roster import Loadout
 from brikdesk.services import Services
 from brikdesk.services.summaries import Muster
 from ui.bus import Bus
+from ui.main_window import combat_forms
 from ui.panels import BattlePanel
 
 
@@ -53,7 +54,9 @@ def make_panel(
     stack: QUndoStack | None = None,
     bus: Bus | None = None,
 ) -> BattlePanel:
-    panel = BattlePanel(sv, bus or Bus(), stack or QUndoStack(), battle_id, settings=settings)
+    panel = BattlePanel(
+        sv, bus or Bus(), stack or QUndoStack(), battle_id, settings=settings, forms=combat_forms()
+    )
     qtbot.addWidget(panel)
     panel.resize(1300, 800)
     panel.show()

@@ -84,9 +84,9 @@ def test_menus(window: MainWindow) -> None:
     assert menus["&Edit"][0].startswith("&Undo") and menus["&Edit"][1].startswith("&Redo")
     assert menus["&Help"] == ["&User guide", "&Rules reference", "&About BrikDesk"]
     assert "&Open battle" in menus["&Battle"]
-    assert window.quit_action.shortcut() == QKeySequence(QKeySequence.StandardKey.Quit)
-    assert window.undo_action.shortcut().toString() == "Ctrl+Z"
-    assert window.redo_action.shortcuts()[0].toString() == "Ctrl+Shift+Z"
+    assert window.main_actions.quit_action.shortcut() == QKeySequence(QKeySequence.StandardKey.Quit)
+    assert window.main_actions.undo_action.shortcut().toString() == "Ctrl+Z"
+    assert window.main_actions.redo_action.shortcuts()[0].toString() == "Ctrl+Shift+Z"
 
 
 def test_status_bar_shows_the_database_and_the_rules_edition(
@@ -100,7 +100,7 @@ def test_status_bar_shows_the_database_and_the_rules_edition(
 def test_about_shows_the_version_database_edition_and_libraries(window: MainWindow, qtbot) -> None:
     from ui.dialogs.about import AboutDialog
 
-    window.about_action.trigger()
+    window.main_actions.about_action.trigger()
     box = window.findChild(AboutDialog, "aboutDialog")
     assert box is not None
     qtbot.waitExposed(box)
@@ -117,7 +117,7 @@ def test_about_shows_the_version_database_edition_and_libraries(window: MainWind
 
 
 def test_quit_closes_the_window(window: MainWindow, qtbot) -> None:
-    window.quit_action.trigger()
+    window.main_actions.quit_action.trigger()
     qtbot.waitUntil(lambda: not window.isVisible())
 
 
@@ -246,7 +246,7 @@ def show_then_use(self):
         rosters = [self.open_roster(army.id) for army in self.nav.armies]
         print("windows open:", len(self.histories), len(self.nav.battles), flush=True)
         print("rosters open:", sum(r is not None for r in rosters), flush=True)
-        QTimer.singleShot(300, self.quit_action.trigger)
+        QTimer.singleShot(300, self.main_actions.quit_action.trigger)
 
     QTimer.singleShot(0, use)
 
@@ -300,12 +300,12 @@ def test_the_window_is_painted_before_the_database_layer_loads(
 
         def painted():
             print("painted", "sqlalchemy" in sys.modules, window.services.connected,
-                  window.new_action.isEnabled(), window.catalog_action.isEnabled(),
+                  window.main_actions.new_action.isEnabled(), window.main_actions.catalog_action.isEnabled(),
                   QApplication.overrideCursor().shape().name)
             print("overview", window.overview.toPlainText().splitlines()[0])
 
         def ready():
-            print("ready", window.services.connected, window.new_action.isEnabled(),
+            print("ready", window.services.connected, window.main_actions.new_action.isEnabled(),
                   QApplication.overrideCursor() is None)
             print("campaign", window.nav.campaign.name, "|", window.database_label.text())
             app.exit(0)

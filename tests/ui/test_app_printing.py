@@ -74,8 +74,8 @@ def export_roster(main, qtbot, monkeypatch, army: str, out: Path, picked: Roster
     asked = answer(monkeypatch, RosterOptionsDialog, picked)
     answer(monkeypatch, FileChooser, out, "save_path")
     main.navigator.select(ARMY, army_id(main, army))
-    assert main.pdf_action.text() == "Export roster as P&DF…"
-    main.pdf_action.trigger()
+    assert main.main_actions.pdf_action.text() == "Export roster as P&DF…"
+    main.main_actions.pdf_action.trigger()
     qtbot.waitUntil(lambda: main.printing.last_export == out, timeout=20_000)
     return asked
 
@@ -166,8 +166,8 @@ def test_the_options_chosen_shape_the_pdf(main, qtbot, monkeypatch, tmp_path):
 def test_print_preview_shows_the_pages_of_the_sheet(main, qtbot, monkeypatch):
     answer(monkeypatch, RosterOptionsDialog, choice())
     main.navigator.select(ARMY, army_id(main, "The Red Vanguard"))
-    assert main.preview_action.isEnabled()
-    main.preview_action.trigger()
+    assert main.main_actions.preview_action.isEnabled()
+    main.main_actions.preview_action.trigger()
     qtbot.waitUntil(lambda: main.printing.preview_dialog is not None, timeout=20_000)
     dialog = main.printing.preview_dialog
     assert dialog.windowTitle() == "Print preview: The Red Vanguard: roster sheet"
@@ -185,7 +185,7 @@ def test_print_sends_the_pages_to_the_printer_from_a_worker(
 ):
     answer(monkeypatch, RosterOptionsDialog, choice(paper="letter"))
     main.navigator.select(ARMY, army_id(main, "The Red Vanguard"))
-    main.print_action.trigger()
+    main.main_actions.print_action.trigger()
     qtbot.waitUntil(lambda: main.printing.print_dialog is not None, timeout=20_000)
     printer = main.printing._printer
     assert printer.pageLayout().pageSize().id() == QPageSize.PageSizeId.Letter
@@ -232,7 +232,7 @@ def test_cancelling_the_options_does_nothing(main, monkeypatch):
 def test_a_player_selected_says_what_to_select(main, monkeypatch):
     answer(monkeypatch, RosterOptionsDialog, choice())
     assert main.navigator.select(PLAYER, main.nav.players[0].id)
-    assert not main.preview_action.isEnabled()
+    assert not main.main_actions.preview_action.isEnabled()
     assert main.print_preview() is False
     assert main.banner.text() == (
         "Select an army (to print its roster) or a battle (its report) in the navigator."
@@ -264,7 +264,7 @@ def test_a_long_export_shows_its_progress_page_by_page(main, qtbot, monkeypatch,
     answer(monkeypatch, RosterOptionsDialog, choice(fold_identical=False))
     answer(monkeypatch, FileChooser, out, "save_path")
     main.navigator.select(ARMY, army)
-    main.pdf_action.trigger()
+    main.main_actions.pdf_action.trigger()
     progress = main.printing.progress
     assert progress.isVisible() and progress.parent() is main.statusBar()
     assert progress.label.text().startswith("Exporting The Red Vanguard to long.pdf")
@@ -291,7 +291,7 @@ def test_stop_ends_the_export_and_writes_nothing(main, qtbot, monkeypatch, tmp_p
     answer(monkeypatch, RosterOptionsDialog, choice())
     answer(monkeypatch, FileChooser, out, "save_path")
     main.navigator.select(ARMY, army_id(main, "The Red Vanguard"))
-    main.pdf_action.trigger()
+    main.main_actions.pdf_action.trigger()
     assert started.wait(10)
     progress = main.printing.progress
     progress.stop.click()
@@ -378,10 +378,10 @@ def test_file_export_on_a_selected_battle_writes_its_report(main, qtbot, monkeyp
     asked = answer(monkeypatch, ReportOptionsDialog, ReportChoice("letter", True))
     answer(monkeypatch, FileChooser, out, "save_path")
     main.navigator.select(BATTLE, battle_id(main, "Skirmish at Baseplate Ford"))
-    assert main.pdf_action.isEnabled()
-    assert main.pdf_action.text() == "Export report as P&DF…"
-    assert main.pdf_action.statusTip() == "Save the selected battle's report as a PDF"
-    main.pdf_action.trigger()
+    assert main.main_actions.pdf_action.isEnabled()
+    assert main.main_actions.pdf_action.text() == "Export report as P&DF…"
+    assert main.main_actions.pdf_action.statusTip() == "Save the selected battle's report as a PDF"
+    main.main_actions.pdf_action.trigger()
     qtbot.waitUntil(lambda: main.report_printing.last_export == out, timeout=20_000)
     assert asked[0][1:] == (main.settings, "Skirmish at Baseplate Ford", "Export PDF…")
     assert pdf_page_size(out) == PAPER_POINTS["letter"]
@@ -398,12 +398,12 @@ def test_file_export_on_a_selected_battle_writes_its_report(main, qtbot, monkeyp
 def test_the_battle_menu_has_the_report(main, qtbot, monkeypatch, tmp_path):
     main.navigator.select(ARMY, army_id(main, "The Red Vanguard"))
     main.show_overview()
-    menu = main.report_menu
-    assert menu.menuAction() in main.battle_menu.actions()
+    menu = main.menus.report_menu
+    assert menu.menuAction() in main.menus.battle_menu.actions()
     menu.aboutToShow.emit()
     assert not main.report_printing.markdown_action.isEnabled()  # no battle shown or selected
     main.open_battle(battle_id(main, "Raid on Bilge Cove"))
-    assert menu.menuAction() in main.battle_menu.actions()  # still there with the tracker
+    assert menu.menuAction() in main.menus.battle_menu.actions()  # still there with the tracker
     menu.aboutToShow.emit()
     actions = {a.objectName(): a for a in menu.actions() if a.objectName()}
     assert set(actions) == {

@@ -335,7 +335,7 @@ def test_help_user_guide_shows_the_shipped_guide_with_its_pictures_offline(main,
 
     path = user_guide_path()
     assert path.read_text(encoding="utf-8").startswith("# BrikDesk user guide")
-    help_menu = main.help_menu
+    help_menu = main.menus.help_menu
     assert [a.text() for a in help_menu.actions() if a.text()][0] == "&User guide"
     guide = main.show_user_guide()
     qtbot.waitExposed(guide)
@@ -405,8 +405,8 @@ def test_the_main_window_first_opens_using_the_screen_and_fits_a_small_one(
 
 def test_the_view_menu_names_the_navigator_not_the_campaign(main):
     assert main.navigator_dock.windowTitle() == main.nav.campaign.name
-    assert main.navigator_action.text() == "&Navigator"
-    assert main.view_menu.actions()[0].text() == "&Navigator"
+    assert main.main_actions.navigator_action.text() == "&Navigator"
+    assert main.menus.view_menu.actions()[0].text() == "&Navigator"
 
 
 def test_a_dialog_is_wide_enough_for_its_title(main):

@@ -19,7 +19,7 @@ def test_a_battle_opens_in_the_panel_and_the_battle_menu_drives_it(open_main, de
     panel = main.battle_panel
     assert panel.isVisible() and panel.battle_id == battle_id
     assert panel.turn_label.text() == "Ines's turn"  # the demo's battle in progress
-    menu = [a for a in main.battle_menu.actions() if not a.isSeparator()]
+    menu = [a for a in main.menus.battle_menu.actions() if not a.isSeparator()]
     assert panel.end_turn_action in menu and panel.table_mode_action in menu
     assert panel.end_turn_action.shortcuts()[0].toString() == "Ctrl+E"
     assert panel.end_turn_action.shortcutContext() == Qt.ShortcutContext.WindowShortcut
@@ -28,7 +28,7 @@ def test_a_battle_opens_in_the_panel_and_the_battle_menu_drives_it(open_main, de
     assert panel.turn_label.text() == "Tobias's turn" and panel.round_label.text() == "Round 2"
     assert "Tobias: " in panel.message_text
     # The app's Edit > Undo takes back the End Turn.
-    main.undo_action.trigger()
+    main.main_actions.undo_action.trigger()
     assert panel.turn_label.text() == "Ines's turn" and panel.round_label.text() == "Round 1"
     # Another page: End Turn rests (its window-wide keys too), so nothing happens unseen.
     main.show_overview()
@@ -49,11 +49,11 @@ def test_new_battle_musters_starts_and_opens_it(open_main, demo_db, monkeypatch)
         "Night Raid", (Muster(tobias.id, tuple(blues)), Muster(margo.id, tuple(reds)))
     )
     monkeypatch.setattr(StartBattleDialog, "ask", classmethod(lambda cls, *a: request))
-    assert main.new_battle_action.isEnabled()
-    main.new_battle_action.trigger()
+    assert main.main_actions.new_battle_action.isEnabled()
+    main.main_actions.new_battle_action.trigger()
     panel = main.battle_panel
     assert panel.view.name == "Night Raid" and panel.turn_label.text() == "Tobias's turn"
     assert len(panel.model.unit_ids()) == 5
     assert "Night Raid" in [b.name for b in main.nav.battles]
-    main.undo_action.trigger()
+    main.main_actions.undo_action.trigger()
     assert "Night Raid" not in [b.name for b in main.nav.battles]

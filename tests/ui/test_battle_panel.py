@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMenu, QTableView
@@ -17,7 +19,6 @@ from ui.dialogs.sprint import SprintDialog
 from ui.glyphs import refusal_sign
 from ui.models.table import IdRole
 from ui.panels import BattlePanel, start_new_battle
-from ui.panels import battle_panel as panel_module
 from ui.panels.battle_model import (
     ACTION,
     COUNTERS,
@@ -38,13 +39,14 @@ def wizard_finishing_an_attack(
     parent: BattlePanel, _services, _bus, _stack, _battle_id, attacker: int
 ) -> None:
     """Stands in for the combat wizard: Finish at once records the attacker's attack."""
-    parent.spend(attacker, ActionUse.ATTACK)
+    parent.commands.spend(attacker, ActionUse.ATTACK)
 
 
 @pytest.fixture
 def panel(qtbot, sv: Services, table: Table, qsettings: QSettings) -> BattlePanel:
     p = make_panel(qtbot, sv, table.battle_id, qsettings)
-    p.open_wizard_fn = wizard_finishing_an_attack  # A opens the wizard (tested on its own)
+    # A opens the wizard (tested on its own).
+    p.forms = replace(p.forms, wizard=wizard_finishing_an_attack)
     return p
 
 
@@ -125,7 +127,7 @@ def test_three_full_rounds_through_the_panel(
     assert sprint.ok_button.isEnabled()
     qtbot.mouseClick(sprint.ok_button, Qt.MouseButton.LeftButton)
     assert cell(panel, "Red Pike", ACTION) == "Spent"
-    assert panel.close_combat_attack(ids["Red Knight"], ids["Blue Knight"])
+    assert panel.commands.close_combat_attack(ids["Red Knight"], ids["Blue Knight"])
     assert "⚔ Blue Knight" in cell(panel, "Red Knight", STATUS)
     assert "Attacked 1/3" in cell(panel, "Blue Knight", STATUS)
     # Blue's Knight answers with a Counter (its Action is held: using a Counter spends it).
@@ -251,7 +253,7 @@ def test_the_fourth_close_combat_attacker_is_refused(
     ids = {u.name: u.id for u in view.units}
     panel = make_panel(qtbot, sv, view.id, qsettings)
     for n in (1, 2, 3):
-        assert panel.close_combat_attack(ids[f"Red {n}"], ids["Blue 1"])
+        assert panel.commands.close_combat_attack(ids[f"Red {n}"], ids["Blue 1"])
     assert "Attacked 3/3" in cell(panel, "Blue 1", STATUS)
     # The fourth, from the row's menu: Close Combat attack > Strike > pick the target is
     # disabled, the rules' reason as its tooltip; the F key asks nothing and says why.
@@ -283,9 +285,9 @@ def test_the_fourth_close_combat_attacker_is_refused(
 
 def test_filters_show_who_can_respond_fight_or_act(qtbot, panel: BattlePanel, table: Table) -> None:
     ids = table.ids
-    panel.spend(ids["Red Rifle"], ActionUse.ATTACK)
-    panel.close_combat_attack(ids["Red Knight"], ids["Blue Knight"])
-    panel.spend(ids["Blue Pike"], ActionUse.ATTACK)  # a response
+    panel.commands.spend(ids["Red Rifle"], ActionUse.ATTACK)
+    panel.commands.close_combat_attack(ids["Red Knight"], ids["Blue Knight"])
+    panel.commands.spend(ids["Blue Pike"], ActionUse.ATTACK)  # a response
     everyone = shown_units(panel)
     assert everyone == [
         "Red Knight",
@@ -313,7 +315,7 @@ def test_filters_show_who_can_respond_fight_or_act(qtbot, panel: BattlePanel, ta
     panel.set_filters(not_acted=True)
     resets = []
     panel.model.modelReset.connect(lambda: resets.append(1))
-    panel.spend(ids["Blue Rifle"], ActionUse.PARRY)
+    panel.commands.spend(ids["Blue Rifle"], ActionUse.PARRY)
     assert "Blue Rifle" not in shown_units(panel) and resets == []
     panel.end_turn()
     assert shown_units(panel) == ["Blue Knight", "Blue Rifle", "Blue Pike", "Red Pike"]
@@ -322,7 +324,7 @@ def test_filters_show_who_can_respond_fight_or_act(qtbot, panel: BattlePanel, ta
 
 def test_dead_units_are_greyed_and_last(qtbot, panel: BattlePanel, table: Table) -> None:
     ids = table.ids
-    panel.set_status(ids["Red Knight"], Status.DEAD)
+    panel.commands.set_status(ids["Red Knight"], Status.DEAD)
     assert shown_units(panel)[:3] == ["Red Rifle", "Red Pike", "Red Knight"]
     index = panel.model.index_of_unit(ids["Red Knight"], UNIT)
     assert index.data(Qt.ItemDataRole.FontRole).strikeOut()
@@ -339,7 +341,7 @@ def test_dead_units_are_greyed_and_last(qtbot, panel: BattlePanel, table: Table)
 def test_undo_and_redo_from_the_log(qtbot, panel: BattlePanel, sv: Services, table: Table) -> None:
     ids = table.ids
     stack = panel.undo_stack
-    panel.spend(ids["Red Rifle"], ActionUse.ATTACK)
+    panel.commands.spend(ids["Red Rifle"], ActionUse.ATTACK)
     panel.end_turn()
     assert panel.undo_button.isEnabled() and not panel.redo_button.isEnabled()
     assert panel.undo_button.toolTip() == "Undo: End Red's turn"  # as in Edit > Undo
@@ -365,7 +367,7 @@ def test_undo_and_redo_from_the_log(qtbot, panel: BattlePanel, sv: Services, tab
 
 def test_an_undone_line_of_the_log_stays_selected(qtbot, panel: BattlePanel, table: Table) -> None:
     """An Undo changes its log line in place: a selected line stays selected."""
-    panel.spend(table.ids["Red Rifle"], ActionUse.ATTACK)
+    panel.commands.spend(table.ids["Red Rifle"], ActionUse.ATTACK)
     log = panel.findChild(QTableView, "battleLog")
     top = log.model().index(0, 0)
     log.setCurrentIndex(top)
@@ -384,12 +386,12 @@ def test_reopening_shows_exactly_the_same_battle(
 ) -> None:
     ids = table.ids
     panel = make_panel(qtbot, sv, table.battle_id, qsettings)
-    panel.close_combat_attack(ids["Red Knight"], ids["Blue Knight"])
-    panel.use_counter(ids["Blue Knight"], ids["Red Knight"])
-    panel.spend(ids["Red Rifle"], ActionUse.BAIL)
+    panel.commands.close_combat_attack(ids["Red Knight"], ids["Blue Knight"])
+    panel.commands.use_counter(ids["Blue Knight"], ids["Red Knight"])
+    panel.commands.spend(ids["Red Rifle"], ActionUse.BAIL)
     panel.end_turn()
-    panel.set_status(ids["Blue Pike"], Status.MOM)
-    panel.spend(ids["Red Pike"], ActionUse.ATTACK)
+    panel.commands.set_status(ids["Blue Pike"], Status.MOM)
+    panel.commands.spend(ids["Red Pike"], ActionUse.ATTACK)
     panel.undo()
 
     def snapshot(p: BattlePanel) -> tuple:
@@ -427,7 +429,7 @@ def test_reopening_shows_exactly_the_same_battle(
 def test_table_mode_is_large_high_contrast_and_remembered(
     qtbot, panel: BattlePanel, sv: Services, table: Table, qsettings: QSettings
 ) -> None:
-    panel.close_combat_attack(table.ids["Red Knight"], table.ids["Blue Knight"])
+    panel.commands.close_combat_attack(table.ids["Red Knight"], table.ids["Blue Knight"])
     assert panel.message.text().startswith("Keys: Red Knight: Q quick attack · A attack")
     normal_size = panel.round_label.font().pointSizeF()
     normal_rows = panel.table.verticalHeader().defaultSectionSize()
@@ -506,7 +508,7 @@ def test_end_turn_changes_the_model_in_place(qtbot, panel: BattlePanel, table: T
     assert resets == [] and layouts == [1] and changes
     assert panel.current_unit() == table.ids["Blue Pike"]  # the selection follows the unit
     changes.clear()
-    panel.spend(table.ids["Blue Pike"], ActionUse.ATTACK)
+    panel.commands.spend(table.ids["Blue Pike"], ActionUse.ATTACK)
     assert resets == [] and len(changes) <= 2
 
 
@@ -525,7 +527,7 @@ def test_an_action_updates_only_the_rows_it_changed(
         )
     )
     rifle = table.ids["Red Rifle"]
-    panel.spend(rifle, ActionUse.ATTACK)
+    panel.commands.spend(rifle, ActionUse.ATTACK)
     r = m.row_of_unit(rifle)
     red_header = m.group_rows()[0]
     assert resets == [] and layouts == []
@@ -635,7 +637,7 @@ def test_a_planned_battle_starts_from_the_panel(
     panel = make_panel(qtbot, sv, b.value.id, qsettings)
     assert panel.start_bar.isVisible() and not panel.end_turn_button.isEnabled()
     assert panel.turn_label.text() == "Red will start"
-    assert not panel.spend(next(u.id for u in panel.view.units), ActionUse.ATTACK)
+    assert not panel.commands.spend(next(u.id for u in panel.view.units), ActionUse.ATTACK)
     assert "has not started yet" in panel.message.text()
     monkeypatch.setattr(
         OrderDialog, "ask", classmethod(lambda cls, *a: [table.blue.id, table.red.id])
@@ -649,12 +651,7 @@ def test_the_combat_wizard_opens_for_the_selected_unit(
     qtbot, panel: BattlePanel, table: Table
 ) -> None:
     calls = []
-    panel.open_wizard_fn = None
-    panel._update_enabled()
-    if panel_module.wizard_opener() is None:
-        assert not panel.wizard_button.isEnabled()
-        assert "not available" in panel.wizard_button.toolTip()
-    panel.open_wizard_fn = lambda *args: calls.append(args)
+    panel.forms = replace(panel.forms, wizard=lambda *args: calls.append(args))
     panel.select_unit(table.ids["Red Pike"])
     panel._update_enabled()
     assert panel.wizard_button.isEnabled()
@@ -669,8 +666,8 @@ def test_state_shown_matches_the_rules_for_every_unit(
     qtbot, panel: BattlePanel, table: Table
 ) -> None:
     ids = table.ids
-    panel.spend(ids["Red Rifle"], ActionUse.ATTACK)
-    panel.spend(ids["Blue Rifle"], ActionUse.BAIL, over_the_top=True)
+    panel.commands.spend(ids["Red Rifle"], ActionUse.ATTACK)
+    panel.commands.spend(ids["Blue Rifle"], ActionUse.BAIL, over_the_top=True)
     state = panel.view.state
     labels = {
         ActionState.READY: "Ready",

@@ -40,7 +40,7 @@ def test_the_keys_legend_is_worked_out_once_per_action_and_follows_undo(
     panel.select_unit(rifle)
     assert "A attack" in panel.message.keys
     asked.clear()
-    assert panel.spend(rifle, ActionUse.ATTACK)
+    assert panel.commands.spend(rifle, ActionUse.ATTACK)
     assert asked == [rifle]
     assert "A attack" not in panel.message.keys
     asked.clear()
@@ -73,7 +73,7 @@ def test_the_attack_check_asks_the_battle_as_it_stands_never_an_old_state(
     rifle = table.ids["Red Rifle"]
     before = panel.view
     assert before is not None and attack_refusal(before, rifle) is None
-    assert panel.spend(rifle, ActionUse.ATTACK)
+    assert panel.commands.spend(rifle, ActionUse.ATTACK)
     after = panel.view
     assert after is not None
     assert combat_context(after).state is after.state
@@ -120,7 +120,7 @@ def test_a_longer_log_detail_scrolls_in_its_box_instead_of_moving_the_log(
     qtbot.wait(10)
     assert (pane.detail_box.height(), pane.view.height()) == (box_height, log_height)
     assert pane.detail_box.verticalScrollBar().maximum() > 0  # the rest is a scroll away
-    assert panel.spend(table.ids["Red Rifle"], ActionUse.ATTACK)
+    assert panel.commands.spend(table.ids["Red Rifle"], ActionUse.ATTACK)
     qtbot.wait(10)
     assert (pane.detail_box.height(), pane.view.height()) == (box_height, log_height)
     assert "Red Rifle" in pane.detail.text()

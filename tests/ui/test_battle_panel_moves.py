@@ -4,6 +4,8 @@ still under the pointer, and warning signs the font has."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from PySide6.QtCore import QEvent, QSettings, Qt
 from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics
@@ -95,7 +97,7 @@ def test_an_unspent_action_is_saved_then_respond_from_the_panel(
     # H does nothing any more: nothing recorded, the unit stays selected.
     press(qtbot, panel, pike, Qt.Key.Key_H)
     assert len(sv.battles.events(table.battle_id)) == 0 and panel.current_unit() == pike
-    panel.spend(rifle, ActionUse.BAIL, over_the_top=True)
+    panel.commands.spend(rifle, ActionUse.BAIL, over_the_top=True)
     panel.end_turn()
     assert action(panel, pike) is ActionState.HELD
     assert action(panel, rifle) is ActionState.SPENT_OWN_TURN
@@ -123,7 +125,7 @@ def test_attack_opens_the_combat_wizard_with_that_unit(
     qtbot, panel: BattlePanel, sv: Services, table: Table
 ) -> None:
     calls: list[tuple] = []
-    panel.open_wizard_fn = lambda *args: calls.append(args)
+    panel.forms = replace(panel.forms, wizard=lambda *args: calls.append(args))
     # Red's turn: the Act menu's Attack opens the wizard for the Red Rifle.
     panel.select_unit(table.ids["Red Rifle"])
     panel.act_button.menu().aboutToShow.emit()
@@ -166,8 +168,8 @@ def test_refused_moves_ask_nothing_and_say_why(
     ids = table.ids
     knight, pike = ids["Red Knight"], ids["Red Pike"]
     calls: list[tuple] = []
-    panel.open_wizard_fn = lambda *args: calls.append(args)
-    panel.spend(pike, ActionUse.SPRINT)
+    panel.forms = replace(panel.forms, wizard=lambda *args: calls.append(args))
+    panel.commands.spend(pike, ActionUse.SPRINT)
     refusals = {
         # Other on a spent unit: no "What does Red Pike do?".
         Qt.Key.Key_O: "Red Pike has already spent its Action this turn.  (4.2 Action)",
@@ -213,7 +215,7 @@ def test_a_responder_in_close_combat_names_only_a_legal_opponent(
 ) -> None:
     """5.2 Close Combat: "a unit in Close Combat cannot respond to events outside it"."""
     ids = table.ids
-    assert panel.close_combat_attack(ids["Red Knight"], ids["Blue Knight"])
+    assert panel.commands.close_combat_attack(ids["Red Knight"], ids["Blue Knight"])
     # Its only opponent is taken without asking.
     press(qtbot, panel, ids["Blue Knight"], Qt.Key.Key_B)
     assert asked == []
@@ -235,7 +237,7 @@ def test_the_key_legend_follows_what_the_selected_unit_may_do(
     keys = panel.message.text()
     assert keys.startswith("Keys: Blue Pike may respond: R menu · Q quick attack · A attack")
     assert "S Sprint" not in keys and "H hold" not in keys  # a Sprint is never a response
-    panel.spend(ids["Red Pike"], ActionUse.SPRINT)
+    panel.commands.spend(ids["Red Pike"], ActionUse.SPRINT)
     panel.select_unit(ids["Red Pike"])
     keys = panel.message.text()
     assert "A attack" not in keys and "S Sprint" not in keys and "H hold" not in keys
@@ -303,8 +305,8 @@ def test_warning_and_refusal_signs_are_in_the_font_used(qtbot, panel: BattlePane
 
 
 def test_the_log_and_the_strip_use_those_signs(panel: BattlePanel, table: Table) -> None:
-    panel.spend(table.ids["Red Pike"], ActionUse.SPRINT)
-    panel.spend(table.ids["Red Pike"], ActionUse.SPRINT)
+    panel.commands.spend(table.ids["Red Pike"], ActionUse.SPRINT)
+    panel.commands.spend(table.ids["Red Pike"], ActionUse.SPRINT)
     assert panel.message_text.startswith(refusal_sign() + " ")
     logged = panel.log_model.events()[0]
     from dataclasses import replace

@@ -22,9 +22,9 @@ def test_the_mustered_units_sheet_previews_from_the_navigator(
     monkeypatch.setattr(RosterOptionsDialog, "ask", classmethod(ask))
     cove = next(b.id for b in main.nav.battles if b.name == "Raid on Bilge Cove")
     main.navigator.select(BATTLE, cove)
-    assert main.battle_sheet_action in main.navigator.actions()  # the context menu
-    assert main.battle_sheet_action.isEnabled()
-    main.battle_sheet_action.trigger()
+    assert main.main_actions.battle_sheet_action in main.navigator.actions()  # the context menu
+    assert main.main_actions.battle_sheet_action.isEnabled()
+    main.main_actions.battle_sheet_action.trigger()
     qtbot.waitUntil(lambda: main.battle_sheet_printing.preview_dialog is not None, timeout=20_000)
     dialog = main.battle_sheet_printing.preview_dialog
     assert asked and asked[0][2] == "Raid on Bilge Cove"

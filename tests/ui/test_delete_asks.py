@@ -39,7 +39,7 @@ def test_deleting_a_finished_battle_names_its_events_and_result(open_main, demo_
     _answer(monkeypatch, True)
     assert main.delete_selected()
     assert main.navigator.find_entry(BATTLE, ford) is None
-    main.undo_action.trigger()
+    main.main_actions.undo_action.trigger()
     assert main.navigator.find_entry(BATTLE, ford) is not None
 
 
@@ -47,11 +47,11 @@ def test_nothing_is_deleted_while_the_navigator_is_hidden(open_main, demo_db, mo
     main = open_main(demo_db)
     ford = _ford(main)
     main.navigator.select(BATTLE, ford)
-    assert main.delete_selected_action.isEnabled()
+    assert main.main_actions.delete_selected_action.isEnabled()
     asked = _answer(monkeypatch, True)
-    main.navigator_action.trigger()  # View > Navigator: hidden
+    main.main_actions.navigator_action.trigger()  # View > Navigator: hidden
     assert main.navigator_dock.isHidden()
-    assert not main.delete_selected_action.isEnabled()
+    assert not main.main_actions.delete_selected_action.isEnabled()
     assert not main.delete_selected()
     assert asked == [] and main.navigator.find_entry(BATTLE, ford) is not None
     assert "navigator" in main.statusBar().currentMessage()

@@ -104,7 +104,7 @@ def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch, tmp_
     bid = cove(main)
     main.open_battle(bid)
     panel = main.battle_panel
-    assert main.end_battle_action.isEnabled()
+    assert main.main_actions.end_battle_action.isEnabled()
     assert not panel.aftermath_bar.isVisible()  # both sides still stand
     # Ines's last pirates fall: the panel asks whether the battle is over.
     view = panel.view
@@ -141,24 +141,27 @@ def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch, tmp_
     qtbot.waitUntil(lambda: main.report_printing.preview_dialog is not None, timeout=20_000)
     assert COVE in main.report_printing.preview_dialog.windowTitle()
     main.report_printing.preview_dialog.close()
-    assert not panel.end_turn_button.isEnabled() and not main.end_battle_action.isEnabled()
+    assert (
+        not panel.end_turn_button.isEnabled()
+        and not main.main_actions.end_battle_action.isEnabled()
+    )
     pool = {u.name: u for a in main.nav.armies for u in main.services.roster.roster(a.id).units}
     assert pool["Dynamite Dot"].kills == 5 and pool["Gunner Magda"].status == "dead"
     # Ending is a step of the battle's own history (Edit > Undo on its page).
-    assert main.undo_action.text() == f"&Undo End battle {COVE}"
+    assert main.main_actions.undo_action.text() == f"&Undo End battle {COVE}"
     # One undo step reopens the battle as it was; redo ends it again.
-    main.undo_action.trigger()
+    main.main_actions.undo_action.trigger()
     qtbot.waitUntil(lambda: panel.view.status == "in_progress")
     pool = {u.name: u for a in main.nav.armies for u in main.services.roster.roster(a.id).units}
     assert pool["Dynamite Dot"].kills == 0 and pool["Gunner Magda"].status == "alive"
-    main.redo_action.trigger()
+    main.main_actions.redo_action.trigger()
     qtbot.waitUntil(lambda: panel.view.status == "finished")
     # The overview shows the standings.
     main.show_overview()
     qtbot.waitUntil(lambda: "Standings" in main.overview.toPlainText())  # read on a worker
     assert "Tobias" in main.overview.toPlainText()
     # Campaign > History: the timeline, the charts (exported), the leaderboard.
-    main.history_action.trigger()
+    main.main_actions.history_action.trigger()
     window = main.histories[main.campaign_id]
     qtbot.waitUntil(lambda: window.history is not None and window.timeline.rowCount() == 2)
     assert window.timeline.item(1, 2).text() == COVE
@@ -210,11 +213,11 @@ def test_the_battle_menu_acts_on_the_battle_shown_or_says_what_to_choose(
     assert main.banner.text() == "Open or select a battle to print its mustered units."
     # From the menu: the battle shown, by its id (not the action's checked flag).
     ended, printed = [], []
-    monkeypatch.setattr(main, "end_battle", lambda bid: ended.append(bid) or False)
+    monkeypatch.setattr(main.battles, "end_battle", lambda bid: ended.append(bid) or False)
     monkeypatch.setattr(main.battle_sheet_printing, "preview", printed.append)
     main.open_battle(cove(main))
-    main.end_battle_action.trigger()
-    main.battle_sheet_action.trigger()
+    main.main_actions.end_battle_action.trigger()
+    main.main_actions.battle_sheet_action.trigger()
     assert ended == [cove(main)] and printed == [cove(main)]
 
 

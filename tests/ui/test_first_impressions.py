@@ -42,7 +42,7 @@ class _Named(QUndoCommand):
 def test_a_long_undo_text_leaves_the_toolbar_as_it_was(open_main, demo_db, qtbot) -> None:
     main = open_main(demo_db)
     bar = main.toolbar
-    undo_button = bar.widgetForAction(main.undo_action)
+    undo_button = bar.widgetForAction(main.main_actions.undo_action)
     before = [
         bar.widgetForAction(a).geometry()
         for a in bar.actions()
@@ -58,8 +58,8 @@ def test_a_long_undo_text_leaves_the_toolbar_as_it_was(open_main, demo_db, qtbot
     ]
     assert after == before
     assert undo_button.text() == "Undo"
-    assert long_text in main.undo_action.toolTip()
-    assert long_text in main.undo_action.text()  # the Edit menu says it in full
+    assert long_text in main.main_actions.undo_action.toolTip()
+    assert long_text in main.main_actions.undo_action.text()  # the Edit menu says it in full
 
 
 # -- Add several, the Name column ---------------------------------------------------------------
@@ -413,7 +413,7 @@ def test_settings_from_the_edit_menu_reach_new_campaigns(
     open_main, demo_db, monkeypatch, settings: AppSettings
 ) -> None:
     main = open_main(demo_db)
-    assert main.preferences_action in main.edit_menu.actions()
+    assert main.main_actions.preferences_action in main.menus.edit_menu.actions()
     monkeypatch.setattr(
         SettingsDialog,
         "ask",

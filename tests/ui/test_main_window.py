@@ -96,9 +96,9 @@ def test_players_and_armies_from_the_navigator(open_main, demo_db, monkeypatch):
     army_id = main.add_army()
     assert main.navigator.current_key() == (ARMY, army_id)
     assert next(a for a in main.nav.armies if a.id == army_id).budget is None
-    main.undo_action.trigger()  # adding an army without a budget is one step
+    main.main_actions.undo_action.trigger()  # adding an army without a budget is one step
     assert main.navigator.find_entry(ARMY, army_id) is None
-    main.redo_action.trigger()
+    main.main_actions.redo_action.trigger()
     assert next(a for a in main.nav.armies if a.id == army_id).budget is None
 
     main.navigator.select(PLAYER, player_id)
@@ -106,7 +106,7 @@ def test_players_and_armies_from_the_navigator(open_main, demo_db, monkeypatch):
     assert main.delete_selected()
     assert main.navigator.find_entry(PLAYER, player_id) is None
     assert main.navigator.find_entry(ARMY, army_id) is None
-    main.undo_action.trigger()
+    main.main_actions.undo_action.trigger()
     assert main.navigator.find_entry(PLAYER, player_id) is not None
     assert main.navigator.find_entry(ARMY, army_id) is not None
     # A player who fought a battle can't be deleted: the banner says why, nothing changes.
@@ -122,14 +122,14 @@ def test_open_battle_shows_its_panel(open_main, demo_db):
     main = open_main(demo_db)
     battle_id, text = main.navigator.entries(BATTLE)[0]
     main.navigator.select(BATTLE, battle_id)
-    main.open_battle_action.trigger()
+    main.main_actions.open_battle_action.trigger()
     assert main.pages.currentWidget() is main.battle_page
     battle = next(b for b in main.nav.battles if b.id == battle_id)
     assert main.battle_page.battle_id == battle_id
     assert main.battle_page.title.text() == battle.status_text
     assert not main.battle_page.body.isVisible()  # the panel, not a summary under it
     assert main.battle_panel.battle_id == battle_id and main.battle_panel.isVisible()
-    assert main.new_battle_action.isEnabled()
+    assert main.main_actions.new_battle_action.isEnabled()
     main.battle_page.back_button.click()
     assert main.pages.currentWidget() is main.overview
 
@@ -152,7 +152,7 @@ def test_export_and_import_a_campaign(open_main, demo_db, tmp_path, monkeypatch,
     assert new_id is not None and main.campaign_id == new_id
     assert main.nav.campaign.name == "Demo copy"
     assert len(main.navigator.entries(ARMY)) == 3
-    main.undo_action.trigger()  # undoing the import removes it; the window shows another
+    main.main_actions.undo_action.trigger()  # undoing the import removes it; the window shows another
     assert main.campaign_id != new_id
     assert main.nav is not None
 
@@ -208,9 +208,9 @@ def test_import_and_export_run_on_a_worker_with_progress_and_cancel(
 def test_export_roster_pdf_from_the_main_window(open_main, demo_db, tmp_path, qtbot):
     main = open_main(demo_db)
     army_id = main.navigator.entries(ARMY)[0][0]
-    assert not main.pdf_action.isEnabled() or main.selected()[0] == ARMY
+    assert not main.main_actions.pdf_action.isEnabled() or main.selected()[0] == ARMY
     main.navigator.select(ARMY, army_id)
-    assert main.pdf_action.isEnabled()
+    assert main.main_actions.pdf_action.isEnabled()
     out = tmp_path / "roster.pdf"
     assert main.export_pdf(out)
     qtbot.waitUntil(lambda: main.printing.last_export == out, timeout=20_000)
@@ -342,7 +342,7 @@ def test_campaign_settings_are_edited_with_undo(open_main, demo_db, monkeypatch)
         "ask",
         classmethod(lambda cls, parent, p: previews.append(p) or (p.types, p.items)),
     )
-    main.settings_action.trigger()
+    main.main_actions.settings_action.trigger()
     # The edition change was previewed first: the demo's 2020 specialists 2010 lacks.
     [preview] = previews
     assert (preview.old, preview.new) == ("2020", "2010")
@@ -352,14 +352,14 @@ def test_campaign_settings_are_edited_with_undo(open_main, demo_db, monkeypatch)
     text = main.overview.toPlainText()
     assert "BrikWars 2010" in text and "default army budget 120 CP" in text
     assert "Saturdays at Margo's" in text
-    main.undo_action.trigger()  # one step puts every field back
+    main.main_actions.undo_action.trigger()  # one step puts every field back
     assert main.nav.campaign.name == campaign.name
     assert (
         main.nav.campaign.edition,
         main.nav.campaign.default_budget,
         main.nav.campaign.notes,
     ) == (campaign.edition, campaign.default_budget, campaign.notes)
-    main.redo_action.trigger()
+    main.main_actions.redo_action.trigger()
     assert main.nav.campaign.edition == "2010"
 
 
@@ -390,7 +390,7 @@ def test_delete_the_campaign_with_undo(open_main, demo_db, monkeypatch):
     assert main.delete_campaign()
     assert main.campaign_id == demo  # the other campaign is shown
     assert "Ctrl+Z" in main.statusBar().currentMessage()
-    main.undo_action.trigger()
+    main.main_actions.undo_action.trigger()
     assert [a.data() for a in main.recent_actions()][:1] == [demo]
     main.open_campaign(second)
     assert main.nav.campaign.name == "Second War"

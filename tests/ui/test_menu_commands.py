@@ -25,9 +25,9 @@ def test_file_export_and_import_from_the_menu_ask_for_a_file(
 
     monkeypatch.setattr(FileChooser, "save_path", staticmethod(save_path))
     monkeypatch.setattr(FileChooser, "open_path", staticmethod(open_path))
-    main.export_action.trigger()
+    main.main_actions.export_action.trigger()
     assert asked == ["Export campaign"]
     qtbot.waitUntil(out.exists, timeout=20_000)  # written on a worker
     assert json.loads(out.read_text("utf-8"))["format"] == "brikdesk-campaign"
-    main.import_action.trigger()
+    main.main_actions.import_action.trigger()
     assert asked == ["Export campaign", "Import campaign"]

@@ -272,7 +272,7 @@ def test_roster_window_of_a_deleted_army_closes(open_main, demo_db, qtbot, monke
     main.navigator.select("army", army_id)
     assert main.delete_selected()
     qtbot.waitUntil(lambda: army_id not in main.rosters)
-    main.undo_action.trigger()
+    main.main_actions.undo_action.trigger()
     assert main.navigator.find_entry("army", army_id) is not None
     assert roster is not main.open_roster(army_id)
 
@@ -399,7 +399,7 @@ def test_reorder_units_with_undo_and_after_reopening(open_main, demo_db, qtbot):
     assert names(roster)[-2:] == [start[2], start[3]]
     # The roster window's own history; the main window's Edit menu offers none of it.
     assert roster.commands.undo_action.text() == "&Undo Move units to the bottom"
-    assert main.undo_action.text() == "&Undo"
+    assert main.main_actions.undo_action.text() == "&Undo"
     roster.close()
     main.close()
     again = open_main(demo_db)

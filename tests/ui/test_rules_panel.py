@@ -4,6 +4,8 @@ and warnings the organizer may overrule before an action is recorded."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMenu
@@ -14,7 +16,7 @@ from brikdesk.domain.rulesets import RULES_2005, RULES_2020
 from brikdesk.services import Services
 from brikdesk.services.summaries import CampaignPatch
 from tests.ui.battle_tables import Table, cell, make_panel
-from ui.panels import BattlePanel, rules_commands
+from ui.panels import BattlePanel
 from ui.panels.battle_model import ACTION, STATUS
 from ui.panels.long_action import LongActionDialog, LongActionRequest
 from ui.panels.overrule_box import Choice, OverruleBox
@@ -86,7 +88,7 @@ def test_a_2005_disrupted_unit_shows_it_is_standing_up(
     # 2005 4.3: "On its following turn, the unit recovers (spending 2" of Move to stand up)"
     panel = panel_2005
     knight = table.ids["Red Knight"]
-    assert panel.set_status(knight, Status.DISRUPTED)
+    assert panel.commands.set_status(knight, Status.DISRUPTED)
     assert panel.end_turn() and panel.end_turn()
     assert 'Standing up (-2")' in cell(panel, "Red Knight", STATUS)
     assert "Recovering" not in cell(panel, "Red Knight", STATUS)
@@ -276,7 +278,7 @@ def test_2010_who_acts_first_puts_regular_speed_before_half_speed(
     # speed takes his Action before a minifig moving at Half Speed."
     panel = _panel(qtbot, sv, table, qsettings, "2010")
     red, blue = table.ids["Red Knight"], table.ids["Blue Knight"]
-    assert panel.set_status(red, Status.HALF_SPEED)
+    assert panel.commands.set_status(red, Status.HALF_SPEED)
     dialog = WhoFirstDialog(panel, panel.view, red, blue)
     qtbot.addWidget(dialog)
     assert dialog.active_half.isChecked() and not dialog.responder_half.isChecked()
@@ -298,7 +300,7 @@ def test_sprint_opens_the_sprint_dialog(
 ) -> None:
     pike = table.ids["Red Pike"]
     opened = []
-    monkeypatch.setattr(rules_commands, "open_sprint", lambda *a, **k: opened.append((a, k)))
+    panel.forms = replace(panel.forms, sprint=lambda *a, **k: opened.append((a, k)))
     entry(unit_menu(panel, pike), "Sprint").trigger()
     ((args, kwargs),) = opened
     assert args == (panel, sv, table.battle_id, pike)
@@ -306,7 +308,7 @@ def test_sprint_opens_the_sprint_dialog(
     assert cell(panel, "Red Pike", ACTION) == "Ready"  # the dialog records, not the menu
     # A Sprint the rules refuse is refused before the dialog opens (4.2: one Action a turn).
     rifle = table.ids["Red Rifle"]
-    assert panel.spend(rifle, ActionUse.ATTACK)
+    assert panel.commands.spend(rifle, ActionUse.ATTACK)
     sprint = entry(unit_menu(panel, rifle), "Sprint")
     assert not sprint.isEnabled()
     assert sprint.toolTip() == "Red Rifle has already spent its Action this turn. (4.2 Action)"
@@ -330,7 +332,7 @@ def test_a_second_strike_warns_before_it_is_recorded(
     # 5.2 Striking: "If he has a second weapon ready in hand, he can use it to make a second
     # Strike against the same target."
     red, blue = table.ids["Red Knight"], table.ids["Blue Knight"]
-    assert panel.close_combat_attack(red, blue)
+    assert panel.commands.close_combat_attack(red, blue)
     shown = []
     monkeypatch.setattr(
         OverruleBox,
@@ -366,8 +368,10 @@ def test_a_second_strike_warns_before_it_is_recorded(
 
 def test_no_warning_no_question(panel: BattlePanel, table: Table, monkeypatch) -> None:
     monkeypatch.setattr(OverruleBox, "ask", classmethod(lambda cls, *a: pytest.fail("asked")))
-    assert panel.close_combat_attack(table.ids["Red Knight"], table.ids["Blue Knight"])
-    assert panel.use_counter(table.ids["Blue Knight"], table.ids["Red Knight"], CounterUse.PARRY)
+    assert panel.commands.close_combat_attack(table.ids["Red Knight"], table.ids["Blue Knight"])
+    assert panel.commands.use_counter(
+        table.ids["Blue Knight"], table.ids["Red Knight"], CounterUse.PARRY
+    )
 
 
 def test_a_response_strike_at_a_minifig_moving_past_can_be_marked_passing_by(

@@ -22,8 +22,8 @@ from brikdesk.domain.rolling import NeedDie, RandomDice
 from tests.ui.wizard_battle import WizardBattle, battle_from
 from ui.bus import Bus
 from ui.dialogs.sprint import SprintDialog
+from ui.widgets.dice import DiceEntry, face_typed
 from ui.wizard import CombatWizard
-from ui.wizard.widgets import DiceEntry, face_typed
 
 
 @pytest.fixture

@@ -49,7 +49,7 @@ def test_log_undo_after_a_later_action_keeps_every_event(
     stack = QUndoStack()
     panel = make_panel(qtbot, sv, table.battle_id, qsettings, stack=stack)
     ids = table.ids
-    assert panel.spend(ids["Red Rifle"], ActionUse.ATTACK)  # the attack
+    assert panel.commands.spend(ids["Red Rifle"], ActionUse.ATTACK)  # the attack
     # Another command of this battle lands on top (the combat wizard's).
     state = panel.view.state
     perform(
@@ -62,7 +62,7 @@ def test_log_undo_after_a_later_action_keeps_every_event(
     )
     assert panel.undo()  # the log's Undo takes back the wizard's attack
     assert cell(panel, "Red Pike", ACTION) == "Ready"
-    assert panel.spend(ids["Red Pike"], ActionUse.SPRINT)  # drops the undone row
+    assert panel.commands.spend(ids["Red Pike"], ActionUse.SPRINT)  # drops the undone row
     assert stack.count() == 2 and stack.index() == 2
     stack.undo()
     stack.undo()
@@ -88,7 +88,7 @@ def test_an_undo_another_app_made_impossible_is_refused_and_dropped(
     database keeps the other's event and the panel shows it."""
     stack = QUndoStack()
     panel = make_panel(qtbot, sv, table.battle_id, qsettings, stack=stack)
-    assert panel.spend(table.ids["Red Rifle"], ActionUse.ATTACK)
+    assert panel.commands.spend(table.ids["Red Rifle"], ActionUse.ATTACK)
     other.tracker.end_turn(table.battle_id)  # the other table ends Red's turn
     stack.undo()
     assert stack.count() == 0 and stack.index() == 0  # dropped, not half-undone
@@ -164,11 +164,11 @@ def test_main_window_undo_follows_the_page(open_main, demo_db) -> None:
     main.open_battle(battle_id)
     panel = main.battle_panel
     panel.end_turn_action.trigger()
-    assert main.undo_action.text().startswith("&Undo End ")  # the battle's history
+    assert main.main_actions.undo_action.text().startswith("&Undo End ")  # the battle's history
     main.show_overview()
-    assert main.undo_action.text() == "&Undo"  # the main window's own: nothing yet
+    assert main.main_actions.undo_action.text() == "&Undo"  # the main window's own: nothing yet
     main.open_battle(battle_id)
-    main.undo_action.trigger()
+    main.main_actions.undo_action.trigger()
     assert not panel.undo_stack.canUndo()
 
 
@@ -300,10 +300,10 @@ def test_toolbar_keeps_its_geometry_after_a_long_undo_text(open_main, demo_db) -
     main.runner.perform(
         lambda: main.services.campaigns.update_army(army.id, ArmyPatch(budget=99)), text
     )
-    assert main.undo_action.text() == f"&Undo {text}"  # the Edit menu says it all
-    button = toolbar.widgetForAction(main.undo_action)
+    assert main.main_actions.undo_action.text() == f"&Undo {text}"  # the Edit menu says it all
+    button = toolbar.widgetForAction(main.main_actions.undo_action)
     assert button.text() == "Undo"
-    assert main.undo_action.toolTip().startswith("Undo ")
+    assert main.main_actions.undo_action.toolTip().startswith("Undo ")
     assert [w.geometry() for w in widgets if w is not None] == before
 
 

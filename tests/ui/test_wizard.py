@@ -22,8 +22,8 @@ from tests.ui.wizard_battle import (
     battle_from,
 )
 from ui.bus import Bus
+from ui.widgets.battle_context import context_from_view
 from ui.wizard import CombatWizard, open_combat_wizard
-from ui.wizard.wizard import context_from_view
 
 
 @pytest.fixture
@@ -272,7 +272,7 @@ class TestThievenHood:
         3+ on the d10, then 4+ once only two of Guy's three sections are visible."""
         from brikdesk.domain.attack import SizeClass
         from brikdesk.domain.odds import attack_odds
-        from ui.wizard.widgets import percent
+        from ui.widgets.combat_style import percent
 
         w = open_wizard("Thieven Hood")
         next_page(qtbot, w)
@@ -663,11 +663,19 @@ class TestFromTheBattlePanel:
         the attack); the panel's Undo takes both back at once, and Redo puts both back."""
         from PySide6.QtCore import QSettings
 
+        from ui.main_window import combat_forms
         from ui.panels.battle_panel import BattlePanel
 
         settings = QSettings(str(tmp_path / "panel.ini"), QSettings.Format.IniFormat)
         stack = QUndoStack()
-        panel = BattlePanel(battle.services, Bus(), stack, battle.battle_id, settings=settings)
+        panel = BattlePanel(
+            battle.services,
+            Bus(),
+            stack,
+            battle.battle_id,
+            settings=settings,
+            forms=combat_forms(),
+        )
         qtbot.addWidget(panel)
         panel.show()
         will, guy = battle.ids["Will Scarlet"], battle.ids["Guy of Gisbourne"]

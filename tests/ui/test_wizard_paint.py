@@ -21,8 +21,9 @@ from brikdesk.domain.attack import SizeClass
 from brikdesk.domain.rolling import RandomDice
 from tests.ui.wizard_battle import make_battle
 from ui.bus import Bus
+from ui.widgets.combat_style import CARD_BG
 from ui.wizard import CombatWizard
-from ui.wizard.widgets import CARD_BG, ModifierValue
+from ui.wizard.widgets import ModifierValue
 
 
 class _Events(QObject):

@@ -1,6 +1,6 @@
 """The Sprint dialog (4.1): roll a unit's Sprint under the battle's edition and record it.
 
-The dice are typed from the table or rolled virtually (the combat wizard's dice entry); the
+The dice are typed from the table or rolled virtually (the dice entry of ``ui.widgets.dice``); the
 bonus chains, the Over the Top Benny and the runaway warning ("must run the full 14\"") are
 what ``brikdesk.domain.combat.sprint`` computes. Recording stores one ``ActionSpent`` (a
 Sprint, its roll in the note) through the tracker, one transaction and one undo step.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import logging
 from dataclasses import replace
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QUndoStack
@@ -37,11 +37,10 @@ from brikdesk.errors import StorageError, UserError
 from ui.bus import Bus
 from ui.screen import fit_to_screen, grow_to_fit
 from ui.undo import perform
+from ui.widgets.battle_context import CombatServices, context_from_view
+from ui.widgets.combat_style import STYLE, label, set_problem, show_readings
 from ui.widgets.dialogs import FormDialog
-from ui.wizard.widgets import STYLE, BennyChooser, DiceEntry, label, set_problem, show_readings
-
-if TYPE_CHECKING:
-    from ui.wizard.wizard import CombatServices
+from ui.widgets.dice import BennyChooser, DiceEntry
 
 log = logging.getLogger(__name__)
 W = TypeVar("W", bound=QWidget)
@@ -67,8 +66,6 @@ class SprintDialog(FormDialog):
         undo_stack: QUndoStack | None = None,
         dice: DiceSource | None = None,
     ) -> None:
-        from ui.wizard.wizard import context_from_view
-
         self.services = services
         self.battle_id = battle_id
         self.bus = bus

@@ -41,6 +41,7 @@ from brikdesk.services import Services
 from brikdesk.services.changes import Done
 from brikdesk.services.tracker import BattleView
 from ui.bus import Bus
+from ui.panels.forms import CombatForms
 from ui.panels.overrule_box import confirm_overrule
 from ui.panels.start_dialog import OrderDialog, PlayerChoice
 from ui.undo import perform
@@ -63,6 +64,8 @@ class Host(Protocol):
     undo_stack: QUndoStack
     battle_id: BattleId
     view: BattleView | None
+    #: The combat forms the app shell gave the panel (the Sprint dialog is opened from here).
+    forms: CombatForms
 
     def refresh(self) -> None: ...
 

@@ -19,6 +19,8 @@ unit now. While the pointer is over the table its rows stay still (``still_rows`
 The panel composes widgets with one job each: ``battle_header`` (round, turn, End Turn),
 ``filter_bar``, ``message_strip``, ``unit_table`` (over ``battle_model``), ``unit_buttons`` and
 ``unit_menus``, ``battle_log`` (the log with Undo and Redo), ``theme`` (colours and fonts).
+The combat wizard, the quick attack form and the Sprint dialog are opened through the
+``forms`` the app shell gives the panel (``ui.panels.forms``): panels do not import them.
 Every action is recorded by ``battle_commands`` through the battle tracker
 (``services.tracker``, the only writer of a battle's log) as one step of this battle's undo
 history (``ui.undo.perform``; the combat wizard adds to the same history); the rules refuse
@@ -32,8 +34,7 @@ type, high contrast) is remembered in the settings.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import shiboken6
 from PySide6.QtCore import QModelIndex, QPoint, QSettings, QSize, Qt, Signal
@@ -53,11 +54,8 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.battle import (
-    ActionUse,
-    CounterUse,
     Event,
     Maneuver,
-    Status,
 )
 from brikdesk.domain.combat import AttackKind
 from brikdesk.domain.ids import BattleId, BattleUnitId
@@ -73,6 +71,7 @@ from ui.panels.battle_header import BattleHeader, StartBar
 from ui.panels.battle_log import BattleLogPane
 from ui.panels.battle_model import BattleUnitModel, Filters
 from ui.panels.filter_bar import FilterBar
+from ui.panels.forms import CombatForms
 from ui.panels.keys import keys_legend, make_action, unit_keys
 from ui.panels.legal import combat_context
 from ui.panels.message_strip import MessageStrip, StillBox, error_text
@@ -92,17 +91,6 @@ SPLITTER_KEY = "battle/splitter"
 
 _REFRESH_ON = Changes.EVENTS | Changes.BATTLES | Changes.PLAYERS | Changes.CATALOG | Changes.UNITS
 
-WizardOpener = Callable[..., Any]
-
-
-def wizard_opener() -> WizardOpener | None:
-    """``ui.wizard.open_combat_wizard`` (imported when first asked for: it brings the plots)."""
-    try:
-        from ui.wizard import open_combat_wizard
-    except ImportError:  # a build without the combat wizard
-        return None
-    return open_combat_wizard
-
 
 class BattlePanel(QWidget):
     """The battle tracker for one battle; see the module docstring."""
@@ -118,6 +106,7 @@ class BattlePanel(QWidget):
         undo_stack: QUndoStack,
         battle_id: BattleId,
         *,
+        forms: CombatForms,
         settings: QSettings | None = None,
         parent: QWidget | None = None,
     ) -> None:
@@ -139,7 +128,8 @@ class BattlePanel(QWidget):
         self._asked: tuple[BattleView | None, BattleUnitId | None, bool] = (None, None, False)
         self._hidden = False
         self._shown_once = False
-        self.open_wizard_fn = wizard_opener()
+        #: The combat wizard, the quick attack form and the Sprint dialog (the app shell's).
+        self.forms = forms
 
         self.model = BattleUnitModel(self)
         self.commands = BattleCommands(self, self)
@@ -254,6 +244,9 @@ class BattlePanel(QWidget):
         self.wizard_action = make_action(
             self.table, "Combat &wizard…", "wizardAction", self.moves.attack_current, ("W",)
         )
+        tip = "Open the combat wizard for this unit (W)"
+        set_tooltip(self.wizard_button, tip)
+        self.wizard_action.setToolTip(tip)
         self.filter_actions = self.filter_bar.filter_actions
         for a in self.filter_actions:
             self.addAction(a)
@@ -333,16 +326,8 @@ class BattlePanel(QWidget):
         on_unit = live and unit is not None
         for a in self.unit_actions:
             a.setEnabled(on_unit)
-        opener_ok = self.open_wizard_fn is not None
-        self.wizard_action.setEnabled(on_unit and opener_ok)
-        self.wizard_button.setEnabled(on_unit and opener_ok)
-        tip = (
-            "Open the combat wizard for this unit (W)"
-            if opener_ok
-            else "The combat wizard is not available in this version of BrikDesk"
-        )
-        set_tooltip(self.wizard_button, tip)
-        self.wizard_action.setToolTip(tip)
+        self.wizard_action.setEnabled(on_unit)
+        self.wizard_button.setEnabled(on_unit)
         # The buttons and the keys legend ask the rules: once per battle state and unit.
         asked = (view if live else None, unit, on_unit)
         if asked[0] is not self._asked[0] or asked[1:] != self._asked[1:]:
@@ -419,7 +404,7 @@ class BattlePanel(QWidget):
 
     def _double_clicked(self, index: QModelIndex) -> None:
         unit = self.table.unit_at(index)
-        if unit is not None and self.open_wizard_fn is not None:
+        if unit is not None:
             self.moves.attack(unit)
 
     def _filters_changed(self, filters: Filters) -> None:
@@ -511,49 +496,12 @@ class BattlePanel(QWidget):
     def start_battle(self) -> bool:
         return self.commands.start_battle()
 
-    def spend(
-        self,
-        unit_id: BattleUnitId,
-        how: ActionUse,
-        *,
-        target: BattleUnitId | None = None,
-        over_the_top: bool = False,
-        note: str = "",
-    ) -> bool:
-        return self.commands.spend(
-            unit_id, how, target=target, over_the_top=over_the_top, note=note
-        )
-
-    def close_combat_attack(
-        self,
-        unit_id: BattleUnitId,
-        target: BattleUnitId,
-        maneuver: Maneuver = Maneuver.STRIKE,
-        hands: int = 1,
-    ) -> bool:
-        return self.commands.close_combat_attack(unit_id, target, maneuver, hands)
-
-    def use_counter(
-        self,
-        unit_id: BattleUnitId,
-        target: BattleUnitId,
-        how: CounterUse = CounterUse.COUNTERSTRIKE,
-    ) -> bool:
-        return self.commands.use_counter(unit_id, target, how)
-
-    def set_status(
-        self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()
-    ) -> bool:
-        return self.commands.set_status(unit_id, status, with_ids)
-
     def open_quick(self, unit_id: BattleUnitId) -> bool:
         """The quick attack form (one page) with ``unit_id`` as attacker."""
         if self.view is None:
             return False
-        from ui.wizard import open_quick_attack
-
         try:
-            open_quick_attack(
+            self.forms.quick(
                 self,
                 self.services,
                 self.bus,
@@ -577,12 +525,12 @@ class BattlePanel(QWidget):
         response off its owner's turn (the wizard pays with the held Action); on ``target``
         with a Close Combat ``maneuver`` when the Act menu named them."""
         unit = self.current_unit() if unit_id is None else unit_id
-        opener = self.open_wizard_fn or wizard_opener()
-        if unit is None or opener is None or self.view is None:
+        if unit is None or self.view is None:
             return False
-        self.open_wizard_fn = opener
         try:
-            wizard = opener(self, self.services, self.bus, self.undo_stack, self.battle_id, unit)
+            wizard = self.forms.wizard(
+                self, self.services, self.bus, self.undo_stack, self.battle_id, unit
+            )
         except UserError as exc:
             self.show_error(exc)
             return False

@@ -1,7 +1,7 @@
 """The panel's actions that follow the battle's edition (chapter 4): a long Action (4.2), Who
-Acts First (4.3) and the Sprint dialog (4.1). ``BattleCommands`` delegates to these; each
-records through its one helper (``BattleCommands.record``), so each is one undo step and the
-log shows it.
+Acts First (4.3) and the Sprint dialog (4.1, which the app shell gives the panel in its
+``forms``). ``BattleCommands`` delegates to these; each records through its one helper
+(``BattleCommands.record``), so each is one undo step and the log shows it.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 from brikdesk.domain.battle import ActionUse, LongActionStarted
 from brikdesk.domain.ids import BattleUnitId
-from ui.dialogs.sprint import open_sprint
 from ui.panels.legal import spend_refusal
 from ui.panels.long_action import LongActionDialog
 from ui.panels.who_first import WhoFirstDialog
@@ -61,7 +60,7 @@ def sprint(commands: BattleCommands, unit_id: BattleUnitId) -> bool:
     if why is not None:  # refused here, before any dice are rolled
         host.show_error(why)
         return False
-    open_sprint(
+    host.forms.sprint(
         commands.widget,
         host.services,
         host.battle_id,

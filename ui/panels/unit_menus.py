@@ -9,7 +9,7 @@ Attack opens the combat wizard; an Action left unspent is saved for a response b
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from PySide6.QtGui import QAction
@@ -38,6 +38,7 @@ from brikdesk.domain.battle.busy import busy_text
 from brikdesk.domain.ids import BattleUnitId
 from brikdesk.errors import UserError
 from brikdesk.services.tracker import BattleView
+from ui.panels.battle_commands import BattleCommands
 from ui.panels.legal import (
     TRIAL_NOTE,
     attack_refusal,
@@ -71,38 +72,8 @@ USES = (
 class UnitActions(Protocol):
     """What the menus call (the panel's checked moves, ``ui.panels.unit_moves``)."""
 
-    def spend(
-        self,
-        unit_id: BattleUnitId,
-        how: ActionUse,
-        *,
-        target: BattleUnitId | None = None,
-        over_the_top: bool = False,
-        note: str = "",
-    ) -> bool: ...
-
-    def close_combat_attack(
-        self,
-        unit_id: BattleUnitId,
-        target: BattleUnitId,
-        maneuver: Maneuver = Maneuver.STRIKE,
-        hands: int = 1,
-    ) -> bool: ...
-
-    def use_counter(
-        self,
-        unit_id: BattleUnitId,
-        target: BattleUnitId,
-        how: CounterUse = CounterUse.COUNTERSTRIKE,
-    ) -> bool: ...
-
-    def set_status(
-        self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()
-    ) -> bool: ...
-
-    def clear_status(
-        self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()
-    ) -> bool: ...
+    #: What records (``BattleCommands``): spend an Action, use a Counter, set a status.
+    commands: BattleCommands
 
     def attack(self, unit_id: BattleUnitId) -> bool: ...
 
@@ -196,7 +167,7 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActi
                 entry.triggered.connect(
                     bind(act.other, unit_id, other)
                     if how is ActionUse.OTHER
-                    else bind(act.spend, unit_id, how, target=other, over_the_top=ott)
+                    else bind(act.commands.spend, unit_id, how, target=other, over_the_top=ott)
                 )
             continue
         a = allow(
@@ -207,7 +178,7 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActi
         elif how is ActionUse.SPRINT:  # the Sprint dialog rolls it (4.1)
             a.triggered.connect(bind(act.sprint, unit_id))
         else:
-            a.triggered.connect(bind(act.spend, unit_id, how, over_the_top=ott))
+            a.triggered.connect(bind(act.commands.spend, unit_id, how, over_the_top=ott))
     if own:
         saved = menu.addAction(SAVED_NOTE)
         saved.setObjectName("savedNote")
@@ -342,7 +313,7 @@ def fill_counter(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: Unit
             allow(
                 menu.addAction(f"{how.label} {label}"),
                 refusal(view, [CounterUsed(unit_id, other, how)]),
-            ).triggered.connect(bind(act.use_counter, unit_id, other, how))
+            ).triggered.connect(bind(act.commands.use_counter, unit_id, other, how))
     menu.addSeparator()
     note = menu.addAction(READINGS["hands"][:90] + "…")
     note.setEnabled(False)
@@ -370,7 +341,12 @@ def fill_status(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitA
         )
         a = allow(menu.addAction(text), refusal(view, [event]))
         a.triggered.connect(
-            bind(act.clear_status if on else act.set_status, unit_id, status, others)
+            bind(
+                act.commands.clear_status if on else act.commands.set_status,
+                unit_id,
+                status,
+                others,
+            )
         )
         return a
 

@@ -12,7 +12,6 @@ helper that records a tracker call as an undoable step).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Protocol
 
 from PySide6.QtCore import QObject
@@ -21,7 +20,6 @@ from PySide6.QtWidgets import QWidget
 from brikdesk.domain.battle import (
     ActionState,
     ActionUse,
-    CounterUse,
     Maneuver,
     Status,
     disengage,
@@ -89,47 +87,7 @@ class UnitMoves(QObject):
         self.widget = parent  # the dialogs' parent
         self.menus: Menus | None = None
 
-    # -- what the menus call ----------------------------------------------------------------
-
-    def spend(
-        self,
-        unit_id: BattleUnitId,
-        how: ActionUse,
-        *,
-        target: BattleUnitId | None = None,
-        over_the_top: bool = False,
-        note: str = "",
-    ) -> bool:
-        return self.commands.spend(
-            unit_id, how, target=target, over_the_top=over_the_top, note=note
-        )
-
-    def close_combat_attack(
-        self,
-        unit_id: BattleUnitId,
-        target: BattleUnitId,
-        maneuver: Maneuver = Maneuver.STRIKE,
-        hands: int = 1,
-    ) -> bool:
-        return self.commands.close_combat_attack(unit_id, target, maneuver, hands)
-
-    def use_counter(
-        self,
-        unit_id: BattleUnitId,
-        target: BattleUnitId,
-        how: CounterUse = CounterUse.COUNTERSTRIKE,
-    ) -> bool:
-        return self.commands.use_counter(unit_id, target, how)
-
-    def set_status(
-        self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()
-    ) -> bool:
-        return self.commands.set_status(unit_id, status, with_ids)
-
-    def clear_status(
-        self, unit_id: BattleUnitId, status: Status, with_ids: Sequence[BattleUnitId] = ()
-    ) -> bool:
-        return self.commands.clear_status(unit_id, status, with_ids)
+    # -- what the menus call (recording itself is ``self.commands``') ----------------------
 
     def attack(self, unit_id: BattleUnitId) -> bool:
         """Open the combat wizard with the unit as attacker, when it may attack at all."""
@@ -166,7 +124,7 @@ class UnitMoves(QObject):
         note = NoteAsker.ask(self.widget, view.setup.unit(unit_id).name)
         if note is None:
             return False
-        return self.spend(unit_id, ActionUse.OTHER, target=target, note=note)
+        return self.commands.spend(unit_id, ActionUse.OTHER, target=target, note=note)
 
     def fight(self, unit_id: BattleUnitId, target: BattleUnitId, maneuver: Maneuver) -> bool:
         """A Close Combat attack goes through the dice like any attack: the combat wizard on
@@ -215,7 +173,9 @@ class UnitMoves(QObject):
             return False
         allowed, why = join_targets(view, unit_id)
         target = self._pick(view, allowed, why, "In Close Combat with whom?", ask_one=True)
-        return target is not None and self.set_status(unit_id, Status.IN_CLOSE_COMBAT, (target,))
+        return target is not None and self.commands.set_status(
+            unit_id, Status.IN_CLOSE_COMBAT, (target,)
+        )
 
     def disengage(self, unit_id: BattleUnitId) -> bool:
         """Act > Disengage (5.2): leave the whole Close Combat on its own turn; then say who
@@ -347,7 +307,7 @@ class UnitMoves(QObject):
             return
         targets = self._spend_target(view, unit, how, over_the_top=over_the_top)
         if targets is not None:
-            self.spend(unit, how, target=targets[0], over_the_top=over_the_top)
+            self.commands.spend(unit, how, target=targets[0], over_the_top=over_the_top)
 
     def _spend_target(
         self, view: BattleView, unit_id: BattleUnitId, how: ActionUse, *, over_the_top: bool = False

@@ -12,7 +12,8 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 from brikdesk.domain.combat import Choice, prose
 from brikdesk.domain.ids import BattleUnitId
 from ui.wheel import guard_wheel
-from ui.wizard.widgets import ChoiceCombo, label, show_readings
+from ui.widgets.combat_style import label, show_readings
+from ui.wizard.widgets import ChoiceCombo
 
 
 class BlastSections(QWidget):

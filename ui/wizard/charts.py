@@ -18,7 +18,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
-from ui.wizard.widgets import BASE_PT, CRIT_COLOUR
+from ui.widgets.combat_style import BASE_PT
+from ui.widgets.dice import CRIT_COLOUR
 
 HIT = "#2e7d32"
 MISS = "#b0bac5"

@@ -12,7 +12,8 @@ from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLineEdit, QVBoxLa
 
 from brikdesk.domain.combat import AttackDraft, CombatContext, prose
 from brikdesk.domain.combat.first import FirstFact, first_contest_possible, first_facts
-from ui.wizard.widgets import card, label, set_problem, show_readings
+from ui.widgets.combat_style import label, set_problem, show_readings
+from ui.wizard.widgets import card
 
 
 class FirstToActBox(QWidget):

@@ -14,10 +14,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import Literal, Protocol
 
 from PySide6.QtCore import QRect, Qt, QTimer
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QCheckBox,
     QFrame,
     QGridLayout,
@@ -51,6 +52,7 @@ from brikdesk.domain.combat import (
     ObjectTarget,
     RangePreview,
     Reaction,
+    ResultSummary,
     TargetChance,
     Tone,
     Verdict,
@@ -90,29 +92,21 @@ from brikdesk.domain.rolling import BennyUse
 from brikdesk.errors import UserError
 from ui.screen import usable_size
 from ui.settings import DiceMode
+from ui.widgets.combat_style import BASE_PT, label, percent, set_problem, show_readings
+from ui.widgets.dice import BennyChooser, DiceEntry
 from ui.wizard.blast import BlastSections
 from ui.wizard.first import FirstToActBox
 from ui.wizard.widgets import (
-    BASE_PT,
-    BennyChooser,
     ChartSlot,
     ChoiceCombo,
-    DiceEntry,
     ModifierText,
     ModifierValue,
     OddsPanel,
     card,
     fix_size,
-    label,
     lay_out_now,
     on_card,
-    percent,
-    set_problem,
-    show_readings,
 )
-
-if TYPE_CHECKING:
-    from ui.wizard.wizard import CombatWizard, DiceStep
 
 OBJECT = "object"
 #: A screen less tall than this (pixels free for a window) is a laptop's: the Action Roll
@@ -120,6 +114,48 @@ OBJECT = "object"
 SHORT_SCREEN = 900
 #: The number needed on the die, the figure the whole table looks for.
 NEED_PT = 40
+
+
+#: The wizard's steps whose changes drop the dice typed for later steps (see ``change``).
+Step = Literal["attack", "range", "action", "reaction", "damage", "note"]
+#: The steps that roll dice.
+DiceStep = Literal["action", "damage"]
+
+
+class Wizard(Protocol):
+    """What the pages use of the combat wizard (``ui.wizard.wizard.CombatWizard``): its draft
+    and battle, the steps that change the draft, the stages it resolves, and its window (the
+    pages' parent)."""
+
+    ctx: CombatContext
+    draft: AttackDraft
+    dice_mode: DiceMode
+
+    def window(self) -> QWidget: ...
+
+    def button(self, which: QWizard.WizardButton) -> QAbstractButton: ...
+
+    def change(self, step: Step, draft: AttackDraft) -> None: ...
+
+    def replace_draft(self, draft: AttackDraft) -> None: ...
+
+    def add_face(self, step: DiceStep, face: int) -> None: ...
+
+    def drop_face(self, step: DiceStep) -> None: ...
+
+    def clear_faces(self, step: DiceStep) -> None: ...
+
+    def roll_virtual(self, step: DiceStep) -> None: ...
+
+    def pick_benny(self, key: str, use: BennyUse) -> None: ...
+
+    def action_stage(self) -> ActionStage: ...
+
+    def damage_stage(self) -> DamageStage: ...
+
+    def summary(self) -> ResultSummary: ...
+
+    def accept(self) -> None: ...
 
 
 def _make_action_chart(parent: QWidget) -> QWidget:
@@ -169,13 +205,13 @@ def of_kind(draft: AttackDraft, ctx: CombatContext, kind: AttackKind) -> AttackD
 class _Page(QWizardPage):
     """A page with a scrollable body; ``refresh()`` shows the draft."""
 
-    def __init__(self, wizard: CombatWizard, title: str, subtitle: str) -> None:
-        super().__init__(wizard)
+    def __init__(self, wizard: Wizard, title: str, subtitle: str) -> None:
+        super().__init__(wizard.window())
         self.w = wizard
         self.setTitle(f"<span style='font-size:{BASE_PT + 8}pt; color:#1d3557'>{title}</span>")
         # On a laptop's screen the page's room goes to its content, not to the subtitle (a
         # line saying what the page is for).
-        if usable_size(wizard).height() >= SHORT_SCREEN:
+        if usable_size(wizard.window()).height() >= SHORT_SCREEN:
             self.setSubTitle(subtitle)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -394,7 +430,7 @@ class DicePage(_Page):
 
 
 class AttackPage(_Page):
-    def __init__(self, wizard: CombatWizard) -> None:
+    def __init__(self, wizard: Wizard) -> None:
         super().__init__(wizard, "1 · Attack", "Who attacks, with what, how, and at whom.")
         grid = QGridLayout()
         grid.setHorizontalSpacing(18)
@@ -683,7 +719,7 @@ class AttackPage(_Page):
 
 
 class RangePage(_Page):
-    def __init__(self, wizard: CombatWizard) -> None:
+    def __init__(self, wizard: Wizard) -> None:
         super().__init__(wizard, "2 · Range", prose.RANGE_SUBTITLE)
         self.ranged_box, rl = card(self)
         grid = QGridLayout()
@@ -963,7 +999,7 @@ class ActionPage(DicePage):
     STAGE: DiceStep = "action"
     NEED_TEXT_SLACK = 20  # pixels under the sentence below the number needed
 
-    def __init__(self, wizard: CombatWizard) -> None:
+    def __init__(self, wizard: Wizard) -> None:
         super().__init__(
             wizard,
             "3 · Action Roll",
@@ -1021,7 +1057,7 @@ class ActionPage(DicePage):
         right.addWidget(self.odds)
         # On a laptop's screen the page shows the modifiers and the dice at once: a lower
         # chart, and the chart's explanation as its tooltip instead of a paragraph.
-        room = usable_size(wizard).height()
+        room = usable_size(wizard.window()).height()
         short = room < SHORT_SCREEN
         chart_height = 185 if not short else 130 if room >= 700 else 115  # 1366x768; 1280x720
         self.chart = ChartSlot(_make_action_chart, self, height=chart_height)
@@ -1496,7 +1532,7 @@ def _set_style(widget: QWidget, style: str) -> None:
 class DamagePage(DicePage):
     STAGE: DiceStep = "damage"
 
-    def __init__(self, wizard: CombatWizard) -> None:
+    def __init__(self, wizard: Wizard) -> None:
         super().__init__(
             wizard,
             "4 · Damage",
@@ -1813,7 +1849,7 @@ class DamagePage(DicePage):
 
 
 class ResultPage(_Page):
-    def __init__(self, wizard: CombatWizard) -> None:
+    def __init__(self, wizard: Wizard) -> None:
         super().__init__(
             wizard,
             "5 · Result",

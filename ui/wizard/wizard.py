@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import Protocol
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent, QUndoStack
@@ -26,7 +26,6 @@ from brikdesk.domain.combat import (
     DamageStage,
     Reaction,
     ResultSummary,
-    context_from,
     default_draft,
     event_text,
     overruled_text,
@@ -42,37 +41,24 @@ from ui.screen import fit_to_screen
 from ui.settings import DiceMode
 from ui.undo import perform
 from ui.wheel import guard_wheel
+from ui.widgets.battle_context import CombatServices, context_from_view
+from ui.widgets.combat_style import STYLE
 from ui.widgets.common import report_to_active_window
 from ui.wizard.pages import (
     ActionPage,
     AttackPage,
     DamagePage,
     DicePage,
+    DiceStep,
     RangePage,
     ResultPage,
+    Step,
     aimed_at,
     of_kind,
 )
-from ui.wizard.widgets import STYLE, ChartSlot
-
-if TYPE_CHECKING:
-    from brikdesk.services.tracker import BattleView, TrackerService
+from ui.wizard.widgets import ChartSlot
 
 log = logging.getLogger(__name__)
-
-#: The wizard's steps whose changes drop the dice typed for later steps (see ``change``).
-Step = Literal["attack", "range", "action", "reaction", "damage", "note"]
-#: The steps that roll dice.
-DiceStep = Literal["action", "damage"]
-
-
-class CombatServices(Protocol):
-    """What the wizard uses of the application's services: the battle tracker (its view of
-    the battle, and ``record`` for Finish)."""
-
-    @property
-    def tracker(self) -> TrackerService: ...
-
 
 #: At most this many virtual dice for one press of Roll (bonus chains are long but finite).
 MAX_VIRTUAL_DICE = 200
@@ -89,18 +75,6 @@ def with_faces(draft: AttackDraft, step: DiceStep, faces: tuple[int, ...]) -> At
     if step == "action":
         return replace(draft, action_faces=faces, damage_faces=())
     return replace(draft, damage_faces=faces)
-
-
-def context_from_view(view: BattleView) -> CombatContext:
-    """The wizard's battle from the tracker's ``BattleView`` (its standing events tell which
-    items a fumbled Parry knocked away earlier)."""
-    return context_from(
-        view.setup,
-        view.state,
-        view.catalog,
-        [(u.id, u.name, u.player_id, u.spec, u.stats, u.minifig) for u in view.units],
-        events=[e.event for e in view.standing_events],
-    )
 
 
 class CombatWizard(QWizard):

@@ -1,0 +1,183 @@
+"""The windows the main window opens beside itself: an army's roster (one per army), the
+campaign's catalog and history (one per campaign), the rules reference, the user guide, About,
+and Edit > Settings. Each is made when first opened (the window modules load then) and raised
+when asked again.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, QPoint, Qt
+from PySide6.QtWidgets import QWidget
+from shiboken6 import isValid
+
+from brikdesk.domain.ids import ArmyId, CampaignId
+from ui.dialogs.campaign import ArmyDialog
+from ui.windows.navigator import ARMY
+
+if TYPE_CHECKING:
+    from ui.dialogs.about import AboutDialog
+    from ui.dialogs.rules_reference import RulesReferenceDialog
+    from ui.main_window.window import MainWindow
+    from ui.windows.catalog import CatalogWindow
+    from ui.windows.history import HistoryWindow
+    from ui.windows.roster import RosterWindow
+
+
+def _raise(window: QWidget) -> None:
+    window.show()
+    window.raise_()
+    window.activateWindow()
+
+
+class Windows(QObject):
+    """The roster, catalog and history windows open, and the Help and Settings dialogs."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.rosters: dict[ArmyId, RosterWindow] = {}
+        self.catalogs: dict[CampaignId, CatalogWindow] = {}
+        #: Campaign > History windows, one per campaign.
+        self.histories: dict[CampaignId, HistoryWindow] = {}
+        self.rules_reference: RulesReferenceDialog | None = None
+
+    def open_roster(self, army_id: ArmyId) -> RosterWindow | None:
+        """Open (or raise) the roster window of an army."""
+        main = self.window
+        window = self.rosters.get(army_id)
+        if window is None:
+            from ui.windows.roster import RosterWindow
+
+            window = RosterWindow(
+                main.services,
+                main.bus,
+                main.undo_scopes.army(army_id),
+                main.settings,
+                army_id,
+                main,
+            )
+            if window.roster is None:
+                main.banner.show_error(
+                    f"There is no army with id {army_id} (it may have been deleted)"
+                )
+                return None
+            self.rosters[army_id] = window
+            window.closed.connect(self._roster_closed)
+            window.army_made.connect(self._army_made)
+            window.ask_army = self._ask_army
+            n = len(self.rosters) - 1
+            if n:  # cascade, so a new roster doesn't hide the previous one
+                window.move(window.pos() + QPoint(28 * n, 28 * n))
+        _raise(window)
+        return window
+
+    def _ask_army(self, *args: Any, **kwargs: Any) -> Any:
+        """The army dialog for a roster's Duplicate army (screens do not import the shell's
+        dialogs)."""
+        return ArmyDialog.ask(*args, **kwargs)
+
+    def _army_made(self, army_id: int) -> None:
+        """A roster made a new army (Duplicate army): select it and open its roster."""
+        self.window.navigator.select(ARMY, army_id)
+        self.open_roster(ArmyId(army_id))
+
+    def _roster_closed(self, army_id: ArmyId) -> None:
+        self.rosters.pop(army_id, None)
+
+    def open_selected_roster(self) -> RosterWindow | None:
+        kind, ident = self.window.selected()
+        return self.open_roster(ArmyId(ident)) if kind == ARMY else None
+
+    def open_catalog(self) -> CatalogWindow | None:
+        main = self.window
+        campaign_id = main.shown.campaign_id
+        if campaign_id is None:
+            return None
+        window = self.catalogs.get(campaign_id)
+        if window is None:
+            from ui.windows.catalog import CatalogWindow
+
+            window = CatalogWindow(
+                main.services,
+                main.bus,
+                main.undo_scopes.catalog(campaign_id),
+                main.settings,
+                campaign_id,
+                main,
+            )
+            self.catalogs[campaign_id] = window
+            window.closed.connect(lambda cid: self.catalogs.pop(cid, None))
+        _raise(window)
+        return window
+
+    def open_history(self) -> HistoryWindow | None:
+        """Campaign > History (one window per campaign)."""
+        from ui.windows.history import HistoryWindow
+
+        main = self.window
+        campaign_id = main.shown.campaign_id
+        if campaign_id is None:
+            return None
+        window = self.histories.get(campaign_id)
+        if window is None:
+            window = HistoryWindow(main.services, main.bus, campaign_id, main)
+            self.histories[campaign_id] = window
+            window.destroyed.connect(self._history_closed)
+        _raise(window)
+        return window
+
+    def _history_closed(self, *_args: object) -> None:
+        self.histories = {k: w for k, w in self.histories.items() if isValid(w)}
+
+    def close_all(self) -> None:
+        """Close the roster and catalog windows (the app is closing)."""
+        for window in [*self.rosters.values(), *self.catalogs.values()]:
+            window.close()
+
+    # -- help and settings ----------------------------------------------------------------
+
+    def show_rules_reference(self) -> RulesReferenceDialog:
+        from ui.dialogs.rules_reference import RulesReferenceDialog
+
+        reference = self.rules_reference
+        if reference is None:
+            reference = self.rules_reference = RulesReferenceDialog(self.window)
+        _raise(reference)
+        return reference
+
+    def show_user_guide(self) -> QWidget | None:
+        """Help > User guide: the guide shipped with the app, in a window (offline)."""
+        from ui.dialogs.user_guide import UserGuideWindow
+
+        try:
+            guide = UserGuideWindow(self.window)
+        except (FileNotFoundError, OSError) as exc:
+            self.window.banner.show_error(f"The user guide can't be shown: {exc}")
+            return None
+        guide.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        guide.show()
+        return guide
+
+    def show_about(self) -> AboutDialog:
+        """Open the About dialog (window-modal, not blocking) and return it."""
+        from ui.dialogs.about import AboutDialog
+
+        main = self.window
+        dialog = AboutDialog(main, main.database, main.shown.edition(), main.app_icon)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+    def edit_preferences(self) -> bool:
+        """Edit > Settings: the preferences; True when saved."""
+        from ui.dialogs.settings import SettingsDialog
+
+        main = self.window
+        prefs = SettingsDialog.ask(main, main.settings)
+        if prefs is None:
+            return False
+        main.preferences_changed.emit()
+        main.statusBar().showMessage("Settings saved.", 5000)
+        return True

@@ -198,9 +198,25 @@ def test_import_and_export_run_on_a_worker_with_progress_and_cancel(
 
     target = tmp_path / "out.json"
     target.write_text("old")
-    job = main.export_campaign(target)
-    job.cancel()  # before the worker reports anything
-    qtbot.waitUntil(lambda: job.done, timeout=20_000)
+    reading = threading.Event()
+    release.clear()
+    real_export = main.services.transfer.export_json
+
+    def slow_export(campaign_id):
+        reading.set()
+        release.wait(10)  # a large campaign: reading it takes a while
+        return real_export(campaign_id)
+
+    export_read = pytest.MonkeyPatch()
+    export_read.setattr(main.services.transfer, "export_json", slow_export)
+    try:
+        job = main.export_campaign(target)
+        assert reading.wait(10)
+        job.cancel()  # while the campaign is read, before anything is written
+        release.set()
+        qtbot.waitUntil(lambda: job.done, timeout=20_000)
+    finally:
+        export_read.undo()
     assert job.cancelled and target.read_text() == "old"
     assert not any(p.name.startswith(".out.json") for p in tmp_path.iterdir())
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent, QUndoStack
@@ -41,7 +41,8 @@ from ui.screen import fit_to_screen
 from ui.settings import DiceMode
 from ui.undo import perform
 from ui.wheel import guard_wheel
-from ui.widgets.battle_context import CombatServices, context_from_view
+from ui.widgets.battle_context import CombatServices
+from ui.widgets.combat_context import combat_context
 from ui.widgets.combat_style import STYLE
 from ui.widgets.common import report_to_active_window
 from ui.wizard.pages import (
@@ -57,6 +58,9 @@ from ui.wizard.pages import (
     of_kind,
 )
 from ui.wizard.widgets import ChartSlot
+
+if TYPE_CHECKING:
+    from brikdesk.services.tracker import BattleView
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +81,21 @@ def with_faces(draft: AttackDraft, step: DiceStep, faces: tuple[int, ...]) -> At
     return replace(draft, damage_faces=faces)
 
 
+def context_for(view: BattleView, ctx: CombatContext | None = None) -> CombatContext:
+    """The combat forms' battle as ``view`` has it now: ``ctx`` (the battle panel's) when it is
+    that battle, else the shared ``combat_context`` (its fighters are the ones the panel's
+    checks made: 500 units' are not made again). A form never resolves an attack against a
+    battle that has moved on (an End Turn, an Undo, a death recorded since ``ctx`` was made)."""
+    if (
+        ctx is not None
+        and ctx.setup is view.setup
+        and ctx.catalog is view.catalog
+        and ctx.state == view.state
+    ):
+        return ctx
+    return combat_context(view)
+
+
 class CombatWizard(QWizard):
     """Attack, Range, Action Roll, Damage, Result. ``recorded(summary)`` after Finish."""
 
@@ -95,6 +114,7 @@ class CombatWizard(QWizard):
         parent: QWidget | None = None,
         *,
         dice: DiceSource | None = None,
+        ctx: CombatContext | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("combatWizard")
@@ -103,7 +123,7 @@ class CombatWizard(QWizard):
         self.undo_stack = undo_stack
         self.battle_id = battle_id
         self.view = services.tracker.view(battle_id)
-        self.ctx = context_from_view(self.view)
+        self.ctx = context_for(self.view, ctx)
         self.draft: AttackDraft = default_draft(self.ctx, attacker_id)
         self.dice: DiceSource = dice if dice is not None else RandomDice()
         #: What a dice card offers first; both can always be used (Edit > Settings).
@@ -118,7 +138,6 @@ class CombatWizard(QWizard):
         self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
         self.setOption(QWizard.WizardOption.NoDefaultButton, False)
-        self.setStyleSheet(STYLE)
         self.result_page = ResultPage(self)
         self.pages = (
             AttackPage(self),
@@ -130,6 +149,9 @@ class CombatWizard(QWizard):
         for i, page in enumerate(self.pages):
             self.setPage(i, page)
         self.setStartId(self.ATTACK)
+        # The style sheet once the pages are in: set before, each page's widgets would be
+        # styled twice (once made, again when setPage moves them into the wizard's frame).
+        self.setStyleSheet(STYLE)
         self.currentIdChanged.connect(self._page_shown)
         guard_wheel(self)
         fit_to_screen(self, 1280, 900)
@@ -320,12 +342,14 @@ def open_combat_wizard(
     undo_stack: QUndoStack,
     battle_id: BattleId,
     attacker_id: BattleUnitId,
+    ctx: CombatContext | None = None,
 ) -> CombatWizard:
-    """Open the combat wizard for ``attacker_id`` in a battle (window-modal, not blocking).
+    """Open the combat wizard for ``attacker_id`` in a battle (window-modal, not blocking);
+    ``ctx`` the battle as the caller has it (used while it is the battle as it stands).
 
     The battle panel calls this; the wizard deletes itself when closed.
     """
-    wizard = CombatWizard(services, bus, undo_stack, battle_id, attacker_id, parent)
+    wizard = CombatWizard(services, bus, undo_stack, battle_id, attacker_id, parent, ctx=ctx)
     wizard.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     wizard.setWindowModality(Qt.WindowModality.WindowModal)
     wizard.show()

@@ -48,3 +48,18 @@ def combat_context(view: BattleView) -> CombatContext:
     )
     _context_cache[:] = [((view.units, view.catalog, view.setup, knocked), ctx)]
     return ctx
+
+
+def context_for(view: BattleView, ctx: CombatContext | None = None) -> CombatContext:
+    """The combat forms' battle as ``view`` has it now: ``ctx`` (the battle panel's) when it is
+    that battle, else the shared ``combat_context`` (its fighters are the ones the panel's
+    checks made: 500 units' are not made again). A form never resolves an attack against a
+    battle that has moved on (an End Turn, an Undo, a death recorded since ``ctx`` was made)."""
+    if (
+        ctx is not None
+        and ctx.setup is view.setup
+        and ctx.catalog is view.catalog
+        and ctx.state == view.state
+    ):
+        return ctx
+    return combat_context(view)

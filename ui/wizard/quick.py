@@ -55,10 +55,11 @@ from ui.bus import Bus
 from ui.screen import fit_to_screen, grow_to_fit
 from ui.wheel import guard_wheel
 from ui.widgets.battle_context import CombatServices
+from ui.widgets.combat_context import context_for
 from ui.widgets.combat_style import STYLE, label, percent, set_problem
 from ui.widgets.dice import BennyChooser, DiceEntry
 from ui.wizard.pages import aimed_at, inches_or_none, of_kind
-from ui.wizard.wizard import context_for, record_attack
+from ui.wizard.wizard import record_attack
 
 #: The judgements the form offers as toggles: key, the box's words.
 JUDGEMENTS = (

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent, QUndoStack
@@ -42,7 +42,7 @@ from ui.settings import DiceMode
 from ui.undo import perform
 from ui.wheel import guard_wheel
 from ui.widgets.battle_context import CombatServices
-from ui.widgets.combat_context import combat_context
+from ui.widgets.combat_context import context_for
 from ui.widgets.combat_style import STYLE
 from ui.widgets.common import report_to_active_window
 from ui.wizard.pages import (
@@ -58,9 +58,6 @@ from ui.wizard.pages import (
     of_kind,
 )
 from ui.wizard.widgets import ChartSlot
-
-if TYPE_CHECKING:
-    from brikdesk.services.tracker import BattleView
 
 log = logging.getLogger(__name__)
 
@@ -79,21 +76,6 @@ def with_faces(draft: AttackDraft, step: DiceStep, faces: tuple[int, ...]) -> At
     if step == "action":
         return replace(draft, action_faces=faces, damage_faces=())
     return replace(draft, damage_faces=faces)
-
-
-def context_for(view: BattleView, ctx: CombatContext | None = None) -> CombatContext:
-    """The combat forms' battle as ``view`` has it now: ``ctx`` (the battle panel's) when it is
-    that battle, else the shared ``combat_context`` (its fighters are the ones the panel's
-    checks made: 500 units' are not made again). A form never resolves an attack against a
-    battle that has moved on (an End Turn, an Undo, a death recorded since ``ctx`` was made)."""
-    if (
-        ctx is not None
-        and ctx.setup is view.setup
-        and ctx.catalog is view.catalog
-        and ctx.state == view.state
-    ):
-        return ctx
-    return combat_context(view)
 
 
 class CombatWizard(QWizard):

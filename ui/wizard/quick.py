@@ -126,7 +126,7 @@ class QuickAttack(QDialog):
         self.undo_stack = undo_stack
         self.battle_id = battle_id
         self.dice: DiceSource = dice if dice is not None else RandomDice()
-        # The battle panel hands over the context it keeps for its own checks (500 units: the
+        # The battle panel hands over the context it holds for its own checks (500 units: the
         # fighters are not made again) while it is the battle as the tracker has it now.
         self.ctx: CombatContext = context_for(services.tracker.view(battle_id), ctx)
         self.draft: AttackDraft = default_draft(self.ctx, attacker_id)
@@ -236,7 +236,7 @@ class QuickAttack(QDialog):
     @functools.cached_property
     def target_names(self) -> list[tuple[BattleUnitId, str]]:
         """The units the attacker may aim at, enemies first, with their names: made when the
-        first letter is typed (500 units' labels are not made for an attack that keeps the
+        first letter is typed (500 units' labels are not made for an attack that stays on the
         first enemy)."""
         return [(c.value, c.label) for c in target_options(self.ctx, self.draft) if c.allowed]
 

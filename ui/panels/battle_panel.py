@@ -73,7 +73,6 @@ from ui.panels.battle_model import BattleUnitModel, Filters
 from ui.panels.filter_bar import FilterBar
 from ui.panels.forms import CombatForms
 from ui.panels.keys import keys_legend, make_action, unit_keys
-from ui.panels.legal import combat_context
 from ui.panels.message_strip import MessageStrip, StillBox, error_text
 from ui.panels.still_rows import StillRows
 from ui.panels.theme import NORMAL, TABLE, Theme, palette
@@ -83,6 +82,7 @@ from ui.panels.unit_moves import UnitMoves
 from ui.panels.unit_table import UnitTable
 from ui.settings import AppSettings
 from ui.tooltips import set_tooltip
+from ui.widgets.combat_context import combat_context
 
 log = logging.getLogger(__name__)
 

@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Collection, Iterable, Iterator
-from dataclasses import replace
 
 from brikdesk.domain.battle import (
     ActionUse,
-    AttackResolved,
     CloseCombatAttack,
     CounterUse,
     CounterUsed,
@@ -36,14 +34,12 @@ from brikdesk.domain.battle import (
 )
 from brikdesk.domain.combat import (
     Choice,
-    CombatContext,
-    context_from,
     opening,
 )
-from brikdesk.domain.combat.draft import knocked_away_items
 from brikdesk.domain.ids import BattleUnitId
 from brikdesk.errors import UserError
 from brikdesk.services.tracker import BattleView
+from ui.widgets.combat_context import combat_context
 
 #: A stand-in note for trying "Other" before asking the user what the unit does.
 TRIAL_NOTE = "(something else)"
@@ -214,40 +210,6 @@ def attack_refusal(view: BattleView, unit_id: BattleUnitId) -> str | None:
         return None
     want = Use.ACTION if is_own_turn(view.state, unit_id) else Use.RESPONSE
     return next((c.problem for c in options if c.value is want), options[0].problem)
-
-
-#: A one-entry cache: the last context ``combat_context`` built, with the very objects its
-#: fighters were made from (the tracker hands back the same objects while they stay; they are
-#: compared, never hashed: hashing 500 units costs what building the fighters does).
-_context_cache: list[tuple[tuple[object, ...], CombatContext]] = []
-
-
-def combat_context(view: BattleView) -> CombatContext:
-    """The combat wizard's context of the battle as it stands. Its fighters (500 units: 2 ms)
-    depend on the units mustered, the catalog and the items knocked away, not on the state:
-    while those stay, the last ones serve with the new state."""
-    # Items are knocked away by resolved attacks only (their recorded outcome).
-    knocked = knocked_away_items(
-        e.event for e in view.events if e.kind == AttackResolved.kind and not e.reverted
-    )
-    if _context_cache:
-        (units, catalog, setup, was_knocked), ctx = _context_cache[0]
-        if (
-            units is view.units
-            and catalog is view.catalog
-            and setup is view.setup
-            and was_knocked == knocked
-        ):
-            return replace(ctx, state=view.state)
-    ctx = context_from(
-        view.setup,
-        view.state,
-        view.catalog,
-        [(u.id, u.name, u.player_id, u.spec, u.stats, u.minifig) for u in view.units],
-        events=[e.event for e in view.events if not e.reverted],
-    )
-    _context_cache[:] = [((view.units, view.catalog, view.setup, knocked), ctx)]
-    return ctx
 
 
 def reason(error: UserError) -> str:

@@ -15,6 +15,7 @@ the range, the range to the dice, the last die to Record.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
@@ -53,7 +54,8 @@ from brikdesk.domain.rolling import BennyUse, DiceSource, NeedDie, RandomDice
 from ui.bus import Bus
 from ui.screen import fit_to_screen, grow_to_fit
 from ui.wheel import guard_wheel
-from ui.widgets.battle_context import CombatServices, context_from_view
+from ui.widgets.battle_context import CombatServices
+from ui.widgets.combat_context import context_for
 from ui.widgets.combat_style import STYLE, label, percent, set_problem
 from ui.widgets.dice import BennyChooser, DiceEntry
 from ui.wizard.pages import aimed_at, inches_or_none, of_kind
@@ -125,14 +127,11 @@ class QuickAttack(QDialog):
         self.battle_id = battle_id
         self.dice: DiceSource = dice if dice is not None else RandomDice()
         # The battle panel hands over the context it holds for its own checks (500 units: the
-        # fighters are not made again); else the battle as the tracker has it now.
-        self.ctx: CombatContext = (
-            ctx if ctx is not None else context_from_view(services.tracker.view(battle_id))
-        )
+        # fighters are not made again) while it is the battle as the tracker has it now.
+        self.ctx: CombatContext = context_for(services.tracker.view(battle_id), ctx)
         self.draft: AttackDraft = default_draft(self.ctx, attacker_id)
         me = self.ctx.fighter(attacker_id)
         self.setWindowTitle(f"Quick attack — {me.name}")
-        self.setStyleSheet(STYLE)
         outer = QVBoxLayout(self)
         form = QFormLayout()
         outer.addLayout(form)
@@ -224,16 +223,22 @@ class QuickAttack(QDialog):
         self.dice_entry.undo.connect(self._undo_face)
         self.dice_entry.roll.connect(self._roll)
         self.dice_entry.clear.connect(self._clear)
-        self._names = [
-            (c.value, c.label) for c in target_options(self.ctx, self.draft) if c.allowed
-        ]
         self._summary: tuple[AttackDraft, ResultSummary] | None = None
+        # The style sheet once the children are made: each is styled once, not at each add.
+        self.setStyleSheet(STYLE)
         self.refresh()
         guard_wheel(self)
         self.setMinimumWidth(720)
         fit_to_screen(self)
         self.target.setFocus()
         self.target.selectAll()  # letters typed replace the first enemy's name
+
+    @functools.cached_property
+    def target_names(self) -> list[tuple[BattleUnitId, str]]:
+        """The units the attacker may aim at, enemies first, with their names: made when the
+        first letter is typed (500 units' labels are not made for an attack that stays on the
+        first enemy)."""
+        return [(c.value, c.label) for c in target_options(self.ctx, self.draft) if c.allowed]
 
     # -- the draft -------------------------------------------------------------------------
 
@@ -284,8 +289,8 @@ class QuickAttack(QDialog):
         self.focus_next()
 
     def _target_typed(self, text: str) -> None:
-        found = matches(text, self._names)
-        names = dict(self._names)
+        found = matches(text, self.target_names)
+        names = dict(self.target_names)
         self.target_hint.setText(
             "no unit by that name"
             if not found
@@ -300,7 +305,7 @@ class QuickAttack(QDialog):
         )
 
     def _target_done(self) -> None:
-        found = matches(self.target.text(), self._names)
+        found = matches(self.target.text(), self.target_names)
         if not found:
             return
         if found[0] != self.draft.target_id:
@@ -482,6 +487,7 @@ class QuickAttack(QDialog):
             self.draft.attacker_id,
             self.parentWidget(),
             dice=self.dice,
+            ctx=self.ctx,
         )
         wizard.replace_draft(self.draft)
         wizard.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

@@ -10,7 +10,18 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRect, QSize, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QCoreApplication,
+    QEvent,
+    QModelIndex,
+    QPersistentModelIndex,
+    QPointF,
+    QRect,
+    QSize,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -18,8 +29,6 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QPalette,
-    QStandardItem,
-    QStandardItemModel,
     QStaticText,
 )
 from PySide6.QtWidgets import (
@@ -284,6 +293,43 @@ class ModifierValue(QWidget):
         painter.end()
 
 
+class ChoiceModel(QAbstractListModel):
+    """The rows of a :class:`ChoiceCombo`: one per :class:`Choice`, its text and tooltip read
+    from the choice when Qt asks (a list of 500 targets makes no item per unit), a refused
+    choice disabled."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.choices: tuple[Choice[Any], ...] = ()
+
+    def set_choices(self, choices: tuple[Choice[Any], ...]) -> None:
+        self.beginResetModel()
+        self.choices = choices
+        self.endResetModel()
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.choices)
+
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.choices):
+            return None
+        c = self.choices[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return c.label if c.allowed else f"{c.label}  —  can't: {c.problem}"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return c.problem or c.label
+        return None
+
+    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
+        if not index.isValid() or not 0 <= index.row() < len(self.choices):
+            return Qt.ItemFlag.NoItemFlags
+        if self.choices[index.row()].allowed:
+            return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return Qt.ItemFlag.ItemIsSelectable
+
+
 class ChoiceCombo(QComboBox):
     """A combo box over :class:`Choice` values: a choice the rules refuse stays in the list,
     greyed, with its reason ("explained, not hidden")."""
@@ -293,8 +339,7 @@ class ChoiceCombo(QComboBox):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._values: list[Any] = []
-        self._choices: tuple[Choice[Any], ...] | None = None
-        self._model = QStandardItemModel(self)
+        self._model = ChoiceModel(self)
         self.setModel(self._model)
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.setMinimumContentsLength(24)
@@ -303,17 +348,12 @@ class ChoiceCombo(QComboBox):
     def set_choices(self, choices: Sequence[Choice[Any]], current: object) -> None:
         self.blockSignals(True)
         choices = tuple(choices)
-        if choices != self._choices:
-            self._choices = choices
-            self._model.clear()
-            self._values = []
-            for c in choices:
-                text = c.label if c.allowed else f"{c.label}  —  can't: {c.problem}"
-                item = QStandardItem(text)
-                item.setEnabled(c.allowed)
-                item.setToolTip(c.problem or c.label)
-                self._model.appendRow(item)
-                self._values.append(c.value)
+        if choices != self._model.choices:
+            self._model.set_choices(choices)
+            self._values = [c.value for c in choices]
+            # As the rows' first insertion into an empty box would: the first row, also when
+            # it is refused (``current`` then chooses).
+            self.setCurrentIndex(0 if choices else -1)
         if current in self._values and self.currentIndex() != self._values.index(current):
             self.setCurrentIndex(self._values.index(current))
         self.blockSignals(False)

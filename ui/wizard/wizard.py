@@ -41,7 +41,8 @@ from ui.screen import fit_to_screen
 from ui.settings import DiceMode
 from ui.undo import perform
 from ui.wheel import guard_wheel
-from ui.widgets.battle_context import CombatServices, context_from_view
+from ui.widgets.battle_context import CombatServices
+from ui.widgets.combat_context import context_for
 from ui.widgets.combat_style import STYLE
 from ui.widgets.common import report_to_active_window
 from ui.wizard.pages import (
@@ -95,6 +96,7 @@ class CombatWizard(QWizard):
         parent: QWidget | None = None,
         *,
         dice: DiceSource | None = None,
+        ctx: CombatContext | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("combatWizard")
@@ -103,7 +105,7 @@ class CombatWizard(QWizard):
         self.undo_stack = undo_stack
         self.battle_id = battle_id
         self.view = services.tracker.view(battle_id)
-        self.ctx = context_from_view(self.view)
+        self.ctx = context_for(self.view, ctx)
         self.draft: AttackDraft = default_draft(self.ctx, attacker_id)
         self.dice: DiceSource = dice if dice is not None else RandomDice()
         #: What a dice card offers first; both can always be used (Edit > Settings).
@@ -118,7 +120,6 @@ class CombatWizard(QWizard):
         self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
         self.setOption(QWizard.WizardOption.NoDefaultButton, False)
-        self.setStyleSheet(STYLE)
         self.result_page = ResultPage(self)
         self.pages = (
             AttackPage(self),
@@ -130,6 +131,9 @@ class CombatWizard(QWizard):
         for i, page in enumerate(self.pages):
             self.setPage(i, page)
         self.setStartId(self.ATTACK)
+        # The style sheet once the pages are in: set before, each page's widgets would be
+        # styled twice (once made, again when setPage moves them into the wizard's frame).
+        self.setStyleSheet(STYLE)
         self.currentIdChanged.connect(self._page_shown)
         guard_wheel(self)
         fit_to_screen(self, 1280, 900)
@@ -320,12 +324,14 @@ def open_combat_wizard(
     undo_stack: QUndoStack,
     battle_id: BattleId,
     attacker_id: BattleUnitId,
+    ctx: CombatContext | None = None,
 ) -> CombatWizard:
-    """Open the combat wizard for ``attacker_id`` in a battle (window-modal, not blocking).
+    """Open the combat wizard for ``attacker_id`` in a battle (window-modal, not blocking);
+    ``ctx`` the battle as the caller has it (used while it is the battle as it stands).
 
     The battle panel calls this; the wizard deletes itself when closed.
     """
-    wizard = CombatWizard(services, bus, undo_stack, battle_id, attacker_id, parent)
+    wizard = CombatWizard(services, bus, undo_stack, battle_id, attacker_id, parent, ctx=ctx)
     wizard.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     wizard.setWindowModality(Qt.WindowModality.WindowModal)
     wizard.show()

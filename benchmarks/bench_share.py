@@ -283,6 +283,7 @@ def part_two(folder: Path) -> None:
     from brikdesk.share.server import ShareServer
     from ui.app import create_application, resume_garbage_collection
     from ui.bus import Bus
+    from ui.main_window import combat_forms
     from ui.panels import BattlePanel
 
     app = create_application()
@@ -290,7 +291,7 @@ def part_two(folder: Path) -> None:
     sv, battle_id = bench_battle_panel.build(folder)
     resume_garbage_collection()
     settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
-    panel = BattlePanel(sv, Bus(), QUndoStack(), battle_id, settings=settings)
+    panel = BattlePanel(sv, Bus(), QUndoStack(), battle_id, settings=settings, forms=combat_forms())
     panel.resize(1400, 900)
     panel.show()
     bench_battle_panel.settle(app)

@@ -91,17 +91,14 @@ class UnitMoves(QObject):
 
     def attack(self, unit_id: BattleUnitId) -> bool:
         """Open the combat wizard with the unit as attacker, when it may attack at all."""
-        view = self._view(unit_id)
-        if view is None:
-            return False
-        why = attack_refusal(view, unit_id)
-        if why is not None:
-            self.host.show_error(why)
-            return False
-        return self.host.open_wizard(unit_id)
+        return self._may_attack(unit_id) and self.host.open_wizard(unit_id)
 
     def quick(self, unit_id: BattleUnitId) -> bool:
         """The quick attack form (one page) with the unit as attacker, when it may attack."""
+        return self._may_attack(unit_id) and self.host.open_quick(unit_id)
+
+    def _may_attack(self, unit_id: BattleUnitId) -> bool:
+        """Whether the unit may attack at all; if not, the reason is shown."""
         view = self._view(unit_id)
         if view is None:
             return False
@@ -109,7 +106,7 @@ class UnitMoves(QObject):
         if why is not None:
             self.host.show_error(why)
             return False
-        return self.host.open_quick(unit_id)
+        return True
 
     def other(self, unit_id: BattleUnitId, target: BattleUnitId | None = None) -> bool:
         """Spend the Action on something else, in the user's words (asked once it is legal)."""

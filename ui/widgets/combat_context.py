@@ -9,8 +9,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from brikdesk.domain.battle import AttackResolved
-from brikdesk.domain.combat import CombatContext, context_from
+from brikdesk.domain.combat import CombatContext
 from brikdesk.domain.combat.draft import knocked_away_items
+from ui.widgets.battle_context import context_from_view
 
 if TYPE_CHECKING:
     from brikdesk.services.tracker import BattleView
@@ -39,13 +40,7 @@ def combat_context(view: BattleView) -> CombatContext:
             and was_knocked == knocked
         ):
             return replace(ctx, state=view.state)
-    ctx = context_from(
-        view.setup,
-        view.state,
-        view.catalog,
-        [(u.id, u.name, u.player_id, u.spec, u.stats, u.minifig) for u in view.units],
-        events=[e.event for e in view.events if not e.reverted],
-    )
+    ctx = context_from_view(view)
     _context_cache[:] = [((view.units, view.catalog, view.setup, knocked), ctx)]
     return ctx
 

@@ -92,6 +92,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import fields
+from operator import attrgetter
 from typing import Any
 
 from brikdesk.domain.battle.events import (
@@ -583,18 +584,26 @@ def attack_use(state: BattleState, unit_id: BattleUnitId) -> Use:
 
 
 _UNIT_FIELDS = tuple(f.name for f in fields(UnitState))
-
-
-_UNIT_FIELD_SET = frozenset(_UNIT_FIELDS)
+#: Reads every field of a unit at once, in ``_UNIT_FIELDS`` order.
+_unit_values = attrgetter(*_UNIT_FIELDS)
+#: The slots' own setters (a frozen dataclass refuses ``setattr``; the slot does not).
+_SLOT_SETTERS: tuple[Callable[[UnitState, object], None], ...] = tuple(
+    getattr(UnitState, name).__set__ for name in _UNIT_FIELDS
+)
+_SETTER_OF = dict(zip(_UNIT_FIELDS, _SLOT_SETTERS, strict=True))
 
 
 def _evolve(unit: UnitState, **changes: object) -> UnitState:
-    """``dataclasses.replace`` for ``UnitState``, about twice as fast (it runs on every event)."""
-    if not _UNIT_FIELD_SET.issuperset(changes):
-        raise TypeError(f"UnitState has no field {sorted(set(changes) - _UNIT_FIELD_SET)}")
+    """``dataclasses.replace`` for ``UnitState``, about three times as fast: it runs for every
+    unit at each End Turn (500 units: 750 calls took 7 ms of the End Turn's frame)."""
     new = object.__new__(UnitState)
-    for name in _UNIT_FIELDS:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(unit, name))
+    for put, value in zip(_SLOT_SETTERS, _unit_values(unit), strict=True):
+        put(new, value)
+    for name, value in changes.items():
+        change = _SETTER_OF.get(name)
+        if change is None:
+            raise TypeError(f"UnitState has no field {name!r}")
+        change(new, value)
     return new
 
 
@@ -1053,7 +1062,9 @@ def _turn_ended(d: _Draft, e: TurnEnded) -> BattleState:
         if pid == ending:
             changes.update(_ending_turn(u))
         if pid == starting:
-            changes.update(_starting_turn(setup, _evolve(u, **changes)))
+            # What the turn's start reads (alive, busy, Disrupted) only the ending turn
+            # changes: with one player, the unit as its own turn left it.
+            changes.update(_starting_turn(setup, _evolve(u, **changes) if pid == ending else u))
         units.append(_evolve(u, **changes))
     return BattleState(
         setup=state.setup, round=new_round, active=starting, units=tuple(units), finished=False

@@ -14,6 +14,7 @@ colour of it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex
@@ -29,6 +30,13 @@ Records = Callable[[int], UnitRow | LineRow | None]
 
 _HAS_DISPLAY = QStyleOptionViewItem.ViewItemFeature.HasDisplay
 _TEXT = QPalette.ColorRole.Text
+_Features = QStyleOptionViewItem.ViewItemFeature
+
+
+@functools.lru_cache(maxsize=8)
+def _with_display(features: _Features) -> _Features:
+    """``features`` with HasDisplay (an enum's ``|`` is Python code: 2 us a cell)."""
+    return features | _HAS_DISPLAY
 
 
 class RowDelegate(QStyledItemDelegate):
@@ -68,7 +76,7 @@ class RowDelegate(QStyledItemDelegate):
         option.displayAlignment = align
         option.palette = self._text_palette(option.palette, colour)
         if text:
-            option.features |= _HAS_DISPLAY
+            option.features = _with_display(option.features)
             option.text = text
         if row.background_brush is not None:
             option.backgroundBrush = row.background_brush

@@ -20,7 +20,7 @@ from PySide6.QtGui import QUndoStack
 from brikdesk.domain.battle import ActionState
 from brikdesk.domain.combat import Reaction
 from brikdesk.domain.rolling import RandomDice
-from tests.ui.test_typed_dice import keys, shown
+from tests.ui.keyboard import keys, shown
 from tests.ui.wizard_battle import WizardBattle, battle_from
 from ui.bus import Bus
 from ui.widgets.combat_context import combat_context

@@ -14,7 +14,7 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QWidget, QWizard
 
 from brikdesk.domain.rolling import RandomDice
-from tests.ui.test_typed_dice import keys, shown
+from tests.ui.keyboard import keys, shown
 from tests.ui.wizard_battle import WizardBattle, battle_from
 from ui.bus import Bus
 from ui.screen import pretend_screen, usable_size

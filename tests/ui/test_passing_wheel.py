@@ -3,7 +3,7 @@ box or a slider that the organizer has not chosen (no keyboard focus) changes no
 scrolls the page instead; once it has the focus, the wheel is its own.
 
 The wheel events are sent over each such widget of every dialog of the app (the list of
-``test_dialogs_ready``), of every page of the combat wizard and of the battle panel.
+``tests/ui/every_dialog.py``), of every page of the combat wizard and of the battle panel.
 """
 
 from __future__ import annotations
@@ -22,14 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tests.ui import test_dialogs_ready as ready
-from tests.ui.test_dialogs_ready import DIALOGS, World
+from tests.ui.every_dialog import DIALOGS, World, open_shown
 from ui.wheel import scroll_area_of, wheel_widgets
-
-#: The dialogs' battle, the fixtures of ``test_dialogs_ready``.
-sherwood_template = ready.sherwood_template
-world = ready.world
-open_shown = ready._open
 
 
 def value_of(widget: QWidget) -> Any:

@@ -15,7 +15,7 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QWizard
 
 from brikdesk.domain.rolling import RandomDice
-from tests.ui.test_typed_dice import focused, keys, shown
+from tests.ui.keyboard import focused, keys, shown
 from tests.ui.wizard_battle import WizardBattle, battle_from
 from ui.bus import Bus
 from ui.wizard import CombatWizard

@@ -136,7 +136,7 @@ def test_a_charge_may_follow_the_sprint_as_the_same_action(qtbot, battle):
     """2020 4.1: "Sprinting can be combined with a Charge attack (5.4: Charge!) as part of a
     single Action." After the Sprint is recorded, the combat wizard still lets Will Charge."""
     from brikdesk.domain.combat import AttackKind, attack_problem
-    from tests.ui.test_wizard import wizard_on
+    from tests.ui.wizard_steps import wizard_on
 
     d = _open(qtbot, battle, "Will Scarlet")
     _type(qtbot, d, "3")

@@ -13,12 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QUndoStack
-from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QWidget
 
 from brikdesk.domain.rolling import NeedDie, RandomDice
+from tests.ui.keyboard import focused, keys, shown
 from tests.ui.wizard_battle import WizardBattle, battle_from
 from ui.bus import Bus
 from ui.dialogs.sprint import SprintDialog
@@ -29,34 +27,6 @@ from ui.wizard import CombatWizard
 @pytest.fixture
 def battle(wizard_templates, tmp_path: Path) -> Iterator[WizardBattle]:
     yield from battle_from(wizard_templates("2020"), tmp_path)
-
-
-def focused() -> QWidget:
-    widget = QApplication.focusWidget()
-    assert widget is not None, "nothing has the keyboard focus"
-    return widget
-
-
-def keys(qtbot, text: str) -> None:
-    """Type ``text`` where the focus is, one key at a time (`` `` Space, ``\\t`` Tab,
-    ``\\n`` Enter, ``<`` Backspace)."""
-    named = {" ": Qt.Key.Key_Space, "\t": Qt.Key.Key_Tab, "\n": Qt.Key.Key_Return}
-    for ch in text:
-        if ch == "<":
-            QTest.keyClick(focused(), Qt.Key.Key_Backspace)
-        elif ch in named:
-            QTest.keyClick(focused(), named[ch])
-        else:
-            QTest.keyClicks(focused(), ch)
-        qtbot.wait(1)  # the focus moves queued by the pages settle, as between two key presses
-
-
-def shown(qtbot, widget: QWidget) -> None:
-    qtbot.addWidget(widget)
-    widget.show()
-    qtbot.waitExposed(widget)
-    widget.windowHandle().requestActivate()
-    qtbot.waitUntil(widget.isActiveWindow)
 
 
 def wizard(qtbot, battle: WizardBattle, attacker: str) -> CombatWizard:

@@ -16,10 +16,21 @@ from PySide6.QtWidgets import QApplication, QWizard
 
 from brikdesk.domain.battle import ActionState
 from brikdesk.domain.combat import AttackKind, Reaction
-from brikdesk.domain.rolling import RandomDice
 from tests.ui.wizard_battle import (
     WizardBattle,
     battle_from,
+)
+from tests.ui.wizard_steps import (
+    attack_events,
+    choose_target,
+    finish,
+    indicator,
+    next_page,
+    page,
+    running_at,
+    throw_grenade,
+    type_faces,
+    wizard_on,
 )
 from ui.bus import Bus
 from ui.widgets.battle_context import context_from_view
@@ -31,23 +42,6 @@ def battle(wizard_templates, tmp_path: Path) -> Iterator[WizardBattle]:
     yield from battle_from(wizard_templates("2020"), tmp_path)
 
 
-def wizard_on(
-    qtbot, battle: WizardBattle, stack: QUndoStack, attacker: str, *, seed: int = 1
-) -> CombatWizard:
-    """The combat wizard on ``battle`` for ``attacker``, shown and active, with virtual dice
-    from ``seed``."""
-    w = CombatWizard(
-        battle.services, Bus(), stack, battle.battle_id, battle.ids[attacker], dice=RandomDice(seed)
-    )
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
-    w.windowHandle().requestActivate()  # keyboard focus, as for the organizer
-    qtbot.waitUntil(w.isActiveWindow)
-    w.undo_stack_for_test = stack
-    return w
-
-
 @pytest.fixture
 def open_wizard(qtbot, battle):
     stack = QUndoStack()
@@ -56,67 +50,6 @@ def open_wizard(qtbot, battle):
         return wizard_on(qtbot, battle, stack, attacker, seed=seed)
 
     return make
-
-
-def page(w: CombatWizard, i: int):
-    return w.pages[i]
-
-
-def type_faces(qtbot, w: CombatWizard, page_index: int, faces: str) -> None:
-    edit = page(w, page_index).dice.edit
-    for ch in faces:
-        qtbot.keyClicks(edit, ch)
-
-
-def next_page(qtbot, w: CombatWizard) -> None:
-    button = w.button(QWizard.WizardButton.NextButton)
-    assert button.isEnabled(), "Next is disabled"
-    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
-
-
-def finish(qtbot, w: CombatWizard) -> None:
-    button = w.button(QWizard.WizardButton.FinishButton)
-    assert button.isEnabled(), page(w, 4).problem.text()
-    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
-
-
-def attack_events(battle: WizardBattle):
-    return [e for e in battle.events() if e.kind == "attack_resolved"]
-
-
-def choose_target(w: CombatWizard, target) -> None:
-    page(w, 0).target.choose(target)
-
-
-def running_at(qtbot, w: CombatWizard, target: int, kind: AttackKind):
-    """An attack of ``kind`` at ``target`` after running 4" at him: the MOM ticked on the
-    Range page."""
-    choose_target(w, target)
-    page(w, 0).kind.choose(kind)
-    next_page(qtbot, w)
-    p2 = page(w, 1)
-    assert p2.mom.isVisible()
-    qtbot.mouseClick(p2.mom, Qt.MouseButton.LeftButton, pos=_box(p2.mom))
-
-
-def throw_grenade(qtbot, w: CombatWizard, target: int, *, also: int):
-    """Friar Tuck's grenade thrown 3" at ``target`` and hitting (a 4), with ``also`` ticked
-    inside the blast; the Damage page."""
-    choose_target(w, target)
-    next_page(qtbot, w)
-    qtbot.keyClicks(page(w, 1).distance, "3")
-    next_page(qtbot, w)
-    type_faces(qtbot, w, 2, "4")
-    next_page(qtbot, w)
-    p4 = page(w, 3)
-    blast = p4.blast
-    row = next(
-        blast.item(i)
-        for i in range(blast.count())
-        if blast.item(i).data(Qt.ItemDataRole.UserRole) == also
-    )
-    row.setCheckState(Qt.CheckState.Checked)
-    return p4
 
 
 def test_a_distance_beyond_any_table_is_refused_where_it_is_typed(qtbot, open_wizard, battle):
@@ -504,9 +437,9 @@ class TestReactionsAndDamage:
             box.text() == "&Note in the battle log that Guy of Gisbourne's Shield is knocked away"
         )
         assert 'Shield lies 5" directly away from Will Scarlet' in p5.changes.text()
-        qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=_box(box))
+        qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=indicator(box))
         assert not w.draft.record_knocked_away and "lies 5" not in p5.changes.text()
-        qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=_box(box))
+        qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=indicator(box))
         assert "lies 5" in p5.changes.text()
         finish(qtbot, w)
         outcome = attack_events(battle)[0].event.details["outcome"]
@@ -552,7 +485,7 @@ class TestReactionsAndDamage:
         next_page(qtbot, w)
         p4 = page(w, 3)
         assert p4.kill_head.text() == "Chance of KnockBack" and p4.kill.text() == "42.9%"
-        qtbot.mouseClick(p4.collide, Qt.MouseButton.LeftButton, pos=_box(p4.collide))
+        qtbot.mouseClick(p4.collide, Qt.MouseButton.LeftButton, pos=indicator(p4.collide))
         assert p4.kill_head.text() == "Chance to destroy" and p4.kill.text() == "-"
 
 
@@ -566,13 +499,6 @@ def _chip_words(p) -> list[str]:
         labels = lay.itemAt(i).widget().findChildren(QLabel)
         out.append(labels[1].text())
     return out
-
-
-def _box(checkbox):
-    """Where a click toggles a check box (its indicator)."""
-    from PySide6.QtCore import QPoint
-
-    return QPoint(8, checkbox.height() // 2)
 
 
 class TestNothingBeforeFinish:
@@ -636,7 +562,7 @@ class TestImprovised:
         p1 = page(w, 0)
         choose_target(w, battle.ids["Guard Bert"])
         assert "random-object" not in p1.weapon.values()  # his loadout: sword, bare hands
-        qtbot.mouseClick(p1.improvised, Qt.MouseButton.LeftButton, pos=_box(p1.improvised))
+        qtbot.mouseClick(p1.improvised, Qt.MouseButton.LeftButton, pos=indicator(p1.improvised))
         assert "random-object" in p1.weapon.values()
         shoot = p1.weapon.values().index("short-ranged-weapon")
         assert "can't: Short-Ranged Weapon is not a Close Combat weapon" in p1.weapon.itemText(

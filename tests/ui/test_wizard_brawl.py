@@ -11,9 +11,15 @@ import pytest
 from PySide6.QtGui import QUndoStack
 
 from brikdesk.domain.battle import CloseCombatAttack, CounterUsed, engagement
-from tests.ui.test_wizard import attack_events, choose_target, finish, page, wizard_on
-from tests.ui.test_wizard_rules import _to_result
 from tests.ui.wizard_battle import WizardBattle, battle_from
+from tests.ui.wizard_steps import (
+    attack_events,
+    choose_target,
+    finish,
+    page,
+    to_result,
+    wizard_on,
+)
 
 
 @pytest.fixture
@@ -45,7 +51,7 @@ def test_a_response_strike_joins_the_brawl_next_to_it(qtbot, battle):
     assert p1.brawl.value() is None  # a fight of its own unless the organizer says so
     p1.brawl.choose(guy)
     assert w.draft.brawl == guy
-    _to_result(qtbot, w, "2", "1")
+    to_result(qtbot, w, "2", "1")
     finish(qtbot, w)
     event = attack_events(battle)[-1]
     assert event.event.brawl == guy

@@ -14,7 +14,8 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QWizard
 
 from brikdesk.domain.combat import AttackKind, Reaction
-from tests.ui.test_wizard import (
+from tests.ui.wizard_battle import WizardBattle, battle_from
+from tests.ui.wizard_steps import (
     attack_events,
     choose_target,
     finish,
@@ -22,10 +23,10 @@ from tests.ui.test_wizard import (
     page,
     running_at,
     throw_grenade,
+    to_result,
     type_faces,
     wizard_on,
 )
-from tests.ui.wizard_battle import WizardBattle, battle_from
 from ui.wizard import CombatWizard
 
 
@@ -36,17 +37,6 @@ def battle(wizard_templates, tmp_path: Path) -> Iterator[WizardBattle]:
 
 def _wizard(qtbot, b: WizardBattle, attacker: str, *, seed: int = 1) -> CombatWizard:
     return wizard_on(qtbot, b, QUndoStack(), attacker, seed=seed)
-
-
-def _to_result(qtbot, w: CombatWizard, action: str, damage: str = "") -> None:
-    """From page 1 to the Result page, typing the Action and Damage faces."""
-    next_page(qtbot, w)
-    next_page(qtbot, w)
-    type_faces(qtbot, w, 2, action)
-    next_page(qtbot, w)
-    if damage:
-        type_faces(qtbot, w, 3, damage)
-    next_page(qtbot, w)
 
 
 class TestPassingBy:
@@ -61,7 +51,7 @@ class TestPassingBy:
         assert p1.passing_by.isVisible()
         qtbot.mouseClick(p1.passing_by, Qt.MouseButton.LeftButton)
         assert w.draft.passing_by
-        _to_result(qtbot, w, "2", "1")  # a hit for 1: ka-ping, Will survives
+        to_result(qtbot, w, "2", "1")  # a hit for 1: ka-ping, Will survives
         assert not page(w, 4).warnings_box.isVisible()
         finish(qtbot, w)
         event = attack_events(battle)[0]
@@ -87,7 +77,7 @@ class TestRuleWarnings:
         will = battle.ids["Will Scarlet"]
         choose_target(w, will)
         assert page(w, 0).passing_by.isVisible() and not w.draft.passing_by
-        _to_result(qtbot, w, "2", "1")
+        to_result(qtbot, w, "2", "1")
         p5 = page(w, 4)
         assert not p5.warnings_box.isVisible()
         finish(qtbot, w)

@@ -22,7 +22,7 @@ from brikdesk.domain.combat import (
     result_verdict,
     unit_facts,
 )
-from tests.domain.test_combat_draft import ALAN, GUY, HOOD, TUCK, WILL, make_ctx
+from tests.domain.sherwood import ALAN, GUY, HOOD, TUCK, WILL, make_ctx
 
 
 def test_every_public_name_of_the_package_exists():

@@ -11,21 +11,14 @@ from brikdesk.domain.battle import (
     ActionState,
     ActionUse,
     AttackResolved,
-    BattleSetup,
     CloseCombatAttack,
-    PlayerSetup,
     Status,
     StatusSet,
-    UnitSetup,
     Use,
-    apply,
-    initial_state,
 )
-from brikdesk.domain.catalog import Catalog, load_default_catalog
 from brikdesk.domain.combat import (
     AttackDraft,
     AttackKind,
-    CombatContext,
     ObjectTarget,
     Reaction,
     action_preview,
@@ -52,70 +45,21 @@ from brikdesk.domain.combat import (
 from brikdesk.domain.modifiers import Stat
 from brikdesk.domain.odds import attack_odds
 from brikdesk.domain.rolling import BennyUse, Role
-from brikdesk.domain.roster import Loadout, UnitSpec, effective_stats
-from brikdesk.domain.rulesets import RULES_2020, RuleSet
-
-HOOD, JOHN, TUCK, WILL, GUY, SHERIFF, ALAN, BERT, MUCH = range(1, 10)
-
-UNITS = {
-    HOOD: ("Thieven Hood", 1, "hero", ("longbow",)),
-    JOHN: ("Little John", 1, "minifig", ("two-handed-weapon",)),
-    TUCK: ("Friar Tuck", 1, "minifig", ("explosive", "hand-weapon")),
-    WILL: ("Will Scarlet", 1, "minifig", ("hand-weapon", None)),
-    GUY: ("Guy of Gisbourne", 2, "minifig", ("hand-weapon", "shield")),
-    SHERIFF: ("The Sheriff", 2, "hero", ("heavy-weapon",)),
-    ALAN: ("Guard Alan", 2, "minifig", ("short-ranged-weapon",)),
-    BERT: ("Guard Bert", 2, "minifig", ("hand-weapon", "shield")),
-    MUCH: ("Much", 1, "minifig", ("hand-weapon", "shield")),
-}
-
-
-def _catalog() -> Catalog:
-    cat = load_default_catalog("2020")
-    bow = replace(cat.item("long-ranged-weapon"), key="longbow", name="longbow")
-    return Catalog(cat.edition, cat.version, cat.unit_types, cat.items + (bow,))
-
-
-CATALOG = _catalog()
-
-
-def _units(worn: dict[int, tuple[str, ...]] | None = None) -> list[tuple]:
-    units = []
-    for uid, (name, player, type_key, hands) in UNITS.items():
-        spec = UnitSpec(name, type_key, Loadout(hands, (worn or {}).get(uid, ())))
-        units.append((uid, name, player, spec, effective_stats(spec, CATALOG), True))
-    return units
-
-
-def make_ctx(
-    events=(), *, worn: dict[int, tuple[str, ...]] | None = None, rules: RuleSet = RULES_2020
-) -> CombatContext:
-    """The battle as the tracker sets it up (Counters from the loadout), after ``events``;
-    ``worn`` puts armour on some units; ``rules`` is the campaign's edition."""
-    units = _units(worn)
-    setup = BattleSetup(
-        (PlayerSetup(1, "Merry Men"), PlayerSetup(2, "Nottingham")),
-        tuple(
-            UnitSetup(uid, p, name, counters=stats.counters)
-            for uid, name, p, _spec, stats, _m in units
-        ),
-        rules=rules,
-    )
-    state = initial_state(setup)
-    for e in events:
-        state = apply(setup, state, e)
-    return context_from(setup, state, CATALOG, units)
-
-
-def record(ctx: CombatContext, draft: AttackDraft):
-    """The result and the state after the events Finish would record (they must be legal)."""
-    summary = result_summary(draft, ctx)
-    assert summary.problem is None, summary.problem
-    state = ctx.state
-    for e in summary.events:
-        state = apply(ctx.setup, state, e)
-    return summary, state
-
+from tests.domain.sherwood import (
+    ALAN,
+    BERT,
+    CATALOG,
+    GUY,
+    HOOD,
+    JOHN,
+    MUCH,
+    SHERIFF,
+    TUCK,
+    WILL,
+    make_ctx,
+    record,
+    unit_rows,
+)
 
 ROPE = ObjectTarget("the rope", "1", SizeClass.STUD_1X1)
 
@@ -525,7 +469,7 @@ class TestReactions:
         assert "knocked_away" not in quiet.events[-1].details["outcome"]
         assert not any("picks it up" in c for c in quiet.changes)
         # The next attack's wizard reminds the table that the Shield may be on the ground.
-        later = context_from(ctx.setup, state, CATALOG, _units(), events=summary.events)
+        later = context_from(ctx.setup, state, CATALOG, unit_rows(), events=summary.events)
         d2 = AttackDraft(WILL, "hand-weapon", AttackKind.STRIKE, GUY)
         labels = {c.value: c.label for c in reaction_options(d2, later)}
         assert labels[(Reaction.PARRY, "shield")].endswith(

@@ -16,7 +16,7 @@ from brikdesk.domain.combat import (
 )
 from brikdesk.domain.combat.prose import bail_note
 from brikdesk.domain.rulesets import RULES_2005, RULES_2010, RULES_2020
-from tests.domain.test_combat_draft import ALAN, BERT, GUY, HOOD, SHERIFF, TUCK, WILL, make_ctx
+from tests.domain.sherwood import ALAN, BERT, GUY, HOOD, SHERIFF, TUCK, WILL, make_ctx
 
 
 def _bail(ctx, faces=()):

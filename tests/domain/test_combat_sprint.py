@@ -16,7 +16,7 @@ from brikdesk.domain.combat.sprint import (
 )
 from brikdesk.domain.rolling import BennyUse
 from brikdesk.domain.rulesets import RULES_2005, RULES_2010
-from tests.domain.test_combat_draft import ALAN, HOOD, WILL, make_ctx
+from tests.domain.sherwood import ALAN, HOOD, WILL, make_ctx
 
 
 def test_a_2010_hero_sprints_his_skill_roll_with_overskill():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from brikdesk.domain.aftermath import BattleResult, UnitFate
 from brikdesk.domain.history import ArmyRecord, BattleRecord, PoolUnit, RecordUnit, build_history
-from tests.domain.test_history import ANN, ARMIES, BO, PLAYERS, t
+from tests.domain.history_players import ANN, ARMIES, BO, PLAYERS, t
 from ui.windows.standings import standings_html
 
 

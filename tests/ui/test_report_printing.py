@@ -17,7 +17,7 @@ from brikdesk.domain.report import (
     build_battle_report,
 )
 from brikdesk.errors import UserError
-from tests.domain.test_report import FACTS, FORD, PLAYERS, UNITS, log
+from tests.domain.ford import FACTS, FORD, PLAYERS, UNITS, log
 from tests.pdfread import PAPER_POINTS, pdf_page_size, pdf_pages, pdf_text
 from ui.printing import configure_page
 from ui.printing.image import MeasuringDevice

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.headless import run
 from tests.pdfread import pdf_pages, pdf_text
-from tests.test_cli_print import run
 
 
 def test_the_campaign_report_as_pdf_and_markdown(tmp_path: Path, demo_copy: str) -> None:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from brikdesk.persistence.db import open_database
 from brikdesk.services import Services
+from tests.headless import run
 from tests.pdfread import pdf_text
-from tests.test_cli_print import run
 
 COVE_UNITS = [
     "Dynamite Dot",

@@ -363,7 +363,7 @@ def test_help_user_guide_shows_the_shipped_guide_with_its_pictures_offline(main,
 def test_the_guide_is_packaged_with_the_wheel_and_the_bundle() -> None:
     import tomllib
 
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     files = data["tool"]["setuptools"]["data-files"]
     assert files["share/brikdesk/docs"] == ["docs/user-guide.md"]

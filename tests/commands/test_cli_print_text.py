@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from brikdesk.cli import main
-from tests.headless import DEMO_VANGUARD
+from tests.commands.headless import DEMO_VANGUARD
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 
 from brikdesk.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RIFLE = ["odds", "--action", "d6", "--use", "3", "--damage", "1d6+1", "--armor", "4"]
 
 

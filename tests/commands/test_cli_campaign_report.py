@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.headless import run
+from tests.commands.headless import run
 from tests.pdfread import pdf_pages, pdf_text
 
 

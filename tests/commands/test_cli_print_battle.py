@@ -6,7 +6,7 @@ from pathlib import Path
 
 from brikdesk.persistence.db import open_database
 from brikdesk.services import Services
-from tests.headless import run
+from tests.commands.headless import run
 from tests.pdfread import pdf_text
 
 COVE_UNITS = [

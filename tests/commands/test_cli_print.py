@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from brikdesk.cli import main
-from tests.headless import DEMO_VANGUARD, run
+from tests.commands.headless import DEMO_VANGUARD, run
 from tests.pdfread import PAPER_POINTS, pdf_page_size, pdf_pages, pdf_text
 
 

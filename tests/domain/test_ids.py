@@ -17,7 +17,7 @@ from sqlalchemy import Integer
 from brikdesk.domain.ids import BattleUnitId, CampaignId, EventId, PlayerId, UnitId
 from brikdesk.persistence.models import Base, BattleEvent, BattleUnit, Unit
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 #: One program, each line that mixes kinds up marked ``# wrong``, each right use ``# right``.
 PROGRAM = """

@@ -354,6 +354,12 @@ FLAT_TESTS = {
 }
 
 
+def test_pytest_refuses_an_undeclared_marker() -> None:
+    """A misspelt marker (``@pytest.mark.sqlite_onyl``) stops the run instead of doing nothing:
+    every marker is declared in pyproject.toml or by a plugin."""
+    assert "--strict-markers" in PYPROJECT["tool"]["pytest"]["ini_options"]["addopts"].split()
+
+
 def mirrored_package(folder: Path) -> Path:
     """The package a test folder mirrors: tests/ui/X is ui/X, any other tests/X is brikdesk/X."""
     rel = folder.relative_to(TESTS)

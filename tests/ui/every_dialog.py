@@ -307,12 +307,3 @@ DIALOGS: dict[str, Callable[[World], tuple[QDialog, Any]]] = {
     "EditionChangeDialog": _edition_change,
     "ShareDialog": _share,
 }
-
-
-def open_shown(qtbot, dialog: QDialog) -> None:
-    """Show ``dialog`` and make it the active window, as it is for the user who opened it."""
-    qtbot.addWidget(dialog)
-    dialog.show()
-    qtbot.waitExposed(dialog)
-    dialog.windowHandle().requestActivate()
-    qtbot.waitUntil(dialog.isActiveWindow)

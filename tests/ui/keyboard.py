@@ -29,6 +29,7 @@ def keys(qtbot, text: str) -> None:
 
 
 def shown(qtbot, widget: QWidget) -> None:
+    """Show ``widget`` and make it the active window, as it is for the user who opened it."""
     qtbot.addWidget(widget)
     widget.show()
     qtbot.waitExposed(widget)

@@ -16,7 +16,8 @@ from PySide6.QtCore import QPoint, QRect
 from PySide6.QtWidgets import QAbstractButton, QApplication, QDialog, QWidget
 
 import ui
-from tests.ui.every_dialog import DIALOGS, World, open_shown
+from tests.ui.every_dialog import DIALOGS, World
+from tests.ui.keyboard import shown
 from ui.screen import fit_to_screen, pretend_screen, usable_size
 
 
@@ -43,7 +44,7 @@ def test_each_dialog_opens_with_the_focus_on_its_first_field(
     qtbot, world: World, name: str
 ) -> None:
     dialog, first = DIALOGS[name](world)
-    open_shown(qtbot, dialog)
+    shown(qtbot, dialog)
     focus = QApplication.focusWidget()
     assert focus is first, (
         f"{name}: focus on {type(focus).__name__} {focus and focus.objectName()!r}"
@@ -55,7 +56,7 @@ def test_typing_a_campaign_name_with_spaces_stays_in_the_dialog(qtbot, world: Wo
     from ui.dialogs.campaign import NewCampaignDialog
 
     dialog = NewCampaignDialog(None, [])
-    open_shown(qtbot, dialog)
+    shown(qtbot, dialog)
     qtbot.keyClicks(dialog.focusWidget(), "Walkthrough Campaign")
     assert dialog.isVisible()
     assert dialog.value().name == "Walkthrough Campaign"
@@ -66,7 +67,7 @@ def test_tab_goes_through_the_fields_before_the_buttons(qtbot, world: World) -> 
     from ui.dialogs.campaign import PlayerDialog
 
     dialog = PlayerDialog(None, "Add player")
-    open_shown(qtbot, dialog)
+    shown(qtbot, dialog)
     chain = []
     widget: QWidget = dialog.name
     for _ in range(5):
@@ -122,7 +123,7 @@ def test_each_dialog_fits_a_laptop_screen(
 ) -> None:
     with pretend_screen(width, height):
         dialog, _first = DIALOGS[name](world)
-        open_shown(qtbot, dialog)
+        shown(qtbot, dialog)
         room = usable_size(dialog)
         assert dialog.width() <= room.width() and dialog.height() <= room.height()
         assert _buttons_off_screen(dialog) == []

@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tests.ui.every_dialog import DIALOGS, World, open_shown
+from tests.ui.every_dialog import DIALOGS, World
+from tests.ui.keyboard import shown
 from ui.wheel import scroll_area_of, wheel_widgets
 
 
@@ -73,7 +74,7 @@ def passing_wheel_changes_nothing(root: QWidget) -> list[str]:
 @pytest.mark.parametrize("name", sorted(DIALOGS))
 def test_a_passing_wheel_changes_no_value_in_any_dialog(qtbot, world: World, name: str) -> None:
     dialog, _first = DIALOGS[name](world)
-    open_shown(qtbot, dialog)
+    shown(qtbot, dialog)
     pages = getattr(dialog, "pages", None) or (dialog,)
     for i, page in enumerate(pages):
         if i:
@@ -103,7 +104,7 @@ def test_the_wheel_over_the_reaction_scrolls_the_page_and_keeps_the_parry(qtbot,
             world.unit_ids["Will Scarlet"],
             dice=RandomDice(1),
         )
-        open_shown(qtbot, w)
+        shown(qtbot, w)
     w.next()
     w.next()
     page = w.pages[CombatWizard.ACTION]

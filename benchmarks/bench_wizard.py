@@ -60,7 +60,7 @@ def measure(fn: Callable[[int], object], runs: int) -> tuple[float, float]:
 
 def domain_cases() -> dict[str, tuple[object, object]]:
     from brikdesk.domain.combat import AttackDraft, AttackKind, Joiner
-    from tests.domain.test_combat_draft import (
+    from tests.domain.sherwood import (
         ALAN,
         GUY,
         HOOD,

@@ -1,6 +1,6 @@
 """Writing the user's files (``brikdesk.files``): atomic, never over a device, FIFO or link,
 and one clear line for what can't be written. The command line's ``export``, ``print`` and
-``report`` go through it (tests/test_cli.py checks them end to end)."""
+``report`` go through it (tests/commands/test_cli_out_files.py checks them end to end)."""
 
 from __future__ import annotations
 

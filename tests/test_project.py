@@ -327,3 +327,121 @@ def test_types_are_checked_strictly_and_without_blanket_ignores() -> None:
     ]
     assert bare == []
     assert (ROOT / "brikdesk" / "py.typed").is_file() and (ROOT / "ui" / "py.typed").is_file()
+
+
+# -- the tests' layout ------------------------------------------------------------------------
+
+TESTS = ROOT / "tests"
+#: Test folders that mirror no package: what they test cuts across the packages.
+CROSS_CUTTING_TEST_DIRS = {"concurrency"}  # two organizers on one database, real processes
+#: The test files that sit beside the package folders rather than in one, each with what it
+#: tests: a top-level module, or the project as a whole. A test of a module inside a package
+#: goes in that package's folder (ui/panels -> tests/ui/panels, brikdesk/domain -> tests/domain).
+FLAT_TESTS = {
+    "tests/test_cache.py": "brikdesk/cache.py",
+    "tests/test_cli.py": "brikdesk/cli.py",
+    "tests/test_files.py": "brikdesk/files.py",
+    "tests/test_no_private_imports.py": "brikdesk",  # and ui: the imports between modules
+    "tests/test_packaging.py": "packaging",
+    "tests/test_project.py": "pyproject.toml",
+    "tests/test_user_guide.py": "docs/user-guide.md",
+    "tests/ui/test_app.py": "ui/app.py",
+    "tests/ui/test_start_up.py": "ui/app.py",
+    "tests/ui/test_live_refresh.py": "ui/live.py",
+    "tests/ui/test_undo_path.py": "ui/undo.py",
+    "tests/ui/test_passing_wheel.py": "ui/wheel.py",
+    "tests/ui/test_dialogs_ready.py": "ui/screen.py",  # every dialog and window on a laptop
+}
+
+
+def test_pytest_refuses_an_undeclared_marker() -> None:
+    """A misspelt marker (``@pytest.mark.sqlite_onyl``) stops the run instead of doing nothing:
+    every marker is declared in pyproject.toml or by a plugin."""
+    assert "--strict-markers" in PYPROJECT["tool"]["pytest"]["ini_options"]["addopts"].split()
+
+
+def mirrored_package(folder: Path) -> Path:
+    """The package a test folder mirrors: tests/ui/X is ui/X, any other tests/X is brikdesk/X."""
+    rel = folder.relative_to(TESTS)
+    return ROOT / rel if rel.parts[0] == "ui" else ROOT / "brikdesk" / rel
+
+
+def test_every_test_folder_mirrors_a_package_and_is_a_package() -> None:
+    """Each folder of tests/ is a package (pytest imports tests/domain/test_history.py as
+    tests.domain.test_history, so two folders may hold files of the same name) and mirrors a
+    package of the source, unless it is one of the cross-cutting folders."""
+    folders = [p for p in sorted(TESTS.rglob("*")) if p.is_dir() and any(p.glob("*.py"))]
+    assert len(folders) >= 10  # the scan found the folders
+    wrong = []
+    for folder in folders:
+        rel = folder.relative_to(TESTS).as_posix()
+        if not (folder / "__init__.py").is_file():
+            wrong.append(f"tests/{rel} has no __init__.py")
+        top = rel.split("/")[0]
+        if (
+            top not in CROSS_CUTTING_TEST_DIRS
+            and not (mirrored_package(folder) / "__init__.py").is_file()
+        ):
+            wrong.append(
+                f"tests/{rel} mirrors no package ({mirrored_package(folder).relative_to(ROOT)})"
+            )
+    assert wrong == []
+
+
+def test_only_the_listed_test_files_sit_beside_the_package_folders() -> None:
+    """A new test file goes in the folder of the package it tests; one that tests a top-level
+    module or the whole project is listed in FLAT_TESTS with what it tests."""
+    flat = {
+        p.relative_to(ROOT).as_posix()
+        for folder in (TESTS, TESTS / "ui")
+        for p in folder.glob("test_*.py")
+    }
+    assert flat == set(FLAT_TESTS), (
+        "put a test in the folder of the package it tests (tests/ui/panels/, tests/domain/...)"
+    )
+    assert all((ROOT / tested).exists() for tested in FLAT_TESTS.values())
+
+
+def imported_test_modules(source: str) -> list[str]:
+    """The test modules (``test_*``, in ``tests`` or relative) that ``source`` imports, or
+    imports a name from."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names if a.name.startswith("tests.")]
+        elif isinstance(node, ast.ImportFrom):
+            module = "." * node.level + (node.module or "")
+            if node.level or module.startswith("tests."):
+                found += [module, *(f"{module.rstrip('.')}.{a.name}" for a in node.names)]
+    return [name for name in found if name.rsplit(".", 1)[-1].startswith("test_")]
+
+
+def test_the_scan_finds_a_test_module_imported_in_any_form() -> None:
+    source = (
+        "from tests.ui.test_wizard import page\n"
+        "from tests.ui import test_dialogs_ready as ready\n"
+        "import tests.domain.test_report\n"
+        "from .test_history import t\n"
+        "from tests.ui.wizard_steps import page, to_result\n"
+        "from brikdesk.domain import test_data_elsewhere\n"
+    )
+    assert imported_test_modules(source) == [
+        "tests.ui.test_wizard",
+        "tests.ui.test_dialogs_ready",
+        "tests.domain.test_report",
+        ".test_history",
+    ]
+
+
+def test_no_test_file_imports_another() -> None:
+    """What tests share lives in helper modules (tests/ui/wizard_steps.py,
+    tests/domain/sherwood.py...) or conftest.py fixtures, so each test file can move or run
+    alone, and pytest never imports a test file a second time as someone's helper."""
+    modules = sorted(TESTS.rglob("*.py"))
+    assert len(modules) > 100
+    found = [
+        f"{p.relative_to(ROOT)}: {name}"
+        for p in modules
+        for name in imported_test_modules(p.read_text(encoding="utf-8"))
+    ]
+    assert found == []

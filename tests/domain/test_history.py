@@ -2,27 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from brikdesk.domain.aftermath import BattleResult, UnitFate, suggest_winner
 from brikdesk.domain.history import (
-    ArmyInfo,
     BattleRecord,
-    PlayerInfo,
     PoolUnit,
     RecordUnit,
     build_history,
     history_to_json,
     history_to_text,
 )
-
-ANN, BO = 1, 2
-PLAYERS = [PlayerInfo(ANN, "Ann", "#ff0000"), PlayerInfo(BO, "Bo", "#0000ff")]
-ARMIES = [ArmyInfo(10, "Owls", ANN, 30), ArmyInfo(20, "Bats", BO, None)]
-
-
-def t(day: int) -> datetime:
-    return datetime(2026, 5, day, tzinfo=UTC)
+from tests.domain.history_players import ANN, ARMIES, BO, PLAYERS, t
 
 
 def record(

@@ -20,7 +20,7 @@ from brikdesk.domain.report import (
     report_markdown,
 )
 from brikdesk.domain.rolling import BennyUse
-from tests.domain.test_combat_draft import (
+from tests.domain.sherwood import (
     ALAN,
     GUY,
     HOOD,

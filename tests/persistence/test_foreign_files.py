@@ -16,7 +16,7 @@ from brikdesk.errors import StorageError
 from brikdesk.persistence.db import APPLICATION_ID, open_database
 from brikdesk.services.demo import ensure_demo
 from tests.concurrency.workers import sqlite_lock_held
-from tests.persistence.test_hostile_databases import corrupt_pages, run, state
+from tests.persistence.damaged_files import corrupt_pages, run, state
 
 
 def make(path: Path, *statements: str) -> None:

@@ -7,7 +7,6 @@ import os
 import shutil
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,19 +14,7 @@ import pytest
 from brikdesk.errors import StorageError
 from brikdesk.persistence.db import open_database
 from brikdesk.services.demo import ensure_demo
-
-BRIKDESK = str(Path(sys.executable).parent / "brikdesk")
-
-
-def run(*argv: str, env_home: Path, check_start: bool = False) -> subprocess.CompletedProcess:
-    env = dict(os.environ, BRIKDESK_HOME=str(env_home), QT_QPA_PLATFORM="offscreen")
-    return subprocess.run(
-        [BRIKDESK, *argv], capture_output=True, text=True, env=env, timeout=120, check=False
-    )
-
-
-def state(folder: Path) -> dict[str, tuple[bytes, int]]:
-    return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(folder.iterdir())}
+from tests.persistence.damaged_files import BRIKDESK, corrupt_pages, run, state
 
 
 def test_another_programs_sqlite_file_is_left_byte_for_byte(tmp_path: Path) -> None:
@@ -71,16 +58,6 @@ def brikdesk_file(tmp_path: Path) -> Path:
         conn.execute("PRAGMA journal_mode=DELETE")
     conn.close()
     return path
-
-
-def corrupt_pages(path: Path) -> None:
-    """Overwrite pages in the middle of the file (a disk error), leaving the header intact."""
-    size = path.stat().st_size
-    page = 4096
-    with path.open("r+b") as f:
-        for n in range(2, size // page - 1, 3):
-            f.seek(n * page)
-            f.write(bytes(range(256)) * (page // 256))
 
 
 def drop_table(path: Path, table: str) -> None:

@@ -17,13 +17,7 @@ from brikdesk.errors import UserError
 from brikdesk.persistence.models import Base, Battle
 from brikdesk.services import Services
 from brikdesk.services.summaries import Muster
-
-COVE = "Raid on Bilge Cove"
-
-
-def battle_id(sv: Services, name: str) -> int:
-    [c] = sv.campaigns.list_campaigns()
-    return next(b.id for b in sv.battles.list_battles(c.id) if b.name == name)
+from tests.services.campaign_data import COVE, battle_id
 
 
 def pool(sv: Services) -> dict[str, Any]:

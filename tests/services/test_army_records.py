@@ -8,39 +8,14 @@ mustered units and its result, and a point counting a unit never mustered is app
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from sqlalchemy import delete, func, select
 
-from brikdesk.domain.battle import UnitKilled
 from brikdesk.domain.history import history_markdown, history_to_json
 from brikdesk.persistence.db import Database
 from brikdesk.persistence.models import BattleArmy
 from brikdesk.services import Services
-from brikdesk.services.summaries import Muster
+from tests.services.campaign_data import fight_at_the_gate
 from tests.services.conftest import Camp
-
-
-def fight_at_the_gate(sv: Services, camp: Camp):
-    """Red (two minifigs at 4 CP and a Skirmisher at 4 CP) beats Blue (two minifigs); the
-    Skirmisher kills Blue 1 and is promoted to Hero (11 CP) when the battle is finished."""
-    red = sv.roster.add_units(camp.red_army.id, "minifig", 2, "Red {n}").value
-    red += sv.roster.add_unit(camp.red_army.id, "skirmisher", name="Scout").value
-    blue = sv.roster.add_units(camp.blue_army.id, "minifig", 2, "Blue {n}").value
-    view = sv.tracker.begin(
-        camp.campaign.id, "Gate", [Muster(camp.red.id, red), Muster(camp.blue.id, blue)]
-    ).value
-    u = {t.name: t.id for t in view.units}
-    sv.tracker.record(view.id, [UnitKilled(u["Blue 1"], u["Scout"], "shot")])
-    am = sv.aftermath.aftermath(view.id)
-    result = replace(
-        am.proposal,
-        winner=camp.red.id,
-        fates=tuple(
-            replace(f, promote_to="hero") if f.unit == u["Scout"] else f for f in am.proposal.fates
-        ),
-    )
-    return view.id, sv.aftermath.finish(view.id, result)
 
 
 def _series(sv: Services, camp: Camp):

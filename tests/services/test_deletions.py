@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from brikdesk.services import Services
-from tests.services.test_aftermath import battle_id
+from tests.services.campaign_data import battle_id
 
 FORD = "Skirmish at Baseplate Ford"
 

@@ -10,7 +10,7 @@ from brikdesk.persistence.db import Database
 from brikdesk.persistence.models import Battle, BattleArmy
 from brikdesk.services import Services
 from brikdesk.services.demo import FORD_NOTE
-from tests.services.test_aftermath import COVE, battle_id
+from tests.services.campaign_data import COVE, battle_id
 
 
 def test_the_demo_history_before_and_after_the_raid_is_finished(demo_sv: Services) -> None:

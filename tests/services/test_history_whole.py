@@ -11,7 +11,7 @@ from brikdesk.domain.history import history_markdown, history_to_json, history_t
 from brikdesk.services import Services
 from brikdesk.services.demo import FORD_NOTE
 from tests.pdfread import pdf_text
-from tests.services.test_aftermath import COVE, battle_id
+from tests.services.campaign_data import COVE, battle_id
 
 
 def test_battles_in_progress_and_the_notes_of_finished_ones(

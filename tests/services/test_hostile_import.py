@@ -22,7 +22,7 @@ from brikdesk.persistence.db import Database
 from brikdesk.services import Services
 from brikdesk.services.campaigns import PlayerPatch
 from tests.databases import copy_database
-from tests.services.test_transfer import demo_id, table_counts
+from tests.services.campaign_data import demo_id, table_counts
 
 
 @contextmanager

@@ -14,7 +14,7 @@ from brikdesk.errors import UserError
 from brikdesk.limits import MAX_JSON_CONTAINERS, MAX_JSON_VALUES
 from brikdesk.persistence.db import Database
 from brikdesk.services import Services
-from tests.services.test_hostile_import import table_counts
+from tests.services.campaign_data import table_counts
 
 
 def demo_with(demo_sv: Services, tail: str) -> str:

@@ -19,8 +19,8 @@ from brikdesk.persistence.db import Database, open_database
 from brikdesk.persistence.models import MAX_ID, Campaign
 from brikdesk.services import Services
 from brikdesk.services.battles import Muster
+from tests.services.campaign_data import table_counts
 from tests.services.conftest import Camp
-from tests.services.test_transfer import table_counts
 
 #: Ids no row can have: PostgreSQL's INTEGER stops at 2**31 - 1, SQLite's at 2**63 - 1.
 IMPOSSIBLE_IDS = [MAX_ID + 1, 2**40, 2**63, 2**70, -(2**70)]

@@ -9,24 +9,17 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import func, select
 
 from brikdesk.domain import battle as battle_rules
 from brikdesk.domain.roster import Loadout, UnitOverrides
 from brikdesk.errors import UserError
 from brikdesk.persistence.db import Database
-from brikdesk.persistence.models import Base
 from brikdesk.services import Services
 from brikdesk.services import transfer as transfer_module
 from brikdesk.services.demo import DEMO_NAME
 from brikdesk.services.roster import UnitPatch
+from tests.services.campaign_data import demo_id, table_counts
 from tests.services.conftest import TickingClock, open_fresh
-
-
-def demo_id(sv: Services) -> int:
-    c = sv.campaigns.find_campaign(DEMO_NAME)
-    assert c is not None
-    return c.id
 
 
 def enrich(sv: Services) -> int:
@@ -45,14 +38,6 @@ def enrich(sv: Services) -> int:
         ),
     )
     return cid
-
-
-def table_counts(db: Database) -> dict[str, int]:
-    with db.sessions.begin() as s:
-        return {
-            name: s.scalar(select(func.count()).select_from(t))
-            for name, t in Base.metadata.tables.items()
-        }
 
 
 def test_the_export_is_the_documented_format(demo_sv: Services) -> None:

@@ -17,9 +17,8 @@ from brikdesk.domain.history import history_to_json
 from brikdesk.errors import UserError
 from brikdesk.persistence.db import Database
 from brikdesk.services import Services
+from tests.services.campaign_data import fight_at_the_gate, table_counts
 from tests.services.conftest import Camp
-from tests.services.test_army_records import fight_at_the_gate
-from tests.services.test_transfer import table_counts
 
 
 def _campaign(sv: Services, camp: Camp) -> None:

@@ -21,6 +21,8 @@ from brikdesk.persistence.db import Database, open_database
 from brikdesk.services import Services
 from brikdesk.services.demo import create_demo
 from tests.ui.battle_tables import Table
+from tests.ui.every_dialog import World
+from tests.ui.wizard_battle import make_battle, services_for
 from ui.settings import AppSettings
 
 
@@ -138,3 +140,30 @@ def battle_2005(wizard_templates: Callable[[str], Any], tmp_path: Path) -> Itera
     from tests.ui.wizard_battle import battle_from
 
     yield from battle_from(wizard_templates("2005"), tmp_path)
+
+
+# -- every dialog's battle (tests/ui/every_dialog.py) ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def sherwood_template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
+    """The Sherwood battle every dialog opens on, made once per test file."""
+    path = tmp_path_factory.mktemp("ready") / "sherwood.sqlite3"
+    b = make_battle(path)
+    with b.db.engine.connect() as conn:
+        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    b.db.close()
+    return path, (b.campaign_id, b.battle_id, b.ids)
+
+
+@pytest.fixture
+def world(
+    sherwood_template: tuple[Path, Any], tmp_path: Path, settings: AppSettings
+) -> Iterator[World]:
+    """This test's own copy of the Sherwood battle, with its services and settings."""
+    src, (campaign_id, battle_id, ids) = sherwood_template
+    path = tmp_path / "sherwood.sqlite3"
+    shutil.copyfile(src, path)
+    db = open_database(f"sqlite:///{path}")
+    yield World(services_for(db), campaign_id, battle_id, dict(ids), settings)
+    db.close()

@@ -3,7 +3,7 @@ box or a slider that the organizer has not chosen (no keyboard focus) changes no
 scrolls the page instead; once it has the focus, the wheel is its own.
 
 The wheel events are sent over each such widget of every dialog of the app (the list of
-``test_dialogs_ready``), of every page of the combat wizard and of the battle panel.
+``tests/ui/every_dialog.py``), of every page of the combat wizard and of the battle panel.
 """
 
 from __future__ import annotations
@@ -22,14 +22,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tests.ui import test_dialogs_ready as ready
-from tests.ui.test_dialogs_ready import DIALOGS, World
+from tests.ui.every_dialog import DIALOGS, World
+from tests.ui.keyboard import shown
 from ui.wheel import scroll_area_of, wheel_widgets
-
-#: The dialogs' battle, the fixtures of ``test_dialogs_ready``.
-sherwood_template = ready.sherwood_template
-world = ready.world
-open_shown = ready._open
 
 
 def value_of(widget: QWidget) -> Any:
@@ -79,7 +74,7 @@ def passing_wheel_changes_nothing(root: QWidget) -> list[str]:
 @pytest.mark.parametrize("name", sorted(DIALOGS))
 def test_a_passing_wheel_changes_no_value_in_any_dialog(qtbot, world: World, name: str) -> None:
     dialog, _first = DIALOGS[name](world)
-    open_shown(qtbot, dialog)
+    shown(qtbot, dialog)
     pages = getattr(dialog, "pages", None) or (dialog,)
     for i, page in enumerate(pages):
         if i:
@@ -109,7 +104,7 @@ def test_the_wheel_over_the_reaction_scrolls_the_page_and_keeps_the_parry(qtbot,
             world.unit_ids["Will Scarlet"],
             dice=RandomDice(1),
         )
-        open_shown(qtbot, w)
+        shown(qtbot, w)
     w.next()
     w.next()
     page = w.pages[CombatWizard.ACTION]

@@ -2,7 +2,8 @@
 
 Table mode is for a laptop turned towards the players: large type, light text on a near-black
 ground, saturated status chips with bold labels, taller rows. Every colour pair used for text
-has a contrast ratio of at least 4.5:1 in both styles (``tests/ui/test_battle_panel.py`` checks).
+has a contrast ratio of at least 4.5:1 in both styles (``tests/ui/panels/test_battle_panel.py``
+checks).
 """
 
 from __future__ import annotations

@@ -1,0 +1,147 @@
+"""The quick attack form (issue 22): the common attack on one page, from the keyboard.
+
+Keys go where the focus is, as on the organizer's laptop. The form and the combat wizard
+record through the same call: the same inputs give the same events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import QWizard
+
+from brikdesk.domain.rolling import RandomDice
+from tests.ui.keyboard import focused, keys, shown
+from tests.ui.wizard_battle import WizardBattle, battle_from
+from ui.bus import Bus
+from ui.wizard import CombatWizard
+from ui.wizard.quick import QuickAttack, matches
+
+
+@pytest.fixture
+def battle(wizard_templates, tmp_path: Path) -> Iterator[WizardBattle]:
+    yield from battle_from(wizard_templates("2020"), tmp_path)
+
+
+def quick(qtbot, battle: WizardBattle, attacker: str, stack: QUndoStack) -> QuickAttack:
+    form = QuickAttack(
+        battle.services, Bus(), stack, battle.battle_id, battle.ids[attacker], dice=RandomDice(1)
+    )
+    form.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+    shown(qtbot, form)
+    form.target.setFocus()
+    form.target.selectAll()
+    return form
+
+
+def attacks(battle: WizardBattle) -> list[tuple]:
+    """The attacks standing in the log: the events (who, what, the dice, the modifiers,
+    what came of it) and their words."""
+    return [(e.event, e.text, e.note) for e in battle.events() if e.kind == "attack_resolved"]
+
+
+def test_a_few_letters_find_the_target_enemies_first():
+    names = [(1, "Guy of Gisbourne"), (2, "Guard Alan"), (3, "Guard Bert"), (9, "Little John")]
+    assert matches("gu", names) == [1, 2, 3]
+    assert matches("al", names) == [2]
+    assert matches("BERT", names) == [3]
+    assert matches("of", names) == [1]  # a word of the name
+    assert matches("xyz", names) == []
+
+
+def test_a_ranged_attack_from_the_keyboard_is_recorded_with_enter(qtbot, battle):
+    """Thieven Hood shoots Guard Alan 6" away: the letters, Tab, the range, Tab, the dice
+    (the focus walks on by itself), Enter."""
+    form = quick(qtbot, battle, "Thieven Hood", QUndoStack())
+    assert focused() is form.target
+    assert form.weapon.text().startswith("longbow: Ranged attack")
+    keys(qtbot, "alan\t")
+    assert form.draft.target_id == battle.ids["Guard Alan"]
+    assert focused() is form.distance
+    keys(qtbot, "6\t")
+    assert form.draft.distance == 6 and focused() is form.dice_entry.edit
+    assert "Needs" in form.odds.text() and "hit" in form.odds.text()
+    keys(qtbot, "6")  # a natural 6 goes Over the Top (4.2): its Benny is asked at once
+    assert form.benny.isVisible() and focused() is form.benny
+    keys(qtbot, "n")  # no Benny
+    for _ in range(8):  # every Damage die the rules ask for, where the focus is
+        if form.dice_entry.need is None:
+            break
+        assert focused() is form.dice_entry.edit
+        keys(qtbot, "3")
+    assert form.record_button.isEnabled(), form.problem.text()
+    assert focused() is form.record_button
+    assert form.outcome.text()
+    keys(qtbot, "\n")
+    assert not form.isVisible()
+    assert len(attacks(battle)) == 1
+
+
+def test_the_same_inputs_give_the_same_event_as_the_wizard(qtbot, battle):
+    """Will Scarlet strikes Guy of Gisbourne with a 5 and Damage faces: once through the quick
+    form, undone, once through the wizard; the stored attacks are the same."""
+    stack = QUndoStack()
+    form = quick(qtbot, battle, "Will Scarlet", stack)
+    keys(qtbot, "guy\t")
+    faces = []
+    for _ in range(8):
+        if form.dice_entry.need is None:
+            break
+        faces.append("5" if not form.draft.action_faces else "2")
+        keys(qtbot, faces[-1])
+    keys(qtbot, "\n")
+    by_form = attacks(battle)
+    assert len(by_form) == 1
+    stack.undo()
+    w = CombatWizard(battle.services, Bus(), stack, battle.battle_id, battle.ids["Will Scarlet"])
+    shown(qtbot, w)
+    w.pages[0].target.choose(battle.ids["Guy of Gisbourne"])
+    w.next()
+    w.next()
+    for face in faces[:1]:
+        w.add_face("action", int(face))
+    w.next()
+    for face in faces[1:]:
+        w.add_face("damage", int(face))
+    w.next()
+    w.button(QWizard.WizardButton.FinishButton).click()
+    assert attacks(battle) == by_form
+
+
+def test_the_full_wizard_carries_the_attack_over(qtbot, battle):
+    form = quick(qtbot, battle, "Thieven Hood", QUndoStack())
+    keys(qtbot, "bert\t7\t")
+    draft = form.draft
+    form.open_wizard()
+    wizard = form.wizard
+    qtbot.addWidget(wizard)
+    assert wizard.draft == draft
+    assert wizard.draft.target_id == battle.ids["Guard Bert"] and wizard.draft.distance == 7
+
+
+def test_a_strike_answered_by_a_parry_from_the_keyboard(qtbot, battle):
+    """5.2 Parrying: "a target with a Shield can declare their intention to Parry" before
+    the Action Roll. Alt+P gives Guy's Parry; the Parry die is asked with the others."""
+    from PySide6.QtTest import QTest
+
+    from brikdesk.domain.combat import Reaction
+
+    form = quick(qtbot, battle, "Will Scarlet", QUndoStack())
+    keys(qtbot, "guy\t")
+    QTest.keyClick(form, Qt.Key.Key_P, Qt.KeyboardModifier.AltModifier)
+    assert form.draft.reaction is Reaction.PARRY
+    assert "Parr" in form.reaction.text()
+    whys = []
+    for _ in range(8):
+        need = form.dice_entry.need
+        if need is None:
+            break
+        whys.append(need.why)
+        keys(qtbot, "3")
+    assert any("Parry" in why for why in whys), whys
+    keys(qtbot, "\n")
+    assert len(attacks(battle)) == 1

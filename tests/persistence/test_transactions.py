@@ -45,7 +45,10 @@ def test_a_write_transaction_holds_the_lock_from_its_begin(tmp_path: Path) -> No
         db.close()
 
 
-def test_reads_go_on_while_another_program_writes(tmp_path: Path) -> None:
+def test_reads_go_on_while_another_program_writes(tmp_path: Path, monkeypatch) -> None:
+    # A read held up by the writer would wait out the busy timeout (then fail "locked"): with a
+    # long one, "goes on" is far under it however busy the machine running the tests is.
+    monkeypatch.setattr(db_module, "BUSY_TIMEOUT_MS", 20_000)
     path = tmp_path / "r.sqlite3"
     db = open_database(f"sqlite:///{path}")
     sv = Services.open(db)
@@ -56,7 +59,7 @@ def test_reads_go_on_while_another_program_writes(tmp_path: Path) -> None:
         other.execute("UPDATE campaign SET notes = 'being written'")
         start = time.perf_counter()
         assert sv.campaigns.navigator(cid).campaign.notes == ""  # the last committed state
-        assert time.perf_counter() - start < 1
+        assert time.perf_counter() - start < 10
     finally:
         other.execute("ROLLBACK")
         other.close()

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
     QLabel,
+    QListView,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
@@ -343,6 +344,11 @@ class ChoiceCombo(QComboBox):
         self.setModel(self._model)
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.setMinimumContentsLength(24)
+        # Every row is one line of text in one font: the list measures one row, not each of
+        # 500 targets again whenever the box is shown or its rows change.
+        view = self.view()
+        if isinstance(view, QListView):
+            view.setUniformItemSizes(True)
         self.activated.connect(self._on_activated)
 
     def set_choices(self, choices: Sequence[Choice[Any]], current: object) -> None:

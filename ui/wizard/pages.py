@@ -1086,7 +1086,7 @@ class ActionPage(DicePage):
         room = usable_size(self.w.window()).height()
         short = room < SHORT_SCREEN
         chart_height = 185 if not short else 130 if room >= 700 else 115  # 1366x768; 1280x720
-        self.chart = ChartSlot(_make_action_chart, self, height=chart_height)
+        self.chart = ChartSlot(_make_action_chart, self, height=chart_height, kind="action")
         right.addWidget(self.chart)
         right.addStretch(1)
         top.addWidget(right_column)
@@ -1610,7 +1610,7 @@ class DamagePage(DicePage):
         al.addWidget(self.armor_text)
         al.addStretch(1)
         right.addWidget(self.armor_box)
-        self.chart = ChartSlot(_make_damage_chart, self, height=200)
+        self.chart = ChartSlot(_make_damage_chart, self, height=200, kind="damage")
         right.addWidget(self.chart)
         top.addLayout(right, 2)
         self.body.addLayout(top)

@@ -21,6 +21,10 @@ causes, the services' work included), ``max_step_ms`` the median over the runs o
 key. Targets: ranged at most 10 keys and no click; strike_parry at most 14; every step within
 one 16 ms frame.
 
+With ``BENCH_STEPS=1`` it also prints, per flow, each key's median over the runs in the order
+typed (``STEPS name ms ms ...``): which step crosses the frame. ``BENCH_ONLY=name`` runs one
+flow.
+
 Run: QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_table_flow.py
 """
 
@@ -258,14 +262,14 @@ def main() -> None:
         if only and name != only:
             continue
         totals, slowest, counts = [], [], []
+        steps: list[list[float]] = []
         for i in range(RUNS):
             copy = folder / f"{name}{i}.sqlite3"
             shutil.copyfile(template, copy)
             panel = open_panel(app, copy, battle_id, folder)
             flow = Flow(app)
             run(flow, panel, ids)
-            if os.environ.get("BENCH_STEPS"):
-                print(name, [round(x, 1) for x in flow.steps])
+            steps.append(flow.steps)
             totals.append(sum(flow.steps))
             slowest.append(max(flow.steps))
             counts.append((flow.keys, flow.clicks))
@@ -281,6 +285,9 @@ def main() -> None:
             f"max_step_ms={statistics.median(slowest):.1f}",
             flush=True,
         )
+        if os.environ.get("BENCH_STEPS"):  # each key's median over the runs, in order
+            medians = [statistics.median(run[i] for run in steps) for i in range(len(steps[0]))]
+            print(f"STEPS {name} " + " ".join(f"{ms:.1f}" for ms in medians), flush=True)
 
 
 if __name__ == "__main__":

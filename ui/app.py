@@ -162,6 +162,20 @@ def prepare_first_screen() -> None:
     configure_mappers()
 
 
+#: What the first attack needs and the campaign's screen does not: the combat forms and the
+#: wizard's charts (pyqtgraph, ~1.2 s to import). Imported on a worker once the campaign is
+#: shown (``import_combat_forms``), so that the first Action Roll page does not wait for them.
+COMBAT_MODULES = ("ui.wizard", "ui.wizard.charts", "ui.dialogs.sprint")
+
+
+def import_combat_forms(parent: QObject) -> None:
+    """Import ``COMBAT_MODULES`` off the GUI thread (a form opened meanwhile waits for the
+    module it needs, as it would have without this)."""
+    import importlib
+
+    start_job(parent, lambda _progress: [importlib.import_module(m) for m in COMBAT_MODULES])
+
+
 def resume_garbage_collection() -> None:
     """End the pause ``brikdesk.cli`` puts on Python's cyclic garbage collector while the app
     starts (the imports make a few hundred thousand objects and would trigger dozens of full
@@ -530,6 +544,7 @@ def run_app(args: argparse.Namespace | None = None) -> int:
             resume_garbage_collection()
             if not checking:
                 log.info("BrikDesk %s: campaign shown in %s", __version__, _since(started))
+                import_combat_forms(app)
                 return
 
             def shown() -> None:

@@ -97,3 +97,49 @@ def test_garbage_collection_is_paused_while_starting_and_resumed_once_the_campai
     lines = _run(script, tmp_path)
     assert lines["paused-until-shown"] == "True"
     assert lines["running-after"] == "True True"
+
+
+def test_the_first_attack_finds_its_forms_and_charts_imported_off_the_gui_thread(
+    tmp_path: Path,
+) -> None:
+    # pyqtgraph takes ~1.2 s to import: the first combat wizard's Action Roll page used to wait
+    # for it. Once the campaign is shown, a worker imports the combat forms and their charts.
+    script = """
+        import sys, threading
+        import ui.app as app_module
+        from brikdesk.cli import main
+        from PySide6.QtCore import QThreadPool, QTimer
+        from PySide6.QtWidgets import QApplication
+
+        seen = {}
+
+        class Watch:
+            def find_spec(self, name, path=None, target=None):
+                if name == "pyqtgraph":
+                    seen["gui"] = threading.current_thread() is threading.main_thread()
+                return None
+
+        sys.meta_path.insert(0, Watch())
+        start = app_module.import_combat_forms
+
+        def start_and_watch(parent):
+            print("before", "pyqtgraph" in sys.modules)
+            start(parent)
+
+            def done():
+                if QThreadPool.globalInstance().activeThreadCount():
+                    QTimer.singleShot(20, done)
+                    return
+                print("charts", "ui.wizard.charts" in sys.modules)
+                print("gui-thread", seen.get("gui"))
+                QApplication.instance().quit()
+
+            QTimer.singleShot(20, done)
+
+        app_module.import_combat_forms = start_and_watch
+        sys.exit(main([]))
+    """
+    lines = _run(script, tmp_path)
+    assert lines["before"] == "False"  # the campaign shows without waiting for pyqtgraph
+    assert lines["charts"] == "True"
+    assert lines["gui-thread"] == "False"

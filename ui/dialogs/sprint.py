@@ -37,7 +37,8 @@ from brikdesk.errors import StorageError, UserError
 from ui.bus import Bus
 from ui.screen import fit_to_screen, grow_to_fit
 from ui.undo import perform
-from ui.widgets.battle_context import CombatServices, context_from_view
+from ui.widgets.battle_context import CombatServices
+from ui.widgets.combat_context import context_for
 from ui.widgets.combat_style import STYLE, label, set_problem, show_readings
 from ui.widgets.dialogs import FormDialog
 from ui.widgets.dice import BennyChooser, DiceEntry
@@ -71,7 +72,9 @@ class SprintDialog(FormDialog):
         self.bus = bus
         self.undo_stack = undo_stack
         self.dice: DiceSource = dice if dice is not None else RandomDice()
-        self.ctx = context_from_view(services.tracker.view(battle_id))
+        # The battle as it stands, with the fighters the battle panel's checks made (one
+        # cache for the combat forms: 500 units' fighters are not made again).
+        self.ctx = context_for(services.tracker.view(battle_id))
         self.draft = SprintDraft(unit_id)
         name = self.ctx.fighter(unit_id).name
         super().__init__(

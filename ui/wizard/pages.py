@@ -92,6 +92,7 @@ from brikdesk.domain.rolling import BennyUse
 from brikdesk.errors import UserError
 from ui.screen import usable_size
 from ui.settings import DiceMode
+from ui.wheel import guard_wheel
 from ui.widgets.combat_style import BASE_PT, label, percent, set_problem, show_readings
 from ui.widgets.dice import BennyChooser, DiceEntry
 from ui.wizard.blast import BlastSections
@@ -203,7 +204,9 @@ def of_kind(draft: AttackDraft, ctx: CombatContext, kind: AttackKind) -> AttackD
 
 
 class _Page(QWizardPage):
-    """A page with a scrollable body; ``refresh()`` shows the draft."""
+    """A page with a scrollable body; ``build()`` makes its content the first time the page is
+    shown (opening the wizard makes only its frame: the Attack page is all the organizer sees
+    then), ``refresh()`` shows the draft."""
 
     def __init__(self, wizard: Wizard, title: str, subtitle: str) -> None:
         super().__init__(wizard.window())
@@ -234,6 +237,21 @@ class _Page(QWizardPage):
         self._unstick.setInterval(400)
         self._unstick.timeout.connect(self._release_end)
         scroll.verticalScrollBar().rangeChanged.connect(self._range_changed)
+        self._built = False
+
+    def build(self) -> None:  # pragma: no cover - every page overrides it
+        raise NotImplementedError
+
+    def ensure_built(self) -> None:
+        """Make the page's content, once."""
+        if not self._built:
+            self._built = True
+            self.build()
+            # Styled before the first refresh measures its texts (the wizard's large fonts):
+            # the page itself was styled when the wizard was shown, its new content was not.
+            for child in self.findChildren(QWidget):
+                child.ensurePolished()
+            guard_wheel(self.w.window())  # its boxes too: no value changes under a passing wheel
 
     def refresh(self) -> None:  # pragma: no cover - every page overrides it
         raise NotImplementedError
@@ -253,6 +271,7 @@ class _Page(QWizardPage):
         self._told_complete = self.isComplete() if shown else None
 
     def initializePage(self) -> None:
+        self.ensure_built()
         self.forget_completeness()
         self.refresh()
         # QWizard gives the focus to the page's first child after this: take it back after,
@@ -432,6 +451,9 @@ class DicePage(_Page):
 class AttackPage(_Page):
     def __init__(self, wizard: Wizard) -> None:
         super().__init__(wizard, "1 · Attack", "Who attacks, with what, how, and at whom.")
+        self.ensure_built()  # the first page: shown at once
+
+    def build(self) -> None:
         grid = QGridLayout()
         grid.setHorizontalSpacing(18)
         grid.setVerticalSpacing(8)
@@ -721,6 +743,8 @@ class AttackPage(_Page):
 class RangePage(_Page):
     def __init__(self, wizard: Wizard) -> None:
         super().__init__(wizard, "2 · Range", prose.RANGE_SUBTITLE)
+
+    def build(self) -> None:
         self.ranged_box, rl = card(self)
         grid = QGridLayout()
         self.distance = QLineEdit(self)
@@ -1006,6 +1030,8 @@ class ActionPage(DicePage):
             "Every modifier with its rule; tick the "
             "judgements; then roll or type the faces the dice showed.",
         )
+
+    def build(self) -> None:
         top = QHBoxLayout()
         top.setSpacing(12)
         self.mods_box, ml = card(self)
@@ -1053,19 +1079,19 @@ class ActionPage(DicePage):
         nl.addWidget(self.need_text)
         right.addWidget(self.need_box)
         self.odds = OddsPanel(self)
-        self.odds.name_bonus(wizard.ctx.rules.over_the_top)
+        self.odds.name_bonus(self.w.ctx.rules.over_the_top)
         right.addWidget(self.odds)
         # On a laptop's screen the page shows the modifiers and the dice at once: a lower
         # chart, and the chart's explanation as its tooltip instead of a paragraph.
-        room = usable_size(wizard.window()).height()
+        room = usable_size(self.w.window()).height()
         short = room < SHORT_SCREEN
         chart_height = 185 if not short else 130 if room >= 700 else 115  # 1366x768; 1280x720
-        self.chart = ChartSlot(_make_action_chart, self, height=chart_height)
+        self.chart = ChartSlot(_make_action_chart, self, height=chart_height, kind="action")
         right.addWidget(self.chart)
         right.addStretch(1)
         top.addWidget(right_column)
         self.body.addLayout(top)
-        self._policy_text = prose.chart_policy(wizard.ctx.rules)
+        self._policy_text = prose.chart_policy(self.w.ctx.rules)
         self.policy = label(self._policy_text, "note")
         self.policy.setObjectName("bennyPolicy")
         self.policy.setVisible(not short)
@@ -1149,6 +1175,7 @@ class ActionPage(DicePage):
     def initializePage(self) -> None:
         # A new attack: its modifiers in the domain's order, each row the height of its text;
         # then the rows stay in their places at their heights, so that a judgement moves nothing.
+        self.ensure_built()
         self._order.clear()
         super().initializePage()
         for _value, what in self.row_widgets:
@@ -1538,6 +1565,8 @@ class DamagePage(DicePage):
             "4 · Damage",
             "Damage greater than the Armor destroys; equal or less glances off: ka-ping!",
         )
+
+    def build(self) -> None:
         top = QHBoxLayout()
         self.lines_box, ll = card(self)
         ll.addWidget(label("Damage dice and modifiers", "section"))
@@ -1581,7 +1610,7 @@ class DamagePage(DicePage):
         al.addWidget(self.armor_text)
         al.addStretch(1)
         right.addWidget(self.armor_box)
-        self.chart = ChartSlot(_make_damage_chart, self, height=200)
+        self.chart = ChartSlot(_make_damage_chart, self, height=200, kind="damage")
         right.addWidget(self.chart)
         top.addLayout(right, 2)
         self.body.addLayout(top)
@@ -1855,6 +1884,9 @@ class ResultPage(_Page):
             "5 · Result",
             "What happened, and what Finish will record (one step on the battle's Undo).",
         )
+        self.setFinalPage(True)
+
+    def build(self) -> None:
         self.paragraph = label("", "paragraph")
         self.paragraph.setObjectName("resultParagraph")
         box, bl = card(self)
@@ -1906,7 +1938,6 @@ class ResultPage(_Page):
         self.problem.setObjectName("resultProblem")
         self.body.addWidget(self.problem)
         self.body.addStretch(1)
-        self.setFinalPage(True)
 
     def refresh(self) -> None:
         s = self.w.summary()

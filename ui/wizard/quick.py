@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -52,7 +53,7 @@ from brikdesk.domain.combat import (
 from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.domain.rolling import BennyUse, DiceSource, NeedDie, RandomDice
 from ui.bus import Bus
-from ui.screen import fit_to_screen, grow_to_fit
+from ui.screen import fit_to_screen, grow_to_fit, usable_size
 from ui.wheel import guard_wheel
 from ui.widgets.battle_context import CombatServices
 from ui.widgets.combat_context import context_for
@@ -147,11 +148,14 @@ class QuickAttack(QDialog):
         self.target.setObjectName("quickTarget")
         self.target.setPlaceholderText("type a few letters of its name")
         self.target_hint = label("", "note", self)
+        self.target_hint.hide()  # shown once letters are typed: the form opens compact
+        # The box has the whole width of the form (the hint goes under it): a long name shows.
         target_row = QWidget(self)  # a widget, not a layout: its label is sized as the others
-        row = QHBoxLayout(target_row)
+        row = QVBoxLayout(target_row)
         row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.target, 1)
-        row.addWidget(self.target_hint, 2)
+        row.setSpacing(2)
+        row.addWidget(self.target)
+        row.addWidget(self.target_hint)
         target_label = QLabel("&Target", self)
         target_label.setBuddy(self.target)
         form.addRow(target_label, target_row)
@@ -291,6 +295,7 @@ class QuickAttack(QDialog):
     def _target_typed(self, text: str) -> None:
         found = matches(text, self.target_names)
         names = dict(self.target_names)
+        self.target_hint.show()
         self.target_hint.setText(
             "no unit by that name"
             if not found
@@ -384,8 +389,7 @@ class QuickAttack(QDialog):
             f"{item.name if item is not None else 'bare hands'}: {d.kind.label}  (Alt+W: next)"
         )
         if d.target_id is not None and not self.target.hasFocus():
-            self.target.setText(ctx.fighter(d.target_id).name)
-            self.target.setCursorPosition(0)  # a long name shows its beginning
+            self.show_target(ctx.fighter(d.target_id).name)
         chosen = (d.reaction, d.parry_item if d.reaction is Reaction.PARRY else None)
         words = next(
             (c.label for c in reaction_options(d, ctx) if c.value == chosen), str(d.reaction)
@@ -442,6 +446,22 @@ class QuickAttack(QDialog):
         set_problem(self.problem, why)
         self.record_button.setEnabled(not summary.problem and not summary.needs_decision)
         QTimer.singleShot(0, self, self._grow)
+
+    def show_target(self, name: str) -> None:
+        """The chosen target's name in its box, wide enough for the whole name (the form grows
+        to it, within the screen; beyond that, the name's beginning shows)."""
+        self.target.setText(name)
+        box = self.target
+        margins = box.textMargins()
+        room = (
+            box.fontMetrics().horizontalAdvance(name)
+            + margins.left()
+            + margins.right()
+            + 2 * box.style().pixelMetric(QStyle.PixelMetric.PM_DefaultFrameWidth)
+            + 8  # the text's own side padding inside a line edit
+        )
+        box.setMinimumWidth(min(room, usable_size(self).width() - 200))
+        box.setCursorPosition(0)
 
     def _grow(self) -> None:
         grow_to_fit(self)

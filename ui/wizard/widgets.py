@@ -36,10 +36,12 @@ from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
     QLabel,
+    QListView,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from brikdesk.domain.combat import Choice
 from ui.static_texts import StaticTexts
@@ -343,6 +345,11 @@ class ChoiceCombo(QComboBox):
         self.setModel(self._model)
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.setMinimumContentsLength(24)
+        # Every row is one line of text in one font: the list measures one row, not each of
+        # 500 targets again whenever the box is shown or its rows change.
+        view = self.view()
+        if isinstance(view, QListView):
+            view.setUniformItemSizes(True)
         self.activated.connect(self._on_activated)
 
     def set_choices(self, choices: Sequence[Choice[Any]], current: object) -> None:
@@ -427,34 +434,61 @@ class OddsPanel(QFrame):
             lab.setText(percent(values.get(key)))
 
 
+#: The charts of closed wizards, one per kind ("action", "damage"), kept for the next wizard:
+#: making a pyqtgraph chart costs ~35 ms, a step the organizer feels on every Next to the
+#: Action Roll and Damage pages. A cache of one chart per kind; a chart in it has no parent.
+_spare_charts: dict[str, QWidget] = {}
+
+
 class ChartSlot(QWidget):
     """Holds a chart; pyqtgraph is imported (through ``ui.wizard.charts``) the first time a
-    chart is drawn, so opening the wizard does not pay for it."""
+    chart is drawn, so opening the wizard does not pay for it. The chart of a closed wizard
+    serves the next wizard's slot of the same ``kind``."""
 
     def __init__(
-        self, make: Callable[[QWidget], QWidget], parent: QWidget | None = None, height: int = 210
+        self,
+        make: Callable[[QWidget], QWidget],
+        parent: QWidget | None = None,
+        height: int = 210,
+        *,
+        kind: str,
     ) -> None:
         super().__init__(parent)
         self._make = make
+        self.kind = kind
         self.chart: Any = None
         self.setFixedHeight(height)
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
 
     def release(self) -> None:
-        """Let the chart go before its window is deleted: pyqtgraph's view must be closed
-        (its scene cleared) first, or a paint event that arrives while the window's children
-        are being deleted reaches a view whose scene is already gone."""
+        """Let the chart go before its window is deleted, out of the window: a paint event
+        that arrives while the window's children are being deleted must not reach a
+        pyqtgraph view whose scene is already gone. It is kept for the next wizard, or closed
+        (its scene cleared) when one of its kind is kept already."""
         chart, self.chart = self.chart, None
-        if chart is not None:
-            chart.setUpdatesEnabled(False)
-            chart.hide()
-            chart.close()
-            chart.deleteLater()
+        if chart is None:
+            return
+        chart.hide()
+        self._layout.removeWidget(chart)
+        chart.setParent(None)
+        spare = _spare_charts.get(self.kind)
+        if spare is None or not isValid(spare):
+            _spare_charts[self.kind] = chart
+            return
+        chart.setUpdatesEnabled(False)
+        chart.close()
+        chart.deleteLater()
 
     def draw(self, method: str, *args: Any, **kwargs: Any) -> None:
         if self.chart is None:
-            self.chart = self._make(self)
+            spare = _spare_charts.pop(self.kind, None)
+            if spare is not None and isValid(spare):
+                spare.setParent(self)
+                self.chart = spare
+            else:
+                self.chart = self._make(self)
             self.chart.setMinimumSize(0, 0)
             self._layout.addWidget(self.chart)
+            self.chart.show()
         getattr(self.chart, method)(*args, **kwargs)

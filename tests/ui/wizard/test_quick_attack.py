@@ -145,3 +145,49 @@ def test_a_strike_answered_by_a_parry_from_the_keyboard(qtbot, battle):
     assert any("Parry" in why for why in whys), whys
     keys(qtbot, "\n")
     assert len(attacks(battle)) == 1
+
+
+#: A long name, as organizers give their heroes.
+LONG_NAME = "Sir Reginald Fitzurse, the Sheriff's Sergeant-at-Arms"
+
+
+def test_a_long_target_name_shows_whole_on_a_laptop(qtbot, tmp_path: Path) -> None:
+    """At 1366x768 the target box shows the chosen target's whole name: the end of the name
+    is in the box without the text scrolling away from its beginning."""
+    from brikdesk.domain.roster import Loadout
+    from brikdesk.persistence.db import open_database
+    from brikdesk.services import Services
+    from brikdesk.services.summaries import Muster
+    from ui.screen import pretend_screen
+
+    db = open_database(f"sqlite:///{tmp_path / 'long.sqlite3'}")
+    try:
+        sv = Services.open(db)
+        campaign = sv.campaigns.create_campaign("Sherwood").value
+        musters = []
+        for side, name in (("Merry Men", "Will Scarlet"), ("Nottingham", LONG_NAME)):
+            player = sv.campaigns.add_player(campaign.id, side).value
+            army = sv.campaigns.add_army(player.id, f"{side}'s army").value
+            loadout = Loadout(("hand-weapon", None))
+            unit = sv.roster.add_unit(army.id, "minifig", name=name, loadout=loadout).value[0]
+            musters.append(Muster(player.id, (unit,)))
+        view = sv.tracker.begin(campaign.id, "Ambush", musters).value
+        will = next(u.id for u in view.units if u.name == "Will Scarlet")
+        with pretend_screen(1366, 768):
+            form = QuickAttack(sv, Bus(), QUndoStack(), view.id, will, dice=RandomDice(1))
+            shown(qtbot, form)
+            qtbot.wait(1)  # the form grows to what it shows
+            box = form.target
+            assert box.text() == LONG_NAME  # the only enemy, chosen at once
+            assert form.frameGeometry().width() <= 1366
+            box.setCursorPosition(0)
+            box.repaint()  # a line edit scrolls its text when it paints
+            start = box.cursorRect().center().x()
+            box.setCursorPosition(len(LONG_NAME))
+            box.repaint()
+            end = box.cursorRect().center().x()
+            assert abs((end - start) - box.fontMetrics().horizontalAdvance(LONG_NAME)) <= 1
+            assert box.cursorRect().right() <= box.contentsRect().right()
+            form.close()
+    finally:
+        db.close()

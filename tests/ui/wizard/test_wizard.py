@@ -232,10 +232,21 @@ class TestThievenHood:
         assert shown() == ("10.0%", "50.0%", "70.0%", percent(harder.kill))
         assert chart.line.value() == 3.5
         assert "-1" in [v.text() for v, _what in p3.row_widgets if v.isVisible()]
-        # Cancel: the chart is let go (its view closed, its scene cleared) before the wizard
-        # and its pages are deleted, so no late paint reaches a view without a scene.
+        # Cancel: the chart is let go (out of the window) before the wizard and its pages are
+        # deleted, so no late paint reaches a view without a scene.
         w.reject()
-        assert p3.chart.chart is None and chart.closed and not chart.isVisible()
+        assert p3.chart.chart is None and chart.parent() is None and not chart.isVisible()
+        # The next attack's Action Roll chart shows that attack: Will Scarlet's d6, 2+ to hit.
+        w2 = open_wizard("Will Scarlet")
+        choose_target(w2, battle.ids["Guard Alan"])
+        next_page(qtbot, w2)
+        next_page(qtbot, w2)
+        p3 = page(w2, 2)
+        assert p3.need.text() == "2+"
+        chart = p3.chart.chart
+        assert chart.isVisible() and w2.isAncestorOf(chart)
+        assert chart.bar_count == 6 and chart.line.value() == 1.5  # the line before the 2
+        w2.reject()
 
     def test_virtual_dice_are_kept_as_faces(self, qtbot, open_wizard, battle):
         w = open_wizard("Thieven Hood", seed=5)

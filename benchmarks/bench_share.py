@@ -9,10 +9,13 @@ Two parts, on 127.0.0.1 only, each bounded in count and time:
    on the same database (another BrikDesk, as at a club). Printed: the update delay (End
    Turn's commit to each live page receiving the new state: p50, p95, max), the page's bytes,
    the page loads served and their time, and the server's memory (resident at start, peak).
-2. The app's side: a 500-unit battle in the battle panel (offscreen Qt) with the server on its
-   thread in the same process and ``PAGES`` live pages connected (from a child process): End
-   Turn through the panel, with Qt's paint, median and p95 of ``TURNS`` runs, against the same
-   with no server. Target: within one 16 ms frame.
+2. The app's side: a 500-unit battle in the battle panel (offscreen Qt) with ``PAGES`` live
+   pages connected (from a child process) to the server, run as the app runs it (``brikdesk
+   share --for-app`` in a process of its own, ``ui.dialogs.share_process``) and, to compare,
+   on a thread of the app's process (as it used to be): End Turn through the panel, with Qt's
+   paint, median and p95 of ``TURNS`` runs, against the same with no server (target: within
+   one 16 ms frame), and the update delay from each End Turn's start to each page receiving
+   the new state (p50, p95, max).
 
 Run: QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_share.py [--units 500]
 """
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import shutil
 import signal
@@ -29,7 +33,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -43,6 +49,8 @@ LOADS_PER_S = 20
 SECONDS = 30
 EVERY = 1.5
 TURNS = 30
+#: Part two's modes take turns in this many rounds of TURNS / ROUNDS End Turns each.
+ROUNDS = 3
 FILES = ("", "share.css", "share.js", "icon.svg", "state.json")
 
 
@@ -268,19 +276,92 @@ def part_one(folder: Path, units: int) -> None:
 
 
 def _pages_child(url: str, seconds: float) -> None:
-    """In a child process: PAGES live pages for ``seconds`` (no loads); prints a summary."""
+    """In a child process: PAGES live pages for ``seconds`` (no loads); prints a summary and,
+    on its last line, when each page received each state (``time.monotonic``, which is the
+    same clock in every process)."""
     seen = asyncio.run(watch(url, PAGES, seconds, 0.5))
     updates = sum(len(s) for s in seen.states)
     print(f"  the child's {PAGES} pages received {updates} updates, {seen.stream_errors} dropped")
+    print("TIMES " + json.dumps(seen.states), flush=True)
 
 
-def part_two(folder: Path) -> None:
+def _delays(turns: list[float], pages: list[list[float]]) -> tuple[list[float], int]:
+    """Per page and turn: the first state received after the turn began, minus its start
+    (none before the next turn began: missed). Returns (delays, missed)."""
+    delays: list[float] = []
+    missed = 0
+    for times in pages:
+        for k, begun in enumerate(turns):
+            until = turns[k + 1] if k + 1 < len(turns) else float("inf")
+            after = [t for t in times if begun < t <= until]
+            if after:
+                delays.append(after[0] - begun)
+            else:
+                missed += 1
+    return delays, missed
+
+
+class _Served:
+    """A share for part two: on a thread of this process, or in a process of its own."""
+
+    def __init__(self, how: str, url: str, shared: object, services: object) -> None:
+        self.how = how
+        if how == "thread":
+            from brikdesk.share.server import ShareServer
+
+            self.thread = ShareServer(services.for_thread(), shared)  # type: ignore[attr-defined]
+            self.thread.start()
+            self.url = self.thread.url
+        else:
+            from brikdesk.share import new_token
+            from ui.dialogs.share_process import ShareProcess
+
+            self.process = ShareProcess(
+                shared,
+                url,
+                host="127.0.0.1",
+                port=0,
+                token=new_token(),  # type: ignore[arg-type]
+            )
+            self.process.start()
+            self.url = ""
+            deadline = time.monotonic() + 60
+            while not self.process.url:
+                if time.monotonic() > deadline or self.process.problem:
+                    raise SystemExit(f"the server did not start: {self.process.problem}")
+                _wait_events(0.05)
+            self.url = self.process.url
+
+    @property
+    def watchers(self) -> int:
+        return self.thread.watchers if self.how == "thread" else self.process.watchers
+
+    def peak_kib(self) -> int:
+        """The server process's peak resident memory (the thread's: none of its own)."""
+        return _proc_kib(self.process.process.processId(), "VmHWM") if self.how != "thread" else 0
+
+    def stop(self) -> None:
+        if self.how == "thread":
+            self.thread.stop()
+        else:
+            self.process.wait()
+
+
+def _wait_events(seconds: float) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        QApplication.processEvents()
+        time.sleep(0.01)
+
+
+def part_two(folder: Path, modes: tuple[str, ...]) -> None:
     import bench_battle_panel
     from PySide6.QtCore import QSettings
     from PySide6.QtGui import QUndoStack
 
     from brikdesk.share import Shared
-    from brikdesk.share.server import ShareServer
     from ui.app import create_application, resume_garbage_collection
     from ui.bus import Bus
     from ui.main_window import combat_forms
@@ -289,69 +370,139 @@ def part_two(folder: Path) -> None:
     app = create_application()
     bench_battle_panel.UNITS = 500
     sv, battle_id = bench_battle_panel.build(folder)
+    url = f"sqlite:///{folder / 'bench.sqlite3'}"
     resume_garbage_collection()
     settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
     panel = BattlePanel(sv, Bus(), QUndoStack(), battle_id, settings=settings, forms=combat_forms())
     panel.resize(1400, 900)
     panel.show()
     bench_battle_panel.settle(app)
+    own_kib = _proc_kib(os.getpid(), "VmRSS")
 
-    def end_turns(pause: float) -> list[float]:
-        times = []
-        for _ in range(TURNS):
-            start = time.perf_counter()
+    def end_turns(turns: int, waited: list[float]) -> tuple[list[float], list[float]]:
+        """``turns`` End Turns a second apart: (their times, when each began); ``waited``
+        gets how long of each the GUI thread was not running (its time less its CPU time: the
+        machine's other processes, and on a thread of the app the server holding the GIL)."""
+        times, begun = [], []
+        for _ in range(turns):
+            begun.append(time.monotonic())
+            start, cpu = time.perf_counter(), time.thread_time()
             panel.end_turn()
             bench_battle_panel.settle(app)
             times.append(time.perf_counter() - start)
-            end = time.monotonic() + pause  # the organizer's next action comes later
-            while time.monotonic() < end:
-                app.processEvents()
-                time.sleep(0.01)
-        return times
+            waited.append(times[-1] - (time.thread_time() - cpu))
+            _wait_events(1.0)  # the organizer's next action (and the pages' update) comes later
+        return times, begun
 
-    alone = end_turns(0.3)
     campaign = sv.battles.battle(battle_id).battle.campaign_id
-    server = ShareServer(sv.for_thread(), Shared(campaign, battle_id))
-    server.start()
+    times: dict[str, list[float]] = {"none": [], **{how: [] for how in modes}}
+    waited: dict[str, list[float]] = {how: [] for how in times}
+    delays: dict[str, list[float]] = {how: [] for how in modes}
+    missed = dict.fromkeys(modes, 0)
+    peaks = dict.fromkeys(modes, 0)
+    per_round = max(1, TURNS // ROUNDS)
+    for _ in range(ROUNDS):  # the modes take turns: the machine's load falls on each alike
+        times["none"] += end_turns(per_round, waited["none"])[0]
+        for how in modes:
+            shared, begun, pages, peak = _turns_shared(
+                how,
+                url,
+                Shared(campaign, battle_id),
+                sv,
+                partial(end_turns, per_round, waited[how]),
+                seconds=per_round * 1.1 + 4,
+            )
+            times[how] += shared
+            got, lost = _delays(begun, pages)
+            delays[how] += got
+            missed[how] += lost
+            peaks[how] = max(peaks[how], peak)
+    panel.close()
+    print(
+        f"part 2: End Turn through the panel, 500-unit battle, {per_round * ROUNDS} runs each "
+        f"({ROUNDS} rounds taking turns), {PAGES} live pages when sharing"
+    )
+    names = {
+        "none": "no server",
+        "thread": "sharing on a thread of the app",
+        "process": "sharing in its own process",
+    }
+    for how, spent in times.items():
+        line = (
+            f"  {names[how] + ':':33} median {_ms(spent, 0.5)}, p95 {_ms(spent, 0.95)} "
+            f"(not running: median {_ms(waited[how], 0.5)})"
+        )
+        if how != "none":
+            line += (
+                f"; update delay p50 {_ms(delays[how], 0.5)}, p95 {_ms(delays[how], 0.95)}, "
+                f"max {_ms(delays[how], 1.0)} ({missed[how]} missed)"
+            )
+        if peaks.get(how):
+            line += f"; server peak {peaks[how] / 1024:.0f} MiB"
+        print(line)
+    print(f"  the app's own memory: {own_kib / 1024:.0f} MiB resident (target: one 16 ms frame)")
+
+
+def _turns_shared(
+    how: str,
+    url: str,
+    shared: object,
+    sv: object,
+    turns: Callable[[], tuple[list[float], list[float]]],
+    seconds: float,
+) -> tuple[list[float], list[float], list[list[float]], int]:
+    """Share, connect PAGES pages (a child process), run ``turns``, stop: (End Turn times,
+    when each began, when each page received each state, the server's peak memory in KiB)."""
+    served = _Served(how, url, shared, sv)
     child = subprocess.Popen(
-        [sys.executable, __file__, "--pages-child", server.url, str(TURNS * 1.3 + 10), str(PAGES)],
+        [sys.executable, __file__, "--pages-child", served.url, str(seconds)] + [str(PAGES)],
         cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         deadline = time.monotonic() + 60
-        while server.watchers < PAGES:
+        while served.watchers < PAGES:
             if time.monotonic() > deadline:
                 raise SystemExit("the pages did not connect")
-            time.sleep(0.05)
-        shared = end_turns(1.0)  # time for the server to read and send each change
+            _wait_events(0.05)
+        _wait_events(2.0)  # the pages' first states are sent and read meanwhile
+        spent, begun = turns()
+        peak = served.peak_kib()
+        out, _ = child.communicate(timeout=120)  # the pages watch ``seconds``, then go
     finally:
-        child.wait(120)
-        server.stop()
-        panel.close()
-    state_bytes = len(server.app.state.body)
-    print(
-        f"part 2: End Turn through the panel, 500-unit battle, {TURNS} runs "
-        f"(the page's state: {_kib(state_bytes)})"
-    )
-    print(f"  no server:                 median {_ms(alone, 0.5)}, p95 {_ms(alone, 0.95)}")
-    print(
-        f"  sharing, {PAGES} pages connected: median {_ms(shared, 0.5)}, "
-        f"p95 {_ms(shared, 0.95)}  (target: one 16 ms frame)"
-    )
+        if child.poll() is None:
+            child.kill()
+            child.wait(10)
+        served.stop()
+    last = out.strip().splitlines()[-1]
+    return spent, begun, json.loads(last.removeprefix("TIMES ")), peak
 
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--pages-child":
-        global PAGES
+        global PAGES, TURNS, ROUNDS
         PAGES = int(sys.argv[4])
         _pages_child(sys.argv[2], float(sys.argv[3]))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--units", type=int, default=0, help="part 1 on a battle of this size")
     parser.add_argument("--part", type=int, choices=(1, 2), help="run one part only")
+    parser.add_argument(
+        "--served",
+        choices=("process", "thread", "both"),
+        default="both",
+        help="part 2: the server in its own process (as the app runs it), on a thread, or both",
+    )
     parser.add_argument("--pages", type=int, default=PAGES, help=f"live pages (default {PAGES})")
+    parser.add_argument(
+        "--turns", type=int, default=TURNS, help=f"part 2: End Turns per mode (default {TURNS})"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=ROUNDS, help=f"part 2: rounds (default {ROUNDS})"
+    )
     args = parser.parse_args()
-    PAGES = args.pages
+    PAGES, TURNS, ROUNDS = args.pages, args.turns, args.rounds
     folder = Path(tempfile.mkdtemp(prefix="bench-share-"))
     try:
         if args.part in (None, 1):
@@ -359,7 +510,10 @@ def main() -> None:
             part_one(folder / "one", args.units)
         if args.part in (None, 2):
             (folder / "two").mkdir()
-            part_two(folder / "two")
+            part_two(
+                folder / "two",
+                ("thread", "process") if args.served == "both" else (args.served,),
+            )
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     print(f"machine load: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")

@@ -3,11 +3,18 @@ serve the players' read-only live page with no window (``brikdesk.share``).
 
 Prints one line, ``Serving <campaign> at <URL>`` with the whole address and its token, and
 serves until Ctrl-C or SIGTERM, then stops cleanly (exit 0). No Qt.
+
+``--for-app``: how the app's Share dialog runs it, as a process of its own (so serving never
+takes the app's CPU or its GIL): the token is the first line of standard input (kept out of the
+process listing; an empty line makes a new one), a line ``Watching N`` is printed whenever the
+number of watching pages changes, and the end of standard input stops it too (the app closed
+it, or quit, or died).
 """
 
 from __future__ import annotations
 
 import argparse
+import threading
 
 #: Where the page is served by default: every interface of this computer, for the phones.
 DEFAULT_BIND = "0.0.0.0"
@@ -35,21 +42,37 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--port", metavar="N", type=int, default=0, help="the port (default: a free one)"
     )
+    p.add_argument(
+        "--for-app",
+        action="store_true",
+        help="run for the app's Share dialog: read the token from the first line of standard "
+        "input, print 'Watching N' when the number of watching pages changes, stop when "
+        "standard input ends",
+    )
+
+
+#: How often the number of watching pages is looked at (``--for-app``), in seconds.
+COUNT_SECONDS = 0.25
 
 
 def run(args: argparse.Namespace) -> int:
     import signal
     import sys
-    import threading
 
     from brikdesk.commands._storage import opened, pick_campaign, run_storage
     from brikdesk.errors import UserError
-    from brikdesk.share import Shared
+    from brikdesk.share import Shared, valid_token
     from brikdesk.share.network import shown_address
     from brikdesk.share.server import ShareServer
 
     if not 0 <= args.port <= 65535:
         raise UserError(f"--port: must be from 0 to 65535, not {args.port}")
+    stop = threading.Event()
+    token: str | None = None
+    if args.for_app:
+        token = sys.stdin.readline().strip() or None
+        if token is not None and not valid_token(token):
+            raise UserError("--for-app: the token on standard input is not a share's token")
 
     def body() -> int:
         with opened(args) as (_db, sv):
@@ -59,7 +82,9 @@ def run(args: argparse.Namespace) -> int:
                 if args.battle is not None
                 else None
             )
-            server = ShareServer(sv, Shared(c.id, battle), host=args.bind, port=args.port)
+            server = ShareServer(
+                sv, Shared(c.id, battle), host=args.bind, port=args.port, token=token
+            )
             try:
                 server.start()
             except OSError as exc:
@@ -68,17 +93,22 @@ def run(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
                 return 1
-            stop = threading.Event()
             previous = {
                 sig: signal.signal(sig, lambda *_: stop.set())
                 for sig in (signal.SIGINT, signal.SIGTERM)
             }
             try:
                 print(f"Serving {server.campaign_name} at {shown_address(server)}", flush=True)
-                while not stop.wait(0.5):
+                if args.for_app:
+                    threading.Thread(target=_until_stdin_ends, args=(stop,), daemon=True).start()
+                watching = -1
+                while not stop.wait(COUNT_SECONDS):
                     if not server.running:
                         print("brikdesk share: the server stopped", file=sys.stderr)
                         return 1
+                    if args.for_app and server.watchers != watching:
+                        watching = server.watchers
+                        print(f"Watching {watching}", flush=True)
             finally:
                 server.stop()
                 for sig, handler in previous.items():
@@ -86,3 +116,12 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     return run_storage("share", body)
+
+
+def _until_stdin_ends(stop: threading.Event) -> None:
+    """Set ``stop`` once standard input ends (``--for-app``: the app closed it or is gone)."""
+    import sys
+
+    while sys.stdin.buffer.read(4096):
+        pass
+    stop.set()

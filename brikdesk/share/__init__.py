@@ -2,16 +2,31 @@
 
 ``page_data`` reads what the page shows through the services; ``server`` serves it (Starlette
 on uvicorn, on a thread of its own) with the page's files from ``resources/share``. No Qt here:
-the app's Share dialog and ``brikdesk share`` both drive ``server.ShareServer``.
+``brikdesk share`` drives ``server.ShareServer``, and the app's Share dialog runs
+``brikdesk share --for-app`` as a process of its own (``ui.dialogs.share_process``).
 """
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 
 from brikdesk.domain.ids import BattleId, CampaignId
 
-__all__ = ["Shared"]
+__all__ = ["Shared", "new_token", "valid_token"]
+
+#: Random bytes in a share's token (144 bits; the issue asks for at least 128).
+TOKEN_BYTES = 18
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def valid_token(token: str) -> bool:
+    """Whether ``token`` can be a share's token: URL-safe base64 of at least 128 bits (a token
+    kept from an earlier share, or handed over by the app)."""
+    return len(token) >= 22 and all(c.isascii() and (c.isalnum() or c in "-_") for c in token)
 
 
 @dataclass(frozen=True)

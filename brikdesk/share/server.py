@@ -37,7 +37,6 @@ import contextlib
 import hmac
 import json
 import logging
-import secrets
 import socket
 import threading
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
@@ -50,7 +49,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from brikdesk.errors import StorageError, UserError
 from brikdesk.paths import resource_path
 from brikdesk.services import Services
-from brikdesk.share import Shared
+from brikdesk.share import Shared, new_token
 from brikdesk.share.page_data import PageData
 
 log = logging.getLogger(__name__)
@@ -60,8 +59,6 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
-#: Random bytes in a share's token (144 bits; the issue asks for at least 128).
-TOKEN_BYTES = 18
 MAX_WATCHERS = 64
 MAX_CONNECTIONS = 160
 MAX_HEADERS = 40
@@ -100,10 +97,6 @@ _CLOSING = {**SECURITY_HEADERS, "connection": "close"}
 _PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>{title}</title>
 </head><body><h1>{title}</h1><p>{text}</p></body></html>"""
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(TOKEN_BYTES)
 
 
 def _html(status: int, title: str, text: str, headers: dict[str, str] | None = None) -> Response:

@@ -164,15 +164,27 @@ function chart(title, labels, series, colours) {
   return [el("h3", { text: title }), g];
 }
 
+function standingView(s) {
+  // A phone's width holds the battles won, drawn and lost and the army's value; the rest of
+  // the player's numbers are a tap away, as a unit's card is.
+  const value = s.budget ? `${s.value} / ${s.budget}` : String(s.value);
+  const summary = el("summary", {}, el("span", { class: "uname", text: s.player }),
+    el("span", { class: "chip", text: `${s.won} won · ${s.drawn} drawn · ${s.lost} lost` }),
+    el("span", { class: "chip", text: `Value ${value}` }));
+  const numbers = [["Battles fought", s.fought], ["Won", s.won], ["Drawn", s.drawn],
+    ["Lost", s.lost], ["Army value", value], ["Units alive", s.units_alive],
+    ["Units lost", s.casualties], ["Kills", s.kills]];
+  const t = el("table", {}, ...numbers.map(([k, v]) =>
+    el("tr", {}, el("th", { text: k }), el("td", { class: "n", text: String(v) }))));
+  const d = el("details", { class: "unit standing" }, summary, el("div", { class: "card" }, t));
+  return keep(d, `standing:${s.player}`);
+}
+
 function campaignView(h, rosters) {
   if (!h) return [];
   const colourOf = {};
   for (const r of rosters) colourOf[r.army] = r.colour;
-  const out = [el("h2", { text: "Standings" })];
-  out.push(table(["Player", "Fought", "Won", "Drawn", "Lost", "Value", "Alive", "Lost units", "Kills"],
-    h.standings.map((s) => [s.player, s.fought, s.won, s.drawn, s.lost,
-      s.budget ? `${s.value} / ${s.budget}` : s.value, s.units_alive, s.casualties, s.kills]),
-    [false, true, true, true, true, true, true, true, true]));
+  const out = [el("h2", { text: "Standings" }), ...h.standings.map(standingView)];
   out.push(el("h2", { text: "Timeline" }));
   if (!h.timeline.length) out.push(el("p", { class: "muted", text: "No battle finished yet." }));
   const list = el("ol", { class: "log" });

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from selenium import webdriver
+from selenium.webdriver.common.by import By
 
 from brikdesk.persistence.db import Database
 from brikdesk.services import Services
@@ -100,6 +101,34 @@ def test_a_phone_sees_the_units_then_an_end_turn_made_elsewhere_without_reloadin
     _until(lambda: "· Tobias's turn" in _text(browser, "battle"), 2)
     assert time.monotonic() - committed < 2
     assert browser.execute_script("return window.notReloaded === true")
+
+
+def test_at_a_phones_width_nothing_scrolls_sideways_and_a_players_numbers_are_a_tap_away(
+    browser: webdriver.Chrome, server: ShareServer
+) -> None:
+    browser.get(server.url)
+    _until(lambda: "Standings" in _text(browser, "campaign-section"), 10)
+    campaign = _text(browser, "campaign-section")
+    assert "Ines" in campaign and "won · " in campaign and "Value " in campaign
+    first = browser.find_element(By.CSS_SELECTOR, "#campaign-section details")
+    numbers = first.find_element(By.CSS_SELECTOR, ".card")
+    assert not numbers.is_displayed()  # a tap away
+    first.find_element(By.TAG_NAME, "summary").click()
+    assert numbers.is_displayed()
+    assert "Units alive" in numbers.text and "Kills" in numbers.text
+    # Everything opened (every unit card, standing and roster): still nothing to scroll
+    # sideways, neither the page nor any box in it.
+    browser.execute_script(
+        "document.querySelectorAll('details').forEach((d) => { d.open = true; })"
+    )
+    sideways = browser.execute_script(
+        "return [...document.querySelectorAll('body *')]"
+        ".filter((e) => e.scrollWidth > e.clientWidth + 1"
+        " && getComputedStyle(e).overflowX !== 'visible')"
+        ".map((e) => e.tagName + ' ' + e.className + ': ' + e.innerText.slice(0, 40))"
+    )
+    assert sideways == []
+    assert browser.execute_script("return document.documentElement.scrollWidth") == PHONE[0]
 
 
 def test_a_lost_connection_is_said_and_the_page_comes_back(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import signal
+import socket
 import subprocess
 import sys
 import urllib.request
@@ -13,7 +14,11 @@ from pathlib import Path
 import pytest
 
 
-def _serve(db: Path, *extra: str) -> tuple[subprocess.Popen[str], str]:
+def _serve(db: Path, *extra: str, token: str | None = None) -> tuple[subprocess.Popen[str], str]:
+    """``brikdesk share`` on 127.0.0.1 and its first line (``token``: run ``--for-app`` with
+    this token on its standard input)."""
+    if token is not None:
+        extra = (*extra, "--for-app")
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -26,13 +31,23 @@ def _serve(db: Path, *extra: str) -> tuple[subprocess.Popen[str], str]:
             "127.0.0.1",
             *extra,
         ],
+        stdin=subprocess.PIPE if token is not None else None,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
     assert proc.stdout is not None
+    if proc.stdin is not None:
+        proc.stdin.write(f"{token}\n")
+        proc.stdin.flush()
     line = proc.stdout.readline()
     return proc, line
+
+
+def _end(proc: subprocess.Popen[str]) -> None:
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait(5)
 
 
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT])
@@ -56,9 +71,7 @@ def test_share_prints_the_address_serves_the_page_and_stops_cleanly(
         proc.send_signal(how)
         assert proc.wait(timeout=10) == 0
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(5)
+        _end(proc)
 
 
 def test_share_names_an_unknown_battle(demo_template: Path, tmp_path: Path) -> None:
@@ -68,3 +81,37 @@ def test_share_names_an_unknown_battle(demo_template: Path, tmp_path: Path) -> N
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 2
     assert "there is no battle called 'Nowhere'" in err
+
+
+def test_share_for_the_app_takes_its_token_on_stdin_counts_watchers_and_ends_with_stdin(
+    demo_template: Path, tmp_path: Path
+) -> None:
+    """How the app's Share dialog runs it: the token never on the command line, a line per
+    change of the watching pages, and the server gone when the app's end of the pipe closes
+    (the app quit or died)."""
+    db = tmp_path / "demo.sqlite3"
+    db.write_bytes(demo_template.read_bytes())
+    token = "Tok3n-of_the-app-0123456789"
+    proc, line = _serve(db, token=token)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        m = re.fullmatch(rf"Serving .* at (http://127\.0\.0\.1:(\d+)/{token}/)\n", line)
+        assert m, line
+        assert proc.stdout.readline() == "Watching 0\n"
+        with socket.create_connection(("127.0.0.1", int(m.group(2))), timeout=5) as phone:
+            phone.sendall(f"GET /{token}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            assert proc.stdout.readline() == "Watching 1\n"
+        assert proc.stdout.readline() == "Watching 0\n"
+        proc.stdin.close()
+        assert proc.wait(timeout=10) == 0
+    finally:
+        _end(proc)
+
+
+def test_share_for_the_app_refuses_a_short_token(demo_template: Path, tmp_path: Path) -> None:
+    db = tmp_path / "demo.sqlite3"
+    db.write_bytes(demo_template.read_bytes())
+    proc, _line = _serve(db, token="short")
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2
+    assert "the token on standard input is not a share's token" in err

@@ -1,8 +1,9 @@
 """Battle > Share with players... and Campaign > Share with players...: the players' page.
 
-``Sharing`` owns the one share the app runs at a time (``brikdesk.share.server.ShareServer``,
-serving on a thread of its own, started on a worker so the window never waits for the first
-read of the campaign) and stops it when asked and when the app quits. ``ShareDialog`` shows it:
+``Sharing`` owns the one share the app runs at a time (``share_process.ShareProcess``: the
+server runs as ``brikdesk share`` in a process of its own, so serving 50 phones takes nothing
+from the window) and stops it when asked and when the app quits; if the server stops by itself
+the dialog says so. ``ShareDialog`` shows it:
 what is shared, the interface it is served on (the laptop's local-network address by default,
 or 127.0.0.1), the address with its QR code (segno), how many devices are watching, Stop, and
 "remember for this campaign": a remembered share starts again, on the same address and token
@@ -11,13 +12,14 @@ or 127.0.0.1), the address with its QR code (segno), how many devices are watchi
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import logging
 from functools import partial
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtCore import QObject, QProcess, Qt, QTimer
 from PySide6.QtGui import QAction, QGuiApplication, QPixmap
 from PySide6.QtNetwork import QAbstractSocket, QNetworkInterface
 from PySide6.QtWidgets import (
@@ -36,24 +38,23 @@ from PySide6.QtWidgets import (
 
 from brikdesk.domain.ids import BattleId, CampaignId
 from brikdesk.services import Services
-from brikdesk.share import Shared
+from brikdesk.share import Shared, new_token, valid_token
 from brikdesk.share.network import lan_address
+from ui.dialogs.share_process import ShareProcess
 from ui.settings import AppSettings
 from ui.wheel import guard_wheel
-from ui.workers import start_job
 
-if TYPE_CHECKING:  # the server (uvicorn, Starlette) is loaded when sharing starts
-    from brikdesk.share.server import ShareServer
+if TYPE_CHECKING:
+    from brikdesk.persistence.db import Database
 
 log = logging.getLogger(__name__)
 
 LOOPBACK = "127.0.0.1"
-#: How often the dialog counts the watching devices (milliseconds).
-COUNT_MS = 500
 
 
 class _Window(Protocol):
     campaign_id: CampaignId | None
+    db: Database | None
 
     def current_battle(self) -> tuple[BattleId, str | None] | None: ...
 
@@ -82,10 +83,6 @@ def qr_pixmap(text: str, scale: int = 5) -> QPixmap:
     return pixmap
 
 
-def _start(server: ShareServer, _progress: object) -> None:
-    server.start()
-
-
 class Sharing(QObject):
     """The app's one share: its two menu actions, starting, stopping, remembering."""
 
@@ -95,9 +92,10 @@ class Sharing(QObject):
         super().__init__(window)
         self.services = services
         self.settings = settings
-        self.server: ShareServer | None = None
+        self.server: ShareProcess | None = None
+        #: Servers asked to stop that have not ended yet (waited for when the app quits).
+        self._stopping: list[ShareProcess] = []
         self.title = ""
-        self.starting = False
         self.dialog: ShareDialog | None = None
         self.campaign_action = QAction("Share with &players…", self)
         self.campaign_action.setObjectName("shareCampaignAction")
@@ -118,8 +116,11 @@ class Sharing(QObject):
 
     # -- what to share ------------------------------------------------------------------------
 
+    def _window(self) -> _Window | None:
+        return self.parent()  # type: ignore[return-value]
+
     def _target(self, battle: bool) -> tuple[Shared, str] | None:
-        window: _Window | None = self.parent()  # type: ignore[assignment]
+        window = self._window()
         if window is None:
             return None
         cid = window.campaign_id
@@ -159,45 +160,69 @@ class Sharing(QObject):
     def running(self) -> bool:
         return self.server is not None and self.server.running
 
+    @property
+    def starting(self) -> bool:
+        return self.server is not None and self.server.starting
+
     def start(
         self, shared: Shared, title: str, host: str, *, port: int = 0, token: str | None = None
     ) -> None:
-        """Start sharing (a running share stops first); the first read and the bind run on a
-        worker, and ``changed`` is told on the GUI thread."""
-        from brikdesk.share.server import ShareServer
-
+        """Start sharing (a running share stops first): the server starts in a process of its
+        own, and the dialog shows what it says as it says it (its address, the watchers)."""
         self.stop()
-        server = ShareServer(self.services.for_thread(), shared, host=host, port=port, token=token)
-        self.server, self.title, self.starting = server, title, True
-        self._tell()
-        start_job(
-            self,
-            partial(_start, server),
-            on_done=partial(self._started, server),
-            on_error=partial(self._failed, server),
-        )
-
-    def _started(self, server: ShareServer, _result: object = None) -> None:
-        if server is self.server:
-            self.starting = False
-            if self.remembered(server.shared.campaign_id) is not None:
-                self.remember(True)  # the port and token it really got
-        else:  # stopped meanwhile
-            server.stop()
-        self._tell()
-
-    def _failed(self, server: ShareServer, exc: BaseException, _trace: str = "") -> None:
-        if server is not self.server:
+        window = self._window()
+        db = window.db if window is not None else None
+        if db is None:
             return
-        self.server, self.starting = None, False
-        log.warning("share: could not start: %s", exc)
-        self._tell(f"Could not share on {server.host}: {exc}")
+        server = ShareProcess(
+            shared,
+            db.url,
+            host=host,
+            port=port,
+            token=token if token is not None and valid_token(token) else new_token(),
+            parent=self,
+        )
+        server.changed.connect(partial(self._changed, server))
+        self.server, self.title = server, title
+        server.start()
+        self._tell()
+
+    def _changed(self, server: ShareProcess) -> None:
+        if server is not self.server:  # one asked to stop: forget it once it ended
+            if server.process.state() == QProcess.ProcessState.NotRunning:
+                with contextlib.suppress(ValueError):
+                    self._stopping.remove(server)
+                server.deleteLater()
+            return
+        if server.running and server.url:
+            saved = self.remembered(server.shared.campaign_id)
+            if saved is not None and saved.get("port") != server.port:
+                self.remember(True)  # the port it really got
+            self._tell()
+            return
+        if server.problem:  # it could not start, or it stopped by itself
+            self.server = None
+            log.warning("share: %s", server.problem)
+            verb = "Could not share on" if not server.url else "Sharing stopped on"
+            self._tell(f"{verb} {server.host}: {server.problem}")
+            server.deleteLater()
 
     def stop(self) -> None:
-        server, self.server, self.starting = self.server, None, False
+        server, self.server = self.server, None
         if server is not None:
             server.stop()
+            if server.process.state() == QProcess.ProcessState.NotRunning:
+                server.deleteLater()
+            else:
+                self._stopping.append(server)
             self._tell()
+
+    def quit(self) -> None:
+        """The app quits: stop sharing and wait (briefly) for the servers to end."""
+        self.stop()
+        for server in self._stopping:
+            server.wait()
+        self._stopping.clear()
 
     def _tell(self, problem: str = "") -> None:
         if self.dialog is not None:
@@ -241,9 +266,15 @@ class Sharing(QObject):
         self.settings.qsettings.remove(self._key(campaign_id))
 
     def campaign_opened(self, campaign_id: CampaignId) -> None:
-        """Start the campaign's remembered share, if it has one and nothing is shared."""
+        """Start the campaign's remembered share, if it has one and nothing is shared, once
+        the window is shown and holds its database."""
+        if self.remembered(campaign_id) is not None:
+            QTimer.singleShot(0, self, partial(self._start_remembered, campaign_id))
+
+    def _start_remembered(self, campaign_id: CampaignId) -> None:
+        window = self._window()
         saved = self.remembered(campaign_id)
-        if saved is None or self.running:
+        if saved is None or self.running or window is None or window.campaign_id != campaign_id:
             return
         battle = saved.get("battle")
         port, token = saved.get("port"), saved.get("token")
@@ -255,7 +286,7 @@ class Sharing(QObject):
             str(saved.get("title") or ""),
             host,
             port=port if isinstance(port, int) else 0,
-            token=token if isinstance(token, str) and len(token) >= 22 else None,
+            token=token if isinstance(token, str) else None,
         )
 
 
@@ -327,10 +358,6 @@ class ShareDialog(QDialog):
         guard_wheel(self)
 
         self.interface.setFocus()
-        self._timer = QTimer(self)
-        self._timer.setInterval(COUNT_MS)
-        self._timer.timeout.connect(self._count)
-        self._timer.start()
 
     def set_target(self, shared: Shared, title: str) -> None:
         self._target = (shared, title)
@@ -373,8 +400,9 @@ class ShareDialog(QDialog):
         self.remember_box.blockSignals(False)
         if live:
             assert server is not None
-            self.address.setText(server.url)
-            self.qr.setPixmap(qr_pixmap(server.url))
+            if self.address.text() != server.url:
+                self.address.setText(server.url)
+                self.qr.setPixmap(qr_pixmap(server.url))
             self.status.setText(
                 "Players open the address, or scan the code, on a phone on the same network. "
                 "The page is read-only and updates by itself."

@@ -424,7 +424,7 @@ class MainWindow(QMainWindow):
         self.windows.close_all()
         if self.live is not None:
             self.live.stop()
-        self.sharing.stop()
+        self.sharing.quit()
         self.battles.table_mode(False)  # the navigator's own visibility is what is remembered
         self.settings.save_geometry("main", self)
         self.settings.save_bytes("main/state", self.saveState())

@@ -6,6 +6,8 @@ Served on 127.0.0.1 only."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import socket
 import urllib.request
 from urllib.parse import urlsplit
@@ -27,6 +29,12 @@ def _refused(port: int) -> bool:
     except OSError:
         return True
     return False
+
+
+def _command_line(pid: int) -> str:
+    """A process's command line as any user of the computer can read it (``ps``)."""
+    with open(f"/proc/{pid}/cmdline", "rb") as f:
+        return f.read().replace(b"\0", b" ").decode()
 
 
 def _open(main, qtbot) -> ShareDialog:
@@ -66,10 +74,13 @@ def test_sharing_a_battle_shows_the_address_qr_code_and_watchers_and_stop_stops(
     with socket.create_connection(("127.0.0.1", port), timeout=5) as phone:
         phone.sendall(f"GET {urlsplit(url).path}events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
         qtbot.waitUntil(lambda: watchers.text() == "1 device watching.", timeout=3000)
+    assert urlsplit(url).path.strip("/") not in _command_line(
+        main.sharing.server.process.processId()
+    )
     dialog.findChild(QPushButton, "stopButton").click()
     assert not main.sharing.running
-    assert _refused(port)
     assert dialog.findChild(QLineEdit, "addressField").text() == ""
+    qtbot.waitUntil(lambda: _refused(port), timeout=5000)
 
 
 def test_quitting_the_app_stops_sharing(open_main, demo_db, qtbot) -> None:
@@ -124,3 +135,21 @@ def test_an_address_that_cannot_be_listened_on_is_said_in_the_dialog(
         )
     assert not main.sharing.running
     assert dialog.findChild(QPushButton, "startButton").isEnabled()
+
+
+def test_a_server_that_dies_is_said_in_the_dialog(open_main, demo_db, qtbot) -> None:
+    main = open_main(demo_db)
+    dialog = _open_campaign_share(main, qtbot)
+    url = _start_on_loopback(dialog, qtbot)
+    os.kill(main.sharing.server.process.processId(), signal.SIGKILL)
+    qtbot.waitUntil(
+        lambda: (
+            "Sharing stopped on 127.0.0.1: the server stopped unexpectedly" in dialog.status.text()
+        ),
+        timeout=5000,
+    )
+    assert not main.sharing.running
+    assert dialog.findChild(QLineEdit, "addressField").text() == ""
+    assert dialog.findChild(QPushButton, "startButton").isEnabled()
+    port = urlsplit(url).port
+    assert port is not None and _refused(port)

@@ -8,7 +8,9 @@
 #     (`APP list`, no Qt);
 #  4. a PostgreSQL URL reaches the driver (a refused connection, not a missing module);
 #  5. `APP share --bind 127.0.0.1` starts (uvicorn, Starlette and the page's files bundled):
-#     it prints its address, serves the page and its state there, and stops on SIGTERM.
+#     it prints its address, serves the page and its state there, and stops on SIGTERM;
+#  6. `APP share --for-app`, as the app's Share dialog starts it: the token read from standard
+#     input is in the address, "Watching 0" is printed, and it stops when its input closes.
 # Exits non-zero with the app's output when a step fails.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -80,4 +82,41 @@ if ! wait "$share_pid"; then
     sed 's/^/    | /' "$share_out" >&2; exit 1
 fi
 echo "==> share: served $(sed -n 's/^Serving \(.*\) at .*/\1/p' "$share_out") on 127.0.0.1 and stopped on SIGTERM"
+# As the app's Share dialog starts it: `share --for-app`, the token on standard input (here a
+# FIFO held open), "Watching N" lines, and an end when standard input closes.
+token="$(python3 -c 'import secrets; print(secrets.token_urlsafe(16))')"
+fifo="$home/share.in"; app_out="$home/share-app.out"
+mkfifo "$fifo"
+"$app" share --for-app --bind 127.0.0.1 <"$fifo" >"$app_out" 2>&1 &
+app_pid=$!
+exec 3>"$fifo"
+printf '%s\n' "$token" >&3
+for _ in $(seq 1 100); do
+    grep -q "^Watching " "$app_out" && break
+    kill -0 "$app_pid" 2>/dev/null || break
+    sleep 0.2
+done
+url="$(sed -n 's/^Serving .* at \(http:[^ ]*\)$/\1/p' "$app_out")"
+case "$url" in
+    *"$token"*) ;;
+    *) exec 3>&-; kill "$app_pid" 2>/dev/null || true
+       printf 'check: share --for-app FAILED (no address with the given token):\n' >&2
+       sed 's/^/    | /' "$app_out" >&2; exit 1 ;;
+esac
+if ! grep -q "^Watching 0$" "$app_out" || ! fetch "${url}state.json" | grep -q '"campaign"'; then
+    exec 3>&-; kill "$app_pid" 2>/dev/null || true
+    printf 'check: share --for-app FAILED (no watchers line, or nothing served):\n' >&2
+    sed 's/^/    | /' "$app_out" >&2; exit 1
+fi
+exec 3>&-  # the app closes the server's standard input: it stops
+for _ in $(seq 1 50); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.2; done
+if kill -0 "$app_pid" 2>/dev/null; then
+    kill "$app_pid"; printf 'check: share --for-app FAILED (still running after stdin closed)\n' >&2
+    exit 1
+fi
+if ! wait "$app_pid"; then
+    printf 'check: share --for-app FAILED (did not stop cleanly when stdin closed):\n' >&2
+    sed 's/^/    | /' "$app_out" >&2; exit 1
+fi
+echo "==> share --for-app: served with the app's token and stopped when its input closed"
 echo "==> $app works"

@@ -104,7 +104,7 @@ class BattleLogPane(QWidget):
         self.view = QTableView(self)
         self.view.setObjectName("battleLog")
         self.view.setModel(self.model)
-        self.lines = RowDelegate(self.view, self.model.record)  # from the model's line records
+        self.lines = RowDelegate(self.view)  # lines painted from the model's row records
         self.view.setItemDelegate(self.lines)
         self.view.horizontalHeader().hide()
         self.view.verticalHeader().hide()

@@ -589,15 +589,6 @@ class BattleUnitModel(QAbstractTableModel):
             return _NO_FLAGS
         return _GROUP_FLAGS if type(rows[r]) is tuple else _UNIT_FLAGS
 
-    def record(self, r: int) -> UnitRow | LineRow | None:
-        """Row ``r``'s display record (what ``RowRole`` answers), for the delegates: asked
-        of the model directly, it costs no trip through Qt per painted cell."""
-        rows = self._rows
-        if not 0 <= r < len(rows):
-            return None
-        key = rows[r]
-        return self._group_row(key[1]) if type(key) is tuple else self._unit_row(key)
-
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         r = index.row()
         c = index.column()
@@ -747,10 +738,6 @@ class LogModel(QAbstractListModel):
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._events)
-
-    def record(self, r: int) -> LineRow | None:
-        """Row ``r``'s line as painted (what ``RowRole`` answers), for the delegate."""
-        return self._line(self._events[-1 - r]) if 0 <= r < len(self._events) else None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         r = index.row()

@@ -6,8 +6,8 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QS
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter
 from PySide6.QtWidgets import QStyle, QStyleOptionViewItem, QWidget
 
-from ui.panels.battle_model import ChipsRole, UnitRow
-from ui.panels.row_delegate import Records, RowDelegate
+from ui.panels.battle_model import ChipsRole, RowRole, UnitRow
+from ui.panels.row_delegate import RowDelegate
 from ui.panels.theme import NORMAL, Theme
 
 Index = QModelIndex | QPersistentModelIndex
@@ -17,16 +17,16 @@ class StatusChipDelegate(RowDelegate):
     """Paints ``ChipsRole`` as chips over the cell the style draws (its background, the
     selection); the cell's text (``DisplayRole``) stays for tests, copy and accessibility."""
 
-    def __init__(self, parent: QWidget | None = None, records: Records | None = None) -> None:
-        super().__init__(parent, records)
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
         self.theme: Theme = NORMAL
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
-        row = self.records(index.row()) if self.records is not None else None
-        chips = row.chips if type(row) is UnitRow else index.data(ChipsRole)
+        row = index.data(RowRole)
+        chips = row.chips if isinstance(row, UnitRow) else index.data(ChipsRole)
         if not chips:
             super().paint(painter, option, index)
             return

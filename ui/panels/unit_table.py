@@ -66,9 +66,9 @@ class UnitTable(QTableView):
         hh.setSectionResizeMode(STATUS, QHeaderView.ResizeMode.Stretch)
         hh.setHighlightSections(False)
         # Cells are painted from their row's record (one model look-up per cell).
-        self.rows = RowDelegate(self, model.record)
+        self.rows = RowDelegate(self)
         self.setItemDelegate(self.rows)
-        self.chips = StatusChipDelegate(self, model.record)
+        self.chips = StatusChipDelegate(self)
         self.setItemDelegateForColumn(STATUS, self.chips)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.viewport().installEventFilter(self)  # its size is final when it resizes

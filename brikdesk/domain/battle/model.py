@@ -344,29 +344,12 @@ class BattleState:
     active: PlayerId
     units: tuple[UnitState, ...]
     finished: bool = False
-    #: Who Disengaged from whom this player turn, by the unit left (made when first asked:
-    #: the panel asks it for each key it offers, and it would otherwise read every unit).
-    _leaving: dict[BattleUnitId, tuple[BattleUnitId, ...]] | None = field(
-        default=None, init=False, compare=False, repr=False
-    )
 
     def unit(self, unit_id: BattleUnitId) -> UnitState:
         try:
             return self.units[self.setup.unit_index[unit_id]]
         except KeyError:
             raise UserError(f"No unit {unit_id} in this battle.") from None
-
-    def disengaging_from(self, unit_id: BattleUnitId) -> tuple[BattleUnitId, ...]:
-        """The units that Disengaged from ``unit_id`` this player turn, in battle order."""
-        leaving = self._leaving
-        if leaving is None:
-            found: dict[BattleUnitId, list[BattleUnitId]] = {}
-            for u in self.units:
-                for left in u.disengaged_from:
-                    found.setdefault(left, []).append(u.unit_id)
-            leaving = {left: tuple(who) for left, who in found.items()}
-            object.__setattr__(self, "_leaving", leaving)
-        return leaving.get(unit_id, ())
 
     @property
     def active_player(self) -> PlayerSetup:

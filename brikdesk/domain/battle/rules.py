@@ -428,8 +428,6 @@ def brawl_opponents(state: BattleState, unit_id: BattleUnitId) -> tuple[BattleUn
     in battle order."""
     me = state.unit(unit_id)
     group = engagement(state, unit_id)
-    if not group and not state.disengaging_from(unit_id):
-        return ()  # the common case, asked for each key the panel offers: no unit read
     setup = state.setup
     side = setup.player(me.player_id).side
     out = []

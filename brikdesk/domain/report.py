@@ -268,6 +268,10 @@ class BattleReport:
     result: str  # the note of the "battle is over" event, if any
     tally: AttackTally
     finished: bool
+    #: Who won, as the organizer decided at End battle: ``"Margo won"``, ``"A draw"``; empty
+    #: while the battle goes on or when no result was stored (a battle finished before results
+    #: were kept).
+    outcome: str = ""
 
     @property
     def title(self) -> str:
@@ -1103,6 +1107,8 @@ def report_markdown(report: BattleReport) -> str:
     out += [" · ".join(meta), "", f"**{e(report.sides_text)}**", ""]
     if f.notes:
         out += [f"> {e(f.notes)}", ""]
+    if report.outcome:
+        out += [f"**Outcome:** {e(report.outcome)}", ""]
     if report.result:
         out += [f"**Result:** {e(report.result)}", ""]
     tally = e(report.tally.text)

@@ -20,13 +20,14 @@ from __future__ import annotations
 import datetime as _dt
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Generic, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from brikdesk.domain.aftermath import result_from_json
 from brikdesk.domain.ids import ArmyId, BattleId, CampaignId
 from brikdesk.domain.report import (
     BattleFacts,
@@ -39,7 +40,7 @@ from brikdesk.domain.report import (
 )
 from brikdesk.domain.roster import Loadout, UnitSpec
 from brikdesk.domain.sheets import RosterSheet, RosterSheetOptions, SheetHeader, build_roster_sheet
-from brikdesk.domain.statuses import UnitStatus
+from brikdesk.domain.statuses import BattleStatus, UnitStatus
 from brikdesk.errors import UserError
 from brikdesk.files import writable_target, write_atomically
 from brikdesk.persistence.models import (
@@ -454,7 +455,15 @@ class PrintService(ServiceBase):
                 notes=b.notes,
                 edition=campaign.edition,
             )
-        return build_battle_report(facts, players, units, events)
+            result = result_from_json(b.result) if b.status is BattleStatus.FINISHED else None
+        report = build_battle_report(facts, players, units, events)
+        if result is None:
+            return report
+        if result.draw:
+            return replace(report, outcome="A draw")
+        names = {p.player_id: p.name for p in players}
+        winner = names.get(result.winner) if result.winner is not None else None
+        return replace(report, outcome=f"{winner} won") if winner is not None else report
 
 
 def _campaign(s: Session, campaign_id: CampaignId) -> Campaign:

@@ -101,6 +101,7 @@ def report_json(r: BattleReport) -> dict[str, Any]:
         "title": r.title,
         "sides": r.sides_text,
         "status": r.status_text,
+        "outcome": r.outcome,
         "result": r.result,
         "tally": r.tally.text,
         "casualties": [

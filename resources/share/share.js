@@ -243,6 +243,7 @@ function rostersView(rosters) {
 function reportView(r) {
   if (!r) return [];
   const out = [el("h2", { text: `Report: ${r.title}` }), el("p", { text: `${r.sides} — ${r.status}` })];
+  if (r.outcome) out.push(el("p", { text: `Outcome: ${r.outcome}` }));
   if (r.result) out.push(el("p", { text: r.result }));
   out.push(el("p", { class: "muted", text: r.tally }));
   out.push(table(["Player", "Mustered", "Lost", "Kills"],

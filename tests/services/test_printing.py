@@ -222,3 +222,21 @@ def test_the_output_path_is_checked_before_any_work(tmp_path: Path):
         check_out_path(tmp_path, "")
     with pytest.raises(UserError, match="does not exist"):
         check_out_path(tmp_path / "x" / "a.pdf", ".pdf")
+
+
+def test_the_report_says_who_won_as_the_organizer_decided(ps, demo_sv):
+    """The winner picked at End battle is the report's outcome, in every form it takes; a
+    battle still going on has none."""
+    from dataclasses import replace as changed
+
+    i = ids(demo_sv)
+    ford = ps.battle_report(i["Skirmish at Baseplate Ford"])
+    assert ford.outcome == "Margo won"  # the demo's finished battle: Margo holds the ford
+    assert "**Outcome:** Margo won" in report_markdown(ford)
+    cove = i["Raid on Bilge Cove"]
+    assert ps.battle_report(cove).outcome == ""  # in progress
+    am = demo_sv.aftermath.aftermath(cove)
+    demo_sv.aftermath.finish(cove, changed(am.proposal, winner=None, notes="Nobody held."))
+    drawn = ps.battle_report(cove)
+    assert drawn.outcome == "A draw"
+    assert "**Outcome:** A draw" in report_markdown(drawn)

@@ -74,6 +74,7 @@ def test_the_page_and_its_data_are_served_under_the_token_with_strict_headers(
     assert (odds["hit"], odds["kill"], odds["over_the_top"]) == (2 / 3, 13 / 72, 1 / 6)
     assert battle["log"][0]["when"] == "Round 1, Ines"  # newest first
     assert data["report"]["title"] == "Skirmish at Baseplate Ford"
+    assert data["report"]["outcome"] == "Margo won"  # as the organizer decided at End battle
     assert [s["player"] for s in data["history"]["standings"]] == ["Margo", "Ines", "Tobias"]
     assert {r["army"] for r in data["rosters"]} == {
         "The Red Vanguard",

@@ -287,8 +287,12 @@ def _summary_block(m: Metrics, report: BattleReport, width: float, marks: _Marks
     y = _lines(m, ops, 0, y, width, f"{tally[:1].upper()}{tally[1:]}.", "td", "muted")
     if f.notes:
         y = _lines(m, ops, 0, y + 2, width, f.notes, "note", "muted")
+    # Outcome and Result: their texts start at one tab, the wider label's
+    tw = max(m.width("Outcome:  ", "td_bold"), m.width("Result:  ", "td_bold"))
+    if report.outcome:
+        ops.append(Op("text", 0, y + 3, tw, m.line("td_bold"), "Outcome:", "td_bold"))
+        y = _lines(m, ops, tw, y + 3, width - tw, report.outcome, "td_bold")
     if report.result:
-        tw = m.width("Result:  ", "td_bold")
         ops.append(Op("text", 0, y + 3, tw, m.line("td_bold"), "Result:", "td_bold"))
         y = _lines(m, ops, tw, y + 3, width - tw, report.result, "td_bold")
     elif not report.rounds:

@@ -124,6 +124,19 @@ def test_the_report_pdf_tells_the_battle(tmp_path):
     )
 
 
+def test_the_report_pdf_says_who_won(tmp_path):
+    """The winner the organizer picked at End battle heads the summary, above the result."""
+    from dataclasses import replace
+
+    out = tmp_path / "ford.pdf"
+    export_report_pdf(replace(ford(), outcome="Margo won"), out)
+    text = squash(pdf_text(out))
+    assert "Outcome: Margo won" in text
+    assert text.index("Outcome: Margo won") < text.index("Result: Tobias falls back")
+    export_report_pdf(ford(), out)  # no stored result: no outcome line
+    assert "Outcome:" not in squash(pdf_text(out))
+
+
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_paper_sizes(tmp_path, paper):
     out = tmp_path / f"{paper}.pdf"

@@ -55,15 +55,21 @@ else
     printf 'check: a PostgreSQL URL FAILED:\n%s\n' "$out" >&2; exit 1
 fi
 # The players' page: started from the bundle on 127.0.0.1, fetched, stopped with SIGTERM.
+wait_for_line() {  # wait_for_line PATTERN FILE PID: until FILE has PATTERN, PID ends, or 20 s
+    for _ in $(seq 1 100); do
+        grep -q "$1" "$2" && return
+        kill -0 "$3" 2>/dev/null || return
+        sleep 0.2
+    done
+}
+address_in() {  # address_in FILE: the URL of the server's "Serving <campaign> at <URL>" line
+    sed -n 's/^Serving .* at \(http:[^ ]*\)$/\1/p' "$1"
+}
 share_out="$home/share.out"
 "$app" share --bind 127.0.0.1 >"$share_out" 2>&1 &
 share_pid=$!
-for _ in $(seq 1 100); do
-    grep -q "^Serving " "$share_out" && break
-    kill -0 "$share_pid" 2>/dev/null || break
-    sleep 0.2
-done
-url="$(sed -n 's/^Serving .* at \(http:[^ ]*\)$/\1/p' "$share_out")"
+wait_for_line "^Serving " "$share_out" "$share_pid"
+url="$(address_in "$share_out")"
 if [ -z "$url" ]; then
     kill "$share_pid" 2>/dev/null || true
     printf 'check: share FAILED (no address printed):\n' >&2; sed 's/^/    | /' "$share_out" >&2; exit 1
@@ -91,12 +97,8 @@ mkfifo "$fifo"
 app_pid=$!
 exec 3>"$fifo"
 printf '%s\n' "$token" >&3
-for _ in $(seq 1 100); do
-    grep -q "^Watching " "$app_out" && break
-    kill -0 "$app_pid" 2>/dev/null || break
-    sleep 0.2
-done
-url="$(sed -n 's/^Serving .* at \(http:[^ ]*\)$/\1/p' "$app_out")"
+wait_for_line "^Watching " "$app_out" "$app_pid"
+url="$(address_in "$app_out")"
 case "$url" in
     *"$token"*) ;;
     *) exec 3>&-; kill "$app_pid" 2>/dev/null || true

@@ -461,8 +461,7 @@ class PrintService(ServiceBase):
             return report
         if result.draw:
             return replace(report, outcome="A draw")
-        names = {p.player_id: p.name for p in players}
-        winner = names.get(result.winner) if result.winner is not None else None
+        winner = next((p.name for p in players if p.player_id == result.winner), None)
         return replace(report, outcome=f"{winner} won") if winner is not None else report
 
 

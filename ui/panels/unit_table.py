@@ -12,7 +12,7 @@ from PySide6.QtCore import (
     QObject,
     Qt,
 )
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtGui import QFocusEvent, QFont, QFontMetrics, QRegion
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from brikdesk.domain.ids import BattleUnitId
@@ -31,6 +31,7 @@ from ui.panels.battle_model import (
 )
 from ui.panels.chips import StatusChipDelegate
 from ui.panels.row_delegate import RowDelegate
+from ui.panels.steady_views import steady_on_activation
 from ui.panels.theme import TABLE, Theme
 
 #: Pixels around a cell's or a header's text (margins and the grid line).
@@ -72,6 +73,7 @@ class UnitTable(QTableView):
         self.setItemDelegateForColumn(STATUS, self.chips)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.viewport().installEventFilter(self)  # its size is final when it resizes
+        steady_on_activation(self)
         model.groups_changed.connect(self.span_groups)
 
     # -- the current unit -------------------------------------------------------------------
@@ -185,6 +187,39 @@ class UnitTable(QTableView):
                 over -= give
         for column, w in wanted.items():
             self.setColumnWidth(column, w)
+
+    # -- the focus ---------------------------------------------------------------------------
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        """Only what shows the focus is painted again: the frame and the current row.
+
+        Qt's item view repaints every visible cell when the focus comes or goes (about 180
+        cells on a 500-unit battle, ~7 ms here), and the focus goes at every form the panel
+        opens (Q, A, S) and comes back when it closes. Nothing else in a cell depends on the
+        focus: the selection's colours are the window's, not the focus's."""
+        self._show_focus()  # what QAbstractItemView's own does, but for the whole table
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        # Qt's own makes a current index if there is none: it runs, its repaint of every
+        # cell held back (the flag is what update() checks; setUpdatesEnabled would repaint).
+        held = Qt.WidgetAttribute.WA_UpdatesDisabled
+        widgets = (self, self.viewport())
+        already = [w.testAttribute(held) for w in widgets]
+        for w in widgets:
+            w.setAttribute(held, True)
+        try:
+            super().focusInEvent(event)
+        finally:
+            for w, was in zip(widgets, already, strict=True):
+                w.setAttribute(held, was)
+        self._show_focus()
+
+    def _show_focus(self) -> None:
+        self.update(QRegion(self.rect()).subtracted(QRegion(self.contentsRect())))
+        current = self.currentIndex()
+        if current.isValid():
+            cell = self.visualRect(current)
+            self.viewport().update(0, cell.top(), self.viewport().width(), cell.height())
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.viewport() and event.type() == QEvent.Type.Resize:

@@ -57,6 +57,8 @@ from ui.settings import KEY_DICE_MODE
 
 UNITS = 500
 RUNS = 5
+#: How long the panel shows before the first key of a flow.
+LOOK_MS = 500
 NAMED = {  # name: side, hands (the rest of each side are plain minifigs)
     "Thieven Hood": ("red", ("long-ranged-weapon",)),
     "Will Scarlet": ("red", ("hand-weapon", None)),
@@ -140,8 +142,9 @@ def open_panel(app: QApplication, path: Path, battle_id: int, folder: Path) -> B
     panel.resize(1300, 740)
     panel.show()
     panel.activateWindow()
-    for _ in range(5):
-        app.processEvents()
+    # The organizer looks at the battle before the first key: the panel's work after its
+    # first paint (the quick attack form made ahead) is done by then, as at the table.
+    QTest.qWait(LOOK_MS)
     return panel
 
 

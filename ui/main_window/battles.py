@@ -31,9 +31,14 @@ def combat_forms() -> CombatForms:
     the Sprint dialog (imported when a battle is first shown: the wizard brings its charts)."""
     from ui.dialogs.sprint import open_sprint
     from ui.panels.forms import CombatForms
-    from ui.wizard import open_combat_wizard, open_quick_attack
+    from ui.wizard import open_combat_wizard, open_quick_attack, prepare_quick_attack
 
-    return CombatForms(wizard=open_combat_wizard, quick=open_quick_attack, sprint=open_sprint)
+    return CombatForms(
+        wizard=open_combat_wizard,
+        quick=open_quick_attack,
+        sprint=open_sprint,
+        prepare_quick=prepare_quick_attack,
+    )
 
 
 class Battles(QObject):

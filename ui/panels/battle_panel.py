@@ -33,11 +33,12 @@ type, high contrast) is remembered in the settings.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Sequence
 
 import shiboken6
-from PySide6.QtCore import QModelIndex, QPoint, QSettings, QSize, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPoint, QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QFont,
@@ -88,6 +89,8 @@ log = logging.getLogger(__name__)
 
 TABLE_MODE_KEY = "battle/tableMode"
 SPLITTER_KEY = "battle/splitter"
+#: The quick attack form is made this long after the battle first shows (after its paint).
+PREPARE_AFTER_MS = 200
 
 _REFRESH_ON = Changes.EVENTS | Changes.BATTLES | Changes.PLAYERS | Changes.CATALOG | Changes.UNITS
 
@@ -359,6 +362,7 @@ class BattlePanel(QWidget):
         if not self._shown_once:
             self._shown_once = True
             self._restore_splitter()
+            QTimer.singleShot(PREPARE_AFTER_MS, self, self._prepare_quick)
         self._hidden = False
         self._update_enabled()
 
@@ -514,6 +518,26 @@ class BattlePanel(QWidget):
             self.show_error(exc)
             return False
         return True
+
+    def _prepare_quick(self) -> None:
+        """The quick attack form made ahead, hidden, a moment after the battle first shows:
+        the evening's first Q then opens a form already made (the panel keeps it between
+        attacks: ``ui.wizard.quick.prepare_quick_attack``)."""
+        view = self.view
+        if view is None or not view.units or not shiboken6.isValid(self.undo_stack):
+            return
+        unit = self.current_unit() or view.units[0].id
+        # If it cannot be made (a unit gone meanwhile), Q makes it then and says why.
+        with contextlib.suppress(UserError):
+            self.forms.prepare_quick(
+                self,
+                self.services,
+                self.bus,
+                self.undo_stack,
+                self.battle_id,
+                unit,
+                combat_context(view),
+            )
 
     def open_wizard(
         self,

@@ -24,3 +24,5 @@ class CombatForms:
     wizard: WizardOpener
     quick: QuickOpener
     sprint: SprintOpener
+    #: The quick attack form made ahead, hidden (same arguments as ``quick``).
+    prepare_quick: QuickOpener

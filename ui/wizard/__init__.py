@@ -7,7 +7,13 @@ its first chart is drawn. ``wizard`` holds the window and its draft, ``pages`` t
 Who Acts First box (4.3), ``blast`` the Damage page's sections inside a blast (5.1).
 """
 
-from ui.wizard.quick import QuickAttack, open_quick_attack
+from ui.wizard.quick import QuickAttack, open_quick_attack, prepare_quick_attack
 from ui.wizard.wizard import CombatWizard, open_combat_wizard
 
-__all__ = ["CombatWizard", "QuickAttack", "open_combat_wizard", "open_quick_attack"]
+__all__ = [
+    "CombatWizard",
+    "QuickAttack",
+    "open_combat_wizard",
+    "open_quick_attack",
+    "prepare_quick_attack",
+]

@@ -381,6 +381,21 @@ def test_resolved_at_the_table_asks_the_outcome_and_says_so_in_the_log(
     )
 
 
+def test_the_quick_attack_form_is_made_ahead_and_the_first_q_shows_it(
+    qtbot, panel: BattlePanel, table: Table
+) -> None:
+    """A moment after the battle shows, the form is made (hidden): the first Q shows it."""
+    from ui.wizard.quick import QuickAttack
+
+    qtbot.waitUntil(lambda: panel.findChild(QuickAttack) is not None)
+    made = panel.findChild(QuickAttack)
+    assert made is not None and not made.isVisible()
+    knight = table.ids["Red Knight"]
+    press(qtbot, panel, knight, Qt.Key.Key_Q)
+    assert panel.findChildren(QuickAttack) == [made] and made.isVisible()
+    assert made.draft.attacker_id == knight
+
+
 def test_q_opens_the_quick_attack_form_for_the_selected_unit(
     qtbot, panel: BattlePanel, table: Table
 ) -> None:
@@ -393,5 +408,16 @@ def test_q_opens_the_quick_attack_form_for_the_selected_unit(
     assert form.draft.attacker_id == knight
     assert "Red Knight" in form.attacker.text() and form.focusWidget() is form.target
     assert "Q quick attack" in panel.message.text() or "Q quick attack" in panel.message_text
+    form.target.setText("blue r")
+    form.distance.setText("7")
     form.reject()
-    qtbot.waitUntil(lambda: panel.findChild(QuickAttack) is None)
+    qtbot.waitUntil(lambda: not form.isVisible())
+    # The next Q shows the same form, started afresh for the unit selected now.
+    rifle = table.ids["Red Rifle"]
+    press(qtbot, panel, rifle, Qt.Key.Key_Q)
+    assert panel.findChildren(QuickAttack) == [form] and form.isVisible()
+    assert form.draft.attacker_id == rifle and "Red Rifle" in form.attacker.text()
+    assert "Red Rifle" in form.windowTitle()
+    assert form.draft.distance is None and form.distance.text() == ""
+    assert not form.draft.action_faces and form.dice_entry.need is None  # the range first
+    assert form.target.text() == "Blue Knight" and form.focusWidget() is form.target

@@ -121,11 +121,11 @@ class ArmyRecorder:
         """Store each army's numbers before and after ``result`` (already applied to the
         units read at the start)."""
         after: dict[ArmyId, tuple[int, int]] = dict(self.tallies)
+        army_by_unit = {u.id: u.army_id for u in self.units}
         army_of = {
-            (self.battle.id, bu): u.army_id
+            (self.battle.id, bu): army_by_unit[cu]
             for bu, cu in links.items()
-            for u in self.units
-            if u.id == cu
+            if cu in army_by_unit
         }
         self._add(after, self.battle.id, result, army_of)
         for army, name in self.armies.items():

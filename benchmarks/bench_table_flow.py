@@ -53,10 +53,14 @@ from brikdesk.services.summaries import Muster
 from ui.bus import Bus
 from ui.main_window import combat_forms
 from ui.panels import BattlePanel
+from ui.screen import pretend_screen
 from ui.settings import KEY_DICE_MODE
 
 UNITS = 500
 RUNS = 5
+#: The screen the forms size themselves to: the issue's laptop (Qt's offscreen screen is
+#: 800x800, which squeezes the wizard into a page that scrolls sideways).
+SCREEN = (1366, 768)
 #: How long the panel shows before the first key of a flow.
 LOOK_MS = 500
 NAMED = {  # name: side, hands (the rest of each side are plain minifigs)
@@ -256,6 +260,11 @@ FLOWS_ALL: dict[str, Callable[[Flow, BattlePanel, dict[str, int]], None]] = {
 
 
 def main() -> None:
+    with pretend_screen(*SCREEN):
+        run_flows()
+
+
+def run_flows() -> None:
     app = QApplication.instance() or QApplication([])
     folder = Path(tempfile.mkdtemp())
     template = folder / "template.sqlite3"

@@ -89,7 +89,8 @@ log = logging.getLogger(__name__)
 
 TABLE_MODE_KEY = "battle/tableMode"
 SPLITTER_KEY = "battle/splitter"
-#: The quick attack form is made this long after the battle first shows (after its paint).
+#: The quick attack form and the Sprint dialog are made this long after the battle first
+#: shows (after its paint).
 PREPARE_AFTER_MS = 200
 
 _REFRESH_ON = Changes.EVENTS | Changes.BATTLES | Changes.PLAYERS | Changes.CATALOG | Changes.UNITS
@@ -362,7 +363,7 @@ class BattlePanel(QWidget):
         if not self._shown_once:
             self._shown_once = True
             self._restore_splitter()
-            QTimer.singleShot(PREPARE_AFTER_MS, self, self._prepare_quick)
+            QTimer.singleShot(PREPARE_AFTER_MS, self, self._prepare_forms)
         self._hidden = False
         self._update_enabled()
 
@@ -519,15 +520,15 @@ class BattlePanel(QWidget):
             return False
         return True
 
-    def _prepare_quick(self) -> None:
-        """The quick attack form made ahead, hidden, a moment after the battle first shows:
-        the evening's first Q then opens a form already made (the panel keeps it between
-        attacks: ``ui.wizard.quick.prepare_quick_attack``)."""
+    def _prepare_forms(self) -> None:
+        """The quick attack form and the Sprint dialog made ahead, hidden, a moment after the
+        battle first shows: the evening's first Q or S then opens a form already made (the
+        panel keeps them between uses: ``ui.widgets.kept_forms``)."""
         view = self.view
         if view is None or not view.units or not shiboken6.isValid(self.undo_stack):
             return
         unit = self.current_unit() or view.units[0].id
-        # If it cannot be made (a unit gone meanwhile), Q makes it then and says why.
+        # If one cannot be made (a unit gone meanwhile), Q or S makes it then and says why.
         with contextlib.suppress(UserError):
             self.forms.prepare_quick(
                 self,
@@ -537,6 +538,14 @@ class BattlePanel(QWidget):
                 self.battle_id,
                 unit,
                 combat_context(view),
+            )
+            self.forms.prepare_sprint(
+                self,
+                self.services,
+                self.battle_id,
+                unit,
+                bus=self.bus,
+                undo_stack=self.undo_stack,
             )
 
     def open_wizard(

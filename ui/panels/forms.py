@@ -24,5 +24,7 @@ class CombatForms:
     wizard: WizardOpener
     quick: QuickOpener
     sprint: SprintOpener
-    #: The quick attack form made ahead, hidden (same arguments as ``quick``).
+    #: The quick attack form and the Sprint dialog made ahead, hidden (the same arguments as
+    #: ``quick`` and ``sprint``).
     prepare_quick: QuickOpener
+    prepare_sprint: SprintOpener

@@ -140,10 +140,12 @@ class FormDialog(QDialog):
         self.setWindowTitle(title)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
         outer = QVBoxLayout(self)
+        #: The intro above the form (``None`` without one).
+        self.intro: QLabel | None = None
         if intro:
-            label = QLabel(intro, self)
-            label.setWordWrap(True)
-            outer.addWidget(label)
+            self.intro = QLabel(intro, self)
+            self.intro.setWordWrap(True)
+            outer.addWidget(self.intro)
         self.form = QFormLayout()
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         outer.addLayout(self.form)

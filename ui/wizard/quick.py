@@ -59,6 +59,7 @@ from ui.widgets.battle_context import CombatServices
 from ui.widgets.combat_context import context_for
 from ui.widgets.combat_style import STYLE, label, percent, set_problem
 from ui.widgets.dice import BennyChooser, DiceEntry
+from ui.widgets.kept_forms import kept_form
 from ui.wizard.pages import aimed_at, inches_or_none, of_kind
 from ui.wizard.wizard import record_attack
 
@@ -547,15 +548,12 @@ def prepare_quick_attack(
     (:meth:`QuickAttack.start`), which takes about half the time of making a new one
     (bench_table_flow). The panel also makes it ahead, once its battle shows, so that even the
     evening's first Q finds it made."""
-    kept = next(
-        (
-            f
-            for f in (parent.findChildren(QuickAttack) if parent is not None else ())
-            if not f.isVisible()
-            and (f.services, f.bus, f.undo_stack, f.battle_id)
-            == (services, bus, undo_stack, battle_id)
+    kept = kept_form(
+        parent,
+        QuickAttack,
+        lambda f: (
+            (f.services, f.bus, f.undo_stack, f.battle_id) == (services, bus, undo_stack, battle_id)
         ),
-        None,
     )
     if kept is not None:
         kept.start(attacker_id, ctx)

@@ -123,9 +123,7 @@ class ArmyRecorder:
         after: dict[ArmyId, tuple[int, int]] = dict(self.tallies)
         army_by_unit = {u.id: u.army_id for u in self.units}
         army_of = {
-            (self.battle.id, bu): army_by_unit[cu]
-            for bu, cu in links.items()
-            if cu in army_by_unit
+            (self.battle.id, bu): army_by_unit[cu] for bu, cu in links.items() if cu in army_by_unit
         }
         self._add(after, self.battle.id, result, army_of)
         for army, name in self.armies.items():

@@ -33,7 +33,6 @@ type, high contrast) is remembered in the settings.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from collections.abc import Sequence
 
@@ -521,16 +520,12 @@ class BattlePanel(QWidget):
         return True
 
     def _prepare_forms(self) -> None:
-        """The quick attack form and the Sprint dialog made ahead, hidden, a moment after the
-        battle first shows: the evening's first Q or S then opens a form already made (the
-        panel keeps them between uses: ``ui.widgets.kept_forms``)."""
+        """The quick attack form and the Sprint dialog made ahead, a moment after the battle
+        first shows (``CombatForms.make_ahead``)."""
         view = self.view
-        if view is None or not view.units or not shiboken6.isValid(self.undo_stack):
-            return
-        unit = self.current_unit() or view.units[0].id
-        # If one cannot be made (a unit gone meanwhile), Q or S makes it then and says why.
-        with contextlib.suppress(UserError):
-            self.forms.prepare_quick(
+        if view is not None and view.units and shiboken6.isValid(self.undo_stack):
+            unit = self.current_unit() or view.units[0].id
+            self.forms.make_ahead(
                 self,
                 self.services,
                 self.bus,
@@ -538,14 +533,6 @@ class BattlePanel(QWidget):
                 self.battle_id,
                 unit,
                 combat_context(view),
-            )
-            self.forms.prepare_sprint(
-                self,
-                self.services,
-                self.battle_id,
-                unit,
-                bus=self.bus,
-                undo_stack=self.undo_stack,
             )
 
     def open_wizard(

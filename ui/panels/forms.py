@@ -5,9 +5,12 @@ Sprint dialog. The panels do not import the wizard or the dialogs (import-linter
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from brikdesk.errors import UserError
 
 #: ``(parent, services, bus, undo_stack, battle_id, attacker)``: the combat wizard, shown.
 WizardOpener = Callable[..., Any]
@@ -28,3 +31,21 @@ class CombatForms:
     #: ``quick`` and ``sprint``).
     prepare_quick: QuickOpener
     prepare_sprint: SprintOpener
+
+    def make_ahead(
+        self,
+        parent: object,
+        services: object,
+        bus: object,
+        undo_stack: object,
+        battle_id: int,
+        unit: int,
+        context: object,
+    ) -> None:
+        """The quick attack form and the Sprint dialog of ``parent`` (the battle panel) made
+        ahead, hidden, for ``unit``: the first Q or S then opens a form already made (they are
+        kept between uses: ``ui.widgets.kept_forms``). If one cannot be made (a unit gone
+        meanwhile), Q or S makes it then and says why."""
+        with contextlib.suppress(UserError):
+            self.prepare_quick(parent, services, bus, undo_stack, battle_id, unit, context)
+            self.prepare_sprint(parent, services, battle_id, unit, bus=bus, undo_stack=undo_stack)

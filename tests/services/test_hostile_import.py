@@ -339,8 +339,9 @@ def test_a_killed_import_either_committed_and_said_so_or_wrote_nothing(
     tmp_path: Path, empty_template: Path
 ) -> None:
     """``brikdesk import`` killed (SIGKILL) at moments spread over its run, its output going to
-    a pipe: either the campaign is there and "Imported" reached the pipe, or nothing was
-    written."""
+    a pipe: the campaign is there whole or not at all, and "Imported" reached the pipe only
+    if it is there. (A kill between the commit and the line, a window of microseconds, leaves
+    the campaign without the line: no program can print and commit as one step.)"""
     import subprocess
     import sys
     import time
@@ -378,7 +379,8 @@ def test_a_killed_import_either_committed_and_said_so_or_wrote_nothing(
             campaigns = s.execute(text("SELECT count(*) FROM campaign")).scalar_one()
             units = s.execute(text("SELECT count(*) FROM unit")).scalar_one()
         assert (campaigns, units) in ((0, 0), (1, 30))
-        assert (campaigns == 1) == ("Imported" in out), (n, out)
+        if "Imported" in out:
+            assert campaigns == 1, (n, out)
 
 
 # -- progress on a terminal ----------------------------------------------------------------------

@@ -273,6 +273,7 @@ def prepare_sprint(
     )
     if kept is not None:
         kept.start(unit_id)
+        fit_to_screen(kept)  # the size of a new dialog, not the one the last Sprint grew to
         return kept
     dialog = SprintDialog(
         parent, services, battle_id, unit_id, bus=bus, undo_stack=undo_stack, dice=dice

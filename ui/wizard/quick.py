@@ -557,6 +557,7 @@ def prepare_quick_attack(
     )
     if kept is not None:
         kept.start(attacker_id, ctx)
+        fit_to_screen(kept)  # the size of a new form, not the one the last attack grew to
         return kept
     form = QuickAttack(services, bus, undo_stack, battle_id, attacker_id, parent, ctx=ctx)
     form.setWindowModality(Qt.WindowModality.WindowModal)

@@ -410,6 +410,8 @@ def test_q_opens_the_quick_attack_form_for_the_selected_unit(
     assert "Q quick attack" in panel.message.text() or "Q quick attack" in panel.message_text
     form.target.setText("blue r")
     form.distance.setText("7")
+    grown = form.height() + 200  # as when a long result made it grow
+    form.resize(form.width(), grown)
     form.reject()
     qtbot.waitUntil(lambda: not form.isVisible())
     # The next Q shows the same form, started afresh for the unit selected now.
@@ -421,3 +423,4 @@ def test_q_opens_the_quick_attack_form_for_the_selected_unit(
     assert form.draft.distance is None and form.distance.text() == ""
     assert not form.draft.action_faces and form.dice_entry.need is None  # the range first
     assert form.target.text() == "Blue Knight" and form.focusWidget() is form.target
+    assert form.height() < grown and form.height() <= form.sizeHint().height()

@@ -28,6 +28,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from brikdesk.domain.aftermath import result_from_json
+from brikdesk.domain.history import outcome_words
 from brikdesk.domain.ids import ArmyId, BattleId, CampaignId
 from brikdesk.domain.report import (
     BattleFacts,
@@ -460,9 +461,9 @@ class PrintService(ServiceBase):
         if result is None:
             return report
         if result.draw:
-            return replace(report, outcome="A draw")
+            return replace(report, outcome=outcome_words(None).capitalize())
         winner = next((p.name for p in players if p.player_id == result.winner), None)
-        return replace(report, outcome=f"{winner} won") if winner is not None else report
+        return replace(report, outcome=outcome_words(winner)) if winner is not None else report
 
 
 def _campaign(s: Session, campaign_id: CampaignId) -> Campaign:

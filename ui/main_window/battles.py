@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog, QVBoxLayout
 
+from brikdesk.domain.history import outcome_words
 from brikdesk.domain.ids import BattleId
 from brikdesk.errors import ConflictError
 from ui.windows.navigator import BATTLE
@@ -172,7 +173,7 @@ class Battles(QObject):
         result = am.result
         winner = am.suggestion.winner if result is None else result.winner
         name = next((p.name for p in am.players if p.id == winner), None)
-        return f" ({name} won)" if name else " (a draw)"
+        return f" ({outcome_words(name or None)})"
 
     def _battle_report(self, battle_id: BattleId) -> bool:
         name = self.window.shown.battle_name(battle_id)

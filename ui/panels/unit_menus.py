@@ -148,6 +148,8 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActi
     for how, label, key, ott in USES:
         if how is ActionUse.ATTACK or (how is ActionUse.SPRINT and not own):
             continue
+        if ott and not view.setup.rules.has_over_the_top:
+            continue  # 2005 has no Over the Top: not a choice its battles ever have
         if not own and u.close_combat and others:
             sub = menu.addMenu(label.replace("…", "") + " in response to")
             sub.setToolTipsVisible(True)

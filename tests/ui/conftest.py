@@ -135,6 +135,15 @@ def wizard_templates(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str]
 
 
 @pytest.fixture
+def battle(wizard_templates: Callable[[str], Any], tmp_path: Path) -> Iterator[Any]:
+    """The combat wizard's Sherwood battle in a 2020 campaign (a test file may define its
+    own ``battle``)."""
+    from tests.ui.wizard_battle import battle_from
+
+    yield from battle_from(wizard_templates("2020"), tmp_path)
+
+
+@pytest.fixture
 def battle_2005(wizard_templates: Callable[[str], Any], tmp_path: Path) -> Iterator[Any]:
     """The combat wizard's Sherwood battle in a 2005 campaign (2005 catalog and chapter 4)."""
     from tests.ui.wizard_battle import battle_from

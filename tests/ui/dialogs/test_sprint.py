@@ -3,24 +3,14 @@ chain, the Benny, the runaway warning, Record (one undo step) and the edition's 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QLabel
 
 from brikdesk.domain.rolling import RandomDice
-from tests.ui.wizard_battle import WizardBattle, battle_from
+from tests.ui.wizard_battle import WizardBattle
 from ui.bus import Bus
 from ui.dialogs.sprint import SprintDialog, open_sprint
-
-
-@pytest.fixture
-def battle(wizard_templates, tmp_path: Path) -> Iterator[WizardBattle]:
-    """The Sherwood battle in a 2020 campaign."""
-    yield from battle_from(wizard_templates("2020"), tmp_path)
 
 
 def _open(qtbot, b: WizardBattle, name: str, *, seed: int = 1) -> SprintDialog:

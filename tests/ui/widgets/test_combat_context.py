@@ -9,11 +9,8 @@ as the tracker has it now.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QUndoStack
 
@@ -26,11 +23,6 @@ from ui.bus import Bus
 from ui.widgets.combat_context import combat_context
 from ui.wizard import CombatWizard
 from ui.wizard.quick import QuickAttack
-
-
-@pytest.fixture
-def battle(wizard_templates, tmp_path: Path) -> Iterator[WizardBattle]:
-    yield from battle_from(wizard_templates("2020"), tmp_path)
 
 
 def quick(qtbot, battle: WizardBattle, attacker: str, stack: QUndoStack, ctx) -> QuickAttack:

@@ -9,24 +9,16 @@ the combat wizard and the Sprint dialog.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from PySide6.QtGui import QUndoStack
 
 from brikdesk.domain.rolling import NeedDie, RandomDice
 from tests.ui.keyboard import focused, keys, shown
-from tests.ui.wizard_battle import WizardBattle, battle_from
+from tests.ui.wizard_battle import WizardBattle
 from ui.bus import Bus
 from ui.dialogs.sprint import SprintDialog
 from ui.widgets.dice import DiceEntry, face_typed
 from ui.wizard import CombatWizard
-
-
-@pytest.fixture
-def battle(wizard_templates, tmp_path: Path) -> Iterator[WizardBattle]:
-    yield from battle_from(wizard_templates("2020"), tmp_path)
 
 
 def wizard(qtbot, battle: WizardBattle, attacker: str) -> CombatWizard:

@@ -5,9 +5,6 @@ Sprint dialog are sized to what they show."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QUndoStack
@@ -15,17 +12,11 @@ from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QWidget, QWizar
 
 from brikdesk.domain.rolling import RandomDice
 from tests.ui.keyboard import keys, shown
-from tests.ui.wizard_battle import WizardBattle, battle_from
 from ui.bus import Bus
 from ui.screen import pretend_screen, usable_size
 from ui.wizard import CombatWizard
 
 SIZES = [(1366, 768), (1280, 720)]
-
-
-@pytest.fixture
-def battle(wizard_templates, tmp_path: Path) -> Iterator[WizardBattle]:
-    yield from battle_from(wizard_templates("2020"), tmp_path)
 
 
 def in_view(widget: QWidget, area: QAbstractScrollArea) -> bool:

@@ -6,25 +6,18 @@ record through the same call: the same inputs give the same events.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QWizard
 
 from brikdesk.domain.rolling import RandomDice
 from tests.ui.keyboard import focused, keys, shown
-from tests.ui.wizard_battle import WizardBattle, battle_from
+from tests.ui.wizard_battle import WizardBattle
 from ui.bus import Bus
 from ui.wizard import CombatWizard
 from ui.wizard.quick import QuickAttack, matches
-
-
-@pytest.fixture
-def battle(wizard_templates, tmp_path: Path) -> Iterator[WizardBattle]:
-    yield from battle_from(wizard_templates("2020"), tmp_path)
 
 
 def quick(qtbot, battle: WizardBattle, attacker: str, stack: QUndoStack) -> QuickAttack:

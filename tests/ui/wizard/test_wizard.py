@@ -6,9 +6,6 @@ The wizard is shown with ``show()`` (never a modal ``exec()``) and driven with q
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QUndoStack
@@ -16,10 +13,6 @@ from PySide6.QtWidgets import QApplication, QWizard
 
 from brikdesk.domain.battle import ActionState
 from brikdesk.domain.combat import AttackKind, Reaction
-from tests.ui.wizard_battle import (
-    WizardBattle,
-    battle_from,
-)
 from tests.ui.wizard_steps import (
     attack_events,
     choose_target,
@@ -35,11 +28,6 @@ from tests.ui.wizard_steps import (
 from ui.bus import Bus
 from ui.widgets.battle_context import context_from_view
 from ui.wizard import CombatWizard, open_combat_wizard
-
-
-@pytest.fixture
-def battle(wizard_templates, tmp_path: Path) -> Iterator[WizardBattle]:
-    yield from battle_from(wizard_templates("2020"), tmp_path)
 
 
 @pytest.fixture

@@ -4,14 +4,9 @@ choice is stored on the attack's event."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 from PySide6.QtGui import QUndoStack
 
 from brikdesk.domain.battle import CloseCombatAttack, CounterUsed, engagement
-from tests.ui.wizard_battle import WizardBattle, battle_from
 from tests.ui.wizard_steps import (
     attack_events,
     choose_target,
@@ -20,11 +15,6 @@ from tests.ui.wizard_steps import (
     to_result,
     wizard_on,
 )
-
-
-@pytest.fixture
-def battle(wizard_templates, tmp_path: Path) -> Iterator[WizardBattle]:
-    yield from battle_from(wizard_templates("2020"), tmp_path)
 
 
 def test_a_response_strike_joins_the_brawl_next_to_it(qtbot, battle):

@@ -5,9 +5,6 @@ sentence it enforces."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QUndoStack
@@ -28,11 +25,6 @@ from tests.ui.wizard_steps import (
     wizard_on,
 )
 from ui.wizard import CombatWizard
-
-
-@pytest.fixture
-def battle(wizard_templates, tmp_path: Path) -> Iterator[WizardBattle]:
-    yield from battle_from(wizard_templates("2020"), tmp_path)
 
 
 def _wizard(qtbot, b: WizardBattle, attacker: str, *, seed: int = 1) -> CombatWizard:

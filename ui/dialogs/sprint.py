@@ -19,6 +19,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
+from brikdesk.domain.combat import CombatContext
 from brikdesk.domain.combat.sprint import (
     SprintDraft,
     SprintStage,
@@ -73,8 +74,9 @@ class SprintDialog(FormDialog):
         self.bus = bus
         self.undo_stack = undo_stack
         self.dice: DiceSource = dice if dice is not None else RandomDice()
+        # The battle as it stands, with the fighters the battle panel's checks made (one
+        # cache for the combat forms: 500 units' fighters are not made again).
         self.ctx = context_for(services.tracker.view(battle_id))
-        self.draft = SprintDraft(unit_id)
         super().__init__(
             parent,
             "Sprint",
@@ -103,18 +105,19 @@ class SprintDialog(FormDialog):
         outer = self.layout()
         if isinstance(outer, QVBoxLayout):  # the rows at the top, the buttons at the bottom
             outer.insertStretch(outer.indexOf(self.buttons), 1)
-        self.start(unit_id)
+        self.start(unit_id, self.ctx)
         # Sized to what it shows (one die, a line or two), wide enough for the Benny's
         # choices and the runaway warning when they come; it grows with them.
         self.setMinimumWidth(min(760, self.sizeHint().width()))
         fit_to_screen(self)
 
-    def start(self, unit_id: BattleUnitId) -> None:
+    def start(self, unit_id: BattleUnitId, ctx: CombatContext | None = None) -> None:
         """A new Sprint by ``unit_id``, no die typed: what the dialog shows when it opens,
-        and again each time the panel opens it (it is kept, hidden, between Sprints)."""
-        # The battle as it stands, with the fighters the battle panel's checks made (one
-        # cache for the combat forms: 500 units' fighters are not made again).
-        self.ctx = context_for(self.services.tracker.view(self.battle_id))
+        and again each time the panel opens it (it is kept, hidden, between Sprints).
+        ``ctx``: the battle as it stands, when the caller has just read it."""
+        self.ctx = (
+            ctx if ctx is not None else context_for(self.services.tracker.view(self.battle_id))
+        )
         self.draft = SprintDraft(unit_id)
         self.setWindowTitle(f"Sprint — {self.ctx.fighter(unit_id).name}")
         if self.intro is not None:

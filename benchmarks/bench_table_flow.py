@@ -22,7 +22,7 @@ key. Targets: ranged at most 10 keys and no click; strike_parry at most 14; ever
 one 16 ms frame.
 
 With ``BENCH_STEPS=1`` it also prints, per flow, each key's median over the runs in the order
-typed (``STEPS name ms ms ...``): which step crosses the frame. ``BENCH_ONLY=name`` runs one
+typed (``STEPS name key:ms key:ms ...``): which step crosses the frame. ``BENCH_ONLY=name`` runs one
 flow.
 
 Run: QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_table_flow.py
@@ -101,6 +101,7 @@ class Flow:
         self.keys = 0
         self.clicks = 0
         self.steps: list[float] = []
+        self.names: list[str] = []
 
     def settle(self) -> None:
         for _ in range(3):
@@ -118,6 +119,7 @@ class Flow:
             QTest.keyClick(target, key, modifier)
         self.settle()
         self.steps.append((time.perf_counter() - start) * 1000)
+        self.names.append(key_name(key, modifier))
         self.keys += 1
 
     def type(self, text: str) -> None:
@@ -131,6 +133,18 @@ class Flow:
             if entry is None or getattr(entry, "need", None) is None:
                 return
             self.key(face)
+
+
+def key_name(key: Qt.Key | str, modifier: Qt.KeyboardModifier) -> str:
+    """A key as the STEPS line names it: ``5``, ``Tab``, ``Alt+P``."""
+    name = key if isinstance(key, str) else key.name.removeprefix("Key_")
+    for mod, word in (
+        (Qt.KeyboardModifier.ControlModifier, "Ctrl+"),
+        (Qt.KeyboardModifier.AltModifier, "Alt+"),
+    ):
+        if modifier & mod:
+            name = word + name
+    return name
 
 
 def closed(window: QWidget) -> bool:
@@ -275,6 +289,7 @@ def run_flows() -> None:
             continue
         totals, slowest, counts = [], [], []
         steps: list[list[float]] = []
+        names: list[str] = []
         for i in range(RUNS):
             copy = folder / f"{name}{i}.sqlite3"
             shutil.copyfile(template, copy)
@@ -282,6 +297,7 @@ def run_flows() -> None:
             flow = Flow(app)
             run(flow, panel, ids)
             steps.append(flow.steps)
+            names = flow.names
             totals.append(sum(flow.steps))
             slowest.append(max(flow.steps))
             counts.append((flow.keys, flow.clicks))
@@ -299,7 +315,11 @@ def run_flows() -> None:
         )
         if os.environ.get("BENCH_STEPS"):  # each key's median over the runs, in order
             medians = [statistics.median(run[i] for run in steps) for i in range(len(steps[0]))]
-            print(f"STEPS {name} " + " ".join(f"{ms:.1f}" for ms in medians), flush=True)
+            print(
+                f"STEPS {name} "
+                + " ".join(f"{k}:{ms:.1f}" for k, ms in zip(names, medians, strict=True)),
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

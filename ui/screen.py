@@ -67,10 +67,16 @@ def fit_to_screen(widget: QWidget, width: int | None = None, height: int | None 
     """
     hint = widget.sizeHint()
     want = QSize(
-        width if width is not None else hint.width(),
+        width if width is not None else max(hint.width(), widget.minimumWidth()),
         height if height is not None else hint.height(),
     )
     room = usable_size(widget)
+    if height is None:
+        # Word-wrapped texts: the height they take at the width given, not at the hint's
+        # (narrower) width, which would leave the difference as gaps between the rows.
+        by_width = widget.heightForWidth(min(want.width(), room.width()))
+        if by_width > 0:
+            want.setHeight(max(by_width, widget.minimumHeight()))
     size = want.boundedTo(room)
     minimum = widget.minimumSize()
     if minimum.width() > room.width() or minimum.height() > room.height():
@@ -94,6 +100,9 @@ def grow_to_fit(widget: QWidget) -> None:
     if layout is not None:
         layout.activate()
     hint = widget.sizeHint()
+    by_width = widget.heightForWidth(max(hint.width(), widget.width()))
+    if by_width > 0:  # word-wrapped texts, at the width the dialog will have
+        hint.setHeight(by_width)
     if hint.width() > widget.width() or hint.height() > widget.height():
         fit_to_screen(
             widget, max(hint.width(), widget.width()), max(hint.height(), widget.height())

@@ -1,19 +1,25 @@
-"""The style of the combat forms (the combat wizard, the quick attack form, the Sprint
-dialog): a large base font for a table, labels by role, the problem and good notes, and the
-rules readings in tooltips.
+"""The look of the combat forms (the combat wizard, the quick attack form, the Sprint
+dialog): a large base font for a table, labels by role, cards, the problem and good notes, and
+the rules readings in tooltips.
 
 Everything here is sized for a table: the forms set a large base font (``BASE_PT``), and the
 numbers the players look for (the number needed, the odds, the Armor) are larger still.
+
+The look is given with fonts, palettes and a few painted frames, not a style sheet: a style
+sheet on a form makes Qt match its rules for every widget each time one is made, shown or
+painted, which cost the wizard 15-25 ms per page and ~10 ms per die typed (issue 22).
 """
 
 from __future__ import annotations
 
 import functools
 import html
+from dataclasses import dataclass
 from fractions import Fraction
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPalette, QPen
+from PySide6.QtWidgets import QApplication, QFrame, QLabel, QWidget
 
 from brikdesk.domain.combat import readings_for
 
@@ -21,26 +27,131 @@ from brikdesk.domain.combat import readings_for
 BASE_PT = 15
 BIG_PT = 25
 ODDS_PT = 22
-#: The background of a card (``QFrame[role="card"]``), which the labels on it fill in too.
+#: The background of a card (``Card``), which the labels that change often fill in too.
 CARD_BG = "#f7f9fb"
 
-STYLE = f"""
-QWizard, QWizardPage, QWidget {{ font-size: {BASE_PT}pt; }}
-QLabel[role="big"] {{ font-size: {BIG_PT}pt; font-weight: 600; }}
-QLabel[role="section"] {{ font-size: {BASE_PT + 2}pt; font-weight: 600; color: #1d3557; }}
-QLabel[role="note"] {{ font-size: {BASE_PT - 3}pt; color: #52606d; }}
-QLabel[role="problem"] {{ color: #8a1c12; background: #fdecea; border: 1px solid #e6a19a;
-    border-radius: 3px; padding: 6px 10px; }}
-QLabel[role="good"] {{ color: #14532d; background: #e8f5e9; border: 1px solid #9ccc9c;
-    border-radius: 3px; padding: 6px 10px; }}
-QLabel[role="event"] {{ font-size: {BASE_PT + 1}pt; }}
-QLabel[role="paragraph"] {{ font-size: {BASE_PT + 5}pt; }}
-QLabel[role="prompt"] {{ font-size: {BASE_PT + 2}pt; font-weight: 600; }}
-QLineEdit[role="die"] {{ font-size: {BIG_PT}pt; font-weight: 600; padding: 2px 8px; }}
-QFrame[role="card"] {{ background: {CARD_BG}; border: 1px solid #d5dde5; border-radius: 6px; }}
-QFrame[role="chip"] {{ border: 2px solid #9aa5b1; border-radius: 6px; background: white; }}
-QPushButton {{ padding: 6px 14px; }}
-"""
+
+@dataclass(frozen=True)
+class Look:
+    """A font size (points; ``None``: the form's), a weight (``None``: normal) and a text
+    colour (``None``: the palette's)."""
+
+    pt: int | None = None
+    weight: int | None = None
+    colour: str | None = None
+
+
+#: The roles drawn as a box (background, border): a problem in red, a good note in green.
+BOXES = {"problem": ("#fdecea", "#e6a19a"), "good": ("#e8f5e9", "#9ccc9c")}
+#: Inside a box: its padding and its 1px border.
+BOX_MARGINS = (11, 7, 11, 7)
+CARD_BORDER = "#d5dde5"
+#: The looks of the labels by role (``label(text, role)``) and of a die's box.
+LOOKS = {
+    "big": Look(BIG_PT, 600),
+    "section": Look(BASE_PT + 2, 600, "#1d3557"),
+    "note": Look(BASE_PT - 3, None, "#52606d"),
+    "problem": Look(None, None, "#8a1c12"),
+    "good": Look(None, None, "#14532d"),
+    "event": Look(BASE_PT + 1),
+    "paragraph": Look(BASE_PT + 5),
+    "prompt": Look(BASE_PT + 2, 600),
+    "die": Look(BIG_PT, 600),
+}
+
+
+def apply_look(form: QWidget) -> None:
+    """Give a combat form its base font (``BASE_PT``): its widgets inherit it."""
+    font = QFont(form.font())
+    font.setPointSize(BASE_PT)
+    form.setFont(font)
+
+
+def font_of(pt: int | None = None, weight: int | None = None) -> QFont:
+    """A font that sets only a size and a weight: the rest (the family) is inherited."""
+    font = QFont()
+    if pt is not None:
+        font.setPointSize(pt)
+    if weight is not None:
+        font.setWeight(QFont.Weight(weight))
+    return font
+
+
+def set_colour(widget: QWidget, colour: str | None) -> None:
+    """Write ``widget``'s text in ``colour`` (``None``: the usual text colour)."""
+    c = QColor(colour) if colour else QApplication.palette().color(QPalette.ColorRole.WindowText)
+    palette = widget.palette()
+    if palette.color(QPalette.ColorRole.WindowText) == c:
+        return
+    for role in (
+        QPalette.ColorRole.WindowText,
+        QPalette.ColorRole.Text,
+        QPalette.ColorRole.ButtonText,
+    ):
+        palette.setColor(role, c)
+    widget.setPalette(palette)
+
+
+def set_look(
+    widget: QWidget, pt: int | None = None, weight: int | None = None, colour: str | None = None
+) -> None:
+    """Give ``widget`` a size, a weight and a colour of its own."""
+    widget.setFont(font_of(pt, weight))
+    set_colour(widget, colour)
+
+
+def set_role(widget: QWidget, role: str | None) -> None:
+    """Give ``widget`` the look of ``role`` (``LOOKS``; ``None``: the form's); a problem or a
+    good note is boxed (``RoleLabel``)."""
+    widget.setProperty("role", role)
+    look = LOOKS.get(role or "", Look())
+    set_look(widget, look.pt, look.weight, look.colour)
+    if isinstance(widget, RoleLabel):
+        widget.setContentsMargins(*(BOX_MARGINS if role in BOXES else (0, 0, 0, 0)))
+        widget.update()
+
+
+class RoleLabel(QLabel):
+    """A label of the combat forms; one with a boxed role (a problem, a good note) paints its
+    box (background, border, rounded corners) under its text."""
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        box = BOXES.get(str(self.property("role") or ""))
+        if box is not None:
+            painter = QPainter(self)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setPen(QPen(QColor(box[1]), 1))
+            painter.setBrush(QColor(box[0]))
+            painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3)
+            painter.end()
+        super().paintEvent(event)
+
+
+class Card(QFrame):
+    """A card of the combat forms: a light panel with a thin border and rounded corners, that
+    the widgets on it show through (``set_colours`` for another tone, the rule warnings)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setProperty("role", "card")
+        self._background = QColor(CARD_BG)
+        self._border = QColor(CARD_BORDER)
+        self._width = 1
+        self.setContentsMargins(1, 1, 1, 1)
+
+    def set_colours(self, background: str, border: str, width: int = 1) -> None:
+        self._background, self._border, self._width = QColor(background), QColor(border), width
+        self.setContentsMargins(width, width, width, width)
+        self.update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(self._border, self._width))
+        painter.setBrush(self._background)
+        half = self._width / 2
+        painter.drawRoundedRect(QRectF(self.rect()).adjusted(half, half, -half, -half), 6, 6)
+        painter.end()
 
 
 def percent(p: Fraction | float | None) -> str:
@@ -70,9 +181,9 @@ def label(
     """A label of the wizard; its text can be selected with the mouse, but for a figure that
     changes with every judgement (``selectable=False``): a selectable label holds a rich-text
     document, rebuilt at each new text and slower to paint."""
-    lab = QLabel(text, parent)
+    lab = RoleLabel(text, parent)
     if role:
-        lab.setProperty("role", role)
+        set_role(lab, role)
     lab.setWordWrap(wrap)
     if selectable:
         lab.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -105,8 +216,6 @@ def set_problem(lab: QLabel, text: str | None, *, good: str | None = None) -> No
         lab.hide()
         return
     if lab.property("role") != role:
-        lab.setProperty("role", role)
-        lab.style().unpolish(lab)
-        lab.style().polish(lab)
+        set_role(lab, role)
     lab.setText(text or good or "")
     lab.show()

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QAbstractButton,
     QDialog,
@@ -151,7 +151,9 @@ class FormDialog(QDialog):
         outer.addLayout(self.form)
         self.problem = QLabel(self)
         self.problem.setObjectName("dialogProblem")
-        self.problem.setStyleSheet("color: #8a1c12;")
+        palette = self.problem.palette()
+        palette.setColor(QPalette.ColorRole.WindowText, QColor("#8a1c12"))
+        self.problem.setPalette(palette)
         self.problem.setWordWrap(True)
         self.problem.hide()
         outer.addWidget(self.problem)

@@ -8,14 +8,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
     QApplication,
-    QFrame,
     QGridLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QRadioButton,
@@ -26,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from brikdesk.domain.combat import BennyOption
 from brikdesk.domain.rolling import DieRoll, NeedDie, Role
-from ui.widgets.combat_style import BASE_PT, BIG_PT, label
+from ui.widgets.combat_style import BASE_PT, BIG_PT, Card, label, set_role
 
 #: Colours of the dice chips by role (the same colour codes the charts use).
 ROLE_COLOURS = {
@@ -138,7 +136,8 @@ class DiceEntry(QWidget):
         self.prompt = label("", "prompt", self)
         self.prompt.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.edit = FaceEdit(self)
-        self.edit.setProperty("role", "die")
+        set_role(self.edit, "die")
+        self.edit.setTextMargins(4, 0, 4, 0)
         self.edit.setObjectName("faceEdit")
         self.edit.setMaxLength(3)
         self.edit.setFixedWidth(96)
@@ -223,7 +222,7 @@ class DiceEntry(QWidget):
                 w.hide()
                 w.deleteLater()
         for d in dice:
-            lay.insertWidget(lay.count() - 1, die_chip(d, self.chips))
+            lay.insertWidget(lay.count() - 1, DieChip(d, self.chips))
 
     def _edited(self, text: str) -> None:
         need = self.need
@@ -285,35 +284,77 @@ def chip_word(d: DieRoll) -> str:
     return "die"
 
 
-def die_chip(d: DieRoll, parent: QWidget | None = None) -> QFrame:
-    """A die as the players would point at it: its face large, its size and role below."""
-    frame = QFrame(parent)
-    frame.setProperty("role", "chip")
-    colour = ROLE_COLOURS.get(d.role, "#1d3557")
-    crit = d.role is Role.NATURAL and d.face == 1 and "Action die" in d.why
-    if crit:
-        colour = CRIT_COLOUR
-    frame.setStyleSheet(
-        f"QFrame {{ border: 2px solid {colour}; border-radius: 6px; background: white; }}"
-    )
-    lay = QVBoxLayout(frame)
-    lay.setContentsMargins(8, 2, 8, 4)
-    lay.setSpacing(0)
-    face = QLabel(str(d.face), frame)
-    face.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    face.setStyleSheet(
-        f"border: none; font-size: {BIG_PT - 2}pt; font-weight: 700; color: {colour};"
-    )
-    sub = QLabel(f"d{d.sides} {chip_word(d)}", frame)
-    sub.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    sub.setStyleSheet(f"border: none; font-size: {BASE_PT - 4}pt; color: #52606d;")
-    frame.setToolTip(d.why)
-    lay.addWidget(face)
-    lay.addWidget(sub)
-    return frame
+class DieChip(QWidget):
+    """A die as the players would point at it: its face large, its size and role below, in a
+    white box edged in the role's colour (the tooltip says what it was rolled for). Painted
+    in one widget: a chip is made for every die typed."""
+
+    PAD = (8, 2, 8, 4)  # left, top, right, bottom, inside the 2px border
+    NOTE_COLOUR = "#52606d"
+
+    def __init__(self, d: DieRoll, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setProperty("role", "chip")
+        self.face = str(d.face)
+        #: The words under the face: the die's size and what it was for.
+        self.words = f"d{d.sides} {chip_word(d)}"
+        colour = ROLE_COLOURS.get(d.role, "#1d3557")
+        if d.role is Role.NATURAL and d.face == 1 and "Action die" in d.why:
+            colour = CRIT_COLOUR
+        self.colour = QColor(colour)
+        self.setToolTip(d.why)
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+
+    def _fonts(self) -> tuple[QFont, QFont]:
+        return self.fonts_for(self.font())
+
+    @staticmethod
+    def fonts_for(font: QFont) -> tuple[QFont, QFont]:
+        big = QFont(font)
+        big.setPointSize(BIG_PT - 2)
+        big.setBold(True)
+        small = QFont(font)
+        small.setPointSize(BASE_PT - 4)
+        return big, small
+
+    def sizeHint(self) -> QSize:
+        big, small = (QFontMetrics(f) for f in self._fonts())
+        left, top, right, bottom = self.PAD
+        width = max(big.horizontalAdvance(self.face), small.horizontalAdvance(self.words))
+        return QSize(width + left + right + 4, big.height() + small.height() + top + bottom + 4)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.FontChange:
+            self.updateGeometry()
+        super().changeEvent(event)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        big, small = self._fonts()
+        left, top, right, bottom = self.PAD
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(self.colour, 2))
+        painter.setBrush(QColor("white"))
+        painter.drawRoundedRect(QRectF(self.rect()).adjusted(1, 1, -1, -1), 6, 6)
+        inner = self.rect().adjusted(left + 2, top + 2, -right - 2, -bottom - 2)
+        face_h = QFontMetrics(big).height()
+        painter.setFont(big)
+        painter.drawText(
+            QRect(inner.x(), inner.y(), inner.width(), face_h),
+            Qt.AlignmentFlag.AlignCenter,
+            self.face,
+        )
+        painter.setFont(small)
+        painter.setPen(QColor(self.NOTE_COLOUR))
+        painter.drawText(
+            QRect(inner.x(), inner.y() + face_h, inner.width(), inner.height() - face_h),
+            Qt.AlignmentFlag.AlignCenter,
+            self.words,
+        )
+        painter.end()
 
 
-class BennyChooser(QFrame):
+class BennyChooser(Card):
     """How an Over the Top Benny is spent: one radio button per option (rules facts §1),
     each with its letter; the letter picks it at once, Enter picks the highlighted one."""
 
@@ -321,7 +362,6 @@ class BennyChooser(QFrame):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setProperty("role", "card")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(12, 8, 12, 8)

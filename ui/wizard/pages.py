@@ -93,7 +93,15 @@ from brikdesk.errors import UserError
 from ui.screen import usable_size
 from ui.settings import DiceMode
 from ui.wheel import guard_wheel
-from ui.widgets.combat_style import BASE_PT, label, percent, set_problem, show_readings
+from ui.widgets.combat_style import (
+    BASE_PT,
+    label,
+    percent,
+    set_colour,
+    set_look,
+    set_problem,
+    show_readings,
+)
 from ui.widgets.dice import BennyChooser, DiceEntry
 from ui.wizard.blast import BlastSections
 from ui.wizard.first import FirstToActBox
@@ -224,6 +232,7 @@ class _Page(QWizardPage):
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         body = QWidget(scroll)
+        body.setAutoFillBackground(True)
         self.body = QVBoxLayout(body)
         self.body.setContentsMargins(4, 4, 4, 4)
         self.body.setSpacing(10)
@@ -856,13 +865,9 @@ class RangePage(_Page):
                 inches_text(p.effective_range) if p.effective_range is not None else "-"
             )
             self.cells["out"].setText(_out_of_range_text(p))
-            _set_style(
+            set_colour(
                 self.cells["out"],
-                "color: #8a1c12;"
-                if p.inches_out
-                else "color: #14532d;"
-                if p.effective_range is not None
-                else "",
+                "#8a1c12" if p.inches_out else "#14532d" if p.effective_range is not None else None,
             )
             lines = []
             if p.text:
@@ -1063,15 +1068,16 @@ class ActionPage(DicePage):
         self.need_head = label("Needs on the die", "note")
         self.need = label("-", None, wrap=False, selectable=False)
         self.need.setObjectName("needed")
-        self.need.setStyleSheet(f"font-size: {NEED_PT}pt; font-weight: 800; color: #1d3557;")
+        set_look(self.need, NEED_PT, 800, "#1d3557")
         fix_size(self.need, "no roll", NEED_PT)
         self.need_text = label("", "event", selectable=False)
         self.need_text.setObjectName("neededText")
         # A fixed size in this column (its width less the card's margins and 1px border): its
-        # size never depends on word wrapping, and a new text repaints the label alone.
+        # size never depends on word wrapping, and a new text repaints the label alone. One
+        # line, the usual sentence; a longer one makes it taller (_show_need_text).
         self.need_text.setFixedSize(
             right_width - 2 * 12 - 2,
-            2 * self.need_text.fontMetrics().lineSpacing() + self.NEED_TEXT_SLACK,
+            self.need_text.fontMetrics().lineSpacing() + self.NEED_TEXT_SLACK,
         )
         on_card(self.need_head, self.need, self.need_text)
         nl.addWidget(self.need_head)
@@ -1542,14 +1548,8 @@ _TONES = {
 def _show_verdict(lab: QLabel, verdict: Verdict) -> None:
     lab.setVisible(bool(verdict.text))
     if verdict.text:
-        _set_style(lab, f"color: {_TONES[verdict.tone]};")
+        set_colour(lab, _TONES[verdict.tone] or None)
         lab.setText(verdict.text)
-
-
-def _set_style(widget: QWidget, style: str) -> None:
-    """Set a style sheet only when it changes (restyling is the slow part of a refresh)."""
-    if widget.styleSheet() != style:
-        widget.setStyleSheet(style)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1601,7 +1601,7 @@ class DamagePage(DicePage):
         self.armor.setObjectName("armorToBeat")
         self.kill = label("-", "big", wrap=False)
         self.kill.setObjectName("killChance")
-        self.kill.setStyleSheet("color: #8a1c12;")
+        set_colour(self.kill, "#8a1c12")
         grid.addWidget(self.armor, 1, 0)
         grid.addWidget(self.kill, 1, 1)
         al.addLayout(grid)
@@ -1700,11 +1700,11 @@ class DamagePage(DicePage):
         if p.collision_chance is not None:
             self.kill_head.setText("Chance of KnockBack")
             self.kill.setText(percent(p.collision_chance))
-            _set_style(self.kill, "color: #7b2cbf;")
+            set_colour(self.kill, "#7b2cbf")
         else:
             self.kill_head.setText("Chance to destroy")
             self.kill.setText(percent(p.kill) if p.kill is not None else "-")
-            _set_style(self.kill, "color: #8a1c12;")
+            set_colour(self.kill, "#8a1c12")
         self.targets.setText(_targets_text(p.targets))
         self.targets.setVisible(bool(p.targets))
         if p.distribution:
@@ -1915,10 +1915,7 @@ class ResultPage(_Page):
         self.body.addWidget(self.details_box)
         self.warnings_box, wl = card(self)
         self.warnings_box.setObjectName("ruleWarnings")
-        self.warnings_box.setStyleSheet(
-            "QFrame#ruleWarnings { background: #fff8e1; "
-            "border: 2px solid #e0a800; border-radius: 6px; }"
-        )
+        self.warnings_box.set_colours("#fff8e1", "#e0a800", 2)
         show_readings(self.warnings_box, "Rule warnings")
         wl.addWidget(label(prose.WARNINGS_HEADING, "section"))
         self.warnings = label("", "event")

@@ -57,7 +57,7 @@ from ui.screen import fit_to_screen, grow_to_fit, usable_size
 from ui.wheel import guard_wheel
 from ui.widgets.battle_context import CombatServices
 from ui.widgets.combat_context import context_for
-from ui.widgets.combat_style import STYLE, label, percent, set_problem
+from ui.widgets.combat_style import apply_look, label, percent, set_problem
 from ui.widgets.dice import BennyChooser, DiceEntry
 from ui.widgets.kept_forms import kept_form
 from ui.wizard.pages import aimed_at, inches_or_none, of_kind
@@ -225,8 +225,7 @@ class QuickAttack(QDialog):
         self.dice_entry.roll.connect(self._roll)
         self.dice_entry.clear.connect(self._clear)
         self._summary: tuple[AttackDraft, ResultSummary] | None = None
-        # The style sheet once the children are made: each is styled once, not at each add.
-        self.setStyleSheet(STYLE)
+        apply_look(self)
         self.start(attacker_id, ctx)
         guard_wheel(self)
         self.setMinimumWidth(720)

@@ -33,7 +33,6 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QComboBox,
-    QFrame,
     QGridLayout,
     QLabel,
     QListView,
@@ -45,16 +44,15 @@ from shiboken6 import isValid
 
 from brikdesk.domain.combat import Choice
 from ui.static_texts import StaticTexts
-from ui.widgets.combat_style import BASE_PT, BIG_PT, CARD_BG, label, percent
+from ui.widgets.combat_style import BASE_PT, BIG_PT, CARD_BG, Card, label, percent, set_look
 from ui.widgets.dice import CRIT_COLOUR
 
 #: The odds' font size (points).
 ODDS_PT = 22
 
 
-def card(parent: QWidget | None = None) -> tuple[QFrame, QVBoxLayout]:
-    frame = QFrame(parent)
-    frame.setProperty("role", "card")
+def card(parent: QWidget | None = None) -> tuple[Card, QVBoxLayout]:
+    frame = Card(parent)
     lay = QVBoxLayout(frame)
     lay.setContentsMargins(12, 10, 12, 10)
     lay.setSpacing(6)
@@ -382,7 +380,7 @@ class ChoiceCombo(QComboBox):
             self.chosen.emit(self._values[index])
 
 
-class OddsPanel(QFrame):
+class OddsPanel(Card):
     """The four exact chances in large type: critical failure, Over the Top, hit, destroy."""
 
     NAMES = (
@@ -394,7 +392,6 @@ class OddsPanel(QFrame):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setProperty("role", "card")
         grid = QGridLayout(self)
         grid.setContentsMargins(8, 6, 8, 6)
         grid.setHorizontalSpacing(6)
@@ -417,7 +414,7 @@ class OddsPanel(QFrame):
             "kill": "#8a1c12",
         }
         for key, lab in self.values.items():
-            lab.setStyleSheet(f"color: {colours[key]}; font-size: {ODDS_PT}pt; font-weight: 700;")
+            set_look(lab, ODDS_PT, 700, colours[key])
             fix_size(lab, ">99.9%", ODDS_PT)
         on_card(*self.heads.values(), *self.values.values())
 

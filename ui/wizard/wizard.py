@@ -43,7 +43,7 @@ from ui.undo import perform
 from ui.wheel import guard_wheel
 from ui.widgets.battle_context import CombatServices
 from ui.widgets.combat_context import context_for
-from ui.widgets.combat_style import STYLE
+from ui.widgets.combat_style import apply_look
 from ui.widgets.common import report_to_active_window
 from ui.wizard.pages import (
     ActionPage,
@@ -100,6 +100,7 @@ class CombatWizard(QWizard):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("combatWizard")
+        apply_look(self)
         self.services = services
         self.bus = bus
         self.undo_stack = undo_stack
@@ -131,9 +132,6 @@ class CombatWizard(QWizard):
         for i, page in enumerate(self.pages):
             self.setPage(i, page)
         self.setStartId(self.ATTACK)
-        # The style sheet once the pages are in: set before, each page's widgets would be
-        # styled twice (once made, again when setPage moves them into the wizard's frame).
-        self.setStyleSheet(STYLE)
         self.currentIdChanged.connect(self._page_shown)
         guard_wheel(self)
         fit_to_screen(self, 1280, 900)

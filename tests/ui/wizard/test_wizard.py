@@ -490,14 +490,8 @@ class TestReactionsAndDamage:
 
 def _chip_words(p) -> list[str]:
     """The size and purpose written under each die chip, in order."""
-    from PySide6.QtWidgets import QLabel
-
     lay = p.dice.chips_layout
-    out = []
-    for i in range(lay.count() - 1):
-        labels = lay.itemAt(i).widget().findChildren(QLabel)
-        out.append(labels[1].text())
-    return out
+    return [lay.itemAt(i).widget().words for i in range(lay.count() - 1)]
 
 
 class TestNothingBeforeFinish:

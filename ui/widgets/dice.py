@@ -222,7 +222,11 @@ class DiceEntry(QWidget):
                 w.hide()
                 w.deleteLater()
         for d in dice:
-            lay.insertWidget(lay.count() - 1, DieChip(d, self.chips))
+            chip = DieChip(d, self.chips)
+            lay.insertWidget(lay.count() - 1, chip)
+            # Shown now, not on the layout's queued show: laid out before the next paint, not
+            # after it (a second layout and paint of the whole page).
+            chip.show()
 
     def _edited(self, text: str) -> None:
         need = self.need

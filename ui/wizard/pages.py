@@ -144,6 +144,8 @@ class Wizard(Protocol):
 
     def button(self, which: QWizard.WizardButton) -> QAbstractButton: ...
 
+    def currentPage(self) -> QWizardPage: ...
+
     def change(self, step: Step, draft: AttackDraft) -> None: ...
 
     def replace_draft(self, draft: AttackDraft) -> None: ...
@@ -230,6 +232,10 @@ class _Page(QWizardPage):
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # The vertical bar always there: a page that grows past the window's height (the
+        # last die's verdict) keeps its width, instead of every text wrapping again and the
+        # chart being drawn anew under the organizer's eyes.
+        scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         body = QWidget(scroll)
         body.setAutoFillBackground(True)
@@ -266,13 +272,29 @@ class _Page(QWizardPage):
         raise NotImplementedError
 
     def complete_changed(self) -> None:
-        """Tell the wizard when the page's completeness changes, and only then: QWizard
-        repaints the whole window each time it is told (it hides and shows its contents while
-        it updates the buttons), which would make every small change a full repaint."""
+        """Enable Next (or Finish) when the page's completeness changes, and only then.
+
+        Not through ``completeChanged``: QWizard answers it by hiding and showing all its
+        contents around the buttons' update (against a flicker), which repaints the whole
+        window, the last die of a step included (5-8 ms). What it updates is set here: Next
+        enabled and the default button while the page is complete, else Finish on the last
+        page. QWizard reads ``isComplete`` itself when it shows a page."""
         complete = self.isComplete()
-        if complete != self._told_complete:
-            self._told_complete = complete
-            self.completeChanged.emit()
+        if complete == self._told_complete:
+            return
+        self._told_complete = complete
+        if self.w.currentPage() is not self:
+            return
+        wiz = self.w
+        finish = wiz.button(QWizard.WizardButton.FinishButton)
+        if self.isFinalPage():
+            finish.setEnabled(complete)
+            return
+        following = wiz.button(QWizard.WizardButton.NextButton)
+        following.setEnabled(complete)
+        if isinstance(following, QPushButton) and isinstance(finish, QPushButton):
+            following.setDefault(complete)
+            finish.setDefault(not complete)
 
     def forget_completeness(self, shown: bool = False) -> None:
         """The wizard reads the shown page's completeness itself when it shows the page: it
@@ -315,7 +337,10 @@ class _Page(QWizardPage):
         if getattr(self, "_opening", False):
             return  # the page opens at its top (it is sized to show the dice there too)
         self._visible_target = widget
-        QTimer.singleShot(0, self, self._scroll_to_target)
+        # Laid out and scrolled now, before the paint: scrolling after it would paint the
+        # page twice.
+        lay_out_now()
+        self._scroll_to_target()
 
     def _range_changed(self, _low: int, high: int) -> None:
         if self._stick_to_end:

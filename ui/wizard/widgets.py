@@ -454,6 +454,7 @@ class ChartSlot(QWidget):
         self._make = make
         self.kind = kind
         self.chart: Any = None
+        self._drawn: tuple[str, tuple[Any, ...], dict[str, Any]] | None = None
         self.setFixedHeight(height)
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
@@ -464,6 +465,7 @@ class ChartSlot(QWidget):
         pyqtgraph view whose scene is already gone. It is kept for the next wizard, or closed
         (its scene cleared) when one of its kind is kept already."""
         chart, self.chart = self.chart, None
+        self._drawn = None
         if chart is None:
             return
         chart.hide()
@@ -478,6 +480,12 @@ class ChartSlot(QWidget):
         chart.deleteLater()
 
     def draw(self, method: str, *args: Any, **kwargs: Any) -> None:
+        """Draw with the chart's ``method``; the same drawing again (a die typed that changes
+        no odds) leaves the chart as it is, unpainted."""
+        drawing = (method, args, kwargs)
+        if self.chart is not None and drawing == self._drawn:
+            return
+        self._drawn = drawing
         if self.chart is None:
             spare = _spare_charts.pop(self.kind, None)
             if spare is not None and isValid(spare):

@@ -26,6 +26,20 @@ from ui.wizard import CombatWizard
 from ui.wizard.widgets import ModifierValue
 
 
+class _PaintedArea(QObject):
+    """Adds up the area (pixels) of every region painted on one widget."""
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__()
+        self.widget = widget
+        self.area = 0
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.widget and event.type() == QEvent.Type.Paint:
+            self.area += sum(r.width() * r.height() for r in event.region())
+        return False
+
+
 class _Events(QObject):
     """Counts the events of one type each widget receives."""
 
@@ -300,5 +314,54 @@ def test_the_sentence_under_the_number_needed_is_never_cut(qtbot, tmp_path: Path
         w.change("action", replace(w.draft, target_disrupted=False))  # a short sentence again
         assert "Automatic Hit" not in sentence.text()
         assert sentence.height() == height
+    finally:
+        battle.db.close()
+
+
+def test_each_die_typed_paints_the_page_once(qtbot, tmp_path: Path) -> None:
+    """A die typed shows its chip, scrolls the dice card into view and grows the page in one
+    paint: the chip is laid out at once (not shown by Qt a moment later, which laid the page
+    out and painted it a second time), and the page scrolls before it is painted."""
+    from PySide6.QtTest import QTest
+
+    battle = make_battle(tmp_path / "sherwood.sqlite3")
+    try:
+        w = _wizard(qtbot, battle, "Will Scarlet", height=620)
+        attack = w.pages[CombatWizard.ATTACK]
+        attack.target.choose(battle.ids["Guy of Gisbourne"])
+        joiners = attack.joiners
+        john = next(
+            joiners.item(i)
+            for i in range(joiners.count())
+            if "Little John" in joiners.item(i).text()
+        )
+        john.setCheckState(Qt.CheckState.Checked)
+        assert len(w.draft.joiners) == 1
+        w.next()
+        w.next()
+        action = w.currentPage()
+        qtbot.wait(50)
+        body = action.scroller.widget()
+        view = action.scroller.viewport()
+        app = QApplication.instance()
+        paints = _PaintedArea(body)
+        app.installEventFilter(paints)
+        try:
+            for typed in (1, 2):  # Will's Action die, then Little John's
+                paints.area = 0
+
+                assert QApplication.focusWidget() is action.dice.edit
+                QTest.keyClicks(action.dice.edit, "5")
+                for _ in range(3):
+                    app.processEvents()
+                chips = action.dice.chips_layout
+                assert chips.count() - 1 == typed
+                assert all(chips.itemAt(i).widget().isVisible() for i in range(typed))
+                # At most the page in view, once (and a label or two besides).
+                whole = view.width() * view.height()
+                assert paints.area <= 1.2 * whole, (typed, paints.area / whole)
+        finally:
+            app.removeEventFilter(paints)
+        assert action.scroller.verticalScrollBar().value() > 0, "the dice card was not shown"
     finally:
         battle.db.close()

@@ -8,6 +8,7 @@ as the organizer types them:
   selected (Q, a few letters of the target, Tab, the range, Tab, the dice, Enter);
 - ``strike_parry``: a Strike answered by a Parry (Alt+P declares it) through the quick form;
 - ``combined``: a combined attack of two through the full wizard (A), from the keyboard;
+- ``combined_again``: the same, as the next attack in the same panel (the first undone);
 - ``sprint``: a Sprint (S, the die, Enter);
 - ``end_turn``: End Turn (Ctrl+E).
 
@@ -30,6 +31,7 @@ Run: QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_table_flow.py
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import statistics
@@ -50,6 +52,7 @@ from brikdesk.domain.roster import Loadout
 from brikdesk.persistence.db import open_database
 from brikdesk.services import Services
 from brikdesk.services.summaries import Muster
+from ui.app import COMBAT_MODULES
 from ui.bus import Bus
 from ui.main_window import combat_forms
 from ui.panels import BattlePanel
@@ -245,6 +248,17 @@ def combined(f: Flow, panel: BattlePanel, ids: dict[str, int]) -> None:
     assert closed(w), (w.currentId(), w.summary().problem, w.summary().warnings)
 
 
+def combined_again(f: Flow, panel: BattlePanel, ids: dict[str, int]) -> None:
+    """The same combined attack as the evening's next one, in the same panel: the first is
+    typed unmeasured and undone (Ctrl+Z), then the second is measured (the panel's wizard,
+    kept between attacks, has its pages and charts made)."""
+    combined(Flow(f.app), panel, ids)
+    panel.undo_stack.undo()
+    panel.activateWindow()
+    QTest.qWait(LOOK_MS)
+    combined(f, panel, ids)
+
+
 def sprint(f: Flow, panel: BattlePanel, ids: dict[str, int]) -> None:
     from ui.dialogs.sprint import SprintDialog
 
@@ -268,6 +282,7 @@ FLOWS_ALL: dict[str, Callable[[Flow, BattlePanel, dict[str, int]], None]] = {
     "ranged": ranged,
     "strike_parry": strike_parry,
     "combined": combined,
+    "combined_again": combined_again,
     "sprint": sprint,
     "end_turn": end_turn,
 }
@@ -280,6 +295,10 @@ def main() -> None:
 
 def run_flows() -> None:
     app = QApplication.instance() or QApplication([])
+    # What the app imports on a worker once the campaign shows (ui.app.import_combat_forms),
+    # before any battle panel opens.
+    for name in COMBAT_MODULES:
+        importlib.import_module(name)
     folder = Path(tempfile.mkdtemp())
     template = folder / "template.sqlite3"
     battle_id, ids = build(template)

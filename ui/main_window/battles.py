@@ -33,6 +33,7 @@ def combat_forms() -> CombatForms:
     from ui.dialogs.sprint import open_sprint, prepare_sprint
     from ui.panels.forms import CombatForms
     from ui.wizard import open_combat_wizard, open_quick_attack, prepare_quick_attack
+    from ui.wizard.wizard import make_wizard_ahead
 
     return CombatForms(
         wizard=open_combat_wizard,
@@ -40,6 +41,7 @@ def combat_forms() -> CombatForms:
         sprint=open_sprint,
         prepare_quick=prepare_quick_attack,
         prepare_sprint=prepare_sprint,
+        wizard_ahead=make_wizard_ahead,
     )
 
 

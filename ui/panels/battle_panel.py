@@ -549,7 +549,13 @@ class BattlePanel(QWidget):
             return False
         try:
             wizard = self.forms.wizard(
-                self, self.services, self.bus, self.undo_stack, self.battle_id, unit
+                self,
+                self.services,
+                self.bus,
+                self.undo_stack,
+                self.battle_id,
+                unit,
+                combat_context(self.view),
             )
         except UserError as exc:
             self.show_error(exc)

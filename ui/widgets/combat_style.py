@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPalette, QPen
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPalette, QPen, QPixmap
 from PySide6.QtWidgets import QApplication, QFrame, QLabel, QWidget
 
 from brikdesk.domain.combat import readings_for
@@ -138,19 +138,74 @@ class Card(QFrame):
         self._border = QColor(CARD_BORDER)
         self._width = 1
         self.setContentsMargins(1, 1, 1, 1)
+        self._tile_key: tuple[int, int, int, float] | None = None
+        self._tile_cache = QPixmap()
+
+    @property
+    def _corner(self) -> int:
+        """How far a corner reaches in from each side (its radius and border)."""
+        return self.RADIUS + self._width
 
     def set_colours(self, background: str, border: str, width: int = 1) -> None:
         self._background, self._border, self._width = QColor(background), QColor(border), width
         self.setContentsMargins(width, width, width, width)
         self.update()
 
+    RADIUS = 6
+
+    def _tile(self, ratio: float) -> QPixmap:
+        """The card in small, ``2 * corner + 1`` pixels square, drawn smooth once: its corners
+        are the card's corners, its middle row and column the card's edges."""
+        key = (self._background.rgba(), self._border.rgba(), self._width, ratio)
+        if self._tile_key != key:
+            side = 2 * self._corner + 1
+            tile = QPixmap(round(side * ratio), round(side * ratio))
+            tile.setDevicePixelRatio(ratio)
+            tile.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(tile)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setPen(QPen(self._border, self._width))
+            painter.setBrush(self._background)
+            half = self._width / 2
+            painter.drawRoundedRect(
+                QRectF(0, 0, side, side).adjusted(half, half, -half, -half),
+                self.RADIUS,
+                self.RADIUS,
+            )
+            painter.end()
+            self._tile_cache, self._tile_key = tile, key
+        return self._tile_cache
+
     def paintEvent(self, event: QPaintEvent) -> None:
+        """The card from its tile: the corners as drawn, the edges stretched from its middle,
+        the inside filled. A smooth rounded rectangle drawn whole cost ~0.4 ms a card, paid by
+        every card at each full paint of a page."""
+        ratio = self.devicePixelRatioF()
+        tile = self._tile(ratio)
+        c, w, h = self._corner, self.width(), self.height()
+        if w < 2 * c + 1 or h < 2 * c + 1:
+            return
         painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(QPen(self._border, self._width))
-        painter.setBrush(self._background)
-        half = self._width / 2
-        painter.drawRoundedRect(QRectF(self.rect()).adjusted(half, half, -half, -half), 6, 6)
+
+        def part(
+            x: int, y: int, width: int, height: int, sx: int, sy: int, sw: int, sh: int
+        ) -> None:
+            painter.drawPixmap(
+                QRectF(x, y, width, height),
+                tile,
+                QRectF(sx * ratio, sy * ratio, sw * ratio, sh * ratio),
+            )
+
+        mid_w, mid_h = w - 2 * c, h - 2 * c
+        part(0, 0, c, c, 0, 0, c, c)
+        part(w - c, 0, c, c, c + 1, 0, c, c)
+        part(0, h - c, c, c, 0, c + 1, c, c)
+        part(w - c, h - c, c, c, c + 1, c + 1, c, c)
+        part(c, 0, mid_w, c, c, 0, 1, c)
+        part(c, h - c, mid_w, c, c, c + 1, 1, c)
+        part(0, c, c, mid_h, 0, c, c, 1)
+        part(w - c, c, c, mid_h, c + 1, c, c, 1)
+        painter.fillRect(c, c, mid_w, mid_h, self._background)
         painter.end()
 
 

@@ -254,6 +254,11 @@ class _Page(QWizardPage):
         scroll.verticalScrollBar().rangeChanged.connect(self._range_changed)
         self._built = False
 
+    @property
+    def built(self) -> bool:
+        """Whether the page's content is made (``ensure_built``)."""
+        return self._built
+
     def build(self) -> None:  # pragma: no cover - every page overrides it
         raise NotImplementedError
 

@@ -512,21 +512,19 @@ class QuickAttack(QDialog):
 
     def open_wizard(self) -> None:
         """The full combat wizard with this attack carried over; the form closes."""
-        from ui.wizard.wizard import CombatWizard
+        from ui.wizard.wizard import prepare_combat_wizard
 
-        wizard = CombatWizard(
+        wizard = prepare_combat_wizard(
+            self.parentWidget(),
             self.services,
             self.bus,
             self.undo_stack,
             self.battle_id,
             self.draft.attacker_id,
-            self.parentWidget(),
-            dice=self.dice,
-            ctx=self.ctx,
+            self.ctx,
         )
+        wizard.dice = self.dice
         wizard.replace_draft(self.draft)
-        wizard.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        wizard.setWindowModality(Qt.WindowModality.WindowModal)
         self.wizard = wizard
         wizard.show()
         self.reject()

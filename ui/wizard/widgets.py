@@ -486,6 +486,11 @@ class ChartSlot(QWidget):
         if self.chart is not None and drawing == self._drawn:
             return
         self._drawn = drawing
+        getattr(self.make_ahead(), method)(*args, **kwargs)
+
+    def make_ahead(self) -> Any:
+        """The slot's chart, made (or a closed wizard's taken) if it has none yet: the battle
+        panel's wizard makes its charts ahead (``CombatWizard.build_ahead``)."""
         if self.chart is None:
             spare = _spare_charts.pop(self.kind, None)
             if spare is not None and isValid(spare):
@@ -496,4 +501,4 @@ class ChartSlot(QWidget):
             self.chart.setMinimumSize(0, 0)
             self._layout.addWidget(self.chart)
             self.chart.show()
-        getattr(self.chart, method)(*args, **kwargs)
+        return self.chart

@@ -36,7 +36,7 @@ from ui.panels.theme import NORMAL, TABLE, contrast_ratio
 
 
 def wizard_finishing_an_attack(
-    parent: BattlePanel, _services, _bus, _stack, _battle_id, attacker: int
+    parent: BattlePanel, _services, _bus, _stack, _battle_id, attacker: int, _ctx=None
 ) -> None:
     """Stands in for the combat wizard: Finish at once records the attacker's attack."""
     parent.commands.spend(attacker, ActionUse.ATTACK)
@@ -661,9 +661,10 @@ def test_the_combat_wizard_opens_for_the_selected_unit(
     assert panel.wizard_button.isEnabled()
     act_key(qtbot, panel, "Red Pike", Qt.Key.Key_W)
     assert len(calls) == 1
-    parent, services, bus, stack, battle_id, attacker = calls[0]
+    parent, services, bus, stack, battle_id, attacker, ctx = calls[0]
     assert (parent, battle_id, attacker) == (panel, table.battle_id, table.ids["Red Pike"])
     assert stack is panel.undo_stack and bus is panel.bus and services is panel.services
+    assert ctx.state == panel.view.state  # the panel's battle, not read again
 
 
 def test_state_shown_matches_the_rules_for_every_unit(

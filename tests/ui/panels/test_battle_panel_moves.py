@@ -132,7 +132,7 @@ def test_attack_opens_the_combat_wizard_with_that_unit(
     attack = entry(panel.act_button.menu(), "Attack")
     assert attack.text().endswith("\tA")
     attack.trigger()
-    assert [c[-1] for c in calls] == [table.ids["Red Rifle"]]
+    assert [c[5] for c in calls] == [table.ids["Red Rifle"]]
     assert calls[0][0] is panel and calls[0][4] == table.battle_id
     # Off its turn, the Blue Rifle's Respond menu and its row's menu do the same (a response).
     panel.select_unit(table.ids["Blue Rifle"])
@@ -141,7 +141,7 @@ def test_attack_opens_the_combat_wizard_with_that_unit(
     menu = QMenu(panel)
     panel.fill_unit_menu(menu, table.ids["Blue Pike"])
     entry(menu, "Attack").trigger()
-    assert [c[-1] for c in calls[1:]] == [table.ids["Blue Rifle"], table.ids["Blue Pike"]]
+    assert [c[5] for c in calls[1:]] == [table.ids["Blue Rifle"], table.ids["Blue Pike"]]
     assert len(sv.battles.events(table.battle_id)) == 0  # nothing recorded without the wizard
 
 
@@ -347,15 +347,18 @@ def test_a_strike_from_the_act_menu_opens_the_wizard_on_its_target(
     act = panel.act_button.menu()
     act.aboutToShow.emit()
     fight = entry(act, "Close Combat attack").menu()
+    opened = []
     for maneuver, kind in (("Strike", AttackKind.STRIKE), ("Shove", AttackKind.SHOVE)):
         entry(entry(fight, maneuver).menu(), "Pick the target").trigger()
-        wizard = panel.findChild(CombatWizard)
-        assert wizard is not None, maneuver
+        wizard = next(w for w in panel.findChildren(CombatWizard) if w.isVisible())
         assert wizard.draft.attacker_id == red and wizard.draft.target_id == blue
         assert wizard.draft.kind is kind
+        assert wizard.currentId() == CombatWizard.ATTACK
         assert len(sv.battles.events(table.battle_id)) == 0
-        wizard.reject()  # Cancel: it deletes itself
-        qtbot.waitUntil(lambda: panel.findChild(CombatWizard) is None)
+        opened.append(wizard)
+        wizard.reject()  # Cancel: it hides, kept for the next attack
+        assert not wizard.isVisible()
+    assert opened[0] is opened[1] and len(panel.findChildren(CombatWizard)) == 1
 
 
 def test_resolved_at_the_table_asks_the_outcome_and_says_so_in_the_log(
@@ -424,3 +427,46 @@ def test_q_opens_the_quick_attack_form_for_the_selected_unit(
     assert not form.draft.action_faces and form.dice_entry.need is None  # the range first
     assert form.target.text() == "Blue Knight" and form.focusWidget() is form.target
     assert form.height() < grown and form.height() <= form.sizeHint().height()
+
+
+def test_the_wizard_is_made_ahead_and_kept_between_attacks(
+    qtbot, panel: BattlePanel, table: Table
+) -> None:
+    """A moment after the battle shows, the combat wizard is made (hidden) with its pages; A
+    shows it, and after a Cancel the next A shows the same wizard started afresh: at its first
+    page, for the unit selected now, with none of the last attack's dice."""
+    from ui.wizard import CombatWizard
+
+    qtbot.waitUntil(
+        lambda: (
+            len(made := panel.findChildren(CombatWizard)) == 1
+            and all(p.built for p in made[0].pages)
+        ),
+        timeout=5000,
+    )
+    wizard = panel.findChild(CombatWizard)
+    assert wizard is not None and not wizard.isVisible()
+    knight, blue = table.ids["Red Knight"], table.ids["Blue Knight"]
+    press(qtbot, panel, knight, Qt.Key.Key_A)
+    assert panel.findChildren(CombatWizard) == [wizard] and wizard.isVisible()
+    assert wizard.draft.attacker_id == knight and wizard.currentId() == CombatWizard.ATTACK
+    wizard.pages[CombatWizard.ATTACK].target.choose(blue)
+    wizard.next()
+    wizard.next()
+    assert wizard.currentId() == CombatWizard.ACTION
+    wizard.add_face("action", 5)
+    assert wizard.pages[CombatWizard.ACTION].dice.chips_layout.count() == 2
+    wizard.reject()
+    qtbot.waitUntil(lambda: not wizard.isVisible())
+    pike = table.ids["Red Pike"]
+    press(qtbot, panel, pike, Qt.Key.Key_A)
+    assert panel.findChildren(CombatWizard) == [wizard] and wizard.isVisible()
+    assert wizard.currentId() == CombatWizard.ATTACK
+    assert wizard.draft.attacker_id == pike and not wizard.draft.action_faces
+    assert "Red Pike" in wizard.pages[CombatWizard.ATTACK].summary.text()
+    wizard.pages[CombatWizard.ATTACK].target.choose(blue)
+    wizard.next()
+    wizard.next()
+    action = wizard.pages[CombatWizard.ACTION]
+    assert action.dice.chips_layout.count() == 1  # no chip of the last attack
+    wizard.reject()

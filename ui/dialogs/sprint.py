@@ -43,7 +43,7 @@ from ui.widgets.combat_context import context_for
 from ui.widgets.combat_style import apply_look, label, set_problem, show_readings
 from ui.widgets.dialogs import FormDialog
 from ui.widgets.dice import BennyChooser, DiceEntry
-from ui.widgets.kept_forms import kept_form
+from ui.widgets.kept_forms import kept_form, same_battle
 
 log = logging.getLogger(__name__)
 W = TypeVar("W", bound=QWidget)
@@ -270,9 +270,7 @@ def prepare_sprint(
     kept = kept_form(
         parent,
         SprintDialog,
-        lambda d: (
-            (d.services, d.battle_id, d.bus, d.undo_stack) == (services, battle_id, bus, undo_stack)
-        ),
+        same_battle(services, bus, undo_stack, battle_id),
     )
     if kept is not None:
         kept.start(unit_id)

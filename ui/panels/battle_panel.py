@@ -57,7 +57,7 @@ from brikdesk.domain.battle import (
     Event,
     Maneuver,
 )
-from brikdesk.domain.combat import AttackKind
+from brikdesk.domain.combat import AttackKind, CombatContext
 from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.domain.statuses import BattleStatus
 from brikdesk.errors import StorageError, UserError
@@ -505,15 +505,7 @@ class BattlePanel(QWidget):
         if self.view is None:
             return False
         try:
-            self.forms.quick(
-                self,
-                self.services,
-                self.bus,
-                self.undo_stack,
-                self.battle_id,
-                unit_id,
-                combat_context(self.view),
-            )
+            self.forms.quick(*self._form_args(unit_id, self.view))
         except UserError as exc:
             self.show_error(exc)
             return False
@@ -525,15 +517,22 @@ class BattlePanel(QWidget):
         view = self.view
         if view is not None and view.units and shiboken6.isValid(self.undo_stack):
             unit = self.current_unit() or view.units[0].id
-            self.forms.make_ahead(
-                self,
-                self.services,
-                self.bus,
-                self.undo_stack,
-                self.battle_id,
-                unit,
-                combat_context(view),
-            )
+            self.forms.make_ahead(*self._form_args(unit, view))
+
+    def _form_args(
+        self, unit: BattleUnitId, view: BattleView
+    ) -> tuple[BattlePanel, Services, Bus, QUndoStack, BattleId, BattleUnitId, CombatContext]:
+        """What the combat forms are opened with (``CombatForms``): this panel, the battle's
+        services, bus, undo history and id, the unit, and the battle's combat context."""
+        return (
+            self,
+            self.services,
+            self.bus,
+            self.undo_stack,
+            self.battle_id,
+            unit,
+            combat_context(view),
+        )
 
     def open_wizard(
         self,
@@ -548,15 +547,7 @@ class BattlePanel(QWidget):
         if unit is None or self.view is None:
             return False
         try:
-            wizard = self.forms.wizard(
-                self,
-                self.services,
-                self.bus,
-                self.undo_stack,
-                self.battle_id,
-                unit,
-                combat_context(self.view),
-            )
+            wizard = self.forms.wizard(*self._form_args(unit, self.view))
         except UserError as exc:
             self.show_error(exc)
             return False

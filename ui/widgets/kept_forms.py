@@ -5,7 +5,7 @@ made opens in about half the time of a new one, bench_table_flow)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from PySide6.QtWidgets import QWidget
 
@@ -18,3 +18,18 @@ def kept_form(parent: QWidget | None, kind: type[F], same: Callable[[F], bool]) 
     if parent is None:
         return None
     return next((f for f in parent.findChildren(kind) if not f.isVisible() and same(f)), None)
+
+
+def same_battle(
+    services: object, bus: object, undo_stack: object, battle_id: int
+) -> Callable[[Any], bool]:
+    """Whether a kept form was made for this battle, services, bus and undo history."""
+    return lambda f: (
+        (f.services, f.bus, f.undo_stack, f.battle_id)
+        == (
+            services,
+            bus,
+            undo_stack,
+            battle_id,
+        )
+    )

@@ -59,7 +59,7 @@ from ui.widgets.battle_context import CombatServices
 from ui.widgets.combat_context import context_for
 from ui.widgets.combat_style import apply_look, label, percent, set_problem
 from ui.widgets.dice import BennyChooser, DiceEntry
-from ui.widgets.kept_forms import kept_form
+from ui.widgets.kept_forms import kept_form, same_battle
 from ui.wizard.pages import aimed_at, inches_or_none, of_kind
 from ui.wizard.wizard import record_attack
 
@@ -548,9 +548,7 @@ def prepare_quick_attack(
     kept = kept_form(
         parent,
         QuickAttack,
-        lambda f: (
-            (f.services, f.bus, f.undo_stack, f.battle_id) == (services, bus, undo_stack, battle_id)
-        ),
+        same_battle(services, bus, undo_stack, battle_id),
     )
     if kept is not None:
         kept.start(attacker_id, ctx)

@@ -46,7 +46,7 @@ from ui.widgets.battle_context import CombatServices
 from ui.widgets.combat_context import context_for
 from ui.widgets.combat_style import apply_look
 from ui.widgets.common import report_to_active_window
-from ui.widgets.kept_forms import kept_form
+from ui.widgets.kept_forms import kept_form, same_battle
 from ui.wizard.pages import (
     ActionPage,
     AttackPage,
@@ -374,7 +374,7 @@ def prepare_combat_wizard(
         parent,
         CombatWizard,
         lambda w: (
-            (w.services, w.bus, w.undo_stack, w.battle_id) == (services, bus, undo_stack, battle_id)
+            same_battle(services, bus, undo_stack, battle_id)(w)
             and w.ctx.rules.edition == rules.edition
             and not w.testAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         ),

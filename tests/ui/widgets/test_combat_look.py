@@ -19,7 +19,6 @@ from ui.widgets.combat_style import (
 )
 from ui.widgets.dice import CRIT_COLOUR, DieChip
 
-
 _HOLDERS: list[QWidget] = []  # the windows the widgets are shown in, for the test's length
 
 

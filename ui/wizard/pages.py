@@ -564,6 +564,8 @@ class AttackPage(_Page):
         jl.addWidget(label(prose.JOINERS_HEADING, "section"))
         self.joiners = QListWidget(self)
         self.joiners.setObjectName("joiners")
+        #: Each row's text and flags as last set (``_fill_joiners``).
+        self._joiner_rows: list[tuple[str, Qt.ItemFlag] | None] = []
         jl.addWidget(self.joiners)
         self.body.addWidget(self.joiners_box)
         self.problem = label("", "problem")
@@ -587,16 +589,27 @@ class AttackPage(_Page):
 
     # -- showing ---------------------------------------------------------------------------
 
+    def _options(self) -> tuple[tuple[Choice[BattleUnitId], ...], list[Choice[int | str]]]:
+        """The attackers and the targets (an object last): remade for a new battle state or
+        attacker only, not for every judgement (500 units: ~7 ms)."""
+        d, ctx = self.w.draft, self.w.ctx
+        made = getattr(self, "_made_options", None)
+        if made is None or made[0] is not ctx or made[1] != d.attacker_id:
+            targets: list[Choice[int | str]] = list(target_options(ctx, d))
+            targets.append(Choice(OBJECT, "An inanimate object (name its Size and Armor)"))
+            made = (ctx, d.attacker_id, attacker_options(ctx), targets)
+            self._made_options = made
+        return made[2], made[3]
+
     def refresh(self) -> None:
         d, ctx = self.w.draft, self.w.ctx
-        self.attacker.set_choices(attacker_options(ctx), d.attacker_id)
+        attackers, targets = self._options()
+        self.attacker.set_choices(attackers, d.attacker_id)
         self.weapon.set_choices(weapon_options(ctx, d), d.item_key)
         self.improvised.blockSignals(True)
         self.improvised.setChecked(d.improvised)
         self.improvised.blockSignals(False)
         self.kind.set_choices(kind_options(ctx, d), d.kind)
-        targets: list[Choice[int | str]] = list(target_options(ctx, d))
-        targets.append(Choice(OBJECT, "An inanimate object (name its Size and Armor)"))
         self.target.set_choices(targets, d.target_id if d.target_id is not None else OBJECT)
         self.use.set_choices(use_options(ctx, d), d.use or default_use(ctx, d.attacker_id))
         self.passing_by.setVisible(passing_by_possible(d, ctx))
@@ -660,7 +673,10 @@ class AttackPage(_Page):
         if ids != [c.value for c in options]:
             lw.clear()
             for c in options:
-                QListWidgetItem(lw).setData(Qt.ItemDataRole.UserRole, c.value)
+                made = QListWidgetItem(lw)
+                made.setData(Qt.ItemDataRole.UserRole, c.value)
+                made.setCheckState(Qt.CheckState.Unchecked)  # a check box, Space ticks it
+            self._joiner_rows = [None] * len(options)
         for i, c in enumerate(options):
             text = c.label
             if c.value in weapons:
@@ -669,15 +685,19 @@ class AttackPage(_Page):
             if c.problem:
                 why = c.problem if c.value in joined else f"can't: {c.problem}"
                 text += f"  —  {why}"
-            item = lw.item(i)
-            item.setText(text)
             flags = Qt.ItemFlag.ItemIsUserCheckable
             if c.allowed or c.value in joined:
                 flags |= Qt.ItemFlag.ItemIsEnabled
+            check = Qt.CheckState.Checked if c.value in joined else Qt.CheckState.Unchecked
+            item = lw.item(i)
+            if item.checkState() != check:  # a click the draft did not take is undone too
+                item.setCheckState(check)
+            row = (text, flags)
+            if self._joiner_rows[i] == row:  # as shown: 250 rows are not set again
+                continue
+            self._joiner_rows[i] = row
+            item.setText(text)
             item.setFlags(flags)
-            item.setCheckState(
-                Qt.CheckState.Checked if c.value in joined else Qt.CheckState.Unchecked
-            )
         lw.blockSignals(False)
         self.joiners_box.setVisible(lw.count() > 0)
         rows = min(max(lw.count(), 1), 6)

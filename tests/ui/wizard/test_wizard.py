@@ -766,3 +766,20 @@ def test_each_attackers_range_is_checked_at_its_field_before_next(qtbot, open_wi
     assert button.isEnabled() and not problem.isVisible() and not p2.problem.isVisible()
     next_page(qtbot, w)
     assert page(w, 2).dice.need is not None  # the Action Roll has its dice to roll
+
+
+def test_space_ticks_a_joiner_and_ticks_it_off(qtbot, open_wizard, battle):
+    """5.1 Combined Attacks from the keyboard: Space on a unit of the joiners' list adds it to
+    the attack, Space again takes it out (the list keeps its rows between changes)."""
+    w = open_wizard("Will Scarlet")
+    choose_target(w, battle.ids["Guy of Gisbourne"])
+    joiners = page(w, 0).joiners
+    row = next(i for i in range(joiners.count()) if "Little John" in joiners.item(i).text())
+    joiners.setFocus()
+    joiners.setCurrentRow(row)
+    qtbot.keyClick(joiners, Qt.Key.Key_Space)
+    assert [j.unit_id for j in w.draft.joiners] == [battle.ids["Little John"]]
+    assert joiners.item(row).checkState() == Qt.CheckState.Checked
+    qtbot.keyClick(joiners, Qt.Key.Key_Space)
+    assert w.draft.joiners == ()
+    assert joiners.item(row).checkState() == Qt.CheckState.Unchecked

@@ -53,6 +53,7 @@ from brikdesk.domain.combat import (
     RangePreview,
     Reaction,
     ResultSummary,
+    StrikerPreview,
     TargetChance,
     Tone,
     Verdict,
@@ -412,8 +413,11 @@ class DicePage(_Page):
         """Add the dice card at the end of the page; ``extra(layout)`` adds the page's own
         rows between the outcome and the problem. Object names start with ``STAGE``."""
         self.dice_box, dl = card(self)
-        dl.addWidget(_dice_heading())
         self.dice = DiceEntry(self)
+        if usable_size(self.w.window()).height() >= SHORT_SCREEN:
+            dl.addWidget(_dice_heading())
+        else:  # on a laptop the room goes to the die box (in view as the page opens)
+            show_readings(self.dice.prompt, "Dice")
         self.dice.setObjectName(f"{self.STAGE}Dice")
         dl.addWidget(self.dice)
         self.verdict = label("", "big")
@@ -1314,17 +1318,30 @@ class ActionPage(DicePage):
             self.need.setText("-")
             self._show_need_text("")
             self.odds.show_odds({})
+        # Each other attacker in a line (its weapon and sentence in the tooltip), and the Destroy
+        # figure named as the attackers' together ("Both destroy"; the sentence in its tooltip):
+        # the page then opens with the die box in view on a laptop (1280x720) also for a
+        # Combined Attack of two.
+        others = preview.strikers[1:]
         lines = [
-            f"{s.name} ({s.weapon}): needs {s.needed_text}"
+            f"{s.name}: needs {_needed_short(s)}"
             + (f"; hit {percent(s.odds.hit)}" if s.odds is not None else "")
-            for s in preview.strikers[1:]
+            for s in others
         ]
-        if lines and preview.kill is not None:
-            lines.append(
-                prose.together_destroy(target_name(self.w.draft, self.w.ctx), percent(preview.kill))
+        text = "<br>".join(lines)
+        if text != self.joiner_text.text():
+            self.joiner_text.setText(text)
+            self.joiner_text.setToolTip(
+                "<br>".join(f"{s.name} ({s.weapon}): needs {s.needed_text}" for s in others)
             )
-        self.joiner_text.setText("<br>".join(lines))
         self.joiner_text.setVisible(bool(lines))
+        together = bool(others) and preview.kill is not None
+        self.odds.name_kill(
+            ("Both destroy" if len(others) == 1 else "All destroy") if together else "Destroy",
+            prose.together_destroy(target_name(self.w.draft, self.w.ctx), percent(preview.kill))
+            if together
+            else "",
+        )
         self._show_reaction()
         self._show_stage()
         self.complete_changed()
@@ -1564,6 +1581,14 @@ class ActionPage(DicePage):
                 self.embellishment.selectAll()
             else:
                 self.focus_input()
+
+
+def _needed_short(s: StrikerPreview) -> str:
+    """What an attacker needs, as the number needed shows it: "2+ on the d6"."""
+    if s.needed is None:
+        return "no roll"
+    plus = "+" if s.needed <= s.action_die else ""
+    return f"{s.needed}{plus} on the d{s.action_die}"
 
 
 def _targets_text(targets: Sequence[TargetChance]) -> str:

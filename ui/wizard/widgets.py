@@ -426,6 +426,15 @@ class OddsPanel(Card):
         head.setVisible(bool(name))
         value.setVisible(bool(name))
 
+    def name_kill(self, name: str, tip: str = "") -> None:
+        """The Destroy column's name ("Both destroy" in a Combined Attack of two, 5.1) and
+        its tooltip."""
+        head = self.heads["kill"]
+        if head.text() != name:
+            head.setText(name)
+        if head.toolTip() != tip:
+            head.setToolTip(tip)
+
     def show_odds(self, values: dict[str, Fraction | float | None]) -> None:
         for key, lab in self.values.items():
             lab.setText(percent(values.get(key)))

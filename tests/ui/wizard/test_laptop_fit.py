@@ -6,7 +6,7 @@ Sprint dialog are sized to what they show."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint, QRect
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QWidget, QWizard
 
@@ -168,3 +168,34 @@ def test_the_quick_form_and_the_sprint_dialog_are_sized_to_their_content(
         )
         shown(qtbot, d)
         assert d.height() < height // 2 and on_window(d.ok_button, d)
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_a_combined_attacks_action_roll_page_shows_its_die_box(qtbot, battle, width, height):
+    """5.1 Combined Attacks: the Action Roll page of two attackers says more than one
+    attacker's (the second attacker's chance), and it still opens at its top with the box of
+    the die asked in view, the box that has the focus."""
+    with pretend_screen(width, height):
+        w = CombatWizard(
+            battle.services,
+            Bus(),
+            QUndoStack(),
+            battle.battle_id,
+            battle.ids["Will Scarlet"],
+            dice=RandomDice(1),
+        )
+        shown(qtbot, w)
+        attack = w.pages[CombatWizard.ATTACK]
+        attack.target.choose(battle.ids["Guy of Gisbourne"])
+        joiners = attack.joiners
+        row = next(i for i in range(joiners.count()) if "Little John" in joiners.item(i).text())
+        joiners.item(row).setCheckState(Qt.CheckState.Checked)
+        assert len(w.draft.joiners) == 1
+        w.next()
+        opened(qtbot, w, "Range, combined")
+        w.next()
+        opened(qtbot, w, "Action Roll, combined")
+        action = w.pages[CombatWizard.ACTION]
+        assert action.joiner_text.isVisible()
+        assert QApplication.focusWidget() is action.dice.edit
+        assert in_view(action.dice.edit, action.scroller), "the Action die is out of view"

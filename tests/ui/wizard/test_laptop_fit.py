@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QWidget, QWizar
 
 from brikdesk.domain.rolling import RandomDice
 from tests.ui.keyboard import keys, shown
+from tests.ui.wizard_steps import wizard_on
 from ui.bus import Bus
 from ui.screen import pretend_screen, usable_size
 from ui.wizard import CombatWizard
@@ -29,6 +30,11 @@ def in_view(widget: QWidget, area: QAbstractScrollArea) -> bool:
 def on_window(widget: QWidget, window: QWidget) -> bool:
     rect = QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
     return window.rect().contains(rect) and widget.isVisible()
+
+
+def shown_wizard(qtbot, battle, attacker: str) -> CombatWizard:
+    """The combat wizard for ``attacker``, shown and active, with seeded virtual dice."""
+    return wizard_on(qtbot, battle, QUndoStack(), attacker)
 
 
 def check_page(w: CombatWizard, name: str) -> None:
@@ -65,15 +71,7 @@ def opened(qtbot, w: CombatWizard, name: str) -> None:
 @pytest.mark.parametrize(("width", "height"), SIZES)
 def test_every_wizard_page_fits_the_laptop(qtbot, battle, width, height):
     with pretend_screen(width, height):
-        w = CombatWizard(
-            battle.services,
-            Bus(),
-            QUndoStack(),
-            battle.battle_id,
-            battle.ids["Thieven Hood"],
-            dice=RandomDice(1),
-        )
-        shown(qtbot, w)
+        w = shown_wizard(qtbot, battle, "Thieven Hood")
         assert w.frameGeometry().height() <= height or w.height() <= usable_size(w).height()
         w.pages[0].target.choose(battle.ids["Guard Alan"])
         opened(qtbot, w, "Attack")
@@ -107,15 +105,7 @@ def test_a_close_combat_benny_and_a_response_do_not_scroll_sideways(qtbot, battl
     """The Close Combat Benny page scrolled sideways and cut both edges; a response's
     "Improvised" box was cut off."""
     with pretend_screen(width, height):
-        w = CombatWizard(
-            battle.services,
-            Bus(),
-            QUndoStack(),
-            battle.battle_id,
-            battle.ids["Will Scarlet"],
-            dice=RandomDice(1),
-        )
-        shown(qtbot, w)
+        w = shown_wizard(qtbot, battle, "Will Scarlet")
         w.pages[0].target.choose(battle.ids["Guy of Gisbourne"])
         w.next()
         w.next()
@@ -126,15 +116,7 @@ def test_a_close_combat_benny_and_a_response_do_not_scroll_sideways(qtbot, battl
         check_page(w, "Close Combat Benny")
         w.reject()
         battle.services.tracker.end_turn(battle.battle_id)
-        r = CombatWizard(
-            battle.services,
-            Bus(),
-            QUndoStack(),
-            battle.battle_id,
-            battle.ids["Little John"],
-            dice=RandomDice(1),
-        )
-        shown(qtbot, r)
+        r = shown_wizard(qtbot, battle, "Little John")
         opened(qtbot, r, "Attack, a response")
         assert on_window(r.pages[0].improvised, r), "the Improvised box is cut off"
 
@@ -176,15 +158,7 @@ def test_a_combined_attacks_action_roll_page_shows_its_die_box(qtbot, battle, wi
     attacker's (the second attacker's chance), and it still opens at its top with the box of
     the die asked in view, the box that has the focus."""
     with pretend_screen(width, height):
-        w = CombatWizard(
-            battle.services,
-            Bus(),
-            QUndoStack(),
-            battle.battle_id,
-            battle.ids["Will Scarlet"],
-            dice=RandomDice(1),
-        )
-        shown(qtbot, w)
+        w = shown_wizard(qtbot, battle, "Will Scarlet")
         attack = w.pages[CombatWizard.ATTACK]
         attack.target.choose(battle.ids["Guy of Gisbourne"])
         joiners = attack.joiners

@@ -454,8 +454,9 @@ def test_the_wizard_is_made_ahead_and_kept_between_attacks(
     wizard.next()
     wizard.next()
     assert wizard.currentId() == CombatWizard.ACTION
-    wizard.add_face("action", 5)
-    assert wizard.pages[CombatWizard.ACTION].dice.chips_layout.count() == 2
+    dice = wizard.pages[CombatWizard.ACTION].dice
+    qtbot.keyClicks(dice.edit, "5")  # typed, as at the table
+    assert dice.chips_layout.count() == 2
     wizard.reject()
     qtbot.waitUntil(lambda: not wizard.isVisible())
     pike = table.ids["Red Pike"]
@@ -469,4 +470,5 @@ def test_the_wizard_is_made_ahead_and_kept_between_attacks(
     wizard.next()
     action = wizard.pages[CombatWizard.ACTION]
     assert action.dice.chips_layout.count() == 1  # no chip of the last attack
+    assert action.dice.edit.text() == ""
     wizard.reject()

@@ -1318,23 +1318,12 @@ class ActionPage(DicePage):
             self.need.setText("-")
             self._show_need_text("")
             self.odds.show_odds({})
-        # Each other attacker in a line (its weapon and sentence in the tooltip), and the Destroy
-        # figure named as the attackers' together ("Both destroy"; the sentence in its tooltip):
-        # the page then opens with the die box in view on a laptop (1280x720) also for a
-        # Combined Attack of two.
         others = preview.strikers[1:]
-        lines = [
-            f"{s.name}: needs {_needed_short(s)}"
-            + (f"; hit {percent(s.odds.hit)}" if s.odds is not None else "")
-            for s in others
-        ]
-        text = "<br>".join(lines)
+        text, tip = _others_text(others)
         if text != self.joiner_text.text():
             self.joiner_text.setText(text)
-            self.joiner_text.setToolTip(
-                "<br>".join(f"{s.name} ({s.weapon}): needs {s.needed_text}" for s in others)
-            )
-        self.joiner_text.setVisible(bool(lines))
+            self.joiner_text.setToolTip(tip)
+        self.joiner_text.setVisible(bool(others))
         together = bool(others) and preview.kill is not None
         self.odds.name_kill(
             ("Both destroy" if len(others) == 1 else "All destroy") if together else "Destroy",
@@ -1581,6 +1570,20 @@ class ActionPage(DicePage):
                 self.embellishment.selectAll()
             else:
                 self.focus_input()
+
+
+def _others_text(others: Sequence[StrikerPreview]) -> tuple[str, str]:
+    """A Combined Attack's other attackers, a line each ("Little John: needs 2+ on the d6; hit
+    83.3%"), and the tooltip with their weapons and whole sentences. Short, and the Destroy
+    figure named as the attackers' together ("Both destroy", 5.1) instead of a line of its
+    own: the Action Roll page of two attackers opens with its die box in view at 1280x720."""
+    lines = [
+        f"{s.name}: needs {_needed_short(s)}"
+        + (f"; hit {percent(s.odds.hit)}" if s.odds is not None else "")
+        for s in others
+    ]
+    tip = "<br>".join(f"{s.name} ({s.weapon}): needs {s.needed_text}" for s in others)
+    return "<br>".join(lines), tip
 
 
 def _needed_short(s: StrikerPreview) -> str:

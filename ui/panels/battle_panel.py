@@ -47,6 +47,7 @@ from PySide6.QtGui import (
     QUndoStack,
 )
 from PySide6.QtWidgets import (
+    QDialog,
     QMenu,
     QSplitter,
     QVBoxLayout,
@@ -367,10 +368,17 @@ class BattlePanel(QWidget):
         self._update_enabled()
 
     def hideEvent(self, event: QHideEvent) -> None:
-        """Hidden (another page of the window shows): End Turn's window-wide keys rest."""
+        """Hidden (another page of the window shows, or the window closes): End Turn's
+        window-wide keys rest, and an attack form still open is cancelled (nothing recorded):
+        a form is kept, hidden, with its panel, and none paints while its window goes."""
         super().hideEvent(event)
         self._hidden = True
         self.end_turn_action.setEnabled(False)
+        if event.spontaneous():  # the window minimized: the form waits with it
+            return
+        for form in self.findChildren(QDialog):
+            if form.isVisible() and form.isWindow():
+                form.reject()
 
     # -- messages ---------------------------------------------------------------------------
 

@@ -472,3 +472,19 @@ def test_the_wizard_is_made_ahead_and_kept_between_attacks(
     assert action.dice.chips_layout.count() == 1  # no chip of the last attack
     assert action.dice.edit.text() == ""
     wizard.reject()
+
+
+def test_closing_the_battle_with_the_wizard_open_cancels_the_attack(
+    qtbot, panel: BattlePanel, sv: Services, table: Table
+) -> None:
+    """The window closes (or another page shows) while the wizard is open: the attack is
+    cancelled, nothing is recorded, and the kept wizard is hidden before its panel goes (no
+    form paints while its window is taken down)."""
+    from ui.wizard import CombatWizard
+
+    press(qtbot, panel, table.ids["Red Knight"], Qt.Key.Key_A)
+    wizard = next(w for w in panel.findChildren(CombatWizard) if w.isVisible())
+    wizard.next()
+    panel.hide()
+    assert not wizard.isVisible()
+    assert len(sv.battles.events(table.battle_id)) == 0

@@ -377,7 +377,7 @@ class BattlePanel(QWidget):
         if event.spontaneous():  # the window minimized: the form waits with it
             return
         for form in self.findChildren(QDialog):
-            if form.isVisible() and form.isWindow():
+            if form.isVisible():
                 form.reject()
 
     # -- messages ---------------------------------------------------------------------------

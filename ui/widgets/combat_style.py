@@ -131,9 +131,10 @@ class Card(QFrame):
     """A card of the combat forms: a light panel with a thin border and rounded corners, that
     the widgets on it show through (``set_colours`` for another tone, the rule warnings)."""
 
+    RADIUS = 6
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setProperty("role", "card")
         self._background = QColor(CARD_BG)
         self._border = QColor(CARD_BORDER)
         self._width = 1
@@ -150,8 +151,6 @@ class Card(QFrame):
         self._background, self._border, self._width = QColor(background), QColor(border), width
         self.setContentsMargins(width, width, width, width)
         self.update()
-
-    RADIUS = 6
 
     def _tile(self, ratio: float) -> QPixmap:
         """The card in small, ``2 * corner + 1`` pixels square, drawn smooth once: its corners

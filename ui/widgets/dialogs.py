@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeySequence, QPalette, QShortcut
+from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractButton,
     QDialog,
@@ -32,6 +32,7 @@ from brikdesk.limits import MAX_NUMBER
 from ui.screen import fit_to_screen
 from ui.settings import AppSettings
 from ui.wheel import guard_wheel
+from ui.widgets.combat_style import set_colour
 
 T = TypeVar("T")
 
@@ -151,9 +152,7 @@ class FormDialog(QDialog):
         outer.addLayout(self.form)
         self.problem = QLabel(self)
         self.problem.setObjectName("dialogProblem")
-        palette = self.problem.palette()
-        palette.setColor(QPalette.ColorRole.WindowText, QColor("#8a1c12"))
-        self.problem.setPalette(palette)
+        set_colour(self.problem, "#8a1c12")
         self.problem.setWordWrap(True)
         self.problem.hide()
         outer.addWidget(self.problem)

@@ -298,7 +298,6 @@ class DieChip(QWidget):
 
     def __init__(self, d: DieRoll, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setProperty("role", "chip")
         self.face = str(d.face)
         #: The words under the face: the die's size and what it was for.
         self.words = f"d{d.sides} {chip_word(d)}"
@@ -310,14 +309,11 @@ class DieChip(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
 
     def _fonts(self) -> tuple[QFont, QFont]:
-        return self.fonts_for(self.font())
-
-    @staticmethod
-    def fonts_for(font: QFont) -> tuple[QFont, QFont]:
-        big = QFont(font)
+        """The face's font and the words' font."""
+        big = QFont(self.font())
         big.setPointSize(BIG_PT - 2)
         big.setBold(True)
-        small = QFont(font)
+        small = QFont(self.font())
         small.setPointSize(BASE_PT - 4)
         return big, small
 

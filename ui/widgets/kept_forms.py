@@ -24,12 +24,5 @@ def same_battle(
     services: object, bus: object, undo_stack: object, battle_id: int
 ) -> Callable[[Any], bool]:
     """Whether a kept form was made for this battle, services, bus and undo history."""
-    return lambda f: (
-        (f.services, f.bus, f.undo_stack, f.battle_id)
-        == (
-            services,
-            bus,
-            undo_stack,
-            battle_id,
-        )
-    )
+    made_for = (services, bus, undo_stack, battle_id)
+    return lambda f: (f.services, f.bus, f.undo_stack, f.battle_id) == made_for

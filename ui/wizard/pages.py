@@ -570,6 +570,16 @@ class AttackPage(_Page):
         self.joiners.setObjectName("joiners")
         #: Each row's text and flags as last set (``_fill_joiners``).
         self._joiner_rows: list[tuple[str, Qt.ItemFlag] | None] = []
+        #: The battle state and attacker the attackers and targets were made for (``_options``).
+        self._made_options: (
+            tuple[
+                CombatContext,
+                BattleUnitId,
+                tuple[Choice[BattleUnitId], ...],
+                list[Choice[int | str]],
+            ]
+            | None
+        ) = None
         jl.addWidget(self.joiners)
         self.body.addWidget(self.joiners_box)
         self.problem = label("", "problem")
@@ -597,7 +607,7 @@ class AttackPage(_Page):
         """The attackers and the targets (an object last): remade for a new battle state or
         attacker only, not for every judgement (500 units: ~7 ms)."""
         d, ctx = self.w.draft, self.w.ctx
-        made = getattr(self, "_made_options", None)
+        made = self._made_options
         if made is None or made[0] is not ctx or made[1] != d.attacker_id:
             targets: list[Choice[int | str]] = list(target_options(ctx, d))
             targets.append(Choice(OBJECT, "An inanimate object (name its Size and Armor)"))
@@ -1264,13 +1274,7 @@ class ActionPage(DicePage):
         self._show_rows(preview)
         first = preview.first
         if first is not None:
-            self.need.setText(
-                "no roll"
-                if first.needed is None
-                else f"{first.needed}+"
-                if first.needed <= first.action_die
-                else f"{first.needed}"
-            )
+            self.need.setText(_needed_figure(first))
             self.need_head.setText(
                 f"{first.name}: {first.weapon}, Use "
                 f"{first.use if first.use is not None else '-'}, "
@@ -1586,12 +1590,18 @@ def _others_text(others: Sequence[StrikerPreview]) -> tuple[str, str]:
     return "<br>".join(lines), tip
 
 
-def _needed_short(s: StrikerPreview) -> str:
-    """What an attacker needs, as the number needed shows it: "2+ on the d6"."""
+def _needed_figure(s: StrikerPreview) -> str:
+    """The number an attacker needs on its Action die: "2+" ("12" beyond the die: a bonus die
+    must add to it), or "no roll"."""
     if s.needed is None:
         return "no roll"
-    plus = "+" if s.needed <= s.action_die else ""
-    return f"{s.needed}{plus} on the d{s.action_die}"
+    return f"{s.needed}+" if s.needed <= s.action_die else f"{s.needed}"
+
+
+def _needed_short(s: StrikerPreview) -> str:
+    """What an attacker needs, as the number needed shows it: "2+ on the d6"."""
+    figure = _needed_figure(s)
+    return figure if s.needed is None else f"{figure} on the d{s.action_die}"
 
 
 def _targets_text(targets: Sequence[TargetChance]) -> str:

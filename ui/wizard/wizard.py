@@ -376,7 +376,6 @@ def prepare_combat_wizard(
         lambda w: (
             same_battle(services, bus, undo_stack, battle_id)(w)
             and w.ctx.rules.edition == rules.edition
-            and not w.testAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         ),
     )
     if kept is not None:

@@ -49,6 +49,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from brikdesk.errors import StorageError, UserError
 from brikdesk.paths import resource_path
 from brikdesk.services import Services
+from brikdesk.services.watch import ChangeWatch
 from brikdesk.share import Shared, new_token
 from brikdesk.share.page_data import PageData
 
@@ -385,6 +386,7 @@ class ShareServer:
         self._data = PageData(services, shared)
         self._services = services
         self._poll_seconds = poll_seconds
+        self._first_watch: ChangeWatch | None = None
         self.app = ShareApp(self.token, (self._data.live, self._data.campaign))
         self._requested_port = port
         self.port = port
@@ -423,8 +425,16 @@ class ShareServer:
         cannot be listened on, ``UserError`` / ``StorageError`` when the campaign cannot be
         read). Does nothing once ``stop()`` was called."""
         self.campaign_name = self._data.campaign_name()
-        for reader in self.app.readers:
-            self.app.publish(self.app.read(reader))
+        # The watch takes its first look before the first read: a change made from now on,
+        # even before the server thread runs, is seen as a change, not as the starting point.
+        watch = self._services.change_watch(others_only=False)
+        try:
+            watch.poll()
+            for reader in self.app.readers:
+                self.app.publish(self.app.read(reader))
+        except BaseException:
+            watch.close()
+            raise
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         try:
@@ -433,6 +443,7 @@ class ShareServer:
             sock.listen(128)
         except OSError:
             sock.close()
+            watch.close()
             raise
         sock.setblocking(False)
         port = sock.getsockname()[1]
@@ -455,7 +466,9 @@ class ShareServer:
         with self._lock:
             if self._stopped:  # stopped while reading or binding: serve nothing
                 sock.close()
+                watch.close()
                 return
+            self._first_watch = watch
             self._sock, self.port = sock, port
             self._server = uvicorn.Server(config)
             self._thread = threading.Thread(target=self._run, name="brikdesk-share", daemon=True)
@@ -469,18 +482,17 @@ class ShareServer:
 
     async def _serve(self, server: uvicorn.Server, sock: socket.socket) -> None:
         self._loop = asyncio.get_running_loop()
-        watcher = asyncio.ensure_future(self._watch())
+        assert self._first_watch is not None
+        watcher = asyncio.ensure_future(self._watch(self._first_watch))
         self._ready.set()
         try:
             await server.serve(sockets=[sock])
         finally:
             watcher.cancel()
 
-    async def _watch(self) -> None:
+    async def _watch(self, watch: ChangeWatch) -> None:
         """Poll for changes; on one, read the page's data again and publish it."""
-        watch = await asyncio.to_thread(self._services.change_watch, others_only=False)
         try:
-            await asyncio.to_thread(watch.poll)  # the first look
             while True:
                 await asyncio.sleep(self._poll_seconds)
                 try:

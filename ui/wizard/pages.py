@@ -1119,8 +1119,6 @@ class ActionPage(DicePage):
         self.row_widgets: list[tuple[ModifierValue, ModifierText]] = []
         self._order: dict[str, int] = {}
         self.placed: dict[QWidget, tuple[int, int]] = {}
-        self.joiner_text = label("", "event")
-        ml.addWidget(self.joiner_text)
         ml.addStretch(1)
         top.addWidget(self.mods_box, 1)
         right_column = QWidget(self)
@@ -1143,9 +1141,17 @@ class ActionPage(DicePage):
             right_width - 2 * 12 - 2,
             self.need_text.fontMetrics().lineSpacing() + self.NEED_TEXT_SLACK,
         )
-        on_card(self.need_head, self.need, self.need_text)
+        # A Combined Attack's other attackers, a line each beside the number needed (the
+        # room there is empty): the page is no taller for up to three attackers.
+        self.joiner_text = label("", "event")
+        self.joiner_text.hide()
+        on_card(self.need_head, self.need, self.need_text, self.joiner_text)
         nl.addWidget(self.need_head)
-        nl.addWidget(self.need)
+        need_row = QHBoxLayout()
+        need_row.setSpacing(10)
+        need_row.addWidget(self.need)
+        need_row.addWidget(self.joiner_text, 1, Qt.AlignmentFlag.AlignVCenter)
+        nl.addLayout(need_row)
         nl.addWidget(self.need_text)
         right.addWidget(self.need_box)
         self.odds = OddsPanel(self)
@@ -1184,7 +1190,7 @@ class ActionPage(DicePage):
         for w in (self.judge_size, self.visible, self.disrupted, self.outnumbered, self.engaged):
             w.setParent(self.mods_box)
             w.hide()
-        on_card(self.judge_size, self.disrupted, self.outnumbered, self.engaged, self.joiner_text)
+        on_card(self.judge_size, self.disrupted, self.outnumbered, self.engaged)
 
         self.react_box, rl = card(self)
         row = QHBoxLayout()
@@ -1323,7 +1329,7 @@ class ActionPage(DicePage):
             self._show_need_text("")
             self.odds.show_odds({})
         others = preview.strikers[1:]
-        text, tip = _others_text(others)
+        text, tip = _others_text(preview.strikers[0], others)
         if text != self.joiner_text.text():
             self.joiner_text.setText(text)
             self.joiner_text.setToolTip(tip)
@@ -1576,14 +1582,16 @@ class ActionPage(DicePage):
                 self.focus_input()
 
 
-def _others_text(others: Sequence[StrikerPreview]) -> tuple[str, str]:
-    """A Combined Attack's other attackers, a line each ("Little John: needs 2+ on the d6; hit
-    83.3%"), and the tooltip with their weapons and whole sentences. Short, and the Destroy
-    figure named as the attackers' together ("Both destroy", 5.1) instead of a line of its
-    own: the Action Roll page of two attackers opens with its die box in view at 1280x720."""
+def _others_text(first: StrikerPreview, others: Sequence[StrikerPreview]) -> tuple[str, str]:
+    """A Combined Attack's other attackers, a line each beside the first one's number needed
+    ("Little John: 4+, hit 50.0%"; "on the d10" when its die is not the first one's), and the
+    tooltip with their weapons and whole sentences. Short, and the Destroy figure named as the
+    attackers' together ("Both destroy", 5.1) instead of a line of its own: the Action Roll
+    page of three attackers opens with its die box in view at 1280x720."""
     lines = [
-        f"{s.name}: needs {_needed_short(s)}"
-        + (f"; hit {percent(s.odds.hit)}" if s.odds is not None else "")
+        f"{s.name}: "
+        + (_needed_short(s) if s.action_die != first.action_die else _needed_figure(s))
+        + (f", hit {percent(s.odds.hit)}" if s.odds is not None else "")
         for s in others
     ]
     tip = "<br>".join(f"{s.name} ({s.weapon}): needs {s.needed_text}" for s in others)

@@ -153,23 +153,28 @@ def test_the_quick_form_and_the_sprint_dialog_are_sized_to_their_content(
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
-def test_a_combined_attacks_action_roll_page_shows_its_die_box(qtbot, battle, width, height):
-    """5.1 Combined Attacks: the Action Roll page of two attackers says more than one
-    attacker's (the second attacker's chance), and it still opens at its top with the box of
+@pytest.mark.parametrize("joining", [("Little John",), ("Little John", "Friar Tuck")])
+def test_a_combined_attacks_action_roll_page_shows_its_die_box(
+    qtbot, battle, width, height, joining
+):
+    """5.1 Combined Attacks: the Action Roll page of two or three attackers says more than one
+    attacker's (each other attacker's chance), and it still opens at its top with the box of
     the die asked in view, the box that has the focus."""
     with pretend_screen(width, height):
         w = shown_wizard(qtbot, battle, "Will Scarlet")
         attack = w.pages[CombatWizard.ATTACK]
         attack.target.choose(battle.ids["Guy of Gisbourne"])
         joiners = attack.joiners
-        row = next(i for i in range(joiners.count()) if "Little John" in joiners.item(i).text())
-        joiners.item(row).setCheckState(Qt.CheckState.Checked)
-        assert len(w.draft.joiners) == 1
+        for name in joining:
+            row = next(i for i in range(joiners.count()) if name in joiners.item(i).text())
+            joiners.item(row).setCheckState(Qt.CheckState.Checked)
+        assert len(w.draft.joiners) == len(joining)
         w.next()
         opened(qtbot, w, "Range, combined")
         w.next()
         opened(qtbot, w, "Action Roll, combined")
         action = w.pages[CombatWizard.ACTION]
         assert action.joiner_text.isVisible()
+        assert all(name in action.joiner_text.text() for name in joining)
         assert QApplication.focusWidget() is action.dice.edit
         assert in_view(action.dice.edit, action.scroller), "the Action die is out of view"

@@ -393,7 +393,7 @@ class TestReactionsAndDamage:
         next_page(qtbot, w)
         next_page(qtbot, w)
         p3 = page(w, 2)
-        assert "Little John: needs 4+ on the d6" in p3.joiner_text.text()
+        assert "Little John: 4+, hit 50.0%" in p3.joiner_text.text()
         assert "Little John (Two-Handed Weapon): needs 4 or more" in p3.joiner_text.toolTip()
         # 5.1 Combined Attacks: the Destroy figure is the attackers' together.
         assert p3.odds.heads["kill"].text() == "Both destroy"

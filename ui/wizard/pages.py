@@ -1329,7 +1329,7 @@ class ActionPage(DicePage):
             self._show_need_text("")
             self.odds.show_odds({})
         others = preview.strikers[1:]
-        text, tip = _others_text(preview.strikers[0], others)
+        text, tip = _others_text(preview.strikers[0], others) if others else ("", "")
         if text != self.joiner_text.text():
             self.joiner_text.setText(text)
             self.joiner_text.setToolTip(tip)

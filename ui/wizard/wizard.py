@@ -169,6 +169,15 @@ class CombatWizard(QWizard):
                 slot.make_ahead()
         if len(todo) > 1:
             QTimer.singleShot(delay_ms, self, lambda: self.build_ahead(delay_ms))
+        else:
+            # The last turn: the first page filled for the unit it was made for, as after an
+            # attack (its lists of 500 targets and 250 joiners made): the first A of the
+            # evening then refills them, as every later A does.
+            QTimer.singleShot(delay_ms, self, self._fill_ahead)
+
+    def _fill_ahead(self) -> None:
+        if not self.isVisible():
+            self.restart()
 
     def preset(self, target: BattleUnitId, kind: AttackKind | None = None) -> None:
         """Start on ``target`` with a ``kind`` of attack (the panel's Act menu named them)."""

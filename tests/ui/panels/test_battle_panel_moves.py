@@ -474,6 +474,40 @@ def test_the_wizard_is_made_ahead_and_kept_between_attacks(
     wizard.reject()
 
 
+def test_each_attackers_wizard_lists_its_own_joiners(
+    qtbot, panel: BattlePanel, table: Table
+) -> None:
+    """5.1 Combined Attacks: the wizard made ahead (its first page filled for the unit
+    selected then) and kept between attacks lists, for each new attacker, the others of its
+    side who may join and never the attacker itself; ticking a row joins that unit."""
+    from ui.wizard import CombatWizard
+
+    def wizard_filled() -> bool:
+        made = panel.findChildren(CombatWizard)
+        return len(made) == 1 and made[0].pages[CombatWizard.ATTACK].joiners.count() > 0
+
+    qtbot.waitUntil(wizard_filled, timeout=5000)
+    wizard = panel.findChild(CombatWizard)
+    assert wizard is not None and not wizard.isVisible()
+    reds = {name: table.ids[name] for name in ("Red Knight", "Red Rifle", "Red Pike")}
+    for attacker in ("Red Pike", "Red Knight", "Red Rifle"):
+        press(qtbot, panel, reds[attacker], Qt.Key.Key_A)
+        assert wizard.isVisible() and wizard.draft.attacker_id == reds[attacker]
+        page = wizard.pages[CombatWizard.ATTACK]
+        page.target.choose(table.ids["Blue Knight"])
+        rows = [page.joiners.item(i) for i in range(page.joiners.count())]
+        listed = {r.data(Qt.ItemDataRole.UserRole): r.text() for r in rows}
+        others = {uid for name, uid in reds.items() if name != attacker}
+        assert set(listed) == others, attacker
+        assert all(name in listed[uid] for name, uid in reds.items() if uid in others)
+        if attacker == "Red Pike":  # bare hands: the Knight and the Rifle may join him
+            knight = next(r for r in rows if r.data(Qt.ItemDataRole.UserRole) == reds["Red Knight"])
+            knight.setCheckState(Qt.CheckState.Checked)
+            assert [j.unit_id for j in wizard.draft.joiners] == [reds["Red Knight"]]
+        wizard.reject()
+        qtbot.waitUntil(lambda: not wizard.isVisible())
+
+
 def test_closing_the_battle_with_the_wizard_open_cancels_the_attack(
     qtbot, panel: BattlePanel, sv: Services, table: Table
 ) -> None:

@@ -386,7 +386,6 @@ class ShareServer:
         self._data = PageData(services, shared)
         self._services = services
         self._poll_seconds = poll_seconds
-        self._first_watch: ChangeWatch | None = None
         self.app = ShareApp(self.token, (self._data.live, self._data.campaign))
         self._requested_port = port
         self.port = port
@@ -432,9 +431,19 @@ class ShareServer:
             watch.poll()
             for reader in self.app.readers:
                 self.app.publish(self.app.read(reader))
+            serving = self._serve_on_thread(watch)
         except BaseException:
             watch.close()
             raise
+        if not serving:  # stopped while reading or binding: serve nothing
+            watch.close()
+            return
+        if not self._ready.wait(10):
+            raise OSError("the share server did not start")
+
+    def _serve_on_thread(self, watch: ChangeWatch) -> bool:
+        """Bind the socket and start the server's thread, which then owns ``watch``; False
+        (nothing started) once ``stop()`` was called."""
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         try:
@@ -443,7 +452,6 @@ class ShareServer:
             sock.listen(128)
         except OSError:
             sock.close()
-            watch.close()
             raise
         sock.setblocking(False)
         port = sock.getsockname()[1]
@@ -464,26 +472,24 @@ class ShareServer:
             h11_max_incomplete_event_size=MAX_HEAD_BYTES,
         )
         with self._lock:
-            if self._stopped:  # stopped while reading or binding: serve nothing
+            if self._stopped:
                 sock.close()
-                watch.close()
-                return
-            self._first_watch = watch
+                return False
             self._sock, self.port = sock, port
             self._server = uvicorn.Server(config)
-            self._thread = threading.Thread(target=self._run, name="brikdesk-share", daemon=True)
+            self._thread = threading.Thread(
+                target=self._run, args=(watch,), name="brikdesk-share", daemon=True
+            )
             self._thread.start()
-        if not self._ready.wait(10):
-            raise OSError("the share server did not start")
+        return True
 
-    def _run(self) -> None:
+    def _run(self, watch: ChangeWatch) -> None:
         assert self._server is not None and self._sock is not None
-        asyncio.run(self._serve(self._server, self._sock))
+        asyncio.run(self._serve(self._server, self._sock, watch))
 
-    async def _serve(self, server: uvicorn.Server, sock: socket.socket) -> None:
+    async def _serve(self, server: uvicorn.Server, sock: socket.socket, watch: ChangeWatch) -> None:
         self._loop = asyncio.get_running_loop()
-        assert self._first_watch is not None
-        watcher = asyncio.ensure_future(self._watch(self._first_watch))
+        watcher = asyncio.ensure_future(self._watch(watch))
         self._ready.set()
         try:
             await server.serve(sockets=[sock])

@@ -1334,7 +1334,7 @@ class ActionPage(DicePage):
             self._show_need_text("")
             self.odds.show_odds({})
         others = preview.strikers[1:]
-        text, tip = _others_text(preview.strikers[0], others) if others else ("", "")
+        text, tip = _others_text(preview.strikers)
         if text != self.joiner_text.text():
             self.joiner_text.setText(text)
             self.joiner_text.setToolTip(tip)
@@ -1587,12 +1587,15 @@ class ActionPage(DicePage):
                 self.focus_input()
 
 
-def _others_text(first: StrikerPreview, others: Sequence[StrikerPreview]) -> tuple[str, str]:
-    """A Combined Attack's other attackers, a line each beside the first one's number needed
-    ("Little John: 4+, hit 50.0%"; "on the d10" when its die is not the first one's), and the
-    tooltip with their weapons and whole sentences. Short, and the Destroy figure named as the
-    attackers' together ("Both destroy", 5.1) instead of a line of its own: the Action Roll
+def _others_text(strikers: Sequence[StrikerPreview]) -> tuple[str, str]:
+    """A Combined Attack's other attackers (those after the first), a line each beside the
+    first one's number needed ("Little John: 4+, hit 50.0%"; "on the d10" when its die is not
+    the first one's), and the tooltip with their weapons and whole sentences; nothing for one
+    attacker. Short, and the Destroy figure named as the attackers' together ("Both destroy", 5.1) instead of a line of its own: the Action Roll
     page of three attackers opens with its die box in view at 1280x720."""
+    if len(strikers) < 2:
+        return "", ""
+    first, *others = strikers
     lines = [
         f"{s.name}: "
         + (_needed_short(s) if s.action_die != first.action_die else _needed_figure(s))

@@ -16,7 +16,6 @@ from PySide6.QtCore import (
     QEvent,
     QModelIndex,
     QPersistentModelIndex,
-    QPointF,
     QRect,
     QSize,
     Qt,
@@ -29,7 +28,6 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QPalette,
-    QStaticText,
 )
 from PySide6.QtWidgets import (
     QComboBox,
@@ -43,7 +41,6 @@ from PySide6.QtWidgets import (
 from shiboken6 import isValid
 
 from brikdesk.domain.combat import Choice
-from ui.static_texts import StaticTexts
 from ui.widgets.combat_style import BASE_PT, BIG_PT, CARD_BG, Card, label, percent, set_look
 from ui.widgets.dice import CRIT_COLOUR
 
@@ -119,9 +116,6 @@ class ModifierText(QWidget):
         self._seen: set[tuple[str, str]] = set()
         self._tallest: dict[int, int] = {}
         self._font_pair: tuple[QFont, QFont] | None = None
-        #: Caches of the reasons and notes laid out lately, at their width: painting them again
-        #: (a scroll, an expose, a judgement changed back) lays out only what is new.
-        self._text_caches = (StaticTexts(), StaticTexts())  # the reasons', the notes'
         self._colours: tuple[QColor, QColor] | None = None  # the reason's, the note's
 
     def set_texts(self, reason: str, note: str = "") -> None:
@@ -183,8 +177,6 @@ class ModifierText(QWidget):
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._tallest.clear()
             self._font_pair = None
-            for cache in self._text_caches:
-                cache.clear()
         if event.type() in (
             QEvent.Type.FontChange,
             QEvent.Type.StyleChange,
@@ -202,30 +194,22 @@ class ModifierText(QWidget):
         # Narrow if need be; the layout asks heightForWidth for the height at the width given.
         return QSize(QFontMetrics(self.font()).averageCharWidth() * 12, 0)
 
-    def _layout(self) -> list[tuple[int, QFont, float, QStaticText]]:
-        """The texts laid out at the widget's width: which (0 the reason, 1 the note), font,
-        top, and the laid out text."""
+    def paintEvent(self, event: QPaintEvent) -> None:
+        if self._colours is None:
+            self._colours = (self.palette().windowText().color(), QColor(self.NOTE_COLOUR))
+        painter = QPainter(self)
         width = max(self.width(), 1)
-        laid: list[tuple[int, QFont, float, QStaticText]] = []
-        top = 0.0
+        top = 0
         for part, (font, text) in enumerate(
             zip(self._fonts(), (self.reason, self.note), strict=True)
         ):
             if not text:
                 continue
-            static = self._text_caches[part].get(text, font, width)
-            laid.append((part, font, top, static))
-            top += static.size().height()  # as measure(): the wrapped text's height
-        return laid
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        if self._colours is None:
-            self._colours = (self.palette().windowText().color(), QColor(self.NOTE_COLOUR))
-        painter = QPainter(self)
-        for part, font, top, static in self._layout():
+            height = self._rect(font, width, text).height()  # as measure()
             painter.setFont(font)
             painter.setPen(self._colours[part])
-            painter.drawStaticText(QPointF(0, top), static)
+            painter.drawText(QRect(0, top, width, height), Qt.TextFlag.TextWordWrap, text)
+            top += height
         painter.end()
 
 
@@ -248,7 +232,6 @@ class ModifierValue(QWidget):
         self._colour_name = "#000000"
         self.total = False
         self._font: QFont | None = None
-        self._texts = StaticTexts(8)  # the values shown lately ("+1", "-2"...)
         fix_size(self, "+10", self.POINTS)
 
     def text(self) -> str:
@@ -264,7 +247,6 @@ class ModifierValue(QWidget):
     def changeEvent(self, event: QEvent) -> None:
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._font = None
-            self._texts.clear()
         super().changeEvent(event)
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -278,18 +260,10 @@ class ModifierValue(QWidget):
         if self.total:
             painter.fillRect(0, 0, rect.width(), self.RULE, QColor(self.RULE_COLOUR))
             rect.setTop(self.RULE)
-        # Right-aligned and centred upright, as QPainter.drawText would place it.
-        static = self._texts.get(self._text, self._font)
-        size = static.size()
         painter.setFont(self._font)
         painter.setPen(self._colour)
-        painter.drawStaticText(
-            QPointF(
-                rect.x() + rect.width() - size.width(),
-                rect.y() + (rect.height() - size.height()) / 2,
-            ),
-            static,
-        )
+        align = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+        painter.drawText(rect, align, self._text)
         painter.end()
 
 

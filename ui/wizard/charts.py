@@ -27,8 +27,10 @@ OTT = "#d4a017"
 KILL = "#c0392b"
 SAVE = "#9aa5b1"
 
-#: The label's height on the line, as a fraction of the plot's height.
-LABEL_AT = 0.92
+#: Where the label's top sits on the line, as a fraction of the plot's height: just under the
+#: plot's top edge, above the tallest bar (the bars reach 1 / HEADROOM of the height).
+LABEL_AT = 1.0
+HEADROOM = 1.4
 
 
 class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type hints
@@ -56,13 +58,21 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
         item.showGrid(y=True, alpha=0.25)
         self._shown: tuple[object, ...] | None = None
         self._ranges: tuple[object, ...] | None = None
-        #: The dashed line; ``line.value()`` is where it is. The bars are drawn over it.
+        #: The dashed line; ``line.value()`` is where it is, always between two bars (a face
+        #: and a half). It and its label are drawn over the bars: a label taller than the room
+        #: above the bars (a short chart) covers a bar's top in white, never hides behind it.
         self.line = pg.InfiniteLine(
             angle=90,
             movable=False,
             pen=pg.mkPen("#222", width=2, style=Qt.PenStyle.DashLine),
             label="",
-            labelOpts={"position": LABEL_AT, "color": "#222", "fill": (255, 255, 255, 220)},
+            labelOpts={
+                "position": LABEL_AT,
+                # hung by its top, beside the line (right of it, or left near the right edge)
+                "anchors": [(0, 0), (1, 0)],
+                "color": "#222",
+                "fill": (255, 255, 255, 220),
+            },
         )
         label_font = QFont(font)
         label_font.setBold(True)
@@ -70,7 +80,7 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
         item.addItem(self.line)
         self.bars = pg.BarGraphItem(x=[0], height=[0], width=0.8)
         self.bars.hide()  # until there are bars
-        self.bars.setZValue(self.line.zValue() + 1)
+        self.line.setZValue(self.bars.zValue() + 1)
         item.addItem(self.bars)
         self.bar_count = 0
 
@@ -114,7 +124,7 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
         if line_at is not None:
             lo, hi = min(lo, line_at), max(hi, line_at)
         x_range = (lo - 0.8, hi + 0.8)
-        y_top = max(p for _x, p, _c in bars) * 100 * 1.18
+        y_top = max(p for _x, p, _c in bars) * 100 * HEADROOM
         if (x_range, y_top) != self._ranges:  # the axes re-tick only when the ranges move
             self._ranges = (x_range, y_top)
             item = self.getPlotItem()

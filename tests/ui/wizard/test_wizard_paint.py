@@ -365,3 +365,25 @@ def test_each_die_typed_paints_the_page_once(qtbot, tmp_path: Path) -> None:
         assert action.scroller.verticalScrollBar().value() > 0, "the dice card was not shown"
     finally:
         battle.db.close()
+
+
+def test_the_charts_line_label_is_whole_inside_the_plot_and_over_the_bars(qtbot) -> None:
+    """The Action Roll chart's "needs 2" sat half over the plot's top edge on a laptop's short
+    chart: its label now hangs from the top, inside, and is drawn over the bars it may cover."""
+    from ui.wizard.charts import action_bars, make_action_chart
+
+    host = QWidget()
+    qtbot.addWidget(host)
+    chart = make_action_chart(host)
+    chart.resize(580, 130)  # the Action Roll page's chart at 1366x768
+    host.show()
+    qtbot.waitExposed(host)
+    faces = [(face, Fraction(1, 10)) for face in range(1, 11)]
+    chart.show_bars(action_bars([(f, float(p)) for f, p in faces], 0, 2), 1.5, "needs 2")
+    chart.grab()  # lays the plot out and places the label
+    plot = chart.getPlotItem().vb.sceneBoundingRect()
+    label = chart.line.label.sceneBoundingRect()
+    assert chart.line.label.isVisible()
+    assert plot.contains(label), (label, plot)
+    assert label.top() - plot.top() < label.height()  # at the top, not down among the bars
+    assert chart.line.zValue() > chart.bars.zValue()

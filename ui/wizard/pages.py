@@ -311,12 +311,14 @@ class _Page(QWizardPage):
         self.ensure_built()
         self.forget_completeness()
         self.refresh()
-        # QWizard gives the focus to the page's first child after this: take it back after,
-        # unless the organizer has already acted on the page (fast typing, a test).
+        # QWizard gives the focus to the page's first child after this: the wizard takes it
+        # back when the page is shown (open_focus, before the page's first paint: a focus
+        # moved after it paints the whole window again). A timer does it for a page shown
+        # some other way, unless the organizer has already acted on the page.
         self._acted = False
         self._opening = True
         self.scroll_to_top()
-        QTimer.singleShot(0, self, self._first_focus)
+        QTimer.singleShot(0, self, self.open_focus)
 
     def scroll_to_top(self) -> None:
         """A page opens at its top: the modifiers first, never scrolled sideways."""
@@ -324,7 +326,10 @@ class _Page(QWizardPage):
         self.scroller.verticalScrollBar().setValue(0)
         self.scroller.horizontalScrollBar().setValue(0)
 
-    def _first_focus(self) -> None:
+    def open_focus(self) -> None:
+        """Give the opening page its focus (once): the dice, or Next."""
+        if not getattr(self, "_opening", False):
+            return
         if not self._acted:
             self.initial_focus()
         self._opening = False

@@ -193,6 +193,8 @@ class CombatWizard(QWizard):
         current = self.currentPage()
         for page in self.pages:
             page.forget_completeness(shown=page is current)
+            if page is current:
+                page.open_focus()  # after QWizard's own focus, before the page is painted
 
     # -- the draft ---------------------------------------------------------------------------
 

@@ -387,3 +387,56 @@ def test_the_charts_line_label_is_whole_inside_the_plot_and_over_the_bars(qtbot)
     assert plot.contains(label), (label, plot)
     assert label.top() - plot.top() < label.height()  # at the top, not down among the bars
     assert chart.line.zValue() > chart.bars.zValue()
+
+
+class _FocusAtFirstPaint(QObject):
+    """Notes which widget has the keyboard focus when ``window`` is first painted."""
+
+    def __init__(self, window: QWidget) -> None:
+        super().__init__()
+        self.window = window
+        self.focus: QWidget | None = None
+        self.painted = False
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            not self.painted
+            and event.type() == QEvent.Type.Paint
+            and isinstance(watched, QWidget)
+            and (watched is self.window or self.window.isAncestorOf(watched))
+        ):
+            self.painted = True
+            self.focus = QApplication.focusWidget()
+        return False
+
+
+def test_a_page_turned_to_is_painted_with_its_focus_already_on_the_dice(
+    qtbot, tmp_path: Path
+) -> None:
+    """Next to the Action Roll and to Damage: the page is first painted with the focus where
+    the organizer types (the die box), not on the page's first field and then moved there,
+    which painted the whole window a second time (a flicker, and a page turn over a frame)."""
+    battle = make_battle(tmp_path / "sherwood.sqlite3")
+    try:
+        w = _wizard(qtbot, battle, "Thieven Hood")
+        w.next()
+        w.change("range", replace(w.draft, distance=Fraction(6)))
+        app = QApplication.instance()
+        for turn in ("Action Roll", "Damage"):
+            seen = _FocusAtFirstPaint(w)
+            app.installEventFilter(seen)
+            try:
+                if turn == "Damage":
+                    w.add_face("action", 5)  # a hit, not Over the Top: Damage comes next
+                w.next()
+                for _ in range(3):
+                    app.processEvents()
+            finally:
+                app.removeEventFilter(seen)
+            page = w.currentPage()
+            focus = QApplication.focusWidget()
+            assert seen.painted, turn
+            assert focus is not None and page.dice.isAncestorOf(focus), (turn, focus)
+            assert seen.focus is focus, (turn, seen.focus, focus)
+    finally:
+        battle.db.close()

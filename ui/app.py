@@ -462,7 +462,8 @@ class FirstPaintWatcher(QObject):
         self._on_painted = on_painted
         self.painted = False
 
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+    def first_paint(self, obj: QObject, event: QEvent) -> bool:
+        """Whether ``event`` is the first paint of the window or a child (then noted)."""
         if (
             not self.painted
             and event.type() == QEvent.Type.Paint
@@ -470,6 +471,11 @@ class FirstPaintWatcher(QObject):
             and (obj is self._window or self._window.isAncestorOf(obj))
         ):
             self.painted = True
+            return True
+        return False
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if self.first_paint(obj, event):
             # Let this paint finish, then report.
             QTimer.singleShot(0, self, self._on_painted)
         return False

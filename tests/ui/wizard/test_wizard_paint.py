@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from brikdesk.domain.attack import SizeClass
 from brikdesk.domain.rolling import RandomDice
 from tests.ui.wizard_battle import make_battle
+from ui.app import FirstPaintWatcher
 from ui.bus import Bus
 from ui.widgets.combat_style import CARD_BG
 from ui.wizard import CombatWizard
@@ -389,23 +390,15 @@ def test_the_charts_line_label_is_whole_inside_the_plot_and_over_the_bars(qtbot)
     assert chart.line.zValue() > chart.bars.zValue()
 
 
-class _FocusAtFirstPaint(QObject):
+class _FocusAtFirstPaint(FirstPaintWatcher):
     """Notes which widget has the keyboard focus when ``window`` is first painted."""
 
     def __init__(self, window: QWidget) -> None:
-        super().__init__()
-        self.window = window
+        super().__init__(window, lambda: None)
         self.focus: QWidget | None = None
-        self.painted = False
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if (
-            not self.painted
-            and event.type() == QEvent.Type.Paint
-            and isinstance(watched, QWidget)
-            and (watched is self.window or self.window.isAncestorOf(watched))
-        ):
-            self.painted = True
+        if self.first_paint(watched, event):
             self.focus = QApplication.focusWidget()
         return False
 

@@ -27,8 +27,9 @@ OTT = "#d4a017"
 KILL = "#c0392b"
 SAVE = "#9aa5b1"
 
-#: Where the label's top sits on the line, as a fraction of the plot's height: just under the
-#: plot's top edge, above the tallest bar (the bars reach 1 / HEADROOM of the height).
+#: Where the label's top sits on the line, as a fraction of the plot's height: at the plot's
+#: top edge. The bars reach 1 / HEADROOM of the height, which leaves the label room above
+#: them unless the chart is short (then it is drawn over their tops).
 LABEL_AT = 1.0
 HEADROOM = 1.4
 

@@ -312,9 +312,9 @@ class _Page(QWizardPage):
         self.forget_completeness()
         self.refresh()
         # QWizard gives the focus to the page's first child after this: the wizard takes it
-        # back when the page is shown (open_focus, before the page's first paint: a focus
-        # moved after it paints the whole window again). A timer does it for a page shown
-        # some other way, unless the organizer has already acted on the page.
+        # back when the page is shown (open_focus, before the page's first paint, so that a
+        # key typed at once reaches the die box). A timer does it for a page shown some other
+        # way, unless the organizer has already acted on the page.
         self._acted = False
         self._opening = True
         self.scroll_to_top()

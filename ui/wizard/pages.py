@@ -247,6 +247,9 @@ class _Page(QWizardPage):
         outer.addWidget(scroll)
         self.scroller = scroll
         self._told_complete: bool | None = None
+        #: Between initializePage and the wizard's open_focus: the page opens at its top.
+        self._opening = False
+        self._acted = False  # the organizer acted on the page while it opened
         self._stick_to_end = False
         self._unstick = QTimer(self)
         self._unstick.setSingleShot(True)
@@ -313,12 +316,10 @@ class _Page(QWizardPage):
         self.refresh()
         # QWizard gives the focus to the page's first child after this: the wizard takes it
         # back when the page is shown (open_focus, before the page's first paint, so that a
-        # key typed at once reaches the die box). A timer does it for a page shown some other
-        # way, unless the organizer has already acted on the page.
+        # key typed at once reaches the die box).
         self._acted = False
         self._opening = True
         self.scroll_to_top()
-        QTimer.singleShot(0, self, self.open_focus)
 
     def scroll_to_top(self) -> None:
         """A page opens at its top: the modifiers first, never scrolled sideways."""
@@ -328,7 +329,7 @@ class _Page(QWizardPage):
 
     def open_focus(self) -> None:
         """Give the opening page its focus (once): the dice, or Next."""
-        if not getattr(self, "_opening", False):
+        if not self._opening:
             return
         if not self._acted:
             self.initial_focus()
@@ -345,7 +346,7 @@ class _Page(QWizardPage):
     def show_widget(self, widget: QWidget) -> None:
         """Scroll so that ``widget`` is in view once the layout has settled (the dice follow
         the focus)."""
-        if getattr(self, "_opening", False):
+        if self._opening:
             return  # the page opens at its top (it is sized to show the dice there too)
         self._visible_target = widget
         # Laid out and scrolled now, before the paint: scrolling after it would paint the

@@ -205,11 +205,11 @@ class ModifierText(QWidget):
         ):
             if not text:
                 continue
-            height = self._rect(font, width, text).height()  # as measure()
             painter.setFont(font)
             painter.setPen(self._colours[part])
-            painter.drawText(QRect(0, top, width, height), Qt.TextFlag.TextWordWrap, text)
-            top += height
+            # As measure() lays it out; the text's bounding rect gives the next one's top.
+            drawn = painter.drawText(QRect(0, top, width, 100_000), Qt.TextFlag.TextWordWrap, text)
+            top += drawn.height()
         painter.end()
 
 

@@ -407,8 +407,8 @@ def test_a_page_turned_to_is_painted_with_its_focus_already_on_the_dice(
     qtbot, tmp_path: Path
 ) -> None:
     """Next to the Action Roll and to Damage: the page is first painted with the focus where
-    the organizer types (the die box), not on the page's first field and then moved there,
-    which painted the whole window a second time (a flicker, and a page turn over a frame)."""
+    the organizer types (the die box), not on another field and then moved there: a key
+    typed at once after Next went to that field."""
     battle = make_battle(tmp_path / "sherwood.sqlite3")
     try:
         w = _wizard(qtbot, battle, "Thieven Hood")

@@ -6,6 +6,7 @@ for it (``db``, ``sv``...), or by living under ``tests/concurrency/``; one marke
 ``@pytest.mark.sqlite_only`` runs on SQLite alone. See ``tests/databases.py``.
 """
 
+import gc
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -21,6 +22,33 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 #: Folders whose every test runs on every backend, whether or not it names ``backend``.
 EVERY_BACKEND_DIRS = (Path(__file__).parent / "concurrency",)
+
+
+@pytest.fixture(autouse=True)
+def _garbage_collected_between_tests() -> Iterator[None]:
+    """Python's cyclic garbage collector runs only here, after each test's windows are closed
+    (pytest-qt closes them first), never by itself during a test.
+
+    A window a test showed and no longer references (its wrapper held only by a cycle: a
+    signal connected to its own method) stays on screen until the collector finds it; if
+    that happens while Qt is painting it (pytest-qt's processEvents after the test, a Python
+    paintEvent that allocates), the window is deleted in the middle of its own paint and the
+    test worker segfaults. Collected here, outside Qt's event handling, it goes cleanly.
+
+    What a test made is in the young generations (nothing is promoted while the collector
+    is off), so collecting those is enough and quick; the module's end collects them all."""
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.collect(1)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _all_garbage_collected_after_each_module() -> Iterator[None]:
+    """A full collection once a test file is done (module fixtures let go of their objects)."""
+    yield
+    gc.collect()
 
 
 @pytest.fixture

@@ -8,12 +8,12 @@ checks).
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 from PySide6.QtGui import QColor, QFont, QPalette
 
 from brikdesk.domain.battle import ActionState
+from brikdesk.domain.colours import readable_text_on
 
 
 @dataclass(frozen=True)
@@ -135,31 +135,10 @@ def action_colour(theme: Theme, action: ActionState) -> str:
     }[action]
 
 
-def contrast_ratio(a: str, b: str) -> float:
-    """WCAG contrast ratio of two colours (1 to 21)."""
-
-    def luminance(c: QColor) -> float:
-        def channel(v: float) -> float:
-            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
-
-        return (
-            0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF())
-        )
-
-    la, lb = luminance(QColor(a)), luminance(QColor(b))
-    hi, lo = max(la, lb), min(la, lb)
-    return (hi + 0.05) / (lo + 0.05)
-
-
-@functools.lru_cache(maxsize=64)
 def readable_on(colour: str) -> str:
-    """Black or white, whichever reads better on ``colour`` (a player's colour band; worked
-    out once per colour)."""
-    return (
-        "#000000"
-        if contrast_ratio(colour, "#000000") >= contrast_ratio(colour, "#ffffff")
-        else "#ffffff"
-    )
+    """Black or white, whichever reads better on ``colour`` (a player's colour band; any
+    colour Qt reads, an unreadable one as black)."""
+    return readable_text_on(colour if colour.startswith("#") else QColor(colour).name())
 
 
 def tint(colour: str, towards: str, amount: float) -> str:

@@ -9,6 +9,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMenu, QTableView
 
 from brikdesk.domain.battle import ActionState, ActionUse, Status, spend_action
+from brikdesk.domain.colours import contrast_ratio
 from brikdesk.domain.rolling import TypedDice
 from brikdesk.persistence.db import Database, open_database
 from brikdesk.services import Services
@@ -32,7 +33,7 @@ from ui.panels.battle_model import (
 )
 from ui.panels.pickers import UnitPicker
 from ui.panels.start_dialog import OrderDialog, StartBattleDialog, StartRequest
-from ui.panels.theme import NORMAL, TABLE, contrast_ratio
+from ui.panels.theme import NORMAL, TABLE
 
 
 def wizard_finishing_an_attack(

@@ -101,7 +101,7 @@ def write_cases(folder: Path, units: int) -> dict[str, Path]:
     doc = demo_document(folder)
     head = json.dumps(doc)[:-1]
     numbers = folder / "numbers.json"
-    with numbers.open("w") as f:
+    with numbers.open("w", encoding="utf-8") as f:
         f.write(head + ', "x": [')
         f.write("1," * 30_000_000)
         f.write("1]}")
@@ -110,28 +110,28 @@ def write_cases(folder: Path, units: int) -> dict[str, Path]:
     # them: the most memory a file can make the import take (strings cost more than numbers).
     for name, item in (("values-ints", "1,"), ("values-texts", '"abcd",')):
         path = folder / f"{name}.json"
-        with path.open("w") as f:
+        with path.open("w", encoding="utf-8") as f:
             f.write(head + ', "x": [')
             f.write(item * (MAX_JSON_VALUES - 2000))
             f.write("1]}")
         cases[name] = path
     long_string = folder / "long-string.json"
     doc["campaign"]["name"] = "x" * 60_000_000
-    long_string.write_text(json.dumps(doc))
+    long_string.write_text(json.dumps(doc), encoding="utf-8")
     cases["long-string"] = long_string
     deep = folder / "deep.json"
-    deep.write_text("[" * 30_000_000 + "]" * 30_000_000)
+    deep.write_text("[" * 30_000_000 + "]" * 30_000_000, encoding="utf-8")
     cases["deep"] = deep
     # The shapes the number of values does not bound: many small nested lists (1.3 million
     # lists nested 23 deep, 61 MB) and 8 million empty objects (24 MB).
     nested = folder / "nested-23.json"
-    with nested.open("w") as f:
+    with nested.open("w", encoding="utf-8") as f:
         f.write(head + ', "x": [')
         f.write(("[" * 23 + "]" * 23 + ",") * 1_300_000)
         f.write("1]}")
     cases["nested-23"] = nested
     empty = folder / "empty-objects.json"
-    with empty.open("w") as f:
+    with empty.open("w", encoding="utf-8") as f:
         f.write(head + ', "x": [')
         f.write("{}," * (MAX_JSON_VALUES - 2000))
         f.write("1]}")
@@ -139,7 +139,7 @@ def write_cases(folder: Path, units: int) -> dict[str, Path]:
     # Just under the bound on lists and objects, each object with a member: the most memory
     # the shape of a file can make the import take.
     under = folder / "objects-under.json"
-    with under.open("w") as f:
+    with under.open("w", encoding="utf-8") as f:
         f.write(head + ', "x": [')
         f.write('{"a": [1]},' * (MAX_JSON_CONTAINERS // 2 - 2000))
         f.write("1]}")
@@ -177,7 +177,7 @@ def run_case(path: Path, db: Path) -> tuple[float, float, str, int]:
     proc = subprocess.run(
         [sys.executable, "-c", _CHILD, "--db", f"sqlite:///{db}", "import", str(path)],
         capture_output=True,
-        text=True,
+        encoding="utf-8",
         timeout=900,
         cwd=ROOT,
     )

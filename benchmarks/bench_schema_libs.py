@@ -169,7 +169,7 @@ def bad(data: bytes) -> bytes:
 
 
 def peak_mb() -> int:
-    for line in Path("/proc/self/status").read_text().splitlines():
+    for line in Path("/proc/self/status").read_text(encoding="utf-8").splitlines():
         if line.startswith("VmHWM:"):
             return int(line.split()[1]) // 1024
     return 0
@@ -190,7 +190,9 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "largest.json"
-        path.write_text(json.dumps(largest_document(Path(tmp), 200_000), ensure_ascii=False))
+        path.write_text(
+            json.dumps(largest_document(Path(tmp), 200_000), ensure_ascii=False), encoding="utf-8"
+        )
         for lib in ("msgspec", "pydantic", "brikdesk"):
             subprocess.run([sys.executable, __file__, lib, str(path)], check=False, cwd=root.parent)
 

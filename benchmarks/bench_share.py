@@ -164,7 +164,7 @@ def _kib(n: int) -> str:
 
 
 def _proc_kib(pid: int, key: str) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+    for line in Path(f"/proc/{pid}/status").read_text(encoding="utf-8").splitlines():
         if line.startswith(key + ":"):
             return int(line.split()[1])
     return 0
@@ -207,7 +207,7 @@ def part_one(folder: Path, units: int) -> None:
             battle_name,
         ],
         stdout=subprocess.PIPE,
-        text=True,
+        encoding="utf-8",
         cwd=ROOT,
     )
     assert server.stdout is not None
@@ -458,7 +458,7 @@ def _turns_shared(
         [sys.executable, __file__, "--pages-child", served.url, str(seconds)] + [str(PAGES)],
         cwd=ROOT,
         stdout=subprocess.PIPE,
-        text=True,
+        encoding="utf-8",
     )
     try:
         deadline = time.monotonic() + 60

@@ -240,7 +240,7 @@ def bench_start(runs: int) -> dict[str, float]:
             shown" line (nan for the bare window) and to its end."""
             t = time.perf_counter()
             painted = shown = float("nan")
-            with subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, text=True) as proc:
+            with subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, encoding="utf-8") as proc:
                 assert proc.stdout is not None
                 for line in proc.stdout:
                     now = (time.perf_counter() - t) * 1000

@@ -20,7 +20,13 @@ QT_MODULES = ("PySide6", "shiboken6", "pyqtgraph", "ui")
 def run(args: list[str], tmp_path: Path, timeout: float = 60) -> subprocess.CompletedProcess:
     env = dict(os.environ, BRIKDESK_HOME=str(tmp_path), QT_QPA_PLATFORM="offscreen")
     return subprocess.run(
-        args, capture_output=True, text=True, env=env, timeout=timeout, cwd=tmp_path, check=False
+        args,
+        capture_output=True,
+        encoding="utf-8",
+        env=env,
+        timeout=timeout,
+        cwd=tmp_path,
+        check=False,
     )
 
 

@@ -25,7 +25,7 @@ def test_a_new_file_gets_the_content_and_no_temporary_file_stays(tmp_path: Path)
 
 def test_a_replaced_file_keeps_its_permissions(tmp_path: Path) -> None:
     out = tmp_path / "a.txt"
-    out.write_text("old")
+    out.write_text("old", encoding="utf-8")
     out.chmod(0o640)
     write_atomically(out, b"new")
     assert out.read_bytes() == b"new"
@@ -34,7 +34,7 @@ def test_a_replaced_file_keeps_its_permissions(tmp_path: Path) -> None:
 
 def test_a_failure_while_writing_leaves_the_old_file_whole(tmp_path: Path) -> None:
     out = tmp_path / "a.txt"
-    out.write_text("old")
+    out.write_text("old", encoding="utf-8")
 
     def cancel(done: int, total: int) -> None:
         if done:
@@ -42,18 +42,18 @@ def test_a_failure_while_writing_leaves_the_old_file_whole(tmp_path: Path) -> No
 
     with pytest.raises(KeyboardInterrupt):
         write_atomically(out, "x" * (3 << 20), progress=cancel)
-    assert out.read_text() == "old"
+    assert out.read_text(encoding="utf-8") == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]
 
 
 def test_a_symlink_stays_a_link_and_its_target_is_replaced(tmp_path: Path) -> None:
     real = tmp_path / "real.txt"
-    real.write_text("old")
+    real.write_text("old", encoding="utf-8")
     link = tmp_path / "link.txt"
     link.symlink_to(real)
     write_atomically(link, "new")
     assert link.is_symlink() and os.readlink(link) == str(real)
-    assert real.read_text() == "new"
+    assert real.read_text(encoding="utf-8") == "new"
 
 
 def test_a_fifo_is_refused_and_stays_a_fifo(tmp_path: Path) -> None:

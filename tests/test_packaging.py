@@ -33,7 +33,7 @@ def test_the_desktop_entry_passes_desktop_file_validate() -> None:
     done = subprocess.run(
         [_validator("desktop-file-validate"), str(PACKAGING / f"{APP_ID}.desktop")],
         capture_output=True,
-        text=True,
+        encoding="utf-8",
         timeout=60,
         check=False,
     )
@@ -50,7 +50,7 @@ def test_the_metainfo_passes_appstreamcli_validate() -> None:
             str(PACKAGING / f"{APP_ID}.metainfo.xml"),
         ],
         capture_output=True,
-        text=True,
+        encoding="utf-8",
         timeout=60,
         check=False,
     )

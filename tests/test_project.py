@@ -27,7 +27,12 @@ QT_PACKAGES = {"PySide6", "shiboken6", "pyqtgraph"}
 
 def tool(name: str, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [str(BIN / name), *args], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+        [str(BIN / name), *args],
+        cwd=ROOT,
+        capture_output=True,
+        encoding="utf-8",
+        timeout=120,
+        check=False,
     )
 
 
@@ -45,6 +50,66 @@ def test_import_linter_contracts_are_kept() -> None:
 def test_ruff_is_clean() -> None:
     done = tool("ruff", "check", "--no-cache", ".")
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+#: The folders whose Python files the encoding scan reads (everything of the project's own).
+PYTHON_FOLDERS = ("brikdesk", "ui", "tests", "benchmarks", "packaging", "scripts")
+
+
+def _default_encoding(node: ast.Call) -> bool:
+    keywords = {k.arg: k.value for k in node.keywords}
+    if "encoding" in keywords:
+        return False
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    method = isinstance(func, ast.Attribute)
+    text = keywords.get("text")
+    if isinstance(text, ast.Constant) and text.value is True:
+        return True
+    if method and name in ("read_text", "write_text"):
+        return len(node.args) < (1 if name == "read_text" else 2)
+    if name != "open":
+        return False
+    # open(path, mode) or path.open(mode); os.open and Services.open(db) are not text.
+    mode = keywords.get("mode") or (
+        node.args[0] if method and node.args else (node.args[1] if len(node.args) > 1 else None)
+    )
+    if not (isinstance(mode, ast.Constant) and isinstance(mode.value, str)):
+        return not method and mode is None
+    return "b" not in mode.value
+
+
+def calls_without_encoding(source: str) -> list[int]:
+    """The lines of ``source`` that read or write text in the platform's default encoding:
+    ``Path.read_text()``/``write_text(data)``, ``open(..)`` or ``Path.open("w")`` in text mode,
+    or ``subprocess`` with ``text=True``, none of them naming ``encoding=``. ruff's PLW1514
+    sees only ``open()`` and a literal ``Path(..)``; a Windows console or a locale that is not
+    UTF-8 turns the default into cp1252 or ASCII."""
+    return sorted(
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call) and _default_encoding(node)
+    )
+
+
+def test_the_encoding_scan_finds_each_default_encoding_call() -> None:
+    source = (
+        "p.read_text()\np.read_text(encoding='utf-8')\np.write_text('x')\n"
+        "p.write_text('x', 'utf-8')\nopen(f)\nopen(f, 'rb')\nopen(f, 'w', encoding='ascii')\n"
+        "p.open('a')\np.open('wb')\nServices.open(db)\nos.open(f, os.O_RDONLY)\n"
+        "subprocess.run(a, text=True)\nsubprocess.run(a, encoding='utf-8')\n"
+    )
+    assert calls_without_encoding(source) == [1, 3, 5, 8, 12]
+
+
+def test_every_text_file_read_or_written_names_its_encoding() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for folder in PYTHON_FOLDERS
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for line in calls_without_encoding(path.read_text(encoding="utf-8"))
+    ]
+    assert found == [], f"no encoding= (the platform's default is not UTF-8 everywhere): {found}"
 
 
 def test_both_packages_come_from_this_checkout() -> None:
@@ -185,7 +250,7 @@ def test_readme_quick_start_has_exactly_two_commands_and_ci_runs_the_test_one() 
     assert commands == ["./run-app", "./run-tests"]
     ci = [
         line.strip()
-        for line in (ROOT / ".ci" / "run").read_text().splitlines()
+        for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
         if line.strip() and not line.lstrip().startswith("#")
     ]
     # CI calls .ci/run with no arguments; a developer's arguments go on to pytest.
@@ -211,12 +276,12 @@ def test_scripts_are_executable_bash_without_syntax_errors() -> None:
     ):
         path = ROOT / name
         if name == "scripts/ensure-venv.sh":  # sourced, not run
-            assert path.read_text().startswith("# shellcheck shell=bash")
+            assert path.read_text(encoding="utf-8").startswith("# shellcheck shell=bash")
         else:
             assert os.access(path, os.X_OK), f"{name} is not executable"
-            assert path.read_text().startswith("#!/usr/bin/env bash\n")
+            assert path.read_text(encoding="utf-8").startswith("#!/usr/bin/env bash\n")
         done = subprocess.run(
-            ["bash", "-n", str(path)], capture_output=True, text=True, check=False
+            ["bash", "-n", str(path)], capture_output=True, encoding="utf-8", check=False
         )
         assert done.returncode == 0, f"{name}: {done.stderr}"
 
@@ -226,7 +291,9 @@ def test_ensure_venv_maps_missing_libraries_to_debian_packages() -> None:
         f'source "{ROOT}/scripts/ensure-venv.sh"; debian_packages libxcb-icccm.so.4 '
         "libxkbcommon-x11.so.0 libEGL.so.1 libdbus-1.so.3 libglib-2.0.so.0"
     )
-    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        ["bash", "-c", script], capture_output=True, encoding="utf-8", check=False
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == sorted(
         ["libxcb-icccm4", "libxkbcommon-x11-0", "libegl1", "libdbus-1-3", "libglib2.0-0"]
@@ -317,7 +384,7 @@ def test_types_are_checked_strictly_and_without_blanket_ignores() -> None:
     assert overrides[("brikdesk.*",)].get("strict") is True
     assert overrides[("ui.*",)].get("strict") is True
     assert not any(o.get("ignore_errors") for o in config["overrides"])
-    assert re.search(r'^step "mypy" .*mypy', (ROOT / "run-tests").read_text(), re.M)
+    assert re.search(r'^step "mypy" .*mypy', (ROOT / "run-tests").read_text(encoding="utf-8"), re.M)
     bare = [
         f"{p.relative_to(ROOT)}:{n}"
         for package in ("brikdesk", "ui")

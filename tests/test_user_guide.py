@@ -47,7 +47,7 @@ def test_the_screenshot_script_makes_every_picture_of_the_guide(tmp_path: Path) 
     done = subprocess.run(
         [sys.executable, str(ROOT / "docs" / "make_screenshots.py"), "--out", str(tmp_path)],
         capture_output=True,
-        text=True,
+        encoding="utf-8",
         env=env,
         timeout=300,
         check=False,

@@ -35,7 +35,7 @@ def run(args: list[str], tmp_path: Path, timeout: float = 60) -> subprocess.Comp
     return subprocess.run(
         [str(BIN / "brikdesk"), *args],
         capture_output=True,
-        text=True,
+        encoding="utf-8",
         env=env,
         timeout=timeout,
         cwd=tmp_path,

@@ -35,7 +35,7 @@ def test_the_campaign_report_as_pdf_and_markdown(tmp_path: Path, demo_copy: str)
     md = tmp_path / "campaign.md"
     done = run(["--db", url, "report", "--campaign", "demo", "--out", str(md)], tmp_path)
     assert done.returncode == 0, done.stderr
-    body = md.read_text()
+    body = md.read_text(encoding="utf-8")
     assert body.startswith("# Demo: Battle for Baseplate Valley: campaign report")
     assert "| Margo | 1 | 1 | 0 | 0 |" in body
     assert "| Skirmish at Baseplate Ford | Margo vs Tobias | Margo |" in body

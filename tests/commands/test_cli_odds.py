@@ -181,7 +181,12 @@ def test_a_control_character_is_escaped_visibly_and_quoted_once(capsys) -> None:
 
 def _python(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=60, check=False
+        [sys.executable, *args],
+        cwd=ROOT,
+        capture_output=True,
+        encoding="utf-8",
+        timeout=60,
+        check=False,
     )
 
 

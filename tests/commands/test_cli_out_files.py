@@ -70,7 +70,7 @@ def test_a_symlink_at_out_keeps_pointing_at_the_written_file(
     a QGuiApplication of its own that the window tests could not use.)"""
     suffix = COMMANDS[command][1]
     real = tmp_path / f"real{suffix}"
-    real.write_text("old")
+    real.write_text("old", encoding="utf-8")
     link = tmp_path / f"link{suffix}"
     link.symlink_to(real)
     code, err = out_run(db_url, command, str(link), capsys)

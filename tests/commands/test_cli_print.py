@@ -73,7 +73,7 @@ def test_a_markdown_report_never_loads_qt(tmp_path: Path, db_url: str) -> None:
             str(out),
         ],
         capture_output=True,
-        text=True,
+        encoding="utf-8",
         timeout=60,
         check=False,
     )

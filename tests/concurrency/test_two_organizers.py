@@ -238,7 +238,7 @@ def test_a_write_waits_for_another_writer_instead_of_failing(tmp_path: Path) -> 
             ),
         ],
         stdout=subprocess.PIPE,
-        text=True,
+        encoding="utf-8",
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"

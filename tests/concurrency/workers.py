@@ -353,7 +353,7 @@ def sqlite_lock_held(
             str(seconds),
         ],
         stdout=subprocess.PIPE,
-        text=True,
+        encoding="utf-8",
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"

@@ -15,7 +15,7 @@ BRIKDESK = str(Path(sys.executable).parent / "brikdesk")
 def run(*argv: str, env_home: Path, check_start: bool = False) -> subprocess.CompletedProcess:
     env = dict(os.environ, BRIKDESK_HOME=str(env_home), QT_QPA_PLATFORM="offscreen")
     return subprocess.run(
-        [BRIKDESK, *argv], capture_output=True, text=True, env=env, timeout=120, check=False
+        [BRIKDESK, *argv], capture_output=True, encoding="utf-8", env=env, timeout=120, check=False
     )
 
 

@@ -43,12 +43,12 @@ KILL_AFTER = 200
 def test_kill_9_during_writes_loses_no_committed_action(tmp_path: Path) -> None:
     path = tmp_path / "crash.sqlite3"
     script = tmp_path / "writer.py"
-    script.write_text(WRITER)
+    script.write_text(WRITER, encoding="utf-8")
     proc = subprocess.Popen(
         [sys.executable, str(script), f"sqlite:///{path}"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        text=True,
+        encoding="utf-8",
     )
     lines: list[str] = []
     deadline = time.monotonic() + 60

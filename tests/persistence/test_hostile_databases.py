@@ -40,7 +40,7 @@ def test_another_programs_sqlite_file_is_left_byte_for_byte(tmp_path: Path) -> N
 
 def test_a_file_that_is_not_sqlite_is_refused_untouched(tmp_path: Path) -> None:
     notes = tmp_path / "notes.txt"
-    notes.write_text("my shopping list\n" * 100)
+    notes.write_text("my shopping list\n" * 100, encoding="utf-8")
     before = state(tmp_path)
     with pytest.raises(StorageError, match="not an SQLite file"):
         open_database(f"sqlite:///{notes}")
@@ -105,7 +105,7 @@ def read_only_folder(folder: Path, argv: list[str], home: Path) -> subprocess.Co
     return subprocess.run(
         ["unshare", "-m", "sh", "-c", script, "sh", BRIKDESK, *argv],
         capture_output=True,
-        text=True,
+        encoding="utf-8",
         env=env,
         timeout=120,
         check=False,

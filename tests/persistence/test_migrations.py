@@ -276,7 +276,9 @@ def test_default_url_follows_brikdesk_db_then_brikdesk_home(tmp_path: Path, monk
 
 def test_production_code_never_calls_create_all() -> None:
     offenders = [
-        p for p in (ROOT / "brikdesk").rglob("*.py") if re.search(r"\.create_all\(", p.read_text())
+        p
+        for p in (ROOT / "brikdesk").rglob("*.py")
+        if re.search(r"\.create_all\(", p.read_text(encoding="utf-8"))
     ]
     assert offenders == []
 
@@ -296,6 +298,6 @@ def test_opening_an_up_to_date_database_does_not_import_alembic(tmp_path):
         f"open_database({url!r}).close(); print('alembic' in sys.modules)"
     )
     out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+        [sys.executable, "-c", script], capture_output=True, encoding="utf-8", check=True
     ).stdout.strip()
     assert out == "False"

@@ -59,7 +59,7 @@ def test_a_server_that_never_answers_is_given_up_after_10_s(
             [BRIKDESK, "--db", url, *argv],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            text=True,
+            encoding="utf-8",
             env=env,
         )
         for argv in (["list"], ["--check-start"])

@@ -48,14 +48,14 @@ def test_demo_list_export_import_round_trip(capsys, dburl: str, tmp_path: Path) 
     # The campaign is named as print and report name theirs: id, name or a unique part.
     for ref in ("1", "baseplate valley"):
         code, out, _ = run(capsys, "--db", dburl, "export", "--campaign", ref, "--out", "-")
-        assert code == 0 and json.loads(out) == json.loads(first.read_text())
+        assert code == 0 and json.loads(out) == json.loads(first.read_text(encoding="utf-8"))
     code, _out, err = run(capsys, "--db", dburl, "export", "--campaign", "o", "--out", "-")
     assert code == 2 and "'o' matches 2 campaigns" in err and "give the id" in err
     code, out, _ = run(capsys, "--db", dburl, "export", "--campaign", "copy", "--out", "-")
     copy = json.loads(out)
     assert copy["campaign"]["name"] == "Copy"
-    copy["campaign"]["name"] = json.loads(first.read_text())["campaign"]["name"]
-    assert copy == json.loads(first.read_text())
+    copy["campaign"]["name"] = json.loads(first.read_text(encoding="utf-8"))["campaign"]["name"]
+    assert copy == json.loads(first.read_text(encoding="utf-8"))
     code, out, _ = run(capsys, "--db", dburl, "list", "--json")
     listed = json.loads(out)
     assert [c["name"] for c in listed["campaigns"]] == ["Copy", "Demo: Battle for Baseplate Valley"]
@@ -65,7 +65,9 @@ def test_a_broken_file_is_refused_with_its_place_and_nothing_written(
     capsys, dburl: str, tmp_path: Path
 ) -> None:
     bad = tmp_path / "bad.json"
-    bad.write_text('{"format": "brikdesk-campaign", "version": 1, "campaign": {"name": ')
+    bad.write_text(
+        '{"format": "brikdesk-campaign", "version": 1, "campaign": {"name": ', encoding="utf-8"
+    )
     code, _out, err = run(capsys, "--db", dburl, "import", str(bad))
     assert code == 2
     assert err.startswith("brikdesk import: bad.json was not imported: $: not valid JSON")
@@ -108,6 +110,6 @@ def test_command_modules_do_not_import_sqlalchemy() -> None:
         "print('sqlalchemy' in sys.modules, 'alembic' in sys.modules)\n"
     )
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        [sys.executable, "-c", code], capture_output=True, encoding="utf-8", check=True
     ).stdout
     assert out.strip().splitlines()[-1] == "False False"

@@ -96,12 +96,12 @@ def test_a_file_that_grows_past_the_limit_is_read_no_further(
     real_read = os.read
 
     path = tmp_path / "growing.json"
-    path.write_text(" " * 900)
+    path.write_text(" " * 900, encoding="utf-8")
 
     def progress(stage: str, done: int, total: int) -> None:
         reads.append(done)
         if stage == "Reading" and done == 900:  # another program appends while we read
-            with path.open("a") as f:
+            with path.open("a", encoding="utf-8") as f:
                 f.write(" " * 5000)
 
     with pytest.raises(UserError, match="larger than"):
@@ -118,7 +118,7 @@ def test_sixty_megabytes_of_small_numbers_are_refused_before_parsing(
 ) -> None:
     doc = demo_doc(demo_sv)
     path = tmp_path / "numbers.json"
-    with path.open("w") as f:
+    with path.open("w", encoding="utf-8") as f:
         f.write(json.dumps(doc)[:-1] + ', "x": [')
         f.write("1," * 30_000_000)
         f.write("1]}")
@@ -260,11 +260,11 @@ def test_export_keeps_an_existing_files_mode_and_gives_a_new_one_the_usual_mode(
 ) -> None:
     cid = demo_id(demo_sv)
     existing = tmp_path / "shared.json"
-    existing.write_text("old")
+    existing.write_text("old", encoding="utf-8")
     existing.chmod(0o644)
     demo_sv.transfer.write_export(cid, existing)
     assert stat.S_IMODE(existing.stat().st_mode) == 0o644
-    assert json.loads(existing.read_text())["format"] == "brikdesk-campaign"
+    assert json.loads(existing.read_text(encoding="utf-8"))["format"] == "brikdesk-campaign"
     mask = os.umask(0o027)
     try:
         new = demo_sv.transfer.write_export(cid, tmp_path / "new.json")
@@ -279,7 +279,7 @@ def test_a_cancelled_export_leaves_the_old_file_and_no_temporary_file(
     from brikdesk.services.transfer import Cancelled
 
     target = tmp_path / "out.json"
-    target.write_text("old")
+    target.write_text("old", encoding="utf-8")
 
     def cancel(stage: str, done: int, total: int) -> None:
         if stage == "Writing":
@@ -287,7 +287,7 @@ def test_a_cancelled_export_leaves_the_old_file_and_no_temporary_file(
 
     with pytest.raises(Cancelled):
         demo_sv.transfer.write_export(demo_id(demo_sv), target, progress=cancel)
-    assert target.read_text() == "old"
+    assert target.read_text(encoding="utf-8") == "old"
     assert [p.name for p in tmp_path.iterdir() if "out.json" in p.name] == ["out.json"]
 
 
@@ -359,7 +359,7 @@ def test_a_killed_import_either_committed_and_said_so_or_wrote_nothing(
     full = subprocess.run(
         [brikdesk, "--db", f"sqlite:///{tmp_path / 'timing.sqlite3'}", "import", str(export)],
         capture_output=True,
-        text=True,
+        encoding="utf-8",
         timeout=60,
     )
     took = time.perf_counter() - start
@@ -370,7 +370,7 @@ def test_a_killed_import_either_committed_and_said_so_or_wrote_nothing(
             [brikdesk, "--db", url, "import", str(export)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            text=True,
+            encoding="utf-8",
         )
         time.sleep(took * (0.3 + 0.08 * n))
         proc.kill()

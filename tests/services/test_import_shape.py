@@ -33,7 +33,7 @@ def test_too_many_lists_or_objects_are_refused_before_parsing(
     demo_sv: Services, demo_db: Database, tmp_path: Path, shape: str, item: str, count: int
 ) -> None:
     path = tmp_path / "shape.json"
-    path.write_text(demo_with(demo_sv, item * count))
+    path.write_text(demo_with(demo_sv, item * count), encoding="utf-8")
     before = table_counts(demo_db)
     start = time.perf_counter()
     with pytest.raises(UserError) as info:
@@ -71,6 +71,6 @@ def test_brackets_and_commas_inside_texts_do_not_count(
     data = json.dumps(doc)
     assert max(data.count("[") + data.count("{"), data.count(",")) > limit, what
     path = tmp_path / "texts.json"
-    path.write_text(data)
+    path.write_text(data, encoding="utf-8")
     done = demo_sv.transfer.import_file(path)
     assert done.value.name == "Texts"

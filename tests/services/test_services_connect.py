@@ -29,5 +29,7 @@ def test_changes_and_done_load_without_sqlalchemy():
         "import sys; from brikdesk.services import Changes, Done, Services; "
         "print(any(m.split('.')[0] == 'sqlalchemy' for m in sys.modules))"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, encoding="utf-8", check=True
+    )
     assert done.stdout.strip() == "False"

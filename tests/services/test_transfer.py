@@ -62,7 +62,7 @@ def test_the_export_is_the_documented_format(demo_sv: Services) -> None:
     assert first["kind"] == "attack_resolved" and first["payload"]["killed"] == [8]
     assert ford["events"][1]["payload"] == {"player": 1, "round": 1}
     doc_path = Path(__file__).resolve().parents[2] / "docs" / "campaign-format.md"
-    assert '"format": "brikdesk-campaign"' in doc_path.read_text()
+    assert '"format": "brikdesk-campaign"' in doc_path.read_text(encoding="utf-8")
 
 
 def test_a_round_trip_gives_an_identical_export(demo_sv: Services, db: Database) -> None:
@@ -232,7 +232,7 @@ def test_foreign_and_hostile_files_are_refused(sv: Services, db: Database, data,
 def test_a_file_over_the_size_limit_is_refused(sv: Services, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(transfer_module, "MAX_FILE_BYTES", 1000)
     big = tmp_path / "big.json"
-    big.write_text(" " * 2000)
+    big.write_text(" " * 2000, encoding="utf-8")
     with pytest.raises(UserError, match="larger than"):
         sv.transfer.import_file(big)
 

@@ -63,7 +63,7 @@ def _end_turn_elsewhere(db: Database) -> float:
         timeout=60,
         cwd=Path.cwd(),
         capture_output=True,
-        text=True,
+        encoding="utf-8",
     )
     return float(done.stdout)
 

@@ -34,7 +34,7 @@ def _serve(db: Path, *extra: str, token: str | None = None) -> tuple[subprocess.
         stdin=subprocess.PIPE if token is not None else None,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        text=True,
+        encoding="utf-8",
     )
     assert proc.stdout is not None
     if proc.stdin is not None:

@@ -203,7 +203,7 @@ def test_check_start_opens_paints_and_exits_0(tmp_path: Path) -> None:
     done = subprocess.run(
         [str(Path(sys.executable).parent / "brikdesk"), "--check-start"],
         capture_output=True,
-        text=True,
+        encoding="utf-8",
         env=env,
         timeout=60,
         check=False,
@@ -259,7 +259,7 @@ def run_probe(script: str, args: list[str], home: Path) -> subprocess.CompletedP
     return subprocess.run(
         [sys.executable, "-c", script, *args],
         capture_output=True,
-        text=True,
+        encoding="utf-8",
         env=env,
         timeout=60,
         check=False,
@@ -322,7 +322,7 @@ def test_the_window_is_painted_before_the_database_layer_loads(
     done = subprocess.run(
         [sys.executable, "-c", script],
         capture_output=True,
-        text=True,
+        encoding="utf-8",
         env=env,
         timeout=60,
         check=False,
@@ -394,7 +394,7 @@ def test_qt_paints_on_the_gui_thread_unless_the_organizer_says_otherwise(monkeyp
         [sys.executable, "-c", script],
         env=env,
         capture_output=True,
-        text=True,
+        encoding="utf-8",
         timeout=120,
         check=True,
     )

@@ -15,7 +15,7 @@ def _run(script: str, tmp_path: Path) -> dict[str, str]:
     done = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(script)],
         capture_output=True,
-        text=True,
+        encoding="utf-8",
         env=env,
         timeout=90,
         check=False,

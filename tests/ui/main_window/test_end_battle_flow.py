@@ -176,7 +176,7 @@ def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch, tmp_
     for suffix in (".png", ".svg"):
         out = window.export_chart("kills", tmp_path / f"kills{suffix}", suffix)
         assert out is not None and out.stat().st_size > 1000
-    assert (tmp_path / "kills.svg").read_text().lstrip().startswith("<?xml")
+    assert (tmp_path / "kills.svg").read_text(encoding="utf-8").lstrip().startswith("<?xml")
     fifo = tmp_path / "pipe.png"  # never replaced by a file (brikdesk.files)
     os.mkfifo(fifo)
     assert window.export_chart("kills", fifo, ".png") is None
@@ -186,7 +186,9 @@ def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch, tmp_
     qtbot.waitUntil(lambda: window.last_export is not None, timeout=20_000)
     assert window.last_export.read_bytes().startswith(b"%PDF")
     md = window.export_markdown(tmp_path / "campaign.md")
-    assert md is not None and f"| {COVE} | Tobias vs Ines | Tobias |" in md.read_text()
+    assert md is not None and f"| {COVE} | Tobias vs Ines | Tobias |" in md.read_text(
+        encoding="utf-8"
+    )
     window.close()
 
 
@@ -237,7 +239,7 @@ def test_the_history_buttons_ask_where_and_write_the_campaign_report(
         ),
     )
     qtbot.mouseClick(window.md_button, Qt.MouseButton.LeftButton)
-    assert "| Tobias |" in (tmp_path / "report.md").read_text()
+    assert "| Tobias |" in (tmp_path / "report.md").read_text(encoding="utf-8")
     qtbot.mouseClick(window.pdf_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: window.last_export is not None, timeout=20_000)
     assert (tmp_path / "report.pdf").read_bytes().startswith(b"%PDF")

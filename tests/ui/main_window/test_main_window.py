@@ -142,7 +142,7 @@ def test_export_and_import_a_campaign(open_main, demo_db, tmp_path, monkeypatch,
     job = main.export_campaign()
     qtbot.waitUntil(lambda: job.done, timeout=20_000)
     assert job.result == target
-    assert json.loads(target.read_text())["campaign"]["name"] == name
+    assert json.loads(target.read_text(encoding="utf-8"))["campaign"]["name"] == name
     # Importing it again clashes with the campaign's name: asked for another one.
     patch_ask(monkeypatch, FileChooser, target, "open_path")
     patch_ask(monkeypatch, TextPrompt, "Demo copy")
@@ -197,7 +197,7 @@ def test_import_and_export_run_on_a_worker_with_progress_and_cancel(
     assert "cancelled; nothing was imported" in main.banner.text()
 
     target = tmp_path / "out.json"
-    target.write_text("old")
+    target.write_text("old", encoding="utf-8")
     reading = threading.Event()
     release.clear()
     real_export = main.services.transfer.export_json
@@ -217,7 +217,7 @@ def test_import_and_export_run_on_a_worker_with_progress_and_cancel(
         qtbot.waitUntil(lambda: job.done, timeout=20_000)
     finally:
         export_read.undo()
-    assert job.cancelled and target.read_text() == "old"
+    assert job.cancelled and target.read_text(encoding="utf-8") == "old"
     assert not any(p.name.startswith(".out.json") for p in tmp_path.iterdir())
 
 
@@ -273,7 +273,7 @@ def test_not_a_brikdesk_database_fails_check_start(tmp_path):
             "--check-start",
         ],
         capture_output=True,
-        text=True,
+        encoding="utf-8",
         env=env,
         timeout=60,
         check=False,
@@ -300,7 +300,7 @@ def test_pyqtgraph_loads_only_with_the_chart(tmp_path, demo_db):
     done = subprocess.run(
         [sys.executable, "-c", script],
         capture_output=True,
-        text=True,
+        encoding="utf-8",
         env=env,
         timeout=60,
         check=False,

@@ -724,7 +724,7 @@ class TestExplained:
 
         code = "import sys, ui.wizard, ui.wizard.pages; print('pyqtgraph' in sys.modules)"
         out = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+            [sys.executable, "-c", code], capture_output=True, encoding="utf-8", check=True
         )
         assert out.stdout.strip() == "False"
 

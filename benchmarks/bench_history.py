@@ -1,4 +1,4 @@
-"""Benchmark: the history of a long campaign (issue 10).
+"""Benchmark: the history of a long campaign.
 
 Run: ``.venv/bin/python benchmarks/bench_history.py [--battles 100] [--units 2000]
 [--repeat 5] [--check]``.

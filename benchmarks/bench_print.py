@@ -1,4 +1,4 @@
-"""Benchmark: a 1,000-unit roster sheet to PDF (issue 7: under 5 s and 400 MB peak RSS).
+"""Benchmark: a 1,000-unit roster sheet to PDF (under 5 s and 400 MB peak RSS).
 
 Run: ``.venv/bin/python benchmarks/bench_print.py [--units 1000] [--fold] [--repeat 5]
 [--check]``.

@@ -1,4 +1,4 @@
-"""Benchmark: what the organizer does at the table, in key presses and milliseconds (issue 22).
+"""Benchmark: what the organizer does at the table, in key presses and milliseconds.
 
 On a battle of 500 units, the real battle panel in a real main window's place (a shown
 ``BattlePanel``), driven only by key events (QTest) sent to whatever has the keyboard focus,

@@ -5,10 +5,10 @@ The speed rule: an interaction's whole cost (domain and UI together) stays withi
 frame on the 500-unit benchmarks; a change made for speed goes in only when it moves a total a
 user can perceive across that line.
 
-Selecting a unit computes the key legend (``ui.panels.keys.keys_legend``: every key's move
-tried on the rules); opening the Act menu checks each entry the same way. Both run on the GUI
-thread, so each should stay well under 50 ms (design convention 7). Median and worst over
-units of both players, on the first player's turn.
+Selecting a unit computes the key legend (``ui.panels.keys.keys_legend``: every key's move tried on
+the rules); opening the Act menu checks each entry the same way. Both run on the GUI thread, so each
+should stay well under 50 ms ("Never block the GUI thread" in docs/conventions.md). Median and worst
+over units of both players, on the first player's turn.
 
 Run: QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_unit_checks.py
 """

@@ -1,4 +1,4 @@
-"""Benchmark: the roster window on a 10,000-unit army, and BrikDesk's start-up (issue 4).
+"""Benchmark: the roster window on a 10,000-unit army, and BrikDesk's start-up.
 
 Run: ``.venv/bin/python benchmarks/bench_windows.py [--units 10000] [--runs 7] [--check]
 [--start-only | --skip-start]``.

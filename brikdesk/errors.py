@@ -1,4 +1,4 @@
-"""The two kinds of expected errors (design convention 10).
+"""The two kinds of expected errors ("Two kinds of errors" in docs/conventions.md).
 
 ``UserError``: bad input or a rule that forbids the action; shown where the user acted, changes
 nothing. ``StorageError``: the database could not be read or written; shown and logged, the app

@@ -1,4 +1,4 @@
-"""No module imports another module's underscore names (issue 14): each module's public API
+"""No module imports another module's underscore names: each module's public API
 is what others use, so a module can be reorganised without breaking its neighbours."""
 
 from __future__ import annotations

@@ -335,7 +335,7 @@ def test_readme_command_line_section_lists_every_command_with_its_options() -> N
 
 # -- class size -------------------------------------------------------------------------------
 
-#: The most lines a class of brikdesk/ or ui/ may span (issue 25): a longer one does several
+#: The most lines a class of brikdesk/ or ui/ may span: a longer one does several
 #: jobs and is split by job, not by cutting it in half.
 MAX_CLASS_LINES = 500
 
@@ -407,6 +407,7 @@ CROSS_CUTTING_TEST_DIRS = {"concurrency"}  # two organizers on one database, rea
 FLAT_TESTS = {
     "tests/test_cache.py": "brikdesk/cache.py",
     "tests/test_cli.py": "brikdesk/cli.py",
+    "tests/test_conventions.py": "docs/conventions.md",
     "tests/test_files.py": "brikdesk/files.py",
     "tests/test_no_private_imports.py": "brikdesk",  # and ui: the imports between modules
     "tests/test_packaging.py": "packaging",

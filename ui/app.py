@@ -375,7 +375,7 @@ def reopen_args(args: argparse.Namespace | None, path: Path) -> argparse.Namespa
     return argparse.Namespace(**values)
 
 
-# -- crashes (design convention 10) -----------------------------------------------------------
+# -- crashes ("Two kinds of errors" in docs/conventions.md) ----------------------------------------
 
 ExcInfo = tuple[type[BaseException], BaseException, TracebackType | None]
 

@@ -1,7 +1,8 @@
 """The application's message bus: services report what changed, views refresh.
 
 Service methods return a ``Changes`` flag set; whoever called the service publishes it here and
-every view listening for the relevant flags reloads its frozen summaries (design convention 3).
+every view listening for the relevant flags reloads its frozen summaries ("One user action, one
+transaction" in docs/conventions.md).
 """
 
 from __future__ import annotations

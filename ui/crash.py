@@ -1,9 +1,9 @@
 """What a bug looks like to the user: one crash dialog, and the details in a log file.
 
-An exception no one handled (``sys.excepthook``, which PySide6 also calls for an exception
-raised in a slot or an event handler) is a bug (design convention 10). ``ui.app.CrashHandler``
-logs each one and shows ``CrashDialog`` for the first only: what happened in a sentence, the
-traceback in a box to copy into a bug report, and where the log file is.
+An exception no one handled (``sys.excepthook``, which PySide6 also calls for an exception raised in
+a slot or an event handler) is a bug ("Two kinds of errors" in docs/conventions.md).
+``ui.app.CrashHandler`` logs each one and shows ``CrashDialog`` for the first only: what happened in
+a sentence, the traceback in a box to copy into a bug report, and where the log file is.
 
 The log is a rotating file in the user's log folder (``log_folder``: platformdirs'
 ``user_log_dir``, or ``$BRIKDESK_HOME/logs``).

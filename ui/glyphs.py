@@ -1,6 +1,6 @@
 """Signs drawn as text (a warning, a refusal), picked from what the font really has.
 
-A sign the font lacks shows as an empty box on some systems (issue 15: "⚠" in the battle log,
+A sign the font lacks shows as an empty box on some systems ("⚠" in the battle log,
 the roster's budget warning and the unit card). Each sign has plainer stand-ins, the last one
 plain ASCII; :func:`sign` returns the first one the font draws itself
 (``QFontMetrics.inFontUcs4``), so no fallback font is needed.

@@ -1,4 +1,5 @@
-"""The one undo path (design conventions 5 and 14).
+"""The one undo path ("One undo path" and "Undo through reversible operations" in
+docs/conventions.md).
 
 Every undoable user action is a service call that returns a ``Done`` (its value, the
 ``Changes`` to publish, a text for the Edit menu, and ``redo``/``undo`` steps that each run one

@@ -1,4 +1,4 @@
-"""No value changes under a passing wheel (issue 22).
+"""No value changes under a passing wheel.
 
 Scrolling a page with the mouse wheel while the pointer passes over a combo box, a spin box or
 a slider used to change its value (a Parry with Shield became a Bail, and the dice typed were

@@ -1,4 +1,4 @@
-"""Slow work off the GUI thread (design convention 7).
+"""Slow work off the GUI thread ("Never block the GUI thread" in docs/conventions.md).
 
 ``start_job(parent, fn, ...)`` runs ``fn(progress)`` on the global ``QThreadPool``; results,
 errors and progress come back through signals of a relay ``QObject`` parented to ``parent`` and

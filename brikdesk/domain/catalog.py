@@ -1,6 +1,6 @@
 """The weapon catalog and unit types of a rules edition (rules facts §2 and §3).
 
-Rules as data (design convention 2): the defaults live in ``resources/catalog-<edition>.json``,
+"Rules as data" (docs/conventions.md): the defaults live in ``resources/catalog-<edition>.json``,
 one set per rules edition, loaded and validated here. A campaign's own edits (house rules) are
 stored apart from the defaults; ``CatalogItem.house_rule`` marks an entry that differs.
 

@@ -96,7 +96,8 @@ class BattleRecord:
     players: tuple[tuple[PlayerId, str], ...]
     units: tuple[RecordUnit, ...]
     result: BattleResult
-    #: Each army's numbers stored when the battle was finished (none before issue 23).
+    #: Each army's numbers stored when the battle was finished (none in battles finished by older
+    #: versions).
     armies: tuple[ArmyRecord, ...] = ()
 
 

@@ -1,6 +1,6 @@
 """Modifiers: every number the rules add or subtract, with its reason and rule section.
 
-Design convention 1 ("explain every number"): rule functions return breakdowns made of these,
+"Explain every number" (docs/conventions.md): rule functions return breakdowns made of these,
 and the combat wizard and the printed sheets show exactly them.
 """
 

@@ -1,4 +1,4 @@
-"""The battle report: a readable account of a battle written from its event log (issue 7).
+"""The battle report: a readable account of a battle written from its event log.
 
 Pure: the caller passes the battle's facts, its players in turn order, its mustered units and
 the events that stand (reverted ones left out), oldest first. ``build_battle_report`` returns a
@@ -32,7 +32,7 @@ Readings (shown to the user through ``READINGS``):
   told with "Not counted: <why>", as the tracker marks it, and changes nothing: no casualty, no
   kill, no attack in the tally, no turn passed. A planned battle has not started: an event in
   its log (an imported file may hold one) is told as not counted.
-- The dice are grouped by whose roll they are (stored with each die since issue 23): each
+- The dice are grouped by whose roll they are (stored with each die by newer versions): each
   attacker's Action Roll with its own dice (bonus and Benny dice included) and its own
   modifiers, the target's Bail or Parry under the reaction's own entry, the Damage (a Combined
   Attack's dice named by attacker) and the Armor roll. Each total is the dice shown plus the
@@ -488,7 +488,7 @@ _ROLL_LABELS = {
 
 
 def _owned(payload: Mapping[str, Any]) -> bool:
-    """Whether the attack's dice say whose roll each is (recorded since issue 23)."""
+    """Whether the attack's dice say whose roll each is (newer versions record it)."""
     dice = _dice(payload)
     return bool(dice) and all(d["roll"] for d in dice)
 

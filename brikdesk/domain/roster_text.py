@@ -1,4 +1,4 @@
-"""An army's roster as text to paste into a chat or a forum post (issue 27).
+"""An army's roster as text to paste into a chat or a forum post.
 
 Players post their lists on the BrikWars forum and in chats. ``roster_text(roster, fmt)`` lays
 out the same content in three markups:

@@ -1,4 +1,5 @@
-"""The content of a printed roster sheet (issue 7; design convention 9).
+"""The content of a printed roster sheet ("One path for preview, print and PDF" in
+docs/conventions.md).
 
 The domain decides *what* goes on the sheet; ``ui/printing`` decides *where* and paints it, for
 print preview, printing and PDF export alike. Everything here is pure: the caller passes the

@@ -9,14 +9,15 @@ Times are stored as naive UTC ``DateTime`` values (the same on SQLite and Postgr
 services hand them out as aware UTC datetimes. JSON columns use ``sqlalchemy.JSON``, which maps
 to the native JSON type where the database has one.
 
-Rows a user edits are versioned (design convention 13): ``Versioned`` gives the table a
-``version`` column that SQLAlchemy's version counter raises on every ORM update (``UPDATE ...
-WHERE id = ? AND version = ?``), so two writers can never both apply a change made from the
-same version. The services compare the version a view showed with the row's (``ConflictError``
-on a mismatch). Versioned: campaign, player, army, unit, house_item, house_unit_type, battle.
-Not versioned, deliberately: the battle log and the battle's caches (``battle_event``,
-``battle_unit``, ``battle_player``) have one writer, the tracker, which serialises on the
-battle's row and checks new events against the log as it stands (``services/tracker.py``).
+Rows a user edits are versioned ("Shared data is versioned" in docs/conventions.md): ``Versioned``
+gives the table a ``version`` column that SQLAlchemy's version counter raises on every ORM update
+(``UPDATE ... WHERE id = ? AND version = ?``), so two writers can never both apply a change made
+from the same version. The services compare the version a view showed with the row's
+(``ConflictError`` on a mismatch). Versioned: campaign, player, army, unit, house_item,
+house_unit_type, battle. Not versioned, deliberately: the battle log and the battle's caches
+(``battle_event``, ``battle_unit``, ``battle_player``) have one writer, the tracker, which
+serialises on the battle's row and checks new events against the log as it stands
+(``services/tracker.py``).
 
 Two deliberate shapes:
 
@@ -345,7 +346,7 @@ class BattleEvent(Base):
 
 
 class BattleArmy(Base):
-    """What an army was going into a finished battle and coming out of it (issue 23): the
+    """What an army was going into a finished battle and coming out of it: the
     cost of its living units, how many were alive, its casualties and kills so far. Written
     when the battle is finished, removed when that is undone; the history draws from it."""
 

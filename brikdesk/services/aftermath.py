@@ -203,8 +203,9 @@ class _Before:
     finished_at: datetime | None
     result: Any
     units: tuple[_Record, ...]
-    #: Each unit's (id, status, battles fought, kills, unit type) as ``finish`` left them: the
-    #: undo is refused if someone has changed one of them since (design convention 13).
+    #: Each unit's (id, status, battles fought, kills, unit type) as ``finish`` left them: the undo
+    #: is refused if someone has changed one of them since ("Shared data is versioned" in
+    #: docs/conventions.md).
     after: tuple[_Record, ...] = ()
 
 

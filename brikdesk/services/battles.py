@@ -1,11 +1,11 @@
 """Battles: mustering, reading the event log, and the campaign record.
 
-The event log is the truth (design convention 6), and the battle tracker
-(``services/tracker.py``) is its only writer (design convention 14): recording, undoing and
-redoing events check them with the rules against the log as it stands, under the battle's row
-lock. This service reads the log (``events``) and manages the battle itself (create, rename,
-turn order, delete, finish). ``BattleUnit.state`` and ``Battle.state`` are the tracker's
-caches; nothing here reads them as truth.
+The event log is the truth ("Battles are an event log" in docs/conventions.md), and the battle
+tracker (``services/tracker.py``) is its only writer ("One undo path" in docs/conventions.md):
+recording, undoing and redoing events check them with the rules against the log as it stands, under
+the battle's row lock. This service reads the log (``events``) and manages the battle itself
+(create, rename, turn order, delete, finish). ``BattleUnit.state`` and ``Battle.state`` are the
+tracker's caches; nothing here reads them as truth.
 
 Renames and deletes take ``version=`` (``BattleSummary.version``) and refuse with a
 ``ConflictError`` when the battle changed since (``services/versions.py``).

@@ -1,12 +1,12 @@
 """What every service shares: the ``Changes`` flags, reversible results, validation, clock.
 
 Every mutating service method performs one user action in one transaction and returns a
-:class:`Done`: the value it produced (a frozen summary or ids), the ``Changes`` to publish, a
-text for the Undo menu, and two steps, ``redo`` and ``undo``, that each run one service call (one
-transaction) and return the ``Changes`` to publish (design convention 5). The steps hold ids and
-old/new values (and the version each row had, so that an undo of something someone else has
-changed since is refused with ``ConflictError``), never live objects. The app records them
-through its one undo path, ``ui.undo.perform``::
+:class:`Done`: the value it produced (a frozen summary or ids), the ``Changes`` to publish, a text
+for the Undo menu, and two steps, ``redo`` and ``undo``, that each run one service call (one
+transaction) and return the ``Changes`` to publish ("Undo through reversible operations" in
+docs/conventions.md). The steps hold ids and old/new values (and the version each row had, so that
+an undo of something someone else has changed since is refused with ``ConflictError``), never live
+objects. The app records them through its one undo path, ``ui.undo.perform``::
 
     perform(stack, bus, lambda: services.roster.edit_unit(unit_id, UnitPatch(name="Sir B.")))
 """

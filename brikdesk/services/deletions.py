@@ -1,4 +1,4 @@
-"""What goes with a delete, in words, so the organizer is asked before it happens (issue 23).
+"""What goes with a delete, in words, so the organizer is asked before it happens.
 
 ``what_goes(kind, id)`` names the row and everything the delete removes with it ("Battle for
 the Gate: its 15 events and its result"); the window asks with it and deletes only on yes.

@@ -1,4 +1,4 @@
-"""Changing a campaign's rules edition: say what it will do, then do it whole (issue 23).
+"""Changing a campaign's rules edition: say what it will do, then do it whole.
 
 ``preview(campaign, edition)`` lists every unit type and item the campaign's units use that the
 other edition's catalog has no match for (by key), each with how many units use it and a

@@ -6,10 +6,10 @@ share one computation (an army of 10,000 units has a few dozen distinct kinds), 
 are read as text and decoded once per distinct value, so a 10,000-unit roster loads in well
 under the 300 ms the roster window allows.
 
-Edits are reversible (design convention 5): ``edit_units`` returns the old values of exactly the
-fields it changed; ``delete_units`` returns a snapshot that ``restore`` puts back with the same
-ids (and relinks the battles that mustered those units); adds are undone by a delete and redone
-by restoring the rows as they were made.
+Edits are reversible ("Undo through reversible operations" in docs/conventions.md): ``edit_units``
+returns the old values of exactly the fields it changed; ``delete_units`` returns a snapshot that
+``restore`` puts back with the same ids (and relinks the battles that mustered those units); adds
+are undone by a delete and redone by restoring the rows as they were made.
 
 Shared campaigns (``services/versions.py``): ``UnitRow.version`` is the version the roster
 showed; ``edit_unit(..., version=row.version)`` and ``delete_unit(..., version=...)`` refuse

@@ -1,31 +1,31 @@
 """The battle tracker: a battle's state read from its event log, and validated recording.
 
-The event log is the truth (design convention 6). ``view(battle_id)`` replays the events that
-stand through the rules engine (``brikdesk.domain.battle``) and returns a frozen
-:class:`BattleView`: the setup, the state, every unit with its loadout and effective stats, the
-campaign's catalog (with house rules) and the log in plain words. ``record`` applies new events
-to the current state first, so an illegal one is refused (``RuleViolation``, a ``UserError``
-with ``reason`` and ``rule``) and nothing is stored; legal ones are stored in one transaction as
-one undo step.
+The event log is the truth ("Battles are an event log" in docs/conventions.md). ``view(battle_id)``
+replays the events that stand through the rules engine (``brikdesk.domain.battle``) and returns a
+frozen :class:`BattleView`: the setup, the state, every unit with its loadout and effective stats,
+the campaign's catalog (with house rules) and the log in plain words. ``record`` applies new events
+to the current state first, so an illegal one is refused (``RuleViolation``, a ``UserError`` with
+``reason`` and ``rule``) and nothing is stored; legal ones are stored in one transaction as one undo
+step.
 
 Undo works on groups: the events of one ``record`` call (an attack that kills and spends an
 Action) are undone and redone together (``brikdesk.domain.tracking.READINGS["undo_groups"]``).
 Group boundaries are the battle's ``undo_groups`` column (``[first seq, last seq]`` of each
 group of more than one event); a log without them undoes event by event.
 
-One writer, one order (design convention 14). The tracker is the only writer of a battle's log.
-Every write (record, end turn, undo, redo, start) first locks the battle's row (``FOR UPDATE``
-on PostgreSQL; on SQLite the write transaction is exclusive from its ``BEGIN IMMEDIATE``), then
-brings its cache up to date with whatever other processes wrote (the log's summary token below
+One writer, one order ("One undo path" in docs/conventions.md). The tracker is the only writer of a
+battle's log. Every write (record, end turn, undo, redo, start) first locks the battle's row (``FOR
+UPDATE`` on PostgreSQL; on SQLite the write transaction is exclusive from its ``BEGIN IMMEDIATE``),
+then brings its cache up to date with whatever other processes wrote (the log's summary token below
 changes with any append, undo, redo or dropped tail), then checks the new events with the rules
-against that current state. So two tables recording for one battle at once land one after the
-other, in the order they got the lock, each checked against the other's events: the second is
-stored after the first, or refused by the rules with the reason (a unit cannot spend its Action
-twice). ``seq`` is the log's largest plus one, under the lock: never duplicated. An undo or redo
-step refuses (``ConflictError``) when the log moved on since its action: someone recorded after
-the events to undo, or already undid or redid them; the message names what was recorded since.
-``undo``/``redo`` of "the last action" take the id the caller's view showed (``seen``), so a
-table never takes back another table's action by mistake.
+against that current state. So two tables recording for one battle at once land one after the other,
+in the order they got the lock, each checked against the other's events: the second is stored after
+the first, or refused by the rules with the reason (a unit cannot spend its Action twice). ``seq``
+is the log's largest plus one, under the lock: never duplicated. An undo or redo step refuses
+(``ConflictError``) when the log moved on since its action: someone recorded after the events to
+undo, or already undid or redid them; the message names what was recorded since. ``undo``/``redo``
+of "the last action" take the id the caller's view showed (``seen``), so a table never takes back
+another table's action by mistake.
 
 Speed: the service's :class:`~brikdesk.services.tracker_reader.LogReader` keeps, per battle, a
 :class:`~brikdesk.services.tracker_cache.BattleCache`:

@@ -1,8 +1,8 @@
 """Stale views and stale undo steps: the conflict rule for every row a user edits.
 
-Two BrikDesks (or a BrikDesk and ``brikdesk import``) may change the same row. The rule
-(design convention 13): **a write made from a view that is no longer current is refused**, with
-a message that says what changed, and nothing is written. Never last-writer-wins.
+Two BrikDesks (or a BrikDesk and ``brikdesk import``) may change the same row. The rule ("Shared
+data is versioned" in docs/conventions.md): **a write made from a view that is no longer current is
+refused**, with a message that says what changed, and nothing is written. Never last-writer-wins.
 
 - An edit or delete from a window passes ``version=``, the version its summary showed
   (``UnitRow.version``, ``ArmySummary.version`` ...). The row is read with ``FOR UPDATE`` (a row

@@ -11,7 +11,7 @@ start), ``state.json`` (what the page shows, ``page_data``) and ``events`` (a Se
 Events stream: the state when connected and again after every change). Everything else,
 and anything without the token or with another, is 404.
 
-Safe to switch on in a club hall (issue 26): only GET and HEAD (else 405); a request with a
+Safe to switch on in a club hall: only GET and HEAD (else 405); a request with a
 body (413) or more than ``MAX_HEADERS`` headers (431) is refused; h11 refuses a request head
 over ``MAX_HEAD_BYTES`` (400); a connection that has not sent a whole request head within
 ``HEAD_TIMEOUT`` seconds, or sits idle ``IDLE_TIMEOUT`` seconds after an answer, is closed; a

@@ -153,7 +153,8 @@ def test_errors_say_what_and_where(text: str, message: str, column: int) -> None
 
 
 def test_a_syntax_error_is_a_user_error() -> None:
-    # The interface shows UserErrors where the user typed (design convention 10).
+    # The interface shows UserErrors where the user typed ("Two kinds of errors" in
+    # docs/conventions.md).
     with pytest.raises(UserError, match="column 3"):
         parse("2d")
 

@@ -1,4 +1,4 @@
-"""Issue 23, item 1: the battle report prints each roll with its own dice.
+"""The battle report prints each roll with its own dice.
 
 Attacks recorded the way the combat wizard's Finish records them (typed dice), then told by
 the report: the Parry's die under the Parry, the Bail's under the Bail, each attacker of a

@@ -438,9 +438,9 @@ def test_export_and_import_keep_a_battles_result(demo_sv: Services) -> None:
 def test_undo_of_an_ending_is_refused_once_someone_changed_a_units_record(
     demo_sv: Services,
 ) -> None:
-    """Design convention 13: reopening puts the units' records back only if they are still what
-    the ending left; another organizer's change since (a fallen unit brought back) is kept and
-    the undo is refused with what changed."""
+    """Reopening (as "Shared data is versioned" in docs/conventions.md has it) puts the units'
+    records back only if they are still what the ending left; another organizer's change since (a
+    fallen unit brought back) is kept and the undo is refused with what changed."""
     from brikdesk.errors import ConflictError
 
     bid = battle_id(demo_sv, COVE)

@@ -1,4 +1,4 @@
-"""Issue 23, item 2: the history keeps what each army was.
+"""The history keeps what each army was.
 
 Finishing a battle stores each army's value, units alive, casualties and kills going in and
 coming out; the undo removes them, the redo writes them again. The history's series, its JSON

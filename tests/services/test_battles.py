@@ -83,7 +83,8 @@ def test_the_log_is_read_in_order_with_undone_events_marked(sv: Services, duel) 
 
 
 def test_the_battle_service_has_no_log_writer() -> None:
-    """One writer per aggregate (design convention 14): only the tracker writes the log."""
+    """One writer per aggregate ("One undo path" in docs/conventions.md): only the tracker writes
+    the log."""
     from brikdesk.services.battles import BattleService
 
     for name in (

@@ -1,4 +1,4 @@
-"""Issue 23, item 5: a delete is named with everything that goes with it before it happens."""
+"""A delete is named with everything that goes with it before it happens."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 23, item 3: an edition change says what it will do, then does it whole.
+"""An edition change says what it will do, then does it whole.
 
 A 2020 campaign with Skirmisher, Heavy and Cannon Fodder units (2020 specialists) switched to
 2010: the preview names each type 2010 lacks, how many units use it and a suggestion; the

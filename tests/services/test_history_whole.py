@@ -1,4 +1,4 @@
-"""Issue 23, item 4: the campaign report is the whole campaign: battles in progress with their
+"""The campaign report is the whole campaign: battles in progress with their
 round and sides, and each finished battle's notes, in the history's JSON, text, Markdown and
 PDF."""
 

@@ -1,4 +1,4 @@
-"""Issue 23, item 1: every roll the battle report prints is the roll that was made.
+"""Every roll the battle report prints is the roll that was made.
 
 Random battles are played through the battle tracker with the combat wizard's draft (Strikes
 and Ranged attacks, Combined Attacks, Bails and Parries, Bennies spent or not), then the report

@@ -1,4 +1,4 @@
-"""Issue 23: export and import carry what each army was in its battles (``battles[].armies``).
+"""Export and import carry what each army was in its battles (``battles[].armies``).
 
 A round trip keeps the history's points exactly (Start, every battle, nothing approximate); an
 older file (version 1, no records) still imports and its points are rebuilt, approximate where

@@ -142,7 +142,7 @@ def test_the_app_icon_draws_the_red_brick_at_any_size() -> None:
         assert centre.red() > 2 * max(centre.green(), centre.blue())  # red, not blank
 
 
-# -- crashes (design convention 10) -----------------------------------------------------------
+# -- crashes ("Two kinds of errors" in docs/conventions.md) -------------------------------------
 
 
 def _raise(exc: BaseException):

@@ -1,4 +1,5 @@
-"""Every dialog opens ready to type (convention 16) and every window fits a laptop screen.
+"""Every dialog opens ready to type ("Dialogs open ready to type" in docs/conventions.md) and every
+window fits a laptop screen.
 
 A new user typed "Walkthrough Campaign" into New campaign and the dialog closed at the space:
 Cancel had the focus. Here each dialog class of the app is opened and its focus checked, and a

@@ -1,4 +1,4 @@
-"""No value changes under a passing wheel (issue 22): a wheel turned over a combo box, a spin
+"""No value changes under a passing wheel: a wheel turned over a combo box, a spin
 box or a slider that the organizer has not chosen (no keyboard focus) changes nothing and
 scrolls the page instead; once it has the focus, the wheel is its own.
 

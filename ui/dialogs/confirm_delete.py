@@ -1,4 +1,4 @@
-"""Ask before deleting: the question names what goes with it (issue 23).
+"""Ask before deleting: the question names what goes with it.
 
 ``ConfirmDelete.ask(parent, what, goes)`` shows "Delete <what>?" with the service's words for
 everything the delete takes along (``brikdesk.services.deletions``) and that Edit > Undo

@@ -1,4 +1,4 @@
-"""Changing the rules edition: what it will do, before it is done (issue 23).
+"""Changing the rules edition: what it will do, before it is done.
 
 ``EditionChangeDialog.ask(parent, preview)`` lists every unit type and item the campaign uses
 that the new edition lacks, each with a choice of what it becomes (the service's suggestion by

@@ -1,16 +1,17 @@
 """End battle: the post-battle update of the campaign in one pass.
 
 One row per mustered unit with what the log says happened (status, killed by whom, its kills,
-Disrupted or off the table at the end), each editable: the organizer may overrule the log (a
-unit the players agree survived, a kill given to someone else) and promote survivors to
-another unit type (the new cost and the army's budget shown; over budget is a warning, never a
-refusal). The winner is suggested from who holds the field and editable (or a draw); notes.
-Nothing is written until End battle (one transaction, one undo step); Cancel leaves no trace
-(``AftermathService``; the dialog edits a draft, convention 8).
+Disrupted or off the table at the end), each editable: the organizer may overrule the log (a unit
+the players agree survived, a kill given to someone else) and promote survivors to another unit type
+(the new cost and the army's budget shown; over budget is a warning, never a refusal). The winner is
+suggested from who holds the field and editable (or a draw); notes. Nothing is written until End
+battle (one transaction, one undo step); Cancel leaves no trace (``AftermathService``; the dialog
+edits a draft; "Wizards edit a draft and commit once" in docs/conventions.md).
 
-The battle is read on a worker (convention 7): the dialog opens at once saying it is reading,
-with End battle disabled, and fills in when the read arrives; so does a refresh after someone
-else changed the battle. A slow or locked database never freezes the window.
+The battle is read on a worker ("Never block the GUI thread" in docs/conventions.md): the dialog
+opens at once saying it is reading, with End battle disabled, and fills in when the read arrives; so
+does a refresh after someone else changed the battle. A slow or locked database never freezes the
+window.
 """
 
 from __future__ import annotations

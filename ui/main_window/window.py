@@ -120,7 +120,7 @@ class MainWindow(QMainWindow):
         self.files = FileCommands(self)
         self.battles = Battles(self)
         self.windows = Windows(self)
-        from ui.dialogs.share import Sharing  # the players' page (issue 26)
+        from ui.dialogs.share import Sharing  # the players' page
 
         self.sharing = Sharing(self, services, self.settings)
         self.main_actions = MainActions(self)

@@ -86,7 +86,7 @@ SPENDS = (
 
 
 def keys_legend(view: BattleView | None, unit_id: BattleUnitId | None) -> str:
-    """The keys that work on the current unit now, as the strip shows them (issue 15: the
+    """The keys that work on the current unit now, as the strip shows them (the
     legend changes with what the selected unit may do)."""
     end = "Ctrl+E End Turn"
     if view is None or unit_id is None or not view.in_progress or view.state.finished:

@@ -1,4 +1,4 @@
-"""What a unit may do now, asked of the rules before anything is asked of the user (issue 15).
+"""What a unit may do now, asked of the rules before anything is asked of the user.
 
 Every entry of the panel's menus and every key builds the event it would record and tries it
 on the battle as it stands (``brikdesk.domain.battle.apply`` returns a new state and changes

@@ -336,7 +336,7 @@ class StartBattleDialog(QDialog):
         self.resize(920, 600)
         guard_wheel(self)
         self.name.selectAll()
-        self.name.setFocus()  # open ready to type (convention 16)
+        self.name.setFocus()  # "Dialogs open ready to type" (docs/conventions.md)
 
     def _load(self) -> None:
         players = self.services.campaigns.list_players(self.campaign_id)

@@ -1,4 +1,4 @@
-"""Rows that stay still under the pointer (issue 15).
+"""Rows that stay still under the pointer.
 
 After End Turn the unit table puts the new active player on top; a row moving under the mouse
 is a row clicked by mistake. While the pointer is over the table, :class:`StillRows` holds

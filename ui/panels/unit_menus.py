@@ -109,7 +109,7 @@ def bind(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Callable[..., Non
 
 def allow(action: QAction, why: UserError | str | None, tip: str = "") -> QAction:
     """Enable ``action`` when ``why`` is ``None``; else disable it, the reason as its tooltip
-    (issue 15: what the rules refuse is not offered, and says why)."""
+    (what the rules refuse is not offered, and says why)."""
     action.setEnabled(why is None)
     if why is not None:
         action.setToolTip(reason(why) if isinstance(why, UserError) else why)

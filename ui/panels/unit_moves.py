@@ -1,5 +1,5 @@
 """The battle panel's unit actions as the menus and keys call them: check first, then ask only
-what can be done, then record (issue 15).
+what can be done, then record.
 
 Each move asks the rules (``ui.panels.legal``) before it opens anything: a move the rules
 refuse opens no dialog and shows the reason in the message strip; a target or a note is asked

@@ -1,6 +1,6 @@
 """Printing: roster sheets laid out in points and painted on any paged device.
 
-One path for preview, print and PDF (design convention 9):
+One path for preview, print and PDF ("One path for preview, print and PDF" in docs/conventions.md):
 
 - ``layout_roster_sheet(sheet, device)`` -> ``SheetLayout`` (pages of placed blocks, in points);
 - ``paint_roster_sheet(painter, device, sheet, layout=None, progress=None)`` paints it;

@@ -1,8 +1,9 @@
 """The campaign report on paper: standings, the timeline of battles and the charts over them.
 
-``brikdesk.domain.history`` decides what it says (a ``CampaignHistory``); this module lays it
-out in points with the sheets' primitives (``ui.printing.layout``) and paints it, through one
-path for print preview, printing, PDF export and page images (convention 9):
+``brikdesk.domain.history`` decides what it says (a ``CampaignHistory``); this module lays it out in
+points with the sheets' primitives (``ui.printing.layout``) and paints it, through one path for
+print preview, printing, PDF export and page images ("One path for preview, print and PDF" in
+docs/conventions.md):
 
 - ``layout_campaign_report(history, device)`` -> ``SheetLayout``;
 - ``paint_campaign_report(painter, device, history, layout=None, ...)``;

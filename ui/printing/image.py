@@ -1,4 +1,5 @@
-"""Pages as images, painted by the same functions that print and write PDFs (convention 9).
+"""Pages as images, painted by the same functions that print and write PDFs ("One path for preview,
+print and PDF" in docs/conventions.md).
 
 ``render_roster_page(sheet, page, dpi=...)`` returns one page of a roster sheet as a ``QImage``
 of the whole sheet of paper (white margins included), for thumbnails, tests and a quick look

@@ -1,6 +1,6 @@
 """Lay a ``RosterSheet`` out on pages, in points, before anything is painted.
 
-Design convention 9: one path for preview, print and PDF. ``layout_roster_sheet`` measures every
+"One path for preview, print and PDF" (docs/conventions.md). ``layout_roster_sheet`` measures every
 piece of text with the fonts of the device that will be painted on (fonts are sized in points
 with ``QFont.setPointSizeF``; lengths are in points, 1/72 inch, and millimetres are converted),
 so a sheet prints the same whatever the screen density. The result is a list of pages, each a

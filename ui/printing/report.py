@@ -1,4 +1,5 @@
-"""The battle report on paper: laid out in points, painted on any paged device (convention 9).
+"""The battle report on paper: laid out in points, painted on any paged device ("One path for
+preview, print and PDF" in docs/conventions.md).
 
 ``brikdesk.domain.report`` decides what the report says; this module places it on A4 or Letter
 pages and paints it, through one path for print preview, printing, PDF export and page images:

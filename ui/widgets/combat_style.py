@@ -7,7 +7,7 @@ numbers the players look for (the number needed, the odds, the Armor) are larger
 
 The look is given with fonts, palettes and a few painted frames, not a style sheet: a style
 sheet on a form makes Qt match its rules for every widget each time one is made, shown or
-painted, which cost the wizard 15-25 ms per page and ~10 ms per die typed (issue 22).
+painted, which cost the wizard 15-25 ms per page and ~10 ms per die typed.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """What the windows share: performing service actions with undo, showing errors, actions.
 
-Design conventions 5 and 10: a user action calls one service method, which returns a
-``Done`` (value, ``Changes``, undo text, redo and undo steps). :class:`Actions` performs it,
-records it on the window's ``QUndoStack`` (``ui.undo``) and publishes the changes on the bus. A ``UserError`` is
-shown where the user acted (the window's message banner) and changes nothing; a
-``StorageError`` is shown, logged, and the app keeps running.
+"Undo through reversible operations" and "Two kinds of errors" (docs/conventions.md): a user action
+calls one service method, which returns a ``Done`` (value, ``Changes``, undo text, redo and undo
+steps). :class:`Actions` performs it, records it on the window's ``QUndoStack`` (``ui.undo``) and
+publishes the changes on the bus. A ``UserError`` is shown where the user acted (the window's
+message banner) and changes nothing; a ``StorageError`` is shown, logged, and the app keeps running.
 """
 
 from __future__ import annotations

@@ -113,8 +113,8 @@ def title_room(window: QWidget) -> None:
 
 
 def ready_to_type(dialog: QDialog, buttons: QDialogButtonBox | None = None) -> None:
-    """Open ``dialog`` ready to type (convention 16) and fitting the screen: its buttons last
-    in the tab order, the focus on its first field."""
+    """Open ``dialog`` ready to type ("Dialogs open ready to type" in docs/conventions.md) and
+    fitting the screen: its buttons last in the tab order, the focus on its first field."""
     if buttons is not None:
         buttons_last(buttons)
     title_room(dialog)

@@ -1,5 +1,5 @@
 """Forms kept between uses: the battle panel's quick attack form and Sprint dialog are hidden,
-not deleted, when they close, and started again for the next unit (issue 22: a form already
+not deleted, when they close, and started again for the next unit (a form already
 made opens in about half the time of a new one, bench_table_flow)."""
 
 from __future__ import annotations

@@ -1,17 +1,18 @@
-"""Print preview, Print and Export for the app: roster sheets and battle reports (issue 7).
+"""Print preview, Print and Export for the app: roster sheets and battle reports.
 
-One path (design convention 9): the print service (``services.printing``) reads what a sheet
-or a report shows, in one transaction, exactly as ``brikdesk print`` and ``brikdesk report``
-do (units dead in the campaign are left out unless asked for, and the banner names them);
-``ui.printing`` lays it out and paints it for the preview, the printer and the PDF alike.
+"One path for preview, print and PDF" (docs/conventions.md): the print service
+(``services.printing``) reads what a sheet or a report shows, in one transaction, exactly as
+``brikdesk print`` and ``brikdesk report`` do (units dead in the campaign are left out unless asked
+for, and the banner names them); ``ui.printing`` lays it out and paints it for the preview, the
+printer and the PDF alike.
 
-Before each, a small dialog (``ui.widgets.print_options``) asks what to print and remembers
-the answer. Every step that may take long runs off the GUI thread (convention 7) with a
-progress bar and a Stop button in the window's status bar: reading and laying out before a
-preview or a print, painting the pages for the printer, writing a PDF or Markdown. The preview
-dialog paints on the GUI thread (that is how ``QPrintPreviewDialog`` works), replaying the
-layout made on the worker; the layout is made again only if the organizer changes the paper
-in the preview or print dialog.
+Before each, a small dialog (``ui.widgets.print_options``) asks what to print and remembers the
+answer. Every step that may take long runs off the GUI thread ("Never block the GUI thread" in
+docs/conventions.md) with a progress bar and a Stop button in the window's status bar: reading and
+laying out before a preview or a print, painting the pages for the printer, writing a PDF or
+Markdown. The preview dialog paints on the GUI thread (that is how ``QPrintPreviewDialog`` works),
+replaying the layout made on the worker; the layout is made again only if the organizer changes the
+paper in the preview or print dialog.
 
 Qt's print support and ``ui.printing`` are imported only when the organizer prints.
 """

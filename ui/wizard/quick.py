@@ -1,4 +1,4 @@
-"""The quick attack form (issue 22): the common attack on one compact page, from the keyboard.
+"""The quick attack form: the common attack on one compact page, from the keyboard.
 
 With a unit selected in the battle panel, Q opens it: the attacker filled in, its weapon (the
 first in hand; Alt+W takes the next), the target found by typing a few letters of its name

@@ -1,6 +1,7 @@
-"""The combat wizard (issue 6): a QWizard that walks the organizer through one attack.
+"""The combat wizard: a QWizard that walks the organizer through one attack.
 
-It edits a draft and commits once (design convention 8): the pages change
+It edits a draft and commits once ("Wizards edit a draft and commit once",
+docs/conventions.md): the pages change
 ``CombatWizard.draft`` (a frozen ``AttackDraft``) through :meth:`CombatWizard.change`, handing
 it the new draft made with ``dataclasses.replace`` (a type checker checks its fields), and
 show what the domain computes from it; Back changes nothing; Cancel leaves no trace; Finish

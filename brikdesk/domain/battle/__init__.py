@@ -1,10 +1,10 @@
 """The battle tracker's rules: players in turn order, Actions, responses, Counters, statuses.
 
-A battle is an event log (design convention 6). ``BattleSetup`` (players in turn order, mustered
-units) is fixed; ``initial_state(setup)`` and ``apply(setup, state, event)`` give the state after
-each event; ``replay(setup, events)`` is the state after all of them. Illegal events raise
-``RuleViolation`` (a ``UserError``) naming the reason and the rule section. The rules, and the
-readings chosen where they are vague, are in the docstring of ``rules`` and in ``READINGS``.
+A battle is an event log ("Battles are an event log", docs/conventions.md). ``BattleSetup`` (players
+in turn order, mustered units) is fixed; ``initial_state(setup)`` and ``apply(setup, state, event)``
+give the state after each event; ``replay(setup, events)`` is the state after all of them. Illegal
+events raise ``RuleViolation`` (a ``UserError``) naming the reason and the rule section. The rules,
+and the readings chosen where they are vague, are in the docstring of ``rules`` and in ``READINGS``.
 
 - ``model``: ``BattleSetup``, ``BattleState``, ``UnitState``, ``ActionState``, ``Status``.
 - ``events``: the events and their stored form (``to_payload`` / ``from_payload``).

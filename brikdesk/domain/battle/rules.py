@@ -1,10 +1,10 @@
 """Turn and response rules of a battle: ``apply(setup, state, event) -> state``.
 
-The battle is an event log (design convention 6): ``initial_state(setup)`` and then one
-``apply`` per event; ``replay(setup, events)`` does exactly that, so the state after any
-sequence of events and undos is the replay of the events that remain. ``apply`` refuses what
-the rules forbid with a ``RuleViolation`` (a ``UserError``) naming the reason and the section,
-and changes nothing.
+The battle is an event log ("Battles are an event log", docs/conventions.md):
+``initial_state(setup)`` and then one ``apply`` per event; ``replay(setup, events)`` does exactly
+that, so the state after any sequence of events and undos is the replay of the events that remain.
+``apply`` refuses what the rules forbid with a ``RuleViolation`` (a ``UserError``) naming the reason
+and the section, and changes nothing.
 
 The rules (seeds 003, 004; rules facts §5):
 
@@ -1278,7 +1278,8 @@ def _check_counter(d: _Draft, u: UnitState, t: UnitState, *, counterstrike: bool
 
 def _movement_over(d: _Draft, unit_id: BattleUnitId) -> None:
     """4.1: "If the minifig decides to Parry the attack, they are both entered into Close
-    Combat and the minifig's movement is over for the turn." """
+    Combat and the minifig's movement is over for the turn."
+    """
     u = d.get(unit_id)
     if not u.stopped:
         d.put(_evolve(u, stopped=True, mom=False))

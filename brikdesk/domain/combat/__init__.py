@@ -31,11 +31,11 @@ of it, one module per concept; every public name is importable from here.
 - ``prose``: the rule prose the wizard shows (:data:`READINGS`, :func:`readings_for`, the
   sentences citing rule sections).
 
-Design convention 8: the wizard's pages fill one frozen :class:`AttackDraft`; every page
-recomputes its preview from the draft with the pure functions here, and nothing is written
-until Finish, which stores :func:`final_events` in one transaction. Back keeps the draft as it
-is; Cancel throws it away. Every die, typed or virtual, is stored in the draft as a face, so
-each replay is exact and every preview is a pure function of the draft.
+"Wizards edit a draft and commit once" (docs/conventions.md): the wizard's pages fill one frozen
+:class:`AttackDraft`; every page recomputes its preview from the draft with the pure functions here,
+and nothing is written until Finish, which stores :func:`final_events` in one transaction. Back
+keeps the draft as it is; Cancel throws it away. Every die, typed or virtual, is stored in the draft
+as a face, so each replay is exact and every preview is a pure function of the draft.
 """
 
 from brikdesk.domain.combat.chances import collision_chance, combined_kill, needed_text

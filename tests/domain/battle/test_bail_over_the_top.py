@@ -1,4 +1,4 @@
-"""Issue 23, item 3 (the panel's moves): a Bail lands on its feet only by an Over the Top
+"""The panel's moves: a Bail lands on its feet only by an Over the Top
 Benny, so the battle rules refuse one where the edition or the unit has no Over the Top; the
 panel offers what the rules allow. Each test quotes the sentence it enforces (seed 001 = 2005,
 003 = 2020)."""

@@ -1,4 +1,4 @@
-"""Turn and response rules of the battle tracker (issue 5; seeds 003 ch. 4, 004 5.2 and 5.4)."""
+"""Turn and response rules of the battle tracker (rules 003 ch. 4, 004 5.2 and 5.4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 23, item 3 on screen: the edition change's preview dialog and the settings dialog's
+"""Changing the edition on screen: the edition change's preview dialog and the settings dialog's
 note, whose texts never overlap."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A new user's first hour (issue 15): the toolbar that does not jump, Add several's defaults,
+"""A new user's first hour: the toolbar that does not jump, Add several's defaults,
 the roster's Name column, an over-budget army at the start of a battle, the crash dialog and
 its log, a database that can't be opened, and Edit > Settings."""
 
@@ -31,7 +31,7 @@ from ui.widgets.print_options import load_report_choice, load_roster_choice
 from ui.windows.roster_edits import ADD_COUNT_KEY, DEFAULT_ADD_COUNT, typical_unit
 from ui.windows.unit_dialogs import AddUnitsDialog
 
-# -- the toolbar keeps its geometry (convention 16) -------------------------------------------
+# -- the toolbar keeps its geometry ("Dialogs open ready to type" in docs/conventions.md) ----------
 
 
 class _Named(QUndoCommand):
@@ -170,7 +170,7 @@ def test_an_army_over_its_own_budget_is_named_when_mustered_and_may_still_fight(
     assert dialog.request() is not None
 
 
-# -- the crash dialog and the log (convention 10) -----------------------------------------------
+# -- the crash dialog and the log ("Two kinds of errors" in docs/conventions.md) -------------------
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Issue 23, item 5: Edit > Delete selected and File > Delete campaign ask first, naming what
+"""Edit > Delete selected and File > Delete campaign ask first, naming what
 goes with it; Cancel deletes nothing; Undo still restores; nothing is deleted while the
 navigator that holds the selection is hidden."""
 

@@ -1,4 +1,4 @@
-"""Issue 23, item 3: the battle panel offers "Bail, Over the Top" only where the battle's
+"""the battle panel offers "Bail, Over the Top" only where the battle's
 edition and the unit's type allow it (its menus enable what ``legal.spend_refusal`` allows;
 an edition without Over the Top has no such entry at all)."""
 

@@ -1,4 +1,4 @@
-"""What End Turn and Undo cost the battle panel (issue 14): the rules are asked about the current
+"""What End Turn and Undo cost the battle panel: the rules are asked about the current
 unit once per action, rows are found by their keys without their display values, and the
 header's turn label and End Turn button keep their size from one player's turn to the next."""
 

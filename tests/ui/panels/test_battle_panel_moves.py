@@ -1,4 +1,4 @@
-"""The battle panel's legal moves (issue 15): Hold to respond, Attack through the combat
+"""The battle panel's legal moves: Hold to respond, Attack through the combat
 wizard, no question before a refusal, a key legend true for the current unit, rows that stay
 still under the pointer, and warning signs the font has."""
 

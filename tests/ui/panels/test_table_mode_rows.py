@@ -1,4 +1,4 @@
-"""Table mode off restores the rows (issue 22): the unit table's and the battle log's rows
+"""Table mode off restores the rows: the unit table's and the battle log's rows
 come back to the height they had before Table mode, not Table mode's tall ones."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The battle the combat forms resolve against (issue 22's speed work).
+"""The battle the combat forms resolve against.
 
 The battle panel hands its combat context to the quick attack form (and the combat wizard
 shares the panel's cache of fighters), so that 500 units' fighters are not made again at each

@@ -1,4 +1,4 @@
-"""Typed dice from the keyboard (issue 22): every key goes to the widget that has the focus,
+"""Typed dice from the keyboard: every key goes to the widget that has the focus,
 as on the organizer's laptop; no click between the dice.
 
 A digit no longer face can start with fills the box and the focus stays for the next die; a

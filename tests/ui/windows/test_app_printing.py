@@ -1,4 +1,4 @@
-"""Printing from the app (issue 7): File > Print preview, Print and Export PDF for an army or a
+"""Printing from the app: File > Print preview, Print and Export PDF for an army or a
 battle, the Battle > Battle report menu (preview, print, PDF, Markdown), the options dialogs and
 what they remember, the progress bar and Stop, and the same sheet as ``brikdesk print``.
 

@@ -1,4 +1,4 @@
-"""The army builder's conveniences (issue 27): duplicate an army, the roster as text, one Add
+"""The army builder's conveniences: duplicate an army, the roster as text, one Add
 several dialog, from the catalog to the roster, the user guide, the file dialogs' folders and
 the windows' sizes."""
 

@@ -1,4 +1,4 @@
-"""Issue 23, item 2 on screen: the charts ring the approximate points, the overview shows each
+"""The armies' records on screen: the charts ring the approximate points, the overview shows each
 army's value before any battle."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The forms fit a laptop (issue 22): at 1366x768 and 1280x720, window decorations included,
+"""The forms fit a laptop: at 1366x768 and 1280x720, window decorations included,
 every wizard page opens at its top with its first card (the modifiers) in view, nothing
 scrolls sideways, and the focused field and Next or Finish are in view; the quick form and the
 Sprint dialog are sized to what they show."""

@@ -1,4 +1,4 @@
-"""The quick attack form (issue 22): the common attack on one page, from the keyboard.
+"""The quick attack form: the common attack on one page, from the keyboard.
 
 Keys go where the focus is, as on the organizer's laptop. The form and the combat wizard
 record through the same call: the same inputs give the same events.

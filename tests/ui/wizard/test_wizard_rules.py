@@ -1,4 +1,4 @@
-"""The combat wizard plays the rules of issue 13: the battle's edition, a response Strike on a
+"""The combat wizard plays the edition's rules: the battle's edition, a response Strike on a
 minifig passing by, rule warnings the organizer may overrule, Explosions measured from the
 detonation point, a Charging Shove's MOM, Who Acts First and Collisions. Each test quotes the
 sentence it enforces."""

@@ -414,6 +414,7 @@ FLAT_TESTS = {
     "tests/test_project.py": "pyproject.toml",
     "tests/test_user_guide.py": "docs/user-guide.md",
     "tests/ui/test_app.py": "ui/app.py",
+    "tests/ui/test_crash.py": "ui/crash.py",
     "tests/ui/test_start_up.py": "ui/app.py",
     "tests/ui/test_live_refresh.py": "ui/live.py",
     "tests/ui/test_undo_path.py": "ui/undo.py",

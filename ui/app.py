@@ -427,10 +427,16 @@ def _show_crash_dialog(summary: str, details: str) -> None:
     show_crash_dialog(summary, details)
 
 
+#: The crash trace and Qt's message handler, held for the life of the process: both are
+#: process-wide by nature (one fault handler, one Qt message handler).
+PROCESS_TRACES: list[object] = []
+
+
 def setup_logging() -> None:
     """Log to stderr and, when the log folder is writable, to a rotating ``brikdesk.log`` in
-    the user log folder (``ui.crash.log_folder``)."""
-    from ui.crash import log_file_handler
+    the user log folder (``ui.crash.log_folder``), with a hard crash's stacks in ``crash.log``
+    beside it; Qt's own messages go to the same log. Once per process."""
+    from ui.crash import CrashTrace, QtMessages, log_file_handler
 
     root = logging.getLogger()
     if any(getattr(h, "_brikdesk", False) for h in root.handlers):
@@ -448,6 +454,16 @@ def setup_logging() -> None:
     handlers[0].setLevel(logging.WARNING)
     if root.level == logging.NOTSET or root.level > logging.INFO:
         root.setLevel(logging.INFO)
+    if len(handlers) > 1:
+        trace = CrashTrace()
+        try:
+            trace.enable()
+            PROCESS_TRACES.append(trace)
+        except OSError as exc:
+            log.warning("No crash trace: %s", exc)
+    qt_messages = QtMessages()
+    qt_messages.install()
+    PROCESS_TRACES.append(qt_messages)
 
 
 # -- --check-start ----------------------------------------------------------------------------

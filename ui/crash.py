@@ -6,19 +6,27 @@ a slot or an event handler) is a bug ("Two kinds of errors" in docs/conventions.
 a sentence, the traceback in a box to copy into a bug report, and where the log file is.
 
 The log is a rotating file in the user's log folder (``log_folder``: platformdirs'
-``user_log_dir``, or ``$BRIKDESK_HOME/logs``).
+``user_log_dir``, or ``$BRIKDESK_HOME/logs``). Two more sources write there ("Crashes leave a
+trace" in docs/conventions.md): a hard crash (a segmentation fault in Qt, an abort) cannot run
+Python's handlers, so ``faulthandler`` writes every thread's stack to ``crash.log`` beside it
+(:class:`CrashTrace`); and Qt's own messages (a warning about a layout, a font, a plugin) go
+through :class:`QtMessages` into the log, where they would otherwise be lost.
 """
 
 from __future__ import annotations
 
+import faulthandler
 import logging
 import os
 import sys
+import time
+from collections.abc import Callable
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
+from typing import IO
 
 from platformdirs import user_log_dir
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QMessageLogContext, Qt, QtMsgType, qInstallMessageHandler
 from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QApplication,
@@ -36,6 +44,8 @@ from ui.screen import fit_to_screen
 
 #: The log file's name inside ``log_folder()``.
 LOG_NAME = "brikdesk.log"
+#: The file ``faulthandler`` writes a hard crash's stacks to, beside the log.
+CRASH_NAME = "crash.log"
 #: The log file's size before it is rotated, and how many old ones are stored.
 LOG_BYTES = 1_000_000
 LOG_BACKUPS = 3
@@ -69,6 +79,74 @@ def log_path() -> Path | None:
         if isinstance(h, RotatingFileHandler):
             return Path(h.baseFilename)
     return None
+
+
+class CrashTrace:
+    """Writes every thread's Python stack to ``crash.log`` in ``folder`` when the process dies
+    of a fatal signal (a segmentation fault, an abort): Python's own handlers never run then.
+
+    The file is opened for appending when enabled and stays open until :meth:`disable`; each
+    start writes one line (the time, the version and the process id) so that a trace tells which
+    run it belongs to. Raises ``OSError`` when the folder can't be written.
+    """
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.path = (folder or log_folder()) / CRASH_NAME
+        self._file: IO[str] | None = None
+
+    def enable(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115  # held open
+        started = time.strftime("%Y-%m-%d %H:%M:%S")
+        self._file.write(f"{started} BrikDesk {__version__} started (pid {os.getpid()})\n")
+        self._file.flush()
+        faulthandler.enable(file=self._file, all_threads=True)
+
+    def disable(self) -> None:
+        if self._file is None:
+            return
+        faulthandler.disable()
+        self._file.close()
+        self._file = None
+
+
+#: Qt's message types and the logging level each is logged at.
+QT_LEVELS = {
+    QtMsgType.QtDebugMsg: logging.DEBUG,
+    QtMsgType.QtInfoMsg: logging.INFO,
+    QtMsgType.QtWarningMsg: logging.WARNING,
+    QtMsgType.QtCriticalMsg: logging.ERROR,
+    QtMsgType.QtFatalMsg: logging.CRITICAL,
+}
+
+QtHandler = Callable[[QtMsgType, QMessageLogContext, str], None]
+
+
+class QtMessages:
+    """Qt's messages (``qWarning`` and the like, written by Qt itself) logged on the ``qt``
+    logger at the matching level, with their category when Qt gives one. A handler installed
+    before (pytest-qt's, in tests) is still called after."""
+
+    def __init__(self) -> None:
+        self.log = logging.getLogger("qt")
+        self._previous: QtHandler | None = None
+        self._installed = False
+
+    def install(self) -> None:
+        self._previous = qInstallMessageHandler(self)
+        self._installed = True
+
+    def uninstall(self) -> None:
+        if self._installed:
+            qInstallMessageHandler(self._previous)
+            self._installed = False
+
+    def __call__(self, kind: QtMsgType, context: QMessageLogContext, message: str) -> None:
+        category = context.category or ""
+        where = f"{category}: " if category and category != "default" else ""
+        self.log.log(QT_LEVELS.get(kind, logging.WARNING), "%s%s", where, message)
+        if self._previous is not None:
+            self._previous(kind, context, message)
 
 
 def report_block(summary: str, details: str, log: Path | None) -> str:

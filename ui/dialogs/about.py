@@ -1,5 +1,6 @@
 """Help > About BrikDesk: what this is, its version, the database in use, the rules edition,
-the libraries it runs on, and a block to copy into a bug report."""
+the libraries it runs on, a block to copy into a bug report, and where the log is written (with
+a button that opens its folder, for the file to attach to the report)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ import html
 import platform
 import sys
 from importlib import metadata
+from pathlib import Path
 
 from PySide6 import __version__ as pyside_version
-from PySide6.QtCore import Qt, qVersion
-from PySide6.QtGui import QFontDatabase, QGuiApplication, QIcon
+from PySide6.QtCore import Qt, QUrl, qVersion
+from PySide6.QtGui import QDesktopServices, QFontDatabase, QGuiApplication, QIcon
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -23,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from brikdesk import __version__
 from brikdesk.domain.catalog import DEFAULT_EDITION
+from ui.crash import CRASH_NAME, log_path
 from ui.widgets.dialogs import ready_to_type
 
 #: The libraries whose versions a bug report needs (distribution names).
@@ -53,6 +56,18 @@ def about_html(edition: str) -> str:
     )
 
 
+def log_text(log: Path | None) -> str:
+    """Where the log is, in a sentence."""
+    if log is None:
+        return "No log file is written: the log folder could not be written to."
+    return f"The log is written to {log} (a hard crash's trace to {CRASH_NAME} beside it)."
+
+
+def open_folder(folder: Path) -> bool:
+    """Open ``folder`` in the desktop's file manager; False if nothing could open it."""
+    return QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
+
+
 def report_text(database: str, edition: str) -> str:
     """The block for a bug report: versions, platform, database, rules edition."""
     lines = [
@@ -74,9 +89,11 @@ class AboutDialog(QDialog):
         database: str,
         edition: str | None = None,
         icon: QIcon | None = None,
+        log: Path | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("aboutDialog")
+        self.log = log if log is not None else log_path()
         self.setWindowTitle("About BrikDesk")
         edition = edition or DEFAULT_EDITION.value
         layout = QVBoxLayout(self)
@@ -103,15 +120,39 @@ class AboutDialog(QDialog):
             self.details.fontMetrics().lineSpacing() * lines + 2 * self.details.frameWidth() + 8
         )
         layout.addWidget(self.details)
+        self.log_label = QLabel(log_text(self.log), self)
+        self.log_label.setObjectName("aboutLog")
+        self.log_label.setAccessibleName("Log file")
+        self.log_label.setWordWrap(True)
+        self.log_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.log_label)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         self.copy_button = buttons.addButton("&Copy", QDialogButtonBox.ButtonRole.ActionRole)
         self.copy_button.setObjectName("copyAbout")
+        self.copy_button.setAccessibleName("Copy the bug report block")
         self.copy_button.clicked.connect(self.copy)
+        self.log_button = buttons.addButton(
+            "Open &log folder", QDialogButtonBox.ButtonRole.ActionRole
+        )
+        self.log_button.setObjectName("openLogFolder")
+        self.log_button.setAccessibleName("Open the log folder")
+        self.log_button.setEnabled(self.log is not None)
+        self.log_button.clicked.connect(self.open_log_folder)
         buttons.rejected.connect(self.reject)
         buttons.button(QDialogButtonBox.StandardButton.Close).setDefault(True)
         layout.addWidget(buttons)
         self.setMinimumWidth(540)
         ready_to_type(self)
+
+    def open_log_folder(self) -> None:
+        """Show the log's folder in the file manager, or say why not."""
+        if self.log is None:
+            return
+        if not open_folder(self.log.parent):
+            self.log_label.setText(
+                f"{log_text(self.log)} No file manager could be opened: the folder is "
+                f"{self.log.parent}."
+            )
 
     def copy(self) -> None:
         """Put the bug-report block on the clipboard."""

@@ -43,6 +43,7 @@ from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Services
 from brikdesk.services.aftermath import Aftermath, AftermathUnit, PromotionPreview
 from ui.wheel import guard_wheel
+from ui.widgets.dialogs import enter_accepts
 from ui.workers import start_job
 
 log = logging.getLogger(__name__)
@@ -171,7 +172,7 @@ class EndBattleDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel, self)
         self.end_button = buttons.addButton("&End battle", QDialogButtonBox.ButtonRole.AcceptRole)
         self.end_button.setObjectName("endBattleButton")
-        self.end_button.setDefault(True)
+        enter_accepts(buttons)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)

@@ -193,7 +193,12 @@ class SprintDialog(FormDialog):
             self.benny.setFocus()
         elif stage.complete and self.ok_button.isEnabled() and self.entry.edit.isHidden():
             focus = self.focusWidget()
-            if focus is None or focus in (self.entry.edit, self.benny) or not focus.isVisible():
+            if (
+                focus is None
+                or focus in (self.entry.edit, self.benny)
+                or focus.parent() is self.buttons  # Cancel, where a hidden die field left it
+                or not focus.isVisible()
+            ):
                 self.ok_button.setFocus()  # the dice are in: Enter records
         QTimer.singleShot(0, self, self._grow)
 

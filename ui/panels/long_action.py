@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from brikdesk.domain.rulesets import RuleSet, large_action_turns
 from ui.wheel import guard_wheel
-from ui.widgets.dialogs import answer_of
+from ui.widgets.dialogs import answer_of, enter_accepts
 
 #: The longest extended Action the dialog offers (the turns box's maximum).
 MAX_TURNS = 99
@@ -116,6 +116,7 @@ class LongActionDialog(QDialog):
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         ok.setText("Start")
         ok.setDefault(True)
+        enter_accepts(self.buttons)
         self.buttons.accepted.connect(self._accept)
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.ids import BattleUnitId
+from ui.widgets.dialogs import enter_accepts
 
 
 class UnitPicker(QDialog):
@@ -52,6 +53,7 @@ class UnitPicker(QDialog):
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
+        enter_accepts(buttons)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)

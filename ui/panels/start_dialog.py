@@ -43,6 +43,7 @@ from brikdesk.services import Services
 from brikdesk.services.summaries import Muster
 from ui.wheel import guard_wheel
 from ui.widgets.common import colour_swatch, tree_children
+from ui.widgets.dialogs import enter_accepts
 
 ID = Qt.ItemDataRole.UserRole
 COST = Qt.ItemDataRole.UserRole + 1
@@ -225,6 +226,7 @@ class OrderDialog(QDialog):
         self.start_button = buttons.addButton(
             "&Start battle", QDialogButtonBox.ButtonRole.AcceptRole
         )
+        enter_accepts(buttons)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
@@ -317,6 +319,7 @@ class StartBattleDialog(QDialog):
             "&Start battle", QDialogButtonBox.ButtonRole.AcceptRole
         )
         self.start_button.setObjectName("startBattle")
+        enter_accepts(self.buttons)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)

@@ -37,7 +37,7 @@ from brikdesk.domain.rulesets import RULE_SETS, FirstRule, edition_table
 from brikdesk.errors import UserError
 from brikdesk.services.tracker import BattleView
 from ui.wheel import guard_wheel
-from ui.widgets.dialogs import answer_of
+from ui.widgets.dialogs import answer_of, enter_accepts
 
 #: The "no Use" value of a Use box (a Bail: nothing to subtract).
 NO_USE = -1
@@ -156,6 +156,7 @@ class WhoFirstDialog(QDialog):
         self.buttons.addButton(self.record_button, QDialogButtonBox.ButtonRole.AcceptRole)
         self.decide_button.setDefault(True)
         self.decide_button.clicked.connect(self.decide)
+        enter_accepts(self.buttons)
         self.buttons.accepted.connect(self._accept)
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)

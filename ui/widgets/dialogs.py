@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QLineEdit,
+    QPushButton,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -112,11 +113,33 @@ def title_room(window: QWidget) -> None:
         window.setMinimumWidth(need)
 
 
+def enter_accepts(buttons: QDialogButtonBox) -> None:
+    """Make Enter press the accepting button of ``buttons`` wherever the focus is in its
+    dialog, even on Cancel (a field hidden as its value came in passed the focus on to Cancel,
+    and Enter lost a Sprint). A button box that only closes or rejects is left as it is: a
+    question before something is destroyed keeps its safe default."""
+    accept = [
+        b
+        for b in buttons.buttons()
+        if buttons.buttonRole(b)
+        in (QDialogButtonBox.ButtonRole.AcceptRole, QDialogButtonBox.ButtonRole.YesRole)
+    ]
+    if not accept:
+        return
+    for button in buttons.buttons():
+        if isinstance(button, QPushButton):
+            button.setAutoDefault(False)
+    if isinstance(accept[0], QPushButton):
+        accept[0].setDefault(True)
+
+
 def ready_to_type(dialog: QDialog, buttons: QDialogButtonBox | None = None) -> None:
     """Open ``dialog`` ready to type ("Dialogs open ready to type" in docs/conventions.md) and
-    fitting the screen: its buttons last in the tab order, the focus on its first field."""
+    fitting the screen: its buttons last in the tab order, Enter records
+    (:func:`enter_accepts`), the focus on its first field."""
     if buttons is not None:
         buttons_last(buttons)
+        enter_accepts(buttons)
     title_room(dialog)
     fit_to_screen(
         dialog,

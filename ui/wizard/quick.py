@@ -58,6 +58,7 @@ from ui.wheel import guard_wheel
 from ui.widgets.battle_context import CombatServices
 from ui.widgets.combat_context import context_for
 from ui.widgets.combat_style import apply_look, label, percent, set_problem
+from ui.widgets.dialogs import enter_accepts
 from ui.widgets.dice import BennyChooser, DiceEntry
 from ui.widgets.kept_forms import kept_form, same_battle
 from ui.wizard.pages import aimed_at, inches_or_none, of_kind
@@ -209,6 +210,7 @@ class QuickAttack(QDialog):
         self.record_button.setObjectName("quickRecord")
         self.record_button.setDefault(True)
         buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        enter_accepts(buttons)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         self.wizard_button.clicked.connect(self.open_wizard)

@@ -18,7 +18,7 @@ from typing import Protocol
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QUndoStack
-from PySide6.QtWidgets import QWidget, QWizard
+from PySide6.QtWidgets import QPushButton, QWidget, QWizard
 
 from brikdesk.domain.combat import (
     ActionStage,
@@ -127,6 +127,10 @@ class CombatWizard(QWizard):
             self.setPage(i, page)
         self.setStartId(self.ATTACK)
         self.currentIdChanged.connect(self._page_shown)
+        for which in (QWizard.WizardButton.CancelButton, QWizard.WizardButton.BackButton):
+            cancel = self.button(which)  # Enter on them goes on (Next, Finish) too
+            if isinstance(cancel, QPushButton):
+                cancel.setAutoDefault(False)
         guard_wheel(self)
         fit_to_screen(self, 1280, 900)
 

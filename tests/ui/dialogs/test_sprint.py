@@ -154,3 +154,26 @@ def test_open_sprint_with_only_the_services_records_and_says_so(qtbot, battle):
     d.accept()
     assert _sprint_log(battle) == ['Little John (Merry Men) Sprints: 4" more Move']
     assert said == ['Little John Sprints: 4" more Move, all in a straight line forward']
+
+
+def test_enter_after_the_die_records_the_sprint(qtbot, battle):
+    """The die typed, Enter records (the focus never rests on Cancel, which lost the Sprint)."""
+    from tests.ui.keyboard import focused, keys
+
+    d = _open(qtbot, battle, "Will Scarlet")
+    keys(qtbot, "3")
+    assert focused() is not d.buttons.button(d.buttons.StandardButton.Cancel)
+    keys(qtbot, "\n")
+    assert _sprint_log(battle) == ['Will Scarlet (Merry Men) Sprints: 3" more Move']
+    assert not d.isVisible()
+
+
+def test_enter_after_the_benny_records_the_sprint(qtbot, battle):
+    from tests.ui.keyboard import keys
+
+    d = _open(qtbot, battle, "Will Scarlet")
+    keys(qtbot, "64")
+    assert d.benny.pick_letter("N")
+    qtbot.wait(1)
+    keys(qtbot, "\n")
+    assert _sprint_log(battle) == ['Will Scarlet (Merry Men) Sprints: 10" more Move']

@@ -53,9 +53,11 @@ def _refuse(target: str | os.PathLike[str], why: str, field: str) -> UserError:
 
 
 def _name_max(folder: Path) -> int:
+    if not hasattr(os, "pathconf"):  # Windows: no pathconf; NTFS takes 255 characters
+        return NAME_MAX
     try:
         return int(os.pathconf(folder, "PC_NAME_MAX"))
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError):
         return NAME_MAX
 
 
@@ -145,7 +147,10 @@ def replacing(
     part = Path(tmp)
     try:
         try:
-            os.fchmod(fd, mode)
+            if hasattr(os, "fchmod"):
+                os.fchmod(fd, mode)
+            else:  # Windows before Python 3.13: only the read-only flag, by name
+                os.chmod(part, mode)
         finally:
             os.close(fd)
         yield part

@@ -384,7 +384,11 @@ def test_types_are_checked_strictly_and_without_blanket_ignores() -> None:
     assert overrides[("brikdesk.*",)].get("strict") is True
     assert overrides[("ui.*",)].get("strict") is True
     assert not any(o.get("ignore_errors") for o in config["overrides"])
-    assert re.search(r'^step "mypy" .*mypy', (ROOT / "run-tests").read_text(encoding="utf-8"), re.M)
+    run_tests = (ROOT / "run-tests").read_text(encoding="utf-8")
+    assert re.search(r'^step "mypy" .*mypy', run_tests, re.M)
+    # Windows and macOS too: a POSIX-only call without its fallback fails there.
+    assert re.search(r'^step "mypy \(Windows\)" .*mypy" --platform win32', run_tests, re.M)
+    assert re.search(r'^step "mypy \(macOS\)" .*mypy" --platform darwin', run_tests, re.M)
     bare = [
         f"{p.relative_to(ROOT)}:{n}"
         for package in ("brikdesk", "ui")
@@ -412,6 +416,7 @@ FLAT_TESTS = {
     "tests/test_no_private_imports.py": "brikdesk",  # and ui: the imports between modules
     "tests/test_packaging.py": "packaging",
     "tests/test_project.py": "pyproject.toml",
+    "tests/test_portable.py": "brikdesk",  # and ui: on Windows, macOS, any console encoding
     "tests/test_user_guide.py": "docs/user-guide.md",
     "tests/ui/test_app.py": "ui/app.py",
     "tests/ui/test_crash.py": "ui/crash.py",

@@ -499,12 +499,14 @@ class FirstPaintWatcher(QObject):
 
 def process_age_ms() -> float | None:
     """Milliseconds since this process started (Linux ``/proc``), or None elsewhere."""
+    if not hasattr(os, "sysconf"):  # Windows: no /proc and no sysconf
+        return None
     try:
         with open("/proc/self/stat", encoding="ascii") as f:
             start_ticks = int(f.read().rsplit(")", 1)[1].split()[19])
         with open("/proc/uptime", encoding="ascii") as f:
             uptime = float(f.read().split()[0])
-        return (uptime - start_ticks / os.sysconf("SC_CLK_TCK")) * 1000
+        return (uptime - start_ticks / float(os.sysconf("SC_CLK_TCK"))) * 1000
     except (OSError, ValueError, IndexError):
         return None
 

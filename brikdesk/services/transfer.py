@@ -1417,8 +1417,10 @@ def read_import_file(path: Path, progress: Progress = _no_progress) -> bytes:
             raise UserError(
                 f"{path.name} was not imported: the file is larger than {mb} MB", field="file"
             )
-        # O_NONBLOCK: if the file was swapped for a FIFO since, opening it does not wait.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        # O_NONBLOCK: if the file was swapped for a FIFO since, opening it does not wait
+        # (Windows has no FIFOs and no O_NONBLOCK, and needs O_BINARY for raw bytes).
+        flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+        fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(fd, "rb", buffering=0) as f:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 raise UserError(

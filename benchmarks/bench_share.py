@@ -16,6 +16,10 @@ Two parts, on 127.0.0.1 only, each bounded in count and time:
    paint, median and p95 of ``TURNS`` runs, against the same with no server (target: within
    one 16 ms frame), and the update delay from each End Turn's start to each page receiving
    the new state (p50, p95, max).
+3. A hostile device without the token: ``HOSTILE`` idle and ``HOSTILE`` half-sent connections
+   to ``brikdesk share``, each opened again as soon as the server drops it, for
+   ``HOSTILE_SECONDS``; a valid request every 0.1 s meanwhile: its time (p50, p95, max) and
+   failures, against the same with nothing hostile (target: every one within 1 s).
 
 Run: QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_share.py [--units 500]
 """
@@ -68,7 +72,9 @@ class Seen:
 async def _request(host: str, port: int, path: str) -> bytes:
     reader, writer = await asyncio.open_connection(host, port)
     try:
-        writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+        writer.write(
+            f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n".encode()
+        )
         await writer.drain()
         data = await asyncio.wait_for(reader.read(), 10)
     finally:
@@ -86,7 +92,7 @@ async def _page(url: str, out: list[float], stop: asyncio.Event, ready: asyncio.
     u = urlsplit(url)
     assert u.hostname is not None and u.port is not None
     reader, writer = await asyncio.open_connection(u.hostname, u.port)
-    writer.write(f"GET {u.path}events HTTP/1.1\r\nHost: {u.hostname}\r\n\r\n".encode())
+    writer.write(f"GET {u.path}events HTTP/1.1\r\nHost: {u.netloc}\r\n\r\n".encode())
     await writer.drain()
     mark = b"event: state"
     tail = b""
@@ -273,6 +279,136 @@ def part_one(folder: Path, units: int) -> None:
     )
     print(f"  streams dropped: {seen.stream_errors}")
     print(f"  server memory: {idle / 1024:.0f} MiB resident at start, peak {peak / 1024:.0f} MiB")
+
+
+#: Part 3: hostile connections without the token, idle and as many half-sent.
+HOSTILE = 300
+HOSTILE_SECONDS = 10.0
+
+
+async def _held(
+    host: str, port: int, half: bytes, stop: asyncio.Event, count: list[int], source: str
+) -> None:
+    """A hostile device's connection, opened again each time the server drops it."""
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.open_connection(host, port, local_addr=(source, 0))
+        except OSError:
+            await asyncio.sleep(0.05)
+            continue
+        count[0] += 1
+        try:
+            if half:
+                writer.write(half)
+            await asyncio.wait_for(reader.read(), HOSTILE_SECONDS * 2)
+        except (OSError, TimeoutError):
+            pass
+        finally:
+            writer.close()
+
+
+async def _attack(url: str, seconds: float, source: str) -> None:
+    """In a child process: the hostile device (from ``source``), for ``seconds``."""
+    u = urlsplit(url)
+    assert u.hostname is not None and u.port is not None
+    stop = asyncio.Event()
+    count = [0]
+    half = f"GET {u.path}state.json HTTP/1.1\r\nHost: ".encode()
+    tasks = [
+        asyncio.ensure_future(
+            _held(u.hostname, u.port, half if i % 2 else b"", stop, count, source)
+        )
+        for i in range(2 * HOSTILE)
+    ]
+    for _ in range(200):
+        if count[0] >= 2 * HOSTILE:
+            break
+        await asyncio.sleep(0.05)
+    print(f"HELD {count[0]}", flush=True)
+    await asyncio.sleep(seconds)
+    stop.set()
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    print(f"OPENED {count[0]}", flush=True)
+
+
+async def _valid(host: str, port: int, path: str, n: int) -> tuple[list[float], int]:
+    """``n`` requests with the token, one every 0.1 s: their times and failures."""
+    times: list[float] = []
+    failed = 0
+    for _ in range(n):
+        start = time.monotonic()
+        try:
+            await asyncio.wait_for(_request(host, port, path), 5)
+            times.append(time.monotonic() - start)
+        except (OSError, TimeoutError):
+            failed += 1
+        await asyncio.sleep(0.1)
+    return times, failed
+
+
+def _source() -> str:
+    """Another loopback address for the hostile device (Linux routes all of 127/8), so it is
+    another device to the server; 127.0.0.1 where there is none."""
+    import socket
+
+    probe = socket.socket()
+    try:
+        probe.bind(("127.0.0.2", 0))
+        return "127.0.0.2"
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        probe.close()
+
+
+def part_three(folder: Path) -> None:
+    url, _battle = make_database(folder, 0)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "brikdesk", "--db", url, "share", "--bind", "127.0.0.1"],
+        stdout=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+        cwd=ROOT,
+    )
+    assert server.stdout is not None
+    source = _source()
+    try:
+        page = server.stdout.readline().rsplit(" at ", 1)[1].strip()
+        u = urlsplit(page)
+        assert u.hostname is not None and u.port is not None
+        path = u.path + "state.json"
+        quiet, quiet_failed = asyncio.run(_valid(u.hostname, u.port, path, 30))
+        attacker = subprocess.Popen(
+            [sys.executable, __file__, "--attack-child", page, str(HOSTILE_SECONDS + 3), source],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
+        assert attacker.stdout is not None
+        held_line = attacker.stdout.readline().strip()
+        held, held_failed = asyncio.run(_valid(u.hostname, u.port, path, int(HOSTILE_SECONDS * 10)))
+        opened = attacker.communicate(timeout=60)[0].strip()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        code = server.wait(10)
+    print(
+        f"part 3: `brikdesk share` with {HOSTILE} idle and {HOSTILE} half-sent connections "
+        f"without the token from {source}, each opened again when dropped "
+        f"({held_line.lower()} before measuring, {opened.lower()} in all)"
+    )
+    print(
+        f"  a valid request, quiet: p50 {_ms(quiet, 0.5)}, max {_ms(quiet, 1.0)}, "
+        f"{quiet_failed} failed of {len(quiet) + quiet_failed}"
+    )
+    print(
+        f"  a valid request, under attack: p50 {_ms(held, 0.5)}, p95 {_ms(held, 0.95)}, "
+        f"max {_ms(held, 1.0)}, {held_failed} failed of {len(held) + held_failed} "
+        "(target: every one within 1 s)"
+    )
+    print(f"  `brikdesk share` exit status after SIGTERM: {code}")
 
 
 def _pages_child(url: str, seconds: float) -> None:
@@ -480,6 +616,9 @@ def _turns_shared(
 
 
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--attack-child":
+        asyncio.run(_attack(sys.argv[2], float(sys.argv[3]), sys.argv[4]))
+        return
     if len(sys.argv) > 1 and sys.argv[1] == "--pages-child":
         global PAGES, TURNS, ROUNDS
         PAGES = int(sys.argv[4])
@@ -487,7 +626,7 @@ def main() -> None:
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--units", type=int, default=0, help="part 1 on a battle of this size")
-    parser.add_argument("--part", type=int, choices=(1, 2), help="run one part only")
+    parser.add_argument("--part", type=int, choices=(1, 2, 3), help="run one part only")
     parser.add_argument(
         "--served",
         choices=("process", "thread", "both"),
@@ -514,6 +653,9 @@ def main() -> None:
                 folder / "two",
                 ("thread", "process") if args.served == "both" else (args.served,),
             )
+        if args.part in (None, 3):
+            (folder / "three").mkdir()
+            part_three(folder / "three")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     print(f"machine load: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")

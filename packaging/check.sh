@@ -7,7 +7,7 @@
 #  3. it starts again on that database (nothing to migrate), and a subcommand runs
 #     (`APP list`, no Qt);
 #  4. a PostgreSQL URL reaches the driver (a refused connection, not a missing module);
-#  5. `APP share --bind 127.0.0.1` starts (uvicorn, Starlette and the page's files bundled):
+#  5. `APP share --bind 127.0.0.1` starts (h11 and the page's files bundled):
 #     it prints its address, serves the page and its state there, and stops on SIGTERM;
 #  6. `APP share --for-app`, as the app's Share dialog starts it: the token read from standard
 #     input is in the address, "Watching 0" is printed, and it stops when its input closes.

@@ -14,6 +14,7 @@ it, or quit, or died).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import threading
 
 #: Where the page is served by default: every interface of this computer, for the phones.
@@ -119,9 +120,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _until_stdin_ends(stop: threading.Event) -> None:
-    """Set ``stop`` once standard input ends (``--for-app``: the app closed it or is gone)."""
+    """Set ``stop`` once standard input ends (``--for-app``: the app closed it or is gone).
+
+    Reads the file descriptor itself, not ``sys.stdin``: a thread blocked in the buffered
+    reader holds its lock, and Python's exit after SIGTERM would then abort on it."""
+    import os
     import sys
 
-    while sys.stdin.buffer.read(4096):
-        pass
+    fd = sys.stdin.fileno()
+    with contextlib.suppress(OSError):
+        while os.read(fd, 4096):
+            pass
     stop.set()

@@ -1,7 +1,7 @@
 """Sharing the campaign with the players: a read-only live page on the local network.
 
-``page_data`` reads what the page shows through the services; ``server`` serves it (Starlette
-on uvicorn, on a thread of its own) with the page's files from ``resources/share``. No Qt here:
+``page_data`` reads what the page shows through the services; ``server`` serves it (HTTP/1.1
+parsed by h11, on an asyncio loop in a thread of its own) with the page's files from ``resources/share``. No Qt here:
 ``brikdesk share`` drives ``server.ShareServer``, and the app's Share dialog runs
 ``brikdesk share --for-app`` as a process of its own (``ui.dialogs.share_process``).
 """

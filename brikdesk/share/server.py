@@ -2,8 +2,10 @@
 
 ``ShareServer(services, shared, host=..., port=...)`` binds its socket in ``start()`` (so a
 taken port is an ``OSError`` for the caller to show) and serves on a thread of its own with an
-asyncio loop: uvicorn's HTTP/1.1 (h11) under a small ASGI app that answers with Starlette's
-responses. ``stop()`` ends every stream and the thread. Nothing it answers changes anything.
+asyncio loop. HTTP/1.1 is parsed by h11 (its public API: a request head is an event) and every
+answer is written here, so each one, refusals included, carries the same security headers.
+``stop()`` ends every stream (telling the pages the share ended) and the thread. Nothing it
+answers changes anything.
 
 What it answers, and only under ``/<token>/`` (``token``: 144 random bits, ``secrets``):
 ``/`` the page, ``share.css``, ``share.js``, ``icon.svg`` (files of ``resources/share`` read at
@@ -11,16 +13,25 @@ start), ``state.json`` (what the page shows, ``page_data``) and ``events`` (a Se
 Events stream: the state when connected and again after every change). Everything else,
 and anything without the token or with another, is 404.
 
-Safe to switch on in a club hall: only GET and HEAD (else 405); a request with a
-body (413) or more than ``MAX_HEADERS`` headers (431) is refused; h11 refuses a request head
-over ``MAX_HEAD_BYTES`` (400); a connection that has not sent a whole request head within
-``HEAD_TIMEOUT`` seconds, or sits idle ``IDLE_TIMEOUT`` seconds after an answer, is closed; a
-stream the client stops reading for ``SEND_TIMEOUT`` seconds is dropped; at most
-``MAX_WATCHERS`` pages watch at once (the next gets a page saying so, 503), and uvicorn refuses
-more than ``MAX_CONNECTIONS`` sockets in all. Every answer carries a strict Content-Security-
-Policy (``default-src 'self'``: the page loads nothing from elsewhere, nothing inline),
-``Referrer-Policy: no-referrer`` (the token never leaves in a Referer), ``nosniff`` and
-``no-store``.
+Safe to switch on in a club hall. A device without the token can hold nothing that a holder
+of the token needs: no connection counts against anyone until its request head has shown the
+token. Connections still waiting for a whole head are at most ``MAX_PENDING``; a new one past
+that drops the oldest waiting one of the device (address) that holds the most (a phone's head
+arrives within milliseconds of connecting, a hostile device's never does: a device that floods
+drops its own), and each is closed after ``HEAD_TIMEOUT`` seconds anyway. A head over
+``MAX_HEAD_BYTES`` (request line and query included) or with more than ``MAX_HEADERS``
+headers is 431; a request with a body is 413; a method other than GET and HEAD
+is 405; a Host that is not the address the connection came to (DNS rebinding: a page of
+another site whose name now points here) is 421. Refusals are counted and logged once a
+minute (``REFUSALS_SECONDS``), not a line each. A connection is kept alive after an answer
+for ``IDLE_TIMEOUT`` seconds while fewer than ``MAX_KEEP_ALIVE`` are. A stream whose phone
+stops reading is dropped once ``MAX_BACKLOG`` bytes wait for it or its writes have been
+paused for ``SEND_TIMEOUT`` seconds (each connection's kernel send buffer is kept at
+``SEND_BUFFER`` so the backlog is seen early); at most ``MAX_WATCHERS`` pages watch at once
+(the next gets a page saying the table is full, 503). Every answer carries a strict
+Content-Security-Policy (``default-src 'self'``: the page loads nothing from elsewhere,
+nothing inline), ``Referrer-Policy: no-referrer`` (the token never leaves in a Referer),
+``nosniff`` and ``no-store``.
 
 Live: a watch task polls the services' ``ChangeWatch`` (``others_only=False``: the app's own
 writes count too) every ``POLL_SECONDS`` on a worker thread (an idle SQLite file: one PRAGMA);
@@ -35,16 +46,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import ipaddress
 import json
 import logging
 import socket
 import threading
-from collections.abc import Awaitable, Callable, MutableMapping, Sequence
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from http import HTTPStatus
 from typing import Any
 
-import uvicorn
-from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
-from uvicorn.protocols.http.h11_impl import H11Protocol
+import h11
 
 from brikdesk.errors import StorageError, UserError
 from brikdesk.paths import resource_path
@@ -55,18 +68,17 @@ from brikdesk.share.page_data import PageData
 
 log = logging.getLogger(__name__)
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-
 MAX_WATCHERS = 64
-MAX_CONNECTIONS = 160
+MAX_PENDING = 128
+MAX_KEEP_ALIVE = 64
 MAX_HEADERS = 40
 MAX_HEAD_BYTES = 8 * 1024
 HEAD_TIMEOUT = 10.0
-IDLE_TIMEOUT = 5
+IDLE_TIMEOUT = 5.0
 SEND_TIMEOUT = 10.0
+MAX_BACKLOG = 256 * 1024
+SEND_BUFFER = 64 * 1024
+REFUSALS_SECONDS = 60.0
 POLL_SECONDS = 0.1
 #: How long after seeing a change the page's data is read again: the app that wrote it is
 #: repainting from it meanwhile, and a read alongside would take half of its CPU (the GIL).
@@ -92,72 +104,50 @@ SECURITY_HEADERS = {
     "cache-control": "no-store",
 }
 
-#: Refusals close the connection.
-_CLOSING = {**SECURITY_HEADERS, "connection": "close"}
-
 _PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>{title}</title>
 </head><body><h1>{title}</h1><p>{text}</p></body></html>"""
 
-
-def _html(status: int, title: str, text: str, headers: dict[str, str] | None = None) -> Response:
-    return HTMLResponse(
-        _PAGE.format(title=title, text=text),
-        status_code=status,
-        headers={**SECURITY_HEADERS, **(headers or {})},
-    )
-
-
 NOT_FOUND = ("Not found", "There is nothing here. Ask the organizer for the page's address.")
 TOO_MANY = (
-    "Too many devices",
+    "The table is full",
     f"This page is already open on {MAX_WATCHERS} devices, the most BrikDesk serves. "
     "Close it on a device that no longer needs it, then reload here.",
 )
+#: Plain-text refusals: status -> what it says.
+REFUSALS = {
+    400: "Bad request.\n",
+    405: "Method not allowed: this page is read-only.\n",
+    413: "A request body is not accepted.\n",
+    421: "This page is served only at the address the organizer gave.\n",
+    431: "Request head too large.\n",
+}
 
 
-class _TimedH11(H11Protocol):
-    """uvicorn's h11 protocol with a deadline for the request head: a client that opens a
-    connection (or keeps one alive) and trickles its headers is closed after
-    ``HEAD_TIMEOUT`` seconds, so slow clients cannot hold the connections."""
-
-    _head_timer: asyncio.TimerHandle | None = None
-
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._arm()
-
-    def _arm(self) -> None:
-        self._disarm()
-        self._head_timer = self.loop.call_later(HEAD_TIMEOUT, self._head_too_slow)
-
-    def _disarm(self) -> None:
-        if self._head_timer is not None:
-            self._head_timer.cancel()
-            self._head_timer = None
-
-    def _head_too_slow(self) -> None:
-        self._head_timer = None
-        if (self.cycle is None or self.cycle.response_complete) and not (
-            self.transport.is_closing()
-        ):
-            self.transport.close()
-
-    def handle_events(self) -> None:
-        before = self.cycle
-        super().handle_events()
-        if self.cycle is not before:  # a whole request head arrived
-            self._disarm()
-
-    def on_response_complete(self) -> None:
-        super().on_response_complete()
-        # The next request's head must come within the idle time plus the head's own time.
-        self._disarm()
-        self._head_timer = self.loop.call_later(IDLE_TIMEOUT + HEAD_TIMEOUT, self._head_too_slow)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        super().connection_lost(exc)
+def host_matches(host: bytes, local: str, port: int) -> bool:
+    """Whether a request's Host header names the address and port it came to (``local``: the
+    socket's own address). A name (``evil.example``) is refused, even if it points here: that
+    is how another site's page would reach this one (DNS rebinding); ``localhost`` is allowed
+    on the loopback."""
+    text = host.decode("ascii", "replace").strip().lower()
+    name, sep, given = text.rpartition(":")
+    if not sep or name.endswith(":") or (text.startswith("[") and not name.endswith("]")):
+        name, given = text, ""  # no port: an IPv6 literal's colons, or no colon at all
+    if given != str(port) and not (given == "" and port == 80):
+        return False
+    name = name.removeprefix("[").removesuffix("]")
+    try:
+        local_ip = ipaddress.ip_address(local.partition("%")[0])
+    except ValueError:
+        return False
+    if isinstance(local_ip, ipaddress.IPv6Address) and local_ip.ipv4_mapped is not None:
+        local_ip = local_ip.ipv4_mapped
+    if name == "localhost":
+        return local_ip.is_loopback
+    try:
+        return ipaddress.ip_address(name) == local_ip
+    except ValueError:
+        return False
 
 
 #: Reads parts of the page's data; None when they are as last read.
@@ -199,12 +189,162 @@ class PageState:
         return self.since(0)
 
 
-class ShareApp:
-    """The ASGI app: the token gate, the limits, the files, the state and the streams."""
+def _response(
+    status: int, headers: dict[str, str], body: bytes, *, head_only: bool = False
+) -> bytes:
+    """A whole HTTP/1.1 answer with the security headers and the body's length."""
+    fields = {**SECURITY_HEADERS, **headers, "content-length": str(len(body))}
+    lines = [f"HTTP/1.1 {status} {HTTPStatus(status).phrase}"]
+    lines += [f"{k}: {v}" for k, v in fields.items()]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + (b"" if head_only else body)
 
-    def __init__(self, token: str, readers: Sequence[Reader]) -> None:
+
+def _page(status: int, page: tuple[str, str], headers: dict[str, str]) -> bytes:
+    """A short HTML page as a whole answer that closes the connection."""
+    body = _PAGE.format(title=page[0], text=page[1]).encode()
+    fields = {"content-type": "text/html; charset=utf-8", "connection": "close", **headers}
+    return _response(status, fields, body)
+
+
+def _parser() -> h11.Connection:
+    return h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEAD_BYTES)
+
+
+class Connection(asyncio.Protocol):
+    """One client's connection: its request heads parsed by h11, each handed to the app once
+    whole; closed when a head is too slow (``HEAD_TIMEOUT``) or the app says so."""
+
+    def __init__(self, app: ShareApp) -> None:
+        self.app = app
+        self.transport: asyncio.Transport | None = None
+        self.local = ""
+        self.peer = ""
+        self.parser = _parser()
+        self.streaming = False
+        self.kept_alive = False
+        self.paused_since: float | None = None
+        self.lost = asyncio.Event()
+        self._timer: asyncio.TimerHandle | None = None
+
+    # -- asyncio's calls ----------------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        sock = transport.get_extra_info("socket")
+        with contextlib.suppress(OSError, AttributeError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+        sockname = transport.get_extra_info("sockname")
+        self.local = str(sockname[0]) if sockname else ""
+        peername = transport.get_extra_info("peername")
+        self.peer = str(peername[0]) if peername else ""
+        transport.set_write_buffer_limits(high=MAX_BACKLOG // 4)
+        self._arm(HEAD_TIMEOUT)
+        self.app.arrived(self)
+
+    def data_received(self, data: bytes) -> None:
+        if self.streaming:
+            return  # a watching page sends nothing more; whatever it sends is not read
+        self.parser.receive_data(data)
+        self.next_request()
+
+    def eof_received(self) -> bool:
+        return False  # the client finished sending: close once answered
+
+    def pause_writing(self) -> None:
+        self.paused_since = time.monotonic()
+
+    def resume_writing(self) -> None:
+        self.paused_since = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        self.lost.set()
+        self.app.gone(self)
+
+    # -- requests -----------------------------------------------------------------------------
+
+    def next_request(self) -> None:
+        """Hand the next whole request head to the app, if one has arrived."""
+        if self.transport is None or self.transport.is_closing():
+            return
+        try:
+            event = self.parser.next_event()
+        except h11.RemoteProtocolError as exc:  # malformed, or a head past MAX_HEAD_BYTES
+            self.refuse(exc.error_status_hint if exc.error_status_hint in REFUSALS else 400)
+            return
+        if event is h11.NEED_DATA:
+            return
+        if isinstance(event, h11.Request):
+            self._disarm()
+            self.app.request(self, event)
+        else:  # the client closed, or something h11 will not go on from
+            self.close()
+
+    def answered(self, keep_alive: bool) -> None:
+        """An answer was written: wait for the next request on this connection, or close."""
+        if not keep_alive or self.transport is None:
+            self.close()
+            return
+        leftover, _closed = self.parser.trailing_data
+        self.parser = _parser()
+        self.parser.receive_data(leftover)
+        self.kept_alive = True
+        self._arm(IDLE_TIMEOUT + HEAD_TIMEOUT)
+        self.app.arrived(self)
+        if leftover:
+            self.next_request()
+
+    def write(self, data: bytes) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.write(data)
+
+    def refuse(self, status: int, headers: dict[str, str] | None = None) -> None:
+        """Answer with a plain-text refusal and close (counted, not logged one by one)."""
+        self.app.refused(status)
+        body = REFUSALS[status].encode()
+        fields = {"content-type": "text/plain; charset=utf-8", "connection": "close"}
+        self.write(_response(status, {**fields, **(headers or {})}, body))
+        self.close()
+
+    def close(self) -> None:
+        self._disarm()
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.close()
+
+    def abort(self) -> None:
+        self._disarm()
+        if self.transport is not None:
+            self.transport.abort()
+
+    @property
+    def backlog(self) -> int:
+        """Bytes written for the client that it has not taken yet (beyond the kernel's)."""
+        return self.transport.get_write_buffer_size() if self.transport is not None else 0
+
+    def _arm(self, seconds: float) -> None:
+        self._disarm()
+        self._timer = asyncio.get_running_loop().call_later(seconds, self._too_slow)
+
+    def _disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _too_slow(self) -> None:
+        self._timer = None
+        self.app.refused("slow")
+        self.abort()
+
+
+class ShareApp:
+    """What the server answers: the token gate, the limits, the files, the state and the
+    streams; and the count of what it refused."""
+
+    def __init__(self, token: str, readers: Sequence[Reader], port: int = 0) -> None:
         self.token = token
-        self._prefix = f"/{token}"
+        self.port = port
+        self._token = token.encode()
         self.readers = tuple(readers)
         self._files = {
             path: (resource_path(f"share/{name}").read_bytes(), ctype)
@@ -212,6 +352,12 @@ class ShareApp:
         }
         self.state = PageState()
         self.watchers = 0
+        #: Connections waiting for a whole request head, oldest first.
+        self.pending: dict[Connection, None] = {}
+        self.pending_by_peer: dict[str, dict[Connection, None]] = {}
+        self.connections: set[Connection] = set()
+        self.refusals: Counter[int | str] = Counter()
+        self.ended = False
         self._changed: asyncio.Event | None = None
         self._closing: asyncio.Event | None = None
 
@@ -242,129 +388,229 @@ class ShareApp:
             self._changed.set()
             self._changed = asyncio.Event()
 
-    def close_streams(self) -> None:
+    def close_all(self, *, ended: bool) -> None:
+        """End every stream (``ended``: telling the pages the share ended for good) and close
+        every connection."""
+        self.ended = ended
         if self._closing is not None:
             self._closing.set()
+        for conn in list(self.connections):
+            if not conn.streaming:
+                conn.abort()
 
-    # -- ASGI ---------------------------------------------------------------------------------
+    # -- the connections ----------------------------------------------------------------------
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            return
+    def arrived(self, conn: Connection) -> None:
+        """``conn`` waits for a request head: past ``MAX_PENDING`` such, the oldest of the
+        device (address) holding the most goes, so a device that floods drops its own."""
         if self._changed is None:
-            self._changed = asyncio.Event()
-            self._closing = asyncio.Event()
-        response = self._refusal(scope)
-        if response is not None:
-            await response(scope, receive, send)
-            return
-        rest = scope["path"][len(self._prefix) :]
-        if rest == "":
-            await RedirectResponse(f"{self._prefix}/", 308, SECURITY_HEADERS)(scope, receive, send)
-        elif rest == "/events":
-            await self._stream(scope, receive, send)
-        elif rest == "/state.json":
-            await Response(
-                self.state.body, headers=SECURITY_HEADERS, media_type="application/json"
-            )(scope, receive, send)
-        else:
-            body, ctype = self._files[rest[1:]]
-            await Response(body, headers=SECURITY_HEADERS, media_type=ctype)(scope, receive, send)
+            self._changed, self._closing = asyncio.Event(), asyncio.Event()
+        self.connections.add(conn)
+        self.pending[conn] = None
+        self.pending_by_peer.setdefault(conn.peer, {})[conn] = None
+        while len(self.pending) > MAX_PENDING:
+            greedy = max(self.pending_by_peer.values(), key=len)
+            oldest = next(iter(greedy))
+            self._not_pending(oldest)
+            self.refused("dropped")
+            oldest.abort()
 
-    def _refusal(self, scope: Scope) -> Response | None:
-        """The answer to a request refused before it is served, or None to serve it."""
-        path: str = scope["path"]
-        token, _, rest = path[1:].partition("/")
-        known = rest in FILES or rest in ("events", "state.json") or path == self._prefix
-        if not (hmac.compare_digest(token.encode(), self.token.encode()) and known):
-            return _html(404, *NOT_FOUND, {"connection": "close"})
-        if scope["method"] not in ("GET", "HEAD"):
-            return PlainTextResponse(
-                "Method not allowed: this page is read-only.\n",
-                405,
-                {**_CLOSING, "allow": "GET, HEAD"},
-            )
-        headers: list[tuple[bytes, bytes]] = scope["headers"]
-        if len(headers) > MAX_HEADERS or sum(len(k) + len(v) for k, v in headers) > MAX_HEAD_BYTES:
-            return PlainTextResponse("Request headers too large.\n", 431, _CLOSING)
-        for key, value in headers:
+    def _not_pending(self, conn: Connection) -> None:
+        if self.pending.pop(conn, 0) is None:
+            mine = self.pending_by_peer[conn.peer]
+            del mine[conn]
+            if not mine:
+                del self.pending_by_peer[conn.peer]
+
+    def gone(self, conn: Connection) -> None:
+        self._not_pending(conn)
+        self.connections.discard(conn)
+
+    def refused(self, why: int | str) -> None:
+        self.refusals[why] += 1
+
+    def refusals_said(self) -> str | None:
+        """The refusals since last asked, in one line (None: there were none)."""
+        if not self.refusals:
+            return None
+        counts, self.refusals = self.refusals, Counter()
+        parts = ", ".join(
+            f"{n} {_REFUSAL_NAMES.get(k, str(k))}" for k, n in sorted(counts.items(), key=str)
+        )
+        return f"share: refused {sum(counts.values())} requests ({parts})"
+
+    async def report_refusals(self) -> None:
+        """Log the refusals once every ``REFUSALS_SECONDS`` there were some."""
+        try:
+            while True:
+                await asyncio.sleep(REFUSALS_SECONDS)
+                said = self.refusals_said()
+                if said is not None:
+                    log.warning("%s in the last %g s", said, REFUSALS_SECONDS)
+        finally:
+            said = self.refusals_said()
+            if said is not None:
+                log.warning("%s before stopping", said)
+
+    # -- a request ----------------------------------------------------------------------------
+
+    def request(self, conn: Connection, req: h11.Request) -> None:
+        """Answer one whole request head; the token first, before anything it can hold."""
+        self._not_pending(conn)
+        target = bytes(req.target)
+        path = target.partition(b"?")[0]
+        token, slash, rest_b = path[1:].partition(b"/")
+        rest = rest_b.decode("latin-1")
+        known = (slash and (rest in FILES or rest in ("events", "state.json"))) or (
+            not slash and path != b"/"
+        )
+        if not (hmac.compare_digest(token, self._token) and known):
+            self.refused(404)
+            conn.write(_page(404, NOT_FOUND, {}))
+            conn.close()
+            return
+        size = len(req.method) + len(target) + 12 + sum(len(k) + len(v) + 4 for k, v in req.headers)
+        if len(req.headers) > MAX_HEADERS or size > MAX_HEAD_BYTES:
+            conn.refuse(431)
+            return
+        host = [v for k, v in req.headers if k == b"host"]
+        if len(host) != 1 or not host_matches(host[0], conn.local, self.port):
+            conn.refuse(421)
+            return
+        if req.method not in (b"GET", b"HEAD"):
+            conn.refuse(405, {"allow": "GET, HEAD"})
+            return
+        for key, value in req.headers:
             if (key == b"content-length" and value.strip() not in (b"", b"0")) or (
                 key == b"transfer-encoding"
             ):
-                return PlainTextResponse("A request body is not accepted.\n", 413, _CLOSING)
-        if rest == "events" and self.watchers >= MAX_WATCHERS:
-            return _html(503, *TOO_MANY, {"retry-after": "30"})
-        return None
-
-    async def _stream(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """The Server-Sent Events stream: the state now, then after each change."""
-        assert self._changed is not None and self._closing is not None
-        self.watchers += 1
-        try:
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 200,
-                    "headers": [
-                        (k.encode(), v.encode())
-                        for k, v in {
-                            **SECURITY_HEADERS,
-                            "content-type": "text/event-stream; charset=utf-8",
-                            "x-accel-buffering": "no",
-                        }.items()
-                    ],
-                }
-            )
-            if scope["method"] == "HEAD":
-                await send({"type": "http.response.body", "body": b""})
+                conn.refuse(413)
                 return
-            gone = asyncio.ensure_future(self._until_disconnect(receive))
-            try:
-                await self._send_states(send, gone)
-            finally:
-                gone.cancel()
-        finally:
-            self.watchers -= 1
+        head_only = req.method == b"HEAD"
+        keep_alive = (
+            req.http_version == b"1.1"
+            and not any(k == b"connection" and b"close" in v.lower() for k, v in req.headers)
+            and sum(1 for c in self.connections if c.kept_alive) < MAX_KEEP_ALIVE
+        )
+        closing = {} if keep_alive else {"connection": "close"}
+        if not slash:  # /<token> -> /<token>/
+            answer = _response(308, {"location": f"/{self.token}/", **closing}, b"")
+        elif rest == "events":
+            self._start_stream(conn, head_only)
+            return
+        elif rest == "state.json":
+            answer = _response(
+                200,
+                {"content-type": "application/json", **closing},
+                self.state.body,
+                head_only=head_only,
+            )
+        else:
+            body, ctype = self._files[rest]
+            answer = _response(200, {"content-type": ctype, **closing}, body, head_only=head_only)
+        conn.write(answer)
+        conn.answered(keep_alive)
 
-    async def _until_disconnect(self, receive: Receive) -> None:
-        while (await receive())["type"] != "http.disconnect":
-            pass
+    # -- the streams --------------------------------------------------------------------------
 
-    async def _send_states(self, send: Send, gone: asyncio.Future[None]) -> None:
+    def _start_stream(self, conn: Connection, head_only: bool) -> None:
+        if self.watchers >= MAX_WATCHERS:
+            self.refused(503)
+            conn.write(_page(503, TOO_MANY, {"retry-after": "30"}))
+            conn.close()
+            return
+        head = (
+            "HTTP/1.1 200 OK\r\n"
+            + "".join(f"{k}: {v}\r\n" for k, v in SECURITY_HEADERS.items())
+            + "content-type: text/event-stream; charset=utf-8\r\n"
+            "x-accel-buffering: no\r\nconnection: close\r\n\r\n"
+        ).encode("latin-1")
+        conn.write(head)
+        if head_only:
+            conn.close()
+            return
+        conn.streaming = True
+        self.watchers += 1
+        task = asyncio.ensure_future(self._send_states(conn))
+        task.add_done_callback(lambda _t: self._stream_ended(conn))
+
+    def _stream_ended(self, conn: Connection) -> None:
+        self.watchers -= 1
+        conn.close()
+
+    async def _send_states(self, conn: Connection) -> None:
+        """The state now, then after each change; a comment every ``PING_SECONDS`` when
+        nothing changes; the end of the share when it ends for good."""
         assert self._changed is not None and self._closing is not None
-        closing = asyncio.ensure_future(self._closing.wait())
         sent = -1
-        try:
-            while True:
-                state = self.state
-                chunk = (
-                    b"retry: 1000\nevent: state\ndata: " + state.since(max(sent, 0)) + b"\n\n"
-                    if state.version != sent
-                    else b": ping\n\n"
-                )
-                sent = state.version
-                try:
-                    await asyncio.wait_for(
-                        send({"type": "http.response.body", "body": chunk, "more_body": True}),
-                        SEND_TIMEOUT,
-                    )
-                except (TimeoutError, OSError):
-                    return  # the phone stopped reading: let its place go
-                if self.state.version != sent:
-                    continue
-                changed = asyncio.ensure_future(self._changed.wait())
-                waits: set[asyncio.Future[Any]] = {changed, gone, closing}
-                await asyncio.wait(
-                    waits,
-                    timeout=PING_SECONDS,
-                    return_when=asyncio.FIRST_COMPLETED,
-                )
-                changed.cancel()
-                if gone.done() or closing.done():
-                    break
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
-        finally:
-            closing.cancel()
+        while not conn.lost.is_set():
+            state = self.state
+            if self._closing.is_set():
+                if self.ended:
+                    conn.write(b"event: ended\ndata: {}\n\n")
+                return
+            chunk = (
+                b"retry: 1000\nevent: state\ndata: " + state.since(max(sent, 0)) + b"\n\n"
+                if state.version != sent
+                else b": ping\n\n"
+            )
+            sent = state.version
+            conn.write(chunk)
+            paused = conn.paused_since
+            if conn.backlog > MAX_BACKLOG or (
+                paused is not None and time.monotonic() - paused > SEND_TIMEOUT
+            ):
+                self.refused("not reading")
+                conn.abort()  # the phone stopped reading: let its place go
+                return
+            if self.state.version != sent:
+                continue
+            waits = {
+                asyncio.ensure_future(self._changed.wait()),
+                asyncio.ensure_future(self._closing.wait()),
+                asyncio.ensure_future(conn.lost.wait()),
+            }
+            try:
+                await asyncio.wait(waits, timeout=PING_SECONDS, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for w in waits:
+                    w.cancel()
+
+
+_REFUSAL_NAMES: dict[int | str, str] = {
+    400: "malformed",
+    404: "not found (no token)",
+    405: "write methods",
+    413: "with a body",
+    421: "for another host",
+    431: "heads too large",
+    503: "table full",
+    "slow": "heads too slow",
+    "dropped": "waiting connections dropped",
+    "not reading": "streams not read",
+}
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host``:``port`` that no other program shares: Windows binds
+    exclusively (``SO_EXCLUSIVEADDRUSE``; its ``SO_REUSEADDR`` would let two programs listen on
+    one port), elsewhere ``SO_REUSEADDR`` only lets a restarted share take its port back from
+    connections still closing, never from a program listening on it (``OSError``)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        exclusive = getattr(socket, "SO_EXCLUSIVEADDRUSE", None)
+        if exclusive is not None:
+            sock.setsockopt(socket.SOL_SOCKET, exclusive, 1)
+        else:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(512)
+    except OSError:
+        sock.close()
+        raise
+    sock.setblocking(False)
+    return sock
 
 
 class ShareServer:
@@ -390,7 +636,6 @@ class ShareServer:
         self._requested_port = port
         self.port = port
         self._sock: socket.socket | None = None
-        self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._ready = threading.Event()
@@ -398,6 +643,8 @@ class ShareServer:
         #: its worker is still in ``start()``): a share stopped first never starts serving.
         self._lock = threading.Lock()
         self._stopped = False
+        self._ended = True
+        self._done: asyncio.Event | None = None
         self.campaign_name = ""
 
     @property
@@ -444,57 +691,47 @@ class ShareServer:
     def _serve_on_thread(self, watch: ChangeWatch) -> bool:
         """Bind the socket and start the server's thread, which then owns ``watch``; False
         (nothing started) once ``stop()`` was called."""
-        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
-        try:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            sock.bind((self.host, self._requested_port))
-            sock.listen(128)
-        except OSError:
-            sock.close()
-            raise
-        sock.setblocking(False)
-        port = sock.getsockname()[1]
-        config = uvicorn.Config(
-            self.app,
-            http=_TimedH11,
-            ws="none",
-            lifespan="off",
-            loop="asyncio",
-            log_config=None,
-            log_level="warning",
-            access_log=False,
-            server_header=False,
-            date_header=False,
-            limit_concurrency=MAX_CONNECTIONS,
-            timeout_keep_alive=IDLE_TIMEOUT,
-            timeout_graceful_shutdown=2,
-            h11_max_incomplete_event_size=MAX_HEAD_BYTES,
-        )
+        sock = listening_socket(self.host, self._requested_port)
         with self._lock:
             if self._stopped:
                 sock.close()
                 return False
-            self._sock, self.port = sock, port
-            self._server = uvicorn.Server(config)
+            self._sock, self.port = sock, sock.getsockname()[1]
+            self.app.port = self.port
             self._thread = threading.Thread(
-                target=self._run, args=(watch,), name="brikdesk-share", daemon=True
+                target=self._run, args=(sock, watch), name="brikdesk-share", daemon=True
             )
             self._thread.start()
         return True
 
-    def _run(self, watch: ChangeWatch) -> None:
-        assert self._server is not None and self._sock is not None
-        asyncio.run(self._serve(self._server, self._sock, watch))
+    def _run(self, sock: socket.socket, watch: ChangeWatch) -> None:
+        asyncio.run(self._serve(sock, watch))
 
-    async def _serve(self, server: uvicorn.Server, sock: socket.socket, watch: ChangeWatch) -> None:
-        self._loop = asyncio.get_running_loop()
-        watcher = asyncio.ensure_future(self._watch(watch))
+    async def _serve(self, sock: socket.socket, watch: ChangeWatch) -> None:
+        loop = asyncio.get_running_loop()
+        self._done = asyncio.Event()
+        self._loop = loop
+        server = await loop.create_server(lambda: Connection(self.app), sock=sock)
+        tasks = [
+            asyncio.ensure_future(self._watch(watch)),
+            asyncio.ensure_future(self.app.report_refusals()),
+        ]
         self._ready.set()
+        if self._stopped:
+            self._done.set()
         try:
-            await server.serve(sockets=[sock])
+            await self._done.wait()
         finally:
-            watcher.cancel()
+            server.close()
+            self.app.close_all(ended=self._ended)
+            await asyncio.sleep(0)  # the streams say goodbye
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            for conn in list(self.app.connections):
+                conn.close()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(server.wait_closed(), 2)
 
     async def _watch(self, watch: ChangeWatch) -> None:
         """Poll for changes; on one, read the page's data again and publish it."""
@@ -512,20 +749,25 @@ class ShareServer:
         finally:
             await asyncio.to_thread(watch.close)
 
-    def stop(self) -> None:
-        """Stop serving: end the streams, close the socket, wait for the thread (called before
-        ``start()`` has finished, from any thread: it will not serve)."""
+    def stop(self, *, ended: bool = True) -> None:
+        """Stop serving: end the streams (``ended``: telling the pages the share ended; False
+        when it starts again at once), close the socket, wait for the thread. Called before
+        ``start()`` has finished, from any thread: it will not serve."""
         with self._lock:
             self._stopped = True
-            loop, server, thread = self._loop, self._server, self._thread
-        if server is None or thread is None:
+            self._ended = ended
+            loop, thread = self._loop, self._thread
+        if thread is None:
             return
         if loop is not None and not loop.is_closed():
             with contextlib.suppress(RuntimeError):  # the loop ended on its own
-                loop.call_soon_threadsafe(self.app.close_streams)
-        server.should_exit = True
+                loop.call_soon_threadsafe(self._finish)
         thread.join(10)
-        self._server = self._thread = None
+        self._thread = None
         if self._sock is not None:
             self._sock.close()
             self._sock = None
+
+    def _finish(self) -> None:
+        if self._done is not None:
+            self._done.set()

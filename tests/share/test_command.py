@@ -99,7 +99,9 @@ def test_share_for_the_app_takes_its_token_on_stdin_counts_watchers_and_ends_wit
         assert m, line
         assert proc.stdout.readline() == "Watching 0\n"
         with socket.create_connection(("127.0.0.1", int(m.group(2))), timeout=5) as phone:
-            phone.sendall(f"GET /{token}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            phone.sendall(
+                f"GET /{token}/events HTTP/1.1\r\nHost: 127.0.0.1:{m.group(2)}\r\n\r\n".encode()
+            )
             assert proc.stdout.readline() == "Watching 1\n"
         assert proc.stdout.readline() == "Watching 0\n"
         proc.stdin.close()
@@ -115,3 +117,37 @@ def test_share_for_the_app_refuses_a_short_token(demo_template: Path, tmp_path: 
     _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 2
     assert "the token on standard input is not a share's token" in err
+
+
+@pytest.mark.parametrize("for_app", [False, True])
+def test_sigterm_ends_share_with_exit_0_while_pages_watch(
+    demo_template: Path, tmp_path: Path, for_app: bool
+) -> None:
+    """Watching pages, a half-sent request and an idle connection do not keep the process
+    from ending cleanly (``--for-app`` once aborted at exit on its standard-input reader)."""
+    db = tmp_path / "demo.sqlite3"
+    db.write_bytes(demo_template.read_bytes())
+    proc, line = _serve(db, token="Tok3n-of_the-app-0123456789" if for_app else None)
+    phones: list[socket.socket] = []
+    try:
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/([A-Za-z0-9_-]+)/", line)
+        assert m, line
+        port, token = int(m.group(1)), m.group(2)
+        for i in range(5):
+            phone = socket.create_connection(("127.0.0.1", port), timeout=5)
+            phones.append(phone)
+            if i < 3:
+                phone.sendall(
+                    f"GET /{token}/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+                )
+                assert phone.recv(15).startswith(b"HTTP/1.1 200")
+            elif i == 3:
+                phone.sendall(f"GET /{token}/state.json HTTP/1.1\r\nHo".encode())
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0
+        assert proc.stderr is not None
+        assert "Fatal" not in proc.stderr.read()
+    finally:
+        for phone in phones:
+            phone.close()
+        _end(proc)

@@ -11,8 +11,9 @@ PyInstaller bundle, else ``python -m brikdesk share``) and follows what it says 
 output: ``Serving <campaign> at <URL>`` once it listens, then ``Watching N`` whenever the number
 of watching pages changes. The database URL (it may hold a password) goes in ``BRIKDESK_DB`` and
 the token on standard input, so that neither shows in the process listing. ``stop()`` closes
-its standard input and sends SIGTERM (the process stops cleanly on either); a process that
-outlives ``STOP_MS`` is killed. If the app itself dies, the end of the process's standard input
+its standard input, which the process takes as its cue to stop cleanly; one that outlives
+``STOP_MS`` is killed. No signal is sent first: on Windows ``terminate()`` is a window message
+that a console process never sees, so closing the input is the one way that works everywhere. If the app itself dies, the end of the process's standard input
 stops it.
 """
 
@@ -101,8 +102,12 @@ class ShareProcess(QObject):
             return
         self.stopping = True
         self.process.closeWriteChannel()
-        self.process.terminate()
-        QTimer.singleShot(STOP_MS, self.process.kill)
+        QTimer.singleShot(STOP_MS, self, self._kill)
+
+    def _kill(self) -> None:
+        if self.process.state() != QProcess.ProcessState.NotRunning:
+            log.warning("share: the server did not stop within %d ms; killed", STOP_MS)
+            self.process.kill()
 
     def wait(self, ms: int = STOP_MS) -> None:
         """Stop and wait for the process to end (the app quitting), killing it if it must."""

@@ -72,7 +72,9 @@ def test_sharing_a_battle_shows_the_address_qr_code_and_watchers_and_stop_stops(
     port = urlsplit(url).port
     assert port is not None
     with socket.create_connection(("127.0.0.1", port), timeout=5) as phone:
-        phone.sendall(f"GET {urlsplit(url).path}events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        phone.sendall(
+            f"GET {urlsplit(url).path}events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+        )
         qtbot.waitUntil(lambda: watchers.text() == "1 device watching.", timeout=3000)
     assert urlsplit(url).path.strip("/") not in _command_line(
         main.sharing.server.process.processId()

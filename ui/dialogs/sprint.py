@@ -19,7 +19,6 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from brikdesk.domain.combat import CombatContext
 from brikdesk.domain.combat.sprint import (
     SprintDraft,
     SprintStage,
@@ -43,7 +42,6 @@ from ui.widgets.combat_context import context_for
 from ui.widgets.combat_style import apply_look, label, set_problem, show_readings
 from ui.widgets.dialogs import FormDialog
 from ui.widgets.dice import BennyChooser, DiceEntry
-from ui.widgets.kept_forms import kept_form, same_battle
 
 log = logging.getLogger(__name__)
 W = TypeVar("W", bound=QWidget)
@@ -74,9 +72,7 @@ class SprintDialog(FormDialog):
         self.bus = bus
         self.undo_stack = undo_stack
         self.dice: DiceSource = dice if dice is not None else RandomDice()
-        # The battle as it stands, with the fighters the battle panel's checks made (one
-        # cache for the combat forms: 500 units' fighters are not made again).
-        self.ctx = context_for(services.tracker.view(battle_id))
+        self.ctx = context_for(services.tracker.view(battle_id))  # the battle as it stands
         super().__init__(
             parent,
             "Sprint",
@@ -105,26 +101,14 @@ class SprintDialog(FormDialog):
         outer = self.layout()
         if isinstance(outer, QVBoxLayout):  # the rows at the top, the buttons at the bottom
             outer.insertStretch(outer.indexOf(self.buttons), 1)
-        self.start(unit_id, self.ctx)
+        self.draft = SprintDraft(unit_id)
+        self.setWindowTitle(f"Sprint — {self.ctx.fighter(unit_id).name}")
+        self.refresh()
+        self.entry.edit.setFocus()
         # Sized to what it shows (one die, a line or two), wide enough for the Benny's
         # choices and the runaway warning when they come; it grows with them.
         self.setMinimumWidth(min(760, self.sizeHint().width()))
         fit_to_screen(self)
-
-    def start(self, unit_id: BattleUnitId, ctx: CombatContext | None = None) -> None:
-        """A new Sprint by ``unit_id``, no die typed: what the dialog shows when it opens,
-        and again each time the panel opens it (it is kept, hidden, between Sprints).
-        ``ctx``: the battle as it stands, when the caller has just read it."""
-        self.ctx = (
-            ctx if ctx is not None else context_for(self.services.tracker.view(self.battle_id))
-        )
-        self.draft = SprintDraft(unit_id)
-        self.setWindowTitle(f"Sprint — {self.ctx.fighter(unit_id).name}")
-        if self.intro is not None:
-            self.intro.setText(sprint_rule_text(self.ctx, unit_id))
-        self.entry.typing = False
-        self.refresh()
-        self.entry.edit.setFocus()
 
     def _row(self, widget: W, name: str) -> W:
         widget.setObjectName(name)
@@ -259,35 +243,6 @@ class SprintDialog(FormDialog):
         super().accept()
 
 
-def prepare_sprint(
-    parent: QWidget | None,
-    services: CombatServices,
-    battle_id: BattleId,
-    unit_id: BattleUnitId,
-    *,
-    bus: Bus | None = None,
-    undo_stack: QUndoStack | None = None,
-    dice: DiceSource | None = None,
-) -> SprintDialog:
-    """The Sprint dialog of ``parent`` (the battle panel) for ``unit_id``, hidden: the one kept
-    from an earlier Sprint (:func:`ui.widgets.kept_forms.kept_form`), started again, or a new
-    one (window-modal)."""
-    kept = kept_form(
-        parent,
-        SprintDialog,
-        same_battle(services, bus, undo_stack, battle_id),
-    )
-    if kept is not None:
-        kept.start(unit_id)
-        fit_to_screen(kept)  # the size of a new dialog, not the one the last Sprint grew to
-        return kept
-    dialog = SprintDialog(
-        parent, services, battle_id, unit_id, bus=bus, undo_stack=undo_stack, dice=dice
-    )
-    dialog.setWindowModality(Qt.WindowModality.WindowModal)
-    return dialog
-
-
 def open_sprint(
     parent: QWidget | None,
     services: CombatServices,
@@ -298,16 +253,17 @@ def open_sprint(
     undo_stack: QUndoStack | None = None,
     dice: DiceSource | None = None,
 ) -> SprintDialog:
-    """Open the Sprint dialog for ``unit_id`` (window-modal, not blocking; hidden when closed,
-    for the next Sprint: :func:`prepare_sprint`). Give the battle's ``bus`` and
-    ``undo_stack`` so that the Sprint is one step of the battle's Undo and the views refresh,
-    as for the combat wizard."""
-    dialog = prepare_sprint(
+    """Open the Sprint dialog for ``unit_id`` (window-modal, not blocking; deleted when
+    closed). Give the battle's ``bus`` and ``undo_stack`` so that the Sprint is one step of
+    the battle's Undo and the views refresh, as for the combat wizard."""
+    dialog = SprintDialog(
         parent, services, battle_id, unit_id, bus=bus, undo_stack=undo_stack, dice=dice
     )
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.setWindowModality(Qt.WindowModality.WindowModal)
     dialog.show()
     dialog.entry.edit.setFocus()
     return dialog
 
 
-__all__ = ["SprintDialog", "open_sprint", "prepare_sprint"]
+__all__ = ["SprintDialog", "open_sprint"]

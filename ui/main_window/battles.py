@@ -30,19 +30,11 @@ if TYPE_CHECKING:
 def combat_forms() -> CombatForms:
     """The combat forms the battle panel opens: the combat wizard, the quick attack form and
     the Sprint dialog (imported when a battle is first shown: the wizard brings its charts)."""
-    from ui.dialogs.sprint import open_sprint, prepare_sprint
+    from ui.dialogs.sprint import open_sprint
     from ui.panels.forms import CombatForms
-    from ui.wizard import open_combat_wizard, open_quick_attack, prepare_quick_attack
-    from ui.wizard.wizard import make_wizard_ahead
+    from ui.wizard import open_combat_wizard, open_quick_attack
 
-    return CombatForms(
-        wizard=open_combat_wizard,
-        quick=open_quick_attack,
-        sprint=open_sprint,
-        prepare_quick=prepare_quick_attack,
-        prepare_sprint=prepare_sprint,
-        wizard_ahead=make_wizard_ahead,
-    )
+    return CombatForms(wizard=open_combat_wizard, quick=open_quick_attack, sprint=open_sprint)
 
 
 class Battles(QObject):

@@ -25,7 +25,6 @@ from brikdesk.domain.ids import BattleId
 from brikdesk.services.tracker import LoggedEvent
 from ui.panels.battle_model import LogModel, log_tooltip
 from ui.panels.row_delegate import RowDelegate
-from ui.panels.steady_views import steady_on_activation
 from ui.panels.theme import TABLE, Theme
 from ui.tooltips import set_tooltip
 
@@ -120,7 +119,6 @@ class BattleLogPane(QWidget):
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.selectionModel().currentChanged.connect(self._current_changed)
-        steady_on_activation(self.view)
         rv.addWidget(self.view, 1)
         self.detail = LogDetail(self)
         self.detail_box = self.detail  # its own box: it scrolls when longer

@@ -37,7 +37,7 @@ import logging
 from collections.abc import Sequence
 
 import shiboken6
-from PySide6.QtCore import QModelIndex, QPoint, QSettings, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QPoint, QSettings, QSize, Qt, Signal
 from PySide6.QtGui import (
     QAction,
     QFont,
@@ -89,9 +89,6 @@ log = logging.getLogger(__name__)
 
 TABLE_MODE_KEY = "battle/tableMode"
 SPLITTER_KEY = "battle/splitter"
-#: The quick attack form and the Sprint dialog are made this long after the battle first
-#: shows (after its paint).
-PREPARE_AFTER_MS = 200
 
 _REFRESH_ON = Changes.EVENTS | Changes.BATTLES | Changes.PLAYERS | Changes.CATALOG | Changes.UNITS
 
@@ -363,14 +360,13 @@ class BattlePanel(QWidget):
         if not self._shown_once:
             self._shown_once = True
             self._restore_splitter()
-            QTimer.singleShot(PREPARE_AFTER_MS, self, self._prepare_forms)
         self._hidden = False
         self._update_enabled()
 
     def hideEvent(self, event: QHideEvent) -> None:
         """Hidden (another page of the window shows, or the window closes): End Turn's
         window-wide keys rest, and an attack form still open is cancelled (nothing recorded):
-        a form is kept, hidden, with its panel, and none paints while its window goes."""
+        none paints while its window goes."""
         super().hideEvent(event)
         self._hidden = True
         self.end_turn_action.setEnabled(False)
@@ -518,14 +514,6 @@ class BattlePanel(QWidget):
             self.show_error(exc)
             return False
         return True
-
-    def _prepare_forms(self) -> None:
-        """The quick attack form and the Sprint dialog made ahead, a moment after the battle
-        first shows (``CombatForms.make_ahead``)."""
-        view = self.view
-        if view is not None and view.units and shiboken6.isValid(self.undo_stack):
-            unit = self.current_unit() or view.units[0].id
-            self.forms.make_ahead(*self._form_args(unit, view))
 
     def _form_args(
         self, unit: BattleUnitId, view: BattleView

@@ -31,7 +31,6 @@ from ui.panels.battle_model import (
 )
 from ui.panels.chips import StatusChipDelegate
 from ui.panels.row_delegate import RowDelegate
-from ui.panels.steady_views import steady_on_activation
 from ui.panels.theme import TABLE, Theme
 
 #: Pixels around a cell's or a header's text (margins and the grid line).
@@ -73,7 +72,6 @@ class UnitTable(QTableView):
         self.setItemDelegateForColumn(STATUS, self.chips)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.viewport().installEventFilter(self)  # its size is final when it resizes
-        steady_on_activation(self)
         model.groups_changed.connect(self.span_groups)
 
     # -- the current unit -------------------------------------------------------------------

@@ -258,11 +258,6 @@ class _Page(QWizardPage):
         scroll.verticalScrollBar().rangeChanged.connect(self._range_changed)
         self._built = False
 
-    @property
-    def built(self) -> bool:
-        """Whether the page's content is made (``ensure_built``)."""
-        return self._built
-
     def build(self) -> None:  # pragma: no cover - every page overrides it
         raise NotImplementedError
 
@@ -1173,7 +1168,7 @@ class ActionPage(DicePage):
         room = usable_size(self.w.window()).height()
         short = room < SHORT_SCREEN
         chart_height = 185 if not short else 130 if room >= 700 else 115  # 1366x768; 1280x720
-        self.chart = ChartSlot(_make_action_chart, self, height=chart_height, kind="action")
+        self.chart = ChartSlot(_make_action_chart, self, height=chart_height)
         right.addWidget(self.chart)
         right.addStretch(1)
         top.addWidget(right_column)
@@ -1720,7 +1715,7 @@ class DamagePage(DicePage):
         al.addWidget(self.armor_text)
         al.addStretch(1)
         right.addWidget(self.armor_box)
-        self.chart = ChartSlot(_make_damage_chart, self, height=200, kind="damage")
+        self.chart = ChartSlot(_make_damage_chart, self, height=200)
         right.addWidget(self.chart)
         top.addLayout(right, 2)
         self.body.addLayout(top)

@@ -60,7 +60,6 @@ from ui.widgets.combat_context import context_for
 from ui.widgets.combat_style import apply_look, label, percent, set_problem
 from ui.widgets.dialogs import enter_accepts
 from ui.widgets.dice import BennyChooser, DiceEntry
-from ui.widgets.kept_forms import kept_form, same_battle
 from ui.wizard.pages import aimed_at, inches_or_none, of_kind
 from ui.wizard.wizard import record_attack
 
@@ -228,31 +227,19 @@ class QuickAttack(QDialog):
         self.dice_entry.clear.connect(self._clear)
         self._summary: tuple[AttackDraft, ResultSummary] | None = None
         apply_look(self)
-        self.start(attacker_id, ctx)
-        guard_wheel(self)
-        self.setMinimumWidth(720)
-        fit_to_screen(self)
-
-    def start(self, attacker_id: BattleUnitId, ctx: CombatContext | None = None) -> None:
-        """A new attack by ``attacker_id``, from nothing typed: what the form shows when it
-        opens, and again each time the panel opens it (it is kept, hidden, between attacks)."""
         # The battle panel hands over the context it holds for its own checks (500 units: the
         # fighters are not made again) while it is the battle as the tracker has it now.
-        self.ctx = context_for(self.services.tracker.view(self.battle_id), ctx)
+        self.ctx = context_for(services.tracker.view(battle_id), ctx)
         self.draft = default_draft(self.ctx, attacker_id)
-        self.__dict__.pop("target_names", None)  # the last attack's targets
-        self._summary = None
         me = self.ctx.fighter(attacker_id)
         self.setWindowTitle(f"Quick attack — {me.name}")
         self.attacker.setText(f"<b>{me.name}</b>")
-        self.target.clear()
-        self.target_hint.hide()
-        self.distance.clear()
-        self.dice_entry.typing = False
-        set_problem(self.problem, None)
         self.refresh()
         self.target.setFocus()
         self.target.selectAll()  # letters typed replace the first enemy's name
+        guard_wheel(self)
+        self.setMinimumWidth(720)
+        fit_to_screen(self)
 
     @functools.cached_property
     def target_names(self) -> list[tuple[BattleUnitId, str]]:
@@ -514,9 +501,9 @@ class QuickAttack(QDialog):
 
     def open_wizard(self) -> None:
         """The full combat wizard with this attack carried over; the form closes."""
-        from ui.wizard.wizard import prepare_combat_wizard
+        from ui.wizard.wizard import combat_wizard
 
-        wizard = prepare_combat_wizard(
+        wizard = combat_wizard(
             self.parentWidget(),
             self.services,
             self.bus,
@@ -532,35 +519,6 @@ class QuickAttack(QDialog):
         self.reject()
 
 
-def prepare_quick_attack(
-    parent: QWidget | None,
-    services: CombatServices,
-    bus: Bus,
-    undo_stack: QUndoStack,
-    battle_id: BattleId,
-    attacker_id: BattleUnitId,
-    ctx: CombatContext | None = None,
-) -> QuickAttack:
-    """The quick attack form of ``parent`` (the battle panel) for ``attacker_id``, hidden.
-
-    A closed form is hidden, not deleted: the next attack from the same panel starts it again
-    (:meth:`QuickAttack.start`), which takes about half the time of making a new one
-    (bench_table_flow). The panel also makes it ahead, once its battle shows, so that even the
-    evening's first Q finds it made."""
-    kept = kept_form(
-        parent,
-        QuickAttack,
-        same_battle(services, bus, undo_stack, battle_id),
-    )
-    if kept is not None:
-        kept.start(attacker_id, ctx)
-        fit_to_screen(kept)  # the size of a new form, not the one the last attack grew to
-        return kept
-    form = QuickAttack(services, bus, undo_stack, battle_id, attacker_id, parent, ctx=ctx)
-    form.setWindowModality(Qt.WindowModality.WindowModal)
-    return form
-
-
 def open_quick_attack(
     parent: QWidget | None,
     services: CombatServices,
@@ -570,10 +528,11 @@ def open_quick_attack(
     attacker_id: BattleUnitId,
     ctx: CombatContext | None = None,
 ) -> QuickAttack:
-    """Open the quick attack form for ``attacker_id`` (window-modal, not blocking; hidden
-    when closed, for the next attack: :func:`prepare_quick_attack`); ``ctx`` the battle as
-    the caller has it."""
-    form = prepare_quick_attack(parent, services, bus, undo_stack, battle_id, attacker_id, ctx)
+    """Open the quick attack form for ``attacker_id`` (window-modal, not blocking; deleted
+    when closed); ``ctx`` the battle as the caller has it."""
+    form = QuickAttack(services, bus, undo_stack, battle_id, attacker_id, parent, ctx=ctx)
+    form.setWindowModality(Qt.WindowModality.WindowModal)
+    form.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     form.show()
     form.target.setFocus()
     form.target.selectAll()

@@ -38,7 +38,6 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from shiboken6 import isValid
 
 from brikdesk.domain.combat import Choice
 from ui.widgets.combat_style import BASE_PT, BIG_PT, CARD_BG, Card, label, percent, set_look
@@ -414,28 +413,18 @@ class OddsPanel(Card):
             lab.setText(percent(values.get(key)))
 
 
-#: The charts of closed wizards, one per kind ("action", "damage"), kept for the next wizard:
-#: making a pyqtgraph chart costs ~35 ms, a step the organizer feels on every Next to the
-#: Action Roll and Damage pages. A cache of one chart per kind; a chart in it has no parent.
-_spare_charts: dict[str, QWidget] = {}
-
-
 class ChartSlot(QWidget):
     """Holds a chart; pyqtgraph is imported (through ``ui.wizard.charts``) the first time a
-    chart is drawn, so opening the wizard does not pay for it. The chart of a closed wizard
-    serves the next wizard's slot of the same ``kind``."""
+    chart is drawn, so opening the wizard does not pay for it."""
 
     def __init__(
         self,
         make: Callable[[QWidget], QWidget],
         parent: QWidget | None = None,
         height: int = 210,
-        *,
-        kind: str,
     ) -> None:
         super().__init__(parent)
         self._make = make
-        self.kind = kind
         self.chart: Any = None
         self._drawn: tuple[str, tuple[Any, ...], dict[str, Any]] | None = None
         self.setFixedHeight(height)
@@ -445,8 +434,7 @@ class ChartSlot(QWidget):
     def release(self) -> None:
         """Let the chart go before its window is deleted, out of the window: a paint event
         that arrives while the window's children are being deleted must not reach a
-        pyqtgraph view whose scene is already gone. It is kept for the next wizard, or closed
-        (its scene cleared) when one of its kind is kept already."""
+        pyqtgraph view whose scene is already gone."""
         chart, self.chart = self.chart, None
         self._drawn = None
         if chart is None:
@@ -454,34 +442,21 @@ class ChartSlot(QWidget):
         chart.hide()
         self._layout.removeWidget(chart)
         chart.setParent(None)
-        spare = _spare_charts.get(self.kind)
-        if spare is None or not isValid(spare):
-            _spare_charts[self.kind] = chart
-            return
         chart.setUpdatesEnabled(False)
         chart.close()
         chart.deleteLater()
 
     def draw(self, method: str, *args: Any, **kwargs: Any) -> None:
-        """Draw with the chart's ``method``; the same drawing again (a die typed that changes
-        no odds) leaves the chart as it is, unpainted."""
+        """Draw with the chart's ``method`` (made first if the slot has none yet); the same
+        drawing again (a die typed that changes no odds) leaves the chart as it is,
+        unpainted."""
         drawing = (method, args, kwargs)
         if self.chart is not None and drawing == self._drawn:
             return
         self._drawn = drawing
-        getattr(self.make_ahead(), method)(*args, **kwargs)
-
-    def make_ahead(self) -> Any:
-        """The slot's chart, made (or a closed wizard's taken) if it has none yet: the battle
-        panel's wizard makes its charts ahead (``CombatWizard.build_ahead``)."""
         if self.chart is None:
-            spare = _spare_charts.pop(self.kind, None)
-            if spare is not None and isValid(spare):
-                spare.setParent(self)
-                self.chart = spare
-            else:
-                self.chart = self._make(self)
+            self.chart = self._make(self)
             self.chart.setMinimumSize(0, 0)
             self._layout.addWidget(self.chart)
             self.chart.show()
-        return self.chart
+        getattr(self.chart, method)(*args, **kwargs)

@@ -12,11 +12,10 @@ on the application's undo stack as one step (``ui.undo.perform``; the battle's o
 from __future__ import annotations
 
 import logging
-import sys
 from dataclasses import replace
 from typing import Protocol
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent, QUndoStack
 from PySide6.QtWidgets import QPushButton, QWidget, QWizard
 
@@ -47,7 +46,6 @@ from ui.widgets.battle_context import CombatServices
 from ui.widgets.combat_context import context_for
 from ui.widgets.combat_style import apply_look
 from ui.widgets.common import report_to_active_window
-from ui.widgets.kept_forms import kept_form, same_battle
 from ui.wizard.pages import (
     ActionPage,
     AttackPage,
@@ -111,7 +109,16 @@ class CombatWizard(QWizard):
         self.dice: DiceSource = dice if dice is not None else RandomDice()
         #: What a dice card offers first; both can always be used (Edit > Settings).
         self.dice_mode = DiceMode.TYPED
-        self._begin(attacker_id, ctx)
+        self.view = services.tracker.view(battle_id)
+        self.ctx = context_for(self.view, ctx)
+        self.draft: AttackDraft = default_draft(self.ctx, attacker_id)
+        self._action: tuple[AttackDraft, ActionStage] | None = None
+        self._damage: tuple[AttackDraft, DamageStage] | None = None
+        self._summary: tuple[AttackDraft, ResultSummary] | None = None
+        state = self.view.state
+        self.setWindowTitle(
+            f"Attack — {self.view.name}, round {state.round}, {self.view.active_player.name}'s turn"
+        )
         self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
         self.setOption(QWizard.WizardOption.NoDefaultButton, False)
@@ -133,56 +140,6 @@ class CombatWizard(QWizard):
                 cancel.setAutoDefault(False)
         guard_wheel(self)
         fit_to_screen(self, 1280, 900)
-
-    def _begin(self, attacker_id: BattleUnitId, ctx: CombatContext | None) -> None:
-        """A new attack by ``attacker_id`` on the battle as it stands (``ctx`` the panel's
-        while it is that battle), nothing chosen yet."""
-        self.view = self.services.tracker.view(self.battle_id)
-        self.ctx = context_for(self.view, ctx)
-        self.draft: AttackDraft = default_draft(self.ctx, attacker_id)
-        self._action: tuple[AttackDraft, ActionStage] | None = None
-        self._damage: tuple[AttackDraft, DamageStage] | None = None
-        self._summary: tuple[AttackDraft, ResultSummary] | None = None
-        state = self.view.state
-        self.setWindowTitle(
-            f"Attack — {self.view.name}, round {state.round}, {self.view.active_player.name}'s turn"
-        )
-
-    def start(self, attacker_id: BattleUnitId, ctx: CombatContext | None = None) -> None:
-        """Start again on its first page for a new attack by ``attacker_id``: a wizard closed
-        is hidden, not deleted, and the battle panel's next attack starts it again (its pages
-        and charts are made already: opening it and each first Next take a fraction of the
-        time). Every page shows the new draft when it is shown (``initializePage``)."""
-        self._begin(attacker_id, ctx)
-        self.restart()
-
-    def build_ahead(self, delay_ms: int = 40) -> None:
-        """Make the pages not made yet, and their charts, one page per turn of the event loop
-        ``delay_ms`` apart (each 10-40 ms), while the wizard is hidden: the battle panel makes
-        its wizard ahead, and the first Next of the evening then finds its page made. Once the
-        wizard shows, a page is made when first shown, as without this. A chart is made ahead
-        only once pyqtgraph is imported (the app imports it on a worker): its import (~1 s)
-        never runs here, on the GUI thread, unasked."""
-        if self.isVisible():
-            return
-        todo = [p for p in self.pages if not p.built]
-        if not todo:
-            return
-        todo[0].ensure_built()
-        if "ui.wizard.charts" in sys.modules:  # pyqtgraph imported (on a worker: ui.app)
-            for slot in todo[0].findChildren(ChartSlot):
-                slot.make_ahead()
-        if len(todo) > 1:
-            QTimer.singleShot(delay_ms, self, lambda: self.build_ahead(delay_ms))
-        else:
-            # The last turn: the first page filled for the unit it was made for, as after an
-            # attack (its lists of 500 targets and 250 joiners made): the first A of the
-            # evening then refills them, as every later A does.
-            QTimer.singleShot(delay_ms, self, self._fill_ahead)
-
-    def _fill_ahead(self) -> None:
-        if not self.isVisible():
-            self.restart()
 
     def preset(self, target: BattleUnitId, kind: AttackKind | None = None) -> None:
         """Start on ``target`` with a ``kind`` of attack (the panel's Act menu named them)."""
@@ -309,15 +266,10 @@ class CombatWizard(QWizard):
     # -- closing -----------------------------------------------------------------------------
 
     def done(self, result: int) -> None:
-        """Finish, Cancel or closing the window: the charts go first (ChartSlot.release), but
-        for the battle panel's wizard, kept for its next attack with its charts."""
+        """Finish, Cancel or closing the window: the charts go first (ChartSlot.release)."""
         super().done(result)
-        kept = self.parentWidget() is not None and not self.testAttribute(
-            Qt.WidgetAttribute.WA_DeleteOnClose
-        )
-        if not kept:
-            for slot in self.findChildren(ChartSlot):
-                slot.release()
+        for slot in self.findChildren(ChartSlot):
+            slot.release()
 
     # -- Finish ------------------------------------------------------------------------------
 
@@ -370,7 +322,7 @@ def record_attack(by: Recorder, draft: AttackDraft, summary: ResultSummary) -> s
     return None
 
 
-def prepare_combat_wizard(
+def combat_wizard(
     parent: QWidget | None,
     services: CombatServices,
     bus: Bus,
@@ -379,29 +331,10 @@ def prepare_combat_wizard(
     attacker_id: BattleUnitId,
     ctx: CombatContext | None = None,
 ) -> CombatWizard:
-    """The combat wizard of ``parent`` (the battle panel) for ``attacker_id``, hidden.
-
-    A closed wizard is hidden, not deleted: the next attack from the same panel starts it again
-    (:meth:`CombatWizard.start`) with its pages and charts made. One made for another edition's
-    rules (the campaign's edition changed) is not reused: its pages name that edition's
-    rolls. The panel also makes it ahead, once its battle shows (:meth:`build_ahead`)."""
-    rules = (ctx if ctx is not None else context_for(services.tracker.view(battle_id))).rules
-    kept = kept_form(
-        parent,
-        CombatWizard,
-        lambda w: (
-            same_battle(services, bus, undo_stack, battle_id)(w)
-            and w.ctx.rules.edition == rules.edition
-        ),
-    )
-    if kept is not None:
-        kept.start(attacker_id, ctx)
-        fit_to_screen(kept, 1280, 900)
-        return kept
+    """A new combat wizard for ``attacker_id``, window-modal, deleted when closed; not shown."""
     wizard = CombatWizard(services, bus, undo_stack, battle_id, attacker_id, parent, ctx=ctx)
     wizard.setWindowModality(Qt.WindowModality.WindowModal)
-    if parent is None:  # no panel to keep it for: deleted when closed
-        wizard.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    wizard.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     return wizard
 
 
@@ -415,29 +348,7 @@ def open_combat_wizard(
     ctx: CombatContext | None = None,
 ) -> CombatWizard:
     """Open the combat wizard for ``attacker_id`` in a battle (window-modal, not blocking);
-    ``ctx`` the battle as the caller has it (used while it is the battle as it stands).
-
-    The battle panel calls this; its wizard is hidden when closed, for the next attack
-    (:func:`prepare_combat_wizard`); one without a parent is deleted."""
-    wizard = prepare_combat_wizard(parent, services, bus, undo_stack, battle_id, attacker_id, ctx)
+    ``ctx`` the battle as the caller has it (used while it is the battle as it stands)."""
+    wizard = combat_wizard(parent, services, bus, undo_stack, battle_id, attacker_id, ctx)
     wizard.show()
     return wizard
-
-
-def make_wizard_ahead(
-    parent: QWidget | None,
-    services: CombatServices,
-    bus: Bus,
-    undo_stack: QUndoStack,
-    battle_id: BattleId,
-    attacker_id: BattleUnitId,
-    ctx: CombatContext | None = None,
-) -> None:
-    """The battle panel's combat wizard made ahead, hidden, its pages and charts made a turn of
-    the event loop apart (:meth:`CombatWizard.build_ahead`): the first A and each first Next of
-    the evening then find them made. Nothing when the panel has a wizard already (one open
-    since, or kept)."""
-    if parent is not None and parent.findChildren(CombatWizard):
-        return
-    wizard = prepare_combat_wizard(parent, services, bus, undo_stack, battle_id, attacker_id, ctx)
-    wizard.build_ahead()

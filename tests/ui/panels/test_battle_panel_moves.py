@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import QEvent, QSettings, Qt
 from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics
 from PySide6.QtWidgets import QApplication, QMenu, QWidget
+from shiboken6 import isValid
 
 from brikdesk.domain.battle import ActionState, ActionUse
 from brikdesk.services import Services
@@ -356,9 +357,8 @@ def test_a_strike_from_the_act_menu_opens_the_wizard_on_its_target(
         assert wizard.currentId() == CombatWizard.ATTACK
         assert len(sv.battles.events(table.battle_id)) == 0
         opened.append(wizard)
-        wizard.reject()  # Cancel: it hides, kept for the next attack
+        wizard.reject()  # Cancel
         assert not wizard.isVisible()
-    assert opened[0] is opened[1] and len(panel.findChildren(CombatWizard)) == 1
 
 
 def test_resolved_at_the_table_asks_the_outcome_and_says_so_in_the_log(
@@ -384,21 +384,6 @@ def test_resolved_at_the_table_asks_the_outcome_and_says_so_in_the_log(
     )
 
 
-def test_the_quick_attack_form_is_made_ahead_and_the_first_q_shows_it(
-    qtbot, panel: BattlePanel, table: Table
-) -> None:
-    """A moment after the battle shows, the form is made (hidden): the first Q shows it."""
-    from ui.wizard.quick import QuickAttack
-
-    qtbot.waitUntil(lambda: panel.findChild(QuickAttack) is not None)
-    made = panel.findChild(QuickAttack)
-    assert made is not None and not made.isVisible()
-    knight = table.ids["Red Knight"]
-    press(qtbot, panel, knight, Qt.Key.Key_Q)
-    assert panel.findChildren(QuickAttack) == [made] and made.isVisible()
-    assert made.draft.attacker_id == knight
-
-
 def test_q_opens_the_quick_attack_form_for_the_selected_unit(
     qtbot, panel: BattlePanel, table: Table
 ) -> None:
@@ -416,11 +401,12 @@ def test_q_opens_the_quick_attack_form_for_the_selected_unit(
     grown = form.height() + 200  # as when a long result made it grow
     form.resize(form.width(), grown)
     form.reject()
-    qtbot.waitUntil(lambda: not form.isVisible())
-    # The next Q shows the same form, started afresh for the unit selected now.
+    qtbot.waitUntil(lambda: not isValid(form))  # closed: deleted
+    # The next Q shows a form afresh for the unit selected now.
     rifle = table.ids["Red Rifle"]
     press(qtbot, panel, rifle, Qt.Key.Key_Q)
-    assert panel.findChildren(QuickAttack) == [form] and form.isVisible()
+    form = panel.findChild(QuickAttack)
+    assert form is not None and form.isVisible()
     assert form.draft.attacker_id == rifle and "Red Rifle" in form.attacker.text()
     assert "Red Rifle" in form.windowTitle()
     assert form.draft.distance is None and form.distance.text() == ""
@@ -429,26 +415,17 @@ def test_q_opens_the_quick_attack_form_for_the_selected_unit(
     assert form.height() < grown and form.height() <= form.sizeHint().height()
 
 
-def test_the_wizard_is_made_ahead_and_kept_between_attacks(
-    qtbot, panel: BattlePanel, table: Table
-) -> None:
-    """A moment after the battle shows, the combat wizard is made (hidden) with its pages; A
-    shows it, and after a Cancel the next A shows the same wizard started afresh: at its first
-    page, for the unit selected now, with none of the last attack's dice."""
+def test_a_after_a_cancel_opens_the_wizard_afresh(qtbot, panel: BattlePanel, table: Table) -> None:
+    """A shows the combat wizard; after a Cancel the next A shows it started afresh: at its
+    first page, for the unit selected now, with none of the last attack's dice."""
     from ui.wizard import CombatWizard
 
-    qtbot.waitUntil(
-        lambda: (
-            len(made := panel.findChildren(CombatWizard)) == 1
-            and all(p.built for p in made[0].pages)
-        ),
-        timeout=5000,
-    )
-    wizard = panel.findChild(CombatWizard)
-    assert wizard is not None and not wizard.isVisible()
+    def shown() -> CombatWizard:
+        return next(w for w in panel.findChildren(CombatWizard) if w.isVisible())
+
     knight, blue = table.ids["Red Knight"], table.ids["Blue Knight"]
     press(qtbot, panel, knight, Qt.Key.Key_A)
-    assert panel.findChildren(CombatWizard) == [wizard] and wizard.isVisible()
+    wizard = shown()
     assert wizard.draft.attacker_id == knight and wizard.currentId() == CombatWizard.ATTACK
     wizard.pages[CombatWizard.ATTACK].target.choose(blue)
     wizard.next()
@@ -458,10 +435,10 @@ def test_the_wizard_is_made_ahead_and_kept_between_attacks(
     qtbot.keyClicks(dice.edit, "5")  # typed, as at the table
     assert dice.chips_layout.count() == 2
     wizard.reject()
-    qtbot.waitUntil(lambda: not wizard.isVisible())
+    qtbot.waitUntil(lambda: not isValid(wizard))
     pike = table.ids["Red Pike"]
     press(qtbot, panel, pike, Qt.Key.Key_A)
-    assert panel.findChildren(CombatWizard) == [wizard] and wizard.isVisible()
+    wizard = shown()
     assert wizard.currentId() == CombatWizard.ATTACK
     assert wizard.draft.attacker_id == pike and not wizard.draft.action_faces
     assert "Red Pike" in wizard.pages[CombatWizard.ATTACK].summary.text()
@@ -477,22 +454,15 @@ def test_the_wizard_is_made_ahead_and_kept_between_attacks(
 def test_each_attackers_wizard_lists_its_own_joiners(
     qtbot, panel: BattlePanel, table: Table
 ) -> None:
-    """5.1 Combined Attacks: the wizard made ahead (its first page filled for the unit
-    selected then) and kept between attacks lists, for each new attacker, the others of its
-    side who may join and never the attacker itself; ticking a row joins that unit."""
+    """5.1 Combined Attacks: the wizard lists, for each attacker, the others of its side who
+    may join and never the attacker itself; ticking a row joins that unit."""
     from ui.wizard import CombatWizard
 
-    def wizard_filled() -> bool:
-        made = panel.findChildren(CombatWizard)
-        return len(made) == 1 and made[0].pages[CombatWizard.ATTACK].joiners.count() > 0
-
-    qtbot.waitUntil(wizard_filled, timeout=5000)
-    wizard = panel.findChild(CombatWizard)
-    assert wizard is not None and not wizard.isVisible()
     reds = {name: table.ids[name] for name in ("Red Knight", "Red Rifle", "Red Pike")}
     for attacker in ("Red Pike", "Red Knight", "Red Rifle"):
         press(qtbot, panel, reds[attacker], Qt.Key.Key_A)
-        assert wizard.isVisible() and wizard.draft.attacker_id == reds[attacker]
+        wizard = next(w for w in panel.findChildren(CombatWizard) if w.isVisible())
+        assert wizard.draft.attacker_id == reds[attacker]
         page = wizard.pages[CombatWizard.ATTACK]
         page.target.choose(table.ids["Blue Knight"])
         rows = [page.joiners.item(i) for i in range(page.joiners.count())]
@@ -505,15 +475,15 @@ def test_each_attackers_wizard_lists_its_own_joiners(
             knight.setCheckState(Qt.CheckState.Checked)
             assert [j.unit_id for j in wizard.draft.joiners] == [reds["Red Knight"]]
         wizard.reject()
-        qtbot.waitUntil(lambda: not wizard.isVisible())
+        qtbot.waitUntil(lambda w=wizard: not isValid(w))
 
 
 def test_closing_the_battle_with_the_wizard_open_cancels_the_attack(
     qtbot, panel: BattlePanel, sv: Services, table: Table
 ) -> None:
     """The window closes (or another page shows) while the wizard is open: the attack is
-    cancelled, nothing is recorded, and the kept wizard is hidden before its panel goes (no
-    form paints while its window is taken down)."""
+    cancelled, nothing is recorded, and the wizard is closed before its panel goes (no form
+    paints while its window is taken down)."""
     from ui.wizard import CombatWizard
 
     press(qtbot, panel, table.ids["Red Knight"], Qt.Key.Key_A)

@@ -11,8 +11,10 @@ Bad arguments print one line naming the argument and why, and exit with status 2
 from __future__ import annotations
 
 import argparse
+import codecs
 import gc
 import importlib
+import io
 import sys
 from collections.abc import Sequence
 
@@ -74,8 +76,20 @@ def _command_name(argv: Sequence[str]) -> str | None:
     return None
 
 
+def utf8_streams() -> None:
+    """Standard input, output and error in UTF-8, whatever the locale or the console's code
+    page: on Windows a pipe or a file gets cp1252 otherwise, which cannot write "Łódź" or "→"
+    (a crash) and makes ``brikdesk export --out - > f.json`` a file the import refuses. Each
+    stream keeps its error handler; one that is not a text file (a test's capture) is left."""
+    for stream in (sys.stdin, sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None) or ""
+        if isinstance(stream, io.TextIOWrapper) and codecs.lookup(encoding).name != "utf-8":
+            stream.reconfigure(encoding="utf-8")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    utf8_streams()
     # Only the chosen subcommand's module is imported (keeps `brikdesk odds` fast).
     wanted = _command_name(argv)
     asks_help = "-h" in argv or "--help" in argv

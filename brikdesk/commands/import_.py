@@ -3,6 +3,9 @@
 A file that is broken, truncated, foreign or hostile is refused whole with a message naming
 the place in the file (a JSON path such as ``$.armies[0].units[3].status``); nothing is written.
 A campaign of the same name is not replaced: give the import another name with ``--name``.
+``-`` reads standard input: ``brikdesk export --out - | brikdesk --db other.sqlite3 import -``.
+UTF-8 (with or without a byte order mark) and UTF-16 with one (Windows PowerShell's ``>``) are
+read.
 """
 
 from __future__ import annotations
@@ -13,7 +16,11 @@ from brikdesk.limits import printable
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", metavar="FILE.json", help="a file written by 'brikdesk export'")
+    p.add_argument(
+        "file",
+        metavar="FILE.json",
+        help="a file written by 'brikdesk export' ('-' for standard input)",
+    )
     p.add_argument("--name", metavar="NAME", help="import under this campaign name")
 
 
@@ -26,9 +33,18 @@ def run(args: argparse.Namespace) -> int:
         with opened(args) as (_db, sv):
             progress = TerminalProgress("Importing")
             try:
-                c = sv.transfer.import_file(
-                    args.file, name=args.name, progress=progress, undoable=False
-                ).value
+                if args.file == "-":
+                    c = sv.transfer.import_campaign(
+                        _standard_input(),
+                        name=args.name,
+                        source="standard input",
+                        progress=progress,
+                        undoable=False,
+                    ).value
+                else:
+                    c = sv.transfer.import_file(
+                        args.file, name=args.name, progress=progress, undoable=False
+                    ).value
             except UserError as exc:
                 if exc.field == "name" and args.name is None:
                     raise UserError(
@@ -47,3 +63,13 @@ def run(args: argparse.Namespace) -> int:
             return 0
 
     return run_storage("import", body)
+
+
+def _standard_input() -> bytes:
+    """Standard input's bytes, never more than the size limit + 1 (a larger document is then
+    refused as too large, as a file would be)."""
+    import sys
+
+    from brikdesk.limits import MAX_FILE_BYTES
+
+    return sys.stdin.buffer.read(MAX_FILE_BYTES + 1)

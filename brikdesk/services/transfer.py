@@ -15,6 +15,7 @@ mustered units and the results, and marked approximate where they cannot be.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import json
 import os
@@ -574,6 +575,20 @@ def _check_shape(data: bytes) -> None:
         )
 
 
+def utf8_from_utf16(data: bytes) -> bytes:
+    """``data`` as UTF-8 if it is UTF-16 with a byte order mark (what Windows PowerShell's
+    ``brikdesk export --out - > f.json`` writes), else as it is; ``_Refused`` if the UTF-16
+    is broken."""
+    if data[:2] not in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        return data
+    try:
+        return data.decode("utf-16").encode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _Refused(
+            "$", f"not UTF-16 text after its byte order mark (byte {exc.start}: {exc.reason})"
+        ) from None
+
+
 def parse_document(data: bytes | str) -> Any:
     """JSON text -> Python value, with the size limit; ``_Refused`` on any problem.
 
@@ -583,6 +598,7 @@ def parse_document(data: bytes | str) -> Any:
     if isinstance(data, bytes):
         if len(data) > MAX_FILE_BYTES:
             raise _too_big()
+        data = utf8_from_utf16(data)
         _check_shape(data)  # bound the work before parsing
         try:
             text = data.decode("utf-8-sig")

@@ -6,8 +6,15 @@ from the window) and stops it when asked and when the app quits; if the server s
 the dialog says so. ``ShareDialog`` shows it:
 what is shared, the interface it is served on (the laptop's local-network address by default,
 or 127.0.0.1), the address with its QR code (segno), how many devices are watching, Stop, and
-"remember for this campaign": a remembered share starts again, on the same address and token
-(so the phones' bookmarks keep working), whenever that campaign is opened.
+"remember for this campaign": a remembered share starts again whenever that campaign is opened.
+
+A campaign's share keeps its address: its token and port are kept (settings, per campaign)
+whether or not it is remembered, so sharing again, after Stop, a crash or a restart of the
+app, serves the same address and the phones' open pages come back by themselves. "New
+address" (a link that reached the wrong people) makes a new token and port. If the kept port
+is taken by another program now, the share moves to a free one with the same token, and if
+this computer's address is not the last share's, the dialog says that the players must scan
+the new code.
 """
 
 from __future__ import annotations
@@ -96,6 +103,8 @@ class Sharing(QObject):
         #: Servers asked to stop that have not ended yet (waited for when the app quits).
         self._stopping: list[ShareProcess] = []
         self.title = ""
+        #: What the dialog says beside the address: the address moved, or is new.
+        self.notice = ""
         self.dialog: ShareDialog | None = None
         self.campaign_action = QAction("Share with &players…", self)
         self.campaign_action.setObjectName("shareCampaignAction")
@@ -165,15 +174,35 @@ class Sharing(QObject):
         return self.server is not None and self.server.starting
 
     def start(
-        self, shared: Shared, title: str, host: str, *, port: int = 0, token: str | None = None
+        self,
+        shared: Shared,
+        title: str,
+        host: str,
+        *,
+        port: int | None = None,
+        token: str | None = None,
     ) -> None:
         """Start sharing (a running share stops first): the server starts in a process of its
-        own, and the dialog shows what it says as it says it (its address, the watchers)."""
+        own, and the dialog shows what it says as it says it (its address, the watchers).
+        Without ``port`` and ``token``, the campaign's last share's are used (its phones'
+        pages come back by themselves), until ``new_address()``."""
         self.stop()
         window = self._window()
         db = window.db if window is not None else None
         if db is None:
             return
+        kept = self.address(shared.campaign_id) or {}
+        kept_token, kept_port, kept_host = kept.get("token"), kept.get("port"), kept.get("host")
+        if token is None and isinstance(kept_token, str):
+            token = kept_token
+        if port is None:
+            port = kept_port if isinstance(kept_port, int) else 0
+        self.notice = ""
+        if isinstance(kept_host, str) and kept_host != host and token == kept_token:
+            self.notice = (
+                f"This computer's address is not the last share's ({kept_host}, now {host}): "
+                "the players open the new address or scan the new code."
+            )
         server = ShareProcess(
             shared,
             db.url,
@@ -187,6 +216,20 @@ class Sharing(QObject):
         server.start()
         self._tell()
 
+    def new_address(self) -> None:
+        """A new token and port for the campaign's share (its link leaked, say): the old
+        address stops working; a running share starts again on the new one."""
+        server = self.server
+        if server is not None:
+            self.forget_address(server.shared.campaign_id)
+            shared, title, host = server.shared, self.title, server.host
+            self.start(shared, title, host, port=0, token=new_token())
+            self.notice = (
+                "A new address: the old one no longer works. The players open this one or "
+                "scan this code."
+            )
+            self._tell()
+
     def _changed(self, server: ShareProcess) -> None:
         if server is not self.server:  # one asked to stop: forget it once it ended
             if server.process.state() == QProcess.ProcessState.NotRunning:
@@ -195,10 +238,26 @@ class Sharing(QObject):
                 server.deleteLater()
             return
         if server.running and server.url:
+            self._keep_address(server)
             saved = self.remembered(server.shared.campaign_id)
             if saved is not None and saved.get("port") != server.port:
                 self.remember(True)  # the port it really got
             self._tell()
+            return
+        if (
+            server.problem
+            and not server.url
+            and server.requested_port
+            and (server.problem.startswith("cannot listen on"))
+        ):  # the kept port is taken now: the same token on a free port
+            port = server.requested_port
+            self.start(server.shared, self.title, server.host, port=0, token=server.token)
+            self.notice = (
+                f"Port {port} is taken by another program now, so the page moved to a new "
+                "port: the players open the new address or scan the new code."
+            )
+            self._tell()
+            server.deleteLater()
             return
         if server.problem:  # it could not start, or it stopped by itself
             self.server = None
@@ -233,8 +292,27 @@ class Sharing(QObject):
     def _key(self, campaign_id: CampaignId) -> str:
         return self.settings.campaign_key(campaign_id, "share")
 
+    def _address_key(self, campaign_id: CampaignId) -> str:
+        return self.settings.campaign_key(campaign_id, "share_address")
+
+    def address(self, campaign_id: CampaignId) -> dict[str, object] | None:
+        """The campaign's last share's address (host, port, token), kept whether or not it
+        is remembered, so that sharing again serves the same address."""
+        return self._json_setting(self._address_key(campaign_id))
+
+    def _keep_address(self, server: ShareProcess) -> None:
+        kept = {"host": server.host, "port": server.port, "token": server.token}
+        if self.address(server.shared.campaign_id) != kept:
+            self.settings.set(self._address_key(server.shared.campaign_id), json.dumps(kept))
+
+    def forget_address(self, campaign_id: CampaignId) -> None:
+        self.settings.qsettings.remove(self._address_key(campaign_id))
+
     def remembered(self, campaign_id: CampaignId) -> dict[str, object] | None:
-        raw = self.settings.qsettings.value(self._key(campaign_id))
+        return self._json_setting(self._key(campaign_id))
+
+    def _json_setting(self, key: str) -> dict[str, object] | None:
+        raw = self.settings.qsettings.value(key)
         try:
             value = json.loads(str(raw)) if raw else None
         except ValueError:
@@ -305,6 +383,7 @@ class ShareDialog(QDialog):
         self.what.setWordWrap(True)
         self.interface = QComboBox(self)
         self.interface.setObjectName("interfaceBox")
+        self.interface.setAccessibleName("Network the page is served on")
         self.interface.addItems(interface_addresses())
         self.interface.setToolTip(
             "The network the page is served on: the laptop's address on the local network "
@@ -312,19 +391,32 @@ class ShareDialog(QDialog):
         )
         self.start_button = QPushButton("&Start sharing", self)
         self.start_button.setObjectName("startButton")
+        self.start_button.setAccessibleName("Start sharing")
         self.start_button.setDefault(True)
         self.start_button.clicked.connect(self.start)
         self.stop_button = QPushButton("S&top", self)
         self.stop_button.setObjectName("stopButton")
+        self.stop_button.setAccessibleName("Stop sharing")
         self.stop_button.clicked.connect(sharing.stop)
         self.address = QLineEdit(self)
         self.address.setObjectName("addressField")
+        self.address.setAccessibleName("The page's address")
         self.address.setReadOnly(True)
         self.address.setMinimumWidth(460)
         self.copy_button = QPushButton("&Copy", self)
+        self.copy_button.setAccessibleName("Copy the address")
         self.copy_button.clicked.connect(self.copy)
+        self.new_button = QPushButton("&New address", self)
+        self.new_button.setObjectName("newAddressButton")
+        self.new_button.setAccessibleName("New address")
+        self.new_button.setToolTip(
+            "Serve the page on a new address (a link that reached the wrong people): the old "
+            "one stops working, and the players scan the new code"
+        )
+        self.new_button.clicked.connect(sharing.new_address)
         self.qr = QLabel(self)
         self.qr.setObjectName("qrCode")
+        self.qr.setAccessibleName("QR code of the page's address")
         self.qr.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.qr.setMinimumSize(220, 220)
         self.watching = QLabel(self)
@@ -333,6 +425,7 @@ class ShareDialog(QDialog):
         self.status.setWordWrap(True)
         self.remember_box = QCheckBox("&Remember for this campaign (share it whenever it opens)")
         self.remember_box.setObjectName("rememberBox")
+        self.remember_box.setAccessibleName("Remember for this campaign")
         self.remember_box.toggled.connect(self._remember)
 
         row = QHBoxLayout()
@@ -342,6 +435,7 @@ class ShareDialog(QDialog):
         address_row = QHBoxLayout()
         address_row.addWidget(self.address, 1)
         address_row.addWidget(self.copy_button)
+        address_row.addWidget(self.new_button)
         form = QFormLayout()
         form.addRow("Sharing:", self.what)
         form.addRow("Served on:", row)
@@ -391,6 +485,7 @@ class ShareDialog(QDialog):
         self.start_button.setEnabled(server is None and self._target is not None)
         self.stop_button.setEnabled(server is not None)
         self.copy_button.setEnabled(live)
+        self.new_button.setEnabled(live)
         self.remember_box.setEnabled(server is not None)
         campaign = server.shared.campaign_id if server else None
         self.remember_box.blockSignals(True)
@@ -404,8 +499,10 @@ class ShareDialog(QDialog):
                 self.address.setText(server.url)
                 self.qr.setPixmap(qr_pixmap(server.url))
             self.status.setText(
-                "Players open the address, or scan the code, on a phone on the same network. "
-                "The page is read-only and updates by itself."
+                (sharing.notice + "\n\n" if sharing.notice else "")
+                + "Players open the address, or scan the code, on a phone on the same network. "
+                "The page is read-only and updates by itself; sharing again later serves the "
+                "same address."
             )
         else:
             self.address.clear()

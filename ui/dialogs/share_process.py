@@ -62,6 +62,8 @@ class ShareProcess(QObject):
         self.shared = shared
         self.host = host
         self.port = port
+        #: The port asked for (0: any free one); ``port`` becomes the one it got.
+        self.requested_port = port
         self.token = token
         self.url = ""
         self.watchers = 0

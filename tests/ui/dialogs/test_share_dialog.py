@@ -9,12 +9,13 @@ import json
 import os
 import signal
 import socket
+import urllib.error
 import urllib.request
 from urllib.parse import urlsplit
 
+import pytest
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton
 
-from brikdesk.share import Shared
 from ui.dialogs.share import LOOPBACK, ShareDialog, interface_addresses
 
 
@@ -122,21 +123,56 @@ def test_a_remembered_share_starts_again_on_the_same_address(
     assert not third.sharing.running
 
 
-def test_an_address_that_cannot_be_listened_on_is_said_in_the_dialog(
+def test_a_kept_port_taken_by_another_program_moves_the_page_and_says_so(
     open_main, demo_db, qtbot
 ) -> None:
     main = open_main(demo_db)
     dialog = _open_campaign_share(main, qtbot)
-    with socket.socket() as busy:
-        busy.bind(("127.0.0.1", 0))
+    url = _start_on_loopback(dialog, qtbot)
+    main.sharing.stop()
+    port = urlsplit(url).port
+    assert port is not None
+    qtbot.waitUntil(lambda: _refused(port), timeout=5000)
+    with socket.socket() as busy:  # another program took the port meanwhile
+        busy.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # past closing connections
+        busy.bind(("127.0.0.1", port))
         busy.listen(1)
-        port = busy.getsockname()[1]
-        main.sharing.start(Shared(main.campaign_id), "the campaign", LOOPBACK, port=port)
-        qtbot.waitUntil(
-            lambda: "Could not share on 127.0.0.1" in dialog.status.text(), timeout=10_000
-        )
-    assert not main.sharing.running
-    assert dialog.findChild(QPushButton, "startButton").isEnabled()
+        dialog.findChild(QPushButton, "startButton").click()
+        field = dialog.findChild(QLineEdit, "addressField")
+        qtbot.waitUntil(lambda: field.text().startswith("http://127.0.0.1:"), timeout=10_000)
+        moved = field.text()
+    assert urlsplit(moved).port != port
+    assert urlsplit(moved).path == urlsplit(url).path  # the same token
+    assert f"Port {port} is taken by another program now" in dialog.status.text()
+    assert "scan the new code" in dialog.status.text()
+    assert not dialog.qr.pixmap().isNull()  # the new code is shown
+    assert _state(moved)["campaign"]["name"].startswith("Demo")  # type: ignore[index]
+
+
+def test_sharing_again_serves_the_same_address_until_new_address(open_main, demo_db, qtbot) -> None:
+    main = open_main(demo_db)
+    dialog = _open_campaign_share(main, qtbot)
+    url = _start_on_loopback(dialog, qtbot)
+    os.kill(main.sharing.server.process.processId(), signal.SIGKILL)  # the server died
+    qtbot.waitUntil(lambda: not main.sharing.running, timeout=5000)
+    again = _start_on_loopback(dialog, qtbot)  # "remember" was never ticked
+    assert again == url  # the phones' pages reconnect by themselves
+    main.close()
+    reopened = open_main(demo_db)  # and after the app started again
+    second = _open_campaign_share(reopened, qtbot)
+    assert _start_on_loopback(second, qtbot) == url
+    second.findChild(QPushButton, "newAddressButton").click()  # the link leaked
+    field = second.findChild(QLineEdit, "addressField")
+    qtbot.waitUntil(
+        lambda: field.text().startswith("http://127.0.0.1:") and field.text() != url,
+        timeout=10_000,
+    )
+    fresh = field.text()
+    assert urlsplit(fresh).path != urlsplit(url).path
+    assert "the old one no longer works" in second.status.text()
+    with pytest.raises(urllib.error.URLError):
+        _state(url)  # the old address answers nothing any more
+    assert _state(fresh)["campaign"]["name"].startswith("Demo")  # type: ignore[index]
 
 
 def test_a_server_that_dies_is_said_in_the_dialog(open_main, demo_db, qtbot) -> None:

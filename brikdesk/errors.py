@@ -36,3 +36,17 @@ class ConflictError(UserError):
 class BusyError(StorageError):
     """The database stayed locked by another writer for the whole busy timeout; the action was
     not applied and nothing was lost (try again)."""
+
+
+class ServerError(StorageError):
+    """The database server could not be reached, or stopped answering."""
+
+
+class Abandoned(ServerError):
+    """An action given up before its commit was sent (the server did not answer): nothing was
+    changed."""
+
+
+class OutcomeUnknown(ServerError):
+    """An action whose commit was sent to a server that has not answered: whether it was
+    saved is not known yet."""

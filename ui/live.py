@@ -6,15 +6,23 @@ server cannot freeze the window). When someone else committed a change, it publi
 of change on the bus: each open view reads the database again and restores its selection (by id)
 and scroll, and the status bar says so. Polls never overlap; a failed poll is logged and the
 next one tries again.
+
+A database that does not answer is said once, not every second: the first failed (or stuck)
+poll logs one line and says in the status bar that the database server (or, on SQLite, the
+database) is not answering; the polls after it stay quiet until one succeeds, which is said
+once too. No poll runs while a write is in flight (``ui.operation``): what it would make the
+views read can wait for the write to end.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QThreadPool, QTimer
 
+from ui import operation
 from ui.bus import Bus
 from ui.undo import ALL_CHANGES
 from ui.workers import start_job
@@ -26,6 +34,8 @@ log = logging.getLogger(__name__)
 
 #: How often the database is asked (milliseconds): changes show within about twice this.
 POLL_MS = 1000
+#: A poll still running after this long (seconds) means the database is not answering.
+STUCK_S = 5.0
 
 
 class LiveRefresh(QObject):
@@ -43,7 +53,10 @@ class LiveRefresh(QObject):
         self.watch = watch
         self.bus = bus
         self.changed_elsewhere = 0
+        #: Why the database is not answering (the first failed poll's reason), or "".
+        self.down = ""
         self._busy = False
+        self._since = 0.0
         self._closed = False
         self._timer = QTimer(self)
         self._timer.setInterval(interval)
@@ -66,9 +79,16 @@ class LiveRefresh(QObject):
         self.watch.close()
 
     def poll(self) -> None:
-        if self._busy or self._closed:
+        if self._closed:
+            return
+        if self._busy:
+            if not self.down and time.monotonic() - self._since > STUCK_S:
+                self._went_down(f"no answer for {STUCK_S:.0f} s")
+            return
+        if operation.busy():
             return
         self._busy = True
+        self._since = time.monotonic()
         start_job(
             self,
             lambda _progress: self.watch.poll(),
@@ -81,6 +101,10 @@ class LiveRefresh(QObject):
         self._busy = False
         if self._closed:
             return
+        if self.down:
+            self.down = ""
+            log.warning("live refresh: the database answers again")
+            self.bus.say(f"The {self._what()} answers again.")
         if changed:
             self.changed_elsewhere += 1
             self.bus.publish(ALL_CHANGES)
@@ -88,5 +112,26 @@ class LiveRefresh(QObject):
 
     def _failed(self, exc: BaseException, _trace: str) -> None:
         self._busy = False
-        if not self._closed:
-            log.warning("live refresh: could not check for changes: %s", exc)
+        if self._closed:
+            return
+        if self.down:
+            log.debug("live refresh: still no answer: %s", exc)
+        else:
+            self._went_down(_first_line(exc))
+
+    def _what(self) -> str:
+        return "database server" if self.watch.on_server else "database"
+
+    def _went_down(self, reason: str) -> None:
+        self.down = reason or "no answer"
+        log.warning("live refresh: the %s is not answering: %s", self._what(), self.down)
+        self.bus.say(
+            f"The {self._what()} is not answering; changes made elsewhere show once it does."
+        )
+
+
+def _first_line(exc: BaseException) -> str:
+    """The driver's own message, first line only (a server's error runs over several)."""
+    orig = getattr(exc, "orig", None)
+    lines = [ln.strip() for ln in str(orig if orig is not None else exc).splitlines()]
+    return next((ln for ln in lines if ln), type(exc).__name__)

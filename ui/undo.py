@@ -33,10 +33,12 @@ from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QUndoCommand, QUndoGroup, QUndoStack
+from PySide6.QtWidgets import QWidget
 
 from brikdesk.errors import ConflictError, StorageError, UserError
 from brikdesk.services.changes import Changes, Done
 from ui.bus import Bus
+from ui.operation import run_write
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +86,9 @@ class ActionCommand(QUndoCommand):
 
     def _run(self, step: Callable[[], Any], what: str) -> None:
         try:
-            changes = step()
+            changes = run_write(
+                step, text=f"{what.capitalize()} {self.text()}", late=_reread(self._bus)
+            )
         except (UserError, StorageError) as exc:
             self.setObsolete(True)
             if isinstance(exc, StorageError):
@@ -109,6 +113,23 @@ def refusal_text(what: str, text: str, exc: Exception) -> str:
     return f"Can't {what} “{text}”: {reason}.{tail}".replace("..", ".")
 
 
+def _reread(bus: Bus) -> Callable[[Any, BaseException | None], None]:
+    """What to do when a write nobody waits for any more (the server did not answer its
+    commit) ends after all: every view reads the database again, and the status bar says how
+    it ended."""
+
+    def late(_result: Any, error: BaseException | None) -> None:
+        if error is None:
+            log.warning("the database server answered: the change was saved")
+            bus.say("The database server answered: the change was saved.")
+        else:
+            log.warning("the database server answered: the change was not saved (%s)", error)
+            bus.say(f"The database server answered: the change was not saved ({error}).")
+        bus.publish(ALL_CHANGES)
+
+    return late
+
+
 def perform(
     stack: QUndoStack,
     bus: Bus,
@@ -116,14 +137,19 @@ def perform(
     *,
     text: str | None = None,
     report: Report = _quiet,
+    window: QWidget | None = None,
 ) -> Done[T]:
-    """Run ``call`` (a service method returning ``Done``); if it succeeds, record it on
-    ``stack`` as one undo step and publish its changes. Returns the ``Done``.
+    """Run ``call`` (a service method returning ``Done``) as a background operation
+    (``ui.operation.run_write``: off the GUI thread, ``window``'s input held meanwhile);
+    if it succeeds, record it on ``stack`` as one undo step and publish its changes. Returns
+    the ``Done``.
 
     A ``UserError`` or ``StorageError`` from ``call`` propagates (the caller shows it where the
-    user acted) and nothing is recorded.
+    user acted) and nothing is recorded; so does ``Abandoned`` (the server did not answer and
+    the user cancelled: nothing changed) and ``OutcomeUnknown`` (the user stopped waiting for a
+    commit the server has not answered; the views read the database again when it does).
     """
-    done = call()
+    done = run_write(call, window=window, text=text or "", late=_reread(bus))
     stack.push(ActionCommand(done, bus, report, text=text))
     bus.publish(done.changes)
     return done

@@ -21,7 +21,9 @@ the engine (``engine.connect()``: tools, PRAGMAs, the revision check on opening)
 
 A server database (PostgreSQL: ``postgresql+psycopg://user:password@host/dbname``, with the
 ``postgres`` extra installed) needs no set-up of its own; its pooled connections are tested
-before use, so BrikDesk carries on after the server restarted or dropped them.
+before use, so BrikDesk carries on after the server restarted or dropped them, and an action's
+work on a server that stopped answering can be abandoned before its commit
+(``brikdesk.persistence.attempts``).
 
 An existing SQLite file is first looked at read-only (``check_existing_sqlite``): a file that is
 not a BrikDesk database (another program's, or not SQLite at all) or is damaged (corrupt pages,
@@ -49,11 +51,12 @@ from typing import TYPE_CHECKING, Any, Final
 
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DisconnectionError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from brikdesk.errors import StorageError
+from brikdesk.errors import Abandoned, StorageError
 from brikdesk.paths import DB_ENV, DB_FILENAME
+from brikdesk.persistence.attempts import current
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -239,6 +242,43 @@ def dumps_json(value: Any) -> str:
     return json.dumps(value)
 
 
+def watch_attempts(engine: Engine, *, server: bool) -> None:
+    """Install the hooks that keep a thread's :class:`Attempt` informed.
+
+    On a server this replaces the pool's pre-ping: the ping on checkout is made after the
+    connection is registered with the attempt, so a ping that waits on a stopped server can be
+    cut too. A SQLite file has no socket to cut (its waits are bounded by the busy timeout),
+    but an abandoned attempt's commit is refused there too."""
+
+    @event.listens_for(engine, "checkout")
+    def _checkout(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
+        attempt = current()
+        if attempt is not None:
+            attempt.took(dbapi_connection, server=server)
+        if not server:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except Exception as exc:
+            if attempt is not None:
+                attempt.gave_back(dbapi_connection)
+                if attempt.abandoned:
+                    raise Abandoned("the action was cancelled; nothing was changed") from exc
+            raise DisconnectionError(str(exc)) from exc
+
+    @event.listens_for(engine, "checkin")
+    def _checkin(dbapi_connection: Any, _record: Any) -> None:
+        attempt = current()
+        if attempt is not None and dbapi_connection is not None:
+            attempt.gave_back(dbapi_connection)
+
+    @event.listens_for(engine, "commit")
+    def _commit(_conn: Connection) -> None:
+        attempt = current()
+        if attempt is not None:
+            attempt.committing()
+
+
 def create_db_engine(url: str) -> Engine:
     """An engine for ``url`` with BrikDesk's SQLite settings (no migration)."""
     try:
@@ -254,11 +294,10 @@ def create_db_engine(url: str) -> Engine:
     try:
         if u.get_backend_name() == "sqlite":
             engine = create_engine(u, json_serializer=dumps_json)
-        else:  # a server: test a pooled connection before use (the server may have closed it)
+        else:  # a server: a pooled connection is tested before use (``watch_attempts``)
             engine = create_engine(
                 u,
                 json_serializer=dumps_json,
-                pool_pre_ping=True,
                 pool_timeout=SERVER_CONNECT_S,
                 connect_args=_server_connect_args(u.get_backend_name(), u.query),
             )
@@ -272,6 +311,7 @@ def create_db_engine(url: str) -> Engine:
         raise StorageError(f"cannot use the database {shown}: {error_text(exc)}") from None
     if engine.dialect.name == "sqlite":
         _sqlite_setup(engine)
+    watch_attempts(engine, server=engine.dialect.name != "sqlite")
     return engine
 
 

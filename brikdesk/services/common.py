@@ -23,7 +23,7 @@ from typing import ParamSpec, TypeVar, overload
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm.exc import StaleDataError
 
-from brikdesk.errors import BusyError, ConflictError, StorageError, UserError
+from brikdesk.errors import BusyError, ConflictError, ServerError, StorageError, UserError
 from brikdesk.limits import MAX_ID, MAX_NUMBER, NAME_LEN, NOTES_LEN, text_problem
 from brikdesk.persistence.db import BUSY_TIMEOUT_MS, error_text
 
@@ -89,6 +89,10 @@ def storage_errors(method: Callable[P, T]) -> Callable[P, T]:
                     "the database is busy (another BrikDesk or program kept it "
                     f"locked for {BUSY_TIMEOUT_MS // 1000} s); nothing was changed, "
                     f"try again in a moment ({text})"
+                ) from exc
+            if exc.connection_invalidated or "server" in text or "connection" in text:
+                raise ServerError(
+                    f"the database server could not be reached or stopped answering ({text})"
                 ) from exc
             if "readonly database" in text:
                 raise StorageError(

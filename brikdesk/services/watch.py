@@ -80,10 +80,15 @@ class ChangeWatch:
         if others_only:  # keep this process's own steps to tell them from the others'
             event.listen(self._engine, "begin", self._began)
             event.listen(self._engine, "after_cursor_execute", self._executed)
-            event.listen(self._engine, "commit", self._committing)
+            event.listen(self._engine, "commit", self._committing, insert=True)
             event.listen(self._engine, "rollback", self._rolled_back)
 
     # -- own writes ---------------------------------------------------------------------------
+
+    @property
+    def on_server(self) -> bool:
+        """True when the database is a server's (not a SQLite file)."""
+        return self._server
 
     def _read_stamps(self, conn: Connection, *, lock: bool) -> Stamps:
         query = select(Campaign.id, Campaign.updated_at).order_by(Campaign.id)

@@ -244,6 +244,13 @@ def _long_action(w: World) -> tuple[QDialog, Any]:
     return d, d.what
 
 
+def _server_notice(w: World) -> tuple[QDialog, Any]:
+    from ui.operation import ServerNotice
+
+    d = ServerNotice(None, "Rename unit Little John")
+    return d, d.cancel
+
+
 def _edition_change(w: World) -> tuple[QDialog, Any]:
     from ui.dialogs.edition_change import EditionChangeDialog
 
@@ -303,6 +310,7 @@ DIALOGS: dict[str, Callable[[World], tuple[QDialog, Any]]] = {
     "CrashDialog": _crash,
     "OpenFailedDialog": _open_failed,
     "LongActionDialog": _long_action,
+    "ServerNotice": _server_notice,
     "WhoFirstDialog": _who_first,
     "EditionChangeDialog": _edition_change,
     "ShareDialog": _share,

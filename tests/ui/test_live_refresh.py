@@ -74,3 +74,54 @@ def test_own_actions_do_not_reload_every_view(open_main, demo_db, qtbot) -> None
     )
     qtbot.wait(2500)  # two polls
     assert main.live.changed_elsewhere == 0
+
+
+class _DownServer:
+    """A watch whose server refuses connections until ``up`` is set (a stopped server)."""
+
+    on_server = True
+
+    def __init__(self) -> None:
+        self.up = False
+        self.polls = 0
+
+    def poll(self) -> bool:
+        self.polls += 1
+        if not self.up:
+            raise OSError(
+                'connection failed: connection to server at "127.0.0.1", port 5432 failed: '
+                "Connection refused\n\tIs the server running on that host and accepting\n"
+                "\tTCP/IP connections?\n"
+            )
+        return False
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_server_that_is_down_is_said_once_not_every_second(qtbot, caplog) -> None:
+    from ui.bus import Bus
+    from ui.live import LiveRefresh
+
+    bus = Bus()
+    said: list[str] = []
+    bus.status.connect(said.append)
+    watch = _DownServer()
+    live = LiveRefresh(watch, bus, interval=20)  # type: ignore[arg-type]
+    caplog.set_level("WARNING", logger="ui.live")
+    live.start()
+    try:
+        qtbot.waitUntil(lambda: watch.polls >= 6, timeout=5000)
+        assert said == [
+            "The database server is not answering; changes made elsewhere show once it does."
+        ]
+        lines = [r.getMessage() for r in caplog.records]
+        assert len(lines) == 1
+        assert "database server is not answering" in lines[0]
+        assert "\n" not in lines[0]  # one line, not the driver's four
+        watch.up = True
+        qtbot.waitUntil(lambda: len(said) == 2, timeout=5000)
+        assert said[1] == "The database server answers again."
+        assert live.down == ""
+    finally:
+        live.stop()

@@ -8,6 +8,12 @@ it moves the bar and, once Cancel was pressed, raises ``Cancelled``, so that the
 and writes nothing (an import's transaction is rolled back; an export's temporary file is
 removed). ``on_done(result)`` / ``on_error(exc)`` run on the GUI thread; a cancelled job calls
 neither and reports itself through ``cancelled``.
+
+The work runs as an abandonable attempt (``brikdesk.persistence.attempts``), as a window's
+writes do (``ui.operation``): on a database server that stopped answering, Cancel cuts the
+work's connection at once instead of waiting for a progress report that never comes, and
+nothing is written. Once the import's commit was sent, Cancel can no longer take it back: the
+dialog says that the outcome is not known yet and the job ends as the server answers.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
+from brikdesk.errors import StorageError
+from brikdesk.persistence.attempts import Attempt, attempting
 from brikdesk.services.progress import Cancelled, Progress
 from ui.workers import start_job
 
@@ -39,6 +47,7 @@ class ProgressJob(QObject):
     def __init__(self, parent: QWidget, title: str) -> None:
         super().__init__(parent)
         self._cancel = threading.Event()
+        self._attempt = Attempt()
         self.done = False
         self.cancelled = False
         self.result: Any = None
@@ -75,10 +84,12 @@ class ProgressJob(QObject):
         job = cls(parent, title)
         job._on_done, job._on_error, job._on_cancelled = on_done, on_error, on_cancelled
         job.dialog.setValue(0)
-        start_job(
-            job, lambda _unused: work(job.progress), on_done=job._finished, on_error=job._failed
-        )
+        start_job(job, lambda _unused: job._run(work), on_done=job._finished, on_error=job._failed)
         return job
+
+    def _run(self, work: Callable[[Progress], Any]) -> Any:  # the worker thread
+        with attempting(self._attempt):
+            return work(self.progress)
 
     # -- worker thread ------------------------------------------------------------------------
 
@@ -93,7 +104,13 @@ class ProgressJob(QObject):
     def cancel(self) -> None:
         """Stop at the next progress report; nothing is written."""
         self._cancel.set()
-        self.dialog.setLabelText(f"{self._title}: cancelling…")
+        if self._attempt.abandon():
+            self.dialog.setLabelText(f"{self._title}: cancelling…")
+        else:
+            self.dialog.setLabelText(
+                f"{self._title}: the database server has not answered its commit; whether "
+                "it was saved is not known yet…"
+            )
 
     def _show(self, stage: str, permille: int) -> None:
         if not self._cancel.is_set():
@@ -112,7 +129,10 @@ class ProgressJob(QObject):
         self._on_done(result)
 
     def _failed(self, exc: BaseException, _details: str) -> None:
-        if isinstance(exc, Cancelled):
+        # A cut connection (Cancel on a server that did not answer) fails the work: nothing
+        # was written, as after a Cancel at a progress report.
+        cut = self._attempt.abandoned and isinstance(exc, StorageError)
+        if isinstance(exc, Cancelled) or cut:
             self.cancelled = True
             self._end()
             if self._on_cancelled is not None:

@@ -95,7 +95,12 @@ class BattleCommands(QObject):
         refusal is shown where the user acted and nothing is recorded (``None``)."""
         try:
             return perform(
-                self.host.undo_stack, self.host.bus, call, text=text, report=self.host.show_error
+                self.host.undo_stack,
+                self.host.bus,
+                call,
+                text=text,
+                report=self.host.show_error,
+                window=self.widget,
             )
         except ConflictError as exc:
             self.host.show_error(exc)

@@ -38,7 +38,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from brikdesk.errors import ConflictError, StorageError, UserError
+from brikdesk.errors import (
+    Abandoned,
+    ConflictError,
+    OutcomeUnknown,
+    ServerError,
+    StorageError,
+    UserError,
+)
 from brikdesk.services.changes import Done
 from ui.bus import Bus
 from ui.models.table import SummaryTableModel
@@ -117,10 +124,15 @@ def show_storage_error(parent: QWidget | None, error: StorageError) -> QMessageB
     box.setIcon(QMessageBox.Icon.Warning)
     box.setWindowTitle("BrikDesk: the database could not be used")
     box.setText("The last change could not be read or saved.")
-    box.setInformativeText(
-        f"{error}\n\nNothing was changed. Check the disk and that no other "
-        "program holds the database, then try again."
-    )
+    if isinstance(error, ServerError):
+        box.setWindowTitle("BrikDesk: the database server did not answer")
+        advice = (
+            "Check that the database server is running and that this computer can reach it, "
+            "then try again."
+        )
+    else:
+        advice = "Check the disk and that no other program holds the database, then try again."
+    box.setInformativeText(f"{error}\n\nNothing was changed. {advice}")
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     box.open()
     return box
@@ -173,6 +185,7 @@ class Actions(QObject):
                 call,
                 text=text,
                 report=self._report,
+                window=self._window,
             )
         except (UserError, StorageError) as exc:
             self._show(exc)
@@ -202,7 +215,9 @@ class Actions(QObject):
         return self.perform(both, text)
 
     def _show(self, exc: Exception) -> None:
-        if isinstance(exc, StorageError):
+        if isinstance(exc, Abandoned | OutcomeUnknown):  # the user's own Cancel: no box
+            self.banner.show_note(f"Cancelled: {exc}.")
+        elif isinstance(exc, StorageError):
             show_storage_error(self._window, exc)
         else:
             self.banner.show_error(str(exc))

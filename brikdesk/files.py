@@ -1,9 +1,13 @@
 """Writing the user's files: every file BrikDesk writes goes through :func:`write_atomically`
 or :func:`replacing`.
 
-The content is written to a temporary file beside the target (same folder, so the same file
-system) and renamed into place only when complete, so a failure or a kill never leaves half a
-file, and a file that was there stays whole until the new one replaces it. Before anything is
+The content is produced whole first (a PDF or a chart is rendered to memory and checked by its
+maker), then written to a temporary file beside the target (same folder, so the same file
+system) and renamed into place only when complete and checked: every write's count is checked,
+the file is synced to the disk (``fsync``: a full disk or a failing one says so here, not
+later), and its size on disk must equal what was produced. So a failure, a full disk or a kill
+never leaves half a file, and a file that was there stays byte for byte as it was until the
+new one replaces it. A full disk is said as "the disk is full". Before anything is
 written the target is checked (:func:`writable_target`):
 
 - an existing target that is not a regular file (a device such as ``/dev/full``, a FIFO, a
@@ -43,6 +47,14 @@ _KINDS = (
 )
 
 
+#: The errors of a write that found no room: no space left, or the user's quota used up.
+_FULL = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))
+
+
+class IncompleteOutput(OSError):
+    """What was written is not what was produced (a short write the system did not report)."""
+
+
 def file_kind(mode: int) -> str:
     """What a ``st_mode`` that is not a regular file is, in words ("a FIFO (named pipe)")."""
     return next((what for test, what in _KINDS if test(mode)), "not a file")
@@ -63,12 +75,18 @@ def _name_max(folder: Path) -> int:
 
 def _why(exc: OSError, folder: Path) -> str:
     """One line for an ``OSError`` of writing in ``folder``."""
+    if isinstance(exc, IncompleteOutput):
+        return str(exc.strerror)
     if exc.errno in (errno.EACCES, errno.EPERM):
         return f"permission denied (the folder {folder} can't be written)"
     if exc.errno == errno.EROFS:
         return f"the folder {folder} is on a read-only file system"
-    if exc.errno == errno.ENOSPC:
+    if exc.errno in _FULL:
         return "the disk is full"
+    if exc.errno == errno.EFBIG:
+        return "the file is larger than this file system allows"
+    if exc.errno == errno.EIO:
+        return "the disk reported an input/output error"
     if exc.errno == errno.ENAMETOOLONG:
         return "the file name is too long"
     if exc.errno == errno.ENOENT:
@@ -159,12 +177,27 @@ def replacing(
         # Checked again just before the rename: a device or FIFO put there meanwhile stays.
         writable_target(path, field=field)
         os.replace(part, target)
+        _sync_folder(folder)
     except OSError as exc:
         part.unlink(missing_ok=True)
         raise _refuse(path, _why(exc, folder), field) from None
     except BaseException:
         part.unlink(missing_ok=True)
         raise
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself durable where the system allows a folder to be synced."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems (and systems) do not sync a folder; the rename stands
+    finally:
+        os.close(fd)
 
 
 def write_atomically(
@@ -179,11 +212,23 @@ def write_atomically(
     called between megabytes and may raise to cancel (the target is then left as it was).
     Returns the path written (as given)."""
     data = content.encode("utf-8") if isinstance(content, str) else content
-    with replacing(path, field=field) as part, open(part, "wb") as f:
-        for at in range(0, len(data), _CHUNK):
-            if progress is not None:
-                progress(at, len(data))
-            f.write(data[at : at + _CHUNK])
+    with replacing(path, field=field) as part, open(part, "r+b", buffering=0) as f:
+        view = memoryview(data)
+        done = 0
+        while done < len(data):
+            if progress is not None and done % _CHUNK == 0:
+                progress(done, len(data))
+            end = min(len(data), done + _CHUNK - done % _CHUNK)
+            wrote = f.write(view[done:end])
+            if not wrote:  # a write that takes nothing and says nothing: never loop on it
+                raise IncompleteOutput(errno.EIO, "the system took none of the data")
+            done += wrote
+        os.fsync(f.fileno())
+        on_disk = os.fstat(f.fileno()).st_size
+        if on_disk != len(data):
+            raise IncompleteOutput(
+                errno.EIO, f"the file came out {on_disk:,} bytes long, not {len(data):,}"
+            )
     if progress is not None:
         progress(len(data), len(data))
     return Path(path)

@@ -19,14 +19,14 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 import pyqtgraph as pg
 from pyqtgraph.exporters import ImageExporter
-from PySide6.QtCore import QRect
-from PySide6.QtGui import QColor, QPainter
+from PySide6.QtCore import QBuffer, QIODevice, QRect
+from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from brikdesk.domain.history import CampaignHistory
 from brikdesk.errors import UserError
-from brikdesk.files import replacing
+from brikdesk.files import write_atomically
 
 #: (title, the series' attribute, what the numbers are)
 METRICS = (
@@ -149,29 +149,43 @@ class HistoryChart(QWidget):
         suffix = target.suffix.lower()
         if suffix not in (".png", ".svg"):
             raise UserError(f"'{target.name}': a chart exports as .png or .svg", field="path")
-        with replacing(target, field="path", suffix=suffix) as part:  # brikdesk.files
-            if suffix == ".png":
-                exporter = ImageExporter(self.plot.scene())
-                exporter.parameters()["width"] = max(1200, int(self.plot.width()))
-                exporter.export(str(part))
-            else:
-                self._export_svg(part)
-            if part.stat().st_size == 0:  # Qt says nothing when it cannot write
-                raise UserError(f"cannot write {target}", field="path")
+        # Rendered to memory and checked first: Qt says nothing when it cannot write, and
+        # write_atomically checks every write and the size on disk before the rename.
+        buffer = QBuffer()
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        if suffix == ".png":
+            exporter = ImageExporter(self.plot.scene())
+            exporter.parameters()["width"] = max(1200, int(self.plot.width()))
+            image = exporter.export(toBytes=True)
+            png = "PNG"  # a str at run time, whatever the stubs say (bytes are refused)
+            if not isinstance(image, QImage) or not image.save(buffer, png):  # type: ignore[call-overload]
+                raise UserError(
+                    f"cannot write {target}: the chart could not be drawn", field="path"
+                )
+        else:
+            self._export_svg(buffer)
+        data = bytes(buffer.data().data())
+        buffer.close()
+        whole = (
+            data.startswith(b"\x89PNG") if suffix == ".png" else data.rstrip().endswith(b"</svg>")
+        )
+        if not whole:
+            raise UserError(f"cannot write {target}: the chart came out incomplete", field="path")
+        write_atomically(target, data, field="path")
         return target
 
-    def _export_svg(self, target: Path) -> None:
+    def _export_svg(self, device: QIODevice) -> None:
         """The chart as drawn, in vector form (Qt's SVG generator: pyqtgraph's own SVG
         exporter cannot read Qt 6's paths)."""
         size = self.plot.size()
         gen = QSvgGenerator()
-        gen.setFileName(str(target))
+        gen.setOutputDevice(device)
         gen.setSize(size)
         gen.setViewBox(QRect(0, 0, size.width(), size.height()))
         gen.setTitle(self.title)
         painter = QPainter()
         if not painter.begin(gen):
-            raise OSError(f"cannot write {target}")
+            raise UserError("the chart could not be drawn as SVG", field="path")
         try:
             self.plot.render(painter)
         finally:

@@ -20,7 +20,6 @@ named in the legend.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable, Sequence
 
 from PySide6.QtGui import QColor, QPagedPaintDevice, QPainter
@@ -38,8 +37,8 @@ from ui.printing.layout import (
     section_blocks,
     table_blocks,
 )
-from ui.printing.painter import band_ops, base_palette, paint_pages, print_paged
-from ui.printing.pdf import ExportResult, checked_paper, export_paged_pdf
+from ui.printing.painter import band_ops, base_palette, paint_pages
+from ui.printing.pdf import PagedReport
 from ui.printing.report import FALLBACK_COLOURS
 
 Progress = Callable[[int, int], None]
@@ -421,48 +420,13 @@ def paint_campaign_report(
     )
 
 
-def print_campaign_report(
-    printer: QPagedPaintDevice,
-    history: CampaignHistory,
-    *,
-    progress: Progress | None = None,
-    black_and_white: bool = False,
-    layout: SheetLayout | None = None,
-) -> SheetLayout:
-    """Paint the report on a QPrinter (the preview's ``paintRequested`` and Print)."""
-    return print_paged(
-        printer,
-        lambda painter, first, last, used, bw: paint_campaign_report(
-            painter,
-            printer,
-            history,
-            progress=progress,
-            first_page=first,
-            last_page=last,
-            layout=used,
-            black_and_white=bw,
-        ),
-        layout=layout,
-        black_and_white=black_and_white,
-    )
-
-
-def export_campaign_pdf(
-    history: CampaignHistory,
-    path: str | os.PathLike[str],
-    paper: str = "a4",
-    progress: Progress | None = None,
-    *,
-    black_and_white: bool = False,
-) -> ExportResult:
-    """Write the campaign report to ``path`` as a PDF (no half file on failure)."""
-    return export_paged_pdf(
-        path,
-        checked_paper(paper),
-        f"{history.campaign}: campaign report",
-        lambda writer: layout_campaign_report(history, writer, black_and_white=black_and_white),
-        lambda painter, writer, layout, step: paint_campaign_report(
-            painter, writer, history, layout=layout, progress=step
-        ),
-        progress,
-    )
+#: The campaign report as a paged document: ``print_campaign_report(printer, history)`` (the
+#: preview's ``paintRequested`` and Print) and ``export_campaign_pdf(history, path, paper,
+#: progress, black_and_white=)``, checked whole before it replaces anything.
+CAMPAIGN_REPORT: PagedReport[CampaignHistory] = PagedReport(
+    layout_campaign_report,
+    paint_campaign_report,
+    lambda history: f"{history.campaign}: campaign report",
+)
+print_campaign_report = CAMPAIGN_REPORT.print
+export_campaign_pdf = CAMPAIGN_REPORT.export_pdf

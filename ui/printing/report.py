@@ -28,7 +28,6 @@ same in the summary, the casualties table and the chart.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
@@ -53,8 +52,8 @@ from ui.printing.layout import (
     SheetLayout,
     section_blocks,
 )
-from ui.printing.painter import band_ops, band_room, base_palette, paint_pages, print_paged
-from ui.printing.pdf import ExportResult, checked_paper, export_paged_pdf
+from ui.printing.painter import band_ops, band_room, base_palette, paint_pages
+from ui.printing.pdf import PagedReport, checked_paper
 
 Progress = Callable[[int, int], None]
 
@@ -656,58 +655,15 @@ def paint_battle_report(
     )
 
 
-def print_battle_report(
-    printer: QPagedPaintDevice,
-    report: BattleReport,
-    *,
-    progress: Progress | None = None,
-    black_and_white: bool = False,
-    layout: SheetLayout | None = None,
-) -> SheetLayout:
-    """Paint ``report`` on a QPrinter (``QPrintPreviewDialog.paintRequested``, Print) in the
-    printer's current page layout; honours a QPrinter's page range. A ``layout`` made for
-    another paper than the printer's is made again."""
-    return print_paged(
-        printer,
-        lambda painter, first, last, used, bw: paint_battle_report(
-            painter,
-            printer,
-            report,
-            progress=progress,
-            first_page=first,
-            last_page=last,
-            layout=used,
-            black_and_white=bw,
-        ),
-        layout=layout,
-        black_and_white=black_and_white,
-    )
-
-
-def export_report_pdf(
-    report: BattleReport,
-    path: str | os.PathLike[str],
-    paper: str = "a4",
-    progress: Progress | None = None,
-    *,
-    black_and_white: bool = False,
-) -> ExportResult:
-    """Write ``report`` to ``path`` as a PDF on A4 or Letter; returns the path and pages.
-
-    Written beside the destination and moved into place when complete (a failure leaves no
-    file behind). ``progress`` as for ``export_pdf``: ``(0, 0)`` while laying out, then
-    ``(page, pages)``. May run on a worker.
-    """
-    return export_paged_pdf(
-        path,
-        checked_paper(paper),
-        f"{report.title}: battle report",
-        lambda writer: layout_battle_report(report, writer, black_and_white=black_and_white),
-        lambda painter, writer, layout, step: paint_battle_report(
-            painter, writer, report, layout=layout, progress=step
-        ),
-        progress,
-    )
+#: The battle report as a paged document: ``print_battle_report(printer, report, progress=,
+#: black_and_white=, layout=)`` paints it on a QPrinter (honouring its page range);
+#: ``export_report_pdf(report, path, paper="a4", progress=None, black_and_white=)`` writes it
+#: as a PDF, checked whole before it replaces anything. Both may run on a worker.
+BATTLE_REPORT: PagedReport[BattleReport] = PagedReport(
+    layout_battle_report, paint_battle_report, lambda report: f"{report.title}: battle report"
+)
+print_battle_report = BATTLE_REPORT.print
+export_report_pdf = BATTLE_REPORT.export_pdf
 
 
 def render_report_page(

@@ -478,3 +478,37 @@ def test_the_rules_reference_lists_the_printing_readings(main, qtbot):
     qtbot.addWidget(dialog)
     assert dialog.dead.toolTip() == READINGS["dead_units"]
     assert dialog.fold.toolTip() == sheets.READINGS["fold"]
+
+
+# --------------------------------------------------------------------------- a full disk
+
+
+@pytest.mark.parametrize("kind", [ARMY, BATTLE])
+def test_export_pdf_on_a_full_disk_says_so_and_keeps_the_old_pdf(
+    main, qtbot, monkeypatch, tmp_path, kind
+):
+    """File > Export PDF onto a real small file system with no room left: the banner says the
+    disk is full, the PDF that was there stays byte for byte, and nothing is left beside it
+    (Qt's PDF writer says nothing: the PDF used to be replaced by an empty file)."""
+    from tests.smalldisk import fill, only, small_disk
+
+    old = b"%PDF-1.4 the old roster, which must stay as it was\n%%EOF\n" * 50
+    with small_disk(tmp_path) as disk:
+        out = disk / "old.pdf"
+        out.write_bytes(old)
+        fill(disk)
+        answer(monkeypatch, FileChooser, out, "save_path")
+        if kind == ARMY:
+            answer(monkeypatch, RosterOptionsDialog, choice())
+            main.navigator.select(ARMY, army_id(main, "Moonlight Posse"))
+        else:
+            answer(monkeypatch, ReportOptionsDialog, ReportChoice("a4", False))
+            main.navigator.select(BATTLE, battle_id(main, "Skirmish at Baseplate Ford"))
+        main.main_actions.pdf_action.trigger()
+        qtbot.waitUntil(lambda: main.banner.kind == "error", timeout=20_000)
+        assert main.banner.text() == (
+            f"The PDF was not written: cannot write {out}: the disk is full"
+        )
+        assert out.read_bytes() == old
+        assert only(disk, "old.pdf")
+        assert main.printing.last_export is None and main.report_printing.last_export is None

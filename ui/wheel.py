@@ -12,7 +12,8 @@ which would put a Python call in front of every event of every widget).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QFocusEvent
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QAbstractSlider,
@@ -26,15 +27,80 @@ from PySide6.QtWidgets import (
 WHEEL_VALUES = (QComboBox, QAbstractSpinBox, QAbstractSlider)
 
 GUARDED = "wheelGuarded"
+#: Set on a value widget given the focus by the program (a dialog opening on it).
+GIVEN = "wheelFocusGiven"
+
+#: How the focus comes when the organizer moves it: a click, Tab, Shift+Tab, a shortcut.
+_CHOOSING = (
+    Qt.FocusReason.MouseFocusReason,
+    Qt.FocusReason.TabFocusReason,
+    Qt.FocusReason.BacktabFocusReason,
+    Qt.FocusReason.ShortcutFocusReason,
+)
+#: How the focus leaves for a while and comes back to the same box (its popup list, another
+#: window): the box stays chosen.
+_PASSING = (Qt.FocusReason.PopupFocusReason, Qt.FocusReason.ActiveWindowFocusReason)
+
+
+def give_focus(widget: QWidget) -> None:
+    """Put the keyboard focus on ``widget`` as Tab would (its text selected, ready to type
+    over), for a dialog opening on it; the wheel does not take it for chosen."""
+    if not widget.hasFocus():
+        widget.setProperty(GIVEN, True)
+    guard = widget.window().findChild(PassingWheel, "passingWheel")
+    if guard is not None and guard.chosen is widget:
+        guard.chosen = None
+    widget.setFocus(Qt.FocusReason.TabFocusReason)
 
 
 class PassingWheel(QObject):
-    """Turns the wheel over an unfocused value widget into a scroll of its page."""
+    """Turns the wheel over a value widget the organizer has not chosen into a scroll of its
+    page, and follows which widget was chosen.
+
+    It also watches its window's Show: a dialog shown hands its focus widget a focus "as by
+    Tab" (Qt's own), which is no choice of the organizer; until the events of that show are
+    handled, no focus that comes chooses a box."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.opening = False
+        #: The value widget the organizer chose (compared, never called: it may be gone).
+        self.chosen: QObject | None = None
+        parent.installEventFilter(self)
+
+    def _opened(self) -> None:
+        self.opening = False
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() != QEvent.Type.Wheel or not isinstance(watched, QWidget):
+        kind = event.type()
+        if not isinstance(watched, QWidget):
             return False
-        if watched.hasFocus():
+        if kind == QEvent.Type.Show and watched is self.parent():
+            self.opening = True
+            QTimer.singleShot(0, self, self._opened)
+            return False
+        if kind == QEvent.Type.FocusIn:
+            assert isinstance(event, QFocusEvent)
+            given = bool(watched.property(GIVEN)) or self.opening
+            if given:
+                watched.setProperty(GIVEN, False)
+            elif event.reason() in _CHOOSING and isinstance(watched, WHEEL_VALUES):
+                self.chosen = watched
+            return False
+        if kind == QEvent.Type.FocusOut:
+            assert isinstance(event, QFocusEvent)
+            if watched is self.chosen and event.reason() not in _PASSING:
+                self.chosen = None
+            return False
+        if kind in (QEvent.Type.MouseButtonPress, QEvent.Type.KeyPress):
+            # Clicked or typed into (its text too): the organizer's now.
+            box = watched if isinstance(watched, WHEEL_VALUES) else watched.parentWidget()
+            if isinstance(box, WHEEL_VALUES):
+                self.chosen = box
+            return False
+        if kind != QEvent.Type.Wheel:
+            return False
+        if watched is self.chosen and watched.hasFocus():
             return False  # the organizer chose this box: the wheel is its own
         area = scroll_area_of(watched)
         if area is not None:
@@ -66,7 +132,7 @@ def guard_wheel(root: QWidget) -> int:
     Call it again after adding widgets (it is cheap on those already guarded)."""
     guard = root.findChild(PassingWheel, "passingWheel")
     if guard is None:
-        guard = PassingWheel(root)
+        guard = PassingWheel(root)  # also watches root's Show
         guard.setObjectName("passingWheel")
     count = 0
     for widget in wheel_widgets(root):
@@ -76,5 +142,8 @@ def guard_wheel(root: QWidget) -> int:
         if widget.focusPolicy() == Qt.FocusPolicy.WheelFocus:
             widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         widget.installEventFilter(guard)
+        edit = widget.lineEdit() if isinstance(widget, (QAbstractSpinBox, QComboBox)) else None
+        if edit is not None:  # a click in its text chooses it too
+            edit.installEventFilter(guard)
         count += 1
     return count

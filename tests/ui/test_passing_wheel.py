@@ -122,4 +122,106 @@ def test_the_wheel_over_the_reaction_scrolls_the_page_and_keeps_the_parry(qtbot,
     assert bar.value() > 0  # the page scrolled instead
     box.setFocus()
     wheel(box, -1)
+    assert box.value() == parry  # focused by the program, not chosen
+    w.pages[CombatWizard.ACTION].dice.edit.setFocus()
+    box.setFocus(Qt.FocusReason.MouseFocusReason)
+    wheel(box, -1)
     assert box.value() != parry  # chosen by the organizer: the wheel is its own
+
+
+def opening_focus_takes_no_wheel(root: QWidget) -> list[str]:
+    """Turn the wheel over the value widget that has the focus because its window opened on
+    it (no click, no Tab): the names of those whose value changed."""
+    focus = QApplication.focusWidget()
+    changed = []
+    for widget in wheel_widgets(root):
+        if widget is not focus or not widget.isVisible() or not widget.isEnabled():
+            continue
+        before = value_of(widget)
+        for notches in (-1, -1, 1, 3, -3):
+            wheel(widget, notches)
+            if value_of(widget) != before:
+                changed.append(f"{type(widget).__name__} {widget.objectName()!r}")
+                break
+    return changed
+
+
+@pytest.mark.parametrize("name", sorted(DIALOGS))
+def test_a_box_focused_as_its_dialog_opens_does_not_take_the_wheel(
+    qtbot, world: World, name: str
+) -> None:
+    """The paper size, the edition mapping, the wizard's target: the focus they get when their
+    dialog opens is not the organizer's choice, and the wheel passes them by."""
+    dialog, _first = DIALOGS[name](world)
+    shown(qtbot, dialog)
+    assert opening_focus_takes_no_wheel(dialog) == [], name
+    dialog.close()
+
+
+def test_a_box_tabbed_into_or_clicked_takes_the_wheel(qtbot, world: World) -> None:
+    from ui.widgets.print_options import RosterOptionsDialog, load_roster_choice
+
+    d = RosterOptionsDialog(None, load_roster_choice(world.settings), title="Merry Men")
+    shown(qtbot, d)
+    paper = d.paper
+    assert paper.hasFocus()  # given as it opened: the wheel passes
+    before = paper.currentIndex()
+    wheel(paper, -1)
+    assert paper.currentIndex() == before
+    qtbot.keyClick(paper, Qt.Key.Key_Tab)
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Backtab)
+    assert paper.hasFocus()  # tabbed back into: the organizer's choice
+    wheel(paper, -1 if before == 0 else 1)
+    assert paper.currentIndex() != before
+
+
+def _windows(main) -> dict[str, QWidget]:
+    army_id = main.navigator.entries("army")[0][0]
+    battle_id = main.navigator.entries("battle")[0][0]
+    main.open_battle(battle_id)
+    return {
+        "roster": main.open_roster(army_id),
+        "catalog": main.open_catalog(),
+        "history": main.open_history(),
+        "main window": main,
+    }
+
+
+@pytest.mark.parametrize("which", ["roster", "catalog", "history", "main window"])
+def test_a_passing_wheel_changes_no_value_in_any_window(
+    qtbot, open_main, demo_db, which: str
+) -> None:
+    """The roster's Budget (100 became 97 and was stored), its Hold and Wear pickers, the
+    catalog's boxes, the history's chart choice and the battle page's: with the focus in the
+    unit table, or given to the box by the program, the wheel changes none of them."""
+    main = open_main(demo_db)
+    window = _windows(main)[which]
+    qtbot.waitExposed(window)
+    if which == "history":
+        window.tabs.setCurrentWidget(window.charts_page)
+    boxes = [w for w in wheel_widgets(window) if w.isVisible() and w.isEnabled()]
+    assert boxes, f"the {which} shows no value box"
+    assert passing_wheel_changes_nothing(window) == [], which
+    for box in boxes:  # the focus put there by the program, not by the organizer
+        box.setFocus()
+        before = value_of(box)
+        for notches in (-1, 1, 3):
+            wheel(box, notches)
+        assert value_of(box) == before, f"{which}: {type(box).__name__} {box.objectName()!r}"
+
+
+def test_the_roster_budget_changes_only_when_chosen(qtbot, open_main, demo_db) -> None:
+    main = open_main(demo_db)
+    roster = _windows(main)["roster"]
+    qtbot.waitExposed(roster)
+    budget = roster.header.budget
+    roster.windowHandle().requestActivate()
+    qtbot.waitUntil(roster.isActiveWindow)
+    roster.table.setFocus()
+    before = budget.value()
+    wheel(budget, -3)
+    assert budget.value() == before
+    qtbot.mouseClick(budget, Qt.MouseButton.LeftButton)
+    assert budget.hasFocus()
+    wheel(budget, -3)
+    assert budget.value() != before

@@ -11,7 +11,6 @@ or None when cancelled. Tests replace ``ask``.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -29,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from brikdesk.domain.edition_change import ArmyChange
 from brikdesk.services.editions import EditionPreview
-from ui.wheel import guard_wheel
+from ui.wheel import give_focus, guard_wheel
 from ui.widgets.dialogs import ready_to_type
 
 #: Rows of the missing types and items shown before that table scrolls.
@@ -124,7 +123,7 @@ class EditionChangeDialog(QDialog):
         ready_to_type(self, buttons)
         guard_wheel(self)
         if self.choices:  # ready to choose what the first missing entry becomes
-            next(iter(self.choices.values())).setFocus(Qt.FocusReason.TabFocusReason)
+            give_focus(next(iter(self.choices.values())))
 
     def _follow(self) -> None:
         """A choice changed: the lines and totals as they would be with it."""

@@ -50,6 +50,7 @@ from ui.main_window.windows import Windows
 from ui.screen import centre_on_screen, fit_to_screen, roomy_size
 from ui.settings import AppSettings
 from ui.undo import UndoScopes
+from ui.wheel import guard_wheel
 from ui.widgets.common import Actions, ElidedLabel, MessageBanner
 from ui.windows.battle_sheet_printing import BattleSheetPrinting
 from ui.windows.navigator import ARMY, BATTLE, PLAYER, BattlePage, CampaignNavigator, OverviewPage
@@ -136,6 +137,7 @@ class MainWindow(QMainWindow):
         bus.changed.connect(self.shown.on_changed)
         bus.status.connect(self._on_status)
         self._restore_layout()
+        guard_wheel(self)
         if services.connected:
             self.database_opened(database)
         else:
@@ -296,7 +298,9 @@ class MainWindow(QMainWindow):
 
     def follow_page(self, *_args: object) -> None:
         """Edit > Undo offers the history of what is shown: the battle's on its page (its log,
-        the combat wizard), the main window's own elsewhere."""
+        the combat wizard), the main window's own elsewhere. The page's boxes take the wheel
+        only once chosen (``ui.wheel``)."""
+        guard_wheel(self)
         panel = self.battles.panel
         if self.pages.currentWidget() is self.battle_page and panel is not None:
             self.undo_scopes.setActiveStack(panel.undo_stack)

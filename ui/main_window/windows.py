@@ -14,6 +14,7 @@ from shiboken6 import isValid
 
 from brikdesk.domain.ids import ArmyId, CampaignId
 from ui.dialogs.campaign import ArmyDialog
+from ui.wheel import guard_wheel
 from ui.windows.navigator import ARMY
 
 if TYPE_CHECKING:
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 
 
 def _raise(window: QWidget) -> None:
+    guard_wheel(window)  # its boxes take the wheel only once the organizer chose them
     window.show()
     window.raise_()
     window.activateWindow()

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from brikdesk.limits import MAX_NUMBER
 from ui.screen import fit_to_screen
 from ui.settings import AppSettings
-from ui.wheel import guard_wheel
+from ui.wheel import give_focus, guard_wheel
 from ui.widgets.combat_style import set_colour
 
 T = TypeVar("T")
@@ -151,7 +151,7 @@ def ready_to_type(dialog: QDialog, buttons: QDialogButtonBox | None = None) -> N
     )
     field = first_field(dialog)
     if field is not None:
-        field.setFocus(Qt.FocusReason.TabFocusReason)
+        give_focus(field)
 
 
 class FormDialog(QDialog):

@@ -35,3 +35,28 @@ def shown(qtbot, widget: QWidget) -> None:
     qtbot.waitExposed(widget)
     widget.windowHandle().requestActivate()
     qtbot.waitUntil(widget.isActiveWindow)
+
+
+def quick_form_of(qtbot, panel: QWidget):
+    """The quick attack form ``panel`` has open (a Counterstrike from its Counter menu)."""
+    from ui.wizard.quick import QuickAttack
+
+    def open_form():
+        return next((f for f in panel.findChildren(QuickAttack) if f.isVisible()), None)
+
+    qtbot.waitUntil(lambda: open_form() is not None)
+    form = open_form()
+    form.windowHandle().requestActivate()
+    qtbot.waitUntil(form.isActiveWindow)
+    return form
+
+
+def record_by_keys(qtbot, form, face: str = "4", most: int = 8) -> int:
+    """Type ``face`` for every die ``form`` asks, then Enter; the keys pressed."""
+    pressed = 0
+    while form.dice_entry.edit.isVisible() and pressed < most:
+        keys(qtbot, face)
+        pressed += 1
+    assert form.record_button.isEnabled(), form.problem.text()
+    keys(qtbot, "\n")
+    return pressed + 1

@@ -61,6 +61,8 @@ class Battles(QObject):
         self._show_panel(battle_id)
         window.pages.setCurrentWidget(window.battle_page)
         window.navigator.select(BATTLE, battle_id)
+        if self.panel is not None:
+            self.panel.ready_for_keys()
         return True
 
     def open_selected_battle(self) -> bool:

@@ -57,6 +57,7 @@ from PySide6.QtWidgets import (
 from brikdesk.domain.battle import (
     Event,
     Maneuver,
+    Use,
 )
 from brikdesk.domain.combat import AttackKind, CombatContext
 from brikdesk.domain.ids import BattleId, BattleUnitId
@@ -73,7 +74,7 @@ from ui.panels.battle_log import BattleLogPane
 from ui.panels.battle_model import BattleUnitModel, Filters
 from ui.panels.filter_bar import FilterBar
 from ui.panels.forms import CombatForms
-from ui.panels.keys import keys_legend, make_action, unit_keys
+from ui.panels.keys import first_to_act, keys_legend, make_action, unit_keys
 from ui.panels.message_strip import MessageStrip, StillBox, error_text
 from ui.panels.still_rows import StillRows
 from ui.panels.theme import NORMAL, TABLE, Theme, palette
@@ -407,6 +408,14 @@ class BattlePanel(QWidget):
     def select_unit(self, unit_id: BattleUnitId) -> bool:
         return self.table.select_unit(unit_id)
 
+    def ready_for_keys(self) -> None:
+        """The keyboard ready as the battle shows (opened, started, switched to): the focus in
+        the unit table, on the first unit that can act, so that Q, A, S... work at once."""
+        unit = first_to_act(self.view, self.model.unit_ids())
+        if unit is not None:
+            self.select_unit(unit)
+        self.table.setFocus(Qt.FocusReason.OtherFocusReason)
+
     def _current_changed(self, *_args: object) -> None:
         self._update_enabled()
 
@@ -502,14 +511,27 @@ class BattlePanel(QWidget):
         return self.commands.redo()
 
     def start_battle(self) -> bool:
-        return self.commands.start_battle()
+        if not self.commands.start_battle():
+            return False
+        self.ready_for_keys()  # the first player's first unit, ready for its keys
+        return True
 
-    def open_quick(self, unit_id: BattleUnitId) -> bool:
-        """The quick attack form (one page) with ``unit_id`` as attacker."""
+    def open_quick(
+        self,
+        unit_id: BattleUnitId,
+        target: BattleUnitId | None = None,
+        use: Use | None = None,
+    ) -> bool:
+        """The quick attack form (one page) with ``unit_id`` as attacker; on ``target`` paid
+        by ``use`` when given (a Counterstrike: a Counter)."""
         if self.view is None:
             return False
         try:
-            self.forms.quick(*self._form_args(unit_id, self.view))
+            form = self.forms.quick(*self._form_args(unit_id, self.view))
+            if target is not None:
+                preset = getattr(form, "preset", None)
+                if preset is not None:
+                    preset(target, use=use)
         except UserError as exc:
             self.show_error(exc)
             return False

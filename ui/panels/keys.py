@@ -85,6 +85,23 @@ SPENDS = (
 )
 
 
+def first_to_act(view: BattleView | None, units: Sequence[BattleUnitId]) -> BattleUnitId | None:
+    """The first of ``units`` (in the table's order) that may attack or spend its Action on
+    its own turn now; else the first whose turn it is; else the first unit (``None`` with no
+    units). The rules are asked unit by unit until one may act."""
+    if not units:
+        return None
+    if view is None or not view.in_progress or view.state.finished:
+        return units[0]
+    own = [u for u in units if is_own_turn(view.state, u)]
+    for unit in own:
+        if attack_refusal(view, unit) is None or any(
+            spend_refusal(view, unit, how, over_the_top=ott) is None for how, ott, *_ in SPENDS
+        ):
+            return unit
+    return own[0] if own else units[0]
+
+
 def keys_legend(view: BattleView | None, unit_id: BattleUnitId | None) -> str:
     """The keys that work on the current unit now, as the strip shows them (the
     legend changes with what the selected unit may do)."""

@@ -79,6 +79,8 @@ class UnitActions(Protocol):
 
     def quick(self, unit_id: BattleUnitId) -> bool: ...
 
+    def counterstrike(self, unit_id: BattleUnitId, target: BattleUnitId) -> bool: ...
+
     def other(self, unit_id: BattleUnitId, target: BattleUnitId | None = None) -> bool: ...
 
     def fight(self, unit_id: BattleUnitId, target: BattleUnitId, maneuver: Maneuver) -> bool: ...
@@ -312,10 +314,14 @@ def fill_counter(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: Unit
     for other in others:
         label = view.setup.label(other)
         for how in (CounterUse.COUNTERSTRIKE, CounterUse.PARRY):
-            allow(
-                menu.addAction(f"{how.label} {label}"),
+            entry = allow(
+                menu.addAction(f"{how.label} {label}…" if how.attacks else f"{how.label} {label}"),
                 refusal(view, [CounterUsed(unit_id, other, how)]),
-            ).triggered.connect(bind(act.commands.use_counter, unit_id, other, how))
+            )
+            if how.attacks:  # through the dice: the quick form on it, paid with the Counter
+                entry.triggered.connect(bind(act.counterstrike, unit_id, other))
+            else:
+                entry.triggered.connect(bind(act.commands.use_counter, unit_id, other, how))
     menu.addSeparator()
     note = menu.addAction(READINGS["hands"][:90] + "…")
     note.setEnabled(False)

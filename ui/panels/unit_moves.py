@@ -20,8 +20,11 @@ from PySide6.QtWidgets import QWidget
 from brikdesk.domain.battle import (
     ActionState,
     ActionUse,
+    CounterUse,
+    CounterUsed,
     Maneuver,
     Status,
+    Use,
     disengage,
     disengage_counterstrikers,
     disengage_refusal,
@@ -38,6 +41,7 @@ from ui.panels.legal import (
     counter_refusal,
     fight_targets,
     join_targets,
+    refusal,
     spend_targets,
 )
 from ui.panels.pickers import NoteAsker, OutcomeAsker, UnitPicker
@@ -56,7 +60,12 @@ class Host(Protocol):
 
     def show_info(self, text: str) -> None: ...
 
-    def open_quick(self, unit_id: BattleUnitId) -> bool: ...
+    def open_quick(
+        self,
+        unit_id: BattleUnitId,
+        target: BattleUnitId | None = None,
+        use: Use | None = None,
+    ) -> bool: ...
 
     def open_wizard(
         self,
@@ -96,6 +105,20 @@ class UnitMoves(QObject):
     def quick(self, unit_id: BattleUnitId) -> bool:
         """The quick attack form (one page) with the unit as attacker, when it may attack."""
         return self._may_attack(unit_id) and self.host.open_quick(unit_id)
+
+    def counterstrike(self, unit_id: BattleUnitId, target: BattleUnitId) -> bool:
+        """A Counterstrike on ``target`` (5.2 Counters and Actions): the quick attack form on
+        it, a Close Combat Strike paid with a Counter, so that its dice and result are
+        recorded with the Counter spent, in one undo step."""
+        view = self._view(unit_id)
+        if view is None:
+            return False
+        why = refusal(view, [CounterUsed(unit_id, target, CounterUse.COUNTERSTRIKE)])
+        if why is not None:
+            self.host.show_error(why)
+            return False
+        self.host.select_unit(unit_id)
+        return self.host.open_quick(unit_id, target, Use.COUNTER)
 
     def _may_attack(self, unit_id: BattleUnitId) -> bool:
         """Whether the unit may attack at all; if not, the reason is shown."""

@@ -34,8 +34,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from brikdesk.domain.battle import Use
 from brikdesk.domain.combat import (
     AttackDraft,
+    AttackKind,
     CombatContext,
     Reaction,
     ResultSummary,
@@ -240,6 +242,19 @@ class QuickAttack(QDialog):
         guard_wheel(self)
         self.setMinimumWidth(720)
         fit_to_screen(self)
+
+    def preset(self, target: BattleUnitId, *, use: Use | None = None) -> None:
+        """Start on ``target``, paid by ``use`` (a Counterstrike from the Counter menu: a
+        Close Combat Strike paid with a Counter, 5.2 Counters and Actions), ready for the
+        first die: the attack, its dice and the Counter are then one record, one undo step."""
+        d = aimed_at(self.draft, self.ctx, target)
+        if use is Use.COUNTER:
+            d = of_kind(d, self.ctx, AttackKind.STRIKE)
+        if use is not None:
+            d = replace(d, use=use)
+        self._set_attack(d)
+        self.show_target(self.ctx.fighter(target).name)
+        self.focus_next()
 
     @functools.cached_property
     def target_names(self) -> list[tuple[BattleUnitId, str]]:

@@ -52,6 +52,12 @@ class CounterUse(_Named):
     COUNTERSTRIKE = "counterstrike"
     PARRY = "parry"
 
+    @property
+    def attacks(self) -> bool:
+        """Whether this use of a Counter is an attack, with its Action Roll and damage (a
+        Counterstrike is; a Parry answers one)."""
+        return self is CounterUse.COUNTERSTRIKE
+
 
 class Maneuver(_Named):
     """Active Close Combat maneuvers (5.2 Active Maneuvers, 5.4 Charge)."""

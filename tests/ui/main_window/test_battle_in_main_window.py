@@ -57,3 +57,44 @@ def test_new_battle_musters_starts_and_opens_it(open_main, demo_db, monkeypatch)
     assert "Night Raid" in [b.name for b in main.nav.battles]
     main.main_actions.undo_action.trigger()
     assert "Night Raid" not in [b.name for b in main.nav.battles]
+
+
+def _activate(qtbot, main) -> None:
+    main.windowHandle().requestActivate()
+    qtbot.waitUntil(main.isActiveWindow)
+
+
+def test_q_works_at_once_when_a_battle_opens(open_main, demo_db, qtbot, monkeypatch):
+    """The hint line names a unit and its Q: Q opens its quick attack without a click, the
+    focus in the unit table on the first unit of the player whose turn it is."""
+    from PySide6.QtWidgets import QApplication
+
+    from brikdesk.domain.battle import is_own_turn
+
+    main = open_main(demo_db)
+    _activate(qtbot, main)
+    main.navigator.setFocus()  # where the organizer left it: the battle chosen in the tree
+    opened: list[int] = []
+    assert main.open_battle(in_progress(main))
+    panel = main.battle_panel
+    monkeypatch.setattr(panel, "open_quick", lambda uid: opened.append(uid) or True)
+    assert QApplication.focusWidget() is panel.table
+    unit = panel.current_unit()
+    assert unit is not None and is_own_turn(panel.view.state, unit)
+    assert panel.view.setup.unit(unit).name in panel.message.keys
+    qtbot.keyClick(panel.table, Qt.Key.Key_Q)
+    assert opened == [unit]
+
+
+def test_the_keyboard_is_ready_after_switching_battles_and_back(open_main, demo_db, qtbot):
+    from PySide6.QtWidgets import QApplication
+
+    main = open_main(demo_db)
+    _activate(qtbot, main)
+    battles = [b.id for b in main.nav.battles]
+    for battle_id in (*battles, battles[0]):
+        main.show_overview()
+        main.navigator.setFocus()
+        assert main.open_battle(battle_id)
+        assert QApplication.focusWidget() is main.battle_panel.table
+        assert main.battle_panel.current_unit() is not None

@@ -15,6 +15,7 @@ from brikdesk.persistence.db import Database, open_database
 from brikdesk.services import Services
 from brikdesk.services.summaries import Muster
 from tests.ui.battle_tables import Table, cell, make_panel
+from tests.ui.keyboard import quick_form_of, record_by_keys
 from ui.bus import Bus
 from ui.dialogs.sprint import SprintDialog
 from ui.glyphs import refusal_sign
@@ -135,6 +136,8 @@ def test_three_full_rounds_through_the_panel(
     panel.select_unit(ids["Blue Knight"])
     panel.counter_button.menu().aboutToShow.emit()
     trigger_menu_item(panel.counter_button.menu(), "Counterstrike Red Knight")
+    record_by_keys(qtbot, quick_form_of(qtbot, panel), "1")  # its dice: a miss
+    assert "Blue Knight (Blue) with a Counter: strike on Red Knight (Red)" in log_lines(panel)[0]
     assert cell(panel, "Blue Knight", COUNTERS) == "1 / 2"
     assert cell(panel, "Blue Knight", ACTION) == "Responded"
     assert cell(panel, "Blue Knight", RESPOND) == ""
@@ -196,7 +199,7 @@ def test_three_full_rounds_through_the_panel(
         "action_spent",
         "action_spent",
         "close_combat_attack",
-        "counter_used",
+        "attack_resolved",  # the Counterstrike, its dice and its Counter
         "action_spent",
         "turn_ended",
         "action_spent",

@@ -5,14 +5,15 @@ one Counterstrike first, and their Counter menus offer it; 2005 and 2010 only le
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMenu
 
-from brikdesk.domain.battle import ActionState, CloseCombatAttack, CounterUse
+from brikdesk.domain.battle import ActionState, CloseCombatAttack, CounterUse, Use
 from brikdesk.services import Services
 from tests.ui.battle_tables import Table, make_panel
+from tests.ui.keyboard import keys, quick_form_of
 from ui.panels import BattlePanel
-from ui.panels.overrule_box import Choice, OverruleBox
 from ui.panels.unit_menus import fill_counter
 
 
@@ -67,15 +68,20 @@ def test_disengage_from_the_act_menu_then_both_opponents_counterstrike(
     fill_counter(counters, panel.view, rk, panel.moves)
     strike = entry(counters, "Counterstrike Blue Pike")
     assert strike.isEnabled()
-    asked: list[str] = []
-
-    def ask(cls, parent, warnings, passing_by=False):
-        asked.extend(w.rule for w in warnings)
-        return Choice.OVERRULE  # the organizer saw the unused weapon at the table
-
-    monkeypatch.setattr(OverruleBox, "ask", classmethod(ask))
-    strike.trigger()
-    assert asked == ["5.2 Disengaging"]
+    strike.trigger()  # through the dice: the quick form on Blue Pike, paid with a Counter
+    form = quick_form_of(qtbot, panel)
+    assert form.draft.target_id == bp and form.draft.use is Use.COUNTER
+    keys(qtbot, "1")  # a miss
+    # The organizer saw the unused weapon at the table: the warning is decided in the wizard.
+    assert "(5.2 Disengaging)" in form.problem.text() and not form.record_button.isEnabled()
+    QTest.keyClick(form, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    wizard = form.wizard
+    qtbot.waitExposed(wizard)
+    while wizard.currentId() != wizard.RESULT:
+        wizard.next()
+    result = wizard.pages[wizard.RESULT]
+    assert "(5.2 Disengaging)" in result.warnings.text()
+    qtbot.mouseClick(result.overrule, Qt.MouseButton.LeftButton)
     assert panel.view.state.unit(bp).attackers == (rk,)
     counters = QMenu(panel)
     fill_counter(counters, panel.view, rk, panel.moves)

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMenu
 
 from brikdesk.domain.battle import ActionUse, CounterUse, Status
@@ -16,6 +17,7 @@ from brikdesk.domain.rulesets import RULES_2005, RULES_2020
 from brikdesk.services import Services
 from brikdesk.services.summaries import CampaignPatch
 from tests.ui.battle_tables import Table, cell, make_panel
+from tests.ui.keyboard import keys, quick_form_of
 from ui.panels import BattlePanel
 from ui.panels.battle_model import ACTION, STATUS
 from ui.panels.long_action import LongActionDialog, LongActionRequest
@@ -327,42 +329,36 @@ def test_sprint_opens_the_sprint_dialog(
 
 @pytest.mark.parametrize("overrule", [False, True])
 def test_a_second_strike_warns_before_it_is_recorded(
-    panel: BattlePanel, table: Table, monkeypatch, overrule: bool
+    qtbot, panel: BattlePanel, table: Table, overrule: bool
 ) -> None:
     # 5.2 Striking: "If he has a second weapon ready in hand, he can use it to make a second
     # Strike against the same target."
     red, blue = table.ids["Red Knight"], table.ids["Blue Knight"]
     assert panel.commands.close_combat_attack(red, blue)
-    shown = []
-    monkeypatch.setattr(
-        OverruleBox,
-        "ask",
-        classmethod(
-            lambda cls, parent, ws, passing_by: (
-                shown.append((list(ws), passing_by))
-                or (Choice.OVERRULE if overrule else Choice.CANCEL)
-            )
-        ),
-    )
     before = log_lines(panel)
     counter = unit_menu(panel, red)
-    entry(counter, "Counterstrike Blue Knight").trigger()
-    ((warnings, passing_by),) = shown
-    assert not passing_by  # not a response: "passing by" is no answer here
-    assert [str(w) for w in warnings] == [
+    entry(counter, "Counterstrike Blue Knight").trigger()  # its dice in the quick form
+    form = quick_form_of(qtbot, panel)
+    keys(qtbot, "1")
+    assert form.problem.text().startswith(
         "A second Strike needs a second weapon ready in Red Knight's hand (5.2 Striking)"
-    ]
+    )
+    assert not form.record_button.isEnabled()
     if not overrule:
+        QTest.keyClick(form, Qt.Key.Key_Escape)
         assert log_lines(panel) == before
         assert panel.view.state.unit(red).counters_used == 1
         return
-    assert log_lines(panel)[:2] == [
-        "Warning overruled by the organizer for Red Knight (Red): A second Strike needs a "
-        "second weapon ready in Red Knight's hand (5.2 Striking)",
-        "Red Knight (Red) uses a Counter: Counterstrikes Blue Knight (Blue)",
-    ]
+    QTest.keyClick(form, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    wizard = form.wizard
+    qtbot.waitExposed(wizard)
+    while wizard.currentId() != wizard.RESULT:
+        wizard.next()
+    qtbot.mouseClick(wizard.pages[wizard.RESULT].overrule, Qt.MouseButton.LeftButton)
+    assert "Red Knight (Red) with a Counter: strike on Blue Knight (Blue)" in log_lines(panel)[0]
+    assert "overruled" in log_lines(panel)[0]
     assert panel.view.state.unit(red).counters_used == 2
-    assert panel.undo()  # one step: the Counter and the overrule go together
+    assert panel.undo()  # one step: the Counter, its dice and the overrule go together
     assert [line for line in log_lines(panel) if not line.startswith("↶ undone")] == before
 
 

@@ -28,9 +28,10 @@ def _cancel_of(dialog: QDialog):
     return None
 
 
-#: The dialogs that record nothing (a reading, a crash, a choice of what to do next) and so
-#: have only Close or their own buttons, no Cancel.
+#: The dialogs that record nothing (a reading, a crash, a choice of what to do next, a wait
+#: for the server whose one button cancels the wait) and so have no Cancel beside a Record.
 NO_CANCEL = {
+    "ServerNotice",
     "AboutDialog",
     "CrashDialog",
     "OpenFailedDialog",

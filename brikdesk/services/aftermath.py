@@ -51,6 +51,7 @@ from brikdesk.persistence.models import (
     BattleEvent,
     BattlePlayer,
     BattleUnit,
+    Player,
     Unit,
 )
 from brikdesk.services.army_records import ArmyRecorder, spec_of_unit
@@ -179,6 +180,24 @@ class PromotionPreview:
         if self.over_by:
             head += f": over budget by {self.over_by} {self.cost_unit} (a warning; allowed)"
         return "\n".join([head, *lines])
+
+
+def _unmistakable_names(s: Session, battle_id: BattleId) -> dict[BattleUnitId, str]:
+    """The battle's units' names, each with its owner ("Minifig 1 (Bob)") where a unit of
+    another player has the same name, as the battle log names them."""
+    rows = s.execute(
+        select(BattleUnit.id, BattleUnit.name, Player.id, Player.name)
+        .join(BattlePlayer, BattlePlayer.id == BattleUnit.battle_player_id)
+        .join(Player, Player.id == BattlePlayer.player_id)
+        .where(BattleUnit.battle_id == battle_id)
+    ).all()
+    owners: dict[str, set[int]] = {}
+    for _uid, name, pid, _player in rows:
+        owners.setdefault(name, set()).add(pid)
+    return {
+        uid: f"{name} ({player})" if len(owners[name]) > 1 else name
+        for uid, name, _pid, player in rows
+    }
 
 
 @dataclass(frozen=True)
@@ -388,11 +407,7 @@ class AftermathService(ServiceBase):
                 ),
             )
             kills = result.kills()
-            names = dict(
-                s.execute(
-                    select(BattleUnit.id, BattleUnit.name).where(BattleUnit.battle_id == battle_id)
-                ).all()
-            )
+            names = _unmistakable_names(s, battle_id)
             for f in result.fates:
                 u = rows.get(links.get(f.unit, UnitId(-1)))
                 if u is None:

@@ -455,3 +455,20 @@ def test_undo_of_an_ending_is_refused_once_someone_changed_a_units_record(
         done.undo()
     assert demo_sv.battles.battle(bid).battle.status == "finished"
     assert demo_sv.roster.unit_rows([campaign_unit])[0].status == "alive"
+
+
+def test_the_fallen_are_named_so_that_two_of_the_same_name_differ(sv: Services) -> None:
+    """Two sides each lose a "Minifig 1": the finished battle names each with its owner
+    ("fallen: Minifig 1, Minifig 1" told nothing); a name only one unit has stays plain."""
+    campaign = sv.campaigns.create_campaign("Twins").value
+    musters = []
+    for side, names in (("Bob", ("Minifig 1", "Archer")), ("Ann", ("Minifig 1",))):
+        player = sv.campaigns.add_player(campaign.id, side).value
+        army = sv.campaigns.add_army(player.id, f"{side}'s army").value
+        units = [sv.roster.add_unit(army.id, "minifig", name=n).value[0] for n in names]
+        musters.append(Muster(player.id, tuple(units)))
+    view = sv.tracker.begin(campaign.id, "Mirror", musters).value
+    am = sv.aftermath.aftermath(view.id)
+    fates = tuple(replace(f, status="dead") for f in am.proposal.fates)
+    done = sv.aftermath.finish(view.id, BattleResult(fates, None, "")).value
+    assert sorted(done.casualties) == ["Archer", "Minifig 1 (Ann)", "Minifig 1 (Bob)"]

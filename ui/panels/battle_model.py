@@ -120,7 +120,7 @@ class Filters:
 
 def short_names(state: BattleState, ids: Sequence[BattleUnitId] | frozenset[BattleUnitId]) -> str:
     setup = state.setup
-    names = [setup.unit(i).name for i in sorted(ids) if setup.has_unit(i)]
+    names = [setup.name(i) for i in sorted(ids) if setup.has_unit(i)]
     if len(names) > 3:
         return ", ".join(names[:3]) + f" +{len(names) - 3}"
     return ", ".join(names)

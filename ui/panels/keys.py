@@ -109,7 +109,7 @@ def keys_legend(view: BattleView | None, unit_id: BattleUnitId | None) -> str:
     if view is None or unit_id is None or not view.in_progress or view.state.finished:
         return "Select a unit to see what it may do"
     state = view.state
-    name = view.setup.unit(unit_id).name
+    name = view.setup.name(unit_id)
     own = is_own_turn(state, unit_id)
     moves: list[str] = []
     why_not = why_not_respond(state, unit_id) if not own else None

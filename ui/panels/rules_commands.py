@@ -24,7 +24,7 @@ def start_long_action(commands: BattleCommands, unit_id: BattleUnitId) -> bool:
     if view is None:
         return False
     commands.host.select_unit(unit_id)
-    answer = LongActionDialog.ask(commands.widget, view.setup.unit(unit_id).name, view.setup.rules)
+    answer = LongActionDialog.ask(commands.widget, view.setup.name(unit_id), view.setup.rules)
     if answer is None:
         return False
     return commands.record([LongActionStarted(unit_id, answer.what, answer.turns)])

@@ -126,7 +126,7 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActi
     state = view.state
     u = state.unit(unit_id)
     own = is_own_turn(state, unit_id)
-    name = view.setup.unit(unit_id).name
+    name = view.setup.name(unit_id)
     menu.setToolTipsVisible(True)
     if own:
         menu.addSection(f"{name}: spend the Action")

@@ -141,7 +141,7 @@ class UnitMoves(QObject):
             if targets is None:
                 return False
             target = targets[0]
-        note = NoteAsker.ask(self.widget, view.setup.unit(unit_id).name)
+        note = NoteAsker.ask(self.widget, view.setup.name(unit_id))
         if note is None:
             return False
         return self.commands.spend(unit_id, ActionUse.OTHER, target=target, note=note)
@@ -173,8 +173,8 @@ class UnitMoves(QObject):
             return False
         outcome = OutcomeAsker.ask(
             self.widget,
-            f"{view.setup.unit(unit_id).name} — {maneuver.label}",
-            view.setup.unit(target).name,
+            f"{view.setup.name(unit_id)} — {maneuver.label}",
+            view.setup.name(target),
         )
         if outcome is None:
             return False
@@ -212,9 +212,9 @@ class UnitMoves(QObject):
         after = self.host.view
         strikers = () if after is None else disengage_counterstrikers(after.state, unit_id)
         if strikers and after is not None:
-            names = ", ".join(after.setup.unit(o).name for o in strikers)
+            names = ", ".join(after.setup.name(o) for o in strikers)
             self.host.show_info(
-                f"{after.setup.unit(unit_id).name} Disengages: {names} may each make one "
+                f"{after.setup.name(unit_id)} Disengages: {names} may each make one "
                 "Counterstrike first (5.2 Disengaging): select one, C for its Counter menu, "
                 "or A to roll it in the wizard."
             )
@@ -289,7 +289,7 @@ class UnitMoves(QObject):
         if unit is None or view is None or self.menus is None:
             return
         state = view.state
-        name = view.setup.unit(unit).name
+        name = view.setup.name(unit)
         if is_own_turn(state, unit):
             ready = state.unit(unit).action is ActionState.READY
             self.host.show_error(

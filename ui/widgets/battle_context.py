@@ -27,6 +27,9 @@ def context_from_view(view: BattleView) -> CombatContext:
         view.setup,
         view.state,
         view.catalog,
-        [(u.id, u.name, u.player_id, u.spec, u.stats, u.minifig) for u in view.units],
+        [
+            (u.id, view.setup.name(u.id), u.player_id, u.spec, u.stats, u.minifig)
+            for u in view.units
+        ],
         events=[e.event for e in view.standing_events],
     )

@@ -443,7 +443,10 @@ class QuickAttack(QDialog):
             self.odds.setText(preview.error or (first.needed_text if first is not None else ""))
         step, need = self._stage()
         stage = resolve_action(d, ctx)
-        dice = stage.dice if step == "action" else resolve_damage(d, ctx, stage).dice
+        # Every die typed stays in sight until the record: the Action Roll's beside the damage's.
+        dice = (
+            stage.dice if step == "action" else (*stage.dice, *resolve_damage(d, ctx, stage).dice)
+        )
         pending = stage.pending if step == "action" else None
         self.dice_entry.ask(
             need,

@@ -165,6 +165,8 @@ class BattleSetup:
     rules: RuleSet = RULES_2020
     unit_index: Mapping[BattleUnitId, int] = field(init=False, repr=False, compare=False)
     player_index: Mapping[PlayerId, int] = field(init=False, repr=False, compare=False)
+    #: The unit names that units of two different players share ("Minifig 1" on both sides).
+    shared_names: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         players = tuple(self.players)
@@ -189,6 +191,12 @@ class BattleSetup:
             unit_index[u.unit_id] = i
         object.__setattr__(self, "unit_index", unit_index)
         object.__setattr__(self, "player_index", player_index)
+        owners: dict[str, PlayerId] = {}
+        shared: set[str] = set()
+        for u in units:
+            if owners.setdefault(u.name, u.player_id) != u.player_id:
+                shared.add(u.name)
+        object.__setattr__(self, "shared_names", frozenset(shared))
 
     def player(self, player_id: PlayerId) -> PlayerSetup:
         try:
@@ -214,6 +222,14 @@ class BattleSetup:
             return "a removed unit" if unit_id is None else f"unit {unit_id}"
         u = self.units[self.unit_index[unit_id]]
         return f"{u.name} ({self.players[self.player_index[u.player_id]].name})"
+
+    def name(self, unit_id: BattleUnitId | None) -> str:
+        """The unit's name where it cannot be confused: its name alone, or with its owner
+        (``label``) when a unit of another player has the same name."""
+        if unit_id is None or unit_id not in self.unit_index:
+            return self.label(unit_id)
+        u = self.units[self.unit_index[unit_id]]
+        return self.label(unit_id) if u.name in self.shared_names else u.name
 
 
 @dataclass(frozen=True)

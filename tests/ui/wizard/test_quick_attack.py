@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QWizard
+from PySide6.QtWidgets import QWidget, QWizard
 
 from brikdesk.domain.rolling import RandomDice
 from tests.ui.keyboard import focused, keys, shown
@@ -182,5 +182,55 @@ def test_a_long_target_name_shows_whole_on_a_laptop(qtbot, tmp_path: Path) -> No
             assert abs((end - start) - box.fontMetrics().horizontalAdvance(LONG_NAME)) <= 1
             assert box.cursorRect().right() <= box.contentsRect().right()
             form.close()
+    finally:
+        db.close()
+
+
+def test_same_named_units_are_named_with_their_owners(qtbot, tmp_path: Path) -> None:
+    """Two sides each muster a "Minifig 1": the form, its result and the keys' hint say whose
+    is whose ("Minifig 1's sword hits Minifig 1" told nothing); a name no one else has stays
+    plain."""
+    from brikdesk.domain.roster import Loadout
+    from brikdesk.persistence.db import open_database
+    from brikdesk.services import Services
+    from brikdesk.services.summaries import Muster
+    from ui.panels.keys import keys_legend
+
+    db = open_database(f"sqlite:///{tmp_path / 'twins.sqlite3'}")
+    try:
+        sv = Services.open(db)
+        campaign = sv.campaigns.create_campaign("Twins").value
+        musters = []
+        for side, names in (("Bob", ("Minifig 1", "Archer")), ("Ann", ("Minifig 1",))):
+            player = sv.campaigns.add_player(campaign.id, side).value
+            army = sv.campaigns.add_army(player.id, f"{side}'s army").value
+            units = [
+                sv.roster.add_unit(
+                    army.id, "minifig", name=n, loadout=Loadout(("hand-weapon", None))
+                ).value[0]
+                for n in names
+            ]
+            musters.append(Muster(player.id, tuple(units)))
+        view = sv.tracker.begin(campaign.id, "Mirror", musters).value
+        mine = next(u.id for u in view.units if u.name == "Minifig 1" and u.player_id == 1)
+        archer = next(u.id for u in view.units if u.name == "Archer")
+        assert view.setup.name(mine) == "Minifig 1 (Bob)"
+        assert view.setup.name(archer) == "Archer"
+        assert keys_legend(view, mine).startswith("Minifig 1 (Bob)")
+        form = QuickAttack(sv, Bus(), QUndoStack(), view.id, mine, dice=RandomDice(1))
+        shown(qtbot, form)
+        assert form.windowTitle() == "Quick attack — Minifig 1 (Bob)"
+        assert form.target.text() == "Minifig 1 (Ann)"
+        keys(qtbot, "\t5")  # the Action Roll: the die stays in sight on to the damage
+        assert form.dice_entry.need is not None
+        chips = form.dice_entry.chips.findChildren(QWidget)
+        assert len([c for c in chips if c.isVisible()]) >= 1
+        shown_before = len([c for c in chips if c.isVisible()])
+        keys(qtbot, "2")
+        after = [c for c in form.dice_entry.chips.findChildren(QWidget) if c.isVisible()]
+        assert len(after) == shown_before + 1  # the Action die and the damage die
+        assert "Minifig 1 (Bob)" in form.outcome.text()
+        assert "Minifig 1 (Ann)" in form.outcome.text()
+        form.close()
     finally:
         db.close()

@@ -26,6 +26,7 @@ from brikdesk.domain.battle import (
     close_combat_sides,
 )
 from brikdesk.domain.battle.busy import busy_text
+from brikdesk.domain.colours import readable_text_on
 from brikdesk.domain.history import history_to_json
 from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.domain.modifiers import Stat
@@ -341,6 +342,7 @@ class PageData:
             "round": state.round,
             "active": view.active_player.name,
             "active_colour": view.active_player.colour,
+            "active_ink": readable_text_on(view.active_player.colour),
             "players": players,
             "log": log,
             "last_attack": attack,

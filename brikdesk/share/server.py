@@ -288,7 +288,8 @@ class Connection(asyncio.Protocol):
             return
         leftover, _closed = self.parser.trailing_data
         self.parser = _parser()
-        self.parser.receive_data(leftover)
+        if leftover:  # (no data at all would tell h11 the client closed)
+            self.parser.receive_data(leftover)
         self.kept_alive = True
         self._arm(IDLE_TIMEOUT + HEAD_TIMEOUT)
         self.app.arrived(self)

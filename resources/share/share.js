@@ -79,6 +79,7 @@ function battleView(b, cards) {
   const turn = el("p", { class: "turn" }, `Round ${b.round} · `);
   const who = el("b", { text: `${b.active}'s turn` });
   who.style.setProperty("background", b.active_colour);
+  who.style.setProperty("color", b.active_ink);  // black or white, whichever reads on it
   turn.append(who);
   const out = [el("h2", { text: b.name }), turn];
   for (const p of b.players) {
@@ -139,29 +140,50 @@ function table(head, rows, numeric) {
   return el("div", { class: "scroll" }, t);
 }
 
-function chart(title, labels, series, colours) {
-  // A line per army over the battles; simple SVG, 320 wide, scaled to the page by CSS.
-  const w = 320, h = 150, left = 30, bottom = 18, top = 8;
+function legendView(armies, colours) {
+  const legend = el("p", { class: "legend" });
+  armies.forEach((a, k) => {
+    const sw = el("i"); sw.style.setProperty("background", colours[k]);
+    legend.append(el("span", {}, sw, `${a.army} (${a.player})`));
+  });
+  return legend;
+}
+
+function shortened(text, chars) {  // a battle's name in the room its point has on the axis
+  return text.length <= chars ? text : `${text.slice(0, Math.max(1, chars - 1))}…`;
+}
+
+function chart(title, labels, series, colours, legend) {
+  // A line per army over the battles; simple SVG, 320 wide, scaled to the page by CSS. The x
+  // axis names the battles (shortened to the room each has; whole in the chart's label).
+  const w = 320, h = 160, left = 30, right = 8, bottom = 20, top = 8;
   const values = series.flatMap((s) => s.values);
   const max = Math.max(1, ...values);
   const n = Math.max(2, labels.length);
-  const x = (i) => left + (i * (w - left - 8)) / (n - 1);
+  const x = (i) => left + (i * (w - left - right)) / (n - 1);
   const y = (v) => top + (h - top - bottom) * (1 - v / max);
-  const g = svg("svg", { class: "chart", viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": title });
+  const named = `${title}, over: ${labels.join(", ")}`;
+  const g = svg("svg", { class: "chart", viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": named });
   g.append(svg("line", { class: "axis", x1: left, y1: y(0), x2: w - 4, y2: y(0) }));
   g.append(svg("line", { class: "axis", x1: left, y1: top, x2: left, y2: y(0) }));
   const maxText = svg("text", { x: 2, y: top + 8 }); maxText.textContent = String(max); g.append(maxText);
   const zero = svg("text", { x: 2, y: y(0) }); zero.textContent = "0"; g.append(zero);
+  const every = Math.max(1, Math.ceil(labels.length / 4));  // at most 4 names fit 320 wide
+  const room = Math.floor(((w - left - right) / Math.max(1, Math.min(labels.length, 4) - 1)) / 5.6);
   labels.forEach((label, i) => {
-    if (labels.length > 8 && i % Math.ceil(labels.length / 8)) return;
-    const t = svg("text", { x: x(i) - 4, y: h - 4 }); t.textContent = String(i); g.append(t);
+    if (i % every && i !== labels.length - 1) return;
+    const anchor = i === 0 ? "start" : i === labels.length - 1 ? "end" : "middle";
+    const t = svg("text", { x: x(i), y: h - 5, "text-anchor": anchor });
+    t.textContent = shortened(String(label), Math.max(6, room));
+    const full = svg("title"); full.textContent = String(label); t.append(full);
+    g.append(t);
   });
   series.forEach((s, k) => {
     const pts = s.values.map((v, i) => `${x(i)},${y(v)}`).join(" ");
     g.append(svg("polyline", { points: pts, fill: "none", stroke: colours[k], "stroke-width": 2 }));
     s.values.forEach((v, i) => g.append(svg("circle", { cx: x(i), cy: y(v), r: 2.5, fill: colours[k] })));
   });
-  return [el("h3", { text: title }), g];
+  return [el("h3", { text: title }), legend, g];
 }
 
 function standingView(s) {
@@ -199,16 +221,13 @@ function campaignView(h, rosters) {
   const armies = h.series.armies;
   if (h.series.points.length > 1 && armies.length) {
     const colours = armies.map((a) => colourOf[a.army] || "#888888");
-    const legend = el("p", { class: "legend" });
-    armies.forEach((a, k) => {
-      const sw = el("i"); sw.style.setProperty("background", colours[k]);
-      legend.append(el("span", {}, sw, `${a.army} (${a.player})`));
-    });
-    out.push(el("h2", { text: "Over the battles" }), legend);
-    out.push(...chart("Army value", h.series.points, armies.map((a) => ({ values: a.value })), colours));
-    out.push(...chart("Units alive", h.series.points, armies.map((a) => ({ values: a.units_alive })), colours));
-    out.push(...chart("Casualties", h.series.points, armies.map((a) => ({ values: a.casualties })), colours));
-    out.push(...chart("Kills", h.series.points, armies.map((a) => ({ values: a.kills })), colours));
+    const points = h.series.points;
+    out.push(el("h2", { text: "Over the battles" }));
+    for (const [title, key] of [["Army value", "value"], ["Units alive", "units_alive"],
+      ["Casualties", "casualties"], ["Kills", "kills"]]) {
+      out.push(...chart(title, points, armies.map((a) => ({ values: a[key] })), colours,
+        legendView(armies, colours)));
+    }
   }
   if (h.leaderboard.units.length) {
     out.push(el("h2", { text: "Most kills" }));
@@ -283,21 +302,75 @@ function notice(text) {
   n.hidden = !text;
 }
 
+function clock(when) {  // hh:mm:ss, as a person reads the time
+  return [when.getHours(), when.getMinutes(), when.getSeconds()]
+    .map((v) => String(v).padStart(2, "0")).join(":");
+}
+
+// What the page knows of its connection: when sharing ended (BrikDesk said so), since when
+// the connection has been lost, and why the last try was refused.
+let ended = null;
+let lostSince = null;
+let refused = 0;
+const RESCAN = "If it does not come back, the organizer may be sharing on a new address: "
+  + "ask for the new code and scan it.";
+
+function say() {
+  if (refused === 404) {
+    notice("This address is no longer served: the organizer made a new one. Ask for the new "
+      + "code (the Share dialog on the organizer's computer) and scan it.");
+  } else if (refused === 503) {
+    notice("The table is full: this page is open on as many devices as BrikDesk serves. Close "
+      + "it on a device that no longer needs it; this page tries again every 30 seconds.");
+  } else if (ended) {
+    notice(`Sharing ended at ${clock(ended)}. This page comes back by itself if it is shared `
+      + "again at this address (reconnecting…); if not, ask the organizer for the new code "
+      + "and scan it.");
+  } else if (lostSince) {
+    const long = Date.now() - lostSince.getTime() > 30000;
+    notice(`Connection to BrikDesk lost at ${clock(lostSince)}, reconnecting…`
+      + (long ? ` ${RESCAN}` : ""));
+  } else notice("");
+}
+
+async function why() {
+  // The stream was refused (EventSource says no more): ask the server once why.
+  const stop = new AbortController();
+  let status = 0;
+  try {
+    status = (await fetch("events", { cache: "no-store", signal: stop.signal })).status;
+  } catch (e) {
+    status = 0;  // not reached: the laptop is away, or sharing stopped
+  }
+  stop.abort();
+  refused = status === 404 || status === 503 ? status : 0;
+  say();
+  retry = setTimeout(connect, refused === 503 ? 30000 : refused === 404 ? 15000 : 3000);
+}
+
 function connect() {
   retry = null;
   source = new EventSource("events");
   source.addEventListener("state", (ev) => {
-    notice("");
+    ended = lostSince = null;
+    refused = 0;
     data = Object.assign(data, JSON.parse(ev.data));
+    document.getElementById("updated").textContent = `updated ${clock(new Date())}`;
+    say();
     render();
   });
-  source.addEventListener("open", () => notice(""));
+  source.addEventListener("ended", () => {
+    ended = new Date();
+    say();
+  });
   source.addEventListener("error", () => {
-    notice("Connection to BrikDesk lost — reconnecting…");
+    if (lostSince === null) lostSince = new Date();
     if (source.readyState === EventSource.CLOSED && retry === null) {
-      retry = setTimeout(connect, 3000);  // refused (too many pages, or stopped): try again later
-    }
+      source.close();
+      why();
+    } else say();
   });
 }
 
+setInterval(() => { if (lostSince) say(); }, 5000);
 connect();

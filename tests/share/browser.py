@@ -4,6 +4,8 @@ installed by ``.ci/run``): for the browser tests and the user guide's picture of
 from __future__ import annotations
 
 import shutil
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from selenium import webdriver
@@ -38,3 +40,18 @@ def phone_browser(profile: Path) -> webdriver.Chrome:
         {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 2, "mobile": True},
     )
     return driver
+
+
+def until(check: Callable[[], bool], seconds: float) -> float:
+    """Wait until ``check()`` holds (at most ``seconds``); how long it took."""
+    start = time.monotonic()
+    while not check():
+        if time.monotonic() - start > seconds:
+            raise AssertionError(f"not within {seconds} s")
+        time.sleep(0.02)
+    return time.monotonic() - start
+
+
+def text_of(browser: webdriver.Chrome, element_id: str) -> str:
+    """What an element of the page shows, as a person reads it."""
+    return str(browser.execute_script(f"return document.getElementById('{element_id}').innerText"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from selenium import webdriver
 
 from brikdesk.services import Services
 from brikdesk.share import Shared
@@ -16,6 +17,7 @@ from tests.services.conftest import (  # noqa: F401  (fixtures used here)
     demo_template,
     empty_template,
 )
+from tests.share.browser import phone_browser
 
 
 @pytest.fixture
@@ -26,3 +28,11 @@ def server(demo_sv: Services) -> Iterator[ShareServer]:  # noqa: F811
     s.start()
     yield s
     s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
+    """A headless chromium at a phone's size, for the tests of one file."""
+    driver = phone_browser(tmp_path_factory.mktemp("chromium"))
+    yield driver
+    driver.quit()

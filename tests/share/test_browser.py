@@ -1,6 +1,7 @@
 """The players' page in a real browser at a phone's size (Debian's chromium, driven by Selenium
 through chromium-driver; ``.ci/run`` installs both): the units show, an End Turn made by another
-process shows within 2 s with no reload, and a lost connection is said and recovered from."""
+process shows within 2 s with no reload, an ended share is said and recovered from, and an
+address no longer served says to scan the new code."""
 
 from __future__ import annotations
 
@@ -8,38 +9,15 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import pytest
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 
 from brikdesk.persistence.db import Database
 from brikdesk.services import Services
 from brikdesk.share.server import ShareServer
-from tests.share.browser import PHONE, phone_browser
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
-    driver = phone_browser(tmp_path_factory.mktemp("chromium"))
-    yield driver
-    driver.quit()
-
-
-def _until(check: Callable[[], bool], seconds: float) -> float:
-    """Wait until ``check()`` holds (at most ``seconds``); how long it took."""
-    start = time.monotonic()
-    while not check():
-        if time.monotonic() - start > seconds:
-            raise AssertionError(f"not within {seconds} s")
-        time.sleep(0.02)
-    return time.monotonic() - start
-
-
-def _text(browser: webdriver.Chrome, element_id: str) -> str:
-    return str(browser.execute_script(f"return document.getElementById('{element_id}').innerText"))
+from tests.share.browser import PHONE, text_of, until
 
 
 def _end_turn_elsewhere(db: Database) -> float:
@@ -72,8 +50,8 @@ def test_a_phone_sees_the_units_then_an_end_turn_made_elsewhere_without_reloadin
     browser: webdriver.Chrome, server: ShareServer, demo_db: Database
 ) -> None:
     browser.get(server.url)
-    _until(lambda: "Gunner Magda" in _text(browser, "battle"), 10)
-    battle = _text(browser, "battle")
+    until(lambda: "Gunner Magda" in text_of(browser, "battle"), 10)
+    battle = text_of(browser, "battle")
     assert "Round 1 · Ines's turn" in battle
     assert "3 of 4 Actions ready · 1 fallen" in battle
     assert "Action: Held (may respond)" in battle  # Big Hank, Tobias's
@@ -81,10 +59,10 @@ def test_a_phone_sees_the_units_then_an_end_turn_made_elsewhere_without_reloadin
     # Phone first: the page fits the phone's width, nothing to scroll sideways.
     width = browser.execute_script("return document.documentElement.scrollWidth")
     assert width == PHONE[0]
-    log = _text(browser, "log")
+    log = text_of(browser, "log")
     assert "Gunner Magda (Ines) attacks" in log
     assert "Its odds as set up: hit 66.7%, destroy 18.1%" in log
-    assert "Standings" in _text(browser, "campaign-section")
+    assert "Standings" in text_of(browser, "campaign-section")
     assert browser.execute_script("return document.querySelectorAll('svg.chart').length") == 4
     # Light and dark by the phone's setting.
     background = "return getComputedStyle(document.body).backgroundColor"
@@ -98,7 +76,7 @@ def test_a_phone_sees_the_units_then_an_end_turn_made_elsewhere_without_reloadin
     browser.execute_script("window.notReloaded = true")
 
     committed = _end_turn_elsewhere(demo_db)
-    _until(lambda: "· Tobias's turn" in _text(browser, "battle"), 2)
+    until(lambda: "· Tobias's turn" in text_of(browser, "battle"), 2)
     assert time.monotonic() - committed < 2
     assert browser.execute_script("return window.notReloaded === true")
 
@@ -107,8 +85,8 @@ def test_at_a_phones_width_nothing_scrolls_sideways_and_a_players_numbers_are_a_
     browser: webdriver.Chrome, server: ShareServer
 ) -> None:
     browser.get(server.url)
-    _until(lambda: "Standings" in _text(browser, "campaign-section"), 10)
-    campaign = _text(browser, "campaign-section")
+    until(lambda: "Standings" in text_of(browser, "campaign-section"), 10)
+    campaign = text_of(browser, "campaign-section")
     assert "Ines" in campaign and "won · " in campaign and "Value " in campaign
     first = browser.find_element(By.CSS_SELECTOR, "#campaign-section details")
     numbers = first.find_element(By.CSS_SELECTOR, ".card")
@@ -124,7 +102,7 @@ def test_at_a_phones_width_nothing_scrolls_sideways_and_a_players_numbers_are_a_
     sideways = browser.execute_script(
         "return [...document.querySelectorAll('body *')]"
         ".filter((e) => e.scrollWidth > e.clientWidth + 1"
-        " && getComputedStyle(e).overflowX !== 'visible')"
+        " && ['auto', 'scroll'].includes(getComputedStyle(e).overflowX))"
         ".map((e) => e.tagName + ' ' + e.className + ': ' + e.innerText.slice(0, 40))"
     )
     assert sideways == []
@@ -141,16 +119,25 @@ def test_a_lost_connection_is_said_and_the_page_comes_back(
     first.start()
     try:
         browser.get(first.url)
-        _until(lambda: "Gunner Magda" in _text(browser, "battle"), 10)
+        until(lambda: "Gunner Magda" in text_of(browser, "battle"), 10)
     finally:
         first.stop()
-    _until(lambda: "reconnecting" in _text(browser, "notice"), 5)
+    until(lambda: "Sharing ended at" in text_of(browser, "notice"), 5)
+    assert "reconnecting" in text_of(browser, "notice")
+    assert "for the new code and scan it" in text_of(browser, "notice")  # how to rejoin
     again = ShareServer(
         demo_sv.for_thread(), Shared(campaign.id), port=first.port, token=first.token
     )
     again.start()
     try:
-        _until(lambda: not browser.find_element("id", "notice").is_displayed(), 8)
-        assert "Gunner Magda" in _text(browser, "battle")
+        until(lambda: not browser.find_element("id", "notice").is_displayed(), 8)
+        assert "Gunner Magda" in text_of(browser, "battle")
     finally:
         again.stop()
+    # Shared again on the same port with a new address: this page's is not served any more.
+    other = ShareServer(demo_sv.for_thread(), Shared(campaign.id), port=first.port)
+    other.start()
+    try:
+        until(lambda: "This address is no longer served" in text_of(browser, "notice"), 10)
+    finally:
+        other.stop()

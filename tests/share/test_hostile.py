@@ -204,3 +204,27 @@ def test_a_port_another_program_listens_on_is_refused(demo_sv: Services) -> None
         with pytest.raises(OSError):
             s.start()
         assert not s.running
+
+
+def test_a_kept_alive_connection_serves_request_after_request(server: ShareServer) -> None:
+    """A phone's browser sends its page's files one after another on one connection, and may
+    send the next before the answer to the last (pipelined)."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+    try:
+        for name in ("", "share.css", "share.js", "icon.svg", "state.json"):
+            conn.request("GET", _page(server) + name)
+            r = conn.getresponse()
+            assert r.status == 200 and r.read()
+            assert r.getheader("connection") != "close"
+        sock = conn.sock
+        assert sock is not None
+        host = b"Host: 127.0.0.1:%d\r\n\r\n" % server.port
+        ask = b"GET " + _page(server).encode() + b"icon.svg HTTP/1.1\r\n" + host
+        sock.sendall(ask * 2)  # two at once
+        got = b""
+        while got.count(b"HTTP/1.1 200 OK") < 2:
+            chunk = sock.recv(65536)
+            assert chunk
+            got += chunk
+    finally:
+        conn.close()

@@ -17,8 +17,13 @@ BIN = Path(sys.executable).parent
 QT_MODULES = ("PySide6", "shiboken6", "pyqtgraph", "ui")
 
 
-def run(args: list[str], tmp_path: Path, timeout: float = 60) -> subprocess.CompletedProcess:
+def run(
+    args: list[str], tmp_path: Path, timeout: float = 60, path: str = ""
+) -> subprocess.CompletedProcess:
+    """Run ``args`` in ``tmp_path`` as its user data folder (``path``: put first on PATH)."""
     env = dict(os.environ, BRIKDESK_HOME=str(tmp_path), QT_QPA_PLATFORM="offscreen")
+    if path:
+        env["PATH"] = path + os.pathsep + env.get("PATH", "")
     return subprocess.run(
         args,
         capture_output=True,

@@ -1,7 +1,11 @@
 """``brikdesk odds``: the exact odds of one attack (hit, destroy, Over the Top, the Damage).
 
     brikdesk odds --action d6 --use 3 --damage 1d6+1 --armor 4 [--mod M] [--damage-mod K]
-                  [--deflection N] [--auto-hit] [--never-over-the-top] [--json]
+                  [--deflection N] [--auto-hit] [--never-over-the-top]
+                  [--edition 2005|2010|2020] [--json]
+
+``--edition`` (2020 by default) gives the edition's chapter 4: its name for a natural 6 and
+the Benny it brings (Over the Top in 2020, Overskill in 2010, none in 2005).
 
 ``--armor`` takes a number or dice (a Hero's ``2d6``); ``--damage`` may use ``dA``, the
 attacker's Action die; ``--use -`` is a trivial Action. ``--json`` prints one JSON object with
@@ -19,6 +23,7 @@ from brikdesk.commands.common import action_die_arg, dice_expr_arg
 from brikdesk.domain.catalog import CatalogError, armor_value
 from brikdesk.domain.dice import DiceExpr
 from brikdesk.domain.odds import BENNY_POLICY, MAX_NUMBER, AttackOdds, attack_odds
+from brikdesk.domain.rulesets import RULE_SETS, RuleSet, rules_for
 from brikdesk.errors import UserError
 from brikdesk.limits import printable
 
@@ -147,10 +152,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="the attacker never goes Over the Top (Cannon Fodder)",
     )
+    p.add_argument(
+        "--edition",
+        choices=[r.edition for r in RULE_SETS],
+        default="2020",
+        help="the edition's rules for a natural 6: Over the Top (2020, the default), "
+        "Overskill (2010), none (2005)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:
+    rules = rules_for(args.edition)
     try:
         odds = attack_odds(
             args.action,
@@ -161,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
             damage_mod=args.damage_mod,
             deflection=args.deflection,
             automatic_hit=args.auto_hit,
-            can_go_over_the_top=not args.never_over_the_top,
+            can_go_over_the_top=not args.never_over_the_top and rules.has_over_the_top,
         )
     except UserError as exc:
         option = _OPTIONS.get(exc.field or "", "")
@@ -171,9 +184,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         import json
 
-        print(json.dumps(odds_json(odds)))
+        print(json.dumps({**odds_json(odds), "edition": rules.edition}))
     else:
-        print(odds_table(odds, args))
+        print(odds_table(odds, args, rules))
     return 0
 
 
@@ -190,7 +203,15 @@ def _percent(p: float) -> str:
     return f"{100 * p:7.2f}%"
 
 
-def odds_table(odds: AttackOdds, args: argparse.Namespace) -> str:
+def odds_table(odds: AttackOdds, args: argparse.Namespace, rules: RuleSet | None = None) -> str:
+    """The readable table; a natural 6 named as ``rules``' edition names it (2020's by
+    default)."""
+    rules = rules if rules is not None else rules_for("2020")
+    natural_six = (
+        f"  {rules.over_the_top:<17}{_percent(odds.to_floats()['over_the_top'])}"
+        if rules.has_over_the_top
+        else f"  (no Over the Top in {rules.edition})"
+    )
     use = "-" if args.use is None else str(args.use)
     roll = (
         "Automatic Hit"
@@ -207,7 +228,7 @@ def odds_table(odds: AttackOdds, args: argparse.Namespace) -> str:
     lines = [
         f"{roll}; Damage {damage} vs Armor {args.armor}{deflect}",
         f"  critical failure {_percent(f['critical_failure'])}",
-        f"  Over the Top     {_percent(f['over_the_top'])}",
+        natural_six,
         f"  hit              {_percent(f['hit'])}",
         f"  destroy          {_percent(f['kill'])}"
         + (f"  ({100 * float(odds.kill_given_hit):.2f}% of hits)" if odds.hit else ""),

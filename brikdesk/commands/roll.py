@@ -9,12 +9,31 @@ from brikdesk.commands.common import action_die_arg, dice_expr_arg
 from brikdesk.domain.rolling import RandomDice, Role, roll_expr
 
 
+class _Joined(argparse.Action):
+    """The words of the expression, joined by spaces and parsed: ``roll 1d10 Exp`` and
+    ``roll 1d6 + 2`` work unquoted, as ``roll '1d10 Exp'`` does."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        words = values if isinstance(values, list) else [str(values)]
+        try:
+            setattr(namespace, self.dest, dice_expr_arg(" ".join(str(w) for w in words)))
+        except argparse.ArgumentTypeError as exc:
+            raise argparse.ArgumentError(self, str(exc)) from None
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "expr",
-        type=dice_expr_arg,
+        nargs="+",
+        action=_Joined,
         metavar="EXPR",
-        help="dice expression such as 2d6+1, 1dA-2 or '1d6 + 1d10 + 2'",
+        help="dice expression such as 2d6+1, 1dA-2, 1d10 Exp or '1d6 + 1d10 + 2'",
     )
     p.add_argument("--seed", type=int, default=None, help="seed for a repeatable roll")
     p.add_argument(

@@ -225,3 +225,33 @@ def test_odds_command_imports_no_qt_and_no_sqlalchemy():
     first, last = done.stdout.strip().splitlines()
     assert json.loads(first)["hit"] == pytest.approx(4 / 6)
     assert last == "[]"
+
+
+@pytest.mark.parametrize(
+    ("edition", "over_the_top", "kill"),
+    [("2005", 0.0, 1 / 3), ("2010", 1 / 6, 29 / 72), ("2020", 1 / 6, 29 / 72)],
+)
+def test_the_edition_decides_the_benny_of_a_natural_six(capsys, edition, over_the_top, kill):
+    """2005 has no Over the Top: the rifle destroys when 1d6+1 beats Armor 4 on a hit, 4/6 x
+    3/6 = 1/3; 2010's Overskill and 2020's Over the Top add the Benny's chance (29/72)."""
+    data = run_json(capsys, "--edition", edition)
+    assert data["edition"] == edition
+    assert data["hit"] == pytest.approx(4 / 6)
+    assert data["over_the_top"] == pytest.approx(over_the_top)
+    assert data["kill"] == pytest.approx(kill)
+
+
+@pytest.mark.parametrize(
+    ("edition", "line"),
+    [("2005", "  (no Over the Top in 2005)"), ("2010", "  Overskill          16.67%")],
+)
+def test_the_table_names_a_natural_six_as_the_edition_does(capsys, edition, line):
+    assert main([*RIFLE, "--edition", edition]) == 0
+    assert line in capsys.readouterr().out.splitlines()
+
+
+def test_an_unknown_edition_is_one_line_and_status_2(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main([*RIFLE, "--edition", "1999"])
+    assert exited.value.code == 2
+    assert "--edition" in capsys.readouterr().err

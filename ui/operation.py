@@ -235,6 +235,7 @@ def run_write(
     app = QCoreApplication.instance()
     if app is None or QThread.currentThread() is not app.thread():
         return call()
+    started = time.monotonic()
     work = _Work(call)
     work.late = late
     _running.append(work)
@@ -242,7 +243,7 @@ def run_write(
         work.thread.start()
         if work.finished.wait(GRACE_MS / 1000):
             return work.outcome()  # type: ignore[no-any-return]
-        return _Waiting(work, _window_of(window), text).run()  # type: ignore[no-any-return]
+        return _Waiting(work, _window_of(window), text, started).run()  # type: ignore[no-any-return]
     finally:
         if work in _running and (work.finished.is_set() or work.attempt.abandoned):
             _running.remove(work)
@@ -251,7 +252,7 @@ def run_write(
 class _Waiting(QObject):
     """The slow path: a local event loop until the call ends or is given up."""
 
-    def __init__(self, work: _Work, window: QWidget | None, text: str) -> None:
+    def __init__(self, work: _Work, window: QWidget | None, text: str, started: float) -> None:
         super().__init__()
         self.work = work
         self.window = window
@@ -261,20 +262,26 @@ class _Waiting(QObject):
         self.holder = _Holder(window) if window is not None else None
         self.notice: ServerNotice | None = None
         self.bar = window.statusBar() if isinstance(window, QMainWindow) else None
-        self.started = time.monotonic()
+        self.started = started
         work.relay.ended.connect(self.loop.quit, Qt.ConnectionType.QueuedConnection)
         self._busy = QTimer(self)
         self._busy.setSingleShot(True)
         self._busy.timeout.connect(self._show_busy)
         self._ticker = QTimer(self)
         self._ticker.timeout.connect(self._tick)
+        self._notice_due = QTimer(self)
+        self._notice_due.setSingleShot(True)
+        self._notice_due.setTimerType(Qt.TimerType.PreciseTimer)
+        self._notice_due.timeout.connect(self._tick)
 
     def run(self) -> Any:
         app = QCoreApplication.instance()
         assert app is not None
         if self.holder is not None:
             app.installEventFilter(self.holder)
-        self._busy.start(max(0, BUSY_MS - GRACE_MS))
+        waited = (time.monotonic() - self.started) * 1000
+        self._busy.start(max(0, int(BUSY_MS - waited)))
+        self._notice_due.start(max(0, int(NOTICE_MS - waited)))
         self._ticker.start(100)
         try:
             if not self.work.finished.is_set():
@@ -292,6 +299,7 @@ class _Waiting(QObject):
     def _end(self, app: QCoreApplication) -> None:
         self._busy.stop()
         self._ticker.stop()
+        self._notice_due.stop()
         if self.holder is not None:
             app.removeEventFilter(self.holder)
         if self.window is not None and isValid(self.window):
@@ -314,7 +322,7 @@ class _Waiting(QObject):
     def _tick(self) -> None:
         elapsed = (time.monotonic() - self.started) * 1000
         attempt = self.work.attempt
-        if self.notice is None and elapsed >= NOTICE_MS and attempt.on_server:
+        if self.notice is None and elapsed >= NOTICE_MS - 5 and attempt.on_server:
             log.warning("the database server is not answering (%s)", self._what())
             self.notice = ServerNotice(self.window, self.text)
             self.notice.cancel.clicked.connect(self.cancel)

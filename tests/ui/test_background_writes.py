@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,7 +26,7 @@ import pytest
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLineEdit, QVBoxLayout, QWidget
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 
@@ -158,10 +159,11 @@ def campaign_names(url: str) -> list[str]:
         db.close()
 
 
-@needs_server
-def test_a_stalled_server_leaves_the_window_responsive_and_cancel_loses_nothing(
-    open_main, qtbot, tmp_path: Path
-) -> None:
+@pytest.fixture
+def stall_app(open_main, tmp_path: Path) -> tuple:
+    """The main window on a fresh PostgreSQL database holding campaigns "Before" and "Warm"
+    (the second made through the window); its connections carry their own application name.
+    Returns (window, the app's URL, an admin URL, that application name)."""
     with using(POSTGRESQL):
         base = fresh_url(tmp_path, "stalled")
     app_name = f"brikdesk_stall_{os.getpid()}"
@@ -170,12 +172,18 @@ def test_a_stalled_server_leaves_the_window_responsive_and_cancel_loses_nothing(
     seeded = open_database(app_url)
     Services.open(seeded).campaigns.create_campaign("Before")
     seeded.close()
-
     window = open_main(app_url)
-    runner = window.runner
-    assert runner.perform(lambda: window.services.campaigns.create_campaign("Warm")) is not None
+    assert window.runner.perform(lambda: window.services.campaigns.create_campaign("Warm"))
     admin_url = make_url(base).update_query_dict({"options": ""}).render_as_string(False)
+    return window, app_url, admin_url, app_name
 
+
+@needs_server
+def test_a_stalled_server_leaves_the_window_responsive_and_cancel_loses_nothing(
+    stall_app: tuple, qtbot
+) -> None:
+    window, app_url, admin_url, app_name = stall_app
+    runner = window.runner
     clock = PaintClock(window)
     times: dict[str, float] = {}
     said: list[str] = []
@@ -224,3 +232,54 @@ def test_a_stalled_server_leaves_the_window_responsive_and_cancel_loses_nothing(
     assert after is not None
     assert campaign_names(app_url) == ["After", "Before", "Warm"]
     QApplication.processEvents()
+
+
+@needs_server
+def test_a_commit_the_server_has_not_answered_is_said_unknown_then_read_again(
+    stall_app: tuple, qtbot
+) -> None:
+    """The server stops just as the action's COMMIT goes out: the notice says the outcome is
+    not known yet; Stop waiting gives the window back; when the server answers, the status
+    bar says the change was saved and every view reads the database again."""
+    window, app_url, _admin_url, _app_name = stall_app
+    engine = window.services._sessions.kw["bind"]
+    paused: list[int] = []
+
+    def stop_at_commit(conn) -> None:  # runs on the write's thread, just before its COMMIT
+        if threading.current_thread().name == "brikdesk-write" and not paused:
+            pid = conn.exec_driver_sql("SELECT pg_backend_pid()").scalar()
+            paused.append(pid)
+            os.kill(pid, signal.SIGSTOP)
+
+    said: list[str] = []
+    window.bus.status.connect(said.append)
+    shown: list[str] = []
+
+    def watch_for_notice() -> None:
+        notice = window.findChild(ServerNotice, "serverNotice")
+        if notice is not None and notice.isVisible():
+            shown.append(notice.label.text())
+            poll.stop()
+            QTimer.singleShot(100, notice.cancel.click)
+
+    poll = QTimer()
+    poll.timeout.connect(watch_for_notice)
+    event.listen(engine, "commit", stop_at_commit)
+    try:
+        poll.start(20)
+        result = window.runner.perform(lambda: window.services.campaigns.create_campaign("Sent"))
+        assert result is None  # not waited for any more
+        assert paused, "the server was not stopped at the commit"
+        assert "not known yet" in shown[0]
+        assert "not known yet" in window.banner.text()
+        assert not any("answered" in text for text in said)
+    finally:
+        poll.stop()
+        event.remove(engine, "commit", stop_at_commit)
+        for pid in paused:
+            os.kill(pid, signal.SIGCONT)
+    qtbot.waitUntil(lambda: any("answered" in text for text in said), timeout=10_000)
+    assert "The database server answered: the change was saved." in said
+    assert campaign_names(app_url) == ["Before", "Sent", "Warm"]
+    # The next action works.
+    assert window.runner.perform(lambda: window.services.campaigns.create_campaign("Next"))

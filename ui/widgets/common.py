@@ -215,8 +215,10 @@ class Actions(QObject):
         return self.perform(both, text)
 
     def _show(self, exc: Exception) -> None:
-        if isinstance(exc, Abandoned | OutcomeUnknown):  # the user's own Cancel: no box
+        if isinstance(exc, Abandoned):  # the user's own Cancel: no box
             self.banner.show_note(f"Cancelled: {exc}.")
+        elif isinstance(exc, OutcomeUnknown):  # the user stopped waiting
+            self.banner.show_note(f"{exc}.")
         elif isinstance(exc, StorageError):
             show_storage_error(self._window, exc)
         else:

@@ -57,7 +57,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 #: A call that ends within this is waited for in place (milliseconds).
-GRACE_MS = 40
+GRACE_MS = 60
 #: After this, the window shows the action as in progress (milliseconds).
 BUSY_MS = 300
 #: After this, a notice says the server is not answering (milliseconds).

@@ -10,7 +10,8 @@ next one tries again.
 A database that does not answer is said once, not every second: the first failed (or stuck)
 poll logs one line and says in the status bar that the database server (or, on SQLite, the
 database) is not answering; the polls after it stay quiet until one succeeds, which is said
-once too. No poll runs while a write is in flight (``ui.operation``): what it would make the
+once too. A poll still waiting after ``STUCK_S`` (a server that stopped answering cannot end it
+itself) has its connection cut, and the next poll starts on a fresh one. No poll runs while a write is in flight (``ui.operation``): what it would make the
 views read can wait for the write to end.
 """
 
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QThreadPool, QTimer
 
+from brikdesk.persistence.attempts import Attempt, attempting
 from ui import operation
 from ui.bus import Bus
 from ui.undo import ALL_CHANGES
@@ -57,6 +59,7 @@ class LiveRefresh(QObject):
         self.down = ""
         self._busy = False
         self._since = 0.0
+        self._attempt = Attempt(reading=True)
         self._closed = False
         self._timer = QTimer(self)
         self._timer.setInterval(interval)
@@ -74,6 +77,7 @@ class LiveRefresh(QObject):
             return
         self._timer.stop()
         self._closed = True
+        self._attempt.abandon()  # a poll waiting on a server that does not answer ends now
         self._pool.waitForDone(5000)
         self._busy = False
         self.watch.close()
@@ -82,20 +86,29 @@ class LiveRefresh(QObject):
         if self._closed:
             return
         if self._busy:
-            if not self.down and time.monotonic() - self._since > STUCK_S:
-                self._went_down(f"no answer for {STUCK_S:.0f} s")
+            if time.monotonic() - self._since > STUCK_S:
+                # A server that stopped answering never ends the poll itself: cut its
+                # connection, and the next poll starts on a fresh one.
+                self._attempt.abandon()
+                if not self.down:
+                    self._went_down(f"no answer for {STUCK_S:.0f} s")
             return
         if operation.busy():
             return
         self._busy = True
         self._since = time.monotonic()
+        attempt = self._attempt = Attempt(reading=True)
         start_job(
             self,
-            lambda _progress: self.watch.poll(),
+            lambda _progress: self._poll_in(attempt),
             on_done=self._polled,
             on_error=self._failed,
             pool=self._pool,
         )
+
+    def _poll_in(self, attempt: Attempt) -> bool:  # the worker thread
+        with attempting(attempt):
+            return self.watch.poll()
 
     def _polled(self, changed: object) -> None:
         self._busy = False

@@ -35,7 +35,9 @@ log = logging.getLogger(__name__)
 class Attempt:
     """The database work of one action on one thread (see the module's docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, reading: bool = False) -> None:
+        #: Work that only reads: its commits change nothing, so it can be cut at any time.
+        self.reading = reading
         self._lock = threading.Lock()
         self._connections: list[Any] = []
         self.commit_sent = False
@@ -71,7 +73,7 @@ class Attempt:
         with self._lock:
             if self.abandoned:
                 raise Abandoned("the action was cancelled; nothing was changed")
-            self.commit_sent = True
+            self.commit_sent = not self.reading
 
 
 _local = threading.local()

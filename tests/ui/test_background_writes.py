@@ -23,9 +23,17 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QLineEdit,
+    QMainWindow,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
@@ -108,6 +116,48 @@ def test_input_during_a_slow_write_is_held_and_applied_in_order(qtbot) -> None:
     assert edit.text() == ""
     qtbot.waitUntil(lambda: edit.text() == "ab", timeout=1000)
     assert clock.longest_gap(start, end) < FROZEN_S
+
+
+def test_a_slow_write_shows_itself_and_holds_shortcuts_in_order(qtbot) -> None:
+    """After a moment the window says what it is saving (busy cursor, status bar); a shortcut
+    pressed between two keys meanwhile runs between them, after the write."""
+    window = QMainWindow()
+    edit = QLineEdit(window)
+    edit.setAccessibleName("Name")
+    window.setCentralWidget(edit)
+    order: list[str] = []
+    edit.textChanged.connect(order.append)
+    action = QAction("Mark", window)
+    action.setShortcut(QKeySequence("Ctrl+K"))
+    action.triggered.connect(lambda: order.append("Ctrl+K"))
+    window.addAction(action)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    window.activateWindow()
+    edit.setFocus()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=2000)
+    during: dict[str, object] = {}
+
+    def keys() -> None:
+        QTest.keyClick(edit, Qt.Key.Key_A)
+        QTest.keyClick(edit, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+        QTest.keyClick(edit, Qt.Key.Key_B)
+        during["order"] = list(order)
+
+    def look() -> None:
+        during["cursor"] = window.cursor().shape()
+        during["status"] = window.statusBar().currentMessage()
+
+    QTimer.singleShot(100, keys)
+    QTimer.singleShot(operation.BUSY_MS + 150, look)
+    assert run_write(lambda: time.sleep(0.8) or 1, window=window, text="Rename unit") == 1
+    assert during["order"] == []  # nothing reached the window during the write
+    assert during["cursor"] == Qt.CursorShape.BusyCursor
+    assert during["status"] == "Saving Rename unit…"
+    assert window.cursor().shape() != Qt.CursorShape.BusyCursor
+    qtbot.waitUntil(lambda: edit.text() == "ab", timeout=1000)
+    assert order == ["a", "Ctrl+K", "ab"]
 
 
 def test_a_refused_slow_write_raises_its_error_on_the_gui_thread(qtbot) -> None:
@@ -283,3 +333,32 @@ def test_a_commit_the_server_has_not_answered_is_said_unknown_then_read_again(
     assert campaign_names(app_url) == ["Before", "Sent", "Warm"]
     # The next action works.
     assert window.runner.perform(lambda: window.services.campaigns.create_campaign("Next"))
+
+
+@needs_server
+def test_cancelling_an_import_on_a_stalled_server_imports_nothing(
+    stall_app: tuple, qtbot, tmp_path: Path
+) -> None:
+    """The import's progress dialog cancels a transfer stuck on a server that stopped
+    answering at once (its connection is cut), and nothing is imported."""
+    window, app_url, admin_url, app_name = stall_app
+    source = tmp_path / "warm.json"
+    warm = next(c for c in window.services.campaigns.list_campaigns() if c.name == "Warm")
+    window.services.transfer.write_export(warm.id, source)
+    with stopped(admin_url, app_name):
+        job = window.import_campaign(source, "Copy")
+        qtbot.waitUntil(lambda: job.dialog.isVisible(), timeout=5_000)
+        qtbot.wait(300)  # stuck on the server
+        assert not job.done
+        cancelled = time.monotonic()
+        job.dialog.findChild(QPushButton).click()  # Cancel
+        qtbot.waitUntil(lambda: job.done, timeout=5_000)
+        took = time.monotonic() - cancelled
+    assert job.cancelled and job.result is None
+    assert took < 1.0
+    assert "cancelled; nothing was imported" in window.banner.text()
+    assert campaign_names(app_url) == ["Before", "Warm"]
+    # The next import works once the server answers.
+    again = window.import_campaign(source, "Copy")
+    qtbot.waitUntil(lambda: again.done, timeout=20_000)
+    assert campaign_names(app_url) == ["Before", "Copy", "Warm"]

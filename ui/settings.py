@@ -21,6 +21,7 @@ from PySide6.QtCore import QByteArray, QSettings
 from PySide6.QtWidgets import QWidget
 
 from brikdesk.domain.ids import CampaignId
+from ui.appearance import ThemeMode
 
 #: How many campaigns File > Recent campaigns remembers.
 MAX_RECENT = 8
@@ -30,6 +31,7 @@ MAX_RECENT = 8
 KEY_DICE_MODE = "preferences/dice_mode"
 KEY_TABLE_FONT = "preferences/table_font_percent"
 KEY_EDITION = "preferences/new_campaign_edition"
+KEY_THEME = "preferences/theme"
 #: The kinds of files whose dialogs start in the folder last used for that kind: roster sheets
 #: and texts, battle and campaign reports, campaign and chart exports, imported campaigns.
 FOLDER_KINDS = ("rosters", "reports", "exports", "imports")
@@ -180,6 +182,19 @@ class AppSettings:
     @table_font_percent.setter
     def table_font_percent(self, percent: int) -> None:
         self.set(KEY_TABLE_FONT, max(MIN_TABLE_FONT, min(MAX_TABLE_FONT, percent)))
+
+    @property
+    def theme(self) -> ThemeMode:
+        """System, Light or Dark (System when the stored text is none of them)."""
+        value = str(self._s.value(KEY_THEME) or "").strip()
+        try:
+            return ThemeMode(value)
+        except ValueError:
+            return ThemeMode.SYSTEM
+
+    @theme.setter
+    def theme(self, mode: ThemeMode) -> None:
+        self.set(KEY_THEME, mode.value)
 
     @property
     def new_campaign_edition(self) -> str | None:

@@ -57,16 +57,18 @@ from brikdesk.services.summaries import (
 from brikdesk.services.versions import Expected, Seen, seen, seen_from_dict
 
 DEFAULT_BUDGET = 100
-#: Colours offered to new players in turn (distinct on a light and a dark background).
+#: Colours offered to new players in turn: told apart with normal colour vision and with the
+#: common deficiencies (protanopia, deuteranopia), on a light and a dark background; the text
+#: on each is black or white, whichever reads (``brikdesk.domain.colours``).
 PLAYER_COLOURS = (
-    "#c0392b",
-    "#2e86c1",
-    "#27ae60",
-    "#d68910",
-    "#8e44ad",
-    "#17a589",
-    "#7f8c8d",
-    "#d35400",
+    "#c0392b",  # red
+    "#1f5fbf",  # blue
+    "#27ae60",  # green
+    "#d68910",  # orange
+    "#e84393",  # pink
+    "#7fd1c7",  # light teal
+    "#9b59b6",  # violet
+    "#f1c40f",  # yellow
 )
 
 

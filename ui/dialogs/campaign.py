@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
 from brikdesk.domain.ids import CampaignId, PlayerId
 from brikdesk.services.summaries import CampaignPatch, CampaignSummary, PlayerSummary
+from ui import colours
 from ui.screen import grow_to_fit
 from ui.widgets.common import colour_swatch
 from ui.widgets.dialogs import FormDialog, number_box, too_large
@@ -165,7 +166,7 @@ class CampaignSettingsDialog(_CampaignForm):
         self.edition_note = QLabel(self)
         self.edition_note.setObjectName("editionNote")
         self.edition_note.setWordWrap(True)
-        self.edition_note.setStyleSheet("color: #7a4b00;")
+        colours.text_style(self.edition_note, colours.WARNING)
         self.form.addRow("", self.edition_note)
         self.edition.currentIndexChanged.connect(self._explain)
         self.cost_system.currentIndexChanged.connect(self._explain)
@@ -228,6 +229,7 @@ class OpenCampaignDialog(FormDialog):
     ) -> None:
         super().__init__(parent, "Open campaign", "", "Open")
         self.list = QListWidget(self)
+        self.list.setAccessibleName("Campaigns")
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         for c in campaigns:
             when = c.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
@@ -292,7 +294,7 @@ class PlayerDialog(FormDialog):
         parent: QWidget | None,
         title: str,
         name: str = "",
-        colour: str = "#c0392b",
+        colour: str = "",
         faction: str = "",
     ) -> None:
         super().__init__(parent, title, "", "OK")
@@ -303,6 +305,10 @@ class PlayerDialog(FormDialog):
         self.faction = QLineEdit(faction, self)
         self.faction.setPlaceholderText("optional, e.g. Knights of the Round Brick")
         self.form.addRow("&Faction:", self.faction)
+        if not colour:  # the first of the colours offered to new players
+            from brikdesk.services.campaigns import PLAYER_COLOURS
+
+            colour = PLAYER_COLOURS[0]
         self.colour = _ColourButton(colour, self)
         self.form.addRow("&Colour:", self.colour)
         self.name.textChanged.connect(self._check)
@@ -322,7 +328,7 @@ class PlayerDialog(FormDialog):
         parent: QWidget | None,
         title: str = "Add player",
         name: str = "",
-        colour: str = "#c0392b",
+        colour: str = "",
         faction: str = "",
     ) -> PlayerInput | None:
         dlg = cls(parent, title, name, colour, faction)
@@ -364,8 +370,10 @@ class ArmyDialog(FormDialog):
         h.setContentsMargins(0, 0, 0, 0)
         self.budget = number_box(row)
         self.budget.setSuffix(f" {cost_unit}")
+        self.budget.setAccessibleName("Budget")
         self.budget.setValue(budget or 0)
         self.has_budget = QCheckBox("budget", row)
+        self.has_budget.setAccessibleName("The army has a budget")
         self.has_budget.setChecked(budget is not None)
         self.has_budget.toggled.connect(self.budget.setEnabled)
         self.has_budget.toggled.connect(self._check)

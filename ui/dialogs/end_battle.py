@@ -42,6 +42,7 @@ from brikdesk.domain.statuses import UnitStatus
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Services
 from brikdesk.services.aftermath import Aftermath, AftermathUnit, PromotionPreview
+from ui import colours
 from ui.wheel import guard_wheel
 from ui.widgets.dialogs import enter_accepts
 from ui.workers import start_job
@@ -130,13 +131,18 @@ class EndBattleDialog(QDialog):
         self.notice = QLabel(self)
         self.notice.setObjectName("staleNotice")
         self.notice.setWordWrap(True)
-        self.notice.setStyleSheet(
-            "background: #fdecea; color: #8a1c12; border: 1px solid #e6a19a; padding: 4px;"
+        colours.text_style(
+            self.notice,
+            colours.ERROR,
+            "padding: 4px;",
+            background=colours.PROBLEM_BG,
+            border=colours.PROBLEM_BORDER,
         )
         self.notice.hide()
         layout.addWidget(self.notice)
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setObjectName("fatesTable")
+        self.table.setAccessibleName("Each unit's fate")
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.verticalHeader().hide()
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -374,7 +380,7 @@ class EndBattleDialog(QDialog):
             return
         self.promotions.setText("\n".join(p.text for p in previews))
         over = any(p.over_by for p in previews)
-        self.promotions.setStyleSheet("color: #a04000;" if over else "")
+        self.promotions.setStyleSheet(f"color: {colours.WARNING.hex()};" if over else "")
 
     def previews_ready(self) -> bool:
         """Whether the promotion preview shows the newest choice (tests wait for it)."""

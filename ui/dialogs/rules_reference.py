@@ -38,6 +38,7 @@ from brikdesk.domain import battle as battle_rules
 from brikdesk.domain.battle import busy as battle_busy
 from brikdesk.domain.battle import first as first_to_act
 from brikdesk.domain.battle import warnings as battle_warnings
+from ui import colours
 from ui.widgets.dialogs import lay_out_reader
 
 
@@ -127,8 +128,9 @@ def reference_html(filter_text: str = "") -> str:
     esc = html.escape
     out = [
         "<style>td, th { padding: 3px 8px; vertical-align: top; } "
-        "th { text-align: left; background: #eceff3; } "
-        "h3 { margin-top: 16px; } .rule { color: #555; white-space: nowrap; }</style>"
+        f"th {{ text-align: left; background: {colours.TABLE_HEAD_BG.hex()}; }} "
+        f"h3 {{ margin-top: 16px; }} .rule {{ color: {colours.NOTE.hex()}; white-space: nowrap; }}"
+        "</style>"
     ]
     mods = [
         m for m in modifier_rows() if _matches(needle, m.situation, m.value, m.applies_to, m.rule)
@@ -192,6 +194,7 @@ class RulesReferenceDialog(QDialog):
         self.setWindowFlag(Qt.WindowType.WindowContextHelpButtonHint, False)
         self.filter = QLineEdit(self)
         self.filter.setObjectName("rulesFilter")
+        self.filter.setAccessibleName("Filter the rules")
         self.filter.setPlaceholderText("Filter: a word or a section, e.g. Parry or 5.1")
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self._refresh)
@@ -200,7 +203,7 @@ class RulesReferenceDialog(QDialog):
         self.text.setOpenLinks(False)
         lay_out_reader(self, self.filter, self.text)
         self.resize(760, 640)
-        self._refresh()
+        colours.follow_theme(self, self._refresh)
 
     def _refresh(self) -> None:
         self.text.setHtml(reference_html(self.filter.text()))

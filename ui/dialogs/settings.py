@@ -5,6 +5,7 @@
 - the dice: BrikDesk rolls virtual dice, or the faces rolled at the table are typed in (what
   the combat wizard's dice cards offer first);
 - table mode's text size;
+- the theme: System (the computer's light or dark setting), Light or Dark;
 - the rules edition a new campaign starts with.
 """
 
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox, QWidget
 
 from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
+from ui.appearance import THEME_TEXT, ThemeMode, apply_theme
 from ui.settings import MAX_TABLE_FONT, MIN_TABLE_FONT, AppSettings, DiceMode
 from ui.widgets.dialogs import FormDialog, answer_of
 from ui.widgets.print_options import KEY_BW, KEY_PAPER, PAPER_NAMES, default_paper
@@ -32,6 +34,7 @@ class Preferences:
     dice_mode: DiceMode
     table_font_percent: int
     edition: str
+    theme: ThemeMode = ThemeMode.SYSTEM
 
 
 def load_preferences(settings: AppSettings) -> Preferences:
@@ -43,6 +46,7 @@ def load_preferences(settings: AppSettings) -> Preferences:
         settings.dice_mode,
         settings.table_font_percent,
         settings.new_campaign_edition or DEFAULT_EDITION.value,
+        settings.theme,
     )
 
 
@@ -52,6 +56,7 @@ def save_preferences(settings: AppSettings, prefs: Preferences) -> None:
     settings.dice_mode = prefs.dice_mode
     settings.table_font_percent = prefs.table_font_percent
     settings.new_campaign_edition = prefs.edition
+    settings.theme = prefs.theme
     settings.sync()
 
 
@@ -105,6 +110,13 @@ class SettingsDialog(FormDialog):
             self.edition.addItem(f"BrikWars {e.value}", e.value)
         self.edition.setCurrentIndex(max(0, self.edition.findData(prefs.edition)))
         self.form.addRow("&New campaigns use:", self.edition)
+        self.theme = QComboBox(self)
+        self.theme.setObjectName("theme")
+        for look in ThemeMode:
+            self.theme.addItem(THEME_TEXT[look], look.value)
+        self.theme.setCurrentIndex(max(0, self.theme.findData(prefs.theme.value)))
+        self.theme.setToolTip("Light or dark windows; System follows the computer's setting")
+        self.form.addRow("T&heme:", self.theme)
 
     def value(self) -> Preferences:
         return Preferences(
@@ -113,6 +125,7 @@ class SettingsDialog(FormDialog):
             DiceMode(self.dice.currentData()),
             self.table_font.value(),
             self.edition.currentData(),
+            ThemeMode(self.theme.currentData()),
         )
 
     @classmethod
@@ -122,4 +135,5 @@ class SettingsDialog(FormDialog):
         prefs = answer_of(dialog, dialog.value)
         if prefs is not None:
             save_preferences(settings, prefs)
+            apply_theme(prefs.theme)
         return prefs

@@ -38,6 +38,7 @@ from brikdesk.domain.ids import ArmyId, BattleId, CampaignId, PlayerId
 from brikdesk.domain.statuses import BattleStatus
 from brikdesk.services import Services
 from brikdesk.services.summaries import Navigator
+from ui.appearance import apply_theme
 from ui.bus import Bus
 from ui.dialogs.progress import ProgressJob
 from ui.main_window.actions import MainActions
@@ -99,6 +100,7 @@ class MainWindow(QMainWindow):
         self.undo_scopes = scopes
         self.undo_stack = scopes.main()
         self.settings = settings or AppSettings()
+        apply_theme(self.settings.theme)  # before any widget takes its colours
         self.database = database
         self.app_icon = icon or QIcon()
         if icon is not None:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QFont
 
 from brikdesk.domain.catalog import (
     FIELD_LABELS,
@@ -24,12 +24,13 @@ from brikdesk.domain.catalog import (
     validate_unit_type_field,
 )
 from brikdesk.services.catalogs import CatalogEntry
+from ui import colours
 from ui.models.editable import Commit, EditableTableModel, Editor
 from ui.models.table import Column, Index
 
-HOUSE_BACKGROUND = QColor("#fff1c7")
-HOUSE_FOREGROUND = QColor("#7a4b00")
-CUSTOM_FOREGROUND = QColor("#1b5e8c")
+HOUSE_BACKGROUND = colours.HOUSE_BG
+HOUSE_FOREGROUND = colours.HOUSE_TEXT
+CUSTOM_FOREGROUND = colours.LINK
 
 # -- what the user types ------------------------------------------------------------------------
 
@@ -183,14 +184,14 @@ class CatalogTableModel(EditableTableModel):
         marked = bool(field) and differs(row, field)
         custom = row.custom
         if role == Qt.ItemDataRole.BackgroundRole and (marked or (custom and field == "rules")):
-            return QBrush(HOUSE_BACKGROUND)
+            return QBrush(HOUSE_BACKGROUND.q())
         if role == Qt.ItemDataRole.FontRole and (marked or (field == "rules" and row.house_rule)):
             return self._bold
         if role == Qt.ItemDataRole.ForegroundRole and field == "rules":
             if custom:
-                return QBrush(CUSTOM_FOREGROUND)
+                return QBrush(CUSTOM_FOREGROUND.q())
             if row.changed:
-                return QBrush(HOUSE_FOREGROUND)
+                return QBrush(HOUSE_FOREGROUND.q())
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

@@ -10,11 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QIcon
+from PySide6.QtGui import QBrush, QFont, QIcon
 from PySide6.QtWidgets import QApplication, QStyle
 
 from brikdesk.domain.statuses import UnitStatus
 from brikdesk.services.roster import UnitRow
+from ui import colours
 from ui.models.editable import Commit, EditableTableModel, Editor
 from ui.models.table import Column
 
@@ -24,8 +25,8 @@ HIDDEN_BY_DEFAULT = (CARRIED,)
 
 #: Statuses in the order the Status column sorts them (an unknown one last).
 STATUS_ORDER = tuple(UnitStatus)
-WARNING_COLOUR = QColor("#a4400a")
-DEAD_COLOUR = QColor("#8a8a8a")
+WARNING_COLOUR = colours.WARNING
+DEAD_COLOUR = colours.DEAD
 
 
 def _armor_key(row: UnitRow) -> tuple[int, str]:
@@ -166,9 +167,9 @@ class UnitTableModel(EditableTableModel):
     def extra_data(self, row: Any, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.ForegroundRole:
             if row.status == UnitStatus.DEAD:
-                return QBrush(DEAD_COLOUR)
+                return QBrush(DEAD_COLOUR.q())
             if column == WARNINGS and row.warnings:
-                return QBrush(WARNING_COLOUR)
+                return QBrush(WARNING_COLOUR.q())
         elif role == Qt.ItemDataRole.DecorationRole:
             if column == WARNINGS and row.warnings:
                 return self._icon()

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from brikdesk.domain.statuses import BattleStatus
 from brikdesk.services.tracker import BattleView
+from ui import colours
 from ui.panels.theme import TABLE, Theme, muted, readable_on, scaled
 from ui.tooltips import set_tooltip
 
@@ -108,8 +109,8 @@ class TurnBadge(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._text = ""
-        self._band = QColor("#888888")
-        self._ink = QColor("#000000")
+        self._band = colours.SWATCH_FALLBACK.q()
+        self._ink = QColor(readable_on(self._band.name()))
         self._texts: tuple[str, ...] = ()
         self._shown: tuple[str, str] = ("", "")  # the text and band last asked for
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
@@ -245,9 +246,11 @@ class BattleHeader(QFrame):
         # needs (as a padding of 6 by 18 pixels would make it): without a style sheet, its
         # repaint after each End Turn and Undo costs a third.
         self.end_turn_button.setStyleSheet(
-            "QPushButton#endTurnButton { background: #ffd400; color: #000000; "
-            "border: 2px solid #ffd400; border-radius: 6px; padding: 6px 18px; }"
-            "QPushButton#endTurnButton:disabled { background: #5f5a3a; color: #c3ccd5; }"
+            (
+                "QPushButton#endTurnButton {{ background: {bg}; color: {text}; "
+                "border: 2px solid {bg}; border-radius: 6px; padding: 6px 18px; }}"
+                "QPushButton#endTurnButton:disabled {{ background: {off_bg}; color: {off_text}; }}"
+            ).format(**colours.TABLE_END_TURN)
             if theme is TABLE
             else ""
         )

@@ -52,7 +52,7 @@ from brikdesk.domain.ids import BattleId, BattleUnitId, PlayerId
 from brikdesk.services.tracker import BattleView, LoggedEvent, TrackedUnit
 from ui.glyphs import warning_sign
 from ui.models.table import IdRole
-from ui.panels.theme import NORMAL, Theme, action_colour, readable_on, tint
+from ui.panels.theme import NORMAL, Theme, action_colour, normal_theme, readable_on, tint
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -80,6 +80,7 @@ RESPOND_MARK = "↺ can respond"
 
 _DISPLAY = Qt.ItemDataRole.DisplayRole
 _FOREGROUND = Qt.ItemDataRole.ForegroundRole
+_ACCESSIBLE = Qt.ItemDataRole.AccessibleTextRole
 _BACKGROUND = Qt.ItemDataRole.BackgroundRole
 _FONT = Qt.ItemDataRole.FontRole
 _TOOLTIP = Qt.ItemDataRole.ToolTipRole
@@ -605,6 +606,8 @@ class BattleUnitModel(QAbstractTableModel):
         row = self._unit_row(key)
         if role == RowRole:  # the delegates' one question per cell
             return row
+        if role == _ACCESSIBLE and c == 0:
+            return self._spoken(key, row)
         cells = row.cells[c]
         if role in cells:
             return cells[role]
@@ -614,6 +617,18 @@ class BattleUnitModel(QAbstractTableModel):
         if role == _TOOLTIP:
             return self._unit_tooltip(key, c)
         return None
+
+    def _spoken(self, uid: BattleUnitId, row: UnitRow) -> str:
+        """What a screen reader says of a unit's row: its name, its owner and its state (the
+        words the row shows, never its colours alone)."""
+        view, state = self._view, self._state
+        owner = ""
+        if view is not None and state is not None:
+            owner = view.player(state.unit(uid).player_id).name
+        words = [row.texts[0], f"{owner}'s" if owner else "", *row.texts[2:4]]
+        words += [label for _key, label in row.chips]
+        words.append(row.texts[5])
+        return ", ".join(w for w in words if w and w != "—")
 
     def _group_data(self, pid: PlayerId, c: int, role: int) -> Any:
         state = self._state
@@ -699,7 +714,7 @@ class LogModel(QAbstractListModel):
         super().__init__(parent)
         self._events: list[LoggedEvent] = []  # oldest first; row r shows events[-1 - r]
         self._battle: BattleId | None = None
-        self._theme = theme or (lambda: NORMAL)
+        self._theme = theme or normal_theme
         self._italic = QFont()
         self._italic.setItalic(True)
 

@@ -47,6 +47,7 @@ from PySide6.QtGui import (
     QUndoStack,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QDialog,
     QMenu,
     QSplitter,
@@ -66,6 +67,7 @@ from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
 from brikdesk.services.tracker import BattleView
 from ui.bus import Bus
+from ui.colours import follow_theme
 from ui.glyphs import refusal_sign
 from ui.panels.aftermath_bar import AftermathBar
 from ui.panels.battle_commands import BattleCommands, short
@@ -77,7 +79,7 @@ from ui.panels.forms import CombatForms
 from ui.panels.keys import first_to_act, keys_legend, make_action, unit_keys
 from ui.panels.message_strip import MessageStrip, StillBox, error_text
 from ui.panels.still_rows import StillRows
-from ui.panels.theme import NORMAL, TABLE, Theme, palette
+from ui.panels.theme import TABLE, Theme, normal_theme, palette
 from ui.panels.unit_buttons import UnitButtons
 from ui.panels.unit_menus import fill_act, fill_counter, fill_status
 from ui.panels.unit_moves import UnitMoves
@@ -122,7 +124,7 @@ class BattlePanel(QWidget):
         self.battle_id = battle_id
         self.settings = settings if settings is not None else QSettings()
         self.view: BattleView | None = None
-        self.theme: Theme = NORMAL
+        self.theme: Theme = normal_theme()
         self._app_font = QFont(self.font())
         self._app_palette = QPalette(self.palette())
         self._refreshing = False
@@ -142,6 +144,7 @@ class BattlePanel(QWidget):
         undo_stack.indexChanged.connect(self._history_moved)
         self.refresh()
         self.set_table_mode(AppSettings(self.settings).get_bool(TABLE_MODE_KEY), remember=False)
+        follow_theme(self, self._theme_changed, now=False)
         if self.model.unit_ids():
             self.select_unit(self.model.unit_ids()[0])
 
@@ -449,8 +452,24 @@ class BattlePanel(QWidget):
     def table_mode(self) -> bool:
         return self.theme is TABLE
 
+    def _theme_changed(self) -> None:
+        """The application's theme changed: the normal look follows it (table mode is the
+        same in both)."""
+        self._app_palette = QPalette(QApplication.palette())
+        theme = TABLE if self.table_mode else normal_theme()
+        self.theme = theme
+        self.setPalette(palette(theme, self._app_palette))
+        # The panel's own parts only: the combat forms it holds keep their fonts and follow
+        # the theme themselves.
+        font = self.font()
+        self.header.set_theme(theme, font)
+        self.start_bar.set_theme(theme)
+        self.table.set_theme(theme, font)
+        self.log_pane.set_theme(theme, font)
+        self.message.set_theme(theme)
+
     def set_table_mode(self, on: bool, *, remember: bool = True) -> None:
-        theme = TABLE if on else NORMAL
+        theme = TABLE if on else normal_theme()
         keep = self.current_unit()
         self.theme = theme
         self._restore_splitter()

@@ -69,7 +69,7 @@ class StatusChipDelegate(RowDelegate):
                 width = int(remaining)
             box = QRectF(x, y, width, h)
             painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QColor(theme.chips.get(key, "#777777")))
+            painter.setBrush(QColor(theme.chips.get(key, theme.muted)))
             painter.drawRoundedRect(box, h / 2.5, h / 2.5)
             painter.setPen(text_colour)
             painter.drawText(box, int(Qt.AlignmentFlag.AlignCenter), label)

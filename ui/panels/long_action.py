@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.rulesets import RuleSet, large_action_turns
+from ui import colours
 from ui.wheel import guard_wheel
 from ui.widgets.dialogs import answer_of, enter_accepts
 
@@ -62,7 +63,7 @@ class LongActionDialog(QDialog):
         form.addRow("&What:", self.what)
         self.what_error = QLabel(self)
         self.what_error.setObjectName("longActionError")
-        self.what_error.setStyleSheet("color: #b00020;")
+        colours.text_style(self.what_error, colours.ERROR)
         self.what_error.hide()
         form.addRow("", self.what_error)
         self.kinds = QButtonGroup(self)

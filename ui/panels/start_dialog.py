@@ -41,6 +41,7 @@ from brikdesk.errors import UserError
 from brikdesk.limits import MAX_NUMBER
 from brikdesk.services import Services
 from brikdesk.services.summaries import Muster
+from ui import colours
 from ui.wheel import guard_wheel
 from ui.widgets.common import colour_swatch, tree_children
 from ui.widgets.dialogs import enter_accepts
@@ -75,6 +76,7 @@ class OrderEditor(QWidget):
         row = QHBoxLayout()
         self.list = QListWidget(self)
         self.list.setObjectName("orderList")
+        self.list.setAccessibleName("Turn order")
         self.list.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
         self.list.setDefaultDropAction(Qt.DropAction.MoveAction)
         self.list.setIconSize(QSize(16, 16))
@@ -99,6 +101,7 @@ class OrderEditor(QWidget):
         layout.addWidget(QLabel("Dice rolled at the table (optional; empty: virtual dice):", self))
         self.typed = QLineEdit(self)
         self.typed.setObjectName("typedDice")
+        self.typed.setAccessibleName("Dice rolled at the table")
         self.typed.setPlaceholderText("e.g. 5 3 — one d6 per player, in list order")
         layout.addWidget(self.typed)
         self.dice_label = QLabel(self)
@@ -298,6 +301,7 @@ class StartBattleDialog(QDialog):
         )
         self.tree = QTreeWidget(self)
         self.tree.setObjectName("musterTree")
+        self.tree.setAccessibleName("Players, armies and units to muster")
         self.tree.setHeaderLabels(["Player / army / unit", "Type"])
         self.tree.setColumnWidth(0, 300)
         left.addWidget(self.tree, 1)
@@ -307,7 +311,7 @@ class StartBattleDialog(QDialog):
         self.budget_warning = QLabel(self)
         self.budget_warning.setObjectName("musterBudgetWarning")
         self.budget_warning.setWordWrap(True)
-        self.budget_warning.setStyleSheet("color: #a04000; font-weight: bold;")
+        colours.text_style(self.budget_warning, colours.WARNING, "font-weight: bold;")
         self.budget_warning.hide()
         left.addWidget(self.budget_warning)
         columns.addLayout(left, 3)

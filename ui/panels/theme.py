@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor, QFont, QPalette
 
 from brikdesk.domain.battle import ActionState
 from brikdesk.domain.colours import readable_text_on
+from ui import colours
 
 
 @dataclass(frozen=True)
@@ -43,87 +44,48 @@ class Theme:
     alt_row: str
 
 
-_CHIPS_NORMAL = {
-    "disrupted": "#9a5b00",
-    "recovering": "#7d6608",
-    "half_speed": "#7d6608",
-    "stopped": "#5d6d7e",
-    "dead": "#424949",
-    "out": "#5d6d7e",
-    "in_close_combat": "#a93226",
-    "outnumbered": "#641e16",
-    "attackers": "#943126",
-    "grabbed": "#6c3483",
-    "grabbing": "#6c3483",
-    "mom": "#1f618d",
-}
+def _normal(dark: bool) -> Theme:
+    def pick(c: colours.Named) -> str:
+        return c.dark if dark else c.light
 
-_CHIPS_TABLE = {
-    "disrupted": "#ffb000",
-    "recovering": "#ffe066",
-    "half_speed": "#ffe066",
-    "stopped": "#c8d0d8",
-    "dead": "#9aa0a6",
-    "out": "#c8d0d8",
-    "in_close_combat": "#ff5c5c",
-    "outnumbered": "#ff9c9c",
-    "attackers": "#ff8a65",
-    "grabbed": "#d7a6ff",
-    "grabbing": "#d7a6ff",
-    "mom": "#7cc4ff",
-}
+    return Theme(
+        name="normal",
+        font_scale=1.0,
+        header_pt_scale=2.0,
+        row_padding=10,
+        chips={key: pick(c) for key, c in colours.PANEL_CHIPS.items()},
+        banner_info=(
+            pick(colours.PANEL_BANNERS["banner_info"][0]),
+            pick(colours.PANEL_BANNERS["banner_info"][1]),
+        ),
+        banner_error=(
+            pick(colours.PANEL_BANNERS["banner_error"][0]),
+            pick(colours.PANEL_BANNERS["banner_error"][1]),
+        ),
+        **{key: pick(c) for key, c in colours.PANEL.items()},
+    )
 
-NORMAL = Theme(
-    name="normal",
-    font_scale=1.0,
-    header_pt_scale=2.0,
-    row_padding=10,
-    window="#ffffff",
-    text="#1b1f23",
-    muted="#5f6b76",
-    grid="#d9dee3",
-    active_row="#fff8e1",
-    group_text="#1b1f23",
-    dead_text="#8a939b",
-    ready="#1e7b34",
-    spent="#5f6b76",
-    held="#1d5fa8",
-    responded="#7b3fa0",
-    respond_marker="#1d5fa8",
-    chip_text="#ffffff",
-    chips=_CHIPS_NORMAL,
-    banner_info=("#e8f1fb", "#123a63"),
-    banner_error=("#fdecea", "#8a1c13"),
-    selection="#cfe3fa",
-    selection_text="#1b1f23",
-    alt_row="#f3f5f7",
-)
 
+#: The panel's normal look in the light and in the dark theme (``normal_theme``).
+NORMAL = _normal(dark=False)
+NORMAL_DARK = _normal(dark=True)
+
+#: Table mode: the same in both themes.
 TABLE = Theme(
     name="table",
     font_scale=1.55,
     header_pt_scale=2.2,
     row_padding=16,
-    window="#0b0d10",
-    text="#ffffff",
-    muted="#c3ccd5",
-    grid="#3a4250",
-    active_row="#20262f",
-    group_text="#ffffff",
-    dead_text="#8c96a0",
-    ready="#6ee787",
-    spent="#aeb8c2",
-    held="#7cc4ff",
-    responded="#e0a3ff",
-    respond_marker="#7cc4ff",
-    chip_text="#000000",
-    chips=_CHIPS_TABLE,
-    banner_info=("#12304f", "#ffffff"),
-    banner_error=("#5c1111", "#ffffff"),
-    selection="#2f5f96",
-    selection_text="#ffffff",
-    alt_row="#161b22",
+    chips={key: c.dark for key, c in colours.PANEL_CHIPS.items()},
+    banner_info=colours.TABLE_MODE_BANNERS["banner_info"],
+    banner_error=colours.TABLE_MODE_BANNERS["banner_error"],
+    **colours.TABLE_MODE,
 )
+
+
+def normal_theme() -> Theme:
+    """The panel's normal look in the theme in use."""
+    return NORMAL_DARK if colours.is_dark() else NORMAL
 
 
 def action_colour(theme: Theme, action: ActionState) -> str:
@@ -145,7 +107,7 @@ def tint(colour: str, towards: str, amount: float) -> str:
     """``colour`` mixed with ``towards`` (0: colour, 1: towards)."""
     a, b = QColor(colour), QColor(towards)
     if not a.isValid():
-        a = QColor("#888888")
+        a = colours.SWATCH_FALLBACK.q()
     mix = QColor.fromRgbF(
         a.redF() + (b.redF() - a.redF()) * amount,
         a.greenF() + (b.greenF() - a.greenF()) * amount,
@@ -171,13 +133,12 @@ def palette(theme: Theme, base: QPalette) -> QPalette:
     if t is TABLE:
         roles.update(
             {
-                QPalette.ColorRole.Button: "#1f2630",
+                **{
+                    getattr(QPalette.ColorRole, role): value
+                    for role, value in colours.TABLE_MODE_FRAME.items()
+                },
                 QPalette.ColorRole.ButtonText: t.text,
-                QPalette.ColorRole.Light: "#4a5565",
-                QPalette.ColorRole.Midlight: "#3a4250",
                 QPalette.ColorRole.Mid: t.grid,
-                QPalette.ColorRole.Dark: "#05070a",
-                QPalette.ColorRole.Shadow: "#000000",
             }
         )
     for role, colour in roles.items():

@@ -36,6 +36,7 @@ from brikdesk.domain.rolling import DiceSource, RandomDice, TypedDice
 from brikdesk.domain.rulesets import RULE_SETS, FirstRule, edition_table
 from brikdesk.errors import UserError
 from brikdesk.services.tracker import BattleView
+from ui import colours
 from ui.wheel import guard_wheel
 from ui.widgets.dialogs import answer_of, enter_accepts
 
@@ -132,12 +133,13 @@ class WhoFirstDialog(QDialog):
         self.virtual.setChecked(True)
         self.faces = QLineEdit(self)
         self.faces.setObjectName("whoFirstDice")
+        self.faces.setAccessibleName("Dice rolled at the table")
         self.faces.setPlaceholderText(f"{a.name}'s die, then {r.name}'s (e.g. 4 2)")
         form.addRow(self.virtual)
         form.addRow(self.typed, self.faces)
         self.dice_error = QLabel(self)
         self.dice_error.setObjectName("whoFirstError")
-        self.dice_error.setStyleSheet("color: #b00020;")
+        colours.text_style(self.dice_error, colours.ERROR)
         self.dice_error.setWordWrap(True)
         self.dice_error.hide()
         form.addRow(self.dice_error)

@@ -17,19 +17,19 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from brikdesk.domain.catalog import CatalogItem
 from brikdesk.domain.dice import ACTION_DICE
 from brikdesk.domain.odds import attack_odds, expr_distribution
+from ui import colours
+from ui.plots.look import themed_plot
 
 #: A plain minifig's Armor (rules facts §2).
 PLAIN_ARMOR = 4
 #: The Damage chart shows totals up to where this much of the chance is left beyond.
 TAIL = 0.002
-KILL_COLOUR = QColor("#c0392b")
-SAVE_COLOUR = QColor("#9aa5b1")
 
 
 @dataclass(frozen=True)
@@ -99,6 +99,7 @@ class DamageChart(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("damageChart")
+        self.odds: DamageOdds | None = None
         pg.setConfigOptions(antialias=True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -106,7 +107,7 @@ class DamageChart(QWidget):
         self.title.setObjectName("chartTitle")
         self.title.setWordWrap(True)
         layout.addWidget(self.title)
-        self.plot = pg.PlotWidget(self, background="w")
+        self.plot = pg.PlotWidget(self)
         self.plot.setObjectName("damagePlot")
         self.plot.setMinimumHeight(170)
         self.plot.setMenuEnabled(False)
@@ -117,8 +118,6 @@ class DamageChart(QWidget):
         font.setPointSizeF(max(font.pointSizeF() * 0.85, 7.0))
         for name in ("left", "bottom"):
             axis = item.getAxis(name)
-            axis.setTextPen(pg.mkPen("#333"))
-            axis.setPen(pg.mkPen("#888"))
             axis.setStyle(tickFont=font)
         item.setLabel("bottom", "Damage on a hit")
         item.setLabel("left", "chance", units="%")
@@ -127,17 +126,20 @@ class DamageChart(QWidget):
         self._armor_line = pg.InfiniteLine(
             angle=90,
             movable=False,
-            pen=pg.mkPen("#333", width=1.5, style=Qt.PenStyle.DashLine),
             label="Armor 4",
-            labelOpts={"position": 0.94, "color": "#333", "fill": (255, 255, 255, 200)},
+            labelOpts={"position": 0.94},
         )
         item.addItem(self._armor_line)
+        themed_plot(self.plot, (self._armor_line,), then=self._recolour)
         layout.addWidget(self.plot, 1)
         self.kills = QLabel(self)
         self.kills.setObjectName("killTable")
         self.kills.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(self.kills)
-        self.odds: DamageOdds | None = None
+
+    def _recolour(self) -> None:
+        if self.odds is not None:
+            self.show_odds(self.odds)
 
     def show_odds(self, odds: DamageOdds) -> None:
         self.odds = odds
@@ -148,7 +150,8 @@ class DamageChart(QWidget):
         )
         xs = [t for t, _p in odds.totals]
         ys = [p * 100 for _t, p in odds.totals]
-        brushes = [pg.mkBrush(KILL_COLOUR if t > odds.armor else SAVE_COLOUR) for t in xs]
+        kill, save = colours.CHART_KILL.hex(), colours.CHART_SAVE.hex()
+        brushes = [pg.mkBrush(kill if t > odds.armor else save) for t in xs]
         item = self.plot.getPlotItem()
         if self._bars is not None:
             item.removeItem(self._bars)

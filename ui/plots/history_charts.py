@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 from brikdesk.domain.history import CampaignHistory
 from brikdesk.errors import UserError
 from brikdesk.files import write_atomically
+from ui.colours import CHART_AXIS, CHART_BG, CHART_FALLBACK, CHART_TEXT, follow_theme
 
 #: (title, the series' attribute, what the numbers are)
 METRICS = (
@@ -53,7 +54,7 @@ def army_colours(history: CampaignHistory) -> dict[int, QColor]:
     for s in history.series:
         c = QColor(s.colour)
         if not c.isValid():
-            c = QColor("#808080")
+            c = CHART_FALLBACK.q()
         n = seen.get(s.colour, 0)
         seen[s.colour] = n + 1
         out[s.army_id] = c.darker(100 + 45 * n) if n else c
@@ -71,30 +72,39 @@ class HistoryChart(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         # The legend has a row of its own above the plot: it never hides a line.
         self.plot = pg.GraphicsLayoutWidget(self)
-        self.plot.setBackground("w")
         self.plot.setObjectName(f"plot_{attr}")
-        self.legend = pg.LegendItem(colCount=4, labelTextColor="#222222")
+        self.legend = pg.LegendItem(colCount=4)
         self.plot.ci.addItem(self.legend, row=0, col=0)
         item = self.plot.ci.addPlot(row=1, col=0)
         self.item = item
-        item.setTitle(title, color="#222222", size="11pt")
         item.showGrid(x=False, y=True, alpha=0.25)
         item.setMenuEnabled(False)
         item.getViewBox().setMouseEnabled(x=True, y=False)
         # The y axis starts at 0 (a drop from 80 to 75 CP is not drawn as a collapse) and
         # says what its numbers are.
         item.getViewBox().enableAutoRange(axis="y", enable=False)
-        for axis in ("left", "bottom"):
-            item.getAxis(axis).setPen(pg.mkPen("#555555"))
-            item.getAxis(axis).setTextPen(pg.mkPen("#333333"))
         item.setLabel("bottom", "Battle")
         item.setLabel("left", unit)
         self.curves: dict[int, pg.PlotDataItem] = {}
         #: Per army: hollow rings on the points rebuilt as approximate (``ArmySeries``).
         self.approximate: dict[int, pg.PlotDataItem] = {}
+        self.history: CampaignHistory | None = None
         layout.addWidget(self.plot)
+        follow_theme(self, self._recolour)
+
+    def _recolour(self) -> None:
+        """The background, the title, the axes and the legend in the theme's colours."""
+        self.plot.setBackground(CHART_BG.hex())
+        self.item.setTitle(self.title, color=CHART_TEXT.hex(), size="11pt")
+        for axis in ("left", "bottom"):
+            self.item.getAxis(axis).setPen(pg.mkPen(CHART_AXIS.hex()))
+            self.item.getAxis(axis).setTextPen(pg.mkPen(CHART_TEXT.hex()))
+        self.legend.setLabelTextColor(CHART_TEXT.hex())
+        if self.history is not None:
+            self.show_history(self.history)
 
     def show_history(self, history: CampaignHistory) -> None:
+        self.history = history
         item = self.item
         for curve in (*self.curves.values(), *self.approximate.values()):
             item.removeItem(curve)
@@ -121,7 +131,7 @@ class HistoryChart(QWidget):
                     pen=None,
                     symbol="o",
                     symbolSize=9,
-                    symbolBrush=pg.mkBrush("w"),
+                    symbolBrush=pg.mkBrush(CHART_BG.hex()),
                     symbolPen=pg.mkPen(colours[s.army_id], width=2),
                 )
         if self.approximate:

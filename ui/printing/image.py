@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QBuffer, QIODevice, Qt
-from PySide6.QtGui import QImage, QPageLayout, QPainter, QPdfWriter
+from PySide6.QtCore import QBuffer, QIODevice
+from PySide6.QtGui import QColor, QImage, QPageLayout, QPainter, QPdfWriter
 
 from brikdesk.domain.sheets import RosterSheet
+from ui.printing import ink
 from ui.printing.layout import SheetLayout, configure_page, layout_roster_sheet
 from ui.printing.painter import paint_roster_sheet
 from ui.printing.pdf import ensure_gui_application
@@ -54,7 +55,7 @@ def page_canvas(page_layout: QPageLayout, dpi: float) -> tuple[QImage, float, fl
     dpm = round(dpi / 0.0254)
     image.setDotsPerMeterX(dpm)
     image.setDotsPerMeterY(dpm)
-    image.fill(Qt.GlobalColor.white)
+    image.fill(QColor(ink.PAPER))
     return image, paint.left() * k, paint.top() * k
 
 

@@ -19,6 +19,7 @@ from PySide6.QtGui import QBrush, QColor, QPagedPaintDevice, QPainter, QPen
 
 from brikdesk.cache import LruCache
 from brikdesk.domain.sheets import RosterSheet, SheetHeader
+from ui.printing import ink
 from ui.printing.layout import (
     ALIGN_RIGHT,
     HEADER_H,
@@ -29,7 +30,7 @@ from ui.printing.layout import (
     layout_roster_sheet,
 )
 
-DEFAULT_BAND = "#34495e"
+DEFAULT_BAND = ink.DEFAULT_BAND
 # text is measured at 1200 dpi; a coarse device's hinting may make it a hair wider: never cut it
 _NO_CLIP = int(Qt.TextFlag.TextDontClip)
 
@@ -37,38 +38,14 @@ Progress = Callable[[int, int], None]
 
 
 #: The band behind the reports' headers.
-REPORT_BAND = "#2c3e50"
+REPORT_BAND = ink.REPORT_BAND
 
 
 def base_palette(black_and_white: bool) -> dict[str, QColor]:
     """The colours by role every printed document shares (a report's band; ``tint`` fills
     alternate rows). Black and white: black and greys only, and no fills are drawn."""
-    if black_and_white:
-        ink = QColor("#000000")
-        return {
-            "ink": ink,
-            "muted": QColor("#3a3a3a"),
-            "rule": QColor("#555555"),
-            "faint": QColor("#999999"),
-            "frame": ink,
-            "box": ink,
-            "band": QColor("#ffffff"),
-            "band_ink": ink,
-            "band_muted": QColor("#3a3a3a"),
-            "tint": QColor("#ffffff"),
-        }
-    return {
-        "ink": QColor("#111111"),
-        "muted": QColor("#4d4d4d"),
-        "rule": QColor("#6b6b6b"),
-        "faint": QColor("#c4c4c4"),
-        "frame": QColor("#3c3c3c"),
-        "box": QColor("#333333"),
-        "band": QColor(REPORT_BAND),
-        "band_ink": QColor("#ffffff"),
-        "band_muted": QColor("#dfe6ec"),
-        "tint": QColor("#eef1f4"),
-    }
+    chosen = ink.BLACK_AND_WHITE if black_and_white else ink.COLOUR
+    return {role: QColor(value) for role, value in chosen.items()}
 
 
 def palette(header: SheetHeader, black_and_white: bool) -> dict[str, QColor]:
@@ -85,10 +62,10 @@ def palette(header: SheetHeader, black_and_white: bool) -> dict[str, QColor]:
         round(255 - (255 - band.blue()) * 0.16),
     )
     out.update(
-        box=QColor("#222222"),
+        box=QColor(ink.PLAYER_BAND["box"]),
         band=band,
-        band_ink=QColor("#111111" if light else "#ffffff"),
-        band_muted=QColor("#333333" if light else "#e8e8e8"),
+        band_ink=QColor(ink.PLAYER_BAND["ink_on_light" if light else "ink_on_dark"]),
+        band_muted=QColor(ink.PLAYER_BAND["muted_on_light" if light else "muted_on_dark"]),
         tint=tint,
     )
     return out

@@ -40,6 +40,7 @@ from PySide6.QtGui import (
 
 from brikdesk.domain.ids import PlayerId
 from brikdesk.domain.report import BattleReport, ReportEntry, ReportTurn
+from ui.printing import ink
 from ui.printing.image import MeasuringDevice, render_page
 from ui.printing.layout import (
     ALIGN_CENTER,
@@ -58,7 +59,7 @@ from ui.printing.pdf import PagedReport, checked_paper
 Progress = Callable[[int, int], None]
 
 #: Colours for players who have none (or an unreadable one), in turn order.
-FALLBACK_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
+FALLBACK_COLOURS = ink.FALLBACK_COLOURS
 #: Line patterns standing for the players in black and white, in turn order.
 HATCHES = ("/", "-", "\\", "|", "+", "")
 CHART_H = 130.0  # the plot area of the casualties chart, in points: at most

@@ -22,13 +22,15 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPalette, QPen, 
 from PySide6.QtWidgets import QApplication, QFrame, QLabel, QWidget
 
 from brikdesk.domain.combat import readings_for
+from ui import colours
+from ui.colours import Named
 
 #: Base font size of the wizard (points): readable from across a table.
 BASE_PT = 15
 BIG_PT = 25
 ODDS_PT = 22
 #: The background of a card (``Card``), which the labels that change often fill in too.
-CARD_BG = "#f7f9fb"
+CARD_BG = colours.CARD_BG
 
 
 @dataclass(frozen=True)
@@ -38,21 +40,24 @@ class Look:
 
     pt: int | None = None
     weight: int | None = None
-    colour: str | None = None
+    colour: Named | None = None
 
 
 #: The roles drawn as a box (background, border): a problem in red, a good note in green.
-BOXES = {"problem": ("#fdecea", "#e6a19a"), "good": ("#e8f5e9", "#9ccc9c")}
+BOXES = {
+    "problem": (colours.PROBLEM_BG, colours.PROBLEM_BORDER),
+    "good": (colours.GOOD_BG, colours.GOOD_BORDER),
+}
 #: Inside a box: its padding and its 1px border.
 BOX_MARGINS = (11, 7, 11, 7)
-CARD_BORDER = "#d5dde5"
+CARD_BORDER = colours.CARD_BORDER
 #: The looks of the labels by role (``label(text, role)``) and of a die's box.
 LOOKS = {
     "big": Look(BIG_PT, 600),
-    "section": Look(BASE_PT + 2, 600, "#1d3557"),
-    "note": Look(BASE_PT - 3, None, "#52606d"),
-    "problem": Look(None, None, "#8a1c12"),
-    "good": Look(None, None, "#14532d"),
+    "section": Look(BASE_PT + 2, 600, colours.ACCENT),
+    "note": Look(BASE_PT - 3, None, colours.NOTE),
+    "problem": Look(None, None, colours.ERROR),
+    "good": Look(None, None, colours.GOOD),
     "event": Look(BASE_PT + 1),
     "paragraph": Look(BASE_PT + 5),
     "prompt": Look(BASE_PT + 2, 600),
@@ -77,9 +82,27 @@ def font_of(pt: int | None = None, weight: int | None = None) -> QFont:
     return font
 
 
-def set_colour(widget: QWidget, colour: str | None) -> None:
-    """Write ``widget``'s text in ``colour`` (``None``: the usual text colour)."""
-    c = QColor(colour) if colour else QApplication.palette().color(QPalette.ColorRole.WindowText)
+#: The dynamic property that holds a widget's text colour as set by ``set_colour``.
+COLOUR_PROPERTY = "namedColour"
+
+
+def set_colour(widget: QWidget, colour: Named | None) -> None:
+    """Write ``widget``'s text in ``colour`` (``None``: the usual text colour), in the theme
+    in use and in any theme it changes to."""
+    value = f"{colour.light} {colour.dark}" if colour is not None else ""
+    if widget.property(COLOUR_PROPERTY) is None:
+        colours.follow_theme(widget, lambda: _paint_colour(widget), now=False)
+    widget.setProperty(COLOUR_PROPERTY, value)
+    _paint_colour(widget)
+
+
+def _paint_colour(widget: QWidget) -> None:
+    value = str(widget.property(COLOUR_PROPERTY) or "")
+    c = (
+        Named(*value.split()).q()
+        if value
+        else QApplication.palette().color(QPalette.ColorRole.WindowText)
+    )
     palette = widget.palette()
     if palette.color(QPalette.ColorRole.WindowText) == c:
         return
@@ -93,7 +116,7 @@ def set_colour(widget: QWidget, colour: str | None) -> None:
 
 
 def set_look(
-    widget: QWidget, pt: int | None = None, weight: int | None = None, colour: str | None = None
+    widget: QWidget, pt: int | None = None, weight: int | None = None, colour: Named | None = None
 ) -> None:
     """Give ``widget`` a size, a weight and a colour of its own."""
     widget.setFont(font_of(pt, weight))
@@ -120,8 +143,8 @@ class RoleLabel(QLabel):
         if box is not None:
             painter = QPainter(self)
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-            painter.setPen(QPen(QColor(box[1]), 1))
-            painter.setBrush(QColor(box[0]))
+            painter.setPen(QPen(box[1].q(), 1))
+            painter.setBrush(box[0].q())
             painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3)
             painter.end()
         super().paintEvent(event)
@@ -135,8 +158,7 @@ class Card(QFrame):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._background = QColor(CARD_BG)
-        self._border = QColor(CARD_BORDER)
+        self._colours = (CARD_BG, CARD_BORDER)
         self._width = 1
         self.setContentsMargins(1, 1, 1, 1)
         self._tile_key: tuple[int, int, int, float] | None = None
@@ -147,10 +169,18 @@ class Card(QFrame):
         """How far a corner reaches in from each side (its radius and border)."""
         return self.RADIUS + self._width
 
-    def set_colours(self, background: str, border: str, width: int = 1) -> None:
-        self._background, self._border, self._width = QColor(background), QColor(border), width
+    def set_colours(self, background: Named, border: Named, width: int = 1) -> None:
+        self._colours, self._width = (background, border), width
         self.setContentsMargins(width, width, width, width)
         self.update()
+
+    @property
+    def _background(self) -> QColor:
+        return self._colours[0].q()
+
+    @property
+    def _border(self) -> QColor:
+        return self._colours[1].q()
 
     def _tile(self, ratio: float) -> QPixmap:
         """The card in small, ``2 * corner + 1`` pixels square, drawn smooth once: its corners

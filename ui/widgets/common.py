@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QStyle,
     QTableView,
+    QToolBar,
     QToolButton,
     QTreeWidgetItem,
     QWidget,
@@ -47,6 +48,7 @@ from brikdesk.errors import (
     UserError,
 )
 from brikdesk.services.changes import Done
+from ui import colours
 from ui.bus import Bus
 from ui.models.table import SummaryTableModel
 from ui.undo import ALL_CHANGES, chain, perform
@@ -89,19 +91,28 @@ class MessageBanner(QFrame):
         self._timer.timeout.connect(self.clear)
         self.kind = ""
         self.hide()
+        colours.follow_theme(self, self._restyle, now=False)
 
     def show_error(self, text: str) -> None:
-        self._show(text, "error", "#fdecea", "#8a1c12", "#e6a19a")
+        self._show(text, "error")
 
     def show_note(self, text: str) -> None:
-        self._show(text, "note", "#e8f1fb", "#12406b", "#a9c6e6")
+        self._show(text, "note")
 
-    def _show(self, text: str, kind: str, bg: str, fg: str, border: str) -> None:
-        self.kind = kind
-        self.setStyleSheet(
-            f"#messageBanner {{ background: {bg}; border: 1px solid {border}; "
-            f"border-radius: 3px; }} #bannerText {{ color: {fg}; }}"
+    def _restyle(self) -> None:
+        bg, fg, border = (
+            (colours.PROBLEM_BG, colours.ERROR, colours.PROBLEM_BORDER)
+            if self.kind == "error"
+            else (colours.INFO_BG, colours.INFO_TEXT, colours.INFO_BORDER)
         )
+        self.setStyleSheet(
+            f"#messageBanner {{ background: {bg.hex()}; border: 1px solid {border.hex()}; "
+            f"border-radius: 3px; }} #bannerText {{ color: {fg.hex()}; }}"
+        )
+
+    def _show(self, text: str, kind: str) -> None:
+        self.kind = kind
+        self._restyle()
         self.label.setText(text[:1].upper() + text[1:] if text else text)
         self.show()
         self._timer.start(BANNER_TIMEOUT_MS)
@@ -389,8 +400,8 @@ def colour_swatch(colour: str, size: int = 12, *, radius: float = 2) -> QIcon:
     p = QPainter(pix)
     p.setRenderHint(QPainter.RenderHint.Antialiasing)
     c = QColor(colour)
-    p.setBrush(c if c.isValid() else QColor("#888888"))
-    p.setPen(QColor(0, 0, 0, 90))
+    p.setBrush(c if c.isValid() else colours.SWATCH_FALLBACK.q())
+    p.setPen(colours.SWATCH_EDGE.q())
     p.drawRoundedRect(QRectF(0.5, 0.5, size - 1, size - 1), radius, radius)
     p.end()
     return QIcon(pix)
@@ -432,3 +443,10 @@ class ElidedLabel(QLabel):
         painter = QPainter(self)
         painter.setPen(self.palette().color(self.foregroundRole()))
         painter.drawText(self.contentsRect(), int(Qt.AlignmentFlag.AlignVCenter), self.shown_text())
+
+
+def name_toolbar_extension(toolbar: QToolBar) -> None:
+    """Name the button Qt adds to ``toolbar`` for the buttons that do not fit (a screen
+    reader would say only "toggle button")."""
+    for button in toolbar.findChildren(QToolButton, "qt_toolbar_ext_button"):
+        button.setAccessibleName(f"More {toolbar.windowTitle().lower()} buttons")

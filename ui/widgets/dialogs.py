@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.limits import MAX_NUMBER
+from ui import colours
 from ui.screen import fit_to_screen
 from ui.settings import AppSettings
 from ui.wheel import give_focus, guard_wheel
@@ -175,7 +176,7 @@ class FormDialog(QDialog):
         outer.addLayout(self.form)
         self.problem = QLabel(self)
         self.problem.setObjectName("dialogProblem")
-        set_colour(self.problem, "#8a1c12")
+        set_colour(self.problem, colours.ERROR)
         self.problem.setWordWrap(True)
         self.problem.hide()
         outer.addWidget(self.problem)

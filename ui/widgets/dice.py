@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
     QApplication,
     QGridLayout,
@@ -24,17 +24,26 @@ from PySide6.QtWidgets import (
 
 from brikdesk.domain.combat import BennyOption
 from brikdesk.domain.rolling import DieRoll, NeedDie, Role
+from ui import colours
 from ui.widgets.combat_style import BASE_PT, BIG_PT, Card, label, set_role
 
 #: Colours of the dice chips by role (the same colour codes the charts use).
 ROLE_COLOURS = {
-    Role.NATURAL: "#1d3557",
-    Role.BONUS: "#2a9d8f",
-    Role.BENNY: "#b8860b",
-    Role.MOM: "#7b2cbf",
-    Role.POP: "#6c757d",
+    Role.NATURAL: colours.ACCENT,
+    Role.BONUS: colours.BONUS,
+    Role.BENNY: colours.BENNY,
+    Role.MOM: colours.MOVED,
+    Role.POP: colours.POP,
 }
-CRIT_COLOUR = "#c0392b"
+CRIT_COLOUR = colours.CRITICAL
+
+
+def spoken_die(need: NeedDie) -> str:
+    """The name a screen reader says for the box a die is typed in: "Action die 1, d6",
+    "Damage die 2, d6"."""
+    why = need.why[:1].upper() + need.why[1:]
+    what = why if why.lower().endswith("die") else f"{why} die"
+    return f"{what} {need.index + 1}, d{need.sides}"
 
 
 class FaceEdit(QLineEdit):
@@ -139,6 +148,7 @@ class DiceEntry(QWidget):
         set_role(self.edit, "die")
         self.edit.setTextMargins(4, 0, 4, 0)
         self.edit.setObjectName("faceEdit")
+        self.edit.setAccessibleName("Die face")
         self.edit.setMaxLength(3)
         self.edit.setFixedWidth(96)
         self.edit.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -188,6 +198,7 @@ class DiceEntry(QWidget):
                 f"Die {need.index + 1}: a <b>d{need.sides}</b> "
                 f"<span style='font-weight:400'>— {need.why}</span>"
             )
+            self.edit.setAccessibleName(spoken_die(need))
         self.edit.setVisible(need is not None)
         self.roll_button.setVisible(need is not None)
         self.clear_button.setVisible(bool(dice))
@@ -294,17 +305,17 @@ class DieChip(QWidget):
     in one widget: a chip is made for every die typed."""
 
     PAD = (8, 2, 8, 4)  # left, top, right, bottom, inside the 2px border
-    NOTE_COLOUR = "#52606d"
+    NOTE_COLOUR = colours.NOTE
 
     def __init__(self, d: DieRoll, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.face = str(d.face)
         #: The words under the face: the die's size and what it was for.
         self.words = f"d{d.sides} {chip_word(d)}"
-        colour = ROLE_COLOURS.get(d.role, "#1d3557")
+        colour = ROLE_COLOURS.get(d.role, colours.ACCENT)
         if d.role is Role.NATURAL and d.face == 1 and "Action die" in d.why:
             colour = CRIT_COLOUR
-        self.colour = QColor(colour)
+        self.named = colour
         self.setToolTip(d.why)
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
 
@@ -333,8 +344,8 @@ class DieChip(QWidget):
         left, top, right, bottom = self.PAD
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(QPen(self.colour, 2))
-        painter.setBrush(QColor("white"))
+        painter.setPen(QPen(self.named.q(), 2))
+        painter.setBrush(colours.DIE_FACE_BG.q())
         painter.drawRoundedRect(QRectF(self.rect()).adjusted(1, 1, -1, -1), 6, 6)
         inner = self.rect().adjusted(left + 2, top + 2, -right - 2, -bottom - 2)
         face_h = QFontMetrics(big).height()
@@ -345,7 +356,7 @@ class DieChip(QWidget):
             self.face,
         )
         painter.setFont(small)
-        painter.setPen(QColor(self.NOTE_COLOUR))
+        painter.setPen(self.NOTE_COLOUR.q())
         painter.drawText(
             QRect(inner.x(), inner.y() + face_h, inner.width(), inner.height() - face_h),
             Qt.AlignmentFlag.AlignCenter,

@@ -28,15 +28,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui import colours
 from ui.models.editable import FieldRole
 
 Validate = Callable[[str, str], str | None]
 
-ERROR_STYLE = (
-    "QLabel { color: #8a1c12; background: #fdecea; border: 1px solid #e6a19a; "
-    "border-radius: 2px; padding: 2px 5px; }"
-)
-INVALID_STYLE = "QLineEdit { border: 2px solid #c0392b; border-radius: 2px; }"
+
+def error_style() -> str:
+    """The look of a field's error, in the theme in use."""
+    return (
+        f"QLabel {{ color: {colours.ERROR.hex()}; background: {colours.PROBLEM_BG.hex()}; "
+        f"border: 1px solid {colours.PROBLEM_BORDER.hex()}; "
+        "border-radius: 2px; padding: 2px 5px; }"
+    )
+
+
+def invalid_style() -> str:
+    """The edge of a field that holds a wrong value, in the theme in use."""
+    return f"QLineEdit {{ border: 2px solid {colours.CRITICAL.hex()}; border-radius: 2px; }}"
 
 
 class ValidatingLineEdit(QLineEdit):
@@ -63,13 +72,18 @@ class ValidatingLineEdit(QLineEdit):
             error_label.setWordWrap(True)
             self.destroyed.connect(error_label.deleteLater)
         self.error = error_label
-        self.error.setStyleSheet(ERROR_STYLE)
+        error = self.error
+        colours.follow_theme(error, lambda: error.setStyleSheet(error_style()))
+        colours.follow_theme(self, self._restyle, now=False)
         self.error.hide()
         self.message: str | None = None
         self.textEdited.connect(self.check)
 
     def valid(self) -> bool:
         return self.message is None
+
+    def _restyle(self) -> None:
+        self.setStyleSheet(invalid_style() if self.message is not None else "")
 
     def check(self, text: str | None = None) -> str | None:
         """Check ``text`` (default: the current text); show or hide the error."""
@@ -79,7 +93,7 @@ class ValidatingLineEdit(QLineEdit):
             self.setToolTip("")
             self.error.hide()
         else:
-            self.setStyleSheet(INVALID_STYLE)
+            self.setStyleSheet(invalid_style())
             self.setToolTip(self.message)
             self.error.setText(self.message)
             if self._floating:

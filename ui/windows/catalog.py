@@ -49,6 +49,7 @@ from brikdesk.domain.ids import ArmyId, CampaignId, UnitId
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
 from brikdesk.services.catalogs import CatalogEntry, CatalogView, EntryChange
+from ui import colours
 from ui.bus import Bus
 from ui.models.catalog import (
     CatalogTableModel,
@@ -68,6 +69,7 @@ from ui.widgets.common import (
     Actions,
     MessageBanner,
     make_action,
+    name_toolbar_extension,
     show_storage_error,
     undo_redo_actions,
 )
@@ -78,7 +80,12 @@ from ui.workers import start_job
 
 log = logging.getLogger(__name__)
 
-HOUSE_STYLE = "background: #fff1c7;"
+
+def house_style(kind: str) -> str:
+    """The style sheet of an editor (``kind``: its class) whose value is a house rule."""
+    return f"{kind} {{ background: {colours.HOUSE_BG.hex()}; }}"
+
+
 #: The army Catalog > Add to army added to last (offered first next time).
 ADD_ARMY_KEY = "catalog/add_army"
 
@@ -169,6 +176,9 @@ class EntryForm(QWidget):
         self.editors: dict[str, QWidget] = {}
         self.reset_buttons: dict[str, QToolButton] = {}
         self.labels: dict[str, QLabel] = {}
+        #: The editors that show a house rule, and their class (for their style sheet).
+        self._marked: dict[QWidget, str] = {}
+        colours.follow_theme(self, self._restyle, now=False)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
         self.title = QLabel(self)
@@ -238,26 +248,47 @@ class EntryForm(QWidget):
         button = QToolButton(self)
         button.setObjectName(f"reset_{spec.field}")
         button.setText("↺")
+        button.setAccessibleName(f"Put {spec.label} back to the rules' value")
         button.setAutoRaise(True)
         button.setToolTip(f"Put {spec.label} back to the rules' value")
         button.clicked.connect(lambda _=False, f=spec.field: self.reset.emit(f))
         self.reset_buttons[spec.field] = button
         return button
 
+    def _mark(self, editor: QWidget, kind: str, marked: bool) -> None:
+        """Give ``editor`` the house rule's background, or take it away."""
+        if marked:
+            self._marked[editor] = kind
+        else:
+            self._marked.pop(editor, None)
+        editor.setStyleSheet(house_style(kind) if marked else "")
+
+    def _restyle(self) -> None:
+        """The theme changed: the house rules' backgrounds and the title's marks follow."""
+        for editor, kind in self._marked.items():
+            editor.setStyleSheet(house_style(kind))
+        self._show_title(self.entry)
+
     def show_entry(self, entry: CatalogEntry | None) -> None:
         self.entry = entry
         self.setEnabled(entry is not None)
+        self._show_title(entry)
+        self._show_values(entry)
+
+    def _show_title(self, entry: CatalogEntry | None) -> None:
         if entry is None:
             self.title.setText("Select an entry to edit all of its values.")
         else:
             mark = (
-                " · <span style='color:#1b5e8c'>custom</span>"
+                f" · <span style='color:{colours.LINK.hex()}'>custom</span>"
                 if entry.custom
-                else " · <span style='color:#7a4b00'>house rule</span>"
+                else f" · <span style='color:{colours.HOUSE_TEXT.hex()}'>house rule</span>"
                 if entry.changed
                 else " · as in the rules"
             )
             self.title.setText(f"<b>{entry.entry.name}</b>{mark}")
+
+    def _show_values(self, entry: CatalogEntry | None) -> None:
         for spec in self.specs:
             editor = self.editors[spec.field]
             marked = entry is not None and differs(entry, spec.field)
@@ -266,17 +297,17 @@ class EntryForm(QWidget):
             editor.blockSignals(True)
             if isinstance(editor, QCheckBox):
                 editor.setChecked(bool(entry and getattr(entry.entry, spec.field)))
-                editor.setStyleSheet(f"QCheckBox {{ {HOUSE_STYLE} }}" if marked else "")
+                self._mark(editor, "QCheckBox", marked)
             elif isinstance(editor, QComboBox):
                 if entry is not None:
                     editor.setCurrentIndex(editor.findData(str(getattr(entry.entry, spec.field))))
-                editor.setStyleSheet(f"QComboBox {{ {HOUSE_STYLE} }}" if marked else "")
+                self._mark(editor, "QComboBox", marked)
             elif isinstance(editor, NotesEdit):
                 editor.setPlainText(entry.entry.notes if entry else "")
-                editor.setStyleSheet(f"QPlainTextEdit {{ {HOUSE_STYLE} }}" if marked else "")
+                self._mark(editor, "QPlainTextEdit", marked)
             elif isinstance(editor, ValidatingLineEdit):
                 editor.set_checked_text(self._text_of(entry.entry, spec.field) if entry else "")
-                editor.setStyleSheet(f"QLineEdit {{ {HOUSE_STYLE} }}" if marked else "")
+                self._mark(editor, "QLineEdit", marked)
             editor.blockSignals(False)
             if spec.field in self.labels:
                 font = self.labels[spec.field].font()
@@ -433,6 +464,7 @@ class CatalogTab(QWidget):
             else QTableView(self.splitter)
         )
         self.table.setObjectName("itemTable" if kind == ITEM else "unitTypeTable")
+        self.table.setAccessibleName("Weapons and equipment" if kind == ITEM else "Unit types")
         self.table.setModel(model)
         self.table.setItemDelegate(ValidatingDelegate(self.table))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -552,6 +584,7 @@ class CatalogWindow(QMainWindow):
         top.addWidget(self.heading, 1)
         self.filter = QLineEdit(central)
         self.filter.setObjectName("catalogFilter")
+        self.filter.setAccessibleName("Filter the catalog")
         self.filter.setPlaceholderText("Filter (Ctrl+F)")
         self.filter.setClearButtonEnabled(True)
         self.filter.setMinimumWidth(260)
@@ -580,12 +613,16 @@ class CatalogWindow(QMainWindow):
         for tab in (self.items_tab, self.types_tab):
             tab.table.selectionModel().currentRowChanged.connect(self._current_changed)
         outer.addWidget(self.tabs, 1)
-        legend = QLabel(
-            "<span style='background:#fff1c7'>&nbsp;<b>bold on amber</b>&nbsp;"
-            "</span> differs from the rules (a house rule; its tooltip gives the "
-            "rules' value) · ↺ puts one value back · double-click, F2 or start "
-            "typing to edit a cell",
-            central,
+        legend = QLabel(central)
+        colours.follow_theme(
+            legend,
+            lambda: legend.setText(
+                f"<span style='background:{colours.HOUSE_BG.hex()}; "
+                f"color:{colours.HOUSE_TEXT.hex()}'>&nbsp;<b>bold on amber</b>&nbsp;"
+                "</span> differs from the rules (a house rule; its tooltip gives the "
+                "rules' value) · ↺ puts one value back · double-click, F2 or start "
+                "typing to edit a cell"
+            ),
         )
         legend.setObjectName("catalogLegend")
         legend.setWordWrap(True)
@@ -696,6 +733,7 @@ class CatalogWindow(QMainWindow):
             else:
                 tb.addAction(a)
         self.addToolBar(tb)
+        name_toolbar_extension(tb)
         for tab in (self.items_tab, self.types_tab):
             tab.table.addActions([self.reset_cell_action, self.reset_action, self.delete_action])
             tab.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)

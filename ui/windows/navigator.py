@@ -7,8 +7,9 @@ carries ``(kind, id)``: ``"player"``, ``"army"``, ``"battle"`` or ``"section"``.
 
 from __future__ import annotations
 
+import functools
 import html
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QFont
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from brikdesk.domain.ids import BattleId
 from brikdesk.services.summaries import ArmySummary, BattleDetail, BattleSummary, Navigator
+from ui import colours
 from ui.widgets.common import colour_swatch, plural, tree_children
 
 KindRole = Qt.ItemDataRole.UserRole + 10
@@ -48,6 +50,7 @@ class CampaignNavigator(QTreeWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("campaignNavigator")
+        self.setAccessibleName("Campaign: players, armies and battles")
         self.setHeaderHidden(True)
         self.setColumnCount(1)
         self.setRootIsDecorated(True)
@@ -183,11 +186,15 @@ class CampaignNavigator(QTreeWidget):
 
 # -- pages ---------------------------------------------------------------------------------------
 
-PAGE_STYLE = """<style>
-h1 { margin-bottom: 2px; } .sub { color: #555; }
-table { border-collapse: collapse; } td, th { padding: 4px 12px 4px 0; }
-th { text-align: left; color: #444; border-bottom: 1px solid #bbb; }
-a { color: #1b5e8c; text-decoration: none; } .hint { color: #666; }
+
+def page_style() -> str:
+    """The pages' style sheet in the theme in use (the body text is the palette's)."""
+    note, line, link = colours.NOTE.hex(), colours.RULE_LINE.hex(), colours.LINK.hex()
+    return f"""<style>
+h1 {{ margin-bottom: 2px; }} .sub {{ color: {note}; }}
+table {{ border-collapse: collapse; }} td, th {{ padding: 4px 12px 4px 0; }}
+th {{ text-align: left; color: {note}; border-bottom: 1px solid {line}; }}
+a {{ color: {link}; text-decoration: none; }} .hint {{ color: {note}; }}
 </style>"""
 
 
@@ -195,7 +202,7 @@ def overview_html(nav: Navigator, cost_unit: str, standings: str = "") -> str:
     """The overview page; ``standings``: the standings' HTML (``ui.windows.standings``)."""
     c = nav.campaign
     out = [
-        PAGE_STYLE,
+        page_style(),
         f"<h1>{esc(c.name)}</h1>",
         f"<p class='sub'>BrikWars {esc(c.edition)} · costs in {esc(c.cost_system)} · "
         f"default army budget {c.default_budget} {esc(cost_unit)} · "
@@ -254,14 +261,14 @@ def overview_html(nav: Navigator, cost_unit: str, standings: str = "") -> str:
 def opening_html(database: str) -> str:
     """What the overview says while the database opens (the app's first moments)."""
     return (
-        PAGE_STYLE + "<h1>Opening the campaigns…</h1>"
+        page_style() + "<h1>Opening the campaigns…</h1>"
         f"<p class='sub'>Opening {esc(database) or 'the database'}…</p>"
     )
 
 
 def empty_html() -> str:
     return (
-        PAGE_STYLE + "<h1>No campaign</h1><p>Start one with File &gt; New campaign "
+        page_style() + "<h1>No campaign</h1><p>Start one with File &gt; New campaign "
         "(Ctrl+N), or bring one in with File &gt; Import campaign (Ctrl+I).</p>"
     )
 
@@ -277,14 +284,25 @@ class OverviewPage(QTextBrowser):
         self.setOpenLinks(False)
         self.anchorClicked.connect(self._clicked)
         self.document().setDocumentMargin(18)
+        self._page: Callable[[], str] = empty_html
+        colours.follow_theme(self, self._render, now=False)
+
+    def _render(self) -> None:
+        self.setHtml(self._page())
 
     def show_navigator(
         self, nav: Navigator | None, cost_unit: str = "CP", standings: str = ""
     ) -> None:
-        self.setHtml(empty_html() if nav is None else overview_html(nav, cost_unit, standings))
+        self._page = (
+            empty_html
+            if nav is None
+            else functools.partial(overview_html, nav, cost_unit, standings)
+        )
+        self._render()
 
     def show_opening(self, database: str) -> None:
-        self.setHtml(opening_html(database))
+        self._page = functools.partial(opening_html, database)
+        self._render()
 
     def _clicked(self, url: QUrl) -> None:
         kind, _, ident = url.toString().partition(":")
@@ -295,7 +313,7 @@ class OverviewPage(QTextBrowser):
 def battle_html(detail: BattleDetail) -> str:
     b: BattleSummary = detail.battle
     out = [
-        PAGE_STYLE,
+        page_style(),
         f"<h1>{esc(b.name)}</h1>",
         f"<p class='sub'>{esc(b.status_text.capitalize())} · started "
         f"{b.created_at.astimezone():%Y-%m-%d %H:%M}"
@@ -345,7 +363,14 @@ class BattlePage(QWidget):
         self.body.setObjectName("battleSummary")
         self.body.document().setDocumentMargin(18)
         layout.addWidget(self.body, 1)
+        self.detail: BattleDetail | None = None
+        colours.follow_theme(self, self._render, now=False)
+
+    def _render(self) -> None:
+        if self.detail is not None:
+            self.body.setHtml(battle_html(self.detail))
 
     def show_battle(self, detail: BattleDetail) -> None:
         self.battle_id = detail.battle.id
-        self.body.setHtml(battle_html(detail))
+        self.detail = detail
+        self._render()

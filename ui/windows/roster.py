@@ -49,6 +49,7 @@ from brikdesk.domain.ids import ArmyId, CampaignId, UnitId
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
 from brikdesk.services.roster import Roster, UnitRow
+from ui import colours
 from ui.bus import Bus
 from ui.glyphs import warning_sign
 from ui.models.roster import HIDDEN_BY_DEFAULT, NAME, UnitTableModel
@@ -131,9 +132,11 @@ class ArmyHeader(QFrame):
         layout.addWidget(self.total)
         self.warning = QLabel(self)
         self.warning.setObjectName("budgetWarning")
-        self.warning.setStyleSheet(
-            "QLabel { color: white; background: #b03a2e; "
-            "border-radius: 3px; padding: 3px 8px; font-weight: 600; }"
+        colours.text_style(
+            self.warning,
+            colours.ALERT_TEXT,
+            "border-radius: 3px; padding: 3px 8px; font-weight: 600;",
+            background=colours.ALERT_BG,
         )
         self.warning.hide()
         layout.addWidget(self.warning)
@@ -248,6 +251,7 @@ class RosterWindow(QMainWindow):
         lv.setSpacing(4)
         self.filter = QLineEdit(left)
         self.filter.setObjectName("unitFilter")
+        self.filter.setAccessibleName("Filter units")
         self.filter.setPlaceholderText(
             "Filter units by name, type, item, status or warning (Ctrl+F)"
         )
@@ -258,6 +262,7 @@ class RosterWindow(QMainWindow):
         self.model = UnitTableModel(self.edits.commit_name, self)
         self.table = RosterTable(self.model, left)
         self.table.setObjectName("unitTable")
+        self.table.setAccessibleName("Units of the army")
         self.table.setItemDelegate(ValidatingDelegate(self.table))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)

@@ -9,26 +9,31 @@ from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from brikdesk.domain.catalog import CatalogItem
 from brikdesk.services.roster import UnitCard
+from ui import colours
 from ui.glyphs import warning_sign
 
 esc = html.escape
 
-CARD_STYLE = """
+
+def card_style() -> str:
+    """The card's style sheet in the theme in use (the body text is the palette's)."""
+    note, line, warn = colours.NOTE.hex(), colours.RULE_LINE.hex(), colours.WARNING.hex()
+    return f"""
 <style>
-  h2 { margin: 0 0 2px 0; }
-  .sub { color: #555; margin: 0 0 6px 0; }
-  table { border-collapse: collapse; }
-  td, th { padding: 2px 6px 2px 0; vertical-align: top; }
-  th { text-align: left; color: #444; font-weight: 600; border-bottom: 1px solid #ccc; }
-  .stat { font-size: large; font-weight: 600; }
-  .label { color: #666; }
-  .num { text-align: right; white-space: nowrap; }
-  .nw { white-space: nowrap; }
-  .why { color: #555; }
-  .rule { color: #666; font-size: small; }
-  .warn { color: #a4400a; }
-  .total td { border-top: 1px solid #999; font-weight: 600; }
-  h4 { margin: 10px 0 3px 0; }
+  h2 {{ margin: 0 0 2px 0; }}
+  .sub {{ color: {note}; margin: 0 0 6px 0; }}
+  table {{ border-collapse: collapse; }}
+  td, th {{ padding: 2px 6px 2px 0; vertical-align: top; }}
+  th {{ text-align: left; color: {note}; font-weight: 600; border-bottom: 1px solid {line}; }}
+  .stat {{ font-size: large; font-weight: 600; }}
+  .label {{ color: {note}; }}
+  .num {{ text-align: right; white-space: nowrap; }}
+  .nw {{ white-space: nowrap; }}
+  .why {{ color: {note}; }}
+  .rule {{ color: {note}; font-size: small; }}
+  .warn {{ color: {warn}; }}
+  .total td {{ border-top: 1px solid {line}; font-weight: 600; }}
+  h4 {{ margin: 10px 0 3px 0; }}
 </style>
 """
 
@@ -45,7 +50,7 @@ def damage_text(it: CatalogItem, action_die: int | None) -> str:
 
 def card_html(card: UnitCard, cost_unit: str = "CP", warn: str = "!") -> str:
     row, stats = card.row, card.stats
-    out = [CARD_STYLE, f"<h2>{esc(row.name)}</h2>"]
+    out = [card_style(), f"<h2>{esc(row.name)}</h2>"]
     record = f"{row.status}"
     if row.battles_fought or row.kills:
         record += (
@@ -148,13 +153,15 @@ class UnitCardView(QTextBrowser):
         self.setObjectName("unitCard")
         self.setOpenLinks(False)
         self.card: UnitCard | None = None
-        self.show_card(None)
+        self._shown: tuple[str, int] = ("CP", 1)
+        colours.follow_theme(self, lambda: self.show_card(self.card, *self._shown))
 
     def show_card(self, card: UnitCard | None, cost_unit: str = "CP", selected: int = 1) -> None:
         self.card = card
+        self._shown = (cost_unit, selected)
         if card is None:
             self.setHtml(
-                "<p style='color:#666'>Select a unit to see its card: stats, "
+                f"<p style='color:{colours.NOTE.hex()}'>Select a unit to see its card: stats, "
                 "equipment with Use, Range and Damage, and what it costs.</p>"
             )
             return

@@ -14,18 +14,15 @@ import PySide6.QtWidgets  # noqa: F401  (PySide6 before pyqtgraph: it picks the 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
+from ui import colours
+from ui.plots.look import blend, themed_plot
 from ui.widgets.combat_style import BASE_PT
-from ui.widgets.dice import CRIT_COLOUR
 
-HIT = "#2e7d32"
-MISS = "#b0bac5"
-OTT = "#d4a017"
-KILL = "#c0392b"
-SAVE = "#9aa5b1"
+#: A bar's colour: a mix of two named colours in the theme in use (0: the first).
+Shade = tuple[colours.Named, colours.Named, float]
 
 #: Where the label's top sits on the line, as a fraction of the plot's height: at the plot's
 #: top edge. The bars reach 1 / HEADROOM of the height, which leaves the label room above
@@ -39,7 +36,7 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
     pyqtgraph's bar graph and infinite line."""
 
     def __init__(self, parent: QWidget | None = None, *, xlabel: str = "") -> None:
-        super().__init__(parent, background="w")
+        super().__init__(parent)
         self.setMenuEnabled(False)
         self.setMouseEnabled(x=False, y=False)
         self.hideButtons()
@@ -48,12 +45,10 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
         font.setPointSize(BASE_PT - 1)
         for name in ("left", "bottom"):
             axis = item.getAxis(name)
-            axis.setTextPen(pg.mkPen("#333"))
-            axis.setPen(pg.mkPen("#888"))
             axis.setStyle(tickFont=font)
             # The axes (and their grid) are drawn once per range (Qt's item cache).
             axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        style = {"font-size": f"{BASE_PT - 1}pt", "color": "#333"}
+        style = {"font-size": f"{BASE_PT - 1}pt"}
         item.setLabel("bottom", xlabel, **style)
         item.setLabel("left", "%", **style)
         item.showGrid(y=True, alpha=0.25)
@@ -65,14 +60,11 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
         self.line = pg.InfiniteLine(
             angle=90,
             movable=False,
-            pen=pg.mkPen("#222", width=2, style=Qt.PenStyle.DashLine),
             label="",
             labelOpts={
                 "position": LABEL_AT,
                 # hung by its top, beside the line (right of it, or left near the right edge)
                 "anchors": [(0, 0), (1, 0)],
-                "color": "#222",
-                "fill": (255, 255, 255, 220),
             },
         )
         label_font = QFont(font)
@@ -84,16 +76,30 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
         self.line.setZValue(self.bars.zValue() + 1)
         item.addItem(self.bars)
         self.bar_count = 0
+        self._args: tuple[Sequence[tuple[int, float, Shade]], float | None, str, Sequence[int]]
+        self._args = ((), None, "", ())
+        themed_plot(
+            self,
+            (self.line,),
+            line_width=2,
+            axis_label_size=style["font-size"],
+            then=self._recolour,
+        )
+
+    def _recolour(self) -> None:
+        self._shown = None
+        self.show_bars(*self._args)
 
     def show_bars(
         self,
-        bars: Sequence[tuple[int, float, str]],
+        bars: Sequence[tuple[int, float, Shade]],
         line_at: float | None,
         line_text: str,
         outlined: Sequence[int] = (),
     ) -> None:
         """``bars``: ``(x, probability, colour)``; the dashed line at ``line_at``; bars at
         ``outlined`` totals get a thick gold edge (Over the Top)."""
+        self._args = (bars, line_at, line_text, outlined)
         key = (tuple(bars), line_at, line_text, tuple(outlined))
         if key == self._shown:
             return
@@ -104,12 +110,12 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
             self.line.hide()
             return
         edge = set(outlined)
-        gold = pg.mkPen(OTT, width=4)
+        gold = pg.mkPen(colours.CHART_OTT.hex(), width=4)
         self.bars.setOpts(
             x=[x for x, _p, _c in bars],
             height=[p * 100 for _x, p, _c in bars],
             width=0.8,
-            brushes=[pg.mkBrush(c) for _x, _p, c in bars],
+            brushes=[pg.mkBrush(blend(*c)) for _x, _p, c in bars],
             pens=[gold if x in edge else pg.mkPen(None) for x, _p, _c in bars],
         )
         self.bars.show()
@@ -135,7 +141,7 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
 
 def action_bars(
     totals: Sequence[tuple[int, float]], action_mod: int, use: int | None
-) -> list[tuple[int, float, str]]:
+) -> list[tuple[int, float, Shade]]:
     """One bar per natural face of the Action die (a d4's bonus dice included), coloured by
     what it does with the modifiers: a natural 1 red (critical failure), a hit green, a miss
     grey. Faces, not totals, on the x axis: a change of modifier recolours the bars and moves
@@ -144,12 +150,12 @@ def action_bars(
     for total, p in totals:
         natural = total - action_mod
         if natural == 1:
-            colour = CRIT_COLOUR
+            colour = colours.CHART_KILL
         elif use is not None and total >= use:
-            colour = HIT
+            colour = colours.CHART_HIT
         else:
-            colour = MISS
-        out.append((natural, p, colour))
+            colour = colours.CHART_MISS
+        out.append((natural, p, (colour, colour, 0.0)))
     return out
 
 
@@ -160,17 +166,10 @@ def over_the_top_faces(action_die: int, can: bool) -> list[int]:
     return list(range(6, action_die + 1))
 
 
-def damage_bars(dist: Sequence[tuple[int, float, float]]) -> list[tuple[int, float, str]]:
+def damage_bars(dist: Sequence[tuple[int, float, float]]) -> list[tuple[int, float, Shade]]:
     """Colour each Damage total by the chance it destroys: red where it always beats the
     Armor, grey where it never does, in between against rolled Armor (a Hero's 2d6)."""
-    return [(t, p, _blend(SAVE, KILL, beats)) for t, p, beats in dist]
-
-
-def _blend(a: str, b: str, x: float) -> str:
-    ca = [int(a[i : i + 2], 16) for i in (1, 3, 5)]
-    cb = [int(b[i : i + 2], 16) for i in (1, 3, 5)]
-    x = min(1.0, max(0.0, x))
-    return "#" + "".join(f"{round(u + (v - u) * x):02x}" for u, v in zip(ca, cb, strict=True))
+    return [(t, p, (colours.CHART_SAVE, colours.CHART_KILL, beats)) for t, p, beats in dist]
 
 
 def make_action_chart(parent: QWidget) -> BarChart:

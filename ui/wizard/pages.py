@@ -91,6 +91,7 @@ from brikdesk.domain.combat import (
 from brikdesk.domain.ids import BattleUnitId
 from brikdesk.domain.rolling import BennyUse
 from brikdesk.errors import UserError
+from ui import colours
 from ui.screen import usable_size
 from ui.settings import DiceMode
 from ui.wheel import guard_wheel
@@ -222,7 +223,13 @@ class _Page(QWizardPage):
     def __init__(self, wizard: Wizard, title: str, subtitle: str) -> None:
         super().__init__(wizard.window())
         self.w = wizard
-        self.setTitle(f"<span style='font-size:{BASE_PT + 8}pt; color:#1d3557'>{title}</span>")
+        colours.follow_theme(
+            self,
+            lambda: self.setTitle(
+                f"<span style='font-size:{BASE_PT + 8}pt; "
+                f"color:{colours.ACCENT.hex()}'>{title}</span>"
+            ),
+        )
         # On a laptop's screen the page's room goes to its content, not to the subtitle (a
         # line saying what the page is for).
         if usable_size(wizard.window()).height() >= SHORT_SCREEN:
@@ -569,6 +576,7 @@ class AttackPage(_Page):
         jl.addWidget(label(prose.JOINERS_HEADING, "section"))
         self.joiners = QListWidget(self)
         self.joiners.setObjectName("joiners")
+        self.joiners.setAccessibleName("Others joining a Combined Attack")
         #: Each row's text and flags as last set (``_fill_joiners``).
         self._joiner_rows: list[tuple[str, Qt.ItemFlag] | None] = []
         #: The battle state and attacker the attackers and targets were made for (``_options``).
@@ -937,7 +945,11 @@ class RangePage(_Page):
             self.cells["out"].setText(_out_of_range_text(p))
             set_colour(
                 self.cells["out"],
-                "#8a1c12" if p.inches_out else "#14532d" if p.effective_range is not None else None,
+                colours.ERROR
+                if p.inches_out
+                else colours.GOOD
+                if p.effective_range is not None
+                else None,
             )
             lines = []
             if p.text:
@@ -1136,7 +1148,7 @@ class ActionPage(DicePage):
         self.need_head = label("Needs on the die", "note")
         self.need = label("-", None, wrap=False, selectable=False)
         self.need.setObjectName("needed")
-        set_look(self.need, NEED_PT, 800, "#1d3557")
+        set_look(self.need, NEED_PT, 800, colours.ACCENT)
         fix_size(self.need, "no roll", NEED_PT)
         self.need_text = label("", "event", selectable=False)
         self.need_text.setObjectName("neededText")
@@ -1403,7 +1415,7 @@ class ActionPage(DicePage):
             value, what = self._row(i)
             value.show_value(
                 f"{m.value:+d}" if m.value else "0",
-                "#14532d" if m.value > 0 else "#8a1c12" if m.value < 0 else "#9aa5b1",
+                colours.GOOD if m.value > 0 else colours.ERROR if m.value < 0 else colours.NOTE,
             )
             read = show_readings(what, m.rule)
             what.set_texts(m.reason, m.rule + (" · BrikDesk's reading (hover)" if read else ""))
@@ -1419,7 +1431,7 @@ class ActionPage(DicePage):
         if rows and first is not None:
             value, what = self._row(len(rows))
             value.show_value(
-                f"{first.action_mod:+d}" if first.action_mod else "0", "#000000", total=True
+                f"{first.action_mod:+d}" if first.action_mod else "0", None, total=True
             )
             what.set_texts("all Action Roll modifiers together")
             value.show()
@@ -1639,21 +1651,21 @@ def _dice_heading() -> QLabel:
 
 
 #: The colour of each kind of verdict.
-_TONES = {
-    Tone.NONE: "",
-    Tone.HIT: "#14532d",
-    Tone.MISS: "#52606d",
-    Tone.CRITICAL: "#c0392b",
-    Tone.DESTROYED: "#8a1c12",
-    Tone.DAMAGE: "#1d3557",
-    Tone.MOVED: "#7b2cbf",
+_TONES: dict[Tone, colours.Named | None] = {
+    Tone.NONE: None,
+    Tone.HIT: colours.GOOD,
+    Tone.MISS: colours.NOTE,
+    Tone.CRITICAL: colours.CRITICAL,
+    Tone.DESTROYED: colours.ERROR,
+    Tone.DAMAGE: colours.ACCENT,
+    Tone.MOVED: colours.MOVED,
 }
 
 
 def _show_verdict(lab: QLabel, verdict: Verdict) -> None:
     lab.setVisible(bool(verdict.text))
     if verdict.text:
-        set_colour(lab, _TONES[verdict.tone] or None)
+        set_colour(lab, _TONES[verdict.tone])
         lab.setText(verdict.text)
 
 
@@ -1706,7 +1718,7 @@ class DamagePage(DicePage):
         self.armor.setObjectName("armorToBeat")
         self.kill = label("-", "big", wrap=False)
         self.kill.setObjectName("killChance")
-        set_colour(self.kill, "#8a1c12")
+        set_colour(self.kill, colours.ERROR)
         grid.addWidget(self.armor, 1, 0)
         grid.addWidget(self.kill, 1, 1)
         al.addLayout(grid)
@@ -1805,11 +1817,11 @@ class DamagePage(DicePage):
         if p.collision_chance is not None:
             self.kill_head.setText("Chance of KnockBack")
             self.kill.setText(percent(p.collision_chance))
-            set_colour(self.kill, "#7b2cbf")
+            set_colour(self.kill, colours.MOVED)
         else:
             self.kill_head.setText("Chance to destroy")
             self.kill.setText(percent(p.kill) if p.kill is not None else "-")
-            set_colour(self.kill, "#8a1c12")
+            set_colour(self.kill, colours.ERROR)
         self.targets.setText(_targets_text(p.targets))
         self.targets.setVisible(bool(p.targets))
         if p.distribution:
@@ -2020,7 +2032,7 @@ class ResultPage(_Page):
         self.body.addWidget(self.details_box)
         self.warnings_box, wl = card(self)
         self.warnings_box.setObjectName("ruleWarnings")
-        self.warnings_box.set_colours("#fff8e1", "#e0a800", 2)
+        self.warnings_box.set_colours(colours.CAUTION_BG, colours.CAUTION_BORDER, 2)
         show_readings(self.warnings_box, "Rule warnings")
         wl.addWidget(label(prose.WARNINGS_HEADING, "section"))
         self.warnings = label("", "event")

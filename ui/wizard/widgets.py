@@ -6,6 +6,7 @@ and so is their style (``ui.widgets.combat_style``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -40,6 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from brikdesk.domain.combat import Choice
+from ui import colours
 from ui.widgets.combat_style import BASE_PT, BIG_PT, CARD_BG, Card, label, percent, set_look
 from ui.widgets.dice import CRIT_COLOUR
 
@@ -71,19 +73,24 @@ def on_card(*widgets: QWidget) -> None:
     card's colour, so they look the same): Qt then repaints such a widget alone when it
     changes, instead of the card, the page and every widget under it first."""
     for widget in widgets:
-        # A label fills with its window colour; a check box or a combo box with a colour its
-        # style does not draw with (the style derives its outlines from the window colour,
-        # and a button's own background role is the colour of its face).
-        role = (
-            QPalette.ColorRole.Window
-            if isinstance(widget, (QLabel, ModifierText))
-            else QPalette.ColorRole.AlternateBase
-        )
-        palette = widget.palette()
-        palette.setColor(role, QColor(CARD_BG))
-        widget.setPalette(palette)
-        widget.setBackgroundRole(role)
-        widget.setAutoFillBackground(True)
+        colours.follow_theme(widget, functools.partial(_fill_card, widget))
+
+
+def _fill_card(widget: QWidget) -> None:
+    """Fill ``widget`` with the card's colour in the theme in use."""
+    # A label fills with its window colour; a check box or a combo box with a colour its
+    # style does not draw with (the style derives its outlines from the window colour,
+    # and a button's own background role is the colour of its face).
+    role = (
+        QPalette.ColorRole.Window
+        if isinstance(widget, (QLabel, ModifierText))
+        else QPalette.ColorRole.AlternateBase
+    )
+    palette = widget.palette()
+    palette.setColor(role, CARD_BG.q())
+    widget.setPalette(palette)
+    widget.setBackgroundRole(role)
+    widget.setAutoFillBackground(True)
 
 
 def lay_out_now() -> None:
@@ -103,7 +110,7 @@ class ModifierText(QWidget):
     box under the mouse) and only repaints the row; the page is laid out again only when a
     text is taller than any the row has shown."""
 
-    NOTE_COLOUR = "#52606d"
+    NOTE_COLOUR = colours.NOTE
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -195,7 +202,7 @@ class ModifierText(QWidget):
 
     def paintEvent(self, event: QPaintEvent) -> None:
         if self._colours is None:
-            self._colours = (self.palette().windowText().color(), QColor(self.NOTE_COLOUR))
+            self._colours = (self.palette().windowText().color(), self.NOTE_COLOUR.q())
         painter = QPainter(self)
         width = max(self.width(), 1)
         top = 0
@@ -220,15 +227,14 @@ class ModifierValue(QWidget):
     new value repaints this widget alone, and costs no rich-text document or style sheet."""
 
     RULE = 2  # the rule above a total, in pixels
-    RULE_COLOUR = "#1d3557"
+    RULE_COLOUR = colours.ACCENT
     POINTS = BASE_PT + 6
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self._text = ""
-        self._colour = QColor("#000000")
-        self._colour_name = "#000000"
+        self._named: colours.Named | None = None
         self.total = False
         self._font: QFont | None = None
         fix_size(self, "+10", self.POINTS)
@@ -236,11 +242,10 @@ class ModifierValue(QWidget):
     def text(self) -> str:
         return self._text
 
-    def show_value(self, text: str, colour: str, *, total: bool = False) -> None:
+    def show_value(self, text: str, colour: colours.Named | None, *, total: bool = False) -> None:
         """Show ``text`` in ``colour`` (``total``: under a rule); repaint only on a change."""
-        if (text, colour, total) != (self._text, self._colour_name, self.total):
-            self._text, self._colour_name, self.total = text, colour, total
-            self._colour = QColor(colour)
+        if (text, colour, total) != (self._text, self._named, self.total):
+            self._text, self._named, self.total = text, colour, total
             self.update()
 
     def changeEvent(self, event: QEvent) -> None:
@@ -255,12 +260,14 @@ class ModifierValue(QWidget):
             self._font.setBold(True)
         painter = QPainter(self)
         rect = self.rect()
-        painter.fillRect(rect, QColor(CARD_BG))
+        painter.fillRect(rect, CARD_BG.q())
         if self.total:
-            painter.fillRect(0, 0, rect.width(), self.RULE, QColor(self.RULE_COLOUR))
+            painter.fillRect(0, 0, rect.width(), self.RULE, self.RULE_COLOUR.q())
             rect.setTop(self.RULE)
         painter.setFont(self._font)
-        painter.setPen(self._colour)
+        painter.setPen(
+            self._named.q() if self._named is not None else self.palette().windowText().color()
+        )
         align = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
         painter.drawText(rect, align, self._text)
         painter.end()
@@ -380,14 +387,14 @@ class OddsPanel(Card):
             grid.addWidget(head, 0, col, Qt.AlignmentFlag.AlignHCenter)
             grid.addWidget(value, 1, col, Qt.AlignmentFlag.AlignHCenter)
             self.values[key] = value
-        colours = {
+        tones = {
             "critical_failure": CRIT_COLOUR,
-            "over_the_top": "#b8860b",
-            "hit": "#14532d",
-            "kill": "#8a1c12",
+            "over_the_top": colours.BENNY,
+            "hit": colours.GOOD,
+            "kill": colours.ERROR,
         }
         for key, lab in self.values.items():
-            set_look(lab, ODDS_PT, 700, colours[key])
+            set_look(lab, ODDS_PT, 700, tones[key])
             fix_size(lab, ">99.9%", ODDS_PT)
         on_card(*self.heads.values(), *self.values.values())
 

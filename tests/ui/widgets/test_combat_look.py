@@ -7,6 +7,7 @@ from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from brikdesk.domain.rolling import DieRoll, Role
+from ui.colours import CAUTION_BG, CAUTION_BORDER, ERROR, GOOD, PROBLEM_BG, Named
 from ui.widgets.combat_style import (
     BASE_PT,
     BIG_PT,
@@ -34,7 +35,9 @@ def _shot(qtbot, widget: QWidget, width: int, height: int) -> QImage:
     return widget.grab().toImage()
 
 
-def _near(pixel: QColor, colour: str, slack: int = 12) -> bool:
+def _near(pixel: QColor, colour: str | Named, slack: int = 12) -> bool:
+    if isinstance(colour, Named):
+        colour = colour.light
     want = QColor(colour)
     return all(
         abs(a - b) <= slack
@@ -61,12 +64,12 @@ def test_a_card_is_a_rounded_panel_with_a_thin_border(qtbot) -> None:
 
 def test_the_rule_warnings_card_takes_its_own_colours(qtbot) -> None:
     card = Card()
-    card.set_colours("#fff8e1", "#e0a800", 2)
+    card.set_colours(CAUTION_BG, CAUTION_BORDER, 2)
     image = _shot(qtbot, card, 300, 120)
     w, h = image.width(), image.height()
-    assert _near(image.pixelColor(w // 2, h // 2), "#fff8e1")
-    assert _near(image.pixelColor(w // 2, 0), "#e0a800")
-    assert _near(image.pixelColor(w // 2, 1), "#e0a800")  # two pixels wide
+    assert _near(image.pixelColor(w // 2, h // 2), CAUTION_BG)
+    assert _near(image.pixelColor(w // 2, 0), CAUTION_BORDER)
+    assert _near(image.pixelColor(w // 2, 1), CAUTION_BORDER)  # two pixels wide
 
 
 def test_a_problem_is_red_in_a_pink_box_and_a_good_note_green(qtbot) -> None:
@@ -74,11 +77,11 @@ def test_a_problem_is_red_in_a_pink_box_and_a_good_note_green(qtbot) -> None:
     set_problem(note, "Out of range")
     image = _shot(qtbot, note, 300, 60)
     assert note.isVisible() and note.property("role") == "problem"
-    assert note.palette().color(note.foregroundRole()) == QColor("#8a1c12")
-    assert _near(image.pixelColor(image.width() // 2, 3), "#fdecea")  # the box, in its padding
+    assert note.palette().color(note.foregroundRole()) == ERROR.q()
+    assert _near(image.pixelColor(image.width() // 2, 3), PROBLEM_BG)  # the box, in its padding
     set_problem(note, None, good="In range")
     assert note.property("role") == "good"
-    assert note.palette().color(note.foregroundRole()) == QColor("#14532d")
+    assert note.palette().color(note.foregroundRole()) == GOOD.q()
 
 
 def test_a_form_and_its_labels_take_the_table_sizes(qtbot) -> None:
@@ -95,7 +98,7 @@ def test_a_form_and_its_labels_take_the_table_sizes(qtbot) -> None:
 def test_a_die_chip_shows_its_face_and_what_it_was_for(qtbot) -> None:
     chip = DieChip(DieRoll(6, 1, Role.NATURAL, "Action die"))
     assert (chip.face, chip.words) == ("1", "d6 Action")
-    assert chip.colour == QColor(CRIT_COLOUR)  # a natural 1 on the Action die: a critical failure
+    assert chip.named is CRIT_COLOUR  # a natural 1 on the Action die: a critical failure
     image = _shot(qtbot, chip, chip.sizeHint().width(), chip.sizeHint().height())
     assert chip.toolTip() == "Action die"
     assert _near(image.pixelColor(image.width() // 2, 1), CRIT_COLOUR, 40)  # its border

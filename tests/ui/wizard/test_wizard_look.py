@@ -18,6 +18,7 @@ from brikdesk.domain.rolling import RandomDice
 from tests.ui.wizard_battle import make_battle
 from ui.app import FirstPaintWatcher
 from ui.bus import Bus
+from ui.colours import ACCENT, ERROR, GOOD, NOTE
 from ui.widgets.combat_style import CARD_BG
 from ui.wizard import CombatWizard
 from ui.wizard.widgets import ModifierValue
@@ -114,9 +115,9 @@ def test_the_modifier_values_show_their_colours_from_the_first_paint(qtbot, tmp_
             if value.isVisible() and what.reason.startswith("all Action Roll")
         )
         assert out_of_range.text().startswith("-") and len(shown) >= 2
-        assert "#8a1c12" in _colours(out_of_range)
-        assert "#9aa5b1" in _colours(zero)
-        assert {"#000000", "#1d3557"} <= _colours(total)  # the figure and its rule
+        assert ERROR.light in _colours(out_of_range)
+        assert NOTE.light in _colours(zero)
+        assert {"#000000", ACCENT.light} <= _colours(total)  # the figure and its rule
     finally:
         battle.db.close()
 
@@ -128,11 +129,11 @@ def test_a_modifier_value_sits_where_qt_would_write_it(qtbot) -> None:
     value = ModifierValue()
     qtbot.addWidget(value)
     for text, colour, total in (
-        ("+2", "#14532d", False),
-        ("-10", "#8a1c12", False),
-        ("0", "#9aa5b1", False),
-        ("+2", "#14532d", False),
-        ("-3", "#000000", True),
+        ("+2", GOOD, False),
+        ("-10", ERROR, False),
+        ("0", NOTE, False),
+        ("+2", GOOD, False),
+        ("-3", None, True),  # the total: the palette's text colour
     ):
         value.show_value(text, colour, total=total)
         shown = value.grab().toImage()
@@ -140,15 +141,15 @@ def test_a_modifier_value_sits_where_qt_would_write_it(qtbot) -> None:
         expected.setDevicePixelRatio(shown.devicePixelRatio())
         painter = QPainter(expected)
         rect = value.rect()
-        painter.fillRect(rect, QColor(CARD_BG))
+        painter.fillRect(rect, CARD_BG.q())
         if total:
-            painter.fillRect(0, 0, rect.width(), value.RULE, QColor(value.RULE_COLOUR))
+            painter.fillRect(0, 0, rect.width(), value.RULE, value.RULE_COLOUR.q())
             rect.setTop(value.RULE)
         font = QFont(value.font())
         font.setPointSize(value.POINTS)
         font.setBold(True)
         painter.setFont(font)
-        painter.setPen(QColor(colour))
+        painter.setPen(colour.q() if colour is not None else value.palette().windowText().color())
         painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
         painter.end()
         assert shown == expected, text

@@ -185,6 +185,7 @@ class CrashDialog(QDialog):
         layout.addWidget(QLabel("Details for a bug report (copy them with the button):", self))
         self.details = QPlainTextEdit(self)
         self.details.setObjectName("crashDetails")
+        self.details.setAccessibleName("Details of the error")
         self.details.setReadOnly(True)
         self.details.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.details.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))

@@ -112,6 +112,7 @@ class AboutDialog(QDialog):
         layout.addWidget(QLabel("For a bug report (copy it with the button):", self))
         self.details = QPlainTextEdit(self)
         self.details.setObjectName("aboutDetails")
+        self.details.setAccessibleName("Version and system details")
         self.details.setReadOnly(True)
         self.details.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.details.setPlainText(report_text(database, edition))

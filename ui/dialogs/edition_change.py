@@ -59,6 +59,7 @@ class EditionChangeDialog(QDialog):
         self.choices: dict[tuple[str, str], QComboBox] = {}
         self.missing = QTableWidget(n, 4, self)
         self.missing.setObjectName("missingTable")
+        self.missing.setAccessibleName(f"Not in BrikWars {preview.new}, and what each becomes")
         self.missing.setHorizontalHeaderLabels(
             ("Kind", f"In BrikWars {preview.old}", "Units", f"Becomes in {preview.new}")
         )
@@ -95,6 +96,7 @@ class EditionChangeDialog(QDialog):
         layout.addWidget(what)
         self.changes = QTreeWidget(self)
         self.changes.setObjectName("changesTree")
+        self.changes.setAccessibleName("What changes in each army")
         self.changes.setColumnCount(3)
         self.changes.setHeaderLabels(("Army or unit", f"Cost ({cu})", "What changes"))
         self.changes.setRootIsDecorated(True)

@@ -103,6 +103,7 @@ class UserGuideWindow(QDialog):
         self.setWindowTitle("BrikDesk user guide")
         self.find_box = QLineEdit(self)
         self.find_box.setObjectName("guideFind")
+        self.find_box.setAccessibleName("Find in the guide")
         self.find_box.setPlaceholderText("Find in the guide (Ctrl+F; Enter finds the next)")
         self.find_box.setClearButtonEnabled(True)
         self.find_box.returnPressed.connect(self.find_next)

@@ -12,6 +12,8 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QToolBar
 
+from ui.widgets.common import name_toolbar_extension
+
 if TYPE_CHECKING:
     from ui.main_window.actions import MainActions
     from ui.main_window.window import MainWindow
@@ -166,6 +168,7 @@ class MainMenus(QObject):
             else:
                 tb.addAction(action)
         window.addToolBar(tb)
+        name_toolbar_extension(tb)
         toggle = tb.toggleViewAction()
         toggle.setText("&Toolbar")
         self.view_menu.insertAction(self.view_menu.actions()[1], toggle)

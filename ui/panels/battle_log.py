@@ -48,6 +48,7 @@ class LogDetail(QPlainTextEdit):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("logDetail")
+        self.setAccessibleName("The chosen log entry in full")
         self.setReadOnly(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -103,6 +104,7 @@ class BattleLogPane(QWidget):
         # row again when an event is added at the top.
         self.view = QTableView(self)
         self.view.setObjectName("battleLog")
+        self.view.setAccessibleName("Battle log")
         self.view.setModel(self.model)
         self.lines = RowDelegate(self.view)  # lines painted from the model's row records
         self.view.setItemDelegate(self.lines)

@@ -39,6 +39,7 @@ class FilterBar(QWidget):
             self.filter_actions.append(a)
         self.search = QLineEdit(self)
         self.search.setObjectName("unitSearch")
+        self.search.setAccessibleName("Find a unit")
         self.search.setPlaceholderText("Find a unit…")
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self._changed)

@@ -39,11 +39,13 @@ class UnitPicker(QDialog):
         layout.addWidget(label)
         self.filter = QLineEdit(self)
         self.filter.setObjectName("pickerFilter")
+        self.filter.setAccessibleName("Filter units")
         self.filter.setPlaceholderText("Type to filter…")
         self.filter.setClearButtonEnabled(True)
         layout.addWidget(self.filter)
         self.list = QListWidget(self)
         self.list.setObjectName("pickerList")
+        self.list.setAccessibleName(prompt)
         for uid, text in candidates:
             item = QListWidgetItem(text, self.list)
             item.setData(Qt.ItemDataRole.UserRole, uid)

@@ -48,6 +48,7 @@ class UnitTable(QTableView):
     def __init__(self, model: BattleUnitModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("unitTable")
+        self.setAccessibleName("Units in the battle")
         self.units: Sequence[TrackedUnit] = ()
         self.setModel(model)
         self.unit_model = model

@@ -46,9 +46,19 @@ if TYPE_CHECKING:
 HISTORY_CHANGES = Changes.BATTLES | Changes.UNITS | Changes.PLAYERS | Changes.ARMIES
 
 
+#: What a screen reader calls each table.
+SPOKEN = {
+    "timelineTable": "Timeline of the battles",
+    "standingsTable": "Standings",
+    "unitLeaders": "Units with the most kills",
+    "playerLeaders": "Players with the most kills",
+}
+
+
 def _table(parent: QWidget, name: str, heads: tuple[str, ...]) -> QTableWidget:
     t = QTableWidget(0, len(heads), parent)
     t.setObjectName(name)
+    t.setAccessibleName(SPOKEN.get(name, name))
     t.setHorizontalHeaderLabels(heads)
     t.verticalHeader().hide()
     t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

@@ -122,6 +122,7 @@ class LoadoutEditor(QWidget):
             grid.addWidget(label, r * 2, 0)
             lst = QListWidget(self)
             lst.setObjectName(f"loadout_{_ATTR[place]}")
+            lst.setAccessibleName(f"Items {place}")
             lst.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
             lst.setMaximumHeight(lst.fontMetrics().height() * 3 + 8)
             lst.setAlternatingRowColors(True)
@@ -135,6 +136,7 @@ class LoadoutEditor(QWidget):
             grid.addWidget(lst, r * 2, 1)
             remove = QPushButton("Remove", self)
             remove.setObjectName(f"remove_{_ATTR[place]}")
+            remove.setAccessibleName(f"Remove the chosen item {place}")
             remove.setToolTip(
                 f"Take the chosen item away ({place}); with several units "
                 "selected, from each that has it"
@@ -145,6 +147,7 @@ class LoadoutEditor(QWidget):
             row = QHBoxLayout()
             combo = QComboBox(self)
             combo.setObjectName(f"choose_{_ATTR[place]}")
+            combo.setAccessibleName(f"Item to add {place}")
             combo.setToolTip(
                 f"Every catalog item can go here; the roster warns about what the "
                 f"rules don't allow {place}"

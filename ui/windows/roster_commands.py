@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QUndoStack
 from PySide6.QtWidgets import QStyle, QToolBar
 
-from ui.widgets.common import make_action, undo_redo_actions
+from ui.widgets.common import make_action, name_toolbar_extension, undo_redo_actions
 
 if TYPE_CHECKING:
     from ui.windows.roster import RosterWindow
@@ -306,6 +306,7 @@ class RosterCommands:
             else:
                 tb.addAction(a)
         w.addToolBar(tb)
+        name_toolbar_extension(tb)
         w.table.addActions(
             [
                 self.add_action,

@@ -145,6 +145,7 @@ class QuickAttack(QDialog):
         form.addRow("Weapon", self.weapon)
         self.target = StepEdit(self)
         self.target.setObjectName("quickTarget")
+        self.target.setAccessibleName("Target")
         self.target.setPlaceholderText("type a few letters of its name")
         self.target_hint = label("", "note", self)
         self.target_hint.hide()  # shown once letters are typed: the form opens compact

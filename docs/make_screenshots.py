@@ -43,6 +43,17 @@ SHOTS = {
     "print-preview.png": "the print preview of a roster sheet",
     "share-dialog.png": "Battle > Share with players...: the address and its QR code",
     "share-page.png": "the players' page on a phone (360 x 740, Debian's chromium)",
+    **{
+        f"{look}-{what}.png": f"{text} in the {look} theme on a 1366x768 laptop"
+        for look in ("light", "dark")
+        for what, text in (
+            ("main", "the main window"),
+            ("roster", "an army's roster"),
+            ("panel", "the battle panel"),
+            ("quick", "the quick attack form"),
+            ("wizard", "the combat wizard"),
+        )
+    },
 }
 
 MAIN_SIZE = (1280, 800)
@@ -258,8 +269,62 @@ def make(out: Path, tmp: Path) -> None:
     save(app, preview, out, "print-preview.png")
     preview.close()
 
+    theme_pictures(app, main, out, army_id)
     main.close()
     settle(app)
+
+
+def theme_pictures(app, main, out: Path, army_id) -> None:
+    """The main window, a roster, the battle panel, the quick form and the wizard in the
+    light and in the dark theme, as on a 1366x768 laptop."""
+    from PySide6.QtWidgets import QApplication
+
+    from brikdesk.domain.battle.model import ActionState
+    from ui.appearance import ThemeMode, apply_theme
+    from ui.screen import pretend_screen
+    from ui.wizard import CombatWizard
+
+    for look in ("light", "dark"):
+        apply_theme(ThemeMode(look))
+        main.resize(*LAPTOP_WINDOW)
+        main.show_overview()
+        settle(app)
+        save(app, main, out, f"{look}-main.png")
+        roster = main.open_roster(army_id)
+        assert roster is not None
+        roster.resize(*LAPTOP_WINDOW)
+        save(app, roster, out, f"{look}-roster.png")
+        roster.close()
+        battle = next(b for b in main.nav.battles if b.status == "in_progress")
+        main.open_battle(battle.id)
+        panel = main.battle_panel
+        settle(app, lambda p=panel: p.view is not None)
+        save(app, main, out, f"{look}-panel.png")
+        state = panel.view.state
+        ready = [
+            u.unit_id
+            for u in sorted(state.units, key=lambda u: u.player_id != state.active)
+            if u.action in (ActionState.READY, ActionState.HELD) and u.in_battle
+        ]
+        with pretend_screen(1366, 768):
+            quick = _open_quick(app, panel, ready, True)
+            assert quick is not None, "no unit for the quick form"
+            me = panel.view.setup.unit(quick.draft.attacker_id).player_id
+            enemy = next(u.name for u in panel.view.setup.units if u.player_id != me)
+            _type_quick(app, quick, enemy, True)
+            quick.move(main.geometry().center() - quick.rect().center())
+            save_over(app, main, quick, out, f"{look}-quick.png")
+        quick.reject()
+        settle(app)
+        panel.select_unit(ready[0])
+        with pretend_screen(1366, 768):
+            assert panel.open_wizard(), "the combat wizard did not open"
+        wizard = next(w for w in QApplication.topLevelWidgets() if isinstance(w, CombatWizard))
+        save(app, wizard, out, f"{look}-wizard.png")
+        wizard.reject()
+        settle(app)
+    apply_theme(ThemeMode.LIGHT)
+    main.resize(*MAIN_SIZE)
 
 
 def share_pictures(app, main, out: Path, tmp: Path) -> None:

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.pool import NullPool
 
 from brikdesk.persistence.db import open_database
@@ -362,3 +363,33 @@ def test_cancelling_an_import_on_a_stalled_server_imports_nothing(
     again = window.import_campaign(source, "Copy")
     qtbot.waitUntil(lambda: again.done, timeout=20_000)
     assert campaign_names(app_url) == ["Before", "Copy", "Warm"]
+
+
+def test_a_server_that_does_not_answer_is_said_to_be_the_server(qtbot) -> None:
+    """The error box names the server, not the disk, when the server is what failed; a
+    file's error still points at the disk."""
+    from brikdesk.errors import ServerError, StorageError
+    from brikdesk.services.common import storage_errors
+    from ui.widgets.common import show_storage_error
+
+    @storage_errors
+    def refused() -> None:
+        raise OperationalError(
+            "SELECT 1",
+            {},
+            Exception(
+                'connection failed: connection to server at "127.0.0.1", port 5432 failed: '
+                "Connection refused\n\tIs the server running on that host?"
+            ),
+        )
+
+    with pytest.raises(ServerError) as caught:
+        refused()
+    box = show_storage_error(None, caught.value)
+    qtbot.addWidget(box)
+    assert box.windowTitle() == "BrikDesk: the database server did not answer"
+    assert "Check that the database server is running" in box.informativeText()
+    assert "disk" not in box.informativeText()
+    disk = show_storage_error(None, StorageError("database or disk is full"))
+    qtbot.addWidget(disk)
+    assert "Check the disk" in disk.informativeText()

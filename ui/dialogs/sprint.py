@@ -35,6 +35,7 @@ from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.domain.rolling import BennyUse, DiceSource, RandomDice
 from brikdesk.errors import StorageError, UserError
 from ui.bus import Bus
+from ui.operation import run_write
 from ui.screen import fit_to_screen, grow_to_fit
 from ui.undo import perform
 from ui.widgets.battle_context import CombatServices
@@ -232,7 +233,7 @@ class SprintDialog(FormDialog):
                     text=text,
                 )
             else:
-                tracker.record(battle_id, events, text=text)
+                run_write(lambda: tracker.record(battle_id, events, text=text), window=self)
         except (UserError, StorageError) as exc:
             log.info("Sprint not recorded: %s", exc)
             super().set_problem(f"Not recorded: {exc}")

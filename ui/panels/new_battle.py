@@ -9,6 +9,7 @@ from brikdesk.domain.ids import BattleId, CampaignId
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Services
 from ui.bus import Bus
+from ui.operation import run_write
 from ui.panels.start_dialog import StartBattleDialog
 from ui.undo import UndoScopes, perform
 
@@ -23,8 +24,12 @@ def start_new_battle(
     if request is None:
         return None
     try:
-        done = services.tracker.begin(
-            campaign_id, request.name, request.musters, notes=request.notes
+        done = run_write(  # as a background operation, as every write is
+            lambda: services.tracker.begin(
+                campaign_id, request.name, request.musters, notes=request.notes
+            ),
+            window=parent,
+            text=f"Start battle {request.name}",
         )
     except (UserError, StorageError) as exc:
         box = QMessageBox(

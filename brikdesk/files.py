@@ -35,6 +35,12 @@ from brikdesk.errors import UserError
 
 #: The longest file name (one path component, in bytes) where the system does not say.
 NAME_MAX = 255
+#: Why a complete new file could not replace the old one (Windows: a PDF viewer or a
+#: spreadsheet has it open; anywhere: it is marked read-only).
+HELD_OPEN = (
+    "another program has the file open, or it is read-only: close it there (a PDF viewer, "
+    "an editor) and try again"
+)
 #: Written at a time, so that a progress callback is called between pieces.
 _CHUNK = 1 << 20
 
@@ -176,7 +182,10 @@ def replacing(
             os.fsync(f.fileno())
         # Checked again just before the rename: a device or FIFO put there meanwhile stays.
         writable_target(path, field=field)
-        os.replace(part, target)
+        try:
+            os.replace(part, target)
+        except PermissionError:  # the folder took the new file: the old one is held
+            raise _refuse(path, HELD_OPEN, field) from None
         _sync_folder(folder)
     except OSError as exc:
         part.unlink(missing_ok=True)

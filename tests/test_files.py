@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from brikdesk import files
 from brikdesk.errors import UserError
 from brikdesk.files import writable_target, write_atomically
 
@@ -132,3 +133,24 @@ def test_a_folder_without_permission_is_named(tmp_path: Path, monkeypatch) -> No
         f"(the folder {tmp_path} can't be written)"
     )
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_another_program_holds_open_is_named_so_and_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Windows refuses to replace a file a PDF viewer has open (PermissionError, "being used
+    by another process"); the message says so instead of blaming the folder."""
+    out = tmp_path / "roster.pdf"
+    out.write_bytes(b"%PDF old")
+
+    def held(src: object, dst: object) -> None:
+        raise PermissionError(13, "The process cannot access the file because it is being used")
+
+    monkeypatch.setattr(files.os, "replace", held)
+    with pytest.raises(UserError) as refused:
+        write_atomically(out, b"%PDF new")
+    assert str(refused.value) == f"cannot write {out}: {files.HELD_OPEN}"
+    assert "another program has the file open" in str(refused.value)
+    assert "folder" not in str(refused.value)
+    assert out.read_bytes() == b"%PDF old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["roster.pdf"]  # no part left

@@ -202,3 +202,40 @@ def test_share_says_where_it_serves_a_polish_campaign_in_a_cp1252_console(consol
             share.wait(timeout=30)
         errors = share.stderr.read().decode("utf-8", "replace")
     assert line.startswith(f"Serving {POLISH} at http://127.0.0.1:"), errors
+
+
+HELD_BY_A_VIEWER = """
+import os
+_replace = os.replace
+def replace(src, dst, *args, **kwargs):
+    if os.fspath(dst).endswith("held.pdf"):  # as Windows answers while a viewer has it open
+        raise PermissionError(13, "The process cannot access the file because it is being used")
+    return _replace(src, dst, *args, **kwargs)
+os.replace = replace
+"""
+
+
+def test_a_pdf_a_viewer_holds_open_is_named_so_on_the_command_line(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(HELD_BY_A_VIEWER, encoding="utf-8")
+    env = dict(os.environ, BRIKDESK_HOME=str(tmp_path / "home"), PYTHONPATH=str(site))
+    held = tmp_path / "held.pdf"
+    held.write_bytes(b"%PDF the old report")
+
+    def brikdesk(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(BIN / "brikdesk"), *args],
+            capture_output=True,
+            encoding="utf-8",
+            env=env,
+            timeout=120,
+            check=False,
+        )
+
+    assert brikdesk("demo").returncode == 0
+    done = brikdesk("report", "--campaign", "Demo", "--out", str(held))
+    assert done.returncode == 2
+    assert f"cannot write {held}: another program has the file open" in done.stderr
+    assert held.read_bytes() == b"%PDF the old report"
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")] == []

@@ -326,6 +326,8 @@ class StartUp(QObject):
         QApplication.restoreOverrideCursor()
         window.services.connect(db.sessions)
         window.database_opened(database_text(db))
+        if db.warning is not None:
+            window.database_warning(db.warning)
         log.info("Opened the database %s", database_text(db))
         self._on_ready()
 

@@ -29,6 +29,8 @@ def opened(
     """
     url = getattr(args, "db", None)
     db = open_database(url)
+    if db.warning is not None:
+        print(f"brikdesk: warning: {db.warning}", file=sys.stderr)
     try:
         if first_start_demo and url is None and not os.environ.get(DB_ENV, "").strip():
             from brikdesk.services.demo import ensure_demo  # only then: it loads the importer

@@ -29,7 +29,12 @@ An existing SQLite file is first looked at read-only (``check_existing_sqlite``)
 not a BrikDesk database (another program's, or not SQLite at all) or is damaged (corrupt pages,
 a missing table) is refused with nothing about it changed, byte for byte (it is not switched to
 WAL). A file in a folder BrikDesk can't write (or a read-only file) is opened read-only: it can be
-read and listed, and a write says the database is read-only.
+read and listed, and a write says the database is read-only. Whether it can be written is
+tried (a probe file made and removed, the file opened for writing), not asked of
+``os.access``, which on Windows ignores the folder's permissions.
+
+A file in a synced folder (OneDrive, Dropbox, iCloud Drive, Google Drive) or on a network drive
+is opened without WAL and ``Database.warning`` says why (``brikdesk.persistence.places``).
 
 Before migrating an existing, non-empty SQLite file it is copied (SQLite's online backup, which
 includes what is still in the WAL) to ``<name>.bak-<revision>-<YYYYmmddTHHMMSS>`` beside it.
@@ -38,10 +43,13 @@ Errors opening or migrating raise ``StorageError`` with a message fit to show.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import logging
 import os
 import sqlite3
+import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -57,6 +65,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from brikdesk.errors import Abandoned, StorageError
 from brikdesk.paths import DB_ENV, DB_FILENAME
 from brikdesk.persistence.attempts import current
+from brikdesk.persistence.places import risky_place
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -106,6 +115,8 @@ class Database:
     revision: str | None = field(default=None)
     #: Why the database was opened read-only (its folder or file can't be written), or None.
     read_only: str | None = None
+    #: A risk the organizer is told about when it opens (a synced folder, a network drive).
+    warning: str | None = None
 
     @property
     def is_sqlite(self) -> bool:
@@ -163,9 +174,10 @@ def reading(sessions: sessionmaker[Session]) -> Iterator[Session]:
         yield s
 
 
-def _sqlite_setup(engine: Engine) -> None:
+def _sqlite_setup(engine: Engine, *, wal: bool = True) -> None:
     """Foreign keys, WAL and a busy timeout on every connection; SQLAlchemy-driven BEGIN,
-    ``IMMEDIATE`` unless the connection says it only reads (see the module's docstring)."""
+    ``IMMEDIATE`` unless the connection says it only reads (see the module's docstring).
+    Without ``wal`` (a synced folder, a network drive) the rollback journal is used."""
 
     @event.listens_for(engine, "connect")
     def _on_connect(
@@ -177,7 +189,10 @@ def _sqlite_setup(engine: Engine) -> None:
         try:
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            cur.execute("PRAGMA journal_mode=WAL")
+            if wal:
+                cur.execute("PRAGMA journal_mode=WAL")
+            else:
+                _rollback_journal(cur)
             cur.execute("PRAGMA synchronous=NORMAL")
         finally:
             cur.close()
@@ -188,6 +203,13 @@ def _sqlite_setup(engine: Engine) -> None:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
         else:
             conn.exec_driver_sql("BEGIN")
+
+
+def _rollback_journal(cur: sqlite3.Cursor) -> None:
+    """Leave WAL for the rollback journal where the file can be changed (a database opened
+    read-only keeps its mode; it writes nothing anyway)."""
+    with contextlib.suppress(sqlite3.OperationalError):
+        cur.execute("PRAGMA journal_mode=DELETE")
 
 
 def _server_connect_args(backend: str, query: Mapping[str, object]) -> dict[str, object]:
@@ -279,8 +301,9 @@ def watch_attempts(engine: Engine, *, server: bool) -> None:
             attempt.committing()
 
 
-def create_db_engine(url: str) -> Engine:
-    """An engine for ``url`` with BrikDesk's SQLite settings (no migration)."""
+def create_db_engine(url: str, *, wal: bool | None = None) -> Engine:
+    """An engine for ``url`` with BrikDesk's SQLite settings (no migration). ``wal`` (SQLite):
+    by default WAL unless the file is in a synced folder or on a network drive."""
     try:
         u = make_url(url)
     except ArgumentError as exc:
@@ -310,7 +333,9 @@ def create_db_engine(url: str) -> Engine:
     except SQLAlchemyError as exc:
         raise StorageError(f"cannot use the database {shown}: {error_text(exc)}") from None
     if engine.dialect.name == "sqlite":
-        _sqlite_setup(engine)
+        if wal is None:
+            wal = path is None or risky_place(path) is None
+        _sqlite_setup(engine, wal=wal)
     watch_attempts(engine, server=engine.dialect.name != "sqlite")
     return engine
 
@@ -366,12 +391,29 @@ def _backup_sqlite(path: Path, revision: str | None) -> Path:
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
+def _write_refused(exc: OSError, what: str) -> str:
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return f"{what} is read-only"
+    return f"{what} can't be written ({exc.strerror or exc})"
+
+
 def _read_only_reason(path: Path) -> str | None:
-    """Why ``path`` can't be written (so it must be opened read-only), or None."""
-    if not os.access(path.parent, os.W_OK | os.X_OK):
-        return f"the folder {path.parent} is read-only"
-    if not os.access(path, os.W_OK):
-        return f"the file {path} is read-only"
+    """Why ``path`` can't be written (so it must be opened read-only), or None. Tried, not
+    asked: a probe file is made and removed in its folder (SQLite makes its journal there),
+    and the file is opened for writing (nothing written, its time stamps unchanged)."""
+    folder = path.parent
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".brikdesk-probe-", dir=folder)
+    except OSError as exc:
+        return _write_refused(exc, f"the folder {folder}")
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
+    try:
+        with path.open("r+b"):
+            pass
+    except OSError as exc:
+        return _write_refused(exc, f"the file {path}")
     return None
 
 
@@ -555,10 +597,14 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
     path = sqlite_file(url) if _is_url(url) else None
     existed = path is not None and path.is_file() and path.stat().st_size > 0
     read_only = check_existing_sqlite(path, shown) if path is not None and existed else None
+    warning = risky_place(path) if path is not None else None
+    if warning is not None:
+        log.warning("%s", warning)
     engine = create_db_engine(
         url
         if read_only is None or path is None
-        else f"sqlite:///{_ro_uri(path, immutable=True)}&uri=true"
+        else f"sqlite:///{_ro_uri(path, immutable=True)}&uri=true",
+        wal=warning is None,
     )
     writer = engine.execution_options(**{WRITES: True})
     db = Database(
@@ -566,6 +612,7 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
         engine=engine,
         sessions=sessionmaker(writer, expire_on_commit=False),
         read_only=read_only,
+        warning=warning,
     )
     try:
         head = HEAD_REVISION

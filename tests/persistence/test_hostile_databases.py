@@ -127,6 +127,32 @@ def test_a_database_in_a_read_only_folder_is_listed_and_writes_say_why_not(
     assert state(folder) == before
 
 
+def test_a_read_only_folder_is_found_by_trying_not_by_os_access(
+    brikdesk_file: Path,
+    tmp_path: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On Windows ``os.access`` says yes whatever the folder's permissions: here it always
+    says yes (a ``sitecustomize``), and the folder is still found read-only by writing."""
+    site = tmp_path_factory.mktemp("site")
+    (site / "sitecustomize.py").write_text(
+        "import os\nos.access = lambda *args, **kwargs: True\n", encoding="utf-8"
+    )
+    monkeypatch.setenv("PYTHONPATH", str(site))
+    folder = brikdesk_file.parent
+    before = state(folder)
+    url = f"sqlite:///{brikdesk_file}"
+    listed = read_only_folder(folder, ["--db", url, "list"], tmp_path / "home")
+    assert listed.returncode == 0, listed.stderr
+    assert "Demo: Battle for Baseplate Valley" in listed.stdout
+    wrote = read_only_folder(folder, ["--db", url, "demo"], tmp_path / "home")
+    assert wrote.returncode == 1
+    assert "the database is read-only" in wrote.stderr
+    assert "BrikDesk opened it only to read" in wrote.stderr
+    assert state(folder) == before
+
+
 def test_check_start_fails_when_the_campaign_cannot_be_shown(
     brikdesk_file: Path, tmp_path: Path
 ) -> None:

@@ -399,3 +399,21 @@ def test_qt_paints_on_the_gui_thread_unless_the_organizer_says_otherwise(monkeyp
         check=True,
     )
     assert out.stdout.strip().splitlines()[-1] == "1"
+
+
+def test_a_database_in_a_synced_folder_is_named_as_a_risk_in_the_window(
+    tmp_path: Path, qtbot
+) -> None:
+    synced = tmp_path / "Dropbox" / "club.sqlite3"
+    synced.parent.mkdir()
+    args = argparse.Namespace(db=f"sqlite:///{synced}")
+    window = app_module.build_window_first(args, settings=AppSettings.at(tmp_path / "s.ini"))
+    qtbot.addWidget(window)
+    ready: list[bool] = []
+    app_module.StartUp(window, args, lambda: ready.append(True), lambda error: None)
+    window.show()  # the first paint starts the opening
+    qtbot.waitUntil(lambda: bool(ready), timeout=20_000)
+    assert window.banner.isVisible()
+    assert window.banner.text().startswith(f"The database {synced} is in a folder Dropbox syncs")
+    assert "one computer at a time" in window.database_label.toolTip()
+    window.close()

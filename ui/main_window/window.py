@@ -218,6 +218,12 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage("Opening the database…")
         self.update_enabled()
 
+    def database_warning(self, warning: str) -> None:
+        """A risk of the database's place (a synced folder, a network drive): in the banner
+        and in the database label's tooltip."""
+        self.database_label.setToolTip(f"{self.database_label.toolTip()}\n\n{warning}")
+        self.banner.show_note(warning)
+
     def database_opened(self, database: str) -> None:
         """The services have their database: name it and show the last campaign."""
         self.database = database

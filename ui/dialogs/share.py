@@ -53,10 +53,19 @@ from ui.wheel import guard_wheel
 
 if TYPE_CHECKING:
     from brikdesk.persistence.db import Database
+    from ui.printing.players_links import PlayerLink
 
 log = logging.getLogger(__name__)
 
 LOOPBACK = "127.0.0.1"
+NEW_ADDRESS_TIP = (
+    "Serve the page on a new address (a link that reached the wrong people): the old one stops "
+    "working, and the players scan the new code"
+)
+PRINT_TIP = (
+    "A sheet with a card for each player of the campaign: their name and the page's QR code, to "
+    "hand round the table"
+)
 
 
 class _Window(Protocol):
@@ -406,14 +415,13 @@ class ShareDialog(QDialog):
         self.copy_button = QPushButton("&Copy", self)
         self.copy_button.setAccessibleName("Copy the address")
         self.copy_button.clicked.connect(self.copy)
-        self.new_button = QPushButton("&New address", self)
-        self.new_button.setObjectName("newAddressButton")
-        self.new_button.setAccessibleName("New address")
-        self.new_button.setToolTip(
-            "Serve the page on a new address (a link that reached the wrong people): the old "
-            "one stops working, and the players scan the new code"
-        )
+        self.new_button = self._button("&New address", "newAddressButton", NEW_ADDRESS_TIP)
         self.new_button.clicked.connect(sharing.new_address)
+        self.print_button = self._button(
+            "&Print the players' links…", "printLinksButton", PRINT_TIP
+        )
+        self.print_button.clicked.connect(self.print_links)
+        self.preview: QDialog | None = None
         self.qr = QLabel(self)
         self.qr.setObjectName("qrCode")
         self.qr.setAccessibleName("QR code of the page's address")
@@ -442,6 +450,7 @@ class ShareDialog(QDialog):
         form.addRow("Address:", address_row)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.close)
+        buttons.addButton(self.print_button, QDialogButtonBox.ButtonRole.ActionRole)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.qr)
@@ -452,6 +461,13 @@ class ShareDialog(QDialog):
         guard_wheel(self)
 
         self.interface.setFocus()
+
+    def _button(self, text: str, name: str, tip: str) -> QPushButton:
+        button = QPushButton(text, self)
+        button.setObjectName(name)
+        button.setAccessibleName(text.replace("&", "").removesuffix("…"))
+        button.setToolTip(tip)
+        return button
 
     def set_target(self, shared: Shared, title: str) -> None:
         self._target = (shared, title)
@@ -464,6 +480,36 @@ class ShareDialog(QDialog):
 
     def copy(self) -> None:
         QGuiApplication.clipboard().setText(self.address.text())
+
+    def players_links(self) -> list[PlayerLink]:
+        """A card for each player of the shared campaign, with the page's address."""
+        from ui.printing.players_links import PlayerLink
+
+        server = self.sharing.server
+        if server is None or not server.url:
+            return []
+        players = self.sharing.services.campaigns.list_players(server.shared.campaign_id)
+        return [PlayerLink(p.name, p.colour, server.url) for p in players]
+
+    def print_links(self) -> None:
+        """Preview (and from there print) the players' links: a card per player."""
+        from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
+
+        from ui.printing.players_links import paint_players_links
+
+        links = self.players_links()
+        if not links:
+            return
+        printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+        printer.setDocName("The players' links")
+        preview = QPrintPreviewDialog(printer, self)
+        preview.setObjectName("linksPreview")
+        preview.setWindowTitle("Print preview: the players' links")
+        preview.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        preview.paintRequested.connect(lambda device: paint_players_links(device, links))
+        preview.printer_ref = printer  # type: ignore[attr-defined]  # alive with the dialog
+        self.preview = preview
+        preview.open()
 
     def _remember(self, on: bool) -> None:
         if self.sharing.server is not None:
@@ -486,6 +532,7 @@ class ShareDialog(QDialog):
         self.stop_button.setEnabled(server is not None)
         self.copy_button.setEnabled(live)
         self.new_button.setEnabled(live)
+        self.print_button.setEnabled(live)
         self.remember_box.setEnabled(server is not None)
         campaign = server.shared.campaign_id if server else None
         self.remember_box.blockSignals(True)

@@ -8,6 +8,9 @@ from __future__ import annotations
 DEFAULT_BAND = "#34495e"
 #: The band behind the reports' headers.
 REPORT_BAND = "#2c3e50"
+#: A printed QR code's modules and its quiet zone: the most contrast a phone's camera can get.
+QR_DARK = "#000000"
+QR_LIGHT = "#ffffff"
 
 #: The colours by role of a printed document in colour.
 COLOUR = {

@@ -191,3 +191,21 @@ def test_a_server_that_dies_is_said_in_the_dialog(open_main, demo_db, qtbot) -> 
     assert dialog.findChild(QPushButton, "startButton").isEnabled()
     port = urlsplit(url).port
     assert port is not None and _refused(port)
+
+
+def test_print_the_players_links_previews_a_card_for_each_player(open_main, demo_db, qtbot) -> None:
+    main = open_main(demo_db)
+    dialog = _open_campaign_share(main, qtbot)
+    button = dialog.findChild(QPushButton, "printLinksButton")
+    assert not button.isEnabled()  # nothing shared yet: no address to print
+    url = _start_on_loopback(dialog, qtbot)
+    assert button.isEnabled()
+    links = dialog.players_links()
+    assert sorted(link.name for link in links) == ["Ines", "Margo", "Tobias"]
+    assert {link.url for link in links} == {url}
+    button.click()
+    qtbot.waitUntil(
+        lambda: dialog.preview is not None and dialog.preview.isVisible(), timeout=10_000
+    )
+    assert dialog.preview.windowTitle() == "Print preview: the players' links"
+    dialog.preview.close()

@@ -357,6 +357,8 @@ class ShareApp:
         self.pending: dict[Connection, None] = {}
         self.pending_by_peer: dict[str, dict[Connection, None]] = {}
         self.connections: set[Connection] = set()
+        #: The streams' tasks, waited for (briefly) when the share stops.
+        self.streams: set[asyncio.Task[None]] = set()
         self.refusals: Counter[int | str] = Counter()
         self.ended = False
         self._changed: asyncio.Event | None = None
@@ -533,9 +535,11 @@ class ShareApp:
         conn.streaming = True
         self.watchers += 1
         task = asyncio.ensure_future(self._send_states(conn))
-        task.add_done_callback(lambda _t: self._stream_ended(conn))
+        self.streams.add(task)
+        task.add_done_callback(lambda t: self._stream_ended(conn, t))
 
-    def _stream_ended(self, conn: Connection) -> None:
+    def _stream_ended(self, conn: Connection, task: asyncio.Task[None]) -> None:
+        self.streams.discard(task)
         self.watchers -= 1
         conn.close()
 
@@ -725,7 +729,8 @@ class ShareServer:
         finally:
             server.close()
             self.app.close_all(ended=self._ended)
-            await asyncio.sleep(0)  # the streams say goodbye
+            if self.app.streams:  # each stream says goodbye (a second at most for them all)
+                await asyncio.wait(set(self.app.streams), timeout=1)
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)

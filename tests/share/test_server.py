@@ -283,15 +283,20 @@ def test_stop_ends_the_streams_and_frees_the_port(demo_sv: Services) -> None:
     campaign = demo_sv.campaigns.list_campaigns()[0]
     s = ShareServer(demo_sv.for_thread(), Shared(campaign.id))
     s.start()
-    c, f = _stream(s)
-    with c, f:
-        _next_state(f)
+    streams = [_stream(s) for _ in range(20)]
+    try:
+        for _c, f in streams:
+            _next_state(f)
         start = time.monotonic()
         s.stop()
         assert time.monotonic() - start < 3
         assert not s.running
-        rest = f.read()  # the stream ends, saying that the share ended
-        assert rest.strip() == b"event: ended\ndata: {}"
+        for _c, f in streams:  # every page is told that the share ended
+            assert f.read().strip() == b"event: ended\ndata: {}"
+    finally:
+        for c, f in streams:
+            f.close()
+            c.close()
     with pytest.raises(OSError), socket.create_connection(("127.0.0.1", s.port), timeout=1):
         pass
 

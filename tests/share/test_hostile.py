@@ -228,3 +228,50 @@ def test_a_kept_alive_connection_serves_request_after_request(server: ShareServe
             got += chunk
     finally:
         conn.close()
+
+
+def test_the_server_uses_only_names_h11_publishes() -> None:
+    """The HTTP parser is used through its public API alone (``h11.__all__``), and no server
+    library's internals: a release of h11 that drops or renames a name used here fails this."""
+    import ast
+    from pathlib import Path
+
+    import h11
+
+    used: set[str] = set()
+    for path in Path(share_server.__file__).parent.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                if node.value.id == "h11":
+                    used.add(node.attr)
+            elif isinstance(node, ast.Import | ast.ImportFrom):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+                modules = [*names, getattr(node, "module", None) or ""]
+                assert not any(m.split(".")[0] in ("uvicorn", "starlette") for m in modules)
+                assert not any(m.startswith("h11.") for m in modules), path
+    assert used >= {"Connection", "Request", "SERVER", "NEED_DATA", "RemoteProtocolError"}
+    assert used <= set(h11.__all__), used - set(h11.__all__)
+    assert "trailing_data" in dir(h11.Connection)  # the one property read on a Connection
+
+
+def test_the_port_is_bound_exclusively_where_the_system_offers_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Windows' SO_REUSEADDR lets a second program listen on a port already in use; there the
+    socket is bound with SO_EXCLUSIVEADDRUSE instead (simulated here: the option's number is
+    given to this system's socket module, and the options set are recorded)."""
+    set_options: list[int] = []
+
+    class Recording(socket.socket):
+        def setsockopt(self, level: int, option: int, value: int | bytes, *rest: int) -> None:  # type: ignore[override]
+            set_options.append(option)
+
+    monkeypatch.setattr(share_server.socket, "socket", Recording)
+    monkeypatch.setattr(share_server.socket, "SO_EXCLUSIVEADDRUSE", -5, raising=False)
+    share_server.listening_socket("127.0.0.1", 0).close()
+    assert set_options == [-5]  # exclusive, and no SO_REUSEADDR
+    monkeypatch.delattr(share_server.socket, "SO_EXCLUSIVEADDRUSE")
+    set_options.clear()
+    share_server.listening_socket("127.0.0.1", 0).close()
+    assert set_options == [socket.SO_REUSEADDR]

@@ -38,7 +38,7 @@ from brikdesk.domain.battle import ActionUse, spend_action
 from brikdesk.persistence.db import open_database
 from brikdesk.services import Services
 from brikdesk.services.summaries import Muster
-from ui.app import create_application, resume_garbage_collection
+from ui.app import collect_on_gui_thread, create_application
 from ui.bus import Bus
 from ui.main_window import combat_forms
 from ui.panels import BattlePanel
@@ -230,7 +230,7 @@ def main() -> None:
     app = create_application()  # Qt set up as the app runs it
     with tempfile.TemporaryDirectory() as tmp:
         sv, battle_id = build(Path(tmp))
-        resume_garbage_collection()  # what start-up made is frozen, as in the app
+        collect_on_gui_thread()  # what start-up made is frozen, as in the app
         settings = QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat)
         panel = BattlePanel(
             sv, Bus(), QUndoStack(), battle_id, settings=settings, forms=combat_forms()

@@ -498,7 +498,7 @@ def part_two(folder: Path, modes: tuple[str, ...]) -> None:
     from PySide6.QtGui import QUndoStack
 
     from brikdesk.share import Shared
-    from ui.app import create_application, resume_garbage_collection
+    from ui.app import collect_on_gui_thread, create_application
     from ui.bus import Bus
     from ui.main_window import combat_forms
     from ui.panels import BattlePanel
@@ -507,7 +507,7 @@ def part_two(folder: Path, modes: tuple[str, ...]) -> None:
     bench_battle_panel.UNITS = 500
     sv, battle_id = bench_battle_panel.build(folder)
     url = f"sqlite:///{folder / 'bench.sqlite3'}"
-    resume_garbage_collection()
+    collect_on_gui_thread()
     settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
     panel = BattlePanel(sv, Bus(), QUndoStack(), battle_id, settings=settings, forms=combat_forms())
     panel.resize(1400, 900)

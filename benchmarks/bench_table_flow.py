@@ -53,7 +53,7 @@ from brikdesk.domain.roster import Loadout
 from brikdesk.persistence.db import open_database
 from brikdesk.services import Services
 from brikdesk.services.summaries import Muster
-from ui.app import COMBAT_MODULES, create_application, resume_garbage_collection
+from ui.app import COMBAT_MODULES, collect_on_gui_thread, create_application
 from ui.bus import Bus
 from ui.main_window import combat_forms
 from ui.panels import BattlePanel
@@ -306,7 +306,7 @@ def run_flows() -> None:
     folder = Path(tempfile.mkdtemp())
     template = folder / "template.sqlite3"
     battle_id, ids = build(template)
-    resume_garbage_collection()  # what start-up made is frozen, as in the app
+    collect_on_gui_thread()  # what start-up made is frozen, as in the app
     only = os.environ.get("BENCH_ONLY")
     for name, run in FLOWS_ALL.items():
         if only and name != only:

@@ -168,7 +168,7 @@ def bench_page(runs: int, size: tuple[int, int], units: int) -> list[tuple[str, 
     from brikdesk.domain.combat import AttackDraft
     from brikdesk.domain.odds import clear_odds_cache
     from tests.ui.wizard_battle import UNITS, make_battle
-    from ui.app import create_application, resume_garbage_collection
+    from ui.app import collect_on_gui_thread, create_application
     from ui.bus import Bus
     from ui.wizard import CombatWizard
 
@@ -178,7 +178,7 @@ def bench_page(runs: int, size: tuple[int, int], units: int) -> list[tuple[str, 
     with tempfile.TemporaryDirectory() as tmp:
         crowd = max(0, units - len(UNITS)) // 2
         battle = make_battle(Path(tmp) / "bench.sqlite3", crowd=crowd)
-        resume_garbage_collection()  # what start-up made is frozen, as in the app
+        collect_on_gui_thread()  # what start-up made is frozen, as in the app
         try:
             w = CombatWizard(
                 battle.services, Bus(), QUndoStack(), battle.battle_id, battle.ids["Thieven Hood"]

@@ -96,9 +96,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(only=None if asks_help and wanted is None else (wanted or ""))
     args = parser.parse_args(argv)
     if args.command is None:
-        # Start-up makes a few hundred thousand long-lived objects (Qt, SQLAlchemy, the models):
-        # the cyclic collector pauses until the campaign is shown (ui.app resumes it), which
-        # saves some 40 ms of full collections that would free nothing.
+        # Automatic collection stays off for the session: the GUI thread collects between
+        # Qt's events (ui.collector, started once the campaign shows), never a worker thread
+        # or a paint; start-up's few hundred thousand objects are frozen first.
         gc.disable()
         from ui.app import run_app  # the only place Qt is imported
 

@@ -16,6 +16,7 @@ import pytest
 
 from tests import databases
 from tests.databases import copy_database
+from ui.collector import collect
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
@@ -26,29 +27,26 @@ EVERY_BACKEND_DIRS = (Path(__file__).parent / "concurrency",)
 
 @pytest.fixture(autouse=True)
 def _garbage_collected_between_tests() -> Iterator[None]:
-    """Python's cyclic garbage collector runs only here, after each test's windows are closed
-    (pytest-qt closes them first), never by itself during a test.
+    """Python's cyclic garbage collector runs as in the app (``ui.collector``): never by
+    itself (automatic collection is off), only on the main thread between Qt's events; here
+    after each test, once pytest-qt has closed its windows.
 
-    A window a test showed and no longer references (its wrapper held only by a cycle: a
-    signal connected to its own method) stays on screen until the collector finds it; if
-    that happens while Qt is painting it (pytest-qt's processEvents after the test, a Python
-    paintEvent that allocates), the window is deleted in the middle of its own paint and the
-    test worker segfaults. Collected here, outside Qt's event handling, it goes cleanly.
-
-    What a test made is in the young generations (nothing is promoted while the collector
-    is off), so collecting those is enough and quick; the module's end collects them all."""
+    Left automatic, a collection could start inside Qt's painting of a window that only a
+    cycle held (a signal connected to its own method): the window was deleted in the middle
+    of its own paint and the test worker segfaulted. What a test made is in the young
+    generations, so collecting those is enough and quick; each module's end collects all."""
     gc.disable()
     try:
         yield
     finally:
-        gc.collect(1)
+        collect(1)
 
 
 @pytest.fixture(autouse=True, scope="module")
 def _all_garbage_collected_after_each_module() -> Iterator[None]:
     """A full collection once a test file is done (module fixtures let go of their objects)."""
     yield
-    gc.collect()
+    collect(2)
 
 
 @pytest.fixture

@@ -176,17 +176,19 @@ def import_combat_forms(parent: QObject) -> None:
     start_job(parent, lambda _progress: [importlib.import_module(m) for m in COMBAT_MODULES])
 
 
-def resume_garbage_collection() -> None:
-    """End the pause ``brikdesk.cli`` puts on Python's cyclic garbage collector while the app
-    starts (the imports make a few hundred thousand objects and would trigger dozens of full
-    collections that find nothing to free). What start-up built stays for the whole session,
-    so it is moved out of the collector's sight (``gc.freeze``) and later collections are
-    quicker too."""
-    import gc
+def collect_on_gui_thread() -> None:
+    """Once the campaign shows: what start-up made is frozen out of the collector's sight, and
+    from now on Python's cyclic garbage collector runs only on the GUI thread, between Qt's
+    events (``ui.collector``); automatic collection stays off (``brikdesk.cli``)."""
+    from ui.collector import start_collecting
 
-    if not gc.isenabled():
-        gc.freeze()
-        gc.enable()
+    app = QApplication.instance()
+    if app is not None and app.findChild(QObject, COLLECTOR) is None:
+        start_collecting(app).setObjectName(COLLECTOR)
+
+
+#: The object name of the app's garbage collector (one per application).
+COLLECTOR = "guiCollector"
 
 
 def database_text(db: Database) -> str:
@@ -567,7 +569,7 @@ def run_app(args: argparse.Namespace | None = None) -> int:
                 log.info("BrikDesk %s: main window painted in %s", __version__, _since(started))
 
         def ready() -> None:
-            resume_garbage_collection()
+            collect_on_gui_thread()
             if not checking:
                 log.info("BrikDesk %s: campaign shown in %s", __version__, _since(started))
                 import_combat_forms(app)
@@ -596,7 +598,7 @@ def run_app(args: argparse.Namespace | None = None) -> int:
         opening = [args]  # the arguments of the opening under way
 
         def storage_failed(error: StorageError) -> None:
-            resume_garbage_collection()
+            collect_on_gui_thread()
             if checking:
                 print(f"brikdesk --check-start: {error}", file=sys.stderr, flush=True)
             else:
@@ -639,7 +641,6 @@ def run_app(args: argparse.Namespace | None = None) -> int:
         shut_down(window)
         return code
     finally:
-        resume_garbage_collection()
         logging.getLogger().removeHandler(errors)
         crash.uninstall()
 

@@ -67,36 +67,40 @@ def test_showing_the_campaign_imports_nothing_on_the_gui_thread(
     assert lines["imported"] in ("-", "ui.live", "brikdesk.services.watch,ui.live")
 
 
-def test_garbage_collection_is_paused_while_starting_and_resumed_once_the_campaign_shows(
+def test_the_gui_thread_collects_once_the_campaign_shows_and_automatic_collection_stays_off(
     tmp_path: Path,
 ) -> None:
-    # Left paused, a long session would never free reference cycles: memory would only grow.
+    # Left without a collector, a long session would never free reference cycles: memory would
+    # only grow. Left automatic, a collection could run on a worker thread or inside a paint.
     script = """
         import gc
         import ui.app as app_module
         from brikdesk.cli import main
+        from PySide6.QtWidgets import QApplication
+        from ui.collector import GuiCollector
 
-        resume = app_module.resume_garbage_collection
+        start = app_module.collect_on_gui_thread
         seen = []
 
-        def resume_and_tell():
+        def start_and_tell():
             seen.append(gc.isenabled())
-            resume()
+            start()
 
-        app_module.resume_garbage_collection = resume_and_tell
+        app_module.collect_on_gui_thread = start_and_tell
         shut_down = app_module.shut_down
 
         def tell_and_shut_down(window):
-            print("paused-until-shown", seen[0] is False)
-            print("running-after", gc.isenabled(), gc.get_freeze_count() > 0)
+            collectors = QApplication.instance().findChildren(GuiCollector)
+            print("off-while-starting", seen[0] is False)
+            print("after", gc.isenabled(), gc.get_freeze_count() > 0, len(collectors))
             shut_down(window)
 
         app_module.shut_down = tell_and_shut_down
         main(["--check-start"])
     """
     lines = _run(script, tmp_path)
-    assert lines["paused-until-shown"] == "True"
-    assert lines["running-after"] == "True True"
+    assert lines["off-while-starting"] == "True"
+    assert lines["after"] == "False True 1"
 
 
 def test_the_first_attack_finds_its_forms_and_charts_imported_off_the_gui_thread(

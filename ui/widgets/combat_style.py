@@ -21,7 +21,6 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPalette, QPen, QPixmap
 from PySide6.QtWidgets import QApplication, QFrame, QLabel, QWidget
 
-from brikdesk.domain.combat import readings_for
 from ui import colours
 from ui.colours import Named
 
@@ -278,6 +277,8 @@ def label(
 def reading_tip(*sections: str) -> str:
     """A tooltip with BrikDesk's readings of these rule sections (rich text, so it wraps);
     empty when the rules need none."""
+    from brikdesk.domain.combat import readings_for  # the combat rules: on first use
+
     found = readings_for(*sections)
     return "".join(
         f"<p><b>BrikDesk's reading, {html.escape(s)}</b>: {html.escape(text, quote=False)}</p>"

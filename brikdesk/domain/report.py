@@ -68,10 +68,16 @@ from brikdesk.domain.battle.model import BattleSetup, PlayerSetup, Status, UnitS
 from brikdesk.domain.battle.rules import apply, initial_state
 from brikdesk.domain.battle.text import describe
 from brikdesk.domain.ids import BattleUnitId, PlayerId
+from brikdesk.domain.rulesets import rules_for
 from brikdesk.domain.statuses import BattleStatus, battle_status_text
 from brikdesk.errors import UserError
 
+#: What a roll line calls a natural 6 (2020's words; ``_in_edition_words`` renames it).
+OVER_THE_TOP = "Over the Top"
+
 READINGS: dict[str, str] = {
+    "parry_order": "5.2 Parrying: a Parry is told after the Strike it answers, and a Strike "
+    "Parried or Bailed out of counts as no hit in the summary.",
     "rounds": "Rounds and turns come from the End Turn events: round 1 starts with the first "
     "player of the turn order, each End Turn passes to the next player, and after "
     "the last player a new round begins. Responses are told in the turn they "
@@ -461,7 +467,7 @@ def _attack_rolls(payload: Mapping[str, Any]) -> tuple[tuple[str, ...], bool, bo
         if verdict:
             line += f": {verdict}"
         if ott:
-            line += " (Over the Top: a Benny)"
+            line += f" ({OVER_THE_TOP}: a Benny)"
         lines.append(line)
     damage = _int(outcome.get("damage"))
     armor = _int(outcome.get("armor"))
@@ -485,6 +491,17 @@ _ROLL_LABELS = {
     "knocked_away": "Parried item knocked away",
     "armor": "Armor roll",
 }
+
+
+def _warded_off(outcome: Mapping[str, Any]) -> bool:
+    """Whether the target dodged the attack that rolled a hit: Bailed out of it, or Parried it
+    (READINGS "parry_order")."""
+    rolls = outcome.get("rolls")
+    parried = isinstance(rolls, list) and any(
+        isinstance(r, Mapping) and r.get("roll") == "parry" and r.get("success") is True
+        for r in rolls
+    )
+    return parried or bool(outcome.get("avoided"))
 
 
 def _owned(payload: Mapping[str, Any]) -> bool:
@@ -600,7 +617,7 @@ def _roll_line(
     if verdict:
         line += f": {verdict}"
     if entry.get("over_the_top") is True:
-        line += " (Over the Top: a Benny)"
+        line += f" ({OVER_THE_TOP}: a Benny)"
     return line
 
 
@@ -721,6 +738,8 @@ class _Builder:
         # the entry of the Bail or Parry just told, by the reacting unit: its roll is in the
         # attack that follows and is printed under it
         self.reactions: dict[BattleUnitId, tuple[tuple[int, int], int]] = {}
+        #: The entries of Parries (told after the Strike they answer).
+        self.parries: set[tuple[tuple[int, int], int]] = set()
 
     def label(self, unit: BattleUnitId | None) -> str:
         return self.setup.label(unit)
@@ -794,12 +813,24 @@ class _Builder:
             self.reactions.clear()
             self._turn_ended(event)
             return
+        here = (self.round, self.active)
+        parry = (
+            self.reactions.get(event.target)
+            if isinstance(event, AttackResolved) and event.target is not None
+            else None
+        )
         entry = self._entry(logged, event, payload)
         if entry is not None:
-            where = self.turns.setdefault((self.round, self.active), [])
+            where = self.turns.setdefault(here, [])
             where.append(entry)
+            if parry is not None and parry in self.parries and parry[0] == here:
+                # READINGS "parry_order": the Parry is told after the Strike it answers.
+                where.append(where.pop(parry[1]))
+                self.parries.discard(parry)
             if isinstance(event, ActionSpent) and event.how in (ActionUse.BAIL, ActionUse.PARRY):
-                self.reactions[event.actor] = ((self.round, self.active), len(where) - 1)
+                self.reactions[event.actor] = (here, len(where) - 1)
+                if event.how is ActionUse.PARRY:
+                    self.parries.add((here, len(where) - 1))
             elif not isinstance(event, StatusSet):
                 self.reactions.clear()
 
@@ -879,7 +910,7 @@ class _Builder:
         headline = note or logged.kind.replace("_", " ").capitalize()
         rolls: tuple[str, ...] = ()
         if _dice(payload):
-            rolls = _attack_rolls(payload)[0]
+            rolls = self._in_edition_words(_attack_rolls(payload)[0])
         return ReportEntry(
             **base,
             kind="other",
@@ -937,7 +968,8 @@ class _Builder:
             else:
                 results.append("No effect")
         self.tally["attacks"] += 1
-        self.tally["hits"] += outcome.get("hit") is True
+        # A Strike Parried (or Bailed out of) did not hit the unit: it is no hit in the tally.
+        self.tally["hits"] += outcome.get("hit") is True and not _warded_off(outcome)
         self.tally["kills"] += len(deaths)
         self.tally["ott"] += ott
         self.tally["crit"] += crit
@@ -961,15 +993,24 @@ class _Builder:
         reaction's roll goes under the reaction's own entry."""
         if not _owned(payload):
             rolls, ott, crit = _attack_rolls(payload)
-            return rolls, _modifier_lines(payload), ott, crit
+            return self._in_edition_words(rolls), _modifier_lines(payload), ott, crit
         owned = _owned_rolls(payload, self.name)
         modifiers, reaction_mods = _owned_modifier_lines(payload, self.name)
-        rolls = owned.attack
+        rolls = self._in_edition_words(owned.attack)
         if owned.reaction or reaction_mods:
             rolls, modifiers = self._reaction_rolls(
-                e.target, owned.reaction, reaction_mods, rolls, modifiers
+                e.target, self._in_edition_words(owned.reaction), reaction_mods, rolls, modifiers
             )
         return rolls, modifiers, owned.ott, owned.crit
+
+    def _in_edition_words(self, lines: Sequence[str]) -> tuple[str, ...]:
+        """Roll lines naming a natural 6 as the battle's edition does (2010: Overskill)."""
+        term = rules_for(self.facts.edition or None).over_the_top if self.facts.edition else ""
+        if not term or term == OVER_THE_TOP:
+            return tuple(lines)
+        return tuple(
+            line.replace(f"({OVER_THE_TOP}: a Benny)", f"({term}: a Benny)") for line in lines
+        )
 
     def _reaction_rolls(
         self,

@@ -32,7 +32,7 @@ from tests.domain.sherwood import (
 )
 
 
-def _report(draft: AttackDraft):
+def _report(draft: AttackDraft, edition: str = ""):
     summary, _state = record(make_ctx(), draft)
     events = [
         LoggedEvent(i, e.kind, e.actor, e.target, e.to_payload())
@@ -40,7 +40,7 @@ def _report(draft: AttackDraft):
     ]
     players = [ReportPlayer(1, "Merry Men"), ReportPlayer(2, "Nottingham")]
     units = [ReportUnit(uid, p, n) for uid, (n, p, _t, _h) in UNITS.items()]
-    return build_battle_report(BattleFacts("Sherwood"), players, units, events)
+    return build_battle_report(BattleFacts("Sherwood", edition=edition), players, units, events)
 
 
 def test_the_parry_die_is_printed_under_the_parry_not_in_the_attackers_roll():
@@ -56,12 +56,14 @@ def test_the_parry_die_is_printed_under_the_parry_not_in_the_attackers_roll():
             action_faces=(5, 3),
         )
     )
-    parry, attack = report.entries
+    attack, parry = report.entries  # the Parry follows the Strike it answers (5.2 Parrying)
     assert parry.rolls == ("Parry roll (Guy of Gisbourne): d6 3 = 3 against Use 2: success",)
     assert attack.rolls[0] == "Action Roll (Will Scarlet): d6 5 = 5 against Use 2: hit"
     md = report_markdown(report)
     assert "   - Parry roll (Guy of Gisbourne): d6 3 = 3 against Use 2: success" in md
-    assert md.index("Parry roll") < md.index("Action Roll (Will Scarlet)")
+    assert md.index("Action Roll (Will Scarlet)") < md.index("Parry roll")
+    # READINGS "parry_order": "a Strike Parried or Bailed out of counts as no hit".
+    assert report.tally.attacks == 1 and report.tally.hits == 0
 
 
 def test_the_bail_die_is_printed_under_the_bail():
@@ -123,3 +125,19 @@ def test_an_attackers_own_modifiers_are_summed_into_his_own_total_only():
     line = attack.rolls[0]
     assert line.startswith("Action Roll (Guard Alan): d6 6, -1 = 5 against Use 3: hit")
     assert any(m.startswith("-1 Action Roll (Guard Alan)") for m in attack.modifiers)
+
+
+def test_a_2010_report_says_overskill_for_a_natural_six():
+    """2010 4.2 names a natural 6 Overskill; the report says so in a 2010 battle."""
+    draft = AttackDraft(
+        WILL,
+        "hand-weapon",
+        AttackKind.STRIKE,
+        GUY,
+        action_faces=(6,),
+        bennies=(("attack:4", BennyUse.EMBELLISH),),
+        damage_faces=(1,),
+    )
+    rolls_2010 = "\n".join(_report(draft, "2010").entries[0].rolls)
+    assert "(Overskill: a Benny)" in rolls_2010 and "Over the Top" not in rolls_2010
+    assert "(Over the Top: a Benny)" in "\n".join(_report(draft, "2020").entries[0].rolls)

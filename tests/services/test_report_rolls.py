@@ -224,8 +224,8 @@ def _check_battle(sv: Services, battle_id: int, pdf: Path | None) -> int:
             continue
         expected = _expected(ev.payload)
         i = by_seq[ev.seq]
-        # The attack's entry and the reaction told just before it.
-        near = [j for j in (i - 2, i - 1, i) if j >= 0]
+        # The attack's entry, the Bail told just before it and the Parry told just after it.
+        near = [j for j in (i - 2, i - 1, i, i + 1) if 0 <= j < len(entries)]
         for fmt, source in (
             ("report", [list(entries[j].rolls) for j in near]),
             ("markdown", [md_items[j] for j in near]),

@@ -117,7 +117,7 @@ def keys_legend(view: BattleView | None, unit_id: BattleUnitId | None) -> str:
         if attack_refusal(view, unit_id) is None:
             moves += ["Q quick attack", "A attack"]
         moves += [
-            f"{key} {words}"
+            f"{key} {words.replace('Over the Top', view.setup.rules.over_the_top)}"
             for how, ott, key, words in SPENDS
             if spend_refusal(view, unit_id, how, over_the_top=ott) is None
         ]

@@ -152,6 +152,8 @@ def fill_act(menu: QMenu, view: BattleView, unit_id: BattleUnitId, act: UnitActi
             continue
         if ott and not view.setup.rules.has_over_the_top:
             continue  # 2005 has no Over the Top: not a choice its battles ever have
+        if ott:  # the edition's words for it (2010: Overskill)
+            label = label.replace("&Over the Top", "&" + view.setup.rules.over_the_top)
         if not own and u.close_combat and others:
             sub = menu.addMenu(label.replace("…", "") + " in response to")
             sub.setToolTipsVisible(True)

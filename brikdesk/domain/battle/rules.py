@@ -1197,8 +1197,8 @@ def _check_bail_over_the_top(d: _Draft, unit: BattleUnitId, name: str) -> None:
         )
     if not d.setup.unit(unit).over_the_top:
         raise RuleViolation(
-            f"{name} can never go Over the Top (Incompetent or Cannon Fodder): its Bail ends "
-            "Disrupted.",
+            f"{name} can never go {rules.over_the_top} (Incompetent or Cannon Fodder): its Bail "
+            "ends Disrupted.",
             "4.2 Over the Top",
         )
 

@@ -89,7 +89,12 @@ def _status_off(
 
 
 def _change(setup: BattleSetup, change: StatusChange) -> str:
+    """What an attack did to a status. Parting from Close Combat is what came of it (a Bail
+    out of the Strike, a KnockBack), not a Disengage the unit made (5.2 Disengaging)."""
     who = setup.label(change.unit)
+    if change.status is Status.IN_CLOSE_COMBAT and not change.on:
+        others = _names(setup, change.with_ids)
+        return f"{who} is out of Close Combat" + (f" with {others}" if others else "")
     if change.on:
         return _status_on(setup, who, change.status, change.with_ids)
     return _status_off(setup, who, change.status, change.with_ids)
@@ -112,7 +117,7 @@ def describe(setup: BattleSetup, event: Event) -> str:
         elif how is ActionUse.BAIL:
             away = f" away from{on}" if on else ""
             text = (
-                f"{prefix}Bails{away} and lands on its feet (Over the Top)"
+                f"{prefix}Bails{away} and lands on its feet ({setup.rules.over_the_top})"
                 if event.over_the_top
                 else f"{prefix}Bails{away} and is Disrupted"
             )

@@ -528,6 +528,23 @@ class TestReactions:
         assert bail.how is ActionUse.BAIL and not bail.over_the_top
         assert state.unit(HOOD).disrupted and attack.killed == ()
 
+    def test_a_bail_out_of_a_strike_parts_them_and_is_no_disengage(self):
+        """5.2 Disengaging is an Action the unit takes; Guard Bert diving out of Will
+        Scarlet's Strike parts them, and the log says so without a "Disengages"."""
+        from brikdesk.domain.battle import describe
+
+        ctx = make_ctx()
+        d = AttackDraft(
+            WILL, "hand-weapon", AttackKind.STRIKE, BERT, reaction=Reaction.BAIL, action_faces=(4,)
+        )
+        summary, state = record(ctx, d)
+        words = [describe(ctx.setup, e) for e in summary.events]
+        assert not any("Disengage" in w for w in words), words
+        assert words[1].endswith(
+            "Will Scarlet (Merry Men) is out of Close Combat with Guard Bert (Nottingham)"
+        )
+        assert not state.unit(WILL).close_combat
+
     def test_bail_benny_lands_on_his_feet(self):
         ctx = make_ctx()
         d = AttackDraft(

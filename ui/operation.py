@@ -288,6 +288,9 @@ class _Waiting(QObject):
                 self.loop.exec()
         finally:
             self._end(app)
+        if self.gave_up is None and not self.work.finished.is_set():
+            # The loop was ended from outside (the app is quitting): give the write up.
+            self.cancel()
         if self.holder is not None:
             self.holder.deliver()
         if self.gave_up is not None:

@@ -23,7 +23,11 @@ from brikdesk.services.demo import create_demo
 from tests.ui.battle_tables import Table
 from tests.ui.every_dialog import World
 from tests.ui.wizard_battle import make_battle, services_for
+from ui import operation
 from ui.settings import AppSettings
+
+#: How long a window test's write is waited for in place (milliseconds): as good as always.
+IN_PLACE_MS = 60_000
 
 
 def _template(tmp_path_factory: pytest.TempPathFactory, name: str, demo: bool) -> Path:
@@ -35,6 +39,23 @@ def _template(tmp_path_factory: pytest.TempPathFactory, name: str, demo: bool) -
         conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
     db.close()
     return path
+
+
+@pytest.fixture(autouse=True)
+def writes_wait_in_place(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A window test's writes are waited for in place, however loaded the machine.
+
+    The app waits ``operation.GRACE_MS`` for a write before it runs the window's own event
+    loop while the write goes on (``ui.operation``); a test machine busy with other tests may
+    cross that line at random, and the loop would then run timers and deferred deletions in
+    the middle of a test's step. The tests of that loop ask for ``background_writes``."""
+    if "background_writes" not in request.fixturenames:
+        monkeypatch.setattr(operation, "GRACE_MS", IN_PLACE_MS)
+
+
+@pytest.fixture
+def background_writes() -> None:
+    """Writes wait in place only ``operation.GRACE_MS``, as in the app (see above)."""
 
 
 @pytest.fixture(scope="session")

@@ -45,6 +45,9 @@ from tests.databases import POSTGRESQL, fresh_url, server_url, using
 from ui import operation
 from ui.operation import ServerNotice, run_write
 
+#: Writes wait in place only as long as in the app (tests/ui/conftest.py).
+pytestmark = pytest.mark.usefixtures("background_writes")
+
 #: The longest a window may go without a paint while its write waits, in these tests.
 FROZEN_S = 0.25
 

@@ -1,10 +1,14 @@
 """Import benchmark: the largest valid file and the worst hostile ones (prints numbers).
 
-    .venv/bin/python benchmarks/bench_import.py [--units 200000] [--only NAME]
+    .venv/bin/python benchmarks/bench_import.py [--units 200000] [--only NAME] [--quick]
 
 Each case runs ``brikdesk import`` in a fresh process (so its peak memory is its own) on a fresh
 SQLite file and prints the wall time, the peak resident memory of that process and the first
-line it printed. The cases:
+line it printed; then the peak of ``json.load`` alone on the same file (also in a fresh
+process), and the bound the import must keep: a file refused before the parse peaks at no more
+than its size + 150 MB, a parsed one at no more than 1.6 times what ``json.load`` needs.
+``--quick``: small sizes (2,000 units, the hostile shapes a tenth of their size), one run of
+the cases that take seconds, for a suite that runs every benchmark. The cases:
 
 - ``largest``: a valid file at the documented maximum (200,000 units in 40 armies, with notes;
   about 49 MB), which must be imported within 15 s with a peak under 700 MB;
@@ -17,6 +21,9 @@ line it printed. The cases:
   objects (24 MB): few values but many lists and objects, each a Python object once parsed;
   ``objects-under``: just under the bound on lists and objects (1.25 million objects, each
   holding a list), all parsed before the check refuses them;
+- ``short-strings``: 63 MB of short texts, ``small-objects``: 63 MB of small objects,
+  ``nested-objects``: 24 MB of objects nested three deep (each over a bound: refused before
+  the parse, by the exact count in constant memory);
 - ``/dev/zero``, ``/dev/urandom`` (symlinks to them) and a FIFO with no writer;
 - ``over``: a file one byte over the limit.
 """
@@ -91,7 +98,7 @@ def largest_document(folder: Path, units: int) -> dict[str, Any]:
     return doc
 
 
-def write_cases(folder: Path, units: int) -> dict[str, Path]:
+def write_cases(folder: Path, units: int, scale: int = 1) -> dict[str, Path]:
     cases: dict[str, Path] = {}
     big = folder / "largest.json"
     big.write_text(
@@ -144,6 +151,20 @@ def write_cases(folder: Path, units: int) -> dict[str, Path]:
         f.write('{"a": [1]},' * (MAX_JSON_CONTAINERS // 2 - 2000))
         f.write("1]}")
     cases["objects-under"] = under
+    # The shapes a hostile file takes to make the checks before the parse expensive: 63 MB of
+    # short strings, 63 MB of small objects, 24 MB of nested objects (each over a bound).
+    for name, item, count in (
+        ("short-strings", '"a",', 63_000_000 // 4 // scale),
+        ("small-objects", '{"a":1},', 63_000_000 // 8 // scale),
+        ("nested-objects", '{"a":{"b":{}}},', 24_000_000 // 15 // scale),
+    ):
+        path = folder / f"{name}.json"
+        with path.open("w", encoding="utf-8") as f:
+            f.write(head + ', "x": [')
+            for _ in range(count // 10_000):
+                f.write(item * 10_000)
+            f.write("1]}")
+        cases[name] = path
     over = folder / "over.json"
     with over.open("wb") as f:
         f.truncate(MAX_FILE_BYTES + 1)
@@ -172,6 +193,29 @@ _CHILD = (
 )
 
 
+#: ``json.load`` alone on the file, in a child that prints its peak the same way.
+_JSON_LOAD = (
+    "import json, sys\n"
+    "json.load(open(sys.argv[1], encoding='utf-8')) if sys.argv[1] != '-' else None\n"
+    "for line in open('/proc/self/status'):\n"
+    "    if line.startswith('VmHWM:'):\n"
+    "        print('PEAK', line.split()[1], file=sys.stderr)\n"
+)
+
+
+def json_load_peak(path: Path | None) -> float:
+    """The peak (MB) of ``json.load`` on ``path`` in a fresh process (with ``None``: of the
+    interpreter that would run it, reading nothing); 0 if it fails."""
+    proc = subprocess.run(
+        [sys.executable, "-c", _JSON_LOAD, str(path) if path is not None else "-"],
+        capture_output=True,
+        encoding="utf-8",
+        timeout=900,
+    )
+    lines = proc.stderr.strip().splitlines()
+    return next((int(ln.split()[1]) / 1024 for ln in lines if ln.startswith("PEAK ")), 0.0)
+
+
 def run_case(path: Path, db: Path) -> tuple[float, float, str, int]:
     start = time.perf_counter()
     proc = subprocess.run(
@@ -188,15 +232,28 @@ def run_case(path: Path, db: Path) -> tuple[float, float, str, int]:
     return took, peak / 1024, (out[0] if out else "")[:110], proc.returncode
 
 
+#: The cases that take seconds each, left out of ``--quick``.
+SLOW = {"deep", "nested-23", "empty-objects", "objects-under", "long-string", "numbers"}
+SLOW |= {"values-ints", "values-texts"}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--units", type=int, default=200_000)
     ap.add_argument("--only", help="run only this case")
+    ap.add_argument("--quick", action="store_true", help="small sizes, one run")
     args = ap.parse_args()
+    units = 2000 if args.quick else args.units
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        cases = write_cases(folder, args.units)
-        print(f"{'case':<14} {'size':>9} {'time':>8} {'peak RSS':>9}  exit  first line")
+        cases = write_cases(folder, units, scale=10 if args.quick else 1)
+        bare = json_load_peak(None)
+        idle = run_case(cases["fifo"], folder / "idle.sqlite3")[1]
+        print(f"before reading: brikdesk import {idle:.0f} MB, json.load's python {bare:.0f} MB")
+        print(
+            f"{'case':<14} {'size':>9} {'time':>8} {'peak RSS':>9} {'json.load':>9} "
+            f"{'ratio':>6} {'bound':>8} {'':<4} rc  first line"
+        )
         order = [
             "fifo",
             "/dev/zero",
@@ -207,20 +264,34 @@ def main() -> None:
             "empty-objects",
             "objects-under",
             "long-string",
+            "short-strings",
+            "small-objects",
+            "nested-objects",
             "numbers",
             "values-ints",
             "values-texts",
             "largest",
         ]
         for name in order:
-            if args.only and name != args.only:
+            if args.only and name != args.only or args.quick and name in SLOW:
                 continue
             path = cases[name]
             size = path.stat().st_size if path.is_file() else 0
             db = folder / f"{name.strip('/').replace('/', '-')}.sqlite3"
             took, peak, line, rc = run_case(path, db)
+            base = json_load_peak(path) if path.is_file() and size <= MAX_FILE_BYTES else 0.0
+            early = not path.is_file() or size > MAX_FILE_BYTES or "holds more than" in line
+            # Refused before the parse: the file's size + 150 MB. Parsed: 1.6 times what
+            # json.load needs, each net of its process's own start (brikdesk's modules, or
+            # the bare interpreter's).
+            bound = size / 2**20 + 150 if early else idle + 1.6 * (base - bare)
+            verdict = "ok" if peak <= bound else "OVER"
+            if args.quick and not early:
+                verdict = "-"  # a few MB parsed: the process's own start outweighs the file
+            ratio = f"{(peak - idle) / (base - bare):.2f}x" if not early and base > bare else "-"
             print(
-                f"{name:<14} {size / 1e6:>7.1f}MB {took:>7.1f}s {peak:>7.0f}MB  {rc:>4}  {line}",
+                f"{name:<14} {size / 1e6:>7.1f}MB {took:>7.1f}s {peak:>7.0f}MB {base:>7.0f}MB "
+                f"{ratio:>6} {bound:>6.0f}MB {verdict:<4} {rc:>2}  {line}",
                 flush=True,
             )
 

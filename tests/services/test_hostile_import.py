@@ -128,8 +128,7 @@ def test_sixty_megabytes_of_small_numbers_are_refused_before_parsing(
         within(20),
         pytest.raises(
             UserError,
-            match=r"\$: the file holds more than 6,000,000 "
-            r"values \(30,000,\d{3} commas\)",
+            match=r"\$: the file holds more than 6,000,000 values; a campaign",
         ),
     ):
         demo_sv.transfer.import_file(path, name="Numbers")

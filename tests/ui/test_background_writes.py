@@ -91,7 +91,8 @@ def test_a_quick_write_is_waited_for_in_place(qtbot) -> None:
 
 def test_input_during_a_slow_write_is_held_and_applied_in_order(qtbot) -> None:
     """The window repaints while a slow write runs; what is typed into it meanwhile is not
-    lost, and arrives after the write's result, in order."""
+    lost, and arrives after the write's result, in order. Another window takes its keys at
+    once."""
     window = QWidget()
     layout = QVBoxLayout(window)
     edit = QLineEdit(window)
@@ -101,12 +102,18 @@ def test_input_during_a_slow_write_is_held_and_applied_in_order(qtbot) -> None:
     window.show()
     qtbot.waitExposed(window)
     edit.setFocus()
+    other = QLineEdit()
+    other.setAccessibleName("Notes")
+    qtbot.addWidget(other)
+    other.show()
+    qtbot.waitExposed(other)
     clock = PaintClock(window)
     seen_during: list[str] = []
 
     def type_keys() -> None:
         QTest.keyClicks(edit, "ab")
-        seen_during.append(edit.text())
+        QTest.keyClicks(other, "cd")
+        seen_during.extend([edit.text(), other.text()])
 
     QTimer.singleShot(150, type_keys)
     start = time.monotonic()
@@ -116,7 +123,7 @@ def test_input_during_a_slow_write_is_held_and_applied_in_order(qtbot) -> None:
         clock.stop()
     end = time.monotonic()
     assert result == "written"
-    assert seen_during == [""]  # held while the write ran
+    assert seen_during == ["", "cd"]  # held while the write ran; the other window took its own
     assert edit.text() == ""
     qtbot.waitUntil(lambda: edit.text() == "ab", timeout=1000)
     assert clock.longest_gap(start, end) < FROZEN_S

@@ -5,6 +5,7 @@ the quick attack form and the Sprint dialog all type their dice here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -40,9 +41,11 @@ CRIT_COLOUR = colours.CRITICAL
 
 def spoken_die(need: NeedDie) -> str:
     """The name a screen reader says for the box a die is typed in: "Action die 1, d6",
-    "Damage die 2, d6"."""
-    why = need.why[:1].upper() + need.why[1:]
-    what = why if why.lower().endswith("die") else f"{why} die"
+    "Damage die 1, d6", "Armor die 2, d6" (what the die is for, without whose it is: the
+    box's description says that)."""
+    head = re.split(r" (?:for|of|at|against|from) ", need.why, maxsplit=1)[0].strip()
+    head = head[:1].upper() + head[1:]
+    what = head if head.lower().endswith("die") else f"{head} die"
     return f"{what} {need.index + 1}, d{need.sides}"
 
 
@@ -199,6 +202,7 @@ class DiceEntry(QWidget):
                 f"<span style='font-weight:400'>— {need.why}</span>"
             )
             self.edit.setAccessibleName(spoken_die(need))
+            self.edit.setAccessibleDescription(need.why)
         self.edit.setVisible(need is not None)
         self.roll_button.setVisible(need is not None)
         self.clear_button.setVisible(bool(dice))

@@ -190,18 +190,25 @@ needs_server = pytest.mark.skipif(
 )
 
 
+def backends(admin_url: str, app_name: str) -> set[int]:
+    """The server processes of the connections named ``app_name``."""
+    admin = create_engine(admin_url, poolclass=NullPool)
+    try:
+        with admin.connect() as conn:
+            return set(
+                conn.execute(
+                    text("SELECT pid FROM pg_stat_activity WHERE application_name = :n"),
+                    {"n": app_name},
+                ).scalars()
+            )
+    finally:
+        admin.dispose()
+
+
 @contextmanager
 def stopped(admin_url: str, app_name: str) -> Iterator[list[int]]:
     """SIGSTOP the server processes of the connections named ``app_name``; SIGCONT always."""
-    admin = create_engine(admin_url, poolclass=NullPool)
-    with admin.connect() as conn:
-        pids = list(
-            conn.execute(
-                text("SELECT pid FROM pg_stat_activity WHERE application_name = :n"),
-                {"n": app_name},
-            ).scalars()
-        )
-    admin.dispose()
+    pids = sorted(backends(admin_url, app_name))
     assert pids, "the app has no connection to stop"
     try:
         for pid in pids:
@@ -265,7 +272,7 @@ def test_a_stalled_server_leaves_the_window_responsive_and_cancel_loses_nothing(
     poll = QTimer()
     poll.timeout.connect(watch_for_notice)
     try:
-        with stopped(admin_url, app_name):
+        with stopped(admin_url, app_name) as pids:
             poll.start(20)
             start = time.monotonic()
             result = runner.perform(lambda: window.services.campaigns.create_campaign("Stalled"))
@@ -287,6 +294,9 @@ def test_a_stalled_server_leaves_the_window_responsive_and_cancel_loses_nothing(
     finally:
         clock.stop()
         poll.stop()
+    # The write's connection was abandoned, not taken back: its server process, resumed, sees
+    # it closed and ends.
+    qtbot.waitUntil(lambda: not set(pids) <= backends(admin_url, app_name), timeout=10_000)
     # Nothing was written, nothing was lost; the next action succeeds.
     assert campaign_names(app_url) == ["Before", "Warm"]
     after = runner.perform(lambda: window.services.campaigns.create_campaign("After"))

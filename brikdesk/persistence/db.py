@@ -48,6 +48,7 @@ import errno
 import json
 import logging
 import os
+import shutil
 import sqlite3
 import tempfile
 from collections.abc import Iterator, Mapping
@@ -161,7 +162,8 @@ def error_text(exc: BaseException) -> str:
     echo of the SQL and its background link), first line only (PostgreSQL adds hints below)."""
     orig = getattr(exc, "orig", None)
     lines = [ln.strip() for ln in str(orig if orig is not None else exc).splitlines()]
-    return next((ln for ln in lines if ln), type(exc).__name__)
+    first = next((ln for ln in lines if ln), type(exc).__name__)
+    return "the disk is full" if _disk_full(first) else first
 
 
 @contextmanager
@@ -360,13 +362,84 @@ def head_revision() -> str:
     return head
 
 
-def _current_revision(conn: Connection) -> tuple[str | None, set[str]]:
-    """The database's schema revision (``None`` if it has none) and its table names."""
+def _current_revision(conn: Connection, shown: str, what: str) -> tuple[str | None, set[str]]:
+    """The database's schema revision (``None`` if it has no schema version table) and its
+    table names; ``StorageError`` naming what the table holds if not one revision."""
     tables = set(inspect(conn).get_table_names())
     if "alembic_version" not in tables:
         return None, tables
     rows: list[str] = list(conn.execute(text("SELECT version_num FROM alembic_version")).scalars())
-    return (rows[0] if len(rows) == 1 else None), tables
+    if len(rows) != 1:
+        raise StorageError(_odd_revisions(shown, rows, tables, what))
+    return rows[0], tables
+
+
+def _odd_revisions(
+    shown: str, rows: list[str], tables: set[str], what: str, *, marked: bool = False
+) -> str:
+    """Why a database whose schema version table holds no revision or several is refused,
+    saying what it holds: BrikDesk's (its mark or its tables) is damaged, another's foreign."""
+    found = (
+        "is empty"
+        if not rows
+        else f"holds {len(rows)} revisions ({', '.join(repr(r) for r in rows[:4])})"
+    )
+    if marked or tables >= FIRST_TABLES:
+        return (
+            f"the database {shown} is damaged: its schema version table {found}; restore a "
+            "backup (<name>.bak-...) or choose another file"
+        )
+    return f"{shown} is not a BrikDesk database (its schema version table {found}); choose another {what}"
+
+
+def _one_revision(shown: str, rows: list[str], tables: set[str], *, marked: bool) -> str:
+    """The one revision of a file's schema version table, or ``StorageError`` naming what
+    the table holds instead."""
+    if len(rows) != 1:
+        raise StorageError(_odd_revisions(shown, rows, tables, "file", marked=marked))
+    return rows[0]
+
+
+def _refuse_not_a_file(path: Path, shown: str) -> None:
+    """``StorageError`` naming what ``path`` is when it is there but not a regular file (a
+    FIFO, a device, a folder, a socket): SQLite would say only "disk I/O error"."""
+    import stat
+
+    from brikdesk.files import file_kind
+
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return  # missing (made new) or unreadable: said where it is opened
+    if not stat.S_ISREG(mode):
+        raise StorageError(
+            f"cannot open the database {shown}: it is {file_kind(mode)}, not a database "
+            "file; choose a file"
+        )
+
+
+#: The folders of the SQLite files opened: where a write's "disk I/O error" is looked into.
+_SQLITE_FOLDERS: set[Path] = set()
+#: Free room under which a failed write is put down to a full disk.
+_FULL_BELOW = 256 * 1024
+
+
+def _disk_full(text: str) -> bool:
+    """Whether a database error ``text`` is a full disk: SQLite's own "database or disk is
+    full", or its "disk I/O error" while a database's folder has (next to) no room left."""
+    lowered = text.lower()
+    if "disk is full" in lowered or "no space left" in lowered:
+        return True
+    if "disk i/o error" not in lowered:
+        return False
+    for folder in list(_SQLITE_FOLDERS):
+        try:
+            free = shutil.disk_usage(folder).free
+        except OSError:
+            continue
+        if free < _FULL_BELOW:
+            return True
+    return False
 
 
 def _backup_sqlite(path: Path, revision: str | None) -> Path:
@@ -465,12 +538,12 @@ def _missing_text(shown: str, missing: list[str]) -> str:
 
 
 def _foreign_revision(
-    shown: str, revision: str | None, tables: set[str], what: str, *, marked: bool = False
+    shown: str, revision: str, tables: set[str], what: str, *, marked: bool = False
 ) -> str:
     """Why a database at a revision this BrikDesk does not know is refused: made by a newer
     BrikDesk (``marked`` with BrikDesk's application id, or a BrikDesk-like revision number
     beside BrikDesk's tables), or another program's."""
-    if marked or (revision is not None and revision.isdigit() and tables >= FIRST_TABLES):
+    if marked or (revision.isdigit() and tables >= FIRST_TABLES):
         return (
             f"{shown} was made by a newer BrikDesk (schema revision {revision}); "
             "update BrikDesk to open it"
@@ -547,7 +620,7 @@ def check_existing_sqlite(path: Path, shown: str) -> str | None:
             else []
         )
         if tables:
-            revision = revisions[0] if len(revisions) == 1 else None
+            revision = _one_revision(shown, revisions, tables, marked=app_id == APPLICATION_ID)
             if revision not in known_revisions() or not tables >= FIRST_TABLES:
                 raise StorageError(
                     _foreign_revision(
@@ -595,6 +668,9 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
     url = url or default_url()
     shown = make_url(url).render_as_string(hide_password=True) if _is_url(url) else url
     path = sqlite_file(url) if _is_url(url) else None
+    if path is not None:
+        _refuse_not_a_file(path, shown)
+        _SQLITE_FOLDERS.add(path.parent)
     existed = path is not None and path.is_file() and path.stat().st_size > 0
     read_only = check_existing_sqlite(path, shown) if path is not None and existed else None
     warning = risky_place(path) if path is not None else None
@@ -617,7 +693,7 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
     try:
         head = HEAD_REVISION
         with engine.connect() as conn:
-            current, tables = _current_revision(conn)
+            current, tables = _current_revision(conn, shown, "file" if path else "database")
         db.revision = current
         if current is None and tables - {"alembic_version"}:
             raise StorageError(

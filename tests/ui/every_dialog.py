@@ -283,6 +283,14 @@ def _share(w: World) -> tuple[QDialog, Any]:
     return d, d.interface  # where to serve it, then Start
 
 
+def _action_roll(w: World) -> tuple[QDialog, Any]:
+    from brikdesk.domain.rulesets import RULES_2020
+    from ui.panels.action_roll import ActionRollDialog
+
+    d = ActionRollDialog(None, "Little John", 6, RULES_2020)
+    return d, d.entry.edit  # the die the table rolled
+
+
 #: Each dialog class of the app, how to open it, and the field that must have the focus.
 DIALOGS: dict[str, Callable[[World], tuple[QDialog, Any]]] = {
     "NewCampaignDialog": _new_campaign,
@@ -314,4 +322,5 @@ DIALOGS: dict[str, Callable[[World], tuple[QDialog, Any]]] = {
     "WhoFirstDialog": _who_first,
     "EditionChangeDialog": _edition_change,
     "ShareDialog": _share,
+    "ActionRollDialog": _action_roll,
 }

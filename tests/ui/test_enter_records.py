@@ -106,3 +106,22 @@ def test_edition_change_chosen_with_keys_and_entered_is_recorded(qtbot, world: W
     keys(qtbot, "\n")
     assert d.result() == QDialog.DialogCode.Accepted
     assert chosen in d.value()[0].values()
+
+
+def test_a_non_attack_action_typed_and_entered_is_recorded(qtbot, world: World) -> None:
+    """4.2 Use Ratings: the die typed, Use 3 by default, Enter: the roll is the Action's words;
+    a natural 6 asks for its Benny by letter first."""
+    d, _first = DIALOGS["ActionRollDialog"](world)
+    shown(qtbot, d)
+    keys(qtbot, "4\n")
+    assert d.result() == QDialog.DialogCode.Accepted
+    assert d.value() == "an Action, Action Roll d6 4 vs Use 3: success"
+    d, _first = DIALOGS["ActionRollDialog"](world)
+    shown(qtbot, d)
+    keys(qtbot, "6")
+    assert not d.ok_button.isEnabled() and d.chooser.isVisible()
+    keys(qtbot, "a2\n")  # the Benny: +1d6 to the Action Roll, its die 2
+    assert d.result() == QDialog.DialogCode.Accepted
+    assert d.value() == (
+        "an Action, Action Roll d6 6+2 vs Use 3: success (Over the Top: +1d6 to the Action Roll)"
+    )

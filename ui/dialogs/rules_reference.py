@@ -38,6 +38,7 @@ from brikdesk.domain import battle as battle_rules
 from brikdesk.domain.battle import busy as battle_busy
 from brikdesk.domain.battle import first as first_to_act
 from brikdesk.domain.battle import warnings as battle_warnings
+from brikdesk.domain.combat import action_roll
 from ui import colours
 from ui.widgets.dialogs import lay_out_reader
 
@@ -69,6 +70,7 @@ SOURCES: tuple[tuple[str, Mapping[str, str]], ...] = (
     ("Changing a campaign's edition: types, items and costs", edition_change.READINGS),
     ("Attacks (chapter 5)", attack.READINGS),
     ("Other Actions: Sprint, Bail, Parry, Charge (chapters 4 and 5)", actions.READINGS),
+    ("Actions that are not attacks: their Action Roll", action_roll.READINGS),
     ("The combat wizard", combat.READINGS),
     ("Battles: turns, Actions and Counters", battle_rules.READINGS),
     ("Who Acts First", first_to_act.READINGS),

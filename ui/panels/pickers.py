@@ -115,14 +115,3 @@ class OutcomeAsker:
         )
         text = text.strip()
         return text if ok and text else None
-
-
-class NoteAsker:
-    """What an "other" Action was (optional words for the log)."""
-
-    @classmethod
-    def ask(cls, parent: QWidget | None, unit_name: str) -> str | None:
-        text, ok = QInputDialog.getText(
-            parent, "Other Action", f"What does {unit_name} do? (optional, for the log)"
-        )
-        return text.strip() if ok else None

@@ -35,6 +35,7 @@ from brikdesk.domain.ids import BattleUnitId
 from brikdesk.errors import UserError
 from brikdesk.services.tracker import BattleView
 from ui.panels import rules_commands
+from ui.panels.action_roll import ActionRollDialog
 from ui.panels.battle_commands import BattleCommands
 from ui.panels.legal import (
     attack_refusal,
@@ -44,7 +45,8 @@ from ui.panels.legal import (
     refusal,
     spend_targets,
 )
-from ui.panels.pickers import NoteAsker, OutcomeAsker, UnitPicker
+from ui.panels.pickers import OutcomeAsker, UnitPicker
+from ui.widgets.combat_context import combat_context
 
 
 class Host(Protocol):
@@ -132,7 +134,8 @@ class UnitMoves(QObject):
         return True
 
     def other(self, unit_id: BattleUnitId, target: BattleUnitId | None = None) -> bool:
-        """Spend the Action on something else, in the user's words (asked once it is legal)."""
+        """Spend the Action on something that is not an attack, with its Action Roll (4.2 Use
+        Ratings: Use 3 by default) and the user's words (asked once it is legal)."""
         view = self._view(unit_id)
         if view is None:
             return False
@@ -141,7 +144,14 @@ class UnitMoves(QObject):
             if targets is None:
                 return False
             target = targets[0]
-        note = NoteAsker.ask(self.widget, view.setup.name(unit_id))
+        fighter = combat_context(view).fighter(unit_id)
+        note = ActionRollDialog.ask(
+            self.widget,
+            view.setup.name(unit_id),
+            fighter.action_die,
+            view.setup.rules,
+            can_go_over_the_top=fighter.over_the_top,
+        )
         if note is None:
             return False
         return self.commands.spend(unit_id, ActionUse.OTHER, target=target, note=note)

@@ -17,8 +17,9 @@ from brikdesk.services import Services
 from tests.ui.battle_tables import Table, make_panel
 from ui.glyphs import REFUSAL, WARNING, refusal_sign, sign, warning_sign
 from ui.panels import BattlePanel
+from ui.panels.action_roll import ActionRollDialog
 from ui.panels.battle_model import log_line
-from ui.panels.pickers import NoteAsker, UnitPicker
+from ui.panels.pickers import UnitPicker
 
 
 @pytest.fixture
@@ -31,15 +32,15 @@ def asked(monkeypatch) -> list[str]:
     """Every question the panel asks (a note, a target): none may come before a refusal."""
     questions: list[str] = []
 
-    def note(cls, parent, name):
+    def note(cls, parent, name, action_die, rules, **_kw):
         questions.append(f"note for {name}")
-        return "digs a trench"
+        return "digs a trench, Action Roll d6 4 vs Use 3: success"
 
     def pick(cls, parent, title, prompt, choices):
         questions.append(prompt)
         return choices[0][0]
 
-    monkeypatch.setattr(NoteAsker, "ask", classmethod(note))
+    monkeypatch.setattr(ActionRollDialog, "ask", classmethod(note))
     monkeypatch.setattr(UnitPicker, "ask", classmethod(pick))
     return questions
 

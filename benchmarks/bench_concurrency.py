@@ -63,6 +63,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from speed_rule import QUICK, quick
+
 from brikdesk.errors import BusyError, ConflictError, StorageError
 from brikdesk.persistence.db import open_database
 from brikdesk.services import Services
@@ -357,9 +359,20 @@ def issue_cases(url: str, backend: str, rounds: int, tmp: Path) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--edits", type=int, default=500, help="calls per process (500)")
-    ap.add_argument("--procs", type=int, nargs="+", default=[2, 4], help="process counts (2 4)")
-    ap.add_argument("--scenario", nargs="+", choices=SCENARIOS, default=list(SCENARIOS))
+    ap.add_argument("--edits", type=int, default=quick(500, 5), help="calls per process (500)")
+    ap.add_argument(
+        "--procs",
+        type=int,
+        nargs="+",
+        default=[2] if QUICK else [2, 4],
+        help="process counts (2 4)",
+    )
+    ap.add_argument(
+        "--scenario",
+        nargs="+",
+        choices=SCENARIOS,
+        default=list(SCENARIOS[:1] if QUICK else SCENARIOS),
+    )
     ap.add_argument(
         "--pg",
         metavar="URL",
@@ -367,8 +380,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--no-pg", action="store_true", help="SQLite only")
     ap.add_argument("--no-sqlite", action="store_true", help="PostgreSQL only")
-    ap.add_argument("--rounds", type=int, default=50, help="rounds of each case (50)")
-    ap.add_argument("--no-cases", action="store_true", help="the throughput table only")
+    ap.add_argument("--rounds", type=int, default=quick(50, 1), help="rounds of each case (50)")
+    ap.add_argument(
+        "--no-cases", action="store_true", default=QUICK, help="the throughput table only"
+    )
     ap.add_argument(
         "--versions",
         choices=("auto", "yes", "no"),

@@ -23,18 +23,20 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_table_flow import build
+from speed_rule import quick
 
 from brikdesk.persistence.db import open_database
 from brikdesk.services import Services
 
-RUNS = 5
-TURNS = 6
+RUNS = quick(5, 1)
+TURNS = quick(6, 2)
+UNITS = quick(500, 20)
 
 
 def main() -> None:
     folder = Path(tempfile.mkdtemp())
     template = folder / "template.sqlite3"
-    battle_id, _names = build(template)
+    battle_id, _names = build(template, UNITS)
     finish, undo, redo = [], [], []
     for i in range(RUNS):
         copy = folder / f"run{i}.sqlite3"

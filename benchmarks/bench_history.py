@@ -31,6 +31,8 @@ import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+from speed_rule import quick
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -49,9 +51,9 @@ def median_of(fn, repeat: int) -> float:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--battles", type=int, default=100)
-    p.add_argument("--units", type=int, default=2000)
-    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--battles", type=int, default=quick(100, 2))
+    p.add_argument("--units", type=int, default=quick(2000, 20))
+    p.add_argument("--repeat", type=int, default=quick(5, 1))
     p.add_argument("--check", action="store_true")
     args = p.parse_args()
 

@@ -40,6 +40,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from speed_rule import QUICK
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -243,6 +245,7 @@ def main() -> None:
     ap.add_argument("--only", help="run only this case")
     ap.add_argument("--quick", action="store_true", help="small sizes, one run")
     args = ap.parse_args()
+    args.quick = args.quick or QUICK  # BENCH_QUICK=1: the test suite's quick run
     units = 2000 if args.quick else args.units
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

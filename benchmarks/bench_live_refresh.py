@@ -25,6 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from speed_rule import quick
+
 from brikdesk.persistence.db import open_database
 from brikdesk.services import Services
 from brikdesk.services.demo import create_demo
@@ -76,7 +78,7 @@ def run(url: str, polls: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", action="append", default=[], help="a database URL (repeat)")
-    parser.add_argument("--polls", type=int, default=300)
+    parser.add_argument("--polls", type=int, default=quick(300, 3))
     args = parser.parse_args()
     urls = list(args.db)
     if os.environ.get("BRIKDESK_TEST_DB_URL") and not urls:

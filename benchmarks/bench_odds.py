@@ -17,6 +17,8 @@ import sys
 import time
 from pathlib import Path
 
+from speed_rule import quick
+
 from brikdesk.domain.odds import attack_odds, clear_odds_cache
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -105,7 +107,7 @@ def worst_accepted() -> list[tuple[float, str]]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--runs", type=int, default=quick(15, 1))
     runs = parser.parse_args().runs
     print(f"exact odds, median of {runs} runs")
     print(f"{'attack':<40} {'cold ms':>9} {'cached ms':>10}")

@@ -27,6 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from speed_rule import quick
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 TARGET_SECONDS = 5.0
@@ -118,10 +120,10 @@ def timed(fn, repeat: int):
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--units", type=int, default=1000)
+    ap.add_argument("--units", type=int, default=quick(1000, 10))
     ap.add_argument("--fold", action="store_true", help="fold identical units into one card")
     ap.add_argument("--paper", default="a4", choices=("a4", "letter"))
-    ap.add_argument("--repeat", type=int, default=5, help="runs per step (medians)")
+    ap.add_argument("--repeat", type=int, default=quick(5, 1), help="runs per step (medians)")
     ap.add_argument("--out", help="keep the PDF here (default: a temporary file)")
     ap.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
     args = ap.parse_args(argv)

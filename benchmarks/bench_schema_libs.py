@@ -187,11 +187,13 @@ def main() -> None:
     root = Path(__file__).resolve().parent
     sys.path[:0] = [str(root), str(root.parent)]
     from bench_import import largest_document
+    from speed_rule import quick
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "largest.json"
         path.write_text(
-            json.dumps(largest_document(Path(tmp), 200_000), ensure_ascii=False), encoding="utf-8"
+            json.dumps(largest_document(Path(tmp), quick(200_000, 100)), ensure_ascii=False),
+            encoding="utf-8",
         )
         for lib in ("msgspec", "pydantic", "brikdesk"):
             subprocess.run([sys.executable, __file__, lib, str(path)], check=False, cwd=root.parent)

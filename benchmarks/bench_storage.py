@@ -28,6 +28,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from speed_rule import quick
+
 from brikdesk.domain.roster import Loadout
 from brikdesk.persistence.db import open_database
 from brikdesk.services import Services
@@ -64,7 +66,7 @@ def timed(call, repeat: int) -> list[float]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--units", type=int, default=10_000)
+    ap.add_argument("--units", type=int, default=quick(10_000, 50))
     ap.add_argument("--db", help="database URL (default: a temporary SQLite file)")
     args = ap.parse_args()
     tmp = tempfile.TemporaryDirectory()
@@ -118,7 +120,7 @@ def main() -> int:
     adds = timed(lambda: sv.roster.add_unit(army.id, "minifig"), 50)
     undo_delete = []
     for i in range(50):
-        done = sv.roster.delete_units([ids[i * 7]])
+        done = sv.roster.delete_units([ids[(i * 7) % len(ids)]])
         t = time.perf_counter()
         done.undo()
         undo_delete.append(time.perf_counter() - t)

@@ -150,7 +150,10 @@ class _Holder(QObject):
 
     def _hold(self, watched: QObject, event: QEvent) -> None:
         self.held.append((watched, event.clone()))
-        event.accept() if event.type() != QEvent.Type.Close else event.ignore()
+        if event.type() == QEvent.Type.Close:
+            event.ignore()  # the window stays open until the write has ended
+        else:
+            event.accept()
 
     def deliver(self) -> None:
         """Post what was held, in order (it arrives after the caller applied the result);
@@ -166,7 +169,7 @@ class _Holder(QObject):
 
 
 class ServerNotice(QDialog):
-    """ "The database server is not answering", with Cancel."""
+    """The notice that the database server is not answering, with Cancel."""
 
     def __init__(self, parent: QWidget | None, what: str) -> None:
         super().__init__(parent)

@@ -171,6 +171,23 @@ def test_a_slow_write_shows_itself_and_holds_shortcuts_in_order(qtbot) -> None:
     assert order == ["a", "Ctrl+K", "ab"]
 
 
+def test_closing_the_window_during_a_write_closes_it_after_the_write(qtbot) -> None:
+    window = QWidget()
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    during: list[bool] = []
+
+    def close() -> None:
+        window.close()
+        during.append(window.isVisible())
+
+    QTimer.singleShot(100, close)
+    assert run_write(lambda: time.sleep(0.4) or 1, window=window) == 1
+    assert during == [True]  # still open while its write ran
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=1000)
+
+
 def test_a_refused_slow_write_raises_its_error_on_the_gui_thread(qtbot) -> None:
     window = QWidget()
     qtbot.addWidget(window)

@@ -53,7 +53,7 @@ def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
     """Wall and CPU milliseconds of one whole process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    done = subprocess.run(cmd, env=env, capture_output=True, encoding="utf-8", check=False)
     wall = (time.perf_counter() - t) * 1000
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:

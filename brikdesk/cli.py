@@ -87,6 +87,18 @@ def utf8_streams() -> None:
             stream.reconfigure(encoding="utf-8")
 
 
+def gui_main() -> int:
+    """``brikdesk-app``: the app from a launcher with no console window (Windows' pythonw,
+    a Start menu or Dock entry). There is no standard output or error then (``None``): what
+    would be printed goes nowhere instead of failing; the log keeps what matters."""
+    import os
+
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
+    return main()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     utf8_streams()

@@ -17,14 +17,14 @@ cd "$BRIKDESK_ROOT"
 PYINSTALLER_SPEC="pyinstaller>=6.10,<7"
 start=$(date +%s)
 
-if ! "$VENV/bin/python" -c 'import PyInstaller' >/dev/null 2>&1; then
+if ! "$VENV_BIN/python" -c 'import PyInstaller' >/dev/null 2>&1; then
     echo "==> pip install $PYINSTALLER_SPEC (into $VENV)"
-    "$VENV/bin/python" -m pip install -q "$PYINSTALLER_SPEC"
+    "$VENV_BIN/python" -m pip install -q "$PYINSTALLER_SPEC"
 fi
 
-echo "==> pyinstaller packaging/brikdesk.spec ($("$VENV/bin/pyinstaller" --version))"
+echo "==> pyinstaller packaging/brikdesk.spec ($("$VENV_BIN/pyinstaller" --version))"
 export QT_QPA_PLATFORM=offscreen PYQTGRAPH_QT_LIB=PySide6
-"$VENV/bin/pyinstaller" --noconfirm --clean --log-level WARN \
+"$VENV_BIN/pyinstaller" --noconfirm --clean --log-level WARN \
     --workpath build/pyinstaller --distpath dist packaging/brikdesk.spec
 
 end=$(date +%s)

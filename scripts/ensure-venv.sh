@@ -4,7 +4,8 @@
 # ensure_venv: make sure .venv exists (Python >= 3.11) with BrikDesk installed editable with its
 # test extra. Quick when nothing changed: a stamp file in .venv records the hash of
 # pyproject.toml, the checkout's path and the venv's Python; pip runs only when one differs.
-# Sets BRIKDESK_ROOT (the checkout) and VENV (its virtualenv; BRIKDESK_VENV overrides).
+# Sets BRIKDESK_ROOT (the checkout), VENV (its virtualenv; BRIKDESK_VENV overrides) and, after
+# ensure_venv, VENV_BIN: the venv's scripts folder (bin/, or Scripts\ where Windows' Python made it).
 # Python: $PYTHON if set, else python3.11, else python3 (then python3.13, python3.12).
 
 BRIKDESK_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -12,6 +13,15 @@ VENV="${BRIKDESK_VENV:-$BRIKDESK_ROOT/.venv}"
 _STAMP="$VENV/.brikdesk-stamp"
 
 _say() { printf '%s\n' "$*" >&2; }
+
+venv_bin() {  # the venv's scripts folder: bin/ (Linux, macOS) or Scripts/ (Windows' Python)
+    if [ ! -d "$VENV/bin" ] && [ -d "$VENV/Scripts" ]; then
+        printf '%s\n' "$VENV/Scripts"
+    else
+        printf '%s\n' "$VENV/bin"
+    fi
+}
+VENV_BIN="$(venv_bin)"
 
 _python_ok() {  # a Python that runs and is >= 3.11
     "$1" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' >/dev/null 2>&1
@@ -49,7 +59,7 @@ _make_venv() {  # _make_venv PYTHON
     log="$(mktemp)"
     rm -rf "$VENV"
     _say "==> creating $VENV with $py ($("$py" -c 'import platform; print(platform.python_version())'))"
-    if "$py" -m venv "$VENV" >"$log" 2>&1 && "$VENV/bin/python" -m pip --version >/dev/null 2>&1; then
+    if "$py" -m venv "$VENV" >"$log" 2>&1 && "$(venv_bin)/python" -m pip --version >/dev/null 2>&1; then
         rm -f "$log"
         return 0
     fi
@@ -63,7 +73,7 @@ _make_venv() {  # _make_venv PYTHON
             || "$py" -m pip install --user --quiet --break-system-packages virtualenv >/dev/null 2>&1 \
             || true
     fi
-    if "$py" -m virtualenv --quiet "$VENV" && "$VENV/bin/python" -m pip --version >/dev/null 2>&1
+    if "$py" -m virtualenv --quiet "$VENV" && "$(venv_bin)/python" -m pip --version >/dev/null 2>&1
     then
         return 0
     fi
@@ -76,7 +86,8 @@ _make_venv() {  # _make_venv PYTHON
 }
 
 _ensure_venv_locked() {
-    local py want have="" venv_py="$VENV/bin/python"
+    local py want have="" venv_py
+    venv_py="$(venv_bin)/python"
     if [ -x "$venv_py" ] && _python_ok "$venv_py"; then
         py="$venv_py"
     else
@@ -92,6 +103,7 @@ _ensure_venv_locked() {
             || { [ -n "$have" ] && [ "${have#* root=}" != "$BRIKDESK_ROOT" ]; }; then
         py="$(_find_python)" || return 1
         _make_venv "$py" || return 1
+        venv_py="$(venv_bin)/python"
     fi
     # Editable installs of a pyproject-only project need pip >= 21.3 (PEP 660).
     if ! "$venv_py" -c 'import sys, pip; sys.exit(tuple(map(int, pip.__version__.split(".")[:2])) < (21, 3))' 2>/dev/null
@@ -117,9 +129,13 @@ ensure_venv() {
         status=$?
         flock -u 9
         exec 9<&-
+        VENV_BIN="$(venv_bin)"
         return $status
     fi
     _ensure_venv_locked
+    status=$?
+    VENV_BIN="$(venv_bin)"
+    return $status
 }
 
 # qt_missing_libs PLUGIN: the system libraries a Qt platform plugin cannot find ("" if none).

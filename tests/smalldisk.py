@@ -34,7 +34,7 @@ def small_disk(tmp_path: Path, size: str = SIZE) -> Iterator[Path]:
     made = subprocess.run(
         [mount, "-t", "tmpfs", "-o", f"size={size},mode=0777", "tmpfs", str(where)],
         capture_output=True,
-        text=True,
+        encoding="utf-8",
         timeout=30,
     )
     if made.returncode != 0:

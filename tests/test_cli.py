@@ -164,3 +164,20 @@ def test_history_prints_text_and_json_without_qt(tmp_path: Path, cli_demo_templa
     assert {s["player"] for s in data["standings"]} == {"Margo", "Tobias", "Ines"}
     bad = run([sys.executable, "-m", "brikdesk", "history", "--campaign", "nope"], tmp_path)
     assert bad.returncode == 2 and "nope" in bad.stderr
+
+
+_NO_CONSOLE_SCRIPT = """
+import sys
+sys.stdout = sys.stderr = None  # what Windows gives a windowed (pythonw) launcher
+sys.argv = ["brikdesk-app", "roll", "2d6", "--seed", "1"]
+from brikdesk.cli import gui_main
+code = gui_main()
+sys.stdout.write("lost")  # the app may print: it goes nowhere instead of failing
+sys.__stdout__.write(f"exit {code}")
+"""
+
+
+def test_the_windowed_launcher_runs_with_no_console_at_all(tmp_path: Path) -> None:
+    done = run([sys.executable, "-c", _NO_CONSOLE_SCRIPT], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "exit 0"

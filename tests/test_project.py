@@ -256,11 +256,14 @@ def test_readme_quick_start_has_exactly_two_commands_and_ci_runs_the_test_one() 
     # CI calls .ci/run with no arguments; a developer's arguments go on to pytest.
     tests = [i for i, line in enumerate(ci) if line in ("./run-tests", './run-tests "$@"')]
     assert len(tests) == 1
-    # Then, with no arguments only, the app is built and checked, and nothing else runs.
+    # Then, with no arguments only, the app is built and checked, the wheel installed with its
+    # dependencies into a fresh venv and run (README's Windows and macOS route), and nothing
+    # else runs.
     assert ci[tests[0] + 1 :] == [
         "if [ $# -eq 0 ]; then",
         "packaging/build.sh",
         "packaging/check.sh",
+        "packaging/check-wheel.sh",
         "fi",
     ]
 
@@ -273,6 +276,7 @@ def test_scripts_are_executable_bash_without_syntax_errors() -> None:
         "scripts/ensure-venv.sh",
         "packaging/build.sh",
         "packaging/check.sh",
+        "packaging/check-wheel.sh",
     ):
         path = ROOT / name
         if name == "scripts/ensure-venv.sh":  # sourced, not run
@@ -298,6 +302,63 @@ def test_ensure_venv_maps_missing_libraries_to_debian_packages() -> None:
     assert done.stdout.split() == sorted(
         ["libxcb-icccm4", "libxkbcommon-x11-0", "libegl1", "libdbus-1-3", "libglib2.0-0"]
     )
+
+
+def test_the_entry_scripts_find_the_venvs_scripts_folder_on_either_layout(tmp_path: Path) -> None:
+    """Windows' Python makes a venv with Scripts\\ where Linux and macOS have bin/."""
+    (tmp_path / "windows" / "Scripts").mkdir(parents=True)
+    (tmp_path / "posix" / "bin").mkdir(parents=True)
+    found = {}
+    for layout in ("windows", "posix", "none-yet"):
+        done = subprocess.run(
+            ["bash", "-c", f'source "{ROOT}/scripts/ensure-venv.sh"; venv_bin'],
+            capture_output=True,
+            encoding="utf-8",
+            env=dict(os.environ, BRIKDESK_VENV=str(tmp_path / layout)),
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        found[layout] = done.stdout.strip()
+    assert found == {
+        "windows": str(tmp_path / "windows" / "Scripts"),
+        "posix": str(tmp_path / "posix" / "bin"),
+        "none-yet": str(tmp_path / "none-yet" / "bin"),
+    }
+    for name in ("run-app", "run-tests", "packaging/build.sh", "packaging/check-wheel.sh"):
+        assert '"$VENV/bin/' not in (ROOT / name).read_text(encoding="utf-8"), name
+
+
+def test_run_app_opens_the_window_on_macos_where_there_is_no_display_variable(
+    tmp_path: Path,
+) -> None:
+    """macOS has no DISPLAY: ./run-app must not stop there as it does on Linux without X11.
+    A stand-in ``uname`` says Darwin; Qt (on this Linux) then fails to find a window system,
+    which shows that BrikDesk itself was started."""
+    fake = tmp_path / "fake-bin"
+    fake.mkdir()
+    (fake / "uname").write_text("#!/bin/sh\necho Darwin\n", encoding="utf-8")
+    (fake / "uname").chmod(0o755)
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
+    }
+    env["BRIKDESK_HOME"] = str(tmp_path / "home")
+    outcomes = {}
+    for system, path in (("Darwin", f"{fake}{os.pathsep}{env['PATH']}"), ("Linux", env["PATH"])):
+        done = subprocess.run(
+            [str(ROOT / "run-app"), "--check-start"],
+            capture_output=True,
+            encoding="utf-8",
+            env=dict(env, PATH=path),
+            cwd=tmp_path,
+            timeout=120,
+            check=False,
+        )
+        outcomes[system] = done.stderr
+    assert "No display found" not in outcomes["Darwin"]
+    assert "Qt platform plugin" in outcomes["Darwin"]  # brikdesk ran and asked Qt for one
+    assert "No display found (DISPLAY is not set)" in outcomes["Linux"]
 
 
 def test_readme_command_line_section_lists_every_command_with_its_options() -> None:

@@ -166,6 +166,23 @@ class TurnBadge(QWidget):
 END_TURN_ROOM = QSize(24, 6)
 
 
+class GivingWayLabel(QLabel):
+    """A one-line label that gives way in a narrow header: what does not fit ends in "…"
+    (its tooltip holds the whole text), and with no room for a word and "…" it shows nothing
+    rather than a letter cut in half."""
+
+    def shown_text(self) -> str:
+        """The text as drawn in the label's width."""
+        width = self.contentsRect().width()
+        shown = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, width)
+        return "" if shown in ("", "…") else shown
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        painter.drawText(self.contentsRect(), int(Qt.AlignmentFlag.AlignVCenter), self.shown_text())
+
+
 class BattleHeader(QFrame):
     """Round, active player (on the player's colour), name, table mode, End Turn."""
 
@@ -180,13 +197,13 @@ class BattleHeader(QFrame):
         self.turn_label = TurnBadge(self)
         self.turn_label.setObjectName("turnLabel")
         self.widths = FixedWidths(self)
-        self.name_label = QLabel(self)
+        self.name_label = GivingWayLabel(self)
         self.name_label.setObjectName("battleNameLabel")
         self.name_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         head.addWidget(self.round_label)
         head.addWidget(self.turn_label)
         head.addWidget(self.name_label, 1)
-        self.edition_label = QLabel(self)
+        self.edition_label = GivingWayLabel(self)
         self.edition_label.setObjectName("editionLabel")
         # Gives way first in a narrow window (the tooltip holds the whole text): the panel must
         # not grow wider than the turn, the table-mode switch and End Turn need.

@@ -7,8 +7,10 @@ unit's Action, in the log's words (``brikdesk.domain.combat.action_roll``).
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import replace
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit, QSpinBox, QVBoxLayout, QWidget
 
 from brikdesk.domain.combat.action_roll import (
@@ -21,7 +23,7 @@ from brikdesk.domain.combat.action_roll import (
 from brikdesk.domain.rolling import BennyUse
 from brikdesk.domain.rulesets import RuleSet
 from ui.widgets.combat_style import label
-from ui.widgets.dialogs import FormDialog, answer_of
+from ui.widgets.dialogs import FormDialog
 from ui.widgets.dice import BennyChooser, DiceEntry
 
 
@@ -143,15 +145,21 @@ class ActionRollDialog(FormDialog):
         return task_text(self.what.text().strip(), roll, self.benny, self.rules)
 
     @classmethod
-    def ask(
+    def start(
         cls,
         parent: QWidget | None,
         unit_name: str,
         action_die: int,
         rules: RuleSet,
+        done: Callable[[str], object],
         *,
         can_go_over_the_top: bool = True,
-    ) -> str | None:
-        """The log's words of the Action rolled, or ``None`` when cancelled (modal)."""
+    ) -> ActionRollDialog:
+        """Open the dialog over ``parent`` (window-modal, not blocking); ``done(words)`` once
+        it is recorded with Enter (nothing when cancelled). Tests replace this."""
         dialog = cls(parent, unit_name, action_die, rules, can_go_over_the_top=can_go_over_the_top)
-        return answer_of(dialog, dialog.value)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        dialog.accepted.connect(lambda: done(dialog.value()))
+        dialog.show()
+        return dialog

@@ -145,16 +145,19 @@ class UnitMoves(QObject):
                 return False
             target = targets[0]
         fighter = combat_context(view).fighter(unit_id)
-        note = ActionRollDialog.ask(
+
+        def done(note: str) -> None:
+            self.commands.spend(unit_id, ActionUse.OTHER, target=target, note=note)
+
+        ActionRollDialog.start(
             self.widget,
             view.setup.name(unit_id),
             fighter.action_die,
             view.setup.rules,
+            done,
             can_go_over_the_top=fighter.over_the_top,
         )
-        if note is None:
-            return False
-        return self.commands.spend(unit_id, ActionUse.OTHER, target=target, note=note)
+        return True
 
     def fight(self, unit_id: BattleUnitId, target: BattleUnitId, maneuver: Maneuver) -> bool:
         """A Close Combat attack goes through the dice like any attack: the combat wizard on

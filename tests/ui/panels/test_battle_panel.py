@@ -15,7 +15,7 @@ from brikdesk.persistence.db import Database, open_database
 from brikdesk.services import Services
 from brikdesk.services.summaries import Muster
 from tests.ui.battle_tables import Table, cell, make_panel
-from tests.ui.keyboard import quick_form_of, record_by_keys
+from tests.ui.keyboard import keys, quick_form_of, record_by_keys
 from ui.bus import Bus
 from ui.dialogs.sprint import SprintDialog
 from ui.glyphs import refusal_sign
@@ -748,3 +748,21 @@ def test_at_1366x768_names_headers_and_marks_are_not_cut(
     plain = title.text().replace("<b>", "").replace("</b>", "")
     assert QFontMetrics(bold).horizontalAdvance(plain) <= title.width()
     assert plain.startswith("Battle log")
+
+
+def test_o_rolls_a_non_attack_action_and_enter_records_it(qtbot, panel: BattlePanel) -> None:
+    """4.2 Use Ratings ("Most will have a default Use rating of 3"): O on Red Pike, its die
+    typed, Enter; the log has the roll with the Action, in one undo step."""
+    from ui.panels.action_roll import ActionRollDialog
+
+    act_key(qtbot, panel, "Red Pike", Qt.Key.Key_O)
+    dialog = next(d for d in panel.findChildren(ActionRollDialog) if d.isVisible())
+    dialog.windowHandle().requestActivate()
+    qtbot.waitUntil(dialog.isActiveWindow)
+    keys(qtbot, "4\n")
+    assert log_lines(panel)[0].endswith(
+        "Red Pike (Red) spends its Action: an Action, Action Roll d6 4 vs Use 3: success"
+    )
+    assert cell(panel, "Red Pike", ACTION) == "Spent"
+    assert panel.undo()
+    assert cell(panel, "Red Pike", ACTION) != "Spent"

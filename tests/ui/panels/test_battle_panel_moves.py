@@ -32,15 +32,15 @@ def asked(monkeypatch) -> list[str]:
     """Every question the panel asks (a note, a target): none may come before a refusal."""
     questions: list[str] = []
 
-    def note(cls, parent, name, action_die, rules, **_kw):
+    def note(cls, parent, name, action_die, rules, done, **_kw):
         questions.append(f"note for {name}")
-        return "digs a trench, Action Roll d6 4 vs Use 3: success"
+        done("digs a trench, Action Roll d6 4 vs Use 3: success")
 
     def pick(cls, parent, title, prompt, choices):
         questions.append(prompt)
         return choices[0][0]
 
-    monkeypatch.setattr(ActionRollDialog, "ask", classmethod(note))
+    monkeypatch.setattr(ActionRollDialog, "start", classmethod(note))
     monkeypatch.setattr(UnitPicker, "ask", classmethod(pick))
     return questions
 

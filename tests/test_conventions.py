@@ -102,3 +102,20 @@ def test_the_page_states_the_rules_a_newcomer_looks_for() -> None:
     speed = CONVENTIONS.read_text(encoding="utf-8").split("## Speed a person perceives")[1]
     for figure in ("100 ms", "50 ms", "99th percentile", "60 units", "500", "sum(range(10**6))"):
         assert figure in speed.split("\n## ")[0], figure
+
+
+#: Keep a Changelog's groups, in the order a release lists them.
+CHANGE_GROUPS = ("Added", "Changed", "Deprecated", "Removed", "Fixed", "Security")
+
+
+def test_the_changelog_has_one_heading_of_each_kind_per_release() -> None:
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    releases = re.split(r"(?m)^## ", text)[1:]
+    assert releases[0].startswith("[Unreleased]")
+    for release in releases:
+        groups = re.findall(r"(?m)^### (.+)$", release)
+        title = release.splitlines()[0]
+        assert all(g in CHANGE_GROUPS for g in groups), (title, groups)
+        assert groups == sorted(set(groups), key=CHANGE_GROUPS.index), (
+            f"{title}: one heading of each kind, in the order {CHANGE_GROUPS}: {groups}"
+        )

@@ -5,26 +5,87 @@ each connected to the part of the shell that does it (``campaigns``, ``files``, 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QStyle
+from PySide6.QtGui import QAction, QKeySequence, QUndoStack
+from PySide6.QtWidgets import QDockWidget, QStyle, QWidget
 
+from ui.undo import UndoScopes
 from ui.widgets.common import make_action, undo_redo_actions
 
-if TYPE_CHECKING:
-    from ui.main_window.window import MainWindow
+
+class CampaignHandlers(Protocol):
+    def new_campaign(self) -> object: ...
+    def choose_campaign(self) -> object: ...
+    def edit_selected(self) -> object: ...
+    def delete_selected(self) -> object: ...
+    def add_player(self) -> object: ...
+    def add_army(self) -> object: ...
+    def edit_campaign(self) -> object: ...
+    def delete_campaign(self) -> object: ...
+
+
+class FileHandlers(Protocol):
+    def import_campaign(self) -> object: ...
+    def export_campaign(self) -> object: ...
+    def print_preview(self) -> object: ...
+    def print_army(self) -> object: ...
+    def export_pdf(self) -> object: ...
+
+
+class BattleHandlers(Protocol):
+    def open_selected_battle(self) -> object: ...
+    def new_battle(self) -> object: ...
+    def end_current_battle(self) -> object: ...
+    def print_current_battle_sheet(self) -> object: ...
+
+
+class WindowHandlers(Protocol):
+    def open_selected_roster(self) -> object: ...
+    def open_catalog(self) -> object: ...
+    def open_history(self) -> object: ...
+    def show_rules_reference(self) -> object: ...
+    def show_user_guide(self) -> object: ...
+    def show_about(self) -> object: ...
+    def edit_preferences(self) -> object: ...
+
+
+class ShownHandlers(Protocol):
+    def refresh(self) -> object: ...
+
+
+class ActionsHost(Protocol):
+    """What the actions use of the window: the parts whose commands they trigger, the undo
+    histories, the navigator's dock and the window's own overview, close and style."""
+
+    @property
+    def campaigns(self) -> CampaignHandlers: ...
+    @property
+    def shown(self) -> ShownHandlers: ...
+    @property
+    def files(self) -> FileHandlers: ...
+    @property
+    def battles(self) -> BattleHandlers: ...
+    @property
+    def windows(self) -> WindowHandlers: ...
+    @property
+    def undo_scopes(self) -> UndoScopes: ...
+    @property
+    def undo_stack(self) -> QUndoStack: ...
+    @property
+    def navigator_dock(self) -> QDockWidget: ...
+    def show_overview(self) -> None: ...
 
 
 class MainActions(QObject):
     """The actions of the main window's menus and toolbar (parented to the window, so their
     shortcuts work wherever the focus is in it)."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: QWidget, host: ActionsHost) -> None:
         super().__init__(window)
-        campaigns, shown, files = window.campaigns, window.shown, window.files
-        battles, windows = window.battles, window.windows
+        campaigns, shown, files = host.campaigns, host.shown, host.files
+        battles, windows = host.battles, host.windows
         icon = window.style().standardIcon
         sp = QStyle.StandardPixmap
         act = make_action
@@ -99,8 +160,8 @@ class MainActions(QObject):
 
         # Edit > Undo follows the page shown: a battle's history on its page, else this
         # window's own (``MainWindow.follow_page``).
-        window.undo_scopes.setActiveStack(window.undo_stack)
-        self.undo_action, self.redo_action = undo_redo_actions(window, window.undo_scopes)
+        host.undo_scopes.setActiveStack(host.undo_stack)
+        self.undo_action, self.redo_action = undo_redo_actions(window, host.undo_scopes)
         self.edit_selected_action = act(
             window,
             "&Edit selected…",
@@ -118,16 +179,16 @@ class MainActions(QObject):
             tip="Delete the player, army or battle selected in the navigator (Undo brings it back)",
         )
 
-        self.navigator_action = window.navigator_dock.toggleViewAction()
+        self.navigator_action = host.navigator_dock.toggleViewAction()
         self.navigator_action.setText("&Navigator")
         # The dock's title is the campaign's name; its menu entry stays "Navigator".
-        window.navigator_dock.windowTitleChanged.connect(self._name_navigator_action)
+        host.navigator_dock.windowTitleChanged.connect(self._name_navigator_action)
         self.navigator_action.setShortcut(QKeySequence("Ctrl+1"))
         self.navigator_action.setObjectName("navigatorAction")
         self.overview_action = act(
             window,
             "Campaign &overview",
-            window.show_overview,
+            host.show_overview,
             name="overviewAction",
             shortcut="Ctrl+0",
             tip="Show the campaign overview",

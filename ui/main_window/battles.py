@@ -6,23 +6,31 @@ mode, which gives the panel the whole window.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QDialog, QVBoxLayout
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QDialog, QDockWidget, QMainWindow, QStackedWidget, QVBoxLayout
 
 from brikdesk.domain.history import outcome_words
-from brikdesk.domain.ids import BattleId
+from brikdesk.domain.ids import BattleId, CampaignId
 from brikdesk.errors import ConflictError
-from ui.windows.navigator import BATTLE
+from brikdesk.services import Services
+from ui.bus import Bus
+from ui.settings import AppSettings
+from ui.undo import UndoScopes
+from ui.widgets.common import Actions, MessageBanner
+from ui.windows.battle_sheet_printing import BattleSheetPrinting
+from ui.windows.navigator import BATTLE, BattlePage, CampaignNavigator
+from ui.windows.printing import ReportPrinting
 
 if TYPE_CHECKING:
     from brikdesk.domain.aftermath import BattleResult
     from brikdesk.services.aftermath import Aftermath, FinishedBattle
     from brikdesk.services.changes import Done
     from ui.dialogs.end_battle import EndBattleDialog
-    from ui.main_window.window import MainWindow
     from ui.panels import BattlePanel
     from ui.panels.forms import CombatForms
 
@@ -37,14 +45,62 @@ def combat_forms() -> CombatForms:
     return CombatForms(wizard=open_combat_wizard, quick=open_quick_attack, sprint=open_sprint)
 
 
+class ShownForBattles(Protocol):
+    @property
+    def campaign_id(self) -> CampaignId | None: ...
+    def battle_name(self, battle_id: int) -> str | None: ...
+
+
+class BattleMenu(Protocol):
+    def show_battle_entries(self, panel_actions: Sequence[QAction | None]) -> None: ...
+
+
+class BattlesHost(Protocol):
+    """What the battles use of the window: the services, bus, undo histories and settings the
+    panel is built with, the battle page and the pages it is shown among, the navigator, the
+    campaign shown, the Battle menu, the banner and the battle's two printing paths."""
+
+    @property
+    def services(self) -> Services: ...
+    @property
+    def runner(self) -> Actions: ...
+    @property
+    def bus(self) -> Bus: ...
+    @property
+    def undo_scopes(self) -> UndoScopes: ...
+    @property
+    def settings(self) -> AppSettings: ...
+    @property
+    def battle_page(self) -> BattlePage: ...
+    @property
+    def pages(self) -> QStackedWidget: ...
+    @property
+    def navigator(self) -> CampaignNavigator: ...
+    @property
+    def navigator_dock(self) -> QDockWidget: ...
+    @property
+    def shown(self) -> ShownForBattles: ...
+    @property
+    def menus(self) -> BattleMenu: ...
+    @property
+    def banner(self) -> MessageBanner: ...
+    @property
+    def battle_sheet_printing(self) -> BattleSheetPrinting: ...
+    @property
+    def report_printing(self) -> ReportPrinting: ...
+    def selected(self) -> tuple[str, int]: ...
+    def follow_page(self, *_args: object) -> None: ...
+
+
 class Battles(QObject):
     """The battle page, the Battle menu's entries and table mode."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: QMainWindow, host: BattlesHost) -> None:
         super().__init__(window)
         self.window = window
-        self.services = window.services
-        self.runner = window.runner
+        self.host = host
+        self.services = host.services
+        self.runner = host.runner
         #: The battle tracker's panel on the battle page (the battle last shown).
         self.panel: BattlePanel | None = None
         #: Table mode hid the navigator (it comes back when table mode ends).
@@ -52,33 +108,32 @@ class Battles(QObject):
 
     def open_battle(self, battle_id: BattleId) -> bool:
         """Show battle ``battle_id`` in the main window: the battle tracker's panel."""
-        window = self.window
+        host = self.host
         detail = self.runner.read(lambda: self.services.battles.battle(battle_id))
         if detail is None:
             return False
-        window.battle_page.battle_id = battle_id
-        window.battle_page.title.setText(detail.battle.status_text)
+        host.battle_page.battle_id = battle_id
+        host.battle_page.title.setText(detail.battle.status_text)
         self._show_panel(battle_id)
-        window.pages.setCurrentWidget(window.battle_page)
-        window.navigator.select(BATTLE, battle_id)
+        host.pages.setCurrentWidget(host.battle_page)
+        host.navigator.select(BATTLE, battle_id)
         if self.panel is not None:
             self.panel.ready_for_keys()
         return True
 
     def open_selected_battle(self) -> bool:
-        kind, ident = self.window.selected()
+        kind, ident = self.host.selected()
         return kind == BATTLE and self.open_battle(BattleId(ident))
 
     def new_battle(self) -> BattleId | None:
         from ui.panels import start_new_battle
 
         window = self.window
-        campaign_id = window.shown.campaign_id
+        host = self.host
+        campaign_id = host.shown.campaign_id
         if campaign_id is None:
             return None
-        battle_id = start_new_battle(
-            window, self.services, window.bus, window.undo_scopes, campaign_id
-        )
+        battle_id = start_new_battle(window, self.services, host.bus, host.undo_scopes, campaign_id)
         if battle_id is not None:
             self.open_battle(battle_id)
         return battle_id
@@ -87,7 +142,7 @@ class Battles(QObject):
         """The battle page shows the tracker's panel (one battle at a time)."""
         from ui.panels import BattlePanel
 
-        window = self.window
+        host = self.host
         panel = self.panel
         if panel is None or panel.battle_id != battle_id:
             if panel is not None:
@@ -95,28 +150,28 @@ class Battles(QObject):
                 panel.deleteLater()
             panel = BattlePanel(
                 self.services,
-                window.bus,
-                window.undo_scopes.battle(battle_id),
+                host.bus,
+                host.undo_scopes.battle(battle_id),
                 battle_id,
-                settings=window.settings.qsettings,
+                settings=host.settings.qsettings,
                 forms=combat_forms(),
-                parent=window.battle_page,
+                parent=host.battle_page,
             )
-            page_layout = window.battle_page.layout()
+            page_layout = host.battle_page.layout()
             assert isinstance(page_layout, QVBoxLayout)  # BattlePage's own
             page_layout.addWidget(panel, 1)
             self.panel = panel
             panel.table_mode_changed.connect(self.table_mode)
             self._wire_aftermath(panel)
-            window.menus.show_battle_entries(panel.menu_actions())
+            host.menus.show_battle_entries(panel.menu_actions())
         panel.show()
         self.table_mode(panel.table_mode)
-        window.follow_page()
+        host.follow_page()
 
     def table_mode(self, on: bool) -> None:
         """Table mode gives the panel the whole window: the navigator steps aside while it is
         on (and comes back when it is off, or when the campaign overview is shown)."""
-        dock = self.window.navigator_dock
+        dock = self.host.navigator_dock
         if on and dock.isVisible():
             self._navigator_hidden_for_table = True
             dock.hide()
@@ -127,20 +182,20 @@ class Battles(QObject):
     def current_battle(self) -> tuple[BattleId, str | None] | None:
         """The battle the Battle > Battle report entries use: the one shown, else the one
         selected in the navigator."""
-        window = self.window
-        ident = window.battle_page.battle_id
-        if ident is None or window.pages.currentWidget() is not window.battle_page:
-            kind, selected = window.selected()
+        host = self.host
+        ident = host.battle_page.battle_id
+        if ident is None or host.pages.currentWidget() is not host.battle_page:
+            kind, selected = host.selected()
             if kind != BATTLE:
                 return None
             ident = BattleId(selected)
-        return ident, window.shown.battle_name(ident)
+        return ident, host.shown.battle_name(ident)
 
     def _menu_battle(self, none_chosen: str) -> BattleId | None:
         """The battle a Battle menu entry acts on; ``none_chosen`` in the banner if none."""
         current = self.current_battle()
         if current is None:
-            self.window.banner.show_error(none_chosen)
+            self.host.banner.show_error(none_chosen)
             return None
         return current[0]
 
@@ -151,7 +206,7 @@ class Battles(QObject):
 
     def print_battle_sheet(self, battle_id: BattleId) -> bool:
         """The roster sheet of exactly the units mustered into the battle, in the preview."""
-        return self.window.battle_sheet_printing.preview(battle_id)
+        return self.host.battle_sheet_printing.preview(battle_id)
 
     # -- the end of a battle (ui.dialogs.end_battle) --------------------------------------
 
@@ -172,8 +227,8 @@ class Battles(QObject):
         return f" ({outcome_words(name or None)})"
 
     def _battle_report(self, battle_id: BattleId) -> bool:
-        name = self.window.shown.battle_name(battle_id)
-        return self.window.report_printing.preview(battle_id, name)
+        name = self.host.shown.battle_name(battle_id)
+        return self.host.report_printing.preview(battle_id, name)
 
     def end_current_battle(self) -> bool:
         """Battle > End battle…: end the battle shown, else the one selected."""
@@ -205,7 +260,7 @@ class Battles(QObject):
             done = self.runner.perform(
                 partial(self._finish, battle_id, dialog.battle_result(), dialog.aftermath, stale),
                 # Undo on the battle's page reopens it.
-                stack=self.window.undo_scopes.battle(battle_id),
+                stack=self.host.undo_scopes.battle(battle_id),
             )
             if done is not None or not stale:
                 return done

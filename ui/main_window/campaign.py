@@ -5,22 +5,24 @@ worker). It follows the bus: what anyone changes in the campaign is read again.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QDockWidget, QLabel, QStackedWidget, QWidget
 
 from brikdesk.domain.catalog import DEFAULT_EDITION
-from brikdesk.domain.ids import CampaignId
+from brikdesk.domain.ids import BattleId, CampaignId
 from brikdesk.domain.statuses import BattleStatus
 from brikdesk.errors import StorageError, UserError
-from brikdesk.services import Changes
+from brikdesk.services import Changes, Services
 from brikdesk.services.summaries import Navigator
-from ui.widgets.common import show_storage_error
+from ui.settings import AppSettings
+from ui.widgets.common import Actions, MessageBanner, show_storage_error
+from ui.windows.navigator import BattlePage, CampaignNavigator, OverviewPage
 from ui.workers import start_job
 
 if TYPE_CHECKING:
     from brikdesk.domain.history import CampaignHistory
-    from ui.main_window.window import MainWindow
 
 APP_TITLE = "BrikDesk"
 NAVIGATOR_CHANGES = (
@@ -33,15 +35,57 @@ NAVIGATOR_CHANGES = (
 )
 
 
+class SharingForShown(Protocol):
+    def campaign_opened(self, campaign_id: CampaignId) -> None: ...
+
+
+class BattleOpener(Protocol):
+    def open_battle(self, battle_id: BattleId) -> bool: ...
+
+
+class CampaignShownHost(Protocol):
+    """What showing a campaign uses of the window: the services and settings, the pages it
+    shows the campaign on (the navigator, the overview, the battle page), the edition label,
+    the players' page to tell, and the window's overview and enabled actions."""
+
+    @property
+    def services(self) -> Services: ...
+    @property
+    def runner(self) -> Actions: ...
+    @property
+    def settings(self) -> AppSettings: ...
+    @property
+    def banner(self) -> MessageBanner: ...
+    @property
+    def sharing(self) -> SharingForShown: ...
+    @property
+    def navigator(self) -> CampaignNavigator: ...
+    @property
+    def navigator_dock(self) -> QDockWidget: ...
+    @property
+    def pages(self) -> QStackedWidget: ...
+    @property
+    def overview(self) -> OverviewPage: ...
+    @property
+    def battle_page(self) -> BattlePage: ...
+    @property
+    def battles(self) -> BattleOpener: ...
+    @property
+    def edition_label(self) -> QLabel: ...
+    def show_overview(self) -> None: ...
+    def update_enabled(self, *_args: object) -> None: ...
+
+
 class CampaignShown(QObject):
     """The campaign shown (``campaign_id``, ``nav``) and the overview page of it."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: QWidget, host: CampaignShownHost) -> None:
         super().__init__(window)
         self.window = window
-        self.services = window.services
-        self.runner = window.runner
-        self.settings = window.settings
+        self.host = host
+        self.services = host.services
+        self.runner = host.runner
+        self.settings = host.settings
         self.campaign_id: CampaignId | None = None
         self.nav: Navigator | None = None
         #: The campaign's cost system (``CP``, ``BP``...), as the navigator shows costs.
@@ -64,11 +108,12 @@ class CampaignShown(QObject):
     def open_campaign(self, campaign_id: CampaignId, *, quiet: bool = False) -> bool:
         """Show campaign ``campaign_id`` (False, and nothing changes, if it doesn't exist)."""
         window = self.window
+        host = self.host
         try:
             nav = self.services.campaigns.navigator(campaign_id)
         except UserError as exc:
             if not quiet:
-                window.banner.show_error(str(exc))
+                host.banner.show_error(str(exc))
             self.settings.forget_recent(campaign_id)
             return False
         except StorageError as exc:
@@ -80,41 +125,42 @@ class CampaignShown(QObject):
         self.settings.add_recent(campaign_id)
         self.show_campaign(nav)
         if changed:
-            window.show_overview()
-            window.sharing.campaign_opened(campaign_id)
+            host.show_overview()
+            host.sharing.campaign_opened(campaign_id)
         return True
 
     def show_campaign(self, nav: Navigator | None) -> None:
         """Show ``nav`` in the title, the status bar, the navigator and the page shown."""
         window = self.window
+        host = self.host
         self.nav = nav
         if nav is None:
             self.campaign_id = None
             window.setWindowTitle(APP_TITLE)
-            window.edition_label.setText(f"Rules: BrikWars {DEFAULT_EDITION}")
+            host.edition_label.setText(f"Rules: BrikWars {DEFAULT_EDITION}")
         else:
             c = nav.campaign
             self.cost_unit = c.cost_system
             window.setWindowTitle(f"{c.name}: {APP_TITLE}")
-            window.edition_label.setText(f"Rules: BrikWars {c.edition}")
-            window.navigator_dock.setWindowTitle(c.name)
-        window.navigator.show_navigator(nav, self.cost_unit)
+            host.edition_label.setText(f"Rules: BrikWars {c.edition}")
+            host.navigator_dock.setWindowTitle(c.name)
+        host.navigator.show_navigator(nav, self.cost_unit)
         # The standings are read only while the overview is shown (not on every battle event).
-        pages, battle_page = window.pages, window.battle_page
-        if pages.currentWidget() is window.overview:
+        pages, battle_page = host.pages, host.battle_page
+        if pages.currentWidget() is host.overview:
             self.show_overview_page(nav)
         else:
-            window.overview.show_navigator(nav, self.cost_unit, "")
+            host.overview.show_navigator(nav, self.cost_unit, "")
         if (
             nav is not None
             and battle_page.battle_id is not None
             and pages.currentWidget() is battle_page
         ):
             if battle_page.battle_id not in {b.id for b in nav.battles}:
-                window.show_overview()
+                host.show_overview()
             else:
-                window.battles.open_battle(battle_page.battle_id)
-        window.update_enabled()
+                host.battles.open_battle(battle_page.battle_id)
+        host.update_enabled()
 
     def refresh(self) -> None:
         """View > Refresh: read the campaign again."""
@@ -137,7 +183,7 @@ class CampaignShown(QObject):
         """The campaign overview at once (with the standings last read for this campaign);
         its standings are read again on a worker (the history reads every finished battle)
         and shown when read, if the overview still shows that campaign."""
-        overview = self.window.overview
+        overview = self.host.overview
         cid = nav.campaign.id if nav is not None else None
         kept = self._standings[1] if self._standings[0] == cid else ""
         overview.show_navigator(nav, self.cost_unit, kept)
@@ -159,7 +205,7 @@ class CampaignShown(QObject):
 
         def failed(exc: BaseException, _trace: str) -> None:
             if wanted == self._standings_wanted:
-                self.window.banner.show_error(f"The standings could not be read: {exc}")
+                self.host.banner.show_error(f"The standings could not be read: {exc}")
 
         start_job(
             self.window,

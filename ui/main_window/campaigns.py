@@ -7,18 +7,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu
 
 from brikdesk.domain.ids import ArmyId, BattleId, CampaignId, PlayerId
+from brikdesk.services import Services
 from brikdesk.services.changes import Done
 from brikdesk.services.summaries import (
     NO_BUDGET,
     ArmyPatch,
     ArmySummary,
     CampaignPatch,
+    Navigator,
     PlayerPatch,
 )
 from ui.dialogs.campaign import (
@@ -28,23 +31,65 @@ from ui.dialogs.campaign import (
     OpenCampaignDialog,
     PlayerDialog,
 )
+from ui.settings import AppSettings
 from ui.undo import chain
-from ui.windows.navigator import ARMY, BATTLE, PLAYER
+from ui.widgets.common import Actions
+from ui.windows.navigator import ARMY, BATTLE, PLAYER, CampaignNavigator
 
-if TYPE_CHECKING:
-    from ui.main_window.window import MainWindow
+
+class ShownForCommands(Protocol):
+    @property
+    def campaign_id(self) -> CampaignId | None: ...
+    @property
+    def nav(self) -> Navigator | None: ...
+    @property
+    def cost_unit(self) -> str: ...
+    def open_campaign(self, campaign_id: CampaignId, *, quiet: bool = False) -> bool: ...
+
+
+class RecentMenu(Protocol):
+    @property
+    def recent_menu(self) -> QMenu: ...
+
+
+class BattleOpener(Protocol):
+    def open_battle(self, battle_id: BattleId) -> bool: ...
+
+
+class CampaignCommandsHost(Protocol):
+    """What the campaign commands use of the window: the services and settings, the campaign
+    shown, the navigator and its selection, the recent campaigns menu and opening a battle."""
+
+    @property
+    def services(self) -> Services: ...
+    @property
+    def runner(self) -> Actions: ...
+    @property
+    def settings(self) -> AppSettings: ...
+    @property
+    def shown(self) -> ShownForCommands: ...
+    @property
+    def menus(self) -> RecentMenu: ...
+    @property
+    def navigator(self) -> CampaignNavigator: ...
+    @property
+    def navigator_dock(self) -> QDockWidget: ...
+    @property
+    def battles(self) -> BattleOpener: ...
+    def selected(self) -> tuple[str, int]: ...
 
 
 class CampaignCommands(QObject):
-    """Campaign, player and army commands over the campaign shown (``window.shown``)."""
+    """Campaign, player and army commands over the campaign shown (``host.shown``)."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: QMainWindow, host: CampaignCommandsHost) -> None:
         super().__init__(window)
         self.window = window
-        self.services = window.services
-        self.runner = window.runner
-        self.settings = window.settings
-        self.shown = window.shown
+        self.host = host
+        self.services = host.services
+        self.runner = host.runner
+        self.settings = host.settings
+        self.shown = host.shown
 
     def new_campaign(self) -> CampaignId | None:
         existing = self.runner.read(self.services.campaigns.list_campaigns) or ()
@@ -148,7 +193,7 @@ class CampaignCommands(QObject):
 
     def fill_recent(self) -> None:
         """File > Recent campaigns, as it opens."""
-        menu = self.window.menus.recent_menu
+        menu = self.host.menus.recent_menu
         menu.clear()
         campaigns = {
             c.id: c for c in (self.runner.read(self.services.campaigns.list_campaigns) or ())
@@ -168,7 +213,7 @@ class CampaignCommands(QObject):
 
     def recent_actions(self) -> list[QAction]:
         self.fill_recent()
-        return [a for a in self.window.menus.recent_menu.actions() if a.isEnabled()]
+        return [a for a in self.host.menus.recent_menu.actions() if a.isEnabled()]
 
     def add_player(self) -> PlayerId | None:
         if self.shown.campaign_id is None:
@@ -190,14 +235,14 @@ class CampaignCommands(QObject):
         )
         if player is None:
             return None
-        self.window.navigator.select(PLAYER, player.id)
+        self.host.navigator.select(PLAYER, player.id)
         return player.id
 
     def add_army(self) -> ArmyId | None:
         nav = self.shown.nav
         if nav is None:
             return None
-        kind, ident = self.window.selected()
+        kind, ident = self.host.selected()
         player_id = PlayerId(ident) if kind == PLAYER else None
         if kind == ARMY:
             player_id = next((a.player_id for a in nav.armies if a.id == ident), None)
@@ -225,11 +270,11 @@ class CampaignCommands(QObject):
         )
         if army is None:
             return None
-        self.window.navigator.select(ARMY, army.id)
+        self.host.navigator.select(ARMY, army.id)
         return army.id
 
     def edit_selected(self) -> bool:
-        kind, ident = self.window.selected()
+        kind, ident = self.host.selected()
         nav = self.shown.nav
         if nav is None:
             return False
@@ -281,12 +326,12 @@ class CampaignCommands(QObject):
                 is not None
             )
         if kind == BATTLE:
-            self.window.battles.open_battle(BattleId(ident))
+            self.host.battles.open_battle(BattleId(ident))
             return True
         return False
 
     def delete_selected(self) -> bool:
-        kind, ident = self.window.selected()
+        kind, ident = self.host.selected()
         calls: dict[str, Callable[..., Any]] = {
             PLAYER: self.services.campaigns.delete_player,
             ARMY: self.services.campaigns.delete_army,
@@ -303,7 +348,7 @@ class CampaignCommands(QObject):
             BATTLE: nav.battles,
         }
         version = next((r.version for r in shown[kind] if r.id == ident), None)
-        if self.window.navigator_dock.isHidden():  # nothing is deleted that is not in sight
+        if self.host.navigator_dock.isHidden():  # nothing is deleted that is not in sight
             self.window.statusBar().showMessage(
                 "Show the navigator (View > Navigator, Ctrl+1) and select what to delete", 8000
             )

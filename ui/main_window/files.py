@@ -6,30 +6,61 @@ selected (an army's roster sheet or a battle's report).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QWidget
 
+from brikdesk.domain.ids import CampaignId
 from brikdesk.errors import StorageError, UserError
+from brikdesk.services import Services
 from brikdesk.services.changes import Done
+from brikdesk.services.summaries import Navigator
 from ui.dialogs.progress import ProgressJob
-from ui.widgets.common import show_storage_error
+from ui.settings import AppSettings
+from ui.widgets.common import Actions, MessageBanner, show_storage_error
 from ui.widgets.dialogs import FileChooser, TextPrompt
 from ui.windows.navigator import ARMY, BATTLE
+from ui.windows.printing import ReportPrinting, RosterPrinting
 
-if TYPE_CHECKING:
-    from ui.main_window.window import MainWindow
+
+class ShownForFiles(Protocol):
+    @property
+    def nav(self) -> Navigator | None: ...
+    def open_campaign(self, campaign_id: CampaignId, *, quiet: bool = False) -> bool: ...
+
+
+class FileCommandsHost(Protocol):
+    """What the file commands use of the window: the services and settings, the campaign
+    shown, the selection, the banner and the two printing paths."""
+
+    @property
+    def services(self) -> Services: ...
+    @property
+    def runner(self) -> Actions: ...
+    @property
+    def settings(self) -> AppSettings: ...
+    @property
+    def shown(self) -> ShownForFiles: ...
+    @property
+    def banner(self) -> MessageBanner: ...
+    @property
+    def printing(self) -> RosterPrinting: ...
+    @property
+    def report_printing(self) -> ReportPrinting: ...
+    def selected(self) -> tuple[str, int]: ...
 
 
 class FileCommands(QObject):
     """File > Import, Export, Print preview, Print and Export as PDF."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: QWidget, host: FileCommandsHost) -> None:
         super().__init__(window)
         self.window = window
-        self.services = window.services
-        self.runner = window.runner
-        self.settings = window.settings
+        self.host = host
+        self.services = host.services
+        self.runner = host.runner
+        self.settings = host.settings
 
     def import_campaign(
         self, path: Path | None = None, name: str | None = None
@@ -56,8 +87,8 @@ class FileCommands(QObject):
             if summary is None:
                 return
             job.result = summary.id
-            self.window.shown.open_campaign(summary.id)
-            self.window.banner.show_note(f"Imported {summary.name} from {chosen.name}.")
+            self.host.shown.open_campaign(summary.id)
+            self.host.banner.show_note(f"Imported {summary.name} from {chosen.name}.")
 
         def failed(exc: BaseException) -> None:
             if isinstance(exc, UserError) and exc.field == "name":
@@ -80,7 +111,7 @@ class FileCommands(QObject):
             ),
             on_done=done,
             on_error=failed,
-            on_cancelled=lambda: self.window.banner.show_note(
+            on_cancelled=lambda: self.host.banner.show_note(
                 f"Import of {chosen.name} cancelled; nothing was imported."
             ),
         )
@@ -89,9 +120,9 @@ class FileCommands(QObject):
     def export_campaign(self, path: Path | None = None) -> ProgressJob | None:
         """Export the campaign on a worker, with a progress bar and Cancel (a cancelled
         export leaves the file as it was). Returns the job (``job.result``: the path)."""
-        if self.window.shown.nav is None:
+        if self.host.shown.nav is None:
             return None
-        campaign = self.window.shown.nav.campaign
+        campaign = self.host.shown.nav.campaign
         if path is None:
             safe = "".join(ch if ch.isalnum() or ch in " -_" else "_" for ch in campaign.name)
             path = FileChooser.save_path(
@@ -113,11 +144,11 @@ class FileCommands(QObject):
             lambda progress: self.services.transfer.write_export(
                 campaign.id, target, progress=progress
             ),
-            on_done=lambda written: self.window.banner.show_note(
+            on_done=lambda written: self.host.banner.show_note(
                 f"Exported {campaign.name} to {written}."
             ),
             on_error=self.transfer_failed,
-            on_cancelled=lambda: self.window.banner.show_note(
+            on_cancelled=lambda: self.host.banner.show_note(
                 f"Export cancelled; {target.name} was not written."
             ),
         )
@@ -125,7 +156,7 @@ class FileCommands(QObject):
     def transfer_failed(self, exc: BaseException) -> None:
         """An import or export refused (shown in the banner) or failed (storage dialog)."""
         if isinstance(exc, UserError):
-            self.window.banner.show_error(str(exc))
+            self.host.banner.show_error(str(exc))
         elif isinstance(exc, StorageError):
             show_storage_error(self.window, exc)
         else:
@@ -134,15 +165,15 @@ class FileCommands(QObject):
     def print_target(self) -> tuple[str, int, str | None] | None:
         """What File > Print acts on: the selected army (its roster sheet) or battle (its
         report), with its name."""
-        kind, ident = self.window.selected()
-        nav = self.window.shown.nav
+        kind, ident = self.host.selected()
+        nav = self.host.shown.nav
         if kind == ARMY:
             name = next((a.name for a in nav.armies if a.id == ident), None) if nav else None
             return ARMY, ident, name
         if kind == BATTLE:
             name = next((b.name for b in nav.battles if b.id == ident), None) if nav else None
             return BATTLE, ident, name
-        self.window.banner.show_error(
+        self.host.banner.show_error(
             "Select an army (to print its roster) or a battle (its report) in the navigator."
         )
         return None
@@ -152,7 +183,7 @@ class FileCommands(QObject):
         if target is None:
             return False
         kind, ident, name = target
-        printing = self.window.printing if kind == ARMY else self.window.report_printing
+        printing = self.host.printing if kind == ARMY else self.host.report_printing
         return printing.preview(ident, name)
 
     def print_army(self) -> bool:
@@ -160,7 +191,7 @@ class FileCommands(QObject):
         if target is None:
             return False
         kind, ident, name = target
-        printing = self.window.printing if kind == ARMY else self.window.report_printing
+        printing = self.host.printing if kind == ARMY else self.host.report_printing
         return printing.print(ident, name)
 
     def export_pdf(self, path: Path | None = None) -> bool:
@@ -168,5 +199,5 @@ class FileCommands(QObject):
         if target is None:
             return False
         kind, ident, name = target
-        printing = self.window.printing if kind == ARMY else self.window.report_printing
+        printing = self.host.printing if kind == ARMY else self.host.report_printing
         return printing.export_pdf(ident, path, name)

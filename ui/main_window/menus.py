@@ -5,28 +5,36 @@ navigator's context menu; the main toolbar.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu, QToolBar
+from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar, QWidget
 
+from ui.main_window.actions import MainActions
 from ui.widgets.common import name_toolbar_extension
-
-if TYPE_CHECKING:
-    from ui.main_window.actions import MainActions
-    from ui.main_window.window import MainWindow
 
 
 class MainMenus(QObject):
-    """The menu bar's menus, the recent campaigns' submenu and the main toolbar."""
+    """The menu bar's menus, the recent campaigns' submenu and the main toolbar of ``window``:
+    its ``actions``, the players' page's two (``share_campaign``, ``share_battle``: Campaign and
+    Battle > Share with players), the battle report's submenu, what fills the recent campaigns
+    when that submenu opens, and the navigator given the context menu."""
 
-    def __init__(self, window: MainWindow, actions: MainActions) -> None:
+    def __init__(
+        self,
+        window: QMainWindow,
+        actions: MainActions,
+        *,
+        share_campaign: QAction,
+        share_battle: QAction,
+        report_menu: QMenu,
+        fill_recent: Callable[[], None],
+        navigator: QWidget,
+    ) -> None:
         super().__init__(window)
         self.actions = actions
-        #: Battle > Share with players (``ui.dialogs.share``).
-        self.share_battle_action = window.sharing.battle_action
+        self.share_battle_action = share_battle
         bar = window.menuBar()
         a = actions
 
@@ -44,7 +52,7 @@ class MainMenus(QObject):
 
         self.recent_menu = QMenu("&Recent campaigns", window)
         self.recent_menu.setObjectName("recentMenu")
-        self.recent_menu.aboutToShow.connect(window.campaigns.fill_recent)
+        self.recent_menu.aboutToShow.connect(fill_recent)
         self.file_menu = menu(
             "&File",
             "fileMenu",
@@ -91,19 +99,18 @@ class MainMenus(QObject):
                 a.open_roster_action,
                 a.catalog_action,
                 a.history_action,
-                window.sharing.campaign_action,
+                share_campaign,
                 None,
                 a.settings_action,
                 a.delete_campaign_action,
             ],
         )
-        self.report_menu = window.report_printing.make_menu(window, window.battles.current_battle)
+        self.report_menu = report_menu
         self.battle_menu = menu("&Battle", "battleMenu", [])
         self.show_battle_entries(())
         self.help_menu = menu(
             "&Help", "helpMenu", [a.guide_action, a.rules_action, None, a.about_action]
         )
-        navigator = window.navigator
         navigator.addActions(
             [
                 a.open_roster_action,
@@ -142,7 +149,7 @@ class MainMenus(QObject):
             else:
                 m.addAction(action)
 
-    def _build_toolbar(self, window: MainWindow) -> QToolBar:
+    def _build_toolbar(self, window: QMainWindow) -> QToolBar:
         a = self.actions
         tb = QToolBar("Main toolbar", window)
         tb.setObjectName("mainToolbar")

@@ -118,16 +118,24 @@ class MainWindow(QMainWindow):
         self.report_printing = ReportPrinting(self, services, self.banner, self.settings)
         self.battle_sheet_printing = BattleSheetPrinting(self, services, self.banner, self.settings)
         self._build_central()
-        self.shown = CampaignShown(self)
-        self.campaigns = CampaignCommands(self)
-        self.files = FileCommands(self)
-        self.battles = Battles(self)
-        self.windows = Windows(self)
+        self.shown = CampaignShown(self, self)
+        self.campaigns = CampaignCommands(self, self)
+        self.files = FileCommands(self, self)
+        self.battles = Battles(self, self)
+        self.windows = Windows(self, self)
         from ui.dialogs.share import Sharing  # the players' page
 
         self.sharing = Sharing(self, services, self.settings)
-        self.main_actions = MainActions(self)
-        self.menus = MainMenus(self, self.main_actions)
+        self.main_actions = MainActions(self, self)
+        self.menus = MainMenus(
+            self,
+            self.main_actions,
+            share_campaign=self.sharing.campaign_action,
+            share_battle=self.sharing.battle_action,
+            report_menu=self.report_printing.make_menu(self, self.battles.current_battle),
+            fill_recent=self.campaigns.fill_recent,
+            navigator=self.navigator,
+        )
         self.toolbar = self.menus.toolbar
         self._build_status_bar()
         self.navigator.activated_entry.connect(self.open_entry)

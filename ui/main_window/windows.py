@@ -6,21 +6,26 @@ when asked again.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from PySide6.QtCore import QObject, QPoint, Qt
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import QObject, QPoint, Qt, SignalInstance
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QMainWindow, QWidget
 from shiboken6 import isValid
 
 from brikdesk.domain.ids import ArmyId, CampaignId
+from brikdesk.services import Services
+from ui.bus import Bus
 from ui.dialogs.campaign import ArmyDialog
+from ui.settings import AppSettings
+from ui.undo import UndoScopes
 from ui.wheel import guard_wheel
-from ui.windows.navigator import ARMY
+from ui.widgets.common import MessageBanner
+from ui.windows.navigator import ARMY, CampaignNavigator
 
 if TYPE_CHECKING:
     from ui.dialogs.about import AboutDialog
     from ui.dialogs.rules_reference import RulesReferenceDialog
-    from ui.main_window.window import MainWindow
     from ui.windows.catalog import CatalogWindow
     from ui.windows.history import HistoryWindow
     from ui.windows.roster import RosterWindow
@@ -33,12 +38,47 @@ def _raise(window: QWidget) -> None:
     window.activateWindow()
 
 
+class ShownForWindows(Protocol):
+    @property
+    def campaign_id(self) -> CampaignId | None: ...
+    def edition(self) -> str: ...
+
+
+class WindowsHost(Protocol):
+    """What opening windows and dialogs uses of the main window: the services, bus, undo
+    histories and settings they are built with, the campaign shown and the selection, the
+    banner for what fails, and what About names."""
+
+    @property
+    def services(self) -> Services: ...
+    @property
+    def bus(self) -> Bus: ...
+    @property
+    def undo_scopes(self) -> UndoScopes: ...
+    @property
+    def settings(self) -> AppSettings: ...
+    @property
+    def banner(self) -> MessageBanner: ...
+    @property
+    def navigator(self) -> CampaignNavigator: ...
+    @property
+    def shown(self) -> ShownForWindows: ...
+    @property
+    def database(self) -> str: ...
+    @property
+    def app_icon(self) -> QIcon: ...
+    @property
+    def preferences_changed(self) -> SignalInstance: ...
+    def selected(self) -> tuple[str, int]: ...
+
+
 class Windows(QObject):
     """The roster, catalog and history windows open, and the Help and Settings dialogs."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: QMainWindow, host: WindowsHost) -> None:
         super().__init__(window)
         self.window = window
+        self.host = host
         self.rosters: dict[ArmyId, RosterWindow] = {}
         self.catalogs: dict[CampaignId, CatalogWindow] = {}
         #: Campaign > History windows, one per campaign.
@@ -48,20 +88,21 @@ class Windows(QObject):
     def open_roster(self, army_id: ArmyId) -> RosterWindow | None:
         """Open (or raise) the roster window of an army."""
         main = self.window
+        host = self.host
         window = self.rosters.get(army_id)
         if window is None:
             from ui.windows.roster import RosterWindow
 
             window = RosterWindow(
-                main.services,
-                main.bus,
-                main.undo_scopes.army(army_id),
-                main.settings,
+                host.services,
+                host.bus,
+                host.undo_scopes.army(army_id),
+                host.settings,
                 army_id,
                 main,
             )
             if window.roster is None:
-                main.banner.show_error(
+                host.banner.show_error(
                     f"There is no army with id {army_id} (it may have been deleted)"
                 )
                 return None
@@ -82,19 +123,20 @@ class Windows(QObject):
 
     def _army_made(self, army_id: int) -> None:
         """A roster made a new army (Duplicate army): select it and open its roster."""
-        self.window.navigator.select(ARMY, army_id)
+        self.host.navigator.select(ARMY, army_id)
         self.open_roster(ArmyId(army_id))
 
     def _roster_closed(self, army_id: ArmyId) -> None:
         self.rosters.pop(army_id, None)
 
     def open_selected_roster(self) -> RosterWindow | None:
-        kind, ident = self.window.selected()
+        kind, ident = self.host.selected()
         return self.open_roster(ArmyId(ident)) if kind == ARMY else None
 
     def open_catalog(self) -> CatalogWindow | None:
         main = self.window
-        campaign_id = main.shown.campaign_id
+        host = self.host
+        campaign_id = host.shown.campaign_id
         if campaign_id is None:
             return None
         window = self.catalogs.get(campaign_id)
@@ -102,10 +144,10 @@ class Windows(QObject):
             from ui.windows.catalog import CatalogWindow
 
             window = CatalogWindow(
-                main.services,
-                main.bus,
-                main.undo_scopes.catalog(campaign_id),
-                main.settings,
+                host.services,
+                host.bus,
+                host.undo_scopes.catalog(campaign_id),
+                host.settings,
                 campaign_id,
                 main,
             )
@@ -119,12 +161,13 @@ class Windows(QObject):
         from ui.windows.history import HistoryWindow
 
         main = self.window
-        campaign_id = main.shown.campaign_id
+        host = self.host
+        campaign_id = host.shown.campaign_id
         if campaign_id is None:
             return None
         window = self.histories.get(campaign_id)
         if window is None:
-            window = HistoryWindow(main.services, main.bus, campaign_id, main)
+            window = HistoryWindow(host.services, host.bus, campaign_id, main)
             self.histories[campaign_id] = window
             window.destroyed.connect(self._history_closed)
         _raise(window)
@@ -156,7 +199,7 @@ class Windows(QObject):
         try:
             guide = UserGuideWindow(self.window)
         except (FileNotFoundError, OSError) as exc:
-            self.window.banner.show_error(f"The user guide can't be shown: {exc}")
+            self.host.banner.show_error(f"The user guide can't be shown: {exc}")
             return None
         guide.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         guide.show()
@@ -167,7 +210,8 @@ class Windows(QObject):
         from ui.dialogs.about import AboutDialog
 
         main = self.window
-        dialog = AboutDialog(main, main.database, main.shown.edition(), main.app_icon)
+        host = self.host
+        dialog = AboutDialog(main, host.database, host.shown.edition(), host.app_icon)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
         return dialog
@@ -177,9 +221,10 @@ class Windows(QObject):
         from ui.dialogs.settings import SettingsDialog
 
         main = self.window
-        prefs = SettingsDialog.ask(main, main.settings)
+        host = self.host
+        prefs = SettingsDialog.ask(main, host.settings)
         if prefs is None:
             return False
-        main.preferences_changed.emit()
+        host.preferences_changed.emit()
         main.statusBar().showMessage("Settings saved.", 5000)
         return True

@@ -187,6 +187,9 @@ class RosterWindow(QMainWindow):
     #: ``title``, ``player_id``, ``name``, ``budget``, ``cost_unit``), given by the main window;
     #: without it the action is off.
     ask_army: Callable[..., Any] | None = None
+    #: The units' table and its model (made by ``_build_widgets``; the parts use them).
+    table: RosterTable
+    model: UnitTableModel
 
     def __init__(
         self,
@@ -214,10 +217,11 @@ class RosterWindow(QMainWindow):
         self.banner = MessageBanner(self)
         self.runner = Actions(self, undo_stack, bus, self.banner)
         self.printing = RosterPrinting(self, services, self.banner)
-        self.text = RosterText(self)
-        self.edits = RosterEdits(self)
+        self.text = RosterText(self, self)
+        self.edits = RosterEdits(self, self)
+        self.edits.army_made.connect(self.army_made)
         self._build_widgets()
-        self.commands = RosterCommands(self, undo_stack)
+        self.commands = RosterCommands(self, self, undo_stack)
         self._restore_layout()
 
         self._card_timer = QTimer(self)

@@ -4,24 +4,47 @@ are enabled follows the selection (``update_enabled``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QUndoStack
-from PySide6.QtWidgets import QStyle, QToolBar
+from PySide6.QtWidgets import QMainWindow, QStyle, QToolBar
 
+from brikdesk.domain.ids import ArmyId
 from ui.widgets.common import make_action, name_toolbar_extension, undo_redo_actions
-
-if TYPE_CHECKING:
-    from ui.windows.roster import RosterWindow
+from ui.windows.printing import RosterPrinting
+from ui.windows.roster_edits import RosterEdits
+from ui.windows.roster_table import RosterTable
+from ui.windows.roster_text import RosterText
 
 __all__ = ["RosterCommands"]
 
 
-class RosterCommands:
-    """The actions of roster window ``w``, in its menus and toolbar (see the module)."""
+class RosterCommandsHost(Protocol):
+    """What the roster's actions trigger: the edits, the roster as text and on paper, the
+    units' table, and the window's own focus moves and roster order."""
 
-    def __init__(self, w: RosterWindow, stack: QUndoStack) -> None:
+    @property
+    def army_id(self) -> ArmyId: ...
+    @property
+    def edits(self) -> RosterEdits: ...
+    @property
+    def text(self) -> RosterText: ...
+    @property
+    def printing(self) -> RosterPrinting: ...
+    @property
+    def table(self) -> RosterTable: ...
+    def focus_loadout(self) -> None: ...
+    def focus_filter(self) -> None: ...
+    def focus_budget(self) -> None: ...
+    def show_roster_order(self) -> None: ...
+
+
+class RosterCommands:
+    """The actions of roster window ``w`` over ``host``, in the window's menus and toolbar
+    (see the module)."""
+
+    def __init__(self, w: QMainWindow, host: RosterCommandsHost, stack: QUndoStack) -> None:
         style = w.style()
         icon = style.standardIcon
         sp = QStyle.StandardPixmap
@@ -29,7 +52,7 @@ class RosterCommands:
         self.add_action = make_action(
             w,
             "&Add unit…",
-            w.edits.add_unit,
+            host.edits.add_unit,
             name="addUnitAction",
             shortcut=[QKeySequence(QKeySequence.StandardKey.New), QKeySequence("Ins")],
             tip="Add a unit of a type at the end of the roster",
@@ -38,7 +61,7 @@ class RosterCommands:
         self.add_many_action = make_action(
             w,
             "Add &several…",
-            w.edits.add_copies,
+            host.edits.add_copies,
             name="addCopiesAction",
             shortcut="Ctrl+Shift+N",
             tip="Add several units at once (of the army's most common type and equipment)",
@@ -47,7 +70,7 @@ class RosterCommands:
         self.duplicate_action = make_action(
             w,
             "D&uplicate",
-            w.edits.duplicate,
+            host.edits.duplicate,
             name="duplicateAction",
             shortcut="Ctrl+D",
             tip="Copy the selected units (equipment, stats and notes)",
@@ -56,7 +79,7 @@ class RosterCommands:
         self.rename_action = make_action(
             w,
             "&Rename",
-            w.edits.rename,
+            host.edits.rename,
             name="renameAction",
             shortcut="F2",
             tip="Rename the unit in place",
@@ -64,7 +87,7 @@ class RosterCommands:
         self.edit_action = make_action(
             w,
             "&Edit unit…",
-            w.edits.edit_unit,
+            host.edits.edit_unit,
             name="editUnitAction",
             shortcut="Ctrl+E",
             tip="Type, stats, campaign record and notes of the unit",
@@ -73,7 +96,7 @@ class RosterCommands:
         self.type_action = make_action(
             w,
             "Change &type…",
-            w.edits.change_type,
+            host.edits.change_type,
             name="changeTypeAction",
             shortcut="Ctrl+T",
             tip="Give the selected units another unit type",
@@ -81,7 +104,7 @@ class RosterCommands:
         self.delete_action = make_action(
             w,
             "&Delete",
-            w.edits.delete_selected,
+            host.edits.delete_selected,
             name="deleteAction",
             shortcut=QKeySequence(QKeySequence.StandardKey.Delete),
             tip="Delete the selected units (Undo brings them back)",
@@ -90,7 +113,7 @@ class RosterCommands:
         self.loadout_action = make_action(
             w,
             "Edit &loadout",
-            w.focus_loadout,
+            host.focus_loadout,
             name="loadoutAction",
             shortcut="Ctrl+L",
             tip="Go to the loadout editor of the selected unit",
@@ -98,7 +121,7 @@ class RosterCommands:
         self.filter_action = make_action(
             w,
             "&Filter units",
-            w.focus_filter,
+            host.focus_filter,
             name="filterAction",
             shortcut=QKeySequence(QKeySequence.StandardKey.Find),
             tip="Filter the units",
@@ -106,14 +129,14 @@ class RosterCommands:
         self.select_all_action = make_action(
             w,
             "Select &all",
-            w.table.selectAll,
+            host.table.selectAll,
             name="selectAllAction",
             shortcut=QKeySequence(QKeySequence.StandardKey.SelectAll),
         )
         self.edit_army_action = make_action(
             w,
             "Army &budget",
-            w.focus_budget,
+            host.focus_budget,
             name="budgetAction",
             shortcut="Ctrl+B",
             tip="Change the army's budget",
@@ -121,7 +144,7 @@ class RosterCommands:
         self.duplicate_army_action = make_action(
             w,
             "D&uplicate army…",
-            w.edits.duplicate_army,
+            host.edits.duplicate_army,
             name="duplicateArmyAction",
             tip="A new army with copies of these units (loadouts and notes; no battle record)",
         )
@@ -129,7 +152,7 @@ class RosterCommands:
             fmt: make_action(
                 w,
                 label,
-                lambda _checked=False, fmt=fmt: w.text.copy(fmt),
+                lambda _checked=False, fmt=fmt: host.text.copy(fmt),
                 name=f"copyText_{fmt}",
                 shortcut=key,
                 tip=tip,
@@ -143,14 +166,14 @@ class RosterCommands:
         self.export_text_action = make_action(
             w,
             "Export as te&xt…",
-            w.text.export,
+            host.text.export,
             name="exportTextAction",
             tip="Save the roster as plain text (.txt), Markdown (.md) or BBCode (.bbcode)",
         )
         self.preview_action = make_action(
             w,
             "Print pre&view…",
-            lambda: w.printing.preview(w.army_id),
+            lambda: host.printing.preview(host.army_id),
             name="printPreviewAction",
             shortcut="Ctrl+Shift+P",
             tip="Preview the roster sheet",
@@ -159,7 +182,7 @@ class RosterCommands:
         self.print_action = make_action(
             w,
             "&Print…",
-            lambda: w.printing.print(w.army_id),
+            lambda: host.printing.print(host.army_id),
             name="printAction",
             shortcut=QKeySequence(QKeySequence.StandardKey.Print),
             tip="Print the roster sheet",
@@ -167,7 +190,7 @@ class RosterCommands:
         self.pdf_action = make_action(
             w,
             "Export P&DF…",
-            lambda: w.printing.export_pdf(w.army_id),
+            lambda: host.printing.export_pdf(host.army_id),
             name="exportPdfAction",
             shortcut="Ctrl+Shift+E",
             tip="Save the roster sheet as a PDF",
@@ -183,7 +206,7 @@ class RosterCommands:
         self.move_up_action = make_action(
             w,
             "Move &up",
-            w.edits.move_up,
+            host.edits.move_up,
             name="moveUpAction",
             shortcut="Alt+Up",
             tip="Move the selected units one place up the roster (its printed order)",
@@ -192,7 +215,7 @@ class RosterCommands:
         self.move_down_action = make_action(
             w,
             "Move do&wn",
-            w.edits.move_down,
+            host.edits.move_down,
             name="moveDownAction",
             shortcut="Alt+Down",
             tip="Move the selected units one place down the roster",
@@ -201,7 +224,7 @@ class RosterCommands:
         self.move_top_action = make_action(
             w,
             "Move to the &top",
-            w.edits.move_to_top,
+            host.edits.move_to_top,
             name="moveTopAction",
             shortcut="Alt+PgUp",
             tip="Put the selected units first in the roster",
@@ -209,7 +232,7 @@ class RosterCommands:
         self.move_bottom_action = make_action(
             w,
             "Move to the &bottom",
-            w.edits.move_to_bottom,
+            host.edits.move_to_bottom,
             name="moveBottomAction",
             shortcut="Alt+PgDown",
             tip="Put the selected units last in the roster",
@@ -217,7 +240,7 @@ class RosterCommands:
         self.roster_order_action = make_action(
             w,
             "Show in &roster order",
-            w.show_roster_order,
+            host.show_roster_order,
             name="rosterOrderAction",
             shortcut="Ctrl+0",
             tip="Undo the sorting by a column: the units in roster order",
@@ -232,7 +255,7 @@ class RosterCommands:
             self.move_bottom_action,
         )
         self.current_actions = (self.rename_action, self.edit_action, self.loadout_action)
-        self._build_menus_and_toolbar(w)
+        self._build_menus_and_toolbar(w, host)
 
     def update_enabled(self, has_selection: bool, has_current: bool) -> None:
         """Actions on the selected units need a selection; those on one unit, a current one."""
@@ -241,7 +264,7 @@ class RosterCommands:
         for a in self.current_actions:
             a.setEnabled(has_current)
 
-    def _build_menus_and_toolbar(self, w: RosterWindow) -> None:
+    def _build_menus_and_toolbar(self, w: QMainWindow, host: RosterCommandsHost) -> None:
         bar = w.menuBar()
         army = bar.addMenu("&Army")
         army.addAction(self.edit_army_action)
@@ -307,7 +330,7 @@ class RosterCommands:
                 tb.addAction(a)
         w.addToolBar(tb)
         name_toolbar_extension(tb)
-        w.table.addActions(
+        host.table.addActions(
             [
                 self.add_action,
                 self.duplicate_action,
@@ -323,4 +346,4 @@ class RosterCommands:
         # do what they do there.
         for a in (self.delete_action, self.rename_action):
             a.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        w.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        host.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)

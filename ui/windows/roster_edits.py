@@ -10,21 +10,23 @@ and moves tell it what to select once the roster is read again (``select_after``
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QMainWindow
 
-from brikdesk.domain.ids import ArmyId, UnitId
+from brikdesk.domain.catalog import Catalog
+from brikdesk.domain.ids import ArmyId, CampaignId, UnitId
 from brikdesk.domain.roster import Loadout
-from brikdesk.services.roster import UnitPatch, UnitRow
+from brikdesk.services import Services
+from brikdesk.services.roster import Roster, UnitPatch, UnitRow
 from brikdesk.services.summaries import NO_BUDGET, ArmyPatch
-from ui.models.roster import NAME
-from ui.widgets.common import plural
+from ui.models.roster import NAME, UnitTableModel
+from ui.settings import AppSettings
+from ui.widgets.common import Actions, plural
+from ui.windows.roster_table import RosterTable
 from ui.windows.unit_dialogs import AddUnitsDialog, ChangeTypeDialog, UnitEditor, adding
-
-if TYPE_CHECKING:
-    from ui.windows.roster import RosterWindow
 
 __all__ = ["ADD_COUNT_KEY", "DEFAULT_ADD_COUNT", "RosterEdits", "typical_unit"]
 
@@ -49,13 +51,49 @@ def typical_unit(rows: Sequence[UnitRow]) -> UnitRow | None:
     return next(r for r in same if loadouts[r.loadout] == best)
 
 
-class RosterEdits(QObject):
-    """The edits of roster window ``w`` (see the module). A child of the window, so that the
-    signals connected to its methods go when the window goes."""
+class RosterEditsHost(Protocol):
+    """What the edits use of the roster window: the army, its campaign, catalog and roster as
+    last read, the services, the units' table and its model, the selection, and the dialog
+    that asks for a new army (the shell's, handed to the window)."""
 
-    def __init__(self, w: RosterWindow) -> None:
-        super().__init__(w)
-        self._w = w
+    @property
+    def army_id(self) -> ArmyId: ...
+    @property
+    def campaign_id(self) -> CampaignId | None: ...
+    @property
+    def catalog(self) -> Catalog | None: ...
+    @property
+    def roster(self) -> Roster | None: ...
+    @property
+    def services(self) -> Services: ...
+    @property
+    def runner(self) -> Actions: ...
+    @property
+    def settings(self) -> AppSettings: ...
+    @property
+    def model(self) -> UnitTableModel: ...
+    @property
+    def table(self) -> RosterTable: ...
+    @property
+    def ask_army(self) -> Callable[..., Any] | None: ...
+    def current_row(self) -> UnitRow | None: ...
+    def select_units(self, ids: Sequence[UnitId]) -> None: ...
+    def selected_ids(self) -> list[UnitId]: ...
+    def selected_rows(self) -> list[UnitRow]: ...
+    def show_roster_order(self) -> None: ...
+
+
+class RosterEdits(QObject):
+    """The edits of the roster in ``host`` (see the module). A child of ``window``, so that
+    the signals connected to its methods go when the window goes."""
+
+    #: Duplicate army made a new army (its id): the shell selects it and opens its roster.
+    army_made = Signal(int)
+
+    def __init__(self, window: QMainWindow, host: RosterEditsHost) -> None:
+        super().__init__(window)
+        self._window = window
+        self._w = host
         #: Units an edit made here changes: only their rows are read again.
         self.targeted: tuple[UnitId, ...] | None = None
         #: What to select once the roster is read again (the last one current).
@@ -122,7 +160,7 @@ class RosterEdits(QObject):
         if w.catalog is None:
             return ()
         answer = AddUnitsDialog.ask(
-            w,
+            self._window,
             w.catalog,
             type_key=type_key or (template.type_key if template else None),
             count=count,
@@ -160,7 +198,7 @@ class RosterEdits(QObject):
         row = w.current_row()
         if row is None or w.catalog is None:
             return False
-        patch = UnitEditor.ask(w, row, w.catalog)
+        patch = UnitEditor.ask(self._window, row, w.catalog)
         if patch is None:
             return False
         return self.perform_edit({row.id: patch})
@@ -170,7 +208,7 @@ class RosterEdits(QObject):
         rows = w.selected_rows()
         if not rows or w.catalog is None:
             return False
-        key = ChangeTypeDialog.ask(w, w.catalog, rows[-1].type_key, len(rows))
+        key = ChangeTypeDialog.ask(self._window, w.catalog, rows[-1].type_key, len(rows))
         if key is None:
             return False
         patches = {r.id: UnitPatch(type_key=key) for r in rows if r.type_key != key}
@@ -199,7 +237,7 @@ class RosterEdits(QObject):
         )
         self.select_after = ()
         if done is not None:
-            w.statusBar().showMessage(
+            self._window.statusBar().showMessage(
                 f"Deleted {rows[0].name if len(rows) == 1 else plural(len(rows), 'unit')}"
                 " (Ctrl+Z brings it back)",
                 8000,
@@ -230,7 +268,7 @@ class RosterEdits(QObject):
             return None
         army = w.roster.army
         answer = w.ask_army(
-            w,
+            self._window,
             players,
             title=f"Duplicate {army.name}",
             player_id=army.player_id,
@@ -247,7 +285,7 @@ class RosterEdits(QObject):
         )
         if made is None:
             return None
-        w.army_made.emit(made.id)
+        self.army_made.emit(made.id)
         return made.id
 
     def _reorder(self, order: list[UnitId], text: str) -> bool:

@@ -4,13 +4,17 @@ text, Markdown or BBCode (``brikdesk.domain.roster_text``)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QMainWindow
 
-if TYPE_CHECKING:
-    from ui.windows.roster import RosterWindow
+from brikdesk.domain.ids import ArmyId
+from brikdesk.services import Services
+from brikdesk.services.roster import Roster
+from ui.settings import AppSettings
+from ui.widgets.common import Actions, MessageBanner
 
 __all__ = ["RosterText"]
 
@@ -18,12 +22,32 @@ __all__ = ["RosterText"]
 FORMAT_NAMES = {"text": "plain text", "markdown": "Markdown", "bbcode": "BBCode"}
 
 
-class RosterText(QObject):
-    """Copy or save the roster of window ``w`` as text (a child of the window)."""
+class RosterTextHost(Protocol):
+    """What the roster as text uses of its window: the army and its roster as last read, the
+    services that write the text, and the window's settings, runner and banner."""
 
-    def __init__(self, w: RosterWindow) -> None:
-        super().__init__(w)
-        self._w = w
+    @property
+    def army_id(self) -> ArmyId: ...
+    @property
+    def roster(self) -> Roster | None: ...
+    @property
+    def services(self) -> Services: ...
+    @property
+    def settings(self) -> AppSettings: ...
+    @property
+    def runner(self) -> Actions: ...
+    @property
+    def banner(self) -> MessageBanner: ...
+
+
+class RosterText(QObject):
+    """Copy or save the roster of ``host`` as text (a child of ``window``, whose status bar
+    says what was done)."""
+
+    def __init__(self, window: QMainWindow, host: RosterTextHost) -> None:
+        super().__init__(window)
+        self._window = window
+        self._w = host
 
     def _text(self, fmt: str) -> str | None:
         w = self._w
@@ -36,7 +60,7 @@ class RosterText(QObject):
         if text is None:
             return None
         QGuiApplication.clipboard().setText(text)
-        self._w.statusBar().showMessage(
+        self._window.statusBar().showMessage(
             f"Copied the roster as {FORMAT_NAMES[fmt]}: paste it into a post.", 8000
         )
         return text
@@ -52,7 +76,7 @@ class RosterText(QObject):
         if w.roster is None:
             return None
         path = FileChooser.save_path(
-            w,
+            self._window,
             "Export the roster as text",
             "Plain text (*.txt);;Markdown (*.md);;BBCode for forums (*.bbcode)",
             f"{safe_file_name(w.roster.army.name)}.txt",
@@ -71,5 +95,5 @@ class RosterText(QObject):
             return None
         written = w.runner.read(lambda: write_text(path, text))
         if written is not None:
-            w.statusBar().showMessage(f"Saved the roster to {written}", 8000)
+            self._window.statusBar().showMessage(f"Saved the roster to {written}", 8000)
         return written

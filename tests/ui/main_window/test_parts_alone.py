@@ -1,0 +1,179 @@
+"""Each part of the main window is built and used without a MainWindow: it receives what it
+uses ("Rooms with their own doors" in docs/conventions.md), here stand-ins that record what the
+part asked of them."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from PySide6.QtGui import QAction, QIcon
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
+
+from ui.bus import Bus
+from ui.main_window import campaigns as campaigns_module
+from ui.main_window.actions import MainActions
+from ui.main_window.campaigns import CampaignCommands
+from ui.main_window.files import FileCommands
+from ui.main_window.menus import MainMenus
+from ui.main_window.windows import Windows
+from ui.undo import UndoScopes
+from ui.widgets.common import Actions, MessageBanner
+from ui.windows.navigator import ARMY
+
+
+class Calls:
+    """Stands in for a part of the shell: each method called is recorded with its arguments."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, tuple[Any, ...]]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return lambda *args, **_kwargs: self.calls.append((name, args))
+
+    def names(self) -> list[str]:
+        return [name for name, _args in self.calls]
+
+
+@pytest.fixture
+def window(qtbot) -> QMainWindow:
+    w = QMainWindow()
+    qtbot.addWidget(w)
+    return w
+
+
+@pytest.fixture
+def host(window: QMainWindow) -> SimpleNamespace:
+    scopes = UndoScopes(window)
+    return SimpleNamespace(
+        campaigns=Calls(),
+        shown=Calls(),
+        files=Calls(),
+        battles=Calls(),
+        windows=Calls(),
+        undo_scopes=scopes,
+        undo_stack=scopes.main(),
+        navigator_dock=QDockWidget("Campaign", window),
+        show_overview=lambda: None,
+    )
+
+
+def test_the_actions_trigger_the_parts_they_were_given(window, host) -> None:
+    actions = MainActions(window, host)
+    actions.new_action.trigger()
+    actions.import_action.trigger()
+    actions.new_battle_action.trigger()
+    actions.catalog_action.trigger()
+    actions.refresh_action.trigger()
+    assert host.campaigns.names() == ["new_campaign"]
+    assert host.files.names() == ["import_campaign"]
+    assert host.battles.names() == ["new_battle"]
+    assert host.windows.names() == ["open_catalog"]
+    assert host.shown.names() == ["refresh"]
+    assert actions.new_action.shortcut().toString() == "Ctrl+N"
+    assert actions.navigator_action.text() == "&Navigator"
+
+
+def test_the_menus_are_made_of_the_actions_and_what_they_were_handed(window, host) -> None:
+    actions = MainActions(window, host)
+    filled: list[bool] = []
+    share_campaign = QAction("Share with &players…", window)
+    share_battle = QAction("Share battle", window)
+    navigator = QWidget(window)
+    menus = MainMenus(
+        window,
+        actions,
+        share_campaign=share_campaign,
+        share_battle=share_battle,
+        report_menu=QMenu("Battle &report", window),
+        fill_recent=lambda: filled.append(True),
+        navigator=navigator,
+    )
+    titles = [a.text() for a in window.menuBar().actions()]
+    assert titles[0] == "&File" and "&Battle" in titles and titles[-1] == "&Help"
+    menus.recent_menu.aboutToShow.emit()
+    assert filled == [True]
+    assert share_campaign in menus.campaign_menu.actions()
+    panel_entry = QAction("Hold", window)
+    menus.show_battle_entries([panel_entry])
+    battle_entries = menus.battle_menu.actions()
+    assert battle_entries[-1] is panel_entry and share_battle in battle_entries
+    assert actions.open_roster_action in navigator.actions()
+    assert menus.toolbar.parent() is window
+
+
+def test_file_commands_say_what_to_select_before_printing(window, qtbot) -> None:
+    banner = MessageBanner(window)
+    printing = Calls()
+    host = SimpleNamespace(
+        services=None,
+        runner=None,
+        settings=None,
+        shown=SimpleNamespace(nav=None),
+        banner=banner,
+        printing=printing,
+        report_printing=Calls(),
+        selected=lambda: ("", 0),
+    )
+    files = FileCommands(window, host)
+    assert files.print_preview() is False
+    assert "Select an army" in banner.label.text()
+    host.selected = lambda: (ARMY, 7)
+    files.print_preview()
+    assert printing.calls == [("preview", (7, None))]
+
+
+@pytest.fixture
+def campaign(sv) -> SimpleNamespace:
+    c = sv.campaigns.create_campaign("Alone").value
+    red = sv.campaigns.add_player(c.id, "Red").value
+    army = sv.campaigns.add_army(red.id, "Reds").value
+    return SimpleNamespace(id=c.id, army_id=army.id)
+
+
+def services_host(window: QMainWindow, sv, settings) -> SimpleNamespace:
+    banner = MessageBanner(window)
+    scopes = UndoScopes(window)
+    bus = Bus(window)
+    return SimpleNamespace(
+        services=sv,
+        settings=settings,
+        banner=banner,
+        bus=bus,
+        undo_scopes=scopes,
+        runner=Actions(window, scopes.main(), bus, banner),
+    )
+
+
+def test_campaign_commands_open_the_campaign_chosen(window, sv, settings, campaign, monkeypatch):
+    host = services_host(window, sv, settings)
+    host.shown = Calls()
+    host.shown.campaign_id = None
+    monkeypatch.setattr(
+        campaigns_module.OpenCampaignDialog, "ask", classmethod(lambda cls, *a: campaign.id)
+    )
+    commands = CampaignCommands(window, host)
+    commands.choose_campaign()
+    assert host.shown.calls == [("open_campaign", (campaign.id,))]
+
+
+def test_windows_opens_one_roster_per_army_and_about(window, sv, settings, campaign) -> None:
+    host = services_host(window, sv, settings)
+    navigator = Calls()
+    host.navigator = navigator
+    host.shown = SimpleNamespace(campaign_id=campaign.id, edition=lambda: "2005")
+    host.database = "sqlite:///alone.sqlite3"
+    host.app_icon = QIcon()
+    host.selected = lambda: (ARMY, campaign.army_id)
+    windows = Windows(window, host)
+    roster = windows.open_selected_roster()
+    assert roster is not None and "Reds" in roster.windowTitle()
+    assert windows.open_selected_roster() is roster  # raised, not made again
+    about = windows.show_about()
+    assert "Database: sqlite:///alone.sqlite3" in about.details.toPlainText()
+    assert "Rules edition: BrikWars 2005" in about.text.text()
+    about.close()
+    roster.close()

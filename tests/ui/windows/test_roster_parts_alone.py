@@ -1,0 +1,105 @@
+"""Each part of the roster window is built and used without a RosterWindow: it receives what
+it uses ("Rooms with their own doors" in docs/conventions.md), here real services on a small
+campaign or stand-ins that record what the part asked of them."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from PySide6.QtGui import QGuiApplication, QUndoStack
+from PySide6.QtWidgets import QMainWindow, QTableView
+
+from brikdesk.domain.ids import ArmyId
+from brikdesk.services import Services
+from ui.bus import Bus
+from ui.models.roster import UnitTableModel
+from ui.widgets.common import Actions, MessageBanner
+from ui.windows.roster_commands import RosterCommands
+from ui.windows.roster_edits import RosterEdits
+from ui.windows.roster_text import RosterText
+
+
+class Calls:
+    """Stands in for a part: each method called is recorded with its arguments."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, tuple[Any, ...]]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return lambda *args, **_kwargs: self.calls.append((name, args))
+
+
+@pytest.fixture
+def window(qtbot) -> QMainWindow:
+    w = QMainWindow()
+    qtbot.addWidget(w)
+    return w
+
+
+@pytest.fixture
+def army(sv: Services) -> ArmyId:
+    c = sv.campaigns.create_campaign("Alone").value
+    red = sv.campaigns.add_player(c.id, "Red").value
+    army = sv.campaigns.add_army(red.id, "Reds").value
+    sv.roster.add_unit(army.id, "minifig", name="Red Knight")
+    return army.id
+
+
+def roster_host(window: QMainWindow, sv: Services, army: ArmyId, settings) -> SimpleNamespace:
+    banner = MessageBanner(window)
+    stack = QUndoStack(window)
+    return SimpleNamespace(
+        army_id=army,
+        roster=sv.roster.roster(army),
+        services=sv,
+        settings=settings,
+        banner=banner,
+        runner=Actions(window, stack, Bus(window), banner),
+        stack=stack,
+    )
+
+
+def test_the_roster_as_text_is_copied_from_its_host(window, sv, army, settings) -> None:
+    text = RosterText(window, roster_host(window, sv, army, settings))
+    copied = text.copy("markdown")
+    assert copied is not None and "Red Knight" in copied
+    assert QGuiApplication.clipboard().text() == copied
+    assert "Copied the roster as Markdown" in window.statusBar().currentMessage()
+
+
+def test_an_edit_is_stored_and_undone_through_the_host(window, sv, army, settings) -> None:
+    host = roster_host(window, sv, army, settings)
+    edits = RosterEdits(window, host)
+    host.model = UnitTableModel(edits.commit_name, window)
+    host.model.set_rows(host.roster.units)
+    (knight,) = host.roster.units
+    assert edits.commit_name(knight, "name", "Red Captain")
+    assert [u.name for u in sv.roster.roster(army).units] == ["Red Captain"]
+    assert edits.targeted is None  # only during the edit
+    host.stack.undo()
+    assert [u.name for u in sv.roster.roster(army).units] == ["Red Knight"]
+
+
+def test_the_commands_trigger_the_parts_they_were_given(window) -> None:
+    host = SimpleNamespace(
+        army_id=ArmyId(3),
+        edits=Calls(),
+        text=Calls(),
+        printing=Calls(),
+        table=QTableView(window),
+        focus_loadout=lambda: None,
+        focus_filter=lambda: None,
+        focus_budget=lambda: None,
+        show_roster_order=lambda: None,
+    )
+    commands = RosterCommands(window, host, QUndoStack(window))
+    commands.add_action.trigger()
+    commands.preview_action.trigger()
+    assert host.edits.calls == [("add_unit", ())]
+    assert host.printing.calls == [("preview", (3,))]
+    titles = [a.text() for a in window.menuBar().actions()]
+    assert titles and commands.add_action in host.table.actions()

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from brikdesk.domain.battle.model import Status
 from brikdesk.domain.ids import BattleUnitId, PlayerId
@@ -304,10 +304,12 @@ class CloseCombatAttack:
 
 
 @dataclass(frozen=True)
-class StatusSet:
-    """``actor`` gains ``status``; ``with_ids`` name the others for Close Combat and Grabs."""
+class StatusEvent:
+    """What setting and clearing a status share: the unit, the status and the others it is
+    with (Close Combat, Grabs). :class:`StatusSet` and :class:`StatusCleared` are its two
+    kinds."""
 
-    kind: ClassVar[str] = "status_set"
+    kind: ClassVar[str]
     target: ClassVar[None] = None
 
     actor: BattleUnitId
@@ -323,7 +325,7 @@ class StatusSet:
     @classmethod
     def from_payload(
         cls, actor: int | None, target: int | None, payload: Mapping[str, Any]
-    ) -> StatusSet:
+    ) -> Self:
         _only(payload, cls.kind, {"status", "with"})
         return cls(
             actor=_unit(actor, "actor"),
@@ -333,33 +335,18 @@ class StatusSet:
 
 
 @dataclass(frozen=True)
-class StatusCleared:
+class StatusSet(StatusEvent):
+    """``actor`` gains ``status``; ``with_ids`` name the others for Close Combat and Grabs."""
+
+    kind: ClassVar[str] = "status_set"
+
+
+@dataclass(frozen=True)
+class StatusCleared(StatusEvent):
     """``actor`` loses ``status``; for Close Combat and Grabs only with ``with_ids`` (all if
     empty): clearing In Close Combat is Disengaging, clearing Grabbing releases the Grab."""
 
     kind: ClassVar[str] = "status_cleared"
-    target: ClassVar[None] = None
-
-    actor: BattleUnitId
-    status: Status
-    with_ids: tuple[BattleUnitId, ...] = ()
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "with_ids", tuple(self.with_ids))
-
-    def to_payload(self) -> dict[str, Any]:
-        return {"status": self.status.value, "with": list(self.with_ids)}
-
-    @classmethod
-    def from_payload(
-        cls, actor: int | None, target: int | None, payload: Mapping[str, Any]
-    ) -> StatusCleared:
-        _only(payload, cls.kind, {"status", "with"})
-        return cls(
-            actor=_unit(actor, "actor"),
-            status=_enum(Status, _req(payload, "status", cls.kind), "status"),
-            with_ids=_ids(_req(payload, "with", cls.kind), "with"),
-        )
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,9 @@ from PySide6.QtWidgets import QDialog, QDockWidget, QMainWindow, QStackedWidget,
 from brikdesk.domain.history import outcome_words
 from brikdesk.domain.ids import BattleId, CampaignId
 from brikdesk.errors import ConflictError
-from brikdesk.services import Services
 from ui.bus import Bus
-from ui.settings import AppSettings
 from ui.undo import UndoScopes
-from ui.widgets.common import Actions, MessageBanner
+from ui.widgets.common import MessageBanner, ServicesHost
 from ui.windows.battle_sheet_printing import BattleSheetPrinting
 from ui.windows.navigator import BATTLE, BattlePage, CampaignNavigator
 from ui.windows.printing import ReportPrinting
@@ -55,21 +53,15 @@ class BattleMenu(Protocol):
     def show_battle_entries(self, panel_actions: Sequence[QAction | None]) -> None: ...
 
 
-class BattlesHost(Protocol):
+class BattlesHost(ServicesHost, Protocol):
     """What the battles use of the window: the services, bus, undo histories and settings the
     panel is built with, the battle page and the pages it is shown among, the navigator, the
     campaign shown, the Battle menu, the banner and the battle's two printing paths."""
 
     @property
-    def services(self) -> Services: ...
-    @property
-    def runner(self) -> Actions: ...
-    @property
     def bus(self) -> Bus: ...
     @property
     def undo_scopes(self) -> UndoScopes: ...
-    @property
-    def settings(self) -> AppSettings: ...
     @property
     def battle_page(self) -> BattlePage: ...
     @property

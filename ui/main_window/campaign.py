@@ -14,10 +14,9 @@ from brikdesk.domain.catalog import DEFAULT_EDITION
 from brikdesk.domain.ids import BattleId, CampaignId
 from brikdesk.domain.statuses import BattleStatus
 from brikdesk.errors import StorageError, UserError
-from brikdesk.services import Changes, Services
+from brikdesk.services import Changes
 from brikdesk.services.summaries import Navigator
-from ui.settings import AppSettings
-from ui.widgets.common import Actions, MessageBanner, show_storage_error
+from ui.widgets.common import MessageBanner, ServicesHost, show_storage_error
 from ui.windows.navigator import BattlePage, CampaignNavigator, OverviewPage
 from ui.workers import start_job
 
@@ -43,17 +42,11 @@ class BattleOpener(Protocol):
     def open_battle(self, battle_id: BattleId) -> bool: ...
 
 
-class CampaignShownHost(Protocol):
+class CampaignShownHost(ServicesHost, Protocol):
     """What showing a campaign uses of the window: the services and settings, the pages it
     shows the campaign on (the navigator, the overview, the battle page), the edition label,
     the players' page to tell, and the window's overview and enabled actions."""
 
-    @property
-    def services(self) -> Services: ...
-    @property
-    def runner(self) -> Actions: ...
-    @property
-    def settings(self) -> AppSettings: ...
     @property
     def banner(self) -> MessageBanner: ...
     @property

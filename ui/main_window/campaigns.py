@@ -14,7 +14,6 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu
 
 from brikdesk.domain.ids import ArmyId, BattleId, CampaignId, PlayerId
-from brikdesk.services import Services
 from brikdesk.services.changes import Done
 from brikdesk.services.summaries import (
     NO_BUDGET,
@@ -31,9 +30,8 @@ from ui.dialogs.campaign import (
     OpenCampaignDialog,
     PlayerDialog,
 )
-from ui.settings import AppSettings
 from ui.undo import chain
-from ui.widgets.common import Actions
+from ui.widgets.common import ServicesHost
 from ui.windows.navigator import ARMY, BATTLE, PLAYER, CampaignNavigator
 
 
@@ -56,16 +54,10 @@ class BattleOpener(Protocol):
     def open_battle(self, battle_id: BattleId) -> bool: ...
 
 
-class CampaignCommandsHost(Protocol):
+class CampaignCommandsHost(ServicesHost, Protocol):
     """What the campaign commands use of the window: the services and settings, the campaign
     shown, the navigator and its selection, the recent campaigns menu and opening a battle."""
 
-    @property
-    def services(self) -> Services: ...
-    @property
-    def runner(self) -> Actions: ...
-    @property
-    def settings(self) -> AppSettings: ...
     @property
     def shown(self) -> ShownForCommands: ...
     @property

@@ -13,12 +13,10 @@ from PySide6.QtWidgets import QWidget
 
 from brikdesk.domain.ids import CampaignId
 from brikdesk.errors import StorageError, UserError
-from brikdesk.services import Services
 from brikdesk.services.changes import Done
 from brikdesk.services.summaries import Navigator
 from ui.dialogs.progress import ProgressJob
-from ui.settings import AppSettings
-from ui.widgets.common import Actions, MessageBanner, show_storage_error
+from ui.widgets.common import MessageBanner, ServicesHost, show_storage_error
 from ui.widgets.dialogs import FileChooser, TextPrompt
 from ui.windows.navigator import ARMY, BATTLE
 from ui.windows.printing import ReportPrinting, RosterPrinting
@@ -30,16 +28,10 @@ class ShownForFiles(Protocol):
     def open_campaign(self, campaign_id: CampaignId, *, quiet: bool = False) -> bool: ...
 
 
-class FileCommandsHost(Protocol):
+class FileCommandsHost(ServicesHost, Protocol):
     """What the file commands use of the window: the services and settings, the campaign
     shown, the selection, the banner and the two printing paths."""
 
-    @property
-    def services(self) -> Services: ...
-    @property
-    def runner(self) -> Actions: ...
-    @property
-    def settings(self) -> AppSettings: ...
     @property
     def shown(self) -> ShownForFiles: ...
     @property

@@ -14,13 +14,11 @@ from PySide6.QtWidgets import QMainWindow, QWidget
 from shiboken6 import isValid
 
 from brikdesk.domain.ids import ArmyId, CampaignId
-from brikdesk.services import Services
 from ui.bus import Bus
 from ui.dialogs.campaign import ArmyDialog
-from ui.settings import AppSettings
 from ui.undo import UndoScopes
 from ui.wheel import guard_wheel
-from ui.widgets.common import MessageBanner
+from ui.widgets.common import MessageBanner, ServicesHost
 from ui.windows.navigator import ARMY, CampaignNavigator
 
 if TYPE_CHECKING:
@@ -44,19 +42,15 @@ class ShownForWindows(Protocol):
     def edition(self) -> str: ...
 
 
-class WindowsHost(Protocol):
+class WindowsHost(ServicesHost, Protocol):
     """What opening windows and dialogs uses of the main window: the services, bus, undo
     histories and settings they are built with, the campaign shown and the selection, the
     banner for what fails, and what About names."""
 
     @property
-    def services(self) -> Services: ...
-    @property
     def bus(self) -> Bus: ...
     @property
     def undo_scopes(self) -> UndoScopes: ...
-    @property
-    def settings(self) -> AppSettings: ...
     @property
     def banner(self) -> MessageBanner: ...
     @property

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from PySide6.QtCore import QObject, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import (
@@ -52,6 +52,10 @@ from ui import colours
 from ui.bus import Bus
 from ui.models.table import SummaryTableModel
 from ui.undo import ALL_CHANGES, chain, perform
+
+if TYPE_CHECKING:
+    from brikdesk.services import Services
+    from ui.settings import AppSettings
 
 log = logging.getLogger(__name__)
 
@@ -245,6 +249,19 @@ class Actions(QObject):
         except StorageError as exc:
             show_storage_error(self._window, exc)
         return None
+
+
+class ServicesHost(Protocol):
+    """What most parts of a window use of it: the services, the runner that performs a call
+    as an undo step (and shows what it refused), and the settings. A part's own Protocol adds
+    the rest it uses ("Rooms with their own doors" in docs/conventions.md)."""
+
+    @property
+    def services(self) -> Services: ...
+    @property
+    def runner(self) -> Actions: ...
+    @property
+    def settings(self) -> AppSettings: ...
 
 
 def make_action(

@@ -19,12 +19,10 @@ from PySide6.QtWidgets import QMainWindow
 from brikdesk.domain.catalog import Catalog
 from brikdesk.domain.ids import ArmyId, CampaignId, UnitId
 from brikdesk.domain.roster import Loadout
-from brikdesk.services import Services
 from brikdesk.services.roster import Roster, UnitPatch, UnitRow
 from brikdesk.services.summaries import NO_BUDGET, ArmyPatch
 from ui.models.roster import NAME, UnitTableModel
-from ui.settings import AppSettings
-from ui.widgets.common import Actions, plural
+from ui.widgets.common import ServicesHost, plural
 from ui.windows.roster_table import RosterTable
 from ui.windows.unit_dialogs import AddUnitsDialog, ChangeTypeDialog, UnitEditor, adding
 
@@ -51,7 +49,7 @@ def typical_unit(rows: Sequence[UnitRow]) -> UnitRow | None:
     return next(r for r in same if loadouts[r.loadout] == best)
 
 
-class RosterEditsHost(Protocol):
+class RosterEditsHost(ServicesHost, Protocol):
     """What the edits use of the roster window: the army, its campaign, catalog and roster as
     last read, the services, the units' table and its model, the selection, and the dialog
     that asks for a new army (the shell's, handed to the window)."""
@@ -64,12 +62,6 @@ class RosterEditsHost(Protocol):
     def catalog(self) -> Catalog | None: ...
     @property
     def roster(self) -> Roster | None: ...
-    @property
-    def services(self) -> Services: ...
-    @property
-    def runner(self) -> Actions: ...
-    @property
-    def settings(self) -> AppSettings: ...
     @property
     def model(self) -> UnitTableModel: ...
     @property

@@ -11,10 +11,8 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMainWindow
 
 from brikdesk.domain.ids import ArmyId
-from brikdesk.services import Services
 from brikdesk.services.roster import Roster
-from ui.settings import AppSettings
-from ui.widgets.common import Actions, MessageBanner
+from ui.widgets.common import MessageBanner, ServicesHost
 
 __all__ = ["RosterText"]
 
@@ -22,7 +20,7 @@ __all__ = ["RosterText"]
 FORMAT_NAMES = {"text": "plain text", "markdown": "Markdown", "bbcode": "BBCode"}
 
 
-class RosterTextHost(Protocol):
+class RosterTextHost(ServicesHost, Protocol):
     """What the roster as text uses of its window: the army and its roster as last read, the
     services that write the text, and the window's settings, runner and banner."""
 
@@ -30,12 +28,6 @@ class RosterTextHost(Protocol):
     def army_id(self) -> ArmyId: ...
     @property
     def roster(self) -> Roster | None: ...
-    @property
-    def services(self) -> Services: ...
-    @property
-    def settings(self) -> AppSettings: ...
-    @property
-    def runner(self) -> Actions: ...
     @property
     def banner(self) -> MessageBanner: ...
 

@@ -5,12 +5,12 @@ part asked of them."""
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import Any
 
 import pytest
 from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
 
+from tests.ui.stand_ins import Calls, bare_window
 from ui.bus import Bus
 from ui.main_window import campaigns as campaigns_module
 from ui.main_window.actions import MainActions
@@ -23,26 +23,9 @@ from ui.widgets.common import Actions, MessageBanner
 from ui.windows.navigator import ARMY
 
 
-class Calls:
-    """Stands in for a part of the shell: each method called is recorded with its arguments."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, tuple[Any, ...]]] = []
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return lambda *args, **_kwargs: self.calls.append((name, args))
-
-    def names(self) -> list[str]:
-        return [name for name, _args in self.calls]
-
-
 @pytest.fixture
 def window(qtbot) -> QMainWindow:
-    w = QMainWindow()
-    qtbot.addWidget(w)
-    return w
+    return bare_window(qtbot)
 
 
 @pytest.fixture

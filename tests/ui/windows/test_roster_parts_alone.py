@@ -5,7 +5,6 @@ campaign or stand-ins that record what the part asked of them."""
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import Any
 
 import pytest
 from PySide6.QtGui import QGuiApplication, QUndoStack
@@ -13,6 +12,7 @@ from PySide6.QtWidgets import QMainWindow, QTableView
 
 from brikdesk.domain.ids import ArmyId
 from brikdesk.services import Services
+from tests.ui.stand_ins import Calls, bare_window
 from ui.bus import Bus
 from ui.models.roster import UnitTableModel
 from ui.widgets.common import Actions, MessageBanner
@@ -21,23 +21,9 @@ from ui.windows.roster_edits import RosterEdits
 from ui.windows.roster_text import RosterText
 
 
-class Calls:
-    """Stands in for a part: each method called is recorded with its arguments."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, tuple[Any, ...]]] = []
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return lambda *args, **_kwargs: self.calls.append((name, args))
-
-
 @pytest.fixture
 def window(qtbot) -> QMainWindow:
-    w = QMainWindow()
-    qtbot.addWidget(w)
-    return w
+    return bare_window(qtbot)
 
 
 @pytest.fixture

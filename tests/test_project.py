@@ -473,6 +473,7 @@ FLAT_TESTS = {
     "tests/test_cache.py": "brikdesk/cache.py",
     "tests/test_cli.py": "brikdesk/cli.py",
     "tests/test_conventions.py": "docs/conventions.md",
+    "tests/test_coverage_report.py": "scripts/coverage_report.py",
     "tests/test_files.py": "brikdesk/files.py",
     "tests/test_import_graph.py": "ui",  # and brikdesk: no import circle, parts apart
     "tests/test_no_private_imports.py": "brikdesk",  # and ui: the imports between modules

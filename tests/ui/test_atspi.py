@@ -110,7 +110,7 @@ def test_a_screen_reader_can_name_every_control_and_make_a_quick_attack(
         ],
         env=env,
         capture_output=True,
-        text=True,
+        encoding="utf-8",
         timeout=400,
         check=False,
     )

@@ -42,7 +42,7 @@ def client(app: Any, *args: str) -> dict[str, Any]:
             out["done"] = subprocess.run(
                 [SYSTEM_PYTHON, str(CLIENT), *args],
                 capture_output=True,
-                text=True,
+                encoding="utf-8",
                 timeout=150,
                 check=False,
             )

@@ -10,7 +10,11 @@ it included):
   the range, Tab, the dice, Enter);
 - ``strike_parry``: a Strike answered by a Parry (Alt+P) through the quick form;
 - ``combined``: a combined attack of two through the full wizard (A), from the keyboard;
-- ``sprint``: a Sprint (S, the die, Enter);
+- ``sprint``: a Sprint (S, the die, Enter), found in the log;
+- ``counterstrike``: a Counterstrike through the dice (C, the menu's entry, the dice, Enter),
+  found in the log;
+- ``action``: an Action that is not an attack, with its Action Roll (O, the die, Enter),
+  found in the log;
 - ``end_turn``: End Turn (Ctrl+E);
 - ``undo``: an attack recorded (not measured), then the log's Undo button clicked.
 
@@ -142,7 +146,12 @@ class Table:
         echo: bool = False,
         label: str | None = None,
     ) -> None:
-        target = QApplication.focusWidget() or QApplication.activeWindow()
+        # An open menu (C's Counter menu) takes the keys, as on the organizer's keyboard.
+        target = (
+            QApplication.activePopupWidget()
+            or QApplication.focusWidget()
+            or QApplication.activeWindow()
+        )
         assert target is not None, "nothing has the keyboard focus"
         started = self.timer.start() if self.timer is not None else None
         if isinstance(key, str):
@@ -284,6 +293,51 @@ def sprint(t: Table) -> None:
     t.die("3")
     t.key(Qt.Key.Key_Return)
     assert closed(d), d.problem.text()
+    # Recorded, not only closed: Enter on Cancel once closed the dialog and lost the Sprint.
+    assert "Little John (Red) Sprints" in last_log_line(t), last_log_line(t)
+
+
+def last_log_line(t: Table) -> str:
+    """The newest line of the battle's log."""
+    view = t.panel.view
+    assert view is not None and view.events, "nothing in the log"
+    return view.events[-1].text
+
+
+@flow
+def counterstrike(t: Table) -> None:
+    """Guy of Gisbourne Counterstrikes Will Scarlet, who Struck him (the Strike recorded first,
+    not measured): C, the Counter menu's first entry, the dice, Enter."""
+    from ui.wizard.quick import QuickAttack
+
+    assert t.panel.commands.close_combat_attack(t.ids["Will Scarlet"], t.ids["Guy of Gisbourne"])
+    t.select("Guy of Gisbourne")
+    t.key(Qt.Key.Key_C)  # the Counter menu
+    t.key(Qt.Key.Key_Down)  # its first entry: Counterstrike Will Scarlet
+    t.key(Qt.Key.Key_Return)
+    form = next(f for f in t.panel.findChildren(QuickAttack) if f.isVisible())
+    assert form.draft.target_id == t.ids["Will Scarlet"], form.draft
+    t.die("5")  # the Action die
+    t.dice(lambda: form.dice_entry)  # the Damage
+    t.key(Qt.Key.Key_Return)
+    assert closed(form), form.problem.text()
+    line = last_log_line(t)
+    assert "Guy of Gisbourne (Blue) with a Counter: strike on Will Scarlet" in line, line
+
+
+@flow
+def action(t: Table) -> None:
+    """A non-attack Action with its Action Roll (O, the die, Enter; Use 3 by default)."""
+    from ui.panels.action_roll import ActionRollDialog
+
+    t.select("Little John")
+    t.key(Qt.Key.Key_O)
+    d = next(d for d in t.panel.findChildren(ActionRollDialog) if d.isVisible())
+    t.die("4")
+    t.key(Qt.Key.Key_Return)
+    assert closed(d)
+    line = last_log_line(t)
+    assert "Little John (Red) spends its Action: an Action, Action Roll d6 4 vs Use 3" in line
 
 
 @flow

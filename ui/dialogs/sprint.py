@@ -40,7 +40,7 @@ from ui.screen import fit_to_screen, grow_to_fit
 from ui.undo import perform
 from ui.widgets.battle_context import CombatServices
 from ui.widgets.combat_context import context_for
-from ui.widgets.combat_style import apply_look, label, set_problem, show_readings
+from ui.widgets.combat_style import apply_style, label, set_problem, show_readings
 from ui.widgets.dialogs import FormDialog
 from ui.widgets.dice import BennyChooser, DiceEntry
 
@@ -81,7 +81,7 @@ class SprintDialog(FormDialog):
             ok_text="&Record the Sprint",
         )
         self.setObjectName("sprintDialog")
-        apply_look(self)
+        apply_style(self)
         show_readings(
             self,
             "4.1 Sprinting (the Sprint dialog)",

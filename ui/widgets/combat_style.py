@@ -1,11 +1,11 @@
-"""The look of the combat forms (the combat wizard, the quick attack form, the Sprint
+"""The style of the combat forms (the combat wizard, the quick attack form, the Sprint
 dialog): a large base font for a table, labels by role, cards, the problem and good notes, and
 the rules readings in tooltips.
 
 Everything here is sized for a table: the forms set a large base font (``BASE_PT``), and the
 numbers the players look for (the number needed, the odds, the Armor) are larger still.
 
-The look is given with fonts, palettes and a few painted frames, not a style sheet: a style
+The style is given with fonts, palettes and a few painted frames, not a style sheet: a style
 sheet on a form makes Qt match its rules for every widget each time one is made, shown or
 painted, which cost the wizard 15-25 ms per page and ~10 ms per die typed.
 """
@@ -33,7 +33,7 @@ CARD_BG = colours.CARD_BG
 
 
 @dataclass(frozen=True)
-class Look:
+class TextStyle:
     """A font size (points; ``None``: the form's), a weight (``None``: normal) and a text
     colour (``None``: the palette's)."""
 
@@ -50,21 +50,21 @@ BOXES = {
 #: Inside a box: its padding and its 1px border.
 BOX_MARGINS = (11, 7, 11, 7)
 CARD_BORDER = colours.CARD_BORDER
-#: The looks of the labels by role (``label(text, role)``) and of a die's box.
-LOOKS = {
-    "big": Look(BIG_PT, 600),
-    "section": Look(BASE_PT + 2, 600, colours.ACCENT),
-    "note": Look(BASE_PT - 3, None, colours.NOTE),
-    "problem": Look(None, None, colours.ERROR),
-    "good": Look(None, None, colours.GOOD),
-    "event": Look(BASE_PT + 1),
-    "paragraph": Look(BASE_PT + 5),
-    "prompt": Look(BASE_PT + 2, 600),
-    "die": Look(BIG_PT, 600),
+#: The text styles of the labels by role (``label(text, role)``) and of a die's box.
+TEXT_STYLES = {
+    "big": TextStyle(BIG_PT, 600),
+    "section": TextStyle(BASE_PT + 2, 600, colours.ACCENT),
+    "note": TextStyle(BASE_PT - 3, None, colours.NOTE),
+    "problem": TextStyle(None, None, colours.ERROR),
+    "good": TextStyle(None, None, colours.GOOD),
+    "event": TextStyle(BASE_PT + 1),
+    "paragraph": TextStyle(BASE_PT + 5),
+    "prompt": TextStyle(BASE_PT + 2, 600),
+    "die": TextStyle(BIG_PT, 600),
 }
 
 
-def apply_look(form: QWidget) -> None:
+def apply_style(form: QWidget) -> None:
     """Give a combat form its base font (``BASE_PT``): its widgets inherit it."""
     font = QFont(form.font())
     font.setPointSize(BASE_PT)
@@ -114,7 +114,7 @@ def _paint_colour(widget: QWidget) -> None:
     widget.setPalette(palette)
 
 
-def set_look(
+def set_text_style(
     widget: QWidget, pt: int | None = None, weight: int | None = None, colour: Named | None = None
 ) -> None:
     """Give ``widget`` a size, a weight and a colour of its own."""
@@ -123,11 +123,11 @@ def set_look(
 
 
 def set_role(widget: QWidget, role: str | None) -> None:
-    """Give ``widget`` the look of ``role`` (``LOOKS``; ``None``: the form's); a problem or a
+    """Give ``widget`` the text style of ``role`` (``TEXT_STYLES``; ``None``: the form's); a problem or a
     good note is boxed (``RoleLabel``)."""
     widget.setProperty("role", role)
-    look = LOOKS.get(role or "", Look())
-    set_look(widget, look.pt, look.weight, look.colour)
+    style = TEXT_STYLES.get(role or "", TextStyle())
+    set_text_style(widget, style.pt, style.weight, style.colour)
     if isinstance(widget, RoleLabel):
         widget.setContentsMargins(*(BOX_MARGINS if role in BOXES else (0, 0, 0, 0)))
         widget.update()

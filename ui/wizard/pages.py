@@ -100,8 +100,8 @@ from ui.widgets.combat_style import (
     label,
     percent,
     set_colour,
-    set_look,
     set_problem,
+    set_text_style,
     show_readings,
 )
 from ui.widgets.dice import BennyChooser, DiceEntry
@@ -1148,7 +1148,7 @@ class ActionPage(DicePage):
         self.need_head = label("Needs on the die", "note")
         self.need = label("-", None, wrap=False, selectable=False)
         self.need.setObjectName("needed")
-        set_look(self.need, NEED_PT, 800, colours.ACCENT)
+        set_text_style(self.need, NEED_PT, 800, colours.ACCENT)
         fix_size(self.need, "no roll", NEED_PT)
         self.need_text = label("", "event", selectable=False)
         self.need_text.setObjectName("neededText")

@@ -59,7 +59,7 @@ from ui.screen import fit_to_screen, grow_to_fit, usable_size
 from ui.wheel import guard_wheel
 from ui.widgets.battle_context import CombatServices
 from ui.widgets.combat_context import context_for
-from ui.widgets.combat_style import apply_look, label, percent, set_problem
+from ui.widgets.combat_style import apply_style, label, percent, set_problem
 from ui.widgets.dialogs import enter_accepts
 from ui.widgets.dice import BennyChooser, DiceEntry
 from ui.wizard.pages import aimed_at, inches_or_none, of_kind
@@ -229,7 +229,7 @@ class QuickAttack(QDialog):
         self.dice_entry.roll.connect(self._roll)
         self.dice_entry.clear.connect(self._clear)
         self._summary: tuple[AttackDraft, ResultSummary] | None = None
-        apply_look(self)
+        apply_style(self)
         # The battle panel hands over the context it holds for its own checks (500 units: the
         # fighters are not made again) while it is the battle as the tracker has it now.
         self.ctx = context_for(services.tracker.view(battle_id), ctx)

@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
 
 from brikdesk.domain.combat import Choice
 from ui import colours
-from ui.widgets.combat_style import BASE_PT, BIG_PT, CARD_BG, Card, label, percent, set_look
+from ui.widgets.combat_style import BASE_PT, BIG_PT, CARD_BG, Card, label, percent, set_text_style
 from ui.widgets.dice import CRIT_COLOUR
 
 #: The odds' font size (points).
@@ -394,7 +394,7 @@ class OddsPanel(Card):
             "kill": colours.ERROR,
         }
         for key, lab in self.values.items():
-            set_look(lab, ODDS_PT, 700, tones[key])
+            set_text_style(lab, ODDS_PT, 700, tones[key])
             fix_size(lab, ">99.9%", ODDS_PT)
         on_card(*self.heads.values(), *self.values.values())
 

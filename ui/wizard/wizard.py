@@ -44,7 +44,7 @@ from ui.undo import perform
 from ui.wheel import guard_wheel
 from ui.widgets.battle_context import CombatServices
 from ui.widgets.combat_context import context_for
-from ui.widgets.combat_style import apply_look
+from ui.widgets.combat_style import apply_style
 from ui.widgets.common import report_to_active_window
 from ui.wizard.pages import (
     ActionPage,
@@ -101,7 +101,7 @@ class CombatWizard(QWizard):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("combatWizard")
-        apply_look(self)
+        apply_style(self)
         self.services = services
         self.bus = bus
         self.undo_stack = undo_stack

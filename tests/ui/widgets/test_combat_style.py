@@ -14,7 +14,7 @@ from ui.widgets.combat_style import (
     CARD_BG,
     CARD_BORDER,
     Card,
-    apply_look,
+    apply_style,
     label,
     set_problem,
 )
@@ -87,7 +87,7 @@ def test_a_problem_is_red_in_a_pink_box_and_a_good_note_green(qtbot) -> None:
 def test_a_form_and_its_labels_take_the_table_sizes(qtbot) -> None:
     form = QWidget()
     qtbot.addWidget(form)
-    apply_look(form)
+    apply_style(form)
     plain = label("Attacker", None, form)
     big = label("3+", "big", form)
     assert plain.font().pointSize() == BASE_PT

@@ -29,7 +29,7 @@ from brikdesk.domain.ids import CampaignId, PlayerId
 from brikdesk.services.summaries import CampaignPatch, CampaignSummary, PlayerSummary
 from ui import colours
 from ui.screen import grow_to_fit
-from ui.widgets.common import colour_swatch
+from ui.widgets.common import colour_swatch, plural
 from ui.widgets.dialogs import FormDialog, number_box, too_large
 
 COST_SYSTEMS = ("CP", "Unit Inches")
@@ -234,8 +234,9 @@ class OpenCampaignDialog(FormDialog):
         for c in campaigns:
             when = c.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
             item = QListWidgetItem(
-                f"{c.name}\nBrikWars {c.edition} · {c.players} players · {c.armies} armies · "
-                f"{c.units} units · {c.battles} battles · changed {when}"
+                f"{c.name}\nBrikWars {c.edition} · {plural(c.players, 'player')} · "
+                f"{plural(c.armies, 'army', 'armies')} · {plural(c.units, 'unit')} · "
+                f"{plural(c.battles, 'battle')} · changed {when}"
             )
             item.setData(Qt.ItemDataRole.UserRole, c.id)
             self.list.addItem(item)

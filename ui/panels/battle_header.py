@@ -245,6 +245,8 @@ class BattleHeader(QFrame):
         self.end_turn_button.setText(f"End {player.name}'s turn")
         set_tooltip(self.end_turn_button, end_turn_tip + "  (Ctrl+E or F12)")
         self.widths.set_texts(self.end_turn_button, [f"End {n}'s turn" for n in names])
+        # No turn to end once the battle is over (nor before it starts): no stale button.
+        self.end_turn_button.setVisible(bool(turn) and view.in_progress)
 
     def set_theme(self, theme: Theme, font: QFont) -> None:
         """Fonts and colours for ``theme`` (``font``: the panel's font)."""

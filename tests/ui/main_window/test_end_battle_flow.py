@@ -145,6 +145,7 @@ def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch, tmp_
         not panel.end_turn_button.isEnabled()
         and not main.main_actions.end_battle_action.isEnabled()
     )
+    assert not panel.end_turn_button.isVisible()  # a finished battle has no turn to end
     pool = {u.name: u for a in main.nav.armies for u in main.services.roster.roster(a.id).units}
     assert pool["Dynamite Dot"].kills == 5 and pool["Gunner Magda"].status == "dead"
     # Ending is a step of the battle's own history (Edit > Undo on its page).

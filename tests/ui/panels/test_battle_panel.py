@@ -644,6 +644,7 @@ def test_a_planned_battle_starts_from_the_panel(
     )
     panel = make_panel(qtbot, sv, b.value.id, qsettings)
     assert panel.start_bar.isVisible() and not panel.end_turn_button.isEnabled()
+    assert not panel.end_turn_button.isVisible()  # no turn to end before the start
     assert panel.turn_label.text() == "Red will start"
     assert not panel.commands.spend(next(u.id for u in panel.view.units), ActionUse.ATTACK)
     assert "has not started yet" in panel.message.text()
@@ -652,6 +653,10 @@ def test_a_planned_battle_starts_from_the_panel(
     )
     assert panel.start_battle()
     assert not panel.start_bar.isVisible() and panel.end_turn_button.isEnabled()
+    assert panel.end_turn_button.isVisible()
+    assert panel.focusWidget() is panel.table and panel.current_unit() in {
+        u.id for u in panel.view.units if u.player_id == table.blue.id
+    }  # started: the keys are ready on the first player's first unit
     assert panel.turn_label.text() == "Blue's turn"
 
 

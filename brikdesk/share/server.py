@@ -334,7 +334,8 @@ class Connection(asyncio.Protocol):
 
     def _too_slow(self) -> None:
         self._timer = None
-        self.app.refused("slow")
+        if not self.kept_alive or self.parser.trailing_data[0]:  # not a kept-alive one's rest
+            self.app.refused("slow")
         self.abort()
 
 

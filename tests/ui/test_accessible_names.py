@@ -69,3 +69,68 @@ def test_the_main_windows_and_the_battle_panel_name_their_controls(open_main, de
     panel = main.battle_panel
     assert panel is not None and controls(panel)
     assert [c.where for c in unnamed(main)] == []
+
+
+def tab_chain(window) -> list:
+    """The visible widgets Tab reaches in ``window``, in order, from the first (bounded)."""
+    from PySide6.QtCore import Qt
+
+    def reachable(w) -> bool:
+        return bool(w.focusPolicy() & Qt.FocusPolicy.TabFocus) and w.isVisible() and w.isEnabled()
+
+    start = window.nextInFocusChain()
+    for _ in range(500):
+        if reachable(start) and start.window() is window:
+            break
+        start = start.nextInFocusChain()
+    chain, widget = [], start
+    for _ in range(200):
+        chain.append(widget)
+        widget = widget.nextInFocusChain()
+        for _ in range(500):
+            if (reachable(widget) and widget.window() is window) or widget is start:
+                break
+            widget = widget.nextInFocusChain()
+        if widget is start:
+            break
+    return chain
+
+
+def jumps_back(window, chain) -> list[str]:
+    """Where Tab goes up the window, or left along a row: against the reading order."""
+    from PySide6.QtCore import QPoint, QRect
+
+    def rect(w) -> QRect:
+        return QRect(w.mapTo(window, QPoint(0, 0)), w.size())
+
+    out = []
+    for a, b in zip(chain, chain[1:], strict=False):
+        ra, rb = rect(a), rect(b)
+        above = rb.bottom() < ra.top()
+        same_row = rb.top() <= ra.bottom() and ra.top() <= rb.bottom()
+        left = same_row and rb.right() < ra.left()
+        if above or left:
+            out.append(
+                f"{a.objectName() or type(a).__name__} -> {b.objectName() or type(b).__name__}"
+            )
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(DIALOGS))
+def test_tab_follows_the_reading_order_in_each_dialog(qtbot, world: World, name: str) -> None:
+    dialog, _first = DIALOGS[name](world)
+    shown(qtbot, dialog)
+    chain = tab_chain(dialog)
+    assert len(chain) >= 1, name
+    # Read from the top-left control: Tab's step from the last control back to it is the
+    # wrap round, not a jump back.
+    from PySide6.QtCore import QPoint
+
+    def place(w) -> tuple[int, int]:
+        at = w.mapTo(dialog, QPoint(0, 0))
+        return at.y(), at.x()
+
+    first = min(range(len(chain)), key=lambda i: place(chain[i]))
+    chain = chain[first:] + chain[:first]
+    assert jumps_back(dialog, chain) == [], name
+    dialog.close()

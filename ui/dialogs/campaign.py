@@ -382,6 +382,7 @@ class ArmyDialog(FormDialog):
         self.budget.setEnabled(budget is not None)
         h.addWidget(self.has_budget)
         h.addWidget(self.budget, 1)
+        QWidget.setTabOrder(self.has_budget, self.budget)  # as read: the box, then the amount
         self.form.addRow("&Budget:", row)
         self.name.textChanged.connect(self._check)
         self._check()

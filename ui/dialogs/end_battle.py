@@ -44,6 +44,7 @@ from brikdesk.services import Services
 from brikdesk.services.aftermath import Aftermath, AftermathUnit, PromotionPreview
 from ui import colours
 from ui.wheel import guard_wheel
+from ui.widgets.common import colour_swatch
 from ui.widgets.dialogs import enter_accepts
 from ui.workers import start_job
 
@@ -269,8 +270,8 @@ class EndBattleDialog(QDialog):
             self.table.setItem(row, UNIT, name)
             player = QTableWidgetItem(u.player_name)
             colour = next((p.colour for p in am.players if p.id == u.player_id), "")
-            if QColor(colour).isValid():
-                player.setForeground(QColor(colour))
+            if QColor(colour).isValid():  # the colour beside the name, never as its ink
+                player.setIcon(colour_swatch(colour))
             self.table.setItem(row, PLAYER, player)
             status = QComboBox(self.table)
             status.setObjectName(f"status{u.id}")
@@ -301,6 +302,17 @@ class EndBattleDialog(QDialog):
             promote.currentIndexChanged.connect(self._changed)
             self.table.setCellWidget(row, PROMOTE, promote)
             self.promote_boxes.append(promote)
+            status.setAccessibleName(f"Fate of {u.name}")
+            killer.setAccessibleName(f"Who destroyed {u.name}")
+            promote.setAccessibleName(f"Promote {u.name} to")
+        # Tab goes through the rows in reading order, then to the winner: the boxes were made
+        # after the dialog's buttons, and would come after them.
+        order: list[QWidget] = [self.table]
+        for boxes in zip(self.status_boxes, self.killer_boxes, self.promote_boxes, strict=True):
+            order += boxes
+        order.append(self.winner)
+        for before, after in zip(order, order[1:], strict=False):
+            QWidget.setTabOrder(before, after)
 
     def refresh(self, reason: str) -> None:
         """Read the battle again (someone else changed it since the dialog opened) and say

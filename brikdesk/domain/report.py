@@ -76,6 +76,9 @@ from brikdesk.errors import UserError
 OVER_THE_TOP = "Over the Top"
 
 READINGS: dict[str, str] = {
+    "older_dice": "A file written before each die named its roller (export format 2) "
+    "gives a Combined Attack's Action dice without their unit: each is printed on its own "
+    "line with its description, never summed across the attackers.",
     "parry_order": "5.2 Parrying: a Parry is told after the Strike it answers, and a Strike "
     "Parried or Bailed out of counts as no hit in the summary.",
     "rounds": "Rounds and turns come from the End Turn events: round 1 starts with the first "
@@ -434,6 +437,13 @@ def _sum_line(
     return text + (", " + ", ".join(bits) if bits else "") + f" = {total}"
 
 
+def _of_several_units(dice: list[dict[str, Any]]) -> bool:
+    """Whether Action dice without an owner are of several units: more than one natural die,
+    their descriptions naming different rollers ("Action die for Will Scarlet's sword")."""
+    naturals = [d for d in dice if d["role"] == "natural" and d["owner"] is None]
+    return len(naturals) > 1 and len({d["why"] for d in naturals}) > 1
+
+
 def _attack_rolls(payload: Mapping[str, Any]) -> tuple[tuple[str, ...], bool, bool]:
     """(roll lines, Over the Top, critical failure)."""
     outcome = payload.get("outcome", {})
@@ -452,7 +462,15 @@ def _attack_rolls(payload: Mapping[str, Any]) -> tuple[tuple[str, ...], bool, bo
     hit = outcome.get("hit")
     use = _int(outcome.get("use"))
     total = _int(outcome.get("action_total"))
-    if groups["action"] or total is not None:
+    split = _of_several_units(groups["action"])
+    if split:
+        # An older file's Combined Attack: no owner on its dice, one per attacker. Each die
+        # is told on its own line with its description, never summed across the units
+        # (READINGS "older_dice").
+        lines += [f"Action Roll: {_faces([d])} ({d['why']})" for d in groups["action"]]
+        groups["action"] = []
+        total = None
+    if groups["action"] or total is not None or split:
         line = _sum_line("Action Roll", groups["action"], action_mods, total)
         if use is not None:
             line += f" against Use {use}"

@@ -325,3 +325,27 @@ def test_a_battle_not_begun_has_no_rounds():
     assert "No rounds have been played yet.\n" in md
     assert md.endswith("## The battle, round by round\n\nNothing has happened yet.\n")
     assert "No attacks." in md
+
+
+def test_an_older_files_combined_attack_tells_each_units_die_apart():
+    """READINGS "older_dice": dice with no owner, one per attacker, are never summed across
+    the units ("d6 5 + d6 2, -2 = 5" told nothing of whose was whose)."""
+    combined = (
+        "attack",
+        1,
+        6,
+        {
+            "text": "Kate and Dusty shoot Rusty",
+            "outcome": {"hit": True, "use": 3, "action_total": 5},
+            "dice": [
+                die(6, 5, "Action die for Kate's rifle at Rusty"),
+                die(10, 2, "Action die for Marshal Dusty's pistol at Rusty"),
+            ],
+        },
+    )
+    [entry] = build_battle_report(FACTS, PLAYERS, UNITS, log(combined)).entries
+    assert entry.rolls == (
+        "Action Roll: d6 5 (Action die for Kate's rifle at Rusty)",
+        "Action Roll: d10 2 (Action die for Marshal Dusty's pistol at Rusty)",
+        "Action Roll against Use 3: hit",
+    )

@@ -5,6 +5,8 @@ each connected to the part of the shell that does it (``campaigns``, ``files``, 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from PySide6.QtCore import QObject
@@ -12,7 +14,7 @@ from PySide6.QtGui import QAction, QKeySequence, QUndoStack
 from PySide6.QtWidgets import QDockWidget, QStyle, QWidget
 
 from ui.undo import UndoScopes
-from ui.widgets.common import make_action, undo_redo_actions
+from ui.widgets.common import Shortcut, make_action, undo_redo_actions
 
 
 class CampaignHandlers(Protocol):
@@ -76,108 +78,323 @@ class ActionsHost(Protocol):
     @property
     def navigator_dock(self) -> QDockWidget: ...
     def show_overview(self) -> None: ...
+    def close(self) -> bool: ...
+
+
+SP = QStyle.StandardPixmap
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One entry of the menus and toolbar as data: the attribute of ``MainActions`` that holds
+    it, its text, the command it runs (what the window's parts offer, ``ActionsHost``), its
+    object name, shortcut, tip and standard icon. ``make_actions`` reads a table of them."""
+
+    attr: str
+    text: str
+    command: Callable[[ActionsHost], Callable[[], object]]
+    name: str
+    shortcut: Shortcut | None = None
+    tip: str = ""
+    icon: QStyle.StandardPixmap | None = None
+
+
+def make_actions(
+    parent: QWidget, host: ActionsHost, specs: Sequence[ActionSpec]
+) -> dict[str, QAction]:
+    """The actions of ``specs`` (by attribute), parented to ``parent``, each connected to its
+    command on ``host``."""
+    icon = parent.style().standardIcon
+    return {
+        spec.attr: make_action(
+            parent,
+            spec.text,
+            spec.command(host),
+            name=spec.name,
+            shortcut=spec.shortcut,
+            tip=spec.tip,
+            icon=None if spec.icon is None else icon(spec.icon),
+        )
+        for spec in specs
+    }
+
+
+#: Every entry of the main window's menus and toolbar made from data (Edit > Undo and Redo, the
+#: navigator's toggle and the menu roles are added by ``MainActions``).
+MAIN_ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec(
+        "new_action",
+        "&New campaign…",
+        lambda h: h.campaigns.new_campaign,
+        "newAction",
+        shortcut=QKeySequence.StandardKey.New,
+        tip="Start a new campaign",
+        icon=SP.SP_FileIcon,
+    ),
+    ActionSpec(
+        "open_action",
+        "&Open campaign…",
+        lambda h: h.campaigns.choose_campaign,
+        "openAction",
+        shortcut=QKeySequence.StandardKey.Open,
+        tip="Open another campaign of this database",
+        icon=SP.SP_DirOpenIcon,
+    ),
+    ActionSpec(
+        "import_action",
+        "&Import campaign…",
+        lambda h: h.files.import_campaign,
+        "importAction",
+        shortcut="Ctrl+I",
+        tip="Read a campaign exported as JSON (a new campaign)",
+    ),
+    ActionSpec(
+        "export_action",
+        "&Export campaign…",
+        lambda h: h.files.export_campaign,
+        "exportAction",
+        shortcut="Ctrl+Shift+S",
+        tip="Write the whole campaign to a JSON file",
+    ),
+    ActionSpec(
+        "preview_action",
+        "Print pre&view…",
+        lambda h: h.files.print_preview,
+        "printPreviewAction",
+        shortcut="Ctrl+Shift+P",
+        tip="Preview the selected army's roster sheet or the selected battle's report",
+        icon=SP.SP_FileDialogContentsView,
+    ),
+    ActionSpec(
+        "print_action",
+        "&Print…",
+        lambda h: h.files.print_army,
+        "printAction",
+        shortcut=QKeySequence.StandardKey.Print,
+        tip="Print the selected army's roster sheet or the selected battle's report",
+    ),
+    ActionSpec(
+        "pdf_action",
+        "Export as P&DF…",
+        lambda h: h.files.export_pdf,
+        "exportPdfAction",
+        shortcut="Ctrl+Shift+E",
+        tip="Save the selected army's roster sheet or the selected battle's report as a PDF",
+    ),
+    ActionSpec(
+        "quit_action",
+        "&Quit",
+        lambda h: h.close,
+        "quitAction",
+        shortcut=QKeySequence.StandardKey.Quit,
+        tip="Close BrikDesk",
+    ),
+    ActionSpec(
+        "edit_selected_action",
+        "&Edit selected…",
+        lambda h: h.campaigns.edit_selected,
+        "editSelectedAction",
+        shortcut="F2",
+        tip="Edit the player or army selected in the navigator",
+    ),
+    ActionSpec(
+        "delete_selected_action",
+        "&Delete selected",
+        lambda h: h.campaigns.delete_selected,
+        "deleteSelectedAction",
+        shortcut=QKeySequence.StandardKey.Delete,
+        tip="Delete the player, army or battle selected in the navigator (Undo brings it back)",
+    ),
+    ActionSpec(
+        "overview_action",
+        "Campaign &overview",
+        lambda h: h.show_overview,
+        "overviewAction",
+        shortcut="Ctrl+0",
+        tip="Show the campaign overview",
+    ),
+    ActionSpec(
+        "refresh_action",
+        "&Refresh",
+        lambda h: h.shown.refresh,
+        "refreshAction",
+        shortcut=QKeySequence.StandardKey.Refresh,
+        tip="Read the campaign again from the database",
+    ),
+    ActionSpec(
+        "add_player_action",
+        "Add &player…",
+        lambda h: h.campaigns.add_player,
+        "addPlayerAction",
+        shortcut="Ctrl+Alt+N",
+        tip="Add a player to the campaign",
+        icon=SP.SP_FileDialogNewFolder,
+    ),
+    ActionSpec(
+        "add_army_action",
+        "Add &army…",
+        lambda h: h.campaigns.add_army,
+        "addArmyAction",
+        shortcut="Ctrl+Shift+N",
+        tip="Add an army for a player",
+        icon=SP.SP_FileDialogListView,
+    ),
+    ActionSpec(
+        "open_roster_action",
+        "Open &roster",
+        lambda h: h.windows.open_selected_roster,
+        "openRosterAction",
+        shortcut="Ctrl+R",
+        tip="Open the roster of the selected army",
+        icon=SP.SP_FileDialogDetailedView,
+    ),
+    ActionSpec(
+        "catalog_action",
+        "&Catalog",
+        lambda h: h.windows.open_catalog,
+        "catalogAction",
+        shortcut="Ctrl+K",
+        tip="The campaign's weapons, equipment and unit types",
+        icon=SP.SP_FileDialogInfoView,
+    ),
+    ActionSpec(
+        "settings_action",
+        "Campaign &settings…",
+        lambda h: h.campaigns.edit_campaign,
+        "campaignSettingsAction",
+        shortcut="Ctrl+Shift+K",
+        tip="The campaign's name, rules edition, cost system, default army budget and notes",
+    ),
+    ActionSpec(
+        "delete_campaign_action",
+        "Delete campaign",
+        lambda h: h.campaigns.delete_campaign,
+        "deleteCampaignAction",
+        tip="Delete this campaign with its players, armies and battles (Undo brings it back)",
+    ),
+    ActionSpec(
+        "open_battle_action",
+        "&Open battle",
+        lambda h: h.battles.open_selected_battle,
+        "openBattleAction",
+        shortcut="Ctrl+B",
+        tip="Show the battle selected in the navigator",
+    ),
+    ActionSpec(
+        "new_battle_action",
+        "&New battle…",
+        lambda h: h.battles.new_battle,
+        "newBattleAction",
+        shortcut="Ctrl+Shift+B",
+        tip="Muster units from the armies, set the turn order and start a battle",
+    ),
+    ActionSpec(
+        "end_battle_action",
+        "&End battle…",
+        lambda h: h.battles.end_current_battle,
+        "endBattleAction",
+        shortcut="Ctrl+Shift+F",
+        tip="End the battle shown: who fell, who won, "
+        "promotions; the campaign is updated in one step",
+    ),
+    ActionSpec(
+        "history_action",
+        "&History",
+        lambda h: h.windows.open_history,
+        "historyAction",
+        shortcut="Ctrl+H",
+        tip="The campaign's battles, standings, charts and leaderboard",
+    ),
+    ActionSpec(
+        "battle_sheet_action",
+        "Roster sheet of the &mustered units…",
+        lambda h: h.battles.print_current_battle_sheet,
+        "battleSheetAction",
+        tip="Preview and print the roster sheet of exactly the units mustered into the battle",
+    ),
+    ActionSpec(
+        "rules_action",
+        "&Rules reference",
+        lambda h: h.windows.show_rules_reference,
+        "rulesAction",
+        shortcut=QKeySequence.StandardKey.HelpContents,
+        tip="Modifiers and how BrikDesk reads the rules",
+        icon=SP.SP_MessageBoxQuestion,
+    ),
+    ActionSpec(
+        "guide_action",
+        "&User guide",
+        lambda h: h.windows.show_user_guide,
+        "userGuideAction",
+        tip="The guide to BrikDesk's windows, with pictures (shipped with the app)",
+    ),
+    ActionSpec(
+        "about_action",
+        "&About BrikDesk",
+        lambda h: h.windows.show_about,
+        "aboutAction",
+        tip="Version, database, rules edition and libraries",
+    ),
+    ActionSpec(
+        "preferences_action",
+        "Se&ttings…",
+        lambda h: h.windows.edit_preferences,
+        "preferencesAction",
+        shortcut=QKeySequence.StandardKey.Preferences,
+        tip="Paper, black-and-white printing, dice, table "
+        "mode's text size, new campaigns' rules edition",
+    ),
+)
 
 
 class MainActions(QObject):
     """The actions of the main window's menus and toolbar (parented to the window, so their
-    shortcuts work wherever the focus is in it)."""
+    shortcuts work wherever the focus is in it): ``MAIN_ACTIONS`` as ``QAction`` attributes,
+    with Edit > Undo and Redo and the navigator's toggle."""
+
+    new_action: QAction
+    open_action: QAction
+    import_action: QAction
+    export_action: QAction
+    preview_action: QAction
+    print_action: QAction
+    pdf_action: QAction
+    quit_action: QAction
+    edit_selected_action: QAction
+    delete_selected_action: QAction
+    overview_action: QAction
+    refresh_action: QAction
+    add_player_action: QAction
+    add_army_action: QAction
+    open_roster_action: QAction
+    catalog_action: QAction
+    settings_action: QAction
+    delete_campaign_action: QAction
+    open_battle_action: QAction
+    new_battle_action: QAction
+    end_battle_action: QAction
+    history_action: QAction
+    battle_sheet_action: QAction
+    rules_action: QAction
+    guide_action: QAction
+    about_action: QAction
+    preferences_action: QAction
+    undo_action: QAction
+    redo_action: QAction
+    navigator_action: QAction
 
     def __init__(self, window: QWidget, host: ActionsHost) -> None:
         super().__init__(window)
-        campaigns, shown, files = host.campaigns, host.shown, host.files
-        battles, windows = host.battles, host.windows
-        icon = window.style().standardIcon
-        sp = QStyle.StandardPixmap
-        act = make_action
-        self.new_action = act(
-            window,
-            "&New campaign…",
-            campaigns.new_campaign,
-            name="newAction",
-            shortcut=QKeySequence.StandardKey.New,
-            tip="Start a new campaign",
-            icon=icon(sp.SP_FileIcon),
-        )
-        self.open_action = act(
-            window,
-            "&Open campaign…",
-            campaigns.choose_campaign,
-            name="openAction",
-            shortcut=QKeySequence.StandardKey.Open,
-            tip="Open another campaign of this database",
-            icon=icon(sp.SP_DirOpenIcon),
-        )
-        self.import_action = act(
-            window,
-            "&Import campaign…",
-            files.import_campaign,
-            name="importAction",
-            shortcut="Ctrl+I",
-            tip="Read a campaign exported as JSON (a new campaign)",
-        )
-        self.export_action = act(
-            window,
-            "&Export campaign…",
-            files.export_campaign,
-            name="exportAction",
-            shortcut="Ctrl+Shift+S",
-            tip="Write the whole campaign to a JSON file",
-        )
-        self.preview_action = act(
-            window,
-            "Print pre&view…",
-            files.print_preview,
-            name="printPreviewAction",
-            shortcut="Ctrl+Shift+P",
-            tip="Preview the selected army's roster sheet or the selected battle's report",
-            icon=icon(sp.SP_FileDialogContentsView),
-        )
-        self.print_action = act(
-            window,
-            "&Print…",
-            files.print_army,
-            name="printAction",
-            shortcut=QKeySequence.StandardKey.Print,
-            tip="Print the selected army's roster sheet or the selected battle's report",
-        )
-        self.pdf_action = act(
-            window,
-            "Export as P&DF…",
-            files.export_pdf,
-            name="exportPdfAction",
-            shortcut="Ctrl+Shift+E",
-            tip="Save the selected army's roster sheet or the selected battle's report as a PDF",
-        )
-        self.quit_action = act(
-            window,
-            "&Quit",
-            window.close,
-            name="quitAction",
-            shortcut=QKeySequence.StandardKey.Quit,
-            tip="Close BrikDesk",
-        )
+        for attr, action in make_actions(window, host, MAIN_ACTIONS).items():
+            setattr(self, attr, action)
         self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
+        self.preferences_action.setMenuRole(QAction.MenuRole.PreferencesRole)
+        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
 
         # Edit > Undo follows the page shown: a battle's history on its page, else this
         # window's own (``MainWindow.follow_page``).
         host.undo_scopes.setActiveStack(host.undo_stack)
         self.undo_action, self.redo_action = undo_redo_actions(window, host.undo_scopes)
-        self.edit_selected_action = act(
-            window,
-            "&Edit selected…",
-            campaigns.edit_selected,
-            name="editSelectedAction",
-            shortcut="F2",
-            tip="Edit the player or army selected in the navigator",
-        )
-        self.delete_selected_action = act(
-            window,
-            "&Delete selected",
-            campaigns.delete_selected,
-            name="deleteSelectedAction",
-            shortcut=QKeySequence.StandardKey.Delete,
-            tip="Delete the player, army or battle selected in the navigator (Undo brings it back)",
-        )
 
         self.navigator_action = host.navigator_dock.toggleViewAction()
         self.navigator_action.setText("&Navigator")
@@ -185,150 +402,6 @@ class MainActions(QObject):
         host.navigator_dock.windowTitleChanged.connect(self._name_navigator_action)
         self.navigator_action.setShortcut(QKeySequence("Ctrl+1"))
         self.navigator_action.setObjectName("navigatorAction")
-        self.overview_action = act(
-            window,
-            "Campaign &overview",
-            host.show_overview,
-            name="overviewAction",
-            shortcut="Ctrl+0",
-            tip="Show the campaign overview",
-        )
-        self.refresh_action = act(
-            window,
-            "&Refresh",
-            shown.refresh,
-            name="refreshAction",
-            shortcut=QKeySequence.StandardKey.Refresh,
-            tip="Read the campaign again from the database",
-        )
-
-        self.add_player_action = act(
-            window,
-            "Add &player…",
-            campaigns.add_player,
-            name="addPlayerAction",
-            shortcut="Ctrl+Alt+N",
-            tip="Add a player to the campaign",
-            icon=icon(sp.SP_FileDialogNewFolder),
-        )
-        self.add_army_action = act(
-            window,
-            "Add &army…",
-            campaigns.add_army,
-            name="addArmyAction",
-            shortcut="Ctrl+Shift+N",
-            tip="Add an army for a player",
-            icon=icon(sp.SP_FileDialogListView),
-        )
-        self.open_roster_action = act(
-            window,
-            "Open &roster",
-            windows.open_selected_roster,
-            name="openRosterAction",
-            shortcut="Ctrl+R",
-            tip="Open the roster of the selected army",
-            icon=icon(sp.SP_FileDialogDetailedView),
-        )
-        self.catalog_action = act(
-            window,
-            "&Catalog",
-            windows.open_catalog,
-            name="catalogAction",
-            shortcut="Ctrl+K",
-            tip="The campaign's weapons, equipment and unit types",
-            icon=icon(sp.SP_FileDialogInfoView),
-        )
-        self.settings_action = act(
-            window,
-            "Campaign &settings…",
-            campaigns.edit_campaign,
-            name="campaignSettingsAction",
-            shortcut="Ctrl+Shift+K",
-            tip="The campaign's name, rules edition, cost system, default army budget and notes",
-        )
-        self.delete_campaign_action = act(
-            window,
-            "Delete campaign",
-            campaigns.delete_campaign,
-            name="deleteCampaignAction",
-            tip="Delete this campaign with its players, armies and battles (Undo brings it back)",
-        )
-
-        self.open_battle_action = act(
-            window,
-            "&Open battle",
-            battles.open_selected_battle,
-            name="openBattleAction",
-            shortcut="Ctrl+B",
-            tip="Show the battle selected in the navigator",
-        )
-        self.new_battle_action = act(
-            window,
-            "&New battle…",
-            battles.new_battle,
-            name="newBattleAction",
-            shortcut="Ctrl+Shift+B",
-            tip="Muster units from the armies, set the turn order and start a battle",
-        )
-
-        self.end_battle_action = act(
-            window,
-            "&End battle…",
-            battles.end_current_battle,
-            name="endBattleAction",
-            shortcut="Ctrl+Shift+F",
-            tip="End the battle shown: who fell, who won, "
-            "promotions; the campaign is updated in one step",
-        )
-        self.history_action = act(
-            window,
-            "&History",
-            windows.open_history,
-            name="historyAction",
-            shortcut="Ctrl+H",
-            tip="The campaign's battles, standings, charts and leaderboard",
-        )
-        self.battle_sheet_action = act(
-            window,
-            "Roster sheet of the &mustered units…",
-            battles.print_current_battle_sheet,
-            name="battleSheetAction",
-            tip="Preview and print the roster sheet of exactly the units mustered into the battle",
-        )
-        self.rules_action = act(
-            window,
-            "&Rules reference",
-            windows.show_rules_reference,
-            name="rulesAction",
-            shortcut=QKeySequence.StandardKey.HelpContents,
-            tip="Modifiers and how BrikDesk reads the rules",
-            icon=icon(sp.SP_MessageBoxQuestion),
-        )
-        self.guide_action = act(
-            window,
-            "&User guide",
-            windows.show_user_guide,
-            name="userGuideAction",
-            tip="The guide to BrikDesk's windows, with pictures (shipped with the app)",
-        )
-        self.about_action = act(
-            window,
-            "&About BrikDesk",
-            windows.show_about,
-            name="aboutAction",
-            tip="Version, database, rules edition and libraries",
-        )
-        self.preferences_action = act(
-            window,
-            "Se&ttings…",
-            windows.edit_preferences,
-            name="preferencesAction",
-            shortcut=QKeySequence.StandardKey.Preferences,
-            tip="Paper, black-and-white printing, dice, table "
-            "mode's text size, new campaigns' rules edition",
-        )
-        self.preferences_action.setMenuRole(QAction.MenuRole.PreferencesRole)
-        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
 
     def _name_navigator_action(self, *_args: object) -> None:
         self.navigator_action.setText("&Navigator")

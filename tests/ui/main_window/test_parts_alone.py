@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
 from tests.ui.stand_ins import Calls, bare_window
 from ui.bus import Bus
 from ui.main_window import campaigns as campaigns_module
-from ui.main_window.actions import MainActions
+from ui.main_window.actions import MAIN_ACTIONS, ActionSpec, MainActions, make_actions
 from ui.main_window.campaigns import CampaignCommands
 from ui.main_window.files import FileCommands
 from ui.main_window.menus import MainMenus
@@ -41,6 +41,7 @@ def host(window: QMainWindow) -> SimpleNamespace:
         undo_stack=scopes.main(),
         navigator_dock=QDockWidget("Campaign", window),
         show_overview=lambda: None,
+        close=lambda: True,
     )
 
 
@@ -58,6 +59,30 @@ def test_the_actions_trigger_the_parts_they_were_given(window, host) -> None:
     assert host.shown.names() == ["refresh"]
     assert actions.new_action.shortcut().toString() == "Ctrl+N"
     assert actions.navigator_action.text() == "&Navigator"
+
+
+def test_the_actions_are_made_from_their_table(window, host) -> None:
+    made = make_actions(
+        window,
+        host,
+        [
+            ActionSpec(
+                "x", "&Campaign overview", lambda h: h.windows.show_about, "xAction", "F9", "Tip"
+            )
+        ],
+    )
+    action = made["x"]
+    assert (action.text(), action.objectName(), action.toolTip()) == (
+        "&Campaign overview",
+        "xAction",
+        "Tip (F9)",  # the shortcut said in the tooltip
+    )
+    assert action.shortcut().toString() == "F9"
+    action.trigger()
+    assert host.windows.names() == ["show_about"]
+    actions = MainActions(window, host)
+    assert len({spec.attr for spec in MAIN_ACTIONS}) == len(MAIN_ACTIONS)
+    assert all(getattr(actions, spec.attr).objectName() == spec.name for spec in MAIN_ACTIONS)
 
 
 def test_the_menus_are_made_of_the_actions_and_what_they_were_handed(window, host) -> None:

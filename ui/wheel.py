@@ -12,7 +12,7 @@ which would put a Python call in front of every event of every widget).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtGui import QFocusEvent
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
@@ -57,34 +57,27 @@ class PassingWheel(QObject):
     """Turns the wheel over a value widget the organizer has not chosen into a scroll of its
     page, and follows which widget was chosen.
 
-    It also watches its window's Show: a dialog shown hands its focus widget a focus "as by
-    Tab" (Qt's own), which is no choice of the organizer; until the events of that show are
-    handled, no focus that comes chooses a box."""
+    A dialog shown hands its focus widget a focus "as by Tab" (Qt's own, sent while the
+    widget does not have the focus yet): that is no choice of the organizer either."""
 
     def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
-        self.opening = False
         #: The value widget the organizer chose (compared, never called: it may be gone).
         self.chosen: QObject | None = None
-        parent.installEventFilter(self)
-
-    def _opened(self) -> None:
-        self.opening = False
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
         if not isinstance(watched, QWidget):
             return False
-        if kind == QEvent.Type.Show and watched is self.parent():
-            self.opening = True
-            QTimer.singleShot(0, self, self._opened)
-            return False
         if kind == QEvent.Type.FocusIn:
             assert isinstance(event, QFocusEvent)
-            given = bool(watched.property(GIVEN)) or self.opening
-            if given:
+            if watched.property(GIVEN):
                 watched.setProperty(GIVEN, False)
-            elif event.reason() in _CHOOSING and isinstance(watched, WHEEL_VALUES):
+            elif (
+                event.reason() in _CHOOSING
+                and isinstance(watched, WHEEL_VALUES)
+                and watched.hasFocus()  # not the focus a dialog hands out as it shows
+            ):
                 self.chosen = watched
             return False
         if kind == QEvent.Type.FocusOut:
@@ -132,7 +125,7 @@ def guard_wheel(root: QWidget) -> int:
     Call it again after adding widgets (it is cheap on those already guarded)."""
     guard = root.findChild(PassingWheel, "passingWheel")
     if guard is None:
-        guard = PassingWheel(root)  # also watches root's Show
+        guard = PassingWheel(root)
         guard.setObjectName("passingWheel")
     count = 0
     for widget in wheel_widgets(root):

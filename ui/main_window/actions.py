@@ -5,8 +5,6 @@ each connected to the part of the shell that does it (``campaigns``, ``files``, 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Protocol
 
 from PySide6.QtCore import QObject
@@ -14,7 +12,7 @@ from PySide6.QtGui import QAction, QKeySequence, QUndoStack
 from PySide6.QtWidgets import QDockWidget, QStyle, QWidget
 
 from ui.undo import UndoScopes
-from ui.widgets.common import Shortcut, make_action, undo_redo_actions
+from ui.widgets.common import ActionSpec, make_actions, undo_redo_actions
 
 
 class CampaignHandlers(Protocol):
@@ -84,44 +82,9 @@ class ActionsHost(Protocol):
 SP = QStyle.StandardPixmap
 
 
-@dataclass(frozen=True)
-class ActionSpec:
-    """One entry of the menus and toolbar as data: the attribute of ``MainActions`` that holds
-    it, its text, the command it runs (what the window's parts offer, ``ActionsHost``), its
-    object name, shortcut, tip and standard icon. ``make_actions`` reads a table of them."""
-
-    attr: str
-    text: str
-    command: Callable[[ActionsHost], Callable[[], object]]
-    name: str
-    shortcut: Shortcut | None = None
-    tip: str = ""
-    icon: QStyle.StandardPixmap | None = None
-
-
-def make_actions(
-    parent: QWidget, host: ActionsHost, specs: Sequence[ActionSpec]
-) -> dict[str, QAction]:
-    """The actions of ``specs`` (by attribute), parented to ``parent``, each connected to its
-    command on ``host``."""
-    icon = parent.style().standardIcon
-    return {
-        spec.attr: make_action(
-            parent,
-            spec.text,
-            spec.command(host),
-            name=spec.name,
-            shortcut=spec.shortcut,
-            tip=spec.tip,
-            icon=None if spec.icon is None else icon(spec.icon),
-        )
-        for spec in specs
-    }
-
-
 #: Every entry of the main window's menus and toolbar made from data (Edit > Undo and Redo, the
 #: navigator's toggle and the menu roles are added by ``MainActions``).
-MAIN_ACTIONS: tuple[ActionSpec, ...] = (
+MAIN_ACTIONS: tuple[ActionSpec[ActionsHost], ...] = (
     ActionSpec(
         "new_action",
         "&New campaign…",

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from PySide6.QtCore import QObject, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import (
@@ -60,6 +61,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+#: The object an action table's commands are looked up on (a window, as its parts see it).
+H = TypeVar("H")
 Shortcut = QKeySequence | QKeySequence.StandardKey | str
 
 #: How long an error stays in a banner before it fades away by itself (milliseconds).
@@ -299,6 +302,39 @@ def make_action(
             # it as its first argument (``export_campaign(path=False)``).
             action.triggered.connect(lambda _checked=False, _slot=slot: _slot())
     return action
+
+
+@dataclass(frozen=True)
+class ActionSpec(Generic[H]):
+    """One entry of a window's menus and toolbar as data: the attribute that holds it, its
+    text, the command it runs (looked up on the window's ``host``), its object name,
+    shortcut(s), tip and standard icon. :func:`make_actions` reads a table of them."""
+
+    attr: str
+    text: str
+    command: Callable[[H], Callable[[], object]]
+    name: str
+    shortcut: Shortcut | Sequence[Shortcut] | None = None
+    tip: str = ""
+    icon: QStyle.StandardPixmap | None = None
+
+
+def make_actions(parent: QWidget, host: H, specs: Sequence[ActionSpec[H]]) -> dict[str, QAction]:
+    """The actions of ``specs`` (by attribute), parented to ``parent``, each connected to its
+    command on ``host``: the one builder of the windows' action tables."""
+    icon = parent.style().standardIcon
+    return {
+        spec.attr: make_action(
+            parent,
+            spec.text,
+            spec.command(host),
+            name=spec.name,
+            shortcut=spec.shortcut,
+            tip=spec.tip,
+            icon=None if spec.icon is None else icon(spec.icon),
+        )
+        for spec in specs
+    }
 
 
 def undo_redo_actions(parent: QObject, stack: QUndoStack | QUndoGroup) -> tuple[QAction, QAction]:

@@ -7,11 +7,17 @@ from __future__ import annotations
 from typing import Protocol
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QUndoStack
+from PySide6.QtGui import QAction, QKeySequence, QUndoStack
 from PySide6.QtWidgets import QMainWindow, QStyle, QToolBar
 
 from brikdesk.domain.ids import ArmyId
-from ui.widgets.common import make_action, name_toolbar_extension, undo_redo_actions
+from ui.widgets.common import (
+    ActionSpec,
+    make_action,
+    make_actions,
+    name_toolbar_extension,
+    undo_redo_actions,
+)
 from ui.windows.printing import RosterPrinting
 from ui.windows.roster_edits import RosterEdits
 from ui.windows.roster_table import RosterTable
@@ -34,120 +40,233 @@ class RosterCommandsHost(Protocol):
     def printing(self) -> RosterPrinting: ...
     @property
     def table(self) -> RosterTable: ...
+    def close(self) -> bool: ...
     def focus_loadout(self) -> None: ...
     def focus_filter(self) -> None: ...
     def focus_budget(self) -> None: ...
     def show_roster_order(self) -> None: ...
 
 
+SP = QStyle.StandardPixmap
+
+#: The roster window's plain entries as data (Undo and Redo, Copy as text's formats and the
+#: menus are made by ``RosterCommands``).
+ROSTER_ACTIONS: tuple[ActionSpec[RosterCommandsHost], ...] = (
+    ActionSpec(
+        "add_action",
+        "&Add unit…",
+        lambda h: h.edits.add_unit,
+        "addUnitAction",
+        shortcut=[QKeySequence.StandardKey.New, "Ins"],
+        tip="Add a unit of a type at the end of the roster",
+        icon=SP.SP_FileIcon,
+    ),
+    ActionSpec(
+        "add_many_action",
+        "Add &several…",
+        lambda h: h.edits.add_copies,
+        "addCopiesAction",
+        shortcut="Ctrl+Shift+N",
+        tip="Add several units at once (of the army's most common type and equipment)",
+        icon=SP.SP_FileDialogNewFolder,
+    ),
+    ActionSpec(
+        "duplicate_action",
+        "D&uplicate",
+        lambda h: h.edits.duplicate,
+        "duplicateAction",
+        shortcut="Ctrl+D",
+        tip="Copy the selected units (equipment, stats and notes)",
+        icon=SP.SP_FileLinkIcon,
+    ),
+    ActionSpec(
+        "rename_action",
+        "&Rename",
+        lambda h: h.edits.rename,
+        "renameAction",
+        shortcut="F2",
+        tip="Rename the unit in place",
+    ),
+    ActionSpec(
+        "edit_action",
+        "&Edit unit…",
+        lambda h: h.edits.edit_unit,
+        "editUnitAction",
+        shortcut="Ctrl+E",
+        tip="Type, stats, campaign record and notes of the unit",
+        icon=SP.SP_FileDialogDetailedView,
+    ),
+    ActionSpec(
+        "type_action",
+        "Change &type…",
+        lambda h: h.edits.change_type,
+        "changeTypeAction",
+        shortcut="Ctrl+T",
+        tip="Give the selected units another unit type",
+    ),
+    ActionSpec(
+        "delete_action",
+        "&Delete",
+        lambda h: h.edits.delete_selected,
+        "deleteAction",
+        shortcut=QKeySequence.StandardKey.Delete,
+        tip="Delete the selected units (Undo brings them back)",
+        icon=SP.SP_TrashIcon,
+    ),
+    ActionSpec(
+        "loadout_action",
+        "Edit &loadout",
+        lambda h: h.focus_loadout,
+        "loadoutAction",
+        shortcut="Ctrl+L",
+        tip="Go to the loadout editor of the selected unit",
+    ),
+    ActionSpec(
+        "filter_action",
+        "&Filter units",
+        lambda h: h.focus_filter,
+        "filterAction",
+        shortcut=QKeySequence.StandardKey.Find,
+        tip="Filter the units",
+    ),
+    ActionSpec(
+        "select_all_action",
+        "Select &all",
+        lambda h: h.table.selectAll,
+        "selectAllAction",
+        shortcut=QKeySequence.StandardKey.SelectAll,
+    ),
+    ActionSpec(
+        "edit_army_action",
+        "Army &budget",
+        lambda h: h.focus_budget,
+        "budgetAction",
+        shortcut="Ctrl+B",
+        tip="Change the army's budget",
+    ),
+    ActionSpec(
+        "duplicate_army_action",
+        "D&uplicate army…",
+        lambda h: h.edits.duplicate_army,
+        "duplicateArmyAction",
+        tip="A new army with copies of these units (loadouts and notes; no battle record)",
+    ),
+    ActionSpec(
+        "export_text_action",
+        "Export as te&xt…",
+        lambda h: h.text.export,
+        "exportTextAction",
+        tip="Save the roster as plain text (.txt), Markdown (.md) or BBCode (.bbcode)",
+    ),
+    ActionSpec(
+        "preview_action",
+        "Print pre&view…",
+        lambda h: lambda: h.printing.preview(h.army_id),
+        "printPreviewAction",
+        shortcut="Ctrl+Shift+P",
+        tip="Preview the roster sheet",
+        icon=SP.SP_FileDialogContentsView,
+    ),
+    ActionSpec(
+        "print_action",
+        "&Print…",
+        lambda h: lambda: h.printing.print(h.army_id),
+        "printAction",
+        shortcut=QKeySequence.StandardKey.Print,
+        tip="Print the roster sheet",
+    ),
+    ActionSpec(
+        "pdf_action",
+        "Export P&DF…",
+        lambda h: lambda: h.printing.export_pdf(h.army_id),
+        "exportPdfAction",
+        shortcut="Ctrl+Shift+E",
+        tip="Save the roster sheet as a PDF",
+    ),
+    ActionSpec(
+        "close_action",
+        "&Close",
+        lambda h: h.close,
+        "closeAction",
+        shortcut=QKeySequence.StandardKey.Close,
+        tip="Close this roster",
+    ),
+    ActionSpec(
+        "move_up_action",
+        "Move &up",
+        lambda h: h.edits.move_up,
+        "moveUpAction",
+        shortcut="Alt+Up",
+        tip="Move the selected units one place up the roster (its printed order)",
+        icon=SP.SP_ArrowUp,
+    ),
+    ActionSpec(
+        "move_down_action",
+        "Move do&wn",
+        lambda h: h.edits.move_down,
+        "moveDownAction",
+        shortcut="Alt+Down",
+        tip="Move the selected units one place down the roster",
+        icon=SP.SP_ArrowDown,
+    ),
+    ActionSpec(
+        "move_top_action",
+        "Move to the &top",
+        lambda h: h.edits.move_to_top,
+        "moveTopAction",
+        shortcut="Alt+PgUp",
+        tip="Put the selected units first in the roster",
+    ),
+    ActionSpec(
+        "move_bottom_action",
+        "Move to the &bottom",
+        lambda h: h.edits.move_to_bottom,
+        "moveBottomAction",
+        shortcut="Alt+PgDown",
+        tip="Put the selected units last in the roster",
+    ),
+    ActionSpec(
+        "roster_order_action",
+        "Show in &roster order",
+        lambda h: h.show_roster_order,
+        "rosterOrderAction",
+        shortcut="Ctrl+0",
+        tip="Undo the sorting by a column: the units in roster order",
+    ),
+)
+
+
 class RosterCommands:
     """The actions of roster window ``w`` over ``host``, in the window's menus and toolbar
     (see the module)."""
 
+    add_action: QAction
+    add_many_action: QAction
+    duplicate_action: QAction
+    rename_action: QAction
+    edit_action: QAction
+    type_action: QAction
+    delete_action: QAction
+    loadout_action: QAction
+    filter_action: QAction
+    select_all_action: QAction
+    edit_army_action: QAction
+    duplicate_army_action: QAction
+    export_text_action: QAction
+    preview_action: QAction
+    print_action: QAction
+    pdf_action: QAction
+    close_action: QAction
+    move_up_action: QAction
+    move_down_action: QAction
+    move_top_action: QAction
+    move_bottom_action: QAction
+    roster_order_action: QAction
+
     def __init__(self, w: QMainWindow, host: RosterCommandsHost, stack: QUndoStack) -> None:
-        style = w.style()
-        icon = style.standardIcon
-        sp = QStyle.StandardPixmap
+        for attr, action in make_actions(w, host, ROSTER_ACTIONS).items():
+            setattr(self, attr, action)
         self.undo_action, self.redo_action = undo_redo_actions(w, stack)
-        self.add_action = make_action(
-            w,
-            "&Add unit…",
-            host.edits.add_unit,
-            name="addUnitAction",
-            shortcut=[QKeySequence(QKeySequence.StandardKey.New), QKeySequence("Ins")],
-            tip="Add a unit of a type at the end of the roster",
-            icon=icon(sp.SP_FileIcon),
-        )
-        self.add_many_action = make_action(
-            w,
-            "Add &several…",
-            host.edits.add_copies,
-            name="addCopiesAction",
-            shortcut="Ctrl+Shift+N",
-            tip="Add several units at once (of the army's most common type and equipment)",
-            icon=icon(sp.SP_FileDialogNewFolder),
-        )
-        self.duplicate_action = make_action(
-            w,
-            "D&uplicate",
-            host.edits.duplicate,
-            name="duplicateAction",
-            shortcut="Ctrl+D",
-            tip="Copy the selected units (equipment, stats and notes)",
-            icon=icon(sp.SP_FileLinkIcon),
-        )
-        self.rename_action = make_action(
-            w,
-            "&Rename",
-            host.edits.rename,
-            name="renameAction",
-            shortcut="F2",
-            tip="Rename the unit in place",
-        )
-        self.edit_action = make_action(
-            w,
-            "&Edit unit…",
-            host.edits.edit_unit,
-            name="editUnitAction",
-            shortcut="Ctrl+E",
-            tip="Type, stats, campaign record and notes of the unit",
-            icon=icon(sp.SP_FileDialogDetailedView),
-        )
-        self.type_action = make_action(
-            w,
-            "Change &type…",
-            host.edits.change_type,
-            name="changeTypeAction",
-            shortcut="Ctrl+T",
-            tip="Give the selected units another unit type",
-        )
-        self.delete_action = make_action(
-            w,
-            "&Delete",
-            host.edits.delete_selected,
-            name="deleteAction",
-            shortcut=QKeySequence(QKeySequence.StandardKey.Delete),
-            tip="Delete the selected units (Undo brings them back)",
-            icon=icon(sp.SP_TrashIcon),
-        )
-        self.loadout_action = make_action(
-            w,
-            "Edit &loadout",
-            host.focus_loadout,
-            name="loadoutAction",
-            shortcut="Ctrl+L",
-            tip="Go to the loadout editor of the selected unit",
-        )
-        self.filter_action = make_action(
-            w,
-            "&Filter units",
-            host.focus_filter,
-            name="filterAction",
-            shortcut=QKeySequence(QKeySequence.StandardKey.Find),
-            tip="Filter the units",
-        )
-        self.select_all_action = make_action(
-            w,
-            "Select &all",
-            host.table.selectAll,
-            name="selectAllAction",
-            shortcut=QKeySequence(QKeySequence.StandardKey.SelectAll),
-        )
-        self.edit_army_action = make_action(
-            w,
-            "Army &budget",
-            host.focus_budget,
-            name="budgetAction",
-            shortcut="Ctrl+B",
-            tip="Change the army's budget",
-        )
-        self.duplicate_army_action = make_action(
-            w,
-            "D&uplicate army…",
-            host.edits.duplicate_army,
-            name="duplicateArmyAction",
-            tip="A new army with copies of these units (loadouts and notes; no battle record)",
-        )
         self.copy_text_actions = {
             fmt: make_action(
                 w,
@@ -163,88 +282,6 @@ class RosterCommands:
                 ("bbcode", "&BBCode (forum)", None, "For the BrikWars forum's posts"),
             )
         }
-        self.export_text_action = make_action(
-            w,
-            "Export as te&xt…",
-            host.text.export,
-            name="exportTextAction",
-            tip="Save the roster as plain text (.txt), Markdown (.md) or BBCode (.bbcode)",
-        )
-        self.preview_action = make_action(
-            w,
-            "Print pre&view…",
-            lambda: host.printing.preview(host.army_id),
-            name="printPreviewAction",
-            shortcut="Ctrl+Shift+P",
-            tip="Preview the roster sheet",
-            icon=icon(sp.SP_FileDialogContentsView),
-        )
-        self.print_action = make_action(
-            w,
-            "&Print…",
-            lambda: host.printing.print(host.army_id),
-            name="printAction",
-            shortcut=QKeySequence(QKeySequence.StandardKey.Print),
-            tip="Print the roster sheet",
-        )
-        self.pdf_action = make_action(
-            w,
-            "Export P&DF…",
-            lambda: host.printing.export_pdf(host.army_id),
-            name="exportPdfAction",
-            shortcut="Ctrl+Shift+E",
-            tip="Save the roster sheet as a PDF",
-        )
-        self.close_action = make_action(
-            w,
-            "&Close",
-            w.close,
-            name="closeAction",
-            shortcut=QKeySequence(QKeySequence.StandardKey.Close),
-            tip="Close this roster",
-        )
-        self.move_up_action = make_action(
-            w,
-            "Move &up",
-            host.edits.move_up,
-            name="moveUpAction",
-            shortcut="Alt+Up",
-            tip="Move the selected units one place up the roster (its printed order)",
-            icon=icon(sp.SP_ArrowUp),
-        )
-        self.move_down_action = make_action(
-            w,
-            "Move do&wn",
-            host.edits.move_down,
-            name="moveDownAction",
-            shortcut="Alt+Down",
-            tip="Move the selected units one place down the roster",
-            icon=icon(sp.SP_ArrowDown),
-        )
-        self.move_top_action = make_action(
-            w,
-            "Move to the &top",
-            host.edits.move_to_top,
-            name="moveTopAction",
-            shortcut="Alt+PgUp",
-            tip="Put the selected units first in the roster",
-        )
-        self.move_bottom_action = make_action(
-            w,
-            "Move to the &bottom",
-            host.edits.move_to_bottom,
-            name="moveBottomAction",
-            shortcut="Alt+PgDown",
-            tip="Put the selected units last in the roster",
-        )
-        self.roster_order_action = make_action(
-            w,
-            "Show in &roster order",
-            host.show_roster_order,
-            name="rosterOrderAction",
-            shortcut="Ctrl+0",
-            tip="Undo the sorting by a column: the units in roster order",
-        )
         self.selection_actions = (
             self.duplicate_action,
             self.delete_action,

@@ -13,13 +13,13 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
 from tests.ui.stand_ins import Calls, bare_window
 from ui.bus import Bus
 from ui.main_window import campaigns as campaigns_module
-from ui.main_window.actions import MAIN_ACTIONS, ActionSpec, MainActions, make_actions
+from ui.main_window.actions import MAIN_ACTIONS, MainActions
 from ui.main_window.campaigns import CampaignCommands
 from ui.main_window.files import FileCommands
 from ui.main_window.menus import MainMenus
 from ui.main_window.windows import Windows
 from ui.undo import UndoScopes
-from ui.widgets.common import Actions, MessageBanner
+from ui.widgets.common import Actions, ActionSpec, MessageBanner, make_actions
 from ui.windows.navigator import ARMY
 
 

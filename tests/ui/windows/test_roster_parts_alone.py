@@ -16,7 +16,7 @@ from tests.ui.stand_ins import Calls, bare_window
 from ui.bus import Bus
 from ui.models.roster import UnitTableModel
 from ui.widgets.common import Actions, MessageBanner
-from ui.windows.roster_commands import RosterCommands
+from ui.windows.roster_commands import ROSTER_ACTIONS, RosterCommands
 from ui.windows.roster_edits import RosterEdits
 from ui.windows.roster_text import RosterText
 
@@ -81,6 +81,7 @@ def test_the_commands_trigger_the_parts_they_were_given(window) -> None:
         focus_filter=lambda: None,
         focus_budget=lambda: None,
         show_roster_order=lambda: None,
+        close=lambda: True,
     )
     commands = RosterCommands(window, host, QUndoStack(window))
     commands.add_action.trigger()
@@ -89,3 +90,6 @@ def test_the_commands_trigger_the_parts_they_were_given(window) -> None:
     assert host.printing.calls == [("preview", (3,))]
     titles = [a.text() for a in window.menuBar().actions()]
     assert titles and commands.add_action in host.table.actions()
+    assert len({spec.attr for spec in ROSTER_ACTIONS}) == len(ROSTER_ACTIONS)
+    assert all(getattr(commands, s.attr).objectName() == s.name for s in ROSTER_ACTIONS)
+    assert commands.add_action.shortcuts()[1].toString() == "Ins"

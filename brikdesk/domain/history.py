@@ -596,21 +596,7 @@ def history_to_text(h: CampaignHistory, *, limit: int = 10) -> str:
             "Kills",
         )
     ]
-    for s in h.standings:
-        rows.append(
-            (
-                s.name,
-                str(s.fought),
-                str(s.won),
-                str(s.drawn),
-                str(s.lost),
-                str(s.value),
-                "-" if s.budget is None else str(s.budget),
-                str(s.alive),
-                str(s.casualties),
-                str(s.kills),
-            )
-        )
+    rows += [standing_cells(s) for s in h.standings]
     out += _table(rows)
     out += ["", "Timeline"]
     if not h.timeline:
@@ -657,6 +643,23 @@ def history_to_text(h: CampaignHistory, *, limit: int = 10) -> str:
 
 def _ends(values: Sequence[int]) -> str:
     return f"{values[0]} → {values[-1]}" if len(values) > 1 else str(values[0])
+
+
+def standing_cells(s: Standing) -> tuple[str, ...]:
+    """A player's standings row as the text and Markdown reports print it: name, fought, won,
+    drawn, lost, army value, budget ("-" for none), alive, casualties, kills."""
+    return (
+        s.name,
+        str(s.fought),
+        str(s.won),
+        str(s.drawn),
+        str(s.lost),
+        str(s.value),
+        "-" if s.budget is None else str(s.budget),
+        str(s.alive),
+        str(s.casualties),
+        str(s.kills),
+    )
 
 
 def _table(rows: Sequence[Sequence[str]]) -> list[str]:
@@ -706,21 +709,7 @@ def history_markdown(h: CampaignHistory) -> str:
             "Casualties",
             "Kills",
         ),
-        [
-            (
-                s.name,
-                str(s.fought),
-                str(s.won),
-                str(s.drawn),
-                str(s.lost),
-                str(s.value),
-                "-" if s.budget is None else str(s.budget),
-                str(s.alive),
-                str(s.casualties),
-                str(s.kills),
-            )
-            for s in h.standings
-        ],
+        [standing_cells(s) for s in h.standings],
     )
     out += ["", "## Timeline", ""]
     if h.timeline:

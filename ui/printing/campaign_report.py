@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 
 from PySide6.QtGui import QColor, QPagedPaintDevice, QPainter
 
-from brikdesk.domain.history import APPROXIMATE, CampaignHistory
+from brikdesk.domain.history import APPROXIMATE, CampaignHistory, standing_cells
 from ui.printing.layout import (
     ALIGN_CENTER,
     ALIGN_RIGHT,
@@ -131,21 +131,7 @@ def _standings_blocks(m: Metrics, h: CampaignHistory, width: float) -> list[Bloc
         "Casualties",
         "Kills",
     )
-    rows = [
-        (
-            s.name,
-            str(s.fought),
-            str(s.won),
-            str(s.drawn),
-            str(s.lost),
-            str(s.value),
-            "-" if s.budget is None else str(s.budget),
-            str(s.alive),
-            str(s.casualties),
-            str(s.kills),
-        )
-        for s in h.standings
-    ]
+    rows = [standing_cells(s) for s in h.standings]
     return table_blocks(m, width, "Standings", _columns(m, width, heads, rows, None), rows)
 
 

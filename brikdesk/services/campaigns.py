@@ -14,6 +14,7 @@ from __future__ import annotations
 from sqlalchemy import ColumnElement, ScalarSelect, func, select, text
 from sqlalchemy.orm import Session
 
+from brikdesk.confusables import name_marks
 from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
 from brikdesk.domain.ids import ArmyId, CampaignId, PlayerId
 from brikdesk.errors import UserError
@@ -310,7 +311,7 @@ class CampaignService(ServiceBase):
                 name = clean_name(patch.name, "The player's name")
                 if name_key(name) != name_key(p.name):
                     self._lock(s, Campaign, p.campaign_id, "campaign")
-                    _check_free_player(s, p.campaign_id, name)
+                    _check_free_player(s, p.campaign_id, name, but=p.id)
                 p.name = name
             if patch.colour is not None:
                 p.colour = clean_colour(patch.colour)
@@ -382,6 +383,7 @@ class CampaignService(ServiceBase):
             if budget is None:
                 budget = self._get(s, Campaign, p.campaign_id, "campaign").default_budget
             budget = clean_int(budget, "The budget", field="budget")
+            check_free_army(s, p.campaign_id, name)
             a = Army(campaign_id=p.campaign_id, player_id=p.id, name=name, budget=budget)
             s.add(a)
             s.flush()
@@ -414,7 +416,10 @@ class CampaignService(ServiceBase):
                 else None,
             )
             if patch.name is not None:
-                a.name = clean_name(patch.name, "The army's name")
+                name = clean_name(patch.name, "The army's name")
+                if name_key(name) != name_key(a.name):
+                    check_free_army(s, a.campaign_id, name, but=a.id)
+                a.name = name
             if patch.player_id is not None:
                 p = self._get(s, Player, patch.player_id, "player")
                 if p.campaign_id != a.campaign_id:
@@ -528,9 +533,11 @@ _NAMES_LOCK = 0x4252494B
 
 
 def campaign_by_name(s: Session, name: str) -> Campaign | None:
-    wanted = name_key(str(name))
+    """The campaign whose name is ``name`` to a reader: the same but for case, width and
+    spaces, or a look-alike (Unicode's confusable skeleton: "Mаrgo" with a Cyrillic а)."""
+    wanted = name_marks(str(name))
     for c in s.scalars(select(Campaign)):
-        if name_key(c.name) == wanted:
+        if not wanted.isdisjoint(name_marks(c.name)):
             return c
     return None
 
@@ -543,11 +550,27 @@ def _check_free_name(s: Session, name: str, but: int | None = None) -> None:
         )
 
 
-def _check_free_player(s: Session, campaign_id: CampaignId, name: str) -> None:
-    wanted = name_key(name)
-    for other in s.scalars(select(Player.name).where(Player.campaign_id == campaign_id)):
-        if name_key(other) == wanted:
+def _check_free_player(
+    s: Session, campaign_id: CampaignId, name: str, but: int | None = None
+) -> None:
+    """``UserError`` naming the player of the campaign (other than ``but``) whose name is
+    ``name`` to a reader (see ``campaign_by_name``)."""
+    wanted = name_marks(name)
+    for pid, other in s.execute(
+        select(Player.id, Player.name).where(Player.campaign_id == campaign_id)
+    ):
+        if pid != but and not wanted.isdisjoint(name_marks(other)):
             raise UserError(f"this campaign already has a player called '{other}'", field="name")
+
+
+def check_free_army(s: Session, campaign_id: CampaignId, name: str, but: int | None = None) -> None:
+    """``UserError`` naming the army of the campaign (other than ``but``) whose name is
+    ``name`` to a reader (see ``campaign_by_name``): two armies the battle log, the reports
+    and the standings could not tell apart. (Units may share a name.)"""
+    wanted = name_marks(name)
+    for aid, other in s.execute(select(Army.id, Army.name).where(Army.campaign_id == campaign_id)):
+        if aid != but and not wanted.isdisjoint(name_marks(other)):
+            raise UserError(f"this campaign already has an army called '{other}'", field="name")
 
 
 def _players(s: Session, campaign_id: CampaignId) -> tuple[PlayerSummary, ...]:

@@ -611,7 +611,7 @@ class RosterService(ServiceBase):
         loadout, overrides and notes. The copies start a fresh campaign record (alive, no
         battles, no kills): the history stays with the original. One transaction; undo deletes
         the new army with its units."""
-        from brikdesk.services.campaigns import CampaignService, army_summaries
+        from brikdesk.services.campaigns import CampaignService, army_summaries, check_free_army
 
         name = clean_name(name, "The army's name")
         if budget is not None:
@@ -621,6 +621,7 @@ class RosterService(ServiceBase):
             player = self._get(s, Player, player_id, "player")
             if player.campaign_id != src.campaign_id:
                 raise UserError(f"{player.name} plays in another campaign", field="player")
+            check_free_army(s, src.campaign_id, name)
             army = Army(campaign_id=src.campaign_id, player_id=player.id, name=name, budget=budget)
             s.add(army)
             s.flush()

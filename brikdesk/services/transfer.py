@@ -32,6 +32,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
 from brikdesk import __version__
+from brikdesk.confusables import name_marks
 from brikdesk.domain.aftermath import remap_result
 from brikdesk.domain.catalog import (
     KEY_RE,
@@ -699,6 +700,17 @@ def _without_units(doc: dict[str, Any]) -> dict[str, Any]:
     )
 
 
+def _no_name_twice(seen: dict[str, str], name: str, where: str, what: str) -> None:
+    """Refuse ``name`` if one of ``seen``'s names (its marks -> the name) is the same to a
+    reader (``brikdesk.confusables.name_marks``), naming both; else remember it."""
+    marks = name_marks(name)
+    clash = next((seen[m] for m in marks if m in seen), None)
+    if clash is not None:
+        alike = "" if name_key(clash) == name_key(name) else f" and '{name}', which look alike"
+        raise _Refused(where, f"two {what} are called '{clash}'{alike}")
+    seen.update(dict.fromkeys(marks, name))
+
+
 def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
     """Check a parsed document completely; ``_Refused`` names the first problem's path."""
     if not isinstance(doc, dict):
@@ -751,16 +763,14 @@ def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
     )
 
     players: dict[int, dict[str, Any]] = {}
-    names: set[str] = set()
+    names: dict[str, str] = {}  # a mark of a player's name (name_marks) -> that name
     for i, raw in enumerate(root.array("players", MAX_PLAYERS)):
         p = _Obj(raw, f"$.players[{i}]", ("id", "name", "colour", "faction"))
         pid = p.number("id", 1)
         if pid in players:
             raise _Refused(p.at("id"), f"id {pid} is used twice")
         name = p.name("name")
-        if name_key(name) in names:
-            raise _Refused(p.at("name"), f"two players are called '{name}'")
-        names.add(name_key(name))
+        _no_name_twice(names, name, p.at("name"), "players")
         try:
             colour = clean_colour(p.get("colour"))
         except UserError as exc:
@@ -777,6 +787,7 @@ def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
     army_ids: set[int] = set()
     n_units = 0
     raw_armies = root.array("armies", MAX_ARMIES)
+    army_names: dict[str, str] = {}
     all_units = sum(
         len(a["units"])
         for a in raw_armies
@@ -790,11 +801,13 @@ def check_document(doc: Any, progress: Progress = _no_progress) -> _Plan:
             raise _Refused(a.at("id"), f"id {aid} is used twice")
         army_ids.add(aid)
         player = _ref(a.get("player"), a.at("player"), players, "player")
+        army_name = a.name("name")
+        _no_name_twice(army_names, army_name, a.at("name"), "armies")
         plan.armies.append(
             {
                 "_id": aid,
                 "_player": player,
-                "name": a.name("name"),
+                "name": army_name,
                 "budget": a.number("budget", null=True),
             }
         )

@@ -107,9 +107,11 @@ class UnitTypeChoice:
 @dataclass(frozen=True)
 class AftermathBasis:
     """What an End battle dialog was made from: the battle's version, its log (the last
-    sequence number and how many events are undone) and the version of each mustered unit
-    still in the campaign. ``finish`` refuses a result made from another basis (someone else
-    recorded a kill, undid an event or marked a unit dead since the dialog opened)."""
+    sequence number and how many events are undone) and a fingerprint of what can change
+    the outcome of each mustered unit still in the campaign (all but its notes and place in
+    the list). ``finish`` refuses a result made from another basis (someone else recorded a
+    kill, undid an event or marked a unit dead since the dialog opened) and goes on over an
+    edit that cannot change it (a unit's notes)."""
 
     battle_version: int
     last_seq: int
@@ -543,14 +545,33 @@ def _basis(s: Session, b: Battle) -> AftermathBasis:
         ).where(BattleEvent.battle_id == b.id)
     ).one()
     units = s.execute(
-        select(Unit.id, Unit.version)
+        select(Unit.id, *_OUTCOME_COLUMNS)
         .join(BattleUnit, BattleUnit.unit_id == Unit.id)
         .where(BattleUnit.battle_id == b.id)
         .order_by(Unit.id)
     ).all()
     return AftermathBasis(
-        b.version, int(last), int(undone), tuple((UnitId(u), int(v)) for u, v in units)
+        b.version,
+        int(last),
+        int(undone),
+        tuple((UnitId(u.id), _digest(tuple(u)[1:])) for u in units),
     )
+
+
+#: What of a mustered unit can change the end of a battle: all but its notes, its place in
+#: its army's list and its version (which any edit raises), so that someone writing in a
+#: unit's notes while the End battle dialog is open does not make it refuse.
+_OUTCOME_COLUMNS = tuple(
+    c for c in Unit.__table__.columns if c.name not in ("id", "notes", "position", "version")
+)
+
+
+def _digest(values: tuple[Any, ...]) -> int:
+    """A short, stable fingerprint of a unit's outcome columns (the same in every process)."""
+    import hashlib
+
+    text = repr(tuple(getattr(v, "value", v) for v in values)).encode("utf-8", "surrogatepass")
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
 
 
 def _check_basis(s: Session, b: Battle, seen: AftermathBasis) -> None:

@@ -81,6 +81,24 @@ def test_a_unit_marked_dead_in_the_campaign_refuses_the_stale_dialog(cove) -> No
     sv.aftermath.finish(bid, fresh.proposal, fresh.basis)
 
 
+def test_notes_written_elsewhere_do_not_refuse_the_dialog(cove) -> None:
+    """Another organizer writes in a mustered unit's notes while the dialog is open: that
+    cannot change how the battle ends, so End battle goes on (the notes kept), where it was
+    refused as a stale dialog."""
+    url, db, sv, bid = cove
+    am = sv.aftermath.aftermath(bid)
+    unit = standing(am, "Tobias")[0]
+    as_other_organizer(url, "notes", unit.campaign_unit_id, "Lost his hat on the pier.")
+    with db.sessions() as s:
+        assert s.get(Unit, unit.campaign_unit_id).version > 1  # the edit was made
+    done = sv.aftermath.finish(bid, am.proposal, am.basis)
+    assert done.value is not None
+    with db.sessions() as s:
+        assert s.get(Battle, bid).status == "finished"
+        row = s.get(Unit, unit.campaign_unit_id)
+        assert row.notes == "Lost his hat on the pier." and row.battles_fought >= 1
+
+
 def test_an_event_undone_elsewhere_refuses_the_stale_dialog(cove) -> None:
     url, db, sv, bid = cove
     am = sv.aftermath.aftermath(bid)

@@ -281,6 +281,11 @@ def other_organizer(url: str, action: str, args: tuple[Any, ...], queue) -> None
 
                 (unit_id,) = args
                 sv.roster.edit_unit(unit_id, UnitPatch(status=UnitStatus.DEAD))
+            elif action == "notes":  # the roster writes in a campaign unit's notes
+                from brikdesk.services.roster import UnitPatch
+
+                unit_id, notes = args
+                sv.roster.edit_unit(unit_id, UnitPatch(notes=notes))
             elif action == "end_turn":  # the tracker ends the turn
                 (battle_id,) = args
                 sv.tracker.end_turn(battle_id)

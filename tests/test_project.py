@@ -470,6 +470,7 @@ CROSS_CUTTING_TEST_DIRS = {"concurrency"}  # two organizers on one database, rea
 #: tests: a top-level module, or the project as a whole. A test of a module inside a package
 #: goes in that package's folder (ui/panels -> tests/ui/panels, brikdesk/domain -> tests/domain).
 FLAT_TESTS = {
+    "tests/test_benchmarks.py": "benchmarks",  # each script runs in its quick mode
     "tests/test_cache.py": "brikdesk/cache.py",
     "tests/test_cli.py": "brikdesk/cli.py",
     "tests/test_conventions.py": "docs/conventions.md",
@@ -482,6 +483,7 @@ FLAT_TESTS = {
     "tests/test_portable.py": "brikdesk",  # and ui: on Windows, macOS, any console encoding
     "tests/test_user_guide.py": "docs/user-guide.md",
     "tests/ui/test_app.py": "ui/app.py",
+    "tests/ui/test_collector.py": "ui/collector.py",
     "tests/ui/test_crash.py": "ui/crash.py",
     "tests/ui/test_start_up.py": "ui/app.py",
     "tests/ui/test_live_refresh.py": "ui/live.py",

@@ -60,7 +60,9 @@ def test_the_main_windows_fit_high_dpi_screens_and_large_fonts(
     args = [sys.executable, str(CHECK), demo_db, str(tmp_path / "settings.ini"), str(out)]
     if font_pt is not None:
         args.append(str(font_pt))
-    done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=240, check=False)
+    done = subprocess.run(
+        args, env=env, capture_output=True, encoding="utf-8", timeout=240, check=False
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     report = json.loads(out.read_text(encoding="utf-8"))
     assert tuple(report["screen"]) == logical  # the logical screen the windows are laid on

@@ -334,14 +334,14 @@ def test_a_read_only_database_that_needs_an_upgrade_is_named_as_read_only(
         conn.execute("UPDATE alembic_version SET version_num = ?", (base,))
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # all in the file: read-only reads no WAL
     conn.close()
-    real_access = os.access
+    real_open = Path.open
 
-    def access(target, mode, *args, **kwargs):  # the file can't be written (even by root)
-        if mode & os.W_OK and Path(target) == path:
-            return False
-        return real_access(target, mode, *args, **kwargs)
+    def open_for(self, mode="r", *args, **kwargs):  # the file can't be written (even by root)
+        if self == path and any(c in mode for c in "+wa"):
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_open(self, mode, *args, **kwargs)
 
-    monkeypatch.setattr(os, "access", access)
+    monkeypatch.setattr(Path, "open", open_for)  # what BrikDesk's write probe meets
     error = _error(f"sqlite:///{path}")
     assert failure_kind(str(error)) == FailureKind.READ_ONLY, str(error)
 

@@ -490,6 +490,10 @@ FLAT_TESTS = {
     "tests/ui/test_undo_path.py": "ui/undo.py",
     "tests/ui/test_passing_wheel.py": "ui/wheel.py",
     "tests/ui/test_dialogs_ready.py": "ui/screen.py",  # every dialog and window on a laptop
+    "tests/ui/test_colours.py": "ui/colours.py",  # and ui/appearance.py: the themes
+    "tests/ui/test_accessible_names.py": "ui",  # every control's name, Tab's order
+    "tests/ui/test_atspi.py": "ui",  # the same through a real AT-SPI client
+    "tests/ui/test_screens.py": "ui/screen.py",  # high-DPI screens and large fonts
 }
 
 

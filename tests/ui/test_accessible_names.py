@@ -8,7 +8,7 @@ import pytest
 
 from tests.ui.accessible import controls, unnamed
 from tests.ui.every_dialog import DIALOGS, World
-from tests.ui.test_dialogs_ready import shown
+from tests.ui.keyboard import shown
 
 
 @pytest.mark.parametrize("name", sorted(DIALOGS))

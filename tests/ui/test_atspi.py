@@ -1,7 +1,7 @@
 """Every control of the main windows and forms has a name, read by a real screen-reader client
 over the AT-SPI bus (Linux's accessibility bus, which Orca reads): BrikDesk runs under Xvfb
 with the xcb platform on a session bus, and Debian's python3 with pyatspi walks its tree
-(``tests/ui/atspi``). ``.ci/run`` installs xvfb, at-spi2-core, python3-pyatspi, dbus-x11 and
+(``tests/ui/atspi_app.py``, ``tests/ui/atspi_client.py``). ``.ci/run`` installs xvfb, at-spi2-core, python3-pyatspi, dbus-x11 and
 the xcb libraries Qt needs. The client also makes a quick attack through the tree alone."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parent / "atspi"
+HERE = Path(__file__).resolve().parent
 SYSTEM_PYTHON = "/usr/bin/python3"
 #: What a window may not show without a name (AT-SPI's role names).
 KINDS = {
@@ -103,7 +103,7 @@ def test_a_screen_reader_can_name_every_control_and_make_a_quick_attack(
             "dbus-run-session",
             "--",
             sys.executable,
-            str(HERE / "app.py"),
+            str(HERE / "atspi_app.py"),
             demo_db,
             str(tmp_path / "settings.ini"),
             str(out),

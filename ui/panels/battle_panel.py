@@ -33,6 +33,7 @@ type, high contrast) is remembered in the settings.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Sequence
 
@@ -144,7 +145,7 @@ class BattlePanel(QWidget):
         undo_stack.indexChanged.connect(self._history_moved)
         self.refresh()
         self.set_table_mode(AppSettings(self.settings).get_bool(TABLE_MODE_KEY), remember=False)
-        follow_theme(self, self._theme_changed, now=False)
+        follow_theme(self, functools.partial(follow_app_theme, self), now=False)
         if self.model.unit_ids():
             self.select_unit(self.model.unit_ids()[0])
 
@@ -452,43 +453,18 @@ class BattlePanel(QWidget):
     def table_mode(self) -> bool:
         return self.theme is TABLE
 
-    def _theme_changed(self) -> None:
-        """The application's theme changed: the normal look follows it (table mode is the
-        same in both)."""
-        self._app_palette = QPalette(QApplication.palette())
-        theme = TABLE if self.table_mode else normal_theme()
-        self.theme = theme
-        self.setPalette(palette(theme, self._app_palette))
-        # The panel's own parts only: the combat forms it holds keep their fonts and follow
-        # the theme themselves.
-        font = self.font()
-        self.header.set_theme(theme, font)
-        self.start_bar.set_theme(theme)
-        self.table.set_theme(theme, font)
-        self.log_pane.set_theme(theme, font)
-        self.message.set_theme(theme)
-
     def set_table_mode(self, on: bool, *, remember: bool = True) -> None:
         theme = TABLE if on else normal_theme()
         keep = self.current_unit()
         self.theme = theme
         self._restore_splitter()
         self.table_mode_action.setChecked(on)
-        font = QFont(self._app_font)
-        size = font.pointSizeF() if font.pointSizeF() > 0 else 10.0
-        # Table mode's text size is the organizer's (Edit > Settings).
-        scale = AppSettings(self.settings).table_font_percent / 100 if on else theme.font_scale
-        font.setPointSizeF(size * scale)
+        font = look_font(self, theme)
         self.setAutoFillBackground(True)
-        self.setPalette(palette(theme, self._app_palette))
         self.setFont(font)
         for child in self.findChildren(QWidget):  # a child with a style sheet keeps its font
             child.setFont(font)
-        self.header.set_theme(theme, font)
-        self.start_bar.set_theme(theme)
-        self.table.set_theme(theme, font)
-        self.log_pane.set_theme(theme, font)
-        self.message.set_theme(theme)
+        dress(self, theme, font)
         self.message_box.follow_height()
         if keep is not None:
             self.select_unit(keep)
@@ -619,3 +595,33 @@ class BattlePanel(QWidget):
 
     def sizeHint(self) -> QSize:
         return QSize(1200, 760)
+
+
+def look_font(panel: BattlePanel, theme: Theme) -> QFont:
+    """The panel's font in ``theme``: table mode's text size is the organizer's (Edit >
+    Settings)."""
+    font = QFont(panel._app_font)
+    size = font.pointSizeF() if font.pointSizeF() > 0 else 10.0
+    on = theme is TABLE
+    scale = AppSettings(panel.settings).table_font_percent / 100 if on else theme.font_scale
+    font.setPointSizeF(size * scale)
+    return font
+
+
+def dress(panel: BattlePanel, theme: Theme, font: QFont) -> None:
+    """Give the panel and its parts ``theme``'s colours (their fonts: ``font``)."""
+    panel.setPalette(palette(theme, panel._app_palette))
+    panel.header.set_theme(theme, font)
+    panel.start_bar.set_theme(theme)
+    panel.table.set_theme(theme, font)
+    panel.log_pane.set_theme(theme, font)
+    panel.message.set_theme(theme)
+
+
+def follow_app_theme(panel: BattlePanel) -> None:
+    """The application's theme changed: the panel's normal look follows it (table mode is the
+    same in both). The panel's own parts only: the combat forms it holds keep their fonts and
+    follow the theme themselves."""
+    panel._app_palette = QPalette(QApplication.palette())
+    panel.theme = TABLE if panel.table_mode else normal_theme()
+    dress(panel, panel.theme, panel.font())

@@ -1,7 +1,7 @@
 """BrikDesk as a screen reader meets it: run under Xvfb (the xcb platform), on a session bus
 (``dbus-run-session``) with ``QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1``, it opens the main window,
 a roster, the catalog, the history, the battle panel, the quick attack form, the combat
-wizard's pages, End battle, Settings and Share in turn; ``client.py`` reads each one through
+wizard's pages, End battle, Settings and Share in turn; ``atspi_client.py`` reads each one through
 the AT-SPI bus while the app keeps answering it. Then the client makes a quick attack through
 the tree alone, and the app checks that it was recorded.
 
@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-CLIENT = Path(__file__).with_name("client.py")
+CLIENT = Path(__file__).with_name("atspi_client.py")
 SYSTEM_PYTHON = os.environ.get("BRIKDESK_ATSPI_PYTHON", "/usr/bin/python3")
 
 

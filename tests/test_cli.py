@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -11,28 +9,10 @@ import pytest
 
 import brikdesk
 from brikdesk.paths import DB_FILENAME
+from tests.command_line import BIN, run
 from tests.databases import copy_database
 
-BIN = Path(sys.executable).parent
 QT_MODULES = ("PySide6", "shiboken6", "pyqtgraph", "ui")
-
-
-def run(
-    args: list[str], tmp_path: Path, timeout: float = 60, path: str = ""
-) -> subprocess.CompletedProcess:
-    """Run ``args`` in ``tmp_path`` as its user data folder (``path``: put first on PATH)."""
-    env = dict(os.environ, BRIKDESK_HOME=str(tmp_path), QT_QPA_PLATFORM="offscreen")
-    if path:
-        env["PATH"] = path + os.pathsep + env.get("PATH", "")
-    return subprocess.run(
-        args,
-        capture_output=True,
-        encoding="utf-8",
-        env=env,
-        timeout=timeout,
-        cwd=tmp_path,
-        check=False,
-    )
 
 
 def test_brikdesk_version(tmp_path: Path) -> None:

@@ -480,6 +480,7 @@ FLAT_TESTS = {
     "tests/test_no_private_imports.py": "brikdesk",  # and ui: the imports between modules
     "tests/test_packaging.py": "packaging",
     "tests/test_project.py": "pyproject.toml",
+    "tests/test_readme_examples.py": "README.md",  # its examples run as written
     "tests/test_portable.py": "brikdesk",  # and ui: on Windows, macOS, any console encoding
     "tests/test_user_guide.py": "docs/user-guide.md",
     "tests/ui/test_app.py": "ui/app.py",
@@ -488,6 +489,8 @@ FLAT_TESTS = {
     "tests/ui/test_start_up.py": "ui/app.py",
     "tests/ui/test_live_refresh.py": "ui/live.py",
     "tests/ui/test_undo_path.py": "ui/undo.py",
+    "tests/ui/test_background_writes.py": "ui/operation.py",  # writes off the GUI thread
+    "tests/ui/test_enter_records.py": "ui",  # Enter in every dialog records, never cancels
     "tests/ui/test_passing_wheel.py": "ui/wheel.py",
     "tests/ui/test_dialogs_ready.py": "ui/screen.py",  # every dialog and window on a laptop
     "tests/ui/test_colours.py": "ui/colours.py",  # and ui/appearance.py: the themes

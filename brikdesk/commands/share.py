@@ -1,21 +1,29 @@
-"""``brikdesk share [--campaign NAME_OR_ID] [--battle NAME_OR_ID] [--bind ADDRESS] [--port N]``:
-serve the players' read-only live page with no window (``brikdesk.share``).
+"""``brikdesk share [--campaign NAME_OR_ID] [--battle NAME_OR_ID] [--bind ADDRESS] [--port N]
+[--players]``: serve the players' read-only live page with no window (``brikdesk.share``).
 
 Prints one line, ``Serving <campaign> at <URL>`` with the whole address and its token, and
-serves until Ctrl-C or SIGTERM, then stops cleanly (exit 0). No Qt.
+serves until Ctrl-C or SIGTERM, then stops cleanly (exit 0). No Qt. ``--players`` also serves
+each player a link of their own and prints one line per player, ``Player <name>: <URL>``.
 
 ``--for-app``: how the app's Share dialog runs it, as a process of its own (so serving never
 takes the app's CPU or its GIL): the token is the first line of standard input (kept out of the
 process listing; an empty line makes a new one), a line ``Watching N`` is printed whenever the
 number of watching pages changes, and the end of standard input stops it too (the app closed
-it, or quit, or died).
+it, or quit, or died). The app's further lines (``players {...}``: the players' own links)
+are followed as they come.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
+import logging
 import threading
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from brikdesk.share.server import ShareServer
+
+log = logging.getLogger(__name__)
 
 #: Where the page is served by default: every interface of this computer, for the phones.
 DEFAULT_BIND = "0.0.0.0"
@@ -44,6 +52,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--port", metavar="N", type=int, default=0, help="the port (default: a free one)"
     )
     p.add_argument(
+        "--players",
+        action="store_true",
+        help="also serve a link of their own to each player of the campaign and print one "
+        "line per player, 'Player <name>: <URL>' (new links each run)",
+    )
+    p.add_argument(
         "--for-app",
         action="store_true",
         help="run for the app's Share dialog: read the token from the first line of standard "
@@ -64,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
     from brikdesk.errors import UserError
     from brikdesk.share import Shared, valid_token
     from brikdesk.share.network import shown_address
+    from brikdesk.share.players import new_tokens
     from brikdesk.share.server import ShareServer
 
     if not 0 <= args.port <= 65535:
@@ -71,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     token: str | None = None
     if args.for_app:
-        token = sys.stdin.readline().strip() or None
+        token = read_line(sys.stdin.fileno()).strip() or None
         if token is not None and not valid_token(token):
             raise UserError("--for-app: the token on standard input is not a share's token")
 
@@ -86,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
             server = ShareServer(
                 sv, Shared(c.id, battle), host=args.bind, port=args.port, token=token
             )
+            server.app.proposals = args.for_app  # the app is where the players' rolls go
             try:
                 server.start()
             except OSError as exc:
@@ -100,8 +116,15 @@ def run(args: argparse.Namespace) -> int:
             }
             try:
                 print(f"Serving {server.campaign_name} at {shown_address(server)}", flush=True)
+                if args.players:
+                    tokens = new_tokens(p.id for p in sv.campaigns.list_players(c.id))
+                    for player_token, seat in server.set_players(tokens).items():
+                        url = shown_address(server).replace(
+                            f"/{server.token}/", f"/{player_token}/"
+                        )
+                        print(f"Player {seat.name}: {url}", flush=True)
                 if args.for_app:
-                    threading.Thread(target=_until_stdin_ends, args=(stop,), daemon=True).start()
+                    threading.Thread(target=_app_lines, args=(server, stop), daemon=True).start()
                 watching = -1
                 while not stop.wait(COUNT_SECONDS):
                     if not server.running:
@@ -119,16 +142,46 @@ def run(args: argparse.Namespace) -> int:
     return run_storage("share", body)
 
 
-def _until_stdin_ends(stop: threading.Event) -> None:
-    """Set ``stop`` once standard input ends (``--for-app``: the app closed it or is gone).
+#: The longest line the app sends (the players' tokens, an answer to a proposal).
+MAX_LINE = 64 * 1024
+_pending = bytearray()
 
-    Reads the file descriptor itself, not ``sys.stdin``: a thread blocked in the buffered
-    reader holds its lock, and Python's exit after SIGTERM would then abort on it."""
+
+def read_line(fd: int) -> str:
+    """The next line of ``fd`` ("" at its end). Reads the file descriptor itself, not
+    ``sys.stdin``: a thread blocked in the buffered reader holds its lock, and Python's exit
+    after SIGTERM would then abort on it. A line longer than ``MAX_LINE`` is cut there."""
     import os
+
+    while b"\n" not in _pending and len(_pending) < MAX_LINE:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            break
+        _pending.extend(chunk)
+    end = _pending.find(b"\n")
+    end = len(_pending) if end < 0 else end + 1
+    line = bytes(_pending[:end])
+    del _pending[:end]
+    return line.decode("utf-8", "replace")
+
+
+def _app_lines(server: ShareServer, stop: threading.Event) -> None:
+    """Follow what the app says on standard input (``--for-app``), one line each:
+    ``players {"<player id>": "<token>", ...}`` (the players' own links, all of them each
+    time); set ``stop`` once it ends (the app closed it or is gone)."""
     import sys
 
+    from brikdesk.share.players import parse_tokens
+
     fd = sys.stdin.fileno()
-    with contextlib.suppress(OSError):
-        while os.read(fd, 4096):
-            pass
+    while line := read_line(fd):
+        word, _sp, rest = line.strip().partition(" ")
+        try:
+            if word == "players":
+                server.set_players(parse_tokens(rest))
+        except Exception:  # a line it cannot act on changes nothing; the share goes on
+            log.exception("share: could not follow the app's line %r", word)
     stop.set()

@@ -53,18 +53,20 @@ import socket
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from http import HTTPStatus
 from typing import Any
 
 import h11
 
+from brikdesk.domain.ids import PlayerId
 from brikdesk.errors import StorageError, UserError
 from brikdesk.paths import resource_path
 from brikdesk.services import Services
 from brikdesk.services.watch import ChangeWatch
 from brikdesk.share import Shared, new_token
 from brikdesk.share.page_data import PageData
+from brikdesk.share.players import Seat, Seats, seats_for
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +95,9 @@ FILES = {
     "share.js": ("share.js", "text/javascript; charset=utf-8"),
     "icon.svg": ("icon.svg", "image/svg+xml"),
 }
+
+#: What a player's own link answers besides the watch-only link's paths.
+SEAT_PATHS = ("me.json",)
 
 SECURITY_HEADERS = {
     "content-security-policy": (
@@ -361,6 +366,10 @@ class ShareApp:
         #: The streams' tasks, waited for (briefly) when the share stops.
         self.streams: set[asyncio.Task[None]] = set()
         self.refusals: Counter[int | str] = Counter()
+        #: The players' own links (``players``): token -> seat.
+        self.seats = Seats()
+        #: Whether the players' proposals have somewhere to go (the organizer's app).
+        self.proposals = False
         self.ended = False
         self._changed: asyncio.Event | None = None
         self._closing: asyncio.Event | None = None
@@ -465,10 +474,13 @@ class ShareApp:
         path = target.partition(b"?")[0]
         token, slash, rest_b = path[1:].partition(b"/")
         rest = rest_b.decode("latin-1")
-        known = (slash and (rest in FILES or rest in ("events", "state.json"))) or (
-            not slash and path != b"/"
-        )
-        if not (hmac.compare_digest(token, self._token) and known):
+        watch = hmac.compare_digest(token, self._token)
+        seat = None if watch else self.seats.find(token)
+        known = (
+            slash
+            and (rest in FILES or rest in ("events", "state.json") or (seat and rest in SEAT_PATHS))
+        ) or (not slash and path != b"/")
+        if not ((watch or seat is not None) and known):
             self.refused(404)
             conn.write(_page(404, NOT_FOUND, {}))
             conn.close()
@@ -498,7 +510,13 @@ class ShareApp:
         )
         closing = {} if keep_alive else {"connection": "close"}
         if not slash:  # /<token> -> /<token>/
-            answer = _response(308, {"location": f"/{self.token}/", **closing}, b"")
+            location = f"/{token.decode('ascii', 'replace')}/"
+            answer = _response(308, {"location": location, **closing}, b"")
+        elif rest == "me.json" and seat is not None:
+            body = seat.me_json(proposals=self.proposals)
+            answer = _response(
+                200, {"content-type": "application/json", **closing}, body, head_only=head_only
+            )
         elif rest == "events":
             self._start_stream(conn, head_only)
             return
@@ -662,6 +680,23 @@ class ShareServer:
     def url_for(self, host: str) -> str:
         host = f"[{host}]" if ":" in host else host
         return f"http://{host}:{self.port}/{self.token}/"
+
+    def player_url(self, host: str, token: str) -> str:
+        """A player's own link on ``host`` (the watch-only link's address, their token)."""
+        return self.url_for(host).replace(f"/{self.token}/", f"/{token}/")
+
+    def set_players(self, tokens: Mapping[PlayerId, str]) -> dict[str, Seat]:
+        """Serve the players' own links ``tokens`` (player -> token; a player left out has
+        none: their old link is not found from now on). Reads the players' names (on the
+        caller's thread); the server takes them on its loop. Returns the seats served."""
+        seats = seats_for(self._services, self.shared.campaign_id, tokens)
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            self.app.seats.set(seats)
+        else:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self.app.seats.set, seats)
+        return seats
 
     @property
     def watchers(self) -> int:

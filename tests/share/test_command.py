@@ -3,11 +3,14 @@ and on Ctrl-C (SIGINT). Listens on 127.0.0.1 only; every wait is bounded."""
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 import socket
 import subprocess
 import sys
+import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -151,3 +154,84 @@ def test_sigterm_ends_share_with_exit_0_while_pages_watch(
         for phone in phones:
             phone.close()
         _end(proc)
+
+
+def test_share_players_prints_each_players_own_link(demo_template: Path, tmp_path: Path) -> None:
+    """``--players``: one line per player, ``Player <name>: <URL>``, each link a page of its
+    own that knows whose it is; the standalone share says proposals cannot go anywhere."""
+    db = tmp_path / "demo.sqlite3"
+    db.write_bytes(demo_template.read_bytes())
+    proc, line = _serve(db, "--players")
+    assert proc.stdout is not None
+    try:
+        watch = re.search(r"(http://127\.0\.0\.1:\d+/[A-Za-z0-9_-]+/)", line)
+        assert watch, line
+        links = {}
+        for _ in range(3):
+            m = re.fullmatch(
+                r"Player (\w+): (http://127\.0\.0\.1:\d+/[A-Za-z0-9_-]{24}/)\n",
+                proc.stdout.readline(),
+            )
+            assert m
+            links[m.group(1)] = m.group(2)
+        assert sorted(links) == ["Ines", "Margo", "Tobias"]
+        assert len({*links.values(), watch.group(1)}) == 4  # each its own token
+        for name, url in links.items():
+            with urllib.request.urlopen(url + "me.json", timeout=5) as r:
+                me = json.loads(r.read())
+            assert (me["name"], me["proposals"]) == (name, False)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(watch.group(1) + "me.json", timeout=5)
+        assert refused.value.code == 404  # the watch-only link belongs to no one
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=10)
+        _end(proc)
+
+
+def test_share_for_the_app_serves_the_players_links_the_app_sends(
+    demo_template: Path, tmp_path: Path
+) -> None:
+    """The app sends the players' tokens as a line; sending them again without a player
+    revokes that player's link at once."""
+    db = tmp_path / "demo.sqlite3"
+    db.write_bytes(demo_template.read_bytes())
+    token = "Tok3n-of_the-app-0123456789"
+    anna = "Pl4yer-one-token-0123456789"
+    proc, line = _serve(db, token=token)
+    assert proc.stdin is not None
+    try:
+        m = re.fullmatch(rf"Serving .* at (http://127\.0\.0\.1:\d+/){token}/\n", line)
+        assert m, line
+        proc.stdin.write(f'players {{"1": "{anna}"}}\n')
+        proc.stdin.flush()
+        me = _json_within(m.group(1) + f"{anna}/me.json", 5)
+        assert (me["name"], me["proposals"]) == ("Margo", True)
+        proc.stdin.write("players {}\n")
+        proc.stdin.flush()
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(m.group(1) + f"{anna}/me.json", timeout=5).close()
+            except urllib.error.HTTPError as exc:
+                assert exc.code == 404
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("the revoked link still answers")
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=10)
+        _end(proc)
+
+
+def _json_within(url: str, seconds: float) -> dict[str, object]:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as r:
+                return json.loads(r.read())  # type: ignore[no-any-return]
+        except urllib.error.HTTPError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)

@@ -43,10 +43,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from brikdesk.domain.ids import BattleId, CampaignId
+from brikdesk.domain.ids import BattleId, CampaignId, PlayerId
 from brikdesk.services import Services
+from brikdesk.services.summaries import PlayerSummary
 from brikdesk.share import Shared, new_token, valid_token
 from brikdesk.share.network import lan_address
+from ui.dialogs.share_players import LinkChooser, PlayerTokens
 from ui.dialogs.share_process import ShareProcess
 from ui.settings import AppSettings
 from ui.wheel import guard_wheel
@@ -115,6 +117,9 @@ class Sharing(QObject):
         #: What the dialog says beside the address: the address moved, or is new.
         self.notice = ""
         self.dialog: ShareDialog | None = None
+        #: The players' own links' tokens, kept per campaign; the shared campaign's players.
+        self.tokens = PlayerTokens(settings)
+        self.players: tuple[PlayerSummary, ...] = ()
         self.campaign_action = QAction("Share with &players…", self)
         self.campaign_action.setObjectName("shareCampaignAction")
         self.campaign_action.setStatusTip(
@@ -221,6 +226,8 @@ class Sharing(QObject):
             parent=self,
         )
         server.changed.connect(partial(self._changed, server))
+        self.players = self.services.campaigns.list_players(shared.campaign_id)
+        server.players = self.tokens.for_players(shared.campaign_id, self.players)
         self.server, self.title = server, title
         server.start()
         self._tell()
@@ -231,6 +238,7 @@ class Sharing(QObject):
         server = self.server
         if server is not None:
             self.forget_address(server.shared.campaign_id)
+            self.tokens.forget(server.shared.campaign_id)
             shared, title, host = server.shared, self.title, server.host
             self.start(shared, title, host, port=0, token=new_token())
             self.notice = (
@@ -238,6 +246,27 @@ class Sharing(QObject):
                 "scan this code."
             )
             self._tell()
+
+    def revoke(self, player_id: PlayerId) -> None:
+        """A new link for the player: their old one stops working at once."""
+        server = self.server
+        if server is None:
+            return
+        server.send_players(self.tokens.revoke(server.shared.campaign_id, player_id))
+        name = next((p.name for p in self.players if p.id == player_id), "the player")
+        self.notice = (
+            f"{name}'s old link no longer works. Show them this code, or print the "
+            "players' links again."
+        )
+        self._tell()
+
+    def player_url(self, player_id: PlayerId) -> str:
+        """The player's own link ("" while nothing is served, or they have none)."""
+        server = self.server
+        token = server.players.get(player_id) if server is not None else None
+        if server is None or not server.url or token is None:
+            return ""
+        return server.url.replace(f"/{server.token}/", f"/{token}/")
 
     def _changed(self, server: ShareProcess) -> None:
         if server is not self.server:  # one asked to stop: forget it once it ended
@@ -412,6 +441,9 @@ class ShareDialog(QDialog):
         self.address.setAccessibleName("The page's address")
         self.address.setReadOnly(True)
         self.address.setMinimumWidth(460)
+        self.link_for = LinkChooser(self)
+        self.link_for.chosen.connect(self._show_link)
+        self.link_for.revoke_asked.connect(sharing.revoke)
         self.copy_button = QPushButton("&Copy", self)
         self.copy_button.setAccessibleName("Copy the address")
         self.copy_button.clicked.connect(self.copy)
@@ -447,6 +479,7 @@ class ShareDialog(QDialog):
         form = QFormLayout()
         form.addRow("Sharing:", self.what)
         form.addRow("Served on:", row)
+        form.addRow("&Link for:", self.link_for)
         form.addRow("Address:", address_row)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.close)
@@ -488,8 +521,10 @@ class ShareDialog(QDialog):
         server = self.sharing.server
         if server is None or not server.url:
             return []
-        players = self.sharing.services.campaigns.list_players(server.shared.campaign_id)
-        return [PlayerLink(p.name, p.colour, server.url) for p in players]
+        return [
+            PlayerLink(p.name, p.colour, self.sharing.player_url(p.id) or server.url)
+            for p in self.sharing.players
+        ]
 
     def print_links(self) -> None:
         """Preview (and from there print) the players' links: a card per player."""
@@ -540,16 +575,15 @@ class ShareDialog(QDialog):
             campaign is not None and sharing.remembered(campaign) is not None
         )
         self.remember_box.blockSignals(False)
+        self.link_for.set_players(tuple((p.id, p.name) for p in sharing.players))
+        self.link_for.setEnabled(live)
         if live:
-            assert server is not None
-            if self.address.text() != server.url:
-                self.address.setText(server.url)
-                self.qr.setPixmap(qr_pixmap(server.url))
+            self._show_link(self.link_for.player)
             self.status.setText(
                 (sharing.notice + "\n\n" if sharing.notice else "")
                 + "Players open the address, or scan the code, on a phone on the same network. "
-                "The page is read-only and updates by itself; sharing again later serves the "
-                "same address."
+                "The link for everyone only watches; a player's own link also sends their "
+                "rolls here, for you to accept. Sharing again later serves the same addresses."
             )
         else:
             self.address.clear()
@@ -557,6 +591,16 @@ class ShareDialog(QDialog):
             self.qr.setText("Starting…" if server is not None else "Not shared.")
             self.status.setText(problem)
         self._count()
+
+    def _show_link(self, player: PlayerId | None) -> None:
+        """The address field and the QR code show the chosen link."""
+        server = self.sharing.server
+        if server is None or not server.url:
+            return
+        url = (self.sharing.player_url(player) if player is not None else "") or server.url
+        if self.address.text() != url:
+            self.address.setText(url)
+            self.qr.setPixmap(qr_pixmap(url))
 
     def _count(self) -> None:
         server = self.sharing.server

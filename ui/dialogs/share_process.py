@@ -19,11 +19,13 @@ stops it.
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
 
+from brikdesk.domain.ids import PlayerId
 from brikdesk.paths import DB_ENV
 from brikdesk.share import Shared
 
@@ -65,6 +67,8 @@ class ShareProcess(QObject):
         #: The port asked for (0: any free one); ``port`` becomes the one it got.
         self.requested_port = port
         self.token = token
+        #: The players' own links' tokens (``send_players``).
+        self.players: dict[PlayerId, str] = {}
         self.url = ""
         self.watchers = 0
         self.problem = ""
@@ -97,6 +101,21 @@ class ShareProcess(QObject):
         self.process.setProcessEnvironment(env)
         self.process.start(program, args)
         self.process.write(f"{self.token}\n".encode())
+        if self.players:
+            self.send_players(self.players)
+
+    def send_players(self, tokens: dict[PlayerId, str]) -> None:
+        """Serve the players' own links ``tokens`` (all of them: a player left out has none).
+        Written to the process's input, which Qt sends when the event loop runs: nothing
+        waits here."""
+        self.players = dict(tokens)
+        self.send("players", {str(k): v for k, v in tokens.items()})
+
+    def send(self, word: str, value: object) -> None:
+        """One line to the server: ``word`` and ``value`` as JSON."""
+        if self.running:
+            line = f"{word} {json.dumps(value, separators=(',', ':'))}\n"
+            self.process.write(line.encode())
 
     def stop(self) -> None:
         """Ask the server to stop (it ends within a second or so; ``changed`` says when)."""

@@ -24,6 +24,11 @@ def _state(url: str) -> dict[str, object]:
         return json.loads(r.read())  # type: ignore[no-any-return]
 
 
+def _me(url: str) -> dict[str, object]:
+    with urllib.request.urlopen(url + "me.json", timeout=5) as r:
+        return json.loads(r.read())  # type: ignore[no-any-return]
+
+
 def _refused(port: int) -> bool:
     try:
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
@@ -204,10 +209,46 @@ def test_print_the_players_links_previews_a_card_for_each_player(open_main, demo
     assert button.isEnabled()
     links = dialog.players_links()
     assert sorted(link.name for link in links) == ["Ines", "Margo", "Tobias"]
-    assert {link.url for link in links} == {url}
+    assert len({link.url for link in links} | {url}) == 4  # each card its player's own link
+    for link in links:
+        assert _me(link.url)["name"] == link.name
     button.click()
     qtbot.waitUntil(
         lambda: dialog.preview is not None and dialog.preview.isVisible(), timeout=10_000
     )
     assert dialog.preview.windowTitle() == "Print preview: the players' links"
     dialog.preview.close()
+
+
+def test_each_player_has_an_own_link_that_stays_until_revoked(open_main, demo_db, qtbot) -> None:
+    main = open_main(demo_db)
+    dialog = _open_campaign_share(main, qtbot)
+    watch = _start_on_loopback(dialog, qtbot)
+    chooser = dialog.findChild(QComboBox, "linkFor")
+    revoke = dialog.findChild(QPushButton, "revokeButton")
+    field = dialog.findChild(QLineEdit, "addressField")
+    assert chooser.currentText() == "Everyone (watch only)" and not revoke.isEnabled()
+    chooser.setCurrentIndex(chooser.findText("Tobias's own link"))
+    tobias = field.text()
+    assert tobias != watch and revoke.isEnabled()
+    qtbot.waitUntil(lambda: _answers(tobias), timeout=5000)
+    assert _me(tobias)["name"] == "Tobias"
+    main.sharing.stop()
+    assert _start_on_loopback(dialog, qtbot) == tobias  # the printed links go on working
+    chooser.setCurrentIndex(0)
+    assert field.text() == watch and not revoke.isEnabled()
+    chooser.setCurrentIndex(chooser.findText("Tobias's own link"))
+    qtbot.waitUntil(lambda: _answers(tobias), timeout=5000)
+    revoke.click()
+    qtbot.waitUntil(lambda: field.text() != tobias, timeout=5000)
+    assert "Tobias's old link no longer works" in dialog.status.text()
+    qtbot.waitUntil(lambda: not _answers(tobias), timeout=5000)
+    qtbot.waitUntil(lambda: _answers(field.text()), timeout=5000)
+
+
+def _answers(url: str) -> bool:
+    try:
+        _me(url)
+    except urllib.error.HTTPError:
+        return False
+    return True

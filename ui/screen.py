@@ -118,6 +118,25 @@ def roomy_size(widget: QWidget, least: QSize, share: float = 0.85) -> QSize:
     return want.boundedTo(usable_size(widget))
 
 
+def place_over(window: QWidget, owner: QWidget, step: int = 0) -> None:
+    """Put the top-level ``window`` (frame included) over the middle of ``owner`` (the main
+    window), ``step`` times 28 px down and right of it (a second roster beside the first), and
+    wholly on the owner's screen: its size bounded by the screen, then moved inside it. A
+    window stored on another screen, or the window manager's corner, never decides where a
+    roster or the history opens."""
+    area = available_geometry(owner)
+    room = usable_size(owner)
+    if window.width() > room.width() or window.height() > room.height():
+        window.resize(window.size().boundedTo(room))
+    outer = window.size() + FRAME_MARGIN
+    centre = owner.frameGeometry().center() if owner.isVisible() else area.center()
+    x = centre.x() - outer.width() // 2 + 28 * step
+    y = centre.y() - outer.height() // 2 + 28 * step
+    x = max(area.left(), min(x, area.right() + 1 - outer.width()))
+    y = max(area.top(), min(y, area.bottom() + 1 - outer.height()))
+    window.move(x, y)
+
+
 def centre_on_screen(widget: QWidget) -> None:
     """Put the top-level ``widget`` (frame included) in the middle of its screen's free area."""
     area = available_geometry(widget)

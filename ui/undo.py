@@ -99,6 +99,9 @@ class ActionCommand(QUndoCommand):
             self._bus.publish(ALL_CHANGES)
             return
         self._bus.publish(changes)
+        # The status bar says what now holds, never what the step just took back ("Bridge
+        # Fight is finished" after Undo reopened it).
+        self._bus.say(f"{'Undone' if what == 'undo' else 'Redone'}: {self.text()}")
 
 
 def refusal_text(what: str, text: str, exc: Exception) -> str:

@@ -19,10 +19,7 @@ def run(args: argparse.Namespace) -> int:
     def body() -> int:
         with opened(args, first_start_demo=False) as (db, _sv):
             c = create_demo(db, replace=True)
-            print(
-                f"Created the demo campaign '{c.name}' (campaign {c.id}): {c.players} "
-                f"players, {c.armies} armies, {c.units} units, {c.battles} battles"
-            )
+            print(f"Created the demo campaign '{c.name}' (campaign {c.id}): {c.counts}")
             return 0
 
     return run_storage("demo", body)

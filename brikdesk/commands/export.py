@@ -43,10 +43,7 @@ def run(args: argparse.Namespace) -> int:
                 path = sv.transfer.write_export(c.id, args.out, progress=progress)
             finally:
                 progress.finish()
-            print(
-                f"Exported '{printable(c.name)}' ({c.players} players, {c.armies} armies, {c.units} "
-                f"units, {c.battles} battles) to {path}"
-            )
+            print(f"Exported '{printable(c.name)}' ({c.counts}) to {path}")
             return 0
 
     return run_storage("export", body)

@@ -56,8 +56,7 @@ def run(args: argparse.Namespace) -> int:
             # Flushed at once: the import is committed, so say so before anything else can
             # fail or the process be stopped (output to a pipe is otherwise held back).
             print(
-                f"Imported '{printable(c.name)}' as campaign {c.id}: {c.players} players, "
-                f"{c.armies} armies, {c.units} units, {c.battles} battles",
+                f"Imported '{printable(c.name)}' as campaign {c.id}: {c.counts}",
                 flush=True,
             )
             return 0

@@ -6,6 +6,8 @@ import argparse
 import builtins
 import json
 
+from brikdesk.words import plural
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON document")
@@ -101,8 +103,8 @@ def run(args: argparse.Namespace) -> int:
                 for b in n.battles:
                     who = " vs ".join(b.players)
                     print(
-                        f"    {b.id:>5}  {b.name} ({b.status_text}; {who}; {b.units} units, "
-                        f"{b.events} event{'s' if b.events != 1 else ''})"
+                        f"    {b.id:>5}  {b.name} ({b.status_text}; {who}; "
+                        f"{plural(b.units, 'unit')}, {plural(b.events, 'event')})"
                     )
             return 0
 

@@ -25,6 +25,7 @@ from brikdesk.domain.ids import (
 from brikdesk.domain.modifiers import Modifier
 from brikdesk.domain.rolling import DieRoll
 from brikdesk.domain.statuses import BattleStatus, UnitStatus, battle_status_text
+from brikdesk.words import plural
 
 # -- campaign ----------------------------------------------------------------------------------
 
@@ -44,6 +45,18 @@ class CampaignSummary:
     units: int = 0
     battles: int = 0
     version: int = 0
+
+    @property
+    def counts(self) -> str:
+        """ "2 players, 1 army, 9 units, 1 battle": what the campaign holds, in words."""
+        return ", ".join(
+            (
+                plural(self.players, "player"),
+                plural(self.armies, "army", "armies"),
+                plural(self.units, "unit"),
+                plural(self.battles, "battle"),
+            )
+        )
 
 
 @dataclass(frozen=True)

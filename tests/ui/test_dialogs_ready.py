@@ -14,7 +14,7 @@ import pkgutil
 
 import pytest
 from PySide6.QtCore import QPoint, QRect
-from PySide6.QtWidgets import QAbstractButton, QApplication, QDialog, QWidget
+from PySide6.QtWidgets import QAbstractButton, QApplication, QDialog, QLineEdit, QWidget
 
 import ui
 from tests.ui.every_dialog import DIALOGS, World
@@ -117,6 +117,20 @@ def _clipped_inside(button: QWidget, window: QWidget) -> bool:
 SCREENS = [(1366, 768), (1280, 720)]
 
 
+def _placeholders_cut(dialog: QWidget) -> list[str]:
+    """The placeholders ("optional, e.g. Knights of the Round Brick") a visible field of
+    ``dialog`` shows cut, while the dialog could still grow on the screen."""
+    if dialog.width() >= usable_size(dialog).width():
+        return []
+    return [
+        edit.placeholderText()
+        for edit in dialog.findChildren(QLineEdit)
+        if edit.isVisible()
+        and edit.placeholderText()
+        and edit.width() < edit.fontMetrics().horizontalAdvance(edit.placeholderText())
+    ]
+
+
 @pytest.mark.parametrize(("width", "height"), SCREENS)
 @pytest.mark.parametrize("name", sorted(DIALOGS))
 def test_each_dialog_fits_a_laptop_screen(
@@ -128,6 +142,7 @@ def test_each_dialog_fits_a_laptop_screen(
         room = usable_size(dialog)
         assert dialog.width() <= room.width() and dialog.height() <= room.height()
         assert _buttons_off_screen(dialog) == []
+        assert _placeholders_cut(dialog) == []
         pages = getattr(dialog, "pages", ())
         for i in range(1, len(pages)):  # the combat wizard's pages, one by one
             dialog.setCurrentId(i)  # type: ignore[attr-defined]

@@ -27,9 +27,10 @@ from PySide6.QtWidgets import (
 from brikdesk.domain.catalog import DEFAULT_EDITION, Edition
 from brikdesk.domain.ids import CampaignId, PlayerId
 from brikdesk.services.summaries import CampaignPatch, CampaignSummary, PlayerSummary
+from brikdesk.words import plural
 from ui import colours
 from ui.screen import grow_to_fit
-from ui.widgets.common import colour_swatch, plural
+from ui.widgets.common import colour_swatch
 from ui.widgets.dialogs import FormDialog, number_box, too_large
 
 COST_SYSTEMS = ("CP", "Unit Inches")

@@ -38,6 +38,10 @@ class SharingForShown(Protocol):
     def campaign_opened(self, campaign_id: CampaignId) -> None: ...
 
 
+class WindowsForShown(Protocol):
+    def campaign_opened(self, campaign_id: CampaignId) -> None: ...
+
+
 class BattleOpener(Protocol):
     def open_battle(self, battle_id: BattleId) -> bool: ...
 
@@ -45,12 +49,14 @@ class BattleOpener(Protocol):
 class CampaignShownHost(ServicesHost, Protocol):
     """What showing a campaign uses of the window: the services and settings, the pages it
     shows the campaign on (the navigator, the overview, the battle page), the edition label,
-    the players' page to tell, and the window's overview and enabled actions."""
+    the players' page and the open windows to tell, and the window's overview and enabled actions."""
 
     @property
     def banner(self) -> MessageBanner: ...
     @property
     def sharing(self) -> SharingForShown: ...
+    @property
+    def windows(self) -> WindowsForShown: ...
     @property
     def navigator(self) -> CampaignNavigator: ...
     @property
@@ -120,6 +126,7 @@ class CampaignShown(QObject):
         if changed:
             host.show_overview()
             host.sharing.campaign_opened(campaign_id)
+            host.windows.campaign_opened(campaign_id)
         return True
 
     def show_campaign(self, nav: Navigator | None) -> None:

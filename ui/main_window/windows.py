@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-from PySide6.QtCore import QObject, QPoint, Qt, SignalInstance
+from PySide6.QtCore import QObject, Qt, SignalInstance
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QMainWindow, QWidget
 from shiboken6 import isValid
@@ -16,6 +16,7 @@ from shiboken6 import isValid
 from brikdesk.domain.ids import ArmyId, CampaignId
 from ui.bus import Bus
 from ui.dialogs.campaign import ArmyDialog
+from ui.screen import place_over
 from ui.undo import UndoScopes
 from ui.wheel import guard_wheel
 from ui.widgets.common import MessageBanner, ServicesHost
@@ -104,9 +105,9 @@ class Windows(QObject):
             window.closed.connect(self._roster_closed)
             window.army_made.connect(self._army_made)
             window.ask_army = self._ask_army
-            n = len(self.rosters) - 1
-            if n:  # cascade, so a new roster doesn't hide the previous one
-                window.move(window.pos() + QPoint(28 * n, 28 * n))
+            # Over the main window, each new roster a step down and right of the last one
+            # (so it doesn't hide it), and wholly on the main window's screen.
+            place_over(window, main, len(self.rosters) - 1)
         _raise(window)
         return window
 
@@ -146,6 +147,7 @@ class Windows(QObject):
                 main,
             )
             self.catalogs[campaign_id] = window
+            place_over(window, main)
             window.closed.connect(lambda cid: self.catalogs.pop(cid, None))
         _raise(window)
         return window
@@ -163,9 +165,23 @@ class Windows(QObject):
         if window is None:
             window = HistoryWindow(host.services, host.bus, campaign_id, main)
             self.histories[campaign_id] = window
+            place_over(window, main)
             window.destroyed.connect(self._history_closed)
         _raise(window)
         return window
+
+    def campaign_opened(self, campaign_id: CampaignId) -> None:
+        """The main window shows another campaign: an open history window shows its history
+        (one already open for it stays, the other closes)."""
+        for shown, window in list(self.histories.items()):
+            if shown == campaign_id or not isValid(window):
+                continue
+            del self.histories[shown]
+            if campaign_id in self.histories:
+                window.close()
+            else:
+                self.histories[campaign_id] = window
+                window.show_campaign(campaign_id)
 
     def _history_closed(self, *_args: object) -> None:
         self.histories = {k: w for k, w in self.histories.items() if isValid(w)}

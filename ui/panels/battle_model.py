@@ -50,6 +50,7 @@ from brikdesk.domain.battle import (
 from brikdesk.domain.battle.busy import busy_text
 from brikdesk.domain.ids import BattleId, BattleUnitId, PlayerId
 from brikdesk.services.tracker import BattleView, LoggedEvent, TrackedUnit
+from brikdesk.words import plural
 from ui.glyphs import warning_sign
 from ui.models.table import IdRole
 from ui.panels.theme import NORMAL, Theme, action_colour, normal_theme, readable_on, tint
@@ -558,7 +559,7 @@ class BattleUnitModel(QAbstractTableModel):
         text = head + "   —   " + "  ·  ".join(parts)
         tip = (
             f"{p.name} ({p.faction})" if p.faction else p.name
-        ) + f": {len(mustered)} units mustered"
+        ) + f": {plural(len(mustered), 'unit')} mustered"
         colour = p.colour if pid == state.active else tint(p.colour, self._theme.window, 0.72)
         row = LineRow(text, tip, QColor(colour), QColor(readable_on(colour)), self._fonts["group"])
         self._group_rows[pid] = row

@@ -41,6 +41,7 @@ from brikdesk.errors import UserError
 from brikdesk.limits import MAX_NUMBER
 from brikdesk.services import Services
 from brikdesk.services.summaries import Muster
+from brikdesk.words import plural
 from ui import colours
 from ui.wheel import guard_wheel
 from ui.widgets.common import colour_swatch, tree_children
@@ -361,7 +362,7 @@ class StartBattleDialog(QDialog):
             top.setFlags(flags_tri)
             top.setCheckState(0, Qt.CheckState.Unchecked)
             for a in (a for a in armies if a.player_id == p.id):
-                army = QTreeWidgetItem(top, [a.name, f"{a.units} units"])
+                army = QTreeWidgetItem(top, [a.name, plural(a.units, "unit")])
                 army.setData(0, ID, ("army", a.id))
                 army.setFlags(flags_tri)
                 army.setCheckState(0, Qt.CheckState.Unchecked)

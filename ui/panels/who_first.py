@@ -38,7 +38,7 @@ from brikdesk.errors import UserError
 from brikdesk.services.tracker import BattleView
 from ui import colours
 from ui.wheel import guard_wheel
-from ui.widgets.dialogs import answer_of, enter_accepts
+from ui.widgets.dialogs import answer_of, enter_accepts, placeholder_room
 
 #: The "no Use" value of a Use box (a Bail: nothing to subtract).
 NO_USE = -1
@@ -176,6 +176,7 @@ class WhoFirstDialog(QDialog):
             spin.valueChanged.connect(self._facts_changed)
         self.faces.textEdited.connect(self._faces_edited)
         self.setMinimumWidth(520)
+        placeholder_room(self)
         self._facts_changed()
         guard_wheel(self)
         first = self.to_movement if how is FirstRule.SKILL_CONTEST else self.inch

@@ -465,10 +465,6 @@ def tree_children(parent: QTreeWidgetItem) -> list[QTreeWidgetItem]:
     return [child for i in range(parent.childCount()) if (child := parent.child(i)) is not None]
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (many or word + 's')}"
-
-
 class ElidedLabel(QLabel):
     """A one-line label that asks for at most ``chars`` average characters and shows what
     fits, with "…" in the middle; ``text()`` stays whole (a status bar's database path)."""

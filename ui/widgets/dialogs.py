@@ -114,6 +114,19 @@ def title_room(window: QWidget) -> None:
         window.setMinimumWidth(need)
 
 
+def placeholder_room(window: QWidget) -> None:
+    """Widen each line edit of ``window`` so that its whole placeholder shows ("optional, e.g.
+    Knights of the Round Brick" was cut in a 213 px Add player dialog)."""
+    for edit in window.findChildren(QLineEdit):
+        hint = edit.placeholderText()
+        if not hint or not edit.isVisibleTo(window):
+            continue
+        margins = edit.textMargins()
+        need = edit.fontMetrics().horizontalAdvance(hint) + margins.left() + margins.right() + 16
+        if edit.minimumWidth() < need:
+            edit.setMinimumWidth(need)
+
+
 def enter_accepts(buttons: QDialogButtonBox) -> None:
     """Make Enter press the accepting button of ``buttons`` wherever the focus is in its
     dialog, even on Cancel (a field hidden as its value came in passed the focus on to Cancel,
@@ -141,6 +154,7 @@ def ready_to_type(dialog: QDialog, buttons: QDialogButtonBox | None = None) -> N
     if buttons is not None:
         buttons_last(buttons)
         enter_accepts(buttons)
+    placeholder_room(dialog)
     title_room(dialog)
     fit_to_screen(
         dialog,

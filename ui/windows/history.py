@@ -65,8 +65,10 @@ def _table(parent: QWidget, name: str, heads: tuple[str, ...]) -> QTableWidget:
     t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     t.setAlternatingRowColors(True)
     t.setSortingEnabled(False)
+    # Every column as wide as its texts, refitted whenever the rows change; only the
+    # timeline's Notes take the room left (a stretched Kills column stood ~650 px wide).
     t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    t.horizontalHeader().setStretchLastSection(True)
+    t.horizontalHeader().setStretchLastSection(heads[-1] == "Notes")
     return t
 
 
@@ -218,19 +220,39 @@ class HistoryWindow(QWidget):
         self._loading = True
         campaign_id = self.campaign_id
         history = self.services.history
+
+        def loaded(h: CampaignHistory) -> None:
+            self._loaded(campaign_id, h)
+
         start_job(
             self,
             lambda _progress: history.history(campaign_id),
-            on_done=self._loaded,
+            on_done=loaded,
             on_error=self._failed,
         )
 
-    def _loaded(self, history: CampaignHistory) -> None:
+    def show_campaign(self, campaign_id: CampaignId) -> None:
+        """Show the history of ``campaign_id`` instead (the main window switched campaigns):
+        never the old campaign's history under the new one's name."""
+        if campaign_id == self.campaign_id:
+            return
+        self.campaign_id = campaign_id
+        self.history = None
+        self.setWindowTitle("History")
+        self.status.setText("Reading the campaign's history…")
+        for table in (self.timeline, self.standings, self.unit_leaders, self.player_leaders):
+            table.setRowCount(0)
+        for b in (self.preview_button, self.pdf_button, self.md_button):
+            b.setEnabled(False)
+        self.reload()
+
+    def _loaded(self, campaign_id: CampaignId, history: CampaignHistory) -> None:
         self._loading = False
         if self._again:
             self._again = False
             self.reload()
-        self.show_history(history)
+        if campaign_id == self.campaign_id:  # not one read before a switch of campaign
+            self.show_history(history)
 
     def _failed(self, exc: BaseException, _trace: str) -> None:
         self._loading = False

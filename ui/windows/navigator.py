@@ -27,8 +27,9 @@ from PySide6.QtWidgets import (
 
 from brikdesk.domain.ids import BattleId
 from brikdesk.services.summaries import ArmySummary, BattleDetail, BattleSummary, Navigator
+from brikdesk.words import plural
 from ui import colours
-from ui.widgets.common import colour_swatch, plural, tree_children
+from ui.widgets.common import colour_swatch, tree_children
 
 KindRole = Qt.ItemDataRole.UserRole + 10
 IdRole = Qt.ItemDataRole.UserRole + 11

@@ -49,6 +49,7 @@ from brikdesk.domain.ids import ArmyId, CampaignId, UnitId
 from brikdesk.errors import StorageError, UserError
 from brikdesk.services import Changes, Services
 from brikdesk.services.roster import Roster, UnitRow
+from brikdesk.words import plural
 from ui import colours
 from ui.bus import Bus
 from ui.glyphs import warning_sign
@@ -59,7 +60,6 @@ from ui.widgets.common import (
     Actions,
     MessageBanner,
     colour_swatch,
-    plural,
     show_storage_error,
 )
 from ui.widgets.dialogs import BOX_MAX
@@ -388,8 +388,7 @@ class RosterWindow(QMainWindow):
         self._select_ids(chosen, current)
         self._update_counts()
         self._show_current()
-        if self.isVisible():
-            self.columns.fit_names()
+        self.columns.rows_changed()
         return True
 
     def _refresh_units(self, ids: Sequence[UnitId]) -> None:
@@ -409,6 +408,7 @@ class RosterWindow(QMainWindow):
             self.header.show_total(total, self.roster.budget, self.roster.cost_unit)
         self._update_counts()
         self._show_current()
+        self.columns.rows_changed()
 
     def _on_changed(self, changes: object) -> None:
         if self._closing or not isinstance(changes, Changes) or not changes & RELOAD_ON:

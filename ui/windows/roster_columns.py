@@ -1,7 +1,7 @@
 """The roster table's columns: as wide as their texts, until the organizer sets widths by hand.
 
-Columns are fitted to their texts when the window is first shown and whenever the table's width
-changes (one fit per burst of resizes). A column the organizer widens or narrows by hand makes
+Columns are fitted to their texts when the window is first shown, whenever the table's width
+changes (one fit per burst of resizes) and whenever its rows change. A column the organizer widens or narrows by hand makes
 the widths their own: they are stored with the window's layout and never fitted again. The Name
 column always widens to the longest name (up to ``NAME_CHARS`` characters), and the header's
 context menu shows or hides columns.
@@ -89,6 +89,13 @@ class RosterColumns(QObject):
             fit_columns(self._table, give_last=(NAME, HANDS))
         finally:
             self._fitting = False
+
+    def rows_changed(self) -> None:
+        """Units were added, removed or changed: fit the columns to the texts shown now (a
+        new "Skirmisher" row is not cut to "Skirm…" beside an empty part of the table)."""
+        if self._window.isVisible():
+            self.fit()
+            self.fit_names()
 
     def fit_names(self) -> None:
         """Widen the Name column to its longest name (up to ``NAME_CHARS`` characters): the

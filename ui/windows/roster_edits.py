@@ -21,8 +21,9 @@ from brikdesk.domain.ids import ArmyId, CampaignId, UnitId
 from brikdesk.domain.roster import Loadout
 from brikdesk.services.roster import Roster, UnitPatch, UnitRow
 from brikdesk.services.summaries import NO_BUDGET, ArmyPatch
+from brikdesk.words import plural
 from ui.models.roster import NAME, UnitTableModel
-from ui.widgets.common import ServicesHost, plural
+from ui.widgets.common import ServicesHost
 from ui.windows.roster_table import RosterTable
 from ui.windows.unit_dialogs import AddUnitsDialog, ChangeTypeDialog, UnitEditor, adding
 

@@ -151,8 +151,11 @@ def test_end_battle_through_history(qtbot, open_main, demo_db, monkeypatch, tmp_
     # Ending is a step of the battle's own history (Edit > Undo on its page).
     assert main.main_actions.undo_action.text() == f"&Undo End battle {COVE}"
     # One undo step reopens the battle as it was; redo ends it again.
+    assert "is finished" in main.statusBar().currentMessage()
     main.main_actions.undo_action.trigger()
     qtbot.waitUntil(lambda: panel.view.status == "in_progress")
+    # The status bar says what holds now, not "finished" about a reopened battle.
+    assert main.statusBar().currentMessage() == f"Undone: End battle {COVE}"
     pool = {u.name: u for a in main.nav.armies for u in main.services.roster.roster(a.id).units}
     assert pool["Dynamite Dot"].kills == 0 and pool["Gunner Magda"].status == "alive"
     main.main_actions.redo_action.trigger()

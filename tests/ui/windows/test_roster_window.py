@@ -469,3 +469,22 @@ def test_edits_after_an_undo_go_through_with_the_fresh_versions(demo_roster):
     roster.commands.undo_action.trigger()
     assert roster.edits.set_budget(12)
     assert roster.services.roster.unit_rows([row.id])[0].version == row.version
+
+
+def test_columns_fit_again_when_units_are_added(demo_roster, qtbot):
+    """A unit of a longer type added to an open roster reads whole: the columns are fitted to
+    the rows shown now, not left at the widths of the rows it opened with."""
+    roster = demo_roster
+    roster.resize(1900, 900)  # a desktop monitor: room for every column
+    table = roster.table
+    qtbot.waitUntil(lambda: table.viewport().width() > 1000)
+    fm = table.fontMetrics()
+    army = roster.roster.army.id
+    assert "Cannon Fodder" not in {r.type_name for r in roster.model.all_rows()}
+    roster.services.roster.add_unit(army, "cannon-fodder")
+    roster.reload()
+    assert "Cannon Fodder" in {r.type_name for r in roster.model.all_rows()}
+    used = sum(table.columnWidth(i) for i in _visible(roster))
+    assert used < table.viewport().width()  # the table has room to spare...
+    # ... so the new type reads whole, not "Cannon F…" beside an empty part of the table.
+    assert table.columnWidth(cols.TYPE) > fm.horizontalAdvance("Cannon Fodder")

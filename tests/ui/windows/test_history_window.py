@@ -1,0 +1,28 @@
+"""The history window's tables: each column as wide as what it shows, none stretched across the
+window's spare room."""
+
+from __future__ import annotations
+
+
+def test_standings_columns_fit_their_texts(qtbot, open_main, demo_db) -> None:
+    main = open_main(demo_db)
+    window = main.open_history()
+    window.resize(1340, 740)
+    qtbot.waitUntil(lambda: window.history is not None and window.standings.rowCount() > 0)
+    window.tabs.setCurrentWidget(window.standings)
+    table = window.standings
+    qtbot.waitUntil(lambda: table.isVisible() and table.viewport().width() > 1000)
+    header = table.horizontalHeader()
+    kills = table.columnCount() - 1
+    assert table.horizontalHeaderItem(kills).text() == "Kills"
+    widest = max(
+        [header.fontMetrics().horizontalAdvance("Kills")]
+        + [table.fontMetrics().horizontalAdvance(table.item(r, kills).text()) for r in range(2)]
+    )
+    # Kills is as wide as "Kills" and its numbers (with the sort arrow's room), not ~650 px.
+    assert table.columnWidth(kills) < widest + 60, table.columnWidth(kills)
+    # Every text reads whole.
+    for c in range(table.columnCount()):
+        for r in range(table.rowCount()):
+            text = table.item(r, c).text()
+            assert table.columnWidth(c) >= table.fontMetrics().horizontalAdvance(text), text

@@ -3,6 +3,7 @@ turn modules (the text comes from the domain, so it cannot drift)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import fields
 
 from brikdesk.domain.battle import busy, first
@@ -43,3 +44,29 @@ def test_the_reference_shows_the_table_and_the_readings():
     )
     assert "Rules by edition" in reference_html("Heavy Armor")
     assert "Rules by edition" not in reference_html("Parrying")
+
+
+def test_one_list_gathers_what_is_left_to_the_table_each_with_its_section():
+    from brikdesk.domain.left_to_table import LEFT_TO_THE_TABLE
+
+    page = reference_html()
+    assert page.count("<h2>Left to the table</h2>") == 1
+    assert len(LEFT_TO_THE_TABLE) >= 10
+    rules = {t.rule for t in LEFT_TO_THE_TABLE}
+    # What the Rules reference used to scatter, or not say at all.
+    assert {
+        "Heroic Feats",
+        "Where a missed shot lands",
+        "A MOM's straight line",
+        "Range, line of sight and Height Advantage",
+        "Embellishments",
+    } <= rules
+    listed = page[page.index("<h2>Left to the table</h2>") :]
+    for t in LEFT_TO_THE_TABLE:
+        # Each names the section it comes from (chapter.section and its heading).
+        assert re.match(r"\d\.\d [A-Z]", t.section), t
+        assert f"<b>{t.rule.replace(chr(39), '&#x27;')}</b>" in listed, t.rule
+        assert t.section in listed, t.section
+    # The filter finds an entry by its section, and the list under its heading.
+    assert "Heroic Feats" in reference_html("4.1 Disrupted")
+    assert "Where a missed shot lands" in reference_html("Left to the table")

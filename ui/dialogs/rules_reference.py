@@ -1,5 +1,7 @@
-"""Help > Rules reference: the modifiers with their sections and every reading BrikDesk chose
-where the rules are vague (the ``READINGS`` of the domain modules), with a filter.
+"""Help > Rules reference: the modifiers with their sections, the rules by edition, what is left
+to the table (``LEFT_TO_THE_TABLE``: every rule BrikDesk does not track, with its section) and
+every reading BrikDesk chose where the rules are vague (the ``READINGS`` of the domain modules),
+with a filter.
 
 Nothing is written here: the texts come from the domain, so what this window says is what the
 calculations do.
@@ -39,6 +41,7 @@ from brikdesk.domain.battle import busy as battle_busy
 from brikdesk.domain.battle import first as first_to_act
 from brikdesk.domain.battle import warnings as battle_warnings
 from brikdesk.domain.combat import action_roll
+from brikdesk.domain.left_to_table import LEFT_TO_THE_TABLE
 from ui import colours
 from ui.widgets.dialogs import lay_out_reader
 
@@ -169,6 +172,24 @@ def reference_html(filter_text: str = "") -> str:
                 f"<td class='rule'>{esc(e.section)}</td></tr>"
             )
         out.append("</table>")
+    table_rules = [
+        t
+        for t in LEFT_TO_THE_TABLE
+        if _matches(needle, "Left to the table", t.rule, t.section, t.table, t.app)
+    ]
+    if table_rules:
+        out.append(
+            "<h2>Left to the table</h2><p>What the players measure, place or agree on, "
+            "which BrikDesk does not track: watch these at the table.</p>"
+            "<table cellspacing='0' width='100%'><tr><th>Rule</th><th>At the table</th>"
+            "<th>BrikDesk</th><th class='rule'>Section</th></tr>"
+        )
+        for t in table_rules:
+            out.append(
+                f"<tr><td><b>{esc(t.rule)}</b></td><td>{esc(t.table)}</td>"
+                f"<td>{esc(t.app)}</td><td class='rule'>{esc(t.section)}</td></tr>"
+            )
+        out.append("</table>")
     found = [r for r in readings() if _matches(needle, r.topic, r.title, r.text)]
     if found:
         out.append(
@@ -181,7 +202,7 @@ def reference_html(filter_text: str = "") -> str:
                 topic = r.topic
                 out.append(f"<h3>{esc(topic)}</h3>")
             out.append(f"<p><b>{esc(r.title)}.</b> {esc(r.text)}</p>")
-    if not mods and not found and not editions:
+    if not mods and not found and not editions and not table_rules:
         out.append(f"<p>Nothing matches “{esc(filter_text.strip())}”.</p>")
     return "".join(out)
 

@@ -9,16 +9,20 @@ each player a link of their own and prints one line per player, ``Player <name>:
 takes the app's CPU or its GIL): the token is the first line of standard input (kept out of the
 process listing; an empty line makes a new one), a line ``Watching N`` is printed whenever the
 number of watching pages changes, and the end of standard input stops it too (the app closed
-it, or quit, or died). The app's further lines (``players {...}``: the players' own links)
-are followed as they come.
+it, or quit, or died). The app's further lines (``players {...}``: the players' own links;
+``answer {...}``: the organizer's answer to a proposal) are followed as they come, and the
+players' proposals go to the app as lines ``proposal {...}`` (and ``dropped {...}`` when the
+battle moved on before an answer). A standalone share has no app to send them to: it refuses
+them, saying so.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import threading
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from brikdesk.share.server import ShareServer
@@ -101,7 +105,8 @@ def run(args: argparse.Namespace) -> int:
             server = ShareServer(
                 sv, Shared(c.id, battle), host=args.bind, port=args.port, token=token
             )
-            server.app.proposals = args.for_app  # the app is where the players' rolls go
+            if args.for_app:  # the app is where the players' rolls go
+                server.send_proposals_to(_to_app)
             try:
                 server.start()
             except OSError as exc:
@@ -115,14 +120,14 @@ def run(args: argparse.Namespace) -> int:
                 for sig in (signal.SIGINT, signal.SIGTERM)
             }
             try:
-                print(f"Serving {server.campaign_name} at {shown_address(server)}", flush=True)
+                say(f"Serving {server.campaign_name} at {shown_address(server)}")
                 if args.players:
                     tokens = new_tokens(p.id for p in sv.campaigns.list_players(c.id))
                     for player_token, seat in server.set_players(tokens).items():
                         url = shown_address(server).replace(
                             f"/{server.token}/", f"/{player_token}/"
                         )
-                        print(f"Player {seat.name}: {url}", flush=True)
+                        say(f"Player {seat.name}: {url}")
                 if args.for_app:
                     threading.Thread(target=_app_lines, args=(server, stop), daemon=True).start()
                 watching = -1
@@ -132,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
                         return 1
                     if args.for_app and server.watchers != watching:
                         watching = server.watchers
-                        print(f"Watching {watching}", flush=True)
+                        say(f"Watching {watching}")
             finally:
                 server.stop()
                 for sig, handler in previous.items():
@@ -168,10 +173,26 @@ def read_line(fd: int) -> str:
     return line.decode("utf-8", "replace")
 
 
+_out = threading.Lock()
+
+
+def say(line: str) -> None:
+    """One whole line on standard output, never interleaved with another thread's."""
+    with _out:
+        print(line, flush=True)
+
+
+def _to_app(word: str, value: dict[str, Any]) -> None:
+    """A line to the app (``--for-app``): ``proposal {...}`` (a player's proposal, checked),
+    ``dropped {"id": ...}`` (the battle moved on before the organizer answered)."""
+    say(f"{word} {json.dumps(value, ensure_ascii=False, separators=(',', ':'))}")
+
+
 def _app_lines(server: ShareServer, stop: threading.Event) -> None:
     """Follow what the app says on standard input (``--for-app``), one line each:
     ``players {"<player id>": "<token>", ...}`` (the players' own links, all of them each
-    time); set ``stop`` once it ends (the app closed it or is gone)."""
+    time), ``answer {"id": ..., "status": ..., "note": ...}`` (the organizer's answer to a
+    proposal); set ``stop`` once it ends (the app closed it or is gone)."""
     import sys
 
     from brikdesk.share.players import parse_tokens
@@ -182,6 +203,9 @@ def _app_lines(server: ShareServer, stop: threading.Event) -> None:
         try:
             if word == "players":
                 server.set_players(parse_tokens(rest))
+            elif word == "answer":
+                said = json.loads(rest)
+                server.answer(str(said["id"]), str(said["status"]), str(said.get("note", "")))
         except Exception:  # a line it cannot act on changes nothing; the share goes on
             log.exception("share: could not follow the app's line %r", word)
     stop.set()

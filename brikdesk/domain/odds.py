@@ -60,6 +60,7 @@ __all__ = [
     "clear_odds_cache",
     "die_distribution",
     "expr_distribution",
+    "percent",
 ]
 
 #: How the odds spend an Over the Top Benny (the UI shows this sentence next to the odds).
@@ -390,3 +391,17 @@ def _armor(armor: int | DiceExpr | str) -> int | DiceExpr:
 def _dice_of(expr: DiceExpr) -> tuple[int, ...]:
     """The sides of every die of a resolved expression, sorted."""
     return tuple(sorted(s for t in expr.terms if t.sides is not None for s in [t.sides] * t.count))
+
+
+def percent(p: Fraction | float | None) -> str:
+    """``"41.7%"``; ``"<0.1%"`` for a tiny chance that is not zero; ``"-"`` for none."""
+    if p is None:
+        return "-"
+    x = float(p)
+    if x in (0, 1):
+        return f"{x:.0%}"
+    if x < 0.001:
+        return "<0.1%"
+    if x > 0.999:
+        return ">99.9%"
+    return f"{x * 100:.1f}%"

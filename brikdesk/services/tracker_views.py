@@ -11,6 +11,7 @@ from datetime import datetime
 
 from brikdesk.domain.battle import BattleSetup, BattleState, Event
 from brikdesk.domain.catalog import Catalog
+from brikdesk.domain.combat import CombatContext, context_from
 from brikdesk.domain.ids import BattleId, BattleUnitId, CampaignId, EventId, PlayerId, UnitId
 from brikdesk.domain.roster import Loadout, UnitSpec, UnitStats
 from brikdesk.domain.statuses import BattleStatus
@@ -148,3 +149,19 @@ class BattleView:
         if a.active != b.active or a.round != b.round or a.finished != b.finished:
             return None
         return tuple(x.unit_id for x, y in zip(a.units, b.units, strict=True) if x is not y)
+
+
+def context_from_view(view: BattleView) -> CombatContext:
+    """The combat forms' battle from the tracker's ``BattleView`` (its standing events tell
+    which items a fumbled Parry knocked away earlier): what the quick form, the combat wizard
+    and a player's proposal from the players' page judge an attack on."""
+    return context_from(
+        view.setup,
+        view.state,
+        view.catalog,
+        [
+            (u.id, view.setup.name(u.id), u.player_id, u.spec, u.stats, u.minifig)
+            for u in view.units
+        ],
+        events=[e.event for e in view.standing_events],
+    )

@@ -39,6 +39,7 @@ from brikdesk.services import Services
 from brikdesk.services.events import modifiers_from_payload
 from brikdesk.services.tracker_views import BattleView
 from brikdesk.share import Shared
+from brikdesk.share.proposals import turn_key
 
 #: How many log lines the page lists (newest first).
 LOG_LINES = 40
@@ -183,6 +184,27 @@ def last_attack_odds(view: BattleView) -> dict[str, float] | None:
     return odds.to_floats()
 
 
+def battle_ids(sv: Services, shared: Shared) -> tuple[BattleId | None, BattleId | None]:
+    """(the battle to show live, the finished battle whose report to show)."""
+    battles = sv.battles.list_battles(shared.campaign_id)
+    chosen = shared.battle_id
+    if chosen is not None:
+        b = next((b for b in battles if b.id == chosen), None)
+        if b is None:
+            raise UserError(f"battle {chosen} is not in this campaign any more")
+        if b.status is BattleStatus.FINISHED:
+            return None, b.id
+        return (b.id if b.status is BattleStatus.IN_PROGRESS else None), None
+    live = [b for b in battles if b.status is BattleStatus.IN_PROGRESS]
+    done = [b for b in battles if b.status is BattleStatus.FINISHED]
+    last_done = max(done, key=lambda b: (b.finished_at or b.created_at, b.id), default=None)
+    current = max(live, key=lambda b: (b.created_at, b.id), default=None)
+    return (
+        current.id if current else None,
+        last_done.id if last_done else None,
+    )
+
+
 class PageData:
     """Builds the page's data for one share; keeps the unit cards of the battle shown (its
     musters do not change while it is fought)."""
@@ -193,29 +215,14 @@ class PageData:
         self._cards: tuple[object, list[dict[str, Any]]] | None = None
         self._stamp: tuple[object, ...] | None = None
         self._attack: tuple[object, dict[str, Any] | None] | None = None
+        #: The turn of the battle in progress as last read (``proposals.turn_key``).
+        self.turn: str | None = None
 
     def campaign_name(self) -> str:
         return self._sv.campaigns.get_campaign(self._shared.campaign_id).name
 
     def _battle_ids(self) -> tuple[BattleId | None, BattleId | None]:
-        """(the battle to show live, the finished battle whose report to show)."""
-        battles = self._sv.battles.list_battles(self._shared.campaign_id)
-        chosen = self._shared.battle_id
-        if chosen is not None:
-            b = next((b for b in battles if b.id == chosen), None)
-            if b is None:
-                raise UserError(f"battle {chosen} is not in this campaign any more")
-            if b.status is BattleStatus.FINISHED:
-                return None, b.id
-            return (b.id if b.status is BattleStatus.IN_PROGRESS else None), None
-        live = [b for b in battles if b.status is BattleStatus.IN_PROGRESS]
-        done = [b for b in battles if b.status is BattleStatus.FINISHED]
-        last_done = max(done, key=lambda b: (b.finished_at or b.created_at, b.id), default=None)
-        current = max(live, key=lambda b: (b.created_at, b.id), default=None)
-        return (
-            current.id if current else None,
-            last_done.id if last_done else None,
-        )
+        return battle_ids(self._sv, self._shared)
 
     def build(self) -> dict[str, Any]:
         """Everything the page shows (``live`` and ``campaign`` together)."""
@@ -229,8 +236,10 @@ class PageData:
         campaign = sv.campaigns.get_campaign(cid)
         live_id, _report_id = self._battle_ids()
         battle, cards = None, []
+        self.turn = None
         if live_id is not None:
             view = sv.tracker.view(live_id)
+            self.turn = turn_key(view) if view.in_progress and not view.state.finished else None
             cards = self._unit_cards(view)
             battle = self._battle(view)
         return {

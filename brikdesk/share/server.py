@@ -56,6 +56,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from http import HTTPStatus
 from typing import Any
+from urllib.parse import parse_qs
 
 import h11
 
@@ -65,8 +66,9 @@ from brikdesk.paths import resource_path
 from brikdesk.services import Services
 from brikdesk.services.watch import ChangeWatch
 from brikdesk.share import Shared, new_token
-from brikdesk.share.page_data import PageData
+from brikdesk.share.page_data import PageData, battle_ids
 from brikdesk.share.players import Seat, Seats, seats_for
+from brikdesk.share.proposals import MAX_BODY, Desk, Inbox, Proposal, Refused, parse_body
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +99,9 @@ FILES = {
 }
 
 #: What a player's own link answers besides the watch-only link's paths.
-SEAT_PATHS = ("me.json",)
+SEAT_PATHS = ("me.json", "attack.json")
+#: How many questions to the players' desk may wait at once (the rest: "busy").
+MAX_DESK = 16
 
 SECURITY_HEADERS = {
     "content-security-policy": (
@@ -230,6 +234,9 @@ class Connection(asyncio.Protocol):
         self.paused_since: float | None = None
         self.lost = asyncio.Event()
         self._timer: asyncio.TimerHandle | None = None
+        #: A request's body being read (``read_body``): what came so far, and who takes it.
+        self._body: bytearray | None = None
+        self._on_body: Callable[[bytes], None] | None = None
 
     # -- asyncio's calls ----------------------------------------------------------------------
 
@@ -283,8 +290,28 @@ class Connection(asyncio.Protocol):
         if isinstance(event, h11.Request):
             self._disarm()
             self.app.request(self, event)
+        elif self._body is not None and isinstance(event, h11.Data):
+            self._body += event.data
+            if len(self._body) > MAX_BODY:
+                self._body = None
+                self.refuse(413)
+            else:
+                self.next_request()
+        elif self._body is not None and isinstance(event, h11.EndOfMessage):
+            body, self._body = bytes(self._body), None
+            on_body, self._on_body = self._on_body, None
+            self._disarm()
+            if on_body is not None:
+                on_body(body)
         else:  # the client closed, or something h11 will not go on from
             self.close()
+
+    def read_body(self, on_body: Callable[[bytes], None]) -> None:
+        """Read the request's body (its length checked already), then ``on_body(body)``;
+        a body slower than ``HEAD_TIMEOUT`` is cut off as a slow head is."""
+        self._body, self._on_body = bytearray(), on_body
+        self._arm(HEAD_TIMEOUT)
+        self.next_request()
 
     def answered(self, keep_alive: bool) -> None:
         """An answer was written: wait for the next request on this connection, or close."""
@@ -368,11 +395,23 @@ class ShareApp:
         self.refusals: Counter[int | str] = Counter()
         #: The players' own links (``players``): token -> seat.
         self.seats = Seats()
-        #: Whether the players' proposals have somewhere to go (the organizer's app).
-        self.proposals = False
+        #: Where the players' proposals go (the organizer's app: a word and its JSON);
+        #: ``None``: nowhere, and they are refused saying so.
+        self.to_app: Callable[[str, dict[str, Any]], None] | None = None
+        #: Judges and checks the players' attacks (``proposals.Desk``; None: no one does).
+        self.desk: Desk | None = None
+        self.inbox = Inbox()
+        #: Questions to the desk waiting or being answered (at most ``MAX_DESK``).
+        self.desk_busy = 0
+        self._desk_lock: asyncio.Lock | None = None
         self.ended = False
         self._changed: asyncio.Event | None = None
         self._closing: asyncio.Event | None = None
+
+    @property
+    def proposals(self) -> bool:
+        """Whether the players' proposals have somewhere to go."""
+        return self.to_app is not None
 
     # -- the state ----------------------------------------------------------------------------
 
@@ -478,7 +517,11 @@ class ShareApp:
         seat = None if watch else self.seats.find(token)
         known = (
             slash
-            and (rest in FILES or rest in ("events", "state.json") or (seat and rest in SEAT_PATHS))
+            and (
+                rest in FILES
+                or rest in ("events", "state.json", "propose")
+                or (seat and rest in SEAT_PATHS)
+            )
         ) or (not slash and path != b"/")
         if not ((watch or seat is not None) and known):
             self.refused(404)
@@ -493,7 +536,10 @@ class ShareApp:
         if len(host) != 1 or not host_matches(host[0], conn.local, self.port):
             conn.refuse(421)
             return
-        if req.method not in (b"GET", b"HEAD"):
+        if seat is not None and rest == "propose":
+            self._propose(conn, req, seat)
+            return
+        if req.method not in (b"GET", b"HEAD") or rest == "propose":
             conn.refuse(405, {"allow": "GET, HEAD"})
             return
         for key, value in req.headers:
@@ -512,6 +558,11 @@ class ShareApp:
         if not slash:  # /<token> -> /<token>/
             location = f"/{token.decode('ascii', 'replace')}/"
             answer = _response(308, {"location": location, **closing}, b"")
+        elif rest == "attack.json" and seat is not None:
+            query = parse_qs(target.partition(b"?")[2].decode("latin-1"), max_num_fields=8)
+            asked = {k: v[0] for k, v in query.items()}
+            self._ask_desk(conn, keep_alive, head_only, lambda d: d.judge(seat, asked))
+            return
         elif rest == "me.json" and seat is not None:
             body = seat.me_json(proposals=self.proposals)
             answer = _response(
@@ -532,6 +583,137 @@ class ShareApp:
             answer = _response(200, {"content-type": ctype, **closing}, body, head_only=head_only)
         conn.write(answer)
         conn.answered(keep_alive)
+
+    # -- the players' proposals ---------------------------------------------------------------
+
+    def _propose(self, conn: Connection, req: h11.Request, seat: Seat) -> None:
+        """``POST /<player token>/propose``: only from the players' page itself. A form of
+        another site (a cross-site post, which needs no token to be tried blindly but carries
+        the browser's Origin) is refused: the page posts JSON, which another site's page
+        cannot send here without asking first, and says where it comes from."""
+        headers = {k: v for k, v in req.headers}
+        if req.method != b"POST":
+            conn.refuse(405, {"allow": "POST"})
+            return
+        origin = headers.get(b"origin")
+        host = headers.get(b"host", b"")
+        fetch_site = headers.get(b"sec-fetch-site")
+        ctype = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
+        if (origin is not None and origin != b"http://" + host) or (
+            fetch_site not in (None, b"same-origin")
+        ):
+            self._json_refusal(conn, 403, "Proposals are sent from the players' page only.")
+            return
+        if ctype != b"application/json":
+            self._json_refusal(conn, 415, "A proposal is sent as JSON by the players' page.")
+            return
+        length = headers.get(b"content-length", b"").strip()
+        if b"transfer-encoding" in headers or not length.isdigit() or int(length) > MAX_BODY:
+            conn.refuse(413)
+            return
+        if self.to_app is None or self.desk is None:
+            self._json_refusal(
+                conn,
+                503,
+                "The organizer's app is not running this share, so a proposal has nowhere to "
+                "go: tell the organizer your roll.",
+            )
+            return
+        conn.read_body(lambda body: self._proposed(conn, seat, body))
+
+    def _proposed(self, conn: Connection, seat: Seat, body: bytes) -> None:
+        try:
+            raw = parse_body(body)
+            self.inbox.admit(seat, str(raw["id"]))
+        except Refused as exc:
+            self._json_refusal(conn, exc.status, exc.reason)
+            return
+        self._ask_desk(conn, False, False, lambda d: d.check(seat, raw), seat=seat)
+
+    def _ask_desk(
+        self,
+        conn: Connection,
+        keep_alive: bool,
+        head_only: bool,
+        ask: Callable[[Desk], Any],
+        *,
+        seat: Seat | None = None,
+    ) -> None:
+        """Answer with what the desk says (on a worker thread, one question at a time; at
+        most ``MAX_DESK`` waiting: the rest are told to try again)."""
+        if self.desk is None or self.desk_busy >= MAX_DESK:
+            if seat is not None:
+                self.inbox.checked(seat, None)
+            self.refused(503)
+            self._json_refusal(conn, 503, "Busy: try again in a moment.")
+            return
+        self.desk_busy += 1
+        task = asyncio.ensure_future(self._desk_answer(conn, keep_alive, head_only, ask, seat))
+        self.streams.add(task)
+        task.add_done_callback(self.streams.discard)
+
+    async def _desk_answer(
+        self,
+        conn: Connection,
+        keep_alive: bool,
+        head_only: bool,
+        ask: Callable[[Desk], Any],
+        seat: Seat | None,
+    ) -> None:
+        desk = self.desk
+        assert desk is not None
+        if self._desk_lock is None:
+            self._desk_lock = asyncio.Lock()
+        try:
+            async with self._desk_lock:
+                answer = await asyncio.to_thread(ask, desk)
+        except Refused as exc:
+            if seat is not None:
+                self.inbox.checked(seat, None)
+            self._json_refusal(conn, exc.status, exc.reason)
+            return
+        except (UserError, StorageError) as exc:
+            if seat is not None:
+                self.inbox.checked(seat, None)
+            self._json_refusal(conn, 409, str(exc))
+            return
+        finally:
+            self.desk_busy -= 1
+        if isinstance(answer, Proposal):
+            assert seat is not None
+            self.inbox.checked(seat, answer)
+            if self.to_app is not None:
+                self.to_app("proposal", answer.to_json())
+            self.publish({"proposals": self.inbox.part()})
+            answer = {"id": answer.id, "status": "waiting", "text": answer.text}
+        body = json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode()
+        closing = {} if keep_alive else {"connection": "close"}
+        fields = {"content-type": "application/json", **closing}
+        conn.write(_response(200, fields, body, head_only=head_only))
+        conn.answered(keep_alive)
+
+    def _json_refusal(self, conn: Connection, status: int, reason: str) -> None:
+        """A refusal the player's page shows: ``{"error": reason}``; the connection closes."""
+        self.refused(status)
+        body = json.dumps({"error": reason}, ensure_ascii=False).encode()
+        fields = {"content-type": "application/json", "connection": "close"}
+        conn.write(_response(status, fields, body))
+        conn.close()
+
+    def answered_by_app(self, proposal_id: str, status: str, note: str) -> None:
+        """The organizer's answer to a proposal (on the loop): the pages show it."""
+        if self.inbox.settle(proposal_id, status, note):
+            self.publish({"proposals": self.inbox.part()})
+
+    def turn_is(self, turn: str | None) -> None:
+        """The battle is at ``turn`` (on the loop): the proposals made before are dropped,
+        and the app is told."""
+        gone = self.inbox.moved_on(turn)
+        for proposal_id in gone:
+            if self.to_app is not None:
+                self.to_app("dropped", {"id": proposal_id})
+        if gone:
+            self.publish({"proposals": self.inbox.part()})
 
     # -- the streams --------------------------------------------------------------------------
 
@@ -605,7 +787,12 @@ _REFUSAL_NAMES: dict[int | str, str] = {
     400: "malformed",
     404: "not found (no token)",
     405: "write methods",
+    403: "cross-site posts",
+    409: "proposals refused",
     413: "with a body",
+    415: "not JSON",
+    422: "proposals refused",
+    429: "too many proposals",
     421: "for another host",
     431: "heads too large",
     503: "table full",
@@ -657,6 +844,8 @@ class ShareServer:
         self._services = services
         self._poll_seconds = poll_seconds
         self.app = ShareApp(self.token, (self._data.live, self._data.campaign))
+        desk_services = services.for_thread() if services.connected else services
+        self.app.desk = Desk(desk_services, lambda: battle_ids(desk_services, shared)[0])
         self._requested_port = port
         self.port = port
         self._sock: socket.socket | None = None
@@ -680,6 +869,18 @@ class ShareServer:
     def url_for(self, host: str) -> str:
         host = f"[{host}]" if ":" in host else host
         return f"http://{host}:{self.port}/{self.token}/"
+
+    def send_proposals_to(self, to_app: Callable[[str, dict[str, Any]], None] | None) -> None:
+        """Where the players' proposals go (``to_app(word, value)``, called on the server's
+        thread; ``None``: nowhere, they are refused). Set before ``start()``."""
+        self.app.to_app = to_app
+
+    def answer(self, proposal_id: str, status: str, note: str = "") -> None:
+        """The organizer's answer to a proposal (from any thread): the pages show it."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self.app.answered_by_app, proposal_id, status, note)
 
     def player_url(self, host: str, token: str) -> str:
         """A player's own link on ``host`` (the watch-only link's address, their token)."""
@@ -786,6 +987,7 @@ class ShareServer:
                         await asyncio.to_thread(watch.poll)  # what came meanwhile is read now
                         for reader in self.app.readers:  # the battle first: what is watched
                             self.app.publish(await asyncio.to_thread(self.app.read, reader))
+                        self.app.turn_is(self._data.turn)
                 except Exception:  # a bad poll: say so, keep serving the last state
                     log.exception("share: could not read the campaign again")
         finally:

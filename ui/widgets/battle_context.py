@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from brikdesk.domain.combat import CombatContext, context_from
+from brikdesk.services.tracker_views import context_from_view as context_from_view
 
 if TYPE_CHECKING:
-    from brikdesk.services.tracker import BattleView, TrackerService
+    from brikdesk.services.tracker import TrackerService
 
 
 class CombatServices(Protocol):
@@ -18,18 +18,3 @@ class CombatServices(Protocol):
 
     @property
     def tracker(self) -> TrackerService: ...
-
-
-def context_from_view(view: BattleView) -> CombatContext:
-    """The combat forms' battle from the tracker's ``BattleView`` (its standing events tell
-    which items a fumbled Parry knocked away earlier)."""
-    return context_from(
-        view.setup,
-        view.state,
-        view.catalog,
-        [
-            (u.id, view.setup.name(u.id), u.player_id, u.spec, u.stats, u.minifig)
-            for u in view.units
-        ],
-        events=[e.event for e in view.standing_events],
-    )

@@ -15,12 +15,12 @@ from __future__ import annotations
 import functools
 import html
 from dataclasses import dataclass
-from fractions import Fraction
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPalette, QPen, QPixmap
 from PySide6.QtWidgets import QApplication, QFrame, QLabel, QWidget
 
+from brikdesk.domain.odds import percent as percent
 from ui import colours
 from ui.colours import Named
 
@@ -235,22 +235,6 @@ class Card(QFrame):
         part(w - c, c, c, mid_h, c + 1, c, c, 1)
         painter.fillRect(c, c, mid_w, mid_h, self._background)
         painter.end()
-
-
-def percent(p: Fraction | float | None) -> str:
-    """``"41.7%"``; ``"<0.1%"`` for a tiny chance that is not zero; ``"-"`` for none."""
-    if p is None:
-        return "-"
-    x = float(p)
-    if x == 0:
-        return "0%"
-    if x == 1:
-        return "100%"
-    if x < 0.001:
-        return "<0.1%"
-    if x > 0.999:
-        return ">99.9%"
-    return f"{x * 100:.1f}%"
 
 
 def label(

@@ -28,6 +28,9 @@ of it, one module per concept; every public name is importable from here.
 - ``description``: the attack in words (:func:`result_summary`, :func:`event_text`).
 - ``sprint``: a Sprint (4.1) rolled under the battle's edition for the Sprint dialog
   (:func:`~brikdesk.domain.combat.sprint.resolve_sprint`, its event and words).
+- ``proposal``: an attack a player sends from their phone, made into the draft the quick form
+  would make of the same choices (:func:`aimed_at`, :func:`with_weapon`, :func:`with_faces`,
+  :func:`attack_lines`, :func:`proposal_refusal`).
 - ``prose``: the rule prose the wizard shows (:data:`READINGS`, :func:`readings_for`, the
   sentences citing rule sections).
 
@@ -109,6 +112,21 @@ from brikdesk.domain.combat.previews import (
     action_preview,
     damage_preview,
 )
+from brikdesk.domain.combat.proposal import (
+    AttackChoice,
+    AttackLines,
+    aimed_at,
+    attack_lines,
+    faces_used,
+    of_kind,
+    parse_faces,
+    proposal_refusal,
+    proposal_text,
+    proposed_draft,
+    weapon_choices,
+    with_faces,
+    with_weapon,
+)
 from brikdesk.domain.combat.prose import READINGS, readings_for
 from brikdesk.domain.combat.ranges import RangePreview, range_preview
 from brikdesk.domain.combat.reaction import parry_preview, reaction_options
@@ -122,6 +140,19 @@ from brikdesk.domain.combat.resolution import (
 )
 
 __all__ = [
+    "AttackChoice",
+    "proposal_text",
+    "proposed_draft",
+    "weapon_choices",
+    "AttackLines",
+    "aimed_at",
+    "attack_lines",
+    "faces_used",
+    "of_kind",
+    "parse_faces",
+    "proposal_refusal",
+    "with_faces",
+    "with_weapon",
     "READINGS",
     "ActionPreview",
     "ActionStage",

@@ -118,8 +118,9 @@ LEFT_TO_THE_TABLE: tuple[TableRule, ...] = (
         "5.4 Charge! (Momentum)",
         'A minifig gains a MOM after 4" in a straight line and loses it on a turn to the '
         "side, on anything that breaks his run, or by ending a turn with Move inches left.",
-        "Records the MOM the organizer says was earned and spends it on a Charge or "
-        "Collision; a MOM lost on the way is the organizer's to clear.",
+        "Records the MOM the organizer says was earned, spends it on a Charge or Collision, "
+        "and asks at End turn (2020) whether each holder used up his Move; a MOM lost on "
+        "the way is the organizer's to clear.",
     ),
     TableRule(
         "Terrain, cover and buildings",

@@ -94,6 +94,10 @@ class RuleSet:
     disengage_counterstrikes: bool
     #: Who Acts First (4.3).
     who_acts_first: FirstRule
+    #: Minifigs Sprinting in a group may make one Sprint roll for the group (4.1, 2010/2020).
+    group_sprint: bool
+    #: A MOM abandons a minifig who ends a turn without using up all his Move (5.4, 2020).
+    mom_lost_at_turn_end: bool
     #: The High Noon example of this edition, in a line.
     high_noon: str
 
@@ -140,6 +144,8 @@ RULES_2005 = RuleSet(
     parry_name="Counter",
     disengage_counterstrikes=False,
     who_acts_first=FirstRule.SKILL_CONTEST,
+    group_sprint=False,
+    mom_lost_at_turn_end=False,
     high_noon="Wayne 2-3 = -1 beats Shaun 1-3 = -2: Wayne's miss first, then Shaun's misfire",
 )
 
@@ -162,6 +168,8 @@ RULES_2010 = RuleSet(
     parry_name="Counter",
     disengage_counterstrikes=False,
     who_acts_first=FirstRule.SPEED_THEN_SKILL,
+    group_sprint=True,
+    mom_lost_at_turn_end=False,
     high_noon="simultaneous: both miss; Shaun's natural 1 shoots his own foot",
 )
 
@@ -184,6 +192,8 @@ RULES_2020 = RuleSet(
     parry_name="Parry",
     disengage_counterstrikes=True,
     who_acts_first=FirstRule.INCH_THEN_ROLL,
+    group_sprint=True,
+    mom_lost_at_turn_end=True,
     high_noon="simultaneous: both miss; Wayne's natural 1 shoots his own foot",
 )
 
@@ -233,6 +243,12 @@ EDITION_ROWS: tuple[tuple[str, str, str], ...] = (
         "5.2",
     ),
     ("who_acts_first", "Who Acts First", "4.3"),
+    ("group_sprint", "Sprinting in a group: one roll for the whole group", "4.1"),
+    (
+        "mom_lost_at_turn_end",
+        "A MOM is lost by ending a turn with Move inches left",
+        "5.4",
+    ),
     ("high_noon", "The High Noon example", "4.3"),
 )
 
@@ -308,6 +324,15 @@ READINGS: dict[str, str] = {
         "2005 gives Sprint and Bail 1d6 inches whatever the unit (a Hero too), not a Skill "
         "Roll, so there is no Benny; the d6 earns bonus dice like any roll (1.2). A natural 1 "
         "on a Bail falls on his face; the 2005 Sprint has no runaway rule."
+    ),
+    "5.4 A MOM at the end of a turn": (
+        "2020: a minifig's MOM abandons him when he 'ends a turn without using up all of his "
+        "Move inches'. BrikDesk does not measure Move, so End turn asks, for each of the "
+        "ending player's units with a MOM, whether he used up his Move; the MOM of each one "
+        "who did not is cleared with the turn's end, in the same undo step. Other players' "
+        "units keep theirs: their turn is not ending. The 2005 and 2010 texts BrikDesk "
+        "follows have no Charge chapter: a MOM recorded there is kept until spent or cleared "
+        "by hand, and End turn says so."
     ),
     "2005 4.1 Recovery": (
         'On its next turn a Disrupted unit recovers by spending 2" of Move to stand up; it is '

@@ -41,6 +41,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -65,8 +66,9 @@ from brikdesk.domain.battle import (
     summarize_turn_change,
     to_record,
 )
+from brikdesk.domain.battle.momentum import mom_words, moms_at_turn_end, moms_lost
 from brikdesk.domain.battle.rolloff import RollOff, roll_off
-from brikdesk.domain.ids import BattleId, CampaignId, EventId, PlayerId
+from brikdesk.domain.ids import BattleId, BattleUnitId, CampaignId, EventId, PlayerId
 from brikdesk.domain.rolling import DiceSource
 from brikdesk.domain.statuses import BattleStatus
 from brikdesk.errors import ConflictError, UserError
@@ -186,16 +188,30 @@ class TrackerService(ServiceBase):
         return self._done(view, battle_id, ids, text)
 
     @storage_errors
-    def end_turn(self, battle_id: BattleId) -> Done[EndTurnSummary]:
-        """End the active player's turn: recharges, recoveries and resets, as one event."""
+    def end_turn(
+        self, battle_id: BattleId, *, mom_lost: Sequence[BattleUnitId] = ()
+    ) -> Done[EndTurnSummary]:
+        """End the active player's turn: recharges, recoveries and resets, as one event.
+
+        ``mom_lost``: the ending player's units that did not use up their Move, whose MOM
+        abandons them (5.4, ``brikdesk.domain.battle.momentum``): cleared before the turn
+        ends, in the same undo step."""
         with self._mutex:
             with self._writing(battle_id) as s:
                 b, cache = self._reader.sync(s, battle_id)
                 self._check_open(b)
-                before = cache.state
-                event, after = end_turn(cache.setup, before)
-                summary = summarize_turn_change(cache.setup, before, after)
-                ids = self._insert(s, b, cache, (event,), (after,))
+                before = state = cache.state
+                asked = moms_at_turn_end(cache.setup, before)
+                events: list[Event] = list(moms_lost(cache.setup, before, mom_lost))
+                states = []
+                for cleared in events:
+                    state = apply(cache.setup, state, cleared)
+                    states.append(state)
+                event, after = end_turn(cache.setup, state)
+                summary = summarize_turn_change(cache.setup, state, after)
+                if asked is not None:
+                    summary = replace(summary, moms=mom_words(cache.setup, asked, mom_lost))
+                ids = self._insert(s, b, cache, (*events, event), (*states, after))
             done = self._done(None, battle_id, ids, f"End {summary.ended}'s turn")
         return Done(summary, done.changes, done.text, done.redo, done.undo)
 

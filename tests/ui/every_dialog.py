@@ -291,12 +291,25 @@ def _action_roll(w: World) -> tuple[QDialog, Any]:
     return d, d.entry.edit  # the die the table rolled
 
 
+def _mom_question(w: World) -> tuple[QDialog, Any]:
+    from brikdesk.domain.battle.momentum import MomAtTurnEnd
+    from brikdesk.domain.ids import BattleUnitId
+    from ui.panels.mom_question import MomQuestion
+
+    asked = MomAtTurnEnd(
+        ((BattleUnitId(1), "Will Scarlet"), (BattleUnitId(2), "Much")), True, "2020"
+    )
+    d = MomQuestion(None, "Robin", asked)
+    return d, d.boxes[BattleUnitId(1)]  # did Will Scarlet use up his Move?
+
+
 #: Each dialog class of the app, how to open it, and the field that must have the focus.
 DIALOGS: dict[str, Callable[[World], tuple[QDialog, Any]]] = {
     "NewCampaignDialog": _new_campaign,
     "CampaignSettingsDialog": _campaign_settings,
     "OpenCampaignDialog": _open_campaign,
     "PlayerDialog": _player,
+    "MomQuestion": _mom_question,
     "ArmyDialog": _army,
     "AddUnitsDialog": _add_units,
     "UnitEditor": _unit_editor,

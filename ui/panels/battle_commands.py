@@ -34,6 +34,7 @@ from brikdesk.domain.battle import (
     is_own_turn,
     spend_action,
 )
+from brikdesk.domain.battle.momentum import moms_at_turn_end
 from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.domain.statuses import BattleStatus
 from brikdesk.errors import ConflictError, StorageError, UserError
@@ -42,6 +43,7 @@ from brikdesk.services.changes import Done
 from brikdesk.services.tracker import BattleView
 from ui.bus import Bus
 from ui.panels.forms import CombatForms
+from ui.panels.mom_question import MomQuestion
 from ui.panels.overrule_box import confirm_overrule
 from ui.panels.start_dialog import OrderDialog, PlayerChoice
 from ui.undo import perform
@@ -132,15 +134,24 @@ class BattleCommands(QObject):
         return False
 
     def end_turn(self) -> bool:
-        """End the active player's turn; the strip says what changed."""
+        """End the active player's turn; the strip says what changed. A unit of that player
+        holding a MOM is asked about first (5.4): did it use up its Move?"""
         view = self.host.view
         if view is None or not view.in_progress:
             if view is not None and view.status is BattleStatus.PLANNED:
                 self.host.show_error("Start the battle first: set the turn order.")
             return False
+        player = view.active_player.name
+        asked = moms_at_turn_end(view.setup, view.state)
+        lost: tuple[BattleUnitId, ...] = ()
+        if asked is not None and asked.lost_by_rule:  # 5.4: asked, never dropped unseen
+            answer = MomQuestion.ask(self.widget, player, asked)
+            if answer is None:
+                return False
+            lost = answer
         tracker, battle_id = self.host.services.tracker, self.host.battle_id
         done = self.perform(
-            f"End {view.active_player.name}'s turn", lambda: tracker.end_turn(battle_id)
+            f"End {player}'s turn", lambda: tracker.end_turn(battle_id, mom_lost=lost)
         )
         if done is None:
             return False

@@ -224,6 +224,8 @@ class EndTurnSummary:
     counters_reset: int  # units whose used Counters came back
     standing_up: int = 0  # 2005: its units that got up from Disruption, 2" of Move spent
     busy: int = 0  # its units whose turn goes on a full-turn or extended Action (4.2)
+    #: What became of the ending player's MOMs (5.4), in words; "" when none had one.
+    moms: str = ""
 
     @property
     def headline(self) -> str:
@@ -263,6 +265,8 @@ class EndTurnSummary:
             after.append(f"{_plural(self.full_speed, 'unit', 'units')} back to full speed")
         if after:
             out.append(f"{self.ended}: " + "; ".join(after))
+        if self.moms:
+            out.append(f"{self.ended}: {self.moms}")
         if self.counters_reset:
             out.append(f"Counters reset for {_plural(self.counters_reset, 'unit', 'units')}")
         return tuple(out)

@@ -11,6 +11,8 @@ it included):
 - ``strike_parry``: a Strike answered by a Parry (Alt+P) through the quick form;
 - ``combined``: a combined attack of two through the full wizard (A), from the keyboard;
 - ``sprint``: a Sprint (S, the die, Enter), found in the log;
+- ``group_sprint``: a group Sprint on one die (S, Shift+Tab to the runner offered last, Space,
+  Tab back to the die, the die, Enter), both Sprints found in the log;
 - ``counterstrike``: a Counterstrike through the dice (C, the menu's entry, the dice, Enter),
   found in the log;
 - ``action``: an Action that is not an attack, with its Action Roll (O, the die, Enter),
@@ -295,6 +297,29 @@ def sprint(t: Table) -> None:
     assert closed(d), d.problem.text()
     # Recorded, not only closed: Enter on Cancel once closed the dialog and lost the Sprint.
     assert "Little John (Red) Sprints" in last_log_line(t), last_log_line(t)
+
+
+@flow
+def group_sprint(t: Table) -> None:
+    """4.1 group Sprint: Little John and the last of his side offered run on one die."""
+    from ui.dialogs.sprint import SprintDialog
+
+    t.select("Little John")
+    t.key(Qt.Key.Key_S)
+    d = next(d for d in t.panel.findChildren(SprintDialog) if d.isVisible())
+    t.key(Qt.Key.Key_Tab, Qt.KeyboardModifier.ShiftModifier)  # up to the last unit offered
+    box = QApplication.focusWidget()
+    assert box in d.group.values(), box
+    t.key(Qt.Key.Key_Space)
+    t.key(Qt.Key.Key_Tab)  # back to the die
+    assert QApplication.focusWidget() is d.entry.edit, QApplication.focusWidget()
+    t.die("3")
+    t.key(Qt.Key.Key_Return)
+    assert closed(d), d.problem.text()
+    view = t.panel.view
+    assert view is not None
+    both = [e.text for e in view.events[-2:]]
+    assert all("one roll for the group: Little John, " in line for line in both), both
 
 
 def last_log_line(t: Table) -> str:

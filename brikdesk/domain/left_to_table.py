@@ -40,8 +40,8 @@ LEFT_TO_THE_TABLE: tuple[TableRule, ...] = (
         "4.1 Sprinting",
         "A Sprinting minifig's whole movement this turn goes in one straight line, over "
         "obstacles he can leap, with no door opened or code typed on the way.",
-        "Rolls and records the Sprint's inches and warns when the bonus dice end in a 1; the "
-        "line is the players' to hold.",
+        "Rolls and records the Sprint's inches (one die for a group in 2010 and 2020) and warns "
+        "when the bonus dice end in a 1; the line is the players' to hold.",
     ),
     TableRule(
         "Minor activities and Quick Actions",

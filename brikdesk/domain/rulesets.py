@@ -325,6 +325,13 @@ READINGS: dict[str, str] = {
         "Roll, so there is no Benny; the d6 earns bonus dice like any roll (1.2). A natural 1 "
         "on a Bail falls on his face; the 2005 Sprint has no runaway rule."
     ),
+    "4.1 Sprinting in a group": (
+        "2010 and 2020: 'Minifigs Sprinting in a group can roll a single Action Die for the "
+        "entire group's Sprint distance.' BrikDesk rolls (or takes) one die for the units "
+        "chosen together, which must share that die (a Hero's d10 runs on his own), and "
+        "records the same inches as each one's Sprint, in one undo step; a Benny earned goes "
+        "to the whole group's Sprint. 2005 has no such sentence: each rolls his own 1d6."
+    ),
     "5.4 A MOM at the end of a turn": (
         "2020: a minifig's MOM abandons him when he 'ends a turn without using up all of his "
         "Move inches'. BrikDesk does not measure Move, so End turn asks, for each of the "

@@ -17,12 +17,13 @@ from typing import TypeVar
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
 
 from brikdesk.domain.combat.sprint import (
     SprintDraft,
     SprintStage,
     bonus_chains,
+    group_candidates,
     resolve_sprint,
     runaway_warning,
     sprint_benny_options,
@@ -52,8 +53,8 @@ MAX_VIRTUAL_DICE = 50
 
 
 class SprintDialog(FormDialog):
-    """One unit's Sprint: dice, Benny, what it gives, Record. ``recorded(text)`` after it is
-    stored."""
+    """One unit's Sprint, or a group's on his one roll (4.1, where the edition allows it):
+    dice, Benny, what it gives, Record. ``recorded(text)`` after it is stored."""
 
     recorded = Signal(str)
 
@@ -86,9 +87,28 @@ class SprintDialog(FormDialog):
             self,
             "4.1 Sprinting (the Sprint dialog)",
             "4.1 Sprinting",
+            "4.1 Sprinting in a group",
             "4.1 Half Speed",
             "2005 4.1/4.3 Sprint and Bail",
         )
+        #: 4.1 group Sprint (2010, 2020): the runner's side's units that may run on his roll.
+        self.group: dict[BattleUnitId, QCheckBox] = {}
+        mates = group_candidates(self.ctx, unit_id)
+        if mates:
+            self._row(
+                label(
+                    "Who Sprints with him on his one roll (4.1 group Sprint; Shift+Tab, Space):",
+                    "prompt",
+                    self,
+                ),
+                "sprintGroupLabel",
+            )
+            for uid in mates:
+                name = self.ctx.fighter(uid).name
+                box = self._row(QCheckBox(name, self), f"sprintWith{uid}")
+                box.setAccessibleName(f"{name} Sprints with him on the same roll")
+                box.toggled.connect(self._group_changed)
+                self.group[uid] = box
         self.entry = self._row(DiceEntry(self), "sprintDice")
         self.chains = self._row(label("", "event", self), "sprintChains")
         self.benny = self._row(BennyChooser(self), "sprintBenny")
@@ -111,6 +131,13 @@ class SprintDialog(FormDialog):
         self.setMinimumWidth(min(760, self.sizeHint().width()))
         fit_to_screen(self)
 
+    def setVisible(self, visible: bool) -> None:
+        """Opens on the die, what the organizer types first: the group's boxes above it are
+        the choice made now and then (Shift+Tab, Space)."""
+        super().setVisible(visible)
+        if visible and self.entry.edit.isVisible():
+            self.entry.edit.setFocus()
+
     def _row(self, widget: W, name: str) -> W:
         widget.setObjectName(name)
         self.form.addRow(widget)
@@ -132,7 +159,11 @@ class SprintDialog(FormDialog):
         self.set_draft(self.draft.without_last_face())
 
     def _clear(self) -> None:
-        self.set_draft(SprintDraft(self.draft.unit_id))
+        self.set_draft(SprintDraft(self.draft.unit_id, group=self.draft.group))
+
+    def _group_changed(self) -> None:
+        group = tuple(uid for uid, box in self.group.items() if box.isChecked())
+        self.set_draft(replace(self.draft, group=group))
 
     def _roll(self) -> None:
         """Roll every die still needed with virtual dice (up to the Benny's decision)."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from brikdesk.domain.actions import SprintResult, apply_sprint_benny, dice_chains, roll_sprint
 from brikdesk.domain.attack import inches_text
-from brikdesk.domain.battle import ActionSpent, ActionUse, Event, spend_action
+from brikdesk.domain.battle import ActionUse, Event, spend_action
 from brikdesk.domain.combat.choices import rules_problem
 from brikdesk.domain.combat.draft import CombatContext
 from brikdesk.domain.combat.resolution import BennyOption, Recorder
@@ -23,6 +23,7 @@ from brikdesk.errors import UserError
 
 __all__ = [
     "SprintDraft",
+    "group_candidates",
     "SprintStage",
     "bonus_chains",
     "resolve_sprint",
@@ -44,6 +45,13 @@ class SprintDraft:
     faces: tuple[int, ...] = ()
     benny: BennyUse | None = None
     embellishment: str = ""
+    #: Units Sprinting with the runner on his one roll (4.1 group Sprint, 2010 and 2020).
+    group: tuple[BattleUnitId, ...] = ()
+
+    @property
+    def runners(self) -> tuple[BattleUnitId, ...]:
+        """The runner and the units Sprinting with him, each once."""
+        return tuple(dict.fromkeys((self.unit_id, *self.group)))
 
     def with_face(self, face: int) -> SprintDraft:
         return replace(self, faces=self.faces + (face,))
@@ -158,12 +166,42 @@ def sprint_rule_text(ctx: CombatContext, unit_id: BattleUnitId) -> str:
 
 
 def sprint_events(draft: SprintDraft, ctx: CombatContext, stage: SprintStage) -> tuple[Event, ...]:
-    """What recording the Sprint stores: the runner's Action spent on a Sprint, its roll in
-    the note (the battle log shows it)."""
+    """What recording the Sprint stores: each runner's Action spent on a Sprint, the roll in
+    the note (the battle log shows it); a group Sprint (4.1) gives every runner the same roll,
+    the note naming the group."""
     if stage.result is None or not stage.complete:
         raise UserError("roll the Sprint first", field="dice")
-    return (
-        spend_action(ctx.state, draft.unit_id, ActionUse.SPRINT, note=sprint_note(stage.result)),
+    note = sprint_note(stage.result)
+    runners = draft.runners
+    if len(runners) > 1:
+        names = ", ".join(ctx.fighter(uid).name for uid in runners)
+        note += f"; one roll for the group: {names} (4.1)"
+    return tuple(spend_action(ctx.state, uid, ActionUse.SPRINT, note=note) for uid in runners)
+
+
+def group_candidates(ctx: CombatContext, unit_id: BattleUnitId) -> tuple[BattleUnitId, ...]:
+    """4.1 (2010, 2020): "Minifigs Sprinting in a group can roll a single Action Die for the
+    entire group's Sprint distance." The units that may Sprint on ``unit_id``'s one roll: his
+    side's, free to Sprint now, rolling the same die at the same speed (a Hero's d10 or a
+    runner at Half Speed rolls on his own). Empty where the edition has no group Sprint."""
+    rules = ctx.rules
+    if not rules.group_sprint:
+        return ()
+    state = ctx.state
+    runner = state.unit(unit_id)
+
+    def die(uid: BattleUnitId) -> int:
+        return rules.distance_die or ctx.fighter(uid).action_die
+
+    return tuple(
+        u.unit_id
+        for u in state.units
+        if u.unit_id != unit_id
+        and u.player_id == runner.player_id
+        and u.in_battle
+        and die(u.unit_id) == die(unit_id)
+        and u.moves_at_half_speed == runner.moves_at_half_speed
+        and sprint_problem(SprintDraft(u.unit_id), ctx) is None
     )
 
 
@@ -192,6 +230,9 @@ def sprint_outcome(draft: SprintDraft, ctx: CombatContext, result: SprintResult)
     offer = "; Over the Top: a Benny to spend"
     if draft.benny is BennyUse.NONE and text.endswith(offer):
         text = text[: -len(offer)] + f"; {ctx.rules.over_the_top}: the Benny is not spent"
+    if len(draft.runners) > 1:
+        names = ", ".join(ctx.fighter(uid).name for uid in draft.runners)
+        text = f"Group Sprint, one roll (4.1): {names}. {text}"
     return text
 
 
@@ -209,5 +250,5 @@ def runaway_warning(result: SprintResult) -> str | None:
 def sprint_problem(draft: SprintDraft, ctx: CombatContext) -> str | None:
     """Why the rules refuse this Sprint now (a Stopped unit, a response, a spent Action),
     asked of the battle rules with a trial event; ``None``: it may Sprint."""
-    trial: ActionSpent = spend_action(ctx.state, draft.unit_id, ActionUse.SPRINT)
-    return rules_problem(ctx, [trial])
+    trials: list[Event] = [spend_action(ctx.state, uid, ActionUse.SPRINT) for uid in draft.runners]
+    return rules_problem(ctx, trials)

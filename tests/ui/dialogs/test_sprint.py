@@ -177,3 +177,35 @@ def test_enter_after_the_benny_records_the_sprint(qtbot, battle):
     qtbot.wait(1)
     keys(qtbot, "\n")
     assert _sprint_log(battle) == ['Will Scarlet (Merry Men) Sprints: 10" more Move']
+
+
+def test_a_group_sprints_on_one_roll(qtbot, battle):
+    """4.1 (2020): "Minifigs Sprinting in a group can roll a single Action Die for the entire
+    group's Sprint distance." Will Scarlet's side's minifigs may run on his die; the Hero
+    (a d10) and the Sheriff's men may not. One die, each runner's Sprint, one undo step."""
+    d = _open(qtbot, battle, "Will Scarlet")
+    offered = {d.ctx.fighter(uid).name for uid in d.group}
+    assert offered == {"Little John", "Friar Tuck"}
+    john = d.group[battle.ids["Little John"]]
+    john.setFocus()
+    qtbot.keyClick(john, Qt.Key.Key_Space)  # Little John runs with him
+    assert john.isChecked()
+    d.entry.edit.setFocus()
+    _type(qtbot, d, "3")
+    assert d.outcome.text().startswith("Group Sprint, one roll (4.1): Will Scarlet, Little John.")
+    qtbot.keyClick(d.focusWidget(), Qt.Key.Key_Return)
+    note = '3" more Move; one roll for the group: Will Scarlet, Little John (4.1)'
+    assert _sprint_log(battle) == [
+        f"Will Scarlet (Merry Men) Sprints: {note}",
+        f"Little John (Merry Men) Sprints: {note}",
+    ]
+    assert d.stack_for_test.count() == 1
+    d.stack_for_test.undo()
+    assert _sprint_log(battle) == []
+
+
+def test_2005_has_no_group_sprint(qtbot, battle_2005):
+    """2005 4.1 has no group roll: each runner rolls his own 1d6."""
+    d = _open(qtbot, battle_2005, "Will Scarlet")
+    assert d.group == {}
+    assert d.findChild(QLabel, "sprintGroupLabel") is None

@@ -50,6 +50,7 @@ from brikdesk.share import Shared, new_token, valid_token
 from brikdesk.share.network import lan_address
 from ui.dialogs.share_players import LinkChooser, PlayerTokens
 from ui.dialogs.share_process import ShareProcess
+from ui.models.proposals import ProposalInbox
 from ui.settings import AppSettings
 from ui.wheel import guard_wheel
 
@@ -119,6 +120,8 @@ class Sharing(QObject):
         self.dialog: ShareDialog | None = None
         #: The players' own links' tokens, kept per campaign; the shared campaign's players.
         self.tokens = PlayerTokens(settings)
+        #: The players' proposals waiting for the organizer (the battle panel lists them).
+        self.inbox = ProposalInbox(self)
         self.players: tuple[PlayerSummary, ...] = ()
         self.campaign_action = QAction("Share with &players…", self)
         self.campaign_action.setObjectName("shareCampaignAction")
@@ -226,6 +229,9 @@ class Sharing(QObject):
             parent=self,
         )
         server.changed.connect(partial(self._changed, server))
+        server.proposed.connect(self.inbox.add)
+        server.dropped.connect(self.inbox.drop)
+        self.inbox.answerer = server.answer
         self.players = self.services.campaigns.list_players(shared.campaign_id)
         server.players = self.tokens.for_players(shared.campaign_id, self.players)
         self.server, self.title = server, title
@@ -299,6 +305,8 @@ class Sharing(QObject):
             return
         if server.problem:  # it could not start, or it stopped by itself
             self.server = None
+            self.inbox.answerer = None
+            self.inbox.clear()
             log.warning("share: %s", server.problem)
             verb = "Could not share on" if not server.url else "Sharing stopped on"
             self._tell(f"{verb} {server.host}: {server.problem}")
@@ -306,6 +314,8 @@ class Sharing(QObject):
 
     def stop(self) -> None:
         server, self.server = self.server, None
+        self.inbox.answerer = None
+        self.inbox.clear()
         if server is not None:
             server.stop()
             if server.process.state() == QProcess.ProcessState.NotRunning:

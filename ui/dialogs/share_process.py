@@ -9,7 +9,10 @@ app nothing but reading a few lines.
 ``ShareProcess`` starts it with ``QProcess`` (``[sys.executable, "share", ...]`` in the
 PyInstaller bundle, else ``python -m brikdesk share``) and follows what it says on its standard
 output: ``Serving <campaign> at <URL>`` once it listens, then ``Watching N`` whenever the number
-of watching pages changes. The database URL (it may hold a password) goes in ``BRIKDESK_DB`` and
+of watching pages changes, and ``proposal {...}`` / ``dropped {...}`` for the players'
+proposals (``proposed``, ``dropped``); the players' links and the organizer's answers go to it
+as lines on its standard input (``send_players``, ``answer``), written by Qt when the event
+loop runs, so the GUI thread never waits on the share. The database URL (it may hold a password) goes in ``BRIKDESK_DB`` and
 the token on standard input, so that neither shows in the process listing. ``stop()`` closes
 its standard input, which the process takes as its cue to stop cleanly; one that outlives
 ``STOP_MS`` is killed. No signal is sent first: on Windows ``terminate()`` is a window message
@@ -28,6 +31,7 @@ from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signa
 from brikdesk.domain.ids import PlayerId
 from brikdesk.paths import DB_ENV
 from brikdesk.share import Shared
+from brikdesk.share.proposals import Proposal
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +53,10 @@ class ShareProcess(QObject):
     state (started, watchers, ended) and ``problem`` says what went wrong, if anything."""
 
     changed = Signal()
+    #: A player's proposal, checked by the share (``brikdesk.share.proposals.Proposal``).
+    proposed = Signal(object)
+    #: A proposal's id: the battle moved on before the organizer answered it.
+    dropped = Signal(str)
 
     def __init__(
         self,
@@ -151,8 +159,27 @@ class ShareProcess(QObject):
                 count = line.removeprefix("Watching ")
                 self.watchers = int(count) if count.isdigit() else self.watchers
             else:
+                self._proposal_line(line)
                 continue
             self.changed.emit()
+
+    def _proposal_line(self, line: str) -> None:
+        """``proposal {...}`` or ``dropped {...}`` from the share; anything else is left."""
+        word, _sp, rest = line.partition(" ")
+        if word not in ("proposal", "dropped"):
+            return
+        try:
+            said = json.loads(rest)
+            if word == "proposal":
+                self.proposed.emit(Proposal.from_json(said))
+            else:
+                self.dropped.emit(str(said["id"]))
+        except (ValueError, KeyError, TypeError):
+            log.warning("share: a line the app cannot read: %.80s", line)
+
+    def answer(self, proposal_id: str, status: str, note: str = "") -> None:
+        """The organizer's answer to a proposal, for the player's page."""
+        self.send("answer", {"id": proposal_id, "status": status, "note": note})
 
     def _read_errors(self) -> None:
         text = bytes(self.process.readAllStandardError().data()).decode(errors="replace")

@@ -18,6 +18,7 @@ from brikdesk.domain.history import outcome_words
 from brikdesk.domain.ids import BattleId, CampaignId
 from brikdesk.errors import ConflictError
 from ui.bus import Bus
+from ui.main_window.proposals import proposal_list
 from ui.undo import UndoScopes
 from ui.widgets.common import MessageBanner, ServicesHost
 from ui.windows.battle_sheet_printing import BattleSheetPrinting
@@ -29,8 +30,10 @@ if TYPE_CHECKING:
     from brikdesk.services.aftermath import Aftermath, FinishedBattle
     from brikdesk.services.changes import Done
     from ui.dialogs.end_battle import EndBattleDialog
+    from ui.models.proposals import ProposalInbox
     from ui.panels import BattlePanel
     from ui.panels.forms import CombatForms
+    from ui.panels.proposals import ProposalList
 
 
 def combat_forms() -> CombatForms:
@@ -82,6 +85,8 @@ class BattlesHost(ServicesHost, Protocol):
     def report_printing(self) -> ReportPrinting: ...
     def selected(self) -> tuple[str, int]: ...
     def follow_page(self, *_args: object) -> None: ...
+    @property
+    def proposals(self) -> ProposalInbox: ...
 
 
 class Battles(QObject):
@@ -95,6 +100,8 @@ class Battles(QObject):
         self.runner = host.runner
         #: The battle tracker's panel on the battle page (the battle last shown).
         self.panel: BattlePanel | None = None
+        #: The players' proposals shown in the panel (while a share runs).
+        self.proposals: ProposalList | None = None
         #: Table mode hid the navigator (it comes back when table mode ends).
         self._navigator_hidden_for_table = False
 
@@ -154,6 +161,7 @@ class Battles(QObject):
             page_layout.addWidget(panel, 1)
             self.panel = panel
             panel.table_mode_changed.connect(self.table_mode)
+            self.proposals = proposal_list(panel, host.proposals)
             self._wire_aftermath(panel)
             host.menus.show_battle_entries(panel.menu_actions())
         panel.show()

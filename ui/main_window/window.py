@@ -62,6 +62,7 @@ if TYPE_CHECKING:  # the windows load when first opened
     from ui.dialogs.about import AboutDialog
     from ui.dialogs.rules_reference import RulesReferenceDialog
     from ui.live import LiveRefresh
+    from ui.models.proposals import ProposalInbox
     from ui.panels import BattlePanel
     from ui.windows.catalog import CatalogWindow
     from ui.windows.history import HistoryWindow
@@ -273,6 +274,11 @@ class MainWindow(QMainWindow):
     def battle_panel(self) -> BattlePanel | None:
         """The battle tracker's panel on the battle page."""
         return self.battles.panel
+
+    @property
+    def proposals(self) -> ProposalInbox:
+        """The players' proposals waiting for the organizer (the share's)."""
+        return self.sharing.inbox
 
     @property
     def rosters(self) -> dict[ArmyId, RosterWindow]:

@@ -33,8 +33,10 @@ def themed_plot(
     colours (its bars)."""
 
     def apply() -> None:
-        plot.setBackground(colours.CHART_BG.hex())
         item = plot.getPlotItem()
+        if item is None:  # closed: pyqtgraph lets go of a closed plot's item, not the widget
+            return
+        plot.setBackground(colours.CHART_BG.hex())
         text = colours.CHART_TEXT.hex()
         for name in ("left", "bottom"):
             axis = item.getAxis(name)

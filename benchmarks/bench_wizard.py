@@ -163,7 +163,9 @@ def bench_page(runs: int, size: tuple[int, int], units: int) -> list[tuple[str, 
 
     import ui.widgets.combat_style
     import ui.widgets.dice
-    import ui.wizard.pages
+    import ui.wizard.pages.action
+    import ui.wizard.pages.modifiers
+    import ui.wizard.pages.reaction
     import ui.wizard.widgets
     import ui.wizard.wizard
     from brikdesk.domain.attack import SizeClass
@@ -198,7 +200,9 @@ def bench_page(runs: int, size: tuple[int, int], units: int) -> list[tuple[str, 
             clock = DomainClock(
                 ui.widgets.combat_style,
                 ui.widgets.dice,
-                ui.wizard.pages,
+                ui.wizard.pages.action,
+                ui.wizard.pages.modifiers,
+                ui.wizard.pages.reaction,
                 ui.wizard.widgets,
                 ui.wizard.wizard,
             )

@@ -108,7 +108,7 @@ def test_the_wheel_over_the_reaction_scrolls_the_page_and_keeps_the_parry(qtbot,
     w.next()
     w.next()
     page = w.pages[CombatWizard.ACTION]
-    box = page.reaction
+    box = page.reaction_card.reaction
     parry = next(v for v in box.values() if v[0] is Reaction.PARRY)
     box.choose(parry)
     w.pages[CombatWizard.ACTION].dice.edit.setFocus()

@@ -83,7 +83,7 @@ def test_every_wizard_page_fits_the_laptop(qtbot, battle, width, height):
         opened(qtbot, w, "Action Roll")
         action = w.pages[CombatWizard.ACTION]
         assert (
-            in_view(action.mods_box, action.scroller)
+            in_view(action.modifiers.mods_box, action.scroller)
             or action.scroller.verticalScrollBar().value() == 0
         )
         assert in_view(action.dice.edit, action.scroller), "the Action die is out of view"

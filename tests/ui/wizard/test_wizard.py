@@ -64,16 +64,18 @@ def test_a_bad_visible_size_is_explained_at_the_field_not_taken_as_0(qtbot, open
     qtbot.keyClicks(page(w, 1).distance, "6")
     next_page(qtbot, w)
     p3 = page(w, 2)
-    p3.judge_size.choose((SizeClass.LARGE, 3))
-    assert p3.visible.isVisible()
-    qtbot.keyClicks(p3.visible, "4")
-    assert w.draft.visible_size == 4 and not p3.visible_problem.isVisible()
-    qtbot.keyClicks(p3.visible, "x")
-    assert p3.visible_problem.isVisible()
-    assert "visible Size must be a number of inches, not '4x'" in p3.visible_problem.text()
+    p3.modifiers.judge_size.choose((SizeClass.LARGE, 3))
+    assert p3.modifiers.visible.isVisible()
+    qtbot.keyClicks(p3.modifiers.visible, "4")
+    assert w.draft.visible_size == 4 and not p3.modifiers.visible_problem.isVisible()
+    qtbot.keyClicks(p3.modifiers.visible, "x")
+    assert p3.modifiers.visible_problem.isVisible()
+    assert (
+        "visible Size must be a number of inches, not '4x'" in p3.modifiers.visible_problem.text()
+    )
     assert w.draft.visible_size == 4
-    qtbot.keyClick(p3.visible, Qt.Key.Key_Backspace)
-    assert not p3.visible_problem.isVisible() and w.draft.visible_size == 4
+    qtbot.keyClick(p3.modifiers.visible, Qt.Key.Key_Backspace)
+    assert not p3.modifiers.visible_problem.isVisible() and w.draft.visible_size == 4
 
 
 def test_a_judgement_repaints_the_page_not_the_whole_wizard(qtbot, open_wizard):
@@ -90,7 +92,7 @@ def test_a_judgement_repaints_the_page_not_the_whole_wizard(qtbot, open_wizard):
     next_page(qtbot, w)
     p3 = page(w, 2)
     with qtbot.assertNotEmitted(p3.completeChanged):
-        p3.disrupted.click()
+        p3.modifiers.disrupted.click()
     assert w.draft.target_disrupted is True
     w.back()
     p2.distance.clear()
@@ -213,13 +215,13 @@ class TestThievenHood:
         assert shown() == ("10.0%", "50.0%", "80.0%", percent(plain.kill))
         chart = p3.chart.chart
         assert chart.bar_count == 10 and chart.line.value() == 2.5  # the line before the 3
-        p3.judge_size.choose((SizeClass.MINIFIG, 2))
+        p3.modifiers.judge_size.choose((SizeClass.MINIFIG, 2))
         assert w.draft.sections_visible == 2
         harder = attack_odds(10, 3, "1d6+1", 4, action_mod=-1)
         assert p3.need.text() == "4+"
         assert shown() == ("10.0%", "50.0%", "70.0%", percent(harder.kill))
         assert chart.line.value() == 3.5
-        assert "-1" in [v.text() for v, _what in p3.row_widgets if v.isVisible()]
+        assert "-1" in [v.text() for v, _what in p3.modifiers.row_widgets if v.isVisible()]
         # Cancel: the chart is let go (out of the window) before the wizard and its pages are
         # deleted, so no late paint reaches a view without a scene.
         w.reject()
@@ -278,10 +280,10 @@ class TestReactionsAndDamage:
         next_page(qtbot, w)
         next_page(qtbot, w)
         p3 = page(w, 2)
-        values = p3.reaction.values()
+        values = p3.reaction_card.reaction.values()
         assert (Reaction.PARRY, "shield") in values
-        p3.reaction.choose((Reaction.PARRY, "shield"))
-        assert "Shield Use 2" in p3.reaction_text.text()
+        p3.reaction_card.reaction.choose((Reaction.PARRY, "shield"))
+        assert "Shield Use 2" in p3.reaction_card.reaction_text.text()
         type_faces(qtbot, w, 2, "4")  # Will's Action die: hit
         assert "Parry" in p3.dice.prompt.text()
         type_faces(qtbot, w, 2, "3")  # Guy's Parry: 3 against Use 2
@@ -421,7 +423,7 @@ class TestReactionsAndDamage:
         next_page(qtbot, w)
         next_page(qtbot, w)
         p3 = page(w, 2)
-        p3.reaction.choose((Reaction.PARRY, "shield"))
+        p3.reaction_card.reaction.choose((Reaction.PARRY, "shield"))
         type_faces(qtbot, w, 2, "51")  # Will hits with a 5; Guy's Parry shows a natural 1
         assert p3.verdict.text() == "Hit! · Parry fumbled: Shield knocked away"
         assert (
@@ -451,10 +453,10 @@ class TestReactionsAndDamage:
         choose_target(w2, guy)
         next_page(qtbot, w2)
         next_page(qtbot, w2)
-        shield = page(w2, 2).reaction.values().index((Reaction.PARRY, "shield"))
+        shield = page(w2, 2).reaction_card.reaction.values().index((Reaction.PARRY, "shield"))
         assert (
             page(w2, 2)
-            .reaction.itemText(shield)
+            .reaction_card.reaction.itemText(shield)
             .endswith("knocked away in round 1: only if picked up since")
         )
 
@@ -533,7 +535,7 @@ class TestNothingBeforeFinish:
         choose_target(w, guy)
         next_page(qtbot, w)
         next_page(qtbot, w)
-        page(w, 2).reaction.choose((Reaction.PARRY, "shield"))
+        page(w, 2).reaction_card.reaction.choose((Reaction.PARRY, "shield"))
         type_faces(qtbot, w, 2, "51")  # hit; the Parry rolls a natural 1
         next_page(qtbot, w)
         type_faces(qtbot, w, 3, "5")
@@ -607,7 +609,7 @@ class TestFromTheBattlePanel:
         choose_target(w, guy)
         next_page(qtbot, w)
         next_page(qtbot, w)
-        page(w, 2).reaction.choose((Reaction.PARRY, "shield"))
+        page(w, 2).reaction_card.reaction.choose((Reaction.PARRY, "shield"))
         type_faces(qtbot, w, 2, "43")  # hit; Parried with the Shield: no Damage dice left
         next_page(qtbot, w)
         next_page(qtbot, w)
@@ -667,14 +669,16 @@ class TestExplained:
         next_page(qtbot, w)
         p3 = page(w, 2)
         rows = {
-            what.text().split("<br>")[0]: what for _v, what in p3.row_widgets if what.isVisible()
+            what.text().split("<br>")[0]: what
+            for _v, what in p3.modifiers.row_widgets
+            if what.isVisible()
         }
         out = rows["3 inches beyond Range"]
         assert "5.1 Out of Range · BrikDesk's reading" in out.text()
         assert "BrikDesk's reading, 5.1 Out of Range" in out.toolTip()
         assert ATTACK_READINGS["5.1 Out of Range"].split(":")[0] in out.toolTip()
-        p3.reaction.choose((Reaction.PARRY, "shield"))
-        tip = p3.reaction_text.toolTip()
+        p3.reaction_card.reaction.choose((Reaction.PARRY, "shield"))
+        tip = p3.reaction_card.reaction_text.toolTip()
         assert "BrikDesk's reading, 5.2 Parrying" in tip
         assert "picking it up" in tip  # the wizard's own reading of the fumbled Parry
         # The dice card's heading has it; on a laptop (no heading: room for the die box),

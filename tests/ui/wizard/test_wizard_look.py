@@ -62,8 +62,8 @@ def test_ticking_a_judgement_leaves_the_rows_and_its_box_in_place(qtbot, tmp_pat
     battle = make_battle(tmp_path / "sherwood.sqlite3")
     try:
         w, action = _action_page(qtbot, battle, Fraction(12))
-        box = action.disrupted
-        rows = [what for _value, what in action.row_widgets if what.isVisible()]
+        box = action.modifiers.disrupted
+        rows = [what for _value, what in action.modifiers.row_widgets if what.isVisible()]
         reasons = [what.reason for what in rows]
         assert any("not Disrupted" in r for r in reasons)
         where = box.mapTo(w, QPoint(0, 0))
@@ -77,7 +77,7 @@ def test_ticking_a_judgement_leaves_the_rows_and_its_box_in_place(qtbot, tmp_pat
             assert [what.geometry() for what in rows] == geometry
         # The Disrupted row now says so and gives its modifier, in the same place.
         row = next(i for i, r in enumerate(reasons) if "Disrupted" in r)
-        value, what = action.row_widgets[row]
+        value, what = action.modifiers.row_widgets[row]
         assert "is Disrupted" in what.reason and value.text() != "0"
     finally:
         battle.db.close()
@@ -98,20 +98,24 @@ def test_the_modifier_values_show_their_colours_from_the_first_paint(qtbot, tmp_
     battle = make_battle(tmp_path / "sherwood.sqlite3")
     try:
         _w, action = _action_page(qtbot, battle, Fraction(19))
-        shown = {value.text(): value for value, _what in action.row_widgets if value.isVisible()}
+        shown = {
+            value.text(): value
+            for value, _what in action.modifiers.row_widgets
+            if value.isVisible()
+        }
         out_of_range = next(
             value
-            for value, what in action.row_widgets
+            for value, what in action.modifiers.row_widgets
             if value.isVisible() and "beyond Range" in what.reason
         )
         zero = next(
             value
-            for value, _what in action.row_widgets
+            for value, _what in action.modifiers.row_widgets
             if value.isVisible() and value.text() == "0"
         )
         total = next(
             value
-            for value, what in action.row_widgets
+            for value, what in action.modifiers.row_widgets
             if value.isVisible() and what.reason.startswith("all Action Roll")
         )
         assert out_of_range.text().startswith("-") and len(shown) >= 2

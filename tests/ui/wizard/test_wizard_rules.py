@@ -139,10 +139,12 @@ class TestEdition:
         next_page(qtbot, w)
         p3 = page(w, 2)
         assert "BrikWars 2005 has no Over the Top: no Benny" in p3.policy.text()
-        labels = [p3.reaction.itemText(i) for i in range(p3.reaction.count())]
+        labels = [
+            p3.reaction_card.reaction.itemText(i) for i in range(p3.reaction_card.reaction.count())
+        ]
         assert any('Bail: dive 1d6"' in t for t in labels)
-        p3.reaction.choose((Reaction.BAIL, None))
-        assert "BrikWars 2005: 1d6 for every unit" in p3.reaction_text.text()
+        p3.reaction_card.reaction.choose((Reaction.BAIL, None))
+        assert "BrikWars 2005: 1d6 for every unit" in p3.reaction_card.reaction_text.text()
         assert "a <b>d6</b>" in p3.dice.prompt.text()
         type_faces(qtbot, w, 2, "6")
         assert "bonus" in p3.dice.prompt.text()  # 2005: the d6 earns bonus dice
@@ -285,8 +287,11 @@ class TestCollision:
         )
         reactions = dict(
             zip(
-                p3.reaction.values(),
-                [p3.reaction.itemText(i) for i in range(p3.reaction.count())],
+                p3.reaction_card.reaction.values(),
+                [
+                    p3.reaction_card.reaction.itemText(i)
+                    for i in range(p3.reaction_card.reaction.count())
+                ],
                 strict=True,
             )
         )

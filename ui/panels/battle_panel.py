@@ -18,9 +18,11 @@ unit now. While the pointer is over the table its rows stay still (``still_rows`
 
 The panel composes widgets with one job each: ``battle_header`` (round, turn, End Turn),
 ``filter_bar``, ``message_strip``, ``unit_table`` (over ``battle_model``), ``unit_buttons`` and
-``unit_menus``, ``battle_log`` (the log with Undo and Redo), ``theme`` (colours and fonts).
+``unit_menus``, ``battle_log`` (the log with Undo and Redo), ``theme`` (colours and fonts),
+``split_memory`` (the split between the table and the log, kept for each style).
 The combat wizard, the quick attack form and the Sprint dialog are opened through the
-``forms`` the app shell gives the panel (``ui.panels.forms``): panels do not import them.
+``forms`` the app shell gives the panel (``ui.panels.forms``; ``form_opening`` opens them for
+a unit): panels do not import them.
 Every action is recorded by ``battle_commands`` through the battle tracker
 (``services.tracker``, the only writer of a battle's log) as one step of this battle's undo
 history (``ui.undo.perform``; the combat wizard adds to the same history); the rules refuse
@@ -61,7 +63,6 @@ from brikdesk.domain.battle import (
     Maneuver,
     Use,
 )
-from brikdesk.domain.combat import AttackKind, CombatContext
 from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.domain.statuses import BattleStatus
 from brikdesk.errors import StorageError, UserError
@@ -70,6 +71,7 @@ from brikdesk.services.tracker import BattleView
 from ui.bus import Bus
 from ui.colours import follow_theme
 from ui.glyphs import refusal_sign
+from ui.panels import form_opening
 from ui.panels.aftermath_bar import AftermathBar
 from ui.panels.battle_commands import BattleCommands, short
 from ui.panels.battle_header import BattleHeader, StartBar
@@ -79,6 +81,7 @@ from ui.panels.filter_bar import FilterBar
 from ui.panels.forms import CombatForms
 from ui.panels.keys import first_to_act, keys_legend, make_action, unit_keys
 from ui.panels.message_strip import MessageStrip, StillBox, error_text
+from ui.panels.split_memory import SplitMemory
 from ui.panels.still_rows import StillRows
 from ui.panels.theme import TABLE, Theme, normal_theme, palette
 from ui.panels.unit_buttons import UnitButtons
@@ -87,12 +90,10 @@ from ui.panels.unit_moves import UnitMoves
 from ui.panels.unit_table import UnitTable
 from ui.settings import AppSettings
 from ui.tooltips import set_tooltip
-from ui.widgets.combat_context import combat_context
 
 log = logging.getLogger(__name__)
 
 TABLE_MODE_KEY = "battle/tableMode"
-SPLITTER_KEY = "battle/splitter"
 
 _REFRESH_ON = Changes.EVENTS | Changes.BATTLES | Changes.PLAYERS | Changes.CATALOG | Changes.UNITS
 
@@ -195,6 +196,7 @@ class BattlePanel(QWidget):
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.log_pane)
         self.splitter.setSizes([780, 420])
+        self.split_memory = SplitMemory(self.splitter, self.settings)
         self.splitter.splitterMoved.connect(self._save_splitter)
         outer.addWidget(self.splitter, 1)
         # Short names for what tests and the main window reach.
@@ -473,23 +475,11 @@ class BattlePanel(QWidget):
         self.table_mode_changed.emit(on)
 
     def _save_splitter(self, *_args: object) -> None:
-        """Each look keeps its own split between the table and the log."""
-        self.settings.setValue(f"{SPLITTER_KEY}/{self.theme.name}", self.splitter.saveState())
+        """Each style keeps its own split between the table and the log."""
+        self.split_memory.save(self.theme)
 
     def _restore_splitter(self) -> None:
-        state = self.settings.value(f"{SPLITTER_KEY}/{self.theme.name}")
-        if state is not None:
-            try:
-                if self.splitter.restoreState(state):
-                    return
-            except TypeError:
-                pass
-        log_share = 0.22 if self.theme is TABLE else 0.3
-        # Growing or shrinking keeps the proportion: stretch factors in the same ratio.
-        self.splitter.setStretchFactor(0, int(100 * (1 - log_share)))
-        self.splitter.setStretchFactor(1, int(100 * log_share))
-        total = max(self.splitter.width(), 1000)
-        self.splitter.setSizes([int(total * (1 - log_share)), int(total * log_share)])
+        self.split_memory.restore(self.theme)
 
     # -- recording (BattleCommands) ---------------------------------------------------------
 
@@ -517,35 +507,8 @@ class BattlePanel(QWidget):
         target: BattleUnitId | None = None,
         use: Use | None = None,
     ) -> bool:
-        """The quick attack form (one page) with ``unit_id`` as attacker; on ``target`` paid
-        by ``use`` when given (a Counterstrike: a Counter)."""
-        if self.view is None:
-            return False
-        try:
-            form = self.forms.quick(*self._form_args(unit_id, self.view))
-            if target is not None:
-                preset = getattr(form, "preset", None)
-                if preset is not None:
-                    preset(target, use=use)
-        except UserError as exc:
-            self.show_error(exc)
-            return False
-        return True
-
-    def _form_args(
-        self, unit: BattleUnitId, view: BattleView
-    ) -> tuple[BattlePanel, Services, Bus, QUndoStack, BattleId, BattleUnitId, CombatContext]:
-        """What the combat forms are opened with (``CombatForms``): this panel, the battle's
-        services, bus, undo history and id, the unit, and the battle's combat context."""
-        return (
-            self,
-            self.services,
-            self.bus,
-            self.undo_stack,
-            self.battle_id,
-            unit,
-            combat_context(view),
-        )
+        """The quick attack form for ``unit_id`` (``form_opening.open_quick``)."""
+        return form_opening.open_quick(self, unit_id, target, use)
 
     def open_wizard(
         self,
@@ -553,22 +516,12 @@ class BattlePanel(QWidget):
         target: BattleUnitId | None = None,
         maneuver: Maneuver | None = None,
     ) -> bool:
-        """The combat wizard with ``unit_id`` (the current unit by default) as attacker; as a
-        response off its owner's turn (the wizard pays with the held Action); on ``target``
-        with a Close Combat ``maneuver`` when the Act menu named them."""
+        """The combat wizard for ``unit_id``, the current unit by default
+        (``form_opening.open_wizard``)."""
         unit = self.current_unit() if unit_id is None else unit_id
-        if unit is None or self.view is None:
+        if unit is None:
             return False
-        try:
-            wizard = self.forms.wizard(*self._form_args(unit, self.view))
-        except UserError as exc:
-            self.show_error(exc)
-            return False
-        if hasattr(wizard, "set_dice_mode"):  # Edit > Settings: virtual or typed dice first
-            wizard.set_dice_mode(AppSettings(self.settings).dice_mode)
-        if target is not None and hasattr(wizard, "preset"):
-            wizard.preset(target, AttackKind(maneuver.value) if maneuver is not None else None)
-        return True
+        return form_opening.open_wizard(self, unit, target, maneuver)
 
     # -- the row's menu -------------------------------------------------------------------
 

@@ -676,6 +676,15 @@ def section_blocks(
     return [Block("section", [(h + 6, ops)], new_page=new_page, keep_with_next=True)]
 
 
+#: A table of at most this many rows is kept whole on one page (``table_blocks``).
+WHOLE_TABLE_ROWS = 6
+#: A longer table's last rows that go to a page together, never one alone.
+LAST_ROWS_TOGETHER = 3
+#: How many blocks ahead the pages look for what a block is kept with (a heading, a small
+#: table's rows).
+KEEP_LOOKAHEAD = WHOLE_TABLE_ROWS + 2
+
+
 def table_blocks(
     m: Metrics,
     width: float,
@@ -683,16 +692,24 @@ def table_blocks(
     columns: tuple[tuple[str, float], ...],
     rows: Sequence[tuple[str, ...]],
 ) -> list[Block]:
-    """A titled table whose rows are placed one by one; its header repeats on a new page."""
+    """A titled table whose rows are placed one by one; its header repeats on a new page.
+
+    Rows are kept together sensibly: a table of up to ``WHOLE_TABLE_ROWS`` rows moves to the
+    next page whole rather than split, and a longer one never leaves fewer than its last
+    ``LAST_ROWS_TOGETHER`` rows alone on a page (a campaign report's page 2 held a single
+    leaderboard row)."""
     head_ops: list[Op] = [Op("text", 0, 0, width, m.line("subsection"), title, "subsection")]
     y = _table(m, 0, m.line("subsection") + 1, columns, [], head_ops)
     header = Block("table-head", [(y, head_ops)], keep_with_next=True)
     out = [header]
-    for row in rows:
+    n = len(rows)
+    kept_from = 0 if n <= WHOLE_TABLE_ROWS else n - LAST_ROWS_TOGETHER
+    for i, row in enumerate(rows):
         ops: list[Op] = []
         h = _table(m, 0, 0, columns, [row], ops, body_font="ref", header=False, max_lines=40)
         ops.append(Op("line", 0, h - 0.7, width, 0, colour="faint", width=0.3))
-        out.append(Block("table-row", [(h, ops)], table_header=header))
+        keep = kept_from <= i < n - 1
+        out.append(Block("table-row", [(h, ops)], table_header=header, keep_with_next=keep))
     return out
 
 
@@ -968,7 +985,7 @@ class PageFrame:
         """Place ``blocks`` on pages in order (a heading kept with the blocks after it)."""
         pager = Paginator(self.body, self.metrics)
         for i, block in enumerate(blocks):
-            pager.add(block, blocks[i + 1 : i + 4])
+            pager.add(block, blocks[i + 1 : i + 1 + KEEP_LOOKAHEAD])
         return SheetLayout(
             page_rect=self.page_rect,
             body_rect=self.body,

@@ -21,6 +21,14 @@ Two parts, on 127.0.0.1 only, each bounded in count and time:
    ``HOSTILE_SECONDS``; a valid request every 0.1 s meanwhile: its time (p50, p95, max) and
    failures, against the same with nothing hostile (target: every one within 1 s).
 
+4. The players' proposals (the demo campaign's battle, as the app runs the share: ``brikdesk
+   share --for-app`` in a process of its own, the battle panel offscreen): ``PROPOSALS``
+   proposals, Ines's and Tobias's in turn, each sent as a player's page sends it (judged first:
+   ``attack.json``), then accepted from the panel (recorded, then undone for the next one).
+   Printed: the judging's time, proposal -> shown in the panel (from the POST's start to the
+   row in the list: p50, p95, max) and accept -> shown on a player's page (from the key to the
+   answer arriving on the page's event stream: p50, p95, max).
+
 Run: QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_share.py [--units 500]
 """
 
@@ -55,6 +63,8 @@ LOADS_PER_S = 20
 SECONDS = quick(30, 3)
 EVERY = 1.5
 TURNS = quick(30, 3)
+#: Part four's proposals (Ines's and Tobias's in turn: at most 6 a minute each).
+PROPOSALS = quick(10, 2)
 #: Part two's modes take turns in this many rounds of TURNS / ROUNDS End Turns each.
 ROUNDS = 3
 FILES = ("", "share.css", "share.js", "icon.svg", "state.json")
@@ -617,6 +627,153 @@ def _turns_shared(
     return spent, begun, json.loads(last.removeprefix("TIMES ")), peak
 
 
+class _PageStream(threading.Thread):
+    """A player's page's event stream: when each proposal's answer arrived ((id, status) ->
+    ``time.monotonic()``)."""
+
+    def __init__(self, port: int, path: str) -> None:
+        super().__init__(daemon=True)
+        self.port, self.path = port, path
+        self.seen: dict[tuple[str, str], float] = {}
+
+    def run(self) -> None:
+        import http.client
+
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+        conn.request("GET", self.path + "events", headers={"Host": f"127.0.0.1:{self.port}"})
+        stream = conn.getresponse()
+        while True:
+            line = stream.fp.readline()
+            if not line:
+                return
+            if line.startswith(b"data: "):
+                part = json.loads(line[6:]).get("proposals") or []
+                now = time.monotonic()
+                for p in part:
+                    self.seen.setdefault((p["id"], p["status"]), now)
+
+
+def part_four(folder: Path) -> None:
+    import http.client
+
+    from PySide6.QtCore import QSettings
+    from PySide6.QtGui import QUndoStack
+
+    from brikdesk.persistence.db import open_database
+    from brikdesk.services import Services
+    from brikdesk.share import Shared, new_token
+    from ui.app import create_application
+    from ui.bus import Bus
+    from ui.dialogs.share_process import ShareProcess
+    from ui.main_window import combat_forms
+    from ui.main_window.proposals import proposal_list
+    from ui.models.proposals import ProposalInbox
+    from ui.panels import BattlePanel
+
+    app = create_application()
+    url, _name = make_database(folder, 0)
+    sv = Services.open(open_database(url))
+    campaign = sv.campaigns.list_campaigns()[0].id
+    battle_id = next(b.id for b in sv.battles.list_battles(campaign) if b.status == "in_progress")
+    settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
+    stack = QUndoStack()
+    panel = BattlePanel(sv, Bus(), stack, battle_id, settings=settings, forms=combat_forms())
+    panel.resize(1400, 900)
+    panel.show()
+    inbox = ProposalInbox()
+    rows = proposal_list(panel, inbox)
+    players = {p.name: p.id for p in sv.campaigns.list_players(campaign)}
+    tokens = {pid: new_token() for pid in players.values()}
+    server = ShareProcess(
+        Shared(campaign), url, host="127.0.0.1", port=0, token=new_token(), parent=None
+    )
+    server.players = tokens
+    server.proposed.connect(inbox.add)
+    server.dropped.connect(inbox.drop)
+    inbox.answerer = server.answer
+    server.start()
+    deadline = time.monotonic() + 60
+    while not server.url:
+        if time.monotonic() > deadline:
+            raise SystemExit("the share did not start")
+        _wait_events(0.05)
+    port = int(urlsplit(server.url).port or 0)
+    paths = {name: f"/{tokens[pid]}/" for name, pid in players.items()}
+    _wait_events(0.5)  # the players' links are served
+    pages = {name: _PageStream(port, paths[name]) for name in ("Ines", "Tobias")}
+    for page in pages.values():
+        page.start()
+    attacks = {
+        "Ines": ("unit=13&target=9&dice=5+4", 13, 9, "5 4"),
+        "Tobias": ("unit=10&target=13&dice=5+3+2+1", 10, 13, "5 3 2 1"),
+    }
+    judged, shown, answered = [], [], []
+    for i in range(PROPOSALS):
+        name = ("Ines", "Tobias")[i % 2]
+        query, unit, target, dice = attacks[name]
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        start = time.perf_counter()
+        conn.request("GET", paths[name] + "attack.json?" + query)
+        said = json.loads(conn.getresponse().read())
+        judged.append(time.perf_counter() - start)
+        conn.close()
+        body = json.dumps(
+            {
+                "id": f"bench-{i:04d}-{os.getpid()}",
+                "turn": said["turn"],
+                "unit": unit,
+                "weapon": said["weapon"],
+                "target": target,
+                "range": "",
+                "dice": dice,
+            }
+        ).encode()
+        sent: list[float] = []
+
+        def post(path: str = paths[name], payload: bytes = body, sent: list[float] = sent) -> None:
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            sent.append(time.monotonic())
+            c.request(
+                "POST", path + "propose", body=payload, headers={"Content-Type": "application/json"}
+            )
+            c.getresponse().read()
+            c.close()
+
+        threading.Thread(target=post, daemon=True).start()
+        deadline = time.monotonic() + 10
+        while rows.rows.count() == 0 and time.monotonic() < deadline:
+            app.processEvents()
+        if rows.rows.count() == 0:
+            raise SystemExit("a proposal did not reach the panel")
+        shown.append(time.monotonic() - sent[0])
+        rows.rows.setCurrentRow(0)
+        proposal_id = rows.current_id()
+        accepted = time.monotonic()
+        rows.accept_current()
+        deadline = time.monotonic() + 10
+        while (proposal_id, "accepted") not in pages[name].seen and time.monotonic() < deadline:
+            _wait_events(0.005)
+        if (proposal_id, "accepted") in pages[name].seen:
+            answered.append(pages[name].seen[(proposal_id, "accepted")] - accepted)
+        panel.undo()  # the next proposal attacks again
+        _wait_events(0.6)
+    server.wait()
+    panel.close()
+    print(
+        f"part 4: the players' proposals, demo battle, {PROPOSALS} proposals, share in its own process"
+    )
+    print(f"  judging (attack.json): p50 {_ms(judged, 0.5)}, p95 {_ms(judged, 0.95)}")
+    print(
+        f"  proposal -> shown in the panel: p50 {_ms(shown, 0.5)}, p95 {_ms(shown, 0.95)}, "
+        f"max {_ms(shown, 1.0)}"
+    )
+    print(
+        f"  accept -> shown on the player's page: p50 {_ms(answered, 0.5)}, "
+        f"p95 {_ms(answered, 0.95)}, max {_ms(answered, 1.0)} "
+        f"({PROPOSALS - len(answered)} not seen)"
+    )
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--attack-child":
         asyncio.run(_attack(sys.argv[2], float(sys.argv[3]), sys.argv[4]))
@@ -628,7 +785,7 @@ def main() -> None:
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--units", type=int, default=0, help="part 1 on a battle of this size")
-    parser.add_argument("--part", type=int, choices=(1, 2, 3), help="run one part only")
+    parser.add_argument("--part", type=int, choices=(1, 2, 3, 4), help="run one part only")
     parser.add_argument(
         "--served",
         choices=("process", "thread", "both"),
@@ -658,6 +815,9 @@ def main() -> None:
         if args.part in (None, 3):
             (folder / "three").mkdir()
             part_three(folder / "three")
+        if args.part in (None, 4):
+            (folder / "four").mkdir()
+            part_four(folder / "four")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     print(f"machine load: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")

@@ -95,6 +95,7 @@ FILES = {
     "": ("index.html", "text/html; charset=utf-8"),
     "share.css": ("share.css", "text/css; charset=utf-8"),
     "share.js": ("share.js", "text/javascript; charset=utf-8"),
+    "propose.js": ("propose.js", "text/javascript; charset=utf-8"),
     "icon.svg": ("icon.svg", "image/svg+xml"),
 }
 

@@ -358,6 +358,7 @@ function connect() {
     document.getElementById("updated").textContent = `updated ${clock(new Date())}`;
     say();
     render();
+    document.dispatchEvent(new CustomEvent("brikdesk-state"));
   });
   source.addEventListener("ended", () => {
     ended = new Date();

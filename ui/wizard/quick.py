@@ -51,6 +51,7 @@ from brikdesk.domain.combat import (
     result_summary,
     target_options,
     weapon_options,
+    with_weapon,
 )
 from brikdesk.domain.ids import BattleId, BattleUnitId
 from brikdesk.domain.rolling import BennyUse, DiceSource, NeedDie, RandomDice
@@ -281,14 +282,7 @@ class QuickAttack(QDialog):
         if not keys:
             return
         i = keys.index(self.draft.item_key) + 1 if self.draft.item_key in keys else 0
-        d = replace(self.draft, item_key=keys[i % len(keys)])
-        kinds = [k for k in type(d.kind)]
-        for kind in (d.kind, *kinds):
-            tried = of_kind(d, self.ctx, kind)
-            if tried.kind is kind:
-                d = tried
-                break
-        self._set_attack(d)
+        self._set_attack(with_weapon(self.draft, self.ctx, keys[i % len(keys)]))
 
     def next_reaction(self) -> None:
         """The target's next reaction the rules allow (none, Parry with..., Bail), round the

@@ -234,3 +234,15 @@ def test_same_named_units_are_named_with_their_owners(qtbot, tmp_path: Path) -> 
         form.close()
     finally:
         db.close()
+
+
+def test_alt_w_takes_the_next_weapon_as_the_attack_it_allows(qtbot, battle):
+    """Friar Tuck throws his explosive; Alt+W takes his hand weapon, thrown too (its kind
+    kept while the weapon allows it), the dice typed start again; Alt+W again, back."""
+    form = quick(qtbot, battle, "Friar Tuck", QUndoStack())
+    assert form.weapon.text().startswith("Explosive: Thrown")
+    form.next_weapon()
+    assert form.draft.item_key == "hand-weapon"
+    assert form.weapon.text().startswith("Hand Weapon: Thrown")
+    form.next_weapon()
+    assert form.draft.item_key == "explosive"

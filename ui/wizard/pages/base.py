@@ -5,7 +5,6 @@ use to read what the organizer typed."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from fractions import Fraction
 from typing import Literal, Protocol
 
@@ -27,17 +26,14 @@ from brikdesk.domain.attack import to_inches
 from brikdesk.domain.combat import (
     ActionStage,
     AttackDraft,
-    AttackKind,
     CombatContext,
     DamageStage,
-    Reaction,
     ResultSummary,
     Tone,
     Verdict,
-    best_use,
-    kind_options,
 )
-from brikdesk.domain.ids import BattleUnitId
+from brikdesk.domain.combat import aimed_at as aimed_at
+from brikdesk.domain.combat import of_kind as of_kind
 from brikdesk.domain.rolling import BennyUse
 from brikdesk.errors import UserError
 from ui import colours
@@ -125,28 +121,6 @@ def inches_or_none(text: str, what: str) -> tuple[Fraction | None, str | None]:
         return to_inches(text, what), None
     except UserError as exc:
         return None, str(exc)
-
-
-def aimed_at(draft: AttackDraft, ctx: CombatContext, target: BattleUnitId) -> AttackDraft:
-    """The attack at ``target``, its judgements of the last target dropped: the target's own
-    Size, a reaction and a blast start afresh; it pays the way that suits this target."""
-    d = replace(draft, target_id=target, target_object=None, use=None)
-    return replace(
-        d,
-        size=None,
-        sections_visible=3,
-        visible_size=None,
-        target_disrupted=None,
-        reaction=Reaction.NONE,
-        blast_ids=(),
-        use=best_use(ctx, d),
-    )
-
-
-def of_kind(draft: AttackDraft, ctx: CombatContext, kind: AttackKind) -> AttackDraft:
-    """The attack as a ``kind`` (a Strike, a Grab...), when its weapon allows it."""
-    allowed = [c.value for c in kind_options(ctx, draft) if c.allowed]
-    return replace(draft, kind=kind, reaction=Reaction.NONE) if kind in allowed else draft
 
 
 class Page(QWizardPage):

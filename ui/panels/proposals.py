@@ -88,7 +88,6 @@ class ProposalList(QFrame):
         self.rows.setAccessibleName("Players' proposals")
         # Only F8 or a click turns to it: Tab never lands in it by surprise.
         self.rows.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
-        self.rows.setMaximumHeight(5 * self.rows.fontMetrics().height() + 12)
         self.problem = QLabel(self)
         self.problem.setObjectName("proposalProblem")
         self.problem.setWordWrap(True)
@@ -120,6 +119,9 @@ class ProposalList(QFrame):
                 self.rows.setCurrentItem(item)
         if self.rows.currentItem() is None and self.rows.count():
             self.rows.setCurrentRow(0)
+        if waiting:  # as tall as its rows (five at most): the table keeps the rest
+            row = max(self.rows.sizeHintForRow(0), self.rows.fontMetrics().height())
+            self.rows.setFixedHeight(min(len(waiting), 5) * row + 2 * self.rows.frameWidth())
         self.setVisible(bool(waiting))
         if not waiting:
             self.problem.hide()

@@ -43,7 +43,6 @@ from brikdesk.domain.combat import (
     ResultSummary,
     action_preview,
     benny_options,
-    default_draft,
     judgement_values,
     reaction_options,
     resolve_action,
@@ -54,15 +53,15 @@ from brikdesk.domain.combat import (
     with_weapon,
 )
 from brikdesk.domain.ids import BattleId, BattleUnitId
-from brikdesk.domain.rolling import BennyUse, DiceSource, NeedDie, RandomDice
+from brikdesk.domain.rolling import BennyUse, NeedDie
 from ui.bus import Bus
 from ui.screen import fit_to_screen, grow_to_fit, usable_size
 from ui.wheel import guard_wheel
 from ui.widgets.battle_context import CombatServices
-from ui.widgets.combat_context import context_for
 from ui.widgets.combat_style import apply_style, label, percent, set_problem
 from ui.widgets.dialogs import enter_accepts
 from ui.widgets.dice import BennyChooser, DiceEntry
+from ui.wizard.attack_form import AttackForm
 from ui.wizard.pages import aimed_at, inches_or_none, of_kind
 from ui.wizard.wizard import record_attack
 
@@ -107,32 +106,14 @@ class StepEdit(QLineEdit):
         return super().event(event)
 
 
-class QuickAttack(QDialog):
+class QuickAttack(AttackForm, QDialog):
     """One page for the common attack; see the module docstring. ``recorded(summary)``."""
 
     recorded = Signal(object)
 
-    def __init__(
-        self,
-        services: CombatServices,
-        bus: Bus,
-        undo_stack: QUndoStack,
-        battle_id: BattleId,
-        attacker_id: BattleUnitId,
-        parent: QWidget | None = None,
-        *,
-        dice: DiceSource | None = None,
-        ctx: CombatContext | None = None,
-    ) -> None:
-        super().__init__(parent)
+    def build(self, attacker_id: BattleUnitId) -> None:
+        """The form's one page (``AttackForm`` opened the battle)."""
         self.setObjectName("quickAttack")
-        self.services = services
-        self.bus = bus
-        self.undo_stack = undo_stack
-        self.battle_id = battle_id
-        self.dice: DiceSource = dice if dice is not None else RandomDice()
-        self.ctx: CombatContext
-        self.draft: AttackDraft
         outer = QVBoxLayout(self)
         form = QFormLayout()
         outer.addLayout(form)
@@ -231,10 +212,6 @@ class QuickAttack(QDialog):
         self.dice_entry.clear.connect(self._clear)
         self._summary: tuple[AttackDraft, ResultSummary] | None = None
         apply_style(self)
-        # The battle panel hands over the context it holds for its own checks (500 units: the
-        # fighters are not made again) while it is the battle as the tracker has it now.
-        self.ctx = context_for(services.tracker.view(battle_id), ctx)
-        self.draft = default_draft(self.ctx, attacker_id)
         me = self.ctx.fighter(attacker_id)
         self.setWindowTitle(f"Quick attack — {me.name}")
         self.attacker.setText(f"<b>{me.name}</b>")

@@ -27,7 +27,6 @@ from brikdesk.domain.combat import (
     DamageStage,
     Reaction,
     ResultSummary,
-    default_draft,
     event_text,
     overruled_text,
     resolve_action,
@@ -35,7 +34,7 @@ from brikdesk.domain.combat import (
     result_summary,
 )
 from brikdesk.domain.ids import BattleId, BattleUnitId
-from brikdesk.domain.rolling import BennyUse, DiceSource, NeedDie, RandomDice
+from brikdesk.domain.rolling import BennyUse, NeedDie
 from brikdesk.errors import StorageError, UserError
 from ui.bus import Bus
 from ui.screen import fit_to_screen
@@ -43,9 +42,9 @@ from ui.settings import DiceMode
 from ui.undo import perform
 from ui.wheel import guard_wheel
 from ui.widgets.battle_context import CombatServices
-from ui.widgets.combat_context import context_for
 from ui.widgets.combat_style import apply_style
 from ui.widgets.common import report_to_active_window
+from ui.wizard.attack_form import AttackForm
 from ui.wizard.pages import (
     ActionPage,
     AttackPage,
@@ -79,7 +78,7 @@ def with_faces(draft: AttackDraft, step: DiceStep, faces: tuple[int, ...]) -> At
     return replace(draft, damage_faces=faces)
 
 
-class CombatWizard(QWizard):
+class CombatWizard(AttackForm, QWizard):
     """Attack, Range, Action Roll, Damage, Result. ``recorded(summary)`` after Finish."""
 
     draft_changed = Signal()
@@ -87,31 +86,12 @@ class CombatWizard(QWizard):
 
     ATTACK, RANGE, ACTION, DAMAGE, RESULT = range(5)
 
-    def __init__(
-        self,
-        services: CombatServices,
-        bus: Bus,
-        undo_stack: QUndoStack,
-        battle_id: BattleId,
-        attacker_id: BattleUnitId,
-        parent: QWidget | None = None,
-        *,
-        dice: DiceSource | None = None,
-        ctx: CombatContext | None = None,
-    ) -> None:
-        super().__init__(parent)
+    def build(self, attacker_id: BattleUnitId) -> None:
+        """The wizard's pages (``AttackForm`` opened the battle)."""
         self.setObjectName("combatWizard")
         apply_style(self)
-        self.services = services
-        self.bus = bus
-        self.undo_stack = undo_stack
-        self.battle_id = battle_id
-        self.dice: DiceSource = dice if dice is not None else RandomDice()
         #: What a dice card offers first; both can always be used (Edit > Settings).
         self.dice_mode = DiceMode.TYPED
-        self.view = services.tracker.view(battle_id)
-        self.ctx = context_for(self.view, ctx)
-        self.draft: AttackDraft = default_draft(self.ctx, attacker_id)
         self._action: tuple[AttackDraft, ActionStage] | None = None
         self._damage: tuple[AttackDraft, DamageStage] | None = None
         self._summary: tuple[AttackDraft, ResultSummary] | None = None

@@ -44,8 +44,8 @@ SHOTS = {
     "share-dialog.png": "Battle > Share with players...: the address and its QR code",
     "share-page.png": "the players' page on a phone (360 x 740, Debian's chromium)",
     **{
-        f"{look}-{what}.png": f"{text} in the {look} theme on a 1366x768 laptop"
-        for look in ("light", "dark")
+        f"{theme}-{what}.png": f"{text} in the {theme} theme on a 1366x768 laptop"
+        for theme in ("light", "dark")
         for what, text in (
             ("main", "the main window"),
             ("roster", "an army's roster"),
@@ -284,22 +284,22 @@ def theme_pictures(app, main, out: Path, army_id) -> None:
     from ui.screen import pretend_screen
     from ui.wizard import CombatWizard
 
-    for look in ("light", "dark"):
-        apply_theme(ThemeMode(look))
+    for theme in ("light", "dark"):
+        apply_theme(ThemeMode(theme))
         main.resize(*LAPTOP_WINDOW)
         main.show_overview()
         settle(app)
-        save(app, main, out, f"{look}-main.png")
+        save(app, main, out, f"{theme}-main.png")
         roster = main.open_roster(army_id)
         assert roster is not None
         roster.resize(*LAPTOP_WINDOW)
-        save(app, roster, out, f"{look}-roster.png")
+        save(app, roster, out, f"{theme}-roster.png")
         roster.close()
         battle = next(b for b in main.nav.battles if b.status == "in_progress")
         main.open_battle(battle.id)
         panel = main.battle_panel
         settle(app, lambda p=panel: p.view is not None)
-        save(app, main, out, f"{look}-panel.png")
+        save(app, main, out, f"{theme}-panel.png")
         state = panel.view.state
         ready = [
             u.unit_id
@@ -313,14 +313,14 @@ def theme_pictures(app, main, out: Path, army_id) -> None:
             enemy = next(u.name for u in panel.view.setup.units if u.player_id != me)
             _type_quick(app, quick, enemy, True)
             quick.move(main.geometry().center() - quick.rect().center())
-            save_over(app, main, quick, out, f"{look}-quick.png")
+            save_over(app, main, quick, out, f"{theme}-quick.png")
         quick.reject()
         settle(app)
         panel.select_unit(ready[0])
         with pretend_screen(1366, 768):
             assert panel.open_wizard(), "the combat wizard did not open"
         wizard = next(w for w in QApplication.topLevelWidgets() if isinstance(w, CombatWizard))
-        save(app, wizard, out, f"{look}-wizard.png")
+        save(app, wizard, out, f"{theme}-wizard.png")
         wizard.reject()
         settle(app)
     apply_theme(ThemeMode.LIGHT)

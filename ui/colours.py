@@ -246,7 +246,7 @@ def text_style(
     follow_theme(widget, apply)
 
 
-# -- the battle panel (``ui.panels.theme``): its normal look in each theme, and table mode,
+# -- the battle panel (``ui.panels.theme``): its normal style in each theme, and table mode,
 #    which is the same in both (light text on near-black, for a laptop turned to the players) --
 
 PANEL_CHIPS = {

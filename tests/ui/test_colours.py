@@ -104,7 +104,7 @@ def test_every_text_reads_at_aa_in_both_themes(qapp, light_after, capsys) -> Non
             ratio = contrast_ratio(text, background)
             assert ratio >= AA, (mode.value, name, text, background, round(ratio, 2))
             lowest.append((ratio, mode.value, name))
-    # The battle panel's own looks: normal (light and dark) and table mode.
+    # The battle panel's own styles: normal (light and dark) and table mode.
     for theme in (NORMAL, NORMAL_DARK, TABLE):
         pairs = [
             (theme.text, theme.window),

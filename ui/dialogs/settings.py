@@ -112,8 +112,8 @@ class SettingsDialog(FormDialog):
         self.form.addRow("&New campaigns use:", self.edition)
         self.theme = QComboBox(self)
         self.theme.setObjectName("theme")
-        for look in ThemeMode:
-            self.theme.addItem(THEME_TEXT[look], look.value)
+        for theme_mode in ThemeMode:
+            self.theme.addItem(THEME_TEXT[theme_mode], theme_mode.value)
         self.theme.setCurrentIndex(max(0, self.theme.findData(prefs.theme.value)))
         self.theme.setToolTip("Light or dark windows; System follows the computer's setting")
         self.form.addRow("T&heme:", self.theme)

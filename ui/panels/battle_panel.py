@@ -461,7 +461,7 @@ class BattlePanel(QWidget):
         self.theme = theme
         self._restore_splitter()
         self.table_mode_action.setChecked(on)
-        font = look_font(self, theme)
+        font = style_font(self, theme)
         self.setAutoFillBackground(True)
         self.setFont(font)
         for child in self.findChildren(QWidget):  # a child with a style sheet keeps its font
@@ -550,7 +550,7 @@ class BattlePanel(QWidget):
         return QSize(1200, 760)
 
 
-def look_font(panel: BattlePanel, theme: Theme) -> QFont:
+def style_font(panel: BattlePanel, theme: Theme) -> QFont:
     """The panel's font in ``theme``: table mode's text size is the organizer's (Edit >
     Settings)."""
     font = QFont(panel._app_font)
@@ -572,7 +572,7 @@ def dress(panel: BattlePanel, theme: Theme, font: QFont) -> None:
 
 
 def follow_app_theme(panel: BattlePanel) -> None:
-    """The application's theme changed: the panel's normal look follows it (table mode is the
+    """The application's theme changed: the panel's normal style follows it (table mode is the
     same in both). The panel's own parts only: the combat forms it holds keep their fonts and
     follow the theme themselves."""
     panel._app_palette = QPalette(QApplication.palette())

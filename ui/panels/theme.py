@@ -66,7 +66,7 @@ def _normal(dark: bool) -> Theme:
     )
 
 
-#: The panel's normal look in the light and in the dark theme (``normal_theme``).
+#: The panel's normal style in the light and in the dark theme (``normal_theme``).
 NORMAL = _normal(dark=False)
 NORMAL_DARK = _normal(dark=True)
 
@@ -84,7 +84,7 @@ TABLE = Theme(
 
 
 def normal_theme() -> Theme:
-    """The panel's normal look in the theme in use."""
+    """The panel's normal style in the theme in use."""
     return NORMAL_DARK if colours.is_dark() else NORMAL
 
 

@@ -24,7 +24,7 @@ from brikdesk.domain.catalog import CatalogItem
 from brikdesk.domain.dice import ACTION_DICE
 from brikdesk.domain.odds import attack_odds, expr_distribution
 from ui import colours
-from ui.plots.look import themed_plot
+from ui.plots.style import themed_plot
 
 #: A plain minifig's Armor (rules facts §2).
 PLAIN_ARMOR = 4

@@ -35,7 +35,7 @@ Validate = Callable[[str, str], str | None]
 
 
 def error_style() -> str:
-    """The look of a field's error, in the theme in use."""
+    """The style of a field's error, in the theme in use."""
     return (
         f"QLabel {{ color: {colours.ERROR.hex()}; background: {colours.PROBLEM_BG.hex()}; "
         f"border: 1px solid {colours.PROBLEM_BORDER.hex()}; "

@@ -18,7 +18,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from ui import colours
-from ui.plots.look import blend, themed_plot
+from ui.plots.style import blend, themed_plot
 from ui.widgets.combat_style import BASE_PT
 
 #: A bar's colour: a mix of two named colours in the theme in use (0: the first).

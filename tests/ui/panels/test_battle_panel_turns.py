@@ -69,7 +69,7 @@ def test_end_turn_keeps_the_header_and_act_button_widths_and_their_texts_fit(
     qtbot, panel: BattlePanel, table: Table
 ) -> None:
     """Whose turn it is and the End Turn button are as wide for Red as for Blue (nothing beside
-    them moves on End Turn), in both looks, and never cut their text."""
+    them moves on End Turn), in both styles, and never cut their text."""
     header = panel.header
     widgets = (header.turn_label, header.end_turn_button, panel.act_button)
     for table_mode in (False, True):

@@ -1,4 +1,4 @@
-"""The combat forms' look without a style sheet: the cards, the boxed notes and
+"""How the combat forms are styled without a style sheet: the cards, the boxed notes and
 the dice chips look as they did, and a form's widgets take its table-sized font."""
 
 from __future__ import annotations

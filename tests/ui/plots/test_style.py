@@ -10,7 +10,7 @@ from ui.appearance import ThemeMode, apply_theme
 def test_a_closed_chart_lets_the_theme_change(qtbot) -> None:
     import pyqtgraph as pg
 
-    from ui.plots.look import themed_plot
+    from ui.plots.style import themed_plot
 
     apply_theme(ThemeMode.LIGHT)
     open_plot, closed_plot = pg.PlotWidget(), pg.PlotWidget()

@@ -5,14 +5,17 @@ each connected to the part of the shell that does it (``campaigns``, ``files``, 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence, QUndoStack
 from PySide6.QtWidgets import QDockWidget, QStyle, QWidget
 
+from brikdesk.domain.statuses import BattleStatus
 from ui.undo import UndoScopes
-from ui.widgets.common import ActionSpec, make_actions, undo_redo_actions
+from ui.widgets.common import ActionSpec, enable_actions, make_actions, undo_redo_actions
+from ui.windows.navigator import ARMY, BATTLE, PLAYER
 
 
 class CampaignHandlers(Protocol):
@@ -82,9 +85,27 @@ class ActionsHost(Protocol):
 SP = QStyle.StandardPixmap
 
 
+@dataclass(frozen=True)
+class MainState:
+    """What the main window's actions are enabled by, now."""
+
+    #: The database is open.
+    ready: bool
+    #: A campaign is shown.
+    has_campaign: bool
+    #: The kind of the navigator's entry selected (``PLAYER``, ``ARMY``, ``BATTLE``...).
+    selected: str
+    #: How many players the campaign has.
+    players: int
+    #: The status of the battle selected or shown, if any.
+    battle_status: BattleStatus | None
+    #: The navigator is shown (Delete deletes its entry).
+    navigator_shown: bool
+
+
 #: Every entry of the main window's menus and toolbar made from data (Edit > Undo and Redo, the
 #: navigator's toggle and the menu roles are added by ``MainActions``).
-MAIN_ACTIONS: tuple[ActionSpec[ActionsHost], ...] = (
+MAIN_ACTIONS: tuple[ActionSpec[ActionsHost, MainState], ...] = (
     ActionSpec(
         "new_action",
         "&New campaign…",
@@ -93,6 +114,7 @@ MAIN_ACTIONS: tuple[ActionSpec[ActionsHost], ...] = (
         shortcut=QKeySequence.StandardKey.New,
         tip="Start a new campaign",
         icon=SP.SP_FileIcon,
+        enabled_when=lambda s: s.ready,
     ),
     ActionSpec(
         "open_action",
@@ -102,6 +124,7 @@ MAIN_ACTIONS: tuple[ActionSpec[ActionsHost], ...] = (
         shortcut=QKeySequence.StandardKey.Open,
         tip="Open another campaign of this database",
         icon=SP.SP_DirOpenIcon,
+        enabled_when=lambda s: s.ready,
     ),
     ActionSpec(
         "import_action",
@@ -110,6 +133,7 @@ MAIN_ACTIONS: tuple[ActionSpec[ActionsHost], ...] = (
         "importAction",
         shortcut="Ctrl+I",
         tip="Read a campaign exported as JSON (a new campaign)",
+        enabled_when=lambda s: s.ready,
     ),
     ActionSpec(
         "export_action",
@@ -118,6 +142,7 @@ MAIN_ACTIONS: tuple[ActionSpec[ActionsHost], ...] = (
         "exportAction",
         shortcut="Ctrl+Shift+S",
         tip="Write the whole campaign to a JSON file",
+        enabled_when=lambda s: s.has_campaign,
     ),
     ActionSpec(
         "preview_action",
@@ -127,6 +152,7 @@ MAIN_ACTIONS: tuple[ActionSpec[ActionsHost], ...] = (
         shortcut="Ctrl+Shift+P",
         tip="Preview the selected army's roster sheet or the selected battle's report",
         icon=SP.SP_FileDialogContentsView,
+        enabled_when=lambda s: s.selected in (ARMY, BATTLE),
     ),
     ActionSpec(
         "print_action",
@@ -135,6 +161,7 @@ MAIN_ACTIONS: tuple[ActionSpec[ActionsHost], ...] = (
         "printAction",
         shortcut=QKeySequence.StandardKey.Print,
         tip="Print the selected army's roster sheet or the selected battle's report",
+        enabled_when=lambda s: s.selected in (ARMY, BATTLE),
     ),
     ActionSpec(
         "pdf_action",
@@ -143,6 +170,7 @@ MAIN_ACTIONS: tuple[ActionSpec[ActionsHost], ...] = (
         "exportPdfAction",
         shortcut="Ctrl+Shift+E",
         tip="Save the selected army's roster sheet or the selected battle's report as a PDF",
+        enabled_when=lambda s: s.selected in (ARMY, BATTLE),
     ),
     ActionSpec(
         "quit_action",
@@ -159,6 +187,7 @@ MAIN_ACTIONS: tuple[ActionSpec[ActionsHost], ...] = (
         "editSelectedAction",
         shortcut="F2",
         tip="Edit the player or army selected in the navigator",
+        enabled_when=lambda s: s.selected in (PLAYER, ARMY, BATTLE),
     ),
     ActionSpec(
         "delete_selected_action",
@@ -167,6 +196,7 @@ MAIN_ACTIONS: tuple[ActionSpec[ActionsHost], ...] = (
         "deleteSelectedAction",
         shortcut=QKeySequence.StandardKey.Delete,
         tip="Delete the player, army or battle selected in the navigator (Undo brings it back)",
+        enabled_when=lambda s: s.selected in (PLAYER, ARMY, BATTLE) and s.navigator_shown,
     ),
     ActionSpec(
         "overview_action",
@@ -183,6 +213,7 @@ MAIN_ACTIONS: tuple[ActionSpec[ActionsHost], ...] = (
         "refreshAction",
         shortcut=QKeySequence.StandardKey.Refresh,
         tip="Read the campaign again from the database",
+        enabled_when=lambda s: s.ready,
     ),
     ActionSpec(
         "add_player_action",
@@ -192,6 +223,7 @@ MAIN_ACTIONS: tuple[ActionSpec[ActionsHost], ...] = (
         shortcut="Ctrl+Alt+N",
         tip="Add a player to the campaign",
         icon=SP.SP_FileDialogNewFolder,
+        enabled_when=lambda s: s.has_campaign,
     ),
     ActionSpec(
         "add_army_action",
@@ -201,6 +233,7 @@ MAIN_ACTIONS: tuple[ActionSpec[ActionsHost], ...] = (
         shortcut="Ctrl+Shift+N",
         tip="Add an army for a player",
         icon=SP.SP_FileDialogListView,
+        enabled_when=lambda s: s.has_campaign and s.players > 0,
     ),
     ActionSpec(
         "open_roster_action",
@@ -210,6 +243,7 @@ MAIN_ACTIONS: tuple[ActionSpec[ActionsHost], ...] = (
         shortcut="Ctrl+R",
         tip="Open the roster of the selected army",
         icon=SP.SP_FileDialogDetailedView,
+        enabled_when=lambda s: s.selected == ARMY,
     ),
     ActionSpec(
         "catalog_action",
@@ -219,6 +253,7 @@ MAIN_ACTIONS: tuple[ActionSpec[ActionsHost], ...] = (
         shortcut="Ctrl+K",
         tip="The campaign's weapons, equipment and unit types",
         icon=SP.SP_FileDialogInfoView,
+        enabled_when=lambda s: s.has_campaign,
     ),
     ActionSpec(
         "settings_action",
@@ -227,6 +262,7 @@ MAIN_ACTIONS: tuple[ActionSpec[ActionsHost], ...] = (
         "campaignSettingsAction",
         shortcut="Ctrl+Shift+K",
         tip="The campaign's name, rules edition, cost system, default army budget and notes",
+        enabled_when=lambda s: s.has_campaign,
     ),
     ActionSpec(
         "delete_campaign_action",
@@ -234,6 +270,7 @@ MAIN_ACTIONS: tuple[ActionSpec[ActionsHost], ...] = (
         lambda h: h.campaigns.delete_campaign,
         "deleteCampaignAction",
         tip="Delete this campaign with its players, armies and battles (Undo brings it back)",
+        enabled_when=lambda s: s.has_campaign,
     ),
     ActionSpec(
         "open_battle_action",
@@ -242,6 +279,7 @@ MAIN_ACTIONS: tuple[ActionSpec[ActionsHost], ...] = (
         "openBattleAction",
         shortcut="Ctrl+B",
         tip="Show the battle selected in the navigator",
+        enabled_when=lambda s: s.selected == BATTLE,
     ),
     ActionSpec(
         "new_battle_action",
@@ -250,6 +288,7 @@ MAIN_ACTIONS: tuple[ActionSpec[ActionsHost], ...] = (
         "newBattleAction",
         shortcut="Ctrl+Shift+B",
         tip="Muster units from the armies, set the turn order and start a battle",
+        enabled_when=lambda s: s.has_campaign and s.players >= 2,
     ),
     ActionSpec(
         "end_battle_action",
@@ -259,6 +298,7 @@ MAIN_ACTIONS: tuple[ActionSpec[ActionsHost], ...] = (
         shortcut="Ctrl+Shift+F",
         tip="End the battle shown: who fell, who won, "
         "promotions; the campaign is updated in one step",
+        enabled_when=lambda s: s.battle_status is BattleStatus.IN_PROGRESS,
     ),
     ActionSpec(
         "history_action",
@@ -267,6 +307,7 @@ MAIN_ACTIONS: tuple[ActionSpec[ActionsHost], ...] = (
         "historyAction",
         shortcut="Ctrl+H",
         tip="The campaign's battles, standings, charts and leaderboard",
+        enabled_when=lambda s: s.has_campaign,
     ),
     ActionSpec(
         "battle_sheet_action",
@@ -274,6 +315,7 @@ MAIN_ACTIONS: tuple[ActionSpec[ActionsHost], ...] = (
         lambda h: h.battles.print_current_battle_sheet,
         "battleSheetAction",
         tip="Preview and print the roster sheet of exactly the units mustered into the battle",
+        enabled_when=lambda s: s.battle_status is not None,
     ),
     ActionSpec(
         "rules_action",
@@ -348,7 +390,8 @@ class MainActions(QObject):
 
     def __init__(self, window: QWidget, host: ActionsHost) -> None:
         super().__init__(window)
-        for attr, action in make_actions(window, host, MAIN_ACTIONS).items():
+        self.by_attr = make_actions(window, host, MAIN_ACTIONS)
+        for attr, action in self.by_attr.items():
             setattr(self, attr, action)
         self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
         self.preferences_action.setMenuRole(QAction.MenuRole.PreferencesRole)
@@ -365,6 +408,10 @@ class MainActions(QObject):
         host.navigator_dock.windowTitleChanged.connect(self._name_navigator_action)
         self.navigator_action.setShortcut(QKeySequence("Ctrl+1"))
         self.navigator_action.setObjectName("navigatorAction")
+
+    def update_enabled(self, state: MainState) -> None:
+        """Enable the actions as their ``enabled_when`` in ``MAIN_ACTIONS`` says of ``state``."""
+        enable_actions(self.by_attr, MAIN_ACTIONS, state)
 
     def _name_navigator_action(self, *_args: object) -> None:
         self.navigator_action.setText("&Navigator")

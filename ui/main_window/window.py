@@ -35,13 +35,12 @@ from PySide6.QtWidgets import (
 
 from brikdesk.domain.catalog import DEFAULT_EDITION
 from brikdesk.domain.ids import ArmyId, BattleId, CampaignId, PlayerId
-from brikdesk.domain.statuses import BattleStatus
 from brikdesk.services import Services
 from brikdesk.services.summaries import Navigator
 from ui.appearance import apply_theme
 from ui.bus import Bus
 from ui.dialogs.progress import ProgressJob
-from ui.main_window.actions import MainActions
+from ui.main_window.actions import MainActions, MainState
 from ui.main_window.battles import Battles
 from ui.main_window.campaign import APP_TITLE, CampaignShown
 from ui.main_window.campaigns import CampaignCommands
@@ -330,43 +329,34 @@ class MainWindow(QMainWindow):
             self.undo_scopes.setActiveStack(self.undo_stack)
 
     def update_enabled(self, *_args: object) -> None:
-        """Enable the actions that can act on what is open and selected now."""
+        """Enable the actions that can act on what is open and selected now (each entry's
+        ``enabled_when`` in ``MAIN_ACTIONS``)."""
         a = self.main_actions
         kind, _ident = self.selected()
         nav = self.shown.nav
         ready = self.services.connected  # the database is open
         has = ready and self.shown.campaign_id is not None
-        for action in (a.new_action, a.open_action, a.import_action, a.refresh_action):
-            action.setEnabled(ready)
-        self.menus.recent_menu.setEnabled(ready)
-        for action in (a.settings_action, a.delete_campaign_action):
-            action.setEnabled(has)
-        army = kind == ARMY
-        for action in (a.add_player_action, a.catalog_action, a.export_action):
-            action.setEnabled(has)
-        a.add_army_action.setEnabled(has and bool(nav and nav.players))
-        a.open_roster_action.setEnabled(army)
-        for action in (a.preview_action, a.print_action, a.pdf_action):
-            action.setEnabled(army or kind == BATTLE)
-        self.report_printing.describe_file_actions(
-            kind == BATTLE, a.preview_action, a.print_action, a.pdf_action
-        )
-        a.open_battle_action.setEnabled(kind == BATTLE)
-        a.history_action.setEnabled(has)
         current = self.battles.current_battle() if has else None
         status = (
             next((b.status for b in nav.battles if current and b.id == current[0]), None)
             if nav
             else None
         )
-        a.end_battle_action.setEnabled(status is BattleStatus.IN_PROGRESS)
-        a.battle_sheet_action.setEnabled(status is not None)
-        self.sharing.set_enabled(has, status is not None)
-        a.new_battle_action.setEnabled(has and len(nav.players if nav else ()) >= 2)
-        a.edit_selected_action.setEnabled(kind in (PLAYER, ARMY, BATTLE))
-        a.delete_selected_action.setEnabled(
-            kind in (PLAYER, ARMY, BATTLE) and not self.navigator_dock.isHidden()
+        a.update_enabled(
+            MainState(
+                ready=ready,
+                has_campaign=has,
+                selected=kind,
+                players=len(nav.players) if nav else 0,
+                battle_status=status,
+                navigator_shown=not self.navigator_dock.isHidden(),
+            )
         )
+        self.menus.recent_menu.setEnabled(ready)
+        self.report_printing.describe_file_actions(
+            kind == BATTLE, a.preview_action, a.print_action, a.pdf_action
+        )
+        self.sharing.set_enabled(has, status is not None)
 
     # -- the shell's commands, as scripts and tests call them -----------------------------
 

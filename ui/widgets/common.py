@@ -10,7 +10,7 @@ message banner) and changes nothing; a ``StorageError`` is shown, logged, and th
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -63,6 +63,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 #: The object an action table's commands are looked up on (a window, as its parts see it).
 H = TypeVar("H")
+#: What an action table's enabled-when reads: the window's state now (what is open, selected).
+S = TypeVar("S")
 Shortcut = QKeySequence | QKeySequence.StandardKey | str
 
 #: How long an error stays in a banner before it fades away by itself (milliseconds).
@@ -305,10 +307,12 @@ def make_action(
 
 
 @dataclass(frozen=True)
-class ActionSpec(Generic[H]):
+class ActionSpec(Generic[H, S]):
     """One entry of a window's menus and toolbar as data: the attribute that holds it, its
     text, the command it runs (looked up on the window's ``host``), its object name,
-    shortcut(s), tip and standard icon. :func:`make_actions` reads a table of them."""
+    shortcut(s), tip, standard icon, and when it is enabled (``enabled_when(state)``, the
+    window's state now; ``None``: always). :func:`make_actions` reads a table of them,
+    :func:`enable_actions` enables them."""
 
     attr: str
     text: str
@@ -317,9 +321,22 @@ class ActionSpec(Generic[H]):
     shortcut: Shortcut | Sequence[Shortcut] | None = None
     tip: str = ""
     icon: QStyle.StandardPixmap | None = None
+    enabled_when: Callable[[S], bool] | None = None
 
 
-def make_actions(parent: QWidget, host: H, specs: Sequence[ActionSpec[H]]) -> dict[str, QAction]:
+def enable_actions(
+    actions: Mapping[str, QAction], specs: Sequence[ActionSpec[H, S]], state: S
+) -> None:
+    """Enable each action of ``specs`` (by attribute) as its ``enabled_when`` says of
+    ``state``; one with none is left as it is."""
+    for spec in specs:
+        if spec.enabled_when is not None:
+            actions[spec.attr].setEnabled(spec.enabled_when(state))
+
+
+def make_actions(
+    parent: QWidget, host: H, specs: Sequence[ActionSpec[H, Any]]
+) -> dict[str, QAction]:
     """The actions of ``specs`` (by attribute), parented to ``parent``, each connected to its
     command on ``host``: the one builder of the windows' action tables."""
     icon = parent.style().standardIcon

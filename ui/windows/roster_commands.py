@@ -4,6 +4,7 @@ are enabled follows the selection (``update_enabled``)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol
 
 from PySide6.QtCore import Qt
@@ -13,6 +14,7 @@ from PySide6.QtWidgets import QMainWindow, QStyle, QToolBar
 from brikdesk.domain.ids import ArmyId
 from ui.widgets.common import (
     ActionSpec,
+    enable_actions,
     make_action,
     make_actions,
     name_toolbar_extension,
@@ -49,9 +51,18 @@ class RosterCommandsHost(Protocol):
 
 SP = QStyle.StandardPixmap
 
+
+@dataclass(frozen=True)
+class RosterState:
+    """What the roster's actions are enabled by: units selected, and a current unit."""
+
+    has_selection: bool
+    has_current: bool
+
+
 #: The roster window's plain entries as data (Undo and Redo, Copy as text's formats and the
 #: menus are made by ``RosterCommands``).
-ROSTER_ACTIONS: tuple[ActionSpec[RosterCommandsHost], ...] = (
+ROSTER_ACTIONS: tuple[ActionSpec[RosterCommandsHost, RosterState], ...] = (
     ActionSpec(
         "add_action",
         "&Add unit…",
@@ -78,6 +89,7 @@ ROSTER_ACTIONS: tuple[ActionSpec[RosterCommandsHost], ...] = (
         shortcut="Ctrl+D",
         tip="Copy the selected units (equipment, stats and notes)",
         icon=SP.SP_FileLinkIcon,
+        enabled_when=lambda s: s.has_selection,
     ),
     ActionSpec(
         "rename_action",
@@ -86,6 +98,7 @@ ROSTER_ACTIONS: tuple[ActionSpec[RosterCommandsHost], ...] = (
         "renameAction",
         shortcut="F2",
         tip="Rename the unit in place",
+        enabled_when=lambda s: s.has_current,
     ),
     ActionSpec(
         "edit_action",
@@ -95,6 +108,7 @@ ROSTER_ACTIONS: tuple[ActionSpec[RosterCommandsHost], ...] = (
         shortcut="Ctrl+E",
         tip="Type, stats, campaign record and notes of the unit",
         icon=SP.SP_FileDialogDetailedView,
+        enabled_when=lambda s: s.has_current,
     ),
     ActionSpec(
         "type_action",
@@ -103,6 +117,7 @@ ROSTER_ACTIONS: tuple[ActionSpec[RosterCommandsHost], ...] = (
         "changeTypeAction",
         shortcut="Ctrl+T",
         tip="Give the selected units another unit type",
+        enabled_when=lambda s: s.has_selection,
     ),
     ActionSpec(
         "delete_action",
@@ -112,6 +127,7 @@ ROSTER_ACTIONS: tuple[ActionSpec[RosterCommandsHost], ...] = (
         shortcut=QKeySequence.StandardKey.Delete,
         tip="Delete the selected units (Undo brings them back)",
         icon=SP.SP_TrashIcon,
+        enabled_when=lambda s: s.has_selection,
     ),
     ActionSpec(
         "loadout_action",
@@ -120,6 +136,7 @@ ROSTER_ACTIONS: tuple[ActionSpec[RosterCommandsHost], ...] = (
         "loadoutAction",
         shortcut="Ctrl+L",
         tip="Go to the loadout editor of the selected unit",
+        enabled_when=lambda s: s.has_current,
     ),
     ActionSpec(
         "filter_action",
@@ -199,6 +216,7 @@ ROSTER_ACTIONS: tuple[ActionSpec[RosterCommandsHost], ...] = (
         shortcut="Alt+Up",
         tip="Move the selected units one place up the roster (its printed order)",
         icon=SP.SP_ArrowUp,
+        enabled_when=lambda s: s.has_selection,
     ),
     ActionSpec(
         "move_down_action",
@@ -208,6 +226,7 @@ ROSTER_ACTIONS: tuple[ActionSpec[RosterCommandsHost], ...] = (
         shortcut="Alt+Down",
         tip="Move the selected units one place down the roster",
         icon=SP.SP_ArrowDown,
+        enabled_when=lambda s: s.has_selection,
     ),
     ActionSpec(
         "move_top_action",
@@ -216,6 +235,7 @@ ROSTER_ACTIONS: tuple[ActionSpec[RosterCommandsHost], ...] = (
         "moveTopAction",
         shortcut="Alt+PgUp",
         tip="Put the selected units first in the roster",
+        enabled_when=lambda s: s.has_selection,
     ),
     ActionSpec(
         "move_bottom_action",
@@ -224,6 +244,7 @@ ROSTER_ACTIONS: tuple[ActionSpec[RosterCommandsHost], ...] = (
         "moveBottomAction",
         shortcut="Alt+PgDown",
         tip="Put the selected units last in the roster",
+        enabled_when=lambda s: s.has_selection,
     ),
     ActionSpec(
         "roster_order_action",
@@ -264,7 +285,8 @@ class RosterCommands:
     roster_order_action: QAction
 
     def __init__(self, w: QMainWindow, host: RosterCommandsHost, stack: QUndoStack) -> None:
-        for attr, action in make_actions(w, host, ROSTER_ACTIONS).items():
+        self.by_attr = make_actions(w, host, ROSTER_ACTIONS)
+        for attr, action in self.by_attr.items():
             setattr(self, attr, action)
         self.undo_action, self.redo_action = undo_redo_actions(w, stack)
         self.copy_text_actions = {
@@ -282,24 +304,12 @@ class RosterCommands:
                 ("bbcode", "&BBCode (forum)", None, "For the BrikWars forum's posts"),
             )
         }
-        self.selection_actions = (
-            self.duplicate_action,
-            self.delete_action,
-            self.type_action,
-            self.move_up_action,
-            self.move_down_action,
-            self.move_top_action,
-            self.move_bottom_action,
-        )
-        self.current_actions = (self.rename_action, self.edit_action, self.loadout_action)
         self._build_menus_and_toolbar(w, host)
 
     def update_enabled(self, has_selection: bool, has_current: bool) -> None:
-        """Actions on the selected units need a selection; those on one unit, a current one."""
-        for a in self.selection_actions:
-            a.setEnabled(has_selection)
-        for a in self.current_actions:
-            a.setEnabled(has_current)
+        """Actions on the selected units need a selection; those on one unit, a current one
+        (each entry's ``enabled_when`` in ``ROSTER_ACTIONS``)."""
+        enable_actions(self.by_attr, ROSTER_ACTIONS, RosterState(has_selection, has_current))
 
     def _build_menus_and_toolbar(self, w: QMainWindow, host: RosterCommandsHost) -> None:
         bar = w.menuBar()

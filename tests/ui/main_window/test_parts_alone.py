@@ -10,17 +10,18 @@ import pytest
 from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
 
+from brikdesk.domain.statuses import BattleStatus
 from tests.ui.stand_ins import Calls, bare_window
 from ui.bus import Bus
 from ui.main_window import campaigns as campaigns_module
-from ui.main_window.actions import MAIN_ACTIONS, MainActions
+from ui.main_window.actions import MAIN_ACTIONS, MainActions, MainState
 from ui.main_window.campaigns import CampaignCommands
 from ui.main_window.files import FileCommands
 from ui.main_window.menus import MainMenus
 from ui.main_window.windows import Windows
 from ui.undo import UndoScopes
 from ui.widgets.common import Actions, ActionSpec, MessageBanner, make_actions
-from ui.windows.navigator import ARMY
+from ui.windows.navigator import ARMY, BATTLE
 
 
 @pytest.fixture
@@ -185,3 +186,21 @@ def test_windows_opens_one_roster_per_army_and_about(window, sv, settings, campa
     assert "Rules edition: BrikWars 2005" in about.text.text()
     about.close()
     roster.close()
+
+
+def test_the_actions_are_enabled_as_their_table_says_of_the_window_state(window, host) -> None:
+    actions = MainActions(window, host)
+    closed = MainState(False, False, "", 0, None, navigator_shown=True)
+    actions.update_enabled(closed)
+    assert not actions.new_action.isEnabled() and not actions.export_action.isEnabled()
+    assert actions.about_action.isEnabled()  # no enabled-when: always
+    one_player = MainState(True, True, ARMY, 1, None, navigator_shown=False)
+    actions.update_enabled(one_player)
+    assert actions.open_roster_action.isEnabled() and actions.add_army_action.isEnabled()
+    assert not actions.new_battle_action.isEnabled()  # a battle needs two players
+    assert not actions.delete_selected_action.isEnabled()  # the navigator is hidden
+    assert not actions.end_battle_action.isEnabled()
+    battle = MainState(True, True, BATTLE, 2, BattleStatus.IN_PROGRESS, navigator_shown=True)
+    actions.update_enabled(battle)
+    assert actions.end_battle_action.isEnabled() and actions.new_battle_action.isEnabled()
+    assert actions.delete_selected_action.isEnabled() and not actions.open_roster_action.isEnabled()

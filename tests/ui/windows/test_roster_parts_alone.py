@@ -70,8 +70,10 @@ def test_an_edit_is_stored_and_undone_through_the_host(window, sv, army, setting
     assert [u.name for u in sv.roster.roster(army).units] == ["Red Knight"]
 
 
-def test_the_commands_trigger_the_parts_they_were_given(window) -> None:
-    host = SimpleNamespace(
+@pytest.fixture
+def host(window) -> SimpleNamespace:
+    """What the roster's commands use of their window, as stand-ins."""
+    return SimpleNamespace(
         army_id=ArmyId(3),
         edits=Calls(),
         text=Calls(),
@@ -83,6 +85,9 @@ def test_the_commands_trigger_the_parts_they_were_given(window) -> None:
         show_roster_order=lambda: None,
         close=lambda: True,
     )
+
+
+def test_the_commands_trigger_the_parts_they_were_given(window, host) -> None:
     commands = RosterCommands(window, host, QUndoStack(window))
     commands.add_action.trigger()
     commands.preview_action.trigger()
@@ -93,3 +98,15 @@ def test_the_commands_trigger_the_parts_they_were_given(window) -> None:
     assert len({spec.attr for spec in ROSTER_ACTIONS}) == len(ROSTER_ACTIONS)
     assert all(getattr(commands, s.attr).objectName() == s.name for s in ROSTER_ACTIONS)
     assert commands.add_action.shortcuts()[1].toString() == "Ins"
+
+
+def test_the_unit_actions_are_enabled_by_the_selection_their_table_names(window, host) -> None:
+    commands = RosterCommands(window, host, QUndoStack(window))
+    commands.update_enabled(has_selection=False, has_current=False)
+    assert not commands.delete_action.isEnabled() and not commands.rename_action.isEnabled()
+    assert commands.add_action.isEnabled()  # adding needs no selection
+    commands.update_enabled(has_selection=True, has_current=False)
+    assert commands.delete_action.isEnabled() and commands.move_top_action.isEnabled()
+    assert not commands.edit_action.isEnabled()  # one unit's edits need a current unit
+    commands.update_enabled(has_selection=True, has_current=True)
+    assert commands.edit_action.isEnabled() and commands.loadout_action.isEnabled()

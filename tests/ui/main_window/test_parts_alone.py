@@ -7,21 +7,26 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QIcon
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu, QStackedWidget, QWidget
 
+from brikdesk.domain.ids import CampaignId
 from brikdesk.domain.statuses import BattleStatus
 from tests.ui.stand_ins import Calls, bare_window
 from ui.bus import Bus
 from ui.main_window import campaigns as campaigns_module
 from ui.main_window.actions import MAIN_ACTIONS, MainActions, MainState
+from ui.main_window.battles import Battles
+from ui.main_window.campaign import APP_TITLE, CampaignShown
 from ui.main_window.campaigns import CampaignCommands
 from ui.main_window.files import FileCommands
 from ui.main_window.menus import MainMenus
 from ui.main_window.windows import Windows
+from ui.models.proposals import ProposalInbox
 from ui.undo import UndoScopes
 from ui.widgets.common import Actions, ActionSpec, MessageBanner, make_actions
-from ui.windows.navigator import ARMY, BATTLE
+from ui.windows.navigator import ARMY, BATTLE, BattlePage
 
 
 @pytest.fixture
@@ -204,3 +209,66 @@ def test_the_actions_are_enabled_as_their_table_says_of_the_window_state(window,
     actions.update_enabled(battle)
     assert actions.end_battle_action.isEnabled() and actions.new_battle_action.isEnabled()
     assert actions.delete_selected_action.isEnabled() and not actions.open_roster_action.isEnabled()
+
+
+def test_the_campaign_shown_fills_the_pages_it_was_given(window, sv, settings, campaign):
+    host = services_host(window, sv, settings)
+    host.navigator = Calls()
+    host.navigator_dock = QDockWidget("Campaign", window)
+    host.pages = QStackedWidget(window)
+    host.overview = Calls()
+    host.battle_page = SimpleNamespace(battle_id=None)
+    host.battles = Calls()
+    host.edition_label = QLabel(window)
+    host.sharing = Calls()
+    host.windows = Calls()
+    told = Calls()
+    host.show_overview = told.show_overview
+    host.update_enabled = told.update_enabled
+    shown = CampaignShown(window, host)
+    assert shown.open_campaign(campaign.id)
+    assert window.windowTitle() == f"Alone: {APP_TITLE}"
+    assert host.navigator_dock.windowTitle() == "Alone"
+    assert host.edition_label.text().startswith("Rules: BrikWars ")
+    assert host.navigator.names() == ["show_navigator"]
+    assert host.overview.names() == ["show_navigator"]  # the overview, not shown, is filled
+    assert host.sharing.calls == host.windows.calls == [("campaign_opened", (campaign.id,))]
+    assert told.names() == ["update_enabled", "show_overview"]
+    assert settings.last_campaign == campaign.id
+    # A campaign that is not there: said in the banner, the one shown stays.
+    assert not shown.open_campaign(CampaignId(campaign.id + 99))
+    assert host.banner.label.text() and shown.campaign_id == campaign.id
+
+
+def test_the_battles_show_a_battle_on_the_page_they_were_given(window, sv, settings, table):
+    host = services_host(window, sv, settings)
+    host.battle_page = BattlePage(window)
+    host.pages = QStackedWidget(window)
+    host.pages.addWidget(QWidget())
+    host.pages.addWidget(host.battle_page)
+    window.setCentralWidget(host.pages)
+    host.navigator = Calls()
+    host.navigator_dock = QDockWidget("Campaign", window)
+    window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, host.navigator_dock)
+    host.shown = SimpleNamespace(campaign_id=table.campaign_id, battle_name=lambda _id: "Ford")
+    host.menus = Calls()
+    host.battle_sheet_printing = Calls()
+    host.report_printing = Calls()
+    host.selected = lambda: ("", 0)
+    host.follow_page = lambda *_args: None
+    host.proposals = ProposalInbox(window)
+    window.show()
+    battles = Battles(window, host)
+    assert battles.current_battle() is None  # nothing shown, nothing selected
+    assert battles.open_battle(table.battle_id)
+    assert host.pages.currentWidget() is host.battle_page
+    assert battles.panel is not None and battles.panel.battle_id == table.battle_id
+    assert battles.panel.isVisibleTo(host.battle_page)
+    assert host.navigator.calls == [("select", (BATTLE, table.battle_id))]
+    assert host.menus.names() == ["show_battle_entries"]
+    assert battles.current_battle() == (table.battle_id, "Ford")
+    # Table mode gives the panel the window: the navigator steps aside, then comes back.
+    battles.table_mode(True)
+    assert not host.navigator_dock.isVisible()
+    battles.table_mode(False)
+    assert host.navigator_dock.isVisible()

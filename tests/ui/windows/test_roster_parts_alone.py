@@ -14,10 +14,12 @@ from brikdesk.domain.ids import ArmyId
 from brikdesk.services import Services
 from tests.ui.stand_ins import Calls, bare_window
 from ui.bus import Bus
-from ui.models.roster import UnitTableModel
+from ui.models.roster import HANDS, NAME, UnitTableModel
 from ui.widgets.common import Actions, MessageBanner
+from ui.windows.roster_columns import RosterColumns
 from ui.windows.roster_commands import ROSTER_ACTIONS, RosterCommands
 from ui.windows.roster_edits import RosterEdits
+from ui.windows.roster_table import RosterTable
 from ui.windows.roster_text import RosterText
 
 
@@ -110,3 +112,26 @@ def test_the_unit_actions_are_enabled_by_the_selection_their_table_names(window,
     assert not commands.edit_action.isEnabled()  # one unit's edits need a current unit
     commands.update_enabled(has_selection=True, has_current=True)
     assert commands.edit_action.isEnabled() and commands.loadout_action.isEnabled()
+
+
+def test_the_columns_fit_the_names_until_widths_are_set_by_hand(window, sv, army, settings):
+    model = UnitTableModel(None, window)
+    table = RosterTable(model, window)
+    window.setCentralWidget(table)
+    long_name = "Sir Reginald of the Very Long Name"
+    sv.roster.add_unit(army, "minifig", name=long_name)
+    model.set_rows(sv.roster.roster(army).units)
+    columns = RosterColumns(window, table, model)
+    columns.restore(settings)
+    window.resize(900, 400)
+    window.show()
+    columns.shown()
+    needed = table.fontMetrics().horizontalAdvance(long_name)
+    assert table.columnWidth(NAME) >= needed  # the longest name is never cut
+    assert not columns.own_widths
+    table.setColumnWidth(HANDS, 300)  # the organizer sets a width by hand
+    assert columns.own_widths
+    columns.save(settings)
+    again = RosterColumns(window, table, model)
+    again.restore(settings)
+    assert again.own_widths  # and it stays theirs in the next session

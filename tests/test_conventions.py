@@ -14,8 +14,16 @@ CONVENTIONS = ROOT / "docs" / "conventions.md"
 SEARCHED = ("brikdesk", "ui", "docs", "tests", "benchmarks", "README.md", "CONTRIBUTING.md")
 
 #: A reference to an issue or a numbered convention: the word, then a number (with or
-#: without "#"), which points nowhere inside the repository.
-NUMBERED = re.compile(r"\b(?:issues?|(?:design )?conventions?)\s+#?\d+", re.IGNORECASE)
+#: without "#"), which points nowhere inside the repository; and so do the documents the
+#: project was started from, outside it: a rules-facts sheet's sections ("rules facts §2") and
+#: the seeds' file numbers ("seed 004"). Cite the rule's own section (5.1) or the repository's
+#: own resource instead.
+NUMBERED = re.compile(
+    r"\b(?:issues?|(?:design )?conventions?)\s+#?\d+"
+    r"|\brules[ -]facts\b"
+    r"|\bseeds?\s+0\d\d\b",
+    re.IGNORECASE,
+)
 
 #: A citation: one or more quoted headings followed by the page they are on, across a line
 #: break and a comment's leading "#" ('"One undo path" in docs/conventions.md',
@@ -54,15 +62,31 @@ def test_nothing_cites_an_issue_or_a_numbered_convention() -> None:
         if NUMBERED.search(line)
     ]
     assert not found, (
-        "cite a convention by its heading in docs/conventions.md, and say what a change does "
-        "rather than which issue asked for it:\n" + "\n".join(found)
+        "cite a convention by its heading in docs/conventions.md, a rule by its own section, "
+        "and say what a change does rather than which issue asked for it:\n" + "\n".join(found)
     )
 
 
 def test_the_scan_finds_the_references_it_forbids() -> None:
-    for wrong in ("(issue 23)", "design convention 10", "conventions 5 and 14", "Issue #7"):
+    for wrong in (
+        "(issue 23)",
+        "design convention 10",
+        "conventions 5 and 14",
+        "Issue #7",
+        "(rules facts §2)",
+        "Rules facts §1:",
+        "seed 004",
+        "(seeds 001 = 2005, 003 = 2020)",
+    ):
         assert NUMBERED.search(wrong), wrong
-    for right in ("an issue with 3 units", "Two kinds of errors", "the 2020 conventions"):
+    for right in (
+        "an issue with 3 units",
+        "Two kinds of errors",
+        "the 2020 conventions",
+        "(5.1 Out of Range)",
+        "a seed of 42",
+        "RandomDice(seed=7)",
+    ):
         assert not NUMBERED.search(right), right
 
 

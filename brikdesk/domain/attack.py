@@ -55,7 +55,7 @@ from brikdesk.limits import MAX_INCHES
 HEIGHT_ADVANTAGE_MAX = 5
 #: Close Combat attackers that may gang up on one minifig in one player's turn (5.1, 5.2).
 MAX_CLOSE_COMBAT_ATTACKERS = 3
-#: Range of a thrown object that has no thrown Range of its own (rules facts §3, Thrown Object).
+#: Range of a thrown object that has no thrown Range of its own (chapter 3, the weapon table: Thrown Object).
 THROWN_OBJECT_RANGE = 3
 #: Use of a Ranged weapon when it Parries: it counts as a Minifig Tool (5.2).
 MINIFIG_TOOL_USE = 3
@@ -407,7 +407,7 @@ class Weapon:
         return cls(name, use, damage, rng, thrown=True, **common)
 
 
-#: Bare hands: Use 0, no Damage; they Grab, Shove and Parry Grabs and Shoves (rules facts §3).
+#: Bare hands: Use 0, no Damage; they Grab, Shove and Parry Grabs and Shoves (chapter 3, the weapon table).
 BARE_HANDS = Weapon("bare hands", 0)
 
 
@@ -956,7 +956,7 @@ class DamageRoll:
 
     @property
     def total(self) -> int:
-        """A Damage total below 0 counts as 0 (rules facts §1)."""
+        """A Damage total below 0 counts as 0 (1.2 Numbers)."""
         return max(0, self.raw_total)
 
     def describe(self) -> str:

@@ -1,4 +1,4 @@
-"""The weapon catalog and unit types of a rules edition (rules facts §2 and §3).
+"""The weapon catalog and unit types of a rules edition (chapter 2, the unit table and chapter 3, the weapon table).
 
 "Rules as data" (docs/conventions.md): the defaults live in ``resources/catalog-<edition>.json``,
 one set per rules edition, loaded and validated here. A campaign's own edits (house rules) are
@@ -70,7 +70,7 @@ READINGS: dict[str, str] = {
         "Worn Heavy Armor's Deflection applies to every Damage roll (3.3 Bodily Protection)."
     ),
     "armor_piercing": (
-        "A Heavy Weapon is Armor Piercing only when held in both hands (rules facts §3); the "
+        "A Heavy Weapon is Armor Piercing only when held in both hands (chapter 3, the weapon table); the "
         "flag marks weapons that can be, the notes say when."
     ),
     "charging": (
@@ -79,16 +79,16 @@ READINGS: dict[str, str] = {
         "be; the referee checks the build."
     ),
     "thrown_range_dice": (
-        "The 2005 Explosive is thrown 1d6+2 inches (rules facts §3): a rolled distance, "
+        "The 2005 Explosive is thrown 1d6+2 inches (chapter 3, the weapon table): a rolled distance, "
         "stored as 'thrown range dice'."
     ),
     "as_object": (
         "A Thrown Object uses the Close Combat Use and Damage of the object thrown "
-        '(rules facts §3); its own row only gives the 3" Range.'
+        '(chapter 3, the weapon table); its own row only gives the 3" Range.'
     ),
     "organizer_costs": (
         "The rules leave the cost of Incompetent units and the 2020 specialists to the "
-        "organizer (rules facts §2). BrikDesk defaults: Incompetent 2 CP, Skirmisher 4 CP, "
+        "organizer (chapter 2, the unit table). BrikDesk defaults: Incompetent 2 CP, Skirmisher 4 CP, "
         "Heavy 4 CP, Cannon Fodder 2 CP; a Horse costs as one minifig, 4 CP."
     ),
     "horse_hands": (
@@ -203,7 +203,7 @@ def armor_value(text: str) -> DiceExpr | int:
     """Armor as a number (``"4"`` -> 4) or dice (``"2d6+2"``), cached.
 
     Armor is a whole number 0..99 or a dice expression without ``dA`` or ``Exp`` (a Hero's
-    ``2d6``, rolled each time it takes damage: rules facts §2). Raises ``CatalogError``.
+    ``2d6``, rolled each time it takes damage: chapter 2, the unit table). Raises ``CatalogError``.
     """
     if not isinstance(text, str):
         raise CatalogError(f'Armor must be text such as "4" or "2d6", not {_show(text)}')
@@ -238,7 +238,7 @@ def armor_text(value: DiceExpr | int) -> str:
 
 @dataclass(frozen=True)
 class CatalogItem:
-    """One row of the weapon and equipment table (rules facts §3).
+    """One row of the weapon and equipment table (chapter 3, the weapon table).
 
     ``use is None`` is Use ``-`` (trivial, no roll). ``range_inches is None`` with
     ``close_combat`` is Range ``CC``. ``damage`` is a dice expression (``"1dA+2"``,
@@ -328,7 +328,7 @@ class CatalogItem:
 
 @dataclass(frozen=True)
 class UnitType:
-    """A unit type (rules facts §2). ``armor`` is a number (``"4"``) or dice (``"2d6"``).
+    """A unit type (chapter 2, the unit table). ``armor`` is a number (``"4"``) or dice (``"2d6"``).
 
     Allowed values: ``action_die`` one of 4, 6, 8, 10, 12; ``move`` 0..100 inches; ``armor`` a
     number 0..99 or dice without ``dA``; ``cost`` None (``-``) or 0..999; ``hands`` 0..6 (a
@@ -956,7 +956,7 @@ def _typed_int(
 def validate_item_field(field: str, text: str) -> Any:
     """Check one catalog item field as the user types it; return the value to store.
 
-    Allowed (rules facts §3): ``use`` ``-`` (trivial, no roll) or 0..20 -> ``int | None``;
+    Allowed (chapter 3, the weapon table): ``use`` ``-`` (trivial, no roll) or 0..20 -> ``int | None``;
     ``range`` ``CC``, ``-`` or 1..200 inches (``10`` or ``10"``) -> ``(range_inches,
     close_combat)``; ``range_inches``/``thrown_range`` ``-`` or 1..200 -> ``int | None``;
     ``thrown_use`` like ``use``; ``damage`` a dice expression (``1dA+2``, ``1d10 Exp``) or
@@ -1058,7 +1058,7 @@ def _typed_name(t: str, field: str) -> str:
 
 
 def validate_unit_type_field(field: str, text: str) -> Any:
-    """Check one unit type field as the user types it (rules facts §2); return the value.
+    """Check one unit type field as the user types it (chapter 2, the unit table); return the value.
 
     ``action_die`` ``d4``, ``d6``, ``d8``, ``d10`` or ``d12`` (or the number) -> ``int``;
     ``move`` 0..100 inches; ``armor`` a number 0..99 or dice such as ``2d6`` -> its text;

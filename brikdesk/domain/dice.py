@@ -1,6 +1,6 @@
 """Dice expressions: ``NdX``, ``NdA`` (the wielder's Action die), flat ``+K``/``-K``, sums.
 
-Rules facts §1: dice are written ``NdX`` (N dice with X sides, added) with flat modifiers and
+1.2 Numbers: dice are written ``NdX`` (N dice with X sides, added) with flat modifiers and
 sums (``1d6+1d10+2``); ``dA`` is the wielder's own Action die (a d6 for a minifig, a d10 for a
 Hero). Weapons that explode are written with a trailing ``Exp`` (``1d10 Exp``, chapter 3.2).
 
@@ -31,7 +31,7 @@ MAX_FLAT = 1000
 MAX_TERMS = 20
 MAX_LENGTH = 200
 
-#: Action dice by skill (rules facts §1).
+#: Action dice by skill (1.2 Numbers).
 ACTION_DICE = {4: "Incompetent", 6: "Capable", 8: "Expert", 10: "Heroic", 12: "Supernatural"}
 
 
@@ -118,7 +118,7 @@ class DiceExpr:
         return DiceExpr(self.terms, self.flat + k, self.explosive)
 
     def deflected(self, levels: int, action_sides: int | None = None) -> DiceExpr:
-        """Deflection (rules facts §3): each level removes one die of each kind.
+        """Deflection (3.3 Deflection): each level removes one die of each kind.
 
         ``2d6+1`` becomes ``1d6+1``; ``1d10 Exp`` becomes only its flat part. ``dA`` is resolved
         first so that a ``1dA+1d6`` weapon of a minifig loses one d6 per level, not two dice.

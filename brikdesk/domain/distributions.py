@@ -1,6 +1,6 @@
 """Exact probability distributions of dice totals, with the bonus-dice chains of the rules.
 
-Rules facts §1 (1.2 Numbers): any die that shows its highest face adds a bonus +1d6 to the same
+1.2 Numbers: any die that shows its highest face adds a bonus +1d6 to the same
 total, and a bonus d6 that shows 6 adds another, without end. The odds engine keeps these infinite
 tails exact, or within 1e-12 where that is impossible, in this way:
 
@@ -45,7 +45,7 @@ from typing import NamedTuple
 #: The probability a capped (lumped) last entry may hide: P(total >= cap) stays below this.
 EPSILON = 1e-12
 
-#: The bonus die of rules facts §1: a d6, chaining on 6.
+#: The bonus die of 1.2 Numbers: a d6, chaining on 6.
 BONUS_SIDES = 6
 
 #: Below this many weight products the plain double loop beats Kronecker packing.
@@ -92,7 +92,7 @@ class Dist(NamedTuple):
         return Dist(self.lo + k, self.weights, self.denom) if k else self
 
     def floored(self, floor: int = 0) -> Dist:
-        """The distribution of ``max(X, floor)`` (rules facts §1: Damage below 0 counts as 0)."""
+        """The distribution of ``max(X, floor)`` (1.2 Numbers: Damage below 0 counts as 0)."""
         if self.lo >= floor:
             return self
         cut = floor - self.lo
@@ -238,7 +238,7 @@ def lumped_mass(sides: int, depth: int, bonus_sides: int = BONUS_SIDES) -> Fract
 
 @functools.lru_cache(maxsize=256)
 def die_distribution(sides: int, depth: int | None = None, bonus_sides: int = BONUS_SIDES) -> Dist:
-    """One die with its bonus chain (rules facts §1), cut ``depth`` bonus dice deep.
+    """One die with its bonus chain (1.2 Numbers), cut ``depth`` bonus dice deep.
 
     Faces ``1 .. sides-1`` are plain; the top face adds a bonus ``d{bonus_sides}`` that chains on
     its own top face; the last bonus die's top face is read as a plain face, so the last total

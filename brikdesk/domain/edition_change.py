@@ -11,13 +11,13 @@ calls it again whenever a choice changes, so what it shows always follows the ch
 Readings (``READINGS``, in Help > Rules reference):
 
 - A unit keeps its name, its loadout and what was set for it alone (a cost, an Action die, a
-  Move or an Armor of its own, rules facts §2); its type and items are looked up in the new
-  edition's catalog (rules facts §2 and §3), and a type or item that edition lacks (the 2020
-  specialists Skirmisher, Heavy and Cannon Fodder have no 2005 or 2010 entry, rules facts §2)
+  Move or an Armor of its own, chapter 2, the unit table); its type and items are looked up in the new
+  edition's catalog (chapter 2, the unit table and chapter 3, the weapon table), and a type or item that edition lacks (the 2020
+  specialists Skirmisher, Heavy and Cannon Fodder have no 2005 or 2010 entry, chapter 2, the unit table)
   becomes the one the organizer chooses.
 - The suggestion for a missing type is the new edition's type of the same name, else the one
   closest in Action die (counted three times), Move, Armor and cost; for an item, the same
-  name, else the same category closest in Use, Range, hands, cost and Damage (rules facts §3).
+  name, else the same category closest in Use, Range, hands, cost and Damage (chapter 3, the weapon table).
 """
 
 from __future__ import annotations
@@ -42,17 +42,17 @@ READINGS: dict[str, str] = {
     "changing_edition": (
         "Changing a campaign's rules edition keeps each unit's name, loadout and what was set "
         "for it alone (its own cost, Action die, Move or Armor); its unit type and items take "
-        "the new edition's stats and costs (rules facts §2 Units, §3 Weapons), with the "
+        "the new edition's stats and costs (chapter 2, the unit table; chapter 3, the weapon table), with the "
         "campaign's house rules. A unit type or item the new edition lacks (the 2020 "
-        "specialists Skirmisher, Heavy and Cannon Fodder are not in 2005 or 2010, §2) becomes "
+        "specialists Skirmisher, Heavy and Cannon Fodder are not in 2005 or 2010, chapter 2) becomes "
         "the one the organizer chooses before anything is changed; the preview lists every "
         "unit whose cost or stats change and each army's total before and after."
     ),
     "edition_suggestions": (
         "The suggested replacement for a missing unit type is the new edition's type of the "
         "same name, else the closest in Action die (counted three times), Move, Armor and "
-        "cost (§2); for an item, the same name, else the same category closest in Use, Range, "
-        "hands, cost and Damage (§3). The organizer may choose any other."
+        "cost (chapter 2); for an item, the same name, else the same category closest in Use, Range, "
+        "hands, cost and Damage (chapter 3). The organizer may choose any other."
     ),
 }
 

@@ -1,6 +1,6 @@
 """Exact odds of one attack: critical failure, Over the Top, hit, destroy, and the Damage.
 
-The rules (rules facts §1 and §4; chapters 4.2 and 5):
+The rules (1.2 Numbers, 4.2 and chapter 5):
 
 - **Action Roll** (4.2): roll the Action die, add the Action modifiers, hit when the total
   reaches the Use rating. The Action die earns no bonus d6. A natural 1 is a **critical failure**

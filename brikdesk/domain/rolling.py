@@ -1,4 +1,4 @@
-"""Rolling dice by the 2020 rules (rules facts §1), from a random or a typed-in dice source.
+"""Rolling dice by the 2020 rules (1.2 Numbers), from a random or a typed-in dice source.
 
 - **Bonus dice** (1.2): any die that shows its highest face adds a bonus +1d6 to the same total;
   a bonus d6 showing 6 adds another, and so on. Dice rolled for a Benny follow this rule too.
@@ -6,7 +6,7 @@
   critical failure (the Action fails whatever the modifiers), and a natural 6 or more goes
   **Over the Top**, earning one Benny whether or not the roll succeeds. A d4 can never go Over
   the Top; a natural 4 on it adds a bonus +1d4, which adds another d4 whenever it shows 4
-  (the reading of rules facts §1).
+  (the reading of 1.2 Numbers).
 - Modifiers apply to totals; critical results depend only on natural faces (5.1).
 
 Two dice sources share one interface, ``DiceSource.roll(sides, why)``: ``RandomDice`` (seedable)
@@ -204,12 +204,12 @@ def roll_expr(
 
 
 def roll_benny(source: DiceSource, sides: int = 6, what: str = "") -> list[DieRoll]:
-    """The die a Benny buys (normally +1d6), with its own bonus chain (rules facts §1)."""
+    """The die a Benny buys (normally +1d6), with its own bonus chain (1.2 Numbers)."""
     return roll_die(sides, source, Role.BENNY, what)
 
 
 class BennyUse(str, Enum):
-    """How an Over the Top Benny is spent (rules facts §1, 4.2)."""
+    """How an Over the Top Benny is spent (4.2 Over the Top)."""
 
     ACTION = "+1d6 to the Action Roll"
     DAMAGE = "one more of the attack's Damage dice"
@@ -281,7 +281,7 @@ class ActionRoll:
 
     @property
     def critical_failure(self) -> bool:
-        """A natural 1 on the Action die (4.2; rules facts §1)."""
+        """A natural 1 on the Action die (4.2; 1.2 Numbers)."""
         return self.rolled and self.natural == 1
 
     @property

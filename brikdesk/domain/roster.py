@@ -1,4 +1,4 @@
-"""Units, their equipment, costs and roster checks (rules facts §2 and §3).
+"""Units, their equipment, costs and roster checks (chapter 2, the unit table and chapter 3, the weapon table).
 
 A unit is a ``UnitSpec``: a name, a unit type key, a ``Loadout`` (what it holds in each hand,
 wears and carries, as catalog item keys) and optional per-unit overrides. From it and a
@@ -46,23 +46,23 @@ from brikdesk.domain.catalog import (
 from brikdesk.domain.dice import ACTION_DICE, DiceExpr
 from brikdesk.domain.modifiers import Modifier, Stat
 
-RULE_HANDS = "rules facts §2 Hands"
-RULE_TWO_HANDED = "rules facts §2 Two-handed items"
-RULE_WORN = "rules facts §2 Armor is worn"
+RULE_HANDS = "2.1 Minifigs: Hands"
+RULE_TWO_HANDED = "2.1 Minifigs: Two-handed items"
+RULE_WORN = "3.3 Bodily Protection: Armor is worn"
 RULE_ARMOR = "3.3 Bodily Protection"
 RULE_NO_WEAPON = "5.2 Striking"
 RULE_CATALOG = "catalog"
-RULE_OVERRIDE = "rules facts §2 Units"
+RULE_OVERRIDE = "chapter 2, Units"
 RULE_BUDGET = "army budget"
 RULE_MOVEMENT = "4.1 Movement"
 RULE_COUNTERS = "5.2 Counters"
-RULE_UNIT_COST = "rules facts §2 Units"
-RULE_ITEM_COST = "rules facts §3 Weapons and equipment"
+RULE_UNIT_COST = "chapter 2, Units"
+RULE_ITEM_COST = "chapter 3, Weapons and equipment"
 
 READINGS: dict[str, str] = {
     "hands": (
         "A minifig has two hands: at most two one-handed items in hand, or one "
-        "two-handed item (rules facts §2). A two-handed item is listed once and takes "
+        "two-handed item (chapter 2, the unit table). A two-handed item is listed once and takes "
         "both hands. A Heavy Weapon with a Shield is allowed."
     ),
     "armor_stacking": (
@@ -488,7 +488,7 @@ def validate_unit(spec: UnitSpec, catalog: Catalog) -> tuple[RosterWarning, ...]
 def fitting_items(type_key: str, catalog: Catalog) -> tuple[tuple[str, CatalogItem], ...]:
     """The items a unit of type ``type_key`` can take on its own without a roster warning, as
     ``("in hand", item)`` or ``("worn", item)``, in catalog order: what its hands can hold
-    (rules facts §2 Hands, Two-handed items) and the armour it can wear (§2 Armor is worn).
+    (2.1 Minifigs: hands and two-handed items) and the armour it can wear (3.3 Bodily Protection: armour is worn).
     No new reading: each is the item alone checked by ``validate_unit``."""
     if catalog.get_unit_type(type_key) is None:
         return ()

@@ -6,7 +6,7 @@ recovery from Disruption (4.1), the long Actions (4.2) and Who Acts First (4.3).
 difference between the editions that software can track is a field here, and the Rules
 reference lists them side by side (``edition_table``); a test keeps the two in step.
 
-Sources: 2005 chapter 4 (seed 001), 2010 chapter 4 (seed 002), 2020 chapter 4 (seeds 000, 003).
+Sources: chapter 4 of the 2005, 2010 and 2020 editions.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ date (there is no clock), the units and the catalog (there is no database).
 - one ``UnitCard`` per unit, or per group of identical units when ``fold_identical`` is on
   (title ``"x6 Minifig with Long-Ranged Weapon"``; every member keeps its own tick boxes);
 - a ``ReferenceAppendix`` listing only what this army uses: the rows of the modifiers table
-  (rules facts §4) that can matter, Over the Top and bonus dice in two lines, the special rules
+  (5.1) that can matter, Over the Top and bonus dice in two lines, the special rules
   its equipment brings in, and a table of the items it carries;
 - the number of blank cards for units gained at the table;
 - the roster warnings, when asked.
@@ -245,7 +245,7 @@ class UnitCard:
 
 @dataclass(frozen=True)
 class ReferenceRow:
-    """One row of the modifiers table (rules facts §4)."""
+    """One row of the modifiers table (5.1)."""
 
     key: str
     situation: str
@@ -310,7 +310,7 @@ class RosterSheet:
         return sum(c.count for c in self.cards)
 
 
-#: The modifiers table (rules facts §4) as ``(tag, row)``: "general" rows are printed for every
+#: The modifiers table (5.1) as ``(tag, row)``: "general" rows are printed for every
 #: army, the others when a unit of the army can use them. The rules reference (Help menu) lists
 #: every row.
 MODIFIER_ROWS: tuple[tuple[str, ReferenceRow], ...] = (
@@ -428,7 +428,7 @@ MODIFIER_ROWS: tuple[tuple[str, ReferenceRow], ...] = (
 
 
 def _dice_lines(action_dice: set[int]) -> tuple[RuleLine, ...]:
-    """Over the Top and bonus dice, in two lines (rules facts §1)."""
+    """Over the Top and bonus dice, in two lines (1.2 Numbers)."""
     d4 = 4 in action_dice
     bigger = sorted(s for s in action_dice if s > 4)
     if bigger:

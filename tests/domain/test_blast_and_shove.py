@@ -1,5 +1,5 @@
 """Explosions see each target from the point of detonation (5.1); a Charging Shove spends the
-MOM for more KnockBack (5.2, 5.4). Quotes from seed 004 (2020 chapter 5)."""
+MOM for more KnockBack (5.2, 5.4). Quotes from the 2020 chapter 5."""
 
 from __future__ import annotations
 

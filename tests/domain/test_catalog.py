@@ -1,4 +1,4 @@
-"""The default catalogs (rules facts §2 and §3), their validation, house rules, field editing."""
+"""The default catalogs (chapter 2, the unit table and chapter 3, the weapon table), their validation, house rules, field editing."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def item_entry(data: dict, key: str) -> dict:
 
 # --------------------------------------------------------------------------- default data
 
-# name: (cost, Use, Range, Damage, hands), as printed in rules facts §3
+# name: (cost, Use, Range, Damage, hands), as printed in chapter 3, the weapon table
 TABLE_2020 = {
     "Hand Weapon": ("2", "2", "CC", "1dA", 1),
     "Heavy Weapon": ("3", "3", "CC", "1dA+2", 1),

@@ -1,4 +1,4 @@
-"""Deflection (rules facts §3): one die of each kind removed per level, whatever the spelling."""
+"""Deflection (3.3 Deflection): one die of each kind removed per level, whatever the spelling."""
 
 from brikdesk.domain.dice import parse
 

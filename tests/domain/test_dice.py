@@ -367,7 +367,7 @@ def test_largest_die() -> None:
     assert parse("5").largest_die() is None
 
 
-# -- Deflection (rules facts §3) --------------------------------------------------------------
+# -- Deflection (3.3 Deflection) --------------------------------------------------------------
 
 
 def test_deflection_removes_one_die_of_each_kind() -> None:

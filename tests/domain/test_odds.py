@@ -1,4 +1,4 @@
-"""Exact attack odds: every rule of rules facts §1 and §4 checked with hand-computed fractions,
+"""Exact attack odds: every rule of 1.2 Numbers, 4.2 and the modifiers of 5.1 checked with hand-computed fractions,
 properties with hypothesis, and a cross-check against brute-force enumeration of the rolling code
 in brikdesk/domain/rolling.py (typed dice, every face sequence up to a number of dice)."""
 

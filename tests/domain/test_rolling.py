@@ -1,4 +1,4 @@
-"""Rolling by the 2020 rules (rules facts §1): bonus dice, the Action Roll, typed-in dice."""
+"""Rolling by the 2020 rules (1.2 Numbers): bonus dice, the Action Roll, typed-in dice."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Unit stats with equipment, costs and roster warnings (rules facts §2 and §3)."""
+"""Unit stats with equipment, costs and roster warnings (chapter 2, the unit table and chapter 3, the weapon table)."""
 
 from __future__ import annotations
 
@@ -50,8 +50,8 @@ def test_minifig_with_a_rifle_costs_9_cp():
     cost = unit_cost(unit(hands=["long-ranged-weapon"]), CAT)
     assert cost == CostBreakdown(
         (
-            CostLine("Minifig", 4, "rules facts §2 Units"),
-            CostLine("Long-Ranged Weapon (in hand)", 5, "rules facts §3 Weapons and equipment"),
+            CostLine("Minifig", 4, "chapter 2, Units"),
+            CostLine("Long-Ranged Weapon (in hand)", 5, "chapter 3, Weapons and equipment"),
         ),
         9,
     )
@@ -73,12 +73,10 @@ def test_items_without_cost_count_0_and_unknown_keys_are_named():
     spec = unit(hands=["random-object", "laser"], carried=["hand-weapon"])
     cost = unit_cost(spec, CAT)
     assert cost.lines[1] == CostLine(
-        "Random Object (in hand)", 0, "rules facts §3 Weapons and equipment: no cost ('-')"
+        "Random Object (in hand)", 0, "chapter 3, Weapons and equipment: no cost ('-')"
     )
     assert cost.lines[2] == CostLine("unknown item 'laser' (in hand)", 0, "catalog: no such item")
-    assert cost.lines[3] == CostLine(
-        "Hand Weapon (carried)", 2, "rules facts §3 Weapons and equipment"
-    )
+    assert cost.lines[3] == CostLine("Hand Weapon (carried)", 2, "chapter 3, Weapons and equipment")
     assert cost.total == 6
     assert unit_cost(unit("ogre"), CAT).lines == (
         CostLine("unknown unit type 'ogre'", 0, "catalog: no such unit type"),
@@ -156,10 +154,8 @@ def test_2005_move_penalties():
     stats = effective_stats(unit(hands=["two-handed-weapon"], worn=["body-armor"]), CAT_2005)
     assert (stats.move, stats.armor) == (3, "6")
     assert [m for m in stats.modifiers if m.applies_to is Stat.MOVE] == [
-        Modifier(
-            -1, Stat.MOVE, "Two-Handed Weapon in hand", "rules facts §3 Weapons and equipment"
-        ),
-        Modifier(-1, Stat.MOVE, "Body Armor worn", "rules facts §3 Weapons and equipment"),
+        Modifier(-1, Stat.MOVE, "Two-Handed Weapon in hand", "chapter 3, Weapons and equipment"),
+        Modifier(-1, Stat.MOVE, "Body Armor worn", "chapter 3, Weapons and equipment"),
     ]
 
 
@@ -376,7 +372,7 @@ def test_fitting_items_are_what_the_type_can_hold_or_wear_alone() -> None:
     offered = {(where, it.key) for where, it in fitting_items("minifig", cat)}
     assert ("in hand", "long-ranged-weapon") in offered
     assert ("worn", "body-armor") in offered
-    assert ("in hand", "body-armor") not in offered  # "Armor is worn" (rules facts §2)
+    assert ("in hand", "body-armor") not in offered  # "Armor is worn" (3.3 Bodily Protection)
     no_hands = next(ut for ut in cat.unit_types if ut.hands == 0)
     assert not any(where == "in hand" for where, _it in fitting_items(no_hands.key, cat))
     assert fitting_items("no-such-type", cat) == ()

@@ -82,7 +82,7 @@ def test_header_texts_come_from_the_given_date_and_catalog():
     h = sheet.header
     assert h.date_text == "2025-03-01"
     assert h.edition_text == "BrikWars 2020"
-    # Minifig 4 CP + Hand Weapon 2 CP (rules facts §2, §3)
+    # Minifig 4 CP + Hand Weapon 2 CP (chapters 2 and 3, the unit and weapon tables)
     assert h.total_cost == 6
     assert h.cost_text == "6 / 10 CP"
     assert header().date_text == ""  # no date given, none invented

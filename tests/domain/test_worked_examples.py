@@ -28,7 +28,7 @@ LONGBOW = Weapon("longbow", 3, "1d6+1", 10, two_handed=True)
 
 
 class TestHighNoonShootout:
-    """Seed 003 (4.3 Who Acts First): both fire at once; Wayne rolls 1, Shaun rolls 2."""
+    """2020 chapter 4 (4.3 Who Acts First): both fire at once; Wayne rolls 1, Shaun rolls 2."""
 
     def test_wayne_critical_failure_and_shaun_miss(self):
         wayne = Attacker("Hairtrigger Wayne")
@@ -67,7 +67,7 @@ class TestHighNoonShootout:
 
 
 class TestVikingThrownAxe:
-    """Seed 004 (5.3 Missed Shots): needs 2, rolls 1, the pirate within 1", Damage 4-1 = 3."""
+    """2020 chapter 5 (5.3 Missed Shots): needs 2, rolls 1, the pirate within 1", Damage 4-1 = 3."""
 
     def test_missed_shot_hits_the_pirate_for_three(self):
         viking = Attacker("the viking")
@@ -105,7 +105,7 @@ class TestVikingThrownAxe:
 
 
 class TestThievenHoodLongbow:
-    """Seed 002 (4.2 Overskill example): d10 shows 8, the Benny buys +1d6 Range showing 2."""
+    """2010 chapter 4 (4.2 Overskill example): d10 shows 8, the Benny buys +1d6 Range showing 2."""
 
     def setup_method(self):
         self.attack = Attack(

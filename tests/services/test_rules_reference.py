@@ -37,7 +37,7 @@ def test_the_reference_shows_the_table_and_the_readings():
     assert set(first.READINGS) <= titles
     assert set(busy.READINGS) <= titles  # when a long Action is done (4.2)
     assert "2005 4.1 Recovery" in titles
-    # what an edition change keeps and maps (rules facts §2 and §3)
+    # what an edition change keeps and maps (chapter 2, the unit table and chapter 3, the weapon table)
     assert {"Changing edition", "Edition suggestions"} <= titles
     assert "Skirmisher, Heavy and Cannon Fodder are not in 2005 or 2010" in reference_html(
         "Changing edition"

@@ -97,7 +97,7 @@ def readings() -> tuple[Reading, ...]:
 
 
 def modifier_rows() -> tuple[ModifierRow, ...]:
-    """The modifiers table (rules facts §4) as the printed sheets' reference lists it."""
+    """The modifiers table (5.1) as the printed sheets' reference lists it."""
     # The sheets module holds the table as data; every row, whatever army prints it.
     return tuple(
         ModifierRow(r.situation, r.value, r.applies_to, r.rule) for _tag, r in sheets.MODIFIER_ROWS

@@ -26,7 +26,7 @@ from brikdesk.domain.odds import attack_odds, expr_distribution
 from ui import colours
 from ui.plots.style import themed_plot
 
-#: A plain minifig's Armor (rules facts §2).
+#: A plain minifig's Armor (chapter 2, the unit table).
 PLAIN_ARMOR = 4
 #: The Damage chart shows totals up to where this much of the chance is left beyond.
 TAIL = 0.002

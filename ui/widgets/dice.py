@@ -370,7 +370,7 @@ class DieChip(QWidget):
 
 
 class BennyChooser(Card):
-    """How an Over the Top Benny is spent: one radio button per option (rules facts §1),
+    """How an Over the Top Benny is spent: one radio button per option (4.2 Over the Top),
     each with its letter; the letter picks it at once, Enter picks the highlighted one."""
 
     picked = Signal(object)

@@ -6,7 +6,7 @@ that, so the state after any sequence of events and undos is the replay of the e
 ``apply`` refuses what the rules forbid with a ``RuleViolation`` (a ``UserError``) naming the reason
 and the section, and changes nothing.
 
-The rules (seeds 003, 004; rules facts §5):
+The rules (2020 chapters 4 and 5):
 
 - 4.2 Action: one Action per unit per turn; a spent Action recharges at the start of its
   owner's next turn.

@@ -41,7 +41,7 @@ def can_use_kind(item: CatalogItem | None, kind: AttackKind) -> str | None:
         return None
     if item is None or item.key == "bare-hands":
         return (
-            "Bare Hands do no Damage: Shove or Grab with them (rules facts §3)"
+            "Bare Hands do no Damage: Shove or Grab with them (chapter 3, the weapon table)"
             if kind in (AttackKind.STRIKE, AttackKind.CHARGE)
             else "Bare Hands can't shoot or throw"
         )

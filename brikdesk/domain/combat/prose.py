@@ -139,7 +139,7 @@ BLAST_SECTIONS_HEADING = (
     "Each one's sections inside the blast and visible from where it goes off (5.1)"
 )
 #: The sections of a minifig inside a blast and visible from the detonation point, and what
-#: they do to the Explosion's Damage (5.1; rules facts §4).
+#: they do to the Explosion's Damage (5.1).
 BLAST_SECTIONS = (
     (3, "3: all of him"),
     (2, "2 of 3 (-1 Damage)"),
@@ -235,7 +235,7 @@ def weapon_knockback(target: str, inches: str) -> str:
 def readings_for(*sections: str) -> tuple[tuple[str, str], ...]:
     """Every reading BrikDesk chose for these rule ``sections`` ("5.1 Out of Range"), from the
     attack and action rules and the wizard's own, as ``(section, text)``: what the wizard shows
-    where the rule applies (rules facts: "show the user the reading"). The readings are fixed
+    where the rule applies (a reading is shown where it applies, naming its section). The readings are fixed
     texts, so each set of sections is looked up once."""
     from brikdesk.domain import actions, attack, rulesets
     from brikdesk.domain.battle import first, warnings

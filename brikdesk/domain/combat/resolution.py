@@ -588,7 +588,7 @@ class BennyOption:
 def benny_options(
     draft: AttackDraft, ctx: CombatContext, key: str, stage: ActionStage | None = None
 ) -> tuple[BennyOption, ...]:
-    """How the Over the Top Benny of ``key`` may be spent (rules facts §1), each with why not,
+    """How the Over the Top Benny of ``key`` may be spent (4.2 Over the Top), each with why not,
     and the keyboard letter that picks it. The first allowed one is the BENNY_POLICY default."""
     if key == "bail":
         return (

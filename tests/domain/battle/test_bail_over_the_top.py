@@ -1,7 +1,7 @@
 """The panel's moves: a Bail lands on its feet only by an Over the Top
 Benny, so the battle rules refuse one where the edition or the unit has no Over the Top; the
-panel offers what the rules allow. Each test quotes the sentence it enforces (seed 001 = 2005,
-003 = 2020)."""
+panel offers what the rules allow. Each test quotes the sentence it enforces (the 2005 and
+2020 editions' chapter 4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A brawl: several units in one Close Combat (2020 rules 5.2, seed 004), and Disengaging
+"""A brawl: several units in one Close Combat (2020 rules 5.2), and Disengaging
 from it, replayed as the rules' Hank and Butch example tells it, sentence by sentence.
 
 Each step the example allows is recorded and accepted; each thing the rules forbid on the

@@ -1,5 +1,5 @@
 """Close Combat details in the tracker (5.2, 5.3, 5.4, 4.1), each test quoting its sentence
-(seed 004 = 2020 chapter 5, seed 003 = 2020 chapter 4)."""
+(2020 chapters 4 and 5)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Turn rules by edition: Who Acts First, long Actions, recovery, loadout statuses, Sprint and
-Charge. Each test quotes the sentence it enforces (seeds 001 = 2005, 002 = 2010, 003 = 2020)."""
+Charge. Each test quotes the sentence it enforces (the 2005, 2010 and 2020 editions' chapter 4)."""
 
 from __future__ import annotations
 

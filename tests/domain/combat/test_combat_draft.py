@@ -65,7 +65,7 @@ ROPE = ObjectTarget("the rope", "1", SizeClass.STUD_1X1)
 
 
 class TestThievenHoodRope:
-    """Seed 002: d10 shows 8, the Benny buys +1d6 Range showing 2, Damage 2 against the rope."""
+    """2010 chapter 4 (4.2 Overskill example): d10 shows 8, the Benny buys +1d6 Range showing 2, Damage 2 against the rope."""
 
     def draft(self, **changes) -> AttackDraft:
         base = AttackDraft(HOOD, "longbow", AttackKind.RANGED, None, ROPE, distance=Fraction(15))

@@ -139,7 +139,7 @@ def test_the_preview_lists_each_unit_whose_cost_or_stats_change(qtbot, sv: Servi
     assert new["items"]["hand-weapon"]["cost"] == hw["cost"]  # the same in both editions
     assert {"skirmisher", "heavy", "cannon-fodder"}.isdisjoint(new["unit_types"])
     sk, hv, cf = t["skirmisher"], t["heavy"], t["cannon-fodder"]
-    # rules facts §2: Minifig d6 5" Armor 4; Skirmisher 7" Armor 3; Heavy 4" Armor 5; Cannon
+    # chapter 2, the unit table: Minifig d6 5" Armor 4; Skirmisher 7" Armor 3; Heavy 4" Armor 5; Cannon
     # Fodder Armor 0 and never Over the Top.
     assert (mf["move"], mf["armor"], sk["move"], sk["armor"]) == (5, "4", 7, "3")
     assert (hv["move"], hv["armor"], cf["armor"], cf["over_the_top"]) == (4, "5", "0", False)

@@ -105,8 +105,8 @@ def test_build_an_army_from_nothing_and_find_it_after_reopening(
     # The cell says it in a few words; its tooltip and the unit card say it in full.
     assert cell(roster, "Minifig 1", cols.WARNINGS) == "two-handed + other item"
     assert cell(roster, "Minifig 1", cols.WARNINGS, Qt.ItemDataRole.ToolTipRole) == (
-        "• Long-Ranged Weapon takes both hands, but Shield is also in hand (rules facts §2 "
-        "Two-handed items)"
+        "• Long-Ranged Weapon takes both hands, but Shield is also in hand "
+        "(2.1 Minifigs: Two-handed items)"
     )
     assert "Long-Ranged Weapon takes both hands" in roster.card.toPlainText()
     assert roster.header.total.text() == f"Total {3 * rifle + 1} / 20 CP"

@@ -658,7 +658,7 @@ class TestExplained:
 
     def test_the_readings_are_shown_where_they_apply(self, qtbot, open_wizard, battle):
         """Where BrikDesk had to read the rules, the row or note says so and its tooltip
-        gives the reading (rules facts: "show the user the reading")."""
+        gives the reading (a reading is shown where it applies, naming its section)."""
         from brikdesk.domain.attack import READINGS as ATTACK_READINGS
         from brikdesk.domain.combat import READINGS as WIZARD_READINGS
 

@@ -11,8 +11,10 @@ it included):
 - ``strike_parry``: a Strike answered by a Parry (Alt+P) through the quick form;
 - ``combined``: a combined attack of two through the full wizard (A), from the keyboard;
 - ``sprint``: a Sprint (S, the die, Enter), found in the log;
-- ``group_sprint``: a group Sprint on one die (S, Shift+Tab to the runner offered last, Space,
-  Tab back to the die, the die, Enter), both Sprints found in the log;
+- ``group_sprint``: a group Sprint on one die (S, Shift+Tab to the units offered, Space on the
+  first, Tab back to the die, the die, Enter), both Sprints found in the log;
+- ``brawl``: a response Strike that joins the brawl beside it through the quick form (Q, a
+  few letters, Tab, Alt+L, the dice, Enter), as in 5.2's Hank and Butch example;
 - ``counterstrike``: a Counterstrike through the dice (C, the menu's entry, the dice, Enter),
   found in the log;
 - ``action``: an Action that is not an attack, with its Action Roll (O, the die, Enter),
@@ -90,6 +92,7 @@ NAMED = {  # name: side, hands (the rest of each side are plain minifigs)
     "Will Scarlet": ("red", ("hand-weapon", None)),
     "Little John": ("red", ("hand-weapon", None)),
     "Guy of Gisbourne": ("blue", ("hand-weapon", "shield")),
+    "Guard Bert": ("blue", ("hand-weapon", "shield")),
 }
 
 
@@ -301,16 +304,15 @@ def sprint(t: Table) -> None:
 
 @flow
 def group_sprint(t: Table) -> None:
-    """4.1 group Sprint: Little John and the last of his side offered run on one die."""
+    """4.1 group Sprint: Little John and the first of his side offered run on one die."""
     from ui.dialogs.sprint import SprintDialog
 
     t.select("Little John")
     t.key(Qt.Key.Key_S)
     d = next(d for d in t.panel.findChildren(SprintDialog) if d.isVisible())
-    t.key(Qt.Key.Key_Tab, Qt.KeyboardModifier.ShiftModifier)  # up to the last unit offered
-    box = QApplication.focusWidget()
-    assert box in d.group.values(), box
-    t.key(Qt.Key.Key_Space)
+    t.key(Qt.Key.Key_Tab, Qt.KeyboardModifier.ShiftModifier)  # up to the units offered
+    assert QApplication.focusWidget() is d.group_list, QApplication.focusWidget()
+    t.key(Qt.Key.Key_Space)  # the first one runs with him
     t.key(Qt.Key.Key_Tab)  # back to the die
     assert QApplication.focusWidget() is d.entry.edit, QApplication.focusWidget()
     t.die("3")
@@ -327,6 +329,29 @@ def last_log_line(t: Table) -> str:
     view = t.panel.view
     assert view is not None and view.events, "nothing in the log"
     return view.events[-1].text
+
+
+@flow
+def brawl(t: Table) -> None:
+    """Guard Bert Strikes Little John in response and joins the brawl of Will Scarlet and
+    Guy of Gisbourne (Will's Strike recorded first, not measured)."""
+    from ui.wizard.quick import QuickAttack
+
+    guy, will = t.ids["Guy of Gisbourne"], t.ids["Will Scarlet"]
+    assert t.panel.commands.close_combat_attack(will, guy)
+    t.select("Guard Bert")
+    t.key(Qt.Key.Key_Q)
+    form = next(f for f in t.panel.findChildren(QuickAttack) if f.isVisible())
+    t.type("lit")
+    t.key(Qt.Key.Key_Tab)
+    t.key(Qt.Key.Key_L, Qt.KeyboardModifier.AltModifier)  # joins the brawl beside it
+    assert form.draft.brawl in (guy, will), form.brawl.text()
+    t.die("5")  # the Action die
+    t.dice(lambda: form.dice_entry)
+    t.key(Qt.Key.Key_Return)
+    assert closed(form), form.problem.text()
+    line = last_log_line(t)
+    assert "joining the brawl of" in line, line
 
 
 @flow

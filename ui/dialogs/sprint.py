@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from brikdesk.domain.combat.sprint import (
     SprintDraft,
@@ -48,6 +48,8 @@ from ui.widgets.dice import BennyChooser, DiceEntry
 log = logging.getLogger(__name__)
 W = TypeVar("W", bound=QWidget)
 
+#: Rows of the group Sprint's list shown at once (it scrolls for more).
+GROUP_ROWS = 3
 #: At most this many virtual dice for one press of Roll (a bonus chain is finite).
 MAX_VIRTUAL_DICE = 50
 
@@ -91,24 +93,29 @@ class SprintDialog(FormDialog):
             "4.1 Half Speed",
             "2005 4.1/4.3 Sprint and Bail",
         )
-        #: 4.1 group Sprint (2010, 2020): the runner's side's units that may run on his roll.
-        self.group: dict[BattleUnitId, QCheckBox] = {}
+        #: 4.1 group Sprint (2010, 2020): the runner's side's units that may run on his roll,
+        #: a list of boxes a few rows high (a big battle offers hundreds).
+        self.group: dict[BattleUnitId, QListWidgetItem] = {}
         mates = group_candidates(self.ctx, unit_id)
+        self.group_list: QListWidget | None = None
         if mates:
             self._row(
                 label(
-                    "Who Sprints with him on his one roll (4.1 group Sprint; Shift+Tab, Space):",
-                    "prompt",
-                    self,
+                    "Sprinting with him on this one roll (4.1; Shift+Tab, Space):", "prompt", self
                 ),
                 "sprintGroupLabel",
             )
+            box = self.group_list = self._row(QListWidget(self), "sprintGroup")
+            box.setAccessibleName("Units Sprinting with him on the same roll")
             for uid in mates:
-                name = self.ctx.fighter(uid).name
-                box = self._row(QCheckBox(name, self), f"sprintWith{uid}")
-                box.setAccessibleName(f"{name} Sprints with him on the same roll")
-                box.toggled.connect(self._group_changed)
-                self.group[uid] = box
+                item = QListWidgetItem(self.ctx.fighter(uid).name, box)
+                item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+                item.setCheckState(Qt.CheckState.Unchecked)
+                self.group[uid] = item
+            box.setCurrentRow(0)
+            rows = min(len(mates), GROUP_ROWS)
+            box.setFixedHeight(rows * box.sizeHintForRow(0) + 2 * box.frameWidth() + 2)
+            box.itemChanged.connect(self._group_changed)
         self.entry = self._row(DiceEntry(self), "sprintDice")
         self.chains = self._row(label("", "event", self), "sprintChains")
         self.benny = self._row(BennyChooser(self), "sprintBenny")
@@ -161,8 +168,9 @@ class SprintDialog(FormDialog):
     def _clear(self) -> None:
         self.set_draft(SprintDraft(self.draft.unit_id, group=self.draft.group))
 
-    def _group_changed(self) -> None:
-        group = tuple(uid for uid, box in self.group.items() if box.isChecked())
+    def _group_changed(self, _item: QListWidgetItem | None = None) -> None:
+        checked = Qt.CheckState.Checked
+        group = tuple(uid for uid, item in self.group.items() if item.checkState() == checked)
         self.set_draft(replace(self.draft, group=group))
 
     def _roll(self) -> None:

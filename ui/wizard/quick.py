@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from brikdesk.domain.battle import READINGS as BATTLE_READINGS
 from brikdesk.domain.battle import Use
 from brikdesk.domain.combat import (
     AttackDraft,
@@ -43,6 +44,7 @@ from brikdesk.domain.combat import (
     ResultSummary,
     action_preview,
     benny_options,
+    brawl_options,
     judgement_values,
     reaction_options,
     resolve_action,
@@ -154,6 +156,15 @@ class QuickAttack(AttackForm, QDialog):
         self.reaction.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.reaction.clicked.connect(self.next_reaction)
         form.addRow("Reaction", self.reaction)
+        # 5.2 (the Hank and Butch brawl): the fight may join a brawl going on beside it.
+        self.brawl = QPushButton(self)
+        self.brawl.setObjectName("quickBrawl")
+        self.brawl.setAutoDefault(False)
+        self.brawl.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.brawl.setToolTip(BATTLE_READINGS["brawl"])
+        self.brawl.clicked.connect(self.next_brawl)
+        self.brawl_label = QLabel("Brawl", self)
+        form.addRow(self.brawl_label, self.brawl)
         self.judgements: dict[str, QCheckBox] = {}
         judge_row = QHBoxLayout()
         for key, words in JUDGEMENTS:
@@ -202,6 +213,7 @@ class QuickAttack(AttackForm, QDialog):
         QShortcut(QKeySequence("Ctrl+F"), self, self.open_wizard)
         QShortcut(QKeySequence("Alt+W"), self, self.next_weapon)
         QShortcut(QKeySequence("Alt+P"), self, self.next_reaction)
+        QShortcut(QKeySequence("Alt+L"), self, self.next_brawl)
         self.target.textEdited.connect(self._target_typed)
         self.target.done.connect(self._target_done)
         self.distance.textEdited.connect(self._distance_typed)
@@ -281,6 +293,16 @@ class QuickAttack(AttackForm, QDialog):
                 bennies=(),
             )
         )
+        self.focus_next()
+
+    def next_brawl(self) -> None:
+        """The next brawl the fight may join, or a fight of its own, round the list (5.2
+        Counters and Actions; battle reading brawl)."""
+        values = [c.value for c in brawl_options(self.draft, self.ctx)]
+        if not values:
+            return
+        i = values.index(self.draft.brawl) + 1 if self.draft.brawl in values else 0
+        self.set_draft(replace(self.draft, brawl=values[i % len(values)]))
         self.focus_next()
 
     def _target_typed(self, text: str) -> None:
@@ -386,6 +408,12 @@ class QuickAttack(AttackForm, QDialog):
             (c.label for c in reaction_options(d, ctx) if c.value == chosen), str(d.reaction)
         )
         self.reaction.setText(f"{words}  (Alt+P: next)")
+        brawls = brawl_options(d, ctx)
+        self.brawl.setVisible(bool(brawls))
+        self.brawl_label.setVisible(bool(brawls))
+        if brawls:
+            joined = next((c.label for c in brawls if c.value == d.brawl), brawls[0].label)
+            self.brawl.setText(f"{joined}  (Alt+L: next)")
         ranged = not d.kind.close_combat
         self.distance.setVisible(ranged)
         self.distance_label.setVisible(ranged)

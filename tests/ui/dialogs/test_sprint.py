@@ -187,9 +187,10 @@ def test_a_group_sprints_on_one_roll(qtbot, battle):
     offered = {d.ctx.fighter(uid).name for uid in d.group}
     assert offered == {"Little John", "Friar Tuck"}
     john = d.group[battle.ids["Little John"]]
-    john.setFocus()
-    qtbot.keyClick(john, Qt.Key.Key_Space)  # Little John runs with him
-    assert john.isChecked()
+    d.group_list.setFocus()
+    d.group_list.setCurrentItem(john)
+    qtbot.keyClick(d.group_list, Qt.Key.Key_Space)  # Little John runs with him
+    assert john.checkState() == Qt.CheckState.Checked
     d.entry.edit.setFocus()
     _type(qtbot, d, "3")
     assert d.outcome.text().startswith("Group Sprint, one roll (4.1): Will Scarlet, Little John.")

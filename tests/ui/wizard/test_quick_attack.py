@@ -10,8 +10,10 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QUndoStack
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QWidget, QWizard
 
+from brikdesk.domain.battle import CloseCombatAttack, CounterUsed, engagement
 from brikdesk.domain.rolling import RandomDice
 from tests.ui.keyboard import focused, keys, shown
 from tests.ui.wizard_battle import WizardBattle
@@ -246,3 +248,37 @@ def test_alt_w_takes_the_next_weapon_as_the_attack_it_allows(qtbot, battle):
     assert form.weapon.text().startswith("Hand Weapon: Thrown")
     form.next_weapon()
     assert form.draft.item_key == "explosive"
+
+
+def test_a_response_strike_joins_the_brawl_next_to_it_in_the_quick_form(qtbot, battle):
+    """Guy of Gisbourne has Will Scarlet in Close Combat; Guard Bert Strikes Little John in
+    response and joins that brawl (Alt+L): one Close Combat of four, so Will may Counter
+    Bert, whom he never fought (as Hank Counterattacks the Outlaw who fought Butch)."""
+    named = ("Guy of Gisbourne", "Will Scarlet", "Guard Bert", "Little John")
+    guy, will, bert, john = (battle.ids[n] for n in named)
+    guy_on_will = CloseCombatAttack(guy, will, as_response=True)
+    battle.services.tracker.record(battle.battle_id, [guy_on_will])
+    form = quick(qtbot, battle, "Guard Bert", QUndoStack())
+    keys(qtbot, "little\t")
+    assert form.draft.target_id == john
+    assert form.brawl.isVisible() and form.brawl_label.isVisible()
+    assert form.brawl.text().startswith("A fight of its own")  # unless the organizer says so
+    QTest.keyClick(focused(), Qt.Key.Key_L, Qt.KeyboardModifier.AltModifier)
+    assert form.draft.brawl == guy
+    assert form.brawl.text().startswith("Joins the brawl of Guy of Gisbourne, Will Scarlet")
+    for face in "21":  # a 2 on the Action die (Use 2: a hit), 1 Damage
+        assert focused() is form.dice_entry.edit
+        keys(qtbot, face)
+    assert form.record_button.isEnabled(), form.problem.text()
+    keys(qtbot, "\n")
+    assert not form.isVisible()
+    event, text, _note = attacks(battle)[-1]
+    assert event.brawl == guy and "joining the brawl of Guy of Gisbourne" in text
+    assert engagement(battle.view().state, will) == {guy, will, bert, john}
+    battle.services.tracker.record(battle.battle_id, [CounterUsed(will, bert)])  # accepted
+
+
+def test_no_brawl_row_without_another_brawl(qtbot, battle):
+    form = quick(qtbot, battle, "Will Scarlet", QUndoStack())
+    keys(qtbot, "guy\t")
+    assert not form.brawl.isVisible() and not form.brawl_label.isVisible()

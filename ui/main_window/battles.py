@@ -18,7 +18,6 @@ from brikdesk.domain.history import outcome_words
 from brikdesk.domain.ids import BattleId, CampaignId
 from brikdesk.errors import ConflictError
 from ui.bus import Bus
-from ui.main_window.proposals import proposal_list
 from ui.undo import UndoScopes
 from ui.widgets.common import MessageBanner, ServicesHost
 from ui.windows.battle_sheet_printing import BattleSheetPrinting
@@ -139,6 +138,7 @@ class Battles(QObject):
 
     def _show_panel(self, battle_id: BattleId) -> None:
         """The battle page shows the tracker's panel (one battle at a time)."""
+        from ui.main_window.proposals import proposal_list
         from ui.panels import BattlePanel
 
         host = self.host

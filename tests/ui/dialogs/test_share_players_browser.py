@@ -62,9 +62,15 @@ def _events(main) -> int:
     return len(panel.services.tracker.view(panel.battle_id).events)
 
 
+def _ready(phone: webdriver.Chrome) -> None:
+    """Wait until the page knows whose link it is and shows the roll's fields."""
+    shown = "const e = document.getElementById('r-unit'); return !!e && e.offsetParent !== null"
+    until(lambda: bool(phone.execute_script(shown)), 15)
+
+
 def _choose(phone: webdriver.Chrome, unit: str, target: str, dice: str) -> None:
     """Pick the unit and the target by their value, type the dice, wait for the odds."""
-    until(lambda: phone.find_element(By.ID, "r-unit").is_displayed(), 10)
+    _ready(phone)
     Select(phone.find_element(By.ID, "r-unit")).select_by_value(unit)
     until(lambda: text_of(phone, "r-odds").startswith("Needs"), 5)
     Select(phone.find_element(By.ID, "r-target")).select_by_value(target)
@@ -135,7 +141,7 @@ def test_what_a_phone_may_not_send_is_refused_and_nothing_is_recorded(qtbot, at_
         )
 
     tobias.get(links["Tobias"])
-    until(lambda: tobias.find_element(By.ID, "r-unit").is_displayed(), 10)
+    _ready(tobias)
     theirs = tobias.execute_async_script(POST, {"id": "tobias-takes-13", **body})
     assert theirs == [403, "Captain Peg-Leg Pennywhistle is not your unit."]
     assert post(unit=4242) == [422, "There is no such unit in this battle."]

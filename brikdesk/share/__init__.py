@@ -1,5 +1,7 @@
-"""Sharing the campaign with the players: a read-only live page on the local network.
+"""Sharing the campaign with the players: a live page on the local network that writes nothing.
 
+``players`` gives each player a link of their own; ``proposals`` judges and checks the rolls
+a player sends from it, for the organizer's app to accept (nothing a phone sends is written).
 ``page_data`` reads what the page shows through the services; ``server`` serves it (HTTP/1.1
 parsed by h11, on an asyncio loop in a thread of its own) with the page's files from ``resources/share``. No Qt here:
 ``brikdesk share`` drives ``server.ShareServer``, and the app's Share dialog runs

@@ -1,4 +1,5 @@
-"""The players' page server: read-only, on the local network, live through Server-Sent Events.
+"""The players' page server: on the local network, live through Server-Sent Events; it writes
+nothing (a player's proposal goes to the organizer's app, which records it or not).
 
 ``ShareServer(services, shared, host=..., port=...)`` binds its socket in ``start()`` (so a
 taken port is an ``OSError`` for the caller to show) and serves on a thread of its own with an
@@ -10,8 +11,15 @@ answers changes anything.
 What it answers, and only under ``/<token>/`` (``token``: 144 random bits, ``secrets``):
 ``/`` the page, ``share.css``, ``share.js``, ``icon.svg`` (files of ``resources/share`` read at
 start), ``state.json`` (what the page shows, ``page_data``) and ``events`` (a Server-Sent
-Events stream: the state when connected and again after every change). Everything else,
-and anything without the token or with another, is 404.
+Events stream: the state when connected and again after every change). A player's own link
+(a token of theirs, ``players.Seats``, set by ``set_players``) serves the same and also
+``me.json`` (whose link it is), ``attack.json`` (their attack judged as the quick form judges
+it) and ``POST propose`` (their roll, checked and handed to the organizer's app: see
+``proposals``); those run on a worker thread with services of their own, one at a time, at
+most ``MAX_DESK`` waiting. A proposal is taken only as JSON of at most ``proposals.MAX_BODY``
+bytes from the page's own origin (a cross-site Origin or Sec-Fetch-Site is 403); on the
+watch-only link ``propose`` is 405 like every write. Everything else, and anything without a
+token or with another, is 404.
 
 Safe to switch on in a club hall. A device without the token can hold nothing that a holder
 of the token needs: no connection counts against anyone until its request head has shown the

@@ -110,3 +110,31 @@ def battle_from(template: Template, tmp_path: Path) -> Iterator[WizardBattle]:
     db = open_database(f"sqlite:///{path}")
     yield WizardBattle(db, services_for(db), battle_id, campaign_id, dict(ids))
     db.close()
+
+
+def make_twins(path: Path) -> WizardBattle:
+    """Bob's "Minifig 1" and "Archer" against Ann's "Minifig 1", swords in hand: two units of
+    different owners share a name. ``ids``: "mine" (Bob's Minifig 1), "theirs" (Ann's),
+    "Archer"."""
+    db = open_database(f"sqlite:///{path}")
+    sv = services_for(db)
+    campaign = sv.campaigns.create_campaign("Twins").value
+    musters = []
+    for side, names in (("Bob", ("Minifig 1", "Archer")), ("Ann", ("Minifig 1",))):
+        player = sv.campaigns.add_player(campaign.id, side).value
+        army = sv.campaigns.add_army(player.id, f"{side}'s army").value
+        units = [
+            sv.roster.add_unit(
+                army.id, "minifig", name=n, loadout=Loadout(("hand-weapon", None))
+            ).value[0]
+            for n in names
+        ]
+        musters.append(Muster(player.id, tuple(units)))
+    view = sv.tracker.begin(campaign.id, "Mirror", musters).value
+    bob = view.setup.players[0].player_id
+    ids = {
+        "mine": next(u.id for u in view.units if u.name == "Minifig 1" and u.player_id == bob),
+        "theirs": next(u.id for u in view.units if u.name == "Minifig 1" and u.player_id != bob),
+        "Archer": next(u.id for u in view.units if u.name == "Archer"),
+    }
+    return WizardBattle(db, sv, view.id, campaign.id, ids)

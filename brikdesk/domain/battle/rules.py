@@ -347,7 +347,7 @@ def can_respond_now(state: BattleState, unit_id: BattleUnitId) -> bool:
 def why_not_respond(state: BattleState, unit_id: BattleUnitId) -> str | None:
     """Why the unit cannot respond now, in plain words; ``None`` when it can."""
     u = state.unit(unit_id)
-    name = state.setup.unit(unit_id).name
+    name = state.setup.name(unit_id)
     if state.finished:
         return "The battle is over."
     if u.dead:
@@ -407,7 +407,7 @@ def disengage_refusal(setup: BattleSetup, state: BattleState, unit_id: BattleUni
     attempt to Disengage": on its own turn, in Close Combat, and not held in a Grab ("Neither
     minifig can move, Bail, Disengage ... until the Grab is released", 5.2 Grabbing)."""
     u = state.unit(unit_id)
-    name = setup.unit(unit_id).name
+    name = setup.name(unit_id)
     if not u.in_battle:
         return f"{name} is no longer in the battle."
     if not u.close_combat:
@@ -622,7 +622,8 @@ class _Draft:
         self.changed[self.setup.unit_index[unit.unit_id]] = unit
 
     def name(self, unit_id: BattleUnitId) -> str:
-        return self.setup.unit(unit_id).name
+        """The unit's name in a refusal, with its owner when another side has the name."""
+        return self.setup.name(unit_id)
 
     def player_name(self, player_id: PlayerId) -> str:
         return self.setup.player(player_id).name

@@ -149,73 +149,14 @@ LONG_NAME = "Sir Reginald Fitzurse, the Sheriff's Sergeant-at-Arms"
 def test_a_long_target_name_shows_whole_on_a_laptop(qtbot, tmp_path: Path) -> None:
     """At 1366x768 the target box shows the chosen target's whole name: the end of the name
     is in the box without the text scrolling away from its beginning."""
-    from brikdesk.domain.roster import Loadout
-    from brikdesk.persistence.db import open_database
-    from brikdesk.services import Services
-    from brikdesk.services.summaries import Muster
-    from ui.screen import pretend_screen
-
-    db = open_database(f"sqlite:///{tmp_path / 'long.sqlite3'}")
-    try:
-        sv = Services.open(db)
-        campaign = sv.campaigns.create_campaign("Sherwood").value
-        musters = []
-        for side, name in (("Merry Men", "Will Scarlet"), ("Nottingham", LONG_NAME)):
-            player = sv.campaigns.add_player(campaign.id, side).value
-            army = sv.campaigns.add_army(player.id, f"{side}'s army").value
-            loadout = Loadout(("hand-weapon", None))
-            unit = sv.roster.add_unit(army.id, "minifig", name=name, loadout=loadout).value[0]
-            musters.append(Muster(player.id, (unit,)))
-        view = sv.tracker.begin(campaign.id, "Ambush", musters).value
-        will = next(u.id for u in view.units if u.name == "Will Scarlet")
-        with pretend_screen(1366, 768):
-            form = QuickAttack(sv, Bus(), QUndoStack(), view.id, will, dice=RandomDice(1))
-            shown(qtbot, form)
-            qtbot.wait(1)  # the form grows to what it shows
-            box = form.target
-            assert box.text() == LONG_NAME  # the only enemy, chosen at once
-            assert form.frameGeometry().width() <= 1366
-            box.setCursorPosition(0)
-            box.repaint()  # a line edit scrolls its text when it paints
-            start = box.cursorRect().center().x()
-            box.setCursorPosition(len(LONG_NAME))
-            box.repaint()
-            end = box.cursorRect().center().x()
-            assert abs((end - start) - box.fontMetrics().horizontalAdvance(LONG_NAME)) <= 1
-            assert box.cursorRect().right() <= box.contentsRect().right()
-            form.close()
-    finally:
-        db.close()
-
-
-def test_same_named_units_are_named_with_their_owners(qtbot, tmp_path: Path) -> None:
-    """Two sides each muster a "Minifig 1": the form, its result and the keys' hint say whose
-    is whose ("Minifig 1's sword hits Minifig 1" told nothing); a name no one else has stays
-    plain."""
-    from brikdesk.domain.roster import Loadout
-    from brikdesk.persistence.db import open_database
-    from brikdesk.services import Services
-    from brikdesk.services.summaries import Muster
+    from tests.ui.wizard_battle import make_twins
     from ui.panels.keys import keys_legend
 
-    db = open_database(f"sqlite:///{tmp_path / 'twins.sqlite3'}")
+    twins = make_twins(tmp_path / "twins.sqlite3")
+    db, sv = twins.db, twins.services
     try:
-        sv = Services.open(db)
-        campaign = sv.campaigns.create_campaign("Twins").value
-        musters = []
-        for side, names in (("Bob", ("Minifig 1", "Archer")), ("Ann", ("Minifig 1",))):
-            player = sv.campaigns.add_player(campaign.id, side).value
-            army = sv.campaigns.add_army(player.id, f"{side}'s army").value
-            units = [
-                sv.roster.add_unit(
-                    army.id, "minifig", name=n, loadout=Loadout(("hand-weapon", None))
-                ).value[0]
-                for n in names
-            ]
-            musters.append(Muster(player.id, tuple(units)))
-        view = sv.tracker.begin(campaign.id, "Mirror", musters).value
-        mine = next(u.id for u in view.units if u.name == "Minifig 1" and u.player_id == 1)
-        archer = next(u.id for u in view.units if u.name == "Archer")
+        view = twins.view()
+        mine, archer = twins.ids["mine"], twins.ids["Archer"]
         assert view.setup.name(mine) == "Minifig 1 (Bob)"
         assert view.setup.name(archer) == "Archer"
         assert keys_legend(view, mine).startswith("Minifig 1 (Bob)")

@@ -489,6 +489,7 @@ FLAT_TESTS = {
     "tests/ui/test_start_up.py": "ui/app.py",
     "tests/ui/test_live_refresh.py": "ui/live.py",
     "tests/ui/test_undo_path.py": "ui/undo.py",
+    "tests/ui/test_workers.py": "ui/workers.py",
     "tests/ui/test_background_writes.py": "ui/operation.py",  # writes off the GUI thread
     "tests/ui/test_enter_records.py": "ui",  # Enter in every dialog records, never cancels
     "tests/ui/test_passing_wheel.py": "ui/wheel.py",

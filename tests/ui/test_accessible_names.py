@@ -134,3 +134,60 @@ def test_tab_follows_the_reading_order_in_each_dialog(qtbot, world: World, name:
     chain = chain[first:] + chain[:first]
     assert jumps_back(dialog, chain) == [], name
     dialog.close()
+
+
+def _pane(widget, window) -> tuple:
+    """The panes ``widget`` sits in, outermost first: a dock, or a side of a splitter."""
+    from PySide6.QtWidgets import QDockWidget, QSplitter
+
+    key, w = [], widget
+    while w is not None and w is not window:
+        parent = w.parentWidget()
+        if isinstance(w, QDockWidget) or isinstance(parent, QSplitter):
+            key.append(w)
+        w = parent
+    return tuple(reversed(key))
+
+
+def pane_order_faults(window) -> list[str]:
+    """Tab read pane by pane, and in each pane in the reading order: where it jumps back inside
+    a pane, or leaves a pane and comes back to it later. Tab wraps round, so the chain is read
+    from the control where it reads best (the wrap is not a jump back)."""
+    chain = tab_chain(window)
+    panes = [_pane(w, window) for w in chain]
+    jumps = [
+        jumps_back(window, [a, b]) if pa == pb else []
+        for a, b, pa, pb in zip(
+            chain, chain[1:] + chain[:1], panes, panes[1:] + panes[:1], strict=True
+        )
+    ]
+
+    def read_from(first: int) -> list[str]:
+        order = panes[first:] + panes[:first]
+        faults = [f for i, j in enumerate(jumps) if i != (first - 1) % len(chain) for f in j]
+        runs = [p for i, p in enumerate(order) if i == 0 or order[i - 1] != p]
+        return faults + [
+            f"a pane of {chain[panes.index(p)].objectName()} read twice"
+            for p in set(runs)
+            if runs.count(p) > 1
+        ]
+
+    return min((read_from(i) for i in range(len(chain))), key=len)
+
+
+def test_tab_follows_the_reading_order_in_each_window(open_main, demo_db) -> None:
+    """The main window with a battle open, the roster, the catalog and the history: Tab reads
+    the navigator, then the battle's controls, its unit table and its log, each in turn."""
+    main = open_main(demo_db)
+    windows = {
+        "roster": main.open_roster(main.nav.armies[0].id),
+        "catalog": main.open_catalog(),
+        "history": main.open_history(),
+    }
+    for name, window in windows.items():
+        assert len(tab_chain(window)) >= 3, name
+        assert pane_order_faults(window) == [], name
+        window.close()
+    battle = next(b for b in main.nav.battles if b.status == "in_progress")
+    main.open_battle(battle.id)
+    assert pane_order_faults(main) == []

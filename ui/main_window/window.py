@@ -156,6 +156,17 @@ class MainWindow(QMainWindow):
     # -- construction ---------------------------------------------------------------------
 
     def _build_central(self) -> None:
+        # The navigator first: Tab reads the left pane, then the page beside it.
+        self.navigator = CampaignNavigator(self)
+        self.navigator_dock = QDockWidget("Campaign", self)
+        self.navigator_dock.setObjectName("navigatorDock")
+        self.navigator_dock.setWidget(self.navigator)
+        self.navigator_dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QDockWidget.DockWidgetFeature.DockWidgetClosable
+        )
+        self.navigator_dock.setMinimumWidth(220)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.navigator_dock)
         self.pages = QStackedWidget(self)
         self.pages.setObjectName("pages")
         self.overview = OverviewPage(self.pages)
@@ -170,17 +181,6 @@ class MainWindow(QMainWindow):
         v.addWidget(self.banner)
         v.addWidget(self.pages, 1)
         self.setCentralWidget(holder)
-
-        self.navigator = CampaignNavigator(self)
-        self.navigator_dock = QDockWidget("Campaign", self)
-        self.navigator_dock.setObjectName("navigatorDock")
-        self.navigator_dock.setWidget(self.navigator)
-        self.navigator_dock.setFeatures(
-            QDockWidget.DockWidgetFeature.DockWidgetMovable
-            | QDockWidget.DockWidgetFeature.DockWidgetClosable
-        )
-        self.navigator_dock.setMinimumWidth(220)
-        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.navigator_dock)
         self.resizeDocks([self.navigator_dock], [300], Qt.Orientation.Horizontal)
 
     def _build_status_bar(self) -> None:

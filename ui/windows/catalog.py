@@ -193,7 +193,12 @@ class EntryForm(QWidget):
         flags = QGridLayout()
         flag_n = 0
         r = 0
-        for spec in specs:
+        # The flags sit in their own grid below the fields (notes included): made after them,
+        # so that Tab follows the reading order.
+        in_reading_order = [s for s in specs if s.kind != "flag"] + [
+            s for s in specs if s.kind == "flag"
+        ]
+        for spec in in_reading_order:
             if spec.kind == "flag":
                 box = QCheckBox(spec.label, self)
                 box.setObjectName(f"form_{spec.field}")

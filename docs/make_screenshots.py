@@ -39,6 +39,9 @@ SHOTS = {
     "action-roll.png": "the combat wizard's Action Roll page on a laptop's screen",
     "quick-attack.png": "the quick attack form over the battle on a 1366x768 laptop",
     "quick-strike.png": "a quick Close Combat Strike, its dice typed, on a 1366x768 laptop",
+    "group-sprint.png": "a group Sprint on one die over the battle on a 1366x768 laptop",
+    "mom-question.png": "End turn asking about the MOMs on a 1366x768 laptop",
+    "left-to-table.png": "Help > Rules reference: what is left to the table",
     "history.png": "the campaign history",
     "print-preview.png": "the print preview of a roster sheet",
     "share-dialog.png": "Battle > Share with players...: the address and its QR code",
@@ -246,6 +249,7 @@ def make(out: Path, tmp: Path) -> None:
             save_over(app, main, quick, out, name)
         quick.reject()
         settle(app)
+    table_rules_pictures(app, main, panel, ready, out)
     main.resize(*MAIN_SIZE)
 
     share_pictures(app, main, out, tmp)
@@ -271,6 +275,50 @@ def make(out: Path, tmp: Path) -> None:
 
     theme_pictures(app, main, out, army_id)
     main.close()
+    settle(app)
+
+
+def table_rules_pictures(app, main, panel, ready, out: Path) -> None:
+    """A group Sprint (one die for the runners ticked), End turn's question about the MOMs,
+    and the Rules reference's list of what is left to the table."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    from brikdesk.domain.battle.momentum import MomAtTurnEnd
+    from brikdesk.domain.combat.sprint import group_candidates
+    from ui.dialogs.sprint import SprintDialog
+    from ui.panels.mom_question import MomQuestion
+    from ui.screen import pretend_screen
+    from ui.widgets.combat_context import context_for
+
+    view = panel.view
+    ctx = context_for(view)
+    runner = next(u for u in ready if group_candidates(ctx, u))
+    with pretend_screen(1366, 768):
+        sprint = SprintDialog(main, main.services, view.id, runner)
+        sprint.show()
+        settle(app, sprint.isVisible)
+        assert sprint.group_list is not None
+        sprint.group_list.item(0).setCheckState(Qt.CheckState.Checked)
+        QTest.keyClicks(sprint.entry.edit, "4")
+        sprint.move(main.geometry().center() - sprint.rect().center())
+        save_over(app, main, sprint, out, "group-sprint.png")
+    sprint.reject()
+    setup, state = view.setup, view.state
+    holders = [u.unit_id for u in state.units if u.player_id == state.active][:2]
+    asked = MomAtTurnEnd(tuple((u, setup.name(u)) for u in holders), True, "2020")
+    with pretend_screen(1366, 768):
+        question = MomQuestion(main, view.active_player.name, asked)
+        question.show()
+        settle(app, question.isVisible)
+        question.move(main.geometry().center() - question.rect().center())
+        save_over(app, main, question, out, "mom-question.png")
+    question.reject()
+    reference = main.show_rules_reference()
+    reference.resize(1000, 700)
+    reference.filter.setText("Left to the table")
+    save(app, reference, out, "left-to-table.png")
+    reference.close()
     settle(app)
 
 

@@ -31,9 +31,10 @@ def test_every_picture_of_the_guide_exists_and_has_a_caption() -> None:
     links = _links()
     # the main window, roster, Add units, catalog, battle panel, combat wizard and its Action
     # Roll page, the quick attack form and a quick Strike, history, the Share dialog and the
-    # players' page, print preview; the main window, a roster, the battle panel, the quick form
-    # and the wizard in the light and the dark theme
-    assert len(links) == 23
+    # players' page, print preview; a group Sprint, End turn's MOM question and what is left to
+    # the table; the main window, a roster, the battle panel, the quick form and the wizard in
+    # the light and the dark theme
+    assert len(links) == 26
     for caption, target in links:
         assert caption.strip(), target
         path = GUIDE.parent / target

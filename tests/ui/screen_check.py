@@ -55,6 +55,18 @@ def _label_cut(w: Any, window: Any) -> str | None:
     return None
 
 
+def elided(window: Any) -> list[str]:
+    """The one-line labels of ``window`` that show their text shortened with "…" (the whole
+    text in their tooltip): fine on a small screen, never where the window has room."""
+    from PySide6.QtWidgets import QLabel
+
+    return [
+        f"{_name(w)} shows {w.shown_text()!r}"
+        for w in window.findChildren(QLabel)
+        if w.isVisibleTo(window) and hasattr(w, "shown_text") and "…" in w.shown_text()
+    ]
+
+
 def problems(window: Any) -> list[str]:
     """What in ``window`` a person would see cut or would have to scroll sideways to read."""
     from PySide6.QtWidgets import QAbstractButton, QAbstractScrollArea, QLabel, QScrollArea
@@ -106,13 +118,28 @@ def main(argv: list[str]) -> int:
         "ratio": screen.devicePixelRatio(),
         "font": app.font().pointSizeF(),
         "windows": {},
+        "elided": {},
     }
     report["windows"]["main window"] = problems(main_window)
+    report["elided"]["main window"] = elided(main_window)
+    roster = main_window.open_roster(main_window.nav.armies[0].id)
+    settle(app, 1.0)
+    report["windows"]["roster"] = problems(roster)
+    report["elided"]["roster"] = elided(roster)
+    roster.close()
+    history = main_window.open_history()
+    settle(app, 1.5)
+    for tab in range(history.tabs.count()):
+        history.tabs.setCurrentIndex(tab)
+        settle(app, 0.6)
+        report["windows"][f"history tab {tab + 1}"] = problems(history)
+    history.close()
     battle = next(b for b in main_window.nav.battles if b.status == "in_progress")
     main_window.open_battle(battle.id)
     settle(app, 1.0)
     panel = main_window.battle_panel
     report["windows"]["battle panel"] = problems(main_window)
+    report["elided"]["battle panel"] = elided(main_window)
     state = panel.view.state
     ready = [
         u.unit_id

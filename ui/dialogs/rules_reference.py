@@ -135,6 +135,7 @@ def reference_html(filter_text: str = "") -> str:
         "<style>td, th { padding: 3px 8px; vertical-align: top; } "
         f"th {{ text-align: left; background: {colours.TABLE_HEAD_BG.hex()}; }} "
         f"h3 {{ margin-top: 16px; }} .rule {{ color: {colours.NOTE.hex()}; white-space: nowrap; }}"
+        f" .section {{ color: {colours.NOTE.hex()}; }}"
         "</style>"
     ]
     mods = [
@@ -181,13 +182,14 @@ def reference_html(filter_text: str = "") -> str:
         out.append(
             "<h2>Left to the table</h2><p>What the players measure, place or agree on, "
             "which BrikDesk does not track: watch these at the table.</p>"
-            "<table cellspacing='0' width='100%'><tr><th>Rule</th><th>At the table</th>"
-            "<th>BrikDesk</th><th class='rule'>Section</th></tr>"
+            "<table cellspacing='0' width='100%'><tr><th width='20%'>Rule</th>"
+            "<th width='32%'>At the table</th><th width='32%'>BrikDesk</th>"
+            "<th width='16%'>Section</th></tr>"
         )
         for t in table_rules:
             out.append(
                 f"<tr><td><b>{esc(t.rule)}</b></td><td>{esc(t.table)}</td>"
-                f"<td>{esc(t.app)}</td><td class='rule'>{esc(t.section)}</td></tr>"
+                f"<td>{esc(t.app)}</td><td class='section'>{esc(t.section)}</td></tr>"
             )
         out.append("</table>")
     found = [r for r in readings() if _matches(needle, r.topic, r.title, r.text)]

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from PySide6.QtCore import QObject, QRectF, QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import (
     QAction,
     QColor,
@@ -483,17 +483,44 @@ def tree_children(parent: QTreeWidgetItem) -> list[QTreeWidgetItem]:
 
 
 class ElidedLabel(QLabel):
-    """A one-line label that asks for at most ``chars`` average characters and shows what
-    fits, with "…" in the middle; ``text()`` stays whole (a status bar's database path)."""
+    """A one-line label that asks for at most ``chars`` average characters, or more when its
+    parent (a status bar) still leaves ``message_chars`` for the messages beside its other
+    labels (a desktop monitor's status bar has room for the whole path), and shows what fits,
+    with "…" in the middle; ``text()`` stays whole (a status bar's database path)."""
 
-    def __init__(self, text: str = "", parent: QWidget | None = None, chars: int = 48) -> None:
+    def __init__(
+        self,
+        text: str = "",
+        parent: QWidget | None = None,
+        chars: int = 48,
+        message_chars: int = 100,
+    ) -> None:
         super().__init__(text, parent)
         self._chars = chars
+        self._message_chars = message_chars
         self.setContentsMargins(10, 0, 6, 0)  # apart from the message and the next label
+        if parent is not None:
+            parent.installEventFilter(self)  # its width sets how much this label may ask
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize and watched is self.parentWidget():
+            self.updateGeometry()
+        return False
 
     def sizeHint(self) -> QSize:
         hint = super().sizeHint()
-        most = self.fontMetrics().averageCharWidth() * self._chars
+        average = self.fontMetrics().averageCharWidth()
+        most = average * self._chars
+        parent = self.parentWidget()
+        if parent is not None:
+            others = sum(
+                w.sizeHint().width()
+                for w in parent.findChildren(
+                    QLabel, options=Qt.FindChildOption.FindDirectChildrenOnly
+                )
+                if w is not self and w.isVisible()
+            )
+            most = max(most, parent.width() - others - average * self._message_chars)
         return QSize(min(hint.width(), most), hint.height())
 
     def minimumSizeHint(self) -> QSize:

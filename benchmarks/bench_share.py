@@ -65,8 +65,9 @@ EVERY = 1.5
 TURNS = quick(30, 3)
 #: Part four's proposals (Ines's and Tobias's in turn: at most 6 a minute each).
 PROPOSALS = quick(10, 2)
-#: Part two's modes take turns in this many rounds of TURNS / ROUNDS End Turns each.
-ROUNDS = 3
+#: Part two's modes take turns in this many rounds of TURNS / ROUNDS End Turns each (one in
+#: the quick mode: each round waits some seconds per mode for the pages).
+ROUNDS = quick(3, 1)
 FILES = ("", "share.css", "share.js", "icon.svg", "state.json")
 
 
@@ -568,7 +569,7 @@ def part_two(folder: Path, modes: tuple[str, ...]) -> None:
     panel.close()
     print(
         f"part 2: End Turn through the panel, 500-unit battle, {per_round * ROUNDS} runs each "
-        f"({ROUNDS} rounds taking turns), {PAGES} live pages when sharing"
+        f"({ROUNDS} round{'s' if ROUNDS != 1 else ''} taking turns), {PAGES} live pages when sharing"
     )
     names = {
         "none": "no server",

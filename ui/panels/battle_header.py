@@ -232,8 +232,9 @@ class BattleHeader(QFrame):
         shown = turn[view.setup.player_index[player.id]] if turn else "Battle over"
         self.turn_label.show_turn(shown, player.colour, turn or [shown])  # as wide for all
         status = "" if view.in_progress else f" — {view.status_text}"
-        self.name_label.setText(f"{view.name}{status}")
-        set_tooltip(self.name_label, view.notes or view.name)
+        name = f"{view.name}{status}"
+        self.name_label.setText(name)  # its accessible name too: whole when cut
+        set_tooltip(self.name_label, f"{name}\n{view.notes}" if view.notes else name)
         rules = view.setup.rules
         self.edition_label.setText(f"{rules.name} rules")
         set_tooltip(

@@ -5,8 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette, QResizeEvent
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetrics,
+    QPalette,
+    QResizeEvent,
+    QTextLayout,
+    QTextOption,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -16,6 +24,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
+    QStyle,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -23,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from brikdesk.domain.ids import BattleId
 from brikdesk.services.tracker import LoggedEvent
-from ui.panels.battle_model import LogModel, log_tooltip
+from ui.panels.battle_model import LineRow, LogModel, RowRole, log_tooltip
 from ui.panels.row_delegate import RowDelegate
 from ui.panels.theme import TABLE, Theme
 from ui.tooltips import set_tooltip
@@ -38,6 +47,112 @@ SHORT_TITLE = "<b>Log</b>"
 
 #: Lines of the selected log line's detail shown under the log (more scroll).
 DETAIL_LINES = 7
+
+#: A log line wraps onto as many lines as the pane's width asks, up to this many; a longer one
+#: ends in "…" (its tooltip and the detail below have it whole).
+MOST_LINES = 3
+#: The newest lines wrap (more than a pane ever shows at once); older ones keep one line, cut
+#: with "…", so that no change measures a long battle's whole log.
+WRAPPED = 60
+
+
+def wrapped_lines(text: str, font: QFont, width: int) -> list[str]:
+    """``text`` broken at word boundaries into lines of ``width`` pixels, as an item view's
+    style breaks a cell's text when it wraps (the pieces joined are ``text``)."""
+    layout = QTextLayout(text, font)
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WordWrap)
+    layout.setTextOption(option)
+    lines: list[str] = []
+    layout.beginLayout()
+    while True:
+        line = layout.createLine()
+        if not line.isValid():
+            break
+        line.setLineWidth(max(width, 1))
+        lines.append(text[line.textStart() : line.textStart() + line.textLength()])
+    layout.endLayout()
+    return lines or [text]
+
+
+class LogView(QTableView):
+    """The log's lines, newest first: each of the newest :data:`WRAPPED` as high as its text
+    needs at the pane's width (up to :data:`MOST_LINES` lines), measured again when a line
+    comes, changes or the pane's width does; the rest one line high."""
+
+    def __init__(self, model: LogModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setModel(model)
+        self.setWordWrap(True)
+        model.modelReset.connect(self._fit_all)
+        model.rowsInserted.connect(self._rows_inserted)
+        model.rowsRemoved.connect(self._rows_removed)
+        model.dataChanged.connect(self._data_changed)
+        #: The column's width (the header tells it before it answers it when it stretches).
+        self.column = 0
+        self.horizontalHeader().sectionResized.connect(self._width_changed)
+
+    def text_width(self) -> int:
+        """The width a line's text has: the column less the style's margins."""
+        margin = self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self)
+        return self.column - 2 * (margin + 1)
+
+    def lines_of(self, row: int) -> list[str]:
+        """The text of log line ``row`` as it breaks at the pane's width, every line of it."""
+        line = self.model().index(row, 0).data(RowRole)
+        if not isinstance(line, LineRow):
+            return []
+        font = line.font if line.font is not None else self.font()
+        return wrapped_lines(line.text, font, self.text_width())
+
+    def shown_text(self, row: int) -> str:
+        """Log line ``row`` as drawn in its height: whole, or its last shown line ending in
+        "…"."""
+        lines = self.lines_of(row)
+        spacing = self.fontMetrics().lineSpacing()
+        room = 1 + max(0, self.rowHeight(row) - self.one_line()) // spacing
+        if len(lines) <= room:
+            return "".join(lines)
+        rest = "".join(lines[room - 1 :])
+        last = self.fontMetrics().elidedText(rest, Qt.TextElideMode.ElideRight, self.text_width())
+        return "".join(lines[: room - 1]) + last
+
+    def one_line(self) -> int:
+        return self.verticalHeader().defaultSectionSize()
+
+    def fit_rows(self, first: int, last: int) -> None:
+        """Rows ``first`` to ``last`` (those among the newest) as high as their text needs."""
+        if self.column <= 0:
+            return  # not laid out yet: its first width fits them
+        one, spacing = self.one_line(), self.fontMetrics().lineSpacing()
+        for row in range(max(first, 0), min(last, WRAPPED - 1, self.model().rowCount() - 1) + 1):
+            lines = min(len(self.lines_of(row)), MOST_LINES)
+            height = one + (lines - 1) * spacing
+            if self.rowHeight(row) != height:
+                self.setRowHeight(row, height)
+
+    def _fit_all(self) -> None:
+        self.fit_rows(0, WRAPPED - 1)
+
+    def _rows_inserted(self, _parent: QModelIndex, first: int, last: int) -> None:
+        self.fit_rows(first, last)
+        # The lines pushed past the newest go back to one line.
+        one = self.one_line()
+        count = self.model().rowCount()
+        for row in range(WRAPPED, min(WRAPPED + last - first + 1, count)):
+            if self.rowHeight(row) != one:
+                self.setRowHeight(row, one)
+
+    def _rows_removed(self, _parent: QModelIndex, first: int, last: int) -> None:
+        self.fit_rows(WRAPPED - (last - first + 1), WRAPPED - 1)  # come up among the newest
+
+    def _data_changed(self, top: QModelIndex, bottom: QModelIndex, *_args: object) -> None:
+        self.fit_rows(top.row(), bottom.row())
+
+    def _width_changed(self, _section: int, old: int, new: int) -> None:
+        if old != new:
+            self.column = new
+            self._fit_all()
 
 
 class LogDetail(QPlainTextEdit):
@@ -102,10 +217,9 @@ class BattleLogPane(QWidget):
         rv.addLayout(title)
         # A one-column table, one line per event: unlike a list view it never lays out every
         # row again when an event is added at the top.
-        self.view = QTableView(self)
+        self.view = LogView(self.model, self)
         self.view.setObjectName("battleLog")
         self.view.setAccessibleName("Battle log")
-        self.view.setModel(self.model)
         self.lines = RowDelegate(self.view)  # lines painted from the model's row records
         self.view.setItemDelegate(self.lines)
         self.view.horizontalHeader().hide()
@@ -113,7 +227,6 @@ class BattleLogPane(QWidget):
         self.view.horizontalHeader().setStretchLastSection(True)
         self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.view.setShowGrid(False)
-        self.view.setWordWrap(False)
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.view.setAlternatingRowColors(True)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -147,6 +260,7 @@ class BattleLogPane(QWidget):
         rows = self.view.fontMetrics().height() + 6
         self.view.verticalHeader().setMinimumSectionSize(rows)
         self.view.verticalHeader().setDefaultSectionSize(rows)
+        self.view.fit_rows(0, WRAPPED - 1)
         self.detail.set_ink(QColor(theme.muted))
         self._fit_detail()
 

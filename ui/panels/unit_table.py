@@ -28,16 +28,16 @@ from ui.panels.battle_model import (
     TYPE,
     UNIT,
     BattleUnitModel,
+    ChipsRole,
+    unit_chips,
 )
-from ui.panels.chips import StatusChipDelegate
+from ui.panels.chips import StatusChipDelegate, chip_boxes, chips_width
 from ui.panels.row_delegate import RowDelegate
 from ui.panels.theme import TABLE, Theme
 
-#: Pixels around a cell's or a header's text (margins and the grid line).
-PAD = 16
-#: The Status column (it stretches) gets at least this share of the width, and this much.
-STATUS_SHARE = 0.15
-STATUS_MIN = 100
+#: Pixels around a cell's or a header's text (the style's margins, the grid line and a little
+#: air): more would be room taken from the columns that need it.
+PAD = 12
 #: What the columns get when the window has room (as shares of the table's width).
 SHARES = {UNIT: 0.26, TYPE: 0.13, ACTION: 0.1, COUNTERS: 0.08, RESPOND: 0.11}
 
@@ -74,6 +74,11 @@ class UnitTable(QTableView):
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.viewport().installEventFilter(self)  # its size is final when it resizes
         model.groups_changed.connect(self.span_groups)
+        #: The width the widest chips of the battle need, and the state it was measured in.
+        self.chips_need = 0
+        self._chips_state: object = None
+        model.modelReset.connect(self._fit_chips)
+        model.dataChanged.connect(self._fit_chips)
 
     # -- the current unit -------------------------------------------------------------------
 
@@ -100,6 +105,16 @@ class UnitTable(QTableView):
         uid = index.data(IdRole) if index.isValid() else None
         return BattleUnitId(uid) if isinstance(uid, int) else None
 
+    def shown_chips(self, row: int) -> list[str]:
+        """The labels of row ``row``'s status chips as drawn in its cell (a cut one ends in
+        "…"); its tooltip has them whole."""
+        index = self.unit_model.index(row, STATUS)
+        chips = index.data(ChipsRole) or ()
+        cell = self.visualRect(index)
+        if self.showGrid():  # the grid line is the cell's last pixel
+            cell.adjust(0, 0, -1, -1)
+        return [label for _box, _key, label in chip_boxes(self.fontMetrics(), cell, chips)]
+
     # -- style ------------------------------------------------------------------------------
 
     def span_groups(self) -> None:
@@ -125,6 +140,31 @@ class UnitTable(QTableView):
         self.verticalHeader().setDefaultSectionSize(rows)
         self.size_columns()
 
+    def _fit_chips(self, *_args: object) -> None:
+        """Sizes the columns again when the widest chips of the battle change (a unit goes
+        into Close Combat, is Grabbed or dies): the Status column shows them whole when the
+        window has room. Measured once per state of the battle."""
+        model = self.unit_model
+        state, view = model.state, model.view
+        if state is self._chips_state:
+            return
+        self._chips_state = state
+        need = 0
+        if state is not None and view is not None:
+            fm = self.fontMetrics()
+            need = max(
+                (
+                    chips_width(fm, (label for _k, label in unit_chips(state, u, t.minifig)))
+                    for u in state.units
+                    if u.attackers or u.statuses
+                    for t in (view.unit(u.unit_id),)
+                ),
+                default=0,
+            )
+        if need != self.chips_need:
+            self.chips_need = need
+            self.size_columns()
+
     def set_units(self, units: Sequence[TrackedUnit]) -> None:
         """The units mustered (the names and types the columns must fit)."""
         self.units = units
@@ -135,9 +175,10 @@ class UnitTable(QTableView):
 
         Action, Counters and Respond are always as wide as their header and their longest
         value ("Responded", "↺ can respond"), so they are never cut. Unit and Type get the
-        longest name and type of this battle (names of the active player are bold) when the
-        window has room; when it has not, they give way (Type first) down to half of that,
-        and a cut name ends with "…" (its tooltip has it in full).
+        longest name and type of this battle (names of the active player are bold), and
+        Status the widest chips, when the window has room; when it has not, Type gives way
+        down to half of that, then Status down to its header, then Unit down to half, and
+        what is cut ends with "…" (its tooltip has it in full).
         """
         fm = self.fontMetrics()
         bold = QFont(self.font())
@@ -167,21 +208,20 @@ class UnitTable(QTableView):
             shares[UNIT], shares[RESPOND] = 0.28, 0.15
         need = {c: max(content[c], hfm.horizontalAdvance(COLUMNS[c])) + PAD for c in shares}
         wanted = {c: max(int(width * share), need[c]) for c, share in shares.items()}
-        room = width - max(int(width * STATUS_SHARE), STATUS_MIN)
-        over = sum(wanted.values()) - room
-        # First what the shares add beyond the need, then Type, then Unit give way.
+        status_least = hfm.horizontalAdvance(COLUMNS[STATUS]) + PAD
+        status = max(self.chips_need + 1, status_least)  # and the grid line
+        over = sum(wanted.values()) + status - width
+        # First what the shares add beyond the need, then Type, Status and Unit give way.
         for c in (TYPE, UNIT, RESPOND, COUNTERS, ACTION):
-            if over <= 0:
-                break
             if c in wanted:
-                give = min(over, wanted[c] - need[c])
+                give = max(0, min(over, wanted[c] - need[c]))
                 wanted[c] -= give
                 over -= give
-        for c in (TYPE, UNIT):
-            if over <= 0:
-                break
-            if c in wanted:
-                give = min(over, wanted[c] - need[c] // 2)
+        for c in (TYPE, STATUS, UNIT):
+            if c == STATUS:
+                over -= max(0, min(over, status - status_least))
+            elif c in wanted:
+                give = max(0, min(over, wanted[c] - need[c] // 2))
                 wanted[c] -= give
                 over -= give
         for column, w in wanted.items():

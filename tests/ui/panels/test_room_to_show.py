@@ -1,0 +1,155 @@
+"""The battle header, the status chips and the log's lines take the room the window has: in
+the main window on a 1366x768 and a 1280x720 laptop and on a 1920x1080 monitor they show their
+whole text, and only where the window is truly too narrow do they end in "…", the whole text
+then in their tooltip and said to a screen reader."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAccessible, QFontMetrics
+
+from brikdesk.domain.battle import ActionUse
+from ui.panels.battle_model import COLUMNS, STATUS, TYPE, UNIT, ChipsRole
+from ui.panels.unit_table import PAD
+from ui.screen import pretend_screen, usable_size
+
+SCREENS = [(1366, 768), (1280, 720), (1920, 1080)]
+
+
+def open_battle(qtbot, main, status: str):
+    battle = next(b for b in main.nav.battles if b.status == status)
+    assert main.open_battle(battle.id)
+    panel = main.battle_panel
+    qtbot.waitUntil(lambda: panel.view is not None)
+    return panel
+
+
+def fight(panel) -> None:
+    """What a battle has after a few Actions: a Close Combat (its chips on both units, one of
+    them Attacked) and an attack in the log, over the demo's dead unit."""
+    ids = {u.name: u.id for u in panel.view.units}
+    assert panel.commands.close_combat_attack(ids["Bosun Grogg"], ids["Dynamite Dot"])
+    assert panel.commands.spend(
+        ids["Captain Peg-Leg Pennywhistle"], ActionUse.ATTACK, target=ids["Tumbleweed Tess"]
+    )
+
+
+def chips(table, row: int) -> list[str]:
+    """Row ``row``'s status chips, whole."""
+    return [label for _key, label in table.model().index(row, STATUS).data(ChipsRole) or ()]
+
+
+def grogg_row(table) -> int | None:
+    """The row of the unit fighting Bosun Grogg."""
+    rows = range(table.model().rowCount())
+    return next((r for r in rows if "⚔ Bosun Grogg" in chips(table, r)), None)
+
+
+def spoken(widget) -> str:
+    iface = QAccessible.queryAccessibleInterface(widget)
+    assert iface is not None
+    return iface.text(QAccessible.Text.Name)
+
+
+def log_texts(panel) -> list[tuple[str, str]]:
+    """Each log line as shown and whole."""
+    view = panel.log_pane.view
+    model = view.model()
+    return [(view.shown_text(r), model.index(r, 0).data()) for r in range(model.rowCount())]
+
+
+def content_width(table, column: int) -> int:
+    """What the widest text of ``column`` (its header's too) takes, in the font it is drawn in,
+    with the room around a cell's text."""
+    model = table.model()
+    header = QFontMetrics(table.horizontalHeader().font())
+    widths = [header.horizontalAdvance(COLUMNS[column])]
+    for row in range(model.rowCount()):
+        if table.columnSpan(row, 0) > 1:
+            continue  # a player's row, across the table
+        index = model.index(row, column)
+        font = index.data(Qt.ItemDataRole.FontRole) or table.font()
+        widths.append(QFontMetrics(font).horizontalAdvance(index.data() or ""))
+    return max(widths) + PAD
+
+
+@pytest.mark.parametrize(("width", "height"), SCREENS)
+def test_the_header_chips_and_log_show_their_whole_text_where_there_is_room(
+    qtbot, open_main, demo_db, width: int, height: int
+) -> None:
+    with pretend_screen(width, height):
+        main = open_main(demo_db)
+        main.resize(usable_size(main))
+        finished = open_battle(qtbot, main, "finished")
+        name = finished.header.name_label
+        assert name.text().endswith("— finished")
+        assert name.shown_text() == name.text()
+        panel = open_battle(qtbot, main, "in_progress")
+        fight(panel)
+        qtbot.wait(10)
+    header = panel.header
+    for label in (header.name_label, header.edition_label):
+        assert label.shown_text() == label.text()
+    lines = log_texts(panel)
+    assert any("Bosun Grogg" in whole for _shown, whole in lines)
+    assert [shown for shown, _whole in lines] == [whole for _shown, whole in lines]
+    table = panel.table
+    model = table.model()
+    assert grogg_row(table) is not None
+    cut = [row for row in range(model.rowCount()) if table.shown_chips(row) != chips(table, row)]
+    if width >= 1920:
+        assert cut == []  # a monitor has room for every chip
+    elif cut:
+        # Cut only where the table is truly too narrow: the names and types keep no more room
+        # than their widest text needs (Action, Counters and Respond are as wide as their
+        # longest value always, so that a new value never moves the columns).
+        for column in (UNIT, TYPE):
+            assert table.columnWidth(column) <= content_width(table, column), COLUMNS[column]
+
+
+def test_a_narrow_window_cuts_them_with_the_whole_text_in_tooltips(
+    qtbot, open_main, demo_db
+) -> None:
+    with pretend_screen(1366, 768):
+        main = open_main(demo_db)
+        main.resize(usable_size(main))
+        finished = open_battle(qtbot, main, "finished")
+        name = finished.header.name_label
+        whole = name.text()
+        for narrower in range(main.width(), 600, -20):  # till the name is cut
+            main.resize(narrower, main.height())
+            qtbot.wait(1)
+            if name.shown_text() != whole:
+                break
+        assert whole.endswith("— finished")
+        assert name.shown_text().endswith("…") and name.shown_text() != whole
+        assert name.toolTip().startswith(whole)
+        assert spoken(name) == whole
+        panel = open_battle(qtbot, main, "in_progress")
+        fight(panel)
+        qtbot.wait(10)
+    # The log pane dragged narrow: its longest lines give way, their whole text kept.
+    splitter = panel.splitter
+    splitter.setSizes([splitter.width() - 120, 120])
+    qtbot.wait(10)
+    view = panel.log_pane.view
+    model = view.model()
+    cut = [r for r, (shown, whole) in enumerate(log_texts(panel)) if shown != whole]
+    assert cut, "no line is cut in a 120-pixel pane"
+    for row in cut:
+        event = panel.log_pane.model.events()[row]
+        assert view.shown_text(row).endswith("…")
+        assert event.text in model.index(row, 0).data(Qt.ItemDataRole.ToolTipRole)
+        assert model.index(row, 0).data() == log_texts(panel)[row][1]  # what a reader says
+    # The Status column too narrow for a Close Combat's chips.
+    table = panel.table
+    row = grogg_row(table)
+    assert row is not None
+    shown, whole = table.shown_chips(row), chips(table, row)
+    assert shown != whole
+    assert shown[-1].endswith("…") or len(shown) < len(whole)
+    index = table.model().index(row, STATUS)
+    tip = index.data(Qt.ItemDataRole.ToolTipRole)
+    assert "In Close Combat with Bosun Grogg" in tip and all(c in tip for c in whole[1:])
+    assert all(c in index.data() for c in whole)  # the cell's text, said by a screen reader

@@ -67,7 +67,7 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QListWidget, QWidget
 from shiboken6 import isValid
-from speed_rule import QUICK, SIZES, Loop, Timer, p99, quick
+from speed_rule import QUICK, SIZES, Loop, Timer, p99, pause, quick
 
 from brikdesk.domain.roster import Loadout
 from brikdesk.persistence.db import open_database
@@ -422,7 +422,7 @@ def open_panel(path: Path, battle_id: int, folder: Path, timer: Timer) -> tuple[
     for _ in range(3):
         QApplication.processEvents()
     _wall, cpu = timer.stop(started)
-    QTest.qWait(LOOK_MS)  # the organizer looks at the battle before the first key
+    pause(LOOK_MS)  # the organizer looks at the battle before the first key
     return panel, cpu
 
 

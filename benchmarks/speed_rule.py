@@ -62,6 +62,20 @@ class Loop:
         return cpu_ms * LOOP_REFERENCE_MS / self.cpu_ms
 
 
+def pause(ms: int) -> None:
+    """The organizer pauses ``ms`` (looks at the screen): Qt's event loop runs and sleeps as it
+    does in the app between two keys, so what the app does when idle (the collector's look at
+    the young generations, ``ui.collector``) happens here too, outside any timed step. (A
+    ``QTest.qWait`` never lets the loop sleep.)"""
+    if ms <= 0:
+        return
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
+
 def p99(values: Sequence[float]) -> float:
     """The 99th percentile (nearest rank): with fewer than 100 values, the largest."""
     ordered = sorted(values)

@@ -6,11 +6,17 @@ worker thread in the middle of a read, or inside a Python ``paintEvent``, where 
 wrapper only a cycle held was deleted in the middle of its own paint (a crash). Here the GUI
 thread collects from its event loop, never inside another event's handling:
 
-- each second, the young generations when they are due (as Python's own thresholds would have
-  it; a fraction of a millisecond);
+- the young generations when they are due (as Python's own thresholds would have it) and the
+  loop is about to sleep: what the last events made is looked at once they are painted, so
+  each look is small (a fraction of a millisecond after a key) and no command waits for one.
+  Looked at only once a second instead, the young generation held a whole closed battle (55,000
+  objects at 500 units, 55 ms to collect) and the look landed inside the next command: opening
+  a 500-unit battle measured 106 ms instead of 46 ms;
 - the whole heap only when the loop has just slept a moment (the organizer is not typing) and
   a window has closed since the last full collection, or the old generation is due. A full
-  collection was measured at 84 ms inside a key press; here no key waits for one.
+  collection was measured at 84 ms inside a key press; here no key waits for one;
+- a loop that never sleeps (a stream of events) still has its young generations collected
+  once a second when they have grown far past their threshold (``BACKLOG``).
 
 What start-up made stays for the session: it is frozen (``gc.freeze``) out of every later
 collection's sight once the first window shows.
@@ -29,6 +35,9 @@ from shiboken6 import getCppPointer
 TICK_MS = 1000
 #: How long the event loop must have slept just before a tick for a full collection (s).
 IDLE_S = 0.25
+#: How many times its threshold the young generation may grow in a loop that never sleeps
+#: before a tick collects it anyway.
+BACKLOG = 100
 
 
 def collect(generation: int = 2) -> int:
@@ -63,6 +72,15 @@ class GuiCollector(QObject):
 
     def _about_to_block(self) -> None:
         self._blocked_at = time.monotonic()
+        self.collect_young()
+
+    def collect_young(self) -> None:
+        """The young generations, when they are due: the loop is about to sleep."""
+        young, middle, _old = gc.get_count()
+        if middle > self.middle:
+            collect(1)
+        elif young > self.young:
+            collect(0)
 
     def _awake(self) -> None:
         """How long the loop slept before this wake (0: it was not asleep)."""
@@ -78,10 +96,8 @@ class GuiCollector(QObject):
         if self._slept >= self.idle_s and (self.window_closed or old > self.old):
             self.window_closed = False
             collect(2)
-        elif middle > self.middle:
+        elif young > self.young * BACKLOG:
             collect(1)
-        elif young > self.young:
-            collect(0)
 
 
 def shown_windows() -> set[int]:

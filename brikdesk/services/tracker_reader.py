@@ -118,18 +118,22 @@ def _event_text(
     return kind.replace("_", " ").capitalize()
 
 
-def spec_from_json(name: str, data: Mapping[str, Any]) -> UnitSpec:
-    def keys(value: Any, allow_none: bool = False) -> tuple[Any, ...]:
-        if not isinstance(value, list | tuple):
-            return ()
-        return tuple(v for v in value if isinstance(v, str) or (allow_none and v is None))
+def _keys(value: Any, allow_none: bool = False) -> tuple[Any, ...]:
+    """The item keys of a stored list (an empty hand is ``None`` where ``allow_none``)."""
+    if not isinstance(value, (list, tuple)):  # a tuple of types: a union is slower to test
+        return ()
+    return tuple([v for v in value if type(v) is str or (allow_none and v is None)])
 
+
+def spec_from_json(name: str, data: Mapping[str, Any]) -> UnitSpec:
     overrides = data.get("overrides")
     try:
         ov = overrides_from_json(overrides if isinstance(overrides, Mapping) else {})
     except (TypeError, ValueError):
         ov = overrides_from_json({})
-    lo = Loadout(keys(data.get("hands"), True), keys(data.get("worn")), keys(data.get("carried")))
+    lo = Loadout(
+        _keys(data.get("hands"), True), _keys(data.get("worn")), _keys(data.get("carried"))
+    )
     type_key = data.get("type")
     notes = data.get("notes")
     return UnitSpec(

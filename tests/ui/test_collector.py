@@ -110,3 +110,27 @@ def test_a_closed_windows_cycles_are_freed_once_the_app_is_idle(
     qtbot.waitUntil(lambda: gone() is None, timeout=5000)
     assert any(generation == 2 for _thread, generation in collections.seen)
     assert {thread for thread, _generation in collections.seen} == {threading.main_thread().ident}
+
+
+def test_what_a_command_left_is_collected_as_the_loop_goes_idle(
+    qtbot, collector: GuiCollector, collections: Collections
+) -> None:
+    """A closed battle's cycles are looked at once the app goes idle after the command, not a
+    second later inside whatever command comes next: with no tick at all, a moment of idle
+    frees them (the young generations only, on the GUI thread)."""
+    collector.timer.stop()  # no tick: only the loop's going idle collects
+
+    class Held:
+        pass
+
+    def drop_a_cycle() -> weakref.ref[Held]:
+        held = Held()
+        held.cycle = [held, cycles(collector.young)]  # type: ignore[attr-defined]
+        return weakref.ref(held)
+
+    gone = drop_a_cycle()
+    assert gone() is not None  # only a collection frees a cycle
+    qtbot.waitUntil(lambda: gone() is None, timeout=2000)
+    assert collections.seen
+    assert {generation for _thread, generation in collections.seen} <= {0, 1}
+    assert {thread for thread, _generation in collections.seen} == {threading.main_thread().ident}

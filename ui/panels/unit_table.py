@@ -50,6 +50,8 @@ class UnitTable(QTableView):
         self.setObjectName("unitTable")
         self.setAccessibleName("Units in the battle")
         self.units: Sequence[TrackedUnit] = ()
+        #: The columns' needs (``_needs``) and what they were measured for.
+        self._measured: tuple[Sequence[TrackedUnit], tuple[str, str], dict[int, int]] | None = None
         self.setModel(model)
         self.unit_model = model
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -180,33 +182,12 @@ class UnitTable(QTableView):
         down to half of that, then Status down to its header, then Unit down to half, and
         what is cut ends with "…" (its tooltip has it in full).
         """
-        fm = self.fontMetrics()
-        bold = QFont(self.font())
-        bold.setBold(True)
-        bfm = QFontMetrics(bold)
-        hfm = QFontMetrics(self.horizontalHeader().font())
         width = max(self.viewport().width(), 400)
-        units = self.units
-        name_w = max(
-            (bfm.horizontalAdvance(t.name) for t in units),
-            default=bfm.horizontalAdvance("First Mate Barnacle"),
-        )
-        type_w = max(
-            (fm.horizontalAdvance(f"{t.type_name} d{t.stats.action_die}") for t in units),
-            default=fm.horizontalAdvance("Skirmisher d6"),
-        )
-        content = {
-            UNIT: name_w,
-            TYPE: type_w,
-            ACTION: fm.horizontalAdvance("Responded"),
-            COUNTERS: fm.horizontalAdvance("10 / 10"),
-            RESPOND: fm.horizontalAdvance(RESPOND_MARK),
-        }
+        need = self._needs()
         shares = dict(SHARES)
         if self.isColumnHidden(TYPE):
             del shares[TYPE]
             shares[UNIT], shares[RESPOND] = 0.28, 0.15
-        need = {c: max(content[c], hfm.horizontalAdvance(COLUMNS[c])) + PAD for c in shares}
         wanted = {c: max(int(width * share), need[c]) for c, share in shares.items()}
         status_least = hfm.horizontalAdvance(COLUMNS[STATUS]) + PAD
         status = max(self.chips_need + 1, status_least)  # and the grid line
@@ -226,6 +207,35 @@ class UnitTable(QTableView):
                 over -= give
         for column, w in wanted.items():
             self.setColumnWidth(column, w)
+
+    def _needs(self) -> dict[int, int]:
+        """Each sized column's width for its longest value and its header (pixels).
+
+        Measured once per set of units and fonts, not at each resize: a 500-unit battle has
+        500 names to measure (about 5 ms), and the table resizes several times as it opens."""
+        bold = QFont(self.font())
+        bold.setBold(True)
+        header = self.horizontalHeader().font()
+        fonts = (self.font().key(), header.key())
+        if self._measured is not None:
+            units, measured_fonts, need = self._measured
+            if units is self.units and measured_fonts == fonts:
+                return need
+        fm = self.fontMetrics()
+        bfm = QFontMetrics(bold)
+        hfm = QFontMetrics(header)
+        names = {t.name for t in self.units} or {"First Mate Barnacle"}
+        types = {f"{t.type_name} d{t.stats.action_die}" for t in self.units} or {"Skirmisher d6"}
+        content = {
+            UNIT: max(bfm.horizontalAdvance(n) for n in names),
+            TYPE: max(fm.horizontalAdvance(t) for t in types),
+            ACTION: fm.horizontalAdvance("Responded"),
+            COUNTERS: fm.horizontalAdvance("10 / 10"),
+            RESPOND: fm.horizontalAdvance(RESPOND_MARK),
+        }
+        need = {c: max(w, hfm.horizontalAdvance(COLUMNS[c])) + PAD for c, w in content.items()}
+        self._measured = (self.units, fonts, need)
+        return need
 
     # -- the focus ---------------------------------------------------------------------------
 

@@ -189,7 +189,7 @@ class UnitTable(QTableView):
             del shares[TYPE]
             shares[UNIT], shares[RESPOND] = 0.28, 0.15
         wanted = {c: max(int(width * share), need[c]) for c, share in shares.items()}
-        status_least = hfm.horizontalAdvance(COLUMNS[STATUS]) + PAD
+        status_least = need[STATUS]  # its header
         status = max(self.chips_need + 1, status_least)  # and the grid line
         over = sum(wanted.values()) + status - width
         # First what the shares add beyond the need, then Type, Status and Unit give way.
@@ -234,6 +234,7 @@ class UnitTable(QTableView):
             RESPOND: fm.horizontalAdvance(RESPOND_MARK),
         }
         need = {c: max(w, hfm.horizontalAdvance(COLUMNS[c])) + PAD for c, w in content.items()}
+        need[STATUS] = hfm.horizontalAdvance(COLUMNS[STATUS]) + PAD
         self._measured = (self.units, fonts, need)
         return need
 

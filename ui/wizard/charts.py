@@ -25,10 +25,12 @@ from ui.widgets.combat_style import BASE_PT
 Shade = tuple[colours.Named, colours.Named, float]
 
 #: Where the label's top sits on the line, as a fraction of the plot's height: at the plot's
-#: top edge. The bars reach 1 / HEADROOM of the height, which leaves the label room above
-#: them unless the chart is short (then it is drawn over their tops).
+#: top edge. The bars reach at most 1 / HEADROOM of the height, and less on a short chart: the
+#: label's height (and LABEL_GAP pixels) stays free above the tallest bar, so the label never
+#: covers a bar.
 LABEL_AT = 1.0
 HEADROOM = 1.4
+LABEL_GAP = 2
 
 
 class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type hints
@@ -53,10 +55,9 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
         item.setLabel("left", "%", **style)
         item.showGrid(y=True, alpha=0.25)
         self._shown: tuple[object, ...] | None = None
-        self._ranges: tuple[object, ...] | None = None
+        self._ranges: tuple[tuple[float, float], float] | None = None
         #: The dashed line; ``line.value()`` is where it is, always between two bars (a face
-        #: and a half). It and its label are drawn over the bars: a label taller than the room
-        #: above the bars (a short chart) covers a bar's top in white, never hides behind it.
+        #: and a half). It and its label are drawn over the bars; the label hangs above them.
         self.line = pg.InfiniteLine(
             angle=90,
             movable=False,
@@ -70,12 +71,16 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
         label_font = QFont(font)
         label_font.setBold(True)
         self.line.label.setFont(label_font)
+        # Its box no taller than its text: the bars keep the height it does not need.
+        self.line.label.textItem.document().setDocumentMargin(1)
         item.addItem(self.line)
         self.bars = pg.BarGraphItem(x=[0], height=[0], width=0.8)
         self.bars.hide()  # until there are bars
         self.line.setZValue(self.bars.zValue() + 1)
         item.addItem(self.bars)
         self.bar_count = 0
+        self._tallest = 0.0  # the tallest bar, in percent
+        item.vb.sigResized.connect(self._fit_height)
         self._args: tuple[Sequence[tuple[int, float, Shade]], float | None, str, Sequence[int]]
         self._args = ((), None, "", ())
         themed_plot(
@@ -122,16 +127,35 @@ class BarChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type 
         if line_at is None:
             self.line.hide()
         else:
+            # Shown first: a hidden label takes no new text (pyqtgraph's InfLineLabel).
+            self.line.show()
+            self.line.label.setVisible(bool(line_text))
             self.line.setValue(line_at)
             self.line.label.setFormat(line_text)
-            self.line.label.setVisible(bool(line_text))
-            self.line.show()
         lo: float = min(x for x, _p, _c in bars)
         hi: float = max(x for x, _p, _c in bars)
         if line_at is not None:
             lo, hi = min(lo, line_at), max(hi, line_at)
-        x_range = (lo - 0.8, hi + 0.8)
-        y_top = max(p for _x, p, _c in bars) * 100 * HEADROOM
+        self._tallest = max(p for _x, p, _c in bars) * 100
+        self._set_ranges((lo - 0.8, hi + 0.8))
+
+    def headroom(self) -> float:
+        """How many times the tallest bar the plot is high: HEADROOM, or more where the
+        line's label, hung from the plot's top, would otherwise come down onto a bar."""
+        height = float(self.getPlotItem().vb.height())
+        label = self.line.label
+        shown = self.line.isVisible() and label.isVisible()
+        free = height - (float(label.boundingRect().height()) + LABEL_GAP if shown else 0.0)
+        if free <= 0:
+            return HEADROOM  # no room for the label at all
+        return max(HEADROOM, height / free)
+
+    def _fit_height(self) -> None:
+        if self._ranges is not None:
+            self._set_ranges(self._ranges[0])
+
+    def _set_ranges(self, x_range: tuple[float, float]) -> None:
+        y_top = self._tallest * self.headroom()
         if (x_range, y_top) != self._ranges:  # the axes re-tick only when the ranges move
             self._ranges = (x_range, y_top)
             item = self.getPlotItem()

@@ -225,10 +225,21 @@ class AppSettings:
 
     def save_geometry(self, key: str, widget: QWidget) -> None:
         self._s.setValue(f"{key}/geometry", widget.saveGeometry())
+        place = widget.normalGeometry()
+        self._s.setValue(f"{key}/place", [place.x(), place.y(), place.width(), place.height()])
 
-    def restore_geometry(self, key: str, widget: QWidget) -> bool:
+    def restore_geometry(self, key: str, widget: QWidget, *, exactly: bool = False) -> bool:
+        """``widget`` as it was saved (its state, maximized or not); ``exactly``: at the
+        place and size it had even where Qt would have moved it (the caller fits it to the
+        screen, ``ui.screen.fit_to_screen``)."""
         data = self.get_bytes(f"{key}/geometry")
-        return bool(data is not None and widget.restoreGeometry(data))
+        if data is None or not widget.restoreGeometry(data):
+            return False
+        place = self.get_ints(f"{key}/place")
+        normal = not (widget.isMaximized() or widget.isFullScreen())
+        if exactly and normal and len(place) == 4 and place[2] > 0 and place[3] > 0:
+            widget.setGeometry(*place)
+        return True
 
     def save_bytes(self, key: str, data: QByteArray) -> None:
         self._s.setValue(key, data)

@@ -105,9 +105,11 @@ class Windows(QObject):
             window.closed.connect(self._roster_closed)
             window.army_made.connect(self._army_made)
             window.ask_army = self._ask_army
-            # Over the main window, each new roster a step down and right of the last one
-            # (so it doesn't hide it), and wholly on the main window's screen.
-            place_over(window, main, len(self.rosters) - 1)
+            # Where the last roster was closed, when it is the only one open; else over the
+            # main window, each new roster a step down and right of the last one (so it does
+            # not hide it); wholly on the main window's screen either way.
+            if not window.came_back or len(self.rosters) > 1:
+                place_over(window, main, len(self.rosters) - 1)
         _raise(window)
         return window
 

@@ -54,7 +54,7 @@ from ui import colours
 from ui.bus import Bus
 from ui.glyphs import warning_sign
 from ui.models.roster import HIDDEN_BY_DEFAULT, NAME, UnitTableModel
-from ui.screen import fit_to_screen, roomy_size
+from ui.screen import available_geometry, fit_to_screen, roomy_size
 from ui.settings import AppSettings
 from ui.widgets.common import (
     Actions,
@@ -337,8 +337,11 @@ class RosterWindow(QMainWindow):
         QWidget.setTabOrder(self.card, self.loadout.lists["in hand"])
 
     def _restore_layout(self) -> None:
-        if not self.settings.restore_geometry("roster", self):
+        restored = self.settings.restore_geometry("roster", self, exactly=True)
+        if not restored:
             self.resize(roomy_size(self, QSize(1340, 800), 0.8))
+        #: It comes back where a roster was closed (on this screen): it stays there.
+        self.came_back = restored and available_geometry(self).intersects(self.geometry())
         fit_to_screen(self, self.width(), self.height())
         state = self.settings.get_bytes("roster/splitter")
         if state is not None:

@@ -59,3 +59,44 @@ def test_the_history_window_follows_the_campaign_shown(qtbot, open_main, demo_db
     assert main.open_campaign(demo)
     qtbot.waitUntil(lambda: window.history is not None and window.timeline.rowCount() > 0)
     assert window.windowTitle() == f"History: {main.nav.campaign.name}"
+
+
+@pytest.mark.parametrize(("width", "height"), SCREENS)
+def test_a_reopened_roster_comes_back_where_it_was_closed(
+    qtbot, open_main, demo_db, width: int, height: int
+) -> None:
+    with pretend_screen(width, height) as screen:
+        main = open_main(demo_db)
+        army = main.navigator.entries(ARMY)[0][0]
+        roster = main.open_roster(army)
+        # The organizer puts it at the screen's top left, smaller than it opened.
+        roster.setGeometry(QRect(screen.left() + 30, screen.top() + 20, 900, 560))
+        closed_at = roster.geometry()
+        roster.close()
+        qtbot.waitUntil(lambda: army not in main.rosters)
+        again = main.open_roster(army)
+        assert again is not None and again is not roster
+        assert again.geometry() == closed_at
+        assert screen.contains(outer(again))
+
+
+def test_a_roster_closed_on_a_larger_screen_comes_back_wholly_on_the_smaller_one(
+    qtbot, open_main, demo_db
+) -> None:
+    with pretend_screen(1920, 1080) as large:
+        main = open_main(demo_db)
+        army = main.navigator.entries(ARMY)[0][0]
+        roster = main.open_roster(army)
+        # Big, towards the monitor's bottom right.
+        roster.setGeometry(QRect(700, 380, 1150, 640))
+        assert large.contains(outer(roster))
+        closed_at = roster.geometry()
+        roster.close()
+        main.close()
+    with pretend_screen(1366, 768) as laptop:
+        main = open_main(demo_db)  # the next day, on the laptop: the same settings
+        again = main.open_roster(army)
+        assert again is not None
+        assert laptop.contains(outer(again)), outer(again)
+        assert again.size() == closed_at.size()  # it fits: only moved, as little as it must
+        assert outer(again).right() == laptop.right() and outer(again).bottom() == laptop.bottom()

@@ -11,38 +11,22 @@ list says why. Correcting opens that draft in the quick form.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QVBoxLayout
 
 from brikdesk.domain.combat import AttackDraft, CombatContext, proposed_draft, result_summary
-from brikdesk.domain.ids import BattleId
 from brikdesk.errors import StorageError, UserError
 from brikdesk.share.proposals import Proposal, turn_key
-from ui.bus import Bus
 from ui.models.proposals import ProposalInbox
 from ui.panels.proposals import ProposalList
-from ui.widgets.battle_context import CombatServices
 from ui.widgets.combat_context import context_for
 
 if TYPE_CHECKING:
     from ui.panels import BattlePanel
 
 
-@dataclass
-class _Recorder:
-    """What ``record_attack`` records with (the quick form's own attributes)."""
-
-    services: CombatServices
-    bus: Bus
-    undo_stack: QUndoStack
-    battle_id: BattleId
-    ctx: CombatContext
-
-
-def _draft_now(panel: BattlePanel, p: Proposal) -> tuple[_Recorder, AttackDraft] | str:
+def _draft_now(panel: BattlePanel, p: Proposal) -> tuple[CombatContext, AttackDraft] | str:
     try:
         view = panel.services.tracker.view(panel.battle_id)
     except (UserError, StorageError) as exc:
@@ -54,8 +38,7 @@ def _draft_now(panel: BattlePanel, p: Proposal) -> tuple[_Recorder, AttackDraft]
         draft = proposed_draft(ctx, p.choice)
     except UserError as exc:
         return str(exc)
-    by = _Recorder(panel.services, panel.bus, panel.undo_stack, panel.battle_id, ctx)
-    return by, draft
+    return ctx, draft
 
 
 def record_proposal(panel: BattlePanel, p: Proposal) -> str | None:
@@ -66,9 +49,8 @@ def record_proposal(panel: BattlePanel, p: Proposal) -> str | None:
     made = _draft_now(panel, p)
     if isinstance(made, str):
         return made
-    by, draft = made
-    summary = result_summary(draft, by.ctx)
-    why = record_attack(by, draft, summary)
+    ctx, draft = made
+    why = record_attack(panel, draft, result_summary(draft, ctx), ctx)
     return None if why is None else why.removeprefix("Not recorded: ")
 
 
@@ -80,13 +62,19 @@ def correct_proposal(panel: BattlePanel, p: Proposal) -> None:
     if isinstance(made, str):
         panel.show_error(f"{p.text}: {made}")
         return
-    by, draft = made
+    ctx, draft = made
     form = open_quick_attack(
-        panel, by.services, by.bus, by.undo_stack, by.battle_id, p.choice.attacker_id, by.ctx
+        panel,
+        panel.services,
+        panel.bus,
+        panel.undo_stack,
+        panel.battle_id,
+        p.choice.attacker_id,
+        ctx,
     )
     form.set_draft(draft)
     if form.draft.target_id is not None:
-        form.show_target(by.ctx.fighter(form.draft.target_id).name)
+        form.show_target(ctx.fighter(form.draft.target_id).name)
     form.focus_next()
 
 

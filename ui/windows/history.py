@@ -55,7 +55,11 @@ SPOKEN = {
 }
 
 
-def _table(parent: QWidget, name: str, heads: tuple[str, ...]) -> QTableWidget:
+def _table(
+    parent: QWidget, name: str, heads: tuple[str, ...], *, stretch_last: bool = False
+) -> QTableWidget:
+    """A read-only table of ``heads``; ``stretch_last``: its last column takes the room the
+    others leave (the timeline's Notes), else every column is as wide as its texts."""
     t = QTableWidget(0, len(heads), parent)
     t.setObjectName(name)
     t.setAccessibleName(SPOKEN.get(name, name))
@@ -65,10 +69,10 @@ def _table(parent: QWidget, name: str, heads: tuple[str, ...]) -> QTableWidget:
     t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     t.setAlternatingRowColors(True)
     t.setSortingEnabled(False)
-    # Every column as wide as its texts, refitted whenever the rows change; only the
-    # timeline's Notes take the room left (a stretched Kills column stood ~650 px wide).
+    # Every column as wide as its texts, refitted whenever the rows change (a stretched
+    # Kills column of the standings stood ~650 px wide).
     t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    t.horizontalHeader().setStretchLastSection(heads[-1] == "Notes")
+    t.horizontalHeader().setStretchLastSection(stretch_last)
     return t
 
 
@@ -121,6 +125,7 @@ class HistoryWindow(QWidget):
             self,
             "timelineTable",
             ("#", "Date", "Battle", "Sides", "Winner", "Casualties", "Most kills", "Notes"),
+            stretch_last=True,
         )
         self.tabs.addTab(self.timeline, "&Timeline")
 

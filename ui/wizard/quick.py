@@ -510,7 +510,7 @@ class QuickAttack(AttackForm, QDialog):
         if self.focusWidget() in (self.target, self.distance):
             return  # their Enter moves on (StepEdit); never a half-typed attack
         summary = self.summary()
-        why = record_attack(self, self.draft, summary)
+        why = record_attack(self, self.draft, summary, self.ctx)
         if why is not None:
             set_problem(self.problem, why)
             return

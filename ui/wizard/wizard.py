@@ -256,7 +256,7 @@ class CombatWizard(AttackForm, QWizard):
     def accept(self) -> None:
         """Record the attack (one transaction, one undo step), then close."""
         summary = self.summary()
-        why = record_attack(self, self.draft, summary)
+        why = record_attack(self, self.draft, summary, self.ctx)
         if why is not None:
             self.result_page.show_problem(why)
             return
@@ -265,25 +265,31 @@ class CombatWizard(AttackForm, QWizard):
 
 
 class Recorder(Protocol):
-    """What records an attack: the battle's services, bus, undo stack and context (the combat
-    wizard and the quick attack form both)."""
+    """What records an attack in a battle: its services, bus, undo stack and id (the combat
+    wizard, the quick attack form and the battle panel all have them)."""
 
-    services: CombatServices
-    bus: Bus
-    undo_stack: QUndoStack
-    battle_id: BattleId
-    ctx: CombatContext
+    @property
+    def services(self) -> CombatServices: ...
+    @property
+    def bus(self) -> Bus: ...
+    @property
+    def undo_stack(self) -> QUndoStack: ...
+    @property
+    def battle_id(self) -> BattleId: ...
 
 
-def record_attack(by: Recorder, draft: AttackDraft, summary: ResultSummary) -> str | None:
-    """Record the attack ``draft`` resolved as ``summary``: every event in one transaction,
-    one undo step, the paragraph said on the bus. The one way an attack is recorded (the
-    wizard's Finish, the quick form's Enter). Returns why it was not (``None``: recorded)."""
+def record_attack(
+    by: Recorder, draft: AttackDraft, summary: ResultSummary, ctx: CombatContext
+) -> str | None:
+    """Record the attack ``draft`` resolved as ``summary`` (in the battle as ``ctx`` saw it):
+    every event in one transaction, one undo step, the paragraph said on the bus. The one way
+    an attack is recorded (the wizard's Finish, the quick form's Enter, a player's proposal
+    accepted). Returns why it was not (``None``: recorded)."""
     if summary.problem:
         return summary.problem
     if summary.needs_decision:
         return "Check the warning above: go Back to change the attack, or Overrule and record."
-    text = event_text(draft, by.ctx) + overruled_text(summary)
+    text = event_text(draft, ctx) + overruled_text(summary)
     tracker = by.services.tracker
     battle_id = by.battle_id
     events = summary.events

@@ -26,3 +26,28 @@ def test_standings_columns_fit_their_texts(qtbot, open_main, demo_db) -> None:
         for r in range(table.rowCount()):
             text = table.item(r, c).text()
             assert table.columnWidth(c) >= table.fontMetrics().horizontalAdvance(text), text
+
+
+def test_the_timelines_notes_take_the_room_the_other_columns_leave(
+    qtbot, open_main, demo_db
+) -> None:
+    main = open_main(demo_db)
+    window = main.open_history()
+    window.resize(1340, 740)
+    qtbot.waitUntil(lambda: window.history is not None and window.timeline.rowCount() > 0)
+    window.tabs.setCurrentWidget(window.timeline)
+    table = window.timeline
+    qtbot.waitUntil(lambda: table.isVisible() and table.viewport().width() > 1000)
+    notes = table.columnCount() - 1
+    assert table.horizontalHeaderItem(notes).text() == "Notes"
+    # The notes reach the table's right edge: no empty band beside them.
+    header = table.horizontalHeader()
+    assert header.sectionViewportPosition(notes) + table.columnWidth(notes) == (
+        table.viewport().width()
+    )
+    # And the other columns stay as wide as their texts.
+    for c in range(notes):
+        texts = [table.item(r, c).text() for r in range(table.rowCount())]
+        widest = max(table.fontMetrics().horizontalAdvance(t) for t in texts)
+        head = header.fontMetrics().horizontalAdvance(table.horizontalHeaderItem(c).text())
+        assert table.columnWidth(c) < max(widest, head) + 60, table.horizontalHeaderItem(c).text()

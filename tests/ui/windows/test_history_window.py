@@ -4,14 +4,20 @@ window's spare room."""
 from __future__ import annotations
 
 
-def test_standings_columns_fit_their_texts(qtbot, open_main, demo_db) -> None:
+def shown_table(qtbot, open_main, demo_db: str, name: str):
+    """The demo's history window, 1340x740, on the tab of its table ``name``, filled."""
     main = open_main(demo_db)
     window = main.open_history()
     window.resize(1340, 740)
-    qtbot.waitUntil(lambda: window.history is not None and window.standings.rowCount() > 0)
-    window.tabs.setCurrentWidget(window.standings)
-    table = window.standings
+    table = getattr(window, name)
+    qtbot.waitUntil(lambda: window.history is not None and table.rowCount() > 0)
+    window.tabs.setCurrentWidget(table)
     qtbot.waitUntil(lambda: table.isVisible() and table.viewport().width() > 1000)
+    return table
+
+
+def test_standings_columns_fit_their_texts(qtbot, open_main, demo_db) -> None:
+    table = shown_table(qtbot, open_main, demo_db, "standings")
     header = table.horizontalHeader()
     kills = table.columnCount() - 1
     assert table.horizontalHeaderItem(kills).text() == "Kills"
@@ -31,13 +37,7 @@ def test_standings_columns_fit_their_texts(qtbot, open_main, demo_db) -> None:
 def test_the_timelines_notes_take_the_room_the_other_columns_leave(
     qtbot, open_main, demo_db
 ) -> None:
-    main = open_main(demo_db)
-    window = main.open_history()
-    window.resize(1340, 740)
-    qtbot.waitUntil(lambda: window.history is not None and window.timeline.rowCount() > 0)
-    window.tabs.setCurrentWidget(window.timeline)
-    table = window.timeline
-    qtbot.waitUntil(lambda: table.isVisible() and table.viewport().width() > 1000)
+    table = shown_table(qtbot, open_main, demo_db, "timeline")
     notes = table.columnCount() - 1
     assert table.horizontalHeaderItem(notes).text() == "Notes"
     # The notes reach the table's right edge: no empty band beside them.

@@ -76,6 +76,8 @@ from brikdesk.services.summaries import Muster
 from ui.app import COMBAT_MODULES, collect_on_gui_thread, create_application
 from ui.bus import Bus
 from ui.main_window import combat_forms
+from ui.main_window.proposals import proposal_list
+from ui.models.proposals import ProposalInbox
 from ui.panels import BattlePanel
 from ui.screen import pretend_screen
 from ui.settings import KEY_DICE_MODE
@@ -85,6 +87,8 @@ if TYPE_CHECKING:
 
 #: The screen the forms size themselves to: a laptop's (Qt's offscreen screen is 800x800).
 SCREEN = (1366, 768)
+#: The players' proposals waiting (none: the list shows nothing, as at most tables).
+INBOX = ProposalInbox()
 #: How long the organizer looks at the battle before the first key (ms).
 LOOK_MS = quick(500, 0)
 NAMED = {  # name: side, hands (the rest of each side are plain minifigs)
@@ -409,13 +413,14 @@ def undo(t: Table) -> None:
 
 
 def open_panel(path: Path, battle_id: int, folder: Path, timer: Timer) -> tuple[BattlePanel, float]:
-    """The battle opened as the main window shows it; returns the panel and the CPU ms it took
-    to open and paint."""
+    """The battle opened as the main window shows it (its proposal list included); returns the
+    panel and the CPU ms it took to open and paint."""
     sv = Services.open(open_database(f"sqlite:///{path}"))
     settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
     settings.setValue(KEY_DICE_MODE, "typed")  # the organizer types the dice rolled
     started = timer.start()
     panel = BattlePanel(sv, Bus(), QUndoStack(), battle_id, settings=settings, forms=combat_forms())
+    proposal_list(panel, INBOX)  # the players' proposals, above the table as the main window has it
     panel.resize(1300, 740)
     panel.show()
     panel.activateWindow()

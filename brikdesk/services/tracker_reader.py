@@ -145,6 +145,42 @@ def spec_from_json(name: str, data: Mapping[str, Any]) -> UnitSpec:
     )
 
 
+#: What units of one kind share: stats, the type's name, whether a minifig, notes on the stats.
+_Kind = tuple[UnitStats, str, bool, tuple[str, ...]]
+
+
+def _unit_kind(
+    spec: UnitSpec, data: Mapping[str, Any], catalog: Catalog, kinds: dict[str, _Kind]
+) -> _Kind:
+    """The stats and type of a unit of ``spec`` (``data`` as stored), worked out once per kind
+    in ``kinds``."""
+    key = json.dumps(
+        [
+            spec.unit_type,
+            data.get("overrides"),
+            spec.loadout.hands,
+            spec.loadout.worn,
+            spec.loadout.carried,
+        ],
+        sort_keys=True,
+        default=str,
+    )
+    kind = kinds.get(key)
+    if kind is None:
+        notes: tuple[str, ...] = ()
+        ut = catalog.get_unit_type(spec.unit_type)
+        try:
+            stats = effective_stats(spec, catalog)
+        except CatalogError:
+            stats, note = fallback_stats(spec, catalog)
+            notes = (note,)
+        type_name = ut.name if ut is not None else f"{spec.unit_type or '?'}?"
+        minifig = (ut.hands if ut is not None else 2) > 0
+        kind = (stats, type_name, minifig, notes)
+        kinds[key] = kind
+    return kind
+
+
 class LogReader:
     """Each battle's cache, and the reads that bring it up to date (see the module's text)."""
 
@@ -229,7 +265,8 @@ class LogReader:
         by_bp = {bp: p for bp, p in zip((row[0] for row in players), tracked_players, strict=True)}
         units: list[TrackedUnit] = []
         setups: list[UnitSetup] = []
-        kinds: dict[str, tuple[UnitStats, str, bool, tuple[str, ...]]] = {}
+        kinds: dict[str, _Kind] = {}
+        parsed: dict[str, tuple[Mapping[str, Any], UnitSpec, _Kind]] = {}
         for buid, bpid, cuid, name, spec_text in s.execute(
             select(
                 BattleUnit.id,
@@ -241,34 +278,21 @@ class LogReader:
             .where(BattleUnit.battle_id == battle_id)
             .order_by(BattleUnit.id)
         ):
-            data = json.loads(spec_text) if isinstance(spec_text, str) else (spec_text or {})
-            if not isinstance(data, Mapping):
-                data = {}
-            spec = spec_from_json(name, data)
-            key = json.dumps(
-                [
-                    spec.unit_type,
-                    data.get("overrides"),
-                    spec.loadout.hands,
-                    spec.loadout.worn,
-                    spec.loadout.carried,
-                ],
-                sort_keys=True,
-                default=str,
+            # Units of one kind share their stored text (the name is stored beside it): each
+            # text is read once, so a 500-unit battle of a few kinds reads a few.
+            known = parsed.get(spec_text) if isinstance(spec_text, str) else None
+            if known is None:
+                data = json.loads(spec_text) if isinstance(spec_text, str) else (spec_text or {})
+                if not isinstance(data, Mapping):
+                    data = {}
+                template = spec_from_json("", data)
+                known = (data, template, _unit_kind(template, data, catalog, kinds))
+                if isinstance(spec_text, str):
+                    parsed[spec_text] = known
+            data, template, kind = known
+            spec = UnitSpec(
+                name, template.unit_type, template.loadout, template.overrides, template.notes
             )
-            kind = kinds.get(key)
-            if kind is None:
-                notes: tuple[str, ...] = ()
-                ut = catalog.get_unit_type(spec.unit_type)
-                try:
-                    stats = effective_stats(spec, catalog)
-                except CatalogError:
-                    stats, note = fallback_stats(spec, catalog)
-                    notes = (note,)
-                type_name = ut.name if ut is not None else f"{spec.unit_type or '?'}?"
-                minifig = (ut.hands if ut is not None else 2) > 0
-                kind = (stats, type_name, minifig, notes)
-                kinds[key] = kind
             stats, type_name, minifig, notes = kind
             p = by_bp[bpid]
             army = data.get("army")

@@ -158,7 +158,12 @@ class Fighter:
         catalog: Catalog,
         *,
         minifig: bool = True,
+        over_the_top: bool = True,
+        knocked_away: tuple[tuple[str, int], ...] = (),
     ) -> Fighter:
+        """The fighter of a tracked unit; ``over_the_top`` False where its edition has no
+        going Over the Top (its stats say whether the unit itself may)."""
+
         def items(keys: Sequence[str | None]) -> tuple[CatalogItem, ...]:
             return tuple(
                 it for k in keys if k is not None for it in [catalog.get_item(k)] if it is not None
@@ -171,12 +176,13 @@ class Fighter:
             player_id,
             stats.action_die,
             stats.armor,
-            stats.over_the_top,
+            stats.over_the_top and over_the_top,
             stats.deflection,
             items(lo.hands),
             items(lo.worn),
             items(lo.carried),
             minifig,
+            knocked_away,
         )
 
     @property
@@ -396,10 +402,16 @@ def context_from(
     knocked = knocked_away_items(events)
     edition_ott = setup.rules.has_over_the_top
     fighters = tuple(
-        replace(
-            Fighter.from_spec(uid, name, pid, spec, stats, catalog, minifig=mini),
+        Fighter.from_spec(
+            uid,
+            name,
+            pid,
+            spec,
+            stats,
+            catalog,
+            minifig=mini,
+            over_the_top=edition_ott,
             knocked_away=knocked.get(uid, ()),
-            over_the_top=stats.over_the_top and edition_ott,
         )
         for uid, name, pid, spec, stats, mini in units
     )

@@ -178,9 +178,10 @@ class UnitTable(QTableView):
         Action, Counters and Respond are always as wide as their header and their longest
         value ("Responded", "↺ can respond"), so they are never cut. Unit and Type get the
         longest name and type of this battle (names of the active player are bold), and
-        Status the widest chips, when the window has room; when it has not, Type gives way
-        down to half of that, then Status down to its header, then Unit down to half, and
-        what is cut ends with "…" (its tooltip has it in full).
+        Status the widest chips, when the window has room; when it has not, Status gives
+        way first, down to its header (the widest chips are a row or two, a cut type would be
+        every row's), then Type and Unit down to half of theirs, and what is cut ends with "…"
+        (its tooltip has it in full).
         """
         width = max(self.viewport().width(), 400)
         need = self._needs()
@@ -198,7 +199,7 @@ class UnitTable(QTableView):
                 give = max(0, min(over, wanted[c] - need[c]))
                 wanted[c] -= give
                 over -= give
-        for c in (TYPE, STATUS, UNIT):
+        for c in (STATUS, TYPE, UNIT):
             if c == STATUS:
                 over -= max(0, min(over, status - status_least))
             elif c in wanted:

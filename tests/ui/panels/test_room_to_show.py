@@ -59,12 +59,17 @@ def log_texts(panel) -> list[tuple[str, str]]:
     return [(view.shown_text(r), model.index(r, 0).data()) for r in range(model.rowCount())]
 
 
-def content_width(table, column: int) -> int:
+def content_width(panel, column: int) -> int:
     """What the widest text of ``column`` (its header's too) takes, in the font it is drawn in,
-    with the room around a cell's text."""
+    with the room around a cell's text. A dead unit's type is shown without its die: the
+    column keeps room for it alive (an Undo brings it back)."""
+    table = panel.table
     model = table.model()
     header = QFontMetrics(table.horizontalHeader().font())
     widths = [header.horizontalAdvance(COLUMNS[column])]
+    if column == TYPE:
+        alive = {f"{u.type_name} d{u.stats.action_die}" for u in panel.view.units}
+        widths += [table.fontMetrics().horizontalAdvance(t) for t in alive]
     for row in range(model.rowCount()):
         if table.columnSpan(row, 0) > 1:
             continue  # a player's row, across the table
@@ -105,7 +110,7 @@ def test_the_header_chips_and_log_show_their_whole_text_where_there_is_room(
         # than their widest text needs (Action, Counters and Respond are as wide as their
         # longest value always, so that a new value never moves the columns).
         for column in (UNIT, TYPE):
-            assert table.columnWidth(column) <= content_width(table, column), COLUMNS[column]
+            assert table.columnWidth(column) <= content_width(panel, column), COLUMNS[column]
 
 
 def test_a_narrow_window_cuts_them_with_the_whole_text_in_tooltips(

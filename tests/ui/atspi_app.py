@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,41 +27,76 @@ CLIENT = Path(__file__).with_name("atspi_client.py")
 SYSTEM_PYTHON = os.environ.get("BRIKDESK_ATSPI_PYTHON", "/usr/bin/python3")
 
 
-def settle(app: Any, seconds: float = 0.5) -> None:
+def run_until(app: Any, done: Callable[[], object], seconds: float) -> bool:
+    """Run the event loop (it sleeps until the bus or the screen has something for it, and
+    answers at once) until ``done()`` holds: whether it did within ``seconds``."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    tick = QTimer()
+    tick.start(10)  # wakes the wait below to look at ``done`` again
     end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        app.processEvents()
-        time.sleep(0.01)
+    try:
+        while not done():
+            if time.monotonic() > end:
+                return False
+            app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
+        return True
+    finally:
+        tick.stop()
 
 
-def client(app: Any, *args: str) -> dict[str, Any]:
-    """Run the AT-SPI client on a thread while the event loop keeps answering the bus."""
-    out: dict[str, Any] = {}
+def settle(app: Any) -> None:
+    """Until the jobs on the worker pool are done and their answers shown (windows read their
+    data there), and the events they posted handled."""
+    from PySide6.QtCore import QThreadPool
 
-    def work() -> None:
-        try:
-            out["done"] = subprocess.run(
-                [SYSTEM_PYTHON, str(CLIENT), *args],
-                capture_output=True,
-                encoding="utf-8",
-                timeout=150,
-                check=False,
-            )
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            out["error"] = repr(exc)
+    pool = QThreadPool.globalInstance()
+    end = time.monotonic() + 30
+    while True:
+        for _ in range(3):  # posted layouts, zero timers, the answers of finished jobs
+            app.processEvents()
+        if pool.activeThreadCount() == 0:
+            return
+        if time.monotonic() > end:
+            raise SystemExit("atspi app: the worker pool did not finish within 30 s")
+        pool.waitForDone(20)
 
-    thread = threading.Thread(target=work, daemon=True)
-    thread.start()
-    end = time.monotonic() + 160
-    while thread.is_alive() and time.monotonic() < end:
-        app.processEvents()
-        time.sleep(0.005)
-    done = out.get("done")
-    if done is None or done.returncode != 0:
-        detail = out.get("error") or (done.stderr[-2000:] if done is not None else "timed out")
-        raise SystemExit(f"atspi app: the client failed on {args[:1]} {args[2:3]}: {detail}")
-    result: dict[str, Any] = json.loads(done.stdout)
-    return result
+
+class Client:
+    """The AT-SPI client, one process for the session: a command a line in, an answer a line
+    out, read on a thread while the event loop keeps answering the bus."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [SYSTEM_PYTHON, str(CLIENT), str(os.getpid())],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            encoding="utf-8",
+        )
+
+    def ask(self, app: Any, *command: str) -> dict[str, Any]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps(command) + "\n")
+        self.process.stdin.flush()
+        out: list[str] = []
+        stdout = self.process.stdout
+        thread = threading.Thread(target=lambda: out.append(stdout.readline()), daemon=True)
+        thread.start()
+        if not run_until(app, lambda: not thread.is_alive(), 150):
+            self.process.kill()
+            raise SystemExit(f"atspi app: the client did not answer {command[:2]} in 150 s")
+        answer: dict[str, Any] = json.loads(out[0]) if out and out[0] else {}
+        if not answer or "error" in answer:
+            self.process.kill()
+            detail = answer.get("error") or self.process.communicate(timeout=10)[1][-2000:]
+            raise SystemExit(f"atspi app: the client failed on {command[:2]}: {detail}")
+        return answer
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(timeout=10)
 
 
 def main(argv: list[str]) -> int:
@@ -77,14 +113,14 @@ def main(argv: list[str]) -> int:
     main_window = build_main_window(argparse.Namespace(db=url), settings=settings)
     main_window.resize(1280, 720)
     main_window.show()
-    settle(app, 1.0)
+    client = Client()
     windows: dict[str, list[list[str]]] = {}
 
     def read(label: str, widget: Any) -> None:
         widget.show()
         widget.raise_()
-        settle(app, 0.6)
-        windows[label] = client(app, "walk", str(os.getpid()), widget.windowTitle())["controls"]
+        settle(app)
+        windows[label] = client.ask(app, "walk", widget.windowTitle())["controls"]
 
     read("main window", main_window)
     nav = main_window.nav
@@ -101,7 +137,8 @@ def main(argv: list[str]) -> int:
     battle = next(b for b in nav.battles if b.status == "in_progress")
     main_window.open_battle(battle.id)
     panel = main_window.battle_panel
-    settle(app, 1.0)
+    if not run_until(app, lambda: panel.view is not None, 30):
+        raise SystemExit("atspi app: the battle panel did not show the battle")
     read("battle panel", main_window)
 
     state = panel.view.state
@@ -118,36 +155,36 @@ def main(argv: list[str]) -> int:
             panel.select_unit(unit)
             if not panel.open_quick(unit):
                 continue
-            settle(app, 0.5)
+            settle(app)
             form = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QuickAttack))
             for _ in range(3):  # a ranged weapon: the form asks for the range
                 if not form.draft.kind.close_combat:
                     return form
                 form.next_weapon()
             form.reject()
-            settle(app, 0.3)
+            settle(app)
         raise SystemExit("atspi app: no unit for a ranged quick attack")
 
     form = quick_form()
     read("quick form", form)
     form.reject()
-    settle(app, 0.3)
+    settle(app)
 
     from ui.wizard import CombatWizard
 
     panel.select_unit(ready[0])
     assert panel.open_wizard(ready[0]), "the combat wizard did not open"
-    settle(app, 0.5)
+    settle(app)
     wizard = next(w for w in QApplication.topLevelWidgets() if isinstance(w, CombatWizard))
     for page in range(1, 4):  # the first pages: Attack, then on
         read(f"wizard page {page}", wizard)
         before = wizard.currentId()
         wizard.next()
-        settle(app, 0.3)
+        settle(app)
         if wizard.currentId() == before:
             break
     wizard.reject()
-    settle(app, 0.3)
+    settle(app)
 
     from brikdesk.share import Shared
     from ui.dialogs.end_battle import EndBattleDialog
@@ -155,10 +192,8 @@ def main(argv: list[str]) -> int:
     from ui.dialogs.share import ShareDialog, Sharing
 
     end = EndBattleDialog(main_window, main_window.services, battle.id)
-    for _ in range(500):  # the battle is read on a worker: 10 s at most
-        if end.loaded():
-            break
-        settle(app, 0.02)
+    if not run_until(app, end.loaded, 10):  # the battle is read on a worker
+        raise SystemExit("atspi app: End battle did not read the battle")
     read("End battle", end)
     end.reject()
     prefs = SettingsDialog(main_window, settings)
@@ -169,7 +204,7 @@ def main(argv: list[str]) -> int:
     share.set_target(Shared(main_window.shown.campaign_id), "the campaign")
     read("Share", share)
     share.reject()
-    settle(app, 0.3)
+    settle(app)
 
     # A quick attack through the tree alone.
     events = len(main_window.services.tracker.view(battle.id).events)
@@ -177,16 +212,21 @@ def main(argv: list[str]) -> int:
     me = panel.view.setup.unit(form.draft.attacker_id).player_id
     alive = {u.unit_id for u in panel.view.state.units if u.in_battle}
     enemy = next(u.name for u in panel.view.setup.units if u.player_id != me and u.unit_id in alive)
-    done = client(app, "quick", str(os.getpid()), form.windowTitle(), enemy)
-    settle(app, 1.0)
-    after = main_window.services.tracker.view(battle.id).events
+    done = client.ask(app, "quick", form.windowTitle(), enemy)
+    client.close()
+
+    def log() -> list[Any]:
+        return list(main_window.services.tracker.view(battle.id).events)
+
+    run_until(app, lambda: len(log()) > events, 10)  # written off the GUI thread
+    after = log()
     recorded = [e.text for e in after[events:]] if len(after) > events else []
     Path(out_path).write_text(
         json.dumps({"windows": windows, "quick": done["steps"], "recorded": recorded}),
         encoding="utf-8",
     )
     main_window.close()
-    settle(app, 0.3)
+    settle(app)
     return 0
 
 

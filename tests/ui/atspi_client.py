@@ -1,11 +1,18 @@
 """An AT-SPI client, as a screen reader is one: run by Debian's system ``python3`` (pyatspi is
 not on PyPI), it reads the accessible tree BrikDesk (process ``PID``) serves on the bus.
 
-    python3 client.py walk PID TITLE        -> JSON: every control in the window and its name
-    python3 client.py quick PID TITLE ENEMY -> JSON: a quick attack made through the tree only
+    python3 client.py PID
+
+One client for the whole session: it reads a command a line from its standard input (a JSON
+list) and answers each with a line of JSON on its standard output:
+
+    ["walk", TITLE]         -> {"controls": [[role, name], ...]}: every control in the window
+    ["quick", TITLE, ENEMY] -> {"steps": [...]}: a quick attack made through the tree only
 
 ``quick`` finds the form's controls by the names they say, types through AT-SPI's keyboard
-(the way an on-screen keyboard does) and presses buttons through their actions.
+(the way an on-screen keyboard does) and presses buttons through their actions. A command that
+fails answers ``{"error": why}``. Each read of the tree asks only what it needs: a node's state
+first (what does not show is not read further), its name only when it is a control.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import json
 import re
 import sys
 import time
+from collections.abc import Callable
 
 import pyatspi  # type: ignore[import-not-found]  # Debian's python3-pyatspi
 
@@ -37,11 +45,31 @@ CONTROLS = {
 #: Views whose items are read as their text: not walked into.
 VIEWS = {"table", "tree", "tree table", "list", "list box"}
 MAX_NODES = 20_000
+#: How long a thing that must appear (the app, a window, a control, a typed key's effect) may
+#: take: it is polled for, every ``POLL`` seconds, until then.
+DEADLINE = 10.0
+POLL = 0.02
+
+
+class Failed(Exception):
+    """The command cannot go on: its reason is the answer."""
+
+
+def until(what: str, found: Callable[[], object]) -> object:
+    """``found()``'s first true value, asked again every ``POLL`` s for ``DEADLINE`` s."""
+    end = time.monotonic() + DEADLINE
+    while True:
+        value = found()
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise Failed(f"client: {what} did not appear within {DEADLINE:.0f} s")
+        time.sleep(POLL)
 
 
 def application(pid: int) -> object:
-    desktop = pyatspi.Registry.getDesktop(0)
-    for _ in range(200):  # the app registers on the bus a moment after it starts: 20 s at most
+    def look() -> object:
+        desktop = pyatspi.Registry.getDesktop(0)
         for i in range(desktop.childCount):
             app = desktop.getChildAtIndex(i)
             try:
@@ -49,98 +77,115 @@ def application(pid: int) -> object:
                     return app
             except Exception:  # an application that went away meanwhile
                 continue
-        time.sleep(0.1)
-    raise SystemExit(f"client: no application of process {pid} on the accessibility bus")
+        return None
+
+    return until(f"the application of process {pid} on the accessibility bus", look)
 
 
-def window(pid: int, title: str) -> object:
-    for _ in range(100):  # the window shows up in the tree once mapped: 10 s at most
-        app = application(pid)
+def window(app: object, title: str) -> object:
+    def look() -> object:
         for i in range(app.childCount):
             child = app.getChildAtIndex(i)
             if child is not None and title in (child.name or ""):
                 return child
-        time.sleep(0.1)
-    raise SystemExit(f"client: no window named {title!r}")
+        return None
+
+    return until(f"the window named {title!r}", look)
 
 
 def showing(node: object) -> bool:
     return node.getState().contains(pyatspi.STATE_SHOWING)
 
 
-def controls(root: object) -> list[tuple[str, str]]:
-    """(role, name) of every control showing under ``root``."""
-    found: list[tuple[str, str]] = []
+def nodes(root: object) -> list[tuple[object, str, str]]:
+    """(node, role, name) of every control showing under ``root``, in one walk; the name is
+    read for the controls only."""
+    found: list[tuple[object, str, str]] = []
     stack = [root]
     seen = 0
     while stack and seen < MAX_NODES:
         node = stack.pop()
         seen += 1
         try:
+            if node is not root and not showing(node):
+                continue
             role = node.getRoleName()
-            name = (node.name or "").strip()
+            if role in CONTROLS:
+                found.append((node, role, (node.name or "").strip()))
+            if role in VIEWS:
+                continue
             count = node.childCount
+            stack.extend(node.getChildAtIndex(i) for i in range(count))
         except Exception:  # a node that went away while read
             continue
-        if node is not root and not showing(node):
-            continue
-        if role in CONTROLS:
-            found.append((role, name))
-        if role in VIEWS:
-            continue
-        stack.extend(node.getChildAtIndex(i) for i in range(count))
     return found
 
 
+def controls(root: object) -> list[tuple[str, str]]:
+    """(role, name) of every control showing under ``root``."""
+    return [(role, name) for _node, role, name in nodes(root)]
+
+
 def find(root: object, role: str, name: str | re.Pattern[str]) -> object:
-    for _ in range(50):  # a control shows a moment after what made it: 5 s at most
-        stack = [root]
-        while stack:
-            node = stack.pop()
-            try:
-                here, said, count = node.getRoleName(), node.name or "", node.childCount
-            except Exception:
-                continue
+    """The control of ``role`` whose name is ``name`` (or matches it), once it shows."""
+
+    def look() -> object:
+        for node, here, said in nodes(root):
             matches = name.search(said) if isinstance(name, re.Pattern) else said == name
-            if here == role and matches and showing(node):
+            if here == role and matches:
                 return node
-            if here not in VIEWS:
-                stack.extend(node.getChildAtIndex(i) for i in range(count))
-        time.sleep(0.1)
-    raise SystemExit(f"client: no {role} named {name!r}")
+        return None
+
+    return until(f"a {role} named {name!r}", look)
+
+
+def text_of(field: object) -> str:
+    text = field.queryText()
+    return str(text.getText(0, text.characterCount))
 
 
 def type_into(field: object, text: str) -> None:
+    """Focus ``field`` (waiting until it has the focus), then type ``text`` as keys."""
     field.queryComponent().grabFocus()
-    time.sleep(0.2)
+    until("the focus in the field", lambda: field.getState().contains(pyatspi.STATE_FOCUSED))
     pyatspi.Registry.generateKeyboardEvent(0, text, pyatspi.KEY_STRING)
-    time.sleep(0.4)
 
 
 def press(button: object) -> None:
     action = button.queryAction()
     names = [action.getName(i) for i in range(action.nActions)]
     action.doAction(names.index("Press") if "Press" in names else 0)
-    time.sleep(0.4)
 
 
-def quick(pid: int, title: str, enemy: str) -> dict[str, object]:
-    form = window(pid, title)
+DIE = re.compile(r"die \d+, d\d+$")
+
+
+def quick(app: object, title: str, enemy: str) -> dict[str, object]:
+    form = window(app, title)
     steps: list[str] = []
     target = find(form, "text", "Target")
     type_into(target, enemy[:4])
+    until("the typed target", lambda: text_of(target))
     steps.append(f"typed {enemy[:4]!r} into Target")
     distance = find(form, "text", "Range")
     type_into(distance, "6")
+    until("the typed range", lambda: text_of(distance) == "6")
     steps.append("typed '6' into Range")
+    die = find(form, "text", DIE)  # the form asks for the first die once it has the range
     for _ in range(12):  # each die the rules ask for, in turn; bounded
-        try:
-            die = find(form, "text", re.compile(r"die \d+, d\d+$"))
-        except SystemExit:
-            break
         said = die.name
         type_into(die, "5")
         steps.append(f"typed '5' into {said!r}")
+
+        def answered(box: object = die, said: str = said) -> object:
+            """The box asks for the next die (another name), or hides: no die is left."""
+            if not showing(box):
+                return "done"
+            now = box.name or ""
+            return "next" if now != said and DIE.search(now) else None
+
+        if until(f"the answer to the die {said!r}", answered) == "done":
+            break
     record = find(form, "push button", re.compile(r"^Record"))
     said = record.name
     press(record)
@@ -148,15 +193,31 @@ def quick(pid: int, title: str, enemy: str) -> dict[str, object]:
     return {"steps": steps}
 
 
+def serve(pid: int, commands: object, answers: object) -> None:
+    app = application(pid)
+    for line in commands:
+        if not line.strip():
+            continue
+        command, *args = json.loads(line)
+        try:
+            if command == "walk":
+                answer: dict[str, object] = {"controls": controls(window(app, args[0]))}
+            elif command == "quick":
+                answer = quick(app, args[0], args[1])
+            else:
+                answer = {"error": f"client: unknown command {command!r}"}
+        except Failed as exc:
+            answer = {"error": str(exc)}
+        answers.write(json.dumps(answer) + "\n")
+        answers.flush()
+
+
 def main(argv: list[str]) -> int:
-    command, pid, title = argv[1], int(argv[2]), argv[3]
-    if command == "walk":
-        found = controls(window(pid, title))
-        print(json.dumps({"controls": found}))
-    elif command == "quick":
-        print(json.dumps(quick(pid, title, argv[4])))
-    else:
-        raise SystemExit(f"client: unknown command {command!r}")
+    try:
+        serve(int(argv[1]), sys.stdin, sys.stdout)
+    except Failed as exc:
+        print(json.dumps({"error": str(exc)}), flush=True)
+        return 1
     return 0
 
 

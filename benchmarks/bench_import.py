@@ -7,8 +7,10 @@ SQLite file and prints the wall time, the peak resident memory of that process a
 line it printed; then the peak of ``json.load`` alone on the same file (also in a fresh
 process), and the bound the import must keep: a file refused before the parse peaks at no more
 than its size + 150 MB, a parsed one at no more than 1.6 times what ``json.load`` needs.
-``--quick``: small sizes (2,000 units, the hostile shapes a tenth of their size), one run of
-the cases that take seconds, for a suite that runs every benchmark. The cases:
+``--quick``: small sizes (2,000 units, the hostile shapes a tenth of their size), for a suite
+that runs every benchmark: one case of each kind, and only its file is written (no case that
+takes seconds; a FIFO is the before-reading run's; ``/dev/zero`` stands for both devices; the
+three shapes, parsed whole at that size, by ``nested-objects``). The cases:
 
 - ``largest``: a valid file at the documented maximum (200,000 units in 40 armies, with notes;
   about 49 MB), which must be imported within 15 s with a peak under 700 MB;
@@ -100,7 +102,19 @@ def largest_document(folder: Path, units: int) -> dict[str, Any]:
     return doc
 
 
-def write_cases(folder: Path, units: int, scale: int = 1) -> dict[str, Path]:
+#: The cases that take seconds each, left out of ``--quick``.
+SLOW = frozenset(
+    {"deep", "nested-23", "empty-objects", "objects-under", "long-string", "numbers"}
+    | {"values-ints", "values-texts"}
+)
+#: Left out of ``--quick`` too: each runs as another case of the quick run does.
+SAME = frozenset({"fifo", "/dev/urandom", "short-strings", "small-objects"})
+
+
+def write_cases(
+    folder: Path, units: int, scale: int = 1, skip: frozenset[str] = frozenset()
+) -> dict[str, Path]:
+    """The cases' files, but for those named in ``skip`` (the slow ones as a whole)."""
     cases: dict[str, Path] = {}
     big = folder / "largest.json"
     big.write_text(
@@ -109,6 +123,14 @@ def write_cases(folder: Path, units: int, scale: int = 1) -> dict[str, Path]:
     cases["largest"] = big
     doc = demo_document(folder)
     head = json.dumps(doc)[:-1]
+    if not skip.issuperset(SLOW):
+        cases.update(_slow_cases(folder, doc, head))
+    return _cheap_cases(folder, head, scale, skip, cases)
+
+
+def _slow_cases(folder: Path, doc: dict[str, Any], head: str) -> dict[str, Path]:
+    """The cases that take seconds each to write and to run (``SLOW``)."""
+    cases: dict[str, Path] = {}
     numbers = folder / "numbers.json"
     with numbers.open("w", encoding="utf-8") as f:
         f.write(head + ', "x": [')
@@ -153,6 +175,13 @@ def write_cases(folder: Path, units: int, scale: int = 1) -> dict[str, Path]:
         f.write('{"a": [1]},' * (MAX_JSON_CONTAINERS // 2 - 2000))
         f.write("1]}")
     cases["objects-under"] = under
+    return cases
+
+
+def _cheap_cases(
+    folder: Path, head: str, scale: int, skip: frozenset[str], cases: dict[str, Path]
+) -> dict[str, Path]:
+    """The cases written in a moment (those not in ``skip``), added to ``cases``."""
     # The shapes a hostile file takes to make the checks before the parse expensive: 63 MB of
     # short strings, 63 MB of small objects, 24 MB of nested objects (each over a bound).
     for name, item, count in (
@@ -160,6 +189,8 @@ def write_cases(folder: Path, units: int, scale: int = 1) -> dict[str, Path]:
         ("small-objects", '{"a":1},', 63_000_000 // 8 // scale),
         ("nested-objects", '{"a":{"b":{}}},', 24_000_000 // 15 // scale),
     ):
+        if name in skip:
+            continue
         path = folder / f"{name}.json"
         with path.open("w", encoding="utf-8") as f:
             f.write(head + ', "x": [')
@@ -234,11 +265,6 @@ def run_case(path: Path, db: Path) -> tuple[float, float, str, int]:
     return took, peak / 1024, (out[0] if out else "")[:110], proc.returncode
 
 
-#: The cases that take seconds each, left out of ``--quick``.
-SLOW = {"deep", "nested-23", "empty-objects", "objects-under", "long-string", "numbers"}
-SLOW |= {"values-ints", "values-texts"}
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--units", type=int, default=200_000)
@@ -249,7 +275,8 @@ def main() -> None:
     units = 2000 if args.quick else args.units
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        cases = write_cases(folder, units, scale=10 if args.quick else 1)
+        skip = SLOW | SAME if args.quick else frozenset()
+        cases = write_cases(folder, units, scale=10 if args.quick else 1, skip=skip)
         bare = json_load_peak(None)
         idle = run_case(cases["fifo"], folder / "idle.sqlite3")[1]
         print(f"before reading: brikdesk import {idle:.0f} MB, json.load's python {bare:.0f} MB")
@@ -276,7 +303,7 @@ def main() -> None:
             "largest",
         ]
         for name in order:
-            if args.only and name != args.only or args.quick and name in SLOW:
+            if args.only and name != args.only or name in skip:
                 continue
             path = cases[name]
             size = path.stat().st_size if path.is_file() else 0

@@ -60,9 +60,13 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 PAGES = quick(50, 2)
 LOADS_PER_S = 20
-SECONDS = quick(30, 3)
-EVERY = 1.5
-TURNS = quick(30, 3)
+SECONDS = quick(30, 2)
+EVERY = quick(1.5, 0.5)
+TURNS = quick(30, 2)
+#: Part two: the wait between two End Turns (the organizer's next action comes later), and
+#: for the pages' first states before the first.
+GAP = quick(1.0, 0.5)
+FIRST = quick(2.0, 0.5)
 #: Part four's proposals (Ines's and Tobias's in turn: at most 6 a minute each).
 PROPOSALS = quick(10, 2)
 #: Part two's modes take turns in this many rounds of TURNS / ROUNDS End Turns each (one in
@@ -130,8 +134,15 @@ async def _page(url: str, out: list[float], stop: asyncio.Event, ready: asyncio.
         writer.close()
 
 
-async def watch(url: str, pages: int, seconds: float, loads_per_s: float) -> Seen:
-    """``pages`` live pages and ``loads_per_s`` fresh page loads a second, for ``seconds``."""
+async def watch(
+    url: str,
+    pages: int,
+    seconds: float,
+    loads_per_s: float,
+    connected: threading.Event | None = None,
+) -> Seen:
+    """``pages`` live pages and ``loads_per_s`` fresh page loads a second, for ``seconds``
+    from when every page has its first state (``connected`` is set then)."""
     seen = Seen(states=[[] for _ in range(pages)])
     u = urlsplit(url)
     assert u.hostname is not None and u.port is not None
@@ -145,6 +156,8 @@ async def watch(url: str, pages: int, seconds: float, loads_per_s: float) -> See
     ]
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 30)
     print(f"  {pages} live pages connected", flush=True)
+    if connected is not None:
+        connected.set()
 
     async def load() -> None:
         start = time.monotonic()
@@ -160,6 +173,7 @@ async def watch(url: str, pages: int, seconds: float, loads_per_s: float) -> See
     for n in range(int(seconds * loads_per_s)):  # evenly spaced, whatever each takes
         await asyncio.sleep(max(0.0, start + n / loads_per_s - time.monotonic()))
         loads.append(asyncio.ensure_future(load()))
+    await asyncio.sleep(max(0.0, start + seconds - time.monotonic()))
     await asyncio.gather(*loads)
     await asyncio.sleep(1.5)  # the last change's updates
     stop.set()
@@ -243,11 +257,12 @@ def part_one(folder: Path, units: int) -> None:
         if b.name == battle_name
     )
     commits: list[float] = []
-    done = threading.Event()
+    done, connected = threading.Event(), threading.Event()
 
     def turns() -> None:  # another BrikDesk ends a turn every EVERY seconds
-        time.sleep(3)  # the pages connect first
-        for _ in range(int((SECONDS - 2) / EVERY)):  # all while the pages watch
+        if not connected.wait(60):  # the pages connect first
+            return
+        for _ in range(max(1, int((SECONDS - 2) / EVERY))):  # all while the pages watch
             if done.wait(EVERY):
                 return
             sv.tracker.end_turn(battle)
@@ -256,7 +271,7 @@ def part_one(folder: Path, units: int) -> None:
     writer = threading.Thread(target=turns)
     writer.start()
     try:
-        seen = asyncio.run(watch(page, PAGES, SECONDS, LOADS_PER_S))
+        seen = asyncio.run(watch(page, PAGES, SECONDS, LOADS_PER_S, connected))
     finally:
         done.set()
         writer.join()
@@ -297,6 +312,10 @@ def part_one(folder: Path, units: int) -> None:
 #: Part 3: hostile connections without the token, idle and as many half-sent.
 HOSTILE = quick(300, 5)
 HOSTILE_SECONDS = float(quick(10, 1))
+#: How much longer than the valid requests the hostile device holds on (their own time).
+HOSTILE_MARGIN = quick(3, 1)
+#: The valid requests before the hostile device comes.
+QUIET = quick(30, 5)
 
 
 async def _held(
@@ -392,9 +411,16 @@ def part_three(folder: Path) -> None:
         u = urlsplit(page)
         assert u.hostname is not None and u.port is not None
         path = u.path + "state.json"
-        quiet, quiet_failed = asyncio.run(_valid(u.hostname, u.port, path, 30))
+        quiet, quiet_failed = asyncio.run(_valid(u.hostname, u.port, path, QUIET))
         attacker = subprocess.Popen(
-            [sys.executable, __file__, "--attack-child", page, str(HOSTILE_SECONDS + 3), source],
+            [
+                sys.executable,
+                __file__,
+                "--attack-child",
+                page,
+                str(HOSTILE_SECONDS + HOSTILE_MARGIN),
+                source,
+            ],
             cwd=ROOT,
             stdout=subprocess.PIPE,
             text=True,
@@ -540,7 +566,7 @@ def part_two(folder: Path, modes: tuple[str, ...]) -> None:
             bench_battle_panel.settle(app)
             times.append(time.perf_counter() - start)
             waited.append(times[-1] - (time.thread_time() - cpu))
-            _wait_events(1.0)  # the organizer's next action (and the pages' update) comes later
+            _wait_events(GAP)  # the organizer's next action (and the pages' update) comes later
         return times, begun
 
     campaign = sv.battles.battle(battle_id).battle.campaign_id
@@ -559,7 +585,7 @@ def part_two(folder: Path, modes: tuple[str, ...]) -> None:
                 Shared(campaign, battle_id),
                 sv,
                 partial(end_turns, per_round, waited[how]),
-                seconds=per_round * 1.1 + 4,
+                seconds=FIRST + per_round * (GAP + 0.1) + 1,
             )
             times[how] += shared
             got, lost = _delays(begun, pages)
@@ -615,7 +641,7 @@ def _turns_shared(
             if time.monotonic() > deadline:
                 raise SystemExit("the pages did not connect")
             _wait_events(0.05)
-        _wait_events(2.0)  # the pages' first states are sent and read meanwhile
+        _wait_events(FIRST)  # the pages' first states are sent and read meanwhile
         spent, begun = turns()
         peak = served.peak_kib()
         out, _ = child.communicate(timeout=120)  # the pages watch ``seconds``, then go

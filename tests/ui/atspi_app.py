@@ -16,50 +16,16 @@ import os
 import subprocess
 import sys
 import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 CLIENT = Path(__file__).with_name("atspi_client.py")
+
+from tests.ui.event_loop import run_until, settle  # noqa: E402
+
 SYSTEM_PYTHON = os.environ.get("BRIKDESK_ATSPI_PYTHON", "/usr/bin/python3")
-
-
-def run_until(app: Any, done: Callable[[], object], seconds: float) -> bool:
-    """Run the event loop (it sleeps until the bus or the screen has something for it, and
-    answers at once) until ``done()`` holds: whether it did within ``seconds``."""
-    from PySide6.QtCore import QEventLoop, QTimer
-
-    tick = QTimer()
-    tick.start(10)  # wakes the wait below to look at ``done`` again
-    end = time.monotonic() + seconds
-    try:
-        while not done():
-            if time.monotonic() > end:
-                return False
-            app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
-        return True
-    finally:
-        tick.stop()
-
-
-def settle(app: Any) -> None:
-    """Until the jobs on the worker pool are done and their answers shown (windows read their
-    data there), and the events they posted handled."""
-    from PySide6.QtCore import QThreadPool
-
-    pool = QThreadPool.globalInstance()
-    end = time.monotonic() + 30
-    while True:
-        for _ in range(3):  # posted layouts, zero timers, the answers of finished jobs
-            app.processEvents()
-        if pool.activeThreadCount() == 0:
-            return
-        if time.monotonic() > end:
-            raise SystemExit("atspi app: the worker pool did not finish within 30 s")
-        pool.waitForDone(20)
 
 
 class Client:

@@ -11,19 +11,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-
-def settle(app: Any, seconds: float = 0.4) -> None:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        app.processEvents()
-        time.sleep(0.005)
+from tests.ui.event_loop import run_until, settle  # noqa: E402
 
 
 def _name(w: Any) -> str:
@@ -111,7 +105,7 @@ def main(argv: list[str]) -> int:
         argparse.Namespace(db=url), settings=AppSettings.at(settings_path)
     )
     main_window.show()
-    settle(app, 1.0)
+    settle(app)
     screen = app.primaryScreen()
     report: dict[str, Any] = {
         "screen": [screen.geometry().width(), screen.geometry().height()],
@@ -123,21 +117,23 @@ def main(argv: list[str]) -> int:
     report["windows"]["main window"] = problems(main_window)
     report["elided"]["main window"] = elided(main_window)
     roster = main_window.open_roster(main_window.nav.armies[0].id)
-    settle(app, 1.0)
+    settle(app)
     report["windows"]["roster"] = problems(roster)
     report["elided"]["roster"] = elided(roster)
     roster.close()
     history = main_window.open_history()
-    settle(app, 1.5)
+    settle(app)
     for tab in range(history.tabs.count()):
         history.tabs.setCurrentIndex(tab)
-        settle(app, 0.6)
+        settle(app)
         report["windows"][f"history tab {tab + 1}"] = problems(history)
     history.close()
     battle = next(b for b in main_window.nav.battles if b.status == "in_progress")
     main_window.open_battle(battle.id)
-    settle(app, 1.0)
     panel = main_window.battle_panel
+    if not run_until(app, lambda: panel.view is not None, 30):
+        raise SystemExit("screen check: the battle panel did not show the battle")
+    settle(app)
     report["windows"]["battle panel"] = problems(main_window)
     report["elided"]["battle panel"] = elided(main_window)
     state = panel.view.state
@@ -151,24 +147,24 @@ def main(argv: list[str]) -> int:
 
     panel.select_unit(ready[0])
     assert panel.open_quick(ready[0]), "the quick form did not open"
-    settle(app, 0.6)
+    settle(app)
     quick = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QuickAttack))
     report["windows"]["quick form"] = problems(quick)
     quick.reject()
-    settle(app, 0.3)
+    settle(app)
     assert panel.open_wizard(ready[0]), "the combat wizard did not open"
-    settle(app, 0.6)
+    settle(app)
     wizard = next(w for w in QApplication.topLevelWidgets() if isinstance(w, CombatWizard))
     for page in range(1, 4):
         report["windows"][f"wizard page {page}"] = problems(wizard)
         before = wizard.currentId()
         wizard.next()
-        settle(app, 0.4)
+        settle(app)
         if wizard.currentId() == before:
             break
     wizard.reject()
     main_window.close()
-    settle(app, 0.3)
+    settle(app)
     Path(out_path).write_text(json.dumps(report, indent=1), encoding="utf-8")
     return 0
 

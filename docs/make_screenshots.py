@@ -65,18 +65,30 @@ LAPTOP_WINDOW = (1366, 706)
 ARMY = "Moonlight Posse"
 
 
-def settle(
-    app, until: Callable[[], object] = lambda: True, timeout: float = 30.0, quiet_ms: int = 300
-) -> None:
-    """Process events until ``until()`` holds, then ``quiet_ms`` more (late paints, workers)."""
+def settle(app, until: Callable[[], object] = lambda: True, timeout: float = 30.0) -> None:
+    """Process events until ``until()`` holds, then until what it started is done: the jobs
+    on the worker pool and the writes in flight, their answers shown and the events they and
+    the layouts posted handled (``tests/ui/event_loop.py``)."""
+    from tests.ui.event_loop import settle as finish
+
     end = time.monotonic() + timeout
     while not until():
         if time.monotonic() > end:
             raise SystemExit("make_screenshots: a window did not get ready in time")
         app.processEvents()
         time.sleep(0.01)
-    stop = time.monotonic() + quiet_ms / 1000
-    while time.monotonic() < stop:
+    finish(app, timeout)
+
+
+#: Seconds of events before a picture is taken: Qt's own animations end (a line edit's clear
+#: button fades in over 160 ms).
+ANIMATIONS = 0.25
+
+
+def ready_to_grab(app) -> None:
+    settle(app)
+    end = time.monotonic() + ANIMATIONS
+    while time.monotonic() < end:
         app.processEvents()
         time.sleep(0.01)
 
@@ -84,7 +96,7 @@ def settle(
 def save(app, widget, out: Path, name: str) -> None:
     settle(app, widget.isVisible)
     widget.raise_()
-    settle(app)
+    ready_to_grab(app)
     if not widget.grab().save(str(out / name)):
         raise SystemExit(f"make_screenshots: could not write {out / name}")
     print(f"{name}: {SHOTS[name]}")
@@ -96,7 +108,7 @@ def save_over(app, back, front, out: Path, name: str) -> None:
     from PySide6.QtGui import QColor, QPainter
 
     settle(app, front.isVisible)
-    settle(app)
+    ready_to_grab(app)
     picture = back.grab()
     painter = QPainter(picture)
     at = front.geometry().topLeft() - back.geometry().topLeft()
@@ -121,13 +133,13 @@ def _open_quick(app, panel, units, ranged: bool):
         if not panel.open_quick(unit):
             continue
         quick = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QuickAttack))
-        settle(app, quick.isVisible, quiet_ms=50)
+        settle(app, quick.isVisible)
         for _ in range(3):
             if quick.draft.kind.close_combat != ranged:
                 return quick
             quick.next_weapon()
         quick.reject()
-        settle(app, quiet_ms=50)
+        settle(app)
     return None
 
 
@@ -142,12 +154,12 @@ def _type_quick(app, quick, enemy: str, ranged: bool) -> None:
     if ranged:
         QTest.keyClicks(quick.distance, "6")
         QTest.keyClick(quick.distance, Qt.Key.Key_Tab)
-    settle(app, quiet_ms=50)
+    settle(app)
     for _ in range(8):
         if quick.dice_entry.need is None:
             break
         QTest.keyClicks(quick.dice_entry.edit, "5")
-        settle(app, quiet_ms=20)
+        settle(app)
 
 
 def make(out: Path, tmp: Path) -> None:
@@ -211,6 +223,8 @@ def make(out: Path, tmp: Path) -> None:
     )
     panel.select_unit(attacker)
     save(app, main, out, "battle-panel.png")
+    # The start's "Ready" goes after 5 s: gone from the next pictures, whatever time they take.
+    main.statusBar().clearMessage()
 
     # The wizard sizes itself to the screen it opens on: a laptop's here (the offscreen
     # platform's own screen is 800 pixels square, smaller than any the wizard is meant for).
@@ -268,7 +282,7 @@ def make(out: Path, tmp: Path) -> None:
     main.show_overview()
     main.navigator.select(ARMY_KIND, army_id)
     assert main.print_preview(), "the print preview did not open"
-    settle(app, lambda: main.printing.preview_dialog is not None, quiet_ms=1000)
+    settle(app, lambda: main.printing.preview_dialog is not None)
     preview = main.printing.preview_dialog
     save(app, preview, out, "print-preview.png")
     preview.close()

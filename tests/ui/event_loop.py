@@ -29,16 +29,19 @@ def run_until(app: Any, done: Callable[[], object], seconds: float) -> bool:
 
 
 def settle(app: Any, seconds: float = 30.0) -> None:
-    """Until the jobs on the worker pool are done and their answers shown, and the events
-    they posted handled (layouts, zero timers); raises ``SystemExit`` after ``seconds``."""
+    """Until the jobs on the worker pool are done and the writes in flight (``ui.operation``),
+    their answers shown, and the events they posted handled (layouts, zero timers); raises
+    ``SystemExit`` after ``seconds``."""
     from PySide6.QtCore import QThreadPool
+
+    from ui.operation import busy
 
     pool = QThreadPool.globalInstance()
     end = time.monotonic() + seconds
     while True:
         for _ in range(3):  # posted layouts, zero timers, the answers of finished jobs
             app.processEvents()
-        if pool.activeThreadCount() == 0:
+        if pool.activeThreadCount() == 0 and not busy():
             return
         if time.monotonic() > end:
             raise SystemExit(f"the worker pool did not finish within {seconds:.0f} s")

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from brikdesk.domain.battle import BattleSetup, BattleState, Event
 from brikdesk.domain.catalog import Catalog
-from brikdesk.domain.combat import CombatContext, context_from
 from brikdesk.domain.ids import BattleId, BattleUnitId, CampaignId, EventId, PlayerId, UnitId
 from brikdesk.domain.roster import Loadout, UnitSpec, UnitStats
 from brikdesk.domain.statuses import BattleStatus
 from brikdesk.errors import UserError
+
+if TYPE_CHECKING:  # the combat rules load with the first attack, not with the app's start
+    from brikdesk.domain.combat import CombatContext
 
 __all__ = ["BattleView", "LoggedEvent", "TrackedPlayer", "TrackedUnit"]
 
@@ -155,6 +158,8 @@ def context_from_view(view: BattleView) -> CombatContext:
     """The combat forms' battle from the tracker's ``BattleView`` (its standing events tell
     which items a fumbled Parry knocked away earlier): what the quick form, the combat wizard
     and a player's proposal from the players' page judge an attack on."""
+    from brikdesk.domain.combat import context_from
+
     return context_from(
         view.setup,
         view.state,

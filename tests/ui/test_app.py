@@ -299,7 +299,8 @@ def test_the_window_is_painted_before_the_database_layer_loads(
         window = build_window_first(args, settings=AppSettings.at({str(tmp_path / "s.ini")!r}))
 
         def painted():
-            print("painted", "sqlalchemy" in sys.modules, window.services.connected,
+            print("painted", "sqlalchemy" in sys.modules, "brikdesk.domain.combat" in sys.modules,
+                  window.services.connected,
                   window.main_actions.new_action.isEnabled(), window.main_actions.catalog_action.isEnabled(),
                   QApplication.overrideCursor().shape().name)
             print("overview", window.overview.toPlainText().splitlines()[0])
@@ -329,8 +330,9 @@ def test_the_window_is_painted_before_the_database_layer_loads(
     )
     assert done.returncode == 0, done.stdout + done.stderr
     lines = dict(line.split(" ", 1) for line in done.stdout.splitlines())
-    # At the first paint: no SQLAlchemy, no database, nothing to act on, a busy cursor.
-    assert lines["painted"] == "False False False False BusyCursor"
+    # At the first paint: no SQLAlchemy, no combat rules, no database, nothing to act on, a
+    # busy cursor.
+    assert lines["painted"] == "False False False False False BusyCursor"
     assert lines["overview"] == "Opening the campaigns…"
     # Then the database opens and the last campaign is shown, with the actions enabled.
     assert lines["ready"] == "True True True"

@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, QProcess, Qt, QTimer
 from PySide6.QtGui import QAction, QGuiApplication, QPixmap
-from PySide6.QtNetwork import QAbstractSocket, QNetworkInterface
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -80,6 +79,9 @@ class _Window(Protocol):
 
 def interface_addresses() -> list[str]:
     """This computer's IPv4 addresses, the local network's first, 127.0.0.1 last."""
+    # Qt's network module loads when a share is first opened, not with the main window.
+    from PySide6.QtNetwork import QAbstractSocket, QNetworkInterface
+
     found = [
         a.toString()
         for a in QNetworkInterface.allAddresses()

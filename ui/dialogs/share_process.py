@@ -31,7 +31,6 @@ from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signa
 from brikdesk.domain.ids import PlayerId
 from brikdesk.paths import DB_ENV
 from brikdesk.share import Shared
-from brikdesk.share.proposals import Proposal
 
 log = logging.getLogger(__name__)
 
@@ -171,6 +170,10 @@ class ShareProcess(QObject):
         try:
             said = json.loads(rest)
             if word == "proposal":
+                # The proposals' module brings the combat rules: imported with the first one,
+                # not with the main window (it was 84 ms of the start).
+                from brikdesk.share.proposals import Proposal
+
                 self.proposed.emit(Proposal.from_json(said))
             else:
                 self.dropped.emit(str(said["id"]))

@@ -11,11 +11,14 @@ through the app's own recording path, which the battle panel is given.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
 from brikdesk.domain.ids import BattleId
-from brikdesk.share.proposals import Proposal
+
+if TYPE_CHECKING:  # the proposals' module brings the combat rules: not at start-up
+    from brikdesk.share.proposals import Proposal
 
 #: The answers a player's page understands.
 ACCEPTED, REJECTED, CORRECTING, DROPPED = "accepted", "rejected", "correcting", "dropped"

@@ -20,7 +20,6 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPalette, QPen, QPixmap
 from PySide6.QtWidgets import QApplication, QFrame, QLabel, QWidget
 
-from brikdesk.domain.odds import percent as percent
 from ui import colours
 from ui.colours import Named
 

@@ -55,12 +55,13 @@ from brikdesk.domain.combat import (
     with_weapon,
 )
 from brikdesk.domain.ids import BattleId, BattleUnitId
+from brikdesk.domain.odds import percent
 from brikdesk.domain.rolling import BennyUse, NeedDie
 from ui.bus import Bus
 from ui.screen import fit_to_screen, grow_to_fit, usable_size
 from ui.wheel import guard_wheel
 from ui.widgets.battle_context import CombatServices
-from ui.widgets.combat_style import apply_style, label, percent, set_problem
+from ui.widgets.combat_style import apply_style, label, set_problem
 from ui.widgets.dialogs import enter_accepts
 from ui.widgets.dice import BennyChooser, DiceEntry
 from ui.wizard.attack_form import AttackForm

@@ -42,8 +42,9 @@ from PySide6.QtWidgets import (
 from shiboken6 import isValid
 
 from brikdesk.domain.combat import Choice
+from brikdesk.domain.odds import percent
 from ui import colours
-from ui.widgets.combat_style import BASE_PT, BIG_PT, CARD_BG, Card, label, percent, set_text_style
+from ui.widgets.combat_style import BASE_PT, BIG_PT, CARD_BG, Card, label, set_text_style
 from ui.widgets.dice import CRIT_COLOUR
 
 #: The odds' font size (points).

@@ -194,8 +194,7 @@ class TestThievenHood:
         """Thieven Hood (d10) shoots Guy 8" away with a longbow (Use 3, 1d6+1, Range 10"):
         3+ on the d10, then 4+ once only two of Guy's three sections are visible."""
         from brikdesk.domain.attack import SizeClass
-        from brikdesk.domain.odds import attack_odds
-        from ui.widgets.combat_style import percent
+        from brikdesk.domain.odds import attack_odds, percent
 
         w = open_wizard("Thieven Hood")
         next_page(qtbot, w)

@@ -24,12 +24,12 @@ from brikdesk.domain.combat import (
     prose,
     target_name,
 )
+from brikdesk.domain.odds import percent
 from brikdesk.domain.rolling import BennyUse
 from ui import colours
 from ui.screen import usable_size
 from ui.widgets.combat_style import (
     label,
-    percent,
     set_text_style,
     show_readings,
 )

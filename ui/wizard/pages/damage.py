@@ -34,10 +34,10 @@ from brikdesk.domain.combat import (
     target_of,
 )
 from brikdesk.domain.ids import BattleUnitId
+from brikdesk.domain.odds import percent
 from ui import colours
 from ui.widgets.combat_style import (
     label,
-    percent,
     set_colour,
     set_problem,
     show_readings,

@@ -8,7 +8,8 @@ from dataclasses import replace
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QWidget
 
 from brikdesk.domain.combat import Reaction, parry_preview, prose, reaction_options
-from ui.widgets.combat_style import label, percent, show_readings
+from brikdesk.domain.odds import percent
+from ui.widgets.combat_style import label, show_readings
 from ui.wizard.pages.base import Wizard
 from ui.wizard.widgets import ChoiceCombo, card
 

@@ -946,7 +946,7 @@ class BattleLog(RuleBasedStateMachine):
 
 
 BattleLog.TestCase.settings = settings(
-    max_examples=60,
+    max_examples=30,
     stateful_step_count=50,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],

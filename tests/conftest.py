@@ -63,6 +63,23 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("backend", names, indirect=True)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The test files in the order they are best started in: those with the most tests marked
+    ``slow`` first, then those with the most tests; a file's own tests keep their order.
+    ``./run-tests`` hands whole files to the workers in this order (``--dist loadfile
+    --no-loadscope-reorder``), so the long ones start at once and both workers end together,
+    instead of a long single-test file starting last on one worker."""
+    files: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+
+    def weight(tests: list[pytest.Item]) -> tuple[int, int]:
+        slow = sum(1 for t in tests if t.get_closest_marker("slow") is not None)
+        return -slow, -len(tests)
+
+    items[:] = [item for tests in sorted(files.values(), key=weight) for item in tests]
+
+
 def pytest_collectstart(collector: pytest.Collector) -> None:
     if isinstance(collector, pytest.Module) and any(
         collector.path.is_relative_to(d) for d in EVERY_BACKEND_DIRS

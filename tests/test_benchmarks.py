@@ -20,6 +20,7 @@ def test_every_script_is_found() -> None:
     assert {p.name for p in SCRIPTS} >= {"bench_table_flow.py", "bench_windows.py"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.stem)
 def test_the_benchmark_runs_in_its_quick_mode(script: Path, tmp_path: Path) -> None:
     env = dict(

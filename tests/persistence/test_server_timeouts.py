@@ -48,6 +48,7 @@ def silent_server() -> Iterator[int]:
     listener.close()
 
 
+@pytest.mark.slow
 def test_a_server_that_never_answers_is_given_up_after_10_s(
     silent_server: int, tmp_path: Path
 ) -> None:

@@ -334,6 +334,7 @@ def test_an_imported_house_rule_beyond_the_dice_limits_is_refused(demo_sv: Servi
 # -- 9: a killed import committed and said so, or wrote nothing ----------------------------------
 
 
+@pytest.mark.slow
 def test_a_killed_import_either_committed_and_said_so_or_wrote_nothing(
     tmp_path: Path, empty_template: Path
 ) -> None:

@@ -271,6 +271,7 @@ def _machine(template: Path, folder_factory) -> type[RuleBasedStateMachine]:
     return UndoPath
 
 
+@pytest.mark.slow
 def test_random_sequences_through_the_one_undo_path(
     qapp, empty_db_template: Path, tmp_path_factory
 ) -> None:

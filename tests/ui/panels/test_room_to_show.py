@@ -131,6 +131,16 @@ def test_a_narrow_window_cuts_them_with_the_whole_text_in_tooltips(
         assert name.shown_text().endswith("…") and name.shown_text() != whole
         assert name.toolTip().startswith(whole)
         assert spoken(name) == whole
+        # Narrower still, the rules' edition gives way too, its whole text kept.
+        edition = finished.header.edition_label
+        for narrower in range(main.width(), 500, -20):
+            main.resize(narrower, main.height())
+            qtbot.wait(1)
+            if edition.shown_text() != edition.text():
+                break
+        assert edition.text() == "BrikWars 2020 rules"
+        assert edition.shown_text() != edition.text()
+        assert edition.text() in edition.toolTip() and spoken(edition) == edition.text()
         panel = open_battle(qtbot, main, "in_progress")
         fight(panel)
         qtbot.wait(10)
@@ -153,7 +163,7 @@ def test_a_narrow_window_cuts_them_with_the_whole_text_in_tooltips(
     assert row is not None
     shown, whole = table.shown_chips(row), chips(table, row)
     assert shown != whole
-    assert shown[-1].endswith("…") or len(shown) < len(whole)
+    assert len(shown) < len(whole) or shown[-1].endswith("…")
     index = table.model().index(row, STATUS)
     tip = index.data(Qt.ItemDataRole.ToolTipRole)
     assert "In Close Combat with Bosun Grogg" in tip and all(c in tip for c in whole[1:])

@@ -286,6 +286,9 @@ def make(out: Path, tmp: Path) -> None:
     preview = main.printing.preview_dialog
     save(app, preview, out, "print-preview.png")
     preview.close()
+    # The preview's note (units left out of the print) would stand in the theme pictures: in
+    # the app it goes after a while, or with its close button, as the organizer moves on.
+    main.banner.clear()
 
     theme_pictures(app, main, out, army_id)
     main.close()

@@ -63,6 +63,15 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("backend", names, indirect=True)
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What collecting imported (modules, their classes and functions: most of the heap) stays
+    for the session: frozen out of the collector's sight (``gc.freeze``), as the app freezes
+    what its start-up made (``ui.collector``). Each module's full collection then looks at
+    what the tests made, not at the whole heap again (0.2-0.3 s each under coverage)."""
+    gc.collect()
+    gc.freeze()
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The test files in the order they are best started in: those with the most tests marked
     ``slow`` first, then those with the most tests; a file's own tests keep their order.

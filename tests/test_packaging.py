@@ -225,7 +225,11 @@ def icns_types(data: bytes) -> list[tuple[bytes, int]]:
     return found
 
 
-def test_the_windows_and_mac_icons_hold_every_size_rendered_from_the_svg(tmp_path: Path) -> None:
+def test_the_windows_and_mac_icons_hold_every_size_rendered_from_the_svg(
+    tmp_path: Path, qapp
+) -> None:
+    # ``qapp``: the QApplication the Qt tests share, made first. Left to itself the script
+    # makes a QGuiApplication, and every later widget in this process aborts.
     sys.path.insert(0, str(PACKAGING))
     try:
         import render_icon

@@ -67,11 +67,17 @@ TURNS = quick(30, 2)
 #: for the pages' first states before the first.
 GAP = quick(1.0, 0.5)
 FIRST = quick(2.0, 0.5)
+#: How long the pages watch after the last change (its updates), and part two's pages after
+#: the last End Turn's time.
+TAIL = quick(1.5, 0.6)
+MARGIN = quick(1.0, 0.5)
 #: Part four's proposals (Ines's and Tobias's in turn: at most 6 a minute each).
 PROPOSALS = quick(10, 2)
 #: Part two's modes take turns in this many rounds of TURNS / ROUNDS End Turns each (one in
 #: the quick mode: each round waits some seconds per mode for the pages).
 ROUNDS = quick(3, 1)
+#: Part two's battle (a small one when quick: the same steps, less to build and paint).
+PANEL_UNITS = quick(500, 60)
 FILES = ("", "share.css", "share.js", "icon.svg", "state.json")
 
 
@@ -175,7 +181,7 @@ async def watch(
         loads.append(asyncio.ensure_future(load()))
     await asyncio.sleep(max(0.0, start + seconds - time.monotonic()))
     await asyncio.gather(*loads)
-    await asyncio.sleep(1.5)  # the last change's updates
+    await asyncio.sleep(TAIL)  # the last change's updates
     stop.set()
     for t in tasks:
         try:
@@ -543,7 +549,7 @@ def part_two(folder: Path, modes: tuple[str, ...]) -> None:
     from ui.panels import BattlePanel
 
     app = create_application()
-    bench_battle_panel.UNITS = 500
+    bench_battle_panel.UNITS = PANEL_UNITS
     sv, battle_id = bench_battle_panel.build(folder)
     url = f"sqlite:///{folder / 'bench.sqlite3'}"
     collect_on_gui_thread()
@@ -585,7 +591,7 @@ def part_two(folder: Path, modes: tuple[str, ...]) -> None:
                 Shared(campaign, battle_id),
                 sv,
                 partial(end_turns, per_round, waited[how]),
-                seconds=FIRST + per_round * (GAP + 0.1) + 1,
+                seconds=FIRST + per_round * (GAP + 0.1) + MARGIN,
             )
             times[how] += shared
             got, lost = _delays(begun, pages)
@@ -594,7 +600,8 @@ def part_two(folder: Path, modes: tuple[str, ...]) -> None:
             peaks[how] = max(peaks[how], peak)
     panel.close()
     print(
-        f"part 2: End Turn through the panel, 500-unit battle, {per_round * ROUNDS} runs each "
+        f"part 2: End Turn through the panel, {PANEL_UNITS}-unit battle, "
+        f"{per_round * ROUNDS} runs each "
         f"({ROUNDS} round{'s' if ROUNDS != 1 else ''} taking turns), {PAGES} live pages when sharing"
     )
     names = {

@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
 
     from brikdesk.commands._storage import opened, pick_campaign, run_storage
     from brikdesk.errors import UserError
-    from brikdesk.share import Shared, valid_token
+    from brikdesk.share import Shared
     from brikdesk.share.network import shown_address
     from brikdesk.share.players import new_tokens
     from brikdesk.share.server import ShareServer
@@ -88,11 +88,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise UserError(f"--port: must be from 0 to 65535, not {args.port}")
     stop = threading.Event()
-    token: str | None = None
-    if args.for_app:
-        token = read_line(sys.stdin.fileno()).strip() or None
-        if token is not None and not valid_token(token):
-            raise UserError("--for-app: the token on standard input is not a share's token")
+    token, first_players = _app_start() if args.for_app else (None, "")
 
     def body() -> int:
         with opened(args) as (_db, sv):
@@ -107,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
             )
             if args.for_app:  # the app is where the players' rolls go
                 server.send_proposals_to(_to_app)
+                if first_players:
+                    _follow(server, "players", first_players)
             try:
                 server.start()
             except OSError as exc:
@@ -145,6 +143,22 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     return run_storage("share", body)
+
+
+def _app_start() -> tuple[str | None, str]:
+    """What the app writes first (``--for-app``): the share's token, then the players' links
+    (``players {...}``), read before the first request is served: read later, a phone that
+    opened its link as the share started was told "not found"."""
+    import sys
+
+    from brikdesk.errors import UserError
+    from brikdesk.share import valid_token
+
+    token = read_line(sys.stdin.fileno()).strip() or None
+    if token is not None and not valid_token(token):
+        raise UserError("--for-app: the token on standard input is not a share's token")
+    word, _sp, rest = read_line(sys.stdin.fileno()).strip().partition(" ")
+    return token, rest if word == "players" else ""
 
 
 #: The longest line the app sends (the players' tokens, an answer to a proposal).
@@ -195,17 +209,22 @@ def _app_lines(server: ShareServer, stop: threading.Event) -> None:
     proposal); set ``stop`` once it ends (the app closed it or is gone)."""
     import sys
 
-    from brikdesk.share.players import parse_tokens
-
     fd = sys.stdin.fileno()
     while line := read_line(fd):
         word, _sp, rest = line.strip().partition(" ")
-        try:
-            if word == "players":
-                server.set_players(parse_tokens(rest))
-            elif word == "answer":
-                said = json.loads(rest)
-                server.answer(str(said["id"]), str(said["status"]), str(said.get("note", "")))
-        except Exception:  # a line it cannot act on changes nothing; the share goes on
-            log.exception("share: could not follow the app's line %r", word)
+        _follow(server, word, rest)
     stop.set()
+
+
+def _follow(server: ShareServer, word: str, rest: str) -> None:
+    """Act on one of the app's lines (``_app_lines``)."""
+    from brikdesk.share.players import parse_tokens
+
+    try:
+        if word == "players":
+            server.set_players(parse_tokens(rest))
+        elif word == "answer":
+            said = json.loads(rest)
+            server.answer(str(said["id"]), str(said["status"]), str(said.get("note", "")))
+    except Exception:  # a line it cannot act on changes nothing; the share goes on
+        log.exception("share: could not follow the app's line %r", word)

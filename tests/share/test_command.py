@@ -17,9 +17,11 @@ from pathlib import Path
 import pytest
 
 
-def _serve(db: Path, *extra: str, token: str | None = None) -> tuple[subprocess.Popen[str], str]:
+def _serve(
+    db: Path, *extra: str, token: str | None = None, players: str = "{}"
+) -> tuple[subprocess.Popen[str], str]:
     """``brikdesk share`` on 127.0.0.1 and its first line (``token``: run ``--for-app`` with
-    this token on its standard input)."""
+    this token and then the ``players`` line on its standard input, as the app starts it)."""
     if token is not None:
         extra = (*extra, "--for-app")
     proc = subprocess.Popen(
@@ -41,7 +43,7 @@ def _serve(db: Path, *extra: str, token: str | None = None) -> tuple[subprocess.
     )
     assert proc.stdout is not None
     if proc.stdin is not None:
-        proc.stdin.write(f"{token}\n")
+        proc.stdin.write(f"{token}\nplayers {players}\n")
         proc.stdin.flush()
     line = proc.stdout.readline()
     return proc, line
@@ -219,6 +221,29 @@ def test_share_for_the_app_serves_the_players_links_the_app_sends(
             time.sleep(0.05)
         else:
             raise AssertionError("the revoked link still answers")
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=10)
+        _end(proc)
+
+
+def test_a_players_link_answers_from_the_shares_first_line(
+    demo_template: Path, tmp_path: Path
+) -> None:
+    """The players' links the app starts the share with are served from its first request: a
+    phone that opens its link as the share starts gets its roll form, not "not found"."""
+    db = tmp_path / "demo.sqlite3"
+    db.write_bytes(demo_template.read_bytes())
+    token = "Tok3n-of_the-app-0123456789"
+    anna = "Pl4yer-one-token-0123456789"
+    proc, line = _serve(db, token=token, players=f'{{"1": "{anna}"}}')
+    assert proc.stdin is not None
+    try:
+        m = re.fullmatch(rf"Serving .* at (http://127\.0\.0\.1:\d+/){token}/\n", line)
+        assert m, line
+        with urllib.request.urlopen(m.group(1) + f"{anna}/me.json", timeout=5) as r:
+            me = json.loads(r.read())
+        assert (me["name"], me["proposals"]) == ("Margo", True)
     finally:
         proc.stdin.close()
         proc.wait(timeout=10)

@@ -108,8 +108,8 @@ class ShareProcess(QObject):
         self.process.setProcessEnvironment(env)
         self.process.start(program, args)
         self.process.write(f"{self.token}\n".encode())
-        if self.players:
-            self.send_players(self.players)
+        # Always, even none: the share reads this line before it serves its first request.
+        self.send_players(self.players)
 
     def send_players(self, tokens: dict[PlayerId, str]) -> None:
         """Serve the players' own links ``tokens`` (all of them: a player left out has none).

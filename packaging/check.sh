@@ -9,8 +9,9 @@
 #  4. a PostgreSQL URL reaches the driver (a refused connection, not a missing module);
 #  5. `APP share --bind 127.0.0.1` starts (h11 and the page's files bundled):
 #     it prints its address, serves the page and its state there, and stops on SIGTERM;
-#  6. `APP share --for-app`, as the app's Share dialog starts it: the token read from standard
-#     input is in the address, "Watching 0" is printed, and it stops when its input closes.
+#  6. `APP share --for-app`, as the app's Share dialog starts it: the token and then the
+#     players' links read from standard input, the token in the address, "Watching 0" printed,
+#     and it stops when its input closes.
 # Exits non-zero with the app's output when a step fails.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -88,15 +89,16 @@ if ! wait "$share_pid"; then
     sed 's/^/    | /' "$share_out" >&2; exit 1
 fi
 echo "==> share: served $(sed -n 's/^Serving \(.*\) at .*/\1/p' "$share_out") on 127.0.0.1 and stopped on SIGTERM"
-# As the app's Share dialog starts it: `share --for-app`, the token on standard input (here a
-# FIFO held open), "Watching N" lines, and an end when standard input closes.
+# As the app's Share dialog starts it: `share --for-app`, the token and the players' links
+# (none here) on standard input (a FIFO held open), "Watching N" lines, and an end when
+# standard input closes.
 token="$(python3 -c 'import secrets; print(secrets.token_urlsafe(16))')"
 fifo="$home/share.in"; app_out="$home/share-app.out"
 mkfifo "$fifo"
 "$app" share --for-app --bind 127.0.0.1 <"$fifo" >"$app_out" 2>&1 &
 app_pid=$!
 exec 3>"$fifo"
-printf '%s\n' "$token" >&3
+printf '%s\nplayers {}\n' "$token" >&3
 wait_for_line "^Watching " "$app_out" "$app_pid"
 url="$(address_in "$app_out")"
 case "$url" in

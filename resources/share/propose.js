@@ -4,6 +4,9 @@
 // Every text goes in through textContent; styles through the CSSOM only.
 "use strict";
 
+// How long the page waits before asking again whose link it is, when it could not be told.
+const SEAT_RETRY_MS = 2000;
+
 const roll = { me: null, asked: {}, said: null, timer: null, turn: null, note: "" };
 
 const STATUS = {
@@ -173,10 +176,14 @@ function sent() {
 }
 
 async function seat() {
-  let r;
+  let r = null;
   try {
     r = await fetch("me.json", { cache: "no-store" });
   } catch (e) {
+    r = null;  // not reached: the share restarting, the Wi-Fi gone a moment
+  }
+  if (r === null || r.status >= 500) {  // not reached, or busy: ask again in a moment
+    setTimeout(seat, SEAT_RETRY_MS);
     return;
   }
   if (!r.ok) return;  // the watch-only link: nothing to send from here

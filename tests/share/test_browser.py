@@ -18,6 +18,7 @@ from brikdesk.persistence.db import Database
 from brikdesk.services import Services
 from brikdesk.share.server import ShareServer
 from tests.share.browser import PHONE, text_of, until
+from tests.share.proposing import serve_players
 
 
 def _end_turn_elsewhere(db: Database) -> float:
@@ -141,3 +142,23 @@ def test_a_lost_connection_is_said_and_the_page_comes_back(
         until(lambda: "This address is no longer served" in text_of(browser, "notice"), 10)
     finally:
         other.stop()
+
+
+def test_a_players_page_that_could_not_ask_whose_link_it_is_asks_again(
+    browser: webdriver.Chrome, server: ShareServer, demo_sv: Services
+) -> None:
+    """A player's page that could not reach the share when it asked whose link it is (here the
+    browser blocks that one request, as a share restarting or the Wi-Fi gone a moment would)
+    shows the battle, and its roll form once the share is reached again, with no reload."""
+    tokens = serve_players(server, demo_sv)
+    roll_form = "const e = document.getElementById('r-unit'); return !!e && e.offsetParent !== null"
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*me.json*"]})
+    try:
+        browser.get(server.url.replace(f"/{server.token}/", f"/{tokens['Ines']}/"))
+        until(lambda: "Gunner Magda" in text_of(browser, "battle"), 10)
+        time.sleep(0.5)
+        assert not browser.execute_script(roll_form)
+    finally:
+        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    until(lambda: bool(browser.execute_script(roll_form)), 10)

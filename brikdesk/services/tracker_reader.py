@@ -266,7 +266,6 @@ class LogReader:
         units: list[TrackedUnit] = []
         setups: list[UnitSetup] = []
         kinds: dict[str, _Kind] = {}
-        parsed: dict[str, tuple[Mapping[str, Any], UnitSpec, _Kind]] = {}
         for buid, bpid, cuid, name, spec_text in s.execute(
             select(
                 BattleUnit.id,
@@ -278,21 +277,11 @@ class LogReader:
             .where(BattleUnit.battle_id == battle_id)
             .order_by(BattleUnit.id)
         ):
-            # Units of one kind share their stored text (the name is stored beside it): each
-            # text is read once, so a 500-unit battle of a few kinds reads a few.
-            known = parsed.get(spec_text) if isinstance(spec_text, str) else None
-            if known is None:
-                data = json.loads(spec_text) if isinstance(spec_text, str) else (spec_text or {})
-                if not isinstance(data, Mapping):
-                    data = {}
-                template = spec_from_json("", data)
-                known = (data, template, _unit_kind(template, data, catalog, kinds))
-                if isinstance(spec_text, str):
-                    parsed[spec_text] = known
-            data, template, kind = known
-            spec = UnitSpec(
-                name, template.unit_type, template.loadout, template.overrides, template.notes
-            )
+            data = json.loads(spec_text) if isinstance(spec_text, str) else (spec_text or {})
+            if not isinstance(data, Mapping):
+                data = {}
+            spec = spec_from_json(name, data)
+            kind = _unit_kind(spec, data, catalog, kinds)
             stats, type_name, minifig, notes = kind
             p = by_bp[bpid]
             army = data.get("army")

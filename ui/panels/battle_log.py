@@ -84,7 +84,7 @@ class LogView(QTableView):
         super().__init__(parent)
         self.setModel(model)
         self.setWordWrap(True)
-        model.modelReset.connect(self._fit_all)
+        model.modelReset.connect(self.fit_all)
         model.rowsInserted.connect(self._rows_inserted)
         model.rowsRemoved.connect(self._rows_removed)
         model.dataChanged.connect(self._data_changed)
@@ -131,7 +131,8 @@ class LogView(QTableView):
             if self.rowHeight(row) != height:
                 self.setRowHeight(row, height)
 
-    def _fit_all(self) -> None:
+    def fit_all(self) -> None:
+        """The newest lines as high as their text needs."""
         self.fit_rows(0, WRAPPED - 1)
 
     def _rows_inserted(self, _parent: QModelIndex, first: int, last: int) -> None:
@@ -152,7 +153,7 @@ class LogView(QTableView):
     def _width_changed(self, _section: int, old: int, new: int) -> None:
         if old != new:
             self.column = new
-            self._fit_all()
+            self.fit_all()
 
 
 class LogDetail(QPlainTextEdit):
@@ -260,7 +261,7 @@ class BattleLogPane(QWidget):
         rows = self.view.fontMetrics().height() + 6
         self.view.verticalHeader().setMinimumSectionSize(rows)
         self.view.verticalHeader().setDefaultSectionSize(rows)
-        self.view.fit_rows(0, WRAPPED - 1)
+        self.view.fit_all()
         self.detail.set_ink(QColor(theme.muted))
         self._fit_detail()
 

@@ -156,10 +156,12 @@ class UnitTable(QTableView):
             fm = self.fontMetrics()
             need = max(
                 (
-                    chips_width(fm, (label for _k, label in unit_chips(state, u, t.minifig)))
+                    chips_width(
+                        fm,
+                        (label for _k, label in unit_chips(state, u, view.unit(u.unit_id).minifig)),
+                    )
                     for u in state.units
                     if u.attackers or u.statuses
-                    for t in (view.unit(u.unit_id),)
                 ),
                 default=0,
             )
@@ -199,10 +201,9 @@ class UnitTable(QTableView):
                 give = max(0, min(over, wanted[c] - need[c]))
                 wanted[c] -= give
                 over -= give
-        for c in (STATUS, TYPE, UNIT):
-            if c == STATUS:
-                over -= max(0, min(over, status - status_least))
-            elif c in wanted:
+        over -= max(0, min(over, status - status_least))  # Status first, to its header
+        for c in (TYPE, UNIT):
+            if c in wanted:
                 give = max(0, min(over, wanted[c] - need[c] // 2))
                 wanted[c] -= give
                 over -= give
@@ -214,14 +215,14 @@ class UnitTable(QTableView):
 
         Measured once per set of units and fonts, not at each resize: a 500-unit battle has
         500 names to measure (about 5 ms), and the table resizes several times as it opens."""
-        bold = QFont(self.font())
-        bold.setBold(True)
         header = self.horizontalHeader().font()
         fonts = (self.font().key(), header.key())
         if self._measured is not None:
             units, measured_fonts, need = self._measured
             if units is self.units and measured_fonts == fonts:
                 return need
+        bold = QFont(self.font())
+        bold.setBold(True)
         fm = self.fontMetrics()
         bfm = QFontMetrics(bold)
         hfm = QFontMetrics(header)

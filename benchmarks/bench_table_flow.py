@@ -73,7 +73,7 @@ from brikdesk.domain.roster import Loadout
 from brikdesk.persistence.db import open_database
 from brikdesk.services import Services
 from brikdesk.services.summaries import Muster
-from ui.app import COMBAT_MODULES, collect_on_gui_thread, create_application
+from ui.app import AFTER_START_MODULES, collect_on_gui_thread, create_application
 from ui.bus import Bus
 from ui.main_window import combat_forms
 from ui.main_window.proposals import proposal_list
@@ -532,9 +532,9 @@ def main(argv: list[str] | None = None) -> int:
     print(loop.line(), flush=True)
     with pretend_screen(*SCREEN):
         # Qt set up as the app runs it (ui.app.qt_environment), with the modules the app
-        # imports on a worker once the campaign shows (ui.app.import_combat_forms).
+        # imports on a worker once the campaign shows (ui.app.import_after_start).
         app = create_application()
-        for name in COMBAT_MODULES:
+        for name in AFTER_START_MODULES:
             importlib.import_module(name)
         collect_on_gui_thread()  # start-up frozen; the GUI thread collects, as in the app
         folder = Path(tempfile.mkdtemp())

@@ -184,14 +184,19 @@ def bench_windows(units: int, runs: int, loop: Loop) -> None:
     window's 99th percentile (CPU time scaled to the rule's machine: a command, 100 ms)."""
     import importlib
 
-    from ui.app import COMBAT_MODULES, build_main_window, collect_on_gui_thread, create_application
+    from ui.app import (
+        AFTER_START_MODULES,
+        build_main_window,
+        collect_on_gui_thread,
+        create_application,
+    )
     from ui.settings import AppSettings
 
     with tempfile.TemporaryDirectory(prefix="brikdesk-bench-") as tmp:
         url = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
         army_id = make_army(url, units)
         app = create_application()
-        for name in COMBAT_MODULES:  # what the app imports on a worker once the campaign shows
+        for name in AFTER_START_MODULES:  # what the app imports on a worker once the campaign shows
             importlib.import_module(name)
         main = build_main_window(
             argparse.Namespace(db=url), settings=AppSettings.at(Path(tmp) / "settings.ini")

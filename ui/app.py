@@ -138,16 +138,9 @@ def open_storage(args: argparse.Namespace | None = None) -> Database:
     return db
 
 
-#: What the first screen (the last campaign: navigator, standings, a battle's result) needs
-#: from the database layer beyond ``open_storage``; ``StartUp`` imports it on its worker.
-FIRST_SCREEN_MODULES = (
-    "brikdesk.services.campaigns",
-    "brikdesk.services.battles",
-    "brikdesk.services.history",
-    "brikdesk.services.aftermath",
-    "brikdesk.services.tracker",
-    "ui.windows.standings",
-)
+#: What the first screen (the last campaign's navigator and overview) needs from the database
+#: layer beyond ``open_storage``; ``StartUp`` imports it on its worker.
+FIRST_SCREEN_MODULES = ("brikdesk.services.campaigns", "brikdesk.services.battles")
 
 
 def prepare_first_screen() -> None:
@@ -162,18 +155,28 @@ def prepare_first_screen() -> None:
     configure_mappers()
 
 
-#: What the first attack needs and the campaign's screen does not: the combat forms and the
-#: wizard's charts (pyqtgraph, ~1.2 s to import). Imported on a worker once the campaign is
-#: shown (``import_combat_forms``), so that the first Action Roll page does not wait for them.
-COMBAT_MODULES = ("ui.wizard", "ui.wizard.charts", "ui.dialogs.sprint")
+#: What the first screen does not show and the first commands need: the battle tracker and its
+#: rules (opening a battle), the history (the standings, read on a worker when there are
+#: finished battles), the combat forms and the wizard's charts (pyqtgraph, ~1.2 s to import).
+#: Imported on a worker once the campaign is shown (``import_after_start``), so that the start
+#: does not pay for them and the first battle or Action Roll page does not wait for them.
+AFTER_START_MODULES = (
+    "brikdesk.services.tracker",
+    "brikdesk.services.history",
+    "brikdesk.services.aftermath",
+    "ui.windows.standings",
+    "ui.wizard",
+    "ui.wizard.charts",
+    "ui.dialogs.sprint",
+)
 
 
-def import_combat_forms(parent: QObject) -> None:
-    """Import ``COMBAT_MODULES`` off the GUI thread (a form opened meanwhile waits for the
+def import_after_start(parent: QObject) -> None:
+    """Import ``AFTER_START_MODULES`` off the GUI thread (a form opened meanwhile waits for the
     module it needs, as it would have without this)."""
     import importlib
 
-    start_job(parent, lambda _progress: [importlib.import_module(m) for m in COMBAT_MODULES])
+    start_job(parent, lambda _progress: [importlib.import_module(m) for m in AFTER_START_MODULES])
 
 
 def collect_on_gui_thread() -> None:
@@ -572,7 +575,7 @@ def run_app(args: argparse.Namespace | None = None) -> int:
             collect_on_gui_thread()
             if not checking:
                 log.info("BrikDesk %s: campaign shown in %s", __version__, _since(started))
-                import_combat_forms(app)
+                import_after_start(app)
                 return
 
             def shown() -> None:

@@ -18,7 +18,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from brikdesk.domain.battle.model import Status
 from brikdesk.domain.ids import BattleUnitId, PlayerId
 from brikdesk.domain.statuses import UnitStatus
 from brikdesk.errors import UserError
@@ -115,6 +114,10 @@ def fates_from_events(
     any other kind by its generic ``outcome``: ``killed`` (the target dies, by the actor) or
     ``wounded`` (the target is wounded).
     """
+    # The battle domain is imported here, not at the top: the campaign's first screen reads
+    # this module's results but never a log, and need not load the battle engine to show.
+    from brikdesk.domain.battle.model import Status
+
     killed_by: dict[BattleUnitId, BattleUnitId | None] = {}
     wounded: set[BattleUnitId] = set()
 

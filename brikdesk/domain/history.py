@@ -132,12 +132,6 @@ class TopUnit:
     kills: int
 
 
-def outcome_words(winner: str | None) -> str:
-    """How a finished battle ended, in the same words wherever it is said (the battle bar,
-    the report, the players' page): "Margo won", or "a draw" for ``None``."""
-    return f"{winner} won" if winner is not None else "a draw"
-
-
 @dataclass(frozen=True)
 class TimelineEntry:
     battle_id: BattleId

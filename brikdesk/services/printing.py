@@ -28,7 +28,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from brikdesk.domain.aftermath import result_from_json
-from brikdesk.domain.history import outcome_words
 from brikdesk.domain.ids import ArmyId, BattleId, CampaignId
 from brikdesk.domain.report import (
     BattleFacts,
@@ -60,6 +59,7 @@ from brikdesk.services.catalogs import load_campaign_catalog
 from brikdesk.services.common import from_db_time, storage_errors, unknown
 from brikdesk.services.roster import overrides_from_json
 from brikdesk.services.summaries import ArmySummary
+from brikdesk.words import outcome_words
 
 READINGS: dict[str, str] = {
     "dead_units": "A roster sheet prints the units that can fight: units dead in the campaign "

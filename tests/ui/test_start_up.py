@@ -28,6 +28,10 @@ def _run(script: str, tmp_path: Path) -> dict[str, str]:
 #: share's network module.
 DEFERRED = ("brikdesk.domain.combat", "ui.wizard", "pyqtgraph", "PySide6.QtNetwork")
 
+#: What the navigator and the overview do without, until the standings are read (on a worker,
+#: once the campaign shows): the battle tracker and the battle rules it plays the log with.
+TRACKER = ("brikdesk.services.tracker", "brikdesk.domain.battle", "brikdesk.services.history")
+
 
 def test_showing_the_campaign_imports_nothing_on_the_gui_thread(
     tmp_path: Path, demo_db: str
@@ -35,8 +39,9 @@ def test_showing_the_campaign_imports_nothing_on_the_gui_thread(
     # The worker imports the first screen's services (FIRST_SCREEN_MODULES) and configures the
     # mappers; the GUI thread then only queries and fills the window, which stays responsive.
     script = f"""
-        import argparse, sys
+        import argparse, sys, threading
         DEFERRED = {DEFERRED!r}
+        TRACKER = {TRACKER!r}
         from ui.app import StartUp, build_window_first, create_application
         from ui.settings import AppSettings
         app = create_application()
@@ -44,12 +49,21 @@ def test_showing_the_campaign_imports_nothing_on_the_gui_thread(
         window = build_window_first(args, settings=AppSettings.at({str(tmp_path / "s.ini")!r}))
         shown = window.database_opened
 
+        class GuiImports:  # what the GUI thread imports while it shows the campaign
+            names = []
+
+            def find_spec(self, name, path=None, target=None):
+                if threading.current_thread() is threading.main_thread():
+                    if name not in sys.modules and name.startswith(("brikdesk", "ui", "sql")):
+                        self.names.append(name)
+                return None
+
         def database_opened(database):
-            before = set(sys.modules)
+            print("opened-with", ",".join(m for m in TRACKER if m in sys.modules) or "-")
+            sys.meta_path.insert(0, GuiImports())
             shown(database)
-            new = sorted(m for m in set(sys.modules) - before
-                         if m.startswith(("brikdesk", "ui", "sqlalchemy")))
-            print("imported", ",".join(new) or "-")
+            del sys.meta_path[0]
+            print("imported", ",".join(sorted(GuiImports.names)) or "-")
             print("standings", bool(window.overview.toPlainText().strip()))
 
         window.database_opened = database_opened
@@ -71,8 +85,9 @@ def test_showing_the_campaign_imports_nothing_on_the_gui_thread(
     assert lines["campaign"] != ""
     assert lines["standings"] == "True"
     # What the first screen does not show loads when first used (or on a worker once the
-    # campaign shows, ``ui.app.import_combat_forms``): the start stays near the stack's floor.
+    # campaign shows, ``ui.app.import_after_start``): the start stays near the stack's floor.
     assert lines["loaded"] == "-"
+    assert lines["opened-with"] == "-"
     # ui.live (the live refresh) is started after the campaign is shown; it is tiny.
     assert lines["imported"] in ("-", "ui.live", "brikdesk.services.watch,ui.live")
 
@@ -134,7 +149,7 @@ def test_the_first_attack_finds_its_forms_and_charts_imported_off_the_gui_thread
                 return None
 
         sys.meta_path.insert(0, Watch())
-        start = app_module.import_combat_forms
+        start = app_module.import_after_start
 
         def start_and_watch(parent):
             print("before", "pyqtgraph" in sys.modules)
@@ -150,7 +165,7 @@ def test_the_first_attack_finds_its_forms_and_charts_imported_off_the_gui_thread
 
             QTimer.singleShot(20, done)
 
-        app_module.import_combat_forms = start_and_watch
+        app_module.import_after_start = start_and_watch
         sys.exit(main([]))
     """
     lines = _run(script, tmp_path)

@@ -14,9 +14,9 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDialog, QDockWidget, QMainWindow, QStackedWidget, QVBoxLayout
 
-from brikdesk.domain.history import outcome_words
 from brikdesk.domain.ids import BattleId, CampaignId
 from brikdesk.errors import ConflictError
+from brikdesk.words import outcome_words
 from ui.bus import Bus
 from ui.undo import UndoScopes
 from ui.widgets.common import MessageBanner, ServicesHost

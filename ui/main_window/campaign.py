@@ -194,6 +194,11 @@ class CampaignShown(QObject):
         wanted = self._standings_wanted
         services = self.services
 
+        def read(_progress: object) -> CampaignHistory:  # worker thread
+            import ui.windows.standings  # noqa: F401  (imported here, not on the GUI thread)
+
+            return services.history.history(nav.campaign.id)
+
         def done(history: CampaignHistory) -> None:
             from ui.windows.standings import standings_html
 
@@ -209,7 +214,7 @@ class CampaignShown(QObject):
 
         start_job(
             self.window,
-            lambda _progress: services.history.history(nav.campaign.id),
+            read,
             on_done=done,
             on_error=failed,
         )

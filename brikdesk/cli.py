@@ -112,7 +112,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Qt's events (ui.collector, started once the campaign shows), never a worker thread
         # or a paint; start-up's few hundred thousand objects are frozen first.
         gc.disable()
-        from ui.app import run_app  # the only place Qt is imported
+        # Qt is imported only here: PySide6 first (its import question answered more cheaply,
+        # ui.qt_start), then the window.
+        from ui.qt_start import load_qt
+
+        load_qt()
+        from ui.app import run_app
 
         return run_app(args)
     module = importlib.import_module(COMMANDS[args.command][0])

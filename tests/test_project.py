@@ -487,6 +487,7 @@ FLAT_TESTS = {
     "tests/ui/test_collector.py": "ui/collector.py",
     "tests/ui/test_crash.py": "ui/crash.py",
     "tests/ui/test_start_up.py": "ui/app.py",
+    "tests/ui/test_qt_start.py": "ui/qt_start.py",
     "tests/ui/test_live_refresh.py": "ui/live.py",
     "tests/ui/test_undo_path.py": "ui/undo.py",
     "tests/ui/test_workers.py": "ui/workers.py",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import tempfile
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -53,24 +54,41 @@ def services(sv: Services, campaign: CampaignId, battle: BattleId, unit: UnitId,
 """
 
 
+def _mypy_settings(folder: Path) -> Path:
+    """The project's mypy settings (``[tool.mypy]`` in pyproject.toml) as an ini file, without
+    the files to check: the same options, so mypy takes every module it already checked from
+    the project's cache."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+
+    def value(v: object) -> str:
+        return ", ".join(map(str, v)) if isinstance(v, list) else str(v)
+
+    lines = ["[mypy]"]
+    lines += [f"{k} = {value(v)}" for k, v in config.items() if k not in SETTINGS_LEFT_OUT]
+    for override in config.get("overrides", []):
+        lines.append(f"[mypy-{value(override['module'])}]".replace(" ", ""))
+        lines += [f"{k} = {value(v)}" for k, v in override.items() if k != "module"]
+    path = folder / "mypy.ini"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+#: What the ini leaves out: the project's files (the program is checked instead) and the list
+#: of overrides (written as sections).
+SETTINGS_LEFT_OUT = ("files", "exclude", "overrides")
+
+
 def _mypy(program: str) -> str:
-    """mypy's report on ``program`` (strict, run from the project's folder so it finds
-    ``brikdesk``; a fresh cache, no configuration file)."""
+    """mypy's report on ``program``, run from the project's folder with the project's settings
+    and cache: ``./run-tests`` type-checks the project first, so only the program is new (about
+    a second, against 13-35 s with a fresh cache; a cold cache is filled as it goes)."""
     from mypy import api
 
-    with tempfile.TemporaryDirectory() as cache, pytest.MonkeyPatch.context() as mp:
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as mp:
         mp.chdir(ROOT)
+        settings = _mypy_settings(Path(folder))
         out, err, _status = api.run(
-            [
-                "--config-file",
-                "",
-                "--strict",
-                "--no-error-summary",
-                "--cache-dir",
-                cache,
-                "-c",
-                program,
-            ]
+            ["--config-file", str(settings), "--no-error-summary", "-c", program]
         )
     assert not err, err
     return out

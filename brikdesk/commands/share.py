@@ -12,7 +12,11 @@ number of watching pages changes, and the end of standard input stops it too (th
 it, or quit, or died). The app's further lines (``players {...}``: the players' own links;
 ``answer {...}``: the organizer's answer to a proposal) are followed as they come, and the
 players' proposals go to the app as lines ``proposal {...}`` (and ``dropped {...}`` when the
-battle moved on before an answer). A standalone share has no app to send them to: it refuses
+battle moved on before an answer). An answer is ``accepted``, ``rejected`` or ``correcting``
+(opened in the quick form) to a waiting proposal, then ``corrected`` (recorded from that form,
+the result as the note) or ``waiting`` (the form closed without recording: it waits again, or
+is dropped, with a ``dropped`` line, when the battle moved on); any other is refused
+(``brikdesk.share.proposals.ANSWERS``). A standalone share has no app to send them to: it refuses
 them, saying so.
 """
 
@@ -206,7 +210,8 @@ def _app_lines(server: ShareServer, stop: threading.Event) -> None:
     """Follow what the app says on standard input (``--for-app``), one line each:
     ``players {"<player id>": "<token>", ...}`` (the players' own links, all of them each
     time), ``answer {"id": ..., "status": ..., "note": ...}`` (the organizer's answer to a
-    proposal); set ``stop`` once it ends (the app closed it or is gone)."""
+    proposal, see the module's docstring); set ``stop`` once it ends (the app closed it or is
+    gone)."""
     import sys
 
     fd = sys.stdin.fileno()

@@ -15,7 +15,23 @@ from dataclasses import dataclass
 
 from brikdesk.domain.ids import BattleId, CampaignId
 
-__all__ = ["Shared", "new_token", "valid_token"]
+__all__ = [
+    "ACCEPTED",
+    "CORRECTED",
+    "CORRECTING",
+    "DROPPED",
+    "REJECTED",
+    "WAITING",
+    "Shared",
+    "new_token",
+    "valid_token",
+]
+
+#: A player's proposal as their page shows it: waiting for the organizer, then an answer.
+#: ``correcting`` (opened in the quick form) is not final: it ends ``corrected`` (recorded
+#: from that form) or ``waiting`` again (the form closed without recording).
+WAITING, CORRECTING = "waiting", "correcting"
+ACCEPTED, REJECTED, CORRECTED, DROPPED = "accepted", "rejected", "corrected", "dropped"
 
 #: Random bytes in a share's token (144 bits; the issue asks for at least 128).
 TOKEN_BYTES = 18

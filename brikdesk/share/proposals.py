@@ -13,6 +13,12 @@ own verdict on the events it would record (the unit's turn, or a legal response)
 sent once (a replay is refused), a player has at most ``MAX_WAITING`` waiting and sends at most
 ``MAX_PER_MINUTE`` a minute, and a waiting proposal is dropped when the battle moves on (End
 Turn, the battle ended). Every refusal says why, in words a player reads on their phone.
+
+The organizer's answers follow ``ANSWERS``: a waiting proposal is accepted, rejected, dropped
+or opened in the quick form to correct (``correcting``); one being corrected ends
+``corrected`` (recorded from that form, the result as its note) or waits again (the form
+closed without recording; dropped instead when the battle moved on since it was made). Any
+other answer is refused and changes nothing.
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ from brikdesk.domain.ids import BattleId, BattleUnitId, PlayerId
 from brikdesk.errors import UserError
 from brikdesk.services import Services
 from brikdesk.services.tracker_views import BattleView, context_from_view
+from brikdesk.share import ACCEPTED, CORRECTED, CORRECTING, DROPPED, REJECTED, WAITING
 from brikdesk.share.players import Seat
 
 #: The largest proposal a phone may send (the page's is about 150 bytes).
@@ -64,6 +71,14 @@ SEEN = 4096
 BARE_HANDS = "-"
 
 _ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+#: The organizer's answers a proposal may be given, by its status now; nothing else is taken.
+ANSWERS: dict[str, frozenset[str]] = {
+    WAITING: frozenset({ACCEPTED, REJECTED, CORRECTING, DROPPED}),
+    CORRECTING: frozenset({CORRECTED, WAITING}),
+}
+#: Why a proposal was dropped (``Inbox.moved_on``).
+MOVED_ON = "The battle moved on before the organizer answered."
 
 
 class Refused(Exception):
@@ -320,6 +335,10 @@ class Inbox:
         self._sent: dict[PlayerId, deque[float]] = {}
         self._busy: dict[PlayerId, int] = {}
         self.waiting: dict[str, Proposal] = {}
+        #: Proposals opened in the organizer's quick form, until recorded or set aside.
+        self.correcting: dict[str, Proposal] = {}
+        #: The battle's turn as last told (``moved_on``); ``None``: no battle in progress.
+        self.turn: str | None = None
         self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
 
     def admit(self, seat: Seat, proposal_id: str) -> None:
@@ -355,7 +374,7 @@ class Inbox:
                 "id": proposal.id,
                 "player_id": proposal.player_id,
                 "text": proposal.text,
-                "status": "waiting",
+                "status": WAITING,
                 "note": "",
             }
         )
@@ -363,24 +382,40 @@ class Inbox:
     def _done(self, player_id: PlayerId) -> None:
         self._busy[player_id] = max(0, self._busy.get(player_id, 0) - 1)
 
-    def settle(self, proposal_id: str, status: str, note: str = "") -> bool:
-        """The organizer's answer (``accepted``, ``rejected``, ``correcting``: opened in the
-        quick form, ``dropped``); False when no such proposal waits."""
-        proposal = self.waiting.get(proposal_id)
+    def settle(self, proposal_id: str, status: str, note: str = "") -> str | None:
+        """The organizer's answer to a proposal (``ANSWERS``): the status it has now, or
+        ``None`` when refused (no such proposal waits or is being corrected, or its status
+        does not take that answer). One that waits again after ``correcting`` is dropped
+        instead when the battle moved on since it was made (``turn``, as last told)."""
+        held = self.waiting if proposal_id in self.waiting else self.correcting
+        proposal = held.get(proposal_id)
         if proposal is None:
-            return False
-        del self.waiting[proposal_id]
-        self._done(proposal.player_id)
+            return None
+        was = WAITING if held is self.waiting else CORRECTING
+        if status not in ANSWERS[was]:
+            return None
+        del held[proposal_id]
+        if was == WAITING:
+            self._done(proposal.player_id)
+        if status == CORRECTING:
+            self.correcting[proposal_id] = proposal
+        elif status == WAITING and proposal.turn != self.turn:
+            status, note = DROPPED, MOVED_ON
+        elif status == WAITING:
+            self.waiting[proposal_id] = proposal
+            self._busy[proposal.player_id] = self._busy.get(proposal.player_id, 0) + 1
         for entry in self.recent:
             if entry["id"] == proposal_id:
                 entry["status"], entry["note"] = status, note
-        return True
+        return status
 
     def moved_on(self, turn: str | None) -> list[str]:
-        """The battle is at ``turn`` now: the proposals made before are dropped (their ids)."""
+        """The battle is at ``turn`` now (``None``: no battle in progress): the waiting
+        proposals made before are dropped (their ids)."""
+        self.turn = turn
         gone = [p.id for p in self.waiting.values() if p.turn != turn]
         for pid in gone:
-            self.settle(pid, "dropped", "The battle moved on before the organizer answered.")
+            self.settle(pid, DROPPED, MOVED_ON)
         return gone
 
     def part(self) -> bytes:

@@ -73,7 +73,7 @@ from brikdesk.errors import StorageError, UserError
 from brikdesk.paths import resource_path
 from brikdesk.services import Services
 from brikdesk.services.watch import ChangeWatch
-from brikdesk.share import Shared, new_token
+from brikdesk.share import DROPPED, WAITING, Shared, new_token
 from brikdesk.share.page_data import PageData, battle_ids
 from brikdesk.share.players import Seat, Seats, seats_for
 from brikdesk.share.proposals import MAX_BODY, Desk, Inbox, Proposal, Refused, parse_body
@@ -694,7 +694,7 @@ class ShareApp:
             if self.to_app is not None:
                 self.to_app("proposal", answer.to_json())
             self.publish({"proposals": self.inbox.part()})
-            answer = {"id": answer.id, "status": "waiting", "text": answer.text}
+            answer = {"id": answer.id, "status": WAITING, "text": answer.text}
         body = json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode()
         closing = {} if keep_alive else {"connection": "close"}
         fields = {"content-type": "application/json", **closing}
@@ -710,9 +710,17 @@ class ShareApp:
         conn.close()
 
     def answered_by_app(self, proposal_id: str, status: str, note: str) -> None:
-        """The organizer's answer to a proposal (on the loop): the pages show it."""
-        if self.inbox.settle(proposal_id, status, note):
-            self.publish({"proposals": self.inbox.part()})
+        """The organizer's answer to a proposal (on the loop): the pages show it. An answer
+        its status does not take (``proposals.ANSWERS``) is refused and changes nothing; one
+        set aside after correcting that the battle moved on from is dropped, and the app is
+        told so as for any other."""
+        settled = self.inbox.settle(proposal_id, status, note)
+        if settled is None:
+            log.info("share: the answer %r to a proposal was refused", status)
+            return
+        if settled == DROPPED and status != DROPPED and self.to_app is not None:
+            self.to_app("dropped", {"id": proposal_id})
+        self.publish({"proposals": self.inbox.part()})
 
     def turn_is(self, turn: str | None) -> None:
         """The battle is at ``turn`` (on the loop): the proposals made before are dropped,
@@ -929,6 +937,7 @@ class ShareServer:
             watch.poll()
             for reader in self.app.readers:
                 self.app.publish(self.app.read(reader))
+            self.app.turn_is(self._data.turn)  # what a proposal set aside is checked against
             serving = self._serve_on_thread(watch)
         except BaseException:
             watch.close()

@@ -14,6 +14,7 @@ const STATUS = {
   accepted: "accepted and recorded",
   rejected: "rejected by the organizer",
   correcting: "the organizer is correcting it",
+  corrected: "corrected and recorded by the organizer",
   dropped: "dropped: the battle moved on before an answer",
 };
 

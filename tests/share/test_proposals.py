@@ -11,8 +11,11 @@ from typing import Any
 
 import pytest
 
-from brikdesk.domain.ids import BattleId
+from brikdesk.domain.combat import AttackChoice
+from brikdesk.domain.ids import BattleId, BattleUnitId, PlayerId
 from brikdesk.services import Services
+from brikdesk.share.players import Seat
+from brikdesk.share.proposals import Inbox, Proposal
 from brikdesk.share.server import ShareServer
 from tests.share.proposing import ask, ines_strikes, propose, request, serve_players
 
@@ -216,3 +219,94 @@ def test_without_the_app_proposals_are_refused_saying_so(
     assert me["proposals"] is False
     status, said = propose(server, tokens["Ines"], **ines_strikes(server, tokens["Ines"]))
     assert status == 503 and "tell the organizer your roll" in said["error"]
+
+
+def _waiting_in(inbox: Inbox, ident: str, turn: str = "7:2:1") -> Proposal:
+    """A proposal of Ines's made at ``turn``, admitted and checked: it waits."""
+    seat = Seat(PlayerId(3), "Ines", "#aa3300")
+    choice = AttackChoice(BattleUnitId(13), "hand-weapon", BattleUnitId(9), None, (5, 4))
+    proposal = Proposal(ident, seat.player_id, seat.name, BattleId(7), turn, choice, ident)
+    inbox.admit(seat, ident)
+    inbox.checked(seat, proposal)
+    return proposal
+
+
+def _shown(inbox: Inbox) -> list[tuple[str, str, str]]:
+    return [(e["id"], e["status"], e["note"]) for e in inbox.recent]
+
+
+def test_a_proposal_being_corrected_ends_corrected_or_waits_again_and_nothing_else() -> None:
+    inbox = Inbox()
+    inbox.moved_on("7:2:1")
+    _waiting_in(inbox, "opened-to-fix")
+    assert inbox.settle("opened-to-fix", "corrected") is None  # never opened to correct
+    assert inbox.settle("opened-to-fix", "waiting") is None
+    assert inbox.settle("opened-to-fix", "correcting") == "correcting"
+    assert list(inbox.waiting) == [] and _shown(inbox)[0][1] == "correcting"
+    for refused in ("accepted", "rejected", "dropped", "correcting", "won", ""):
+        assert inbox.settle("opened-to-fix", refused) is None
+    assert _shown(inbox) == [("opened-to-fix", "correcting", "")]
+    assert inbox.settle("opened-to-fix", "waiting") == "waiting"  # the form closed
+    assert list(inbox.waiting) == ["opened-to-fix"]
+    assert _shown(inbox) == [("opened-to-fix", "waiting", "")]
+    assert inbox.settle("opened-to-fix", "accepted") == "accepted"  # answered as any other
+    assert inbox.settle("opened-to-fix", "waiting") is None  # a final answer stays final
+    _waiting_in(inbox, "fixed-and-kept")
+    inbox.settle("fixed-and-kept", "correcting")
+    assert inbox.settle("fixed-and-kept", "corrected", "Captain hits Dot") == "corrected"
+    assert inbox.settle("fixed-and-kept", "waiting") is None
+    assert _shown(inbox)[1] == ("fixed-and-kept", "corrected", "Captain hits Dot")
+
+
+def test_a_proposal_set_aside_after_the_battle_moved_on_is_dropped() -> None:
+    inbox = Inbox()
+    inbox.moved_on("7:2:1")
+    _waiting_in(inbox, "fixing-late")
+    _waiting_in(inbox, "left-waiting")
+    inbox.settle("fixing-late", "correcting")
+    assert inbox.moved_on("7:2:2") == ["left-waiting"]  # the one being corrected stays so
+    assert _shown(inbox)[0][1] == "correcting"
+    assert inbox.settle("fixing-late", "waiting") == "dropped"
+    assert list(inbox.waiting) == []
+    moved_on = "The battle moved on before the organizer answered."
+    assert _shown(inbox)[0] == ("fixing-late", "dropped", moved_on)
+
+
+def test_the_page_follows_a_correction_and_a_late_one_is_dropped(
+    server: ShareServer, demo_sv: Services, app: App
+) -> None:
+    tokens = serve_players(server, demo_sv)
+    fields = ines_strikes(server, tokens["Ines"])
+    assert propose(server, tokens["Ines"], **fields)[0] == 200
+    (sent,) = app.words("proposal")
+
+    def shown() -> tuple[str, str]:  # the newest of Ines's proposals on the page
+        entry = _proposals(server, tokens["Ines"])[-1]
+        return entry["status"], entry["note"]
+
+    server.answer(sent["id"], "correcting")
+    _within(lambda: shown() == ("correcting", ""))
+    server.answer(sent["id"], "accepted")  # refused: it is being corrected
+    server.answer(sent["id"], "waiting")  # the organizer closed the form
+    _within(lambda: shown() == ("waiting", ""))
+    server.answer(sent["id"], "correcting")
+    server.answer(sent["id"], "corrected", "Captain hits Dynamite Dot")
+    _within(lambda: shown() == ("corrected", "Captain hits Dynamite Dot"))
+    server.answer(sent["id"], "waiting")  # refused: a final answer
+    assert propose(server, tokens["Ines"], **fields)[0] == 200
+    late = app.words("proposal")[1]["id"]
+    server.answer(late, "correcting")
+    _within(lambda: shown() == ("correcting", ""))
+
+    def turn() -> tuple[object, object]:
+        battle = request(server, "GET", f"/{tokens['Ines']}/state.json")[1]["battle"]
+        return battle["round"], battle["active"]
+
+    before = turn()
+    demo_sv.tracker.end_turn(_battle(demo_sv))
+    _within(lambda: turn() != before)  # the share read the battle again
+    assert shown() == ("correcting", "")  # the one being corrected stays so
+    server.answer(late, "waiting")
+    _within(lambda: shown()[0] == "dropped")
+    assert app.words("dropped") == [{"id": late}]  # the app is told, as for any other
+    assert [p["status"] for p in _proposals(server, tokens["Ines"])] == ["corrected", "dropped"]

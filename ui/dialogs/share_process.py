@@ -11,8 +11,10 @@ PyInstaller bundle, else ``python -m brikdesk share``) and follows what it says 
 output: ``Serving <campaign> at <URL>`` once it listens, then ``Watching N`` whenever the number
 of watching pages changes, and ``proposal {...}`` / ``dropped {...}`` for the players'
 proposals (``proposed``, ``dropped``); the players' links and the organizer's answers go to it
-as lines on its standard input (``send_players``, ``answer``), written by Qt when the event
-loop runs, so the GUI thread never waits on the share. The database URL (it may hold a password) goes in ``BRIKDESK_DB`` and
+as lines on its standard input (``send_players``, ``answer``: ``answer {"id", "status",
+"note"}``, the status ``accepted``, ``rejected`` or ``correcting`` for a waiting proposal, then
+``corrected`` or ``waiting`` for one being corrected; see ``brikdesk.commands.share``), written
+by Qt when the event loop runs, so the GUI thread never waits on the share. The database URL (it may hold a password) goes in ``BRIKDESK_DB`` and
 the token on standard input, so that neither shows in the process listing. ``stop()`` closes
 its standard input, which the process takes as its cue to stop cleanly; one that outlives
 ``STOP_MS`` is killed. No signal is sent first: on Windows ``terminate()`` is a window message

@@ -4,8 +4,11 @@
 ``ProposalInbox`` is filled by the Share dialog's process (a line from the share process: a
 proposal, or one the battle moved on from) and read by the battle panel's proposal list.
 Answering a proposal (accepted, rejected, opened in the quick form) takes it out and tells the
-share, so the player's page shows the answer. Nothing here records anything: accepting goes
-through the app's own recording path, which the battle panel is given.
+share, so the player's page shows the answer. One opened in the quick form is kept aside until
+the form ends: recorded from it, the player is told it was ``corrected`` (``corrected``); the
+form closed without recording, it waits in the list again and on the player's page
+(``put_back``), unless the battle moved on meanwhile. Nothing here records anything: accepting
+goes through the app's own recording path, which the battle panel is given.
 """
 
 from __future__ import annotations
@@ -16,12 +19,11 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 from brikdesk.domain.ids import BattleId
+from brikdesk.share import CORRECTED, CORRECTING, DROPPED, WAITING
 
 if TYPE_CHECKING:  # the proposals' module brings the combat rules: not at start-up
     from brikdesk.share.proposals import Proposal
 
-#: The answers a player's page understands.
-ACCEPTED, REJECTED, CORRECTING, DROPPED = "accepted", "rejected", "correcting", "dropped"
 #: At most this many proposals wait in the app (the share lets each player have two waiting).
 MAX_WAITING = 64
 
@@ -37,6 +39,8 @@ class ProposalInbox(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._waiting: dict[str, Proposal] = {}
+        #: Opened in the quick form to correct, until it is recorded or closed.
+        self._correcting: dict[str, Proposal] = {}
         #: Where answers go (the share running now); ``None``: nowhere.
         self.answerer: Answerer | None = None
 
@@ -53,12 +57,36 @@ class ProposalInbox(QObject):
         return self._waiting.get(proposal_id)
 
     def answer(self, proposal_id: str, status: str, note: str = "") -> None:
-        """The organizer's answer: the proposal leaves the list and its player is told."""
-        if self._waiting.pop(proposal_id, None) is None:
+        """The organizer's answer: the proposal leaves the list and its player is told
+        (``correcting``: kept aside until the quick form ends, ``corrected``/``put_back``)."""
+        proposal = self._waiting.pop(proposal_id, None)
+        if proposal is None:
             return
+        if status == CORRECTING:
+            self._correcting[proposal_id] = proposal
+        self._tell(proposal_id, status, note)
+        self.changed.emit()
+
+    def _tell(self, proposal_id: str, status: str, note: str) -> None:
         if self.answerer is not None and status != DROPPED:
             self.answerer(proposal_id, status, note)
-        self.changed.emit()
+
+    def corrected(self, proposal_id: str, note: str = "") -> None:
+        """The proposal opened to correct was recorded from the quick form (``note``: what
+        was recorded): its player is told."""
+        if self._correcting.pop(proposal_id, None) is not None:
+            self._tell(proposal_id, CORRECTED, note)
+
+    def put_back(self, proposal_id: str, *, moved_on: bool = False) -> None:
+        """The quick form opened to correct it closed without recording: the proposal waits
+        again, in the list and on its player's page; ``moved_on`` (the battle moved on since
+        it was sent): it is not listed, and the share drops it as any other."""
+        proposal = self._correcting.pop(proposal_id, None)
+        if proposal is None:
+            return
+        self._tell(proposal_id, WAITING, "")
+        if not moved_on:
+            self.add(proposal)
 
     def drop(self, proposal_id: str) -> None:
         """The battle moved on before an answer (the share said so)."""
@@ -66,6 +94,7 @@ class ProposalInbox(QObject):
 
     def clear(self) -> None:
         """Sharing stopped: nothing can be answered any more."""
+        self._correcting.clear()
         if self._waiting:
             self._waiting.clear()
             self.changed.emit()

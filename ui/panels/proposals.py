@@ -5,7 +5,8 @@ A proposal never takes the keyboard focus and never moves what the organizer is 
 the list shows itself above the table and waits. F8 turns to it; then Enter accepts the
 proposal chosen (recorded through the app's own path, one undo step, as the quick form records
 it), Q opens it in the quick attack form to correct, Delete rejects it, Escape goes back to the
-table. Each answer goes to the player's page. What records and what opens the form are the app
+table. Each answer goes to the player's page; one opened to correct waits again when its form
+closes without recording. What records and what opens the form are the app
 shell's (``record``, ``correct``): the panels do not import the forms.
 """
 
@@ -18,8 +19,9 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QFrame, QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from brikdesk.domain.ids import BattleId
+from brikdesk.share import ACCEPTED, CORRECTING, REJECTED
 from brikdesk.share.proposals import Proposal
-from ui.models.proposals import ACCEPTED, CORRECTING, REJECTED, ProposalInbox
+from ui.models.proposals import ProposalInbox
 from ui.panels.keys import make_action
 
 #: The key that turns to the proposals.
@@ -33,8 +35,8 @@ ID_ROLE = Qt.ItemDataRole.UserRole
 
 #: Records a proposal through the app's own path; why it was not (``None``: recorded).
 Record = Callable[[Proposal], str | None]
-#: Opens a proposal in the quick attack form.
-Correct = Callable[[Proposal], None]
+#: Opens a proposal in the quick attack form to correct; why it could not (``None``: opened).
+Correct = Callable[[Proposal], str | None]
 
 
 class ProposalRows(QListWidget):
@@ -146,16 +148,7 @@ class ProposalList(QFrame):
 
     def accept_current(self) -> None:
         """Record the proposal through the app's own path; say why not when it was not."""
-        p = self._current()
-        if p is None:
-            return
-        why = self._record(p)
-        if why is not None:
-            self.problem.setText(f"Not recorded: {why}")
-            self.problem.show()
-            return
-        self.problem.hide()
-        self.inbox.answer(p.id, ACCEPTED)
+        self._answer_after(self._record, "Not recorded", ACCEPTED)
 
     def reject_current(self) -> None:
         p = self._current()
@@ -164,8 +157,20 @@ class ProposalList(QFrame):
             self.inbox.answer(p.id, REJECTED)
 
     def correct_current(self) -> None:
+        """Open the proposal in the quick form to correct (its player is told); say why not
+        when it cannot be (the battle moved on: it stays listed until the share drops it)."""
+        self._answer_after(self._correct, "Not opened", CORRECTING)
+
+    def _answer_after(self, act: Record | Correct, failed: str, status: str) -> None:
+        """``act`` on the current proposal, then answer ``status``; or say why it could not be
+        done (``failed``: what was not) and leave the proposal waiting."""
         p = self._current()
-        if p is not None:
-            self.problem.hide()
-            self.inbox.answer(p.id, CORRECTING)
-            self._correct(p)
+        if p is None:
+            return
+        why = act(p)
+        if why is not None:
+            self.problem.setText(f"{failed}: {why}")
+            self.problem.show()
+            return
+        self.problem.hide()
+        self.inbox.answer(p.id, status)

@@ -110,9 +110,12 @@ class StepEdit(QLineEdit):
 
 
 class QuickAttack(AttackForm, QDialog):
-    """One page for the common attack; see the module docstring. ``recorded(summary)``."""
+    """One page for the common attack; see the module docstring. ``recorded(summary)``;
+    ``handed_over(wizard)`` when the full wizard takes the attack over (the form then
+    closes)."""
 
     recorded = Signal(object)
+    handed_over = Signal(object)
 
     def build(self, attacker_id: BattleUnitId) -> None:
         """The form's one page (``AttackForm`` opened the battle)."""
@@ -535,6 +538,7 @@ class QuickAttack(AttackForm, QDialog):
         wizard.replace_draft(self.draft)
         self.wizard = wizard
         wizard.show()
+        self.handed_over.emit(wizard)
         self.reject()
 
 

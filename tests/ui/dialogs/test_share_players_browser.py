@@ -1,6 +1,8 @@
 """Players at the table, as they would use it: the app shares the campaign (the real share
 process), two players' phones (headless Chromium at 360 px) propose attacks at once, and the
-organizer answers in the battle panel; both pages show the answer within a second. A phone
+organizer answers in the battle panel; both pages show the answer within a second, and a
+proposal opened to correct shows how the correction ended (set aside: waiting again;
+recorded: corrected). A phone
 that tries what it may not (another player's unit, a forged unit, a replay, a proposal after
 End Turn, 100 proposals in a second, a cross-site form post) is refused and nothing is
 recorded. Served on 127.0.0.1 only; every wait is bounded."""
@@ -13,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QListWidget
+from PySide6.QtWidgets import QDialog, QListWidget
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -166,3 +168,33 @@ def test_what_a_phone_may_not_send_is_refused_and_nothing_is_recorded(qtbot, at_
     qtbot.wait(300)
     assert rows.count() == 0
     assert _events(main) == before + 1  # the End Turn alone
+
+
+def test_a_proposal_opened_to_correct_shows_how_the_correction_ended(qtbot, at_table) -> None:
+    main, _links, ines, _tobias = at_table
+    panel = main.battle_panel
+    ines.find_element(By.ID, "r-send").click()
+    rows = panel.findChild(QListWidget, "proposalRows")
+    qtbot.waitUntil(lambda: rows.count() == 1, timeout=5000)
+
+    def correct() -> QDialog:
+        qtbot.keyClick(main, Qt.Key.Key_F8)
+        qtbot.keyClick(rows, Qt.Key.Key_Q)
+        form = panel.findChild(QDialog, "quickAttack")
+        qtbot.waitUntil(form.isVisible, timeout=2000)
+        qtbot.waitUntil(lambda: "the organizer is correcting it" in _status(ines), timeout=3000)
+        return form
+
+    # (qtbot's waits, not ``until``: the answers reach the share as Qt's event loop runs)
+    form = correct()
+    qtbot.keyClick(form.focusWidget(), Qt.Key.Key_Escape)  # set aside, nothing recorded
+    qtbot.waitUntil(lambda: rows.count() == 1, timeout=2000)
+    qtbot.waitUntil(lambda: "waiting for the organizer" in _status(ines), timeout=3000)
+    before = _events(main)
+    form = correct()  # it can be answered again: this time it is recorded
+    qtbot.keyClick(form.record_button, Qt.Key.Key_Return)
+    qtbot.waitUntil(
+        lambda: "corrected and recorded by the organizer" in _status(ines), timeout=3000
+    )
+    assert "hits Dynamite Dot" in _status(ines)  # what was recorded, as the note
+    assert _events(main) > before and rows.count() == 0

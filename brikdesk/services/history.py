@@ -58,15 +58,17 @@ from brikdesk.services.base import ServiceBase
 from brikdesk.services.catalogs import load_campaign_catalog
 from brikdesk.services.common import from_db_time, storage_errors
 from brikdesk.services.roster import overrides_from_json
-from brikdesk.services.tracker import TrackerService
-from brikdesk.services.tracker_reader import spec_from_json
+from brikdesk.services.roster_reading import spec_from_json
 
 
 class HistoryService(ServiceBase):
     """The campaign's history (reading only)."""
 
     @storage_errors
-    def history(self, campaign_id: CampaignId) -> CampaignHistory:
+    def history(self, campaign_id: CampaignId, *, in_progress: bool = True) -> CampaignHistory:
+        """The campaign's history; ``in_progress=False`` leaves out the battles being fought
+        (the overview's standings do not show them, and their rounds need each battle's log
+        played through the battle tracker)."""
         with self._reading() as s:
             campaign = self._get(s, Campaign, campaign_id, "campaign").name
             catalog = load_campaign_catalog(s, campaign_id)
@@ -228,7 +230,7 @@ class HistoryService(ServiceBase):
             armies,
             units,
             records,
-            self._in_progress(campaign_id),
+            self._in_progress(campaign_id) if in_progress else (),
         )
 
     def _in_progress(self, campaign_id: CampaignId) -> list[BattleInProgress]:
@@ -244,6 +246,9 @@ class HistoryService(ServiceBase):
             ).all()
         if not going:
             return []
+        # Imported here: the tracker brings the battle rules, which the standings do without.
+        from brikdesk.services.tracker import TrackerService
+
         tracker = TrackerService(self._sessions, self._clock)
         out = []
         for bid, name in going:

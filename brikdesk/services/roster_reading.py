@@ -127,6 +127,35 @@ def overrides_from_json(data: Mapping[str, Any] | None) -> UnitOverrides:
     )
 
 
+def _keys(value: Any, allow_none: bool = False) -> tuple[Any, ...]:
+    """The item keys of a stored list (an empty hand is ``None`` where ``allow_none``)."""
+    if not isinstance(value, (list, tuple)):  # a tuple of types: a union is slower to test
+        return ()
+    return tuple([v for v in value if type(v) is str or (allow_none and v is None)])
+
+
+def spec_from_json(name: str, data: Mapping[str, Any]) -> UnitSpec:
+    """A unit's spec as a battle keeps it (``BattleUnit.spec``): what is not of its shape is
+    read as empty, never refused (the battle's log still reads)."""
+    overrides = data.get("overrides")
+    try:
+        ov = overrides_from_json(overrides if isinstance(overrides, Mapping) else {})
+    except (TypeError, ValueError):
+        ov = overrides_from_json({})
+    lo = Loadout(
+        _keys(data.get("hands"), True), _keys(data.get("worn")), _keys(data.get("carried"))
+    )
+    type_key = data.get("type")
+    notes = data.get("notes")
+    return UnitSpec(
+        name,
+        type_key if isinstance(type_key, str) else "",
+        lo,
+        ov,
+        notes if isinstance(notes, str) else "",
+    )
+
+
 def _loads(cache: LruCache[str, Any], value: Any) -> Any:
     """Decode a JSON column read as text, once per distinct text (PostgreSQL drivers may
     already hand back Python values)."""

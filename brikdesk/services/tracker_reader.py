@@ -30,7 +30,7 @@ from brikdesk.domain.battle import (
 )
 from brikdesk.domain.catalog import Catalog, CatalogError
 from brikdesk.domain.ids import BattleId, CampaignId, EventId
-from brikdesk.domain.roster import Loadout, UnitSpec, UnitStats, effective_stats
+from brikdesk.domain.roster import UnitSpec, UnitStats, effective_stats
 from brikdesk.domain.rulesets import rules_for
 from brikdesk.domain.statuses import BattleStatus
 from brikdesk.domain.tracking import fallback_stats
@@ -39,7 +39,7 @@ from brikdesk.persistence.models import Battle, BattlePlayer, BattleUnit, Campai
 from brikdesk.persistence.models import BattleEvent as EventRow
 from brikdesk.services.catalogs import load_campaign_catalog
 from brikdesk.services.common import from_db_time, unknown
-from brikdesk.services.roster import overrides_from_json
+from brikdesk.services.roster_reading import spec_from_json
 from brikdesk.services.tracker_cache import (
     BattleCache,
     CachedRow,
@@ -116,33 +116,6 @@ def _event_text(
     if isinstance(text, str) and text.strip():
         return text.strip()
     return kind.replace("_", " ").capitalize()
-
-
-def _keys(value: Any, allow_none: bool = False) -> tuple[Any, ...]:
-    """The item keys of a stored list (an empty hand is ``None`` where ``allow_none``)."""
-    if not isinstance(value, (list, tuple)):  # a tuple of types: a union is slower to test
-        return ()
-    return tuple([v for v in value if type(v) is str or (allow_none and v is None)])
-
-
-def spec_from_json(name: str, data: Mapping[str, Any]) -> UnitSpec:
-    overrides = data.get("overrides")
-    try:
-        ov = overrides_from_json(overrides if isinstance(overrides, Mapping) else {})
-    except (TypeError, ValueError):
-        ov = overrides_from_json({})
-    lo = Loadout(
-        _keys(data.get("hands"), True), _keys(data.get("worn")), _keys(data.get("carried"))
-    )
-    type_key = data.get("type")
-    notes = data.get("notes")
-    return UnitSpec(
-        name,
-        type_key if isinstance(type_key, str) else "",
-        lo,
-        ov,
-        notes if isinstance(notes, str) else "",
-    )
 
 
 #: What units of one kind share: stats, the type's name, whether a minifig, notes on the stats.

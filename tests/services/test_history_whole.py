@@ -53,3 +53,16 @@ def test_battles_in_progress_and_the_notes_of_finished_ones(
     text = " ".join(pdf_text(out).split())
     assert f"2. {COVE}: {notes}" in text
     assert f"1. Skirmish at Baseplate Ford: {FORD_NOTE}" in text
+
+
+def test_the_standings_alone_leave_the_battles_in_progress_out_and_say_the_same(
+    demo_sv: Services,
+) -> None:
+    # The campaign overview shows the standings only: it reads the history without the battles
+    # in progress, whose rounds need each battle's log played through the tracker.
+    [c] = demo_sv.campaigns.list_campaigns()
+    whole = demo_sv.history.history(c.id)
+    standings = demo_sv.history.history(c.id, in_progress=False)
+    assert [b.name for b in whole.in_progress] == [COVE]
+    assert standings.in_progress == ()
+    assert standings == replace(whole, in_progress=())

@@ -128,6 +128,32 @@ def test_the_gui_thread_collects_once_the_campaign_shows_and_automatic_collectio
     assert lines["after"] == "False True 1"
 
 
+def test_the_campaign_and_its_standings_show_without_the_battle_rules(tmp_path: Path) -> None:
+    # The demo (made by a first start) has a finished battle (the overview reads its standings
+    # on a worker) and one in progress; the overview shows no battle in progress, so nothing loads the tracker or the
+    # battle rules until a battle is opened. The check waits for the standings' read to end
+    # (the read's answer reaches no window then: the event loop has ended).
+    script = f"""
+        import sys
+        import ui.app as app_module
+        from brikdesk.cli import main
+
+        shut_down = app_module.shut_down
+
+        def tell_and_shut_down(window):
+            shut_down(window)  # waits for the reads still running on workers
+            print("standings read", "brikdesk.services.history" in sys.modules)
+            print("loaded", ",".join(m for m in {TRACKER[:2]!r} if m in sys.modules) or "-")
+
+        app_module.shut_down = tell_and_shut_down
+        sys.exit(main(["--check-start"]))
+    """
+    _run("from brikdesk.cli import main; main(['--check-start'])", tmp_path)  # makes the demo
+    lines = _run(script, tmp_path)
+    assert lines["standings"] == "read True"
+    assert lines["loaded"] == "-"
+
+
 def test_the_first_attack_finds_its_forms_and_charts_imported_off_the_gui_thread(
     tmp_path: Path,
 ) -> None:

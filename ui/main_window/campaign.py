@@ -197,7 +197,7 @@ class CampaignShown(QObject):
         def read(_progress: object) -> CampaignHistory:  # worker thread
             import ui.windows.standings  # noqa: F401  (imported here, not on the GUI thread)
 
-            return services.history.history(nav.campaign.id)
+            return services.history.history(nav.campaign.id, in_progress=False)
 
         def done(history: CampaignHistory) -> None:
             from ui.windows.standings import standings_html

@@ -5,8 +5,9 @@ Once PySide6 is loaded, it asks of every module imported after it whether its so
 names (``snake_case``, ``true_property``; BrikDesk uses neither). PySide answers with
 ``inspect.getsource``: each file is found again among all loaded modules, decoded, split into
 lines and kept in ``linecache``. About 400 modules are imported after PySide6 before the
-campaign shows (SQLAlchemy, the services, the windows), and those reads cost 40-60 ms of a
-start of about 900 ms (CPU, ``benchmarks/bench_start.py``, 2026-12-07).
+campaign shows (SQLAlchemy, the services, the windows). Importing them took 474-506 ms of CPU
+with PySide's reading and 410-472 ms with this one (five interleaved runs, 2026-12-06), of a
+start of about 800 ms (``benchmarks/bench_start.py``).
 
 :func:`load_qt` keeps the question and its answer and changes only the reading: the module's
 ``.py`` file is read as bytes and searched for ``b"PySide6"``. Any module this cannot read

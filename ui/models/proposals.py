@@ -13,6 +13,7 @@ goes through the app's own recording path, which the battle panel is given.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -41,6 +42,9 @@ class ProposalInbox(QObject):
         self._waiting: dict[str, Proposal] = {}
         #: Opened in the quick form to correct, until it is recorded or closed.
         self._correcting: dict[str, Proposal] = {}
+        #: When each proposal listed or set aside arrived: one put back keeps its place.
+        self._arrived: dict[str, int] = {}
+        self._arrivals = itertools.count()
         #: Where answers go (the share running now); ``None``: nowhere.
         self.answerer: Answerer | None = None
 
@@ -48,6 +52,7 @@ class ProposalInbox(QObject):
         if proposal.id in self._waiting or len(self._waiting) >= MAX_WAITING:
             return
         self._waiting[proposal.id] = proposal
+        self._arrived.setdefault(proposal.id, next(self._arrivals))
         self.changed.emit()
 
     def for_battle(self, battle_id: BattleId) -> list[Proposal]:
@@ -64,6 +69,8 @@ class ProposalInbox(QObject):
             return
         if status == CORRECTING:
             self._correcting[proposal_id] = proposal
+        else:
+            del self._arrived[proposal_id]
         self._tell(proposal_id, status, note)
         self.changed.emit()
 
@@ -75,18 +82,24 @@ class ProposalInbox(QObject):
         """The proposal opened to correct was recorded from the quick form (``note``: what
         was recorded): its player is told."""
         if self._correcting.pop(proposal_id, None) is not None:
+            del self._arrived[proposal_id]
             self._tell(proposal_id, CORRECTED, note)
 
     def put_back(self, proposal_id: str, *, moved_on: bool = False) -> None:
         """The quick form opened to correct it closed without recording: the proposal waits
         again, in the list and on its player's page; ``moved_on`` (the battle moved on since
-        it was sent): it is not listed, and the share drops it as any other."""
+        it was sent): it is not listed, and the share drops it as any other. It is listed where it
+        was, before those that arrived after it."""
         proposal = self._correcting.pop(proposal_id, None)
         if proposal is None:
             return
         self._tell(proposal_id, WAITING, "")
-        if not moved_on:
-            self.add(proposal)
+        if moved_on or len(self._waiting) >= MAX_WAITING:
+            del self._arrived[proposal_id]
+            return
+        self._waiting[proposal_id] = proposal
+        self._waiting = dict(sorted(self._waiting.items(), key=lambda kv: self._arrived[kv[0]]))
+        self.changed.emit()
 
     def drop(self, proposal_id: str) -> None:
         """The battle moved on before an answer (the share said so)."""
@@ -95,6 +108,7 @@ class ProposalInbox(QObject):
     def clear(self) -> None:
         """Sharing stopped: nothing can be answered any more."""
         self._correcting.clear()
+        self._arrived.clear()
         if self._waiting:
             self._waiting.clear()
             self.changed.emit()

@@ -4,6 +4,8 @@ quick form; each answer goes back to the share for the player's page."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialog, QLabel, QListWidget, QWizard
 
@@ -147,6 +149,28 @@ def test_a_proposal_closed_uncorrected_waits_again_and_can_be_answered(
     qtbot.keyClick(panel.window(), Qt.Key.Key_F8)
     qtbot.keyClick(rows, Qt.Key.Key_Delete)  # an answer like any other now
     assert said[2:] == [("from-ines-01", "rejected", "")] and rows.count() == 0
+
+
+def test_a_proposal_closed_uncorrected_comes_back_to_its_place_in_the_list(
+    open_main, demo_db, qtbot
+) -> None:
+    main = open_main(demo_db)
+    panel = _shown_battle(main, qtbot)
+    main.sharing.inbox.answerer = lambda *_answer: None
+    rows = panel.findChild(QListWidget, "proposalRows")
+    first = _proposal(panel)
+    later = replace(_proposal(panel, "from-ines-02"), text=first.text.replace("5 4", "6 6"))
+    main.sharing.inbox.add(first)
+    main.sharing.inbox.add(later)
+    qtbot.waitUntil(lambda: rows.count() == 2, timeout=2000)
+    qtbot.keyClick(main, Qt.Key.Key_F8)
+    assert rows.currentRow() == 0 and rows.item(0).text() == first.text
+    qtbot.keyClick(rows, Qt.Key.Key_Q)  # the first one opened to correct, then closed
+    form = panel.findChild(QDialog, "quickAttack")
+    assert form is not None and rows.count() == 1
+    qtbot.keyClick(form.focusWidget(), Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: rows.count() == 2, timeout=2000)
+    assert [rows.item(i).text() for i in range(2)] == [first.text, later.text]
 
 
 def test_a_corrected_proposal_recorded_tells_the_player_what_was_recorded(

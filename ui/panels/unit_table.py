@@ -1,5 +1,15 @@
 """The battle panel's unit table: one row per unit under its player's header row, the Status
-column's chips, columns sized to what they show, and the current unit remembered by id."""
+column's chips, columns sized to what they show, and the current unit remembered by id.
+
+Every chip of a unit is shown whole in its row, without hovering: the chips say what the
+organizer needs at a glance (how many attacks a unit has taken, that it is Disrupted). Where
+the Status column is too narrow for a unit's chips on one line, that row grows to as many
+lines of chips as they need (``fit_rows``), as a table of labels does; the other rows keep one
+line, so a laptop still shows as many units. Rather than shorter labels: "Attacked 1/3" or
+"⚔ Bosun Grogg" have no short form that stays unambiguous. A row grows or shrinks only when
+its unit's chips change (the organizer's own action) or the column's width does; the rows
+held still under the pointer after End Turn (``still_rows``) keep their heights as they move.
+"""
 
 from __future__ import annotations
 
@@ -31,7 +41,13 @@ from ui.panels.battle_model import (
     ChipsRole,
     unit_chips,
 )
-from ui.panels.chips import StatusChipDelegate, chip_boxes, chips_width
+from ui.panels.chips import (
+    StatusChipDelegate,
+    chip_boxes,
+    chip_lines,
+    chips_row_height,
+    chips_width,
+)
 from ui.panels.row_delegate import RowDelegate
 from ui.panels.theme import TABLE, Theme
 
@@ -76,11 +92,20 @@ class UnitTable(QTableView):
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.viewport().installEventFilter(self)  # its size is final when it resizes
         model.groups_changed.connect(self.span_groups)
-        #: The width the widest chips of the battle need, and the state it was measured in.
+        #: The width the widest chips of the battle need on one line, the widest chip's, and
+        #: the state they were measured in.
         self.chips_need = 0
+        self.chip_need = 0
         self._chips_state: object = None
+        #: The chips' labels of each unit with more than one (those that may need lines).
+        self._labels: dict[BattleUnitId, list[str]] = {}
+        #: The units whose rows were made taller.
+        self._tall: set[BattleUnitId] = set()
         model.modelReset.connect(self._fit_chips)
         model.dataChanged.connect(self._fit_chips)
+        for signal in (model.rowsInserted, model.layoutChanged):
+            signal.connect(self.fit_rows)
+        hh.sectionResized.connect(self._column_resized)
 
     # -- the current unit -------------------------------------------------------------------
 
@@ -112,10 +137,9 @@ class UnitTable(QTableView):
         "…"); its tooltip has them whole."""
         index = self.unit_model.index(row, STATUS)
         chips = index.data(ChipsRole) or ()
-        cell = self.visualRect(index)
-        if self.showGrid():  # the grid line is the cell's last pixel
-            cell.adjust(0, 0, -1, -1)
-        return [label for _box, _key, label in chip_boxes(self.fontMetrics(), cell, chips)]
+        cell = self.visualRect(index)  # as the delegate gets it: without the grid line
+        line = self.verticalHeader().defaultSectionSize()
+        return [label for _box, _key, label in chip_boxes(self.fontMetrics(), cell, chips, line)]
 
     # -- style ------------------------------------------------------------------------------
 
@@ -127,7 +151,6 @@ class UnitTable(QTableView):
             self.setSpan(row, 0, 1, columns)
 
     def set_theme(self, theme: Theme, font: QFont) -> None:
-        self.chips.set_theme(theme)
         self.unit_model.set_theme(theme, font)
         header_font = QFont(font)
         header_font.setBold(True)
@@ -140,34 +163,63 @@ class UnitTable(QTableView):
         # held up to it, and the tall rows would stay.
         self.verticalHeader().setMinimumSectionSize(rows)
         self.verticalHeader().setDefaultSectionSize(rows)
+        self.chips.set_theme(theme, rows)
         self.size_columns()
+        self._chips_state = None  # the chips measured again in this font, the rows fitted
+        self._fit_chips()
 
     def _fit_chips(self, *_args: object) -> None:
-        """Sizes the columns again when the widest chips of the battle change (a unit goes
-        into Close Combat, is Grabbed or dies): the Status column shows them whole when the
-        window has room. Measured once per state of the battle."""
+        """Sizes the columns and the rows again when the chips of the battle change (a unit
+        goes into Close Combat, is Attacked, Grabbed or dies): the Status column shows the
+        widest whole when the window has room, and a row too narrow for its unit's chips
+        grows (``fit_rows``). Measured once per state of the battle."""
         model = self.unit_model
         state, view = model.state, model.view
         if state is self._chips_state:
+            self.fit_rows()  # rows shown again (a filter) are of one line
             return
         self._chips_state = state
-        need = 0
+        need = least = 0
+        labels: dict[BattleUnitId, list[str]] = {}
         if state is not None and view is not None:
             fm = self.fontMetrics()
-            need = max(
-                (
-                    chips_width(
-                        fm,
-                        (label for _k, label in unit_chips(state, u, view.unit(u.unit_id).minifig)),
-                    )
-                    for u in state.units
-                    if u.attackers or u.statuses
-                ),
-                default=0,
-            )
-        if need != self.chips_need:
-            self.chips_need = need
+            for u in state.units:
+                if not (u.attackers or u.statuses):
+                    continue
+                chips = [label for _k, label in unit_chips(state, u, view.unit(u.unit_id).minifig)]
+                need = max(need, chips_width(fm, chips))
+                least = max(least, *(chips_width(fm, (label,)) for label in chips), 0)
+                if len(chips) > 1:
+                    labels[u.unit_id] = chips
+        self._labels = labels
+        if (need, least) != (self.chips_need, self.chip_need):
+            self.chips_need, self.chip_need = need, least
             self.size_columns()
+        self.fit_rows()
+
+    def fit_rows(self, *_args: object) -> None:
+        """Each row as tall as its unit's chips need in the Status column's width (one line
+        for most); a row made taller goes back to one line when its chips fit again."""
+        header = self.verticalHeader()
+        line = header.defaultSectionSize()
+        width = self.columnWidth(STATUS) - (1 if self.showGrid() else 0)
+        fm = self.fontMetrics()
+        model = self.unit_model
+        wanted: dict[BattleUnitId, int] = {}
+        for uid, labels in self._labels.items():
+            lines = chip_lines(fm, width, labels)
+            if lines > 1:
+                wanted[uid] = chips_row_height(fm, line, lines)
+        for uid in self._tall | wanted.keys():
+            row = model.index_of_unit(uid).row()
+            height = wanted.get(uid, line)
+            if row >= 0 and header.sectionSize(row) != height:
+                header.resizeSection(row, height)
+        self._tall = set(wanted)
+
+    def _column_resized(self, column: int, _old: int, _new: int) -> None:
+        if column == STATUS:
+            self.fit_rows()
 
     def set_units(self, units: Sequence[TrackedUnit]) -> None:
         """The units mustered (the names and types the columns must fit)."""
@@ -180,10 +232,12 @@ class UnitTable(QTableView):
         Action, Counters and Respond are always as wide as their header and their longest
         value ("Responded", "↺ can respond"), so they are never cut. Unit and Type get the
         longest name and type of this battle (names of the active player are bold), and
-        Status the widest chips, when the window has room; when it has not, Status gives
-        way first, down to its header (the widest chips are a row or two, a cut type would be
-        every row's), then Type and Unit down to half of theirs, and what is cut ends with "…"
-        (its tooltip has it in full).
+        Status the widest chips on one line, when the window has room. When it has not,
+        Status gives way first, down to the widest single chip: the rows whose chips no
+        longer fit on a line grow to two or three (``fit_rows``), every chip still whole.
+        Then Unit and Type give way, down to half of theirs (the longest names are a unit or
+        two, and a type cut loses its die), and only then Status, down to its header; what is
+        cut ends with "…" (its tooltip has it in full).
         """
         width = max(self.viewport().width(), 400)
         need = self._needs()
@@ -193,16 +247,18 @@ class UnitTable(QTableView):
             shares[UNIT], shares[RESPOND] = 0.28, 0.15
         wanted = {c: max(int(width * share), need[c]) for c, share in shares.items()}
         status_least = need[STATUS]  # its header
-        status = max(self.chips_need + 1, status_least)  # and the grid line
+        status_wrapped = max(self.chip_need + 1, status_least)  # the widest chip, and the grid
+        status = max(self.chips_need + 1, status_wrapped)  # the widest chips on one line
         over = sum(wanted.values()) + status - width
-        # First what the shares add beyond the need, then Type, Status and Unit give way.
+        # First what the shares add beyond the need, then Status (its rows grow), Unit and
+        # Type, and Status again down to its header give way.
         for c in (TYPE, UNIT, RESPOND, COUNTERS, ACTION):
             if c in wanted:
                 give = max(0, min(over, wanted[c] - need[c]))
                 wanted[c] -= give
                 over -= give
-        over -= max(0, min(over, status - status_least))  # Status first, to its header
-        for c in (TYPE, UNIT):
+        over -= max(0, min(over, status - status_wrapped))
+        for c in (UNIT, TYPE):
             if c in wanted:
                 give = max(0, min(over, wanted[c] - need[c] // 2))
                 wanted[c] -= give

@@ -1,7 +1,8 @@
 """The battle header, the status chips and the log's lines take the room the window has: in
 the main window on a 1366x768 and a 1280x720 laptop and on a 1920x1080 monitor they show their
-whole text, and only where the window is truly too narrow do they end in "…", the whole text
-then in their tooltip and said to a screen reader."""
+whole text (a unit's chips on two or three lines where the Status column is narrow), and only
+where the window is truly too narrow do they end in "…", the whole text then in their tooltip
+and said to a screen reader."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAccessible, QFontMetrics
 
-from brikdesk.domain.battle import ActionUse
+from brikdesk.domain.battle import ActionUse, Status
 from ui.panels.battle_model import COLUMNS, STATUS, TYPE, UNIT, ChipsRole
+from ui.panels.chips import chips_width
 from ui.panels.unit_table import PAD
 from ui.screen import pretend_screen, usable_size
 
@@ -33,6 +35,19 @@ def fight(panel) -> None:
     assert panel.commands.spend(
         ids["Captain Peg-Leg Pennywhistle"], ActionUse.ATTACK, target=ids["Tumbleweed Tess"]
     )
+
+
+def pile_up(panel) -> None:
+    """After ``fight``: Dynamite Dot Disrupted too (three chips: Disrupted, in Close Combat,
+    Attacked 1/3) and Bosun Grogg at Half Speed (two: Half Speed, in Close Combat)."""
+    ids = {u.name: u.id for u in panel.view.units}
+    assert panel.commands.set_status(ids["Dynamite Dot"], Status.DISRUPTED)
+    assert panel.commands.set_status(ids["Bosun Grogg"], Status.HALF_SPEED)
+
+
+def unit_rows(table) -> list[int]:
+    model = table.model()
+    return [r for r in range(model.rowCount()) if table.columnSpan(r, 0) == 1]
 
 
 def chips(table, row: int) -> list[str]:
@@ -92,6 +107,7 @@ def test_the_header_chips_and_log_show_their_whole_text_where_there_is_room(
         assert name.shown_text() == name.text()
         panel = open_battle(qtbot, main, "in_progress")
         fight(panel)
+        pile_up(panel)
         qtbot.wait(10)
     header = panel.header
     for label in (header.name_label, header.edition_label):
@@ -100,17 +116,33 @@ def test_the_header_chips_and_log_show_their_whole_text_where_there_is_room(
     assert any("Bosun Grogg" in whole for _shown, whole in lines)
     assert [shown for shown, _whole in lines] == [whole for _shown, whole in lines]
     table = panel.table
-    model = table.model()
     assert grogg_row(table) is not None
-    cut = [row for row in range(model.rowCount()) if table.shown_chips(row) != chips(table, row)]
-    if width >= 1920:
-        assert cut == []  # a monitor has room for every chip
-    elif cut:
-        # Cut only where the table is truly too narrow: the names and types keep no more room
-        # than their widest text needs (Action, Counters and Respond are as wide as their
-        # longest value always, so that a new value never moves the columns).
+    one_line = table.verticalHeader().defaultSectionSize()
+    for turn in ("before End Turn", "after End Turn"):
+        # Every chip whole, without hovering: a unit's chips on one line where the Status
+        # column has room (a monitor), on two or three lines of its row where not (a laptop).
+        rows = unit_rows(table)
+        counts = [len(chips(table, r)) for r in rows]
+        if turn == "before End Turn":  # a unit with two chips, one with three
+            assert 2 in counts and 3 in counts
+        else:  # End Turn ends some statuses
+            assert max(counts) >= 2
+        for row in rows:
+            whole = chips(table, row)
+            assert table.shown_chips(row) == whole, (turn, whole)
+            if len(whole) < 2:  # the rows without several chips keep one line
+                assert table.rowHeight(row) == one_line, (turn, whole)
+        if turn == "before End Turn":
+            # A name is cut only for the widest chip to show whole (1280x720).
+            if table.columnWidth(UNIT) < content_width(panel, UNIT):
+                fm = table.fontMetrics()
+                widest = max(chips_width(fm, (c,)) for r in rows for c in chips(table, r))
+                assert table.columnWidth(STATUS) <= widest + 1
+            assert panel.end_turn()  # the rows move: their heights go with them
+            qtbot.wait(10)
+    if width >= 1920:  # a monitor has room for the longest name and type too
         for column in (UNIT, TYPE):
-            assert table.columnWidth(column) <= content_width(panel, column), COLUMNS[column]
+            assert table.columnWidth(column) >= content_width(panel, column), COLUMNS[column]
 
 
 def test_a_narrow_window_cuts_them_with_the_whole_text_in_tooltips(

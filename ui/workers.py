@@ -14,6 +14,8 @@ says when it is gone), so an answer for a closed window is dropped, as before.
 from __future__ import annotations
 
 import logging
+import sys
+import threading
 import traceback
 from collections.abc import Callable
 from typing import Any
@@ -74,6 +76,15 @@ class JobRelay(QObject):
         _running.discard(self)
 
 
+def follow_python_threads() -> None:
+    """Qt's pool threads are not Python's: a tracer set for every Python thread (coverage
+    measuring the tests, a debugger's breakpoints) is set on this one too, once. Without a
+    tracer, nothing is done."""
+    tracer = threading.gettrace()
+    if tracer is not None and sys.gettrace() is None:
+        sys.settrace(tracer)
+
+
 class _Job(QRunnable):
     def __init__(self, fn: Callable[[Callable[[int, int], None]], Any], relay: JobRelay) -> None:
         super().__init__()
@@ -82,6 +93,7 @@ class _Job(QRunnable):
         self.setAutoDelete(True)
 
     def run(self) -> None:  # worker thread
+        follow_python_threads()
         relay = self._relay
         try:
             try:

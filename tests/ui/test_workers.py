@@ -102,3 +102,32 @@ def test_a_failing_job_reports_its_error_with_the_trace(qtbot) -> None:
     ((exc, trace),) = errors
     assert str(exc) == "the battle is gone" and "ValueError" in trace
     QThreadPool.globalInstance().waitForDone(5000)
+
+
+def test_a_tracer_set_for_pythons_threads_follows_a_job_too(qtbot) -> None:
+    # A debugger's breakpoint (or coverage) is set for every Python thread; the pool's threads
+    # are Qt's, and a job's code was never traced: a breakpoint in it was never reached.
+    import threading
+
+    traced: list[str] = []
+
+    def tracer(frame, event, _arg):
+        if event == "call":
+            traced.append(frame.f_code.co_name)
+        return None
+
+    def looked_at_by_the_debugger(_progress) -> int:
+        return 7
+
+    before = threading.gettrace()
+    pool = QThreadPool()  # threads of its own: none traced yet
+    owner = QDialog()
+    done: list[int] = []
+    threading.settrace(tracer)
+    try:
+        start_job(owner, looked_at_by_the_debugger, on_done=done.append, pool=pool)
+        qtbot.waitUntil(lambda: done == [7], timeout=5000)
+    finally:
+        threading.settrace(before)  # type: ignore[arg-type]  (None: no tracer before)
+        pool.waitForDone()
+    assert "looked_at_by_the_debugger" in traced

@@ -3,10 +3,7 @@ answers as PySide's own, for a start that no longer pays for ``inspect.getsource
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
-import textwrap
 from pathlib import Path
 from types import ModuleType
 
@@ -73,39 +70,3 @@ def test_a_pyside_that_no_longer_asks_is_left_as_it_is(monkeypatch: pytest.Monke
     monkeypatch.setitem(sys.modules, "shibokensupport.feature", newer)
     assert qt_start.load_qt() is False
     assert not hasattr(newer, "_mod_uses_pyside")
-
-
-def test_the_app_starts_with_the_cheaper_reading(tmp_path: Path) -> None:
-    script = """
-        import sys
-        import ui.app as app_module
-        from brikdesk.cli import main
-
-        shut_down = app_module.shut_down
-
-        def tell_and_shut_down(window):
-            import ui.qt_start
-            feature = sys.modules["shibokensupport.feature"]
-            print("reading", feature._mod_uses_pyside is ui.qt_start.mentions_pyside)
-            print("windows", feature.pyside_feature_dict.get("ui.main_window.window"))
-            print("database", feature.pyside_feature_dict.get("sqlalchemy.orm.session"))
-            shut_down(window)
-
-        app_module.shut_down = tell_and_shut_down
-        sys.exit(main(["--check-start"]))
-    """
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", BRIKDESK_HOME=str(tmp_path))
-    done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(script)],
-        capture_output=True,
-        encoding="utf-8",
-        env=env,
-        timeout=90,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    lines = dict(line.split(" ", 1) for line in done.stdout.splitlines() if " " in line)
-    assert lines["reading"] == "True"
-    # PySide's flags: 0 for a module that uses PySide6, -1 for one it ignores.
-    assert lines["windows"] == "0"
-    assert lines["database"] == "-1"

@@ -28,9 +28,12 @@ def _run(script: str, tmp_path: Path) -> dict[str, str]:
 #: share's network module.
 DEFERRED = ("brikdesk.domain.combat", "ui.wizard", "pyqtgraph", "PySide6.QtNetwork")
 
-#: What the navigator and the overview do without, until the standings are read (on a worker,
-#: once the campaign shows): the battle tracker and the battle rules it plays the log with.
-TRACKER = ("brikdesk.services.tracker", "brikdesk.domain.battle", "brikdesk.services.history")
+#: What the overview and its standings do without: the battle tracker and the battle rules it
+#: plays a log with (loaded when a battle is opened, or on a worker once the campaign shows).
+BATTLE_RULES = ("brikdesk.services.tracker", "brikdesk.domain.battle")
+#: What the navigator and the overview do without until the standings are read (on a worker,
+#: once the campaign shows).
+TRACKER = (*BATTLE_RULES, "brikdesk.services.history")
 
 
 def test_showing_the_campaign_imports_nothing_on_the_gui_thread(
@@ -143,7 +146,7 @@ def test_the_campaign_and_its_standings_show_without_the_battle_rules(tmp_path: 
         def tell_and_shut_down(window):
             shut_down(window)  # waits for the reads still running on workers
             print("standings read", "brikdesk.services.history" in sys.modules)
-            print("loaded", ",".join(m for m in {TRACKER[:2]!r} if m in sys.modules) or "-")
+            print("loaded", ",".join(m for m in {BATTLE_RULES!r} if m in sys.modules) or "-")
 
         app_module.shut_down = tell_and_shut_down
         sys.exit(main(["--check-start"]))
@@ -198,3 +201,31 @@ def test_the_first_attack_finds_its_forms_and_charts_imported_off_the_gui_thread
     assert lines["before"] == "False"  # the campaign shows without waiting for pyqtgraph
     assert lines["charts"] == "True"
     assert lines["gui-thread"] == "False"
+
+
+def test_the_app_starts_with_the_cheaper_reading(tmp_path: Path) -> None:
+    # The launcher answers PySide6's question about each import by reading bytes
+    # (ui.qt_start, tests/ui/test_qt_start.py), with PySide's own flags as the result.
+    script = """
+        import sys
+        import ui.app as app_module
+        from brikdesk.cli import main
+
+        shut_down = app_module.shut_down
+
+        def tell_and_shut_down(window):
+            import ui.qt_start
+            feature = sys.modules["shibokensupport.feature"]
+            print("reading", feature._mod_uses_pyside is ui.qt_start.mentions_pyside)
+            print("windows", feature.pyside_feature_dict.get("ui.main_window.window"))
+            print("database", feature.pyside_feature_dict.get("sqlalchemy.orm.session"))
+            shut_down(window)
+
+        app_module.shut_down = tell_and_shut_down
+        sys.exit(main(["--check-start"]))
+    """
+    lines = _run(script, tmp_path)
+    assert lines["reading"] == "True"
+    # PySide's flags: 0 for a module that uses PySide6, -1 for one it ignores.
+    assert lines["windows"] == "0"
+    assert lines["database"] == "-1"

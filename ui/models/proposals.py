@@ -87,9 +87,9 @@ class ProposalInbox(QObject):
 
     def put_back(self, proposal_id: str, *, moved_on: bool = False) -> None:
         """The quick form opened to correct it closed without recording: the proposal waits
-        again, in the list and on its player's page; ``moved_on`` (the battle moved on since
-        it was sent): it is not listed, and the share drops it as any other. It is listed where it
-        was, before those that arrived after it."""
+        again on its player's page and in the list, where it was (before those that arrived
+        after it); ``moved_on`` (the battle moved on since it was sent): it is not listed, and
+        the share drops it as any other."""
         proposal = self._correcting.pop(proposal_id, None)
         if proposal is None:
             return
